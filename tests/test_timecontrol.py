@@ -1,0 +1,55 @@
+"""Time-control strings and clocks."""
+
+from __future__ import annotations
+
+import pytest
+
+from tmanager.errors import ConfigError
+from tmanager.timecontrol import TimeControl
+
+
+@pytest.mark.parametrize(
+    ("text", "base", "inc", "moves", "tag"),
+    [
+        ("40/60+0.6", 60, 0.6, 40, "40/60+0.6"),
+        ("10+0.1", 10, 0.1, None, "10+0.1"),
+        ("1+0.01", 1, 0.01, None, "1+0.01"),
+        ("2:30+1", 150, 1, None, "150+1"),
+        ("40/5:00", 300, 0, 40, "40/300"),
+        ("60", 60, 0, None, "60"),
+    ],
+)
+def test_parse(text: str, base: float, inc: float, moves: int | None, tag: str) -> None:
+    tc = TimeControl.parse(text)
+    assert (tc.base, tc.increment, tc.moves) == (base, inc, moves)
+    assert tc.pgn_tag() == tag
+    assert TimeControl.parse(str(tc)) == tc
+
+
+@pytest.mark.parametrize("text", ["fast", "10+", "+1", "40/", "0", "10+0.1+2", "-5"])
+def test_bad_strings_are_config_errors(text: str) -> None:
+    with pytest.raises(ConfigError, match="tc"):
+        TimeControl.parse(text)
+
+
+def test_inf_needs_another_limit() -> None:
+    with pytest.raises(ConfigError, match="no limit"):
+        TimeControl.parse("inf")
+    tc = TimeControl.parse("inf", nodes=1000)
+    assert not tc.has_clock and tc.nodes == 1000 and tc.pgn_tag() == "-"
+    assert TimeControl.parse("inf", move_time=0.5).pgn_tag() == "*0.5"
+
+
+def test_repeating_period_clock() -> None:
+    clock = TimeControl.parse("2/10+1").new_clock()
+    clock.spend(4)  # 10 - 4 + 1
+    assert clock.remaining == 7 and clock.moves_left == 1
+    clock.spend(2)  # 7 - 2 + 1, then a new period of 10
+    assert clock.remaining == 16 and clock.moves_left == 2
+    assert clock.deadline(0.1) == pytest.approx(16.1)
+
+
+def test_move_time_deadline() -> None:
+    clock = TimeControl.parse("inf", move_time=0.5).new_clock()
+    assert clock.deadline(0.1) == pytest.approx(0.6)
+    assert TimeControl.parse("inf", nodes=5).new_clock().deadline(0.1) is None

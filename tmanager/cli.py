@@ -1,0 +1,83 @@
+"""The ``tmanager`` command line: one sub-command per module, errors as one line and exit status 2.
+
+Each command lives in the module that owns its concern and exposes two functions::
+
+    def configure(parser: argparse.ArgumentParser) -> None   # add arguments
+    def command(args: argparse.Namespace) -> int             # run it, return the exit status
+
+The module's docstring first line is the command's help; an ``EXAMPLES``
+string, if present, is shown at the end of ``--help``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+from types import ModuleType
+
+from tmanager import __version__
+from tmanager.errors import TManagerError
+
+#: command name -> module implementing it.
+COMMANDS: dict[str, str] = {
+    "new": "tmanager.commands.new",
+    "run": "tmanager.commands.run",
+    "work": "tmanager.commands.work",
+    "status": "tmanager.commands.status",
+    "reset-stale": "tmanager.commands.reset_stale",
+}
+
+
+class _Formatter(argparse.RawDescriptionHelpFormatter, argparse.ArgumentDefaultsHelpFormatter):
+    pass
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="tmanager",
+        description="Tournament manager for chess engines and human events.",
+        formatter_class=_Formatter,
+        epilog="Run `tmanager COMMAND --help` for a command's options and examples.",
+    )
+    parser.add_argument("--version", action="version", version=f"tmanager {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name, module_name in COMMANDS.items():
+        module = importlib.import_module(module_name)
+        doc = (module.__doc__ or "").strip()
+        summary = doc.splitlines()[0] if doc else name
+        command_parser = sub.add_parser(
+            name,
+            help=summary,
+            description=doc,
+            epilog=_examples(module),
+            formatter_class=_Formatter,
+        )
+        module.configure(command_parser)
+        command_parser.set_defaults(handler=module.command)
+    return parser
+
+
+def _examples(module: ModuleType) -> str | None:
+    examples = getattr(module, "EXAMPLES", None)
+    return f"examples:\n{examples.rstrip()}" if examples else None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``tmanager`` console script."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        status: int = args.handler(args)
+    except TManagerError as exc:
+        print(f"tmanager: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("tmanager: interrupted", file=sys.stderr)
+        return 130
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

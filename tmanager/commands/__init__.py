@@ -1,0 +1,16 @@
+"""Sub-commands of the ``tmanager`` command line (see :mod:`tmanager.cli`)."""
+
+from __future__ import annotations
+
+import logging
+import sys
+from pathlib import Path
+
+
+def setup_logging(path: Path | None = None, *, quiet: bool = False) -> None:
+    """Log to ``path`` (appending) or to stderr, one timestamped line per event."""
+    handler: logging.Handler = logging.FileHandler(path) if path else logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(process)d %(levelname)s %(message)s", "%H:%M:%S"))
+    root = logging.getLogger("tmanager")
+    root.handlers[:] = [handler]
+    root.setLevel(logging.WARNING if quiet else logging.INFO)

@@ -1,0 +1,59 @@
+"""The exception hierarchy: every failure a user can cause is a :class:`TManagerError`.
+
+The CLI prints ``str(error)`` as one line and exits with status 2; nothing else
+escapes to the user as a traceback.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class TManagerError(Exception):
+    """Base class for all errors tmanager reports to its user."""
+
+
+class ConfigError(TManagerError):
+    """A file (tourney, event, engine definition, opening book…) is malformed.
+
+    Formats as ``FILE: FIELD: what is wrong (how to fix it)``.
+    """
+
+    def __init__(
+        self, message: str, *, file: str | Path | None = None, field: str | None = None, hint: str | None = None
+    ) -> None:
+        self.message = message
+        self.file = str(file) if file is not None else None
+        self.field = field
+        self.hint = hint
+        super().__init__(self._format())
+
+    def _format(self) -> str:
+        parts = [p for p in (self.file, self.field) if p]
+        text = ": ".join([*parts, self.message])
+        return f"{text} ({self.hint})" if self.hint else text
+
+    def located(self, *, file: str | Path | None = None, field: str | None = None) -> ConfigError:
+        """The same error, with a file or field filled in where it was unknown."""
+        return ConfigError(
+            self.message,
+            file=self.file or file,
+            field=self.field or field,
+            hint=self.hint,
+        )
+
+
+class EngineError(TManagerError):
+    """An engine cannot be resolved or started (unknown definition, missing binary)."""
+
+
+class ScheduleError(TManagerError):
+    """A request that the schedule cannot satisfy (game number out of range and the like)."""
+
+
+class PairingError(TManagerError):
+    """No valid pairing exists for the requested round."""
+
+
+class StateError(TManagerError):
+    """An operation refused because of the tourney's current state (a game in progress…)."""

@@ -1,0 +1,219 @@
+"""Schedules: which two participants meet in game N.
+
+The numbering is XBoard's (``backend.c``: ``Pairing`` and ``NextMatchGame``), so a
+results string written by an XBoard tourney means the same games here. With n
+participants, G games per pairing and participants numbered from 0::
+
+    cycle, rest   = divmod(N, games_per_cycle)
+    round, rest   = divmod(rest, games_per_round)
+    pairing, game = divmod(rest, G)
+
+A round robin has ``(n-1)|1`` rounds of ``n//2`` pairings per cycle (with an odd
+field the bye slot simply never comes up); a gauntlet with s seeds has ``n-s``
+rounds of ``s`` pairings. The first participant of a pairing has white iff
+``((game + cycle*G + 1) & 1) ^ (round & 1)``.
+
+A schedule is pure: it knows participant indices, not engines or files.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+
+from tmanager.errors import ConfigError, ScheduleError
+
+
+@dataclass(frozen=True, slots=True)
+class ScheduledGame:
+    """One game of the schedule. ``white`` and ``black`` are participant indices."""
+
+    number: int
+    cycle: int
+    round: int
+    pairing: int
+    game: int
+    white: int
+    black: int
+    games_per_pairing: int
+    rounds_per_cycle: int
+
+    @property
+    def pgn_round(self) -> int:
+        """XBoard's PGN ``Round`` tag: games of a pairing count as consecutive rounds."""
+        return (self.cycle * self.rounds_per_cycle + self.round) * self.games_per_pairing + self.game + 1
+
+    @property
+    def absolute_round(self) -> int:
+        """The round counted across cycles, from 0; sync waits on these."""
+        return self.cycle * self.rounds_per_cycle + self.round
+
+
+class Schedule(ABC):
+    """Base tournament type, in the manner of cutechess's ``Tournament``.
+
+    Subclasses say how many rounds and pairings a cycle has and who meets in a
+    pairing; this class does the XBoard index arithmetic and colour rule.
+    """
+
+    def __init__(self, participants: int, *, games_per_pairing: int = 1, cycles: int = 1) -> None:
+        if participants < 2:
+            raise ConfigError(
+                f"a tourney needs at least 2 participants, not {participants}",
+                field="participants",
+                hint="add [[participants]] entries",
+            )
+        if games_per_pairing < 1:
+            raise ConfigError("must be at least 1", field="tourney.games_per_pairing")
+        if cycles < 1:
+            raise ConfigError("must be at least 1", field="tourney.cycles")
+        self.participants = participants
+        self.games_per_pairing = games_per_pairing
+        self.cycles = cycles
+
+    @property
+    @abstractmethod
+    def rounds_per_cycle(self) -> int: ...
+
+    @property
+    @abstractmethod
+    def pairings_per_round(self) -> int: ...
+
+    @abstractmethod
+    def pair(self, cycle: int, round: int, pairing: int) -> tuple[int, int] | None:
+        """The two participants of a pairing, or ``None`` when it is not known yet
+        (a Swiss round not yet paired)."""
+
+    def first_is_white(self, cycle: int, round: int, game: int) -> bool:
+        """Whether the first participant of the pairing has white in this game (XBoard's rule)."""
+        return bool(((game + cycle * self.games_per_pairing + 1) & 1) ^ (round & 1))
+
+    @property
+    def games_per_round(self) -> int:
+        return self.pairings_per_round * self.games_per_pairing
+
+    @property
+    def games_per_cycle(self) -> int:
+        return self.rounds_per_cycle * self.games_per_round
+
+    @property
+    def total_games(self) -> int:
+        return self.cycles * self.games_per_cycle
+
+    @property
+    def total_rounds(self) -> int:
+        return self.cycles * self.rounds_per_cycle
+
+    def locate(self, number: int) -> tuple[int, int, int, int]:
+        """``(cycle, round, pairing, game)`` of game ``number``."""
+        if not 0 <= number < self.total_games:
+            raise ScheduleError(f"game {number} is outside the schedule (0..{self.total_games - 1})")
+        cycle, rest = divmod(number, self.games_per_cycle)
+        round_, rest = divmod(rest, self.games_per_round)
+        pairing, game = divmod(rest, self.games_per_pairing)
+        return cycle, round_, pairing, game
+
+    def game(self, number: int) -> ScheduledGame | None:
+        """Who plays game ``number`` and with which colours, or ``None`` to wait."""
+        cycle, round_, pairing, game = self.locate(number)
+        pair = self.pair(cycle, round_, pairing)
+        if pair is None:
+            return None
+        first, second = pair
+        white, black = (first, second) if self.first_is_white(cycle, round_, game) else (second, first)
+        return ScheduledGame(
+            number=number,
+            cycle=cycle,
+            round=round_,
+            pairing=pairing,
+            game=game,
+            white=white,
+            black=black,
+            games_per_pairing=self.games_per_pairing,
+            rounds_per_cycle=self.rounds_per_cycle,
+        )
+
+    def games_of_round(self, absolute_round: int) -> range:
+        """Game numbers of one round, counted across cycles."""
+        start = absolute_round * self.games_per_round
+        return range(start, start + self.games_per_round)
+
+
+class RoundRobin(Schedule):
+    """Everyone plays everyone once per cycle (XBoard ``-tourneyType 0``)."""
+
+    @property
+    def rounds_per_cycle(self) -> int:
+        return (self.participants - 1) | 1
+
+    @property
+    def pairings_per_round(self) -> int:
+        return self.participants // 2
+
+    def pair(self, cycle: int, round: int, pairing: int) -> tuple[int, int]:
+        n = self.participants
+        half = (n - 1) // 2
+        if pairing == half:
+            return round, n - 1
+        modulus = n - 1 + (n & 1)
+        return (round - half + pairing) % modulus, (round + half - pairing) % modulus
+
+
+class Gauntlet(Schedule):
+    """The first ``seeds`` participants each play all the others (XBoard ``-tourneyType N``)."""
+
+    def __init__(self, participants: int, *, seeds: int, games_per_pairing: int = 1, cycles: int = 1) -> None:
+        super().__init__(participants, games_per_pairing=games_per_pairing, cycles=cycles)
+        if not 1 <= seeds < participants:
+            raise ConfigError(
+                f"{seeds} seeds with {participants} participants",
+                field="tourney.gauntlet_seeds",
+                hint=f"use 1 to {participants - 1}: the seeds play everyone after them",
+            )
+        self.seeds = seeds
+
+    @property
+    def rounds_per_cycle(self) -> int:
+        return self.participants - self.seeds
+
+    @property
+    def pairings_per_round(self) -> int:
+        return self.seeds
+
+    def pair(self, cycle: int, round: int, pairing: int) -> tuple[int, int]:
+        if self.seeds == 1:
+            return pairing, round + self.seeds
+        return round + self.seeds, pairing
+
+
+#: :func:`next_game` answers: nothing can start now, but games remain.
+WAIT = "wait"
+#: :func:`next_game` answers: every game is finished or being played.
+DONE = "done"
+
+
+def next_game(
+    schedule: Schedule,
+    results: str,
+    *,
+    sync_after_round: bool = False,
+    sync_after_cycle: bool = False,
+    finished: str = "+-=",
+    unplayed: str = " ",
+) -> ScheduledGame | str:
+    """The lowest-numbered game that may start now, or :data:`WAIT` or :data:`DONE`.
+
+    With sync, a game waits until every game of the earlier rounds (or cycles)
+    is finished; a Swiss round waits until it has been paired.
+    """
+    padded = results.ljust(schedule.total_games, unplayed)
+    number = padded.find(unplayed)
+    if number < 0:
+        return DONE
+    first_open = next((i for i, c in enumerate(padded) if c not in finished), number)
+    if sync_after_round or sync_after_cycle:
+        block = schedule.games_per_round if sync_after_round else schedule.games_per_cycle
+        if number // block > first_open // block:
+            return WAIT
+    game = schedule.game(number)
+    return WAIT if game is None else game

@@ -1,0 +1,153 @@
+"""Time controls: parsing ``"40/60+0.6"``, ``"10+0.1"``, ``"inf"`` and keeping clocks.
+
+A :class:`TimeControl` is an immutable value; a :class:`Clock` is the mutable
+per-side state the game runner updates after every move.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+
+from tmanager.errors import ConfigError
+
+_TC_RE = re.compile(
+    r"""^\s*(?:(?P<moves>\d+)/)?
+        (?P<base>\d+(?:\.\d+)?)(?::(?P<sec>\d{1,2}(?:\.\d+)?))?
+        (?:\+(?P<inc>\d+(?:\.\d+)?))?\s*$""",
+    re.VERBOSE,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class TimeControl:
+    """A game's limits for one side.
+
+    ``base`` and ``increment`` are seconds; ``moves`` is the length of a
+    repeating period (``40/60`` gives 60 s for every 40 moves), ``None`` for
+    sudden death. ``move_time``, ``nodes`` and ``depth`` are per-move limits that
+    may be combined with a clock or stand alone. ``infinite`` means no clock.
+    """
+
+    base: float = 0.0
+    increment: float = 0.0
+    moves: int | None = None
+    move_time: float | None = None
+    nodes: int | None = None
+    depth: int | None = None
+
+    @property
+    def has_clock(self) -> bool:
+        return self.base > 0
+
+    @classmethod
+    def parse(
+        cls,
+        text: str,
+        *,
+        move_time: float | None = None,
+        nodes: int | None = None,
+        depth: int | None = None,
+    ) -> TimeControl:
+        """Parse ``[moves/]base[:seconds][+increment]`` or ``inf``.
+
+        ``base`` is in seconds, except that ``m:ss`` gives minutes and seconds.
+        Raises :class:`ConfigError` (field ``tc``) for anything else.
+        """
+        stripped = text.strip().lower()
+        if stripped in ("inf", "infinite", "-", ""):
+            tc = cls(move_time=move_time, nodes=nodes, depth=depth)
+        else:
+            match = _TC_RE.match(stripped)
+            if not match:
+                raise ConfigError(
+                    f"bad time control {text!r}",
+                    field="tc",
+                    hint='write "moves/seconds+increment" such as "40/60+0.6", "10+0.1", "2:30+1" or "inf"',
+                )
+            base = float(match["base"])
+            if match["sec"] is not None:
+                base = base * 60 + float(match["sec"])
+            moves = int(match["moves"]) if match["moves"] else None
+            if base <= 0 or (moves is not None and moves <= 0):
+                raise ConfigError(
+                    f"bad time control {text!r}: time and moves must be positive",
+                    field="tc",
+                    hint='use "inf" for no clock',
+                )
+            tc = cls(
+                base=base,
+                increment=float(match["inc"] or 0),
+                moves=moves,
+                move_time=move_time,
+                nodes=nodes,
+                depth=depth,
+            )
+        tc.validate()
+        return tc
+
+    def validate(self) -> None:
+        """Refuse limits that allow a game never to end."""
+        for name, value in (("st", self.move_time), ("nodes", self.nodes), ("depth", self.depth)):
+            if value is not None and (value <= 0 or (isinstance(value, float) and not math.isfinite(value))):
+                raise ConfigError(f"{name} must be positive, not {value}", field=name)
+        if not self.has_clock and self.move_time is None and self.nodes is None and self.depth is None:
+            raise ConfigError(
+                "no limit at all: with tc = \"inf\" engines would think for ever",
+                field="tc",
+                hint="give a clock, or st, nodes or depth",
+            )
+
+    def __str__(self) -> str:
+        """The ``tc`` string this control was parsed from, in canonical form."""
+        if not self.has_clock:
+            return "inf"
+        text = f"{self.moves}/{_num(self.base)}" if self.moves else _num(self.base)
+        return f"{text}+{_num(self.increment)}" if self.increment else text
+
+    def pgn_tag(self) -> str:
+        """The PGN ``TimeControl`` tag value (PGN standard section 9.6.1)."""
+        if self.has_clock:
+            period = f"{self.moves}/{_num(self.base)}" if self.moves else _num(self.base)
+            return f"{period}+{_num(self.increment)}" if self.increment else period
+        if self.move_time is not None:
+            return f"*{_num(self.move_time)}"
+        return "-"
+
+    def new_clock(self) -> Clock:
+        return Clock(self, remaining=self.base, moves_left=self.moves)
+
+
+@dataclass(slots=True)
+class Clock:
+    """One side's clock during a game."""
+
+    control: TimeControl
+    remaining: float
+    moves_left: int | None = field(default=None)
+
+    def deadline(self, margin: float) -> float | None:
+        """Seconds the engine may think before it is flagged, or ``None`` when unlimited."""
+        limits = []
+        if self.control.has_clock:
+            limits.append(self.remaining + margin)
+        if self.control.move_time is not None:
+            limits.append(self.control.move_time + margin)
+        return min(limits) if limits else None
+
+    def spend(self, seconds: float) -> None:
+        """Charge a move's thinking time, then add the increment and start new periods."""
+        if not self.control.has_clock:
+            return
+        self.remaining -= seconds
+        self.remaining += self.control.increment
+        if self.moves_left is not None:
+            self.moves_left -= 1
+            if self.moves_left == 0:
+                self.moves_left = self.control.moves
+                self.remaining += self.control.base
+
+
+def _num(value: float) -> str:
+    return f"{value:g}"

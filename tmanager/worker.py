@@ -1,0 +1,316 @@
+"""Workers: claim a game under the lock, play it, record it, run the hooks, repeat.
+
+Any number of workers, in any number of processes and terminals, cooperate on
+one tourney file. A claim marks the game ``*`` and records its owner (host,
+pid, process start time, heartbeat) in ``[claims]``; a claim whose owner is
+gone is released and its game replayed, unless the owner had already appended
+the game to the PGN, in which case its result is recovered from there.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import signal
+import socket
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import psutil
+
+from tmanager import pgn, storage
+from tmanager.engines import EngineSpec
+from tmanager.openings import OpeningBook, opening_key
+from tmanager.play import AdjudicationRules, EnginePool, GameRecord, GameSpec, play_game
+from tmanager.schedule import DONE, WAIT, ScheduledGame, next_game
+from tmanager.tourney import FINISHED_CHARS, PLAYING, RESULT_CHAR, UNPLAYED, Claim, Tourney
+
+log = logging.getLogger("tmanager")
+
+#: How often a waiting worker looks at the file again (it only reads it).
+POLL_SECONDS = 0.25
+
+
+@dataclass(frozen=True, slots=True)
+class Owner:
+    """The identity a worker writes into its claims."""
+
+    host: str
+    pid: int
+    started: float
+
+    @classmethod
+    def me(cls) -> Owner:
+        return cls(socket.gethostname(), os.getpid(), psutil.Process().create_time())
+
+    def owns(self, claim: Claim | None) -> bool:
+        return claim is not None and (claim.host, claim.pid, claim.started) == (self.host, self.pid, self.started)
+
+
+def claim_is_alive(claim: Claim, *, lease: float, now: float, host: str | None = None) -> bool:
+    """Whether a claim's owner may still be playing: a live process on this host, or a fresh heartbeat."""
+    if claim.host != (host or socket.gethostname()):
+        return now - claim.heartbeat < lease
+    try:
+        process = psutil.Process(claim.pid)
+        return abs(process.create_time() - claim.started) < 0.01 and process.status() != psutil.STATUS_ZOMBIE
+    except psutil.Error:
+        return False
+
+
+def stale_games(tourney: Tourney, *, now: float | None = None) -> list[int]:
+    """Games marked ``*`` whose owner is gone (or unknown, as in a file written by XBoard)."""
+    now = time.time() if now is None else now
+    lease = tourney.settings.lease
+    return [
+        n
+        for n, char in enumerate(tourney.results)
+        if char == PLAYING
+        and (n not in tourney.claims or not claim_is_alive(tourney.claims[n], lease=lease, now=now))
+    ]
+
+
+def release_stale(tourney: Tourney) -> list[tuple[int, str]]:
+    """Release every stale claim; a game already in the PGN keeps its result. Returns (game, new char)."""
+    released = []
+    for number in stale_games(tourney):
+        found = pgn.find_result(tourney.pgn_path, number)
+        char = RESULT_CHAR.get(found or "", UNPLAYED)
+        tourney.set_result(number, char)
+        released.append((number, char))
+    return released
+
+
+def game_spec(tourney: Tourney, game: ScheduledGame, book: OpeningBook | None) -> GameSpec:
+    """Everything the game runner needs to play scheduled ``game`` of ``tourney``."""
+    s, a = tourney.settings, tourney.adjudication
+    start_fen, moves = None, ()
+    tags = {
+        "Event": s.event or s.name,
+        "Round": str(game.pgn_round),
+        "GameNumber": str(game.number),
+    }
+    if s.site:
+        tags["Site"] = s.site
+    if book is not None and tourney.openings is not None:
+        o = tourney.openings
+        schedule = tourney.schedule()
+        key = opening_key(
+            game.number, games_per_pairing=schedule.games_per_pairing, games_per_cycle=schedule.games_per_cycle
+        )
+        opening = book.opening_for(key, order=o.order, seed=o.seed, start=o.start)
+        start_fen, moves = opening.fen, opening.moves
+    return GameSpec(
+        white=tourney.engine_spec(game.white),
+        black=tourney.engine_spec(game.black),
+        white_limits=tourney.time_control(game.white),
+        black_limits=tourney.time_control(game.black),
+        start_fen=start_fen,
+        opening_moves=moves,
+        variant=s.variant,
+        adjudication=AdjudicationRules(
+            resign_score=a.resign_score,
+            resign_moves=a.resign_moves,
+            draw_from_move=a.draw_from_move,
+            draw_score=a.draw_score,
+            draw_moves=a.draw_moves,
+            max_moves=a.max_moves,
+            syzygy=str(tourney.directory / a.syzygy) if a.syzygy else "",
+            syzygy_pieces=a.syzygy_pieces,
+        ),
+        time_margin=s.time_margin,
+        move_timeout=s.move_timeout,
+        comments=s.pgn_comments,
+        tags=tags,
+    )
+
+
+def run_hook(command: str, *, tourney: Tourney, env: dict[str, str], what: str) -> None:
+    """Run a hook through the shell; a failure is logged and never stops the tourney."""
+    full_env = {**os.environ, "TMANAGER_TOURNEY": str(tourney.path), "TMANAGER_PGN": str(tourney.pgn_path), **env}
+    try:
+        done = subprocess.run(command, shell=True, cwd=tourney.directory, env=full_env, check=False)
+    except OSError as exc:
+        log.warning("%s hook failed to start: %s", what, exc)
+        return
+    if done.returncode != 0:
+        log.warning("%s hook %r exited with status %d", what, command, done.returncode)
+
+
+class Worker:
+    """One worker: plays the tourney's games one at a time until none is left."""
+
+    def __init__(self, path: Path, *, max_games: int | None = None) -> None:
+        self.path = path.resolve()
+        self.owner = Owner.me()
+        self.max_games = max_games
+        self.pool = EnginePool()
+        self.playing: int | None = None
+        self._books: dict[tuple[Path, str, int, str], OpeningBook] = {}
+
+    # --- file transactions (each one short, under the lock) ---------------------------------
+
+    def claim(self) -> tuple[Tourney, ScheduledGame] | str:
+        """Claim the next game, or say :data:`~tmanager.schedule.WAIT` or ``DONE``."""
+        with storage.transaction(self.path) as tourney:
+            for number, char in release_stale(tourney):
+                what = "recovered from the PGN" if char != UNPLAYED else "will be replayed"
+                log.warning("game %d: its worker is gone; the game %s", number, what)
+            choice = next_game(
+                tourney.schedule(),
+                tourney.results,
+                sync_after_round=tourney.settings.sync_after_round,
+                sync_after_cycle=tourney.settings.sync_after_cycle,
+            )
+            if isinstance(choice, str):
+                if choice == DONE and PLAYING in tourney.results:
+                    return WAIT  # others are playing; stay to replay their games should they die
+                return choice
+            now = time.time()
+            tourney.set_result(choice.number, PLAYING)
+            tourney.claims[choice.number] = Claim(
+                host=self.owner.host, pid=self.owner.pid, started=self.owner.started, claimed=now, heartbeat=now
+            )
+            return tourney, choice
+
+    def record(self, number: int, record: GameRecord) -> tuple[Tourney, bool] | None:
+        """Write the game to the PGN and its result to the file; ``None`` if the claim was lost.
+
+        The second value says whether this result completed the tourney.
+        """
+        with storage.transaction(self.path) as tourney:
+            if not self.owner.owns(tourney.claims.get(number)) or tourney.result(number) != PLAYING:
+                log.warning("game %d: claim was released meanwhile (reset or replaced); result discarded", number)
+                return None
+            pgn.append_game(tourney.pgn_path, record.pgn)
+            tourney.set_result(number, RESULT_CHAR[record.result])
+            for engine, kind in record.faults.items():
+                tourney.count_fault(engine, kind)
+            total = tourney.schedule().total_games
+            complete = len(tourney.results) == total and all(c in FINISHED_CHARS for c in tourney.results)
+            return tourney, complete
+
+    def release(self, number: int) -> None:
+        """Give a claimed game back unplayed (clean stop)."""
+        with storage.transaction(self.path) as tourney:
+            if self.owner.owns(tourney.claims.get(number)) and tourney.result(number) == PLAYING:
+                tourney.set_result(number, UNPLAYED)
+
+    def heartbeat(self, number: int) -> None:
+        with storage.transaction(self.path) as tourney:
+            claim = tourney.claims.get(number)
+            if self.owner.owns(claim) and claim is not None:
+                tourney.claims[number] = Claim(
+                    claim.host, claim.pid, claim.started, claim.claimed, heartbeat=time.time()
+                )
+
+    # --- the loop ----------------------------------------------------------------------------
+
+    async def run(self) -> int:
+        """Play until the tourney is done (or ``max_games`` are played); returns games played."""
+        played = 0
+        try:
+            while self.max_games is None or played < self.max_games:
+                choice = await self._claim()
+                if choice == DONE:
+                    break
+                if isinstance(choice, str):
+                    await asyncio.sleep(POLL_SECONDS)
+                    continue
+                tourney, game = choice
+                self.playing = game.number
+                await self._play(tourney, game)
+                self.playing = None
+                played += 1
+        finally:
+            if self.playing is not None:
+                await asyncio.to_thread(self.release, self.playing)
+                log.info("game %d released unplayed", self.playing)
+            await self.pool.close()
+        return played
+
+    async def _claim(self) -> tuple[Tourney, ScheduledGame] | str:
+        # A claim runs in a thread that a signal cannot stop: let it finish and
+        # remember what it claimed, so that the clean stop can give it back.
+        claiming = asyncio.ensure_future(asyncio.to_thread(self.claim))
+        try:
+            return await asyncio.shield(claiming)
+        except asyncio.CancelledError:
+            choice = await claiming
+            if not isinstance(choice, str):
+                self.playing = choice[1].number
+            raise
+
+    async def _play(self, tourney: Tourney, game: ScheduledGame) -> None:
+        spec = game_spec(tourney, game, self._book(tourney))
+        log.info("game %d: %s - %s started", game.number, spec.white.name, spec.black.name)
+        beat = asyncio.create_task(self._heartbeats(game.number, tourney.settings.lease / 4))
+        try:
+            record = await play_game(spec, self.pool)
+        finally:
+            beat.cancel()
+        outcome = await asyncio.to_thread(self.record, game.number, record)
+        if outcome is None:
+            return
+        log.info(
+            "game %d: %s - %s %s (%s)", game.number, spec.white.name, spec.black.name, record.result, record.reason
+        )
+        tourney, complete = outcome
+        s = tourney.settings
+        if s.after_game:
+            env = {
+                "TMANAGER_GAME": str(game.number),
+                "TMANAGER_RESULT": record.result,
+                "TMANAGER_TERMINATION": record.termination,
+                "TMANAGER_REASON": record.reason,
+                "TMANAGER_WHITE": spec.white.name,
+                "TMANAGER_BLACK": spec.black.name,
+            }
+            await asyncio.to_thread(run_hook, s.after_game, tourney=tourney, env=env, what="after_game")
+        if complete and s.after_tourney:
+            await asyncio.to_thread(run_hook, s.after_tourney, tourney=tourney, env={}, what="after_tourney")
+
+    async def _heartbeats(self, number: int, every: float) -> None:
+        while True:
+            await asyncio.sleep(every)
+            await asyncio.to_thread(self.heartbeat, number)
+
+    def _book(self, tourney: Tourney) -> OpeningBook | None:
+        o = tourney.openings
+        if o is None:
+            return None
+        key = (tourney.directory / o.file, o.format, o.plies, tourney.settings.variant)
+        if key not in self._books:
+            self._books[key] = OpeningBook.load(key[0], format=o.format, plies=o.plies, variant=key[3])
+        return self._books[key]
+
+
+def check_engines(tourney: Tourney) -> list[EngineSpec]:
+    """Resolve and check every participant's engine before any game is claimed."""
+    specs = [tourney.engine_spec(i) for i in range(len(tourney.participants))]
+    for spec in specs:
+        spec.check_runnable()
+    return specs
+
+
+def work(path: Path, *, max_games: int | None = None) -> int:
+    """Run one worker in this process until the tourney is done; SIGINT/SIGTERM stop it cleanly."""
+    check_engines(storage.read(path))
+
+    async def main() -> int:
+        worker = Worker(path, max_games=max_games)
+        task = asyncio.current_task()
+        assert task is not None
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, task.cancel)
+        try:
+            return await worker.run()
+        except asyncio.CancelledError:
+            log.info("worker stopped by signal")
+            raise KeyboardInterrupt from None
+
+    return asyncio.run(main())
