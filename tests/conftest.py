@@ -37,3 +37,41 @@ def write_tourney(tmp_path: Path) -> Callable[[str], Path]:
         return path
 
     return write
+
+
+def pgn_games(path: Path) -> list[dict[str, str]]:
+    """Every game's tags, read with python-chess (an independent reader)."""
+    import chess.pgn
+
+    games = []
+    with open(path, encoding="utf-8") as f:
+        while (headers := chess.pgn.read_headers(f)) is not None:
+            games.append(dict(headers))
+    return games
+
+
+def assert_consistent(tourney_path: Path, *, complete: bool = True) -> list[dict[str, str]]:
+    """PGN and results string agree: one current PGN game per finished game, with the scheduled
+    pairing, colours and the result of its results character; nothing in progress."""
+    from tmanager import storage
+    from tmanager.tourney import PGN_RESULT
+
+    tourney = storage.read(tourney_path)
+    schedule = tourney.schedule()
+    games = [g for g in pgn_games(tourney.pgn_path) if "Superseded" not in g]
+    numbers = [int(g["GameNumber"]) for g in games]
+    assert len(numbers) == len(set(numbers)), f"a game is in the PGN twice: {sorted(numbers)}"
+    finished = {n for n, c in enumerate(tourney.results) if c in "+-="}
+    assert set(numbers) == finished
+    if complete:
+        assert len(tourney.results) == schedule.total_games and finished == set(range(schedule.total_games))
+        assert tourney.claims == {}
+    for g in games:
+        number = int(g["GameNumber"])
+        scheduled = schedule.game(number)
+        assert scheduled is not None
+        assert g["White"] == tourney.participants[scheduled.white].name
+        assert g["Black"] == tourney.participants[scheduled.black].name
+        assert g["Result"] == PGN_RESULT[tourney.results[number]]
+        assert g["Round"] == str(scheduled.pgn_round)
+    return games

@@ -27,6 +27,10 @@ COMMANDS: dict[str, str] = {
     "work": "tmanager.commands.work",
     "status": "tmanager.commands.status",
     "reset-stale": "tmanager.commands.reset_stale",
+    "edit": "tmanager.commands.edit",
+    "clone": "tmanager.commands.clone",
+    "substitute": "tmanager.commands.substitute",
+    "import-xboard": "tmanager.commands.import_xboard",
 }
 
 

@@ -31,7 +31,7 @@ from typing import Any, Literal
 from tmanager.errors import ConfigError, EngineError
 
 Protocol = Literal["uci", "xboard"]
-OptionValue = str | int | float | bool
+OptionValue = str | int | bool
 
 BUNDLED_ENGINES = Path(__file__).resolve().parent.parent / "engines"
 

@@ -12,6 +12,8 @@ import os
 import re
 from pathlib import Path
 
+from tmanager.storage import atomic_write_bytes
+
 _GAME_START = b"\n\n["
 
 
@@ -42,6 +44,19 @@ def _repair(fd: int) -> None:
     os.ftruncate(fd, keep)
 
 
+def _header_blocks(data: bytes | mmap.mmap, number: int) -> list[tuple[int, int]]:
+    """(start, end) of the tag sections of the current (not superseded) games tagged ``GameNumber`` ``number``."""
+    blocks = []
+    for match in re.finditer(rb'\[GameNumber "' + str(number).encode() + rb'"\]', data):
+        previous = data.rfind(b"\n\n[", 0, match.start())
+        start = previous + 2 if previous >= 0 else 0
+        end = data.find(b"\n\n", match.end())
+        end = end if end >= 0 else len(data)
+        if b'[Superseded "' not in data[start:end]:
+            blocks.append((start, end))
+    return blocks
+
+
 def find_result(path: Path, number: int) -> str | None:
     """The Result of the game tagged ``GameNumber`` ``number`` (not superseded), if the PGN has it.
 
@@ -50,17 +65,33 @@ def find_result(path: Path, number: int) -> str | None:
     """
     try:
         with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:
-            pattern = re.compile(rb'\[GameNumber "' + str(number).encode() + rb'"\]')
             found = None
-            for match in pattern.finditer(data):
-                previous = data.rfind(b"\n\n[", 0, match.start())
-                end = data.find(b"\n\n", match.end())
-                headers = data[previous + 2 if previous >= 0 else 0 : end if end >= 0 else len(data)]
-                if b'[Superseded "' in headers:
-                    continue
-                result = re.search(rb'\[Result "([^"]*)"\]', headers)
+            for start, end in _header_blocks(data, number):
+                result = re.search(rb'\[Result "([^"]*)"\]', data[start:end])
                 if result:
                     found = result.group(1).decode()
             return found
     except (FileNotFoundError, ValueError):  # ValueError: mmap of an empty file
         return None
+
+
+def mark_superseded(path: Path, numbers: set[int], *, reason: str) -> int:
+    """Tag the current games with these ``GameNumber``s ``[Superseded "reason"]`` (atomic rewrite).
+
+    The games stay in the file for the record; cross-tables of the tourney skip them.
+    The caller holds the tourney lock. Returns how many games were marked.
+    """
+    if not numbers or not path.exists():
+        return 0
+    data = path.read_bytes()
+    inserts = sorted(end for n in numbers for _, end in _header_blocks(data, n))
+    if not inserts:
+        return 0
+    tag = b'\n[Superseded "' + reason.replace('"', "'").encode() + b'"]'
+    pieces, last = [], 0
+    for end in inserts:
+        pieces += [data[last:end], tag]
+        last = end
+    pieces.append(data[last:])
+    atomic_write_bytes(path, b"".join(pieces))
+    return len(inserts)

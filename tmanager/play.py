@@ -37,6 +37,7 @@ import chess.variant
 from tmanager.engines import EngineSpec
 from tmanager.errors import EngineError
 from tmanager.timecontrol import Clock, TimeControl
+from tmanager.xboard import popen_xboard
 
 Termination = Literal["normal", "time forfeit", "adjudication", "rules infraction", "abandoned"]
 #: Kinds of engine fault, counted per engine in the tourney's status.
@@ -148,7 +149,8 @@ class Engine:
                 stderr.close()
         engine = cls(spec, transport, protocol)
         try:
-            await asyncio.wait_for(protocol.configure(dict(spec.options)), timeout=spec.handshake_timeout)
+            options: chess.engine.ConfigMapping = dict(spec.options)
+            await asyncio.wait_for(protocol.configure(options), timeout=spec.handshake_timeout)
         except chess.engine.EngineError as exc:
             await engine.close()
             raise EngineError(f"engine {spec.name!r}: {exc} (fix options in its definition or participant)") from None
@@ -174,13 +176,20 @@ class Engine:
 async def _popen(
     spec: EngineSpec, *, stderr: int | IO[bytes]
 ) -> tuple[asyncio.SubprocessTransport, chess.engine.Protocol]:
-    kwargs = {"cwd": spec.workdir, "stderr": stderr, "setpgrp": True, "preexec_fn": _die_with_parent}
+    command = list(spec.command)
     if spec.protocol == "uci":
-        transport, uci = await chess.engine.popen_uci(list(spec.command), **kwargs)
+        transport, uci = await chess.engine.popen_uci(
+            command, setpgrp=True, cwd=spec.workdir, stderr=stderr, preexec_fn=_die_with_parent
+        )
         return transport, uci
-    from tmanager.xboard import popen_xboard
-
-    transport, xboard = await popen_xboard(list(spec.command), features=spec.xboard_features, **kwargs)
+    transport, xboard = await popen_xboard(
+        command,
+        features=spec.xboard_features,
+        setpgrp=True,
+        cwd=spec.workdir,
+        stderr=stderr,
+        preexec_fn=_die_with_parent,
+    )
     return transport, xboard
 
 
@@ -252,7 +261,10 @@ class _Adjudicator:
                         f"for {rules.resign_moves} moves",
                     )
         if rules.draw_score is not None:
-            quiet = score is not None and abs(score) <= rules.draw_score and board.fullmove_number > rules.draw_from_move
+            # The number of the move just made (the counter moved on after a black move).
+            move_number = board.fullmove_number - (1 if mover == chess.BLACK else 0)
+            late = move_number > rules.draw_from_move
+            quiet = late and score is not None and abs(score) <= rules.draw_score
             self.draw_streak = self.draw_streak + 1 if quiet else 0
             if self.draw_streak >= 2 * rules.draw_moves:
                 raise _GameOver(
@@ -336,7 +348,8 @@ def _comment(info: chess.engine.InfoDict, seconds: float) -> str:
     score = info.get("score")
     if score is not None:
         relative = score.relative
-        parts.append(f"{relative.score() / 100:+.2f}" if relative.mate() is None else f"#{relative.mate()}")
+        mate = relative.mate()
+        parts.append(f"#{mate}" if mate is not None else f"{relative.score(mate_score=100_000) / 100:+.2f}")
     if "depth" in info:
         parts.append(f"d={info['depth']}")
     parts.append(f"t={seconds * 1000:.0f}ms")

@@ -57,7 +57,8 @@ def parse(text: str, path: Path) -> Tourney:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"not valid TOML: {exc}", file=path, hint="fix the syntax at that line") from None
-    head, tail = split(text)
+    tourney = from_toml(data, path.resolve())
+    tail = split(text)[1]
     if tail:
         try:
             tail_keys = set(tomllib.loads(tail))
@@ -68,9 +69,9 @@ def parse(text: str, path: Path) -> Tourney:
             raise ConfigError(
                 f"section {sorted(foreign)[0]!r} comes after the progress sections",
                 file=path,
-                hint="[swiss], [claims] and [progress] must stay last; move settings above them",
+                hint="[swiss], [claims], [faults] and [progress] must stay last; move settings above them",
             )
-    return from_toml(data, path.resolve())
+    return tourney
 
 
 def render(tourney: Tourney, *, head: str | None = None) -> str:
@@ -84,11 +85,16 @@ def render(tourney: Tourney, *, head: str | None = None) -> str:
 
 def atomic_write(path: Path, text: str) -> None:
     """Replace ``path`` with ``text`` so that readers see the old or the new file, never a mix."""
+    atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    """Replace ``path`` with ``data`` atomically: temporary file, fsync, rename, fsync of the directory."""
     directory = path.parent
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
             f.flush()
             os.fsync(f.fileno())
         with contextlib.suppress(FileNotFoundError):

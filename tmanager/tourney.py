@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, Literal, TypeVar, get_args, get_origin
 
 from tmanager.engines import EngineSpec, OptionValue, command_line, find_definition, load_definition
-from tmanager.errors import ConfigError
+from tmanager.errors import ConfigError, StateError
 from tmanager.schedule import Gauntlet, RoundRobin, Schedule, ScheduledGame
 from tmanager.timecontrol import TimeControl
 
@@ -198,6 +198,48 @@ class Tourney:
                 points[game.white if char == WHITE_WINS else game.black] += 1
         return points
 
+    def participant_index(self, name: str) -> int:
+        """The index of the participant called ``name``; :class:`ConfigError` listing the names otherwise."""
+        for i, p in enumerate(self.participants):
+            if p.name == name:
+                return i
+        names = ", ".join(p.name for p in self.participants)
+        raise ConfigError(f"no participant named {name!r}", file=self.path, hint=f"participants: {names}")
+
+    def games_of(self, index: int, chars: str) -> list[int]:
+        """Numbers of the games of participant ``index`` whose results character is in ``chars``."""
+        schedule = self.schedule()
+        found = []
+        for number, char in enumerate(self.results):
+            game = schedule.game(number) if char in chars else None
+            if game is not None and index in (game.white, game.black):
+                found.append(number)
+        return found
+
+    def substitute(self, old: str, new: Participant, *, replace: bool) -> list[int]:
+        """Put ``new`` in ``old``'s place (same index, so the schedule keeps its meaning).
+
+        Upgrade (``replace=False``): ``new`` plays the future games. Replace: ``old``'s
+        finished games are reset to not played, and their numbers returned; refused while
+        ``old`` is playing.
+        """
+        index = self.participant_index(old)
+        if new.name != old and any(p.name == new.name for p in self.participants):
+            raise ConfigError(f"a participant is already named {new.name!r}", file=self.path, hint="choose --name")
+        reset: list[int] = []
+        if replace:
+            playing = self.games_of(index, PLAYING)
+            if playing:
+                raise StateError(
+                    f"{self.path}: {old!r} is playing game(s) {', '.join(map(str, playing))} now; "
+                    "replace it after they finish, or use --upgrade"
+                )
+            reset = self.games_of(index, FINISHED_CHARS)
+            for number in reset:
+                self.set_result(number, UNPLAYED)
+        self.participants[index] = new
+        return reset
+
     def count_fault(self, engine: str, kind: str) -> None:
         counts = self.faults.setdefault(engine, {})
         counts[kind] = counts.get(kind, 0) + 1
@@ -222,7 +264,7 @@ class Tourney:
             )
         except ConfigError as exc:
             where = f"participants[{index}]" if p.tc or p.st or p.nodes or p.depth else "tourney"
-            raise exc.located(file=self.path, field=f"{where}.{exc.field or 'tc'}") from None
+            raise ConfigError(exc.message, file=self.path, field=f"{where}.{exc.field or 'tc'}", hint=exc.hint) from None
 
     def engine_spec(self, index: int) -> EngineSpec:
         """Resolve participant ``index`` to a startable engine (definition merged with overrides)."""
@@ -417,8 +459,8 @@ def _coerce(value: Any, hint: Any) -> Any:
             raise ValueError("must be a list of strings")
         return tuple(value)
     if origin in (Mapping, dict):
-        if not isinstance(value, dict) or not all(isinstance(v, str | int | float | bool) for v in value.values()):
-            raise ValueError("must be a table of strings, numbers or booleans")
+        if not isinstance(value, dict) or not all(isinstance(v, str | int | bool) for v in value.values()):
+            raise ValueError("must be a table of strings, whole numbers or booleans")
         return dict(value)
     if hint is bool:
         if not isinstance(value, bool):
@@ -447,6 +489,23 @@ def parse_value(text: str) -> Any:
         return tomllib.loads(f"v = {text}")["v"]
     except tomllib.TOMLDecodeError:
         return text
+
+
+#: Settings whose change would give recorded results another meaning.
+SCHEDULE_KEYS = ("type", "gauntlet_seeds", "games_per_pairing")
+
+
+def edit_setting(tourney: Tourney, key: str, value: Any) -> None:
+    """:func:`apply_setting` for a tourney that may have results: refuse what would change their meaning."""
+    section, _, name = key.rpartition(".")
+    if section in ("", "tourney") and name in SCHEDULE_KEYS and tourney.results.strip():
+        raise ConfigError(
+            f"cannot change {name} once games are recorded: the results string would mean other games",
+            file=tourney.path,
+            field=f"tourney.{name}",
+            hint="clone the tourney with the new setting instead (tmanager clone --set)",
+        )
+    apply_setting(tourney, key, value)
 
 
 def apply_setting(tourney: Tourney, key: str, value: Any) -> None:

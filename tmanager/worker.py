@@ -56,7 +56,8 @@ def claim_is_alive(claim: Claim, *, lease: float, now: float, host: str | None =
         return now - claim.heartbeat < lease
     try:
         process = psutil.Process(claim.pid)
-        return abs(process.create_time() - claim.started) < 0.01 and process.status() != psutil.STATUS_ZOMBIE
+        same_process: bool = abs(process.create_time() - claim.started) < 0.01
+        return same_process and process.status() != psutil.STATUS_ZOMBIE
     except psutil.Error:
         return False
 
@@ -87,7 +88,8 @@ def release_stale(tourney: Tourney) -> list[tuple[int, str]]:
 def game_spec(tourney: Tourney, game: ScheduledGame, book: OpeningBook | None) -> GameSpec:
     """Everything the game runner needs to play scheduled ``game`` of ``tourney``."""
     s, a = tourney.settings, tourney.adjudication
-    start_fen, moves = None, ()
+    start_fen: str | None = None
+    moves: tuple[str, ...] = ()
     tags = {
         "Event": s.event or s.name,
         "Round": str(game.pgn_round),

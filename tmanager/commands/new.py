@@ -12,8 +12,9 @@ import argparse
 from pathlib import Path
 
 from tmanager import storage
+from tmanager.commands._settings import parse_assignments
 from tmanager.errors import ConfigError
-from tmanager.tourney import Participant, Settings, Tourney, apply_setting, parse_value
+from tmanager.tourney import Participant, Settings, Tourney, apply_setting
 
 EXAMPLES = """\
   tmanager new rr.toml -e stockfish -e fairymax -e greedy-uci -e random-xboard --tc 10+0.1
@@ -74,11 +75,8 @@ def command(args: argparse.Namespace) -> int:
     tourney = Tourney(path=path, settings=settings, participants=participants)
     if args.openings:
         apply_setting(tourney, "openings.file", args.openings)
-    for item in args.set:
-        key, sep, value = item.partition("=")
-        if not sep:
-            raise ConfigError(f"--set {item!r} has no '='", field="--set", hint="write KEY=VALUE")
-        apply_setting(tourney, key.strip(), parse_value(value.strip()))
+    for key, value in parse_assignments(args.set):
+        apply_setting(tourney, key, value)
     try:
         tourney.validate()
     except ConfigError as exc:

@@ -11,6 +11,7 @@ import argparse
 from pathlib import Path
 
 from tmanager import storage
+from tmanager.tourney import UNPLAYED
 from tmanager.worker import release_stale
 
 EXAMPLES = """\
@@ -26,7 +27,8 @@ def command(args: argparse.Namespace) -> int:
     with storage.transaction(args.file) as tourney:
         released = release_stale(tourney)
     for number, char in released:
-        print(f"game {number}: " + ("released, will be replayed" if char == " " else f"recovered {char!r} from the PGN"))
+        what = "released, will be replayed" if char == UNPLAYED else f"recovered {char!r} from the PGN"
+        print(f"game {number}: {what}")
     if not released:
         print("no stale claims")
     return 0

@@ -1,0 +1,155 @@
+"""The tourney file: reading, validation of bad input (one line, exit 2, nothing rewritten), writing."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import run_cli
+from tmanager import storage
+from tmanager.tourney import Claim
+
+PARTICIPANTS = """
+[[participants]]
+name = "A"
+cmd = "stockfish"
+protocol = "uci"
+
+[[participants]]
+name = "B"
+cmd = "stockfish"
+protocol = "uci"
+
+[[participants]]
+name = "C"
+cmd = "stockfish"
+protocol = "uci"
+"""
+
+GOOD = (
+    """\
+# my comment survives workers
+[tourney]
+name = "t"
+nodes = 100
+"""
+    + PARTICIPANTS
+    + """
+[progress]
+results = "+-="
+"""
+)
+
+
+def expect_error(path: Path, *fragments: str, command: str = "status") -> None:
+    before = path.read_bytes()
+    done = run_cli(command, path)
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert "Traceback" not in done.stderr
+    for fragment in fragments:
+        assert fragment in lines[0], lines[0]
+    assert path.read_bytes() == before
+
+
+def test_good_file_reads(write_tourney: Callable[..., Path]) -> None:
+    path = write_tourney(GOOD)
+    tourney = storage.read(path)
+    assert [p.name for p in tourney.participants] == ["A", "B", "C"]
+    assert tourney.results == "+-="
+    assert tourney.schedule().total_games == 6
+    done = run_cli("status", path)
+    assert done.returncode == 0, done.stderr
+    assert "3 played" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("text", "fragments"),
+    [
+        (GOOD.replace('name = "t"', 'name = "t'), ["t.toml", "not valid TOML"]),
+        (GOOD.replace("nodes = 100", "nodes = 100\nspeed = 3"), ["t.toml", "tourney", "unknown key 'speed'"]),
+        (GOOD.replace('cmd = "stockfish"\nprotocol = "uci"', 'engine = "no-such-def"', 1),
+         ["participants[0].engine", "unknown engine 'no-such-def'"]),
+        (GOOD.replace("nodes = 100", 'tc = "fast"'), ["tourney.tc", "bad time control 'fast'"]),
+        (GOOD.replace('results = "+-="', 'results = "+x="'), ["progress.results", "foreign character 'x'"]),
+        (GOOD.replace('results = "+-="', 'results = "+-=+-=+"'), ["progress.results", "only 6"]),
+        (GOOD.replace("nodes = 100", "nodes = 100\ntype = \"gauntlet\"\ngauntlet_seeds = 3"),
+         ["tourney.gauntlet_seeds", "3 seeds with 3 participants"]),
+        (GOOD.replace("nodes = 100", "nodes = 100\ncycles = \"two\""), ["tourney.cycles", "whole number"]),
+        (GOOD.replace("nodes = 100", 'nodes = 100\ntype = "knockout"'), ["tourney.type", "'knockout'"]),
+        (GOOD.replace('protocol = "uci"', 'protocol = "cecp"', 1), ["participants[0].protocol"]),
+        (GOOD + '\n[tourney2]\nx = 1\n', ["unknown section 'tourney2'"]),
+        (GOOD + '\n[adjudication]\nmax_moves = 10\n', ["after the progress sections"]),
+    ],
+)
+def test_bad_input_is_one_line_exit_2_and_untouched(
+    write_tourney: Callable[..., Path], text: str, fragments: list[str]
+) -> None:
+    expect_error(write_tourney(text), *fragments)
+
+
+def test_fewer_than_two_participants(write_tourney: Callable[..., Path]) -> None:
+    text = '[tourney]\nnodes = 10\n[[participants]]\nname = "A"\ncmd = "stockfish"\nprotocol = "uci"\n'
+    expect_error(write_tourney(text), "at least 2 participants")
+
+
+def test_swiss_is_refused_until_supported(write_tourney: Callable[..., Path]) -> None:
+    expect_error(write_tourney(GOOD.replace("nodes = 100", 'nodes = 100\ntype = "swiss"')), "tourney.type")
+
+
+def test_missing_binary_refused_by_run(write_tourney: Callable[..., Path]) -> None:
+    path = write_tourney(GOOD.replace('cmd = "stockfish"', 'cmd = "no-such-engine-binary"', 1))
+    expect_error(path, "'A'", "no-such-engine-binary", "not on PATH", command="run")
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    done = run_cli("status", tmp_path / "nope.toml")
+    assert done.returncode == 2 and "nope.toml: no such tourney file" in done.stderr
+
+
+def test_worker_writes_only_the_tail(write_tourney: Callable[..., Path]) -> None:
+    path = write_tourney(GOOD)
+    with storage.transaction(path) as tourney:
+        tourney.set_result(3, "*")
+        tourney.claims[3] = Claim(host="h", pid=1, started=1.0, claimed=2.0, heartbeat=3.0)
+    text = path.read_text()
+    assert text.startswith("# my comment survives workers\n")
+    assert text.rstrip().endswith('results = "+-=*"')
+    tourney = storage.read(path)
+    assert tourney.claims[3].pid == 1 and tourney.results == "+-=*"
+    with storage.transaction(path) as tourney:
+        tourney.set_result(3, "=")
+    assert storage.read(path).claims == {}
+    assert "# my comment" in path.read_text()
+
+
+def test_failed_transaction_leaves_file_untouched(write_tourney: Callable[..., Path]) -> None:
+    path = write_tourney(GOOD)
+    before = path.read_bytes()
+    with pytest.raises(RuntimeError), storage.transaction(path) as tourney:
+        tourney.set_result(3, "+")
+        raise RuntimeError("boom")
+    assert path.read_bytes() == before
+
+
+def test_new_command_writes_a_valid_file(tmp_path: Path) -> None:
+    path = tmp_path / "n.toml"
+    done = run_cli("new", path, "-e", "stockfish:A", "-e", "stockfish:B", "-e", "stockfish:C", "--nodes", "100",
+                   "--set", "adjudication.max_moves=80", "--cycles", "2")
+    assert done.returncode == 0, done.stderr
+    tourney = storage.read(path)
+    assert tourney.settings.cycles == 2 and tourney.adjudication.max_moves == 80
+    assert [p.engine for p in tourney.participants] == ["stockfish"] * 3
+    assert path.read_text().rstrip().endswith('results = ""')
+    again = run_cli("new", path, "-e", "stockfish:A", "-e", "stockfish:B", "--nodes", "100")
+    assert again.returncode == 2 and "file exists" in again.stderr
+
+
+def test_new_refuses_bad_settings_and_writes_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "n.toml"
+    done = run_cli("new", path, "-e", "stockfish:A", "-e", "stockfish:B", "--tc", "fast")
+    assert done.returncode == 2 and "tc" in done.stderr and len(done.stderr.strip().splitlines()) == 1
+    assert not path.exists()

@@ -1,0 +1,89 @@
+"""Whole tourneys played with `tmanager run`: bundled engines, Stockfish, Fairy-Max; every game checked."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.conftest import assert_consistent, run_cli
+from tmanager import storage
+from tmanager.schedule import RoundRobin
+
+
+def new(path: Path, *args: str) -> None:
+    done = run_cli("new", path, *args)
+    assert done.returncode == 0, done.stderr
+
+
+def test_four_engine_round_robin_two_cycles(tmp_path: Path) -> None:
+    path = tmp_path / "rr.toml"
+    new(path, "-e", "greedy-uci", "-e", "greedy-xboard", "-e", "random-uci", "-e", "random-xboard",
+        "--cycles", "2", "--games", "2", "--tc", "10+0.1", "--set", "adjudication.max_moves=60")
+    done = run_cli("run", path, "--workers", "2")
+    assert done.returncode == 0, done.stderr
+    games = assert_consistent(path)
+    assert len(games) == 2 * 2 * 6
+    assert all(g["TimeControl"] == "10+0.1" and g["Termination"] for g in games)
+    assert "greedy-uci" in done.stdout  # the final standings table
+    tourney = storage.read(path)
+    assert sum(tourney.tally()) == len(games)
+
+
+def test_xboard_worked_example_pairings_in_pgn(tmp_path: Path) -> None:
+    path = tmp_path / "x.toml"
+    new(path, "-e", "random-uci:P0", "-e", "random-uci:P1", "-e", "random-xboard:P2", "-e", "random-xboard:P3",
+        "--games", "2", "--nodes", "1", "--set", "adjudication.max_moves=20")
+    assert run_cli("run", path).returncode == 0
+    games = sorted(assert_consistent(path), key=lambda g: int(g["GameNumber"]))
+    assert [(g["White"], g["Black"]) for g in games] == [
+        ("P2", "P1"), ("P1", "P2"), ("P0", "P3"), ("P3", "P0"),
+        ("P2", "P0"), ("P0", "P2"), ("P3", "P1"), ("P1", "P3"),
+        ("P1", "P0"), ("P0", "P1"), ("P2", "P3"), ("P3", "P2"),
+    ]  # fmt: skip
+    assert games[0]["Round"] == "1" and games[11]["Round"] == "6"
+
+
+def test_multi_gauntlet(tmp_path: Path) -> None:
+    path = tmp_path / "g.toml"
+    new(path, "--type", "gauntlet", "--seeds", "2", "-e", "greedy-uci:S1", "-e", "greedy-xboard:S2",
+        "-e", "random-uci:R1", "-e", "random-xboard:R2", "-e", "random-uci:R3",
+        "--games", "2", "--nodes", "1", "--set", "adjudication.max_moves=30")
+    assert run_cli("run", path, "--workers", "2").returncode == 0
+    games = assert_consistent(path)
+    assert len(games) == 2 * 3 * 2
+    for g in games:
+        assert ({g["White"], g["Black"]} & {"S1", "S2"}) and not {g["White"], g["Black"]} <= {"S1", "S2"}
+
+
+def test_stockfish_and_fairymax_round_robin(tmp_path: Path) -> None:
+    path = tmp_path / "real.toml"
+    new(path, "-e", "stockfish", "-e", "fairymax", "-e", "greedy-uci", "-e", "random-xboard",
+        "--games", "2", "--tc", "2+0.05", "--set", "adjudication.max_moves=40")
+    done = run_cli("run", path, "--workers", "2")
+    assert done.returncode == 0, done.stderr
+    games = assert_consistent(path)
+    assert len(games) == 12
+    tourney = storage.read(path)
+    assert tourney.faults == {}, tourney.faults
+    sf = tourney.participant_index("stockfish")
+    points = tourney.tally()
+    assert points[sf] == max(points)  # Stockfish beats random and greedy movers
+
+
+def test_odd_field_skips_the_bye(tmp_path: Path) -> None:
+    path = tmp_path / "odd.toml"
+    new(path, "-e", "random-uci:A", "-e", "random-uci:B", "-e", "random-xboard:C", "--games", "1",
+        "--nodes", "1", "--set", "adjudication.max_moves=10")
+    assert run_cli("run", path).returncode == 0
+    games = assert_consistent(path)
+    assert len(games) == RoundRobin(3).total_games == 3
+
+
+def test_status_and_finished_run(tmp_path: Path) -> None:
+    path = tmp_path / "s.toml"
+    new(path, "-e", "random-uci:A", "-e", "random-uci:B", "--games", "2", "--nodes", "1",
+        "--set", "adjudication.max_moves=10")
+    status = run_cli("status", path)
+    assert status.returncode == 0 and "0 played, 0 in progress, 2 left" in status.stdout
+    assert run_cli("run", path).returncode == 0
+    again = run_cli("run", path)
+    assert again.returncode == 0 and "2 played" in again.stdout
