@@ -43,7 +43,9 @@ def pgn_games(path: Path) -> list[dict[str, str]]:
     """Every game's tags, read with python-chess (an independent reader)."""
     import chess.pgn
 
-    games = []
+    games: list[dict[str, str]] = []
+    if not path.exists():
+        return games
     with open(path, encoding="utf-8") as f:
         while (headers := chess.pgn.read_headers(f)) is not None:
             games.append(dict(headers))

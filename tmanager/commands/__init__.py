@@ -10,7 +10,9 @@ from pathlib import Path
 def setup_logging(path: Path | None = None, *, quiet: bool = False) -> None:
     """Log to ``path`` (appending) or to stderr, one timestamped line per event."""
     handler: logging.Handler = logging.FileHandler(path) if path else logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter("%(asctime)s %(process)d %(levelname)s %(message)s", "%H:%M:%S"))
+    handler.setFormatter(
+        logging.Formatter("%(asctime)s.%(msecs)03d %(process)d %(levelname)s %(message)s", "%Y-%m-%d %H:%M:%S")
+    )
     root = logging.getLogger("tmanager")
     root.handlers[:] = [handler]
     root.setLevel(logging.WARNING if quiet else logging.INFO)

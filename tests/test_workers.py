@@ -1,0 +1,191 @@
+"""Many workers on one tourney file, with real processes: claims, kill -9, SIGTERM, sync, hooks."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+
+from tests.conftest import ROOT, assert_consistent, run_cli
+from tmanager import storage
+from tmanager.tourney import Claim
+
+PYENGINE = ROOT / "engines" / "pyengine.py"
+
+
+def slow_tourney(path: Path, *, players: int = 4, delay: float = 0.0, games: int = 2, cycles: int = 1,
+                 extra: str = "", max_moves: int = 12) -> Path:
+    """A round robin of pyengines that think ``delay`` s per move (no clock, so never a fault)."""
+    participants = "".join(
+        f'\n[[participants]]\nname = "E{i}"\ncmd = "{PYENGINE} --protocol {"uci" if i % 2 else "xboard"}'
+        f' --seed {i} --fault slow --delay {delay}"\nprotocol = "{"uci" if i % 2 else "xboard"}"\n'
+        for i in range(players)
+    )
+    path.write_text(
+        f'[tourney]\nname = "w"\nnodes = 1\ngames_per_pairing = {games}\ncycles = {cycles}\n{extra}\n'
+        f"[adjudication]\nmax_moves = {max_moves}\n{participants}"
+    )
+    return path
+
+
+def start_worker(path: Path, *args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "tmanager", "work", str(path), "--log", str(path.with_suffix(".log")), *args],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+
+
+def wait_for(predicate, timeout: float = 30.0) -> None:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)
+
+
+def claims_of(path: Path, pid: int) -> list[int]:
+    return [n for n, c in storage.read(path).claims.items() if c.pid == pid]
+
+
+def engines_in(directory: Path) -> list[psutil.Process]:
+    """Live engine processes started for tourneys in ``directory`` (their working directory)."""
+    found = []
+    for process in psutil.process_iter(["cwd", "cmdline", "status"]):
+        try:
+            if process.info["cwd"] == str(directory) and "pyengine.py" in " ".join(process.info["cmdline"] or []):
+                if process.info["status"] != psutil.STATUS_ZOMBIE:
+                    found.append(process)
+        except psutil.Error:
+            pass
+    return found
+
+
+def test_four_workers_started_separately_play_every_game_once(tmp_path: Path) -> None:
+    path = slow_tourney(
+        tmp_path / "t.toml", delay=0.01, cycles=2,
+        extra='after_game = "echo $TMANAGER_GAME $TMANAGER_RESULT >> after_game.txt"\n'
+              'after_tourney = "echo done >> after_tourney.txt"',
+    )
+    workers = [start_worker(path) for _ in range(4)]
+    for worker in workers:
+        assert worker.wait(timeout=300) == 0, worker.stderr.read() if worker.stderr else ""
+    games = assert_consistent(path)
+    assert len(games) == 24
+    hooked = (tmp_path / "after_game.txt").read_text().split("\n")
+    numbers = sorted(int(line.split()[0]) for line in hooked if line)
+    assert numbers == list(range(24))
+    assert (tmp_path / "after_tourney.txt").read_text() == "done\n"
+    # More than one worker really played: the log shows several pids starting games.
+    log = path.with_suffix(".log").read_text()
+    assert len(set(re.findall(r" (\d+) INFO game \d+: .* started", log))) >= 2
+
+
+def test_kill_9_mid_game_is_detected_and_replayed(tmp_path: Path) -> None:
+    path = slow_tourney(tmp_path / "k.toml", players=3, games=2, delay=0.05, max_moves=20)
+    worker = start_worker(path)
+    wait_for(lambda: bool(claims_of(path, worker.pid)))
+    killed_game = claims_of(path, worker.pid)[0]
+    time.sleep(0.5)
+    worker.send_signal(signal.SIGKILL)
+    worker.wait()
+    wait_for(lambda: not engines_in(tmp_path), timeout=10)  # the engines died with their worker
+    status = run_cli("status", path)
+    assert "stale: worker gone" in status.stdout
+    assert storage.read(path).result(killed_game) == "*"
+    done = run_cli("run", path)
+    assert done.returncode == 0, done.stderr
+    assert_consistent(path)
+    assert f"game {killed_game}: its worker is gone; the game will be replayed" in path.with_suffix(".log").read_text()
+
+
+def test_sigterm_releases_the_game_cleanly(tmp_path: Path) -> None:
+    path = slow_tourney(tmp_path / "s.toml", players=2, games=2, delay=0.05, max_moves=30)
+    worker = start_worker(path)
+    wait_for(lambda: bool(claims_of(path, worker.pid)))
+    game = claims_of(path, worker.pid)[0]
+    time.sleep(0.3)
+    worker.send_signal(signal.SIGTERM)
+    assert worker.wait(timeout=20) == 130
+    tourney = storage.read(path)
+    assert tourney.result(game) == " " and tourney.claims == {}
+    assert "*" not in tourney.results
+    pgn = tourney.pgn_path
+    assert not pgn.exists() or f'[GameNumber "{game}"]' not in pgn.read_text()
+    assert not engines_in(tmp_path)
+    assert f"game {game} released unplayed" in path.with_suffix(".log").read_text()
+
+
+def test_run_stops_all_workers_on_sigterm_and_resumes(tmp_path: Path) -> None:
+    path = slow_tourney(tmp_path / "r.toml", players=4, games=2, delay=0.05, max_moves=20)
+    run = subprocess.Popen([sys.executable, "-m", "tmanager", "run", str(path), "--workers", "2"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    wait_for(lambda: len(storage.read(path).claims) == 2)
+    run.send_signal(signal.SIGTERM)
+    assert run.wait(timeout=30) == 130
+    tourney = storage.read(path)
+    assert "*" not in tourney.results and tourney.claims == {}
+    wait_for(lambda: not engines_in(tmp_path), timeout=10)
+    assert_consistent(path, complete=False)
+    assert run_cli("run", path, "--workers", "2").returncode == 0
+    assert_consistent(path)
+
+
+def _times(log: str, pattern: str) -> dict[int, dt.datetime]:
+    found = {}
+    for match in re.finditer(r"^(\S+ \S+) \d+ INFO game (\d+): " + pattern, log, re.MULTILINE):
+        found[int(match[2])] = dt.datetime.strptime(match[1], "%Y-%m-%d %H:%M:%S.%f")
+    return found
+
+
+@pytest.mark.parametrize("sync", ["sync_after_round", "sync_after_cycle"])
+def test_sync_no_game_starts_before_earlier_rounds_finish(tmp_path: Path, sync: str) -> None:
+    path = slow_tourney(tmp_path / "y.toml", players=4, games=1, cycles=2, delay=0.01,
+                        extra=f"{sync} = true")
+    assert run_cli("run", path, "--workers", "3").returncode == 0
+    assert_consistent(path)
+    log = path.with_suffix(".log").read_text()
+    started, finished = _times(log, r".* started"), _times(log, r".* \S+ \(.*\)$")
+    tourney = storage.read(path)
+    schedule = tourney.schedule()
+    block = schedule.games_per_round if sync == "sync_after_round" else schedule.games_per_cycle
+    for number, start in started.items():
+        earlier = range(0, number // block * block)
+        assert all(finished[e] <= start for e in earlier), f"game {number} started too early"
+    # The PGN has the rounds in order.
+    order = [int(g["GameNumber"]) // block for g in assert_consistent(path)]
+    assert order == sorted(order)
+
+
+def test_result_written_by_a_dead_worker_is_recovered_not_replayed(tmp_path: Path) -> None:
+    path = slow_tourney(tmp_path / "d.toml", players=2, games=2)
+    assert run_cli("run", path).returncode == 0
+    # Pretend game 1's worker died after appending the PGN but before recording the result.
+    with storage.transaction(path) as tourney:
+        char = tourney.results[1]
+        tourney.set_result(1, "*")
+        # No process has this pid with this start time: the owner is gone.
+        tourney.claims[1] = Claim(host=os.uname().nodename, pid=os.getpid(), started=1.0, claimed=1.0, heartbeat=1.0)
+    done = run_cli("reset-stale", path)
+    assert done.returncode == 0 and f"game 1: recovered {char!r} from the PGN" in done.stdout
+    assert storage.read(path).results[1] == char
+    assert_consistent(path)
+
+
+def test_failing_hook_never_stops_the_tourney(tmp_path: Path) -> None:
+    path = slow_tourney(tmp_path / "h.toml", players=2, games=2, extra='after_game = "exit 3"')
+    assert run_cli("run", path).returncode == 0
+    assert_consistent(path)
+    assert "after_game hook 'exit 3' exited with status 3" in path.with_suffix(".log").read_text()
+
+
+def test_progress_lines_when_not_a_terminal(tmp_path: Path) -> None:
+    path = slow_tourney(tmp_path / "p.toml", players=2, games=2)
+    done = run_cli("run", path)
+    assert re.search(r"2/2 done, 0 playing, elapsed \d:\d\d:\d\d", done.stderr), done.stderr
