@@ -87,3 +87,42 @@ def test_status_and_finished_run(tmp_path: Path) -> None:
     assert run_cli("run", path).returncode == 0
     again = run_cli("run", path)
     assert again.returncode == 0 and "2 played" in again.stdout
+
+
+def _fen(game: dict[str, str]) -> str:
+    return game.get("FEN", "startpos")
+
+
+def test_openings_each_colour_reversed_pair_shares_its_opening(tmp_path: Path) -> None:
+    book = Path(__file__).resolve().parent.parent / "tourneys" / "openings" / "sample.epd"
+    for order in ("sequential", "random"):
+        path = tmp_path / f"{order}.toml"
+        new(path, "-e", "random-uci:A", "-e", "random-xboard:B", "-e", "greedy-uci:C", "--games", "2",
+            "--nodes", "1", "--openings", str(book), "--set", f'openings.order="{order}"',
+            "--set", "openings.seed=7", "--set", "adjudication.max_moves=6")
+        assert run_cli("run", path, "--workers", "2").returncode == 0
+        games = {int(g["GameNumber"]): g for g in assert_consistent(path)}
+        fens = [_fen(games[n]) for n in sorted(games)]
+        assert all(f != "startpos" for f in fens)
+        assert fens[0::2] == fens[1::2]  # games 2j and 2j+1 are a colour-reversed pair
+        assert len(set(fens)) == 3  # three pairs, three different openings
+        epd_fens = [" ".join(line.split()[:4]) for line in book.read_text().splitlines() if line.strip()]
+        if order == "sequential":
+            assert [" ".join(f.split()[:4]) for f in fens[0::2]] == epd_fens[:3]
+
+
+def test_chess960_with_stockfish(tmp_path: Path) -> None:
+    import chess.pgn
+
+    book = Path(__file__).resolve().parent.parent / "tourneys" / "openings" / "chess960.epd"
+    path = tmp_path / "960.toml"
+    new(path, "-e", "stockfish:SF1", "-e", "stockfish:SF2", "--games", "2", "--nodes", "500",
+        "--openings", str(book), "--set", 'variant="chess960"', "--set", "adjudication.max_moves=25")
+    done = run_cli("run", path)
+    assert done.returncode == 0, done.stderr
+    assert_consistent(path)
+    with open(storage.read(path).pgn_path) as f:
+        while (game := chess.pgn.read_game(f)) is not None:
+            assert game.headers["Variant"] == "Chess960" and not game.errors
+            assert game.board().chess960 and game.headers["Termination"] != "rules infraction"
+            assert len(list(game.mainline_moves())) > 10

@@ -58,12 +58,10 @@ def engines_in(directory: Path) -> list[psutil.Process]:
     """Live engine processes started for tourneys in ``directory`` (their working directory)."""
     found = []
     for process in psutil.process_iter(["cwd", "cmdline", "status"]):
-        try:
-            if process.info["cwd"] == str(directory) and "pyengine.py" in " ".join(process.info["cmdline"] or []):
-                if process.info["status"] != psutil.STATUS_ZOMBIE:
-                    found.append(process)
-        except psutil.Error:
-            pass
+        info = process.info
+        engine = "pyengine.py" in " ".join(info["cmdline"] or [])
+        if info["cwd"] == str(directory) and engine and info["status"] != psutil.STATUS_ZOMBIE:
+            found.append(process)
     return found
 
 
@@ -151,7 +149,7 @@ def test_sync_no_game_starts_before_earlier_rounds_finish(tmp_path: Path, sync: 
     assert run_cli("run", path, "--workers", "3").returncode == 0
     assert_consistent(path)
     log = path.with_suffix(".log").read_text()
-    started, finished = _times(log, r".* started"), _times(log, r".* \S+ \(.*\)$")
+    started, finished = _times(log, r".* started"), _times(log, r".* \S+ \(.*\)( \[.*\])?$")
     tourney = storage.read(path)
     schedule = tourney.schedule()
     block = schedule.games_per_round if sync == "sync_after_round" else schedule.games_per_cycle

@@ -32,10 +32,10 @@ import chess
 import chess.engine
 import chess.pgn
 import chess.syzygy
-import chess.variant
 
 from tmanager.engines import EngineSpec
 from tmanager.errors import EngineError
+from tmanager.openings import variant_board
 from tmanager.timecontrol import Clock, TimeControl
 from tmanager.xboard import popen_xboard
 
@@ -86,7 +86,9 @@ class GameRecord:
     pgn: str
     plies: int
     faults: Mapping[str, Fault] = field(default_factory=dict)
-    worst_overstep: float = 0.0
+    #: The largest (thinking time - time left) over the game's clocked moves, in seconds:
+    #: negative is time to spare; ``None`` when no move was played under a clock.
+    worst_overstep: float | None = None
 
 
 class _GameOver(Exception):
@@ -360,8 +362,7 @@ def _comment(info: chess.engine.InfoDict, seconds: float) -> str:
 
 def start_board(spec: GameSpec) -> chess.Board:
     """The position the game starts from, before the opening moves."""
-    board_class = chess.variant.find_variant(spec.variant) if spec.variant not in ("chess", "chess960") else chess.Board
-    chess960 = spec.variant == "chess960"
+    board_class, chess960 = variant_board(spec.variant)
     if spec.start_fen:
         return board_class(spec.start_fen, chess960=chess960)
     return board_class(chess960=chess960)
@@ -381,7 +382,7 @@ async def play_game(spec: GameSpec, pool: EnginePool | None = None) -> GameRecor
     engines: dict[chess.Color, Engine] = {}
     healthy = {chess.WHITE: True, chess.BLACK: True}
     comments: list[str] = []
-    worst_overstep = 0.0
+    worst_overstep: float | None = None
     adjudicator = _Adjudicator(spec.adjudication)
     game_id = object()
     try:
@@ -440,7 +441,8 @@ async def play_game(spec: GameSpec, pool: EnginePool | None = None) -> GameRecor
                         _loss(mover), "time forfeit", f"{_name(mover)} loses on time", fault=(mover, "time forfeit")
                     )
                 if limits[mover].has_clock:
-                    worst_overstep = max(worst_overstep, elapsed - clock.remaining)
+                    overstep = elapsed - clock.remaining
+                    worst_overstep = overstep if worst_overstep is None else max(worst_overstep, overstep)
                 clock.spend(elapsed)
                 if result.resigned:
                     raise _GameOver(_loss(mover), "normal", f"{_name(mover)} resigns")

@@ -30,6 +30,7 @@ from typing import Any, Literal, TypeVar, get_args, get_origin
 
 from tmanager.engines import EngineSpec, OptionValue, command_line, find_definition, load_definition
 from tmanager.errors import ConfigError, StateError
+from tmanager.openings import variant_board
 from tmanager.schedule import Gauntlet, RoundRobin, Schedule, ScheduledGame
 from tmanager.timecontrol import TimeControl
 
@@ -264,7 +265,8 @@ class Tourney:
             )
         except ConfigError as exc:
             where = f"participants[{index}]" if p.tc or p.st or p.nodes or p.depth else "tourney"
-            raise ConfigError(exc.message, file=self.path, field=f"{where}.{exc.field or 'tc'}", hint=exc.hint) from None
+            field_name = f"{where}.{exc.field or 'tc'}"
+            raise ConfigError(exc.message, file=self.path, field=field_name, hint=exc.hint) from None
 
     def engine_spec(self, index: int) -> EngineSpec:
         """Resolve participant ``index`` to a startable engine (definition merged with overrides)."""
@@ -318,6 +320,10 @@ class Tourney:
                 field="progress.results",
                 hint="remove the extra characters, or raise cycles",
             )
+        try:
+            variant_board(self.settings.variant)
+        except ConfigError as exc:
+            raise exc.located(file=self.path) from None
         names = [p.name for p in self.participants]
         duplicate = next((n for n in names if names.count(n) > 1), None)
         if duplicate:

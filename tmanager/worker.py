@@ -22,7 +22,7 @@ from pathlib import Path
 import psutil
 
 from tmanager import pgn, storage
-from tmanager.engines import EngineSpec
+from tmanager.errors import ConfigError
 from tmanager.openings import OpeningBook, opening_key
 from tmanager.play import AdjudicationRules, EnginePool, GameRecord, GameSpec, play_game
 from tmanager.schedule import DONE, WAIT, ScheduledGame, next_game
@@ -151,7 +151,7 @@ class Worker:
         self.max_games = max_games
         self.pool = EnginePool()
         self.playing: int | None = None
-        self._books: dict[tuple[Path, str, int, str], OpeningBook] = {}
+        self._books: dict[tuple[Path, str, int, str], OpeningBook | None] = {}
 
     # --- file transactions (each one short, under the lock) ---------------------------------
 
@@ -257,8 +257,10 @@ class Worker:
         outcome = await asyncio.to_thread(self.record, game.number, record)
         if outcome is None:
             return
+        overstep = "" if record.worst_overstep is None else f" [worst overstep {record.worst_overstep * 1000:.0f} ms]"
         log.info(
-            "game %d: %s - %s %s (%s)", game.number, spec.white.name, spec.black.name, record.result, record.reason
+            "game %d: %s - %s %s (%s)%s",
+            game.number, spec.white.name, spec.black.name, record.result, record.reason, overstep,
         )
         tourney, complete = outcome
         s = tourney.settings
@@ -281,26 +283,41 @@ class Worker:
             await asyncio.to_thread(self.heartbeat, number)
 
     def _book(self, tourney: Tourney) -> OpeningBook | None:
+        """The tourney's opening book, loaded again only when its settings change."""
         o = tourney.openings
         if o is None:
             return None
         key = (tourney.directory / o.file, o.format, o.plies, tourney.settings.variant)
         if key not in self._books:
-            self._books[key] = OpeningBook.load(key[0], format=o.format, plies=o.plies, variant=key[3])
+            self._books[key] = load_book(tourney)
         return self._books[key]
 
 
-def check_engines(tourney: Tourney) -> list[EngineSpec]:
-    """Resolve and check every participant's engine before any game is claimed."""
-    specs = [tourney.engine_spec(i) for i in range(len(tourney.participants))]
-    for spec in specs:
-        spec.check_runnable()
-    return specs
+def preflight(tourney: Tourney) -> None:
+    """Check what can fail before any game is claimed: every engine resolves and can be
+    started, and the opening book loads and fits the settings."""
+    for index in range(len(tourney.participants)):
+        tourney.engine_spec(index).check_runnable()
+    load_book(tourney)
+
+
+def load_book(tourney: Tourney) -> OpeningBook | None:
+    """The tourney's opening book, checked against its settings; ``None`` without ``[openings]``."""
+    o = tourney.openings
+    if o is None:
+        return None
+    try:
+        book = OpeningBook.load(tourney.directory / o.file, format=o.format, plies=o.plies,
+                                variant=tourney.settings.variant)
+        book.opening_for(0, order=o.order, seed=o.seed, start=o.start)
+    except ConfigError as exc:
+        raise exc.located(file=tourney.path) from None
+    return book
 
 
 def work(path: Path, *, max_games: int | None = None) -> int:
     """Run one worker in this process until the tourney is done; SIGINT/SIGTERM stop it cleanly."""
-    check_engines(storage.read(path))
+    preflight(storage.read(path))
 
     async def main() -> int:
         worker = Worker(path, max_games=max_games)

@@ -21,7 +21,7 @@ from types import FrameType
 from tmanager import storage
 from tmanager.commands import setup_logging
 from tmanager.tourney import FINISHED_CHARS, PLAYING, Tourney
-from tmanager.worker import check_engines, stale_games
+from tmanager.worker import preflight, stale_games
 
 EXAMPLES = """\
   tmanager run tourneys/demo.toml                 # one game at a time
@@ -47,7 +47,7 @@ def command(args: argparse.Namespace) -> int:
         print("tmanager: --workers must be at least 1", file=sys.stderr)
         return 2
     tourney = storage.read(path)
-    check_engines(tourney)
+    preflight(tourney)
     log_path = args.log or path.with_suffix(".log")
     setup_logging(None)
     monitor = Progress(path, interactive=sys.stderr.isatty())

@@ -1,0 +1,289 @@
+"""Opening books and opening keys (tmanager.openings)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+import chess
+import chess.engine
+import chess.pgn
+import pytest
+
+from tmanager.engines import GAMES_PATH, command_line
+from tmanager.errors import ConfigError
+from tmanager.openings import Opening, OpeningBook, opening_key, variant_board
+from tmanager.schedule import Gauntlet, RoundRobin, Schedule
+
+BOOKS = Path(__file__).resolve().parent.parent / "tourneys" / "openings"
+
+
+def write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def error_of(path: Path, **kwargs: object) -> str:
+    with pytest.raises(ConfigError) as error:
+        OpeningBook.load(path, **kwargs)  # type: ignore[arg-type]
+    return str(error.value)
+
+
+# --- opening keys --------------------------------------------------------------------------------
+
+SHAPES = [
+    *(RoundRobin(n, games_per_pairing=g, cycles=c) for n in (3, 4, 5, 6) for g in (1, 2, 3) for c in (1, 2, 3, 4)),
+    *(
+        Gauntlet(n, seeds=s, games_per_pairing=g, cycles=c)
+        for n, s in ((4, 1), (5, 2))
+        for g in (1, 2, 3)
+        for c in (1, 2, 3, 4)
+    ),
+]
+
+
+def shape_id(schedule: Schedule) -> str:
+    return f"{type(schedule).__name__}-n{schedule.participants}-g{schedule.games_per_pairing}-c{schedule.cycles}"
+
+
+@pytest.mark.parametrize("schedule", SHAPES, ids=shape_id)
+def test_paired_keys_are_colour_reversed_games_of_the_same_players(schedule: Schedule) -> None:
+    groups: dict[int, list[int]] = defaultdict(list)
+    first_seen: list[int] = []
+    for number in range(schedule.total_games):
+        key = opening_key(
+            number, games_per_pairing=schedule.games_per_pairing, games_per_cycle=schedule.games_per_cycle
+        )
+        if key not in groups:
+            first_seen.append(key)
+        groups[key].append(number)
+
+    singles = 0
+    for numbers in groups.values():
+        assert len(numbers) <= 2
+        if len(numbers) == 1:
+            singles += 1
+            continue
+        a, b = (schedule.game(n) for n in numbers)
+        assert a is not None and b is not None
+        assert (a.white, a.black) == (b.black, b.white)
+    # Only an odd number of games per pairing over an odd number of cycles leaves games unpaired:
+    # the last game of each pairing in the last cycle.
+    odd = schedule.games_per_pairing % 2 and schedule.cycles % 2
+    assert singles == (schedule.games_per_cycle // schedule.games_per_pairing if odd else 0)
+    # Dense and in playing order, so that a sequential book is used from the start without gaps.
+    assert first_seen == list(range(len(groups)))
+
+
+def test_keys_for_the_xboard_worked_example() -> None:
+    # 4 players, 2 games per pairing: games 0-1, 2-3, ... are the colour-reversed pairs.
+    assert [opening_key(n, games_per_pairing=2, games_per_cycle=12) for n in range(6)] == [0, 0, 1, 1, 2, 2]
+    # 1 game per pairing, 2 players: each cycle is one game and colours alternate by cycle.
+    assert [opening_key(n, games_per_pairing=1, games_per_cycle=1) for n in range(5)] == [0, 0, 1, 1, 2]
+
+
+# --- selection -----------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def sample() -> OpeningBook:
+    return OpeningBook.load(BOOKS / "sample.epd")
+
+
+def test_sequential_order_walks_the_book_from_start(sample: OpeningBook) -> None:
+    size = len(sample)
+    assert [sample.opening_for(k) for k in range(size)] == list(sample.openings)
+    assert sample.opening_for(0, start=3) == sample.openings[2]
+    assert sample.opening_for(size - 2, start=3) == sample.openings[0]  # wraps round
+    assert sample.opening_for(size, order="sequential") == sample.openings[0]
+
+
+def test_start_must_be_inside_the_book(sample: OpeningBook) -> None:
+    with pytest.raises(ConfigError, match=r"openings.start: start 15 is outside the book of 14"):
+        sample.opening_for(0, start=len(sample) + 1)
+    with pytest.raises(ConfigError):
+        sample.opening_for(0, start=0)
+
+
+def test_random_order_uses_every_opening_once_per_pass(sample: OpeningBook) -> None:
+    size = len(sample)
+    for first in (0, size, 2 * size):
+        chosen = [sample.opening_for(k, order="random", seed=42) for k in range(first, first + size)]
+        assert sorted(chosen, key=sample.openings.index) == list(sample.openings)
+    one = [sample.opening_for(k, order="random", seed=42) for k in range(3 * size)]
+    assert one == [sample.opening_for(k, order="random", seed=42) for k in range(3 * size)]
+    assert one != [sample.opening_for(k, order="random", seed=43) for k in range(3 * size)]
+    assert one[:size] != one[size : 2 * size]  # each pass is shuffled anew
+    assert one[:size] != list(sample.openings)
+
+
+def test_random_order_is_the_same_in_every_process(sample: OpeningBook) -> None:
+    script = (
+        "from tmanager.openings import OpeningBook\n"
+        f"book = OpeningBook.load({str(BOOKS / 'sample.epd')!r})\n"
+        "print([book.openings.index(book.opening_for(k, order='random', seed=7, start=5)) for k in range(30)])\n"
+    )
+    outputs = {
+        subprocess.run(
+            [sys.executable, "-c", script],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": hash_seed},
+        ).stdout
+        for hash_seed in ("1", "2")
+    }
+    here = [sample.openings.index(sample.opening_for(k, order="random", seed=7, start=5)) for k in range(30)]
+    assert outputs == {f"{here}\n"}
+
+
+def test_both_games_of_a_pair_get_the_same_opening(sample: OpeningBook) -> None:
+    schedule = RoundRobin(5, games_per_pairing=1, cycles=2)
+    by_opening: dict[Opening, list[int]] = defaultdict(list)
+    for number in range(schedule.total_games):
+        key = opening_key(number, games_per_pairing=1, games_per_cycle=schedule.games_per_cycle)
+        by_opening[sample.opening_for(key, order="random", seed=1)].append(number)
+    for numbers in by_opening.values():
+        assert len(numbers) == 2  # 10 pairs, 14 openings: no opening is reused across pairs
+        a, b = (schedule.game(n) for n in numbers)
+        assert a and b and (a.white, a.black) == (b.black, b.white)
+
+
+# --- EPD -----------------------------------------------------------------------------------------
+
+
+def test_sample_epd_positions_are_valid_and_named(sample: OpeningBook) -> None:
+    assert len(sample) >= 12
+    for opening in sample.openings:
+        board = opening.board()
+        assert board.is_valid() and not board.is_game_over()
+        assert opening.moves == () and opening.name
+
+
+def test_epd_operations_and_comments(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        "book.epd",
+        "# a comment\n\n"
+        'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 hmvc 0; fmvn 1; id "King\'s pawn";\n'
+        "4k3/8/8/8/8/8/4P3/4K3 w - -\n",
+    )
+    book = OpeningBook.load(path)
+    assert [o.name for o in book.openings] == ["King's pawn", ""]
+    assert book.openings[0].board().turn == chess.BLACK
+    assert book.openings[1].fen == "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"
+
+
+def test_missing_empty_and_bad_epd_books(tmp_path: Path) -> None:
+    assert "cannot read opening book" in error_of(tmp_path / "nope.epd")
+    assert "holds no openings" in error_of(write(tmp_path, "empty.epd", "\n# nothing\n"))
+    bad = write(tmp_path, "bad.epd", f"{chess.STARTING_BOARD_FEN} w KQkq -\n\nrnbqkbnr/pppppppp/8 w - -\n")
+    assert error_of(bad).startswith(f"{bad}: line 3: not a valid EPD line")
+    two_kings = write(tmp_path, "kings.epd", "4k3/8/8/8/8/8/8/3KK3 w - -\n")
+    assert "line 1: invalid position" in error_of(two_kings)
+    mated = write(tmp_path, "mated.epd", "7k/6Q1/6K1/8/8/8/8/8 b - -\n")
+    assert "line 1: the game is already over" in error_of(mated)
+
+
+# --- PGN -----------------------------------------------------------------------------------------
+
+
+def test_pgn_book_keeps_mainline_moves_cut_to_plies() -> None:
+    full = OpeningBook.load(BOOKS / "sample.pgn")
+    cut = OpeningBook.load(BOOKS / "sample.pgn", plies=4)
+    assert len(full) == len(cut) >= 3
+    for whole, short in zip(full.openings, cut.openings, strict=True):
+        assert whole.fen == short.fen == chess.STARTING_FEN
+        assert short.moves == whole.moves[:4] and len(whole.moves) > 4
+        assert whole.name == short.name != ""
+    ruy = full.openings[0].board()
+    assert ruy.root() == chess.Board() and len(ruy.move_stack) == 8
+
+
+def test_pgn_with_setup_and_variations(tmp_path: Path) -> None:
+    fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+    path = write(
+        tmp_path,
+        "book.txt",
+        f'[Event "?"]\n[SetUp "1"]\n[FEN "{fen}"]\n\n3. Bb5 (3. Bc4 Bc5) a6 {{comment}} 4. Ba4 *\n',
+    )
+    (opening,) = OpeningBook.load(path).openings  # sniffed as PGN from its content
+    assert opening.fen == fen
+    assert opening.moves == ("f1b5", "a7a6", "b5a4")
+    game = chess.pgn.Game.from_board(opening.board())
+    assert game.headers["FEN"] == fen and game.headers["SetUp"] == "1"
+    assert str(game.mainline_moves()) == "3. Bb5 a6 4. Ba4"
+
+
+def test_bad_pgn_games_give_the_line_of_the_game(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    good = '[Event "one"]\n\n1. e4 e5 *\n\n\n'
+    illegal = write(tmp_path, "illegal.pgn", good + '[Event "two"]\n\n1. e4 e5 2. Ke3 *\n')
+    assert error_of(illegal).startswith(f"{illegal}: line 6: bad PGN game: illegal san: 'Ke3'")
+    assert not caplog.records  # one clean error line, no python-chess log noise before it
+    atomic = write(tmp_path, "atomic.pgn", good + '[Event "two"]\n[Variant "Atomic"]\n\n1. e4 *\n')
+    assert "line 6: the game's variant (Atomic) differs" in error_of(atomic)
+    assert "holds no openings" in error_of(write(tmp_path, "empty.pgn", ""))
+    # The format setting overrides the file's suffix.
+    assert "not a valid EPD line" in error_of(illegal, format="epd")
+
+
+# --- variants and Chess960 -----------------------------------------------------------------------
+
+
+def test_variant_names() -> None:
+    assert variant_board("chess") == (chess.Board, False)
+    assert variant_board("Chess960") == (chess.Board, True)
+    assert variant_board("atomic")[0].uci_variant == "atomic"
+    with pytest.raises(ConfigError, match=r"tourney.variant: unknown variant 'xiangqi'"):
+        variant_board("xiangqi")
+
+
+def test_chess960_book_needs_the_chess960_variant() -> None:
+    message = error_of(BOOKS / "chess960.epd")
+    assert "line 1: invalid position (bad castling rights)" in message and 'variant = "chess960"' in message
+    book = OpeningBook.load(BOOKS / "chess960.epd", variant="chess960")
+    for opening in book.openings:
+        board = opening.board()
+        assert board.chess960 and board.castling_rights == board.clean_castling_rights() != 0
+    game = chess.pgn.Game.from_board(book.openings[1].board())
+    assert game.headers["Variant"] == "Chess960" and game.headers["FEN"] == book.openings[1].fen
+
+
+def test_chess960_pgn_castling_is_stored_king_takes_rook(tmp_path: Path) -> None:
+    fen = "rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w HAha - 0 1"
+    path = write(tmp_path, "960.pgn", f'[Variant "Chess960"]\n[SetUp "1"]\n[FEN "{fen}"]\n\n1. O-O-O O-O *\n')
+    (opening,) = OpeningBook.load(path, variant="chess960").openings
+    assert opening.moves == ("b1a1", "b8h8")
+    board = opening.board()
+    assert board.piece_at(chess.C1) == chess.Piece.from_symbol("K")
+    assert board.piece_at(chess.G8) == chess.Piece.from_symbol("k")
+    assert "differs" in error_of(path)  # a Chess960 game in a standard-chess book
+
+
+def test_atomic_book(tmp_path: Path) -> None:
+    path = write(tmp_path, "atomic.epd", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -\n")
+    (opening,) = OpeningBook.load(path, variant="atomic").openings
+    assert opening.variant == "atomic" and type(opening.board()).uci_variant == "atomic"
+
+
+def test_chess960_openings_play_with_stockfish_and_pyengine() -> None:
+    stockfish = command_line("stockfish")
+    if not Path(stockfish[0]).is_file():
+        pytest.skip(f"stockfish is not installed (apt-get install stockfish; looked on PATH and {GAMES_PATH})")
+    pyengine = command_line(str(Path(__file__).resolve().parent.parent / "engines" / "pyengine.py"))
+    book = OpeningBook.load(BOOKS / "chess960.epd", variant="chess960")
+    with (
+        chess.engine.SimpleEngine.popen_uci(list(stockfish)) as white,
+        chess.engine.SimpleEngine.popen_xboard([*pyengine, "--protocol", "xboard", "--seed", "1"]) as black,
+    ):
+        for opening in book.openings:
+            board = opening.board()
+            while len(board.move_stack) < 12 and not board.is_game_over():
+                engine = white if board.turn == chess.WHITE else black
+                result = engine.play(board, chess.engine.Limit(depth=3, white_clock=10, black_clock=10))
+                assert result.move in board.legal_moves
+                board.push(result.move)
