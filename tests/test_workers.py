@@ -187,3 +187,20 @@ def test_progress_lines_when_not_a_terminal(tmp_path: Path) -> None:
     path = slow_tourney(tmp_path / "p.toml", players=2, games=2)
     done = run_cli("run", path)
     assert re.search(r"2/2 done, 0 playing, elapsed \d:\d\d:\d\d", done.stderr), done.stderr
+
+
+def test_games_in_progress_are_published_live(tmp_path: Path) -> None:
+    import json
+
+    path = slow_tourney(tmp_path / "l.toml", players=2, games=2, delay=0.05, max_moves=30)
+    worker = start_worker(path)
+    wait_for(lambda: bool(claims_of(path, worker.pid)))
+    game = claims_of(path, worker.pid)[0]
+    live = storage.read(path).live_dir / f"{game}.json"
+    wait_for(lambda: live.exists() and len(json.loads(live.read_text())["moves"]) >= 2)
+    state = json.loads(live.read_text())
+    assert state["game"] == game and {state["white"], state["black"]} == {"E0", "E1"}
+    assert state["white_clock"] >= 0 and "fen" in state and "start_fen" in state
+    worker.send_signal(signal.SIGTERM)
+    worker.wait(timeout=20)
+    assert not live.exists()

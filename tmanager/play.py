@@ -24,7 +24,7 @@ import socket
 import subprocess
 import time
 from collections import Counter
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import IO, Literal
 
@@ -368,7 +368,14 @@ def start_board(spec: GameSpec) -> chess.Board:
     return board_class(chess960=chess960)
 
 
-async def play_game(spec: GameSpec, pool: EnginePool | None = None) -> GameRecord:
+#: Called after every move with the board and both clocks' remaining seconds (white, black);
+#: must be quick (it runs between the engines' moves).
+MoveObserver = Callable[[chess.Board, float, float], None]
+
+
+async def play_game(
+    spec: GameSpec, pool: EnginePool | None = None, *, on_move: MoveObserver | None = None
+) -> GameRecord:
     """Play one game. Engine faults become results; only configuration errors raise."""
     own_pool = pool is None
     pool = pool or EnginePool()
@@ -458,6 +465,8 @@ async def play_game(spec: GameSpec, pool: EnginePool | None = None) -> GameRecor
                 ending = _rules_outcome(board, repetitions.count(board, irreversible=irreversible))
                 if ending is not None:
                     raise ending
+                if on_move is not None:
+                    on_move(board, clocks[chess.WHITE].remaining, clocks[chess.BLACK].remaining)
                 adjudicator.after_move(board, mover, _centipawns(result.info))
         except _GameOver as over:
             ending = over

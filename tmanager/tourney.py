@@ -155,6 +155,11 @@ class Tourney:
         return self.path.parent
 
     @property
+    def live_dir(self) -> Path:
+        """Where workers publish their games in progress, one JSON file per game (see worker.LiveGame)."""
+        return self.directory / f".{self.path.stem}.live"
+
+    @property
     def pgn_path(self) -> Path:
         return self.directory / (self.settings.pgn or self.path.with_suffix(".pgn").name)
 

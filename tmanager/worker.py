@@ -10,6 +10,7 @@ the game to the PGN, in which case its result is recovered from there.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
 import signal
@@ -19,6 +20,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import chess
 import psutil
 
 from tmanager import pgn, storage
@@ -81,6 +83,7 @@ def release_stale(tourney: Tourney) -> list[tuple[int, str]]:
         found = pgn.find_result(tourney.pgn_path, number)
         char = RESULT_CHAR.get(found or "", UNPLAYED)
         tourney.set_result(number, char)
+        LiveGame.remove(tourney, number)
         released.append((number, char))
     return released
 
@@ -128,6 +131,52 @@ def game_spec(tourney: Tourney, game: ScheduledGame, book: OpeningBook | None) -
         comments=s.pgn_comments,
         tags=tags,
     )
+
+
+class LiveGame:
+    """Publishes a game in progress as ``live_dir/N.json`` for status pages and dashboards.
+
+    Written at most every :attr:`INTERVAL` seconds, atomically (rename) but
+    without fsync: it is a view, rebuilt by the next move, and removed when the
+    game is recorded or given back.
+    """
+
+    INTERVAL = 0.25
+
+    def __init__(self, tourney: Tourney, game: ScheduledGame, spec: GameSpec) -> None:
+        self.path = tourney.live_dir / f"{game.number}.json"
+        self.header = {
+            "game": game.number,
+            "round": game.pgn_round,
+            "white": spec.white.name,
+            "black": spec.black.name,
+            "variant": spec.variant,
+        }
+        self.last_write = 0.0
+
+    def __call__(self, board: chess.Board, white_clock: float, black_clock: float) -> None:
+        now = time.monotonic()
+        if now - self.last_write < self.INTERVAL:
+            return
+        self.last_write = now
+        root = board.root()
+        state = {
+            **self.header,
+            "start_fen": root.fen(),
+            "moves": [move.uci() for move in board.move_stack],
+            "fen": board.fen(),
+            "white_clock": round(white_clock, 3),
+            "black_clock": round(black_clock, 3),
+            "updated": time.time(),
+        }
+        self.path.parent.mkdir(exist_ok=True)
+        tmp = self.path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(state))
+        os.replace(tmp, self.path)
+
+    @staticmethod
+    def remove(tourney: Tourney, number: int) -> None:
+        (tourney.live_dir / f"{number}.json").unlink(missing_ok=True)
 
 
 def run_hook(command: str, *, tourney: Tourney, env: dict[str, str], what: str) -> None:
@@ -189,6 +238,7 @@ class Worker:
                 return None
             pgn.append_game(tourney.pgn_path, record.pgn)
             tourney.set_result(number, RESULT_CHAR[record.result])
+            LiveGame.remove(tourney, number)
             for engine, kind in record.faults.items():
                 tourney.count_fault(engine, kind)
             total = tourney.schedule().total_games
@@ -200,6 +250,7 @@ class Worker:
         with storage.transaction(self.path) as tourney:
             if self.owner.owns(tourney.claims.get(number)) and tourney.result(number) == PLAYING:
                 tourney.set_result(number, UNPLAYED)
+                LiveGame.remove(tourney, number)
 
     def heartbeat(self, number: int) -> None:
         with storage.transaction(self.path) as tourney:
@@ -251,7 +302,7 @@ class Worker:
         log.info("game %d: %s - %s started", game.number, spec.white.name, spec.black.name)
         beat = asyncio.create_task(self._heartbeats(game.number, tourney.settings.lease / 4))
         try:
-            record = await play_game(spec, self.pool)
+            record = await play_game(spec, self.pool, on_move=LiveGame(tourney, game, spec))
         finally:
             beat.cancel()
         outcome = await asyncio.to_thread(self.record, game.number, record)
