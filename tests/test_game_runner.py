@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import io
+import os
 
 import chess
 import chess.pgn
@@ -147,3 +148,26 @@ def test_stockfish_game_under_clock_no_time_loss() -> None:
     record = play(sf, dataclasses.replace(sf, name="SF2"), tc="1+0.01", adjudication=AdjudicationRules(max_moves=60))
     assert record.termination != "time forfeit"
     assert record.worst_overstep is not None and record.worst_overstep < 0
+
+
+@pytest.fixture
+def syzygy() -> str:
+    path = os.environ.get("TMANAGER_TEST_SYZYGY", "")
+    if not path:
+        pytest.skip("TMANAGER_TEST_SYZYGY not set: tools/test.sh provides the tables")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("fen", "result", "reason"),
+    [
+        ("8/8/8/4k3/8/8/8/KQ6 w - - 0 1", "1-0", "White wins by tablebase adjudication"),
+        ("8/8/8/4K3/8/8/8/kq6 b - - 0 1", "0-1", "Black wins by tablebase adjudication"),
+        ("8/8/3k4/3n4/8/3N4/3K4/8 w - - 0 1", "1/2-1/2", "Draw by tablebase adjudication"),
+    ],
+)
+def test_syzygy_adjudication(syzygy: str, fen: str, result: str, reason: str) -> None:
+    rules = AdjudicationRules(syzygy=syzygy, syzygy_pieces=5)
+    record = play(spec("random-uci", "A"), spec("random-xboard", "B"), start_fen=fen, adjudication=rules)
+    assert (record.result, record.termination, record.reason) == (result, "adjudication", reason)
+    assert len(moves_of(record)) == 1

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import statistics
 import sys
 import tempfile
@@ -66,7 +67,7 @@ def gaps(logs: list[Path]) -> list[float]:
         (int(stamp), kind) for log in logs for kind, stamp in (line.split() for line in log.read_text().splitlines())
     )
     result = []
-    for (t0, k0), (t1, k1) in zip(events, events[1:], strict=False):
+    for (t0, k0), (t1, k1) in itertools.pairwise(events):
         if k0 == "bestmove" and k1 == "go":
             result.append((t1 - t0) / 1e6)
     return result

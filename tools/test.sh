@@ -19,6 +19,20 @@ fi
 
 bash tools/bootstrap.sh test
 
+# Syzygy tablebases for the adjudication tests: python-chess's source release ships small ones.
+syzygy=.cache/syzygy
+if [ ! -f "$syzygy/KQvK.rtbw" ]; then
+    version=$(.venv/bin/python -c 'import chess; print(chess.__version__)')
+    tmp=$(mktemp -d)
+    .venv/bin/python -m pip download -q --disable-pip-version-check --no-deps --no-binary :all: \
+        "chess==$version" -d "$tmp"
+    tar xzf "$tmp"/chess-*.tar.gz -C "$tmp"
+    mkdir -p "$syzygy"
+    cp "$tmp"/chess-*/data/syzygy/regular/*.rtb? "$syzygy"/
+    rm -rf "$tmp"
+fi
+export TMANAGER_TEST_SYZYGY="$PWD/$syzygy"
+
 .venv/bin/ruff check tmanager tests tools
 .venv/bin/mypy --strict tmanager
 .venv/bin/pytest -q -p no:cacheprovider "$@"

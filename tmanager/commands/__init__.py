@@ -16,3 +16,8 @@ def setup_logging(path: Path | None = None, *, quiet: bool = False) -> None:
     root = logging.getLogger("tmanager")
     root.handlers[:] = [handler]
     root.setLevel(logging.WARNING if quiet else logging.INFO)
+    # python-chess warns about every engine oddity, often once per move: keep only its errors.
+    engine_log = logging.getLogger("chess")
+    engine_log.handlers[:] = [handler]
+    engine_log.setLevel(logging.ERROR)
+    engine_log.propagate = False

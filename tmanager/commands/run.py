@@ -10,6 +10,7 @@ workers that were killed outright are detected and replayed.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import signal
 import subprocess
@@ -72,7 +73,7 @@ def command(args: argparse.Namespace) -> int:
                 break
             workers.replace_dead(tourney)
     finally:
-        workers.stop()
+        workers.stop(graceful=not stopping)
         for sig, handler in previous.items():
             signal.signal(sig, handler)
     tourney = storage.read(path)
@@ -116,7 +117,13 @@ class Workers:
                       file=sys.stderr)
                 self.processes[i] = self._spawn()
 
-    def stop(self) -> None:
+    def stop(self, *, graceful: bool) -> None:
+        """Stop the workers: a graceful stop first lets them finish (they exit once the tourney is done)."""
+        if graceful:
+            deadline = time.monotonic() + 10
+            for process in self.processes:
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    process.wait(timeout=max(0.1, deadline - time.monotonic()))
         for process in self.processes:
             if process.poll() is None:
                 os.kill(process.pid, signal.SIGTERM)

@@ -11,8 +11,9 @@ import argparse
 import time
 from pathlib import Path
 
-from tmanager import storage
-from tmanager.tourney import FINISHED_CHARS, PLAYING, Tourney
+from tmanager import crosstable, storage
+from tmanager.standings import GameResult
+from tmanager.tourney import FINISHED_CHARS, PGN_RESULT, PLAYING, Tourney
 from tmanager.worker import claim_is_alive
 
 EXAMPLES = """\
@@ -23,15 +24,18 @@ EXAMPLES = """\
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", type=Path, help="the tourney file")
+    parser.add_argument(
+        "--format", choices=["text", "markdown"], default="text", help="how to print the standings"
+    )
 
 
 def command(args: argparse.Namespace) -> int:
-    print(report(storage.read(args.file)))
+    print(report(storage.read(args.file), args.format))
     return 0
 
 
-def report(tourney: Tourney) -> str:
-    """Progress, claims, faults and standings as text."""
+def report(tourney: Tourney, fmt: crosstable.Format = "text") -> str:
+    """Progress, claims, faults, then standings and cross-table computed from the results string."""
     total = tourney.schedule().total_games
     done = sum(c in FINISHED_CHARS for c in tourney.results)
     playing = tourney.results.count(PLAYING)
@@ -54,32 +58,17 @@ def report(tourney: Tourney) -> str:
         )
     for engine, counts in sorted(tourney.faults.items()):
         lines.append(f"  faults of {engine}: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
-    lines.append("")
-    lines.append(standings_table(tourney))
+    games = game_results(tourney)
+    if games:
+        lines.append("")
+        lines.append(crosstable.render(crosstable.build(games, title=tourney.settings.name), fmt))
     return "\n".join(lines)
 
 
-def standings_table(tourney: Tourney) -> str:
-    """Rank, name, games, points and W/D/L from the results string."""
-    n = len(tourney.participants)
-    wins, draws, losses = [0] * n, [0] * n, [0] * n
-    for game, char in tourney.finished_games():
-        if char == "=":
-            draws[game.white] += 1
-            draws[game.black] += 1
-        else:
-            winner, loser = (game.white, game.black) if char == "+" else (game.black, game.white)
-            wins[winner] += 1
-            losses[loser] += 1
-    points = tourney.tally()
-    order = sorted(range(n), key=lambda i: (-points[i], tourney.participants[i].name))
-    width = max(len(p.name) for p in tourney.participants)
-    rows = [f"{'#':>3} {'name':<{width}} {'games':>5} {'points':>6} {'%':>5}  W-D-L"]
-    for rank, i in enumerate(order, 1):
-        games = wins[i] + draws[i] + losses[i]
-        pct = f"{100 * points[i] / games:.1f}" if games else "-"
-        rows.append(
-            f"{rank:>3} {tourney.participants[i].name:<{width}} {games:>5} {points[i]:>6g} {pct:>5}  "
-            f"{wins[i]}-{draws[i]}-{losses[i]}"
-        )
-    return "\n".join(rows)
+def game_results(tourney: Tourney) -> list[GameResult]:
+    """The finished games of the results string, for the cross-table (names as they are now)."""
+    names = [p.name for p in tourney.participants]
+    return [
+        GameResult(names[game.white], names[game.black], PGN_RESULT[char], str(game.pgn_round), game.number + 1)
+        for game, char in tourney.finished_games()
+    ]

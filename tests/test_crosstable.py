@@ -1,0 +1,245 @@
+"""Cross-tables end to end: a tourney's results string, PGN files, every format, HTML in Chromium, the CLI."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import random
+import struct
+import subprocess
+import zlib
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import run_cli
+from tmanager import crosstable
+from tmanager.commands import crosstable as command
+from tmanager.errors import ConfigError
+from tmanager.schedule import RoundRobin
+from tmanager.standings import GameResult
+from tmanager.tourney import PGN_RESULT
+
+CHROMIUM = "/usr/bin/chromium"
+NAMES = ["Alpha", "Bravo", "Charlie", "Delta", "Echo"]
+
+
+def _tourney_games(results: str, schedule: RoundRobin) -> list[GameResult]:
+    """The games of a results string, as `tmanager status` builds them."""
+    games = []
+    for number, char in enumerate(results):
+        if char in PGN_RESULT:
+            g = schedule.game(number)
+            assert g is not None
+            games.append(GameResult(NAMES[g.white], NAMES[g.black], PGN_RESULT[char], str(g.pgn_round), number + 1))
+    return games
+
+
+def test_tourney_crosstable_equals_the_results_string_tally() -> None:
+    schedule = RoundRobin(5, games_per_pairing=2, cycles=2)
+    rng = random.Random(7)
+    results = "".join(rng.choice("+-=") for _ in range(schedule.total_games - 3)) + "*  "
+    table = crosstable.build(_tourney_games(results, schedule))
+    own: dict[str, list[float]] = {name: [0, 0.0] for name in NAMES}
+    for number, char in enumerate(results):
+        if char in "+-=":
+            g = schedule.game(number)
+            assert g is not None
+            white, black = NAMES[g.white], NAMES[g.black]
+            own[white][0] += 1
+            own[black][0] += 1
+            own[white][1] += {"+": 1, "=": 0.5, "-": 0}[char]
+            own[black][1] += {"+": 0, "=": 0.5, "-": 1}[char]
+    assert {line.standing.name: [line.standing.games, line.standing.points] for line in table.lines} == own
+    assert sum(line.standing.games for line in table.lines) == 2 * sum(c in "+-=" for c in results)
+    points = [line.standing.points for line in table.lines]
+    assert points == sorted(points, reverse=True)
+
+
+def _pgn(games: list[tuple[str, str, str, str]], fen: str = "") -> str:
+    out = []
+    for white, black, result, round_ in games:
+        tags = f'[Event "t"]\n[Round "{round_}"]\n[White "{white}"]\n[Black "{black}"]\n[Result "{result}"]\n'
+        if fen:
+            tags += f'[FEN "{fen}"]\n[SetUp "1"]\n'
+        out.append(tags + f"\n1. e4 {{+0.2/10}} e5 {result}\n")
+    return "\n".join(out)
+
+
+def _match_file(tmp_path: Path) -> Path:
+    # XBoard numbering: rounds 2k-1 and 2k are a pair with colours reversed.
+    games = []
+    pattern = [("1-0", "1/2-1/2"), ("1-0", "1-0"), ("0-1", "1/2-1/2"), ("1/2-1/2", "1/2-1/2")] * 3
+    for k, (first, second) in enumerate(pattern):
+        games.append(("New", "Old", first, str(2 * k + 1)))
+        games.append(("Old", "New", second, str(2 * k + 2)))
+    path = tmp_path / "match.pgn"
+    path.write_text(_pgn(games))
+    return path
+
+
+def _run(*argv: str) -> int:
+    parser = argparse.ArgumentParser()
+    command.configure(parser)
+    return command.command(parser.parse_args(argv))
+
+
+def test_match_statistics_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert _run(str(_match_file(tmp_path)), "--format", "json", "--sprt", "0", "5", "0.05", "0.05") == 0
+    document = json.loads(capsys.readouterr().out)
+    new = next(p for p in document["players"] if p["name"] == "New")
+    assert {k: new[k] for k in ("games", "points", "wins", "draws", "losses")} == {
+        "games": 24, "points": 12.0, "wins": 6, "draws": 12, "losses": 6,
+    }  # fmt: skip
+    assert isinstance(new["elo"], float) and isinstance(new["elo_error"], float)
+    [h2h] = document["head_to_head"]
+    assert h2h["games"] == 24 and h2h["points"] == {"New": 12.0, "Old": 12.0}
+    match = document["match"]
+    # Pairs per game pattern, from New's side: 1.5, 1 (WL), 0.5, 1 (DD) -> [0, 3, 6, 3, 0].
+    assert match["pentanomial"] == [0, 3, 6, 3, 0] and match["unpaired"] == 0
+    assert match["sprt"]["model"] == "normalized" and match["sprt"]["upper"] == pytest.approx(2.9444, abs=1e-4)
+
+
+def test_text_output_of_a_match(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert _run(str(_match_file(tmp_path)), "--sprt", "0", "5", "0.05", "0.05", "--sprt-model", "logistic") == 0
+    text = capsys.readouterr().out
+    assert "Score of New vs Old: 6 - 6 - 12  [0.500] 24" in text
+    assert "Ptnml(0-2): [0, 3, 6, 3, 0]" in text
+    assert "SPRT (logistic): LLR" in text
+
+
+def test_same_round_pairs_and_fen_openings(tmp_path: Path) -> None:
+    # cutechess-cli style: both games of a pair carry the same Round; each pair its own opening.
+    games = []
+    for k in range(4):
+        fen = f"8/8/8/8/8/8/{k}PPPPPPP/K6k w - - 0 1".replace("0P", "PP")
+        games.append(GameResult("A", "B", "1-0", str(k + 1), None, fen))
+    for k in reversed(range(4)):  # partners arrive out of order
+        fen = f"8/8/8/8/8/8/{k}PPPPPPP/K6k w - - 0 1".replace("0P", "PP")
+        games.append(GameResult("B", "A", "1/2-1/2", str(k + 1), None, fen))
+    table = crosstable.build(games)
+    assert table.match is not None
+    assert table.match.stats.penta == (0, 0, 0, 4, 0) and table.match.unpaired == 0
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown", "csv", "html"])
+def test_formats_carry_the_standings(tmp_path: Path, fmt: crosstable.Format) -> None:
+    games = [
+        GameResult("Alpha", "Bravo", "1-0", "1"),
+        GameResult("Charlie", "Alpha", "1/2-1/2", "2"),
+        GameResult("Bravo", "Charlie", "0-1", "3"),
+    ]
+    text = crosstable.render(crosstable.build(games, title="Club <cup>", tiebreak_names=["SB", "BH"]), fmt)
+    for name in ("Alpha", "Bravo", "Charlie"):
+        assert name in text
+    if fmt == "csv":
+        rows = list(csv.reader(io.StringIO(text)))
+        assert rows[0][:4] == ["Rank", "Name", "Games", "Points"] and rows[0][-2:] == ["SB", "BH"]
+        assert [r[1] for r in rows[1:]] == ["Alpha", "Charlie", "Bravo"]
+    if fmt == "html":
+        assert text.startswith("<!DOCTYPE html>") and "Club &lt;cup&gt;" in text and "@media print" in text
+    if fmt == "text":
+        grid_row = next(
+            line for line in text.split("Cross-table")[1].splitlines() if line.split()[:2] == ["1", "Alpha"]
+        )
+        assert grid_row.split()[2:6] == ["x", "=", "1", "1.5"]  # game-by-game cells, then points
+
+
+def _non_white_pixels(png: bytes) -> int:
+    """Count pixels that are not white in an 8-bit RGB(A) PNG, decoding it with zlib only."""
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    pos, idat, width, height, channels = 8, b"", 0, 0, 3
+    while pos < len(png):
+        length, kind = struct.unpack(">I4s", png[pos : pos + 8])
+        data = png[pos + 8 : pos + 8 + length]
+        if kind == b"IHDR":
+            width, height, depth, colour = struct.unpack(">IIBB", data[:10])
+            assert depth == 8 and colour in (2, 6)
+            channels = 3 if colour == 2 else 4
+        elif kind == b"IDAT":
+            idat += data
+        pos += 12 + length
+    raw = zlib.decompress(idat)
+    stride = width * channels
+    previous = bytearray(stride)
+    count = 0
+    for y in range(height):
+        filter_type = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1 : (y + 1) * (stride + 1)])
+        for x in range(stride):
+            left = line[x - channels] if x >= channels else 0
+            up = previous[x]
+            corner = previous[x - channels] if x >= channels else 0
+            if filter_type == 1:
+                line[x] = (line[x] + left) & 0xFF
+            elif filter_type == 2:
+                line[x] = (line[x] + up) & 0xFF
+            elif filter_type == 3:
+                line[x] = (line[x] + (left + up) // 2) & 0xFF
+            elif filter_type == 4:
+                p = left + up - corner
+                pa, pb, pc = abs(p - left), abs(p - up), abs(p - corner)
+                line[x] = (line[x] + (left if pa <= pb and pa <= pc else up if pb <= pc else corner)) & 0xFF
+        count += sum(1 for x in range(0, stride, channels) if line[x : x + 3] != b"\xff\xff\xff")
+        previous = line
+    return count
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="chromium not installed")
+def test_html_renders_in_headless_chromium(tmp_path: Path) -> None:
+    page = tmp_path / "table.html"
+    assert _run(str(_match_file(tmp_path)), "--format", "html", "-o", str(page)) == 0
+    blank = tmp_path / "blank.html"
+    blank.write_text("<!DOCTYPE html><html><body></body></html>")
+    counts = []
+    for source in (page, blank):
+        shot = tmp_path / f"{source.stem}.png"
+        subprocess.run(
+            [
+                CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                f"--user-data-dir={tmp_path / 'profile'}", f"--screenshot={shot}", "--window-size=1000,800",
+                source.as_uri(),
+            ],
+            capture_output=True,
+            timeout=120,
+            check=False,
+        )  # fmt: skip
+        counts.append(_non_white_pixels(shot.read_bytes()))
+    table, empty = counts
+    assert empty == 0
+    assert table > 5000  # text, borders and header shading
+
+
+def test_missing_file_exits_2_with_one_line(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="no such PGN file"):
+        _run(str(tmp_path / "missing.pgn"))
+    result = run_cli("crosstable", tmp_path / "missing.pgn")
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr.strip() == f"tmanager: {tmp_path / 'missing.pgn'}: no such PGN file (check the path)"
+
+
+def test_malformed_games_warn_on_stderr(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "bad.pgn"
+    path.write_text(
+        _pgn([("A", "B", "1-0", "1"), ("B", "A", "*", "2")]) + '\n[White "A"]\n[Black "B"]\n[Result "1-0"]\n\n1. e4'
+    )
+    assert _run(str(path), "--format", "csv") == 0
+    captured = capsys.readouterr()
+    assert "2 games not counted or suspect (1 unfinished, 1 truncated)" in captured.err
+    assert captured.out.count("\n") == 3
+
+
+def test_bad_options_are_config_errors(tmp_path: Path) -> None:
+    path = _match_file(tmp_path)
+    with pytest.raises(ConfigError, match="--tiebreaks"):
+        _run(str(path), "--tiebreaks", "BH,NOPE")
+    with pytest.raises(ConfigError, match="--sprt"):
+        _run(str(path), "--sprt", "5", "0", "0.05", "0.05")
+    with pytest.raises(ConfigError, match="--match"):
+        _run(str(path), "--match", "New", "Nobody")
+    with pytest.raises(ConfigError, match="--anchor"):
+        _run(str(path), "--anchor", "Nobody")

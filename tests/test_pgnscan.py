@@ -1,0 +1,211 @@
+"""The PGN tag scanner: real PGN from python-chess and Stockfish, comment traps, malformed input."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import chess
+import chess.engine
+import chess.pgn
+import pytest
+
+from tmanager import pgnscan
+from tmanager.errors import ConfigError
+from tmanager.standings import GameResult
+
+STOCKFISH = "/usr/games/stockfish"
+
+
+def _scan(path: Path) -> tuple[list[GameResult], pgnscan.ScanReport]:
+    report = pgnscan.ScanReport()
+    return list(pgnscan.scan(path, report)), report
+
+
+def _write(tmp_path: Path, text: str, name: str = "games.pgn") -> Path:
+    path = tmp_path / name
+    path.write_bytes(text.encode("utf-8"))
+    return path
+
+
+def test_python_chess_pgn_read_back(tmp_path: Path) -> None:
+    games = []
+    for i, (white, black, result) in enumerate(
+        [("Åsa", "Bob", "1-0"), ("Bob", "Åsa", "1/2-1/2"), ('C "x"', "Bob", "0-1")]
+    ):
+        game = chess.pgn.Game()
+        game.headers.update(White=white, Black=black, Result=result, Round=str(i + 1))
+        node = game.add_variation(chess.Move.from_uci("e2e4"))
+        node.comment = 'a comment\n[White "Trap"]\nstill a comment'
+        node = node.add_variation(chess.Move.from_uci("e7e5"))
+        games.append(str(game))
+    path = _write(tmp_path, "\n\n".join(games) + "\n")
+    read, report = _scan(path)
+    assert [(g.white, g.black, g.result, g.round) for g in read] == [
+        ("Åsa", "Bob", "1-0", "1"),
+        ("Bob", "Åsa", "1/2-1/2", "2"),
+        ('C "x"', "Bob", "0-1", "3"),
+    ]
+    assert not report.warnings
+    # python-chess agrees game by game.
+    with open(path, encoding="utf-8") as handle:
+        theirs = []
+        while (headers := chess.pgn.read_headers(handle)) is not None:
+            theirs.append((headers["White"], headers["Black"], headers["Result"]))
+    assert theirs == [(g.white, g.black, g.result) for g in read]
+
+
+@pytest.mark.skipif(not Path(STOCKFISH).exists(), reason="stockfish not installed")
+def test_real_engine_game(tmp_path: Path) -> None:
+    board = chess.Board()
+    with chess.engine.SimpleEngine.popen_uci(STOCKFISH) as engine:
+        while not board.is_game_over(claim_draw=True) and board.fullmove_number <= 30:
+            board.push(engine.play(board, chess.engine.Limit(nodes=2000)).move)
+    game = chess.pgn.Game.from_board(board)
+    result = board.result(claim_draw=True)
+    if result == "*":
+        result = "1/2-1/2"  # stopped early: call it a draw, as an adjudicator would
+    game.headers.update(White="Stockfish A", Black="Stockfish B", Round="1", Result=result)
+    game.headers["FEN"] = chess.STARTING_FEN
+    path = _write(tmp_path, str(game) + "\n")
+    [read], report = _scan(path)
+    assert (read.white, read.black, read.result, read.opening) == (
+        "Stockfish A",
+        "Stockfish B",
+        result,
+        chess.STARTING_FEN,
+    )
+    assert report.games == 1 and not report.warnings
+
+
+TRAPS = """[Event "t"]
+[White "A"]
+[Black "B"]
+[Result "1-0"]
+
+1. e4 { a comment that spans lines
+[White "Fake"]
+[Black "Fake"]
+[Result "0-1"]
+} e5 ; a rest-of-line comment with a brace {
+2. Nf3 1-0
+
+[Event "t"]
+[White "B"]
+[Black "A"]
+[Result "1/2-1/2"]
+
+% an escape line {
+1. d4 {closed} d5 {two
+lines} 1/2-1/2
+
+[Event "t {brace in a tag}"]
+[White "A"]
+[Black "B"]
+[Result "0-1"]
+
+1. c4 0-1
+"""
+
+
+def test_comment_traps(tmp_path: Path) -> None:
+    read, report = _scan(_write(tmp_path, TRAPS))
+    assert [(g.white, g.black, g.result) for g in read] == [("A", "B", "1-0"), ("B", "A", "1/2-1/2"), ("A", "B", "0-1")]
+    assert not report.warnings
+
+
+def test_comment_trap_across_chunks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Tiny chunks put every cut inside comments, tag sections and escape lines.
+    monkeypatch.setattr(pgnscan, "CHUNK_SIZE", 7)
+    read, report = _scan(_write(tmp_path, TRAPS * 3))
+    assert [(g.white, g.result) for g in read] == [("A", "1-0"), ("B", "1/2-1/2"), ("A", "0-1")] * 3
+    assert not report.warnings
+
+
+def test_malformed_games_are_counted_not_fatal(tmp_path: Path) -> None:
+    text = """[White "A"]
+[Black "B"]
+
+1. e4 e5 1-0
+
+[White "A"]
+[Black "B"]
+[Result "*"]
+
+1. e4 *
+
+[White "A"]
+[Result "1-0"]
+
+1. e4 1-0
+
+[White "A"]
+[Black "B"]
+[Result "2-0"]
+
+1. e4 1-0
+
+[White "A"]
+[Black "B]
+[Result "1-0"]
+
+1. e4 1-0
+
+[White "B"]
+[Black "A"]
+[Result "0-1"]
+[Superseded "yes"]
+
+1. e4 0-1
+
+[White "B"]
+[Black "A"]
+[Result "1-0"]
+
+1. e4 e5 2. Nf3
+"""
+    read, report = _scan(_write(tmp_path, text))
+    assert [(g.white, g.black, g.result) for g in read] == [("B", "A", "1-0")]
+    assert report.warnings == {
+        "missing-result": 1,
+        "unfinished": 1,
+        "missing-player": 2,
+        "bad-result": 1,
+        "truncated": 1,
+    }
+    assert report.superseded == 1
+    assert report.sections == 7
+
+
+def test_unterminated_comment_and_bom(tmp_path: Path) -> None:
+    path = tmp_path / "bom.pgn"
+    path.write_bytes(b'\xef\xbb\xbf[White "A"]\n[Black "B"]\n[Result "1-0"]\n\n1. e4 {never closed\n[White "X"]\n')
+    read, report = _scan(path)
+    assert [(g.white, g.result) for g in read] == [("A", "1-0")]
+    assert report.warnings["unterminated-comment"] == 1
+
+
+def test_latin1_names_and_crlf(tmp_path: Path) -> None:
+    path = tmp_path / "latin.pgn"
+    path.write_bytes(
+        '[White "Åke"]\r\n[Black "Zoë"]\r\n[Result "0-1"]\r\n[GameNumber "7"]\r\n\r\n1. e4 0-1\r\n'.encode("latin-1")
+    )
+    [game], report = _scan(path)
+    assert (game.white, game.black, game.result, game.game_number) == ("Åke", "Zoë", "0-1", 7)
+    assert not report.warnings
+
+
+def test_missing_file_is_a_config_error(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="cannot read PGN file"):
+        list(pgnscan.scan(tmp_path / "missing.pgn"))
+
+
+def test_many_games_stream_in_chunks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pgnscan, "CHUNK_SIZE", 1000)
+    out = io.StringIO()
+    for i in range(500):
+        out.write(f'[Event "e"]\n[Round "{i + 1}"]\n[White "P{i % 7}"]\n[Black "P{(i + 1) % 7}"]\n')
+        out.write('[Result "1-0"]\n\n1. e4 {[%clk 0:01:00]} 1-0\n\n')
+    read, report = _scan(_write(tmp_path, out.getvalue()))
+    assert [g.round for g in read] == [str(i + 1) for i in range(500)]
+    assert report.games == 500 and not report.warnings

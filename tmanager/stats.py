@@ -1,0 +1,287 @@
+"""Match statistics as engine testers use them: Elo ± 95 %, LOS, draw ratio, pentanomial, nElo, SPRT.
+
+All functions are pure. Scores are from the first player's point of view: a
+win is 1, a draw ½, a loss 0; a game pair (both colours of one opening) scores
+0, ½, 1, 1½ or 2, counted as the pentanomial ``[LL, LD, WL+DD, WD, WW]``.
+
+The formulas follow cutechess-cli and fastchess, re-derived:
+
+* Elo from the mean score ``s``: ``-400·log10(1/s - 1)``; the margin maps
+  ``s ± 1.96·σ/√n`` through the same curve and halves the spread, where ``σ²``
+  is the per-game (trinomial) or per-pair (pentanomial) sample variance.
+* LOS = Φ((W - L)/√(W + L)), draws carrying no information.
+* nElo = (s - ½)/σ_game · 800/ln 10, with σ_game = √(2·var_pair) for pairs.
+* SPRT: the generalized SPRT of M. Van den Bergh ("Comments on Normalized
+  Elo"): the log-likelihood ratio of the maximum-likelihood outcome
+  distributions constrained to the score (logistic model) or to the
+  normalized Elo (normalized model) of each hypothesis.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+#: Two-sided 95 % quantile of the standard normal distribution.
+Z95 = 1.959963984540054
+#: nElo per unit of (score - ½)/σ.
+NELO_SCALE = 800 / math.log(10)
+#: Score of each pentanomial outcome, as a fraction of the pair's two points.
+PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)
+GAME_SCORES = (0.0, 0.5, 1.0)
+
+SprtModel = Literal["logistic", "normalized"]
+
+
+@dataclass(frozen=True, slots=True)
+class Estimate:
+    """A value with the half-width of its 95 % confidence interval."""
+
+    value: float
+    margin: float
+
+
+@dataclass(frozen=True, slots=True)
+class Sprt:
+    """An SPRT state: the log-likelihood ratio and its stopping bounds."""
+
+    llr: float
+    lower: float
+    upper: float
+
+    @property
+    def verdict(self) -> Literal["H0", "H1", "continue"]:
+        """``H1`` (elo1 accepted), ``H0`` (elo0 accepted) or ``continue``."""
+        if self.llr >= self.upper:
+            return "H1"
+        if self.llr <= self.lower:
+            return "H0"
+        return "continue"
+
+
+def elo_from_score(score: float) -> float:
+    """Logistic Elo difference for an expected score strictly between 0 and 1."""
+    return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+def score_from_elo(elo: float) -> float:
+    """Expected score for a logistic Elo difference."""
+    return 1.0 / (1.0 + math.pow(10.0, -elo / 400.0))
+
+
+def _mean_variance(counts: Sequence[float], scores: Sequence[float]) -> tuple[float, float, float]:
+    n = float(sum(counts))
+    if n <= 0:
+        return 0.0, 0.5, 0.0
+    mean = sum(c * s for c, s in zip(counts, scores, strict=True)) / n
+    var = sum(c * (s - mean) ** 2 for c, s in zip(counts, scores, strict=True)) / n
+    return n, mean, var
+
+
+def _elo_estimate(n: float, mean: float, var: float) -> Estimate:
+    if n == 0 or mean <= 0.0 or mean >= 1.0:
+        # A perfect or zero score has no finite logistic Elo.
+        return Estimate(math.copysign(math.inf, mean - 0.5) if n else 0.0, math.inf)
+    spread = Z95 * math.sqrt(var / n)
+    low, high = mean - spread, mean + spread
+    if low <= 0.0 or high >= 1.0:
+        return Estimate(elo_from_score(mean), math.inf)
+    return Estimate(elo_from_score(mean), (elo_from_score(high) - elo_from_score(low)) / 2)
+
+
+def _nelo_estimate(n: float, mean: float, var: float, *, pairs: bool) -> Estimate:
+    sigma = math.sqrt(2 * var if pairs else var)
+    if n == 0 or sigma == 0:
+        return Estimate(0.0, math.inf)
+    return Estimate(
+        (mean - 0.5) / sigma * NELO_SCALE,
+        Z95 * math.sqrt(var / n) / sigma * NELO_SCALE,
+    )
+
+
+def elo(wins: int, losses: int, draws: int) -> Estimate:
+    """Elo difference ± 95 % margin from game results (trinomial)."""
+    return _elo_estimate(*_mean_variance((losses, draws, wins), GAME_SCORES))
+
+
+def elo_pentanomial(penta: Sequence[int]) -> Estimate:
+    """Elo difference ± 95 % margin from pentanomial counts ``[LL, LD, WL+DD, WD, WW]``."""
+    return _elo_estimate(*_mean_variance(penta, PAIR_SCORES))
+
+
+def nelo(wins: int, losses: int, draws: int) -> Estimate:
+    """Normalized Elo ± 95 % margin from game results."""
+    return _nelo_estimate(*_mean_variance((losses, draws, wins), GAME_SCORES), pairs=False)
+
+
+def nelo_pentanomial(penta: Sequence[int]) -> Estimate:
+    """Normalized Elo ± 95 % margin from pentanomial counts."""
+    return _nelo_estimate(*_mean_variance(penta, PAIR_SCORES), pairs=True)
+
+
+def los(wins: int, losses: int) -> float:
+    """Likelihood of superiority, 0..1: the chance the first player is the stronger."""
+    if wins + losses == 0:
+        return 0.5
+    return 0.5 * (1.0 + math.erf((wins - losses) / math.sqrt(2.0 * (wins + losses))))
+
+
+def los_pentanomial(penta: Sequence[int]) -> float:
+    """Likelihood of superiority from pentanomial counts (normal approximation of the pair mean)."""
+    n, mean, var = _mean_variance(penta, PAIR_SCORES)
+    if n == 0 or var == 0:
+        return 0.5 if mean == 0.5 else float(mean > 0.5)
+    return 0.5 * (1.0 + math.erf((mean - 0.5) / math.sqrt(2.0 * var / n)))
+
+
+def draw_ratio(wins: int, losses: int, draws: int) -> float:
+    """Fraction of drawn games."""
+    games = wins + losses + draws
+    return draws / games if games else 0.0
+
+
+def sprt_bounds(alpha: float, beta: float) -> tuple[float, float]:
+    """Wald's stopping bounds ``(ln(β/(1-α)), ln((1-β)/α))``."""
+    return math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
+
+
+def sprt(
+    counts: Sequence[int],
+    *,
+    elo0: float,
+    elo1: float,
+    alpha: float = 0.05,
+    beta: float = 0.05,
+    model: SprtModel = "normalized",
+) -> Sprt:
+    """GSPRT of H0 = ``elo0`` against H1 = ``elo1``.
+
+    ``counts`` is either ``(losses, draws, wins)`` or the five pentanomial
+    counts; in the normalized model, ``elo0``/``elo1`` are nElo.
+    """
+    if not 0 < alpha < 1 or not 0 < beta < 1 or elo0 >= elo1:
+        raise ValueError("SPRT needs 0 < alpha, beta < 1 and elo0 < elo1")
+    lower, upper = sprt_bounds(alpha, beta)
+    scores = PAIR_SCORES if len(counts) == 5 else GAME_SCORES
+    if len(counts) not in (3, 5):
+        raise ValueError("counts must be (losses, draws, wins) or five pentanomial counts")
+    # An outcome never seen gets a tiny weight so that the MLE stays interior.
+    regular = [float(c) if c else 1e-3 for c in counts]
+    total = sum(regular)
+    observed = [c / total for c in regular]
+    if model == "logistic":
+        p0 = _mle_mean(scores, observed, score_from_elo(elo0))
+        p1 = _mle_mean(scores, observed, score_from_elo(elo1))
+    else:
+        # t = (mean - ½)/σ of one scoring unit; a pair's σ is that of its mean score.
+        factor = math.sqrt(2.0) if len(counts) == 5 else 1.0
+        p0 = _mle_normalized(scores, observed, factor * elo0 / NELO_SCALE)
+        p1 = _mle_normalized(scores, observed, factor * elo1 / NELO_SCALE)
+    llr = total * sum(q * (math.log(a) - math.log(b)) for q, a, b in zip(observed, p1, p0, strict=True))
+    return Sprt(llr, lower, upper)
+
+
+def _solve_theta(phi: Sequence[float], observed: Sequence[float]) -> float:
+    """Root in θ of Σ q_i φ_i / (1 + θ φ_i) = 0, where the p_i = q_i/(1 + θ φ_i) stay positive.
+
+    The function falls strictly over the open interval (-1/max φ, -1/min φ),
+    so bisection always converges.
+    """
+    low, high = -1.0 / max(phi), -1.0 / min(phi)
+
+    def f(theta: float) -> float:
+        return sum(q * x / (1.0 + theta * x) for q, x in zip(observed, phi, strict=True))
+
+    for _ in range(200):
+        mid = (low + high) / 2
+        if mid in (low, high):
+            break
+        if f(mid) > 0:
+            low = mid
+        else:
+            high = mid
+    return (low + high) / 2
+
+
+def _mle_mean(scores: Sequence[float], observed: Sequence[float], mean: float) -> list[float]:
+    """Closest distribution (in likelihood) to ``observed`` whose mean score is ``mean``."""
+    phi = [a - mean for a in scores]
+    theta = _solve_theta(phi, observed)
+    return [q / (1.0 + theta * x) for q, x in zip(observed, phi, strict=True)]
+
+
+def _mle_normalized(scores: Sequence[float], observed: Sequence[float], t: float) -> list[float]:
+    """Closest distribution to ``observed`` with (mean - ½)/σ = ``t``, by fixed-point iteration."""
+    p = [1.0 / len(scores)] * len(scores)
+    for _ in range(100):
+        mean = sum(a * q for a, q in zip(scores, p, strict=True))
+        sigma = math.sqrt(sum(q * (a - mean) ** 2 for a, q in zip(scores, p, strict=True)))
+        phi = [a - 0.5 - 0.5 * t * sigma * (1.0 + ((a - mean) / sigma) ** 2) for a in scores]
+        theta = _solve_theta(phi, observed)
+        new = [q / (1.0 + theta * x) for q, x in zip(observed, phi, strict=True)]
+        change = max(abs(a - b) for a, b in zip(new, p, strict=True))
+        p = new
+        if change < 1e-12:
+            break
+    return p
+
+
+@dataclass(frozen=True, slots=True)
+class MatchStats:
+    """Everything printed for a two-player match, from the first player's side."""
+
+    wins: int
+    losses: int
+    draws: int
+    elo: Estimate
+    los: float
+    draw_ratio: float
+    nelo: Estimate
+    penta: tuple[int, int, int, int, int] | None = None
+    elo_penta: Estimate | None = None
+    nelo_penta: Estimate | None = None
+    los_penta: float | None = None
+    sprt: Sprt | None = None
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.losses + self.draws
+
+    @property
+    def score(self) -> float:
+        return (self.wins + self.draws / 2) / self.games if self.games else 0.0
+
+
+def match_stats(
+    wins: int,
+    losses: int,
+    draws: int,
+    *,
+    penta: Sequence[int] | None = None,
+    sprt_test: Callable[[Sequence[int]], Sprt] | None = None,
+) -> MatchStats:
+    """All match statistics; the SPRT uses the pentanomial counts when there are any pairs.
+
+    ``sprt_test`` is e.g. ``functools.partial(sprt, elo0=0, elo1=5)``.
+    """
+    has_pairs = penta is not None and sum(penta) > 0
+    p5 = (penta[0], penta[1], penta[2], penta[3], penta[4]) if penta is not None and has_pairs else None
+    test = None
+    if sprt_test is not None:
+        test = sprt_test(p5 if p5 is not None else (losses, draws, wins))
+    return MatchStats(
+        wins=wins,
+        losses=losses,
+        draws=draws,
+        elo=elo(wins, losses, draws),
+        los=los(wins, losses),
+        draw_ratio=draw_ratio(wins, losses, draws),
+        nelo=nelo(wins, losses, draws),
+        penta=p5,
+        elo_penta=elo_pentanomial(p5) if p5 else None,
+        nelo_penta=nelo_pentanomial(p5) if p5 else None,
+        los_penta=los_pentanomial(p5) if p5 else None,
+        sprt=test,
+    )
