@@ -96,10 +96,6 @@ def test_fewer_than_two_participants(write_tourney: Callable[..., Path]) -> None
     expect_error(write_tourney(text), "at least 2 participants")
 
 
-def test_swiss_is_refused_until_supported(write_tourney: Callable[..., Path]) -> None:
-    expect_error(write_tourney(GOOD.replace("nodes = 100", 'nodes = 100\ntype = "swiss"')), "tourney.type")
-
-
 def test_missing_binary_refused_by_run(write_tourney: Callable[..., Path]) -> None:
     path = write_tourney(GOOD.replace('cmd = "stockfish"', 'cmd = "no-such-engine-binary"', 1))
     expect_error(path, "'A'", "no-such-engine-binary", "not on PATH", command="run")

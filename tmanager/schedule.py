@@ -217,3 +217,49 @@ def next_game(
             return WAIT
     game = schedule.game(number)
     return WAIT if game is None else game
+
+
+class Swiss(Schedule):
+    """Rounds paired one at a time from the results so far (FIDE Dutch system).
+
+    ``paired`` holds the boards of every round paired so far, counted across
+    cycles, white first; a round not yet paired makes its games wait. Each
+    cycle is a Swiss of its own: pairings look only at that cycle's games. An
+    odd field leaves one participant with a bye each round, so a round always
+    has ``participants // 2`` pairings.
+    """
+
+    def __init__(
+        self,
+        participants: int,
+        *,
+        rounds: int,
+        paired: list[list[tuple[int, int]]],
+        games_per_pairing: int = 1,
+        cycles: int = 1,
+    ) -> None:
+        super().__init__(participants, games_per_pairing=games_per_pairing, cycles=cycles)
+        if not 1 <= rounds < participants:
+            raise ConfigError(
+                f"{rounds} Swiss rounds with {participants} participants",
+                field="tourney.swiss_rounds",
+                hint=f"use 1 to {participants - 1}: more rounds would need rematches",
+            )
+        self.rounds = rounds
+        self.paired = paired
+
+    @property
+    def rounds_per_cycle(self) -> int:
+        return self.rounds
+
+    @property
+    def pairings_per_round(self) -> int:
+        return self.participants // 2
+
+    def pair(self, cycle: int, round: int, pairing: int) -> tuple[int, int] | None:
+        absolute = cycle * self.rounds + round
+        return self.paired[absolute][pairing] if absolute < len(self.paired) else None
+
+    def first_is_white(self, cycle: int, round: int, game: int) -> bool:
+        """The pairing's white (as the pairing rules chose) has white in its even games."""
+        return game % 2 == 0

@@ -31,7 +31,7 @@ from typing import Any, Literal, TypeVar, get_args, get_origin
 from tmanager.engines import EngineSpec, OptionValue, command_line, find_definition, load_definition
 from tmanager.errors import ConfigError, StateError
 from tmanager.openings import variant_board
-from tmanager.schedule import Gauntlet, RoundRobin, Schedule, ScheduledGame
+from tmanager.schedule import Gauntlet, RoundRobin, Schedule, ScheduledGame, Swiss
 from tmanager.timecontrol import TimeControl
 
 TourneyType = Literal["round-robin", "gauntlet", "swiss"]
@@ -58,6 +58,7 @@ class Settings:
     cycles: int = 1
     games_per_pairing: int = 2
     swiss_rounds: int = 0
+    bye_points: float | None = None
     sync_after_round: bool = False
     sync_after_cycle: bool = False
     pgn: str = ""
@@ -171,12 +172,24 @@ class Tourney:
             return RoundRobin(n, games_per_pairing=s.games_per_pairing, cycles=s.cycles)
         if s.type == "gauntlet":
             return Gauntlet(n, seeds=s.gauntlet_seeds, games_per_pairing=s.games_per_pairing, cycles=s.cycles)
-        raise ConfigError(
-            "Swiss tourneys are not supported yet",
-            file=self.path,
-            field="tourney.type",
-            hint='use "round-robin" or "gauntlet"',
+        return Swiss(
+            n, rounds=s.swiss_rounds, paired=self.swiss, games_per_pairing=s.games_per_pairing, cycles=s.cycles
         )
+
+    @property
+    def bye_points(self) -> float:
+        """What a Swiss bye is worth: ``bye_points``, by default a win of every game of a pairing."""
+        s = self.settings
+        return s.bye_points if s.bye_points is not None else float(s.games_per_pairing)
+
+    def byes(self) -> list[int]:
+        """The participant with the bye in each paired Swiss round (odd fields only)."""
+        n = len(self.participants)
+        byes = []
+        for boards in self.swiss:
+            seated = {p for board in boards for p in board}
+            byes += [i for i in range(n) if i not in seated]
+        return byes
 
     def result(self, number: int) -> str:
         """The results character of game ``number`` (space when beyond the string)."""
@@ -194,7 +207,7 @@ class Tourney:
         return games
 
     def tally(self) -> list[float]:
-        """Points per participant, straight from the results string."""
+        """Points per participant, straight from the results string (and Swiss byes)."""
         points = [0.0] * len(self.participants)
         for game, char in self.finished_games():
             if char == DRAW:
@@ -202,6 +215,8 @@ class Tourney:
                 points[game.black] += 0.5
             else:
                 points[game.white if char == WHITE_WINS else game.black] += 1
+        for index in self.byes():
+            points[index] += self.bye_points
         return points
 
     def participant_index(self, name: str) -> int:
@@ -275,49 +290,17 @@ class Tourney:
 
     def engine_spec(self, index: int) -> EngineSpec:
         """Resolve participant ``index`` to a startable engine (definition merged with overrides)."""
-        p = self.participants[index]
-        where = f"participants[{index}]"
-        base: dict[str, Any] = {}
-        if p.engine:
-            try:
-                base = load_definition(find_definition(p.engine, self.directory))
-            except ConfigError as exc:
-                raise exc.located(file=self.path, field=f"{where}.engine") from None
-        cmd = p.cmd or base.get("cmd")
-        protocol = p.protocol or base.get("protocol", "")
-        if not cmd:
-            raise ConfigError(
-                f"participant {p.name!r} has neither engine nor cmd",
-                file=self.path,
-                field=where,
-                hint='add engine = "<definition>" or cmd = "<program>" with protocol',
-            )
-        if protocol not in ("uci", "xboard"):
-            raise ConfigError(
-                f"protocol must be \"uci\" or \"xboard\", not {protocol!r}",
-                file=self.path,
-                field=f"{where}.protocol",
-            )
-        workdir = p.dir or base.get("dir") or str(self.directory)
-        if not Path(workdir).is_absolute():
-            workdir = str(self.directory / workdir)
-        s = self.settings
-        return EngineSpec(
-            name=p.name,
-            command=command_line(cmd, [*base.get("args", []), *p.args]),
-            protocol=protocol,
-            workdir=workdir,
-            options={**base.get("options", {}), **p.options},
-            xboard_features=dict(base.get("xboard_features", {})),
-            ponder=p.ponder if p.ponder is not None else s.ponder,
-            restart=p.restart if p.restart is not None else s.restart,
-            stderr_log=str(self.directory / p.stderr) if p.stderr else None,
-            handshake_timeout=s.handshake_timeout,
+        return resolve_engine(
+            self.participants[index], self.settings, directory=self.directory, file=self.path,
+            where=f"participants[{index}]",
         )
 
     def validate(self) -> None:
         """Check everything that can be checked without starting an engine."""
-        total = self.schedule().total_games
+        try:
+            total = self.schedule().total_games
+        except ConfigError as exc:
+            raise exc.located(file=self.path) from None
         if len(self.results) > total:
             raise ConfigError(
                 f"results string has {len(self.results)} games but the schedule only {total}",
@@ -338,6 +321,53 @@ class Tourney:
             self.engine_spec(i)
         if self.openings and self.openings.order not in ("sequential", "random"):
             raise ConfigError("order must be sequential or random", file=self.path, field="openings.order")
+
+
+def resolve_engine(
+    p: Participant, settings: Settings, *, directory: Path, file: Path | None = None, where: str = "participant"
+) -> EngineSpec:
+    """Resolve participant ``p`` to a startable engine: its definition (searched from ``directory``,
+    see :func:`~tmanager.engines.engine_dirs`) merged with its overrides and ``settings``.
+
+    Needs no tourney file, so a remote worker resolves the same definition names with its own
+    commands; ``file`` and ``where`` only locate errors.
+    """
+    base: dict[str, Any] = {}
+    if p.engine:
+        try:
+            base = load_definition(find_definition(p.engine, directory))
+        except ConfigError as exc:
+            raise exc.located(file=file, field=f"{where}.engine") from None
+    cmd = p.cmd or base.get("cmd")
+    protocol = p.protocol or base.get("protocol", "")
+    if not cmd:
+        raise ConfigError(
+            f"participant {p.name!r} has neither engine nor cmd",
+            file=file,
+            field=where,
+            hint='add engine = "<definition>" or cmd = "<program>" with protocol',
+        )
+    if protocol not in ("uci", "xboard"):
+        raise ConfigError(
+            f"protocol must be \"uci\" or \"xboard\", not {protocol!r}",
+            file=file,
+            field=f"{where}.protocol",
+        )
+    workdir = p.dir or base.get("dir") or str(directory)
+    if not Path(workdir).is_absolute():
+        workdir = str(directory / workdir)
+    return EngineSpec(
+        name=p.name,
+        command=command_line(cmd, [*base.get("args", []), *p.args]),
+        protocol=protocol,
+        workdir=workdir,
+        options={**base.get("options", {}), **p.options},
+        xboard_features=dict(base.get("xboard_features", {})),
+        ponder=p.ponder if p.ponder is not None else settings.ponder,
+        restart=p.restart if p.restart is not None else settings.restart,
+        stderr_log=str(directory / p.stderr) if p.stderr else None,
+        handshake_timeout=settings.handshake_timeout,
+    )
 
 
 # --- reading -------------------------------------------------------------------------------------

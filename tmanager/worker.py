@@ -23,7 +23,7 @@ from pathlib import Path
 import chess
 import psutil
 
-from tmanager import pgn, storage
+from tmanager import pgn, storage, swiss
 from tmanager.errors import ConfigError
 from tmanager.openings import OpeningBook, opening_key
 from tmanager.play import AdjudicationRules, EnginePool, GameRecord, GameSpec, play_game
@@ -210,6 +210,8 @@ class Worker:
             for number, char in release_stale(tourney):
                 what = "recovered from the PGN" if char != UNPLAYED else "will be replayed"
                 log.warning("game %d: its worker is gone; the game %s", number, what)
+            if swiss.pair_next_round(tourney):
+                log.info("Swiss round %d paired: %s", len(tourney.swiss), tourney.swiss[-1])
             choice = next_game(
                 tourney.schedule(),
                 tourney.results,
@@ -302,7 +304,7 @@ class Worker:
         log.info("game %d: %s - %s started", game.number, spec.white.name, spec.black.name)
         beat = asyncio.create_task(self._heartbeats(game.number, tourney.settings.lease / 4))
         try:
-            record = await play_game(spec, self.pool, on_move=LiveGame(tourney, game, spec))
+            record = await self._run_game(tourney, game, spec)
         finally:
             beat.cancel()
         outcome = await asyncio.to_thread(self.record, game.number, record)
@@ -327,6 +329,10 @@ class Worker:
             await asyncio.to_thread(run_hook, s.after_game, tourney=tourney, env=env, what="after_game")
         if complete and s.after_tourney:
             await asyncio.to_thread(run_hook, s.after_tourney, tourney=tourney, env={}, what="after_tourney")
+
+    async def _run_game(self, tourney: Tourney, game: ScheduledGame, spec: GameSpec) -> GameRecord:
+        """Play the claimed game here, publishing it live; a subclass may play it elsewhere."""
+        return await play_game(spec, self.pool, on_move=LiveGame(tourney, game, spec))
 
     async def _heartbeats(self, number: int, every: float) -> None:
         while True:

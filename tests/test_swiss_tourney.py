@@ -1,0 +1,60 @@
+"""Swiss engine tourneys: rounds paired by the Dutch system as results come in, stored in the file."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+from tests.conftest import assert_consistent, run_cli
+from tests.test_workers import slow_tourney
+from tmanager import storage
+
+
+def test_swiss_odd_field_two_cycles(tmp_path: Path) -> None:
+    path = slow_tourney(tmp_path / "sw.toml", players=5, games=2, cycles=2,
+                        extra='type = "swiss"\nswiss_rounds = 3\nbye_points = 1.5')
+    done = run_cli("run", path, "--workers", "2")
+    assert done.returncode == 0, done.stderr
+    games = assert_consistent(path)
+    tourney = storage.read(path)
+    assert len(tourney.swiss) == 6 and len(games) == 6 * 2 * 2
+    for cycle in range(2):
+        rounds = tourney.swiss[cycle * 3 : cycle * 3 + 3]
+        meetings = [frozenset(board) for boards in rounds for board in boards]
+        assert len(meetings) == len(set(meetings)), "a rematch within a cycle"
+        byes = tourney.byes()[cycle * 3 : cycle * 3 + 3]
+        assert len(set(byes)) == 3, "a second bye within a cycle"
+    # Points: games plus 1.5 per bye; the results string is the only other source.
+    assert sum(tourney.tally()) == len(games) + 1.5 * 6
+    # Sync is implied: the log shows each round paired only after the previous one finished.
+    log = path.with_suffix(".log").read_text()
+    assert log.count("Swiss round") == 6
+
+
+def test_swiss_round_one_pairs_top_half_against_bottom_half(tmp_path: Path) -> None:
+    path = slow_tourney(tmp_path / "r1.toml", players=6, games=1, extra='type = "swiss"\nswiss_rounds = 1')
+    assert run_cli("run", path).returncode == 0
+    tourney = storage.read(path)
+    # Dutch round 1: 1-4, 5-2, 3-6 (participant order is the seeding).
+    assert tourney.swiss == [[(0, 3), (4, 1), (2, 5)]]
+    assert_consistent(path)
+
+
+def test_swiss_pairings_survive_a_restart(tmp_path: Path) -> None:
+    path = slow_tourney(tmp_path / "st.toml", players=4, games=1, extra='type = "swiss"\nswiss_rounds = 3')
+    assert run_cli("work", path, "--games", "3").returncode == 0
+    first = storage.read(path).swiss
+    assert len(first) == 2  # round 2 was paired once round 1 finished
+    assert run_cli("run", path).returncode == 0
+    final = storage.read(path)
+    assert final.swiss[:2] == first and len(final.swiss) == 3
+    pairs = [frozenset(b) for boards in final.swiss for b in boards]
+    assert sorted(map(sorted, pairs)) == sorted(map(sorted, map(frozenset, itertools.combinations(range(4), 2))))
+    assert_consistent(path)
+
+
+def test_swiss_rounds_must_allow_no_rematch(tmp_path: Path) -> None:
+    path = slow_tourney(tmp_path / "bad.toml", players=4, extra='type = "swiss"\nswiss_rounds = 4')
+    done = run_cli("status", path)
+    assert done.returncode == 2
+    assert "bad.toml: tourney.swiss_rounds: 4 Swiss rounds with 4 participants" in done.stderr

@@ -1,0 +1,525 @@
+"""The FIDE Dutch system (handbook C.04.3, rules in force from February 2026).
+
+The pairing is computed as bbpPairings does it: a maximum-weight matching over
+all players still to pair, whose integer edge weights spell the criteria as bit
+fields in FIDE's order of priority (completion and the bye first, then the pairs
+and scores paired in the current and next bracket, colours, floats…). Brackets
+are settled from the top: each one is matched with its own fields switched on,
+and its pairs are fixed before the next bracket is looked at, so every decision
+also keeps the rest of the round pairable.
+
+Where the rules choose among equally good pairings by the order of the players
+(which moved-down players to pair and with whom, the exchanges in S1 and S2, the
+transpositions), the choice is lexicographic; it is encoded as further low-order
+fields, one slot per player, so a bracket needs two matchings, not one per
+player.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterable, Sequence
+from dataclasses import dataclass
+
+import networkx as nx
+
+from tmanager.errors import PairingError
+from tmanager.pairing.model import BLACK, WHITE, Game, Pairing, PlayerState, PointsSystem, invert
+
+_DOWN = "D"
+_UP = "U"
+
+
+@dataclass(slots=True)
+class _Entrant:
+    """A player to pair, with the quantities the criteria look at."""
+
+    id: int
+    rank: int
+    score: int
+    games: tuple[Game, ...]
+    played_games: int
+    pref: str | None
+    imbalance: int
+    repeated: str | None
+    strong: bool
+    bye_eligible: bool
+    floats: tuple[str | None, str | None]
+
+    @property
+    def abs_imbalance(self) -> bool:
+        return self.imbalance > 1
+
+    @property
+    def abs_pref(self) -> bool:
+        return self.imbalance > 1 or self.repeated is not None
+
+
+def _colour_state(games: Sequence[Game]) -> tuple[str | None, int, str | None, bool, int]:
+    """Colour preference, imbalance, repeated colour (two or more in a row), strength, games played."""
+    whites = blacks = run = 0
+    last: str | None = None
+    for game in games:
+        if not game.played:
+            continue
+        if game.colour == WHITE:
+            whites += 1
+        else:
+            blacks += 1
+        run = 1 if run == 0 or game.colour != last else run + 1
+        last = game.colour
+    lower = BLACK if whites > blacks else WHITE
+    imbalance = abs(whites - blacks)
+    pref: str | None
+    if imbalance > 1:
+        pref = lower
+    elif run > 1:
+        pref = invert(last) if last else None
+    elif imbalance > 0:
+        pref = lower
+    else:
+        pref = invert(last) if last else None
+    repeated = last if run > 1 else None
+    strong = not (imbalance > 1 or repeated is not None) and imbalance > 0
+    return pref, imbalance, repeated, strong, whites + blacks
+
+
+def _compatible_prefs(a: str | None, b: str | None) -> bool:
+    return a != b or a is None or b is None
+
+
+class _DutchRound:
+    """One round's pairing; see the module docstring."""
+
+    def __init__(
+        self,
+        players: Sequence[PlayerState],
+        *,
+        round_number: int,
+        total_rounds: int,
+        forbidden: Iterable[Collection[int]],
+        points: PointsSystem,
+        initial_colour: str,
+    ) -> None:
+        self.points = points
+        self.played_rounds = pr = round_number - 1
+        self.total_rounds = total_rounds
+        self.initial_colour = initial_colour
+        by_id = {p.id: p for p in players}
+        if len(by_id) != len(players):
+            raise PairingError("two players share a pairing number")
+        # The points of a win or a draw, for the topscorer threshold.
+        self.top_threshold = (pr * max(points.win, points.draw)) >> 1
+
+        def padded(p: PlayerState) -> tuple[Game, ...]:
+            games = p.games[:pr]
+            return games + (Game(None, None, "Z"),) * (pr - len(games))
+
+        valid = [p for p in players if len(p.games) <= pr or any(g.paired for g in p.games)]
+        valid.sort(key=lambda p: (p.rank if p.rank is not None else p.id, p.id))
+        rank_of = {p.id: i for i, p in enumerate(valid)}
+
+        def score_before(pid: int, rounds_back: int) -> int:
+            return by_id[pid].score(points, pr - rounds_back) if pid in by_id else 0
+
+        entrants = []
+        for p in players:
+            if len(p.games) > pr:
+                continue
+            games = padded(p)
+            pref, imbalance, repeated, strong, played = _colour_state(games)
+            floats = tuple(self._float(p.id, games, k, score_before) for k in (1, 2))
+            entrants.append(
+                _Entrant(
+                    id=p.id,
+                    rank=rank_of[p.id],
+                    score=sum(points.points(g) for g in games),
+                    games=games,
+                    played_games=played,
+                    pref=pref,
+                    imbalance=imbalance,
+                    repeated=repeated,
+                    strong=strong,
+                    bye_eligible=not any(
+                        not g.played and (points.points(g) >= points.win or g.pairing_allocated_bye)
+                        for g in games
+                    ),
+                    floats=(floats[0], floats[1]),
+                )
+            )
+        entrants.sort(key=lambda e: (-e.score, e.rank))
+        self.players = entrants
+        self.forbidden: dict[int, set[int]] = {e.id: set() for e in entrants}
+        for e in entrants:
+            for g in e.games:
+                if g.played and g.opponent is not None:
+                    self.forbidden[e.id].add(g.opponent)
+        for group in forbidden:
+            for a in group:
+                if a in self.forbidden:
+                    self.forbidden[a].update(b for b in group if b != a)
+
+        # Score-group bit widths: each group gets enough bits to count its members,
+        # lower scores in the lower bits.
+        counts: dict[int, int] = {}
+        for e in entrants:
+            counts[e.score] = counts.get(e.score, 0) + 1
+        self.shift: dict[int, int] = {}
+        total = 0
+        for score in sorted(counts):
+            self.shift[score] = total
+            total += counts[score].bit_length()
+        self.sg_shift = total
+        self.sg_bits = max(counts.values(), default=1).bit_length()
+        self.bye_score = 0
+        self.single_downfloater_bye = False
+        self.unplayed_rank: dict[int, int] = {}
+        n = len(entrants)
+        self.weights: list[list[int]] = [[0] * i for i in range(n)]
+
+    def _float(
+        self, pid: int, games: Sequence[Game], rounds_back: int, score_before: Callable[[int, int], int]
+    ) -> str | None:
+        """Float direction in the round ``rounds_back`` rounds ago."""
+        if self.played_rounds < rounds_back:
+            return None
+        game = games[self.played_rounds - rounds_back]
+        if not game.played:
+            return _DOWN if self.points.points(game) > self.points.loss else None
+        assert game.opponent is not None
+        mine, theirs = score_before(pid, rounds_back), score_before(game.opponent, rounds_back)
+        return _DOWN if mine > theirs else _UP if mine < theirs else None
+
+    # -- criteria ---------------------------------------------------------------
+
+    def _compatible(self, a: _Entrant, b: _Entrant) -> bool:
+        """The absolute criteria: no rematch or forbidden pair, no clash of absolute colours."""
+        if b.id in self.forbidden[a.id]:
+            return False
+        if not (a.abs_pref and b.abs_pref and a.pref == b.pref):
+            return True
+        # Topscorers in the last round may break an absolute colour preference.
+        return self.played_rounds >= self.total_rounds - 1 and (
+            a.score > self.top_threshold or b.score > self.top_threshold
+        )
+
+    def _bye_candidate(self, e: _Entrant) -> bool:
+        return e.bye_eligible and e.score <= self.bye_score
+
+    def _base_weight(self, high: _Entrant, low: _Entrant, current: bool, following: bool) -> int:
+        """The criteria fields of one edge; ``low`` is the lower-ranked player (0: no edge)."""
+        if not self._compatible(high, low):
+            return 0
+        sb, ss, shift = self.sg_bits, self.sg_shift, self.shift
+        w = 1 + (not self._bye_candidate(high)) + (not self._bye_candidate(low))
+        # Pairs, then scores, paired in the current bracket and in the next.
+        w = (w << sb) + current
+        w = (w << ss) + ((1 << shift[high.score]) if current else 0)
+        w = (w << sb) + following
+        w = (w << ss) + ((1 << shift[high.score]) if following else 0)
+        # The bye assignee should have played as many games as possible (C9).
+        w <<= 2 * sb
+        if self.single_downfloater_bye:
+            for e in (high, low):
+                if e.score == self.bye_score:
+                    w += self.unplayed_rank[e.played_games]
+        for bit in self._colour_fields(low, high):
+            w = (w << sb) + (current and bit)
+        for back in (1, 2)[: self.played_rounds]:
+            fh, fl = high.floats[back - 1], low.floats[back - 1]
+            w <<= sb
+            if current:
+                w += (fl == _DOWN) + (high.score <= low.score and fh == _DOWN)
+            w = (w << sb) + (current and not (high.score > low.score and fl == _UP))
+        for back in (1, 2)[: self.played_rounds]:
+            fh, fl = high.floats[back - 1], low.floats[back - 1]
+            w <<= ss
+            if current:
+                w += ((fl == _DOWN) << shift[low.score]) + ((fh == _DOWN) << shift[high.score])
+            w <<= ss
+            if current and not (fl == _UP and high.score > low.score):
+                w += 1 << shift[high.score]
+        return w
+
+    @staticmethod
+    def _colour_fields(p: _Entrant, o: _Entrant) -> tuple[bool, bool, bool, bool]:
+        """Absolute imbalance, absolute preference, preference, strong preference satisfied."""
+        same = p.pref == o.pref
+        absolute_imbalance = not (p.abs_imbalance and o.abs_imbalance and same)
+        if not (p.abs_pref and o.abs_pref and same):
+            absolute = True
+        elif p.imbalance == o.imbalance:
+            absolute = p.repeated is None or p.repeated != o.repeated
+        else:
+            worse = o if p.imbalance > o.imbalance else p
+            absolute = p.pref is not None and worse.repeated != invert(p.pref)
+        strong = (
+            (not p.strong and not p.abs_pref)
+            or (not o.strong and not o.abs_pref)
+            or (p.abs_pref and o.abs_pref)
+            or not same
+        )
+        return absolute_imbalance, absolute, _compatible_prefs(p.pref, o.pref), strong
+
+    # -- matching ---------------------------------------------------------------
+
+    def _match(self, active: Sequence[int], low: dict[tuple[int, int], int], low_bits: int) -> list[int]:
+        """A maximum-weight matching of the active vertices; ``mate[v] == v`` when unmatched."""
+        graph = nx.Graph()
+        graph.add_nodes_from(active)
+        weights = self.weights
+        graph.add_weighted_edges_from(
+            (a, b, (weights[b][a] << low_bits) + low.get((a, b), 0))
+            for j, b in enumerate(active)
+            for a in active[:j]
+            if weights[b][a]
+        )
+        mate = list(range(len(self.players)))
+        for a, b in nx.max_weight_matching(graph):
+            mate[a], mate[b] = b, a
+        return mate
+
+    def _set_all(self, current: bool) -> None:
+        ps = self.players
+        for b in range(len(ps)):
+            row = self.weights[b]
+            for a in range(b):
+                row[a] = self._base_weight(ps[a], ps[b], current, False)
+
+    def _initial(self) -> None:
+        """Check that a pairing exists; find the bye assignee's score group (C5/C9)."""
+        ps = self.players
+        n = len(ps)
+        if n % 2:
+            top = ps[0].score
+            for b in range(n):
+                for a in range(b):
+                    x, y = ps[a], ps[b]
+                    if not self._compatible(x, y):
+                        self.weights[b][a] = 0
+                        continue
+                    w = 1 + (not x.bye_eligible) + (not y.bye_eligible)
+                    w = (w << self.sg_shift) | (self.shift[x.score] + self.shift[y.score])
+                    self.weights[b][a] = (w << self.sg_bits) | (y.score >= top)
+        else:
+            # An even field needs no bye: an impossible pairing shows at the end.
+            self._set_all(False)
+            return
+        mate = self._match(list(range(n)), {}, 0)
+        unmatched = [v for v in range(n) if mate[v] == v]
+        if len(unmatched) > 1 or (unmatched and not ps[unmatched[0]].bye_eligible):
+            raise PairingError("no pairing satisfies the absolute criteria")
+        self.bye_score = ps[unmatched[0]].score
+        top = ps[0].score
+        self.single_downfloater_bye = self.bye_score >= top and all(
+            ps[mate[v]].score >= top for v in range(n) if ps[v].score >= top
+        )
+        played = sorted((e.played_games for e in ps if e.score == self.bye_score), reverse=True)
+        self.unplayed_rank = {g: i for i, g in enumerate(played)}
+        self._set_all(False)
+
+    def pair(self) -> Pairing:
+        ps = self.players
+        n = len(ps)
+        if n == 0:
+            return Pairing(())
+        self._initial()
+        weights = self.weights
+        mate_of: dict[int, int] = {}
+        active = list(range(n))
+        nxt = 0
+        while nxt < n and ps[nxt].score >= ps[0].score:
+            nxt += 1
+        bracket = list(range(nxt))
+        movers = 0  # moved-down players at the head of ``bracket``
+        first = 0  # first vertex of the current score group
+        while len(bracket) > 1 or nxt < n:
+            end = len(bracket)
+            group_end = first + end - movers
+            group_start = nxt
+            if nxt < n:
+                s = ps[nxt].score
+                while nxt < n and ps[nxt].score >= s:
+                    bracket.append(nxt)
+                    nxt += 1
+            for j in range(movers, len(bracket)):
+                b = bracket[j]
+                for i in range(j):
+                    a = bracket[i]
+                    weights[b][a] = self._base_weight(ps[a], ps[b], j < end, j >= end)
+
+            # Phase 1: which moved-down players to pair, and with whom (lexicographic).
+            low: dict[tuple[int, int], int] = {}
+            residents = end - movers
+            slot = residents.bit_length()
+            for i in range(movers):
+                a = bracket[i]
+                select = 1 << (movers - 1 - i + movers * slot)
+                for j in range(movers, end):
+                    b = bracket[j]
+                    if weights[b][a]:
+                        low[a, b] = select + ((end - j) << ((movers - 1 - i) * slot))
+            paired: set[int] = set()
+            settled = False
+            if not movers and residents > 1:
+                # A homogeneous bracket: guess that it pairs completely, which
+                # makes the remainder fields valid at once; check the guess.
+                mate = self._match(active, *self._remainder_fields(bracket[:end], residents // 2))
+                settled = sum(1 for v in bracket[:end] if first <= mate[v] < v) == residents // 2
+                if not settled:
+                    mate = self._match(active, {}, 0)
+            else:
+                mate = self._match(active, low, movers * (slot + 1))
+            for i in range(movers):
+                a = bracket[i]
+                if first <= mate[a] < group_end:
+                    paired.update((a, mate[a]))
+                    mate_of[a], mate_of[mate[a]] = mate[a], a
+            remainder = [v for v in bracket[movers:end] if v not in paired]
+            pairs = sum(1 for v in remainder if first <= mate[v] < v)
+
+            # Phase 2: the remainder, by exchanges and transpositions.
+            active = [v for v in active if v not in paired]
+            if pairs:
+                if not settled:
+                    mate = self._match(active, *self._remainder_fields(remainder, pairs))
+                for v in remainder:
+                    if v < mate[v] < group_end:
+                        paired.update((v, mate[v]))
+                        mate_of[v], mate_of[mate[v]] = mate[v], v
+                active = [v for v in active if v not in paired]
+            floaters = [v for v in remainder if v not in paired]
+            for j, b in enumerate(floaters):
+                for a in floaters[:j]:
+                    weights[b][a] = 0
+            new_bracket = [v for v in bracket[:end] if v not in paired]
+            movers = len(new_bracket)
+            bracket = new_bracket + bracket[end:]
+            first = group_end
+            if group_start == n and len(bracket) > 1:
+                raise PairingError("no pairing satisfies the absolute criteria")
+            if n % 2 and group_start < n:
+                s = ps[group_start].score
+                self.single_downfloater_bye = self.bye_score >= s and all(
+                    ps[mate[v]].score >= s for v in bracket
+                )
+            else:
+                self.single_downfloater_bye = False
+        return self._result(mate_of, ps[bracket[0]].id if bracket else None)
+
+    def _remainder_fields(self, remainder: Sequence[int], pairs: int) -> tuple[dict[tuple[int, int], int], int]:
+        """Low-order fields ranking the remainder's pairings in FIDE's order.
+
+        Fewest exchanges, smallest BSN difference, the lowest S1 players and the
+        highest S2 players exchanged first, then each S1 player with the highest
+        possible opponent.
+        """
+        size = len(remainder)
+        s2 = size - pairs
+        slot = size.bit_length()
+        w5 = size * slot
+        w4 = s2 + 1
+        c3 = 1 << pairs
+        w3 = (size * c3).bit_length()
+        w2 = (size * size).bit_length()
+        w1 = size.bit_length()
+        low: dict[tuple[int, int], int] = {}
+        weights = self.weights
+        for i, p in enumerate(remainder):
+            in_s1 = i < pairs
+            head = (int(in_s1) << w2) + (size - i)
+            head = (head << w3) + (c3 - (1 << i) if in_s1 else c3)
+            head = (head << w4) + (0 if in_s1 else 1 << (s2 - 1 - (i - pairs)))
+            head <<= w5
+            shift = (size - 1 - i) * slot
+            for k in range(i + 1, size):
+                o = remainder[k]
+                if weights[o][p]:
+                    low[p, o] = head + ((size - k) << shift)
+        return low, w1 + w2 + w3 + w4 + w5
+
+    # -- colours ----------------------------------------------------------------
+
+    def _result(self, mate_of: dict[int, int], bye: int | None) -> Pairing:
+        ps = self.players
+        boards = []
+        for v, m in mate_of.items():
+            if v < m:
+                p, o = ps[v], ps[m]
+                if p.id > o.id:
+                    p, o = o, p
+                colour = self._colour(p, o)
+                boards.append((p.id, o.id) if colour == WHITE else (o.id, p.id))
+        by_id = {e.id: e for e in ps}
+
+        def order(board: tuple[int, int]) -> tuple[int, int, int]:
+            a, b = by_id[board[0]], by_id[board[1]]
+            high, low = (a, b) if (a.score, -a.rank) > (b.score, -b.rank) else (b, a)
+            return (-high.score, -low.score, high.rank)
+
+        boards.sort(key=order)
+        return Pairing(tuple(boards), bye)
+
+    def _colour(self, p: _Entrant, o: _Entrant) -> str:
+        """The colour of ``p`` against ``o`` (C.04.3 E.1–E.5)."""
+        neutral = _neutral_colour(p, o)
+        if neutral is not None:
+            return neutral
+        p_lower = (p.score, o.rank) < (o.score, p.rank)
+        if p.pref is None:
+            if p_lower:
+                return self.initial_colour if o.rank & 1 else invert(self.initial_colour)
+            return invert(self.initial_colour) if p.rank & 1 else self.initial_colour
+        if p_lower:
+            return invert(o.pref) if o.pref else WHITE
+        return p.pref
+
+
+def _neutral_colour(p: _Entrant, o: _Entrant) -> str | None:
+    """The colour rules that do not depend on rank, or None."""
+    if _compatible_prefs(p.pref, o.pref):
+        if p.pref is not None:
+            return p.pref
+        return invert(o.pref) if o.pref is not None else None
+    if p.abs_pref and (p.imbalance > o.imbalance or not o.abs_pref):
+        return p.pref
+    if o.abs_pref and (o.imbalance > p.imbalance or not p.abs_pref):
+        return invert(o.pref) if o.pref else None
+    if p.strong and not o.strong:
+        return p.pref
+    if o.strong and not p.strong:
+        return invert(o.pref) if o.pref else None
+    # Alternate from the latest round in which their colours differed.
+    mine = [g.colour for g in reversed(p.games) if g.played]
+    theirs = [g.colour for g in reversed(o.games) if g.played]
+    for a, b in zip(mine, theirs, strict=False):
+        if a != b:
+            return b
+    return None
+
+
+def pair_round(
+    players: Sequence[PlayerState],
+    *,
+    round_number: int,
+    total_rounds: int,
+    forbidden: Iterable[Collection[int]] = (),
+    points: PointsSystem = PointsSystem(),
+    initial_colour: str = WHITE,
+) -> Pairing:
+    """Pair round ``round_number`` by the FIDE Dutch system.
+
+    ``players`` are all players of the tournament; those who already have an
+    entry for this round (a requested bye, an absence) are left out. Each set in
+    ``forbidden`` names players who must not meet. ``initial_colour`` is the
+    colour of the top-ranked player in round 1 (TRF ``XXC``). Raises
+    :class:`~tmanager.errors.PairingError` when no pairing satisfies the
+    absolute criteria.
+    """
+    return _DutchRound(
+        players,
+        round_number=round_number,
+        total_rounds=total_rounds,
+        forbidden=forbidden,
+        points=points,
+        initial_colour=initial_colour,
+    ).pair()

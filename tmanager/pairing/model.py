@@ -1,0 +1,113 @@
+"""Value objects shared by the pairing systems: games, players, points, pairings.
+
+Scores are integers in tenths of a point (a win is 10 by default), as in the TRF
+points column, so that sums and comparisons are exact for any points system.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+WHITE = "w"
+BLACK = "b"
+
+#: Result codes of a TRF round entry: played results, then unplayed ones.
+PLAYED_RESULTS = frozenset("1=0WDL")
+UNPLAYED_RESULTS = frozenset("+-HFUZ ")
+RESULT_CODES = PLAYED_RESULTS | UNPLAYED_RESULTS
+
+_WINS = frozenset("1W+FU")
+_DRAWS = frozenset("=DH")
+
+
+def invert(colour: str) -> str:
+    """The other colour."""
+    return BLACK if colour == WHITE else WHITE
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """One round of one player's history, as in a TRF round entry.
+
+    ``opponent`` is None for a bye or an absence; ``colour`` is ``"w"``, ``"b"``
+    or None; ``result`` is a TRF result code (``1 = 0 + - W D L H F U Z`` or a
+    space). ``+``/``-`` with an opponent are forfeits; ``U`` is the
+    pairing-allocated bye, ``H``/``F``/``Z`` half-, full- and zero-point byes.
+    """
+
+    opponent: int | None
+    colour: str | None
+    result: str
+
+    @property
+    def played(self) -> bool:
+        """A game over the board (forfeits and byes are not)."""
+        return self.opponent is not None and self.result in PLAYED_RESULTS
+
+    @property
+    def paired(self) -> bool:
+        """The player took part in the pairing of this round (game, forfeit or pairing-allocated bye)."""
+        return self.opponent is not None or self.result in "U+"
+
+    @property
+    def pairing_allocated_bye(self) -> bool:
+        return self.opponent is None and self.result in "U+"
+
+    @property
+    def outcome(self) -> str:
+        """``"win"``, ``"draw"`` or ``"loss"`` as far as scoring goes."""
+        if self.result in _WINS:
+            return "win"
+        return "draw" if self.result in _DRAWS else "loss"
+
+
+@dataclass(frozen=True, slots=True)
+class PointsSystem:
+    """Points per kind of result, in tenths (TRF ``BBW BBD BBL BBZ BBF BBU``)."""
+
+    win: int = 10
+    draw: int = 5
+    loss: int = 0
+    zero_bye: int = 0
+    forfeit_loss: int = 0
+    pairing_bye: int = 10
+
+    def points(self, game: Game) -> int:
+        """The points a player scored for one round entry."""
+        outcome = game.outcome
+        if outcome == "draw":
+            return self.draw
+        if outcome == "win":
+            return self.pairing_bye if game.pairing_allocated_bye else self.win
+        if not game.paired:
+            return self.zero_bye
+        return self.loss if game.played else self.forfeit_loss
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerState:
+    """A player and the history the pairing rules look at.
+
+    ``id`` is the pairing number (TRF starting rank); ``rank`` orders players of
+    equal score (defaults to ``id``). ``games[i]`` is round i+1; a player who
+    already has an entry for the round being paired (a requested bye, an
+    absence) is not paired.
+    """
+
+    id: int
+    games: tuple[Game, ...] = ()
+    rating: int = 0
+    rank: int | None = None
+
+    def score(self, points: PointsSystem, rounds: int | None = None) -> int:
+        """Points in tenths after the first ``rounds`` rounds (all of them by default)."""
+        return sum(points.points(g) for g in self.games[:rounds])
+
+
+@dataclass(frozen=True, slots=True)
+class Pairing:
+    """The pairing of one round: boards as ``(white, black)`` ids, and the bye."""
+
+    boards: tuple[tuple[int, int], ...]
+    bye: int | None = None
+
