@@ -149,3 +149,12 @@ def test_new_refuses_bad_settings_and_writes_nothing(tmp_path: Path) -> None:
     done = run_cli("new", path, "-e", "stockfish:A", "-e", "stockfish:B", "--tc", "fast")
     assert done.returncode == 2 and "tc" in done.stderr and len(done.stderr.strip().splitlines()) == 1
     assert not path.exists()
+
+
+@pytest.mark.parametrize("example", sorted((Path(__file__).parent.parent / "tourneys").glob("*.toml")))
+def test_examples_are_valid_and_fresh(example: Path) -> None:
+    tourney = storage.read(example)
+    assert tourney.results == "" and tourney.claims == {}
+    assert tourney.schedule().total_games > 0
+    for index in range(len(tourney.participants)):
+        tourney.engine_spec(index).check_runnable()
