@@ -204,3 +204,32 @@ def test_games_in_progress_are_published_live(tmp_path: Path) -> None:
     worker.send_signal(signal.SIGTERM)
     worker.wait(timeout=20)
     assert not live.exists()
+
+
+def test_worker_waits_for_a_broken_hand_edit_and_loses_nothing(tmp_path: Path) -> None:
+    path = slow_tourney(tmp_path / "e.toml", players=2, games=2, delay=0.05, max_moves=20)
+    worker = start_worker(path)
+    wait_for(lambda: bool(claims_of(path, worker.pid)))
+    good = path.read_text()
+    path.write_text(good.replace("[tourney]", "[tourney", 1))  # a half-saved edit
+    time.sleep(3)  # the game ends meanwhile; the worker must keep its result
+    assert worker.poll() is None
+    with storage.lock(path):
+        text = path.read_text()
+        path.write_text(text.replace("[tourney\n", "[tourney]\n", 1))
+    assert worker.wait(timeout=60) == 0
+    assert_consistent(path)
+    assert "not valid TOML" in path.with_suffix(".log").read_text()
+
+
+def test_claim_liveness_rules() -> None:
+    from tmanager.worker import claim_is_alive
+
+    me = psutil.Process()
+    mine = Claim(host="here", pid=me.pid, started=me.create_time(), claimed=0, heartbeat=0)
+    assert claim_is_alive(mine, lease=10, now=time.time(), host="here")
+    reused_pid = Claim(host="here", pid=me.pid, started=me.create_time() - 100, claimed=0, heartbeat=0)
+    assert not claim_is_alive(reused_pid, lease=10, now=time.time(), host="here")
+    remote = Claim(host="elsewhere", pid=1, started=0, claimed=0, heartbeat=100.0)
+    assert claim_is_alive(remote, lease=10, now=105.0, host="here")
+    assert not claim_is_alive(remote, lease=10, now=111.0, host="here")

@@ -17,8 +17,10 @@ import signal
 import socket
 import subprocess
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TypeVar
 
 import chess
 import psutil
@@ -31,6 +33,8 @@ from tmanager.schedule import DONE, WAIT, ScheduledGame, next_game
 from tmanager.tourney import FINISHED_CHARS, PLAYING, RESULT_CHAR, UNPLAYED, Claim, Tourney
 
 log = logging.getLogger("tmanager")
+
+_R = TypeVar("_R")
 
 #: How often a waiting worker looks at the file again (it only reads it).
 POLL_SECONDS = 0.25
@@ -191,6 +195,24 @@ def run_hook(command: str, *, tourney: Tourney, env: dict[str, str], what: str) 
         log.warning("%s hook %r exited with status %d", what, command, done.returncode)
 
 
+#: Seconds between attempts to read a tourney file that is not valid right now.
+RETRY_SECONDS = 2.0
+
+
+async def _until_readable(transaction: Callable[..., _R], *args: Any) -> _R:
+    """Run a file transaction in a thread, waiting while the file is invalid.
+
+    Someone may be editing the file by hand: a worker must neither die nor lose
+    the game it just played, so it says what is wrong and tries again.
+    """
+    while True:
+        try:
+            return await asyncio.to_thread(transaction, *args)
+        except ConfigError as exc:
+            log.error("%s; waiting for the file to be fixed", exc)
+            await asyncio.sleep(RETRY_SECONDS)
+
+
 class Worker:
     """One worker: plays the tourney's games one at a time until none is left."""
 
@@ -290,7 +312,7 @@ class Worker:
     async def _claim(self) -> tuple[Tourney, ScheduledGame] | str:
         # A claim runs in a thread that a signal cannot stop: let it finish and
         # remember what it claimed, so that the clean stop can give it back.
-        claiming = asyncio.ensure_future(asyncio.to_thread(self.claim))
+        claiming = asyncio.ensure_future(_until_readable(self.claim))
         try:
             return await asyncio.shield(claiming)
         except asyncio.CancelledError:
@@ -307,7 +329,7 @@ class Worker:
             record = await self._run_game(tourney, game, spec)
         finally:
             beat.cancel()
-        outcome = await asyncio.to_thread(self.record, game.number, record)
+        outcome = await _until_readable(self.record, game.number, record)
         if outcome is None:
             return
         overstep = "" if record.worst_overstep is None else f" [worst overstep {record.worst_overstep * 1000:.0f} ms]"
@@ -337,7 +359,10 @@ class Worker:
     async def _heartbeats(self, number: int, every: float) -> None:
         while True:
             await asyncio.sleep(every)
-            await asyncio.to_thread(self.heartbeat, number)
+            try:
+                await asyncio.to_thread(self.heartbeat, number)
+            except ConfigError as exc:  # a half-saved hand edit: the next beat will do
+                log.warning("heartbeat skipped: %s", exc)
 
     def _book(self, tourney: Tourney) -> OpeningBook | None:
         """The tourney's opening book, loaded again only when its settings change."""
