@@ -126,3 +126,27 @@ def test_chess960_with_stockfish(tmp_path: Path) -> None:
             assert game.headers["Variant"] == "Chess960" and not game.errors
             assert game.board().chess960 and game.headers["Termination"] != "rules infraction"
             assert len(list(game.mainline_moves())) > 10
+
+
+def test_xboard_engines_round_robin_from_epd_openings(tmp_path: Path) -> None:
+    """Issue 11: the XBoard engines XBoard itself runs, in one round robin, from EPD positions."""
+    import chess.pgn
+
+    book = Path(__file__).resolve().parent.parent / "tourneys" / "openings" / "sample.epd"
+    path = tmp_path / "xb.toml"
+    engines = ["fairymax", "gnuchess", "phalanx", "sjeng", "hoichess"]
+    new(path, *(arg for e in engines for arg in ("-e", e)), "--games", "2", "--tc", "2+0.02",
+        "--openings", str(book), "--set", "adjudication.max_moves=20")
+    done = run_cli("run", path, "--workers", "2")
+    assert done.returncode == 0, done.stderr
+    games = assert_consistent(path)
+    assert len(games) == 20
+    assert all(g.get("SetUp") == "1" for g in games)  # every game started from an EPD position
+    tourney = storage.read(path)
+    # GNU Chess 6.2.7 sometimes never wakes up under a pipe (docs/xboard-engines.md); nobody else may fault.
+    assert set(tourney.faults) <= {"gnuchess"}, tourney.faults
+    with open(tourney.pgn_path) as f:
+        while (game := chess.pgn.read_game(f)) is not None:
+            assert not game.errors
+            assert game.headers["Termination"] in ("normal", "adjudication") or game.headers["White"] == "gnuchess" \
+                or game.headers["Black"] == "gnuchess"

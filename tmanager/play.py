@@ -26,7 +26,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
-from typing import IO, Literal
+from typing import IO, Any, Literal
 
 import chess
 import chess.engine
@@ -37,7 +37,7 @@ from tmanager.engines import EngineSpec
 from tmanager.errors import EngineError
 from tmanager.openings import variant_board
 from tmanager.timecontrol import Clock, TimeControl
-from tmanager.xboard import popen_xboard
+from tmanager.xboard import spawn_xboard
 
 Termination = Literal["normal", "time forfeit", "adjudication", "rules infraction", "abandoned"]
 #: Kinds of engine fault, counted per engine in the tourney's status.
@@ -134,30 +134,32 @@ class Engine:
         self.transport = transport
         self.protocol = protocol
         self.pid = transport.get_pid()
-        self.games = 0
 
     @classmethod
     async def start(cls, spec: EngineSpec) -> Engine:
-        """Start and initialise ``spec``; :class:`chess.engine.EngineError` or ``TimeoutError`` on failure."""
+        """Start ``spec`` and finish its handshake; :class:`chess.engine.EngineError`, ``OSError``
+        or ``TimeoutError`` when the engine fails, :class:`EngineError` when its options are wrong."""
         stderr: int | IO[bytes] = subprocess.DEVNULL
         if spec.stderr_log:
             stderr = open(spec.stderr_log, "ab")  # noqa: SIM115 - the child owns it once started
         try:
-            transport, protocol = await asyncio.wait_for(
-                _popen(spec, stderr=stderr), timeout=spec.handshake_timeout
-            )
+            engine = cls(spec, *await _spawn(spec, stderr=stderr))
         finally:
             if not isinstance(stderr, int):
                 stderr.close()
-        engine = cls(spec, transport, protocol)
+        try:
+            await asyncio.wait_for(engine.protocol.initialize(), timeout=spec.handshake_timeout)
+        except BaseException:
+            await engine.kill()
+            raise
         try:
             options: chess.engine.ConfigMapping = dict(spec.options)
-            await asyncio.wait_for(protocol.configure(options), timeout=spec.handshake_timeout)
+            await asyncio.wait_for(engine.protocol.configure(options), timeout=spec.handshake_timeout)
         except chess.engine.EngineError as exc:
             await engine.close()
             raise EngineError(f"engine {spec.name!r}: {exc} (fix options in its definition or participant)") from None
         except BaseException:
-            await engine.close()
+            await engine.kill()
             raise
         return engine
 
@@ -166,32 +168,27 @@ class Engine:
         if self.transport.get_returncode() is None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.protocol.quit(), timeout=0.5)
-        self.kill()
+        await self.kill()
 
-    def kill(self) -> None:
-        """Kill the engine's whole process group at once and reap it."""
+    async def kill(self) -> None:
+        """Kill the engine's whole process group at once and wait until the process is reaped."""
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.pid, signal.SIGKILL)
         self.transport.close()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(self.protocol.returncode), timeout=2.0)
 
 
-async def _popen(
+async def _spawn(
     spec: EngineSpec, *, stderr: int | IO[bytes]
 ) -> tuple[asyncio.SubprocessTransport, chess.engine.Protocol]:
+    """Start the engine process in its own process group, dying with us; no handshake yet."""
     command = list(spec.command)
+    popen_args: dict[str, Any] = {"cwd": spec.workdir, "stderr": stderr, "preexec_fn": _die_with_parent}
     if spec.protocol == "uci":
-        transport, uci = await chess.engine.popen_uci(
-            command, setpgrp=True, cwd=spec.workdir, stderr=stderr, preexec_fn=_die_with_parent
-        )
+        transport, uci = await chess.engine.UciProtocol.popen(command, setpgrp=True, **popen_args)
         return transport, uci
-    transport, xboard = await popen_xboard(
-        command,
-        features=spec.xboard_features,
-        setpgrp=True,
-        cwd=spec.workdir,
-        stderr=stderr,
-        preexec_fn=_die_with_parent,
-    )
+    transport, xboard = await spawn_xboard(command, features=spec.xboard_features, setpgrp=True, **popen_args)
     return transport, xboard
 
 
@@ -208,7 +205,7 @@ class EnginePool:
         if engine is not None and engine.transport.get_returncode() is None:
             return engine
         if engine is not None:
-            engine.kill()
+            await engine.kill()
         return await Engine.start(spec)
 
     async def release(self, engine: Engine, *, healthy: bool) -> None:

@@ -1,0 +1,210 @@
+"""Debian's XBoard engines through tmanager.xboard: full games, edit set-ups, no ping, late features."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import shutil
+from collections.abc import Mapping
+
+import chess
+import chess.engine
+import pytest
+
+from tmanager.engines import GAMES_PATH, command_line, find_definition, load_definition
+from tmanager.xboard import XBoardEngine, popen_xboard
+
+ENGINES = ["fairymax", "gnuchess", "phalanx", "sjeng", "hoichess"]
+
+#: 1. e4 e5 2. Nf3 Nc6 3. Bc4, Black to move with all castling rights: an opening-book EPD line.
+EPD = "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - bm Nf6; id \"Italian\";"
+
+#: Black mates in one (Ra8-a1): only an engine that knows Black is to move finds it.
+BLACK_MATES = "r5k1/5ppp/8/8/8/8/5PPP/6K1 b - - 0 1"
+
+FeatureMap = Mapping[str, str | int | bool]
+
+
+def definition(name: str) -> tuple[tuple[str, ...], FeatureMap]:
+    """The command and assumed features of ``engines/NAME.toml``; skip if the program is absent."""
+    data = load_definition(find_definition(name))
+    program = data["cmd"] if isinstance(data["cmd"], str) else data["cmd"][0]
+    if not (shutil.which(program) or shutil.which(program, path=GAMES_PATH)):
+        pytest.skip(f"{program} is not installed (apt-get install {program})")
+    return command_line(data["cmd"], data.get("args", [])), data.get("xboard_features", {})
+
+
+def clocks(seconds: float) -> chess.engine.Limit:
+    # No depth limit: GNU Chess and Phalanx reject `sd`.
+    return chess.engine.Limit(white_clock=seconds, black_clock=seconds, white_inc=0.05, black_inc=0.05)
+
+
+async def self_play(
+    name: str, board: chess.Board, *, plies: int, features: FeatureMap | None = None
+) -> tuple[chess.Board, XBoardEngine]:
+    """One engine process plays both sides of one game for ``plies`` plies, then quits."""
+    command, assumed = definition(name)
+    transport, engine = await popen_xboard(command, features=assumed if features is None else features)
+    game = object()
+    try:
+        for _ in range(plies):
+            if board.is_game_over():
+                break
+            result = await asyncio.wait_for(engine.play(board, clocks(2.0), game=game), timeout=30)
+            assert result.move in board.legal_moves
+            board.push(result.move)
+        await asyncio.wait_for(engine.quit(), timeout=10)
+    finally:
+        transport.close()
+    assert_reaped(transport.get_pid())
+    return board, engine
+
+
+def assert_reaped(pid: int) -> None:
+    """The engine and everything in its process group are gone."""
+    with pytest.raises(ProcessLookupError):
+        os.killpg(pid, 0)
+
+
+def sent_lines(caplog: pytest.LogCaptureFixture) -> list[str]:
+    """Every line sent to an engine, from python-chess's debug log."""
+    return [r.getMessage().split(": << ", 1)[1] for r in caplog.records if ": << " in r.getMessage()]
+
+
+@pytest.mark.parametrize("name", ENGINES)
+def test_game_from_the_initial_position(name: str) -> None:
+    board, _ = asyncio.run(self_play(name, chess.Board(), plies=8))
+    assert len(board.move_stack) == 8
+
+
+@pytest.mark.parametrize("name", ENGINES)
+def test_game_from_an_epd_position(name: str) -> None:
+    board = chess.Board()
+    board.set_epd(EPD)
+    board, _ = asyncio.run(self_play(name, board, plies=6))
+    assert board.root().fen() == "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 0 1"
+    assert len(board.move_stack) == 6
+
+
+def test_no_setboard_uses_edit_with_the_a2a3_kludge(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG, logger="chess.engine")
+    board, engine = asyncio.run(self_play("fairymax", chess.Board(BLACK_MATES), plies=1))
+    assert engine.features["setboard"] == 0
+    assert board.move_stack == [chess.Move.from_uci("a8a1")] and board.is_checkmate()
+    lines = sent_lines(caplog)
+    assert not any(line.startswith("setboard") for line in lines)
+    edit = lines.index("edit")
+    assert lines[edit - 3 : edit + 2] == ["new", "force", "a2a3", "edit", "#"]
+    white = lines[edit + 2 : lines.index("c")]
+    black = lines[lines.index("c") + 1 : lines.index(".")]
+    assert sorted(white) == ["Kg1", "Pf2", "Pg2", "Ph2"]
+    assert sorted(black) == ["Kg8", "Pf7", "Pg7", "Ph7", "Ra8"]
+
+
+def test_position_edit_cannot_express_is_refused_clearly() -> None:
+    async def attempt() -> None:
+        command, assumed = definition("fairymax")
+        transport, engine = await popen_xboard(command, features=assumed)
+        try:
+            # King and rooks at home but no castling rights: edit would grant them.
+            board = chess.Board("r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w - - 0 1")
+            with pytest.raises(chess.engine.EngineError, match=r"setboard=0.*castling rights KQkq.*not -"):
+                await engine.play(board, clocks(2.0), game=object())
+            await engine.quit()
+        finally:
+            transport.close()
+
+    asyncio.run(attempt())
+
+
+def test_no_ping_takes_the_move_as_the_synchronisation(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG, logger="chess.engine")
+    board, engine = asyncio.run(self_play("fairymax", chess.Board(), plies=6, features={"ping": False}))
+    assert engine.features["ping"] == 0
+    assert len(board.move_stack) == 6
+    lines = sent_lines(caplog)
+    assert lines.count("go") == 6
+    assert not any(line.startswith("ping") for line in lines)
+
+
+def test_gnuchess_without_assumptions_plays_and_its_late_features_count() -> None:
+    # GNU Chess often answers protover only after its next command: negotiation times out,
+    # play starts without ping, and the features still count once they come.
+    board, engine = asyncio.run(self_play("gnuchess", chess.Board(), plies=4, features={}))
+    assert len(board.move_stack) == 4
+    assert engine.features["ping"] == 1 and engine.features["usermove"] == 1
+
+
+def test_done0_without_done1_times_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(XBoardEngine, "done0_timeout", 0.5)
+    (fairymax, *_), _ = definition("fairymax")
+    # A real engine whose `feature done=1` never arrives: filtered out by a shell pipeline.
+    command = ["sh", "-c", f"{fairymax} | sed -u '/done=1/d'"]
+
+    async def run() -> int:
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        transport, engine = await asyncio.wait_for(popen_xboard(command), timeout=10)
+        waited = loop.time() - started
+        assert 0.5 <= waited < 3
+        assert engine.features["done"] == 0 and engine.features["ping"] == 1
+        board = chess.Board(BLACK_MATES)
+        result = await engine.play(board, clocks(2.0), game=object())
+        assert result.move == chess.Move.from_uci("a8a1")
+        await asyncio.wait_for(engine.quit(), timeout=10)
+        transport.close()
+        return transport.get_pid()
+
+    assert_reaped(asyncio.run(run()))
+
+
+def test_abandoned_mid_move_quits_without_hanging() -> None:
+    async def run() -> int:
+        command, assumed = definition("fairymax")
+        transport, engine = await popen_xboard(command, features=assumed)
+        long_think = chess.engine.Limit(white_clock=600, black_clock=600)
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(engine.play(chess.Board(), long_think, game=object()), timeout=0.3)
+        await asyncio.wait_for(engine.quit(), timeout=engine.quit_timeout + 3)
+        transport.close()
+        await engine.quit()  # again, on a closed transport: nothing happens
+        return transport.get_pid()
+
+    assert_reaped(asyncio.run(run()))
+
+
+def test_hoichess_survives_a_clock_under_one_second(caplog: pytest.LogCaptureFixture) -> None:
+    # python-chess alone sends `level 0 0:00 …` once a clock is under a second; HoiChess exits on it.
+    caplog.set_level(logging.DEBUG, logger="chess.engine")
+
+    async def run() -> None:
+        command, assumed = definition("hoichess")
+        transport, engine = await popen_xboard(command, features=assumed)
+        board, game = chess.Board(), object()
+        try:
+            for seconds in (3.0, 3.0, 0.8, 0.8, 0.5, 0.5):
+                limit = chess.engine.Limit(white_clock=seconds, black_clock=seconds, white_inc=0, black_inc=0)
+                board.push((await engine.play(board, limit, game=game)).move)  # type: ignore[arg-type]
+            await engine.quit()
+        finally:
+            transport.close()
+        assert transport.get_returncode() == 0
+
+    asyncio.run(run())
+    assert [line for line in sent_lines(caplog) if line.startswith("level")] == ["level 0 0:03 0"]
+
+
+def test_hoichess_rejecting_a_command_is_explained() -> None:
+    async def run() -> XBoardEngine:
+        command, assumed = definition("hoichess")
+        transport, engine = await popen_xboard(command, features=assumed)
+        try:
+            with pytest.raises(chess.engine.EngineTerminatedError, match="exit code: 1"):
+                await engine.play(chess.Board(), chess.engine.Limit(time=0.5), game=object())
+        finally:
+            transport.close()
+        return engine
+
+    engine = asyncio.run(run())
+    assert engine.last_complaint == "Illegal time value."
