@@ -120,12 +120,13 @@ def test_sigterm_releases_the_game_cleanly(tmp_path: Path) -> None:
     assert f"game {game} released unplayed" in path.with_suffix(".log").read_text()
 
 
-def test_run_stops_all_workers_on_sigterm_and_resumes(tmp_path: Path) -> None:
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_run_stops_all_workers_on_a_signal_and_resumes(tmp_path: Path, sig: signal.Signals) -> None:
     path = slow_tourney(tmp_path / "r.toml", players=4, games=2, delay=0.05, max_moves=20)
     run = subprocess.Popen([sys.executable, "-m", "tmanager", "run", str(path), "--workers", "2"],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     wait_for(lambda: len(storage.read(path).claims) == 2)
-    run.send_signal(signal.SIGTERM)
+    run.send_signal(sig)
     assert run.wait(timeout=30) == 130
     tourney = storage.read(path)
     assert "*" not in tourney.results and tourney.claims == {}
