@@ -26,11 +26,13 @@ COMMANDS: dict[str, str] = {
     "run": "tmanager.commands.run",
     "work": "tmanager.commands.work",
     "status": "tmanager.commands.status",
+    "pair": "tmanager.commands.pair",
     "reset-stale": "tmanager.commands.reset_stale",
     "edit": "tmanager.commands.edit",
     "clone": "tmanager.commands.clone",
     "substitute": "tmanager.commands.substitute",
     "import-xboard": "tmanager.commands.import_xboard",
+    "crosstable": "tmanager.commands.crosstable",
 }
 
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import networkx as nx
 
 from tmanager.errors import PairingError
-from tmanager.pairing.model import BLACK, WHITE, Game, Pairing, PlayerState, PointsSystem, invert
+from tmanager.pairing.model import BLACK, STANDARD, WHITE, Game, Pairing, PlayerState, PointsSystem, invert
 
 _DOWN = "D"
 _UP = "U"
@@ -503,7 +503,7 @@ def pair_round(
     round_number: int,
     total_rounds: int,
     forbidden: Iterable[Collection[int]] = (),
-    points: PointsSystem = PointsSystem(),
+    points: PointsSystem = STANDARD,
     initial_colour: str = WHITE,
 ) -> Pairing:
     """Pair round ``round_number`` by the FIDE Dutch system.

@@ -84,6 +84,10 @@ class PointsSystem:
         return self.loss if game.played else self.forfeit_loss
 
 
+#: 1 for a win, ½ for a draw, 1 for the pairing-allocated bye.
+STANDARD = PointsSystem()
+
+
 @dataclass(frozen=True, slots=True)
 class PlayerState:
     """A player and the history the pairing rules look at.
