@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from tests.conftest import assert_consistent, run_cli
@@ -150,3 +151,57 @@ def test_xboard_engines_round_robin_from_epd_openings(tmp_path: Path) -> None:
             assert not game.errors
             assert game.headers["Termination"] in ("normal", "adjudication") or game.headers["White"] == "gnuchess" \
                 or game.headers["Black"] == "gnuchess"
+
+
+def test_engine_settings_per_participant(tmp_path: Path) -> None:
+    """restart, dir, args, stderr log, options and ponder, each per participant."""
+    engine = Path(__file__).resolve().parent.parent / "engines" / "pyengine.py"
+    (tmp_path / "work").mkdir()
+    wrapper = f"sh -c 'echo start $$ in $(pwd) >&2; exec {sys.executable} {engine} \"$@\"' sh"
+    text = f"""
+[tourney]
+name = "settings"
+games_per_pairing = 2
+cycles = 2
+nodes = 1
+
+[adjudication]
+max_moves = 10
+
+[[participants]]
+name = "Restarted"
+cmd = '''{wrapper}'''
+protocol = "uci"
+args = ["--protocol", "uci"]
+dir = "work"
+restart = true
+stderr = "restarted.err"
+
+[[participants]]
+name = "Kept"
+cmd = '''{wrapper}'''
+protocol = "uci"
+args = ["--protocol", "uci"]
+stderr = "kept.err"
+
+[[participants]]
+name = "Pondering Stockfish"
+engine = "stockfish"
+ponder = true
+options = {{ Hash = 8, Threads = 1 }}
+tc = "2+0.05"
+"""
+    path = tmp_path / "settings.toml"
+    path.write_text(text)
+    done = run_cli("run", path)
+    assert done.returncode == 0, done.stderr
+    games = assert_consistent(path)
+    assert len(games) == 12
+    restarted = (tmp_path / "restarted.err").read_text().splitlines()
+    kept = (tmp_path / "kept.err").read_text().splitlines()
+    assert len(restarted) == 8  # a fresh process for each of its 8 games
+    assert all(line.endswith(f"in {tmp_path / 'work'}") for line in restarted)
+    assert len(kept) == 1 and kept[0].endswith(f"in {tmp_path}")  # one process, kept between games
+    assert storage.read(path).faults == {}
+    sf_games = [g for g in games if "Pondering Stockfish" in (g["White"], g["Black"])]
+    assert len(sf_games) == 8 and all(g["Termination"] != "time forfeit" for g in sf_games)
