@@ -33,6 +33,7 @@ COMMANDS: dict[str, str] = {
     "substitute": "tmanager.commands.substitute",
     "import-xboard": "tmanager.commands.import_xboard",
     "crosstable": "tmanager.commands.crosstable",
+    "event": "tmanager.commands.event",
 }
 
 
@@ -40,7 +41,9 @@ class _Formatter(argparse.RawDescriptionHelpFormatter, argparse.ArgumentDefaults
     pass
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole parser; with ``only``, just that command is loaded (the others are bare names),
+    so that running one command never imports the modules of all the others."""
     parser = argparse.ArgumentParser(
         prog="tmanager",
         description="Tournament manager for chess engines and human events.",
@@ -50,6 +53,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"tmanager {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, module_name in COMMANDS.items():
+        if only is not None and name != only:
+            sub.add_parser(name)
+            continue
         module = importlib.import_module(module_name)
         doc = (module.__doc__ or "").strip()
         summary = doc.splitlines()[0] if doc else name
@@ -72,8 +78,10 @@ def _examples(module: ModuleType) -> str | None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``tmanager`` console script."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    command = next((a for a in arguments if not a.startswith("-")), None)
+    parser = build_parser(command if command in COMMANDS else None)
+    args = parser.parse_args(arguments)
     try:
         status: int = args.handler(args)
     except TManagerError as exc:

@@ -1,0 +1,133 @@
+"""`tmanager event shell` driven with real keystrokes through a pseudo-terminal."""
+
+from __future__ import annotations
+
+import os
+import pty
+import re
+import select
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from tmanager import event as ev
+
+
+class Terminal:
+    """A process on a pty: type lines, wait for text to appear."""
+
+    def __init__(self, *args: str) -> None:
+        self.master, slave = pty.openpty()
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", "TERM": "dumb"}
+        self.process = subprocess.Popen(args, stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True)
+        os.close(slave)
+        self.seen = ""
+
+    def expect(self, pattern: str, timeout: float = 30) -> str:
+        """Read until ``pattern`` (a regex) appears; returns the text read since the last expect."""
+        deadline = time.monotonic() + timeout
+        while not re.search(pattern, self.seen, re.DOTALL):
+            left = deadline - time.monotonic()
+            assert left > 0, f"timed out waiting for {pattern!r}; got:\n{self.seen}"
+            ready, _, _ = select.select([self.master], [], [], left)
+            if ready:
+                try:
+                    chunk = os.read(self.master, 4096)
+                except OSError:  # the child closed the terminal
+                    chunk = b""
+                assert chunk, f"the shell ended while waiting for {pattern!r}; got:\n{self.seen}"
+                self.seen += chunk.decode("utf-8", "replace").replace("\r\n", "\n")
+        match = re.search(pattern, self.seen, re.DOTALL)
+        assert match is not None
+        text, self.seen = self.seen[: match.end()], self.seen[match.end() :]
+        return text
+
+    def type(self, line: str) -> None:
+        os.write(self.master, line.encode() + b"\r")
+
+    def close(self) -> int:
+        code = self.process.wait(timeout=30)
+        os.close(self.master)
+        return code
+
+
+def test_shell_through_a_pty(tmp_path: Path) -> None:
+    path = tmp_path / "club.toml"
+    ev.create(path, ev.Event(name="Club Night", rounds=4, divisions=[ev.Division("Open")]))
+    names = [
+        "Alekhine, Alexander",
+        "Botvinnik, Mikhail",
+        "Capablanca, Jose",
+        "Euwe, Max",
+        "Fischer, Bobby",
+        "Tal, Mikhail",
+    ]
+    for i, name in enumerate(names, 1):
+        ev.apply(path, lambda e, i=i, name=name: ev.add_player(e, e.division(), ev.Player(i, name, rating=2700 - i)))
+    term = Terminal(sys.executable, "-m", "tmanager", "event", "shell", str(path))
+    term.expect(r"type help for commands")
+    term.expect(r"Open r0> ")
+
+    term.type("pa")  # pair or pairings
+    term.expect(r"ambiguous: 'pa' could be pair, pairings.*Open r0> ", 30)
+    term.type("why")
+    term.expect(r"abbreviation fits several commands")
+    term.type("pair --colour white")
+    out = term.expect(r"Open r1> ")
+    assert "round 1 paired: 3 board(s)" in out
+    assert "Alekhine, Alexander (1)" in out
+
+    term.type("ent")
+    term.expect(r"result entry.*results r1> ")
+    term.type("1 1-0")
+    out = term.expect(r"results r1> ")
+    assert "round 1: Alekhine, Alexander (1) 1 1-0 Euwe, Max (4) 0" in out
+    # By players: a unique part of the name or the number, result read as first against second.
+    term.type("Fisch 2 =")
+    out = term.expect(r"results r1> ")
+    assert "round 1: Fischer, Bobby (5) ½ ½-½ Botvinnik, Mikhail (2) ½" in out
+    term.type("mikhail 3 1-0")
+    out = term.expect(r"results r1> ")
+    assert "error: 'mikhail' matches 2 players" in out
+    term.type("9 1-0")
+    out = term.expect(r"results r1> ")
+    assert "there is no board 9" in out
+    term.type("1 0-1")
+    out = term.expect(r"results r1> ")
+    assert "already has 1-0; use `correct`" in out
+    term.type("")
+    term.expect(r"Open r1> ")
+    term.type("why")
+    out = term.expect(r"Open r1> ")
+    assert "`correct` changes them" in out
+    term.type("miss")
+    out = term.expect(r"Open r1> ")
+    assert "round 1 board 3: Capablanca, Jose (3) - Tal, Mikhail (6): no result" in out
+    term.type("pair")
+    out = term.expect(r"Open r1> ")
+    assert "error: 1 result(s) missing" in out
+    term.type("result Tal Capa -+")
+    out = term.expect(r"Open r1> ")
+    assert "Capablanca, Jose (3) 1 +- Tal, Mikhail (6) 0" in out
+    term.type("stand")
+    out = term.expect(r"Open r1> ")
+    # The forfeit win counts its own score in Buchholz (FIDE's dummy opponent): Capablanca leads on BH-C1 = 0, BH 1.
+    assert re.search(r" 1\s+3\s+Capablanca, Jose\s+2697\s+1\s+0\s+1\s+1\n 2\s+1\s+Alekhine", out), out
+    term.type("help")
+    out = term.expect(r"Open r1> ")
+    assert "enter" in out and "standings" in out and "help messages" in out
+    term.type("help messages")
+    out = term.expect(r"Open r1> ")
+    assert out.count("': ") >= 20
+    term.type("help bye")
+    out = term.expect(r"Open r1> ")
+    assert "--kind {half,zero,full}" in out
+    term.type("undo")
+    out = term.expect(r"Open r1> ")
+    assert "restored" in out
+    term.type("quit")
+    assert term.close() == 0
+
+    d = ev.load(path).division()
+    assert [b.result for b in d.round(1).boards] == ["1-0", "½-½", "*"]
