@@ -164,3 +164,26 @@ def test_workers_see_substitution_without_restart(tmp_path: Path) -> None:
     assert run.wait(timeout=120) == 0, run.stderr.read() if run.stderr else ""
     games = assert_consistent(path, upgraded={"E1": "G"})
     assert any("G" in (g["White"], g["Black"]) for g in games)
+
+
+def test_xboard_time_controls_and_books_map_to_ours(tmp_path: Path) -> None:
+    from tmanager.trn import import_trn
+
+    engines = tmp_path / "engines"
+    engines.mkdir()
+    for name in ("a", "b"):
+        (engines / f"{name}.toml").write_text('cmd = "stockfish"\nprotocol = "uci"\n')
+    cases = [
+        ("-tc 5 -inc 2", ("300+2", None, None)),
+        ("-tc 0:30 -inc 0.1", ("30+0.1", None, None)),
+        ("-mps 40 -tc 5", ("40/300", None, None)),
+        ("-st 1 -searchDepth 8", ("inf", 1.0, 8)),
+        ("", ("40/300", None, None)),
+    ]
+    for options, (tc, st, depth) in cases:
+        trn = tmp_path / "x.trn"
+        trn.write_text("-participants {a\nb\n}\n" + options + '\n-loadPositionFile "book.epd" -loadPositionIndex -2\n')
+        tourney = import_trn(trn, tmp_path / "x.toml")
+        assert (tourney.settings.tc, tourney.settings.st, tourney.settings.depth) == (tc, st, depth), options
+        assert tourney.openings is not None
+        assert (tourney.openings.file, tourney.openings.order) == ("book.epd", "random")
