@@ -133,7 +133,7 @@ def transaction(path: Path, *, settings: bool = False, timeout: float = LOCK_TIM
             tourney = parse(text, path) if text else read(path)
             before = render(tourney, head=split(text)[0])
             yield tourney
-            tourney.validate()
+            tourney.validate(settings=settings)
             after = render(tourney, head=None if settings else split(text)[0])
             if after != before or settings:
                 atomic_write(path, after)
