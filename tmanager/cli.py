@@ -34,6 +34,7 @@ COMMANDS: dict[str, str] = {
     "import-xboard": "tmanager.commands.import_xboard",
     "crosstable": "tmanager.commands.crosstable",
     "event": "tmanager.commands.event",
+    "serve": "tmanager.commands.serve",
 }
 
 

@@ -5,5 +5,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m venv .venv
 extra=""
-[ "${1:-}" = "test" ] && extra="[test]"
+[ "${1:-}" = "test" ] && extra="[test,dask]"
 .venv/bin/python -m pip install -q --disable-pip-version-check -e ".${extra}"

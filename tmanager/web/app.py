@@ -1,0 +1,226 @@
+"""The web application: a read-only Starlette app over one tourney file.
+
+Routes::
+
+    GET /                  the dashboard
+    GET /events            server-sent events: the sections that changed (see hub.Hub.stream)
+    GET /pgn               the whole PGN file
+    GET /pgn/N             game N
+    GET /board.svg         a board diagram (python-chess SVG) for ?fen=…&last=…
+    GET /crosstable.html   the full cross-table page (tmanager.crosstable)
+    GET /static/…          the stylesheet and the script
+
+Any other method is refused with 405 before routing, so no URL can change
+anything. Arbiter actions (event mode) are to be routes of their own that
+:class:`Guard` lets through only with a valid session and CSRF token.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import ipaddress
+import re
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, PlainTextResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from tmanager import crosstable
+from tmanager.web import dashboard
+from tmanager.web.hub import POLL_SECONDS, Hub
+from tmanager.web.redact import Redactor
+
+STATIC = Path(__file__).resolve().parent / "static"
+
+#: Pages may load only their own script, stylesheet and images, and be framed by no one.
+PAGE_POLICY = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
+    "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+#: python-chess SVG boards style their pieces with style attributes.
+BOARD_POLICY = "default-src 'none'; style-src 'unsafe-inline'"
+
+SAFE_METHODS = frozenset({"GET", "HEAD"})
+
+
+def create_app(
+    path: Path, *, show_engines: bool = False, poll: float = POLL_SECONDS, loopback_only: bool = True
+) -> Starlette:
+    """The dashboard app for tourney file ``path``.
+
+    ``loopback_only`` accepts only requests addressed to a loopback name, so a web
+    page elsewhere cannot reach a server bound to 127.0.0.1 by DNS rebinding.
+    """
+    hub = Hub(path, show_engines=show_engines, poll=poll)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await hub.start()
+        yield
+        await hub.stop()
+
+    async def index(request: Request) -> Response:
+        return HTMLResponse(hub.page(), headers={"Cache-Control": "no-store"})
+
+    async def events(request: Request) -> Response:
+        since = request.query_params.get("v", "")
+        return StreamingResponse(
+            hub.stream(int(since) if since.isdigit() else None),
+            media_type="text/event-stream",
+            headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+        )
+
+    async def whole_pgn(request: Request) -> Response:
+        tourney = hub.tourney
+        if tourney is None or not tourney.pgn_path.is_file():
+            return PlainTextResponse("No game recorded yet.", status_code=404)
+        return StreamingResponse(
+            _redacted_lines(tourney.pgn_path, hub.redact),
+            media_type="application/x-chess-pgn",
+            headers=_attachment(f"{_file_name(tourney.settings.name)}.pgn"),
+        )
+
+    async def one_game(request: Request) -> Response:
+        number: int = request.path_params["number"]
+        tourney, index = hub.tourney, hub.pgn
+        text = await run_in_threadpool(index.game_text, number) if index is not None else None
+        if tourney is None or text is None:
+            return PlainTextResponse(f"Game {number} is not in the PGN file.", status_code=404)
+        return Response(
+            hub.redact(text),
+            media_type="application/x-chess-pgn",
+            headers=_attachment(f"{_file_name(tourney.settings.name)}-game-{number}.pgn"),
+        )
+
+    async def board(request: Request) -> Response:
+        fen, last = request.query_params.get("fen", ""), request.query_params.get("last", "")
+        variant = hub.tourney.settings.variant if hub.tourney else "chess"
+        try:
+            svg = _board_svg(fen, last, variant)
+        except ValueError:
+            return PlainTextResponse("Not a position: give fen=FEN and optionally last=UCI.", status_code=400)
+        return Response(
+            svg,
+            media_type="image/svg+xml",
+            headers={"Cache-Control": "public, max-age=86400, immutable", "Content-Security-Policy": BOARD_POLICY},
+        )
+
+    async def table_page(request: Request) -> Response:
+        tourney = hub.tourney
+        if tourney is None:
+            return PlainTextResponse("The tourney file has not been read yet.", status_code=503)
+        games = dashboard.finished_results(tourney)
+        built = await run_in_threadpool(crosstable.build, games, title=tourney.settings.name)
+        return HTMLResponse(hub.redact(crosstable.render(built, "html")), headers={"Cache-Control": "no-store"})
+
+    app = Starlette(
+        routes=[
+            Route("/", index),
+            Route("/events", events),
+            Route("/pgn", whole_pgn),
+            Route("/pgn/{number:int}", one_game),
+            Route("/board.svg", board),
+            Route("/crosstable.html", table_page),
+            Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        ],
+        lifespan=lifespan,
+    )
+    app.state.hub = hub
+    app.add_middleware(Guard, loopback_only=loopback_only)
+    return app
+
+
+class Guard:
+    """Refuses what a read-only dashboard must not do, before any route runs.
+
+    Methods other than GET and HEAD get 405; with ``loopback_only``, a Host header
+    that is not a loopback name gets 400. Every response carries headers that keep
+    browsers from sniffing types, framing the pages or sending referrers.
+    """
+
+    def __init__(self, app: ASGIApp, *, loopback_only: bool) -> None:
+        self.app = app
+        self.loopback_only = loopback_only
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        if scope["method"] not in SAFE_METHODS:
+            refusal = PlainTextResponse(
+                "This server only shows the tourney; nothing can be changed through it.",
+                status_code=405,
+                headers={"Allow": "GET, HEAD"},
+            )
+            await refusal(scope, receive, self._secured(send))
+            return
+        if self.loopback_only and not is_loopback(_host(scope)):
+            await PlainTextResponse("Unknown host.", status_code=400)(scope, receive, self._secured(send))
+            return
+        await self.app(scope, receive, self._secured(send))
+
+    @staticmethod
+    def _secured(send: Send) -> Send:
+        async def wrapped(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                present = {name.lower() for name, _ in headers}
+                for name, value in (
+                    (b"content-security-policy", PAGE_POLICY.encode()),
+                    (b"x-content-type-options", b"nosniff"),
+                    (b"x-frame-options", b"DENY"),
+                    (b"referrer-policy", b"no-referrer"),
+                ):
+                    if name not in present:
+                        headers.append((name, value))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        return wrapped
+
+
+def _host(scope: Scope) -> str:
+    for name, value in scope["headers"]:
+        if name == b"host":
+            host: str = value.decode("latin-1")
+            return host[1 : host.index("]")] if host.startswith("[") and "]" in host else host.split(":")[0]
+    return ""
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` (a name or an address) can only mean this machine."""
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+@functools.lru_cache(maxsize=512)
+def _board_svg(fen: str, last: str, variant: str) -> str:
+    if len(fen) > 120 or len(last) > 6:
+        raise ValueError("too long")
+    return dashboard.board_svg(fen, last, variant=variant)
+
+
+def _redacted_lines(path: Path, redact: Redactor) -> Iterator[bytes]:
+    """The file in blocks of whole lines, redacted (paths never span lines)."""
+    with open(path, encoding="utf-8", errors="replace") as f:
+        while lines := f.readlines(1 << 16):
+            yield redact("".join(lines)).encode()
+
+
+def _file_name(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-.") or "tourney"
+
+
+def _attachment(name: str) -> dict[str, str]:
+    return {"Content-Disposition": f'attachment; filename="{name}"', "Cache-Control": "no-store"}

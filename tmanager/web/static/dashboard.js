@@ -1,0 +1,89 @@
+// tmanager dashboard: applies the server's live updates and runs the clocks between them.
+// No libraries: the server sends HTML fragments keyed by element id.
+"use strict";
+
+(() => {
+  const body = document.body;
+  let offset = Date.now() / 1000 - Number(body.dataset.now || Date.now() / 1000);
+  const connection = document.getElementById("connection");
+
+  function serverNow() {
+    return Date.now() / 1000 - offset;
+  }
+
+  function fragment(html) {
+    const template = document.createElement("template");
+    template.innerHTML = html;
+    return template.content.firstElementChild;
+  }
+
+  function placeGame(element) {
+    const games = document.getElementById("games");
+    const number = Number(element.id.slice(5));
+    const after = Array.from(games.children).find((child) => Number(child.id.slice(5)) > number);
+    games.insertBefore(element, after || null);
+  }
+
+  function apply(message) {
+    offset = Date.now() / 1000 - message.now;
+    for (const [key, html] of Object.entries(message.set)) {
+      const element = fragment(html);
+      const current = document.getElementById(key);
+      if (current) {
+        current.replaceWith(element);
+      } else if (key.startsWith("game-")) {
+        placeGame(element);
+      }
+    }
+    for (const key of message.drop) {
+      const gone = document.getElementById(key);
+      if (gone) gone.remove();
+    }
+    body.dataset.version = message.v;
+    tick();
+  }
+
+  function clockText(seconds) {
+    seconds = Math.max(0, seconds);
+    if (seconds < 20) {
+      return `${Math.floor(seconds / 60)}:${(seconds % 60).toFixed(1).padStart(4, "0")}`;
+    }
+    const whole = Math.floor(seconds);
+    const hours = Math.floor(whole / 3600);
+    const minutes = Math.floor((whole % 3600) / 60);
+    const secs = String(whole % 60).padStart(2, "0");
+    return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${secs}` : `${minutes}:${secs}`;
+  }
+
+  function tick() {
+    const now = serverNow();
+    for (const clock of document.querySelectorAll(".clock[data-running='1']")) {
+      const game = clock.closest(".game");
+      const spent = now - Number(game.dataset.updated);
+      clock.textContent = clockText(Number(clock.dataset.clock) - Math.max(0, spent));
+    }
+    for (const time of document.querySelectorAll("time[data-epoch]")) {
+      const at = new Date(Number(time.dataset.epoch) * 1000);
+      const left = Math.max(0, Number(time.dataset.epoch) - now);
+      const clock = at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+      time.textContent = `${clock} (in ${clockText(left).replace(/\.\d$/, "")})`;
+    }
+  }
+
+  function connect() {
+    const source = new EventSource(`events?v=${body.dataset.version}`);
+    source.onopen = () => {
+      connection.textContent = "live";
+      connection.className = "connection";
+    };
+    source.onmessage = (event) => apply(JSON.parse(event.data));
+    source.onerror = () => {
+      connection.textContent = "reconnecting…";
+      connection.className = "connection lost";
+    };
+  }
+
+  connect();
+  tick();
+  setInterval(tick, 200);
+})();
