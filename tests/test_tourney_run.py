@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -27,6 +28,11 @@ def test_four_engine_round_robin_two_cycles(tmp_path: Path) -> None:
     assert "greedy-uci" in done.stdout  # the final standings table
     tourney = storage.read(path)
     assert sum(tourney.tally()) == len(games)
+    # The cross-table of the PGN equals the results string's own tally.
+    table = run_cli("crosstable", tourney.pgn_path, "--format", "json")
+    assert table.returncode == 0, table.stderr
+    points = {p["name"]: p["points"] for p in json.loads(table.stdout)["players"]}
+    assert points == {p.name: t for p, t in zip(tourney.participants, tourney.tally(), strict=True)}
 
 
 def test_xboard_worked_example_pairings_in_pgn(tmp_path: Path) -> None:
