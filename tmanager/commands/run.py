@@ -18,16 +18,22 @@ import sys
 import time
 from pathlib import Path
 from types import FrameType
+from typing import TYPE_CHECKING
 
 from tmanager import storage
 from tmanager.commands import setup_logging
+from tmanager.errors import ConfigError
 from tmanager.tourney import FINISHED_CHARS, PLAYING, Tourney
 from tmanager.worker import preflight, stale_games
+
+if TYPE_CHECKING:
+    from tmanager.cluster import Coordinator
 
 EXAMPLES = """\
   tmanager run tourneys/demo.toml                 # one game at a time
   tmanager run gauntlet.toml --workers 2          # two games at once
   tmanager run gauntlet.toml --workers 2 --log gauntlet.log
+  tmanager run gauntlet.toml --dask tcp://10.0.0.1:8786  # on a Dask cluster (docs/cluster.md)
 """
 
 #: How often the progress display reads the tourney file.
@@ -40,6 +46,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--log", type=Path, default=None, help="workers' log file (default: FILE with suffix .log)"
     )
+    parser.add_argument(
+        "--dask", metavar="ADDRESS", default=None,
+        help="play the games on the Dask cluster whose scheduler is at ADDRESS (tcp://HOST:8786) "
+        "instead of in local processes",
+    )
+    parser.add_argument(
+        "--dask-concurrency", type=int, default=None, metavar="N",
+        help="games at once on the cluster (default: its threads, growing as workers join)",
+    )
 
 
 def command(args: argparse.Namespace) -> int:
@@ -48,14 +63,15 @@ def command(args: argparse.Namespace) -> int:
         print("tmanager: --workers must be at least 1", file=sys.stderr)
         return 2
     tourney = storage.read(path)
-    preflight(tourney)
+    if args.dask is None:
+        preflight(tourney)  # with --dask, the engines are checked on the cluster's hosts
     log_path = args.log or path.with_suffix(".log")
     setup_logging(None)
     monitor = Progress(path, interactive=sys.stderr.isatty())
     if monitor.finished(tourney):
         monitor.final(tourney)
         return 0
-    workers = Workers(path, args.workers, log_path)
+    workers = Workers(path, args.workers, log_path) if args.dask is None else _coordinator(args, path, log_path)
     stopping = False
 
     def stop(signum: int, frame: FrameType | None) -> None:
@@ -82,6 +98,16 @@ def command(args: argparse.Namespace) -> int:
         print("stopped; run the same command again to resume", file=sys.stderr)
         return 130
     return 0 if monitor.finished(tourney) else 1
+
+
+def _coordinator(args: argparse.Namespace, path: Path, log_path: Path) -> Coordinator:
+    try:
+        from tmanager.cluster import Coordinator
+    except ImportError as exc:
+        if (exc.name or "").partition(".")[0] not in ("dask", "distributed"):
+            raise
+        raise ConfigError("needs Dask distributed", field="--dask", hint="pip install 'tmanager[dask]'") from None
+    return Coordinator(path, args.dask, log_path=log_path, concurrency=args.dask_concurrency)
 
 
 class Workers:
