@@ -1,0 +1,467 @@
+"""Pairing events scored by points and spread, the tsh way (Scrabble and the like).
+
+Results are game scores: a player's standing is wins (a tie is half a win),
+then cumulative spread (points for minus points against). Who went first
+("firsts") and second ("seconds") is tracked and balanced the way colours are
+in chess.
+
+Everything here is pure. A division's history comes in as :class:`Scorecard`
+values (tsh's ``.t`` data: opponents with 0 for a bye, scores, ``p12``,
+``off``); :func:`tally` turns them into ranked :class:`Entrant` standings as of
+some round, with the opponents of every paired round for repeat checks; the
+pairing systems take entrants and return a :class:`~tmanager.pairing.Pairing`
+whose boards are ``(first, second)`` player ids (ranked order until
+:func:`assign_firsts` orders each board by who starts).
+
+Every system is repeat-aware: ``repeats`` is the allowance, how many times two
+players may already have met and still be paired (0: no rematch; None:
+unlimited), and a consecutive repeat (the last round's opponent again) is
+avoided whenever the allowance leaves another way. Inactive entrants (``off``)
+are left out of every pairing. With an odd field the bye goes to the
+lowest-ranked among those with the fewest byes.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+import networkx as nx
+
+from tmanager.errors import PairingError
+from tmanager.pairing.berger import round_robin as berger_schedule
+from tmanager.pairing.model import Pairing
+
+#: The opponent number of a bye (or forfeit win/loss without an opponent), as in tsh.
+BYE = 0
+#: ``p12`` codes: neither, first, second, to be drawn, not known yet.
+NEITHER, FIRST, SECOND, DRAW, UNKNOWN = 0, 1, 2, 3, 4
+
+
+@dataclass(frozen=True, slots=True)
+class Scorecard:
+    """A player's record, round by round, as tsh keeps it.
+
+    ``opponents[i]`` is the opponent of round i+1: a player id, :data:`BYE`, or
+    None when the player is not paired that round. ``scores[i]`` is the
+    player's own score, or None when not entered yet; for a bye or forfeit
+    it is the spread awarded (``+50``, ``-50``…). With spread-only entry, store
+    the spread as the winner's score and 0 as the loser's. ``p12[i]`` is a
+    ``p12`` code. ``off`` marks an inactive player (not paired any more) and
+    is the spread to award per missed game.
+    """
+
+    id: int
+    rating: int = 0
+    opponents: tuple[int | None, ...] = ()
+    scores: tuple[int | None, ...] = ()
+    p12: tuple[int, ...] = ()
+    off: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Entrant:
+    """One line of the standings the pairing systems read.
+
+    ``wins`` counts a tie as half a win; ``opponents`` lists every paired
+    round's opponent (:data:`BYE` for a bye, None when unpaired), including
+    rounds paired but not yet scored, so that repeats are always seen.
+    """
+
+    id: int
+    wins: float = 0.0
+    spread: int = 0
+    rating: int = 0
+    firsts: int = 0
+    seconds: int = 0
+    opponents: tuple[int | None, ...] = ()
+    active: bool = True
+
+    @property
+    def byes(self) -> int:
+        """Rounds with a bye (or forfeit) instead of an opponent."""
+        return self.opponents.count(BYE)
+
+    def met(self, other: Entrant) -> int:
+        """How many times this player has been paired with ``other``."""
+        return self.opponents.count(other.id)
+
+    def consecutive(self, other: Entrant) -> bool:
+        """Pairing with ``other`` would repeat the last round's game."""
+        return bool(self.opponents) and self.opponents[-1] == other.id
+
+    @property
+    def due(self) -> int:
+        """+1 if due to start (fewer firsts than seconds), -1 if due to reply, 0 if balanced."""
+        return (self.seconds > self.firsts) - (self.firsts > self.seconds)
+
+
+def standing_key(entrant: Entrant) -> tuple[float, int, int, int]:
+    """Sort key of the standings: wins, spread, then rating (all descending), then id."""
+    return (-entrant.wins, -entrant.spread, -entrant.rating, entrant.id)
+
+
+def ranked(entrants: Sequence[Entrant]) -> list[Entrant]:
+    """The entrants in standings order."""
+    return sorted(entrants, key=standing_key)
+
+
+def tally(cards: Sequence[Scorecard], *, through: int | None = None) -> list[Entrant]:
+    """Standings after round ``through`` (all rounds by default), in standings order.
+
+    Only games whose scores are in count; opponents, firsts and seconds of
+    every paired round are kept whatever ``through`` is, so Fontes pairings
+    (standings of round n-2, history up to round n-1) see every repeat.
+    """
+    by_id = {card.id: card for card in cards}
+    entrants = []
+    for card in cards:
+        wins = 0.0
+        spread = 0
+        last = len(card.opponents) if through is None else min(through, len(card.opponents))
+        for index in range(last):
+            opponent = card.opponents[index]
+            own = card.scores[index] if index < len(card.scores) else None
+            if opponent is None or own is None:
+                continue
+            if opponent == BYE:
+                margin = own
+            else:
+                other = by_id.get(opponent)
+                if other is None:
+                    raise PairingError(f"player {card.id} meets unknown player {opponent} in round {index + 1}")
+                theirs = other.scores[index] if index < len(other.scores) else None
+                if theirs is None:
+                    continue
+                margin = own - theirs
+            spread += margin
+            wins += 1.0 if margin > 0 else 0.5 if margin == 0 else 0.0
+        entrants.append(
+            Entrant(
+                id=card.id,
+                wins=wins,
+                spread=spread,
+                rating=card.rating,
+                firsts=card.p12.count(FIRST),
+                seconds=card.p12.count(SECOND),
+                opponents=card.opponents,
+                active=card.off is None,
+            )
+        )
+    return ranked(entrants)
+
+
+# -- firsts and seconds ------------------------------------------------------
+
+
+def starter(a: Entrant, b: Entrant) -> int | None:
+    """Who starts by the balance rule: fewer firsts, else more seconds; None when it goes by lot.
+
+    This is the NSA rule: of two players with as many firsts, the one who has
+    replied more often starts.
+    """
+    if a.firsts != b.firsts:
+        return a.id if a.firsts < b.firsts else b.id
+    if a.seconds != b.seconds:
+        return a.id if a.seconds > b.seconds else b.id
+    return None
+
+
+def assign_firsts(pairing: Pairing, entrants: Sequence[Entrant], *, rng: random.Random) -> Pairing:
+    """The same pairing with each board ordered ``(starter, replier)``, drawing lots on ties."""
+    by_id = {e.id: e for e in entrants}
+    boards = []
+    for a, b in pairing.boards:
+        first = starter(by_id[a], by_id[b])
+        if first is None:
+            first = rng.choice((a, b))
+        boards.append((a, b) if first == a else (b, a))
+    return Pairing(tuple(boards), pairing.bye)
+
+
+def _firsts_clash(a: Entrant, b: Entrant) -> int:
+    """1 when both are due to start or both due to reply: one of them will be out of turn."""
+    return int(a.due != 0 and a.due == b.due)
+
+
+# -- the matcher ---------------------------------------------------------------
+
+#: A pairing criterion vector for players ``a`` and ``b`` at places ``i < j`` of
+#: the list being paired; compared lexicographically, summed over boards.
+Cost = Callable[[Entrant, Entrant, int, int], tuple[int, ...]]
+
+
+def off_ideal(i: int, j: int, *, ideal: int, size: int) -> int:
+    """How far places ``i < j`` are from the ideal separation, weighted so that higher boards come first.
+
+    The squared miss is scaled by the number of places from ``i`` down, so the
+    nearest available opponent goes to the higher-ranked player, as when
+    pairing by hand from the top.
+    """
+    return (j - i - ideal) ** 2 * (size - i)
+
+
+def allowed(a: Entrant, b: Entrant, repeats: int | None) -> bool:
+    """Two players may meet under a repeat allowance (None: unlimited)."""
+    return repeats is None or a.met(b) <= repeats
+
+
+def match(players: Sequence[Entrant], cost: Cost, *, repeats: int | None) -> list[tuple[Entrant, Entrant]] | None:
+    """The pairing of an even list that minimises the summed cost vectors; None if none exists.
+
+    A minimum-cost perfect matching (Edmonds' blossom algorithm, integer
+    weights) over the pairs the allowance permits. Cost vectors are packed into
+    one integer whose digits are wide enough that no sum of a lower criterion
+    can outweigh one unit of a higher one, so the order is strictly lexicographic.
+    """
+    n = len(players)
+    if n % 2:
+        raise ValueError("match() needs an even number of players")
+    if n == 0:
+        return []
+    edges = [
+        (i, j, cost(players[i], players[j], i, j))
+        for i in range(n)
+        for j in range(i + 1, n)
+        if allowed(players[i], players[j], repeats)
+    ]
+    if not edges:
+        return None
+    width = len(edges[0][2])
+    multipliers = [1] * width
+    for k in range(width - 2, -1, -1):
+        top = max(e[2][k + 1] for e in edges)
+        multipliers[k] = multipliers[k + 1] * ((n // 2) * top + 1)
+    packed = [(i, j, sum(c * m for c, m in zip(vector, multipliers, strict=True))) for i, j, vector in edges]
+    ceiling = max(p for _, _, p in packed) + 1
+    graph = nx.Graph()
+    graph.add_weighted_edges_from((i, j, ceiling - p) for i, j, p in packed)
+    matching = nx.max_weight_matching(graph, maxcardinality=True)
+    if 2 * len(matching) != n:
+        return None
+    pairs = sorted((min(i, j), max(i, j)) for i, j in matching)
+    return [(players[i], players[j]) for i, j in pairs]
+
+
+def pairable(players: Sequence[Entrant], repeats: int | None) -> bool:
+    """An even list can be paired among itself within the repeat allowance."""
+    return match(players, lambda a, b, i, j: (0,), repeats=repeats) is not None
+
+
+def minimum_repeats(players: Sequence[Entrant]) -> int:
+    """The smallest allowance under which an even list can be paired among itself."""
+    most = max((a.met(b) for a in players for b in players if a is not b), default=0)
+    # Under the largest count every pair is allowed, so the search always ends.
+    return next(repeats for repeats in range(most + 1) if pairable(players, repeats))
+
+
+def bye_order(players: Sequence[Entrant]) -> list[Entrant]:
+    """Candidates for the bye, best first: fewest byes, then lowest-ranked."""
+    order = list(enumerate(players))
+    order.sort(key=lambda item: (item[1].byes, -item[0]))
+    return [player for _, player in order]
+
+
+def _active(entrants: Sequence[Entrant]) -> list[Entrant]:
+    return [e for e in ranked(entrants) if e.active]
+
+
+def _with_bye(
+    players: list[Entrant], pair_even: Callable[[list[Entrant]], list[tuple[Entrant, Entrant]] | None], what: str
+) -> Pairing:
+    """Pair ``players`` (ranked), choosing the bye so that the rest can be paired."""
+    candidates: list[Entrant | None] = list(bye_order(players)) if len(players) % 2 else [None]
+    for bye in candidates:
+        pairs = pair_even([p for p in players if p is not bye])
+        if pairs is not None:
+            return Pairing(tuple((a.id, b.id) for a, b in pairs), bye.id if bye else None)
+    raise PairingError(f"{what}: no pairing within the repeat allowance (allow more repeats)")
+
+
+# -- King of the Hill and factored pairings -----------------------------------
+
+
+def factored(
+    entrants: Sequence[Entrant], factor: int, *, repeats: int | None = 0, track_firsts: bool = True
+) -> Pairing:
+    """Factored pairings FP(f): 1 v 1+f, 2 v 2+f… in blocks of 2f (f=2: 1v3, 2v4, 5v7, 6v8).
+
+    Where the ideal opponent is not allowed, the nearest one is taken
+    (:func:`off_ideal`), avoiding consecutive repeats before anything else and then
+    matching starters with repliers and minimising repeats.
+    """
+    if factor < 1:
+        raise PairingError(f"the factor of factored pairings must be at least 1, not {factor}")
+
+    def pair_even(rest: list[Entrant]) -> list[tuple[Entrant, Entrant]] | None:
+        def cost(a: Entrant, b: Entrant, i: int, j: int) -> tuple[int, ...]:
+            return (
+                int(a.consecutive(b)),
+                off_ideal(i, j, ideal=factor, size=len(rest)),
+                _firsts_clash(a, b) if track_firsts else 0,
+                a.met(b),
+            )
+
+        return match(rest, cost, repeats=repeats)
+
+    return _with_bye(_active(entrants), pair_even, f"FP({factor})")
+
+
+def koth(entrants: Sequence[Entrant], *, repeats: int | None = 0, track_firsts: bool = True) -> Pairing:
+    """King of the Hill: 1 v 2, 3 v 4… (factored pairings with factor 1)."""
+    return factored(entrants, 1, repeats=repeats, track_firsts=track_firsts)
+
+
+def random_pairing(entrants: Sequence[Entrant], *, rng: random.Random, repeats: int | None = 0) -> Pairing:
+    """Random pairings (round 1): the field shuffled by ``rng``, then neighbours paired."""
+
+    def shuffled(rest: list[Entrant]) -> list[tuple[Entrant, Entrant]] | None:
+        order = list(rest)
+        rng.shuffle(order)
+        return match(
+            order,
+            lambda a, b, i, j: (int(a.consecutive(b)), off_ideal(i, j, ideal=1, size=len(order)), a.met(b)),
+            repeats=repeats,
+        )
+
+    return _with_bye(_active(entrants), shuffled, "random pairing")
+
+
+# -- tsh Swiss -------------------------------------------------------------------
+
+
+def pair_swiss(
+    players: Sequence[Entrant], *, repeats: int | None, track_firsts: bool = True
+) -> list[tuple[Entrant, Entrant]] | None:
+    """Swiss-pair an even ranked list: each win group's top half against its bottom half.
+
+    Within a group the criteria are, in order: fewest repeats, no consecutive
+    repeat, starters against repliers, and opponents as near as possible to
+    half the group apart. An odd group takes the top player of the next group;
+    a group that cannot be paired takes two more; when the bottom cannot be
+    paired it merges with the group above. None when the whole list cannot be
+    paired as one group. A group that can only be paired with a consecutive
+    repeat is treated as unpairable while other players could still join it.
+    """
+
+    def pair_group(group: list[Entrant]) -> list[tuple[Entrant, Entrant]] | None:
+        half = len(group) // 2
+        return match(
+            group,
+            lambda a, b, i, j: (
+                a.met(b),
+                int(a.consecutive(b)),
+                _firsts_clash(a, b) if track_firsts else 0,
+                off_ideal(i, j, ideal=half, size=len(group)),
+            ),
+            repeats=repeats,
+        )
+
+    done: list[tuple[list[Entrant], list[tuple[Entrant, Entrant]]]] = []
+    group: list[Entrant] = []
+    rest = list(players)
+    while rest or group:
+        if not group:
+            wins = rest[0].wins
+            while rest and rest[0].wins == wins:
+                group.append(rest.pop(0))
+            if len(group) % 2:
+                group.append(rest.pop(0))  # an even list leaves someone below an odd group
+        pairs = pair_group(group)
+        # A consecutive repeat is accepted only when the whole list left cannot avoid it.
+        if pairs is not None and (not (rest or done) or not any(a.consecutive(b) for a, b in pairs)):
+            done.append((group, pairs))
+            group = []
+        elif rest:
+            group.extend(rest[:2])
+            del rest[:2]
+        elif done:
+            group = done.pop()[0] + group
+        else:
+            return None
+    return [pair for _, pairs in done for pair in pairs]
+
+
+def swiss(entrants: Sequence[Entrant], *, repeats: int | None = 0, track_firsts: bool = True) -> Pairing:
+    """tsh's Swiss ("NewSwiss"): win groups, top half against bottom half, within the repeat allowance."""
+    return _with_bye(
+        _active(entrants), lambda rest: pair_swiss(rest, repeats=repeats, track_firsts=track_firsts), "Swiss"
+    )
+
+
+# -- fixed schedules ---------------------------------------------------------------
+
+
+def round_robin(seeds: Sequence[Entrant], round_number: int, *, cycles: int = 1) -> Pairing:
+    """Round ``round_number`` of a round robin among ``seeds`` (in seeding order) by the Berger tables."""
+    pairing = berger_schedule(len(seeds), round_number, cycles=cycles)
+    ids = [e.id for e in seeds]
+    return Pairing(
+        tuple((ids[a - 1], ids[b - 1]) for a, b in pairing.boards), ids[pairing.bye - 1] if pairing.bye else None
+    )
+
+
+def init_fontes(
+    entrants: Sequence[Entrant], rounds: int = 3, *, rng: random.Random, snaked: bool = False
+) -> list[Pairing]:
+    """tsh's InitFontes: ``rounds`` fixed rounds of round robins in groups of ``rounds + 1``.
+
+    Players (by rating) are dealt into groups one from each quantile (quartile
+    for quads), at random within each band or boustrophedonically when
+    ``snaked`` (tsh's ``initial_snaked``). When the field does not divide,
+    one group is larger and plays a partial round robin (a group of six plays
+    three of its five rounds). An odd field gets a phantom below everyone:
+    whoever meets it has the bye.
+    """
+    if rounds < 1 or rounds % 2 == 0:
+        raise PairingError(f"InitFontes needs an odd number of rounds, not {rounds}")
+    field: list[Entrant | None] = [*sorted(_active(entrants), key=lambda e: (-e.rating, e.id))]
+    if len(field) < 2:
+        raise PairingError("InitFontes needs at least two active players")
+    if len(field) % 2:
+        field.append(None)
+    size = rounds + 1
+    count = max(1, len(field) // size)
+    sizes = [size] * count
+    sizes[-1] += len(field) - size * count
+    groups: list[list[Entrant | None]] = [[] for _ in sizes]
+    for index, player in enumerate(field):
+        # Deal to the least-filled groups (relative to their size); ties in band order.
+        fill = [Fraction(len(g), s) if len(g) < s else Fraction(2) for g, s in zip(groups, sizes, strict=True)]
+        open_groups = [k for k, f in enumerate(fill) if f == min(fill)]
+        backwards = (index // count) % 2 == 1
+        chosen = (open_groups[-1] if backwards else open_groups[0]) if snaked else rng.choice(open_groups)
+        groups[chosen].append(player)
+    schedule = []
+    for r in range(1, rounds + 1):
+        boards: list[tuple[int, int]] = []
+        bye = None
+        for group in groups:
+            cycles = -(-rounds // (len(group) - 1)) if len(group) > 1 else 1
+            seats = berger_schedule(len(group), r, cycles=cycles)
+            for a, b in seats.boards:
+                real = [p for p in (group[a - 1], group[b - 1]) if p is not None]
+                if len(real) == 2:
+                    boards.append((real[0].id, real[1].id))
+                elif real:
+                    bye = real[0].id
+        schedule.append(Pairing(tuple(boards), bye))
+    return schedule
+
+
+def fontes_basis(round_number: int, *, session_breaks: Collection[int] | None) -> int:
+    """The round whose standings pair ``round_number``.
+
+    Fontes pairing uses round n-2, except right after a session break (listed
+    like tsh's ``session_breaks``: rounds after which there is time to wait for
+    every result), where round n-1 is used. Without session breaks every round
+    is paired from the round before it.
+    """
+    if round_number < 1:
+        raise PairingError(f"round {round_number} is not a round number")
+    previous = round_number - 1
+    if session_breaks is None or previous == 0 or previous in session_breaks:
+        return previous
+    return previous - 1
