@@ -13,7 +13,7 @@ import psutil
 import pytest
 
 from tmanager.engines import EngineSpec, command_line, find_definition, load_definition
-from tmanager.play import AdjudicationRules, GameRecord, GameSpec, play_game
+from tmanager.play import Adjudication, GameRecord, GameSpec, play_game
 from tmanager.timecontrol import TimeControl
 
 
@@ -98,7 +98,7 @@ def test_normal_game_is_legal_and_ends_by_the_rules() -> None:
 
 def test_max_moves_adjudication() -> None:
     record = play(spec("random-uci", "A"), spec("random-uci", "B"),
-                  adjudication=AdjudicationRules(max_moves=10))
+                  adjudication=Adjudication(max_moves=10))
     if record.termination == "adjudication":
         assert record.result == "1/2-1/2" and len(moves_of(record)) == 20
         assert "10 moves reached" in record.reason
@@ -109,20 +109,20 @@ def test_max_moves_adjudication() -> None:
 def test_resign_adjudication_needs_both_engines() -> None:
     loser = spec("random-uci", "Loser", command=(*spec("random-uci").command, "--score", "-1000"))
     winner = spec("random-uci", "Winner", command=(*spec("random-uci").command, "--score", "1000"))
-    rules = AdjudicationRules(resign_score=500, resign_moves=3)
+    rules = Adjudication(resign_score=500, resign_moves=3)
     record = play(loser, winner, adjudication=rules)
     assert (record.result, record.termination) == ("0-1", "adjudication")
     assert "White resigns" in record.reason
     assert len(moves_of(record)) == 6  # three moves each
     # Only one engine sure of the outcome: no adjudication.
     record = play(loser, spec("random-uci", "Unsure", command=(*spec("random-uci").command, "--score", "0")),
-                  adjudication=AdjudicationRules(resign_score=500, resign_moves=3, max_moves=12))
+                  adjudication=Adjudication(resign_score=500, resign_moves=3, max_moves=12))
     assert "resigns" not in record.reason
 
 
 def test_draw_adjudication() -> None:
     zero = (*spec("random-uci").command, "--score", "0")
-    rules = AdjudicationRules(draw_from_move=5, draw_score=10, draw_moves=3)
+    rules = Adjudication(draw_from_move=5, draw_score=10, draw_moves=3)
     record = play(spec("random-uci", "A", command=zero), spec("random-uci", "B", command=zero), adjudication=rules)
     if record.termination == "adjudication":
         assert record.result == "1/2-1/2" and "Draw by adjudication" in record.reason
@@ -134,7 +134,7 @@ def test_draw_adjudication() -> None:
 def test_start_position_and_opening_moves_are_recorded() -> None:
     fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
     record = play(spec("random-uci", "A"), spec("random-xboard", "B"), start_fen=fen, opening_moves=("f1b5", "a7a6"),
-                  adjudication=AdjudicationRules(max_moves=8))
+                  adjudication=Adjudication(max_moves=8))
     game = chess.pgn.read_game(io.StringIO(record.pgn))
     assert game is not None
     assert game.headers["FEN"] == fen and game.headers["SetUp"] == "1"
@@ -145,7 +145,7 @@ def test_start_position_and_opening_moves_are_recorded() -> None:
 
 def test_stockfish_game_under_clock_no_time_loss() -> None:
     sf = spec("stockfish", "SF1")
-    record = play(sf, dataclasses.replace(sf, name="SF2"), tc="1+0.01", adjudication=AdjudicationRules(max_moves=60))
+    record = play(sf, dataclasses.replace(sf, name="SF2"), tc="1+0.01", adjudication=Adjudication(max_moves=60))
     assert record.termination != "time forfeit"
     assert record.worst_overstep is not None and record.worst_overstep < 0
 
@@ -167,7 +167,7 @@ def syzygy() -> str:
     ],
 )
 def test_syzygy_adjudication(syzygy: str, fen: str, result: str, reason: str) -> None:
-    rules = AdjudicationRules(syzygy=syzygy, syzygy_pieces=5)
+    rules = Adjudication(syzygy=syzygy, syzygy_pieces=5)
     record = play(spec("random-uci", "A"), spec("random-xboard", "B"), start_fen=fen, adjudication=rules)
     assert (record.result, record.termination, record.reason) == (result, "adjudication", reason)
     assert len(moves_of(record)) == 1

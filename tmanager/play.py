@@ -45,8 +45,12 @@ Fault = Literal["crash", "handshake", "stall", "illegal move", "false claim", "t
 
 
 @dataclass(frozen=True, slots=True)
-class AdjudicationRules:
-    """When the runner ends a game itself. Scores in centipawns, counts in moves; ``None`` = off."""
+class Adjudication:
+    """When the runner ends a game itself (the tourney file's ``[adjudication]``).
+
+    Scores are centipawns, counts are moves; ``None`` turns a rule off.
+    ``syzygy`` is a tablebase directory.
+    """
 
     resign_score: int | None = None
     resign_moves: int = 3
@@ -69,7 +73,7 @@ class GameSpec:
     start_fen: str | None = None
     opening_moves: tuple[str, ...] = ()
     variant: str = "chess"
-    adjudication: AdjudicationRules = field(default_factory=AdjudicationRules)
+    adjudication: Adjudication = field(default_factory=Adjudication)
     time_margin: float = 0.1
     move_timeout: float = 60.0
     comments: bool = False
@@ -226,7 +230,7 @@ class EnginePool:
 class _Adjudicator:
     """Tracks engine scores move by move and decides when rules end the game."""
 
-    def __init__(self, rules: AdjudicationRules) -> None:
+    def __init__(self, rules: Adjudication) -> None:
         self.rules = rules
         self.resign_streak = {chess.WHITE: 0, chess.BLACK: 0}  # moves in a row a side saw itself lost
         self.win_streak = {chess.WHITE: 0, chess.BLACK: 0}

@@ -31,6 +31,7 @@ from typing import Any, Literal, TypeVar, get_args, get_origin
 from tmanager.engines import EngineSpec, OptionValue, command_line, find_definition, load_definition
 from tmanager.errors import ConfigError, StateError
 from tmanager.openings import variant_board
+from tmanager.play import Adjudication
 from tmanager.schedule import Gauntlet, RoundRobin, Schedule, ScheduledGame, Swiss
 from tmanager.timecontrol import TimeControl
 
@@ -90,20 +91,6 @@ class Openings:
     seed: int = 0
     start: int = 1
     plies: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class Adjudication:
-    """``[adjudication]``: rules that end a game early. Scores are centipawns, counts are moves."""
-
-    resign_score: int | None = None
-    resign_moves: int = 3
-    draw_from_move: int = 40
-    draw_score: int | None = None
-    draw_moves: int = 8
-    max_moves: int | None = None
-    syzygy: str = ""
-    syzygy_pieces: int = 7
 
 
 @dataclass(frozen=True, slots=True)

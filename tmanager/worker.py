@@ -10,6 +10,7 @@ the game to the PGN, in which case its result is recovered from there.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
 import os
@@ -28,7 +29,7 @@ import psutil
 from tmanager import pgn, storage, swiss
 from tmanager.errors import ConfigError
 from tmanager.openings import OpeningBook, opening_key
-from tmanager.play import AdjudicationRules, EnginePool, GameRecord, GameSpec, play_game
+from tmanager.play import EnginePool, GameRecord, GameSpec, play_game
 from tmanager.schedule import DONE, WAIT, ScheduledGame, next_game
 from tmanager.tourney import FINISHED_CHARS, PLAYING, RESULT_CHAR, UNPLAYED, Claim, Tourney
 
@@ -120,16 +121,7 @@ def game_spec(tourney: Tourney, game: ScheduledGame, book: OpeningBook | None) -
         start_fen=start_fen,
         opening_moves=moves,
         variant=s.variant,
-        adjudication=AdjudicationRules(
-            resign_score=a.resign_score,
-            resign_moves=a.resign_moves,
-            draw_from_move=a.draw_from_move,
-            draw_score=a.draw_score,
-            draw_moves=a.draw_moves,
-            max_moves=a.max_moves,
-            syzygy=str(tourney.directory / a.syzygy) if a.syzygy else "",
-            syzygy_pieces=a.syzygy_pieces,
-        ),
+        adjudication=dataclasses.replace(a, syzygy=str(tourney.directory / a.syzygy) if a.syzygy else ""),
         time_margin=s.time_margin,
         move_timeout=s.move_timeout,
         comments=s.pgn_comments,

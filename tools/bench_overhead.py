@@ -24,7 +24,7 @@ import chess
 import chess.engine
 
 from tmanager.engines import EngineSpec
-from tmanager.play import AdjudicationRules, GameSpec, play_game
+from tmanager.play import Adjudication, GameSpec, play_game
 from tmanager.timecontrol import TimeControl
 
 ENGINE = textwrap.dedent(
@@ -78,7 +78,7 @@ def with_tmanager(engine: Path, logs: list[Path], plies: int) -> None:
              for i, log in enumerate(logs)]
     limits = TimeControl.parse("inf", nodes=1)
     asyncio.run(play_game(GameSpec(white=specs[0], black=specs[1], white_limits=limits, black_limits=limits,
-                                   adjudication=AdjudicationRules(max_moves=plies // 2))))
+                                   adjudication=Adjudication(max_moves=plies // 2))))
 
 
 def with_simple_engine(engine: Path, logs: list[Path], plies: int) -> None:
