@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import networkx as nx
 
 from tmanager.errors import PairingError
+from tmanager.pairing.matching import Matcher, NoPerfectMatching
 from tmanager.pairing.model import BLACK, STANDARD, WHITE, Game, Pairing, PlayerState, PointsSystem, invert
 
 _DOWN = "D"
@@ -175,6 +176,11 @@ class _DutchRound:
         self.unplayed_rank: dict[int, int] = {}
         n = len(entrants)
         self.weights: list[list[int]] = [[0] * i for i in range(n)]
+        # What the matcher saw last, to tell it which vertices' edges changed.
+        self.last_weights: list[list[int]] = [[0] * i for i in range(n)]
+        self.last_low: dict[tuple[int, int], int] = {}
+        self.low_shift = 0
+        self.matcher = Matcher(n + 1)
 
     def _float(
         self, pid: int, games: Sequence[Game], rounds_back: int, score_before: Callable[[int, int], int]
@@ -263,19 +269,50 @@ class _DutchRound:
     # -- matching ---------------------------------------------------------------
 
     def _match(self, active: Sequence[int], low: dict[tuple[int, int], int], low_bits: int) -> list[int]:
-        """A maximum-weight matching of the active vertices; ``mate[v] == v`` when unmatched."""
-        graph = nx.Graph()
-        graph.add_nodes_from(active)
+        """A maximum-weight matching of the active vertices; ``mate[v] == v`` when unmatched.
+
+        The warm-started matcher needs a perfect matching: an odd field gets a
+        dummy vertex joined to everybody by weight 0, which takes the bye. The
+        low-order fields may sit higher than ``low_bits`` asks (the shift only
+        grows, so the matcher can rescale its duals): the order is the same.
+        """
+        n = len(self.players)
         weights = self.weights
-        graph.add_weighted_edges_from(
-            (a, b, (weights[b][a] << low_bits) + low.get((a, b), 0))
-            for j, b in enumerate(active)
-            for a in active[:j]
-            if weights[b][a]
-        )
-        mate = list(range(len(self.players)))
-        for a, b in nx.max_weight_matching(graph):
-            mate[a], mate[b] = b, a
+        grow = max(0, low_bits - self.low_shift)
+        shift = self.low_shift = self.low_shift + grow
+        changed = {b for b in active if weights[b] != self.last_weights[b]}
+        changed.update(a for (a, b), x in low.items() if self.last_low.get((a, b)) != x)
+        changed.update(a for (a, b), x in self.last_low.items() if low.get((a, b)) != x)
+        self.last_weights = [row[:] for row in weights]
+        self.last_low = dict(low)
+        size = n + 1
+        matrix: list[list[int | None]] = [[None] * size for _ in range(size)]
+        for j, b in enumerate(active):
+            row, out = weights[b], matrix[b]
+            for a in active[:j]:
+                if row[a]:
+                    out[a] = matrix[a][b] = ((row[a] << shift) + low.get((a, b), 0)) << 1
+        vertices = list(active)
+        if len(active) % 2:
+            vertices.append(n)
+            for v in active:
+                matrix[n][v] = matrix[v][n] = 0
+        mate = list(range(n))
+        try:
+            found = self.matcher.solve(vertices, matrix, changed=changed, grow=grow)
+        except NoPerfectMatching:
+            # No perfect matching: some player beyond the bye stays unpaired.
+            graph = nx.Graph()
+            graph.add_nodes_from(active)
+            graph.add_weighted_edges_from(
+                (a, b, matrix[a][b]) for j, b in enumerate(active) for a in active[:j] if matrix[a][b] is not None
+            )
+            for a, b in nx.max_weight_matching(graph):
+                mate[a], mate[b] = b, a
+            return mate
+        for v in active:
+            if found[v] != n:
+                mate[v] = found[v]
         return mate
 
     def _set_all(self, current: bool) -> None:
