@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from tmanager import event as ev
+from tmanager import event_trf, trf
 from tmanager.errors import PairingError, StateError
 from tmanager.pairing import Game, PlayerState, PointsSystem, pair_round
 
@@ -112,9 +113,49 @@ def play(path: Path, number: int, rng: random.Random, *, special: dict[int, str]
     ev.apply(path, operation)
 
 
+def trf_pairing(path: Path, number: int) -> tuple[tuple[set[tuple[int, int]], int | None], set[tuple[int, int]]]:
+    """Round ``number`` as pair_round pairs it from the event's own TRF export, and the export's own round.
+
+    As ``tmanager pair -c`` does: the players paired in the round are paired
+    again from the earlier rounds; byes and absences of the round stay, and so
+    do the forced games (which TRF cannot mark). Boards are by TRF starting rank.
+    """
+    event = ev.load(path)
+    d = event.division()
+    tournament = trf.parse(event_trf.dumps(event, d))
+    rank = d.ranks()
+    record = d.round(number)
+    fixed = {rank[n] for pair in record.forced for n in pair}
+    if record.forced_bye is not None:
+        fixed.add(rank[record.forced_bye])
+    states = []
+    for p in tournament.players:
+        games = p.games[:number]
+        if games[-1].paired and p.id not in fixed:
+            games = games[:-1]
+        states.append(PlayerState(p.id, games, p.rating))
+    pairing = pair_round(
+        states,
+        round_number=number,
+        total_rounds=tournament.total_rounds or number,
+        forbidden=tournament.forbidden,
+        points=tournament.points,
+        initial_colour=tournament.first_colour(),
+    )
+    exported = {
+        (p.id, p.games[number - 1].opponent or 0) for p in tournament.players if p.games[number - 1].colour == "w"
+    }
+    return (set(pairing.boards), pairing.bye), {b for b in exported if not set(b) & fixed}
+
+
 def pair_and_check(path: Path, number: int, **kwargs: Any) -> list[str]:
     messages = ev.apply(path, lambda e: ev.pair(e, e.division(), **kwargs))
     assert actual_pairing(path, number) == expected_pairing(path, number), f"round {number}"
+    (engine_boards, engine_bye), exported = trf_pairing(path, number)
+    assert engine_boards == exported, f"round {number}: the TRF export pairs differently"
+    ranks = ev.load(path).division().ranks()
+    bye = actual_pairing(path, number)[1]
+    assert engine_bye == (ranks[bye] if bye is not None else None)
     event = ev.load(path)
     d = event.division()
     record = d.round(number)

@@ -177,6 +177,8 @@ class Event:
     tiebreaks: list[str] = field(default_factory=lambda: ["BH-C1", "BH", "SB"])
     late_entry: str = "zero"  # "zero" or "half": how rounds missed before joining are scored
     max_byes: int | None = None  # requested byes allowed per player
+    stylesheet: str = ""  # a CSS file for the HTML reports, relative to the event file
+    hooks: dict[str, str] = field(default_factory=dict)  # HOOKS name -> shell command
     scoring: PointsSystem = field(default_factory=PointsSystem)
     divisions: list[Division] = field(default_factory=list)
 
@@ -498,7 +500,8 @@ def force(event: Event, division: Division, white: Player, black: Player | None)
 # -- pairing ---------------------------------------------------------------------
 
 
-def _forbidden_groups(division: Division) -> list[frozenset[int]]:
+def forbidden_groups(division: Division) -> list[frozenset[int]]:
+    """Groups of players who must not meet: the ``forbidden`` lists and, with ``team_apart``, each team."""
     groups = [frozenset(g) for g in division.forbidden]
     if division.team_apart:
         teams: dict[str, set[int]] = {}
@@ -566,7 +569,7 @@ def _pair_dutch(event: Event, division: Division, record: Round) -> None:
         raise PairingError(
             f"round {record.number} cannot be paired: only {label(division.player(entrants[0].id))} is left"
         )
-    groups = _forbidden_groups(division)
+    groups = forbidden_groups(division)
     try:
         pairing = pair_round(
             states,
@@ -776,7 +779,11 @@ def standings(event: Event, division: Division, upto: int | None = None, *, flag
 
 # -- reading and checking --------------------------------------------------------
 
-_EVENT_FIELDS = {"name", "site", "start", "end", "arbiter", "rounds", "tiebreaks", "late_entry", "max_byes"}
+_EVENT_FIELDS = {
+    "name", "site", "start", "end", "arbiter", "rounds", "tiebreaks", "late_entry", "max_byes", "stylesheet",
+}  # fmt: skip
+#: Hook commands of the ``[hooks]`` table: after results are saved, and when a round's last result is in.
+HOOKS = ("after_results", "round_complete")
 _SCORING_FIELDS = {
     "win", "draw", "loss", "forfeit_win", "forfeit_loss", "pairing_bye", "full_bye", "half_bye", "zero_bye",
 }  # fmt: skip
@@ -853,6 +860,11 @@ def _scoring(data: Any, file: Path | None) -> PointsSystem:
     )
 
 
+def _hooks(data: Any, file: Path | None) -> dict[str, str]:
+    r = _Reader(data, file, "hooks", set(HOOKS))
+    return {name: r.get(name, str) for name in HOOKS if name in r.data}
+
+
 def _date(r: _Reader, key: str) -> str:
     value: str = r.get(key, str, "")
     if value and not _DATE.match(value):
@@ -922,7 +934,7 @@ def _round(data: Any, file: Path | None, where: str) -> Round:
 
 def from_toml(data: dict[str, Any], file: Path | None = None) -> Event:
     """Build and check an event from parsed TOML; :class:`ConfigError` names the field."""
-    top = _Reader(data, file, "file", {"event", "scoring", "division"})
+    top = _Reader(data, file, "file", {"event", "scoring", "hooks", "division"})
     e = _Reader(top.required("event", dict), file, "event", _EVENT_FIELDS)
     tbs = e.get("tiebreaks", list, ["BH-C1", "BH", "SB"])
     for tb in tbs:
@@ -940,6 +952,8 @@ def from_toml(data: dict[str, Any], file: Path | None = None) -> Event:
         tiebreaks=list(tbs),
         late_entry=e.get("late_entry", str, "zero"),
         max_byes=e.get("max_byes", int),
+        stylesheet=e.get("stylesheet", str, ""),
+        hooks=_hooks(data.get("hooks", {}), file),
         scoring=_scoring(data.get("scoring", {}), file),
     )
     if event.late_entry not in ("zero", "half"):
@@ -1076,7 +1090,7 @@ def dumps(event: Event) -> str:
         [
             ("name", event.name), ("site", event.site), ("start", event.start), ("end", event.end),
             ("arbiter", event.arbiter), ("rounds", event.rounds), ("tiebreaks", event.tiebreaks),
-            ("late_entry", event.late_entry), ("max_byes", event.max_byes),
+            ("late_entry", event.late_entry), ("max_byes", event.max_byes), ("stylesheet", event.stylesheet),
         ],
     )  # fmt: skip
     s = event.scoring
@@ -1088,6 +1102,8 @@ def dumps(event: Event) -> str:
             ("pairing_bye", s.pairing_bye), ("zero_bye", s.zero_bye),
         )],
     )  # fmt: skip
+    if event.hooks:
+        _table(lines, "[hooks]", [(name, event.hooks.get(name)) for name in HOOKS])
     for d in event.divisions:
         _table(
             lines,

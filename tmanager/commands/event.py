@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from tmanager import event as ev
-from tmanager.errors import StateError, TManagerError
+from tmanager.errors import ConfigError, StateError, TManagerError
 from tmanager.pairing import PointsSystem
 from tmanager.tiebreaks import TIEBREAKS
 
@@ -278,12 +278,34 @@ def enter_result(
     return ev.set_result(e, d, n, board, result, correction=correction)
 
 
+def save_result(
+    path: Path, division: str | None, words: Sequence[str], round_number: int | None, *, correction: bool
+) -> list[str]:
+    """Enter one result as one change, then run the event's hooks (tmanager.hooks)."""
+    from tmanager import hooks
+
+    done: dict[str, Any] = {}
+
+    def operation(e: ev.Event) -> list[str]:
+        d = e.division(division)
+        n = round_number or d.paired_rounds
+        before = len([b for r, b in ev.missing(d) if r == n])
+        messages = enter_result(e, d, words, round_number, correction=correction)
+        done.update(division=d.name, round=n, completed=before > 0 and not any(r == n for r, _ in ev.missing(d)))
+        return messages
+
+    messages = ev.apply(path, operation)
+    return messages + hooks.after_results(path, done["division"], done["round"], completed=done["completed"])
+
+
 def _result(args: argparse.Namespace) -> int:
-    return _change(args, lambda e, d: enter_result(e, d, args.entry, args.round, correction=False))
+    _say(save_result(args.event, args.division, args.entry, args.round, correction=False))
+    return 0
 
 
 def _correct(args: argparse.Namespace) -> int:
-    return _change(args, lambda e, d: enter_result(e, d, args.entry, args.round, correction=True))
+    _say(save_result(args.event, args.division, args.entry, args.round, correction=True))
+    return 0
 
 
 def _configure_round(p: argparse.ArgumentParser) -> None:
@@ -387,6 +409,128 @@ def _nothing(p: argparse.ArgumentParser) -> None:
     pass
 
 
+# -- reports and exports (tmanager.reports, event_trf, tou, dryrun: imported when used) --------------------
+
+
+def _configure_report(p: argparse.ArgumentParser) -> None:
+    from tmanager.reports import KINDS
+
+    p.add_argument("--round", type=int, help="pairings of this round, standings and tables after it (default: last)")
+    p.add_argument("--only", action="append", choices=KINDS, help="only this report (repeatable)")
+    p.add_argument("--css", type=Path, help="a stylesheet linked after tmanager.css (default: the event's stylesheet)")
+    p.add_argument("-q", "--quiet", action="store_true", help="write the files without printing the reports")
+
+
+def _report(args: argparse.Namespace) -> int:
+    from tmanager import reports
+
+    e = ev.load(args.event)
+    divisions = [e.division(args.division)] if args.division or len(e.divisions) == 1 else e.divisions
+    made = []
+    for d in divisions:
+        made += reports.build(reports.context(e, d, args.round), args.only or (), args.round)
+    directory = reports.publish(args.event, e, made, stylesheet=args.css)
+    if not args.quiet:
+        print("\n".join(reports.text(r) for r in made), end="")
+    print(f"wrote {len(made)} report(s) as text and HTML; index: {directory / 'index.html'}")
+    return 0
+
+
+def _configure_export_trf(p: argparse.ArgumentParser) -> None:
+    p.add_argument("output", type=Path, help="the TRF file to write")
+
+
+def _export_trf(args: argparse.Namespace) -> int:
+    from tmanager import event_trf
+    from tmanager.storage import atomic_write
+
+    e = ev.load(args.event)
+    d = e.division(args.division)
+    atomic_write(args.output, event_trf.dumps(e, d))
+    print(f"wrote {args.output}: {len(d.players)} players, {d.paired_rounds} paired round(s)")
+    return 0
+
+
+def _configure_import_trf(p: argparse.ArgumentParser) -> None:
+    p.add_argument("input", type=Path, help="the TRF file to read")
+
+
+def _import_trf(args: argparse.Namespace) -> int:
+    from tmanager import event_trf
+
+    e = event_trf.read(args.input)
+    ev.create(args.event, e)
+    d = e.divisions[0]
+    print(f"created {args.event} from {args.input}: {len(d.players)} players, {d.paired_rounds} paired round(s)")
+    return 0
+
+
+def _configure_export_tou(p: argparse.ArgumentParser) -> None:
+    p.add_argument("output", type=Path, help="the .TOU file to write, e.g. A.TOU")
+    p.add_argument("--aliases", type=Path, help='TOML table of rating-list names: "Wiegand, Dave" = "David Wiegand"')
+    p.add_argument("--letter", help="division letter of the *line (default: the division name's first letter)")
+    p.add_argument("--date", help="date of the *M line, YYYY-MM-DD (default: the event's end or start)")
+
+
+def _export_tou(args: argparse.Namespace) -> int:
+    import tomllib
+
+    from tmanager import tou
+    from tmanager.storage import atomic_write
+
+    e = ev.load(args.event)
+    d = e.division(args.division)
+    aliases: dict[str, str] = {}
+    if args.aliases:
+        try:
+            aliases = tomllib.loads(args.aliases.read_text(encoding="utf-8"))
+        except (OSError, tomllib.TOMLDecodeError) as exc:
+            raise ConfigError(f"cannot read the alias table: {exc}", file=args.aliases) from None
+        if not all(isinstance(v, str) for v in aliases.values()):
+            raise ConfigError("every alias must be a string", file=args.aliases, hint='"Last, First" = "First Last"')
+    date = args.date or e.end or e.start
+    if not date:
+        raise StateError("the event has no date: give --date YYYY-MM-DD")
+    letter = (args.letter or d.name[:1]).upper()
+    text = tou.dumps(name=e.name, date=date, division=letter, players=tou.from_event(e, d, aliases))
+    atomic_write(args.output, text)
+    print(f"wrote {args.output}: {len(d.players)} players, {d.paired_rounds} round(s)")
+    return 0
+
+
+def _configure_dry_run(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--rounds", type=int, help="rounds to simulate (default: all remaining)")
+    p.add_argument("--seed", type=int, help="random seed, for a repeatable run")
+
+
+def _dry_run(args: argparse.Namespace) -> int:
+    from tmanager import dryrun, reports
+
+    e = ev.load(args.event)
+    for messages, made in dryrun.simulate(e, args.division, rounds=args.rounds, seed=args.seed):
+        _say(messages)
+        print("\n".join(reports.text(r) for r in made))
+    print(f"dry run only: {args.event} is unchanged")
+    return 0
+
+
+def _set_password(args: argparse.Namespace) -> int:
+    import getpass
+
+    from tmanager.web.auth import set_password
+
+    ev.load(args.event)  # an event file, readable, before anything is asked
+    if sys.stdin.isatty():
+        password = getpass.getpass("arbiter password: ")
+        if getpass.getpass("the same again: ") != password:
+            raise StateError("the two passwords differ; nothing was changed")
+    else:
+        password = sys.stdin.readline().rstrip("\r\n")
+    target = set_password(args.event, password)
+    print(f"arbiter password set: its scrypt hash is in {target} (mode 0600); sessions open in `tmanager serve` end")
+    return 0
+
+
 class Verb(NamedTuple):
     """A verb: its options, its handler, a line of help and example command lines."""
 
@@ -465,6 +609,46 @@ VERBS: dict[str, Verb] = {
     "missing": Verb(_nothing, _missing, "results still to enter", ("missing spring.toml",)),
     "undo": Verb(_nothing, _undo, "step back to the previous version of the event", ("undo spring.toml",)),
     "shell": Verb(_nothing, _shell, "interactive prompt for fast entry", ("shell spring.toml",)),
+    "report": Verb(
+        _configure_report,
+        _report,
+        "write the reports as text and HTML (html/EVENT/ beside the event, with an index)",
+        (
+            "report spring.toml",
+            "report spring.toml --round 3 --only standings --only pairings",
+            "report e.toml --css club.css",
+        ),
+    ),
+    "export-trf": Verb(
+        _configure_export_trf,
+        _export_trf,
+        "write a division as a FIDE TRF-16 file (pairing programs check it; import-trf reads it back)",
+        ("export-trf spring.toml spring.trf",),
+    ),
+    "import-trf": Verb(
+        _configure_import_trf,
+        _import_trf,
+        "create an event file from a TRF file",
+        ("import-trf spring-copy.toml spring.trf",),
+    ),
+    "export-tou": Verb(
+        _configure_export_tou,
+        _export_tou,
+        "write a division as an AUPAIR .TOU results file (white went first)",
+        ("export-tou spring.toml A.TOU --aliases names.toml",),
+    ),
+    "set-password": Verb(
+        _nothing,
+        _set_password,
+        "set the arbiter's password for `tmanager serve` (read from the terminal, or a line of standard input)",
+        ("set-password spring.toml",),
+    ),
+    "dry-run": Verb(
+        _configure_dry_run,
+        _dry_run,
+        "simulate the remaining rounds with random results on a copy (the event is not changed)",
+        ("dry-run spring.toml --seed 1", "dry-run spring.toml --rounds 2 --seed 7"),
+    ),
 }
 
 
@@ -534,7 +718,7 @@ SHELL_ONLY = {
     "why": "explain the last message",
     "quit": "leave the shell",
 }
-_SHELL_VERBS = [v for v in VERBS if v not in ("new", "shell")]
+_SHELL_VERBS = [v for v in VERBS if v not in ("new", "shell", "import-trf", "set-password")]
 
 
 class Shell:
@@ -639,13 +823,10 @@ class Shell:
                 self.verb("missing", [])
                 continue
             try:
-                for message in ev.apply(self.path, self._result_operation(words, round_number)):
+                for message in save_result(self.path, self.division, words, round_number, correction=False):
                     self.say(message)
             except TManagerError as exc:
                 self.say(f"error: {exc}")
-
-    def _result_operation(self, words: list[str], round_number: int | None) -> ev.Operation:
-        return lambda e: enter_result(e, e.division(self.division), words, round_number, correction=False)
 
     def players(self) -> None:
         e = ev.load(self.path)

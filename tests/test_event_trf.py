@@ -1,0 +1,129 @@
+"""TRF export and import of events: the round trip, the checker, a TRF from another program."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT, run_cli
+from tmanager import event as ev
+from tmanager import event_trf, trf
+from tmanager.dryrun import random_result
+from tmanager.errors import ConfigError
+
+
+def scripted_event(seed: int, players: int = 15, rounds: int = 5) -> ev.Event:
+    """A Dutch event paired by tmanager: a requested bye, a forfeit, a withdrawal, unrated players, flags."""
+    rng = random.Random(seed)
+    e = ev.Event(name="Scripted", site="Delft", start="2026-03-01", end="2026-03-03", arbiter="Arbiter, A",
+                 rounds=rounds, divisions=[ev.Division("Open")])  # fmt: skip
+    d = e.division()
+    for i in range(1, players + 1):
+        rating = rng.randrange(1300, 2400) if i % 6 else 0
+        flags = ["junior"] if i % 4 == 0 else ["woman"] if i % 5 == 0 else []
+        birth = f"2010-05-0{1 + i % 9}" if i % 4 == 0 else ""
+        player = ev.Player(i, f"Surname{i:02d}, Given", rating=rating, federation="NED", flags=flags, birth=birth)
+        player.club = "Club" if i % 3 else ""
+        ev.add_player(e, d, player)
+    for n in range(1, rounds + 1):
+        if n == 2:
+            ev.request_bye(e, d, d.player(3), 2, "half")
+        if n == 3:
+            ev.withdraw(d, d.player(9))
+        ev.pair(e, d, rng=rng)
+        for i, board in enumerate(d.round(n).boards):
+            result = (
+                "+-"
+                if (n, i) == (2, 1)
+                else random_result(d.player(board.white).rating, d.player(board.black).rating, rng)
+            )
+            ev.set_result(e, d, n, board, result)
+    return e
+
+
+def test_round_trip_of_the_examples_and_a_scripted_event() -> None:
+    events = [ev.load(ROOT / "tourneys" / "events" / name) for name in ("small-open.toml", "club-rr.toml")]
+    events.append(scripted_event(1))
+    for e in events:
+        text = event_trf.dumps(e, e.division())
+        back = event_trf.loads(text)
+        assert ev.dumps(back) == ev.dumps(e)
+        # The file is a TRF the pairing reader takes: points columns checked against the results.
+        tournament = trf.parse(text)
+        assert len(tournament.players) == len(e.division().players)
+        assert tournament.played_rounds == e.division().paired_rounds
+
+
+def test_starting_ranks_are_pairing_ranks(tmp_path: Path) -> None:
+    e = ev.load(ROOT / "tourneys" / "events" / "small-open.toml")
+    d = e.division()
+    tournament = trf.parse(event_trf.dumps(e, d))
+    ranks = d.ranks()
+    by_rank = {p.id: p for p in tournament.players}
+    for p in d.players:
+        line = by_rank[ranks[p.number]]
+        assert line.name == p.name and line.rating == p.rating
+        assert line.points == ev.score(e, d, p.number)
+    # Late entry Dekker (number 10, 2001) is ranked 6th by rating: starting rank 6.
+    assert by_rank[6].name == "Dekker, Ruben"
+
+
+def test_cli_round_trip_and_checker(tmp_path: Path) -> None:
+    path = tmp_path / "open.toml"
+    ev.create(path, scripted_event(2, players=16, rounds=6))
+    out = tmp_path / "open.trf"
+    done = run_cli("event", "export-trf", path, out)
+    assert done.returncode == 0, done.stderr
+    copy = tmp_path / "copy.toml"
+    done = run_cli("event", "import-trf", copy, out)
+    assert done.returncode == 0, done.stderr
+    assert copy.read_text(encoding="utf-8") == path.read_text(encoding="utf-8")
+    # tmanager's own checker re-pairs every round of the export: no discrepancy.
+    check = run_cli("pair", "--dutch", out, "-c")
+    assert check.returncode == 0, check.stderr
+    report = [line for line in check.stdout.splitlines() if not line.startswith("open: Round #")]
+    assert check.stdout.count("Round #") == 6
+    assert report == []
+    # Importing onto an existing file is refused.
+    assert run_cli("event", "import-trf", copy, out).returncode == 2
+
+
+def foreign_line(rank: int, sex: str, name: str, rating: str, fed: str, fide_id: str, birth: str, points: str,
+                 rounds: list[str]) -> str:  # fmt: skip
+    """A player line laid out by the TRF-16 columns, as another program writes it."""
+    head = f"001 {rank:4d} {sex}    {name:33} {rating:>4} {fed:3} {fide_id:>11} {birth:10} {points:>4} {rank:4d}"
+    return "  ".join([head, *rounds])
+
+
+FOREIGN = "\n".join([
+    "012 Club Championship", "042 2025/01/10", "XXR 3",
+    foreign_line(1, "m", "Alpha, Anna", "2100", "GER", "4100001", "1990/01/01", "2.0", ["   3 w 1", "   2 b 1"]),
+    foreign_line(2, "w", "Beta, Berta", "2000", "GER", "4100002", "2001/00/00", "1.0", ["   4 b 1", "   1 w 0"]),
+    foreign_line(3, "m", "Gamma, Gert", "1900", "GER", "", "", "0.5", ["   1 b 0", "0000 - H"]),
+    foreign_line(4, " ", "Delta, Dirk", "", "", "", "", "0.0", ["   2 w 0", "0000 - -"]),
+]) + "\n"  # fmt: skip
+
+
+def test_trf_from_another_program() -> None:
+    e = event_trf.loads(FOREIGN)
+    d = e.division()
+    assert (e.name, e.start, e.rounds) == ("Club Championship", "2025-01-10", 3)
+    assert [(p.number, p.name, p.rating, p.fide_id, p.birth, p.flags) for p in d.players] == [
+        (1, "Alpha, Anna", 2100, 4100001, "1990-01-01", []),
+        (2, "Beta, Berta", 2000, 4100002, "2001", ["woman"]),
+        (3, "Gamma, Gert", 1900, None, "", []),
+        (4, "Delta, Dirk", 0, None, "", []),
+    ]
+    assert [(b.white, b.black, b.result) for b in d.round(1).boards] == [(1, 3, "1-0"), (4, 2, "0-1")]
+    assert [(b.white, b.black, b.result) for b in d.round(2).boards] == [(2, 1, "0-1")]
+    assert d.round(2).byes == {3: "half"}
+    assert ev.score(e, d, 3) == 5
+
+
+def test_malformed_xtm_line_names_the_file(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.trf"
+    bad.write_text(FOREIGN.replace("XXR 3\n", "XXR 3\nXTM player 1 {not json\n"))
+    with pytest.raises(ConfigError, match="bad XTM player line"):
+        event_trf.read(bad)

@@ -1,0 +1,89 @@
+"""The .TOU export against the worked example of the NASPA wiki page (seed 002), byte for byte."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.conftest import run_cli
+from tmanager import event as ev
+from tmanager import tou
+
+# The seed's A.TOU. The wiki page collapses runs of blanks; its text says the
+# third line is 39 blanks and the digit zero, which is restored here.
+SEED_TOU = (
+    "*M2010-12-31 Your Tournament Name\n"
+    "*A\n" + " " * 39 + "0\n"
+    "David Wiegand 2400 +2 1350 1 2444 3\n"
+    "Sam Kantimathi 300 1 1502 +3 1350 2\n"
+    "Stu Goldman 1350 3 1502 2 333 +1\n"
+    "*** END OF FILE ***\n"
+)
+# The seed's NASPA submission: name, opponents (0: bye), scores, first (1) or second (2) per round.
+SEED_CARDS = [
+    ("Wiegand, Dave", (2, 0, 3), (400, 50, 444), (1, 0, 2)),
+    ("Kantimathi, Sam", (1, 3, 0), (300, 502, 50), (2, 1, 0)),
+    ("Goldman, Stuart", (0, 2, 1), (50, 502, 333), (0, 2, 1)),
+]
+ALIASES = {"Wiegand, Dave": "David Wiegand", "Goldman, Stuart": "Stu Goldman"}
+
+
+def test_seed_example_byte_exact() -> None:
+    cards = [
+        tou.ScoreCard(name, opps, scores, tuple(f == 1 for f in first)) for name, opps, scores, first in SEED_CARDS
+    ]
+    players = tou.from_scores(cards, ALIASES)
+    text = tou.dumps(name="Your Tournament Name", date="2010-12-31", division="A", players=players)
+    assert text.encode() == SEED_TOU.encode()
+
+
+def test_names_without_alias_are_turned_around() -> None:
+    assert tou.display_name("Kantimathi, Sam") == "Sam Kantimathi"
+    assert tou.display_name("Wiegand, Dave", ALIASES) == "David Wiegand"
+    assert tou.display_name("Madonna") == "Madonna"
+
+
+def test_chess_event_export(tmp_path: Path) -> None:
+    """A chess event: white went first, outcomes only, byes with the player's own number."""
+    path = tmp_path / "club.toml"
+    e = ev.Event(name="Club", rounds=3, end="2026-05-01", divisions=[ev.Division("A")])
+    d = e.division()
+    for i, (name, rating) in enumerate(
+        (("Wiegand, Dave", 2000), ("Kantimathi, Sam", 1800), ("Goldman, Stuart", 1600)), 1
+    ):
+        ev.add_player(e, d, ev.Player(i, name, rating=rating))
+    ev.pair(e, d, colour="white")
+    ev.set_result(e, d, 1, d.round(1).boards[0], "1-0")
+    ev.pair(e, d)
+    ev.set_result(e, d, 2, d.round(2).boards[0], "½-½")
+    ev.create(path, e)
+    aliases = tmp_path / "names.toml"
+    aliases.write_text('"Wiegand, Dave" = "David Wiegand"\n"Goldman, Stuart" = "Stu Goldman"\n')
+    out = tmp_path / "A.TOU"
+    done = run_cli("event", "export-tou", path, out, "--aliases", aliases)
+    assert done.returncode == 0, done.stderr
+    lines = out.read_text().splitlines()
+    assert lines[:3] == ["*M2026-05-01 Club", "*A", " " * 39 + "0"]
+    assert lines[-1] == "*** END OF FILE ***"
+    r1, r2 = d.round(1), d.round(2)
+    byes = {1: next(iter(r1.byes)), 2: next(iter(r2.byes))}
+    w1, w2 = r1.boards[0], r2.boards[0]
+    for n, line in zip((1, 2, 3), lines[3:6], strict=True):
+        cells = line.split()
+        name = " ".join(cells[:2])
+        assert name == tou.display_name(
+            d.player(n).name, {"Wiegand, Dave": "David Wiegand", "Goldman, Stuart": "Stu Goldman"}
+        )
+        rounds = [cells[2:4], cells[4:6]]
+        for r, board in enumerate((w1, w2), 1):
+            score, opponent = rounds[r - 1]
+            if byes[r] == n:
+                assert (score, opponent) == ("1350", str(n))
+            elif board.white == n:
+                assert (score, opponent) == ("2000" if r == 1 else "1000", f"+{board.black}")
+            else:
+                assert (score, opponent) == ("0" if r == 1 else "1000", str(board.white))
+    # Results missing: refused with one line, nothing written.
+    ev.apply(path, lambda e: ev.pair(e, e.division()))
+    done = run_cli("event", "export-tou", path, tmp_path / "B.TOU")
+    assert done.returncode == 2 and "has no result" in done.stderr
+    assert not (tmp_path / "B.TOU").exists()

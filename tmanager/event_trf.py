@@ -1,0 +1,305 @@
+"""A division of a human event as a FIDE TRF-16 / TRF-2026 file, and back.
+
+The export is a standard TRF: header lines (``012`` name, ``022`` site,
+``042``/``052`` dates, ``062``/``072`` players and rated players, ``092`` type,
+``102`` arbiter), the pairing programs' ``XXR`` (rounds), ``XXC`` (initial
+colour), ``XXP`` (players who must not meet, including team mates with
+``team_apart``) and ``BBW``… (a points system other than 1-½-0), and one ``001``
+line per player. The TRF starting rank of a player is their **pairing rank**
+(:meth:`~tmanager.event.Division.ranks`: rating, then name), as FIDE and the
+endorsed programs expect, so that ``bbpPairings --dutch FILE -c`` and
+``tmanager pair --dutch FILE -c`` re-pair every round as the event did.
+
+What TRF cannot hold — the permanent player numbers, clubs, teams, flags,
+withdrawals, board order, adjourned games, forced games, requested byes of
+rounds not yet paired and the event's settings — goes into ``XTM`` lines, one
+JSON object each (``XTM event {…}``, ``XTM player ID {…}``, ``XTM round N
+{…}``). Pairing programs skip lines of unknown kinds, and :func:`loads` reads
+them back, so an exported event re-imported is the same event. A TRF written by
+another program (no ``XTM`` lines) imports too: players numbered by starting
+rank, the results, byes and absences, the header data.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from tmanager import event as ev
+from tmanager import trf
+from tmanager.errors import ConfigError
+from tmanager.pairing import Game, PointsSystem
+from tmanager.pairing.model import STANDARD
+
+_SYSTEM_NAMES = {"dutch": "Swiss system (FIDE Dutch)", "round-robin": "Round robin (Berger)", "manual": "Manual"}
+_BYE_KINDS = {code: kind for kind, code in ev.BYE_CODES.items()}
+_BOARD_RESULTS = {codes: result for result, codes in ev.RESULT_CODES.items() if result != "adj"}
+#: TRF's codes for games played without a move (W D L) score as games played (1 = 0).
+_PLAYED = {"W": "1", "D": "=", "L": "0"}
+_POINTS_LINES = (
+    ("BBW", "win"), ("BBD", "draw"), ("BBL", "loss"), ("BBZ", "zero_bye"), ("BBF", "forfeit_loss"),
+    ("BBU", "pairing_bye"),
+)  # fmt: skip
+
+
+def _trf_date(text: str) -> str:
+    if not text:
+        return ""
+    return text.replace("-", "/") if len(text) == 10 else f"{text}/00/00"
+
+
+def _event_date(text: str) -> str:
+    text = text.strip()
+    if text.endswith("/00/00"):
+        return text[:4]
+    return text.replace("/", "-") if text else ""
+
+
+def _header(rank: int, p: ev.Player) -> str:
+    """Columns 1–80 of a player line."""
+    sex = "w" if "woman" in p.flags else " "
+    rating = str(p.rating) if p.rating else ""
+    fide_id = str(p.fide_id) if p.fide_id is not None else ""
+    return (
+        f"001 {rank:4d} {sex}{'':3} {p.name[:33]:33} {rating:>4.4} {p.federation[:3]:3} {fide_id:>11.11} "
+        f"{_trf_date(p.birth):10.10} "
+    )
+
+
+def _read_header(line: trf.TrfPlayer) -> dict[str, Any]:
+    """The player fields a ``001`` line holds."""
+    h = line.header.ljust(80)
+    fide_id = h[57:68].strip()
+    return {
+        "name": line.name,
+        "rating": line.rating,
+        "federation": h[53:56].strip(),
+        "fide_id": int(fide_id) if fide_id.isdigit() else None,
+        "birth": _event_date(h[69:79]),
+        "woman": h[9] == "w",
+    }
+
+
+def dumps(event: ev.Event, division: ev.Division) -> str:
+    """The division as TRF text (LF line endings)."""
+    ranks = division.ranks()
+    places = {s.player.number: s.rank for s in ev.standings(event, division)} if division.paired_rounds else {}
+    lines = [f"012 {event.name}"]
+    lines += [f"{code} {value}" for code, value in (("022", event.site), ("042", _trf_date(event.start)),
+              ("052", _trf_date(event.end))) if value]  # fmt: skip
+    lines += [
+        f"062 {len(division.players)}",
+        f"072 {sum(1 for p in division.players if p.rating)}",
+        f"092 {_SYSTEM_NAMES[division.system]}",
+    ]
+    if event.arbiter:
+        lines.append(f"102 {event.arbiter}")
+    total = event.total_rounds(division)
+    if total:
+        lines.append(f"XXR {total}")
+    if division.initial_colour:
+        lines.append(f"XXC {division.initial_colour}1")
+    if event.scoring != STANDARD:
+        lines += [f"{code} {trf.format_points(getattr(event.scoring, name))}" for code, name in _POINTS_LINES]
+    for group in ev.forbidden_groups(division):
+        lines.append("XXP " + " ".join(str(ranks[n]) for n in sorted(group, key=ranks.__getitem__)))
+    lines.append("XTM event " + _json(_event_extras(event, division)))
+    for p in division.players:
+        lines.append(f"XTM player {ranks[p.number]} " + _json(_player_extras(ranks[p.number], p)))
+    for r in division.rounds:
+        lines.append(f"XTM round {r.number} " + _json(_round_extras(r)))
+    paired = [ev.round_games(division, r) for r in division.rounds if r.paired]
+    players = []
+    for p in sorted(division.players, key=lambda p: ranks[p.number]):
+        games = tuple(_by_rank(entries[p.number], ranks) for entries in paired)
+        header = _header(ranks[p.number], p)
+        players.append(trf.TrfPlayer(ranks[p.number], header, ev.score(event, division, p.number), places.get(p.number),
+                                     games))  # fmt: skip
+    return trf.dumps(trf.Tournament(players=tuple(players), lines=tuple(lines)))
+
+
+def _json(data: Mapping[str, Any]) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+def _by_rank(game: Game, ranks: Mapping[int, int]) -> Game:
+    return Game(ranks[game.opponent] if game.opponent is not None else None, game.colour, game.result)
+
+
+def _event_extras(event: ev.Event, division: ev.Division) -> dict[str, Any]:
+    extras: dict[str, Any] = {
+        "division": division.name,
+        "system": division.system,
+        "tiebreaks": event.tiebreaks,
+        "late_entry": event.late_entry,
+        "rounds": event.rounds,
+    }
+    optional: dict[str, tuple[Any, Any]] = {
+        "cycles": (division.cycles, 1), "initial_colour": (division.initial_colour, None),
+        "forbidden": (division.forbidden, []), "team_apart": (division.team_apart, False),
+        "max_byes": (event.max_byes, None), "stylesheet": (event.stylesheet, ""), "hooks": (event.hooks, {}),
+    }  # fmt: skip
+    extras.update({key: value for key, (value, default) in optional.items() if value != default})
+    return extras
+
+
+def _player_extras(rank: int, p: ev.Player) -> dict[str, Any]:
+    """Everything of the player that the ``001`` line does not give back as it is."""
+    read = _read_header(trf.TrfPlayer(rank, _header(rank, p), 0, None, ()))
+    extras: dict[str, Any] = {"number": p.number}
+    for key in ("name", "rating", "federation", "fide_id", "birth"):
+        if read[key] != getattr(p, key):
+            extras[key] = getattr(p, key)
+    for key, default in (("club", ""), ("team", ""), ("flags", []), ("status", "active"), ("absent", [])):
+        if getattr(p, key) != default:
+            extras[key] = getattr(p, key)
+    return extras
+
+
+def _round_extras(r: ev.Round) -> dict[str, Any]:
+    extras: dict[str, Any] = {
+        "boards": [[b.white, b.black] for b in r.boards],
+        "byes": [[n, k] for n, k in r.byes.items()],
+    }
+    if not r.paired:
+        extras["paired"] = False
+    adjourned = [i for i, b in enumerate(r.boards, 1) if b.result == "adj"]
+    if adjourned:
+        extras["adjourned"] = adjourned
+    if r.forced:
+        extras["forced"] = [list(f) for f in r.forced]
+    if r.forced_bye is not None:
+        extras["forced_bye"] = r.forced_bye
+    return extras
+
+
+# -- import --------------------------------------------------------------------------
+
+
+def loads(text: str, *, file: Path | None = None) -> ev.Event:
+    """An event from TRF text; ``XTM`` lines (from :func:`dumps`) restore what TRF cannot hold."""
+    tournament = trf.parse(text, file=file)
+    header: dict[str, str] = {}
+    extras: dict[str, Any] = {"player": {}, "round": {}}
+    for line in tournament.lines:
+        code, _, rest = line.partition(" ")
+        if code in ("012", "022", "042", "052", "102"):
+            header[code] = rest.strip()
+        elif code == "XTM":
+            _read_extra(rest, extras, file)
+    meta = extras.get("event", {})
+    event = ev.Event(
+        name=header.get("012", "") or (file.stem if file else "imported"),
+        rounds=meta.get("rounds", tournament.total_rounds or tournament.played_rounds),
+        site=header.get("022", ""),
+        start=_event_date(header.get("042", "")),
+        end=_event_date(header.get("052", "")),
+        arbiter=header.get("102", ""),
+        tiebreaks=meta.get("tiebreaks", ["BH-C1", "BH", "SB"]),
+        late_entry=meta.get("late_entry", "zero"),
+        max_byes=meta.get("max_byes"),
+        stylesheet=meta.get("stylesheet", ""),
+        hooks=meta.get("hooks", {}),
+        scoring=PointsSystem(**{f: getattr(tournament.points, f) for f in PointsSystem.__dataclass_fields__}),
+    )
+    numbers = {p.id: extras["player"].get(p.id, {}).get("number", p.id) for p in tournament.players}
+    division = ev.Division(
+        meta.get("division", "main"),
+        system=meta.get("system", "dutch"),
+        cycles=meta.get("cycles", 1),
+        initial_colour=meta.get("initial_colour", _colour(tournament.initial_colour)),
+        forbidden=meta.get("forbidden", [sorted(numbers[i] for i in group) for group in tournament.forbidden]),
+        team_apart=meta.get("team_apart", False),
+    )
+    order = list(extras["player"]) or [p.id for p in tournament.players]
+    by_id = {p.id: p for p in tournament.players}
+    for rank in order:
+        if rank not in by_id:
+            raise ConfigError(f"XTM player {rank} has no 001 line", file=file)
+        division.players.append(_import_player(by_id[rank], extras["player"].get(rank), numbers[rank]))
+    for n in range(1, tournament.played_rounds + 1):
+        division.rounds.append(_import_round(tournament, n, numbers, extras["round"].get(n, {})))
+    for n, data in sorted(extras["round"].items()):
+        if n > tournament.played_rounds:
+            record = ev.Round(n, paired=False, forced_bye=data.get("forced_bye"))
+            record.boards = [ev.Board(w, b) for w, b in data.get("boards", [])]
+            record.byes = {p: k for p, k in data.get("byes", [])}
+            record.forced = [(w, b) for w, b in data.get("forced", [])]
+            division.rounds.append(record)
+    event.divisions.append(division)
+    ev.validate(event)
+    return event
+
+
+def _colour(code: str | None) -> str | None:
+    return {"w": "white", "b": "black"}.get(code or "")
+
+
+def _read_extra(rest: str, extras: dict[str, Any], file: Path | None) -> None:
+    kind, _, tail = rest.partition(" ")
+    try:
+        if kind == "event":
+            extras["event"] = json.loads(tail)
+        elif kind in ("player", "round"):
+            key, _, data = tail.partition(" ")
+            extras[kind][int(key)] = json.loads(data)
+    except (ValueError, json.JSONDecodeError) as exc:
+        raise ConfigError(
+            f"bad XTM {kind} line: {exc}", file=file, hint="the line is tmanager's; fix or remove it"
+        ) from None
+
+
+def _import_player(line: trf.TrfPlayer, extras: dict[str, Any] | None, number: int) -> ev.Player:
+    read = _read_header(line)
+    data = {key: read[key] for key in ("name", "rating", "federation", "fide_id", "birth")}
+    if extras is None:
+        flags = ["woman"] if read["woman"] else []
+        return ev.Player(number, flags=flags, **data)
+    data.update({k: v for k, v in extras.items() if k != "number"})
+    return ev.Player(number, **data)
+
+
+def _import_round(tournament: trf.Tournament, n: int, numbers: Mapping[int, int], extras: dict[str, Any]) -> ev.Round:
+    record = ev.Round(n, paired=True, forced_bye=extras.get("forced_bye"))
+    record.forced = [(w, b) for w, b in extras.get("forced", [])]
+    boards: dict[tuple[int, int], ev.Board] = {}
+    entries = {p.id: p.games[n - 1] if len(p.games) >= n else Game(None, None, "-") for p in tournament.players}
+    for rank, game in entries.items():
+        if game.opponent is None:
+            if game.result in _BYE_KINDS:
+                record.byes[numbers[rank]] = _BYE_KINDS[game.result]
+            continue
+        if game.colour == "b" or (game.colour is None and rank > game.opponent):
+            continue
+        theirs = entries[game.opponent]
+        white, black = numbers[rank], numbers[game.opponent]
+        codes = (_PLAYED.get(game.result, game.result), _PLAYED.get(theirs.result, theirs.result))
+        boards[(white, black)] = ev.Board(white, black, _BOARD_RESULTS.get(codes, "*"))
+    order = [tuple(b) for b in extras.get("boards", [])] or sorted(boards)
+    record.boards = [boards[(w, b)] for w, b in order if (w, b) in boards]
+    if len(record.boards) != len(boards):
+        raise ConfigError(f"round {n}: the XTM board list does not match the player lines")
+    if "byes" in extras:  # the event's order of the byes
+        bye_order = [n for n, _ in extras["byes"]]
+        record.byes = dict(
+            sorted(
+                record.byes.items(),
+                key=lambda item: bye_order.index(item[0]) if item[0] in bye_order else len(bye_order),
+            )
+        )
+    for index in extras.get("adjourned", []):
+        record.boards[index - 1].result = "adj"
+    return record
+
+
+def read(path: Path) -> ev.Event:
+    """Read a TRF file as an event."""
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except FileNotFoundError:
+        raise ConfigError("no such TRF file", file=path) from None
+    except UnicodeDecodeError:
+        text = path.read_bytes().decode("latin-1")
+    return loads(text, file=path)
