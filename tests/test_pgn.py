@@ -1,0 +1,56 @@
+"""Appending games to the tourney PGN: whole games only, fragments cut back, superseded games."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import chess.pgn
+
+from tmanager import pgn
+
+GAME = '[Event "t"]\n[White "A"]\n[Black "B"]\n[Result "{result}"]\n[GameNumber "{n}"]\n\n1. e4 e5 {result}\n'
+
+
+def games_in(path: Path) -> list[chess.pgn.Game]:
+    text = io.StringIO(path.read_text())
+    games = []
+    while (game := chess.pgn.read_game(text)) is not None:
+        assert not game.errors
+        games.append(game)
+    return games
+
+
+def test_a_fragment_left_by_a_dying_writer_is_cut_back(tmp_path: Path) -> None:
+    path = tmp_path / "t.pgn"
+    pgn.append_game(path, GAME.format(n=0, result="1-0"))
+    pgn.append_game(path, GAME.format(n=1, result="0-1"))
+    with open(path, "a") as f:  # a writer killed in the middle of game 2
+        f.write(GAME.format(n=2, result="1/2-1/2")[:37])
+    pgn.append_game(path, GAME.format(n=3, result="1/2-1/2"))
+    games = games_in(path)
+    assert [g.headers["GameNumber"] for g in games] == ["0", "1", "3"]
+    assert path.read_text().endswith("1/2-1/2\n\n")
+
+
+def test_a_fragment_with_no_complete_game_before_it(tmp_path: Path) -> None:
+    path = tmp_path / "t.pgn"
+    path.write_text('[Event "t"]\n[White "A"')
+    pgn.append_game(path, GAME.format(n=5, result="1-0"))
+    assert [g.headers["GameNumber"] for g in games_in(path)] == ["5"]
+
+
+def test_find_result_and_superseded_games(tmp_path: Path) -> None:
+    path = tmp_path / "t.pgn"
+    for n, result in [(0, "1-0"), (1, "0-1"), (2, "1/2-1/2")]:
+        pgn.append_game(path, GAME.format(n=n, result=result))
+    assert pgn.find_result(path, 1) == "0-1"
+    assert pgn.find_result(path, 7) is None
+    assert pgn.find_result(tmp_path / "missing.pgn", 1) is None
+    assert pgn.mark_superseded(path, {0, 2}, reason='A replaced by "C"') == 2
+    assert pgn.find_result(path, 0) is None  # superseded games no longer count
+    pgn.append_game(path, GAME.format(n=0, result="0-1"))
+    assert pgn.find_result(path, 0) == "0-1"
+    games = games_in(path)
+    assert [g.headers.get("Superseded") for g in games] == ["A replaced by 'C'", None, "A replaced by 'C'", None]
+    assert pgn.mark_superseded(path, {0, 2}, reason="again") == 1  # only the current game 0 is left to mark
