@@ -11,8 +11,9 @@ Routes::
     GET /static/…          the stylesheet and the script
 
 Any other method is refused with 405 before routing, so no URL can change
-anything. Arbiter actions (event mode) are to be routes of their own that
-:class:`Guard` lets through only with a valid session and CSRF token.
+anything. The event pages (:mod:`tmanager.web.eventapp`) name the few paths
+where :class:`Guard` lets a small POST through to the arbiter's actions, which
+check the session and the CSRF token themselves.
 """
 
 from __future__ import annotations
@@ -48,6 +49,8 @@ PAGE_POLICY = (
 BOARD_POLICY = "default-src 'none'; style-src 'unsafe-inline'"
 
 SAFE_METHODS = frozenset({"GET", "HEAD"})
+#: The largest request body let through to a writable path: the arbiter's forms are a few hundred bytes.
+MAX_FORM_BYTES = 16 * 1024
 
 
 def create_app(
@@ -140,25 +143,33 @@ def create_app(
 class Guard:
     """Refuses what a read-only dashboard must not do, before any route runs.
 
-    Methods other than GET and HEAD get 405; with ``loopback_only``, a Host header
-    that is not a loopback name gets 400. Every response carries headers that keep
-    browsers from sniffing types, framing the pages or sending referrers.
+    Methods other than GET and HEAD get 405, except POST to the ``writable``
+    paths, and only with a declared body of at most :data:`MAX_FORM_BYTES`; with
+    ``loopback_only``, a Host header that is not a loopback name gets 400. Every
+    response carries headers that keep browsers from sniffing types, framing the
+    pages or sending referrers to other sites.
     """
 
-    def __init__(self, app: ASGIApp, *, loopback_only: bool) -> None:
+    def __init__(self, app: ASGIApp, *, loopback_only: bool, writable: frozenset[str] = frozenset()) -> None:
         self.app = app
         self.loopback_only = loopback_only
+        self.writable = writable
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        if scope["method"] not in SAFE_METHODS:
+        post = scope["method"] == "POST" and scope["path"] in self.writable
+        if scope["method"] not in SAFE_METHODS and not post:
             refusal = PlainTextResponse(
-                "This server only shows the tourney; nothing can be changed through it.",
+                "Nothing can be changed through this address.",
                 status_code=405,
-                headers={"Allow": "GET, HEAD"},
+                headers={"Allow": "GET, HEAD" + (", POST" if scope["path"] in self.writable else "")},
             )
+            await refusal(scope, receive, self._secured(send))
+            return
+        if post and not _small_body(scope):
+            refusal = PlainTextResponse("The form is too large or its length is not given.", status_code=413)
             await refusal(scope, receive, self._secured(send))
             return
         if self.loopback_only and not is_loopback(_host(scope)):
@@ -176,7 +187,8 @@ class Guard:
                     (b"content-security-policy", PAGE_POLICY.encode()),
                     (b"x-content-type-options", b"nosniff"),
                     (b"x-frame-options", b"DENY"),
-                    (b"referrer-policy", b"no-referrer"),
+                    # Not no-referrer: browsers then send "Origin: null", which the arbiter's forms refuse.
+                    (b"referrer-policy", b"same-origin"),
                 ):
                     if name not in present:
                         headers.append((name, value))
@@ -184,6 +196,13 @@ class Guard:
             await send(message)
 
         return wrapped
+
+
+def _small_body(scope: Scope) -> bool:
+    for name, value in scope["headers"]:
+        if name == b"content-length":
+            return value.isdigit() and int(value) <= MAX_FORM_BYTES
+    return False
 
 
 def _host(scope: Scope) -> str:

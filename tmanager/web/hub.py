@@ -80,13 +80,68 @@ class FinishEstimate:
         return t1 + (total - d1) * (t1 - t0) / (d1 - d0)
 
 
-class Hub:
+class Watcher:
+    """Looks at files every ``poll`` seconds in a worker thread and wakes every waiting stream on a change.
+
+    Subclasses say what looking means (:meth:`refresh`) and call :meth:`wake`
+    when they have something new; streams wait with :meth:`wait`.
+    """
+
+    def __init__(self, *, poll: float) -> None:
+        self.poll = poll
+        self.closed = False
+        self._changed = asyncio.Event()  # bound to the running loop only when first awaited
+        self._task: asyncio.Task[None] | None = None
+
+    async def refresh(self, *, first: bool) -> None:
+        """Look at the files and publish what changed; ``first`` publishes even if nothing did."""
+        raise NotImplementedError
+
+    async def start(self) -> None:
+        """Publish the first state, then keep watching in the background."""
+        await self.refresh(first=True)
+        self._task = asyncio.create_task(self._watch())
+
+    async def stop(self) -> None:
+        """Stop watching and end every stream."""
+        self.closed = True
+        self._changed.set()
+        if self._task is not None:
+            self._task.cancel()
+
+    async def _watch(self) -> None:
+        while True:
+            await asyncio.sleep(self.poll)
+            try:
+                await self.refresh(first=False)
+            except Exception:  # a bug must not stop the live view for everyone; log it and go on
+                log.exception("live update failed")
+
+    def wake(self) -> None:
+        """Wake every stream waiting for a change."""
+        event, self._changed = self._changed, asyncio.Event()
+        event.set()
+
+    async def wait(self) -> bool:
+        """Until the next change or the end (``True``), or :data:`KEEPALIVE_SECONDS` without one (``False``)."""
+        event = self._changed
+        if self.closed:
+            return True
+        try:
+            async with asyncio.timeout(KEEPALIVE_SECONDS):
+                await event.wait()
+        except TimeoutError:
+            return False
+        return True
+
+
+class Hub(Watcher):
     """The current dashboard of one tourney file, and the event streams of its viewers."""
 
     def __init__(self, path: Path, *, show_engines: bool = False, poll: float = POLL_SECONDS) -> None:
+        super().__init__(poll=poll)
         self.path = path.resolve()
         self.show_engines = show_engines
-        self.poll = poll
         self.version = 0
         self.done = 0
         self.fragments: dict[str, str] = {}
@@ -101,9 +156,6 @@ class Hub:
         self._notice = ""
         self._delta = b""
         self._full: tuple[int, bytes] | None = None
-        self._changed: asyncio.Event | None = None
-        self._task: asyncio.Task[None] | None = None
-        self.closed = False
 
     # --- watching (runs in a worker thread) ---------------------------------------------------
 
@@ -194,31 +246,10 @@ class Hub:
 
     # --- publishing (runs in the event loop) --------------------------------------------------
 
-    async def start(self) -> None:
-        """Render the first state, then keep watching in the background."""
-        self._changed = asyncio.Event()
-        first = await asyncio.to_thread(self.scan)
-        self.publish(first or {})
-        self._task = asyncio.create_task(self._watch())
-
-    async def stop(self) -> None:
-        """Stop watching and end every event stream."""
-        self.closed = True
-        if self._changed is not None:
-            self._changed.set()
-        if self._task is not None:
-            self._task.cancel()
-
-    async def _watch(self) -> None:
-        while True:
-            await asyncio.sleep(self.poll)
-            try:
-                fragments = await asyncio.to_thread(self.scan)
-            except Exception:  # a bug must not stop the live view for everyone; log it and go on
-                log.exception("dashboard update failed")
-                continue
-            if fragments is not None:
-                self.publish(fragments)
+    async def refresh(self, *, first: bool) -> None:
+        fragments = await asyncio.to_thread(self.scan)
+        if fragments is not None or first:
+            self.publish(fragments or {})
 
     def publish(self, fragments: dict[str, str]) -> None:
         """Make ``fragments`` the current state and wake every stream if anything changed."""
@@ -230,9 +261,7 @@ class Hub:
         self.fragments = fragments
         self._delta = self._body(changed, dropped)
         self._full = None
-        if self._changed is not None:
-            event, self._changed = self._changed, asyncio.Event()
-            event.set()
+        self.wake()
 
     def _body(self, changed: dict[str, str], dropped: list[str]) -> bytes:
         # "v" and "done" come first: a client can read them without parsing the fragments.
@@ -258,13 +287,7 @@ class Hub:
                 seen = self.version
                 yield self._frame(body)
                 continue
-            event = self._changed
-            if event is None:
-                return
-            try:
-                async with asyncio.timeout(KEEPALIVE_SECONDS):
-                    await event.wait()
-            except TimeoutError:
+            if not await self.wait():
                 yield b": keepalive\n\n"
 
     def page(self) -> str:

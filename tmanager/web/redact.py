@@ -16,7 +16,9 @@ from pathlib import Path
 
 from tmanager.engines import engine_dirs, find_definition
 from tmanager.errors import TManagerError
+from tmanager.event import Event, journal_dir
 from tmanager.tourney import Tourney
+from tmanager.web.auth import password_path
 
 #: What a redacted path or command line is replaced with.
 MASK = "…"
@@ -42,6 +44,11 @@ class Redactor:
     def for_tourney(cls, tourney: Tourney) -> Redactor:
         """Every path and command line that ``tourney`` names or leads to."""
         return cls(tourney_secrets(tourney))
+
+    @classmethod
+    def for_event(cls, path: Path, event: Event) -> Redactor:
+        """Every path and command line of the event file ``path``: its directory, journal, hooks, stylesheet."""
+        return cls(event_secrets(path, event))
 
 
 def tourney_secrets(tourney: Tourney) -> list[str]:
@@ -72,6 +79,13 @@ def tourney_secrets(tourney: Tourney) -> list[str]:
         found += [" ".join(spec.command), *spec.command, spec.workdir or "", spec.stderr_log or ""]
         found += [str(v) for v in spec.options.values()]
     return found
+
+
+def event_secrets(path: Path, event: Event) -> list[str]:
+    """Paths and command lines of an event: its file, directory, journal, password file, hooks and stylesheet."""
+    found = [*_path_forms(path), *_path_forms(path.parent), *_path_forms(journal_dir(path))]
+    found += [*_path_forms(password_path(path)), *_path_forms(Path(sys.executable)), *_path_forms(Path.cwd())]
+    return [*found, event.stylesheet, *event.hooks.values()]
 
 
 def _path_forms(path: Path) -> list[str]:

@@ -1,4 +1,4 @@
-// tmanager dashboard: applies the server's live updates and runs the clocks between them.
+// tmanager dashboard and event pages: applies the server's live updates and runs the clocks between them.
 // No libraries: the server sends HTML fragments keyed by element id.
 "use strict";
 
@@ -25,6 +25,10 @@
   }
 
   function apply(message) {
+    if (message.reload) {
+      location.reload();
+      return;
+    }
     offset = Date.now() / 1000 - message.now;
     for (const [key, html] of Object.entries(message.set)) {
       const element = fragment(html);
@@ -71,7 +75,9 @@
   }
 
   function connect() {
-    const source = new EventSource(`events?v=${body.dataset.version}`);
+    // Event pages name their own stream (events?page=…); the dashboard has one.
+    const stream = body.dataset.stream || "events";
+    const source = new EventSource(`${stream}${stream.includes("?") ? "&" : "?"}v=${body.dataset.version}`);
     source.onopen = () => {
       connection.textContent = "live";
       connection.className = "connection";

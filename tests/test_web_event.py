@@ -1,0 +1,460 @@
+"""Event pages and the arbiter's result entry: a real `tmanager serve EVENT` on loopback, Chromium by Playwright."""
+
+# The fixture `serve` comes from the dashboard's tests, imported so both start servers the same way.
+# ruff: noqa: F401, F811
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import re
+import shutil
+import stat
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import pytest
+
+from tests.conftest import ROOT, run_cli
+from tests.test_web import CHROMIUM, CHROMIUM_ARGS, assert_not_blank, events, fetch, serve, snapshot
+from tmanager import event as ev
+from tmanager.web.auth import (
+    SCRYPT_N,
+    LoginThrottle,
+    PasswordHash,
+    Sessions,
+    password_path,
+    same_origin,
+)
+
+PASSWORD = "correct horse battery"
+EXAMPLE = ROOT / "tourneys" / "events" / "small-open.toml"
+browser_only = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (tools/test.sh installs it)")
+
+
+def set_password(path: Path, password: str) -> subprocess.CompletedProcess[str]:
+    """`tmanager event set-password`, the password on standard input as a script would give it."""
+    return subprocess.run(
+        [sys.executable, "-m", "tmanager", "event", "set-password", str(path)],
+        input=password + "\n", capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def protected(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The example Swiss (round 2 half entered) with an arbiter password; copy it before changing it."""
+    directory = tmp_path_factory.mktemp("event")
+    path = directory / "open.toml"
+    shutil.copy(EXAMPLE, path)
+    done = set_password(path, PASSWORD)
+    assert done.returncode == 0, done.stderr
+    return path
+
+
+def fresh(protected: Path, tmp_path: Path) -> Path:
+    shutil.copytree(protected.parent, tmp_path / "e")
+    return tmp_path / "e" / protected.name
+
+
+class Client:
+    """A plain HTTP client with a cookie jar, to send exactly the requests a browser would not."""
+
+    def __init__(self, server: Any) -> None:
+        self.server = server
+        self.origin = f"http://{server.host}:{server.port}"
+        self.cookies: dict[str, str] = {}
+
+    def request(self, method: str, path: str, fields: dict[str, str] | None = None,
+                headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], str]:  # fmt: skip
+        connection = http.client.HTTPConnection(self.server.host, int(self.server.port), timeout=30)
+        sent = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items()), **(headers or {})}
+        body = urlencode(fields or {}) if method == "POST" else None
+        if body is not None:
+            sent["Content-Type"] = "application/x-www-form-urlencoded"
+        connection.request(method, path, body=body, headers=sent)
+        response = connection.getresponse()
+        text = response.read().decode()
+        for name, value in response.getheaders():
+            if name.lower() == "set-cookie":
+                cookie, _, attributes = value.partition(";")
+                key, _, token = cookie.partition("=")
+                if "max-age=0" in attributes.lower() or 'expires=thu, 01 jan 1970' in attributes.lower():
+                    self.cookies.pop(key, None)
+                else:
+                    self.cookies[key] = token.strip('"')
+        connection.close()
+        return response.status, {k.lower(): v for k, v in response.getheaders()}, text
+
+    def post(self, path: str, fields: dict[str, str], *, origin: str | None = "") -> tuple[int, dict[str, str], str]:
+        """A POST with this server's Origin (``""``), another one, or none (``None``)."""
+        headers = {} if origin is None else {"Origin": origin or self.origin}
+        return self.request("POST", path, fields, headers)
+
+    def login(self, password: str = PASSWORD) -> tuple[int, dict[str, str], str]:
+        _, _, page = self.request("GET", "/login")
+        return self.post("/login", {"csrf": hidden(page, "csrf"), "password": password})
+
+
+def hidden(page: str, name: str) -> str:
+    match = re.search(rf'name="{name}" value="([^"]*)"', page)
+    assert match, f"no field {name!r} in the page"
+    return match[1]
+
+
+# --- the browser ------------------------------------------------------------------------------------
+
+
+@browser_only
+def test_arbiter_logs_in_enters_a_result_and_viewers_follow(protected: Path, tmp_path: Path, serve: Any) -> None:
+    from playwright.sync_api import sync_playwright
+
+    path = fresh(protected, tmp_path)
+    server = serve(path)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            viewer = browser.new_page(viewport={"width": 1100, "height": 900})
+            viewer.goto(server.url + "pairings")
+            viewer.wait_for_selector("#connection.connection:not(.lost)")
+            board3 = "#pairings tbody tr:nth-child(3) td.col-result"
+            assert viewer.inner_text(board3) == "*"
+            viewer.evaluate("window.notReloaded = true")
+
+            arbiter = browser.new_page(viewport={"width": 900, "height": 1000})
+            arbiter.goto(server.url + "arbiter")
+            assert arbiter.url.endswith("/login"), "the arbiter's page asks for the login first"
+            arbiter.fill("#password", PASSWORD)
+            arbiter.click("form.login button")
+            arbiter.wait_for_selector("#results form.entry")
+            cookie = next(c for c in arbiter.context.cookies() if c["name"] == "tmanager_session")
+            assert cookie["httpOnly"] and cookie["sameSite"] == "Strict"
+            assert cookie["value"] not in arbiter.url
+
+            before = path.read_bytes()
+            arbiter.select_option("#result-3 select", "1-0")
+            arbiter.click("#result-3 button")
+            arbiter.wait_for_selector(".flash p.done")
+            assert "Jansen, Pieter (2) 1½ 1-0 Bakker, Sanne (3) 0" in arbiter.inner_text(".flash")
+            assert path.read_bytes() != before
+            assert ev.load(path).division().round(2).boards[2].result == "1-0"
+            assert (path.parent / "old" / "open.0001.toml").read_bytes() == before, "journaled as the CLI does"
+            wait_text(viewer, board3, "1-0")  # the open page followed without a reload
+
+            # A change from the CLI reaches both pages too.
+            done = run_cli("event", "result", path, "4", "0-1")
+            assert done.returncode == 0, done.stderr
+            wait_text(viewer, "#pairings tbody tr:nth-child(4) td.col-result", "0-1")
+            assert viewer.evaluate("window.notReloaded") is True
+
+            # Bad input: an inline error beside its form, and the file untouched.
+            unchanged = path.read_bytes()
+            arbiter.goto(server.url + "arbiter?round=1")
+            arbiter.select_option("#result-1 select", "0-1")
+            arbiter.click("#result-1 button")  # a correction of round 1: allowed, warns about round 2
+            arbiter.wait_for_selector(".flash p.warning")
+            assert ev.load(path).division().round(1).boards[0].result == "0-1"
+            unchanged = path.read_bytes()
+            arbiter.goto(server.url + "arbiter")
+            arbiter.select_option("#bye select[name=player]", "5")
+            arbiter.fill("#bye input[name=round]", "2")
+            arbiter.click("#bye button")
+            assert "already paired" in arbiter.inner_text("#bye .error")
+            assert path.read_bytes() == unchanged
+
+            # Pair the next round, then a requested bye for the one after.
+            arbiter.click("#pair button")
+            arbiter.wait_for_selector(".flash p.done")
+            assert "round 3 paired" in arbiter.inner_text(".flash")
+            assert ev.load(path).division().paired_rounds == 3
+            arbiter.select_option("#bye select[name=player]", "5")
+            arbiter.click("#bye button")
+            arbiter.wait_for_selector(".flash p.done")
+            assert ev.load(path).division().round(4).byes == {5: "half"}
+            wait_text(viewer, "#pairings h2", "Round 3 · by board")
+
+            for name, shot in (("arbiter", arbiter.screenshot(full_page=True)),
+                               ("viewer", viewer.screenshot(full_page=True))):  # fmt: skip
+                (tmp_path / f"{name}.png").write_bytes(shot)
+                assert_not_blank(shot)
+            arbiter.click("#logout button")
+            arbiter.goto(server.url + "arbiter")
+            assert arbiter.url.endswith("/login")
+        finally:
+            browser.close()
+
+
+def wait_text(page: Any, selector: str, text: str, timeout: float = 10.0) -> None:
+    """Polled from here: the pages' CSP forbids the eval that Playwright's wait_for_function needs."""
+    deadline = time.monotonic() + timeout
+    while (shown := page.locator(selector).first.text_content()) != text:
+        assert time.monotonic() < deadline, f"{selector} shows {shown!r}, not {text!r}"
+        time.sleep(0.05)
+
+
+@browser_only
+def test_pages_read_well_on_a_phone(protected: Path, serve: Any) -> None:
+    from playwright.sync_api import sync_playwright
+
+    server = serve(protected)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            phone = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                                     has_touch=True)  # fmt: skip
+            phone.goto(server.url)
+            phone.click("text=Bakker, Sanne")
+            assert "Round 2: board 3 with black against Jansen, Pieter (2)" in phone.inner_text(".now")
+            assert phone.locator("#player tbody tr").count() == 2
+            for address in ("", "pairings", "standings", "table", "player?n=3"):
+                phone.goto(server.url + address)
+                # The page itself fits the width; only wide tables scroll, inside their own box.
+                assert phone.evaluate("document.documentElement.scrollWidth") <= 390, address
+            phone.goto(server.url + "pairings")
+            assert not phone.locator("#pairings th.col-rtg").first.is_visible(), "ratings left out on a phone"
+            shot = phone.screenshot(full_page=True)
+            assert_not_blank(shot)
+            phone.goto(server.url + "standings")
+            header = phone.locator("#standings thead").inner_text()
+            assert all(tb in header for tb in ("BH-C1", "BH", "SB", "WIN"))
+        finally:
+            browser.close()
+
+
+# --- refusals: nothing changes ---------------------------------------------------------------------
+
+
+def test_unauthenticated_and_cross_site_posts_change_nothing(protected: Path, tmp_path: Path, serve: Any) -> None:
+    path = fresh(protected, tmp_path)
+    server = serve(path)
+    before = snapshot(path.parent)
+    entry = {"round": "2", "board": "3", "result": "1-0", "was": "*"}
+    stranger = Client(server)
+    for action, fields in (("/result", entry), ("/pair", {"round": "3"}), ("/bye", {"player": "5", "round": "3"}),
+                           ("/logout", {})):  # fmt: skip
+        status, _, text = stranger.post(action, fields)
+        assert status == 403 and "Log in as the arbiter first" in text, (action, status)
+    arbiter = Client(server)
+    status, headers, _ = arbiter.login()
+    assert status == 303 and headers["location"] == "arbiter"
+    token = arbiter.cookies["tmanager_session"]
+    _, _, page = arbiter.request("GET", "/arbiter")
+    csrf = hidden(page, "csrf")
+    refused = [
+        arbiter.post("/result", {**entry, "csrf": csrf}, origin="http://evil.example"),
+        arbiter.post("/result", {**entry, "csrf": csrf}, origin=f"http://localhost:{server.port}.evil.example"),
+        arbiter.post("/result", {**entry, "csrf": csrf}, origin=None),  # neither Origin nor Referer
+        arbiter.request("POST", "/result", {**entry, "csrf": csrf}, {"Referer": "http://evil.example/form"}),
+        arbiter.post("/result", entry),  # no CSRF token
+        arbiter.post("/result", {**entry, "csrf": csrf[:-2] + "xx"}),
+        arbiter.post("/result", {**entry, "csrf": token}),  # the session token is not the CSRF token
+    ]
+    assert [status for status, _, _ in refused] == [403] * len(refused)
+    for method in ("PUT", "DELETE", "PATCH"):
+        assert arbiter.request(method, "/result", {**entry, "csrf": csrf})[0] == 405
+    assert arbiter.post("/", {**entry, "csrf": csrf})[0] == 405
+    assert arbiter.post("/standings", {**entry, "csrf": csrf})[0] == 405
+    assert snapshot(path.parent) == before, "a refused request changed a file"
+
+    # Bad input from the arbiter: an inline error, nothing written.
+    for fields, message in (
+        ({**entry, "board": "9"}, "round 2 has boards 1-4; there is no board 9"),
+        ({**entry, "result": "2-0"}, "'2-0' is not a result"),
+        ({**entry, "round": "x"}, "the round must be a number"),
+        ({**entry, "board": "1"}, "already has ½-½; use `correct` to change it"),
+        ({**entry, "round": "3"}, "round 3 is not paired"),
+    ):
+        status, _, text = arbiter.post("/result", {**fields, "csrf": csrf})
+        assert status == 400 and message in text.replace("&#x27;", "'"), (fields, status)
+        assert 'role="alert"' in text
+    status, _, text = arbiter.post("/pair", {"csrf": csrf, "round": "3"})
+    assert status == 400 and "2 result(s) missing (round.board: 2.3, 2.4)" in text
+    status, _, text = arbiter.post("/bye", {"csrf": csrf, "player": "", "round": "3", "kind": "half"})
+    assert status == 400 and "choose the player who asked for the bye" in text
+    status, _, text = arbiter.post("/bye", {"csrf": csrf, "player": "5", "round": "3", "kind": "double"})
+    assert status == 400 and "a requested bye is &#x27;half&#x27;, &#x27;zero&#x27; or &#x27;full&#x27;" in text
+    # The attempts took the event's lock, as the CLI does, which leaves its empty lock file; nothing else changed.
+    assert (path.parent / "open.toml.lock").read_bytes() == b""
+    assert {k: v for k, v in snapshot(path.parent).items() if k != "open.toml.lock"} == before
+
+    # The same session with everything right: accepted, and the file shows it.
+    status, headers, _ = arbiter.post("/result", {**entry, "csrf": csrf})
+    assert status == 303 and headers["location"] == "arbiter?round=2"
+    assert ev.load(path).division().round(2).boards[2].result == "1-0"
+    # Logged out, the same cookie and token are worth nothing.
+    assert arbiter.post("/logout", {"csrf": csrf})[0] == 303
+    arbiter.cookies["tmanager_session"] = token
+    changed = path.read_bytes()
+    assert arbiter.post("/result", {**entry, "board": "4", "csrf": csrf})[0] == 403
+    assert path.read_bytes() == changed
+
+
+def test_wrong_passwords_are_throttled(protected: Path, serve: Any) -> None:
+    server = serve(protected)
+    guesser = Client(server)
+    status, _, text = guesser.login("wrong password")
+    assert status == 403 and "Wrong password." in text
+    status, headers, text = guesser.login(PASSWORD)  # at once: even the right one waits
+    assert status == 429 and "Too many failed logins" in text and int(headers["retry-after"]) >= 1
+    assert "tmanager_session" not in guesser.cookies
+    time.sleep(1.1)
+    assert guesser.login(PASSWORD)[0] == 303
+
+
+def test_login_form_needs_its_token_and_this_origin(protected: Path, serve: Any) -> None:
+    server = serve(protected)
+    client = Client(server)
+    _, _, page = client.request("GET", "/login")
+    status, _, page = client.post("/login", {"password": PASSWORD})  # no token
+    assert status == 403 and "The login form had expired" in page
+    token = hidden(page, "csrf")  # each login form has a fresh one
+    assert client.post("/login", {"csrf": token, "password": PASSWORD}, origin="http://evil.example")[0] == 403
+    assert "tmanager_session" not in client.cookies
+    assert client.post("/login", {"csrf": token, "password": PASSWORD})[0] == 303
+
+
+# --- no leaks ------------------------------------------------------------------------------------
+
+
+def test_pages_show_no_path_hash_or_token(protected: Path, tmp_path: Path, serve: Any) -> None:
+    path = fresh(protected, tmp_path)
+    text = path.read_text().replace("[scoring]", '[hooks]\nafter_results = "cp x /srv/secret/copy.txt"\n\n[scoring]')
+    path.write_text(text)
+    server = serve(path)
+    client = Client(server)
+    client.login()
+    token = client.cookies["tmanager_session"]
+    stored = password_path(path).read_text().strip()
+    secrets = [str(path.parent), os.path.realpath(path.parent), str(ROOT), sys.executable, "/srv/secret",
+               stored, stored.split("$")[2], stored.split("$")[3], token, PASSWORD]  # fmt: skip
+    addresses = ["/", "/pairings", "/pairings?round=1", "/standings", "/standings?round=1", "/table", "/player?n=1",
+                 "/player?n=99", "/pairings?round=9", "/arbiter", "/arbiter?round=1", "/login", "/nowhere"]  # fmt: skip
+    seen = {a: client.request("GET", a) for a in addresses}
+    seen["bad result"] = client.post("/result", {"csrf": hidden(seen["/arbiter"][2], "csrf"), "round": "2",
+                                                 "board": "9", "result": "1-0"})  # fmt: skip
+    for address, (status, headers, body) in seen.items():
+        assert status in (200, 303, 400, 404), (address, status)
+        for secret in secrets:
+            assert secret not in body and secret not in headers.get("location", ""), f"{secret!r} leaks via {address}"
+    assert seen["/player?n=99"][0] == 404 and "no player number 99" in seen["/player?n=99"][2]
+    # The live stream of every page too.
+    message = next(events(server, "?page=standings"))
+    assert "standings" in message["set"]
+    for secret in secrets:
+        assert secret not in json.dumps(message, ensure_ascii=False)
+
+
+def test_serve_tells_events_from_tourneys_and_reports_a_bad_event(tmp_path: Path, serve: Any) -> None:
+    server = serve(EXAMPLE)
+    status, _, body = fetch(server.url + "standings")
+    assert status == 200 and b"Leiden Spring Open 2026" in body and b"After round:" in body
+    broken = tmp_path / "broken.toml"
+    broken.write_text(EXAMPLE.read_text().replace('name = "Leiden Spring Open 2026"', "name = 7"))
+    done = run_cli("serve", broken, "--port", "0")
+    assert done.returncode == 2 and "event.name: must be str" in done.stderr and "Traceback" not in done.stderr
+    # No password set: the login page says how to set one, and every POST is refused.
+    status, _, body = fetch(server.url + "login")
+    assert status == 200 and b"tmanager event set-password EVENT" in body and b'type="password"' not in body
+
+
+def test_set_password_stores_only_a_salted_scrypt_hash(tmp_path: Path) -> None:
+    path = tmp_path / "e.toml"
+    shutil.copy(EXAMPLE, path)
+    assert set_password(path, PASSWORD).returncode == 0
+    target = password_path(path)
+    first = target.read_text()
+    assert stat.S_IMODE(target.stat().st_mode) == 0o600
+    assert PASSWORD not in first
+    stored = PasswordHash.loads(first)
+    assert stored.n == SCRYPT_N >= 2**17 and stored.r == 8 and len(stored.salt) == 16
+    assert stored.matches(PASSWORD) and not stored.matches(PASSWORD + " ")
+    target.chmod(0o644)
+    assert set_password(path, PASSWORD).returncode == 0
+    assert target.read_text() != first, "a fresh salt each time"
+    assert stat.S_IMODE(target.stat().st_mode) == 0o600
+    short = set_password(path, "short")
+    assert short.returncode == 2 and "at least 8 characters" in short.stderr
+    tourney = set_password(ROOT / "tourneys" / "gauntlet.toml", PASSWORD)
+    assert tourney.returncode == 2 and "Traceback" not in tourney.stderr
+    target.write_text("scrypt$n=3,r=8,p=1$AAAA$AAAA\n")
+    with pytest.raises(Exception, match="not a tmanager password file"):
+        PasswordHash.loads(target.read_text(), target)
+
+
+# --- the parts -----------------------------------------------------------------------------------
+
+
+def test_login_throttle_backs_off_per_client_and_for_everyone() -> None:
+    throttle = LoginThrottle(base=1.0, cap=60.0, crowd=5, window=600.0)
+    assert throttle.wait("a", now=0.0) == 0
+    throttle.failed("a", now=0.0)
+    assert throttle.wait("a", now=0.5) == pytest.approx(0.5)
+    throttle.failed("a", now=1.0)
+    throttle.failed("a", now=3.0)
+    assert throttle.wait("a", now=3.0) == pytest.approx(4.0)  # 1, 2, 4 s
+    assert throttle.wait("b", now=3.0) == 0
+    for i in range(7):
+        throttle.failed("a", now=10.0 + i)
+    assert throttle.wait("a", now=16.0) == pytest.approx(60.0)  # capped
+    # Ten failures within the window, from anyone: everyone waits.
+    assert throttle.wait("c", now=16.0) == pytest.approx(2.0**5)
+    throttle.succeeded("a")
+    assert throttle.wait("a", now=16.0) == pytest.approx(2.0**5)
+    assert throttle.wait("c", now=16.0 + 700) == 0  # the window has passed
+
+
+def test_sessions_expire_and_end() -> None:
+    sessions = Sessions()
+    session = sessions.open(now=0.0)
+    assert session.token != session.csrf and len(session.token) >= 40
+    assert sessions.get(session.token, now=3600.0) is session
+    assert sessions.get(session.token, now=3600.0 + 5 * 3600) is None  # idle too long
+    other = sessions.open(now=0.0)
+    for hour in range(1, 17):
+        assert sessions.get(other.token, now=hour * 3600.0 - 1) is other
+    assert sessions.get(other.token, now=16 * 3600.0 + 1) is None  # the lifetime is over
+    third = sessions.open(now=0.0)
+    sessions.close(third.token)
+    assert sessions.get(third.token, now=1.0) is None and sessions.get(None) is None
+
+
+def test_same_origin() -> None:
+    assert same_origin(host="127.0.0.1:8080", origin="http://127.0.0.1:8080", referer=None)
+    assert same_origin(host="127.0.0.1:8080", origin=None, referer="http://127.0.0.1:8080/arbiter?round=2")
+    assert not same_origin(host="127.0.0.1:8080", origin="http://127.0.0.1:8081", referer=None)
+    assert not same_origin(host="127.0.0.1:8080", origin="null", referer=None)
+    assert not same_origin(host="127.0.0.1:8080", origin=None, referer=None)
+    assert not same_origin(host="127.0.0.1:8080", origin="file://127.0.0.1:8080", referer=None)
+    assert not same_origin(host="", origin="http://x", referer=None)
+
+
+def test_divisions_each_have_their_pages_and_entry(tmp_path: Path, serve: Any) -> None:
+    path = tmp_path / "m.toml"
+    commands = [("new", path, "--name", "Two groups", "--rounds", "3", "--divisions", "A,B Group")]
+    commands += [("add-player", path, f"{group}{i}, X", "-d", name) for group, name in (("Alpha", "A"),
+                 ("Beta", "B Group")) for i in range(1, 5)]  # fmt: skip
+    commands += [("pair", path, "-d", "A", "--colour", "white"), ("pair", path, "-d", "B Group", "--colour", "black")]
+    for command in commands:
+        done = run_cli("event", *command)
+        assert done.returncode == 0, (command, done.stderr)
+    assert set_password(path, PASSWORD).returncode == 0
+    server = serve(path)
+    client = Client(server)
+    status, _, home = client.request("GET", "/")
+    assert status == 200 and "Division A" in home and "Division B Group" in home
+    status, _, page = client.request("GET", "/pairings?d=b+group")
+    assert status == 200 and "Beta1, X" in page and "Alpha1, X" not in page
+    assert client.request("GET", "/standings?d=C")[0] == 404
+    client.login()
+    _, _, page = client.request("GET", "/arbiter?d=B+Group")
+    assert "Beta1, X (1)" in page and "Alpha1" not in page
+    status, headers, _ = client.post("/result", {"csrf": hidden(page, "csrf"), "d": "B Group", "round": "1",
+                                                 "board": "2", "result": "=", "was": "*"})  # fmt: skip
+    assert status == 303 and headers["location"] == "arbiter?d=B+Group&round=1"
+    event = ev.load(path)
+    assert event.division("B Group").round(1).boards[1].result == "½-½"
+    assert all(b.result == "*" for b in event.division("A").round(1).boards)

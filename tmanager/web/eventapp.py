@@ -1,0 +1,441 @@
+"""The web application of an event: public pages that update live, and the arbiter's actions.
+
+Routes::
+
+    GET  /                      players of each division, each linking to their page
+    GET  /pairings?d=&round=    a round by board and alphabetically
+    GET  /standings?d=&round=   the standings with the event's tie-breaks
+    GET  /table?d=              the wall chart (Swiss) or cross-table (round robin)
+    GET  /player?d=&n=          one player's page
+    GET  /events?page=KIND&…    server-sent events: the sections of that page that changed
+    GET  /login, POST /login    the arbiter's password; opens a session
+    GET  /arbiter?d=&round=     result entry and correction, pairing, byes (logged in)
+    POST /result, /pair, /bye   the arbiter's actions; POST /logout
+
+Every POST must come from a page of this server (``Origin``, else
+``Referer``), carry the session cookie and the session's CSRF token; the
+actions then run the very functions the CLI runs (``tmanager.event.apply``,
+``save_result``), so each is one locked, journaled change, and a refused one
+writes nothing and shows its reason beside the form.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import math
+import secrets
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from pathlib import Path
+from urllib.parse import parse_qs
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from tmanager import event as ev
+from tmanager.errors import StateError, TManagerError
+from tmanager.web import dashboard, eventpages
+from tmanager.web.app import STATIC, Guard
+from tmanager.web.auth import (
+    SESSION_LIFETIME,
+    LoginThrottle,
+    Session,
+    Sessions,
+    password_path,
+    read_password,
+    same_origin,
+    same_token,
+)
+from tmanager.web.eventpages import Page, Sections, Snapshot
+from tmanager.web.hub import POLL_SECONDS, Stamp, Watcher, stamp
+from tmanager.web.redact import Redactor
+
+log = logging.getLogger("tmanager.web")
+
+SESSION_COOKIE = "tmanager_session"
+#: The login form's own CSRF token travels in this cookie and in the form (double submit).
+LOGIN_COOKIE = "tmanager_login"
+#: Rendered pages kept per version at most; more distinct addresses than this start the cache afresh.
+MAX_RENDERS = 512
+#: Longest password tried (scrypt of a huge text would be a cheap way to keep the server busy).
+MAX_PASSWORD = 1024
+WRITABLE = frozenset({"/login", "/logout", "/result", "/pair", "/bye"})
+_PAGES = ("pairings", "standings", "table", "player")
+
+
+class EventHub(Watcher):
+    """The current version of an event file, its rendered pages, and the live streams of its viewers."""
+
+    def __init__(self, path: Path, *, poll: float = POLL_SECONDS) -> None:
+        super().__init__(poll=poll)
+        self.path = path.resolve()
+        self.version = 0
+        self.snapshot: Snapshot | None = None
+        self.notice = ""
+        self.redact = Redactor(())  # nothing is rendered before the file is read
+        self._stamp: Stamp = None
+        self._renders: dict[tuple[int, Page, str | None], asyncio.Future[Sections]] = {}
+
+    def scan(self) -> bool:
+        """Read the event file again if it changed; whether anything did."""
+        current = stamp(self.path)
+        if current == self._stamp:
+            return False
+        self._stamp = current
+        try:
+            event = ev.load(self.path)
+        except TManagerError as exc:
+            # The message names the file: it goes to the owner's terminal, never to a page.
+            log.warning("cannot read the event file, showing the last state read: %s", exc)
+            self.notice = "The event file cannot be read just now; this is the last state read."
+            return True
+        self.notice = ""
+        self.redact = Redactor.for_event(self.path, event)
+        self.snapshot = Snapshot(event)
+        return True
+
+    async def refresh(self, *, first: bool) -> None:
+        if await asyncio.to_thread(self.scan) or first:
+            self.version += 1
+            self._renders.clear()
+            self.wake()
+
+    async def sections(self, page: Page, csrf: str | None = None) -> Sections:
+        """The sections of ``page`` as of the current version, rendered once for all viewers."""
+        key = (self.version, page, csrf)
+        future = self._renders.get(key)
+        if future is None:
+            if len(self._renders) >= MAX_RENDERS:
+                self._renders.clear()
+            future = asyncio.ensure_future(asyncio.to_thread(self._render, self.snapshot, page, csrf))
+            self._renders[key] = future
+        return await future
+
+    def _render(self, snapshot: Snapshot | None, page: Page, csrf: str | None) -> Sections:
+        notice = [("notice", dashboard.notice(self.notice))]
+        if snapshot is None:
+            return notice
+        try:
+            sections = eventpages.render(snapshot, page, csrf=csrf)
+        except TManagerError as exc:
+            sections = eventpages.problem(str(exc))
+        return [(key, self.redact(html)) for key, html in notice + sections]
+
+    async def stream(self, page: Page, csrf: str | None, since: int | None) -> AsyncIterator[bytes]:
+        """Server-sent events for one viewer of ``page`` whose copy is version ``since`` (``None``: none)."""
+        sent = dict(await self.sections(page, csrf)) if since == self.version else {}
+        seen = since if since == self.version else None
+        yield b"retry: 2000\n\n"
+        while not self.closed:
+            if seen != self.version:
+                seen = self.version
+                current = dict(await self.sections(page, csrf))
+                changed = {k: v for k, v in current.items() if sent.get(k) != v}
+                # A section that comes or goes (a round paired, a notice) changes the page's layout: reload it.
+                reload = bool(sent) and set(current) != set(sent)
+                sent = current
+                if changed or reload:
+                    yield frame(seen, {"set": {} if reload else changed, "drop": [], "reload": reload})
+                continue
+            if not await self.wait():
+                yield b": keepalive\n\n"
+
+
+def frame(version: int, body: Mapping[str, object]) -> bytes:
+    """One server-sent event in the dashboard's format (its script applies it)."""
+    data = json.dumps({"now": round(time.time(), 3), "v": version, **body}, ensure_ascii=False, separators=(",", ":"))
+    return f"id: {version}\ndata: {data}\n\n".encode()
+
+
+def create_event_app(
+    path: Path, *, poll: float = POLL_SECONDS, loopback_only: bool = True, throttle: LoginThrottle | None = None
+) -> Starlette:
+    """The event pages and the arbiter's actions for event file ``path``."""
+    hub = EventHub(path, poll=poll)
+    sessions = Sessions()
+    limiter = throttle or LoginThrottle()
+    verifying = asyncio.Lock()  # one scrypt at a time: guessing in parallel gains nothing
+    password_stamp = [stamp(password_path(hub.path))]
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await hub.start()
+        yield
+        await hub.stop()
+
+    def session_of(request: Request) -> Session | None:
+        current = stamp(password_path(hub.path))
+        if current != password_stamp[0]:  # a new password (or none) ends every session
+            sessions.clear()
+            password_stamp[0] = current
+        return sessions.get(request.cookies.get(SESSION_COOKIE))
+
+    def respond(page: Page, sections: Sections, *, version: int, session: Session | None, status: int = 200,
+                flash: list[str] | None = None, live: bool = True) -> Response:  # fmt: skip
+        document = eventpages.document(
+            hub.snapshot, page, sections, version=version, arbiter=session is not None, flash=flash or (), live=live
+        )
+        return HTMLResponse(hub.redact(document), status_code=status, headers={"Cache-Control": "no-store"})
+
+    async def show(request: Request, kind: str) -> Response:
+        session = session_of(request)
+        try:
+            page = Page.from_query(kind, request.query_params)
+        except StateError as exc:
+            return respond(Page("home"), eventpages.problem(str(exc)), version=0, session=session, status=404,
+                           live=False)  # fmt: skip
+        if kind == "arbiter" and session is None:
+            return RedirectResponse("login", status_code=303)
+        version = hub.version
+        sections = await hub.sections(page, session.csrf if kind == "arbiter" and session else None)
+        flash: list[str] = []
+        if session is not None and kind == "arbiter":
+            flash, session.flash = session.flash, []
+        missing = any(key == "problem" for key, _ in sections)
+        return respond(page, sections, version=version, session=session, status=404 if missing else 200, flash=flash)
+
+    def page_route(kind: str) -> Callable[[Request], Awaitable[Response]]:
+        async def handler(request: Request) -> Response:
+            return await show(request, kind)
+
+        return handler
+
+    async def events(request: Request) -> Response:
+        query = request.query_params
+        try:
+            page = Page.from_query(query.get("page", "home"), query)
+        except StateError as exc:
+            return PlainTextResponse(str(exc), status_code=400)
+        session = session_of(request)
+        since = query.get("v", "")
+        if page.kind == "arbiter" and session is None:
+            body: AsyncIterator[bytes] = _once(frame(hub.version, {"set": {}, "drop": [], "reload": True}))
+        else:
+            csrf = session.csrf if page.kind == "arbiter" and session else None
+            body = hub.stream(page, csrf, int(since) if since.isdigit() else None)
+        return StreamingResponse(
+            body, media_type="text/event-stream", headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+        )
+
+    # --- logging in and out ---------------------------------------------------------------------
+
+    def login_page(request: Request, *, error: str = "", status: int = 200) -> Response:
+        token = secrets.token_urlsafe(32)
+        try:
+            configured = read_password(hub.path) is not None
+        except TManagerError:
+            configured, error = True, error or "The password file is damaged: set the password again."
+        response = respond(
+            Page("login"), eventpages.login(csrf=token, error=error, configured=configured),
+            version=hub.version, session=None, status=status, live=False,
+        )  # fmt: skip
+        _cookie(request, response, LOGIN_COOKIE, token, max_age=3600)
+        return response
+
+    async def login_form(request: Request) -> Response:
+        if session_of(request) is not None:
+            return RedirectResponse("arbiter", status_code=303)
+        return login_page(request)
+
+    async def login(request: Request) -> Response:
+        if not _from_here(request):
+            return refusal("This form was not sent from this server's page; the request is refused.")
+        form = await _form(request)
+        if not same_token(form.get("csrf"), request.cookies.get(LOGIN_COOKIE) or "\x00"):
+            return login_page(request, error="The login form had expired; enter the password again.", status=403)
+        client = request.client.host if request.client else ""
+        async with verifying:
+            # Checked inside the lock, so guesses sent at once queue and then wait their backoff too.
+            wait = limiter.wait(client)
+            if wait > 0:
+                response = login_page(
+                    request, error=f"Too many failed logins: wait {math.ceil(wait)} s before trying again.", status=429
+                )
+                response.headers["Retry-After"] = str(math.ceil(wait))
+                return response
+            try:
+                stored = read_password(hub.path)
+            except TManagerError:
+                stored = None
+            password = form.get("password", "")
+            good = stored is not None and len(password) <= MAX_PASSWORD
+            good = good and stored is not None and await run_in_threadpool(stored.matches, password)
+        if not good:
+            limiter.failed(client)
+            message = "Wrong password." if stored is not None else "No arbiter password is set for this event."
+            return login_page(request, error=message, status=403)
+        limiter.succeeded(client)
+        session = sessions.open()
+        response = RedirectResponse("arbiter", status_code=303)
+        _cookie(request, response, SESSION_COOKIE, session.token, max_age=int(SESSION_LIFETIME))
+        response.delete_cookie(LOGIN_COOKIE, path="/")
+        return response
+
+    async def logout(request: Request) -> Response:
+        checked = await authorised(request)
+        if isinstance(checked, Response):
+            return checked
+        session, _ = checked
+        sessions.close(session.token)
+        response = RedirectResponse("./", status_code=303)
+        response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="strict")
+        return response
+
+    # --- the arbiter's actions ------------------------------------------------------------------
+
+    def refusal(message: str) -> Response:
+        return respond(Page("home"), eventpages.problem(message), version=hub.version, session=None, status=403,
+                       live=False)  # fmt: skip
+
+    async def authorised(request: Request) -> tuple[Session, dict[str, str]] | Response:
+        """The session and the form of a POST that came from this server's page, or the refusal."""
+        if not _from_here(request):
+            return refusal("This form was not sent from this server's page; the request is refused.")
+        session = session_of(request)
+        if session is None:
+            return refusal("Log in as the arbiter first.")
+        form = await _form(request)
+        if not same_token(form.get("csrf"), session.csrf):
+            return refusal("The form is missing its security token (or it expired); reload the page and try again.")
+        return session, form
+
+    async def act(request: Request, form_key: str, change: Callable[[dict[str, str]], list[str]]) -> Response:
+        """Run one change from a form: redirect with its messages, or show the page with the error by the form.
+
+        ``form_key`` names the form; ``result`` forms are one per board (``result-N``) and
+        come back to the round they were in.
+        """
+        checked = await authorised(request)
+        if isinstance(checked, Response):
+            return checked
+        session, form = checked
+        if form_key == "result":
+            form_key = f"result-{form.get('board', '')}"
+            page = Page("arbiter", form.get("d") or None, _round_or_none(form.get("round", "")))
+        else:
+            page = Page("arbiter", form.get("d") or None)
+        try:
+            messages = await run_in_threadpool(change, form)
+        except TManagerError as exc:
+            version = hub.version
+            snapshot = hub.snapshot
+            try:
+                sections = eventpages.render(snapshot, page, csrf=session.csrf, error=(form_key, str(exc)),
+                                             values=form) if snapshot else []  # fmt: skip
+            except TManagerError as problem:
+                sections = eventpages.problem(f"{exc} ({problem})")
+            return respond(page, sections, version=version, session=session, status=400)
+        session.flash = [hub.redact(m) for m in messages]
+        await hub.refresh(first=False)  # the next page shows the change at once
+        return RedirectResponse(page.url(), status_code=303)
+
+    def enter_result(form: dict[str, str]) -> list[str]:
+        from tmanager.commands.event import save_result
+
+        round_number, board = _number(form, "round"), _number(form, "board")
+        correction = form.get("was", "*") not in ev.PENDING
+        return save_result(hub.path, form.get("d") or None, [str(board), form.get("result", "")], round_number,
+                           correction=correction)  # fmt: skip
+
+    def pair(form: dict[str, str]) -> list[str]:
+        expected = _number(form, "round")
+        colour = form.get("colour") or None
+        if colour not in (None, "white", "black"):
+            raise StateError("the colour is white, black or drawn by lot")
+
+        def operation(e: ev.Event) -> list[str]:
+            d = e.division(form.get("d") or None)
+            if d.paired_rounds + 1 != expected:
+                raise StateError(f"round {d.paired_rounds} is now the last paired round; check it before pairing")
+            return ev.pair(e, d, colour=colour)
+
+        return ev.apply(hub.path, operation)
+
+    def bye(form: dict[str, str]) -> list[str]:
+        who, kind, round_number = form.get("player", "").strip(), form.get("kind", "half"), _number(form, "round")
+        if not who:
+            raise StateError("choose the player who asked for the bye")
+
+        def operation(e: ev.Event) -> list[str]:
+            d = e.division(form.get("d") or None)
+            return ev.request_bye(e, d, ev.find_player(d, who), round_number, kind)
+
+        return ev.apply(hub.path, operation)
+
+    async def result_post(request: Request) -> Response:
+        return await act(request, "result", enter_result)
+
+    async def pair_post(request: Request) -> Response:
+        return await act(request, "pair", pair)
+
+    async def bye_post(request: Request) -> Response:
+        return await act(request, "bye", bye)
+
+    async def home(request: Request) -> Response:
+        return await show(request, "home")
+
+    async def arbiter(request: Request) -> Response:
+        return await show(request, "arbiter")
+
+    app = Starlette(
+        routes=[
+            Route("/", home),
+            *(Route(f"/{kind}", page_route(kind)) for kind in _PAGES),
+            Route("/arbiter", arbiter),
+            Route("/events", events),
+            Route("/login", login_form, methods=["GET"]),
+            Route("/login", login, methods=["POST"]),
+            Route("/logout", logout, methods=["POST"]),
+            Route("/result", result_post, methods=["POST"]),
+            Route("/pair", pair_post, methods=["POST"]),
+            Route("/bye", bye_post, methods=["POST"]),
+            Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        ],
+        lifespan=lifespan,
+    )
+    app.state.hub = hub
+    app.add_middleware(Guard, loopback_only=loopback_only, writable=WRITABLE)
+    return app
+
+
+async def _once(message: bytes) -> AsyncIterator[bytes]:
+    yield b"retry: 2000\n\n" + message
+
+
+def _cookie(request: Request, response: Response, name: str, value: str, *, max_age: int) -> None:
+    """An HttpOnly, SameSite=Strict cookie for the whole site (Secure when served over HTTPS)."""
+    response.set_cookie(
+        name, value, max_age=max_age, path="/", httponly=True, samesite="strict", secure=request.url.scheme == "https"
+    )
+
+
+def _from_here(request: Request) -> bool:
+    headers = request.headers
+    return same_origin(host=headers.get("host", ""), origin=headers.get("origin"), referer=headers.get("referer"))
+
+
+async def _form(request: Request) -> dict[str, str]:
+    """The fields of a URL-encoded form (the first value of each); empty if it is not one."""
+    try:
+        fields = parse_qs((await request.body()).decode("utf-8"), keep_blank_values=True, max_num_fields=32)
+    except (UnicodeDecodeError, ValueError):
+        return {}
+    return {key: values[0] for key, values in fields.items()}
+
+
+def _number(form: Mapping[str, str], key: str) -> int:
+    text = form.get(key, "").strip()
+    if not (text.isdigit() and len(text) < 6):
+        raise StateError(f"the {key} must be a number, not {text[:20]!r}")
+    return int(text)
+
+
+def _round_or_none(text: str) -> int | None:
+    return int(text) if text.isdigit() and len(text) < 6 else None
