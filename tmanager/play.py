@@ -37,7 +37,7 @@ from tmanager.engines import EngineSpec
 from tmanager.errors import EngineError
 from tmanager.openings import variant_board
 from tmanager.timecontrol import Clock, TimeControl
-from tmanager.xboard import spawn_xboard
+from tmanager.xboard import popen_xboard
 
 Termination = Literal["normal", "time forfeit", "adjudication", "rules infraction", "abandoned"]
 #: Kinds of engine fault, counted per engine in the tourney's status.
@@ -147,15 +147,10 @@ class Engine:
         if spec.stderr_log:
             stderr = open(spec.stderr_log, "ab")  # noqa: SIM115 - the child owns it once started
         try:
-            engine = cls(spec, *await _spawn(spec, stderr=stderr))
+            engine = cls(spec, *await asyncio.wait_for(_open(spec, stderr=stderr), timeout=spec.handshake_timeout))
         finally:
             if not isinstance(stderr, int):
                 stderr.close()
-        try:
-            await asyncio.wait_for(engine.protocol.initialize(), timeout=spec.handshake_timeout)
-        except BaseException:
-            await engine.kill()
-            raise
         try:
             options: chess.engine.ConfigMapping = dict(spec.options)
             await asyncio.wait_for(engine.protocol.configure(options), timeout=spec.handshake_timeout)
@@ -183,17 +178,23 @@ class Engine:
             await asyncio.wait_for(asyncio.shield(self.protocol.returncode), timeout=2.0)
 
 
-async def _spawn(
+async def _open(
     spec: EngineSpec, *, stderr: int | IO[bytes]
 ) -> tuple[asyncio.SubprocessTransport, chess.engine.Protocol]:
-    """Start the engine process in its own process group, dying with us; no handshake yet."""
+    """Start the engine in its own process group, dying with us, and do its handshake;
+    an engine that fails (or is cancelled) on the way is killed with its group and reaped."""
     command = list(spec.command)
     popen_args: dict[str, Any] = {"cwd": spec.workdir, "stderr": stderr, "preexec_fn": _die_with_parent}
-    if spec.protocol == "uci":
-        transport, uci = await chess.engine.UciProtocol.popen(command, setpgrp=True, **popen_args)
-        return transport, uci
-    transport, xboard = await spawn_xboard(command, features=spec.xboard_features, setpgrp=True, **popen_args)
-    return transport, xboard
+    if spec.protocol == "xboard":
+        transport, xboard = await popen_xboard(command, features=spec.xboard_features, setpgrp=True, **popen_args)
+        return transport, xboard
+    transport, uci = await chess.engine.UciProtocol.popen(command, setpgrp=True, **popen_args)
+    try:
+        await uci.initialize()
+    except BaseException:
+        await Engine(spec, transport, uci).kill()
+        raise
+    return transport, uci
 
 
 class EnginePool:

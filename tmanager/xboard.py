@@ -99,6 +99,8 @@ class XBoardEngine(chess.engine.XBoardProtocol):
         super().__init__()
         self.assumed_features: dict[str, str | int] = {}
         self.last_complaint: str | None = None
+        #: Whether the engine has written anything at all since it started.
+        self.heard_anything = False
 
     # --- feature negotiation -------------------------------------------------
 
@@ -219,6 +221,7 @@ class XBoardEngine(chess.engine.XBoardProtocol):
     # --- lines from the engine -----------------------------------------------
 
     def _line_received(self, line: str) -> None:
+        self.heard_anything = True
         token, rest = _split(line)
         if token == "feature" and self.initialized:
             # XBoard honours features whenever they come; commands need not see them.
@@ -349,27 +352,6 @@ def _kill(transport: asyncio.SubprocessTransport) -> None:
             transport.kill()
 
 
-async def spawn_xboard(
-    command: Sequence[str],
-    *,
-    features: Mapping[str, FeatureValue] = {},
-    setpgrp: bool = True,
-    feature_timeout: float = XBoardEngine.feature_timeout,
-    **popen_args: Any,
-) -> tuple[asyncio.SubprocessTransport, XBoardEngine]:
-    """Start an XBoard engine process without negotiating yet (call ``initialize()`` next).
-
-    ``features`` (an engine definition's ``xboard_features``) override and
-    complete what the engine declares, e.g. ``{"ping": False}`` or
-    ``{"setboard": True}``. The engine runs in its own process group unless
-    ``setpgrp`` is false.
-    """
-    transport, protocol = await XBoardEngine.popen(list(command), setpgrp=setpgrp, **popen_args)
-    protocol.assumed_features = {k: int(v) if isinstance(v, bool) else v for k, v in features.items()}
-    protocol.feature_timeout = feature_timeout
-    return transport, protocol
-
-
 async def popen_xboard(
     command: Sequence[str],
     *,
@@ -380,16 +362,30 @@ async def popen_xboard(
     feature_timeout: float = XBoardEngine.feature_timeout,
     **popen_args: Any,
 ) -> tuple[asyncio.SubprocessTransport, XBoardEngine]:
-    """Start an XBoard engine and negotiate its features, like ``chess.engine.popen_xboard``
-    (see :func:`spawn_xboard`); on failure it is killed before the error propagates."""
-    transport, protocol = await spawn_xboard(
-        command, features=features, setpgrp=setpgrp, feature_timeout=feature_timeout,
-        cwd=cwd, stderr=stderr, **popen_args,
-    )
-    try:
-        await protocol.initialize()
-    except BaseException:
+    """Start an XBoard engine and negotiate its features, like ``chess.engine.popen_xboard``.
+
+    ``features`` (an engine definition's ``xboard_features``) override and
+    complete what the engine declares, e.g. ``{"ping": False}`` or
+    ``{"setboard": True}``. The engine runs in its own process group unless
+    ``setpgrp`` is false; on failure it is killed before the error propagates.
+    An engine that said nothing at all during the negotiation is started once
+    more: GNU Chess 6.2.7, about one start in a dozen, never reads its input.
+    """
+    for attempt in (1, 2):
+        transport, protocol = await XBoardEngine.popen(
+            list(command), setpgrp=setpgrp, cwd=cwd, stderr=stderr, **popen_args
+        )
+        protocol.assumed_features = {k: int(v) if isinstance(v, bool) else v for k, v in features.items()}
+        protocol.feature_timeout = feature_timeout
+        try:
+            await protocol.initialize()
+        except BaseException:
+            _kill(transport)
+            transport.close()
+            raise
+        if protocol.heard_anything or attempt == 2:
+            break
+        LOGGER.warning("%s: silent during feature negotiation; starting it again", protocol)
         _kill(transport)
         transport.close()
-        raise
     return transport, protocol
