@@ -40,6 +40,10 @@ from tmanager.pairing import BLACK, WHITE, Game, PlayerState, PointsSystem, pair
 from tmanager.storage import atomic_write, lock
 
 SYSTEMS = ("dutch", "round-robin", "manual")
+#: Pairing systems of score-based divisions (:mod:`tmanager.event_scored`), beside round-robin and manual.
+SCORED_SYSTEMS = ("koth", "factored", "tsh-swiss", "chew", "random")
+#: How a score-based division enters results: both scores, the spread only, or both scores and the spread.
+ENTRIES = ("scores", "spread", "both")
 STATUSES = ("active", "withdrawn")
 #: Bye kinds and their TRF codes: pairing-allocated, full-point, half-point, zero-point.
 BYE_CODES = {"pairing": "U", "full": "F", "half": "H", "zero": "Z"}
@@ -87,6 +91,7 @@ class Player:
     flags: list[str] = field(default_factory=list)
     status: str = "active"
     absent: list[int] = field(default_factory=list)
+    off: int | None = None  # score-based: spread per round missed while withdrawn (None: forfeit_spread)
 
     def plays(self, round_number: int) -> bool:
         """Available for pairing in that round."""
@@ -95,11 +100,16 @@ class Player:
 
 @dataclass
 class Board:
-    """One game: player numbers and the stored result (``1-0``, ``½-½``, ``+-``, ``*``…)."""
+    """One game: player numbers and the stored result (``1-0``, ``½-½``, ``+-``, ``*``…).
+
+    In a score-based division ``white`` went first and ``scores`` holds the two
+    players' scores (the spreads awarded for a forfeit), in board order.
+    """
 
     white: int
     black: int
     result: str = "*"
+    scores: tuple[int, int] | None = None
 
 
 @dataclass
@@ -116,6 +126,7 @@ class Round:
     byes: dict[int, str] = field(default_factory=dict)
     forced: list[tuple[int, int]] = field(default_factory=list)
     forced_bye: int | None = None
+    spreads: dict[int, int] = field(default_factory=dict)  # score-based: the spread of a bye, by player
 
     def seat(self, player: int) -> Board | None:
         """The board ``player`` plays on in this round, if any."""
@@ -123,8 +134,32 @@ class Round:
 
 
 @dataclass
+class ScoredRules:
+    """The settings of a score-based division (Scrabble and the like), as tsh's configuration.
+
+    ``initial`` pairs the opening rounds (``random``: round 1; ``init-fontes``:
+    rounds 1 to ``initial_rounds`` at once); ``repeats`` and ``factor`` serve
+    KOTH, factored and Swiss pairings; ``session_breaks`` and ``prize_bands``
+    serve Fontes timing and Chew pairings (see :mod:`tmanager.event_scored`).
+    """
+
+    entry: str = "scores"
+    bye_spread: int = 50
+    forfeit_spread: int = -50
+    track_firsts: bool = False
+    assign_firsts: bool = False
+    initial: str = ""
+    initial_rounds: int = 3
+    initial_snaked: bool = False
+    repeats: int = 0
+    factor: int = 2
+    session_breaks: list[int] | None = None
+    prize_bands: list[int] = field(default_factory=list)
+
+
+@dataclass
 class Division:
-    """A group of players paired among themselves by one system."""
+    """A group of players paired among themselves by one system; ``scored`` set for a score-based one."""
 
     name: str
     system: str = "dutch"
@@ -132,6 +167,7 @@ class Division:
     initial_colour: str | None = None  # "white" or "black": the top-ranked player's colour in round 1
     forbidden: list[list[int]] = field(default_factory=list)
     team_apart: bool = False
+    scored: ScoredRules | None = None
     players: list[Player] = field(default_factory=list)
     rounds: list[Round] = field(default_factory=list)
 
@@ -521,8 +557,13 @@ def pair(event: Event, division: Division, *, colour: str | None = None, rng: ra
     """Pair the next round by the division's system.
 
     Round 1 of a Dutch division draws the initial colour by lot (``rng``)
-    unless ``colour`` is given, and records it.
+    unless ``colour`` is given, and records it. A score-based division is
+    paired by :func:`tmanager.event_scored.pair`.
     """
+    if division.scored is not None:
+        from tmanager import event_scored
+
+        return event_scored.pair(event, division, rng=rng)
     n = division.paired_rounds + 1
     total = event.total_rounds(division)
     if total and n > total:
@@ -658,6 +699,7 @@ def unpair(division: Division) -> list[str]:
     record.paired = False
     record.boards = [b for b in record.boards if (b.white, b.black) in record.forced]
     record.byes = {p: k for p, k in record.byes.items() if k != "pairing" or p == record.forced_bye}
+    record.spreads = {p: v for p, v in record.spreads.items() if p in record.byes}
     return [f"round {n} unpaired; {len(record.forced)} forced game(s) and the requested byes kept"]
 
 
@@ -787,9 +829,15 @@ HOOKS = ("after_results", "round_complete")
 _SCORING_FIELDS = {
     "win", "draw", "loss", "forfeit_win", "forfeit_loss", "pairing_bye", "full_bye", "half_bye", "zero_bye",
 }  # fmt: skip
-_DIVISION_FIELDS = {"name", "system", "cycles", "initial_colour", "forbidden", "team_apart", "player", "round"}
+_SCORED_FIELDS = {
+    "entry", "bye_spread", "forfeit_spread", "track_firsts", "assign_firsts", "initial", "initial_rounds",
+    "initial_snaked", "repeats", "factor", "session_breaks", "prize_bands",
+}  # fmt: skip
+_DIVISION_FIELDS = {
+    "name", "system", "cycles", "initial_colour", "forbidden", "team_apart", "player", "round", *_SCORED_FIELDS,
+}  # fmt: skip
 _PLAYER_FIELDS = {
-    "number", "name", "rating", "fide_id", "federation", "club", "team", "birth", "flags", "status", "absent",
+    "number", "name", "rating", "fide_id", "federation", "club", "team", "birth", "flags", "status", "absent", "off",
 }  # fmt: skip
 _ROUND_FIELDS = {"number", "paired", "boards", "byes", "forced", "forced_bye"}
 
@@ -905,6 +953,7 @@ def _player(data: Any, file: Path | None, where: str) -> Player:
         flags=list(flags),
         status=r.get("status", str, "active"),
         absent=r.ints("absent"),
+        off=r.get("off", int),
     )
     _validate_player(player, where, file)
     return player
@@ -914,17 +963,27 @@ def _round(data: Any, file: Path | None, where: str) -> Round:
     r = _Reader(data, file, where, _ROUND_FIELDS)
     record = Round(r.required("number", int), paired=r.get("paired", bool, False), forced_bye=r.get("forced_bye", int))
     for i, item in enumerate(r.get("boards", list, []), 1):
-        if not (isinstance(item, list) and len(item) in (2, 3) and all(isinstance(v, int) for v in item[:2])):
-            raise r.error("must be [white, black, result]", f"boards[{i}]")
-        text = item[2] if len(item) == 3 else "*"
+        numbers = item[:2] + item[3:] if isinstance(item, list) else []
+        if not (len(item) in (2, 3, 5) and all(isinstance(v, int) and not isinstance(v, bool) for v in numbers)):
+            raise r.error("must be [white, black, result] or [first, second, result, score, score]", f"boards[{i}]")
+        text = item[2] if len(item) >= 3 else "*"
         result = _RESULT_ALIASES.get(str(text).lower())
         if result is None:
             raise r.error(f"{text!r} is not a result", f"boards[{i}]", hint="1-0, 0-1, ½-½, +-, -+, --, adj or *")
-        record.boards.append(Board(item[0], item[1], result))
+        record.boards.append(Board(item[0], item[1], result, (item[3], item[4]) if len(item) == 5 else None))
     for i, item in enumerate(r.get("byes", list, []), 1):
-        if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], int) and item[1] in BYE_CODES):
-            raise r.error("must be [player, kind] with kind pairing, full, half or zero", f"byes[{i}]")
+        if not (
+            isinstance(item, list)
+            and len(item) in (2, 3)
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in item[:1] + item[2:])
+            and item[1] in BYE_CODES
+        ):
+            raise r.error(
+                "must be [player, kind] (or [player, kind, spread]) with kind pairing, full, half or zero", f"byes[{i}]"
+            )
         record.byes[item[0]] = item[1]
+        if len(item) == 3:
+            record.spreads[item[0]] = item[2]
     for i, item in enumerate(r.get("forced", list, []), 1):
         if not (isinstance(item, list) and len(item) == 2 and all(isinstance(v, int) for v in item)):
             raise r.error("must be [white, black]", f"forced[{i}]")
@@ -985,9 +1044,20 @@ def _division(data: Any, file: Path | None, where: str) -> Division:
         initial_colour=r.get("initial_colour", str),
         forbidden=[list(g) for g in forbidden],
         team_apart=r.get("team_apart", bool, False),
+        scored=_scored_rules(r),
     )
-    if division.system not in SYSTEMS:
-        raise r.error(f"{division.system!r} is not a pairing system", "system", hint="dutch, round-robin or manual")
+    if division.scored is None and division.system not in SYSTEMS:
+        raise r.error(
+            f"{division.system!r} is not a pairing system",
+            "system",
+            hint="dutch, round-robin or manual; a score-based division (with entry) also " + ", ".join(SCORED_SYSTEMS),
+        )
+    if division.scored is not None and division.system not in (*SCORED_SYSTEMS, "round-robin", "manual"):
+        raise r.error(
+            f"{division.system!r} is not a pairing system of a score-based division",
+            "system",
+            hint=", ".join((*SCORED_SYSTEMS, "round-robin", "manual")),
+        )
     if division.initial_colour not in (None, "white", "black"):
         raise r.error("must be white or black", "initial_colour")
     if division.cycles < 1:
@@ -995,6 +1065,47 @@ def _division(data: Any, file: Path | None, where: str) -> Division:
     division.players = [_player(p, file, f"{where}.player[{i}]") for i, p in enumerate(r.get("player", list, []), 1)]
     division.rounds = [_round(x, file, f"{where}.round[{i}]") for i, x in enumerate(r.get("round", list, []), 1)]
     return division
+
+
+def _scored_rules(r: _Reader) -> ScoredRules | None:
+    """The score-based settings of a division, or None for a chess division (no ``entry``)."""
+    given = sorted(_SCORED_FIELDS & set(r.data))
+    if not given:
+        return None
+    if "entry" not in r.data:
+        raise r.error(f"{given[0]} needs entry", "entry", hint='set entry = "scores", "spread" or "both"')
+    breaks = r.ints("session_breaks") if "session_breaks" in r.data else None
+    rules = ScoredRules(
+        entry=r.get("entry", str),
+        bye_spread=r.get("bye_spread", int, 50),
+        forfeit_spread=r.get("forfeit_spread", int, -50),
+        track_firsts=r.get("track_firsts", bool, False),
+        assign_firsts=r.get("assign_firsts", bool, False),
+        initial=r.get("initial", str, ""),
+        initial_rounds=r.get("initial_rounds", int, 3),
+        initial_snaked=r.get("initial_snaked", bool, False),
+        repeats=r.get("repeats", int, 0),
+        factor=r.get("factor", int, 2),
+        session_breaks=breaks,
+        prize_bands=r.ints("prize_bands"),
+    )
+    if rules.entry not in ENTRIES:
+        raise r.error(f"{rules.entry!r} is not an entry mode", "entry", hint="scores, spread or both")
+    if rules.initial not in ("", "random", "init-fontes"):
+        raise r.error(f"{rules.initial!r} is not an opening pairing", "initial", hint="random or init-fontes")
+    if rules.initial_rounds < 1 or rules.initial_rounds % 2 == 0:
+        raise r.error("must be an odd number of rounds (3: quads)", "initial_rounds")
+    if rules.assign_firsts and not rules.track_firsts:
+        raise r.error("assign_firsts needs track_firsts", "assign_firsts", hint="set track_firsts = true")
+    if rules.repeats < 0:
+        raise r.error("cannot be negative", "repeats")
+    if rules.factor < 1:
+        raise r.error("must be 1 or more", "factor")
+    if any(b < 1 for b in rules.prize_bands) or rules.prize_bands != sorted(set(rules.prize_bands)):
+        raise r.error("must be rising last ranks of the prize bands, e.g. [1, 2, 3]", "prize_bands")
+    if breaks is not None and (not breaks or any(b < 1 for b in breaks)):
+        raise r.error("must list round numbers (leave it out to pair from the round before)", "session_breaks")
+    return rules
 
 
 def check_division(event: Event, d: Division, file: Path | None = None) -> None:
@@ -1045,6 +1156,31 @@ def check_division(event: Event, d: Division, file: Path | None = None) -> None:
             raise bad(f"round {r.number}: the forced bye is not among its byes")
         if not r.paired and any(b.result not in PENDING for b in r.boards):
             raise bad(f"round {r.number} is not paired but has results")
+        for i, b in enumerate(r.boards, 1):
+            problem = _scores_problem(d, b)
+            if problem:
+                raise bad(f"round {r.number} board {i}: {problem}")
+        if d.scored is None and (r.spreads or any(p.off is not None for p in d.players)):
+            raise bad("spreads and off are for score-based divisions (set entry)")
+        if not set(r.spreads) <= set(r.byes):
+            raise bad(f"round {r.number}: a spread is given for a player without a bye")
+
+
+def _scores_problem(d: Division, b: Board) -> str | None:
+    """What is wrong with a board's scores, if anything: they must agree with the stored result."""
+    if b.scores is None:
+        if d.scored is not None and b.result not in PENDING and b.result not in ("+-", "-+", "--"):
+            return f"the result {b.result} needs the two scores"
+        return None
+    if d.scored is None:
+        return "scores are for score-based divisions (set entry)"
+    if b.result in PENDING:
+        return "scores without a result"
+    if b.result in ("1-0", "0-1", "½-½"):
+        s1, s2 = b.scores
+        if b.result != ("1-0" if s1 > s2 else "0-1" if s1 < s2 else "½-½"):
+            return f"the result {b.result} does not agree with the scores {s1}-{s2}"
+    return None
 
 
 # -- writing ---------------------------------------------------------------------
@@ -1081,6 +1217,19 @@ def _table(lines: list[str], header: str, items: Sequence[tuple[str, Any]]) -> N
             lines.append(f"{key} = {_value(value)}")
 
 
+def _scored_items(rules: ScoredRules | None) -> list[tuple[str, Any]]:
+    """The score-based settings as written: ``entry`` always, the others when not the default."""
+    if rules is None:
+        return []
+    default = ScoredRules()
+    items: list[tuple[str, Any]] = [("entry", rules.entry)]
+    for key in sorted(_SCORED_FIELDS - {"entry"}, key=list(ScoredRules.__dataclass_fields__).index):
+        value = getattr(rules, key)
+        if value != getattr(default, key):
+            items.append((key, value))
+    return items
+
+
 def dumps(event: Event) -> str:
     """The event as TOML text, laid out for reading and hand editing."""
     lines: list[str] = ["# tmanager event file: see docs/events.md for every field"]
@@ -1111,7 +1260,7 @@ def dumps(event: Event) -> str:
             [
                 ("name", d.name), ("system", d.system), ("cycles", d.cycles if d.cycles != 1 else None),
                 ("initial_colour", d.initial_colour), ("forbidden", d.forbidden),
-                ("team_apart", d.team_apart or None),
+                ("team_apart", d.team_apart or None), *_scored_items(d.scored),
             ],
         )  # fmt: skip
         for p in d.players:
@@ -1122,7 +1271,7 @@ def dumps(event: Event) -> str:
                     ("number", p.number), ("name", p.name), ("rating", p.rating), ("fide_id", p.fide_id),
                     ("federation", p.federation), ("club", p.club), ("team", p.team), ("birth", p.birth),
                     ("flags", p.flags), ("status", p.status if p.status != "active" else None),
-                    ("absent", p.absent),
+                    ("absent", p.absent), ("off", p.off),
                 ],
             )  # fmt: skip
         for r in d.rounds:
@@ -1131,8 +1280,8 @@ def dumps(event: Event) -> str:
                 "[[division.round]]",
                 [
                     ("number", r.number), ("paired", r.paired),
-                    ("boards", [[b.white, b.black, b.result] for b in r.boards]),
-                    ("byes", [[n, k] for n, k in r.byes.items()]),
+                    ("boards", [[b.white, b.black, b.result, *(b.scores or ())] for b in r.boards]),
+                    ("byes", [[n, k, *([r.spreads[n]] if n in r.spreads else [])] for n, k in r.byes.items()]),
                     ("forced", [list(f) for f in r.forced]), ("forced_bye", r.forced_bye),
                 ],
             )  # fmt: skip

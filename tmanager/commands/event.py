@@ -9,8 +9,10 @@ named by number or by a unique part of their name. See docs/events.md.
 from __future__ import annotations
 
 import argparse
+import random
 import shlex
 import sys
+import tomllib
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -28,6 +30,8 @@ EXAMPLES = """\
   tmanager event result spring.toml 12 Smith =     # players 12 and Smith drew
   tmanager event standings spring.toml --round 3
   tmanager event shell spring.toml                 # fast interactive entry
+  tmanager event new scrabble.toml --name "Club Scrabble" --rounds 12 --entry scores --set track_firsts=true
+  tmanager event result scrabble.toml 7 412 12 389 # player 7 scored 412 against player 12
 """
 
 # Results starting with "-" would be read as options (or the "--" separator):
@@ -78,7 +82,15 @@ def _configure_new(p: argparse.ArgumentParser) -> None:
     p.add_argument("--end", default="", help="last day, YYYY-MM-DD")
     p.add_argument("--arbiter", default="", help="chief arbiter")
     p.add_argument("--rounds", type=int, default=0, help="planned rounds (Swiss)")
-    p.add_argument("--system", choices=ev.SYSTEMS, default="dutch", help="pairing system of the divisions")
+    p.add_argument(
+        "--system",
+        choices=(*ev.SYSTEMS, *ev.SCORED_SYSTEMS),
+        help="pairing system of the divisions (default: dutch; score-based: chew)",
+    )
+    p.add_argument("--entry", choices=ev.ENTRIES, help="a score-based event (Scrabble): results as scores or spreads")
+    p.add_argument(
+        "--set", action="append", default=[], metavar="KEY=VALUE", help="a division setting, e.g. bye_spread=50"
+    )
     p.add_argument("--cycles", type=int, default=1, help="round-robin cycles (2 = double round robin)")
     p.add_argument("--scoring", default="1-0.5-0", help="points for win-draw-loss, e.g. 3-1-0")
     p.add_argument("--tiebreaks", default="BH-C1,BH,SB", help="tie-break order: " + ",".join(TIEBREAKS))
@@ -107,14 +119,38 @@ def _new(args: argparse.Namespace) -> int:
         max_byes=args.max_byes,
         scoring=PointsSystem(win=win, draw=draw, loss=loss, pairing_bye=win),
         divisions=[
-            ev.Division(name.strip(), system=args.system, cycles=args.cycles)
+            ev.Division(
+                name.strip(),
+                system=args.system or ("chew" if args.entry else "dutch"),
+                cycles=args.cycles,
+                scored=ev.ScoredRules(entry=args.entry) if args.entry else None,
+            )
             for name in args.divisions.split(",")
             if name.strip()
         ],
     )
+    event = _with_settings(event, args.set, args.event)
     ev.create(args.event, event)
-    print(f"created {args.event}: {event.name}, {len(event.divisions)} division(s), {args.system}")
+    print(f"created {args.event}: {event.name}, {len(event.divisions)} division(s), {event.divisions[0].system}")
     return 0
+
+
+def _with_settings(event: ev.Event, settings: Sequence[str], path: Path) -> ev.Event:
+    """The event with ``KEY=VALUE`` settings on every division, checked as the event file would be."""
+    if not settings:
+        return event
+    data = tomllib.loads(ev.dumps(event))
+    for item in settings:
+        key, equals, text = item.partition("=")
+        if not equals or not key.strip():
+            raise StateError(f"--set {item!r}: write KEY=VALUE, e.g. bye_spread=50 or session_breaks=[3,6,9]")
+        try:
+            value = tomllib.loads(f"value = {text}")["value"]
+        except tomllib.TOMLDecodeError:
+            value = text  # a bare word is a string: initial=random
+        for division in data["division"]:
+            division[key.strip()] = value
+    return ev.from_toml(data, path)
 
 
 def _player_options(p: argparse.ArgumentParser, *, edit: bool) -> None:
@@ -228,10 +264,24 @@ def _force(args: argparse.Namespace) -> int:
 
 def _configure_pair(p: argparse.ArgumentParser) -> None:
     p.add_argument("--colour", choices=("white", "black"), help="round 1: the top player's colour instead of a lot")
+    p.add_argument("--system", help="score-based: pair this round by koth, factored, tsh-swiss, chew, random…")
+    p.add_argument("--repeats", type=int, help="score-based: how often two players may have met (this round)")
+    p.add_argument("--seed", type=int, help="seed of the lots (colours, random pairings, firsts), to repeat a run")
 
 
 def _pair(args: argparse.Namespace) -> int:
-    status = _change(args, lambda e, d: ev.pair(e, d, colour=args.colour))
+    rng = random.Random(args.seed) if args.seed is not None else None
+
+    def operation(e: ev.Event, d: ev.Division) -> list[str]:
+        if d.scored is None:
+            if args.system or args.repeats is not None:
+                raise StateError("--system and --repeats are for score-based divisions (set entry)")
+            return ev.pair(e, d, colour=args.colour, rng=rng)
+        from tmanager import event_scored
+
+        return event_scored.pair(e, d, rng=rng, system=args.system, repeats=args.repeats)
+
+    status = _change(args, operation)
     _print_pairings(ev.load(args.event), args.division, None)
     return status
 
@@ -240,25 +290,39 @@ def _unpair(args: argparse.Namespace) -> int:
     return _change(args, lambda e, d: ev.unpair(d))
 
 
+_ENTRY_HELP = "board or the two players, then the result; score-based: BOARD S1 S2 or P1 S1 P2 S2 (or spreads)"
+
+
 def _configure_result(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "entry", nargs="+", metavar="BOARD RESULT | P1 P2 RESULT", help="board or the two players, then the result"
-    )
+    p.add_argument("entry", nargs="+", metavar="BOARD RESULT | P1 P2 RESULT", help=_ENTRY_HELP)
     p.add_argument("--round", type=int, help="round (default: the last paired one)")
+    p.add_argument("--yes", action="store_true", help="score-based: enter a score below 100 or above 1500")
 
 
 def _configure_correct(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "entry", nargs="+", metavar="BOARD RESULT | P1 P2 RESULT", help="board or the two players, then the result"
-    )
+    p.add_argument("entry", nargs="+", metavar="BOARD RESULT | P1 P2 RESULT", help=_ENTRY_HELP)
     p.add_argument("--round", type=int, required=True, help="the round to correct")
+    p.add_argument("--yes", action="store_true", help="score-based: enter a score below 100 or above 1500")
 
 
 def enter_result(
-    e: ev.Event, d: ev.Division, words: Sequence[str], round_number: int | None, *, correction: bool
+    e: ev.Event,
+    d: ev.Division,
+    words: Sequence[str],
+    round_number: int | None,
+    *,
+    correction: bool,
+    confirm: bool = False,
 ) -> list[str]:
-    """A result line: ``BOARD RESULT`` or ``P1 P2 RESULT`` (the result read as P1 against P2)."""
+    """A result line: ``BOARD RESULT`` or ``P1 P2 RESULT`` (the result read as P1 against P2).
+
+    A score-based division reads its own lines (:func:`tmanager.event_scored.enter`).
+    """
     words = [w.replace(_MARK, "") for w in words]
+    if d.scored is not None:
+        from tmanager import event_scored
+
+        return event_scored.enter(e, d, words, round_number, correction=correction, confirm=confirm)
     n = round_number or d.paired_rounds
     if n < 1:
         raise StateError("no round is paired yet")
@@ -279,7 +343,13 @@ def enter_result(
 
 
 def save_result(
-    path: Path, division: str | None, words: Sequence[str], round_number: int | None, *, correction: bool
+    path: Path,
+    division: str | None,
+    words: Sequence[str],
+    round_number: int | None,
+    *,
+    correction: bool,
+    confirm: bool = False,
 ) -> list[str]:
     """Enter one result as one change, then run the event's hooks (tmanager.hooks)."""
     from tmanager import hooks
@@ -290,7 +360,7 @@ def save_result(
         d = e.division(division)
         n = round_number or d.paired_rounds
         before = len([b for r, b in ev.missing(d) if r == n])
-        messages = enter_result(e, d, words, round_number, correction=correction)
+        messages = enter_result(e, d, words, round_number, correction=correction, confirm=confirm)
         done.update(division=d.name, round=n, completed=before > 0 and not any(r == n for r, _ in ev.missing(d)))
         return messages
 
@@ -299,12 +369,12 @@ def save_result(
 
 
 def _result(args: argparse.Namespace) -> int:
-    _say(save_result(args.event, args.division, args.entry, args.round, correction=False))
+    _say(save_result(args.event, args.division, args.entry, args.round, correction=False, confirm=args.yes))
     return 0
 
 
 def _correct(args: argparse.Namespace) -> int:
-    _say(save_result(args.event, args.division, args.entry, args.round, correction=True))
+    _say(save_result(args.event, args.division, args.entry, args.round, correction=True, confirm=args.yes))
     return 0
 
 
@@ -324,6 +394,11 @@ def _pairings(args: argparse.Namespace) -> int:
 
 def _print_pairings(e: ev.Event, division: str | None, round_number: int | None) -> None:
     d = e.division(division)
+    if d.scored is not None:
+        from tmanager import reports, reports_scored
+
+        print(reports.text(reports_scored.pairings(e, d, round_number)), end="")
+        return
     n = round_number or d.paired_rounds
     if n == 0:
         raise StateError("no round is paired yet; `pair` pairs round 1")
@@ -358,6 +433,13 @@ def _number(value: float) -> str:
 def _standings(args: argparse.Namespace) -> int:
     e = ev.load(args.event)
     d = e.division(args.division)
+    if d.scored is not None:
+        from tmanager import reports, reports_scored
+
+        if args.flag:
+            raise StateError("--flag ranks chess classes; a score-based division has one ranking")
+        print(reports.text(reports_scored.standings(e, d, args.round)), end="")
+        return 0
     n = d.paired_rounds if args.round is None else args.round
     lines = ev.standings(e, d, n, flag=args.flag)
     pending = sum(1 for r, _ in ev.missing(d) if r <= n)
@@ -416,19 +498,22 @@ def _configure_report(p: argparse.ArgumentParser) -> None:
     from tmanager.reports import KINDS
 
     p.add_argument("--round", type=int, help="pairings of this round, standings and tables after it (default: last)")
-    p.add_argument("--only", action="append", choices=KINDS, help="only this report (repeatable)")
+    p.add_argument("--only", action="append", choices=(*KINDS, "highs"), help="only this report (repeatable)")
     p.add_argument("--css", type=Path, help="a stylesheet linked after tmanager.css (default: the event's stylesheet)")
     p.add_argument("-q", "--quiet", action="store_true", help="write the files without printing the reports")
 
 
 def _report(args: argparse.Namespace) -> int:
-    from tmanager import reports
+    from tmanager import reports, reports_scored
 
     e = ev.load(args.event)
     divisions = [e.division(args.division)] if args.division or len(e.divisions) == 1 else e.divisions
     made = []
     for d in divisions:
-        made += reports.build(reports.context(e, d, args.round), args.only or (), args.round)
+        if d.scored is not None:
+            made += reports_scored.build(e, d, args.only or (), args.round)
+        else:
+            made += reports.build(reports.context(e, d, args.round), args.only or (), args.round)
     directory = reports.publish(args.event, e, made, stylesheet=args.css)
     if not args.quiet:
         print("\n".join(reports.text(r) for r in made), end="")
@@ -492,7 +577,13 @@ def _export_tou(args: argparse.Namespace) -> int:
     if not date:
         raise StateError("the event has no date: give --date YYYY-MM-DD")
     letter = (args.letter or d.name[:1]).upper()
-    text = tou.dumps(name=e.name, date=date, division=letter, players=tou.from_event(e, d, aliases))
+    if d.scored is not None:
+        from tmanager import event_scored
+
+        players = event_scored.tou_players(d, aliases)
+    else:
+        players = tou.from_event(e, d, aliases)
+    text = tou.dumps(name=e.name, date=date, division=letter, players=players)
     atomic_write(args.output, text)
     print(f"wrote {args.output}: {len(d.players)} players, {d.paired_rounds} round(s)")
     return 0
@@ -531,6 +622,73 @@ def _set_password(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- score-based divisions (tmanager.event_scored, reports_scored, tfile: imported when used) ----------
+
+
+def _configure_off(p: argparse.ArgumentParser) -> None:
+    p.add_argument("player", help="number or unique part of the name")
+    p.add_argument("--spread", type=int, help="spread per missed round (default: the division's forfeit_spread)")
+    p.add_argument("--rounds", help="only these future rounds, e.g. 5,6 (default: for good)")
+
+
+def _off(args: argparse.Namespace) -> int:
+    from tmanager import event_scored
+
+    return _change(
+        args,
+        lambda e, d: event_scored.set_off(d, ev.find_player(d, args.player), args.spread, _rounds(args.rounds)),
+    )
+
+
+def _configure_highs(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--round", type=int, help="games up to this round (default: the last paired one)")
+    p.add_argument("--count", type=int, default=10, help="entries per list (default 10)")
+
+
+def _highs(args: argparse.Namespace) -> int:
+    from tmanager import reports, reports_scored
+
+    e = ev.load(args.event)
+    print(reports.text(reports_scored.highs(e, e.division(args.division), args.round, args.count)), end="")
+    return 0
+
+
+def _export_t(args: argparse.Namespace) -> int:
+    from tmanager import event_scored, tfile
+
+    e = ev.load(args.event)
+    d = e.division(args.division)
+    players = event_scored.to_t(d)
+    tfile.write(args.output, players)
+    print(f"wrote {args.output}: {len(players)} players, {d.paired_rounds} round(s)")
+    return 0
+
+
+def _configure_import_t(p: argparse.ArgumentParser) -> None:
+    p.add_argument("input", type=Path, help="the tsh .t file to read")
+    p.add_argument("--name", help="the event's name (default: the file's name)")
+    p.add_argument("--rounds", type=int, help="planned rounds (default: the rounds in the file)")
+    p.add_argument("--entry", choices=ev.ENTRIES, default="scores", help="how results are entered from now on")
+    p.add_argument("--system", choices=(*ev.SCORED_SYSTEMS, "round-robin", "manual"), default="chew")
+    p.add_argument(
+        "--set", action="append", default=[], metavar="KEY=VALUE", help="a division setting, e.g. prize_bands=[1,2]"
+    )
+
+
+def _import_t(args: argparse.Namespace) -> int:
+    from tmanager import event_scored, tfile
+
+    players = tfile.read(args.input)
+    rules = ev.ScoredRules(entry=args.entry, track_firsts=any(p.card.p12 for p in players))
+    d = ev.Division(args.division or args.input.stem, system=args.system, scored=rules)
+    event_scored.from_t(players, d)
+    e = ev.Event(name=args.name or args.input.stem, rounds=args.rounds or d.paired_rounds, divisions=[d])
+    e = _with_settings(e, args.set, args.event)
+    ev.create(args.event, e)
+    print(f"created {args.event} from {args.input}: {len(d.players)} players, {d.paired_rounds} paired round(s)")
+    return 0
+
+
 class Verb(NamedTuple):
     """A verb: its options, its handler, a line of help and example command lines."""
 
@@ -566,6 +724,12 @@ VERBS: dict[str, Verb] = {
         ("withdraw spring.toml 17", "withdraw spring.toml 17 --rounds 4,5"),
     ),
     "return": Verb(_configure_withdraw, _return, "bring a withdrawn player back", ("return spring.toml 17",)),
+    "off": Verb(
+        _configure_off,
+        _off,
+        "score-based: take a player out of the pairings (tsh's off), each missed round scored with a spread",
+        ("off scrabble.toml 4 --spread -50", "off scrabble.toml Smith --rounds 5,6"),
+    ),
     "bye": Verb(
         _configure_bye,
         _bye,
@@ -606,6 +770,12 @@ VERBS: dict[str, Verb] = {
         "standings with the event's tie-breaks",
         ("standings spring.toml", "standings spring.toml --round 5 --flag junior"),
     ),
+    "highs": Verb(
+        _configure_highs,
+        _highs,
+        "score-based: high wins, high losses and low wins (tsh's HighWin, HighLoss, LowWin)",
+        ("highs scrabble.toml --count 5",),
+    ),
     "missing": Verb(_nothing, _missing, "results still to enter", ("missing spring.toml",)),
     "undo": Verb(_nothing, _undo, "step back to the previous version of the event", ("undo spring.toml",)),
     "shell": Verb(_nothing, _shell, "interactive prompt for fast entry", ("shell spring.toml",)),
@@ -636,6 +806,18 @@ VERBS: dict[str, Verb] = {
         _export_tou,
         "write a division as an AUPAIR .TOU results file (white went first)",
         ("export-tou spring.toml A.TOU --aliases names.toml",),
+    ),
+    "export-t": Verb(
+        _configure_export_trf,
+        _export_t,
+        "score-based: write a division as a tsh .t file (import-t reads it back)",
+        ("export-t scrabble.toml a.t",),
+    ),
+    "import-t": Verb(
+        _configure_import_t,
+        _import_t,
+        "create a score-based event file from a tsh .t file",
+        ("import-t scrabble.toml a.t --rounds 12 --set prize_bands=[1,2,3]",),
     ),
     "set-password": Verb(
         _nothing,
@@ -707,6 +889,10 @@ MESSAGES = {
     "restored": "undo put back the version before the last change; the undone one stays in old/.",
     "another tmanager holds": "Another command is changing the event; try again in a moment.",
     "several divisions": "Choose a division with `division NAME` (or -d NAME).",
+    "looks mistyped": "A score below 100 or above 1500 is entered only when confirmed (--yes, or y at the prompt).",
+    "does not match the scores": "With entry = 'both' the spread typed must equal the difference of the scores.",
+    "is off in round": "A player set off (or withdrawn) gets their off spread for each round they miss.",
+    "gibsonized": "The leader cannot be caught any more: Chew pairings give them a non-contender, not a rival.",
     "ambiguous": "The abbreviation fits several commands: type more letters.",
 }
 
@@ -718,7 +904,7 @@ SHELL_ONLY = {
     "why": "explain the last message",
     "quit": "leave the shell",
 }
-_SHELL_VERBS = [v for v in VERBS if v not in ("new", "shell", "import-trf", "set-password")]
+_SHELL_VERBS = [v for v in VERBS if v not in ("new", "shell", "import-trf", "import-t", "set-password")]
 
 
 class Shell:
@@ -806,11 +992,36 @@ class Shell:
         args.event = self.path
         args.division = args.division or self.division
         handler: Handler = args.verb_handler
-        handler(args)
+        if name in ("result", "correct"):
+            self.confirmed(lambda yes: handler(argparse.Namespace(**{**vars(args), "yes": args.yes or yes})))
+        else:
+            handler(args)
+
+    def confirmed(self, enter: Callable[[bool], object]) -> None:
+        """Run an entry; a suspicious score is asked about and entered only on yes (tsh's warning)."""
+        from tmanager.event_scored import SuspiciousScore
+
+        try:
+            enter(False)
+        except SuspiciousScore as exc:
+            try:
+                answer = input(f"the score {exc.score} looks mistyped; enter it anyway? [y/N] ")
+            except EOFError:
+                answer = ""
+            if answer.strip().lower() in ("y", "yes"):
+                enter(True)
+            else:
+                self.say("not entered")
 
     def results(self, round_number: int | None) -> None:
         """The modal result entry: one result per line until an empty line."""
-        print("result entry: `BOARD RESULT` or `P1 P2 RESULT` (1-0 0-1 = +- -+ -- adj); empty line to leave")
+        rules = ev.load(self.path).division(self.division).scored
+        if rules is not None:
+            from tmanager.event_scored import FORMS
+
+            print(f"result entry: {FORMS[rules.entry]} (forfeits: BOARD +-); empty line to leave")
+        else:
+            print("result entry: `BOARD RESULT` or `P1 P2 RESULT` (1-0 0-1 = +- -+ -- adj); empty line to leave")
         while True:
             try:
                 line = input(self.prompt("results"))
@@ -822,9 +1033,15 @@ class Shell:
             if words[0] in ("missing", "m"):
                 self.verb("missing", [])
                 continue
-            try:
-                for message in save_result(self.path, self.division, words, round_number, correction=False):
+
+            def save(yes: bool, words: list[str] = words) -> None:
+                for message in save_result(
+                    self.path, self.division, words, round_number, correction=False, confirm=yes
+                ):
                     self.say(message)
+
+            try:
+                self.confirmed(save)
             except TManagerError as exc:
                 self.say(f"error: {exc}")
 
