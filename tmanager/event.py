@@ -37,7 +37,7 @@ import networkx as nx
 from tmanager import tiebreaks
 from tmanager.errors import ConfigError, PairingError, ScheduleError, StateError
 from tmanager.pairing import BLACK, WHITE, Game, PlayerState, PointsSystem, pair_round, round_robin
-from tmanager.storage import atomic_write, lock
+from tmanager.storage import atomic_write, lock, read_text
 
 SYSTEMS = ("dutch", "round-robin", "manual")
 #: Pairing systems of score-based divisions (:mod:`tmanager.event_scored`), beside round-robin and manual.
@@ -1307,13 +1307,7 @@ def validate(event: Event) -> None:
 
 def load(path: Path) -> Event:
     """Read an event file. Safe without the lock: writes are atomic renames."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ConfigError("no such event file", file=path, hint="create one with `tmanager event new`") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"cannot read: {exc}", file=path) from None
-    return loads(text, path)
+    return loads(read_text(path, kind="event", create="tmanager event new"), path)
 
 
 def journal_dir(path: Path) -> Path:

@@ -40,15 +40,19 @@ def split(text: str) -> tuple[str, str]:
     return (text[: match.start()], text[match.start() :]) if match else (text, "")
 
 
-def read(path: Path) -> Tourney:
-    """Read and validate a tourney file. Safe without the lock: writes are atomic renames."""
+def read_text(path: Path, *, kind: str = "tourney", create: str = "tmanager new") -> str:
+    """A tourney or event file's text; :class:`ConfigError` (saying how to create one) when unreadable."""
     try:
-        text = path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise ConfigError("no such tourney file", file=path, hint="create one with `tmanager new`") from None
+        raise ConfigError(f"no such {kind} file", file=path, hint=f"create one with `{create}`") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"cannot read: {exc}", file=path) from None
-    return parse(text, path)
+
+
+def read(path: Path) -> Tourney:
+    """Read and validate a tourney file. Safe without the lock: writes are atomic renames."""
+    return parse(read_text(path), path)
 
 
 def parse(text: str, path: Path) -> Tourney:
