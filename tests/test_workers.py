@@ -234,3 +234,18 @@ def test_claim_liveness_rules() -> None:
     remote = Claim(host="elsewhere", pid=1, started=0, claimed=0, heartbeat=100.0)
     assert claim_is_alive(remote, lease=10, now=105.0, host="here")
     assert not claim_is_alive(remote, lease=10, now=111.0, host="here")
+
+
+def test_run_survives_a_broken_hand_edit(tmp_path: Path) -> None:
+    path = slow_tourney(tmp_path / "r.toml", players=2, games=2, delay=0.05, max_moves=15)
+    run = subprocess.Popen([sys.executable, "-m", "tmanager", "run", str(path)],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    wait_for(lambda: bool(storage.read(path).claims))
+    good = path.read_text()
+    path.write_text(good.replace("[tourney]", "[tourney", 1))
+    time.sleep(2)
+    assert run.poll() is None
+    with storage.lock(path):
+        path.write_text(path.read_text().replace("[tourney\n", "[tourney]\n", 1))
+    assert run.wait(timeout=60) == 0, run.stderr.read() if run.stderr else ""
+    assert_consistent(path)

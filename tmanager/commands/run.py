@@ -83,7 +83,10 @@ def command(args: argparse.Namespace) -> int:
         workers.start()
         while not stopping:
             time.sleep(REFRESH_SECONDS)
-            tourney = storage.read(path)
+            try:
+                tourney = storage.read(path)
+            except ConfigError:
+                continue  # a hand edit half saved: the workers wait for it too
             monitor.show(tourney)
             if monitor.finished(tourney) or workers.all_exited():
                 break
