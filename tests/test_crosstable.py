@@ -7,14 +7,12 @@ import csv
 import io
 import json
 import random
-import struct
-import subprocess
-import zlib
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import run_cli
+from tests.screenshots import CHROMIUM, screenshot_ink
 from tmanager import crosstable
 from tmanager.commands import crosstable as command
 from tmanager.errors import ConfigError
@@ -22,7 +20,6 @@ from tmanager.schedule import RoundRobin
 from tmanager.standings import GameResult
 from tmanager.tourney import PGN_RESULT
 
-CHROMIUM = "/usr/bin/chromium"
 NAMES = ["Alpha", "Bravo", "Charlie", "Delta", "Echo"]
 
 
@@ -147,68 +144,13 @@ def test_formats_carry_the_standings(tmp_path: Path, fmt: crosstable.Format) -> 
         assert grid_row.split()[2:6] == ["x", "=", "1", "1.5"]  # game-by-game cells, then points
 
 
-def _non_white_pixels(png: bytes) -> int:
-    """Count pixels that are not white in an 8-bit RGB(A) PNG, decoding it with zlib only."""
-    assert png[:8] == b"\x89PNG\r\n\x1a\n"
-    pos, idat, width, height, channels = 8, b"", 0, 0, 3
-    while pos < len(png):
-        length, kind = struct.unpack(">I4s", png[pos : pos + 8])
-        data = png[pos + 8 : pos + 8 + length]
-        if kind == b"IHDR":
-            width, height, depth, colour = struct.unpack(">IIBB", data[:10])
-            assert depth == 8 and colour in (2, 6)
-            channels = 3 if colour == 2 else 4
-        elif kind == b"IDAT":
-            idat += data
-        pos += 12 + length
-    raw = zlib.decompress(idat)
-    stride = width * channels
-    previous = bytearray(stride)
-    count = 0
-    for y in range(height):
-        filter_type = raw[y * (stride + 1)]
-        line = bytearray(raw[y * (stride + 1) + 1 : (y + 1) * (stride + 1)])
-        for x in range(stride):
-            left = line[x - channels] if x >= channels else 0
-            up = previous[x]
-            corner = previous[x - channels] if x >= channels else 0
-            if filter_type == 1:
-                line[x] = (line[x] + left) & 0xFF
-            elif filter_type == 2:
-                line[x] = (line[x] + up) & 0xFF
-            elif filter_type == 3:
-                line[x] = (line[x] + (left + up) // 2) & 0xFF
-            elif filter_type == 4:
-                p = left + up - corner
-                pa, pb, pc = abs(p - left), abs(p - up), abs(p - corner)
-                line[x] = (line[x] + (left if pa <= pb and pa <= pc else up if pb <= pc else corner)) & 0xFF
-        count += sum(1 for x in range(0, stride, channels) if line[x : x + 3] != b"\xff\xff\xff")
-        previous = line
-    return count
-
-
 @pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="chromium not installed")
 def test_html_renders_in_headless_chromium(tmp_path: Path) -> None:
     page = tmp_path / "table.html"
     assert _run(str(_match_file(tmp_path)), "--format", "html", "-o", str(page)) == 0
     blank = tmp_path / "blank.html"
     blank.write_text("<!DOCTYPE html><html><body></body></html>")
-    counts = []
-    for source in (page, blank):
-        shot = tmp_path / f"{source.stem}.png"
-        subprocess.run(
-            [
-                CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                f"--user-data-dir={tmp_path / 'profile'}", f"--screenshot={shot}", "--window-size=1000,800",
-                source.as_uri(),
-            ],
-            capture_output=True,
-            timeout=120,
-            check=False,
-        )  # fmt: skip
-        counts.append(_non_white_pixels(shot.read_bytes()))
-    table, empty = counts
+    table, empty = (screenshot_ink(source, tmp_path) for source in (page, blank))
     assert empty == 0
     assert table > 5000  # text, borders and header shading
 

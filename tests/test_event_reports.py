@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import run_cli
-from tests.test_crosstable import CHROMIUM, _non_white_pixels
+from tests.screenshots import CHROMIUM, screenshot_ink
 from tests.test_event_trf import scripted_event
 from tmanager import event as ev
 from tmanager import reports
@@ -125,20 +124,6 @@ def test_custom_stylesheet(swiss: Path, tmp_path: Path) -> None:
     assert done.returncode == 2 and "none.css" in done.stderr
 
 
-def _screenshot(page: Path, tmp_path: Path) -> int:
-    shot = tmp_path / f"{page.stem}.png"
-    subprocess.run(
-        [
-            CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-            "--disable-background-networking", "--disable-component-update", "--disable-sync",
-            f"--user-data-dir={tmp_path / 'profile'}", f"--screenshot={shot}", "--window-size=1000,800",
-            page.as_uri(),
-        ],
-        capture_output=True,
-        timeout=120,
-        check=False,
-    )  # fmt: skip
-    return _non_white_pixels(shot.read_bytes())
 
 
 @pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="chromium not installed")
@@ -147,9 +132,9 @@ def test_pages_render_in_headless_chromium(swiss: Path, tmp_path: Path) -> None:
     folder = swiss.parent / "html" / "open"
     blank = tmp_path / "blank.html"
     blank.write_text("<!DOCTYPE html><html><body></body></html>")
-    assert _screenshot(blank, tmp_path) == 0
-    assert _screenshot(folder / "index.html", tmp_path) > 2000  # the title and the list of links
-    assert _screenshot(folder / "standings-r4.html", tmp_path) > 5000  # text, borders and header shading
+    assert screenshot_ink(blank, tmp_path) == 0
+    assert screenshot_ink(folder / "index.html", tmp_path) > 2000  # the title and the list of links
+    assert screenshot_ink(folder / "standings-r4.html", tmp_path) > 5000  # text, borders and header shading
 
 
 def test_hooks_after_results_and_round_complete(tmp_path: Path) -> None:

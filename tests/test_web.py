@@ -7,13 +7,11 @@ import io
 import json
 import os
 import shutil
-import struct
 import subprocess
 import sys
 import time
 import urllib.error
 import urllib.request
-import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,6 +20,7 @@ import chess.pgn
 import pytest
 
 from tests.conftest import ROOT, run_cli
+from tests.screenshots import png_pixels
 from tests.test_workers import slow_tourney, start_worker, wait_for
 from tmanager import storage
 from tmanager.web.hub import FinishEstimate
@@ -101,42 +100,6 @@ def events(server: Server, since: str = "") -> Iterator[dict[str, Any]]:
 
 def snapshot(directory: Path) -> dict[str, bytes]:
     return {str(p.relative_to(directory)): p.read_bytes() for p in sorted(directory.rglob("*")) if p.is_file()}
-
-
-def png_pixels(data: bytes) -> tuple[int, int, list[bytes]]:
-    """Width, height and the rows of pixels (RGB or RGBA, 8 bits) of a PNG, unfiltered."""
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    position, idat, header = 8, b"", b""
-    while position < len(data):
-        (length,) = struct.unpack(">I", data[position : position + 4])
-        kind, chunk = data[position + 4 : position + 8], data[position + 8 : position + 8 + length]
-        header = chunk if kind == b"IHDR" else header
-        idat += chunk if kind == b"IDAT" else b""
-        position += 12 + length
-    width, height, depth, colour = struct.unpack(">IIBB", header[:10])
-    assert depth == 8 and colour in (2, 6), "Chromium writes 8-bit RGB(A)"
-    channels = 3 if colour == 2 else 4
-    raw, stride = zlib.decompress(idat), width * channels
-    rows: list[bytes] = []
-    previous = bytearray(stride)
-    for y in range(height):
-        kind, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1 : (y + 1) * (stride + 1)])
-        for i in range(stride):
-            a = line[i - channels] if i >= channels else 0
-            b, c = previous[i], previous[i - channels] if i >= channels else 0
-            if kind == 1:
-                line[i] = (line[i] + a) & 0xFF
-            elif kind == 2:
-                line[i] = (line[i] + b) & 0xFF
-            elif kind == 3:
-                line[i] = (line[i] + (a + b) // 2) & 0xFF
-            elif kind == 4:
-                p = a + b - c
-                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 0xFF
-        rows.append(bytes(line))
-        previous = line
-    return width, channels, rows
 
 
 def assert_not_blank(png: bytes) -> None:
