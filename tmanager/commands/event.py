@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from tmanager import event as ev
+from tmanager.commands._settings import parse_assignments
 from tmanager.errors import ConfigError, StateError, TManagerError
 from tmanager.pairing import PointsSystem
 from tmanager.tiebreaks import TIEBREAKS
@@ -140,16 +141,9 @@ def _with_settings(event: ev.Event, settings: Sequence[str], path: Path) -> ev.E
     if not settings:
         return event
     data = tomllib.loads(ev.dumps(event))
-    for item in settings:
-        key, equals, text = item.partition("=")
-        if not equals or not key.strip():
-            raise StateError(f"--set {item!r}: write KEY=VALUE, e.g. bye_spread=50 or session_breaks=[3,6,9]")
-        try:
-            value = tomllib.loads(f"value = {text}")["value"]
-        except tomllib.TOMLDecodeError:
-            value = text  # a bare word is a string: initial=random
+    for key, value in parse_assignments(list(settings)):
         for division in data["division"]:
-            division[key.strip()] = value
+            division[key] = value
     return ev.from_toml(data, path)
 
 
