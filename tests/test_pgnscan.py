@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import threading
 from pathlib import Path
 
 import chess
@@ -122,8 +123,7 @@ def test_comment_trap_across_chunks(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     assert not report.warnings
 
 
-def test_malformed_games_are_counted_not_fatal(tmp_path: Path) -> None:
-    text = """[White "A"]
+MALFORMED = """[White "A"]
 [Black "B"]
 
 1. e4 e5 1-0
@@ -164,7 +164,10 @@ def test_malformed_games_are_counted_not_fatal(tmp_path: Path) -> None:
 
 1. e4 e5 2. Nf3
 """
-    read, report = _scan(_write(tmp_path, text))
+
+
+def test_malformed_games_are_counted_not_fatal(tmp_path: Path) -> None:
+    read, report = _scan(_write(tmp_path, MALFORMED))
     assert [(g.white, g.black, g.result) for g in read] == [("B", "A", "1-0")]
     assert report.warnings == {
         "missing-result": 1,
@@ -209,3 +212,39 @@ def test_many_games_stream_in_chunks(tmp_path: Path, monkeypatch: pytest.MonkeyP
     read, report = _scan(_write(tmp_path, out.getvalue()))
     assert [g.round for g in read] == [str(i + 1) for i in range(500)]
     assert report.games == 500 and not report.warnings
+
+
+def _many_games(count: int) -> str:
+    out = io.StringIO()
+    for i in range(count):
+        out.write(f'[Event "e"]\n[Round "{i + 1}"]\n[White "P{i % 7}"]\n[Black "P{(i + 1) % 7}"]\n')
+        out.write(f'[GameNumber "{i + 1}"]\n[Result "1-0"]\n\n1. e4 {{[%clk 0:01:00]}} 1-0\n\n')
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("piece_size", [1, 40, 333])
+def test_parallel_scan_equals_the_serial_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, piece_size: int) -> None:
+    # Small stretches cut the files everywhere, fake tag lines inside comments included:
+    # a stretch that starts inside a comment must be scanned again, knowing.
+    monkeypatch.setattr(pgnscan, "PIECE_SIZE", piece_size)
+    assert threading.active_count() == 1, "scan forks only a single-threaded process"
+    texts = [TRAPS * 3, MALFORMED + TRAPS, TRAPS + MALFORMED, _many_games(300), TRAPS + '1. e4 {open\n[White "X"]\n']
+    for i, text in enumerate(texts):
+        path = _write(tmp_path, text, f"{i}.pgn")
+        serial, parallel = pgnscan.ScanReport(), pgnscan.ScanReport()
+        expected = list(pgnscan.scan(path, serial, jobs=1))
+        assert list(pgnscan.scan(path, parallel, jobs=2)) == expected
+        assert parallel == serial
+        assert expected and serial.sections
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_warnings_number_games_per_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, jobs: int) -> None:
+    monkeypatch.setattr(pgnscan, "PIECE_SIZE", 200)
+    first = _write(tmp_path, _many_games(50), "first.pgn")
+    second = _write(tmp_path, _many_games(20) + MALFORMED, "second.pgn")
+    report = pgnscan.ScanReport()
+    games = list(pgnscan.scan_files([first, second], report, jobs=jobs))
+    assert len(games) == 71 and report.sections == 77
+    assert report.examples[0] == f"{second}: game 21: no Result tag; game skipped"
+    assert report.examples[-1] == f"{second}: game 27: the file ends inside this game"

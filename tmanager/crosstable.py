@@ -113,12 +113,16 @@ def build(
     kept: list[GameResult] | None = [] if tiebreak_names else None
     # Game pairs are matched while streaming: for the requested match, or while only two players appeared.
     pairing = GamePairs(*match) if match is not None else None
+    automatic = match is None
     for game in games:
         tally.add(game)
         if kept is not None:
             kept.append(game)
-        if match is None and len(tally.players) <= 2 and pairing is None:
-            pairing = GamePairs(game.white, game.black)
+        if automatic:
+            if len(tally.players) > 2:
+                automatic, pairing = False, None  # a third player: no two-player match statistics
+            elif pairing is None:
+                pairing = GamePairs(game.white, game.black)
         if pairing is not None:
             pairing.add(game)
     fitted = ratings_module.fit(tally, anchor=anchor, anchor_elo=anchor_elo, white_advantage=white_advantage)

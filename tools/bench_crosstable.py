@@ -6,7 +6,9 @@ TimeControl, sometimes Termination or FEN/SetUp), move comments such as
 ``{+0.31/12 0.05s}`` and ``{[%clk 0:01:00]}``, and now and then a multi-line
 comment holding a fake tag line. Then times, in one run:
 
-* ours: ``pgnscan.scan`` over the whole file, median of ``--runs`` runs;
+* ours: ``pgnscan.scan`` over the whole file, into a standings tally, median
+  of ``--runs`` runs, with one process per core (the default for big files)
+  and with ``jobs=1``;
 * python-chess: ``chess.pgn.read_headers`` over the first ``--baseline-games``
   games (all by default), extrapolated linearly to the whole file when fewer;
 
@@ -16,6 +18,7 @@ and prints both with the ratio. Run: ``python tools/bench_crosstable.py --games 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import tempfile
@@ -74,9 +77,9 @@ def generate(path: Path, games: int, *, seed: int = 1) -> None:
             out.write("".join(f'[{k} "{v}"]\n' for k, v in tags) + "\n" + " ".join(movetext) + "\n\n")
 
 
-def time_ours(path: Path) -> tuple[float, int]:
+def time_ours(path: Path, jobs: int | None) -> tuple[float, int]:
     start = time.perf_counter()
-    tally = Tally().update(pgnscan.scan(path))
+    tally = Tally().update(pgnscan.scan(path, jobs=jobs))
     return time.perf_counter() - start, tally.games
 
 
@@ -103,14 +106,17 @@ def main() -> None:
             generate(path, args.games)
             size = path.stat().st_size / 1e6
             print(f"generated {args.games} games, {size:.0f} MB in {time.perf_counter() - started:.1f} s")
-        runs = [time_ours(path) for _ in range(args.runs)]
+        runs = [time_ours(path, None) for _ in range(args.runs)]
         ours = statistics.median(t for t, _ in runs)
         games = runs[0][1]
+        one_process = statistics.median(time_ours(path, 1)[0] for _ in range(args.runs))
         limit = args.baseline_games or games
         theirs, read = time_python_chess(path, limit)
         theirs_all = theirs * games / read
+        cores = os.cpu_count()
         note = "" if read == games else f" (read {read} games, extrapolated)"
-        print(f"tmanager pgnscan:          {ours:7.2f} s for {games} games (median of {args.runs})")
+        print(f"tmanager pgnscan:          {ours:7.2f} s for {games} games (median of {args.runs}, {cores} processes)")
+        print(f"tmanager pgnscan, jobs=1:  {one_process:7.2f} s")
         print(f"python-chess read_headers: {theirs_all:7.2f} s{note}")
         print(f"ratio: tmanager is {theirs_all / ours:.1f}x faster")
 
