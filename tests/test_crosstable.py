@@ -185,3 +185,16 @@ def test_bad_options_are_config_errors(tmp_path: Path) -> None:
         _run(str(path), "--match", "New", "Nobody")
     with pytest.raises(ConfigError, match="--anchor"):
         _run(str(path), "--anchor", "Nobody")
+    with pytest.raises(ConfigError, match="--jobs"):
+        _run(str(path), "--jobs", "0")
+
+
+def test_several_processes_give_the_same_table(tmp_path: Path) -> None:
+    rng = random.Random(7)
+    games = [(*rng.sample(NAMES, 2), rng.choice(["1-0", "0-1", "1/2-1/2"]), str(i + 1)) for i in range(400)]
+    path = tmp_path / "many.pgn"
+    path.write_text(_pgn(games) + _pgn([("Alpha", "Bravo", "*", "401")]))
+    outputs = [run_cli("crosstable", path, "--format", "json", "--jobs", jobs) for jobs in ("1", "2")]
+    assert [r.returncode for r in outputs] == [0, 0]
+    assert outputs[0].stdout == outputs[1].stdout and json.loads(outputs[0].stdout)["games"] == 400
+    assert outputs[0].stderr == outputs[1].stderr and "1 unfinished" in outputs[0].stderr

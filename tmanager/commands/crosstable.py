@@ -54,6 +54,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help=f"comma-separated, in order of precedence: {','.join(tiebreaks.TIEBREAKS)}",
     )
     parser.add_argument("--points", default="1,0.5,0", metavar="W,D,L", help="points for a win, draw and loss")
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        metavar="N",
+        help=f"processes reading a file of {pgnscan.PARALLEL_SIZE >> 20} MB or more (default: one per core)",
+    )
 
 
 def command(args: argparse.Namespace) -> int:
@@ -68,6 +74,8 @@ def command(args: argparse.Namespace) -> int:
             field="--tiebreaks",
             hint=f"choose from {', '.join(tiebreaks.TIEBREAKS)}",
         )
+    if args.jobs is not None and args.jobs < 1:
+        raise ConfigError(f"must be at least 1, not {args.jobs}", field="--jobs", hint="--jobs 1 reads in one process")
     sprt = None
     if args.sprt:
         elo0, elo1, alpha, beta = args.sprt
@@ -78,7 +86,7 @@ def command(args: argparse.Namespace) -> int:
         sprt = crosstable.SprtSettings(elo0, elo1, alpha, beta, args.sprt_model)
     report = pgnscan.ScanReport()
     table = crosstable.build(
-        pgnscan.scan_files(args.files, report),
+        pgnscan.scan_files(args.files, report, jobs=args.jobs),
         title=args.title or ", ".join(p.name for p in args.files),
         points=_points(args.points),
         anchor=args.anchor,
