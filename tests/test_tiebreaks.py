@@ -62,6 +62,15 @@ def test_unplayed_rounds() -> None:
     assert values["P"]["WIN"] == 1 and values["P"]["WON"] == 1
 
 
+def test_a_trailing_absence_counts_as_a_draw_of_the_scoring_in_use() -> None:
+    # The same event under 3-1-0: Q's trailing absence adds a draw's 1 point (not half of 3).
+    three = {name: [R(r.points * 3, r.opponent, r.colour, r.kind) for r in rounds] for name, rounds in UNPLAYED.items()}
+    three["P"][1] = R(1, None, "", "half-bye")
+    values = tiebreaks.compute(three, ["BH"], win=3, draw=1)
+    assert values["P"]["BH"] == (0 + 3 + 1) + 4 + 3  # Q adjusted, dummy with P's own 4, R's 3
+    assert tiebreaks.compute(three, ["BH"], win=3)["P"]["BH"] == (0 + 3 + 1.5) + 4 + 3
+
+
 def test_forfeit_win_counts_as_win_but_not_won() -> None:
     event = {
         "A": [R(1, "B", "w", "forfeit-win"), R(1, None, "", "pairing-bye")],

@@ -142,6 +142,7 @@ def build(
             ratings=elos,
             round_robin=_is_round_robin(tally),
             win=points.win,
+            draw=points.draw,
         )
         position = {r.name: i for i, r in enumerate(ranked)}
         tb_values = {r.name: r.values for r in ranked}

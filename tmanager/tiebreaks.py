@@ -94,7 +94,7 @@ def _score(event: Event) -> dict[str, float]:
     return {name: sum(r.points for r in rounds) for name, rounds in event.items()}
 
 
-def _adjusted(event: Event, *, win: float, round_robin: bool) -> dict[str, float]:
+def _adjusted(event: Event, *, draw: float, round_robin: bool) -> dict[str, float]:
     """Scores as they enter opponents' Buchholz: trailing VURs count as draws."""
     adjusted = {}
     for name, rounds in event.items():
@@ -102,7 +102,7 @@ def _adjusted(event: Event, *, win: float, round_robin: bool) -> dict[str, float
         total = 0.0
         for i, r in enumerate(rounds):
             trailing = i > last and r.opponent is None
-            total += (0.0 if round_robin else win / 2) if trailing else r.points
+            total += (0.0 if round_robin else draw) if trailing else r.points
         adjusted[name] = total
     return adjusted
 
@@ -137,13 +137,17 @@ def compute(
     ratings: Mapping[str, float] | None = None,
     round_robin: bool = False,
     win: float = 1.0,
+    draw: float | None = None,
 ) -> dict[str, dict[str, float]]:
-    """Every tie-break in ``names`` (except ``DE``, which depends on the tie) for every player."""
+    """Every tie-break in ``names`` (except ``DE``, which depends on the tie) for every player.
+
+    ``win`` and ``draw`` are what a win and a draw score (a draw: half a win unless given).
+    """
     unknown = [n for n in names if n not in TIEBREAKS]
     if unknown:
         raise ValueError(f"unknown tie-break {unknown[0]!r}; choose from {', '.join(TIEBREAKS)}")
     score = _score(event)
-    adjusted = _adjusted(event, win=win, round_robin=round_robin)
+    adjusted = _adjusted(event, draw=win / 2 if draw is None else draw, round_robin=round_robin)
     buchholz = {}
     per_player: dict[str, dict[str, float]] = {p: {} for p in event}
     for p in event:
@@ -218,9 +222,10 @@ def rank(
     ratings: Mapping[str, float] | None = None,
     round_robin: bool = False,
     win: float = 1.0,
+    draw: float | None = None,
 ) -> list[Ranked]:
-    """Players ordered by score, then by each tie-break of ``names`` in turn."""
-    values = compute(event, names, ratings=ratings, round_robin=round_robin, win=win)
+    """Players ordered by score, then by each tie-break of ``names`` in turn (see :func:`compute`)."""
+    values = compute(event, names, ratings=ratings, round_robin=round_robin, win=win, draw=draw)
     score = _score(event)
     keys: dict[str, list[float]] = {p: [score[p]] for p in event}
     for name in names:
