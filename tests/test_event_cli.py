@@ -71,7 +71,7 @@ def test_verbs_end_to_end(tmp_path: Path) -> None:
     # So had the pairing-allocated bye (3) and a double forfeit; Caruana and Ding drew, then forfeits.
     rows = [line.split()[:2] + line.split()[-4:] for line in standings.splitlines()[2:]]
     assert rows == [
-        ["1", "1", "3", "4.5", "7.5", "3"],
+        ["1", "1", "3", "4", "7", "3"],  # Nakamura's trailing zero bye adds a 3-1-0 draw: 1
         ["2", "3", "3", "3", "6", "3"],
         ["2", "5", "3", "3", "6", "3"],
         ["4", "2", "1", "1", "2", "0.33"],

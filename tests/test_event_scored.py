@@ -15,6 +15,7 @@ from tmanager import event as ev
 from tmanager import event_scored as sc
 from tmanager import tfile
 from tmanager.errors import ConfigError, StateError
+from tmanager.pairing.scored import starter, tally
 
 NAMES = ["Ace", "Baker", "Cole", "Dunn", "Eade", "Frost", "Gale", "Hart", "Ives", "Jones", "Ghost"]
 
@@ -162,9 +163,11 @@ def test_twelve_round_scrabble_event(tmp_path: Path) -> None:
     assert keys == sorted(keys) and final[0].player.number == 1 and final[0].entrant.wins >= 11
     ghost = next(line for line in final if line.player.number == 11)
     assert ghost.player.status == "withdrawn"
-    # Firsts are assigned by the balance rule: nobody is more than one start off even.
-    for line in final:
-        assert abs(line.entrant.firsts - line.entrant.seconds) <= 1, line
+    # Firsts are assigned by the balance rule on every board: fewer firsts starts, then fewer seconds, else lot.
+    for r in d.rounds:
+        before = {e.id: e for e in tally(sc.scorecards(d, r.number - 1))}
+        for b in r.boards:
+            assert starter(before[b.white], before[b.black]) in (None, b.white), (r.number, b)
 
     table = ok("standings", path)
     assert table.splitlines()[0] == "Club Scrabble: standings after round 12"
@@ -342,3 +345,101 @@ def test_chess_events_refuse_scored_settings(tmp_path: Path) -> None:
         ev.loads(text)
     with pytest.raises(ConfigError, match="'koth' is not a pairing system"):
         ev.loads('[event]\nname = "C"\n\n[[division]]\nname = "A"\nsystem = "koth"\n')
+
+
+#: A division as tsh keeps it: the manual's example line (player 1, as written there), then lines in the form
+#: tmanager writes. Round 2 has a forfeit between 2 and 5 (opponent 0 for both, one board), a bye (7), a forfeit
+#: loss without an opponent (10) and boards 1, 2, 4, 5; round 4 is pending with p12 3 (to be drawn), 4 (not known
+#: yet), 1/2 (assigned) and 0; player 10 is off with 0 from round 3; some lines carry fields tmanager only keeps.
+TSH_LINES = [
+    "Chew, John   1850 400 450 350; 10 4 3; p12 1 2 2; board 1 1 3",
+    "Two, A 1500 380 50 300; 9 0 4 3; p12 1 0 1 3; board 2 2 1 1; lifeg 120; rcrating 1520; newr 1533",
+    "Three, B 1400 420 399 360; 8 6 1 2; p12 1 1 1 3; board 3 4 3 1; password pw3",
+    "Four, C 1300 410 380 500; 7 1 2 5; p12 1 1 2 4; board 4 1 1 2; class B; team NYC; newr 1400 1410 1420",
+    "Five, D 1250 333 -50 390; 6 0 6 4; p12 1 0 2 4; board 5 2 2 2",
+    "Six, E 1200 444 401 380; 5 3 5 7; p12 2 2 1 1; board 5 4 2 3",
+    "Seven, F 1150 410 50 370; 4 0 8 6; p12 2 0 1 2; board 4 0 4 3",
+    "Eight, G 1100 300 360 371; 3 9 7 9; p12 2 2 2 0; board 3 5 4 5",
+    "Nine, H 1050 390 365 50; 2 8 0 8; p12 2 1 0 0; board 2 5 0 5",
+    "Ten, J 1000 350 -50 0 0; 1 0 0 0; p12 2 0 0 0; board 1 0 0 0; off 0",
+]
+
+
+def test_t_file_round_trip_keeps_boards_forfeits_p12_and_extensions(tmp_path: Path) -> None:
+    source = tmp_path / "a.t"
+    source.write_text("\n".join(TSH_LINES) + "\n")
+    path = tmp_path / "a.toml"
+    ok("import-t", path, source, "--rounds", "6")
+    ok("export-t", path, tmp_path / "b.t")
+    written = (tmp_path / "b.t").read_text().splitlines()
+    assert written[1:] == TSH_LINES[1:]  # the lines in tmanager's form come back byte for byte
+    assert written[0] == "Chew, John 1850 400 450 350; 10 4 3; p12 1 2 2; board 1 1 3"  # spaces normalised
+    assert tfile.read(tmp_path / "b.t") == tfile.read(source)
+
+    d = ev.load(path).division()
+    r2 = d.round(2)
+    # The forfeit is one board between its two players, the winner first; the lone -50 is a forfeit loss.
+    assert [(b.white, b.black, b.result, b.scores) for b in r2.boards] == [
+        (4, 1, "0-1", (380, 450)), (2, 5, "+-", (50, -50)), (3, 6, "0-1", (399, 401)), (9, 8, "1-0", (365, 360)),
+    ]  # fmt: skip
+    assert r2.byes == {7: "full", 10: "forfeit"}
+    assert [r2.board_number(b) for b in r2.boards] == [1, 2, 4, 5]
+    assert d.player(2).extensions == [("lifeg", "120"), ("rcrating", "1520"), ("newr", "1533")]
+    pairings = ok("pairings", path, "--round", "2")
+    rows = [line.split()[:2] for line in pairings.splitlines()[4:8]]
+    assert [r[0] for r in rows] == ["1", "2", "4", "5"]
+    assert "+- (+50 -50)" in pairings and "bye: Seven, F (7), spread +50" in pairings
+    assert "forfeit loss: Ten, J (10), spread -50" in pairings
+    # Player 10: a lost game, a forfeit loss, then two rounds off at 0 that count neither way.
+    line = next(x for x in ok("standings", path).splitlines() if "Ten, J" in x)
+    assert line.split()[6:9] == ["0", "2", "-100"]
+
+    # Round 4 by its own board numbers: board 5 is 8 v 9 (entered in board order), and there is no board 4.
+    assert "there is no single board 4" in refused(path, "result", path, "4", "400", "390", "--round", "4")
+    assert "round 4 board 5: Eight, G (8)" in ok("result", path, "5", "400", "390", "--round", "4")
+    ok("export-t", path, tmp_path / "c.t")
+    eight = tfile.read(tmp_path / "c.t")[7]
+    assert eight.card.scores[3] == 400 and eight.card.p12 == (2, 2, 2, 1) and eight.boards == (3, 5, 4, 5)
+
+
+def test_hand_written_t_file_comes_back_equal(tmp_path: Path) -> None:
+    """Another field order and spacing: what comes back is the same data, written in tmanager's form."""
+    hand = [
+        "Chew, John   1850 400 450 350 ; 10 4 3 ; board 1 1 3; p12 1 2 2",
+        *TSH_LINES[1:3],
+        "Four, C  1300  410 380 500; 7 1 2 5; newr 1400 1410 1420; team NYC; class B; board 4 1 1 2; p12 1 1 2 4",
+        *TSH_LINES[4:],
+    ]
+    source = tmp_path / "h.t"
+    source.write_text("\n\n".join(hand) + "\n")
+    path = tmp_path / "h.toml"
+    ok("import-t", path, source)
+    ok("export-t", path, tmp_path / "out.t")
+    assert tfile.read(tmp_path / "out.t") == tfile.read(source)
+    assert (tmp_path / "out.t").read_text().splitlines()[3] == (
+        "Four, C 1300 410 380 500; 7 1 2 5; p12 1 1 2 4; board 4 1 1 2; class B; team NYC; newr 1400 1410 1420"
+    )
+
+
+def test_dry_run_pairs_the_tsh_way_and_export_trf_refuses(tmp_path: Path) -> None:
+    path = tmp_path / "d.toml"
+    ok("new", path, "--name", "D", "--rounds", "4", "--entry", "both", "--set", "system=koth",
+       "--set", "track_firsts=true", "--set", "assign_firsts=true")  # fmt: skip
+    for i in range(1, 6):
+        ok("add-player", path, f"P{i}, X", "--rating", str(2000 - 100 * i))
+    before = path.read_bytes()
+    out = ok("dry-run", path, "--seed", "3")
+    assert path.read_bytes() == before and "dry run only" in out
+    # KOTH by the standings, firsts assigned, one +50 bye a round; scores-style reports (wins, losses, spread).
+    assert "round 1 paired (koth from the standings after round 0): 2 board(s); byes: P5, X (5) (+50)" in out
+    assert out.count("Rk  No  Name    Rtg  W  L  Spread    Avg  OppAvg  1st  2nd") == 4
+    assert "Bd  No  First" in out and "White" not in out and "bye: " in out
+    tables = out.split("standings after round 4")[1]
+    wins = [float(line.split()[5].replace("½", ".5")) for line in tables.splitlines()[4:9]]
+    assert sum(wins) == 8 + 4  # eight games and four byes of +50 were won (ties count ½ each side)
+    assert out == ok("dry-run", path, "--seed", "3")  # repeatable with a seed
+
+    # TRF is for chess: refused in one line that points to export-t, and nothing is written.
+    message = refused(path, "export-trf", path, tmp_path / "d.trf")
+    assert "score-based: TRF is for chess divisions" in message and "export-t" in message
+    assert not (tmp_path / "d.trf").exists()

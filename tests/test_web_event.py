@@ -458,3 +458,47 @@ def test_divisions_each_have_their_pages_and_entry(tmp_path: Path, serve: Any) -
     event = ev.load(path)
     assert event.division("B Group").round(1).boards[1].result == "½-½"
     assert all(b.result == "*" for b in event.division("A").round(1).boards)
+
+
+def test_score_based_division_pages_and_score_entry(tmp_path: Path, serve: Any) -> None:
+    from tests.test_event_scored import TSH_LINES
+
+    source = tmp_path / "a.t"
+    source.write_text("\n".join(TSH_LINES) + "\n")
+    path = tmp_path / "s.toml"
+    done = run_cli("event", "import-t", path, source, "--name", "Scrabble")
+    assert done.returncode == 0, done.stderr
+    assert set_password(path, PASSWORD).returncode == 0
+    server = serve(path)
+    client = Client(server)
+    for page in ("/", "/pairings?round=2", "/standings", "/table", "/player?n=10"):
+        status, _, text = client.request("GET", page)
+        assert status == 200, (page, text[:300])
+    _, _, text = client.request("GET", "/pairings?round=2")
+    assert "Chew pairings" in text and "forfeit loss: Ten, J (10), spread -50" in text
+    assert "0-2 -100" in client.request("GET", "/player?n=10")[2]  # the two rounds off at 0 count neither way
+
+    client.login()
+    _, _, page = client.request("GET", "/arbiter?round=4")
+    # Round 4's boards by their .t numbers (1, 2, 3, 5), each asking for the two scores, not a chess result.
+    assert 'id="result-5"' in page and 'id="result-4"' not in page
+    assert 'name="s1"' in page and 'name="s2"' in page and 'name="result"' not in page
+    fields = {"csrf": hidden(page, "csrf"), "d": "", "round": "4", "board": "5", "was": "*"}
+    before = path.read_bytes()
+    status, _, text = client.post("/result", {**fields, "s1": "40", "s2": "390"})
+    assert status == 400 and "looks mistyped" in text and path.read_bytes() == before
+    status, _, text = client.post("/result", {**fields, "s1": "", "s2": "390"})
+    assert status == 400 and "s1 is empty" in text and path.read_bytes() == before
+    status, headers, _ = client.post("/result", {**fields, "s1": "401", "s2": "390"})
+    assert status == 303 and headers["location"] == "arbiter?round=4"
+    board = next(b for b in ev.load(path).division().round(4).boards if b.white == 8)
+    assert (board.black, board.result, board.scores) == (9, "1-0", (401, 390))
+    # A forfeit, and a spread-entry division's form asks for the spread.
+    status, _, _ = client.post("/result", {**fields, "board": "1", "forfeit": "-+"})
+    assert status == 303 and ev.load(path).division().round(4).boards[0].result == "-+"
+    path.write_text(path.read_text().replace('entry = "scores"', 'entry = "spread"'))
+    deadline = time.monotonic() + 20  # the server reads the changed file on its next poll
+    while 'name="spread"' not in page and time.monotonic() < deadline:
+        time.sleep(0.2)
+        _, _, page = client.request("GET", "/arbiter?round=4")
+    assert 'name="spread"' in page and 'name="s1"' not in page

@@ -3,8 +3,11 @@
 Missing results of the paired rounds are filled in first; then each round is
 paired with the division's own settings and played with random results drawn
 from the ratings (the expected score of FIDE's table, with draws likelier
-between close ratings). The event itself is never written: an arbiter checks
-the pairing settings, the byes and the reports before the event starts.
+between close ratings). A score-based division is paired the tsh way
+(:func:`tmanager.event_scored.pair`) and played with random game scores
+entered as its ``entry`` reads them; its reports are the tsh-style ones. The
+event itself is never written: an arbiter checks the pairing settings, the
+byes and the reports before the event starts.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ import random
 from collections.abc import Iterator
 
 from tmanager import event as ev
-from tmanager import fide, reports
+from tmanager import event_scored, fide, reports, reports_scored
 from tmanager.errors import StateError
 
 #: The rating assumed for unrated players (FIDE's rating floor).
@@ -33,9 +36,30 @@ def random_result(white: int, black: int, rng: random.Random) -> str:
     return "½-½" if x < expected + draw / 2 else "0-1"
 
 
+def random_scores(first: int, second: int, rng: random.Random) -> tuple[int, int]:
+    """Game scores of players rated ``first`` and ``second`` (0: unrated): about 380, 10 points per 100 rating."""
+
+    def one(rating: int) -> int:
+        mean = 380 + ((rating or UNRATED) - UNRATED) / 10
+        return max(event_scored.PLAUSIBLE.start, min(event_scored.PLAUSIBLE.stop - 1, round(rng.gauss(mean, 60))))
+
+    return one(first), one(second)
+
+
+def _entry_words(rules: ev.ScoredRules, number: int, scores: tuple[int, int]) -> list[str]:
+    """A result line of board ``number`` in the division's entry mode."""
+    s1, s2 = scores
+    values = {"scores": [s1, s2], "spread": [s1 - s2], "both": [s1, s2, s1 - s2]}[rules.entry]
+    return [str(number), *map(str, values)]
+
+
 def _play(event: ev.Event, division: ev.Division, record: ev.Round, rng: random.Random) -> None:
     for board in record.boards:
-        if board.result in ev.PENDING:
+        if board.result in ev.PENDING and division.scored is not None:
+            ratings = (division.player(board.white).rating, division.player(board.black).rating)
+            words = _entry_words(division.scored, record.board_number(board), random_scores(*ratings, rng))
+            event_scored.enter(event, division, words, record.number, correction=False, confirm=True)
+        elif board.result in ev.PENDING:
             white, black = division.player(board.white).rating, division.player(board.black).rating
             ev.set_result(event, division, record.number, board, random_result(white, black, rng))
 
@@ -68,6 +92,11 @@ def simulate(
     for _ in range(count):
         messages = ev.pair(event, d, rng=rng)
         record = d.round(d.paired_rounds)
+        if d.scored is not None:
+            pairing = reports_scored.pairings(event, d, record.number)
+            _play(event, d, record, rng)
+            yield messages, [pairing, reports_scored.standings(event, d)]
+            continue
         pairing = reports.pairings(reports.context(event, d), record.number)
         _play(event, d, record, rng)
         yield messages, [pairing, reports.standings(reports.context(event, d))]

@@ -47,6 +47,8 @@ ENTRIES = ("scores", "spread", "both")
 STATUSES = ("active", "withdrawn")
 #: Bye kinds and their TRF codes: pairing-allocated, full-point, half-point, zero-point.
 BYE_CODES = {"pairing": "U", "full": "F", "half": "H", "zero": "Z"}
+#: Every bye kind a round may hold: score-based divisions also record a forfeit loss without an opponent.
+BYE_KINDS = (*BYE_CODES, "forfeit")
 #: Stored board results and the TRF codes of white and black. ``*`` is not yet
 #: entered; ``adj`` is adjourned or postponed (still to be played).
 RESULT_CODES = {
@@ -92,6 +94,7 @@ class Player:
     status: str = "active"
     absent: list[int] = field(default_factory=list)
     off: int | None = None  # score-based: spread per round missed while withdrawn (None: forfeit_spread)
+    extensions: list[tuple[str, str]] = field(default_factory=list)  # score-based: other .t fields, kept verbatim
 
     def plays(self, round_number: int) -> bool:
         """Available for pairing in that round."""
@@ -127,10 +130,17 @@ class Round:
     forced: list[tuple[int, int]] = field(default_factory=list)
     forced_bye: int | None = None
     spreads: dict[int, int] = field(default_factory=dict)  # score-based: the spread of a bye, by player
+    # Score-based, from a .t file: board numbers and p12 codes that the boards' order does not give.
+    board_numbers: dict[int, int] = field(default_factory=dict)
+    p12: dict[int, int] = field(default_factory=dict)
 
     def seat(self, player: int) -> Board | None:
         """The board ``player`` plays on in this round, if any."""
         return next((b for b in self.boards if player in (b.white, b.black)), None)
+
+    def board_number(self, board: Board) -> int:
+        """The number shown for ``board``: its place from 1, unless a .t file gave another (``board_numbers``)."""
+        return self.board_numbers.get(board.white) or self.boards.index(board) + 1
 
 
 @dataclass
@@ -700,6 +710,7 @@ def unpair(division: Division) -> list[str]:
     record.boards = [b for b in record.boards if (b.white, b.black) in record.forced]
     record.byes = {p: k for p, k in record.byes.items() if k != "pairing" or p == record.forced_bye}
     record.spreads = {p: v for p, v in record.spreads.items() if p in record.byes}
+    record.board_numbers, record.p12 = {}, {}
     return [f"round {n} unpaired; {len(record.forced)} forced game(s) and the requested byes kept"]
 
 
@@ -725,6 +736,12 @@ def board_at(division: Division, round_number: int, index: int) -> Board:
     record = division.round(round_number)
     if not record.paired:
         raise StateError(f"round {round_number} is not paired yet")
+    if record.board_numbers:
+        found = [b for b in record.boards if record.board_number(b) == index]
+        if len(found) == 1:
+            return found[0]
+        numbers = ", ".join(str(record.board_number(b)) for b in record.boards)
+        raise StateError(f"round {round_number} has boards {numbers}; there is no single board {index}")
     if not 1 <= index <= len(record.boards):
         raise StateError(f"round {round_number} has boards 1-{len(record.boards)}; there is no board {index}")
     return record.boards[index - 1]
@@ -802,6 +819,7 @@ def standings(event: Event, division: Division, upto: int | None = None, *, flag
         ratings=ratings,
         round_robin=division.system == "round-robin",
         win=event.scoring.win / 10,
+        draw=event.scoring.draw / 10,
     )
     by_number = {str(p.number): p for p in division.players}
     lines: list[Standing] = []
@@ -838,8 +856,9 @@ _DIVISION_FIELDS = {
 }  # fmt: skip
 _PLAYER_FIELDS = {
     "number", "name", "rating", "fide_id", "federation", "club", "team", "birth", "flags", "status", "absent", "off",
+    "extensions",
 }  # fmt: skip
-_ROUND_FIELDS = {"number", "paired", "boards", "byes", "forced", "forced_bye"}
+_ROUND_FIELDS = {"number", "paired", "boards", "byes", "forced", "forced_bye", "board_numbers", "p12"}
 
 
 class _Reader:
@@ -941,6 +960,9 @@ def _player(data: Any, file: Path | None, where: str) -> Player:
     flags = r.get("flags", list, [])
     if not all(isinstance(f, str) for f in flags):
         raise r.error("must be a list of words", "flags")
+    extensions = r.get("extensions", list, [])
+    if not all(isinstance(x, list) and len(x) == 2 and all(isinstance(v, str) for v in x) for x in extensions):
+        raise r.error('must be a list of [keyword, value] strings, e.g. [["lifeg", "50"]]', "extensions")
     player = Player(
         number=r.required("number", int),
         name=r.required("name", str),
@@ -954,6 +976,7 @@ def _player(data: Any, file: Path | None, where: str) -> Player:
         status=r.get("status", str, "active"),
         absent=r.ints("absent"),
         off=r.get("off", int),
+        extensions=[(k, v) for k, v in extensions],
     )
     _validate_player(player, where, file)
     return player
@@ -976,10 +999,11 @@ def _round(data: Any, file: Path | None, where: str) -> Round:
             isinstance(item, list)
             and len(item) in (2, 3)
             and all(isinstance(v, int) and not isinstance(v, bool) for v in item[:1] + item[2:])
-            and item[1] in BYE_CODES
+            and item[1] in BYE_KINDS
         ):
             raise r.error(
-                "must be [player, kind] (or [player, kind, spread]) with kind pairing, full, half or zero", f"byes[{i}]"
+                "must be [player, kind] (or [player, kind, spread]) with kind pairing, full, half, zero or forfeit",
+                f"byes[{i}]",
             )
         record.byes[item[0]] = item[1]
         if len(item) == 3:
@@ -988,6 +1012,11 @@ def _round(data: Any, file: Path | None, where: str) -> Round:
         if not (isinstance(item, list) and len(item) == 2 and all(isinstance(v, int) for v in item)):
             raise r.error("must be [white, black]", f"forced[{i}]")
         record.forced.append((item[0], item[1]))
+    for key in ("board_numbers", "p12"):
+        pairs = r.get(key, list, [])
+        if not all(isinstance(x, list) and len(x) == 2 and all(type(v) is int for v in x) for x in pairs):
+            raise r.error("must be a list of [player, number] pairs", key)
+        getattr(record, key).update((x[0], x[1]) for x in pairs)
     return record
 
 
@@ -1160,8 +1189,13 @@ def check_division(event: Event, d: Division, file: Path | None = None) -> None:
             problem = _scores_problem(d, b)
             if problem:
                 raise bad(f"round {r.number} board {i}: {problem}")
-        if d.scored is None and (r.spreads or any(p.off is not None for p in d.players)):
-            raise bad("spreads and off are for score-based divisions (set entry)")
+        if d.scored is None and (
+            r.spreads or r.board_numbers or r.p12 or "forfeit" in r.byes.values()
+            or any(p.off is not None or p.extensions for p in d.players)
+        ):  # fmt: skip
+            raise bad("spreads, off, forfeit byes and .t data are for score-based divisions (set entry)")
+        if not set(r.board_numbers) | set(r.p12) <= taken:
+            raise bad(f"round {r.number}: board_numbers or p12 name a player without a game or bye in it")
         if not set(r.spreads) <= set(r.byes):
             raise bad(f"round {r.number}: a spread is given for a player without a bye")
 
@@ -1271,7 +1305,7 @@ def dumps(event: Event) -> str:
                     ("number", p.number), ("name", p.name), ("rating", p.rating), ("fide_id", p.fide_id),
                     ("federation", p.federation), ("club", p.club), ("team", p.team), ("birth", p.birth),
                     ("flags", p.flags), ("status", p.status if p.status != "active" else None),
-                    ("absent", p.absent), ("off", p.off),
+                    ("absent", p.absent), ("off", p.off), ("extensions", [list(x) for x in p.extensions]),
                 ],
             )  # fmt: skip
         for r in d.rounds:
@@ -1283,6 +1317,8 @@ def dumps(event: Event) -> str:
                     ("boards", [[b.white, b.black, b.result, *(b.scores or ())] for b in r.boards]),
                     ("byes", [[n, k, *([r.spreads[n]] if n in r.spreads else [])] for n, k in r.byes.items()]),
                     ("forced", [list(f) for f in r.forced]), ("forced_bye", r.forced_bye),
+                    ("board_numbers", [list(x) for x in sorted(r.board_numbers.items())]),
+                    ("p12", [list(x) for x in sorted(r.p12.items())]),
                 ],
             )  # fmt: skip
     return "\n".join(lines) + "\n"

@@ -90,8 +90,8 @@ def off_spread(division: ev.Division, player: ev.Player) -> int:
 
 
 def bye_kind(spread: int) -> str:
-    """The bye kind recorded beside a spread, so that chess-minded readers see a win, a tie or a loss."""
-    return "full" if spread > 0 else "half" if spread == 0 else "zero"
+    """The kind of a round without an opponent, by its spread as tsh reads it: a bye, or a forfeit loss if negative."""
+    return "full" if spread > 0 else "half" if spread == 0 else "forfeit"
 
 
 def forfeit_spreads(rules: ev.ScoredRules, result: str) -> tuple[int, int]:
@@ -101,6 +101,7 @@ def forfeit_spreads(rules: ev.ScoredRules, result: str) -> tuple[int, int]:
 
 
 def _p12(rules: ev.ScoredRules, board: ev.Board) -> tuple[int, int]:
+    """The ``p12`` codes of a board's two players as its order says (a .t file's others are in ``Round.p12``)."""
     if not rules.track_firsts:
         return NEITHER, NEITHER
     if board.result in ev.PENDING and not rules.assign_firsts:
@@ -112,8 +113,9 @@ def scorecards(division: ev.Division, upto: int | None = None) -> list[Scorecard
     """Every player's record of rounds 1..``upto`` (default: every paired round), ids being player numbers.
 
     A game gives the opponent, the score (None while pending) and the ``p12``
-    code; a forfeit is recorded as tsh records it, without the opponent, with
-    the spread awarded; so is a bye. A withdrawn player's card is ``off``.
+    code (as the board's order says, unless the round keeps another from a
+    .t file); a forfeit is recorded as tsh records it, without the opponent,
+    with the spread awarded; so is a bye. A withdrawn player's card is ``off``.
     """
     rules = rules_of(division)
     last = division.paired_rounds if upto is None else upto
@@ -121,18 +123,19 @@ def scorecards(division: ev.Division, upto: int | None = None) -> list[Scorecard
     for record in division.rounds:
         if not record.paired or record.number > last:
             continue
+        code = record.p12.get
         for b in record.boards:
             if b.result in FORFEITS:
                 spreads = b.scores or forfeit_spreads(rules, b.result)
-                rows[b.white].append((BYE, spreads[0], NEITHER))
-                rows[b.black].append((BYE, spreads[1], NEITHER))
+                rows[b.white].append((BYE, spreads[0], code(b.white, NEITHER)))
+                rows[b.black].append((BYE, spreads[1], code(b.black, NEITHER)))
                 continue
             scores: tuple[int | None, int | None] = b.scores or (None, None)
             first, second = _p12(rules, b)
-            rows[b.white].append((b.black, scores[0], first))
-            rows[b.black].append((b.white, scores[1], second))
+            rows[b.white].append((b.black, scores[0], code(b.white, first)))
+            rows[b.black].append((b.white, scores[1], code(b.black, second)))
         for number in record.byes:
-            rows[number].append((BYE, bye_spread(division, record, number), NEITHER))
+            rows[number].append((BYE, bye_spread(division, record, number), code(number, NEITHER)))
         for row in rows.values():
             if len(row) < record.number:
                 row.append((None, None, NEITHER))
@@ -159,10 +162,14 @@ class Line:
     rank: int
     player: ev.Player
     entrant: Entrant
-    losses: float
     scored: int  # points scored in games played over the board
     conceded: int
     games: int
+
+    @property
+    def losses(self) -> float:
+        """Games lost, a tie counting ½; a round without an opponent by the sign of its spread."""
+        return self.entrant.losses
 
     @property
     def average(self) -> float | None:
@@ -197,10 +204,10 @@ def _check_upto(division: ev.Division, upto: int | None) -> int:
 def _games(division: ev.Division, upto: int) -> list[tuple[int, int, ev.Board]]:
     """(round, board number, board) of the games with scores entered, up to round ``upto``."""
     return [
-        (r.number, i, b)
+        (r.number, r.board_number(b), b)
         for r in division.rounds
         if r.paired and r.number <= upto
-        for i, b in enumerate(r.boards, 1)
+        for b in r.boards
         if b.scores is not None and b.result not in FORFEITS
     ]
 
@@ -219,37 +226,12 @@ def standings(division: ev.Division, upto: int | None = None) -> list[Line]:
             totals[number][0] += own
             totals[number][1] += other
             totals[number][2] += 1
-    decided = _decided(division, last)
     lines: list[Line] = []
     for place, e in enumerate(entrants, 1):
         tied = bool(lines) and (lines[-1].entrant.wins, lines[-1].entrant.spread) == (e.wins, e.spread)
         scored, conceded, games = totals[e.id]
-        lines.append(
-            Line(
-                lines[-1].rank if tied else place,
-                division.player(e.id),
-                e,
-                decided[e.id] - e.wins,
-                scored,
-                conceded,
-                games,
-            )
-        )
+        lines.append(Line(lines[-1].rank if tied else place, division.player(e.id), e, scored, conceded, games))
     return lines
-
-
-def _decided(division: ev.Division, upto: int) -> dict[int, int]:
-    """Rounds with an outcome per player: games with scores, forfeits and byes."""
-    count = {p.number: 0 for p in division.players}
-    for r in division.rounds:
-        if r.paired and r.number <= upto:
-            for b in r.boards:
-                if b.result not in ev.PENDING:
-                    count[b.white] += 1
-                    count[b.black] += 1
-            for number in r.byes:
-                count[number] += 1
-    return count
 
 
 def high_scores(division: ev.Division, upto: int | None = None) -> dict[str, list[Played]]:
@@ -323,7 +305,7 @@ def pair(
     basis = fontes_basis(n, session_breaks=rules.session_breaks) if chosen in FROM_STANDINGS else n - 1
     pending = [(r, b) for r, b in ev.missing(division) if r <= basis]
     if pending:
-        where = ", ".join(f"{r}.{division.round(r).boards.index(b) + 1}" for r, b in pending[:8])
+        where = ", ".join(f"{r}.{division.round(r).board_number(b)}" for r, b in pending[:8])
         raise StateError(
             f"{len(pending)} result(s) missing (round.board: {where}); round {n} is paired from the standings "
             f"after round {basis}: enter them first"
@@ -542,6 +524,7 @@ def enter(
         old = board.result
         board.result = result
         board.scores = None if result == "*" else forfeit_spreads(rules, result)
+        _entered(division.round(n), board)
         return [_echo(division, n, board), *_later_warning(division, n, old, board, correction)]
     numbers = {"scores": 2, "spread": 1, "both": 3}[rules.entry]
     if len(words) == 1 + numbers and words[0].isdigit():
@@ -577,12 +560,19 @@ def enter(
     old = board.result
     board.scores = scores
     board.result = "1-0" if scores[0] > scores[1] else "0-1" if scores[0] < scores[1] else "½-½"
+    _entered(division.round(n), board)
     return [_echo(division, n, board), *_later_warning(division, n, old, board, correction)]
+
+
+def _entered(record: ev.Round, board: ev.Board) -> None:
+    """A result is in: who went first is now the board's order, whatever ``p12`` code a .t file gave."""
+    record.p12.pop(board.white, None)
+    record.p12.pop(board.black, None)
 
 
 def _check_free(division: ev.Division, n: int, board: ev.Board, correction: bool) -> None:
     if board.result not in ev.PENDING and not correction:
-        index = division.round(n).boards.index(board) + 1
+        index = division.round(n).board_number(board)
         raise StateError(
             f"round {n} board {index} ({board.white}-{board.black}) already has {result_text(division, board)}; "
             "use `correct` to change it"
@@ -601,7 +591,7 @@ def result_text(division: ev.Division, board: ev.Board) -> str:
 def _echo(division: ev.Division, n: int, board: ev.Board) -> str:
     """The entry read back with both players' new records, as tsh's Addscore does."""
     lines = {line.player.number: line for line in standings(division, division.paired_rounds)}
-    index = division.round(n).boards.index(board) + 1
+    index = division.round(n).board_number(board)
 
     def side(number: int) -> str:
         return f"{ev.label(division.player(number))} [{record_text(lines[number])}]"
@@ -627,43 +617,52 @@ def set_off(division: ev.Division, player: ev.Player, spread: int | None, rounds
 # -- .t and .TOU files --------------------------------------------------------------------
 
 
+def _seat_number(record: ev.Round, number: int) -> int:
+    """A player's ``.t`` board number in a round: as a .t file gave it, else the board's place (0: no board)."""
+    if number in record.board_numbers:
+        return record.board_numbers[number]
+    board = record.seat(number)
+    return record.boards.index(board) + 1 if board else 0
+
+
 def to_t(division: ev.Division) -> list[tfile.TPlayer]:
     """The division as tsh ``.t`` players, numbered 1.. in player-number order.
 
-    Boards are the stored board numbers (0 for a bye or no game); ``p12`` is
-    written when firsts are tracked; a flag ``class:X`` is the player's class;
-    a withdrawn player is ``off`` with their spread.
+    Boards are the board numbers (0 for a bye or no game; a forfeit keeps its
+    board, so that reading the file back finds the two players again);
+    ``p12`` is written when firsts are tracked or a .t file gave codes; a
+    flag ``class:X`` is the player's class; a withdrawn player is ``off``
+    with their spread; the other fields of an imported line come back as
+    they were (``extensions``).
     """
     rules = rules_of(division)
     order = sorted(division.players, key=lambda p: p.number)
     index = {p.number: i for i, p in enumerate(order, 1)}
     cards = {c.id: c for c in scorecards(division)}
-    seats: dict[int, list[int]] = {p.number: [] for p in order}
-    for r in division.rounds:
-        if r.paired:
-            for p in order:
-                board = r.seat(p.number)
-                seats[p.number].append(r.boards.index(board) + 1 if board and board.result not in FORFEITS else 0)
+    paired = [r for r in division.rounds if r.paired]
+    codes = rules.track_firsts or any(r.p12 for r in paired)
     players = []
     for p in order:
         if ";" in p.name or (p.team and len(p.team.split()) != 1):
             raise StateError(f"{ev.label(p)}: a .t file takes no ';' in names and one-word teams; edit the player")
         card = cards[p.number]
         classes = [f.partition(":")[2] for f in p.flags if f.startswith("class:")]
+        opponents = _trimmed(tuple(index.get(o, o) if o else o for o in card.opponents))
         renumbered = replace(
             card,
             id=index[p.number],
-            opponents=_trimmed(tuple(index.get(o, o) if o else o for o in card.opponents)),
+            opponents=opponents,
             scores=_trimmed(card.scores),
-            p12=card.p12 if rules.track_firsts else (),
+            p12=_cut(card.p12, len(opponents)) if codes else (),
         )
         players.append(
             tfile.TPlayer(
                 name=p.name,
                 card=renumbered,
-                boards=tuple(seats[p.number]),
+                boards=_cut(tuple(_seat_number(r, p.number) for r in paired), len(opponents)),
                 player_class=classes[0] if classes else None,
                 team=p.team or None,
+                extra=tuple(p.extensions),
             )
         )
     return players
@@ -677,14 +676,33 @@ def _trimmed(values: tuple[int | None, ...]) -> tuple[int | None, ...]:
     return values[:end]
 
 
+def _cut(values: tuple[int, ...], rounds: int) -> tuple[int, ...]:
+    """Without the trailing zeros of rounds after the player's last pairing, which tsh leaves out too."""
+    end = len(values)
+    while end > rounds and values[end - 1] == 0:
+        end -= 1
+    return values[:end]
+
+
+def _at(values: Sequence[int | None], i: int) -> int | None:
+    return values[i] if i < len(values) else None
+
+
 def from_t(players: Sequence[tfile.TPlayer], division: ev.Division) -> None:
     """Fill an empty score-based ``division`` from ``.t`` players: player i is number i, one round per column.
 
-    A game whose two scores are in gets its result; one without is pending. The
-    player with ``p12`` 1 is first on the board; boards follow the ``board``
-    numbers. An opponent 0 is a bye with its spread (forfeits come back as
-    byes, as tsh stores them). A player with ``off`` is withdrawn with that spread.
+    A game whose two scores are in gets its result; one without is pending;
+    the player with ``p12`` 1 is first on the board. An opponent 0 is, as in
+    tsh, a bye when its spread is 0 or more and a forfeit loss when it is
+    negative; two such players on the same (non-zero) board, one at least
+    with a negative spread, played a forfeit game, kept as one. Boards are
+    ordered by their ``board`` numbers; the numbers and ``p12`` codes the
+    order does not give (gaps, 3 "to be drawn", 4 "not known yet") are kept
+    in the round, and the other fields of each line in the player's
+    ``extensions``, so that :func:`to_t` writes the file back as it was. A
+    player with ``off`` is withdrawn with that spread.
     """
+    rules = rules_of(division)
     for tp in players:
         card = tp.card
         division.players.append(
@@ -696,32 +714,68 @@ def from_t(players: Sequence[tfile.TPlayer], division: ev.Division) -> None:
                 flags=[f"class:{tp.player_class}"] if tp.player_class else [],
                 status="withdrawn" if card.off is not None else "active",
                 off=card.off,
+                extensions=list(tp.extra),
             )
         )
     rounds = max((len(_trimmed(tp.card.opponents)) for tp in players), default=0)
     for n in range(1, rounds + 1):
+        i = n - 1
         record = division.round(n, create=True)
         record.paired = True
-        placed: list[tuple[int, ev.Board]] = []
+        placed: list[tuple[int, int, ev.Board]] = []
+        alone: dict[int, list[tfile.TPlayer]] = {}  # opponent 0, by board number
         for tp in players:
-            card, i = tp.card, n - 1
-            opponent = card.opponents[i] if i < len(card.opponents) else None
-            own = card.scores[i] if i < len(card.scores) else None
+            card = tp.card
+            opponent, own = _at(card.opponents, i), _at(card.scores, i)
             if opponent == BYE:
-                record.byes[card.id] = "pairing" if own is None else bye_kind(own)
-                if own is not None:
-                    record.spreads[card.id] = own
+                alone.setdefault(_at(tp.boards, i) or 0, []).append(tp)
             elif opponent is not None and card.id < opponent:
                 other = players[opponent - 1].card
-                theirs = other.scores[i] if i < len(other.scores) else None
-                swap = i < len(other.p12) and other.p12[i] == FIRST
+                theirs = _at(other.scores, i)
+                swap = _at(other.p12, i) == FIRST
                 board = ev.Board(opponent, card.id) if swap else ev.Board(card.id, opponent)
                 if own is not None and theirs is not None:
                     board.scores = (theirs, own) if swap else (own, theirs)
                     s1, s2 = board.scores
                     board.result = "1-0" if s1 > s2 else "0-1" if s1 < s2 else "½-½"
-                placed.append((tp.boards[i] if i < len(tp.boards) else 0, board))
-        record.boards = [b for _, b in sorted(placed, key=lambda item: item[0])]
+                placed.append((_at(tp.boards, i) or 0, card.id, board))
+        taken = {number for number, _, _ in placed}
+        for number, group in alone.items():
+            entries = [(tp.card.id, _at(tp.card.scores, i)) for tp in group]
+            forfeit = _forfeit(entries) if number and number not in taken else None
+            if forfeit is not None:
+                placed.append((number, forfeit.white, forfeit))
+                continue
+            for player, own in entries:
+                record.byes[player] = "pairing" if own is None else bye_kind(own)
+                if own is not None:
+                    record.spreads[player] = own
+        record.boards = [b for _, _, b in sorted(placed, key=lambda item: item[:2])]
+        _keep_t_columns(rules, record, players, i)
+
+
+def _forfeit(entries: Sequence[tuple[int, int | None]]) -> ev.Board | None:
+    """Two players with opponent 0 on one board, one at least losing: their forfeit game, the winner first."""
+    spreads = [own for _, own in entries if own is not None]
+    if len(entries) != 2 or len(spreads) != 2 or min(spreads) >= 0:
+        return None
+    (a, sa), (b, sb) = sorted(((x, own or 0) for x, own in entries), key=lambda e: (-e[1], e[0]))
+    return ev.Board(a, b, "--" if sa < 0 else "+-", (sa, sb))
+
+
+def _keep_t_columns(rules: ev.ScoredRules, record: ev.Round, players: Sequence[tfile.TPlayer], i: int) -> None:
+    """Keep in ``record`` the board numbers and ``p12`` codes of round i+1 that its boards' order would not give."""
+    derived: dict[int, int] = {number: NEITHER for number in record.byes}
+    for b in record.boards:
+        first, second = (NEITHER, NEITHER) if b.result in FORFEITS else _p12(rules, b)
+        derived.update({b.white: first, b.black: second})
+    for tp in players:
+        number = tp.card.id
+        board, code = _at(tp.boards, i), _at(tp.card.p12, i)
+        if board is not None and board != _seat_number(record, number):
+            record.board_numbers[number] = board
+        if code is not None and code != derived.get(number, NEITHER):
+            record.p12[number] = code
 
 
 def tou_players(division: ev.Division, aliases: Mapping[str, str] | None = None) -> list[tou.TouPlayer]:
@@ -732,7 +786,7 @@ def tou_players(division: ev.Division, aliases: Mapping[str, str] | None = None)
     if pending:
         n, board = pending[0]
         raise StateError(
-            f"round {n} board {division.round(n).boards.index(board) + 1} has no result; .TOU needs every result"
+            f"round {n} board {division.round(n).board_number(board)} has no result; .TOU needs every result"
         )
     order = sorted(division.players, key=lambda p: p.number)
     index = {p.number: i for i, p in enumerate(order, 1)}

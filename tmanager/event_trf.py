@@ -29,7 +29,7 @@ from typing import Any
 
 from tmanager import event as ev
 from tmanager import trf
-from tmanager.errors import ConfigError
+from tmanager.errors import ConfigError, StateError
 from tmanager.pairing import Game, PointsSystem
 from tmanager.pairing.model import STANDARD
 
@@ -83,7 +83,12 @@ def _read_header(line: trf.TrfPlayer) -> dict[str, Any]:
 
 
 def dumps(event: ev.Event, division: ev.Division) -> str:
-    """The division as TRF text (LF line endings)."""
+    """The division as TRF text (LF line endings); a :class:`StateError` for a score-based division."""
+    if division.scored is not None:
+        raise StateError(
+            f"division {division.name!r} is score-based: TRF is for chess divisions; "
+            "write it as a tsh .t file with `event export-t` (or .TOU with `event export-tou`)"
+        )
     ranks = division.ranks()
     places = {s.player.number: s.rank for s in ev.standings(event, division)} if division.paired_rounds else {}
     lines = [f"012 {event.name}"]

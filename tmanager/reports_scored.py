@@ -65,13 +65,16 @@ def pairings(event: ev.Event, division: ev.Division, round_number: int | None = 
         return (str(number), p.name, str(p.rating or ""), before[number])
 
     rows = tuple(
-        (str(i), *side(b.white), sc.result_text(division, b), *side(b.black)) for i, b in enumerate(record.boards, 1)
+        (str(record.board_number(b)), *side(b.white), sc.result_text(division, b), *side(b.black))
+        for b in record.boards
     )
     first, second = ("First", "Second") if rules.track_firsts else ("Player", "Opponent")
     header = ("Bd", "No", first, "Rtg", "Record", "Result", "No", second, "Rtg", "Record")
     blocks: list[Table | str] = [Table(header, rows, frozenset({2, 7}))]
     blocks += [
-        f"bye: {ev.label(division.player(p))}, spread {sc.bye_spread(division, record, p):+d}" for p in record.byes
+        f"{'forfeit loss' if kind == 'forfeit' else 'bye'}: {ev.label(division.player(p))}, "
+        f"spread {sc.bye_spread(division, record, p):+d}"
+        for p, kind in record.byes.items()
     ]
     title = f"{_heading(event, division)}: round {n} pairings"
     return Report(f"{_prefix(event, division)}pairings-r{n}", title, tuple(blocks))
@@ -103,7 +106,10 @@ def standings(event: ev.Event, division: ev.Division, upto: int | None = None) -
     pending = sum(1 for r, _ in ev.missing(division) if r <= n)
     if pending:
         blocks.append(f"{pending} result(s) still missing: they count as nothing yet")
-    blocks.append("ranked by wins (a tie is half a win), then cumulative spread; byes and forfeits count their spread")
+    blocks.append(
+        "ranked by wins (a tie is half a win), then cumulative spread; byes and forfeits count their spread, "
+        "a win if positive, a loss if negative, neither at 0"
+    )
     title = f"{_heading(event, division)}: standings after round {n}"
     return Report(f"{_prefix(event, division)}standings-r{n}", title, tuple(blocks))
 
@@ -161,7 +167,7 @@ def highs(event: ev.Event, division: ev.Division, upto: int | None = None, count
 def missing(event: ev.Event, division: ev.Division) -> Report:
     """Boards of paired rounds without a result."""
     rows = tuple(
-        (str(n), str(division.round(n).boards.index(b) + 1), ev.label(division.player(b.white)),
+        (str(n), str(division.round(n).board_number(b)), ev.label(division.player(b.white)),
          ev.label(division.player(b.black)))
         for n, b in ev.missing(division)
     )  # fmt: skip

@@ -463,7 +463,7 @@ def _missing(args: argparse.Namespace) -> int:
     d = e.division(args.division)
     pending = ev.missing(d)
     for n, b in pending:
-        index = d.round(n).boards.index(b) + 1
+        index = d.round(n).board_number(b)
         state = "adjourned" if b.result == "adj" else "no result"
         print(f"round {n} board {index}: {ev.label(d.player(b.white))} - {ev.label(d.player(b.black))}: {state}")
     if not pending:
@@ -524,7 +524,7 @@ def _export_trf(args: argparse.Namespace) -> int:
     from tmanager.storage import atomic_write
 
     e = ev.load(args.event)
-    d = e.division(args.division)
+    d = e.division(args.division)  # event_trf.dumps refuses a score-based division
     atomic_write(args.output, event_trf.dumps(e, d))
     print(f"wrote {args.output}: {len(d.players)} players, {d.paired_rounds} paired round(s)")
     return 0
@@ -675,9 +675,12 @@ def _import_t(args: argparse.Namespace) -> int:
     players = tfile.read(args.input)
     rules = ev.ScoredRules(entry=args.entry, track_firsts=any(p.card.p12 for p in players))
     d = ev.Division(args.division or args.input.stem, system=args.system, scored=rules)
+    # The settings come first: which p12 codes the boards' order gives depends on them.
+    e = _with_settings(ev.Event(name=args.name or args.input.stem, rounds=args.rounds or 0, divisions=[d]), args.set,
+                       args.event)  # fmt: skip
+    d = e.divisions[0]
     event_scored.from_t(players, d)
-    e = ev.Event(name=args.name or args.input.stem, rounds=args.rounds or d.paired_rounds, divisions=[d])
-    e = _with_settings(e, args.set, args.event)
+    e.rounds = args.rounds or d.paired_rounds
     ev.create(args.event, e)
     print(f"created {args.event} from {args.input}: {len(d.players)} players, {d.paired_rounds} paired round(s)")
     return 0

@@ -65,7 +65,10 @@ class Scorecard:
 class Entrant:
     """One line of the standings the pairing systems read.
 
-    ``wins`` counts a tie as half a win; ``opponents`` lists every paired
+    ``wins`` counts a tie as half a win and ``losses`` a tie as half a loss;
+    a round without an opponent (bye, forfeit, round off) counts as a win or
+    a loss by the sign of its spread, and as neither when it is 0 (tsh's
+    ``off 0``). ``opponents`` lists every paired
     round's opponent (:data:`BYE` for a bye, None when unpaired), including
     rounds paired but not yet scored, so that repeats are always seen.
     """
@@ -73,6 +76,7 @@ class Entrant:
     id: int
     wins: float = 0.0
     spread: int = 0
+    losses: float = 0.0
     rating: int = 0
     firsts: int = 0
     seconds: int = 0
@@ -111,14 +115,18 @@ def ranked(entrants: Sequence[Entrant]) -> list[Entrant]:
 def tally(cards: Sequence[Scorecard], *, through: int | None = None) -> list[Entrant]:
     """Standings after round ``through`` (all rounds by default), in standings order.
 
-    Only games whose scores are in count; opponents, firsts and seconds of
+    Only games whose scores are in count; a round without an opponent counts
+    by the sign of its spread, and with spread 0 as neither a win nor a loss
+    (the tsh manual: "off 0" will "record a missed game without assigning a
+    win or loss"; tsh stores such a round as opponent 0 with score 0, as a
+    0-spread bye). Opponents, firsts and seconds of
     every paired round are kept whatever ``through`` is, so Fontes pairings
     (standings of round n-2, history up to round n-1) see every repeat.
     """
     by_id = {card.id: card for card in cards}
     entrants = []
     for card in cards:
-        wins = 0.0
+        wins = losses = 0.0
         spread = 0
         last = len(card.opponents) if through is None else min(through, len(card.opponents))
         for index in range(last):
@@ -137,12 +145,16 @@ def tally(cards: Sequence[Scorecard], *, through: int | None = None) -> list[Ent
                     continue
                 margin = own - theirs
             spread += margin
-            wins += 1.0 if margin > 0 else 0.5 if margin == 0 else 0.0
+            # A tied game is half a win and half a loss; a round without an opponent at 0 is neither.
+            tie = 0.0 if opponent == BYE else 0.5
+            wins += 1.0 if margin > 0 else tie if margin == 0 else 0.0
+            losses += 1.0 if margin < 0 else tie if margin == 0 else 0.0
         entrants.append(
             Entrant(
                 id=card.id,
                 wins=wins,
                 spread=spread,
+                losses=losses,
                 rating=card.rating,
                 firsts=card.p12.count(FIRST),
                 seconds=card.p12.count(SECOND),
@@ -157,15 +169,16 @@ def tally(cards: Sequence[Scorecard], *, through: int | None = None) -> list[Ent
 
 
 def starter(a: Entrant, b: Entrant) -> int | None:
-    """Who starts by the balance rule: fewer firsts, else more seconds; None when it goes by lot.
+    """Who starts by the balance rule: fewer firsts, else fewer seconds; None when it goes by lot.
 
-    This is the NSA rule: of two players with as many firsts, the one who has
-    replied more often starts.
+    This is the event specification's rule ("the player with fewer firsts
+    starts; on a tie, fewer seconds; otherwise by lot"), not the NSA variant
+    in which the one who has replied more often starts.
     """
     if a.firsts != b.firsts:
         return a.id if a.firsts < b.firsts else b.id
     if a.seconds != b.seconds:
-        return a.id if a.seconds > b.seconds else b.id
+        return a.id if a.seconds < b.seconds else b.id
     return None
 
 

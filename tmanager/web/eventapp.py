@@ -341,8 +341,9 @@ def create_event_app(
 
         round_number, board = _number(form, "round"), _number(form, "board")
         correction = form.get("was", "*") not in ev.PENDING
-        return save_result(hub.path, form.get("d") or None, [str(board), form.get("result", "")], round_number,
-                           correction=correction)  # fmt: skip
+        words = [str(board), *_result_words(hub.snapshot, form)]
+        return save_result(hub.path, form.get("d") or None, words, round_number, correction=correction,
+                           confirm=form.get("confirm") == "yes")  # fmt: skip
 
     def pair(form: dict[str, str]) -> list[str]:
         expected = _number(form, "round")
@@ -428,6 +429,24 @@ async def _form(request: Request) -> dict[str, str]:
     except (UnicodeDecodeError, ValueError):
         return {}
     return {key: values[0] for key, values in fields.items()}
+
+
+def _result_words(snapshot: Snapshot | None, form: Mapping[str, str]) -> list[str]:
+    """What follows the board number in the result line: a chess result, or a score-based division's scores
+    (per its ``entry``: S1 S2, SPREAD or S1 S2 SPREAD) or forfeit, read by :func:`tmanager.event_scored.enter`.
+
+    Scores outside the plausible range are refused unless the form's ``confirm`` box is ticked.
+    """
+    division = snapshot.division(form.get("d") or None) if snapshot else None
+    if division is None or division.scored is None:
+        return [form.get("result", "")]
+    if form.get("forfeit"):
+        return [form["forfeit"]]
+    names = [name for name, _ in eventpages.SCORE_FIELDS[division.scored.entry]]
+    empty = [name for name in names if not form.get(name, "").strip()]
+    if empty:
+        raise StateError(f"give the {' and '.join(names)} (or choose a forfeit); {empty[0]} is empty")
+    return [form[name].strip() for name in names]
 
 
 def _number(form: Mapping[str, str], key: str) -> int:

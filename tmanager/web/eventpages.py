@@ -19,7 +19,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from tmanager import event as ev
-from tmanager import reports
+from tmanager import event_scored, reports, reports_scored
 from tmanager.errors import StateError
 
 #: Page kinds a URL may name, with their titles.
@@ -38,7 +38,20 @@ RESULT_CHOICES = (
     ("--", "both forfeit (--)"),
     ("adj", "adjourned"),
 )
-SYSTEM_NAMES = {"dutch": "Swiss (FIDE Dutch)", "round-robin": "round robin", "manual": "manual pairing"}
+SYSTEM_NAMES = {
+    "dutch": "Swiss (FIDE Dutch)", "round-robin": "round robin", "manual": "manual pairing",
+    "koth": "King of the Hill", "factored": "factored pairings", "tsh-swiss": "Swiss (tsh)",
+    "chew": "Chew pairings", "random": "random pairings",
+}  # fmt: skip
+#: The score fields of a score-based division's result form, by its ``entry``, in the order its result line takes.
+SCORE_FIELDS = {
+    "scores": (("s1", "first player's score"), ("s2", "second player's score")),
+    "spread": (("spread", "spread of the first player"),),
+    "both": (("s1", "first player's score"), ("s2", "second player's score"), ("spread", "spread")),
+}
+#: What a score-based result form offers besides the scores: forfeits and clearing the result.
+FORFEIT_CHOICES = (("", "scores"), ("+-", "forfeit: first wins"), ("-+", "forfeit: second wins"),
+                   ("--", "both forfeit"), ("*", "no result"))  # fmt: skip
 
 Sections = list[tuple[str, str]]
 _esc = html.escape
@@ -259,14 +272,14 @@ def home(snapshot: Snapshot, page: Page) -> Sections:
         name = d.name if len(e.divisions) > 1 else None
         paired = d.paired_rounds
         record = d.round(paired) if paired else None
-        points = {s.player.number: s.points for s in snapshot.context(d).standings}
+        points = _records(snapshot, d)
         items = []
         for p in sorted(d.players, key=lambda p: p.name.casefold()):
             where = _seat(d, record, p.number) if record else ""
             seat = f' <span class="seat">{_esc(where)}</span>' if where else ""
             items.append(
                 f'<li><a href="{Page("player", name, player=p.number).href()}">{_esc(p.name)}</a>'
-                f' <span class="no">{p.number}</span> <span class="pts">{ev.format_points(points[p.number])}'
+                f' <span class="no">{p.number}</span> <span class="pts">{_esc(points[p.number])}'
                 f"</span>{seat}</li>"
             )
         title = f"Division {d.name}" if len(e.divisions) > 1 else "Players"
@@ -284,12 +297,23 @@ def home(snapshot: Snapshot, page: Page) -> Sections:
     return sections
 
 
+def _records(snapshot: Snapshot, division: ev.Division) -> dict[int, str]:
+    """Each player's points (chess) or wins, losses and spread (score-based), by number."""
+    if division.scored is not None:
+        return {line.player.number: event_scored.record_text(line) for line in event_scored.standings(division)}
+    return {s.player.number: ev.format_points(s.points) for s in snapshot.context(division).standings}
+
+
 def _seat(division: ev.Division, record: ev.Round, number: int) -> str:
-    """Where a player sits in a round: ``board 4, white`` or the bye."""
+    """Where a player sits in a round: ``board 4, white`` (``first``) or the bye."""
     board = record.seat(number)
     if board is not None:
-        colour = "white" if board.white == number else "black"
-        return f"round {record.number}: board {record.boards.index(board) + 1}, {colour}"
+        side = ("first" if board.white == number else "second") if division.scored else None
+        colour = side or ("white" if board.white == number else "black")
+        return f"round {record.number}: board {record.board_number(board)}, {colour}"
+    if division.scored is not None and number in record.byes:
+        spread = event_scored.bye_spread(division, record, number)
+        return f"round {record.number}: {'forfeit' if record.byes[number] == 'forfeit' else 'bye'} {spread:+d}"
     if number in record.byes:
         return f"round {record.number}: {record.byes[number]}-point bye".replace("pairing-point", "pairing-allocated")
     return ""
@@ -312,12 +336,21 @@ def pairings(snapshot: Snapshot, division: ev.Division, page: Page) -> Sections:
                 '<p class="empty">No round is paired yet.</p></section>',
             )
         ]
-    context = snapshot.context(division)
-    by_board = reports.pairings(context, page.round)
-    alphabetical = reports.pairings_alpha(context, page.round)
     n = page.round or division.paired_rounds
     links = _links(snapshot, division)
     rounds = _round_links(page, range(1, division.paired_rounds + 1), n, label="Round:")
+    if division.scored is not None:
+        report = reports_scored.pairings(snapshot.event, division, n)
+        return [
+            (
+                "pairings",
+                f'<section id="pairings" class="panel"><h2>Round {n} · by board</h2>{rounds}'
+                f"{_blocks(report.blocks, links)}</section>",
+            )
+        ]
+    context = snapshot.context(division)
+    by_board = reports.pairings(context, page.round)
+    alphabetical = reports.pairings_alpha(context, page.round)
     return [
         (
             "pairings",
@@ -335,7 +368,10 @@ def pairings(snapshot: Snapshot, division: ev.Division, page: Page) -> Sections:
 def standings(snapshot: Snapshot, division: ev.Division, page: Page) -> Sections:
     """The ranking with the event's tie-breaks after a round (the last paired one by default)."""
     n = division.paired_rounds if page.round is None else page.round
-    report = reports.standings(snapshot.context(division, n))
+    if division.scored is not None:
+        report = reports_scored.standings(snapshot.event, division, n)
+    else:
+        report = reports.standings(snapshot.context(division, n))
     rounds = _round_links(page, range(1, division.paired_rounds + 1), n, label="After round:")
     return [
         (
@@ -348,7 +384,10 @@ def standings(snapshot: Snapshot, division: ev.Division, page: Page) -> Sections
 
 def wall_chart(snapshot: Snapshot, division: ev.Division) -> Sections:
     """The cross-table (round robin) or the wall chart (Swiss)."""
-    report = reports.crosstable(snapshot.context(division))
+    if division.scored is not None:
+        report = reports_scored.wallchart(snapshot.event, division)
+    else:
+        report = reports.crosstable(snapshot.context(division))
     title = "Cross-table" if division.system == "round-robin" else "Wall chart"
     return [
         (
@@ -364,6 +403,8 @@ def player(snapshot: Snapshot, division: ev.Division, page: Page) -> Sections:
     if page.player is None:
         raise StateError("which player? the address needs n=NUMBER")
     p = division.player(page.player)
+    if division.scored is not None:
+        return _scored_player(snapshot, division, page, p)
     e = snapshot.event
     rank = next((s.rank for s in snapshot.context(division).standings if s.player.number == p.number), None)
     facts = [
@@ -402,6 +443,43 @@ def player(snapshot: Snapshot, division: ev.Division, page: Page) -> Sections:
             f'<section id="player" class="panel"><h2>{_esc(p.name)}</h2>'
             f'<p class="facts">{_esc(" · ".join(f for f in facts if f))}</p><p>{summary}</p>{now}{rows}'
             f'<p class="more">{_esc(estimate)}</p></section>',
+        )
+    ]
+
+
+def _scored_player(snapshot: Snapshot, division: ev.Division, page: Page, p: ev.Player) -> Sections:
+    """A player of a score-based division: record, rank, the current pairing and their wall-chart row."""
+    line = next(x for x in event_scored.standings(division) if x.player.number == p.number)
+    paired = division.paired_rounds
+    now = ""
+    if paired:
+        record = division.round(paired)
+        board = record.seat(p.number)
+        if board is not None:
+            other = division.player(board.black if board.white == p.number else board.white)
+            result = "" if board.result in ev.PENDING else f", result {event_scored.result_text(division, board)}"
+            now = (
+                f"{_esc(_seat(division, record, p.number))} against "
+                f'<a href="{page.href(player=other.number)}">{_esc(ev.label(other))}</a>{_esc(result)}'
+            )
+        else:
+            now = _esc(_seat(division, record, p.number) or f"round {paired}: not paired")
+    chart = reports_scored.wallchart(snapshot.event, division).blocks[0]
+    assert isinstance(chart, reports.Table)
+    row = next(r for r in chart.rows if r[1] == str(p.number))
+    table = reports.Table(chart.header, (row,), chart.left)
+    facts = [f"no. {p.number}", *([f"rating {p.rating}"] if p.rating else []), p.team, *p.flags,
+             *(["off"] if p.status == "withdrawn" else [])]  # fmt: skip
+    summary = f"<strong>{_esc(event_scored.record_text(line))}</strong>" + (
+        f" · rank {line.rank} after round {paired}" if paired else ""
+    )
+    now = f'<p class="now">{now}</p>' if now else ""
+    return [
+        (
+            "player",
+            f'<section id="player" class="panel"><h2>{_esc(p.name)}</h2>'
+            f'<p class="facts">{_esc(" · ".join(f for f in facts if f))}</p><p>{summary}</p>{now}'
+            f"{_blocks([table], _links(snapshot, division)) if paired else ''}</section>",
         )
     ]
 
@@ -485,21 +563,26 @@ def arbiter(
         if not record.paired:
             raise StateError(f"round {n} is not paired")
         entries = []
-        for index, board in enumerate(record.boards, 1):
+        for board in record.boards:
+            index = record.board_number(board)
             key = f"result-{index}"
-            chosen = values.get("result", board.result) if form == key else board.result
-            options = "".join(
-                f'<option value="{_esc(v)}"{" selected" if v == chosen else ""}>{_esc(text)}</option>'
-                for v, text in RESULT_CHOICES
-            )
+            typed = values if form == key else {}
             white, black = division.player(board.white), division.player(board.black)
             action = "Save" if board.result in ev.PENDING else "Correct"
+            if division.scored is not None:
+                fields = _score_fields(division, board, index, typed)
+            else:
+                chosen = typed.get("result", board.result)
+                options = "".join(
+                    f'<option value="{_esc(v)}"{" selected" if v == chosen else ""}>{_esc(text)}</option>'
+                    for v, text in RESULT_CHOICES
+                )
+                fields = f'<select name="result" aria-label="result of board {index}">{options}</select>'
             entries.append(
                 f'<form method="post" action="result" class="entry{" missing" if board.result in ev.PENDING else ""}"'
                 f' id="{key}">{_hidden(**common, round=n, board=index, was=board.result)}'
                 f'<span class="bd">{index}</span><span class="pair">{_esc(ev.label(white))} – '
-                f'{_esc(ev.label(black))}</span><select name="result" aria-label="result of board {index}">'
-                f'{options}</select><button type="submit">{action}</button>'
+                f'{_esc(ev.label(black))}</span>{fields}<button type="submit">{action}</button>'
                 f"{_error(message if form == key else '')}</form>"
             )
         byes = "".join(
@@ -529,6 +612,31 @@ def arbiter(
         # The form named is not on the page (a board that does not exist): say it at the top.
         sections.insert(0, ("error", f'<section id="error" class="panel">{_error(message)}</section>'))
     return sections
+
+
+def _score_fields(division: ev.Division, board: ev.Board, index: int, typed: Mapping[str, str]) -> str:
+    """The inputs of a score-based board: its scores or spread (per ``entry``), or a forfeit or no result."""
+    assert division.scored is not None
+    current = dict.fromkeys(("s1", "s2", "spread"), "")
+    if board.scores and board.result not in event_scored.FORFEITS:
+        s1, s2 = board.scores
+        current = {"s1": str(s1), "s2": str(s2), "spread": str(s1 - s2)}
+    inputs = "".join(
+        f'<input name="{name}" inputmode="numeric" size="5" aria-label="{_esc(text)}, board {index}" '
+        f'value="{_esc(typed.get(name, current[name]))}">'
+        for name, text in SCORE_FIELDS[division.scored.entry]
+    )
+    chosen = typed.get("forfeit", board.result if board.result in event_scored.FORFEITS else "")
+    options = "".join(
+        f'<option value="{_esc(v)}"{" selected" if v == chosen else ""}>{_esc(text)}</option>'
+        for v, text in FORFEIT_CHOICES
+    )
+    confirm = (
+        '<label class="confirm"><input type="checkbox" name="confirm" value="yes"> unusual score is right</label>'
+        if division.scored.entry != "spread"
+        else ""
+    )
+    return f'{inputs}<select name="forfeit" aria-label="or a forfeit, board {index}">{options}</select>{confirm}'
 
 
 def _pair_form(snapshot: Snapshot, division: ev.Division, common: Mapping[str, str], message: str) -> str:
