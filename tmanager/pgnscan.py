@@ -52,8 +52,11 @@ MAX_EXAMPLES = 20
 _TAGS = (b"White", b"Black", b"Result", b"Round", b"FEN", b"GameNumber", b"Termination", b"Superseded")
 # A tag value runs to the line's last '"]', as python-chess reads it (writers do not always escape quotes).
 _VALUE = rb'"([^\r\n]*)"[ \t]*\]'
-# One match per tag section (consecutive lines starting with "["), one group per needed tag.
-_SECTION = re.compile(rb"(?:\n\[(?:" + b"|".join(name + rb"[ \t]+" + _VALUE for name in _TAGS) + rb")?+[^\n]*+)++")
+# One match per tag section (consecutive lines starting with "["), one group per needed tag. The pattern
+# starts with the literal "\n[" (not a repeated group) so that the regex engine can skip movetext quickly.
+_SECTION = re.compile(
+    rb"\n\[(?:(?:" + b"|".join(name + rb"[ \t]+" + _VALUE for name in _TAGS) + rb")?+[^\n]*+(?:\n\[)?+)++"
+)
 # A "{" whose comment reaches a line starting with "[" (or the chunk's end) before its "}".
 _TRAP = re.compile(rb"\{(?:[^}\n]++|\n(?!\[))*+(?:\n\[|\Z)")
 # Careful tokens: a tag line, a % escape line, a ; comment, a brace comment (closed or not).
