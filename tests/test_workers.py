@@ -223,6 +223,24 @@ def test_worker_waits_for_a_broken_hand_edit_and_loses_nothing(tmp_path: Path) -
     assert "not valid TOML" in path.with_suffix(".log").read_text()
 
 
+def test_a_stop_while_the_file_is_broken_exits_at_once_and_the_game_is_replayed(tmp_path: Path) -> None:
+    path = slow_tourney(tmp_path / "s.toml", players=2, games=2, delay=0.05, max_moves=20)
+    worker = start_worker(path)
+    wait_for(lambda: bool(claims_of(path, worker.pid)))
+    good = path.read_text()
+    path.write_text(good.replace("[tourney]", "[tourney", 1))
+    log = path.with_suffix(".log")
+    wait_for(lambda: "waiting for the file to be fixed" in log.read_text())  # the game ended meanwhile
+    worker.send_signal(signal.SIGTERM)
+    worker.wait(timeout=10)
+    assert worker.stderr is not None and "Traceback" not in worker.stderr.read()
+    assert "stays claimed and will be played again" in log.read_text()
+    with storage.lock(path):
+        path.write_text(path.read_text().replace("[tourney\n", "[tourney]\n", 1))
+    assert start_worker(path).wait(timeout=60) == 0
+    assert_consistent(path)
+
+
 def test_claim_liveness_rules() -> None:
     from tmanager.worker import claim_is_alive
 

@@ -10,6 +10,7 @@ the game to the PGN, in which case its result is recovered from there.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import json
 import logging
@@ -191,15 +192,27 @@ def run_hook(command: str, *, tourney: Tourney, env: dict[str, str], what: str) 
 RETRY_SECONDS = 2.0
 
 
-async def _until_readable(transaction: Callable[..., _R], *args: Any) -> _R:
+async def _until_readable(
+    transaction: Callable[..., _R], *args: Any, settled: Callable[[_R], None] | None = None
+) -> _R:
     """Run a file transaction in a thread, waiting while the file is invalid.
 
     Someone may be editing the file by hand: a worker must neither die nor lose
-    the game it just played, so it says what is wrong and tries again.
+    the game it just played, so it says what is wrong and tries again. When
+    cancelled (a clean stop), the attempt under way still finishes, since a
+    thread cannot be stopped, and ``settled`` learns its outcome; the waiting
+    between attempts ends at once.
     """
     while True:
+        attempt = asyncio.ensure_future(asyncio.to_thread(transaction, *args))
         try:
-            return await asyncio.to_thread(transaction, *args)
+            return await asyncio.shield(attempt)
+        except asyncio.CancelledError:
+            with contextlib.suppress(ConfigError):
+                outcome = await attempt
+                if settled is not None:
+                    settled(outcome)
+            raise
         except ConfigError as exc:
             log.error("%s; waiting for the file to be fixed", exc)
             await asyncio.sleep(RETRY_SECONDS)
@@ -296,22 +309,21 @@ class Worker:
                 played += 1
         finally:
             if self.playing is not None:
-                await asyncio.to_thread(self.release, self.playing)
-                log.info("game %d released unplayed", self.playing)
+                try:
+                    await asyncio.to_thread(self.release, self.playing)
+                    log.info("game %d released unplayed", self.playing)
+                except ConfigError as exc:
+                    log.error("%s; game %d stays claimed and will be played again", exc, self.playing)
             await self.pool.close()
         return played
 
     async def _claim(self) -> tuple[Tourney, ScheduledGame] | str:
-        # A claim runs in a thread that a signal cannot stop: let it finish and
-        # remember what it claimed, so that the clean stop can give it back.
-        claiming = asyncio.ensure_future(_until_readable(self.claim))
-        try:
-            return await asyncio.shield(claiming)
-        except asyncio.CancelledError:
-            choice = await claiming
-            if not isinstance(choice, str):
-                self.playing = choice[1].number
-            raise
+        # What a claim cut short by a stop took must be known, so that the clean stop can give it back.
+        return await _until_readable(self.claim, settled=self._remember)
+
+    def _remember(self, choice: tuple[Tourney, ScheduledGame] | str) -> None:
+        if not isinstance(choice, str):
+            self.playing = choice[1].number
 
     async def _play(self, tourney: Tourney, game: ScheduledGame) -> None:
         spec = game_spec(tourney, game, self._book(tourney))
