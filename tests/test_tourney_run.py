@@ -150,13 +150,11 @@ def test_xboard_engines_round_robin_from_epd_openings(tmp_path: Path) -> None:
     assert len(games) == 20
     assert all(g.get("SetUp") == "1" for g in games)  # every game started from an EPD position
     tourney = storage.read(path)
-    # GNU Chess 6.2.7 sometimes never wakes up under a pipe (docs/xboard-engines.md); nobody else may fault.
-    assert set(tourney.faults) <= {"gnuchess"}, tourney.faults
+    assert tourney.faults == {}, tourney.faults  # GNU Chess included (docs/xboard-engines.md)
     with open(tourney.pgn_path) as f:
         while (game := chess.pgn.read_game(f)) is not None:
             assert not game.errors
-            assert game.headers["Termination"] in ("normal", "adjudication") or game.headers["White"] == "gnuchess" \
-                or game.headers["Black"] == "gnuchess"
+            assert game.headers["Termination"] in ("normal", "adjudication"), game.headers
 
 
 def test_engine_settings_per_participant(tmp_path: Path) -> None:

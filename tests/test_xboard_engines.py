@@ -15,17 +15,7 @@ import pytest
 from tmanager.engines import GAMES_PATH, command_line, find_definition, load_definition
 from tmanager.xboard import XBoardEngine, popen_xboard
 
-#: GNU Chess 6.2.7 under a pipe often holds its output back until more input arrives, so
-#: a move can stay unsent for good (docs/xboard-engines.md): in a tourney that costs it the
-#: game on time. How often depends on timing; on an idle machine it can be most starts. Its
-#: tests run only when asked for, so that the suite's verdict does not hang on that bug.
-GNUCHESS = pytest.param(
-    "gnuchess",
-    marks=pytest.mark.skipif(
-        not os.environ.get("TMANAGER_TEST_GNUCHESS"), reason="set TMANAGER_TEST_GNUCHESS=1 (GNU Chess stalls)"
-    ),
-)
-ENGINES = ["fairymax", GNUCHESS, "phalanx", "sjeng", "hoichess"]
+ENGINES = ["fairymax", "gnuchess", "phalanx", "sjeng", "hoichess"]
 
 #: 1. e4 e5 2. Nf3 Nc6 3. Bc4, Black to move with all castling rights: an opening-book EPD line.
 EPD = "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - bm Nf6; id \"Italian\";"
@@ -138,13 +128,34 @@ def test_no_ping_takes_the_move_as_the_synchronisation(caplog: pytest.LogCapture
     assert not any(line.startswith("ping") for line in lines)
 
 
-@pytest.mark.skipif(not os.environ.get("TMANAGER_TEST_GNUCHESS"), reason="set TMANAGER_TEST_GNUCHESS=1")
-def test_gnuchess_without_assumptions_plays_and_its_late_features_count() -> None:
-    # GNU Chess often answers protover only after its next command: negotiation times out,
-    # play starts without ping, and the features still count once they come.
+def test_gnuchess_negotiates_without_assumptions(caplog: pytest.LogCaptureFixture) -> None:
+    # GNU Chess 6.2.7 throws away what it read with its first line (docs/xboard-engines.md):
+    # its features come from a `protover 2` sent again, within the negotiation.
+    caplog.set_level(logging.DEBUG, logger="chess.engine")
     board, engine = asyncio.run(self_play("gnuchess", chess.Board(), plies=4, features={}))
     assert len(board.move_stack) == 4
-    assert engine.features["ping"] == 1 and engine.features["usermove"] == 1
+    assert engine.features["done"] == 1 and engine.features["ping"] == 1 and engine.features["usermove"] == 1
+    lines = sent_lines(caplog)
+    assert lines[:2] == ["xboard", "protover 2"]
+    # Asked again only until it answers, less and less often: its front end crashes on a pile of answers.
+    assert 1 <= lines.count("protover 2") <= 5
+
+
+def test_gnuchess_starts_every_time() -> None:
+    # Started with --xboard, most starts here said nothing until more input came.
+    async def run() -> None:
+        command, assumed = definition("gnuchess")
+        for _ in range(8):
+            transport, engine = await asyncio.wait_for(popen_xboard(command, features=assumed), timeout=10)
+            try:
+                assert engine.features.get("done") == 1  # it answered within the negotiation
+                result = await asyncio.wait_for(engine.play(chess.Board(), clocks(2.0), game=object()), timeout=30)
+                assert result.move in chess.Board().legal_moves
+                await asyncio.wait_for(engine.quit(), timeout=10)
+            finally:
+                transport.close()
+
+    asyncio.run(run())
 
 
 def test_done0_without_done1_times_out(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -11,14 +11,14 @@ deviations, each one what XBoard (``backend.c``) does in the same situation:
    :attr:`~XBoardEngine.feature_timeout` seconds, or
    :attr:`~XBoardEngine.done0_timeout` once the engine said ``done=0``; then
    it goes on with what it has (XBoard: 10 s, and one hour after ``done=0``).
-   Until the engine sends its first ``feature``, it gets an empty line every
-   :attr:`~XBoardEngine.poke_interval` seconds: GNU Chess 6.2.7 may ignore
-   the input that arrives while it starts, until more input comes (under
-   XBoard, the commands sent after the 10-s timeout wake it up).
+   Until the engine sends its first ``feature``, ``protover 2`` is sent again
+   after :attr:`~XBoardEngine.resend_interval` seconds, then after twice as
+   long each time (XBoard sends it once): GNU Chess 6.2.7 may discard what
+   came with the first line it read (see the end of this docstring).
    ``setboard`` and ``ping`` are not required. Error replies during the
    negotiation (a protocol-1 engine answering ``protover``) are ignored.
-   Features the engine declares later, at any time, still count (GNU Chess
-   6.2.7 often sends its features only once it receives its next command).
+   Features the engine declares later, at any time, still count, and a second
+   answer to ``protover`` is harmless.
    The ``features`` of the engine definition are applied on top of what the
    engine declares. ``sigterm=0`` is accepted, not rejected: nothing here
    sends SIGTERM, and HoiChess answers the rejection with a warning.
@@ -50,6 +50,21 @@ such commands: ``st`` with a fraction of a second (``Limit(time=0.5)``),
 ``level`` with a base of ``0:00``, ``nps`` for node limits. Item 5 removes the
 one a clock-based game sends; :attr:`XBoardEngine.last_complaint` keeps the
 engine's last error line so that a crash can be explained.
+
+GNU Chess 6.2.7 (Debian 12) must be started *without* ``--xboard`` and put in
+XBoard mode by the ``xboard`` command, as its definition does. Its front end
+reads standard input with ``fgets`` in an input thread, and its adapter thread
+calls ``setbuf(stdin, NULL)`` while starting (fixed upstream in 6.2.8, "Do not
+modify stdin/stdout buffering from adapter thread"). ``fgets`` holds the lock
+of ``stdin`` while it waits for input, so ``setbuf`` waits for the next input
+line, and the main thread waits for the adapter: no output at all. When the
+adapter gets the lock, ``setbuf`` throws away what the input thread had read
+beyond its first line. With ``--xboard`` the input thread goes straight back
+into ``fgets``, so the adapter rarely wins, and only input can make it try.
+Without it, the input thread waits after its first line until the main thread
+has handled that line, which it does only after the adapter has started:
+``setbuf`` never waits, and only the rest of the first read can be lost, which
+the resent ``protover 2`` (item 1) makes up for.
 """
 
 from __future__ import annotations
@@ -90,8 +105,9 @@ class XBoardEngine(chess.engine.XBoardProtocol):
     feature_timeout: float = 2.0
     #: Seconds to wait for ``done=1`` once the engine has sent ``done=0``.
     done0_timeout: float = 5.0
-    #: While the engine has said nothing at all, an empty line every so many seconds.
-    poke_interval: float = 0.25
+    #: Until the engine's first ``feature``, ``protover 2`` again after so many seconds, then
+    #: after twice as long each time (GNU Chess 6.2.7 crashes when too many answers pile up).
+    resend_interval: float = 0.1
     #: Seconds :meth:`quit` waits for the process to exit before killing it.
     quit_timeout: float = 2.0
 
@@ -99,8 +115,6 @@ class XBoardEngine(chess.engine.XBoardProtocol):
         super().__init__()
         self.assumed_features: dict[str, str | int] = {}
         self.last_complaint: str | None = None
-        #: Whether the engine has written anything at all since it started.
-        self.heard_anything = False
 
     # --- feature negotiation -------------------------------------------------
 
@@ -120,21 +134,21 @@ class XBoardEngine(chess.engine.XBoardProtocol):
                 self.engine.send_line("xboard")
                 self.engine.send_line("protover 2")
                 self.timer = self.engine.loop.call_later(self.engine.feature_timeout, self.end)
-                self.heard = False
-                self.poke = self.engine.loop.call_later(self.engine.poke_interval, self.wake)
+                self.resend = self.engine.loop.call_later(self.engine.resend_interval, self.ask_again, 1)
 
-            def wake(self) -> None:
-                # GNU Chess may ignore input that arrives while it starts, until more comes
-                # (and may print its banner before it reads any).
-                if not self.heard and self.state == CommandState.ACTIVE:
-                    self.engine.send_line("")
-                    self.poke = self.engine.loop.call_later(self.engine.poke_interval, self.wake)
+            def ask_again(self, n: int) -> None:
+                # GNU Chess 6.2.7 may throw away what came with its first input line (module
+                # docstring); what is sent once it has read that line reaches it.
+                if self.state == CommandState.ACTIVE:
+                    self.engine.send_line("protover 2")
+                    delay = self.engine.resend_interval * 2**n
+                    self.resend = self.engine.loop.call_later(delay, self.ask_again, n + 1)
 
             def line_received(self, line: str) -> None:
                 token, rest = _split(line)
                 if token != "feature":
                     return
-                self.heard = True
+                self.resend.cancel()
                 self.engine._declare(rest, options=True)
                 done = self.engine.features.get("done")
                 if done == 0:
@@ -145,7 +159,7 @@ class XBoardEngine(chess.engine.XBoardProtocol):
 
             def end(self) -> None:
                 self.timer.cancel()
-                self.poke.cancel()
+                self.resend.cancel()
                 if self.state != CommandState.ACTIVE:
                     return
                 if "done" not in self.engine.features:
@@ -156,7 +170,7 @@ class XBoardEngine(chess.engine.XBoardProtocol):
 
             def cancel(self) -> None:
                 self.timer.cancel()
-                self.poke.cancel()
+                self.resend.cancel()
                 self.set_finished()
 
         await self.communicate(Negotiation)
@@ -221,7 +235,6 @@ class XBoardEngine(chess.engine.XBoardProtocol):
     # --- lines from the engine -----------------------------------------------
 
     def _line_received(self, line: str) -> None:
-        self.heard_anything = True
         token, rest = _split(line)
         if token == "feature" and self.initialized:
             # XBoard honours features whenever they come; commands need not see them.
@@ -368,24 +381,14 @@ async def popen_xboard(
     complete what the engine declares, e.g. ``{"ping": False}`` or
     ``{"setboard": True}``. The engine runs in its own process group unless
     ``setpgrp`` is false; on failure it is killed before the error propagates.
-    An engine that said nothing at all during the negotiation is started once
-    more: GNU Chess 6.2.7, about one start in a dozen, never reads its input.
     """
-    for attempt in (1, 2):
-        transport, protocol = await XBoardEngine.popen(
-            list(command), setpgrp=setpgrp, cwd=cwd, stderr=stderr, **popen_args
-        )
-        protocol.assumed_features = {k: int(v) if isinstance(v, bool) else v for k, v in features.items()}
-        protocol.feature_timeout = feature_timeout
-        try:
-            await protocol.initialize()
-        except BaseException:
-            _kill(transport)
-            transport.close()
-            raise
-        if protocol.heard_anything or attempt == 2:
-            break
-        LOGGER.warning("%s: silent during feature negotiation; starting it again", protocol)
+    transport, protocol = await XBoardEngine.popen(list(command), setpgrp=setpgrp, cwd=cwd, stderr=stderr, **popen_args)
+    protocol.assumed_features = {k: int(v) if isinstance(v, bool) else v for k, v in features.items()}
+    protocol.feature_timeout = feature_timeout
+    try:
+        await protocol.initialize()
+    except BaseException:
         _kill(transport)
         transport.close()
+        raise
     return transport, protocol
