@@ -63,6 +63,8 @@ def test_each_fault_costs_the_faulty_engine_the_game(
     faulty: str, termination: str, fault: str, reason: str, faulty_color: chess.Color
 ) -> None:
     bad, good = spec(faulty, "Bad"), spec("greedy-uci", "Good")
+    # The fault strikes at Bad's second move, before any mate is possible: nothing can end the game first.
+    bad = dataclasses.replace(bad, command=(*bad.command, "--after", "1"))
     white, black = (bad, good) if faulty_color == chess.WHITE else (good, bad)
     record = play(white, black, tc="2+0.05")
     assert record.result == ("0-1" if faulty_color == chess.WHITE else "1-0")
