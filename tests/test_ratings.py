@@ -110,3 +110,137 @@ def test_many_players_fit_quickly_enough_to_finish() -> None:
     fitted = ratings.fit(tally)
     assert len(fitted.ratings) == 120
     assert all(math.isfinite(r.elo) and math.isfinite(r.error) for r in fitted.ratings.values())
+
+
+# A plain reference: logistic regression on one row per ordered pair, solved by
+# Newton's method on the dense design matrix; margins from explicit contrasts.
+
+
+def _reference(tally: Tally, *, anchor: str | None, white_advantage: bool, prior: float, everybody: bool = False):  # type: ignore[no-untyped-def]
+    import networkx as nx
+    import numpy as np
+
+    names = list(tally.players)
+    games = dict.fromkeys(names, 0.0)
+    points = dict.fromkeys(names, 0.0)
+    for (w, b), (ww, d, bw) in tally.pairs.items():
+        games[w] += ww + d + bw
+        games[b] += ww + d + bw
+        points[w] += ww + d / 2
+        points[b] += bw + d / 2
+    boosted = {p for p in names if everybody or not 0 < points[p] < games[p]}
+    graph = nx.Graph(list(tally.pairs))
+    groups = [sorted(g, key=names.index) for g in nx.connected_components(graph)]
+    references = {anchor if anchor in g else g[0] for g in groups}
+    columns = [p for p in names if p not in references] + (["white"] if white_advantage else [])
+    rows, counts = [], []
+    for (w, b), (ww, d, bw) in tally.pairs.items():
+        n = ww + d + bw
+        d += sum(prior * n / games[p] for p in (w, b) if p in boosted)
+        row = [(c == w) - (c == b) + (c == "white") for c in columns]
+        rows.append(row)
+        counts.append((ww, d, bw))
+    x_matrix, (wins, draws, losses) = np.array(rows, dtype=float), np.array(counts, dtype=float).T
+    n, score = wins + draws + losses, wins + draws / 2
+    theta = np.zeros(len(columns))
+    for _ in range(100):
+        p = 1 / (1 + np.exp(-x_matrix @ theta))
+        information = x_matrix.T @ (x_matrix * (n * p * (1 - p))[:, None])
+        step = np.linalg.solve(information, x_matrix.T @ (score - n * p))
+        theta += step
+        if abs(step).max() < 1e-12:
+            break
+    p = 1 / (1 + np.exp(-x_matrix @ theta))
+    dispersion = (wins @ (1 - p) ** 2 + draws @ (0.5 - p) ** 2 + losses @ p**2) / (n @ (p * (1 - p)))
+    covariance = np.linalg.inv(x_matrix.T @ (x_matrix * (n * p * (1 - p))[:, None])) * dispersion
+    k = 400 / math.log(10)
+    result = {}
+    for group in groups:
+        contrasts = {}
+        for player in group:
+            c = np.array([float(col == player) for col in columns])
+            if anchor not in group:
+                c -= np.array([float(col in group) for col in columns]) / len(group)
+            contrasts[player] = c
+        beta = {p: theta[columns.index(p)] if p in columns else 0.0 for p in group}
+        level = beta[anchor] if anchor in group else sum(beta.values()) / len(group)
+        for player in group:
+            c = contrasts[player]
+            result[player] = ((beta[player] - level) * k, 1.959963984540054 * math.sqrt(c @ covariance @ c) * k)
+    white = (theta[-1] * k, 1.959963984540054 * math.sqrt(covariance[-1, -1]) * k) if white_advantage else (0.0, 0.0)
+    return result, white
+
+
+def _random_field(seed: int, players: int, games: int, *, groups: int = 1, perfect: int = 0) -> Tally:
+    """Random games between random players of the same group (colours both ways); extra players who win or lose all."""
+    import random
+
+    rng = random.Random(seed)
+    strength = [rng.gauss(0, 300) for _ in range(players)]
+    tally = Tally()
+    for _ in range(games):
+        group = rng.randrange(groups)
+        a, b = rng.sample(range(group, players, groups), 2)
+        p = stats.score_from_elo(strength[a] - strength[b] + 35)
+        r = rng.random()
+        result = "1/2-1/2" if r < 0.3 * (1 - abs(2 * p - 1)) else "1-0" if r < p else "0-1"
+        tally.add(GameResult(f"P{a}", f"P{b}", result))
+    for k in range(perfect):
+        for j in range(3):
+            tally.add(GameResult(f"X{k}", f"P{(k + j) % players}", "1-0" if k % 2 == 0 else "0-1"))
+    return tally
+
+
+def _assert_agrees(tally: Tally, **options: object) -> None:
+    fitted = ratings.fit(tally, **options)  # type: ignore[arg-type]
+    expected, (white, white_error) = _reference(tally, **options)  # type: ignore[arg-type]
+    for name, (elo, error) in expected.items():
+        assert fitted.ratings[name].elo == pytest.approx(elo, abs=0.01), name
+        assert fitted.ratings[name].error == pytest.approx(error, abs=0.01), name
+    assert fitted.white_advantage == pytest.approx(white, abs=0.01)
+    assert fitted.white_advantage_error == pytest.approx(white_error, abs=0.01)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_agrees_with_a_plain_logistic_regression(seed: int) -> None:
+    # Perfect and zero scores (X0, X1), two or three separate groups, white advantage, a named anchor.
+    tally = _random_field(seed, 12 + seed, 400, groups=1 + seed % 3, perfect=2)
+    _assert_agrees(tally, anchor=None, white_advantage=seed % 2 == 0, prior=1.0)
+    _assert_agrees(tally, anchor="P1", white_advantage=seed % 2 == 1, prior=2.0)
+
+
+def test_a_group_beating_another_in_every_game_gives_everybody_the_virtual_draws() -> None:
+    tally = Tally()
+    for _ in range(5):
+        for a, b in [("A1", "A2"), ("A2", "A1"), ("B1", "B2"), ("B2", "B1")]:
+            tally.add(GameResult(a, b, "1-0"))
+        tally.add(GameResult("A1", "B1", "1-0"))
+        tally.add(GameResult("B2", "A2", "0-1"))
+    fitted = ratings.fit(tally)
+    expected, _ = _reference(tally, anchor=None, white_advantage=False, prior=1.0, everybody=True)
+    for name, (elo, error) in expected.items():
+        assert fitted.ratings[name].elo == pytest.approx(elo, abs=0.01)
+        assert fitted.ratings[name].error == pytest.approx(error, abs=0.01)
+    assert fitted.elo()["A1"] - fitted.elo()["B1"] > 400
+
+
+def test_a_thousand_players_who_meet_similar_opponents_recover_their_strengths() -> None:
+    import random
+
+    rng = random.Random(7)
+    players = 1000
+    strength = sorted(rng.gauss(0, 400) for _ in range(players))
+    tally = Tally()
+    for _ in range(60_000):
+        a = rng.randrange(players)
+        b = min(players - 1, max(0, a + rng.randint(-15, 15)))
+        if a != b:
+            p = stats.score_from_elo(strength[a] - strength[b])
+            r = rng.random()
+            tally.add(GameResult(f"P{a}", f"P{b}", "1/2-1/2" if r < 0.2 else "1-0" if r < p + 0.1 else "0-1"))
+    fitted = ratings.fit(tally, anchor="P500", anchor_elo=strength[500])
+    inside = sum(abs(r.elo - strength[int(name[1:])]) <= r.error for name, r in fitted.ratings.items())
+    assert fitted.groups == 1
+    # 95 % intervals: about 950 of 1000 should cover the truth.
+    assert inside >= 900
+    assert fitted.ratings["P0"].error > fitted.ratings["P499"].error > 0

@@ -13,6 +13,10 @@ line starting with ``[`` (or runs off the chunk), and only there the scanner
 tokenizes carefully: tag lines, ``%`` escape lines and ``;`` comments are
 honoured, and the fake tags inside the comment are skipped.
 
+A big file is cut into stretches that start at tag sections and are scanned
+by one forked process per core; the games come back in file order, and the
+result is always the one-process result (see :func:`_parallel_pieces`).
+
 Malformed input never raises: games without players or result, unfinished
 (``*``) games, unknown results, a truncated last game and an unterminated
 comment are counted in a :class:`ScanReport`, and every readable game is kept.
@@ -33,7 +37,6 @@ from collections import Counter, deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
-from itertools import repeat
 from pathlib import Path
 from typing import BinaryIO, NamedTuple
 
@@ -150,7 +153,7 @@ def scan(path: str | Path, report: ScanReport | None = None, *, jobs: int | None
         for piece in pieces:
             report.merge(piece.report, games_before=games_before)
             games_before += piece.report.sections
-            yield from map(make, repeat(GameResult), zip(*piece.columns, strict=True))
+            yield from map(make, itertools.repeat(GameResult), zip(*piece.columns, strict=True))
         if piece is not None and piece.in_comment:
             report.warn("unterminated-comment", "a { comment is never closed", path=name)
         if piece is not None and piece.truncated:
