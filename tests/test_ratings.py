@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from tmanager import ratings, stats
+from tmanager import crosstable, ratings, stats
 from tmanager.errors import ConfigError
 from tmanager.standings import GameResult, Tally
 
@@ -244,3 +244,28 @@ def test_a_thousand_players_who_meet_similar_opponents_recover_their_strengths()
     # 95 % intervals: about 950 of 1000 should cover the truth.
     assert inside >= 900
     assert fitted.ratings["P0"].error > fitted.ratings["P499"].error > 0
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_large_field_method_gives_the_same_ratings(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Perfect scores, separate groups, white advantage and an anchor, through both methods.
+    tally = _random_field(seed, 30, 600, groups=1 + seed % 2, perfect=2)
+    options = {"anchor": "P1" if seed == 1 else None, "white_advantage": seed != 2}
+    exact = ratings.fit(tally, **options)  # type: ignore[arg-type]
+    monkeypatch.setattr(ratings, "DENSE_LIMIT", 0)
+    large = ratings.fit(tally, **options)  # type: ignore[arg-type]
+    assert exact.exact_errors and not large.exact_errors
+    assert large.white_advantage == pytest.approx(exact.white_advantage, abs=0.01)
+    for name, rating in exact.ratings.items():
+        assert large.ratings[name].elo == pytest.approx(rating.elo, abs=0.01), name
+        # Only the player's own games: not larger than the exact margin (far from the anchor, much smaller).
+        if rating.error:
+            assert 0 < large.ratings[name].error < 1.1 * rating.error, name
+    games = [
+        GameResult(white, black, result)
+        for (white, black), counts in tally.pairs.items()
+        for result, count in zip(("1-0", "1/2-1/2", "0-1"), counts, strict=True)
+        for _ in range(count)
+    ]
+    table = crosstable.build(games)
+    assert any("each Elo margin counts only the player's own games" in note for note in table.notes)

@@ -134,6 +134,11 @@ def build(
             f"the players form {fitted.groups} groups that never met each other: "
             "ratings are comparable only within a group"
         )
+    if not fitted.exact_errors:
+        notes.append(
+            f"more than {ratings_module.DENSE_LIMIT} players: each Elo margin counts only the player's own games, "
+            "so it is smaller than the exact one where the opponents' ratings are uncertain"
+        )
     tb_values: dict[str, tuple[float, ...]] = {}
     if kept is not None:
         ranked = tiebreaks.rank(

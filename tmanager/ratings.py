@@ -29,7 +29,9 @@ under a second, 3000 players a few seconds and 0.2 GB.
 
 from __future__ import annotations
 
+import functools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -50,6 +52,12 @@ _RUNAWAY = 3000 * _K
 _NEAR = 1e-3
 #: ... unless the ratings then still move by more than this.
 _REUSE = 1e-5
+
+#: Up to this many unknowns the information matrix is formed and inverted (exact margins, players² memory).
+#: Above, Newton steps come from conjugate gradients, and margins from each rating's own information.
+DENSE_LIMIT = 4000
+#: The large-field fit stops when no rating moves by more than this (1e-4 Elo; far below what is shown).
+_SPARSE_TOLERANCE = 1e-4 * _K
 
 Floats = NDArray[np.float64]
 Indices = NDArray[np.intp]
@@ -76,6 +84,8 @@ class RatingList:
     groups: int  #: connected groups of players; ratings are comparable only within one
     anchor: str | None
     anchor_elo: float
+    #: False above :data:`DENSE_LIMIT` players: each margin then counts only that rating's own games
+    exact_errors: bool = True
 
     def elo(self) -> dict[str, float]:
         return {name: r.elo for name, r in self.ratings.items()}
@@ -152,23 +162,30 @@ def fit(
     unknowns = _Unknowns(n, free, slot, white_advantage)
     extreme = (points <= 0) | (points >= games)
     boosted = _with_prior(played, extreme, prior, games)
-    x, inverse, ok = _maximize(boosted, unknowns, group)
+    dense = unknowns.size <= DENSE_LIMIT
+    maximize = _maximize if dense else _maximize_large
+    x, inverse, ok = maximize(boosted, unknowns, group)
     if not ok:
         boosted = _with_prior(played, np.ones(n, dtype=bool), prior, games)
-        x, inverse, _ = _maximize(boosted, unknowns, group)
-    if inverse is None:
-        inverse = _inverse_at(boosted, unknowns, x)
+        x, inverse, _ = maximize(boosted, unknowns, group)
     beta, eta = unknowns.beta(x), _eta(unknowns, x)
-    covariance = inverse * _dispersion(boosted, beta, eta)
-    variance = _variances(covariance, unknowns, group, anchor_index)
+    dispersion = _dispersion(boosted, beta, eta)
+    if dense:
+        covariance = (_inverse_at(boosted, unknowns, x) if inverse is None else inverse) * dispersion
+        variance = _variances(covariance, unknowns, group, anchor_index)
+        eta_variance = float(covariance[-1, -1])
+    else:
+        own = _own_information(boosted, unknowns, x)
+        variance = _own_variances(own[:n], group, anchor_index) * dispersion
+        eta_variance = dispersion / own[n] if own[n] > 0 else 0.0
     elo = (beta + _anchoring(beta, group, anchor_index, anchor_elo * _K)) / _K
     error = Z95 * np.sqrt(np.maximum(variance, 0.0)) / _K
     ratings = {
         name: Rating(name, float(elo[i]), float(error[i]), round(float(games[i])), float(points[i]))
         for i, name in enumerate(names)
     }
-    eta_error = Z95 * math.sqrt(max(float(covariance[-1, -1]), 0.0)) / _K if white_advantage else 0.0
-    return RatingList(ratings, eta / _K, eta_error, len(first), anchor, anchor_elo)
+    eta_error = Z95 * math.sqrt(max(eta_variance, 0.0)) / _K if white_advantage else 0.0
+    return RatingList(ratings, eta / _K, eta_error, len(first), anchor, anchor_elo, exact_errors=dense)
 
 
 def _arrays(tally: Tally, index: dict[str, int]) -> _Games:
@@ -324,6 +341,94 @@ def _runaway(beta: Floats, group: Indices) -> bool:
 def _inverse_at(played: _Games, unknowns: _Unknowns, x: Floats) -> Floats:
     _, variance = _expected(played, unknowns.beta(x), _eta(unknowns, x))
     return _invert(_information(played, unknowns, variance))
+
+
+def _maximize_large(played: _Games, unknowns: _Unknowns, group: Indices) -> tuple[Floats, None, bool]:
+    """:func:`_maximize` without forming the information matrix: each Newton step by conjugate gradients."""
+    x = np.zeros(unknowns.size)
+    for _ in range(_MAX_ITERATIONS):
+        p, variance = _expected(played, unknowns.beta(x), _eta(unknowns, x))
+        gradient = _gradient(played, unknowns, p)
+        weight = played.games * variance
+        # Solve more exactly as the maximum nears (an inexact Newton method).
+        accuracy = min(0.1, math.sqrt(float(np.abs(gradient).max(initial=0.0))))
+        newton = _conjugate_gradients(
+            functools.partial(_information_times, played, unknowns, weight),
+            gradient,
+            _information_diagonal(played, unknowns, weight),
+            accuracy,
+        )
+        delta = newton * _step_length(played, unknowns, x, newton)
+        x = x + delta
+        if _runaway(unknowns.beta(x), group):
+            return x, None, False
+        if float(np.abs(delta).max(initial=0.0)) < _SPARSE_TOLERANCE:
+            break
+    return x, None, True
+
+
+def _information_times(played: _Games, unknowns: _Unknowns, weight: Floats, v: Floats) -> Floats:
+    """The information matrix times ``v``, from the games (each pair adds w·a·aᵀ, a = e_white - e_black + e_eta)."""
+    flow = weight * (unknowns.beta(v)[played.white] - unknowns.beta(v)[played.black] + _eta(unknowns, v))
+    n = unknowns.players
+    product = (_sums(played.white, flow, n) - _sums(played.black, flow, n))[unknowns.free]
+    return np.append(product, flow.sum()) if unknowns.eta else product
+
+
+def _information_diagonal(played: _Games, unknowns: _Unknowns, weight: Floats) -> Floats:
+    n = unknowns.players
+    diagonal = (_sums(played.white, weight, n) + _sums(played.black, weight, n))[unknowns.free]
+    return np.append(diagonal, weight.sum()) if unknowns.eta else diagonal
+
+
+def _conjugate_gradients(product: Callable[[Floats], Floats], rhs: Floats, diagonal: Floats, accuracy: float) -> Floats:
+    """Solve ``product(x) = rhs`` (symmetric positive definite) to a relative residual of ``accuracy``."""
+    scale = 1.0 / np.maximum(diagonal, 1e-300)  # Jacobi preconditioner
+    x = np.zeros_like(rhs)
+    residual = rhs.copy()
+    goal = accuracy * math.sqrt(_dot(rhs, rhs))
+    z = residual * scale
+    direction = z.copy()
+    rz = _dot(residual, z)
+    for _ in range(10 * len(rhs) + 10):
+        if math.sqrt(_dot(residual, residual)) <= goal or rz <= 0:
+            break
+        q = product(direction)
+        curvature = _dot(direction, q)
+        if curvature <= 0:
+            break
+        alpha = rz / curvature
+        x += alpha * direction
+        residual -= alpha * q
+        z = residual * scale
+        rz, previous = _dot(residual, z), rz
+        direction = z + (rz / previous) * direction
+    return x
+
+
+def _dot(a: Floats, b: Floats) -> float:
+    # Not BLAS: its threads cost more than they save on vectors of this size, called thousands of times.
+    return float(np.einsum("i,i->", a, b))
+
+
+def _own_information(played: _Games, unknowns: _Unknowns, x: Floats) -> Floats:
+    """Each player's information from their own games, and (last) the white advantage's."""
+    _, variance = _expected(played, unknowns.beta(x), _eta(unknowns, x))
+    weight = played.games * variance
+    n = unknowns.players
+    return np.append(_sums(played.white, weight, n) + _sums(played.black, weight, n), weight.sum())
+
+
+def _own_variances(own: Floats, group: Indices, anchor: int | None) -> Floats:
+    """Variances as :func:`_variances` gives them, treating the ratings as independent (1 / own information)."""
+    single = np.where(own > 0, 1.0 / np.maximum(own, 1e-300), 0.0)
+    size = np.bincount(group, minlength=len(own)).astype(np.float64)
+    m = size[group]
+    relative = single * (1 - 2 / m) + np.bincount(group, single, len(own))[group] / (m * m)
+    if anchor is None:
+        return relative
+    anchored = np.where(np.arange(len(own)) == anchor, 0.0, single + single[anchor])
+    return np.where(group == group[anchor], anchored, relative)
 
 
 def _dispersion(played: _Games, beta: Floats, eta: float) -> float:
