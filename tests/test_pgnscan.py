@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import os
 import threading
 from pathlib import Path
 
@@ -248,3 +249,17 @@ def test_warnings_number_games_per_file(tmp_path: Path, monkeypatch: pytest.Monk
     assert len(games) == 71 and report.sections == 77
     assert report.examples[0] == f"{second}: game 21: no Result tag; game skipped"
     assert report.examples[-1] == f"{second}: game 27: the file ends inside this game"
+
+
+def test_a_parallel_scan_reads_the_file_it_opened_even_if_replaced(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(pgnscan, "PIECE_SIZE", 300)
+    path = _write(tmp_path, _many_games(200))
+    expected = list(pgnscan.scan(path, jobs=1))
+    games = pgnscan.scan(path, jobs=2)
+    first = next(games)
+    # A substitution rewrites the PGN atomically, with tags inserted: every offset moves.
+    other = _write(tmp_path, _many_games(200).replace("[Event", '[Superseded "no"]\n[Event'), "new.pgn")
+    os.replace(other, path)
+    assert [first, *games] == expected

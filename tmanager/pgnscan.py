@@ -34,7 +34,7 @@ import re
 import signal
 import threading
 from collections import Counter, deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -172,7 +172,7 @@ def scan_files(
 def _serial_pieces(path: str, handle: BinaryIO) -> Iterator[_Piece]:
     """One piece per chunk of the whole file, scanned here."""
     in_comment = False
-    for chunk, last in _chunks(handle):
+    for chunk, last in _chunks(handle.read, at_file_start=True):
         piece = _scan_chunk(path, chunk, in_comment=in_comment, last=last)
         in_comment = piece.in_comment
         yield piece
@@ -188,22 +188,24 @@ def _parallel_pieces(path: str, handle: BinaryIO, size: int, jobs: int) -> Itera
     """
     bounds = _stretch_bounds(handle, size, piece_size=max(1, min(PIECE_SIZE, size // (4 * jobs))))
     stretches = list(itertools.pairwise(bounds))
+    # The processes read the descriptor they inherit: the very file measured here, even if it is replaced meanwhile.
+    fd = handle.fileno()
     # fork (scan only forks a single-threaded process): spawn would re-run the caller's main module.
     pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork"), initializer=_start_worker)
     try:
         running: deque[Future[_Piece]] = deque()
         ahead = iter(stretches)
         for start, stop in itertools.islice(ahead, 2 * jobs):
-            running.append(pool.submit(_scan_stretch, path, start, stop, in_comment=False, last=stop == size))
+            running.append(pool.submit(_scan_stretch, path, fd, start, stop, in_comment=False, last=stop == size))
         in_comment = False
         for start, stop in stretches:
             piece = running.popleft().result()
             if (following := next(ahead, None)) is not None:
                 running.append(
-                    pool.submit(_scan_stretch, path, *following, in_comment=False, last=following[1] == size)
+                    pool.submit(_scan_stretch, path, fd, *following, in_comment=False, last=following[1] == size)
                 )
             if in_comment:
-                piece = _scan_stretch(path, start, stop, in_comment=True, last=stop == size)
+                piece = _scan_stretch(path, fd, start, stop, in_comment=True, last=stop == size)
             in_comment = piece.in_comment
             yield piece
     finally:
@@ -237,19 +239,28 @@ def _stretch_bounds(handle: BinaryIO, size: int, *, piece_size: int) -> list[int
     return bounds
 
 
-def _scan_stretch(path: str, start: int, stop: int, *, in_comment: bool, last: bool) -> _Piece:
-    """Scan bytes ``start`` to ``stop`` of ``path`` (a process pool's task): one piece for the whole stretch."""
+def _scan_stretch(path: str, fd: int, start: int, stop: int, *, in_comment: bool, last: bool) -> _Piece:
+    """Scan bytes ``start`` to ``stop`` of the open file ``fd`` (a process pool's task): one piece for all of it.
+
+    Reads with ``pread``: the processes share the descriptor's file position.
+    """
     report = ScanReport()
     columns: _Columns = [], [], [], [], [], []
     truncated = False
-    with open(path, "rb") as handle:
-        handle.seek(start)
-        for chunk, final in _chunks(handle, limit=stop - start):
-            piece = _scan_chunk(path, chunk, in_comment=in_comment, last=last and final)
-            report.merge(piece.report, games_before=report.sections)
-            for column, more in zip(columns, piece.columns, strict=True):
-                column += more  # type: ignore[operator]
-            in_comment, truncated = piece.in_comment, piece.truncated
+    position = start
+
+    def read(size: int) -> bytes:
+        nonlocal position
+        data = os.pread(fd, min(size, stop - position), position)
+        position += len(data)
+        return data
+
+    for chunk, final in _chunks(read, at_file_start=start == 0):
+        piece = _scan_chunk(path, chunk, in_comment=in_comment, last=last and final)
+        report.merge(piece.report, games_before=report.sections)
+        for column, more in zip(columns, piece.columns, strict=True):
+            column += more  # type: ignore[operator]
+        in_comment, truncated = piece.in_comment, piece.truncated
     return _Piece(columns, report, in_comment, truncated)
 
 
@@ -260,17 +271,14 @@ def _scan_chunk(path: str, chunk: bytes, *, in_comment: bool, last: bool) -> _Pi
     return _Piece(columns, report, state.in_comment, last and _ends_inside_game(chunk))
 
 
-def _chunks(handle: BinaryIO, *, limit: int | None = None) -> Iterator[tuple[bytes, bool]]:
-    """Chunks of the file (its next ``limit`` bytes), each beginning with "\\n" and cut just before a tag section.
+def _chunks(read: Callable[[int], bytes], *, at_file_start: bool) -> Iterator[tuple[bytes, bool]]:
+    """Chunks of what ``read`` gives, each beginning with "\\n" and cut just before a tag section.
 
     Each comes with whether it is the last.
     """
-    read = handle.read
     rest = b"\n"
-    first = handle.tell() == 0
-    left = -1 if limit is None else limit
-    while left and (data := read(CHUNK_SIZE if left < 0 else min(CHUNK_SIZE, left))):
-        left -= len(data) if left > 0 else 0
+    first = at_file_start
+    while data := read(CHUNK_SIZE):
         if first and data.startswith(b"\xef\xbb\xbf"):
             data = data[3:]
         first = False
