@@ -269,3 +269,11 @@ def test_the_large_field_method_gives_the_same_ratings(seed: int, monkeypatch: p
     ]
     table = crosstable.build(games)
     assert any("each Elo margin counts only the player's own games" in note for note in table.notes)
+
+
+@pytest.mark.parametrize("white_advantage", [False, True])
+def test_no_games_and_one_game(white_advantage: bool) -> None:
+    # A tourney's dashboard fits before any game and after the first.
+    assert ratings.fit(Tally(), white_advantage=white_advantage).ratings == {}
+    one = ratings.fit(Tally().update([GameResult("A", "B", "1-0")]), white_advantage=white_advantage)
+    assert one.elo()["A"] > one.elo()["B"] and one.groups == 1

@@ -173,7 +173,7 @@ def fit(
     if dense:
         covariance = (_inverse_at(boosted, unknowns, x) if inverse is None else inverse) * dispersion
         variance = _variances(covariance, unknowns, group, anchor_index)
-        eta_variance = float(covariance[-1, -1])
+        eta_variance = float(covariance[-1, -1]) if white_advantage else 0.0
     else:
         own = _own_information(boosted, unknowns, x)
         variance = _own_variances(own[:n], group, anchor_index) * dispersion
