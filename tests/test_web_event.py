@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import html
 import http.client
 import json
 import os
@@ -83,7 +84,7 @@ class Client:
             if name.lower() == "set-cookie":
                 cookie, _, attributes = value.partition(";")
                 key, _, token = cookie.partition("=")
-                if "max-age=0" in attributes.lower() or 'expires=thu, 01 jan 1970' in attributes.lower():
+                if "max-age=0" in attributes.lower() or "expires=thu, 01 jan 1970" in attributes.lower():
                     self.cookies.pop(key, None)
                 else:
                     self.cookies[key] = token.strip('"')
@@ -235,7 +236,8 @@ def test_unauthenticated_and_cross_site_posts_change_nothing(protected: Path, tm
     entry = {"round": "2", "board": "3", "result": "1-0", "was": "*"}
     stranger = Client(server)
     for action, fields in (("/result", entry), ("/pair", {"round": "3"}), ("/bye", {"player": "5", "round": "3"}),
-                           ("/logout", {})):  # fmt: skip
+                           ("/force", {"round": "3", "white": "3", "black": "7"}),
+                           ("/unpair", {"round": "2", "confirm": "yes"}), ("/logout", {})):  # fmt: skip
         status, _, text = stranger.post(action, fields)
         assert status == 403 and "Log in as the arbiter first" in text, (action, status)
     arbiter = Client(server)
@@ -502,3 +504,200 @@ def test_score_based_division_pages_and_score_entry(tmp_path: Path, serve: Any) 
         time.sleep(0.2)
         _, _, page = client.request("GET", "/arbiter?round=4")
     assert 'name="spread"' in page and 'name="s1"' not in page
+
+
+# --- forced games, unpairing and undo: the CLI's verbs from the arbiter's page --------------------------------
+
+
+def twins(source: Path, tmp_path: Path) -> tuple[Path, Path]:
+    """Two identical copies of the event's directory: one changed through the server, one by the CLI."""
+    copies = []
+    for name in ("web", "cli"):
+        shutil.copytree(source.parent, tmp_path / name)
+        copies.append(tmp_path / name / source.name)
+    return copies[0], copies[1]
+
+
+def flash(page: str) -> list[str]:
+    """The messages the arbiter's page shows after a change."""
+    shown = re.search(r'<div class="flash" role="status">(.*?)</div>', page, re.S)
+    assert shown, "no messages on the page"
+    return [html.unescape(m) for m in re.findall(r'<p class="(?:done|warning)">(.*?)</p>', shown[1])]
+
+
+def error(page: str) -> str:
+    shown = re.search(r'<p class="error" role="alert">(.*?)</p>', page)
+    assert shown, "no error on the page"
+    return html.unescape(shown[1])
+
+
+class Twins:
+    """The same change through the arbiter's page and through `tmanager event`: same messages, same files."""
+
+    def __init__(self, client: Client, web: Path, cli: Path) -> None:
+        self.client, self.web, self.cli = client, web, cli
+
+    def page(self, address: str = "/arbiter") -> str:
+        status, _, page = self.client.request("GET", address)
+        assert status == 200, page[:300]
+        return page
+
+    def post(self, action: str, fields: dict[str, str]) -> tuple[int, str]:
+        csrf = hidden(self.page(), "csrf")
+        status, headers, text = self.client.post(action, {"csrf": csrf, "d": "", **fields})
+        if status == 303:
+            assert headers["location"] == "arbiter"
+            text = self.page()
+        return status, text
+
+    def done(self, action: str, fields: dict[str, str], *verb: str) -> list[str]:
+        """Accepted on both sides: the page shows the CLI's output, and both directories are byte for byte equal."""
+        status, page = self.post(action, fields)
+        assert status == 303, error(page)
+        cli = run_cli("event", verb[0], self.cli, *verb[1:])
+        assert cli.returncode == 0, cli.stderr
+        assert flash(page) == cli.stdout.splitlines()
+        assert snapshot(self.web.parent) == snapshot(self.cli.parent), "the page's change differs from the CLI's"
+        return flash(page)
+
+    def refused(self, action: str, fields: dict[str, str], *verb: str) -> str:
+        """Refused on both sides with the same one-line message; nothing written on either."""
+        before = snapshot(self.web.parent)
+        status, page = self.post(action, fields)
+        assert status == 400 and 'role="alert"' in page
+        assert snapshot(self.web.parent) == before, "a refused change wrote something"
+        message = error(page)
+        if verb:
+            cli = run_cli("event", verb[0], self.cli, *verb[1:])
+            assert cli.returncode == 2 and cli.stderr.strip() == f"tmanager: {message}", (cli.stderr, message)
+            assert snapshot(self.cli.parent) == before
+        return message
+
+    def cli_both(self, *verb: str) -> None:
+        for path in (self.web, self.cli):
+            done = run_cli("event", verb[0], path, *verb[1:])
+            assert done.returncode == 0, done.stderr
+
+
+def test_force_unpair_and_undo_as_the_cli_does(protected: Path, tmp_path: Path, serve: Any) -> None:
+    web, cli = twins(protected, tmp_path)
+    server = serve(web)
+    client = Client(server)
+    client.login()
+    both = Twins(client, web, cli)
+    page = both.page()
+    assert 'action="force"' in page and "Force for round 3" in page and ">White <select" in page
+    assert "Unpair round 2" in page and 'action="undo"' in page
+
+    # Forced games and the bye of round 3 (round 2 still has results to come).
+    assert both.done("/force", {"round": "3", "white": "1", "black": "4"}, "force", "1", "4") == [
+        "round 3: de Vries, Jan (1) – Visser, Lotte (4) set"
+    ]
+    assert both.refused("/force", {"round": "3", "white": "9", "black": "bye"}, "force", "9", "bye") == (
+        "de Boer, Kees (9) already had a full-point bye in round 1; no second one"
+    )
+    assert both.done("/force", {"round": "3", "white": "5", "black": "bye"}, "force", "5", "bye") == [
+        "round 3: pairing-allocated bye set for Smit, Daan (5)"
+    ]
+    assert "<li>de Vries, Jan (1) – Visser, Lotte (4)</li><li>bye: Smit, Daan (5)</li>" in both.page()
+    both.cli_both("withdraw", "8", "--rounds", "3")
+    for fields, verb, message in (
+        ({"white": "2", "black": "6"}, ("2", "6"), "Jansen, Pieter (2) and Meijer, Thomas (6) already met in round 1"),
+        ({"white": "3", "black": "1"}, ("3", "1"), "de Vries, Jan (1) already has a game in round 3 (board 1-4)"),
+        ({"white": "8", "black": "3"}, ("8", "3"), "Bos, Hendrik (8) is withdrawn from round 3"),
+        ({"white": "6", "black": "bye"}, ("6", "bye"), "round 3 already has a forced bye (Smit, Daan (5))"),
+        ({"white": "7", "black": "77"}, ("7", "77"), "no player number 77"),
+    ):
+        assert message in both.refused("/force", {"round": "3", **fields}, "force", *verb)
+    # A page from before a change to the pairings: refused, not applied to another round.
+    assert both.refused("/force", {"round": "2", "white": "3", "black": "7"}) == (
+        "round 2 is now the last paired round; check it before forcing a game"
+    )
+    assert both.refused("/force", {"round": "3", "white": "3", "black": ""}) == (
+        "choose both players (or a player and bye)"
+    )
+
+    # Unpairing: asked to confirm, and refused while the round has results, as the CLI refuses it.
+    assert both.refused("/unpair", {"round": "2"}) == "tick the box to unpair round 2; nothing was changed"
+    assert both.refused("/unpair", {"round": "2", "confirm": "yes"}, "unpair") == (
+        "round 2 has results (board 1); correct them to * first, or use undo"
+    )
+    both.cli_both("result", "3", "1-0")
+    both.cli_both("result", "4", "0-1")
+    both.cli_both("pair")
+    paired = web.read_bytes()
+    assert "Unpair round 3" in both.page()
+    stream = events(server, "?page=pairings")
+    assert "Round 3 · by board" in next(stream)["set"]["pairings"]
+    assert both.done("/unpair", {"round": "3", "confirm": "yes"}, "unpair") == [
+        "round 3 unpaired; 1 forced game(s) and the requested byes kept"
+    ]
+    shown = next(stream)
+    assert "Round 2 · by board" in shown["set"]["pairings"], "viewers of the pairings follow the change"
+    record = ev.load(web).division().round(3)
+    assert not record.paired and record.forced == [(1, 4)] and record.forced_bye == 5 and record.byes == {5: "pairing"}
+
+    # Not logged in, no CSRF token or from another site: refused before anything is read or written.
+    before = snapshot(web.parent)
+    stranger = Client(server)
+    csrf = hidden(both.page(), "csrf")
+    for action, fields in (("/undo", {"confirm": "yes"}), ("/force", {"round": "3", "white": "3", "black": "7"}),
+                           ("/unpair", {"round": "2", "confirm": "yes"})):  # fmt: skip
+        status, _, text = stranger.post(action, {**fields, "csrf": csrf})
+        assert status == 403 and "Log in as the arbiter first" in text, action
+        status, _, text = client.post(action, fields)
+        assert status == 403 and "missing its security token" in text, action
+        assert client.post(action, {**fields, "csrf": csrf}, origin="http://evil.example")[0] == 403
+        assert client.post(action, {**fields, "csrf": csrf}, origin=None)[0] == 403
+        assert client.request("PUT", action, {**fields, "csrf": csrf})[0] == 405
+    assert snapshot(web.parent) == before
+
+    # Undo: asked to confirm; then the file is exactly the version before the last change, journaled as the CLI's.
+    assert both.refused("/undo", {}) == "tick the box to undo the last change; nothing was changed"
+    assert both.done("/undo", {"confirm": "yes"}, "undo") == [
+        "restored the version before change 7 (6 earlier version(s) left)"
+    ]
+    assert web.read_bytes() == paired and ev.load(web).division().round(3).paired
+    assert (web.parent / "old" / "open.undone.0007.toml").is_file()
+    assert "Round 3 · by board" in next(stream)["set"]["pairings"]
+
+
+def test_score_based_force_unpair_and_undo_as_the_cli_does(tmp_path: Path, serve: Any) -> None:
+    from tests.test_event_scored import TSH_LINES
+
+    (tmp_path / "a.t").write_text("\n".join(TSH_LINES) + "\n")
+    source = tmp_path / "source" / "s.toml"
+    source.parent.mkdir()
+    done = run_cli("event", "import-t", source, tmp_path / "a.t", "--name", "Scrabble")
+    assert done.returncode == 0, done.stderr
+    assert set_password(source, PASSWORD).returncode == 0
+    web, cli = twins(source, tmp_path)
+    server = serve(web)
+    client = Client(server)
+    client.login()
+    both = Twins(client, web, cli)
+
+    # Nothing journaled yet: nothing to undo, said without the event's directory.
+    message = both.refused("/undo", {"confirm": "yes"})
+    assert "nothing to undo (no earlier version in" in message and str(web.parent) not in message
+    page = both.page()
+    assert "All 4 rounds are paired." in page and "Unpair round 4" in page
+    assert both.done("/unpair", {"round": "4", "confirm": "yes"}, "unpair") == [
+        "round 4 unpaired; 0 forced game(s) and the requested byes kept"
+    ]
+    page = both.page()
+    assert ">First player <select" in page and ">Second player <select" in page and "Force for round 4" in page
+    assert both.done("/force", {"round": "4", "white": "2", "black": "5"}, "force", "2", "5") == [
+        "round 4: Two, A (2) – Five, D (5) set"
+    ]
+    assert both.refused("/force", {"round": "4", "white": "10", "black": "3"}, "force", "10", "3") == (
+        "Ten, J (10) is withdrawn from round 4"
+    )
+    assert both.done("/force", {"round": "4", "white": "1", "black": "bye"}, "force", "1", "bye") == [
+        "round 4: pairing-allocated bye set for Chew, John (1)"
+    ]
+    before_bye = (web.parent / "old" / "s.0003.toml").read_bytes()
+    assert both.done("/undo", {"confirm": "yes"}, "undo") == [
+        "restored the version before change 3 (2 earlier version(s) left)"
+    ]
+    assert web.read_bytes() == before_bye and ev.load(web).division().round(4).forced_bye is None

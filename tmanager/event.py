@@ -543,6 +543,12 @@ def force(event: Event, division: Division, white: Player, black: Player | None)
     return [f"round {n}: {label(white)} – {label(black)} set"]
 
 
+def force_named(event: Event, division: Division, white: str, black: str) -> list[str]:
+    """:func:`force` with the players as typed (number or unique part of the name); ``black`` ``bye`` sets the bye."""
+    second = None if black.lower() == "bye" else find_player(division, black)
+    return force(event, division, find_player(division, white), second)
+
+
 # -- pairing ---------------------------------------------------------------------
 
 

@@ -249,11 +249,7 @@ def _configure_force(p: argparse.ArgumentParser) -> None:
 
 
 def _force(args: argparse.Namespace) -> int:
-    def operation(e: ev.Event, d: ev.Division) -> list[str]:
-        black = None if args.black.lower() == "bye" else ev.find_player(d, args.black)
-        return ev.force(e, d, ev.find_player(d, args.white), black)
-
-    return _change(args, operation)
+    return _change(args, lambda e, d: ev.force_named(e, d, args.white, args.black))
 
 
 def _configure_pair(p: argparse.ArgumentParser) -> None:

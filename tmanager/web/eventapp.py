@@ -9,14 +9,16 @@ Routes::
     GET  /player?d=&n=          one player's page
     GET  /events?page=KIND&…    server-sent events: the sections of that page that changed
     GET  /login, POST /login    the arbiter's password; opens a session
-    GET  /arbiter?d=&round=     result entry and correction, pairing, byes (logged in)
+    GET  /arbiter?d=&round=     result entry and correction, pairing, byes, forced games, undo (logged in)
     POST /result, /pair, /bye   the arbiter's actions; POST /logout
+    POST /force, /unpair, /undo
 
 Every POST must come from a page of this server (``Origin``, else
 ``Referer``), carry the session cookie and the session's CSRF token; the
 actions then run the very functions the CLI runs (``tmanager.event.apply``,
-``save_result``), so each is one locked, journaled change, and a refused one
-writes nothing and shows its reason beside the form.
+``save_result``, ``force_named``, ``unpair``, ``undo``), so each is one locked,
+journaled change, and a refused one writes nothing and shows its reason beside
+the form. Unpairing and undoing also want the form's confirmation box ticked.
 """
 
 from __future__ import annotations
@@ -66,7 +68,7 @@ LOGIN_COOKIE = "tmanager_login"
 MAX_RENDERS = 512
 #: Longest password tried (scrypt of a huge text would be a cheap way to keep the server busy).
 MAX_PASSWORD = 1024
-WRITABLE = frozenset({"/login", "/logout", "/result", "/pair", "/bye"})
+WRITABLE = frozenset({"/login", "/logout", "/result", "/pair", "/bye", "/force", "/unpair", "/undo"})
 _PAGES = ("pairings", "standings", "table", "player")
 
 
@@ -353,8 +355,7 @@ def create_event_app(
 
         def operation(e: ev.Event) -> list[str]:
             d = e.division(form.get("d") or None)
-            if d.paired_rounds + 1 != expected:
-                raise StateError(f"round {d.paired_rounds} is now the last paired round; check it before pairing")
+            _still_last(d, expected - 1, "pairing")
             return ev.pair(e, d, colour=colour)
 
         return ev.apply(hub.path, operation)
@@ -370,6 +371,34 @@ def create_event_app(
 
         return ev.apply(hub.path, operation)
 
+    def force(form: dict[str, str]) -> list[str]:
+        expected = _number(form, "round")
+        white, black = form.get("white", "").strip(), form.get("black", "").strip()
+        if not (white and black):
+            raise StateError("choose both players (or a player and bye)")
+
+        def operation(e: ev.Event) -> list[str]:
+            d = e.division(form.get("d") or None)
+            _still_last(d, expected - 1, "forcing a game")
+            return ev.force_named(e, d, white, black)
+
+        return ev.apply(hub.path, operation)
+
+    def unpair(form: dict[str, str]) -> list[str]:
+        expected = _number(form, "round")
+        _confirmed(form, f"unpair round {expected}")
+
+        def operation(e: ev.Event) -> list[str]:
+            d = e.division(form.get("d") or None)
+            _still_last(d, expected, "unpairing")
+            return ev.unpair(d)
+
+        return ev.apply(hub.path, operation)
+
+    def undo(form: dict[str, str]) -> list[str]:
+        _confirmed(form, "undo the last change")
+        return [ev.undo(hub.path)]
+
     async def result_post(request: Request) -> Response:
         return await act(request, "result", enter_result)
 
@@ -378,6 +407,15 @@ def create_event_app(
 
     async def bye_post(request: Request) -> Response:
         return await act(request, "bye", bye)
+
+    async def force_post(request: Request) -> Response:
+        return await act(request, "force", force)
+
+    async def unpair_post(request: Request) -> Response:
+        return await act(request, "unpair", unpair)
+
+    async def undo_post(request: Request) -> Response:
+        return await act(request, "undo", undo)
 
     async def home(request: Request) -> Response:
         return await show(request, "home")
@@ -397,6 +435,9 @@ def create_event_app(
             Route("/result", result_post, methods=["POST"]),
             Route("/pair", pair_post, methods=["POST"]),
             Route("/bye", bye_post, methods=["POST"]),
+            Route("/force", force_post, methods=["POST"]),
+            Route("/unpair", unpair_post, methods=["POST"]),
+            Route("/undo", undo_post, methods=["POST"]),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
         lifespan=lifespan,
@@ -454,6 +495,17 @@ def _number(form: Mapping[str, str], key: str) -> int:
     if not (text.isdigit() and len(text) < 6):
         raise StateError(f"the {key} must be a number, not {text[:20]!r}")
     return int(text)
+
+
+def _still_last(division: ev.Division, expected: int, doing: str) -> None:
+    """Refuses a form made when another round was the last paired one (the page was stale)."""
+    if division.paired_rounds != expected:
+        raise StateError(f"round {division.paired_rounds} is now the last paired round; check it before {doing}")
+
+
+def _confirmed(form: Mapping[str, str], doing: str) -> None:
+    if form.get("confirm") != "yes":
+        raise StateError(f"tick the box to {doing}; nothing was changed")
 
 
 def _round_or_none(text: str) -> int | None:

@@ -551,7 +551,8 @@ def arbiter(
     error: tuple[str, str] | None,
     values: Mapping[str, str],
 ) -> Sections:
-    """Result entry and correction for a round, pairing the next round, requested byes; and logging out."""
+    """Result entry and correction for a round, pairing and unpairing, requested byes, forced games, undo;
+    and logging out."""
     name = division.name if len(snapshot.event.divisions) > 1 else None
     form, message = error or ("", "")
     common = {"csrf": csrf, "d": name or ""}
@@ -601,6 +602,9 @@ def arbiter(
         )
     sections.append(("pair", _pair_form(snapshot, division, common, message if form == "pair" else "")))
     sections.append(("bye", _bye_form(snapshot, division, common, message if form == "bye" else "", values)))
+    sections.append(("force", _force_form(snapshot, division, common, message if form == "force" else "", values)))
+    sections.append(("unpair", _unpair_form(division, common, message if form == "unpair" else "")))
+    sections.append(("undo", _undo_form(common, message if form == "undo" else "")))
     sections.append(
         (
             "logout",
@@ -668,12 +672,7 @@ def _bye_form(
         body = '<p class="more">A round robin has no requested byes: enter a missed game as a forfeit.</p>'
     else:
         nxt = division.paired_rounds + 1
-        chosen = values.get("player", "") if message else ""
-        players = "".join(
-            f'<option value="{p.number}"{" selected" if str(p.number) == chosen else ""}>{_esc(ev.label(p))}</option>'
-            for p in sorted(division.players, key=lambda p: p.name.casefold())
-            if p.status == "active"
-        )
+        players = _player_options(division, values.get("player", "") if message else "")
         kinds = "".join(f'<option value="{k}">{k}-point</option>' for k in ("half", "zero", "full"))
         requested = [
             f"round {r.number}: {ev.label(division.player(p))}, {kind}"
@@ -691,6 +690,76 @@ def _bye_form(
             f"{_error(message)}</form>" + (f'<ul class="byes">{listed}</ul>' if listed else "")
         )
     return f'<section id="bye" class="panel"><h2>Requested bye</h2>{body}</section>'
+
+
+def _player_options(division: ev.Division, chosen: str) -> str:
+    """The division's active players, by name, as the options of a select."""
+    return "".join(
+        f'<option value="{p.number}"{" selected" if str(p.number) == chosen else ""}>{_esc(ev.label(p))}</option>'
+        for p in sorted(division.players, key=lambda p: p.name.casefold())
+        if p.status == "active"
+    )
+
+
+def _force_form(
+    snapshot: Snapshot, division: ev.Division, common: Mapping[str, str], message: str, values: Mapping[str, str]
+) -> str:
+    """A forced game (or the pairing-allocated bye) of the next round, as ``tmanager event force``."""
+    nxt = division.paired_rounds + 1
+    total = snapshot.event.total_rounds(division)
+    if division.system == "round-robin":
+        body = '<p class="more">A round robin\'s games are fixed by the Berger tables: nothing to force.</p>'
+    elif total and nxt > total:
+        body = f'<p class="more">All {total} rounds are paired.</p>'
+    else:
+        typed = values if message else {}
+        # A score-based board's first player is the one listed first (who starts, with assign_firsts).
+        first, second = ("First player", "Second player") if division.scored is not None else ("White", "Black")
+        black = typed.get("black", "")
+        record = next((r for r in division.rounds if r.number == nxt), None)
+        listed = ""
+        if record is not None:
+            games = [f"{ev.label(division.player(w))} – {ev.label(division.player(b))}" for w, b in record.forced]
+            if record.forced_bye is not None:
+                games.append(f"bye: {ev.label(division.player(record.forced_bye))}")
+            listed = "".join(f"<li>{_esc(x)}</li>" for x in games)
+        body = (
+            f'<form method="post" action="force" class="force">{_hidden(**common, round=nxt)}'
+            f'<label>{first} <select name="white" required><option value="">choose…</option>'
+            f"{_player_options(division, typed.get('white', ''))}</select></label>"
+            f'<label>{second} <select name="black" required><option value="">choose…</option>'
+            f'<option value="bye"{" selected" if black == "bye" else ""}>bye (pairing-allocated)</option>'
+            f"{_player_options(division, black)}</select></label>"
+            f'<button type="submit">Force for round {nxt}</button>{_error(message)}</form>'
+            + (f'<ul class="forced">{listed}</ul>' if listed else "")
+        )
+    return f'<section id="force" class="panel"><h2>Forced game or bye</h2>{body}</section>'
+
+
+def _unpair_form(division: ev.Division, common: Mapping[str, str], message: str) -> str:
+    """Taking back the last round's pairings, as ``tmanager event unpair``; a box to tick first."""
+    n = division.paired_rounds
+    if not n:
+        body = '<p class="more">No round is paired.</p>'
+    else:
+        body = (
+            '<p class="more">Forced games and requested byes stay; refused once a result of the round is in.</p>'
+            f'<form method="post" action="unpair" class="unpair">{_hidden(**common, round=n)}'
+            f'<label class="confirm"><input type="checkbox" name="confirm" value="yes"> take back round {n}\'s '
+            f'pairings</label><button type="submit">Unpair round {n}</button>{_error(message)}</form>'
+        )
+    return f'<section id="unpair" class="panel"><h2>Unpair</h2>{body}</section>'
+
+
+def _undo_form(common: Mapping[str, str], message: str) -> str:
+    """Stepping back to the version before the last change, as ``tmanager event undo``; a box to tick first."""
+    return (
+        '<section id="undo" class="panel"><h2>Undo</h2><p class="more">Puts back the event file as it was before '
+        "its last change, whoever made it and in whichever division; repeat to step further back.</p>"
+        f'<form method="post" action="undo" class="undo">{_hidden(**common)}'
+        '<label class="confirm"><input type="checkbox" name="confirm" value="yes"> undo the last change</label>'
+        f'<button type="submit">Undo</button>{_error(message)}</form></section>'
+    )
 
 
 def problem(message: str) -> Sections:
