@@ -543,8 +543,10 @@ class Twins:
         return page
 
     def post(self, action: str, fields: dict[str, str]) -> tuple[int, str]:
-        csrf = hidden(self.page(), "csrf")
-        status, headers, text = self.client.post(action, {"csrf": csrf, "d": "", **fields})
+        page = self.page()
+        # As a browser sends the form: the undo form names the change it undoes.
+        shown = {"change": hidden(page, "change")} if action == "/undo" else {}
+        status, headers, text = self.client.post(action, {"csrf": hidden(page, "csrf"), "d": "", **shown, **fields})
         if status == 303:
             assert headers["location"] == "arbiter"
             text = self.page()
@@ -697,6 +699,11 @@ def test_score_based_force_unpair_and_undo_as_the_cli_does(tmp_path: Path, serve
         "round 4: pairing-allocated bye set for Chew, John (1)"
     ]
     before_bye = (web.parent / "old" / "s.0003.toml").read_bytes()
+    # An undo from a page shown before someone else's change is refused: it would undo what the arbiter never saw.
+    stale = {"change": "2", "confirm": "yes"}
+    assert both.refused("/undo", stale) == (
+        "the event has changed since this page was shown (change 3); reload and check it"
+    )
     assert both.done("/undo", {"confirm": "yes"}, "undo") == [
         "restored the version before change 3 (2 earlier version(s) left)"
     ]

@@ -1411,13 +1411,25 @@ def change(path: Path) -> Iterator[Event]:
         atomic_write(path, new)
 
 
-def undo(path: Path) -> str:
-    """Step back to the previous version; the undone one is kept as ``old/<event>.undone.<seq>.toml``."""
+def last_change(path: Path) -> int:
+    """The number of the event file's last change still on the journal (0: none)."""
+    entries = _journal(path)
+    return entries[-1][0] if entries else 0
+
+
+def undo(path: Path, *, expected: int | None = None) -> str:
+    """Step back to the previous version; the undone one is kept as ``old/<event>.undone.<seq>.toml``.
+
+    With ``expected`` (a :func:`last_change` number), only if that change is still the last one:
+    a page shown before someone else's change must not undo it.
+    """
     with _locked(path):
         entries = _journal(path)
         if not entries:
             raise StateError(f"{path}: nothing to undo (no earlier version in {journal_dir(path)}/)")
         seq, previous = entries[-1]
+        if expected is not None and seq != expected:
+            raise StateError(f"the event has changed since this page was shown (change {seq}); reload and check it")
         text = previous.read_text(encoding="utf-8")
         loads(text, previous)
         if path.exists():

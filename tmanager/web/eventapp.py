@@ -91,6 +91,8 @@ class EventHub(Watcher):
         if current == self._stamp:
             return False
         self._stamp = current
+        # Before the file: a change in between leaves an older number, which an undo then refuses.
+        change = ev.last_change(self.path)
         try:
             event = ev.load(self.path)
         except TManagerError as exc:
@@ -100,7 +102,7 @@ class EventHub(Watcher):
             return True
         self.notice = ""
         self.redact = Redactor.for_event(self.path, event)
-        self.snapshot = Snapshot(event)
+        self.snapshot = Snapshot(event, last_change=change)
         return True
 
     async def refresh(self, *, first: bool) -> None:
@@ -396,8 +398,9 @@ def create_event_app(
         return ev.apply(hub.path, operation)
 
     def undo(form: dict[str, str]) -> list[str]:
+        expected = _number(form, "change")
         _confirmed(form, "undo the last change")
-        return [ev.undo(hub.path)]
+        return [ev.undo(hub.path, expected=expected)]
 
     async def result_post(request: Request) -> Response:
         return await act(request, "result", enter_result)

@@ -101,8 +101,10 @@ class Page:
 class Snapshot:
     """One version of the event, with each report built at most once whatever the number of viewers."""
 
-    def __init__(self, event: ev.Event) -> None:
+    def __init__(self, event: ev.Event, *, last_change: int = 0) -> None:
         self.event = event
+        #: The journal's last change when the file was read: what an undo from this version undoes.
+        self.last_change = last_change
         self._memo: dict[tuple[Any, ...], Any] = {}
 
     def division(self, name: str | None) -> ev.Division:
@@ -604,7 +606,7 @@ def arbiter(
     sections.append(("bye", _bye_form(snapshot, division, common, message if form == "bye" else "", values)))
     sections.append(("force", _force_form(snapshot, division, common, message if form == "force" else "", values)))
     sections.append(("unpair", _unpair_form(division, common, message if form == "unpair" else "")))
-    sections.append(("undo", _undo_form(common, message if form == "undo" else "")))
+    sections.append(("undo", _undo_form(common, snapshot.last_change, message if form == "undo" else "")))
     sections.append(
         (
             "logout",
@@ -751,12 +753,16 @@ def _unpair_form(division: ev.Division, common: Mapping[str, str], message: str)
     return f'<section id="unpair" class="panel"><h2>Unpair</h2>{body}</section>'
 
 
-def _undo_form(common: Mapping[str, str], message: str) -> str:
-    """Stepping back to the version before the last change, as ``tmanager event undo``; a box to tick first."""
+def _undo_form(common: Mapping[str, str], change: int, message: str) -> str:
+    """Stepping back to the version before the last change, as ``tmanager event undo``; a box to tick first.
+
+    The form names the change it undoes: after anyone else's change it is refused.
+    """
     return (
         '<section id="undo" class="panel"><h2>Undo</h2><p class="more">Puts back the event file as it was before '
-        "its last change, whoever made it and in whichever division; repeat to step further back.</p>"
-        f'<form method="post" action="undo" class="undo">{_hidden(**common)}'
+        "its last change, whoever made it and in whichever division; repeat to step further back. If the event "
+        "changed since this page was shown, nothing is undone.</p>"
+        f'<form method="post" action="undo" class="undo">{_hidden(**common, change=change)}'
         '<label class="confirm"><input type="checkbox" name="confirm" value="yes"> undo the last change</label>'
         f'<button type="submit">Undo</button>{_error(message)}</form></section>'
     )
