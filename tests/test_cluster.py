@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import json
 import os
 import re
 import signal
@@ -11,7 +14,9 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+import chess
 import psutil
 import pytest
 
@@ -20,6 +25,8 @@ from tests.test_workers import claims_of, engines_in, slow_tourney, start_worker
 from tmanager import storage
 
 pytest.importorskip("distributed")
+
+from tmanager.cluster import FileWatch  # after the importorskip: it needs distributed
 
 DASK = Path(sys.executable).parent / "dask"
 PYENGINE = ROOT / "engines" / "pyengine.py"
@@ -125,6 +132,20 @@ def program(directory: Path, name: str, command: str) -> Path:
     return tools
 
 
+def watch_live(path: Path, run: subprocess.Popen[str]) -> dict[int, list[dict[str, Any]]]:
+    """Until ``run`` exits, the live directory as a dashboard sees it: game -> the distinct states shown."""
+    live = storage.read(path).live_dir
+    shown: dict[int, list[dict[str, Any]]] = {}
+    while run.poll() is None:
+        for file in live.glob("*.json"):
+            with contextlib.suppress(OSError, ValueError):  # gone since the glob
+                state = json.loads(file.read_text())
+                if state not in shown.setdefault(int(file.stem), []):
+                    shown[int(file.stem)].append(state)
+        time.sleep(0.02)
+    return shown
+
+
 HOOKS = ('after_game = "echo $TMANAGER_GAME $TMANAGER_RESULT >> after_game.txt"\n'
          'after_tourney = "echo done >> after_tourney.txt"')
 
@@ -154,6 +175,8 @@ def test_dask_worker_killed_mid_game_its_game_is_replayed_once(tmp_path: Path, c
         wait_for(lambda: len(psutil.Process(process.pid).children()) == 2, timeout=30)
         time.sleep(0.4)  # a few moves into the game
         in_flight = set(storage.read(path).claims)
+        live = storage.read(path).live_dir
+        wait_for(lambda: any((live / f"{n}.json").exists() for n in in_flight), timeout=10)
         process.send_signal(signal.SIGKILL)
         process.wait()
         assert run.wait(timeout=120) == 0, run.stderr.read() if run.stderr else ""
@@ -164,6 +187,7 @@ def test_dask_worker_killed_mid_game_its_game_is_replayed_once(tmp_path: Path, c
     assert_consistent(path)
     assert sorted(played_on(path)) == list(range(6))  # each game recorded once, all on the survivor
     assert in_flight and all(played_on(path)[n] != victim for n in in_flight)
+    assert not list(live.iterdir())  # the killed worker's half-published game left nothing behind
     assert hooked_games(tmp_path) == list(range(6))
     assert (tmp_path / "after_tourney.txt").read_text() == "done\n"
 
@@ -260,3 +284,80 @@ def test_worker_joining_without_an_engine_is_found_out_by_its_first_game(
     tourney = storage.read(path)
     assert "*" not in tourney.results and tourney.claims == {} and tourney.faults == {}
     assert_consistent(path, complete=False)
+
+
+def test_cluster_games_are_published_live_then_removed(tmp_path: Path, cluster: DaskCluster) -> None:
+    for name in ("w1", "w2"):
+        cluster.add_worker(name)
+    # Rounds of two games for two lanes: the lane done first waits at the barrier (FileWatch).
+    path = slow_tourney(tmp_path / "l.toml", players=4, games=1, delay=0.05, max_moves=10,
+                        extra=HOOKS + "\nsync_after_round = true")
+    run = start_run(path, cluster.address)
+    try:
+        shown = watch_live(path, run)
+        assert run.wait(timeout=5) == 0, run.stderr.read() if run.stderr else ""
+    finally:
+        if run.poll() is None:
+            run.kill()
+            run.wait()
+    tourney = storage.read(path)
+    assert_consistent(path)
+    assert sorted(played_on(path)) == list(range(6)) and hooked_games(tmp_path) == list(range(6))
+    assert not list(tourney.live_dir.iterdir())  # every file removed as its game was recorded
+    assert len(shown) >= 3, shown  # most games were seen in progress (each plays for about a second)
+    names = [p.name for p in tourney.participants]
+    for number, states in shown.items():
+        game = tourney.schedule().game(number)
+        assert game is not None
+        for state in states:
+            assert (state["game"], state["white"], state["black"]) == (number, names[game.white], names[game.black])
+            board = chess.Board(state["start_fen"])
+            for move in state["moves"]:
+                board.push_uci(move)
+            assert state["moves"] and board.fen() == state["fen"]
+    # Updated as the game goes on (a report every LIVE_SECONDS at most, from its first move).
+    assert any(len(states) >= 2 and len(states[-1]["moves"]) > len(states[0]["moves"]) for states in shown.values())
+
+
+def test_lanes_shrink_when_a_worker_leaves(tmp_path: Path, cluster: DaskCluster) -> None:
+    cluster.add_worker("w1")
+    leaving = cluster.workers[cluster.add_worker("w2")]
+    path = slow_tourney(tmp_path / "s.toml", players=3, games=2, delay=0.05, max_moves=10, extra=HOOKS)
+    run = start_run(path, cluster.address)
+    log = path.with_suffix(".log")
+    try:
+        wait_for(lambda: len(claims_of(path, run.pid)) == 2)
+        leaving.terminate()  # its game goes back to the scheduler, which gives it to w1
+        wait_for(lambda: "a lane retired: 1 left" in log.read_text(), timeout=30)
+        most = 0
+        while run.poll() is None:
+            most = max(most, len(claims_of(path, run.pid)))
+            time.sleep(0.02)
+        assert run.wait() == 0, run.stderr.read() if run.stderr else ""
+    finally:
+        if run.poll() is None:
+            run.kill()
+            run.wait()
+    assert most == 1  # one lane for the one thread left
+    assert "the cluster has 1 thread: playing 1 game at once" in log.read_text()
+    assert_consistent(path)
+    assert sorted(played_on(path)) == list(range(6))  # nothing lost, nothing recorded twice
+    assert hooked_games(tmp_path) == list(range(6))
+    assert (tmp_path / "after_tourney.txt").read_text() == "done\n"
+
+
+def test_waiting_lanes_share_one_look_at_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "f.toml"
+    storage.atomic_write(path, "one")
+
+    async def main() -> None:
+        watch = FileWatch(path)
+        seen = watch.signature()
+        lanes = [asyncio.create_task(watch.changed(seen)) for _ in range(3)]
+        done, waiting = await asyncio.wait(lanes, return_when=asyncio.FIRST_COMPLETED)
+        assert done == {lanes[0]}  # file unchanged: only the lane that has waited longest claims again
+        storage.atomic_write(path, "two")
+        await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+        assert all(lane.done() for lane in waiting)  # file changed: every lane that saw it before, at once
+
+    asyncio.run(asyncio.wait_for(main(), timeout=10))

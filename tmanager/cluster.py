@@ -15,6 +15,13 @@ only the coordinator records, once per claim, so no game is recorded twice. The
 claims carry the coordinator's pid: when it is killed they go stale like a local
 worker's, and the next `run` or `work` replays them. A task notices within a
 move that its coordinator has gone or stopped, and ends its game.
+
+Games in progress are published live as local workers publish theirs
+(:class:`~tmanager.worker.LiveGame`): a task reports its position through Dask's
+event topics (:data:`LIVE_TOPIC`), and the coordinator writes the file, for as
+long as it awaits that very task. Lanes follow the cluster's thread count,
+retiring between games when workers leave; waiting lanes share one look at the
+tourney file (:class:`FileWatch`).
 """
 
 from __future__ import annotations
@@ -24,10 +31,12 @@ import contextlib
 import logging
 import sys
 import threading
+import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import chess
 import distributed
@@ -38,9 +47,9 @@ from tmanager.commands import setup_logging
 from tmanager.engines import EngineSpec
 from tmanager.errors import ConfigError, EngineError, StateError, TManagerError
 from tmanager.play import EnginePool, GameRecord, GameSpec, play_game
-from tmanager.schedule import ScheduledGame
+from tmanager.schedule import DONE, WAIT, ScheduledGame
 from tmanager.tourney import Participant, Settings, Tourney, resolve_engine
-from tmanager.worker import Worker, load_book
+from tmanager.worker import POLL_SECONDS, LiveGame, Worker, load_book
 
 log = logging.getLogger("tmanager")
 
@@ -52,6 +61,10 @@ GROW_SECONDS = 2.0
 MAX_RESUBMITS = 3
 #: How long stopping waits for the coordinator to give its games back.
 STOP_SECONDS = 30.0
+#: The Dask event topic on which tasks report their games' positions (each coordinator keeps its own tasks').
+LIVE_TOPIC = "tmanager-live"
+#: Least seconds between two position reports of one game: every report crosses the scheduler.
+LIVE_SECONDS = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,15 +142,23 @@ def play_remote(
         except TManagerError as exc:
             raise EngineMissing(worker.address, p.name, str(exc)) from None
 
-    def still_wanted(board: chess.Board, white_clock: float, black_clock: float) -> None:
+    reported = -LIVE_SECONDS
+
+    def on_move(board: chess.Board, white_clock: float, black_clock: float) -> None:
         # The scheduler cancels the task when its coordinator releases it or disconnects.
         task = worker.state.tasks.get(task_key)
         if task is None or task.state == "cancelled":
             raise GameReleased(task_key)
+        nonlocal reported
+        now = time.monotonic()
+        if now - reported >= LIVE_SECONDS:
+            reported = now
+            position = LiveGame.position(board, white_clock, black_clock)
+            worker.log_event(LIVE_TOPIC, {"key": task_key, "position": position})
 
     loop, pool = _engine_loop()
     record = loop.run_until_complete(
-        play_game(replace(spec, white=engines[0], black=engines[1]), pool, on_move=still_wanted)
+        play_game(replace(spec, white=engines[0], black=engines[1]), pool, on_move=on_move)
     )
     return Played(record, worker.address)
 
@@ -146,18 +167,36 @@ def play_remote(
 
 
 class Cluster:
-    """The coordinator's view of the Dask cluster, shared by its lanes: the client, and which
-    engines each worker lacks (its games go to the others)."""
+    """The coordinator's view of the Dask cluster, shared by its lanes: the client, which
+    engines each worker lacks (its games go to the others), and the live files of the games
+    its tasks are playing."""
 
     def __init__(self, client: distributed.Client, directory: Path) -> None:
         self.client = client
         self.directory = directory
         self.lacking: dict[str, dict[str, str]] = {}  # worker address -> engine name -> reason
+        self.live: dict[str, LiveGame] = {}  # key of an awaited task -> its game's live file
 
     async def threads(self) -> dict[str, int]:
         """The connected workers and their thread counts."""
         threads: dict[str, int] = await self.client.nthreads()  # type: ignore[no-untyped-call]
         return threads
+
+    def publish(self, event: tuple[float, Any]) -> None:
+        """Write the live file of the game a task reports on (the handler of :data:`LIVE_TOPIC`).
+
+        Only the tasks being awaited are written: a report that arrives after its game
+        was recorded, released or submitted again (from a dead worker, another coordinator)
+        is dropped, so it cannot bring back a removed file.
+        """
+        message = event[1]
+        live = self.live.get(message.get("key", "")) if isinstance(message, dict) else None
+        if live is None:
+            return
+        try:
+            live.write(message["position"])
+        except OSError as exc:  # a view only: the game goes on, the next report tries again
+            log.warning("%s not written: %s", live.path, exc)
 
     def lacks(self, worker: str, engine: str, reason: str) -> None:
         """Remember (and report, once) that ``worker`` cannot run ``engine``."""
@@ -185,8 +224,8 @@ class Cluster:
         return None if len(allowed) == len(workers) else allowed
 
     async def play(self, spec: GameSpec, white: Participant, black: Participant, settings: Settings,
-                   *, number: int) -> Played:
-        """Play game ``number`` on the cluster until a worker returns it."""
+                   *, number: int, live: LiveGame) -> Played:
+        """Play game ``number`` on the cluster until a worker returns it, publishing it in ``live``."""
         resubmits = 0
         while True:
             allowed = self._allowed(list(await self.threads()), {white.name, black.name})
@@ -200,6 +239,7 @@ class Cluster:
                 play_remote, spec, white, black, settings, directory=str(self.directory), task_key=key,
                 key=key, pure=False, workers=allowed, allow_other_workers=False,
             )
+            self.live[key] = live
             try:
                 played: Played = await future
                 return played
@@ -215,20 +255,109 @@ class Cluster:
                 reason = " ".join(str(exc).split())
                 raise StateError(f"game {number}: {reason} (check the Dask scheduler, then run again)") from None
             finally:
+                del self.live[key]  # before the game is recorded or released, which removes the file
                 future.release()  # type: ignore[no-untyped-call]  # a game given up mid-way is cancelled on its worker
+
+
+Signature = tuple[int, int, int] | None
+
+
+class FileWatch:
+    """One look at the tourney file every :data:`~tmanager.worker.POLL_SECONDS` for all waiting lanes.
+
+    A local worker that waits (a sync barrier, a Swiss round, others' games) claims
+    again at every poll. Here, at each tick, the lanes that saw an older file
+    claim again; if the file has not changed, only the lane that has waited
+    longest does, since a claim may still go stale meanwhile (its owner died) and
+    any claim releases it, which changes the file and wakes the others.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._waiting: dict[asyncio.Future[None], Signature] = {}  # in the order the lanes came
+        self._ticker: asyncio.Task[None] | None = None
+
+    def signature(self) -> Signature:
+        """What changes whenever the file is written (it is always replaced by a rename)."""
+        try:
+            st = self.path.stat()
+        except OSError:
+            return None
+        return st.st_ino, st.st_mtime_ns, st.st_size
+
+    async def changed(self, since: Signature) -> None:
+        """Return at the next tick at which the file differs from ``since``, or it is this lane's turn."""
+        wake = asyncio.get_running_loop().create_future()
+        self._waiting[wake] = since
+        if self._ticker is None or self._ticker.done():
+            self._ticker = asyncio.create_task(self._tick())
+        try:
+            await wake
+        finally:
+            self._waiting.pop(wake, None)
+
+    async def _tick(self) -> None:
+        while self._waiting:
+            await asyncio.sleep(POLL_SECONDS)
+            now = self.signature()
+            woken = [w for w, seen in self._waiting.items() if seen != now] or list(self._waiting)[:1]
+            for wake in woken:
+                del self._waiting[wake]
+                if not wake.done():
+                    wake.set_result(None)
+
+
+class Lanes:
+    """The coordinator's lanes, as many as :meth:`resize` wants: new ones start at once, and
+    surplus ones retire when they are about to claim, so never with a game in hand."""
+
+    def __init__(self, path: Path, cluster: Cluster) -> None:
+        self.path = path
+        self.cluster = cluster
+        self.watch = FileWatch(path)
+        self.tasks: list[asyncio.Task[int]] = []
+        self.wanted = 0
+        self.staying = 0  # lanes that have not retired
+
+    def resize(self, wanted: int, *, why: str) -> None:
+        """Aim at ``wanted`` lanes: start the missing ones; the surplus ones retire when they can."""
+        if wanted != self.wanted:
+            log.info("%s: playing %d game%s at once", why, wanted, "" if wanted == 1 else "s")
+        self.wanted = wanted
+        while self.staying < wanted:
+            self.staying += 1
+            self.tasks.append(asyncio.create_task(ClusterWorker(self).run()))
+
+    def retire(self) -> bool:
+        """Whether the lane asking, about to claim a game, should stop instead (there are too many)."""
+        if self.staying <= self.wanted:
+            return False
+        self.staying -= 1
+        log.info("a lane retired: %d left", self.staying)
+        return True
 
 
 class ClusterWorker(Worker):
     """One lane of the coordinator: claims and records like a local worker; the cluster plays."""
 
-    def __init__(self, path: Path, cluster: Cluster) -> None:
-        super().__init__(path)
-        self.cluster = cluster
+    def __init__(self, lanes: Lanes) -> None:
+        super().__init__(lanes.path)
+        self.lanes = lanes
+
+    async def _claim(self) -> tuple[Tourney, ScheduledGame] | str:
+        """Claim a game, waiting here (on the shared watch) for one to be free, or retire (``DONE``)."""
+        while not self.lanes.retire():
+            seen = self.lanes.watch.signature()  # before reading: a write during the claim wakes this lane
+            choice = await super()._claim()
+            if choice != WAIT:
+                return choice
+            await self.lanes.watch.changed(seen)
+        return DONE
 
     async def _run_game(self, tourney: Tourney, game: ScheduledGame, spec: GameSpec) -> GameRecord:
-        played = await self.cluster.play(
+        played = await self.lanes.cluster.play(
             spec, tourney.participants[game.white], tourney.participants[game.black], tourney.settings,
-            number=game.number,
+            number=game.number, live=LiveGame(tourney, game, spec),
         )
         log.info("game %d: played on Dask worker %s", game.number, played.worker)
         return played.record
@@ -262,31 +391,39 @@ async def coordinate(
     async with client:
         cluster = Cluster(client, tourney.directory)
         await cluster.check_engines(tourney)
+        client.subscribe_topic(LIVE_TOPIC, cluster.publish)
         if on_ready is not None:
             on_ready()
-        lanes: list[asyncio.Task[int]] = []
+        lanes = Lanes(path, cluster)
 
-        async def grow() -> None:
-            want = concurrency or max(1, sum((await cluster.threads()).values()))
-            while len(lanes) < want:
-                lanes.append(asyncio.create_task(ClusterWorker(path, cluster).run()))
+        async def follow() -> None:
+            threads = sum((await cluster.threads()).values())
+            lanes.resize(max(1, threads), why=f"the cluster has {threads} thread{'' if threads == 1 else 's'}")
 
+        played = 0
         try:
-            await grow()
+            if concurrency is None:
+                await follow()
+            else:
+                lanes.resize(concurrency, why="--dask-concurrency")
             while True:
-                done, pending = await asyncio.wait(lanes, timeout=GROW_SECONDS, return_when=asyncio.FIRST_EXCEPTION)
+                done, pending = await asyncio.wait(
+                    lanes.tasks, timeout=GROW_SECONDS, return_when=asyncio.FIRST_EXCEPTION
+                )
                 failed = next((t.exception() for t in done if not t.cancelled() and t.exception()), None)
                 if failed is not None:
                     raise failed
+                played += sum(t.result() for t in done)
+                lanes.tasks = list(pending)
                 if not pending:
-                    return sum(t.result() for t in lanes)
+                    return played
                 if concurrency is None:
-                    await grow()
+                    await follow()
         finally:
-            for lane in lanes:
+            for lane in lanes.tasks:
                 lane.cancel()
             # Each lane gives its game back as it stops (Worker.run), before the client closes.
-            await asyncio.gather(*lanes, return_exceptions=True)
+            await asyncio.gather(*lanes.tasks, return_exceptions=True)
 
 
 class Coordinator:

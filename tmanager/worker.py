@@ -156,16 +156,22 @@ class LiveGame:
         if now - self.last_write < self.INTERVAL:
             return
         self.last_write = now
-        root = board.root()
-        state = {
-            **self.header,
-            "start_fen": root.fen(),
+        self.write(self.position(board, white_clock, black_clock))
+
+    @staticmethod
+    def position(board: chess.Board, white_clock: float, black_clock: float) -> dict[str, Any]:
+        """What changes with each move, as plain data (a Dask task sends it to its coordinator)."""
+        return {
+            "start_fen": board.root().fen(),
             "moves": [move.uci() for move in board.move_stack],
             "fen": board.fen(),
             "white_clock": round(white_clock, 3),
             "black_clock": round(black_clock, 3),
-            "updated": time.time(),
         }
+
+    def write(self, position: dict[str, Any]) -> None:
+        """Write the file now: the game's header and ``position`` (see :meth:`position`)."""
+        state = {**self.header, **position, "updated": time.time()}
         self.path.parent.mkdir(exist_ok=True)
         tmp = self.path.with_suffix(f".{os.getpid()}.tmp")
         tmp.write_text(json.dumps(state))
