@@ -402,23 +402,13 @@ def create_event_app(
         _confirmed(form, "undo the last change")
         return [ev.undo(hub.path, expected=expected)]
 
-    async def result_post(request: Request) -> Response:
-        return await act(request, "result", enter_result)
+    changes = {"result": enter_result, "pair": pair, "bye": bye, "force": force, "unpair": unpair, "undo": undo}
 
-    async def pair_post(request: Request) -> Response:
-        return await act(request, "pair", pair)
+    def change_route(kind: str) -> Callable[[Request], Awaitable[Response]]:
+        async def handler(request: Request) -> Response:
+            return await act(request, kind, changes[kind])
 
-    async def bye_post(request: Request) -> Response:
-        return await act(request, "bye", bye)
-
-    async def force_post(request: Request) -> Response:
-        return await act(request, "force", force)
-
-    async def unpair_post(request: Request) -> Response:
-        return await act(request, "unpair", unpair)
-
-    async def undo_post(request: Request) -> Response:
-        return await act(request, "undo", undo)
+        return handler
 
     async def home(request: Request) -> Response:
         return await show(request, "home")
@@ -435,12 +425,7 @@ def create_event_app(
             Route("/login", login_form, methods=["GET"]),
             Route("/login", login, methods=["POST"]),
             Route("/logout", logout, methods=["POST"]),
-            Route("/result", result_post, methods=["POST"]),
-            Route("/pair", pair_post, methods=["POST"]),
-            Route("/bye", bye_post, methods=["POST"]),
-            Route("/force", force_post, methods=["POST"]),
-            Route("/unpair", unpair_post, methods=["POST"]),
-            Route("/undo", undo_post, methods=["POST"]),
+            *(Route(f"/{kind}", change_route(kind), methods=["POST"]) for kind in changes),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
         lifespan=lifespan,
