@@ -232,6 +232,8 @@ def _stretch_bounds(handle: BinaryIO, size: int, *, piece_size: int) -> list[int
         else:
             break  # no tag section after this offset
         cut = offset - 1 + found.end() - 2  # the "\n" before the "["
+        if cut >= size:
+            break  # only in what was appended since the file was measured
         if cut > bounds[-1]:
             bounds.append(cut)
         offset = max(cut, offset) + piece_size
