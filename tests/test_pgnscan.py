@@ -223,12 +223,23 @@ def _many_games(count: int) -> str:
     return out.getvalue()
 
 
+def _single_threaded() -> None:
+    """Let threads of earlier tests end (python-chess's SimpleEngine stops its own a moment after closing).
+
+    scan forks only a single-threaded process: otherwise the parallel tests would test the serial path.
+    """
+    for thread in threading.enumerate():
+        if thread is not threading.main_thread():
+            thread.join(timeout=10)
+    assert threading.active_count() == 1, [t.name for t in threading.enumerate()]
+
+
 @pytest.mark.parametrize("piece_size", [1, 40, 333])
 def test_parallel_scan_equals_the_serial_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, piece_size: int) -> None:
     # Small stretches cut the files everywhere, fake tag lines inside comments included:
     # a stretch that starts inside a comment must be scanned again, knowing.
     monkeypatch.setattr(pgnscan, "PIECE_SIZE", piece_size)
-    assert threading.active_count() == 1, "scan forks only a single-threaded process"
+    _single_threaded()
     texts = [TRAPS * 3, MALFORMED + TRAPS, TRAPS + MALFORMED, _many_games(300), TRAPS + '1. e4 {open\n[White "X"]\n']
     for i, text in enumerate(texts):
         path = _write(tmp_path, text, f"{i}.pgn")
@@ -245,6 +256,7 @@ def test_warnings_number_games_per_file(tmp_path: Path, monkeypatch: pytest.Monk
     first = _write(tmp_path, _many_games(50), "first.pgn")
     second = _write(tmp_path, _many_games(20) + MALFORMED, "second.pgn")
     report = pgnscan.ScanReport()
+    _single_threaded()
     games = list(pgnscan.scan_files([first, second], report, jobs=jobs))
     assert len(games) == 71 and report.sections == 77
     assert report.examples[0] == f"{second}: game 21: no Result tag; game skipped"
@@ -257,6 +269,7 @@ def test_a_parallel_scan_reads_the_file_it_opened_even_if_replaced(
     monkeypatch.setattr(pgnscan, "PIECE_SIZE", 300)
     path = _write(tmp_path, _many_games(200))
     expected = list(pgnscan.scan(path, jobs=1))
+    _single_threaded()
     games = pgnscan.scan(path, jobs=2)
     first = next(games)
     # A substitution rewrites the PGN atomically, with tags inserted: every offset moves.
