@@ -202,6 +202,10 @@ def test_games_in_progress_are_published_live(tmp_path: Path) -> None:
     state = json.loads(live.read_text())
     assert state["game"] == game and {state["white"], state["black"]} == {"E0", "E1"}
     assert state["white_clock"] >= 0 and "fen" in state and "start_fen" in state
+    # `status` shows the last moves under the game's claim, numbered, in SAN (the game goes on meanwhile).
+    shown = run_cli("status", path).stdout
+    players = f"{state['white']} – {state['black']}"
+    assert re.search(rf"game {game}: .*\n    {players}: (… )?\d+\.(\.\.)? ?[NBRQK]?[a-h].* \(\d+ s ago\)", shown), shown
     worker.send_signal(signal.SIGTERM)
     worker.wait(timeout=20)
     assert not live.exists()

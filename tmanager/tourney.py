@@ -275,6 +275,14 @@ class Tourney:
             field_name = f"{where}.{exc.field or 'tc'}"
             raise ConfigError(exc.message, file=self.path, field=field_name, hint=exc.hint) from None
 
+    def plays_on_a_clock(self, name: str) -> bool:
+        """Whether the participant called ``name`` has a clock (true for a name no longer taking part)."""
+        names = [p.name for p in self.participants]
+        try:
+            return self.time_control(names.index(name)).has_clock
+        except (ValueError, ConfigError):
+            return True
+
     def engine_spec(self, index: int) -> EngineSpec:
         """Resolve participant ``index`` to a startable engine (definition merged with overrides)."""
         return resolve_engine(

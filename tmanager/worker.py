@@ -29,7 +29,7 @@ import psutil
 
 from tmanager import pgn, storage, swiss
 from tmanager.errors import ConfigError
-from tmanager.openings import OpeningBook, opening_key
+from tmanager.openings import OpeningBook, opening_key, variant_board
 from tmanager.play import EnginePool, GameRecord, GameSpec, play_game
 from tmanager.schedule import DONE, WAIT, ScheduledGame, next_game
 from tmanager.tourney import FINISHED_CHARS, PLAYING, RESULT_CHAR, UNPLAYED, Claim, Tourney
@@ -77,8 +77,7 @@ def stale_games(tourney: Tourney, *, now: float | None = None) -> list[int]:
     return [
         n
         for n, char in enumerate(tourney.results)
-        if char == PLAYING
-        and (n not in tourney.claims or not claim_is_alive(tourney.claims[n], lease=lease, now=now))
+        if char == PLAYING and (n not in tourney.claims or not claim_is_alive(tourney.claims[n], lease=lease, now=now))
     ]
 
 
@@ -180,6 +179,57 @@ class LiveGame:
     @staticmethod
     def remove(tourney: Tourney, number: int) -> None:
         (tourney.live_dir / f"{number}.json").unlink(missing_ok=True)
+
+
+@dataclass(frozen=True, slots=True)
+class GameInProgress:
+    """One game as :class:`LiveGame` publishes it in the live directory, read back."""
+
+    number: int
+    round: int
+    white: str
+    black: str
+    variant: str
+    start_fen: str
+    moves: tuple[str, ...]
+    fen: str
+    white_clock: float
+    black_clock: float
+    updated: float
+
+    @classmethod
+    def load(cls, path: Path) -> GameInProgress | None:
+        """Read one live file; ``None`` if it is gone or not what a worker writes."""
+        try:
+            data: Any = json.loads(path.read_text(encoding="utf-8"))
+            return cls(
+                number=int(data["game"]),
+                round=int(data["round"]),
+                white=str(data["white"]),
+                black=str(data["black"]),
+                variant=str(data["variant"]),
+                start_fen=str(data["start_fen"]),
+                moves=tuple(str(m) for m in data["moves"]),
+                fen=str(data["fen"]),
+                white_clock=float(data["white_clock"]),
+                black_clock=float(data["black_clock"]),
+                updated=float(data["updated"]),
+            )
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def last_moves(self, count: int) -> str:
+        """The last ``count`` moves in SAN with their numbers (``… 12. Nf3 Nc6``); UCI if they do not replay."""
+        board_class, chess960 = variant_board(self.variant)
+        try:
+            board = board_class(self.start_fen, chess960=chess960)
+            shown = max(0, len(self.moves) - count)
+            for uci in self.moves[:shown]:
+                board.push_uci(uci)
+            moves = board.variation_san([chess.Move.from_uci(m) for m in self.moves[shown:]])
+        except ValueError:
+            return " ".join(self.moves[-count:])
+        return ("… " if shown else "") + moves
 
 
 def run_hook(command: str, *, tourney: Tourney, env: dict[str, str], what: str) -> None:
@@ -345,7 +395,12 @@ class Worker:
         overstep = "" if record.worst_overstep is None else f" [worst overstep {record.worst_overstep * 1000:.0f} ms]"
         log.info(
             "game %d: %s - %s %s (%s)%s",
-            game.number, spec.white.name, spec.black.name, record.result, record.reason, overstep,
+            game.number,
+            spec.white.name,
+            spec.black.name,
+            record.result,
+            record.reason,
+            overstep,
         )
         tourney, complete = outcome
         s = tourney.settings
@@ -399,8 +454,9 @@ def load_book(tourney: Tourney) -> OpeningBook | None:
     if o is None:
         return None
     try:
-        book = OpeningBook.load(tourney.directory / o.file, format=o.format, plies=o.plies,
-                                variant=tourney.settings.variant)
+        book = OpeningBook.load(
+            tourney.directory / o.file, format=o.format, plies=o.plies, variant=tourney.settings.variant
+        )
         book.opening_for(0, order=o.order, seed=o.seed, start=o.start)
     except ConfigError as exc:
         raise exc.located(file=tourney.path) from None

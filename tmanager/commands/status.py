@@ -14,7 +14,7 @@ from pathlib import Path
 from tmanager import crosstable, storage
 from tmanager.standings import GameResult
 from tmanager.tourney import FINISHED_CHARS, PGN_RESULT, PLAYING, Tourney
-from tmanager.worker import claim_is_alive
+from tmanager.worker import GameInProgress, claim_is_alive
 
 EXAMPLES = """\
   tmanager status gauntlet.toml
@@ -32,6 +32,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def command(args: argparse.Namespace) -> int:
     print(report(storage.read(args.file), args.format))
     return 0
+
+
+#: Moves shown of each game in progress.
+LIVE_MOVES = 6
 
 
 def report(tourney: Tourney, fmt: crosstable.Format = "text") -> str:
@@ -56,6 +60,14 @@ def report(tourney: Tourney, fmt: crosstable.Format = "text") -> str:
             f"  game {number}: {claim.host} pid {claim.pid}, for {now - claim.claimed:.0f} s"
             + ("" if alive else " (stale: worker gone)")
         )
+        live = GameInProgress.load(tourney.live_dir / f"{number}.json")
+        if live is not None and live.moves:
+            clocked = all(tourney.plays_on_a_clock(name) for name in (live.white, live.black))
+            clocks = f"clocks {live.white_clock:.1f} s – {live.black_clock:.1f} s, " if clocked else ""
+            lines.append(
+                f"    {live.white} – {live.black}: {live.last_moves(LIVE_MOVES)}"
+                f" ({clocks}{now - live.updated:.0f} s ago)"
+            )
     for engine, counts in sorted(tourney.faults.items()):
         lines.append(f"  faults of {engine}: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
     games = game_results(tourney)

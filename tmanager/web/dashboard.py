@@ -10,13 +10,9 @@ say how games are played), escaped, and the caller passes it through a
 from __future__ import annotations
 
 import html
-import json
 import math
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
 from urllib.parse import urlencode
 
 import chess
@@ -27,6 +23,7 @@ from tmanager.openings import variant_board
 from tmanager.standings import GameResult, grid
 from tmanager.tourney import FINISHED_CHARS, PGN_RESULT, PLAYING, Tourney
 from tmanager.web.pgnindex import IndexedGame
+from tmanager.worker import GameInProgress
 
 #: Plies shown under each board.
 LAST_MOVES = 10
@@ -39,44 +36,6 @@ PALETTE = (
     "#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9",
     "#000000", "#8c564b", "#7f7f7f", "#bcbd22", "#17becf", "#9467bd",
 )  # fmt: skip
-
-
-@dataclass(frozen=True, slots=True)
-class GameInProgress:
-    """One game as a worker publishes it in the live directory (see ``tmanager.worker.LiveGame``)."""
-
-    number: int
-    round: int
-    white: str
-    black: str
-    variant: str
-    start_fen: str
-    moves: tuple[str, ...]
-    fen: str
-    white_clock: float
-    black_clock: float
-    updated: float
-
-    @classmethod
-    def load(cls, path: Path) -> GameInProgress | None:
-        """Read one live file; ``None`` if it is gone or not what a worker writes."""
-        try:
-            data: Any = json.loads(path.read_text(encoding="utf-8"))
-            return cls(
-                number=int(data["game"]),
-                round=int(data["round"]),
-                white=str(data["white"]),
-                black=str(data["black"]),
-                variant=str(data["variant"]),
-                start_fen=str(data["start_fen"]),
-                moves=tuple(str(m) for m in data["moves"]),
-                fen=str(data["fen"]),
-                white_clock=float(data["white_clock"]),
-                black_clock=float(data["black_clock"]),
-                updated=float(data["updated"]),
-            )
-        except (OSError, ValueError, KeyError, TypeError):
-            return None
 
 
 # --- the page ------------------------------------------------------------------------------------
@@ -197,7 +156,7 @@ def standings_and_crosstable(tourney: Tourney) -> tuple[str, str]:
         s = line.standing
         total = s.total
         rows.append(
-            f"<tr><td>{line.rank}</td><td class=\"name\">{html.escape(s.name)}</td><td>{s.games}</td>"
+            f'<tr><td>{line.rank}</td><td class="name">{html.escape(s.name)}</td><td>{s.games}</td>'
             f"<td><strong>{s.points:g}</strong></td><td>{s.percent:.1f}</td>"
             f"<td>{total.wins}-{total.draws}-{total.losses}</td>"
             f"<td>{_signed(line.elo)}</td><td>{_margin(line.elo_error)}</td></tr>"
@@ -289,9 +248,7 @@ def score_chart(tourney: Tourney) -> str:
             f'<text x="{left - 4}" y="{y(tick) + 4:.1f}" text-anchor="end" font-size="11">{tick:g}</text>'
         )
     for tick in _ticks(most_games):
-        parts.append(
-            f'<text x="{x(tick):.1f}" y="{height - 6}" text-anchor="middle" font-size="11">{tick:g}</text>'
-        )
+        parts.append(f'<text x="{x(tick):.1f}" y="{height - 6}" text-anchor="middle" font-size="11">{tick:g}</text>')
     parts.append(
         f'<line x1="{left}" x2="{left}" y1="{pad}" y2="{pad + plot_h}" stroke="#888"/>'
         f'<line x1="{left}" x2="{width - pad}" y1="{pad + plot_h}" y2="{pad + plot_h}" stroke="#888"/>'
@@ -330,8 +287,8 @@ def recent_results(tourney: Tourney, games: Sequence[IndexedGame]) -> str:
         if g.number is None or PGN_RESULT.get(tourney.result(g.number)) != g.result:
             continue
         rows.append(
-            f"<tr><td>{g.number}</td><td>{html.escape(g.round)}</td><td class=\"name\">{html.escape(g.white)}</td>"
-            f"<td class=\"result\">{html.escape(g.result)}</td><td class=\"name\">{html.escape(g.black)}</td>"
+            f'<tr><td>{g.number}</td><td>{html.escape(g.round)}</td><td class="name">{html.escape(g.white)}</td>'
+            f'<td class="result">{html.escape(g.result)}</td><td class="name">{html.escape(g.black)}</td>'
             f"<td>{html.escape(g.termination)}</td><td>{html.escape(g.plies)}</td>"
             f'<td><a href="pgn/{g.number}" download>PGN</a></td></tr>'
         )
@@ -387,16 +344,7 @@ def engines(tourney: Tourney) -> str:
 
 def game_card(game: GameInProgress, *, has_clock: Callable[[str], bool]) -> str:
     """One game in progress: players and clocks, the board, the last moves."""
-    board_class, chess960 = variant_board(game.variant)
-    try:
-        board = board_class(game.start_fen, chess960=chess960)
-        shown = max(0, len(game.moves) - LAST_MOVES)
-        for uci in game.moves[:shown]:
-            board.push_uci(uci)
-        moves = board.variation_san([chess.Move.from_uci(m) for m in game.moves[shown:]])
-        moves = ("… " if shown else "") + moves
-    except ValueError:
-        moves = " ".join(game.moves[-LAST_MOVES:])
+    moves = game.last_moves(LAST_MOVES)
     turn_white = " w " in f" {game.fen} "
     query = {"fen": game.fen, **({"last": game.moves[-1]} if game.moves else {})}
     title = f"{game.white} – {game.black}, game {game.number}"
@@ -414,7 +362,7 @@ def game_card(game: GameInProgress, *, has_clock: Callable[[str], bool]) -> str:
 
     return (
         f'<article id="game-{game.number}" class="game" data-updated="{game.updated:.3f}">'
-        f'<h3>Game {game.number} · round {game.round}</h3>'
+        f"<h3>Game {game.number} · round {game.round}</h3>"
         + player(game.black, game.black_clock, white=False)
         + f'<img class="board" src="board.svg?{html.escape(urlencode(query))}" alt="{html.escape(title)}" '
         f'width="280" height="280">'

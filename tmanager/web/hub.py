@@ -27,6 +27,7 @@ from tmanager.tourney import FINISHED_CHARS, PLAYING, Tourney
 from tmanager.web import dashboard
 from tmanager.web.pgnindex import PgnIndex
 from tmanager.web.redact import Redactor
+from tmanager.worker import GameInProgress
 
 log = logging.getLogger("tmanager.web")
 
@@ -225,23 +226,15 @@ class Hub(Watcher):
         self._sections = {k: self.redact(v) for k, v in {**sections, **keep}.items()}
 
     def _render_games(self, tourney: Tourney, live: dict[str, Stamp]) -> None:
-        names = [p.name for p in tourney.participants]
-
-        def has_clock(name: str) -> bool:
-            try:
-                return tourney.time_control(names.index(name)).has_clock
-            except (ValueError, TManagerError):
-                return True  # not (or no longer) a participant: show the clock as published
-
         games = {}
         for name, file_stamp in live.items():
             cached = self._games.get(name)
             if cached is not None and cached[0] == file_stamp:
                 games[name] = cached
                 continue
-            game = dashboard.GameInProgress.load(tourney.live_dir / name)
+            game = GameInProgress.load(tourney.live_dir / name)
             if game is not None:
-                games[name] = (file_stamp, self.redact(dashboard.game_card(game, has_clock=has_clock)))
+                games[name] = (file_stamp, self.redact(dashboard.game_card(game, has_clock=tourney.plays_on_a_clock)))
         self._games = games
 
     # --- publishing (runs in the event loop) --------------------------------------------------
@@ -275,7 +268,7 @@ class Hub(Watcher):
 
     def _frame(self, body: bytes) -> bytes:
         # The server's time goes into each message as sent, so browsers can run clocks without skew.
-        return b"id: %d\ndata: {\"now\":%.3f," % (self.version, time.time()) + body + b"\n\n"
+        return b'id: %d\ndata: {"now":%.3f,' % (self.version, time.time()) + body + b"\n\n"
 
     async def stream(self, since: int | None) -> AsyncIterator[bytes]:
         """Server-sent events for one viewer whose page shows version ``since`` (``None``: none)."""
