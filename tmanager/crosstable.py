@@ -33,6 +33,7 @@ from tmanager.standings import (
     Tally,
     grid,
     head_to_head,
+    round_key,
     standings,
 )
 
@@ -204,7 +205,7 @@ def _rounds(games: Sequence[GameResult], points: Points) -> dict[str, list[tiebr
     """Each player's games in round order, as tie-break rounds."""
     ordered = sorted(
         enumerate(games),
-        key=lambda item: (_round_key(item[1].round), item[1].game_number or 0, item[0]),
+        key=lambda item: (round_key(item[1].round), item[1].game_number or 0, item[0]),
     )
     event: dict[str, list[tiebreaks.RoundResult]] = {}
     for _, g in ordered:
@@ -213,10 +214,6 @@ def _rounds(games: Sequence[GameResult], points: Points) -> dict[str, list[tiebr
         event.setdefault(g.white, []).append(tiebreaks.RoundResult(white_points, g.black, "w"))
         event.setdefault(g.black, []).append(tiebreaks.RoundResult(black_points, g.white, "b"))
     return event
-
-
-def _round_key(text: str) -> tuple[int, ...]:
-    return tuple(int(p) if p.isdigit() else -1 for p in text.split(".")) if text else (-1,)
 
 
 def _is_round_robin(tally: Tally) -> bool:

@@ -120,11 +120,6 @@ class Tally:
         w, d, b = self.pairs.get((opponent, player), (0, 0, 0))
         return Record(b, d, w)
 
-    def opponents(self, player: str) -> list[str]:
-        """Everyone ``player`` met, in order of first appearance."""
-        met = {b for (w, b) in self.pairs if w == player} | {w for (w, b) in self.pairs if b == player}
-        return [p for p in self.players if p in met]
-
 
 _INDEX = {WHITE_WIN: 0, DRAW: 1, BLACK_WIN: 2}
 
@@ -232,7 +227,7 @@ def grid(tally: Tally, player: str, opponent: str) -> str | None:
         enumerate(games),
         key=lambda item: (
             item[1].game_number if item[1].game_number is not None else -1,
-            _round_key(item[1].round),
+            round_key(item[1].round),
             item[0],
         ),
     )
@@ -246,11 +241,9 @@ def grid(tally: Tally, player: str, opponent: str) -> str | None:
     return "".join(marks)
 
 
-def _round_key(text: str) -> tuple[int, ...]:
-    parts = []
-    for part in text.split("."):
-        parts.append(int(part) if part.isdigit() else -1)
-    return tuple(parts)
+def round_key(text: str) -> tuple[int, ...]:
+    """A Round tag ("3", "2.1") as a sort key; unknown parts and an empty tag sort first."""
+    return tuple(int(part) if part.isdigit() else -1 for part in text.split("."))
 
 
 @dataclass(slots=True)
