@@ -1,7 +1,7 @@
 """A streaming PGN tag scanner: the results of millions of games in seconds.
 
 Only the tags standings need are read (White, Black, Result, Round, FEN,
-GameNumber, Termination, Superseded); moves are never parsed. The file is read
+GameNumber, Superseded); moves are never parsed. The file is read
 in large chunks, each cut where a tag section begins, so memory stays flat
 whatever the file size.
 
@@ -52,7 +52,7 @@ PIECE_SIZE = 16 << 20
 #: How many warning messages a report keeps verbatim (all are counted).
 MAX_EXAMPLES = 20
 
-_TAGS = (b"White", b"Black", b"Result", b"Round", b"FEN", b"GameNumber", b"Termination", b"Superseded")
+_TAGS = (b"White", b"Black", b"Result", b"Round", b"FEN", b"GameNumber", b"Superseded")
 # A tag value runs to the line's last '"]', as python-chess reads it (writers do not always escape quotes).
 _VALUE = rb'"([^\r\n]*)"[ \t]*\]'
 # One match per tag section (consecutive lines starting with "["), one group per needed tag. The pattern
@@ -86,7 +86,6 @@ class ScanReport:
     sections: int = 0  #: tag sections seen (games in the files)
     superseded: int = 0  #: games skipped because a later game replaced them
     warnings: Counter[str] = field(default_factory=Counter)
-    terminations: Counter[str] = field(default_factory=Counter)
     #: (file, game number in the file or 0, message) of the first :data:`MAX_EXAMPLES` warnings
     located: list[tuple[str, int, str]] = field(default_factory=list)
 
@@ -111,7 +110,6 @@ class ScanReport:
         self.sections += later.sections
         self.superseded += later.superseded
         self.warnings.update(later.warnings)
-        self.terminations.update(later.terminations)
         room = MAX_EXAMPLES - len(self.located)
         self.located += [(path, game and game + games_before, text) for path, game, text in later.located[:room]]
 
@@ -353,13 +351,11 @@ def _games(sections: list[tuple[bytes, ...]], path: str, report: ScanReport) -> 
     whites, blacks, outcomes, rounds, game_numbers, openings = columns
     names: dict[bytes, str] = {}
     number = report.sections
-    for white, black, result, round_, fen, game_number, termination, superseded in sections:
+    for white, black, result, round_, fen, game_number, superseded in sections:
         number += 1
         if superseded and superseded.lower() == b"yes":
             report.superseded += 1
             continue
-        if termination:
-            report.terminations[termination.decode("utf-8", "replace")] += 1
         outcome = _RESULTS.get(result)
         if outcome is None or not white or not black:
             _warn_game(report, path, number, white, black, result)

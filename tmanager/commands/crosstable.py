@@ -1,7 +1,7 @@
 """Standings, cross-table, Elo ratings and match statistics from any PGN files.
 
 Reads only the tags it needs (White, Black, Result, Round, FEN, GameNumber,
-Termination, Superseded), so millions of games take seconds. Ratings are a
+Superseded), so millions of games take seconds. Ratings are a
 joint maximum-likelihood logistic Elo fit; with two players (or --match) the
 match statistics of cutechess-cli and fastchess follow: Elo ± 95 %, LOS, draw
 ratio, pentanomial counts, nElo and an optional SPRT. Malformed games are
