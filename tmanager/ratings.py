@@ -149,7 +149,7 @@ def fit(
     anchor_index = index.get(anchor or "")
     played = _arrays(tally, index)
     n = len(names)
-    games = _sums(played.white, played.games, n) + _sums(played.black, played.games, n)
+    games = _per_player(played, played.games, n)
     points = _sums(played.white, played.score, n) + _sums(played.black, played.games - played.score, n)
     group = _groups(played.white, played.black, n)
     first = np.flatnonzero(group == np.arange(n))
@@ -263,6 +263,16 @@ def _information(played: _Games, unknowns: _Unknowns, variance: Floats) -> Float
     return flat.reshape(size, size)
 
 
+def _per_player(played: _Games, weights: Floats, players: int) -> Floats:
+    """Σ ``weights`` (one per pair) over each player's pairs, with either colour."""
+    return _sums(played.white, weights, players) + _sums(played.black, weights, players)
+
+
+def _group_means(values: Floats, group: Indices) -> Floats:
+    """The average of ``values`` over each group's players, indexed by group."""
+    return np.bincount(group, values) / np.maximum(np.bincount(group), 1)
+
+
 def _sums(index: Indices, weights: Floats, size: int) -> Floats:
     """Σ weights per value of ``index``, for values 0 to ``size`` - 1."""
     return np.bincount(index, weights, size).astype(np.float64, copy=False)
@@ -334,8 +344,7 @@ def _step_length(played: _Games, unknowns: _Unknowns, x: Floats, newton: Floats)
 
 
 def _runaway(beta: Floats, group: Indices) -> bool:
-    mean = np.bincount(group, beta) / np.maximum(np.bincount(group), 1)
-    return bool((np.abs(beta - mean[group]) > _RUNAWAY).any())
+    return bool((np.abs(beta - _group_means(beta, group)[group]) > _RUNAWAY).any())
 
 
 def _inverse_at(played: _Games, unknowns: _Unknowns, x: Floats) -> Floats:
@@ -369,15 +378,15 @@ def _maximize_large(played: _Games, unknowns: _Unknowns, group: Indices) -> tupl
 
 def _information_times(played: _Games, unknowns: _Unknowns, weight: Floats, v: Floats) -> Floats:
     """The information matrix times ``v``, from the games (each pair adds w·a·aᵀ, a = e_white - e_black + e_eta)."""
-    flow = weight * (unknowns.beta(v)[played.white] - unknowns.beta(v)[played.black] + _eta(unknowns, v))
+    beta = unknowns.beta(v)
+    flow = weight * (beta[played.white] - beta[played.black] + _eta(unknowns, v))
     n = unknowns.players
     product = (_sums(played.white, flow, n) - _sums(played.black, flow, n))[unknowns.free]
     return np.append(product, flow.sum()) if unknowns.eta else product
 
 
 def _information_diagonal(played: _Games, unknowns: _Unknowns, weight: Floats) -> Floats:
-    n = unknowns.players
-    diagonal = (_sums(played.white, weight, n) + _sums(played.black, weight, n))[unknowns.free]
+    diagonal = _per_player(played, weight, unknowns.players)[unknowns.free]
     return np.append(diagonal, weight.sum()) if unknowns.eta else diagonal
 
 
@@ -415,8 +424,7 @@ def _own_information(played: _Games, unknowns: _Unknowns, x: Floats) -> Floats:
     """Each player's information from their own games, and (last) the white advantage's."""
     _, variance = _expected(played, unknowns.beta(x), _eta(unknowns, x))
     weight = played.games * variance
-    n = unknowns.players
-    return np.append(_sums(played.white, weight, n) + _sums(played.black, weight, n), weight.sum())
+    return np.append(_per_player(played, weight, unknowns.players), weight.sum())
 
 
 def _own_variances(own: Floats, group: Indices, anchor: int | None) -> Floats:
@@ -441,7 +449,7 @@ def _dispersion(played: _Games, beta: Floats, eta: float) -> float:
 
 def _anchoring(beta: Floats, group: Indices, anchor: int | None, level: float) -> Floats:
     """Per-player shift: the anchor to ``level``, or each group's average to ``level``."""
-    offset = level - np.bincount(group, beta) / np.maximum(np.bincount(group), 1)
+    offset = level - _group_means(beta, group)
     if anchor is not None:
         offset[group[anchor]] = level - beta[anchor]
     return offset[group]
