@@ -299,15 +299,20 @@ def history(division: Division, round_number: int) -> list[PlayerState]:
     return states
 
 
-def score(event: Event, division: Division, number: int, rounds: int | None = None) -> int:
-    """A player's points in tenths after ``rounds`` rounds (all paired rounds by default)."""
+def scores(event: Event, division: Division, rounds: int | None = None) -> dict[int, int]:
+    """Every player's points in tenths after ``rounds`` rounds (all paired rounds by default)."""
     upto = division.paired_rounds if rounds is None else rounds
-    total = 0
+    totals = {p.number: 0 for p in division.players}
     for record in division.rounds:
         if record.paired and record.number <= upto:
-            game = round_games(division, record).get(number)
-            total += event.scoring.points(game) if game else 0
-    return total
+            for number, game in round_games(division, record).items():
+                totals[number] = totals.get(number, 0) + event.scoring.points(game)
+    return totals
+
+
+def score(event: Event, division: Division, number: int, rounds: int | None = None) -> int:
+    """One player's points in tenths after ``rounds`` rounds (see :func:`scores` for all of them)."""
+    return scores(event, division, rounds).get(number, 0)
 
 
 def format_points(tenths: int) -> str:
@@ -693,10 +698,10 @@ def _pair_berger(division: Division, record: Round) -> None:
 def _sort_boards(event: Event, division: Division, record: Round) -> None:
     """Boards in the Dutch order: higher score first, then the lower score, then the better rank."""
     ranks = division.ranks()
-    upto = record.number - 1
+    points = scores(event, division, record.number - 1)
 
     def key(b: Board) -> tuple[int, int, int]:
-        sides = sorted(((score(event, division, p, upto), -ranks[p]) for p in (b.white, b.black)), reverse=True)
+        sides = sorted(((points[p], -ranks[p]) for p in (b.white, b.black)), reverse=True)
         return (-sides[0][0], -sides[1][0], -sides[0][1])
 
     if division.system != "round-robin":
@@ -828,6 +833,7 @@ def standings(event: Event, division: Division, upto: int | None = None, *, flag
         draw=event.scoring.draw / 10,
     )
     by_number = {str(p.number): p for p in division.players}
+    points = scores(event, division, upto)
     lines: list[Standing] = []
     previous: tuple[float, ...] | None = None
     shown = 0
@@ -839,7 +845,7 @@ def standings(event: Event, division: Division, upto: int | None = None, *, flag
         key = (r.points, *r.values)
         rank = lines[-1].rank if previous == key and lines else shown
         previous = key
-        lines.append(Standing(rank, player, score(event, division, player.number, upto), r.values))
+        lines.append(Standing(rank, player, points[player.number], r.values))
     return lines
 
 

@@ -116,11 +116,12 @@ def dumps(event: ev.Event, division: ev.Division) -> str:
     for r in division.rounds:
         lines.append(f"XTM round {r.number} " + _json(_round_extras(r)))
     paired = [ev.round_games(division, r) for r in division.rounds if r.paired]
+    points = ev.scores(event, division)
     players = []
     for p in sorted(division.players, key=lambda p: ranks[p.number]):
         games = tuple(_by_rank(entries[p.number], ranks) for entries in paired)
         header = _header(ranks[p.number], p)
-        players.append(trf.TrfPlayer(ranks[p.number], header, ev.score(event, division, p.number), places.get(p.number),
+        players.append(trf.TrfPlayer(ranks[p.number], header, points[p.number], places.get(p.number),
                                      games))  # fmt: skip
     return trf.dumps(trf.Tournament(players=tuple(players), lines=tuple(lines)))
 

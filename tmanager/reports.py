@@ -73,6 +73,7 @@ class Context:
     upto: int
     prefix: str = ""
     standings: list[ev.Standing] = field(init=False)
+    _scores: dict[int, dict[int, int]] = field(init=False, default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         if not 0 <= self.upto <= self.division.paired_rounds:
@@ -90,7 +91,10 @@ class Context:
         return self.division.player(number).name
 
     def points(self, number: int, upto: int | None = None) -> str:
-        return ev.format_points(ev.score(self.event, self.division, number, self.upto if upto is None else upto))
+        upto = self.upto if upto is None else upto
+        if upto not in self._scores:  # reports ask for every player after every round
+            self._scores[upto] = ev.scores(self.event, self.division, upto)
+        return ev.format_points(self._scores[upto][number])
 
     def entries(self) -> dict[int, dict[int, Game]]:
         """Round number -> player number -> TRF round entry, for the rounds up to ``upto``."""

@@ -395,17 +395,18 @@ def _print_pairings(e: ev.Event, division: str | None, round_number: int | None)
     record = d.round(n)
     if not record.paired:
         raise StateError(f"round {n} is not paired yet")
-    upto = n - 1
+    before = ev.scores(e, d, n - 1)
     print(f"{e.name}, division {d.name}: round {n}")
 
     def side(number: int) -> list[str]:
         p = d.player(number)
-        return [ev.label(p), str(p.rating or ""), ev.format_points(ev.score(e, d, number, upto))]
+        return [ev.label(p), str(p.rating or ""), ev.format_points(before[number])]
 
     rows = [[str(i), *side(b.white), b.result, *side(b.black)] for i, b in enumerate(record.boards, 1)]
     _table(["Bd", "White", "Rtg", "Pts", "Result", "Black", "Rtg", "Pts"], rows, left={1, 4, 5})
+    entries = ev.round_games(d, record)
     for number, kind in record.byes.items():
-        points = ev.format_points(e.scoring.points(ev.round_games(d, record)[number]))
+        points = ev.format_points(e.scoring.points(entries[number]))
         print(f"bye: {ev.label(d.player(number))}, {kind} ({points})")
 
 
@@ -1042,13 +1043,14 @@ class Shell:
         e = ev.load(self.path)
         d = e.division(self.division)
         ranks = d.ranks()
+        points = ev.scores(e, d)
         rows = [
             [
                 str(p.number),
                 p.name,
                 str(p.rating or ""),
                 str(ranks[p.number]),
-                ev.format_points(ev.score(e, d, p.number)),
+                ev.format_points(points[p.number]),
                 p.status,
             ]
             for p in sorted(d.players, key=lambda p: p.number)
