@@ -48,6 +48,7 @@ from tmanager.engines import EngineSpec
 from tmanager.errors import ConfigError, EngineError, StateError, TManagerError
 from tmanager.play import EnginePool, GameRecord, GameSpec, play_game
 from tmanager.schedule import DONE, WAIT, ScheduledGame
+from tmanager.storage import Stamp, stamp
 from tmanager.tourney import Participant, Settings, Tourney, resolve_engine
 from tmanager.worker import POLL_SECONDS, LiveGame, Worker, load_book
 
@@ -259,9 +260,6 @@ class Cluster:
                 future.release()  # type: ignore[no-untyped-call]  # a game given up mid-way is cancelled on its worker
 
 
-Signature = tuple[int, int, int] | None
-
-
 class FileWatch:
     """One look at the tourney file every :data:`~tmanager.worker.POLL_SECONDS` for all waiting lanes.
 
@@ -274,18 +272,14 @@ class FileWatch:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self._waiting: dict[asyncio.Future[None], Signature] = {}  # in the order the lanes came
+        self._waiting: dict[asyncio.Future[None], Stamp] = {}  # in the order the lanes came
         self._ticker: asyncio.Task[None] | None = None
 
-    def signature(self) -> Signature:
-        """What changes whenever the file is written (it is always replaced by a rename)."""
-        try:
-            st = self.path.stat()
-        except OSError:
-            return None
-        return st.st_ino, st.st_mtime_ns, st.st_size
+    def signature(self) -> Stamp:
+        """What changes whenever the file is written (see :func:`tmanager.storage.stamp`)."""
+        return stamp(self.path)
 
-    async def changed(self, since: Signature) -> None:
+    async def changed(self, since: Stamp) -> None:
         """Return at the next tick at which the file differs from ``since``, or it is this lane's turn."""
         wake = asyncio.get_running_loop().create_future()
         self._waiting[wake] = since

@@ -43,11 +43,6 @@ class ScheduledGame:
         """XBoard's PGN ``Round`` tag: games of a pairing count as consecutive rounds."""
         return (self.cycle * self.rounds_per_cycle + self.round) * self.games_per_pairing + self.game + 1
 
-    @property
-    def absolute_round(self) -> int:
-        """The round counted across cycles, from 0; sync waits on these."""
-        return self.cycle * self.rounds_per_cycle + self.round
-
 
 class Schedule(ABC):
     """Base tournament type, in the manner of cutechess's ``Tournament``.

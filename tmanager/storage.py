@@ -40,6 +40,18 @@ def split(text: str) -> tuple[str, str]:
     return (text[: match.start()], text[match.start() :]) if match else (text, "")
 
 
+Stamp = tuple[int, int, int] | None
+
+
+def stamp(path: Path) -> Stamp:
+    """What changes whenever the file is rewritten (atomic renames give a new inode), or ``None`` if absent."""
+    try:
+        s = os.stat(path)
+    except OSError:
+        return None
+    return (s.st_ino, s.st_mtime_ns, s.st_size)
+
+
 def read_text(path: Path, *, kind: str = "tourney", create: str = "tmanager new") -> str:
     """A tourney or event file's text; :class:`ConfigError` (saying how to create one) when unreadable."""
     try:

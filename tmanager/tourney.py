@@ -277,10 +277,9 @@ class Tourney:
 
     def plays_on_a_clock(self, name: str) -> bool:
         """Whether the participant called ``name`` has a clock (true for a name no longer taking part)."""
-        names = [p.name for p in self.participants]
         try:
-            return self.time_control(names.index(name)).has_clock
-        except (ValueError, ConfigError):
+            return self.time_control(self.participant_index(name)).has_clock
+        except ConfigError:
             return True
 
     def engine_spec(self, index: int) -> EngineSpec:

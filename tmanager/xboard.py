@@ -372,7 +372,6 @@ async def popen_xboard(
     stderr: int | IO[bytes] | None = None,
     features: Mapping[str, FeatureValue] = {},
     setpgrp: bool = True,
-    feature_timeout: float = XBoardEngine.feature_timeout,
     **popen_args: Any,
 ) -> tuple[asyncio.SubprocessTransport, XBoardEngine]:
     """Start an XBoard engine and negotiate its features, like ``chess.engine.popen_xboard``.
@@ -384,7 +383,6 @@ async def popen_xboard(
     """
     transport, protocol = await XBoardEngine.popen(list(command), setpgrp=setpgrp, cwd=cwd, stderr=stderr, **popen_args)
     protocol.assumed_features = {k: int(v) if isinstance(v, bool) else v for k, v in features.items()}
-    protocol.feature_timeout = feature_timeout
     try:
         await protocol.initialize()
     except BaseException:

@@ -43,6 +43,7 @@ from starlette.staticfiles import StaticFiles
 
 from tmanager import event as ev
 from tmanager.errors import StateError, TManagerError
+from tmanager.storage import Stamp, stamp
 from tmanager.web import dashboard, eventpages
 from tmanager.web.app import STATIC, Guard
 from tmanager.web.auth import (
@@ -56,7 +57,7 @@ from tmanager.web.auth import (
     same_token,
 )
 from tmanager.web.eventpages import Page, Sections, Snapshot
-from tmanager.web.hub import POLL_SECONDS, Stamp, Watcher, stamp
+from tmanager.web.hub import POLL_SECONDS, Watcher
 from tmanager.web.redact import Redactor
 
 log = logging.getLogger("tmanager.web")

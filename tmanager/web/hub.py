@@ -23,6 +23,7 @@ from pathlib import Path
 
 from tmanager import storage
 from tmanager.errors import TManagerError
+from tmanager.storage import Stamp, stamp
 from tmanager.tourney import FINISHED_CHARS, PLAYING, Tourney
 from tmanager.web import dashboard
 from tmanager.web.pgnindex import PgnIndex
@@ -39,18 +40,6 @@ KEEPALIVE_SECONDS = 15.0
 ESTIMATE_WINDOW = 20
 
 _LIVE_FILE = re.compile(r"\d+\.json")
-
-Stamp = tuple[int, int, int] | None
-
-
-def stamp(path: Path) -> Stamp:
-    """What changes whenever the file is rewritten (atomic renames give a new inode), or ``None`` if absent."""
-    try:
-        s = os.stat(path)
-    except OSError:
-        return None
-    return (s.st_ino, s.st_mtime_ns, s.st_size)
-
 
 def live_stamps(directory: Path) -> dict[str, Stamp]:
     """The stamp of each published game in progress."""
