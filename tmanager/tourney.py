@@ -214,6 +214,15 @@ class Tourney:
         names = ", ".join(p.name for p in self.participants)
         raise ConfigError(f"no participant named {name!r}", file=self.path, hint=f"participants: {names}")
 
+    @property
+    def finished_count(self) -> int:
+        """Games with a result."""
+        return sum(c in FINISHED_CHARS for c in self.results)
+
+    def is_complete(self) -> bool:
+        """Whether every scheduled game has a result (the results string is never longer than the schedule)."""
+        return self.finished_count == self.schedule().total_games
+
     def games_of(self, index: int, chars: str) -> list[int]:
         """Numbers of the games of participant ``index`` whose results character is in ``chars``."""
         schedule = self.schedule()

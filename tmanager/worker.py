@@ -32,7 +32,7 @@ from tmanager.errors import ConfigError
 from tmanager.openings import OpeningBook, opening_key, variant_board
 from tmanager.play import EnginePool, GameRecord, GameSpec, play_game
 from tmanager.schedule import DONE, WAIT, ScheduledGame, next_game
-from tmanager.tourney import FINISHED_CHARS, PLAYING, RESULT_CHAR, UNPLAYED, Claim, Tourney
+from tmanager.tourney import PLAYING, RESULT_CHAR, UNPLAYED, Claim, Tourney
 
 log = logging.getLogger("tmanager")
 
@@ -326,9 +326,7 @@ class Worker:
             LiveGame.remove(tourney, number)
             for engine, kind in record.faults.items():
                 tourney.count_fault(engine, kind)
-            total = tourney.schedule().total_games
-            complete = len(tourney.results) == total and all(c in FINISHED_CHARS for c in tourney.results)
-            return tourney, complete
+            return tourney, tourney.is_complete()
 
     def release(self, number: int) -> None:
         """Give a claimed game back unplayed (clean stop)."""

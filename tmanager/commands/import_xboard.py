@@ -33,7 +33,7 @@ def command(args: argparse.Namespace) -> int:
     tourney = import_trn(args.file, target)
     tourney.validate()
     storage.write_new(tourney, overwrite=args.force)
-    done = sum(c in "+-=" for c in tourney.results)
+    done = tourney.finished_count
     print(f"{target}: {len(tourney.participants)} participants, {done} of {tourney.schedule().total_games} "
           "games played")
     return 0

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from tmanager import storage
 from tmanager.commands import setup_logging
 from tmanager.errors import ConfigError
-from tmanager.tourney import FINISHED_CHARS, PLAYING, Tourney
+from tmanager.tourney import PLAYING, Tourney
 from tmanager.worker import preflight, stale_games
 
 if TYPE_CHECKING:
@@ -177,12 +177,11 @@ class Progress:
 
     @staticmethod
     def finished(tourney: Tourney) -> bool:
-        total = tourney.schedule().total_games
-        return len(tourney.results) == total and all(c in FINISHED_CHARS for c in tourney.results)
+        return tourney.is_complete()
 
     def line(self, tourney: Tourney) -> str:
         total = tourney.schedule().total_games
-        done = sum(c in FINISHED_CHARS for c in tourney.results)
+        done = tourney.finished_count
         playing = tourney.results.count(PLAYING)
         if self.done_at_start is None:
             self.done_at_start = done
@@ -200,7 +199,7 @@ class Progress:
         return text
 
     def show(self, tourney: Tourney) -> None:
-        done = sum(c in FINISHED_CHARS for c in tourney.results)
+        done = tourney.finished_count
         if self.interactive:
             sys.stderr.write("\r\x1b[K" + self.line(tourney))
             sys.stderr.flush()

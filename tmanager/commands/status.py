@@ -13,7 +13,7 @@ from pathlib import Path
 
 from tmanager import crosstable, storage
 from tmanager.standings import GameResult
-from tmanager.tourney import FINISHED_CHARS, PGN_RESULT, PLAYING, Tourney
+from tmanager.tourney import PGN_RESULT, PLAYING, Tourney
 from tmanager.worker import GameInProgress, claim_is_alive
 
 EXAMPLES = """\
@@ -41,7 +41,7 @@ LIVE_MOVES = 6
 def report(tourney: Tourney, fmt: crosstable.Format = "text") -> str:
     """Progress, claims, faults, then standings and cross-table computed from the results string."""
     total = tourney.schedule().total_games
-    done = sum(c in FINISHED_CHARS for c in tourney.results)
+    done = tourney.finished_count
     playing = tourney.results.count(PLAYING)
     lines = [
         f"{tourney.settings.name}: {done} played, {playing} in progress, {total - done - playing} left "

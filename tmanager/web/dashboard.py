@@ -21,7 +21,7 @@ import chess.svg
 from tmanager import crosstable
 from tmanager.openings import variant_board
 from tmanager.standings import GameResult, grid
-from tmanager.tourney import FINISHED_CHARS, PGN_RESULT, PLAYING, Tourney
+from tmanager.tourney import PGN_RESULT, PLAYING, Tourney
 from tmanager.web.pgnindex import IndexedGame
 from tmanager.worker import GameInProgress
 
@@ -118,7 +118,7 @@ def notice(text: str) -> str:
 def progress(tourney: Tourney, *, finish_at: float | None) -> str:
     """Games played, in progress and left; a bar; the estimated finish time."""
     total = tourney.schedule().total_games
-    done = sum(c in FINISHED_CHARS for c in tourney.results)
+    done = tourney.finished_count
     playing = tourney.results.count(PLAYING)
     left = total - done - playing
     if done == total:

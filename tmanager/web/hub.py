@@ -24,7 +24,7 @@ from pathlib import Path
 from tmanager import storage
 from tmanager.errors import TManagerError
 from tmanager.storage import Stamp, stamp
-from tmanager.tourney import FINISHED_CHARS, PLAYING, Tourney
+from tmanager.tourney import PLAYING, Tourney
 from tmanager.web import dashboard
 from tmanager.web.pgnindex import PgnIndex
 from tmanager.web.redact import Redactor
@@ -194,7 +194,7 @@ class Hub(Watcher):
 
     def _render_sections(self, tourney: Tourney) -> None:
         total = tourney.schedule().total_games
-        self.done = sum(c in FINISHED_CHARS for c in tourney.results)
+        self.done = tourney.finished_count
         finish = self._estimate.update(self.done, total, now=time.time())
         sections = {
             "head": dashboard.head(tourney),
