@@ -62,6 +62,8 @@ RESULT_CODES = {
     "adj": (" ", " "),
 }
 PENDING = frozenset({"*", "adj"})
+#: Results of games not played over the board: a forfeit win for either side, or both lost.
+FORFEITS = ("+-", "-+", "--")
 _RESULT_ALIASES = {
     "1-0": "1-0", "1:0": "1-0", "w": "1-0",
     "0-1": "0-1", "0:1": "0-1", "b": "0-1",
@@ -539,7 +541,7 @@ def force(event: Event, division: Division, white: Player, black: Player | None)
     _check_free(division, record, black)
     for r in division.rounds:
         b = r.seat(white.number)
-        if r.number < n and b and black.number in (b.white, b.black) and b.result not in ("+-", "-+", "--"):
+        if r.number < n and b and black.number in (b.white, b.black) and b.result not in FORFEITS:
             raise StateError(f"{label(white)} and {label(black)} already met in round {r.number}; no rematch")
     if any({white.number, black.number} <= set(group) for group in division.forbidden):
         raise StateError(f"{label(white)} and {label(black)} are a forbidden pair")
@@ -1215,7 +1217,7 @@ def check_division(event: Event, d: Division, file: Path | None = None) -> None:
 def _scores_problem(d: Division, b: Board) -> str | None:
     """What is wrong with a board's scores, if anything: they must agree with the stored result."""
     if b.scores is None:
-        if d.scored is not None and b.result not in PENDING and b.result not in ("+-", "-+", "--"):
+        if d.scored is not None and b.result not in PENDING and b.result not in FORFEITS:
             return f"the result {b.result} needs the two scores"
         return None
     if d.scored is None:

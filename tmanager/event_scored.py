@@ -45,7 +45,7 @@ from tmanager.pairing.scored import (
     tally,
 )
 
-FORFEITS = ("+-", "-+", "--")
+FORFEITS = ev.FORFEITS
 #: Scores outside this range are entered only when confirmed (tsh warns below 100 and balks above 1500).
 PLAUSIBLE = range(100, 1501)
 #: Systems that pair from standings: Fontes timing (``session_breaks``) applies to them.

@@ -30,7 +30,7 @@ from typing import Any
 from tmanager import event as ev
 from tmanager import trf
 from tmanager.errors import ConfigError, StateError
-from tmanager.pairing import Game, PointsSystem
+from tmanager.pairing import Game
 from tmanager.pairing.model import STANDARD
 
 _SYSTEM_NAMES = {"dutch": "Swiss system (FIDE Dutch)", "round-robin": "Round robin (Berger)", "manual": "Manual"}
@@ -38,10 +38,6 @@ _BYE_KINDS = {code: kind for kind, code in ev.BYE_CODES.items()}
 _BOARD_RESULTS = {codes: result for result, codes in ev.RESULT_CODES.items() if result != "adj"}
 #: TRF's codes for games played without a move (W D L) score as games played (1 = 0).
 _PLAYED = {"W": "1", "D": "=", "L": "0"}
-_POINTS_LINES = (
-    ("BBW", "win"), ("BBD", "draw"), ("BBL", "loss"), ("BBZ", "zero_bye"), ("BBF", "forfeit_loss"),
-    ("BBU", "pairing_bye"),
-)  # fmt: skip
 
 
 def _trf_date(text: str) -> str:
@@ -107,7 +103,8 @@ def dumps(event: ev.Event, division: ev.Division) -> str:
     if division.initial_colour:
         lines.append(f"XXC {division.initial_colour}1")
     if event.scoring != STANDARD:
-        lines += [f"{code} {trf.format_points(getattr(event.scoring, name))}" for code, name in _POINTS_LINES]
+        scoring = event.scoring
+        lines += [f"{code} {trf.format_points(getattr(scoring, name))}" for code, name in trf.POINTS_CODES.items()]
     for group in ev.forbidden_groups(division):
         lines.append("XXP " + " ".join(str(ranks[n]) for n in sorted(group, key=ranks.__getitem__)))
     lines.append("XTM event " + _json(_event_extras(event, division)))
@@ -208,7 +205,7 @@ def loads(text: str, *, file: Path | None = None) -> ev.Event:
         max_byes=meta.get("max_byes"),
         stylesheet=meta.get("stylesheet", ""),
         hooks=meta.get("hooks", {}),
-        scoring=PointsSystem(**{f: getattr(tournament.points, f) for f in PointsSystem.__dataclass_fields__}),
+        scoring=tournament.points,
     )
     numbers = {p.id: extras["player"].get(p.id, {}).get("number", p.id) for p in tournament.players}
     division = ev.Division(
@@ -303,9 +300,7 @@ def _import_round(tournament: trf.Tournament, n: int, numbers: Mapping[int, int]
 def read(path: Path) -> ev.Event:
     """Read a TRF file as an event."""
     try:
-        text = path.read_bytes().decode("utf-8")
+        text = trf.read_text(path)
     except FileNotFoundError:
         raise ConfigError("no such TRF file", file=path) from None
-    except UnicodeDecodeError:
-        text = path.read_bytes().decode("latin-1")
     return loads(text, file=path)

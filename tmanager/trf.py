@@ -25,7 +25,8 @@ from tmanager.errors import ConfigError
 from tmanager.pairing.model import BLACK, RESULT_CODES, STANDARD, WHITE, Game, PlayerState, PointsSystem
 from tmanager.storage import atomic_write
 
-_POINTS_CODES = {
+#: TRF-16 lines giving the points of each kind of result, and the PointsSystem field each sets.
+POINTS_CODES = {
     "BBW": "win",
     "BBD": "draw",
     "BBL": "loss",
@@ -218,8 +219,8 @@ def parse(text: str, *, file: str | Path | None = None) -> Tournament:
             if not all(w.isdigit() for w in words) or len(words) < 2:
                 raise ConfigError("XXP wants two or more starting ranks", file=file, field=f"line {number}")
             forbidden.append(frozenset(int(w) for w in words))
-        elif code in _POINTS_CODES:
-            points[_POINTS_CODES[code]] = _points(line[3:], file=file, field=f"line {number}: {code}")
+        elif code in POINTS_CODES:
+            points[POINTS_CODES[code]] = _points(line[3:], file=file, field=f"line {number}: {code}")
     if "win" in points and "pairing_bye" not in points:
         points["pairing_bye"] = points["win"]
     ids = [p.id for p in players]
@@ -270,12 +271,16 @@ def _check(tournament: Tournament, *, file: str | Path | None) -> None:
 
 def read(path: str | Path) -> Tournament:
     """Read and check a TRF file (any line ending, UTF-8 or Latin-1)."""
+    return parse(read_text(path), file=path)
+
+
+def read_text(path: str | Path) -> str:
+    """A TRF file's text: UTF-8, else Latin-1 (older files). :class:`OSError` if it cannot be read."""
     data = Path(path).read_bytes()
     try:
-        text = data.decode("utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError:
-        text = data.decode("latin-1")
-    return parse(text, file=path)
+        return data.decode("latin-1")
 
 
 def _player_line(p: TrfPlayer) -> str:
