@@ -58,10 +58,10 @@ def assert_consistent(
     """PGN and results string agree: one current PGN game per finished game, with the scheduled
     pairing, colours and the result of its results character; nothing in progress.
     ``upgraded`` maps names of participants upgraded meanwhile to their successors."""
-    from tmanager import storage
-    from tmanager.tourney import PGN_RESULT
+    from tmanager.tourney import store
+    from tmanager.tourney.model import PGN_RESULT
 
-    tourney = storage.read(tourney_path)
+    tourney = store.read(tourney_path)
     schedule = tourney.schedule()
     games = [g for g in pgn_games(tourney.pgn_path) if "Superseded" not in g]
     numbers = [int(g["GameNumber"]) for g in games]

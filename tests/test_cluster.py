@@ -22,11 +22,12 @@ import pytest
 
 from tests.conftest import ROOT, assert_consistent, run_cli
 from tests.test_workers import claims_of, engines_in, slow_tourney, start_worker, wait_for
-from tmanager import storage
+from tmanager import files
+from tmanager.tourney import store
 
 pytest.importorskip("distributed")
 
-from tmanager.cluster import FileWatch  # after the importorskip: it needs distributed
+from tmanager.tourney.cluster import FileWatch  # after the importorskip: it needs distributed
 
 DASK = Path(sys.executable).parent / "dask"
 PYENGINE = ROOT / "engines" / "pyengine.py"
@@ -134,7 +135,7 @@ def program(directory: Path, name: str, command: str) -> Path:
 
 def watch_live(path: Path, run: subprocess.Popen[str]) -> dict[int, list[dict[str, Any]]]:
     """Until ``run`` exits, the live directory as a dashboard sees it: game -> the distinct states shown."""
-    live = storage.read(path).live_dir
+    live = store.read(path).live_dir
     shown: dict[int, list[dict[str, Any]]] = {}
     while run.poll() is None:
         for file in live.glob("*.json"):
@@ -174,8 +175,8 @@ def test_dask_worker_killed_mid_game_its_game_is_replayed_once(tmp_path: Path, c
         victim, process = next(iter(cluster.workers.items()))
         wait_for(lambda: len(psutil.Process(process.pid).children()) == 2, timeout=30)
         time.sleep(0.4)  # a few moves into the game
-        in_flight = set(storage.read(path).claims)
-        live = storage.read(path).live_dir
+        in_flight = set(store.read(path).claims)
+        live = store.read(path).live_dir
         wait_for(lambda: any((live / f"{n}.json").exists() for n in in_flight), timeout=10)
         process.send_signal(signal.SIGKILL)
         process.wait()
@@ -202,7 +203,7 @@ def test_coordinator_stopped_or_killed_then_resumed(tmp_path: Path, cluster: Das
     wait_for(lambda: len(claims_of(path, run.pid)) == 2)
     run.send_signal(signal.SIGTERM)
     assert run.wait(timeout=30) == 130
-    tourney = storage.read(path)
+    tourney = store.read(path)
     assert "*" not in tourney.results and tourney.claims == {}
     assert_consistent(path, complete=False)
     # kill -9: its claims go stale, as with a local worker.
@@ -215,7 +216,7 @@ def test_coordinator_stopped_or_killed_then_resumed(tmp_path: Path, cluster: Das
     assert "stale: worker gone" in run_cli("status", path).stdout
     # The scheduler cancels the dead coordinator's tasks: the workers end their games (and engines).
     wait_for(lambda: not any(psutil.Process(w.pid).children() for w in cluster.workers.values()), timeout=15)
-    assert all(storage.read(path).result(n) == "*" for n in killed)
+    assert all(store.read(path).result(n) == "*" for n in killed)
     # Resume with --dask, and a local worker joining beside the cluster.
     run = start_run(path, cluster.address)
     local = start_worker(path)
@@ -248,13 +249,13 @@ def test_worker_lacking_an_engine_is_reported_and_skipped(tmp_path: Path, cluste
     refused = run_cli("run", path, "--dask", cluster.address, timeout=60)
     assert refused.returncode == 2, refused.stderr
     assert "no Dask worker can run engine 'Tiny'" in refused.stderr and "not on PATH" in refused.stderr
-    assert storage.read(path).results == ""
+    assert store.read(path).results == ""
     with_tiny = cluster.add_worker("with", path=str(tools))
     done = run_cli("run", path, "--dask", cluster.address, timeout=60)
     assert done.returncode == 0, done.stderr
     assert f"Dask worker {without} cannot run engine 'Tiny'" in done.stderr, done.stderr
     assert_consistent(path)
-    schedule, where = storage.read(path).schedule(), played_on(path)
+    schedule, where = store.read(path).schedule(), played_on(path)
     tiny_games = [n for n in range(schedule.total_games) if 0 in {schedule.game(n).white, schedule.game(n).black}]  # type: ignore[union-attr]
     assert tiny_games and all(where[n] == with_tiny for n in tiny_games)
 
@@ -269,7 +270,7 @@ def test_worker_joining_without_an_engine_is_found_out_by_its_first_game(
     with_python = cluster.add_worker("with", path=str(tools))
     run = start_run(path, cluster.address, "--dask-concurrency", "1")
     try:
-        wait_for(lambda: bool(storage.read(path).claims))
+        wait_for(lambda: bool(store.read(path).claims))
         without = cluster.add_worker("without")
         cluster.workers[with_python].send_signal(signal.SIGKILL)
         # Dask moves the game to the only worker left, which cannot run it.
@@ -281,7 +282,7 @@ def test_worker_joining_without_an_engine_is_found_out_by_its_first_game(
             run.wait()
     assert f"Dask worker {without} cannot run engine" in stderr, stderr
     assert "no connected Dask worker can run both" in stderr, stderr
-    tourney = storage.read(path)
+    tourney = store.read(path)
     assert "*" not in tourney.results and tourney.claims == {} and tourney.faults == {}
     assert_consistent(path, complete=False)
 
@@ -300,7 +301,7 @@ def test_cluster_games_are_published_live_then_removed(tmp_path: Path, cluster: 
         if run.poll() is None:
             run.kill()
             run.wait()
-    tourney = storage.read(path)
+    tourney = store.read(path)
     assert_consistent(path)
     assert sorted(played_on(path)) == list(range(6)) and hooked_games(tmp_path) == list(range(6))
     assert not list(tourney.live_dir.iterdir())  # every file removed as its game was recorded
@@ -348,7 +349,7 @@ def test_lanes_shrink_when_a_worker_leaves(tmp_path: Path, cluster: DaskCluster)
 
 def test_waiting_lanes_share_one_look_at_the_file(tmp_path: Path) -> None:
     path = tmp_path / "f.toml"
-    storage.atomic_write(path, "one")
+    files.atomic_write(path, "one")
 
     async def main() -> None:
         watch = FileWatch(path)
@@ -356,7 +357,7 @@ def test_waiting_lanes_share_one_look_at_the_file(tmp_path: Path) -> None:
         lanes = [asyncio.create_task(watch.changed(seen)) for _ in range(3)]
         done, waiting = await asyncio.wait(lanes, return_when=asyncio.FIRST_COMPLETED)
         assert done == {lanes[0]}  # file unchanged: only the lane that has waited longest claims again
-        storage.atomic_write(path, "two")
+        files.atomic_write(path, "two")
         await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
         assert all(lane.done() for lane in waiting)  # file changed: every lane that saw it before, at once
 

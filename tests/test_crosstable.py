@@ -13,12 +13,12 @@ import pytest
 
 from tests.conftest import run_cli
 from tests.screenshots import CHROMIUM, screenshot_ink
-from tmanager import crosstable
-from tmanager.commands import crosstable as command
+from tmanager.core import crosstable
+from tmanager.core.schedule import RoundRobin
+from tmanager.core.standings import GameResult
 from tmanager.errors import ConfigError
-from tmanager.schedule import RoundRobin
-from tmanager.standings import GameResult
-from tmanager.tourney import PGN_RESULT
+from tmanager.cli import crosstable as command
+from tmanager.tourney.model import PGN_RESULT
 
 NAMES = ["Alpha", "Bravo", "Charlie", "Delta", "Echo"]
 

@@ -13,8 +13,8 @@ import pytest
 from tests.conftest import run_cli
 from tmanager import event as ev
 from tmanager import event_scored as sc
-from tmanager import tfile
 from tmanager.errors import ConfigError, StateError
+from tmanager.formats import tsh
 from tmanager.pairing.scored import starter, tally
 
 NAMES = ["Ace", "Baker", "Cole", "Dunn", "Eade", "Frost", "Gale", "Hart", "Ives", "Jones", "Ghost"]
@@ -180,7 +180,7 @@ def test_twelve_round_scrabble_event(tmp_path: Path) -> None:
 
     # .t round trip: export, import into a new event, export again: the same file and the same standings.
     ok("export-t", path, tmp_path / "a.t")
-    players = tfile.read(tmp_path / "a.t")
+    players = tsh.read(tmp_path / "a.t")
     assert len(players) == 11 and players[10].card.off == -40 and len(players[0].card.p12) == 12
     copy = tmp_path / "copy.toml"
     ok("import-t", copy, tmp_path / "a.t", "--name", "Club Scrabble", "-d", "A", "--entry", "spread", "--rounds", "12")
@@ -336,7 +336,7 @@ def test_t_file_import_of_the_seed_example(tmp_path: Path) -> None:
     assert sc.bye_spread(d, r2, 2) == 50 and sc.bye_spread(d, r2, 4) == -50
     assert [(b.white, b.black) for b in d.round(3).boards] == [(2, 3), (4, 1)]
     ok("export-t", path, tmp_path / "b.t")
-    assert tfile.read(tmp_path / "b.t") == tfile.read(source)
+    assert tsh.read(tmp_path / "b.t") == tsh.read(source)
 
 
 def test_chess_events_refuse_scored_settings(tmp_path: Path) -> None:
@@ -374,7 +374,7 @@ def test_t_file_round_trip_keeps_boards_forfeits_p12_and_extensions(tmp_path: Pa
     written = (tmp_path / "b.t").read_text().splitlines()
     assert written[1:] == TSH_LINES[1:]  # the lines in tmanager's form come back byte for byte
     assert written[0] == "Chew, John 1850 400 450 350; 10 4 3; p12 1 2 2; board 1 1 3"  # spaces normalised
-    assert tfile.read(tmp_path / "b.t") == tfile.read(source)
+    assert tsh.read(tmp_path / "b.t") == tsh.read(source)
 
     d = ev.load(path).division()
     r2 = d.round(2)
@@ -398,7 +398,7 @@ def test_t_file_round_trip_keeps_boards_forfeits_p12_and_extensions(tmp_path: Pa
     assert "there is no single board 4" in refused(path, "result", path, "4", "400", "390", "--round", "4")
     assert "round 4 board 5: Eight, G (8)" in ok("result", path, "5", "400", "390", "--round", "4")
     ok("export-t", path, tmp_path / "c.t")
-    eight = tfile.read(tmp_path / "c.t")[7]
+    eight = tsh.read(tmp_path / "c.t")[7]
     assert eight.card.scores[3] == 400 and eight.card.p12 == (2, 2, 2, 1) and eight.boards == (3, 5, 4, 5)
 
 
@@ -415,7 +415,7 @@ def test_hand_written_t_file_comes_back_equal(tmp_path: Path) -> None:
     path = tmp_path / "h.toml"
     ok("import-t", path, source)
     ok("export-t", path, tmp_path / "out.t")
-    assert tfile.read(tmp_path / "out.t") == tfile.read(source)
+    assert tsh.read(tmp_path / "out.t") == tsh.read(source)
     assert (tmp_path / "out.t").read_text().splitlines()[3] == (
         "Four, C 1300 410 380 500; 7 1 2 5; p12 1 1 2 4; board 4 1 1 2; class B; team NYC; newr 1400 1410 1420"
     )

@@ -17,8 +17,9 @@ from typing import Any
 import pytest
 
 from tmanager import event as ev
-from tmanager import event_trf, trf
+from tmanager import event_trf
 from tmanager.errors import PairingError, StateError
+from tmanager.formats import trf
 from tmanager.pairing import Game, PlayerState, PointsSystem, pair_round
 
 # The test's own reading of the file format (docs/events.md).

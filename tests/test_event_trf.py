@@ -9,9 +9,10 @@ import pytest
 
 from tests.conftest import ROOT, run_cli
 from tmanager import event as ev
-from tmanager import event_trf, trf
+from tmanager import event_trf
 from tmanager.dryrun import random_result
 from tmanager.errors import ConfigError
+from tmanager.formats import trf
 
 
 def scripted_event(seed: int, players: int = 15, rounds: int = 5) -> ev.Event:

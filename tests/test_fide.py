@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tmanager import fide
+from tmanager.core import fide
 
 
 @pytest.mark.parametrize(

@@ -12,9 +12,9 @@ import chess.pgn
 import psutil
 import pytest
 
-from tmanager.engines import EngineSpec, command_line, find_definition, load_definition
-from tmanager.play import Adjudication, GameRecord, GameSpec, play_game
-from tmanager.timecontrol import TimeControl
+from tmanager.core.timecontrol import TimeControl
+from tmanager.tourney.engines import EngineSpec, command_line, find_definition, load_definition
+from tmanager.tourney.play import Adjudication, GameRecord, GameSpec, play_game
 
 
 def spec(definition: str, name: str | None = None, **changes: object) -> EngineSpec:

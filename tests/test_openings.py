@@ -1,4 +1,4 @@
-"""Opening books and opening keys (tmanager.openings)."""
+"""Opening books and opening keys (tmanager.tourney.openings)."""
 
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ import chess.engine
 import chess.pgn
 import pytest
 
-from tmanager.engines import GAMES_PATH, command_line
+from tmanager.core.schedule import Gauntlet, RoundRobin, Schedule
 from tmanager.errors import ConfigError
-from tmanager.openings import Opening, OpeningBook, opening_key, variant_board
-from tmanager.schedule import Gauntlet, RoundRobin, Schedule
+from tmanager.tourney.engines import GAMES_PATH, command_line
+from tmanager.tourney.openings import Opening, OpeningBook, opening_key, variant_board
 
 BOOKS = Path(__file__).resolve().parent.parent / "tourneys" / "openings"
 
@@ -123,7 +123,7 @@ def test_random_order_uses_every_opening_once_per_pass(sample: OpeningBook) -> N
 
 def test_random_order_is_the_same_in_every_process(sample: OpeningBook) -> None:
     script = (
-        "from tmanager.openings import OpeningBook\n"
+        "from tmanager.tourney.openings import OpeningBook\n"
         f"book = OpeningBook.load({str(BOOKS / 'sample.epd')!r})\n"
         "print([book.openings.index(book.opening_for(k, order='random', seed=7, start=5)) for k in range(30)])\n"
     )

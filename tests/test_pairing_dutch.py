@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from tmanager import trf
-from tmanager.commands.pair import _round_view, format_pairing
+from tmanager.cli.pair import _round_view, format_pairing
 from tmanager.errors import PairingError
+from tmanager.formats import trf
 from tmanager.pairing import Game, Pairing, PlayerState, PointsSystem, pair_round
 
 DATA = Path(__file__).parent / "data" / "bbp"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import chess.pgn
 
-from tmanager import pgn
+from tmanager.formats import pgn
 
 GAME = '[Event "t"]\n[White "A"]\n[Black "B"]\n[Result "{result}"]\n[GameNumber "{n}"]\n\n1. e4 e5 {result}\n'
 

@@ -12,9 +12,9 @@ import chess.engine
 import chess.pgn
 import pytest
 
-from tmanager import pgnscan
+from tmanager.core.standings import GameResult
 from tmanager.errors import ConfigError
-from tmanager.standings import GameResult
+from tmanager.formats import pgnscan
 
 STOCKFISH = "/usr/games/stockfish"
 

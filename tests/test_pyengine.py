@@ -16,7 +16,7 @@ import chess.variant
 import psutil
 import pytest
 
-from tmanager.engines import BUNDLED_ENGINES, command_line, load_definition
+from tmanager.tourney.engines import BUNDLED_ENGINES, command_line, load_definition
 
 CLOCK = chess.engine.Limit(white_clock=60, black_clock=60)
 

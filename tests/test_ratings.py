@@ -6,9 +6,9 @@ import math
 
 import pytest
 
-from tmanager import crosstable, ratings, stats
+from tmanager.core import crosstable, ratings, stats
+from tmanager.core.standings import GameResult, Tally
 from tmanager.errors import ConfigError
-from tmanager.standings import GameResult, Tally
 
 FLIP = {"1-0": "0-1", "0-1": "1-0", "1/2-1/2": "1/2-1/2"}
 

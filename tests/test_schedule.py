@@ -7,8 +7,8 @@ from collections import Counter
 
 import pytest
 
+from tmanager.core.schedule import DONE, WAIT, Gauntlet, RoundRobin, ScheduledGame, next_game
 from tmanager.errors import ConfigError, ScheduleError
-from tmanager.schedule import DONE, WAIT, Gauntlet, RoundRobin, ScheduledGame, next_game
 
 
 def pairs(schedule: RoundRobin | Gauntlet) -> list[tuple[int, int]]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tmanager import stats
+from tmanager.core import stats
 
 
 def test_trinomial_vector() -> None:

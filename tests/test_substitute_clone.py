@@ -9,33 +9,33 @@ from pathlib import Path
 
 from tests.conftest import ROOT, assert_consistent, pgn_games, run_cli
 from tests.test_workers import claims_of, slow_tourney, start_worker, wait_for
-from tmanager import storage
+from tmanager.tourney import store
 
 
 def test_upgrade_mid_run(tmp_path: Path) -> None:
     path = slow_tourney(tmp_path / "u.toml", players=3, games=2, delay=0.02, max_moves=15)
     worker = start_worker(path)
-    wait_for(lambda: sum(c in "+-=" for c in storage.read(path).results) >= 2)
+    wait_for(lambda: sum(c in "+-=" for c in store.read(path).results) >= 2)
     done = run_cli("substitute", path, "E2", "random-uci", "--name", "E2-new", "--upgrade")
     assert done.returncode == 0, done.stderr
     assert worker.wait(timeout=120) == 0  # the running worker picked the change up
     games = assert_consistent(path, upgraded={"E2": "E2-new"})
     names = [g["White"] for g in games] + [g["Black"] for g in games]
     assert "E2-new" in names
-    tourney = storage.read(path)
+    tourney = store.read(path)
     assert [p.name for p in tourney.participants] == ["E0", "E1", "E2-new"]
 
 
 def test_replace_resets_finished_games_and_supersedes_them(tmp_path: Path) -> None:
     path = slow_tourney(tmp_path / "r.toml", players=3, games=2)
     assert run_cli("run", path).returncode == 0
-    tourney = storage.read(path)
+    tourney = store.read(path)
     e1_games = tourney.games_of(1, "+-=")
     assert len(e1_games) == 4
     done = run_cli("substitute", path, "E1", "greedy-uci", "--name", "Greedy", "--replace")
     assert done.returncode == 0, done.stderr
     assert "4 game(s) to replay, 4 PGN game(s) superseded" in done.stdout
-    tourney = storage.read(path)
+    tourney = store.read(path)
     assert all(tourney.result(n) == " " for n in e1_games)
     superseded = [g for g in pgn_games(tourney.pgn_path) if "Superseded" in g]
     assert sorted(int(g["GameNumber"]) for g in superseded) == e1_games
@@ -56,7 +56,7 @@ def test_replace_refused_while_playing(tmp_path: Path) -> None:
     worker.wait(timeout=20)
     assert done.returncode == 2
     assert f"'E0' is playing game(s) {game} now" in done.stderr
-    assert "E0" in storage.read(path).participants[0].name
+    assert "E0" in store.read(path).participants[0].name
     assert "random-uci" not in before
 
 
@@ -81,7 +81,7 @@ def test_clone_copies_settings_not_results(tmp_path: Path) -> None:
     clone.parent.mkdir()
     done = run_cli("clone", path, clone, "--set", "cycles=2", "--set", 'name="Second"')
     assert done.returncode == 0, done.stderr
-    original, copy = storage.read(path), storage.read(clone)
+    original, copy = store.read(path), store.read(clone)
     assert copy.results == "" and copy.claims == {}
     assert copy.participants == original.participants
     assert copy.settings.after_game == "true" and copy.settings.cycles == 2 and copy.settings.name == "Second"
@@ -97,7 +97,7 @@ def test_edit_adds_a_cycle_to_a_finished_tourney(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert run_cli("run", path).returncode == 0
     assert len(assert_consistent(path)) == 4
-    assert storage.read(path).adjudication.max_moves == 8
+    assert store.read(path).adjudication.max_moves == 8
 
 
 def test_edit_refuses_changes_that_change_recorded_meaning(tmp_path: Path) -> None:
@@ -135,7 +135,7 @@ def test_import_xboard_manual_example(tmp_path: Path) -> None:
     trn.write_text((ROOT / "tests" / "data" / "xboard-manual.trn").read_text())
     done = run_cli("import-xboard", trn, tmp_path / "manual.toml")
     assert done.returncode == 0, done.stderr
-    tourney = storage.read(tmp_path / "manual.toml")
+    tourney = store.read(tmp_path / "manual.toml")
     assert [p.name for p in tourney.participants] == ["glaurung", "Fruit 2.1", "Fairy-Max 4.8", "Crafty 20.14"]
     assert [p.engine for p in tourney.participants] == ["glaurung", "fruit-2-1", "fairy-max-4-8", "crafty-20-14"]
     s = tourney.settings
@@ -159,7 +159,7 @@ def test_workers_see_substitution_without_restart(tmp_path: Path) -> None:
     path = slow_tourney(tmp_path / "w.toml", players=2, games=2, cycles=3, delay=0.02, max_moves=10)
     run = subprocess.Popen([sys.executable, "-m", "tmanager", "run", str(path)], stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE, text=True)
-    wait_for(lambda: sum(c in "+-=" for c in storage.read(path).results) >= 1)
+    wait_for(lambda: sum(c in "+-=" for c in store.read(path).results) >= 1)
     assert run_cli("substitute", path, "E1", "greedy-xboard", "--name", "G", "--upgrade").returncode == 0
     assert run.wait(timeout=120) == 0, run.stderr.read() if run.stderr else ""
     games = assert_consistent(path, upgraded={"E1": "G"})
@@ -167,7 +167,7 @@ def test_workers_see_substitution_without_restart(tmp_path: Path) -> None:
 
 
 def test_xboard_time_controls_and_books_map_to_ours(tmp_path: Path) -> None:
-    from tmanager.trn import import_trn
+    from tmanager.tourney.trn import import_trn
 
     engines = tmp_path / "engines"
     engines.mkdir()

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from tests.conftest import assert_consistent, run_cli
 from tests.test_workers import slow_tourney
-from tmanager import storage
+from tmanager.tourney import store
 
 
 def test_swiss_odd_field_two_cycles(tmp_path: Path) -> None:
@@ -16,7 +16,7 @@ def test_swiss_odd_field_two_cycles(tmp_path: Path) -> None:
     done = run_cli("run", path, "--workers", "2")
     assert done.returncode == 0, done.stderr
     games = assert_consistent(path)
-    tourney = storage.read(path)
+    tourney = store.read(path)
     assert len(tourney.swiss) == 6 and len(games) == 6 * 2 * 2
     for cycle in range(2):
         rounds = tourney.swiss[cycle * 3 : cycle * 3 + 3]
@@ -34,7 +34,7 @@ def test_swiss_odd_field_two_cycles(tmp_path: Path) -> None:
 def test_swiss_round_one_pairs_top_half_against_bottom_half(tmp_path: Path) -> None:
     path = slow_tourney(tmp_path / "r1.toml", players=6, games=1, extra='type = "swiss"\nswiss_rounds = 1')
     assert run_cli("run", path).returncode == 0
-    tourney = storage.read(path)
+    tourney = store.read(path)
     # Dutch round 1: 1-4, 5-2, 3-6 (participant order is the seeding).
     assert tourney.swiss == [[(0, 3), (4, 1), (2, 5)]]
     assert_consistent(path)
@@ -43,10 +43,10 @@ def test_swiss_round_one_pairs_top_half_against_bottom_half(tmp_path: Path) -> N
 def test_swiss_pairings_survive_a_restart(tmp_path: Path) -> None:
     path = slow_tourney(tmp_path / "st.toml", players=4, games=1, extra='type = "swiss"\nswiss_rounds = 3')
     assert run_cli("work", path, "--games", "3").returncode == 0
-    first = storage.read(path).swiss
+    first = store.read(path).swiss
     assert len(first) == 2  # round 2 was paired once round 1 finished
     assert run_cli("run", path).returncode == 0
-    final = storage.read(path)
+    final = store.read(path)
     assert final.swiss[:2] == first and len(final.swiss) == 3
     pairs = [frozenset(b) for boards in final.swiss for b in boards]
     assert sorted(map(sorted, pairs)) == sorted(map(sorted, map(frozenset, itertools.combinations(range(4), 2))))

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from tmanager import tfile
 from tmanager.errors import ConfigError
+from tmanager.formats import tsh
 from tmanager.pairing.scored import Scorecard, tally
 
 SEED_LINE = "Chew, John   1850 400 450 350; 10 4 3; p12 1 2 2; board 1 1 3"
@@ -21,7 +21,7 @@ Agent 99,           1000 -50; 0 00; off -50; team TOR
 
 
 def test_seed_example_line() -> None:
-    player = tfile.parse_line(SEED_LINE, 1)
+    player = tsh.parse_line(SEED_LINE, 1)
     assert player.name == "Chew, John"
     assert player.card.rating == 1850
     assert player.card.opponents == (10, 4, 3)
@@ -32,13 +32,13 @@ def test_seed_example_line() -> None:
 
 
 def test_seed_example_firsts_and_seconds_reach_the_standings() -> None:
-    chew = tfile.parse_line(SEED_LINE, 1).card
+    chew = tsh.parse_line(SEED_LINE, 1).card
     entrant = next(e for e in tally([chew, *(Scorecard(id=i) for i in range(2, 11))]) if e.id == 1)
     assert (entrant.firsts, entrant.seconds) == (1, 2)
 
 
 def test_division_fields() -> None:
-    players = tfile.loads(DIVISION)
+    players = tsh.loads(DIVISION)
     john, sherrie, kristen, agent = players
     assert [p.card.id for p in players] == [1, 2, 3, 4]
     assert john.card.opponents == (2, 0, 3)
@@ -54,34 +54,34 @@ def test_division_fields() -> None:
 
 
 def test_round_trip_loses_nothing(tmp_path: Path) -> None:
-    players = tfile.loads(DIVISION)
+    players = tsh.loads(DIVISION)
     path = tmp_path / "a.t"
-    tfile.write(path, players)
-    again = tfile.read(path)
+    tsh.write(path, players)
+    again = tsh.read(path)
     assert again == players
-    assert tfile.dumps(again) == path.read_text(encoding="utf-8")
+    assert tsh.dumps(again) == path.read_text(encoding="utf-8")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.t"]  # the atomic write left no temporary file
 
 
 def test_round_trip_of_odd_names_and_minimal_lines() -> None:
     players = [
-        tfile.TPlayer("Number 7", Scorecard(id=1, rating=0)),
-        tfile.TPlayer("Comma 7,", Scorecard(id=2, rating=1500)),
-        tfile.TPlayer("Nobody", Scorecard(id=3, rating=1400, p12=(3,))),
+        tsh.TPlayer("Number 7", Scorecard(id=1, rating=0)),
+        tsh.TPlayer("Comma 7,", Scorecard(id=2, rating=1500)),
+        tsh.TPlayer("Nobody", Scorecard(id=3, rating=1400, p12=(3,))),
     ]
-    text = tfile.dumps(players)
+    text = tsh.dumps(players)
     assert text.splitlines()[0] == "Number 7, 0"
-    assert tfile.loads(text) == players
+    assert tsh.loads(text) == players
 
 
 def test_spaces_are_tolerated() -> None:
-    player = tfile.parse_line("  Chew,   John    1850   400 ;  10 ;   p12   1  ", 1)
+    player = tsh.parse_line("  Chew,   John    1850   400 ;  10 ;   p12   1  ", 1)
     assert player.name == "Chew, John"
     assert (player.card.scores, player.card.opponents, player.card.p12) == ((400,), (10,), (1,))
 
 
 def test_standings_from_a_t_file() -> None:
-    standings = {e.id: e for e in tally([p.card for p in tfile.loads(DIVISION)])}
+    standings = {e.id: e for e in tally([p.card for p in tsh.loads(DIVISION)])}
     # John beat Sherrie by 20, had a +50 bye, lost to Kristen by 50.
     assert (standings[1].wins, standings[1].spread) == (2.0, 20)
     # Kristen's bye and win count; her round 2 game has only one score so far.
@@ -107,11 +107,11 @@ def test_standings_from_a_t_file() -> None:
 )
 def test_errors_name_the_line_and_the_fault(text: str, message: str) -> None:
     with pytest.raises(ConfigError) as error:
-        tfile.loads(text, file="d.t")
+        tsh.loads(text, file="d.t")
     assert message in str(error.value)
     assert str(error.value).startswith("d.t: line of player")
 
 
 def test_missing_file(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match=r"no such \.t file"):
-        tfile.read(tmp_path / "none.t")
+        tsh.read(tmp_path / "none.t")

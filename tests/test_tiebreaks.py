@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tmanager import tiebreaks
-from tmanager.tiebreaks import RoundResult as R
+from tmanager.core import tiebreaks
+from tmanager.core.tiebreaks import RoundResult as R
 
 # Four players, three rounds; scores A 2.5, C 2, B 1, D 0.5.
 SWISS = {

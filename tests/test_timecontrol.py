@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from tmanager.core.timecontrol import TimeControl
 from tmanager.errors import ConfigError
-from tmanager.timecontrol import TimeControl
 
 
 @pytest.mark.parametrize(

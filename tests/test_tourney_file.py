@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import run_cli
-from tmanager import storage
-from tmanager.tourney import Claim
+from tmanager.tourney import store
+from tmanager.tourney.model import Claim
 
 PARTICIPANTS = """
 [[participants]]
@@ -57,7 +57,7 @@ def expect_error(path: Path, *fragments: str, command: str = "status") -> None:
 
 def test_good_file_reads(write_tourney: Callable[..., Path]) -> None:
     path = write_tourney(GOOD)
-    tourney = storage.read(path)
+    tourney = store.read(path)
     assert [p.name for p in tourney.participants] == ["A", "B", "C"]
     assert tourney.results == "+-="
     assert tourney.schedule().total_games == 6
@@ -108,24 +108,24 @@ def test_missing_file(tmp_path: Path) -> None:
 
 def test_worker_writes_only_the_tail(write_tourney: Callable[..., Path]) -> None:
     path = write_tourney(GOOD)
-    with storage.transaction(path) as tourney:
+    with store.transaction(path) as tourney:
         tourney.set_result(3, "*")
         tourney.claims[3] = Claim(host="h", pid=1, started=1.0, claimed=2.0, heartbeat=3.0)
     text = path.read_text()
     assert text.startswith("# my comment survives workers\n")
     assert text.rstrip().endswith('results = "+-=*"')
-    tourney = storage.read(path)
+    tourney = store.read(path)
     assert tourney.claims[3].pid == 1 and tourney.results == "+-=*"
-    with storage.transaction(path) as tourney:
+    with store.transaction(path) as tourney:
         tourney.set_result(3, "=")
-    assert storage.read(path).claims == {}
+    assert store.read(path).claims == {}
     assert "# my comment" in path.read_text()
 
 
 def test_failed_transaction_leaves_file_untouched(write_tourney: Callable[..., Path]) -> None:
     path = write_tourney(GOOD)
     before = path.read_bytes()
-    with pytest.raises(RuntimeError), storage.transaction(path) as tourney:
+    with pytest.raises(RuntimeError), store.transaction(path) as tourney:
         tourney.set_result(3, "+")
         raise RuntimeError("boom")
     assert path.read_bytes() == before
@@ -136,7 +136,7 @@ def test_new_command_writes_a_valid_file(tmp_path: Path) -> None:
     done = run_cli("new", path, "-e", "stockfish:A", "-e", "stockfish:B", "-e", "stockfish:C", "--nodes", "100",
                    "--set", "adjudication.max_moves=80", "--cycles", "2")
     assert done.returncode == 0, done.stderr
-    tourney = storage.read(path)
+    tourney = store.read(path)
     assert tourney.settings.cycles == 2 and tourney.adjudication.max_moves == 80
     assert [p.engine for p in tourney.participants] == ["stockfish"] * 3
     assert path.read_text().rstrip().endswith('results = ""')
@@ -153,7 +153,7 @@ def test_new_refuses_bad_settings_and_writes_nothing(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("example", sorted((Path(__file__).parent.parent / "tourneys").glob("*.toml")))
 def test_examples_are_valid_and_fresh(example: Path) -> None:
-    tourney = storage.read(example)
+    tourney = store.read(example)
     assert tourney.results == "" and tourney.claims == {}
     assert tourney.schedule().total_games > 0
     for index in range(len(tourney.participants)):

@@ -7,8 +7,8 @@ import sys
 from pathlib import Path
 
 from tests.conftest import assert_consistent, run_cli
-from tmanager import storage
-from tmanager.schedule import RoundRobin
+from tmanager.core.schedule import RoundRobin
+from tmanager.tourney import store
 
 
 def new(path: Path, *args: str) -> None:
@@ -26,7 +26,7 @@ def test_four_engine_round_robin_two_cycles(tmp_path: Path) -> None:
     assert len(games) == 2 * 2 * 6
     assert all(g["TimeControl"] == "10+0.1" and g["Termination"] for g in games)
     assert "greedy-uci" in done.stdout  # the final standings table
-    tourney = storage.read(path)
+    tourney = store.read(path)
     assert sum(tourney.tally()) == len(games)
     # The cross-table of the PGN equals the results string's own tally.
     table = run_cli("crosstable", tourney.pgn_path, "--format", "json")
@@ -69,7 +69,7 @@ def test_stockfish_and_fairymax_round_robin(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     games = assert_consistent(path)
     assert len(games) == 12
-    tourney = storage.read(path)
+    tourney = store.read(path)
     assert tourney.faults == {}, tourney.faults
     sf = tourney.participant_index("stockfish")
     points = tourney.tally()
@@ -128,7 +128,7 @@ def test_chess960_with_stockfish(tmp_path: Path) -> None:
     done = run_cli("run", path)
     assert done.returncode == 0, done.stderr
     assert_consistent(path)
-    with open(storage.read(path).pgn_path) as f:
+    with open(store.read(path).pgn_path) as f:
         while (game := chess.pgn.read_game(f)) is not None:
             assert game.headers["Variant"] == "Chess960" and not game.errors
             assert game.board().chess960 and game.headers["Termination"] != "rules infraction"
@@ -149,7 +149,7 @@ def test_xboard_engines_round_robin_from_epd_openings(tmp_path: Path) -> None:
     games = assert_consistent(path)
     assert len(games) == 20
     assert all(g.get("SetUp") == "1" for g in games)  # every game started from an EPD position
-    tourney = storage.read(path)
+    tourney = store.read(path)
     assert tourney.faults == {}, tourney.faults  # GNU Chess included (docs/xboard-engines.md)
     with open(tourney.pgn_path) as f:
         while (game := chess.pgn.read_game(f)) is not None:
@@ -206,6 +206,6 @@ tc = "2+0.05"
     assert len(restarted) == 8  # a fresh process for each of its 8 games
     assert all(line.endswith(f"in {tmp_path / 'work'}") for line in restarted)
     assert len(kept) == 1 and kept[0].endswith(f"in {tmp_path}")  # one process, kept between games
-    assert storage.read(path).faults == {}
+    assert store.read(path).faults == {}
     sf_games = [g for g in games if "Pondering Stockfish" in (g["White"], g["Black"])]
     assert len(sf_games) == 8 and all(g["Termination"] != "time forfeit" for g in sf_games)

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from tmanager import trf
-from tmanager.commands import pair
 from tmanager.errors import ConfigError
+from tmanager.formats import trf
+from tmanager.cli import pair
 from tmanager.pairing import Game, PointsSystem
 
 DATA = Path(__file__).parent / "data" / "bbp"
@@ -39,7 +39,7 @@ def run(*argv: str) -> tuple[int, str, str]:
     """Run ``tmanager pair`` in a real process (its own module, as a sub-command would)."""
     code = (
         "import argparse, sys\n"
-        "from tmanager.commands import pair\n"
+        "from tmanager.cli import pair\n"
         "p = argparse.ArgumentParser(); pair.configure(p)\n"
         "sys.exit(pair.command(p.parse_args(sys.argv[1:])))\n"
     )

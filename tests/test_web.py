@@ -22,7 +22,7 @@ import pytest
 from tests.conftest import ROOT, run_cli
 from tests.screenshots import png_pixels
 from tests.test_workers import slow_tourney, start_worker, wait_for
-from tmanager import storage
+from tmanager.tourney import store
 from tmanager.web.hub import FinishEstimate
 from tmanager.web.pgnindex import PgnIndex
 from tmanager.web.redact import MASK, Redactor
@@ -178,7 +178,7 @@ def test_dashboard_shows_a_game_in_progress_and_follows_the_worker(tmp_path: Pat
                     worker.kill()
                     worker.wait()
             assert page.evaluate("window.notReloaded") is True, "the page was reloaded instead of updated"
-            tourney = storage.read(path)
+            tourney = store.read(path)
             rows = [row.split("\t") for row in page.locator("#standings tbody tr").all_inner_texts()]
             assert [row[2] for row in rows] == ["1", "1"], rows  # both played the one game
             assert page.locator("#games .game").count() == 0, "a recorded game is still shown as in progress"
@@ -214,7 +214,7 @@ def test_post_and_every_other_method_are_refused_and_change_nothing(played: Path
 
 def test_no_path_or_command_line_in_any_page(played: Path, tmp_path: Path, serve: Any) -> None:
     path = copy_of(played, tmp_path)
-    pgn = storage.read(path).pgn_path
+    pgn = store.read(path).pgn_path
     # An engine that fails to start leaves its error, with the program's path, in the PGN.
     engine_path = ROOT / "engines" / "pyengine.py"
     text = pgn.read_text()
@@ -261,7 +261,7 @@ def _headers(pgn: Path) -> list[dict[str, str]]:
 
 def test_pgn_downloads_whole_file_and_single_games(played: Path, serve: Any) -> None:
     server = serve(played)
-    pgn = storage.read(played).pgn_path
+    pgn = store.read(played).pgn_path
     status, headers, body = fetch(server.url + "pgn")
     assert status == 200 and body == pgn.read_bytes()
     assert headers["content-disposition"] == 'attachment; filename="w.pgn"'
@@ -281,17 +281,17 @@ def test_events_follow_changes_made_by_anyone(tmp_path: Path, serve: Any) -> Non
     stream = events(server)
     first = next(stream)
     assert first["done"] == 0 and "standings" in first["set"]
-    with storage.transaction(path) as tourney:  # as the CLI would
+    with store.transaction(path) as tourney:  # as the CLI would
         tourney.set_result(0, "+")
     update = next(stream)
     assert update["done"] == 1
     assert set(update["set"]) >= {"progress", "standings", "crosstable", "chart"}
     assert "head" not in update["set"], "unchanged sections are not sent again"
     # A game in progress appears with its board, and disappears when its file goes.
-    with storage.transaction(path) as tourney:
+    with store.transaction(path) as tourney:
         tourney.set_result(1, "*")
     assert "1 in progress" in next(stream)["set"]["progress"]
-    live = storage.read(path).live_dir
+    live = store.read(path).live_dir
     live.mkdir()
     board = chess.Board()
     for san in ("e4", "e5", "Nf3"):
@@ -308,7 +308,7 @@ def test_events_follow_changes_made_by_anyone(tmp_path: Path, serve: Any) -> Non
     # A viewer that already has the current version is sent nothing until the next change.
     current = json.loads(fetch(server.url)[2].split(b'data-version="')[1].split(b'"')[0])
     late = events(server, f"?v={current}")
-    with storage.transaction(path) as tourney:
+    with store.transaction(path) as tourney:
         tourney.set_result(2, "=")
     message = next(late)
     assert message["v"] == current + 1 and message["done"] == 2
@@ -327,7 +327,7 @@ def test_serve_reports_a_bad_file_and_a_busy_port(tmp_path: Path, played: Path, 
 
 
 def test_redactor_masks_paths_and_command_lines_but_not_names(played: Path) -> None:
-    redact = Redactor.for_tourney(storage.read(played))
+    redact = Redactor.for_tourney(store.read(played))
     command = f"{sys.executable} {ROOT}/engines/pyengine.py --protocol uci --seed 1 --fault slow --delay 0.0"
     text = f"E1 crashed: {command}; files in {played.parent}/x; result 1/2-1/2"
     cleaned = redact(text)
@@ -336,7 +336,7 @@ def test_redactor_masks_paths_and_command_lines_but_not_names(played: Path) -> N
 
 
 def test_pgn_index_reads_only_appended_whole_games(played: Path, tmp_path: Path) -> None:
-    source = storage.read(played).pgn_path.read_bytes()
+    source = store.read(played).pgn_path.read_bytes()
     pgn = tmp_path / "g.pgn"
     index = PgnIndex(pgn)
     index.refresh()

@@ -15,8 +15,9 @@ import psutil
 import pytest
 
 from tests.conftest import ROOT, assert_consistent, run_cli
-from tmanager import storage
-from tmanager.tourney import Claim
+from tmanager import files
+from tmanager.tourney import store
+from tmanager.tourney.model import Claim
 
 PYENGINE = ROOT / "engines" / "pyengine.py"
 
@@ -51,7 +52,7 @@ def wait_for(predicate, timeout: float = 30.0) -> None:  # type: ignore[no-untyp
 
 
 def claims_of(path: Path, pid: int) -> list[int]:
-    return [n for n, c in storage.read(path).claims.items() if c.pid == pid]
+    return [n for n, c in store.read(path).claims.items() if c.pid == pid]
 
 
 def engines_in(directory: Path) -> list[psutil.Process]:
@@ -96,7 +97,7 @@ def test_kill_9_mid_game_is_detected_and_replayed(tmp_path: Path) -> None:
     wait_for(lambda: not engines_in(tmp_path), timeout=10)  # the engines died with their worker
     status = run_cli("status", path)
     assert "stale: worker gone" in status.stdout
-    assert storage.read(path).result(killed_game) == "*"
+    assert store.read(path).result(killed_game) == "*"
     done = run_cli("run", path)
     assert done.returncode == 0, done.stderr
     assert_consistent(path)
@@ -111,7 +112,7 @@ def test_sigterm_releases_the_game_cleanly(tmp_path: Path) -> None:
     time.sleep(0.3)
     worker.send_signal(signal.SIGTERM)
     assert worker.wait(timeout=20) == 130
-    tourney = storage.read(path)
+    tourney = store.read(path)
     assert tourney.result(game) == " " and tourney.claims == {}
     assert "*" not in tourney.results
     pgn = tourney.pgn_path
@@ -125,10 +126,10 @@ def test_run_stops_all_workers_on_a_signal_and_resumes(tmp_path: Path, sig: sign
     path = slow_tourney(tmp_path / "r.toml", players=4, games=2, delay=0.05, max_moves=20)
     run = subprocess.Popen([sys.executable, "-m", "tmanager", "run", str(path), "--workers", "2"],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    wait_for(lambda: len(storage.read(path).claims) == 2)
+    wait_for(lambda: len(store.read(path).claims) == 2)
     run.send_signal(sig)
     assert run.wait(timeout=30) == 130
-    tourney = storage.read(path)
+    tourney = store.read(path)
     assert "*" not in tourney.results and tourney.claims == {}
     wait_for(lambda: not engines_in(tmp_path), timeout=10)
     assert_consistent(path, complete=False)
@@ -151,7 +152,7 @@ def test_sync_no_game_starts_before_earlier_rounds_finish(tmp_path: Path, sync: 
     assert_consistent(path)
     log = path.with_suffix(".log").read_text()
     started, finished = _times(log, r".* started"), _times(log, r".* \S+ \(.*\)( \[.*\])?$")
-    tourney = storage.read(path)
+    tourney = store.read(path)
     schedule = tourney.schedule()
     block = schedule.games_per_round if sync == "sync_after_round" else schedule.games_per_cycle
     for number, start in started.items():
@@ -166,14 +167,14 @@ def test_result_written_by_a_dead_worker_is_recovered_not_replayed(tmp_path: Pat
     path = slow_tourney(tmp_path / "d.toml", players=2, games=2)
     assert run_cli("run", path).returncode == 0
     # Pretend game 1's worker died after appending the PGN but before recording the result.
-    with storage.transaction(path) as tourney:
+    with store.transaction(path) as tourney:
         char = tourney.results[1]
         tourney.set_result(1, "*")
         # No process has this pid with this start time: the owner is gone.
         tourney.claims[1] = Claim(host=os.uname().nodename, pid=os.getpid(), started=1.0, claimed=1.0, heartbeat=1.0)
     done = run_cli("reset-stale", path)
     assert done.returncode == 0 and f"game 1: recovered {char!r} from the PGN" in done.stdout
-    assert storage.read(path).results[1] == char
+    assert store.read(path).results[1] == char
     assert_consistent(path)
 
 
@@ -197,7 +198,7 @@ def test_games_in_progress_are_published_live(tmp_path: Path) -> None:
     worker = start_worker(path)
     wait_for(lambda: bool(claims_of(path, worker.pid)))
     game = claims_of(path, worker.pid)[0]
-    live = storage.read(path).live_dir / f"{game}.json"
+    live = store.read(path).live_dir / f"{game}.json"
     wait_for(lambda: live.exists() and len(json.loads(live.read_text())["moves"]) >= 2)
     state = json.loads(live.read_text())
     assert state["game"] == game and {state["white"], state["black"]} == {"E0", "E1"}
@@ -219,7 +220,7 @@ def test_worker_waits_for_a_broken_hand_edit_and_loses_nothing(tmp_path: Path) -
     path.write_text(good.replace("[tourney]", "[tourney", 1))  # a half-saved edit
     time.sleep(3)  # the game ends meanwhile; the worker must keep its result
     assert worker.poll() is None
-    with storage.lock(path):
+    with files.lock(path):
         text = path.read_text()
         path.write_text(text.replace("[tourney\n", "[tourney]\n", 1))
     assert worker.wait(timeout=60) == 0
@@ -239,14 +240,14 @@ def test_a_stop_while_the_file_is_broken_exits_at_once_and_the_game_is_replayed(
     worker.wait(timeout=10)
     assert worker.stderr is not None and "Traceback" not in worker.stderr.read()
     assert "stays claimed and will be played again" in log.read_text()
-    with storage.lock(path):
+    with files.lock(path):
         path.write_text(path.read_text().replace("[tourney\n", "[tourney]\n", 1))
     assert start_worker(path).wait(timeout=60) == 0
     assert_consistent(path)
 
 
 def test_claim_liveness_rules() -> None:
-    from tmanager.worker import claim_is_alive
+    from tmanager.tourney.worker import claim_is_alive
 
     me = psutil.Process()
     mine = Claim(host="here", pid=me.pid, started=me.create_time(), claimed=0, heartbeat=0)
@@ -262,12 +263,12 @@ def test_run_survives_a_broken_hand_edit(tmp_path: Path) -> None:
     path = slow_tourney(tmp_path / "r.toml", players=2, games=2, delay=0.05, max_moves=15)
     run = subprocess.Popen([sys.executable, "-m", "tmanager", "run", str(path)],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    wait_for(lambda: bool(storage.read(path).claims))
+    wait_for(lambda: bool(store.read(path).claims))
     good = path.read_text()
     path.write_text(good.replace("[tourney]", "[tourney", 1))
     time.sleep(2)
     assert run.poll() is None
-    with storage.lock(path):
+    with files.lock(path):
         path.write_text(path.read_text().replace("[tourney\n", "[tourney]\n", 1))
     assert run.wait(timeout=60) == 0, run.stderr.read() if run.stderr else ""
     assert_consistent(path)

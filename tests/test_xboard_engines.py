@@ -1,4 +1,4 @@
-"""Debian's XBoard engines through tmanager.xboard: full games, edit set-ups, no ping, late features."""
+"""Debian's XBoard engines through tmanager.tourney.xboard: full games, edit set-ups, no ping, late features."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ import chess
 import chess.engine
 import pytest
 
-from tmanager.engines import GAMES_PATH, command_line, find_definition, load_definition
-from tmanager.xboard import XBoardEngine, popen_xboard
+from tmanager.tourney.engines import GAMES_PATH, command_line, find_definition, load_definition
+from tmanager.tourney.xboard import XBoardEngine, popen_xboard
 
 ENGINES = ["fairymax", "gnuchess", "phalanx", "sjeng", "hoichess"]
 

@@ -17,7 +17,8 @@ import random
 from collections.abc import Iterator
 
 from tmanager import event as ev
-from tmanager import event_scored, fide, reports, reports_scored
+from tmanager import event_scored, reports, reports_scored
+from tmanager.core import fide
 from tmanager.errors import StateError
 
 #: The rating assumed for unrated players (FIDE's rating floor).

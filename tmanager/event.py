@@ -12,7 +12,7 @@ Pairing reuses the core: a division's history is turned into
 :class:`~tmanager.pairing.PlayerState` values with TRF result codes and given to
 :func:`~tmanager.pairing.pair_round` (Dutch) or
 :func:`~tmanager.pairing.round_robin` (Berger); standings go through
-:mod:`tmanager.tiebreaks`. Player numbers are permanent; the pairing order
+:mod:`tmanager.core.tiebreaks`. Player numbers are permanent; the pairing order
 (rank) is by rating, then name, so a late entry is placed by rating without
 renumbering anyone.
 """
@@ -34,10 +34,10 @@ from typing import Any
 import filelock
 import networkx as nx
 
-from tmanager import tiebreaks
+from tmanager.core import tiebreaks
 from tmanager.errors import ConfigError, PairingError, ScheduleError, StateError
+from tmanager.files import atomic_write, lock, read_text
 from tmanager.pairing import BLACK, WHITE, Game, PlayerState, PointsSystem, pair_round, round_robin
-from tmanager.storage import atomic_write, lock, read_text
 
 SYSTEMS = ("dutch", "round-robin", "manual")
 #: Pairing systems of score-based divisions (:mod:`tmanager.event_scored`), beside round-robin and manual.

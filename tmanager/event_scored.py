@@ -23,8 +23,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from tmanager import event as ev
-from tmanager import tfile, tou
+from tmanager import tou
 from tmanager.errors import PairingError, ScheduleError, StateError
+from tmanager.formats import tsh
 from tmanager.pairing import Pairing
 from tmanager.pairing.chew import chew, count_gibsons
 from tmanager.pairing.scored import (
@@ -625,7 +626,7 @@ def _seat_number(record: ev.Round, number: int) -> int:
     return record.boards.index(board) + 1 if board else 0
 
 
-def to_t(division: ev.Division) -> list[tfile.TPlayer]:
+def to_t(division: ev.Division) -> list[tsh.TPlayer]:
     """The division as tsh ``.t`` players, numbered 1.. in player-number order.
 
     Boards are the board numbers (0 for a bye or no game; a forfeit keeps its
@@ -656,7 +657,7 @@ def to_t(division: ev.Division) -> list[tfile.TPlayer]:
             p12=_cut(card.p12, len(opponents)) if codes else (),
         )
         players.append(
-            tfile.TPlayer(
+            tsh.TPlayer(
                 name=p.name,
                 card=renumbered,
                 boards=_cut(tuple(_seat_number(r, p.number) for r in paired), len(opponents)),
@@ -688,7 +689,7 @@ def _at(values: Sequence[int | None], i: int) -> int | None:
     return values[i] if i < len(values) else None
 
 
-def from_t(players: Sequence[tfile.TPlayer], division: ev.Division) -> None:
+def from_t(players: Sequence[tsh.TPlayer], division: ev.Division) -> None:
     """Fill an empty score-based ``division`` from ``.t`` players: player i is number i, one round per column.
 
     A game whose two scores are in gets its result; one without is pending;
@@ -723,7 +724,7 @@ def from_t(players: Sequence[tfile.TPlayer], division: ev.Division) -> None:
         record = division.round(n, create=True)
         record.paired = True
         placed: list[tuple[int, int, ev.Board]] = []
-        alone: dict[int, list[tfile.TPlayer]] = {}  # opponent 0, by board number
+        alone: dict[int, list[tsh.TPlayer]] = {}  # opponent 0, by board number
         for tp in players:
             card = tp.card
             opponent, own = _at(card.opponents, i), _at(card.scores, i)
@@ -763,7 +764,7 @@ def _forfeit(entries: Sequence[tuple[int, int | None]]) -> ev.Board | None:
     return ev.Board(a, b, "--" if sa < 0 else "+-", (sa, sb))
 
 
-def _keep_t_columns(rules: ev.ScoredRules, record: ev.Round, players: Sequence[tfile.TPlayer], i: int) -> None:
+def _keep_t_columns(rules: ev.ScoredRules, record: ev.Round, players: Sequence[tsh.TPlayer], i: int) -> None:
     """Keep in ``record`` the board numbers and ``p12`` codes of round i+1 that its boards' order would not give."""
     derived: dict[int, int] = {number: NEITHER for number in record.byes}
     for b in record.boards:

@@ -28,8 +28,8 @@ from pathlib import Path
 from typing import Any
 
 from tmanager import event as ev
-from tmanager import trf
 from tmanager.errors import ConfigError, StateError
+from tmanager.formats import trf
 from tmanager.pairing import Game
 from tmanager.pairing.model import STANDARD
 

@@ -12,7 +12,7 @@ The reports (:data:`KINDS`): the list of players; the pairings of a round by
 board and alphabetically; the standings with the event's tie-breaks after any
 round, also per flag (junior, woman…); the cross-table (round robin) or wall
 chart (Swiss); the table of progress (running scores); a card per player; the
-missing results; FIDE rating estimates (:mod:`tmanager.fide`).
+missing results; FIDE rating estimates (:mod:`tmanager.core.fide`).
 """
 
 from __future__ import annotations
@@ -25,10 +25,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tmanager import event as ev
-from tmanager import fide
+from tmanager.core import fide
 from tmanager.errors import ConfigError, StateError
+from tmanager.files import atomic_write
 from tmanager.pairing import WHITE, Game
-from tmanager.storage import atomic_write
 
 #: Report kinds in index order; ``crosstable`` is the cross-table of a round
 #: robin and the wall chart of a Swiss.

@@ -27,8 +27,8 @@ from pathlib import Path
 
 import chess.pgn
 
-from tmanager import pgnscan
-from tmanager.standings import Tally
+from tmanager.core.standings import Tally
+from tmanager.formats import pgnscan
 
 MOVES = ("e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7", "Re1", "b5", "Bb3", "d6", "c3", "O-O")
 RESULTS = ("1-0", "0-1", "1/2-1/2", "1/2-1/2")

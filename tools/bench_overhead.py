@@ -23,9 +23,9 @@ from pathlib import Path
 import chess
 import chess.engine
 
-from tmanager.engines import EngineSpec
-from tmanager.play import Adjudication, GameSpec, play_game
-from tmanager.timecontrol import TimeControl
+from tmanager.core.timecontrol import TimeControl
+from tmanager.tourney.engines import EngineSpec
+from tmanager.tourney.play import Adjudication, GameSpec, play_game
 
 ENGINE = textwrap.dedent(
     """

@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from tmanager import trf
+from tmanager.formats import trf
 from tmanager.pairing import Game, PlayerState, pair_round
 from tmanager.pairing.model import STANDARD
 

@@ -1,4 +1,4 @@
-"""Benchmark: ``tmanager.ratings.fit`` (numpy Newton) against the former pure-Python fit.
+"""Benchmark: ``tmanager.core.ratings.fit`` (numpy Newton) against the former pure-Python fit.
 
 Generates fields of players whose strengths are spread normally (σ 400 Elo)
 and who mostly meet opponents of similar strength (a band of ±20 places in
@@ -20,8 +20,8 @@ import random
 import statistics
 import time
 
-from tmanager import ratings, stats
-from tmanager.standings import GameResult, Tally
+from tmanager.core import ratings, stats
+from tmanager.core.standings import GameResult, Tally
 
 
 def band_field(players: int, games_per_player: int, seed: int = 1) -> Tally:

@@ -3,7 +3,7 @@
 Starts a real ``tmanager serve`` on 127.0.0.1 (port chosen by the system) over a
 fresh round robin, connects ``--viewers`` event streams to it (raw asyncio
 sockets, HTTP/1.0), waits until every viewer has its first state, then records
-``--writes`` results one by one through ``tmanager.storage.transaction`` (the
+``--writes`` results one by one through ``tmanager.tourney.store.transaction`` (the
 path every worker and CLI command takes), ``--interval`` seconds apart. Each
 viewer notes when the update carrying each result count arrives; the latency
 is that time minus the moment the write finished. Everything is bounded: a
@@ -27,7 +27,7 @@ import threading
 import time
 from pathlib import Path
 
-from tmanager import storage
+from tmanager.tourney import store
 
 GOAL_P99_MS = 250.0
 _DONE = re.compile(rb'"done":(\d+)')
@@ -92,7 +92,7 @@ def record_results(path: Path, writes: int, interval: float, written: dict[int, 
     """Record ``writes`` results, noting when each write was complete."""
     for number in range(writes):
         time.sleep(interval)
-        with storage.transaction(path) as tourney:
+        with store.transaction(path) as tourney:
             tourney.set_result(number, "+=-"[number % 3])
         written[number + 1] = time.time()
 

@@ -7,7 +7,7 @@ Routes::
     GET /pgn               the whole PGN file
     GET /pgn/N             game N
     GET /board.svg         a board diagram (python-chess SVG) for ?fen=…&last=…
-    GET /crosstable.html   the full cross-table page (tmanager.crosstable)
+    GET /crosstable.html   the full cross-table page (tmanager.core.crosstable)
     GET /static/…          the stylesheet and the script
 
 Any other method is refused with 405 before routing, so no URL can change
@@ -33,7 +33,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from tmanager import crosstable
+from tmanager.core import crosstable
 from tmanager.web import dashboard
 from tmanager.web.hub import POLL_SECONDS, Hub
 from tmanager.web.redact import Redactor

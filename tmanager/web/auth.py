@@ -24,7 +24,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from tmanager.errors import ConfigError, StateError
-from tmanager.storage import atomic_write
+from tmanager.files import atomic_write
 
 #: scrypt cost: 2**17 blocks of 8 × 128 bytes (128 MiB, about 0.35 s here), one lane (OWASP's minimum).
 SCRYPT_N = 2**17

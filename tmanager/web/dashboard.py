@@ -18,12 +18,12 @@ from urllib.parse import urlencode
 import chess
 import chess.svg
 
-from tmanager import crosstable
-from tmanager.openings import variant_board
-from tmanager.standings import GameResult, grid
-from tmanager.tourney import PGN_RESULT, PLAYING, Tourney
+from tmanager.core import crosstable
+from tmanager.core.standings import GameResult, grid
+from tmanager.tourney.model import PGN_RESULT, PLAYING, Tourney
+from tmanager.tourney.openings import variant_board
+from tmanager.tourney.worker import GameInProgress
 from tmanager.web.pgnindex import IndexedGame
-from tmanager.worker import GameInProgress
 
 #: Plies shown under each board.
 LAST_MOVES = 10
@@ -137,7 +137,7 @@ def progress(tourney: Tourney, *, finish_at: float | None) -> str:
 
 
 def finished_results(tourney: Tourney) -> list[GameResult]:
-    """The finished games as :class:`~tmanager.standings.GameResult`, in game-number order."""
+    """The finished games as :class:`~tmanager.core.standings.GameResult`, in game-number order."""
     names = [p.name for p in tourney.participants]
     return [
         GameResult(names[g.white], names[g.black], PGN_RESULT[char], str(g.pgn_round), g.number)

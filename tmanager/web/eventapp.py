@@ -43,7 +43,7 @@ from starlette.staticfiles import StaticFiles
 
 from tmanager import event as ev
 from tmanager.errors import StateError, TManagerError
-from tmanager.storage import Stamp, stamp
+from tmanager.files import Stamp, stamp
 from tmanager.web import dashboard, eventpages
 from tmanager.web.app import STATIC, Guard
 from tmanager.web.auth import (
@@ -342,7 +342,7 @@ def create_event_app(
         return RedirectResponse(page.url(), status_code=303)
 
     def enter_result(form: dict[str, str]) -> list[str]:
-        from tmanager.commands.event import save_result
+        from tmanager.cli.event import save_result
 
         round_number, board = _number(form, "round"), _number(form, "board")
         correction = form.get("was", "*") not in ev.PENDING

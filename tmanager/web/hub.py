@@ -21,14 +21,14 @@ import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-from tmanager import storage
 from tmanager.errors import TManagerError
-from tmanager.storage import Stamp, stamp
-from tmanager.tourney import PLAYING, Tourney
+from tmanager.files import Stamp, stamp
+from tmanager.tourney import store
+from tmanager.tourney.model import PLAYING, Tourney
+from tmanager.tourney.worker import GameInProgress
 from tmanager.web import dashboard
 from tmanager.web.pgnindex import PgnIndex
 from tmanager.web.redact import Redactor
-from tmanager.worker import GameInProgress
 
 log = logging.getLogger("tmanager.web")
 
@@ -177,7 +177,7 @@ class Hub(Watcher):
 
     def _read_tourney(self) -> None:
         try:
-            tourney = storage.read(self.path)
+            tourney = store.read(self.path)
         except TManagerError as exc:
             # The message names the file: it goes to the owner's terminal, never to the page.
             log.warning("cannot read the tourney file, showing the last state read: %s", exc)

@@ -1,6 +1,6 @@
 """An index of the tourney's PGN file, kept up to date by reading only what was appended.
 
-Workers append whole games (see :mod:`tmanager.pgn`), so the index remembers
+Workers append whole games (see :mod:`tmanager.formats.pgn`), so the index remembers
 how far it has read and parses only the new games' tags; a file replaced
 (a game marked superseded) or cut short is read again from the start. The
 index serves the recent results and single-game downloads.
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import chess.pgn
 
-#: Where one game ends and the next begins in a file written by :mod:`tmanager.pgn`.
+#: Where one game ends and the next begins in a file written by :mod:`tmanager.formats.pgn`.
 _GAME_START = b"\n\n["
 
 

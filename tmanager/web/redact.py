@@ -14,10 +14,10 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
-from tmanager.engines import engine_dirs, find_definition
 from tmanager.errors import TManagerError
 from tmanager.event import Event, journal_dir
-from tmanager.tourney import Tourney
+from tmanager.tourney.engines import engine_dirs, find_definition
+from tmanager.tourney.model import Tourney
 from tmanager.web.auth import password_path
 
 #: What a redacted path or command line is replaced with.

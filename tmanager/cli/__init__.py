@@ -1,0 +1,98 @@
+"""The ``tmanager`` command line: one sub-command per module, errors as one line and exit status 2.
+
+Each command lives in the module that owns its concern and exposes two functions::
+
+    def configure(parser: argparse.ArgumentParser) -> None   # add arguments
+    def command(args: argparse.Namespace) -> int             # run it, return the exit status
+
+The module's docstring first line is the command's help; an ``EXAMPLES``
+string, if present, is shown at the end of ``--help``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+from types import ModuleType
+
+from tmanager import __version__
+from tmanager.errors import TManagerError
+
+#: command name -> module implementing it.
+COMMANDS: dict[str, str] = {
+    "new": "tmanager.cli.new",
+    "run": "tmanager.cli.run",
+    "work": "tmanager.cli.work",
+    "status": "tmanager.cli.status",
+    "pair": "tmanager.cli.pair",
+    "reset-stale": "tmanager.cli.reset_stale",
+    "edit": "tmanager.cli.edit",
+    "clone": "tmanager.cli.clone",
+    "substitute": "tmanager.cli.substitute",
+    "import-xboard": "tmanager.cli.import_xboard",
+    "crosstable": "tmanager.cli.crosstable",
+    "event": "tmanager.cli.event",
+    "serve": "tmanager.cli.serve",
+}
+
+
+class _Formatter(argparse.RawDescriptionHelpFormatter, argparse.ArgumentDefaultsHelpFormatter):
+    pass
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole parser; with ``only``, just that command is loaded (the others are bare names),
+    so that running one command never imports the modules of all the others."""
+    parser = argparse.ArgumentParser(
+        prog="tmanager",
+        description="Tournament manager for chess engines and human events.",
+        formatter_class=_Formatter,
+        epilog="Run `tmanager COMMAND --help` for a command's options and examples.",
+    )
+    parser.add_argument("--version", action="version", version=f"tmanager {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name, module_name in COMMANDS.items():
+        if only is not None and name != only:
+            sub.add_parser(name)
+            continue
+        module = importlib.import_module(module_name)
+        doc = (module.__doc__ or "").strip()
+        summary = doc.splitlines()[0] if doc else name
+        command_parser = sub.add_parser(
+            name,
+            help=summary,
+            description=doc,
+            epilog=_examples(module),
+            formatter_class=_Formatter,
+        )
+        module.configure(command_parser)
+        command_parser.set_defaults(handler=module.command)
+    return parser
+
+
+def _examples(module: ModuleType) -> str | None:
+    examples = getattr(module, "EXAMPLES", None)
+    return f"examples:\n{examples.rstrip()}" if examples else None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``tmanager`` console script."""
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    command = next((a for a in arguments if not a.startswith("-")), None)
+    parser = build_parser(command if command in COMMANDS else None)
+    args = parser.parse_args(arguments)
+    try:
+        status: int = args.handler(args)
+    except TManagerError as exc:
+        print(f"tmanager: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("tmanager: interrupted", file=sys.stderr)
+        return 130
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

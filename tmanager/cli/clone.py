@@ -1,0 +1,53 @@
+"""Start a new tourney with the settings and participants of another, and no results.
+
+For repeating a gauntlet with a new engine version: clone, then change what
+differs with --set (any setting) or `tmanager substitute --upgrade`. The PGN
+path becomes the new file's own unless --set pgn=… says otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+
+from tmanager.cli._settings import parse_assignments
+from tmanager.tourney import store
+from tmanager.tourney.model import Tourney, apply_setting
+
+EXAMPLES = """\
+  tmanager clone gauntlet-v1.toml gauntlet-v2.toml
+  tmanager clone gauntlet-v1.toml gauntlet-v2.toml --set name="Gauntlet v2" --set cycles=20
+"""
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", type=Path, help="the tourney file to copy")
+    parser.add_argument("new_file", type=Path, help="the new tourney file")
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="change a setting")
+    parser.add_argument("--force", action="store_true", help="overwrite NEW_FILE if it exists")
+
+
+def command(args: argparse.Namespace) -> int:
+    source = store.read(args.file)
+    path: Path = args.new_file.resolve()
+    clone = Tourney(
+        path=path,
+        settings=source.settings,
+        participants=list(source.participants),
+        openings=source.openings,
+        adjudication=source.adjudication,
+    )
+    apply_setting(clone, "pgn", path.with_suffix(".pgn").name)
+    if source.openings is not None:  # keep the book reachable from the new file's directory
+        apply_setting(clone, "openings.file", _relative(source.directory / source.openings.file, path.parent))
+    for key, value in parse_assignments(args.set):
+        apply_setting(clone, key, value)
+    clone.validate()
+    store.write_new(clone, overwrite=args.force)
+    print(f"{path}: {len(clone.participants)} participants, {clone.schedule().total_games} games, no results")
+    return 0
+
+
+def _relative(target: Path, start: Path) -> str:
+    return os.path.relpath(target.resolve(), start.resolve())

@@ -1,0 +1,126 @@
+"""Standings, cross-table, Elo ratings and match statistics from any PGN files.
+
+Reads only the tags it needs (White, Black, Result, Round, FEN, GameNumber,
+Superseded), so millions of games take seconds. Ratings are a
+joint maximum-likelihood logistic Elo fit; with two players (or --match) the
+match statistics of cutechess-cli and fastchess follow: Elo ± 95 %, LOS, draw
+ratio, pentanomial counts, nElo and an optional SPRT. Malformed games are
+skipped and counted on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from tmanager import files
+from tmanager.core import crosstable, tiebreaks
+from tmanager.core.standings import Points
+from tmanager.errors import ConfigError
+from tmanager.formats import pgnscan
+
+EXAMPLES = """\
+  tmanager crosstable games.pgn
+  tmanager crosstable a.pgn b.pgn --format html -o table.html
+  tmanager crosstable ccrl.pgn --anchor "Stockfish 16" --anchor-elo 3500 --white-advantage
+  tmanager crosstable match.pgn --sprt 0 5 0.05 0.05 --sprt-model normalized
+  tmanager crosstable swiss.pgn --tiebreaks BH-C1,BH,SB,DE --format markdown
+"""
+
+#: Example lines of malformed games shown on stderr; all are counted.
+SHOWN_WARNINGS = 5
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("files", nargs="+", type=Path, metavar="FILE", help="PGN files")
+    parser.add_argument("--format", choices=crosstable.FORMATS, default="text", help="output format")
+    parser.add_argument("-o", "--output", type=Path, help="write to this file (atomically) instead of stdout")
+    parser.add_argument("--title", help="heading of the table (default: the file names)")
+    parser.add_argument("--anchor", metavar="NAME", help="player whose rating is fixed (default: the average)")
+    parser.add_argument("--anchor-elo", type=float, default=0.0, metavar="ELO", help="the anchor's rating")
+    parser.add_argument("--white-advantage", action="store_true", help="fit white's advantage too")
+    parser.add_argument("--match", nargs=2, metavar=("A", "B"), help="match statistics for these two players")
+    parser.add_argument(
+        "--sprt",
+        nargs=4,
+        type=float,
+        metavar=("ELO0", "ELO1", "ALPHA", "BETA"),
+        help="SPRT of the match: H0 elo0 against H1 elo1",
+    )
+    parser.add_argument("--sprt-model", choices=["logistic", "normalized"], default="normalized")
+    parser.add_argument(
+        "--tiebreaks",
+        default="",
+        metavar="LIST",
+        help=f"comma-separated, in order of precedence: {','.join(tiebreaks.TIEBREAKS)}",
+    )
+    parser.add_argument("--points", default="1,0.5,0", metavar="W,D,L", help="points for a win, draw and loss")
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        metavar="N",
+        help=f"processes reading a file of {pgnscan.PARALLEL_SIZE >> 20} MB or more (default: one per core)",
+    )
+
+
+def command(args: argparse.Namespace) -> int:
+    for path in args.files:
+        if not path.is_file():
+            raise ConfigError("no such PGN file", file=path, hint="check the path")
+    names = tuple(n.strip().upper() for n in args.tiebreaks.split(",") if n.strip())
+    unknown = [n for n in names if n not in tiebreaks.TIEBREAKS]
+    if unknown:
+        raise ConfigError(
+            f"unknown tie-break {unknown[0]!r}",
+            field="--tiebreaks",
+            hint=f"choose from {', '.join(tiebreaks.TIEBREAKS)}",
+        )
+    if args.jobs is not None and args.jobs < 1:
+        raise ConfigError(f"must be at least 1, not {args.jobs}", field="--jobs", hint="--jobs 1 reads in one process")
+    sprt = None
+    if args.sprt:
+        elo0, elo1, alpha, beta = args.sprt
+        if not (0 < alpha < 1 and 0 < beta < 1 and elo0 < elo1):
+            raise ConfigError(
+                "needs elo0 < elo1 and 0 < alpha, beta < 1", field="--sprt", hint="e.g. --sprt 0 5 0.05 0.05"
+            )
+        sprt = crosstable.SprtSettings(elo0, elo1, alpha, beta, args.sprt_model)
+    report = pgnscan.ScanReport()
+    table = crosstable.build(
+        pgnscan.scan_files(args.files, report, jobs=args.jobs),
+        title=args.title or ", ".join(p.name for p in args.files),
+        points=_points(args.points),
+        anchor=args.anchor,
+        anchor_elo=args.anchor_elo,
+        white_advantage=args.white_advantage,
+        match=tuple(args.match) if args.match else None,
+        sprt=sprt,
+        tiebreak_names=names,
+    )
+    _print_warnings(report)
+    if args.match and table.match is None:
+        raise ConfigError(f"{args.match[0]!r} and {args.match[1]!r} played no game together", field="--match")
+    text = crosstable.render(table, args.format)
+    if args.output:
+        files.atomic_write(args.output, text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def _points(text: str) -> Points:
+    try:
+        win, draw, loss = (float(x) for x in text.split(","))
+    except ValueError:
+        raise ConfigError(f"not three numbers: {text!r}", field="--points", hint="e.g. --points 3,1,0") from None
+    return Points(win, draw, loss)
+
+
+def _print_warnings(report: pgnscan.ScanReport) -> None:
+    if not report.warnings:
+        return
+    kinds = ", ".join(f"{count} {kind}" for kind, count in report.warnings.most_common())
+    print(f"tmanager: warning: {report.warning_count} games not counted or suspect ({kinds})", file=sys.stderr)
+    for line in report.examples[:SHOWN_WARNINGS]:
+        print(f"tmanager: warning: {line}", file=sys.stderr)

@@ -1,0 +1,86 @@
+"""Create a tourney file from the command line, as XBoard's Match Options dialog does.
+
+Participants are engine definitions (see `engines/`), given in playing order
+with -e; `-e DEF:NAME` gives one a name of its own, so one definition can play
+under several names. Any other setting can be given with --set SECTION.FIELD=VALUE.
+Nothing is written if anything is wrong.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from tmanager.cli._settings import parse_assignments
+from tmanager.errors import ConfigError
+from tmanager.tourney import store
+from tmanager.tourney.model import Participant, Settings, Tourney, apply_setting
+
+EXAMPLES = """\
+  tmanager new rr.toml -e stockfish -e fairymax -e greedy-uci -e random-xboard --tc 10+0.1
+  tmanager new gauntlet.toml --type gauntlet --seeds 1 -e stockfish:SF-dev -e fairymax -e greedy-uci \\
+      --games 2 --cycles 10 --nodes 5000 --openings tourneys/openings/sample.epd
+  tmanager new match.toml -e stockfish:A -e stockfish:B --tc 40/60+0.6 --set adjudication.max_moves=200
+"""
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", type=Path, help="the tourney file to create (.toml)")
+    parser.add_argument(
+        "-e", "--engine", action="append", default=[], metavar="DEF[:NAME]", help="a participant (repeat, in order)"
+    )
+    parser.add_argument("--name", help="the tourney's name (default: the file name)")
+    parser.add_argument("--type", choices=["round-robin", "gauntlet", "swiss"], default="round-robin")
+    parser.add_argument("--seeds", type=int, default=1, help="gauntlet: the first N participants play all others")
+    parser.add_argument("--cycles", type=int, default=1)
+    parser.add_argument("--games", type=int, default=2, help="games per pairing")
+    parser.add_argument("--tc", default="inf", help='time control: "40/60+0.6", "10+0.1" or "inf"')
+    parser.add_argument("--st", type=float, help="fixed seconds per move")
+    parser.add_argument("--nodes", type=int, help="nodes per move")
+    parser.add_argument("--depth", type=int, help="depth per move")
+    parser.add_argument("--pgn", default="", help="PGN file, relative to the tourney file (default: FILE.pgn)")
+    parser.add_argument("--sync-after-round", action="store_true")
+    parser.add_argument("--sync-after-cycle", action="store_true")
+    parser.add_argument("--after-game", default="", help="shell command run after every game")
+    parser.add_argument("--after-tourney", default="", help="shell command run once, after the last game")
+    parser.add_argument("--openings", help="EPD or PGN opening book, relative to the tourney file")
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="any other setting")
+    parser.add_argument("--force", action="store_true", help="overwrite an existing file")
+
+
+def command(args: argparse.Namespace) -> int:
+    path: Path = args.file.resolve()
+    if not args.engine:
+        raise ConfigError("no participants", field="--engine", hint="give at least two: -e stockfish -e fairymax")
+    participants = []
+    for item in args.engine:
+        definition, _, name = item.partition(":")
+        participants.append(Participant(name=name or definition, engine=definition))
+    settings = Settings(
+        name=args.name or path.stem,
+        type=args.type,
+        gauntlet_seeds=args.seeds,
+        cycles=args.cycles,
+        games_per_pairing=args.games,
+        tc=args.tc,
+        st=args.st,
+        nodes=args.nodes,
+        depth=args.depth,
+        pgn=args.pgn or path.with_suffix(".pgn").name,
+        sync_after_round=args.sync_after_round,
+        sync_after_cycle=args.sync_after_cycle,
+        after_game=args.after_game,
+        after_tourney=args.after_tourney,
+    )
+    tourney = Tourney(path=path, settings=settings, participants=participants)
+    if args.openings:
+        apply_setting(tourney, "openings.file", args.openings)
+    for key, value in parse_assignments(args.set):
+        apply_setting(tourney, key, value)
+    try:
+        tourney.validate()
+    except ConfigError as exc:
+        raise ConfigError(exc.message, field=exc.field, hint=exc.hint) from None
+    store.write_new(tourney, overwrite=args.force)
+    print(f"{path}: {len(participants)} participants, {tourney.schedule().total_games} games")
+    return 0

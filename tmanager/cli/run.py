@@ -1,0 +1,221 @@
+"""Play every remaining game of a tourney with N concurrent workers, showing live progress.
+
+Each worker is a process of its own that claims games under the file lock, so
+`tmanager work FILE` can add more from other terminals at any time. Ctrl-C or
+SIGTERM stops all workers cleanly: their games in progress are given back
+unplayed. Running the command again resumes where the tourney stopped; games of
+workers that were killed outright are detected and replayed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from types import FrameType
+from typing import TYPE_CHECKING
+
+from tmanager.errors import ConfigError
+from tmanager.logs import setup_logging
+from tmanager.tourney import store
+from tmanager.tourney.model import PLAYING, Tourney
+from tmanager.tourney.worker import preflight, stale_games
+
+if TYPE_CHECKING:
+    from tmanager.tourney.cluster import Coordinator
+
+EXAMPLES = """\
+  tmanager run tourneys/demo.toml                 # one game at a time
+  tmanager run gauntlet.toml --workers 2          # two games at once
+  tmanager run gauntlet.toml --workers 2 --log gauntlet.log
+  tmanager run gauntlet.toml --dask tcp://10.0.0.1:8786  # on a Dask cluster (docs/cluster.md)
+"""
+
+#: How often the progress display reads the tourney file.
+REFRESH_SECONDS = 0.5
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", type=Path, help="the tourney file")
+    parser.add_argument("-w", "--workers", type=int, default=1, help="games played at the same time")
+    parser.add_argument(
+        "--log", type=Path, default=None, help="workers' log file (default: FILE with suffix .log)"
+    )
+    parser.add_argument(
+        "--dask", metavar="ADDRESS", default=None,
+        help="play the games on the Dask cluster whose scheduler is at ADDRESS (tcp://HOST:8786) "
+        "instead of in local processes",
+    )
+    parser.add_argument(
+        "--dask-concurrency", type=int, default=None, metavar="N",
+        help="games at once on the cluster (default: its threads, growing as workers join)",
+    )
+
+
+def command(args: argparse.Namespace) -> int:
+    path: Path = args.file.resolve()
+    if args.workers < 1:
+        print("tmanager: --workers must be at least 1", file=sys.stderr)
+        return 2
+    tourney = store.read(path)
+    if args.dask is None:
+        preflight(tourney)  # with --dask, the engines are checked on the cluster's hosts
+    log_path = args.log or path.with_suffix(".log")
+    setup_logging(None)
+    monitor = Progress(path, interactive=sys.stderr.isatty())
+    if monitor.finished(tourney):
+        monitor.final(tourney)
+        return 0
+    workers = Workers(path, args.workers, log_path) if args.dask is None else _coordinator(args, path, log_path)
+    stopping = False
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        nonlocal stopping
+        stopping = True
+
+    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        workers.start()
+        while not stopping:
+            time.sleep(REFRESH_SECONDS)
+            try:
+                tourney = store.read(path)
+            except ConfigError:
+                continue  # a hand edit half saved: the workers wait for it too
+            monitor.show(tourney)
+            if monitor.finished(tourney) or workers.all_exited():
+                break
+            workers.replace_dead(tourney)
+    finally:
+        workers.stop(graceful=not stopping)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    tourney = store.read(path)
+    monitor.final(tourney)
+    if stopping:
+        print("stopped; run the same command again to resume", file=sys.stderr)
+        return 130
+    return 0 if monitor.finished(tourney) else 1
+
+
+def _coordinator(args: argparse.Namespace, path: Path, log_path: Path) -> Coordinator:
+    try:
+        from tmanager.tourney.cluster import Coordinator
+    except ImportError as exc:
+        if (exc.name or "").partition(".")[0] not in ("dask", "distributed"):
+            raise
+        raise ConfigError("needs Dask distributed", field="--dask", hint="pip install 'tmanager[dask]'") from None
+    return Coordinator(path, args.dask, log_path=log_path, concurrency=args.dask_concurrency)
+
+
+class Workers:
+    """The worker processes of one `run`, replaced when one dies while games remain."""
+
+    def __init__(self, path: Path, count: int, log_path: Path) -> None:
+        self.path = path
+        self.count = count
+        self.log_path = log_path
+        self.processes: list[subprocess.Popen[bytes]] = []
+
+    def _spawn(self) -> subprocess.Popen[bytes]:
+        return subprocess.Popen(
+            [sys.executable, "-m", "tmanager", "work", str(self.path), "--log", str(self.log_path)],
+            stdout=subprocess.DEVNULL,
+            stdin=subprocess.DEVNULL,
+            # Own process group: the terminal's Ctrl-C reaches only us, and we stop
+            # the workers in order (each gives its game back before exiting).
+            start_new_session=True,
+        )
+
+    def start(self) -> None:
+        self.processes = [self._spawn() for _ in range(self.count)]
+
+    def all_exited(self) -> bool:
+        return all(p.poll() is not None for p in self.processes)
+
+    def replace_dead(self, tourney: Tourney) -> None:
+        """A worker killed outright (status < 0, e.g. -9) is replaced; its game is replayed."""
+        for i, process in enumerate(self.processes):
+            if process.poll() is not None and process.returncode < 0 and not Progress.finished(tourney):
+                print(f"worker {process.pid} was killed (signal {-process.returncode}); starting another",
+                      file=sys.stderr)
+                self.processes[i] = self._spawn()
+
+    def stop(self, *, graceful: bool) -> None:
+        """Stop the workers: a graceful stop first lets them finish (they exit once the tourney is done)."""
+        if graceful:
+            deadline = time.monotonic() + 10
+            for process in self.processes:
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    process.wait(timeout=max(0.1, deadline - time.monotonic()))
+        for process in self.processes:
+            if process.poll() is None:
+                os.kill(process.pid, signal.SIGTERM)
+        deadline = time.monotonic() + 15
+        for process in self.processes:
+            try:
+                process.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+
+
+class Progress:
+    """Live progress: a rewritten line on a terminal, a log line per finished game otherwise."""
+
+    def __init__(self, path: Path, *, interactive: bool) -> None:
+        self.path = path
+        self.interactive = interactive
+        self.started = time.monotonic()
+        self.done_at_start: int | None = None
+        self.last_done = -1
+
+    @staticmethod
+    def finished(tourney: Tourney) -> bool:
+        return tourney.is_complete()
+
+    def line(self, tourney: Tourney) -> str:
+        total = tourney.schedule().total_games
+        done = tourney.finished_count
+        playing = tourney.results.count(PLAYING)
+        if self.done_at_start is None:
+            self.done_at_start = done
+        elapsed = time.monotonic() - self.started
+        new = done - self.done_at_start
+        eta = _clock(elapsed / new * (total - done)) if new else "?"
+        text = f"{done}/{total} done, {playing} playing, elapsed {_clock(elapsed)}, left ~{eta}"
+        points = tourney.tally()
+        if done:
+            best = max(range(len(points)), key=points.__getitem__)
+            text += f", leader {tourney.participants[best].name} {points[best]:g}"
+        stale = stale_games(tourney)
+        if stale:
+            text += f", {len(stale)} stale"
+        return text
+
+    def show(self, tourney: Tourney) -> None:
+        done = tourney.finished_count
+        if self.interactive:
+            sys.stderr.write("\r\x1b[K" + self.line(tourney))
+            sys.stderr.flush()
+        elif done != self.last_done:
+            print(self.line(tourney), file=sys.stderr, flush=True)
+        self.last_done = done
+
+    def final(self, tourney: Tourney) -> None:
+        if self.interactive:
+            sys.stderr.write("\r\x1b[K")
+        from tmanager.cli.status import report
+
+        print(report(tourney))
+
+
+def _clock(seconds: float) -> str:
+    minutes, secs = divmod(int(seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}"

@@ -1,0 +1,96 @@
+"""Serve live pages in the browser: a tourney's dashboard, or an event's pages with the arbiter's result entry.
+
+For a tourney the server only reads the tourney file, its PGN and the games
+in progress. For an event file (see `tmanager event`) it shows pairings,
+standings, the wall chart and a page per player, and lets the arbiter, logged
+in with the password set by `tmanager event set-password`, enter and correct
+results, pair rounds and set byes. Every change, whoever made it, reaches the
+open pages within a fraction of a second. It listens on 127.0.0.1 unless
+--host says otherwise; pages never show file paths, nor engine command lines
+unless --show-engines is given.
+"""
+
+from __future__ import annotations
+
+import argparse
+import socket
+import tomllib
+from pathlib import Path
+
+from tmanager import event
+from tmanager.errors import ConfigError
+from tmanager.tourney import store
+
+EXAMPLES = """\
+  tmanager serve gauntlet.toml                      # http://127.0.0.1:8080/
+  tmanager serve gauntlet.toml --port 9000
+  tmanager serve gauntlet.toml --host 0.0.0.0       # reachable from other machines
+  tmanager serve gauntlet.toml --show-engines       # also list command lines (your own machine only)
+  tmanager serve spring.toml --host 0.0.0.0         # an event: players' phones on the hall's network
+"""
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", type=Path, help="the tourney file or event file")
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    parser.add_argument("--port", type=int, default=8080, help="port to listen on (0: any free port)")
+    parser.add_argument(
+        "--show-engines", action="store_true", help="show engine command lines and directories on the page"
+    )
+
+
+def command(args: argparse.Namespace) -> int:
+    # Imported here: the other commands need not pay for loading the web stack.
+    import uvicorn
+
+    from tmanager.web.app import create_app, is_loopback
+
+    if is_event_file(args.file):
+        from tmanager.web.eventapp import create_event_app
+
+        name = event.load(args.file).name
+        app = create_event_app(args.file, loopback_only=is_loopback(args.host))
+    else:
+        name = store.read(args.file).settings.name
+        app = create_app(args.file, show_engines=args.show_engines, loopback_only=is_loopback(args.host))
+    listener = _listen(args.host, args.port)
+    host, port = listener.getsockname()[:2]
+    shown = f"[{host}]" if ":" in host else host
+    print(f"serving {name!r} on http://{shown}:{port}/ (Ctrl-C to stop)", flush=True)
+    config = uvicorn.Config(
+        app, log_level="warning", access_log=False, server_header=False, timeout_graceful_shutdown=1
+    )
+    uvicorn.Server(config).run(sockets=[listener])
+    return 0
+
+
+def is_event_file(path: Path) -> bool:
+    """Whether ``path`` is an event file (``[event]`` and ``[[division]]``) rather than a tourney file.
+
+    A file that cannot be read or parsed counts as a tourney file, whose reader
+    then says what is wrong with it.
+    """
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return False
+    return "event" in data and "division" in data and "tourney" not in data
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """A listening socket, bound here so that port 0 works and a busy port is a one-line error."""
+    try:
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        listener = socket.socket(family, socket.SOCK_STREAM)
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind((host, port))
+        listener.listen(512)
+    except OSError as exc:
+        raise ConfigError(
+            f"cannot listen on {host} port {port}: {exc.strerror or exc}",
+            field="--port",
+            hint="choose another --port (0 picks a free one) or --host",
+        ) from None
+    listener.set_inheritable(True)
+    return listener
+

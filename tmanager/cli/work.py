@@ -1,0 +1,33 @@
+"""Run one more worker on a tourney, e.g. from another terminal; it joins the workers already running.
+
+The worker claims the next free game under the file lock, plays it, records it
+and repeats until the tourney is finished. Ctrl-C or SIGTERM gives its game
+in progress back (it will be played by another worker).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from tmanager.logs import setup_logging
+from tmanager.tourney.worker import work
+
+EXAMPLES = """\
+  tmanager work gauntlet.toml              # help a running `tmanager run` from another terminal
+  tmanager work gauntlet.toml --games 10   # play at most 10 games, then stop
+"""
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", type=Path, help="the tourney file")
+    parser.add_argument("--games", type=int, default=None, help="stop after this many games")
+    parser.add_argument("--log", type=Path, default=None, help="append log lines to this file instead of stderr")
+    parser.add_argument("-q", "--quiet", action="store_true", help="log warnings only")
+
+
+def command(args: argparse.Namespace) -> int:
+    setup_logging(args.log, quiet=args.quiet)
+    played = work(args.file, max_games=args.games)
+    print(f"{played} game(s) played")
+    return 0

@@ -1,0 +1,551 @@
+"""Cross-tables: standings, ratings, head-to-head, match statistics and tie-breaks, rendered.
+
+:func:`build` turns game results into a :class:`Crosstable`; :func:`render`
+writes it as ``text``, ``html`` (one self-contained page that prints
+cleanly), ``markdown``, ``csv`` (the standings) or ``json``. Nothing here
+reads files: the games come from :mod:`tmanager.formats.pgnscan`, a tourney's results
+string or a human event.
+"""
+
+from __future__ import annotations
+
+import csv
+import functools
+import html
+import io
+import json
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from tmanager.core import ratings as ratings_module
+from tmanager.core import stats, tiebreaks
+from tmanager.core.standings import (
+    DRAW,
+    STANDARD_POINTS,
+    WHITE_WIN,
+    GamePairs,
+    GameResult,
+    HeadToHead,
+    Points,
+    Standing,
+    Tally,
+    grid,
+    head_to_head,
+    round_key,
+    standings,
+)
+
+Format = Literal["text", "html", "markdown", "csv", "json"]
+FORMATS: tuple[Format, ...] = ("text", "html", "markdown", "csv", "json")
+
+#: Fields up to this size get the full opponent-by-opponent table.
+MAX_TABLE_PLAYERS = 24
+#: Cells show each game ("1=0") when no pair played more games than this, else "1.5/2".
+MAX_GRID_GAMES = 4
+
+
+@dataclass(frozen=True, slots=True)
+class SprtSettings:
+    """``--sprt elo0 elo1 alpha beta`` and the model."""
+
+    elo0: float
+    elo1: float
+    alpha: float = 0.05
+    beta: float = 0.05
+    model: stats.SprtModel = "normalized"
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """The two-player statistics, from ``first``'s side."""
+
+    first: str
+    second: str
+    stats: stats.MatchStats
+    unpaired: int
+    sprt_model: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One standings line with everything printed about the player."""
+
+    rank: int
+    standing: Standing
+    elo: float
+    elo_error: float
+    tiebreaks: tuple[float, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Crosstable:
+    """Everything a rendering needs."""
+
+    title: str
+    lines: tuple[Line, ...]
+    head_to_head: tuple[HeadToHead, ...]
+    tally: Tally
+    ratings: ratings_module.RatingList
+    match: Match | None = None
+    tiebreak_names: tuple[str, ...] = ()
+    notes: tuple[str, ...] = field(default=())
+
+
+def build(
+    games: Iterable[GameResult],
+    *,
+    title: str = "Cross-table",
+    points: Points = STANDARD_POINTS,
+    anchor: str | None = None,
+    anchor_elo: float = 0.0,
+    white_advantage: bool = False,
+    match: tuple[str, str] | None = None,
+    sprt: SprtSettings | None = None,
+    tiebreak_names: Sequence[str] = (),
+) -> Crosstable:
+    """Aggregate ``games`` (streamed once) and compute standings, ratings and statistics.
+
+    The two-player match statistics are computed for ``match``, or for the
+    only two players when there are exactly two.
+    """
+    tally = Tally()
+    kept: list[GameResult] | None = [] if tiebreak_names else None
+    # Game pairs are matched while streaming: for the requested match, or while only two players appeared.
+    pairing = GamePairs(*match) if match is not None else None
+    automatic = match is None
+    for game in games:
+        tally.add(game)
+        if kept is not None:
+            kept.append(game)
+        if automatic:
+            if len(tally.players) > 2:
+                automatic, pairing = False, None  # a third player: no two-player match statistics
+            elif pairing is None:
+                pairing = GamePairs(game.white, game.black)
+        if pairing is not None:
+            pairing.add(game)
+    fitted = ratings_module.fit(tally, anchor=anchor, anchor_elo=anchor_elo, white_advantage=white_advantage)
+    elos = fitted.elo()
+    table = standings(tally, points=points, ratings=elos)
+    notes = []
+    if fitted.groups > 1:
+        notes.append(
+            f"the players form {fitted.groups} groups that never met each other: "
+            "ratings are comparable only within a group"
+        )
+    if not fitted.exact_errors:
+        notes.append(
+            f"more than {ratings_module.DENSE_LIMIT} players: each Elo margin counts only the player's own games, "
+            "so it is smaller than the exact one where the opponents' ratings are uncertain"
+        )
+    tb_values: dict[str, tuple[float, ...]] = {}
+    if kept is not None:
+        ranked = tiebreaks.rank(
+            _rounds(kept, points),
+            tiebreak_names,
+            ratings=elos,
+            round_robin=_is_round_robin(tally),
+            win=points.win,
+            draw=points.draw,
+        )
+        position = {r.name: i for i, r in enumerate(ranked)}
+        tb_values = {r.name: r.values for r in ranked}
+        table.sort(key=lambda s: position[s.name])
+    lines: list[Line] = []
+    previous: tuple[float, ...] | None = None
+    for i, s in enumerate(table, 1):
+        key = (s.points, *tb_values.get(s.name, ()))
+        rank = lines[-1].rank if previous == key and lines else i
+        previous = key
+        r = fitted.ratings[s.name]
+        lines.append(Line(rank, s, r.elo, r.error, tb_values.get(s.name, ())))
+    return Crosstable(
+        title=title,
+        lines=tuple(lines),
+        head_to_head=tuple(head_to_head(tally, points=points)),
+        tally=tally,
+        ratings=fitted,
+        match=_match(tally, pairing, match, sprt),
+        tiebreak_names=tuple(tiebreak_names),
+        notes=tuple(notes),
+    )
+
+
+def _match(
+    tally: Tally, pairing: GamePairs | None, match: tuple[str, str] | None, sprt: SprtSettings | None
+) -> Match | None:
+    if match is None:
+        if len(tally.players) != 2:
+            return None
+        first, second = list(tally.players)
+    else:
+        first, second = match
+    record = tally.record(first, second)
+    if record.games == 0:
+        return None
+    penta: tuple[int, int, int, int, int] | None = None
+    unpaired = record.games
+    if pairing is not None:
+        counts = pairing.finish()
+        if pairing.first != first:  # seen from the other side: reverse the pentanomial
+            counts = (counts[4], counts[3], counts[2], counts[1], counts[0])
+        penta, unpaired = counts, pairing.unpaired
+    test = None
+    if sprt is not None:
+        test = functools.partial(
+            stats.sprt, elo0=sprt.elo0, elo1=sprt.elo1, alpha=sprt.alpha, beta=sprt.beta, model=sprt.model
+        )
+    result = stats.match_stats(record.wins, record.losses, record.draws, penta=penta, sprt_test=test)
+    return Match(first, second, result, unpaired, sprt.model if sprt else None)
+
+
+def _rounds(games: Sequence[GameResult], points: Points) -> dict[str, list[tiebreaks.RoundResult]]:
+    """Each player's games in round order, as tie-break rounds."""
+    ordered = sorted(
+        enumerate(games),
+        key=lambda item: (round_key(item[1].round), item[1].game_number or 0, item[0]),
+    )
+    event: dict[str, list[tiebreaks.RoundResult]] = {}
+    for _, g in ordered:
+        white_points = {WHITE_WIN: points.win, DRAW: points.draw}.get(g.result, points.loss)
+        black_points = {WHITE_WIN: points.loss, DRAW: points.draw}.get(g.result, points.win)
+        event.setdefault(g.white, []).append(tiebreaks.RoundResult(white_points, g.black, "w"))
+        event.setdefault(g.black, []).append(tiebreaks.RoundResult(black_points, g.white, "b"))
+    return event
+
+
+def _is_round_robin(tally: Tally) -> bool:
+    players = list(tally.players)
+    return all(tally.record(a, b).games for i, a in enumerate(players) for b in players[i + 1 :])
+
+
+# --- rendering -------------------------------------------------------------------------------
+
+
+def render(table: Crosstable, fmt: Format = "text") -> str:
+    """The cross-table in one of :data:`FORMATS`."""
+    renderer = {
+        "text": _text,
+        "html": _html,
+        "markdown": _markdown,
+        "csv": _csv,
+        "json": _json,
+    }[fmt]
+    return renderer(table)
+
+
+def _signed(value: float, digits: int = 0) -> str:
+    if math.isinf(value):
+        return "inf" if value > 0 else "-inf"
+    return f"{value:+.{digits}f}"
+
+
+def _margin(value: float, digits: int = 0) -> str:
+    return "inf" if math.isinf(value) else f"{value:.{digits}f}"
+
+
+def _number(value: float) -> str:
+    return f"{value:g}"
+
+
+def _standings_rows(table: Crosstable) -> tuple[list[str], list[list[str]]]:
+    header = ["Rank", "Name", "Games", "Points", "%", "W", "D", "L", "Elo", "±", "Draw%", "Opp."]
+    header += list(table.tiebreak_names)
+    rows = []
+    for line in table.lines:
+        s = line.standing
+        total = s.total
+        rows.append(
+            [
+                str(line.rank),
+                s.name,
+                str(s.games),
+                _number(s.points),
+                f"{s.percent:.1f}",
+                str(total.wins),
+                str(total.draws),
+                str(total.losses),
+                _signed(line.elo),
+                _margin(line.elo_error),
+                f"{s.draw_percent:.1f}",
+                _signed(s.opponent_rating) if s.opponent_rating is not None else "",
+                *(_number(v) for v in line.tiebreaks),
+            ]
+        )
+    return header, rows
+
+
+def _cell(table: Crosstable, player: str, opponent: str, *, allow_grid: bool) -> str:
+    if player == opponent:
+        return "x"
+    record = table.tally.record(player, opponent)
+    if not record.games:
+        return ""
+    if allow_grid:
+        marks = grid(table.tally, player, opponent)
+        if marks is not None:
+            return marks
+    return f"{_number(record.wins + record.draws / 2)}/{record.games}"
+
+
+def _matrix(table: Crosstable) -> tuple[list[str], list[list[str]]] | None:
+    """The opponent-by-opponent table, in standings order, for small fields."""
+    names = [line.standing.name for line in table.lines]
+    if len(names) > MAX_TABLE_PLAYERS or len(names) < 2:
+        return None
+    allow_grid = max((h.games for h in table.head_to_head), default=0) <= MAX_GRID_GAMES
+    header = ["#", "Name", *(str(i) for i in range(1, len(names) + 1)), "Points"]
+    rows = []
+    for i, name in enumerate(names, 1):
+        cells = [_cell(table, name, other, allow_grid=allow_grid) for other in names]
+        rows.append([str(i), name, *cells, _number(table.lines[i - 1].standing.points)])
+    return header, rows
+
+
+def _colour_rows(table: Crosstable) -> tuple[list[str], list[list[str]]]:
+    header = ["Name", "White", "W-D-L", "White%", "Black", "W-D-L", "Black%"]
+    rows = []
+    for line in table.lines:
+        s = line.standing
+        cells = [s.name]
+        for record in (s.white, s.black):
+            percent = 100 * (record.wins + record.draws / 2) / record.games if record.games else 0.0
+            cells += [str(record.games), f"{record.wins}-{record.draws}-{record.losses}", f"{percent:.1f}"]
+        rows.append(cells)
+    return header, rows
+
+
+def _match_lines(table: Crosstable) -> list[str]:
+    m = table.match
+    if m is None:
+        return []
+    s = m.stats
+    lines = [
+        f"Score of {m.first} vs {m.second}: {s.wins} - {s.losses} - {s.draws}  [{s.score:.3f}] {s.games}",
+        f"Elo difference: {_signed(s.elo.value, 1)} +/- {_margin(s.elo.margin, 1)}, "
+        f"LOS: {100 * s.los:.1f} %, DrawRatio: {100 * s.draw_ratio:.1f} %",
+    ]
+    if s.penta is not None and s.elo_penta is not None and s.nelo_penta is not None:
+        lines += [
+            f"Ptnml(0-2): [{', '.join(str(c) for c in s.penta)}], {sum(s.penta)} pairs, {m.unpaired} unpaired games",
+            f"Elo (pentanomial): {_signed(s.elo_penta.value, 2)} +/- {_margin(s.elo_penta.margin, 2)}, "
+            f"nElo: {_signed(s.nelo_penta.value, 2)} +/- {_margin(s.nelo_penta.margin, 2)}, "
+            f"LOS: {100 * (s.los_penta or 0):.2f} %",
+        ]
+    else:
+        lines.append(f"nElo: {_signed(s.nelo.value, 2)} +/- {_margin(s.nelo.margin, 2)} (no game pairs found)")
+    if s.sprt is not None:
+        verdict = {"H1": "H1 was accepted", "H0": "H0 was accepted", "continue": "no decision yet"}[s.sprt.verdict]
+        lines.append(
+            f"SPRT ({m.sprt_model}): LLR {s.sprt.llr:.2f} (bounds {s.sprt.lower:.2f}, {s.sprt.upper:.2f}) - {verdict}"
+        )
+    return lines
+
+
+def _aligned(header: list[str], rows: list[list[str]], *, left: Sequence[int] = (1,)) -> list[str]:
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    out = []
+    for row in [header, *rows]:
+        cells = [c.ljust(w) if i in left else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths, strict=True))]
+        out.append("  ".join(cells).rstrip())
+    return out
+
+
+def _rating_note(table: Crosstable) -> str:
+    r = table.ratings
+    anchor = f"{r.anchor} = {_number(r.anchor_elo)}" if r.anchor else f"average = {_number(r.anchor_elo)}"
+    note = f"Elo: joint maximum likelihood, anchored on {anchor}; ± is the 95 % interval"
+    if r.white_advantage:
+        note += f"; white advantage {_signed(r.white_advantage, 1)} +/- {_margin(r.white_advantage_error, 1)}"
+    return note
+
+
+def _text(table: Crosstable) -> str:
+    out = [table.title, "", *_aligned(*_standings_rows(table)), "", _rating_note(table)]
+    matrix = _matrix(table)
+    if matrix is not None:
+        out += ["", "Cross-table", "", *_aligned(*matrix)]
+    out += ["", "Per colour", "", *_aligned(*_colour_rows(table), left=(0,))]
+    if table.match is not None:
+        out += ["", *_match_lines(table)]
+    out += [f"note: {n}" for n in table.notes]
+    return "\n".join(out) + "\n"
+
+
+def _md_table(header: list[str], rows: list[list[str]]) -> list[str]:
+    def escape(cell: str) -> str:
+        return cell.replace("|", "\\|")
+
+    out = ["| " + " | ".join(escape(h) for h in header) + " |", "|" + "---|" * len(header)]
+    out += ["| " + " | ".join(escape(c) for c in row) + " |" for row in rows]
+    return out
+
+
+def _markdown(table: Crosstable) -> str:
+    out = [f"# {table.title}", "", *_md_table(*_standings_rows(table)), "", _rating_note(table)]
+    matrix = _matrix(table)
+    if matrix is not None:
+        out += ["", "## Cross-table", "", *_md_table(*matrix)]
+    out += ["", "## Per colour", "", *_md_table(*_colour_rows(table))]
+    if table.match is not None:
+        out += ["", "## Match", "", *(f"- {line}" for line in _match_lines(table))]
+    out += [f"\n> note: {n}" for n in table.notes]
+    return "\n".join(out) + "\n"
+
+
+def _csv(table: Crosstable) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    header, rows = _standings_rows(table)
+    writer.writerow(header)
+    writer.writerows(rows)
+    return buffer.getvalue()
+
+
+def _finite(value: float) -> float | None:
+    return None if math.isinf(value) or math.isnan(value) else round(value, 2)
+
+
+def _json(table: Crosstable) -> str:
+    players = []
+    for line in table.lines:
+        s = line.standing
+        total = s.total
+        entry: dict[str, Any] = {
+            "rank": line.rank,
+            "name": s.name,
+            "games": s.games,
+            "points": s.points,
+            "percent": round(s.percent, 2),
+            "wins": total.wins,
+            "draws": total.draws,
+            "losses": total.losses,
+            "elo": _finite(line.elo),
+            "elo_error": _finite(line.elo_error),
+            "draw_percent": round(s.draw_percent, 2),
+            "average_opponent": _finite(s.opponent_rating) if s.opponent_rating is not None else None,
+            "white": {"wins": s.white.wins, "draws": s.white.draws, "losses": s.white.losses},
+            "black": {"wins": s.black.wins, "draws": s.black.draws, "losses": s.black.losses},
+        }
+        if table.tiebreak_names:
+            entry["tiebreaks"] = dict(zip(table.tiebreak_names, line.tiebreaks, strict=True))
+        players.append(entry)
+    h2h = []
+    for h in table.head_to_head:
+        item: dict[str, Any] = {
+            "players": [h.first, h.second],
+            "games": h.games,
+            "points": {h.first: h.first_points, h.second: h.second_points},
+            "wins": {h.first: h.record.wins, h.second: h.record.losses},
+            "draws": h.record.draws,
+        }
+        marks = grid(table.tally, h.first, h.second)
+        if marks is not None:
+            item["grid"] = marks
+        h2h.append(item)
+    document: dict[str, Any] = {
+        "title": table.title,
+        "games": table.tally.games,
+        "players": players,
+        "head_to_head": h2h,
+        "ratings": {
+            "anchor": table.ratings.anchor,
+            "anchor_elo": table.ratings.anchor_elo,
+            "white_advantage": _finite(table.ratings.white_advantage),
+            "white_advantage_error": _finite(table.ratings.white_advantage_error),
+            "groups": table.ratings.groups,
+        },
+        "notes": list(table.notes),
+    }
+    if table.match is not None:
+        document["match"] = _match_json(table.match)
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+def _match_json(m: Match) -> dict[str, Any]:
+    s = m.stats
+    out: dict[str, Any] = {
+        "players": [m.first, m.second],
+        "wins": s.wins,
+        "losses": s.losses,
+        "draws": s.draws,
+        "elo": _finite(s.elo.value),
+        "elo_error": _finite(s.elo.margin),
+        "los": round(s.los, 4),
+        "draw_ratio": round(s.draw_ratio, 4),
+        "nelo": _finite(s.nelo.value),
+        "nelo_error": _finite(s.nelo.margin),
+    }
+    if s.penta is not None and s.elo_penta is not None and s.nelo_penta is not None:
+        out["pentanomial"] = list(s.penta)
+        out["unpaired"] = m.unpaired
+        out["elo_pentanomial"] = _finite(s.elo_penta.value)
+        out["elo_pentanomial_error"] = _finite(s.elo_penta.margin)
+        out["nelo_pentanomial"] = _finite(s.nelo_penta.value)
+        out["nelo_pentanomial_error"] = _finite(s.nelo_penta.margin)
+    if s.sprt is not None:
+        out["sprt"] = {
+            "model": m.sprt_model,
+            "llr": round(s.sprt.llr, 4),
+            "lower": round(s.sprt.lower, 4),
+            "upper": round(s.sprt.upper, 4),
+            "verdict": s.sprt.verdict,
+        }
+    return out
+
+
+_CSS = """
+body { font-family: system-ui, sans-serif; margin: 2em; color: #111; }
+h1 { font-size: 1.5em; }
+table { border-collapse: collapse; margin: 1em 0; }
+th, td { border: 1px solid #999; padding: 0.25em 0.6em; text-align: right; }
+th { background: #e8e8e8; }
+td.name, th.name { text-align: left; }
+td.self { background: #bbb; }
+tr:nth-child(even) td { background: #f6f6f6; }
+p.note { font-size: 0.9em; color: #444; }
+pre { background: #f3f3f3; padding: 0.8em; }
+@media print {
+  body { margin: 0; }
+  th { background: #ddd !important; -webkit-print-color-adjust: exact; print-color-adjust: exact; }
+  table, pre { page-break-inside: avoid; }
+}
+"""
+
+
+def _html_table(header: list[str], rows: list[list[str]], *, names: Sequence[int] = (1,)) -> str:
+    def cell(tag: str, i: int, text: str) -> str:
+        cls = ' class="name"' if i in names else (' class="self"' if text == "x" and tag == "td" else "")
+        return f"<{tag}{cls}>{html.escape(text)}</{tag}>"
+
+    head = "".join(cell("th", i, h) for i, h in enumerate(header))
+    body = "\n".join("<tr>" + "".join(cell("td", i, c) for i, c in enumerate(row)) + "</tr>" for row in rows)
+    return f"<table>\n<thead><tr>{head}</tr></thead>\n<tbody>\n{body}\n</tbody>\n</table>"
+
+
+def _html(table: Crosstable) -> str:
+    title = html.escape(table.title)
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en">',
+        "<head>",
+        '<meta charset="utf-8">',
+        f"<title>{title}</title>",
+        f"<style>{_CSS}</style>",
+        "</head>",
+        "<body>",
+        f"<h1>{title}</h1>",
+        _html_table(*_standings_rows(table)),
+        f'<p class="note">{html.escape(_rating_note(table))}</p>',
+    ]
+    matrix = _matrix(table)
+    if matrix is not None:
+        parts += ["<h2>Cross-table</h2>", _html_table(*matrix)]
+    parts += ["<h2>Per colour</h2>", _html_table(*_colour_rows(table), names=(0,))]
+    if table.match is not None:
+        parts += ["<h2>Match</h2>", "<pre>" + html.escape("\n".join(_match_lines(table))) + "</pre>"]
+    parts += [f'<p class="note">note: {html.escape(n)}</p>' for n in table.notes]
+    parts += ["</body>", "</html>"]
+    return "\n".join(parts) + "\n"

@@ -1,0 +1,303 @@
+"""Standings, head-to-head scores and the round-robin grid, from plain game results.
+
+Pure functions, no I/O: the same core serves PGN files (:mod:`tmanager.formats.pgnscan`),
+a tourney's results string and human events. Games are first aggregated into a
+:class:`Tally` (counts per ordered pair of players), so memory grows with the
+number of pairs, not of games; only the first few games of each pair are kept
+in order for the game-by-game grid.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+WHITE_WIN, BLACK_WIN, DRAW = "1-0", "0-1", "1/2-1/2"
+RESULTS = (WHITE_WIN, BLACK_WIN, DRAW)
+
+
+class GameResult(NamedTuple):
+    """One finished game. A named tuple: immutable, and cheap enough to make millions of."""
+
+    white: str
+    black: str
+    result: str  #: "1-0", "0-1" or "1/2-1/2"
+    round: str = ""  #: the Round tag as written ("3", "2.1"), "" if unknown
+    game_number: int | None = None  #: position in the event's schedule, if known
+    opening: str = ""  #: start position (FEN) when not the standard one
+
+
+@dataclass(frozen=True, slots=True)
+class Points:
+    """What a win, a draw and a loss are worth."""
+
+    win: float = 1.0
+    draw: float = 0.5
+    loss: float = 0.0
+
+
+#: 1 for a win, ½ for a draw, 0 for a loss.
+STANDARD_POINTS = Points()
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """Wins, draws and losses of one side."""
+
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    def points(self, points: Points = STANDARD_POINTS) -> float:
+        return self.wins * points.win + self.draws * points.draw + self.losses * points.loss
+
+    def __add__(self, other: Record) -> Record:
+        return Record(self.wins + other.wins, self.draws + other.draws, self.losses + other.losses)
+
+    def reversed(self) -> Record:
+        """The same games from the opponent's side."""
+        return Record(self.losses, self.draws, self.wins)
+
+
+@dataclass(slots=True)
+class Tally:
+    """Game results aggregated per ordered (white, black) pair.
+
+    ``grid_limit`` games per pair are also kept in order (round, game number,
+    arrival) for the game-by-game grid; beyond it the grid is not available.
+    """
+
+    grid_limit: int = 12
+    #: (white, black) -> [white wins, draws, black wins]
+    pairs: dict[tuple[str, str], list[int]] = field(default_factory=dict)
+    #: players in order of first appearance
+    players: dict[str, None] = field(default_factory=dict)
+    #: unordered pair -> games in arrival order, while within ``grid_limit``
+    sequences: dict[frozenset[str], list[GameResult]] = field(default_factory=dict)
+    grid_complete: bool = True
+
+    def add(self, game: GameResult) -> None:
+        """Count one game."""
+        key = (game.white, game.black)
+        counts = self.pairs.get(key)
+        if counts is None:
+            counts = self.pairs[key] = [0, 0, 0]
+            self.players.setdefault(game.white)
+            self.players.setdefault(game.black)
+        counts[_INDEX[game.result]] += 1
+        if self.grid_complete:
+            sequence = self.sequences.setdefault(frozenset(key), [])
+            if len(sequence) < self.grid_limit:
+                sequence.append(game)
+            else:
+                self.grid_complete = False
+                self.sequences.clear()
+
+    def update(self, games: Iterable[GameResult]) -> Tally:
+        """Count many games; returns ``self``."""
+        for game in games:
+            self.add(game)
+        return self
+
+    @property
+    def games(self) -> int:
+        return sum(sum(c) for c in self.pairs.values())
+
+    def record(self, player: str, opponent: str) -> Record:
+        """``player``'s record against ``opponent``, both colours."""
+        return self.colour_record(player, opponent, white=True) + self.colour_record(player, opponent, white=False)
+
+    def colour_record(self, player: str, opponent: str, *, white: bool) -> Record:
+        """``player``'s record against ``opponent`` with one colour."""
+        if white:
+            w, d, b = self.pairs.get((player, opponent), (0, 0, 0))
+            return Record(w, d, b)
+        w, d, b = self.pairs.get((opponent, player), (0, 0, 0))
+        return Record(b, d, w)
+
+
+_INDEX = {WHITE_WIN: 0, DRAW: 1, BLACK_WIN: 2}
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One player's line in the standings."""
+
+    name: str
+    white: Record
+    black: Record
+    points: float
+    opponent_rating: float | None = None  #: games-weighted average rating of the opponents
+
+    @property
+    def total(self) -> Record:
+        return self.white + self.black
+
+    @property
+    def games(self) -> int:
+        return self.total.games
+
+    @property
+    def percent(self) -> float:
+        """Score in percent of the games played (draws ½ regardless of :class:`Points`)."""
+        total = self.total
+        return 100.0 * (total.wins + total.draws / 2) / total.games if total.games else 0.0
+
+    @property
+    def draw_percent(self) -> float:
+        total = self.total
+        return 100.0 * total.draws / total.games if total.games else 0.0
+
+
+def standings(
+    tally: Tally,
+    *,
+    points: Points = STANDARD_POINTS,
+    ratings: Mapping[str, float] | None = None,
+) -> list[Standing]:
+    """Every player's standing, best first (points, then fewer games, then first appearance).
+
+    With ``ratings``, each line carries the average rating of the opponents met.
+    """
+    white: dict[str, Record] = {p: Record() for p in tally.players}
+    black: dict[str, Record] = {p: Record() for p in tally.players}
+    opp_sum: dict[str, float] = dict.fromkeys(tally.players, 0.0)
+    for (w, b), (ww, dd, bw) in tally.pairs.items():
+        white[w] += Record(ww, dd, bw)
+        black[b] += Record(bw, dd, ww)
+        if ratings is not None:
+            n = ww + dd + bw
+            opp_sum[w] += n * ratings[b]
+            opp_sum[b] += n * ratings[w]
+    lines = []
+    for name in tally.players:
+        total = white[name] + black[name]
+        average = opp_sum[name] / total.games if ratings is not None and total.games else None
+        lines.append(Standing(name, white[name], black[name], total.points(points), average))
+    order = {name: i for i, name in enumerate(tally.players)}
+    lines.sort(key=lambda s: (-s.points, s.games, order[s.name]))
+    return lines
+
+
+@dataclass(frozen=True, slots=True)
+class HeadToHead:
+    """The games between two players: ``first``'s record and both sides' points."""
+
+    first: str
+    second: str
+    record: Record
+    first_points: float
+    second_points: float
+
+    @property
+    def games(self) -> int:
+        return self.record.games
+
+
+def head_to_head(tally: Tally, *, points: Points = STANDARD_POINTS) -> list[HeadToHead]:
+    """One entry per pair of players who met, in order of first appearance."""
+    order = {name: i for i, name in enumerate(tally.players)}
+    seen: set[tuple[str, str]] = set()
+    result = []
+    for w, b in tally.pairs:
+        first, second = sorted((w, b), key=order.__getitem__)
+        if (first, second) in seen:
+            continue
+        seen.add((first, second))
+        record = tally.record(first, second)
+        result.append(HeadToHead(first, second, record, record.points(points), record.reversed().points(points)))
+    result.sort(key=lambda h: (order[h.first], order[h.second]))
+    return result
+
+
+def grid(tally: Tally, player: str, opponent: str) -> str | None:
+    """``player``'s results against ``opponent`` game by game, e.g. ``"1=0"``; None without a grid.
+
+    Games are ordered by game number, then round, then arrival.
+    """
+    if not tally.grid_complete:
+        return None
+    games = tally.sequences.get(frozenset((player, opponent)), [])
+    keyed = sorted(
+        enumerate(games),
+        key=lambda item: (
+            item[1].game_number if item[1].game_number is not None else -1,
+            round_key(item[1].round),
+            item[0],
+        ),
+    )
+    marks = []
+    for _, game in keyed:
+        if game.result == DRAW:
+            marks.append("=")
+        else:
+            won = (game.result == WHITE_WIN) == (game.white == player)
+            marks.append("1" if won else "0")
+    return "".join(marks)
+
+
+def round_key(text: str) -> tuple[int, ...]:
+    """A Round tag ("3", "2.1") as a sort key; unknown parts and an empty tag sort first."""
+    return tuple(int(part) if part.isdigit() else -1 for part in text.split("."))
+
+
+@dataclass(slots=True)
+class GamePairs:
+    """Pentanomial counts for a two-player match, pairing games as they stream by.
+
+    Two games form a pair when they share the start position (FEN, or none),
+    the colours are reversed, and their numbers make them a pair: GameNumber
+    tags 2k-1 and 2k; or, from Round tags, the same round (cutechess-cli,
+    fastchess) or rounds 2k-1 and 2k (XBoard); or, with neither, consecutive
+    games in the file. Counts are from ``first``'s side: index = points scored
+    in the pair × 2, i.e. ``[LL, LD, WL+DD, WD, WW]``.
+    """
+
+    first: str
+    second: str
+    penta: list[int] = field(default_factory=lambda: [0] * 5)
+    unpaired: int = 0
+    _pending: dict[tuple[str, str, int], tuple[GameResult, list[tuple[str, str, int]]]] = field(
+        default_factory=dict, init=False, repr=False
+    )
+    _arrivals: int = field(default=0, init=False, repr=False)
+
+    def add(self, game: GameResult) -> None:
+        """Consider one game; games of other players are ignored."""
+        if {game.white, game.black} != {self.first, self.second}:
+            return
+        self._arrivals += 1
+        keys = self._keys(game)
+        for key in keys:
+            waiting = self._pending.get(key)
+            if waiting is not None and waiting[0].white == game.black:
+                for other in waiting[1]:
+                    self._pending.pop(other, None)
+                self.penta[round(2 * (self._points(waiting[0]) + self._points(game)))] += 1
+                return
+        for key in keys:
+            self._pending.setdefault(key, (game, keys))
+
+    def _keys(self, game: GameResult) -> list[tuple[str, str, int]]:
+        if game.game_number is not None:
+            return [(game.opening, "pair", (game.game_number - 1) // 2)]
+        if game.round.isdigit():
+            number = int(game.round)
+            return [(game.opening, "round", number), (game.opening, "pair", (number - 1) // 2)]
+        return [(game.opening, "pair", (self._arrivals - 1) // 2)]
+
+    def _points(self, game: GameResult) -> float:
+        if game.result == DRAW:
+            return 0.5
+        return 1.0 if (game.result == WHITE_WIN) == (game.white == self.first) else 0.0
+
+    def finish(self) -> tuple[int, int, int, int, int]:
+        """The pentanomial counts; games still waiting for a partner are counted in ``unpaired``."""
+        self.unpaired = len({id(entry[0]) for entry in self._pending.values()})
+        p = self.penta
+        return (p[0], p[1], p[2], p[3], p[4])

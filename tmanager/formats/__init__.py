@@ -1,0 +1,1 @@
+"""File formats read and written without a tourney or event model: PGN, TRF, tsh ``.t``."""

@@ -1,0 +1,23 @@
+"""Logging set-up shared by the command line and the cluster coordinator: one timestamped line per event."""
+
+from __future__ import annotations
+
+import logging
+import sys
+from pathlib import Path
+
+
+def setup_logging(path: Path | None = None, *, quiet: bool = False) -> None:
+    """Log to ``path`` (appending) or to stderr, one timestamped line per event."""
+    handler: logging.Handler = logging.FileHandler(path) if path else logging.StreamHandler(sys.stderr)
+    handler.setFormatter(
+        logging.Formatter("%(asctime)s.%(msecs)03d %(process)d %(levelname)s %(message)s", "%Y-%m-%d %H:%M:%S")
+    )
+    root = logging.getLogger("tmanager")
+    root.handlers[:] = [handler]
+    root.setLevel(logging.WARNING if quiet else logging.INFO)
+    # python-chess warns about every engine oddity, often once per move: keep only its errors.
+    engine_log = logging.getLogger("chess")
+    engine_log.handlers[:] = [handler]
+    engine_log.setLevel(logging.ERROR)
+    engine_log.propagate = False

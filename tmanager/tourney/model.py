@@ -1,0 +1,636 @@
+"""The tourney file: a TOML document holding settings, participants and progress.
+
+The model here is plain data with validation; reading and writing the file
+under a lock lives in :mod:`tmanager.tourney.store`. The layout, in file order::
+
+    [tourney]            settings (name, type, cycles, games_per_pairing, tc…)
+    [openings]           optional opening book
+    [adjudication]       optional adjudication rules
+    [[participants]]     one table per engine, order fixed for the whole event
+    [swiss]              Swiss pairings made so far (written by tmanager)
+    [claims]             owners of games in progress (written by tmanager)
+    [faults]             engine faults counted per participant (written by tmanager)
+    [progress]           results = "…", always last, as XBoard's -results
+
+Everything above ``[swiss]``/``[claims]``/``[progress]`` is the user's and is
+never rewritten by a worker; the owned tail is.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import tomllib
+import types
+import typing
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, TypeVar, get_args, get_origin
+
+from tmanager.core.schedule import Gauntlet, RoundRobin, Schedule, ScheduledGame, Swiss
+from tmanager.core.timecontrol import TimeControl
+from tmanager.errors import ConfigError, StateError
+from tmanager.tourney.engines import EngineSpec, OptionValue, command_line, find_definition, load_definition
+from tmanager.tourney.openings import variant_board
+from tmanager.tourney.play import Adjudication
+
+TourneyType = Literal["round-robin", "gauntlet", "swiss"]
+
+#: XBoard's results alphabet.
+WHITE_WINS, BLACK_WINS, DRAW, PLAYING, UNPLAYED = "+", "-", "=", "*", " "
+RESULT_CHARS = WHITE_WINS + BLACK_WINS + DRAW + PLAYING + UNPLAYED
+FINISHED_CHARS = WHITE_WINS + BLACK_WINS + DRAW
+PGN_RESULT = {WHITE_WINS: "1-0", BLACK_WINS: "0-1", DRAW: "1/2-1/2"}
+RESULT_CHAR = {v: k for k, v in PGN_RESULT.items()}
+
+OWNED_SECTIONS = ("swiss", "claims", "faults", "progress")
+
+_T = TypeVar("_T")
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """``[tourney]``: how the event is organised and played."""
+
+    name: str = "tourney"
+    type: TourneyType = "round-robin"
+    gauntlet_seeds: int = 1
+    cycles: int = 1
+    games_per_pairing: int = 2
+    swiss_rounds: int = 0
+    bye_points: float | None = None
+    sync_after_round: bool = False
+    sync_after_cycle: bool = False
+    pgn: str = ""
+    after_game: str = ""
+    after_tourney: str = ""
+    event: str = ""
+    site: str = ""
+    variant: str = "chess"
+    tc: str = "inf"
+    st: float | None = None
+    nodes: int | None = None
+    depth: int | None = None
+    time_margin: float = 0.1
+    handshake_timeout: float = 10.0
+    ponder: bool = False
+    restart: bool = False
+    pgn_comments: bool = False
+    move_timeout: float = 60.0
+    lease: float = 120.0
+
+
+@dataclass(frozen=True, slots=True)
+class Openings:
+    """``[openings]``: an EPD or PGN book; both games of a colour-reversed pair share an opening."""
+
+    file: str
+    format: Literal["auto", "epd", "pgn"] = "auto"
+    order: Literal["sequential", "random"] = "sequential"
+    seed: int = 0
+    start: int = 1
+    plies: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Participant:
+    """``[[participants]]``: one engine; either ``engine`` names a definition or ``cmd`` is given."""
+
+    name: str
+    engine: str = ""
+    cmd: str = ""
+    protocol: Literal["", "uci", "xboard"] = ""
+    dir: str = ""
+    args: tuple[str, ...] = ()
+    options: Mapping[str, OptionValue] = field(default_factory=dict)
+    tc: str = ""
+    st: float | None = None
+    nodes: int | None = None
+    depth: int | None = None
+    ponder: bool | None = None
+    restart: bool | None = None
+    stderr: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """Who is playing a game marked ``*``: enough to tell a live owner from a dead one."""
+
+    host: str
+    pid: int
+    started: float
+    claimed: float
+    heartbeat: float
+
+
+@dataclass(slots=True)
+class Tourney:
+    """A whole tourney file in memory."""
+
+    path: Path
+    settings: Settings
+    participants: list[Participant]
+    openings: Openings | None = None
+    adjudication: Adjudication = field(default_factory=Adjudication)
+    swiss: list[list[tuple[int, int]]] = field(default_factory=list)
+    claims: dict[int, Claim] = field(default_factory=dict)
+    faults: dict[str, dict[str, int]] = field(default_factory=dict)
+    results: str = ""
+
+    @property
+    def directory(self) -> Path:
+        return self.path.parent
+
+    @property
+    def live_dir(self) -> Path:
+        """Where workers publish their games in progress, one JSON file per game (see worker.LiveGame)."""
+        return self.directory / f".{self.path.stem}.live"
+
+    @property
+    def pgn_path(self) -> Path:
+        return self.directory / (self.settings.pgn or self.path.with_suffix(".pgn").name)
+
+    def schedule(self) -> Schedule:
+        """The schedule of this tourney's type."""
+        s = self.settings
+        n = len(self.participants)
+        if s.type == "round-robin":
+            return RoundRobin(n, games_per_pairing=s.games_per_pairing, cycles=s.cycles)
+        if s.type == "gauntlet":
+            return Gauntlet(n, seeds=s.gauntlet_seeds, games_per_pairing=s.games_per_pairing, cycles=s.cycles)
+        return Swiss(
+            n, rounds=s.swiss_rounds, paired=self.swiss, games_per_pairing=s.games_per_pairing, cycles=s.cycles
+        )
+
+    @property
+    def bye_points(self) -> float:
+        """What a Swiss bye is worth: ``bye_points``, by default a win of every game of a pairing."""
+        s = self.settings
+        return s.bye_points if s.bye_points is not None else float(s.games_per_pairing)
+
+    def byes(self) -> list[int]:
+        """The participant with the bye in each paired Swiss round (odd fields only)."""
+        n = len(self.participants)
+        byes = []
+        for boards in self.swiss:
+            seated = {p for board in boards for p in board}
+            byes += [i for i in range(n) if i not in seated]
+        return byes
+
+    def result(self, number: int) -> str:
+        """The results character of game ``number`` (space when beyond the string)."""
+        return self.results[number] if number < len(self.results) else UNPLAYED
+
+    def finished_games(self) -> list[tuple[ScheduledGame, str]]:
+        """Every finished game with its results character, in game-number order."""
+        schedule = self.schedule()
+        games = []
+        for number, char in enumerate(self.results):
+            if char in FINISHED_CHARS:
+                game = schedule.game(number)
+                if game is not None:
+                    games.append((game, char))
+        return games
+
+    def tally(self) -> list[float]:
+        """Points per participant, straight from the results string (and Swiss byes)."""
+        points = [0.0] * len(self.participants)
+        for game, char in self.finished_games():
+            if char == DRAW:
+                points[game.white] += 0.5
+                points[game.black] += 0.5
+            else:
+                points[game.white if char == WHITE_WINS else game.black] += 1
+        for index in self.byes():
+            points[index] += self.bye_points
+        return points
+
+    def participant_index(self, name: str) -> int:
+        """The index of the participant called ``name``; :class:`ConfigError` listing the names otherwise."""
+        for i, p in enumerate(self.participants):
+            if p.name == name:
+                return i
+        names = ", ".join(p.name for p in self.participants)
+        raise ConfigError(f"no participant named {name!r}", file=self.path, hint=f"participants: {names}")
+
+    @property
+    def finished_count(self) -> int:
+        """Games with a result."""
+        return sum(c in FINISHED_CHARS for c in self.results)
+
+    def is_complete(self) -> bool:
+        """Whether every scheduled game has a result (the results string is never longer than the schedule)."""
+        return self.finished_count == self.schedule().total_games
+
+    def games_of(self, index: int, chars: str) -> list[int]:
+        """Numbers of the games of participant ``index`` whose results character is in ``chars``."""
+        schedule = self.schedule()
+        found = []
+        for number, char in enumerate(self.results):
+            game = schedule.game(number) if char in chars else None
+            if game is not None and index in (game.white, game.black):
+                found.append(number)
+        return found
+
+    def substitute(self, old: str, new: Participant, *, replace: bool) -> list[int]:
+        """Put ``new`` in ``old``'s place (same index, so the schedule keeps its meaning).
+
+        Upgrade (``replace=False``): ``new`` plays the future games. Replace: ``old``'s
+        finished games are reset to not played, and their numbers returned; refused while
+        ``old`` is playing.
+        """
+        index = self.participant_index(old)
+        if new.name != old and any(p.name == new.name for p in self.participants):
+            raise ConfigError(f"a participant is already named {new.name!r}", file=self.path, hint="choose --name")
+        reset: list[int] = []
+        if replace:
+            playing = self.games_of(index, PLAYING)
+            if playing:
+                raise StateError(
+                    f"{self.path}: {old!r} is playing game(s) {', '.join(map(str, playing))} now; "
+                    "replace it after they finish, or use --upgrade"
+                )
+            reset = self.games_of(index, FINISHED_CHARS)
+            for number in reset:
+                self.set_result(number, UNPLAYED)
+        self.participants[index] = new
+        return reset
+
+    def count_fault(self, engine: str, kind: str) -> None:
+        counts = self.faults.setdefault(engine, {})
+        counts[kind] = counts.get(kind, 0) + 1
+
+    def set_result(self, number: int, char: str) -> None:
+        if char not in RESULT_CHARS:
+            raise ValueError(f"bad result character {char!r}")
+        padded = self.results.ljust(number + 1)
+        self.results = (padded[:number] + char + padded[number + 1 :]).rstrip(UNPLAYED)
+        if char != PLAYING:
+            self.claims.pop(number, None)
+
+    def time_control(self, index: int) -> TimeControl:
+        """The limits that participant ``index`` plays with (its own, else the tourney's)."""
+        p, s = self.participants[index], self.settings
+        try:
+            return TimeControl.parse(
+                p.tc or s.tc,
+                move_time=p.st if p.st is not None else s.st,
+                nodes=p.nodes if p.nodes is not None else s.nodes,
+                depth=p.depth if p.depth is not None else s.depth,
+            )
+        except ConfigError as exc:
+            where = f"participants[{index}]" if p.tc or p.st or p.nodes or p.depth else "tourney"
+            field_name = f"{where}.{exc.field or 'tc'}"
+            raise ConfigError(exc.message, file=self.path, field=field_name, hint=exc.hint) from None
+
+    def plays_on_a_clock(self, name: str) -> bool:
+        """Whether the participant called ``name`` has a clock (true for a name no longer taking part)."""
+        try:
+            return self.time_control(self.participant_index(name)).has_clock
+        except ConfigError:
+            return True
+
+    def engine_spec(self, index: int) -> EngineSpec:
+        """Resolve participant ``index`` to a startable engine (definition merged with overrides)."""
+        return resolve_engine(
+            self.participants[index], self.settings, directory=self.directory, file=self.path,
+            where=f"participants[{index}]",
+        )
+
+    def validate(self, *, settings: bool = True) -> None:
+        """Check everything that can be checked without starting an engine; with ``settings``
+        false only what a change of the owned tail (results, claims, pairings) can break."""
+        try:
+            total = self.schedule().total_games
+        except ConfigError as exc:
+            raise exc.located(file=self.path) from None
+        if len(self.results) > total:
+            raise ConfigError(
+                f"results string has {len(self.results)} games but the schedule only {total}",
+                file=self.path,
+                field="progress.results",
+                hint="remove the extra characters, or raise cycles",
+            )
+        if not settings:
+            return
+        try:
+            variant_board(self.settings.variant)
+        except ConfigError as exc:
+            raise exc.located(file=self.path) from None
+        names = [p.name for p in self.participants]
+        duplicate = next((n for n in names if names.count(n) > 1), None)
+        if duplicate:
+            raise ConfigError(f"two participants are named {duplicate!r}", file=self.path, field="participants")
+        for i in range(len(self.participants)):
+            self.time_control(i)
+            self.engine_spec(i)
+
+
+def resolve_engine(
+    p: Participant, settings: Settings, *, directory: Path, file: Path | None = None, where: str = "participant"
+) -> EngineSpec:
+    """Resolve participant ``p`` to a startable engine: its definition (searched from ``directory``,
+    see :func:`~tmanager.tourney.engines.engine_dirs`) merged with its overrides and ``settings``.
+
+    Needs no tourney file, so a remote worker resolves the same definition names with its own
+    commands; ``file`` and ``where`` only locate errors.
+    """
+    base: dict[str, Any] = {}
+    if p.engine:
+        try:
+            base = load_definition(find_definition(p.engine, directory))
+        except ConfigError as exc:
+            raise exc.located(file=file, field=f"{where}.engine") from None
+    cmd = p.cmd or base.get("cmd")
+    protocol = p.protocol or base.get("protocol", "")
+    if not cmd:
+        raise ConfigError(
+            f"participant {p.name!r} has neither engine nor cmd",
+            file=file,
+            field=where,
+            hint='add engine = "<definition>" or cmd = "<program>" with protocol',
+        )
+    if protocol not in ("uci", "xboard"):
+        raise ConfigError(
+            f"protocol must be \"uci\" or \"xboard\", not {protocol!r}",
+            file=file,
+            field=f"{where}.protocol",
+        )
+    workdir = p.dir or base.get("dir") or str(directory)
+    if not Path(workdir).is_absolute():
+        workdir = str(directory / workdir)
+    return EngineSpec(
+        name=p.name,
+        command=command_line(cmd, [*base.get("args", []), *p.args]),
+        protocol=protocol,
+        workdir=workdir,
+        options={**base.get("options", {}), **p.options},
+        xboard_features=dict(base.get("xboard_features", {})),
+        ponder=p.ponder if p.ponder is not None else settings.ponder,
+        restart=p.restart if p.restart is not None else settings.restart,
+        stderr_log=str(directory / p.stderr) if p.stderr else None,
+        handshake_timeout=settings.handshake_timeout,
+    )
+
+
+# --- reading -------------------------------------------------------------------------------------
+
+
+def from_toml(data: Mapping[str, Any], path: Path) -> Tourney:
+    """Build and validate a :class:`Tourney` from a parsed tourney file."""
+    allowed = {"tourney", "openings", "adjudication", "participants", *OWNED_SECTIONS}
+    for key in data:
+        if key not in allowed:
+            raise ConfigError(
+                f"unknown section {key!r}", file=path, hint=f"sections are: {', '.join(sorted(allowed))}"
+            )
+    settings = _from_table(Settings, data.get("tourney", {}), "tourney", path)
+    raw_participants = data.get("participants", [])
+    if not isinstance(raw_participants, list):
+        raise ConfigError("must be an array of tables ([[participants]])", file=path, field="participants")
+    participants = [
+        _from_table(Participant, table, f"participants[{i}]", path) for i, table in enumerate(raw_participants)
+    ]
+    openings = _from_table(Openings, data["openings"], "openings", path) if "openings" in data else None
+    adjudication = _from_table(Adjudication, data.get("adjudication", {}), "adjudication", path)
+    progress = data.get("progress", {})
+    _check_keys(progress, {"results"}, "progress", path)
+    results = progress.get("results", "")
+    if not isinstance(results, str):
+        raise ConfigError("must be a string", file=path, field="progress.results")
+    bad = next((c for c in results if c not in RESULT_CHARS), None)
+    if bad is not None:
+        raise ConfigError(
+            f"foreign character {bad!r} at game {results.index(bad)}",
+            file=path,
+            field="progress.results",
+            hint='use only "+", "-", "=", "*" and space',
+        )
+    tourney = Tourney(
+        path=path,
+        settings=settings,
+        participants=participants,
+        openings=openings,
+        adjudication=adjudication,
+        swiss=_read_swiss(data.get("swiss", {}), path),
+        claims=_read_claims(data.get("claims", {}), path),
+        faults=_read_faults(data.get("faults", {}), path),
+        results=results.rstrip(UNPLAYED),
+    )
+    tourney.validate()
+    return tourney
+
+
+def _read_claims(table: Any, path: Path) -> dict[int, Claim]:
+    if not isinstance(table, dict):
+        raise ConfigError("must be a table", file=path, field="claims")
+    claims = {}
+    for key, value in table.items():
+        if not key.isdigit():
+            raise ConfigError(f"key {key!r} is not a game number", file=path, field="claims")
+        claims[int(key)] = _from_table(Claim, value, f"claims.{key}", path)
+    return claims
+
+
+def _read_faults(table: Any, path: Path) -> dict[str, dict[str, int]]:
+    if not isinstance(table, dict) or not all(
+        isinstance(counts, dict) and all(isinstance(n, int) for n in counts.values()) for counts in table.values()
+    ):
+        raise ConfigError("must map engine names to tables of counts", file=path, field="faults")
+    return {name: dict(counts) for name, counts in table.items()}
+
+
+def _read_swiss(table: Any, path: Path) -> list[list[tuple[int, int]]]:
+    if not isinstance(table, dict):
+        raise ConfigError("must be a table", file=path, field="swiss")
+    _check_keys(table, {"rounds"}, "swiss", path)
+    rounds = []
+    for r, boards in enumerate(table.get("rounds", [])):
+        try:
+            rounds.append([(int(w), int(b)) for w, b in boards])
+        except (TypeError, ValueError):
+            raise ConfigError(
+                "each round must be a list of [white, black] pairs", file=path, field=f"swiss.rounds[{r}]"
+            ) from None
+    return rounds
+
+
+def _check_keys(table: Any, allowed: set[str], section: str, path: Path) -> None:
+    if not isinstance(table, dict):
+        raise ConfigError("must be a table", file=path, field=section)
+    for key in table:
+        if key not in allowed:
+            raise ConfigError(
+                f"unknown key {key!r}", file=path, field=section, hint=f"known keys: {', '.join(sorted(allowed))}"
+            )
+
+
+def _from_table(cls: type[_T], table: Any, section: str, path: Path) -> _T:
+    """Instantiate dataclass ``cls`` from a TOML table, checking keys and value types."""
+    hints = _HINTS.get(cls)
+    if hints is None:  # get_type_hints is slow, and every transaction reads the file
+        hints = _HINTS[cls] = typing.get_type_hints(cls)
+    names = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    _check_keys(table, names, section, path)
+    values = {}
+    for key, value in table.items():
+        try:
+            values[key] = _coerce(value, hints[key])
+        except (TypeError, ValueError) as exc:
+            raise ConfigError(str(exc), file=path, field=f"{section}.{key}") from None
+    try:
+        return cls(**values)
+    except TypeError as exc:
+        missing = str(exc).rsplit(":", 1)[-1].strip()
+        raise ConfigError(f"missing required key {missing}", file=path, field=section) from None
+
+
+_HINTS: dict[type[Any], dict[str, Any]] = {}
+
+
+def _coerce(value: Any, hint: Any) -> Any:
+    origin = get_origin(hint)
+    if origin is Literal:
+        if value not in get_args(hint):
+            raise ValueError(f"{value!r} is not one of {', '.join(repr(a) for a in get_args(hint) if a)}")
+        return value
+    if origin in (types.UnionType, typing.Union):
+        options = [a for a in get_args(hint) if a is not type(None)]
+        errors = []
+        for option in options:
+            try:
+                return _coerce(value, option)
+            except (TypeError, ValueError) as exc:
+                errors.append(str(exc))
+        raise ValueError(errors[0])
+    if origin is tuple:
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise ValueError("must be a list of strings")
+        return tuple(value)
+    if origin in (Mapping, dict):
+        if not isinstance(value, dict) or not all(isinstance(v, str | int | bool) for v in value.values()):
+            raise ValueError("must be a table of strings, whole numbers or booleans")
+        return dict(value)
+    if hint is bool:
+        if not isinstance(value, bool):
+            raise ValueError(f"must be true or false, not {value!r}")
+        return value
+    if hint is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError(f"must be a whole number, not {value!r}")
+        if value < 0:
+            raise ValueError(f"must not be negative, not {value}")
+        return value
+    if hint is float:
+        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value < 0:
+            raise ValueError(f"must be a non-negative number, not {value!r}")
+        return float(value)
+    if hint is str:
+        if not isinstance(value, str):
+            raise ValueError(f"must be a string, not {value!r}")
+        return value
+    raise TypeError(f"unsupported type {hint}")  # a programming error in the model
+
+
+def parse_value(text: str) -> Any:
+    """A command-line value as TOML would read it (``10``, ``true``, ``"x"``), else the plain string."""
+    try:
+        return tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError:
+        return text
+
+
+#: Settings whose change would give recorded results another meaning.
+SCHEDULE_KEYS = ("type", "gauntlet_seeds", "games_per_pairing")
+
+
+def edit_setting(tourney: Tourney, key: str, value: Any) -> None:
+    """:func:`apply_setting` for a tourney that may have results: refuse what would change their meaning."""
+    section, _, name = key.rpartition(".")
+    if section in ("", "tourney") and name in SCHEDULE_KEYS and tourney.results.strip():
+        raise ConfigError(
+            f"cannot change {name} once games are recorded: the results string would mean other games",
+            file=tourney.path,
+            field=f"tourney.{name}",
+            hint="clone the tourney with the new setting instead (tmanager clone --set)",
+        )
+    apply_setting(tourney, key, value)
+
+
+def apply_setting(tourney: Tourney, key: str, value: Any) -> None:
+    """Set ``section.field`` (``tourney.cycles``, ``adjudication.max_moves``…; a bare field means
+    ``tourney.``) with the same checks as when the file is read."""
+    section, _, name = key.rpartition(".")
+    section = section or "tourney"
+    targets: dict[str, Any] = {
+        "tourney": tourney.settings,
+        "adjudication": tourney.adjudication,
+        "openings": tourney.openings,
+    }
+    if section not in targets:
+        raise ConfigError(
+            f"cannot set {key!r}", field=key, hint="use tourney.FIELD, openings.FIELD or adjudication.FIELD"
+        )
+    current = targets[section]
+    if current is None:  # openings: start a section from the given key
+        table = {name: value}
+        if "file" not in table:
+            raise ConfigError("set openings.file first", field=key)
+        tourney.openings = _from_table(Openings, table, section, tourney.path)
+        return
+    table = _to_table(current, keep_defaults=True)
+    table[name] = value
+    updated = _from_table(type(current), table, section, tourney.path)
+    if section == "tourney":
+        tourney.settings = updated
+    elif section == "adjudication":
+        tourney.adjudication = updated
+    else:
+        tourney.openings = updated
+
+
+# --- writing -------------------------------------------------------------------------------------
+
+
+def settings_to_toml(tourney: Tourney) -> dict[str, Any]:
+    """The user's part of the file (everything before the owned tail) as TOML data."""
+    data: dict[str, Any] = {"tourney": _to_table(tourney.settings, keep_defaults=True)}
+    if tourney.openings:
+        data["openings"] = _to_table(tourney.openings, keep_defaults=True)
+    adjudication = _to_table(tourney.adjudication, keep_defaults=False)
+    if adjudication:
+        data["adjudication"] = adjudication
+    data["participants"] = [_to_table(p, keep_defaults=False) for p in tourney.participants]
+    return data
+
+
+def owned_to_toml(tourney: Tourney) -> dict[str, Any]:
+    """The owned tail (Swiss pairings, claims, results) as TOML data, results last."""
+    data: dict[str, Any] = {}
+    if tourney.swiss:
+        data["swiss"] = {"rounds": [[list(pair) for pair in r] for r in tourney.swiss]}
+    if tourney.claims:
+        data["claims"] = {str(n): _to_table(c, keep_defaults=True) for n, c in sorted(tourney.claims.items())}
+    if tourney.faults:
+        data["faults"] = tourney.faults
+    data["progress"] = {"results": tourney.results}
+    return data
+
+
+def _to_table(obj: Any, *, keep_defaults: bool) -> dict[str, Any]:
+    table: dict[str, Any] = {}
+    for f in dataclasses.fields(obj):
+        value = getattr(obj, f.name)
+        if value is None:
+            continue
+        if not keep_defaults and f.name != "name":
+            default = f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default
+            if value == default:
+                continue
+        if isinstance(value, tuple):
+            value = list(value)
+        elif isinstance(value, Mapping):
+            value = dict(value)
+        table[f.name] = value
+    return table

@@ -1,0 +1,71 @@
+"""Swiss engine tourneys: turn a tourney's results into pairing history and pair the next round.
+
+A pairing of G games counts, for the pairing rules, as one match: won, drawn
+or lost on its total, with the colour its first game was played with. Each
+cycle is a Swiss of its own. The boards of every paired round are stored in
+the tourney file (``[swiss] rounds``), so pairings survive restarts; the
+participant missing from a round's boards has the bye.
+"""
+
+from __future__ import annotations
+
+from tmanager.pairing import Game, PlayerState, PointsSystem, pair_round
+from tmanager.pairing.model import BLACK, WHITE
+from tmanager.tourney.model import BLACK_WINS, DRAW, FINISHED_CHARS, WHITE_WINS, Tourney
+
+
+def _match_points(tourney: Tourney, absolute_round: int, pairing: int) -> tuple[float, float]:
+    """Points of the pairing's white and black over its games."""
+    schedule = tourney.schedule()
+    first = schedule.games_of_round(absolute_round).start + pairing * schedule.games_per_pairing
+    own = [0.0, 0.0]
+    for game in range(schedule.games_per_pairing):
+        char = tourney.result(first + game)
+        side = game % 2  # the pairing's white has white in even games
+        if char == DRAW:
+            own[0] += 0.5
+            own[1] += 0.5
+        elif char in (WHITE_WINS, BLACK_WINS):
+            own[side if char == WHITE_WINS else 1 - side] += 1
+    return own[0], own[1]
+
+
+def history(tourney: Tourney, cycle: int, rounds: int) -> list[PlayerState]:
+    """Every participant's pairing history over the first ``rounds`` rounds of ``cycle``."""
+    n = len(tourney.participants)
+    games: list[list[Game]] = [[] for _ in range(n)]
+    byes = tourney.byes()
+    first_round = cycle * tourney.settings.swiss_rounds
+    for absolute in range(first_round, first_round + rounds):
+        for pairing, (white, black) in enumerate(tourney.swiss[absolute]):
+            white_points, black_points = _match_points(tourney, absolute, pairing)
+            outcome = "1" if white_points > black_points else "0" if white_points < black_points else "="
+            games[white].append(Game(opponent=black + 1, colour=WHITE, result=outcome))
+            games[black].append(Game(opponent=white + 1, colour=BLACK, result={"1": "0", "0": "1"}.get(outcome, "=")))
+        if byes:
+            games[byes[absolute]].append(Game(opponent=None, colour=None, result="U"))
+    # Pairing numbers follow the participants' order, as a seeded list would.
+    return [PlayerState(id=i + 1, games=tuple(g), rank=i + 1) for i, g in enumerate(games)]
+
+
+def pair_next_round(tourney: Tourney) -> bool:
+    """Pair the next Swiss round if every game before it is finished; ``True`` if one was paired."""
+    schedule = tourney.schedule()
+    absolute = len(tourney.swiss)
+    if tourney.settings.type != "swiss" or absolute >= schedule.total_rounds:
+        return False
+    before = schedule.games_of_round(absolute).start
+    if len(tourney.results) < before or any(c not in FINISHED_CHARS for c in tourney.results[:before]):
+        return False
+    rounds = tourney.settings.swiss_rounds
+    cycle, round_in_cycle = divmod(absolute, rounds)
+    g = tourney.settings.games_per_pairing
+    points = PointsSystem(pairing_bye=round(10 * tourney.bye_points / g))
+    pairing = pair_round(
+        history(tourney, cycle, round_in_cycle),
+        round_number=round_in_cycle + 1,
+        total_rounds=rounds,
+        points=points,
+    )
+    tourney.swiss.append([(white - 1, black - 1) for white, black in pairing.boards])
+    return True

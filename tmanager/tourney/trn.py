@@ -1,0 +1,140 @@
+"""XBoard tourney files (``.trn``): read one and turn it into our model.
+
+An XBoard tourney file is a settings file: ``-option value`` pairs, where a
+value is a bare word, a ``"quoted string"`` or a ``{braced block}`` that may span
+lines (``-participants`` lists one engine per line). Our numbering is XBoard's,
+so the ``-results`` string keeps its meaning; its ``*`` (games XBoard was
+playing) become not played.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from tmanager.errors import ConfigError
+from tmanager.tourney.engines import available_definitions
+from tmanager.tourney.model import PLAYING, UNPLAYED, Openings, Participant, Settings, Tourney
+
+_TOKEN = re.compile(r'\s*(?:-(\w+)\s*(\{[^}]*\}|"(?:[^"\\]|\\.)*"|[^\s"{][^\s]*)?)', re.DOTALL)
+
+
+def parse_options(text: str, path: Path) -> dict[str, str]:
+    """The ``-option value`` pairs of an XBoard settings file, values unquoted."""
+    options: dict[str, str] = {}
+    position = 0
+    text = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith(";"))
+    while position < len(text):
+        if text[position:].strip() == "":
+            break
+        match = _TOKEN.match(text, position)
+        if not match or match.end() == position:
+            line = text.count("\n", 0, position) + 1
+            raise ConfigError(f"line {line}: expected -option value", file=path)
+        name, value = match.group(1), match.group(2) or ""
+        if value[:1] in "{\"" and value:
+            value = value[1:-1]
+        options[name] = value
+        position = match.end()
+    return options
+
+
+def _definition_for(name: str, known: list[str]) -> str | None:
+    wanted = _normal(name)
+    return next((k for k in known if _normal(k) == wanted), None)
+
+
+def _normal(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "", name.lower())
+
+
+def _bool(value: str) -> bool:
+    return value.strip().lower() in ("true", "1", "yes")
+
+
+def _time_control(options: dict[str, str]) -> tuple[str, float | None, int | None]:
+    """XBoard's -tc (minutes, or m:ss), -mps, -inc, -st, -searchDepth as our (tc, st, depth)."""
+    st = float(options["st"]) if options.get("st", "0") not in ("", "0") else None
+    depth = int(options["searchDepth"]) if options.get("searchDepth", "0") not in ("", "0") else None
+    tc = options.get("tc") or options.get("timeControl")
+    if not tc:
+        # XBoard's default is 40 moves in 5 minutes, unless a per-move limit is given.
+        return ("inf" if st or depth else "40/300"), st, depth
+    minutes, _, seconds = tc.partition(":")
+    base = f"{float(minutes) * 60 + float(seconds or 0):g}"
+    mps = int(options.get("mps") or options.get("movesPerSession") or 0)
+    inc = float(options.get("inc") or options.get("timeIncrement") or -1)
+    if inc >= 0:  # XBoard: a non-negative increment means incremental, not classical, clocks
+        return f"{base}+{inc:g}", st, depth
+    return (f"{mps}/{base}" if mps > 0 else base), st, depth
+
+
+def import_trn(path: Path, target: Path) -> Tourney:
+    """Our tourney for XBoard tourney file ``path``, to be written at ``target``."""
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError as exc:
+        raise ConfigError(f"cannot read: {exc}", file=path) from None
+    options = parse_options(text, path)
+    names = [line.strip() for line in options.get("participants", "").splitlines() if line.strip()]
+    if len(names) < 2:
+        raise ConfigError("fewer than 2 participants", file=path, field="-participants")
+    known = available_definitions(target.parent)
+    unknown = [n for n in names if _definition_for(n, known) is None]
+    if unknown:
+        raise ConfigError(
+            f"no engine definition for {', '.join(repr(n) for n in unknown)}",
+            file=path,
+            field="-participants",
+            hint="define each in engines/NAME.toml (cmd, protocol) beside the new tourney file; "
+            f"known: {', '.join(known) or 'none'}",
+        )
+    kind = int(options.get("tourneyType", "0") or 0)
+    if kind < 0:
+        raise ConfigError("Swiss XBoard tourneys (-tourneyType -1) cannot be imported", file=path,
+                          field="-tourneyType", hint="create a Swiss tourney with `tmanager new --type swiss`")
+    try:
+        tc, st, depth = _time_control(options)
+        settings = Settings(
+            name=target.stem,
+            type="gauntlet" if kind > 0 else "round-robin",
+            gauntlet_seeds=max(kind, 1),
+            cycles=int(options.get("tourneyCycles", "1") or 1),
+            games_per_pairing=int(options.get("defaultMatchGames", "1") or 1),
+            sync_after_round=_bool(options.get("syncAfterRound", "false")),
+            sync_after_cycle=_bool(options.get("syncAfterCycle", "false")),
+            pgn=options.get("saveGameFile", "") or target.with_suffix(".pgn").name,
+            after_game=options.get("afterGame", ""),
+            after_tourney=options.get("afterTourney", ""),
+            tc=tc,
+            st=st,
+            depth=depth,
+        )
+    except ValueError as exc:
+        raise ConfigError(f"bad number: {exc}", file=path) from None
+    results = options.get("results", "").replace(PLAYING, UNPLAYED)
+    return Tourney(
+        path=target,
+        settings=settings,
+        participants=[Participant(name=n, engine=str(_definition_for(n, known))) for n in names],
+        openings=_openings(options),
+        results=results.rstrip(UNPLAYED),
+    )
+
+
+def _openings(options: dict[str, str]) -> Openings | None:
+    """-loadGameFile / -loadPositionFile with their index: N > 0 starts at N, -1 steps on, -2 is random."""
+    for file_key, index_key, kind in (
+        ("loadPositionFile", "loadPositionIndex", "epd"),
+        ("loadGameFile", "loadGameIndex", "pgn"),
+    ):
+        file = options.get(file_key, "")
+        if file:
+            index = int(options.get(index_key, "1") or 1)
+            return Openings(
+                file=file,
+                format="epd" if kind == "epd" else "pgn",
+                order="random" if index == -2 else "sequential",
+                start=max(index, 1),
+            )
+    return None
