@@ -117,9 +117,13 @@ def append_checked(path: Path, data: bytes, *, keep: Callable[[int], int] | None
         os.close(fd)
 
 
-def write_at(path: Path, edits: Iterable[tuple[int, bytes]], *, inode: int) -> bool:
-    """Overwrite bytes of ``path`` in place, then fsync; ``False`` (nothing written) if ``path`` is no longer
-    the file with ``inode`` (it was replaced meanwhile). Each edit is short, so it lands whole or not at all."""
+def write_at(path: Path, edits: Iterable[tuple[int, bytes]], *, inode: int, durable: bool) -> bool:
+    """Overwrite bytes of ``path`` in place; ``False`` (nothing written) if ``path`` is no longer the file
+    with ``inode`` (it was replaced meanwhile). Each edit is short, so it lands whole or not at all.
+
+    With ``durable`` the file is fsynced; without, the caller has already made
+    the change durable elsewhere (a journal) and a power cut only loses a copy.
+    """
     try:
         fd = os.open(path, os.O_WRONLY)
     except FileNotFoundError:
@@ -132,7 +136,8 @@ def write_at(path: Path, edits: Iterable[tuple[int, bytes]], *, inode: int) -> b
         for offset, data in edits:
             if os.pwrite(fd, data, offset) != len(data):
                 raise OSError(errno.EIO, f"short write at byte {offset}")
-        os.fsync(fd)
+        if durable:
+            os.fsync(fd)
         return True
     except OSError as exc:
         raise disk_error(path, exc) from None

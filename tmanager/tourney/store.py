@@ -68,7 +68,7 @@ log = logging.getLogger("tmanager")
 
 _OWNED_HEADER = re.compile(rb"^[ \t]*\[[ \t]*(?:" + "|".join(OWNED_SECTIONS).encode() + rb")[ \t]*[\].]", re.MULTILINE)
 _PROGRESS_HEADER = re.compile(rb"^\[progress\][ \t]*\n", re.MULTILINE)
-_RESULTS_LINE = re.compile(rb'^results = "([^"\\\n]*)"[ \t]*(?:\n|\Z)', re.MULTILINE)
+_RESULTS_KEY = b'\nresults = "'
 _VERSION_LINE = re.compile(rb"^version = (\d+) *$", re.MULTILINE)
 _RESULT_BYTES = b"+-=* "
 
@@ -110,28 +110,40 @@ def render_owned(tourney: Tourney, *, version: int) -> str:
 class _Layout:
     """Where the fields changed in place sit in an owned part's text (byte offsets within it)."""
 
+    line_at: int  #: the start of the results line
+    line_end: int  #: just after it (its newline included)
     results_at: int
     results_end: int
     version_at: int
 
     @classmethod
     def find(cls, owned: bytes | bytearray) -> _Layout | None:
-        """The layout of ``owned`` if it is the one :func:`render_owned` writes, else ``None``."""
+        """The layout of ``owned`` if it is the one :func:`render_owned` writes, else ``None``.
+
+        Found with ``find`` rather than a regular expression: the results string may
+        be millions of characters long, and ``find`` crosses it at memory speed.
+        """
         progress = _PROGRESS_HEADER.search(owned)
         if progress is None:
             return None
-        results = _RESULTS_LINE.search(owned, progress.end())
-        version = _VERSION_LINE.search(owned, progress.end(), results.start() if results else len(owned))
-        if results is None or version is None or len(version.group(1)) > VERSION_WIDTH:
+        line_at = owned.find(_RESULTS_KEY, progress.end() - 1) + 1
+        if line_at == 0:
             return None
-        return cls(results.start(1), results.end(1), version.start(1))
+        results_at = line_at + len(_RESULTS_KEY) - 1
+        results_end = owned.find(b'"', results_at)
+        line_end = owned.find(b"\n", results_end) + 1 or len(owned)
+        if results_end < 0 or owned[results_end + 1 : line_end].strip():
+            return None
+        version = _VERSION_LINE.search(owned, progress.end(), line_at)
+        if version is None or len(version.group(1)) > VERSION_WIDTH:
+            return None
+        return cls(line_at, line_end, results_at, results_end, version.start(1))
 
 
 @dataclass(frozen=True, slots=True)
 class _Owned:
     """The owned part of a file as read."""
 
-    text: bytes
     sections: Mapping[str, Any]  #: every owned section but ``[progress]``
     sections_text: bytes  #: their text, as a cache key
     names: tuple[str, ...] | None  #: the participants the results were recorded with
@@ -141,53 +153,69 @@ class _Owned:
     layout: _Layout | None  #: set when results and version can be changed in place
 
 
-_parsed_sections: dict[bytes, dict[str, Any]] = {}
+@dataclass(frozen=True, slots=True)
+class _Frame:
+    """An owned part's text apart from its results and version, parsed: the same from one change to the next."""
+
+    sections: Mapping[str, Any]
+    sections_text: bytes
+    names: tuple[str, ...] | None
 
 
-def _parse_owned(owned: bytes, path: Path) -> _Owned:
-    """Read an owned part; in tmanager's own layout without parsing the results string as TOML."""
+_frames: dict[bytes, _Frame] = {}
+
+
+def _parse_owned(owned: bytes, path: Path, *, checked: bool = False) -> _Owned:
+    """Read an owned part; in tmanager's own layout without parsing the results string as TOML.
+
+    ``checked`` says that the results are known to be valid (they equal the journal's).
+    """
     layout = _Layout.find(owned)
     if layout is None:  # another layout (a hand-made or older file): read it all as TOML
         data = _toml(owned, path)
         progress = data.pop("progress", {})
-        results = progress.get("results", "") if isinstance(progress, dict) else ""
+        if not isinstance(progress, dict):
+            raise ConfigError("must be a table", file=path, field="progress")
+        results = progress.get("results", "")
         if not isinstance(results, str):
             raise ConfigError("must be a string", file=path, field="progress.results")
-        return _owned(owned, data, b"", progress, results.encode("utf-8"), None, path)
-    line = _RESULTS_LINE.search(owned, layout.results_at - len(b'results = "'))
-    assert line is not None
-    rest = owned[: line.start()] + owned[line.end() :]
-    progress_start = _PROGRESS_HEADER.search(owned)
-    assert progress_start is not None
-    sections_text = owned[: progress_start.start()]
-    data = dict(_parsed_sections.get(sections_text) or _toml(sections_text, path))
-    if len(_parsed_sections) > 8:
-        _parsed_sections.clear()
-    _parsed_sections[sections_text] = data
-    progress = _toml(rest[progress_start.start() :], path).get("progress", {})
-    if "results" in progress:
-        raise ConfigError("results is given twice", file=path, field="progress.results")
-    return _owned(owned, data, sections_text, progress, owned[layout.results_at : layout.results_end], layout, path)
+        parsed = _frame(data, json.dumps(data, sort_keys=True, default=str).encode(), progress, path)
+        return _owned(parsed, progress.get("version"), results.encode("utf-8"), None, path, checked=False)
+    version_end = owned.index(b"\n", layout.version_at)
+    key = owned[: layout.version_at] + owned[version_end : layout.results_at] + owned[layout.results_end :]
+    frame = _frames.get(key)
+    if frame is None:
+        progress_at = _PROGRESS_HEADER.search(owned)
+        assert progress_at is not None
+        sections_text = owned[: progress_at.start()]
+        progress = _toml(owned[progress_at.start() : layout.line_at], path).get("progress", {})
+        if "results" in progress:
+            raise ConfigError("results is given twice", file=path, field="progress.results")
+        frame = _frame(_toml(sections_text, path), sections_text, progress, path)
+        if len(_frames) > 16:
+            _frames.clear()
+        _frames[key] = frame
+    version = int(owned[layout.version_at : version_end])
+    return _owned(frame, version, owned[layout.results_at : layout.results_end], layout, path, checked=checked)
 
 
-def _owned(
-    text: bytes,
-    sections: dict[str, Any],
-    sections_text: bytes,
-    progress: Any,
-    results: bytes,
-    layout: _Layout | None,
-    path: Path,
-) -> _Owned:
-    if not isinstance(progress, dict):
-        raise ConfigError("must be a table", file=path, field="progress")
+def _frame(sections: dict[str, Any], sections_text: bytes, progress: dict[str, Any], path: Path) -> _Frame:
     unknown = set(progress) - {"results", "version", "participants"}
     if unknown:
         raise ConfigError(
             f"unknown key {sorted(unknown)[0]!r}", file=path, field="progress",
             hint="known keys: participants, version, results",
         )
-    if results.translate(None, _RESULT_BYTES):
+    names = progress.get("participants")
+    if names is not None and (not isinstance(names, list) or not all(isinstance(n, str) for n in names)):
+        raise ConfigError("must be a list of names", file=path, field="progress.participants")
+    return _Frame(sections, sections_text, tuple(names) if names is not None else None)
+
+
+def _owned(
+    frame: _Frame, version: Any, results: bytes, layout: _Layout | None, path: Path, *, checked: bool
+) -> _Owned:
+    if not checked and results.translate(None, _RESULT_BYTES):
         index = next(i for i, c in enumerate(results) if c not in _RESULT_BYTES)
         raise ConfigError(
             f"foreign character {results[index:index + 1].decode('utf-8', 'replace')!r} at game {index}",
@@ -195,17 +223,12 @@ def _owned(
             field="progress.results",
             hint='use only "+", "-", "=", "*" and space',
         )
-    version = progress.get("version")
     if version is not None and (isinstance(version, bool) or not isinstance(version, int) or version < 0):
         raise ConfigError("must be a whole number", file=path, field="progress.version")
-    names = progress.get("participants")
-    if names is not None and (not isinstance(names, list) or not all(isinstance(n, str) for n in names)):
-        raise ConfigError("must be a list of names", file=path, field="progress.participants")
     return _Owned(
-        text=text,
-        sections=sections,
-        sections_text=sections_text or json.dumps(sections, sort_keys=True, default=str).encode(),
-        names=tuple(names) if names is not None else None,
+        sections=frame.sections,
+        sections_text=frame.sections_text,
+        names=frame.names,
         version=version,
         results=results.decode("ascii").rstrip(UNPLAYED),
         padded=len(results),
@@ -364,21 +387,24 @@ class _State:
 def _load(path: Path) -> _State:
     data, inode = read_bytes(path)
     head, owned_text = _split(data)
-    owned = _parse_owned(owned_text, path)
     journal = _journals.read(path)
+    current = journal is not None and owned_text == journal.owned  # the usual case, tested at memory speed
+    owned = _parse_owned(owned_text, path, checked=current)
     repair = ""
     if journal is None:
         layout_ok = owned.layout is not None and owned.version is not None
         repair = "journal" if layout_ok else "layout"  # "layout": an XBoard import, a hand-made or older file
+    elif current:
+        pass
     elif owned.version is not None and owned.version == journal.version:
-        if owned.text != journal.owned:
-            repair = "hand edit"
+        repair = "hand edit"
     elif owned.version is None or owned.version < journal.version:
-        interrupted = owned.version is not None and owned.version >= journal.checkpoint and (
-            owned.text == _owned_at(path, journal, owned.version)
+        # Cut off between the journal and the file: one change behind, and exactly as before it.
+        interrupted = owned.version == journal.version - 1 and owned.version >= journal.checkpoint and (
+            owned_text == _owned_at(path, journal, owned.version)
         )
         repair = "behind" if interrupted else "stale"
-        owned = _parse_owned(bytes(journal.owned), path)
+        owned = _parse_owned(bytes(journal.owned), path, checked=True)
     else:  # the file is newer than its journal (the journal was replaced): the file wins
         repair = "journal"
     tourney = _model(path, head, owned)
@@ -493,14 +519,25 @@ def _checkpoint(path: Path, head: bytes | None, tourney: Tourney, *, version: in
     tourney.version = version
 
 
-def _changed_results(before: str, after: str, length: int) -> dict[int, str]:
-    """Results characters that differ, found block by block (equal blocks compare at C speed)."""
+def _changed_results(before: str, after: str) -> dict[int, str]:
+    """Results characters that differ (beyond a string's end counts as not played).
+
+    Equal stretches compare at memory speed: blocks, then sub-blocks, then
+    characters, so a change of one game in a million costs a few comparisons.
+    """
+    length = max(len(before), len(after))
     before, after = before.ljust(length, UNPLAYED), after.ljust(length, UNPLAYED)
-    changes = {}
-    for start in range(0, length, 4096):
-        old, new = before[start : start + 4096], after[start : start + 4096]
-        if old != new:
-            changes.update({start + i: b for i, (a, b) in enumerate(zip(old, new, strict=True)) if a != b})
+    changes: dict[int, str] = {}
+
+    def compare(start: int, end: int, step: int) -> None:
+        for at in range(start, end, step):
+            if before[at : at + step] != after[at : at + step]:
+                if step == 1:
+                    changes[at] = after[at]
+                else:
+                    compare(at, min(at + step, end), max(1, step // 64))
+
+    compare(0, length, 1 << 18)
     return changes
 
 
@@ -563,7 +600,7 @@ def _append(path: Path, state: _State, tourney: Tourney, before: _Before) -> boo
     if journal.offset > max(JOURNAL_LIMIT, 2 * state.size):
         return False  # fold the journal into a checkpoint from time to time
     version = tourney.version + 1
-    changes = _changed_results(before.results, tourney.results, total)
+    changes = _changed_results(before.results, tourney.results)
     line: dict[str, Any] = {"v": version}
     if changes:
         line["results"] = {str(n): c for n, c in sorted(changes.items())}
@@ -575,9 +612,10 @@ def _append(path: Path, state: _State, tourney: Tourney, before: _Before) -> boo
     base = len(state.head)
     edits = [(base + owned.layout.results_at + n, c.encode("ascii")) for n, c in changes.items()]
     edits.append((base + owned.layout.version_at, f"{version:<{VERSION_WIDTH}d}".encode()))
-    # Should the file have been replaced since it was read, the journal already holds the change
-    # and the next reader restores it; write_at then leaves the new file alone.
-    write_at(path, edits, inode=state.inode)
+    # The journal line is the durable record of the change (fsynced), so the file need not be: a power
+    # cut can only leave it behind its journal, which the next reader restores. Should the file have been
+    # replaced since it was read, write_at leaves the new one alone, and the next reader merges the two.
+    write_at(path, edits, inode=state.inode, durable=False)
     tourney.version = version
     return True
 

@@ -42,7 +42,7 @@ import chess
 import psutil
 
 from tmanager.core.schedule import DONE, WAIT, ScheduledGame, next_game
-from tmanager.errors import ConfigError, LockTimeout
+from tmanager.errors import ConfigError, LockTimeout, TManagerError
 from tmanager.formats import pgn
 from tmanager.tourney import store, swiss
 from tmanager.tourney.model import PLAYING, RESULT_CHAR, UNPLAYED, Claim, PendingHook, Tourney
@@ -319,12 +319,18 @@ class LiveGame:
         }
 
     def write(self, position: dict[str, Any]) -> None:
-        """Write the file now: the game's header and ``position`` (see :meth:`position`)."""
+        """Write the file now: the game's header and ``position`` (see :meth:`position`).
+
+        A view only: when it cannot be written (a full disk), it is skipped and the game goes on.
+        """
         state = {**self.header, **position, "updated": time.time()}
-        self.path.parent.mkdir(exist_ok=True)
         tmp = self.path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(state))
-        os.replace(tmp, self.path)
+        try:
+            self.path.parent.mkdir(exist_ok=True)
+            tmp.write_text(json.dumps(state))
+            os.replace(tmp, self.path)
+        except OSError:
+            tmp.unlink(missing_ok=True)
 
     @staticmethod
     def remove(tourney: Tourney, number: int) -> None:
@@ -557,7 +563,7 @@ class Worker:
             # One attempt: a stop must be prompt even when another process holds the lock for long.
             await asyncio.to_thread(self.release, number)
             log.info("game %d released unplayed", number)
-        except (ConfigError, LockTimeout) as exc:
+        except TManagerError as exc:  # an invalid file, a held lock, a full disk
             log.error("%s; game %d stays claimed and will be played again", exc, number)
 
     async def _claim(self) -> tuple[Tourney, ScheduledGame] | str:
