@@ -119,22 +119,27 @@ def release_stale(tourney: Tourney) -> list[tuple[int, str]]:
     Returns (game, new results character) for each. Claims left on games no longer
     marked ``*`` (a hand edit) are dropped, and engines of dead workers are killed.
     """
-    released = []
-    for number in stale_games(tourney):
-        claim = tourney.claims.get(number)
-        found = pgn.find_game(tourney.pgn_path, number, start=claim.pgn_offset if claim else 0)
-        char = RESULT_CHAR.get(found.result, UNPLAYED) if found else UNPLAYED
-        tourney.set_result(number, char)
-        if found is not None and char != UNPLAYED:
-            env = game_env(number, found.result, found.termination, found.reason, found.white, found.black)
-            add_hooks(tourney, number, env)
-        LiveGame.remove(tourney, number)
-        released.append((number, char))
+    released = [(number, give_back(tourney, number)) for number in stale_games(tourney)]
     for number in [n for n in tourney.claims if tourney.result(n) != PLAYING]:
         del tourney.claims[number]
     if released:
         reap_engines(tourney.path)
     return released
+
+
+def give_back(tourney: Tourney, number: int) -> str:
+    """End the claim on game ``number``: the game is not played, unless it is already in the PGN (its
+    worker died, or failed to write, after appending it): then it keeps that result and gets its hooks.
+    Returns the game's new results character."""
+    claim = tourney.claims.get(number)
+    found = pgn.find_game(tourney.pgn_path, number, start=claim.pgn_offset if claim else 0)
+    char = RESULT_CHAR.get(found.result, UNPLAYED) if found else UNPLAYED
+    tourney.set_result(number, char)
+    if found is not None and char != UNPLAYED:
+        add_hooks(tourney, number, game_env(number, found.result, found.termination, found.reason, found.white,
+                                            found.black))
+    LiveGame.remove(tourney, number)
+    return char
 
 
 def reap_engines(path: Path) -> int:
@@ -496,12 +501,13 @@ class Worker:
                 tourney.count_fault(engine, kind)
             return tourney, tourney.is_complete()
 
-    def release(self, number: int) -> None:
-        """Give a claimed game back unplayed (clean stop)."""
+    def release(self, number: int) -> str | None:
+        """Give a claimed game back (clean stop): unplayed, or recorded if its game made it to the PGN.
+        Returns its new results character (``None`` if it was no longer ours)."""
         with store.transaction(self.path, timeout=LOCK_POLL) as tourney:
             if self.owner.owns(tourney.claims.get(number)) and tourney.result(number) == PLAYING:
-                tourney.set_result(number, UNPLAYED)
-                LiveGame.remove(tourney, number)
+                return give_back(tourney, number)
+            return None
 
     def heartbeat(self, number: int) -> None:
         with store.transaction(self.path, timeout=LOCK_POLL) as tourney:
@@ -561,8 +567,11 @@ class Worker:
     async def _give_back(self, number: int) -> None:
         try:
             # One attempt: a stop must be prompt even when another process holds the lock for long.
-            await asyncio.to_thread(self.release, number)
-            log.info("game %d released unplayed", number)
+            char = await asyncio.to_thread(self.release, number)
+            if char == UNPLAYED:
+                log.info("game %d released unplayed", number)
+            elif char is not None:
+                log.info("game %d recorded from the PGN, where it was written before the stop", number)
         except TManagerError as exc:  # an invalid file, a held lock, a full disk
             log.error("%s; game %d stays claimed and will be played again", exc, number)
 
@@ -677,8 +686,11 @@ def _size(path: Path) -> int:
         return 0
 
 
-def work(path: Path, *, max_games: int | None = None) -> int:
-    """Run one worker in this process until the tourney is done; SIGINT/SIGTERM stop it cleanly."""
+def work(path: Path, *, max_games: int | None = None) -> tuple[int, bool]:
+    """Run one worker in this process until the tourney is done; SIGINT/SIGTERM stop it cleanly.
+
+    Returns the games played and whether a signal stopped it.
+    """
     path = path.resolve()
     preflight(store.read(path))
     worker = Worker(path, max_games=max_games)
@@ -695,5 +707,4 @@ def work(path: Path, *, max_games: int | None = None) -> int:
     played = asyncio.run(main())
     if worker.stopping:
         log.info("worker stopped by signal")
-        raise KeyboardInterrupt
-    return played
+    return played, worker.stopping
