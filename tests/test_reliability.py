@@ -210,13 +210,23 @@ def test_a_full_disk_records_no_result_without_its_game_and_a_later_run_complete
         assert_hooks_once(tmp_path, tourney.schedule().total_games)
 
 
+def live_workers(run: subprocess.Popen[str]) -> list[psutil.Process]:
+    found = []
+    with contextlib.suppress(psutil.Error):
+        for process in psutil.Process(run.pid).children():
+            with contextlib.suppress(psutil.Error):
+                if "work" in process.cmdline() and process.status() != psutil.STATUS_ZOMBIE:
+                    found.append(process)
+    return found
+
+
 def kill_at_random(path: Path, run: subprocess.Popen[str], rng: random.Random, kills: int) -> int:
     """Kill -9 workers of ``run`` at random moments, half of them at the instant the PGN grows
     (a game written, its result not yet recorded); returns the kills made."""
     made = 0
     pgn_path = store.read(path).pgn_path
     while made < kills and run.poll() is None:
-        workers = [p for p in psutil.Process(run.pid).children() if "work" in p.cmdline()]
+        workers = live_workers(run)
         if not workers:
             time.sleep(0.05)
             continue
