@@ -10,31 +10,12 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import run_cli
+from tests.test_tourney_file import PARTICIPANTS
 from tmanager.core.schedule import Swiss
 from tmanager.tourney import store
 from tmanager.tourney.model import DRAW, WHITE_WINS, Claim, Participant, PendingHook, Settings, Tourney
 
-GOOD = """# my comment
-[tourney]
-name = "t"
-nodes = 100
-cycles = 3
-
-[[participants]]
-name = "A"
-cmd = "stockfish"
-protocol = "uci"
-
-[[participants]]
-name = "B"
-cmd = "stockfish"
-protocol = "uci"
-
-[[participants]]
-name = "C"
-cmd = "stockfish"
-protocol = "uci"
-"""
+GOOD = '# my comment\n[tourney]\nname = "t"\nnodes = 100\ncycles = 3\n' + PARTICIPANTS
 
 
 def claim(number: int) -> Claim:
