@@ -104,11 +104,14 @@ def game_spec(tourney: Tourney, game: ScheduledGame, book: OpeningBook | None) -
         "Round": str(game.pgn_round),
         "GameNumber": str(game.number),
     }
+    schedule = tourney.schedule()
+    partner = schedule.partner(game.number)
+    if partner is not None:  # so that a reader finds the pairs without knowing the schedule
+        tags["Pair"] = str(min(game.number, partner))
     if s.site:
         tags["Site"] = s.site
     if book is not None and tourney.openings is not None:
         o = tourney.openings
-        schedule = tourney.schedule()
         key = opening_key(
             game.number, games_per_pairing=schedule.games_per_pairing, games_per_cycle=schedule.games_per_cycle
         )
@@ -245,6 +248,21 @@ def run_hook(command: str, *, tourney: Tourney, env: dict[str, str], what: str) 
         log.warning("%s hook %r exited with status %d", what, command, done.returncode)
 
 
+def verdict_environment(tourney: Tourney) -> dict[str, str]:
+    """``after_tourney``'s SPRT variables, from the verdict in the file (none without an SPRT)."""
+    v = tourney.verdict
+    if v is None:
+        return {}
+    return {
+        "TMANAGER_SPRT_RESULT": v.result,
+        "TMANAGER_SPRT_LLR": f"{v.llr:.4f}",
+        "TMANAGER_SPRT_LOWER": f"{v.lower:.4f}",
+        "TMANAGER_SPRT_UPPER": f"{v.upper:.4f}",
+        "TMANAGER_SPRT_GAMES": str(v.games),
+        "TMANAGER_SPRT_PAIRS": str(v.pairs),
+    }
+
+
 #: Seconds between attempts to read a tourney file that is not valid right now.
 RETRY_SECONDS = 2.0
 
@@ -296,11 +314,13 @@ class Worker:
                 log.warning("game %d: its worker is gone; the game %s", number, what)
             if swiss.pair_next_round(tourney):
                 log.info("Swiss round %d paired: %s", len(tourney.swiss), tourney.swiss[-1])
+            tourney.update_verdict()
             choice = next_game(
                 tourney.schedule(),
                 tourney.results,
                 sync_after_round=tourney.settings.sync_after_round,
                 sync_after_cycle=tourney.settings.sync_after_cycle,
+                only=tourney.claimable(),
             )
             if isinstance(choice, str):
                 if choice == DONE and PLAYING in tourney.results:
@@ -324,6 +344,7 @@ class Worker:
                 return None
             pgn.append_game(tourney.pgn_path, record.pgn)
             tourney.set_result(number, RESULT_CHAR[record.result])
+            tourney.update_verdict()
             LiveGame.remove(tourney, number)
             for engine, kind in record.faults.items():
                 tourney.count_fault(engine, kind)
@@ -414,7 +435,8 @@ class Worker:
             }
             await asyncio.to_thread(run_hook, s.after_game, tourney=tourney, env=env, what="after_game")
         if complete and s.after_tourney:
-            await asyncio.to_thread(run_hook, s.after_tourney, tourney=tourney, env={}, what="after_tourney")
+            env = verdict_environment(tourney)
+            await asyncio.to_thread(run_hook, s.after_tourney, tourney=tourney, env=env, what="after_tourney")
 
     async def _run_game(self, tourney: Tourney, game: ScheduledGame, spec: GameSpec) -> GameRecord:
         """Play the claimed game here, publishing it live; a subclass may play it elsewhere."""
