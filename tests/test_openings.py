@@ -67,10 +67,13 @@ def test_paired_keys_are_colour_reversed_games_of_the_same_players(schedule: Sch
         assert len(numbers) <= 2
         if len(numbers) == 1:
             singles += 1
+            assert schedule.partner(numbers[0]) is None
             continue
         a, b = (schedule.game(n) for n in numbers)
         assert a is not None and b is not None
         assert (a.white, a.black) == (b.black, b.white)
+        # The schedule's own answer: the games sharing an opening are each other's partners.
+        assert (schedule.partner(a.number), schedule.partner(b.number)) == (b.number, a.number)
     # Only an odd number of games per pairing over an odd number of cycles leaves games unpaired:
     # the last game of each pairing in the last cycle.
     odd = schedule.games_per_pairing % 2 and schedule.cycles % 2

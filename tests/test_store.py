@@ -11,6 +11,7 @@ import pytest
 
 from tests.conftest import run_cli
 from tests.test_tourney_file import PARTICIPANTS
+from tmanager import files
 from tmanager.core.schedule import Swiss
 from tmanager.tourney import store
 from tmanager.tourney.model import DRAW, WHITE_WINS, Claim, Participant, PendingHook, Settings, Tourney
@@ -200,3 +201,13 @@ def test_pair_counts_equal_counting_game_by_game(kind: str) -> None:
             counts = expected.setdefault((game.white, game.black), [0, 0, 0])
             counts[0 if char == WHITE_WINS else 1 if char == DRAW else 2] += 1
         assert {k: list(v) for k, v in tourney.pair_counts().items() if sum(v)} == expected
+
+
+def test_write_at_leaves_a_file_changed_since_it_was_read_alone(tmp_path: Path) -> None:
+    path = tmp_path / "f"
+    path.write_bytes(b"version = 1 \nresults = \"  \"\n")
+    assert files.write_at(path, [(10, b"1", b"2"), (23, b" ", b"*")], durable=False)
+    assert path.read_bytes() == b"version = 2 \nresults = \"* \"\n"
+    path.write_bytes(b"# an edit\nversion = 2 \nresults = \"* \"\n")  # saved in place: the offsets moved
+    assert not files.write_at(path, [(10, b"2", b"3"), (23, b"*", b"=")], durable=False)
+    assert path.read_bytes() == b"# an edit\nversion = 2 \nresults = \"* \"\n"

@@ -10,7 +10,6 @@ string or a human event.
 from __future__ import annotations
 
 import csv
-import functools
 import html
 import io
 import json
@@ -36,6 +35,7 @@ from tmanager.core.standings import (
     round_key,
     standings,
 )
+from tmanager.core.stats import SprtSettings
 
 Format = Literal["text", "html", "markdown", "csv", "json"]
 FORMATS: tuple[Format, ...] = ("text", "html", "markdown", "csv", "json")
@@ -47,17 +47,6 @@ MAX_GRID_GAMES = 4
 
 
 @dataclass(frozen=True, slots=True)
-class SprtSettings:
-    """``--sprt elo0 elo1 alpha beta`` and the model."""
-
-    elo0: float
-    elo1: float
-    alpha: float = 0.05
-    beta: float = 0.05
-    model: stats.SprtModel = "normalized"
-
-
-@dataclass(frozen=True, slots=True)
 class Match:
     """The two-player statistics, from ``first``'s side."""
 
@@ -65,7 +54,7 @@ class Match:
     second: str
     stats: stats.MatchStats
     unpaired: int
-    sprt_model: str | None = None
+    sprt: SprtSettings | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,8 +96,13 @@ def build(
 ) -> Crosstable:
     """Aggregate ``games`` (streamed once) and compute standings, ratings and statistics.
 
-    The two-player match statistics are computed for ``match``, or for the
-    only two players when there are exactly two.
+    The two-player match statistics are computed for ``match``, from its
+    first player's side, or for the only two players when there are exactly
+    two. Then the first is, in this fixed order: the player with white in the
+    game with the lowest GameNumber (in tmanager's own PGN, the tourney's first
+    participant, the one its SPRT tests), or without GameNumber tags the first
+    in alphabetical order. The order of the games in the file plays no part:
+    parallel workers append them in any order.
     """
     tally = Tally()
     kept: list[GameResult] | None = [] if tiebreak_names else None
@@ -179,7 +173,9 @@ def _match(
     if match is None:
         if len(tally.players) != 2:
             return None
-        first, second = list(tally.players)
+        first, second = sorted(tally.players)
+        if pairing is not None and pairing.lowest is not None and pairing.lowest[1] != first:
+            first, second = second, first
     else:
         first, second = match
     record = tally.record(first, second)
@@ -192,13 +188,8 @@ def _match(
         if pairing.first != first:  # seen from the other side: reverse the pentanomial
             counts = (counts[4], counts[3], counts[2], counts[1], counts[0])
         penta, unpaired = counts, pairing.unpaired
-    test = None
-    if sprt is not None:
-        test = functools.partial(
-            stats.sprt, elo0=sprt.elo0, elo1=sprt.elo1, alpha=sprt.alpha, beta=sprt.beta, model=sprt.model
-        )
-    result = stats.match_stats(record.wins, record.losses, record.draws, penta=penta, sprt_test=test)
-    return Match(first, second, result, unpaired, sprt.model if sprt else None)
+    result = stats.match_stats(record.wins, record.losses, record.draws, penta=penta, sprt_settings=sprt)
+    return Match(first, second, result, unpaired, sprt)
 
 
 def _rounds(games: Sequence[GameResult], points: Points) -> dict[str, list[tiebreaks.RoundResult]]:
@@ -336,12 +327,35 @@ def _match_lines(table: Crosstable) -> list[str]:
         ]
     else:
         lines.append(f"nElo: {_signed(s.nelo.value, 2)} +/- {_margin(s.nelo.margin, 2)} (no game pairs found)")
-    if s.sprt is not None:
+    if s.sprt is not None and m.sprt is not None:
         verdict = {"H1": "H1 was accepted", "H0": "H0 was accepted", "continue": "no decision yet"}[s.sprt.verdict]
+        counted = "pentanomial" if s.penta is not None and m.sprt.model != "bayesian" else "trinomial"
         lines.append(
-            f"SPRT ({m.sprt_model}): LLR {s.sprt.llr:.2f} (bounds {s.sprt.lower:.2f}, {s.sprt.upper:.2f}) - {verdict}"
+            f"SPRT of {m.first} against {m.second}, [{m.sprt.elo0:g}, {m.sprt.elo1:g}] ({m.sprt.model}, {counted}): "
+            f"LLR {s.sprt.llr:.2f} (bounds {s.sprt.lower:.2f}, {s.sprt.upper:.2f}) - {verdict}"
         )
     return lines
+
+
+def match_line(first: str, second: str, match: stats.MatchStats, sprt: SprtSettings | None = None) -> str:
+    """The match on one line, as engine testers follow a test: games, W-D-L, Elo ± 95 % and nElo
+    (pentanomial where there are pairs), the pentanomial counts and the LLR with its bounds."""
+    elo, nelo = match.elo, match.nelo
+    if match.elo_penta is not None and match.nelo_penta is not None:
+        elo, nelo = match.elo_penta, match.nelo_penta
+    text = (
+        f"{first} vs {second}: {match.games} games, W-D-L {match.wins}-{match.draws}-{match.losses}, "
+        f"Elo {_signed(elo.value, 1)} ± {_margin(elo.margin, 1)}, "
+        f"nElo {_signed(nelo.value, 1)} ± {_margin(nelo.margin, 1)}"
+    )
+    if match.penta is not None:
+        text += f", Ptnml(0-2) [{', '.join(map(str, match.penta))}]"
+    if match.sprt is not None and sprt is not None:
+        text += (
+            f", LLR {match.sprt.llr:.2f} ({match.sprt.lower:.2f}, {match.sprt.upper:.2f}) "
+            f"[{sprt.elo0:g}, {sprt.elo1:g}]"
+        )
+    return text
 
 
 def _aligned(header: list[str], rows: list[list[str]], *, left: Sequence[int] = (1,)) -> list[str]:
@@ -485,9 +499,11 @@ def _match_json(m: Match) -> dict[str, Any]:
         out["elo_pentanomial_error"] = _finite(s.elo_penta.margin)
         out["nelo_pentanomial"] = _finite(s.nelo_penta.value)
         out["nelo_pentanomial_error"] = _finite(s.nelo_penta.margin)
-    if s.sprt is not None:
+    if s.sprt is not None and m.sprt is not None:
         out["sprt"] = {
-            "model": m.sprt_model,
+            "model": m.sprt.model,
+            "elo0": m.sprt.elo0,
+            "elo1": m.sprt.elo1,
             "llr": round(s.sprt.llr, 4),
             "lower": round(s.sprt.lower, 4),
             "upper": round(s.sprt.upper, 4),

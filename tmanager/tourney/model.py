@@ -6,9 +6,11 @@ under a lock lives in :mod:`tmanager.tourney.store`. The layout, in file order::
     [tourney]            settings (name, type, cycles, games_per_pairing, tc…)
     [openings]           optional opening book
     [adjudication]       optional adjudication rules
+    [sprt]               optional SPRT of a two-participant match (the first is under test)
     [[participants]]     one table per engine, order fixed for the whole event
     [swiss]              Swiss pairings made so far (written by tmanager)
     [faults]             engine faults counted per participant (written by tmanager)
+    [verdict]            the SPRT's verdict once the test is over (written by tmanager)
     [progress]           participants, version and results = "…", always last, as XBoard's -results
 
 Everything above ``[swiss]``/``[faults]``/``[progress]`` is the user's and is
@@ -25,12 +27,15 @@ import re
 import tomllib
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, TypeVar, get_args, get_origin
 
 from tmanager.core.schedule import Gauntlet, RoundRobin, Schedule, ScheduledGame, Swiss
+from tmanager.core.sprt import MatchState, Verdict, match_state
+from tmanager.core.standings import GameResult
+from tmanager.core.stats import SprtSettings
 from tmanager.core.timecontrol import TimeControl
 from tmanager.errors import ConfigError, StateError
 from tmanager.tourney.engines import EngineSpec, OptionValue, command_line, find_definition, load_definition
@@ -47,7 +52,7 @@ PGN_RESULT = {WHITE_WINS: "1-0", BLACK_WINS: "0-1", DRAW: "1/2-1/2"}
 RESULT_CHAR = {v: k for k, v in PGN_RESULT.items()}
 
 #: Sections tmanager writes after the user's part (``[claims]`` only in files of older versions).
-OWNED_SECTIONS = ("swiss", "claims", "faults", "progress")
+OWNED_SECTIONS = ("swiss", "claims", "faults", "verdict", "progress")
 _FINISHED = re.compile(r"[-+=]")
 
 _T = TypeVar("_T")
@@ -178,9 +183,11 @@ class Tourney:
     participants: list[Participant]
     openings: Openings | None = None
     adjudication: Adjudication = field(default_factory=Adjudication)
+    sprt: SprtSettings | None = None
     swiss: list[list[tuple[int, int]]] = field(default_factory=list)
     claims: dict[int, Claim] = field(default_factory=dict)
     faults: dict[str, dict[str, int]] = field(default_factory=dict)
+    verdict: Verdict | None = None
     results: str = ""
     #: Hooks still to run, by key (``after_game:N``, ``after_tourney``).
     hooks: dict[str, PendingHook] = field(default_factory=dict)
@@ -280,6 +287,22 @@ class Tourney:
         names = ", ".join(p.name for p in self.participants)
         raise ConfigError(f"no participant named {name!r}", file=self.path, hint=f"participants: {names}")
 
+    def game_results(self) -> list[GameResult]:
+        """The finished games for cross-tables, in game-number order, with their pairs (names as they are now)."""
+        names = [p.name for p in self.participants]
+        schedule = self.schedule()
+        games = []
+        for game, char in self.finished_games():
+            partner = schedule.partner(game.number)
+            pair = None if partner is None else min(game.number, partner)
+            games.append(
+                GameResult(
+                    names[game.white], names[game.black], PGN_RESULT[char], str(game.pgn_round), game.number,
+                    pair=pair,
+                )
+            )
+        return games
+
     @property
     def finished_count(self) -> int:
         """Games with a result."""
@@ -295,8 +318,35 @@ class Tourney:
         return found
 
     def is_complete(self) -> bool:
-        """Whether every scheduled game has a result (the results string is never longer than the schedule)."""
-        return self.finished_count == self.schedule().total_games
+        """Whether the tourney is over: every scheduled game has a result (the results string is never
+        longer than the schedule), or its SPRT has decided and the pairs begun are complete."""
+        if self.finished_count == self.schedule().total_games:
+            return True
+        state = self.sprt_state()
+        return state is not None and state.over
+
+    def match_state(self) -> MatchState | None:
+        """The match so far of a two-participant round robin or gauntlet, from the first participant's
+        side, with its SPRT (see :mod:`tmanager.core.sprt`); ``None`` for other tourneys."""
+        if len(self.participants) != 2 or self.settings.type == "swiss":
+            return None
+        return match_state(self.schedule(), self.results, self.sprt)
+
+    def sprt_state(self) -> MatchState | None:
+        """:meth:`match_state` for a tourney with ``[sprt]``; ``None`` without (numpy is not even loaded)."""
+        return self.match_state() if self.sprt is not None else None
+
+    def claimable(self) -> Collection[int] | None:
+        """The only games a worker may still begin, or ``None`` for any unplayed game: once the SPRT
+        has decided, the unplayed games of pairs already begun (the test ends on whole pairs)."""
+        state = self.sprt_state()
+        return None if state is None else state.claimable
+
+    def update_verdict(self) -> None:
+        """Record the SPRT's verdict once the test is over, and drop one that no longer holds
+        (the bounds or cycles were changed, or ``[sprt]`` removed)."""
+        state = self.sprt_state()
+        self.verdict = None if state is None else state.verdict
 
     def games_of(self, index: int, chars: str) -> list[int]:
         """Numbers of the games of participant ``index`` whose results character is in ``chars``."""
@@ -399,9 +449,31 @@ class Tourney:
         duplicate = next((n for n in names if names.count(n) > 1), None)
         if duplicate:
             raise ConfigError(f"two participants are named {duplicate!r}", file=self.path, field="participants")
+        if self.sprt is not None:
+            self._check_sprt(self.sprt)
         for i in range(len(self.participants)):
             self.time_control(i)
             self.engine_spec(i)
+
+    def _check_sprt(self, sprt: SprtSettings) -> None:
+        try:
+            sprt.check()
+        except ConfigError as exc:
+            raise ConfigError(exc.message, file=self.path, field=f"sprt.{exc.field}", hint=exc.hint) from None
+        if len(self.participants) != 2:
+            raise ConfigError(
+                f"an SPRT needs exactly 2 participants, not {len(self.participants)}",
+                file=self.path,
+                field="sprt",
+                hint="the first participant is tested against the second; remove [sprt] for a larger field",
+            )
+        if self.settings.type == "swiss":
+            raise ConfigError(
+                "an SPRT needs a round robin, not a Swiss",
+                file=self.path,
+                field="sprt",
+                hint='set tourney.type = "round-robin"',
+            )
 
 
 def resolve_engine(
@@ -456,7 +528,7 @@ def resolve_engine(
 
 def from_toml(data: Mapping[str, Any], path: Path) -> Tourney:
     """Build and validate a :class:`Tourney` from a parsed tourney file."""
-    allowed = {"tourney", "openings", "adjudication", "participants", *OWNED_SECTIONS}
+    allowed = {"tourney", "openings", "adjudication", "sprt", "participants", *OWNED_SECTIONS}
     for key in data:
         if key not in allowed:
             raise ConfigError(
@@ -471,6 +543,7 @@ def from_toml(data: Mapping[str, Any], path: Path) -> Tourney:
     ]
     openings = _from_table(Openings, data["openings"], "openings", path) if "openings" in data else None
     adjudication = _from_table(Adjudication, data.get("adjudication", {}), "adjudication", path)
+    sprt = _from_table(SprtSettings, data["sprt"], "sprt", path) if "sprt" in data else None
     progress = data.get("progress", {})
     _check_keys(progress, {"results", "version", "participants"}, "progress", path)
     results = progress.get("results", "")
@@ -490,9 +563,11 @@ def from_toml(data: Mapping[str, Any], path: Path) -> Tourney:
         participants=participants,
         openings=openings,
         adjudication=adjudication,
+        sprt=sprt,
         swiss=_read_swiss(data.get("swiss", {}), path),
         claims=_read_claims(data.get("claims", {}), path),
         faults=_read_faults(data.get("faults", {}), path),
+        verdict=_from_table(Verdict, data["verdict"], "verdict", path) if "verdict" in data else None,
         results=results.rstrip(UNPLAYED),
     )
     tourney.validate()
@@ -548,12 +623,12 @@ def _from_table(cls: type[_T], table: Any, section: str, path: Path) -> _T:
     hints = _HINTS.get(cls)
     if hints is None:  # get_type_hints is slow, and every transaction reads the file
         hints = _HINTS[cls] = typing.get_type_hints(cls)
-    names = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
-    _check_keys(table, names, section, path)
+    fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    _check_keys(table, set(fields), section, path)
     values = {}
     for key, value in table.items():
         try:
-            values[key] = _coerce(value, hints[key])
+            values[key] = _coerce(value, hints[key], signed=fields[key].metadata.get("signed", False))
         except (TypeError, ValueError) as exc:
             raise ConfigError(str(exc), file=path, field=f"{section}.{key}") from None
     try:
@@ -566,7 +641,8 @@ def _from_table(cls: type[_T], table: Any, section: str, path: Path) -> _T:
 _HINTS: dict[type[Any], dict[str, Any]] = {}
 
 
-def _coerce(value: Any, hint: Any) -> Any:
+def _coerce(value: Any, hint: Any, *, signed: bool = False) -> Any:
+    """``value`` checked against type ``hint``; numbers must not be negative unless ``signed``."""
     origin = get_origin(hint)
     if origin is Literal:
         if value not in get_args(hint):
@@ -577,7 +653,7 @@ def _coerce(value: Any, hint: Any) -> Any:
         errors = []
         for option in options:
             try:
-                return _coerce(value, option)
+                return _coerce(value, option, signed=signed)
             except (TypeError, ValueError) as exc:
                 errors.append(str(exc))
         raise ValueError(errors[0])
@@ -596,11 +672,13 @@ def _coerce(value: Any, hint: Any) -> Any:
     if hint is int:
         if isinstance(value, bool) or not isinstance(value, int):
             raise ValueError(f"must be a whole number, not {value!r}")
-        if value < 0:
+        if value < 0 and not signed:
             raise ValueError(f"must not be negative, not {value}")
         return value
     if hint is float:
-        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value < 0:
+        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+            raise ValueError(f"must be a number, not {value!r}")
+        if value < 0 and not signed:
             raise ValueError(f"must be a non-negative number, not {value!r}")
         return float(value)
     if hint is str:
@@ -644,12 +722,17 @@ def apply_setting(tourney: Tourney, key: str, value: Any) -> None:
         "tourney": tourney.settings,
         "adjudication": tourney.adjudication,
         "openings": tourney.openings,
+        "sprt": tourney.sprt,
     }
     if section not in targets:
         raise ConfigError(
-            f"cannot set {key!r}", field=key, hint="use tourney.FIELD, openings.FIELD or adjudication.FIELD"
+            f"cannot set {key!r}", field=key, hint="use tourney.FIELD, openings.FIELD, adjudication.FIELD or sprt.FIELD"
         )
     current = targets[section]
+    if current is None and section == "sprt":
+        raise ConfigError(
+            "the tourney has no [sprt] section", field=key, hint="add one with elo0 and elo1 to the file by hand"
+        )
     if current is None:  # openings: start a section from the given key
         table = {name: value}
         if "file" not in table:
@@ -663,6 +746,8 @@ def apply_setting(tourney: Tourney, key: str, value: Any) -> None:
         tourney.settings = updated
     elif section == "adjudication":
         tourney.adjudication = updated
+    elif section == "sprt":
+        tourney.sprt = updated
     else:
         tourney.openings = updated
 
@@ -678,6 +763,8 @@ def settings_to_toml(tourney: Tourney) -> dict[str, Any]:
     adjudication = _to_table(tourney.adjudication, keep_defaults=False)
     if adjudication:
         data["adjudication"] = adjudication
+    if tourney.sprt:
+        data["sprt"] = _to_table(tourney.sprt, keep_defaults=True)
     data["participants"] = [_to_table(p, keep_defaults=False) for p in tourney.participants]
     return data
 
@@ -689,6 +776,8 @@ def owned_sections_to_toml(tourney: Tourney) -> dict[str, Any]:
         data["swiss"] = {"rounds": [[list(pair) for pair in r] for r in tourney.swiss]}
     if tourney.faults:
         data["faults"] = tourney.faults
+    if tourney.verdict:
+        data["verdict"] = _to_table(tourney.verdict, keep_defaults=True)
     return data
 
 

@@ -179,8 +179,16 @@ def add_hooks(tourney: Tourney, number: int, env: dict[str, str]) -> None:
     s = tourney.settings
     if s.after_game:
         tourney.hooks[f"after_game:{number}"] = PendingHook("after_game", s.after_game, env, game=number)
-    if s.after_tourney and tourney.is_complete():
-        tourney.hooks["after_tourney"] = PendingHook("after_tourney", s.after_tourney, {})
+    if tourney.is_complete():
+        add_after_tourney(tourney)
+
+
+def add_after_tourney(tourney: Tourney) -> None:
+    """Record ``after_tourney`` as pending (with an SPRT's verdict in its environment), if there is one."""
+    if tourney.settings.after_tourney:
+        tourney.hooks["after_tourney"] = PendingHook(
+            "after_tourney", tourney.settings.after_tourney, verdict_environment(tourney)
+        )
 
 
 def hook_marker(tourney: Tourney, key: str) -> Path:
@@ -258,11 +266,14 @@ def game_spec(tourney: Tourney, game: ScheduledGame, book: OpeningBook | None) -
         "Round": str(game.pgn_round),
         "GameNumber": str(game.number),
     }
+    schedule = tourney.schedule()
+    partner = schedule.partner(game.number)
+    if partner is not None:  # so that a reader finds the pairs without knowing the schedule
+        tags["Pair"] = str(min(game.number, partner))
     if s.site:
         tags["Site"] = s.site
     if book is not None and tourney.openings is not None:
         o = tourney.openings
-        schedule = tourney.schedule()
         key = opening_key(
             game.number, games_per_pairing=schedule.games_per_pairing, games_per_cycle=schedule.games_per_cycle
         )
@@ -393,6 +404,21 @@ class GameInProgress:
         return ("… " if shown else "") + moves
 
 
+def verdict_environment(tourney: Tourney) -> dict[str, str]:
+    """``after_tourney``'s SPRT variables, from the verdict in the file (none without an SPRT)."""
+    v = tourney.verdict
+    if v is None:
+        return {}
+    return {
+        "TMANAGER_SPRT_RESULT": v.result,
+        "TMANAGER_SPRT_LLR": f"{v.llr:.4f}",
+        "TMANAGER_SPRT_LOWER": f"{v.lower:.4f}",
+        "TMANAGER_SPRT_UPPER": f"{v.upper:.4f}",
+        "TMANAGER_SPRT_GAMES": str(v.games),
+        "TMANAGER_SPRT_PAIRS": str(v.pairs),
+    }
+
+
 #: Seconds between attempts to read a tourney file that is not valid right now.
 RETRY_SECONDS = 2.0
 
@@ -462,11 +488,16 @@ class Worker:
                 log.warning("game %d: its worker is gone; the game %s", number, what)
             if swiss.pair_next_round(tourney):
                 log.info("Swiss round %d paired: %s", len(tourney.swiss), tourney.swiss[-1])
+            decided = tourney.verdict
+            tourney.update_verdict()
+            if tourney.verdict is not None and tourney.verdict != decided and tourney.is_complete():
+                add_after_tourney(tourney)  # decided without a game recorded (an edit of its bounds)
             choice = next_game(
                 tourney.schedule(),
                 tourney.results,
                 sync_after_round=tourney.settings.sync_after_round,
                 sync_after_cycle=tourney.settings.sync_after_cycle,
+                only=tourney.claimable(),
             )
             if isinstance(choice, str):
                 if choice == DONE and (PLAYING in tourney.results or tourney.hooks):
@@ -495,6 +526,7 @@ class Worker:
                 return None
             pgn.append_game(tourney.pgn_path, record.pgn)
             tourney.set_result(number, RESULT_CHAR[record.result])
+            tourney.update_verdict()
             add_hooks(tourney, number, env)
             LiveGame.remove(tourney, number)
             for engine, kind in record.faults.items():

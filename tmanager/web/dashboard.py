@@ -18,8 +18,8 @@ from urllib.parse import urlencode
 import chess
 import chess.svg
 
-from tmanager.core import crosstable
-from tmanager.core.standings import GameResult, grid
+from tmanager.core import crosstable, sprt
+from tmanager.core.standings import grid
 from tmanager.tourney.model import PGN_RESULT, PLAYING, Tourney
 from tmanager.tourney.openings import variant_board
 from tmanager.tourney.worker import GameInProgress
@@ -66,6 +66,7 @@ def page(fragments: Mapping[str, str], *, title: str, version: int) -> str:
 {part("notice")}
 {part("progress")}
 <main>
+{part("match")}
 <section class="panel wide"><h2>Games in progress</h2><div id="games">{games}</div></section>
 <section class="panel"><h2>Standings</h2>{part("standings")}</section>
 <section class="panel"><h2>Score over the games</h2>{part("chart")}</section>
@@ -121,7 +122,7 @@ def progress(tourney: Tourney, *, finish_at: float | None) -> str:
     done = tourney.finished_count
     playing = tourney.results.count(PLAYING)
     left = total - done - playing
-    if done == total:
+    if tourney.is_complete():  # every game played, or the SPRT decided
         eta = "finished"
     elif finish_at is None:
         eta = "finish time: estimated after the next game" if playing else "no game is being played"
@@ -136,19 +137,25 @@ def progress(tourney: Tourney, *, finish_at: float | None) -> str:
     )
 
 
-def finished_results(tourney: Tourney) -> list[GameResult]:
-    """The finished games as :class:`~tmanager.core.standings.GameResult`, in game-number order."""
-    names = [p.name for p in tourney.participants]
-    return [
-        GameResult(names[g.white], names[g.black], PGN_RESULT[char], str(g.pgn_round), g.number)
-        for g, char in tourney.finished_games()
-    ]
+def match(tourney: Tourney) -> str:
+    """A two-participant match: its statistics as ``run`` and ``status`` print them, and the SPRT's
+    decision; a hidden element for other tourneys."""
+    state = tourney.match_state()
+    if state is None or not state.games:
+        return '<section id="match" hidden></section>'
+    first, second = (p.name for p in tourney.participants)
+    line = crosstable.match_line(first, second, state.statistics(), state.settings)
+    decision = sprt.describe(state)
+    return (
+        f'<section id="match" class="panel wide"><h2>Match</h2><p class="figures">{html.escape(line)}</p>'
+        + (f'<p class="verdict"><strong>{html.escape(decision)}</strong></p>' if decision else "")
+        + "</section>"
+    )
 
 
 def standings_and_crosstable(tourney: Tourney) -> tuple[str, str]:
     """The standings (with Elo) and the opponent-by-opponent table, in standings order."""
-    games = finished_results(tourney)
-    table = crosstable.build(games, title=tourney.settings.name)
+    table = crosstable.build(tourney.game_results(), title=tourney.settings.name, sprt=tourney.sprt)
     ranked = [line.standing.name for line in table.lines]
     unplayed = [p.name for p in tourney.participants if p.name not in ranked]
     rows = []
