@@ -206,8 +206,8 @@ def test_pair_counts_equal_counting_game_by_game(kind: str) -> None:
 def test_write_at_leaves_a_file_changed_since_it_was_read_alone(tmp_path: Path) -> None:
     path = tmp_path / "f"
     path.write_bytes(b"version = 1 \nresults = \"  \"\n")
-    assert files.write_at(path, [(10, b"1", b"2"), (23, b" ", b"*")], durable=False)
+    assert files.write_at(path, [(10, b"1", b"2"), (24, b" ", b"*")], durable=False)
     assert path.read_bytes() == b"version = 2 \nresults = \"* \"\n"
     path.write_bytes(b"# an edit\nversion = 2 \nresults = \"* \"\n")  # saved in place: the offsets moved
-    assert not files.write_at(path, [(10, b"2", b"3"), (23, b"*", b"=")], durable=False)
+    assert not files.write_at(path, [(10, b"2", b"3"), (24, b"*", b"=")], durable=False)
     assert path.read_bytes() == b"# an edit\nversion = 2 \nresults = \"* \"\n"
