@@ -17,9 +17,8 @@ import json
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from tmanager.core import ratings as ratings_module
 from tmanager.core import stats, tiebreaks
 from tmanager.core.standings import (
     DRAW,
@@ -36,6 +35,9 @@ from tmanager.core.standings import (
     round_key,
     standings,
 )
+
+if TYPE_CHECKING:
+    from tmanager.core import ratings as ratings_module
 
 Format = Literal["text", "html", "markdown", "csv", "json"]
 FORMATS: tuple[Format, ...] = ("text", "html", "markdown", "csv", "json")
@@ -110,6 +112,9 @@ def build(
     The two-player match statistics are computed for ``match``, or for the
     only two players when there are exactly two.
     """
+    # Imported here: ratings need numpy, which a caller that only renders (or has no games) should not load.
+    from tmanager.core import ratings as ratings_module
+
     tally = Tally()
     kept: list[GameResult] | None = [] if tiebreak_names else None
     # Game pairs are matched while streaming: for the requested match, or while only two players appeared.

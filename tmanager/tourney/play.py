@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ctypes
-import ctypes.util
 import datetime as dt
 import os
 import signal
@@ -120,15 +119,16 @@ def _name(color: chess.Color) -> str:
 # --- engine processes ----------------------------------------------------------------------------
 
 _PR_SET_PDEATHSIG = 1
-_libc_name = ctypes.util.find_library("c")
-_libc = ctypes.CDLL(_libc_name, use_errno=True) if _libc_name else None
+# libc as this process already has it loaded (ctypes.util.find_library would run ldconfig at
+# every start); None where there is no prctl (not Linux).
+_prctl = getattr(ctypes.CDLL(None, use_errno=True), "prctl", None)
 
 
 def _die_with_parent() -> None:
     # Runs in the engine's child process: if the manager is killed with -9, the
     # kernel kills the engine too, so no orphan keeps a core busy.
-    if _libc is not None:
-        _libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if _prctl is not None:
+        _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
 class Engine:

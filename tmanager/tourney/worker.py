@@ -25,7 +25,6 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import chess
-import psutil
 
 from tmanager.core.schedule import DONE, WAIT, ScheduledGame, next_game
 from tmanager.errors import ConfigError
@@ -53,6 +52,8 @@ class Owner:
 
     @classmethod
     def me(cls) -> Owner:
+        import psutil  # here and below: `tmanager status` needs it only while games are being played
+
         return cls(socket.gethostname(), os.getpid(), psutil.Process().create_time())
 
     def owns(self, claim: Claim | None) -> bool:
@@ -63,6 +64,8 @@ def claim_is_alive(claim: Claim, *, lease: float, now: float, host: str | None =
     """Whether a claim's owner may still be playing: a live process on this host, or a fresh heartbeat."""
     if claim.host != (host or socket.gethostname()):
         return now - claim.heartbeat < lease
+    import psutil
+
     try:
         process = psutil.Process(claim.pid)
         same_process: bool = abs(process.create_time() - claim.started) < 0.01
