@@ -28,6 +28,7 @@ import chess
 
 from tmanager.core.schedule import DONE, WAIT, ScheduledGame, next_game
 from tmanager.errors import ConfigError
+from tmanager.files import Stamp, stamp
 from tmanager.formats import pgn
 from tmanager.tourney import store, swiss
 from tmanager.tourney.model import PLAYING, RESULT_CHAR, UNPLAYED, Claim, Tourney
@@ -450,15 +451,27 @@ def preflight(tourney: Tourney) -> None:
     load_book(tourney)
 
 
+#: The book last read from each file, with the file's stamp and the settings it was read with:
+#: :func:`preflight` and the games of a worker (or coordinator) read a book once, not twice.
+_books: dict[Path, tuple[tuple[Stamp, str, int, str], OpeningBook]] = {}
+
+
 def load_book(tourney: Tourney) -> OpeningBook | None:
-    """The tourney's opening book, checked against its settings; ``None`` without ``[openings]``."""
+    """The tourney's opening book, checked against its settings; ``None`` without ``[openings]``.
+
+    Read again only when the book file or the settings it is read with change.
+    """
     o = tourney.openings
     if o is None:
         return None
+    path = tourney.directory / o.file
+    key = (stamp(path), o.format, o.plies, tourney.settings.variant)
     try:
-        book = OpeningBook.load(
-            tourney.directory / o.file, format=o.format, plies=o.plies, variant=tourney.settings.variant
-        )
+        cached = _books.get(path)
+        if cached is None or cached[0] != key or key[0] is None:
+            cached = (key, OpeningBook.load(path, format=o.format, plies=o.plies, variant=tourney.settings.variant))
+            _books[path] = cached
+        book = cached[1]
         book.opening_for(0, order=o.order, seed=o.seed, start=o.start)
     except ConfigError as exc:
         raise exc.located(file=tourney.path) from None
