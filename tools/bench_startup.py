@@ -9,6 +9,11 @@ pays. The runs are interleaved (baseline, then each command, --repeat times)
 and medians are compared; the goals are ``--help`` ≤ 1.0 × the baseline and
 ``status`` of a small tourney ≤ 1.5 ×.
 
+Python's bytecode cache is used as an installed tmanager uses it: the
+processes run without ``PYTHONDONTWRITEBYTECODE`` (which would make every
+start compile the whole package again), after one warm-up round that is not
+counted.
+
 The engines are a tiny UCI script written by this tool: it stamps the wall
 clock when it starts, when it sends ``uciok`` and when it receives ``go``, so
 that the engines' own start-up can be told from tmanager's. Both games of the
@@ -18,6 +23,7 @@ tourney end after one move each (``max_moves = 1``).
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import subprocess
 import sys
@@ -53,12 +59,13 @@ ENGINE = textwrap.dedent(
 )
 
 TMANAGER = [sys.executable, "-m", "tmanager"]
+ENV = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
 
 
 def timed(command: list[str], *, cwd: Path) -> float:
     """Seconds from before the process is created until it has exited."""
     started = time.perf_counter()
-    subprocess.run(command, cwd=cwd, check=True, capture_output=True)
+    subprocess.run(command, cwd=cwd, check=True, capture_output=True, env=ENV)
     return time.perf_counter() - started
 
 
@@ -79,7 +86,7 @@ class Tourney:
                 "--nodes", "1", "--set", "adjudication.max_moves=1"]
 
     def fresh(self, name: str) -> Path:
-        subprocess.run(self.new_command(name), cwd=self.directory, check=True, capture_output=True)
+        subprocess.run(self.new_command(name), cwd=self.directory, check=True, capture_output=True, env=ENV)
         return self.directory / name
 
     def run_to_first_go(self) -> tuple[float, float]:
@@ -90,7 +97,7 @@ class Tourney:
             leftover.unlink(missing_ok=True)
         started = time.time()
         subprocess.run([*TMANAGER, "run", path.name, "--workers", "2"], cwd=self.directory, check=True,
-                       capture_output=True)
+                       capture_output=True, env=ENV)
         stamps: dict[tuple[str, str], float] = {}
         for line in self.stamps.read_text().splitlines():
             pid, kind, stamp = line.split()
@@ -127,6 +134,9 @@ def main() -> None:
                                                               cwd=tourney.directory),
         }
         times: dict[str, list[float]] = {name: [] for name in cases}
+        for case in cases.values():  # warm-up: bytecode caches written, files in the page cache
+            case()
+        engine_start.clear()
         for _ in range(args.repeat):  # interleaved, so that machine noise hits all alike
             for name, case in cases.items():
                 times[name].append(case())
