@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
 from collections.abc import Callable
+from pathlib import Path
 
 import chess
 import chess.engine
@@ -79,3 +81,57 @@ def test_play_on_sends_what_play_sends(caplog: pytest.LogCaptureFixture, info: c
     if info:
         assert all("score" in said for _, said in ours)
 
+
+
+#: An engine that reports several lines per move: scores that change, a line without one, a string.
+TALKER = """
+import sys, chess
+board = chess.Board()
+for line in sys.stdin:
+    words = line.split()
+    if words[:1] == ["uci"]:
+        print("id name talker\\nuciok", flush=True)
+    elif words[:1] == ["isready"]:
+        print("readyok", flush=True)
+    elif words[:1] == ["position"]:
+        board = chess.Board()
+        for move in words[words.index("moves") + 1:] if "moves" in words else []:
+            board.push_uci(move)
+    elif words[:1] == ["go"]:
+        move, ply = min(board.legal_moves, key=chess.Move.uci).uci(), board.ply()
+        print(f"info depth 1 score cp {ply} nodes 10 pv {move}", flush=True)
+        print(f"info depth 2 seldepth 3 score cp {-ply} nodes 20 time 1 pv {move}", flush=True)
+        print("info depth 3 nodes 30 time 2", flush=True)
+        print("info string score cp 999 is not a score", flush=True)
+        print(f"bestmove {move}", flush=True)
+    elif words[:1] == ["quit"]:
+        break
+"""
+
+
+@pytest.mark.parametrize("info", [chess.engine.INFO_SCORE, chess.engine.INFO_BASIC | chess.engine.INFO_SCORE])
+def test_play_on_reads_the_reports_play_reads(tmp_path: Path, info: chess.engine.Info) -> None:
+    script = tmp_path / "talker.py"
+    script.write_text(TALKER)
+
+    async def reports(protocol_class: type[chess.engine.UciProtocol]) -> list[chess.engine.InfoDict]:
+        _, engine = await protocol_class.popen([sys.executable, str(script)])
+        said = []
+        try:
+            await engine.initialize()
+            board, game = chess.Board(), object()
+            while board.ply() < 12:
+                if isinstance(engine, UciEngine):
+                    result = await engine.play_on(board, chess.engine.Limit(nodes=1), game=game, info=info)
+                else:
+                    result = await engine.play(board, chess.engine.Limit(nodes=1), game=game, info=info)
+                assert result.move is not None
+                said.append(result.info)
+                board.push(result.move)
+        finally:
+            await engine.quit()
+        return said
+
+    ours, theirs = asyncio.run(reports(UciEngine)), asyncio.run(reports(chess.engine.UciProtocol))
+    assert ours == theirs
+    assert [said["score"].relative.score() for said in ours] == [-ply for ply in range(12)]

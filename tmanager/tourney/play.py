@@ -339,6 +339,16 @@ def _rules_outcome(board: chess.Board, repetitions: int) -> _GameOver | None:
     return None
 
 
+def _info_wanted(spec: GameSpec) -> chess.engine.Info:
+    """What the engines' search reports are read for: the comments show depth, nodes and score,
+    adjudication needs the score alone (and a UCI engine's last score is read without the rest)."""
+    if spec.comments:
+        return chess.engine.INFO_BASIC | chess.engine.INFO_SCORE
+    if spec.adjudication.resign_score is not None or spec.adjudication.draw_score is not None:
+        return chess.engine.INFO_SCORE
+    return chess.engine.INFO_NONE
+
+
 def _limit(own: TimeControl, clocks: Mapping[chess.Color, Clock], mover: chess.Color) -> chess.engine.Limit:
     white, black = clocks[chess.WHITE], clocks[chess.BLACK]
     limit = chess.engine.Limit(time=own.move_time, nodes=own.nodes, depth=own.depth)
@@ -412,10 +422,7 @@ async def play_game(
             ending = _rules_outcome(board, 1)
             if ending is not None:
                 raise ending
-            want_info = spec.comments or spec.adjudication.resign_score is not None or (
-                spec.adjudication.draw_score is not None
-            )
-            info_flags = chess.engine.INFO_BASIC | chess.engine.INFO_SCORE if want_info else chess.engine.INFO_NONE
+            info_flags = _info_wanted(spec)
             while True:
                 mover = board.turn
                 engine, clock = engines[mover], clocks[mover]
