@@ -166,7 +166,8 @@ class Engine:
     async def play(
         self, board: chess.Board, limit: chess.engine.Limit, *, game: object, info: chess.engine.Info
     ) -> chess.engine.PlayResult:
-        """The engine's move in ``board``, one more ply into ``game`` than its previous move."""
+        """The engine's move in ``board``: ``game``'s board, moved on since this engine's previous move
+        (see :meth:`UciEngine.play_on`)."""
         if isinstance(self.protocol, UciEngine) and not self.spec.ponder:
             return await self.protocol.play_on(board, limit, game=game, info=info)
         return await self.protocol.play(board, limit, game=game, info=info, ponder=self.spec.ponder)
