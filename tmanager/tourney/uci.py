@@ -11,7 +11,7 @@ while the runner's own work per move is a fraction of it (``tools/bench_overhead
 the runner plays it. It is made of python-chess's own machinery (a
 :class:`~chess.engine.BaseCommand` run by :meth:`~chess.engine.Protocol.communicate`,
 ``send_line``, ``_go``, ``_ucinewgame``, ``_isready``, ``_setoption``,
-``_parse_uci_info``) and sends the engine what ``play`` sends, except that:
+``_next_token``, ``_parse_uci_info``) and sends the engine what ``play`` sends, except that:
 
 1. the ``position`` line is kept and grows by the moves played since the
    engine's last turn; it is built afresh for a new game (a null move, which
@@ -137,7 +137,7 @@ class _PlayOn(BaseCommand[PlayResult]):
         self.engine._go(self.limit)
 
     def line_received(self, line: str) -> None:
-        token, _, rest = line.strip().partition(" ")
+        token, rest = chess.engine._next_token(line)
         if token == "info":
             if self.selector:
                 self.info_lines.append(rest)
