@@ -48,6 +48,7 @@ from pathlib import Path
 import chess
 import chess.engine
 import chess.pgn
+import psutil
 
 STOCKFISH = shutil.which("stockfish") or shutil.which("stockfish", path="/usr/games") or "stockfish"
 NODES = 1000
@@ -77,18 +78,14 @@ def measure(run: Callable[[Path], int], directory: Path) -> Measured:
 
 
 def _reap_orphans() -> None:
-    # Descendants orphaned by a contender were re-parented to us (subreaper): wait for them so
-    # that their CPU time counts, and say so, since a contender should not leave any.
-    while True:
-        try:
-            pid, _ = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            return
-        if pid == 0:
-            print("  warning: processes outlived the contender; waiting for them", flush=True)
-            os.waitpid(-1, 0)
-        else:
-            print(f"  note: reaped orphan {pid}", flush=True)
+    # Descendants a contender left behind were re-parented to us (child subreaper): kill them and
+    # wait for them, so that their CPU time counts and they disturb no later run.
+    orphans = psutil.Process().children()
+    for orphan in orphans:
+        if orphan.status() != psutil.STATUS_ZOMBIE:
+            print(f"  warning: {orphan.name()} (pid {orphan.pid}) outlived the contender; killed", flush=True)
+            orphan.kill()
+    psutil.wait_procs(orphans)
 
 
 def pgn_plies(path: Path) -> int:
