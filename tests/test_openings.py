@@ -13,10 +13,13 @@ import chess.engine
 import chess.pgn
 import pytest
 
+from tests.conftest import run_cli
 from tmanager.core.schedule import Gauntlet, RoundRobin, Schedule
 from tmanager.errors import ConfigError
+from tmanager.tourney import store
 from tmanager.tourney.engines import GAMES_PATH, command_line
 from tmanager.tourney.openings import Opening, OpeningBook, opening_key, variant_board
+from tmanager.tourney.worker import load_book
 
 BOOKS = Path(__file__).resolve().parent.parent / "tourneys" / "openings"
 
@@ -190,6 +193,22 @@ def test_missing_empty_and_bad_epd_books(tmp_path: Path) -> None:
     assert "line 1: invalid position" in error_of(two_kings)
     mated = write(tmp_path, "mated.epd", "7k/6Q1/6K1/8/8/8/8/8 b - -\n")
     assert "line 1: the game is already over" in error_of(mated)
+
+
+
+def test_a_book_is_read_once_for_preflight_and_the_games(tmp_path: Path) -> None:
+    write(tmp_path, "book.epd", f"{chess.STARTING_BOARD_FEN} w KQkq -\n")
+    created = run_cli("new", tmp_path / "t.toml", "-e", "random-uci", "-e", "greedy-uci", "--nodes", "1",
+                      "--openings", "book.epd")
+    assert created.returncode == 0, created.stderr
+    tourney = store.read(tmp_path / "t.toml")
+    book = load_book(tourney)
+    assert book is not None and len(book) == 1
+    assert load_book(tourney) is book  # what the worker's first game gets after preflight
+    write(tmp_path, "book.epd", f"{chess.STARTING_BOARD_FEN} w KQkq -\n4k3/8/8/8/8/8/4P3/4K3 w - -\n")
+    edited = load_book(tourney)
+    assert edited is not None and len(edited) == 2
+    assert edited is not book
 
 
 # --- PGN -----------------------------------------------------------------------------------------

@@ -81,8 +81,10 @@ def report(tourney: Tourney, fmt: crosstable.Format = "text") -> str:
 def match_lines(tourney: Tourney) -> list[str]:
     """A two-participant match's statistics on one line (see :func:`crosstable.match_line`), then the
     SPRT's decision once it has one; nothing for other tourneys or before the first result."""
+    if not tourney.finished_count:
+        return []  # and numpy, which counts the match, need not even be loaded
     state = tourney.match_state()
-    if state is None or not state.games:
+    if state is None:
         return []
     first, second = (p.name for p in tourney.participants)
     decision = sprt.describe(state)

@@ -16,9 +16,8 @@ import json
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from tmanager.core import ratings as ratings_module
 from tmanager.core import stats, tiebreaks
 from tmanager.core.standings import (
     DRAW,
@@ -36,6 +35,9 @@ from tmanager.core.standings import (
     standings,
 )
 from tmanager.core.stats import SprtSettings
+
+if TYPE_CHECKING:
+    from tmanager.core import ratings as ratings_module
 
 Format = Literal["text", "html", "markdown", "csv", "json"]
 FORMATS: tuple[Format, ...] = ("text", "html", "markdown", "csv", "json")
@@ -104,6 +106,9 @@ def build(
     in alphabetical order. The order of the games in the file plays no part:
     parallel workers append them in any order.
     """
+    # Imported here: ratings need numpy, which a caller that only renders (or has no games) should not load.
+    from tmanager.core import ratings as ratings_module
+
     tally = Tally()
     kept: list[GameResult] | None = [] if tiebreak_names else None
     # Game pairs are matched while streaming: for the requested match, or while only two players appeared.

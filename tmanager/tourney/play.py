@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ctypes
-import ctypes.util
 import datetime as dt
 import os
 import signal
@@ -37,6 +36,7 @@ from tmanager.core.timecontrol import Clock, TimeControl
 from tmanager.errors import EngineError
 from tmanager.tourney.engines import EngineSpec
 from tmanager.tourney.openings import variant_board
+from tmanager.tourney.uci import UciEngine
 from tmanager.tourney.xboard import popen_xboard
 
 Termination = Literal["normal", "time forfeit", "adjudication", "rules infraction", "abandoned"]
@@ -119,15 +119,16 @@ def _name(color: chess.Color) -> str:
 # --- engine processes ----------------------------------------------------------------------------
 
 _PR_SET_PDEATHSIG = 1
-_libc_name = ctypes.util.find_library("c")
-_libc = ctypes.CDLL(_libc_name, use_errno=True) if _libc_name else None
+# libc as this process already has it loaded (ctypes.util.find_library would run ldconfig at
+# every start); None where there is no prctl (not Linux).
+_prctl = getattr(ctypes.CDLL(None, use_errno=True), "prctl", None)
 
 
 def _die_with_parent() -> None:
     # Runs in the engine's child process: if the manager is killed with -9, the
     # kernel kills the engine too, so no orphan keeps a core busy.
-    if _libc is not None:
-        _libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if _prctl is not None:
+        _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
 class Engine:
@@ -162,6 +163,15 @@ class Engine:
             raise
         return engine
 
+    async def play(
+        self, board: chess.Board, limit: chess.engine.Limit, *, game: object, info: chess.engine.Info
+    ) -> chess.engine.PlayResult:
+        """The engine's move in ``board``: ``game``'s board, moved on since this engine's previous move
+        (see :meth:`UciEngine.play_on`)."""
+        if isinstance(self.protocol, UciEngine) and not self.spec.ponder:
+            return await self.protocol.play_on(board, limit, game=game, info=info)
+        return await self.protocol.play(board, limit, game=game, info=info, ponder=self.spec.ponder)
+
     async def close(self) -> None:
         """Ask the engine to quit, then make sure it and its children are gone."""
         if self.transport.get_returncode() is None:
@@ -188,7 +198,7 @@ async def _open(
     if spec.protocol == "xboard":
         transport, xboard = await popen_xboard(command, features=spec.xboard_features, setpgrp=True, **popen_args)
         return transport, xboard
-    transport, uci = await chess.engine.UciProtocol.popen(command, setpgrp=True, **popen_args)
+    transport, uci = await UciEngine.popen(command, setpgrp=True, **popen_args)
     try:
         await uci.initialize()
     except BaseException:
@@ -311,11 +321,13 @@ class _Repetitions:
 
 
 def _rules_outcome(board: chess.Board, repetitions: int) -> _GameOver | None:
-    if board.is_checkmate():
-        winner = not board.turn
-        return _GameOver("1-0" if winner == chess.WHITE else "0-1", "normal", f"{_name(winner)} mates")
-    if board.is_stalemate():
-        return _GameOver("1/2-1/2", "normal", "Draw by stalemate")
+    # is_checkmate() and is_stalemate() would each look for a legal move; one look serves both.
+    if not any(board.generate_legal_moves()):
+        if board.is_check():
+            winner = not board.turn
+            return _GameOver("1-0" if winner == chess.WHITE else "0-1", "normal", f"{_name(winner)} mates")
+        if not board.is_variant_end():
+            return _GameOver("1/2-1/2", "normal", "Draw by stalemate")
     if board.is_insufficient_material():
         return _GameOver("1/2-1/2", "normal", "Draw by insufficient mating material")
     if repetitions >= 3:
@@ -326,6 +338,16 @@ def _rules_outcome(board: chess.Board, repetitions: int) -> _GameOver | None:
         result = board.result()
         return _GameOver(result, "normal", "Variant rules end the game")
     return None
+
+
+def _info_wanted(spec: GameSpec) -> chess.engine.Info:
+    """What the engines' search reports are read for: the comments show depth, nodes and score,
+    adjudication needs the score alone (and a UCI engine's last score is read without the rest)."""
+    if spec.comments:
+        return chess.engine.INFO_BASIC | chess.engine.INFO_SCORE
+    if spec.adjudication.resign_score is not None or spec.adjudication.draw_score is not None:
+        return chess.engine.INFO_SCORE
+    return chess.engine.INFO_NONE
 
 
 def _limit(own: TimeControl, clocks: Mapping[chess.Color, Clock], mover: chess.Color) -> chess.engine.Limit:
@@ -396,16 +418,12 @@ async def play_game(
     game_id = object()
     try:
         try:
-            for color in (chess.WHITE, chess.BLACK):
-                engines[color] = await _acquire(pool, specs[color], color)
+            await _acquire_both(pool, specs, engines)
             repetitions = _Repetitions(board)
             ending = _rules_outcome(board, 1)
             if ending is not None:
                 raise ending
-            want_info = spec.comments or spec.adjudication.resign_score is not None or (
-                spec.adjudication.draw_score is not None
-            )
-            info_flags = chess.engine.INFO_BASIC | chess.engine.INFO_SCORE if want_info else chess.engine.INFO_NONE
+            info_flags = _info_wanted(spec)
             while True:
                 mover = board.turn
                 engine, clock = engines[mover], clocks[mover]
@@ -414,12 +432,9 @@ async def play_game(
                 has_deadline = deadline is not None
                 started = time.monotonic()
                 try:
-                    result = await asyncio.wait_for(
-                        engine.protocol.play(
-                            board, limit, game=game_id, info=info_flags, ponder=engine.spec.ponder
-                        ),
-                        timeout=deadline if has_deadline else spec.move_timeout,
-                    )
+                    # A timeout scope, not wait_for: no task per move, and a cancellation is never lost.
+                    async with asyncio.timeout(deadline if has_deadline else spec.move_timeout):
+                        result = await engine.play(board, limit, game=game_id, info=info_flags)
                 except TimeoutError:
                     healthy[mover] = False
                     if has_deadline:
@@ -498,6 +513,28 @@ async def play_game(
         faults=faults,
         worst_overstep=worst_overstep,
     )
+
+
+async def _acquire_both(
+    pool: EnginePool, specs: Mapping[chess.Color, EngineSpec], engines: dict[chess.Color, Engine]
+) -> None:
+    """Start (or take from ``pool``) both engines side by side and put them into ``engines``, also
+    when the other one fails or the game is cancelled meanwhile (the caller releases them); then
+    raise the first failure, White's before Black's."""
+    tasks = {color: asyncio.create_task(_acquire(pool, specs[color], color)) for color in (chess.WHITE, chess.BLACK)}
+    try:
+        await asyncio.wait(tasks.values())
+    finally:
+        for task in tasks.values():
+            task.cancel()  # only a start still under way (we are cancelled): it kills its engine
+        await asyncio.wait(tasks.values())
+        for color, task in tasks.items():
+            if not task.cancelled() and task.exception() is None:
+                engines[color] = task.result()
+    for task in tasks.values():
+        failure = task.exception()
+        if failure is not None:
+            raise failure
 
 
 async def _acquire(pool: EnginePool, spec: EngineSpec, color: chess.Color) -> Engine:

@@ -39,10 +39,10 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import chess
-import psutil
 
 from tmanager.core.schedule import DONE, WAIT, ScheduledGame, next_game
 from tmanager.errors import ConfigError, LockTimeout, TManagerError
+from tmanager.files import Stamp, stamp
 from tmanager.formats import pgn
 from tmanager.tourney import store, swiss
 from tmanager.tourney.model import PLAYING, RESULT_CHAR, UNPLAYED, Claim, PendingHook, Tourney
@@ -75,6 +75,8 @@ class Owner:
 
     @classmethod
     def me(cls) -> Owner:
+        import psutil  # here and below: `tmanager status` needs it only while games are being played
+
         return cls(socket.gethostname(), os.getpid(), psutil.Process().create_time())
 
     def owns(self, claim: Claim | None) -> bool:
@@ -87,6 +89,8 @@ class Owner:
 
 def process_is_alive(pid: int, started: float) -> bool:
     """Whether the process ``pid`` that started at ``started`` (this host's clock) still runs."""
+    import psutil  # here: `status` of a tourney with nothing in progress never needs it
+
     try:
         process = psutil.Process(pid)
         same_process: bool = abs(process.create_time() - started) < 0.01
@@ -149,6 +153,8 @@ def reap_engines(path: Path) -> int:
     engine's own children would survive: they are found by the worker's mark
     in their environment.
     """
+    import psutil
+
     killed = 0
     prefix = f"{path}|{socket.gethostname()}|"
     for process in psutil.process_iter(["environ"]):
@@ -694,15 +700,27 @@ def preflight(tourney: Tourney) -> None:
     load_book(tourney)
 
 
+#: The book last read from each file, with the file's stamp and the settings it was read with:
+#: :func:`preflight` and the games of a worker (or coordinator) read a book once, not twice.
+_books: dict[Path, tuple[tuple[Stamp, str, int, str], OpeningBook]] = {}
+
+
 def load_book(tourney: Tourney) -> OpeningBook | None:
-    """The tourney's opening book, checked against its settings; ``None`` without ``[openings]``."""
+    """The tourney's opening book, checked against its settings; ``None`` without ``[openings]``.
+
+    Read again only when the book file or the settings it is read with change.
+    """
     o = tourney.openings
     if o is None:
         return None
+    path = tourney.directory / o.file
+    key = (stamp(path), o.format, o.plies, tourney.settings.variant)
     try:
-        book = OpeningBook.load(
-            tourney.directory / o.file, format=o.format, plies=o.plies, variant=tourney.settings.variant
-        )
+        cached = _books.get(path)
+        if cached is None or cached[0] != key or key[0] is None:
+            cached = (key, OpeningBook.load(path, format=o.format, plies=o.plies, variant=tourney.settings.variant))
+            _books[path] = cached
+        book = cached[1]
         book.opening_for(0, order=o.order, seed=o.seed, start=o.start)
     except ConfigError as exc:
         raise exc.located(file=tourney.path) from None
