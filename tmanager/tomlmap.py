@@ -160,7 +160,7 @@ def _coerce(value: Any, hint: Any, *, signed: bool = False) -> Any:
         if isinstance(value, bool) or not isinstance(value, int):
             raise ValueError(f"must be int (a whole number), not {value!r}")
         if value < 0 and not signed:
-            raise ValueError(f"must not be negative, not {value}")
+            raise ValueError(f"cannot be negative, not {value}")
         return value
     if hint is float:
         if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value < 0:
