@@ -166,7 +166,7 @@ def document(
 ) -> str:
     """A whole page: head, navigation, messages for the arbiter, the sections, and the live-update hookup."""
     event = snapshot.event if snapshot else None
-    return _render(
+    page_html = _render(
         "document.html",
         title=KINDS.get(page.kind, "") + (f" · {event.name}" if event else ""),
         name=event.name if event else "Event",
@@ -177,6 +177,7 @@ def document(
         flash=flash,
         sections=[html for _, html in sections],
     )
+    return page_html + "\n"
 
 
 def navigation(snapshot: Snapshot | None, page: Page, *, arbiter: bool) -> list[dict[str, str]]:
