@@ -15,6 +15,7 @@ import html as html_module
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 
 from tmanager import templates
@@ -108,7 +109,7 @@ def publish(event_path: Path, event: Event, reports: Sequence[Report], *, styles
             ) from None
     elif (directory / CUSTOM_STYLESHEET).exists():
         (directory / CUSTOM_STYLESHEET).unlink()
-    atomic_write(directory / STYLESHEET, templates.render(_PACKAGE, STYLESHEET))
+    atomic_write(directory / STYLESHEET, (resources.files(_PACKAGE) / "templates" / STYLESHEET).read_text("utf-8"))
     for r in reports:
         atomic_write(directory / f"{r.key}.html", html(r, custom_stylesheet=stylesheet is not None))
         atomic_write(directory / f"{r.key}.txt", text(r))
