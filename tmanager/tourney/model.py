@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from tmanager.core.schedule import Gauntlet, RoundRobin, Schedule, ScheduledGame, Swiss
+from tmanager.core.schedule import Gauntlet, RoundRobin, Schedule, ScheduledGame, SwissSchedule
 from tmanager.core.timecontrol import TimeControl
 from tmanager.errors import ConfigError, StateError
 from tmanager.tomlmap import check_keys as _check_keys
@@ -155,7 +155,7 @@ class Tourney:
             return RoundRobin(n, games_per_pairing=s.games_per_pairing, cycles=s.cycles)
         if s.type == "gauntlet":
             return Gauntlet(n, seeds=s.gauntlet_seeds, games_per_pairing=s.games_per_pairing, cycles=s.cycles)
-        return Swiss(
+        return SwissSchedule(
             n, rounds=s.swiss_rounds, paired=self.swiss, games_per_pairing=s.games_per_pairing, cycles=s.cycles
         )
 
