@@ -3,8 +3,8 @@
 The same checks run on a file just read and on an event about to be written,
 so that an operation can never write what the next reader would refuse.
 Types are the mapping's business (:mod:`tmanager.tomlmap`); what a kind of
-division adds (score-based data, its pairing systems) is its rules' (see
-:meth:`~tmanager.events.rules.base.DivisionRules.problems`).
+division adds (score-based settings and data, its pairing systems) is its
+rules' (see :meth:`~tmanager.events.rules.base.DivisionRules.problems`).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from pathlib import Path
 
 from tmanager.core import tiebreaks
 from tmanager.errors import ConfigError
-from tmanager.events.model import HOOKS, Division, Event, Player, PlayerStatus, ScoredSettings
+from tmanager.events.model import HOOKS, Division, Event, Player, PlayerStatus
 
 _DATE = re.compile(r"^\d{4}(-\d{2}-\d{2})?$")
 
@@ -52,8 +52,6 @@ def check_event(event: Event, file: Path | None = None) -> None:
             raise bad("must be 1 or more", f"{where}.cycles")
         if any(len(group) < 2 for group in d.forbidden):
             raise bad("must be a list of player-number lists, e.g. [[3, 7]]", f"{where}.forbidden")
-        if d.scored is not None:
-            check_scored(d.scored, where, file)
         for j, p in enumerate(d.players, 1):
             check_player(p, f"{where}.player[{j}]", file)
     for d in event.divisions:
@@ -76,26 +74,6 @@ def check_player(p: Player, where: str, file: Path | None = None) -> None:
         raise bad(f"{p.status!r} is not a status; use active or withdrawn", "status")
     if p.birth and not _DATE.match(p.birth):
         raise bad(f"{p.birth!r} is not a date or a year", "birth")
-
-
-def check_scored(s: ScoredSettings, where: str, file: Path | None = None) -> None:
-    """The settings of a score-based division."""
-
-    def bad(message: str, key: str, hint: str | None = None) -> ConfigError:
-        return ConfigError(message, file=file, field=f"{where}.{key}", hint=hint)
-
-    if s.initial_rounds < 1 or s.initial_rounds % 2 == 0:
-        raise bad("must be an odd number of rounds (3: quads)", "initial_rounds")
-    if s.assign_firsts and not s.track_firsts:
-        raise bad("assign_firsts needs track_firsts", "assign_firsts", "set track_firsts = true")
-    if s.repeats < 0:
-        raise bad("cannot be negative", "repeats")
-    if s.factor < 1:
-        raise bad("must be 1 or more", "factor")
-    if any(b < 1 for b in s.prize_bands) or s.prize_bands != sorted(set(s.prize_bands)):
-        raise bad("must be rising last ranks of the prize bands, e.g. [1, 2, 3]", "prize_bands")
-    if s.session_breaks is not None and (not s.session_breaks or any(b < 1 for b in s.session_breaks)):
-        raise bad("must list round numbers (leave it out to pair from the round before)", "session_breaks")
 
 
 def check_division(event: Event, d: Division, file: Path | None = None) -> None:

@@ -273,7 +273,19 @@ class ScoreRules(DivisionRules):
         self.settings = settings_of(division)
 
     def problems(self) -> Iterator[Problem]:
-        d = self.division
+        s, d = self.settings, self.division
+        if s.initial_rounds < 1 or s.initial_rounds % 2 == 0:
+            yield Problem("must be an odd number of rounds (3: quads)", "initial_rounds")
+        if s.assign_firsts and not s.track_firsts:
+            yield Problem("assign_firsts needs track_firsts", "assign_firsts", "set track_firsts = true")
+        if s.repeats < 0:
+            yield Problem("cannot be negative", "repeats")
+        if s.factor < 1:
+            yield Problem("must be 1 or more", "factor")
+        if any(b < 1 for b in s.prize_bands) or s.prize_bands != sorted(set(s.prize_bands)):
+            yield Problem("must be rising last ranks of the prize bands, e.g. [1, 2, 3]", "prize_bands")
+        if s.session_breaks is not None and (not s.session_breaks or any(b < 1 for b in s.session_breaks)):
+            yield Problem("must list round numbers (leave it out to pair from the round before)", "session_breaks")
         if d.system not in self.systems:
             yield Problem(
                 f"{str(d.system)!r} is not a pairing system of a score-based division",
