@@ -13,11 +13,11 @@ import pytest
 
 from tests.conftest import run_cli
 from tests.screenshots import CHROMIUM, screenshot_ink
+from tmanager.cli import crosstable as command
 from tmanager.core import crosstable
 from tmanager.core.schedule import RoundRobin
 from tmanager.core.standings import GameResult
 from tmanager.errors import ConfigError
-from tmanager.cli import crosstable as command
 from tmanager.tourney.model import PGN_RESULT
 
 NAMES = ["Alpha", "Bravo", "Charlie", "Delta", "Echo"]

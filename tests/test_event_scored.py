@@ -12,8 +12,8 @@ import pytest
 
 from tests.conftest import run_cli
 from tmanager import events as ev
-from tmanager.events.rules import scored as sc
 from tmanager.errors import ConfigError, StateError
+from tmanager.events.rules import scored as sc
 from tmanager.formats import tsh
 from tmanager.pairing.scored import starter, tally
 

@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 from tmanager import events as ev
-from tmanager.events import trffile as event_trf
 from tmanager.errors import PairingError, StateError
+from tmanager.events import trffile as event_trf
 from tmanager.formats import trf
 from tmanager.pairing import Game, PlayerState, PointsSystem, pair_round
 

@@ -9,9 +9,9 @@ import pytest
 
 from tests.conftest import ROOT, run_cli
 from tmanager import events as ev
+from tmanager.errors import ConfigError
 from tmanager.events import trffile as event_trf
 from tmanager.events.rules.chess import random_result
-from tmanager.errors import ConfigError
 from tmanager.formats import trf
 
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from tmanager.cli import pair
 from tmanager.errors import ConfigError
 from tmanager.formats import trf
-from tmanager.cli import pair
 from tmanager.pairing import Game, PointsSystem
 
 DATA = Path(__file__).parent / "data" / "bbp"
