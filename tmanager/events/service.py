@@ -12,7 +12,7 @@ Saving results also runs the event's hooks (:mod:`tmanager.events.hooks`).
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -24,10 +24,9 @@ from tmanager.events.rules import PairOptions, ScoreRules, parse_system, require
 from tmanager.events.rules.scored import set_off as scored_set_off
 
 
-def _change(path: Path, division: str | None, operation: Any) -> list[str]:
+def _change(path: Path, division: str | None, operation: Callable[[Event, Division], list[str]]) -> list[str]:
     """One change of one division: ``operation(event, division)``."""
-    messages: list[str] = journal.apply(path, lambda e: operation(e, e.division(division)))
-    return messages
+    return journal.apply(path, lambda e: operation(e, e.division(division)))
 
 
 def _still_last(division: Division, expected: int | None, doing: str) -> None:
