@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from tmanager.core.schedule import DONE, WAIT, Gauntlet, RoundRobin, ScheduledGame, Swiss, next_game
+from tmanager.core.schedule import DONE, WAIT, Gauntlet, RoundRobin, ScheduledGame, SwissSchedule, next_game
 from tmanager.errors import ConfigError, ScheduleError
 
 
@@ -124,6 +124,6 @@ def test_next_game_only_among_the_allowed_games() -> None:
 
 def test_swiss_pairs_only_within_a_cycle() -> None:
     # The last game of an odd pairing would pair with the next cycle, which the Swiss pairs afresh.
-    swiss = Swiss(4, rounds=1, paired=[[(0, 1), (2, 3)], [(1, 3), (0, 2)]], games_per_pairing=3, cycles=2)
+    swiss = SwissSchedule(4, rounds=1, paired=[[(0, 1), (2, 3)], [(1, 3), (0, 2)]], games_per_pairing=3, cycles=2)
     assert [swiss.partner(n) for n in range(6)] == [1, 0, None, 4, 3, None]
     assert RoundRobin(4, games_per_pairing=3, cycles=2).partner(2) == 20

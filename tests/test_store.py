@@ -12,7 +12,7 @@ import pytest
 from tests.conftest import run_cli
 from tests.test_tourney_file import PARTICIPANTS
 from tmanager import files
-from tmanager.core.schedule import Swiss
+from tmanager.core.schedule import SwissSchedule
 from tmanager.tourney import store
 from tmanager.tourney.model import DRAW, WHITE_WINS, Claim, Participant, PendingHook, Settings, Tourney
 
@@ -190,7 +190,7 @@ def test_pair_counts_equal_counting_game_by_game(kind: str) -> None:
         tourney = Tourney(Path("t.toml"), settings, [Participant(f"p{i}", cmd="x", protocol="uci")
                                                      for i in range(players)])
         schedule = tourney.schedule()
-        if isinstance(schedule, Swiss):  # pair every round at random
+        if isinstance(schedule, SwissSchedule):  # pair every round at random
             for _round in range(schedule.total_rounds):
                 order = rng.sample(range(players), players)
                 tourney.swiss.append([(order[i], order[i + 1]) for i in range(0, players - 1, 2)])

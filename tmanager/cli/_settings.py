@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tmanager.errors import ConfigError
-from tmanager.tourney.model import parse_value
+from tmanager.tomlmap import parse_value
 
 
 def parse_assignments(items: list[str]) -> list[tuple[str, Any]]:

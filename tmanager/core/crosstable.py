@@ -18,6 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
+from tmanager.columns import aligned
 from tmanager.core import stats, tiebreaks
 from tmanager.core.standings import (
     DRAW,
@@ -363,15 +364,6 @@ def match_line(first: str, second: str, match: stats.MatchStats, sprt: SprtSetti
     return text
 
 
-def _aligned(header: list[str], rows: list[list[str]], *, left: Sequence[int] = (1,)) -> list[str]:
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    out = []
-    for row in [header, *rows]:
-        cells = [c.ljust(w) if i in left else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths, strict=True))]
-        out.append("  ".join(cells).rstrip())
-    return out
-
-
 def _rating_note(table: Crosstable) -> str:
     r = table.ratings
     anchor = f"{r.anchor} = {_number(r.anchor_elo)}" if r.anchor else f"average = {_number(r.anchor_elo)}"
@@ -382,11 +374,11 @@ def _rating_note(table: Crosstable) -> str:
 
 
 def _text(table: Crosstable) -> str:
-    out = [table.title, "", *_aligned(*_standings_rows(table)), "", _rating_note(table)]
+    out = [table.title, "", *aligned(*_standings_rows(table)), "", _rating_note(table)]
     matrix = _matrix(table)
     if matrix is not None:
-        out += ["", "Cross-table", "", *_aligned(*matrix)]
-    out += ["", "Per colour", "", *_aligned(*_colour_rows(table), left=(0,))]
+        out += ["", "Cross-table", "", *aligned(*matrix)]
+    out += ["", "Per colour", "", *aligned(*_colour_rows(table), left=(0,))]
     if table.match is not None:
         out += ["", *_match_lines(table)]
     out += [f"note: {n}" for n in table.notes]

@@ -256,7 +256,7 @@ def next_game(
     return WAIT if game is None else game
 
 
-class Swiss(Schedule):
+class SwissSchedule(Schedule):
     """Rounds paired one at a time from the results so far (FIDE Dutch system).
 
     ``paired`` holds the boards of every round paired so far, counted across

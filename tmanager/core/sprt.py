@@ -33,7 +33,8 @@ from typing import TYPE_CHECKING, Literal
 
 from tmanager.core import stats
 from tmanager.core.schedule import Schedule
-from tmanager.core.stats import SIGNED, SprtSettings
+from tmanager.core.stats import SprtSettings
+from tmanager.tomlmap import SIGNED
 
 if TYPE_CHECKING:
     import numpy as np

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from tmanager.errors import ConfigError
+from tmanager.tomlmap import SIGNED
 
 #: Two-sided 95 % quantile of the standard normal distribution.
 Z95 = 1.959963984540054
@@ -42,8 +43,6 @@ SPRT_MODELS: tuple[SprtModel, ...] = ("normalized", "logistic", "bayesian")
 #: The normalized model's bounds stay within ± this many nElo: beyond about 230 its maximum-likelihood
 #: estimate need not exist (no real test comes near; far bounds can use the logistic model).
 NELO_LIMIT = 200.0
-#: Field metadata: the TOML reader lets this number be negative (see :mod:`tmanager.tourney.model`).
-SIGNED = {"signed": True}
 
 
 @dataclass(frozen=True, slots=True)

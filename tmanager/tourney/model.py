@@ -22,22 +22,21 @@ the journal beside the file (see :mod:`tmanager.tourney.store`).
 from __future__ import annotations
 
 import dataclasses
-import math
 import re
-import tomllib
-import types
-import typing
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, TypeVar, get_args, get_origin
+from typing import Any, Literal
 
-from tmanager.core.schedule import Gauntlet, RoundRobin, Schedule, ScheduledGame, Swiss
+from tmanager.core.schedule import Gauntlet, RoundRobin, Schedule, ScheduledGame, SwissSchedule
 from tmanager.core.sprt import MatchState, Verdict, match_state
 from tmanager.core.standings import GameResult
 from tmanager.core.stats import SprtSettings
 from tmanager.core.timecontrol import TimeControl
 from tmanager.errors import ConfigError, StateError
+from tmanager.tomlmap import check_keys as _check_keys
+from tmanager.tomlmap import from_table as _from_table
+from tmanager.tomlmap import to_table as _to_table
 from tmanager.tourney.engines import EngineSpec, OptionValue, command_line, find_definition, load_definition
 from tmanager.tourney.openings import variant_board
 from tmanager.tourney.play import Adjudication
@@ -54,8 +53,6 @@ RESULT_CHAR = {v: k for k, v in PGN_RESULT.items()}
 #: Sections tmanager writes after the user's part (``[claims]`` only in files of older versions).
 OWNED_SECTIONS = ("swiss", "claims", "faults", "verdict", "progress")
 _FINISHED = re.compile(r"[-+=]")
-
-_T = TypeVar("_T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,7 +212,7 @@ class Tourney:
             return RoundRobin(n, games_per_pairing=s.games_per_pairing, cycles=s.cycles)
         if s.type == "gauntlet":
             return Gauntlet(n, seeds=s.gauntlet_seeds, games_per_pairing=s.games_per_pairing, cycles=s.cycles)
-        return Swiss(
+        return SwissSchedule(
             n, rounds=s.swiss_rounds, paired=self.swiss, games_per_pairing=s.games_per_pairing, cycles=s.cycles
         )
 
@@ -608,94 +605,6 @@ def _read_swiss(table: Any, path: Path) -> list[list[tuple[int, int]]]:
     return rounds
 
 
-def _check_keys(table: Any, allowed: set[str], section: str, path: Path) -> None:
-    if not isinstance(table, dict):
-        raise ConfigError("must be a table", file=path, field=section)
-    for key in table:
-        if key not in allowed:
-            raise ConfigError(
-                f"unknown key {key!r}", file=path, field=section, hint=f"known keys: {', '.join(sorted(allowed))}"
-            )
-
-
-def _from_table(cls: type[_T], table: Any, section: str, path: Path) -> _T:
-    """Instantiate dataclass ``cls`` from a TOML table, checking keys and value types."""
-    hints = _HINTS.get(cls)
-    if hints is None:  # get_type_hints is slow, and every transaction reads the file
-        hints = _HINTS[cls] = typing.get_type_hints(cls)
-    fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
-    _check_keys(table, set(fields), section, path)
-    values = {}
-    for key, value in table.items():
-        try:
-            values[key] = _coerce(value, hints[key], signed=fields[key].metadata.get("signed", False))
-        except (TypeError, ValueError) as exc:
-            raise ConfigError(str(exc), file=path, field=f"{section}.{key}") from None
-    try:
-        return cls(**values)
-    except TypeError as exc:
-        missing = str(exc).rsplit(":", 1)[-1].strip()
-        raise ConfigError(f"missing required key {missing}", file=path, field=section) from None
-
-
-_HINTS: dict[type[Any], dict[str, Any]] = {}
-
-
-def _coerce(value: Any, hint: Any, *, signed: bool = False) -> Any:
-    """``value`` checked against type ``hint``; numbers must not be negative unless ``signed``."""
-    origin = get_origin(hint)
-    if origin is Literal:
-        if value not in get_args(hint):
-            raise ValueError(f"{value!r} is not one of {', '.join(repr(a) for a in get_args(hint) if a)}")
-        return value
-    if origin in (types.UnionType, typing.Union):
-        options = [a for a in get_args(hint) if a is not type(None)]
-        errors = []
-        for option in options:
-            try:
-                return _coerce(value, option, signed=signed)
-            except (TypeError, ValueError) as exc:
-                errors.append(str(exc))
-        raise ValueError(errors[0])
-    if origin is tuple:
-        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise ValueError("must be a list of strings")
-        return tuple(value)
-    if origin in (Mapping, dict):
-        if not isinstance(value, dict) or not all(isinstance(v, str | int | bool) for v in value.values()):
-            raise ValueError("must be a table of strings, whole numbers or booleans")
-        return dict(value)
-    if hint is bool:
-        if not isinstance(value, bool):
-            raise ValueError(f"must be true or false, not {value!r}")
-        return value
-    if hint is int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ValueError(f"must be a whole number, not {value!r}")
-        if value < 0 and not signed:
-            raise ValueError(f"must not be negative, not {value}")
-        return value
-    if hint is float:
-        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-            raise ValueError(f"must be a number, not {value!r}")
-        if value < 0 and not signed:
-            raise ValueError(f"must be a non-negative number, not {value!r}")
-        return float(value)
-    if hint is str:
-        if not isinstance(value, str):
-            raise ValueError(f"must be a string, not {value!r}")
-        return value
-    raise TypeError(f"unsupported type {hint}")  # a programming error in the model
-
-
-def parse_value(text: str) -> Any:
-    """A command-line value as TOML would read it (``10``, ``true``, ``"x"``), else the plain string."""
-    try:
-        return tomllib.loads(f"v = {text}")["v"]
-    except tomllib.TOMLDecodeError:
-        return text
-
-
 #: Settings whose change would give recorded results another meaning.
 SCHEDULE_KEYS = ("type", "gauntlet_seeds", "games_per_pairing")
 
@@ -779,21 +688,3 @@ def owned_sections_to_toml(tourney: Tourney) -> dict[str, Any]:
     if tourney.verdict:
         data["verdict"] = _to_table(tourney.verdict, keep_defaults=True)
     return data
-
-
-def _to_table(obj: Any, *, keep_defaults: bool) -> dict[str, Any]:
-    table: dict[str, Any] = {}
-    for f in dataclasses.fields(obj):
-        value = getattr(obj, f.name)
-        if value is None:
-            continue
-        if not keep_defaults and f.name != "name":
-            default = f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default
-            if value == default:
-                continue
-        if isinstance(value, tuple):
-            value = list(value)
-        elif isinstance(value, Mapping):
-            value = dict(value)
-        table[f.name] = value
-    return table
