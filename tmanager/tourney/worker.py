@@ -31,7 +31,6 @@ import logging
 import os
 import signal
 import socket
-import subprocess
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -40,6 +39,7 @@ from typing import Any, TypeVar
 
 import chess
 
+from tmanager import hooks
 from tmanager.core.schedule import DONE, WAIT, ScheduledGame, next_game
 from tmanager.errors import ConfigError, LockTimeout, TManagerError
 from tmanager.files import Stamp, stamp
@@ -59,8 +59,6 @@ POLL_SECONDS = 0.25
 LOCK_POLL = 1.0
 #: Seconds between warnings while the lock stays taken (a process stopped while holding it).
 LOCK_WARN_SECONDS = 30.0
-#: Seconds a hook may run before it is stopped.
-HOOK_TIMEOUT = 300.0
 #: The environment variable that marks engines (and their children) with the worker they belong to.
 ENGINE_TAG = "TMANAGER_ENGINE_OF"
 
@@ -229,37 +227,20 @@ def next_hook(tourney: Tourney) -> str | None:
 
 
 def run_hook(hook: PendingHook, *, marker: Path, tourney_path: Path, pgn_path: Path) -> None:
-    """Run a hook through the shell in the tourney's directory; a failure is logged, never fatal.
-
-    The hook runs in a session of its own, so that a stop of the worker does not
-    cut it short, and is killed with its children after :data:`HOOK_TIMEOUT`.
-    """
-    env = {
-        **{k: v for k, v in os.environ.items() if k != ENGINE_TAG},
+    """Run a pending hook in the tourney's directory (see :mod:`tmanager.hooks`); a failure is logged, never
+    fatal. Its shell removes ``marker`` first: from then on the hook counts as started."""
+    variables = {
         "TMANAGER_TOURNEY": str(tourney_path),
         "TMANAGER_PGN": str(pgn_path),
-        "TMANAGER_HOOK": hook.name,
         "TMANAGER_HOOK_MARKER": str(marker),
+        ENGINE_TAG: "",  # a hook is not an engine: it must outlive its worker, not be killed with it
         **hook.env,
     }
     script = f'rm -f -- "$TMANAGER_HOOK_MARKER"\n{hook.command}'
-    try:
-        process = subprocess.Popen(["/bin/sh", "-c", script], cwd=tourney_path.parent, env=env,
-                                   start_new_session=True)
-    except OSError as exc:
+    problem = hooks.run(script, name=hook.name, directory=tourney_path.parent, variables=variables)
+    if problem is not None:
         marker.unlink(missing_ok=True)
-        log.warning("%s hook failed to start: %s", hook.name, exc)
-        return
-    try:
-        status = process.wait(timeout=HOOK_TIMEOUT)
-    except subprocess.TimeoutExpired:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
-        log.warning("%s hook %r ran over %g s and was stopped", hook.name, hook.command, HOOK_TIMEOUT)
-        return
-    if status != 0:
-        log.warning("%s hook %r exited with status %d", hook.name, hook.command, status)
+        log.warning("%s hook %r %s", hook.name, hook.command, problem)
 
 
 def game_spec(tourney: Tourney, game: ScheduledGame, book: OpeningBook | None) -> GameSpec:
