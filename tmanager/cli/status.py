@@ -49,9 +49,7 @@ def report(tourney: Tourney, fmt: crosstable.Format = "text") -> str:
     ]
     lines += [f"  {line}" for line in match_lines(tourney)]
     now = time.time()
-    for number, char in enumerate(tourney.results):
-        if char != PLAYING:
-            continue
+    for number in tourney.playing():
         claim = tourney.claims.get(number)
         if claim is None:
             lines.append(f"  game {number}: in progress, owner unknown (stale)")
@@ -71,10 +69,9 @@ def report(tourney: Tourney, fmt: crosstable.Format = "text") -> str:
             )
     for engine, counts in sorted(tourney.faults.items()):
         lines.append(f"  faults of {engine}: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
-    games = tourney.game_results()
-    if games:
+    if tourney.finished_count:
         lines.append("")
-        lines.append(crosstable.render(crosstable.build(games, title=tourney.settings.name, sprt=tourney.sprt), fmt))
+        lines.append(crosstable.render(tourney.crosstable(), fmt))
     return "\n".join(lines)
 
 

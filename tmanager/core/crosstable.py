@@ -27,6 +27,7 @@ from tmanager.core.standings import (
     GamePairs,
     GameResult,
     HeadToHead,
+    PairCounts,
     Points,
     Standing,
     Tally,
@@ -107,9 +108,6 @@ def build(
     in alphabetical order. The order of the games in the file plays no part:
     parallel workers append them in any order.
     """
-    # Imported here: ratings need numpy, which a caller that only renders (or has no games) should not load.
-    from tmanager.core import ratings as ratings_module
-
     tally = Tally()
     kept: list[GameResult] | None = [] if tiebreak_names else None
     # Game pairs are matched while streaming: for the requested match, or while only two players appeared.
@@ -126,6 +124,36 @@ def build(
                 pairing = GamePairs(game.white, game.black)
         if pairing is not None:
             pairing.add(game)
+    return summarize(
+        tally, title=title, points=points, anchor=anchor, anchor_elo=anchor_elo, white_advantage=white_advantage,
+        match=match, pairs=pairing.finish() if pairing is not None else None, sprt=sprt,
+        tiebreak_names=tiebreak_names, games=kept,
+    )
+
+
+def summarize(
+    tally: Tally,
+    *,
+    title: str = "Cross-table",
+    points: Points = STANDARD_POINTS,
+    anchor: str | None = None,
+    anchor_elo: float = 0.0,
+    white_advantage: bool = False,
+    match: tuple[str, str] | None = None,
+    pairs: PairCounts | None = None,
+    sprt: SprtSettings | None = None,
+    tiebreak_names: Sequence[str] = (),
+    games: Sequence[GameResult] | None = None,
+) -> Crosstable:
+    """The cross-table of games already counted: :func:`build` without the games, for a caller that
+    counted them another way (a tourney of a million games, straight from its results string).
+
+    ``pairs`` holds the match's game pairs, ``games`` every game in order where
+    tie-breaks are wanted.
+    """
+    # Imported here: ratings need numpy, which a caller that only renders (or has no games) should not load.
+    from tmanager.core import ratings as ratings_module
+
     fitted = ratings_module.fit(tally, anchor=anchor, anchor_elo=anchor_elo, white_advantage=white_advantage)
     elos = fitted.elo()
     table = standings(tally, points=points, ratings=elos)
@@ -141,9 +169,9 @@ def build(
             "so it is smaller than the exact one where the opponents' ratings are uncertain"
         )
     tb_values: dict[str, tuple[float, ...]] = {}
-    if kept is not None:
+    if tiebreak_names and games is not None:
         ranked = tiebreaks.rank(
-            _rounds(kept, points),
+            _rounds(games, points),
             tiebreak_names,
             ratings=elos,
             round_robin=_is_round_robin(tally),
@@ -167,20 +195,20 @@ def build(
         head_to_head=tuple(head_to_head(tally, points=points)),
         tally=tally,
         ratings=fitted,
-        match=_match(tally, pairing, match, sprt),
+        match=_match(tally, pairs, match, sprt),
         tiebreak_names=tuple(tiebreak_names),
         notes=tuple(notes),
     )
 
 
 def _match(
-    tally: Tally, pairing: GamePairs | None, match: tuple[str, str] | None, sprt: SprtSettings | None
+    tally: Tally, pairs: PairCounts | None, match: tuple[str, str] | None, sprt: SprtSettings | None
 ) -> Match | None:
     if match is None:
         if len(tally.players) != 2:
             return None
         first, second = sorted(tally.players)
-        if pairing is not None and pairing.lowest is not None and pairing.lowest[1] != first:
+        if pairs is not None and pairs.lowest_white not in (None, first):
             first, second = second, first
     else:
         first, second = match
@@ -189,11 +217,10 @@ def _match(
         return None
     penta: tuple[int, int, int, int, int] | None = None
     unpaired = record.games
-    if pairing is not None:
-        counts = pairing.finish()
-        if pairing.first != first:  # seen from the other side: reverse the pentanomial
-            counts = (counts[4], counts[3], counts[2], counts[1], counts[0])
-        penta, unpaired = counts, pairing.unpaired
+    if pairs is not None:
+        penta, unpaired = pairs.penta, pairs.unpaired
+        if pairs.first != first:  # seen from the other side: reverse the pentanomial
+            penta = (penta[4], penta[3], penta[2], penta[1], penta[0])
     result = stats.match_stats(record.wins, record.losses, record.draws, penta=penta, sprt_settings=sprt)
     return Match(first, second, result, unpaired, sprt)
 

@@ -100,6 +100,17 @@ class Tally:
                 self.grid_complete = False
                 self.sequences.clear()
 
+    def count(self, white: str, black: str, counts: tuple[int, int, int]) -> None:
+        """Count many games of one ordered pair at once: white wins, draws, black wins. Their order is
+        not known, so the game-by-game grid is no longer available."""
+        self.players.setdefault(white)
+        self.players.setdefault(black)
+        own = self.pairs.setdefault((white, black), [0, 0, 0])
+        for i, n in enumerate(counts):
+            own[i] += n
+        self.grid_complete = False
+        self.sequences.clear()
+
     def update(self, games: Iterable[GameResult]) -> Tally:
         """Count many games; returns ``self``."""
         for game in games:
@@ -248,6 +259,18 @@ def round_key(text: str) -> tuple[int, ...]:
     return tuple(int(part) if part.isdigit() else -1 for part in text.split("."))
 
 
+@dataclass(frozen=True, slots=True)
+class PairCounts:
+    """A two-player match's game pairs, counted: the pentanomial from ``first``'s side
+    (``[LL, LD, WL+DD, WD, WW]``), the games left without a partner, and who had white in the
+    lowest-numbered game (what orients an automatic match)."""
+
+    first: str
+    penta: tuple[int, int, int, int, int]
+    unpaired: int
+    lowest_white: str | None = None
+
+
 @dataclass(slots=True)
 class GamePairs:
     """Pentanomial counts for a two-player match, pairing games as they stream by.
@@ -267,7 +290,6 @@ class GamePairs:
     first: str
     second: str
     penta: list[int] = field(default_factory=lambda: [0] * 5)
-    unpaired: int = 0
     #: (GameNumber, white player) of the lowest-numbered game seen
     lowest: tuple[int, str] | None = None
     _pending: dict[tuple[str, str, int], tuple[GameResult, list[tuple[str, str, int]]]] = field(
@@ -308,8 +330,12 @@ class GamePairs:
             return 0.5
         return 1.0 if (game.result == WHITE_WIN) == (game.white == self.first) else 0.0
 
-    def finish(self) -> tuple[int, int, int, int, int]:
-        """The pentanomial counts; games still waiting for a partner are counted in ``unpaired``."""
-        self.unpaired = len({id(entry[0]) for entry in self._pending.values()})
+    def finish(self) -> PairCounts:
+        """The counts; the games still waiting for a partner are the unpaired ones."""
         p = self.penta
-        return (p[0], p[1], p[2], p[3], p[4])
+        return PairCounts(
+            self.first,
+            (p[0], p[1], p[2], p[3], p[4]),
+            unpaired=len({id(entry[0]) for entry in self._pending.values()}),
+            lowest_white=self.lowest[1] if self.lowest is not None else None,
+        )

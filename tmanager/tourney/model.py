@@ -26,11 +26,13 @@ import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
+from tmanager.core import crosstable
+from tmanager.core.crosstable import Crosstable
 from tmanager.core.schedule import Gauntlet, RoundRobin, Schedule, ScheduledGame, SwissSchedule
 from tmanager.core.sprt import MatchState, Verdict, match_state
-from tmanager.core.standings import GameResult
+from tmanager.core.standings import GameResult, PairCounts, Tally
 from tmanager.core.stats import SprtSettings
 from tmanager.core.timecontrol import TimeControl
 from tmanager.errors import ConfigError, StateError
@@ -40,6 +42,9 @@ from tmanager.tomlmap import to_table as _to_table
 from tmanager.tourney.engines import EngineSpec, OptionValue, command_line, find_definition, load_definition
 from tmanager.tourney.openings import variant_board
 from tmanager.tourney.play import Adjudication
+
+if TYPE_CHECKING:
+    from tmanager.core.crosstable import Crosstable
 
 TourneyType = Literal["round-robin", "gauntlet", "swiss"]
 
@@ -53,6 +58,8 @@ RESULT_CHAR = {v: k for k, v in PGN_RESULT.items()}
 #: Sections tmanager writes after the user's part (``[claims]`` only in files of older versions).
 OWNED_SECTIONS = ("swiss", "claims", "faults", "verdict", "progress")
 _FINISHED = re.compile(r"[-+=]")
+#: Up to this many finished games a cross-table is built game by game (see :meth:`Tourney.crosstable`).
+GAME_BY_GAME = 20_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -283,6 +290,28 @@ class Tourney:
                 return i
         names = ", ".join(p.name for p in self.participants)
         raise ConfigError(f"no participant named {name!r}", file=self.path, hint=f"participants: {names}")
+
+    def crosstable(self) -> Crosstable:
+        """The cross-table of the finished games (names as they are now).
+
+        Up to :data:`GAME_BY_GAME` games it is built game by game, with the
+        game-by-game grid; beyond, from :meth:`pair_counts` and, for a match, its
+        pairs as :meth:`match_state` counts them, without an object per game (a
+        million of them would cost seconds and hundreds of megabytes).
+        """
+
+        title = self.settings.name
+        if self.finished_count <= GAME_BY_GAME:
+            return crosstable.build(self.game_results(), title=title, sprt=self.sprt)
+        names = [p.name for p in self.participants]
+        tally = Tally()
+        for (white, black), counts in sorted(self.pair_counts().items()):
+            tally.count(names[white], names[black], counts)
+        state = self.match_state()
+        pairs = None
+        if state is not None and state.penta is not None:
+            pairs = PairCounts(names[0], state.penta, unpaired=state.games - 2 * state.pairs, lowest_white=names[0])
+        return crosstable.summarize(tally, title=title, pairs=pairs, sprt=self.sprt)
 
     def game_results(self) -> list[GameResult]:
         """The finished games for cross-tables, in game-number order, with their pairs (names as they are now)."""

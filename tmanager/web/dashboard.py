@@ -117,7 +117,7 @@ def match(tourney: Tourney) -> str:
 
 def standings_and_crosstable(tourney: Tourney) -> tuple[str, str]:
     """The standings (with Elo) and the opponent-by-opponent table, in standings order."""
-    table = crosstable.build(tourney.game_results(), title=tourney.settings.name, sprt=tourney.sprt)
+    table = tourney.crosstable()
     ranked = [line.standing.name for line in table.lines]
     unplayed = [p.name for p in tourney.participants if p.name not in ranked]
     rows = []
