@@ -25,7 +25,6 @@ import json
 import os
 import random
 import re
-import tomllib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,7 +35,7 @@ import networkx as nx
 
 from tmanager.core import tiebreaks
 from tmanager.errors import ConfigError, PairingError, ScheduleError, StateError
-from tmanager.files import atomic_write, lock, read_text
+from tmanager.files import atomic_write, lock, parse_toml, read_text
 from tmanager.pairing import BLACK, WHITE, Game, PlayerState, PointsSystem, pair_round, round_robin
 
 SYSTEMS = ("dutch", "round-robin", "manual")
@@ -1340,11 +1339,7 @@ def dumps(event: Event) -> str:
 
 def loads(text: str, file: Path | None = None) -> Event:
     """Parse event-file text."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"not valid TOML: {exc}", file=file, hint="fix the syntax at that line") from None
-    return from_toml(data, file)
+    return from_toml(parse_toml(text, file=file), file)
 
 
 def validate(event: Event) -> None:

@@ -19,7 +19,7 @@ import filelock
 import tomli_w
 
 from tmanager.errors import ConfigError, StateError
-from tmanager.files import LOCK_TIMEOUT, atomic_write, lock, read_text
+from tmanager.files import LOCK_TIMEOUT, atomic_write, lock, parse_toml, read_text
 from tmanager.tourney.model import OWNED_SECTIONS, Tourney, from_toml, owned_to_toml, settings_to_toml
 
 _OWNED_HEADER = re.compile(r"^[ \t]*\[[ \t]*(?:" + "|".join(OWNED_SECTIONS) + r")[ \t]*[\].]", re.MULTILINE)
@@ -38,10 +38,7 @@ def read(path: Path) -> Tourney:
 
 def parse(text: str, path: Path) -> Tourney:
     """Parse tourney-file text; :class:`ConfigError` says where it is wrong."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"not valid TOML: {exc}", file=path, hint="fix the syntax at that line") from None
+    data = parse_toml(text, file=path)
     tourney = from_toml(data, path.resolve())
     tail = split(text)[1]
     if tail:
@@ -86,8 +83,8 @@ def transaction(path: Path, *, settings: bool = False, timeout: float = LOCK_TIM
     """
     try:
         with lock(path, timeout=timeout):
-            text = path.read_text(encoding="utf-8") if path.exists() else ""
-            tourney = parse(text, path) if text else read(path)
+            text = read_text(path)
+            tourney = parse(text, path)
             before = render(tourney, head=split(text)[0])
             yield tourney
             tourney.validate(settings=settings)
