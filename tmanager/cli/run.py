@@ -58,11 +58,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def command(args: argparse.Namespace) -> int:
-    path: Path = args.file.resolve()
     if args.workers < 1:
         print("tmanager: --workers must be at least 1", file=sys.stderr)
         return 2
-    tourney = store.read(path)
+    tourney = store.read(args.file)  # before anything else looks at the path: it may not be a file at all
+    path = tourney.path  # resolved
     if args.dask is None:
         preflight(tourney)  # with --dask, the engines are checked on the cluster's hosts
     log_path = args.log or path.with_suffix(".log")

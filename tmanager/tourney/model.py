@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import tomllib
+import os
+import stat
 import types
 import typing
 from collections.abc import Mapping
@@ -31,6 +32,8 @@ from typing import Any, Literal, TypeVar, get_args, get_origin
 from tmanager.core.schedule import Gauntlet, RoundRobin, Schedule, ScheduledGame, Swiss
 from tmanager.core.timecontrol import TimeControl
 from tmanager.errors import ConfigError, StateError
+from tmanager.files import parse_toml
+from tmanager.formats import pgn
 from tmanager.tourney.engines import EngineSpec, OptionValue, command_line, find_definition, load_definition
 from tmanager.tourney.openings import variant_board
 from tmanager.tourney.play import Adjudication
@@ -280,8 +283,10 @@ class Tourney:
                 depth=p.depth if p.depth is not None else s.depth,
             )
         except ConfigError as exc:
-            where = f"participants[{index}]" if p.tc or p.st or p.nodes or p.depth else "tourney"
-            field_name = f"{where}.{exc.field or 'tc'}"
+            key = exc.field or "tc"
+            own = {"tc": p.tc or None, "st": p.st, "nodes": p.nodes, "depth": p.depth}
+            where = f"participants[{index}]" if own.get(key) is not None else "tourney"
+            field_name = f"{where}.{key}"
             raise ConfigError(exc.message, file=self.path, field=field_name, hint=exc.hint) from None
 
     def plays_on_a_clock(self, name: str) -> bool:
@@ -298,13 +303,20 @@ class Tourney:
             where=f"participants[{index}]",
         )
 
+    def check_runnable(self, index: int) -> None:
+        """Check that participant ``index``'s program and working directory exist (before playing)."""
+        self.engine_spec(index).check_runnable(file=self.path, where=f"participants[{index}]")
+
     def validate(self, *, settings: bool = True) -> None:
         """Check everything that can be checked without starting an engine; with ``settings``
         false only what a change of the owned tail (results, claims, pairings) can break."""
         try:
-            total = self.schedule().total_games
+            schedule = self.schedule()
         except ConfigError as exc:
             raise exc.located(file=self.path) from None
+        total = schedule.total_games
+        if total > MAX_GAMES:
+            raise self._too_many_games(schedule)
         if len(self.results) > total:
             raise ConfigError(
                 f"results string has {len(self.results)} games but the schedule only {total}",
@@ -312,19 +324,136 @@ class Tourney:
                 field="progress.results",
                 hint="remove the extra characters, or raise cycles",
             )
+        self._check_pairings()
         if not settings:
             return
         try:
             variant_board(self.settings.variant)
         except ConfigError as exc:
             raise exc.located(file=self.path) from None
+        for key in ("name", "event", "site"):
+            _check_tag_value(getattr(self.settings, key), file=self.path, field=f"tourney.{key}")
+        for i, p in enumerate(self.participants):
+            if not p.name.strip():
+                raise ConfigError(
+                    "is empty", file=self.path, field=f"participants[{i}].name", hint="give every participant a name"
+                )
+            _check_tag_value(p.name, file=self.path, field=f"participants[{i}].name")
         names = [p.name for p in self.participants]
         duplicate = next((n for n in names if names.count(n) > 1), None)
         if duplicate:
             raise ConfigError(f"two participants are named {duplicate!r}", file=self.path, field="participants")
+        for key in POSITIVE_SETTINGS:
+            if getattr(self.settings, key) <= 0:
+                raise ConfigError("must be positive, not 0", file=self.path, field=f"tourney.{key}")
         for i in range(len(self.participants)):
             self.time_control(i)
             self.engine_spec(i)
+        self._check_paths()
+
+    def _too_many_games(self, schedule: Schedule) -> ConfigError:
+        """The error for a schedule beyond :data:`MAX_GAMES`, blaming the first setting that alone could fix it."""
+        per_cycle = schedule.games_per_cycle
+        pairings_per_cycle = per_cycle // schedule.games_per_pairing
+        if per_cycle <= MAX_GAMES:
+            field, hint = "tourney.cycles", f"at most {MAX_GAMES // per_cycle:,} cycles of {per_cycle:,} games"
+        elif pairings_per_cycle <= MAX_GAMES:
+            field, hint = "tourney.games_per_pairing", f"at most {MAX_GAMES // pairings_per_cycle:,} games per pairing"
+        else:
+            field, hint = "participants", "fewer participants, or a Swiss"
+        return ConfigError(
+            f"{schedule.total_games:,} games scheduled, more than the {MAX_GAMES:,} a tourney may hold",
+            file=self.path,
+            field=field,
+            hint=hint,
+        )
+
+    def _check_pairings(self) -> None:
+        """Swiss pairings name existing participants, each at most once a round, on every board."""
+        n = len(self.participants)
+        if self.swiss and self.settings.type != "swiss":
+            raise ConfigError(
+                f"Swiss pairings in a tourney of type {self.settings.type!r}", file=self.path, field="swiss",
+                hint="remove [swiss], or set type back to \"swiss\"",
+            )
+        for r, boards in enumerate(self.swiss):
+            seated = [p for board in boards for p in board]
+            stranger = next((p for p in seated if not 0 <= p < n), None)
+            if stranger is not None:
+                problem = f"participant {stranger} does not exist (there are {n}, numbered from 0)"
+            elif len(set(seated)) < len(seated):
+                problem = "a participant plays twice in the round"
+            elif len(boards) != n // 2:
+                problem = f"{len(boards)} boards, not {n // 2}"
+            else:
+                continue
+            raise ConfigError(
+                problem, file=self.path, field=f"swiss.rounds[{r}]", hint="remove the round to pair it again"
+            )
+
+    def _check_paths(self) -> None:
+        """The PGN and the engines' stderr logs can be written, and the tablebases are there:
+        refused now rather than after the first game."""
+        _check_output(self.pgn_path, tourney=self.path, field="tourney.pgn")
+        for i, p in enumerate(self.participants):
+            if p.stderr:
+                _check_output(self.directory / p.stderr, tourney=self.path, field=f"participants[{i}].stderr")
+        syzygy = self.adjudication.syzygy
+        if syzygy and not (self.directory / syzygy).is_dir():
+            raise ConfigError(
+                f"no directory {syzygy!r}", file=self.path, field="adjudication.syzygy",
+                hint="give the directory of the Syzygy tables, relative to the tourney file",
+            )
+
+
+#: The most games a tourney may schedule: the results string is kept in memory (and in the
+#: file) at its full length, one character a game.
+MAX_GAMES = 100_000_000
+
+#: Durations that must be more than zero: a zero lease or timeout would end every game at once.
+POSITIVE_SETTINGS = ("handshake_timeout", "move_timeout", "lease")
+
+#: The PGN standard's limit on a string token such as a tag value (section 7).
+MAX_TAG_LENGTH = 255
+
+def _check_tag_value(text: str, *, file: Path, field: str) -> None:
+    """Refuse text that cannot stand as it is in a PGN tag value (names, event, site): control
+    characters and line breaks end the tag (a name could add a ``[Result]`` tag of its own),
+    quotes and backslashes need escapes that many PGN readers get wrong, and the standard
+    allows at most 255 characters."""
+    hint = "names and tags go into the PGN: printable characters, no quote or backslash, at most 255"
+    if len(text) > MAX_TAG_LENGTH:
+        raise ConfigError(
+            f"{len(text):,} characters, more than the {MAX_TAG_LENGTH} of a PGN tag", file=file, field=field, hint=hint
+        )
+    bad = pgn.UNSAFE_IN_TAG.search(text)
+    if bad is None:
+        return
+    char = bad.group()
+    what = {'"': "a quote", "\\": "a backslash"}.get(char, f"a control character (U+{ord(char):04X})")
+    raise ConfigError(f"holds {what}: {text!r}", file=file, field=field, hint=hint)
+
+
+def _check_output(path: Path, *, tourney: Path, field: str) -> None:
+    """Refuse an output file that cannot be appended to: the tourney file itself, a directory,
+    a FIFO or socket, or a path whose directory does not exist."""
+    if os.path.realpath(path) == os.path.realpath(tourney):
+        raise ConfigError("is the tourney file itself", file=tourney, field=field, hint="give it a name of its own")
+    try:
+        mode = path.stat().st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        if not path.parent.is_dir():
+            raise ConfigError(
+                f"no directory {str(path.parent)!r} to hold it", file=tourney, field=field,
+                hint="create the directory, or change the path",
+            ) from None
+        return
+    except OSError as exc:
+        raise ConfigError(f"cannot use {str(path)!r}: {exc.strerror}", file=tourney, field=field) from None
+    if stat.S_ISDIR(mode):
+        raise ConfigError(f"{str(path)!r} is a directory", file=tourney, field=field, hint="name a file")
+    if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
+        raise ConfigError(f"{str(path)!r} is a FIFO or socket, not a file", file=tourney, field=field)
 
 
 def resolve_engine(
@@ -341,6 +470,8 @@ def resolve_engine(
         try:
             base = load_definition(find_definition(p.engine, directory))
         except ConfigError as exc:
+            if exc.file is not None:  # the definition file is at fault, with its own fields
+                raise
             raise exc.located(file=file, field=f"{where}.engine") from None
     cmd = p.cmd or base.get("cmd")
     protocol = p.protocol or base.get("protocol", "")
@@ -360,9 +491,13 @@ def resolve_engine(
     workdir = p.dir or base.get("dir") or str(directory)
     if not Path(workdir).is_absolute():
         workdir = str(directory / workdir)
+    try:
+        command = command_line(cmd, [*base.get("args", []), *p.args])
+    except ConfigError as exc:
+        raise ConfigError(exc.message, file=file, field=f"{where}.cmd", hint=exc.hint) from None
     return EngineSpec(
         name=p.name,
-        command=command_line(cmd, [*base.get("args", []), *p.args]),
+        command=command,
         protocol=protocol,
         workdir=workdir,
         options={**base.get("options", {}), **p.options},
@@ -445,6 +580,8 @@ def _read_swiss(table: Any, path: Path) -> list[list[tuple[int, int]]]:
     if not isinstance(table, dict):
         raise ConfigError("must be a table", file=path, field="swiss")
     _check_keys(table, {"rounds"}, "swiss", path)
+    if not isinstance(table.get("rounds", []), list):
+        raise ConfigError("must be a list of rounds", file=path, field="swiss.rounds")
     rounds = []
     for r, boards in enumerate(table.get("rounds", [])):
         try:
@@ -493,7 +630,7 @@ def _coerce(value: Any, hint: Any) -> Any:
     origin = get_origin(hint)
     if origin is Literal:
         if value not in get_args(hint):
-            raise ValueError(f"{value!r} is not one of {', '.join(repr(a) for a in get_args(hint) if a)}")
+            raise ValueError(f"{_shown(value)} is not one of {', '.join(repr(a) for a in get_args(hint) if a)}")
         return value
     if origin in (types.UnionType, typing.Union):
         options = [a for a in get_args(hint) if a is not type(None)]
@@ -505,39 +642,54 @@ def _coerce(value: Any, hint: Any) -> Any:
                 errors.append(str(exc))
         raise ValueError(errors[0])
     if origin is tuple:
-        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        if not isinstance(value, list) or not all(_is_text(v) for v in value):
             raise ValueError("must be a list of strings")
         return tuple(value)
     if origin in (Mapping, dict):
-        if not isinstance(value, dict) or not all(isinstance(v, str | int | bool) for v in value.values()):
+        if not isinstance(value, dict) or not all(_is_text(v) or isinstance(v, int) for v in value.values()):
             raise ValueError("must be a table of strings, whole numbers or booleans")
         return dict(value)
     if hint is bool:
         if not isinstance(value, bool):
-            raise ValueError(f"must be true or false, not {value!r}")
+            raise ValueError(f"must be true or false, not {_shown(value)}")
         return value
     if hint is int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise ValueError(f"must be a whole number, not {value!r}")
+            raise ValueError(f"must be a whole number, not {_shown(value)}")
         if value < 0:
-            raise ValueError(f"must not be negative, not {value}")
+            raise ValueError(f"must not be negative, not {_shown(value)}")
         return value
     if hint is float:
-        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value < 0:
-            raise ValueError(f"must be a non-negative number, not {value!r}")
-        return float(value)
+        number = math.nan
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            number = float(value) if abs(value) < 1e300 else math.inf  # float() overflows on huge integers
+        if not math.isfinite(number) or number < 0:
+            raise ValueError(f"must be a non-negative number, not {_shown(value)}")
+        return number
     if hint is str:
         if not isinstance(value, str):
-            raise ValueError(f"must be a string, not {value!r}")
+            raise ValueError(f"must be a string, not {_shown(value)}")
+        if "\0" in value:
+            raise ValueError("holds a NUL character")
         return value
     raise TypeError(f"unsupported type {hint}")  # a programming error in the model
+
+
+def _is_text(value: Any) -> bool:
+    return isinstance(value, str) and "\0" not in value
+
+
+def _shown(value: Any) -> str:
+    """``repr(value)``, cut short: error messages stay one readable line whatever the file holds."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:50] + "…" + text[-6:]
 
 
 def parse_value(text: str) -> Any:
     """A command-line value as TOML would read it (``10``, ``true``, ``"x"``), else the plain string."""
     try:
-        return tomllib.loads(f"v = {text}")["v"]
-    except tomllib.TOMLDecodeError:
+        return parse_toml(f"v = {text}", file=None)["v"]
+    except ConfigError:
         return text
 
 
