@@ -722,13 +722,14 @@ def apply_setting(tourney: Tourney, key: str, value: Any) -> None:
     }
     if section not in targets:
         raise ConfigError(
-            f"cannot set {key!r}", field=key, hint="use tourney.FIELD, openings.FIELD or adjudication.FIELD"
+            f"cannot set {key!r}", file=tourney.path, field=key,
+            hint="use tourney.FIELD, openings.FIELD or adjudication.FIELD",
         )
     current = targets[section]
     if current is None:  # openings: start a section from the given key
         table = {name: value}
         if "file" not in table:
-            raise ConfigError("set openings.file first", field=key)
+            raise ConfigError("set openings.file first", file=tourney.path, field=key)
         tourney.openings = _from_table(Openings, table, section, tourney.path)
         return
     table = _to_table(current, keep_defaults=True)
