@@ -22,32 +22,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-
-GOOD = """\
-# Hand comments: kept by every command.
-[tourney]
-name = "t"
-nodes = 100
-
-[[participants]]
-name = "A"
-cmd = "stockfish"
-protocol = "uci"
-
-[[participants]]
-name = "B"
-cmd = "stockfish"
-protocol = "uci"
-
-[[participants]]
-name = "C"
-cmd = "stockfish"
-protocol = "uci"
-
-[progress]
-results = "+-="
-"""
+from tests.test_tourney_file import GOOD
 
 #: What each command is given besides the file.
 COMMANDS: dict[str, tuple[str, ...]] = {
@@ -203,7 +178,7 @@ CASES = [
     # --- not a tourney file at all ---------------------------------------------------------------
     Case("empty file", text(""), "participants", "at least 2 participants", READERS),
     Case("NUL bytes", text(b"\0" * 4096), None, "not valid TOML", READERS),
-    Case("invalid UTF-8", text(GOOD.encode().replace(b"Hand", b"H\xffnd")), None, "not UTF-8", READERS),
+    Case("invalid UTF-8", text(GOOD.encode().replace(b"comment", b"c\xffmment")), None, "not UTF-8", READERS),
     Case("binary junk", text(BINARY_JUNK), None, "not UTF-8", READERS),
     Case("UTF-16", text(GOOD.encode("utf-16")), None, "not UTF-8"),
     Case("directory", directory_as_file, None, "is a directory", READERS),
@@ -499,7 +474,9 @@ ARGUMENTS = [
 ]
 
 
-@pytest.mark.parametrize(("command", "arguments", "field", "says"), ARGUMENTS, ids=[f"{a[0]}: {a[3]}" for a in ARGUMENTS])
+@pytest.mark.parametrize(
+    ("command", "arguments", "field", "says"), ARGUMENTS, ids=[f"{a[0]}: {a[3]}" for a in ARGUMENTS]
+)
 def test_bad_values_on_the_command_line_change_nothing(
     tmp_path: Path, command: str, arguments: tuple[str, ...], field: str, says: str
 ) -> None:
@@ -615,3 +592,16 @@ def test_an_explicit_mode_is_exact_whatever_the_umask(tmp_path: Path) -> None:
         os.umask(old)
     assert stat.S_IMODE((tmp_path / "secret").stat().st_mode) == 0o600
     assert stat.S_IMODE((tmp_path / "plain").stat().st_mode) == 0o666
+
+
+def test_dotted_keys_up_to_the_limit_are_read() -> None:
+    from tmanager.errors import ConfigError
+    from tmanager.files import MAX_KEY_PARTS, parse_toml
+
+    key = ".".join(["a"] * MAX_KEY_PARTS)
+    data = parse_toml(f"{key} = 1\nx = [{', '.join(['0.5'] * 500)}]\ny = '{'-' * 100_000}'\n", file=None)
+    assert data["x"] == [0.5] * 500
+    with pytest.raises(ConfigError, match="nested too deeply"):
+        parse_toml(f"[{key}.a]\n", file=None)
+    with pytest.raises(ConfigError, match="nested too deeply"):
+        parse_toml(f'x = 1\n{key} . "a" = 1\n', file=None)

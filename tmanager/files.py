@@ -94,8 +94,23 @@ def _reason(exc: OSError) -> str:
 #: of a key's parts (a 40 kB key of 20,000 parts takes 1.5 GB), so such keys are refused unread.
 MAX_KEY_PARTS = 100
 
-_KEY_PART = r"(?:[\w-]+|\"[^\"\n]*\"|'[^'\n]*')"
-_DEEP_KEY = re.compile(_KEY_PART + rf"(?:[ \t]*\.[ \t]*{_KEY_PART}){{{MAX_KEY_PARTS}}}")
+# A bare part starts at a word's start and is taken whole (no backtracking into long runs of
+# word characters such as a results string): the search stays linear.
+_KEY_PART = r"""(?:(?<![\w"'-])[\w-]++|"[^"\n]*+"|'[^'\n]*+')"""
+_DEEP_KEY = re.compile(_KEY_PART + rf"(?:[ \t]*+\.[ \t]*+{_KEY_PART}){{{MAX_KEY_PARTS}}}")
+
+
+def _has_deep_key(text: str) -> bool:
+    """Whether a line holds a dotted key of more than :data:`MAX_KEY_PARTS` parts; only lines
+    with that many dots are searched (a key cannot span lines)."""
+    start = 0
+    while start < len(text):
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        if text.count(".", start, end) >= MAX_KEY_PARTS and _DEEP_KEY.search(text, start, end):
+            return True
+        start = end + 1
+    return False
 
 
 def parse_toml(text: str, *, file: str | Path | None) -> dict[str, Any]:
@@ -105,7 +120,7 @@ def parse_toml(text: str, *, file: str | Path | None) -> dict[str, Any]:
     too_deep = ConfigError(
         "not valid TOML: nested too deeply", file=file, hint="settings nest tables and arrays only a few levels"
     )
-    if text.count(".") > MAX_KEY_PARTS and _DEEP_KEY.search(text):
+    if text.count(".") >= MAX_KEY_PARTS and _has_deep_key(text):
         raise too_deep
     try:
         return tomllib.loads(text)
