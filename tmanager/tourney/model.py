@@ -51,6 +51,16 @@ OWNED_SECTIONS = ("swiss", "claims", "faults", "progress")
 
 _T = TypeVar("_T")
 
+#: The most games a tourney may schedule: the results string is kept in memory (and in the
+#: file) at its full length, one character a game.
+MAX_GAMES = 100_000_000
+
+#: Durations that must be more than zero: a zero lease or timeout would end every game at once.
+POSITIVE_SETTINGS = ("handshake_timeout", "move_timeout", "lease")
+
+#: The PGN standard's limit on a string token such as a tag value (section 7).
+MAX_TAG_LENGTH = 255
+
 
 @dataclass(frozen=True, slots=True)
 class Settings:
@@ -405,16 +415,6 @@ class Tourney:
                 hint="give the directory of the Syzygy tables, relative to the tourney file",
             )
 
-
-#: The most games a tourney may schedule: the results string is kept in memory (and in the
-#: file) at its full length, one character a game.
-MAX_GAMES = 100_000_000
-
-#: Durations that must be more than zero: a zero lease or timeout would end every game at once.
-POSITIVE_SETTINGS = ("handshake_timeout", "move_timeout", "lease")
-
-#: The PGN standard's limit on a string token such as a tag value (section 7).
-MAX_TAG_LENGTH = 255
 
 def _check_tag_value(text: str, *, file: Path, field: str) -> None:
     """Refuse text that cannot stand as it is in a PGN tag value (names, event, site): control
