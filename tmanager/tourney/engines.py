@@ -135,6 +135,7 @@ def load_definition(path: Path) -> dict[str, Any]:
 
 
 def _check_definition_types(data: dict[str, Any], path: Path) -> None:
+    """Refuse values of the wrong type: they would be merged into every participant using the definition."""
     for key in ("protocol", "dir", "description"):
         if not isinstance(data.get(key, ""), str):
             raise ConfigError("must be a string", file=path, field=key)
