@@ -341,7 +341,10 @@ CASES = [
     Case("program not executable",
          also_file("engine.sh", "#!/bin/sh\n", edited(('cmd = "stockfish"', 'cmd = "./engine.sh"')), mode=0o644),
          "participants[0].cmd", "not executable", PLAYING),
-    Case("missing working directory", first('dir = "nowhere"'), "participants[0].dir", "does not exist", PLAYING),
+    Case("missing working directory", first('dir = "nowhere"'), "participants[0].dir", "missing or not a directory",
+         PLAYING),
+    Case("working directory a file", also_file("f", "x", first('dir = "f"')), "participants[0].dir",
+         "missing or not a directory", PLAYING),
     # --- [adjudication] and [openings] -----------------------------------------------------------
     Case("max moves negative", before_progress("[adjudication]\nmax_moves = -1\n"), "adjudication.max_moves",
          "negative"),

@@ -81,7 +81,7 @@ class EngineSpec:
             )
         if self.workdir and not Path(self.workdir).is_dir():
             raise ConfigError(
-                f"working directory {self.workdir!r} of engine {self.name!r} does not exist",
+                f"working directory {self.workdir!r} of engine {self.name!r} is missing or not a directory",
                 file=file,
                 field=f"{prefix}dir",
                 hint="create it, or change dir",

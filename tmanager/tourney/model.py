@@ -24,6 +24,7 @@ import os
 import stat
 import types
 import typing
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -349,8 +350,7 @@ class Tourney:
                     "is empty", file=self.path, field=f"participants[{i}].name", hint="give every participant a name"
                 )
             _check_tag_value(p.name, file=self.path, field=f"participants[{i}].name")
-        names = [p.name for p in self.participants]
-        duplicate = next((n for n in names if names.count(n) > 1), None)
+        duplicate = next((n for n, count in Counter(p.name for p in self.participants).items() if count > 1), None)
         if duplicate:
             raise ConfigError(f"two participants are named {duplicate!r}", file=self.path, field="participants")
         for key in POSITIVE_SETTINGS:
