@@ -604,3 +604,17 @@ def test_dotted_keys_up_to_the_limit_are_read() -> None:
         parse_toml(f"[{key}.a]\n", file=None)
     with pytest.raises(ConfigError, match="nested too deeply"):
         parse_toml(f'x = 1\n{key} . "a" = 1\n', file=None)
+
+
+@pytest.mark.parametrize(
+    ("make", "says"),
+    [(fifo, "not a regular file"), (text(f"x = {nested('[', ']')}\n"), "nested too deeply"),
+     (text(b"[event]\nname = '\xff'\n"), "not UTF-8"), (directory_as_file, "is a directory")],
+    ids=["FIFO", "nested", "not UTF-8", "directory"],
+)
+def test_event_files_are_read_the_same_way(tmp_path: Path, make: Maker, says: str) -> None:
+    path = make(tmp_path)
+    for args in (["event", "standings", path], ["serve", path, "--port", "0"]):
+        done = subprocess.run([sys.executable, "-m", "tmanager", *map(str, args)], capture_output=True, text=True,
+                              timeout=LIMIT, check=False, stdin=subprocess.DEVNULL)
+        assert done.returncode == 2 and len(done.stderr.splitlines()) == 1 and says in done.stderr, done.stderr[:2000]
