@@ -185,7 +185,7 @@ def test_epd_operations_and_comments(tmp_path: Path) -> None:
 
 
 def test_missing_empty_and_bad_epd_books(tmp_path: Path) -> None:
-    assert "cannot read opening book" in error_of(tmp_path / "nope.epd")
+    assert "no such opening book file" in error_of(tmp_path / "nope.epd")
     assert "holds no openings" in error_of(write(tmp_path, "empty.epd", "\n# nothing\n"))
     bad = write(tmp_path, "bad.epd", f"{chess.STARTING_BOARD_FEN} w KQkq -\n\nrnbqkbnr/pppppppp/8 w - -\n")
     assert error_of(bad).startswith(f"{bad}: line 3: not a valid EPD line")

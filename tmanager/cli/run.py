@@ -67,13 +67,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def command(args: argparse.Namespace) -> int:
-    path: Path = args.file.resolve()
     if args.workers < 1:
         print("tmanager: --workers must be at least 1", file=sys.stderr)
         return 2
     if args.report_every < 0:
         raise ConfigError(f"must not be negative, not {args.report_every}", field="--report-every")
-    tourney = store.read(path)
+    tourney = store.read(args.file)  # before anything else looks at the path: it may not be a file at all
+    path = tourney.path  # resolved
     if args.dask is None:
         preflight(tourney)  # with --dask, the engines are checked on the cluster's hosts
     log_path = args.log or path.with_suffix(".log")

@@ -49,7 +49,8 @@ def command(args: argparse.Namespace) -> int:
     )
     with store.transaction(args.file, settings=True) as tourney:
         reset = tourney.substitute(args.old, new, replace=args.replace)
-        tourney.engine_spec(tourney.participant_index(name)).check_runnable()
+        tourney.check_runnable(tourney.participant_index(name))
+        tourney.validate()  # before the PGN is touched: a name that cannot be a tag value is refused first
         marked = pgn.mark_superseded(tourney.pgn_path, set(reset), reason=f"{args.old} replaced by {name}")
     if args.replace:
         print(f"{args.old} replaced by {name}: {len(reset)} game(s) to replay, {marked} PGN game(s) superseded")

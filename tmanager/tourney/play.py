@@ -34,6 +34,7 @@ import chess.syzygy
 
 from tmanager.core.timecontrol import Clock, TimeControl
 from tmanager.errors import EngineError
+from tmanager.formats.pgn import tag_value
 from tmanager.tourney.engines import EngineSpec
 from tmanager.tourney.openings import variant_board
 from tmanager.tourney.uci import UciEngine
@@ -582,6 +583,8 @@ def _pgn(spec: GameSpec, board: chess.Board, ending: _GameOver, *, comments: lis
         headers["BlackTimeControl"] = spec.black_limits.pgn_tag()
     headers["Termination"] = ending.termination
     headers["PlyCount"] = str(len(board.move_stack))
+    for key in list(headers):  # names are checked when the tourney file is read; this holds whatever comes
+        headers[key] = tag_value(headers[key])
     node: chess.pgn.GameNode = game
     for ply in range(len(board.move_stack)):
         node = node.variations[0]
