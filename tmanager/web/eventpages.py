@@ -34,6 +34,8 @@ SYSTEM_NAMES = {
     PairingSystem.MANUAL: "manual pairing", PairingSystem.KOTH: "King of the Hill",
     PairingSystem.FACTORED: "factored pairings", PairingSystem.TSH_SWISS: "Swiss (tsh)",
     PairingSystem.CHEW: "Chew pairings", PairingSystem.RANDOM: "random pairings",
+    PairingSystem.DOUBLE_SWISS: "Double-Swiss (FIDE, matches of two games)",
+    PairingSystem.TEAM_SWISS: "team Swiss (FIDE)",
 }  # fmt: skip
 #: The byes an arbiter may set for a player who asks.
 REQUESTED_BYES = ("half", "zero", "full")

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Mapping, Sequence
+from typing import ClassVar
 
 import networkx as nx
 
@@ -25,6 +26,7 @@ from tmanager.events.messages import Note, Topic
 from tmanager.events.model import Board, Division, Event, PairingSystem, Round, label, missing
 from tmanager.events.operations import board_at, find_player, locate, refuse_entered, span
 from tmanager.events.ranking import tiebreak_standings
+from tmanager.events.reports import DivisionReports
 from tmanager.events.reports.chess import ChessReports
 from tmanager.events.rules.base import DivisionRules, EntryForm, PairOptions, Problem, forfeit_result
 from tmanager.formats.tou import TouGame, TouOutcome, TouPlayer, display_name
@@ -55,7 +57,9 @@ _TOU: dict[str, tuple[TouOutcome, int]] = {
 class ChessRules(DivisionRules):
     """The rules of a chess division."""
 
-    systems = (PairingSystem.DUTCH, PairingSystem.ROUND_ROBIN, PairingSystem.MANUAL)
+    systems: ClassVar[tuple[PairingSystem, ...]] = (
+        PairingSystem.DUTCH, PairingSystem.ROUND_ROBIN, PairingSystem.MANUAL,
+    )  # fmt: skip
     sides = ("white", "black")
     side_titles = ("White", "Black")
 
@@ -226,7 +230,7 @@ class ChessRules(DivisionRules):
     def scores_text(self) -> dict[int, str]:
         return {s.player.number: format_points(s.points) for s in tiebreak_standings(self.event, self.division)}
 
-    def reports(self) -> ChessReports:
+    def reports(self) -> DivisionReports:
         return ChessReports(self)
 
     def tou_players(self, aliases: Mapping[str, str]) -> list[TouPlayer]:
