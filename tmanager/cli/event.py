@@ -24,7 +24,7 @@ from tmanager.events.model import Division, EntryMode, Event, PairingSystem, Pla
 from tmanager.events.reports.chess import ChessReports
 from tmanager.events.reports.scored import ScoredReports
 from tmanager.events.reports.team import TeamReports
-from tmanager.events.rules import ScoreRules, require, rules_for
+from tmanager.events.rules import ScoreRules, TeamRules, require, rules_for
 from tmanager.events.rules.scored import DIVISION_SYSTEMS
 from tmanager.pairing import PointsSystem
 
@@ -405,6 +405,33 @@ def _standings(args: argparse.Namespace) -> int:
     return 0
 
 
+def _configure_team_standings(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--round", type=int, help="after this round (default: the last paired one)")
+    p.add_argument("--total", action="store_true", help="across every score-based division (TotalTeamStandings)")
+
+
+def _team_standings(args: argparse.Namespace) -> int:
+    from tmanager.events.reports.render import text
+    from tmanager.events.reports.scored import total_team_report
+
+    event = journal.load(args.event)
+    if args.total:
+        divisions = [d for d in event.divisions if isinstance(rules_for(event, d), ScoreRules)]
+        if not divisions:
+            raise StateError("the event has no score-based division (team divisions: standings)")
+        print(text(total_team_report(event, divisions)), end="")
+        return 0
+    division = event.division(args.division)
+    rules = rules_for(event, division)
+    if isinstance(rules, ScoreRules):
+        print(text(rules.reports().teams(args.round)), end="")
+    elif isinstance(rules, TeamRules):
+        print(rules.reports().standings_text(args.round), end="")  # a team division's standings rank its teams
+    else:
+        raise StateError(f"division {division.name!r} ranks players only: team standings need teams")
+    return 0
+
+
 def _configure_highs(p: argparse.ArgumentParser) -> None:
     p.add_argument("--round", type=int, help="games up to this round (default: the last paired one)")
     p.add_argument("--count", type=int, default=10, help="entries per list (default 10)")
@@ -698,6 +725,12 @@ VERBS: dict[str, Verb] = {
         _standings,
         "standings with the event's tie-breaks",
         ("standings spring.toml", "standings spring.toml --round 5 --flag junior"),
+    ),
+    "team-standings": Verb(
+        _configure_team_standings,
+        _team_standings,
+        "score-based: team standings of a division, or --total across all (tsh's TeamStandings, TotalTeamStandings)",
+        ("team-standings scrabble.toml -d A", "team-standings scrabble.toml --total"),
     ),
     "highs": Verb(
         _configure_highs,
