@@ -82,7 +82,9 @@ def test_nothing_imports_the_command_line() -> None:
 def test_a_division_kind_is_told_apart_in_one_place() -> None:
     """Only the rules' choice (and the guards of the score-based and team records) compares a division's ``scored``
     or ``team_settings`` with None; the event file maps them as the optional tables they are."""
-    allowed = {"tmanager.events.rules", "tmanager.events.scorecards", "tmanager.events.teams", "tmanager.events.eventfile"}
+    allowed = {
+        "tmanager.events.rules", "tmanager.events.scorecards", "tmanager.events.teams", "tmanager.events.eventfile",
+    }  # fmt: skip
     tests = []
     for name, module in modules().items():
         for node in ast.walk(module):

@@ -14,7 +14,7 @@ them back as each team's :class:`~tmanager.core.teams.TeamRound`, and
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from tmanager.core import teamtiebreaks
@@ -23,6 +23,7 @@ from tmanager.core.teams import MatchPoints, TeamRound, TeamTotals, bye_round, f
 from tmanager.errors import StateError
 from tmanager.events.games import round_games
 from tmanager.events.model import Board, Division, Event, Round, Team, TeamSettings
+from tmanager.formats import trf_teams
 from tmanager.pairing.teamswiss import TeamEntrant
 
 
@@ -271,3 +272,71 @@ def board_prizes(event: Event, division: Division, upto: int | None = None) -> d
     for lines in table.values():
         lines.sort(key=lambda s: (-s.percentage, -s.points, s.player))
     return table
+
+
+# -- TRF-2026 -----------------------------------------------------------------------------------------
+
+
+def trf_team_lines(event: Event, division: Division, ranks: Mapping[int, int] | None = None) -> list[str]:
+    """The team records of TRF-2026 for a team division (:mod:`tmanager.formats.trf_teams`): ``352``, ``362``,
+    a ``310`` per team, ``320`` for the pairing-allocated byes, ``330`` per forfeited match, ``300`` per lineup
+    that is not the roster's first boards in order, and an ``802`` per team. ``ranks`` maps player numbers to the
+    file's starting ranks (default: the pairing ranks, as the TRF writer numbers players)."""
+    rules = settings(division)
+    starting = ranks if ranks is not None else division.ranks()
+    points = scoring(division)
+    last = division.paired_rounds
+    rounds = team_rounds(event, division, last)
+    places = {s.team.number: s.rank for s in standings(event, division, last)}
+    lines = [
+        trf_teams.colour_sequence_line(rules.team_size),
+        trf_teams.match_points_line(points.win, points.draw, points.loss),
+    ]
+    for t in sorted(division.teams, key=lambda t: t.number):
+        total = totals(rounds[t.number])
+        ratings = [division.player(p).rating for p in t.players[: rules.team_size]]
+        line = trf_teams.TrfTeam(
+            number=t.number,
+            name=t.name,
+            nickname=t.short,
+            strength=sum(ratings) // len(ratings) if ratings else 0,
+            match_points=total.match_points,
+            game_points=total.game_points,
+            rank=places[t.number],
+            players=tuple(starting[p] for p in t.players[: trf_teams.ROSTER_LIMIT]),
+        )
+        lines.append(trf_teams.team_line(line))
+    paired = [r for r in division.rounds if r.paired]
+    byes = [next((t for t, k in r.team_byes.items() if k == ByeKind.PAIRING), None) for r in paired]
+    if any(byes):
+        bye = _bye(event, division, 0, ByeKind.PAIRING)
+        lines.append(trf_teams.bye_line(bye.match_points or 0, bye.game_points, byes))
+    for record in paired:
+        for first, second in record.matches:
+            mine = next(r for r in rounds[first] if r.round == record.number)
+            if mine.kind in ("forfeit-win", "forfeit-loss"):
+                theirs = next(r for r in rounds[second] if r.round == record.number)
+                kind: trf_teams.ForfeitKind = "+-"
+                if mine.kind == "forfeit-loss":
+                    kind = "-+" if theirs.kind == "forfeit-win" else "--"
+                lines.append(trf_teams.forfeit_line(kind, record.number, first, second))
+        for first, second in record.matches:
+            for team, opponent in ((first, second), (second, first)):
+                lineup = record.lineups.get(team)
+                if lineup is not None and lineup != division.team(team).players[: rules.team_size]:
+                    fielded = [starting[p] if p else 0 for p in lineup]
+                    lines.append(trf_teams.lineup_line(record.number, team, opponent, fielded))
+    bye_types = {ByeKind.PAIRING: "PAB", ByeKind.FULL: "FPB", ByeKind.HALF: "HPB"}
+    for t in sorted(division.teams, key=lambda t: t.number):
+        total = totals(rounds[t.number])
+        entries = []
+        for record, r in zip(paired, rounds[t.number], strict=True):
+            if r.opponent is None:
+                bye_type = bye_types.get(record.team_byes.get(t.number, ByeKind.ZERO), "ZPB")
+                entries.append(trf_teams.TeamRoundEntry(bye_type, "", r.game_points))
+                continue
+            colour = "w" if r.white_on_first else "b"
+            forfeit = r.kind in ("forfeit-win", "forfeit-loss")
+            entries.append(trf_teams.TeamRoundEntry(r.opponent, colour, r.game_points, forfeit))
+        lines.append(trf_teams.summary_line(t.number, t.short, total.match_points, total.game_points, entries))
+    return lines

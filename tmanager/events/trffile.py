@@ -32,17 +32,21 @@ from tmanager.core.results import ByeKind, Colour, Result, format_points
 from tmanager.errors import ConfigError
 from tmanager.events.eventfile import check
 from tmanager.events.games import round_games, scores
-from tmanager.events.model import Board, Division, Event, PairingSystem, Player, Round
+from tmanager.events.model import Board, Division, Event, PairingSystem, Player, Round, TeamSettings
 from tmanager.events.ranking import tiebreak_standings
-from tmanager.events.rules import ChessRules, require, rules_for
+from tmanager.events.rules import ChessRules, TeamRules, require, rules_for
+from tmanager.events.teams import settings, trf_team_lines
 from tmanager.formats import trf
 from tmanager.pairing import Game
 from tmanager.pairing.model import STANDARD
 
 _SYSTEM_NAMES = {
     PairingSystem.DUTCH: "Swiss system (FIDE Dutch)", PairingSystem.ROUND_ROBIN: "Round robin (Berger)",
-    PairingSystem.MANUAL: "Manual",
+    PairingSystem.MANUAL: "Manual", PairingSystem.DOUBLE_SWISS: "Double-Swiss system (FIDE C.04.5)",
+    PairingSystem.TEAM_SWISS: "Swiss system for teams (FIDE C.04.6)",
 }  # fmt: skip
+#: A team division's round fields, kept in the ``XTM round`` lines.
+_TEAM_ROUND_KEYS = ("matches", "lineups", "team_byes", "forced_matches")
 
 
 def _trf_date(text: str) -> str:
@@ -85,7 +89,7 @@ def _read_header(line: trf.TrfPlayer) -> dict[str, Any]:
 
 def dumps(event: Event, division: Division) -> str:
     """The division as TRF text (LF line endings); a :class:`StateError` for a score-based division."""
-    require(
+    rules = require(
         rules_for(event, division),
         ChessRules,
         f"division {division.name!r} is score-based: TRF is for chess divisions; "
@@ -114,12 +118,13 @@ def dumps(event: Event, division: Division) -> str:
                   for code, name in trf.POINTS_CODES.items()]  # fmt: skip
     for group in division.forbidden_groups():
         lines.append("XXP " + " ".join(str(ranks[n]) for n in sorted(group, key=ranks.__getitem__)))
-    lines.append("XTM event " + _json(_event_extras(event, division)))
+    lines.append("XTM event " + _json(_event_extras(event, division, teams=isinstance(rules, TeamRules))))
     for p in division.players:
         lines.append(f"XTM player {ranks[p.number]} " + _json(_player_extras(ranks[p.number], p)))
     for r in division.rounds:
         lines.append(f"XTM round {r.number} " + _json(_round_extras(r)))
     paired = [round_games(division, r) for r in division.rounds if r.paired]
+    after = trf_team_lines(event, division, ranks) if isinstance(rules, TeamRules) else []
     points = scores(event, division)
     players = []
     for p in sorted(division.players, key=lambda p: ranks[p.number]):
@@ -127,7 +132,7 @@ def dumps(event: Event, division: Division) -> str:
         header = _header(ranks[p.number], p)
         players.append(trf.TrfPlayer(ranks[p.number], header, points[p.number], places.get(p.number),
                                      games))  # fmt: skip
-    return trf.dumps(trf.Tournament(players=tuple(players), lines=tuple(lines)))
+    return trf.dumps(trf.Tournament(players=tuple(players), lines=tuple(lines))) + "".join(f"{x}\n" for x in after)
 
 
 def _json(data: Mapping[str, Any]) -> str:
@@ -138,7 +143,7 @@ def _by_rank(game: Game, ranks: Mapping[int, int]) -> Game:
     return Game(ranks[game.opponent] if game.opponent is not None else None, game.colour, game.result)
 
 
-def _event_extras(event: Event, division: Division) -> dict[str, Any]:
+def _event_extras(event: Event, division: Division, *, teams: bool) -> dict[str, Any]:
     extras: dict[str, Any] = {
         "division": division.name,
         "system": division.system,
@@ -153,6 +158,9 @@ def _event_extras(event: Event, division: Division) -> dict[str, Any]:
         "hooks": (event.hooks, {}),
     }  # fmt: skip
     extras.update({key: value for key, (value, default) in optional.items() if value != default})
+    if teams:
+        extras["team_settings"] = tomlmap.to_table(settings(division), keep_defaults=False)
+        extras["team"] = [tomlmap.to_table(t, keep_defaults=False) for t in division.teams]
     return extras
 
 
@@ -183,6 +191,8 @@ def _round_extras(r: Round) -> dict[str, Any]:
         extras["forced"] = [list(f) for f in r.forced]
     if r.forced_bye is not None:
         extras["forced_bye"] = r.forced_bye
+    table = tomlmap.to_table(r, keep_defaults=False)
+    extras.update({key: table[key] for key in _TEAM_ROUND_KEYS if key in table})
     return extras
 
 
@@ -220,9 +230,12 @@ def loads(text: str, *, file: Path | None = None) -> Event:
         "name": meta.get("division", "main"),
         "forbidden": [sorted(numbers[i] for i in group) for group in tournament.forbidden],
         **({"initial_colour": colour} if colour else {}),
-        **{key: meta[key] for key in ("system", "cycles", "initial_colour", "forbidden", "team_apart") if key in meta},
-    }
+        **{key: meta[key] for key in ("system", "cycles", "initial_colour", "forbidden", "team_apart", "team")
+           if key in meta},
+    }  # fmt: skip
     division = tomlmap.from_table(Division, table, where, file)
+    if "team_settings" in meta:
+        division.team_settings = tomlmap.from_table(TeamSettings, meta["team_settings"], where, file)
     order = list(extras["player"]) or [p.id for p in tournament.players]
     by_id = {p.id: p for p in tournament.players}
     for rank in order:
@@ -230,14 +243,15 @@ def loads(text: str, *, file: Path | None = None) -> Event:
             raise ConfigError(f"XTM player {rank} has no 001 line", file=file)
         division.players.append(_import_player(by_id[rank], extras["player"].get(rank), numbers[rank], file))
     for n in range(1, tournament.played_rounds + 1):
-        division.rounds.append(_import_round(tournament, n, numbers, extras["round"].get(n, {})))
+        data = extras["round"].get(n, {})
+        division.rounds.append(_with_teams(_import_round(tournament, n, numbers, data), data, file))
     for n, data in sorted(extras["round"].items()):
         if n > tournament.played_rounds:
             record = Round(n, paired=False, forced_bye=data.get("forced_bye"))
             record.boards = [Board(w, b) for w, b in data.get("boards", [])]
             record.byes = {p: ByeKind(k) for p, k in data.get("byes", [])}
             record.forced = [(w, b) for w, b in data.get("forced", [])]
-            division.rounds.append(record)
+            division.rounds.append(_with_teams(record, data, file))
     event.divisions.append(division)
     check(event, file)
     return event
@@ -297,6 +311,15 @@ def _import_round(tournament: trf.Tournament, n: int, numbers: Mapping[int, int]
         )
     for index in extras.get("adjourned", []):
         record.boards[index - 1].result = Result.ADJOURNED
+    return record
+
+
+def _with_teams(record: Round, extras: Mapping[str, Any], file: Path | None) -> Round:
+    """``record`` with a team division's matches, lineups and byes from its ``XTM round`` line."""
+    table = {key: extras[key] for key in _TEAM_ROUND_KEYS if key in extras}
+    teams = tomlmap.from_table(Round, {"number": record.number, **table}, f"XTM round {record.number}", file)
+    record.matches, record.lineups = teams.matches, teams.lineups
+    record.team_byes, record.forced_matches = teams.team_byes, teams.forced_matches
     return record
 
 
