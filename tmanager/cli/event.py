@@ -349,7 +349,9 @@ _ENTRY_HELP = "board or the two players, then the result; score-based: BOARD S1 
 
 def _configure_result(p: argparse.ArgumentParser) -> None:
     p.add_argument("entry", nargs="+", metavar="BOARD RESULT | P1 P2 RESULT", help=_ENTRY_HELP)
-    p.add_argument("--round", type=int, help="round (default: the last paired one)")
+    p.add_argument(
+        "--round", type=int, help="round (default: the last paired one; Double-Swiss: game 1 while it lacks results)"
+    )
     p.add_argument("--yes", action="store_true", help="score-based: enter a score below 100 or above 1500")
 
 

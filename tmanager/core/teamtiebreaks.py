@@ -13,7 +13,7 @@ score names it after a colon, and defaults to the primary one:
 ``EMGSB``      extended SB: opponents' match points times the game points scored against them (the
                Olympiad's), and likewise ``EMMSB``, ``EGMSB``, ``EGGSB`` (opponent's score first)
 ``DE``         direct encounter among the tied teams, on the primary score
-``WIN``        matches won
+``WIN``        rounds that gave a won match's match points (C.07's WIN: a bye or forfeit so scored too)
 =============  ==================================================================
 
 Rounds without a match over the boards (a bye, a forfeited match, a round
@@ -80,8 +80,11 @@ class RankedTeam:
     values: tuple[float, ...]
 
 
-def compute(rounds: Rounds, names: Sequence[str], *, primary: Score = "MP") -> dict[int, dict[str, float]]:
-    """Every tie-break of ``names`` (except ``DE``, which depends on the tie) for every team."""
+def compute(
+    rounds: Rounds, names: Sequence[str], *, primary: Score = "MP", win: int = 20
+) -> dict[int, dict[str, float]]:
+    """Every tie-break of ``names`` (except ``DE``, which depends on the tie) for every team; ``win`` is the match
+    points (tenths) of a won match."""
     for name in names:
         check(name)
     scores: dict[Score, dict[int, float]] = {
@@ -98,7 +101,7 @@ def compute(rounds: Rounds, names: Sequence[str], *, primary: Score = "MP") -> d
                 table[name] = scores["MP" if name == "MP" else "GP"][team]
                 continue
             if name == "WIN":
-                table[name] = float(sum(1 for r in own if r.complete and r.game_points > r.opponent_game_points))
+                table[name] = float(sum(1 for r in own if r.match_points == win))
                 continue
             family, opponent_kind, result_kind = _resolved(name, primary)
             terms = []
@@ -130,9 +133,9 @@ def direct_encounter(rounds: Rounds, tied: Sequence[int], *, primary: Score = "M
     return dict.fromkeys(tied, 0.0)
 
 
-def rank(rounds: Rounds, names: Sequence[str], *, primary: Score = "MP") -> list[RankedTeam]:
+def rank(rounds: Rounds, names: Sequence[str], *, primary: Score = "MP", win: int = 20) -> list[RankedTeam]:
     """Teams by primary score, then each tie-break of ``names`` in turn; ties keep the teams' numbers' order."""
-    values = compute(rounds, names, primary=primary)
+    values = compute(rounds, names, primary=primary, win=win)
     keys: dict[int, list[float]] = {t: [_score(rs, primary)] for t, rs in rounds.items()}
     for name in names:
         if name == "DE":

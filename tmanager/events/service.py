@@ -193,9 +193,10 @@ def save_result(
     done: dict[str, Any] = {}
 
     def operation(e: Event, d: Division) -> list[str]:
-        n = round_number or d.paired_rounds
+        rules = rules_for(e, d)
+        n = round_number or rules.result_round()
         before = sum(1 for r, _ in missing(d) if r == n)
-        messages = rules_for(e, d).enter(words, round_number, correction=correction, confirm=confirm)
+        messages = rules.enter(words, round_number, correction=correction, confirm=confirm)
         done.update(division=d.name, round=n, completed=before > 0 and not any(r == n for r, _ in missing(d)))
         return messages
 

@@ -177,7 +177,7 @@ def standings(event: Event, division: Division, upto: int | None = None) -> list
     rules = settings(division)
     rounds = team_rounds(event, division, last)
     primary: teamtiebreaks.Score = "MP" if rules.primary == "match" else "GP"
-    ranked = teamtiebreaks.rank(rounds, rules.team_tiebreaks, primary=primary)
+    ranked = teamtiebreaks.rank(rounds, rules.team_tiebreaks, primary=primary, win=scoring(division).win)
     lines: list[TeamStanding] = []
     previous: tuple[float, ...] | None = None
     for place, r in enumerate(ranked, 1):

@@ -147,6 +147,13 @@ class DivisionRules(ABC):
         """The rounds of the file that one pairing spans: the round itself (a Double-Swiss: its match's two)."""
         return [round_number]
 
+    def result_round(self) -> int:
+        """The round a result goes to when none is named: the last paired (a Double-Swiss: game 1 of the last
+        match while it has results missing)."""
+        last = self.division.paired_rounds
+        pending = {r for r, _ in missing(self.division)}
+        return next((n for n in self.match_rounds(last) if n in pending), last) if last else last
+
     def request_bye(self, player: Player, round_number: int, kind: str) -> list[str]:
         """A requested bye of ``kind`` in round ``round_number`` (and the other rounds of its match)."""
         return [

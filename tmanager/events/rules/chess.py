@@ -182,7 +182,7 @@ class ChessRules(DivisionRules):
     ) -> list[str]:
         """A result line: ``BOARD RESULT`` or ``P1 P2 RESULT`` (the result read as P1 against P2)."""
         d = self.division
-        n = round_number or d.paired_rounds
+        n = round_number or self.result_round()
         if n < 1:
             raise StateError("no round is paired yet")
         if len(words) == 2:
