@@ -335,7 +335,9 @@ def _pair(args: argparse.Namespace) -> int:
     say(service.pair(args.event, args.division, colour=colour, system=args.system, repeats=args.repeats,
                      seed=args.seed, explain=args.explain))  # fmt: skip
     event, division = _division(args)
-    print(rules_for(event, division).reports().pairings_text(), end="")
+    rules = rules_for(event, division)
+    first = rules.match_rounds(division.paired_rounds)[0]  # a Double-Swiss shows game 1 of the match
+    print(rules.reports().pairings_text(first), end="")
     return 0
 
 
