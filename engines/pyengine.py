@@ -51,6 +51,7 @@ FAULTS = {
     "stall": "stop answering go once the game is N moves old; still answers isready and ping",
     "illegal": "play a move from an empty square once the game is N moves old",
     "garbage": "answer 'bestmove xyz123' / 'move xyz123' once the game is N moves old",
+    "null": "answer a null move ('bestmove 0000' / 'move @@@@') once the game is N moves old",
     "false-claim": "XBoard only: claim a mate ('1-0 {White mates}') instead of moving, once N moves old",
     "slow": "think --delay seconds for every move, whatever the clock says",
 }
@@ -160,6 +161,8 @@ class Engine:
             return Reply(None, empty_square_move(board).uci(), score, 1, time.monotonic() - start)
         if fault == "garbage":
             return Reply(None, GARBAGE, score, 1, time.monotonic() - start)
+        if fault == "null":
+            return Reply(None, notation(chess.Move.null()), score, 1, time.monotonic() - start)
         return Reply(move, notation(move), score, board.legal_moves.count(), time.monotonic() - start)
 
 

@@ -6,6 +6,7 @@ import asyncio
 import dataclasses
 import io
 import os
+import re
 
 import chess
 import chess.pgn
@@ -53,6 +54,7 @@ def moves_of(record: GameRecord) -> list[chess.Move]:
         ("fault-crash-mid", "abandoned", "crash", "engine crashed"),
         ("fault-illegal", "rules infraction", "illegal move", "illegal or unreadable move"),
         ("fault-garbage", "rules infraction", "illegal move", "illegal or unreadable move"),
+        ("fault-null", "rules infraction", "illegal move", "makes an illegal move (a null move)"),
         ("fault-stall", "time forfeit", "time forfeit", "loses on time"),
         ("fault-slow", "time forfeit", "time forfeit", "loses on time"),
         ("fault-false-claim", "rules infraction", "false claim", "false result claim"),
@@ -74,6 +76,51 @@ def test_each_fault_costs_the_faulty_engine_the_game(
     assert f'[Termination "{termination}"]' in record.pgn
     assert reason in record.pgn  # the final comment
     moves_of(record)  # the PGN reads back cleanly
+
+
+def test_null_move_is_illegal_even_in_check() -> None:
+    in_check = "rnbqkbnr/ppp1pppp/8/1B1p4/4P3/8/PPPP1PPP/RNBQK1NR b KQkq - 1 2"
+    assert chess.Board(in_check).is_check()
+    bad = spec("fault-null", "Bad", command=(*spec("fault-null").command, "--after", "0"))
+    record = play(spec("random-uci", "Good"), bad, start_fen=in_check)
+    assert (record.result, record.termination, record.plies) == ("1-0", "rules infraction", 0)
+    assert record.faults == {"Bad": "illegal move"}
+
+
+@pytest.mark.parametrize("fault", ["fault-slow", "fault-stall"])
+def test_time_loss_says_by_how_much(fault: str) -> None:
+    bad = spec(fault, "Bad", command=(*spec(fault).command, "--after", "1", "--delay", "0.6"))
+    record = play(spec("greedy-uci", "Good"), bad, tc="0.4+0", black_time_margin=0.05)
+    match = re.fullmatch(
+        r"Black loses on time \((\d+) ms overrun: no move after (\d+) ms with (\d+) ms left, margin 50 ms\)",
+        record.reason,
+    )
+    assert match, record.reason
+    overrun, elapsed, left = map(int, match.groups())
+    assert overrun >= 50 and abs(elapsed - left - overrun) <= 1
+    # The losing move is the engine's worst overstep; the other engine had time to spare.
+    assert record.oversteps["Bad"] * 1000 == pytest.approx(overrun, abs=1)
+    assert record.oversteps["Good"] < 0
+
+
+@pytest.mark.parametrize(
+    ("variant", "fen", "result", "reason"),
+    [
+        ("3check", "rnbqkbnr/pppp1ppp/8/4p3/2B1P3/8/PPPP1PPP/RNBQK1NR w KQkq - 1+3 0 3", "1-0",
+         "White wins by giving a third check"),
+        ("atomic", "4k3/4p3/8/8/8/8/8/4R1K1 w - - 0 1", "1-0", "White wins by exploding Black's king"),
+        ("kingofthehill", "8/8/8/8/8/4K3/8/k7 w - - 0 1", "1-0", "White wins by bringing its king to the centre"),
+        ("racingkings", "8/K7/8/8/8/8/8/7k w - - 0 1", "1-0",
+         "White wins the race: its king reaches the eighth rank first"),
+        ("horde", "4k3/8/8/8/8/8/3q4/4P3 b - - 0 1", "0-1", "Black wins by capturing the whole horde"),
+        ("antichess", "8/8/8/8/8/1p6/P7/8 w - - 0 1", "0-1", "Black wins by losing all its pieces"),
+        ("crazyhouse", "rnbqkbnr/ppppp2p/5p2/6p1/4P3/8/PPPP1PPP/RNBQKBNR[] w KQkq - 0 3", "1-0", "White mates"),
+    ],
+)
+def test_variant_ends_are_named_after_what_happened(variant: str, fen: str, result: str, reason: str) -> None:
+    # One move from the end: the greedy engine takes a win in one.
+    record = play(spec("greedy-uci", "A"), spec("greedy-uci", "B"), variant=variant, start_fen=fen)
+    assert (record.result, record.termination, record.reason, record.plies) == (result, "normal", reason, 1)
 
 
 def test_stall_with_nodes_limit_uses_move_timeout() -> None:
@@ -108,31 +155,6 @@ def test_max_moves_adjudication() -> None:
         assert len(moves_of(record)) < 20
 
 
-def test_resign_adjudication_needs_both_engines() -> None:
-    loser = spec("random-uci", "Loser", command=(*spec("random-uci").command, "--score", "-1000"))
-    winner = spec("random-uci", "Winner", command=(*spec("random-uci").command, "--score", "1000"))
-    rules = Adjudication(resign_score=500, resign_moves=3)
-    record = play(loser, winner, adjudication=rules)
-    assert (record.result, record.termination) == ("0-1", "adjudication")
-    assert "White resigns" in record.reason
-    assert len(moves_of(record)) == 6  # three moves each
-    # Only one engine sure of the outcome: no adjudication.
-    record = play(loser, spec("random-uci", "Unsure", command=(*spec("random-uci").command, "--score", "0")),
-                  adjudication=Adjudication(resign_score=500, resign_moves=3, max_moves=12))
-    assert "resigns" not in record.reason
-
-
-def test_draw_adjudication() -> None:
-    zero = (*spec("random-uci").command, "--score", "0")
-    rules = Adjudication(draw_from_move=5, draw_score=10, draw_moves=3)
-    record = play(spec("random-uci", "A", command=zero), spec("random-uci", "B", command=zero), adjudication=rules)
-    if record.termination == "adjudication":
-        assert record.result == "1/2-1/2" and "Draw by adjudication" in record.reason
-        assert len(moves_of(record)) == 2 * 5 + 6
-    else:
-        assert len(moves_of(record)) < 2 * 5 + 6
-
-
 def test_start_position_and_opening_moves_are_recorded() -> None:
     fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
     record = play(spec("random-uci", "A"), spec("random-xboard", "B"), start_fen=fen, opening_moves=("f1b5", "a7a6"),
@@ -163,8 +185,7 @@ def syzygy() -> str:
 @pytest.mark.parametrize(
     ("fen", "result", "reason"),
     [
-        # The lone king moves first: whatever the random engines play, the outcome cannot change
-        # (a queen moved first could be left where the king takes it).
+        # Start positions with the fifty-move counter at 0 are probed before the first move, as by fastchess.
         ("8/8/8/4k3/8/8/8/KQ6 b - - 0 1", "1-0", "White wins by tablebase adjudication"),
         ("8/8/8/4K3/8/8/8/kq6 w - - 0 1", "0-1", "Black wins by tablebase adjudication"),
         ("8/8/3k4/3n4/8/3N4/3K4/8 w - - 0 1", "1/2-1/2", "Draw by tablebase adjudication"),
@@ -174,4 +195,4 @@ def test_syzygy_adjudication(syzygy: str, fen: str, result: str, reason: str) ->
     rules = Adjudication(syzygy=syzygy, syzygy_pieces=5)
     record = play(spec("random-uci", "A"), spec("random-xboard", "B"), start_fen=fen, adjudication=rules)
     assert (record.result, record.termination, record.reason) == (result, "adjudication", reason)
-    assert len(moves_of(record)) == 1
+    assert moves_of(record) == []

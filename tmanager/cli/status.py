@@ -14,7 +14,7 @@ from pathlib import Path
 from tmanager.core import crosstable
 from tmanager.core.standings import GameResult
 from tmanager.tourney import store
-from tmanager.tourney.model import PGN_RESULT, PLAYING, Tourney
+from tmanager.tourney.model import PGN_RESULT, PLAYING, Tourney, describe_faults
 from tmanager.tourney.worker import GameInProgress, claim_is_alive
 
 EXAMPLES = """\
@@ -70,7 +70,7 @@ def report(tourney: Tourney, fmt: crosstable.Format = "text") -> str:
                 f" ({clocks}{now - live.updated:.0f} s ago)"
             )
     for engine, counts in sorted(tourney.faults.items()):
-        lines.append(f"  faults of {engine}: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+        lines.append(f"  faults of {engine}: {describe_faults(counts)[1]}")
     games = game_results(tourney)
     if games:
         lines.append("")

@@ -46,6 +46,18 @@ RESULT_CHAR = {v: k for k, v in PGN_RESULT.items()}
 
 OWNED_SECTIONS = ("swiss", "claims", "faults", "progress")
 
+#: The key in an engine's ``[faults]`` table holding the worst overstep of its clock in ms (not a count).
+OVERSTEP = "worst overstep ms"
+
+
+def describe_faults(counts: Mapping[str, int]) -> tuple[int, str]:
+    """One engine's ``[faults]`` table as (number of faults, "crash 1, time forfeit 2, worst overstep 150 ms")."""
+    kinds = {kind: n for kind, n in counts.items() if kind != OVERSTEP}
+    words = [f"{kind} {n}" for kind, n in sorted(kinds.items())]
+    if OVERSTEP in counts:
+        words.append(f"worst overstep {counts[OVERSTEP]} ms")
+    return sum(kinds.values()), ", ".join(words)
+
 _T = TypeVar("_T")
 
 
@@ -110,6 +122,7 @@ class Participant:
     depth: int | None = None
     ponder: bool | None = None
     restart: bool | None = None
+    time_margin: float | None = None
     stderr: str = ""
 
 
@@ -261,6 +274,13 @@ class Tourney:
         counts = self.faults.setdefault(engine, {})
         counts[kind] = counts.get(kind, 0) + 1
 
+    def note_overstep(self, engine: str, seconds: float) -> None:
+        """Keep ``engine``'s worst overstep of its clock, in whole ms under :data:`OVERSTEP`, when it went over."""
+        ms = round(seconds * 1000)
+        if ms > 0:
+            counts = self.faults.setdefault(engine, {})
+            counts[OVERSTEP] = max(ms, counts.get(OVERSTEP, 0))
+
     def set_result(self, number: int, char: str) -> None:
         if char not in RESULT_CHARS:
             raise ValueError(f"bad result character {char!r}")
@@ -283,6 +303,11 @@ class Tourney:
             where = f"participants[{index}]" if p.tc or p.st or p.nodes or p.depth else "tourney"
             field_name = f"{where}.{exc.field or 'tc'}"
             raise ConfigError(exc.message, file=self.path, field=field_name, hint=exc.hint) from None
+
+    def time_margin(self, index: int) -> float:
+        """Seconds participant ``index`` may overstep its clock (its own margin, else the tourney's)."""
+        own = self.participants[index].time_margin
+        return own if own is not None else self.settings.time_margin
 
     def plays_on_a_clock(self, name: str) -> bool:
         """Whether the participant called ``name`` has a clock (true for a name no longer taking part)."""

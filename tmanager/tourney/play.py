@@ -44,22 +44,29 @@ Termination = Literal["normal", "time forfeit", "adjudication", "rules infractio
 Fault = Literal["crash", "handshake", "stall", "illegal move", "false claim", "time forfeit"]
 
 
+TablebaseResults = Literal["both", "win_loss", "draw"]
+
+
 @dataclass(frozen=True, slots=True)
 class Adjudication:
-    """When the runner ends a game itself (the tourney file's ``[adjudication]``).
+    """When the runner ends a game itself (the tourney file's ``[adjudication]``), as fastchess does.
 
-    Scores are centipawns, counts are moves; ``None`` turns a rule off.
-    ``syzygy`` is a tablebase directory.
+    Scores are centipawns from the mover's point of view, counts are moves;
+    ``None`` turns a rule off. ``syzygy`` is a tablebase directory. Each field
+    mirrors a fastchess option (README, "From fastchess").
     """
 
-    resign_score: int | None = None
-    resign_moves: int = 3
-    draw_from_move: int = 40
-    draw_score: int | None = None
-    draw_moves: int = 8
-    max_moves: int | None = None
-    syzygy: str = ""
-    syzygy_pieces: int = 7
+    resign_score: int | None = None  # -resign score=
+    resign_moves: int = 3  # -resign movecount=
+    resign_twosided: bool = False  # -resign twosided=
+    draw_from_move: int = 40  # -draw movenumber=
+    draw_score: int | None = None  # -draw score=
+    draw_moves: int = 8  # -draw movecount=
+    max_moves: int | None = None  # -maxmoves
+    syzygy: str = ""  # -tb
+    syzygy_pieces: int = 7  # -tbpieces
+    syzygy_ignore50: bool = False  # -tbignore50
+    syzygy_adjudicate: TablebaseResults = "both"  # -tbadjudicate
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +81,9 @@ class GameSpec:
     opening_moves: tuple[str, ...] = ()
     variant: str = "chess"
     adjudication: Adjudication = field(default_factory=Adjudication)
-    time_margin: float = 0.1
+    #: Seconds each side may overstep its clock (or fixed move time) before it loses on time.
+    white_time_margin: float = 0.1
+    black_time_margin: float = 0.1
     move_timeout: float = 60.0
     comments: bool = False
     tags: Mapping[str, str] = field(default_factory=dict)
@@ -90,9 +99,14 @@ class GameRecord:
     pgn: str
     plies: int
     faults: Mapping[str, Fault] = field(default_factory=dict)
-    #: The largest (thinking time - time left) over the game's clocked moves, in seconds:
-    #: negative is time to spare; ``None`` when no move was played under a clock.
-    worst_overstep: float | None = None
+    #: Per engine, the largest (thinking time - time it had) over its moves under a clock or a
+    #: fixed move time, the losing move included, in seconds: negative is time to spare.
+    oversteps: Mapping[str, float] = field(default_factory=dict)
+
+    @property
+    def worst_overstep(self) -> float | None:
+        """The largest overstep of either engine; ``None`` when no move was played against time."""
+        return max(self.oversteps.values(), default=None)
 
 
 class _GameOver(Exception):
@@ -229,13 +243,23 @@ class EnginePool:
 
 
 class _Adjudicator:
-    """Tracks engine scores move by move and decides when rules end the game."""
+    """Follows the engines' scores move by move and says when a rule of :class:`Adjudication` ends the game.
+
+    The rules are fastchess's (``match.hpp``: ``DrawTracker``, ``ResignTracker``,
+    ``MaxMovesTracker``, ``TbAdjudicationTracker``), checked in its order after
+    the rules of chess: tablebase, resign, draw, move limit. Opening moves are
+    not engine moves: they count for no rule, but the move number of the draw
+    rule is the board's, which goes on from the opening's FEN.
+    """
 
     def __init__(self, rules: Adjudication) -> None:
         self.rules = rules
-        self.resign_streak = {chess.WHITE: 0, chess.BLACK: 0}  # moves in a row a side saw itself lost
-        self.win_streak = {chess.WHITE: 0, chess.BLACK: 0}
-        self.draw_streak = 0
+        # Own moves in a row that each side scored at or below -resign_score (losing), and at or
+        # above +resign_score (winning: the other side's confirmation when the rule is two-sided).
+        self.losing = {chess.WHITE: 0, chess.BLACK: 0}
+        self.winning = {chess.WHITE: 0, chess.BLACK: 0}
+        self.quiet = 0  # plies in a row scored within ±draw_score, counted afresh from each capture or pawn move
+        self.plies = 0  # engine moves played
         self.tablebase: chess.syzygy.Tablebase | None = None
         if rules.syzygy:
             self.tablebase = chess.syzygy.open_tablebase(rules.syzygy)
@@ -244,56 +268,83 @@ class _Adjudicator:
         if self.tablebase is not None:
             self.tablebase.close()
 
-    def after_move(self, board: chess.Board, mover: chess.Color, score: int | None) -> None:
-        """Raise :class:`_GameOver` if a rule ends the game after ``mover``'s move scored ``score``
-        (centipawns from ``mover``'s point of view, ``None`` when the engine gave none)."""
+    def update(self, board: chess.Board, mover: chess.Color, score: int | None) -> None:
+        """Count ``mover``'s move, just pushed on ``board``, that it scored ``score`` (centipawns
+        from its own point of view, mates beyond ±100,000; ``None`` when the engine gave none)."""
         rules = self.rules
+        self.plies += 1
         if rules.resign_score is not None:
             lost = score is not None and score <= -rules.resign_score
             won = score is not None and score >= rules.resign_score
-            self.resign_streak[mover] = self.resign_streak[mover] + 1 if lost else 0
-            self.win_streak[mover] = self.win_streak[mover] + 1 if won else 0
-            for loser in (chess.WHITE, chess.BLACK):
-                if (
-                    self.resign_streak[loser] >= rules.resign_moves
-                    and self.win_streak[not loser] >= rules.resign_moves
-                ):
-                    raise _GameOver(
-                        _loss(loser),
-                        "adjudication",
-                        f"{_name(loser)} resigns: both engines scored it below -{rules.resign_score} cp "
-                        f"for {rules.resign_moves} moves",
-                    )
+            self.losing[mover] = self.losing[mover] + 1 if lost else 0
+            self.winning[mover] = self.winning[mover] + 1 if won else 0
         if rules.draw_score is not None:
-            # The number of the move just made (the counter moved on after a black move).
-            move_number = board.fullmove_number - (1 if mover == chess.BLACK else 0)
-            late = move_number > rules.draw_from_move
-            quiet = late and score is not None and abs(score) <= rules.draw_score
-            self.draw_streak = self.draw_streak + 1 if quiet else 0
-            if self.draw_streak >= 2 * rules.draw_moves:
-                raise _GameOver(
-                    "1/2-1/2",
-                    "adjudication",
-                    f"Draw by adjudication: both engines scored within {rules.draw_score} cp "
-                    f"for {rules.draw_moves} moves after move {rules.draw_from_move}",
-                )
-        if rules.max_moves is not None and board.ply() >= 2 * rules.max_moves:
-            raise _GameOver("1/2-1/2", "adjudication", f"Draw by adjudication: {rules.max_moves} moves reached")
+            if board.halfmove_clock == 0:
+                self.quiet = 0
+            quiet = score is not None and abs(score) <= rules.draw_score
+            self.quiet = self.quiet + 1 if quiet else 0
+
+    def verdict(self, board: chess.Board) -> _GameOver | None:
+        """The adjudication that ends the game in ``board`` (the engine that moved last is the
+        opponent of ``board.turn``), or ``None``."""
+        rules = self.rules
+        ending = self._tablebase(board)
+        if ending is not None:
+            return ending
+        loser = not board.turn
         if (
-            self.tablebase is not None
-            and chess.popcount(board.occupied) <= rules.syzygy_pieces
-            and not board.castling_rights
+            rules.resign_score is not None
+            and self.losing[loser] >= rules.resign_moves
+            and (not rules.resign_twosided or self.winning[not loser] >= rules.resign_moves)
         ):
-            with contextlib.suppress(KeyError, chess.syzygy.MissingTableError):
-                wdl = self.tablebase.probe_wdl(board)
-                if wdl == 0 or abs(wdl) == 1:  # draws and cursed wins/blessed losses under the 50-move rule
-                    raise _GameOver("1/2-1/2", "adjudication", "Draw by tablebase adjudication")
-                winner = board.turn if wdl > 0 else not board.turn
-                raise _GameOver(
-                    "1-0" if winner == chess.WHITE else "0-1",
-                    "adjudication",
-                    f"{_name(winner)} wins by tablebase adjudication",
-                )
+            judges = "both engines scored it" if rules.resign_twosided else "its engine scored it"
+            return _GameOver(
+                _loss(loser),
+                "adjudication",
+                f"{_name(loser)} resigns: {judges} at or below -{rules.resign_score} cp for {rules.resign_moves} moves",
+            )
+        if (
+            rules.draw_score is not None
+            and self.quiet >= 2 * rules.draw_moves
+            and board.fullmove_number - 1 >= rules.draw_from_move
+        ):
+            return _GameOver(
+                "1/2-1/2",
+                "adjudication",
+                f"Draw by adjudication: both engines scored within {rules.draw_score} cp "
+                f"for {rules.draw_moves} moves",
+            )
+        if rules.max_moves is not None and self.plies >= 2 * rules.max_moves:
+            return _GameOver("1/2-1/2", "adjudication", f"Draw by adjudication: {rules.max_moves} moves reached")
+        return None
+
+    def _tablebase(self, board: chess.Board) -> _GameOver | None:
+        # Only right after a capture or pawn move (or in a start position with the counter at 0),
+        # like fastchess: a WDL probe does not know how far the fifty-move counter has run.
+        rules = self.rules
+        if (
+            self.tablebase is None
+            or board.halfmove_clock != 0
+            or board.castling_rights
+            or chess.popcount(board.occupied) > rules.syzygy_pieces
+        ):
+            return None
+        try:
+            wdl = self.tablebase.probe_wdl(board)
+        except (KeyError, chess.syzygy.MissingTableError):
+            return None
+        if abs(wdl) == 1 and not rules.syzygy_ignore50:
+            wdl = 0  # a cursed win or blessed loss is a draw under the fifty-move rule
+        if wdl == 0:
+            if rules.syzygy_adjudicate == "win_loss":
+                return None
+            return _GameOver("1/2-1/2", "adjudication", "Draw by tablebase adjudication")
+        if rules.syzygy_adjudicate == "draw":
+            return None
+        winner = board.turn if wdl > 0 else not board.turn
+        return _GameOver(
+            "1-0" if winner == chess.WHITE else "0-1", "adjudication", f"{_name(winner)} wins by tablebase adjudication"
+        )
 
 
 class _Repetitions:
@@ -311,6 +362,10 @@ class _Repetitions:
 
 
 def _rules_outcome(board: chess.Board, repetitions: int) -> _GameOver | None:
+    # A variant's own end comes first, as in python-chess's Board.outcome(): after a third
+    # check or an exploded king, the position may also look like a mate or a stalemate.
+    if board.is_variant_end():
+        return _variant_outcome(board)
     if board.is_checkmate():
         winner = not board.turn
         return _GameOver("1-0" if winner == chess.WHITE else "0-1", "normal", f"{_name(winner)} mates")
@@ -322,10 +377,42 @@ def _rules_outcome(board: chess.Board, repetitions: int) -> _GameOver | None:
         return _GameOver("1/2-1/2", "normal", "Draw by 3-fold repetition")
     if board.halfmove_clock >= 100:
         return _GameOver("1/2-1/2", "normal", "Draw by fifty moves rule")
-    if board.is_variant_end():
-        result = board.result()
-        return _GameOver(result, "normal", "Variant rules end the game")
     return None
+
+
+#: What ends a game of each variant, by python-chess's UCI variant name: {winner} and {loser} are colours.
+_VARIANT_WINS = {
+    "3check": "{winner} wins by giving a third check",
+    "atomic": "{winner} wins by exploding {loser}'s king",
+    "kingofthehill": "{winner} wins by bringing its king to the centre",
+    "racingkings": "{winner} wins the race: its king reaches the eighth rank first",
+    "horde": "{winner} wins by capturing the whole horde",
+}
+
+
+def _variant_outcome(board: chess.Board) -> _GameOver | None:
+    """The end of a game by its variant's own rule, named after what happened."""
+    if board.is_variant_draw():
+        reason = (
+            "Draw: both kings reach the eighth rank" if board.uci_variant == "racingkings"
+            else f"Draw by the rules of {board.uci_variant}"
+        )
+        return _GameOver("1/2-1/2", "normal", reason)
+    if board.is_variant_win():
+        winner = board.turn
+    elif board.is_variant_loss():
+        winner = not board.turn
+    else:
+        return None  # racing kings: White reached the goal, Black may still draw level with its move
+    if board.uci_variant in ("antichess", "giveaway", "suicide"):
+        template = (
+            "{winner} wins by losing all its pieces" if not board.occupied_co[winner]
+            else f"{{winner}} wins: {_name(board.turn)} has no legal move"
+        )
+    else:
+        template = _VARIANT_WINS.get(board.uci_variant or "", "{winner} wins by the rules of the variant")
+    result = "1-0" if winner == chess.WHITE else "0-1"
+    return _GameOver(result, "normal", template.format(winner=_name(winner), loser=_name(not winner)))
 
 
 def _limit(own: TimeControl, clocks: Mapping[chess.Color, Clock], mover: chess.Color) -> chess.engine.Limit:
@@ -391,7 +478,8 @@ async def play_game(
     engines: dict[chess.Color, Engine] = {}
     healthy = {chess.WHITE: True, chess.BLACK: True}
     comments: list[str] = []
-    worst_overstep: float | None = None
+    margins = {chess.WHITE: spec.white_time_margin, chess.BLACK: spec.black_time_margin}
+    oversteps: dict[chess.Color, float] = {}
     adjudicator = _Adjudicator(spec.adjudication)
     game_id = object()
     try:
@@ -399,7 +487,7 @@ async def play_game(
             for color in (chess.WHITE, chess.BLACK):
                 engines[color] = await _acquire(pool, specs[color], color)
             repetitions = _Repetitions(board)
-            ending = _rules_outcome(board, 1)
+            ending = _rules_outcome(board, 1) or adjudicator.verdict(board)
             if ending is not None:
                 raise ending
             want_info = spec.comments or spec.adjudication.resign_score is not None or (
@@ -410,23 +498,23 @@ async def play_game(
                 mover = board.turn
                 engine, clock = engines[mover], clocks[mover]
                 limit = _limit(limits[mover], clocks, mover)
-                deadline = clock.deadline(spec.time_margin)
-                has_deadline = deadline is not None
+                margin = margins[mover]
+                deadline = clock.deadline(margin)
+                allowed = None if deadline is None else deadline - margin  # the time it has
                 started = time.monotonic()
                 try:
                     result = await asyncio.wait_for(
                         engine.protocol.play(
                             board, limit, game=game_id, info=info_flags, ponder=engine.spec.ponder
                         ),
-                        timeout=deadline if has_deadline else spec.move_timeout,
+                        timeout=deadline if deadline is not None else spec.move_timeout,
                     )
                 except TimeoutError:
                     healthy[mover] = False
-                    if has_deadline:
-                        raise _GameOver(
-                            _loss(mover), "time forfeit", f"{_name(mover)} loses on time",
-                            fault=(mover, "time forfeit"),
-                        ) from None
+                    if allowed is not None:
+                        elapsed = time.monotonic() - started
+                        _note(oversteps, mover, elapsed - allowed)
+                        raise _time_loss(mover, elapsed, allowed=allowed, margin=margin, moved=False) from None
                     raise _GameOver(
                         _loss(mover), "abandoned",
                         f"{_name(mover)}'s engine stalls: no move in {spec.move_timeout:g} s",
@@ -445,13 +533,10 @@ async def play_game(
                         fault=(mover, "illegal move"),
                     ) from None
                 elapsed = time.monotonic() - started
-                if has_deadline and elapsed > clock.remaining + spec.time_margin and limits[mover].has_clock:
-                    raise _GameOver(
-                        _loss(mover), "time forfeit", f"{_name(mover)} loses on time", fault=(mover, "time forfeit")
-                    )
-                if limits[mover].has_clock:
-                    overstep = elapsed - clock.remaining
-                    worst_overstep = overstep if worst_overstep is None else max(worst_overstep, overstep)
+                if allowed is not None:
+                    _note(oversteps, mover, elapsed - allowed)
+                    if elapsed > allowed + margin:
+                        raise _time_loss(mover, elapsed, allowed=allowed, margin=margin, moved=True)
                 clock.spend(elapsed)
                 if result.resigned:
                     raise _GameOver(_loss(mover), "normal", f"{_name(mover)} resigns")
@@ -459,6 +544,11 @@ async def play_game(
                     raise _GameOver(
                         _loss(mover), "rules infraction", f"{_name(mover)} makes a false result claim",
                         fault=(mover, "false claim"),
+                    )
+                if not result.move:  # python-chess reads "0000" as a null move, which is never legal in a game
+                    raise _GameOver(
+                        _loss(mover), "rules infraction", f"{_name(mover)} makes an illegal move (a null move)",
+                        fault=(mover, "illegal move"),
                     )
                 irreversible = board.is_zeroing(result.move)
                 board.push(result.move)
@@ -469,7 +559,10 @@ async def play_game(
                     raise ending
                 if on_move is not None:
                     on_move(board, clocks[chess.WHITE].remaining, clocks[chess.BLACK].remaining)
-                adjudicator.after_move(board, mover, _centipawns(result.info))
+                adjudicator.update(board, mover, _centipawns(result.info))
+                ending = adjudicator.verdict(board)
+                if ending is not None:
+                    raise ending
         except _GameOver as over:
             ending = over
         for color, engine in engines.items():
@@ -496,8 +589,28 @@ async def play_game(
         pgn=pgn,
         plies=len(board.move_stack) - opening_plies,
         faults=faults,
-        worst_overstep=worst_overstep,
+        oversteps={specs[color].name: seconds for color, seconds in oversteps.items()},
     )
+
+
+def _note(oversteps: dict[chess.Color, float], mover: chess.Color, overstep: float) -> None:
+    oversteps[mover] = max(overstep, oversteps.get(mover, overstep))
+
+
+def _time_loss(mover: chess.Color, elapsed: float, *, allowed: float, margin: float, moved: bool) -> _GameOver:
+    """``mover`` loses on time, with the figures: how long it thought, the time it had, the margin."""
+    what = "moved" if moved else "no move"
+    return _GameOver(
+        _loss(mover),
+        "time forfeit",
+        f"{_name(mover)} loses on time ({_ms(elapsed - allowed)} overrun: {what} after {_ms(elapsed)} "
+        f"with {_ms(allowed)} left, margin {_ms(margin)})",
+        fault=(mover, "time forfeit"),
+    )
+
+
+def _ms(seconds: float) -> str:
+    return f"{seconds * 1000:.0f} ms"
 
 
 async def _acquire(pool: EnginePool, spec: EngineSpec, color: chess.Color) -> Engine:

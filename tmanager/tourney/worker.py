@@ -123,7 +123,8 @@ def game_spec(tourney: Tourney, game: ScheduledGame, book: OpeningBook | None) -
         opening_moves=moves,
         variant=s.variant,
         adjudication=dataclasses.replace(a, syzygy=str(tourney.directory / a.syzygy) if a.syzygy else ""),
-        time_margin=s.time_margin,
+        white_time_margin=tourney.time_margin(game.white),
+        black_time_margin=tourney.time_margin(game.black),
         move_timeout=s.move_timeout,
         comments=s.pgn_comments,
         tags=tags,
@@ -327,6 +328,8 @@ class Worker:
             LiveGame.remove(tourney, number)
             for engine, kind in record.faults.items():
                 tourney.count_fault(engine, kind)
+            for engine, seconds in record.oversteps.items():
+                tourney.note_overstep(engine, seconds)
             return tourney, tourney.is_complete()
 
     def release(self, number: int) -> None:

@@ -20,7 +20,7 @@ import chess.svg
 
 from tmanager.core import crosstable
 from tmanager.core.standings import GameResult, grid
-from tmanager.tourney.model import PGN_RESULT, PLAYING, Tourney
+from tmanager.tourney.model import PGN_RESULT, PLAYING, Tourney, describe_faults
 from tmanager.tourney.openings import variant_board
 from tmanager.tourney.worker import GameInProgress
 from tmanager.web.pgnindex import IndexedGame
@@ -309,11 +309,8 @@ def faults(tourney: Tourney) -> str:
     if not any(tourney.faults.values()):
         return '<div id="faults"><p class="empty">No faults.</p></div>'
     rows = "".join(
-        f'<tr><td class="name">{html.escape(engine)}</td><td>{sum(counts.values())}</td><td>'
-        + html.escape(", ".join(f"{kind} {n}" for kind, n in sorted(counts.items())))
-        + "</td></tr>"
-        for engine, counts in sorted(tourney.faults.items())
-        if counts
+        f'<tr><td class="name">{html.escape(engine)}</td><td>{total}</td><td>{html.escape(kinds)}</td></tr>'
+        for engine, (total, kinds) in sorted((e, describe_faults(c)) for e, c in tourney.faults.items() if c)
     )
     return (
         '<div id="faults" class="scroll"><table><thead><tr><th class="name">Engine</th><th>Faults</th>'
