@@ -14,6 +14,7 @@ import psutil
 import pytest
 
 from tmanager.core.timecontrol import TimeControl
+from tmanager.errors import ConfigError
 from tmanager.tourney.engines import EngineSpec, command_line, find_definition, load_definition
 from tmanager.tourney.play import Adjudication, GameRecord, GameSpec, play_game
 
@@ -121,6 +122,29 @@ def test_variant_ends_are_named_after_what_happened(variant: str, fen: str, resu
     # One move from the end: the greedy engine takes a win in one.
     record = play(spec("greedy-uci", "A"), spec("greedy-uci", "B"), variant=variant, start_fen=fen)
     assert (record.result, record.termination, record.reason, record.plies) == (result, "normal", reason, 1)
+
+
+@pytest.mark.parametrize(
+    ("engine", "variant", "says"),
+    [
+        ("stockfish", "atomic", "does not play variant atomic (it offers none: it has no UCI_Variant option)"),
+        ("phalanx", "atomic", "does not play variant atomic"),
+    ],
+)
+@pytest.mark.parametrize("color", [chess.WHITE, chess.BLACK])
+def test_an_engine_that_refuses_the_variant_is_a_configuration_error(
+    engine: str, variant: str, says: str, color: chess.Color
+) -> None:
+    refusing, good = spec(engine, "Refuses"), spec("random-uci", "Good")
+    white, black = (refusing, good) if color == chess.WHITE else (good, refusing)
+    with pytest.raises(ConfigError, match=f"engine 'Refuses' {re.escape(says)}"):
+        play(white, black, variant=variant)
+
+
+def test_an_unknown_option_is_a_configuration_error() -> None:
+    bad = spec("random-uci", "Bad", options={"Hash": 16, "NoSuchOption": 1})
+    with pytest.raises(ConfigError, match=r"engine 'Bad' refuses its options: .*NoSuchOption"):
+        play(spec("random-uci", "Good"), bad)
 
 
 def test_stall_with_nodes_limit_uses_move_timeout() -> None:

@@ -209,3 +209,24 @@ tc = "2+0.05"
     assert store.read(path).faults == {}
     sf_games = [g for g in games if "Pondering Stockfish" in (g["White"], g["Black"])]
     assert len(sf_games) == 8 and all(g["Termination"] != "time forfeit" for g in sf_games)
+
+
+def test_an_engine_that_refuses_the_variant_stops_the_tourney_before_a_game_is_scored(tmp_path: Path) -> None:
+    path = tmp_path / "atomic.toml"
+    new(path, "-e", "random-uci", "-e", "stockfish", "-e", "greedy-uci", "--nodes", "1",
+        "--set", 'variant="atomic"', "--set", "adjudication.max_moves=10")
+    before = path.read_text()
+    for command in (["run", path, "--workers", "2"], ["work", path]):
+        done = run_cli(*command)
+        assert done.returncode == 2, done.stderr
+        errors = [line for line in done.stderr.splitlines() if line.startswith("tmanager:")]
+        assert errors and all(e == errors[0] for e in errors), done.stderr
+        assert errors[0] == (
+            f"tmanager: {path}: engine 'stockfish' does not play variant atomic "
+            "(it offers none: it has no UCI_Variant option) (choose another engine or variant)"
+        )
+        assert "Traceback" not in done.stderr
+        tourney = store.read(path)
+        assert tourney.results.strip() == "" and tourney.claims == {} and tourney.faults == {}
+        assert not tourney.pgn_path.exists()
+    assert path.read_text() == before

@@ -72,7 +72,7 @@ def command(args: argparse.Namespace) -> int:
         monitor.final(tourney)
         return 0
     workers = Workers(path, args.workers, log_path) if args.dask is None else _coordinator(args, path, log_path)
-    stopping = False
+    stopping = failed = False
 
     def stop(signum: int, frame: FrameType | None) -> None:
         nonlocal stopping
@@ -88,11 +88,12 @@ def command(args: argparse.Namespace) -> int:
             except ConfigError:
                 continue  # a hand edit half saved: the workers wait for it too
             monitor.show(tourney)
-            if monitor.finished(tourney) or workers.all_exited():
+            failed = isinstance(workers, Workers) and workers.failed()
+            if monitor.finished(tourney) or workers.all_exited() or failed:
                 break
             workers.replace_dead(tourney)
     finally:
-        workers.stop(graceful=not stopping)
+        workers.stop(graceful=not (stopping or failed))
         for sig, handler in previous.items():
             signal.signal(sig, handler)
     tourney = store.read(path)
@@ -100,6 +101,8 @@ def command(args: argparse.Namespace) -> int:
     if stopping:
         print("stopped; run the same command again to resume", file=sys.stderr)
         return 130
+    if failed:
+        return 2  # the worker has said why, in one line
     return 0 if monitor.finished(tourney) else 1
 
 
@@ -137,6 +140,11 @@ class Workers:
 
     def all_exited(self) -> bool:
         return all(p.poll() is not None for p in self.processes)
+
+    def failed(self) -> bool:
+        """Whether a worker stopped on an error it reported (exit status 2, e.g. an engine that refuses
+        its options): the tourney cannot go on until the file is fixed."""
+        return any(p.poll() == 2 for p in self.processes)
 
     def replace_dead(self, tourney: Tourney) -> None:
         """A worker killed outright (status < 0, e.g. -9) is replaced; its game is replayed."""

@@ -34,7 +34,7 @@ import chess.pgn
 import chess.syzygy
 
 from tmanager.core.timecontrol import Clock, TimeControl
-from tmanager.errors import EngineError
+from tmanager.errors import ConfigError
 from tmanager.tourney.engines import EngineSpec
 from tmanager.tourney.openings import variant_board
 from tmanager.tourney.xboard import popen_xboard
@@ -156,7 +156,7 @@ class Engine:
     @classmethod
     async def start(cls, spec: EngineSpec) -> Engine:
         """Start ``spec`` and finish its handshake; :class:`chess.engine.EngineError`, ``OSError``
-        or ``TimeoutError`` when the engine fails, :class:`EngineError` when its options are wrong."""
+        or ``TimeoutError`` when the engine fails, :class:`ConfigError` when it refuses its options."""
         stderr: int | IO[bytes] = subprocess.DEVNULL
         if spec.stderr_log:
             stderr = open(spec.stderr_log, "ab")  # noqa: SIM115 - the child owns it once started
@@ -170,7 +170,10 @@ class Engine:
             await asyncio.wait_for(engine.protocol.configure(options), timeout=spec.handshake_timeout)
         except chess.engine.EngineError as exc:
             await engine.close()
-            raise EngineError(f"engine {spec.name!r}: {exc} (fix options in its definition or participant)") from None
+            raise ConfigError(
+                f"engine {spec.name!r} refuses its options: {_first_line(exc)}",
+                hint="fix the options of the participant or of its engine definition",
+            ) from None
         except BaseException:
             await engine.kill()
             raise
@@ -465,7 +468,8 @@ MoveObserver = Callable[[chess.Board, float, float], None]
 async def play_game(
     spec: GameSpec, pool: EnginePool | None = None, *, on_move: MoveObserver | None = None
 ) -> GameRecord:
-    """Play one game. Engine faults become results; only configuration errors raise."""
+    """Play one game. Engine faults become results; a configuration error (an engine that refuses
+    its options or the variant) raises :class:`ConfigError` before any move, and is never a game."""
     own_pool = pool is None
     pool = pool or EnginePool()
     board = start_board(spec)
@@ -486,6 +490,7 @@ async def play_game(
         try:
             for color in (chess.WHITE, chess.BLACK):
                 engines[color] = await _acquire(pool, specs[color], color)
+                _check_variant(engines[color], board)
             repetitions = _Repetitions(board)
             ending = _rules_outcome(board, 1) or adjudicator.verdict(board)
             if ending is not None:
@@ -611,6 +616,26 @@ def _time_loss(mover: chess.Color, elapsed: float, *, allowed: float, margin: fl
 
 def _ms(seconds: float) -> str:
     return f"{seconds * 1000:.0f} ms"
+
+
+def _check_variant(engine: Engine, board: chess.Board) -> None:
+    """Raise :class:`ConfigError` if ``engine`` cannot play ``board``'s variant: python-chess would
+    only find out when asked for a move, and a configuration error must never be scored as a game."""
+    protocol, name = engine.protocol, engine.spec.name
+    hint = "choose another engine or variant"
+    if isinstance(protocol, chess.engine.UciProtocol):
+        wanted, option = type(board).uci_variant or "chess", protocol.options.get("UCI_Variant")
+        if wanted != "chess" and (option is None or (option.type == "combo" and wanted not in (option.var or []))):
+            offered = ", ".join(option.var or []) if option is not None else "none: it has no UCI_Variant option"
+            raise ConfigError(f"engine {name!r} does not play variant {wanted} (it offers {offered})", hint=hint)
+        if board.chess960 and "UCI_Chess960" not in protocol.options:
+            raise ConfigError(f"engine {name!r} does not play Chess960 (it has no UCI_Chess960 option)", hint=hint)
+    elif isinstance(protocol, chess.engine.XBoardProtocol):
+        wanted = "fischerandom" if board.chess960 else type(board).xboard_variant or "normal"
+        variants = [v for v in str(protocol.features.get("variants", "")).split(",") if v]
+        if wanted != "normal" and wanted not in variants:
+            shown = ", ".join(variants) or "none"
+            raise ConfigError(f"engine {name!r} does not play variant {wanted} (it offers {shown})", hint=hint)
 
 
 async def _acquire(pool: EnginePool, spec: EngineSpec, color: chess.Color) -> Engine:

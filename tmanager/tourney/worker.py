@@ -389,6 +389,11 @@ class Worker:
         beat = asyncio.create_task(self._heartbeats(game.number, tourney.settings.lease / 4))
         try:
             record = await self._run_game(tourney, game, spec)
+        except ConfigError as exc:
+            # An engine refuses its options or the variant: no game was played. run() gives
+            # the game back, and the worker stops with this error (exit status 2).
+            log.error("game %d not played: %s", game.number, exc)
+            raise exc.located(file=tourney.path) from None
         finally:
             beat.cancel()
         outcome = await _until_readable(self.record, game.number, record)
