@@ -15,6 +15,7 @@ from pathlib import Path
 from tmanager.cli._settings import parse_assignments
 from tmanager.tourney import store
 from tmanager.tourney.model import edit_setting
+from tmanager.tourney.worker import load_book
 
 EXAMPLES = """\
   tmanager edit gauntlet.toml --set cycles=4               # add cycles, also to a finished tourney
@@ -31,11 +32,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _reads_the_book(key: str) -> bool:
+    section, _, name = key.rpartition(".")
+    return section == "openings" or (section in ("", "tourney") and name == "variant")
+
+
 def command(args: argparse.Namespace) -> int:
     assignments = parse_assignments(args.set)
     with store.transaction(args.file, settings=True) as tourney:
         for key, value in assignments:
             edit_setting(tourney, key, value)
+        if any(_reads_the_book(key) for key, _ in assignments):
+            load_book(tourney)  # a bad book line is reported now, with the book's file and line
         total = tourney.schedule().total_games
     print(f"{args.file}: updated; {total} games scheduled")
     return 0

@@ -15,6 +15,7 @@ from tmanager.cli._settings import parse_assignments
 from tmanager.errors import ConfigError
 from tmanager.tourney import store
 from tmanager.tourney.model import Participant, Settings, Tourney, apply_setting
+from tmanager.tourney.worker import load_book
 
 EXAMPLES = """\
   tmanager new rr.toml -e stockfish -e fairymax -e greedy-uci -e random-xboard --tc 10+0.1
@@ -81,6 +82,7 @@ def command(args: argparse.Namespace) -> int:
         tourney.validate()
     except ConfigError as exc:
         raise ConfigError(exc.message, field=exc.field, hint=exc.hint) from None
+    load_book(tourney)  # a bad book line is reported now, with the book's file and line, not at run
     store.write_new(tourney, overwrite=args.force)
     print(f"{path}: {len(participants)} participants, {tourney.schedule().total_games} games")
     return 0
