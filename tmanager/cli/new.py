@@ -2,8 +2,11 @@
 
 Participants are engine definitions (see `engines/`), given in playing order
 with -e; `-e DEF:NAME` gives one a name of its own, so one definition can play
-under several names. Any other setting can be given with --set SECTION.FIELD=VALUE.
-Nothing is written if anything is wrong.
+under several names. Engine options and settings per participant come with
+--option NAME:KEY=VALUE and --each KEY=VALUE, as fastchess's -engine and -each.
+Any other setting can be given with --set SECTION.FIELD=VALUE (a participant's
+as participants.NAME.FIELD). The opening book is read and checked. Nothing is
+written if anything is wrong.
 """
 
 from __future__ import annotations
@@ -11,10 +14,10 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from tmanager.cli._settings import parse_assignments
+from tmanager.cli._settings import add_participant_arguments, parse_assignments, participant_assignments
 from tmanager.errors import ConfigError
 from tmanager.tourney import store
-from tmanager.tourney.model import Participant, Settings, Tourney, apply_setting
+from tmanager.tourney.model import Participant, Settings, Tourney, apply_setting, set_participant
 from tmanager.tourney.worker import load_book
 
 EXAMPLES = """\
@@ -22,6 +25,8 @@ EXAMPLES = """\
   tmanager new gauntlet.toml --type gauntlet --seeds 1 -e stockfish:SF-dev -e fairymax -e greedy-uci \\
       --games 2 --cycles 10 --nodes 5000 --openings tourneys/openings/sample.epd
   tmanager new match.toml -e stockfish:A -e stockfish:B --tc 40/60+0.6 --set adjudication.max_moves=200
+  tmanager new sf.toml -e stockfish:base -e stockfish:dev --option dev:Hash=64 --each option.Threads=1 \
+      --each tc=10+0.1 --each time_margin=0.05
 """
 
 
@@ -46,6 +51,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--after-tourney", default="", help="shell command run once, after the last game")
     parser.add_argument("--openings", help="EPD or PGN opening book, relative to the tourney file")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="any other setting")
+    add_participant_arguments(parser)
     parser.add_argument("--force", action="store_true", help="overwrite an existing file")
 
 
@@ -78,6 +84,8 @@ def command(args: argparse.Namespace) -> int:
         apply_setting(tourney, "openings.file", args.openings)
     for key, value in parse_assignments(args.set):
         apply_setting(tourney, key, value)
+    for name, key, value in participant_assignments(args, [p.name for p in participants]):
+        set_participant(tourney, name, key, value)
     try:
         tourney.validate()
     except ConfigError as exc:

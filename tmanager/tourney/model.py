@@ -570,8 +570,15 @@ def parse_value(text: str) -> Any:
 SCHEDULE_KEYS = ("type", "gauntlet_seeds", "games_per_pairing")
 
 
+#: What edit may change of a participant on a running tourney: how its engine plays, not which engine it is.
+PLAY_KEYS = ("options", "tc", "st", "nodes", "depth", "ponder", "restart", "time_margin", "stderr")
+
+
 def edit_setting(tourney: Tourney, key: str, value: Any) -> None:
     """:func:`apply_setting` for a tourney that may have results: refuse what would change their meaning."""
+    if key.startswith(PARTICIPANTS):
+        set_participant(tourney, *_participant_key(tourney, key), value, playing_only=True)
+        return
     section, _, name = key.rpartition(".")
     if section in ("", "tourney") and name in SCHEDULE_KEYS and tourney.results.strip():
         raise ConfigError(
@@ -585,7 +592,11 @@ def edit_setting(tourney: Tourney, key: str, value: Any) -> None:
 
 def apply_setting(tourney: Tourney, key: str, value: Any) -> None:
     """Set ``section.field`` (``tourney.cycles``, ``adjudication.max_moves``…; a bare field means
-    ``tourney.``) with the same checks as when the file is read."""
+    ``tourney.``; ``participants.NAME.FIELD`` a participant's, see :func:`set_participant`) with the
+    same checks as when the file is read."""
+    if key.startswith(PARTICIPANTS):
+        set_participant(tourney, *_participant_key(tourney, key), value)
+        return
     section, _, name = key.rpartition(".")
     section = section or "tourney"
     targets: dict[str, Any] = {
@@ -595,7 +606,9 @@ def apply_setting(tourney: Tourney, key: str, value: Any) -> None:
     }
     if section not in targets:
         raise ConfigError(
-            f"cannot set {key!r}", field=key, hint="use tourney.FIELD, openings.FIELD or adjudication.FIELD"
+            f"cannot set {key!r}",
+            field=key,
+            hint="use tourney.FIELD, openings.FIELD, adjudication.FIELD or participants.NAME.FIELD",
         )
     current = targets[section]
     if current is None:  # openings: start a section from the given key
@@ -613,6 +626,49 @@ def apply_setting(tourney: Tourney, key: str, value: Any) -> None:
         tourney.adjudication = updated
     else:
         tourney.openings = updated
+
+
+PARTICIPANTS = "participants."
+
+
+def _participant_key(tourney: Tourney, key: str) -> tuple[str, str]:
+    """``participants.NAME.FIELD`` as (NAME, FIELD); names may hold dots, so the longest name that fits wins."""
+    rest = key.removeprefix(PARTICIPANTS)
+    for name in sorted((p.name for p in tourney.participants), key=len, reverse=True):
+        if rest.startswith(name + "."):
+            return name, rest[len(name) + 1 :]
+    names = ", ".join(p.name for p in tourney.participants)
+    raise ConfigError(f"{key!r} names no participant", field=key, hint=f"participants: {names}")
+
+
+def set_participant(tourney: Tourney, name: str, key: str, value: Any, *, playing_only: bool = False) -> None:
+    """Set ``key`` of participant ``name``: a :class:`Participant` field (``tc``, ``time_margin``…) or
+    an engine option, ``options.NAME`` (fastchess's ``option.NAME`` is read the same), checked as when
+    the file is read. With ``playing_only``, only :data:`PLAY_KEYS`: another engine is substitute's job."""
+    index = tourney.participant_index(name)
+    where = f"participants[{index}]"
+    field_name, dot, option = key.partition(".")
+    field_name = "options" if field_name == "option" else field_name
+    fields = [f.name for f in dataclasses.fields(Participant)]
+    if playing_only and field_name in fields and field_name not in PLAY_KEYS:
+        raise ConfigError(
+            f"cannot change {field_name} of participant {name!r} here: that is another engine",
+            file=tourney.path,
+            field=f"{where}.{field_name}",
+            hint=f"use tmanager substitute; edit changes only {', '.join(PLAY_KEYS)}",
+        )
+    changeable = [f for f in fields if f != "name"]
+    if field_name not in changeable or (field_name == "options") != bool(dot and option):
+        raise ConfigError(
+            f"cannot set {key!r} of participant {name!r}",
+            file=tourney.path,
+            field=where,
+            hint=f"use option.NAME or one of {', '.join(f for f in changeable if f != 'options')}",
+        )
+    participant = tourney.participants[index]
+    table = _to_table(participant, keep_defaults=False)
+    table[field_name] = {**participant.options, option: value} if field_name == "options" else value
+    tourney.participants[index] = _from_table(Participant, table, where, tourney.path)
 
 
 # --- writing -------------------------------------------------------------------------------------
