@@ -247,13 +247,19 @@ class Tourney:
         return found
 
     def substitute(self, old: str, new: Participant, *, replace: bool) -> list[int]:
-        """Put ``new`` in ``old``'s place (same index, so the schedule keeps its meaning).
+        """Put ``new``'s engine in ``old``'s place (same index, so the schedule keeps its meaning), with
+        the slot's conditions (:data:`SLOT_KEYS`: time control, ponder, restart, time margin).
 
-        Upgrade (``replace=False``): ``new`` plays the future games. Replace: ``old``'s
-        finished games are reset to not played, and their numbers returned; refused while
-        ``old`` is playing.
+        Upgrade (``replace=False``): ``new`` plays the future games under ``old``'s name, so that
+        the results, the PGN and every table show one player. Replace: ``old``'s finished games
+        are reset to not played, and their numbers returned; ``new`` replays them under its own
+        name. Replace is refused while ``old`` is playing.
         """
         index = self.participant_index(old)
+        slot = self.participants[index]
+        new = dataclasses.replace(new, **{key: getattr(slot, key) for key in SLOT_KEYS})
+        if not replace:
+            new = dataclasses.replace(new, name=old)
         if new.name != old and any(p.name == new.name for p in self.participants):
             raise ConfigError(f"a participant is already named {new.name!r}", file=self.path, hint="choose --name")
         reset: list[int] = []
@@ -570,8 +576,10 @@ def parse_value(text: str) -> Any:
 SCHEDULE_KEYS = ("type", "gauntlet_seeds", "games_per_pairing")
 
 
+#: The conditions of a participant's slot, which an engine substituted in it keeps.
+SLOT_KEYS = ("tc", "st", "nodes", "depth", "ponder", "restart", "time_margin")
 #: What edit may change of a participant on a running tourney: how its engine plays, not which engine it is.
-PLAY_KEYS = ("options", "tc", "st", "nodes", "depth", "ponder", "restart", "time_margin", "stderr")
+PLAY_KEYS = ("options", *SLOT_KEYS, "stderr")
 
 
 def edit_setting(tourney: Tourney, key: str, value: Any) -> None:
