@@ -147,6 +147,50 @@ def test_an_unknown_option_is_a_configuration_error() -> None:
         play(spec("random-uci", "Good"), bad)
 
 
+def test_pgn_comments_carry_the_chosen_fields_as_fastchess_writes_them() -> None:
+    sf = spec("stockfish", "SF1")
+    record = play(sf, dataclasses.replace(sf, name="SF2"), tc="10+0.1", adjudication=Adjudication(max_moves=3),
+                  comments=True, comment_fields=("pv", "nodes", "timeleft", "latency", "seldepth", "nps",
+                                                 "hashfull", "tbhits"))
+    game = chess.pgn.read_game(io.StringIO(record.pgn))
+    assert game is not None
+    comments = [node.comment for node in game.mainline()]
+    assert len(comments) == 6
+    pattern = (
+        r"([+-]\d+\.\d\d|0\.00|[+-]M\d+)/\d+ \d+\.\d{3}s, tl=\d+\.\d{3}s, latency=-?\d+\.\d{3}s, n=\d+, sd=\d+, "
+        r'nps=\d+, hashfull=\d+, tbhits=\d+, pv="[a-h1-8qrbn ]+"'
+    )
+    for comment in comments[:-1]:
+        assert re.fullmatch(pattern, comment), comment
+    assert re.fullmatch(pattern + ", Draw by adjudication: 3 moves reached", comments[-1]), comments[-1]
+
+
+@pytest.mark.parametrize(("notation", "first"), [("san", "1. "), ("lan", "-"), ("uci", "")])
+def test_pgn_notation_and_minimal_pgn(notation: str, first: str) -> None:
+    opening = ("e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6")
+    record = play(spec("random-uci", "A"), spec("random-uci", "B"), notation=notation, opening_moves=opening,
+                  adjudication=Adjudication(max_moves=4), tags={"GameNumber": "7", "Round": "3"})
+    game = chess.pgn.read_game(io.StringIO(record.pgn))
+    assert game is not None and not game.errors
+    assert [m.uci() for m in game.mainline_moves()][:6] == list(opening)
+    movetext = record.pgn.split("\n\n")[1]
+    assert movetext.startswith("1. " + {"san": "e4 e5", "lan": "e2-e4 e7-e5", "uci": "e2e4 e7e5"}[notation]), movetext
+    minimal = play(spec("random-uci", "A"), spec("random-uci", "B"), notation=notation, minimal=True, comments=True,
+                   adjudication=Adjudication(max_moves=4), tags={"GameNumber": "7", "Round": "3"})
+    game = chess.pgn.read_game(io.StringIO(minimal.pgn))
+    assert game is not None and not game.errors and len(list(game.mainline_moves())) == 8
+    assert list(game.headers) == ["Event", "Site", "Date", "Round", "White", "Black", "Result", "GameNumber"]
+    assert "{" not in minimal.pgn and first in minimal.pgn
+
+
+def test_the_final_position_comes_as_epd() -> None:
+    record = play(spec("random-uci", "A"), spec("random-uci", "B"), adjudication=Adjudication(max_moves=5))
+    game = chess.pgn.read_game(io.StringIO(record.pgn))
+    assert game is not None
+    board = game.end().board()
+    assert record.epd == f"{board.epd()} hmvc {board.halfmove_clock}; fmvn {board.fullmove_number};"
+
+
 def test_stall_with_nodes_limit_uses_move_timeout() -> None:
     limits = TimeControl.parse("inf", nodes=100)
     game = GameSpec(white=spec("fault-stall", "Bad"), black=spec("random-uci", "Good"),
@@ -166,7 +210,7 @@ def test_normal_game_is_legal_and_ends_by_the_rules() -> None:
     outcome = board.outcome(claim_draw=True)
     assert outcome is not None and outcome.result() == record.result
     assert record.termination == "normal" and not record.faults
-    assert "d=1" in record.pgn  # per-move comments from the engines' info
+    assert re.search(r"\{ ([+-]\d+\.\d\d|0\.00)/1 \d+\.\d{3}s \}", record.pgn)  # "score/depth time"
 
 
 def test_max_moves_adjudication() -> None:

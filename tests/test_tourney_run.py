@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -230,3 +231,29 @@ def test_an_engine_that_refuses_the_variant_stops_the_tourney_before_a_game_is_s
         assert tourney.results.strip() == "" and tourney.claims == {} and tourney.faults == {}
         assert not tourney.pgn_path.exists()
     assert path.read_text() == before
+
+
+def test_pgn_output_settings_and_epd_out(tmp_path: Path) -> None:
+    import chess.pgn
+
+    path = tmp_path / "out.toml"
+    new(path, "-e", "random-uci", "-e", "greedy-xboard", "-e", "greedy-uci", "--nodes", "1",
+        "--set", "adjudication.max_moves=12", "--set", 'epd_out="final.epd"', "--set", "pgn_comments=true",
+        "--set", 'pgn_comment_fields=["nodes"]', "--set", 'pgn_notation="uci"')
+    done = run_cli("run", path, "--workers", "2")
+    assert done.returncode == 0, done.stderr
+    games = assert_consistent(path)
+    lines = (tmp_path / "final.epd").read_text().splitlines()
+    assert len(lines) == len(games) == 6
+    finals = set()
+    with open(store.read(path).pgn_path) as f:
+        while (game := chess.pgn.read_game(f)) is not None:
+            assert not game.errors and "n=" in game.next().comment  # type: ignore[union-attr]
+            board = game.end().board()
+            finals.add(f"{board.epd()} hmvc {board.halfmove_clock}; fmvn {board.fullmove_number};")
+    assert set(lines) == finals
+    assert all(re.search(r"\n1\. [a-h][1-8][a-h][1-8] \{", text) for text in store.read(path).pgn_path.read_text()
+               .split("\n\n[Event")), "moves in UCI notation"
+    refused = run_cli("new", tmp_path / "bad.toml", "-e", "random-uci", "-e", "greedy-uci", "--nodes", "1",
+                      "--set", 'pgn_comment_fields=["nodes", "colour"]')
+    assert refused.returncode == 2 and "tourney.pgn_comment_fields: unknown comment field 'colour'" in refused.stderr

@@ -73,3 +73,22 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
         os.fsync(dir_fd)
     finally:
         os.close(dir_fd)
+
+
+def append_line(path: Path, line: str) -> None:
+    """Append one line with one write and an fsync, the caller holding the lock of ``path``'s owner.
+
+    A file that does not end in a newline (a writer died mid-line) is first cut back to its last
+    complete line, so a reader never meets half a line.
+    """
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
+    try:
+        size = os.fstat(fd).st_size
+        if size and os.pread(fd, 1, size - 1) != b"\n":
+            start = max(0, size - (1 << 16))
+            tail = os.pread(fd, size - start, start)
+            os.ftruncate(fd, start + tail.rfind(b"\n") + 1)
+        os.write(fd, line.rstrip("\n").encode("utf-8") + b"\n")
+        os.fsync(fd)
+    finally:
+        os.close(fd)

@@ -33,7 +33,7 @@ from tmanager.core.timecontrol import TimeControl
 from tmanager.errors import ConfigError, StateError
 from tmanager.tourney.engines import EngineSpec, OptionValue, command_line, find_definition, load_definition
 from tmanager.tourney.openings import variant_board
-from tmanager.tourney.play import Adjudication
+from tmanager.tourney.play import COMMENT_FIELDS, Adjudication, Notation
 
 TourneyType = Literal["round-robin", "gauntlet", "swiss"]
 
@@ -89,6 +89,11 @@ class Settings:
     ponder: bool = False
     restart: bool = False
     pgn_comments: bool = False
+    pgn_comment_fields: tuple[str, ...] = ()
+    pgn_notation: Notation = "san"
+    pgn_minimal: bool = False
+    epd_out: str = ""
+    log_engines: bool = False
     move_timeout: float = 60.0
     lease: float = 120.0
 
@@ -349,6 +354,14 @@ class Tourney:
             variant_board(self.settings.variant)
         except ConfigError as exc:
             raise exc.located(file=self.path) from None
+        unknown = next((f for f in self.settings.pgn_comment_fields if f not in COMMENT_FIELDS), None)
+        if unknown is not None:
+            raise ConfigError(
+                f"unknown comment field {unknown!r}",
+                file=self.path,
+                field="tourney.pgn_comment_fields",
+                hint=f"choose among {', '.join(COMMENT_FIELDS)}",
+            )
         names = [p.name for p in self.participants]
         duplicate = next((n for n in names if names.count(n) > 1), None)
         if duplicate:

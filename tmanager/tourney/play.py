@@ -40,6 +40,9 @@ from tmanager.tourney.openings import variant_board
 from tmanager.tourney.xboard import popen_xboard
 
 Termination = Literal["normal", "time forfeit", "adjudication", "rules infraction", "abandoned"]
+Notation = Literal["san", "lan", "uci"]
+#: What a move's PGN comment may add to "score/depth time", in fastchess's order and spelling (-pgnout).
+COMMENT_FIELDS = ("timeleft", "latency", "nodes", "seldepth", "nps", "hashfull", "tbhits", "pv")
 #: Kinds of engine fault, counted per engine in the tourney's status.
 Fault = Literal["crash", "handshake", "stall", "illegal move", "false claim", "time forfeit"]
 
@@ -85,7 +88,12 @@ class GameSpec:
     white_time_margin: float = 0.1
     black_time_margin: float = 0.1
     move_timeout: float = 60.0
+    #: Per-move comments ("+0.25/12 0.105s"), with ``comment_fields`` (see :data:`COMMENT_FIELDS`) added.
     comments: bool = False
+    comment_fields: tuple[str, ...] = ()
+    notation: Notation = "san"
+    #: Only the seven tags (and GameNumber, FEN), no comments: fastchess's ``-pgnout min=true``.
+    minimal: bool = False
     tags: Mapping[str, str] = field(default_factory=dict)
 
 
@@ -98,6 +106,8 @@ class GameRecord:
     reason: str
     pgn: str
     plies: int
+    #: The final position as EPD with its move counters (``… hmvc 0; fmvn 41;``), as fastchess's -epdout.
+    epd: str
     faults: Mapping[str, Fault] = field(default_factory=dict)
     #: Per engine, the largest (thinking time - time it had) over its moves under a clock or a
     #: fixed move time, the losing move included, in seconds: negative is time to spare.
@@ -437,19 +447,35 @@ def _centipawns(info: chess.engine.InfoDict) -> int | None:
     return score.relative.score(mate_score=100_000)
 
 
-def _comment(info: chess.engine.InfoDict, seconds: float) -> str:
-    parts = []
-    score = info.get("score")
-    if score is not None:
-        relative = score.relative
-        mate = relative.mate()
-        parts.append(f"#{mate}" if mate is not None else f"{relative.score(mate_score=100_000) / 100:+.2f}")
+def _comment(info: chess.engine.InfoDict, seconds: float, fields: tuple[str, ...], *, time_left: float | None) -> str:
+    """A move's comment as fastchess writes it: ``+0.25/12 0.105s``, then the chosen ``fields`` the
+    engine reported (``n=…``, ``pv="…"``), in :data:`COMMENT_FIELDS`' order."""
+    head = _score_text(info["score"].relative) if "score" in info else ""
     if "depth" in info:
-        parts.append(f"d={info['depth']}")
-    parts.append(f"t={seconds * 1000:.0f}ms")
-    if "nodes" in info:
-        parts.append(f"n={info['nodes']}")
-    return " ".join(parts)
+        head += f"/{info['depth']}"
+    values: dict[str, object] = {
+        "timeleft": None if time_left is None else f"{time_left:.3f}s",
+        "latency": f"{seconds - info['time']:.3f}s" if "time" in info else None,
+        "nodes": info.get("nodes"),
+        "seldepth": info.get("seldepth"),
+        "nps": info.get("nps"),
+        "hashfull": info.get("hashfull"),
+        "tbhits": info.get("tbhits"),
+        "pv": f'"{" ".join(move.uci() for move in info["pv"])}"' if "pv" in info else None,
+    }
+    shown = {"timeleft": "tl", "nodes": "n", "seldepth": "sd"}
+    parts = [f"{head} {seconds:.3f}s".lstrip()]
+    parts += [f"{shown.get(f, f)}={values[f]}" for f in COMMENT_FIELDS if f in fields and values[f] is not None]
+    return ", ".join(parts)
+
+
+def _score_text(score: chess.engine.Score) -> str:
+    """``+0.25``, ``0.00``, ``-1.50``; a mate as ``+M5``/``-M4``, counted in plies, as fastchess writes scores."""
+    mate = score.mate()
+    if mate is not None:
+        return f"+M{2 * mate - 1}" if mate > 0 else f"-M{-2 * mate}"
+    cp = score.score()
+    return "0.00" if not cp else f"{cp / 100:+.2f}"
 
 
 def start_board(spec: GameSpec) -> chess.Board:
@@ -495,10 +521,13 @@ async def play_game(
             ending = _rules_outcome(board, 1) or adjudicator.verdict(board)
             if ending is not None:
                 raise ending
-            want_info = spec.comments or spec.adjudication.resign_score is not None or (
+            comments_on = spec.comments and not spec.minimal
+            want_info = comments_on or spec.adjudication.resign_score is not None or (
                 spec.adjudication.draw_score is not None
             )
             info_flags = chess.engine.INFO_BASIC | chess.engine.INFO_SCORE if want_info else chess.engine.INFO_NONE
+            if comments_on and "pv" in spec.comment_fields:
+                info_flags |= chess.engine.INFO_PV
             while True:
                 mover = board.turn
                 engine, clock = engines[mover], clocks[mover]
@@ -557,8 +586,9 @@ async def play_game(
                     )
                 irreversible = board.is_zeroing(result.move)
                 board.push(result.move)
-                if spec.comments:
-                    comments.append(_comment(result.info, elapsed))
+                if comments_on:
+                    left = clock.remaining if limits[mover].has_clock else None
+                    comments.append(_comment(result.info, elapsed, spec.comment_fields, time_left=left))
                 ending = _rules_outcome(board, repetitions.count(board, irreversible=irreversible))
                 if ending is not None:
                     raise ending
@@ -593,6 +623,7 @@ async def play_game(
         reason=ending.reason,
         pgn=pgn,
         plies=len(board.move_stack) - opening_plies,
+        epd=board.epd(hmvc=board.halfmove_clock, fmvn=board.fullmove_number),
         faults=faults,
         oversteps={specs[color].name: seconds for color, seconds in oversteps.items()},
     )
@@ -663,6 +694,10 @@ def _first_line(exc: BaseException) -> str:
     return text[0][:120] if text else type(exc).__name__
 
 
+#: Tags a minimal PGN keeps besides the seven of the roster (and FEN, SetUp, Variant from the board).
+_MINIMAL_TAGS = ("GameNumber",)
+
+
 def _pgn(spec: GameSpec, board: chess.Board, ending: _GameOver, *, comments: list[str], opening_plies: int) -> str:
     game = chess.pgn.Game.from_board(board)
     now = dt.datetime.now()
@@ -675,22 +710,43 @@ def _pgn(spec: GameSpec, board: chess.Board, ending: _GameOver, *, comments: lis
     headers["Black"] = spec.black.name
     headers["Result"] = ending.result
     for key, value in spec.tags.items():
-        if key not in headers or headers[key] in ("?", ""):
+        if (key not in headers or headers[key] in ("?", "")) and (not spec.minimal or key in _MINIMAL_TAGS):
             headers[key] = value
-    headers["TimeControl"] = spec.white_limits.pgn_tag()
-    if spec.black_limits != spec.white_limits:
-        headers["WhiteTimeControl"] = spec.white_limits.pgn_tag()
-        headers["BlackTimeControl"] = spec.black_limits.pgn_tag()
-    headers["Termination"] = ending.termination
-    headers["PlyCount"] = str(len(board.move_stack))
-    node: chess.pgn.GameNode = game
-    for ply in range(len(board.move_stack)):
-        node = node.variations[0]
-        if ply < opening_plies:
-            node.comment = "book" if ply == opening_plies - 1 else ""
-        elif spec.comments and ply - opening_plies < len(comments):
-            node.comment = comments[ply - opening_plies]
-    node.comment = (node.comment + " " if node.comment else "") + ending.reason
-    if node is game:
-        game.comment = ending.reason
-    return str(game) + "\n\n"
+    if not spec.minimal:
+        headers["TimeControl"] = spec.white_limits.pgn_tag()
+        if spec.black_limits != spec.white_limits:
+            headers["WhiteTimeControl"] = spec.white_limits.pgn_tag()
+            headers["BlackTimeControl"] = spec.black_limits.pgn_tag()
+        headers["Termination"] = ending.termination
+        headers["PlyCount"] = str(len(board.move_stack))
+        node: chess.pgn.GameNode = game
+        for ply in range(len(board.move_stack)):
+            node = node.variations[0]
+            if ply < opening_plies:
+                node.comment = "book" if ply == opening_plies - 1 else ""
+            elif ply - opening_plies < len(comments):
+                node.comment = comments[ply - opening_plies]
+        node.comment = f"{node.comment}, {ending.reason}" if node.comment else ending.reason
+    exporter = (
+        chess.pgn.StringExporter(columns=None) if spec.notation == "san" else _NotationExporter(spec.notation)
+    )
+    return game.accept(exporter) + "\n\n"
+
+
+class _NotationExporter(chess.pgn.StringExporter):
+    """python-chess's PGN writer with the moves in long algebraic (``Ng1-f3``) or UCI (``g1f3``) notation,
+    fastchess's ``-pgnout notation=lan|uci``; PGN readers, python-chess's too, read both."""
+
+    def __init__(self, notation: Notation) -> None:
+        super().__init__(columns=None)
+        self.notation = notation
+
+    def visit_move(self, board: chess.Board, move: chess.Move) -> None:
+        # StringExporter.visit_move, with another notation than SAN for the move itself.
+        if self.variations or not self.variation_depth:
+            if board.turn == chess.WHITE:
+                self.write_token(f"{board.fullmove_number}. ")
+            elif self.force_movenumber:
+                self.write_token(f"{board.fullmove_number}... ")
+            self.write_token((board.lan(move) if self.notation == "lan" else board.uci(move)) + " ")
+            self.force_movenumber = False

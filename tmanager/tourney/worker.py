@@ -29,6 +29,7 @@ import psutil
 
 from tmanager.core.schedule import DONE, WAIT, ScheduledGame, next_game
 from tmanager.errors import ConfigError
+from tmanager.files import append_line
 from tmanager.formats import pgn
 from tmanager.tourney import store, swiss
 from tmanager.tourney.model import PLAYING, RESULT_CHAR, UNPLAYED, Claim, Tourney
@@ -127,6 +128,9 @@ def game_spec(tourney: Tourney, game: ScheduledGame, book: OpeningBook | None) -
         black_time_margin=tourney.time_margin(game.black),
         move_timeout=s.move_timeout,
         comments=s.pgn_comments,
+        comment_fields=s.pgn_comment_fields,
+        notation=s.pgn_notation,
+        minimal=s.pgn_minimal,
         tags=tags,
     )
 
@@ -324,6 +328,8 @@ class Worker:
                 log.warning("game %d: claim was released meanwhile (reset or replaced); result discarded", number)
                 return None
             pgn.append_game(tourney.pgn_path, record.pgn)
+            if tourney.settings.epd_out:
+                append_line(tourney.directory / tourney.settings.epd_out, record.epd)
             tourney.set_result(number, RESULT_CHAR[record.result])
             LiveGame.remove(tourney, number)
             for engine, kind in record.faults.items():
