@@ -5,8 +5,10 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import io
+import logging
 import os
 import re
+from pathlib import Path
 
 import chess
 import chess.pgn
@@ -16,7 +18,7 @@ import pytest
 from tmanager.core.timecontrol import TimeControl
 from tmanager.errors import ConfigError
 from tmanager.tourney.engines import EngineSpec, command_line, find_definition, load_definition
-from tmanager.tourney.play import Adjudication, GameRecord, GameSpec, play_game
+from tmanager.tourney.play import Adjudication, EnginePool, GameRecord, GameSpec, play_game
 
 
 def spec(definition: str, name: str | None = None, **changes: object) -> EngineSpec:
@@ -189,6 +191,57 @@ def test_the_final_position_comes_as_epd() -> None:
     assert game is not None
     board = game.end().board()
     assert record.epd == f"{board.epd()} hmvc {board.halfmove_clock}; fmvn {board.fullmove_number};"
+
+
+LOG_LINE = re.compile(r"(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}) (.+?) (<---|--->) (.*)")
+
+
+def engine_log_lines(path: Path) -> list[tuple[str, str, str, str]]:
+    lines = []
+    for text in path.read_text().splitlines():
+        match = LOG_LINE.fullmatch(text)
+        if match:
+            lines.append(match.groups())
+        else:
+            assert " game ?: " in text, text  # the header of each game
+    return lines
+
+
+def test_engine_log_has_every_line_to_and_from_each_engine(tmp_path: Path) -> None:
+    log = tmp_path / "logs" / "game.log"
+    pool = EnginePool()
+    uci, xboard = spec("random-uci", "U"), spec("random-xboard", "X")
+
+    async def two_games() -> list[GameRecord]:
+        limits = TimeControl.parse("5+0.05")
+        game = GameSpec(white=uci, black=xboard, white_limits=limits, black_limits=limits, engine_log=str(log),
+                        adjudication=Adjudication(max_moves=5))
+        try:
+            return [await play_game(game, pool), await play_game(dataclasses.replace(game, engine_log=""), pool),
+                    await play_game(game, pool)]
+        finally:
+            await pool.close()
+
+    first, _, third = asyncio.run(two_games())
+    lines = engine_log_lines(log)
+    assert log.read_text().count(" game ?: U - X\n") == 2  # the second game wrote nothing
+    stamps = [line[0] for line in lines]
+    assert stamps == sorted(stamps)
+    said = {(name, arrow, text.split()[0]) for _, name, arrow, text in lines if text}
+    # The handshakes of the first game (engines started then), named after their participants.
+    assert {("U", "<---", "uci"), ("U", "--->", "uciok"), ("X", "<---", "protover"), ("X", "--->", "feature")} <= said
+    assert {name for _, name, _, _ in lines} == {"U", "X"}  # also the engines kept for the third game
+    moves = [text.split()[1] for _, name, arrow, text in lines if name == "U" and text.startswith("bestmove")]
+    assert moves == [m.uci() for m in moves_of(first)[0::2]] + [m.uci() for m in moves_of(third)[0::2]]
+    # Nothing leaks into the logger's level once the logs are closed.
+    assert logging.getLogger("chess.engine").level == logging.NOTSET
+
+
+def test_engine_log_names_an_engine_that_fails_its_handshake(tmp_path: Path) -> None:
+    log = tmp_path / "game.log"
+    record = play(spec("fault-no-handshake", "Mute"), spec("random-uci", "Good"), engine_log=str(log))
+    assert record.faults == {"Mute": "handshake"}
+    assert [(name, arrow, text) for _, name, arrow, text in engine_log_lines(log)][:1] == [("Mute", "<---", "uci")]
 
 
 def test_stall_with_nodes_limit_uses_move_timeout() -> None:

@@ -257,3 +257,25 @@ def test_pgn_output_settings_and_epd_out(tmp_path: Path) -> None:
     refused = run_cli("new", tmp_path / "bad.toml", "-e", "random-uci", "-e", "greedy-uci", "--nodes", "1",
                       "--set", 'pgn_comment_fields=["nodes", "colour"]')
     assert refused.returncode == 2 and "tourney.pgn_comment_fields: unknown comment field 'colour'" in refused.stderr
+
+
+def test_engine_logs_per_game_and_an_option_edited_between_games(tmp_path: Path) -> None:
+    path = tmp_path / "logs.toml"
+    new(path, "-e", "random-uci:A", "-e", "random-xboard:B", "--nodes", "1", "--games", "2",
+        "--set", "adjudication.max_moves=5", "--set", "log_engines=true")
+    worker_log = tmp_path / "worker.log"
+    done = run_cli("work", path, "--games", "1", "--log", worker_log)
+    assert done.returncode == 0, done.stderr
+    assert run_cli("edit", path, "--option", "A:Hash=32", "--set", "log_engines=false").returncode == 0
+    done = run_cli("run", path, "--log-engines", "--log", worker_log)  # the flag instead of the setting
+    assert done.returncode == 0, done.stderr
+    logs = sorted((tmp_path / "logs.engine-logs").glob("*.log"))
+    assert [p.name for p in logs] == ["game-0.log", "game-1.log"]
+    first, second = (p.read_text() for p in logs)
+    assert re.search(r"\d\d:\d\d:\d\d\.\d{6} A <--- uci\n", first) and " B ---> feature " in first
+    assert " A <--- setoption name Hash value 32\n" in second and "Hash value 32" not in first
+    for text in (first, second):
+        assert re.search(r" A ---> bestmove \S+", text) and re.search(r" B ---> move \S+", text)
+    assert "<---" not in worker_log.read_text() and "--->" not in worker_log.read_text()
+    refused = run_cli("run", path, "--log-engines", "--dask", "tcp://127.0.0.1:1")
+    assert refused.returncode == 2 and "--log-engines: not with --dask" in refused.stderr

@@ -55,6 +55,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--dask-concurrency", type=int, default=None, metavar="N",
         help="games at once on the cluster (default: its threads, growing as workers join)",
     )
+    parser.add_argument(
+        "--log-engines", action="store_true",
+        help="write every line to and from the engines to FILE.engine-logs/game-N.log (as log_engines = true)",
+    )
 
 
 def command(args: argparse.Namespace) -> int:
@@ -62,6 +66,11 @@ def command(args: argparse.Namespace) -> int:
     if args.workers < 1:
         print("tmanager: --workers must be at least 1", file=sys.stderr)
         return 2
+    if args.log_engines and args.dask is not None:
+        raise ConfigError(
+            "not with --dask", field="--log-engines",
+            hint="set log_engines = true in the tourney file: each game's log is written on the host that plays it",
+        )
     tourney = store.read(path)
     if args.dask is None:
         preflight(tourney)  # with --dask, the engines are checked on the cluster's hosts
@@ -71,7 +80,10 @@ def command(args: argparse.Namespace) -> int:
     if monitor.finished(tourney):
         monitor.final(tourney)
         return 0
-    workers = Workers(path, args.workers, log_path) if args.dask is None else _coordinator(args, path, log_path)
+    workers = (
+        Workers(path, args.workers, log_path, log_engines=args.log_engines) if args.dask is None
+        else _coordinator(args, path, log_path)
+    )
     stopping = failed = False
 
     def stop(signum: int, frame: FrameType | None) -> None:
@@ -119,15 +131,17 @@ def _coordinator(args: argparse.Namespace, path: Path, log_path: Path) -> Coordi
 class Workers:
     """The worker processes of one `run`, replaced when one dies while games remain."""
 
-    def __init__(self, path: Path, count: int, log_path: Path) -> None:
+    def __init__(self, path: Path, count: int, log_path: Path, *, log_engines: bool = False) -> None:
         self.path = path
         self.count = count
         self.log_path = log_path
+        self.log_engines = log_engines
         self.processes: list[subprocess.Popen[bytes]] = []
 
     def _spawn(self) -> subprocess.Popen[bytes]:
         return subprocess.Popen(
-            [sys.executable, "-m", "tmanager", "work", str(self.path), "--log", str(self.log_path)],
+            [sys.executable, "-m", "tmanager", "work", str(self.path), "--log", str(self.log_path),
+             *(["--log-engines"] if self.log_engines else [])],
             stdout=subprocess.DEVNULL,
             stdin=subprocess.DEVNULL,
             # Own process group: the terminal's Ctrl-C reaches only us, and we stop

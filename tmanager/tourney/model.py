@@ -166,6 +166,11 @@ class Tourney:
         return self.directory / f".{self.path.stem}.live"
 
     @property
+    def engine_logs_dir(self) -> Path:
+        """Where games write their engine logs (``log_engines``), one file per game: ``game-N.log``."""
+        return self.directory / f"{self.path.stem}.engine-logs"
+
+    @property
     def pgn_path(self) -> Path:
         return self.directory / (self.settings.pgn or self.path.with_suffix(".pgn").name)
 

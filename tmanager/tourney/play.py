@@ -18,13 +18,15 @@ import contextlib
 import ctypes
 import ctypes.util
 import datetime as dt
+import logging
 import os
 import signal
 import socket
 import subprocess
+import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import IO, Any, Literal
 
@@ -94,6 +96,8 @@ class GameSpec:
     notation: Notation = "san"
     #: Only the seven tags (and GameNumber, FEN), no comments: fastchess's ``-pgnout min=true``.
     minimal: bool = False
+    #: A file to append every line to and from the engines to, with timestamps ("" for none).
+    engine_log: str = ""
     tags: Mapping[str, str] = field(default_factory=dict)
 
 
@@ -250,6 +254,95 @@ class EnginePool:
     async def close(self) -> None:
         engines, self._idle = list(self._idle.values()), {}
         await asyncio.gather(*(e.close() for e in engines), return_exceptions=True)
+
+
+# --- engine I/O logs -----------------------------------------------------------------------------
+
+
+class _EngineLog(logging.Handler):
+    """Writes every line to and from one game's engines to a file, as fastchess's ``-log engine=true``::
+
+        2026-11-23 12:00:00.123456 SF-A <--- go wtime 9800 btime 9750 winc 100 binc 100
+        2026-11-23 12:00:00.201337 SF-A ---> bestmove e2e4 ponder e7e5
+
+    python-chess logs each line at DEBUG level on the ``chess.engine`` logger, with the protocol
+    object. A game runs in one thread (a worker process's, or a Dask thread's), one game at a time,
+    so this game's lines are the records of that thread. An engine started for the game is named
+    while it starts (:meth:`starting`), one kept from an earlier game once acquired (:attr:`names`).
+    """
+
+    def __init__(self, path: str) -> None:
+        super().__init__(logging.DEBUG)
+        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+        self.file = open(path, "a", encoding="utf-8")  # noqa: SIM115 - closed by close()
+        self.thread = threading.get_ident()
+        self.names: dict[int, str] = {}  # id of a protocol -> the participant it plays for
+        self.current = ""  # the participant whose engine is being started
+
+    @classmethod
+    def open(cls, spec: GameSpec) -> _EngineLog:
+        log = cls(spec.engine_log)
+        log.file.write(f"{dt.datetime.now():%Y-%m-%d %H:%M:%S.%f} game {spec.tags.get('GameNumber', '?')}: "
+                       f"{spec.white.name} - {spec.black.name}\n")
+        _ENGINE_LOGGER.hold()
+        _ENGINE_LOGGER.logger.addHandler(log)
+        return log
+
+    @contextlib.contextmanager
+    def starting(self, name: str) -> Iterator[None]:
+        """Name the engine acquired meanwhile (started now, or kept from an earlier game) ``name``."""
+        self.current = name
+        try:
+            yield
+        finally:
+            self.current = ""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        arrow = _ARROWS.get(str(record.msg))
+        if arrow is None or record.thread != self.thread or not isinstance(record.args, tuple):
+            return
+        protocol, line = record.args
+        name = self.names.setdefault(id(protocol), self.current or str(protocol))
+        stamp = dt.datetime.fromtimestamp(record.created)
+        self.file.write(f"{stamp:%Y-%m-%d %H:%M:%S.%f} {name} {arrow} {line}\n")
+        self.file.flush()
+
+    def close(self) -> None:
+        _ENGINE_LOGGER.logger.removeHandler(self)
+        _ENGINE_LOGGER.release()
+        self.file.close()
+        super().close()
+
+
+#: python-chess's log formats for a line to an engine and from it, with fastchess's arrows.
+_ARROWS = {"%s: << %s": "<---", "%s: >> %s": "--->"}
+
+
+class _DebugWhileHeld:
+    """A logger at DEBUG level while anyone holds it, at its own level otherwise: python-chess's
+    records of every engine line cost time, so they are made only while a game writes a log."""
+
+    def __init__(self, name: str) -> None:
+        self.logger = logging.getLogger(name)
+        self.lock = threading.Lock()
+        self.holders = 0
+        self.level = logging.NOTSET
+
+    def hold(self) -> None:
+        with self.lock:
+            if self.holders == 0:
+                self.level = self.logger.level
+                self.logger.setLevel(logging.DEBUG)
+            self.holders += 1
+
+    def release(self) -> None:
+        with self.lock:
+            self.holders -= 1
+            if self.holders == 0:
+                self.logger.setLevel(self.level)
+
+
+_ENGINE_LOGGER = _DebugWhileHeld("chess.engine")
 
 
 # --- the game ------------------------------------------------------------------------------------
@@ -512,10 +605,14 @@ async def play_game(
     oversteps: dict[chess.Color, float] = {}
     adjudicator = _Adjudicator(spec.adjudication)
     game_id = object()
+    log = _EngineLog.open(spec) if spec.engine_log else None
     try:
         try:
             for color in (chess.WHITE, chess.BLACK):
-                engines[color] = await _acquire(pool, specs[color], color)
+                with log.starting(specs[color].name) if log else contextlib.nullcontext():
+                    engines[color] = await _acquire(pool, specs[color], color)
+                if log is not None:  # an engine kept from an earlier game said nothing while acquired
+                    log.names[id(engines[color].protocol)] = specs[color].name
                 _check_variant(engines[color], board)
             repetitions = _Repetitions(board)
             ending = _rules_outcome(board, 1) or adjudicator.verdict(board)
@@ -613,6 +710,8 @@ async def play_game(
             await pool.release(engine, healthy=healthy[color])
         if own_pool:
             await pool.close()
+        if log is not None:
+            log.close()
     faults: dict[str, Fault] = {}
     if ending.fault is not None:
         faults[specs[ending.fault[0]].name] = ending.fault[1]

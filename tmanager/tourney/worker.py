@@ -95,8 +95,11 @@ def release_stale(tourney: Tourney) -> list[tuple[int, str]]:
     return released
 
 
-def game_spec(tourney: Tourney, game: ScheduledGame, book: OpeningBook | None) -> GameSpec:
-    """Everything the game runner needs to play scheduled ``game`` of ``tourney``."""
+def game_spec(
+    tourney: Tourney, game: ScheduledGame, book: OpeningBook | None, *, log_engines: bool = False
+) -> GameSpec:
+    """Everything the game runner needs to play scheduled ``game`` of ``tourney``; with ``log_engines``
+    (or the tourney's setting) the engines' lines go to the game's file in ``engine_logs_dir``."""
     s, a = tourney.settings, tourney.adjudication
     start_fen: str | None = None
     moves: tuple[str, ...] = ()
@@ -131,6 +134,7 @@ def game_spec(tourney: Tourney, game: ScheduledGame, book: OpeningBook | None) -
         comment_fields=s.pgn_comment_fields,
         notation=s.pgn_notation,
         minimal=s.pgn_minimal,
+        engine_log=str(tourney.engine_logs_dir / f"game-{game.number}.log") if s.log_engines or log_engines else "",
         tags=tags,
     )
 
@@ -283,10 +287,11 @@ async def _until_readable(
 class Worker:
     """One worker: plays the tourney's games one at a time until none is left."""
 
-    def __init__(self, path: Path, *, max_games: int | None = None) -> None:
+    def __init__(self, path: Path, *, max_games: int | None = None, log_engines: bool = False) -> None:
         self.path = path.resolve()
         self.owner = Owner.me()
         self.max_games = max_games
+        self.log_engines = log_engines
         self.pool = EnginePool()
         self.playing: int | None = None
         self._books: dict[tuple[Path, str, int, str], OpeningBook | None] = {}
@@ -390,7 +395,7 @@ class Worker:
             self.playing = choice[1].number
 
     async def _play(self, tourney: Tourney, game: ScheduledGame) -> None:
-        spec = game_spec(tourney, game, self._book(tourney))
+        spec = game_spec(tourney, game, self._book(tourney), log_engines=self.log_engines)
         log.info("game %d: %s - %s started", game.number, spec.white.name, spec.black.name)
         beat = asyncio.create_task(self._heartbeats(game.number, tourney.settings.lease / 4))
         try:
@@ -476,12 +481,13 @@ def load_book(tourney: Tourney) -> OpeningBook | None:
     return book
 
 
-def work(path: Path, *, max_games: int | None = None) -> int:
-    """Run one worker in this process until the tourney is done; SIGINT/SIGTERM stop it cleanly."""
+def work(path: Path, *, max_games: int | None = None, log_engines: bool = False) -> int:
+    """Run one worker in this process until the tourney is done; SIGINT/SIGTERM stop it cleanly.
+    ``log_engines`` writes engine logs as the tourney's ``log_engines`` setting does."""
     preflight(store.read(path))
 
     async def main() -> int:
-        worker = Worker(path, max_games=max_games)
+        worker = Worker(path, max_games=max_games, log_engines=log_engines)
         task = asyncio.current_task()
         assert task is not None
         loop = asyncio.get_running_loop()
