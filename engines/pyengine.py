@@ -176,6 +176,7 @@ def uci(engine: Engine, lines: Iterable[str]) -> None:
     """Serve the UCI protocol on ``lines`` until quit or end of input."""
     variant, chess960 = "chess", False
     board = board_for(variant, chess960=chess960)
+    held: list[str] = []  # the answer to "go infinite", given on "stop"
     for line in lines:
         command, _, rest = line.strip().partition(" ")
         try:
@@ -202,15 +203,23 @@ def uci(engine: Engine, lines: Iterable[str]) -> None:
                 for move in moves.split():
                     board.push_uci(move)
             elif command == "go":
-                if board.is_game_over():
-                    say("bestmove (none)")
-                elif reply := engine.reply(board, board.uci):
+                answer = ["bestmove (none)"] if board.is_game_over() else []
+                if not answer and (reply := engine.reply(board, board.uci)):
                     ms = round(reply.seconds * 1000)
-                    say(f"info depth 1 score cp {reply.score} nodes {reply.nodes} time {ms} pv {reply.text}")
-                    say(f"bestmove {reply.text}")
+                    answer = [f"info depth 1 score cp {reply.score} nodes {reply.nodes} time {ms} pv {reply.text}",
+                              f"bestmove {reply.text}"]
+                if "infinite" in rest.split():
+                    held = answer  # an infinite search ends only on stop
+                else:
+                    for text in answer:
+                        say(text)
+            elif command == "stop":
+                for text in held:
+                    say(text)
+                held = []
             elif command == "quit":
                 return
-            # Anything else (ucinewgame, stop, ponderhit, debug…) needs no answer from an engine that
+            # Anything else (ucinewgame, ponderhit, debug…) needs no answer from an engine that
             # never searches in the background.
         except (ValueError, IndexError) as exc:
             say(f"info string error: {exc}")

@@ -57,3 +57,9 @@ class PairingError(TManagerError):
 
 class StateError(TManagerError):
     """An operation refused because of the tourney's current state (a game in progress…)."""
+
+
+def first_line(exc: BaseException) -> str:
+    """The first line of what an exception says (at most 120 characters), or its type's name."""
+    lines = str(exc).strip().splitlines()
+    return lines[0][:120] if lines else type(exc).__name__

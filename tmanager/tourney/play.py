@@ -36,7 +36,7 @@ import chess.pgn
 import chess.syzygy
 
 from tmanager.core.timecontrol import Clock, TimeControl
-from tmanager.errors import ConfigError
+from tmanager.errors import ConfigError, first_line
 from tmanager.tourney.engines import EngineSpec
 from tmanager.tourney.openings import variant_board
 from tmanager.tourney.xboard import popen_xboard
@@ -185,7 +185,7 @@ class Engine:
         except chess.engine.EngineError as exc:
             await engine.close()
             raise ConfigError(
-                f"engine {spec.name!r} refuses its options: {_first_line(exc)}",
+                f"engine {spec.name!r} refuses its options: {first_line(exc)}",
                 hint="fix the options of the participant or of its engine definition",
             ) from None
         except BaseException:
@@ -660,7 +660,7 @@ async def play_game(
                     healthy[mover] = False
                     raise _GameOver(
                         _loss(mover), "rules infraction",
-                        f"{_name(mover)} makes an illegal or unreadable move ({_first_line(exc)})",
+                        f"{_name(mover)} makes an illegal or unreadable move ({first_line(exc)})",
                         fault=(mover, "illegal move"),
                     ) from None
                 elapsed = time.monotonic() - started
@@ -779,18 +779,13 @@ async def _acquire(pool: EnginePool, spec: EngineSpec, color: chess.Color) -> En
         ) from None
     except (chess.engine.EngineError, OSError) as exc:
         raise _GameOver(
-            _loss(color), "abandoned", f"{_name(color)}'s engine failed to start ({_first_line(exc)})",
+            _loss(color), "abandoned", f"{_name(color)}'s engine failed to start ({first_line(exc)})",
             fault=(color, "crash"),
         ) from None
 
 
 def _winner(result: str) -> chess.Color | None:
     return chess.WHITE if result == "1-0" else chess.BLACK if result == "0-1" else None
-
-
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    return text[0][:120] if text else type(exc).__name__
 
 
 #: Tags a minimal PGN keeps besides the seven of the roster (and FEN, SetUp, Variant from the board).
