@@ -279,3 +279,23 @@ def test_engine_logs_per_game_and_an_option_edited_between_games(tmp_path: Path)
     assert "<---" not in worker_log.read_text() and "--->" not in worker_log.read_text()
     refused = run_cli("run", path, "--log-engines", "--dask", "tcp://127.0.0.1:1")
     assert refused.returncode == 2 and "--log-engines: not with --dask" in refused.stderr
+
+
+def test_time_losses_and_the_worst_overstep_per_engine_in_status(tmp_path: Path) -> None:
+    from tmanager.web.dashboard import faults
+
+    path = tmp_path / "slow.toml"
+    new(path, "-e", "fault-slow:Slow", "-e", "greedy-uci:Quick", "--tc", "0.5+0", "--games", "2",
+        "--option", "Slow:Hash=2", "--set", "participants.Slow.time_margin=0.05")
+    done = run_cli("run", path)
+    assert done.returncode == 0, done.stderr
+    tourney = store.read(path)
+    slow = tourney.faults["Slow"]
+    assert slow["time forfeit"] == 2 and slow["worst overstep ms"] >= 50
+    assert "Quick" not in tourney.faults  # time to spare is no overstep
+    status = run_cli("status", path).stdout
+    assert f"faults of Slow: time forfeit 2, worst overstep {slow['worst overstep ms']} ms" in status
+    assert "<td>2</td>" in faults(tourney)  # two faults, the overstep is not one
+    losses = re.findall(r"(?:White|Black) loses on time \(\d+ ms overrun: no move after \d+ ms with 500 ms left, "
+                        r"margin 50 ms\)", tourney.pgn_path.read_text())
+    assert len(losses) == 2
