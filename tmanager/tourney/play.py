@@ -43,13 +43,11 @@ from tmanager.tourney.xboard import popen_xboard
 
 Termination = Literal["normal", "time forfeit", "adjudication", "rules infraction", "abandoned"]
 Notation = Literal["san", "lan", "uci"]
+TablebaseResults = Literal["both", "win_loss", "draw"]
 #: What a move's PGN comment may add to "score/depth time", in fastchess's order and spelling (-pgnout).
 COMMENT_FIELDS = ("timeleft", "latency", "nodes", "seldepth", "nps", "hashfull", "tbhits", "pv")
 #: Kinds of engine fault, counted per engine in the tourney's status.
 Fault = Literal["crash", "handshake", "stall", "illegal move", "false claim", "time forfeit"]
-
-
-TablebaseResults = Literal["both", "win_loss", "draw"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,8 +271,11 @@ class _EngineLog(logging.Handler):
 
     def __init__(self, path: str) -> None:
         super().__init__(logging.DEBUG)
-        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-        self.file = open(path, "a", encoding="utf-8")  # noqa: SIM115 - closed by close()
+        try:
+            os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+            self.file = open(path, "a", encoding="utf-8")  # noqa: SIM115 - closed by close()
+        except OSError as exc:
+            raise ConfigError(f"cannot write the engine log: {exc.strerror}", file=path) from None
         self.thread = threading.get_ident()
         self.names: dict[int, str] = {}  # id of a protocol -> the participant it plays for
         self.current = ""  # the participant whose engine is being started
@@ -603,9 +604,9 @@ async def play_game(
     comments: list[str] = []
     margins = {chess.WHITE: spec.white_time_margin, chess.BLACK: spec.black_time_margin}
     oversteps: dict[chess.Color, float] = {}
+    log = _EngineLog.open(spec) if spec.engine_log else None
     adjudicator = _Adjudicator(spec.adjudication)
     game_id = object()
-    log = _EngineLog.open(spec) if spec.engine_log else None
     try:
         try:
             for color in (chess.WHITE, chess.BLACK):
