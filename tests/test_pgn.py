@@ -40,17 +40,25 @@ def test_a_fragment_with_no_complete_game_before_it(tmp_path: Path) -> None:
     assert [g.headers["GameNumber"] for g in games_in(path)] == ["5"]
 
 
-def test_find_result_and_superseded_games(tmp_path: Path) -> None:
+def find_result(path: Path, number: int, start: int = 0) -> str | None:
+    found = pgn.find_game(path, number, start=start)
+    return found.result if found else None
+
+
+def test_find_game_and_superseded_games(tmp_path: Path) -> None:
     path = tmp_path / "t.pgn"
-    for n, result in [(0, "1-0"), (1, "0-1"), (2, "1/2-1/2")]:
-        pgn.append_game(path, GAME.format(n=n, result=result))
-    assert pgn.find_result(path, 1) == "0-1"
-    assert pgn.find_result(path, 7) is None
-    assert pgn.find_result(tmp_path / "missing.pgn", 1) is None
+    offsets = [pgn.append_game(path, GAME.format(n=n, result=r)) for n, r in [(0, "1-0"), (1, "0-1"), (2, "1/2-1/2")]]
+    assert find_result(path, 1) == "0-1"
+    found = pgn.find_game(path, 1)
+    assert found is not None and (found.white, found.black) == ("A", "B")
+    assert find_result(path, 1, start=offsets[1]) == "0-1"
+    assert find_result(path, 1, start=offsets[2]) is None  # written before the claim: not this claim's game
+    assert find_result(path, 7) is None
+    assert find_result(tmp_path / "missing.pgn", 1) is None
     assert pgn.mark_superseded(path, {0, 2}, reason='A replaced by "C"') == 2
-    assert pgn.find_result(path, 0) is None  # superseded games no longer count
+    assert find_result(path, 0) is None  # superseded games no longer count
     pgn.append_game(path, GAME.format(n=0, result="0-1"))
-    assert pgn.find_result(path, 0) == "0-1"
+    assert find_result(path, 0) == "0-1"
     games = games_in(path)
     assert [g.headers.get("Superseded") for g in games] == ["A replaced by 'C'", None, "A replaced by 'C'", None]
     assert pgn.mark_superseded(path, {0, 2}, reason="again") == 1  # only the current game 0 is left to mark

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -113,7 +114,8 @@ def test_worker_writes_only_the_tail(write_tourney: Callable[..., Path]) -> None
         tourney.claims[3] = Claim(host="h", pid=1, started=1.0, claimed=2.0, heartbeat=3.0)
     text = path.read_text()
     assert text.startswith("# my comment survives workers\n")
-    assert text.rstrip().endswith('results = "+-=*"')
+    # The results string is padded to the schedule's length, so that workers change it in place.
+    assert re.search(r'results = "\+-=\* *"\n$', text)
     tourney = store.read(path)
     assert tourney.claims[3].pid == 1 and tourney.results == "+-=*"
     with store.transaction(path) as tourney:
@@ -139,7 +141,7 @@ def test_new_command_writes_a_valid_file(tmp_path: Path) -> None:
     tourney = store.read(path)
     assert tourney.settings.cycles == 2 and tourney.adjudication.max_moves == 80
     assert [p.engine for p in tourney.participants] == ["stockfish"] * 3
-    assert path.read_text().rstrip().endswith('results = ""')
+    assert re.search(r'results = " *"\n$', path.read_text())
     again = run_cli("new", path, "-e", "stockfish:A", "-e", "stockfish:B", "--nodes", "100")
     assert again.returncode == 2 and "file exists" in again.stderr
 

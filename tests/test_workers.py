@@ -218,7 +218,9 @@ def test_worker_waits_for_a_broken_hand_edit_and_loses_nothing(tmp_path: Path) -
     wait_for(lambda: bool(claims_of(path, worker.pid)))
     good = path.read_text()
     path.write_text(good.replace("[tourney]", "[tourney", 1))  # a half-saved edit
-    time.sleep(3)  # the game ends meanwhile; the worker must keep its result
+    log = path.with_suffix(".log")
+    # The game ends meanwhile; the worker must keep its result.
+    wait_for(lambda: "waiting for the file to be fixed" in log.read_text(), timeout=60)
     assert worker.poll() is None
     with files.lock(path):
         text = path.read_text()

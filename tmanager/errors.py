@@ -55,8 +55,16 @@ class PairingError(TManagerError):
     """No valid pairing exists for the requested round."""
 
 
+class DiskError(TManagerError):
+    """A write did not land in full (a full disk, a read-only or vanished file system); nothing was recorded."""
+
+
 class StateError(TManagerError):
     """An operation refused because of the tourney's current state (a game in progress…)."""
+
+
+class LockTimeout(StateError):
+    """The lock of a file stayed taken for longer than a command would wait."""
 
 
 def first_line(exc: BaseException) -> str:

@@ -8,13 +8,17 @@ reader sees the old file or the new one and never a mix.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import shutil
+import stat
 import tempfile
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import filelock
 
-from tmanager.errors import ConfigError
+from tmanager.errors import ConfigError, DiskError
 
 #: How long a command waits for a lock before giving up with a clear message.
 LOCK_TIMEOUT = 60.0
@@ -47,6 +51,100 @@ def read_text(path: Path, *, kind: str = "tourney", create: str = "tmanager new"
         raise ConfigError(f"cannot read: {exc}", file=path) from None
 
 
+def read_bytes(path: Path) -> tuple[bytes, int]:
+    """A regular file's bytes and inode; :class:`ConfigError` for anything else (a FIFO never blocks)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except FileNotFoundError:
+        raise ConfigError("no such tourney file", file=path, hint="create one with `tmanager new`") from None
+    except OSError as exc:
+        raise ConfigError(f"cannot read: {exc.strerror}", file=path) from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise ConfigError("not a regular file", file=path, hint="give the path of a tourney file")
+        chunks = []
+        while chunk := os.read(fd, 1 << 22):
+            chunks.append(chunk)
+        return b"".join(chunks), info.st_ino
+    except OSError as exc:
+        raise ConfigError(f"cannot read: {exc.strerror}", file=path) from None
+    finally:
+        os.close(fd)
+
+
+def disk_error(path: Path, exc: OSError) -> DiskError:
+    """The one-line error for a write that failed, naming the file system and its free space."""
+    free = ""
+    with contextlib.suppress(OSError):
+        free = f", {shutil.disk_usage(path.parent).free // 1024} kB free there"
+    hint = "free some space, then run again" if exc.errno in (errno.ENOSPC, errno.EDQUOT) else "check the disk"
+    return DiskError(f"{path}: cannot write ({exc.strerror or exc}{free}); nothing was recorded ({hint})")
+
+
+def append_checked(path: Path, data: bytes, *, keep: Callable[[int], int] | None = None) -> int:
+    """Append ``data`` to ``path`` and fsync; returns the offset where it starts. The caller holds the lock.
+
+    ``keep(fd)`` may first cut off a fragment left by an earlier writer: it returns
+    the size to keep. On any failure (a full disk, a short write) the file is cut
+    back to its old size and :class:`~tmanager.errors.DiskError` says why.
+    """
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
+    except OSError as exc:
+        raise disk_error(path, exc) from None
+    try:
+        size = os.fstat(fd).st_size
+        if keep is not None:
+            kept = keep(fd)
+            if kept != size:
+                os.ftruncate(fd, kept)
+                size = kept
+        try:
+            view = memoryview(data)
+            while view:
+                written = os.write(fd, view)
+                if written == 0:
+                    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+                view = view[written:]
+            os.fsync(fd)
+        except OSError as exc:
+            with contextlib.suppress(OSError):
+                os.ftruncate(fd, size)
+            raise disk_error(path, exc) from None
+        return size
+    finally:
+        os.close(fd)
+
+
+def write_at(path: Path, edits: Iterable[tuple[int, bytes]], *, inode: int, durable: bool) -> bool:
+    """Overwrite bytes of ``path`` in place; ``False`` (nothing written) if ``path`` is no longer the file
+    with ``inode`` (it was replaced meanwhile). Each edit is short, so it lands whole or not at all.
+
+    With ``durable`` the file is fsynced; without, the caller has already made
+    the change durable elsewhere (a journal) and a power cut only loses a copy.
+    """
+    try:
+        fd = os.open(path, os.O_WRONLY)
+    except FileNotFoundError:
+        return False
+    except OSError as exc:
+        raise disk_error(path, exc) from None
+    try:
+        if os.fstat(fd).st_ino != inode:
+            return False
+        for offset, data in edits:
+            if os.pwrite(fd, data, offset) != len(data):
+                raise OSError(errno.EIO, f"short write at byte {offset}")
+        if durable:
+            os.fsync(fd)
+        return True
+    except OSError as exc:
+        raise disk_error(path, exc) from None
+    finally:
+        os.close(fd)
+
+
 def atomic_write(path: Path, text: str) -> None:
     """Replace ``path`` with ``text`` so that readers see the old or the new file, never a mix."""
     atomic_write_bytes(path, text.encode("utf-8"))
@@ -55,7 +153,10 @@ def atomic_write(path: Path, text: str) -> None:
 def atomic_write_bytes(path: Path, data: bytes) -> None:
     """Replace ``path`` with ``data`` atomically: temporary file, fsync, rename, fsync of the directory."""
     directory = path.parent
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    except OSError as exc:
+        raise disk_error(path, exc) from None
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
@@ -64,9 +165,11 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
         with contextlib.suppress(FileNotFoundError):
             os.chmod(tmp, path.stat().st_mode & 0o777)
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
+        if isinstance(exc, OSError):
+            raise disk_error(path, exc) from None
         raise
     dir_fd = os.open(directory, os.O_RDONLY)
     try:

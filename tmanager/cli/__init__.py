@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import signal
 import sys
 from collections.abc import Sequence
-from types import ModuleType
+from types import FrameType, ModuleType
 
 from tmanager import __version__
 from tmanager.errors import TManagerError
@@ -78,13 +79,20 @@ def _examples(module: ModuleType) -> str | None:
     return f"examples:\n{examples.rstrip()}" if examples else None
 
 
+def _interrupt(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``tmanager`` console script."""
-    arguments = list(sys.argv[1:] if argv is None else argv)
-    command = next((a for a in arguments if not a.startswith("-")), None)
-    parser = build_parser(command if command in COMMANDS else None)
-    args = parser.parse_args(arguments)
+    # SIGTERM ends a command as Ctrl-C does (one line, status 130), from the first instant on;
+    # commands that stop more gracefully install their own handler.
+    signal.signal(signal.SIGTERM, _interrupt)
     try:
+        arguments = list(sys.argv[1:] if argv is None else argv)
+        command = next((a for a in arguments if not a.startswith("-")), None)
+        parser = build_parser(command if command in COMMANDS else None)
+        args = parser.parse_args(arguments)
         status: int = args.handler(args)
     except TManagerError as exc:
         print(f"tmanager: {exc}", file=sys.stderr)

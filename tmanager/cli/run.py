@@ -20,11 +20,11 @@ from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING
 
-from tmanager.errors import ConfigError
+from tmanager.errors import ConfigError, TManagerError
 from tmanager.logs import setup_logging
 from tmanager.tourney import store
 from tmanager.tourney.model import PLAYING, Tourney
-from tmanager.tourney.worker import preflight, stale_games
+from tmanager.tourney.worker import preflight, release_stale, stale_games
 
 if TYPE_CHECKING:
     from tmanager.tourney.cluster import Coordinator
@@ -77,20 +77,21 @@ def command(args: argparse.Namespace) -> int:
     log_path = args.log or path.with_suffix(".log")
     setup_logging(None)
     monitor = Progress(path, interactive=sys.stderr.isatty())
-    if monitor.finished(tourney):
+    if monitor.finished(tourney) and not tourney.hooks:
         monitor.final(tourney)
         return 0
     workers = (
         Workers(path, args.workers, log_path, log_engines=args.log_engines) if args.dask is None
         else _coordinator(args, path, log_path)
     )
-    stopping = failed = False
+    stopping = False
 
     def stop(signum: int, frame: FrameType | None) -> None:
         nonlocal stopping
         stopping = True
 
     previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+    failure = 0
     try:
         workers.start()
         while not stopping:
@@ -100,21 +101,20 @@ def command(args: argparse.Namespace) -> int:
             except ConfigError:
                 continue  # a hand edit half saved: the workers wait for it too
             monitor.show(tourney)
-            failed = isinstance(workers, Workers) and workers.failed()
-            if monitor.finished(tourney) or workers.all_exited() or failed:
+            failure = workers.replace_dead(tourney)
+            if failure or workers.all_exited():
                 break
-            workers.replace_dead(tourney)
     finally:
-        workers.stop(graceful=not (stopping or failed))
+        workers.stop(graceful=not stopping and not failure)
         for sig, handler in previous.items():
             signal.signal(sig, handler)
     tourney = store.read(path)
     monitor.final(tourney)
+    if failure:
+        return failure
     if stopping:
         print("stopped; run the same command again to resume", file=sys.stderr)
         return 130
-    if failed:
-        return 2  # the worker has said why, in one line
     return 0 if monitor.finished(tourney) else 1
 
 
@@ -129,7 +129,12 @@ def _coordinator(args: argparse.Namespace, path: Path, log_path: Path) -> Coordi
 
 
 class Workers:
-    """The worker processes of one `run`, replaced when one dies while games remain."""
+    """The worker processes of one `run`: a worker that dies while games or hooks remain is replaced."""
+
+    #: A worker that keeps failing (status 1, an unexpected error) is replaced at most this often per minute.
+    MAX_FAILURES_PER_MINUTE = 5
+    #: Seconds a stopped worker has to give its game back before it is killed.
+    STOP_SECONDS = 5.0
 
     def __init__(self, path: Path, count: int, log_path: Path, *, log_engines: bool = False) -> None:
         self.path = path
@@ -137,6 +142,7 @@ class Workers:
         self.log_path = log_path
         self.log_engines = log_engines
         self.processes: list[subprocess.Popen[bytes]] = []
+        self.failures: list[float] = []
 
     def _spawn(self) -> subprocess.Popen[bytes]:
         return subprocess.Popen(
@@ -155,21 +161,36 @@ class Workers:
     def all_exited(self) -> bool:
         return all(p.poll() is not None for p in self.processes)
 
-    def failed(self) -> bool:
-        """Whether a worker stopped on an error it reported (exit status 2, e.g. an engine that refuses
-        its options): the tourney cannot go on until the file is fixed."""
-        return any(p.poll() == 2 for p in self.processes)
+    def replace_dead(self, tourney: Tourney) -> int:
+        """Replace the workers that died while work remains; returns a status to exit with, or 0.
 
-    def replace_dead(self, tourney: Tourney) -> None:
-        """A worker killed outright (status < 0, e.g. -9) is replaced; its game is replayed."""
+        A worker that exited with 0 found nothing left to do. One that was killed,
+        or stopped on its own, is replaced. A configuration error (status 2) ends
+        the run: the worker has printed it. Repeated unexpected failures too.
+        """
+        remaining = not tourney.is_complete() or bool(tourney.hooks)
         for i, process in enumerate(self.processes):
-            if process.poll() is not None and process.returncode < 0 and not Progress.finished(tourney):
-                print(f"worker {process.pid} was killed (signal {-process.returncode}); starting another",
-                      file=sys.stderr)
-                self.processes[i] = self._spawn()
+            status = process.poll()
+            if status is None or status == 0:
+                continue
+            if status == 2:
+                return 2
+            if not remaining:
+                continue
+            if status == 1:
+                now = time.monotonic()
+                self.failures = [t for t in self.failures if now - t < 60] + [now]
+                if len(self.failures) > self.MAX_FAILURES_PER_MINUTE:
+                    print(f"tmanager: workers keep failing; see {self.log_path}", file=sys.stderr)
+                    return 1
+            why = f"was killed (signal {-status})" if status < 0 else f"exited with status {status}"
+            print(f"worker {process.pid} {why}; starting another", file=sys.stderr)
+            self.processes[i] = self._spawn()
+        return 0
 
     def stop(self, *, graceful: bool) -> None:
-        """Stop the workers: a graceful stop first lets them finish (they exit once the tourney is done)."""
+        """Stop the workers. A graceful stop first lets them finish (they exit once the tourney is done);
+        the others give their games back, and what a killed one left claimed is released here."""
         if graceful:
             deadline = time.monotonic() + 10
             for process in self.processes:
@@ -177,14 +198,21 @@ class Workers:
                     process.wait(timeout=max(0.1, deadline - time.monotonic()))
         for process in self.processes:
             if process.poll() is None:
-                os.kill(process.pid, signal.SIGTERM)
-        deadline = time.monotonic() + 15
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(process.pid, signal.SIGTERM)
+        deadline = time.monotonic() + self.STOP_SECONDS
+        killed = False
         for process in self.processes:
             try:
                 process.wait(timeout=max(0.1, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(process.pid, signal.SIGKILL)
                 process.wait()
+                killed = True
+        if killed or any(p.returncode is not None and p.returncode < 0 for p in self.processes):
+            with contextlib.suppress(TManagerError), store.transaction(self.path) as tourney:
+                release_stale(tourney)
 
 
 class Progress:

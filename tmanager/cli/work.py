@@ -32,6 +32,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def command(args: argparse.Namespace) -> int:
     setup_logging(args.log, quiet=args.quiet)
-    played = work(args.file, max_games=args.games, log_engines=args.log_engines)
-    print(f"{played} game(s) played")
-    return 0
+    played, stopped = work(args.file, max_games=args.games, log_engines=args.log_engines)
+    # On stdout: under `run` (which stops its workers itself) it goes nowhere.
+    print(f"{played} game(s) played" + ("; stopped by a signal, its game given back" if stopped else ""))
+    return 130 if stopped else 0

@@ -128,6 +128,12 @@ class Schedule(ABC):
             rounds_per_cycle=self.rounds_per_cycle,
         )
 
+    @property
+    def period(self) -> int:
+        """Games after which the schedule repeats itself, colours included: a cycle, or two when a
+        pairing's colours alternate from one cycle to the next (an odd ``games_per_pairing``)."""
+        return self.games_per_cycle * (1 if self.games_per_pairing % 2 == 0 else 2)
+
     def games_of_round(self, absolute_round: int) -> range:
         """Game numbers of one round, counted across cycles."""
         start = absolute_round * self.games_per_round
@@ -193,20 +199,22 @@ def next_game(
     *,
     sync_after_round: bool = False,
     sync_after_cycle: bool = False,
-    finished: str = "+-=",
-    unplayed: str = " ",
 ) -> ScheduledGame | str:
     """The lowest-numbered game that may start now, or :data:`WAIT` or :data:`DONE`.
 
-    With sync, a game waits until every game of the earlier rounds (or cycles)
-    is finished; a Swiss round waits until it has been paired.
+    ``results`` is in XBoard's alphabet: ``+``, ``-``, ``=`` finished, ``*``
+    being played, space (or beyond the string) not played. With sync, a game
+    waits until every game of the earlier rounds (or cycles) is finished; a
+    Swiss round waits until it has been paired.
     """
-    padded = results.ljust(schedule.total_games, unplayed)
-    number = padded.find(unplayed)
+    padded = results.ljust(schedule.total_games, " ")
+    number = padded.find(" ")
     if number < 0:
         return DONE
-    first_open = next((i for i, c in enumerate(padded) if c not in finished), number)
     if sync_after_round or sync_after_cycle:
+        # str.find crosses a results string at memory speed: a tourney may have millions of games.
+        playing = padded.find("*")
+        first_open = number if playing < 0 else min(number, playing)
         block = schedule.games_per_round if sync_after_round else schedule.games_per_cycle
         if number // block > first_open // block:
             return WAIT
@@ -258,3 +266,8 @@ class Swiss(Schedule):
     def first_is_white(self, cycle: int, round: int, game: int) -> bool:
         """The pairing's white (as the pairing rules chose) has white in its even games."""
         return game % 2 == 0
+
+    @property
+    def period(self) -> int:
+        """A Swiss never repeats: each round is paired anew."""
+        return self.total_games

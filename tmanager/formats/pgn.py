@@ -7,41 +7,44 @@ its last complete game, so a PGN reader never meets a broken game.
 
 from __future__ import annotations
 
+import io
 import mmap
 import os
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
-from tmanager.files import atomic_write_bytes
+import chess.pgn
+
+from tmanager.files import append_checked, atomic_write_bytes
 
 _GAME_START = b"\n\n["
 
 
-def append_game(path: Path, text: str) -> None:
-    """Append one game's PGN text (tags, moves, result). The caller holds the tourney lock."""
+def append_game(path: Path, text: str) -> int:
+    """Append one game's PGN text (tags, moves, result), checked and fsynced; returns its offset.
+
+    The caller holds the tourney lock. On a full disk the file is cut back to
+    what it was and :class:`~tmanager.errors.DiskError` is raised: a game is
+    either in the file whole or not at all.
+    """
     data = text.rstrip("\n").encode("utf-8") + b"\n\n"
-    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
-    try:
-        _repair(fd)
-        os.write(fd, data)
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    return append_checked(path, data, keep=_complete_games)
 
 
-def _repair(fd: int) -> None:
+def _complete_games(fd: int) -> int:
+    """The size of the file up to its last complete game (a writer may have died mid-game)."""
     size = os.fstat(fd).st_size
     if size == 0:
-        return
+        return 0
     tail = os.pread(fd, 2, size - 2) if size >= 2 else b""
     if tail == b"\n\n":
-        return
+        return size
     # Look back for the start of the last (incomplete) game and cut it off.
     window = min(size, 1 << 20)
     chunk = os.pread(fd, window, size - window)
     cut = chunk.rfind(_GAME_START)
-    keep = size - window + cut + 2 if cut >= 0 else 0
-    os.ftruncate(fd, keep)
+    return size - window + cut + 2 if cut >= 0 else 0
 
 
 def _header_blocks(data: bytes | mmap.mmap, number: int) -> list[tuple[int, int]]:
@@ -57,22 +60,46 @@ def _header_blocks(data: bytes | mmap.mmap, number: int) -> list[tuple[int, int]
     return blocks
 
 
-def find_result(path: Path, number: int) -> str | None:
-    """The Result of the game tagged ``GameNumber`` ``number`` (not superseded), if the PGN has it.
+@dataclass(frozen=True, slots=True)
+class FoundGame:
+    """A game found in the PGN by its ``GameNumber``: the tags a recovery and its hooks need."""
+
+    result: str
+    white: str
+    black: str
+    termination: str
+    reason: str  #: the comment after the last move, where the game runner writes why the game ended
+
+
+def find_game(path: Path, number: int, *, start: int = 0) -> FoundGame | None:
+    """The last current (not superseded) game tagged ``GameNumber`` ``number`` at or after byte ``start``.
 
     Used when a stale claim is found: its owner may have died after writing the
     game but before recording the result, and the game must not be played twice.
+    ``start`` is the size the PGN had when the game was claimed, so only what was
+    written since is read.
     """
     try:
         with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:
-            found = None
-            for start, end in _header_blocks(data, number):
-                result = re.search(rb'\[Result "([^"]*)"\]', data[start:end])
-                if result:
-                    found = result.group(1).decode()
-            return found
+            blocks = [b for b in _header_blocks(data, number) if b[0] >= start]
+            if not blocks:
+                return None
+            begin, end = blocks[-1]
+            following = data.find(b"\n\n[", end)
+            game = chess.pgn.read_game(io.StringIO(data[begin : following if following >= 0 else len(data)]
+                                                   .decode("utf-8", "replace")))
     except (FileNotFoundError, ValueError):  # ValueError: mmap of an empty file
         return None
+    if game is None or game.headers.get("Result", "*") == "*":
+        return None
+    headers = game.headers
+    return FoundGame(
+        result=headers["Result"],
+        white=headers.get("White", "?"),
+        black=headers.get("Black", "?"),
+        termination=headers.get("Termination", ""),
+        reason=game.end().comment.removeprefix("book").strip(),
+    )
 
 
 def mark_superseded(path: Path, numbers: set[int], *, reason: str) -> int:

@@ -467,8 +467,9 @@ class Coordinator:
     def all_exited(self) -> bool:
         return not self._thread.is_alive()
 
-    def replace_dead(self, tourney: Tourney) -> None:
+    def replace_dead(self, tourney: Tourney) -> int:
         """Nothing to do: Dask replays the games of its dead workers itself."""
+        return 0
 
     def stop(self, *, graceful: bool) -> None:
         """Stop the lanes (each gives its game back) and raise what made the coordinator fail, if

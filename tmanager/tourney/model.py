@@ -8,18 +8,20 @@ under a lock lives in :mod:`tmanager.tourney.store`. The layout, in file order::
     [adjudication]       optional adjudication rules
     [[participants]]     one table per engine, order fixed for the whole event
     [swiss]              Swiss pairings made so far (written by tmanager)
-    [claims]             owners of games in progress (written by tmanager)
     [faults]             engine faults counted per participant (written by tmanager)
-    [progress]           results = "…", always last, as XBoard's -results
+    [progress]           participants, version and results = "…", always last, as XBoard's -results
 
-Everything above ``[swiss]``/``[claims]``/``[progress]`` is the user's and is
-never rewritten by a worker; the owned tail is.
+Everything above ``[swiss]``/``[faults]``/``[progress]`` is the user's and is
+never rewritten by a worker; the owned tail is. Who plays a game marked ``*``
+(:class:`Claim`) and the hooks still to run (:class:`PendingHook`) are kept in
+the journal beside the file (see :mod:`tmanager.tourney.store`).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
+import re
 import tomllib
 import types
 import typing
@@ -44,7 +46,9 @@ FINISHED_CHARS = WHITE_WINS + BLACK_WINS + DRAW
 PGN_RESULT = {WHITE_WINS: "1-0", BLACK_WINS: "0-1", DRAW: "1/2-1/2"}
 RESULT_CHAR = {v: k for k, v in PGN_RESULT.items()}
 
+#: Sections tmanager writes after the user's part (``[claims]`` only in files of older versions).
 OWNED_SECTIONS = ("swiss", "claims", "faults", "progress")
+_FINISHED = re.compile(r"[-+=]")
 
 #: The key in an engine's ``[faults]`` table holding the worst overstep of its clock in ms (not a count).
 OVERSTEP = "worst overstep ms"
@@ -140,6 +144,47 @@ class Claim:
     started: float
     claimed: float
     heartbeat: float
+    #: Size of the PGN when the game was claimed: its game, if written, comes after.
+    pgn_offset: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Claim:
+        return cls(**data)
+
+
+@dataclass(frozen=True, slots=True)
+class PendingHook:
+    """A hook that must run once: recorded with the game (or the tourney's end) that calls for it.
+
+    ``taken_by`` names the worker running it (host, pid, process start time) and
+    ``process`` the hook's own process once started (pid, start time), so that
+    a hook whose worker died is run again only if it never started.
+    """
+
+    name: str  #: "after_game" or "after_tourney"
+    command: str
+    env: Mapping[str, str]
+    game: int = -1  #: the game an after_game hook is for
+    taken_by: tuple[str, int, float] | None = None
+    process: tuple[int, float] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {**dataclasses.asdict(self), "env": dict(self.env)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> PendingHook:
+        taken, process = data.get("taken_by"), data.get("process")
+        return cls(
+            name=str(data["name"]),
+            command=str(data["command"]),
+            env={str(k): str(v) for k, v in data["env"].items()},
+            game=int(data.get("game", -1)),
+            taken_by=(str(taken[0]), int(taken[1]), float(taken[2])) if taken else None,
+            process=(int(process[0]), float(process[1])) if process else None,
+        )
 
 
 @dataclass(slots=True)
@@ -155,6 +200,10 @@ class Tourney:
     claims: dict[int, Claim] = field(default_factory=dict)
     faults: dict[str, dict[str, int]] = field(default_factory=dict)
     results: str = ""
+    #: Hooks still to run, by key (``after_game:N``, ``after_tourney``).
+    hooks: dict[str, PendingHook] = field(default_factory=dict)
+    #: Bumped by every stored change; a file behind its journal's version is a stale copy.
+    version: int = 0
 
     @property
     def directory(self) -> Path:
@@ -209,22 +258,39 @@ class Tourney:
         """Every finished game with its results character, in game-number order."""
         schedule = self.schedule()
         games = []
-        for number, char in enumerate(self.results):
-            if char in FINISHED_CHARS:
-                game = schedule.game(number)
-                if game is not None:
-                    games.append((game, char))
+        for match in _FINISHED.finditer(self.results):
+            game = schedule.game(match.start())
+            if game is not None:
+                games.append((game, match.group()))
         return games
+
+    def pair_counts(self) -> dict[tuple[int, int], tuple[int, int, int]]:
+        """Finished games per (white, black) participant pair: white wins, draws, black wins.
+
+        Straight from the results string, without a million objects: the games that
+        are one schedule period apart (see :attr:`Schedule.period`) have the same
+        players and colours, so each game of the first period stands for a strided
+        slice of the string, counted at C speed.
+        """
+        schedule = self.schedule()
+        period = schedule.period
+        counts: dict[tuple[int, int], tuple[int, int, int]] = {}
+        for slot in range(min(period, len(self.results))):
+            chars = self.results[slot::period]
+            game = schedule.game(slot)
+            if game is None:
+                continue
+            key = (game.white, game.black)
+            wins, draws, losses = counts.get(key, (0, 0, 0))
+            counts[key] = (wins + chars.count(WHITE_WINS), draws + chars.count(DRAW), losses + chars.count(BLACK_WINS))
+        return counts
 
     def tally(self) -> list[float]:
         """Points per participant, straight from the results string (and Swiss byes)."""
         points = [0.0] * len(self.participants)
-        for game, char in self.finished_games():
-            if char == DRAW:
-                points[game.white] += 0.5
-                points[game.black] += 0.5
-            else:
-                points[game.white if char == WHITE_WINS else game.black] += 1
+        for (white, black), (wins, draws, losses) in self.pair_counts().items():
+            points[white] += wins + draws / 2
+            points[black] += losses + draws / 2
         for index in self.byes():
             points[index] += self.bye_points
         return points
@@ -240,7 +306,16 @@ class Tourney:
     @property
     def finished_count(self) -> int:
         """Games with a result."""
-        return sum(c in FINISHED_CHARS for c in self.results)
+        return len(self.results) - self.results.count(PLAYING) - self.results.count(UNPLAYED)
+
+    def playing(self) -> list[int]:
+        """Numbers of the games marked ``*`` (found with str.find, at memory speed: there are few)."""
+        found = []
+        number = self.results.find(PLAYING)
+        while number >= 0:
+            found.append(number)
+            number = self.results.find(PLAYING, number + 1)
+        return found
 
     def is_complete(self) -> bool:
         """Whether every scheduled game has a result (the results string is never longer than the schedule)."""
@@ -250,10 +325,10 @@ class Tourney:
         """Numbers of the games of participant ``index`` whose results character is in ``chars``."""
         schedule = self.schedule()
         found = []
-        for number, char in enumerate(self.results):
-            game = schedule.game(number) if char in chars else None
+        for match in re.finditer("[" + re.escape(chars) + "]", self.results):
+            game = schedule.game(match.start())
             if game is not None and index in (game.white, game.black):
-                found.append(number)
+                found.append(match.start())
         return found
 
     def substitute(self, old: str, new: Participant, *, replace: bool) -> list[int]:
@@ -300,8 +375,10 @@ class Tourney:
     def set_result(self, number: int, char: str) -> None:
         if char not in RESULT_CHARS:
             raise ValueError(f"bad result character {char!r}")
-        padded = self.results.ljust(number + 1)
-        self.results = (padded[:number] + char + padded[number + 1 :]).rstrip(UNPLAYED)
+        results = self.results
+        if number >= len(results):
+            results = results.ljust(number + 1, UNPLAYED)
+        self.results = (results[:number] + char + results[number + 1 :]).rstrip(UNPLAYED)
         if char != PLAYING:
             self.claims.pop(number, None)
 
@@ -444,7 +521,7 @@ def from_toml(data: Mapping[str, Any], path: Path) -> Tourney:
     openings = _from_table(Openings, data["openings"], "openings", path) if "openings" in data else None
     adjudication = _from_table(Adjudication, data.get("adjudication", {}), "adjudication", path)
     progress = data.get("progress", {})
-    _check_keys(progress, {"results"}, "progress", path)
+    _check_keys(progress, {"results", "version", "participants"}, "progress", path)
     results = progress.get("results", "")
     if not isinstance(results, str):
         raise ConfigError("must be a string", file=path, field="progress.results")
@@ -712,16 +789,13 @@ def settings_to_toml(tourney: Tourney) -> dict[str, Any]:
     return data
 
 
-def owned_to_toml(tourney: Tourney) -> dict[str, Any]:
-    """The owned tail (Swiss pairings, claims, results) as TOML data, results last."""
+def owned_sections_to_toml(tourney: Tourney) -> dict[str, Any]:
+    """The owned sections before ``[progress]`` (Swiss pairings, fault counts) as TOML data."""
     data: dict[str, Any] = {}
     if tourney.swiss:
         data["swiss"] = {"rounds": [[list(pair) for pair in r] for r in tourney.swiss]}
-    if tourney.claims:
-        data["claims"] = {str(n): _to_table(c, keep_defaults=True) for n, c in sorted(tourney.claims.items())}
     if tourney.faults:
         data["faults"] = tourney.faults
-    data["progress"] = {"results": tourney.results}
     return data
 
 

@@ -1,71 +1,492 @@
-"""Reading and writing tourney files: one lock, atomic rewrites, the user's part left alone.
+"""The tourney file and its journal: locked transactions whose cost does not grow with the tourney.
+
+A tourney file has two parts. The user's part (settings, participants) comes
+first, and tmanager never rewrites it during play. The owned part comes last:
+``[swiss]``, ``[faults]``, then ``[progress]`` with the participants' names,
+a ``version`` and the ``results`` string in XBoard's alphabet, padded with
+spaces to the length of the schedule.
 
 Every change goes through :func:`transaction`: take the lock, read the file
-afresh, let the caller change the model, then write it back atomically
-(temporary file, fsync, rename, fsync of the directory). Workers change only
-the owned tail (``[swiss]``, ``[claims]``, ``[progress]``), so comments and
-hand edits in the settings survive every game.
+and its journal, let the caller change the model, then store the change:
+
+* A change of results, claims or pending hooks only (a claim, a heartbeat, a
+  recorded game, a release) is appended to the journal ``.NAME.journal``
+  beside the file (one JSON line, fsynced: the commit point), then applied to
+  the file in place: the changed results characters and the version, at fixed
+  offsets, fsynced. Neither write depends on the size of the tourney.
+* Anything else (settings, Swiss pairings, fault counts, a schedule that grows)
+  is a *checkpoint*: the journal is replaced by one line holding the whole
+  owned part, then the file is rewritten atomically.
+
+Claims and pending hooks live only in the journal; the file holds what a user
+reads and may edit by hand. Reading compares the two. A file whose version is
+behind the journal's was saved from a stale copy (an editor) or was cut off
+between the two writes: it gets the journal's owned part back, the user's
+part kept. A file at the journal's version with other contents was edited by
+hand, and the edit stands. So a kill at any instant loses nothing, and a stale
+save is merged, never obeyed.
+
+Readers (``status``, dashboards) need no lock: each write is an atomic rename
+or an in-place write of a few bytes, and whatever a reader sees resolves to a
+consistent state. This module stores the
+:class:`~tmanager.tourney.model.Tourney` model; it knows nothing of engines,
+games or hooks.
 """
 
 from __future__ import annotations
 
 import contextlib
+import copy
+import dataclasses
+import json
+import logging
+import os
 import re
 import tomllib
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import filelock
 import tomli_w
 
-from tmanager.errors import ConfigError, StateError
-from tmanager.files import LOCK_TIMEOUT, atomic_write, lock, read_text
-from tmanager.tourney.model import OWNED_SECTIONS, Tourney, from_toml, owned_to_toml, settings_to_toml
+from tmanager.errors import ConfigError, LockTimeout, StateError
+from tmanager.files import LOCK_TIMEOUT, append_checked, atomic_write, lock, read_bytes, write_at
+from tmanager.tourney.model import (
+    OWNED_SECTIONS,
+    UNPLAYED,
+    Claim,
+    PendingHook,
+    Tourney,
+    from_toml,
+    owned_sections_to_toml,
+    settings_to_toml,
+)
 
-_OWNED_HEADER = re.compile(r"^[ \t]*\[[ \t]*(?:" + "|".join(OWNED_SECTIONS) + r")[ \t]*[\].]", re.MULTILINE)
+log = logging.getLogger("tmanager")
+
+_OWNED_HEADER = re.compile(rb"^[ \t]*\[[ \t]*(?:" + "|".join(OWNED_SECTIONS).encode() + rb")[ \t]*[\].]", re.MULTILINE)
+_PROGRESS_HEADER = re.compile(rb"^\[progress\][ \t]*\n", re.MULTILINE)
+_RESULTS_KEY = b'\nresults = "'
+_VERSION_LINE = re.compile(rb"^version = (\d+) *$", re.MULTILINE)
+_RESULT_BYTES = b"+-=* "
+
+#: Room for the version's digits, so that it is rewritten in place.
+VERSION_WIDTH = 12
+#: A journal grown past this (and past the file's size) is folded into a checkpoint.
+JOURNAL_LIMIT = 1 << 20
+
+
+def journal_path(path: Path) -> Path:
+    """The journal beside tourney file ``path``."""
+    return path.with_name(f".{path.name}.journal")
 
 
 def split(text: str) -> tuple[str, str]:
     """Split a tourney file into the user's settings and the owned tail."""
-    match = _OWNED_HEADER.search(text)
-    return (text[: match.start()], text[match.start() :]) if match else (text, "")
+    head, owned = _split(text.encode("utf-8"))
+    return head.decode("utf-8"), owned.decode("utf-8")
 
 
-def read(path: Path) -> Tourney:
-    """Read and validate a tourney file. Safe without the lock: writes are atomic renames."""
-    return parse(read_text(path), path)
+def _split(data: bytes) -> tuple[bytes, bytes]:
+    match = _OWNED_HEADER.search(data)
+    return (data[: match.start()], data[match.start() :]) if match else (data, b"")
 
 
-def parse(text: str, path: Path) -> Tourney:
-    """Parse tourney-file text; :class:`ConfigError` says where it is wrong."""
+# --- the owned part as text ----------------------------------------------------------------------
+
+
+def render_owned(tourney: Tourney, *, version: int) -> str:
+    """The owned part at ``version``: sections, then ``[progress]`` laid out for changes in place."""
+    sections = owned_sections_to_toml(tourney)
+    text = tomli_w.dumps(sections) + "\n" if sections else ""
+    names = tomli_w.dumps({"participants": [p.name for p in tourney.participants]})
+    results = tourney.results.ljust(tourney.schedule().total_games, UNPLAYED)
+    return f'{text}[progress]\n{names}version = {version:<{VERSION_WIDTH}d}\nresults = "{results}"\n'
+
+
+@dataclass(frozen=True, slots=True)
+class _Layout:
+    """Where the fields changed in place sit in an owned part's text (byte offsets within it)."""
+
+    line_at: int  #: the start of the results line
+    line_end: int  #: just after it (its newline included)
+    results_at: int
+    results_end: int
+    version_at: int
+
+    @classmethod
+    def find(cls, owned: bytes | bytearray) -> _Layout | None:
+        """The layout of ``owned`` if it is the one :func:`render_owned` writes, else ``None``.
+
+        Found with ``find`` rather than a regular expression: the results string may
+        be millions of characters long, and ``find`` crosses it at memory speed.
+        """
+        progress = _PROGRESS_HEADER.search(owned)
+        if progress is None:
+            return None
+        line_at = owned.find(_RESULTS_KEY, progress.end() - 1) + 1
+        if line_at == 0:
+            return None
+        results_at = line_at + len(_RESULTS_KEY) - 1
+        results_end = owned.find(b'"', results_at)
+        line_end = owned.find(b"\n", results_end) + 1 or len(owned)
+        if results_end < 0 or owned[results_end + 1 : line_end].strip():
+            return None
+        version = _VERSION_LINE.search(owned, progress.end(), line_at)
+        if version is None or len(version.group(1)) > VERSION_WIDTH:
+            return None
+        return cls(line_at, line_end, results_at, results_end, version.start(1))
+
+
+@dataclass(frozen=True, slots=True)
+class _Owned:
+    """The owned part of a file as read."""
+
+    sections: Mapping[str, Any]  #: every owned section but ``[progress]``
+    sections_text: bytes  #: their text, as a cache key
+    names: tuple[str, ...] | None  #: the participants the results were recorded with
+    version: int | None
+    results: str  #: without its padding
+    padded: int  #: length of the results string as written
+    layout: _Layout | None  #: set when results and version can be changed in place
+
+
+@dataclass(frozen=True, slots=True)
+class _Frame:
+    """An owned part's text apart from its results and version, parsed: the same from one change to the next."""
+
+    sections: Mapping[str, Any]
+    sections_text: bytes
+    names: tuple[str, ...] | None
+
+
+_frames: dict[bytes, _Frame] = {}
+
+
+def _parse_owned(owned: bytes, path: Path, *, checked: bool = False) -> _Owned:
+    """Read an owned part; in tmanager's own layout without parsing the results string as TOML.
+
+    ``checked`` says that the results are known to be valid (they equal the journal's).
+    """
+    layout = _Layout.find(owned)
+    if layout is None:  # another layout (a hand-made or older file): read it all as TOML
+        data = _toml(owned, path)
+        progress = data.pop("progress", {})
+        if not isinstance(progress, dict):
+            raise ConfigError("must be a table", file=path, field="progress")
+        results = progress.get("results", "")
+        if not isinstance(results, str):
+            raise ConfigError("must be a string", file=path, field="progress.results")
+        parsed = _frame(data, json.dumps(data, sort_keys=True, default=str).encode(), progress, path)
+        return _owned(parsed, progress.get("version"), results.encode("utf-8"), None, path, checked=False)
+    version_end = owned.index(b"\n", layout.version_at)
+    key = owned[: layout.version_at] + owned[version_end : layout.results_at] + owned[layout.results_end :]
+    frame = _frames.get(key)
+    if frame is None:
+        progress_at = _PROGRESS_HEADER.search(owned)
+        assert progress_at is not None
+        sections_text = owned[: progress_at.start()]
+        progress = _toml(owned[progress_at.start() : layout.line_at], path).get("progress", {})
+        if "results" in progress:
+            raise ConfigError("results is given twice", file=path, field="progress.results")
+        frame = _frame(_toml(sections_text, path), sections_text, progress, path)
+        if len(_frames) > 16:
+            _frames.clear()
+        _frames[key] = frame
+    version = int(owned[layout.version_at : version_end])
+    return _owned(frame, version, owned[layout.results_at : layout.results_end], layout, path, checked=checked)
+
+
+def _frame(sections: dict[str, Any], sections_text: bytes, progress: dict[str, Any], path: Path) -> _Frame:
+    unknown = set(progress) - {"results", "version", "participants"}
+    if unknown:
+        raise ConfigError(
+            f"unknown key {sorted(unknown)[0]!r}", file=path, field="progress",
+            hint="known keys: participants, version, results",
+        )
+    names = progress.get("participants")
+    if names is not None and (not isinstance(names, list) or not all(isinstance(n, str) for n in names)):
+        raise ConfigError("must be a list of names", file=path, field="progress.participants")
+    return _Frame(sections, sections_text, tuple(names) if names is not None else None)
+
+
+def _owned(
+    frame: _Frame, version: Any, results: bytes, layout: _Layout | None, path: Path, *, checked: bool
+) -> _Owned:
+    if not checked and results.translate(None, _RESULT_BYTES):
+        index = next(i for i, c in enumerate(results) if c not in _RESULT_BYTES)
+        raise ConfigError(
+            f"foreign character {results[index:index + 1].decode('utf-8', 'replace')!r} at game {index}",
+            file=path,
+            field="progress.results",
+            hint='use only "+", "-", "=", "*" and space',
+        )
+    if version is not None and (isinstance(version, bool) or not isinstance(version, int) or version < 0):
+        raise ConfigError("must be a whole number", file=path, field="progress.version")
+    return _Owned(
+        sections=frame.sections,
+        sections_text=frame.sections_text,
+        names=frame.names,
+        version=version,
+        results=results.decode("ascii").rstrip(UNPLAYED),
+        padded=len(results),
+        layout=layout if version is not None else None,
+    )
+
+
+def _toml(data: bytes, path: Path) -> dict[str, Any]:
     try:
-        data = tomllib.loads(text)
+        return tomllib.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"not UTF-8 text ({exc.reason} at byte {exc.start})", file=path) from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"not valid TOML: {exc}", file=path, hint="fix the syntax at that line") from None
-    tourney = from_toml(data, path.resolve())
-    tail = split(text)[1]
-    if tail:
+    except RecursionError:
+        raise ConfigError("nested too deeply", file=path, hint="this is not a tourney file") from None
+
+
+# --- the journal -------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Journal:
+    """A journal folded up to its end: the owned part at its checkpoint, with every change since applied."""
+
+    inode: int
+    offset: int  #: bytes read so far (complete lines only)
+    checkpoint: int  #: the version of the checkpoint line
+    version: int  #: the version after the last change
+    owned: bytearray  #: the owned part's text now
+    layout: _Layout | None
+    claims: dict[int, Claim]
+    hooks: dict[str, PendingHook]
+
+    def apply(self, line: Mapping[str, Any]) -> None:
+        version = int(line["v"])
+        if self.layout is not None:
+            for number, char in line.get("results", {}).items():
+                self.owned[self.layout.results_at + int(number)] = ord(char)
+            self.owned[self.layout.version_at : self.layout.version_at + VERSION_WIDTH] = (
+                f"{version:<{VERSION_WIDTH}d}".encode()
+            )
+        self.version = version
+        _merge(self.claims, line.get("claims", {}), Claim.from_json, int)
+        _merge(self.hooks, line.get("hooks", {}), PendingHook.from_json, str)
+
+    def copy(self) -> _Journal:
+        return dataclasses.replace(self, owned=bytearray(self.owned), claims=dict(self.claims), hooks=dict(self.hooks))
+
+
+def _merge(target: dict[Any, Any], changes: Mapping[str, Any], make: Any, key: Any) -> None:
+    for name, value in changes.items():
+        if value is None:
+            target.pop(key(name), None)
+        else:
+            target[key(name)] = make(value)
+
+
+class _JournalReader:
+    """Reads journals incrementally: only the lines appended since the last read are parsed."""
+
+    def __init__(self) -> None:
+        self.cache: dict[Path, _Journal] = {}
+
+    def read(self, path: Path) -> _Journal | None:
+        """The folded journal of tourney file ``path``; ``None`` when there is none or it is unreadable."""
         try:
-            tail_keys = set(tomllib.loads(tail))
-        except tomllib.TOMLDecodeError:
-            tail_keys = set(data)
-        foreign = tail_keys - set(OWNED_SECTIONS)
+            fd = os.open(journal_path(path), os.O_RDONLY)
+        except OSError:
+            self.cache.pop(path, None)
+            return None
+        try:
+            inode = os.fstat(fd).st_ino
+            state = self.cache.get(path)
+            if state is None or state.inode != inode:
+                state = self._start(fd, inode, path)
+            if state is None:
+                self.cache.pop(path, None)
+                return None
+            data = _read_from(fd, state.offset)
+        finally:
+            os.close(fd)
+        end = data.rfind(b"\n") + 1  # a line still being written, or cut off by a kill, is not read yet
+        for raw in data[:end].splitlines():
+            try:
+                state.apply(json.loads(raw))
+            except (ValueError, KeyError, TypeError):
+                log.warning("%s: an unreadable line was skipped", journal_path(path))
+        state.offset += end
+        self.cache[path] = state
+        return state.copy()
+
+    @staticmethod
+    def _start(fd: int, inode: int, path: Path) -> _Journal | None:
+        data = _read_from(fd, 0)
+        first, newline, _ = data.partition(b"\n")
+        if not newline:
+            return None
+        try:
+            head = json.loads(first)
+            owned = bytearray(str(head["owned"]).encode("utf-8"))
+            return _Journal(
+                inode=inode,
+                offset=len(first) + 1,
+                checkpoint=int(head["checkpoint"]),
+                version=int(head["checkpoint"]),
+                owned=owned,
+                layout=_Layout.find(owned),
+                claims={int(k): Claim.from_json(v) for k, v in head.get("claims", {}).items()},
+                hooks={k: PendingHook.from_json(v) for k, v in head.get("hooks", {}).items()},
+            )
+        except (ValueError, KeyError, TypeError):
+            log.warning("%s: unreadable; the tourney file is taken as it is", journal_path(path))
+            return None
+
+
+def _read_from(fd: int, offset: int) -> bytes:
+    chunks = []
+    while chunk := os.pread(fd, 1 << 22, offset):
+        chunks.append(chunk)
+        offset += len(chunk)
+    return b"".join(chunks)
+
+
+_journals = _JournalReader()
+
+
+# --- reading: the file and its journal resolved into one state ---------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Template:
+    """The model of the user's part and the owned sections, parsed and validated once per distinct text."""
+
+    key: bytes
+    tourney: Tourney
+
+
+_templates: dict[Path, _Template] = {}
+
+
+@dataclass(slots=True)
+class _State:
+    """What a transaction starts from: the file as it is, and the resolved model."""
+
+    inode: int
+    size: int
+    head: bytes
+    owned: _Owned  #: the owned part as the file has it
+    journal: _Journal | None
+    tourney: Tourney
+    #: why the file must be checkpointed before anything else ("" when it is current)
+    repair: str
+
+
+def _load(path: Path) -> _State:
+    data, inode = read_bytes(path)
+    head, owned_text = _split(data)
+    journal = _journals.read(path)
+    current = journal is not None and owned_text == journal.owned  # the usual case, tested at memory speed
+    owned = _parse_owned(owned_text, path, checked=current)
+    repair = ""
+    if journal is None:
+        layout_ok = owned.layout is not None and owned.version is not None
+        repair = "journal" if layout_ok else "layout"  # "layout": an XBoard import, a hand-made or older file
+    elif current:
+        pass
+    elif owned.version is not None and owned.version == journal.version:
+        repair = "hand edit"
+    elif owned.version is None or owned.version < journal.version:
+        # Cut off between the journal and the file: one change behind, and exactly as before it.
+        interrupted = owned.version == journal.version - 1 and owned.version >= journal.checkpoint and (
+            owned_text == _owned_at(path, journal, owned.version)
+        )
+        repair = "behind" if interrupted else "stale"
+        owned = _parse_owned(bytes(journal.owned), path, checked=True)
+    else:  # the file is newer than its journal (the journal was replaced): the file wins
+        repair = "journal"
+    tourney = _model(path, head, owned)
+    if journal is not None:
+        tourney.claims.update(journal.claims)
+        tourney.hooks = dict(journal.hooks)
+    tourney.version = max(owned.version or 0, journal.version if journal else 0)
+    _check_names(tourney, owned, path)
+    return _State(inode, len(data), head, owned, journal, tourney, repair)
+
+
+def _owned_at(path: Path, journal: _Journal, version: int) -> bytes:
+    """The journal's owned part as it was at ``version`` (its checkpoint and the changes up to it)."""
+    try:
+        lines = journal_path(path).read_bytes().split(b"\n")
+        first = json.loads(lines[0])
+        owned = bytearray(str(first["owned"]).encode("utf-8"))
+        past = _Journal(0, 0, int(first["checkpoint"]), int(first["checkpoint"]), owned, _Layout.find(owned), {}, {})
+        for raw in lines[1:]:
+            line = json.loads(raw) if raw else None
+            if line is None or int(line["v"]) > version:
+                break
+            past.apply(line)
+    except (OSError, ValueError, KeyError, TypeError):
+        return b""
+    return bytes(past.owned)
+
+
+def _model(path: Path, head: bytes, owned: _Owned) -> Tourney:
+    """The model from the user's part and an owned part (the settings are parsed once per distinct text)."""
+    key = head + b"\0" + owned.sections_text
+    template = _templates.get(path)
+    if template is None or template.key != key:
+        data = _toml(head, path)
+        misplaced = set(data) & set(OWNED_SECTIONS)
+        if misplaced:
+            raise ConfigError(
+                f"section {sorted(misplaced)[0]!r} is written by tmanager", file=path,
+                hint="[swiss], [claims], [faults] and [progress] come after the settings, last in the file",
+            )
+        foreign = set(owned.sections) & set(data)  # settings after the owned part; unknown ones fail below
+        foreign |= set(owned.sections) & {"tourney", "openings", "adjudication", "participants"}
         if foreign:
             raise ConfigError(
                 f"section {sorted(foreign)[0]!r} comes after the progress sections",
                 file=path,
-                hint="[swiss], [claims], [faults] and [progress] must stay last; move settings above them",
+                hint="[swiss], [faults] and [progress] must stay last; move settings above them",
             )
+        template = _Template(key, from_toml({**data, **owned.sections}, path.resolve()))
+        _templates[path] = template
+    model = template.tourney
+    tourney = dataclasses.replace(
+        model,
+        participants=list(model.participants),
+        swiss=copy.deepcopy(model.swiss),
+        claims=dict(model.claims),  # claims in an older tmanager's [claims] section
+        faults=copy.deepcopy(model.faults),
+        hooks={},
+        results=owned.results,
+    )
+    tourney.validate(settings=False)
     return tourney
 
 
-def render(tourney: Tourney, *, head: str | None = None) -> str:
-    """The file text: ``head`` (the user's part as it stands) or regenerated settings, then the tail."""
-    if head is None:
-        head = tomli_w.dumps(settings_to_toml(tourney)) + "\n"
-    elif head and not head.endswith("\n\n"):
-        head = head.rstrip("\n") + "\n\n"
-    return head + tomli_w.dumps(owned_to_toml(tourney))
+def _check_names(tourney: Tourney, owned: _Owned, path: Path) -> None:
+    """Refuse a participant list changed by hand while results exist: they would credit the wrong engines."""
+    names = tuple(p.name for p in tourney.participants)
+    if owned.names is not None and names != owned.names and tourney.results.strip(UNPLAYED):
+        raise ConfigError(
+            f"the participants differ from those the results were recorded with ({', '.join(owned.names)})",
+            file=path,
+            field="participants",
+            hint="restore the list; change engines with `tmanager substitute`, settings with `tmanager edit`",
+        )
+
+
+def read(path: Path) -> Tourney:
+    """Read a tourney file with its journal; safe without the lock."""
+    return _load(path).tourney
+
+
+# --- writing -------------------------------------------------------------------------------------
 
 
 def write_new(tourney: Tourney, *, overwrite: bool = False) -> None:
@@ -73,28 +494,161 @@ def write_new(tourney: Tourney, *, overwrite: bool = False) -> None:
     if tourney.path.exists() and not overwrite:
         raise StateError(f"{tourney.path}: file exists; choose another name or remove it first")
     with lock(tourney.path):
-        atomic_write(tourney.path, render(tourney))
+        tourney.validate()
+        _checkpoint(tourney.path, None, tourney, version=0)
+
+
+def _checkpoint(path: Path, head: bytes | None, tourney: Tourney, *, version: int) -> None:
+    """Replace the journal by the owned part at ``version``, then rewrite the file (keeping ``head`` if given).
+
+    The journal comes first: a kill between the two leaves a file behind its
+    journal, which the next reader restores.
+    """
+    owned = render_owned(tourney, version=version)
+    line = {
+        "checkpoint": version,
+        "owned": owned,
+        "claims": {str(n): c.to_json() for n, c in sorted(tourney.claims.items())},
+        "hooks": {k: h.to_json() for k, h in sorted(tourney.hooks.items())},
+    }
+    atomic_write(journal_path(path), json.dumps(line, ensure_ascii=False) + "\n")
+    text = head.decode("utf-8") if head is not None else tomli_w.dumps(settings_to_toml(tourney))
+    if text.strip() and not text.endswith("\n\n"):
+        text = text.rstrip("\n") + "\n\n"
+    atomic_write(path, text + owned)
+    tourney.version = version
+
+
+def _changed_results(before: str, after: str) -> dict[int, str]:
+    """Results characters that differ (beyond a string's end counts as not played).
+
+    Equal stretches compare at memory speed: blocks, then sub-blocks, then
+    characters, so a change of one game in a million costs a few comparisons.
+    """
+    length = max(len(before), len(after))
+    before, after = before.ljust(length, UNPLAYED), after.ljust(length, UNPLAYED)
+    changes: dict[int, str] = {}
+
+    def compare(start: int, end: int, step: int) -> None:
+        for at in range(start, end, step):
+            if before[at : at + step] != after[at : at + step]:
+                if step == 1:
+                    changes[at] = after[at]
+                else:
+                    compare(at, min(at + step, end), max(1, step // 64))
+
+    compare(0, length, 1 << 18)
+    return changes
+
+
+def _changed(before: Mapping[Any, Any], after: Mapping[Any, Any]) -> dict[str, Any]:
+    """A journal line's entries for a mapping of claims or hooks: changed values, and ``None`` for removals."""
+    changed: dict[str, Any] = {str(k): v.to_json() for k, v in after.items() if before.get(k) != v}
+    changed.update({str(k): None for k in before if k not in after})
+    return changed
+
+
+@dataclass(frozen=True, slots=True)
+class _Before:
+    """The model as a transaction found it, to tell what changed and how to store it."""
+
+    settings: Any
+    participants: list[Any]
+    openings: Any
+    adjudication: Any
+    sections: dict[str, Any]
+    results: str
+    claims: dict[int, Claim]
+    hooks: dict[str, PendingHook]
+
+    @classmethod
+    def of(cls, tourney: Tourney) -> _Before:
+        return cls(
+            tourney.settings,
+            list(tourney.participants),
+            tourney.openings,
+            tourney.adjudication,
+            copy.deepcopy(owned_sections_to_toml(tourney)),
+            tourney.results,
+            dict(tourney.claims),
+            dict(tourney.hooks),
+        )
+
+    def unchanged(self, tourney: Tourney) -> bool:
+        return (self.results, self.claims, self.hooks) == (tourney.results, tourney.claims, tourney.hooks)
+
+    def structure_changed(self, tourney: Tourney) -> bool:
+        """Whether anything but results, claims and hooks changed: that takes a checkpoint."""
+        return (
+            self.settings != tourney.settings
+            or self.participants != tourney.participants
+            or self.openings != tourney.openings
+            or self.adjudication != tourney.adjudication
+            or self.sections != owned_sections_to_toml(tourney)
+        )
+
+
+def _append(path: Path, state: _State, tourney: Tourney, before: _Before) -> bool:
+    """Store a change of results, claims and hooks: a journal line, then the file in place.
+
+    ``False`` when it cannot be done that way (the caller checkpoints instead).
+    """
+    owned, journal = state.owned, state.journal
+    total = tourney.schedule().total_games
+    if journal is None or owned.layout is None or owned.padded != total:
+        return False
+    if journal.offset > max(JOURNAL_LIMIT, 2 * state.size):
+        return False  # fold the journal into a checkpoint from time to time
+    version = tourney.version + 1
+    changes = _changed_results(before.results, tourney.results)
+    line: dict[str, Any] = {"v": version}
+    if changes:
+        line["results"] = {str(n): c for n, c in sorted(changes.items())}
+    if claims := _changed(before.claims, tourney.claims):
+        line["claims"] = claims
+    if hooks := _changed(before.hooks, tourney.hooks):
+        line["hooks"] = hooks
+    append_checked(journal_path(path), (json.dumps(line, ensure_ascii=False) + "\n").encode("utf-8"))
+    base = len(state.head)
+    edits = [(base + owned.layout.results_at + n, c.encode("ascii")) for n, c in changes.items()]
+    edits.append((base + owned.layout.version_at, f"{version:<{VERSION_WIDTH}d}".encode()))
+    # The journal line is the durable record of the change (fsynced), so the file need not be: a power
+    # cut can only leave it behind its journal, which the next reader restores. Should the file have been
+    # replaced since it was read, write_at leaves the new one alone, and the next reader merges the two.
+    write_at(path, edits, inode=state.inode, durable=False)
+    tourney.version = version
+    return True
+
+
+_REPAIRS = {
+    "stale": "its owned part was older than the journal (an editor saved a stale copy?): the settings are "
+    "kept, the results, pairings and faults restored",
+    "hand edit": "its owned part was edited by hand: the edit stands",
+}
 
 
 @contextlib.contextmanager
 def transaction(path: Path, *, settings: bool = False, timeout: float = LOCK_TIMEOUT) -> Iterator[Tourney]:
-    """Lock, read, yield the model for changes, write back atomically.
+    """Lock, read, yield the model for changes, store them.
 
-    Only the owned tail is rewritten, unless ``settings`` is true (edit,
-    substitute), when the settings part is regenerated from the model too. An
-    exception inside the block leaves the file untouched.
+    With ``settings`` (edit, substitute) the user's part is regenerated from
+    the model too. An exception inside the block leaves the files untouched.
     """
     try:
         with lock(path, timeout=timeout):
-            text = path.read_text(encoding="utf-8") if path.exists() else ""
-            tourney = parse(text, path) if text else read(path)
-            before = render(tourney, head=split(text)[0])
+            state = _load(path)
+            tourney = state.tourney
+            before = _Before.of(tourney)
             yield tourney
             tourney.validate(settings=settings)
-            after = render(tourney, head=None if settings else split(text)[0])
-            if after != before or settings:
-                atomic_write(path, after)
+            if state.repair in _REPAIRS:
+                log.warning("%s: %s", path, _REPAIRS[state.repair])
+            structural = settings or before.structure_changed(tourney)
+            if not structural and not state.repair and before.unchanged(tourney):
+                return
+            if structural or state.repair or not _append(path, state, tourney, before):
+                _checkpoint(path, None if settings else state.head, tourney, version=tourney.version + 1)
     except filelock.Timeout:
-        raise StateError(
+        raise LockTimeout(
             f"{path}: could not take the lock within {timeout:g} s (another tmanager holds {path}.lock)"
         ) from None

@@ -1,10 +1,24 @@
-"""Workers: claim a game under the lock, play it, record it, run the hooks, repeat.
+"""Workers: claim a game under the lock, play it, record it, run its hooks, repeat.
 
 Any number of workers, in any number of processes and terminals, cooperate on
 one tourney file. A claim marks the game ``*`` and records its owner (host,
-pid, process start time, heartbeat) in ``[claims]``; a claim whose owner is
-gone is released and its game replayed, unless the owner had already appended
-the game to the PGN, in which case its result is recovered from there.
+pid, process start time, heartbeat, size of the PGN) in the journal; a claim
+whose owner is gone is released and its game replayed, unless the owner had
+already appended the game to the PGN, in which case its result is recovered
+from there (and its hooks become due).
+
+Hooks run exactly once. Recording a game records its ``after_game`` hook (and,
+for the last game, ``after_tourney``) as pending, in the same transaction.
+Whoever holds the lock next may take a pending hook: it marks the hook taken,
+leaves a marker file that the hook's shell removes as its first act, runs it
+and then removes the hook. A hook whose taker died is run again only if its
+marker is still there (it never started); otherwise it ran, or is running on
+its own, and is done.
+
+A stop (SIGINT, SIGTERM) ends the worker promptly: the move being thought
+about is the last, the claimed game is given back unplayed, and engines and
+their children are killed. Engines carry their worker's identity in their
+environment, so those of a worker killed outright are found and killed too.
 """
 
 from __future__ import annotations
@@ -28,13 +42,13 @@ import chess
 import psutil
 
 from tmanager.core.schedule import DONE, WAIT, ScheduledGame, next_game
-from tmanager.errors import ConfigError
+from tmanager.errors import ConfigError, LockTimeout, TManagerError
 from tmanager.files import append_line
 from tmanager.formats import pgn
 from tmanager.tourney import store, swiss
-from tmanager.tourney.model import PLAYING, RESULT_CHAR, UNPLAYED, Claim, Tourney
+from tmanager.tourney.model import PLAYING, RESULT_CHAR, UNPLAYED, Claim, PendingHook, Tourney
 from tmanager.tourney.openings import OpeningBook, opening_key, variant_board
-from tmanager.tourney.play import EnginePool, GameRecord, GameSpec, play_game
+from tmanager.tourney.play import EnginePool, GameRecord, GameSpec, MoveObserver, play_game
 
 log = logging.getLogger("tmanager")
 
@@ -42,6 +56,14 @@ _R = TypeVar("_R")
 
 #: How often a waiting worker looks at the file again (it only reads it).
 POLL_SECONDS = 0.25
+#: Seconds a worker's transaction waits for the lock before it tries again (so a stop is prompt).
+LOCK_POLL = 1.0
+#: Seconds between warnings while the lock stays taken (a process stopped while holding it).
+LOCK_WARN_SECONDS = 30.0
+#: Seconds a hook may run before it is stopped.
+HOOK_TIMEOUT = 300.0
+#: The environment variable that marks engines (and their children) with the worker they belong to.
+ENGINE_TAG = "TMANAGER_ENGINE_OF"
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,17 +81,26 @@ class Owner:
     def owns(self, claim: Claim | None) -> bool:
         return claim is not None and (claim.host, claim.pid, claim.started) == (self.host, self.pid, self.started)
 
+    @property
+    def key(self) -> tuple[str, int, float]:
+        return (self.host, self.pid, self.started)
+
+
+def process_is_alive(pid: int, started: float) -> bool:
+    """Whether the process ``pid`` that started at ``started`` (this host's clock) still runs."""
+    try:
+        process = psutil.Process(pid)
+        same_process: bool = abs(process.create_time() - started) < 0.01
+        return same_process and process.status() != psutil.STATUS_ZOMBIE
+    except psutil.Error:
+        return False
+
 
 def claim_is_alive(claim: Claim, *, lease: float, now: float, host: str | None = None) -> bool:
     """Whether a claim's owner may still be playing: a live process on this host, or a fresh heartbeat."""
     if claim.host != (host or socket.gethostname()):
         return now - claim.heartbeat < lease
-    try:
-        process = psutil.Process(claim.pid)
-        same_process: bool = abs(process.create_time() - claim.started) < 0.01
-        return same_process and process.status() != psutil.STATUS_ZOMBIE
-    except psutil.Error:
-        return False
+    return process_is_alive(claim.pid, claim.started)
 
 
 def stale_games(tourney: Tourney, *, now: float | None = None) -> list[int]:
@@ -78,21 +109,144 @@ def stale_games(tourney: Tourney, *, now: float | None = None) -> list[int]:
     lease = tourney.settings.lease
     return [
         n
-        for n, char in enumerate(tourney.results)
-        if char == PLAYING and (n not in tourney.claims or not claim_is_alive(tourney.claims[n], lease=lease, now=now))
+        for n in tourney.playing()
+        if n not in tourney.claims or not claim_is_alive(tourney.claims[n], lease=lease, now=now)
     ]
 
 
 def release_stale(tourney: Tourney) -> list[tuple[int, str]]:
-    """Release every stale claim; a game already in the PGN keeps its result. Returns (game, new char)."""
-    released = []
-    for number in stale_games(tourney):
-        found = pgn.find_result(tourney.pgn_path, number)
-        char = RESULT_CHAR.get(found or "", UNPLAYED)
-        tourney.set_result(number, char)
-        LiveGame.remove(tourney, number)
-        released.append((number, char))
+    """Release every stale claim; a game already in the PGN keeps its result and gets its hooks.
+
+    Returns (game, new results character) for each. Claims left on games no longer
+    marked ``*`` (a hand edit) are dropped, and engines of dead workers are killed.
+    """
+    released = [(number, give_back(tourney, number)) for number in stale_games(tourney)]
+    for number in [n for n in tourney.claims if tourney.result(n) != PLAYING]:
+        del tourney.claims[number]
+    if released:
+        reap_engines(tourney.path)
     return released
+
+
+def give_back(tourney: Tourney, number: int) -> str:
+    """End the claim on game ``number``: the game is not played, unless it is already in the PGN (its
+    worker died, or failed to write, after appending it): then it keeps that result and gets its hooks.
+    Returns the game's new results character."""
+    claim = tourney.claims.get(number)
+    found = pgn.find_game(tourney.pgn_path, number, start=claim.pgn_offset if claim else 0)
+    char = RESULT_CHAR.get(found.result, UNPLAYED) if found else UNPLAYED
+    tourney.set_result(number, char)
+    if found is not None and char != UNPLAYED:
+        add_hooks(tourney, number, game_env(number, found.result, found.termination, found.reason, found.white,
+                                            found.black))
+    LiveGame.remove(tourney, number)
+    return char
+
+
+def reap_engines(path: Path) -> int:
+    """Kill the engine processes (children included) of tourney ``path`` whose worker is gone; returns how many.
+
+    A killed worker's engines die with it (they ask the kernel to), but an
+    engine's own children would survive: they are found by the worker's mark
+    in their environment.
+    """
+    killed = 0
+    prefix = f"{path}|{socket.gethostname()}|"
+    for process in psutil.process_iter(["environ"]):
+        with contextlib.suppress(psutil.Error, ValueError):
+            tag = (process.info.get("environ") or {}).get(ENGINE_TAG, "")
+            if tag.startswith(prefix):
+                pid, started = tag[len(prefix) :].split("|")
+                if not process_is_alive(int(pid), float(started)):
+                    process.kill()
+                    killed += 1
+    return killed
+
+
+def game_env(number: int, result: str, termination: str, reason: str, white: str, black: str) -> dict[str, str]:
+    """What an ``after_game`` hook learns of its game."""
+    return {
+        "TMANAGER_GAME": str(number),
+        "TMANAGER_RESULT": result,
+        "TMANAGER_TERMINATION": termination,
+        "TMANAGER_REASON": reason,
+        "TMANAGER_WHITE": white,
+        "TMANAGER_BLACK": black,
+    }
+
+
+def add_hooks(tourney: Tourney, number: int, env: dict[str, str]) -> None:
+    """Record the hooks that game ``number``'s result calls for as pending."""
+    s = tourney.settings
+    if s.after_game:
+        tourney.hooks[f"after_game:{number}"] = PendingHook("after_game", s.after_game, env, game=number)
+    if s.after_tourney and tourney.is_complete():
+        tourney.hooks["after_tourney"] = PendingHook("after_tourney", s.after_tourney, {})
+
+
+def hook_marker(tourney: Tourney, key: str) -> Path:
+    """The file a hook's shell removes as its first act: present means the hook never started."""
+    return tourney.live_dir / f"hook-{key.replace(':', '-')}"
+
+
+def settle_hooks(tourney: Tourney) -> None:
+    """Free the hooks whose taker died before starting them; drop those it started (they ran or still run)."""
+    host = socket.gethostname()
+    for key, hook in list(tourney.hooks.items()):
+        if hook.taken_by is None:
+            continue
+        taker_host, pid, started = hook.taken_by
+        if taker_host != host or process_is_alive(pid, started):
+            continue
+        if hook_marker(tourney, key).exists():
+            tourney.hooks[key] = dataclasses.replace(hook, taken_by=None)
+        else:
+            del tourney.hooks[key]
+
+
+def next_hook(tourney: Tourney) -> str | None:
+    """The pending hook to run next: ``after_game`` hooks by game, then ``after_tourney`` once they are done."""
+    free = [key for key, hook in tourney.hooks.items() if hook.taken_by is None]
+    games = sorted((tourney.hooks[k].game, k) for k in free if tourney.hooks[k].name == "after_game")
+    if games:
+        return games[0][1]
+    if "after_tourney" in free and not any(h.name == "after_game" for h in tourney.hooks.values()):
+        return "after_tourney"
+    return None
+
+
+def run_hook(hook: PendingHook, *, marker: Path, tourney_path: Path, pgn_path: Path) -> None:
+    """Run a hook through the shell in the tourney's directory; a failure is logged, never fatal.
+
+    The hook runs in a session of its own, so that a stop of the worker does not
+    cut it short, and is killed with its children after :data:`HOOK_TIMEOUT`.
+    """
+    env = {
+        **{k: v for k, v in os.environ.items() if k != ENGINE_TAG},
+        "TMANAGER_TOURNEY": str(tourney_path),
+        "TMANAGER_PGN": str(pgn_path),
+        "TMANAGER_HOOK": hook.name,
+        "TMANAGER_HOOK_MARKER": str(marker),
+        **hook.env,
+    }
+    script = f'rm -f -- "$TMANAGER_HOOK_MARKER"\n{hook.command}'
+    try:
+        process = subprocess.Popen(["/bin/sh", "-c", script], cwd=tourney_path.parent, env=env,
+                                   start_new_session=True)
+    except OSError as exc:
+        marker.unlink(missing_ok=True)
+        log.warning("%s hook failed to start: %s", hook.name, exc)
+        return
+    try:
+        status = process.wait(timeout=HOOK_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+        log.warning("%s hook %r ran over %g s and was stopped", hook.name, hook.command, HOOK_TIMEOUT)
+        return
+    if status != 0:
+        log.warning("%s hook %r exited with status %d", hook.name, hook.command, status)
 
 
 def game_spec(
@@ -179,12 +333,18 @@ class LiveGame:
         }
 
     def write(self, position: dict[str, Any]) -> None:
-        """Write the file now: the game's header and ``position`` (see :meth:`position`)."""
+        """Write the file now: the game's header and ``position`` (see :meth:`position`).
+
+        A view only: when it cannot be written (a full disk), it is skipped and the game goes on.
+        """
         state = {**self.header, **position, "updated": time.time()}
-        self.path.parent.mkdir(exist_ok=True)
         tmp = self.path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(state))
-        os.replace(tmp, self.path)
+        try:
+            self.path.parent.mkdir(exist_ok=True)
+            tmp.write_text(json.dumps(state))
+            os.replace(tmp, self.path)
+        except OSError:
+            tmp.unlink(missing_ok=True)
 
     @staticmethod
     def remove(tourney: Tourney, number: int) -> None:
@@ -242,39 +402,31 @@ class GameInProgress:
         return ("… " if shown else "") + moves
 
 
-def run_hook(command: str, *, tourney: Tourney, env: dict[str, str], what: str) -> None:
-    """Run a hook through the shell; a failure is logged and never stops the tourney."""
-    full_env = {**os.environ, "TMANAGER_TOURNEY": str(tourney.path), "TMANAGER_PGN": str(tourney.pgn_path), **env}
-    try:
-        done = subprocess.run(command, shell=True, cwd=tourney.directory, env=full_env, check=False)
-    except OSError as exc:
-        log.warning("%s hook failed to start: %s", what, exc)
-        return
-    if done.returncode != 0:
-        log.warning("%s hook %r exited with status %d", what, command, done.returncode)
-
-
 #: Seconds between attempts to read a tourney file that is not valid right now.
 RETRY_SECONDS = 2.0
 
 
-async def _until_readable(
-    transaction: Callable[..., _R], *args: Any, settled: Callable[[_R], None] | None = None
-) -> _R:
-    """Run a file transaction in a thread, waiting while the file is invalid.
+class StopRequested(Exception):
+    """Raised between two moves when the worker was asked to stop."""
 
-    Someone may be editing the file by hand: a worker must neither die nor lose
-    the game it just played, so it says what is wrong and tries again. When
-    cancelled (a clean stop), the attempt under way still finishes, since a
-    thread cannot be stopped, and ``settled`` learns its outcome; the waiting
-    between attempts ends at once.
+
+async def transact(transaction: Callable[..., _R], *args: Any, settled: Callable[[_R], None] | None = None) -> _R:
+    """Run a file transaction in a thread; wait while the file is invalid or the lock is held.
+
+    Someone may be editing the file by hand, or a process holding the lock may
+    be stopped: a worker must neither die nor lose the game it just played, so
+    it says what is wrong and tries again. When cancelled (a clean stop), the
+    attempt under way still finishes, since a thread cannot be stopped, and
+    ``settled`` learns its outcome; the waiting between attempts ends at once.
     """
+    waiting_since: float | None = None
+    warned = 0.0
     while True:
         attempt = asyncio.ensure_future(asyncio.to_thread(transaction, *args))
         try:
             return await asyncio.shield(attempt)
         except asyncio.CancelledError:
-            with contextlib.suppress(ConfigError):
+            with contextlib.suppress(ConfigError, LockTimeout):
                 outcome = await attempt
                 if settled is not None:
                     settled(outcome)
@@ -282,6 +434,12 @@ async def _until_readable(
         except ConfigError as exc:
             log.error("%s; waiting for the file to be fixed", exc)
             await asyncio.sleep(RETRY_SECONDS)
+        except LockTimeout as exc:
+            now = time.monotonic()
+            waiting_since = waiting_since or now
+            if now - warned >= LOCK_WARN_SECONDS and now - waiting_since >= LOCK_WARN_SECONDS:
+                warned = now
+                log.warning("%s; still waiting after %.0f s", exc, now - waiting_since)
 
 
 class Worker:
@@ -294,13 +452,21 @@ class Worker:
         self.log_engines = log_engines
         self.pool = EnginePool()
         self.playing: int | None = None
+        self.stopping = False
+        self._task: asyncio.Task[Any] | None = None
         self._books: dict[tuple[Path, str, int, str], OpeningBook | None] = {}
+
+    def stop(self) -> None:
+        """Stop soon: the move under way is the last, the game is given back (call from the event loop)."""
+        self.stopping = True
+        if self._task is not None:
+            self._task.cancel()
 
     # --- file transactions (each one short, under the lock) ---------------------------------
 
     def claim(self) -> tuple[Tourney, ScheduledGame] | str:
         """Claim the next game, or say :data:`~tmanager.core.schedule.WAIT` or ``DONE``."""
-        with store.transaction(self.path) as tourney:
+        with store.transaction(self.path, timeout=LOCK_POLL) as tourney:
             for number, char in release_stale(tourney):
                 what = "recovered from the PGN" if char != UNPLAYED else "will be replayed"
                 log.warning("game %d: its worker is gone; the game %s", number, what)
@@ -313,29 +479,35 @@ class Worker:
                 sync_after_cycle=tourney.settings.sync_after_cycle,
             )
             if isinstance(choice, str):
-                if choice == DONE and PLAYING in tourney.results:
-                    return WAIT  # others are playing; stay to replay their games should they die
+                if choice == DONE and (PLAYING in tourney.results or tourney.hooks):
+                    return WAIT  # others are playing (or their hooks are due): stay to take over should they die
                 return choice
             now = time.time()
             tourney.set_result(choice.number, PLAYING)
             tourney.claims[choice.number] = Claim(
-                host=self.owner.host, pid=self.owner.pid, started=self.owner.started, claimed=now, heartbeat=now
+                host=self.owner.host, pid=self.owner.pid, started=self.owner.started, claimed=now, heartbeat=now,
+                pgn_offset=_size(tourney.pgn_path),
             )
             return tourney, choice
 
-    def record(self, number: int, record: GameRecord) -> tuple[Tourney, bool] | None:
-        """Write the game to the PGN and its result to the file; ``None`` if the claim was lost.
+    def record(self, number: int, record: GameRecord, env: dict[str, str]) -> tuple[Tourney, bool] | None:
+        """Write the game to the PGN and its result and hooks to the file; ``None`` if the game is no longer ours.
 
-        The second value says whether this result completed the tourney.
+        The second value says whether this result completed the tourney. A game
+        released meanwhile and not claimed by another worker is still recorded: it
+        was played in full.
         """
-        with store.transaction(self.path) as tourney:
-            if not self.owner.owns(tourney.claims.get(number)) or tourney.result(number) != PLAYING:
-                log.warning("game %d: claim was released meanwhile (reset or replaced); result discarded", number)
+        with store.transaction(self.path, timeout=LOCK_POLL) as tourney:
+            char = tourney.result(number)
+            if not (char == UNPLAYED or (char == PLAYING and self.owner.owns(tourney.claims.get(number)))):
+                log.warning("game %d: recorded or claimed by another worker meanwhile; this result is discarded",
+                            number)
                 return None
             pgn.append_game(tourney.pgn_path, record.pgn)
             if tourney.settings.epd_out:
                 append_line(tourney.directory / tourney.settings.epd_out, record.epd)
             tourney.set_result(number, RESULT_CHAR[record.result])
+            add_hooks(tourney, number, env)
             LiveGame.remove(tourney, number)
             for engine, kind in record.faults.items():
                 tourney.count_fault(engine, kind)
@@ -343,28 +515,48 @@ class Worker:
                 tourney.note_overstep(engine, seconds)
             return tourney, tourney.is_complete()
 
-    def release(self, number: int) -> None:
-        """Give a claimed game back unplayed (clean stop)."""
-        with store.transaction(self.path) as tourney:
+    def release(self, number: int) -> str | None:
+        """Give a claimed game back (clean stop): unplayed, or recorded if its game made it to the PGN.
+        Returns its new results character (``None`` if it was no longer ours)."""
+        with store.transaction(self.path, timeout=LOCK_POLL) as tourney:
             if self.owner.owns(tourney.claims.get(number)) and tourney.result(number) == PLAYING:
-                tourney.set_result(number, UNPLAYED)
-                LiveGame.remove(tourney, number)
+                return give_back(tourney, number)
+            return None
 
     def heartbeat(self, number: int) -> None:
-        with store.transaction(self.path) as tourney:
+        with store.transaction(self.path, timeout=LOCK_POLL) as tourney:
             claim = tourney.claims.get(number)
             if self.owner.owns(claim) and claim is not None:
-                tourney.claims[number] = Claim(
-                    claim.host, claim.pid, claim.started, claim.claimed, heartbeat=time.time()
-                )
+                tourney.claims[number] = dataclasses.replace(claim, heartbeat=time.time())
+
+    def take_hook(self) -> tuple[str, PendingHook, Path, Path, Path] | None:
+        """Take the next pending hook, if any: (key, hook, marker, tourney file, PGN)."""
+        with store.transaction(self.path, timeout=LOCK_POLL) as tourney:
+            settle_hooks(tourney)
+            key = next_hook(tourney)
+            if key is None:
+                return None
+            marker = hook_marker(tourney, key)
+            marker.parent.mkdir(exist_ok=True)
+            marker.touch()  # before the transaction commits: a taker that dies after it leaves the marker
+            hook = tourney.hooks[key] = dataclasses.replace(tourney.hooks[key], taken_by=self.owner.key)
+            return key, hook, marker, tourney.path, tourney.pgn_path
+
+    def finish_hook(self, key: str) -> None:
+        with store.transaction(self.path, timeout=LOCK_POLL) as tourney:
+            hook = tourney.hooks.get(key)
+            if hook is not None and hook.taken_by == self.owner.key:
+                del tourney.hooks[key]
 
     # --- the loop ----------------------------------------------------------------------------
 
     async def run(self) -> int:
-        """Play until the tourney is done (or ``max_games`` are played); returns games played."""
+        """Play until the tourney is done (or ``max_games`` are played, or a stop); returns games played."""
+        self._task = asyncio.current_task()
         played = 0
         try:
-            while self.max_games is None or played < self.max_games:
+            await self._run_hooks()
+            while not self.stopping and (self.max_games is None or played < self.max_games):
                 choice = await self._claim()
                 if choice == DONE:
                     break
@@ -376,19 +568,30 @@ class Worker:
                 await self._play(tourney, game)
                 self.playing = None
                 played += 1
+        except (asyncio.CancelledError, StopRequested):
+            if not self.stopping:
+                raise
         finally:
+            self._task = None
             if self.playing is not None:
-                try:
-                    await asyncio.to_thread(self.release, self.playing)
-                    log.info("game %d released unplayed", self.playing)
-                except ConfigError as exc:
-                    log.error("%s; game %d stays claimed and will be played again", exc, self.playing)
+                await self._give_back(self.playing)
             await self.pool.close()
         return played
 
+    async def _give_back(self, number: int) -> None:
+        try:
+            # One attempt: a stop must be prompt even when another process holds the lock for long.
+            char = await asyncio.to_thread(self.release, number)
+            if char == UNPLAYED:
+                log.info("game %d released unplayed", number)
+            elif char is not None:
+                log.info("game %d recorded from the PGN, where it was written before the stop", number)
+        except TManagerError as exc:  # an invalid file, a held lock, a full disk
+            log.error("%s; game %d stays claimed and will be played again", exc, number)
+
     async def _claim(self) -> tuple[Tourney, ScheduledGame] | str:
         # What a claim cut short by a stop took must be known, so that the clean stop can give it back.
-        return await _until_readable(self.claim, settled=self._remember)
+        return await transact(self.claim, settled=self._remember)
 
     def _remember(self, choice: tuple[Tourney, ScheduledGame] | str) -> None:
         if not isinstance(choice, str):
@@ -407,7 +610,10 @@ class Worker:
             raise exc.located(file=tourney.path) from None
         finally:
             beat.cancel()
-        outcome = await _until_readable(self.record, game.number, record)
+        env = game_env(game.number, record.result, record.termination, record.reason, spec.white.name,
+                       spec.black.name)
+        outcome = await transact(self.record, game.number, record, env)
+        self.playing = None
         if outcome is None:
             return
         overstep = "" if record.worst_overstep is None else f" [worst overstep {record.worst_overstep * 1000:.0f} ms]"
@@ -420,31 +626,39 @@ class Worker:
             record.reason,
             overstep,
         )
-        tourney, complete = outcome
-        s = tourney.settings
-        if s.after_game:
-            env = {
-                "TMANAGER_GAME": str(game.number),
-                "TMANAGER_RESULT": record.result,
-                "TMANAGER_TERMINATION": record.termination,
-                "TMANAGER_REASON": record.reason,
-                "TMANAGER_WHITE": spec.white.name,
-                "TMANAGER_BLACK": spec.black.name,
-            }
-            await asyncio.to_thread(run_hook, s.after_game, tourney=tourney, env=env, what="after_game")
-        if complete and s.after_tourney:
-            await asyncio.to_thread(run_hook, s.after_tourney, tourney=tourney, env={}, what="after_tourney")
+        await self._run_hooks()
+
+    async def _run_hooks(self) -> None:
+        """Run the pending hooks there are, one at a time, until none is left to take."""
+        while not self.stopping:
+            taken = await transact(self.take_hook)
+            if taken is None:
+                return
+            key, hook, marker, path, pgn_path = taken
+            await asyncio.to_thread(run_hook, hook, marker=marker, tourney_path=path, pgn_path=pgn_path)
+            await transact(self.finish_hook, key)
 
     async def _run_game(self, tourney: Tourney, game: ScheduledGame, spec: GameSpec) -> GameRecord:
         """Play the claimed game here, publishing it live; a subclass may play it elsewhere."""
-        return await play_game(spec, self.pool, on_move=LiveGame(tourney, game, spec))
+        return await play_game(spec, self.pool, on_move=self._until_stopped(LiveGame(tourney, game, spec)))
+
+    def _until_stopped(self, observer: MoveObserver) -> MoveObserver:
+        """``observer``, stopping the game between two moves once a stop was asked for (should the
+        cancellation have been lost, as ``asyncio.wait_for`` can)."""
+
+        def watch(board: chess.Board, white_clock: float, black_clock: float) -> None:
+            if self.stopping:
+                raise StopRequested
+            observer(board, white_clock, black_clock)
+
+        return watch
 
     async def _heartbeats(self, number: int, every: float) -> None:
         while True:
             await asyncio.sleep(every)
             try:
                 await asyncio.to_thread(self.heartbeat, number)
-            except ConfigError as exc:  # a half-saved hand edit: the next beat will do
+            except (ConfigError, LockTimeout) as exc:  # a half-saved hand edit, a held lock: the next beat will do
                 log.warning("heartbeat skipped: %s", exc)
 
     def _book(self, tourney: Tourney) -> OpeningBook | None:
@@ -456,6 +670,7 @@ class Worker:
         if key not in self._books:
             self._books[key] = load_book(tourney)
         return self._books[key]
+
 
 
 def preflight(tourney: Tourney) -> None:
@@ -481,22 +696,35 @@ def load_book(tourney: Tourney) -> OpeningBook | None:
     return book
 
 
-def work(path: Path, *, max_games: int | None = None, log_engines: bool = False) -> int:
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def work(path: Path, *, max_games: int | None = None, log_engines: bool = False) -> tuple[int, bool]:
     """Run one worker in this process until the tourney is done; SIGINT/SIGTERM stop it cleanly.
-    ``log_engines`` writes engine logs as the tourney's ``log_engines`` setting does."""
+    ``log_engines`` writes engine logs as the tourney's ``log_engines`` setting does.
+
+    Returns the games played and whether a signal stopped it.
+    """
+    path = path.resolve()
     preflight(store.read(path))
+    worker = Worker(path, max_games=max_games, log_engines=log_engines)
+    # Engines inherit this mark, and their children too: see reap_engines.
+    os.environ[ENGINE_TAG] = f"{path}|{worker.owner.host}|{worker.owner.pid}|{worker.owner.started}"
+    reap_engines(path)
 
     async def main() -> int:
-        worker = Worker(path, max_games=max_games, log_engines=log_engines)
-        task = asyncio.current_task()
-        assert task is not None
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(sig, task.cancel)
-        try:
-            return await worker.run()
-        except asyncio.CancelledError:
-            log.info("worker stopped by signal")
-            raise KeyboardInterrupt from None
+            loop.add_signal_handler(sig, worker.stop)
+        return await worker.run()
 
-    return asyncio.run(main())
+    played = asyncio.run(main())
+    if worker.stopping:
+        log.info("worker stopped by signal")
+    return played, worker.stopping

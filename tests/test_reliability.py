@@ -1,0 +1,277 @@
+"""Nothing lost, nothing twice, under faults, with real processes: signals, kills at the worst instant,
+held locks, stale editor saves, full disks, engines' children."""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import psutil
+import pytest
+
+from tests.conftest import ROOT, assert_consistent, pgn_games
+from tests.test_workers import claims_of, start_worker, wait_for
+from tmanager import files
+from tmanager.tourney import store
+
+PYENGINE = ROOT / "engines" / "pyengine.py"
+
+
+def fast_tourney(path: Path, *, players: int = 4, cycles: int = 2, max_moves: int = 15, extra: str = "",
+                 cmd: str = "") -> Path:
+    """A round robin of random movers: games of a fraction of a second, never a fault."""
+    participants = "".join(
+        f'\n[[participants]]\nname = "R{i}"\n'
+        + (f'cmd = "{cmd}"\nprotocol = "uci"\n' if cmd else f'engine = "random-uci"\nargs = ["--seed", "{i}"]\n')
+        for i in range(players)
+    )
+    path.write_text(
+        f'[tourney]\nname = "fast"\nnodes = 1\ncycles = {cycles}\n{extra}\n'
+        f"[adjudication]\nmax_moves = {max_moves}\n{participants}"
+    )
+    return path
+
+
+def hooks_extra(directory: Path) -> str:
+    return (f'after_game = "echo $TMANAGER_GAME >> {directory}/after_game.txt"\n'
+            f'after_tourney = "echo done >> {directory}/after_tourney.txt"\n')
+
+
+def assert_hooks_once(directory: Path, games: int) -> None:
+    counted = collections.Counter((directory / "after_game.txt").read_text().split())
+    assert counted == collections.Counter({str(n): 1 for n in range(games)}), "an after_game hook ran twice or never"
+    assert (directory / "after_tourney.txt").read_text() == "done\n"
+
+
+def recorded(path: Path) -> int:
+    return store.read(path).finished_count
+
+
+def test_sigterm_stops_a_worker_of_fast_games_at_once_and_gives_its_game_back(tmp_path: Path) -> None:
+    path = fast_tourney(tmp_path / "t.toml", cycles=40)
+    for attempt in range(6):
+        worker = start_worker(path)
+        target = recorded(path) + 2
+        wait_for(lambda: recorded(path) >= target, timeout=60)  # noqa: B023 - evaluated at once
+        time.sleep(random.Random(attempt).random() * 0.3)
+        before = recorded(path)
+        worker.send_signal(signal.SIGTERM)
+        started = time.monotonic()
+        assert worker.wait(timeout=30) == 130
+        assert time.monotonic() - started < 5, "the stop was not prompt"
+        tourney = store.read(path)
+        assert "*" not in tourney.results and tourney.claims == {}
+        assert tourney.finished_count <= before + 1  # at most the game that was ending went in
+    assert_consistent(path, complete=False)
+
+
+def test_sigterm_stops_run_with_nothing_left_claimed(tmp_path: Path) -> None:
+    path = fast_tourney(tmp_path / "t.toml", cycles=40)
+    for _ in range(3):
+        run = subprocess.Popen([sys.executable, "-m", "tmanager", "run", str(path), "--workers", "2"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        target = recorded(path) + 4
+        wait_for(lambda: recorded(path) >= target, timeout=60)  # noqa: B023
+        run.send_signal(signal.SIGTERM)
+        started = time.monotonic()
+        assert run.wait(timeout=30) == 130
+        assert time.monotonic() - started < 8
+        tourney = store.read(path)
+        assert "*" not in tourney.results and tourney.claims == {}
+        assert "Traceback" not in (run.stderr.read() if run.stderr else "")
+    assert_consistent(path, complete=False)
+
+
+@pytest.mark.parametrize("delay", [0.3, 0.6, 1.0])
+def test_a_signal_while_run_starts_ends_it_with_one_line(tmp_path: Path, delay: float) -> None:
+    path = fast_tourney(tmp_path / "t.toml", cycles=40)
+    run = subprocess.Popen([sys.executable, "-m", "tmanager", "run", str(path), "--workers", "2"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(delay)
+    run.send_signal(signal.SIGTERM)
+    status = run.wait(timeout=30)
+    stderr = run.stderr.read() if run.stderr else ""
+    assert status == 130, stderr
+    assert "Traceback" not in stderr and stderr.strip()
+    wait_for(lambda: not claims_of(path, run.pid), timeout=10)
+    assert "*" not in store.read(path).results
+
+
+def test_run_replaces_its_only_worker_when_it_is_killed(tmp_path: Path) -> None:
+    path = fast_tourney(tmp_path / "t.toml", players=3, cycles=4, extra=hooks_extra(tmp_path))
+    run = subprocess.Popen([sys.executable, "-m", "tmanager", "run", str(path), "--workers", "1"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    wait_for(lambda: bool(store.read(path).claims), timeout=60)
+    victim = next(iter(store.read(path).claims.values())).pid
+    os.kill(victim, signal.SIGKILL)
+    assert run.wait(timeout=300) == 0, run.stderr.read() if run.stderr else ""
+    assert "was killed (signal 9); starting another" in (run.stderr.read() if run.stderr else "")
+    assert_consistent(path)
+    assert_hooks_once(tmp_path, store.read(path).schedule().total_games)
+
+
+def test_a_worker_waits_for_a_held_lock_and_keeps_the_game_it_finished(tmp_path: Path) -> None:
+    path = fast_tourney(tmp_path / "t.toml", players=2, cycles=3)
+    worker = start_worker(path)
+    wait_for(lambda: bool(claims_of(path, worker.pid)))
+    game = claims_of(path, worker.pid)[0]
+    with files.lock(path):  # a process holding the lock, stopped (SIGSTOP) or slow
+        time.sleep(5)  # the game (a second at most) ends meanwhile; its worker must wait, not quit
+        assert worker.poll() is None
+    assert worker.wait(timeout=120) == 0
+    games = assert_consistent(path)
+    assert [g["GameNumber"] for g in games].count(str(game)) == 1
+
+
+def test_an_editor_saving_a_stale_copy_during_a_run_loses_and_repeats_nothing(tmp_path: Path) -> None:
+    path = fast_tourney(tmp_path / "t.toml", players=4, cycles=6, extra=hooks_extra(tmp_path))
+    worker = start_worker(path)
+    wait_for(lambda: recorded(path) >= 2, timeout=60)
+    stale = path.read_text()  # the editor loads the file...
+    wait_for(lambda: recorded(path) >= 8, timeout=120)
+    # ... and three seconds of play later saves it with the user's change and the old results.
+    path.write_text(stale.replace('name = "fast"', 'name = "fast" # renamed by hand'))
+    assert worker.wait(timeout=300) == 0
+    games = assert_consistent(path)
+    assert len(games) == store.read(path).schedule().total_games
+    assert "# renamed by hand" in path.read_text()
+    assert "stale copy" in path.with_suffix(".log").read_text()
+    assert_hooks_once(tmp_path, len(games))
+
+
+def test_engines_children_die_with_a_killed_worker(tmp_path: Path) -> None:
+    # An engine that starts a helper process of its own, as wrapper scripts and some engines do.
+    wrapper = tmp_path / "engine.sh"
+    wrapper.write_text(f"#!/bin/sh\nsleep 600 &\nexec {sys.executable} {PYENGINE} --protocol uci\n")
+    wrapper.chmod(0o755)
+    path = fast_tourney(tmp_path / "t.toml", players=2, cycles=50, cmd=str(wrapper))
+
+    def helpers() -> list[psutil.Process]:
+        found = []
+        for process in psutil.process_iter(["name", "environ"]):
+            with contextlib.suppress(psutil.Error):
+                if process.info["name"] == "sleep" and str(path) in (process.info["environ"] or {}).get(
+                        "TMANAGER_ENGINE_OF", ""):
+                    found.append(process)
+        return found
+
+    worker = start_worker(path)
+    wait_for(lambda: len(helpers()) == 2, timeout=60)
+    worker.kill()
+    worker.wait()
+    time.sleep(0.5)
+    assert len(helpers()) == 2  # the engines died with their worker; their children did not
+    again = start_worker(path, "--games", "1")  # reaps the dead worker's leftovers as it starts
+    assert again.wait(timeout=60) == 0
+    wait_for(lambda: helpers() == [], timeout=10)  # and its own engines' children go with them
+
+
+@contextlib.contextmanager
+def tiny_disk(directory: Path, size: str) -> Iterator[Path]:
+    directory.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(directory)],
+                          capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a small file system here ({done.stderr.strip()}); CI runs as root")
+    try:
+        yield directory
+    finally:
+        subprocess.run(["umount", "-l", str(directory)], check=False)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="mounting a small file system needs root (CI runs as root)")
+def test_a_full_disk_records_no_result_without_its_game_and_a_later_run_completes(tmp_path: Path) -> None:
+    with tiny_disk(tmp_path / "disk", "160k") as disk:
+        path = fast_tourney(disk / "t.toml", players=4, cycles=30, max_moves=40, extra=hooks_extra(tmp_path))
+        log = tmp_path / "w.log"
+        worker = subprocess.run([sys.executable, "-m", "tmanager", "work", str(path), "--log", str(log)],
+                                capture_output=True, text=True, timeout=600, check=False)
+        assert worker.returncode == 2, worker.stderr
+        lines = worker.stderr.strip().splitlines()
+        assert len(lines) == 1 and "No space left on device" in lines[0] and "kB free there" in lines[0], lines
+        assert not list(disk.rglob("*.tmp"))
+        tourney = store.read(path)
+        games = {int(g["GameNumber"]) for g in pgn_games(tourney.pgn_path)}
+        finished = {n for n, c in enumerate(tourney.results) if c in "+-="}
+        assert finished <= games, "a result was recorded without its game"
+        assert len(finished) >= 10
+        subprocess.run(["mount", "-o", "remount,size=8m", str(disk)], check=True)
+        assert start_worker(path).wait(timeout=600) == 0
+        assert_consistent(path)
+        assert_hooks_once(tmp_path, tourney.schedule().total_games)
+
+
+def live_workers(run: subprocess.Popen[str]) -> list[psutil.Process]:
+    found = []
+    with contextlib.suppress(psutil.Error):
+        for process in psutil.Process(run.pid).children():
+            with contextlib.suppress(psutil.Error):
+                if "work" in process.cmdline() and process.status() != psutil.STATUS_ZOMBIE:
+                    found.append(process)
+    return found
+
+
+def kill_at_random(path: Path, run: subprocess.Popen[str], rng: random.Random, kills: int) -> int:
+    """Kill -9 workers of ``run`` at random moments, half of them at the instant the PGN grows
+    (a game written, its result not yet recorded); returns the kills made."""
+    made = 0
+    pgn_path = store.read(path).pgn_path
+    while made < kills and run.poll() is None:
+        workers = live_workers(run)
+        if not workers:
+            time.sleep(0.05)
+            continue
+        if made % 2:
+            time.sleep(rng.random() * 1.5)
+        else:  # at the recording instant
+            size = pgn_path.stat().st_size if pgn_path.exists() else 0
+            deadline = time.monotonic() + 20
+            while (pgn_path.stat().st_size if pgn_path.exists() else 0) == size and time.monotonic() < deadline:
+                time.sleep(0.0005)
+        with contextlib.suppress(psutil.Error):
+            rng.choice(workers).kill()
+            made += 1
+        time.sleep(0.3)
+    return made
+
+
+@pytest.mark.slow
+def test_chaos_kills_lose_nothing_and_run_every_hook_once(tmp_path: Path) -> None:
+    path = fast_tourney(tmp_path / "t.toml", players=4, cycles=10, extra=hooks_extra(tmp_path))
+    run = subprocess.Popen([sys.executable, "-m", "tmanager", "run", str(path), "--workers", "2"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    made = kill_at_random(path, run, random.Random(19), kills=30)
+    assert run.wait(timeout=600) == 0, run.stderr.read() if run.stderr else ""
+    assert made >= 20
+    games = assert_consistent(path)
+    assert len(games) == 120
+    assert_hooks_once(tmp_path, 120)
+
+
+@pytest.mark.slow
+def test_kills_on_a_million_game_tourney_lose_nothing(tmp_path: Path) -> None:
+    sys.path.insert(0, str(ROOT / "tools"))
+    import bench_bookkeeping
+
+    path = bench_bookkeeping.build(tmp_path, 1_000_000)
+    shutil.copy(path, tmp_path / "before.toml")
+    before = store.read(path).results
+    run = subprocess.Popen([sys.executable, "-m", "tmanager", "run", str(path), "--workers", "2"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    made = kill_at_random(path, run, random.Random(17), kills=8)
+    assert run.wait(timeout=600) == 0, run.stderr.read() if run.stderr else ""
+    assert made >= 4
+    tourney = store.read(path)
+    assert tourney.is_complete() and tourney.claims == {}
+    assert tourney.results[: len(before)] == before  # what was recorded before stays as it was
+    numbers = [int(g["GameNumber"]) for g in pgn_games(tourney.pgn_path)]
+    assert sorted(numbers) == list(range(len(before), tourney.schedule().total_games)), "a game lost or twice"

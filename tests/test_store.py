@@ -1,0 +1,202 @@
+"""The tourney file and its journal: changes in place, checkpoints, stale saves, hand edits, old layouts."""
+
+from __future__ import annotations
+
+import logging
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import run_cli
+from tests.test_tourney_file import PARTICIPANTS
+from tmanager.core.schedule import Swiss
+from tmanager.tourney import store
+from tmanager.tourney.model import DRAW, WHITE_WINS, Claim, Participant, PendingHook, Settings, Tourney
+
+GOOD = '# my comment\n[tourney]\nname = "t"\nnodes = 100\ncycles = 3\n' + PARTICIPANTS
+
+
+def claim(number: int) -> Claim:
+    return Claim(host="h", pid=1, started=1.0, claimed=2.0, heartbeat=3.0, pgn_offset=7)
+
+
+@pytest.fixture
+def path(tmp_path: Path) -> Path:
+    path = tmp_path / "t.toml"
+    path.write_text(GOOD)
+    with store.transaction(path):
+        pass  # the first transaction gives the file its layout and its journal
+    return path
+
+
+def journal_lines(path: Path) -> int:
+    return len(store.journal_path(path).read_bytes().splitlines())
+
+
+def test_a_claim_and_a_record_change_the_file_in_place(path: Path) -> None:
+    before = path.stat()
+    lines = journal_lines(path)
+    with store.transaction(path) as tourney:
+        tourney.set_result(4, "*")
+        tourney.claims[4] = claim(4)
+    with store.transaction(path) as tourney:
+        tourney.set_result(4, "=")
+        tourney.hooks["after_game:4"] = PendingHook("after_game", "echo", {"TMANAGER_GAME": "4"}, game=4)
+    after = path.stat()
+    assert (after.st_ino, after.st_size) == (before.st_ino, before.st_size)  # rewritten in place, not replaced
+    assert journal_lines(path) == lines + 2
+    text = path.read_text()
+    assert text.startswith("# my comment\n")
+    assert re.search(r'^results = "    = *"\n$', text, re.MULTILINE)
+    tourney = store.read(path)
+    assert tourney.results == "    =" and tourney.claims == {}
+    assert tourney.hooks["after_game:4"].env == {"TMANAGER_GAME": "4"}
+    assert tourney.version == 3
+
+
+def test_claims_and_hooks_live_in_the_journal(path: Path) -> None:
+    with store.transaction(path) as tourney:
+        tourney.set_result(0, "*")
+        tourney.claims[0] = claim(0)
+    assert "claims" not in path.read_text()
+    assert store.read(path).claims == {0: claim(0)}
+
+
+def test_a_settings_change_is_a_checkpoint(path: Path) -> None:
+    inode = path.stat().st_ino
+    with store.transaction(path) as tourney:
+        tourney.set_result(0, "+")
+        tourney.count_fault("A", "crash")
+    assert path.stat().st_ino != inode
+    assert journal_lines(path) == 1
+    tourney = store.read(path)
+    assert tourney.faults == {"A": {"crash": 1}} and tourney.results == "+"
+
+
+def test_an_editor_saving_a_stale_copy_is_merged_not_obeyed(path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    stale = path.read_text()
+    for number, result in [(0, "+"), (1, "="), (2, "*")]:
+        with store.transaction(path) as tourney:
+            tourney.set_result(number, result)
+            if result == "*":
+                tourney.claims[number] = claim(number)
+    # The editor saves its whole buffer: the user's change above, the owned part as it was.
+    path.write_text(stale.replace("nodes = 100", "nodes = 200 # faster"))
+    with caplog.at_level(logging.WARNING), store.transaction(path) as tourney:
+        assert tourney.results == "+=*" and 2 in tourney.claims
+        assert tourney.settings.nodes == 200
+    assert "stale copy" in caplog.text
+    text = path.read_text()
+    assert "nodes = 200 # faster" in text and re.search(r'^results = "\+=\* *"$', text, re.MULTILINE)
+    assert store.read(path).results == "+=*"
+
+
+def test_a_stale_copy_from_before_a_checkpoint_is_merged_too(path: Path) -> None:
+    stale = path.read_text()
+    with store.transaction(path) as tourney:
+        tourney.set_result(0, "+")
+        tourney.count_fault("B", "stall")  # a checkpoint
+    with store.transaction(path) as tourney:
+        tourney.set_result(1, "-")
+    path.write_text(stale)
+    tourney = store.read(path)
+    assert tourney.results == "+-" and tourney.faults == {"B": {"stall": 1}}
+
+
+def test_a_hand_edit_of_the_results_stands(path: Path) -> None:
+    for number in range(3):
+        with store.transaction(path) as tourney:
+            tourney.set_result(number, "+")
+    text = path.read_text()
+    path.write_text(text.replace('results = "+++', 'results = "+ +', 1))  # replay game 1, as in XBoard
+    with store.transaction(path) as tourney:
+        assert tourney.results == "+ +"
+        tourney.set_result(3, "=")
+    assert store.read(path).results == "+ +="
+
+
+def test_a_write_cut_off_between_journal_and_file_is_completed(path: Path) -> None:
+    before = path.read_bytes()
+    with store.transaction(path) as tourney:
+        tourney.set_result(0, "=")
+    path.write_bytes(before)  # as if killed after the journal line, before the file was changed
+    assert store.read(path).results == "="
+
+
+def test_the_participants_cannot_be_changed_by_hand_once_results_exist(path: Path) -> None:
+    with store.transaction(path) as tourney:
+        tourney.set_result(0, "+")
+    text = path.read_text()
+    path.write_text(text.replace('name = "B"', 'name = "B2"', 1))
+    done = run_cli("status", path)
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
+    assert "participants: the participants differ from those the results were recorded with (A, B, C)" in done.stderr
+    assert "tmanager substitute" in done.stderr
+
+
+def test_a_file_of_an_older_layout_is_read_and_rewritten_once(tmp_path: Path) -> None:
+    path = tmp_path / "old.toml"
+    path.write_text(
+        GOOD + '\n[claims]\n1 = { host = "h", pid = 1, started = 1.0, claimed = 2.0, heartbeat = 3.0 }\n'
+        '\n[progress]\nresults = "+*"\n'
+    )
+    tourney = store.read(path)
+    assert tourney.results == "+*" and tourney.claims[1].pid == 1
+    with store.transaction(path) as tourney:
+        tourney.set_result(2, "=")
+    text = path.read_text()
+    assert "[claims]" not in text and "version = " in text
+    tourney = store.read(path)
+    assert tourney.results == "+*=" and tourney.claims[1].pid == 1
+
+
+def test_a_lost_journal_leaves_the_file_in_charge(path: Path) -> None:
+    with store.transaction(path) as tourney:
+        tourney.set_result(0, "-")
+    store.journal_path(path).unlink()
+    assert store.read(path).results == "-"
+    with store.transaction(path) as tourney:
+        tourney.set_result(1, "+")
+    assert store.read(path).results == "-+" and store.journal_path(path).exists()
+
+
+def test_results_changed_are_found_wherever_they_are() -> None:
+    rng = random.Random(7)
+    for _ in range(300):
+        before = "".join(rng.choice("+-=* ") for _ in range(rng.randint(0, 5000))).rstrip()
+        after = list(before.ljust(len(before) + rng.randint(0, 40)))
+        for _ in range(rng.randint(0, 4)):
+            if after:
+                after[rng.randrange(len(after))] = rng.choice("+-=* ")
+        changed = "".join(after).rstrip()
+        length = max(len(before), len(changed))
+        expected = {
+            i: b for i, (a, b) in enumerate(zip(before.ljust(length), changed.ljust(length), strict=True)) if a != b
+        }
+        assert store._changed_results(before, changed) == expected
+
+
+@pytest.mark.parametrize("kind", ["round-robin", "gauntlet", "swiss"])
+def test_pair_counts_equal_counting_game_by_game(kind: str) -> None:
+    rng = random.Random(kind)
+    for _ in range(60):
+        players = rng.randint(3, 7)
+        games = rng.randint(1, 3)
+        settings = Settings(type=kind, games_per_pairing=games, cycles=rng.randint(1, 4),
+                            gauntlet_seeds=rng.randint(1, players - 1), swiss_rounds=players - 1)
+        tourney = Tourney(Path("t.toml"), settings, [Participant(f"p{i}", cmd="x", protocol="uci")
+                                                     for i in range(players)])
+        schedule = tourney.schedule()
+        if isinstance(schedule, Swiss):  # pair every round at random
+            for _round in range(schedule.total_rounds):
+                order = rng.sample(range(players), players)
+                tourney.swiss.append([(order[i], order[i + 1]) for i in range(0, players - 1, 2)])
+        total = tourney.schedule().total_games
+        tourney.results = "".join(rng.choice("+-=* ") for _ in range(rng.randint(0, total))).rstrip()
+        expected: dict[tuple[int, int], list[int]] = {}
+        for game, char in tourney.finished_games():
+            counts = expected.setdefault((game.white, game.black), [0, 0, 0])
+            counts[0 if char == WHITE_WINS else 1 if char == DRAW else 2] += 1
+        assert {k: list(v) for k, v in tourney.pair_counts().items() if sum(v)} == expected
