@@ -14,7 +14,7 @@ import pytest
 from tests.conftest import run_cli
 from tests.screenshots import CHROMIUM, screenshot_ink
 from tmanager.cli import crosstable as command
-from tmanager.core import crosstable
+from tmanager.core import crosstable, stats
 from tmanager.core.schedule import RoundRobin
 from tmanager.core.standings import GameResult
 from tmanager.errors import ConfigError
@@ -30,7 +30,7 @@ def _tourney_games(results: str, schedule: RoundRobin) -> list[GameResult]:
         if char in PGN_RESULT:
             g = schedule.game(number)
             assert g is not None
-            games.append(GameResult(NAMES[g.white], NAMES[g.black], PGN_RESULT[char], str(g.pgn_round), number + 1))
+            games.append(GameResult(NAMES[g.white], NAMES[g.black], PGN_RESULT[char], str(g.pgn_round), number))
     return games
 
 
@@ -104,7 +104,44 @@ def test_text_output_of_a_match(tmp_path: Path, capsys: pytest.CaptureFixture[st
     text = capsys.readouterr().out
     assert "Score of New vs Old: 6 - 6 - 12  [0.500] 24" in text
     assert "Ptnml(0-2): [0, 3, 6, 3, 0]" in text
-    assert "SPRT (logistic): LLR" in text
+    assert "SPRT of New against Old, [0, 5] (logistic, pentanomial): LLR" in text
+
+
+def _numbered(games: list[tuple[str, str, str, int, int | None]]) -> list[GameResult]:
+    """(white, black, result, GameNumber, Pair) as tmanager's PGN carries them."""
+    return [GameResult(w, b, r, "", number, "", pair) for w, b, r, number, pair in games]
+
+
+def test_pair_tags_pair_games_across_cycles() -> None:
+    # Three games per pairing, two cycles: pairs (0, 1), (3, 4) and, across the cycles, (2, 5).
+    games = _numbered([
+        ("Dev", "Base", "1-0", 0, 0), ("Base", "Dev", "0-1", 1, 0), ("Dev", "Base", "1/2-1/2", 2, 2),
+        ("Base", "Dev", "1/2-1/2", 3, 3), ("Dev", "Base", "0-1", 4, 3), ("Base", "Dev", "1-0", 5, 2),
+    ])  # fmt: skip
+    table = crosstable.build(games)
+    assert table.match is not None and table.match.first == "Dev"
+    # From Dev's side: WW, then 1/2 + 0 (LD), then 1/2 + 0 (LD).
+    assert table.match.stats.penta == (0, 2, 0, 0, 1) and table.match.unpaired == 0
+    # Without Pair tags, GameNumber 2k and 2k+1 pair (counted from 0, as tmanager numbers games).
+    untagged = crosstable.build(g._replace(pair=None) for g in games)
+    assert untagged.match is not None and untagged.match.stats.penta == (1, 0, 1, 0, 1)
+
+
+def test_automatic_match_has_a_fixed_orientation() -> None:
+    games = _numbered([("Zed", "Alf", "1-0", 0, 0), ("Alf", "Zed", "1/2-1/2", 1, 0),
+                       ("Zed", "Alf", "1-0", 2, 2), ("Alf", "Zed", "0-1", 3, 2)])  # fmt: skip
+    sprt = stats.SprtSettings(0, 5)
+    # Whatever order parallel workers wrote them in, the white player of game 0 is tested.
+    for order in (games, games[::-1], games[2:] + games[:2]):
+        table = crosstable.build(order, sprt=sprt)
+        assert table.match is not None
+        assert (table.match.first, table.match.stats.penta) == ("Zed", (0, 0, 0, 1, 1))
+        assert "SPRT of Zed against Alf" in crosstable.render(table)
+    # Without GameNumber tags: alphabetical.
+    plain = [g._replace(game_number=None, pair=None) for g in games]
+    for order in (plain, plain[::-1]):
+        table = crosstable.build(order, sprt=sprt)
+        assert table.match is not None and table.match.first == "Alf"
 
 
 def test_same_round_pairs_and_fen_openings(tmp_path: Path) -> None:

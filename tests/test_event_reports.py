@@ -11,8 +11,8 @@ import pytest
 from tests.conftest import run_cli
 from tests.screenshots import CHROMIUM, screenshot_ink
 from tests.test_event_trf import scripted_event
-from tmanager import event as ev
-from tmanager import reports
+from tmanager import events as ev
+from tmanager.events.reports import render as reports
 
 
 def ok(*args: str | Path) -> str:
@@ -46,7 +46,7 @@ def test_reports_of_a_swiss_event(swiss: Path) -> None:
     names = [line[: len("Surname00, Given")] for line in alpha]
     assert names == sorted(p.name for p in d.players)
     # Standings after round 3: the same order and points as the standings command.
-    table = ev.standings(e, d, 3)
+    table = ev.tiebreak_standings(e, d, 3)
     lines = (folder / "standings-r3.txt").read_text().splitlines()[4 : 4 + len(table)]
     points_column = -1 - len(e.tiebreaks)
     assert [(int(line.split()[1]), line.split()[points_column]) for line in lines] == [

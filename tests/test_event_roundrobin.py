@@ -6,7 +6,7 @@ import random
 from pathlib import Path
 
 from tests.conftest import run_cli
-from tmanager import event as ev
+from tmanager import events as ev
 from tmanager.pairing import round_robin
 
 
@@ -55,7 +55,7 @@ def test_double_round_robin(tmp_path: Path) -> None:
     lines = standings.stdout.splitlines()
     assert lines[0] == "Club RR, division main: standings after round 18"
     assert len(lines) == 12
-    total = sum(s.points for s in ev.standings(event, d))
+    total = sum(s.points for s in ev.tiebreak_standings(event, d))
     assert total == 90 * 10
 
 

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import run_cli
-from tmanager import event as ev
-from tmanager import event_scored as sc
+from tmanager import events as ev
 from tmanager.errors import ConfigError, StateError
+from tmanager.events.rules import scored as sc
 from tmanager.formats import tsh
 from tmanager.pairing.scored import starter, tally
 
@@ -71,7 +71,7 @@ def enter_round(path: Path, n: int) -> None:
 
 def ranks(path: Path, upto: int) -> dict[int, int]:
     """Standings places (1 = top) after round ``upto``, read from the event file."""
-    lines = sc.standings(ev.load(path).division(), upto)
+    lines = sc.wins_standings(ev.load(path).division(), upto)
     return {line.player.number: place for place, line in enumerate(lines, 1)}
 
 
@@ -117,7 +117,7 @@ def test_twelve_round_scrabble_event(tmp_path: Path) -> None:
             enter_round(path, 3)
             continue
         if n == 10:
-            after = sc.standings(ev.load(path).division(), 10)
+            after = sc.wins_standings(ev.load(path).division(), 10)
         if n == 11:
             # Gibsonization: after round 10 nobody can catch Ace with two rounds left …
             assert after[0].player.number == 1
@@ -136,7 +136,7 @@ def test_twelve_round_scrabble_event(tmp_path: Path) -> None:
             # King of the Hill from round 11's standings: 1v2, 3v4… skipping only round 11's opponent.
             assert "round 12 paired (koth from the standings after round 11)" in out
             d = ev.load(path).division()
-            order = [line.player.number for line in sc.standings(d, 11) if line.player.status == "active"]
+            order = [line.player.number for line in sc.wins_standings(d, 11) if line.player.status == "active"]
             last = {x: y for b in d.round(11).boards for x, y in ((b.white, b.black), (b.black, b.white))}
             expected = []
             while order:
@@ -158,7 +158,7 @@ def test_twelve_round_scrabble_event(tmp_path: Path) -> None:
             assert spreads == {11: -40}
         else:
             assert len(spreads) == 1 and set(spreads.values()) == {50}
-    final = sc.standings(d)
+    final = sc.wins_standings(d)
     keys = [(-line.entrant.wins, -line.entrant.spread) for line in final]
     assert keys == sorted(keys) and final[0].player.number == 1 and final[0].entrant.wins >= 11
     ghost = next(line for line in final if line.player.number == 11)
@@ -191,7 +191,7 @@ def test_twelve_round_scrabble_event(tmp_path: Path) -> None:
 
 def test_refused_inputs_change_nothing(tmp_path: Path) -> None:
     path = tmp_path / "s.toml"
-    rules = ev.ScoredRules(entry="spread")
+    rules = ev.ScoredSettings(entry="spread")
     ev.create(path, ev.Event(name="S", rounds=4, divisions=[ev.Division("A", system="koth", scored=rules)]))
     for i in range(1, 6):
         ev.apply(path, lambda e, i=i: ev.add_player(e, e.division(), ev.Player(i, f"P{i}, X", rating=1500 - i)))
@@ -227,7 +227,7 @@ def test_new_with_a_bad_setting_is_refused(tmp_path: Path) -> None:
 
 def _scores_event(tmp_path: Path, **rules: object) -> Path:
     path = tmp_path / "scores.toml"
-    division = ev.Division("A", system="koth", scored=ev.ScoredRules(entry="scores", **rules))  # type: ignore[arg-type]
+    division = ev.Division("A", system="koth", scored=ev.ScoredSettings(entry="scores", **rules))  # type: ignore[arg-type]
     ev.create(path, ev.Event(name="Scores", rounds=3, end="2026-05-01", divisions=[division]))
     for i, name in enumerate(["Ann", "Bob", "Cat", "Dan"], 1):
         ev.apply(path, lambda e, i=i, name=name: ev.add_player(e, e.division(), ev.Player(i, f"{name}, X", 1600 - i)))
@@ -253,7 +253,7 @@ def test_scores_firsts_suspicious_scores_and_lists(tmp_path: Path) -> None:
         (3, 1, "1-0", (1600, 300)),
         (2, 4, "½-½", (500, 500)),
     ]
-    lines = {line.player.number: line for line in sc.standings(d)}
+    lines = {line.player.number: line for line in sc.wins_standings(d)}
     assert (lines[3].entrant.wins, lines[3].entrant.spread, lines[3].average) == (2.0, 1645, 995.0)
     assert (lines[2].entrant.wins, lines[2].losses, lines[2].entrant.firsts) == (0.5, 1.5, 2)
     highs = ok("highs", path, "--count", "2")
@@ -286,7 +286,7 @@ def test_both_entry_checks_the_spread(tmp_path: Path) -> None:
 
 def test_init_fontes_quads_and_round_robin_forfeits(tmp_path: Path) -> None:
     path = tmp_path / "f.toml"
-    rules = ev.ScoredRules(entry="spread", track_firsts=True, assign_firsts=True, initial="init-fontes")
+    rules = ev.ScoredSettings(entry="spread", track_firsts=True, assign_firsts=True, initial="init-fontes")
     rules.initial_snaked = True
     ev.create(path, ev.Event(name="F", rounds=6, divisions=[ev.Division("A", system="chew", scored=rules)]))
     for i in range(1, 9):
@@ -303,13 +303,13 @@ def test_init_fontes_quads_and_round_robin_forfeits(tmp_path: Path) -> None:
     for quad in ({1, 4, 5, 8}, {2, 3, 6, 7}):
         for p in quad:
             assert met[p] == quad - {p}
-    firsts = {line.player.number: line.entrant.firsts for line in sc.standings(d)}
+    firsts = {line.player.number: line.entrant.firsts for line in sc.wins_standings(d)}
     assert sorted(firsts.values()) == [1] * 4 + [2] * 4
     with pytest.raises(StateError, match="only before round 1"):
         ev.apply(path, lambda e: sc.pair(e, e.division(), system="init-fontes"))
 
     rr = tmp_path / "rr.toml"
-    ev.create(rr, ev.Event(name="R", divisions=[ev.Division("A", system="round-robin", scored=ev.ScoredRules())]))
+    ev.create(rr, ev.Event(name="R", divisions=[ev.Division("A", system="round-robin", scored=ev.ScoredSettings())]))
     for i in range(1, 5):
         ev.apply(rr, lambda e, i=i: ev.add_player(e, e.division(), ev.Player(i, f"P{i}, X")))
     ev.apply(rr, lambda e: sc.set_off(e.division(), e.division().player(4), -75, []))

@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from tmanager import event as ev
+from tmanager import events as ev
 
 
 class Terminal:

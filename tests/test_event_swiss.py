@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
-from tmanager import event as ev
-from tmanager import event_trf
+from tmanager import events as ev
 from tmanager.errors import PairingError, StateError
+from tmanager.events import trffile as event_trf
 from tmanager.formats import trf
 from tmanager.pairing import Game, PlayerState, PointsSystem, pair_round
 
@@ -230,7 +230,7 @@ def test_thirty_player_dutch_event(tmp_path: Path) -> None:
     ev.apply(path, lambda e: ev.force(e, e.division(), e.division().player(1), e.division().player(partner)))
     pair_and_check(path, 5)
     assert (1, partner) in {(b.white, b.black) for b in ev.load(path).division().round(5).boards}
-    before = ev.standings(ev.load(path), ev.load(path).division(), 3)
+    before = ev.tiebreak_standings(ev.load(path), ev.load(path).division(), 3)
 
     def correct(e: ev.Event) -> list[str]:
         d = e.division()
@@ -240,7 +240,7 @@ def test_thirty_player_dutch_event(tmp_path: Path) -> None:
 
     messages = ev.apply(path, correct)
     assert messages[-1].startswith("warning: rounds 4-5 were paired with the old result")
-    after = ev.standings(ev.load(path), ev.load(path).division(), 3)
+    after = ev.tiebreak_standings(ev.load(path), ev.load(path).division(), 3)
     assert [(s.player.number, s.points) for s in before] != [(s.player.number, s.points) for s in after]
     play(path, 5, rng)
 
@@ -256,7 +256,7 @@ def test_thirty_player_dutch_event(tmp_path: Path) -> None:
     d = event.division()
     with pytest.raises(StateError, match="all 7 rounds are paired"):
         ev.pair(event, d)
-    table = ev.standings(event, d)
+    table = ev.tiebreak_standings(event, d)
     assert len(table) == 30
     # Scores add up: every board gives out one point (forfeits and byes as scored).
     total = sum(s.points for s in table)

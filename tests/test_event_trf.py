@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT, run_cli
-from tmanager import event as ev
-from tmanager import event_trf
-from tmanager.dryrun import random_result
+from tmanager import events as ev
 from tmanager.errors import ConfigError
+from tmanager.events import trffile as event_trf
+from tmanager.events.rules.chess import random_result
 from tmanager.formats import trf
 
 

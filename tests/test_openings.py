@@ -13,10 +13,13 @@ import chess.engine
 import chess.pgn
 import pytest
 
+from tests.conftest import run_cli
 from tmanager.core.schedule import Gauntlet, RoundRobin, Schedule
 from tmanager.errors import ConfigError
+from tmanager.tourney import store
 from tmanager.tourney.engines import GAMES_PATH, command_line
 from tmanager.tourney.openings import Opening, OpeningBook, opening_key, variant_board
+from tmanager.tourney.worker import load_book
 
 BOOKS = Path(__file__).resolve().parent.parent / "tourneys" / "openings"
 
@@ -67,10 +70,13 @@ def test_paired_keys_are_colour_reversed_games_of_the_same_players(schedule: Sch
         assert len(numbers) <= 2
         if len(numbers) == 1:
             singles += 1
+            assert schedule.partner(numbers[0]) is None
             continue
         a, b = (schedule.game(n) for n in numbers)
         assert a is not None and b is not None
         assert (a.white, a.black) == (b.black, b.white)
+        # The schedule's own answer: the games sharing an opening are each other's partners.
+        assert (schedule.partner(a.number), schedule.partner(b.number)) == (b.number, a.number)
     # Only an odd number of games per pairing over an odd number of cycles leaves games unpaired:
     # the last game of each pairing in the last cycle.
     odd = schedule.games_per_pairing % 2 and schedule.cycles % 2
@@ -224,6 +230,22 @@ def test_missing_empty_and_bad_epd_books(tmp_path: Path) -> None:
     assert "line 1: invalid position" in error_of(two_kings)
     mated = write(tmp_path, "mated.epd", "7k/6Q1/6K1/8/8/8/8/8 b - -\n")
     assert "line 1: the game is already over" in error_of(mated)
+
+
+
+def test_a_book_is_read_once_for_preflight_and_the_games(tmp_path: Path) -> None:
+    write(tmp_path, "book.epd", f"{chess.STARTING_BOARD_FEN} w KQkq -\n")
+    created = run_cli("new", tmp_path / "t.toml", "-e", "random-uci", "-e", "greedy-uci", "--nodes", "1",
+                      "--openings", "book.epd")
+    assert created.returncode == 0, created.stderr
+    tourney = store.read(tmp_path / "t.toml")
+    book = load_book(tourney)
+    assert book is not None and len(book) == 1
+    assert load_book(tourney) is book  # what the worker's first game gets after preflight
+    write(tmp_path, "book.epd", f"{chess.STARTING_BOARD_FEN} w KQkq -\n4k3/8/8/8/8/8/4P3/4K3 w - -\n")
+    edited = load_book(tourney)
+    assert edited is not None and len(edited) == 2
+    assert edited is not book
 
 
 # --- PGN -----------------------------------------------------------------------------------------

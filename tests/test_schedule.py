@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from tmanager.core.schedule import DONE, WAIT, Gauntlet, RoundRobin, ScheduledGame, next_game
+from tmanager.core.schedule import DONE, WAIT, Gauntlet, RoundRobin, ScheduledGame, SwissSchedule, next_game
 from tmanager.errors import ConfigError, ScheduleError
 
 
@@ -108,3 +108,22 @@ def test_next_game_sync_after_cycle() -> None:
     assert next_game(schedule, "+" * 11 + "*", sync_after_cycle=True) == WAIT
     choice = next_game(schedule, "+" * 3 + "*", sync_after_cycle=True)
     assert isinstance(choice, ScheduledGame) and choice.number == 4
+
+
+def test_next_game_only_among_the_allowed_games() -> None:
+    schedule = RoundRobin(2, games_per_pairing=3, cycles=2)  # pairs (0, 1), (3, 4) and (2, 5)
+    choice = next_game(schedule, "+-+", only=[5])
+    assert isinstance(choice, ScheduledGame) and choice.number == 5
+    assert next_game(schedule, "+-+", only=[]) == DONE
+    assert next_game(schedule, "+-+  *", only=[5]) == DONE  # an allowed game already playing is not free
+    # Sync waits for the games that will be played, not for those left out.
+    choice = next_game(schedule, "+-+", only=[5], sync_after_round=True)
+    assert isinstance(choice, ScheduledGame) and choice.number == 5
+    assert next_game(schedule, "+-*", only=[5], sync_after_cycle=True) == WAIT
+
+
+def test_swiss_pairs_only_within_a_cycle() -> None:
+    # The last game of an odd pairing would pair with the next cycle, which the Swiss pairs afresh.
+    swiss = SwissSchedule(4, rounds=1, paired=[[(0, 1), (2, 3)], [(1, 3), (0, 2)]], games_per_pairing=3, cycles=2)
+    assert [swiss.partner(n) for n in range(6)] == [1, 0, None, 4, 3, None]
+    assert RoundRobin(4, games_per_pairing=3, cycles=2).partner(2) == 20

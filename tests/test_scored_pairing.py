@@ -33,11 +33,11 @@ from tmanager.pairing.scored import (
     minimum_repeats,
     random_pairing,
     ranked,
-    round_robin,
     starter,
-    swiss,
     tally,
 )
+from tmanager.pairing.scored import seeded_round_robin as round_robin
+from tmanager.pairing.scored import tsh_swiss as swiss
 
 
 def field(*wins: float, history: dict[int, tuple[int | None, ...]] | None = None) -> list[Entrant]:

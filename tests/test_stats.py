@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import math
+import random
+
 import pytest
 
 from tmanager.core import stats
+from tmanager.errors import ConfigError
 
 
 def test_trinomial_vector() -> None:
@@ -57,10 +61,123 @@ def test_sprt_trinomial_logistic_matches_the_score_approximation() -> None:
 
 def test_match_stats_uses_pentanomial_for_sprt() -> None:
     result = stats.match_stats(
-        797, 637, 1566, penta=[50, 287, 610, 387, 73], sprt_test=lambda c: stats.sprt(c, elo0=0, elo1=5)
+        797, 637, 1566, penta=[50, 287, 610, 387, 73], sprt_settings=stats.SprtSettings(elo0=0, elo1=5)
     )
     assert result.sprt is not None and f"{result.sprt.llr:.2f}" == "2.97"
     assert result.games == 3000
+    bayesian = stats.match_stats(
+        797, 637, 1566, penta=[50, 287, 610, 387, 73], sprt_settings=stats.SprtSettings(0, 5, model="bayesian")
+    )
+    trinomial = stats.sprt((637, 1566, 797), elo0=0, elo1=5, model="bayesian")
+    assert bayesian.sprt == trinomial  # fastchess: the bayesian model has no pentanomial form
+
+
+# fastchess's own SPRT test cases (app/tests/sprt_test.cpp), which it checks to 1 %:
+# (wins, losses, draws) or pentanomial (LL, LD, WL, DD, WD, WW), elo0, elo1, model, LLR.
+FASTCHESS_TRINOMIAL = [
+    ((36433, 36027, 68692), 0, 2, "normalized", 0.92),
+    ((10871, 10650, 20431), -1.75, 0.25, "normalized", 2.30),
+    ((4250, 0, 0), 0, 10, "normalized", 120.56),
+    ((21404, 21184, 40708), 0.5, 2.5, "logistic", -1.57),
+    ((57433, 57030, 106593), 0, 2, "logistic", -2.59),
+    ((68965, 68526, 128429), 0, 2, "bayesian", -1.26),
+    ((21629, 21484, 41111), 0.5, 2.5, "bayesian", -1.13),
+]
+FASTCHESS_PENTANOMIAL = [
+    ((365, 16618, 36029, 200, 16974, 390), 0, 2, "normalized", 2.25),
+    ((127, 4883, 10311, 401, 5150, 104), -1.75, 0.25, "normalized", 3.01),
+    ((0, 0, 0, 0, 0, 5550), 0, 5, "normalized", 111.82),
+    ((223, 9863, 20279, 1000, 10037, 246), 0.5, 2.5, "logistic", -3.07),
+    ((871, 26175, 55003, 980, 26678, 821), 0, 2, "logistic", -4.98),
+]
+
+
+@pytest.mark.parametrize(("counts", "elo0", "elo1", "model", "llr"), FASTCHESS_TRINOMIAL)
+def test_fastchess_trinomial_vectors(
+    counts: tuple[int, int, int], elo0: float, elo1: float, model: stats.SprtModel, llr: float
+) -> None:
+    wins, losses, draws = counts
+    test = stats.SprtSettings(elo0, elo1, model=model).test(wins, draws, losses)
+    assert test.llr == pytest.approx(llr, rel=0.01)
+
+
+@pytest.mark.parametrize(("counts", "elo0", "elo1", "model", "llr"), FASTCHESS_PENTANOMIAL)
+def test_fastchess_pentanomial_vectors(
+    counts: tuple[int, ...], elo0: float, elo1: float, model: stats.SprtModel, llr: float
+) -> None:
+    ll, ld, wl, dd, wd, ww = counts
+    test = stats.SprtSettings(elo0, elo1, model=model).test(0, 0, 0, penta=(ll, ld, wl + dd, wd, ww))
+    assert test.llr == pytest.approx(llr, rel=0.01)
+
+
+def _fastchess_bayesian_llr(wins: int, draws: int, losses: int, elo0: float, elo1: float) -> float:
+    """fastchess's bayesian LLR (SPRT::getLLR(win, draw, loss)), written out independently: BayesElo's
+    draw Elo from the observed rates, then the logistic GSPRT with each hypothesis's expected score,
+    its θ found by plain bisection of equation 1.3 of Van den Bergh's note."""
+    total = wins + draws + losses
+    probs = [losses / total, draws / total, wins / total]
+    draw_elo = 200 * math.log10((1 - probs[0]) / probs[0] * (1 - probs[2]) / probs[2])
+
+    def expected(elo: float) -> float:
+        win = 1 / (1 + 10 ** ((-elo + draw_elo) / 400))
+        loss = 1 / (1 + 10 ** ((elo + draw_elo) / 400))
+        return win + 0.5 * (1 - win - loss)
+
+    def mle(s: float) -> list[float]:
+        scores = [0.0, 0.5, 1.0]
+        low, high = -1 / (1 - s), 1 / s
+        for _ in range(200):
+            theta = (low + high) / 2
+            value = sum(p * (a - s) / (1 + theta * (a - s)) for p, a in zip(probs, scores, strict=True))
+            low, high = (theta, high) if value > 0 else (low, theta)
+        return [p / (1 + theta * (a - s)) for p, a in zip(probs, scores, strict=True)]
+
+    p0, p1 = mle(expected(elo0)), mle(expected(elo1))
+    return total * sum(q * math.log(b / a) for q, a, b in zip(probs, p0, p1, strict=True))
+
+
+@pytest.mark.parametrize(
+    ("wins", "draws", "losses", "elo0", "elo1"),
+    [(120, 300, 100, 0, 5), (40, 20, 60, -3, 1), (7000, 12000, 6800, 0, 2), (5, 1, 1, 0, 50)],
+)
+def test_bayesian_model_against_fastchess_formula(wins: int, draws: int, losses: int, elo0: float, elo1: float) -> None:
+    ours = stats.sprt((losses, draws, wins), elo0=elo0, elo1=elo1, model="bayesian").llr
+    assert ours == pytest.approx(_fastchess_bayesian_llr(wins, draws, losses, elo0, elo1), rel=1e-6, abs=1e-9)
+
+
+def test_bayesian_model_waits_for_wins_and_losses() -> None:
+    assert stats.sprt((0, 10, 30), elo0=0, elo1=5, model="bayesian").llr == 0.0
+    with pytest.raises(ValueError):
+        stats.sprt((1, 2, 3, 4, 5), elo0=0, elo1=5, model="bayesian")
+
+
+@pytest.mark.parametrize(
+    ("settings", "field"),
+    [
+        (stats.SprtSettings(0, 5, alpha=0), "alpha"),
+        (stats.SprtSettings(0, 5, beta=1.0), "beta"),
+        (stats.SprtSettings(0, 5, alpha=0.6, beta=0.5), "beta"),
+        (stats.SprtSettings(5, 5), "elo1"),
+        (stats.SprtSettings(0, 250), "elo1"),
+        (stats.SprtSettings(-201, 0), "elo0"),
+    ],
+)
+def test_bad_sprt_settings_name_the_field(settings: stats.SprtSettings, field: str) -> None:
+    with pytest.raises(ConfigError) as error:
+        settings.check()
+    assert error.value.field == field
+
+
+def test_normalized_model_is_finite_up_to_its_limit() -> None:
+    # Beyond about 230 nElo the normalized estimate need not exist; within the limit it always does.
+    rng = random.Random(2)
+    for _ in range(300):
+        counts = [rng.choice([0, 0, 1, 5, 1000]) for _ in range(rng.choice([3, 5]))]
+        elo0 = rng.uniform(-stats.NELO_LIMIT, stats.NELO_LIMIT - 1)
+        test = stats.sprt(counts, elo0=elo0, elo1=stats.NELO_LIMIT, model="normalized")
+        assert math.isfinite(test.llr)
+    stats.SprtSettings(-stats.NELO_LIMIT, stats.NELO_LIMIT).check()
+    stats.SprtSettings(0, 1000, model="logistic").check()
 
 
 def test_invalid_sprt_is_refused() -> None:

@@ -11,7 +11,8 @@ import pytest
 
 from tests.conftest import run_cli
 from tests.test_tourney_file import PARTICIPANTS
-from tmanager.core.schedule import Swiss
+from tmanager import files
+from tmanager.core.schedule import SwissSchedule
 from tmanager.tourney import store
 from tmanager.tourney.model import DRAW, WHITE_WINS, Claim, Participant, PendingHook, Settings, Tourney
 
@@ -189,7 +190,7 @@ def test_pair_counts_equal_counting_game_by_game(kind: str) -> None:
         tourney = Tourney(Path("t.toml"), settings, [Participant(f"p{i}", cmd="x", protocol="uci")
                                                      for i in range(players)])
         schedule = tourney.schedule()
-        if isinstance(schedule, Swiss):  # pair every round at random
+        if isinstance(schedule, SwissSchedule):  # pair every round at random
             for _round in range(schedule.total_rounds):
                 order = rng.sample(range(players), players)
                 tourney.swiss.append([(order[i], order[i + 1]) for i in range(0, players - 1, 2)])
@@ -200,3 +201,37 @@ def test_pair_counts_equal_counting_game_by_game(kind: str) -> None:
             counts = expected.setdefault((game.white, game.black), [0, 0, 0])
             counts[0 if char == WHITE_WINS else 1 if char == DRAW else 2] += 1
         assert {k: list(v) for k, v in tourney.pair_counts().items() if sum(v)} == expected
+
+
+def test_write_at_leaves_a_file_changed_since_it_was_read_alone(tmp_path: Path) -> None:
+    path = tmp_path / "f"
+    path.write_bytes(b"version = 1 \nresults = \"  \"\n")
+    assert files.write_at(path, [(10, b"1", b"2"), (24, b" ", b"*")], durable=False)
+    assert path.read_bytes() == b"version = 2 \nresults = \"* \"\n"
+    path.write_bytes(b"# an edit\nversion = 2 \nresults = \"* \"\n")  # saved in place: the offsets moved
+    assert not files.write_at(path, [(10, b"2", b"3"), (24, b"*", b"=")], durable=False)
+    assert path.read_bytes() == b"# an edit\nversion = 2 \nresults = \"* \"\n"
+
+
+def test_a_large_tourneys_crosstable_counted_per_pair_equals_the_game_by_game_one() -> None:
+    from tmanager.core import crosstable
+    from tmanager.tourney.model import GAME_BY_GAME
+
+    rng = random.Random(17)
+    for players in (2, 5):
+        settings = Settings(games_per_pairing=2, cycles=GAME_BY_GAME // (players * (players - 1)) + 50)
+        tourney = Tourney(Path("big.toml"), settings, [Participant(f"p{i}", cmd="x", protocol="uci")
+                                                       for i in range(players)])
+        weights = [0.45, 0.35, 0.2] if players == 2 else [0.4, 0.2, 0.4]
+        tourney.results = "".join(rng.choices("+=-", weights, k=tourney.schedule().total_games - 7))
+        assert tourney.finished_count > GAME_BY_GAME
+        counted = tourney.crosstable()
+        by_game = crosstable.build(tourney.game_results(), title=tourney.settings.name)
+        assert [(line.standing.name, line.standing.points, line.standing.total) for line in counted.lines] == [
+            (line.standing.name, line.standing.points, line.standing.total) for line in by_game.lines
+        ]
+        assert [line.elo for line in counted.lines] == pytest.approx([line.elo for line in by_game.lines])
+        if players == 2:
+            assert counted.match is not None and by_game.match is not None
+            assert (counted.match.first, counted.match.stats.penta, counted.match.unpaired) == (
+                by_game.match.first, by_game.match.stats.penta, by_game.match.unpaired)

@@ -10,7 +10,15 @@ from pathlib import Path
 
 
 class TManagerError(Exception):
-    """Base class for all errors tmanager reports to its user."""
+    """Base class for all errors tmanager reports to its user.
+
+    ``topic`` may name what the error is about, so that a longer explanation
+    can be found for it (the event shell's ``why``) without reading its words.
+    """
+
+    def __init__(self, *args: object, topic: str | None = None) -> None:
+        super().__init__(*args)
+        self.topic = topic
 
 
 class ConfigError(TManagerError):

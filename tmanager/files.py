@@ -13,7 +13,7 @@ import os
 import shutil
 import stat
 import tempfile
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import filelock
@@ -51,8 +51,8 @@ def read_text(path: Path, *, kind: str = "tourney", create: str = "tmanager new"
         raise ConfigError(f"cannot read: {exc}", file=path) from None
 
 
-def read_bytes(path: Path) -> tuple[bytes, int]:
-    """A regular file's bytes and inode; :class:`ConfigError` for anything else (a FIFO never blocks)."""
+def read_bytes(path: Path) -> bytes:
+    """A regular file's bytes; :class:`ConfigError` for anything else (a FIFO never blocks)."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except FileNotFoundError:
@@ -66,7 +66,7 @@ def read_bytes(path: Path) -> tuple[bytes, int]:
         chunks = []
         while chunk := os.read(fd, 1 << 22):
             chunks.append(chunk)
-        return b"".join(chunks), info.st_ino
+        return b"".join(chunks)
     except OSError as exc:
         raise ConfigError(f"cannot read: {exc.strerror}", file=path) from None
     finally:
@@ -117,24 +117,28 @@ def append_checked(path: Path, data: bytes, *, keep: Callable[[int], int] | None
         os.close(fd)
 
 
-def write_at(path: Path, edits: Iterable[tuple[int, bytes]], *, inode: int, durable: bool) -> bool:
-    """Overwrite bytes of ``path`` in place; ``False`` (nothing written) if ``path`` is no longer the file
-    with ``inode`` (it was replaced meanwhile). Each edit is short, so it lands whole or not at all.
+def write_at(path: Path, edits: Sequence[tuple[int, bytes, bytes]], *, durable: bool) -> bool:
+    """Overwrite bytes of ``path`` in place: each edit is (offset, old bytes, new bytes), short, so that it
+    lands whole or not at all.
 
-    With ``durable`` the file is fsynced; without, the caller has already made
-    the change durable elsewhere (a journal) and a power cut only loses a copy.
+    Nothing is written, and ``False`` returned, unless the file still holds every
+    edit's old bytes: someone may have replaced it or rewritten it in place (an
+    editor's save) since the caller read it, and offsets into that text would
+    damage the new one. With ``durable`` the file is fsynced; without, the caller
+    has made the change durable elsewhere (a journal) and a power cut only loses
+    a copy.
     """
     try:
-        fd = os.open(path, os.O_WRONLY)
+        fd = os.open(path, os.O_RDWR)
     except FileNotFoundError:
         return False
     except OSError as exc:
         raise disk_error(path, exc) from None
     try:
-        if os.fstat(fd).st_ino != inode:
+        if any(os.pread(fd, len(old), offset) != old for offset, old, _ in edits):
             return False
-        for offset, data in edits:
-            if os.pwrite(fd, data, offset) != len(data):
+        for offset, _, new in edits:
+            if os.pwrite(fd, new, offset) != len(new):
                 raise OSError(errno.EIO, f"short write at byte {offset}")
         if durable:
             os.fsync(fd)

@@ -1,12 +1,30 @@
 #!/usr/bin/env python3
-"""Per-move overhead: from one engine's ``bestmove`` to the opponent receiving its ``go``.
+"""Per-move overhead, layer by layer: from python-chess's bare round trip up to a tmanager worker.
 
-Two instances of a tiny UCI engine (written to a temporary file by this
-script) stamp the wall clock when they send ``bestmove`` and when they receive
-``go``; the gap between the two is everything the manager does between moves:
-reading the move, its own bookkeeping (clocks, rules, adjudication), and
-sending ``position`` and ``go`` to the opponent. Measured for tmanager's game
-runner and, in the same run, for a plain python-chess ``SimpleEngine`` loop.
+Against an engine that answers at once, what a manager spends per move is
+all there is to measure. The engine here (written to a temporary file by this
+tool) replays one fixed legal game of --plies plies, so its own work is a line
+split, and stamps the clock when it receives ``go`` and when it sends
+``bestmove``. For each layer this prints:
+
+- **CPU per move**: the manager process's CPU time (``time.process_time``,
+  all its threads) over the games, per move; on a machine whose cores the
+  engines keep busy, this is what the manager takes from them;
+- **bestmove -> go**: the median and 90th percentile of the gap from one
+  engine's ``bestmove`` to the opponent's ``go``, everything the manager does
+  between two moves as the engines see it.
+
+The layers, each measured over --games games per round, rounds interleaved:
+
+1. ``UciProtocol.play``: python-chess's async protocol alone, ``play`` and
+   ``push`` (the floor the issue names);
+2. ``UciEngine.play_on``: tmanager's UCI protocol (``tmanager/tourney/uci.py``);
+3. ``play_game``: the game runner: clocks, rules, adjudication, PGN;
+4. ``Worker``: a worker playing a tourney of those games: claims, records,
+   PGN appends, live files, engine definitions (as ``tmanager work``, in this
+   process);
+5. ``SimpleEngine`` loop: what a tester writes, with
+   ``board.is_game_over(claim_draw=True)`` after every move.
 """
 
 from __future__ import annotations
@@ -14,10 +32,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import itertools
+import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import textwrap
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import chess
@@ -25,97 +47,183 @@ import chess.engine
 
 from tmanager.core.timecontrol import TimeControl
 from tmanager.tourney.engines import EngineSpec
-from tmanager.tourney.play import Adjudication, GameSpec, play_game
+from tmanager.tourney.play import Adjudication, EnginePool, GameSpec, play_game
+from tmanager.tourney.uci import UciEngine
+from tmanager.tourney.worker import Worker
 
 ENGINE = textwrap.dedent(
     """
-    import random, sys, time
-    import chess
-    log = open(sys.argv[1], "a")
-    choose = random.Random(sys.argv[1]).choice
-    position = []
+    import sys, time
+    moves = open(sys.argv[1]).read().split()
+    log = open(sys.argv[2], "a")
+    ply = 0
     for line in sys.stdin:
         now = time.time_ns()
         words = line.split()
         if not words:
             continue
-        if words[0] == "uci":
-            print("id name stamp\\nuciok", flush=True)
-        elif words[0] == "isready":
-            print("readyok", flush=True)
-        elif words[0] == "position":
-            position = words  # parsed once go is stamped: the engine's own work is no overhead
+        if words[0] == "position":
+            ply = len(words) - words.index("moves") - 1 if "moves" in words else 0
         elif words[0] == "go":
             log.write(f"go {now}\\n")
-            board = chess.Board()
-            if "moves" in position:
-                for move in position[position.index("moves") + 1:]:
-                    board.push_uci(move)
-            move = choose(sorted(board.legal_moves, key=lambda m: m.uci()))
             log.write(f"bestmove {time.time_ns()}\\n")
-            print(f"bestmove {move.uci()}", flush=True)
+            print(f"info depth 1 score cp 0 nodes 1 pv {moves[ply]}\\nbestmove {moves[ply]}", flush=True)
+        elif words[0] == "isready":
+            print("readyok", flush=True)
+        elif words[0] == "uci":
+            print("id name replay\\noption name Hash type spin default 16 min 1 max 1024\\nuciok", flush=True)
         elif words[0] == "quit":
             break
-    log.flush()
+    log.close()
     """
 )
 
 
+def long_game(plies: int) -> list[str]:
+    """A random legal game of ``plies`` plies that no rule ends before its last move (fixed seeds)."""
+    for seed in range(10_000):
+        rng, board = random.Random(seed), chess.Board()
+        while board.ply() < plies and not board.is_game_over(claim_draw=True):
+            board.push(rng.choice(sorted(board.legal_moves, key=chess.Move.uci)))
+        if board.ply() == plies and not board.is_game_over(claim_draw=True):
+            return [move.uci() for move in board.move_stack]
+    raise SystemExit(f"no random game of {plies} plies found")
+
+
+class Bench:
+    def __init__(self, directory: Path, plies: int, games: int) -> None:
+        self.directory, self.plies, self.games = directory, plies, games
+        self.script = directory / "replay.py"
+        self.script.write_text(ENGINE)
+        self.moves = directory / "game.txt"
+        self.moves.write_text(" ".join(long_game(plies)))
+        self.round = 0
+
+    def logs(self, layer: str) -> list[Path]:
+        return [self.directory / f"{layer}-{self.round}-{side}.log" for side in ("w", "b")]
+
+    def command(self, log: Path) -> list[str]:
+        return [sys.executable, str(self.script), str(self.moves), str(log)]
+
+    async def _protocol(self, logs: list[Path], *, lean: bool) -> float:
+        engines = []
+        for log in logs:
+            _, engine = await UciEngine.popen(self.command(log))
+            await engine.initialize()
+            engines.append(engine)
+        limit = chess.engine.Limit(nodes=1)
+        started = time.process_time()
+        for _ in range(self.games):
+            board, game = chess.Board(), object()
+            while board.ply() < self.plies:
+                engine = engines[board.ply() % 2]
+                if lean:
+                    result = await engine.play_on(board, limit, game=game, info=chess.engine.INFO_NONE)
+                else:
+                    result = await engine.play(board, limit, game=game)
+                assert result.move is not None
+                board.push(result.move)
+        cpu = time.process_time() - started
+        for engine in engines:
+            await engine.quit()
+        return cpu
+
+    def floor(self, logs: list[Path]) -> float:
+        return asyncio.run(self._protocol(logs, lean=False))
+
+    def play_on(self, logs: list[Path]) -> float:
+        return asyncio.run(self._protocol(logs, lean=True))
+
+    def runner(self, logs: list[Path]) -> float:
+        async def games() -> float:
+            limits = TimeControl.parse("inf", nodes=1)
+            white, black = (EngineSpec(name=f"E{i}", command=tuple(self.command(log)), protocol="uci")
+                            for i, log in enumerate(logs))
+            spec = GameSpec(white=white, black=black, white_limits=limits, black_limits=limits,
+                            adjudication=Adjudication(max_moves=self.plies // 2))
+            pool = EnginePool()
+            for engine in (white, black):  # started before the clock runs, as in the other layers
+                await pool.release(await pool.acquire(engine), healthy=True)
+            started = time.process_time()
+            for _ in range(self.games):
+                record = await play_game(spec, pool)
+                assert record.plies == self.plies, record.reason
+            cpu = time.process_time() - started
+            await pool.close()
+            return cpu
+
+        return asyncio.run(games())
+
+    def worker(self, logs: list[Path]) -> float:
+        directory = self.directory / f"worker-{self.round}"
+        (directory / "engines").mkdir(parents=True)
+        for name, log in zip(("white", "black"), logs, strict=True):
+            (directory / "engines" / f"{name}.toml").write_text(
+                f'cmd = "{self.script}"\nprotocol = "uci"\nargs = ["{self.moves}", "{log}"]\n'
+            )
+        path = directory / "t.toml"
+        subprocess.run(
+            [sys.executable, "-m", "tmanager", "new", str(path), "-e", "white", "-e", "black", "--games", "1",
+             "--cycles", str(self.games), "--nodes", "1", "--set", f"adjudication.max_moves={self.plies // 2}"],
+            check=True, capture_output=True,
+        )
+        started = time.process_time()
+        played = asyncio.run(Worker(path).run())
+        cpu = time.process_time() - started
+        assert played == self.games
+        return cpu
+
+    def simple_engine(self, logs: list[Path]) -> float:
+        engines = [chess.engine.SimpleEngine.popen_uci(self.command(log)) for log in logs]
+        started = time.process_time()
+        for _ in range(self.games):
+            board, game = chess.Board(), object()
+            while not board.is_game_over(claim_draw=True) and board.ply() < self.plies:
+                result = engines[board.ply() % 2].play(board, chess.engine.Limit(nodes=1), game=game)
+                assert result.move is not None
+                board.push(result.move)
+        cpu = time.process_time() - started
+        for engine in engines:
+            engine.quit()
+        return cpu
+
+
 def gaps(logs: list[Path]) -> list[float]:
-    """Milliseconds from each bestmove to the next go, across both engines' stamps."""
-    events = sorted(
-        (int(stamp), kind) for log in logs for kind, stamp in (line.split() for line in log.read_text().splitlines())
-    )
-    result = []
-    for (t0, k0), (t1, k1) in itertools.pairwise(events):
-        if k0 == "bestmove" and k1 == "go":
-            result.append((t1 - t0) / 1e6)
-    return result
-
-
-def with_tmanager(engine: Path, logs: list[Path], plies: int) -> None:
-    specs = [EngineSpec(name=f"S{i}", command=(sys.executable, str(engine), str(log)), protocol="uci")
-             for i, log in enumerate(logs)]
-    limits = TimeControl.parse("inf", nodes=1)
-    asyncio.run(play_game(GameSpec(white=specs[0], black=specs[1], white_limits=limits, black_limits=limits,
-                                   adjudication=Adjudication(max_moves=plies // 2))))
-
-
-def with_simple_engine(engine: Path, logs: list[Path], plies: int) -> None:
-    engines = [chess.engine.SimpleEngine.popen_uci([sys.executable, str(engine), str(log)]) for log in logs]
-    board = chess.Board()
-    while not board.is_game_over(claim_draw=True) and board.ply() < plies:
-        result = engines[board.ply() % 2].play(board, chess.engine.Limit(nodes=1))
-        assert result.move is not None
-        board.push(result.move)
-    for e in engines:
-        e.quit()
-
-
-def summary(values: list[float]) -> str:
-    cuts = statistics.quantiles(values, n=100)
-    return f"median {statistics.median(values):.3f} ms, p90 {cuts[89]:.3f} ms, p99 {cuts[98]:.3f} ms"
+    """Microseconds from each bestmove to the next go, across both engines' stamps."""
+    events = sorted((int(stamp), kind) for log in logs for kind, stamp in map(str.split, log.read_text().splitlines()))
+    return [(t1 - t0) / 1000 for (t0, k0), (t1, k1) in itertools.pairwise(events) if (k0, k1) == ("bestmove", "go")]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--plies", type=int, default=200, help="plies per game")
-    parser.add_argument("--games", type=int, default=5, help="games per contender, interleaved")
+    parser.add_argument("--plies", type=int, default=150, help="plies per game")
+    parser.add_argument("--games", type=int, default=4, help="games per layer and round")
+    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds; medians are printed")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        engine = Path(tmp) / "stamp.py"
-        engine.write_text(ENGINE)
-        measured: dict[str, list[float]] = {"tmanager": [], "SimpleEngine": []}
-        for game in range(args.games):
-            for name, play in (("tmanager", with_tmanager), ("SimpleEngine", with_simple_engine)):
-                logs = [Path(tmp) / f"{name}-{game}-{side}.log" for side in ("w", "b")]
-                play(engine, logs, args.plies)
-                measured[name] += gaps(logs)
-    ours, theirs = measured["tmanager"], measured["SimpleEngine"]
-    print(f"bestmove -> opponent's go, {len(ours)} and {len(theirs)} moves ({args.games} games of {args.plies} plies)")
-    print(f"  tmanager game runner : {summary(ours)}")
-    print(f"  SimpleEngine loop    : {summary(theirs)}")
-    print(f"  ratio of medians     : {statistics.median(ours) / statistics.median(theirs):.2f}")
+        bench = Bench(Path(tmp), args.plies, args.games)
+        layers: dict[str, Callable[[list[Path]], float]] = {
+            "UciProtocol.play (python-chess)": bench.floor,
+            "UciEngine.play_on": bench.play_on,
+            "play_game (the runner)": bench.runner,
+            "Worker (tmanager work)": bench.worker,
+            "SimpleEngine loop (a tester's)": bench.simple_engine,
+        }
+        cpu: dict[str, list[float]] = {name: [] for name in layers}
+        latency: dict[str, list[float]] = {name: [] for name in layers}
+        for bench.round in range(args.rounds):
+            for name, layer in layers.items():
+                logs = bench.logs(name.split()[0])
+                cpu[name].append(layer(logs) / (args.games * args.plies) * 1e6)
+                latency[name] += gaps(logs)
+    floor = statistics.median(cpu["UciProtocol.play (python-chess)"])
+    print(f"per move, {args.games} games of {args.plies} plies x {args.rounds} rounds, an engine that answers at once")
+    print(f"  {'layer':34s} {'CPU/move':>9s} {'/floor':>7s} {'bestmove->go':>13s} {'p90':>7s}")
+    for name in layers:
+        median_cpu = statistics.median(cpu[name])
+        deciles = statistics.quantiles(latency[name], n=10)
+        print(f"  {name:34s} {median_cpu:7.0f}us {median_cpu / floor:7.2f} "
+              f"{statistics.median(latency[name]):11.0f}us {deciles[8]:5.0f}us")
 
 
 if __name__ == "__main__":

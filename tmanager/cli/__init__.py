@@ -12,9 +12,12 @@ string, if present, is shown at the end of ``--help``.
 from __future__ import annotations
 
 import argparse
+import ast
 import importlib
+import importlib.util
 import signal
 import sys
+import tokenize
 from collections.abc import Sequence
 from types import FrameType, ModuleType
 
@@ -45,8 +48,9 @@ class _Formatter(argparse.RawDescriptionHelpFormatter, argparse.ArgumentDefaults
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
-    """The whole parser; with ``only``, just that command is loaded (the others are bare names),
-    so that running one command never imports the modules of all the others."""
+    """The parser; with ``only``, just that command is loaded (the others are bare names), and
+    without, every command is listed with its summary and none is loaded: running or listing
+    commands never imports the modules of all of them."""
     parser = argparse.ArgumentParser(
         prog="tmanager",
         description="Tournament manager for chess engines and human events.",
@@ -56,7 +60,10 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"tmanager {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, module_name in COMMANDS.items():
-        if only is not None and name != only:
+        if only is None:
+            sub.add_parser(name, help=_summary(module_name) or name)
+            continue
+        if name != only:
             sub.add_parser(name)
             continue
         module = importlib.import_module(module_name)
@@ -72,6 +79,23 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         module.configure(command_parser)
         command_parser.set_defaults(handler=module.command)
     return parser
+
+
+def _summary(module_name: str) -> str:
+    """The first line of a command module's docstring, read from its source without importing it
+    (importing every command, with numpy, networkx and the web stack, only to list them took most
+    of a second)."""
+    spec = importlib.util.find_spec(module_name)
+    if spec is None or spec.origin is None:
+        return ""
+    with tokenize.open(spec.origin) as source:
+        for token in tokenize.generate_tokens(source.readline):
+            if token.type == tokenize.STRING:
+                lines = str(ast.literal_eval(token.string)).strip().splitlines()
+                return lines[0] if lines else ""
+            if token.type not in (tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE):
+                break
+    return ""
 
 
 def _examples(module: ModuleType) -> str | None:

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from tmanager.errors import ConfigError
-from tmanager.tourney.model import parse_value
+from tmanager.tomlmap import parse_value
 
 #: (participant name, participant key such as "tc" or "options.Hash", value)
 ParticipantAssignment = tuple[str, str, Any]

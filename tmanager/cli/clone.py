@@ -37,6 +37,7 @@ def command(args: argparse.Namespace) -> int:
         participants=list(source.participants),
         openings=source.openings,
         adjudication=source.adjudication,
+        sprt=source.sprt,
     )
     apply_setting(clone, "pgn", path.with_suffix(".pgn").name)
     if source.openings is not None:  # keep the book reachable from the new file's directory

@@ -4,8 +4,10 @@ Reads only the tags it needs (White, Black, Result, Round, FEN, GameNumber,
 Superseded), so millions of games take seconds. Ratings are a
 joint maximum-likelihood logistic Elo fit; with two players (or --match) the
 match statistics of cutechess-cli and fastchess follow: Elo ± 95 %, LOS, draw
-ratio, pentanomial counts, nElo and an optional SPRT. Malformed games are
-skipped and counted on stderr.
+ratio, pentanomial counts, nElo and an optional SPRT. Without --match, the
+first player (the one tested) is the one with white in the lowest GameNumber
+(tmanager's first participant), else the first in alphabetical order.
+Malformed games are skipped and counted on stderr.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from pathlib import Path
 from tmanager import files
 from tmanager.core import crosstable, tiebreaks
 from tmanager.core.standings import Points
+from tmanager.core.stats import SPRT_MODELS, SprtSettings
 from tmanager.errors import ConfigError
 from tmanager.formats import pgnscan
 
@@ -24,7 +27,7 @@ EXAMPLES = """\
   tmanager crosstable games.pgn
   tmanager crosstable a.pgn b.pgn --format html -o table.html
   tmanager crosstable ccrl.pgn --anchor "Stockfish 16" --anchor-elo 3500 --white-advantage
-  tmanager crosstable match.pgn --sprt 0 5 0.05 0.05 --sprt-model normalized
+  tmanager crosstable match.pgn --sprt 0 5 0.05 0.05 --sprt-model normalized --match dev base
   tmanager crosstable swiss.pgn --tiebreaks BH-C1,BH,SB,DE --format markdown
 """
 
@@ -48,7 +51,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar=("ELO0", "ELO1", "ALPHA", "BETA"),
         help="SPRT of the match: H0 elo0 against H1 elo1",
     )
-    parser.add_argument("--sprt-model", choices=["logistic", "normalized"], default="normalized")
+    parser.add_argument("--sprt-model", choices=SPRT_MODELS, default="normalized")
     parser.add_argument(
         "--tiebreaks",
         default="",
@@ -81,11 +84,11 @@ def command(args: argparse.Namespace) -> int:
     sprt = None
     if args.sprt:
         elo0, elo1, alpha, beta = args.sprt
-        if not (0 < alpha < 1 and 0 < beta < 1 and elo0 < elo1):
-            raise ConfigError(
-                "needs elo0 < elo1 and 0 < alpha, beta < 1", field="--sprt", hint="e.g. --sprt 0 5 0.05 0.05"
-            )
-        sprt = crosstable.SprtSettings(elo0, elo1, alpha, beta, args.sprt_model)
+        sprt = SprtSettings(elo0, elo1, alpha, beta, args.sprt_model)
+        try:
+            sprt.check()
+        except ConfigError as exc:
+            raise ConfigError(f"{exc.field}: {exc.message}", field="--sprt", hint="e.g. --sprt 0 5 0.05 0.05") from None
     report = pgnscan.ScanReport()
     table = crosstable.build(
         pgnscan.scan_files(args.files, report, jobs=args.jobs),

@@ -15,6 +15,7 @@ import argparse
 from pathlib import Path
 
 from tmanager.cli._settings import add_participant_arguments, parse_assignments, participant_assignments
+from tmanager.core.stats import SPRT_MODELS, SprtSettings
 from tmanager.errors import ConfigError
 from tmanager.tourney import store
 from tmanager.tourney.model import Participant, Settings, Tourney, apply_setting, set_participant
@@ -25,8 +26,10 @@ EXAMPLES = """\
   tmanager new gauntlet.toml --type gauntlet --seeds 1 -e stockfish:SF-dev -e fairymax -e greedy-uci \\
       --games 2 --cycles 10 --nodes 5000 --openings tourneys/openings/sample.epd
   tmanager new match.toml -e stockfish:A -e stockfish:B --tc 40/60+0.6 --set adjudication.max_moves=200
-  tmanager new sf.toml -e stockfish:base -e stockfish:dev --option dev:Hash=64 --each option.Threads=1 \
+  tmanager new sf.toml -e stockfish:base -e stockfish:dev --option dev:Hash=64 --each option.Threads=1 \\
       --each tc=10+0.1 --each time_margin=0.05
+  tmanager new sprt.toml -e stockfish:dev -e stockfish:base --tc 10+0.1 --games 2 --cycles 5000 \\
+      --openings tourneys/openings/sample.epd --sprt 0 5 0.05 0.05     # stops when the test decides
 """
 
 
@@ -51,6 +54,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--after-tourney", default="", help="shell command run once, after the last game")
     parser.add_argument("--openings", help="EPD or PGN opening book, relative to the tourney file")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="any other setting")
+    parser.add_argument(
+        "--sprt", nargs=4, type=float, metavar=("ELO0", "ELO1", "ALPHA", "BETA"),
+        help="two participants: an SPRT of the first against the second, H0 elo0 against H1 elo1; "
+        "the tourney stops once it decides",
+    )
+    parser.add_argument(
+        "--sprt-model", choices=SPRT_MODELS, default="normalized",
+        help="what the SPRT's bounds mean: normalized (nElo), logistic or bayesian Elo",
+    )
     add_participant_arguments(parser)
     parser.add_argument("--force", action="store_true", help="overwrite an existing file")
 
@@ -80,6 +92,9 @@ def command(args: argparse.Namespace) -> int:
         after_tourney=args.after_tourney,
     )
     tourney = Tourney(path=path, settings=settings, participants=participants)
+    if args.sprt:
+        elo0, elo1, alpha, beta = args.sprt
+        tourney.sprt = SprtSettings(elo0, elo1, alpha, beta, args.sprt_model)
     if args.openings:
         apply_setting(tourney, "openings.file", args.openings)
     for key, value in parse_assignments(args.set):

@@ -4,7 +4,9 @@ Each worker is a process of its own that claims games under the file lock, so
 `tmanager work FILE` can add more from other terminals at any time. Ctrl-C or
 SIGTERM stops all workers cleanly: their games in progress are given back
 unplayed. Running the command again resumes where the tourney stopped; games of
-workers that were killed outright are detected and replayed.
+workers that were killed outright are detected and replayed. A match of two
+participants prints its statistics every --report-every games; with [sprt] it
+stops once the test decides (on whole game pairs) and prints the verdict.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING
 
+from tmanager.cli.status import match_lines, report
+from tmanager.core import sprt
 from tmanager.errors import ConfigError, TManagerError
 from tmanager.logs import setup_logging
 from tmanager.tourney import store
@@ -34,6 +38,7 @@ EXAMPLES = """\
   tmanager run gauntlet.toml --workers 2          # two games at once
   tmanager run gauntlet.toml --workers 2 --log gauntlet.log
   tmanager run gauntlet.toml --dask tcp://10.0.0.1:8786  # on a Dask cluster (docs/cluster.md)
+  tmanager run sprt.toml --workers 2 --report-every 20    # an SPRT match: Elo, nElo and LLR every 20 games
 """
 
 #: How often the progress display reads the tourney file.
@@ -56,6 +61,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="games at once on the cluster (default: its threads, growing as workers join)",
     )
     parser.add_argument(
+        "--report-every", type=int, default=10, metavar="N",
+        help="a match of two: print its statistics (Elo, nElo, pentanomial, LLR) every N games; 0: never",
+    )
+    parser.add_argument(
         "--log-engines", action="store_true",
         help="write every line to and from the engines to FILE.engine-logs/game-N.log (as log_engines = true)",
     )
@@ -66,6 +75,8 @@ def command(args: argparse.Namespace) -> int:
     if args.workers < 1:
         print("tmanager: --workers must be at least 1", file=sys.stderr)
         return 2
+    if args.report_every < 0:
+        raise ConfigError(f"must not be negative, not {args.report_every}", field="--report-every")
     if args.log_engines and args.dask is not None:
         raise ConfigError(
             "not with --dask", field="--log-engines",
@@ -76,9 +87,10 @@ def command(args: argparse.Namespace) -> int:
         preflight(tourney)  # with --dask, the engines are checked on the cluster's hosts
     log_path = args.log or path.with_suffix(".log")
     setup_logging(None)
-    monitor = Progress(path, interactive=sys.stderr.isatty())
+    monitor = Progress(path, interactive=sys.stderr.isatty(), report_every=args.report_every)
     if monitor.finished(tourney) and not tourney.hooks:
         monitor.final(tourney)
+        print(f"tmanager: nothing to play: {_why_over(tourney, path)}", file=sys.stderr)
         return 0
     workers = (
         Workers(path, args.workers, log_path, log_engines=args.log_engines) if args.dask is None
@@ -116,6 +128,15 @@ def command(args: argparse.Namespace) -> int:
         print("stopped; run the same command again to resume", file=sys.stderr)
         return 130
     return 0 if monitor.finished(tourney) else 1
+
+
+def _why_over(tourney: Tourney, path: Path) -> str:
+    """Why a tourney that is over has nothing to play, and how to go on."""
+    state = tourney.sprt_state()
+    decision = sprt.describe(state) if state is not None and state.decided else None
+    if decision:
+        return f"{decision}; to go on, change its bounds (tmanager edit {path.name} --set sprt.elo1=…)"
+    return f"every game is played; to go on, raise cycles (tmanager edit {path.name} --set cycles=…)"
 
 
 def _coordinator(args: argparse.Namespace, path: Path, log_path: Path) -> Coordinator:
@@ -218,9 +239,10 @@ class Workers:
 class Progress:
     """Live progress: a rewritten line on a terminal, a log line per finished game otherwise."""
 
-    def __init__(self, path: Path, *, interactive: bool) -> None:
+    def __init__(self, path: Path, *, interactive: bool, report_every: int = 0) -> None:
         self.path = path
         self.interactive = interactive
+        self.report_every = report_every
         self.started = time.monotonic()
         self.done_at_start: int | None = None
         self.last_done = -1
@@ -250,6 +272,10 @@ class Progress:
 
     def show(self, tourney: Tourney) -> None:
         done = tourney.finished_count
+        if self.report_every and done // self.report_every != self.last_done // self.report_every:
+            # The match's statistics stay on the screen, above the rewritten progress line.
+            for line in match_lines(tourney):
+                print(("\r\x1b[K" if self.interactive else "") + line, file=sys.stderr, flush=True)
         if self.interactive:
             sys.stderr.write("\r\x1b[K" + self.line(tourney))
             sys.stderr.flush()
@@ -260,8 +286,6 @@ class Progress:
     def final(self, tourney: Tourney) -> None:
         if self.interactive:
             sys.stderr.write("\r\x1b[K")
-        from tmanager.cli.status import report
-
         print(report(tourney))
 
 

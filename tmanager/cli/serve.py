@@ -17,8 +17,8 @@ import socket
 import tomllib
 from pathlib import Path
 
-from tmanager import event
 from tmanager.errors import ConfigError
+from tmanager.events import journal
 from tmanager.tourney import store
 
 EXAMPLES = """\
@@ -48,7 +48,7 @@ def command(args: argparse.Namespace) -> int:
     if is_event_file(args.file):
         from tmanager.web.eventapp import create_event_app
 
-        name = event.load(args.file).name
+        name = journal.load(args.file).name
         app = create_event_app(args.file, loopback_only=is_loopback(args.host))
     else:
         name = store.read(args.file).settings.name

@@ -1,4 +1,4 @@
-"""Show a tourney's progress, claims, engine faults and standings; safe while workers run.
+"""Show a tourney's progress, match statistics and SPRT, claims, engine faults and standings; safe while workers run.
 
 It only reads the file (writes are atomic renames), so it never disturbs a
 running tourney. Stale claims, whose worker is gone, are listed; they are
@@ -11,10 +11,9 @@ import argparse
 import time
 from pathlib import Path
 
-from tmanager.core import crosstable
-from tmanager.core.standings import GameResult
+from tmanager.core import crosstable, sprt
 from tmanager.tourney import store
-from tmanager.tourney.model import PGN_RESULT, PLAYING, Tourney, describe_faults
+from tmanager.tourney.model import PLAYING, Tourney, describe_faults
 from tmanager.tourney.worker import GameInProgress, claim_is_alive
 
 EXAMPLES = """\
@@ -48,10 +47,9 @@ def report(tourney: Tourney, fmt: crosstable.Format = "text") -> str:
         f"{tourney.settings.name}: {done} played, {playing} in progress, {total - done - playing} left "
         f"(of {total})"
     ]
+    lines += [f"  {line}" for line in match_lines(tourney)]
     now = time.time()
-    for number, char in enumerate(tourney.results):
-        if char != PLAYING:
-            continue
+    for number in tourney.playing():
         claim = tourney.claims.get(number)
         if claim is None:
             lines.append(f"  game {number}: in progress, owner unknown (stale)")
@@ -71,17 +69,20 @@ def report(tourney: Tourney, fmt: crosstable.Format = "text") -> str:
             )
     for engine, counts in sorted(tourney.faults.items()):
         lines.append(f"  faults of {engine}: {describe_faults(counts)[1]}")
-    games = game_results(tourney)
-    if games:
+    if tourney.finished_count:
         lines.append("")
-        lines.append(crosstable.render(crosstable.build(games, title=tourney.settings.name), fmt))
+        lines.append(crosstable.render(tourney.crosstable(), fmt))
     return "\n".join(lines)
 
 
-def game_results(tourney: Tourney) -> list[GameResult]:
-    """The finished games of the results string, for the cross-table (names as they are now)."""
-    names = [p.name for p in tourney.participants]
-    return [
-        GameResult(names[game.white], names[game.black], PGN_RESULT[char], str(game.pgn_round), game.number + 1)
-        for game, char in tourney.finished_games()
-    ]
+def match_lines(tourney: Tourney) -> list[str]:
+    """A two-participant match's statistics on one line (see :func:`crosstable.match_line`), then the
+    SPRT's decision once it has one; nothing for other tourneys or before the first result."""
+    if not tourney.finished_count:
+        return []  # and numpy, which counts the match, need not even be loaded
+    state = tourney.match_state()
+    if state is None:
+        return []
+    first, second = (p.name for p in tourney.participants)
+    decision = sprt.describe(state)
+    return [crosstable.match_line(first, second, state.statistics(), state.settings), *([decision] if decision else [])]

@@ -10,16 +10,15 @@ string or a human event.
 from __future__ import annotations
 
 import csv
-import functools
 import html
 import io
 import json
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from tmanager.core import ratings as ratings_module
+from tmanager.columns import aligned
 from tmanager.core import stats, tiebreaks
 from tmanager.core.standings import (
     DRAW,
@@ -28,6 +27,7 @@ from tmanager.core.standings import (
     GamePairs,
     GameResult,
     HeadToHead,
+    PairCounts,
     Points,
     Standing,
     Tally,
@@ -36,6 +36,10 @@ from tmanager.core.standings import (
     round_key,
     standings,
 )
+from tmanager.core.stats import SprtSettings
+
+if TYPE_CHECKING:
+    from tmanager.core import ratings as ratings_module
 
 Format = Literal["text", "html", "markdown", "csv", "json"]
 FORMATS: tuple[Format, ...] = ("text", "html", "markdown", "csv", "json")
@@ -47,17 +51,6 @@ MAX_GRID_GAMES = 4
 
 
 @dataclass(frozen=True, slots=True)
-class SprtSettings:
-    """``--sprt elo0 elo1 alpha beta`` and the model."""
-
-    elo0: float
-    elo1: float
-    alpha: float = 0.05
-    beta: float = 0.05
-    model: stats.SprtModel = "normalized"
-
-
-@dataclass(frozen=True, slots=True)
 class Match:
     """The two-player statistics, from ``first``'s side."""
 
@@ -65,7 +58,7 @@ class Match:
     second: str
     stats: stats.MatchStats
     unpaired: int
-    sprt_model: str | None = None
+    sprt: SprtSettings | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,8 +100,13 @@ def build(
 ) -> Crosstable:
     """Aggregate ``games`` (streamed once) and compute standings, ratings and statistics.
 
-    The two-player match statistics are computed for ``match``, or for the
-    only two players when there are exactly two.
+    The two-player match statistics are computed for ``match``, from its
+    first player's side, or for the only two players when there are exactly
+    two. Then the first is, in this fixed order: the player with white in the
+    game with the lowest GameNumber (in tmanager's own PGN, the tourney's first
+    participant, the one its SPRT tests), or without GameNumber tags the first
+    in alphabetical order. The order of the games in the file plays no part:
+    parallel workers append them in any order.
     """
     tally = Tally()
     kept: list[GameResult] | None = [] if tiebreak_names else None
@@ -126,6 +124,36 @@ def build(
                 pairing = GamePairs(game.white, game.black)
         if pairing is not None:
             pairing.add(game)
+    return summarize(
+        tally, title=title, points=points, anchor=anchor, anchor_elo=anchor_elo, white_advantage=white_advantage,
+        match=match, pairs=pairing.finish() if pairing is not None else None, sprt=sprt,
+        tiebreak_names=tiebreak_names, games=kept,
+    )
+
+
+def summarize(
+    tally: Tally,
+    *,
+    title: str = "Cross-table",
+    points: Points = STANDARD_POINTS,
+    anchor: str | None = None,
+    anchor_elo: float = 0.0,
+    white_advantage: bool = False,
+    match: tuple[str, str] | None = None,
+    pairs: PairCounts | None = None,
+    sprt: SprtSettings | None = None,
+    tiebreak_names: Sequence[str] = (),
+    games: Sequence[GameResult] | None = None,
+) -> Crosstable:
+    """The cross-table of games already counted: :func:`build` without the games, for a caller that
+    counted them another way (a tourney of a million games, straight from its results string).
+
+    ``pairs`` holds the match's game pairs, ``games`` every game in order where
+    tie-breaks are wanted.
+    """
+    # Imported here: ratings need numpy, which a caller that only renders (or has no games) should not load.
+    from tmanager.core import ratings as ratings_module
+
     fitted = ratings_module.fit(tally, anchor=anchor, anchor_elo=anchor_elo, white_advantage=white_advantage)
     elos = fitted.elo()
     table = standings(tally, points=points, ratings=elos)
@@ -141,9 +169,9 @@ def build(
             "so it is smaller than the exact one where the opponents' ratings are uncertain"
         )
     tb_values: dict[str, tuple[float, ...]] = {}
-    if kept is not None:
+    if tiebreak_names and games is not None:
         ranked = tiebreaks.rank(
-            _rounds(kept, points),
+            _rounds(games, points),
             tiebreak_names,
             ratings=elos,
             round_robin=_is_round_robin(tally),
@@ -167,19 +195,21 @@ def build(
         head_to_head=tuple(head_to_head(tally, points=points)),
         tally=tally,
         ratings=fitted,
-        match=_match(tally, pairing, match, sprt),
+        match=_match(tally, pairs, match, sprt),
         tiebreak_names=tuple(tiebreak_names),
         notes=tuple(notes),
     )
 
 
 def _match(
-    tally: Tally, pairing: GamePairs | None, match: tuple[str, str] | None, sprt: SprtSettings | None
+    tally: Tally, pairs: PairCounts | None, match: tuple[str, str] | None, sprt: SprtSettings | None
 ) -> Match | None:
     if match is None:
         if len(tally.players) != 2:
             return None
-        first, second = list(tally.players)
+        first, second = sorted(tally.players)
+        if pairs is not None and pairs.lowest_white not in (None, first):
+            first, second = second, first
     else:
         first, second = match
     record = tally.record(first, second)
@@ -187,18 +217,12 @@ def _match(
         return None
     penta: tuple[int, int, int, int, int] | None = None
     unpaired = record.games
-    if pairing is not None:
-        counts = pairing.finish()
-        if pairing.first != first:  # seen from the other side: reverse the pentanomial
-            counts = (counts[4], counts[3], counts[2], counts[1], counts[0])
-        penta, unpaired = counts, pairing.unpaired
-    test = None
-    if sprt is not None:
-        test = functools.partial(
-            stats.sprt, elo0=sprt.elo0, elo1=sprt.elo1, alpha=sprt.alpha, beta=sprt.beta, model=sprt.model
-        )
-    result = stats.match_stats(record.wins, record.losses, record.draws, penta=penta, sprt_test=test)
-    return Match(first, second, result, unpaired, sprt.model if sprt else None)
+    if pairs is not None:
+        penta, unpaired = pairs.penta, pairs.unpaired
+        if pairs.first != first:  # seen from the other side: reverse the pentanomial
+            penta = (penta[4], penta[3], penta[2], penta[1], penta[0])
+    result = stats.match_stats(record.wins, record.losses, record.draws, penta=penta, sprt_settings=sprt)
+    return Match(first, second, result, unpaired, sprt)
 
 
 def _rounds(games: Sequence[GameResult], points: Points) -> dict[str, list[tiebreaks.RoundResult]]:
@@ -336,21 +360,35 @@ def _match_lines(table: Crosstable) -> list[str]:
         ]
     else:
         lines.append(f"nElo: {_signed(s.nelo.value, 2)} +/- {_margin(s.nelo.margin, 2)} (no game pairs found)")
-    if s.sprt is not None:
+    if s.sprt is not None and m.sprt is not None:
         verdict = {"H1": "H1 was accepted", "H0": "H0 was accepted", "continue": "no decision yet"}[s.sprt.verdict]
+        counted = "pentanomial" if s.penta is not None and m.sprt.model != "bayesian" else "trinomial"
         lines.append(
-            f"SPRT ({m.sprt_model}): LLR {s.sprt.llr:.2f} (bounds {s.sprt.lower:.2f}, {s.sprt.upper:.2f}) - {verdict}"
+            f"SPRT of {m.first} against {m.second}, [{m.sprt.elo0:g}, {m.sprt.elo1:g}] ({m.sprt.model}, {counted}): "
+            f"LLR {s.sprt.llr:.2f} (bounds {s.sprt.lower:.2f}, {s.sprt.upper:.2f}) - {verdict}"
         )
     return lines
 
 
-def _aligned(header: list[str], rows: list[list[str]], *, left: Sequence[int] = (1,)) -> list[str]:
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    out = []
-    for row in [header, *rows]:
-        cells = [c.ljust(w) if i in left else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths, strict=True))]
-        out.append("  ".join(cells).rstrip())
-    return out
+def match_line(first: str, second: str, match: stats.MatchStats, sprt: SprtSettings | None = None) -> str:
+    """The match on one line, as engine testers follow a test: games, W-D-L, Elo ± 95 % and nElo
+    (pentanomial where there are pairs), the pentanomial counts and the LLR with its bounds."""
+    elo, nelo = match.elo, match.nelo
+    if match.elo_penta is not None and match.nelo_penta is not None:
+        elo, nelo = match.elo_penta, match.nelo_penta
+    text = (
+        f"{first} vs {second}: {match.games} games, W-D-L {match.wins}-{match.draws}-{match.losses}, "
+        f"Elo {_signed(elo.value, 1)} ± {_margin(elo.margin, 1)}, "
+        f"nElo {_signed(nelo.value, 1)} ± {_margin(nelo.margin, 1)}"
+    )
+    if match.penta is not None:
+        text += f", Ptnml(0-2) [{', '.join(map(str, match.penta))}]"
+    if match.sprt is not None and sprt is not None:
+        text += (
+            f", LLR {match.sprt.llr:.2f} ({match.sprt.lower:.2f}, {match.sprt.upper:.2f}) "
+            f"[{sprt.elo0:g}, {sprt.elo1:g}]"
+        )
+    return text
 
 
 def _rating_note(table: Crosstable) -> str:
@@ -363,11 +401,11 @@ def _rating_note(table: Crosstable) -> str:
 
 
 def _text(table: Crosstable) -> str:
-    out = [table.title, "", *_aligned(*_standings_rows(table)), "", _rating_note(table)]
+    out = [table.title, "", *aligned(*_standings_rows(table)), "", _rating_note(table)]
     matrix = _matrix(table)
     if matrix is not None:
-        out += ["", "Cross-table", "", *_aligned(*matrix)]
-    out += ["", "Per colour", "", *_aligned(*_colour_rows(table), left=(0,))]
+        out += ["", "Cross-table", "", *aligned(*matrix)]
+    out += ["", "Per colour", "", *aligned(*_colour_rows(table), left=(0,))]
     if table.match is not None:
         out += ["", *_match_lines(table)]
     out += [f"note: {n}" for n in table.notes]
@@ -485,9 +523,11 @@ def _match_json(m: Match) -> dict[str, Any]:
         out["elo_pentanomial_error"] = _finite(s.elo_penta.margin)
         out["nelo_pentanomial"] = _finite(s.nelo_penta.value)
         out["nelo_pentanomial_error"] = _finite(s.nelo_penta.margin)
-    if s.sprt is not None:
+    if s.sprt is not None and m.sprt is not None:
         out["sprt"] = {
-            "model": m.sprt_model,
+            "model": m.sprt.model,
+            "elo0": m.sprt.elo0,
+            "elo1": m.sprt.elo1,
             "llr": round(s.sprt.llr, 4),
             "lower": round(s.sprt.lower, 4),
             "upper": round(s.sprt.upper, 4),

@@ -13,12 +13,29 @@ field the bye slot simply never comes up); a gauntlet with s seeds has ``n-s``
 rounds of ``s`` pairings. The first participant of a pairing has white iff
 ``((game + cycle*G + 1) & 1) ^ (round & 1)``.
 
+**Game numbers.** Everywhere in tmanager a game's number is its index N in the
+results string, counted from 0: the PGN ``GameNumber`` tag, the logs, the
+hooks' ``TMANAGER_GAME``, ``status``, the dashboard, the cluster and crash
+recovery all use it. Only the PGN ``Round`` tag counts from 1 (XBoard's
+``(cycle*rounds_per_cycle + round)*G + game + 1``).
+
+**Game pairs.** The two games the schedule makes together, same pairing and
+colours reversed, form a pair (both play the same opening, see
+:func:`tmanager.tourney.openings.opening_key`): games ``2j`` and ``2j+1`` of a
+pairing; with an odd G the last game of a pairing pairs with the same game of
+the next cycle (cycles 0-1, 2-3, …; not in a Swiss, which pairs each cycle
+afresh), and stays single in the last cycle of an odd number of cycles.
+:meth:`Schedule.partner` answers it; the worker writes
+the pair into the PGN (``Pair`` tag: the number of the pair's first game), so
+that a reader pairs games without knowing the schedule.
+
 A schedule is pure: it knows participant indices, not engines or files.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from tmanager.errors import ConfigError, ScheduleError
@@ -107,6 +124,15 @@ class Schedule(ABC):
         round_, rest = divmod(rest, self.games_per_round)
         pairing, game = divmod(rest, self.games_per_pairing)
         return cycle, round_, pairing, game
+
+    def partner(self, number: int) -> int | None:
+        """The other game of game ``number``'s pair (see the module's docstring), or ``None`` if it has none."""
+        cycle, _, _, game = self.locate(number)
+        g = self.games_per_pairing
+        if g % 2 == 0 or game < g - 1:
+            return number - game + (game ^ 1)
+        other = number + self.games_per_cycle if cycle % 2 == 0 else number - self.games_per_cycle
+        return other if other < self.total_games else None
 
     def game(self, number: int) -> ScheduledGame | None:
         """Who plays game ``number`` and with which colours, or ``None`` to wait."""
@@ -199,15 +225,23 @@ def next_game(
     *,
     sync_after_round: bool = False,
     sync_after_cycle: bool = False,
+    only: Collection[int] | None = None,
 ) -> ScheduledGame | str:
     """The lowest-numbered game that may start now, or :data:`WAIT` or :data:`DONE`.
 
     ``results`` is in XBoard's alphabet: ``+``, ``-``, ``=`` finished, ``*``
     being played, space (or beyond the string) not played. With sync, a game
     waits until every game of the earlier rounds (or cycles) is finished; a
-    Swiss round waits until it has been paired.
+    Swiss round waits until it has been paired. With ``only``, no other
+    unplayed game will be played (a decided SPRT completes its pairs): the
+    choice is among those, and sync does not wait for the others.
     """
     padded = results.ljust(schedule.total_games, " ")
+    if only is not None:  # every other unplayed game counts as finished here
+        kept = [n for n in only if padded[n] == " "]
+        padded = padded.replace(" ", "+")
+        for n in kept:
+            padded = padded[:n] + " " + padded[n + 1 :]
     number = padded.find(" ")
     if number < 0:
         return DONE
@@ -222,7 +256,7 @@ def next_game(
     return WAIT if game is None else game
 
 
-class Swiss(Schedule):
+class SwissSchedule(Schedule):
     """Rounds paired one at a time from the results so far (FIDE Dutch system).
 
     ``paired`` holds the boards of every round paired so far, counted across
@@ -271,3 +305,10 @@ class Swiss(Schedule):
     def period(self) -> int:
         """A Swiss never repeats: each round is paired anew."""
         return self.total_games
+
+    def partner(self, number: int) -> int | None:
+        """As :meth:`Schedule.partner`, but only within a cycle: the next cycle is paired afresh, so
+        the last game of an odd pairing has no colour-reversed partner."""
+        other = super().partner(number)
+        same_cycle = other is not None and other // self.games_per_cycle == number // self.games_per_cycle
+        return other if same_cycle else None

@@ -24,8 +24,10 @@ class GameResult(NamedTuple):
     black: str
     result: str  #: "1-0", "0-1" or "1/2-1/2"
     round: str = ""  #: the Round tag as written ("3", "2.1"), "" if unknown
-    game_number: int | None = None  #: position in the event's schedule, if known
+    #: the game's number in its event's schedule, counted from 0 (the GameNumber tag), if known
+    game_number: int | None = None
     opening: str = ""  #: start position (FEN) when not the standard one
+    pair: int | None = None  #: the number naming its colour-reversed pair (the Pair tag), if known
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +99,17 @@ class Tally:
             else:
                 self.grid_complete = False
                 self.sequences.clear()
+
+    def count(self, white: str, black: str, counts: tuple[int, int, int]) -> None:
+        """Count many games of one ordered pair at once: white wins, draws, black wins. Their order is
+        not known, so the game-by-game grid is no longer available."""
+        self.players.setdefault(white)
+        self.players.setdefault(black)
+        own = self.pairs.setdefault((white, black), [0, 0, 0])
+        for i, n in enumerate(counts):
+            own[i] += n
+        self.grid_complete = False
+        self.sequences.clear()
 
     def update(self, games: Iterable[GameResult]) -> Tally:
         """Count many games; returns ``self``."""
@@ -246,22 +259,39 @@ def round_key(text: str) -> tuple[int, ...]:
     return tuple(int(part) if part.isdigit() else -1 for part in text.split("."))
 
 
+@dataclass(frozen=True, slots=True)
+class PairCounts:
+    """A two-player match's game pairs, counted: the pentanomial from ``first``'s side
+    (``[LL, LD, WL+DD, WD, WW]``), the games left without a partner, and who had white in the
+    lowest-numbered game (what orients an automatic match)."""
+
+    first: str
+    penta: tuple[int, int, int, int, int]
+    unpaired: int
+    lowest_white: str | None = None
+
+
 @dataclass(slots=True)
 class GamePairs:
     """Pentanomial counts for a two-player match, pairing games as they stream by.
 
     Two games form a pair when they share the start position (FEN, or none),
-    the colours are reversed, and their numbers make them a pair: GameNumber
-    tags 2k-1 and 2k; or, from Round tags, the same round (cutechess-cli,
-    fastchess) or rounds 2k-1 and 2k (XBoard); or, with neither, consecutive
-    games in the file. Counts are from ``first``'s side: index = points scored
-    in the pair × 2, i.e. ``[LL, LD, WL+DD, WD, WW]``.
+    the colours are reversed, and their numbers make them a pair: the same
+    Pair tag (tmanager's own games, which carry the schedule's pairs); else
+    GameNumber tags 2k and 2k+1; else, from Round tags, the same round
+    (cutechess-cli, fastchess) or rounds 2k-1 and 2k (XBoard); or, with
+    none of these, consecutive games in the file. Counts are from ``first``'s
+    side: index = points scored in the pair × 2, i.e. ``[LL, LD, WL+DD, WD, WW]``.
+
+    It also notes who had white in the lowest-numbered game (GameNumber), the
+    fixed orientation of an automatic match (see :func:`tmanager.core.crosstable.build`).
     """
 
     first: str
     second: str
     penta: list[int] = field(default_factory=lambda: [0] * 5)
-    unpaired: int = 0
+    #: (GameNumber, white player) of the lowest-numbered game seen
+    lowest: tuple[int, str] | None = None
     _pending: dict[tuple[str, str, int], tuple[GameResult, list[tuple[str, str, int]]]] = field(
         default_factory=dict, init=False, repr=False
     )
@@ -272,6 +302,8 @@ class GamePairs:
         if {game.white, game.black} != {self.first, self.second}:
             return
         self._arrivals += 1
+        if game.game_number is not None and (self.lowest is None or game.game_number < self.lowest[0]):
+            self.lowest = (game.game_number, game.white)
         keys = self._keys(game)
         for key in keys:
             waiting = self._pending.get(key)
@@ -284,8 +316,10 @@ class GamePairs:
             self._pending.setdefault(key, (game, keys))
 
     def _keys(self, game: GameResult) -> list[tuple[str, str, int]]:
+        if game.pair is not None:
+            return [(game.opening, "tag", game.pair)]
         if game.game_number is not None:
-            return [(game.opening, "pair", (game.game_number - 1) // 2)]
+            return [(game.opening, "number", game.game_number // 2)]
         if game.round.isdigit():
             number = int(game.round)
             return [(game.opening, "round", number), (game.opening, "pair", (number - 1) // 2)]
@@ -296,8 +330,12 @@ class GamePairs:
             return 0.5
         return 1.0 if (game.result == WHITE_WIN) == (game.white == self.first) else 0.0
 
-    def finish(self) -> tuple[int, int, int, int, int]:
-        """The pentanomial counts; games still waiting for a partner are counted in ``unpaired``."""
-        self.unpaired = len({id(entry[0]) for entry in self._pending.values()})
+    def finish(self) -> PairCounts:
+        """The counts; the games still waiting for a partner are the unpaired ones."""
         p = self.penta
-        return (p[0], p[1], p[2], p[3], p[4])
+        return PairCounts(
+            self.first,
+            (p[0], p[1], p[2], p[3], p[4]),
+            unpaired=len({id(entry[0]) for entry in self._pending.values()}),
+            lowest_white=self.lowest[1] if self.lowest is not None else None,
+        )

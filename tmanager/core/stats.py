@@ -14,15 +14,21 @@ The formulas follow cutechess-cli and fastchess, re-derived:
 * SPRT: the generalized SPRT of M. Van den Bergh ("Comments on Normalized
   Elo"): the log-likelihood ratio of the maximum-likelihood outcome
   distributions constrained to the score (logistic model) or to the
-  normalized Elo (normalized model) of each hypothesis.
+  normalized Elo (normalized model) of each hypothesis. The bayesian model
+  (fastchess's, after BayesElo) is the logistic one with each hypothesis's
+  score taken from BayesElo's draw model, the draw Elo estimated from the
+  games; it is trinomial only.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Literal
+
+from tmanager.errors import ConfigError
+from tmanager.tomlmap import SIGNED
 
 #: Two-sided 95 % quantile of the standard normal distribution.
 Z95 = 1.959963984540054
@@ -32,7 +38,11 @@ NELO_SCALE = 800 / math.log(10)
 PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)
 GAME_SCORES = (0.0, 0.5, 1.0)
 
-SprtModel = Literal["logistic", "normalized"]
+SprtModel = Literal["normalized", "logistic", "bayesian"]
+SPRT_MODELS: tuple[SprtModel, ...] = ("normalized", "logistic", "bayesian")
+#: The normalized model's bounds stay within ± this many nElo: beyond about 230 its maximum-likelihood
+#: estimate need not exist (no real test comes near; far bounds can use the logistic model).
+NELO_LIMIT = 200.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +71,48 @@ class Sprt:
         return "continue"
 
 
+@dataclass(frozen=True, slots=True)
+class SprtSettings:
+    """An SPRT: H0 = ``elo0`` against H1 = ``elo1``, with false-positive rate ``alpha`` and
+    false-negative rate ``beta`` (the tourney file's ``[sprt]``, ``crosstable --sprt``).
+
+    In the normalized model the bounds are nElo, else logistic Elo.
+    """
+
+    elo0: float = field(metadata=SIGNED)
+    elo1: float = field(metadata=SIGNED)
+    alpha: float = 0.05
+    beta: float = 0.05
+    model: SprtModel = "normalized"
+
+    def check(self) -> None:
+        """:class:`ConfigError` naming the bad field (``alpha``, ``elo1``…) unless the test is well-defined."""
+        for name, rate in (("alpha", self.alpha), ("beta", self.beta)):
+            if not 0 < rate < 1:
+                raise ConfigError(f"must be between 0 and 1, not {rate:g}", field=name, hint="e.g. 0.05")
+        if self.alpha + self.beta >= 1:
+            raise ConfigError(
+                f"alpha + beta is {self.alpha + self.beta:g}", field="beta", hint="they must add up to less than 1"
+            )
+        if self.elo0 >= self.elo1:
+            raise ConfigError(
+                f"elo0 ({self.elo0:g}) must be less than elo1 ({self.elo1:g})", field="elo1", hint="e.g. elo0 0, elo1 5"
+            )
+        for name, elo in (("elo0", self.elo0), ("elo1", self.elo1)):
+            if self.model == "normalized" and abs(elo) > NELO_LIMIT:
+                raise ConfigError(
+                    f"{elo:g} nElo is beyond the normalized model's ±{NELO_LIMIT:g}",
+                    field=name,
+                    hint='use smaller bounds, or model = "logistic"',
+                )
+
+    def test(self, wins: int, draws: int, losses: int, *, penta: Sequence[int] | None = None) -> Sprt:
+        """The test on these results: on the pentanomial counts when given (except in the bayesian
+        model, which is trinomial only, as in fastchess), else on the games."""
+        counts = penta if penta is not None and self.model != "bayesian" else (losses, draws, wins)
+        return sprt(counts, elo0=self.elo0, elo1=self.elo1, alpha=self.alpha, beta=self.beta, model=self.model)
+
+
 def elo_from_score(score: float) -> float:
     """Logistic Elo difference for an expected score strictly between 0 and 1."""
     return -400.0 * math.log10(1.0 / score - 1.0)
@@ -69,6 +121,13 @@ def elo_from_score(score: float) -> float:
 def score_from_elo(elo: float) -> float:
     """Expected score for a logistic Elo difference."""
     return 1.0 / (1.0 + math.pow(10.0, -elo / 400.0))
+
+
+def score_from_bayeselo(elo: float, draw_elo: float) -> float:
+    """Expected score for a BayesElo difference, given the draw Elo (BayesElo's draw model)."""
+    win = 1.0 / (1.0 + math.pow(10.0, (draw_elo - elo) / 400.0))
+    loss = 1.0 / (1.0 + math.pow(10.0, (draw_elo + elo) / 400.0))
+    return win + (1.0 - win - loss) / 2
 
 
 def _mean_variance(counts: Sequence[float], scores: Sequence[float]) -> tuple[float, float, float]:
@@ -159,19 +218,30 @@ def sprt(
     """GSPRT of H0 = ``elo0`` against H1 = ``elo1``.
 
     ``counts`` is either ``(losses, draws, wins)`` or the five pentanomial
-    counts; in the normalized model, ``elo0``/``elo1`` are nElo.
+    counts; in the normalized model, ``elo0``/``elo1`` are nElo. The bayesian
+    model takes ``(losses, draws, wins)`` only, and its LLR is 0 until there
+    are both wins and losses (no draw Elo can be estimated before).
     """
     if not 0 < alpha < 1 or not 0 < beta < 1 or elo0 >= elo1:
         raise ValueError("SPRT needs 0 < alpha, beta < 1 and elo0 < elo1")
+    if model == "normalized" and max(abs(elo0), abs(elo1)) > NELO_LIMIT:
+        raise ValueError(f"normalized SPRT bounds must lie within ±{NELO_LIMIT:g} nElo")
     lower, upper = sprt_bounds(alpha, beta)
     scores = PAIR_SCORES if len(counts) == 5 else GAME_SCORES
-    if len(counts) not in (3, 5):
-        raise ValueError("counts must be (losses, draws, wins) or five pentanomial counts")
+    if len(counts) not in (3, 5) or (model == "bayesian" and len(counts) != 3):
+        raise ValueError("counts must be (losses, draws, wins) or (not bayesian) five pentanomial counts")
     # An outcome never seen gets a tiny weight so that the MLE stays interior.
     regular = [float(c) if c else 1e-3 for c in counts]
     total = sum(regular)
     observed = [c / total for c in regular]
-    if model == "logistic":
+    if model == "bayesian":
+        if not counts[0] or not counts[2]:
+            return Sprt(0.0, lower, upper)
+        loss, win = observed[0], observed[2]
+        draw_elo = 200 * math.log10((1 - loss) / loss * (1 - win) / win)
+        p0 = _mle_mean(scores, observed, score_from_bayeselo(elo0, draw_elo))
+        p1 = _mle_mean(scores, observed, score_from_bayeselo(elo1, draw_elo))
+    elif model == "logistic":
         p0 = _mle_mean(scores, observed, score_from_elo(elo0))
         p1 = _mle_mean(scores, observed, score_from_elo(elo1))
     else:
@@ -260,17 +330,13 @@ def match_stats(
     draws: int,
     *,
     penta: Sequence[int] | None = None,
-    sprt_test: Callable[[Sequence[int]], Sprt] | None = None,
+    sprt_settings: SprtSettings | None = None,
 ) -> MatchStats:
-    """All match statistics; the SPRT uses the pentanomial counts when there are any pairs.
-
-    ``sprt_test`` is e.g. ``functools.partial(sprt, elo0=0, elo1=5)``.
-    """
+    """All match statistics; the SPRT uses the pentanomial counts when there are any pairs
+    (see :meth:`SprtSettings.test`)."""
     has_pairs = penta is not None and sum(penta) > 0
     p5 = (penta[0], penta[1], penta[2], penta[3], penta[4]) if penta is not None and has_pairs else None
-    test = None
-    if sprt_test is not None:
-        test = sprt_test(p5 if p5 is not None else (losses, draws, wins))
+    test = None if sprt_settings is None else sprt_settings.test(wins, draws, losses, penta=p5)
     return MatchStats(
         wins=wins,
         losses=losses,

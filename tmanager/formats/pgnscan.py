@@ -1,7 +1,7 @@
 """A streaming PGN tag scanner: the results of millions of games in seconds.
 
 Only the tags standings need are read (White, Black, Result, Round, FEN,
-GameNumber, Superseded); moves are never parsed. The file is read
+GameNumber, Pair, Superseded); moves are never parsed. The file is read
 in large chunks, each cut where a tag section begins, so memory stays flat
 whatever the file size.
 
@@ -52,7 +52,7 @@ PIECE_SIZE = 16 << 20
 #: How many warning messages a report keeps verbatim (all are counted).
 MAX_EXAMPLES = 20
 
-_TAGS = (b"White", b"Black", b"Result", b"Round", b"FEN", b"GameNumber", b"Superseded")
+_TAGS = (b"White", b"Black", b"Result", b"Round", b"FEN", b"GameNumber", b"Pair", b"Superseded")
 # A tag value runs to the line's last '"]', as python-chess reads it (writers do not always escape quotes).
 _VALUE = rb'"([^\r\n]*)"[ \t]*\]'
 # One match per tag section (consecutive lines starting with "["), one group per needed tag. The pattern
@@ -70,7 +70,7 @@ _SECTION_START = re.compile(rb"\n(?!\[)[^\n]*+\n\[")
 _RESULTS = {r.encode(): r for r in RESULTS}
 
 #: The fields of :class:`GameResult`, one list each: cheaper to pass between processes than rows.
-_Columns = tuple[list[str], list[str], list[str], list[str], list[int | None], list[str]]
+_Columns = tuple[list[str], list[str], list[str], list[str], list[int | None], list[str], list[int | None]]
 
 
 @dataclass(slots=True)
@@ -245,7 +245,7 @@ def _scan_stretch(path: str, fd: int, start: int, stop: int, *, in_comment: bool
     Reads with ``pread``: the processes share the descriptor's file position.
     """
     report = ScanReport()
-    columns: _Columns = [], [], [], [], [], []
+    columns: _Columns = [], [], [], [], [], [], []
     truncated = False
     position = start
 
@@ -347,11 +347,11 @@ def _comment_end(chunk: bytes, pos: int, opener: int) -> int | None:
 
 def _games(sections: list[tuple[bytes, ...]], path: str, report: ScanReport) -> _Columns:
     """The countable games of ``sections``, as columns; the rest is counted in ``report``."""
-    columns: _Columns = ([], [], [], [], [], [])
-    whites, blacks, outcomes, rounds, game_numbers, openings = columns
+    columns: _Columns = ([], [], [], [], [], [], [])
+    whites, blacks, outcomes, rounds, game_numbers, openings, pairs = columns
     names: dict[bytes, str] = {}
     number = report.sections
-    for white, black, result, round_, fen, game_number, superseded in sections:
+    for white, black, result, round_, fen, game_number, pair, superseded in sections:
         number += 1
         if superseded and superseded.lower() == b"yes":
             report.superseded += 1
@@ -366,6 +366,7 @@ def _games(sections: list[tuple[bytes, ...]], path: str, report: ScanReport) -> 
         rounds.append(round_.decode("ascii", "replace") if round_ else "")
         game_numbers.append(int(game_number) if game_number.isdigit() else None)
         openings.append((names.get(fen) or names.setdefault(fen, _decode(fen))) if fen else "")
+        pairs.append(int(pair) if pair.isdigit() else None)
     report.sections = number
     report.games += len(outcomes)
     return columns

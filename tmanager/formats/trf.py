@@ -21,9 +21,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from tmanager.core.results import TRF_CODES, format_points
 from tmanager.errors import ConfigError
 from tmanager.files import atomic_write
-from tmanager.pairing.model import BLACK, RESULT_CODES, STANDARD, WHITE, Game, PlayerState, PointsSystem
+from tmanager.pairing.model import BLACK, STANDARD, WHITE, Game, PlayerState, PointsSystem
 
 #: TRF-16 lines giving the points of each kind of result, and the PointsSystem field each sets.
 POINTS_CODES = {
@@ -140,11 +141,6 @@ def _points(text: str, *, file: str | Path | None, field: str) -> int:
     return int(whole) * 10 + int(tenth or 0)
 
 
-def format_points(tenths: int) -> str:
-    """Points in tenths as TRF writes them (``3.5``)."""
-    return f"{tenths // 10}.{tenths % 10}"
-
-
 def _player(line: str, *, file: str | Path | None, number: int) -> TrfPlayer:
     field = f"line {number}"
     text = line[4:8].strip()
@@ -172,7 +168,7 @@ def _player(line: str, *, file: str | Path | None, number: int) -> TrfPlayer:
             raise ConfigError(f"bad opponent {opp_text!r}", file=file, field=round_field)
         if opponent == pid:
             raise ConfigError("player is paired against themself", file=file, field=round_field)
-        if colour not in "wb- " or result not in RESULT_CODES:
+        if colour not in "wb- " or result not in TRF_CODES:
             raise ConfigError(
                 f"bad colour {colour!r} or result {result!r}",
                 file=file,
@@ -262,8 +258,8 @@ def _check(tournament: Tournament, *, file: str | Path | None) -> None:
         ahead = system.points(p.games[played]) if len(p.games) > played else 0
         if p.points not in (computed, computed + ahead):
             raise ConfigError(
-                f"player {p.id} has {format_points(p.points)} points but the results give "
-                f"{format_points(computed)}",
+                f"player {p.id} has {format_points(p.points, decimal=True)} points but the results give "
+                f"{format_points(computed, decimal=True)}",
                 file=file,
                 hint="fix the points column or declare the points system with BBW/BBD/… lines",
             )
@@ -290,7 +286,7 @@ def _player_line(p: TrfPlayer) -> str:
         opponent = f"{g.opponent:4d}" if g.opponent is not None else "0000"
         colour = g.colour or "-"
         blocks.append(f"{opponent} {colour} {g.result}")
-    head = f"{p.header.ljust(80)[:80]}{format_points(p.points):>4} {rank}"
+    head = f"{p.header.ljust(80)[:80]}{format_points(p.points, decimal=True):>4} {rank}"
     return ("  ".join([head, *blocks])).rstrip()
 
 

@@ -39,7 +39,7 @@ from tmanager.pairing.scored import (
     match,
     minimum_repeats,
     off_ideal,
-    pair_swiss,
+    pair_win_groups,
     pairable,
     ranked,
     standing_key,
@@ -253,18 +253,18 @@ def chew(
         repeats = minimum_repeats(group)
         if not left:
             # 2g: everyone left contends: one Swiss.
-            boards.extend(_swiss(group, repeats, track_firsts))
+            boards.extend(_win_group_pairs(group, repeats, track_firsts))
             break
         # 2h: leaders against catchers, non-leaders Swiss.
         leaders = split_leaders(group, repeats)
         boards.extend(pair_leaders(group[:leaders], repeats=repeats, rounds=rounds))
-        boards.extend(_swiss(group[leaders:], repeats, track_firsts))
+        boards.extend(_win_group_pairs(group[leaders:], repeats, track_firsts))
     boards.sort(key=lambda pair: min(rank[pair[0].id], rank[pair[1].id]))
     return Pairing(tuple((a.id, b.id) for a, b in boards), bye)
 
 
-def _swiss(players: Sequence[Entrant], repeats: int, track_firsts: bool) -> list[tuple[Entrant, Entrant]]:
-    pairs = pair_swiss(players, repeats=repeats, track_firsts=track_firsts)
+def _win_group_pairs(players: Sequence[Entrant], repeats: int, track_firsts: bool) -> list[tuple[Entrant, Entrant]]:
+    pairs = pair_win_groups(players, repeats=repeats, track_firsts=track_firsts)
     if pairs is None:
         raise PairingError(f"the contenders cannot be paired Swiss within {repeats} repeat(s)")
     return pairs

@@ -20,8 +20,6 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 
-import networkx as nx
-
 from tmanager.errors import PairingError
 from tmanager.pairing.matching import Matcher, NoPerfectMatching
 from tmanager.pairing.model import BLACK, STANDARD, WHITE, Game, Pairing, PlayerState, PointsSystem, invert
@@ -302,6 +300,8 @@ class _DutchRound:
             found = self.matcher.solve(vertices, matrix, changed=changed, grow=grow)
         except NoPerfectMatching:
             # No perfect matching: some player beyond the bye stays unpaired.
+            import networkx as nx  # here: the rare fallback, and importing networkx takes a third of a second
+
             graph = nx.Graph()
             graph.add_nodes_from(active)
             graph.add_weighted_edges_from(

@@ -8,21 +8,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-WHITE = "w"
-BLACK = "b"
+from tmanager.core.results import PLAYED_CODES, Colour
 
-#: Result codes of a TRF round entry: played results, then unplayed ones.
-PLAYED_RESULTS = frozenset("1=0WDL")
-UNPLAYED_RESULTS = frozenset("+-HFUZ ")
-RESULT_CODES = PLAYED_RESULTS | UNPLAYED_RESULTS
+WHITE = Colour.WHITE
+BLACK = Colour.BLACK
 
 _WINS = frozenset("1W+FU")
 _DRAWS = frozenset("=DH")
 
 
-def invert(colour: str) -> str:
+def invert(colour: str) -> Colour:
     """The other colour."""
-    return BLACK if colour == WHITE else WHITE
+    return Colour(colour).other
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +39,7 @@ class Game:
     @property
     def played(self) -> bool:
         """A game over the board (forfeits and byes are not)."""
-        return self.opponent is not None and self.result in PLAYED_RESULTS
+        return self.opponent is not None and self.result in PLAYED_CODES
 
     @property
     def paired(self) -> bool:

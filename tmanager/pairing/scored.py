@@ -345,7 +345,7 @@ def random_pairing(entrants: Sequence[Entrant], *, rng: random.Random, repeats: 
 # -- tsh Swiss -------------------------------------------------------------------
 
 
-def pair_swiss(
+def pair_win_groups(
     players: Sequence[Entrant], *, repeats: int | None, track_firsts: bool = True
 ) -> list[tuple[Entrant, Entrant]] | None:
     """Swiss-pair an even ranked list: each win group's top half against its bottom half.
@@ -397,17 +397,17 @@ def pair_swiss(
     return [pair for _, pairs in done for pair in pairs]
 
 
-def swiss(entrants: Sequence[Entrant], *, repeats: int | None = 0, track_firsts: bool = True) -> Pairing:
+def tsh_swiss(entrants: Sequence[Entrant], *, repeats: int | None = 0, track_firsts: bool = True) -> Pairing:
     """tsh's Swiss ("NewSwiss"): win groups, top half against bottom half, within the repeat allowance."""
     return _with_bye(
-        _active(entrants), lambda rest: pair_swiss(rest, repeats=repeats, track_firsts=track_firsts), "Swiss"
+        _active(entrants), lambda rest: pair_win_groups(rest, repeats=repeats, track_firsts=track_firsts), "Swiss"
     )
 
 
 # -- fixed schedules ---------------------------------------------------------------
 
 
-def round_robin(seeds: Sequence[Entrant], round_number: int, *, cycles: int = 1) -> Pairing:
+def seeded_round_robin(seeds: Sequence[Entrant], round_number: int, *, cycles: int = 1) -> Pairing:
     """Round ``round_number`` of a round robin among ``seeds`` (in seeding order) by the Berger tables."""
     pairing = berger_schedule(len(seeds), round_number, cycles=cycles)
     ids = [e.id for e in seeds]

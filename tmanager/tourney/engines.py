@@ -18,6 +18,7 @@ file, each directory in ``$TMANAGER_ENGINES`` (``:``-separated), and the
 
 from __future__ import annotations
 
+import copy
 import os
 import shlex
 import shutil
@@ -29,6 +30,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from tmanager.errors import ConfigError, EngineError
+from tmanager.files import Stamp, stamp
 
 Protocol = Literal["uci", "xboard"]
 OptionValue = str | int | bool
@@ -39,6 +41,9 @@ BUNDLED_ENGINES = Path(__file__).resolve().parents[2] / "engines"
 GAMES_PATH = "/usr/local/games:/usr/games"
 
 _DEFINITION_KEYS = {"cmd", "protocol", "args", "dir", "options", "xboard_features", "description"}
+
+#: Definitions read so far, by path, with the stamp of the file they were read from.
+_definitions: dict[Path, tuple[Stamp, dict[str, Any]]] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +109,20 @@ def find_definition(name: str, tourney_dir: Path | None = None) -> Path:
 
 
 def load_definition(path: Path) -> dict[str, Any]:
-    """Read and check one definition file, with relative paths made absolute."""
+    """Read and check one definition file, with relative paths made absolute.
+
+    The file is read again only when it has changed (its :func:`~tmanager.files.stamp`):
+    a worker resolves both engines of every game.
+    """
+    current = stamp(path)
+    cached = _definitions.get(path)
+    if cached is None or cached[0] != current or current is None:
+        cached = (current, _read_definition(path))
+        _definitions[path] = cached
+    return copy.deepcopy(cached[1])
+
+
+def _read_definition(path: Path) -> dict[str, Any]:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:

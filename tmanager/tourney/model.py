@@ -6,9 +6,11 @@ under a lock lives in :mod:`tmanager.tourney.store`. The layout, in file order::
     [tourney]            settings (name, type, cycles, games_per_pairing, tc…)
     [openings]           optional opening book
     [adjudication]       optional adjudication rules
+    [sprt]               optional SPRT of a two-participant match (the first is under test)
     [[participants]]     one table per engine, order fixed for the whole event
     [swiss]              Swiss pairings made so far (written by tmanager)
     [faults]             engine faults counted per participant (written by tmanager)
+    [verdict]            the SPRT's verdict once the test is over (written by tmanager)
     [progress]           participants, version and results = "…", always last, as XBoard's -results
 
 Everything above ``[swiss]``/``[faults]``/``[progress]`` is the user's and is
@@ -20,22 +22,29 @@ the journal beside the file (see :mod:`tmanager.tourney.store`).
 from __future__ import annotations
 
 import dataclasses
-import math
 import re
-import tomllib
-import types
-import typing
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, TypeVar, get_args, get_origin
+from typing import TYPE_CHECKING, Any, Literal
 
-from tmanager.core.schedule import Gauntlet, RoundRobin, Schedule, ScheduledGame, Swiss
+from tmanager.core import crosstable
+from tmanager.core.crosstable import Crosstable
+from tmanager.core.schedule import Gauntlet, RoundRobin, Schedule, ScheduledGame, SwissSchedule
+from tmanager.core.sprt import MatchState, Verdict, match_state
+from tmanager.core.standings import GameResult, PairCounts, Tally
+from tmanager.core.stats import SprtSettings
 from tmanager.core.timecontrol import TimeControl
 from tmanager.errors import ConfigError, StateError
+from tmanager.tomlmap import check_keys as _check_keys
+from tmanager.tomlmap import from_table as _from_table
+from tmanager.tomlmap import to_table as _to_table
 from tmanager.tourney.engines import EngineSpec, OptionValue, command_line, find_definition, load_definition
 from tmanager.tourney.openings import variant_board
 from tmanager.tourney.play import COMMENT_FIELDS, Adjudication, Notation
+
+if TYPE_CHECKING:
+    from tmanager.core.crosstable import Crosstable
 
 TourneyType = Literal["round-robin", "gauntlet", "swiss"]
 
@@ -47,8 +56,10 @@ PGN_RESULT = {WHITE_WINS: "1-0", BLACK_WINS: "0-1", DRAW: "1/2-1/2"}
 RESULT_CHAR = {v: k for k, v in PGN_RESULT.items()}
 
 #: Sections tmanager writes after the user's part (``[claims]`` only in files of older versions).
-OWNED_SECTIONS = ("swiss", "claims", "faults", "progress")
+OWNED_SECTIONS = ("swiss", "claims", "faults", "verdict", "progress")
 _FINISHED = re.compile(r"[-+=]")
+#: Up to this many finished games a cross-table is built game by game (see :meth:`Tourney.crosstable`).
+GAME_BY_GAME = 20_000
 
 #: The key in an engine's ``[faults]`` table holding the worst overstep of its clock in ms (not a count).
 OVERSTEP = "worst overstep ms"
@@ -61,8 +72,6 @@ def describe_faults(counts: Mapping[str, int]) -> tuple[int, str]:
     if OVERSTEP in counts:
         words.append(f"worst overstep {counts[OVERSTEP]} ms")
     return sum(kinds.values()), ", ".join(words)
-
-_T = TypeVar("_T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,9 +205,11 @@ class Tourney:
     participants: list[Participant]
     openings: Openings | None = None
     adjudication: Adjudication = field(default_factory=Adjudication)
+    sprt: SprtSettings | None = None
     swiss: list[list[tuple[int, int]]] = field(default_factory=list)
     claims: dict[int, Claim] = field(default_factory=dict)
     faults: dict[str, dict[str, int]] = field(default_factory=dict)
+    verdict: Verdict | None = None
     results: str = ""
     #: Hooks still to run, by key (``after_game:N``, ``after_tourney``).
     hooks: dict[str, PendingHook] = field(default_factory=dict)
@@ -231,7 +242,7 @@ class Tourney:
             return RoundRobin(n, games_per_pairing=s.games_per_pairing, cycles=s.cycles)
         if s.type == "gauntlet":
             return Gauntlet(n, seeds=s.gauntlet_seeds, games_per_pairing=s.games_per_pairing, cycles=s.cycles)
-        return Swiss(
+        return SwissSchedule(
             n, rounds=s.swiss_rounds, paired=self.swiss, games_per_pairing=s.games_per_pairing, cycles=s.cycles
         )
 
@@ -303,6 +314,44 @@ class Tourney:
         names = ", ".join(p.name for p in self.participants)
         raise ConfigError(f"no participant named {name!r}", file=self.path, hint=f"participants: {names}")
 
+    def crosstable(self) -> Crosstable:
+        """The cross-table of the finished games (names as they are now).
+
+        Up to :data:`GAME_BY_GAME` games it is built game by game, with the
+        game-by-game grid; beyond, from :meth:`pair_counts` and, for a match, its
+        pairs as :meth:`match_state` counts them, without an object per game (a
+        million of them would cost seconds and hundreds of megabytes).
+        """
+
+        title = self.settings.name
+        if self.finished_count <= GAME_BY_GAME:
+            return crosstable.build(self.game_results(), title=title, sprt=self.sprt)
+        names = [p.name for p in self.participants]
+        tally = Tally()
+        for (white, black), counts in sorted(self.pair_counts().items()):
+            tally.count(names[white], names[black], counts)
+        state = self.match_state()
+        pairs = None
+        if state is not None and state.penta is not None:
+            pairs = PairCounts(names[0], state.penta, unpaired=state.games - 2 * state.pairs, lowest_white=names[0])
+        return crosstable.summarize(tally, title=title, pairs=pairs, sprt=self.sprt)
+
+    def game_results(self) -> list[GameResult]:
+        """The finished games for cross-tables, in game-number order, with their pairs (names as they are now)."""
+        names = [p.name for p in self.participants]
+        schedule = self.schedule()
+        games = []
+        for game, char in self.finished_games():
+            partner = schedule.partner(game.number)
+            pair = None if partner is None else min(game.number, partner)
+            games.append(
+                GameResult(
+                    names[game.white], names[game.black], PGN_RESULT[char], str(game.pgn_round), game.number,
+                    pair=pair,
+                )
+            )
+        return games
+
     @property
     def finished_count(self) -> int:
         """Games with a result."""
@@ -318,8 +367,35 @@ class Tourney:
         return found
 
     def is_complete(self) -> bool:
-        """Whether every scheduled game has a result (the results string is never longer than the schedule)."""
-        return self.finished_count == self.schedule().total_games
+        """Whether the tourney is over: every scheduled game has a result (the results string is never
+        longer than the schedule), or its SPRT has decided and the pairs begun are complete."""
+        if self.finished_count == self.schedule().total_games:
+            return True
+        state = self.sprt_state()
+        return state is not None and state.over
+
+    def match_state(self) -> MatchState | None:
+        """The match so far of a two-participant round robin or gauntlet, from the first participant's
+        side, with its SPRT (see :mod:`tmanager.core.sprt`); ``None`` for other tourneys."""
+        if len(self.participants) != 2 or self.settings.type == "swiss":
+            return None
+        return match_state(self.schedule(), self.results, self.sprt)
+
+    def sprt_state(self) -> MatchState | None:
+        """:meth:`match_state` for a tourney with ``[sprt]``; ``None`` without (numpy is not even loaded)."""
+        return self.match_state() if self.sprt is not None else None
+
+    def claimable(self) -> Collection[int] | None:
+        """The only games a worker may still begin, or ``None`` for any unplayed game: once the SPRT
+        has decided, the unplayed games of pairs already begun (the test ends on whole pairs)."""
+        state = self.sprt_state()
+        return None if state is None else state.claimable
+
+    def update_verdict(self) -> None:
+        """Record the SPRT's verdict once the test is over, and drop one that no longer holds
+        (the bounds or cycles were changed, or ``[sprt]`` removed)."""
+        state = self.sprt_state()
+        self.verdict = None if state is None else state.verdict
 
     def games_of(self, index: int, chars: str) -> list[int]:
         """Numbers of the games of participant ``index`` whose results character is in ``chars``."""
@@ -448,9 +524,31 @@ class Tourney:
         duplicate = next((n for n in names if names.count(n) > 1), None)
         if duplicate:
             raise ConfigError(f"two participants are named {duplicate!r}", file=self.path, field="participants")
+        if self.sprt is not None:
+            self._check_sprt(self.sprt)
         for i in range(len(self.participants)):
             self.time_control(i)
             self.engine_spec(i)
+
+    def _check_sprt(self, sprt: SprtSettings) -> None:
+        try:
+            sprt.check()
+        except ConfigError as exc:
+            raise ConfigError(exc.message, file=self.path, field=f"sprt.{exc.field}", hint=exc.hint) from None
+        if len(self.participants) != 2:
+            raise ConfigError(
+                f"an SPRT needs exactly 2 participants, not {len(self.participants)}",
+                file=self.path,
+                field="sprt",
+                hint="the first participant is tested against the second; remove [sprt] for a larger field",
+            )
+        if self.settings.type == "swiss":
+            raise ConfigError(
+                "an SPRT needs a round robin, not a Swiss",
+                file=self.path,
+                field="sprt",
+                hint='set tourney.type = "round-robin"',
+            )
 
 
 def resolve_engine(
@@ -505,7 +603,7 @@ def resolve_engine(
 
 def from_toml(data: Mapping[str, Any], path: Path) -> Tourney:
     """Build and validate a :class:`Tourney` from a parsed tourney file."""
-    allowed = {"tourney", "openings", "adjudication", "participants", *OWNED_SECTIONS}
+    allowed = {"tourney", "openings", "adjudication", "sprt", "participants", *OWNED_SECTIONS}
     for key in data:
         if key not in allowed:
             raise ConfigError(
@@ -520,6 +618,7 @@ def from_toml(data: Mapping[str, Any], path: Path) -> Tourney:
     ]
     openings = _from_table(Openings, data["openings"], "openings", path) if "openings" in data else None
     adjudication = _from_table(Adjudication, data.get("adjudication", {}), "adjudication", path)
+    sprt = _from_table(SprtSettings, data["sprt"], "sprt", path) if "sprt" in data else None
     progress = data.get("progress", {})
     _check_keys(progress, {"results", "version", "participants"}, "progress", path)
     results = progress.get("results", "")
@@ -539,9 +638,11 @@ def from_toml(data: Mapping[str, Any], path: Path) -> Tourney:
         participants=participants,
         openings=openings,
         adjudication=adjudication,
+        sprt=sprt,
         swiss=_read_swiss(data.get("swiss", {}), path),
         claims=_read_claims(data.get("claims", {}), path),
         faults=_read_faults(data.get("faults", {}), path),
+        verdict=_from_table(Verdict, data["verdict"], "verdict", path) if "verdict" in data else None,
         results=results.rstrip(UNPLAYED),
     )
     tourney.validate()
@@ -580,91 +681,6 @@ def _read_swiss(table: Any, path: Path) -> list[list[tuple[int, int]]]:
                 "each round must be a list of [white, black] pairs", file=path, field=f"swiss.rounds[{r}]"
             ) from None
     return rounds
-
-
-def _check_keys(table: Any, allowed: set[str], section: str, path: Path) -> None:
-    if not isinstance(table, dict):
-        raise ConfigError("must be a table", file=path, field=section)
-    for key in table:
-        if key not in allowed:
-            raise ConfigError(
-                f"unknown key {key!r}", file=path, field=section, hint=f"known keys: {', '.join(sorted(allowed))}"
-            )
-
-
-def _from_table(cls: type[_T], table: Any, section: str, path: Path) -> _T:
-    """Instantiate dataclass ``cls`` from a TOML table, checking keys and value types."""
-    hints = _HINTS.get(cls)
-    if hints is None:  # get_type_hints is slow, and every transaction reads the file
-        hints = _HINTS[cls] = typing.get_type_hints(cls)
-    names = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
-    _check_keys(table, names, section, path)
-    values = {}
-    for key, value in table.items():
-        try:
-            values[key] = _coerce(value, hints[key])
-        except (TypeError, ValueError) as exc:
-            raise ConfigError(str(exc), file=path, field=f"{section}.{key}") from None
-    try:
-        return cls(**values)
-    except TypeError as exc:
-        missing = str(exc).rsplit(":", 1)[-1].strip()
-        raise ConfigError(f"missing required key {missing}", file=path, field=section) from None
-
-
-_HINTS: dict[type[Any], dict[str, Any]] = {}
-
-
-def _coerce(value: Any, hint: Any) -> Any:
-    origin = get_origin(hint)
-    if origin is Literal:
-        if value not in get_args(hint):
-            raise ValueError(f"{value!r} is not one of {', '.join(repr(a) for a in get_args(hint) if a)}")
-        return value
-    if origin in (types.UnionType, typing.Union):
-        options = [a for a in get_args(hint) if a is not type(None)]
-        errors = []
-        for option in options:
-            try:
-                return _coerce(value, option)
-            except (TypeError, ValueError) as exc:
-                errors.append(str(exc))
-        raise ValueError(errors[0])
-    if origin is tuple:
-        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise ValueError("must be a list of strings")
-        return tuple(value)
-    if origin in (Mapping, dict):
-        if not isinstance(value, dict) or not all(isinstance(v, str | int | bool) for v in value.values()):
-            raise ValueError("must be a table of strings, whole numbers or booleans")
-        return dict(value)
-    if hint is bool:
-        if not isinstance(value, bool):
-            raise ValueError(f"must be true or false, not {value!r}")
-        return value
-    if hint is int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ValueError(f"must be a whole number, not {value!r}")
-        if value < 0:
-            raise ValueError(f"must not be negative, not {value}")
-        return value
-    if hint is float:
-        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value < 0:
-            raise ValueError(f"must be a non-negative number, not {value!r}")
-        return float(value)
-    if hint is str:
-        if not isinstance(value, str):
-            raise ValueError(f"must be a string, not {value!r}")
-        return value
-    raise TypeError(f"unsupported type {hint}")  # a programming error in the model
-
-
-def parse_value(text: str) -> Any:
-    """A command-line value as TOML would read it (``10``, ``true``, ``"x"``), else the plain string."""
-    try:
-        return tomllib.loads(f"v = {text}")["v"]
-    except tomllib.TOMLDecodeError:
-        return text
 
 
 #: Settings whose change would give recorded results another meaning.
@@ -706,14 +722,19 @@ def apply_setting(tourney: Tourney, key: str, value: Any) -> None:
         "tourney": tourney.settings,
         "adjudication": tourney.adjudication,
         "openings": tourney.openings,
+        "sprt": tourney.sprt,
     }
     if section not in targets:
         raise ConfigError(
             f"cannot set {key!r}",
             field=key,
-            hint="use tourney.FIELD, openings.FIELD, adjudication.FIELD or participants.NAME.FIELD",
+            hint="use tourney.FIELD, openings.FIELD, adjudication.FIELD, sprt.FIELD or participants.NAME.FIELD",
         )
     current = targets[section]
+    if current is None and section == "sprt":
+        raise ConfigError(
+            "the tourney has no [sprt] section", field=key, hint="add one with elo0 and elo1 to the file by hand"
+        )
     if current is None:  # openings: start a section from the given key
         table = {name: value}
         if "file" not in table:
@@ -727,6 +748,8 @@ def apply_setting(tourney: Tourney, key: str, value: Any) -> None:
         tourney.settings = updated
     elif section == "adjudication":
         tourney.adjudication = updated
+    elif section == "sprt":
+        tourney.sprt = updated
     else:
         tourney.openings = updated
 
@@ -785,6 +808,8 @@ def settings_to_toml(tourney: Tourney) -> dict[str, Any]:
     adjudication = _to_table(tourney.adjudication, keep_defaults=False)
     if adjudication:
         data["adjudication"] = adjudication
+    if tourney.sprt:
+        data["sprt"] = _to_table(tourney.sprt, keep_defaults=True)
     data["participants"] = [_to_table(p, keep_defaults=False) for p in tourney.participants]
     return data
 
@@ -796,22 +821,6 @@ def owned_sections_to_toml(tourney: Tourney) -> dict[str, Any]:
         data["swiss"] = {"rounds": [[list(pair) for pair in r] for r in tourney.swiss]}
     if tourney.faults:
         data["faults"] = tourney.faults
+    if tourney.verdict:
+        data["verdict"] = _to_table(tourney.verdict, keep_defaults=True)
     return data
-
-
-def _to_table(obj: Any, *, keep_defaults: bool) -> dict[str, Any]:
-    table: dict[str, Any] = {}
-    for f in dataclasses.fields(obj):
-        value = getattr(obj, f.name)
-        if value is None:
-            continue
-        if not keep_defaults and f.name != "name":
-            default = f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default
-            if value == default:
-                continue
-        if isinstance(value, tuple):
-            value = list(value)
-        elif isinstance(value, Mapping):
-            value = dict(value)
-        table[f.name] = value
-    return table

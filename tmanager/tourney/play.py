@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import ctypes
-import ctypes.util
 import datetime as dt
 import logging
 import os
@@ -26,7 +26,7 @@ import subprocess
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Hashable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import IO, Any, Literal
 
@@ -39,6 +39,7 @@ from tmanager.core.timecontrol import Clock, TimeControl
 from tmanager.errors import ConfigError, first_line
 from tmanager.tourney.engines import EngineSpec
 from tmanager.tourney.openings import variant_board
+from tmanager.tourney.uci import UciEngine
 from tmanager.tourney.xboard import popen_xboard
 
 Termination = Literal["normal", "time forfeit", "adjudication", "rules infraction", "abandoned"]
@@ -92,7 +93,7 @@ class GameSpec:
     comments: bool = False
     comment_fields: tuple[str, ...] = ()
     notation: Notation = "san"
-    #: Only the seven tags (and GameNumber, FEN), no comments: fastchess's ``-pgnout min=true``.
+    #: Only the seven tags (and GameNumber, Pair, FEN), no comments: fastchess's ``-pgnout min=true``.
     minimal: bool = False
     #: A file to append every line to and from the engines to, with timestamps ("" for none).
     engine_log: str = ""
@@ -145,15 +146,16 @@ def _name(color: chess.Color) -> str:
 # --- engine processes ----------------------------------------------------------------------------
 
 _PR_SET_PDEATHSIG = 1
-_libc_name = ctypes.util.find_library("c")
-_libc = ctypes.CDLL(_libc_name, use_errno=True) if _libc_name else None
+# libc as this process already has it loaded (ctypes.util.find_library would run ldconfig at
+# every start); None where there is no prctl (not Linux).
+_prctl = getattr(ctypes.CDLL(None, use_errno=True), "prctl", None)
 
 
 def _die_with_parent() -> None:
     # Runs in the engine's child process: if the manager is killed with -9, the
     # kernel kills the engine too, so no orphan keeps a core busy.
-    if _libc is not None:
-        _libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if _prctl is not None:
+        _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
 class Engine:
@@ -191,6 +193,15 @@ class Engine:
             raise
         return engine
 
+    async def play(
+        self, board: chess.Board, limit: chess.engine.Limit, *, game: object, info: chess.engine.Info
+    ) -> chess.engine.PlayResult:
+        """The engine's move in ``board``: ``game``'s board, moved on since this engine's previous move
+        (see :meth:`UciEngine.play_on`)."""
+        if isinstance(self.protocol, UciEngine) and not self.spec.ponder:
+            return await self.protocol.play_on(board, limit, game=game, info=info)
+        return await self.protocol.play(board, limit, game=game, info=info, ponder=self.spec.ponder)
+
     async def close(self) -> None:
         """Ask the engine to quit, then make sure it and its children are gone."""
         if self.transport.get_returncode() is None:
@@ -217,7 +228,7 @@ async def _open(
     if spec.protocol == "xboard":
         transport, xboard = await popen_xboard(command, features=spec.xboard_features, setpgrp=True, **popen_args)
         return transport, xboard
-    transport, uci = await chess.engine.UciProtocol.popen(command, setpgrp=True, **popen_args)
+    transport, uci = await UciEngine.popen(command, setpgrp=True, **popen_args)
     try:
         await uci.initialize()
     except BaseException:
@@ -266,7 +277,8 @@ class _EngineLog(logging.Handler):
     python-chess logs each line at DEBUG level on the ``chess.engine`` logger, with the protocol
     object. A game runs in one thread (a worker process's, or a Dask thread's), one game at a time,
     so this game's lines are the records of that thread. An engine started for the game is named
-    while it starts (:meth:`starting`), one kept from an earlier game once acquired (:attr:`names`).
+    from its first line by :data:`_ENGINE_NAME`, which the task starting it sets (the two engines
+    start side by side); one kept from an earlier game is named once acquired (:attr:`names`).
     """
 
     def __init__(self, path: str) -> None:
@@ -278,7 +290,6 @@ class _EngineLog(logging.Handler):
             raise ConfigError(f"cannot write the engine log: {exc.strerror}", file=path) from None
         self.thread = threading.get_ident()
         self.names: dict[int, str] = {}  # id of a protocol -> the participant it plays for
-        self.current = ""  # the participant whose engine is being started
 
     @classmethod
     def open(cls, spec: GameSpec) -> _EngineLog:
@@ -289,21 +300,12 @@ class _EngineLog(logging.Handler):
         _ENGINE_LOGGER.logger.addHandler(log)
         return log
 
-    @contextlib.contextmanager
-    def starting(self, name: str) -> Iterator[None]:
-        """Name the engine acquired meanwhile (started now, or kept from an earlier game) ``name``."""
-        self.current = name
-        try:
-            yield
-        finally:
-            self.current = ""
-
     def emit(self, record: logging.LogRecord) -> None:
         arrow = _ARROWS.get(str(record.msg))
         if arrow is None or record.thread != self.thread or not isinstance(record.args, tuple):
             return
         protocol, line = record.args
-        name = self.names.setdefault(id(protocol), self.current or str(protocol))
+        name = self.names.get(id(protocol)) or self.names.setdefault(id(protocol), _ENGINE_NAME.get() or str(protocol))
         stamp = dt.datetime.fromtimestamp(record.created)
         self.file.write(f"{stamp:%Y-%m-%d %H:%M:%S.%f} {name} {arrow} {line}\n")
         self.file.flush()
@@ -317,6 +319,9 @@ class _EngineLog(logging.Handler):
 
 #: python-chess's log formats for a line to an engine and from it, with fastchess's arrows.
 _ARROWS = {"%s: << %s": "<---", "%s: >> %s": "--->"}
+#: The participant whose engine the current task starts; the engine's pipes keep the context they
+#: were opened in, so its lines are named even before the game knows its protocol object.
+_ENGINE_NAME: contextvars.ContextVar[str] = contextvars.ContextVar("tmanager_engine_name", default="")
 
 
 class _DebugWhileHeld:
@@ -469,14 +474,15 @@ class _Repetitions:
 
 
 def _rules_outcome(board: chess.Board, repetitions: int) -> _GameOver | None:
-    # A variant's own end comes first, as in python-chess's Board.outcome(): after a third
-    # check or an exploded king, the position may also look like a mate or a stalemate.
-    if board.is_variant_end():
+    # A variant's own result comes first, as in python-chess's Board.outcome(): after a third check
+    # or an exploded king the position may also look like a mate, and an antichess stalemate is a win.
+    if board.is_variant_win() or board.is_variant_loss() or board.is_variant_draw():
         return _variant_outcome(board)
-    if board.is_checkmate():
-        winner = not board.turn
-        return _GameOver("1-0" if winner == chess.WHITE else "0-1", "normal", f"{_name(winner)} mates")
-    if board.is_stalemate():
+    # is_checkmate() and is_stalemate() would each look for a legal move; one look serves both.
+    if not any(board.generate_legal_moves()):
+        if board.is_check():
+            winner = not board.turn
+            return _GameOver("1-0" if winner == chess.WHITE else "0-1", "normal", f"{_name(winner)} mates")
         return _GameOver("1/2-1/2", "normal", "Draw by stalemate")
     if board.is_insufficient_material():
         return _GameOver("1/2-1/2", "normal", "Draw by insufficient mating material")
@@ -497,20 +503,15 @@ _VARIANT_WINS = {
 }
 
 
-def _variant_outcome(board: chess.Board) -> _GameOver | None:
-    """The end of a game by its variant's own rule, named after what happened."""
+def _variant_outcome(board: chess.Board) -> _GameOver:
+    """The end of a game by its variant's own rule (a variant win, loss or draw), named after what happened."""
     if board.is_variant_draw():
         reason = (
             "Draw: both kings reach the eighth rank" if board.uci_variant == "racingkings"
             else f"Draw by the rules of {board.uci_variant}"
         )
         return _GameOver("1/2-1/2", "normal", reason)
-    if board.is_variant_win():
-        winner = board.turn
-    elif board.is_variant_loss():
-        winner = not board.turn
-    else:
-        return None  # racing kings: White reached the goal, Black may still draw level with its move
+    winner = board.turn if board.is_variant_win() else not board.turn
     if board.uci_variant in ("antichess", "giveaway", "suicide"):
         template = (
             "{winner} wins by losing all its pieces" if not board.occupied_co[winner]
@@ -520,6 +521,17 @@ def _variant_outcome(board: chess.Board) -> _GameOver | None:
         template = _VARIANT_WINS.get(board.uci_variant or "", "{winner} wins by the rules of the variant")
     result = "1-0" if winner == chess.WHITE else "0-1"
     return _GameOver(result, "normal", template.format(winner=_name(winner), loser=_name(not winner)))
+
+
+def _info_wanted(spec: GameSpec) -> chess.engine.Info:
+    """What the engines' search reports are read for: the comments show what they are asked to show,
+    adjudication needs the score alone (and a UCI engine's last score is read without the rest)."""
+    if spec.comments and not spec.minimal:
+        pv = chess.engine.INFO_PV if "pv" in spec.comment_fields else chess.engine.INFO_NONE
+        return chess.engine.INFO_BASIC | chess.engine.INFO_SCORE | pv
+    if spec.adjudication.resign_score is not None or spec.adjudication.draw_score is not None:
+        return chess.engine.INFO_SCORE
+    return chess.engine.INFO_NONE
 
 
 def _limit(own: TimeControl, clocks: Mapping[chess.Color, Clock], mover: chess.Color) -> chess.engine.Limit:
@@ -609,23 +621,16 @@ async def play_game(
     game_id = object()
     try:
         try:
-            for color in (chess.WHITE, chess.BLACK):
-                with log.starting(specs[color].name) if log else contextlib.nullcontext():
-                    engines[color] = await _acquire(pool, specs[color], color)
+            await _acquire_both(pool, specs, engines)
+            for color, engine in engines.items():
                 if log is not None:  # an engine kept from an earlier game said nothing while acquired
-                    log.names[id(engines[color].protocol)] = specs[color].name
-                _check_variant(engines[color], board)
+                    log.names[id(engine.protocol)] = specs[color].name
+                _check_variant(engine, board)
             repetitions = _Repetitions(board)
             ending = _rules_outcome(board, 1) or adjudicator.verdict(board)
             if ending is not None:
                 raise ending
-            comments_on = spec.comments and not spec.minimal
-            want_info = comments_on or spec.adjudication.resign_score is not None or (
-                spec.adjudication.draw_score is not None
-            )
-            info_flags = chess.engine.INFO_BASIC | chess.engine.INFO_SCORE if want_info else chess.engine.INFO_NONE
-            if comments_on and "pv" in spec.comment_fields:
-                info_flags |= chess.engine.INFO_PV
+            info_flags = _info_wanted(spec)
             while True:
                 mover = board.turn
                 engine, clock = engines[mover], clocks[mover]
@@ -635,12 +640,9 @@ async def play_game(
                 allowed = None if deadline is None else deadline - margin  # the time it has
                 started = time.monotonic()
                 try:
-                    result = await asyncio.wait_for(
-                        engine.protocol.play(
-                            board, limit, game=game_id, info=info_flags, ponder=engine.spec.ponder
-                        ),
-                        timeout=deadline if deadline is not None else spec.move_timeout,
-                    )
+                    # A timeout scope, not wait_for: no task per move, and a cancellation is never lost.
+                    async with asyncio.timeout(deadline if deadline is not None else spec.move_timeout):
+                        result = await engine.play(board, limit, game=game_id, info=info_flags)
                 except TimeoutError:
                     healthy[mover] = False
                     if allowed is not None:
@@ -684,7 +686,7 @@ async def play_game(
                     )
                 irreversible = board.is_zeroing(result.move)
                 board.push(result.move)
-                if comments_on:
+                if spec.comments and not spec.minimal:
                     left = clock.remaining if limits[mover].has_clock else None
                     comments.append(_comment(result.info, elapsed, spec.comment_fields, time_left=left))
                 ending = _rules_outcome(board, repetitions.count(board, irreversible=irreversible))
@@ -769,7 +771,30 @@ def _check_variant(engine: Engine, board: chess.Board) -> None:
             raise ConfigError(f"engine {name!r} does not play variant {wanted} (it offers {shown})", hint=hint)
 
 
+async def _acquire_both(
+    pool: EnginePool, specs: Mapping[chess.Color, EngineSpec], engines: dict[chess.Color, Engine]
+) -> None:
+    """Start (or take from ``pool``) both engines side by side and put them into ``engines``, also
+    when the other one fails or the game is cancelled meanwhile (the caller releases them); then
+    raise the first failure, White's before Black's."""
+    tasks = {color: asyncio.create_task(_acquire(pool, specs[color], color)) for color in (chess.WHITE, chess.BLACK)}
+    try:
+        await asyncio.wait(tasks.values())
+    finally:
+        for task in tasks.values():
+            task.cancel()  # only a start still under way (we are cancelled): it kills its engine
+        await asyncio.wait(tasks.values())
+        for color, task in tasks.items():
+            if not task.cancelled() and task.exception() is None:
+                engines[color] = task.result()
+    for task in tasks.values():
+        failure = task.exception()
+        if failure is not None:
+            raise failure
+
+
 async def _acquire(pool: EnginePool, spec: EngineSpec, color: chess.Color) -> Engine:
+    _ENGINE_NAME.set(spec.name)  # this task's own context: names the engine's lines in an engine log
     try:
         return await pool.acquire(spec)
     except TimeoutError:
@@ -789,8 +814,9 @@ def _winner(result: str) -> chess.Color | None:
     return chess.WHITE if result == "1-0" else chess.BLACK if result == "0-1" else None
 
 
-#: Tags a minimal PGN keeps besides the seven of the roster (and FEN, SetUp, Variant from the board).
-_MINIMAL_TAGS = ("GameNumber",)
+#: Tags a minimal PGN keeps besides the seven of the roster (and FEN, SetUp, Variant from the board):
+#: what a game's result is recovered and its pair found by.
+_MINIMAL_TAGS = ("GameNumber", "Pair")
 
 
 def _pgn(spec: GameSpec, board: chess.Board, ending: _GameOver, *, comments: list[str], opening_plies: int) -> str:

@@ -374,7 +374,6 @@ _templates: dict[Path, _Template] = {}
 class _State:
     """What a transaction starts from: the file as it is, and the resolved model."""
 
-    inode: int
     size: int
     head: bytes
     owned: _Owned  #: the owned part as the file has it
@@ -385,7 +384,7 @@ class _State:
 
 
 def _load(path: Path) -> _State:
-    data, inode = read_bytes(path)
+    data = read_bytes(path)
     head, owned_text = _split(data)
     journal = _journals.read(path)
     current = journal is not None and owned_text == journal.owned  # the usual case, tested at memory speed
@@ -413,7 +412,7 @@ def _load(path: Path) -> _State:
         tourney.hooks = dict(journal.hooks)
     tourney.version = max(owned.version or 0, journal.version if journal else 0)
     _check_names(tourney, owned, path)
-    return _State(inode, len(data), head, owned, journal, tourney, repair)
+    return _State(len(data), head, owned, journal, tourney, repair)
 
 
 def _owned_at(path: Path, journal: _Journal, version: int) -> bytes:
@@ -443,7 +442,7 @@ def _model(path: Path, head: bytes, owned: _Owned) -> Tourney:
         if misplaced:
             raise ConfigError(
                 f"section {sorted(misplaced)[0]!r} is written by tmanager", file=path,
-                hint="[swiss], [claims], [faults] and [progress] come after the settings, last in the file",
+                hint="[swiss], [faults], [verdict] and [progress] come after the settings, last in the file",
             )
         foreign = set(owned.sections) & set(data)  # settings after the owned part; unknown ones fail below
         foreign |= set(owned.sections) & {"tourney", "openings", "adjudication", "participants"}
@@ -451,7 +450,7 @@ def _model(path: Path, head: bytes, owned: _Owned) -> Tourney:
             raise ConfigError(
                 f"section {sorted(foreign)[0]!r} comes after the progress sections",
                 file=path,
-                hint="[swiss], [faults] and [progress] must stay last; move settings above them",
+                hint="[swiss], [faults], [verdict] and [progress] must stay last; move settings above them",
             )
         template = _Template(key, from_toml({**data, **owned.sections}, path.resolve()))
         _templates[path] = template
@@ -610,12 +609,15 @@ def _append(path: Path, state: _State, tourney: Tourney, before: _Before) -> boo
         line["hooks"] = hooks
     append_checked(journal_path(path), (json.dumps(line, ensure_ascii=False) + "\n").encode("utf-8"))
     base = len(state.head)
-    edits = [(base + owned.layout.results_at + n, c.encode("ascii")) for n, c in changes.items()]
-    edits.append((base + owned.layout.version_at, f"{version:<{VERSION_WIDTH}d}".encode()))
+    results_at, version_at = base + owned.layout.results_at, base + owned.layout.version_at
+    padded = before.results.ljust(total, UNPLAYED)
+    edits = [(results_at + n, padded[n].encode("ascii"), c.encode("ascii")) for n, c in changes.items()]
+    old_version = f"{tourney.version:<{VERSION_WIDTH}d}".encode()
+    edits.append((version_at, old_version, f"{version:<{VERSION_WIDTH}d}".encode()))
     # The journal line is the durable record of the change (fsynced), so the file need not be: a power
-    # cut can only leave it behind its journal, which the next reader restores. Should the file have been
-    # replaced since it was read, write_at leaves the new one alone, and the next reader merges the two.
-    write_at(path, edits, inode=state.inode, durable=False)
+    # cut can only leave it behind its journal, which the next reader restores. So can a file changed
+    # since it was read (an editor's save): write_at then leaves it alone, and the next reader merges.
+    write_at(path, edits, durable=False)
     tourney.version = version
     return True
 

@@ -9,9 +9,12 @@ participant missing from a round's boards has the bye.
 
 from __future__ import annotations
 
-from tmanager.pairing import Game, PlayerState, PointsSystem, pair_round
-from tmanager.pairing.model import BLACK, WHITE
+from typing import TYPE_CHECKING
+
 from tmanager.tourney.model import BLACK_WINS, DRAW, FINISHED_CHARS, WHITE_WINS, Tourney
+
+if TYPE_CHECKING:
+    from tmanager.pairing import PlayerState
 
 
 def _match_points(tourney: Tourney, absolute_round: int, pairing: int) -> tuple[float, float]:
@@ -32,6 +35,9 @@ def _match_points(tourney: Tourney, absolute_round: int, pairing: int) -> tuple[
 
 def history(tourney: Tourney, cycle: int, rounds: int) -> list[PlayerState]:
     """Every participant's pairing history over the first ``rounds`` rounds of ``cycle``."""
+    # Imported here, as below: only Swiss tourneys need the pairing package (workers of others never load it).
+    from tmanager.pairing import BLACK, WHITE, Game, PlayerState
+
     n = len(tourney.participants)
     games: list[list[Game]] = [[] for _ in range(n)]
     byes = tourney.byes()
@@ -59,6 +65,8 @@ def pair_next_round(tourney: Tourney) -> bool:
         return False
     rounds = tourney.settings.swiss_rounds
     cycle, round_in_cycle = divmod(absolute, rounds)
+    from tmanager.pairing import PointsSystem, pair_round
+
     g = tourney.settings.games_per_pairing
     points = PointsSystem(pairing_bye=round(10 * tourney.bye_points / g))
     pairing = pair_round(

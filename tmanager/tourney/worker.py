@@ -31,7 +31,6 @@ import logging
 import os
 import signal
 import socket
-import subprocess
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -39,11 +38,11 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import chess
-import psutil
 
+from tmanager import hooks
 from tmanager.core.schedule import DONE, WAIT, ScheduledGame, next_game
 from tmanager.errors import ConfigError, LockTimeout, TManagerError
-from tmanager.files import append_line
+from tmanager.files import Stamp, append_line, stamp
 from tmanager.formats import pgn
 from tmanager.tourney import store, swiss
 from tmanager.tourney.model import PLAYING, RESULT_CHAR, UNPLAYED, Claim, PendingHook, Tourney
@@ -60,8 +59,6 @@ POLL_SECONDS = 0.25
 LOCK_POLL = 1.0
 #: Seconds between warnings while the lock stays taken (a process stopped while holding it).
 LOCK_WARN_SECONDS = 30.0
-#: Seconds a hook may run before it is stopped.
-HOOK_TIMEOUT = 300.0
 #: The environment variable that marks engines (and their children) with the worker they belong to.
 ENGINE_TAG = "TMANAGER_ENGINE_OF"
 
@@ -76,6 +73,8 @@ class Owner:
 
     @classmethod
     def me(cls) -> Owner:
+        import psutil  # here and below: `tmanager status` needs it only while games are being played
+
         return cls(socket.gethostname(), os.getpid(), psutil.Process().create_time())
 
     def owns(self, claim: Claim | None) -> bool:
@@ -88,6 +87,8 @@ class Owner:
 
 def process_is_alive(pid: int, started: float) -> bool:
     """Whether the process ``pid`` that started at ``started`` (this host's clock) still runs."""
+    import psutil  # here: `status` of a tourney with nothing in progress never needs it
+
     try:
         process = psutil.Process(pid)
         same_process: bool = abs(process.create_time() - started) < 0.01
@@ -150,6 +151,8 @@ def reap_engines(path: Path) -> int:
     engine's own children would survive: they are found by the worker's mark
     in their environment.
     """
+    import psutil
+
     killed = 0
     prefix = f"{path}|{socket.gethostname()}|"
     for process in psutil.process_iter(["environ"]):
@@ -180,8 +183,16 @@ def add_hooks(tourney: Tourney, number: int, env: dict[str, str]) -> None:
     s = tourney.settings
     if s.after_game:
         tourney.hooks[f"after_game:{number}"] = PendingHook("after_game", s.after_game, env, game=number)
-    if s.after_tourney and tourney.is_complete():
-        tourney.hooks["after_tourney"] = PendingHook("after_tourney", s.after_tourney, {})
+    if tourney.is_complete():
+        add_after_tourney(tourney)
+
+
+def add_after_tourney(tourney: Tourney) -> None:
+    """Record ``after_tourney`` as pending (with an SPRT's verdict in its environment), if there is one."""
+    if tourney.settings.after_tourney:
+        tourney.hooks["after_tourney"] = PendingHook(
+            "after_tourney", tourney.settings.after_tourney, verdict_environment(tourney)
+        )
 
 
 def hook_marker(tourney: Tourney, key: str) -> Path:
@@ -216,37 +227,20 @@ def next_hook(tourney: Tourney) -> str | None:
 
 
 def run_hook(hook: PendingHook, *, marker: Path, tourney_path: Path, pgn_path: Path) -> None:
-    """Run a hook through the shell in the tourney's directory; a failure is logged, never fatal.
-
-    The hook runs in a session of its own, so that a stop of the worker does not
-    cut it short, and is killed with its children after :data:`HOOK_TIMEOUT`.
-    """
-    env = {
-        **{k: v for k, v in os.environ.items() if k != ENGINE_TAG},
+    """Run a pending hook in the tourney's directory (see :mod:`tmanager.hooks`); a failure is logged, never
+    fatal. Its shell removes ``marker`` first: from then on the hook counts as started."""
+    variables = {
         "TMANAGER_TOURNEY": str(tourney_path),
         "TMANAGER_PGN": str(pgn_path),
-        "TMANAGER_HOOK": hook.name,
         "TMANAGER_HOOK_MARKER": str(marker),
+        ENGINE_TAG: "",  # a hook is not an engine: it must outlive its worker, not be killed with it
         **hook.env,
     }
     script = f'rm -f -- "$TMANAGER_HOOK_MARKER"\n{hook.command}'
-    try:
-        process = subprocess.Popen(["/bin/sh", "-c", script], cwd=tourney_path.parent, env=env,
-                                   start_new_session=True)
-    except OSError as exc:
+    problem = hooks.run(script, name=hook.name, directory=tourney_path.parent, variables=variables)
+    if problem is not None:
         marker.unlink(missing_ok=True)
-        log.warning("%s hook failed to start: %s", hook.name, exc)
-        return
-    try:
-        status = process.wait(timeout=HOOK_TIMEOUT)
-    except subprocess.TimeoutExpired:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
-        log.warning("%s hook %r ran over %g s and was stopped", hook.name, hook.command, HOOK_TIMEOUT)
-        return
-    if status != 0:
-        log.warning("%s hook %r exited with status %d", hook.name, hook.command, status)
+        log.warning("%s hook %r %s", hook.name, hook.command, problem)
 
 
 def game_spec(
@@ -262,11 +256,14 @@ def game_spec(
         "Round": str(game.pgn_round),
         "GameNumber": str(game.number),
     }
+    schedule = tourney.schedule()
+    partner = schedule.partner(game.number)
+    if partner is not None:  # so that a reader finds the pairs without knowing the schedule
+        tags["Pair"] = str(min(game.number, partner))
     if s.site:
         tags["Site"] = s.site
     if book is not None and tourney.openings is not None:
         o = tourney.openings
-        schedule = tourney.schedule()
         key = opening_key(
             game.number, games_per_pairing=schedule.games_per_pairing, games_per_cycle=schedule.games_per_cycle
         )
@@ -402,6 +399,21 @@ class GameInProgress:
         return ("… " if shown else "") + moves
 
 
+def verdict_environment(tourney: Tourney) -> dict[str, str]:
+    """``after_tourney``'s SPRT variables, from the verdict in the file (none without an SPRT)."""
+    v = tourney.verdict
+    if v is None:
+        return {}
+    return {
+        "TMANAGER_SPRT_RESULT": v.result,
+        "TMANAGER_SPRT_LLR": f"{v.llr:.4f}",
+        "TMANAGER_SPRT_LOWER": f"{v.lower:.4f}",
+        "TMANAGER_SPRT_UPPER": f"{v.upper:.4f}",
+        "TMANAGER_SPRT_GAMES": str(v.games),
+        "TMANAGER_SPRT_PAIRS": str(v.pairs),
+    }
+
+
 #: Seconds between attempts to read a tourney file that is not valid right now.
 RETRY_SECONDS = 2.0
 
@@ -472,11 +484,16 @@ class Worker:
                 log.warning("game %d: its worker is gone; the game %s", number, what)
             if swiss.pair_next_round(tourney):
                 log.info("Swiss round %d paired: %s", len(tourney.swiss), tourney.swiss[-1])
+            decided = tourney.verdict
+            tourney.update_verdict()
+            if tourney.verdict is not None and tourney.verdict != decided and tourney.is_complete():
+                add_after_tourney(tourney)  # decided without a game recorded (an edit of its bounds)
             choice = next_game(
                 tourney.schedule(),
                 tourney.results,
                 sync_after_round=tourney.settings.sync_after_round,
                 sync_after_cycle=tourney.settings.sync_after_cycle,
+                only=tourney.claimable(),
             )
             if isinstance(choice, str):
                 if choice == DONE and (PLAYING in tourney.results or tourney.hooks):
@@ -507,6 +524,7 @@ class Worker:
             if tourney.settings.epd_out:
                 append_line(tourney.directory / tourney.settings.epd_out, record.epd)
             tourney.set_result(number, RESULT_CHAR[record.result])
+            tourney.update_verdict()
             add_hooks(tourney, number, env)
             LiveGame.remove(tourney, number)
             for engine, kind in record.faults.items():
@@ -681,15 +699,27 @@ def preflight(tourney: Tourney) -> None:
     load_book(tourney)
 
 
+#: The book last read from each file, with the file's stamp and the settings it was read with:
+#: :func:`preflight` and the games of a worker (or coordinator) read a book once, not twice.
+_books: dict[Path, tuple[tuple[Stamp, str, int, str], OpeningBook]] = {}
+
+
 def load_book(tourney: Tourney) -> OpeningBook | None:
-    """The tourney's opening book, checked against its settings; ``None`` without ``[openings]``."""
+    """The tourney's opening book, checked against its settings; ``None`` without ``[openings]``.
+
+    Read again only when the book file or the settings it is read with change.
+    """
     o = tourney.openings
     if o is None:
         return None
+    path = tourney.directory / o.file
+    key = (stamp(path), o.format, o.plies, tourney.settings.variant)
     try:
-        book = OpeningBook.load(
-            tourney.directory / o.file, format=o.format, plies=o.plies, variant=tourney.settings.variant
-        )
+        cached = _books.get(path)
+        if cached is None or cached[0] != key or key[0] is None:
+            cached = (key, OpeningBook.load(path, format=o.format, plies=o.plies, variant=tourney.settings.variant))
+            _books[path] = cached
+        book = cached[1]
         book.opening_for(0, order=o.order, seed=o.seed, start=o.start)
     except ConfigError as exc:
         raise exc.located(file=tourney.path) from None

@@ -119,8 +119,7 @@ def create_app(
         tourney = hub.tourney
         if tourney is None:
             return PlainTextResponse("The tourney file has not been read yet.", status_code=503)
-        games = dashboard.finished_results(tourney)
-        built = await run_in_threadpool(crosstable.build, games, title=tourney.settings.name)
+        built = await run_in_threadpool(tourney.crosstable)
         return HTMLResponse(hub.redact(crosstable.render(built, "html")), headers={"Cache-Control": "no-store"})
 
     app = Starlette(

@@ -2,25 +2,28 @@
 
 Every section is one element whose ``id`` is its key in the fragments
 mapping; games in progress are keyed ``game-N`` and live inside ``#games``.
-Everything is built from tourney data only (names, results, settings that
-say how games are played), escaped, and the caller passes it through a
-:class:`~tmanager.web.redact.Redactor` before it leaves the server.
+Each is a template (``templates/dashboard/``) filled with values built here
+from tourney data only (names, results, settings that say how games are
+played); the templates escape them, and the caller passes the result through
+a :class:`~tmanager.web.redact.Redactor` before it leaves the server.
 """
 
 from __future__ import annotations
 
-import html
 import math
 import time
 from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 from urllib.parse import urlencode
 
 import chess
 import chess.svg
 
-from tmanager.core import crosstable
-from tmanager.core.standings import GameResult, grid
-from tmanager.tourney.model import PGN_RESULT, PLAYING, Tourney, describe_faults
+from tmanager import templates
+from tmanager.core import crosstable, sprt
+from tmanager.core.results import Result
+from tmanager.core.standings import grid
+from tmanager.tourney.model import PLAYING, Tourney, describe_faults
 from tmanager.tourney.openings import variant_board
 from tmanager.tourney.worker import GameInProgress
 from tmanager.web.pgnindex import IndexedGame
@@ -41,43 +44,15 @@ PALETTE = (
 # --- the page ------------------------------------------------------------------------------------
 
 
+def _render(template: str, **values: Any) -> str:
+    return templates.render("tmanager.web", f"dashboard/{template}", **values)
+
+
 def page(fragments: Mapping[str, str], *, title: str, version: int) -> str:
     """The whole dashboard with the current fragments; ``version`` lets the event stream resume from it."""
-    games = "".join(html_ for key, html_ in sorted(fragments.items(), key=_game_order) if key.startswith("game-"))
-
-    def part(key: str) -> str:
-        return fragments.get(key, "")
-
-    return f"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{html.escape(title)} · tmanager</title>
-<link rel="icon" href="static/favicon.svg">
-<link rel="stylesheet" href="static/dashboard.css">
-<script src="static/dashboard.js" defer></script>
-</head>
-<body data-version="{version}" data-now="{time.time():.3f}">
-<header>
-{part("head")}
-<span id="connection" class="connection" title="live updates">live</span>
-</header>
-{part("notice")}
-{part("progress")}
-<main>
-<section class="panel wide"><h2>Games in progress</h2><div id="games">{games}</div></section>
-<section class="panel"><h2>Standings</h2>{part("standings")}</section>
-<section class="panel"><h2>Score over the games</h2>{part("chart")}</section>
-<section class="panel wide"><h2>Cross-table</h2>{part("crosstable")}</section>
-<section class="panel"><h2>Recent results</h2>{part("results")}</section>
-<section class="panel"><h2>Engine faults</h2>{part("faults")}</section>
-{part("engines")}
-</main>
-<footer>tmanager · this page updates by itself</footer>
-</body>
-</html>
-"""
+    games = [html for key, html in sorted(fragments.items(), key=_game_order) if key.startswith("game-")]
+    now = f"{time.time():.3f}"
+    return _render("page.html", parts=fragments, games=games, title=title, version=version, now=now) + "\n"
 
 
 def _game_order(item: tuple[str, str]) -> tuple[int, str]:
@@ -102,17 +77,12 @@ def head(tourney: Tourney) -> str:
     if s.variant != "chess":
         facts.append(s.variant)
     event = " · ".join(x for x in (s.event, s.site) if x)
-    subtitle = html.escape(" · ".join(facts))
-    return (
-        f'<div id="head"><h1>{html.escape(s.name)}</h1>'
-        + (f'<p class="event">{html.escape(event)}</p>' if event else "")
-        + f'<p class="facts">{subtitle}</p></div>'
-    )
+    return _render("head.html", name=s.name, event=event, facts=" · ".join(facts))
 
 
 def notice(text: str) -> str:
     """A warning banner (empty element when there is nothing to say)."""
-    return f'<div id="notice" class="notice">{html.escape(text)}</div>' if text else '<div id="notice"></div>'
+    return _render("notice.html", text=text)
 
 
 def progress(tourney: Tourney, *, finish_at: float | None) -> str:
@@ -121,34 +91,33 @@ def progress(tourney: Tourney, *, finish_at: float | None) -> str:
     done = tourney.finished_count
     playing = tourney.results.count(PLAYING)
     left = total - done - playing
-    if done == total:
-        eta = "finished"
-    elif finish_at is None:
-        eta = "finish time: estimated after the next game" if playing else "no game is being played"
-    else:
-        local = time.strftime("%H:%M", time.localtime(finish_at))
-        eta = f'expected to finish at <time data-epoch="{finish_at:.0f}">{local}</time>'
-    return (
-        f'<div id="progress" class="progress" data-done="{done}" data-total="{total}">'
-        f'<progress value="{done}" max="{total}"></progress>'
-        f"<p><strong>{done}</strong> of {total} games played · {playing} in progress · {left} to play · {eta}"
-        ' · <a href="pgn" download>all games (PGN)</a></p></div>'
+    local = time.strftime("%H:%M", time.localtime(finish_at)) if finish_at is not None else ""
+    return _render(
+        "progress.html",
+        done=done,
+        total=total,
+        playing=playing,
+        left=left,
+        finished=tourney.is_complete(),  # every game played, or the SPRT decided
+        finish_at=f"{finish_at:.0f}" if finish_at is not None else None,
+        local=local,
     )
 
 
-def finished_results(tourney: Tourney) -> list[GameResult]:
-    """The finished games as :class:`~tmanager.core.standings.GameResult`, in game-number order."""
-    names = [p.name for p in tourney.participants]
-    return [
-        GameResult(names[g.white], names[g.black], PGN_RESULT[char], str(g.pgn_round), g.number)
-        for g, char in tourney.finished_games()
-    ]
+def match(tourney: Tourney) -> str:
+    """A two-participant match: its statistics as ``run`` and ``status`` print them, and the SPRT's
+    decision; a hidden element for other tourneys."""
+    state = tourney.match_state() if tourney.finished_count else None
+    if state is None:
+        return _render("match.html", line=None, decision=None)
+    first, second = (p.name for p in tourney.participants)
+    line = crosstable.match_line(first, second, state.statistics(), state.settings)
+    return _render("match.html", line=line, decision=sprt.describe(state))
 
 
 def standings_and_crosstable(tourney: Tourney) -> tuple[str, str]:
     """The standings (with Elo) and the opponent-by-opponent table, in standings order."""
-    games = finished_results(tourney)
-    table = crosstable.build(games, title=tourney.settings.name)
+    table = tourney.crosstable()
     ranked = [line.standing.name for line in table.lines]
     unplayed = [p.name for p in tourney.participants if p.name not in ranked]
     rows = []
@@ -156,47 +125,35 @@ def standings_and_crosstable(tourney: Tourney) -> tuple[str, str]:
         s = line.standing
         total = s.total
         rows.append(
-            f'<tr><td>{line.rank}</td><td class="name">{html.escape(s.name)}</td><td>{s.games}</td>'
-            f"<td><strong>{s.points:g}</strong></td><td>{s.percent:.1f}</td>"
-            f"<td>{total.wins}-{total.draws}-{total.losses}</td>"
-            f"<td>{_signed(line.elo)}</td><td>{_margin(line.elo_error)}</td></tr>"
-        )
-    rows += [f'<tr><td></td><td class="name">{html.escape(n)}</td><td>0</td><td>0</td>'
-             "<td></td><td></td><td></td><td></td></tr>" for n in unplayed]  # fmt: skip
-    standings_html = (
-        '<div id="standings" class="scroll"><table><thead><tr><th>#</th><th class="name">Name</th><th>Games</th>'
-        "<th>Points</th><th>%</th><th>W-D-L</th><th>Elo</th><th>±</th></tr></thead><tbody>"
-        + "".join(rows)
-        + "</tbody></table></div>"
-    )
+            {
+                "rank": line.rank, "name": s.name, "games": s.games, "played": True, "points": f"{s.points:g}",
+                "percent": f"{s.percent:.1f}", "record": f"{total.wins}-{total.draws}-{total.losses}",
+                "elo": _signed(line.elo), "margin": _margin(line.elo_error),
+            }
+        )  # fmt: skip
+    rows += [
+        {"rank": "", "name": n, "games": 0, "played": False, "percent": "", "record": "", "elo": "", "margin": ""}
+        for n in unplayed
+    ]
+    standings_html = _render("standings.html", rows=rows)
     names = ranked + unplayed
     if len(names) > crosstable.MAX_TABLE_PLAYERS:
-        body = f"<p>More than {crosstable.MAX_TABLE_PLAYERS} participants: see the standings.</p>"
-    else:
-        pair_games = max((h.games for h in table.head_to_head), default=0)
-        by_game = pair_games <= crosstable.MAX_GRID_GAMES
-        points = {line.standing.name: line.standing.points for line in table.lines}
-        header = "".join(f"<th>{i}</th>" for i in range(1, len(names) + 1))
-        body_rows = []
-        for i, name in enumerate(names, 1):
-            cells = "".join(
-                f'<td class="{"self" if other == name else "cell"}">'
-                f"{html.escape(_cell(table, name, other, by_game=by_game))}</td>"
+        return standings_html, _render("crosstable.html", too_many=crosstable.MAX_TABLE_PLAYERS, names=[], rows=[])
+    pair_games = max((h.games for h in table.head_to_head), default=0)
+    by_game = pair_games <= crosstable.MAX_GRID_GAMES
+    points = {line.standing.name: line.standing.points for line in table.lines}
+    matrix = [
+        {
+            "name": name,
+            "cells": [
+                {"kind": "self" if other == name else "cell", "text": _cell(table, name, other, by_game=by_game)}
                 for other in names
-            )
-            body_rows.append(
-                f'<tr><td>{i}</td><td class="name">{html.escape(name)}</td>{cells}'
-                f"<td><strong>{points.get(name, 0):g}</strong></td></tr>"
-            )
-        body = (
-            f'<table class="crosstable"><thead><tr><th>#</th><th class="name">Name</th>{header}<th>Points</th>'
-            "</tr></thead><tbody>" + "".join(body_rows) + "</tbody></table>"
-        )
-    crosstable_html = (
-        f'<div id="crosstable" class="scroll">{body}'
-        '<p class="more"><a href="crosstable.html">full cross-table with per-colour scores</a></p></div>'
-    )
-    return standings_html, crosstable_html
+            ],
+            "points": f"{points.get(name, 0):g}",
+        }
+        for name in names
+    ]
+    return standings_html, _render("crosstable.html", too_many=0, names=names, rows=matrix)
 
 
 def _cell(table: crosstable.Crosstable, player: str, opponent: str, *, by_game: bool) -> str:
@@ -227,7 +184,7 @@ def score_chart(tourney: Tourney) -> str:
         series[game.black].append(series[game.black][-1] + 1.0 - white)
     most_games = max((len(s) - 1 for s in series), default=0)
     if most_games == 0:
-        return '<div id="chart"><p class="empty">No game finished yet.</p></div>'
+        return _render("chart.html", lines=[])
     top = max(max(s[-1] for s in series), 1.0)
     width, height, left, bottom, pad = 600, 260, 34, 22, 8
     plot_w, plot_h = width - left - pad, height - bottom - pad
@@ -238,37 +195,32 @@ def score_chart(tourney: Tourney) -> str:
     def y(v: float) -> float:
         return pad + plot_h * (1 - v / top)
 
-    parts = [
-        f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" '
-        f'aria-label="points of each participant after each of its games">'
-    ]
-    for tick in _ticks(top):
-        parts.append(
-            f'<line x1="{left}" x2="{width - pad}" y1="{y(tick):.1f}" y2="{y(tick):.1f}" stroke="#ddd"/>'
-            f'<text x="{left - 4}" y="{y(tick) + 4:.1f}" text-anchor="end" font-size="11">{tick:g}</text>'
-        )
-    for tick in _ticks(most_games):
-        parts.append(f'<text x="{x(tick):.1f}" y="{height - 6}" text-anchor="middle" font-size="11">{tick:g}</text>')
-    parts.append(
-        f'<line x1="{left}" x2="{left}" y1="{pad}" y2="{pad + plot_h}" stroke="#888"/>'
-        f'<line x1="{left}" x2="{width - pad}" y1="{pad + plot_h}" y2="{pad + plot_h}" stroke="#888"/>'
-    )
-    legend = []
+    lines = []
     for i, (name, points) in enumerate(zip(names, series, strict=True)):
-        colour, dash = PALETTE[i % len(PALETTE)], ("" if i < len(PALETTE) else ' stroke-dasharray="6 3"')
         step = max(1, math.ceil(len(points) / CHART_POINTS))
         kept = [*range(0, len(points) - 1, step), len(points) - 1]
-        line = " ".join(f"{x(j):.1f},{y(points[j]):.1f}" for j in kept)
-        parts.append(
-            f'<polyline points="{line}" fill="none" stroke="{colour}" stroke-width="2"{dash}>'
-            f"<title>{html.escape(name)}: {points[-1]:g} of {len(points) - 1}</title></polyline>"
+        lines.append(
+            {
+                "name": name,
+                "colour": PALETTE[i % len(PALETTE)],
+                "dashed": i >= len(PALETTE),
+                "points": " ".join(f"{x(j):.1f},{y(points[j]):.1f}" for j in kept),
+                "score": f"{points[-1]:g}",
+                "games": len(points) - 1,
+            }
         )
-        legend.append(
-            f'<li><svg width="14" height="14" aria-hidden="true"><rect width="14" height="14" rx="3" '
-            f'fill="{colour}"/></svg>{html.escape(name)} {points[-1]:g}/{len(points) - 1}</li>'
-        )
-    parts.append("</svg>")
-    return f'<div id="chart">{"".join(parts)}<ul class="legend">{"".join(legend)}</ul></div>'
+    return _render(
+        "chart.html",
+        width=width,
+        height=height,
+        left=left,
+        right=width - pad,
+        top=pad,
+        bottom=pad + plot_h,
+        y_ticks=[{"y": f"{y(t):.1f}", "label_y": f"{y(t) + 4:.1f}", "text": f"{t:g}"} for t in _ticks(top)],
+        x_ticks=[{"x": f"{x(t):.1f}", "text": f"{t:g}"} for t in _ticks(most_games)],
+        lines=lines,
+    )
 
 
 def _ticks(top: float) -> list[float]:
@@ -282,40 +234,23 @@ def _ticks(top: float) -> list[float]:
 
 def recent_results(tourney: Tourney, games: Sequence[IndexedGame]) -> str:
     """The last recorded games, newest first, each with its PGN; games since reset are left out."""
-    rows = []
-    for g in games:
-        if g.number is None or PGN_RESULT.get(tourney.result(g.number)) != g.result:
-            continue
-        rows.append(
-            f'<tr><td>{g.number}</td><td>{html.escape(g.round)}</td><td class="name">{html.escape(g.white)}</td>'
-            f'<td class="result">{html.escape(g.result)}</td><td class="name">{html.escape(g.black)}</td>'
-            f"<td>{html.escape(g.termination)}</td><td>{html.escape(g.plies)}</td>"
-            f'<td><a href="pgn/{g.number}" download>PGN</a></td></tr>'
-        )
-        if len(rows) == RECENT_RESULTS:
-            break
-    if not rows:
-        return '<div id="results"><p class="empty">No game recorded yet.</p></div>'
-    return (
-        '<div id="results" class="scroll"><table><thead><tr><th>Game</th><th>Round</th><th class="name">White</th>'
-        '<th>Result</th><th class="name">Black</th><th>Ending</th><th>Plies</th><th></th></tr></thead><tbody>'
-        + "".join(rows)
-        + '</tbody></table><p class="more"><a href="pgn" download>all games (PGN)</a></p></div>'
-    )
+    shown = [g for g in games if g.number is not None and _recorded(tourney, g.number) == g.result]
+    return _render("results.html", games=shown[:RECENT_RESULTS])
+
+
+def _recorded(tourney: Tourney, number: int) -> str | None:
+    """The PGN result of game ``number`` as the results string records it; None while it has none."""
+    result = Result.from_xboard(tourney.result(number))
+    return None if result.pending else result.pgn
 
 
 def faults(tourney: Tourney) -> str:
     """Fault counts per engine (crash, time forfeit, illegal move…)."""
-    if not any(tourney.faults.values()):
-        return '<div id="faults"><p class="empty">No faults.</p></div>'
-    rows = "".join(
-        f'<tr><td class="name">{html.escape(engine)}</td><td>{total}</td><td>{html.escape(kinds)}</td></tr>'
+    engines = [
+        {"name": engine, "total": total, "kinds": kinds}
         for engine, (total, kinds) in sorted((e, describe_faults(c)) for e, c in tourney.faults.items() if c)
-    )
-    return (
-        '<div id="faults" class="scroll"><table><thead><tr><th class="name">Engine</th><th>Faults</th>'
-        f"<th>Kinds</th></tr></thead><tbody>{rows}</tbody></table></div>"
-    )
+    ]
+    return _render("faults.html", engines=engines)
 
 
 def engines(tourney: Tourney) -> str:
@@ -323,17 +258,9 @@ def engines(tourney: Tourney) -> str:
     rows = []
     for index, p in enumerate(tourney.participants):
         spec = tourney.engine_spec(index)
-        rows.append(
-            f'<tr><td class="name">{html.escape(p.name)}</td><td>{spec.protocol}</td>'
-            f"<td><code>{html.escape(' '.join(spec.command))}</code></td>"
-            f"<td><code>{html.escape(spec.workdir or '')}</code></td></tr>"
-        )
-    return (
-        '<section id="engines" class="panel wide"><h2>Engines</h2><div class="scroll"><table><thead><tr>'
-        '<th class="name">Name</th><th>Protocol</th><th>Command</th><th>Directory</th></tr></thead><tbody>'
-        + "".join(rows)
-        + "</tbody></table></div></section>"
-    )
+        command = " ".join(spec.command)
+        rows.append({"name": p.name, "protocol": spec.protocol, "command": command, "workdir": spec.workdir or ""})
+    return _render("engines.html", engines=rows)
 
 
 # --- games in progress ---------------------------------------------------------------------------
@@ -341,31 +268,32 @@ def engines(tourney: Tourney) -> str:
 
 def game_card(game: GameInProgress, *, has_clock: Callable[[str], bool]) -> str:
     """One game in progress: players and clocks, the board, the last moves."""
-    moves = game.last_moves(LAST_MOVES)
     turn_white = " w " in f" {game.fen} "
     query = {"fen": game.fen, **({"last": game.moves[-1]} if game.moves else {})}
-    title = f"{game.white} – {game.black}, game {game.number}"
 
-    def player(name: str, clock: float, *, white: bool) -> str:
+    def player(name: str, clock: float, *, white: bool) -> dict[str, Any]:
         running = white == turn_white
-        if has_clock(name) and math.isfinite(clock):
-            shown_clock = f'<span class="clock" data-clock="{clock:.3f}" data-running="{int(running)}">' \
-                          f"{_clock(clock)}</span>"  # fmt: skip
-        else:
-            shown_clock = '<span class="clock none">–</span>'
-        side = "white" if white else "black"
-        turn = " to-move" if running else ""
-        return f'<div class="player {side}{turn}"><span class="name">{html.escape(name)}</span>{shown_clock}</div>'
+        shown = has_clock(name) and math.isfinite(clock)
+        return {
+            "name": name,
+            "side": "white" if white else "black",
+            "to_move": running,
+            "clock": f"{clock:.3f}" if shown else None,
+            "running": int(running),
+            "shown": _clock(clock) if shown else "",
+        }
 
-    return (
-        f'<article id="game-{game.number}" class="game" data-updated="{game.updated:.3f}">'
-        f"<h3>Game {game.number} · round {game.round}</h3>"
-        + player(game.black, game.black_clock, white=False)
-        + f'<img class="board" src="board.svg?{html.escape(urlencode(query))}" alt="{html.escape(title)}" '
-        f'width="280" height="280">'
-        + player(game.white, game.white_clock, white=True)
-        + f'<p class="moves">{html.escape(moves) or "no move yet"}'
-        f' <span class="plies">({len(game.moves)} plies)</span></p></article>'
+    return _render(
+        "game.html",
+        number=game.number,
+        round=game.round,
+        updated=f"{game.updated:.3f}",
+        white=player(game.white, game.white_clock, white=True),
+        black=player(game.black, game.black_clock, white=False),
+        query=urlencode(query),
+        title=f"{game.white} – {game.black}, game {game.number}",
+        moves=game.last_moves(LAST_MOVES),
+        plies=len(game.moves),
     )
 
 

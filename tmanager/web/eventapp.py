@@ -15,10 +15,11 @@ Routes::
 
 Every POST must come from a page of this server (``Origin``, else
 ``Referer``), carry the session cookie and the session's CSRF token; the
-actions then run the very functions the CLI runs (``tmanager.event.apply``,
-``save_result``, ``force_named``, ``unpair``, ``undo``), so each is one locked,
-journaled change, and a refused one writes nothing and shows its reason beside
-the form. Unpairing and undoing also want the form's confirmation box ticked.
+actions then run the very functions the CLI runs (:mod:`tmanager.events.service`:
+``save_result``, ``pair``, ``request_bye``, ``force``, ``unpair``, ``undo``), so
+each is one locked, journaled change, and a refused one writes nothing and
+shows its reason beside the form. Unpairing and undoing also want the form's
+confirmation box ticked.
 """
 
 from __future__ import annotations
@@ -41,8 +42,9 @@ from starlette.responses import HTMLResponse, PlainTextResponse, RedirectRespons
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from tmanager import event as ev
+from tmanager.core.results import PENDING, Colour
 from tmanager.errors import StateError, TManagerError
+from tmanager.events import journal, service
 from tmanager.files import Stamp, stamp
 from tmanager.web import dashboard, eventpages
 from tmanager.web.app import STATIC, Guard
@@ -93,9 +95,9 @@ class EventHub(Watcher):
             return False
         self._stamp = current
         # Before the file: a change in between leaves an older number, which an undo then refuses.
-        change = ev.last_change(self.path)
+        change = journal.last_change(self.path)
         try:
-            event = ev.load(self.path)
+            event = journal.load(self.path)
         except TManagerError as exc:
             # The message names the file: it goes to the owner's terminal, never to a page.
             log.warning("cannot read the event file, showing the last state read: %s", exc)
@@ -342,66 +344,46 @@ def create_event_app(
         return RedirectResponse(page.url(), status_code=303)
 
     def enter_result(form: dict[str, str]) -> list[str]:
-        from tmanager.cli.event import save_result
-
         round_number, board = _number(form, "round"), _number(form, "board")
-        correction = form.get("was", "*") not in ev.PENDING
-        words = [str(board), *_result_words(hub.snapshot, form)]
-        return save_result(hub.path, form.get("d") or None, words, round_number, correction=correction,
-                           confirm=form.get("confirm") == "yes")  # fmt: skip
+        correction = form.get("was", "*") not in PENDING
+        words = [str(board), *eventpages.result_words(hub.snapshot, form)]
+        return service.save_result(hub.path, form.get("d") or None, words, round_number, correction=correction,
+                                   confirm=form.get("confirm") == "yes")  # fmt: skip
 
     def pair(form: dict[str, str]) -> list[str]:
         expected = _number(form, "round")
         colour = form.get("colour") or None
         if colour not in (None, "white", "black"):
             raise StateError("the colour is white, black or drawn by lot")
-
-        def operation(e: ev.Event) -> list[str]:
-            d = e.division(form.get("d") or None)
-            _still_last(d, expected - 1, "pairing")
-            return ev.pair(e, d, colour=colour)
-
-        return ev.apply(hub.path, operation)
+        return service.pair(
+            hub.path,
+            form.get("d") or None,
+            colour=Colour.from_word(colour) if colour else None,
+            expected_round=expected - 1,
+        )
 
     def bye(form: dict[str, str]) -> list[str]:
         who, kind, round_number = form.get("player", "").strip(), form.get("kind", "half"), _number(form, "round")
         if not who:
             raise StateError("choose the player who asked for the bye")
-
-        def operation(e: ev.Event) -> list[str]:
-            d = e.division(form.get("d") or None)
-            return ev.request_bye(e, d, ev.find_player(d, who), round_number, kind)
-
-        return ev.apply(hub.path, operation)
+        return service.request_bye(hub.path, form.get("d") or None, who, round_number, kind)
 
     def force(form: dict[str, str]) -> list[str]:
         expected = _number(form, "round")
         white, black = form.get("white", "").strip(), form.get("black", "").strip()
         if not (white and black):
             raise StateError("choose both players (or a player and bye)")
-
-        def operation(e: ev.Event) -> list[str]:
-            d = e.division(form.get("d") or None)
-            _still_last(d, expected - 1, "forcing a game")
-            return ev.force_named(e, d, white, black)
-
-        return ev.apply(hub.path, operation)
+        return service.force(hub.path, form.get("d") or None, white, black, expected_round=expected - 1)
 
     def unpair(form: dict[str, str]) -> list[str]:
         expected = _number(form, "round")
         _confirmed(form, f"unpair round {expected}")
-
-        def operation(e: ev.Event) -> list[str]:
-            d = e.division(form.get("d") or None)
-            _still_last(d, expected, "unpairing")
-            return ev.unpair(d)
-
-        return ev.apply(hub.path, operation)
+        return service.unpair(hub.path, form.get("d") or None, expected_round=expected)
 
     def undo(form: dict[str, str]) -> list[str]:
         expected = _number(form, "change")
         _confirmed(form, "undo the last change")
-        return [ev.undo(hub.path, expected=expected)]
+        return service.undo(hub.path, expected=expected)
 
     changes = {"result": enter_result, "pair": pair, "bye": bye, "force": force, "unpair": unpair, "undo": undo}
 
@@ -461,35 +443,11 @@ async def _form(request: Request) -> dict[str, str]:
     return {key: values[0] for key, values in fields.items()}
 
 
-def _result_words(snapshot: Snapshot | None, form: Mapping[str, str]) -> list[str]:
-    """What follows the board number in the result line: a chess result, or a score-based division's scores
-    (per its ``entry``: S1 S2, SPREAD or S1 S2 SPREAD) or forfeit, read by :func:`tmanager.event_scored.enter`.
-
-    Scores outside the plausible range are refused unless the form's ``confirm`` box is ticked.
-    """
-    division = snapshot.division(form.get("d") or None) if snapshot else None
-    if division is None or division.scored is None:
-        return [form.get("result", "")]
-    if form.get("forfeit"):
-        return [form["forfeit"]]
-    names = [name for name, _ in eventpages.SCORE_FIELDS[division.scored.entry]]
-    empty = [name for name in names if not form.get(name, "").strip()]
-    if empty:
-        raise StateError(f"give the {' and '.join(names)} (or choose a forfeit); {empty[0]} is empty")
-    return [form[name].strip() for name in names]
-
-
 def _number(form: Mapping[str, str], key: str) -> int:
     text = form.get(key, "").strip()
     if not (text.isdigit() and len(text) < 6):
         raise StateError(f"the {key} must be a number, not {text[:20]!r}")
     return int(text)
-
-
-def _still_last(division: ev.Division, expected: int, doing: str) -> None:
-    """Refuses a form made when another round was the last paired one (the page was stale)."""
-    if division.paired_rounds != expected:
-        raise StateError(f"round {division.paired_rounds} is now the last paired round; check it before {doing}")
 
 
 def _confirmed(form: Mapping[str, str], doing: str) -> None:

@@ -203,6 +203,7 @@ class Hub(Watcher):
             "results": dashboard.recent_results(tourney, self.pgn.recent(3 * dashboard.RECENT_RESULTS)
                                                 if self.pgn else []),
             "faults": dashboard.faults(tourney),
+            "match": dashboard.match(tourney),
         }  # fmt: skip
         if self.show_engines:
             sections["engines"] = dashboard.engines(tourney)

@@ -15,7 +15,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from tmanager.errors import TManagerError
-from tmanager.event import Event, journal_dir
+from tmanager.events.journal import journal_dir
+from tmanager.events.model import Event
 from tmanager.tourney.engines import engine_dirs, find_definition
 from tmanager.tourney.model import Tourney
 from tmanager.web.auth import password_path

@@ -1,4 +1,4 @@
-"""A division of a human event as a FIDE TRF-16 / TRF-2026 file, and back.
+"""A chess division as a FIDE TRF-16 / TRF-2026 file, and back (:mod:`tmanager.formats.trf` holds the file's syntax).
 
 The export is a standard TRF: header lines (``012`` name, ``022`` site,
 ``042``/``052`` dates, ``062``/``072`` players and rated players, ``092`` type,
@@ -6,7 +6,7 @@ The export is a standard TRF: header lines (``012`` name, ``022`` site,
 colour), ``XXP`` (players who must not meet, including team mates with
 ``team_apart``) and ``BBW``… (a points system other than 1-½-0), and one ``001``
 line per player. The TRF starting rank of a player is their **pairing rank**
-(:meth:`~tmanager.event.Division.ranks`: rating, then name), as FIDE and the
+(:meth:`~tmanager.events.model.Division.ranks`: rating, then name), as FIDE and the
 endorsed programs expect, so that ``bbpPairings --dutch FILE -c`` and
 ``tmanager pair --dutch FILE -c`` re-pair every round as the event did.
 
@@ -27,17 +27,22 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from tmanager import event as ev
-from tmanager.errors import ConfigError, StateError
+from tmanager import tomlmap
+from tmanager.core.results import ByeKind, Colour, Result, format_points
+from tmanager.errors import ConfigError
+from tmanager.events.eventfile import check
+from tmanager.events.games import round_games, scores
+from tmanager.events.model import Board, Division, Event, PairingSystem, Player, Round
+from tmanager.events.ranking import tiebreak_standings
+from tmanager.events.rules import ChessRules, require, rules_for
 from tmanager.formats import trf
 from tmanager.pairing import Game
 from tmanager.pairing.model import STANDARD
 
-_SYSTEM_NAMES = {"dutch": "Swiss system (FIDE Dutch)", "round-robin": "Round robin (Berger)", "manual": "Manual"}
-_BYE_KINDS = {code: kind for kind, code in ev.BYE_CODES.items()}
-_BOARD_RESULTS = {codes: result for result, codes in ev.RESULT_CODES.items() if result != "adj"}
-#: TRF's codes for games played without a move (W D L) score as games played (1 = 0).
-_PLAYED = {"W": "1", "D": "=", "L": "0"}
+_SYSTEM_NAMES = {
+    PairingSystem.DUTCH: "Swiss system (FIDE Dutch)", PairingSystem.ROUND_ROBIN: "Round robin (Berger)",
+    PairingSystem.MANUAL: "Manual",
+}  # fmt: skip
 
 
 def _trf_date(text: str) -> str:
@@ -53,7 +58,7 @@ def _event_date(text: str) -> str:
     return text.replace("/", "-") if text else ""
 
 
-def _header(rank: int, p: ev.Player) -> str:
+def _header(rank: int, p: Player) -> str:
     """Columns 1–80 of a player line."""
     sex = "w" if "woman" in p.flags else " "
     rating = str(p.rating) if p.rating else ""
@@ -78,15 +83,16 @@ def _read_header(line: trf.TrfPlayer) -> dict[str, Any]:
     }
 
 
-def dumps(event: ev.Event, division: ev.Division) -> str:
+def dumps(event: Event, division: Division) -> str:
     """The division as TRF text (LF line endings); a :class:`StateError` for a score-based division."""
-    if division.scored is not None:
-        raise StateError(
-            f"division {division.name!r} is score-based: TRF is for chess divisions; "
-            "write it as a tsh .t file with `event export-t` (or .TOU with `event export-tou`)"
-        )
+    require(
+        rules_for(event, division),
+        ChessRules,
+        f"division {division.name!r} is score-based: TRF is for chess divisions; "
+        "write it as a tsh .t file with `event export-t` (or .TOU with `event export-tou`)",
+    )
     ranks = division.ranks()
-    places = {s.player.number: s.rank for s in ev.standings(event, division)} if division.paired_rounds else {}
+    places = {s.player.number: s.rank for s in tiebreak_standings(event, division)} if division.paired_rounds else {}
     lines = [f"012 {event.name}"]
     lines += [f"{code} {value}" for code, value in (("022", event.site), ("042", _trf_date(event.start)),
               ("052", _trf_date(event.end))) if value]  # fmt: skip
@@ -104,16 +110,17 @@ def dumps(event: ev.Event, division: ev.Division) -> str:
         lines.append(f"XXC {division.initial_colour}1")
     if event.scoring != STANDARD:
         scoring = event.scoring
-        lines += [f"{code} {trf.format_points(getattr(scoring, name))}" for code, name in trf.POINTS_CODES.items()]
-    for group in ev.forbidden_groups(division):
+        lines += [f"{code} {format_points(getattr(scoring, name), decimal=True)}"
+                  for code, name in trf.POINTS_CODES.items()]  # fmt: skip
+    for group in division.forbidden_groups():
         lines.append("XXP " + " ".join(str(ranks[n]) for n in sorted(group, key=ranks.__getitem__)))
     lines.append("XTM event " + _json(_event_extras(event, division)))
     for p in division.players:
         lines.append(f"XTM player {ranks[p.number]} " + _json(_player_extras(ranks[p.number], p)))
     for r in division.rounds:
         lines.append(f"XTM round {r.number} " + _json(_round_extras(r)))
-    paired = [ev.round_games(division, r) for r in division.rounds if r.paired]
-    points = ev.scores(event, division)
+    paired = [round_games(division, r) for r in division.rounds if r.paired]
+    points = scores(event, division)
     players = []
     for p in sorted(division.players, key=lambda p: ranks[p.number]):
         games = tuple(_by_rank(entries[p.number], ranks) for entries in paired)
@@ -131,7 +138,7 @@ def _by_rank(game: Game, ranks: Mapping[int, int]) -> Game:
     return Game(ranks[game.opponent] if game.opponent is not None else None, game.colour, game.result)
 
 
-def _event_extras(event: ev.Event, division: ev.Division) -> dict[str, Any]:
+def _event_extras(event: Event, division: Division) -> dict[str, Any]:
     extras: dict[str, Any] = {
         "division": division.name,
         "system": division.system,
@@ -142,13 +149,14 @@ def _event_extras(event: ev.Event, division: ev.Division) -> dict[str, Any]:
     optional: dict[str, tuple[Any, Any]] = {
         "cycles": (division.cycles, 1), "initial_colour": (division.initial_colour, None),
         "forbidden": (division.forbidden, []), "team_apart": (division.team_apart, False),
-        "max_byes": (event.max_byes, None), "stylesheet": (event.stylesheet, ""), "hooks": (event.hooks, {}),
+        "max_byes": (event.max_byes, None), "stylesheet": (event.stylesheet, ""),
+        "hooks": (event.hooks, {}),
     }  # fmt: skip
     extras.update({key: value for key, (value, default) in optional.items() if value != default})
     return extras
 
 
-def _player_extras(rank: int, p: ev.Player) -> dict[str, Any]:
+def _player_extras(rank: int, p: Player) -> dict[str, Any]:
     """Everything of the player that the ``001`` line does not give back as it is."""
     read = _read_header(trf.TrfPlayer(rank, _header(rank, p), 0, None, ()))
     extras: dict[str, Any] = {"number": p.number}
@@ -161,14 +169,14 @@ def _player_extras(rank: int, p: ev.Player) -> dict[str, Any]:
     return extras
 
 
-def _round_extras(r: ev.Round) -> dict[str, Any]:
+def _round_extras(r: Round) -> dict[str, Any]:
     extras: dict[str, Any] = {
         "boards": [[b.white, b.black] for b in r.boards],
         "byes": [[n, k] for n, k in r.byes.items()],
     }
     if not r.paired:
         extras["paired"] = False
-    adjourned = [i for i, b in enumerate(r.boards, 1) if b.result == "adj"]
+    adjourned = [i for i, b in enumerate(r.boards, 1) if b.result == Result.ADJOURNED]
     if adjourned:
         extras["adjourned"] = adjourned
     if r.forced:
@@ -181,7 +189,7 @@ def _round_extras(r: ev.Round) -> dict[str, Any]:
 # -- import --------------------------------------------------------------------------
 
 
-def loads(text: str, *, file: Path | None = None) -> ev.Event:
+def loads(text: str, *, file: Path | None = None) -> Event:
     """An event from TRF text; ``XTM`` lines (from :func:`dumps`) restore what TRF cannot hold."""
     tournament = trf.parse(text, file=file)
     header: dict[str, str] = {}
@@ -193,51 +201,46 @@ def loads(text: str, *, file: Path | None = None) -> ev.Event:
         elif code == "XTM":
             _read_extra(rest, extras, file)
     meta = extras.get("event", {})
-    event = ev.Event(
-        name=header.get("012", "") or (file.stem if file else "imported"),
-        rounds=meta.get("rounds", tournament.total_rounds or tournament.played_rounds),
-        site=header.get("022", ""),
-        start=_event_date(header.get("042", "")),
-        end=_event_date(header.get("052", "")),
-        arbiter=header.get("102", ""),
-        tiebreaks=meta.get("tiebreaks", ["BH-C1", "BH", "SB"]),
-        late_entry=meta.get("late_entry", "zero"),
-        max_byes=meta.get("max_byes"),
-        stylesheet=meta.get("stylesheet", ""),
-        hooks=meta.get("hooks", {}),
-        scoring=tournament.points,
-    )
+    where = "XTM event"
+    settings = {
+        "name": header.get("012", "") or (file.stem if file else "imported"),
+        "rounds": meta.get("rounds", tournament.total_rounds or tournament.played_rounds),
+        "site": header.get("022", ""),
+        "start": _event_date(header.get("042", "")),
+        "end": _event_date(header.get("052", "")),
+        "arbiter": header.get("102", ""),
+        **{key: meta[key] for key in ("tiebreaks", "late_entry", "max_byes", "stylesheet") if key in meta},
+    }
+    event = tomlmap.from_table(Event, settings, where, file)
+    event.hooks = dict(meta.get("hooks", {}))
+    event.scoring = tournament.points
     numbers = {p.id: extras["player"].get(p.id, {}).get("number", p.id) for p in tournament.players}
-    division = ev.Division(
-        meta.get("division", "main"),
-        system=meta.get("system", "dutch"),
-        cycles=meta.get("cycles", 1),
-        initial_colour=meta.get("initial_colour", _colour(tournament.initial_colour)),
-        forbidden=meta.get("forbidden", [sorted(numbers[i] for i in group) for group in tournament.forbidden]),
-        team_apart=meta.get("team_apart", False),
-    )
+    colour = Colour(tournament.initial_colour).word if tournament.initial_colour else None
+    table = {
+        "name": meta.get("division", "main"),
+        "forbidden": [sorted(numbers[i] for i in group) for group in tournament.forbidden],
+        **({"initial_colour": colour} if colour else {}),
+        **{key: meta[key] for key in ("system", "cycles", "initial_colour", "forbidden", "team_apart") if key in meta},
+    }
+    division = tomlmap.from_table(Division, table, where, file)
     order = list(extras["player"]) or [p.id for p in tournament.players]
     by_id = {p.id: p for p in tournament.players}
     for rank in order:
         if rank not in by_id:
             raise ConfigError(f"XTM player {rank} has no 001 line", file=file)
-        division.players.append(_import_player(by_id[rank], extras["player"].get(rank), numbers[rank]))
+        division.players.append(_import_player(by_id[rank], extras["player"].get(rank), numbers[rank], file))
     for n in range(1, tournament.played_rounds + 1):
         division.rounds.append(_import_round(tournament, n, numbers, extras["round"].get(n, {})))
     for n, data in sorted(extras["round"].items()):
         if n > tournament.played_rounds:
-            record = ev.Round(n, paired=False, forced_bye=data.get("forced_bye"))
-            record.boards = [ev.Board(w, b) for w, b in data.get("boards", [])]
-            record.byes = {p: k for p, k in data.get("byes", [])}
+            record = Round(n, paired=False, forced_bye=data.get("forced_bye"))
+            record.boards = [Board(w, b) for w, b in data.get("boards", [])]
+            record.byes = {p: ByeKind(k) for p, k in data.get("byes", [])}
             record.forced = [(w, b) for w, b in data.get("forced", [])]
             division.rounds.append(record)
     event.divisions.append(division)
-    ev.validate(event)
+    check(event, file)
     return event
-
-
-def _colour(code: str | None) -> str | None:
-    return {"w": "white", "b": "black"}.get(code or "")
 
 
 def _read_extra(rest: str, extras: dict[str, Any], file: Path | None) -> None:
@@ -254,32 +257,32 @@ def _read_extra(rest: str, extras: dict[str, Any], file: Path | None) -> None:
         ) from None
 
 
-def _import_player(line: trf.TrfPlayer, extras: dict[str, Any] | None, number: int) -> ev.Player:
+def _import_player(line: trf.TrfPlayer, extras: dict[str, Any] | None, number: int, file: Path | None) -> Player:
     read = _read_header(line)
-    data = {key: read[key] for key in ("name", "rating", "federation", "fide_id", "birth")}
+    data = {key: read[key] for key in ("name", "rating", "federation", "fide_id", "birth") if read[key] is not None}
     if extras is None:
-        flags = ["woman"] if read["woman"] else []
-        return ev.Player(number, flags=flags, **data)
-    data.update({k: v for k, v in extras.items() if k != "number"})
-    return ev.Player(number, **data)
+        data["flags"] = ["woman"] if read["woman"] else []
+    else:
+        data.update({k: v for k, v in extras.items() if k != "number"})
+    return tomlmap.from_table(Player, {"number": number, **data}, f"XTM player {line.id}", file)
 
 
-def _import_round(tournament: trf.Tournament, n: int, numbers: Mapping[int, int], extras: dict[str, Any]) -> ev.Round:
-    record = ev.Round(n, paired=True, forced_bye=extras.get("forced_bye"))
+def _import_round(tournament: trf.Tournament, n: int, numbers: Mapping[int, int], extras: dict[str, Any]) -> Round:
+    record = Round(n, paired=True, forced_bye=extras.get("forced_bye"))
     record.forced = [(w, b) for w, b in extras.get("forced", [])]
-    boards: dict[tuple[int, int], ev.Board] = {}
+    boards: dict[tuple[int, int], Board] = {}
     entries = {p.id: p.games[n - 1] if len(p.games) >= n else Game(None, None, "-") for p in tournament.players}
     for rank, game in entries.items():
         if game.opponent is None:
-            if game.result in _BYE_KINDS:
-                record.byes[numbers[rank]] = _BYE_KINDS[game.result]
+            kind = ByeKind.from_trf(game.result)
+            if kind is not None:
+                record.byes[numbers[rank]] = kind
             continue
         if game.colour == "b" or (game.colour is None and rank > game.opponent):
             continue
         theirs = entries[game.opponent]
         white, black = numbers[rank], numbers[game.opponent]
-        codes = (_PLAYED.get(game.result, game.result), _PLAYED.get(theirs.result, theirs.result))
-        boards[(white, black)] = ev.Board(white, black, _BOARD_RESULTS.get(codes, "*"))
+        boards[(white, black)] = Board(white, black, Result.from_trf(game.result, theirs.result) or Result.PENDING)
     order = [tuple(b) for b in extras.get("boards", [])] or sorted(boards)
     record.boards = [boards[(w, b)] for w, b in order if (w, b) in boards]
     if len(record.boards) != len(boards):
@@ -293,11 +296,11 @@ def _import_round(tournament: trf.Tournament, n: int, numbers: Mapping[int, int]
             )
         )
     for index in extras.get("adjourned", []):
-        record.boards[index - 1].result = "adj"
+        record.boards[index - 1].result = Result.ADJOURNED
     return record
 
 
-def read(path: Path) -> ev.Event:
+def read(path: Path) -> Event:
     """Read a TRF file as an event."""
     try:
         text = trf.read_text(path)

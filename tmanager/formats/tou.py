@@ -14,12 +14,10 @@ Layout (NASPA wiki, "Directing SOWPODS tournaments"):
 
 The writer's input is a small plain structure (:class:`TouPlayer` with one
 :class:`TouGame` per round), so that events with game scores and chess events
-(results only) can both feed it. :func:`from_event` feeds it from a chess
-event: white went first; a game has no score of its own, so the score column
-holds only the outcome (2000 win, 1000 draw, 0 loss; forfeits as wins and
-losses against the opponent); a pairing-allocated or full-point bye is 1350
-(50 + 1300), a half-point bye 1000, a zero-point bye or an absence 0, each
-with the player's own number.
+(results only) can both feed it: :func:`from_scores` makes it from scored
+games; a division's rules make it from a division
+(:meth:`~tmanager.events.rules.base.DivisionRules.tou_players`). Nothing here
+knows the event model.
 """
 
 from __future__ import annotations
@@ -28,10 +26,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from tmanager import event as ev
-from tmanager.errors import StateError
-
-Outcome = Literal["win", "tie", "loss", "bye"]
+#: What a round was for the player: .TOU adds 2000 for a win, 1000 for a tie, 1300 for a bye.
+TouOutcome = Literal["win", "tie", "loss", "bye"]
 _BONUS = {"win": 2000, "tie": 1000, "loss": 0, "bye": 1300}
 END = "*** END OF FILE ***"
 
@@ -41,7 +37,7 @@ class TouGame:
     """One round of one player: the score, the outcome, the opponent's number (None: a bye) and who went first."""
 
     score: int
-    outcome: Outcome
+    outcome: TouOutcome
     opponent: int | None = None
     first: bool = False
 
@@ -98,38 +94,7 @@ def from_scores(cards: Sequence[ScoreCard], aliases: Mapping[str, str] | None = 
                 games.append(TouGame(score, "bye"))
                 continue
             theirs = cards[opponent - 1].scores[i]
-            outcome: Outcome = "win" if score > theirs else "tie" if score == theirs else "loss"
+            outcome: TouOutcome = "win" if score > theirs else "tie" if score == theirs else "loss"
             games.append(TouGame(score, outcome, opponent, card.first[i]))
         players.append(TouPlayer(display_name(card.name, aliases), tuple(games)))
-    return players
-
-
-#: A chess round entry (TRF code) as a .TOU outcome and score.
-_CHESS: dict[str, tuple[Outcome, int]] = {
-    "1": ("win", 0), "+": ("win", 0), "=": ("tie", 0), "0": ("loss", 0), "-": ("loss", 0),
-    "U": ("bye", 50), "F": ("bye", 50), "H": ("tie", 0), "Z": ("loss", 0),
-}  # fmt: skip
-
-
-def from_event(event: ev.Event, division: ev.Division, aliases: Mapping[str, str] | None = None) -> list[TouPlayer]:
-    """A chess division as .TOU players: in player-number order, every paired round, white going first."""
-    pending = ev.missing(division)
-    if pending:
-        n, board = pending[0]
-        raise StateError(
-            f"round {n} board {division.round(n).boards.index(board) + 1} has no result; "
-            ".TOU needs every result (enter it, or export before pairing the round)"
-        )
-    order = sorted(division.players, key=lambda p: p.number)
-    index = {p.number: i for i, p in enumerate(order, 1)}
-    rounds = [ev.round_games(division, r) for r in division.rounds if r.paired]
-    players = []
-    for p in order:
-        games = []
-        for entries in rounds:
-            game = entries[p.number]
-            outcome, score = _CHESS[game.result]
-            opponent = index[game.opponent] if game.opponent is not None else None
-            games.append(TouGame(score, outcome, opponent, first=game.colour == "w"))
-        players.append(TouPlayer(display_name(p.name, aliases), tuple(games)))
     return players

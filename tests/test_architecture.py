@@ -1,0 +1,97 @@
+"""The layering of docs/architecture.md, checked by reading every module's imports (no module is run)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent.parent / "tmanager"
+
+#: Modules that know nothing of chess, tourneys or events (and the package itself, which holds the version):
+#: they may import only each other.
+FOUNDATION = {"tmanager", "errors", "files", "tomlmap", "columns", "templates", "hooks", "logs"}
+#: What each part may import besides the foundation and itself.
+ALLOWED = {
+    "core": set(),
+    "pairing": {"core"},
+    "formats": {"core", "pairing"},
+    "tourney": {"core", "pairing", "formats"},
+    "events": {"core", "pairing", "formats"},
+    "web": {"core", "pairing", "formats", "tourney", "events"},
+    "cli": {"core", "pairing", "formats", "tourney", "events", "web"},
+    "__main__": {"cli"},  # python -m tmanager
+}
+
+
+def part_of(module: str) -> str:
+    """``tmanager.events.rules.chess`` belongs to ``events``; ``tmanager.files`` to ``files``."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "tmanager"
+
+
+def modules() -> dict[str, ast.Module]:
+    """Every module of the package by dotted name, parsed."""
+    found = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        name = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts).removesuffix(".__init__")
+        found[name] = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    return found
+
+
+def imported(tree: ast.Module) -> set[str]:
+    """The tmanager modules a module imports (``from tmanager import x`` counts as ``tmanager.x``)."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.add(node.module)
+            if node.module == "tmanager":  # from tmanager import events: a module; __version__: a name
+                names |= {f"tmanager.{a.name}" for a in node.names if (PACKAGE / a.name).is_dir()
+                          or (PACKAGE / f"{a.name}.py").is_file()}  # fmt: skip
+    return {n for n in names if n == "tmanager" or n.startswith("tmanager.")}
+
+
+def test_every_part_imports_only_what_lies_below_it() -> None:
+    tree = modules()
+    assert len(tree) > 50 and "tmanager.events.model" in tree, "the scan found the package"
+    wrong = []
+    for name, module in tree.items():
+        part = part_of(name)
+        for target in imported(module):
+            other = part_of(target)
+            if other == part or other in FOUNDATION:
+                continue
+            if part in FOUNDATION or other not in ALLOWED.get(part, set()):
+                wrong.append(f"{name} imports {target}")
+    assert wrong == []
+
+
+def test_nothing_imports_the_command_line() -> None:
+    tree = modules()
+    users = sorted(
+        f"{name} imports {target}"
+        for name, module in tree.items()
+        if part_of(name) not in ("cli", "__main__")
+        for target in imported(module)
+        if part_of(target) == "cli"
+    )
+    assert users == []
+
+
+def test_a_division_kind_is_told_apart_in_one_place() -> None:
+    """Only the rules' choice (and the guard of the score-based records) compares a division's ``scored`` with
+    None; the event file maps it as the optional table it is."""
+    allowed = {"tmanager.events.rules", "tmanager.events.scorecards", "tmanager.events.eventfile"}
+    tests = []
+    for name, module in modules().items():
+        for node in ast.walk(module):
+            if (
+                isinstance(node, ast.Compare)
+                and isinstance(node.left, ast.Attribute)
+                and node.left.attr == "scored"
+                and any(isinstance(c, ast.Constant) and c.value is None for c in node.comparators)
+                and name not in allowed
+            ):
+                tests.append(f"{name}:{node.lineno}")
+    assert tests == []

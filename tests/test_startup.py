@@ -1,0 +1,62 @@
+"""Start-up: each command imports only what it uses. Asserted on the modules a real process imports
+(``python -X importtime``), never on time."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import run_cli
+
+#: Libraries that take a large part of a second to import and that the commands below never need.
+HEAVY = {"numpy", "networkx", "starlette", "uvicorn", "dask", "distributed"}
+
+
+def imported(*args: str | Path, cwd: Path) -> set[str]:
+    """Every module `python -m tmanager ARGS` imports."""
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "tmanager", *map(str, args)],
+        capture_output=True, text=True, cwd=cwd, timeout=300, check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = [line for line in done.stderr.splitlines() if line.startswith("import time:")]
+    return {line.rsplit("|", 1)[1].strip() for line in lines[1:]}  # the first line is the header
+
+
+def packages(modules: set[str]) -> set[str]:
+    return {m.partition(".")[0] for m in modules}
+
+
+@pytest.fixture
+def tourney(tmp_path: Path) -> Path:
+    path = tmp_path / "t.toml"
+    created = run_cli("new", path, "-e", "random-uci:A", "-e", "greedy-uci:B", "--games", "2", "--nodes", "1")
+    assert created.returncode == 0, created.stderr
+    return path
+
+
+@pytest.mark.parametrize("args", [["--help"], ["--version"]])
+def test_help_and_version_load_no_command(args: list[str], tmp_path: Path) -> None:
+    modules = imported(*args, cwd=tmp_path)
+    assert not packages(modules) & (HEAVY | {"chess", "asyncio", "psutil", "filelock"})
+    assert {m for m in modules if m.startswith("tmanager.")} == {"tmanager.cli", "tmanager.errors"}
+
+
+def test_status_imports_no_heavy_library(tourney: Path) -> None:
+    before = imported("status", tourney, cwd=tourney.parent)
+    assert not packages(before) & (HEAVY | {"psutil"})  # no games: no ratings; none in progress: no processes
+    played = run_cli("work", tourney, "--games", "1", "--log", tourney.with_suffix(".log"))
+    assert played.returncode == 0, played.stderr
+    after = imported("status", tourney, cwd=tourney.parent)
+    assert "numpy" in packages(after)  # the ratings of the cross-table: a library it uses
+    assert not packages(after) & (HEAVY - {"numpy"})
+
+
+def test_work_imports_no_heavy_library(tourney: Path) -> None:
+    modules = imported("work", tourney, "--games", "1", "--log", tourney.with_suffix(".log"), cwd=tourney.parent)
+    assert {"chess.engine", "psutil", "tmanager.tourney.uci"} <= modules
+    assert not packages(modules) & HEAVY
+    assert "tmanager.pairing" not in modules  # a round robin: no Swiss pairing

@@ -1,0 +1,203 @@
+"""``tmanager event shell``: a tsh-style prompt over the event verbs, with a modal result entry.
+
+Commands are the verbs of ``tmanager event`` (any unique abbreviation) plus a
+few of the shell's own. ``why`` explains the last message from its topic
+(:mod:`tmanager.events.messages`); ``help messages`` lists every explanation.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+from collections.abc import Callable
+from pathlib import Path
+
+from tmanager.cli.event import VERBS, VerbParser, verb_parser
+from tmanager.columns import aligned
+from tmanager.errors import StateError, TManagerError
+from tmanager.events import journal, service
+from tmanager.events.messages import EXPLANATIONS, Topic, topic_of
+from tmanager.events.rules import rules_for
+from tmanager.events.rules.scored import SuspiciousScore
+
+SHELL_ONLY = {
+    "enter": "enter result mode: lines `BOARD RESULT` or `P1 P2 RESULT`; an empty line leaves",
+    "players": "list the players with numbers, ratings and scores",
+    "division": "switch to another division: division NAME",
+    "help": "help, help COMMAND, help messages",
+    "why": "explain the last message",
+    "quit": "leave the shell",
+}
+_SHELL_VERBS = [v for v in VERBS if v not in ("new", "shell", "import-trf", "import-t", "set-password")]
+
+
+class Shell:
+    """tsh-style prompt: abbreviated commands, players by number or name part, a modal result entry."""
+
+    def __init__(self, path: Path, division: str | None) -> None:
+        self.path = path
+        self.division = journal.load(path).division(division).name
+        self.last = ""
+        self.topic: Topic | None = None
+
+    def prompt(self, mode: str = "") -> str:
+        d = journal.load(self.path).division(self.division)
+        return f"{mode or self.division} r{d.paired_rounds}> "
+
+    def run(self) -> None:
+        print(f"{journal.load(self.path).name}: type help for commands, quit to leave")
+        while True:
+            try:
+                line = input(self.prompt())
+            except EOFError:
+                print()
+                return
+            if not self.handle(line):
+                return
+
+    def say(self, text: str, topic: Topic | None = None) -> None:
+        """Print a message and remember it (and its topic) for ``why``."""
+        self.last, self.topic = text, topic or topic_of(text)
+        print(text)
+
+    def error(self, exc: TManagerError) -> None:
+        self.say(f"error: {exc}", topic_of(exc))
+
+    def handle(self, line: str) -> bool:
+        """Run one line; False to leave."""
+        try:
+            words = shlex.split(line)
+        except ValueError as exc:
+            self.say(f"error: {exc}")
+            return True
+        if not words:
+            return True
+        try:
+            name = self.resolve(words[0])
+            if name == "quit":
+                return False
+            self.dispatch(name, words[1:])
+        except TManagerError as exc:
+            self.error(exc)
+        return True
+
+    def resolve(self, word: str) -> str:
+        names = _SHELL_VERBS + list(SHELL_ONLY)
+        if word.lower() in names:
+            return word.lower()
+        found = [n for n in names if n.startswith(word.lower())]
+        if not found:
+            raise StateError(f"unknown command {word!r}; type help")
+        if len(found) > 1:
+            raise StateError(f"ambiguous: {word!r} could be {', '.join(found)}", topic=Topic.AMBIGUOUS_COMMAND)
+        return found[0]
+
+    def dispatch(self, name: str, words: list[str]) -> None:
+        if name == "help":
+            self.help(words)
+        elif name == "why":
+            self.why()
+        elif name == "division":
+            if len(words) != 1:
+                raise StateError("division NAME")
+            self.division = journal.load(self.path).division(words[0]).name
+        elif name == "players":
+            self.players()
+        elif name == "enter":
+            self.results(int(words[0]) if words and words[0].isdigit() else None)
+        else:
+            self.verb(name, words)
+
+    def verb(self, name: str, words: list[str]) -> None:
+        parser = VerbParser(prog=name, description=VERBS[name].help, exit_on_error=False, add_help=True)
+        verb_parser(parser, name)
+        try:
+            args = parser.parse_args(words)
+        except SystemExit:  # --help, or argparse's own usage message
+            return
+        except argparse.ArgumentError as exc:
+            raise StateError(f"{name}: {exc}") from None
+        args.event = self.path
+        args.division = args.division or self.division
+        handler: Callable[[argparse.Namespace], int] = args.verb_handler
+        if name in ("result", "correct"):
+            self.confirmed(lambda yes: handler(argparse.Namespace(**{**vars(args), "yes": args.yes or yes})))
+        else:
+            handler(args)
+
+    def confirmed(self, enter: Callable[[bool], object]) -> None:
+        """Run an entry; a suspicious score is asked about and entered only on yes (tsh's warning)."""
+        try:
+            enter(False)
+        except SuspiciousScore as exc:
+            try:
+                answer = input(f"the score {exc.score} looks mistyped; enter it anyway? [y/N] ")
+            except EOFError:
+                answer = ""
+            if answer.strip().lower() in ("y", "yes"):
+                enter(True)
+            else:
+                self.say("not entered")
+
+    def results(self, round_number: int | None) -> None:
+        """The modal result entry: one result per line until an empty line."""
+        event = journal.load(self.path)
+        print(f"result entry: {rules_for(event, event.division(self.division)).entry_shape}; empty line to leave")
+        while True:
+            try:
+                line = input(self.prompt("results"))
+            except EOFError:
+                return
+            words = shlex.split(line) if line.strip() else []
+            if not words or words[0] in (".", "end", "q"):
+                return
+            if words[0] in ("missing", "m"):
+                self.verb("missing", [])
+                continue
+
+            def save(yes: bool, words: list[str] = words) -> None:
+                messages = service.save_result(self.path, self.division, words, round_number, correction=False,
+                                               confirm=yes)  # fmt: skip
+                for message in messages:
+                    self.say(message)
+
+            try:
+                self.confirmed(save)
+            except TManagerError as exc:
+                self.error(exc)
+
+    def players(self) -> None:
+        event = journal.load(self.path)
+        d = event.division(self.division)
+        ranks = d.ranks()
+        scores = rules_for(event, d).scores_text()
+        rows = [
+            [str(p.number), p.name, str(p.rating or ""), str(ranks[p.number]), scores[p.number], p.status]
+            for p in sorted(d.players, key=lambda p: p.number)
+        ]
+        print("\n".join(aligned(["No", "Name", "Rtg", "Rank", "Pts", "Status"], rows, left={1, 5})))
+
+    def help(self, words: list[str]) -> None:
+        if words and words[0].startswith("mess"):
+            for topic, text in EXPLANATIONS.items():
+                print(f"  {str(topic)!r}: {text}")
+            return
+        if words:
+            name = self.resolve(words[0])
+            if name in VERBS:
+                self.verb(name, ["--help"])
+            else:
+                print(f"{name}: {SHELL_ONLY[name]}")
+            return
+        print("commands (any unique abbreviation; players by number or part of the name):")
+        for verb in _SHELL_VERBS:
+            print(f"  {verb:12} {VERBS[verb].help}")
+        for name, text in SHELL_ONLY.items():
+            print(f"  {name:12} {text}")
+        print("`help COMMAND` for its options, `help messages` for every message, `why` for the last one")
+
+    def why(self) -> None:
+        if self.topic is not None:
+            print(EXPLANATIONS[self.topic])
+        else:
+            print("no explanation for the last message" if self.last else "no message yet")

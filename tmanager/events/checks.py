@@ -1,0 +1,130 @@
+"""Whether an event holds only what an event file may: each field's value, then each division's consistency.
+
+The same checks run on a file just read and on an event about to be written,
+so that an operation can never write what the next reader would refuse.
+Types are the mapping's business (:mod:`tmanager.tomlmap`); what a kind of
+division adds (score-based settings and data, its pairing systems) is its
+rules' (see :meth:`~tmanager.events.rules.base.DivisionRules.problems`).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from tmanager.core import tiebreaks
+from tmanager.errors import ConfigError
+from tmanager.events.model import HOOKS, Division, Event, Player, PlayerStatus
+
+_DATE = re.compile(r"^\d{4}(-\d{2}-\d{2})?$")
+
+
+def check_event(event: Event, file: Path | None = None) -> None:
+    """Every field of ``event`` and each division's consistency; a :class:`ConfigError` names the first fault."""
+
+    def bad(message: str, where: str, hint: str | None = None) -> ConfigError:
+        return ConfigError(message, file=file, field=where, hint=hint)
+
+    for tb in event.tiebreaks:
+        if tb not in tiebreaks.TIEBREAKS:
+            raise bad(f"unknown tie-break {tb!r}", "event.tiebreaks", "choose from " + ", ".join(tiebreaks.TIEBREAKS))
+    for key in ("start", "end"):
+        value = getattr(event, key)
+        if value and not _DATE.match(value):
+            raise bad(f"{value!r} is not a date", f"event.{key}", "write YYYY-MM-DD")
+    if event.late_entry not in ("zero", "half"):
+        raise bad(f"{event.late_entry!r} must be zero or half", "event.late_entry")
+    if event.rounds < 0:
+        raise bad("cannot be negative", "event.rounds")
+    unknown = sorted(set(event.hooks) - set(HOOKS))
+    if unknown:
+        raise bad(f"unknown key {unknown[0]!r}", "hooks", "known keys: " + ", ".join(HOOKS))
+    if not all(isinstance(command, str) for command in event.hooks.values()):
+        raise bad("each hook must be a shell command (a string)", "hooks")
+    if not event.divisions:
+        raise bad("an event needs at least one [[division]]", "file.division")
+    names = [d.name.casefold() for d in event.divisions]
+    if len(set(names)) != len(names):
+        raise bad("two divisions have the same name", "file.division")
+    for i, d in enumerate(event.divisions, 1):
+        where = f"division[{i}]"
+        if d.cycles < 1:
+            raise bad("must be 1 or more", f"{where}.cycles")
+        if any(len(group) < 2 for group in d.forbidden):
+            raise bad("must be a list of player-number lists, e.g. [[3, 7]]", f"{where}.forbidden")
+        for j, p in enumerate(d.players, 1):
+            check_player(p, f"{where}.player[{j}]", file)
+    for d in event.divisions:
+        check_division(event, d, file)
+
+
+def check_player(p: Player, where: str, file: Path | None = None) -> None:
+    """One player's fields."""
+
+    def bad(message: str, key: str) -> ConfigError:
+        return ConfigError(message, file=file, field=f"{where}.{key}")
+
+    if p.number < 1:
+        raise bad("player numbers start at 1", "number")
+    if not p.name.strip():
+        raise bad('is empty; write "Last, First"', "name")
+    if p.rating < 0:
+        raise bad("a rating cannot be negative", "rating")
+    if p.status not in tuple(PlayerStatus):
+        raise bad(f"{p.status!r} is not a status; use active or withdrawn", "status")
+    if p.birth and not _DATE.match(p.birth):
+        raise bad(f"{p.birth!r} is not a date or a year", "birth")
+
+
+def check_division(event: Event, d: Division, file: Path | None = None) -> None:
+    """Cross-checks: unique numbers and names, boards naming real players once per round, rounds in order."""
+    where = f"division {d.name!r}"
+
+    def bad(message: str) -> ConfigError:
+        return ConfigError(message, file=file, field=where)
+
+    seen: dict[int, str] = {}
+    names: dict[str, int] = {}
+    for p in d.players:
+        if p.number in seen:
+            raise bad(f"player number {p.number} is used twice")
+        if p.name.casefold() in names:
+            raise bad(f"players {names[p.name.casefold()]} and {p.number} have the same name {p.name!r}")
+        seen[p.number] = p.name
+        names[p.name.casefold()] = p.number
+    for group in d.forbidden:
+        unknown = [n for n in group if n not in seen]
+        if unknown:
+            raise bad(f"forbidden names unknown player {unknown[0]}")
+    numbers = [r.number for r in d.rounds]
+    if len(set(numbers)) != len(numbers) or any(n < 1 for n in numbers):
+        raise bad("round numbers must be distinct and start at 1")
+    paired = sorted(r.number for r in d.rounds if r.paired)
+    if paired != list(range(1, len(paired) + 1)):
+        raise bad(f"paired rounds must be 1..n without gaps, not {paired}")
+    if any(not r.paired and r.number <= len(paired) for r in d.rounds):
+        raise bad("an unpaired round comes before a paired one")
+    total = event.total_rounds(d)
+    if total and paired and paired[-1] > total:
+        raise bad(f"round {paired[-1]} is paired but the event has {total} rounds")
+    for r in d.rounds:
+        taken: set[int] = set()
+        for who in [n for b in r.boards for n in (b.white, b.black)] + list(r.byes):
+            if who not in seen:
+                raise bad(f"round {r.number} names unknown player {who}")
+            if who in taken:
+                raise bad(f"player {who} appears twice in round {r.number}")
+            taken.add(who)
+        if any(b.white == b.black for b in r.boards):
+            raise bad(f"round {r.number} pairs a player against themself")
+        pairs = {(b.white, b.black) for b in r.boards}
+        if not set(r.forced) <= pairs:
+            raise bad(f"round {r.number}: a forced game is not among its boards")
+        if r.forced_bye is not None and r.byes.get(r.forced_bye) != "pairing":
+            raise bad(f"round {r.number}: the forced bye is not among its byes")
+        if not r.paired and any(not b.result.pending for b in r.boards):
+            raise bad(f"round {r.number} is not paired but has results")
+        if not set(r.board_numbers) | set(r.p12) <= taken:
+            raise bad(f"round {r.number}: board_numbers or p12 name a player without a game or bye in it")
+        if not set(r.spreads) <= set(r.byes):
+            raise bad(f"round {r.number}: a spread is given for a player without a bye")

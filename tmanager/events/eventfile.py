@@ -1,0 +1,257 @@
+"""The event file: an event as TOML text and back, checked the same way in both directions.
+
+The tables map to the model's dataclasses through :mod:`tmanager.tomlmap`:
+``[event]`` is :class:`~tmanager.events.model.Event`, each ``[[division]]`` a
+:class:`~tmanager.events.model.Division` with its score-based settings
+(:class:`~tmanager.events.model.ScoredSettings`) among its keys, each
+``[[division.player]]`` a :class:`~tmanager.events.model.Player`. What the
+dataclasses cannot say is spelled out here: points in ``[scoring]`` are
+written as points and kept in tenths, a round's boards are arrays
+``[white, black, result]`` (``[first, second, result, score, score]``) and its
+byes ``[player, kind]`` (``[player, kind, spread]``). :func:`check` runs on
+what was read and on what is about to be written (:mod:`tmanager.events.journal`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from tmanager import tomlmap
+from tmanager.core.results import ByeKind, Result, format_points
+from tmanager.errors import ConfigError
+from tmanager.events.checks import check_event
+from tmanager.events.model import HOOKS, Board, Division, Event, Round, ScoredSettings
+from tmanager.events.rules import rules_for
+from tmanager.pairing import PointsSystem
+
+COMMENT = "tmanager event file: see docs/events.md for every field"
+#: Arrays written one element a line, for reading and hand editing.
+_MULTILINE = ("boards", "byes", "forced")
+_SCORED_KEYS = frozenset(f.name for f in dataclasses.fields(ScoredSettings))
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Scoring:
+    """``[scoring]`` as written, in points; the model keeps a :class:`~tmanager.pairing.PointsSystem` in tenths.
+
+    The pairing core scores forfeit wins and full-point byes as wins and
+    half-point byes as draws (TRF's BBW/BBD), so those keys may only repeat them.
+    """
+
+    win: float = 1.0
+    draw: float = 0.5
+    loss: float = 0.0
+    forfeit_win: float | None = None
+    forfeit_loss: float = 0.0
+    pairing_bye: float | None = None
+    full_bye: float | None = None
+    half_bye: float | None = None
+    zero_bye: float = 0.0
+
+
+# -- reading ------------------------------------------------------------------------------------
+
+
+def loads(text: str, file: Path | None = None) -> Event:
+    """Parse and check event-file text."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"not valid TOML: {exc}", file=file, hint="fix the syntax at that line") from None
+    return from_toml(data, file)
+
+
+def from_toml(data: dict[str, Any], file: Path | None = None) -> Event:
+    """Build and check an event from parsed TOML; :class:`ConfigError` names the field."""
+    tomlmap.check_keys(data, ("event", "scoring", "hooks", "division"), "file", file)
+    if "event" not in data:
+        raise ConfigError("is missing", file=file, field="file.event", hint="an event file starts with [event]")
+    event = tomlmap.from_table(Event, data["event"], "event", file)
+    event.hooks = _hooks(data.get("hooks", {}), file)
+    event.scoring = _points_system(data.get("scoring", {}), file)
+    divisions = data.get("division", [])
+    if not isinstance(divisions, list):
+        raise ConfigError("must be an array of tables ([[division]])", file=file, field="division")
+    event.divisions = [_division(table, f"division[{i}]", file) for i, table in enumerate(divisions, 1)]
+    check(event, file)
+    return event
+
+
+def _hooks(table: Any, file: Path | None) -> dict[str, str]:
+    tomlmap.check_keys(table, HOOKS, "hooks", file)
+    for name, command in table.items():
+        if not isinstance(command, str):
+            raise ConfigError(f"must be str (a shell command), not {command!r}", file=file, field=f"hooks.{name}")
+    return dict(table)
+
+
+def _points_system(table: Any, file: Path | None) -> PointsSystem:
+    points = tomlmap.from_table(_Scoring, table, "scoring", file)
+
+    def tenths(key: str) -> int | None:
+        value: float | None = getattr(points, key)
+        if value is None:
+            return None
+        result = round(value * 10)
+        if abs(result - value * 10) > 1e-6:
+            raise ConfigError(f"{value} is not a multiple of 0.1 points", file=file, field=f"scoring.{key}")
+        return result
+
+    win, draw = tenths("win") or 0, tenths("draw") or 0
+    for key, same, what in (("forfeit_win", win, "win"), ("full_bye", win, "win"), ("half_bye", draw, "draw")):
+        if tenths(key) not in (None, same):
+            raise ConfigError(
+                f"must equal {what} ({format_points(same)})",
+                file=file,
+                field=f"scoring.{key}",
+                hint="pairing scores it as a " + what,
+            )
+    pairing_bye = tenths("pairing_bye")
+    return PointsSystem(
+        win=win,
+        draw=draw,
+        loss=tenths("loss") or 0,
+        forfeit_loss=tenths("forfeit_loss") or 0,
+        zero_bye=tenths("zero_bye") or 0,
+        pairing_bye=win if pairing_bye is None else pairing_bye,
+    )
+
+
+def _division(table: Any, where: str, file: Path | None) -> Division:
+    if not isinstance(table, dict):
+        raise ConfigError("must be a table", file=file, field=where)
+    rest = {k: v for k, v in table.items() if k not in _SCORED_KEYS and k != "round"}
+    division = tomlmap.from_table(Division, rest, where, file)
+    scored = {k: v for k, v in table.items() if k in _SCORED_KEYS}
+    if scored:
+        if "entry" not in scored:
+            raise ConfigError(
+                f"{sorted(scored)[0]} needs entry",
+                file=file,
+                field=f"{where}.entry",
+                hint='set entry = "scores", "spread" or "both"',
+            )
+        division.scored = tomlmap.from_table(ScoredSettings, scored, where, file)
+    rounds = table.get("round", [])
+    if not isinstance(rounds, list):
+        raise ConfigError("must be an array of tables ([[division.round]])", file=file, field=f"{where}.round")
+    division.rounds = [_round(t, f"{where}.round[{i}]", file) for i, t in enumerate(rounds, 1)]
+    return division
+
+
+def _round(table: Any, where: str, file: Path | None) -> Round:
+    if not isinstance(table, dict):
+        raise ConfigError("must be a table", file=file, field=where)
+    boards, byes = table.get("boards", []), table.get("byes", [])
+    record = tomlmap.from_table(Round, {k: v for k, v in table.items() if k not in ("boards", "byes")}, where, file)
+    if not isinstance(boards, list) or not isinstance(byes, list):
+        raise ConfigError("boards and byes must be arrays", file=file, field=where)
+    record.boards = [_board(item, f"{where}.boards[{i}]", file) for i, item in enumerate(boards, 1)]
+    for i, item in enumerate(byes, 1):
+        number, kind, spread = _bye(item, f"{where}.byes[{i}]", file)
+        record.byes[number] = kind
+        if spread is not None:
+            record.spreads[number] = spread
+    return record
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _board(item: Any, where: str, file: Path | None) -> Board:
+    """``[white, black]``, ``[white, black, result]`` or ``[first, second, result, score, score]``."""
+    numbers = item[:2] + item[3:] if isinstance(item, list) else []
+    if not (isinstance(item, list) and len(item) in (2, 3, 5) and all(_whole(v) for v in numbers)):
+        raise ConfigError(
+            "must be [white, black, result] or [first, second, result, score, score]", file=file, field=where
+        )
+    text = item[2] if len(item) >= 3 else "*"
+    try:
+        result = Result.parse(str(text))
+    except ValueError:
+        raise ConfigError(
+            f"{text!r} is not a result", file=file, field=where, hint="1-0, 0-1, ½-½, +-, -+, --, adj or *"
+        ) from None
+    return Board(item[0], item[1], result, (item[3], item[4]) if len(item) == 5 else None)
+
+
+def _bye(item: Any, where: str, file: Path | None) -> tuple[int, ByeKind, int | None]:
+    """``[player, kind]`` or ``[player, kind, spread]``."""
+    if not (
+        isinstance(item, list)
+        and len(item) in (2, 3)
+        and all(_whole(v) for v in item[:1] + item[2:])
+        and item[1] in tuple(ByeKind)
+    ):
+        raise ConfigError(
+            "must be [player, kind] (or [player, kind, spread]) with kind pairing, full, half, zero or forfeit",
+            file=file,
+            field=where,
+        )
+    return item[0], ByeKind(item[1]), item[2] if len(item) == 3 else None
+
+
+def check(event: Event, file: Path | None = None) -> None:
+    """Everything an event file may hold: each field, each division's consistency, and each division's rules."""
+    check_event(event, file)
+    for i, d in enumerate(event.divisions, 1):
+        for problem in rules_for(event, d).problems():
+            where = f"division[{i}].{problem.key}" if problem.key else f"division {d.name!r}"
+            raise ConfigError(problem.message, file=file, field=where, hint=problem.hint)
+
+
+# -- writing ------------------------------------------------------------------------------------
+
+
+def dumps(event: Event) -> str:
+    """The event as TOML text, laid out for reading and hand editing."""
+    return tomlmap.dumps(to_toml(event), comment=COMMENT, multiline=_MULTILINE)
+
+
+def to_toml(event: Event) -> dict[str, Any]:
+    """The event as TOML data, tables in file order."""
+    document: dict[str, Any] = {
+        "event": tomlmap.to_table(event, keep_defaults=False),
+        "scoring": _scoring_table(event.scoring),
+    }
+    if event.hooks:
+        document["hooks"] = {name: event.hooks[name] for name in HOOKS if event.hooks.get(name)}
+    document["division"] = [_division_table(d) for d in event.divisions]
+    return document
+
+
+def _scoring_table(points: PointsSystem) -> dict[str, int | float]:
+    keys = ("win", "draw", "loss", "forfeit_loss", "pairing_bye", "zero_bye")
+    return {key: _points(getattr(points, key)) for key in keys}
+
+
+def _points(tenths: int) -> int | float:
+    return tenths // 10 if tenths % 10 == 0 else tenths / 10
+
+
+def _division_table(d: Division) -> dict[str, Any]:
+    table = tomlmap.to_table(d, keep_defaults=False)
+    players = table.pop("player", [])
+    if d.scored is not None:
+        table.update(tomlmap.to_table(d.scored, keep_defaults=False))
+    if players:
+        table["player"] = players
+    if d.rounds:
+        table["round"] = [_round_table(r) for r in d.rounds]
+    return table
+
+
+def _round_table(r: Round) -> dict[str, Any]:
+    rest = tomlmap.to_table(r, keep_defaults=False)
+    table = {"number": rest.pop("number"), "paired": rest.pop("paired")}
+    table["boards"] = [[b.white, b.black, b.result, *(b.scores or ())] for b in r.boards]
+    if r.byes:
+        table["byes"] = [[n, kind, *([r.spreads[n]] if n in r.spreads else [])] for n, kind in r.byes.items()]
+    for key in ("board_numbers", "p12"):  # in player order
+        if key in rest:
+            rest[key] = sorted(rest[key])
+    return table | rest

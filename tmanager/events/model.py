@@ -1,0 +1,257 @@
+"""The event as plain data: divisions, their players and rounds, and the rounds' boards and byes.
+
+An :class:`Event` holds divisions; a :class:`Division` its players (numbers
+are permanent) and rounds; a :class:`Round` its boards ``(white, black,
+result)`` and byes. The classes are dataclasses whose fields are the keys of
+the event file (:mod:`tmanager.events.eventfile` maps them with
+:mod:`tmanager.tomlmap`), so a field is named, typed and given its default
+once. Nothing here knows how a division is paired or ranked: that is the
+division's rules (:mod:`tmanager.events.rules`), chosen once per division.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Literal
+
+from tmanager import tomlmap
+from tmanager.core.results import ByeKind, Result
+from tmanager.errors import StateError
+from tmanager.events.messages import Topic
+from tmanager.pairing import PointsSystem
+
+
+class PairingSystem(enum.StrEnum):
+    """How a division's rounds are paired: chess systems, then the score-based ones (tsh's)."""
+
+    DUTCH = "dutch"
+    ROUND_ROBIN = "round-robin"
+    MANUAL = "manual"
+    KOTH = "koth"
+    FACTORED = "factored"
+    TSH_SWISS = "tsh-swiss"
+    CHEW = "chew"
+    RANDOM = "random"
+    INIT_FONTES = "init-fontes"  # the opening rounds of a score-based division, never a division's system
+
+
+class PlayerStatus(enum.StrEnum):
+    ACTIVE = "active"
+    WITHDRAWN = "withdrawn"
+
+
+class EntryMode(enum.StrEnum):
+    """How a score-based division enters results: both scores, the spread only, or both scores and the spread."""
+
+    SCORES = "scores"
+    SPREAD = "spread"
+    BOTH = "both"
+
+
+#: How rounds missed before a late entry are scored: as zero- or half-point byes.
+LateEntry = Literal["zero", "half"]
+#: The opening pairing of a score-based division: none, round 1 at random, or InitFontes.
+Opening = Literal["", "random", "init-fontes"]
+
+
+@dataclass
+class Player:
+    """One entrant. ``number`` is permanent; ``absent`` lists rounds the player withdrew from."""
+
+    number: int
+    name: str
+    rating: int = field(default=0, metadata=tomlmap.KEEP)
+    fide_id: int | None = None
+    federation: str = ""
+    club: str = ""
+    team: str = ""
+    birth: str = ""
+    flags: list[str] = field(default_factory=list)
+    status: PlayerStatus = PlayerStatus.ACTIVE
+    absent: list[int] = field(default_factory=list)
+    #: Score-based: the spread of each round missed while withdrawn (None: the division's forfeit_spread).
+    off: int | None = field(default=None, metadata=tomlmap.SIGNED)
+    #: Score-based: the other fields of a tsh .t line, kept as they were.
+    extensions: list[tuple[str, str]] = field(default_factory=list)
+
+    def plays(self, round_number: int) -> bool:
+        """Available for pairing in that round."""
+        return self.status == PlayerStatus.ACTIVE and round_number not in self.absent
+
+
+@dataclass
+class Board:
+    """One game: player numbers and the result (from white's side).
+
+    In a score-based division ``white`` went first and ``scores`` holds the two
+    players' scores (the spreads awarded for a forfeit), in board order.
+    """
+
+    white: int
+    black: int
+    result: Result = Result.PENDING
+    scores: tuple[int, int] | None = None
+
+
+@dataclass
+class Round:
+    """A round: paired, or still being prepared (requested byes, forced games).
+
+    ``byes`` maps a player to a bye kind; ``forced`` lists the games set before
+    pairing and ``forced_bye`` a pairing-allocated bye so set. ``boards`` and
+    ``byes`` (with ``spreads``) are written by the event file itself.
+    """
+
+    number: int
+    paired: bool = field(default=False, metadata=tomlmap.KEEP)
+    boards: list[Board] = field(default_factory=list, metadata=tomlmap.OUTSIDE)
+    byes: dict[int, ByeKind] = field(default_factory=dict, metadata=tomlmap.OUTSIDE)
+    forced: list[tuple[int, int]] = field(default_factory=list)
+    forced_bye: int | None = None
+    #: Score-based: the spread of a bye, by player.
+    spreads: dict[int, int] = field(default_factory=dict, metadata=tomlmap.OUTSIDE)
+    #: Score-based, from a .t file: board numbers and p12 codes that the boards' order does not give.
+    board_numbers: dict[int, int] = field(default_factory=dict)
+    p12: dict[int, int] = field(default_factory=dict)
+
+    def seat(self, player: int) -> Board | None:
+        """The board ``player`` plays on in this round, if any."""
+        return next((b for b in self.boards if player in (b.white, b.black)), None)
+
+    def board_number(self, board: Board) -> int:
+        """The number shown for ``board``: its place from 1, unless a .t file gave another (``board_numbers``)."""
+        return self.board_numbers.get(board.white) or self.boards.index(board) + 1
+
+
+@dataclass
+class ScoredSettings:
+    """The settings of a score-based division (Scrabble and the like), as tsh's configuration.
+
+    ``initial`` pairs the opening rounds (``random``: round 1; ``init-fontes``:
+    rounds 1 to ``initial_rounds`` at once); ``repeats`` and ``factor`` serve
+    KOTH, factored and Swiss pairings; ``session_breaks`` and ``prize_bands``
+    serve Fontes timing and Chew pairings (see :mod:`tmanager.events.rules.scored`).
+    """
+
+    entry: EntryMode = field(default=EntryMode.SCORES, metadata=tomlmap.KEEP)
+    bye_spread: int = field(default=50, metadata=tomlmap.SIGNED)
+    forfeit_spread: int = field(default=-50, metadata=tomlmap.SIGNED)
+    track_firsts: bool = False
+    assign_firsts: bool = False
+    initial: Opening = ""
+    initial_rounds: int = 3
+    initial_snaked: bool = False
+    repeats: int = 0
+    factor: int = 2
+    session_breaks: list[int] | None = None
+    prize_bands: list[int] = field(default_factory=list)
+
+
+@dataclass
+class Division:
+    """A group of players paired among themselves by one system; ``scored`` set for a score-based one."""
+
+    name: str
+    system: PairingSystem = field(default=PairingSystem.DUTCH, metadata=tomlmap.KEEP)
+    cycles: int = 1
+    #: The top-ranked player's colour in round 1, as the file says it (:meth:`Colour.from_word` reads it).
+    initial_colour: Literal["white", "black"] | None = None
+    forbidden: list[list[int]] = field(default_factory=list)
+    team_apart: bool = False
+    scored: ScoredSettings | None = field(default=None, metadata=tomlmap.OUTSIDE)
+    players: list[Player] = field(default_factory=list, metadata=tomlmap.key("player"))
+    rounds: list[Round] = field(default_factory=list, metadata=tomlmap.OUTSIDE)
+
+    def player(self, number: int) -> Player:
+        for p in self.players:
+            if p.number == number:
+                return p
+        raise StateError(f"division {self.name!r} has no player number {number}")
+
+    def round(self, number: int, *, create: bool = False) -> Round:
+        """Round ``number``; an empty unpaired record is added when ``create`` is true."""
+        for r in self.rounds:
+            if r.number == number:
+                return r
+        if not create:
+            raise StateError(f"division {self.name!r}: round {number} is not paired")
+        record = Round(number)
+        self.rounds.append(record)
+        self.rounds.sort(key=lambda r: r.number)
+        return record
+
+    @property
+    def paired_rounds(self) -> int:
+        """The number of the last paired round (0 before round 1)."""
+        return max((r.number for r in self.rounds if r.paired), default=0)
+
+    def ranks(self) -> dict[int, int]:
+        """Pairing order by rating (highest first), then name, then number."""
+        order = sorted(self.players, key=lambda p: (-p.rating, p.name.casefold(), p.number))
+        return {p.number: i for i, p in enumerate(order, 1)}
+
+    def forbidden_groups(self) -> list[frozenset[int]]:
+        """Groups of players who must not meet: the ``forbidden`` lists and, with ``team_apart``, each team."""
+        groups = [frozenset(g) for g in self.forbidden]
+        if self.team_apart:
+            teams: dict[str, set[int]] = {}
+            for p in self.players:
+                if p.team:
+                    teams.setdefault(p.team.casefold(), set()).add(p.number)
+            groups += [frozenset(g) for g in teams.values() if len(g) > 1]
+        return groups
+
+
+#: Hook commands of the ``[hooks]`` table: after results are saved, and when a round's last result is in.
+HOOKS = ("after_results", "round_complete")
+
+
+@dataclass
+class Event:
+    """An event file: event data, scoring, tie-breaks, hooks and divisions."""
+
+    name: str
+    site: str = ""
+    start: str = ""
+    end: str = ""
+    arbiter: str = ""
+    rounds: int = field(default=0, metadata=tomlmap.KEEP)
+    tiebreaks: list[str] = field(default_factory=lambda: ["BH-C1", "BH", "SB"], metadata=tomlmap.KEEP)
+    late_entry: LateEntry = field(default="zero", metadata=tomlmap.KEEP)
+    max_byes: int | None = None  # requested byes allowed per player
+    stylesheet: str = ""  # a CSS file for the HTML reports, relative to the event file
+    hooks: dict[str, str] = field(default_factory=dict, metadata=tomlmap.OUTSIDE)  # HOOKS name -> shell command
+    scoring: PointsSystem = field(default_factory=PointsSystem, metadata=tomlmap.OUTSIDE)
+    divisions: list[Division] = field(default_factory=list, metadata=tomlmap.OUTSIDE)
+
+    def division(self, name: str | None = None) -> Division:
+        """The named division, or the only one."""
+        if name is None:
+            if len(self.divisions) == 1:
+                return self.divisions[0]
+            names = ", ".join(d.name for d in self.divisions)
+            raise StateError(
+                f"the event has several divisions ({names}); choose one with --division", topic=Topic.DIVISIONS
+            )
+        for d in self.divisions:
+            if d.name.casefold() == name.casefold():
+                return d
+        raise StateError(f"no division {name!r}; the event has {', '.join(d.name for d in self.divisions)}")
+
+    def total_rounds(self, division: Division) -> int:
+        """Planned rounds: the event's, or the Berger cycles of a round robin."""
+        if division.system == PairingSystem.ROUND_ROBIN:
+            n = len(division.players)
+            return (n - 1 + n % 2) * division.cycles
+        return self.rounds
+
+
+def label(player: Player) -> str:
+    """``"Name (12)"``: how messages name a player."""
+    return f"{player.name} ({player.number})"
+
+
+def missing(division: Division) -> list[tuple[int, Board]]:
+    """Boards of paired rounds without a final result: (round, board)."""
+    return [(r.number, b) for r in division.rounds if r.paired for b in r.boards if b.result.pending]

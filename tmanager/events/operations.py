@@ -1,0 +1,351 @@
+"""Changes to an event in memory, the same for every kind of division: players, byes, forced games, unpairing.
+
+Each operation changes the model and returns the messages to show; nothing
+here touches a file (:mod:`tmanager.events.journal` makes each call one
+locked, journaled change). Players are found by number or by a unique part of
+their name. Pairing and result entry depend on the kind of division and are
+its rules' (:mod:`tmanager.events.rules`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from tmanager.core.results import ByeKind, Colour
+from tmanager.errors import StateError
+from tmanager.events.checks import check_player
+from tmanager.events.games import games_of
+from tmanager.events.messages import Note, Topic
+from tmanager.events.model import Board, Division, Event, LateEntry, PairingSystem, Player, PlayerStatus, Round, label
+
+#: Fields ``edit_player`` may not change: the number is permanent, the status is withdraw's and return's.
+_FIXED = frozenset({"number", "status", "absent"})
+
+
+def find_player(division: Division, text: str) -> Player:
+    """A player by number or by a unique part of the name (case-insensitive)."""
+    text = text.strip()
+    if text.isdigit():
+        return division.player(int(text))
+    needle = text.casefold()
+    matches = [p for p in division.players if needle in p.name.casefold()]
+    exact = [p for p in matches if p.name.casefold() == needle]
+    if len(exact) == 1 or len(matches) == 1:
+        return (exact or matches)[0]
+    if not matches:
+        raise StateError(f"no player matches {text!r} in division {division.name!r}", topic=Topic.NO_PLAYER)
+    some = ", ".join(label(p) for p in matches[:5])
+    raise StateError(
+        f"{text!r} matches {len(matches)} players ({some}); type more of the name or the number",
+        topic=Topic.AMBIGUOUS_NAME,
+    )
+
+
+def _check_name(division: Division, name: str, number: int | None = None) -> None:
+    if not name.strip():
+        raise StateError('a player needs a name ("Last, First")')
+    for p in division.players:
+        if p.number != number and p.name.casefold() == name.strip().casefold():
+            raise StateError(
+                f"{label(p)} already has the name {name!r}; add a distinguishing initial or city",
+                topic=Topic.NAME_TAKEN,
+            )
+
+
+def span(rounds: Sequence[int]) -> str:
+    """`` 3``, ``s 3-5`` or ``s [2, 5]``: rounds as a message names them after the word round."""
+    if len(rounds) == 1:
+        return f" {rounds[0]}"
+    return f"s {rounds[0]}-{rounds[-1]}" if rounds[-1] - rounds[0] == len(rounds) - 1 else f"s {list(rounds)}"
+
+
+# -- players -----------------------------------------------------------------------------------
+
+
+def add_player(event: Event, division: Division, player: Player, *, missed: LateEntry | None = None) -> list[str]:
+    """Enter a player; after round 1 a late entry, placed by rating.
+
+    Rounds already paired are recorded as byes of kind ``missed`` (the event's
+    ``late_entry``: zero- or half-point). If the current round has no result
+    yet and has a pairing-allocated bye, the newcomer plays the player who had
+    it instead (as Chaos does).
+    """
+    _check_name(division, player.name)
+    if any(p.number == player.number for p in division.players):
+        raise StateError(f"number {player.number} is taken by {label(division.player(player.number))}")
+    if player.number < 1:
+        raise StateError("player numbers start at 1")
+    paired = division.paired_rounds
+    if paired and division.system == PairingSystem.ROUND_ROBIN:
+        raise StateError("a round robin cannot take a player once round 1 is paired")
+    kind = missed or event.late_entry
+    if kind not in ("zero", "half"):
+        raise StateError(f"missed rounds are scored 'zero' or 'half', not {kind!r}")
+    player.name = player.name.strip()
+    division.players.append(player)
+    messages: list[str] = []
+    if paired:
+        current = division.round(paired)
+        bye_holder = next((n for n, k in current.byes.items() if k == ByeKind.PAIRING), None)
+        untouched = all(b.result.pending for b in current.boards)
+        missed_rounds = list(range(1, paired + 1))
+        if bye_holder is not None and untouched:
+            missed_rounds.pop()
+            del current.byes[bye_holder]
+            holder = division.player(bye_holder)
+            last = next((g.colour for g in reversed(games_of(division, bye_holder, paired - 1)) if g.played), None)
+            white, black = (player.number, bye_holder) if last == Colour.WHITE else (bye_holder, player.number)
+            current.boards.append(Board(white, black))
+            messages.append(
+                Note(
+                    f"plays round {paired} against {label(holder)}, who loses the pairing-allocated bye",
+                    Topic.TAKES_BYE_BOARD,
+                )
+            )
+        for n in missed_rounds:
+            division.round(n).byes[player.number] = ByeKind(kind)
+        if missed_rounds:
+            plural = "s" * (len(missed_rounds) > 1)
+            messages.insert(
+                0, Note(f"late entry: round{span(missed_rounds)} scored as {kind}-point bye{plural}", Topic.LATE_ENTRY)
+            )
+    rank = division.ranks()[player.number]
+    messages.append(f"added {label(player)}, pairing rank {rank} of {len(division.players)} by rating")
+    return messages
+
+
+def edit_player(division: Division, player: Player, changes: Mapping[str, Any]) -> list[str]:
+    """Change a player's data (not the number). Rating changes move the pairing rank."""
+    changes = dict(changes)
+    if "name" in changes:
+        _check_name(division, changes["name"], player.number)
+        changes["name"] = changes["name"].strip()
+    editable = {f.name for f in dataclasses.fields(Player)} - _FIXED
+    for key, value in changes.items():
+        if key not in editable:
+            raise StateError(f"edit-player cannot change {key!r}")
+        setattr(player, key, value)
+    check_player(player, "edit-player")
+    return [f"changed {', '.join(sorted(changes))} of {label(player)}"] if changes else ["nothing to change"]
+
+
+def withdraw(division: Division, player: Player, rounds: Sequence[int] = ()) -> list[str]:
+    """Withdraw a player from the given future rounds, or for good (no rounds)."""
+    nxt = division.paired_rounds + 1
+    for n in rounds:
+        if n < nxt:
+            raise StateError(
+                f"round {n} is already paired; enter a forfeit for {label(player)} instead", topic=Topic.ALREADY_PAIRED
+            )
+    for n in rounds or [nxt]:
+        record = next((r for r in division.rounds if r.number == n), None)
+        if record and (player.number in record.byes or any(player.number in f for f in record.forced)):
+            raise StateError(f"{label(player)} has a bye or a forced game in round {n}; remove it first (undo)")
+    if rounds:
+        player.absent = sorted(set(player.absent) | set(rounds))
+        return [f"{label(player)} will not be paired in round{span(sorted(set(rounds)))}"]
+    if player.status == PlayerStatus.WITHDRAWN:
+        raise StateError(f"{label(player)} is already withdrawn")
+    player.status = PlayerStatus.WITHDRAWN
+    messages = [f"{label(player)} withdrawn from round {nxt} on"]
+    for record in division.rounds:
+        if not record.paired and player.number in record.byes:
+            del record.byes[player.number]
+            messages.append(f"their requested bye in round {record.number} is cancelled")
+    current = next((r for r in division.rounds if r.number == nxt - 1), None)
+    board = current.seat(player.number) if current else None
+    if board and board.result.pending:
+        messages.append(f"round {nxt - 1} is still paired for them: enter the game's result or a forfeit")
+    return messages
+
+
+def reinstate(division: Division, player: Player, rounds: Sequence[int] = ()) -> list[str]:
+    """Undo a withdrawal: for the given rounds, or altogether."""
+    if rounds:
+        player.absent = [n for n in player.absent if n not in rounds]
+        return [f"{label(player)} will be paired again in round{span(sorted(set(rounds)))}"]
+    if player.status == PlayerStatus.ACTIVE and not player.absent:
+        raise StateError(f"{label(player)} is not withdrawn")
+    player.status = PlayerStatus.ACTIVE
+    player.absent = [n for n in player.absent if n <= division.paired_rounds]
+    return [f"{label(player)} returns from round {division.paired_rounds + 1}"]
+
+
+# -- byes, forbidden pairs and forced games ------------------------------------------------------
+
+#: The byes a player may ask for.
+REQUESTED_BYES = (ByeKind.HALF, ByeKind.ZERO, ByeKind.FULL)
+
+
+def request_bye(event: Event, division: Division, player: Player, round_number: int, kind: str) -> list[str]:
+    """A requested bye (half-, zero- or full-point) for a round not yet paired."""
+    if kind not in REQUESTED_BYES:
+        raise StateError(f"a requested bye is 'half', 'zero' or 'full', not {kind!r}")
+    _check_future(event, division, round_number)
+    if division.system == PairingSystem.ROUND_ROBIN:
+        raise StateError("round-robin games are fixed by the Berger tables; enter the game as a forfeit instead")
+    record = division.round(round_number, create=True)
+    _check_free(division, record, player)
+    if event.max_byes is not None:
+        taken = sum(1 for r in division.rounds for n, k in r.byes.items() if n == player.number and k != "pairing")
+        if taken >= event.max_byes:
+            raise StateError(f"{label(player)} has had {taken} byes; the event allows {event.max_byes} (max_byes)")
+    record.byes[player.number] = ByeKind(kind)
+    return [f"{label(player)}: {kind}-point bye in round {round_number}"]
+
+
+def _check_future(event: Event, division: Division, round_number: int) -> None:
+    if round_number <= division.paired_rounds:
+        raise StateError(f"round {round_number} is already paired (unpair it first)", topic=Topic.ALREADY_PAIRED)
+    total = event.total_rounds(division)
+    if total and round_number > total:
+        raise StateError(f"the event has {total} rounds; there is no round {round_number}")
+
+
+def _check_free(division: Division, record: Round, player: Player) -> None:
+    """The player has nothing yet in this round and is available."""
+    if not player.plays(record.number):
+        raise StateError(f"{label(player)} is withdrawn from round {record.number}")
+    if player.number in record.byes:
+        raise StateError(
+            f"{label(player)} already has a {record.byes[player.number]}-point bye in round {record.number}",
+            topic=Topic.ROUND_TAKEN,
+        )
+    if record.forced_bye == player.number:
+        raise StateError(
+            f"{label(player)} already has the forced bye in round {record.number}", topic=Topic.ROUND_TAKEN
+        )
+    board = record.seat(player.number)
+    if board:
+        raise StateError(
+            f"{label(player)} already has a game in round {record.number} (board {board.white}-{board.black})",
+            topic=Topic.ROUND_TAKEN,
+        )
+
+
+def forbid(division: Division, players: Sequence[Player]) -> list[str]:
+    """Players who must never be paired against each other."""
+    numbers = sorted({p.number for p in players})
+    if len(numbers) < 2:
+        raise StateError("forbid needs at least two different players")
+    if numbers not in division.forbidden:
+        division.forbidden.append(numbers)
+    return [f"will not pair {', '.join(label(p) for p in players)} against each other"]
+
+
+def force(event: Event, division: Division, white: Player, black: Player | None) -> list[str]:
+    """Set a game (``white`` has white) or, with ``black`` None, the pairing-allocated bye of the next round."""
+    if division.system == PairingSystem.ROUND_ROBIN:
+        raise StateError("round-robin games are fixed by the Berger tables; force applies to Swiss and manual")
+    n = division.paired_rounds + 1
+    _check_future(event, division, n)
+    record = division.round(n, create=True)
+    _check_free(division, record, white)
+    if black is None:
+        if record.forced_bye is not None:
+            raise StateError(f"round {n} already has a forced bye ({label(division.player(record.forced_bye))})")
+        earlier = [
+            r.number for r in division.rounds if r.number < n and r.byes.get(white.number) in ("pairing", "full")
+        ]
+        if earlier:
+            raise StateError(
+                f"{label(white)} already had a full-point bye in round {earlier[0]}; no second one",
+                topic=Topic.SECOND_BYE,
+            )
+        record.forced_bye = white.number
+        record.byes[white.number] = ByeKind.PAIRING
+        return [f"round {n}: pairing-allocated bye set for {label(white)}"]
+    if white.number == black.number:
+        raise StateError("a player cannot play themself")
+    _check_free(division, record, black)
+    for r in division.rounds:
+        b = r.seat(white.number)
+        if r.number < n and b and black.number in (b.white, b.black) and not b.result.forfeit:
+            raise StateError(
+                f"{label(white)} and {label(black)} already met in round {r.number}; no rematch", topic=Topic.REMATCH
+            )
+    if any({white.number, black.number} <= set(group) for group in division.forbidden):
+        raise StateError(f"{label(white)} and {label(black)} are a forbidden pair", topic=Topic.FORBIDDEN_PAIR)
+    record.forced.append((white.number, black.number))
+    record.boards.append(Board(white.number, black.number))
+    return [f"round {n}: {label(white)} – {label(black)} set"]
+
+
+def force_named(event: Event, division: Division, white: str, black: str) -> list[str]:
+    """:func:`force` with the players as typed (number or unique part of the name); ``black`` ``bye`` sets the bye."""
+    second = None if black.lower() == "bye" else find_player(division, black)
+    return force(event, division, find_player(division, white), second)
+
+
+def unpair(division: Division) -> list[str]:
+    """Take back the last round's pairing while none of its results is in; forced games and requested byes stay."""
+    n = division.paired_rounds
+    if not n:
+        raise StateError("no round is paired")
+    record = division.round(n)
+    done = [i for i, b in enumerate(record.boards, 1) if not b.result.pending]
+    if done:
+        raise StateError(
+            f"round {n} has results (board {done[0]}); correct them to * first, or use undo", topic=Topic.HAS_RESULTS
+        )
+    record.paired = False
+    record.boards = [b for b in record.boards if (b.white, b.black) in record.forced]
+    record.byes = {p: k for p, k in record.byes.items() if k != "pairing" or p == record.forced_bye}
+    record.spreads = {p: v for p, v in record.spreads.items() if p in record.byes}
+    record.board_numbers, record.p12 = {}, {}
+    return [f"round {n} unpaired; {len(record.forced)} forced game(s) and the requested byes kept"]
+
+
+# -- boards and their results ----------------------------------------------------------------------
+
+
+def refuse_entered(division: Division, round_number: int, board: Board, *, correction: bool, shown: str) -> None:
+    """A result is entered once: refuse a board that has one (shown as ``shown``) unless this is a correction."""
+    if not board.result.pending and not correction:
+        index = division.round(round_number).board_number(board)
+        raise StateError(
+            f"round {round_number} board {index} ({board.white}-{board.black}) already has {shown}; "
+            "use `correct` to change it",
+            topic=Topic.USE_CORRECT,
+        )
+
+
+def locate(division: Division, round_number: int, first: Player, second: Player | None = None) -> Board:
+    """The board of ``first`` (and ``second``) in a paired round."""
+    record = division.round(round_number)
+    if not record.paired:
+        raise StateError(f"round {round_number} is not paired yet")
+    board = record.seat(first.number)
+    if board is None:
+        if first.number in record.byes:
+            raise StateError(f"{label(first)} has a bye in round {round_number}", topic=Topic.HAS_BYE)
+        raise StateError(f"{label(first)} is not paired in round {round_number}")
+    if second is not None and second.number not in (board.white, board.black):
+        raise StateError(
+            f"{label(first)} and {label(second)} do not play each other in round {round_number}",
+            topic=Topic.NOT_OPPONENTS,
+        )
+    return board
+
+
+def board_at(division: Division, round_number: int, index: int) -> Board:
+    """Board ``index`` (its number as shown) of a paired round."""
+    record = division.round(round_number)
+    if not record.paired:
+        raise StateError(f"round {round_number} is not paired yet")
+    if record.board_numbers:
+        found = [b for b in record.boards if record.board_number(b) == index]
+        if len(found) == 1:
+            return found[0]
+        numbers = ", ".join(str(record.board_number(b)) for b in record.boards)
+        raise StateError(
+            f"round {round_number} has boards {numbers}; there is no single board {index}", topic=Topic.NO_BOARD
+        )
+    if not 1 <= index <= len(record.boards):
+        raise StateError(
+            f"round {round_number} has boards 1-{len(record.boards)}; there is no board {index}", topic=Topic.NO_BOARD
+        )
+    return record.boards[index - 1]
+

@@ -1,0 +1,154 @@
+"""The standings of a division: chess by points and FIDE tie-breaks, score-based by wins and spread.
+
+:func:`tiebreak_standings` hands each player's rounds to :mod:`tmanager.core.tiebreaks`
+(:func:`round_results` is that bridge); :func:`wins_standings` ranks the pure
+core's tally of the scorecards (:func:`tmanager.pairing.scored.tally`). Players
+level on everything share a rank.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from tmanager.core import tiebreaks
+from tmanager.core.results import Colour, format_points
+from tmanager.errors import StateError
+from tmanager.events.games import round_games, scores
+from tmanager.events.model import Division, Event, PairingSystem, Player
+from tmanager.events.scorecards import check_upto, scorecards, scored_games
+from tmanager.pairing.scored import Entrant, tally
+
+#: Tie-break kinds of the rounds without an opponent, by TRF code (anything else is an absence).
+_ROUND_KINDS: dict[str, tiebreaks.RoundKind] = {"U": "pairing-bye", "F": "full-bye", "H": "half-bye", "Z": "zero-bye"}
+
+
+# -- chess divisions ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TiebreakStanding:
+    """One line of a chess division's standings: rank (shared by exact ties), player, points in tenths,
+    tie-break values in the event's order."""
+
+    rank: int
+    player: Player
+    points: int
+    values: tuple[float, ...]
+
+
+def round_results(event: Event, division: Division, upto: int) -> dict[str, list[tiebreaks.RoundResult]]:
+    """Each player's rounds as the tie-break module takes them (keys are player numbers as text)."""
+    table: dict[str, list[tiebreaks.RoundResult]] = {str(p.number): [] for p in division.players}
+    for record in division.rounds:
+        if not record.paired or record.number > upto:
+            continue
+        for number, game in round_games(division, record).items():
+            points = event.scoring.points(game) / 10
+            if game.opponent is None:
+                kind = _ROUND_KINDS.get(game.result, "absent")
+                table[str(number)].append(tiebreaks.RoundResult(points, None, "", kind))
+                continue
+            played: tiebreaks.RoundKind = (
+                "forfeit-win" if game.result == "+" else "forfeit-loss" if game.result == "-" else "played"
+            )
+            colour: Literal["w", "b"] = "w" if game.colour == Colour.WHITE else "b"
+            table[str(number)].append(tiebreaks.RoundResult(points, str(game.opponent), colour, played))
+    return table
+
+
+def tiebreak_standings(
+    event: Event, division: Division, upto: int | None = None, *, flag: str | None = None
+) -> list[TiebreakStanding]:
+    """The ranking after round ``upto`` (the last paired round by default) by points and the event's tie-breaks;
+    with ``flag``, only players with that flag (ranked among themselves)."""
+    upto = division.paired_rounds if upto is None else upto
+    if not 0 <= upto <= division.paired_rounds:
+        raise StateError(f"round {upto} is not paired; standings exist for rounds 0-{division.paired_rounds}")
+    table = round_results(event, division, upto)
+    ratings = {str(p.number): float(p.rating) for p in division.players if p.rating}
+    ranked = tiebreaks.rank(
+        table,
+        event.tiebreaks,
+        ratings=ratings,
+        round_robin=division.system == PairingSystem.ROUND_ROBIN,
+        win=event.scoring.win / 10,
+        draw=event.scoring.draw / 10,
+    )
+    by_number = {str(p.number): p for p in division.players}
+    points = scores(event, division, upto)
+    lines: list[TiebreakStanding] = []
+    previous: tuple[float, ...] | None = None
+    shown = 0
+    for r in ranked:
+        player = by_number[r.name]
+        if flag is not None and flag not in player.flags:
+            continue
+        shown += 1
+        key = (r.points, *r.values)
+        rank = lines[-1].rank if previous == key and lines else shown
+        previous = key
+        lines.append(TiebreakStanding(rank, player, points[player.number], r.values))
+    return lines
+
+
+# -- score-based divisions ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreStanding:
+    """One line of a score-based division's standings: wins, losses and spread from the core; averages of the
+    games played."""
+
+    rank: int
+    player: Player
+    entrant: Entrant
+    scored: int  # points scored in games played over the board
+    conceded: int
+    games: int
+
+    @property
+    def losses(self) -> float:
+        """Games lost, a tie counting ½; a round without an opponent by the sign of its spread."""
+        return self.entrant.losses
+
+    @property
+    def average(self) -> float | None:
+        """Average score per game played (not byes or forfeits)."""
+        return self.scored / self.games if self.games else None
+
+    @property
+    def opponents_average(self) -> float | None:
+        """Average score of the opponents in those games."""
+        return self.conceded / self.games if self.games else None
+
+
+def wins_standings(division: Division, upto: int | None = None) -> list[ScoreStanding]:
+    """The standings after round ``upto`` (default: the last paired): wins, then spread, rating, number.
+
+    Players level on wins and spread share a rank. Results not entered yet count as nothing.
+    """
+    last = check_upto(division, upto)
+    entrants = tally(scorecards(division, last))
+    totals = {p.number: [0, 0, 0] for p in division.players}
+    for _, _, b in scored_games(division, last):
+        assert b.scores is not None
+        for number, own, other in ((b.white, *b.scores), (b.black, *reversed(b.scores))):
+            totals[number][0] += own
+            totals[number][1] += other
+            totals[number][2] += 1
+    lines: list[ScoreStanding] = []
+    for place, e in enumerate(entrants, 1):
+        tied = bool(lines) and (lines[-1].entrant.wins, lines[-1].entrant.spread) == (e.wins, e.spread)
+        scored, conceded, games = totals[e.id]
+        lines.append(
+            ScoreStanding(lines[-1].rank if tied else place, division.player(e.id), e, scored, conceded, games)
+        )
+    return lines
+
+
+def record_text(line: ScoreStanding) -> str:
+    """``3½-1½ +240``: wins, losses and spread."""
+    return f"{format_points(round(line.entrant.wins * 10))}-{format_points(round(line.losses * 10))} " + (
+        f"{line.entrant.spread:+d}"
+    )

@@ -1,0 +1,148 @@
+"""Reports of a division: built once as plain data, rendered as text, as printable pages and on the web.
+
+A :class:`Report` is a title and blocks of tables and notes. Each kind of
+division has its reports (:class:`DivisionReports`: chess in
+:mod:`~tmanager.events.reports.chess`, score-based in
+:mod:`~tmanager.events.reports.scored`), handed out by its rules
+(:meth:`~tmanager.events.rules.base.DivisionRules.reports`);
+:mod:`~tmanager.events.reports.render` turns any report into text and HTML
+and publishes a set of them beside the event.
+"""
+
+from __future__ import annotations
+
+import re
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
+
+from tmanager.errors import StateError
+from tmanager.events.model import Player, Round
+
+if TYPE_CHECKING:
+    from tmanager.events.rules.base import DivisionRules
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """Rows of cells under a header; ``left`` are the left-aligned (name) columns; ``anchor`` an HTML id."""
+
+    header: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    left: frozenset[int] = frozenset({1})
+    title: str = ""
+    anchor: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """One report: ``key`` names its files (``standings-r3``), ``kind`` what it is (``standings``),
+    ``blocks`` are tables and notes (strings); ``cards`` puts each table on a printed page of its own."""
+
+    key: str
+    title: str
+    blocks: tuple[Table | str, ...]
+    cards: bool = False
+    kind: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """Where a player sits now, as a sentence: ``before``, the ``side`` (emphasised), ``opponent``, ``after``."""
+
+    before: str
+    side: str = ""
+    opponent: Player | None = None
+    after: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSummary:
+    """One player at a glance: facts, score (``3½`` and ``points``), rank, seat now, rounds so far and a note."""
+
+    player: Player
+    facts: tuple[str, ...]
+    score: str
+    unit: str
+    rank: int | None
+    seat: Seat | None
+    rounds: Table | None
+    note: str = ""
+
+
+class DivisionReports(ABC):
+    """The reports one kind of division has; the web pages and ``event report`` show them."""
+
+    #: Report kinds, in index order (``build``'s ``only`` names them).
+    kinds: ClassVar[tuple[str, ...]]
+
+    def __init__(self, rules: DivisionRules) -> None:
+        self.rules = rules
+        self.event = rules.event
+        self.division = rules.division
+
+    @property
+    def heading(self) -> str:
+        """The event's name, and the division's when there are several."""
+        several = len(self.event.divisions) > 1
+        return self.event.name + (f", division {self.division.name}" if several else "")
+
+    @property
+    def prefix(self) -> str:
+        """What the keys start with: the division's name when the event has several."""
+        return f"{slug(self.division.name)}-" if len(self.event.divisions) > 1 else ""
+
+    def paired_round(self, round_number: int | None) -> Round:
+        """Round ``round_number`` (default: the last paired), which must be paired."""
+        n = round_number or self.division.paired_rounds
+        if n == 0:
+            raise StateError("no round is paired yet; `pair` pairs round 1")
+        record = self.division.round(n)
+        if not record.paired:
+            raise StateError(f"round {n} is not paired yet")
+        return record
+
+    @abstractmethod
+    def build(self, only: Sequence[str] = (), round_number: int | None = None) -> list[Report]:
+        """The reports of ``only`` (all :attr:`kinds` by default), after round ``round_number`` (default: last)."""
+
+    @abstractmethod
+    def pairings(self, round_number: int | None = None) -> list[Report]:
+        """A round's pairings: by board first, then any other order."""
+
+    @abstractmethod
+    def standings(self, upto: int | None = None) -> Report:
+        """The standings after round ``upto`` (default: the last paired)."""
+
+    @abstractmethod
+    def table(self, upto: int | None = None) -> Report:
+        """The cross-table or wall chart after round ``upto``."""
+
+    @abstractmethod
+    def missing(self) -> Report:
+        """The results still to enter."""
+
+    @abstractmethod
+    def summary(self, number: int) -> PlayerSummary:
+        """Player ``number`` at a glance."""
+
+    @abstractmethod
+    def pairings_text(self, round_number: int | None = None) -> str:
+        """A round's pairings for the terminal."""
+
+    @abstractmethod
+    def standings_text(self, upto: int | None = None, *, flag: str | None = None) -> str:
+        """The standings for the terminal; ``flag`` ranks one class of players (chess)."""
+
+
+def slug(text: str) -> str:
+    """``Open A`` as ``open-a``: a name as part of a file name."""
+    return re.sub(r"[^a-z0-9]+", "-", text.casefold()).strip("-") or "x"
+
+
+def check_kinds(only: Sequence[str], kinds: Sequence[str], what: str = "") -> None:
+    """Refuse a report kind the division does not have."""
+    unknown = [k for k in only if k not in kinds]
+    if unknown:
+        raise StateError(f"no report {unknown[0]!r}{what}; choose from {', '.join(kinds)}")

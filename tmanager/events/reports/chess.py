@@ -1,0 +1,466 @@
+"""The reports of a chess division.
+
+The list of players; the pairings of a round by board and alphabetically; the
+standings with the event's tie-breaks after any round, also per flag
+(junior, woman…); the cross-table (round robin) or wall chart (Swiss); the
+table of progress (running scores); a card per player; the missing results;
+FIDE rating estimates (:mod:`tmanager.core.fide`). Standings and running
+scores are computed once per round asked for, whatever the number of reports.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from tmanager.columns import aligned
+from tmanager.core import fide
+from tmanager.core.results import ByeKind, Colour, format_points
+from tmanager.errors import StateError
+from tmanager.events.games import round_games, scores
+from tmanager.events.model import PairingSystem, Player, PlayerStatus, label, missing
+from tmanager.events.ranking import TiebreakStanding, tiebreak_standings
+from tmanager.events.reports import DivisionReports, PlayerSummary, Report, Seat, Table, check_kinds, slug
+from tmanager.pairing import Game
+
+if TYPE_CHECKING:
+    from tmanager.events.rules.base import DivisionRules
+
+#: Report kinds in index order; ``crosstable`` is the cross-table of a round robin and the wall chart of a Swiss.
+KINDS = (
+    "players", "pairings", "pairings-alpha", "standings", "crosstable", "progress", "cards", "missing", "ratings",
+)  # fmt: skip
+_SYMBOLS = {"1": "1", "=": "½", "0": "0", "+": "+", "-": "-", " ": "*", "U": "+", "F": "+", "H": "½", "Z": "0"}
+_BYE_NAMES = {
+    ByeKind.PAIRING: "pairing-allocated bye", ByeKind.FULL: "full-point bye", ByeKind.HALF: "half-point bye",
+    ByeKind.ZERO: "zero-point bye",
+}  # fmt: skip
+#: A flag that sets a player's K factor (``K40``) rather than a class to rank.
+_K_FLAG = re.compile(r"[kK]=?(\d+)")
+
+
+class ChessReports(DivisionReports):
+    """The reports of one chess division."""
+
+    kinds = KINDS
+
+    def __init__(self, rules: DivisionRules) -> None:
+        super().__init__(rules)
+        self._standings: dict[tuple[int, str | None], list[TiebreakStanding]] = {}
+        self._scores: dict[int, dict[int, int]] = {}
+        self._cards: dict[int, Report] = {}
+
+    # -- what every report needs, computed once ---------------------------------------------------
+
+    def upto(self, upto: int | None) -> int:
+        """Round ``upto`` (default: the last paired), which must be paired (or 0)."""
+        paired = self.division.paired_rounds
+        n = paired if upto is None else upto
+        if not 0 <= n <= paired:
+            raise StateError(f"round {n} is not paired; reports exist for rounds 0-{paired}")
+        return n
+
+    def ranking(self, upto: int | None = None, *, flag: str | None = None) -> list[TiebreakStanding]:
+        """The standings after round ``upto``: :func:`~tmanager.events.ranking.tiebreak_standings`, kept."""
+        key = (self.upto(upto), flag)
+        if key not in self._standings:
+            self._standings[key] = tiebreak_standings(self.event, self.division, key[0], flag=flag)
+        return self._standings[key]
+
+    def points(self, number: int, upto: int) -> str:
+        if upto not in self._scores:  # reports ask for every player after every round
+            self._scores[upto] = scores(self.event, self.division, upto)
+        return format_points(self._scores[upto][number])
+
+    def entries(self, upto: int) -> dict[int, dict[int, Game]]:
+        """Round number -> player number -> TRF round entry, for the rounds up to ``upto``."""
+        return {r.number: round_games(self.division, r) for r in self.division.rounds if r.paired and r.number <= upto}
+
+    # -- the reports ------------------------------------------------------------------------------
+
+    def build(self, only: Sequence[str] = (), round_number: int | None = None) -> list[Report]:
+        """The reports of ``only`` (all of :data:`KINDS` by default); standings also per flag of any player."""
+        check_kinds(only, KINDS)
+        upto = self.upto(round_number)
+        makers: dict[str, Callable[[], list[Report]]] = {
+            "players": lambda: [self.players()],
+            "pairings": lambda: [self.by_board(round_number)] if self.division.paired_rounds else [],
+            "pairings-alpha": lambda: [self.alphabetical(round_number)] if self.division.paired_rounds else [],
+            "standings": lambda: [self.standings(upto)] + [self.standings(upto, flag=f) for f in self._flags()],
+            "crosstable": lambda: [self.table(upto)],
+            "progress": lambda: [self.progress(upto)],
+            "cards": lambda: [self.cards(upto)],
+            "missing": lambda: [self.missing()],
+            "ratings": lambda: [self.ratings(upto)],
+        }
+        return [r for kind in (only or KINDS) for r in makers[kind]()]
+
+    def _flags(self) -> list[str]:
+        return sorted({f for p in self.division.players for f in p.flags if not _K_FLAG.fullmatch(f)})
+
+    def players(self) -> Report:
+        """The list of players with their data and pairing rank."""
+        ranks = self.division.ranks()
+        rows = tuple(
+            (
+                str(p.number), p.name, str(p.rating or ""), str(ranks[p.number]), p.federation,
+                str(p.fide_id or ""), p.club, p.birth, ", ".join(p.flags), p.status,
+            )
+            for p in sorted(self.division.players, key=lambda p: p.number)
+        )  # fmt: skip
+        header = ("No", "Name", "Rtg", "Rank", "Fed", "FIDE id", "Club", "Born", "Flags", "Status")
+        return Report(
+            self.prefix + "players",
+            f"{self.heading}: players",
+            (Table(header, rows, frozenset({1, 6, 8, 9})), f"{len(rows)} players"),
+            kind="players",
+        )
+
+    def pairings(self, round_number: int | None = None) -> list[Report]:
+        return [self.by_board(round_number), self.alphabetical(round_number)]
+
+    def by_board(self, round_number: int | None = None) -> Report:
+        """A round's boards with ratings and the scores before the round, and its byes."""
+        record = self.paired_round(round_number)
+        before = record.number - 1
+
+        def side(number: int) -> tuple[str, ...]:
+            p = self.division.player(number)
+            return (str(number), p.name, str(p.rating or ""), self.points(number, before))
+
+        rows = tuple((str(i), *side(b.white), b.result, *side(b.black)) for i, b in enumerate(record.boards, 1))
+        header = ("Bd", "No", "White", "Rtg", "Pts", "Result", "No", "Black", "Rtg", "Pts")
+        blocks: list[Table | str] = [Table(header, rows, frozenset({2, 7}))]
+        blocks += [f"bye: {label(self.division.player(n))}, {kind}" for n, kind in record.byes.items()]
+        return Report(
+            f"{self.prefix}pairings-r{record.number}",
+            f"{self.heading}: round {record.number} pairings",
+            tuple(blocks),
+            kind="pairings",
+        )
+
+    def alphabetical(self, round_number: int | None = None) -> Report:
+        """Every player of a round in alphabetical order, with board, colour and opponent (or bye)."""
+        record = self.paired_round(round_number)
+        rows = []
+        for p in sorted(self.division.players, key=lambda p: p.name.casefold()):
+            board = record.seat(p.number)
+            if board is not None:
+                white = board.white == p.number
+                other = board.black if white else board.white
+                index = record.boards.index(board) + 1
+                colour = Colour.WHITE if white else Colour.BLACK
+                rows.append((p.name, str(p.number), str(index), colour.word, label(self.division.player(other))))
+            elif p.number in record.byes:
+                rows.append((p.name, str(p.number), "", "", _BYE_NAMES[record.byes[p.number]]))
+            else:
+                rows.append((p.name, str(p.number), "", "", "not playing"))
+        header = ("Name", "No", "Bd", "Colour", "Opponent")
+        title = f"{self.heading}: round {record.number} pairings (alphabetical)"
+        return Report(
+            f"{self.prefix}pairings-alpha-r{record.number}",
+            title,
+            (Table(header, tuple(rows), frozenset({0, 3, 4})),),
+            kind="pairings-alpha",
+        )
+
+    def standings(self, upto: int | None = None, *, flag: str | None = None) -> Report:
+        """The ranking after ``upto`` by points and the event's tie-breaks; with ``flag``, one class."""
+        n = self.upto(upto)
+        rows = tuple(
+            (
+                str(s.rank), str(s.player.number), s.player.name + _withdrawn(s.player), str(s.player.rating or ""),
+                s.player.federation, format_points(s.points), *_values(s.values),
+            )
+            for s in self.ranking(n, flag=flag)
+        )  # fmt: skip
+        header = ("Rk", "No", "Name", "Rtg", "Fed", "Pts", *self.event.tiebreaks)
+        pending = sum(1 for r, _ in missing(self.division) if r <= n)
+        blocks: list[Table | str] = [Table(header, rows, frozenset({2, 4}))]
+        if pending:
+            blocks.append(f"{pending} result(s) still missing: they count as nothing yet")
+        blocks.append("tie-breaks: " + ", ".join(self.event.tiebreaks))
+        suffix = f"-{slug(flag)}" if flag else ""
+        title = f"{self.heading}: standings after round {n}" + (f", {flag}" if flag else "")
+        return Report(f"{self.prefix}standings{suffix}-r{n}", title, tuple(blocks), kind="standings")
+
+    def table(self, upto: int | None = None) -> Report:
+        """Round robin: the cross-table by player number; Swiss: the wall chart in standings order."""
+        n = self.upto(upto)
+        entries = self.entries(n)
+        if self.division.system == PairingSystem.ROUND_ROBIN:
+            order = sorted(self.division.players, key=lambda p: p.number)
+            place = {s.player.number: s.rank for s in self.ranking(n)}
+            rows = []
+            for p in order:
+                cells = []
+                for q in order:
+                    if p.number == q.number:
+                        cells.append("x")
+                        continue
+                    games = [
+                        rg[p.number]
+                        for _, rg in sorted(entries.items())
+                        if rg.get(p.number) and rg[p.number].opponent == q.number
+                    ]
+                    cells.append("".join(_SYMBOLS[g.result] for g in games))
+                rows.append(
+                    (str(p.number), p.name, str(p.rating or ""), *cells, self.points(p.number, n), str(place[p.number]))
+                )
+            header = ("No", "Name", "Rtg", *(str(p.number) for p in order), "Pts", "Rk")
+            title = f"{self.heading}: cross-table after round {n}"
+            return Report(f"{self.prefix}crosstable-r{n}", title, (Table(header, tuple(rows)),), kind="crosstable")
+        wall = [
+            (
+                str(s.rank), str(s.player.number), s.player.name, str(s.player.rating or ""),
+                *(_cell(entries[r].get(s.player.number)) for r in sorted(entries)), format_points(s.points),
+            )
+            for s in self.ranking(n)
+        ]  # fmt: skip
+        header = ("Rk", "No", "Name", "Rtg", *(f"R{r}" for r in sorted(entries)), "Pts")
+        note = (
+            "cells: opponent's number, colour (w/b), result (1 ½ 0, + - forfeits, * not yet in); bye+ bye½ bye0: byes"
+        )
+        title = f"{self.heading}: wall chart after round {n}"
+        return Report(
+            f"{self.prefix}wallchart-r{n}",
+            title,
+            (Table(header, tuple(wall), frozenset({2})), note),
+            kind="crosstable",
+        )
+
+    def progress(self, upto: int | None = None) -> Report:
+        """The table of progress: every player's running score after each round, in standings order."""
+        n = self.upto(upto)
+        rounds = sorted(self.entries(n))
+        rows = tuple(
+            (str(s.rank), str(s.player.number), s.player.name, *(self.points(s.player.number, r) for r in rounds))
+            for s in self.ranking(n)
+        )
+        header = ("Rk", "No", "Name", *(f"R{r}" for r in rounds))
+        title = f"{self.heading}: table of progress after round {n}"
+        return Report(f"{self.prefix}progress-r{n}", title, (Table(header, rows, frozenset({2})),), kind="progress")
+
+    def cards(self, upto: int | None = None) -> Report:
+        """A card per player: each round's opponent, colour and result, the running score and the rating estimate."""
+        n = self.upto(upto)
+        if n in self._cards:
+            return self._cards[n]
+        entries = self.entries(n)
+        estimates = {e.player.number: e for e in self.estimate_ratings(n)}
+        blocks: list[Table | str] = []
+        for p in sorted(self.division.players, key=lambda p: p.number):
+            rows = []
+            for r in sorted(entries):
+                game = entries[r].get(p.number)
+                if game is None:
+                    continue
+                if game.opponent is None:
+                    rows.append((str(r), "", "", _cell(game), "", _SYMBOLS[game.result], self.points(p.number, r)))
+                    continue
+                o = self.division.player(game.opponent)
+                colour = Colour(game.colour).word if game.colour else ""
+                result = _SYMBOLS[game.result]
+                rating = str(o.rating or "")
+                rows.append((str(r), colour, str(o.number), o.name, rating, result, self.points(p.number, r)))
+            rating = f", {p.rating}" if p.rating else ""
+            title = f"{p.name} ({p.number}){rating}: {self.points(p.number, n)} pts"
+            header = ("Rd", "Colour", "No", "Opponent", "Rtg", "Res", "Score")
+            blocks.append(Table(header, tuple(rows), frozenset({1, 3}), title, f"p{p.number}"))
+            blocks.append(estimates[p.number].summary)
+        report = Report(
+            f"{self.prefix}cards-r{n}",
+            f"{self.heading}: player cards after round {n}",
+            tuple(blocks),
+            cards=True,
+            kind="cards",
+        )
+        self._cards[n] = report
+        return report
+
+    def missing(self) -> Report:
+        """Boards of paired rounds without a final result."""
+        division = self.division
+        rows = tuple(
+            (
+                str(n), str(division.round(n).boards.index(b) + 1), label(division.player(b.white)),
+                label(division.player(b.black)), "adjourned" if b.result == "adj" else "no result",
+            )
+            for n, b in missing(division)
+        )  # fmt: skip
+        blocks: tuple[Table | str, ...] = (
+            (Table(("Rd", "Bd", "White", "Black", "State"), rows, frozenset({2, 3, 4})),)
+            if rows
+            else (f"no results missing (round {division.paired_rounds} is the last paired)",)
+        )
+        return Report(f"{self.prefix}missing", f"{self.heading}: missing results", blocks, kind="missing")
+
+    def estimate_ratings(self, upto: int | None = None) -> list[RatingEstimate]:
+        """FIDE estimates for every player, from the games played over the board up to ``upto``."""
+        n = self.upto(upto)
+        division = self.division
+        per_player: dict[int, list[tuple[int, float]]] = {p.number: [] for p in division.players}
+        for entries in self.entries(n).values():
+            for number, game in entries.items():
+                if game.played and game.opponent is not None:
+                    points = {"1": 1.0, "=": 0.5, "0": 0.0}[game.result]
+                    per_player[number].append((division.player(game.opponent).rating, points))
+        estimates = []
+        for p in sorted(division.players, key=lambda p: p.number):
+            games = per_player[p.number]
+            perf = fide.performance(games)
+            if p.rating:
+                change = fide.rating_change(p.rating, games, self._k(p, sum(1 for r, _ in games if r)))
+                estimates.append(RatingEstimate(p, change, p.rating + change.change, perf))
+            else:
+                estimates.append(RatingEstimate(p, None, fide.initial_rating(games), perf))
+        return estimates
+
+    def _k(self, p: Player, games: int) -> int:
+        """K from a ``K40``/``K20``/``K10`` flag, else from the age (birth year) and the rating."""
+        for f in p.flags:
+            m = _K_FLAG.fullmatch(f)
+            if m:
+                return int(m[1])
+        year = int((self.event.end or self.event.start or datetime.date.today().isoformat())[:4])
+        junior = bool(p.birth) and year - int(p.birth[:4]) <= 18
+        return fide.k_factor(p.rating, junior=junior, games=games)
+
+    def ratings(self, upto: int | None = None) -> Report:
+        """FIDE rating estimates: change (or initial rating) and performance of every player."""
+        n = self.upto(upto)
+        rows = []
+        for e in self.estimate_ratings(n):
+            c = e.change
+            rated = (str(c.k), str(c.games), f"{c.score:g}", f"{c.expected:.2f}", f"{c.change:+d}") if c else ("",) * 5
+            player = e.player
+            rows.append(
+                (str(player.number), player.name, str(player.rating or ""), *rated, str(e.new_rating or ""),
+                 str(e.performance or ""))
+            )  # fmt: skip
+        header = ("No", "Name", "Rtg", "K", "Games", "Score", "Exp", "Change", "New", "Perf")
+        notes = (
+            "Games and scores count only games played over the board against rated opponents (FIDE 8.3.1). "
+            "K: 40, 20 or 10 (a flag K40/K20/K10 overrides; juniors by birth year). "
+            "Unrated players: initial rating with two hypothetical draws against 1800, at most 2200."
+        )
+        title = f"{self.heading}: FIDE rating estimates after round {n}"
+        return Report(f"{self.prefix}ratings-r{n}", title, (Table(header, tuple(rows)), notes), kind="ratings")
+
+    # -- a player at a glance, and the terminal's views -------------------------------------------
+
+    def summary(self, number: int) -> PlayerSummary:
+        """Data, score and rank, the current pairing (board and colour), every round so far, the rating estimate."""
+        division = self.division
+        p = division.player(number)
+        paired = division.paired_rounds
+        rank = next((s.rank for s in self.ranking() if s.player.number == p.number), None)
+        facts = (
+            f"no. {p.number}", *([f"rating {p.rating}"] if p.rating else []), p.federation, p.club, *p.flags,
+            *(["withdrawn"] if p.status == PlayerStatus.WITHDRAWN else []),
+        )  # fmt: skip
+        seat = None
+        if paired:
+            record = division.round(paired)
+            board = record.seat(p.number)
+            if board is not None:
+                white = board.white == p.number
+                opponent = division.player(board.black if white else board.white)
+                after = "" if board.result.pending else f", result {board.result}"
+                before = f"Round {paired}: board {record.boards.index(board) + 1} with "
+                seat = Seat(before, (Colour.WHITE if white else Colour.BLACK).word, opponent, after)
+            else:
+                seat = Seat(self.rules.seat_text(record, p.number) or f"round {paired}: not paired")
+        cards = self.cards()
+        rounds = next(b for b in cards.blocks if isinstance(b, Table) and b.anchor == f"p{p.number}")
+        estimate = cards.blocks[cards.blocks.index(rounds) + 1]
+        return PlayerSummary(
+            player=p,
+            facts=tuple(f for f in facts if f),
+            score=self.points(p.number, paired),
+            unit=" points",
+            rank=rank if paired else None,
+            seat=seat,
+            rounds=rounds,
+            note=estimate if isinstance(estimate, str) else "",
+        )
+
+    def pairings_text(self, round_number: int | None = None) -> str:
+        """``Spring Open, division main: round 3`` and a compact table of the boards, then the byes."""
+        record = self.paired_round(round_number)
+        division = self.division
+        before = record.number - 1
+
+        def side(number: int) -> list[str]:
+            p = division.player(number)
+            return [label(p), str(p.rating or ""), self.points(number, before)]
+
+        rows = [[str(i), *side(b.white), b.result, *side(b.black)] for i, b in enumerate(record.boards, 1)]
+        header = ["Bd", "White", "Rtg", "Pts", "Result", "Black", "Rtg", "Pts"]
+        lines = [f"{self.event.name}, division {division.name}: round {record.number}"]
+        lines += aligned(header, rows, left={1, 4, 5})
+        entries = round_games(division, record)
+        for number, kind in record.byes.items():
+            points = format_points(self.event.scoring.points(entries[number]))
+            lines.append(f"bye: {label(division.player(number))}, {kind} ({points})")
+        return "\n".join(lines) + "\n"
+
+    def standings_text(self, upto: int | None = None, *, flag: str | None = None) -> str:
+        """A title line (with the results still missing and the flag) and the standings as a compact table."""
+        n = self.upto(upto)
+        pending = sum(1 for r, _ in missing(self.division) if r <= n)
+        title = (
+            f"{self.event.name}, division {self.division.name}: standings after round {n}"
+            + (f" ({pending} result(s) still missing)" if pending else "")
+            + (f", flag {flag}" if flag else "")
+        )
+        rows = [
+            [str(s.rank), str(s.player.number), s.player.name + _withdrawn(s.player), str(s.player.rating or ""),
+             format_points(s.points), *_values(s.values)]
+            for s in self.ranking(n, flag=flag)
+        ]  # fmt: skip
+        header = ["Rk", "No", "Name", "Rtg", "Pts", *self.event.tiebreaks]
+        return "\n".join([title, *aligned(header, rows, left={2})]) + "\n"
+
+
+def _withdrawn(player: Player) -> str:
+    return " (withdrawn)" if player.status == PlayerStatus.WITHDRAWN else ""
+
+
+def _cell(game: Game | None) -> str:
+    """A wall-chart cell: opponent, colour and result (``12w1``), or the kind of bye."""
+    if game is None:
+        return ""
+    if game.opponent is None:
+        return {"U": "bye+", "F": "bye+", "H": "bye½", "Z": "bye0"}.get(game.result, "-")
+    return f"{game.opponent}{game.colour or '-'}{_SYMBOLS[game.result]}"
+
+
+def _values(values: Sequence[float]) -> tuple[str, ...]:
+    """Tie-break values as people read them: ``3``, ``2.5``, ``0.33``."""
+    return tuple(str(int(v)) if v == int(v) else f"{v:.2f}".rstrip("0") for v in values)
+
+
+@dataclass(frozen=True, slots=True)
+class RatingEstimate:
+    """A player's FIDE estimate: the change (rated) or the initial rating (unrated), and the performance."""
+
+    player: Player
+    change: fide.RatingChange | None
+    new_rating: int | None
+    performance: int | None
+
+    @property
+    def summary(self) -> str:
+        perf = f"performance {self.performance}" if self.performance is not None else "no rated opponent"
+        if self.change is None:
+            first = f"initial rating estimate {self.new_rating}" if self.new_rating else "no initial rating yet"
+            return f"FIDE estimate: unrated; {first}; {perf}"
+        c = self.change
+        return (
+            f"FIDE estimate: {c.games} rated game(s), score {c.score:g}, expected {c.expected:.2f}, "
+            f"K {c.k}: {c.change:+d} → {self.new_rating}; {perf}"
+        )

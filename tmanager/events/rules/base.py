@@ -1,0 +1,200 @@
+"""The rules interface: how one kind of division is checked, paired, given results, ranked and reported.
+
+A division is a chess division (:class:`~tmanager.events.rules.chess.ChessRules`:
+Dutch, Berger, manual; points and FIDE tie-breaks) or a score-based one
+(:class:`~tmanager.events.rules.scored.ScoreRules`: tsh's systems; wins and
+spread). :func:`~tmanager.events.rules.rules_for` picks the implementation
+once, from the division's data; everything else asks the rules object and
+never tests which kind it has. A new kind of division (team events) is a new
+implementation of :class:`DivisionRules` registered there.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
+
+from tmanager.core.results import Colour, Result
+from tmanager.errors import StateError
+from tmanager.events.messages import Topic
+from tmanager.events.model import Board, Division, Event, PairingSystem, Round, label, missing
+
+if TYPE_CHECKING:
+    from tmanager.events.reports import DivisionReports
+    from tmanager.formats.tou import TouPlayer
+
+
+@dataclass(frozen=True, slots=True)
+class PairOptions:
+    """What the arbiter may ask of one pairing beyond the division's settings."""
+
+    colour: Colour | None = None  # chess, round 1: the top-ranked player's colour instead of a lot
+    system: PairingSystem | None = None  # score-based: this round by another system
+    repeats: int | None = None  # score-based: how often two players may have met (this round)
+    rng: random.Random | None = None  # the lots (colours, random pairings, firsts); default: the system's
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """Something a division of this kind may not hold: ``key`` names the field, else the division as a whole."""
+
+    message: str
+    key: str | None = None
+    hint: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class EntryForm:
+    """A result as a form: numbers typed in ``inputs``, or one of ``choices`` (``""``: the inputs)."""
+
+    inputs: tuple[tuple[str, str], ...]  # (field name, what it is)
+    choice: str  # the field name of the choice
+    choice_label: str
+    choices: tuple[tuple[str, str], ...]  # (value, what the menu says)
+    confirm: bool  # a box confirming an unusual score
+
+    def words(self, form: Mapping[str, str]) -> list[str]:
+        """The words of a result line after the board number, as :meth:`DivisionRules.enter` reads them,
+        from a submitted form; a :class:`ValueError` names an empty input."""
+        chosen = form.get(self.choice, "")
+        if chosen or not self.inputs:
+            return [chosen]
+        names = [name for name, _ in self.inputs]
+        empty = [name for name in names if not form.get(name, "").strip()]
+        if empty:
+            raise ValueError(f"give the {' and '.join(names)} (or choose a forfeit); {empty[0]} is empty")
+        return [form[name].strip() for name in names]
+
+
+class DivisionRules(ABC):
+    """The rules of one division of an event, bound to both (short-lived: make one per use)."""
+
+    #: The systems a division of this kind may be paired by (``system``).
+    systems: ClassVar[tuple[PairingSystem, ...]]
+    #: What the two players of a board are called, and their titles on forms.
+    sides: ClassVar[tuple[str, str]]
+    side_titles: ClassVar[tuple[str, str]]
+
+    def __init__(self, event: Event, division: Division) -> None:
+        self.event = event
+        self.division = division
+
+    @abstractmethod
+    def problems(self) -> Iterator[Problem]:
+        """What the division holds that this kind does not allow."""
+
+    @abstractmethod
+    def pair(self, options: PairOptions) -> list[str]:
+        """Pair the next round; the messages to show."""
+
+    @abstractmethod
+    def enter(
+        self, words: Sequence[str], round_number: int | None, *, correction: bool, confirm: bool = False
+    ) -> list[str]:
+        """Enter (or, with ``correction``, change) a result given as a result line; the echo and any warning."""
+
+    @property
+    @abstractmethod
+    def entry_shape(self) -> str:
+        """What a result line looks like, for prompts."""
+
+    @abstractmethod
+    def entry_form(self) -> EntryForm:
+        """A result as a form."""
+
+    @abstractmethod
+    def entry_values(self, board: Board) -> dict[str, str]:
+        """What ``board``'s result form shows now, by field name."""
+
+    @abstractmethod
+    def random_entry(self, board: Board, rng: random.Random) -> list[str]:
+        """A plausible result line for ``board`` after the board number (dry runs)."""
+
+    @abstractmethod
+    def result_text(self, board: Board) -> str:
+        """A board's result as people read it."""
+
+    @abstractmethod
+    def bye_mark(self, record: Round, number: int) -> str:
+        """A bye in a list of byes: its kind, or the spread it gives."""
+
+    @abstractmethod
+    def bye_text(self, record: Round, number: int) -> str:
+        """A bye where a player's seat would be named."""
+
+    @abstractmethod
+    def scores_text(self) -> dict[int, str]:
+        """Each player's score now, by number, as lists show it beside the name."""
+
+    @abstractmethod
+    def reports(self) -> DivisionReports:
+        """The reports of the division."""
+
+    @abstractmethod
+    def tou_players(self, aliases: Mapping[str, str]) -> list[TouPlayer]:
+        """The division as players of an AUPAIR ``.TOU`` file."""
+
+    def seat_text(self, record: Round, number: int) -> str:
+        """Where a player sits in a round: ``round 3: board 4, white`` (or ``first``), a bye, or nothing."""
+        board = record.seat(number)
+        if board is not None:
+            side = self.sides[0] if board.white == number else self.sides[1]
+            return f"round {record.number}: board {record.board_number(board)}, {side}"
+        if number in record.byes:
+            return f"round {record.number}: {self.bye_text(record, number)}"
+        return ""
+
+    def bye_note(self, record: Round) -> str:
+        """``; byes: Name (3) (pairing)``: the byes of a round just paired, for its message."""
+        byes = [f"{label(self.division.player(p))} ({self.bye_mark(record, p)})" for p in record.byes]
+        return "; byes: " + ", ".join(byes) if byes else ""
+
+    # -- what every kind's pairing checks first ---------------------------------------------------
+
+    def next_round(self) -> int:
+        """The round to pair next; a :class:`StateError` once every planned round is paired."""
+        n = self.division.paired_rounds + 1
+        total = self.event.total_rounds(self.division)
+        if total and n > total:
+            raise StateError(f"all {total} rounds are paired")
+        return n
+
+    def refuse_missing(self, upto: int, then: str) -> None:
+        """Refuse to pair while a result of rounds 1..``upto`` is missing; ``then`` ends the message."""
+        pending = [(r, b) for r, b in missing(self.division) if r <= upto]
+        if pending:
+            where = ", ".join(f"{r}.{self.division.round(r).board_number(b)}" for r, b in pending[:8])
+            raise StateError(
+                f"{len(pending)} result(s) missing (round.board: {where}); {then}", topic=Topic.RESULTS_MISSING
+            )
+
+    def refuse_unseated(self, record: Round) -> None:
+        """A manually paired round must give every available player a game or a bye."""
+        division = self.division
+        unpaired = [
+            p for p in division.players
+            if p.plays(record.number) and p.number not in record.byes and not record.seat(p.number)
+        ]  # fmt: skip
+        if unpaired:
+            names = ", ".join(label(p) for p in unpaired[:6])
+            raise StateError(
+                f"manual division: {len(unpaired)} player(s) have no game or bye in round {record.number}: {names}"
+            )
+
+
+def forfeit_result(white_plays: bool, black_plays: bool) -> Result:
+    """The result of a fixed game (a round robin's) when a side is withdrawn: a forfeit for the one who plays."""
+    if white_plays == black_plays:
+        return Result.DOUBLE_FORFEIT
+    return Result.WHITE_WINS_BY_FORFEIT if white_plays else Result.BLACK_WINS_BY_FORFEIT
+
+
+def parse_system(text: str) -> PairingSystem:
+    """A pairing system by name; :class:`StateError` listing them for any other word."""
+    try:
+        return PairingSystem(text)
+    except ValueError:
+        raise StateError(f"{text!r} is not a pairing system; choose from {', '.join(PairingSystem)}") from None

@@ -1,0 +1,328 @@
+"""Chess divisions: Dutch Swiss, Berger round robin or manual pairing; results 1-0, ½-½, forfeits; FIDE tie-breaks.
+
+A division's history goes to the pure pairing core as
+:class:`~tmanager.pairing.PlayerState` values with TRF result codes
+(:func:`~tmanager.events.games.history`), to
+:func:`~tmanager.pairing.pair_round` (Dutch) or
+:func:`~tmanager.pairing.round_robin` (Berger); the standings go through
+:mod:`tmanager.core.tiebreaks`. A new chess pairing system (Double-Swiss) is a
+pure function in :mod:`tmanager.pairing` and one entry in
+:meth:`ChessRules.pair`'s choice of system.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Mapping, Sequence
+
+import networkx as nx
+
+from tmanager.core import fide
+from tmanager.core.results import ByeKind, Colour, Result, format_points
+from tmanager.errors import PairingError, ScheduleError, StateError
+from tmanager.events.games import history, round_games, score, scores
+from tmanager.events.messages import Note, Topic
+from tmanager.events.model import Board, Division, Event, PairingSystem, Round, label, missing
+from tmanager.events.operations import board_at, find_player, locate, refuse_entered, span
+from tmanager.events.ranking import tiebreak_standings
+from tmanager.events.reports.chess import ChessReports
+from tmanager.events.rules.base import DivisionRules, EntryForm, PairOptions, Problem, forfeit_result
+from tmanager.formats.tou import TouGame, TouOutcome, TouPlayer, display_name
+from tmanager.pairing import PlayerState, pair_round, round_robin
+
+#: The results an arbiter chooses from, and what the menu says.
+RESULT_CHOICES = (
+    (Result.PENDING, "no result"),
+    (Result.WHITE_WINS, "1-0"),
+    (Result.DRAW, "½-½"),
+    (Result.BLACK_WINS, "0-1"),
+    (Result.WHITE_WINS_BY_FORFEIT, "1-0 forfeit (+-)"),
+    (Result.BLACK_WINS_BY_FORFEIT, "0-1 forfeit (-+)"),
+    (Result.DOUBLE_FORFEIT, "both forfeit (--)"),
+    (Result.ADJOURNED, "adjourned"),
+)
+#: The rating assumed for unrated players in dry runs (FIDE's rating floor).
+UNRATED = 1400
+#: The draw probability of two equally rated players in dry runs; it shrinks with the expected score's distance from ½.
+DRAW_RATE = 0.3
+#: A round's TRF code as a .TOU outcome and score (AUPAIR: a bye scores 50 and counts as a win).
+_TOU: dict[str, tuple[TouOutcome, int]] = {
+    "1": ("win", 0), "+": ("win", 0), "=": ("tie", 0), "0": ("loss", 0), "-": ("loss", 0),
+    "U": ("bye", 50), "F": ("bye", 50), "H": ("tie", 0), "Z": ("loss", 0),
+}  # fmt: skip
+
+
+class ChessRules(DivisionRules):
+    """The rules of a chess division."""
+
+    systems = (PairingSystem.DUTCH, PairingSystem.ROUND_ROBIN, PairingSystem.MANUAL)
+    sides = ("white", "black")
+    side_titles = ("White", "Black")
+
+    def problems(self) -> Iterator[Problem]:
+        d = self.division
+        if d.system not in self.systems:
+            others = ", ".join(s for s in PairingSystem if s not in self.systems and s != PairingSystem.INIT_FONTES)
+            yield Problem(
+                f"{str(d.system)!r} is not a pairing system",
+                "system",
+                f"dutch, round-robin or manual; a score-based division (with entry) also {others}",
+            )
+        if any(
+            r.spreads or r.board_numbers or r.p12 or ByeKind.FORFEIT in r.byes.values() for r in d.rounds
+        ) or any(p.off is not None or p.extensions for p in d.players):
+            yield Problem("spreads, off, forfeit byes and .t data are for score-based divisions (set entry)")
+        for r in d.rounds:
+            for i, b in enumerate(r.boards, 1):
+                if b.scores is not None:
+                    yield Problem(f"round {r.number} board {i}: scores are for score-based divisions (set entry)")
+
+    # -- pairing ---------------------------------------------------------------------------------
+
+    def pair(self, options: PairOptions) -> list[str]:
+        """Pair the next round by the division's system.
+
+        Round 1 of a Dutch division draws the initial colour by lot
+        (``options.rng``) unless ``options.colour`` is given, and records it.
+        """
+        if options.system is not None or options.repeats is not None:
+            raise StateError("--system and --repeats are for score-based divisions (set entry)")
+        division = self.division
+        n = self.next_round()
+        self.refuse_missing(n - 1, f"enter them before pairing round {n}")
+        record = division.round(n, create=True)
+        messages: list[str] = []
+        if division.system == PairingSystem.ROUND_ROBIN:
+            self._pair_berger(record)
+        elif division.system == PairingSystem.DUTCH:
+            if n == 1 and options.colour is None and division.initial_colour is None:
+                division.initial_colour = (options.rng or random.SystemRandom()).choice(["white", "black"])
+                messages.append(
+                    Note(
+                        f"initial colour drawn by lot: the top-ranked player has {division.initial_colour}",
+                        Topic.COLOUR_BY_LOT,
+                    )
+                )
+            elif options.colour is not None:
+                division.initial_colour = "white" if options.colour == Colour.WHITE else "black"
+            self._pair_dutch(record)
+        else:
+            self.refuse_unseated(record)
+        record.paired = True
+        self._sort_boards(record)
+        messages.append(f"round {n} paired: {len(record.boards)} board(s)" + self.bye_note(record))
+        return messages
+
+    def _pair_dutch(self, record: Round) -> None:
+        division = self.division
+        states = history(division, record.number)
+        entrants = [s for s in states if len(s.games) < record.number]
+        if len(entrants) == 1:
+            raise PairingError(
+                f"round {record.number} cannot be paired: only {label(division.player(entrants[0].id))} is left",
+                topic=Topic.UNPAIRABLE,
+            )
+        groups = division.forbidden_groups()
+        try:
+            pairing = pair_round(
+                states,
+                round_number=record.number,
+                total_rounds=max(self.event.rounds, record.number),
+                forbidden=groups,
+                points=self.event.scoring,
+                initial_colour=Colour.from_word(division.initial_colour or "white"),
+            )
+        except PairingError:
+            raise PairingError(
+                f"round {record.number} cannot be paired: {_why_unpairable(division, states, record.number, groups)}",
+                topic=Topic.UNPAIRABLE,
+            ) from None
+        record.boards += [Board(w, b) for w, b in pairing.boards]
+        if pairing.bye is not None:
+            record.byes[pairing.bye] = ByeKind.PAIRING
+
+    def _pair_berger(self, record: Round) -> None:
+        division = self.division
+        order = sorted(p.number for p in division.players)
+        try:
+            table = round_robin(len(order), record.number, cycles=division.cycles)
+        except ScheduleError as exc:
+            raise StateError(str(exc)) from None
+        for w, b in table.boards:
+            white, black = division.player(order[w - 1]), division.player(order[b - 1])
+            board = Board(white.number, black.number)
+            # A withdrawn player's remaining games are lost by forfeit.
+            if not white.plays(record.number) or not black.plays(record.number):
+                board.result = forfeit_result(white.plays(record.number), black.plays(record.number))
+            record.boards.append(board)
+        if table.bye is not None:
+            record.byes[order[table.bye - 1]] = ByeKind.ZERO
+
+    def _sort_boards(self, record: Round) -> None:
+        """Boards in the Dutch order: higher score first, then the lower score, then the better rank."""
+        division = self.division
+        ranks = division.ranks()
+        points = scores(self.event, division, record.number - 1)
+
+        def key(b: Board) -> tuple[int, int, int]:
+            sides = sorted(((points[p], -ranks[p]) for p in (b.white, b.black)), reverse=True)
+            return (-sides[0][0], -sides[1][0], -sides[0][1])
+
+        if division.system != PairingSystem.ROUND_ROBIN:
+            record.boards.sort(key=key)
+
+    # -- results ---------------------------------------------------------------------------------
+
+    def enter(
+        self, words: Sequence[str], round_number: int | None, *, correction: bool, confirm: bool = False
+    ) -> list[str]:
+        """A result line: ``BOARD RESULT`` or ``P1 P2 RESULT`` (the result read as P1 against P2)."""
+        d = self.division
+        n = round_number or d.paired_rounds
+        if n < 1:
+            raise StateError("no round is paired yet")
+        if len(words) == 2:
+            if not words[0].isdigit():
+                raise StateError(f"{words[0]!r} is not a board number; give a board or two players, then the result")
+            board = board_at(d, n, int(words[0]))
+            result = parse_result(words[1])
+        elif len(words) == 3:
+            first, second = find_player(d, words[0]), find_player(d, words[1])
+            board = locate(d, n, first, second)
+            result = parse_result(words[2])
+            if first.number == board.black:
+                result = result.reversed
+        else:
+            raise StateError("give BOARD RESULT or P1 P2 RESULT, e.g. `4 1-0` or `12 7 =`")
+        return set_result(self.event, d, n, board, result, correction=correction)
+
+    @property
+    def entry_shape(self) -> str:
+        return "`BOARD RESULT` or `P1 P2 RESULT` (1-0 0-1 = +- -+ -- adj)"
+
+    def entry_form(self) -> EntryForm:
+        return EntryForm(inputs=(), choice="result", choice_label="result of board", choices=RESULT_CHOICES,
+                         confirm=False)  # fmt: skip
+
+    def entry_values(self, board: Board) -> dict[str, str]:
+        return {"result": board.result}
+
+    def random_entry(self, board: Board, rng: random.Random) -> list[str]:
+        white, black = self.division.player(board.white), self.division.player(board.black)
+        return [random_result(white.rating, black.rating, rng)]
+
+    def result_text(self, board: Board) -> str:
+        return board.result
+
+    def bye_mark(self, record: Round, number: int) -> str:
+        return record.byes[number]
+
+    def bye_text(self, record: Round, number: int) -> str:
+        kind = record.byes[number]
+        return "pairing-allocated bye" if kind == ByeKind.PAIRING else f"{kind}-point bye"
+
+    # -- standings, reports, files ------------------------------------------------------------------
+
+    def scores_text(self) -> dict[int, str]:
+        return {s.player.number: format_points(s.points) for s in tiebreak_standings(self.event, self.division)}
+
+    def reports(self) -> ChessReports:
+        return ChessReports(self)
+
+    def tou_players(self, aliases: Mapping[str, str]) -> list[TouPlayer]:
+        """In player-number order, every paired round, white going first; a game's score is only its outcome."""
+        division = self.division
+        pending = missing(division)
+        if pending:
+            n, board = pending[0]
+            raise StateError(
+                f"round {n} board {division.round(n).boards.index(board) + 1} has no result; "
+                ".TOU needs every result (enter it, or export before pairing the round)"
+            )
+        order = sorted(division.players, key=lambda p: p.number)
+        index = {p.number: i for i, p in enumerate(order, 1)}
+        rounds = [round_games(division, r) for r in division.rounds if r.paired]
+        players = []
+        for p in order:
+            games = []
+            for entries in rounds:
+                game = entries[p.number]
+                outcome, points = _TOU[game.result]
+                opponent = index[game.opponent] if game.opponent is not None else None
+                games.append(TouGame(points, outcome, opponent, first=game.colour == Colour.WHITE))
+            players.append(TouPlayer(display_name(p.name, aliases), tuple(games)))
+        return players
+
+
+def _why_unpairable(division: Division, states: Sequence[PlayerState], n: int, groups: Sequence[frozenset[int]]) -> str:
+    """A reason a Dutch round failed, in the arbiter's terms."""
+    entrants = [s for s in states if len(s.games) < n]
+    ids = {s.id for s in entrants}
+    graph = nx.Graph()
+    graph.add_nodes_from(ids)
+    met = {s.id: {g.opponent for g in s.games if g.played} for s in entrants}
+    for a in ids:
+        for b in ids:
+            if a < b and b not in met[a] and not any({a, b} <= g for g in groups):
+                graph.add_edge(a, b)
+    lonely = [a for a in sorted(ids) if graph.degree(a) == 0]
+    if lonely and len(lonely) == len(ids):
+        return "all remaining opponents already met (or are forbidden pairs)"
+    if len(lonely) > len(ids) % 2:
+        return f"{label(division.player(lonely[0]))} has already met every remaining opponent"
+    if len(ids) % 2:
+        eligible = [s.id for s in entrants if not any(g.opponent is None and g.result in "UF" for g in s.games)]
+        if not eligible:
+            return "every remaining player has already had a full-point bye"
+        graph.add_edges_from(("bye", e) for e in eligible)
+    if 2 * len(nx.max_weight_matching(graph, maxcardinality=True)) < graph.number_of_nodes():
+        return "the remaining players cannot all be paired without a rematch or a forbidden pair"
+    return "every pairing breaks the absolute colour rules (three times the same colour, or two more of one colour)"
+
+
+# -- results ---------------------------------------------------------------------------------------
+
+
+def parse_result(text: str) -> Result:
+    """The stored form of a result as typed (``=`` is ``½-½``, ``w`` is ``1-0``…)."""
+    try:
+        return Result.parse(text)
+    except ValueError as exc:
+        raise StateError(str(exc), topic=Topic.NOT_A_RESULT) from None
+
+
+def set_result(
+    event: Event, division: Division, round_number: int, board: Board, result: Result, *, correction: bool = False
+) -> list[str]:
+    """Enter (or, with ``correction``, change) a board's result; returns the echo and any warning."""
+    result = Result(result)
+    refuse_entered(division, round_number, board, correction=correction, shown=board.result)
+    old = board.result
+    board.result = result
+    white, black = division.player(board.white), division.player(board.black)
+    upto = division.paired_rounds
+    echo = (
+        f"round {round_number}: {label(white)} {format_points(score(event, division, white.number, upto))} "
+        f"{result} {label(black)} {format_points(score(event, division, black.number, upto))}"
+    )
+    messages = [echo]
+    if correction and old != result and round_number < division.paired_rounds:
+        later = list(range(round_number + 1, division.paired_rounds + 1))
+        messages.append(
+            Note(
+                f"warning: round{span(later)} {'was' if len(later) == 1 else 'were'} paired with the old result "
+                f"{old}; the pairings stand unless you unpair and pair again",
+                Topic.OLD_RESULT,
+            )
+        )
+    return messages
+
+
+def random_result(white: int, black: int, rng: random.Random) -> Result:
+    """A result for white rated ``white`` against ``black`` (0: unrated), drawn from FIDE's expected score."""
+    expected = fide.expected(white or UNRATED, black or UNRATED)
+    draw = DRAW_RATE * (1 - abs(2 * expected - 1))
+    x = rng.random()
+    if x < expected - draw / 2:
+        return Result.WHITE_WINS
+    return Result.DRAW if x < expected + draw / 2 else Result.BLACK_WINS

@@ -1,0 +1,568 @@
+"""Score-based divisions (Scrabble and the like), run the tsh way: pairing and result entry.
+
+The division's record is its scorecards (:mod:`tmanager.events.scorecards`)
+and its standings wins, then spread (:func:`tmanager.events.ranking.wins_standings`).
+:class:`ScoreRules` pairs by KOTH, factored, Swiss, Chew with Gibsonization,
+random, InitFontes, round robins, with Fontes timing and firsts assigned;
+:func:`enter` reads a result line and refuses implausible scores unless
+confirmed, as tsh warns about them.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import replace
+
+from tmanager.core.results import ByeKind, Result
+from tmanager.errors import PairingError, ScheduleError, StateError
+from tmanager.events.messages import Note, Topic
+from tmanager.events.model import (
+    Board,
+    Division,
+    EntryMode,
+    Event,
+    PairingSystem,
+    Player,
+    Round,
+    ScoredSettings,
+    label,
+    missing,
+)
+from tmanager.events.operations import board_at, find_player, locate, refuse_entered, withdraw
+from tmanager.events.ranking import record_text, wins_standings
+from tmanager.events.reports.scored import ScoredReports
+from tmanager.events.rules.base import DivisionRules, EntryForm, PairOptions, Problem, forfeit_result, parse_system
+from tmanager.events.scorecards import (
+    bye_kind,
+    bye_spread,
+    forfeit_spreads,
+    off_spread,
+    result_text,
+    scorecards,
+    settings_of,
+)
+from tmanager.formats import tou
+from tmanager.pairing import Pairing
+from tmanager.pairing.chew import chew, count_gibsons
+from tmanager.pairing.scored import (
+    FIRST,
+    Entrant,
+    assign_firsts,
+    factored,
+    fontes_basis,
+    init_fontes,
+    random_pairing,
+    seeded_round_robin,
+    tally,
+    tsh_swiss,
+)
+
+#: The systems a score-based division may be paired by.
+DIVISION_SYSTEMS = (
+    PairingSystem.KOTH, PairingSystem.FACTORED, PairingSystem.TSH_SWISS, PairingSystem.CHEW, PairingSystem.RANDOM,
+    PairingSystem.ROUND_ROBIN, PairingSystem.MANUAL,
+)  # fmt: skip
+#: The rating assumed for unrated players in dry runs.
+UNRATED = 1400
+#: Scores outside this range are entered only when confirmed (tsh warns below 100 and balks above 1500).
+PLAUSIBLE = range(100, 1501)
+#: Systems that pair from standings: Fontes timing (``session_breaks``) applies to them.
+FROM_STANDINGS = (PairingSystem.KOTH, PairingSystem.FACTORED, PairingSystem.TSH_SWISS, PairingSystem.CHEW)
+#: Every system ``pair`` accepts, the opening ones included.
+PAIRING_SYSTEMS = (*DIVISION_SYSTEMS, PairingSystem.INIT_FONTES)
+
+
+class SuspiciousScore(StateError):
+    """A score outside :data:`PLAUSIBLE`; it goes in only when confirmed (``--yes``)."""
+
+    def __init__(self, score: int) -> None:
+        super().__init__(
+            f"the score {score} looks mistyped (below {PLAUSIBLE.start} or above {PLAUSIBLE.stop - 1}); "
+            "check the slip, then enter it again with --yes",
+            topic=Topic.MISTYPED_SCORE,
+        )
+        self.score = score
+
+
+# -- result entry ------------------------------------------------------------------------
+
+#: The result line of each entry mode.
+FORMS = {
+    EntryMode.SCORES: "BOARD S1 S2 or P1 S1 P2 S2",
+    EntryMode.SPREAD: "BOARD SPREAD or P1 SPREAD P2",
+    EntryMode.BOTH: "BOARD S1 S2 SPREAD or P1 S1 P2 S2 SPREAD",
+}
+#: The numbers of each entry mode's result line, as form fields: name and what it is.
+SCORE_FIELDS = {
+    EntryMode.SCORES: (("s1", "first player's score"), ("s2", "second player's score")),
+    EntryMode.SPREAD: (("spread", "spread of the first player"),),
+    EntryMode.BOTH: (("s1", "first player's score"), ("s2", "second player's score"), ("spread", "spread")),
+}
+#: What a result form offers besides the scores: forfeits and clearing the result.
+FORFEIT_CHOICES = (("", "scores"), (Result.WHITE_WINS_BY_FORFEIT, "forfeit: first wins"),
+                   (Result.BLACK_WINS_BY_FORFEIT, "forfeit: second wins"), (Result.DOUBLE_FORFEIT, "both forfeit"),
+                   (Result.PENDING, "no result"))  # fmt: skip
+#: The results a line may end with instead of scores: a forfeit, or clearing the result.
+_WITHOUT_SCORES = {"+-", "-+", "--", "*"}
+
+
+def _integer(text: str, what: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise StateError(f"{text!r} is not a {what}; write a whole number") from None
+
+
+def enter(
+    event: Event,
+    division: Division,
+    words: Sequence[str],
+    round_number: int | None,
+    *,
+    correction: bool,
+    confirm: bool = False,
+) -> list[str]:
+    """A result line of a score-based division, by its ``entry`` mode (:data:`FORMS`), or a forfeit.
+
+    ``BOARD +-`` / ``P1 P2 -+`` (``--``, ``*``) enter a forfeit (or clear a
+    result). By players, P1's numbers come first; with ``track_firsts`` but
+    not ``assign_firsts`` P1 is recorded as having gone first. Scores outside
+    :data:`PLAUSIBLE` raise :class:`SuspiciousScore` unless ``confirm``.
+    """
+    rules = settings_of(division)
+    n = round_number or division.paired_rounds
+    if n < 1:
+        raise StateError("no round is paired yet")
+    words = list(words)
+    if words and words[-1] in _WITHOUT_SCORES and len(words) in (2, 3):
+        if len(words) == 2:
+            board, first = board_at(division, n, _integer(words[0], "board number")), None
+        else:
+            first = find_player(division, words[0])
+            board = locate(division, n, first, find_player(division, words[1]))
+        result = Result(words[-1])
+        if first and first.number == board.black:
+            result = result.reversed
+        refuse_entered(division, n, board, correction=correction, shown=result_text(division, board))
+        old = board.result
+        board.result = result
+        board.scores = None if result == Result.PENDING else forfeit_spreads(rules, result)
+        _entered(division.round(n), board)
+        return [_echo(division, n, board), *_later_warning(division, n, old, correction)]
+    numbers = len(SCORE_FIELDS[rules.entry])
+    if len(words) == 1 + numbers and words[0].isdigit():
+        board = board_at(division, n, int(words[0]))
+        values = [_integer(w, "score") for w in words[1:]]
+        first = division.player(board.white)
+    elif len(words) == 2 + numbers:
+        first = find_player(division, words[0])
+        # P2 is the third word in every form: P1 S1 P2 S2, P1 SPREAD P2, P1 S1 P2 S2 SPREAD.
+        board = locate(division, n, first, find_player(division, words[2]))
+        values = [_integer(w, "score") for i, w in enumerate(words) if i not in (0, 2)]
+    else:
+        raise StateError(
+            f"give {FORMS[rules.entry]} (entry = {str(rules.entry)!r}), or a forfeit: BOARD +- or P1 P2 +-"
+        )
+    if rules.entry == EntryMode.SPREAD:
+        spread = values[0]
+        scores = (spread, 0) if spread >= 0 else (0, -spread)
+    else:
+        scores = (values[0], values[1])
+        if rules.entry == EntryMode.BOTH and values[2] != scores[0] - scores[1]:
+            raise StateError(
+                f"the spread {values[2]:+d} does not match the scores {scores[0]}-{scores[1]} "
+                f"({scores[0] - scores[1]:+d}); check the slip",
+                topic=Topic.SPREAD_MISMATCH,
+            )
+        odd = [s for s in scores if s not in PLAUSIBLE]
+        if odd and not confirm:
+            raise SuspiciousScore(odd[0])
+    refuse_entered(division, n, board, correction=correction, shown=result_text(division, board))
+    if first.number == board.black:
+        if rules.track_firsts and not rules.assign_firsts:
+            board.white, board.black = board.black, board.white  # P1 went first
+        else:
+            scores = (scores[1], scores[0])
+    old = board.result
+    board.scores = scores
+    board.result = Result.from_scores(*scores)
+    _entered(division.round(n), board)
+    return [_echo(division, n, board), *_later_warning(division, n, old, correction)]
+
+
+def _entered(record: Round, board: Board) -> None:
+    """A result is in: who went first is now the board's order, whatever ``p12`` code a .t file gave."""
+    record.p12.pop(board.white, None)
+    record.p12.pop(board.black, None)
+
+
+def _echo(division: Division, n: int, board: Board) -> str:
+    """The entry read back with both players' new records, as tsh's Addscore does."""
+    lines = {line.player.number: line for line in wins_standings(division, division.paired_rounds)}
+    index = division.round(n).board_number(board)
+
+    def side(number: int) -> str:
+        return f"{label(division.player(number))} [{record_text(lines[number])}]"
+
+    return f"round {n} board {index}: {side(board.white)} {result_text(division, board)} {side(board.black)}"
+
+
+def _later_warning(division: Division, n: int, old: Result, correction: bool) -> list[str]:
+    if not correction or n >= division.paired_rounds:
+        return []
+    later = f"{n + 1}" if n + 1 == division.paired_rounds else f"{n + 1}-{division.paired_rounds}"
+    return [
+        Note(f"warning: later round(s) {later} were paired before this correction (was {old}); they stand",
+             Topic.OLD_RESULT)
+    ]  # fmt: skip
+
+
+def set_off(division: Division, player: Player, spread: int | None, rounds: Sequence[int]) -> list[str]:
+    """tsh's ``off``: withdraw a player (for good or for some rounds), with the spread of each missed round."""
+    settings_of(division)
+    player.off = spread
+    messages = withdraw(division, player, rounds)
+    return [*messages, f"{label(player)} gets {off_spread(division, player):+d} for each round missed"]
+
+
+def random_scores(first: int, second: int, rng: random.Random) -> tuple[int, int]:
+    """Game scores of players rated ``first`` and ``second`` (0: unrated): about 380, 10 points per 100 rating."""
+
+    def one(rating: int) -> int:
+        mean = 380 + ((rating or UNRATED) - UNRATED) / 10
+        return max(PLAUSIBLE.start, min(PLAUSIBLE.stop - 1, round(rng.gauss(mean, 60))))
+
+    return one(first), one(second)
+
+
+# -- pairing ---------------------------------------------------------------------------
+
+
+def opening(rules: ScoredSettings, round_number: int) -> PairingSystem | None:
+    """The opening system that pairs ``round_number``, if any (``initial``)."""
+    if rules.initial == "random" and round_number == 1:
+        return PairingSystem.RANDOM
+    if rules.initial == "init-fontes" and round_number <= rules.initial_rounds:
+        return PairingSystem.INIT_FONTES
+    return None
+
+
+def pair(
+    event: Event,
+    division: Division,
+    *,
+    rng: random.Random | None = None,
+    system: str | None = None,
+    repeats: int | None = None,
+) -> list[str]:
+    """Pair the next round by ``system`` (default: the opening system, else the division's): :meth:`ScoreRules.pair`."""
+    chosen = parse_system(system) if system is not None else None
+    return ScoreRules(event, division).pair(PairOptions(system=chosen, repeats=repeats, rng=rng))
+
+
+class ScoreRules(DivisionRules):
+    """The rules of a score-based division."""
+
+    systems = DIVISION_SYSTEMS
+    sides = ("first", "second")
+    side_titles = ("First player", "Second player")
+
+    def __init__(self, event: Event, division: Division) -> None:
+        super().__init__(event, division)
+        self.settings = settings_of(division)
+
+    def problems(self) -> Iterator[Problem]:
+        s, d = self.settings, self.division
+        if s.initial_rounds < 1 or s.initial_rounds % 2 == 0:
+            yield Problem("must be an odd number of rounds (3: quads)", "initial_rounds")
+        if s.assign_firsts and not s.track_firsts:
+            yield Problem("assign_firsts needs track_firsts", "assign_firsts", "set track_firsts = true")
+        if s.repeats < 0:
+            yield Problem("cannot be negative", "repeats")
+        if s.factor < 1:
+            yield Problem("must be 1 or more", "factor")
+        if any(b < 1 for b in s.prize_bands) or s.prize_bands != sorted(set(s.prize_bands)):
+            yield Problem("must be rising last ranks of the prize bands, e.g. [1, 2, 3]", "prize_bands")
+        if s.session_breaks is not None and (not s.session_breaks or any(b < 1 for b in s.session_breaks)):
+            yield Problem("must list round numbers (leave it out to pair from the round before)", "session_breaks")
+        if d.system not in self.systems:
+            yield Problem(
+                f"{str(d.system)!r} is not a pairing system of a score-based division",
+                "system",
+                ", ".join(self.systems),
+            )
+        for r in d.rounds:
+            for i, b in enumerate(r.boards, 1):
+                problem = _scores_problem(b)
+                if problem:
+                    yield Problem(f"round {r.number} board {i}: {problem}")
+
+    # -- pairing ---------------------------------------------------------------------------------
+
+    def pair(self, options: PairOptions) -> list[str]:
+        """Pair the next round by ``options.system`` (default: the opening system, else the division's).
+
+        KOTH, factored, Swiss and Chew pairings rank by the standings of round
+        :func:`~tmanager.pairing.scored.fontes_basis` (the previous round unless
+        ``session_breaks`` are set); only results up to that round must be in.
+        Players off for the round get their ``off`` spread as a bye; the odd one
+        out gets the bye with ``bye_spread``; with ``assign_firsts`` each board's
+        order is who starts. ``options.repeats`` overrides the division's allowance.
+        """
+        division, rules = self.division, self.settings
+        n = self.next_round()
+        chosen = options.system or opening(rules, n) or division.system
+        if chosen not in PAIRING_SYSTEMS:
+            raise StateError(f"{str(chosen)!r} is not a pairing system; choose from {', '.join(PAIRING_SYSTEMS)}")
+        rng = options.rng or random.SystemRandom()
+        if chosen == PairingSystem.INIT_FONTES:
+            return self._pair_init_fontes(rng)
+        basis = fontes_basis(n, session_breaks=rules.session_breaks) if chosen in FROM_STANDINGS else n - 1
+        self.refuse_missing(basis, f"round {n} is paired from the standings after round {basis}: enter them first")
+        record = division.round(n, create=True)
+        messages: list[str] = []
+        if chosen == PairingSystem.ROUND_ROBIN:
+            self._pair_round_robin(record)
+        else:
+            messages += self._set_off(record)
+            if chosen == PairingSystem.MANUAL:
+                self.refuse_unseated(record)
+            else:
+                allowance = rules.repeats if options.repeats is None else options.repeats
+                messages += self._pair_from_standings(record, chosen, basis, allowance, rng)
+        record.paired = True
+        how = f"{chosen}" + (f" from the standings after round {basis}" if chosen in FROM_STANDINGS else "")
+        messages.append(f"round {n} paired ({how}): {len(record.boards)} board(s)" + self.bye_note(record))
+        return messages
+
+    def _set_off(self, record: Round) -> list[str]:
+        """Players not playing this round (withdrawn, absent: tsh's ``off``) get a bye with their off spread."""
+        division = self.division
+        messages: list[str] = []
+        for p in division.players:
+            if not p.plays(record.number) and p.number not in record.byes:
+                spread = off_spread(division, p)
+                record.byes[p.number] = bye_kind(spread)
+                record.spreads[p.number] = spread
+                messages.append(Note(f"{label(p)} is off in round {record.number}: spread {spread:+d}", Topic.OFF))
+        return messages
+
+    def _entrants(self, record: Round, basis: int) -> list[Entrant]:
+        """The standings after ``basis`` with every round's opponents; busy or absent players inactive."""
+        division = self.division
+        busy = set(record.byes) | {p for b in record.boards for p in (b.white, b.black)}
+        return [
+            e if e.id not in busy and division.player(e.id).plays(record.number) else replace(e, active=False)
+            for e in tally(scorecards(division, record.number - 1), through=basis)
+        ]
+
+    def _pair_from_standings(
+        self, record: Round, system: PairingSystem, basis: int, repeats: int, rng: random.Random
+    ) -> list[str]:
+        division, rules = self.division, self.settings
+        entrants = self._entrants(record, basis)
+        active = [e for e in entrants if e.active]
+        if len(active) < 2:
+            raise PairingError(
+                f"round {record.number} cannot be paired: fewer than two players are left to pair",
+                topic=Topic.UNPAIRABLE,
+            )
+        messages: list[str] = []
+        try:
+            if system == PairingSystem.CHEW:
+                total = self.event.total_rounds(division)
+                if not total:
+                    raise StateError("Chew pairings need the number of rounds: set rounds in [event]")
+                bands = rules.prize_bands or list(range(1, max(1, len(active) // 4) + 1))
+                gibsons = active[: count_gibsons(active, total - basis, prize_places=bands[-1])]
+                if gibsons:
+                    names = ", ".join(label(division.player(g.id)) for g in gibsons)
+                    messages.append(
+                        Note(f"gibsonized (cannot be caught with {total - basis} round(s) left): {names}",
+                             Topic.GIBSONIZED)
+                    )  # fmt: skip
+                pairing = chew(
+                    entrants,
+                    round_number=record.number,
+                    max_rounds=total,
+                    basis=basis,
+                    prize_bands=bands,
+                    track_firsts=rules.track_firsts,
+                )
+            elif system == PairingSystem.RANDOM:
+                pairing = random_pairing(entrants, rng=rng, repeats=repeats)
+            elif system == PairingSystem.TSH_SWISS:
+                pairing = tsh_swiss(entrants, repeats=repeats, track_firsts=rules.track_firsts)
+            else:
+                factor = 1 if system == PairingSystem.KOTH else rules.factor
+                pairing = factored(entrants, factor, repeats=repeats, track_firsts=rules.track_firsts)
+        except PairingError as exc:
+            raise PairingError(
+                f"round {record.number} cannot be paired ({system}): {exc}", topic=Topic.UNPAIRABLE
+            ) from None
+        self._place(record, pairing, entrants, rng)
+        return messages
+
+    def _place(self, record: Round, pairing: Pairing, entrants: Sequence[Entrant], rng: random.Random) -> None:
+        """Put a core pairing into the round: boards (ordered by who starts with ``assign_firsts``) and the bye."""
+        rules = self.settings
+        if rules.assign_firsts:
+            pairing = assign_firsts(pairing, entrants, rng=rng)
+        record.boards += [Board(a, b) for a, b in pairing.boards]
+        if pairing.bye is not None:
+            record.byes[pairing.bye] = ByeKind.PAIRING
+            record.spreads[pairing.bye] = rules.bye_spread
+
+    def _pair_round_robin(self, record: Round) -> None:
+        """A round of the Berger tables by player number; games of a withdrawn player are forfeits."""
+        division, rules = self.division, self.settings
+        seeds = [Entrant(p.number) for p in sorted(division.players, key=lambda p: p.number)]
+        try:
+            pairing = seeded_round_robin(seeds, record.number, cycles=division.cycles)
+        except ScheduleError as exc:
+            raise StateError(str(exc)) from None
+        for a, b in pairing.boards:
+            board = Board(a, b)
+            here = [division.player(x).plays(record.number) for x in (a, b)]
+            if not all(here):
+                board.result = forfeit_result(here[0], here[1])
+                spreads = forfeit_spreads(rules, board.result)
+                board.scores = (
+                    spreads[0] if here[0] else off_spread(division, division.player(a)),
+                    spreads[1] if here[1] else off_spread(division, division.player(b)),
+                )
+            record.boards.append(board)
+        if pairing.bye is not None:
+            record.byes[pairing.bye] = ByeKind.PAIRING
+            record.spreads[pairing.bye] = rules.bye_spread
+
+    def _pair_init_fontes(self, rng: random.Random) -> list[str]:
+        """tsh's InitFontes: rounds 1..``initial_rounds`` at once, round robins in groups of ``initial_rounds + 1``."""
+        division, rules = self.division, self.settings
+        count = rules.initial_rounds
+        if division.paired_rounds:
+            raise StateError("InitFontes pairs the opening rounds: only before round 1 is paired")
+        total = self.event.total_rounds(division)
+        if total and count > total:
+            raise StateError(f"InitFontes pairs {count} rounds but the event has {total}")
+        if any(r.boards or r.byes for r in division.rounds if r.number <= count):
+            raise StateError(f"InitFontes fixes rounds 1-{count}: remove their byes and forced games first (undo)")
+        entrants = [
+            e if division.player(e.id).plays(1) else replace(e, active=False) for e in tally(scorecards(division, 0))
+        ]
+        try:
+            schedule = init_fontes(entrants, count, rng=rng, snaked=rules.initial_snaked)
+        except PairingError as exc:
+            raise PairingError(f"InitFontes: {exc}", topic=Topic.UNPAIRABLE) from None
+        messages: list[str] = []
+        for n, pairing in enumerate(schedule, 1):
+            record = division.round(n, create=True)
+            messages += self._set_off(record)
+            playing = {x for b in pairing.boards for x in b} | ({pairing.bye} if pairing.bye else set())
+            clash = sorted(x for x in playing if x in record.byes)
+            if clash:
+                names = ", ".join(label(division.player(x)) for x in clash)
+                raise StateError(
+                    f"InitFontes gives {names} a game in round {n}, when off: set them off from round {n + 1}"
+                )
+            # Firsts are balanced round by round, each round seeing the ones before it.
+            self._place(record, pairing, tally(scorecards(division, n - 1)), rng)
+            record.paired = True
+            messages.append(f"round {n} paired (init-fontes): {len(record.boards)} board(s)" + self.bye_note(record))
+        return messages
+
+    # -- results ---------------------------------------------------------------------------------
+
+    def enter(
+        self, words: Sequence[str], round_number: int | None, *, correction: bool, confirm: bool = False
+    ) -> list[str]:
+        return enter(self.event, self.division, words, round_number, correction=correction, confirm=confirm)
+
+    @property
+    def entry_shape(self) -> str:
+        return f"{FORMS[self.settings.entry]} (forfeits: BOARD +-)"
+
+    def entry_form(self) -> EntryForm:
+        entry = self.settings.entry
+        return EntryForm(
+            inputs=SCORE_FIELDS[entry],
+            choice="forfeit",
+            choice_label="or a forfeit, board",
+            choices=FORFEIT_CHOICES,
+            confirm=entry != EntryMode.SPREAD,
+        )
+
+    def entry_values(self, board: Board) -> dict[str, str]:
+        values = dict.fromkeys(("s1", "s2", "spread"), "")
+        if board.scores and not board.result.forfeit:
+            s1, s2 = board.scores
+            values = {"s1": str(s1), "s2": str(s2), "spread": str(s1 - s2)}
+        values["forfeit"] = board.result if board.result.forfeit else ""
+        return values
+
+    def random_entry(self, board: Board, rng: random.Random) -> list[str]:
+        ratings = (self.division.player(board.white).rating, self.division.player(board.black).rating)
+        s1, s2 = random_scores(*ratings, rng)
+        values = {EntryMode.SCORES: [s1, s2], EntryMode.SPREAD: [s1 - s2], EntryMode.BOTH: [s1, s2, s1 - s2]}
+        return [str(v) for v in values[self.settings.entry]]
+
+    def result_text(self, board: Board) -> str:
+        return result_text(self.division, board)
+
+    def bye_mark(self, record: Round, number: int) -> str:
+        return f"{bye_spread(self.division, record, number):+d}"
+
+    def bye_text(self, record: Round, number: int) -> str:
+        what = "forfeit" if record.byes[number] == ByeKind.FORFEIT else "bye"
+        return f"{what} {bye_spread(self.division, record, number):+d}"
+
+    # -- standings, reports, files ------------------------------------------------------------------
+
+    def scores_text(self) -> dict[int, str]:
+        return {line.player.number: record_text(line) for line in wins_standings(self.division)}
+
+    def reports(self) -> ScoredReports:
+        return ScoredReports(self)
+
+    def tou_players(self, aliases: Mapping[str, str]) -> list[tou.TouPlayer]:
+        """The division as ``.TOU`` players (:func:`tmanager.formats.tou.from_scores`): needs every game score."""
+        division = self.division
+        if self.settings.entry == EntryMode.SPREAD:
+            raise StateError(".TOU needs game scores; this division enters spreads only (entry = 'spread')")
+        pending = missing(division)
+        if pending:
+            n, board = pending[0]
+            raise StateError(
+                f"round {n} board {division.round(n).board_number(board)} has no result; .TOU needs every result"
+            )
+        order = sorted(division.players, key=lambda p: p.number)
+        index = {p.number: i for i, p in enumerate(order, 1)}
+        cards = {c.id: c for c in scorecards(division)}
+        return tou.from_scores(
+            [
+                tou.ScoreCard(
+                    name=p.name,
+                    # An absence (no game, no bye) is written as a bye scoring nothing.
+                    opponents=tuple(index[o] if o else 0 for o in cards[p.number].opponents),
+                    scores=tuple(s or 0 for s in cards[p.number].scores),
+                    first=tuple(code == FIRST for code in cards[p.number].p12),
+                )
+                for p in order
+            ],
+            aliases,
+        )
+
+
+def _scores_problem(b: Board) -> str | None:
+    """What is wrong with a board's scores, if anything: they must agree with the stored result."""
+    if b.scores is None:
+        if not b.result.pending and not b.result.forfeit:
+            return f"the result {b.result} needs the two scores"
+        return None
+    if b.result.pending:
+        return "scores without a result"
+    if not b.result.forfeit and b.result != Result.from_scores(*b.scores):
+        s1, s2 = b.scores
+        return f"the result {b.result} does not agree with the scores {s1}-{s2}"
+    return None

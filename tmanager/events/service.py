@@ -1,0 +1,165 @@
+"""What the arbiter can do to an event file, one journaled change each: the one API the command line and the web call.
+
+Every function takes the event file and the division's name (``None``: the
+only one), does one locked, journaled, atomic change
+(:func:`tmanager.events.journal.apply`) and returns the messages to show.
+Players are named as typed (number or unique part of the name). Pages made
+from an earlier version pass ``expected_round`` (the last paired round they
+showed), so that a stale page never pairs, forces or unpairs the wrong round.
+Saving results also runs the event's hooks (:mod:`tmanager.events.hooks`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from tmanager.core.results import Colour
+from tmanager.errors import StateError
+from tmanager.events import hooks, journal, operations
+from tmanager.events.model import Division, Event, LateEntry, Player, missing
+from tmanager.events.rules import PairOptions, ScoreRules, parse_system, require, rules_for
+from tmanager.events.rules.scored import set_off as scored_set_off
+
+
+def _change(path: Path, division: str | None, operation: Callable[[Event, Division], list[str]]) -> list[str]:
+    """One change of one division: ``operation(event, division)``."""
+    return journal.apply(path, lambda e: operation(e, e.division(division)))
+
+
+def _still_last(division: Division, expected: int | None, doing: str) -> None:
+    """Refuses a change asked for when another round was the last paired one (the page was stale)."""
+    if expected is not None and division.paired_rounds != expected:
+        raise StateError(f"round {division.paired_rounds} is now the last paired round; check it before {doing}")
+
+
+def add_player(path: Path, division: str | None, player: Player, *, missed: LateEntry | None = None) -> list[str]:
+    """Enter ``player``; with ``player.number`` 0, the next free number."""
+
+    def operation(e: Event, d: Division) -> list[str]:
+        if not player.number:
+            player.number = max((p.number for p in d.players), default=0) + 1
+        return operations.add_player(e, d, player, missed=missed)
+
+    return _change(path, division, operation)
+
+
+def edit_player(path: Path, division: str | None, who: str, changes: Mapping[str, Any]) -> list[str]:
+    return _change(path, division, lambda e, d: operations.edit_player(d, operations.find_player(d, who), changes))
+
+
+def withdraw(path: Path, division: str | None, who: str, rounds: Sequence[int] = ()) -> list[str]:
+    return _change(path, division, lambda e, d: operations.withdraw(d, operations.find_player(d, who), rounds))
+
+
+def reinstate(path: Path, division: str | None, who: str, rounds: Sequence[int] = ()) -> list[str]:
+    return _change(path, division, lambda e, d: operations.reinstate(d, operations.find_player(d, who), rounds))
+
+
+def set_off(path: Path, division: str | None, who: str, spread: int | None, rounds: Sequence[int] = ()) -> list[str]:
+    """tsh's ``off`` in a score-based division."""
+
+    def operation(e: Event, d: Division) -> list[str]:
+        require(rules_for(e, d), ScoreRules, f"division {d.name!r} is not score-based (its file sets no entry)")
+        return scored_set_off(d, operations.find_player(d, who), spread, rounds)
+
+    return _change(path, division, operation)
+
+
+def request_bye(path: Path, division: str | None, who: str, round_number: int | None, kind: str) -> list[str]:
+    """A requested bye of ``kind`` in ``round_number`` (default: the next round)."""
+
+    def operation(e: Event, d: Division) -> list[str]:
+        n = round_number or d.paired_rounds + 1
+        return operations.request_bye(e, d, operations.find_player(d, who), n, kind)
+
+    return _change(path, division, operation)
+
+
+def forbid(path: Path, division: str | None, players: Sequence[str], *, teams: bool | None = None) -> list[str]:
+    """Players who must never meet; ``teams`` keeps (or lets) the players of one team apart."""
+
+    def operation(e: Event, d: Division) -> list[str]:
+        messages = []
+        if teams is not None:
+            d.team_apart = teams
+            messages.append(f"players of one team {'never' if teams else 'may'} meet")
+        if players or teams is None:
+            messages += operations.forbid(d, [operations.find_player(d, x) for x in players])
+        return messages
+
+    return _change(path, division, operation)
+
+
+def force(path: Path, division: str | None, white: str, black: str, *, expected_round: int | None = None) -> list[str]:
+    """A game (``black`` ``bye``: the pairing-allocated bye) of the next round, set before pairing."""
+
+    def operation(e: Event, d: Division) -> list[str]:
+        _still_last(d, expected_round, "forcing a game")
+        return operations.force_named(e, d, white, black)
+
+    return _change(path, division, operation)
+
+
+def pair(
+    path: Path,
+    division: str | None,
+    *,
+    colour: Colour | None = None,
+    system: str | None = None,
+    repeats: int | None = None,
+    seed: int | None = None,
+    expected_round: int | None = None,
+) -> list[str]:
+    """Pair the next round by the division's rules (``seed`` repeats the lots of a run)."""
+    options = PairOptions(
+        colour=colour,
+        system=parse_system(system) if system is not None else None,
+        repeats=repeats,
+        rng=random.Random(seed) if seed is not None else None,
+    )
+
+    def operation(e: Event, d: Division) -> list[str]:
+        _still_last(d, expected_round, "pairing")
+        return rules_for(e, d).pair(options)
+
+    return _change(path, division, operation)
+
+
+def unpair(path: Path, division: str | None, *, expected_round: int | None = None) -> list[str]:
+    def operation(e: Event, d: Division) -> list[str]:
+        _still_last(d, expected_round, "unpairing")
+        return operations.unpair(d)
+
+    return _change(path, division, operation)
+
+
+def save_result(
+    path: Path,
+    division: str | None,
+    words: Sequence[str],
+    round_number: int | None,
+    *,
+    correction: bool,
+    confirm: bool = False,
+) -> list[str]:
+    """Enter one result line (``BOARD RESULT``, ``P1 P2 RESULT``, or the division's score forms) as one change,
+    then run the event's hooks."""
+    done: dict[str, Any] = {}
+
+    def operation(e: Event, d: Division) -> list[str]:
+        n = round_number or d.paired_rounds
+        before = sum(1 for r, _ in missing(d) if r == n)
+        messages = rules_for(e, d).enter(words, round_number, correction=correction, confirm=confirm)
+        done.update(division=d.name, round=n, completed=before > 0 and not any(r == n for r, _ in missing(d)))
+        return messages
+
+    messages = _change(path, division, operation)
+    return messages + hooks.after_results(path, done["division"], done["round"], completed=done["completed"])
+
+
+def undo(path: Path, *, expected: int | None = None) -> list[str]:
+    """Step back to the version before the last change (only that change, with ``expected``)."""
+    return [journal.undo(path, expected=expected)]
