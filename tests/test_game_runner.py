@@ -117,6 +117,7 @@ def test_time_loss_says_by_how_much(fault: str) -> None:
          "White wins the race: its king reaches the eighth rank first"),
         ("horde", "4k3/8/8/8/8/8/3q4/4P3 b - - 0 1", "0-1", "Black wins by capturing the whole horde"),
         ("antichess", "8/8/8/8/8/1p6/P7/8 w - - 0 1", "0-1", "Black wins by losing all its pieces"),
+        ("antichess", "8/8/8/8/p7/8/P7/8 b - - 0 1", "1-0", "White wins: White has no legal move"),
         ("crazyhouse", "rnbqkbnr/ppppp2p/5p2/6p1/4P3/8/PPPP1PPP/RNBQKBNR[] w KQkq - 0 3", "1-0", "White mates"),
     ],
 )
