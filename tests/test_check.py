@@ -84,7 +84,7 @@ def test_options_are_set_and_a_refused_one_fails(tmp_path: Path) -> None:
     [
         (["nosuch"], "ENGINE: unknown engine 'nosuch'"),
         (["X", "--cmd", "stockfish"], "--cmd: --cmd and --protocol go together"),
-        (["X", "--cmd", "/no/such/engine", "--protocol", "uci"], "program '/no/such/engine' not found"),
+        (["X", "--cmd", "/no/such/engine", "--protocol", "uci"], "program '/no/such/engine' of engine 'X' not found"),
         (["random-uci", "--option", "Hash"], "--option 'Hash' is not KEY=VALUE"),
     ],
 )

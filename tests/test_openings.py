@@ -222,7 +222,7 @@ def test_book_is_checked_by_new_and_edit_with_its_file_and_line(tmp_path: Path) 
 
 
 def test_missing_empty_and_bad_epd_books(tmp_path: Path) -> None:
-    assert "cannot read opening book" in error_of(tmp_path / "nope.epd")
+    assert "no such opening book file" in error_of(tmp_path / "nope.epd")
     assert "holds no openings" in error_of(write(tmp_path, "empty.epd", "\n# nothing\n"))
     bad = write(tmp_path, "bad.epd", f"{chess.STARTING_BOARD_FEN} w KQkq -\n\nrnbqkbnr/pppppppp/8 w - -\n")
     assert error_of(bad).startswith(f"{bad}: line 3: not a valid EPD line")

@@ -235,3 +235,14 @@ def test_a_large_tourneys_crosstable_counted_per_pair_equals_the_game_by_game_on
             assert counted.match is not None and by_game.match is not None
             assert (counted.match.first, counted.match.stats.penta, counted.match.unpaired) == (
                 by_game.match.first, by_game.match.stats.penta, by_game.match.unpaired)
+
+
+def test_edit_and_substitute_keep_the_comments_of_the_settings(path: Path) -> None:
+    text = path.read_text().replace("cycles = 3", "cycles = 3  # three times around")
+    path.write_text(text.replace('[[participants]]\nname = "C"', '# the newcomer\n[[participants]]\nname = "C"', 1))
+    assert run_cli("edit", path, "--set", "cycles=4").returncode == 0
+    done = run_cli("substitute", path, "C", "random-uci", "--upgrade")
+    assert done.returncode == 0, done.stderr
+    text = path.read_text()
+    assert text.startswith("# my comment\n") and "cycles = 4  # three times around\n" in text
+    assert "# the newcomer\n" in text and 'engine = "random-uci"' in text

@@ -52,7 +52,10 @@ class ConfigError(TManagerError):
 
 
 class EngineError(TManagerError):
-    """An engine cannot be resolved or started (unknown definition, missing binary)."""
+    """An engine cannot be configured or run where it should (options it refuses, no Dask worker has it).
+
+    A definition or program that cannot be found is a :class:`ConfigError` of the tourney file.
+    """
 
 
 class ScheduleError(TManagerError):

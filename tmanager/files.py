@@ -7,14 +7,18 @@ reader sees the old file or the new one and never a mix.
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import errno
 import os
+import re
+import secrets
 import shutil
 import stat
-import tempfile
+import tomllib
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import filelock
 
@@ -25,7 +29,13 @@ LOCK_TIMEOUT = 60.0
 
 
 def lock(path: Path, *, timeout: float = LOCK_TIMEOUT) -> filelock.BaseFileLock:
-    """The lock guarding ``path`` (and the files that belong to it, such as a tourney's PGN)."""
+    """The lock guarding ``path`` (and the files that belong to it, such as a tourney's PGN).
+
+    :class:`ConfigError` when ``path``'s directory does not exist: the lock file goes beside
+    ``path``, and a lock must not create directories that a mistyped path names.
+    """
+    if not path.parent.is_dir():
+        raise ConfigError(f"cannot use: {path.parent} is not a directory", file=path, hint="check the path")
     return filelock.FileLock(str(path) + ".lock", timeout=timeout)
 
 
@@ -41,36 +51,97 @@ def stamp(path: Path) -> Stamp:
     return (s.st_ino, s.st_mtime_ns, s.st_size)
 
 
-def read_text(path: Path, *, kind: str = "tourney", create: str = "tmanager new") -> str:
-    """A tourney or event file's text; :class:`ConfigError` (saying how to create one) when unreadable."""
-    try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ConfigError(f"no such {kind} file", file=path, hint=f"create one with `{create}`") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"cannot read: {exc}", file=path) from None
+def read_bytes(path: Path, *, kind: str = "tourney", create: str | None = "tmanager new") -> bytes:
+    """A regular file's bytes; :class:`ConfigError` (saying how to create one, if ``create`` is
+    given) when it is missing, unreadable or not a regular file.
 
-
-def read_bytes(path: Path) -> bytes:
-    """A regular file's bytes; :class:`ConfigError` for anything else (a FIFO never blocks)."""
+    The file is opened without blocking and checked to be a regular file before anything is
+    read, so that a FIFO or a device named by mistake is refused instead of hanging the reader.
+    """
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except FileNotFoundError:
-        raise ConfigError("no such tourney file", file=path, hint="create one with `tmanager new`") from None
+        hint = f"create one with `{create}`" if create else None
+        raise ConfigError(f"no such {kind} file", file=path, hint=hint) from None
     except OSError as exc:
-        raise ConfigError(f"cannot read: {exc.strerror}", file=path) from None
+        raise ConfigError(f"cannot read: {_reason(exc)}", file=path) from None
     try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise ConfigError("not a regular file", file=path, hint="give the path of a tourney file")
-        chunks = []
-        while chunk := os.read(fd, 1 << 22):
-            chunks.append(chunk)
-        return b"".join(chunks)
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise ConfigError("is a directory", file=path, hint=f"name the {kind} file inside it")
+        if not stat.S_ISREG(mode):
+            raise ConfigError("not a regular file but a FIFO, socket or device", file=path)
+        with open(fd, "rb", closefd=False) as f:
+            return f.read()
     except OSError as exc:
-        raise ConfigError(f"cannot read: {exc.strerror}", file=path) from None
+        raise ConfigError(f"cannot read: {_reason(exc)}", file=path) from None
     finally:
         os.close(fd)
+
+
+def read_text(path: Path, *, kind: str = "tourney", create: str | None = "tmanager new") -> str:
+    """A tourney, event or definition file's text (see :func:`read_bytes`); also refused when not UTF-8."""
+    return decode(read_bytes(path, kind=kind, create=create), path)
+
+
+def decode(data: bytes, path: Path) -> str:
+    """A file's bytes as text: UTF-8, with or without the byte-order mark some editors write."""
+    data = data.removeprefix(codecs.BOM_UTF8)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise ConfigError(
+            f"not UTF-8 text (byte {data[exc.start]:#04x} on line {line})", file=path, hint="save the file as UTF-8"
+        ) from None
+
+
+def _reason(exc: OSError) -> str:
+    """An OS error's reason without the file name that the one-line error already gives."""
+    reason = exc.strerror or type(exc).__name__
+    return reason[:1].lower() + reason[1:]
+
+
+#: More parts than any real file has in one dotted key; tomllib's memory grows with the square
+#: of a key's parts (a 40 kB key of 20,000 parts takes 1.5 GB), so such keys are refused unread.
+MAX_KEY_PARTS = 100
+
+# A bare part starts at a word's start and is taken whole (no backtracking into long runs of
+# word characters such as a results string): the search stays linear.
+_KEY_PART = r"""(?:(?<![\w"'-])[\w-]++|"[^"\n]*+"|'[^'\n]*+')"""
+_DEEP_KEY = re.compile(_KEY_PART + rf"(?:[ \t]*+\.[ \t]*+{_KEY_PART}){{{MAX_KEY_PARTS}}}")
+
+
+def _has_deep_key(text: str) -> bool:
+    """Whether a line holds a dotted key of more than :data:`MAX_KEY_PARTS` parts; only lines
+    with that many dots are searched (a key cannot span lines)."""
+    start = 0
+    while start < len(text):
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        if text.count(".", start, end) >= MAX_KEY_PARTS and _DEEP_KEY.search(text, start, end):
+            return True
+        start = end + 1
+    return False
+
+
+def parse_toml(text: str, *, file: str | Path | None) -> dict[str, Any]:
+    """TOML text as data; :class:`ConfigError` when it is not valid TOML or is nested too deeply
+    to read safely (arrays or tables within each other hundreds of times, dotted keys of
+    more than :data:`MAX_KEY_PARTS` parts)."""
+    too_deep = ConfigError(
+        "not valid TOML: nested too deeply", file=file, hint="settings nest tables and arrays only a few levels"
+    )
+    if text.count(".") >= MAX_KEY_PARTS and _has_deep_key(text):
+        raise too_deep
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"not valid TOML: {exc}", file=file, hint="fix the syntax at that line") from None
+    except ValueError:  # not a TOMLDecodeError: an integer of more digits than Python converts
+        raise ConfigError("not valid TOML: a number too long to read", file=file) from None
+    except RecursionError:
+        raise too_deep from None
 
 
 def disk_error(path: Path, exc: OSError) -> DiskError:
@@ -149,25 +220,32 @@ def write_at(path: Path, edits: Sequence[tuple[int, bytes, bytes]], *, durable: 
         os.close(fd)
 
 
-def atomic_write(path: Path, text: str) -> None:
+def atomic_write(path: Path, text: str, *, mode: int | None = None) -> None:
     """Replace ``path`` with ``text`` so that readers see the old or the new file, never a mix."""
-    atomic_write_bytes(path, text.encode("utf-8"))
+    atomic_write_bytes(path, text.encode("utf-8"), mode=mode)
 
 
-def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Replace ``path`` with ``data`` atomically: temporary file, fsync, rename, fsync of the directory."""
+def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None) -> None:
+    """Replace ``path`` with ``data`` atomically: temporary file, fsync, rename, fsync of the directory.
+
+    ``mode`` gives the file's permissions; by default it keeps those of the file it replaces,
+    and a new file gets the user's usual mode (0666 less the umask: 0644 under umask 022).
+    """
     directory = path.parent
+    if mode is None:
+        with contextlib.suppress(FileNotFoundError):
+            mode = path.stat().st_mode & 0o777
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+        fd, tmp = _new_temporary(path, 0o666 if mode is None else mode)
     except OSError as exc:
         raise disk_error(path, exc) from None
     try:
         with os.fdopen(fd, "wb") as f:
+            if mode is not None:
+                os.fchmod(f.fileno(), mode)  # exactly this mode, whatever the umask
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
-        with contextlib.suppress(FileNotFoundError):
-            os.chmod(tmp, path.stat().st_mode & 0o777)
         os.replace(tmp, path)
     except BaseException as exc:
         with contextlib.suppress(FileNotFoundError):
@@ -182,20 +260,27 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
         os.close(dir_fd)
 
 
+def _new_temporary(path: Path, mode: int) -> tuple[int, Path]:
+    """A new, empty temporary file beside ``path``, open for writing, created with ``mode``
+    less the umask (``tempfile.mkstemp`` gives 0600 whatever the umask), so that its
+    content is never readable by more users than the finished file will be."""
+    tmp = path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp"
+    return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, mode), tmp
+
+
 def append_line(path: Path, line: str) -> None:
-    """Append one line with one write and an fsync, the caller holding the lock of ``path``'s owner.
+    """Append one line of text, checked and fsynced (see :func:`append_checked`); the caller holds the lock.
 
     A file that does not end in a newline (a writer died mid-line) is first cut back to its last
     complete line, so a reader never meets half a line.
     """
-    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
-    try:
-        size = os.fstat(fd).st_size
-        if size and os.pread(fd, 1, size - 1) != b"\n":
-            start = max(0, size - (1 << 16))
-            tail = os.pread(fd, size - start, start)
-            os.ftruncate(fd, start + tail.rfind(b"\n") + 1)
-        os.write(fd, line.rstrip("\n").encode("utf-8") + b"\n")
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    append_checked(path, line.rstrip("\n").encode("utf-8") + b"\n", keep=_complete_lines)
+
+
+def _complete_lines(fd: int) -> int:
+    """The size of the file up to the end of its last complete line."""
+    size = os.fstat(fd).st_size
+    if not size or os.pread(fd, 1, size - 1) == b"\n":
+        return size
+    start = max(0, size - (1 << 16))
+    return start + os.pread(fd, size - start, start).rfind(b"\n") + 1

@@ -125,7 +125,7 @@ def _coerce(value: Any, hint: Any, *, signed: bool = False) -> Any:
     origin = get_origin(hint)
     if origin is Literal:
         if value not in get_args(hint):
-            raise ValueError(f"{value!r} is not one of {', '.join(repr(a) for a in get_args(hint) if a)}")
+            raise ValueError(f"{_shown(value)} is not one of {', '.join(repr(a) for a in get_args(hint) if a)}")
         return value
     if origin in (types.UnionType, typing.Union):
         if value is None and type(None) in get_args(hint):
@@ -142,37 +142,42 @@ def _coerce(value: Any, hint: Any, *, signed: bool = False) -> Any:
         return _tuple(value, get_args(hint), signed=signed)
     if origin is list:
         if not isinstance(value, list):
-            raise ValueError(f"must be a list, not {value!r}")
+            raise ValueError(f"must be a list, not {_shown(value)}")
         return [_element(v, get_args(hint)[0], i, signed=signed) for i, v in enumerate(value, 1)]
     if origin is dict and get_args(hint)[0] is int:
         return _pairs(value, get_args(hint)[1], signed=signed)
     if origin in (Mapping, dict):
-        if not isinstance(value, dict) or not all(isinstance(v, str | int | bool) for v in value.values()):
+        if not isinstance(value, dict) or not all(_is_text(v) or isinstance(v, int) for v in value.values()):
             raise ValueError("must be a table of strings, whole numbers or booleans")
         return dict(value)
     if isinstance(hint, type) and issubclass(hint, enum.Enum):
         return _enum(value, hint)
     if hint is bool:
         if not isinstance(value, bool):
-            raise ValueError(f"must be true or false, not {value!r}")
+            raise ValueError(f"must be true or false, not {_shown(value)}")
         return value
     if hint is int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise ValueError(f"must be int (a whole number), not {value!r}")
+            raise ValueError(f"must be int (a whole number), not {_shown(value)}")
         if value < 0 and not signed:
             raise ValueError(f"cannot be negative, not {value}")
         return value
     if hint is float:
-        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-            raise ValueError(f"must be a number, not {value!r}")
-        if value < 0 and not signed:
-            raise ValueError(f"must be a non-negative number, not {value!r}")
-        return float(value)
+        number = math.nan
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            number = float(value) if abs(value) < 1e300 else math.inf  # float() overflows on huge integers
+        if not math.isfinite(number):
+            raise ValueError(f"must be a number, not {_shown(value)}")
+        if number < 0 and not signed:
+            raise ValueError(f"must be a non-negative number, not {_shown(value)}")
+        return number
     if hint is str:
         if isinstance(value, datetime.date | datetime.datetime | datetime.time):
             return value.isoformat()
         if not isinstance(value, str):
-            raise ValueError(f"must be str (text), not {value!r}")
+            raise ValueError(f"must be str (text), not {_shown(value)}")
+        if "\0" in value:
+            raise ValueError("holds a NUL character")
         return value
     raise TypeError(f"unsupported type {hint}")  # a programming error in the model
 
@@ -187,18 +192,18 @@ def _element(value: Any, hint: Any, index: int, *, signed: bool) -> Any:
 def _tuple(value: Any, args: tuple[Any, ...], *, signed: bool) -> tuple[Any, ...]:
     if len(args) == 2 and args[1] is Ellipsis:
         if not isinstance(value, list):
-            raise ValueError(f"must be a list, not {value!r}")
+            raise ValueError(f"must be a list, not {_shown(value)}")
         if args[0] is str and not all(isinstance(v, str) for v in value):
             raise ValueError("must be a list of strings")
         return tuple(_element(v, args[0], i, signed=signed) for i, v in enumerate(value, 1))
     if not isinstance(value, list) or len(value) != len(args):
-        raise ValueError(f"must be a list of {len(args)} values, not {value!r}")
+        raise ValueError(f"must be a list of {len(args)} values, not {_shown(value)}")
     return tuple(_element(v, a, i, signed=signed) for i, (v, a) in enumerate(zip(value, args, strict=True), 1))
 
 
 def _pairs(value: Any, hint: Any, *, signed: bool) -> dict[int, Any]:
     if not isinstance(value, list) or not all(isinstance(p, list) and len(p) == 2 for p in value):
-        raise ValueError(f"must be a list of [number, value] pairs, not {value!r}")
+        raise ValueError(f"must be a list of [number, value] pairs, not {_shown(value)}")
     return {_element(k, int, i, signed=False): _element(v, hint, i, signed=signed) for i, (k, v) in enumerate(value, 1)}
 
 
@@ -208,7 +213,17 @@ def _enum(value: Any, cls: type[enum.Enum]) -> enum.Enum:
     except ValueError:
         words = re.sub(r"(?<!^)(?=[A-Z])", " ", cls.__name__).lower()
         article = "an" if words[0] in "aeiou" else "a"
-        raise ValueError(f"{value!r} is not {article} {words}") from None
+        raise ValueError(f"{_shown(value)} is not {article} {words}") from None
+
+
+def _is_text(value: Any) -> bool:
+    return isinstance(value, str) and "\0" not in value
+
+
+def _shown(value: Any) -> str:
+    """``repr(value)``, cut short: error messages stay one readable line whatever the file holds."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:50] + "…" + text[-6:]
 
 
 def parse_value(text: str) -> Any:

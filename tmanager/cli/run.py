@@ -71,7 +71,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def command(args: argparse.Namespace) -> int:
-    path: Path = args.file.resolve()
     if args.workers < 1:
         print("tmanager: --workers must be at least 1", file=sys.stderr)
         return 2
@@ -82,7 +81,8 @@ def command(args: argparse.Namespace) -> int:
             "not with --dask", field="--log-engines",
             hint="set log_engines = true in the tourney file: each game's log is written on the host that plays it",
         )
-    tourney = store.read(path)
+    tourney = store.read(args.file)  # before anything else looks at the path: it may not be a file at all
+    path = tourney.path  # resolved
     if args.dask is None:
         preflight(tourney)  # with --dask, the engines are checked on the cluster's hosts
     log_path = args.log or path.with_suffix(".log")

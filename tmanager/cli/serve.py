@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import argparse
 import socket
-import tomllib
 from pathlib import Path
 
 from tmanager.errors import ConfigError
 from tmanager.events import journal
+from tmanager.files import parse_toml, read_text
 from tmanager.tourney import store
 
 EXAMPLES = """\
@@ -71,8 +71,8 @@ def is_event_file(path: Path) -> bool:
     then says what is wrong with it.
     """
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        data = parse_toml(read_text(path), file=path)
+    except ConfigError:
         return False
     return "event" in data and "division" in data and "tourney" not in data
 

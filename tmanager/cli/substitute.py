@@ -66,7 +66,8 @@ def command(args: argparse.Namespace) -> int:
         reset = tourney.substitute(args.old, new, replace=args.replace)
         for key, value in options:
             set_participant(tourney, name, f"options.{key}", value)
-        tourney.engine_spec(tourney.participant_index(name)).check_runnable()
+        tourney.check_runnable(tourney.participant_index(name))
+        tourney.validate()  # before the PGN is touched: a name that cannot be a tag value is refused first
         marked = pgn.mark_superseded(tourney.pgn_path, set(reset), reason=f"{args.old} replaced by {name}")
     engine = args.cmd or args.new
     if args.replace:

@@ -15,11 +15,10 @@ what was read and on what is about to be written (:mod:`tmanager.events.journal`
 from __future__ import annotations
 
 import dataclasses
-import tomllib
 from pathlib import Path
 from typing import Any
 
-from tmanager import tomlmap
+from tmanager import files, tomlmap
 from tmanager.core.results import ByeKind, Result, format_points
 from tmanager.errors import ConfigError
 from tmanager.events.checks import check_event
@@ -57,11 +56,7 @@ class _Scoring:
 
 def loads(text: str, file: Path | None = None) -> Event:
     """Parse and check event-file text."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"not valid TOML: {exc}", file=file, hint="fix the syntax at that line") from None
-    return from_toml(data, file)
+    return from_toml(files.parse_toml(text, file=file), file)
 
 
 def from_toml(data: dict[str, Any], file: Path | None = None) -> Event:

@@ -20,6 +20,18 @@ from tmanager.files import append_checked, atomic_write_bytes
 
 _GAME_START = b"\n\n["
 
+#: What cannot stand as it is between the quotes of a tag value (PGN standard, section 7):
+#: control characters and line breaks (they would end the tag, and what follows could be a
+#: tag of its own), and the quote and backslash, which must be escaped.
+UNSAFE_IN_TAG = re.compile(r'[\x00-\x1f\x7f-\x9f\u2028\u2029"\\]')
+
+
+def tag_value(text: str) -> str:
+    """``text`` made safe as a tag value: quote and backslash escaped with a backslash, as the
+    PGN standard says, and control characters and line breaks made spaces. python-chess
+    writes tag values as they are, so a value with a line break could add a tag to the game."""
+    return UNSAFE_IN_TAG.sub(lambda m: "\\" + m.group() if m.group() in '"\\' else " ", text)
+
 
 def append_game(path: Path, text: str) -> int:
     """Append one game's PGN text (tags, moves, result), checked and fsynced; returns its offset.
@@ -114,7 +126,7 @@ def mark_superseded(path: Path, numbers: set[int], *, reason: str) -> int:
     inserts = sorted(end for n in numbers for _, end in _header_blocks(data, n))
     if not inserts:
         return 0
-    tag = b'\n[Superseded "' + reason.replace('"', "'").encode() + b'"]'
+    tag = b'\n[Superseded "' + tag_value(reason.replace('"', "'")).encode() + b'"]'
     pieces, last = [], 0
     for end in inserts:
         pieces += [data[last:end], tag]

@@ -276,7 +276,8 @@ class _Check:
             if await self.finishes(search, INFINITE_SECONDS):
                 return Step("", (), (f"moved within {_ms(INFINITE_SECONDS)} with a minute: '?' not checked",))
             self.protocol.send_line("?")
-            took = await self.answer(asyncio.shield(search), self.timeout, "?")
+            # An engine that ignores ? moves in its own time, which its minute bounds.
+            took = await self.answer(asyncio.shield(search), 60 + SEARCH_MARGIN, "? (nor a move in its minute)")
         except chess.engine.EngineError as exc:
             return Step("", (), (f"it does not know ? ({first_line(exc)}): tmanager never sends it",))
         finally:

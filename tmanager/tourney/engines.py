@@ -23,14 +23,13 @@ import os
 import shlex
 import shutil
 import sys
-import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from tmanager.errors import ConfigError, EngineError
-from tmanager.files import Stamp, stamp
+from tmanager.errors import ConfigError
+from tmanager.files import Stamp, parse_toml, read_text, stamp
 
 Protocol = Literal["uci", "xboard"]
 OptionValue = str | int | bool
@@ -61,22 +60,36 @@ class EngineSpec:
     stderr_log: str | None = None
     handshake_timeout: float = 10.0
 
-    def check_runnable(self) -> None:
-        """Raise :class:`EngineError` if the program cannot be found or run."""
+    def check_runnable(self, *, file: Path | None = None, where: str = "") -> None:
+        """Raise :class:`ConfigError` if the program cannot be found or run, or its working
+        directory is missing; ``file`` and ``where`` (``participants[1]``) locate the error."""
+        prefix = f"{where}." if where else ""
         program = self.command[0]
         if os.sep in program:
             path = Path(program)
             if not path.is_absolute() and self.workdir:
                 path = Path(self.workdir) / path
             if not (path.is_file() and os.access(path, os.X_OK)):
-                raise EngineError(f"engine {self.name!r}: program {program!r} not found or not executable")
+                raise ConfigError(
+                    f"program {program!r} of engine {self.name!r} not found or not executable",
+                    file=file,
+                    field=f"{prefix}cmd",
+                    hint="check the path, and chmod +x a script",
+                )
         else:
-            raise EngineError(
-                f"engine {self.name!r}: program {program!r} is not on PATH nor in {GAMES_PATH} "
-                f"(install it, e.g. `apt-get install {program}`, or give a full path in cmd)"
+            raise ConfigError(
+                f"program {program!r} of engine {self.name!r} is not on PATH nor in {GAMES_PATH}",
+                file=file,
+                field=f"{prefix}cmd",
+                hint=f"install it, e.g. `apt-get install {program}`, or give a full path in cmd",
             )
         if self.workdir and not Path(self.workdir).is_dir():
-            raise EngineError(f"engine {self.name!r}: working directory {self.workdir!r} does not exist")
+            raise ConfigError(
+                f"working directory {self.workdir!r} of engine {self.name!r} is missing or not a directory",
+                file=file,
+                field=f"{prefix}dir",
+                hint="create it, or change dir",
+            )
 
 
 def engine_dirs(tourney_dir: Path | None = None) -> list[Path]:
@@ -123,10 +136,7 @@ def load_definition(path: Path) -> dict[str, Any]:
 
 
 def _read_definition(path: Path) -> dict[str, Any]:
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise ConfigError(f"cannot read engine definition: {exc}", file=path) from None
+    data = parse_toml(read_text(path, kind="engine definition", create=None), file=path)
     unknown = set(data) - _DEFINITION_KEYS
     if unknown:
         raise ConfigError(
@@ -134,18 +144,37 @@ def _read_definition(path: Path) -> dict[str, Any]:
         )
     if "cmd" not in data:
         raise ConfigError("missing cmd", file=path, field="cmd")
+    _check_definition_types(data, path)
     data["cmd"] = _absolute_command(data["cmd"], path.parent, file=path)
     if data.get("dir"):
         data["dir"] = str((path.parent / data["dir"]).resolve())
     return data
 
 
+def _check_definition_types(data: dict[str, Any], path: Path) -> None:
+    """Refuse values of the wrong type: they would be merged into every participant using the definition."""
+    for key in ("protocol", "dir", "description"):
+        if not isinstance(data.get(key, ""), str):
+            raise ConfigError("must be a string", file=path, field=key)
+    args = data.get("args", [])
+    if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
+        raise ConfigError("must be a list of strings", file=path, field="args", hint='e.g. args = ["--uci"]')
+    for key in ("options", "xboard_features"):
+        table = data.get(key, {})
+        if not isinstance(table, dict) or not all(isinstance(v, OptionValue) for v in table.values()):
+            raise ConfigError(
+                "must be a table of strings, whole numbers or booleans", file=path, field=key,
+                hint="e.g. { Hash = 16, Ponder = false }",
+            )
+
+
 def command_line(cmd: str | Sequence[str], args: Sequence[str] = ()) -> tuple[str, ...]:
     """Split ``cmd`` and append ``args``; a bare program name is looked up on PATH and in
-    /usr/games, and a ``.py`` program runs with this Python."""
-    words = shlex.split(cmd) if isinstance(cmd, str) else list(cmd)
+    /usr/games, and a ``.py`` program runs with this Python. :class:`ConfigError` (field
+    ``cmd``) when ``cmd`` holds no word or cannot be split."""
+    words = _words(cmd) if isinstance(cmd, str) else list(cmd)
     if not words:
-        raise ConfigError("empty command", field="cmd")
+        raise ConfigError("empty command", field="cmd", hint='give the program, e.g. cmd = "stockfish"')
     if os.sep not in words[0]:
         words[0] = shutil.which(words[0]) or shutil.which(words[0], path=GAMES_PATH) or words[0]
     if words[0].endswith(".py"):
@@ -153,10 +182,25 @@ def command_line(cmd: str | Sequence[str], args: Sequence[str] = ()) -> tuple[st
     return (*words, *args)
 
 
+def _words(cmd: str) -> list[str]:
+    """``cmd`` split as a shell would; :class:`ConfigError` (field ``cmd``) when a quote is not closed."""
+    try:
+        return shlex.split(cmd)
+    except ValueError as exc:  # shlex says "No closing quotation" or "No escaped character"
+        raise ConfigError(f"cannot split into words: {str(exc).lower()}", field="cmd", hint="close the quote") from None
+
+
 def _absolute_command(cmd: object, base: Path, *, file: Path) -> list[str]:
-    if not isinstance(cmd, str | list) or not cmd:
+    words: list[str] = []
+    if isinstance(cmd, str):
+        try:
+            words = _words(cmd)
+        except ConfigError as exc:
+            raise exc.located(file=file) from None
+    elif isinstance(cmd, list) and all(isinstance(w, str) for w in cmd):
+        words = list(cmd)
+    if not words:
         raise ConfigError("must be a non-empty string or list of strings", file=file, field="cmd")
-    words = shlex.split(cmd) if isinstance(cmd, str) else [str(w) for w in cmd]
     program = words[0]
     if os.sep in program or (base / program).is_file():
         words[0] = str((base / program).resolve())

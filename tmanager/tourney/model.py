@@ -22,7 +22,10 @@ the journal beside the file (see :mod:`tmanager.tourney.store`).
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
+import stat
+from collections import Counter
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,6 +39,7 @@ from tmanager.core.standings import GameResult, PairCounts, Tally
 from tmanager.core.stats import SprtSettings
 from tmanager.core.timecontrol import TimeControl
 from tmanager.errors import ConfigError, StateError
+from tmanager.formats import pgn
 from tmanager.tomlmap import check_keys as _check_keys
 from tmanager.tomlmap import from_table as _from_table
 from tmanager.tomlmap import to_table as _to_table
@@ -60,6 +64,16 @@ OWNED_SECTIONS = ("swiss", "claims", "faults", "verdict", "progress")
 _FINISHED = re.compile(r"[-+=]")
 #: Up to this many finished games a cross-table is built game by game (see :meth:`Tourney.crosstable`).
 GAME_BY_GAME = 20_000
+
+#: The most games a tourney may schedule: the results string is kept in memory (and in the
+#: file) at its full length, one character a game.
+MAX_GAMES = 100_000_000
+
+#: Durations that must be more than zero: a zero lease or timeout would end every game at once.
+POSITIVE_SETTINGS = ("handshake_timeout", "move_timeout", "lease")
+
+#: The PGN standard's limit on a string token such as a tag value (section 7).
+MAX_TAG_LENGTH = 255
 
 #: The key in an engine's ``[faults]`` table holding the worst overstep of its clock in ms (not a count).
 OVERSTEP = "worst overstep ms"
@@ -469,8 +483,10 @@ class Tourney:
                 depth=p.depth if p.depth is not None else s.depth,
             )
         except ConfigError as exc:
-            where = f"participants[{index}]" if p.tc or p.st or p.nodes or p.depth else "tourney"
-            field_name = f"{where}.{exc.field or 'tc'}"
+            key = exc.field or "tc"
+            own = {"tc": p.tc or None, "st": p.st, "nodes": p.nodes, "depth": p.depth}
+            where = f"participants[{index}]" if own.get(key) is not None else "tourney"
+            field_name = f"{where}.{key}"
             raise ConfigError(exc.message, file=self.path, field=field_name, hint=exc.hint) from None
 
     def time_margin(self, index: int) -> float:
@@ -492,13 +508,20 @@ class Tourney:
             where=f"participants[{index}]",
         )
 
+    def check_runnable(self, index: int) -> None:
+        """Check that participant ``index``'s program and working directory exist (before playing)."""
+        self.engine_spec(index).check_runnable(file=self.path, where=f"participants[{index}]")
+
     def validate(self, *, settings: bool = True) -> None:
         """Check everything that can be checked without starting an engine; with ``settings``
         false only what a change of the owned tail (results, claims, pairings) can break."""
         try:
-            total = self.schedule().total_games
+            schedule = self.schedule()
         except ConfigError as exc:
             raise exc.located(file=self.path) from None
+        total = schedule.total_games
+        if total > MAX_GAMES:
+            raise self._too_many_games(schedule)
         if len(self.results) > total:
             raise ConfigError(
                 f"results string has {len(self.results)} games but the schedule only {total}",
@@ -506,6 +529,7 @@ class Tourney:
                 field="progress.results",
                 hint="remove the extra characters, or raise cycles",
             )
+        self._check_pairings()
         if not settings:
             return
         try:
@@ -520,15 +544,80 @@ class Tourney:
                 field="tourney.pgn_comment_fields",
                 hint=f"choose among {', '.join(COMMENT_FIELDS)}",
             )
-        names = [p.name for p in self.participants]
-        duplicate = next((n for n in names if names.count(n) > 1), None)
+        for key in ("name", "event", "site"):
+            _check_tag_value(getattr(self.settings, key), file=self.path, field=f"tourney.{key}")
+        for i, p in enumerate(self.participants):
+            if not p.name.strip():
+                raise ConfigError(
+                    "is empty", file=self.path, field=f"participants[{i}].name", hint="give every participant a name"
+                )
+            _check_tag_value(p.name, file=self.path, field=f"participants[{i}].name")
+        duplicate = next((n for n, count in Counter(p.name for p in self.participants).items() if count > 1), None)
         if duplicate:
             raise ConfigError(f"two participants are named {duplicate!r}", file=self.path, field="participants")
+        for key in POSITIVE_SETTINGS:
+            if getattr(self.settings, key) <= 0:
+                raise ConfigError("must be positive, not 0", file=self.path, field=f"tourney.{key}")
         if self.sprt is not None:
             self._check_sprt(self.sprt)
         for i in range(len(self.participants)):
             self.time_control(i)
             self.engine_spec(i)
+        self._check_paths()
+
+    def _too_many_games(self, schedule: Schedule) -> ConfigError:
+        """The error for a schedule beyond :data:`MAX_GAMES`, blaming the first setting that alone could fix it."""
+        per_cycle = schedule.games_per_cycle
+        pairings_per_cycle = per_cycle // schedule.games_per_pairing
+        if per_cycle <= MAX_GAMES:
+            field, hint = "tourney.cycles", f"at most {MAX_GAMES // per_cycle:,} cycles of {per_cycle:,} games"
+        elif pairings_per_cycle <= MAX_GAMES:
+            field, hint = "tourney.games_per_pairing", f"at most {MAX_GAMES // pairings_per_cycle:,} games per pairing"
+        else:
+            field, hint = "participants", "fewer participants, or a Swiss"
+        return ConfigError(
+            f"{schedule.total_games:,} games scheduled, more than the {MAX_GAMES:,} a tourney may hold",
+            file=self.path,
+            field=field,
+            hint=hint,
+        )
+
+    def _check_pairings(self) -> None:
+        """Swiss pairings name existing participants, each at most once a round, on every board."""
+        n = len(self.participants)
+        if self.swiss and self.settings.type != "swiss":
+            raise ConfigError(
+                f"Swiss pairings in a tourney of type {self.settings.type!r}", file=self.path, field="swiss",
+                hint="remove [swiss], or set type back to \"swiss\"",
+            )
+        for r, boards in enumerate(self.swiss):
+            seated = [p for board in boards for p in board]
+            stranger = next((p for p in seated if not 0 <= p < n), None)
+            if stranger is not None:
+                problem = f"participant {stranger} does not exist (there are {n}, numbered from 0)"
+            elif len(set(seated)) < len(seated):
+                problem = "a participant plays twice in the round"
+            elif len(boards) != n // 2:
+                problem = f"{len(boards)} boards, not {n // 2}"
+            else:
+                continue
+            raise ConfigError(
+                problem, file=self.path, field=f"swiss.rounds[{r}]", hint="remove the round to pair it again"
+            )
+
+    def _check_paths(self) -> None:
+        """The PGN and the engines' stderr logs can be written, and the tablebases are there:
+        refused now rather than after the first game."""
+        _check_output(self.pgn_path, tourney=self.path, field="tourney.pgn")
+        for i, p in enumerate(self.participants):
+            if p.stderr:
+                _check_output(self.directory / p.stderr, tourney=self.path, field=f"participants[{i}].stderr")
+        syzygy = self.adjudication.syzygy
+        if syzygy and not (self.directory / syzygy).is_dir():
+            raise ConfigError(
+                f"no directory {syzygy!r}", file=self.path, field="adjudication.syzygy",
+                hint="give the directory of the Syzygy tables, relative to the tourney file",
+            )
 
     def _check_sprt(self, sprt: SprtSettings) -> None:
         try:
@@ -551,6 +640,45 @@ class Tourney:
             )
 
 
+def _check_tag_value(text: str, *, file: Path, field: str) -> None:
+    """Refuse text that cannot stand as it is in a PGN tag value (names, event, site): control
+    characters and line breaks end the tag (a name could add a ``[Result]`` tag of its own),
+    quotes and backslashes need escapes that many PGN readers get wrong, and the standard
+    allows at most 255 characters."""
+    hint = "names and tags go into the PGN: printable characters, no quote or backslash, at most 255"
+    if len(text) > MAX_TAG_LENGTH:
+        raise ConfigError(
+            f"{len(text):,} characters, more than the {MAX_TAG_LENGTH} of a PGN tag", file=file, field=field, hint=hint
+        )
+    bad = pgn.UNSAFE_IN_TAG.search(text)
+    if bad is None:
+        return
+    char = bad.group()
+    what = {'"': "a quote", "\\": "a backslash"}.get(char, f"a control character (U+{ord(char):04X})")
+    raise ConfigError(f"holds {what}: {text!r}", file=file, field=field, hint=hint)
+
+
+def _check_output(path: Path, *, tourney: Path, field: str) -> None:
+    """Refuse an output file that cannot be appended to: the tourney file itself, a directory,
+    a FIFO or socket, or a path whose directory does not exist."""
+    if os.path.realpath(path) == os.path.realpath(tourney):
+        raise ConfigError("is the tourney file itself", file=tourney, field=field, hint="give it a name of its own")
+    try:
+        mode = path.stat().st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        if not path.parent.is_dir():
+            raise ConfigError(
+                f"no directory {str(path.parent)!r} to hold it", file=tourney, field=field,
+                hint="create the directory, or change the path",
+            ) from None
+        return
+    except OSError as exc:
+        raise ConfigError(f"cannot use {str(path)!r}: {exc.strerror}", file=tourney, field=field) from None
+    if stat.S_ISDIR(mode):
+        raise ConfigError(f"{str(path)!r} is a directory", file=tourney, field=field, hint="name a file")
+    if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
+        raise ConfigError(f"{str(path)!r} is a FIFO or socket, not a file", file=tourney, field=field)
+
 def resolve_engine(
     p: Participant, settings: Settings, *, directory: Path, file: Path | None = None, where: str = "participant"
 ) -> EngineSpec:
@@ -565,6 +693,8 @@ def resolve_engine(
         try:
             base = load_definition(find_definition(p.engine, directory))
         except ConfigError as exc:
+            if exc.file is not None:  # the definition file is at fault, with its own fields
+                raise
             raise exc.located(file=file, field=f"{where}.engine") from None
     cmd = p.cmd or base.get("cmd")
     protocol = p.protocol or base.get("protocol", "")
@@ -584,9 +714,13 @@ def resolve_engine(
     workdir = p.dir or base.get("dir") or str(directory)
     if not Path(workdir).is_absolute():
         workdir = str(directory / workdir)
+    try:
+        command = command_line(cmd, [*base.get("args", []), *p.args])
+    except ConfigError as exc:
+        raise ConfigError(exc.message, file=file, field=f"{where}.cmd", hint=exc.hint) from None
     return EngineSpec(
         name=p.name,
-        command=command_line(cmd, [*base.get("args", []), *p.args]),
+        command=command,
         protocol=protocol,
         workdir=workdir,
         options={**base.get("options", {}), **p.options},
@@ -672,6 +806,8 @@ def _read_swiss(table: Any, path: Path) -> list[list[tuple[int, int]]]:
     if not isinstance(table, dict):
         raise ConfigError("must be a table", file=path, field="swiss")
     _check_keys(table, {"rounds"}, "swiss", path)
+    if not isinstance(table.get("rounds", []), list):
+        raise ConfigError("must be a list of rounds", file=path, field="swiss.rounds")
     rounds = []
     for r, boards in enumerate(table.get("rounds", [])):
         try:
@@ -726,8 +862,7 @@ def apply_setting(tourney: Tourney, key: str, value: Any) -> None:
     }
     if section not in targets:
         raise ConfigError(
-            f"cannot set {key!r}",
-            field=key,
+            f"cannot set {key!r}", file=tourney.path, field=key,
             hint="use tourney.FIELD, openings.FIELD, adjudication.FIELD, sprt.FIELD or participants.NAME.FIELD",
         )
     current = targets[section]
@@ -738,7 +873,7 @@ def apply_setting(tourney: Tourney, key: str, value: Any) -> None:
     if current is None:  # openings: start a section from the given key
         table = {name: value}
         if "file" not in table:
-            raise ConfigError("set openings.file first", field=key)
+            raise ConfigError("set openings.file first", file=tourney.path, field=key)
         tourney.openings = _from_table(Openings, table, section, tourney.path)
         return
     table = _to_table(current, keep_defaults=True)

@@ -26,6 +26,7 @@ import chess.pgn
 import chess.variant
 
 from tmanager.errors import ConfigError
+from tmanager.files import read_text
 
 _NON_BLANK = re.compile(r"\S")
 
@@ -94,10 +95,9 @@ class OpeningBook:
         """Read an EPD or PGN book; ``format="auto"`` goes by the suffix, else by the content."""
         path = Path(path)
         try:
-            text = path.read_text(encoding="utf-8-sig")
-        except (OSError, UnicodeDecodeError) as exc:
-            reason = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
-            raise ConfigError(f"cannot read opening book: {reason}", file=path, hint="check openings.file") from None
+            text = read_text(path, kind="opening book", create=None)
+        except ConfigError as exc:
+            raise ConfigError(exc.message, file=path, hint="check openings.file") from None
         board_type, chess960 = variant_board(variant)
         if format == "auto":
             format = _guess_format(path, text)

@@ -37,6 +37,7 @@ import chess.syzygy
 
 from tmanager.core.timecontrol import Clock, TimeControl
 from tmanager.errors import ConfigError, first_line
+from tmanager.formats.pgn import tag_value
 from tmanager.tourney.engines import EngineSpec
 from tmanager.tourney.openings import variant_board
 from tmanager.tourney.uci import UciEngine
@@ -833,6 +834,8 @@ def _pgn(spec: GameSpec, board: chess.Board, ending: _GameOver, *, comments: lis
     for key, value in spec.tags.items():
         if (key not in headers or headers[key] in ("?", "")) and (not spec.minimal or key in _MINIMAL_TAGS):
             headers[key] = value
+    for key in list(headers):  # names are checked when the tourney file is read; this holds whatever comes
+        headers[key] = tag_value(headers[key])
     if not spec.minimal:
         headers["TimeControl"] = spec.white_limits.pgn_tag()
         if spec.black_limits != spec.white_limits:

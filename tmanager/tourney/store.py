@@ -42,7 +42,6 @@ import json
 import logging
 import os
 import re
-import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -52,7 +51,8 @@ import filelock
 import tomli_w
 
 from tmanager.errors import ConfigError, LockTimeout, StateError
-from tmanager.files import LOCK_TIMEOUT, append_checked, atomic_write, lock, read_bytes, write_at
+from tmanager.files import LOCK_TIMEOUT, append_checked, atomic_write, decode, lock, parse_toml, read_bytes, write_at
+from tmanager.tourney import settings_text
 from tmanager.tourney.model import (
     OWNED_SECTIONS,
     UNPLAYED,
@@ -237,14 +237,7 @@ def _owned(
 
 
 def _toml(data: bytes, path: Path) -> dict[str, Any]:
-    try:
-        return tomllib.loads(data.decode("utf-8"))
-    except UnicodeDecodeError as exc:
-        raise ConfigError(f"not UTF-8 text ({exc.reason} at byte {exc.start})", file=path) from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"not valid TOML: {exc}", file=path, hint="fix the syntax at that line") from None
-    except RecursionError:
-        raise ConfigError("nested too deeply", file=path, hint="this is not a tourney file") from None
+    return parse_toml(decode(data, path), file=path)
 
 
 # --- the journal -------------------------------------------------------------------------------
@@ -641,15 +634,20 @@ def transaction(path: Path, *, settings: bool = False, timeout: float = LOCK_TIM
             state = _load(path)
             tourney = state.tourney
             before = _Before.of(tourney)
+            settings_before = settings_to_toml(tourney) if settings else None
             yield tourney
             tourney.validate(settings=settings)
+            head = state.head
+            if settings_before is not None:  # the user's part changed: rewrite only what did, comments kept
+                after = settings_to_toml(tourney)
+                head = settings_text.updated(decode(head, path), before=settings_before, after=after).encode()
             if state.repair in _REPAIRS:
                 log.warning("%s: %s", path, _REPAIRS[state.repair])
             structural = settings or before.structure_changed(tourney)
             if not structural and not state.repair and before.unchanged(tourney):
                 return
             if structural or state.repair or not _append(path, state, tourney, before):
-                _checkpoint(path, None if settings else state.head, tourney, version=tourney.version + 1)
+                _checkpoint(path, head, tourney, version=tourney.version + 1)
     except filelock.Timeout:
         raise LockTimeout(
             f"{path}: could not take the lock within {timeout:g} s (another tmanager holds {path}.lock)"

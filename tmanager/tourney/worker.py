@@ -695,7 +695,7 @@ def preflight(tourney: Tourney) -> None:
     """Check what can fail before any game is claimed: every engine resolves and can be
     started, and the opening book loads and fits the settings."""
     for index in range(len(tourney.participants)):
-        tourney.engine_spec(index).check_runnable()
+        tourney.check_runnable(index)
     load_book(tourney)
 
 

@@ -15,7 +15,6 @@ import base64
 import collections
 import hashlib
 import hmac
-import os
 import secrets
 import time
 import unicodedata
@@ -110,10 +109,7 @@ def set_password(event_path: Path, password: str) -> Path:
     if not event_path.is_file():
         raise ConfigError("no such event file", file=event_path, hint="create one with `tmanager event new`")
     target = password_path(event_path)
-    if target.exists():
-        os.chmod(target, 0o600)  # the atomic write keeps the mode of the file it replaces
-    atomic_write(target, PasswordHash.make(password).dumps())
-    os.chmod(target, 0o600)
+    atomic_write(target, PasswordHash.make(password).dumps(), mode=0o600)
     return target
 
 
