@@ -741,8 +741,9 @@ def work(path: Path, *, max_games: int | None = None, log_engines: bool = False)
 
     Returns the games played and whether a signal stopped it.
     """
-    path = path.resolve()
-    preflight(store.read(path))
+    tourney = store.read(path)  # before anything else looks at the path: it may not be a file at all
+    preflight(tourney)
+    path = tourney.path  # resolved
     worker = Worker(path, max_games=max_games, log_engines=log_engines)
     # Engines inherit this mark, and their children too: see reap_engines.
     os.environ[ENGINE_TAG] = f"{path}|{worker.owner.host}|{worker.owner.pid}|{worker.owner.started}"
