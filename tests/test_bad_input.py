@@ -467,7 +467,8 @@ ARGUMENTS = [
     ("edit", ("--set", 'pgn="t.toml"'), "tourney.pgn", "the tourney file itself"),
     ("substitute", ("A", "stockfish", "--name", 'X"]\n[Result "1-0"]', "--replace"), "participants[0].name",
      "holds a quote"),
-    ("substitute", ("A", "stockfish", "--name", "  ", "--upgrade"), "participants[0].name", "is empty"),
+    # An upgrade keeps the slot's name (--name is refused there): an empty one can only come with --replace.
+    ("substitute", ("A", "stockfish", "--name", "  ", "--replace"), "participants[0].name", "is empty"),
     ("substitute", ("A", "nope", "--cmd", "'unclosed", "--protocol", "uci", "--upgrade"), "participants[0].cmd",
      "no closing quotation"),
 ]
