@@ -9,33 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import run_cli
+from tests.test_event_scored import ok, refused
 from tmanager import events as ev
 from tmanager.core import teamtiebreaks
 from tmanager.core.teams import MatchPoints, bye_round, match_rounds
 from tmanager.errors import ConfigError
 from tmanager.formats import trf_teams
-
-
-def ok(*args: str | Path) -> str:
-    done = run_cli("event", *args)
-    assert done.returncode == 0, done.stderr
-    return done.stdout + done.stderr
-
-
-def refused(path: Path, *args: str | Path) -> str:
-    """The command exits 2 with one line on stderr, and neither the event nor its journal changes."""
-    before = path.read_bytes()
-    old = path.parent / "old"
-    journal = sorted(old.glob("*")) if old.exists() else []
-    done = run_cli("event", *args)
-    assert done.returncode == 2, (done.stdout, done.stderr)
-    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
-    assert "Traceback" not in done.stderr
-    assert path.read_bytes() == before
-    assert (sorted(old.glob("*")) if old.exists() else []) == journal
-    return done.stderr.strip()
-
 
 # -- FIDE's team tie-breaks (C.07), by hand --------------------------------------------------------------
 

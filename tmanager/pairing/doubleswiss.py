@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from tmanager.core.results import PLAYED_CODES, Colour, format_points
 from tmanager.errors import PairingError
 from tmanager.pairing.model import STANDARD, Game, Pairing, PlayerState, PointsSystem
-from tmanager.pairing.topscore import Contender, PairCriterion, pair_round
+from tmanager.pairing.topscore import Contender, ExplainedPairing, PairCriterion, pair_round
 
 #: The game entry of a round without anything: an absence (zero-point bye).
 _ABSENT = Game(None, None, "Z")
@@ -73,14 +73,6 @@ def matches_of(games: Sequence[Game], count: int, points: PointsSystem = STANDAR
     return [match_of(padded[2 * i], padded[2 * i + 1], points) for i in range(count)]
 
 
-@dataclass(frozen=True, slots=True)
-class DoubleSwissPairing:
-    """A round of matches: ``pairing.boards`` are ``(white, black)`` of game 1, in board order; why, line by line."""
-
-    pairing: Pairing
-    explanation: tuple[str, ...]
-
-
 def pair_double_swiss(
     players: Sequence[PlayerState],
     *,
@@ -89,7 +81,7 @@ def pair_double_swiss(
     forbidden: Iterable[Collection[int]] = (),
     points: PointsSystem = STANDARD,
     initial_colour: str = "w",
-) -> DoubleSwissPairing:
+) -> ExplainedPairing:
     """Pair match ``round_number`` of ``total_rounds`` from the players' game entries.
 
     A player who already has an entry for game 1 of this match (a requested
@@ -159,7 +151,7 @@ def pair_double_swiss(
     for board, (white, black, why) in enumerate(colours, 1):
         lines.append(f"board {board}: {white} has white in game 1, {black} black [{why}]")
     boards = tuple((white, black) for white, black, _ in colours)
-    return DoubleSwissPairing(Pairing(boards, round_pairing.bye), tuple(lines))
+    return ExplainedPairing(Pairing(boards, round_pairing.bye), tuple(lines))
 
 
 def _board_key(a: Contender, b: Contender) -> tuple[int, int, int]:

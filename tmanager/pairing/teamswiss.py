@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from tmanager.core.results import Colour, format_points
 from tmanager.pairing.model import Pairing
-from tmanager.pairing.topscore import Contender, PairCriterion, pair_round
+from tmanager.pairing.topscore import Contender, ExplainedPairing, PairCriterion, pair_round
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,14 +58,6 @@ class TeamEntrant:
         return None
 
 
-@dataclass(frozen=True, slots=True)
-class TeamSwissPairing:
-    """A round of team matches: ``pairing.boards`` are ``(white on board 1, black on board 1)``; why."""
-
-    pairing: Pairing
-    explanation: tuple[str, ...]
-
-
 def pair_teams(
     teams: Sequence[TeamEntrant],
     *,
@@ -73,7 +65,7 @@ def pair_teams(
     total_rounds: int,
     forbidden: Iterable[Collection[int]] = (),
     initial_colour: Colour = Colour.WHITE,
-) -> TeamSwissPairing:
+) -> ExplainedPairing:
     """Pair round ``round_number`` of ``total_rounds``; a :class:`~tmanager.errors.PairingError` if it cannot be."""
     by_id = {t.id: t for t in teams}
     lapse = round_number > total_rounds - 2
@@ -104,7 +96,7 @@ def pair_teams(
     coloured.sort(key=lambda c: _board_key(by_id[c[0]], by_id[c[1]]))
     for number, (white, black, why) in enumerate(coloured, 1):
         lines.append(f"match {number}: team {white} has white on board 1, team {black} black [{why}]")
-    return TeamSwissPairing(Pairing(tuple((w, b) for w, b, _ in coloured), done.bye), tuple(lines))
+    return ExplainedPairing(Pairing(tuple((w, b) for w, b, _ in coloured), done.bye), tuple(lines))
 
 
 def _board_key(a: TeamEntrant, b: TeamEntrant) -> tuple[int, int, int]:

@@ -41,6 +41,7 @@ from dataclasses import dataclass
 
 from tmanager.errors import PairingError
 from tmanager.pairing.matching import Matcher, NoPerfectMatching
+from tmanager.pairing.model import Pairing
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +85,15 @@ class RoundPairing:
     @property
     def pairs(self) -> tuple[tuple[int, int], ...]:
         return tuple(p for b in self.brackets for p in b.pairs)
+
+
+@dataclass(frozen=True, slots=True)
+class ExplainedPairing:
+    """A round paired with colours: ``pairing.boards`` are ``(white, black)`` (game 1's, board 1's) in board order;
+    ``explanation`` says why, line by line."""
+
+    pairing: Pairing
+    explanation: tuple[str, ...]
 
 
 def pair_round(

@@ -38,13 +38,6 @@ class TeamReports(DivisionReports):
         super().__init__(rules)
         self.settings = settings(self.division)
 
-    def upto(self, upto: int | None) -> int:
-        paired = self.division.paired_rounds
-        n = paired if upto is None else upto
-        if not 0 <= n <= paired:
-            raise StateError(f"round {n} is not paired; reports exist for rounds 0-{paired}")
-        return n
-
     def build(self, only: Sequence[str] = (), round_number: int | None = None) -> list[Report]:
         check_kinds(only, KINDS, " for a team division")
         upto = self.upto(round_number)

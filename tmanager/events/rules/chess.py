@@ -30,7 +30,7 @@ from tmanager.events.reports import DivisionReports
 from tmanager.events.reports.chess import ChessReports
 from tmanager.events.rules.base import DivisionRules, EntryForm, PairOptions, Problem, forfeit_result
 from tmanager.formats.tou import TouGame, TouOutcome, TouPlayer, display_name
-from tmanager.pairing import PlayerState, pair_round, round_robin
+from tmanager.pairing import Pairing, PlayerState, pair_round, round_robin
 
 #: The results an arbiter chooses from, and what the menu says.
 RESULT_CHOICES = (
@@ -83,32 +83,49 @@ class ChessRules(DivisionRules):
 
     # -- pairing ---------------------------------------------------------------------------------
 
+    def open_round(self, options: PairOptions) -> Round:
+        """The record of the round to pair, once the score-based options are refused and every result before it
+        is in."""
+        if options.system is not None or options.repeats is not None:
+            raise StateError("--system and --repeats are for score-based divisions (set entry)")
+        n = self.next_round()
+        self.refuse_missing(n - 1, f"enter them before pairing round {n}")
+        return self.division.round(n, create=True)
+
+    def berger(self, entrants: int, round_number: int) -> Pairing:
+        """Round ``round_number`` of the Berger tables of ``entrants`` (players or teams, by rank in number order),
+        for the division's cycles; a :class:`StateError` past its last round."""
+        try:
+            return round_robin(entrants, round_number, cycles=self.division.cycles)
+        except ScheduleError as exc:
+            raise StateError(str(exc)) from None
+
+    def settle_initial_colour(self, n: int, options: PairOptions, wording: str) -> list[str]:
+        """The top-ranked's colour in round 1: as ``--colour`` asks, else drawn by lot when round 1 is paired (a note
+        in ``wording``, which places ``{colour}``)."""
+        division = self.division
+        if n == 1 and options.colour is None and division.initial_colour is None:
+            division.initial_colour = (options.rng or random.SystemRandom()).choice(["white", "black"])
+            return [Note(f"initial colour drawn by lot: {wording.format(colour=division.initial_colour)}",
+                         Topic.COLOUR_BY_LOT)]  # fmt: skip
+        if options.colour is not None:
+            division.initial_colour = "white" if options.colour == Colour.WHITE else "black"
+        return []
+
     def pair(self, options: PairOptions) -> list[str]:
         """Pair the next round by the division's system.
 
         Round 1 of a Dutch division draws the initial colour by lot
         (``options.rng``) unless ``options.colour`` is given, and records it.
         """
-        if options.system is not None or options.repeats is not None:
-            raise StateError("--system and --repeats are for score-based divisions (set entry)")
         division = self.division
-        n = self.next_round()
-        self.refuse_missing(n - 1, f"enter them before pairing round {n}")
-        record = division.round(n, create=True)
+        record = self.open_round(options)
+        n = record.number
         messages: list[str] = []
         if division.system == PairingSystem.ROUND_ROBIN:
             self._pair_berger(record)
         elif division.system == PairingSystem.DUTCH:
-            if n == 1 and options.colour is None and division.initial_colour is None:
-                division.initial_colour = (options.rng or random.SystemRandom()).choice(["white", "black"])
-                messages.append(
-                    Note(
-                        f"initial colour drawn by lot: the top-ranked player has {division.initial_colour}",
-                        Topic.COLOUR_BY_LOT,
-                    )
-                )
-            elif options.colour is not None:
-                division.initial_colour = "white" if options.colour == Colour.WHITE else "black"
+            messages += self.settle_initial_colour(n, options, "the top-ranked player has {colour}")
             self._pair_dutch(record)
         else:
             self.refuse_unseated(record)
@@ -148,10 +165,7 @@ class ChessRules(DivisionRules):
     def _pair_berger(self, record: Round) -> None:
         division = self.division
         order = sorted(p.number for p in division.players)
-        try:
-            table = round_robin(len(order), record.number, cycles=division.cycles)
-        except ScheduleError as exc:
-            raise StateError(str(exc)) from None
+        table = self.berger(len(order), record.number)
         for w, b in table.boards:
             white, black = division.player(order[w - 1]), division.player(order[b - 1])
             board = Board(white.number, black.number)

@@ -14,14 +14,13 @@ to matches, never to single games). Everything else is a chess division's
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 
 from tmanager.core.results import ByeKind, Colour
 from tmanager.errors import PairingError, StateError
 from tmanager.events import operations
 from tmanager.events.games import history
-from tmanager.events.messages import Note, Topic
+from tmanager.events.messages import Topic
 from tmanager.events.model import Board, PairingSystem, Player, Round, label
 from tmanager.events.rules.base import PairOptions, Problem
 from tmanager.events.rules.chess import ChessRules
@@ -64,16 +63,7 @@ class DoubleSwissRules(ChessRules):
         self.refuse_missing(n - 1, f"enter them before pairing match {match} (rounds {n}-{n + 1})")
         first, second = division.round(n, create=True), division.round(n + 1, create=True)
         messages: list[str] = []
-        if n == 1 and options.colour is None and division.initial_colour is None:
-            division.initial_colour = (options.rng or random.SystemRandom()).choice(["white", "black"])
-            messages.append(
-                Note(
-                    f"initial colour drawn by lot: the top-ranked player has {division.initial_colour} in game 1",
-                    Topic.COLOUR_BY_LOT,
-                )
-            )
-        elif options.colour is not None:
-            division.initial_colour = "white" if options.colour == Colour.WHITE else "black"
+        messages += self.settle_initial_colour(n, options, "the top-ranked player has {colour} in game 1")
         states = history(division, n)
         try:
             result = pair_double_swiss(

@@ -17,21 +17,19 @@ then the division's team tie-breaks (:mod:`tmanager.core.teamtiebreaks`).
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator, Sequence
 
 from tmanager.core import teamtiebreaks
 from tmanager.core.results import ByeKind, Colour
-from tmanager.errors import PairingError, ScheduleError, StateError
-from tmanager.events.messages import Note, Topic
+from tmanager.errors import PairingError, StateError
+from tmanager.events.messages import Topic
 from tmanager.events.model import PairingSystem, Player, Round, Team, label
 from tmanager.events.operations import find_player
 from tmanager.events.reports.team import TeamReports
 from tmanager.events.rules.base import PairOptions, Problem
 from tmanager.events.rules.chess import ChessRules, parse_result, set_result
 from tmanager.events.teams import entrants as team_entrants
-from tmanager.events.teams import match_boards, place_boards, settings, team_of
-from tmanager.pairing import round_robin
+from tmanager.events.teams import match_boards, match_of_board, place_boards, settings, team_of
 from tmanager.pairing.teamswiss import pair_teams
 
 #: A lineup's word for a board left empty.
@@ -139,14 +137,11 @@ class TeamRules(ChessRules):
 
     def pair(self, options: PairOptions) -> list[str]:
         """Pair the next round's teams by the division's system; games are placed for matches with both lineups."""
-        if options.system is not None or options.repeats is not None:
-            raise StateError("--system and --repeats are for score-based divisions (set entry)")
         division = self.division
         if len(division.teams) < 2:
             raise StateError("a team division pairs teams: add two or more with add-team")
-        n = self.next_round()
-        self.refuse_missing(n - 1, f"enter them before pairing round {n}")
-        record = division.round(n, create=True)
+        record = self.open_round(options)
+        n = record.number
         messages: list[str] = []
         if division.system == PairingSystem.ROUND_ROBIN:
             self._pair_berger(record)
@@ -171,10 +166,7 @@ class TeamRules(ChessRules):
     def _pair_berger(self, record: Round) -> None:
         division = self.division
         order = sorted(t.number for t in division.teams)
-        try:
-            table = round_robin(len(order), record.number, cycles=division.cycles)
-        except ScheduleError as exc:
-            raise StateError(str(exc)) from None
+        table = self.berger(len(order), record.number)
         record.matches = [(order[w - 1], order[b - 1]) for w, b in table.boards]
         if table.bye is not None:
             record.team_byes[order[table.bye - 1]] = ByeKind.ZERO
@@ -183,16 +175,7 @@ class TeamRules(ChessRules):
         division = self.division
         n = record.number
         messages: list[str] = []
-        if n == 1 and options.colour is None and division.initial_colour is None:
-            division.initial_colour = (options.rng or random.SystemRandom()).choice(["white", "black"])
-            messages.append(
-                Note(
-                    f"initial colour drawn by lot: the top-ranked team has {division.initial_colour} on board 1",
-                    Topic.COLOUR_BY_LOT,
-                )
-            )
-        elif options.colour is not None:
-            division.initial_colour = "white" if options.colour == Colour.WHITE else "black"
+        messages += self.settle_initial_colour(n, options, "the top-ranked team has {colour} on board 1")
         teams = [e for e in team_entrants(self.event, division, n) if not _seated(record, e.id)]
         try:
             done = pair_teams(
@@ -357,6 +340,15 @@ class TeamRules(ChessRules):
         return d.paired_rounds + 1
 
     # -- results -----------------------------------------------------------------------------------
+
+    def seat_text(self, record: Round, number: int) -> str:
+        """``round 3: board 2.1, white``: the board as ``MATCH.BOARD``, as results are entered."""
+        board = record.seat(number)
+        where = match_of_board(record, board) if board is not None else None
+        if board is None or where is None:
+            return super().seat_text(record, number)
+        side = self.sides[0] if board.white == number else self.sides[1]
+        return f"round {record.number}: board {where[0]}.{where[1]}, {side}"
 
     def enter(
         self, words: Sequence[str], round_number: int | None, *, correction: bool, confirm: bool = False
