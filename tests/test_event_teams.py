@@ -226,3 +226,41 @@ def test_team_round_robin_and_team_standings(tmp_path: Path) -> None:
     assert "undo" not in refused(path, "team-standings", path, "-d", "C")
     ok("undo", path)  # the last result
     assert ev.load(path).division("A").paired_rounds == 6
+
+
+def test_empty_boards_forfeits_and_what_is_missing(tmp_path: Path) -> None:
+    path = team_event(tmp_path, "team-swiss")
+    assert "on Queens (4)'s roster" in refused(path, "add-team", path, "Pawns", "11")
+    ok("add-player", path, "Spare, S", "--rating", "1900")
+    ok("add-team", path, "Pawns", "Spare")
+    ok("undo", path)  # add-team is one change: the player stays, the team goes
+    assert [t.name for t in ev.load(path).division().teams] == list(TEAMS)
+    assert ev.load(path).division().player(12).name == "Spare, S"
+    ok("pair", path)
+    missing = ok("missing", path)
+    assert missing.count("no lineup") == 4 and "Rooks (1)" in missing
+    record = ev.load(path).division().round(1)
+    rooks_match = next(i for i, m in enumerate(record.matches, 1) if 1 in m)
+    rooks_first = record.matches[rooks_match - 1][0] == 1
+    ok("lineup", path, "Rooks", "-", "-")  # nobody came: the match is forfeited
+    for name in ("Knights", "Bishops"):
+        ok("lineup", path, name, str(TEAMS[name][0]), "-")  # board 2 left empty
+    ok("lineup", path, "Queens", "10", "11")
+    out = ok("pairings", path)
+    assert "(empty)" in out
+    other = 3 - rooks_match
+    missing = ok("missing", path)
+    assert "no lineup" not in missing and f"{other}.1" in missing and f"{rooks_match}.1" not in missing
+    ok("result", path, f"{other}.1", "=")
+    division = ev.load(path).division()
+    opponent = next(t for t in record.matches[rooks_match - 1] if t != 1)
+    standings = {line.split()[2]: line.split()[3] for line in ok("standings", path).splitlines()[4:8]}
+    assert standings["Rooks"] == "0" and standings[division.team(opponent).name] == "2"  # a match won by forfeit
+    trf = tmp_path / "forfeit.trf"
+    ok("export-trf", path, trf)
+    lines = trf.read_text(encoding="utf-8").splitlines()
+    kind = "-+" if rooks_first else "+-"
+    assert any(line.startswith(f"330 {kind} 001") for line in lines)
+    assert any(line.startswith("300 001 001") and line.endswith("0000 0000") for line in lines)
+    # The board order holds for the whole event once a lineup was given from it.
+    assert "board order" in refused(path, "roster", path, "Queens", "11", "10")

@@ -452,7 +452,13 @@ def _highs(args: argparse.Namespace) -> int:
 
 
 def _missing(args: argparse.Namespace) -> int:
-    _, d = _division(args)
+    event, d = _division(args)
+    rules = rules_for(event, d)
+    if isinstance(rules, TeamRules):  # boards as MATCH.BOARD, and the lineups still to give
+        from tmanager.events.reports.render import text
+
+        print(text(rules.reports().missing()), end="")
+        return 0
     pending = missing(d)
     for n, b in pending:
         index = d.round(n).board_number(b)
