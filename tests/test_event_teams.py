@@ -264,3 +264,19 @@ def test_empty_boards_forfeits_and_what_is_missing(tmp_path: Path) -> None:
     assert any(line.startswith("300 001 001") and line.endswith("0000 0000") for line in lines)
     # The board order holds for the whole event once a lineup was given from it.
     assert "board order" in refused(path, "roster", path, "Queens", "11", "10")
+
+
+def test_dry_runs_of_team_and_double_swiss_divisions(tmp_path: Path) -> None:
+    """A dry run fields the rosters' first boards where lineups are missing, and plays both games of a match."""
+    league = team_event(tmp_path, "team-swiss")
+    before = league.read_bytes()
+    out = ok("dry-run", league, "--seed", "4")
+    assert "standings after round 3" in out and out.count("Match 2:") == 3 and "lineup(s) not given" not in out
+    assert league.read_bytes() == before
+    rapid = tmp_path / "rapid.toml"
+    ok("new", rapid, "--name", "Rapid", "--system", "double-swiss", "--rounds", "2")
+    for i in range(1, 6):
+        ok("add-player", rapid, f"R{i}", "--rating", str(2000 - 10 * i))
+    out = ok("dry-run", rapid, "--seed", "4")
+    assert "standings after round 4" in out and "round 3" in out and "still missing" not in out
+    assert ev.load(rapid).division().paired_rounds == 0

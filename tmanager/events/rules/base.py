@@ -147,6 +147,11 @@ class DivisionRules(ABC):
         """The rounds of the file that one pairing spans: the round itself (a Double-Swiss: its match's two)."""
         return [round_number]
 
+    def prepare_play(self, record: Round) -> None:
+        """Complete what a simulated round needs before its games are played (:mod:`~tmanager.events.dryrun`):
+        nothing, unless the kind says otherwise (a team division: the lineups still missing)."""
+        return
+
     def result_round(self) -> int:
         """The round a result goes to when none is named: the last paired (a Double-Swiss: game 1 of the last
         match while it has results missing)."""

@@ -331,6 +331,15 @@ class TeamRules(ChessRules):
         boards = ", ".join(f"{i}. {p.name if p else '(empty)'}" for i, p in enumerate(chosen, 1))
         return [f"round {n}: {team_label(team)} lineup: {boards}"]
 
+    def prepare_play(self, record: Round) -> None:
+        """Each team still without a lineup fields its roster's first players who play the round."""
+        division = self.division
+        size = settings(division).team_size
+        for team in (division.team(t) for m in record.matches for t in m if t not in record.lineups):
+            present = [p for p in team.players if division.player(p).plays(record.number)][:size]
+            record.lineups[team.number] = present + [0] * (size - len(present))
+        place_boards(division, record)
+
     def _lineup_round(self, team: Team) -> int:
         d = self.division
         if d.paired_rounds:
