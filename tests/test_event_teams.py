@@ -13,7 +13,6 @@ from tests.test_event_scored import ok, refused
 from tmanager import events as ev
 from tmanager.core import teamtiebreaks
 from tmanager.core.teams import MatchPoints, bye_round, match_rounds
-from tmanager.errors import ConfigError
 from tmanager.formats import trf_teams
 
 # -- FIDE's team tie-breaks (C.07), by hand --------------------------------------------------------------
@@ -49,27 +48,40 @@ def test_team_tiebreaks_by_hand() -> None:
 
 
 def test_trf_team_records_round_trip() -> None:
+    """Each record writes its columns and reads back to the same value; a bad field is a ValueError naming it."""
     team = trf_teams.TrfTeam(3, "Rooks of Reading", "ROO", 2310, 45, 115, 2, (1, 5, 9, 14))
-    line = trf_teams.team_line(team)
+    line = team.write()
     assert line.startswith("310   3 Rooks of Reading") and line[41:46] == "ROO  "
     assert line[47:53] == "  2310" and line[54:60] == "   4.5" and line[61:67] == "  11.5" and line[68:71] == "  2"
-    assert trf_teams.read_team_line(line) == team
-    bye = trf_teams.bye_line(10, 10, [None, 4, None])
-    assert bye == "320  1.0  1.0 000 004 000"
-    assert trf_teams.read_bye_line(bye) == (10, 10, [None, 4, None])
-    forfeit = trf_teams.forfeit_line("-+", 2, 3, 7)
-    assert forfeit == "330 -+ 002 003 007" and trf_teams.read_forfeit_line(forfeit) == ("-+", 2, 3, 7)
-    lineup = trf_teams.lineup_line(4, 3, 1, [5, 0, 9])
-    assert trf_teams.read_lineup_line(lineup) == (4, 3, 1, [5, 0, 9])
-    assert trf_teams.colour_sequence_line(4) == "352 WBWB"
-    assert trf_teams.read_match_points(trf_teams.match_points_line(30, 10, 0)) == (30, 10, 0)
-    assert trf_teams.read_match_points("362 TW 3") == (30, 10, 0)
-    with pytest.raises(ConfigError, match="line 7: game points"):
-        trf_teams.read_team_line(line[:61] + "  x1.5" + line[67:], number=7)
-    with pytest.raises(ConfigError, match="is not a forfeit"):
-        trf_teams.read_forfeit_line("330 ++ 002 003 007")
+    assert line[73:77] == "   1" and line[88:92] == "  14"
+    records = [
+        team,
+        trf_teams.TeamByes(10, 10, (None, 4, None)),
+        trf_teams.MatchForfeit("-+", 2, 3, 7),
+        trf_teams.Lineup(4, 3, 1, (5, 0, 9)),
+        trf_teams.ColourSequence.alternating(4),
+        trf_teams.TeamScoring(30, 10, 0),
+        trf_teams.TeamSummary(2, "KNI", 30, 25, (
+            trf_teams.TeamRoundEntry(4, "b", 10), trf_teams.TeamRoundEntry("PAB", "", 10),
+            trf_teams.TeamRoundEntry(1, "w", 15, forfeit=True),
+        )),
+    ]  # fmt: skip
+    for record in records:
+        assert type(record).read(record.write()) == record, record
+    assert [r.write() for r in records[1:6]] == [
+        "320  1.0  1.0 000 004 000", "330 -+ 002 003 007", "300 004 003 001 0005 0000 0009", "352 WBWB",
+        "362 TW  3.0 TD  1.0 TL  0.0",
+    ]
+    assert records[6].write() == "802   2 KNI      3.0    2.5    4 b  1.0   PAB    1.0     1 w  1.5f"
+    assert trf_teams.TeamScoring.read("362 TW 3") == trf_teams.TeamScoring(30, 10, 0)
+    with pytest.raises(ValueError, match=r"game points: 'x1\.5'"):
+        trf_teams.TrfTeam.read(line[:61] + "  x1.5" + line[67:])
+    with pytest.raises(ValueError, match="is not a forfeit"):
+        trf_teams.MatchForfeit.read("330 ++ 002 003 007")
+    with pytest.raises(ValueError, match="not a 352 line"):
+        trf_teams.ColourSequence.read("362 WB")
     with pytest.raises(ValueError, match="14 players"):
-        trf_teams.team_line(trf_teams.TrfTeam(1, "Big", players=tuple(range(1, 16))))
+        trf_teams.TrfTeam(1, "Big", players=tuple(range(1, 16))).write()
 
 
 # -- chess team divisions ------------------------------------------------------------------------------
@@ -140,7 +152,7 @@ def test_team_swiss_end_to_end(tmp_path: Path) -> None:
     assert "092 Swiss system for teams (FIDE C.04.6)" in text
     assert "\n352 WB\n" in text and "\n362 TW  2.0 TD  1.0 TL  0.0\n" in text
     rooks = next(line for line in text.splitlines() if line.startswith("310   1"))
-    assert trf_teams.read_team_line(rooks).players == (1, 2, 3)
+    assert trf_teams.TrfTeam.read(rooks).players == (1, 2, 3)
     assert sum(1 for line in text.splitlines() if line.startswith("802")) == 4
     back = tmp_path / "back.toml"
     ok("import-trf", back, trf)

@@ -289,8 +289,8 @@ def trf_team_lines(event: Event, division: Division, ranks: Mapping[int, int] | 
     rounds = team_rounds(event, division, last)
     places = {s.team.number: s.rank for s in standings(event, division, last)}
     lines = [
-        trf_teams.colour_sequence_line(rules.team_size),
-        trf_teams.match_points_line(points.win, points.draw, points.loss),
+        trf_teams.ColourSequence.alternating(rules.team_size).write(),
+        trf_teams.TeamScoring(points.win, points.draw, points.loss).write(),
     ]
     for t in sorted(division.teams, key=lambda t: t.number):
         total = totals(rounds[t.number])
@@ -305,12 +305,12 @@ def trf_team_lines(event: Event, division: Division, ranks: Mapping[int, int] | 
             rank=places[t.number],
             players=tuple(starting[p] for p in t.players[: trf_teams.ROSTER_LIMIT]),
         )
-        lines.append(trf_teams.team_line(line))
+        lines.append(line.write())
     paired = [r for r in division.rounds if r.paired]
     byes = [next((t for t, k in r.team_byes.items() if k == ByeKind.PAIRING), None) for r in paired]
     if any(byes):
         bye = _bye(event, division, 0, ByeKind.PAIRING)
-        lines.append(trf_teams.bye_line(bye.match_points or 0, bye.game_points, byes))
+        lines.append(trf_teams.TeamByes(bye.match_points or 0, bye.game_points, tuple(byes)).write())
     for record in paired:
         for first, second in record.matches:
             mine = next(r for r in rounds[first] if r.round == record.number)
@@ -319,13 +319,13 @@ def trf_team_lines(event: Event, division: Division, ranks: Mapping[int, int] | 
                 kind: trf_teams.ForfeitKind = "+-"
                 if mine.kind == "forfeit-loss":
                     kind = "-+" if theirs.kind == "forfeit-win" else "--"
-                lines.append(trf_teams.forfeit_line(kind, record.number, first, second))
+                lines.append(trf_teams.MatchForfeit(kind, record.number, first, second).write())
         for first, second in record.matches:
             for team, opponent in ((first, second), (second, first)):
                 lineup = record.lineups.get(team)
                 if lineup is not None and lineup != division.team(team).players[: rules.team_size]:
-                    fielded = [starting[p] if p else 0 for p in lineup]
-                    lines.append(trf_teams.lineup_line(record.number, team, opponent, fielded))
+                    fielded = tuple(starting[p] if p else 0 for p in lineup)
+                    lines.append(trf_teams.Lineup(record.number, team, opponent, fielded).write())
     bye_types = {ByeKind.PAIRING: "PAB", ByeKind.FULL: "FPB", ByeKind.HALF: "HPB"}
     for t in sorted(division.teams, key=lambda t: t.number):
         total = totals(rounds[t.number])
@@ -338,5 +338,6 @@ def trf_team_lines(event: Event, division: Division, ranks: Mapping[int, int] | 
             colour = "w" if r.white_on_first else "b"
             forfeit = r.kind in ("forfeit-win", "forfeit-loss")
             entries.append(trf_teams.TeamRoundEntry(r.opponent, colour, r.game_points, forfeit))
-        lines.append(trf_teams.summary_line(t.number, t.short, total.match_points, total.game_points, entries))
+        summary = trf_teams.TeamSummary(t.number, t.short, total.match_points, total.game_points, tuple(entries))
+        lines.append(summary.write())
     return lines

@@ -1,4 +1,4 @@
-"""TRF-2026's records of a team competition, written and read from plain data.
+"""TRF-2026's records of a team competition, as value types that write and read their own lines.
 
 FIDE's TRF-2026 (C.05, applied from 1 September 2025) adds to the player
 lines of a team tournament:
@@ -17,55 +17,64 @@ lines of a team tournament:
 * ``352`` the colour sequence of the first team's boards (``WBWB``);
 * ``362`` match points for a won, drawn and lost match (``TW``, ``TD``,
   ``TL``); the layout of its values is not fixed here beyond code then value,
-  which :func:`read_match_points` reads in any spacing;
+  which :meth:`TeamScoring.read` reads in any spacing;
 * ``802`` an informative line per team: nickname, match and game points, and
   each round's opponent (or bye type), colour and game points.
 
-Points are tenths, as everywhere in tmanager. These functions know nothing of
-events: the TRF-2026 writer puts their lines after the players'.
+Each record is a frozen value with ``write()`` (its line) and a classmethod
+``read(line)`` that raises :class:`ValueError` saying what is wrong — the shape
+of a record type in the TRF-2026 reader and writer's registry, so each can be
+registered there under its code as it is. Points are tenths, as everywhere in
+tmanager. These types know nothing of events (:func:`tmanager.events.teams.trf_team_lines`
+builds them from a team division).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Literal
+from typing import Literal, Self
 
 from tmanager.core.results import format_points
-from tmanager.errors import ConfigError
 
 #: The most players a ``310`` line holds.
 ROSTER_LIMIT = 14
 ForfeitKind = Literal["+-", "-+", "--"]
+_FORFEITS: dict[str, ForfeitKind] = {"+-": "+-", "-+": "-+", "--": "--"}
+#: The width of one round's block in an ``802`` line.
+_SUMMARY_BLOCK = 13
 
 
 def _points(tenths: int, width: int) -> str:
     return format_points(tenths, decimal=True).rjust(width)
 
 
-def _read_points(text: str, *, file: str | Path | None, field: str) -> int:
+def _read_points(text: str, what: str) -> int:
     text = text.strip()
     try:
         value = float(text)
     except ValueError:
-        raise ConfigError(f"{text!r} is not a number of points", file=file, field=field) from None
+        raise ValueError(f"{what}: {text!r} is not a number of points") from None
     tenths = round(value * 10)
     if abs(tenths - value * 10) > 1e-6:
-        raise ConfigError(f"{text!r} is not a multiple of 0.1", file=file, field=field)
+        raise ValueError(f"{what}: {text!r} is not a multiple of 0.1")
     return tenths
 
 
-def _number(text: str, *, file: str | Path | None, field: str, zero: bool = False) -> int:
+def _number(text: str, what: str, *, zero: bool = False) -> int:
     text = text.strip()
     if not text.isdigit() or (int(text) == 0 and not zero):
-        raise ConfigError(f"{text!r} is not a number here", file=file, field=field)
+        raise ValueError(f"{what}: {text!r} is not a number here")
     return int(text)
+
+
+def _code(line: str, code: str) -> None:
+    if line[:3] != code:
+        raise ValueError(f"not a {code} line")
 
 
 @dataclass(frozen=True, slots=True)
 class TrfTeam:
-    """A ``310`` line: the team, its scores (tenths), rank and players (starting ranks in board order)."""
+    """``310``: the team, its scores (tenths), rank and players (starting ranks in board order)."""
 
     number: int
     name: str
@@ -76,120 +85,142 @@ class TrfTeam:
     rank: int | None = None
     players: tuple[int, ...] = ()
 
+    def write(self) -> str:
+        if len(self.players) > ROSTER_LIMIT:
+            raise ValueError(f"a 310 line holds {ROSTER_LIMIT} players, not {len(self.players)}")
+        rank = f"{self.rank:3d}" if self.rank is not None else "   "
+        head = (
+            f"310 {self.number:3d} {self.name[:32]:<32} {self.nickname[:5]:<5} {self.strength or '':>6} "
+            f"{_points(self.match_points, 6)} {_points(self.game_points, 6)} {rank} "
+        )
+        return (head + "".join(f" {p:4d}" for p in self.players)).rstrip()
 
-def team_line(team: TrfTeam) -> str:
-    """The ``310`` line of ``team``."""
-    if len(team.players) > ROSTER_LIMIT:
-        raise ValueError(f"a 310 line holds {ROSTER_LIMIT} players, not {len(team.players)}")
-    rank = f"{team.rank:3d}" if team.rank is not None else "   "
-    head = (
-        f"310 {team.number:3d} {team.name[:32]:<32} {team.nickname[:5]:<5} {team.strength or '':>6} "
-        f"{_points(team.match_points, 6)} {_points(team.game_points, 6)} {rank} "
-    )
-    return (head + "".join(f" {p:4d}" for p in team.players)).rstrip()
-
-
-def read_team_line(line: str, *, file: str | Path | None = None, number: int = 0) -> TrfTeam:
-    """A ``310`` line read back (columns as :func:`team_line` writes them)."""
-    where = f"line {number}"
-    if not line.startswith("310"):
-        raise ConfigError("not a 310 line", file=file, field=where)
-    text = line.ljust(73)
-    strength = text[47:53].strip()
-    rank = text[68:71].strip()
-    players = [
-        _number(text[i : i + 4], file=file, field=f"{where}: player {k}")
-        for k, i in enumerate(range(73, len(line), 5), 1)
-        if text[i : i + 4].strip()
-    ]
-    return TrfTeam(
-        number=_number(text[4:7], file=file, field=f"{where}: team number"),
-        name=text[8:40].strip(),
-        nickname=text[41:46].strip(),
-        strength=int(strength) if strength.isdigit() else 0,
-        match_points=_read_points(text[54:60], file=file, field=f"{where}: match points"),
-        game_points=_read_points(text[61:67], file=file, field=f"{where}: game points"),
-        rank=int(rank) if rank.isdigit() else None,
-        players=tuple(players),
-    )
+    @classmethod
+    def read(cls, line: str) -> Self:
+        _code(line, "310")
+        text = line.ljust(73)
+        strength, rank = text[47:53].strip(), text[68:71].strip()
+        players = [
+            _number(text[i : i + 4], f"player {k}") for k, i in enumerate(range(73, len(line), 5), 1)
+            if text[i : i + 4].strip()
+        ]  # fmt: skip
+        return cls(
+            number=_number(text[4:7], "team number"),
+            name=text[8:40].strip(),
+            nickname=text[41:46].strip(),
+            strength=int(strength) if strength.isdigit() else 0,
+            match_points=_read_points(text[54:60], "match points"),
+            game_points=_read_points(text[61:67], "game points"),
+            rank=int(rank) if rank.isdigit() else None,
+            players=tuple(players),
+        )
 
 
-def bye_line(match_points: int, game_points: int, byes: Sequence[int | None]) -> str:
-    """The ``320`` line: what a pairing-allocated bye scores, and the team with it in each round (None: no bye)."""
-    return f"320 {_points(match_points, 4)} {_points(game_points, 4)}" + "".join(f" {t or 0:03d}" for t in byes)
+@dataclass(frozen=True, slots=True)
+class TeamByes:
+    """``320``: what a pairing-allocated bye scores (tenths), and the team with it in each round (None: none)."""
+
+    match_points: int
+    game_points: int
+    teams: tuple[int | None, ...]
+
+    def write(self) -> str:
+        byes = "".join(f" {t or 0:03d}" for t in self.teams)
+        return f"320 {_points(self.match_points, 4)} {_points(self.game_points, 4)}{byes}"
+
+    @classmethod
+    def read(cls, line: str) -> Self:
+        _code(line, "320")
+        teams = tuple(_number(w, "team", zero=True) or None for w in line[13:].split())
+        return cls(_read_points(line[4:8], "match points"), _read_points(line[9:13], "game points"), teams)
 
 
-def read_bye_line(
-    line: str, *, file: str | Path | None = None, number: int = 0
-) -> tuple[int, int, list[int | None]]:
-    """A ``320`` line: match points, game points, and each round's team (None: no bye)."""
-    where = f"line {number}"
-    words = line[13:].split()
-    return (
-        _read_points(line[4:8], file=file, field=f"{where}: match points"),
-        _read_points(line[9:13], file=file, field=f"{where}: game points"),
-        [_number(w, file=file, field=f"{where}: team", zero=True) or None for w in words],
-    )
+@dataclass(frozen=True, slots=True)
+class MatchForfeit:
+    """``330``: a forfeited match of ``round`` between the teams ``white`` and ``black`` (board 1's colours)."""
+
+    kind: ForfeitKind
+    round: int
+    white: int
+    black: int
+
+    def write(self) -> str:
+        return f"330 {self.kind} {self.round:03d} {self.white:03d} {self.black:03d}"
+
+    @classmethod
+    def read(cls, line: str) -> Self:
+        _code(line, "330")
+        kind = _FORFEITS.get(line[4:6])
+        if kind is None:
+            raise ValueError(f"{line[4:6]!r} is not a forfeit (+-, -+ or --)")
+        return cls(kind, _number(line[7:10], "round"), _number(line[11:14], "white team"),
+                   _number(line[15:18], "black team"))  # fmt: skip
 
 
-def forfeit_line(kind: ForfeitKind, round_number: int, white: int, black: int) -> str:
-    """A ``330`` line: a forfeited match of ``round_number`` between the teams ``white`` and ``black``."""
-    return f"330 {kind} {round_number:03d} {white:03d} {black:03d}"
+@dataclass(frozen=True, slots=True)
+class Lineup:
+    """``300``: the players ``team`` fielded board by board in ``round`` against ``opponent`` (0: an empty board)."""
+
+    round: int
+    team: int
+    opponent: int
+    players: tuple[int, ...]
+
+    def write(self) -> str:
+        return f"300 {self.round:03d} {self.team:03d} {self.opponent:03d}" + "".join(f" {p:04d}" for p in self.players)
+
+    @classmethod
+    def read(cls, line: str) -> Self:
+        _code(line, "300")
+        players = tuple(_number(w, "player", zero=True) for w in line[15:].split())
+        return cls(_number(line[4:7], "round"), _number(line[8:11], "team"), _number(line[12:15], "opponent"), players)
 
 
-def read_forfeit_line(
-    line: str, *, file: str | Path | None = None, number: int = 0
-) -> tuple[ForfeitKind, int, int, int]:
-    """A ``330`` line: the forfeit, the round, white's and black's teams."""
-    where = f"line {number}"
-    kind = line[4:6]
-    if kind not in ("+-", "-+", "--"):
-        raise ConfigError(f"{kind!r} is not a forfeit (+-, -+ or --)", file=file, field=where)
-    return (
-        "+-" if kind == "+-" else "-+" if kind == "-+" else "--",
-        _number(line[7:10], file=file, field=f"{where}: round"),
-        _number(line[11:14], file=file, field=f"{where}: white team"),
-        _number(line[15:18], file=file, field=f"{where}: black team"),
-    )
+@dataclass(frozen=True, slots=True)
+class ColourSequence:
+    """``352``: the colours of the first team's boards, ``W`` or ``B`` each."""
+
+    colours: str
+
+    @classmethod
+    def alternating(cls, boards: int) -> Self:
+        """White on the odd boards, as FIDE's team rules give the first team."""
+        return cls("".join("W" if i % 2 == 0 else "B" for i in range(boards)))
+
+    def write(self) -> str:
+        return f"352 {self.colours}"
+
+    @classmethod
+    def read(cls, line: str) -> Self:
+        _code(line, "352")
+        colours = line[4:].strip()
+        if not colours or set(colours) - {"W", "B"}:
+            raise ValueError(f"{colours!r} is not a sequence of W and B")
+        return cls(colours)
 
 
-def lineup_line(round_number: int, team: int, opponent: int, players: Sequence[int]) -> str:
-    """A ``300`` line: the players ``team`` fielded board by board in ``round_number`` (0: an empty board)."""
-    return f"300 {round_number:03d} {team:03d} {opponent:03d}" + "".join(f" {p:04d}" for p in players)
+@dataclass(frozen=True, slots=True)
+class TeamScoring:
+    """``362``: match points (tenths) of a won, drawn and lost match."""
 
+    win: int = 20
+    draw: int = 10
+    loss: int = 0
 
-def read_lineup_line(
-    line: str, *, file: str | Path | None = None, number: int = 0
-) -> tuple[int, int, int, list[int]]:
-    """A ``300`` line: round, team, opponent and the players board by board (0: an empty board)."""
-    where = f"line {number}"
-    return (
-        _number(line[4:7], file=file, field=f"{where}: round"),
-        _number(line[8:11], file=file, field=f"{where}: team"),
-        _number(line[12:15], file=file, field=f"{where}: opponent"),
-        [_number(w, file=file, field=f"{where}: player", zero=True) for w in line[15:].split()],
-    )
+    def write(self) -> str:
+        return f"362 TW {_points(self.win, 4)} TD {_points(self.draw, 4)} TL {_points(self.loss, 4)}"
 
-
-def colour_sequence_line(boards: int) -> str:
-    """The ``352`` line: the first team has white on the odd boards."""
-    return "352 " + "".join("W" if i % 2 == 0 else "B" for i in range(boards))
-
-
-def match_points_line(win: int, draw: int, loss: int) -> str:
-    """The ``362`` line: match points of a won, drawn and lost match."""
-    return f"362 TW {_points(win, 4)} TD {_points(draw, 4)} TL {_points(loss, 4)}"
-
-
-def read_match_points(line: str, *, file: str | Path | None = None, number: int = 0) -> tuple[int, int, int]:
-    """A ``362`` line's match points for TW, TD and TL (FIDE's 2, 1, 0 where one is missing)."""
-    words = line[3:].split()
-    values = {"TW": 20, "TD": 10, "TL": 0}
-    for code, value in zip(words[::2], words[1::2], strict=False):
-        if code not in values:
-            raise ConfigError(f"{code!r} is not TW, TD or TL", file=file, field=f"line {number}")
-        values[code] = _read_points(value, file=file, field=f"line {number}: {code}")
-    return values["TW"], values["TD"], values["TL"]
+    @classmethod
+    def read(cls, line: str) -> Self:
+        """The values given (FIDE's 2, 1, 0 where one is missing), in any spacing."""
+        _code(line, "362")
+        words = line[3:].split()
+        values = {"TW": 20, "TD": 10, "TL": 0}
+        for code, value in zip(words[::2], words[1::2], strict=False):
+            if code not in values:
+                raise ValueError(f"{code!r} is not TW, TD or TL")
+            values[code] = _read_points(value, code)
+        return cls(values["TW"], values["TD"], values["TL"])
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,13 +234,38 @@ class TeamRoundEntry:
     forfeit: bool = False
 
 
-def summary_line(
-    team: int, nickname: str, match_points: int, game_points: int, rounds: Sequence[TeamRoundEntry]
-) -> str:
-    """An ``802`` line (informative)."""
-    blocks = []
-    for r in rounds:
-        opponent = f"{r.opponent:>3}" if isinstance(r.opponent, str) else f"{r.opponent:3d}"
-        blocks.append(f"{opponent} {r.colour or ' '} {_points(r.game_points, 4)}{'f' if r.forfeit else ' '}")
-    head = f"802 {team:3d} {nickname[:5]:<5} {_points(match_points, 6)} {_points(game_points, 6)}"
-    return (head + "".join(f"  {b}" for b in blocks)).rstrip()
+@dataclass(frozen=True, slots=True)
+class TeamSummary:
+    """``802`` (informative): a team's nickname, match and game points (tenths) and each round."""
+
+    team: int
+    nickname: str
+    match_points: int
+    game_points: int
+    rounds: tuple[TeamRoundEntry, ...]
+
+    def write(self) -> str:
+        blocks = []
+        for r in self.rounds:
+            opponent = f"{r.opponent:>3}" if isinstance(r.opponent, str) else f"{r.opponent:3d}"
+            blocks.append(f"  {opponent} {r.colour or ' '} {_points(r.game_points, 4)}{'f' if r.forfeit else ' '}")
+        head = (
+            f"802 {self.team:3d} {self.nickname[:5]:<5} {_points(self.match_points, 6)} "
+            f"{_points(self.game_points, 6)}"
+        )
+        return (head + "".join(blocks)).rstrip()
+
+    @classmethod
+    def read(cls, line: str) -> Self:
+        _code(line, "802")
+        rounds = []
+        for k, start in enumerate(range(27, len(line), _SUMMARY_BLOCK), 1):
+            block = line[start : start + _SUMMARY_BLOCK].ljust(_SUMMARY_BLOCK)
+            opponent = block[2:5].strip()
+            rounds.append(TeamRoundEntry(
+                int(opponent) if opponent.isdigit() else opponent, block[6].strip(),
+                _read_points(block[8:12], f"round {k}: game points"), block[12] == "f",
+            ))  # fmt: skip
+        return cls(_number(line[4:7], "team"), line[8:13].strip(), _read_points(line[14:20], "match points"),
+                   _read_points(line[21:27], "game points"), tuple(rounds))  # fmt: skip
+
