@@ -161,6 +161,8 @@ def test_team_swiss_end_to_end(tmp_path: Path) -> None:
 
 def test_team_round_robin_division(tmp_path: Path) -> None:
     path = team_event(tmp_path, "round-robin", rounds=None)
+    assert "round 1 of the Berger tables" in ok("pair", path, "--explain")
+    ok("unpair", path)
     for n in (1, 2, 3):
         ok("pair", path)
         lineups(path, n)

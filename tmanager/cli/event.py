@@ -325,7 +325,10 @@ def _force(args: argparse.Namespace) -> int:
 def _configure_pair(p: argparse.ArgumentParser) -> None:
     p.add_argument("--colour", choices=("white", "black"), help="round 1: the top player's colour instead of a lot")
     p.add_argument("--system", help="score-based: pair this round by koth, factored, tsh-swiss, chew, random…")
-    p.add_argument("--repeats", type=int, help="score-based: how often two players may have met (this round)")
+    p.add_argument(
+        "--repeats", type=int,
+        help="score-based: how often two players may have met (this round); team-round-robin: games per pairing",
+    )  # fmt: skip
     p.add_argument("--seed", type=int, help="seed of the lots (colours, random pairings, firsts), to repeat a run")
     p.add_argument("--explain", action="store_true", help="why each pair and colour (Double-Swiss, team Swiss)")
 

@@ -145,6 +145,8 @@ class TeamRules(ChessRules):
         messages: list[str] = []
         if division.system == PairingSystem.ROUND_ROBIN:
             self._pair_berger(record)
+            if options.explain:
+                messages.append(f"round {n} of the Berger tables (C.05 Annex 1), teams by number: nothing is chosen")
         elif division.system == PairingSystem.TEAM_SWISS:
             messages += self._pair_swiss(record, options)
         else:
