@@ -109,6 +109,7 @@ def test_team_swiss_end_to_end(tmp_path: Path) -> None:
     path = team_event(tmp_path, "team-swiss")
     assert "no player number 99" in refused(path, "add-team", path, "Bad", "99")
     assert "roster" in refused(path, "lineup", path, "Rooks", "3", "1", "--round", "1")
+    assert "no round 0" in refused(path, "lineup", path, "Rooks", "1", "3", "--round", "0")
     out = ok("pair", path, "--explain")
     assert "[3.6]" in out and "[4.3.1" in out and "round 1 paired: 2 match(es)" in out
     assert "lineups still to give for round 1" in out
@@ -238,6 +239,9 @@ def test_team_round_robin_and_team_standings(tmp_path: Path) -> None:
     red_line = next(line for line in total.splitlines() if line.split()[1:2] == ["Red"])
     assert red_line.split()[2] == "4" and red_line.rstrip().endswith("A, B")  # Solo plays in B
     assert "undo" not in refused(path, "team-standings", path, "-d", "C")
+    early = ok("team-standings", path, "--total", "--round", "1")
+    # Round 1: Red's two games won and Red3's bye (a win with its spread, as tsh counts it).
+    assert "after round 1" in early and next(x for x in early.splitlines() if " Red " in x).split()[3] == "3"
     ok("undo", path)  # the last result
     assert ev.load(path).division("A").paired_rounds == 6
 

@@ -426,7 +426,7 @@ def _team_standings(args: argparse.Namespace) -> int:
         divisions = [d for d in event.divisions if isinstance(rules_for(event, d), ScoreRules)]
         if not divisions:
             raise StateError("the event has no score-based division (team divisions: standings)")
-        print(text(total_team_report(event, divisions)), end="")
+        print(text(total_team_report(event, divisions, args.round)), end="")
         return 0
     division = event.division(args.division)
     rules = rules_for(event, division)

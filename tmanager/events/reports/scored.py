@@ -236,10 +236,11 @@ def team_report(key: str, title: str, lines: Sequence[TeamRecord], *, divisions:
     return Report(key, title, blocks, kind="teams")
 
 
-def total_team_report(event: Event, divisions: Sequence[Division]) -> Report:
-    """tsh's TotalTeamStandings: every team across ``divisions`` (the event's score-based ones)."""
-    title = f"{event.name}: total team standings"
-    return team_report("total-teams", title, team_standings(divisions), divisions=True)
+def total_team_report(event: Event, divisions: Sequence[Division], upto: int | None = None) -> Report:
+    """tsh's TotalTeamStandings: every team across ``divisions`` (the event's score-based ones), after round
+    ``upto`` of each (default: its last paired)."""
+    title = f"{event.name}: total team standings" + (f" after round {upto}" if upto is not None else "")
+    return team_report("total-teams", title, team_standings(divisions, upto), divisions=True)
 
 
 def _average(value: float | None) -> str:

@@ -305,7 +305,7 @@ class TeamRules(ChessRules):
         division = self.division
         s = settings(division)
         team = find_team(division.teams, text)
-        n = round_number or self._lineup_round(team)
+        n = round_number if round_number is not None else self._lineup_round(team)
         total = self.event.total_rounds(division)
         if n < 1 or (total and n > total):
             raise StateError(f"there is no round {n}" + (f"; the event has {total}" if total else ""))
