@@ -174,7 +174,7 @@ def test_concurrent_commands_serialize(tmp_path: Path) -> None:
     assert {f"Racer{i}, Quick" for i in range(8)} <= names
     assert sorted(p.number for p in d.players) == list(range(1, 11))
     # Each change left the previous version in the journal: 2 setup adds + 8 concurrent ones.
-    assert len(list((tmp_path / "old").glob("club.*.toml"))) == 10
+    assert len([p for p in (tmp_path / "old").iterdir() if p.suffix in (".toml", ".delta")]) == 10
     # Undo steps back one change at a time.
     ok("undo", path)
     assert len(ev.load(path).division().players) == 9
@@ -203,3 +203,32 @@ def test_shipped_examples_load_and_list() -> None:
         event = ev.load(path)
         assert ev.dumps(event) == path.read_text(encoding="utf-8"), f"{path} is not in the written layout"
     assert "round 2 board 3" in ok("missing", examples[1])
+
+
+def test_whole_surname_beats_a_longer_one_and_unforbid_takes_a_pair_out(tmp_path: Path) -> None:
+    """Mistakes mended without undo: a name that is part of another's is still found; a forbidden pair goes again."""
+    path = tmp_path / "names.toml"
+    ok("new", path, "--name", "Names Open", "--rounds", "5")
+    for name in ("Kuipers, Piet", "Kuiper, Jan", "de Vries, Anna", "de Vries-Bakker, Eva", "Jansen, Tom"):
+        ok("add-player", path, name)
+    assert "Kuiper, Jan (2)" in ok("forbid", path, "Kuiper", "Jansen")
+    assert "Kuipers, Piet (1)" in ok("edit-player", path, "kuipers", "--rating", "1900")
+    assert "de Vries, Anna (3)" in ok("edit-player", path, "de vries", "--rating", "1800")
+    done = run_cli("event", "edit-player", path, "Vries", "--rating", "1700")
+    assert done.returncode == 2 and "'Vries' matches 2 players" in done.stderr
+    ok("forbid", path, "1", "3", "5")
+    before = path.read_bytes()
+    for args, message in (
+        (("Kuiper", "de Vries"), "Kuiper, Jan (2) and de Vries, Anna (3) are not a forbidden pair"),
+        (("Jansen", "Jansen"), "unforbid needs two different players"),
+        (("Kuiper", "Nobody"), "no player matches 'Nobody' in division 'main'"),
+    ):
+        done = run_cli("event", "unforbid", path, *args)
+        assert done.returncode == 2 and done.stderr.strip() == f"tmanager: {message}", done.stderr
+        assert path.read_bytes() == before
+    assert "may be paired against each other again" in ok("unforbid", path, "Jansen", "Kuiper")
+    assert ev.load(path).division().forbidden == [[1, 3, 5]]
+    ok("unforbid", path, "1", "5")  # the group of three keeps its other two pairs
+    assert ev.load(path).division().forbidden == [[3, 5], [1, 3]]
+    ok("undo", path)
+    assert ev.load(path).division().forbidden == [[1, 3, 5]]

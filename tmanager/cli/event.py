@@ -264,6 +264,16 @@ def _forbid(args: argparse.Namespace) -> int:
     return 0
 
 
+def _configure_unforbid(p: argparse.ArgumentParser) -> None:
+    p.add_argument("first", help="a player of the forbidden pair")
+    p.add_argument("second", help="the other player")
+
+
+def _unforbid(args: argparse.Namespace) -> int:
+    say(service.unforbid(args.event, args.division, args.first, args.second))
+    return 0
+
+
 def _configure_force(p: argparse.ArgumentParser) -> None:
     p.add_argument("white", help="player with white (or the player to get the bye)")
     p.add_argument("black", help="player with black, or the word bye")
@@ -607,6 +617,12 @@ VERBS: dict[str, Verb] = {
         _forbid,
         "players who must not meet",
         ("forbid spring.toml 3 17", "forbid spring.toml --teams on"),
+    ),
+    "unforbid": Verb(
+        _configure_unforbid,
+        _unforbid,
+        "let a forbidden pair meet again (a mistaken forbid, without undoing later changes)",
+        ('unforbid spring.toml 3 17', 'unforbid spring.toml Kuiper "de Vries"'),
     ),
     "force": Verb(
         _configure_force,

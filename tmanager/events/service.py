@@ -93,6 +93,15 @@ def forbid(path: Path, division: str | None, players: Sequence[str], *, teams: b
     return _change(path, division, operation)
 
 
+def unforbid(path: Path, division: str | None, first: str, second: str) -> list[str]:
+    """Take a pair out of the forbidden pairs (a mistaken `forbid`, without undoing what came after it)."""
+    return _change(
+        path,
+        division,
+        lambda e, d: operations.unforbid(d, operations.find_player(d, first), operations.find_player(d, second)),
+    )
+
+
 def force(path: Path, division: str | None, white: str, black: str, *, expected_round: int | None = None) -> list[str]:
     """A game (``black`` ``bye``: the pairing-allocated bye) of the next round, set before pairing."""
 
