@@ -68,20 +68,25 @@ def test_verbs_end_to_end(tmp_path: Path) -> None:
     standings = ok("standings", path, "--round", "2")
     assert standings.splitlines()[0] == "Spring Open, division main: standings after round 2"
     # 3-1-0: Carlsen lost round 1 (corrected) and won round 2 by forfeit; Nakamura won round 1, then a zero bye;
-    # So had the pairing-allocated bye (3) and a double forfeit; Caruana and Ding drew, then forfeits.
-    rows = [line.split()[:2] + line.split()[-4:] for line in standings.splitlines()[2:]]
+    # So had the pairing-allocated bye (3) and a double forfeit; Caruana and Ding drew, then forfeits. The event
+    # starts after 1 March 2026: a round without a game counts no more than the absent opponent or all draws (2).
+    rows = [line.split()[:2] + line.split()[-4:] for line in standings.splitlines()[2:7]]
     assert rows == [
-        ["1", "1", "3", "4", "7", "3"],  # Nakamura's trailing zero bye adds a 3-1-0 draw: 1
-        ["2", "3", "3", "3", "6", "3"],
-        ["2", "5", "3", "3", "6", "3"],
-        ["4", "2", "1", "1", "2", "0.33"],
-        ["4", "4", "1", "1", "2", "0.33"],
+        ["1", "1", "3", "4", "5", "3"],  # Nakamura 3 + his trailing zero bye as a draw (1); Caruana's 1 for the forfeit
+        ["2", "3", "3", "3", "5", "9"],  # Carlsen's 3; his own bye capped at 2 draws
+        ["3", "5", "3", "2", "3", "6"],  # the bye capped at 2; the double forfeit at Ding's 1
+        ["4", "2", "1", "1", "2", "1"],
+        ["4", "4", "1", "1", "2", "1"],
     ]
     pairings = ok("pairings", path, "--round", "2")
     assert "bye: Nakamura, Hikaru (3), zero (0)" in pairings
     assert "--" in pairings and "-+" in pairings
     juniors = ok("standings", path, "--flag", "senior")
-    assert len(juniors.splitlines()) == 5  # title, header and the three seniors
+    table, legend = juniors.split("\n\n")
+    assert len(table.splitlines()) == 5  # title, header and the three seniors
+    assert legend.splitlines()[:2] == [
+        "tie-breaks:", "  BH-C1: Buchholz Cut-1: sum of the opponents' scores, the 1 least significant left out"
+    ]
     out = ok("undo", path)
     assert "restored" in out
     assert tomllib.loads(path.read_text(encoding="utf-8"))["division"][0]["round"][0]["boards"][0][2] == "1-0"

@@ -21,9 +21,10 @@ from tmanager.core.tiebreaks import TIEBREAKS
 from tmanager.errors import ConfigError, StateError
 from tmanager.events import eventfile, journal, service
 from tmanager.events.model import Division, EntryMode, Event, PairingSystem, Player, ScoredSettings, label, missing
+from tmanager.events.ranking import category, flag
 from tmanager.events.reports.chess import ChessReports
 from tmanager.events.reports.scored import ScoredReports
-from tmanager.events.rules import ScoreRules, require, rules_for
+from tmanager.events.rules import ChessRules, ScoreRules, require, rules_for
 from tmanager.events.rules.scored import DIVISION_SYSTEMS
 from tmanager.pairing import PointsSystem
 
@@ -360,12 +361,18 @@ def _pairings(args: argparse.Namespace) -> int:
 
 def _configure_standings(p: argparse.ArgumentParser) -> None:
     p.add_argument("--round", type=int, help="standings after this round (default: the last paired one)")
-    p.add_argument("--flag", help="only players with this flag (junior, woman…)")
+    group = p.add_mutually_exclusive_group()
+    group.add_argument("--category", help="only a prize category: U18, S50, women, unrated, 1800-1999…")
+    group.add_argument("--flag", help="only players with this flag (a class of your own)")
 
 
 def _standings(args: argparse.Namespace) -> int:
     event, division = _division(args)
-    print(rules_for(event, division).reports().standings_text(args.round, flag=args.flag), end="")
+    among = None
+    if args.category or args.flag:
+        require(rules_for(event, division), ChessRules, "categories and flags rank chess divisions")
+        among = category(event, division, args.category) if args.category else flag(division, args.flag)
+    print(rules_for(event, division).reports().standings_text(args.round, among=among), end="")
     return 0
 
 

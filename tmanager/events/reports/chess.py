@@ -22,7 +22,7 @@ from tmanager.core.results import ByeKind, Colour, format_points
 from tmanager.errors import StateError
 from tmanager.events.games import round_games, scores
 from tmanager.events.model import PairingSystem, Player, PlayerStatus, label, missing
-from tmanager.events.ranking import TiebreakStanding, tiebreak_standings
+from tmanager.events.ranking import Group, TiebreakStanding, category, flag, tiebreak_names, tiebreak_standings
 from tmanager.events.reports import DivisionReports, PlayerSummary, Report, Seat, Table, check_kinds, slug
 from tmanager.pairing import Game
 
@@ -63,11 +63,11 @@ class ChessReports(DivisionReports):
             raise StateError(f"round {n} is not paired; reports exist for rounds 0-{paired}")
         return n
 
-    def ranking(self, upto: int | None = None, *, flag: str | None = None) -> list[TiebreakStanding]:
+    def ranking(self, upto: int | None = None, *, among: Group | None = None) -> list[TiebreakStanding]:
         """The standings after round ``upto``: :func:`~tmanager.events.ranking.tiebreak_standings`, kept."""
-        key = (self.upto(upto), flag)
+        key = (self.upto(upto), among.name if among else None)
         if key not in self._standings:
-            self._standings[key] = tiebreak_standings(self.event, self.division, key[0], flag=flag)
+            self._standings[key] = tiebreak_standings(self.event, self.division, key[0], among=among)
         return self._standings[key]
 
     def points(self, number: int, upto: int) -> str:
@@ -82,14 +82,14 @@ class ChessReports(DivisionReports):
     # -- the reports ------------------------------------------------------------------------------
 
     def build(self, only: Sequence[str] = (), round_number: int | None = None) -> list[Report]:
-        """The reports of ``only`` (all of :data:`KINDS` by default); standings also per flag of any player."""
+        """The reports of ``only`` (all of :data:`KINDS` by default); standings also per category and flag."""
         check_kinds(only, KINDS)
         upto = self.upto(round_number)
         makers: dict[str, Callable[[], list[Report]]] = {
             "players": lambda: [self.players()],
             "pairings": lambda: [self.by_board(round_number)] if self.division.paired_rounds else [],
             "pairings-alpha": lambda: [self.alphabetical(round_number)] if self.division.paired_rounds else [],
-            "standings": lambda: [self.standings(upto)] + [self.standings(upto, flag=f) for f in self._flags()],
+            "standings": lambda: [self.standings(upto)] + [self.standings(upto, among=g) for g in self.groups()],
             "crosstable": lambda: [self.table(upto)],
             "progress": lambda: [self.progress(upto)],
             "cards": lambda: [self.cards(upto)],
@@ -98,8 +98,26 @@ class ChessReports(DivisionReports):
         }
         return [r for kind in (only or KINDS) for r in makers[kind]()]
 
-    def _flags(self) -> list[str]:
-        return sorted({f for p in self.division.players for f in p.flags if not _K_FLAG.fullmatch(f)})
+    def groups(self) -> list[Group]:
+        """The event's prize categories, then the flags of its players (not K factors), each a ranking."""
+        flags = sorted({f for p in self.division.players for f in p.flags if not _K_FLAG.fullmatch(f)})
+        named = {c.casefold() for c in self.event.categories}
+        return [category(self.event, self.division, c) for c in self.event.categories] + [
+            flag(self.division, f) for f in flags if f.casefold() not in named
+        ]
+
+    def group(self, name: str) -> Group:
+        """A category of the event (or any category written as one), else a flag."""
+        if name.casefold() in {c.casefold() for c in self.event.categories}:
+            return category(self.event, self.division, name)
+        if any(name in p.flags for p in self.division.players):
+            return flag(self.division, name)
+        return category(self.event, self.division, name)
+
+    def legend(self) -> Table:
+        """The event's tie-breaks with FIDE's names and what they count."""
+        rows = tuple((t.name, t.description) for t in tiebreak_names(self.event))
+        return Table(("Tie-break", "Meaning"), rows, frozenset({0, 1}), "Tie-breaks")
 
     def players(self) -> Report:
         """The list of players with their data and pairing rank."""
@@ -167,24 +185,25 @@ class ChessReports(DivisionReports):
             kind="pairings-alpha",
         )
 
-    def standings(self, upto: int | None = None, *, flag: str | None = None) -> Report:
-        """The ranking after ``upto`` by points and the event's tie-breaks; with ``flag``, one class."""
+    def standings(self, upto: int | None = None, *, among: Group | None = None) -> Report:
+        """The ranking after ``upto`` by points and the event's tie-breaks, with their legend; with ``among``, one
+        category or class."""
         n = self.upto(upto)
         rows = tuple(
             (
-                str(s.rank), str(s.player.number), s.player.name + _withdrawn(s.player), str(s.player.rating or ""),
-                s.player.federation, format_points(s.points), *_values(s.values),
+                str(s.rank), str(s.player.number), s.player.title, s.player.name + _withdrawn(s.player),
+                str(s.player.rating or ""), s.player.federation, format_points(s.points), *_values(s.values),
             )
-            for s in self.ranking(n, flag=flag)
+            for s in self.ranking(n, among=among)
         )  # fmt: skip
-        header = ("Rk", "No", "Name", "Rtg", "Fed", "Pts", *self.event.tiebreaks)
+        header = ("Rk", "No", "Tit", "Name", "Rtg", "Fed", "Pts", *(t.name for t in tiebreak_names(self.event)))
         pending = sum(1 for r, _ in missing(self.division) if r <= n)
-        blocks: list[Table | str] = [Table(header, rows, frozenset({2, 4}))]
+        blocks: list[Table | str] = [Table(header, rows, frozenset({2, 3, 5}))]
         if pending:
             blocks.append(f"{pending} result(s) still missing: they count as nothing yet")
-        blocks.append("tie-breaks: " + ", ".join(self.event.tiebreaks))
-        suffix = f"-{slug(flag)}" if flag else ""
-        title = f"{self.heading}: standings after round {n}" + (f", {flag}" if flag else "")
+        blocks.append(self.legend())
+        suffix = f"-{slug(among.name)}" if among else ""
+        title = f"{self.heading}: standings after round {n}" + (f", {among.name}" if among else "")
         return Report(f"{self.prefix}standings{suffix}-r{n}", title, tuple(blocks), kind="standings")
 
     def table(self, upto: int | None = None) -> Report:
@@ -408,22 +427,25 @@ class ChessReports(DivisionReports):
             lines.append(f"bye: {label(division.player(number))}, {kind} ({points})")
         return "\n".join(lines) + "\n"
 
-    def standings_text(self, upto: int | None = None, *, flag: str | None = None) -> str:
-        """A title line (with the results still missing and the flag) and the standings as a compact table."""
+    def standings_text(self, upto: int | None = None, *, among: Group | None = None) -> str:
+        """A title line (with the results still missing and the group), the standings as a compact table, and
+        the legend of the tie-breaks."""
         n = self.upto(upto)
         pending = sum(1 for r, _ in missing(self.division) if r <= n)
         title = (
             f"{self.event.name}, division {self.division.name}: standings after round {n}"
             + (f" ({pending} result(s) still missing)" if pending else "")
-            + (f", flag {flag}" if flag else "")
+            + (f", {among.name}" if among else "")
         )
         rows = [
-            [str(s.rank), str(s.player.number), s.player.name + _withdrawn(s.player), str(s.player.rating or ""),
-             format_points(s.points), *_values(s.values)]
-            for s in self.ranking(n, flag=flag)
+            [str(s.rank), str(s.player.number), s.player.title, s.player.name + _withdrawn(s.player),
+             str(s.player.rating or ""), format_points(s.points), *_values(s.values)]
+            for s in self.ranking(n, among=among)
         ]  # fmt: skip
-        header = ["Rk", "No", "Name", "Rtg", "Pts", *self.event.tiebreaks]
-        return "\n".join([title, *aligned(header, rows, left={2})]) + "\n"
+        names = tiebreak_names(self.event)
+        header = ["Rk", "No", "Tit", "Name", "Rtg", "Pts", *(t.name for t in names)]
+        legend = [f"  {t.legend}" for t in names]
+        return "\n".join([title, *aligned(header, rows, left={2, 3}), "", "tie-breaks:", *legend]) + "\n"
 
 
 def _withdrawn(player: Player) -> str:
@@ -439,9 +461,9 @@ def _cell(game: Game | None) -> str:
     return f"{game.opponent}{game.colour or '-'}{_SYMBOLS[game.result]}"
 
 
-def _values(values: Sequence[float]) -> tuple[str, ...]:
-    """Tie-break values as people read them: ``3``, ``2.5``, ``0.33``."""
-    return tuple(str(int(v)) if v == int(v) else f"{v:.2f}".rstrip("0") for v in values)
+def _values(values: Sequence[float | None]) -> tuple[str, ...]:
+    """Tie-break values as people read them: ``3``, ``2.5``, ``0.33``; blank for none (DE outside a tie)."""
+    return tuple("" if v is None else str(int(v)) if v == int(v) else f"{v:.2f}".rstrip("0") for v in values)
 
 
 @dataclass(frozen=True, slots=True)
