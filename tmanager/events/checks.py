@@ -18,6 +18,10 @@ from tmanager.errors import ConfigError
 from tmanager.events.model import HOOKS, TITLES, Division, Event, Player, PlayerStatus
 
 _DATE = re.compile(r"^\d{4}(-\d{2}-\d{2})?$")
+_WHEN = re.compile(r"^\d{4}-\d{2}-\d{2}( \d{1,2}:\d{2})?$")
+#: TRF 222: periods ``[moves/]seconds[+increment]`` joined by ``:``; Armageddon as ``W…-B…``.
+_PERIOD = r"(\d+/)?\d+(\+\d+)?(:(\d+/)?\d+(\+\d+)?)*"
+_TIME_CONTROL = re.compile(rf"^({_PERIOD}|W{_PERIOD}-B{_PERIOD})$")
 
 
 def check_event(event: Event, file: Path | None = None) -> None:
@@ -39,6 +43,12 @@ def check_event(event: Event, file: Path | None = None) -> None:
         raise bad(f"{event.late_entry!r} must be zero or half", "event.late_entry")
     if event.rounds < 0:
         raise bad("cannot be negative", "event.rounds")
+    for i, when in enumerate(event.schedule, 1):
+        if not _WHEN.match(when):
+            raise bad(f"round {i}: {when!r} is not a date and time", "event.schedule", "write YYYY-MM-DD HH:MM")
+    if event.time_control and not _TIME_CONTROL.match(event.time_control):
+        hint = "seconds, moves/seconds and +increment, periods joined by ':' (5400+30, 40/6000+30:900+30)"
+        raise bad(f"{event.time_control!r} is not FIDE's encoded time control", "event.time_control", hint)
     for name in event.categories:
         try:
             Category.parse(name)

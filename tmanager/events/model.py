@@ -180,6 +180,10 @@ class Division:
     #: The player numbers are FIDE start numbers (`event start-numbers`): they are the pairing order and the TRF
     #: starting ranks. Otherwise numbers are permanent entry numbers and the pairing order is FIDE's initial order.
     start_numbers: bool = False
+    #: Accelerated pairings of a Dutch division: "baku" (C.04.5.1), or none.
+    acceleration: Literal["", "baku"] = ""
+    #: The last player of the Baku group GA (a player number), fixed when round 1 is paired.
+    baku_last: int | None = None
     scored: ScoredSettings | None = field(default=None, metadata=tomlmap.OUTSIDE)
     players: list[Player] = field(default_factory=list, metadata=tomlmap.key("player"))
     rounds: list[Round] = field(default_factory=list, metadata=tomlmap.OUTSIDE)
@@ -234,10 +238,16 @@ class Event:
 
     name: str
     site: str = ""
+    federation: str = ""  # the organising federation (TRF 032)
     start: str = ""
     end: str = ""
     arbiter: str = ""
+    deputies: list[str] = field(default_factory=list)  # deputy chief arbiters (TRF 112)
     rounds: int = field(default=0, metadata=tomlmap.KEEP)
+    #: When each round starts, ``YYYY-MM-DD HH:MM`` (or the date alone), round 1 first: pairing sheets, TRF 132.
+    schedule: list[str] = field(default_factory=list)
+    #: The time control as FIDE encodes it (TRF 222): ``5400+30``, ``40/6000+30:900+30``.
+    time_control: str = ""
     tiebreaks: list[str] = field(default_factory=lambda: ["BH-C1", "BH", "SB"], metadata=tomlmap.KEEP)
     late_entry: LateEntry = field(default="zero", metadata=tomlmap.KEEP)
     max_byes: int | None = None  # requested byes allowed per player
@@ -265,6 +275,10 @@ class Event:
             if d.name.casefold() == name.casefold():
                 return d
         raise StateError(f"no division {name!r}; the event has {', '.join(d.name for d in self.divisions)}")
+
+    def round_time(self, number: int) -> str:
+        """When round ``number`` starts, as the schedule says (empty if it does not)."""
+        return self.schedule[number - 1] if 0 < number <= len(self.schedule) else ""
 
     def total_rounds(self, division: Division) -> int:
         """Planned rounds: the event's, or the Berger cycles of a round robin."""
