@@ -9,6 +9,7 @@ named by number or by a unique part of their name. See docs/events.md.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 import tomllib
 from collections.abc import Callable, Sequence
@@ -114,7 +115,7 @@ def _configure_new(p: argparse.ArgumentParser) -> None:
         "--entry", choices=tuple(EntryMode), help="a score-based event (Scrabble): results as scores or spreads"
     )
     p.add_argument(
-        "--set", action="append", default=[], metavar="KEY=VALUE", help="a division setting, e.g. bye_spread=50"
+        "--set", action="append", default=[], metavar="KEY=VALUE", help="an event or division setting: prizes=5"
     )
     p.add_argument("--cycles", type=int, default=1, help="round-robin cycles (2 = double round robin)")
     p.add_argument("--scoring", default="1-0.5-0", help="points for win-draw-loss, e.g. 3-1-0")
@@ -162,11 +163,16 @@ def _new(args: argparse.Namespace) -> int:
 
 
 def _with_settings(event: Event, settings: Sequence[str], path: Path) -> Event:
-    """The event with ``KEY=VALUE`` settings on every division, checked as the event file would be."""
+    """The event with ``KEY=VALUE`` settings: an ``[event]`` field (categories, schedule…) there, any other key
+    on every division; checked as the event file would be."""
     if not settings:
         return event
     data = eventfile.to_toml(event)
+    event_keys = {f.name for f in dataclasses.fields(Event)}
     for key, value in parse_assignments(list(settings)):
+        if key in event_keys:
+            data["event"][key] = value
+            continue
         for division in data["division"]:
             division[key] = value
     return eventfile.from_toml(data, path)
@@ -239,7 +245,7 @@ def _import_players(args: argparse.Namespace) -> int:
     rows = playercsv.read(args.players) if args.players else []
     if (args.ids or args.federation) and rows:
         raise StateError("--ids and --federation pick players from the list; a CSV names its own")
-    entries: dict[int, ratinglist.Entry] = {}
+    entries: dict[int, ratinglist.Entry] | None = None
     if args.list:
         ids: set[int] | None = {fide_id for r in rows if isinstance(fide_id := r.fields.get("fide_id"), int)}
         if not rows:
@@ -247,6 +253,8 @@ def _import_players(args: argparse.Namespace) -> int:
                 raise StateError("which players of the list? give a CSV, --ids or --federation")
             ids = set(_numbers(args.ids, "--ids")) if args.ids else None
         entries = ratinglist.read(args.list, ids=ids, federation=args.federation)
+        if not rows and ids and (unlisted := sorted(ids - set(entries))):
+            raise StateError(f"--ids: FIDE ID {unlisted[0]} is not in {args.list} (check the ID and the list)")
     elif not rows:
         raise StateError("give a CSV file of players, or --list with --ids or --federation")
     source = str(args.players or args.list)

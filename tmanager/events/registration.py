@@ -108,17 +108,18 @@ def _from_entry(entry: Entry, event: Event) -> dict[str, object]:
 
 
 def import_players(
-    event: Event, division: Division, rows: Sequence[Row], entries: Mapping[int, Entry], *, source: str
+    event: Event, division: Division, rows: Sequence[Row], entries: Mapping[int, Entry] | None, *, source: str
 ) -> list[str]:
-    """Enter the players of a CSV file (``rows``), each completed from a FIDE list (``entries``, by FIDE ID);
-    without rows, every player of ``entries``. All or none: the first bad row refuses the whole file."""
+    """Enter the players of a CSV file (``rows``), each completed from a FIDE list (``entries``, by FIDE ID;
+    None: no list); without rows, every player of ``entries``. All or none: the first bad row refuses the whole
+    file."""
     known = {p.fide_id for p in division.players if p.fide_id is not None}
     wanted: list[tuple[str, dict[str, object]]] = []
     if rows:
         for row in rows:
             fields: dict[str, object] = {}
             fide_id = row.fields.get("fide_id")
-            if isinstance(fide_id, int) and entries:
+            if isinstance(fide_id, int) and entries is not None:
                 entry = entries.get(fide_id)
                 if entry is None:
                     raise StateError(f"{source} line {row.line}: FIDE ID {fide_id} is not in the rating list")
@@ -128,7 +129,7 @@ def import_players(
                 raise StateError(f"{source} line {row.line}: no name (and no rating list to look the FIDE ID up)")
             wanted.append((f"{source} line {row.line}", fields))
     else:
-        by_name = sorted(entries.values(), key=lambda e: e.name)
+        by_name = sorted((entries or {}).values(), key=lambda e: e.name)
         wanted = [(f"FIDE ID {e.fide_id}", _from_entry(e, event)) for e in by_name]
     if not wanted:
         raise StateError(f"{source}: no players to enter")

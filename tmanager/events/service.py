@@ -50,9 +50,10 @@ def add_player(path: Path, division: str | None, player: Player, *, missed: Late
 
 
 def import_players(
-    path: Path, division: str | None, rows: Sequence[Row], entries: Mapping[int, Entry], *, source: str
+    path: Path, division: str | None, rows: Sequence[Row], entries: Mapping[int, Entry] | None, *, source: str
 ) -> list[str]:
-    """Enter the players of a CSV file completed from a FIDE list, or the players picked from a FIDE list."""
+    """Enter the players of a CSV file completed from a FIDE list (``entries``; None: no list), or the players
+    picked from a FIDE list."""
     return _change(path, division, lambda e, d: registration.import_players(e, d, rows, entries, source=source))
 
 
