@@ -33,6 +33,7 @@ from tmanager.events.model import (
     missing,
 )
 from tmanager.events.ranking import category, flag
+from tmanager.events.reports import data
 from tmanager.events.reports.chess import ChessReports
 from tmanager.events.reports.scored import ScoredReports
 from tmanager.events.rules import ChessRules, ScoreRules, require, rules_for
@@ -427,14 +428,35 @@ def _configure_round(p: argparse.ArgumentParser) -> None:
     p.add_argument("--round", type=int, help="round (default: the last paired one)")
 
 
+def _format_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--format", choices=data.FORMATS, default="text", help="json or csv: rows for other programs (chess)"
+    )
+
+
+def _chess_reports(event: Event, division: Division) -> ChessReports:
+    refusal = f"division {division.name!r} is score-based: --format json|csv is for chess divisions"
+    return require(rules_for(event, division), ChessRules, refusal).reports()
+
+
+def _configure_pairings(p: argparse.ArgumentParser) -> None:
+    _configure_round(p)
+    _format_option(p)
+
+
 def _pairings(args: argparse.Namespace) -> int:
     event, division = _division(args)
-    print(rules_for(event, division).reports().pairings_text(args.round), end="")
+    if args.format == "text":
+        print(rules_for(event, division).reports().pairings_text(args.round), end="")
+        return 0
+    rows = data.pairings(_chess_reports(event, division), args.round)
+    print(data.to_json(rows) if args.format == "json" else data.pairings_csv(rows), end="")
     return 0
 
 
 def _configure_standings(p: argparse.ArgumentParser) -> None:
     p.add_argument("--round", type=int, help="standings after this round (default: the last paired one)")
+    _format_option(p)
     group = p.add_mutually_exclusive_group()
     group.add_argument("--category", help="only a prize category: U18, S50, women, unrated, 1800-1999…")
     group.add_argument("--flag", help="only players with this flag (a class of your own)")
@@ -446,7 +468,11 @@ def _standings(args: argparse.Namespace) -> int:
     if args.category or args.flag:
         require(rules_for(event, division), ChessRules, "categories and flags rank chess divisions")
         among = category(event, division, args.category) if args.category else flag(division, args.flag)
-    print(rules_for(event, division).reports().standings_text(args.round, among=among), end="")
+    if args.format == "text":
+        print(rules_for(event, division).reports().standings_text(args.round, among=among), end="")
+        return 0
+    rows = data.standings(_chess_reports(event, division), args.round, among=among)
+    print(data.to_json(rows) if args.format == "json" else data.standings_csv(rows), end="")
     return 0
 
 
@@ -755,12 +781,21 @@ VERBS: dict[str, Verb] = {
     "correct": Verb(
         _configure_correct, _correct, "change a result of any round", ("correct spring.toml --round 2 4 0-1",)
     ),
-    "pairings": Verb(_configure_round, _pairings, "show a round's pairings", ("pairings spring.toml --round 3",)),
+    "pairings": Verb(
+        _configure_pairings,
+        _pairings,
+        "show a round's pairings",
+        ("pairings spring.toml --round 3", "pairings spring.toml --format json"),
+    ),
     "standings": Verb(
         _configure_standings,
         _standings,
         "standings with the event's tie-breaks",
-        ("standings spring.toml", "standings spring.toml --round 5 --flag junior"),
+        (
+            "standings spring.toml",
+            "standings spring.toml --round 5 --flag junior",
+            "standings spring.toml --format csv",
+        ),
     ),
     "highs": Verb(
         _configure_highs,

@@ -296,3 +296,9 @@ def label(player: Player) -> str:
 def missing(division: Division) -> list[tuple[int, Board]]:
     """Boards of paired rounds without a final result: (round, board)."""
     return [(r.number, b) for r in division.rounds if r.paired for b in r.boards if b.result.pending]
+
+
+def absent_players(division: Division, record: Round) -> list[Player]:
+    """The players of a paired round on no board and without a bye (withdrawn, absent, entered later), by name."""
+    seated = {n for b in record.boards for n in (b.white, b.black)} | set(record.byes)
+    return sorted((p for p in division.players if p.number not in seated), key=lambda p: p.name.casefold())

@@ -21,7 +21,7 @@ from tmanager.core import fide
 from tmanager.core.results import ByeKind, Colour, format_points
 from tmanager.errors import StateError
 from tmanager.events.games import round_games, scores
-from tmanager.events.model import PairingSystem, Player, PlayerStatus, label, missing
+from tmanager.events.model import PairingSystem, Player, PlayerStatus, Round, absent_players, label, missing
 from tmanager.events.ranking import Group, TiebreakStanding, category, flag, tiebreak_names, tiebreak_standings
 from tmanager.events.reports import DivisionReports, PlayerSummary, Report, Seat, Table, check_kinds, slug
 from tmanager.pairing import Game
@@ -31,10 +31,11 @@ if TYPE_CHECKING:
 
 #: Report kinds in index order; ``crosstable`` is the cross-table of a round robin and the wall chart of a Swiss.
 KINDS = (
-    "players", "pairings", "pairings-alpha", "standings", "crosstable", "progress", "cards", "missing", "ratings",
+    "players", "pairings", "pairings-alpha", "slips", "standings", "prizes", "crosstable", "progress", "cards",
+    "missing", "ratings",
 )  # fmt: skip
 _SYMBOLS = {"1": "1", "=": "½", "0": "0", "+": "+", "-": "-", " ": "*", "U": "+", "F": "+", "H": "½", "Z": "0"}
-_BYE_NAMES = {
+BYE_NAMES = {
     ByeKind.PAIRING: "pairing-allocated bye", ByeKind.FULL: "full-point bye", ByeKind.HALF: "half-point bye",
     ByeKind.ZERO: "zero-point bye",
 }  # fmt: skip
@@ -70,10 +71,14 @@ class ChessReports(DivisionReports):
             self._standings[key] = tiebreak_standings(self.event, self.division, key[0], among=among)
         return self._standings[key]
 
-    def points(self, number: int, upto: int) -> str:
+    def score(self, number: int, upto: int) -> int:
+        """Player ``number``'s points in tenths after round ``upto``."""
         if upto not in self._scores:  # reports ask for every player after every round
             self._scores[upto] = scores(self.event, self.division, upto)
-        return format_points(self._scores[upto][number])
+        return self._scores[upto][number]
+
+    def points(self, number: int, upto: int) -> str:
+        return format_points(self.score(number, upto))
 
     def entries(self, upto: int) -> dict[int, dict[int, Game]]:
         """Round number -> player number -> TRF round entry, for the rounds up to ``upto``."""
@@ -89,6 +94,8 @@ class ChessReports(DivisionReports):
             "players": lambda: [self.players()],
             "pairings": lambda: [self.by_board(round_number)] if self.division.paired_rounds else [],
             "pairings-alpha": lambda: [self.alphabetical(round_number)] if self.division.paired_rounds else [],
+            "slips": lambda: [self.slips(round_number)] if self.division.paired_rounds else [],
+            "prizes": lambda: [self.prizes(upto)],
             "standings": lambda: [self.standings(upto)] + [self.standings(upto, among=g) for g in self.groups()],
             "crosstable": lambda: [self.table(upto)],
             "progress": lambda: [self.progress(upto)],
@@ -151,14 +158,74 @@ class ChessReports(DivisionReports):
 
         rows = tuple((str(i), *side(b.white), b.result, *side(b.black)) for i, b in enumerate(record.boards, 1))
         header = ("Bd", "No", "White", "Rtg", "Pts", "Result", "No", "Black", "Rtg", "Pts")
-        blocks: list[Table | str] = [Table(header, rows, frozenset({2, 7}))]
+        blocks: list[Table | str] = [*self._when(record.number), Table(header, rows, frozenset({2, 7}))]
         blocks += [f"bye: {label(self.division.player(n))}, {kind}" for n, kind in record.byes.items()]
+        blocks += self._absent(record)
         return Report(
             f"{self.prefix}pairings-r{record.number}",
             f"{self.heading}: round {record.number} pairings",
             tuple(blocks),
             kind="pairings",
         )
+
+    def _when(self, round_number: int) -> list[str]:
+        """When the round starts, as the event's schedule says (nothing if it does not)."""
+        time = self.event.round_time(round_number)
+        return [f"round {round_number}: {time}"] if time else []
+
+    def _absent(self, record: Round) -> list[str]:
+        """The players on no board and without a bye in the round (withdrawn, absent), as one note."""
+        absent = absent_players(self.division, record)
+        return [f"absent: {', '.join(label(p) for p in absent)}"] if absent else []
+
+    def slips(self, round_number: int | None = None) -> Report:
+        """A result slip per board for the players to fill in and sign: round and time, board, both players."""
+        record = self.paired_round(round_number)
+        time = self.event.round_time(record.number)
+        tables: list[Table | str] = []
+        for i, b in enumerate(record.boards, 1):
+            white, black = self.division.player(b.white), self.division.player(b.black)
+            rows = (
+                ("No", str(white.number), str(black.number)),
+                ("Name", " ".join(x for x in (white.title, white.name) if x),
+                 " ".join(x for x in (black.title, black.name) if x)),
+                ("Result", "1-0    ½-½    0-1", ""),
+                ("Signature", "", ""),
+            )  # fmt: skip
+            title = f"{self.heading} · round {record.number}" + (f" · {time}" if time else "") + f" · board {i}"
+            tables.append(Table(("", "White", "Black"), rows, frozenset({0, 1, 2}), title))
+        return Report(
+            f"{self.prefix}slips-r{record.number}",
+            f"{self.heading}: round {record.number} result slips",
+            tuple(tables),
+            kind="slips",
+        )
+
+    def prizes(self, upto: int | None = None) -> Report:
+        """The first ``prizes`` places overall and in each prize category of the event (ties shown as ranked)."""
+        n = self.upto(upto)
+        count = self.event.prizes
+        header = ("Pl", "No", "Tit", "Name", "Rtg", "Fed", "Pts", *(t.name for t in tiebreak_names(self.event)))
+        groups: list[Group | None] = [None, *(category(self.event, self.division, c) for c in self.event.categories)]
+        blocks: list[Table | str] = []
+        for group in groups:
+            # Ranks are shared only by exact ties, which all stand inside the list.
+            chosen = [s for s in self.ranking(n, among=group) if s.rank <= count]
+            rows = tuple(
+                (
+                    str(s.rank), str(s.player.number), s.player.title, s.player.name, str(s.player.rating or ""),
+                    s.player.federation, format_points(s.points), *_values(s.values),
+                )
+                for s in chosen
+            )  # fmt: skip
+            title = "Overall" if group is None else f"Category {group.name}"
+            blocks.append(Table(header, rows, frozenset({2, 3, 5}), title) if rows else f"{title}: no players")
+        pending = sum(1 for r, _ in missing(self.division) if r <= n)
+        if pending:
+            blocks.append(f"{pending} result(s) still missing: this list is not final")
+        blocks.append(self.legend())
+        return Report(f"{self.prefix}prizes-r{n}", f"{self.heading}: prize list after round {n}", tuple(blocks),
+                      kind="prizes")  # fmt: skip
 
     def alphabetical(self, round_number: int | None = None) -> Report:
         """Every player of a round in alphabetical order, with board, colour and opponent (or bye)."""
@@ -173,7 +240,7 @@ class ChessReports(DivisionReports):
                 colour = Colour.WHITE if white else Colour.BLACK
                 rows.append((p.name, str(p.number), str(index), colour.word, label(self.division.player(other))))
             elif p.number in record.byes:
-                rows.append((p.name, str(p.number), "", "", _BYE_NAMES[record.byes[p.number]]))
+                rows.append((p.name, str(p.number), "", "", BYE_NAMES[record.byes[p.number]]))
             else:
                 rows.append((p.name, str(p.number), "", "", "not playing"))
         header = ("Name", "No", "Bd", "Colour", "Opponent")
@@ -419,12 +486,14 @@ class ChessReports(DivisionReports):
 
         rows = [[str(i), *side(b.white), b.result, *side(b.black)] for i, b in enumerate(record.boards, 1)]
         header = ["Bd", "White", "Rtg", "Pts", "Result", "Black", "Rtg", "Pts"]
-        lines = [f"{self.event.name}, division {division.name}: round {record.number}"]
+        time = self.event.round_time(record.number)
+        lines = [f"{self.event.name}, division {division.name}: round {record.number}" + (f", {time}" if time else "")]
         lines += aligned(header, rows, left={1, 4, 5})
         entries = round_games(division, record)
         for number, kind in record.byes.items():
             points = format_points(self.event.scoring.points(entries[number]))
             lines.append(f"bye: {label(division.player(number))}, {kind} ({points})")
+        lines += self._absent(record)
         return "\n".join(lines) + "\n"
 
     def standings_text(self, upto: int | None = None, *, among: Group | None = None) -> str:
