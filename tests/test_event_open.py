@@ -241,3 +241,19 @@ def test_web_json_pairings_layout_and_missing_results_view(built: Path, tmp_path
     assert re.findall(r'id="result-(\d+)"', only) == ["32"]
     assert d.round(9).boards[30].result.pending, "the file read before is untouched: the server saved to disk"
     assert not ev.load(path).division().round(9).boards[30].result.pending
+
+
+def test_accelerated_pairings_show_virtual_points(tmp_path: Path) -> None:
+    path = tmp_path / "baku.toml"
+    ok("new", path, "--name", "Baku", "--rounds", "9", "--set", "acceleration=baku")
+    entries = tmp_path / "entries.csv"
+    entries.write_text("name,rating\n" + "".join(f'"P{i:02d}, X",{2400 - 20 * i}\n' for i in range(1, 17)))
+    ok("import-players", path, entries)
+    ok("pair", path, "--colour", "white")
+    sheet = ok("pairings", path).splitlines()
+    # GA: the first 2 x ceil(16 / 4) = 8 players carry one virtual point into round 1 (C.04.5.1).
+    assert [line.split()[5] for line in sheet[2:10]] == ["0+1"] * 4 + ["0"] * 4
+    assert sheet[-1].startswith("Pts: the score before the round, +N the virtual points")
+    boards = json.loads(ok("pairings", path, "--format", "json"))["boards"]
+    carried = {side["no"] for b in boards for side in (b["white"], b["black"]) if side["virtual_points"] == 1}
+    assert carried == set(range(1, 9))

@@ -20,7 +20,7 @@ from tmanager.columns import aligned
 from tmanager.core import fide
 from tmanager.core.results import ByeKind, Colour, format_points
 from tmanager.errors import StateError
-from tmanager.events.games import round_games, scores
+from tmanager.events.games import round_games, scores, virtual_points
 from tmanager.events.model import PairingSystem, Player, PlayerStatus, Round, absent_players, label, missing
 from tmanager.events.ranking import Group, TiebreakStanding, category, flag, tiebreak_names, tiebreak_standings
 from tmanager.events.reports import DivisionReports, PlayerSummary, Report, Seat, Table, check_kinds, slug
@@ -79,6 +79,17 @@ class ChessReports(DivisionReports):
 
     def points(self, number: int, upto: int) -> str:
         return format_points(self.score(number, upto))
+
+    def pairing_points(self, number: int, round_number: int) -> str:
+        """The score a player is paired on in a round: ``2½``, with accelerated pairings ``2½+1`` (the
+        virtual points of the Baku method added for the pairing only)."""
+        virtual = virtual_points(self.event, self.division, round_number).get(number, 0)
+        return self.points(number, round_number - 1) + (f"+{format_points(virtual)}" if virtual else "")
+
+    def _acceleration_note(self, round_number: int) -> list[str]:
+        if not virtual_points(self.event, self.division, round_number):
+            return []
+        return ["Pts: the score before the round, +N the virtual points of the Baku acceleration (pairing only)"]
 
     def entries(self, upto: int) -> dict[int, dict[int, Game]]:
         """Round number -> player number -> TRF round entry, for the rounds up to ``upto``."""
@@ -150,17 +161,16 @@ class ChessReports(DivisionReports):
     def by_board(self, round_number: int | None = None) -> Report:
         """A round's boards with ratings and the scores before the round, and its byes."""
         record = self.paired_round(round_number)
-        before = record.number - 1
 
         def side(number: int) -> tuple[str, ...]:
             p = self.division.player(number)
-            return (str(number), p.name, str(p.rating or ""), self.points(number, before))
+            return (str(number), p.name, str(p.rating or ""), self.pairing_points(number, record.number))
 
         rows = tuple((str(i), *side(b.white), b.result, *side(b.black)) for i, b in enumerate(record.boards, 1))
         header = ("Bd", "No", "White", "Rtg", "Pts", "Result", "No", "Black", "Rtg", "Pts")
         blocks: list[Table | str] = [*self._when(record.number), Table(header, rows, frozenset({2, 7}))]
         blocks += [f"bye: {label(self.division.player(n))}, {kind}" for n, kind in record.byes.items()]
-        blocks += self._absent(record)
+        blocks += self._absent(record) + self._acceleration_note(record.number)
         return Report(
             f"{self.prefix}pairings-r{record.number}",
             f"{self.heading}: round {record.number} pairings",
@@ -478,11 +488,10 @@ class ChessReports(DivisionReports):
         """``Spring Open, division main: round 3`` and a compact table of the boards, then the byes."""
         record = self.paired_round(round_number)
         division = self.division
-        before = record.number - 1
 
         def side(number: int) -> list[str]:
             p = division.player(number)
-            return [label(p), str(p.rating or ""), self.points(number, before)]
+            return [label(p), str(p.rating or ""), self.pairing_points(number, record.number)]
 
         rows = [[str(i), *side(b.white), b.result, *side(b.black)] for i, b in enumerate(record.boards, 1)]
         header = ["Bd", "White", "Rtg", "Pts", "Result", "Black", "Rtg", "Pts"]
@@ -493,7 +502,7 @@ class ChessReports(DivisionReports):
         for number, kind in record.byes.items():
             points = format_points(self.event.scoring.points(entries[number]))
             lines.append(f"bye: {label(division.player(number))}, {kind} ({points})")
-        lines += self._absent(record)
+        lines += self._absent(record) + self._acceleration_note(record.number)
         return "\n".join(lines) + "\n"
 
     def standings_text(self, upto: int | None = None, *, among: Group | None = None) -> str:

@@ -19,7 +19,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from tmanager.events.games import round_games
+from tmanager.events.games import round_games, virtual_points
 from tmanager.events.model import Player, absent_players, missing
 from tmanager.events.ranking import Group, tiebreak_names
 from tmanager.events.reports.chess import BYE_NAMES, ChessReports
@@ -71,13 +71,18 @@ def standings(reports: ChessReports, upto: int | None = None, *, among: Group | 
 
 
 def pairings(reports: ChessReports, round_number: int | None = None) -> Row:
-    """A round: its time, each board (both players with their points before the round, the result or null),
+    """A round: its time, each board (both players with their points before the round and the virtual points of
+    an accelerated round, the result or null),
     the byes with the points they give, and the players absent from it."""
     record = reports.paired_round(round_number)
     before = record.number - 1
 
+    virtual = virtual_points(reports.event, reports.division, record.number)
+
     def side(number: int) -> Row:
-        return {**_player(reports.division.player(number)), "points": _number(reports.score(number, before))}
+        player = _player(reports.division.player(number))
+        points = _number(reports.score(number, before))
+        return {**player, "points": points, "virtual_points": _number(virtual.get(number, 0))}
 
     boards = [
         {"board": i, "white": side(b.white), "black": side(b.black), "result": None if b.result.pending else b.result}
