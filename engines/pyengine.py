@@ -51,6 +51,7 @@ FAULTS = {
     "stall": "stop answering go once the game is N moves old; still answers isready and ping",
     "illegal": "play a move from an empty square once the game is N moves old",
     "garbage": "answer 'bestmove xyz123' / 'move xyz123' once the game is N moves old",
+    "null": "answer a null move ('bestmove 0000' / 'move @@@@') once the game is N moves old",
     "false-claim": "XBoard only: claim a mate ('1-0 {White mates}') instead of moving, once N moves old",
     "slow": "think --delay seconds for every move, whatever the clock says",
 }
@@ -160,6 +161,8 @@ class Engine:
             return Reply(None, empty_square_move(board).uci(), score, 1, time.monotonic() - start)
         if fault == "garbage":
             return Reply(None, GARBAGE, score, 1, time.monotonic() - start)
+        if fault == "null":
+            return Reply(None, notation(chess.Move.null()), score, 1, time.monotonic() - start)
         return Reply(move, notation(move), score, board.legal_moves.count(), time.monotonic() - start)
 
 
@@ -173,6 +176,7 @@ def uci(engine: Engine, lines: Iterable[str]) -> None:
     """Serve the UCI protocol on ``lines`` until quit or end of input."""
     variant, chess960 = "chess", False
     board = board_for(variant, chess960=chess960)
+    held: list[str] = []  # the answer to "go infinite", given on "stop"
     for line in lines:
         command, _, rest = line.strip().partition(" ")
         try:
@@ -199,15 +203,23 @@ def uci(engine: Engine, lines: Iterable[str]) -> None:
                 for move in moves.split():
                     board.push_uci(move)
             elif command == "go":
-                if board.is_game_over():
-                    say("bestmove (none)")
-                elif reply := engine.reply(board, board.uci):
+                answer = ["bestmove (none)"] if board.is_game_over() else []
+                if not answer and (reply := engine.reply(board, board.uci)):
                     ms = round(reply.seconds * 1000)
-                    say(f"info depth 1 score cp {reply.score} nodes {reply.nodes} time {ms} pv {reply.text}")
-                    say(f"bestmove {reply.text}")
+                    answer = [f"info depth 1 score cp {reply.score} nodes {reply.nodes} time {ms} pv {reply.text}",
+                              f"bestmove {reply.text}"]
+                if "infinite" in rest.split():
+                    held = answer  # an infinite search ends only on stop
+                else:
+                    for text in answer:
+                        say(text)
+            elif command == "stop":
+                for text in held:
+                    say(text)
+                held = []
             elif command == "quit":
                 return
-            # Anything else (ucinewgame, stop, ponderhit, debug…) needs no answer from an engine that
+            # Anything else (ucinewgame, ponderhit, debug…) needs no answer from an engine that
             # never searches in the background.
         except (ValueError, IndexError) as exc:
             say(f"info string error: {exc}")

@@ -52,14 +52,11 @@ def pgn_games(path: Path) -> list[dict[str, str]]:
     return games
 
 
-def assert_consistent(
-    tourney_path: Path, *, complete: bool = True, upgraded: dict[str, str] | None = None
-) -> list[dict[str, str]]:
+def assert_consistent(tourney_path: Path, *, complete: bool = True) -> list[dict[str, str]]:
     """PGN and results string agree: one current PGN game per finished game, with the scheduled
-    pairing, colours and the result of its results character; nothing in progress.
-    ``upgraded`` maps names of participants upgraded meanwhile to their successors."""
+    pairing, colours and the result of its results character; nothing in progress."""
+    from tmanager.core.results import Result
     from tmanager.tourney import store
-    from tmanager.tourney.model import PGN_RESULT
 
     tourney = store.read(tourney_path)
     schedule = tourney.schedule()
@@ -75,9 +72,8 @@ def assert_consistent(
         number = int(g["GameNumber"])
         scheduled = schedule.game(number)
         assert scheduled is not None
-        current = (upgraded or {}).get
-        assert current(g["White"], g["White"]) == tourney.participants[scheduled.white].name
-        assert current(g["Black"], g["Black"]) == tourney.participants[scheduled.black].name
-        assert g["Result"] == PGN_RESULT[tourney.results[number]]
+        assert g["White"] == tourney.participants[scheduled.white].name
+        assert g["Black"] == tourney.participants[scheduled.black].name
+        assert g["Result"] == Result.from_xboard(tourney.results[number]).pgn
         assert g["Round"] == str(scheduled.pgn_round)
     return games

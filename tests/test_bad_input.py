@@ -219,7 +219,7 @@ CASES = [
          "after the progress sections"),
     # --- the owned tail ----------------------------------------------------------------------------
     Case("results not a string", edited(('results = "+-="', "results = 5")), "progress.results",
-         "must be a string"),
+         "must be str (text)"),
     Case("results foreign character", edited(('results = "+-="', 'results = "+x="')), "progress.results",
          "foreign character 'x'"),
     Case("results too long", edited(('results = "+-="', 'results = "+-=+-=+"')), "progress.results",
@@ -244,7 +244,7 @@ CASES = [
                 ("[progress]\n", "[swiss]\nrounds = [[[0, 7]]]\n[progress]\n")),
          "swiss.rounds[0]", "participant 7"),
     # --- [tourney] values ------------------------------------------------------------------------
-    Case("tourney name a number", edited(('name = "t"', "name = 5")), "tourney.name", "must be a string"),
+    Case("tourney name a number", edited(('name = "t"', "name = 5")), "tourney.name", "must be str (text)"),
     Case("tourney name with a newline", edited(('name = "t"', 'name = "t\\n[Round \\"9\\"]"')), "tourney.name",
          "control character"),
     Case("event with a quote", setting('event = "a\\"b"'), "tourney.event", "quote"),
@@ -271,7 +271,7 @@ CASES = [
          "tourney.swiss_rounds", "0 Swiss rounds"),
     Case("bye points negative", setting("bye_points = -1"), "tourney.bye_points", "non-negative"),
     Case("sync not a boolean", setting('sync_after_round = "yes"'), "tourney.sync_after_round", "true or false"),
-    Case("pgn a number", setting("pgn = 5"), "tourney.pgn", "must be a string"),
+    Case("pgn a number", setting("pgn = 5"), "tourney.pgn", "must be str (text)"),
     Case("pgn a directory", setting('pgn = "."'), "tourney.pgn", "is a directory"),
     Case("pgn in a missing directory", setting('pgn = "missing/t.pgn"'), "tourney.pgn", "no directory"),
     Case("pgn under a regular file", also_file("f", "x", setting('pgn = "f/t.pgn"')), "tourney.pgn",
@@ -279,7 +279,7 @@ CASES = [
     Case("pgn the tourney file", setting('pgn = "t.toml"'), "tourney.pgn", "the tourney file itself"),
     Case("pgn a FIFO", also_fifo("t.pgn", setting('pgn = "t.pgn"')), "tourney.pgn", "FIFO"),
     Case("variant unknown", setting('variant = "xiangqi"'), "tourney.variant", "xiangqi"),
-    Case("tc a number", setting("tc = 5"), "tourney.tc", "must be a string"),
+    Case("tc a number", setting("tc = 5"), "tourney.tc", "must be str (text)"),
     Case("tc unreadable", setting('tc = "fast"'), "tourney.tc", "bad time control 'fast'"),
     Case("tc of no time", setting('tc = "0+1"'), "tourney.tc", "must be positive"),
     Case("tc of no moves", setting('tc = "0/60"'), "tourney.tc", "must be positive"),
@@ -297,7 +297,7 @@ CASES = [
     Case("lease zero", setting("lease = 0"), "tourney.lease", "must be positive"),
     Case("lease negative", setting("lease = -120"), "tourney.lease", "non-negative"),
     Case("ponder a string", setting('ponder = "yes"'), "tourney.ponder", "true or false"),
-    Case("hook a number", setting("after_game = 5"), "tourney.after_game", "must be a string"),
+    Case("hook a number", setting("after_game = 5"), "tourney.after_game", "must be str (text)"),
     # --- participants ----------------------------------------------------------------------------
     Case("one participant", text(GOOD.split("[[participants]]\nname = \"B\"")[0]),
          "participants", "at least 2 participants"),
@@ -312,15 +312,15 @@ CASES = [
     Case("name with a line separator", named('"A\\u2028B"'), "participants[0].name", "control character"),
     Case("name with a backslash", named('"A\\\\B"'), "participants[0].name", "backslash"),
     Case("name too long", named(f'"{"N" * 300}"'), "participants[0].name", "255"),
-    Case("name a number", named("5"), "participants[0].name", "must be a string"),
+    Case("name a number", named("5"), "participants[0].name", "must be str (text)"),
     Case("names twice", named('"B"'), "participants", "two participants are named 'B'"),
     Case("neither engine nor cmd", edited(('cmd = "stockfish"\nprotocol = "uci"\n', "")), "participants[0]",
          "neither engine nor cmd"),
     Case("unknown engine", edited(('cmd = "stockfish"\nprotocol = "uci"\n', 'engine = "no-such-def"\n')),
          "participants[0].engine", "unknown engine 'no-such-def'"),
     Case("engine a number", edited(('cmd = "stockfish"\nprotocol = "uci"\n', "engine = 5\n")),
-         "participants[0].engine", "must be a string"),
-    Case("cmd a number", edited(('cmd = "stockfish"', "cmd = 5")), "participants[0].cmd", "must be a string"),
+         "participants[0].engine", "must be str (text)"),
+    Case("cmd a number", edited(('cmd = "stockfish"', "cmd = 5")), "participants[0].cmd", "must be str (text)"),
     Case("cmd blank", edited(('cmd = "stockfish"', 'cmd = "   "')), "participants[0].cmd", "empty command"),
     Case("cmd unbalanced quote", edited(('cmd = "stockfish"', "cmd = \"'stockfish\"")), "participants[0].cmd",
          "quotation"),
@@ -351,7 +351,7 @@ CASES = [
     Case("resign score a string", before_progress("[adjudication]\nresign_score = 'x'\n"),
          "adjudication.resign_score", "whole number"),
     Case("syzygy a number", before_progress("[adjudication]\nsyzygy = 5\n"), "adjudication.syzygy",
-         "must be a string"),
+         "must be str (text)"),
     Case("syzygy missing", before_progress("[adjudication]\nsyzygy = 'no-tables'\n"), "adjudication.syzygy",
          "no directory"),
     Case("openings format unknown", before_progress("[openings]\nfile = 'b.epd'\nformat = 'cbh'\n"),
@@ -377,7 +377,7 @@ CASES = [
     Case("definition options a number", with_definition('cmd = "stockfish"\nprotocol = "uci"\noptions = 5\n'),
          "options", "table of strings", file="mine.toml"),
     Case("definition protocol a number", with_definition('cmd = "stockfish"\nprotocol = 5\n'),
-         "protocol", "must be a string", file="mine.toml"),
+         "protocol", "must be str (text)", file="mine.toml"),
 ]
 
 
@@ -467,7 +467,8 @@ ARGUMENTS = [
     ("edit", ("--set", 'pgn="t.toml"'), "tourney.pgn", "the tourney file itself"),
     ("substitute", ("A", "stockfish", "--name", 'X"]\n[Result "1-0"]', "--replace"), "participants[0].name",
      "holds a quote"),
-    ("substitute", ("A", "stockfish", "--name", "  ", "--upgrade"), "participants[0].name", "is empty"),
+    # An upgrade keeps the slot's name (--name is refused there): an empty one can only come with --replace.
+    ("substitute", ("A", "stockfish", "--name", "  ", "--replace"), "participants[0].name", "is empty"),
     ("substitute", ("A", "nope", "--cmd", "'unclosed", "--protocol", "uci", "--upgrade"), "participants[0].cmd",
      "no closing quotation"),
 ]
@@ -554,7 +555,8 @@ def test_hostile_names_in_a_played_game_give_one_tag_each(tmp_path: Path) -> Non
     assert all(re.fullmatch(r'\[\w+ "(?:[^"\\]|\\.)*"\]', t) for t in tags), tags
     path = tmp_path / "t.pgn"
     pgn.append_game(path, record.pgn)
-    assert pgn.find_result(path, 0) == record.result == "1/2-1/2"
+    found = pgn.find_game(path, 0)
+    assert found is not None and found.result == record.result == "1/2-1/2"
 
 
 # --- new files get the user's usual mode ---------------------------------------------------------------

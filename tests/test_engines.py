@@ -53,7 +53,7 @@ def test_each_caller_gets_its_own_copy(definition: Path) -> None:
 def test_a_broken_edit_is_reported(definition: Path) -> None:
     load_definition(definition)
     definition.write_text(TEXT + "cmd = \n")
-    with pytest.raises(ConfigError, match="e.toml: not valid TOML"):
+    with pytest.raises(ConfigError, match=r"e\.toml: not valid TOML"):
         load_definition(definition)
     definition.unlink()
     with pytest.raises(ConfigError, match="no such engine definition file"):

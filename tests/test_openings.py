@@ -184,6 +184,43 @@ def test_epd_operations_and_comments(tmp_path: Path) -> None:
     assert book.openings[1].fen == "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"
 
 
+def test_fen_lines_with_move_counters_as_in_fastchess_and_cutechess_books(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        "fastchess.epd",
+        "r1bqkb1r/pp3pp1/2nppn2/7p/3NP1PP/2N5/PPP2P2/R1BQKBR1 w Qkq - 0 9\n"
+        'rnb2rk1/ppp2pbp/3p2p1/3Pp2n/2P1P2q/2N1BP2/PP1Q2PP/R3KBNR w KQ - 3 9 id "Kings Indian";\n'
+        "4k3/8/8/8/8/8/4P3/4K3 w - - hmvc 3; fmvn 8;\n",
+    )
+    book = OpeningBook.load(path)
+    assert [o.fen.split()[-2:] for o in book.openings] == [["0", "9"], ["3", "9"], ["3", "8"]]
+    assert book.openings[1].name == "Kings Indian"
+    assert book.openings[0].board().fullmove_number == 9
+    three_check = write(tmp_path, "3check.epd", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 2+3 4 7\n")
+    assert OpeningBook.load(three_check, variant="3check").openings[0].fen.endswith("2+3 4 7")
+
+
+def test_book_is_checked_by_new_and_edit_with_its_file_and_line(tmp_path: Path) -> None:
+    from tests.conftest import run_cli
+
+    good = write(tmp_path, "good.epd", f"{chess.STARTING_FEN}\n")
+    bad = write(tmp_path, "bad.epd", f"{chess.STARTING_FEN}\n{chess.STARTING_BOARD_FEN} w KQkq - 0 x\n")
+    path = tmp_path / "t.toml"
+    engines = ("-e", "random-uci", "-e", "greedy-uci", "--nodes", "1")
+    done = run_cli("new", path, *engines, "--openings", bad)
+    assert done.returncode == 2 and not path.exists()
+    assert done.stderr.startswith(f"tmanager: {bad}: line 2: not a valid EPD line") and done.stderr.count("\n") == 1
+    assert run_cli("new", path, *engines, "--openings", good).returncode == 0
+    before = path.read_text()
+    done = run_cli("edit", path, "--set", f"openings.file={str(bad)!r}")
+    assert done.returncode == 2 and done.stderr.startswith(f"tmanager: {bad}: line 2: not a valid EPD line")
+    done = run_cli("edit", path, "--set", 'variant="atomic"')  # the book's castling rights are fine in atomic
+    assert done.returncode == 0, done.stderr
+    done = run_cli("edit", path, "--set", 'variant="racingkings"')
+    assert done.returncode == 2 and f"tmanager: {good}: line 1: invalid position" in done.stderr
+    assert "atomic" in path.read_text() and path.read_text() != before
+
+
 def test_missing_empty_and_bad_epd_books(tmp_path: Path) -> None:
     assert "no such opening book file" in error_of(tmp_path / "nope.epd")
     assert "holds no openings" in error_of(write(tmp_path, "empty.epd", "\n# nothing\n"))

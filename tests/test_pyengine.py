@@ -64,7 +64,7 @@ def test_definitions_load_and_fault_definitions_select_their_fault() -> None:
     for name in ("random-uci", "random-xboard", "greedy-uci", "greedy-xboard", "stockfish"):
         assert name in names
     faults = [n for n in names if n.startswith("fault-")]
-    assert len(faults) == 8
+    assert len(faults) == 9
     for name in faults:
         cmd = command(name)
         assert cmd[cmd.index("--fault") + 1] == name.removeprefix("fault-")
@@ -270,6 +270,14 @@ def test_garbage_answers_an_unparseable_move(protocol: str) -> None:
         board = play_moves(engine, 3)
         with pytest.raises(chess.engine.EngineError, match="xyz123"):
             engine.play(board, CLOCK)
+
+
+@pytest.mark.parametrize("protocol", ["uci", "xboard"])
+def test_null_answers_a_null_move(protocol: str) -> None:
+    with popen("fault-null", protocol=protocol) as engine:
+        board = play_moves(engine, 3)
+        result = engine.play(board, CLOCK)
+    assert result.move == chess.Move.null()  # python-chess takes it: the manager must refuse it
 
 
 def test_false_claim_claims_a_mate_that_is_not_there(caplog: pytest.LogCaptureFixture) -> None:

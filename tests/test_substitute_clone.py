@@ -2,28 +2,40 @@
 
 from __future__ import annotations
 
+import json
 import signal
 import subprocess
 import sys
 from pathlib import Path
+
+import chess.pgn
 
 from tests.conftest import ROOT, assert_consistent, pgn_games, run_cli
 from tests.test_workers import claims_of, slow_tourney, start_worker, wait_for
 from tmanager.tourney import store
 
 
-def test_upgrade_mid_run(tmp_path: Path) -> None:
+def test_upgrade_mid_run_keeps_the_name_everywhere(tmp_path: Path) -> None:
     path = slow_tourney(tmp_path / "u.toml", players=3, games=2, delay=0.02, max_moves=15)
+    assert run_cli("edit", path, "--set", "participants.E2.time_margin=0.5").returncode == 0
     worker = start_worker(path)
     wait_for(lambda: sum(c in "+-=" for c in store.read(path).results) >= 2)
-    done = run_cli("substitute", path, "E2", "random-uci", "--name", "E2-new", "--upgrade")
+    done = run_cli("substitute", path, "E2", "random-uci", "--upgrade", "--option", "Hash=8")
     assert done.returncode == 0, done.stderr
+    assert "E2 now plays with random-uci in all future games" in done.stdout
     assert worker.wait(timeout=120) == 0  # the running worker picked the change up
-    games = assert_consistent(path, upgraded={"E2": "E2-new"})
-    names = [g["White"] for g in games] + [g["Black"] for g in games]
-    assert "E2-new" in names
+    games = assert_consistent(path)  # the PGN names the scheduled participants, E2 included
     tourney = store.read(path)
-    assert [p.name for p in tourney.participants] == ["E0", "E1", "E2-new"]
+    e2 = tourney.participants[2]
+    assert (e2.name, e2.engine, e2.cmd, dict(e2.options)) == ("E2", "random-uci", "", {"Hash": 8})
+    assert e2.time_margin == 0.5  # the slot's conditions stay
+    # One player per slot in the PGN's cross-table, as in status and the dashboard.
+    table = run_cli("crosstable", tourney.pgn_path, "--format", "json")
+    assert table.returncode == 0, table.stderr
+    assert sorted(p["name"] for p in json.loads(table.stdout)["players"]) == ["E0", "E1", "E2"]
+    assert len(games) == 6
+    refused = run_cli("substitute", path, "E2", "greedy-uci", "--upgrade", "--name", "E2-new")
+    assert refused.returncode == 2 and "an upgrade keeps the name 'E2'" in refused.stderr
 
 
 def test_replace_resets_finished_games_and_supersedes_them(tmp_path: Path) -> None:
@@ -65,7 +77,9 @@ def test_substitute_bad_input(tmp_path: Path) -> None:
     for args, message in [
         (("Nobody", "random-uci", "--upgrade"), "no participant named 'Nobody'"),
         (("E0", "no-such-definition", "--upgrade"), "unknown engine 'no-such-definition'"),
-        (("E0", "E1", "--cmd", "stockfish", "--protocol", "uci", "--upgrade"), "already named 'E1'"),
+        (("E0", "E1", "--cmd", "stockfish", "--protocol", "uci", "--replace"), "already named 'E1'"),
+        (("E0", "random-uci", "--name", "E9", "--upgrade"), "an upgrade keeps the name 'E0'"),
+        (("E0", "random-uci", "--upgrade", "--option", "Hash"), "--option 'Hash' is not KEY=VALUE"),
         (("E0", "X", "--cmd", "no-such-binary", "--protocol", "uci", "--upgrade"), "not on PATH"),
     ]:
         before = path.read_bytes()
@@ -160,10 +174,14 @@ def test_workers_see_substitution_without_restart(tmp_path: Path) -> None:
     run = subprocess.Popen([sys.executable, "-m", "tmanager", "run", str(path)], stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE, text=True)
     wait_for(lambda: sum(c in "+-=" for c in store.read(path).results) >= 1)
-    assert run_cli("substitute", path, "E1", "greedy-xboard", "--name", "G", "--upgrade").returncode == 0
+    # An engine that cannot start: each game it plays from now on shows it, under E1's name.
+    assert run_cli("substitute", path, "E1", "fault-crash-start", "--upgrade").returncode == 0
     assert run.wait(timeout=120) == 0, run.stderr.read() if run.stderr else ""
-    games = assert_consistent(path, upgraded={"E1": "G"})
-    assert any("G" in (g["White"], g["Black"]) for g in games)
+    assert_consistent(path)
+    with open(store.read(path).pgn_path) as f:
+        reasons = [g.end().comment for g in iter(lambda: chess.pgn.read_game(f), None)]
+    assert any("engine failed to start" in reason for reason in reasons)
+    assert store.read(path).faults["E1"]["crash"] >= 1
 
 
 def test_xboard_time_controls_and_books_map_to_ours(tmp_path: Path) -> None:

@@ -160,3 +160,63 @@ def test_examples_are_valid_and_fresh(example: Path) -> None:
     assert tourney.schedule().total_games > 0
     for index in range(len(tourney.participants)):
         tourney.engine_spec(index).check_runnable()
+
+
+# --- per-participant options and settings: --option, --each, participants.NAME.FIELD ------------------
+
+
+def test_new_takes_engine_options_and_settings_per_participant(tmp_path: Path) -> None:
+    path = tmp_path / "o.toml"
+    done = run_cli(
+        "new", path, "-e", "stockfish:base", "-e", "stockfish:dev:2", "--nodes", "100",
+        "--each", "option.Hash=16", "--each", "option.Threads=1", "--option", "dev:2:Hash=64",
+        "--option", "base:Move Overhead=30", "--each", "tc=10+0.1", "--each", "time_margin=0.05",
+        "--set", "participants.dev:2.ponder=true",
+    )
+    assert done.returncode == 0, done.stderr
+    base, dev = store.read(path).participants
+    assert dict(base.options) == {"Hash": 16, "Threads": 1, "Move Overhead": 30}
+    assert dict(dev.options) == {"Hash": 64, "Threads": 1}  # --option wins over --each
+    assert (base.tc, base.time_margin, base.ponder) == ("10+0.1", 0.05, None)
+    assert (dev.tc, dev.time_margin, dev.ponder) == ("10+0.1", 0.05, True)
+    assert dev.name == "dev:2"
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--option", "nobody:Hash=1"], "--option: --option 'nobody:Hash=1' names no participant"),
+        (["--option", "A:Hash"], "is not NAME:KEY=VALUE"),
+        (["--each", "colour=white"], "participants[0]: cannot set 'colour' of participant 'A'"),
+        (["--each", "option.=1"], "cannot set 'option.' of participant 'A'"),
+        (["--each", "tc=fast"], "participants[0].tc"),
+        (["--each", "time_margin=-1"], "participants[0].time_margin: must be a non-negative number"),
+        (["--set", "participants.Z.tc=1+0"], "'participants.Z.tc' names no participant"),
+    ],
+)
+def test_new_refuses_bad_participant_settings(tmp_path: Path, args: list[str], says: str) -> None:
+    path = tmp_path / "o.toml"
+    done = run_cli("new", path, "-e", "stockfish:A", "-e", "stockfish:B", "--nodes", "100", *args)
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert says in done.stderr
+    assert not path.exists()
+
+
+def test_edit_changes_how_participants_play_not_who_they_are(write_tourney: Callable[..., Path]) -> None:
+    path = write_tourney(GOOD)
+    done = run_cli("edit", path, "--option", "A:Hash=32", "--each", "time_margin=0.2",
+                   "--set", "participants.C.tc=5+0.05", "--each", "restart=true")
+    assert done.returncode == 0, done.stderr
+    tourney = store.read(path)
+    a, b, c = tourney.participants
+    assert dict(a.options) == {"Hash": 32} and not b.options
+    assert [p.time_margin for p in (a, b, c)] == [0.2] * 3 and all(p.restart for p in (a, b, c))
+    assert c.tc == "5+0.05" and tourney.results == "+-="
+    assert tourney.time_margin(1) == 0.2 and str(tourney.time_control(2)) == "5+0.05"
+    for change in ("participants.A.cmd=gnuchess", "participants.A.name=Z", "participants.B.engine=fairymax",
+                   "participants.B.args=[]"):
+        before = path.read_bytes()
+        done = run_cli("edit", path, "--set", change)
+        assert done.returncode == 2 and "use tmanager substitute" in done.stderr, done.stderr
+        assert path.read_bytes() == before
+    assert run_cli("edit", path).returncode == 2

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -209,3 +210,90 @@ tc = "2+0.05"
     assert store.read(path).faults == {}
     sf_games = [g for g in games if "Pondering Stockfish" in (g["White"], g["Black"])]
     assert len(sf_games) == 8 and all(g["Termination"] != "time forfeit" for g in sf_games)
+
+
+def test_an_engine_that_refuses_the_variant_stops_the_tourney_before_a_game_is_scored(tmp_path: Path) -> None:
+    path = tmp_path / "atomic.toml"
+    new(path, "-e", "random-uci", "-e", "stockfish", "-e", "greedy-uci", "--nodes", "1",
+        "--set", 'variant="atomic"', "--set", "adjudication.max_moves=10")
+    for command in (["run", path, "--workers", "2"], ["work", path]):
+        done = run_cli(*command)
+        assert done.returncode == 2, done.stderr
+        errors = [line for line in done.stderr.splitlines() if line.startswith("tmanager:")]
+        assert errors and all(e == errors[0] for e in errors), done.stderr
+        assert errors[0] == (
+            f"tmanager: {path}: engine 'stockfish' does not play variant atomic "
+            "(it offers none: it has no UCI_Variant option) (choose another engine or variant)"
+        )
+        assert "Traceback" not in done.stderr
+        tourney = store.read(path)
+        assert tourney.results.strip() == "" and tourney.claims == {} and tourney.faults == {}
+        assert not tourney.pgn_path.exists()
+
+
+def test_pgn_output_settings_and_epd_out(tmp_path: Path) -> None:
+    import chess.pgn
+
+    path = tmp_path / "out.toml"
+    new(path, "-e", "random-uci", "-e", "greedy-xboard", "-e", "greedy-uci", "--nodes", "1",
+        "--set", "adjudication.max_moves=12", "--set", 'epd_out="final.epd"', "--set", "pgn_comments=true",
+        "--set", 'pgn_comment_fields=["nodes"]', "--set", 'pgn_notation="uci"')
+    done = run_cli("run", path, "--workers", "2")
+    assert done.returncode == 0, done.stderr
+    games = assert_consistent(path)
+    lines = (tmp_path / "final.epd").read_text().splitlines()
+    assert len(lines) == len(games) == 6
+    finals = set()
+    with open(store.read(path).pgn_path) as f:
+        while (game := chess.pgn.read_game(f)) is not None:
+            assert not game.errors and "n=" in game.next().comment  # type: ignore[union-attr]
+            board = game.end().board()
+            finals.add(f"{board.epd()} hmvc {board.halfmove_clock}; fmvn {board.fullmove_number};")
+    assert set(lines) == finals
+    assert all(re.search(r"\n1\. [a-h][1-8][a-h][1-8] \{", text) for text in store.read(path).pgn_path.read_text()
+               .split("\n\n[Event")), "moves in UCI notation"
+    refused = run_cli("new", tmp_path / "bad.toml", "-e", "random-uci", "-e", "greedy-uci", "--nodes", "1",
+                      "--set", 'pgn_comment_fields=["nodes", "colour"]')
+    assert refused.returncode == 2 and "tourney.pgn_comment_fields: unknown comment field 'colour'" in refused.stderr
+
+
+def test_engine_logs_per_game_and_an_option_edited_between_games(tmp_path: Path) -> None:
+    path = tmp_path / "logs.toml"
+    new(path, "-e", "random-uci:A", "-e", "random-xboard:B", "--nodes", "1", "--games", "2",
+        "--set", "adjudication.max_moves=5", "--set", "log_engines=true")
+    worker_log = tmp_path / "worker.log"
+    done = run_cli("work", path, "--games", "1", "--log", worker_log)
+    assert done.returncode == 0, done.stderr
+    assert run_cli("edit", path, "--option", "A:Hash=32", "--set", "log_engines=false").returncode == 0
+    done = run_cli("run", path, "--log-engines", "--log", worker_log)  # the flag instead of the setting
+    assert done.returncode == 0, done.stderr
+    logs = sorted((tmp_path / "logs.engine-logs").glob("*.log"))
+    assert [p.name for p in logs] == ["game-0.log", "game-1.log"]
+    first, second = (p.read_text() for p in logs)
+    assert re.search(r"\d\d:\d\d:\d\d\.\d{6} A <--- uci\n", first) and " B ---> feature " in first
+    assert " A <--- setoption name Hash value 32\n" in second and "Hash value 32" not in first
+    for text in (first, second):
+        assert re.search(r" A ---> bestmove \S+", text) and re.search(r" B ---> move \S+", text)
+    assert "<---" not in worker_log.read_text() and "--->" not in worker_log.read_text()
+    refused = run_cli("run", path, "--log-engines", "--dask", "tcp://127.0.0.1:1")
+    assert refused.returncode == 2 and "--log-engines: not with --dask" in refused.stderr
+
+
+def test_time_losses_and_the_worst_overstep_per_engine_in_status(tmp_path: Path) -> None:
+    from tmanager.web.dashboard import faults
+
+    path = tmp_path / "slow.toml"
+    new(path, "-e", "fault-slow:Slow", "-e", "greedy-uci:Quick", "--tc", "0.5+0", "--games", "2",
+        "--option", "Slow:Hash=2", "--set", "participants.Slow.time_margin=0.05")
+    done = run_cli("run", path)
+    assert done.returncode == 0, done.stderr
+    tourney = store.read(path)
+    slow = tourney.faults["Slow"]
+    assert slow["time forfeit"] == 2 and slow["worst overstep ms"] >= 50
+    assert "Quick" not in tourney.faults  # time to spare is no overstep
+    status = run_cli("status", path).stdout
+    assert f"faults of Slow: time forfeit 2, worst overstep {slow['worst overstep ms']} ms" in status
+    assert "<td>2</td>" in faults(tourney)  # two faults, the overstep is not one
+    losses = re.findall(r"(?:White|Black) loses on time \(\d+ ms overrun: no move after \d+ ms with 500 ms left, "
+                        r"margin 50 ms\)", tourney.pgn_path.read_text())
+    assert len(losses) == 2

@@ -76,3 +76,9 @@ class StateError(TManagerError):
 
 class LockTimeout(StateError):
     """The lock of a file stayed taken for longer than a command would wait."""
+
+
+def first_line(exc: BaseException) -> str:
+    """The first line of what an exception says (at most 120 characters), or its type's name."""
+    lines = str(exc).strip().splitlines()
+    return lines[0][:120] if lines else type(exc).__name__

@@ -266,3 +266,21 @@ def _new_temporary(path: Path, mode: int) -> tuple[int, Path]:
     content is never readable by more users than the finished file will be."""
     tmp = path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp"
     return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, mode), tmp
+
+
+def append_line(path: Path, line: str) -> None:
+    """Append one line of text, checked and fsynced (see :func:`append_checked`); the caller holds the lock.
+
+    A file that does not end in a newline (a writer died mid-line) is first cut back to its last
+    complete line, so a reader never meets half a line.
+    """
+    append_checked(path, line.rstrip("\n").encode("utf-8") + b"\n", keep=_complete_lines)
+
+
+def _complete_lines(fd: int) -> int:
+    """The size of the file up to the end of its last complete line."""
+    size = os.fstat(fd).st_size
+    if not size or os.pread(fd, 1, size - 1) == b"\n":
+        return size
+    start = max(0, size - (1 << 16))
+    return start + os.pread(fd, size - start, start).rfind(b"\n") + 1

@@ -30,13 +30,13 @@ import enum
 import json
 import math
 import re
-import tomllib
 import types
 import typing
 from collections.abc import Collection, Iterator, Mapping
 from pathlib import Path
 from typing import Any, Literal, TypeVar, get_args, get_origin
 
+from tmanager import files
 from tmanager.errors import ConfigError
 
 _T = TypeVar("_T")
@@ -191,10 +191,10 @@ def _element(value: Any, hint: Any, index: int, *, signed: bool) -> Any:
 
 def _tuple(value: Any, args: tuple[Any, ...], *, signed: bool) -> tuple[Any, ...]:
     if len(args) == 2 and args[1] is Ellipsis:
+        if args[0] is str and not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
+            raise ValueError(f"must be a list of strings, not {_shown(value)}")
         if not isinstance(value, list):
             raise ValueError(f"must be a list, not {_shown(value)}")
-        if args[0] is str and not all(isinstance(v, str) for v in value):
-            raise ValueError("must be a list of strings")
         return tuple(_element(v, args[0], i, signed=signed) for i, v in enumerate(value, 1))
     if not isinstance(value, list) or len(value) != len(args):
         raise ValueError(f"must be a list of {len(args)} values, not {_shown(value)}")
@@ -229,8 +229,8 @@ def _shown(value: Any) -> str:
 def parse_value(text: str) -> Any:
     """A command-line value as TOML would read it (``10``, ``true``, ``"x"``), else the plain string."""
     try:
-        return tomllib.loads(f"v = {text}")["v"]
-    except tomllib.TOMLDecodeError:
+        return files.parse_toml(f"v = {text}", file=None)["v"]
+    except ConfigError:
         return text
 
 

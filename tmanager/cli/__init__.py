@@ -36,6 +36,7 @@ COMMANDS: dict[str, str] = {
     "edit": "tmanager.cli.edit",
     "clone": "tmanager.cli.clone",
     "substitute": "tmanager.cli.substitute",
+    "check": "tmanager.cli.check",
     "import-xboard": "tmanager.cli.import_xboard",
     "crosstable": "tmanager.cli.crosstable",
     "event": "tmanager.cli.event",

@@ -4,7 +4,11 @@ The file is rewritten under the lock after the same checks as on reading.
 Changes that would give recorded results another meaning (type,
 gauntlet_seeds, games_per_pairing once games are recorded; fewer cycles than
 games recorded) are refused with the reason. Raising cycles of a finished
-tourney reopens it: `tmanager run` then plays the new cycle.
+tourney reopens it: `tmanager run` then plays the new cycle. Of a participant,
+--option, --each and --set participants.NAME.FIELD change how its engine
+plays (options, tc, st, nodes, depth, ponder, restart, time_margin, stderr),
+from its next game on; another engine is `tmanager substitute`'s job. A changed
+book or variant is checked against the book at once.
 """
 
 from __future__ import annotations
@@ -12,30 +16,45 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from tmanager.cli._settings import parse_assignments
+from tmanager.cli._settings import add_participant_arguments, parse_assignments, participant_assignments
+from tmanager.errors import ConfigError
 from tmanager.tourney import store
-from tmanager.tourney.model import edit_setting
+from tmanager.tourney.model import edit_setting, set_participant
+from tmanager.tourney.worker import load_book
 
 EXAMPLES = """\
   tmanager edit gauntlet.toml --set cycles=4               # add cycles, also to a finished tourney
   tmanager edit gauntlet.toml --set tc=20+0.2 --set sync_after_round=true
   tmanager edit gauntlet.toml --set adjudication.max_moves=150 --set after_game='./crosstable.sh'
+  tmanager edit match.toml --option dev:Hash=128 --each time_margin=0.2 --set participants.base.tc=20+0.2
 """
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", type=Path, help="the tourney file")
     parser.add_argument(
-        "--set", action="append", default=[], required=True, metavar="KEY=VALUE",
-        help="SECTION.FIELD=VALUE (section tourney by default, or openings, adjudication)",
+        "--set", action="append", default=[], metavar="KEY=VALUE",
+        help="SECTION.FIELD=VALUE (section tourney by default, or openings, adjudication, participants.NAME)",
     )
+    add_participant_arguments(parser)
+
+
+def _reads_the_book(key: str) -> bool:
+    section, _, name = key.rpartition(".")
+    return section == "openings" or (section in ("", "tourney") and name == "variant")
 
 
 def command(args: argparse.Namespace) -> int:
+    if not (args.set or args.option or args.each):
+        raise ConfigError("nothing to change", field="--set", hint="give --set, --option or --each")
     assignments = parse_assignments(args.set)
     with store.transaction(args.file, settings=True) as tourney:
         for key, value in assignments:
             edit_setting(tourney, key, value)
+        for name, key, value in participant_assignments(args, [p.name for p in tourney.participants]):
+            set_participant(tourney, name, key, value, playing_only=True)
+        if any(_reads_the_book(key) for key, _ in assignments):
+            load_book(tourney)  # a bad book line is reported now, with the book's file and line
         total = tourney.schedule().total_games
     print(f"{args.file}: updated; {total} games scheduled")
     return 0

@@ -2,8 +2,11 @@
 
 Participants are engine definitions (see `engines/`), given in playing order
 with -e; `-e DEF:NAME` gives one a name of its own, so one definition can play
-under several names. Any other setting can be given with --set SECTION.FIELD=VALUE.
-Nothing is written if anything is wrong.
+under several names. Engine options and settings per participant come with
+--option NAME:KEY=VALUE and --each KEY=VALUE, as fastchess's -engine and -each.
+Any other setting can be given with --set SECTION.FIELD=VALUE (a participant's
+as participants.NAME.FIELD). The opening book is read and checked. Nothing is
+written if anything is wrong.
 """
 
 from __future__ import annotations
@@ -11,18 +14,21 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from tmanager.cli._settings import parse_assignments
+from tmanager.cli._settings import add_participant_arguments, parse_assignments, participant_assignments
 from tmanager.core.stats import SPRT_MODELS, SprtSettings
 from tmanager.errors import ConfigError
 from tmanager.tourney import store
-from tmanager.tourney.model import Participant, Settings, Tourney, apply_setting
+from tmanager.tourney.model import Participant, Settings, Tourney, apply_setting, set_participant
+from tmanager.tourney.worker import load_book
 
 EXAMPLES = """\
   tmanager new rr.toml -e stockfish -e fairymax -e greedy-uci -e random-xboard --tc 10+0.1
   tmanager new gauntlet.toml --type gauntlet --seeds 1 -e stockfish:SF-dev -e fairymax -e greedy-uci \\
       --games 2 --cycles 10 --nodes 5000 --openings tourneys/openings/sample.epd
   tmanager new match.toml -e stockfish:A -e stockfish:B --tc 40/60+0.6 --set adjudication.max_moves=200
-  tmanager new sprt.toml -e stockfish:dev -e stockfish:base --tc 10+0.1 --games 2 --cycles 5000 \
+  tmanager new sf.toml -e stockfish:base -e stockfish:dev --option dev:Hash=64 --each option.Threads=1 \\
+      --each tc=10+0.1 --each time_margin=0.05
+  tmanager new sprt.toml -e stockfish:dev -e stockfish:base --tc 10+0.1 --games 2 --cycles 5000 \\
       --openings tourneys/openings/sample.epd --sprt 0 5 0.05 0.05     # stops when the test decides
 """
 
@@ -57,6 +63,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--sprt-model", choices=SPRT_MODELS, default="normalized",
         help="what the SPRT's bounds mean: normalized (nElo), logistic or bayesian Elo",
     )
+    add_participant_arguments(parser)
     parser.add_argument("--force", action="store_true", help="overwrite an existing file")
 
 
@@ -92,10 +99,13 @@ def command(args: argparse.Namespace) -> int:
         apply_setting(tourney, "openings.file", args.openings)
     for key, value in parse_assignments(args.set):
         apply_setting(tourney, key, value)
+    for name, key, value in participant_assignments(args, [p.name for p in participants]):
+        set_participant(tourney, name, key, value)
     try:
         tourney.validate()
     except ConfigError as exc:
         raise ConfigError(exc.message, field=exc.field, hint=exc.hint) from None
+    load_book(tourney)  # a bad book line is reported now, with the book's file and line, not at run
     store.write_new(tourney, overwrite=args.force)
     print(f"{path}: {len(participants)} participants, {tourney.schedule().total_games} games")
     return 0

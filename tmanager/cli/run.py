@@ -64,6 +64,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--report-every", type=int, default=10, metavar="N",
         help="a match of two: print its statistics (Elo, nElo, pentanomial, LLR) every N games; 0: never",
     )
+    parser.add_argument(
+        "--log-engines", action="store_true",
+        help="write every line to and from the engines to FILE.engine-logs/game-N.log (as log_engines = true)",
+    )
 
 
 def command(args: argparse.Namespace) -> int:
@@ -72,6 +76,11 @@ def command(args: argparse.Namespace) -> int:
         return 2
     if args.report_every < 0:
         raise ConfigError(f"must not be negative, not {args.report_every}", field="--report-every")
+    if args.log_engines and args.dask is not None:
+        raise ConfigError(
+            "not with --dask", field="--log-engines",
+            hint="set log_engines = true in the tourney file: each game's log is written on the host that plays it",
+        )
     tourney = store.read(args.file)  # before anything else looks at the path: it may not be a file at all
     path = tourney.path  # resolved
     if args.dask is None:
@@ -83,7 +92,10 @@ def command(args: argparse.Namespace) -> int:
         monitor.final(tourney)
         print(f"tmanager: nothing to play: {_why_over(tourney, path)}", file=sys.stderr)
         return 0
-    workers = Workers(path, args.workers, log_path) if args.dask is None else _coordinator(args, path, log_path)
+    workers = (
+        Workers(path, args.workers, log_path, log_engines=args.log_engines) if args.dask is None
+        else _coordinator(args, path, log_path)
+    )
     stopping = False
 
     def stop(signum: int, frame: FrameType | None) -> None:
@@ -145,16 +157,18 @@ class Workers:
     #: Seconds a stopped worker has to give its game back before it is killed.
     STOP_SECONDS = 5.0
 
-    def __init__(self, path: Path, count: int, log_path: Path) -> None:
+    def __init__(self, path: Path, count: int, log_path: Path, *, log_engines: bool = False) -> None:
         self.path = path
         self.count = count
         self.log_path = log_path
+        self.log_engines = log_engines
         self.processes: list[subprocess.Popen[bytes]] = []
         self.failures: list[float] = []
 
     def _spawn(self) -> subprocess.Popen[bytes]:
         return subprocess.Popen(
-            [sys.executable, "-m", "tmanager", "work", str(self.path), "--log", str(self.log_path)],
+            [sys.executable, "-m", "tmanager", "work", str(self.path), "--log", str(self.log_path),
+             *(["--log-engines"] if self.log_engines else [])],
             stdout=subprocess.DEVNULL,
             stdin=subprocess.DEVNULL,
             # Own process group: the terminal's Ctrl-C reaches only us, and we stop

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from tmanager.core import crosstable, sprt
 from tmanager.tourney import store
-from tmanager.tourney.model import PLAYING, Tourney
+from tmanager.tourney.model import PLAYING, Tourney, describe_faults
 from tmanager.tourney.worker import GameInProgress, claim_is_alive
 
 EXAMPLES = """\
@@ -68,7 +68,7 @@ def report(tourney: Tourney, fmt: crosstable.Format = "text") -> str:
                 f" ({clocks}{now - live.updated:.0f} s ago)"
             )
     for engine, counts in sorted(tourney.faults.items()):
-        lines.append(f"  faults of {engine}: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+        lines.append(f"  faults of {engine}: {describe_faults(counts)[1]}")
     if tourney.finished_count:
         lines.append("")
         lines.append(crosstable.render(tourney.crosstable(), fmt))

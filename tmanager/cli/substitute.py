@@ -1,12 +1,16 @@
 """Put another engine in a participant's place while the tourney runs (XBoard's Upgrade and Replace).
 
---upgrade: the new engine plays all future games; results so far stay.
+--upgrade: the new engine plays all future games under the participant's
+name; results so far stay. The results, status, the dashboard, the PGN and
+its cross-tables all show one player whose engine changed.
 --replace: the old participant's finished games are reset to not played and
-will be replayed by the new engine; their PGN games stay in the file, tagged
-[Superseded], and cross-tables of the tourney no longer count them. Replace is
-refused while the old participant is playing. The number and order of
-participants never change, and running workers pick the change up before
-their next game.
+will be replayed by the new engine under its own name (NEW, or --name); their
+PGN games stay in the file, tagged [Superseded], and cross-tables of the
+tourney no longer count them. Replace is refused while the old participant is
+playing. Either way the slot keeps its conditions (tc, st, nodes, depth,
+ponder, restart, time_margin); the engine's options come from its definition
+and --option. The number and order of participants never change, and running
+workers pick the change up before their next game.
 """
 
 from __future__ import annotations
@@ -14,13 +18,14 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from tmanager.cli._settings import parse_assignments
 from tmanager.errors import ConfigError
 from tmanager.formats import pgn
 from tmanager.tourney import store
-from tmanager.tourney.model import Participant
+from tmanager.tourney.model import Participant, set_participant
 
 EXAMPLES = """\
-  tmanager substitute gauntlet.toml SF-dev stockfish --name SF-dev2 --upgrade
+  tmanager substitute gauntlet.toml SF-dev stockfish-dev2 --upgrade --option Hash=64
   tmanager substitute rr.toml Crafty fairymax --replace
   tmanager substitute rr.toml Old MyEngine --cmd ./myengine --protocol uci --replace
 """
@@ -31,29 +36,43 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("old", help="the participant's name")
     parser.add_argument("new", help="an engine definition, or the new participant's name with --cmd")
     mode = parser.add_mutually_exclusive_group(required=True)
-    mode.add_argument("--upgrade", action="store_true", help="the new engine plays the future games")
+    mode.add_argument("--upgrade", action="store_true", help="the new engine plays the future games, under OLD's name")
     mode.add_argument("--replace", action="store_true", help="also replay the old participant's finished games")
-    parser.add_argument("--name", help="the new participant's name (default: NEW)")
+    parser.add_argument("--name", help="with --replace: the new participant's name (default: NEW)")
     parser.add_argument("--cmd", help="the new engine's command line, instead of a definition")
     parser.add_argument("--protocol", choices=["uci", "xboard"], help="with --cmd")
+    parser.add_argument(
+        "--option", action="append", default=[], metavar="KEY=VALUE", help="an engine option of the new engine (repeat)"
+    )
 
 
 def command(args: argparse.Namespace) -> int:
     if bool(args.cmd) != bool(args.protocol):
         raise ConfigError("--cmd and --protocol go together", field="--cmd", hint="give both, or neither")
-    name = args.name or args.new
+    if args.upgrade and args.name not in (None, args.old):
+        raise ConfigError(
+            f"an upgrade keeps the name {args.old!r}, so that results and PGN show one player",
+            field="--name",
+            hint="leave out --name, or use --replace to replay the games under a new name",
+        )
+    name = args.old if args.upgrade else args.name or args.new
     new = (
         Participant(name=name, cmd=args.cmd, protocol=args.protocol)
         if args.cmd
         else Participant(name=name, engine=args.new)
     )
+    options = parse_assignments(args.option, flag="--option")
     with store.transaction(args.file, settings=True) as tourney:
         reset = tourney.substitute(args.old, new, replace=args.replace)
+        for key, value in options:
+            set_participant(tourney, name, f"options.{key}", value)
         tourney.check_runnable(tourney.participant_index(name))
         tourney.validate()  # before the PGN is touched: a name that cannot be a tag value is refused first
         marked = pgn.mark_superseded(tourney.pgn_path, set(reset), reason=f"{args.old} replaced by {name}")
+    engine = args.cmd or args.new
     if args.replace:
-        print(f"{args.old} replaced by {name}: {len(reset)} game(s) to replay, {marked} PGN game(s) superseded")
+        print(f"{args.old} replaced by {name} ({engine}): {len(reset)} game(s) to replay, "
+              f"{marked} PGN game(s) superseded")
     else:
-        print(f"{args.old} upgraded to {name} for all future games")
+        print(f"{args.old} now plays with {engine} in all future games")
     return 0

@@ -24,11 +24,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=int, default=None, help="stop after this many games")
     parser.add_argument("--log", type=Path, default=None, help="append log lines to this file instead of stderr")
     parser.add_argument("-q", "--quiet", action="store_true", help="log warnings only")
+    parser.add_argument(
+        "--log-engines", action="store_true",
+        help="write every line to and from the engines to FILE.engine-logs/game-N.log (as log_engines = true)",
+    )
 
 
 def command(args: argparse.Namespace) -> int:
     setup_logging(args.log, quiet=args.quiet)
-    played, stopped = work(args.file, max_games=args.games)
+    played, stopped = work(args.file, max_games=args.games, log_engines=args.log_engines)
     # On stdout: under `run` (which stops its workers itself) it goes nowhere.
     print(f"{played} game(s) played" + ("; stopped by a signal, its game given back" if stopped else ""))
     return 130 if stopped else 0

@@ -155,7 +155,7 @@ def _check_definition_types(data: dict[str, Any], path: Path) -> None:
     """Refuse values of the wrong type: they would be merged into every participant using the definition."""
     for key in ("protocol", "dir", "description"):
         if not isinstance(data.get(key, ""), str):
-            raise ConfigError("must be a string", file=path, field=key)
+            raise ConfigError("must be str (text)", file=path, field=key)
     args = data.get("args", [])
     if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
         raise ConfigError("must be a list of strings", file=path, field="args", hint='e.g. args = ["--uci"]')

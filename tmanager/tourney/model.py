@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from tmanager.core import crosstable
 from tmanager.core.crosstable import Crosstable
+from tmanager.core.results import Result
 from tmanager.core.schedule import Gauntlet, RoundRobin, Schedule, ScheduledGame, SwissSchedule
 from tmanager.core.sprt import MatchState, Verdict, match_state
 from tmanager.core.standings import GameResult, PairCounts, Tally
@@ -45,7 +46,7 @@ from tmanager.tomlmap import from_table as _from_table
 from tmanager.tomlmap import to_table as _to_table
 from tmanager.tourney.engines import EngineSpec, OptionValue, command_line, find_definition, load_definition
 from tmanager.tourney.openings import variant_board
-from tmanager.tourney.play import Adjudication
+from tmanager.tourney.play import COMMENT_FIELDS, Adjudication, Notation
 
 if TYPE_CHECKING:
     from tmanager.core.crosstable import Crosstable
@@ -56,8 +57,6 @@ TourneyType = Literal["round-robin", "gauntlet", "swiss"]
 WHITE_WINS, BLACK_WINS, DRAW, PLAYING, UNPLAYED = "+", "-", "=", "*", " "
 RESULT_CHARS = WHITE_WINS + BLACK_WINS + DRAW + PLAYING + UNPLAYED
 FINISHED_CHARS = WHITE_WINS + BLACK_WINS + DRAW
-PGN_RESULT = {WHITE_WINS: "1-0", BLACK_WINS: "0-1", DRAW: "1/2-1/2"}
-RESULT_CHAR = {v: k for k, v in PGN_RESULT.items()}
 
 #: Sections tmanager writes after the user's part (``[claims]`` only in files of older versions).
 OWNED_SECTIONS = ("swiss", "claims", "faults", "verdict", "progress")
@@ -74,6 +73,18 @@ POSITIVE_SETTINGS = ("handshake_timeout", "move_timeout", "lease")
 
 #: The PGN standard's limit on a string token such as a tag value (section 7).
 MAX_TAG_LENGTH = 255
+
+#: The key in an engine's ``[faults]`` table holding the worst overstep of its clock in ms (not a count).
+OVERSTEP = "worst overstep ms"
+
+
+def describe_faults(counts: Mapping[str, int]) -> tuple[int, str]:
+    """One engine's ``[faults]`` table as (number of faults, "crash 1, time forfeit 2, worst overstep 150 ms")."""
+    kinds = {kind: n for kind, n in counts.items() if kind != OVERSTEP}
+    words = [f"{kind} {n}" for kind, n in sorted(kinds.items())]
+    if OVERSTEP in counts:
+        words.append(f"worst overstep {counts[OVERSTEP]} ms")
+    return sum(kinds.values()), ", ".join(words)
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +115,11 @@ class Settings:
     ponder: bool = False
     restart: bool = False
     pgn_comments: bool = False
+    pgn_comment_fields: tuple[str, ...] = ()
+    pgn_notation: Notation = "san"
+    pgn_minimal: bool = False
+    epd_out: str = ""
+    log_engines: bool = False
     move_timeout: float = 60.0
     lease: float = 120.0
 
@@ -137,6 +153,7 @@ class Participant:
     depth: int | None = None
     ponder: bool | None = None
     restart: bool | None = None
+    time_margin: float | None = None
     stderr: str = ""
 
 
@@ -220,6 +237,11 @@ class Tourney:
     def live_dir(self) -> Path:
         """Where workers publish their games in progress, one JSON file per game (see worker.LiveGame)."""
         return self.directory / f".{self.path.stem}.live"
+
+    @property
+    def engine_logs_dir(self) -> Path:
+        """Where games write their engine logs (``log_engines``), one file per game: ``game-N.log``."""
+        return self.directory / f"{self.path.stem}.engine-logs"
 
     @property
     def pgn_path(self) -> Path:
@@ -337,8 +359,8 @@ class Tourney:
             pair = None if partner is None else min(game.number, partner)
             games.append(
                 GameResult(
-                    names[game.white], names[game.black], PGN_RESULT[char], str(game.pgn_round), game.number,
-                    pair=pair,
+                    names[game.white], names[game.black], Result.from_xboard(char).pgn, str(game.pgn_round),
+                    game.number, pair=pair,
                 )
             )
         return games
@@ -399,13 +421,19 @@ class Tourney:
         return found
 
     def substitute(self, old: str, new: Participant, *, replace: bool) -> list[int]:
-        """Put ``new`` in ``old``'s place (same index, so the schedule keeps its meaning).
+        """Put ``new``'s engine in ``old``'s place (same index, so the schedule keeps its meaning), with
+        the slot's conditions (:data:`SLOT_KEYS`: time control, ponder, restart, time margin).
 
-        Upgrade (``replace=False``): ``new`` plays the future games. Replace: ``old``'s
-        finished games are reset to not played, and their numbers returned; refused while
-        ``old`` is playing.
+        Upgrade (``replace=False``): ``new`` plays the future games under ``old``'s name, so that
+        the results, the PGN and every table show one player. Replace: ``old``'s finished games
+        are reset to not played, and their numbers returned; ``new`` replays them under its own
+        name. Replace is refused while ``old`` is playing.
         """
         index = self.participant_index(old)
+        slot = self.participants[index]
+        new = dataclasses.replace(new, **{key: getattr(slot, key) for key in SLOT_KEYS})
+        if not replace:
+            new = dataclasses.replace(new, name=old)
         if new.name != old and any(p.name == new.name for p in self.participants):
             raise ConfigError(f"a participant is already named {new.name!r}", file=self.path, hint="choose --name")
         reset: list[int] = []
@@ -425,6 +453,13 @@ class Tourney:
     def count_fault(self, engine: str, kind: str) -> None:
         counts = self.faults.setdefault(engine, {})
         counts[kind] = counts.get(kind, 0) + 1
+
+    def note_overstep(self, engine: str, seconds: float) -> None:
+        """Keep ``engine``'s worst overstep of its clock, in whole ms under :data:`OVERSTEP`, when it went over."""
+        ms = round(seconds * 1000)
+        if ms > 0:
+            counts = self.faults.setdefault(engine, {})
+            counts[OVERSTEP] = max(ms, counts.get(OVERSTEP, 0))
 
     def set_result(self, number: int, char: str) -> None:
         if char not in RESULT_CHARS:
@@ -452,6 +487,11 @@ class Tourney:
             where = f"participants[{index}]" if own.get(key) is not None else "tourney"
             field_name = f"{where}.{key}"
             raise ConfigError(exc.message, file=self.path, field=field_name, hint=exc.hint) from None
+
+    def time_margin(self, index: int) -> float:
+        """Seconds participant ``index`` may overstep its clock (its own margin, else the tourney's)."""
+        own = self.participants[index].time_margin
+        return own if own is not None else self.settings.time_margin
 
     def plays_on_a_clock(self, name: str) -> bool:
         """Whether the participant called ``name`` has a clock (true for a name no longer taking part)."""
@@ -495,6 +535,14 @@ class Tourney:
             variant_board(self.settings.variant)
         except ConfigError as exc:
             raise exc.located(file=self.path) from None
+        unknown = next((f for f in self.settings.pgn_comment_fields if f not in COMMENT_FIELDS), None)
+        if unknown is not None:
+            raise ConfigError(
+                f"unknown comment field {unknown!r}",
+                file=self.path,
+                field="tourney.pgn_comment_fields",
+                hint=f"choose among {', '.join(COMMENT_FIELDS)}",
+            )
         for key in ("name", "event", "site"):
             _check_tag_value(getattr(self.settings, key), file=self.path, field=f"tourney.{key}")
         for i, p in enumerate(self.participants):
@@ -774,8 +822,17 @@ def _read_swiss(table: Any, path: Path) -> list[list[tuple[int, int]]]:
 SCHEDULE_KEYS = ("type", "gauntlet_seeds", "games_per_pairing")
 
 
+#: The conditions of a participant's slot, which an engine substituted in it keeps.
+SLOT_KEYS = ("tc", "st", "nodes", "depth", "ponder", "restart", "time_margin")
+#: What edit may change of a participant on a running tourney: how its engine plays, not which engine it is.
+PLAY_KEYS = ("options", *SLOT_KEYS, "stderr")
+
+
 def edit_setting(tourney: Tourney, key: str, value: Any) -> None:
     """:func:`apply_setting` for a tourney that may have results: refuse what would change their meaning."""
+    if key.startswith(PARTICIPANTS):
+        set_participant(tourney, *_participant_key(tourney, key), value, playing_only=True)
+        return
     section, _, name = key.rpartition(".")
     if section in ("", "tourney") and name in SCHEDULE_KEYS and tourney.results.strip():
         raise ConfigError(
@@ -789,7 +846,11 @@ def edit_setting(tourney: Tourney, key: str, value: Any) -> None:
 
 def apply_setting(tourney: Tourney, key: str, value: Any) -> None:
     """Set ``section.field`` (``tourney.cycles``, ``adjudication.max_moves``…; a bare field means
-    ``tourney.``) with the same checks as when the file is read."""
+    ``tourney.``; ``participants.NAME.FIELD`` a participant's, see :func:`set_participant`) with the
+    same checks as when the file is read."""
+    if key.startswith(PARTICIPANTS):
+        set_participant(tourney, *_participant_key(tourney, key), value)
+        return
     section, _, name = key.rpartition(".")
     section = section or "tourney"
     targets: dict[str, Any] = {
@@ -801,7 +862,7 @@ def apply_setting(tourney: Tourney, key: str, value: Any) -> None:
     if section not in targets:
         raise ConfigError(
             f"cannot set {key!r}", file=tourney.path, field=key,
-            hint="use tourney.FIELD, openings.FIELD, adjudication.FIELD or sprt.FIELD",
+            hint="use tourney.FIELD, openings.FIELD, adjudication.FIELD, sprt.FIELD or participants.NAME.FIELD",
         )
     current = targets[section]
     if current is None and section == "sprt":
@@ -825,6 +886,49 @@ def apply_setting(tourney: Tourney, key: str, value: Any) -> None:
         tourney.sprt = updated
     else:
         tourney.openings = updated
+
+
+PARTICIPANTS = "participants."
+
+
+def _participant_key(tourney: Tourney, key: str) -> tuple[str, str]:
+    """``participants.NAME.FIELD`` as (NAME, FIELD); names may hold dots, so the longest name that fits wins."""
+    rest = key.removeprefix(PARTICIPANTS)
+    for name in sorted((p.name for p in tourney.participants), key=len, reverse=True):
+        if rest.startswith(name + "."):
+            return name, rest[len(name) + 1 :]
+    names = ", ".join(p.name for p in tourney.participants)
+    raise ConfigError(f"{key!r} names no participant", field=key, hint=f"participants: {names}")
+
+
+def set_participant(tourney: Tourney, name: str, key: str, value: Any, *, playing_only: bool = False) -> None:
+    """Set ``key`` of participant ``name``: a :class:`Participant` field (``tc``, ``time_margin``…) or
+    an engine option, ``options.NAME`` (fastchess's ``option.NAME`` is read the same), checked as when
+    the file is read. With ``playing_only``, only :data:`PLAY_KEYS`: another engine is substitute's job."""
+    index = tourney.participant_index(name)
+    where = f"participants[{index}]"
+    field_name, dot, option = key.partition(".")
+    field_name = "options" if field_name == "option" else field_name
+    fields = [f.name for f in dataclasses.fields(Participant)]
+    if playing_only and field_name in fields and field_name not in PLAY_KEYS:
+        raise ConfigError(
+            f"cannot change {field_name} of participant {name!r} here: that is another engine",
+            file=tourney.path,
+            field=f"{where}.{field_name}",
+            hint=f"use tmanager substitute; edit changes only {', '.join(PLAY_KEYS)}",
+        )
+    changeable = [f for f in fields if f != "name"]
+    if field_name not in changeable or (field_name == "options") != bool(dot and option):
+        raise ConfigError(
+            f"cannot set {key!r} of participant {name!r}",
+            file=tourney.path,
+            field=where,
+            hint=f"use option.NAME or one of {', '.join(f for f in changeable if f != 'options')}",
+        )
+    participant = tourney.participants[index]
+    table = _to_table(participant, keep_defaults=False)
+    table[field_name] = {**participant.options, option: value} if field_name == "options" else value
+    tourney.participants[index] = _from_table(Participant, table, where, tourney.path)
 
 
 # --- writing -------------------------------------------------------------------------------------

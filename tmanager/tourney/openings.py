@@ -192,7 +192,7 @@ def _read_epd(
         if not epd or epd.startswith(("#", ";")):
             continue
         try:
-            board, ops = board_type.from_epd(epd, chess960=chess960)
+            board, ops = _book_position(board_type, epd, chess960)
         except ValueError as exc:
             raise ConfigError(f"not a valid EPD line: {exc}", file=path, field=f"line {number}") from None
         _checked(board, path, number)
@@ -206,6 +206,26 @@ def _read_epd(
             )
         )
     return openings
+
+
+#: EPD operations as python-chess reads them.
+EpdOperations = dict[str, str | int | float | chess.Move | list[chess.Move] | None]
+
+
+def _book_position(board_type: type[chess.Board], line: str, chess960: bool) -> tuple[chess.Board, EpdOperations]:
+    """The position and operations of an EPD line, or of a FEN line with its move counters, as in
+    fastchess's and cutechess's books (``… w KQkq - 0 9``), which may also be followed by operations.
+
+    An operation starts with a letter, so two numbers where the operations begin are the counters.
+    """
+    size = len(board_type().fen().split())  # 6 fields, 7 in three-check
+    fields = line.split(maxsplit=size)
+    counters = fields[size - 2 : size]
+    if len(counters) < 2 or not all(c.isdigit() for c in counters):
+        return board_type.from_epd(line, chess960=chess960)
+    board, ops = board_type.from_epd(" ".join([*fields[: size - 2], *fields[size:]]), chess960=chess960)
+    board.halfmove_clock, board.fullmove_number = int(counters[0]), int(counters[1])
+    return board, ops
 
 
 class _QuietGameBuilder(chess.pgn.GameBuilder[chess.pgn.Game]):

@@ -15,12 +15,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import ctypes
 import datetime as dt
+import logging
 import os
 import signal
 import socket
 import subprocess
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Hashable, Mapping
@@ -33,7 +36,7 @@ import chess.pgn
 import chess.syzygy
 
 from tmanager.core.timecontrol import Clock, TimeControl
-from tmanager.errors import EngineError
+from tmanager.errors import ConfigError, first_line
 from tmanager.formats.pgn import tag_value
 from tmanager.tourney.engines import EngineSpec
 from tmanager.tourney.openings import variant_board
@@ -41,26 +44,34 @@ from tmanager.tourney.uci import UciEngine
 from tmanager.tourney.xboard import popen_xboard
 
 Termination = Literal["normal", "time forfeit", "adjudication", "rules infraction", "abandoned"]
+Notation = Literal["san", "lan", "uci"]
+TablebaseResults = Literal["both", "win_loss", "draw"]
+#: What a move's PGN comment may add to "score/depth time", in fastchess's order and spelling (-pgnout).
+COMMENT_FIELDS = ("timeleft", "latency", "nodes", "seldepth", "nps", "hashfull", "tbhits", "pv")
 #: Kinds of engine fault, counted per engine in the tourney's status.
 Fault = Literal["crash", "handshake", "stall", "illegal move", "false claim", "time forfeit"]
 
 
 @dataclass(frozen=True, slots=True)
 class Adjudication:
-    """When the runner ends a game itself (the tourney file's ``[adjudication]``).
+    """When the runner ends a game itself (the tourney file's ``[adjudication]``), as fastchess does.
 
-    Scores are centipawns, counts are moves; ``None`` turns a rule off.
-    ``syzygy`` is a tablebase directory.
+    Scores are centipawns from the mover's point of view, counts are moves;
+    ``None`` turns a rule off. ``syzygy`` is a tablebase directory. Each field
+    mirrors a fastchess option (README, "From fastchess").
     """
 
-    resign_score: int | None = None
-    resign_moves: int = 3
-    draw_from_move: int = 40
-    draw_score: int | None = None
-    draw_moves: int = 8
-    max_moves: int | None = None
-    syzygy: str = ""
-    syzygy_pieces: int = 7
+    resign_score: int | None = None  # -resign score=
+    resign_moves: int = 3  # -resign movecount=
+    resign_twosided: bool = False  # -resign twosided=
+    draw_from_move: int = 40  # -draw movenumber=
+    draw_score: int | None = None  # -draw score=
+    draw_moves: int = 8  # -draw movecount=
+    max_moves: int | None = None  # -maxmoves
+    syzygy: str = ""  # -tb
+    syzygy_pieces: int = 7  # -tbpieces
+    syzygy_ignore50: bool = False  # -tbignore50
+    syzygy_adjudicate: TablebaseResults = "both"  # -tbadjudicate
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,9 +86,18 @@ class GameSpec:
     opening_moves: tuple[str, ...] = ()
     variant: str = "chess"
     adjudication: Adjudication = field(default_factory=Adjudication)
-    time_margin: float = 0.1
+    #: Seconds each side may overstep its clock (or fixed move time) before it loses on time.
+    white_time_margin: float = 0.1
+    black_time_margin: float = 0.1
     move_timeout: float = 60.0
+    #: Per-move comments ("+0.25/12 0.105s"), with ``comment_fields`` (see :data:`COMMENT_FIELDS`) added.
     comments: bool = False
+    comment_fields: tuple[str, ...] = ()
+    notation: Notation = "san"
+    #: Only the seven tags (and GameNumber, Pair, FEN), no comments: fastchess's ``-pgnout min=true``.
+    minimal: bool = False
+    #: A file to append every line to and from the engines to, with timestamps ("" for none).
+    engine_log: str = ""
     tags: Mapping[str, str] = field(default_factory=dict)
 
 
@@ -90,10 +110,17 @@ class GameRecord:
     reason: str
     pgn: str
     plies: int
+    #: The final position as EPD with its move counters (``… hmvc 0; fmvn 41;``), as fastchess's -epdout.
+    epd: str
     faults: Mapping[str, Fault] = field(default_factory=dict)
-    #: The largest (thinking time - time left) over the game's clocked moves, in seconds:
-    #: negative is time to spare; ``None`` when no move was played under a clock.
-    worst_overstep: float | None = None
+    #: Per engine, the largest (thinking time - time it had) over its moves under a clock or a
+    #: fixed move time, the losing move included, in seconds: negative is time to spare.
+    oversteps: Mapping[str, float] = field(default_factory=dict)
+
+    @property
+    def worst_overstep(self) -> float | None:
+        """The largest overstep of either engine; ``None`` when no move was played against time."""
+        return max(self.oversteps.values(), default=None)
 
 
 class _GameOver(Exception):
@@ -144,7 +171,7 @@ class Engine:
     @classmethod
     async def start(cls, spec: EngineSpec) -> Engine:
         """Start ``spec`` and finish its handshake; :class:`chess.engine.EngineError`, ``OSError``
-        or ``TimeoutError`` when the engine fails, :class:`EngineError` when its options are wrong."""
+        or ``TimeoutError`` when the engine fails, :class:`ConfigError` when it refuses its options."""
         stderr: int | IO[bytes] = subprocess.DEVNULL
         if spec.stderr_log:
             stderr = open(spec.stderr_log, "ab")  # noqa: SIM115 - the child owns it once started
@@ -158,7 +185,10 @@ class Engine:
             await asyncio.wait_for(engine.protocol.configure(options), timeout=spec.handshake_timeout)
         except chess.engine.EngineError as exc:
             await engine.close()
-            raise EngineError(f"engine {spec.name!r}: {exc} (fix options in its definition or participant)") from None
+            raise ConfigError(
+                f"engine {spec.name!r} refuses its options: {first_line(exc)}",
+                hint="fix the options of the participant or of its engine definition",
+            ) from None
         except BaseException:
             await engine.kill()
             raise
@@ -236,17 +266,113 @@ class EnginePool:
         await asyncio.gather(*(e.close() for e in engines), return_exceptions=True)
 
 
+# --- engine I/O logs -----------------------------------------------------------------------------
+
+
+class _EngineLog(logging.Handler):
+    """Writes every line to and from one game's engines to a file, as fastchess's ``-log engine=true``::
+
+        2026-11-23 12:00:00.123456 SF-A <--- go wtime 9800 btime 9750 winc 100 binc 100
+        2026-11-23 12:00:00.201337 SF-A ---> bestmove e2e4 ponder e7e5
+
+    python-chess logs each line at DEBUG level on the ``chess.engine`` logger, with the protocol
+    object. A game runs in one thread (a worker process's, or a Dask thread's), one game at a time,
+    so this game's lines are the records of that thread. An engine started for the game is named
+    from its first line by :data:`_ENGINE_NAME`, which the task starting it sets (the two engines
+    start side by side); one kept from an earlier game is named once acquired (:attr:`names`).
+    """
+
+    def __init__(self, path: str) -> None:
+        super().__init__(logging.DEBUG)
+        try:
+            os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+            self.file = open(path, "a", encoding="utf-8")  # noqa: SIM115 - closed by close()
+        except OSError as exc:
+            raise ConfigError(f"cannot write the engine log: {exc.strerror}", file=path) from None
+        self.thread = threading.get_ident()
+        self.names: dict[int, str] = {}  # id of a protocol -> the participant it plays for
+
+    @classmethod
+    def open(cls, spec: GameSpec) -> _EngineLog:
+        log = cls(spec.engine_log)
+        log.file.write(f"{dt.datetime.now():%Y-%m-%d %H:%M:%S.%f} game {spec.tags.get('GameNumber', '?')}: "
+                       f"{spec.white.name} - {spec.black.name}\n")
+        _ENGINE_LOGGER.hold()
+        _ENGINE_LOGGER.logger.addHandler(log)
+        return log
+
+    def emit(self, record: logging.LogRecord) -> None:
+        arrow = _ARROWS.get(str(record.msg))
+        if arrow is None or record.thread != self.thread or not isinstance(record.args, tuple):
+            return
+        protocol, line = record.args
+        name = self.names.get(id(protocol)) or self.names.setdefault(id(protocol), _ENGINE_NAME.get() or str(protocol))
+        stamp = dt.datetime.fromtimestamp(record.created)
+        self.file.write(f"{stamp:%Y-%m-%d %H:%M:%S.%f} {name} {arrow} {line}\n")
+        self.file.flush()
+
+    def close(self) -> None:
+        _ENGINE_LOGGER.logger.removeHandler(self)
+        _ENGINE_LOGGER.release()
+        self.file.close()
+        super().close()
+
+
+#: python-chess's log formats for a line to an engine and from it, with fastchess's arrows.
+_ARROWS = {"%s: << %s": "<---", "%s: >> %s": "--->"}
+#: The participant whose engine the current task starts; the engine's pipes keep the context they
+#: were opened in, so its lines are named even before the game knows its protocol object.
+_ENGINE_NAME: contextvars.ContextVar[str] = contextvars.ContextVar("tmanager_engine_name", default="")
+
+
+class _DebugWhileHeld:
+    """A logger at DEBUG level while anyone holds it, at its own level otherwise: python-chess's
+    records of every engine line cost time, so they are made only while a game writes a log."""
+
+    def __init__(self, name: str) -> None:
+        self.logger = logging.getLogger(name)
+        self.lock = threading.Lock()
+        self.holders = 0
+        self.level = logging.NOTSET
+
+    def hold(self) -> None:
+        with self.lock:
+            if self.holders == 0:
+                self.level = self.logger.level
+                self.logger.setLevel(logging.DEBUG)
+            self.holders += 1
+
+    def release(self) -> None:
+        with self.lock:
+            self.holders -= 1
+            if self.holders == 0:
+                self.logger.setLevel(self.level)
+
+
+_ENGINE_LOGGER = _DebugWhileHeld("chess.engine")
+
+
 # --- the game ------------------------------------------------------------------------------------
 
 
 class _Adjudicator:
-    """Tracks engine scores move by move and decides when rules end the game."""
+    """Follows the engines' scores move by move and says when a rule of :class:`Adjudication` ends the game.
+
+    The rules are fastchess's (``match.hpp``: ``DrawTracker``, ``ResignTracker``,
+    ``MaxMovesTracker``, ``TbAdjudicationTracker``), checked in its order after
+    the rules of chess: tablebase, resign, draw, move limit. Opening moves are
+    not engine moves: they count for no rule, but the move number of the draw
+    rule is the board's, which goes on from the opening's FEN.
+    """
 
     def __init__(self, rules: Adjudication) -> None:
         self.rules = rules
-        self.resign_streak = {chess.WHITE: 0, chess.BLACK: 0}  # moves in a row a side saw itself lost
-        self.win_streak = {chess.WHITE: 0, chess.BLACK: 0}
-        self.draw_streak = 0
+        # Own moves in a row that each side scored at or below -resign_score (losing), and at or
+        # above +resign_score (winning: the other side's confirmation when the rule is two-sided).
+        self.losing = {chess.WHITE: 0, chess.BLACK: 0}
+        self.winning = {chess.WHITE: 0, chess.BLACK: 0}
+        self.quiet = 0  # plies in a row scored within ±draw_score, counted afresh from each capture or pawn move
+        self.plies = 0  # engine moves played
         self.tablebase: chess.syzygy.Tablebase | None = None
         if rules.syzygy:
             self.tablebase = chess.syzygy.open_tablebase(rules.syzygy)
@@ -255,56 +381,83 @@ class _Adjudicator:
         if self.tablebase is not None:
             self.tablebase.close()
 
-    def after_move(self, board: chess.Board, mover: chess.Color, score: int | None) -> None:
-        """Raise :class:`_GameOver` if a rule ends the game after ``mover``'s move scored ``score``
-        (centipawns from ``mover``'s point of view, ``None`` when the engine gave none)."""
+    def update(self, board: chess.Board, mover: chess.Color, score: int | None) -> None:
+        """Count ``mover``'s move, just pushed on ``board``, that it scored ``score`` (centipawns
+        from its own point of view, mates beyond ±100,000; ``None`` when the engine gave none)."""
         rules = self.rules
+        self.plies += 1
         if rules.resign_score is not None:
             lost = score is not None and score <= -rules.resign_score
             won = score is not None and score >= rules.resign_score
-            self.resign_streak[mover] = self.resign_streak[mover] + 1 if lost else 0
-            self.win_streak[mover] = self.win_streak[mover] + 1 if won else 0
-            for loser in (chess.WHITE, chess.BLACK):
-                if (
-                    self.resign_streak[loser] >= rules.resign_moves
-                    and self.win_streak[not loser] >= rules.resign_moves
-                ):
-                    raise _GameOver(
-                        _loss(loser),
-                        "adjudication",
-                        f"{_name(loser)} resigns: both engines scored it below -{rules.resign_score} cp "
-                        f"for {rules.resign_moves} moves",
-                    )
+            self.losing[mover] = self.losing[mover] + 1 if lost else 0
+            self.winning[mover] = self.winning[mover] + 1 if won else 0
         if rules.draw_score is not None:
-            # The number of the move just made (the counter moved on after a black move).
-            move_number = board.fullmove_number - (1 if mover == chess.BLACK else 0)
-            late = move_number > rules.draw_from_move
-            quiet = late and score is not None and abs(score) <= rules.draw_score
-            self.draw_streak = self.draw_streak + 1 if quiet else 0
-            if self.draw_streak >= 2 * rules.draw_moves:
-                raise _GameOver(
-                    "1/2-1/2",
-                    "adjudication",
-                    f"Draw by adjudication: both engines scored within {rules.draw_score} cp "
-                    f"for {rules.draw_moves} moves after move {rules.draw_from_move}",
-                )
-        if rules.max_moves is not None and board.ply() >= 2 * rules.max_moves:
-            raise _GameOver("1/2-1/2", "adjudication", f"Draw by adjudication: {rules.max_moves} moves reached")
+            if board.halfmove_clock == 0:
+                self.quiet = 0
+            quiet = score is not None and abs(score) <= rules.draw_score
+            self.quiet = self.quiet + 1 if quiet else 0
+
+    def verdict(self, board: chess.Board) -> _GameOver | None:
+        """The adjudication that ends the game in ``board`` (the engine that moved last is the
+        opponent of ``board.turn``), or ``None``."""
+        rules = self.rules
+        ending = self._tablebase(board)
+        if ending is not None:
+            return ending
+        loser = not board.turn
         if (
-            self.tablebase is not None
-            and chess.popcount(board.occupied) <= rules.syzygy_pieces
-            and not board.castling_rights
+            rules.resign_score is not None
+            and self.losing[loser] >= rules.resign_moves
+            and (not rules.resign_twosided or self.winning[not loser] >= rules.resign_moves)
         ):
-            with contextlib.suppress(KeyError, chess.syzygy.MissingTableError):
-                wdl = self.tablebase.probe_wdl(board)
-                if wdl == 0 or abs(wdl) == 1:  # draws and cursed wins/blessed losses under the 50-move rule
-                    raise _GameOver("1/2-1/2", "adjudication", "Draw by tablebase adjudication")
-                winner = board.turn if wdl > 0 else not board.turn
-                raise _GameOver(
-                    "1-0" if winner == chess.WHITE else "0-1",
-                    "adjudication",
-                    f"{_name(winner)} wins by tablebase adjudication",
-                )
+            judges = "both engines scored it" if rules.resign_twosided else "its engine scored it"
+            return _GameOver(
+                _loss(loser),
+                "adjudication",
+                f"{_name(loser)} resigns: {judges} at or below -{rules.resign_score} cp for {rules.resign_moves} moves",
+            )
+        if (
+            rules.draw_score is not None
+            and self.quiet >= 2 * rules.draw_moves
+            and board.fullmove_number - 1 >= rules.draw_from_move
+        ):
+            return _GameOver(
+                "1/2-1/2",
+                "adjudication",
+                f"Draw by adjudication: both engines scored within {rules.draw_score} cp "
+                f"for {rules.draw_moves} moves",
+            )
+        if rules.max_moves is not None and self.plies >= 2 * rules.max_moves:
+            return _GameOver("1/2-1/2", "adjudication", f"Draw by adjudication: {rules.max_moves} moves reached")
+        return None
+
+    def _tablebase(self, board: chess.Board) -> _GameOver | None:
+        # Only right after a capture or pawn move (or in a start position with the counter at 0),
+        # like fastchess: a WDL probe does not know how far the fifty-move counter has run.
+        rules = self.rules
+        if (
+            self.tablebase is None
+            or board.halfmove_clock != 0
+            or board.castling_rights
+            or chess.popcount(board.occupied) > rules.syzygy_pieces
+        ):
+            return None
+        try:
+            wdl = self.tablebase.probe_wdl(board)
+        except (KeyError, chess.syzygy.MissingTableError):
+            return None
+        if abs(wdl) == 1 and not rules.syzygy_ignore50:
+            wdl = 0  # a cursed win or blessed loss is a draw under the fifty-move rule
+        if wdl == 0:
+            if rules.syzygy_adjudicate == "win_loss":
+                return None
+            return _GameOver("1/2-1/2", "adjudication", "Draw by tablebase adjudication")
+        if rules.syzygy_adjudicate == "draw":
+            return None
+        winner = board.turn if wdl > 0 else not board.turn
+        return _GameOver(
+            "1-0" if winner == chess.WHITE else "0-1", "adjudication", f"{_name(winner)} wins by tablebase adjudication"
+        )
 
 
 class _Repetitions:
@@ -322,30 +475,61 @@ class _Repetitions:
 
 
 def _rules_outcome(board: chess.Board, repetitions: int) -> _GameOver | None:
+    # A variant's own result comes first, as in python-chess's Board.outcome(): after a third check
+    # or an exploded king the position may also look like a mate, and an antichess stalemate is a win.
+    if board.is_variant_win() or board.is_variant_loss() or board.is_variant_draw():
+        return _variant_outcome(board)
     # is_checkmate() and is_stalemate() would each look for a legal move; one look serves both.
     if not any(board.generate_legal_moves()):
         if board.is_check():
             winner = not board.turn
             return _GameOver("1-0" if winner == chess.WHITE else "0-1", "normal", f"{_name(winner)} mates")
-        if not board.is_variant_end():
-            return _GameOver("1/2-1/2", "normal", "Draw by stalemate")
+        return _GameOver("1/2-1/2", "normal", "Draw by stalemate")
     if board.is_insufficient_material():
         return _GameOver("1/2-1/2", "normal", "Draw by insufficient mating material")
     if repetitions >= 3:
         return _GameOver("1/2-1/2", "normal", "Draw by 3-fold repetition")
     if board.halfmove_clock >= 100:
         return _GameOver("1/2-1/2", "normal", "Draw by fifty moves rule")
-    if board.is_variant_end():
-        result = board.result()
-        return _GameOver(result, "normal", "Variant rules end the game")
     return None
 
 
+#: What ends a game of each variant, by python-chess's UCI variant name: {winner} and {loser} are colours.
+_VARIANT_WINS = {
+    "3check": "{winner} wins by giving a third check",
+    "atomic": "{winner} wins by exploding {loser}'s king",
+    "kingofthehill": "{winner} wins by bringing its king to the centre",
+    "racingkings": "{winner} wins the race: its king reaches the eighth rank first",
+    "horde": "{winner} wins by capturing the whole horde",
+}
+
+
+def _variant_outcome(board: chess.Board) -> _GameOver:
+    """The end of a game by its variant's own rule (a variant win, loss or draw), named after what happened."""
+    if board.is_variant_draw():
+        reason = (
+            "Draw: both kings reach the eighth rank" if board.uci_variant == "racingkings"
+            else f"Draw by the rules of {board.uci_variant}"
+        )
+        return _GameOver("1/2-1/2", "normal", reason)
+    winner = board.turn if board.is_variant_win() else not board.turn
+    if board.uci_variant in ("antichess", "giveaway", "suicide"):
+        template = (
+            "{winner} wins by losing all its pieces" if not board.occupied_co[winner]
+            else f"{{winner}} wins: {_name(board.turn)} has no legal move"
+        )
+    else:
+        template = _VARIANT_WINS.get(board.uci_variant or "", "{winner} wins by the rules of the variant")
+    result = "1-0" if winner == chess.WHITE else "0-1"
+    return _GameOver(result, "normal", template.format(winner=_name(winner), loser=_name(not winner)))
+
+
 def _info_wanted(spec: GameSpec) -> chess.engine.Info:
-    """What the engines' search reports are read for: the comments show depth, nodes and score,
+    """What the engines' search reports are read for: the comments show what they are asked to show,
     adjudication needs the score alone (and a UCI engine's last score is read without the rest)."""
-    if spec.comments:
-        return chess.engine.INFO_BASIC | chess.engine.INFO_SCORE
+    if spec.comments and not spec.minimal:
+        pv = chess.engine.INFO_PV if "pv" in spec.comment_fields else chess.engine.INFO_NONE
+        return chess.engine.INFO_BASIC | chess.engine.INFO_SCORE | pv
     if spec.adjudication.resign_score is not None or spec.adjudication.draw_score is not None:
         return chess.engine.INFO_SCORE
     return chess.engine.INFO_NONE
@@ -370,19 +554,35 @@ def _centipawns(info: chess.engine.InfoDict) -> int | None:
     return score.relative.score(mate_score=100_000)
 
 
-def _comment(info: chess.engine.InfoDict, seconds: float) -> str:
-    parts = []
-    score = info.get("score")
-    if score is not None:
-        relative = score.relative
-        mate = relative.mate()
-        parts.append(f"#{mate}" if mate is not None else f"{relative.score(mate_score=100_000) / 100:+.2f}")
+def _comment(info: chess.engine.InfoDict, seconds: float, fields: tuple[str, ...], *, time_left: float | None) -> str:
+    """A move's comment as fastchess writes it: ``+0.25/12 0.105s``, then the chosen ``fields`` the
+    engine reported (``n=…``, ``pv="…"``), in :data:`COMMENT_FIELDS`' order."""
+    head = _score_text(info["score"].relative) if "score" in info else ""
     if "depth" in info:
-        parts.append(f"d={info['depth']}")
-    parts.append(f"t={seconds * 1000:.0f}ms")
-    if "nodes" in info:
-        parts.append(f"n={info['nodes']}")
-    return " ".join(parts)
+        head += f"/{info['depth']}"
+    values: dict[str, object] = {
+        "timeleft": None if time_left is None else f"{time_left:.3f}s",
+        "latency": f"{seconds - info['time']:.3f}s" if "time" in info else None,
+        "nodes": info.get("nodes"),
+        "seldepth": info.get("seldepth"),
+        "nps": info.get("nps"),
+        "hashfull": info.get("hashfull"),
+        "tbhits": info.get("tbhits"),
+        "pv": f'"{" ".join(move.uci() for move in info["pv"])}"' if "pv" in info else None,
+    }
+    shown = {"timeleft": "tl", "nodes": "n", "seldepth": "sd"}
+    parts = [f"{head} {seconds:.3f}s".lstrip()]
+    parts += [f"{shown.get(f, f)}={values[f]}" for f in COMMENT_FIELDS if f in fields and values[f] is not None]
+    return ", ".join(parts)
+
+
+def _score_text(score: chess.engine.Score) -> str:
+    """``+0.25``, ``0.00``, ``-1.50``; a mate as ``+M5``/``-M4``, counted in plies, as fastchess writes scores."""
+    mate = score.mate()
+    if mate is not None:
+        return f"+M{2 * mate - 1}" if mate > 0 else f"-M{-2 * mate}"
+    cp = score.score()
+    return "0.00" if not cp else f"{cp / 100:+.2f}"
 
 
 def start_board(spec: GameSpec) -> chess.Board:
@@ -401,7 +601,8 @@ MoveObserver = Callable[[chess.Board, float, float], None]
 async def play_game(
     spec: GameSpec, pool: EnginePool | None = None, *, on_move: MoveObserver | None = None
 ) -> GameRecord:
-    """Play one game. Engine faults become results; only configuration errors raise."""
+    """Play one game. Engine faults become results; a configuration error (an engine that refuses
+    its options or the variant) raises :class:`ConfigError` before any move, and is never a game."""
     own_pool = pool is None
     pool = pool or EnginePool()
     board = start_board(spec)
@@ -414,14 +615,20 @@ async def play_game(
     engines: dict[chess.Color, Engine] = {}
     healthy = {chess.WHITE: True, chess.BLACK: True}
     comments: list[str] = []
-    worst_overstep: float | None = None
+    margins = {chess.WHITE: spec.white_time_margin, chess.BLACK: spec.black_time_margin}
+    oversteps: dict[chess.Color, float] = {}
+    log = _EngineLog.open(spec) if spec.engine_log else None
     adjudicator = _Adjudicator(spec.adjudication)
     game_id = object()
     try:
         try:
             await _acquire_both(pool, specs, engines)
+            for color, engine in engines.items():
+                if log is not None:  # an engine kept from an earlier game said nothing while acquired
+                    log.names[id(engine.protocol)] = specs[color].name
+                _check_variant(engine, board)
             repetitions = _Repetitions(board)
-            ending = _rules_outcome(board, 1)
+            ending = _rules_outcome(board, 1) or adjudicator.verdict(board)
             if ending is not None:
                 raise ending
             info_flags = _info_wanted(spec)
@@ -429,20 +636,20 @@ async def play_game(
                 mover = board.turn
                 engine, clock = engines[mover], clocks[mover]
                 limit = _limit(limits[mover], clocks, mover)
-                deadline = clock.deadline(spec.time_margin)
-                has_deadline = deadline is not None
+                margin = margins[mover]
+                deadline = clock.deadline(margin)
+                allowed = None if deadline is None else deadline - margin  # the time it has
                 started = time.monotonic()
                 try:
                     # A timeout scope, not wait_for: no task per move, and a cancellation is never lost.
-                    async with asyncio.timeout(deadline if has_deadline else spec.move_timeout):
+                    async with asyncio.timeout(deadline if deadline is not None else spec.move_timeout):
                         result = await engine.play(board, limit, game=game_id, info=info_flags)
                 except TimeoutError:
                     healthy[mover] = False
-                    if has_deadline:
-                        raise _GameOver(
-                            _loss(mover), "time forfeit", f"{_name(mover)} loses on time",
-                            fault=(mover, "time forfeit"),
-                        ) from None
+                    if allowed is not None:
+                        elapsed = time.monotonic() - started
+                        _note(oversteps, mover, elapsed - allowed)
+                        raise _time_loss(mover, elapsed, allowed=allowed, margin=margin, moved=False) from None
                     raise _GameOver(
                         _loss(mover), "abandoned",
                         f"{_name(mover)}'s engine stalls: no move in {spec.move_timeout:g} s",
@@ -457,17 +664,14 @@ async def play_game(
                     healthy[mover] = False
                     raise _GameOver(
                         _loss(mover), "rules infraction",
-                        f"{_name(mover)} makes an illegal or unreadable move ({_first_line(exc)})",
+                        f"{_name(mover)} makes an illegal or unreadable move ({first_line(exc)})",
                         fault=(mover, "illegal move"),
                     ) from None
                 elapsed = time.monotonic() - started
-                if has_deadline and elapsed > clock.remaining + spec.time_margin and limits[mover].has_clock:
-                    raise _GameOver(
-                        _loss(mover), "time forfeit", f"{_name(mover)} loses on time", fault=(mover, "time forfeit")
-                    )
-                if limits[mover].has_clock:
-                    overstep = elapsed - clock.remaining
-                    worst_overstep = overstep if worst_overstep is None else max(worst_overstep, overstep)
+                if allowed is not None:
+                    _note(oversteps, mover, elapsed - allowed)
+                    if elapsed > allowed + margin:
+                        raise _time_loss(mover, elapsed, allowed=allowed, margin=margin, moved=True)
                 clock.spend(elapsed)
                 if result.resigned:
                     raise _GameOver(_loss(mover), "normal", f"{_name(mover)} resigns")
@@ -476,16 +680,25 @@ async def play_game(
                         _loss(mover), "rules infraction", f"{_name(mover)} makes a false result claim",
                         fault=(mover, "false claim"),
                     )
+                if not result.move:  # python-chess reads "0000" as a null move, which is never legal in a game
+                    raise _GameOver(
+                        _loss(mover), "rules infraction", f"{_name(mover)} makes an illegal move (a null move)",
+                        fault=(mover, "illegal move"),
+                    )
                 irreversible = board.is_zeroing(result.move)
                 board.push(result.move)
-                if spec.comments:
-                    comments.append(_comment(result.info, elapsed))
+                if spec.comments and not spec.minimal:
+                    left = clock.remaining if limits[mover].has_clock else None
+                    comments.append(_comment(result.info, elapsed, spec.comment_fields, time_left=left))
                 ending = _rules_outcome(board, repetitions.count(board, irreversible=irreversible))
                 if ending is not None:
                     raise ending
                 if on_move is not None:
                     on_move(board, clocks[chess.WHITE].remaining, clocks[chess.BLACK].remaining)
-                adjudicator.after_move(board, mover, _centipawns(result.info))
+                adjudicator.update(board, mover, _centipawns(result.info))
+                ending = adjudicator.verdict(board)
+                if ending is not None:
+                    raise ending
         except _GameOver as over:
             ending = over
         for color, engine in engines.items():
@@ -501,6 +714,8 @@ async def play_game(
             await pool.release(engine, healthy=healthy[color])
         if own_pool:
             await pool.close()
+        if log is not None:
+            log.close()
     faults: dict[str, Fault] = {}
     if ending.fault is not None:
         faults[specs[ending.fault[0]].name] = ending.fault[1]
@@ -511,9 +726,50 @@ async def play_game(
         reason=ending.reason,
         pgn=pgn,
         plies=len(board.move_stack) - opening_plies,
+        epd=board.epd(hmvc=board.halfmove_clock, fmvn=board.fullmove_number),
         faults=faults,
-        worst_overstep=worst_overstep,
+        oversteps={specs[color].name: seconds for color, seconds in oversteps.items()},
     )
+
+
+def _note(oversteps: dict[chess.Color, float], mover: chess.Color, overstep: float) -> None:
+    oversteps[mover] = max(overstep, oversteps.get(mover, overstep))
+
+
+def _time_loss(mover: chess.Color, elapsed: float, *, allowed: float, margin: float, moved: bool) -> _GameOver:
+    """``mover`` loses on time, with the figures: how long it thought, the time it had, the margin."""
+    what = "moved" if moved else "no move"
+    return _GameOver(
+        _loss(mover),
+        "time forfeit",
+        f"{_name(mover)} loses on time ({_ms(elapsed - allowed)} overrun: {what} after {_ms(elapsed)} "
+        f"with {_ms(allowed)} left, margin {_ms(margin)})",
+        fault=(mover, "time forfeit"),
+    )
+
+
+def _ms(seconds: float) -> str:
+    return f"{seconds * 1000:.0f} ms"
+
+
+def _check_variant(engine: Engine, board: chess.Board) -> None:
+    """Raise :class:`ConfigError` if ``engine`` cannot play ``board``'s variant: python-chess would
+    only find out when asked for a move, and a configuration error must never be scored as a game."""
+    protocol, name = engine.protocol, engine.spec.name
+    hint = "choose another engine or variant"
+    if isinstance(protocol, chess.engine.UciProtocol):
+        wanted, option = type(board).uci_variant or "chess", protocol.options.get("UCI_Variant")
+        if wanted != "chess" and (option is None or (option.type == "combo" and wanted not in (option.var or []))):
+            offered = ", ".join(option.var or []) if option is not None else "none: it has no UCI_Variant option"
+            raise ConfigError(f"engine {name!r} does not play variant {wanted} (it offers {offered})", hint=hint)
+        if board.chess960 and "UCI_Chess960" not in protocol.options:
+            raise ConfigError(f"engine {name!r} does not play Chess960 (it has no UCI_Chess960 option)", hint=hint)
+    elif isinstance(protocol, chess.engine.XBoardProtocol):
+        wanted = "fischerandom" if board.chess960 else type(board).xboard_variant or "normal"
+        variants = [v for v in str(protocol.features.get("variants", "")).split(",") if v]
+        if wanted != "normal" and wanted not in variants:
+            shown = ", ".join(variants) or "none"
+            raise ConfigError(f"engine {name!r} does not play variant {wanted} (it offers {shown})", hint=hint)
 
 
 async def _acquire_both(
@@ -539,6 +795,7 @@ async def _acquire_both(
 
 
 async def _acquire(pool: EnginePool, spec: EngineSpec, color: chess.Color) -> Engine:
+    _ENGINE_NAME.set(spec.name)  # this task's own context: names the engine's lines in an engine log
     try:
         return await pool.acquire(spec)
     except TimeoutError:
@@ -549,7 +806,7 @@ async def _acquire(pool: EnginePool, spec: EngineSpec, color: chess.Color) -> En
         ) from None
     except (chess.engine.EngineError, OSError) as exc:
         raise _GameOver(
-            _loss(color), "abandoned", f"{_name(color)}'s engine failed to start ({_first_line(exc)})",
+            _loss(color), "abandoned", f"{_name(color)}'s engine failed to start ({first_line(exc)})",
             fault=(color, "crash"),
         ) from None
 
@@ -558,9 +815,9 @@ def _winner(result: str) -> chess.Color | None:
     return chess.WHITE if result == "1-0" else chess.BLACK if result == "0-1" else None
 
 
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    return text[0][:120] if text else type(exc).__name__
+#: Tags a minimal PGN keeps besides the seven of the roster (and FEN, SetUp, Variant from the board):
+#: what a game's result is recovered and its pair found by.
+_MINIMAL_TAGS = ("GameNumber", "Pair")
 
 
 def _pgn(spec: GameSpec, board: chess.Board, ending: _GameOver, *, comments: list[str], opening_plies: int) -> str:
@@ -575,24 +832,45 @@ def _pgn(spec: GameSpec, board: chess.Board, ending: _GameOver, *, comments: lis
     headers["Black"] = spec.black.name
     headers["Result"] = ending.result
     for key, value in spec.tags.items():
-        if key not in headers or headers[key] in ("?", ""):
+        if (key not in headers or headers[key] in ("?", "")) and (not spec.minimal or key in _MINIMAL_TAGS):
             headers[key] = value
-    headers["TimeControl"] = spec.white_limits.pgn_tag()
-    if spec.black_limits != spec.white_limits:
-        headers["WhiteTimeControl"] = spec.white_limits.pgn_tag()
-        headers["BlackTimeControl"] = spec.black_limits.pgn_tag()
-    headers["Termination"] = ending.termination
-    headers["PlyCount"] = str(len(board.move_stack))
     for key in list(headers):  # names are checked when the tourney file is read; this holds whatever comes
         headers[key] = tag_value(headers[key])
-    node: chess.pgn.GameNode = game
-    for ply in range(len(board.move_stack)):
-        node = node.variations[0]
-        if ply < opening_plies:
-            node.comment = "book" if ply == opening_plies - 1 else ""
-        elif spec.comments and ply - opening_plies < len(comments):
-            node.comment = comments[ply - opening_plies]
-    node.comment = (node.comment + " " if node.comment else "") + ending.reason
-    if node is game:
-        game.comment = ending.reason
-    return str(game) + "\n\n"
+    if not spec.minimal:
+        headers["TimeControl"] = spec.white_limits.pgn_tag()
+        if spec.black_limits != spec.white_limits:
+            headers["WhiteTimeControl"] = spec.white_limits.pgn_tag()
+            headers["BlackTimeControl"] = spec.black_limits.pgn_tag()
+        headers["Termination"] = ending.termination
+        headers["PlyCount"] = str(len(board.move_stack))
+        node: chess.pgn.GameNode = game
+        for ply in range(len(board.move_stack)):
+            node = node.variations[0]
+            if ply < opening_plies:
+                node.comment = "book" if ply == opening_plies - 1 else ""
+            elif ply - opening_plies < len(comments):
+                node.comment = comments[ply - opening_plies]
+        node.comment = f"{node.comment}, {ending.reason}" if node.comment else ending.reason
+    exporter = (
+        chess.pgn.StringExporter(columns=None) if spec.notation == "san" else _NotationExporter(spec.notation)
+    )
+    return game.accept(exporter) + "\n\n"
+
+
+class _NotationExporter(chess.pgn.StringExporter):
+    """python-chess's PGN writer with the moves in long algebraic (``Ng1-f3``) or UCI (``g1f3``) notation,
+    fastchess's ``-pgnout notation=lan|uci``; PGN readers, python-chess's too, read both."""
+
+    def __init__(self, notation: Notation) -> None:
+        super().__init__(columns=None)
+        self.notation = notation
+
+    def visit_move(self, board: chess.Board, move: chess.Move) -> None:
+        # StringExporter.visit_move, with another notation than SAN for the move itself.
+        if self.variations or not self.variation_depth:
+            if board.turn == chess.WHITE:
+                self.write_token(f"{board.fullmove_number}. ")
+            elif self.force_movenumber:
+                self.write_token(f"{board.fullmove_number}... ")
+            self.write_token((board.lan(move) if self.notation == "lan" else board.uci(move)) + " ")
+            self.force_movenumber = False

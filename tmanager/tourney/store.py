@@ -178,7 +178,7 @@ def _parse_owned(owned: bytes, path: Path, *, checked: bool = False) -> _Owned:
             raise ConfigError("must be a table", file=path, field="progress")
         results = progress.get("results", "")
         if not isinstance(results, str):
-            raise ConfigError("must be a string", file=path, field="progress.results")
+            raise ConfigError("must be str (text)", file=path, field="progress.results")
         parsed = _frame(data, json.dumps(data, sort_keys=True, default=str).encode(), progress, path)
         return _owned(parsed, progress.get("version"), results.encode("utf-8"), None, path, checked=False)
     version_end = owned.index(b"\n", layout.version_at)

@@ -40,12 +40,13 @@ from typing import Any, TypeVar
 import chess
 
 from tmanager import hooks
+from tmanager.core.results import Result
 from tmanager.core.schedule import DONE, WAIT, ScheduledGame, next_game
 from tmanager.errors import ConfigError, LockTimeout, TManagerError
-from tmanager.files import Stamp, stamp
+from tmanager.files import Stamp, append_line, stamp
 from tmanager.formats import pgn
 from tmanager.tourney import store, swiss
-from tmanager.tourney.model import PLAYING, RESULT_CHAR, UNPLAYED, Claim, PendingHook, Tourney
+from tmanager.tourney.model import PLAYING, UNPLAYED, Claim, PendingHook, Tourney
 from tmanager.tourney.openings import OpeningBook, opening_key, variant_board
 from tmanager.tourney.play import EnginePool, GameRecord, GameSpec, MoveObserver, play_game
 
@@ -135,7 +136,7 @@ def give_back(tourney: Tourney, number: int) -> str:
     Returns the game's new results character."""
     claim = tourney.claims.get(number)
     found = pgn.find_game(tourney.pgn_path, number, start=claim.pgn_offset if claim else 0)
-    char = RESULT_CHAR.get(found.result, UNPLAYED) if found else UNPLAYED
+    char = Result.from_pgn(found.result).xboard if found else UNPLAYED
     tourney.set_result(number, char)
     if found is not None and char != UNPLAYED:
         add_hooks(tourney, number, game_env(number, found.result, found.termination, found.reason, found.white,
@@ -243,8 +244,11 @@ def run_hook(hook: PendingHook, *, marker: Path, tourney_path: Path, pgn_path: P
         log.warning("%s hook %r %s", hook.name, hook.command, problem)
 
 
-def game_spec(tourney: Tourney, game: ScheduledGame, book: OpeningBook | None) -> GameSpec:
-    """Everything the game runner needs to play scheduled ``game`` of ``tourney``."""
+def game_spec(
+    tourney: Tourney, game: ScheduledGame, book: OpeningBook | None, *, log_engines: bool = False
+) -> GameSpec:
+    """Everything the game runner needs to play scheduled ``game`` of ``tourney``; with ``log_engines``
+    (or the tourney's setting) the engines' lines go to the game's file in ``engine_logs_dir``."""
     s, a = tourney.settings, tourney.adjudication
     start_fen: str | None = None
     moves: tuple[str, ...] = ()
@@ -275,9 +279,14 @@ def game_spec(tourney: Tourney, game: ScheduledGame, book: OpeningBook | None) -
         opening_moves=moves,
         variant=s.variant,
         adjudication=dataclasses.replace(a, syzygy=str(tourney.directory / a.syzygy) if a.syzygy else ""),
-        time_margin=s.time_margin,
+        white_time_margin=tourney.time_margin(game.white),
+        black_time_margin=tourney.time_margin(game.black),
         move_timeout=s.move_timeout,
         comments=s.pgn_comments,
+        comment_fields=s.pgn_comment_fields,
+        notation=s.pgn_notation,
+        minimal=s.pgn_minimal,
+        engine_log=str(tourney.engine_logs_dir / f"game-{game.number}.log") if s.log_engines or log_engines else "",
         tags=tags,
     )
 
@@ -449,10 +458,11 @@ async def transact(transaction: Callable[..., _R], *args: Any, settled: Callable
 class Worker:
     """One worker: plays the tourney's games one at a time until none is left."""
 
-    def __init__(self, path: Path, *, max_games: int | None = None) -> None:
+    def __init__(self, path: Path, *, max_games: int | None = None, log_engines: bool = False) -> None:
         self.path = path.resolve()
         self.owner = Owner.me()
         self.max_games = max_games
+        self.log_engines = log_engines
         self.pool = EnginePool()
         self.playing: int | None = None
         self.stopping = False
@@ -512,12 +522,16 @@ class Worker:
                             number)
                 return None
             pgn.append_game(tourney.pgn_path, record.pgn)
-            tourney.set_result(number, RESULT_CHAR[record.result])
+            if tourney.settings.epd_out:
+                append_line(tourney.directory / tourney.settings.epd_out, record.epd)
+            tourney.set_result(number, Result.from_pgn(record.result).xboard)
             tourney.update_verdict()
             add_hooks(tourney, number, env)
             LiveGame.remove(tourney, number)
             for engine, kind in record.faults.items():
                 tourney.count_fault(engine, kind)
+            for engine, seconds in record.oversteps.items():
+                tourney.note_overstep(engine, seconds)
             return tourney, tourney.is_complete()
 
     def release(self, number: int) -> str | None:
@@ -603,11 +617,16 @@ class Worker:
             self.playing = choice[1].number
 
     async def _play(self, tourney: Tourney, game: ScheduledGame) -> None:
-        spec = game_spec(tourney, game, self._book(tourney))
+        spec = game_spec(tourney, game, self._book(tourney), log_engines=self.log_engines)
         log.info("game %d: %s - %s started", game.number, spec.white.name, spec.black.name)
         beat = asyncio.create_task(self._heartbeats(game.number, tourney.settings.lease / 4))
         try:
             record = await self._run_game(tourney, game, spec)
+        except ConfigError as exc:
+            # An engine refuses its options or the variant: no game was played. run() gives
+            # the game back, and the worker stops with this error (exit status 2).
+            log.error("game %d not played: %s", game.number, exc)
+            raise exc.located(file=tourney.path) from None
         finally:
             beat.cancel()
         env = game_env(game.number, record.result, record.termination, record.reason, spec.white.name,
@@ -717,14 +736,16 @@ def _size(path: Path) -> int:
         return 0
 
 
-def work(path: Path, *, max_games: int | None = None) -> tuple[int, bool]:
+def work(path: Path, *, max_games: int | None = None, log_engines: bool = False) -> tuple[int, bool]:
     """Run one worker in this process until the tourney is done; SIGINT/SIGTERM stop it cleanly.
+    ``log_engines`` writes engine logs as the tourney's ``log_engines`` setting does.
 
     Returns the games played and whether a signal stopped it.
     """
-    path = path.resolve()
-    preflight(store.read(path))
-    worker = Worker(path, max_games=max_games)
+    tourney = store.read(path)  # before anything else looks at the path: it may not be a file at all
+    preflight(tourney)
+    path = tourney.path  # resolved
+    worker = Worker(path, max_games=max_games, log_engines=log_engines)
     # Engines inherit this mark, and their children too: see reap_engines.
     os.environ[ENGINE_TAG] = f"{path}|{worker.owner.host}|{worker.owner.pid}|{worker.owner.started}"
     reap_engines(path)

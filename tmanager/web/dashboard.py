@@ -23,7 +23,7 @@ from tmanager import templates
 from tmanager.core import crosstable, sprt
 from tmanager.core.results import Result
 from tmanager.core.standings import grid
-from tmanager.tourney.model import PLAYING, Tourney
+from tmanager.tourney.model import PLAYING, Tourney, describe_faults
 from tmanager.tourney.openings import variant_board
 from tmanager.tourney.worker import GameInProgress
 from tmanager.web.pgnindex import IndexedGame
@@ -247,11 +247,9 @@ def _recorded(tourney: Tourney, number: int) -> str | None:
 def faults(tourney: Tourney) -> str:
     """Fault counts per engine (crash, time forfeit, illegal move…)."""
     engines = [
-        {"name": engine, "total": sum(counts.values()),
-         "kinds": ", ".join(f"{kind} {n}" for kind, n in sorted(counts.items()))}
-        for engine, counts in sorted(tourney.faults.items())
-        if counts
-    ]  # fmt: skip
+        {"name": engine, "total": total, "kinds": kinds}
+        for engine, (total, kinds) in sorted((e, describe_faults(c)) for e, c in tourney.faults.items() if c)
+    ]
     return _render("faults.html", engines=engines)
 
 

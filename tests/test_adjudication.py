@@ -1,0 +1,125 @@
+"""Adjudication ends a game at the same ply as fastchess does, with the same result.
+
+Every case below was played by fastchess (HEAD 74deac23, 2026-07-29) with the
+same engines, start position and rules, e.g. for the first one::
+
+    fastchess -engine cmd=python args="engines/pyengine.py --seed 1 --score 0" name=A \\
+              -engine cmd=python args="engines/pyengine.py --seed 2 --score 0" name=B \\
+              -each tc=inf nodes=100 restart=on -rounds 4 -games 2 -concurrency 1 \\
+              -openings file=book.epd format=epd order=sequential -draw movenumber=5 movecount=3 score=10
+
+pyengine with a seed plays the same moves for the same positions, so both
+managers see the same game; its scores are constant (``--score``) or the
+material balance. fastchess's PlyCount and Result are the expected values.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+from typing import Any
+
+import chess
+import chess.pgn
+import pytest
+
+from tmanager.core.timecontrol import TimeControl
+from tmanager.tourney.engines import EngineSpec, command_line
+from tmanager.tourney.play import Adjudication, GameSpec, play_game
+
+START = chess.STARTING_FEN
+RUY_LOPEZ = "r1bqkb1r/1ppp1ppp/p1n2n2/4p3/B3P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 5"
+NAJDORF = "rnbqkb1r/1p2pppp/p2p1n2/8/3NP3/2N5/PPP2PPP/R1BQKB1R w KQkq - 0 6"
+PAWNS = "8/5k2/8/3p4/3P4/8/5K2/8 w - - 0 40"  # the move number carries on from the FEN
+KQR_KQ = "4k3/8/8/3q4/8/8/3R4/3QK3 w - - 0 1"
+KPB_KP = "8/2k5/8/8/3pP3/8/5K2/3B4 w - - 0 30"
+KBN_KN = "8/8/3k4/8/2n5/8/1B1K4/5N2 b - - 0 1"
+KN_KN = "8/4k3/8/8/3n4/8/2NK4/8 w - - 0 12"
+
+DRAW = {"draw_from_move": 5, "draw_moves": 3, "draw_score": 10}
+RESIGN = {"resign_score": 500, "resign_moves": 3}
+ALL = {"draw_from_move": 20, "draw_moves": 5, "draw_score": 50, "resign_score": 400, "resign_moves": 3,
+       "max_moves": 100}
+TB = {"syzygy_pieces": 4, "max_moves": 60}
+
+# (engine A's arguments, engine B's, start position, A has white, rules, fastchess's plies and result)
+CASES: list[tuple[str, str, str, bool, dict[str, Any], int, str]] = [
+    # -draw movenumber=5 movecount=3 score=10, both engines always 0.00: only captures and pawn moves reset the count.
+    ("--seed 1 --score 0", "--seed 2 --score 0", START, True, DRAW, 26, "1/2-1/2"),
+    ("--seed 1 --score 0", "--seed 2 --score 0", RUY_LOPEZ, True, DRAW, 7, "1/2-1/2"),
+    ("--seed 1 --score 0", "--seed 2 --score 0", RUY_LOPEZ, False, DRAW, 38, "1/2-1/2"),
+    ("--seed 1 --score 0", "--seed 2 --score 0", PAWNS, True, DRAW, 6, "1/2-1/2"),
+    # -draw movenumber=10 movecount=4 score=100 with the material balance as the score.
+    ("--seed 3", "--seed 4", START, True, {"draw_from_move": 10, "draw_moves": 4, "draw_score": 100}, 115, "1/2-1/2"),
+    ("--seed 3", "--seed 4", PAWNS, True, {"draw_from_move": 10, "draw_moves": 4, "draw_score": 100}, 8, "1/2-1/2"),
+    # -resign movecount=3 score=500: one-sided, the losing engine's own scores are enough.
+    ("--seed 1 --score -1000", "--seed 2 --score 0", START, True, RESIGN, 5, "0-1"),
+    ("--seed 1 --score -1000", "--seed 2 --score 0", START, False, RESIGN, 6, "1-0"),
+    # twosided=true: the winner must agree, for as many moves.
+    ("--seed 1 --score -1000", "--seed 2 --score 1000", START, True, {**RESIGN, "resign_twosided": True}, 7, "0-1"),
+    ("--seed 1 --score -1000", "--seed 2 --score 1000", START, False, {**RESIGN, "resign_twosided": True}, 6, "1-0"),
+    ("--seed 1 --score -1000", "--seed 2 --score 0", START, True,
+     {**RESIGN, "resign_twosided": True, "max_moves": 12}, 24, "1/2-1/2"),
+    # -resign movecount=2 score=300 on material scores (a greedy engine against a random one).
+    ("--seed 5 --style greedy", "--seed 6", START, False, {"resign_score": 300, "resign_moves": 2}, 13, "0-1"),
+    # -maxmoves 15 counts the engines' moves, not the FEN's move number.
+    ("--seed 7", "--seed 8", RUY_LOPEZ, True, {"max_moves": 15}, 30, "1/2-1/2"),
+    # All rules at once.
+    ("--seed 9 --style greedy", "--seed 10 --style greedy", RUY_LOPEZ, True, ALL, 21, "0-1"),
+    ("--seed 9 --style greedy", "--seed 10 --style greedy", PAWNS, True, ALL, 10, "1/2-1/2"),
+]
+
+# -tb DIR -tbpieces 4 [-tbadjudicate WIN_LOSS|DRAW] -maxmoves 60: probed right after captures and pawn moves.
+TB_CASES: list[tuple[str, str, str, bool, dict[str, Any], int, str]] = [
+    ("--seed 11", "--seed 12", KQR_KQ, False, TB, 5, "1-0"),
+    ("--seed 11", "--seed 12", KN_KN, True, TB, 0, "1/2-1/2"),
+    ("--seed 11", "--seed 12", KPB_KP, True, TB, 19, "1-0"),
+    ("--seed 13", "--seed 14", KQR_KQ, True, {**TB, "syzygy_adjudicate": "win_loss"}, 4, "0-1"),
+    ("--seed 13", "--seed 14", KBN_KN, False, {**TB, "syzygy_adjudicate": "win_loss"}, 8, "1/2-1/2"),
+    ("--seed 15", "--seed 16", KPB_KP, True, {**TB, "syzygy_adjudicate": "draw"}, 6, "1/2-1/2"),
+]
+
+
+def pyengine(name: str, args: str) -> EngineSpec:
+    return EngineSpec(name, command_line("engines/pyengine.py", args.split()), "uci", restart=True)
+
+
+def play(a: str, b: str, fen: str, a_white: bool, rules: dict[str, Any]) -> tuple[int, str, str]:
+    engines = (pyengine("A", a), pyengine("B", b))
+    white, black = engines if a_white else engines[::-1]
+    limits = TimeControl.parse("inf", nodes=100)
+    spec = GameSpec(white=white, black=black, white_limits=limits, black_limits=limits, start_fen=fen,
+                    adjudication=Adjudication(**rules))
+    record = asyncio.run(play_game(spec))
+    game = chess.pgn.read_game(io.StringIO(record.pgn))
+    assert game is not None
+    assert record.plies == len(list(game.mainline_moves()))
+    return record.plies, record.result, record.reason
+
+
+@pytest.mark.parametrize(("a", "b", "fen", "a_white", "rules", "plies", "result"), CASES)
+def test_ends_where_fastchess_ends(
+    a: str, b: str, fen: str, a_white: bool, rules: dict[str, Any], plies: int, result: str
+) -> None:
+    assert play(a, b, fen, a_white, rules)[:2] == (plies, result)
+
+
+@pytest.mark.parametrize(("a", "b", "fen", "a_white", "rules", "plies", "result"), TB_CASES)
+def test_tablebase_ends_where_fastchess_ends(
+    a: str, b: str, fen: str, a_white: bool, rules: dict[str, Any], plies: int, result: str
+) -> None:
+    syzygy = os.environ.get("TMANAGER_TEST_SYZYGY", "")
+    if not syzygy:
+        pytest.skip("TMANAGER_TEST_SYZYGY not set: tools/test.sh provides the tables")
+    assert play(a, b, fen, a_white, {**rules, "syzygy": syzygy})[:2] == (plies, result)
+
+
+def test_reasons_name_the_rule() -> None:
+    one_sided = play("--seed 1 --score -1000", "--seed 2 --score 0", START, True, RESIGN)[2]
+    assert one_sided == "White resigns: its engine scored it at or below -500 cp for 3 moves"
+    rules = {**RESIGN, "resign_twosided": True}
+    two_sided = play("--seed 1 --score -1000", "--seed 2 --score 1000", START, True, rules)
+    assert two_sided[2] == "White resigns: both engines scored it at or below -500 cp for 3 moves"
+    draw = play("--seed 1 --score 0", "--seed 2 --score 0", PAWNS, True, DRAW)[2]
+    assert draw == "Draw by adjudication: both engines scored within 10 cp for 3 moves"
