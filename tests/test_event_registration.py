@@ -9,30 +9,12 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT, run_cli
+from tests.test_event_scored import ok, refused
 from tmanager import events as ev
 from tmanager.errors import ConfigError
 from tmanager.formats import playercsv, ratinglist
 
 FIDE = ROOT / "tests" / "data" / "fide"
-
-
-def ok(*args: str | Path) -> str:
-    done = run_cli("event", *args)
-    assert done.returncode == 0, done.stderr
-    return done.stdout + done.stderr
-
-
-def refused(path: Path, *args: str | Path) -> str:
-    """A command that must fail with one line and exit status 2, changing nothing."""
-    before = path.read_bytes()
-    journal = sorted(p.name for p in (path.parent / "old").iterdir()) if (path.parent / "old").is_dir() else []
-    done = run_cli("event", *args)
-    assert done.returncode == 2, done.stdout + done.stderr
-    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
-    assert path.read_bytes() == before
-    after = sorted(p.name for p in (path.parent / "old").iterdir()) if (path.parent / "old").is_dir() else []
-    assert after == journal
-    return done.stderr.strip().removeprefix("tmanager: ")
 
 
 @pytest.mark.parametrize("name", ["players_list_foa.txt", "players_list_xml_foa.xml"])

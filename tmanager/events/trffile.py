@@ -137,13 +137,31 @@ def dumps(event: Event, division: Division, *, version: Version = "2026") -> str
         lines.append(f"XTM round {r.number} " + _json(_round_extras(r, results=r.number > rounds)))
     paired = [round_games(division, r) for r in division.rounds if r.paired and r.number <= rounds]
     points = scores(event, division, rounds)
+    upcoming = _sitting_out(division, rounds + 1)
+    # The points count a requested bye of the round in progress, as its entry is written (bbpPairings' checker
+    # counts it; its pairing takes it off again).
+    points = {n: v + sum(event.scoring.points(g) for g in upcoming.get(n, ())) for n, v in points.items()}
     players = tuple(
         trf.TrfPlayer(p.number, _header(p), points[p.number], places.get(p.number),
-                      tuple(entries[p.number] for entries in paired))
+                      tuple(entries[p.number] for entries in paired) + upcoming.get(p.number, ()))
         for p in by_rank
     )  # fmt: skip
     records = _records(event, division, version, rounds) if version == "2026" else {}
     return trf.dumps(trf.Tournament(players=players, lines=tuple(lines), records=records, by_rank=not in_order))
+
+
+def _sitting_out(division: Division, number: int) -> dict[int, tuple[Game, ...]]:
+    """The players of a round in progress who are not paired in it — requested byes and absences — as the entry
+    after their complete rounds (``0000 - H``, ``0000 - Z``…). Pairing programs read such an entry as "not to be
+    paired in the next round", so that they pair the round again with the same players; the pairing-allocated
+    bye is left for them to allocate."""
+    record = next((r for r in division.rounds if r.number == number and r.paired), None)
+    if record is None:
+        return {}
+    return {
+        player: (game,) for player, game in round_games(division, record).items()
+        if game.opponent is None and game.result != "U"
+    }  # fmt: skip
 
 
 def _header_lines(event: Event, division: Division, version: Version) -> list[str]:
