@@ -13,7 +13,7 @@ from tests.test_event_scored import ok, refused
 from tmanager import events as ev
 from tmanager.core import teamtiebreaks
 from tmanager.core.teams import MatchPoints, bye_round, match_rounds
-from tmanager.formats import trf_teams
+from tmanager.formats import trf, trf_teams
 
 # -- FIDE's team tie-breaks (C.07), by hand --------------------------------------------------------------
 
@@ -57,7 +57,6 @@ def test_trf_team_records_round_trip() -> None:
     records = [
         team,
         trf_teams.TeamByes(10, 10, (None, 4, None)),
-        trf_teams.MatchForfeit("-+", 2, 3, 7),
         trf_teams.Lineup(4, 3, 1, (5, 0, 9)),
         trf_teams.ColourSequence.alternating(4),
         trf_teams.TeamScoring(30, 10, 0),
@@ -68,16 +67,13 @@ def test_trf_team_records_round_trip() -> None:
     ]  # fmt: skip
     for record in records:
         assert type(record).read(record.write()) == record, record
-    assert [r.write() for r in records[1:6]] == [
-        "320  1.0  1.0 000 004 000", "330 -+ 002 003 007", "300 004 003 001 0005 0000 0009", "352 WBWB",
-        "362 TW  3.0 TD  1.0 TL  0.0",
+    assert [r.write() for r in records[1:5]] == [
+        "320  1.0  1.0 000 004 000", "300 004 003 001 0005 0000 0009", "352 WBWB", "362 TW  3.0 TD  1.0 TL  0.0",
     ]
-    assert records[6].write() == "802   2 KNI      3.0    2.5    4 b  1.0   PAB    1.0     1 w  1.5f"
+    assert records[5].write() == "802   2 KNI      3.0    2.5    4 b  1.0   PAB    1.0     1 w  1.5f"
     assert trf_teams.TeamScoring.read("362 TW 3") == trf_teams.TeamScoring(30, 10, 0)
     with pytest.raises(ValueError, match=r"game points: 'x1\.5'"):
         trf_teams.TrfTeam.read(line[:61] + "  x1.5" + line[67:])
-    with pytest.raises(ValueError, match="is not a forfeit"):
-        trf_teams.MatchForfeit.read("330 ++ 002 003 007")
     with pytest.raises(ValueError, match="not a 352 line"):
         trf_teams.ColourSequence.read("362 WB")
     with pytest.raises(ValueError, match="14 players"):
@@ -147,16 +143,20 @@ def test_team_swiss_end_to_end(tmp_path: Path) -> None:
     assert "Match 1:" in (html / "pairings-r2.txt").read_text(encoding="utf-8")
     assert "Bd 1" in (html / "lineups-r2.txt").read_text(encoding="utf-8")
     # TRF: the team records after the players, and the event back from it.
-    trf = tmp_path / "league.trf"
-    ok("export-trf", path, trf)
-    text = trf.read_text(encoding="utf-8")
+    exported = tmp_path / "league.trf"
+    ok("export-trf", path, exported)
+    text = exported.read_text(encoding="utf-8")
     assert "092 Swiss system for teams (FIDE C.04.6)" in text
     assert "\n352 WB\n" in text and "\n362 TW  2.0 TD  1.0 TL  0.0\n" in text
     rooks = next(line for line in text.splitlines() if line.startswith("310   1"))
     assert trf_teams.TrfTeam.read(rooks).players == (1, 2, 3)
+    assert "192 FIDE_TEAM_TYPEA_MP_GP" in text
+    parsed = trf.parse(text)  # the registry reads the team records into values
+    assert [t.name for t in parsed.values(trf_teams.TEAMS)] == list(TEAMS)
+    assert parsed.values(trf_teams.TEAM_SCORING) == [trf_teams.TeamScoring(20, 10, 0)]
     assert sum(1 for line in text.splitlines() if line.startswith("802")) == 4
     back = tmp_path / "back.toml"
-    ok("import-trf", back, trf)
+    ok("import-trf", back, exported)
     assert ok("standings", back) == ok("standings", path)
 
 
@@ -274,11 +274,12 @@ def test_empty_boards_forfeits_and_what_is_missing(tmp_path: Path) -> None:
     opponent = next(t for t in record.matches[rooks_match - 1] if t != 1)
     standings = {line.split()[2]: line.split()[3] for line in ok("standings", path).splitlines()[4:8]}
     assert standings["Rooks"] == "0" and standings[division.team(opponent).name] == "2"  # a match won by forfeit
-    trf = tmp_path / "forfeit.trf"
-    ok("export-trf", path, trf)
-    lines = trf.read_text(encoding="utf-8").splitlines()
+    exported = tmp_path / "forfeit.trf"
+    ok("export-trf", path, exported)
+    lines = exported.read_text(encoding="utf-8").splitlines()
     kind = "-+" if rooks_first else "+-"
-    assert any(line.startswith(f"330 {kind} 001") for line in lines)
+    forfeit = next(trf.Forfeit.read(line) for line in lines if line.startswith("330"))
+    assert (forfeit.kind, forfeit.round) == (kind, 1) and 1 in (forfeit.white, forfeit.black)
     assert any(line.startswith("300 001 001") and line.endswith("0000 0000") for line in lines)
     # The board order holds for the whole event once a lineup was given from it.
     assert "board order" in refused(path, "roster", path, "Queens", "11", "10")

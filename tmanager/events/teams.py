@@ -14,8 +14,9 @@ them back as each team's :class:`~tmanager.core.teams.TeamRound`, and
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from tmanager.core import teamtiebreaks
 from tmanager.core.results import ByeKind, Colour
@@ -23,7 +24,7 @@ from tmanager.core.teams import MatchPoints, TeamRound, TeamTotals, bye_round, f
 from tmanager.errors import StateError
 from tmanager.events.games import round_games
 from tmanager.events.model import Board, Division, Event, Round, Team, TeamSettings
-from tmanager.formats import trf_teams
+from tmanager.formats import trf, trf_teams
 from tmanager.pairing.teamswiss import TeamEntrant
 
 
@@ -277,57 +278,49 @@ def board_prizes(event: Event, division: Division, upto: int | None = None) -> d
 # -- TRF-2026 -----------------------------------------------------------------------------------------
 
 
-def trf_team_lines(event: Event, division: Division, ranks: Mapping[int, int] | None = None) -> list[str]:
-    """The team records of TRF-2026 for a team division (:mod:`tmanager.formats.trf_teams`): ``352``, ``362``,
-    a ``310`` per team, ``320`` for the pairing-allocated byes, ``330`` per forfeited match, ``300`` per lineup
-    that is not the roster's first boards in order, and an ``802`` per team. ``ranks`` maps player numbers to the
-    file's starting ranks (default: the pairing ranks, as the TRF writer numbers players)."""
+def trf_team_records(event: Event, division: Division) -> dict[str, tuple[Any, ...]]:
+    """The team records of TRF-2026 for a team division, by code (:mod:`tmanager.formats.trf_teams`, and
+    :class:`~tmanager.formats.trf.Forfeit`): ``352``, ``362``, a ``310`` per team, ``320`` for the
+    pairing-allocated byes, ``330`` per forfeited match, ``300`` per lineup that is not the roster's first boards
+    in order, and an ``802`` per team. Players are named by their numbers, the file's starting ranks."""
     rules = settings(division)
-    starting = ranks if ranks is not None else division.ranks()
     points = scoring(division)
     last = division.paired_rounds
     rounds = team_rounds(event, division, last)
     places = {s.team.number: s.rank for s in standings(event, division, last)}
-    lines = [
-        trf_teams.ColourSequence.alternating(rules.team_size).write(),
-        trf_teams.TeamScoring(points.win, points.draw, points.loss).write(),
-    ]
-    for t in sorted(division.teams, key=lambda t: t.number):
+    numbered = sorted(division.teams, key=lambda t: t.number)
+    teams = []
+    for t in numbered:
         total = totals(rounds[t.number])
         ratings = [division.player(p).rating for p in t.players[: rules.team_size]]
-        line = trf_teams.TrfTeam(
-            number=t.number,
-            name=t.name,
-            nickname=t.short,
+        teams.append(trf_teams.TrfTeam(
+            number=t.number, name=t.name, nickname=t.short,
             strength=sum(ratings) // len(ratings) if ratings else 0,
-            match_points=total.match_points,
-            game_points=total.game_points,
-            rank=places[t.number],
-            players=tuple(starting[p] for p in t.players[: trf_teams.ROSTER_LIMIT]),
-        )
-        lines.append(line.write())
+            match_points=total.match_points, game_points=total.game_points, rank=places[t.number],
+            players=tuple(t.players[: trf_teams.ROSTER_LIMIT]),
+        ))  # fmt: skip
     paired = [r for r in division.rounds if r.paired]
-    byes = [next((t for t, k in r.team_byes.items() if k == ByeKind.PAIRING), None) for r in paired]
-    if any(byes):
-        bye = _bye(event, division, 0, ByeKind.PAIRING)
-        lines.append(trf_teams.TeamByes(bye.match_points or 0, bye.game_points, tuple(byes)).write())
+    byes = tuple(next((t for t, k in r.team_byes.items() if k == ByeKind.PAIRING), None) for r in paired)
+    bye = _bye(event, division, 0, ByeKind.PAIRING)
+    forfeits: list[trf.Forfeit] = []
+    lineups: list[trf_teams.Lineup] = []
     for record in paired:
         for first, second in record.matches:
             mine = next(r for r in rounds[first] if r.round == record.number)
             if mine.kind in ("forfeit-win", "forfeit-loss"):
                 theirs = next(r for r in rounds[second] if r.round == record.number)
-                kind: trf_teams.ForfeitKind = "+-"
+                kind: trf.ForfeitCode = "+-"
                 if mine.kind == "forfeit-loss":
                     kind = "-+" if theirs.kind == "forfeit-win" else "--"
-                lines.append(trf_teams.MatchForfeit(kind, record.number, first, second).write())
+                forfeits.append(trf.Forfeit(kind, record.number, first, second))
         for first, second in record.matches:
             for team, opponent in ((first, second), (second, first)):
                 lineup = record.lineups.get(team)
                 if lineup is not None and lineup != division.team(team).players[: rules.team_size]:
-                    fielded = tuple(starting[p] if p else 0 for p in lineup)
-                    lines.append(trf_teams.Lineup(record.number, team, opponent, fielded).write())
+                    lineups.append(trf_teams.Lineup(record.number, team, opponent, tuple(lineup)))
     bye_types = {ByeKind.PAIRING: "PAB", ByeKind.FULL: "FPB", ByeKind.HALF: "HPB"}
-    for t in sorted(division.teams, key=lambda t: t.number):
+    summaries = []
+    for t in numbered:
         total = totals(rounds[t.number])
         entries = []
         for record, r in zip(paired, rounds[t.number], strict=True):
@@ -335,9 +328,18 @@ def trf_team_lines(event: Event, division: Division, ranks: Mapping[int, int] | 
                 bye_type = bye_types.get(record.team_byes.get(t.number, ByeKind.ZERO), "ZPB")
                 entries.append(trf_teams.TeamRoundEntry(bye_type, "", r.game_points))
                 continue
-            colour = "w" if r.white_on_first else "b"
             forfeit = r.kind in ("forfeit-win", "forfeit-loss")
-            entries.append(trf_teams.TeamRoundEntry(r.opponent, colour, r.game_points, forfeit))
-        summary = trf_teams.TeamSummary(t.number, t.short, total.match_points, total.game_points, tuple(entries))
-        lines.append(summary.write())
-    return lines
+            entries.append(trf_teams.TeamRoundEntry(r.opponent, "w" if r.white_on_first else "b", r.game_points,
+                                                    forfeit))  # fmt: skip
+        summaries.append(trf_teams.TeamSummary(t.number, t.short, total.match_points, total.game_points,
+                                               tuple(entries)))  # fmt: skip
+    return {
+        trf_teams.COLOUR_SEQUENCE.code: (trf_teams.ColourSequence.alternating(rules.team_size),),
+        trf_teams.TEAM_SCORING.code: (trf_teams.TeamScoring(points.win, points.draw, points.loss),),
+        trf_teams.TEAMS.code: tuple(teams),
+        trf_teams.TEAM_BYES.code: (trf_teams.TeamByes(bye.match_points or 0, bye.game_points, byes),)
+        if any(byes) else (),
+        trf.FORFEITS.code: tuple(forfeits),
+        trf_teams.LINEUPS.code: tuple(lineups),
+        trf_teams.TEAM_SUMMARIES.code: tuple(summaries),
+    }  # fmt: skip

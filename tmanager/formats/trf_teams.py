@@ -9,8 +9,8 @@ lines of a team tournament:
   79–82, … up to 14 players);
 * ``320`` the teams' pairing-allocated byes: their match points (5–8) and game
   points (10–13), then the team of each round (15–17, 19–21, …; ``000`` none);
-* ``330`` a forfeited match: ``+-`` (white's team wins), ``-+`` or ``--``
-  (5–6), round (8–10), white's and black's teams (12–14, 16–18);
+* ``330`` a forfeited match (:class:`tmanager.formats.trf.Forfeit`, registered
+  there with the records of individual events);
 * ``300`` a team playing out of its default order (or with an empty board):
   round (5–7), team (9–11), opponent (13–15), then its players board by
   board (17–20, 22–25, …; ``0000`` an empty board);
@@ -22,24 +22,25 @@ lines of a team tournament:
   each round's opponent (or bye type), colour and game points.
 
 Each record is a frozen value with ``write()`` (its line) and a classmethod
-``read(line)`` that raises :class:`ValueError` saying what is wrong — the shape
-of a record type in the TRF-2026 reader and writer's registry, so each can be
-registered there under its code as it is. Points are tenths, as everywhere in
-tmanager. These types know nothing of events (:func:`tmanager.events.teams.trf_team_lines`
-builds them from a team division).
+``read(line)`` that raises :class:`ValueError` saying what is wrong, registered
+under its code in :mod:`tmanager.formats.trf`'s record registry: importing this
+module makes :func:`~tmanager.formats.trf.parse` read these records into
+``Tournament.records`` and :func:`~tmanager.formats.trf.dumps` write them.
+Points are tenths, as everywhere in tmanager. These types know nothing of
+events (:func:`tmanager.events.teams.trf_team_records` builds them from a team
+division).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, Self
+from typing import Self
 
 from tmanager.core.results import format_points
+from tmanager.formats.trf import RecordType, register
 
 #: The most players a ``310`` line holds.
 ROSTER_LIMIT = 14
-ForfeitKind = Literal["+-", "-+", "--"]
-_FORFEITS: dict[str, ForfeitKind] = {"+-": "+-", "-+": "-+", "--": "--"}
 #: The width of one round's block in an ``802`` line.
 _SUMMARY_BLOCK = 13
 
@@ -133,28 +134,6 @@ class TeamByes:
         _code(line, "320")
         teams = tuple(_number(w, "team", zero=True) or None for w in line[13:].split())
         return cls(_read_points(line[4:8], "match points"), _read_points(line[9:13], "game points"), teams)
-
-
-@dataclass(frozen=True, slots=True)
-class MatchForfeit:
-    """``330``: a forfeited match of ``round`` between the teams ``white`` and ``black`` (board 1's colours)."""
-
-    kind: ForfeitKind
-    round: int
-    white: int
-    black: int
-
-    def write(self) -> str:
-        return f"330 {self.kind} {self.round:03d} {self.white:03d} {self.black:03d}"
-
-    @classmethod
-    def read(cls, line: str) -> Self:
-        _code(line, "330")
-        kind = _FORFEITS.get(line[4:6])
-        if kind is None:
-            raise ValueError(f"{line[4:6]!r} is not a forfeit (+-, -+ or --)")
-        return cls(kind, _number(line[7:10], "round"), _number(line[11:14], "white team"),
-                   _number(line[15:18], "black team"))  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,3 +248,10 @@ class TeamSummary:
         return cls(_number(line[4:7], "team"), line[8:13].strip(), _read_points(line[14:20], "match points"),
                    _read_points(line[21:27], "game points"), tuple(rounds))  # fmt: skip
 
+
+TEAMS = register(RecordType("310", TrfTeam, TrfTeam.read, TrfTeam.write))
+TEAM_BYES = register(RecordType("320", TeamByes, TeamByes.read, TeamByes.write))
+LINEUPS = register(RecordType("300", Lineup, Lineup.read, Lineup.write))
+COLOUR_SEQUENCE = register(RecordType("352", ColourSequence, ColourSequence.read, ColourSequence.write))
+TEAM_SCORING = register(RecordType("362", TeamScoring, TeamScoring.read, TeamScoring.write))
+TEAM_SUMMARIES = register(RecordType("802", TeamSummary, TeamSummary.read, TeamSummary.write))

@@ -22,6 +22,7 @@ from tmanager.events.reports.render import text
 from tmanager.events.teams import board_prizes, match_boards, match_of_board, settings, standings, team_of, team_rounds
 
 if TYPE_CHECKING:
+    from tmanager.events.ranking import Group
     from tmanager.events.rules.base import DivisionRules
 
 #: Report kinds in index order.
@@ -285,9 +286,9 @@ class TeamReports(DivisionReports):
     def pairings_text(self, round_number: int | None = None) -> str:
         return text(self.matches(round_number))
 
-    def standings_text(self, upto: int | None = None, *, flag: str | None = None) -> str:
-        if flag:
-            raise StateError("--flag ranks classes of players; a team division ranks its teams")
+    def standings_text(self, upto: int | None = None, *, among: Group | None = None) -> str:
+        if among is not None:
+            raise StateError(f"{among.name}: categories and flags rank players; a team division ranks its teams")
         return text(self.standings(upto))
 
 
