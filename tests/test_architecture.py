@@ -80,16 +80,18 @@ def test_nothing_imports_the_command_line() -> None:
 
 
 def test_a_division_kind_is_told_apart_in_one_place() -> None:
-    """Only the rules' choice (and the guard of the score-based records) compares a division's ``scored`` with
-    None; the event file maps it as the optional table it is."""
-    allowed = {"tmanager.events.rules", "tmanager.events.scorecards", "tmanager.events.eventfile"}
+    """Only the rules' choice (and the guards of the score-based and team records) compares a division's ``scored``
+    or ``team_settings`` with None; the event file maps them as the optional tables they are."""
+    allowed = {
+        "tmanager.events.rules", "tmanager.events.scorecards", "tmanager.events.teams", "tmanager.events.eventfile",
+    }  # fmt: skip
     tests = []
     for name, module in modules().items():
         for node in ast.walk(module):
             if (
                 isinstance(node, ast.Compare)
                 and isinstance(node.left, ast.Attribute)
-                and node.left.attr == "scored"
+                and node.left.attr in ("scored", "team_settings")
                 and any(isinstance(c, ast.Constant) and c.value is None for c in node.comparators)
                 and name not in allowed
             ):

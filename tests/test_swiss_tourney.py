@@ -7,6 +7,7 @@ from pathlib import Path
 
 from tests.conftest import assert_consistent, run_cli
 from tests.test_workers import slow_tourney
+from tmanager.pairing import PointsSystem
 from tmanager.tourney import store
 
 
@@ -58,3 +59,39 @@ def test_swiss_rounds_must_allow_no_rematch(tmp_path: Path) -> None:
     done = run_cli("status", path)
     assert done.returncode == 2
     assert "bad.toml: tourney.swiss_rounds: 4 Swiss rounds with 4 participants" in done.stderr
+
+
+def test_double_swiss_pairs_matches_of_two_games_as_natural_pairs(tmp_path: Path) -> None:
+    """type = "double-swiss": each pairing is FIDE's two-game match, colours reversed, one opening (a PGN pair),
+    paired by game points; the bye is worth a game won and a game drawn."""
+    from tmanager.pairing.doubleswiss import pair_double_swiss
+    from tmanager.tourney.swiss import game_history
+
+    path = slow_tourney(tmp_path / "ds.toml", players=5, games=2, extra='type = "double-swiss"\nswiss_rounds = 3')
+    done = run_cli("run", path, "--workers", "2")
+    assert done.returncode == 0, done.stderr
+    games = assert_consistent(path)
+    tourney = store.read(path)
+    assert len(tourney.swiss) == 3 and len(games) == 3 * 2 * 2
+    meetings = [frozenset(b) for boards in tourney.swiss for b in boards]
+    assert len(meetings) == len(set(meetings)), "a rematch"
+    assert len(set(tourney.byes())) == 3
+    assert sum(tourney.tally()) == len(games) + 1.5 * 3
+    # Each match is the schedule's natural pair: the PGN's Pair tag joins its two games, colours reversed.
+    by_number = {int(g["GameNumber"]): g for g in games}
+    for number in range(0, len(games), 2):
+        first, second = by_number[number], by_number[number + 1]
+        assert first["Pair"] == second["Pair"] == str(number)
+        assert (first["White"], first["Black"]) == (second["Black"], second["White"])
+    # Every round is what the Double-Swiss pairs from the games before it (the file's white is game 1's).
+    for r in range(1, 3):
+        again = pair_double_swiss(game_history(tourney, 0, r), round_number=r + 1, total_rounds=3,
+                                  points=PointsSystem(pairing_bye=10))
+        assert [(w - 1, b - 1) for w, b in again.pairing.boards] == tourney.swiss[r]
+
+
+def test_double_swiss_needs_matches_of_two_games(tmp_path: Path) -> None:
+    path = slow_tourney(tmp_path / "ds3.toml", players=4, games=3, extra='type = "double-swiss"\nswiss_rounds = 2')
+    done = run_cli("status", path)
+    assert done.returncode == 2
+    assert "ds3.toml: tourney.games_per_pairing: a Double-Swiss match is 2 games, not 3" in done.stderr

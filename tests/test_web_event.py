@@ -709,3 +709,51 @@ def test_score_based_force_unpair_and_undo_as_the_cli_does(tmp_path: Path, serve
         "restored the version before change 3 (2 earlier version(s) left)"
     ]
     assert web.read_bytes() == before_bye and ev.load(web).division().round(4).forced_bye is None
+
+
+@browser_only
+def test_team_division_pages_show_matches_lineups_and_standings(tmp_path: Path, serve: Any) -> None:
+    from playwright.sync_api import sync_playwright
+
+    from tests.test_event_teams import lineups, team_event
+
+    path = team_event(tmp_path, "team-swiss")
+    assert run_cli("event", "pair", path).returncode == 0
+    lineups(path, 1)
+    for board, result in (("1.1", "1-0"), ("1.2", "=")):
+        assert run_cli("event", "result", path, board, result).returncode == 0
+    assert set_password(path, PASSWORD).returncode == 0
+    server = serve(path)
+    record = ev.load(path).division().round(1)
+    first, second = record.matches[0]
+    names = {t.number: t.name for t in ev.load(path).division().teams}
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1100, "height": 900})
+            page.goto(server.url + "pairings")
+            shown = page.inner_text("main")
+            # The match with its score, the board results under it, then each team's lineup.
+            assert f"Match 1: {names[first]} ({first}) 1½ – ½ {names[second]} ({second})" in shown
+            assert "1.1" in shown and "1-0" in shown and "½-½" in shown
+            headings = shown.casefold()  # headings are shown in capitals
+            assert "round 1 · lineups" in headings and "alphabetical" not in headings and "Bd 1" in shown
+            page.goto(server.url + "standings")
+            header = page.locator("#standings thead").inner_text()
+            assert all(column in header for column in ("MP", "GP", "EMGSB", "BH:MP"))
+            top = page.locator("#standings tbody tr").first.inner_text()
+            assert names[first] in top
+            page.goto(server.url)
+            white = record.boards[0].white
+            assert "round 1: board 1.1, white" in page.inner_text("main")  # as results are entered
+            assert ev.load(path).division().player(white).name in page.inner_text("main")
+            assert_not_blank(page.screenshot(full_page=True))
+        finally:
+            browser.close()
+    client = Client(server)
+    client.login()
+    _, _, page_text = client.request("GET", "/arbiter?round=1")
+    status, _, _ = client.post("/result", {"csrf": hidden(page_text, "csrf"), "d": "", "round": "1", "board": "3",
+                                           "result": "0-1", "was": "*"})  # fmt: skip
+    assert status == 303
+    assert ev.load(path).division().round(1).boards[2].result == "0-1"

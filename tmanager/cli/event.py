@@ -36,7 +36,8 @@ from tmanager.events.ranking import category, flag
 from tmanager.events.reports import data
 from tmanager.events.reports.chess import ChessReports
 from tmanager.events.reports.scored import ScoredReports
-from tmanager.events.rules import ChessRules, ScoreRules, require, rules_for
+from tmanager.events.reports.team import TeamReports
+from tmanager.events.rules import ChessRules, ScoreRules, TeamRules, require, rules_for
 from tmanager.events.rules.scored import DIVISION_SYSTEMS
 from tmanager.pairing import PointsSystem
 
@@ -58,10 +59,13 @@ _MARK = "\x00"
 _DASHED = frozenset({"-+", "--", "-:+", "-:-"})
 #: The systems ``new`` offers: the chess ones, then the score-based ones.
 _SYSTEMS = tuple(
-    dict.fromkeys((PairingSystem.DUTCH, PairingSystem.ROUND_ROBIN, PairingSystem.MANUAL, *DIVISION_SYSTEMS))
+    dict.fromkeys((
+        PairingSystem.DUTCH, PairingSystem.DOUBLE_SWISS, PairingSystem.ROUND_ROBIN, PairingSystem.MANUAL,
+        PairingSystem.TEAM_SWISS, *DIVISION_SYSTEMS,
+    ))
 )
 #: Every report kind ``report --only`` may name.
-_REPORT_KINDS = tuple(dict.fromkeys((*ChessReports.kinds, *ScoredReports.kinds)))
+_REPORT_KINDS = tuple(dict.fromkeys((*ChessReports.kinds, *ScoredReports.kinds, *TeamReports.kinds)))
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -119,6 +123,7 @@ def _configure_new(p: argparse.ArgumentParser) -> None:
         "--set", action="append", default=[], metavar="KEY=VALUE", help="an event or division setting: prizes=5"
     )
     p.add_argument("--cycles", type=int, default=1, help="round-robin cycles (2 = double round robin)")
+    p.add_argument("--boards", type=int, help="a team division: players of a team in each match (boards)")
     p.add_argument("--scoring", default="1-0.5-0", help="points for win-draw-loss, e.g. 3-1-0")
     p.add_argument("--tiebreaks", default="BH-C1,BH,SB", help="tie-break order: " + ",".join(TIEBREAKS))
     p.add_argument(
@@ -157,7 +162,8 @@ def _new(args: argparse.Namespace) -> int:
             if name.strip()
         ],
     )
-    event = _with_settings(event, args.set, args.event)
+    event = _with_settings(event, [*args.set, *([f"team_size={args.boards}"] if args.boards is not None else [])],
+                           args.event)  # fmt: skip
     journal.create(args.event, event)
     print(f"created {args.event}: {event.name}, {len(event.divisions)} division(s), {event.divisions[0].system}")
     return 0
@@ -315,6 +321,45 @@ def _off(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- teams --------------------------------------------------------------------------------------
+
+
+def _configure_add_team(p: argparse.ArgumentParser) -> None:
+    p.add_argument("name", help="the team's name")
+    p.add_argument("players", nargs="*", help="its roster in board order: players by number or name")
+    p.add_argument("--number", type=int, default=0, help="team number (default: the next free one)")
+    p.add_argument("--short", default="", help="a short name (TRF nickname, up to 5 letters)")
+
+
+def _add_team(args: argparse.Namespace) -> int:
+    say(service.add_team(args.event, args.division, args.name, number=args.number, short=args.short,
+                         players=args.players))  # fmt: skip
+    return 0
+
+
+def _configure_roster(p: argparse.ArgumentParser) -> None:
+    p.add_argument("team", help="team number or unique part of its name")
+    p.add_argument("players", nargs="*", help="the roster in board order: players by number or name")
+
+
+def _roster(args: argparse.Namespace) -> int:
+    say(service.roster(args.event, args.division, args.team, args.players))
+    return 0
+
+
+def _configure_lineup(p: argparse.ArgumentParser) -> None:
+    p.add_argument("team", help="team number or unique part of its name")
+    p.add_argument("players", nargs="+", help="one per board, in order: a player of the roster, - for an empty board")
+    p.add_argument(
+        "--round", type=int, help="round (default: the last paired one if the team has none there, else the next)"
+    )
+
+
+def _lineup(args: argparse.Namespace) -> int:
+    say(service.lineup(args.event, args.division, args.team, words(args.players), args.round))
+    return 0
+
+
 # -- before a round: byes, forbidden pairs, forced games ------------------------------------------
 
 
@@ -366,16 +411,22 @@ def _force(args: argparse.Namespace) -> int:
 def _configure_pair(p: argparse.ArgumentParser) -> None:
     p.add_argument("--colour", choices=("white", "black"), help="round 1: the top player's colour instead of a lot")
     p.add_argument("--system", help="score-based: pair this round by koth, factored, tsh-swiss, chew, random…")
-    p.add_argument("--repeats", type=int, help="score-based: how often two players may have met (this round)")
+    p.add_argument(
+        "--repeats", type=int,
+        help="score-based: how often two players may have met (this round); team-round-robin: games per pairing",
+    )  # fmt: skip
     p.add_argument("--seed", type=int, help="seed of the lots (colours, random pairings, firsts), to repeat a run")
+    p.add_argument("--explain", action="store_true", help="why each pair and colour (Double-Swiss, team Swiss)")
 
 
 def _pair(args: argparse.Namespace) -> int:
     colour = Colour.from_word(args.colour) if args.colour else None
     say(service.pair(args.event, args.division, colour=colour, system=args.system, repeats=args.repeats,
-                     seed=args.seed))  # fmt: skip
+                     seed=args.seed, explain=args.explain))  # fmt: skip
     event, division = _division(args)
-    print(rules_for(event, division).reports().pairings_text(), end="")
+    rules = rules_for(event, division)
+    first = rules.match_rounds(division.paired_rounds)[0]  # a Double-Swiss shows game 1 of the match
+    print(rules.reports().pairings_text(first), end="")
     return 0
 
 
@@ -389,7 +440,9 @@ _ENTRY_HELP = "board or the two players, then the result; score-based: BOARD S1 
 
 def _configure_result(p: argparse.ArgumentParser) -> None:
     p.add_argument("entry", nargs="+", metavar="BOARD RESULT | P1 P2 RESULT", help=_ENTRY_HELP)
-    p.add_argument("--round", type=int, help="round (default: the last paired one)")
+    p.add_argument(
+        "--round", type=int, help="round (default: the last paired one; Double-Swiss: game 1 while it lacks results)"
+    )
     p.add_argument("--yes", action="store_true", help="score-based: enter a score below 100 or above 1500")
 
 
@@ -436,7 +489,10 @@ def _format_option(p: argparse.ArgumentParser) -> None:
 
 def _chess_reports(event: Event, division: Division) -> ChessReports:
     refusal = f"division {division.name!r} is score-based: --format json|csv is for chess divisions"
-    return require(rules_for(event, division), ChessRules, refusal).reports()
+    reports = require(rules_for(event, division), ChessRules, refusal).reports()
+    if not isinstance(reports, ChessReports):
+        raise StateError(f"division {division.name!r} ranks teams: --format json|csv is for players' divisions")
+    return reports
 
 
 def _configure_pairings(p: argparse.ArgumentParser) -> None:
@@ -476,6 +532,33 @@ def _standings(args: argparse.Namespace) -> int:
     return 0
 
 
+def _configure_team_standings(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--round", type=int, help="after this round (default: the last paired one)")
+    p.add_argument("--total", action="store_true", help="across every score-based division (TotalTeamStandings)")
+
+
+def _team_standings(args: argparse.Namespace) -> int:
+    from tmanager.events.reports.render import text
+    from tmanager.events.reports.scored import total_team_report
+
+    event = journal.load(args.event)
+    if args.total:
+        divisions = [d for d in event.divisions if isinstance(rules_for(event, d), ScoreRules)]
+        if not divisions:
+            raise StateError("the event has no score-based division (team divisions: standings)")
+        print(text(total_team_report(event, divisions, args.round)), end="")
+        return 0
+    division = event.division(args.division)
+    rules = rules_for(event, division)
+    if isinstance(rules, ScoreRules):
+        print(text(rules.reports().teams(args.round)), end="")
+    elif isinstance(rules, TeamRules):
+        print(rules.reports().standings_text(args.round), end="")  # a team division's standings rank its teams
+    else:
+        raise StateError(f"division {division.name!r} ranks players only: team standings need teams")
+    return 0
+
+
 def _configure_highs(p: argparse.ArgumentParser) -> None:
     p.add_argument("--round", type=int, help="games up to this round (default: the last paired one)")
     p.add_argument("--count", type=int, default=10, help="entries per list (default 10)")
@@ -492,7 +575,13 @@ def _highs(args: argparse.Namespace) -> int:
 
 
 def _missing(args: argparse.Namespace) -> int:
-    _, d = _division(args)
+    event, d = _division(args)
+    rules = rules_for(event, d)
+    if isinstance(rules, TeamRules):  # boards as MATCH.BOARD, and the lineups still to give
+        from tmanager.events.reports.render import text
+
+        print(text(rules.reports().missing()), end="")
+        return 0
     pending = missing(d)
     for n, b in pending:
         index = d.round(n).board_number(b)
@@ -696,6 +785,7 @@ VERBS: dict[str, Verb] = {
         (
             'new spring.toml --name "Spring Open" --rounds 7',
             'new club.toml --name "Club" --system round-robin --cycles 2',
+            'new league.toml --name "League" --system team-swiss --rounds 7 --boards 4',
         ),
     ),
     "add-player": Verb(
@@ -741,6 +831,22 @@ VERBS: dict[str, Verb] = {
         _off,
         "score-based: take a player out of the pairings (tsh's off), each missed round scored with a spread",
         ("off scrabble.toml 4 --spread -50", "off scrabble.toml Smith --rounds 5,6"),
+    ),
+    "add-team": Verb(
+        _configure_add_team,
+        _add_team,
+        "team division: enter a team, with its roster in board order",
+        ('add-team league.toml "Rooks" 1 4 7 9 --short ROO',),
+    ),
+    "roster": Verb(
+        _configure_roster, _roster, "team division: a team's roster in board order",
+        ("roster league.toml Rooks 4 1 7 9",),
+    ),
+    "lineup": Verb(
+        _configure_lineup,
+        _lineup,
+        "team division: a team's lineup for a round (before pairing, or before its results)",
+        ("lineup league.toml Rooks 1 4 7 9", "lineup league.toml 2 3 - 8 11 --round 5"),
     ),
     "bye": Verb(
         _configure_bye,
@@ -796,6 +902,12 @@ VERBS: dict[str, Verb] = {
             "standings spring.toml --round 5 --flag junior",
             "standings spring.toml --format csv",
         ),
+    ),
+    "team-standings": Verb(
+        _configure_team_standings,
+        _team_standings,
+        "score-based: team standings of a division, or --total across all (tsh's TeamStandings, TotalTeamStandings)",
+        ("team-standings scrabble.toml -d A", "team-standings scrabble.toml --total"),
     ),
     "highs": Verb(
         _configure_highs,

@@ -39,7 +39,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "-e", "--engine", action="append", default=[], metavar="DEF[:NAME]", help="a participant (repeat, in order)"
     )
     parser.add_argument("--name", help="the tourney's name (default: the file name)")
-    parser.add_argument("--type", choices=["round-robin", "gauntlet", "swiss"], default="round-robin")
+    parser.add_argument("--type", choices=["round-robin", "gauntlet", "swiss", "double-swiss"], default="round-robin")
     parser.add_argument("--seeds", type=int, default=1, help="gauntlet: the first N participants play all others")
     parser.add_argument("--cycles", type=int, default=1)
     parser.add_argument("--games", type=int, default=2, help="games per pairing")

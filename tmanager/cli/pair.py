@@ -1,10 +1,16 @@
-"""Pair the next round of a TRF file (FIDE Dutch or Berger round robin), JaVaFo/bbpPairings style.
+"""Pair the next round of a TRF file (FIDE Dutch, Double-Swiss or Berger round robin), JaVaFo/bbpPairings style.
 
 With ``-p`` the pairing of the round after the last one in the file is written
 to OUTPUT (or standard output): first the number of boards, then one
 ``white black`` line per board by starting rank, and ``id 0`` for the player
 who gets the pairing-allocated bye. With ``-c`` every round of the file is
 paired again from the rounds before it and each difference is reported.
+
+A Double-Swiss file holds each match as two TRF rounds, game 1 first (``XXR``
+counts TRF rounds, twice the matches); its boards are game 1's colours. With
+``-g`` a random Double-Swiss tournament is paired and played and written as
+such a file, for ``-c`` here or in another program; ``--explain`` prints why
+each pair and colour of a ``-p`` pairing was chosen (to standard error).
 
 Exit status: 0 done (also when the checker finds differences), 1 no valid
 pairing exists, 3 invalid input, 5 the file cannot be read.
@@ -13,6 +19,7 @@ pairing exists, 3 invalid input, 5 the file cannot be read.
 from __future__ import annotations
 
 import argparse
+import random
 import sys
 from pathlib import Path
 
@@ -20,13 +27,18 @@ from tmanager.errors import ConfigError, PairingError, ScheduleError
 from tmanager.files import atomic_write
 from tmanager.formats import trf
 from tmanager.pairing import pair_round, round_robin
-from tmanager.pairing.model import Game, Pairing, PlayerState
+from tmanager.pairing.doubleswiss import pair_double_swiss
+from tmanager.pairing.model import STANDARD, Game, Pairing, PlayerState
+from tmanager.pairing.verification import check_double_swiss, random_double_swiss
 
 EXAMPLES = """\
   tmanager pair --dutch tournament.trf -p           # next round to standard output
   tmanager pair --dutch tournament.trf -p next.txt  # ... to a file
   tmanager pair --dutch tournament.trf -c           # re-pair every round, report differences
   tmanager pair --berger roundrobin.trf -p          # next round of a round robin (Berger tables)
+  tmanager pair --double-swiss -g random.trf --players 40 --rounds 7 --seed 1   # a random tournament
+  tmanager pair --double-swiss random.trf -c        # check it (or another program's file)
+  tmanager pair --double-swiss open.trf -p --explain  # next match, and why each pair and colour
 """
 
 NO_PAIRING = 1
@@ -38,15 +50,33 @@ def configure(parser: argparse.ArgumentParser) -> None:
     system = parser.add_mutually_exclusive_group(required=True)
     system.add_argument("--dutch", action="store_true", help="FIDE Dutch system (C.04.3)")
     system.add_argument("--berger", action="store_true", help="round robin by the Berger tables (C.05 Annex 1)")
-    parser.add_argument("input", type=Path, help="TRF-16 / TRF-2026 file")
+    system.add_argument(
+        "--double-swiss", action="store_true", help="FIDE Double-Swiss (C.04.5): two TRF rounds per match"
+    )
+    parser.add_argument("input", type=Path, nargs="?", help="TRF-16 / TRF-2026 file (not with -g)")
     action = parser.add_mutually_exclusive_group(required=True)
     action.add_argument(
         "-p", dest="output", nargs="?", const="-", metavar="OUTPUT", help="pair the next round into OUTPUT"
     )
     action.add_argument("-c", dest="check", action="store_true", help="check every round of the file")
+    action.add_argument(
+        "-g", dest="generate", type=Path, metavar="OUTPUT", help="Double-Swiss: write a random tournament to OUTPUT"
+    )
+    parser.add_argument("--explain", action="store_true", help="with -p: why each pair and colour (standard error)")
+    parser.add_argument("--players", type=int, default=30, help="with -g: number of players")
+    parser.add_argument("--rounds", type=int, default=7, help="with -g: number of matches")
+    parser.add_argument("--seed", type=int, help="with -g: seed of the random numbers, to repeat a tournament")
 
 
 def command(args: argparse.Namespace) -> int:
+    # Callers that build the namespace themselves (tests, scripts) may leave out the Double-Swiss options.
+    double_swiss, explain = getattr(args, "double_swiss", False), getattr(args, "explain", False)
+    if getattr(args, "generate", None) is not None:
+        return _generate(args)
+    if args.input is None:
+        return _fail("give the TRF file to pair or check", INVALID_INPUT)
+    if explain and not (double_swiss and args.output):
+        return _fail("--explain goes with --double-swiss -p", INVALID_INPUT)
     try:
         tournament = trf.read(args.input)
     except OSError as exc:
@@ -54,12 +84,18 @@ def command(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         return _fail(str(exc), INVALID_INPUT)
     try:
-        if args.check:
+        if double_swiss:
+            if args.check:
+                _check_double_swiss(tournament, args.input)
+                return 0
+            pairing = _pair_double_swiss(tournament, args.input, explain=explain)
+        elif args.check:
             _check(tournament, args.input, berger=args.berger)
             return 0
-        if tournament.total_rounds is None and not args.berger:
-            raise ConfigError("no number of rounds", file=args.input, hint="add `142 n` (or `XXR n`)")
-        pairing = _pair(tournament, tournament.played_rounds + 1, berger=args.berger)
+        else:
+            if tournament.total_rounds is None and not args.berger:
+                raise ConfigError("no number of rounds", file=args.input, hint="add `142 n` (or `XXR n`)")
+            pairing = _pair(tournament, tournament.played_rounds + 1, berger=args.berger)
     except PairingError as exc:
         return _fail(f"{args.input}: {exc}", NO_PAIRING)
     except (ConfigError, ScheduleError) as exc:
@@ -156,3 +192,87 @@ def _check(tournament: trf.Tournament, path: Path, *, berger: bool) -> None:
             print(f"  file has {board[0]} {board[1]}, not expected")
         if ours.bye != actual.bye:
             print(f"  bye: expected {ours.bye or 'none'}, file has {actual.bye or 'none'}")
+
+
+# -- the Double-Swiss: two TRF rounds per match --------------------------------------------------------
+
+
+def _matches(tournament: trf.Tournament, path: Path) -> int:
+    """The number of matches: half of ``XXR``."""
+    if tournament.total_rounds is None or tournament.total_rounds % 2:
+        raise ConfigError(
+            "a Double-Swiss file needs XXR with twice the number of matches", file=path, hint="add e.g. `XXR 14`"
+        )
+    return tournament.total_rounds // 2
+
+
+def _pair_double_swiss(tournament: trf.Tournament, path: Path, *, explain: bool) -> Pairing:
+    """The next match; its explanation on standard error with ``explain``."""
+    matches = _matches(tournament, path)
+    played = tournament.played_rounds
+    if played % 2:
+        raise ConfigError(f"round {played} is game 1 of a match whose game 2 is missing", file=path)
+    if played // 2 >= matches:
+        raise PairingError(f"all {matches} matches are paired (XXR {2 * matches})")
+    result = pair_double_swiss(
+        tournament.states(),
+        round_number=played // 2 + 1,
+        total_rounds=matches,
+        forbidden=tournament.forbidden,
+        points=tournament.points,
+        initial_colour=tournament.first_colour(),
+    )
+    if explain:
+        print("\n".join(result.explanation), file=sys.stderr)
+    return result.pairing
+
+
+def _check_double_swiss(tournament: trf.Tournament, path: Path) -> None:
+    """Print, match by match, how the file's pairings differ from ours."""
+    differences = check_double_swiss(
+        tournament.states(),
+        matches=_matches(tournament, path),
+        forbidden=tournament.forbidden,
+        points=tournament.points,
+        initial_colour=tournament.first_colour(),
+    )
+    for match in range(1, tournament.played_rounds // 2 + 1):
+        print(f"{path.stem}: Match #{match}")
+        for d in differences:
+            if d.match == match:
+                print(f"  {d.text}")
+    print(f"{len(differences)} difference(s)")
+
+
+def _generate(args: argparse.Namespace) -> int:
+    """``-g``: a random Double-Swiss tournament, written as a TRF with two rounds per match."""
+    if not args.double_swiss:
+        return _fail("-g generates Double-Swiss tournaments: add --double-swiss", INVALID_INPUT)
+    if args.players < 2 or args.rounds < 1:
+        return _fail("-g needs --players 2 or more and --rounds 1 or more", INVALID_INPUT)
+    rng = random.Random(args.seed)
+    states = random_double_swiss(args.players, args.rounds, rng)
+    tournament = trf.Tournament(
+        players=tuple(
+            trf.TrfPlayer(
+                id=s.id,
+                header=f"001 {s.id:4d}      {f'Player {s.id:04d}':<33} {s.rating:4d}",
+                points=sum(STANDARD.points(g) for g in s.games),
+                rank=None,
+                games=s.games,
+            )
+            for s in states
+        ),
+        lines=(
+            "012 Random Double-Swiss",
+            f"### tmanager pair --double-swiss -g, {args.players} players, {args.rounds} matches, seed {args.seed}",
+            f"XXR {2 * args.rounds}",
+        ),
+    )
+    try:
+        trf.write(args.generate, tournament)
+    except OSError as exc:
+        return _fail(f"{args.generate}: cannot write the file ({exc.strerror})", UNREADABLE)
+    matches = max((len(s.games) for s in states), default=0) // 2
+    print(f"wrote {args.generate}: {args.players} players, {matches} match(es) of 2 games (XXR {2 * args.rounds})")
+    return 0

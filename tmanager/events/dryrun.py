@@ -5,7 +5,8 @@ paired with the division's own settings and played with random results that
 its rules draw from the ratings (chess: FIDE's expected score, with draws
 likelier between close ratings; score-based: game scores entered as its
 ``entry`` reads them). Each round's pairings and standings are the division's
-own reports. The event itself is never written: an arbiter checks the pairing
+own reports (a team division fields each team's first boards where a lineup
+is missing). The event itself is never written: an arbiter checks the pairing
 settings, the byes and the reports before the event starts.
 """
 
@@ -51,12 +52,17 @@ def simulate(
     rules = rules_for(event, d)
     for record in d.rounds:
         if record.paired:
+            rules.prepare_play(record)
             _play(rules, record, rng)
     if not total:
         event.rounds = d.paired_rounds + count
-    for _ in range(count):
+    target = d.paired_rounds + count
+    while d.paired_rounds < target:
         messages = rules.pair(PairOptions(rng=rng))
-        record = d.round(d.paired_rounds)
-        pairing = rules.reports().pairings(record.number)[0]
-        _play(rules, record, rng)
-        yield messages, [pairing, rules.reports().standings()]
+        pairings = []
+        for n in rules.match_rounds(d.paired_rounds):  # a Double-Swiss pairs both games of a match
+            record = d.round(n)
+            rules.prepare_play(record)
+            pairings.append(rules.reports().pairings(n)[0])
+            _play(rules, record, rng)
+        yield messages, [*pairings, rules.reports().standings()]

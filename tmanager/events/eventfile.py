@@ -3,7 +3,9 @@
 The tables map to the model's dataclasses through :mod:`tmanager.tomlmap`:
 ``[event]`` is :class:`~tmanager.events.model.Event`, each ``[[division]]`` a
 :class:`~tmanager.events.model.Division` with its score-based settings
-(:class:`~tmanager.events.model.ScoredSettings`) among its keys, each
+(:class:`~tmanager.events.model.ScoredSettings`) or team settings
+(:class:`~tmanager.events.model.TeamSettings`, marked by ``team_size``) among its
+keys, each ``[[division.team]]`` a :class:`~tmanager.events.model.Team`, each
 ``[[division.player]]`` a :class:`~tmanager.events.model.Player`. What the
 dataclasses cannot say is spelled out here: points in ``[scoring]`` are
 written as points and kept in tenths, a round's boards are arrays
@@ -22,14 +24,15 @@ from tmanager import files, tomlmap
 from tmanager.core.results import ByeKind, Result, format_points
 from tmanager.errors import ConfigError
 from tmanager.events.checks import check_event
-from tmanager.events.model import HOOKS, Board, Division, Event, Round, ScoredSettings
+from tmanager.events.model import HOOKS, Board, Division, Event, Round, ScoredSettings, TeamSettings
 from tmanager.events.rules import rules_for
 from tmanager.pairing import PointsSystem
 
 COMMENT = "tmanager event file: see docs/events.md for every field"
 #: Arrays written one element a line, for reading and hand editing.
-_MULTILINE = ("boards", "byes", "forced")
+_MULTILINE = ("boards", "byes", "forced", "matches", "lineups")
 _SCORED_KEYS = frozenset(f.name for f in dataclasses.fields(ScoredSettings))
+_TEAM_KEYS = frozenset(f.name for f in dataclasses.fields(TeamSettings))
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -118,8 +121,18 @@ def _points_system(table: Any, file: Path | None) -> PointsSystem:
 def _division(table: Any, where: str, file: Path | None) -> Division:
     if not isinstance(table, dict):
         raise ConfigError("must be a table", file=file, field=where)
-    rest = {k: v for k, v in table.items() if k not in _SCORED_KEYS and k != "round"}
+    rest = {k: v for k, v in table.items() if k not in _SCORED_KEYS | _TEAM_KEYS and k != "round"}
     division = tomlmap.from_table(Division, rest, where, file)
+    team = {k: v for k, v in table.items() if k in _TEAM_KEYS}
+    if team or division.teams:
+        if "team_size" not in team:
+            raise ConfigError(
+                f"{sorted(team)[0] if team else 'team'} needs team_size",
+                file=file,
+                field=f"{where}.team_size",
+                hint="a team division sets team_size = N, the players of a team in each match (its boards)",
+            )
+        division.team_settings = tomlmap.from_table(TeamSettings, team, where, file)
     scored = {k: v for k, v in table.items() if k in _SCORED_KEYS}
     if scored:
         if "entry" not in scored:
@@ -230,9 +243,13 @@ def _points(tenths: int) -> int | float:
 
 def _division_table(d: Division) -> dict[str, Any]:
     table = tomlmap.to_table(d, keep_defaults=False)
-    players = table.pop("player", [])
+    teams, players = table.pop("team", []), table.pop("player", [])
     if d.scored is not None:
         table.update(tomlmap.to_table(d.scored, keep_defaults=False))
+    if d.team_settings is not None:
+        table.update(tomlmap.to_table(d.team_settings, keep_defaults=False))
+    if teams:
+        table["team"] = teams
     if players:
         table["player"] = players
     if d.rounds:

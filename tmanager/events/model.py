@@ -1,8 +1,9 @@
 """The event as plain data: divisions, their players and rounds, and the rounds' boards and byes.
 
 An :class:`Event` holds divisions; a :class:`Division` its players (numbers
-are permanent) and rounds; a :class:`Round` its boards ``(white, black,
-result)`` and byes. The classes are dataclasses whose fields are the keys of
+are permanent), its teams (a team division) and rounds; a :class:`Round` its
+boards ``(white, black, result)`` and byes, and in a team division its matches
+of teams and their lineups. The classes are dataclasses whose fields are the keys of
 the event file (:mod:`tmanager.events.eventfile` maps them with
 :mod:`tmanager.tomlmap`), so a field is named, typed and given its default
 once. Nothing here knows how a division is paired or ranked: that is the
@@ -23,17 +24,22 @@ from tmanager.pairing import PointsSystem
 
 
 class PairingSystem(enum.StrEnum):
-    """How a division's rounds are paired: chess systems, then the score-based ones (tsh's)."""
+    """How a division's rounds are paired: chess systems (of players, then of teams), then the score-based ones
+    (tsh's)."""
 
     DUTCH = "dutch"
+    DOUBLE_SWISS = "double-swiss"  # FIDE C.04.5: a match of two games per pairing, two rounds of the file
     ROUND_ROBIN = "round-robin"
     MANUAL = "manual"
+    TEAM_SWISS = "team-swiss"  # FIDE C.04.6: teams paired by match points
     KOTH = "koth"
     FACTORED = "factored"
     TSH_SWISS = "tsh-swiss"
     CHEW = "chew"
     RANDOM = "random"
     INIT_FONTES = "init-fontes"  # the opening rounds of a score-based division, never a division's system
+    TEAM_ROUND_ROBIN = "team-round-robin"  # score-based, tsh's TeamRoundRobin: every player of one team meets
+    # every player of the other; rounds paired at once, never a division's system
 
 
 class PlayerStatus(enum.StrEnum):
@@ -132,6 +138,13 @@ class Round:
     #: Score-based, from a .t file: board numbers and p12 codes that the boards' order does not give.
     board_numbers: dict[int, int] = field(default_factory=dict)
     p12: dict[int, int] = field(default_factory=dict)
+    #: Team divisions: the matches ``(first, second)`` by team number (the first has white on board 1), each
+    #: team's lineup (player numbers in board order, 0 for a board left empty) and the teams' byes.
+    matches: list[tuple[int, int]] = field(default_factory=list)
+    lineups: dict[int, list[int]] = field(default_factory=dict)
+    team_byes: dict[int, ByeKind] = field(default_factory=dict)
+    #: Team divisions: matches set before pairing (``force``); ``(team, 0)`` gives a team the pairing bye.
+    forced_matches: list[tuple[int, int]] = field(default_factory=list)
 
     def seat(self, player: int) -> Board | None:
         """The board ``player`` plays on in this round, if any."""
@@ -167,6 +180,35 @@ class ScoredSettings:
 
 
 @dataclass
+class Team:
+    """A team of a team division: ``players`` is its roster in board order; ``short`` its nickname (TRF-2026)."""
+
+    number: int
+    name: str
+    players: list[int] = field(default_factory=list)
+    short: str = ""
+
+
+#: What a team's pairing-allocated bye counts as: a match won, drawn or lost (with that many game points).
+TeamBye = Literal["win", "draw", "loss"]
+
+
+@dataclass
+class TeamSettings:
+    """The settings of a team division (chess team tournaments): ``team_size`` boards per match, match points for a won,
+    drawn and lost match, which score pairs and ranks first (``primary``), the team tie-breaks
+    (:mod:`tmanager.core.teamtiebreaks`), what a team's bye counts as, and how many games a player needs on a
+    board for its board prize."""
+
+    team_size: int = field(metadata=tomlmap.KEEP)
+    match_points: tuple[int, int, int] = (2, 1, 0)
+    primary: Literal["match", "game"] = "match"
+    team_tiebreaks: list[str] = field(default_factory=lambda: ["GP", "EMGSB", "BH:MP"], metadata=tomlmap.KEEP)
+    team_bye: TeamBye = "draw"
+    prize_games: int = 1
+
+
+@dataclass
 class Division:
     """A group of players paired among themselves by one system; ``scored`` set for a score-based one."""
 
@@ -185,8 +227,16 @@ class Division:
     #: The last player of the Baku group GA (a player number), fixed when round 1 is paired.
     baku_last: int | None = None
     scored: ScoredSettings | None = field(default=None, metadata=tomlmap.OUTSIDE)
+    team_settings: TeamSettings | None = field(default=None, metadata=tomlmap.OUTSIDE)
+    teams: list[Team] = field(default_factory=list, metadata=tomlmap.key("team"))
     players: list[Player] = field(default_factory=list, metadata=tomlmap.key("player"))
     rounds: list[Round] = field(default_factory=list, metadata=tomlmap.OUTSIDE)
+
+    def team(self, number: int) -> Team:
+        for t in self.teams:
+            if t.number == number:
+                return t
+        raise StateError(f"division {self.name!r} has no team number {number}")
 
     def player(self, number: int) -> Player:
         for p in self.players:
@@ -281,10 +331,13 @@ class Event:
         return self.schedule[number - 1] if 0 < number <= len(self.schedule) else ""
 
     def total_rounds(self, division: Division) -> int:
-        """Planned rounds: the event's, or the Berger cycles of a round robin."""
+        """Planned rounds: the event's; the Berger cycles of a round robin (of its teams, in a team division);
+        in a Double-Swiss two rounds of the file per match (the event's ``rounds`` counts matches)."""
         if division.system == PairingSystem.ROUND_ROBIN:
-            n = len(division.players)
+            n = len(division.teams) or len(division.players)
             return (n - 1 + n % 2) * division.cycles
+        if division.system == PairingSystem.DOUBLE_SWISS:
+            return 2 * self.rounds
         return self.rounds
 
 

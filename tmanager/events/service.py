@@ -20,7 +20,7 @@ from tmanager.core.results import Colour
 from tmanager.errors import StateError
 from tmanager.events import hooks, journal, operations, registration
 from tmanager.events.model import Division, Event, LateEntry, Player, missing
-from tmanager.events.rules import ChessRules, PairOptions, ScoreRules, parse_system, require, rules_for
+from tmanager.events.rules import ChessRules, PairOptions, ScoreRules, TeamRules, parse_system, require, rules_for
 from tmanager.events.rules.scored import set_off as scored_set_off
 from tmanager.formats.playercsv import Row
 from tmanager.formats.ratinglist import Entry
@@ -44,7 +44,8 @@ def add_player(path: Path, division: str | None, player: Player, *, missed: Late
     def operation(e: Event, d: Division) -> list[str]:
         if not player.number:
             player.number = max((p.number for p in d.players), default=0) + 1
-        return operations.add_player(e, d, player, missed=missed) + registration.place_late_entry(d, player)
+        messages = operations.add_player(e, d, player, missed=missed)
+        return messages + registration.place_late_entry(d, player) + rules_for(e, d).joined(player)
 
     return _change(path, division, operation)
 
@@ -76,12 +77,24 @@ def edit_player(path: Path, division: str | None, who: str, changes: Mapping[str
     return _change(path, division, lambda e, d: operations.edit_player(d, operations.find_player(d, who), changes))
 
 
+def _whole_matches(e: Event, d: Division, rounds: Sequence[int]) -> list[int]:
+    """``rounds`` with the other rounds of their matches (a Double-Swiss match is two rounds)."""
+    rules = rules_for(e, d)
+    return sorted({r for n in rounds for r in rules.match_rounds(n)})
+
+
 def withdraw(path: Path, division: str | None, who: str, rounds: Sequence[int] = ()) -> list[str]:
-    return _change(path, division, lambda e, d: operations.withdraw(d, operations.find_player(d, who), rounds))
+    return _change(
+        path, division,
+        lambda e, d: operations.withdraw(d, operations.find_player(d, who), _whole_matches(e, d, rounds)),
+    )  # fmt: skip
 
 
 def reinstate(path: Path, division: str | None, who: str, rounds: Sequence[int] = ()) -> list[str]:
-    return _change(path, division, lambda e, d: operations.reinstate(d, operations.find_player(d, who), rounds))
+    return _change(
+        path, division,
+        lambda e, d: operations.reinstate(d, operations.find_player(d, who), _whole_matches(e, d, rounds)),
+    )  # fmt: skip
 
 
 def set_off(path: Path, division: str | None, who: str, spread: int | None, rounds: Sequence[int] = ()) -> list[str]:
@@ -94,12 +107,35 @@ def set_off(path: Path, division: str | None, who: str, spread: int | None, roun
     return _change(path, division, operation)
 
 
+def _team_rules(e: Event, d: Division) -> TeamRules:
+    refusal = f"division {d.name!r} is not a team division (its file sets no team_size)"
+    return require(rules_for(e, d), TeamRules, refusal)
+
+
+def add_team(
+    path: Path, division: str | None, name: str, *, number: int = 0, short: str = "", players: Sequence[str] = ()
+) -> list[str]:
+    """A new team of a team division, with its roster (players by number or name) in board order."""
+    return _change(path, division, lambda e, d: _team_rules(e, d).add_team(name, number=number, short=short,
+                                                                            players=players))  # fmt: skip
+
+
+def roster(path: Path, division: str | None, team: str, players: Sequence[str]) -> list[str]:
+    """A team's roster in board order (team and players by number or name)."""
+    return _change(path, division, lambda e, d: _team_rules(e, d).roster(team, players))
+
+
+def lineup(path: Path, division: str | None, team: str, players: Sequence[str], round_number: int | None) -> list[str]:
+    """A team's lineup for a round: players of its roster in roster order, ``-`` for a board left empty."""
+    return _change(path, division, lambda e, d: _team_rules(e, d).lineup(team, players, round_number))
+
+
 def request_bye(path: Path, division: str | None, who: str, round_number: int | None, kind: str) -> list[str]:
     """A requested bye of ``kind`` in ``round_number`` (default: the next round)."""
 
     def operation(e: Event, d: Division) -> list[str]:
         n = round_number or d.paired_rounds + 1
-        return operations.request_bye(e, d, operations.find_player(d, who), n, kind)
+        return rules_for(e, d).request_bye(operations.find_player(d, who), n, kind)
 
     return _change(path, division, operation)
 
@@ -133,7 +169,7 @@ def force(path: Path, division: str | None, white: str, black: str, *, expected_
 
     def operation(e: Event, d: Division) -> list[str]:
         _still_last(d, expected_round, "forcing a game")
-        return operations.force_named(e, d, white, black)
+        return rules_for(e, d).force(white, black)
 
     return _change(path, division, operation)
 
@@ -147,18 +183,26 @@ def pair(
     repeats: int | None = None,
     seed: int | None = None,
     expected_round: int | None = None,
+    explain: bool = False,
 ) -> list[str]:
-    """Pair the next round by the division's rules (``seed`` repeats the lots of a run)."""
+    """Pair the next round by the division's rules (``seed`` repeats the lots of a run); with ``explain``, why
+    each pair and colour was chosen (Double-Swiss and team Swiss)."""
     options = PairOptions(
         colour=colour,
         system=parse_system(system) if system is not None else None,
         repeats=repeats,
         rng=random.Random(seed) if seed is not None else None,
+        explain=explain,
     )
 
     def operation(e: Event, d: Division) -> list[str]:
         _still_last(d, expected_round, "pairing")
-        return rules_for(e, d).pair(options)
+        rules = rules_for(e, d)
+        if explain and not rules.explains:
+            raise StateError(
+                f"--explain: the pairings of {str(d.system)!r} are not explained; Double-Swiss and team Swiss ones are"
+            )
+        return rules.pair(options)
 
     return _change(path, division, operation)
 
@@ -166,7 +210,7 @@ def pair(
 def unpair(path: Path, division: str | None, *, expected_round: int | None = None) -> list[str]:
     def operation(e: Event, d: Division) -> list[str]:
         _still_last(d, expected_round, "unpairing")
-        return operations.unpair(d)
+        return rules_for(e, d).unpair()
 
     return _change(path, division, operation)
 
@@ -185,9 +229,10 @@ def save_result(
     done: dict[str, Any] = {}
 
     def operation(e: Event, d: Division) -> list[str]:
-        n = round_number or d.paired_rounds
+        rules = rules_for(e, d)
+        n = round_number or rules.result_round()
         before = sum(1 for r, _ in missing(d) if r == n)
-        messages = rules_for(e, d).enter(words, round_number, correction=correction, confirm=confirm)
+        messages = rules.enter(words, round_number, correction=correction, confirm=confirm)
         done.update(division=d.name, round=n, completed=before > 0 and not any(r == n for r, _ in missing(d)))
         return messages
 

@@ -27,6 +27,10 @@ after the last complete round. Its pairing and the results already in go into
 ``XTM`` lines, and its requested byes into ``240`` records, so that a pairing
 program pairs it again from the file as the event did.
 
+A team division adds TRF-2026's team records (``352``, ``362``, ``310``,
+``320``, ``330``, ``300``, ``802``: :func:`~tmanager.events.teams.trf_team_records`),
+and its teams, settings, matches and lineups go into the ``XTM`` lines.
+
 What TRF cannot hold — clubs, teams, flags, withdrawals, board order,
 adjourned games, forced games, requested byes of rounds not yet paired and the
 event's settings — goes into ``XTM`` lines, one JSON object each (``XTM event
@@ -50,9 +54,10 @@ from tmanager.core.results import ByeKind, Colour, Result, format_points
 from tmanager.errors import ConfigError, StateError
 from tmanager.events.eventfile import check
 from tmanager.events.games import round_games, scores, virtual_points
-from tmanager.events.model import Board, Division, Event, PairingSystem, Player, Round, missing
+from tmanager.events.model import Board, Division, Event, PairingSystem, Player, Round, TeamSettings, missing
 from tmanager.events.ranking import tiebreak_standings
-from tmanager.events.rules import ChessRules, require, rules_for
+from tmanager.events.rules import ChessRules, TeamRules, require, rules_for
+from tmanager.events.teams import settings, trf_team_records
 from tmanager.formats import trf
 from tmanager.pairing import Game
 from tmanager.pairing.model import STANDARD
@@ -61,10 +66,14 @@ Version = Literal["2026", "16"]
 VERSIONS: tuple[Version, ...] = ("2026", "16")
 _SYSTEM_NAMES = {
     PairingSystem.DUTCH: "Swiss system (FIDE Dutch)", PairingSystem.ROUND_ROBIN: "Round robin (Berger)",
-    PairingSystem.MANUAL: "Manual",
+    PairingSystem.MANUAL: "Manual", PairingSystem.DOUBLE_SWISS: "Double-Swiss system (FIDE C.04.5)",
+    PairingSystem.TEAM_SWISS: "Swiss system for teams (FIDE C.04.6)",
 }  # fmt: skip
+#: A team division's round fields, kept in the ``XTM round`` lines.
+_TEAM_ROUND_KEYS = ("matches", "lineups", "team_byes", "forced_matches")
 #: TRF-2026 ``192``: the division's system as FIDE's tournament-type codes write it.
-_TYPE_CODES = {PairingSystem.DUTCH: "FIDE_DUTCH_2025", PairingSystem.MANUAL: "CUSTOM_SWISS"}
+_TYPE_CODES = {PairingSystem.DUTCH: "FIDE_DUTCH_2025", PairingSystem.MANUAL: "CUSTOM_SWISS",
+               PairingSystem.DOUBLE_SWISS: "FIDE_DOUBLESWISS"}  # fmt: skip
 #: What a ``192`` code says of the system (prefixes; the rest is manual).
 _SYSTEMS_OF_TYPE = (("FIDE_DUTCH", PairingSystem.DUTCH), ("FIDE_ROUNDROBIN", PairingSystem.ROUND_ROBIN),
                     ("FIDE_DOUBLEROUNDROBIN", PairingSystem.ROUND_ROBIN),
@@ -118,7 +127,7 @@ def complete_rounds(division: Division) -> int:
 
 def dumps(event: Event, division: Division, *, version: Version = "2026") -> str:
     """The division as TRF text (LF line endings); a :class:`StateError` for a score-based division."""
-    require(
+    rules = require(
         rules_for(event, division),
         ChessRules,
         f"division {division.name!r} is score-based: TRF is for chess divisions; "
@@ -129,8 +138,10 @@ def dumps(event: Event, division: Division, *, version: Version = "2026") -> str
     by_rank = sorted(division.players, key=lambda p: ranks[p.number])
     in_order = [p.number for p in by_rank] == sorted(ranks)
     places = {s.player.number: s.rank for s in tiebreak_standings(event, division, rounds)} if rounds else {}
-    lines = [*_header_lines(event, division, version), *_pairing_lines(event, division, version, in_order)]
-    lines.append("XTM event " + _json(_event_extras(event, division)))
+    teams = isinstance(rules, TeamRules)
+    lines = [*_header_lines(event, division, version, teams=teams),
+             *_pairing_lines(event, division, version, in_order)]  # fmt: skip
+    lines.append("XTM event " + _json(_event_extras(event, division, teams=teams)))
     for p in division.players:
         lines.append(f"XTM player {p.number} " + _json(_player_extras(p)))
     for r in division.rounds:
@@ -147,6 +158,8 @@ def dumps(event: Event, division: Division, *, version: Version = "2026") -> str
         for p in by_rank
     )  # fmt: skip
     records = _records(event, division, version, rounds) if version == "2026" else {}
+    if teams and version == "2026":
+        records.update(trf_team_records(event, division))
     return trf.dumps(trf.Tournament(players=players, lines=tuple(lines), records=records, by_rank=not in_order))
 
 
@@ -164,7 +177,7 @@ def _sitting_out(division: Division, number: int) -> dict[int, tuple[Game, ...]]
     }  # fmt: skip
 
 
-def _header_lines(event: Event, division: Division, version: Version) -> list[str]:
+def _header_lines(event: Event, division: Division, version: Version, *, teams: bool) -> list[str]:
     lines = [f"012 {event.name}"]
     lines += [f"{code} {value}" for code, value in (("022", event.site), ("032", event.federation),
               ("042", _trf_date(event.start)), ("052", _trf_date(event.end))) if value]  # fmt: skip
@@ -192,18 +205,30 @@ def _header_lines(event: Event, division: Division, version: Version) -> list[st
         raise StateError(f"{exc}: the event's scoring cannot be written as TRF-2026 (try --version 16)") from None
     if scoring:
         lines.append(scoring)
-    lines.append(f"192 {_type_code(division)}")
+    lines.append(f"192 {_type_code(division, teams=teams)}")
     lines.append("202 " + ",".join(t.name.replace("-", "/") for t in tiebreaks.parse_all(event.tiebreaks)))
     if event.time_control:
         lines.append(f"222 {event.time_control}")
     return lines
 
 
-def _type_code(division: Division) -> str:
+def _type_code(division: Division, *, teams: bool) -> str:
+    if teams:
+        return _team_type_code(division)
     if division.system == PairingSystem.ROUND_ROBIN:
         return "FIDE_DOUBLEROUNDROBIN" if division.cycles == 2 else "FIDE_ROUNDROBIN"
     code = _TYPE_CODES[division.system]
     return code + "_BAKU" if division.acceleration == "baku" else code
+
+
+def _team_type_code(division: Division) -> str:
+    """A team division's ``192``: the Berger tables of teams, C.04.6 with Type A colour preferences and its
+    primary score first, or a team Swiss of its own (paired by hand)."""
+    if division.system == PairingSystem.ROUND_ROBIN:
+        return "FIDE_TEAM_DOUBLEROUNDROBIN" if division.cycles == 2 else "FIDE_TEAM_ROUNDROBIN"
+    if division.system == PairingSystem.TEAM_SWISS:
+        return "FIDE_TEAM_TYPEA_MP_GP" if settings(division).primary == "match" else "FIDE_TEAM_TYPEA_GP_MP"
+    return "CUSTOM_TEAM_SWISS"
 
 
 def _pairing_lines(event: Event, division: Division, version: Version, in_order: bool) -> list[str]:
@@ -275,7 +300,7 @@ def _json(data: Mapping[str, Any]) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
-def _event_extras(event: Event, division: Division) -> dict[str, Any]:
+def _event_extras(event: Event, division: Division, *, teams: bool) -> dict[str, Any]:
     extras: dict[str, Any] = {
         "division": division.name,
         "system": division.system,
@@ -294,6 +319,9 @@ def _event_extras(event: Event, division: Division) -> dict[str, Any]:
         "hooks": (event.hooks, {}),
     }  # fmt: skip
     extras.update({key: value for key, (value, default) in optional.items() if value != default})
+    if teams:
+        extras["team_settings"] = tomlmap.to_table(settings(division), keep_defaults=False)
+        extras["team"] = [tomlmap.to_table(t, keep_defaults=False) for t in division.teams]
     return extras
 
 
@@ -301,7 +329,7 @@ def _event_extras(event: Event, division: Division) -> dict[str, Any]:
 _EVENT_KEYS = ("tiebreaks", "late_entry", "max_byes", "stylesheet", "rating_list", "categories", "prizes",
                "schedule", "time_control")  # fmt: skip
 _DIVISION_KEYS = ("system", "cycles", "initial_colour", "forbidden", "team_apart", "start_numbers", "acceleration",
-                  "baku_last")  # fmt: skip
+                  "baku_last", "team")  # fmt: skip
 
 
 def _player_extras(p: Player) -> dict[str, Any]:
@@ -333,6 +361,8 @@ def _round_extras(r: Round, *, results: bool) -> dict[str, Any]:
         extras["forced"] = [list(f) for f in r.forced]
     if r.forced_bye is not None:
         extras["forced_bye"] = r.forced_bye
+    table = tomlmap.to_table(r, keep_defaults=False)
+    extras.update({key: table[key] for key in _TEAM_ROUND_KEYS if key in table})
     return extras
 
 
@@ -382,16 +412,19 @@ def loads(text: str, *, file: Path | None = None) -> Event:
         **{key: meta[key] for key in _DIVISION_KEYS if key in meta},
     }
     division = tomlmap.from_table(Division, table, where, file)
+    if "team_settings" in meta:
+        division.team_settings = tomlmap.from_table(TeamSettings, meta["team_settings"], where, file)
     order = list(extras["player"]) or [p.id for p in tournament.players]
     for rank in order:
         if rank not in by_id:
             raise ConfigError(f"XTM player {rank} has no 001 line", file=file)
         division.players.append(_import_player(by_id[rank], extras["player"].get(rank), numbers[rank], file))
     for n in range(1, tournament.played_rounds + 1):
-        division.rounds.append(_import_round(tournament, n, numbers, extras["round"].get(n, {})))
+        data = extras["round"].get(n, {})
+        division.rounds.append(_with_teams(_import_round(tournament, n, numbers, data), data, file))
     for n, data in sorted(extras["round"].items()):
         if n > tournament.played_rounds:
-            division.rounds.append(_later_round(n, data))
+            division.rounds.append(_with_teams(_later_round(n, data), data, file))
     _requested_byes(tournament, division, numbers)
     event.divisions.append(division)
     check(event, file)
@@ -495,6 +528,15 @@ def _later_round(n: int, data: Mapping[str, Any]) -> Round:
                      for b in data.get("boards", [])]  # fmt: skip
     record.byes = {p: ByeKind(k) for p, k in data.get("byes", [])}
     record.forced = [(w, b) for w, b in data.get("forced", [])]
+    return record
+
+
+def _with_teams(record: Round, extras: Mapping[str, Any], file: Path | None) -> Round:
+    """``record`` with a team division's matches, lineups and byes from its ``XTM round`` line."""
+    table = {key: extras[key] for key in _TEAM_ROUND_KEYS if key in extras}
+    teams = tomlmap.from_table(Round, {"number": record.number, **table}, f"XTM round {record.number}", file)
+    record.matches, record.lineups = teams.matches, teams.lineups
+    record.team_byes, record.forced_matches = teams.team_byes, teams.forced_matches
     return record
 
 

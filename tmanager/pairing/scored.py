@@ -416,6 +416,35 @@ def seeded_round_robin(seeds: Sequence[Entrant], round_number: int, *, cycles: i
     )
 
 
+def team_round_robin(first: Sequence[int], second: Sequence[int], *, repeats: int = 1) -> list[Pairing]:
+    """tsh's TeamRoundRobin: every player of one team meets every player of the other, ``repeats`` times in
+    succession; a round for each player of the larger team (times ``repeats``).
+
+    Round ``r`` pairs the ``i``-th player of ``first`` with the ``(i + r)``-th of
+    ``second`` (cyclically); when one team has one player less, the player its
+    gap meets has the bye. The team going first alternates from one round to the
+    next, so that repeated games swap who starts.
+    """
+    if abs(len(first) - len(second)) > 1 or not first or not second:
+        raise PairingError(
+            f"TeamRoundRobin needs two teams of equal size (or one player apart), not {len(first)} and {len(second)}"
+        )
+    if repeats < 1:
+        raise PairingError("TeamRoundRobin plays each pairing at least once")
+    size = max(len(first), len(second))
+    a: list[int | None] = [*first, *([None] * (size - len(first)))]
+    b: list[int | None] = [*second, *([None] * (size - len(second)))]
+    rounds = []
+    for r in range(size):
+        pairs = [(a[i], b[(i + r) % size]) for i in range(size)]
+        for k in range(repeats):
+            swap = (r * repeats + k) % 2 == 1
+            boards = tuple((y, x) if swap else (x, y) for x, y in pairs if x is not None and y is not None)
+            bye = next((x or y for x, y in pairs if (x is None) != (y is None)), None)
+            rounds.append(Pairing(boards, bye))
+    return rounds
+
+
 def init_fontes(
     entrants: Sequence[Entrant], rounds: int = 3, *, rng: random.Random, snaked: bool = False
 ) -> list[Pairing]:

@@ -51,7 +51,9 @@ from tmanager.tourney.play import COMMENT_FIELDS, Adjudication, Notation
 if TYPE_CHECKING:
     from tmanager.core.crosstable import Crosstable
 
-TourneyType = Literal["round-robin", "gauntlet", "swiss"]
+TourneyType = Literal["round-robin", "gauntlet", "swiss", "double-swiss"]
+#: The tourney types paired round by round (``[swiss]`` holds their pairings): FIDE Dutch and Double-Swiss.
+SWISS_TYPES = ("swiss", "double-swiss")
 
 #: XBoard's results alphabet.
 WHITE_WINS, BLACK_WINS, DRAW, PLAYING, UNPLAYED = "+", "-", "=", "*", " "
@@ -255,15 +257,24 @@ class Tourney:
             return RoundRobin(n, games_per_pairing=s.games_per_pairing, cycles=s.cycles)
         if s.type == "gauntlet":
             return Gauntlet(n, seeds=s.gauntlet_seeds, games_per_pairing=s.games_per_pairing, cycles=s.cycles)
+        if s.type == "double-swiss" and s.games_per_pairing != 2:
+            raise ConfigError(
+                f"a Double-Swiss match is 2 games, not {s.games_per_pairing}",
+                field="tourney.games_per_pairing",
+                hint="set games_per_pairing = 2 (both games of a match play one opening, colours reversed)",
+            )
         return SwissSchedule(
             n, rounds=s.swiss_rounds, paired=self.swiss, games_per_pairing=s.games_per_pairing, cycles=s.cycles
         )
 
     @property
     def bye_points(self) -> float:
-        """What a Swiss bye is worth: ``bye_points``, by default a win of every game of a pairing."""
+        """What a Swiss bye is worth: ``bye_points``, by default a win of every game of a pairing (in a
+        Double-Swiss, a game won and a game drawn: FIDE C.04.5 1.4)."""
         s = self.settings
-        return s.bye_points if s.bye_points is not None else float(s.games_per_pairing)
+        if s.bye_points is not None:
+            return s.bye_points
+        return 1.5 if s.type == "double-swiss" else float(s.games_per_pairing)
 
     def byes(self) -> list[int]:
         """The participant with the bye in each paired Swiss round (odd fields only)."""
@@ -390,7 +401,7 @@ class Tourney:
     def match_state(self) -> MatchState | None:
         """The match so far of a two-participant round robin or gauntlet, from the first participant's
         side, with its SPRT (see :mod:`tmanager.core.sprt`); ``None`` for other tourneys."""
-        if len(self.participants) != 2 or self.settings.type == "swiss":
+        if len(self.participants) != 2 or self.settings.type in SWISS_TYPES:
             return None
         return match_state(self.schedule(), self.results, self.sprt)
 
@@ -584,7 +595,7 @@ class Tourney:
     def _check_pairings(self) -> None:
         """Swiss pairings name existing participants, each at most once a round, on every board."""
         n = len(self.participants)
-        if self.swiss and self.settings.type != "swiss":
+        if self.swiss and self.settings.type not in SWISS_TYPES:
             raise ConfigError(
                 f"Swiss pairings in a tourney of type {self.settings.type!r}", file=self.path, field="swiss",
                 hint="remove [swiss], or set type back to \"swiss\"",
@@ -630,7 +641,7 @@ class Tourney:
                 field="sprt",
                 hint="the first participant is tested against the second; remove [sprt] for a larger field",
             )
-        if self.settings.type == "swiss":
+        if self.settings.type in SWISS_TYPES:
             raise ConfigError(
                 "an SPRT needs a round robin, not a Swiss",
                 file=self.path,

@@ -1,17 +1,21 @@
 """Swiss engine tourneys: turn a tourney's results into pairing history and pair the next round.
 
-A pairing of G games counts, for the pairing rules, as one match: won, drawn
-or lost on its total, with the colour its first game was played with. Each
-cycle is a Swiss of its own. The boards of every paired round are stored in
-the tourney file (``[swiss] rounds``), so pairings survive restarts; the
-participant missing from a round's boards has the bye.
+In a Dutch Swiss (``type = "swiss"``) a pairing of G games counts, for the
+pairing rules, as one match: won, drawn or lost on its total, with the colour
+its first game was played with. In a Double-Swiss (``type = "double-swiss"``,
+FIDE C.04.5) a pairing is the system's match of two games: each game scores
+for itself, and the two games are the schedule's natural pair (one opening,
+colours reversed). Each cycle is a Swiss of its own. The boards of every
+paired round are stored in the tourney file (``[swiss] rounds``), white being
+game 1's, so pairings survive restarts; the participant missing from a round's
+boards has the bye.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tmanager.tourney.model import BLACK_WINS, DRAW, FINISHED_CHARS, WHITE_WINS, Tourney
+from tmanager.tourney.model import BLACK_WINS, DRAW, FINISHED_CHARS, SWISS_TYPES, WHITE_WINS, Tourney
 
 if TYPE_CHECKING:
     from tmanager.pairing import PlayerState
@@ -31,6 +35,32 @@ def _match_points(tourney: Tourney, absolute_round: int, pairing: int) -> tuple[
         elif char in (WHITE_WINS, BLACK_WINS):
             own[side if char == WHITE_WINS else 1 - side] += 1
     return own[0], own[1]
+
+
+def game_history(tourney: Tourney, cycle: int, rounds: int) -> list[PlayerState]:
+    """Every participant's games over the first ``rounds`` rounds of ``cycle``, two entries per match (Double-Swiss).
+
+    A bye is a game won and a game drawn (``U`` and ``H``), as the Double-Swiss values it.
+    """
+    from tmanager.pairing import BLACK, WHITE, Game, PlayerState
+
+    codes = {WHITE_WINS: ("1", "0"), BLACK_WINS: ("0", "1"), DRAW: ("=", "=")}
+    n = len(tourney.participants)
+    games: list[list[Game]] = [[] for _ in range(n)]
+    schedule = tourney.schedule()
+    byes = tourney.byes()
+    first_round = cycle * tourney.settings.swiss_rounds
+    for absolute in range(first_round, first_round + rounds):
+        start = schedule.games_of_round(absolute).start
+        for pairing, (white, black) in enumerate(tourney.swiss[absolute]):
+            for game in range(2):  # the pairing's white has white in game 1
+                first, second = codes[tourney.result(start + 2 * pairing + game)]
+                on_white, on_black = (white, black) if game == 0 else (black, white)
+                games[on_white].append(Game(opponent=on_black + 1, colour=WHITE, result=first))
+                games[on_black].append(Game(opponent=on_white + 1, colour=BLACK, result=second))
+        if byes:
+            games[byes[absolute]] += [Game(opponent=None, colour=None, result="U"), Game(None, None, "H")]
+    return [PlayerState(id=i + 1, games=tuple(g), rank=i + 1) for i, g in enumerate(games)]
 
 
 def history(tourney: Tourney, cycle: int, rounds: int) -> list[PlayerState]:
@@ -58,7 +88,7 @@ def pair_next_round(tourney: Tourney) -> bool:
     """Pair the next Swiss round if every game before it is finished; ``True`` if one was paired."""
     schedule = tourney.schedule()
     absolute = len(tourney.swiss)
-    if tourney.settings.type != "swiss" or absolute >= schedule.total_rounds:
+    if tourney.settings.type not in SWISS_TYPES or absolute >= schedule.total_rounds:
         return False
     before = schedule.games_of_round(absolute).start
     if len(tourney.results) < before or any(c not in FINISHED_CHARS for c in tourney.results[:before]):
@@ -67,6 +97,18 @@ def pair_next_round(tourney: Tourney) -> bool:
     cycle, round_in_cycle = divmod(absolute, rounds)
     from tmanager.pairing import PointsSystem, pair_round
 
+    if tourney.settings.type == "double-swiss":
+        from tmanager.pairing.doubleswiss import pair_double_swiss
+
+        draw = PointsSystem().draw
+        matches = pair_double_swiss(
+            game_history(tourney, cycle, round_in_cycle),
+            round_number=round_in_cycle + 1,
+            total_rounds=rounds,
+            points=PointsSystem(pairing_bye=round(10 * tourney.bye_points) - draw),
+        )
+        tourney.swiss.append([(white - 1, black - 1) for white, black in matches.pairing.boards])
+        return True
     g = tourney.settings.games_per_pairing
     points = PointsSystem(pairing_bye=round(10 * tourney.bye_points / g))
     pairing = pair_round(

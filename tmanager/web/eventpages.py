@@ -35,7 +35,11 @@ SYSTEM_NAMES = {
     PairingSystem.MANUAL: "manual pairing", PairingSystem.KOTH: "King of the Hill",
     PairingSystem.FACTORED: "factored pairings", PairingSystem.TSH_SWISS: "Swiss (tsh)",
     PairingSystem.CHEW: "Chew pairings", PairingSystem.RANDOM: "random pairings",
+    PairingSystem.DOUBLE_SWISS: "Double-Swiss (FIDE, matches of two games)",
+    PairingSystem.TEAM_SWISS: "team Swiss (FIDE)",
 }  # fmt: skip
+#: What a round's second view is called when it is not the alphabetical list (a team division's lineups).
+_SECOND_VIEWS = {"lineups": "lineups"}
 #: The byes an arbiter may set for a player who asks.
 REQUESTED_BYES = ("half", "zero", "full")
 
@@ -330,7 +334,8 @@ def pairings(snapshot: Snapshot, division: Division, page: Page) -> Sections:
     by_board, *others = snapshot.reports(division).pairings(page.round)
     heading = f"Round {n} · by board"
     sections = [_report_section("pairings", heading, by_board, links, rounds=rounds, rounds_label="Round:")]
-    sections += [_report_section(r.kind, f"Round {n} · alphabetical", r, links) for r in others]
+    sections += [_report_section(r.kind, f"Round {n} · {_SECOND_VIEWS.get(r.kind, 'alphabetical')}", r, links)
+                 for r in others]  # fmt: skip
     return sections
 
 

@@ -94,6 +94,14 @@ class DivisionReports(ABC):
         """What the keys start with: the division's name when the event has several."""
         return f"{slug(self.division.name)}-" if len(self.event.divisions) > 1 else ""
 
+    def upto(self, upto: int | None) -> int:
+        """Round ``upto`` (default: the last paired), which must be paired (or 0)."""
+        paired = self.division.paired_rounds
+        n = paired if upto is None else upto
+        if not 0 <= n <= paired:
+            raise StateError(f"round {n} is not paired; reports exist for rounds 0-{paired}")
+        return n
+
     def paired_round(self, round_number: int | None) -> Round:
         """Round ``round_number`` (default: the last paired), which must be paired."""
         n = round_number or self.division.paired_rounds

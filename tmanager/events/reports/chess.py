@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING
 from tmanager.columns import aligned
 from tmanager.core import fide
 from tmanager.core.results import ByeKind, Colour, format_points
-from tmanager.errors import StateError
 from tmanager.events.games import round_games, scores, virtual_points
 from tmanager.events.model import PairingSystem, Player, PlayerStatus, Round, absent_players, label, missing
 from tmanager.events.ranking import Group, TiebreakStanding, category, flag, tiebreak_names, tiebreak_standings
@@ -55,14 +54,6 @@ class ChessReports(DivisionReports):
         self._cards: dict[int, Report] = {}
 
     # -- what every report needs, computed once ---------------------------------------------------
-
-    def upto(self, upto: int | None) -> int:
-        """Round ``upto`` (default: the last paired), which must be paired (or 0)."""
-        paired = self.division.paired_rounds
-        n = paired if upto is None else upto
-        if not 0 <= n <= paired:
-            raise StateError(f"round {n} is not paired; reports exist for rounds 0-{paired}")
-        return n
 
     def ranking(self, upto: int | None = None, *, among: Group | None = None) -> list[TiebreakStanding]:
         """The standings after round ``upto``: :func:`~tmanager.events.ranking.tiebreak_standings`, kept."""

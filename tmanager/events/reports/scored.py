@@ -11,14 +11,15 @@ from collections.abc import Callable, Sequence
 
 from tmanager.core.results import ByeKind, format_points
 from tmanager.errors import StateError
-from tmanager.events.model import EntryMode, PlayerStatus, label, missing
+from tmanager.events.model import Division, EntryMode, Event, PlayerStatus, label, missing
 from tmanager.events.ranking import Group, record_text, wins_standings
 from tmanager.events.reports import DivisionReports, PlayerSummary, Report, Seat, Table, check_kinds
 from tmanager.events.reports.render import text
 from tmanager.events.scorecards import bye_spread, high_scores, off_spread, result_text, scorecards, settings_of
+from tmanager.events.scoredteams import TeamRecord, team_standings
 
-#: Report kinds of a score-based division, in index order.
-KINDS = ("players", "pairings", "standings", "crosstable", "highs", "missing")
+#: Report kinds of a score-based division, in index order (``teams``: when players name their teams).
+KINDS = ("players", "pairings", "standings", "teams", "crosstable", "highs", "missing")
 #: Entries of the high-score lists.
 HIGHS = 10
 
@@ -35,6 +36,7 @@ class ScoredReports(DivisionReports):
             "players": lambda: [self.players()],
             "pairings": lambda: self.pairings(round_number) if self.division.paired_rounds else [],
             "standings": lambda: [self.standings(upto)],
+            "teams": lambda: [self.teams(upto)] if any(p.team for p in self.division.players) or only else [],
             "crosstable": lambda: [self.table(upto)],
             "highs": lambda: [self.highs(upto)],
             "missing": lambda: [self.missing()],
@@ -114,6 +116,12 @@ class ScoredReports(DivisionReports):
         )
         title = f"{self.heading}: standings after round {n}"
         return Report(f"{self.prefix}standings-r{n}", title, tuple(blocks), kind="standings")
+
+    def teams(self, upto: int | None = None) -> Report:
+        """tsh's TeamStandings: the division's teams by their members' average record."""
+        n = self.division.paired_rounds if upto is None else upto
+        title = f"{self.heading}: team standings after round {n}"
+        return team_report(f"{self.prefix}teams-r{n}", title, team_standings([self.division], n))
 
     def table(self, upto: int | None = None) -> Report:
         """Scorecards in standings order: per round the opponent, W/L/T and the spread (byes and forfeits: ``bye±``)."""
@@ -207,6 +215,32 @@ class ScoredReports(DivisionReports):
         if among is not None:
             raise StateError("--flag and --category rank chess classes; a score-based division has one ranking")
         return text(self.standings(upto))
+
+
+def team_report(key: str, title: str, lines: Sequence[TeamRecord], *, divisions: bool = False) -> Report:
+    """Team standings as a report (:func:`~tmanager.events.scoredteams.team_standings`); ``divisions`` adds
+    where each team plays (the total team standings)."""
+    rows = tuple(
+        (
+            str(t.rank), t.team, str(t.players), format_points(round(t.wins * 10)),
+            format_points(round(t.losses * 10)), f"{t.spread:+d}", f"{t.percentage:.1f}", f"{t.average_spread:+.1f}",
+            *((", ".join(t.divisions),) if divisions else ()),
+        )
+        for t in lines
+    )  # fmt: skip
+    where = ("Divisions",) if divisions else ()
+    header = ("Rk", "Team", "Players", "W", "L", "Spread", "Win %", "Avg spread", *where)
+    note = "ranked by the members' average record: wins per round played, then spread per round"
+    blocks: tuple[Table | str, ...] = (Table(header, rows, frozenset({1, 8})), note) if rows else (
+        "no player names a team (edit-player --team, or a .t file's team field)",)  # fmt: skip
+    return Report(key, title, blocks, kind="teams")
+
+
+def total_team_report(event: Event, divisions: Sequence[Division], upto: int | None = None) -> Report:
+    """tsh's TotalTeamStandings: every team across ``divisions`` (the event's score-based ones), after round
+    ``upto`` of each (default: its last paired)."""
+    title = f"{event.name}: total team standings" + (f" after round {upto}" if upto is not None else "")
+    return team_report("total-teams", title, team_standings(divisions, upto), divisions=True)
 
 
 def _average(value: float | None) -> str:

@@ -1,10 +1,10 @@
-"""The rules of a division, chosen once from its data: chess or score-based.
+"""The rules of a division, chosen once from its data: chess, Double-Swiss, team or score-based.
 
-:func:`rules_for` is the one place that tells the kinds of division apart
-(a division whose file sets ``entry`` is score-based); everything else asks
-the rules object it returns. A new kind (team round robin, team Swiss) is a
-new :class:`~tmanager.events.rules.base.DivisionRules` implementation chosen
-here.
+:func:`rules_for` is the one place that tells the kinds of division apart (a
+division whose file sets ``entry`` is score-based, one that sets ``team_size`` a
+team division, a chess division paired by the Double-Swiss plays matches of two
+games); everything else asks the rules object it returns. A new kind is a new
+:class:`~tmanager.events.rules.base.DivisionRules` implementation chosen here.
 """
 
 from __future__ import annotations
@@ -14,18 +14,22 @@ from typing import TypeVar
 
 from tmanager.core.results import Colour
 from tmanager.errors import StateError
-from tmanager.events.model import Division, Event
+from tmanager.events.model import Division, Event, PairingSystem
 from tmanager.events.rules.base import DivisionRules, EntryForm, PairOptions, Problem, parse_system
 from tmanager.events.rules.chess import ChessRules
+from tmanager.events.rules.doubleswiss import DoubleSwissRules
 from tmanager.events.rules.scored import ScoreRules
+from tmanager.events.rules.team import TeamRules
 
 __all__ = [
     "ChessRules",
     "DivisionRules",
+    "DoubleSwissRules",
     "EntryForm",
     "PairOptions",
     "Problem",
     "ScoreRules",
+    "TeamRules",
     "pair",
     "parse_system",
     "require",
@@ -36,9 +40,14 @@ _R = TypeVar("_R", bound=DivisionRules)
 
 
 def rules_for(event: Event, division: Division) -> DivisionRules:
-    """The rules of ``division``: score-based when it has score-based settings, else chess."""
+    """The rules of ``division``: score-based with score-based settings, a team division with team settings, else
+    chess (Double-Swiss by its system)."""
     if division.scored is not None:
         return ScoreRules(event, division)
+    if division.team_settings is not None:
+        return TeamRules(event, division)
+    if division.system == PairingSystem.DOUBLE_SWISS:
+        return DoubleSwissRules(event, division)
     return ChessRules(event, division)
 
 

@@ -19,8 +19,9 @@ from typing import TYPE_CHECKING, ClassVar
 
 from tmanager.core.results import Colour, Result
 from tmanager.errors import StateError
+from tmanager.events import operations
 from tmanager.events.messages import Topic
-from tmanager.events.model import Board, Division, Event, PairingSystem, Round, label, missing
+from tmanager.events.model import Board, Division, Event, PairingSystem, Player, Round, label, missing
 
 if TYPE_CHECKING:
     from tmanager.events.reports import DivisionReports
@@ -35,6 +36,7 @@ class PairOptions:
     system: PairingSystem | None = None  # score-based: this round by another system
     repeats: int | None = None  # score-based: how often two players may have met (this round)
     rng: random.Random | None = None  # the lots (colours, random pairings, firsts); default: the system's
+    explain: bool = False  # add why each pair and colour was chosen (the systems that can say)
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +79,8 @@ class DivisionRules(ABC):
     #: What the two players of a board are called, and their titles on forms.
     sides: ClassVar[tuple[str, str]]
     side_titles: ClassVar[tuple[str, str]]
+    #: Whether :meth:`pair` can say why each pair and colour was chosen (``PairOptions.explain``).
+    explains: ClassVar[bool] = False
 
     def __init__(self, event: Event, division: Division) -> None:
         self.event = event
@@ -136,6 +140,43 @@ class DivisionRules(ABC):
     @abstractmethod
     def tou_players(self, aliases: Mapping[str, str]) -> list[TouPlayer]:
         """The division as players of an AUPAIR ``.TOU`` file."""
+
+    # -- changes before a round whose reach depends on the kind ------------------------------------
+
+    def match_rounds(self, round_number: int) -> list[int]:
+        """The rounds of the file that one pairing spans: the round itself (a Double-Swiss: its match's two)."""
+        return [round_number]
+
+    def prepare_play(self, record: Round) -> None:
+        """Complete what a simulated round needs before its games are played (:mod:`~tmanager.events.dryrun`):
+        nothing, unless the kind says otherwise (a team division: the lineups still missing)."""
+        return
+
+    def result_round(self) -> int:
+        """The round a result goes to when none is named: the last paired (a Double-Swiss: game 1 of the last
+        match while it has results missing)."""
+        last = self.division.paired_rounds
+        pending = {r for r, _ in missing(self.division)}
+        return next((n for n in self.match_rounds(last) if n in pending), last) if last else last
+
+    def request_bye(self, player: Player, round_number: int, kind: str) -> list[str]:
+        """A requested bye of ``kind`` in round ``round_number`` (and the other rounds of its match)."""
+        return [
+            m for n in self.match_rounds(round_number)
+            for m in operations.request_bye(self.event, self.division, player, n, kind)
+        ]  # fmt: skip
+
+    def force(self, white: str, black: str) -> list[str]:
+        """A game of the next round set before pairing (``black`` ``bye``: the pairing-allocated bye)."""
+        return operations.force_named(self.event, self.division, white, black)
+
+    def unpair(self) -> list[str]:
+        """Take back the last round's pairing while none of its results is in."""
+        return operations.unpair(self.division)
+
+    def joined(self, player: Player) -> list[str]:
+        """What the division does with a player just entered (a team division puts them on their team)."""
+        return []
 
     def seat_text(self, record: Round, number: int) -> str:
         """Where a player sits in a round: ``round 3: board 4, white`` (or ``first``), a bye, or nothing."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Mapping, Sequence
+from typing import ClassVar
 
 import networkx as nx
 
@@ -25,10 +26,11 @@ from tmanager.events.messages import Note, Topic
 from tmanager.events.model import Board, Division, Event, PairingSystem, Round, label, missing
 from tmanager.events.operations import board_at, find_player, locate, refuse_entered, span
 from tmanager.events.ranking import tiebreak_standings
+from tmanager.events.reports import DivisionReports
 from tmanager.events.reports.chess import ChessReports
 from tmanager.events.rules.base import DivisionRules, EntryForm, PairOptions, Problem, forfeit_result
 from tmanager.formats.tou import TouGame, TouOutcome, TouPlayer, display_name
-from tmanager.pairing import PlayerState, pair_round, round_robin
+from tmanager.pairing import Pairing, PlayerState, pair_round, round_robin
 from tmanager.pairing.acceleration import baku_group, baku_rounds
 
 #: The results an arbiter chooses from, and what the menu says.
@@ -56,7 +58,9 @@ _TOU: dict[str, tuple[TouOutcome, int]] = {
 class ChessRules(DivisionRules):
     """The rules of a chess division."""
 
-    systems = (PairingSystem.DUTCH, PairingSystem.ROUND_ROBIN, PairingSystem.MANUAL)
+    systems: ClassVar[tuple[PairingSystem, ...]] = (
+        PairingSystem.DUTCH, PairingSystem.ROUND_ROBIN, PairingSystem.MANUAL,
+    )  # fmt: skip
     sides = ("white", "black")
     side_titles = ("White", "Black")
 
@@ -87,32 +91,49 @@ class ChessRules(DivisionRules):
 
     # -- pairing ---------------------------------------------------------------------------------
 
+    def open_round(self, options: PairOptions) -> Round:
+        """The record of the round to pair, once the score-based options are refused and every result before it
+        is in."""
+        if options.system is not None or options.repeats is not None:
+            raise StateError("--system and --repeats are for score-based divisions (set entry)")
+        n = self.next_round()
+        self.refuse_missing(n - 1, f"enter them before pairing round {n}")
+        return self.division.round(n, create=True)
+
+    def berger(self, entrants: int, round_number: int) -> Pairing:
+        """Round ``round_number`` of the Berger tables of ``entrants`` (players or teams, by rank in number order),
+        for the division's cycles; a :class:`StateError` past its last round."""
+        try:
+            return round_robin(entrants, round_number, cycles=self.division.cycles)
+        except ScheduleError as exc:
+            raise StateError(str(exc)) from None
+
+    def settle_initial_colour(self, n: int, options: PairOptions, wording: str) -> list[str]:
+        """The top-ranked's colour in round 1: as ``--colour`` asks, else drawn by lot when round 1 is paired (a note
+        in ``wording``, which places ``{colour}``)."""
+        division = self.division
+        if n == 1 and options.colour is None and division.initial_colour is None:
+            division.initial_colour = (options.rng or random.SystemRandom()).choice(["white", "black"])
+            return [Note(f"initial colour drawn by lot: {wording.format(colour=division.initial_colour)}",
+                         Topic.COLOUR_BY_LOT)]  # fmt: skip
+        if options.colour is not None:
+            division.initial_colour = "white" if options.colour == Colour.WHITE else "black"
+        return []
+
     def pair(self, options: PairOptions) -> list[str]:
         """Pair the next round by the division's system.
 
         Round 1 of a Dutch division draws the initial colour by lot
         (``options.rng``) unless ``options.colour`` is given, and records it.
         """
-        if options.system is not None or options.repeats is not None:
-            raise StateError("--system and --repeats are for score-based divisions (set entry)")
         division = self.division
-        n = self.next_round()
-        self.refuse_missing(n - 1, f"enter them before pairing round {n}")
-        record = division.round(n, create=True)
+        record = self.open_round(options)
+        n = record.number
         messages: list[str] = []
         if division.system == PairingSystem.ROUND_ROBIN:
             self._pair_berger(record)
         elif division.system == PairingSystem.DUTCH:
-            if n == 1 and options.colour is None and division.initial_colour is None:
-                division.initial_colour = (options.rng or random.SystemRandom()).choice(["white", "black"])
-                messages.append(
-                    Note(
-                        f"initial colour drawn by lot: the top-ranked player has {division.initial_colour}",
-                        Topic.COLOUR_BY_LOT,
-                    )
-                )
-            elif options.colour is not None:
-                division.initial_colour = "white" if options.colour == Colour.WHITE else "black"
+            messages += self.settle_initial_colour(n, options, "the top-ranked player has {colour}")
             messages += self._pair_dutch(record)
         else:
             self.refuse_unseated(record)
@@ -170,10 +191,7 @@ class ChessRules(DivisionRules):
     def _pair_berger(self, record: Round) -> None:
         division = self.division
         order = sorted(p.number for p in division.players)
-        try:
-            table = round_robin(len(order), record.number, cycles=division.cycles)
-        except ScheduleError as exc:
-            raise StateError(str(exc)) from None
+        table = self.berger(len(order), record.number)
         for w, b in table.boards:
             white, black = division.player(order[w - 1]), division.player(order[b - 1])
             board = Board(white.number, black.number)
@@ -204,7 +222,7 @@ class ChessRules(DivisionRules):
     ) -> list[str]:
         """A result line: ``BOARD RESULT`` or ``P1 P2 RESULT`` (the result read as P1 against P2)."""
         d = self.division
-        n = round_number or d.paired_rounds
+        n = round_number or self.result_round()
         if n < 1:
             raise StateError("no round is paired yet")
         if len(words) == 2:
@@ -252,7 +270,7 @@ class ChessRules(DivisionRules):
     def scores_text(self) -> dict[int, str]:
         return {s.player.number: format_points(s.points) for s in tiebreak_standings(self.event, self.division)}
 
-    def reports(self) -> ChessReports:
+    def reports(self) -> DivisionReports:
         return ChessReports(self)
 
     def tou_players(self, aliases: Mapping[str, str]) -> list[TouPlayer]:

@@ -55,6 +55,7 @@ from tmanager.pairing.scored import (
     random_pairing,
     seeded_round_robin,
     tally,
+    team_round_robin,
     tsh_swiss,
 )
 
@@ -69,8 +70,8 @@ UNRATED = 1400
 PLAUSIBLE = range(100, 1501)
 #: Systems that pair from standings: Fontes timing (``session_breaks``) applies to them.
 FROM_STANDINGS = (PairingSystem.KOTH, PairingSystem.FACTORED, PairingSystem.TSH_SWISS, PairingSystem.CHEW)
-#: Every system ``pair`` accepts, the opening ones included.
-PAIRING_SYSTEMS = (*DIVISION_SYSTEMS, PairingSystem.INIT_FONTES)
+#: Every system ``pair`` accepts, the opening ones and tsh's TeamRoundRobin (several rounds at once) included.
+PAIRING_SYSTEMS = (*DIVISION_SYSTEMS, PairingSystem.INIT_FONTES, PairingSystem.TEAM_ROUND_ROBIN)
 
 
 class SuspiciousScore(StateError):
@@ -318,6 +319,8 @@ class ScoreRules(DivisionRules):
         rng = options.rng or random.SystemRandom()
         if chosen == PairingSystem.INIT_FONTES:
             return self._pair_init_fontes(rng)
+        if chosen == PairingSystem.TEAM_ROUND_ROBIN:
+            return self._pair_team_round_robin(options.repeats or 1, rng)
         basis = fontes_basis(n, session_breaks=rules.session_breaks) if chosen in FROM_STANDINGS else n - 1
         self.refuse_missing(basis, f"round {n} is paired from the standings after round {basis}: enter them first")
         record = division.round(n, create=True)
@@ -470,6 +473,45 @@ class ScoreRules(DivisionRules):
             self._place(record, pairing, tally(scorecards(division, n - 1)), rng)
             record.paired = True
             messages.append(f"round {n} paired (init-fontes): {len(record.boards)} board(s)" + self.bye_note(record))
+        return messages
+
+    def _pair_team_round_robin(self, repeats: int, rng: random.Random) -> list[str]:
+        """tsh's TeamRoundRobin: the next rounds at once, every player of one team against every player of the
+        other (the division's players belong to two teams), each pairing ``repeats`` times in succession."""
+        division = self.division
+        n = self.next_round()
+        self.refuse_missing(n - 1, f"enter them before pairing from round {n}")
+        teams: dict[str, list[Player]] = {}
+        for p in sorted(division.players, key=lambda p: (-p.rating, p.number)):
+            teams.setdefault(p.team.casefold(), []).append(p)
+        if len(teams) != 2 or "" in teams:
+            names = ", ".join(sorted(k or "(no team)" for k in teams)) or "no players"
+            raise StateError(
+                f"TeamRoundRobin needs every player on one of two teams, not: {names} (edit-player --team)"
+            )
+        first, second = teams.values()
+        try:
+            schedule = team_round_robin([p.number for p in first], [p.number for p in second], repeats=repeats)
+        except PairingError as exc:
+            raise PairingError(f"TeamRoundRobin: {exc}", topic=Topic.UNPAIRABLE) from None
+        total = self.event.total_rounds(division)
+        last = n + len(schedule) - 1
+        if total and last > total:
+            raise StateError(f"TeamRoundRobin pairs rounds {n}-{last} but the event has {total} rounds")
+        messages: list[str] = []
+        for number, pairing in enumerate(schedule, n):
+            record = division.round(number, create=True)
+            if record.boards or record.byes:
+                raise StateError(f"round {number} already has games or byes: TeamRoundRobin pairs whole rounds")
+            messages += self._set_off(record)
+            if record.byes:
+                names = ", ".join(label(division.player(x)) for x in record.byes)
+                raise StateError(f"{names} cannot play round {number}: TeamRoundRobin needs every player")
+            self._place(record, pairing, tally(scorecards(division, number - 1)), rng)
+            record.paired = True
+            messages.append(
+                f"round {number} paired (team-round-robin): {len(record.boards)} board(s)" + self.bye_note(record)
+            )
         return messages
 
     # -- results ---------------------------------------------------------------------------------

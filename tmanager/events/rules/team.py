@@ -1,0 +1,403 @@
+"""Team divisions (chess team tournaments): teams with rosters, matches of teams, lineups, board results.
+
+A division whose file sets ``team_size`` is a team division
+(:class:`~tmanager.events.model.TeamSettings`). Its teams are paired, not its
+players: by the Berger tables (``round-robin``, teams in number order), by
+FIDE's Swiss Team system (``team-swiss``,
+:func:`~tmanager.pairing.teamswiss.pair_teams`) or by hand (``manual`` and
+``force``). Each team gives its lineup for a round (``lineup``: players of its
+roster in roster order, ``-`` for a board left empty) before the round is
+paired or after, as long as its match has no result; once both lineups of a
+match are in, its games are placed (:func:`~tmanager.events.teams.place_boards`:
+the first team has white on the odd boards). Results are entered per game as
+in any chess division, by ``MATCH.BOARD``, by the board's place in the round,
+or by the two players. Standings rank teams by match points (or game points),
+then the division's team tie-breaks (:mod:`tmanager.core.teamtiebreaks`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from tmanager.core import teamtiebreaks
+from tmanager.core.results import ByeKind, Colour
+from tmanager.errors import PairingError, StateError
+from tmanager.events.messages import Topic
+from tmanager.events.model import PairingSystem, Player, Round, Team, label
+from tmanager.events.operations import find_player
+from tmanager.events.reports.team import TeamReports
+from tmanager.events.rules.base import PairOptions, Problem
+from tmanager.events.rules.chess import ChessRules, parse_result, set_result
+from tmanager.events.teams import entrants as team_entrants
+from tmanager.events.teams import match_boards, match_of_board, place_boards, settings, team_of
+from tmanager.pairing.teamswiss import pair_teams
+
+#: A lineup's word for a board left empty.
+EMPTY = ("-", "0")
+
+
+def find_team(teams: Sequence[Team], text: str) -> Team:
+    """A team by number or by a unique part of its name (case-insensitive)."""
+    text = text.strip()
+    if text.isdigit():
+        found = [t for t in teams if t.number == int(text)]
+    else:
+        needle = text.casefold()
+        found = [t for t in teams if t.name.casefold() == needle] or [t for t in teams if needle in t.name.casefold()]
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        raise StateError(f"no team matches {text!r}; the teams: {', '.join(t.name for t in teams) or 'none yet'}")
+    raise StateError(f"{text!r} matches {len(found)} teams ({', '.join(t.name for t in found)}); type more of it")
+
+
+def team_label(team: Team) -> str:
+    """``"Rooks (2)"``: how messages name a team."""
+    return f"{team.name} ({team.number})"
+
+
+class TeamRules(ChessRules):
+    """The rules of a team division."""
+
+    systems = (PairingSystem.ROUND_ROBIN, PairingSystem.TEAM_SWISS, PairingSystem.MANUAL)
+    explains = True
+
+    # -- what the file may hold -------------------------------------------------------------------
+
+    def problems(self) -> Iterator[Problem]:
+        d = self.division
+        s = settings(d)
+        for problem in super().problems():
+            if problem.key != "system":
+                yield problem
+        if d.system not in self.systems:
+            yield Problem(f"{str(d.system)!r} is not a pairing system of a team division", "system",
+                          "round-robin, team-swiss or manual")  # fmt: skip
+        if s.team_size < 1:
+            yield Problem("a match needs at least one board", "team_size")
+        win, draw, loss = s.match_points
+        if not win >= draw >= loss:
+            yield Problem("must be [win, draw, loss] with win >= draw >= loss, e.g. [2, 1, 0]", "match_points")
+        for name in s.team_tiebreaks:
+            if name not in teamtiebreaks.TEAM_TIEBREAKS:
+                yield Problem(f"unknown team tie-break {name!r}", "team_tiebreaks",
+                              "choose from " + ", ".join(teamtiebreaks.TEAM_TIEBREAKS))  # fmt: skip
+        yield from self._team_problems()
+        for r in d.rounds:
+            yield from self._round_problems(r)
+
+    def _team_problems(self) -> Iterator[Problem]:
+        d = self.division
+        numbers = [t.number for t in d.teams]
+        names = [t.name.casefold() for t in d.teams]
+        if len(set(numbers)) != len(numbers) or any(n < 1 for n in numbers):
+            yield Problem("team numbers must be distinct and start at 1")
+        if len(set(names)) != len(names) or not all(n.strip() for n in names):
+            yield Problem("every team needs a name of its own")
+        known = {p.number for p in d.players}
+        seen: set[int] = set()
+        for t in d.teams:
+            for p in t.players:
+                if p not in known:
+                    yield Problem(f"team {t.name!r} names unknown player {p}")
+                if p in seen:
+                    yield Problem(f"player {p} is on two teams' rosters")
+                seen.add(p)
+
+    def _round_problems(self, r: Round) -> Iterator[Problem]:
+        d = self.division
+        s = settings(d)
+        teams = {t.number: t for t in d.teams}
+        seated = [x for m in r.matches for x in m] + list(r.team_byes)
+        if any(x not in teams for x in seated) or len(set(seated)) != len(seated):
+            yield Problem(f"round {r.number}: matches and team byes must name known teams, each at most once")
+        if any(t not in teams or (b and b not in teams) for t, b in r.forced_matches):
+            yield Problem(f"round {r.number}: a forced match names an unknown team")
+        for team, lineup in r.lineups.items():
+            if team not in teams:
+                yield Problem(f"round {r.number}: a lineup of unknown team {team}")
+                continue
+            roster = teams[team].players
+            players = [p for p in lineup if p]
+            if len(lineup) != s.team_size or len(set(players)) != len(players) or any(p not in roster for p in players):
+                yield Problem(
+                    f"round {r.number}: the lineup of team {teams[team].name!r} must name {s.team_size} board(s), "
+                    "each a player of its roster (or 0 for an empty board), none twice"
+                )
+            elif players != sorted(players, key=roster.index):
+                yield Problem(f"round {r.number}: the lineup of {teams[team].name!r} breaks its roster's board order")
+        if any(k != ByeKind.FULL for k in r.byes.values()):
+            yield Problem(f"round {r.number}: players' byes are not kept in a team division (teams have byes)")
+        if r.paired:
+            expected = {(w, b) for m in r.matches for _, _, w, b in match_boards(r, m) if w and b}
+            if {(b.white, b.black) for b in r.boards} != expected:
+                yield Problem(f"round {r.number}: its boards must be the games of its matches' lineups")
+
+    # -- pairing -----------------------------------------------------------------------------------
+
+    def pair(self, options: PairOptions) -> list[str]:
+        """Pair the next round's teams by the division's system; games are placed for matches with both lineups."""
+        division = self.division
+        if len(division.teams) < 2:
+            raise StateError("a team division pairs teams: add two or more with add-team")
+        record = self.open_round(options)
+        n = record.number
+        messages: list[str] = []
+        if division.system == PairingSystem.ROUND_ROBIN:
+            self._pair_berger(record)
+            if options.explain:
+                messages.append(f"round {n} of the Berger tables (C.05 Annex 1), teams by number: nothing is chosen")
+        elif division.system == PairingSystem.TEAM_SWISS:
+            messages += self._pair_swiss(record, options)
+        else:
+            unseated = [t for t in division.teams if not _seated(record, t.number)]
+            if unseated:
+                names = ", ".join(team_label(t) for t in unseated)
+                raise StateError(f"manual division: team(s) without a match or bye in round {n}: {names} (force)")
+        record.paired = True
+        place_boards(division, record)
+        byes = ", ".join(f"{team_label(division.team(t))} ({k})" for t, k in record.team_byes.items())
+        messages.append(f"round {n} paired: {len(record.matches)} match(es)" + (f"; bye: {byes}" if byes else ""))
+        waiting = [division.team(t) for m in record.matches for t in m if t not in record.lineups]
+        if waiting:
+            messages.append(
+                f"lineups still to give for round {n}: {', '.join(team_label(t) for t in waiting)} (lineup)"
+            )
+        return messages
+
+    def _pair_berger(self, record: Round) -> None:
+        division = self.division
+        order = sorted(t.number for t in division.teams)
+        table = self.berger(len(order), record.number)
+        record.matches = [(order[w - 1], order[b - 1]) for w, b in table.boards]
+        if table.bye is not None:
+            record.team_byes[order[table.bye - 1]] = ByeKind.ZERO
+
+    def _pair_swiss(self, record: Round, options: PairOptions) -> list[str]:
+        division = self.division
+        n = record.number
+        messages: list[str] = []
+        messages += self.settle_initial_colour(n, options, "the top-ranked team has {colour} on board 1")
+        teams = [e for e in team_entrants(self.event, division, n) if not _seated(record, e.id)]
+        try:
+            done = pair_teams(
+                teams,
+                round_number=n,
+                total_rounds=max(self.event.rounds, n),
+                forbidden=division.forbidden,
+                initial_colour=Colour.from_word(division.initial_colour or "white"),
+            )
+        except PairingError as exc:
+            raise PairingError(f"round {n} cannot be paired: {exc}", topic=Topic.UNPAIRABLE) from None
+        record.matches += list(done.pairing.boards)
+        if done.pairing.bye is not None:
+            record.team_byes[done.pairing.bye] = ByeKind.PAIRING
+        if options.explain:
+            messages += done.explanation
+        return messages
+
+    def force(self, white: str, black: str) -> list[str]:
+        """A match of the next round set before pairing (``white`` has white on board 1), or a team's bye."""
+        division = self.division
+        if division.system == PairingSystem.ROUND_ROBIN:
+            raise StateError("round-robin matches are fixed by the Berger tables; force applies to Swiss and manual")
+        n = division.paired_rounds + 1
+        total = self.event.total_rounds(division)
+        if total and n > total:
+            raise StateError(f"all {total} rounds are paired")
+        record = division.round(n, create=True)
+        first = find_team(division.teams, white)
+        if _seated(record, first.number):
+            raise StateError(f"{team_label(first)} already has a match or bye in round {n}", topic=Topic.ROUND_TAKEN)
+        if black.lower() == "bye":
+            earlier = [r.number for r in division.rounds if r.team_byes.get(first.number) == ByeKind.PAIRING]
+            if earlier:
+                raise StateError(
+                    f"{team_label(first)} already had the bye in round {earlier[0]}", topic=Topic.SECOND_BYE
+                )
+            record.team_byes[first.number] = ByeKind.PAIRING
+            record.forced_matches.append((first.number, 0))
+            return [f"round {n}: {team_label(first)} has the bye"]
+        second = find_team(division.teams, black)
+        if second.number == first.number:
+            raise StateError("a team cannot play itself")
+        if _seated(record, second.number):
+            raise StateError(f"{team_label(second)} already has a match or bye in round {n}", topic=Topic.ROUND_TAKEN)
+        met = [r.number for r in division.rounds if r.paired and {first.number, second.number} in map(set, r.matches)]
+        if met:
+            raise StateError(f"{team_label(first)} and {team_label(second)} met in round {met[0]}", topic=Topic.REMATCH)
+        record.matches.append((first.number, second.number))
+        record.forced_matches.append((first.number, second.number))
+        return [f"round {n}: {team_label(first)} – {team_label(second)} set ({first.name} white on board 1)"]
+
+    def unpair(self) -> list[str]:
+        """Take back the last round's pairing while none of its games has a result; lineups and forced matches
+        stay."""
+        division = self.division
+        n = division.paired_rounds
+        if not n:
+            raise StateError("no round is paired")
+        record = division.round(n)
+        if any(not b.result.pending for b in record.boards):
+            raise StateError(f"round {n} has results; correct them to * first, or use undo", topic=Topic.HAS_RESULTS)
+        record.paired = False
+        record.boards, record.byes = [], {}
+        record.matches = [m for m in record.forced_matches if m[1]]
+        record.team_byes = {t: ByeKind.PAIRING for t, b in record.forced_matches if not b}
+        return [f"round {n} unpaired; {len(record.forced_matches)} forced match(es) and the lineups kept"]
+
+    def request_bye(self, player: Player, round_number: int, kind: str) -> list[str]:
+        raise StateError(
+            "a team division has no byes of players: leave the player out of the team's lineup (lineup)"
+        )
+
+    # -- teams, rosters and lineups ------------------------------------------------------------------
+
+    def joined(self, player: Player) -> list[str]:
+        """A player entered with ``--team`` goes to the end of that team's roster."""
+        if not player.team:
+            return []
+        team = find_team(self.division.teams, player.team)
+        team.players.append(player.number)
+        player.team = team.name
+        return [f"{label(player)} is board {len(team.players)} on the roster of {team_label(team)}"]
+
+    def add_team(self, name: str, *, number: int = 0, short: str = "", players: Sequence[str] = ()) -> list[str]:
+        """A new team (number: the next free one), with its roster in board order."""
+        division = self.division
+        if not name.strip():
+            raise StateError("a team needs a name")
+        if any(t.name.casefold() == name.strip().casefold() for t in division.teams):
+            raise StateError(f"there is already a team {name.strip()!r}")
+        number = number or max((t.number for t in division.teams), default=0) + 1
+        if any(t.number == number for t in division.teams):
+            raise StateError(f"team number {number} is taken")
+        if division.paired_rounds and division.system == PairingSystem.ROUND_ROBIN:
+            raise StateError("a round robin cannot take a team once round 1 is paired")
+        team = Team(number, name.strip(), short=short)
+        division.teams.append(team)
+        messages = [f"added team {team_label(team)}"]
+        if players:
+            messages += self.roster(str(number), players)
+        return messages
+
+    def roster(self, text: str, players: Sequence[str]) -> list[str]:
+        """A team's roster, in board order (it replaces the old one; lineups already given must keep to it)."""
+        division = self.division
+        team = find_team(division.teams, text)
+        chosen = [find_player(division, p) for p in players]
+        numbers = [p.number for p in chosen]
+        if len(set(numbers)) != len(numbers):
+            raise StateError("a player appears twice in the roster")
+        for p in chosen:
+            other = team_of(division, p.number)
+            if other is not None and other is not team:
+                raise StateError(f"{label(p)} is on {team_label(other)}'s roster")
+        team.players = numbers
+        for p in chosen:
+            p.team = team.name
+        boards = ", ".join(f"{i}. {p.name}" for i, p in enumerate(chosen, 1))
+        return [f"{team_label(team)} roster: {boards or 'empty'}"]
+
+    def lineup(self, text: str, words: Sequence[str], round_number: int | None) -> list[str]:
+        """A team's lineup for a round (default: the last paired round if the team has none there, else the
+        next): players of its roster in roster order, ``-`` for a board left empty."""
+        division = self.division
+        s = settings(division)
+        team = find_team(division.teams, text)
+        n = round_number if round_number is not None else self._lineup_round(team)
+        total = self.event.total_rounds(division)
+        if n < 1 or (total and n > total):
+            raise StateError(f"there is no round {n}" + (f"; the event has {total}" if total else ""))
+        if len(words) != s.team_size:
+            raise StateError(f"a lineup names {s.team_size} board(s) in order (- for an empty board), not {len(words)}")
+        chosen = [None if w in EMPTY else find_player(division, w) for w in words]
+        for p in chosen:
+            if p is not None and p.number not in team.players:
+                raise StateError(f"{label(p)} is not on {team_label(team)}'s roster")
+            if p is not None and not p.plays(n):
+                raise StateError(f"{label(p)} is withdrawn from round {n}")
+        numbers = [p.number if p else 0 for p in chosen]
+        present = [x for x in numbers if x]
+        if len(set(present)) != len(present):
+            raise StateError("a player cannot play two boards")
+        if present != sorted(present, key=team.players.index):
+            raise StateError(f"the lineup must keep the roster's board order ({team_label(team)}: roster)")
+        record = division.round(n, create=True)
+        involved = set(present) | set(record.lineups.get(team.number, []))
+        if any(not b.result.pending for b in record.boards if {b.white, b.black} & involved):
+            raise StateError(f"{team_label(team)}'s match in round {n} has results; correct them to * first")
+        record.lineups[team.number] = numbers
+        if record.paired:
+            place_boards(division, record)
+        boards = ", ".join(f"{i}. {p.name if p else '(empty)'}" for i, p in enumerate(chosen, 1))
+        return [f"round {n}: {team_label(team)} lineup: {boards}"]
+
+    def prepare_play(self, record: Round) -> None:
+        """Each team still without a lineup fields its roster's first players who play the round."""
+        division = self.division
+        size = settings(division).team_size
+        for team in (division.team(t) for m in record.matches for t in m if t not in record.lineups):
+            present = [p for p in team.players if division.player(p).plays(record.number)][:size]
+            record.lineups[team.number] = present + [0] * (size - len(present))
+        place_boards(division, record)
+
+    def _lineup_round(self, team: Team) -> int:
+        d = self.division
+        if d.paired_rounds:
+            last = d.round(d.paired_rounds)
+            if any(team.number in m for m in last.matches) and team.number not in last.lineups:
+                return last.number
+        return d.paired_rounds + 1
+
+    # -- results -----------------------------------------------------------------------------------
+
+    def seat_text(self, record: Round, number: int) -> str:
+        """``round 3: board 2.1, white``: the board as ``MATCH.BOARD``, as results are entered."""
+        board = record.seat(number)
+        where = match_of_board(record, board) if board is not None else None
+        if board is None or where is None:
+            return super().seat_text(record, number)
+        side = self.sides[0] if board.white == number else self.sides[1]
+        return f"round {record.number}: board {where[0]}.{where[1]}, {side}"
+
+    def enter(
+        self, words: Sequence[str], round_number: int | None, *, correction: bool, confirm: bool = False
+    ) -> list[str]:
+        """``MATCH.BOARD RESULT`` (``2.3 1-0``: board 3 of the round's second match), or a chess result line."""
+        if len(words) != 2 or "." not in words[0]:
+            return super().enter(words, round_number, correction=correction, confirm=confirm)
+        d = self.division
+        n = round_number or d.paired_rounds
+        record = d.round(n)
+        match_text, _, board_text = words[0].partition(".")
+        if not (match_text.isdigit() and board_text.isdigit()):
+            raise StateError(f"{words[0]!r} is not MATCH.BOARD; write e.g. 2.3 for board 3 of match 2")
+        index, number = int(match_text), int(board_text)
+        if not record.paired or not 1 <= index <= len(record.matches):
+            raise StateError(f"round {n} has matches 1-{len(record.matches)}; there is no match {index}",
+                             topic=Topic.NO_BOARD)  # fmt: skip
+        boards = match_boards(record, record.matches[index - 1])
+        if not boards:
+            raise StateError(f"match {index} of round {n} has no games yet: give both lineups first")
+        if not 1 <= number <= len(boards):
+            raise StateError(f"a match has boards 1-{len(boards)}", topic=Topic.NO_BOARD)
+        _, game, white, black = boards[number - 1]
+        if game is None:
+            empty = "both seats are" if not (white or black) else "a seat is"
+            raise StateError(f"board {number} of match {index}: {empty} empty, the board is decided by forfeit")
+        return set_result(self.event, d, n, game, parse_result(words[1]), correction=correction)
+
+    @property
+    def entry_shape(self) -> str:
+        return "`MATCH.BOARD RESULT`, `BOARD RESULT` or `P1 P2 RESULT` (1-0 0-1 = +- -+ -- adj)"
+
+    def bye_text(self, record: Round, number: int) -> str:
+        return "won by forfeit: the opponent's board was empty"
+
+    def reports(self) -> TeamReports:
+        return TeamReports(self)
+
+
+def _seated(record: Round, team: int) -> bool:
+    return team in record.team_byes or any(team in m for m in record.matches)
