@@ -238,31 +238,47 @@ async def _open(
     return transport, uci
 
 
-class EnginePool:
-    """Engines kept between games (``restart = false``), one process per participant."""
+#: Engines one pool starts at once (the others wait their turn before their handshake's time starts):
+#: hundreds started together would share the cores and miss their ``handshake_timeout``.
+START_LIMIT = 2 * (os.cpu_count() or 1)
 
-    def __init__(self) -> None:
+
+class EnginePool:
+    """Engines kept between games (``restart = false``), and the gate through which engines start.
+
+    Several idle processes may be kept per participant: a worker playing K games at
+    once needs up to K of each, and every game gets processes of its own. At most
+    ``start_limit`` engines start at once; an engine's ``handshake_timeout`` runs
+    from the moment its own start begins, not while it waits for its turn. An
+    event loop of its own per pool (a worker's, or a Dask thread's).
+    """
+
+    def __init__(self, *, start_limit: int = START_LIMIT) -> None:
         # Keyed by the spec's repr: specs hold dicts and are not hashable, and an
         # upgraded participant with the same name must not get the old process.
-        self._idle: dict[str, Engine] = {}
+        self._idle: dict[str, list[Engine]] = {}
+        self._starting = asyncio.Semaphore(start_limit)
 
     async def acquire(self, spec: EngineSpec) -> Engine:
-        engine = self._idle.pop(repr(spec), None)
-        if engine is not None and engine.transport.get_returncode() is None:
-            return engine
-        if engine is not None:
+        idle = self._idle.get(repr(spec), [])
+        while idle:
+            engine = idle.pop()
+            if engine.transport.get_returncode() is None:
+                return engine
             await engine.kill()
-        return await Engine.start(spec)
+        async with self._starting:
+            return await Engine.start(spec)
 
     async def release(self, engine: Engine, *, healthy: bool) -> None:
-        """Keep a healthy engine for the next game, unless its spec asks for a restart."""
-        if healthy and not engine.spec.restart and repr(engine.spec) not in self._idle:
-            self._idle[repr(engine.spec)] = engine
+        """Keep a healthy engine for a next game, unless its spec asks for a restart."""
+        if healthy and not engine.spec.restart:
+            self._idle.setdefault(repr(engine.spec), []).append(engine)
         else:
             await engine.close()
 
     async def close(self) -> None:
-        engines, self._idle = list(self._idle.values()), {}
+        engines = [engine for idle in self._idle.values() for engine in idle]
+        self._idle = {}
         await asyncio.gather(*(e.close() for e in engines), return_exceptions=True)
 
 
@@ -276,10 +292,11 @@ class _EngineLog(logging.Handler):
         2026-11-23 12:00:00.201337 SF-A ---> bestmove e2e4 ponder e7e5
 
     python-chess logs each line at DEBUG level on the ``chess.engine`` logger, with the protocol
-    object. A game runs in one thread (a worker process's, or a Dask thread's), one game at a time,
-    so this game's lines are the records of that thread. An engine started for the game is named
-    from its first line by :data:`_ENGINE_NAME`, which the task starting it sets (the two engines
-    start side by side); one kept from an earlier game is named once acquired (:attr:`names`).
+    object. Several games may share a thread (the lanes of a worker), so a game's lines are told
+    by their protocol object: those of an engine acquired for this game (:attr:`names`), and
+    before that, those logged in the context of this game's engine starts (:data:`_GAME_LOG`; an
+    engine's pipes keep the context they were opened in), named by :data:`_ENGINE_NAME`, which
+    the task starting the engine sets (the two engines start side by side).
     """
 
     def __init__(self, path: str) -> None:
@@ -306,7 +323,11 @@ class _EngineLog(logging.Handler):
         if arrow is None or record.thread != self.thread or not isinstance(record.args, tuple):
             return
         protocol, line = record.args
-        name = self.names.get(id(protocol)) or self.names.setdefault(id(protocol), _ENGINE_NAME.get() or str(protocol))
+        name = self.names.get(id(protocol))
+        if name is None:
+            if _GAME_LOG.get() is not self:
+                return  # another game's engine
+            name = self.names[id(protocol)] = _ENGINE_NAME.get() or str(protocol)
         stamp = dt.datetime.fromtimestamp(record.created)
         self.file.write(f"{stamp:%Y-%m-%d %H:%M:%S.%f} {name} {arrow} {line}\n")
         self.file.flush()
@@ -323,6 +344,8 @@ _ARROWS = {"%s: << %s": "<---", "%s: >> %s": "--->"}
 #: The participant whose engine the current task starts; the engine's pipes keep the context they
 #: were opened in, so its lines are named even before the game knows its protocol object.
 _ENGINE_NAME: contextvars.ContextVar[str] = contextvars.ContextVar("tmanager_engine_name", default="")
+#: The engine log of the game whose engines the current task starts (see :class:`_EngineLog`).
+_GAME_LOG: contextvars.ContextVar[_EngineLog | None] = contextvars.ContextVar("tmanager_game_log", default=None)
 
 
 class _DebugWhileHeld:
@@ -617,8 +640,9 @@ async def play_game(
     comments: list[str] = []
     margins = {chess.WHITE: spec.white_time_margin, chess.BLACK: spec.black_time_margin}
     oversteps: dict[chess.Color, float] = {}
-    log = _EngineLog.open(spec) if spec.engine_log else None
     adjudicator = _Adjudicator(spec.adjudication)
+    log = _EngineLog.open(spec) if spec.engine_log else None
+    log_context = _GAME_LOG.set(log)
     game_id = object()
     try:
         try:
@@ -714,6 +738,7 @@ async def play_game(
             await pool.release(engine, healthy=healthy[color])
         if own_pool:
             await pool.close()
+        _GAME_LOG.reset(log_context)
         if log is not None:
             log.close()
     faults: dict[str, Fault] = {}

@@ -42,6 +42,7 @@ import json
 import logging
 import os
 import re
+import threading
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -474,8 +475,31 @@ def _check_names(tourney: Tourney, owned: _Owned, path: Path) -> None:
 
 
 def read(path: Path) -> Tourney:
-    """Read a tourney file with its journal; safe without the lock."""
-    return _load(path).tourney
+    """Read a tourney file with its journal; safe without the file lock."""
+    with _in_process(path):  # the caches must not be changed by two threads at once
+        return _load(path).tourney
+
+
+#: One lock per tourney file for the threads of this process (see :func:`_in_process`).
+_process_locks: dict[Path, threading.RLock] = {}
+_process_locks_guard = threading.Lock()
+
+
+@contextlib.contextmanager
+def _in_process(path: Path, *, timeout: float = -1) -> Iterator[None]:
+    """Hold ``path``'s in-process lock: the threads of one process (a worker's lanes, a Dask
+    coordinator beside `run`'s display) take their turns here, in front of the file lock, since the
+    caches of this module are not thread-safe and the file lock must not interleave two threads'
+    reads and writes. Re-entrant: a read inside a transaction of the same thread waits for nothing."""
+    key = path.absolute()
+    with _process_locks_guard:
+        guard = _process_locks.setdefault(key, threading.RLock())
+    if not guard.acquire(timeout=timeout):
+        raise filelock.Timeout(str(path))
+    try:
+        yield
+    finally:
+        guard.release()
 
 
 # --- writing -------------------------------------------------------------------------------------
@@ -630,7 +654,7 @@ def transaction(path: Path, *, settings: bool = False, timeout: float = LOCK_TIM
     the model too. An exception inside the block leaves the files untouched.
     """
     try:
-        with lock(path, timeout=timeout):
+        with _in_process(path, timeout=timeout), lock(path, timeout=timeout):
             state = _load(path)
             tourney = state.tourney
             before = _Before.of(tourney)
