@@ -3,6 +3,7 @@ twice, hooks once, kill -9 and SIGTERM of a process of several lanes, how `run -
 
 from __future__ import annotations
 
+import asyncio
 import re
 import signal
 import subprocess
@@ -11,10 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import assert_consistent, run_cli
+from tests.conftest import ROOT, assert_consistent, run_cli
 from tests.test_workers import claims_of, engines_in, slow_tourney, start_worker, wait_for
 from tmanager.cli.run import split
 from tmanager.tourney import store
+from tmanager.tourney.engines import EngineSpec
+from tmanager.tourney.play import EnginePool
 
 
 def most_at_once(log: str) -> int:
@@ -124,3 +127,41 @@ def test_bad_concurrency_is_one_line_and_status_2(tmp_path: Path) -> None:
         done = run_cli(*command)
         assert done.returncode == 2 and done.stderr.count("\n") == 1 and "--concurrency" in done.stderr, done.stderr
     assert not store.read(path).results.strip()
+
+
+SLEEPER = ROOT / "engines" / "sleeper.py"
+
+
+def test_handshake_timeout_runs_from_the_start_of_each_engine_not_from_its_turn() -> None:
+    # Four engines that take 0.5 s each to start, one start at a time: the last waits 1.5 s for
+    # its turn, longer than its timeout, and must not be failed for that.
+    spec = EngineSpec(name="slow", command=(sys.executable, "-S", "-I", str(SLEEPER), "--start-delay", "0.5"),
+                      protocol="uci", handshake_timeout=1.5)
+
+    async def start_four() -> int:
+        pool = EnginePool(start_limit=1)
+        engines = await asyncio.gather(*(pool.acquire(spec) for _ in range(4)))
+        for engine in engines:
+            await pool.release(engine, healthy=True)
+        idle = len(pool._idle[repr(spec)])  # every game gets processes of its own, all kept
+        await pool.close()
+        return idle
+
+    assert asyncio.run(start_four()) == 4
+
+
+def test_a_start_storm_of_32_games_has_no_handshake_fault(tmp_path: Path) -> None:
+    participants = "".join(
+        f'\n[[participants]]\nname = "S{i}"\ncmd = "{sys.executable} -S -I {SLEEPER}"\nprotocol = "uci"\n'
+        for i in range(8)
+    )
+    path = tmp_path / "storm.toml"
+    path.write_text(f'[tourney]\nname = "storm"\nst = 0.01\ntime_margin = 5\nhandshake_timeout = 5\nrestart = true\n'
+                    f"[adjudication]\nmax_moves = 3\n{participants}")
+    done = run_cli("work", path, "--concurrency", "32", "-q")
+    assert done.returncode == 0, done.stderr
+    games = assert_consistent(path)
+    assert len(games) == 56
+    assert all(g["Termination"] == "adjudication" for g in games), {g["Termination"] for g in games}
+    faults = store.read(path).faults  # no fault at all (a time margin of 5 s: the machine may be loaded)
+    assert all(set(counts) <= {"worst overstep ms"} for counts in faults.values()), faults

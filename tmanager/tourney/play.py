@@ -651,6 +651,12 @@ async def play_game(
                 if log is not None:  # an engine kept from an earlier game said nothing while acquired
                     log.names[id(engine.protocol)] = specs[color].name
                 _check_variant(engine, board)
+            for color, engine in engines.items():
+                try:
+                    await _ready(engine, color, game_id)
+                except _GameOver:
+                    healthy[color] = False
+                    raise
             repetitions = _Repetitions(board)
             ending = _rules_outcome(board, 1) or adjudicator.verdict(board)
             if ending is not None:
@@ -817,6 +823,25 @@ async def _acquire_both(
         failure = task.exception()
         if failure is not None:
             raise failure
+
+
+async def _ready(engine: Engine, color: chess.Color, game: object) -> None:
+    """Have a UCI engine start ``game`` (``ucinewgame``, ``isready``) before its clock runs, within its
+    ``handshake_timeout``: getting ready for a game is start-up, not thinking. Other engines start
+    their game with their first move (python-chess's ``play``)."""
+    if not isinstance(engine.protocol, UciEngine) or engine.spec.ponder:
+        return
+    try:
+        async with asyncio.timeout(engine.spec.handshake_timeout):
+            await engine.protocol.new_game(game)
+    except TimeoutError:
+        raise _GameOver(
+            _loss(color), "abandoned",
+            f"{_name(color)}'s engine did not answer isready in {engine.spec.handshake_timeout:g} s",
+            fault=(color, "handshake"),
+        ) from None
+    except chess.engine.EngineTerminatedError:
+        raise _GameOver(_loss(color), "abandoned", f"{_name(color)}'s engine crashed", fault=(color, "crash")) from None
 
 
 async def _acquire(pool: EnginePool, spec: EngineSpec, color: chess.Color) -> Engine:
