@@ -15,12 +15,13 @@ of them fit in little memory and start quickly.
 
 ``--start-delay S`` sleeps S seconds before it reads its first command.
 ``--log DIR`` writes, at each new game and when it quits, one line per move to
-``DIR/PID.log``: ``OPENING PLY GO BESTMOVE``, the ply (half-moves from the start
-position), the times it read ``go`` and wrote ``bestmove`` in nanoseconds of
-``CLOCK_MONOTONIC``, which all processes of a host share, and the opening,
-told by the ply of the game's first ``go``: games that start from the prefixes
-of even length 0, 2, 4, … are told apart, so that ``tools/bench_concurrency.py``
-can pair one engine's ``bestmove`` with its opponent's next ``go``.
+``DIR/PID.log``: ``NAME OPENING PLY GO BESTMOVE``: the ``--name`` it was given,
+the opening, told by the ply of the game's first ``go`` halved (games that start
+from prefixes of even lengths 2, 4, 6, … are told apart), the ply (half-moves
+from the start position), and the times it read ``go`` and wrote ``bestmove``
+in nanoseconds of ``CLOCK_MONOTONIC``, which all processes of a host share. So
+``tools/bench_concurrency.py`` pairs one engine's ``bestmove`` with its
+opponent's next ``go``: same opening, next ply, other name.
 """
 
 from __future__ import annotations
@@ -101,11 +102,15 @@ GAME = (  # noqa: SIM905 - the moves as text, split once: less to compile at eve
 ).split()
 
 
+START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+
 class Sleeper:
     """Reads commands from stdin, answers on stdout; sleeps while it thinks, still listening."""
 
-    def __init__(self, log_dir: str | None) -> None:
+    def __init__(self, log_dir: str | None, name: str) -> None:
         self.log_path = os.path.join(log_dir, f"{os.getpid()}.log") if log_dir else None
+        self.name = name
         self.stamps: list[str] = []
         self.pending = b""
         self.queue: list[str] = []  # lines read but not yet obeyed, the next one last
@@ -170,7 +175,7 @@ class Sleeper:
         if len(played) < self.ply:
             self.opening = None  # a new game without ucinewgame
         self.ply = len(played)
-        startpos = len(words) > 1 and words[1] == "startpos"
+        startpos = words[1:2] == ["startpos"] or words[1:8] == ["fen", *START_FEN.split()]
         self.valid = startpos and self.ply < len(GAME) and (not played or played[-1] == GAME[self.ply - 1])
 
     def go(self, words: list[str], started: int) -> bool:
@@ -199,7 +204,7 @@ class Sleeper:
         answered = time.monotonic_ns()
         self.say(f"info depth 1 score cp 0 nodes 1 pv {move}\nbestmove {move}")
         if self.log_path:
-            self.stamps.append(f"{self.opening} {self.ply} {started} {answered}\n")
+            self.stamps.append(f"{self.name} {self.opening} {self.ply} {started} {answered}\n")
         return running
 
     def think_time(self, words: list[str]) -> float | None:
@@ -222,9 +227,10 @@ class Sleeper:
 def main() -> None:
     args = sys.argv[1:]
     log_dir = args[args.index("--log") + 1] if "--log" in args else None
+    name = args[args.index("--name") + 1] if "--name" in args else "sleeper"
     if "--start-delay" in args:  # a slow start (a big binary, network tables): tests of start-up storms
         time.sleep(float(args[args.index("--start-delay") + 1]))
-    Sleeper(log_dir).run()
+    Sleeper(log_dir, name).run()
 
 
 if __name__ == "__main__":

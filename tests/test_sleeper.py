@@ -41,7 +41,8 @@ def test_it_imports_only_the_standard_library_modules_it_names() -> None:
 
 def test_it_plays_its_game_from_an_opening_and_logs_each_move(tmp_path: Path) -> None:
     moves = sleeper_game()
-    engine = chess.engine.SimpleEngine.popen_uci([sys.executable, "-S", "-I", str(SLEEPER), "--log", str(tmp_path)])
+    command = [sys.executable, "-S", "-I", str(SLEEPER), "--log", str(tmp_path), "--name", "S"]
+    engine = chess.engine.SimpleEngine.popen_uci(command)
     try:
         board = chess.Board()
         for uci in moves[:4]:  # an opening of four plies
@@ -57,5 +58,5 @@ def test_it_plays_its_game_from_an_opening_and_logs_each_move(tmp_path: Path) ->
     finally:
         engine.quit()
     lines = [line.split() for line in next(tmp_path.glob("*.log")).read_text().splitlines()]
-    assert [(int(o), int(p)) for o, p, _, _ in lines[:6]] == [(2, ply) for ply in range(4, 10)]
-    assert all(int(go) <= int(best) for _, _, go, best in lines)
+    assert [(name, int(o), int(p)) for name, o, p, _, _ in lines[:6]] == [("S", 2, ply) for ply in range(4, 10)]
+    assert all(int(go) <= int(best) for _, _, _, go, best in lines)
