@@ -258,6 +258,9 @@ class EnginePool:
         # upgraded participant with the same name must not get the old process.
         self._idle: dict[str, list[Engine]] = {}
         self._starting = asyncio.Semaphore(start_limit)
+        self._starts = 0  # engines starting or waiting to
+        self._quiet = asyncio.Event()
+        self._quiet.set()
 
     async def acquire(self, spec: EngineSpec) -> Engine:
         idle = self._idle.get(repr(spec), [])
@@ -266,8 +269,20 @@ class EnginePool:
             if engine.transport.get_returncode() is None:
                 return engine
             await engine.kill()
-        async with self._starting:
-            return await Engine.start(spec)
+        self._starts += 1
+        self._quiet.clear()
+        try:
+            async with self._starting:
+                return await Engine.start(spec)
+        finally:
+            self._starts -= 1
+            if not self._starts:
+                self._quiet.set()
+
+    async def quiet(self) -> None:
+        """Return once no engine of this pool is starting or waiting to start: a game's clocks wait for
+        it, since engines starting take the cores from those already playing (a start-up storm)."""
+        await self._quiet.wait()
 
     async def release(self, engine: Engine, *, healthy: bool) -> None:
         """Keep a healthy engine for a next game, unless its spec asks for a restart."""
@@ -651,6 +666,7 @@ async def play_game(
                 if log is not None:  # an engine kept from an earlier game said nothing while acquired
                     log.names[id(engine.protocol)] = specs[color].name
                 _check_variant(engine, board)
+            await pool.quiet()
             for color, engine in engines.items():
                 try:
                     await _ready(engine, color, game_id)
