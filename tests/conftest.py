@@ -55,8 +55,8 @@ def pgn_games(path: Path) -> list[dict[str, str]]:
 def assert_consistent(tourney_path: Path, *, complete: bool = True) -> list[dict[str, str]]:
     """PGN and results string agree: one current PGN game per finished game, with the scheduled
     pairing, colours and the result of its results character; nothing in progress."""
+    from tmanager.core.results import Result
     from tmanager.tourney import store
-    from tmanager.tourney.model import PGN_RESULT
 
     tourney = store.read(tourney_path)
     schedule = tourney.schedule()
@@ -74,6 +74,6 @@ def assert_consistent(tourney_path: Path, *, complete: bool = True) -> list[dict
         assert scheduled is not None
         assert g["White"] == tourney.participants[scheduled.white].name
         assert g["Black"] == tourney.participants[scheduled.black].name
-        assert g["Result"] == PGN_RESULT[tourney.results[number]]
+        assert g["Result"] == Result.from_xboard(tourney.results[number]).pgn
         assert g["Round"] == str(scheduled.pgn_round)
     return games

@@ -15,10 +15,10 @@ from tests.conftest import run_cli
 from tests.screenshots import CHROMIUM, screenshot_ink
 from tmanager.cli import crosstable as command
 from tmanager.core import crosstable, stats
+from tmanager.core.results import Result
 from tmanager.core.schedule import RoundRobin
 from tmanager.core.standings import GameResult
 from tmanager.errors import ConfigError
-from tmanager.tourney.model import PGN_RESULT
 
 NAMES = ["Alpha", "Bravo", "Charlie", "Delta", "Echo"]
 
@@ -27,10 +27,11 @@ def _tourney_games(results: str, schedule: RoundRobin) -> list[GameResult]:
     """The games of a results string, as `tmanager status` builds them."""
     games = []
     for number, char in enumerate(results):
-        if char in PGN_RESULT:
+        if char in "+-=":
             g = schedule.game(number)
             assert g is not None
-            games.append(GameResult(NAMES[g.white], NAMES[g.black], PGN_RESULT[char], str(g.pgn_round), number))
+            result = Result.from_xboard(char).pgn
+            games.append(GameResult(NAMES[g.white], NAMES[g.black], result, str(g.pgn_round), number))
     return games
 
 

@@ -113,7 +113,7 @@ def test_a_value_back_to_its_default_goes_with_its_line(tmp_path: Path) -> None:
 
 def test_a_substituted_participant_keeps_the_comments_in_its_table(tmp_path: Path) -> None:
     def change(t: Tourney) -> None:
-        t.substitute("Fairy", Participant(name="Random", engine="random-uci"), replace=False)
+        t.substitute("Fairy", Participant(name="Random", engine="random-uci"), replace=True)
 
     result = rewritten(COMMENTED, tmp_path, change)
     assert sorted(changed_lines(COMMENTED, result)) == [

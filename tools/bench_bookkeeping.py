@@ -37,6 +37,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 LEFT = 20  #: games not yet recorded in each tourney
 PLAYERS = 10
+#: The final position of PGN, as the worker records it.
+EPD = "r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - hmvc 0; fmvn 4;"
 PGN = '[Event "bench"]\n[White "P0"]\n[Black "P1"]\n[Result "1-0"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n'
 
 
@@ -63,7 +65,7 @@ def build(directory: Path, games: int) -> Path:
 def transactions(paths: dict[int, Path], rounds: int) -> dict[int, dict[str, list[float]]]:
     times: dict[int, dict[str, list[float]]] = {n: {"claim": [], "release": [], "record": []} for n in paths}
     workers = {n: Worker(path) for n, path in paths.items()}
-    record = GameRecord(result="1-0", termination="normal", reason="White mates", pgn=PGN, plies=7)
+    record = GameRecord(result="1-0", termination="normal", reason="White mates", pgn=PGN, plies=7, epd=EPD)
     for _ in range(rounds):
         for size, worker in workers.items():
             started = time.perf_counter()

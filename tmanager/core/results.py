@@ -7,7 +7,7 @@
   the stored form of event files (``1-0``, ``½-½``, ``+-`` for a forfeit, ``*``
   not entered yet, ``adj`` adjourned); it converts to and from what arbiters
   type (:meth:`Result.parse`), PGN result strings, XBoard's results characters
-  and the two players' TRF codes.
+  (an engine tourney's results string) and the two players' TRF codes.
 * TRF round-entry codes, one player's round: ``1 = 0`` played, ``W D L``
   played without a move counting, ``+ -`` forfeits, ``H F U Z`` byes (half,
   full, pairing-allocated, zero), a space for nothing yet
@@ -96,6 +96,11 @@ class Result(enum.StrEnum):
         """The result of a character of XBoard's results string (``+ - =``; ``*`` playing, space unplayed)."""
         return _FROM_XBOARD.get(char, cls.PENDING)
 
+    @classmethod
+    def from_pgn(cls, text: str) -> Result:
+        """The result of a PGN result string (``1-0 0-1 1/2-1/2``; ``*`` or anything else is pending)."""
+        return _FROM_PGN.get(text, cls.PENDING)
+
     @property
     def pending(self) -> bool:
         """Not entered yet, or still to be played."""
@@ -120,6 +125,12 @@ class Result(enum.StrEnum):
     def pgn(self) -> str:
         """The PGN result string (forfeits as the win they give; PGN has no double forfeit: ``*``)."""
         return _PGN[self]
+
+    @property
+    def xboard(self) -> str:
+        """The character of XBoard's results string: ``+ - =``, a space for a game not played (forfeits,
+        which engine tourneys do not have, as the win they give)."""
+        return _XBOARD[self]
 
 
 #: The results of games still to be played: not entered, or adjourned.
@@ -153,7 +164,13 @@ _PGN = {
     Result.WHITE_WINS_BY_FORFEIT: "1-0", Result.BLACK_WINS_BY_FORFEIT: "0-1",
     Result.DOUBLE_FORFEIT: "*", Result.PENDING: "*", Result.ADJOURNED: "*",
 }  # fmt: skip
+_FROM_PGN = {"1-0": Result.WHITE_WINS, "0-1": Result.BLACK_WINS, "1/2-1/2": Result.DRAW}
 _FROM_XBOARD = {"+": Result.WHITE_WINS, "-": Result.BLACK_WINS, "=": Result.DRAW}
+_XBOARD = {
+    Result.WHITE_WINS: "+", Result.BLACK_WINS: "-", Result.DRAW: "=",
+    Result.WHITE_WINS_BY_FORFEIT: "+", Result.BLACK_WINS_BY_FORFEIT: "-",
+    Result.DOUBLE_FORFEIT: " ", Result.PENDING: " ", Result.ADJOURNED: " ",
+}  # fmt: skip
 
 
 class ByeKind(enum.StrEnum):

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from tmanager.core import crosstable
 from tmanager.core.crosstable import Crosstable
+from tmanager.core.results import Result
 from tmanager.core.schedule import Gauntlet, RoundRobin, Schedule, ScheduledGame, SwissSchedule
 from tmanager.core.sprt import MatchState, Verdict, match_state
 from tmanager.core.standings import GameResult, PairCounts, Tally
@@ -56,8 +57,6 @@ TourneyType = Literal["round-robin", "gauntlet", "swiss"]
 WHITE_WINS, BLACK_WINS, DRAW, PLAYING, UNPLAYED = "+", "-", "=", "*", " "
 RESULT_CHARS = WHITE_WINS + BLACK_WINS + DRAW + PLAYING + UNPLAYED
 FINISHED_CHARS = WHITE_WINS + BLACK_WINS + DRAW
-PGN_RESULT = {WHITE_WINS: "1-0", BLACK_WINS: "0-1", DRAW: "1/2-1/2"}
-RESULT_CHAR = {v: k for k, v in PGN_RESULT.items()}
 
 #: Sections tmanager writes after the user's part (``[claims]`` only in files of older versions).
 OWNED_SECTIONS = ("swiss", "claims", "faults", "verdict", "progress")
@@ -360,8 +359,8 @@ class Tourney:
             pair = None if partner is None else min(game.number, partner)
             games.append(
                 GameResult(
-                    names[game.white], names[game.black], PGN_RESULT[char], str(game.pgn_round), game.number,
-                    pair=pair,
+                    names[game.white], names[game.black], Result.from_xboard(char).pgn, str(game.pgn_round),
+                    game.number, pair=pair,
                 )
             )
         return games

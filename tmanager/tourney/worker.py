@@ -44,12 +44,13 @@ from typing import Any, TypeVar
 import chess
 
 from tmanager import hooks
+from tmanager.core.results import Result
 from tmanager.core.schedule import DONE, WAIT, ScheduledGame, next_game
 from tmanager.errors import ConfigError, LockTimeout, TManagerError
 from tmanager.files import Stamp, append_line, stamp
 from tmanager.formats import pgn
 from tmanager.tourney import store, swiss
-from tmanager.tourney.model import PLAYING, RESULT_CHAR, UNPLAYED, Claim, PendingHook, Settings, Tourney
+from tmanager.tourney.model import PLAYING, UNPLAYED, Claim, PendingHook, Settings, Tourney
 from tmanager.tourney.openings import OpeningBook, opening_key, variant_board
 from tmanager.tourney.play import EnginePool, GameRecord, GameSpec, MoveObserver, play_game
 
@@ -141,7 +142,7 @@ def give_back(tourney: Tourney, number: int) -> str:
     Returns the game's new results character."""
     claim = tourney.claims.get(number)
     found = pgn.find_game(tourney.pgn_path, number, start=claim.pgn_offset if claim else 0)
-    char = RESULT_CHAR.get(found.result, UNPLAYED) if found else UNPLAYED
+    char = Result.from_pgn(found.result).xboard if found else UNPLAYED
     tourney.set_result(number, char)
     if found is not None and char != UNPLAYED:
         add_hooks(tourney, number, game_env(number, found.result, found.termination, found.reason, found.white,
@@ -597,7 +598,7 @@ class Worker:
             pgn.append_game(tourney.pgn_path, record.pgn)
             if tourney.settings.epd_out:
                 append_line(tourney.directory / tourney.settings.epd_out, record.epd)
-            tourney.set_result(number, RESULT_CHAR[record.result])
+            tourney.set_result(number, Result.from_pgn(record.result).xboard)
             tourney.update_verdict()
             add_hooks(tourney, number, env)
             LiveGame.remove(tourney, number)
