@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT, assert_consistent, run_cli
-from tests.test_workers import claims_of, engines_in, slow_tourney, start_worker, wait_for
+from tests.test_workers import claims_of, engines_in, hooked_tourney, slow_tourney, start_worker, wait_for
 from tmanager.cli.run import split
 from tmanager.tourney import store
 from tmanager.tourney.engines import EngineSpec
@@ -34,15 +34,11 @@ def most_at_once(log: str) -> int:
 
 
 def test_lanes_of_one_process_play_every_game_once_and_every_hook_once(tmp_path: Path) -> None:
-    path = slow_tourney(
-        tmp_path / "t.toml", delay=0.02, cycles=2,
-        extra='after_game = "echo $TMANAGER_GAME >> after_game.txt"\n'
-              'after_tourney = "echo done >> after_tourney.txt"',
-    )
+    path = hooked_tourney(tmp_path / "t.toml", delay=0.02)
     worker = start_worker(path, "--concurrency", "4")
     assert worker.wait(timeout=300) == 0, worker.stderr.read() if worker.stderr else ""
     assert len(assert_consistent(path)) == 24
-    hooked = sorted(int(line) for line in (tmp_path / "after_game.txt").read_text().split())
+    hooked = sorted(int(line.split()[0]) for line in (tmp_path / "after_game.txt").read_text().splitlines())
     assert hooked == list(range(24))
     assert (tmp_path / "after_tourney.txt").read_text() == "done\n"
     log = path.with_suffix(".log").read_text()
@@ -51,11 +47,17 @@ def test_lanes_of_one_process_play_every_game_once_and_every_hook_once(tmp_path:
     assert most_at_once(log) == 4
 
 
-def test_kill_9_of_a_process_of_several_lanes_loses_nothing(tmp_path: Path) -> None:
-    path = slow_tourney(tmp_path / "k.toml", players=4, games=2, delay=0.05, max_moves=20)
+def three_lanes_playing(path: Path) -> tuple[subprocess.Popen[str], list[int]]:
+    """A worker of three lanes on tourney ``path`` (games long enough), once it holds three games; and those."""
+    slow_tourney(path, players=4, games=2, delay=0.05, max_moves=40)
     worker = start_worker(path, "--concurrency", "3")
     wait_for(lambda: len(claims_of(path, worker.pid)) == 3)
-    killed = claims_of(path, worker.pid)
+    return worker, claims_of(path, worker.pid)
+
+
+def test_kill_9_of_a_process_of_several_lanes_loses_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "k.toml"
+    worker, killed = three_lanes_playing(path)
     worker.send_signal(signal.SIGKILL)
     worker.wait()
     wait_for(lambda: not engines_in(tmp_path), timeout=10)  # all its engines died with it
@@ -69,10 +71,8 @@ def test_kill_9_of_a_process_of_several_lanes_loses_nothing(tmp_path: Path) -> N
 
 
 def test_sigterm_stops_every_lane_and_gives_every_game_back(tmp_path: Path) -> None:
-    path = slow_tourney(tmp_path / "s.toml", players=4, games=2, delay=0.05, max_moves=40)
-    worker = start_worker(path, "--concurrency", "3")
-    wait_for(lambda: len(claims_of(path, worker.pid)) == 3)
-    games = claims_of(path, worker.pid)
+    path = tmp_path / "s.toml"
+    worker, games = three_lanes_playing(path)
     worker.send_signal(signal.SIGTERM)
     assert worker.wait(timeout=20) == 130
     tourney = store.read(path)

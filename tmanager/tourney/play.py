@@ -851,13 +851,10 @@ async def _ready(engine: Engine, color: chess.Color, game: object) -> None:
         async with asyncio.timeout(engine.spec.handshake_timeout):
             await engine.protocol.new_game(game)
     except TimeoutError:
-        raise _GameOver(
-            _loss(color), "abandoned",
-            f"{_name(color)}'s engine did not answer isready in {engine.spec.handshake_timeout:g} s",
-            fault=(color, "handshake"),
-        ) from None
+        raise _not_started(color, f"did not answer isready in {engine.spec.handshake_timeout:g} s",
+                           "handshake") from None
     except chess.engine.EngineTerminatedError:
-        raise _GameOver(_loss(color), "abandoned", f"{_name(color)}'s engine crashed", fault=(color, "crash")) from None
+        raise _not_started(color, "crashed", "crash") from None
 
 
 async def _acquire(pool: EnginePool, spec: EngineSpec, color: chess.Color) -> Engine:
@@ -865,16 +862,15 @@ async def _acquire(pool: EnginePool, spec: EngineSpec, color: chess.Color) -> En
     try:
         return await pool.acquire(spec)
     except TimeoutError:
-        raise _GameOver(
-            _loss(color), "abandoned",
-            f"{_name(color)}'s engine did not finish its handshake in {spec.handshake_timeout:g} s",
-            fault=(color, "handshake"),
-        ) from None
+        raise _not_started(color, f"did not finish its handshake in {spec.handshake_timeout:g} s",
+                           "handshake") from None
     except (chess.engine.EngineError, OSError) as exc:
-        raise _GameOver(
-            _loss(color), "abandoned", f"{_name(color)}'s engine failed to start ({first_line(exc)})",
-            fault=(color, "crash"),
-        ) from None
+        raise _not_started(color, f"failed to start ({first_line(exc)})", "crash") from None
+
+
+def _not_started(color: chess.Color, what: str, fault: Fault) -> _GameOver:
+    """``color`` loses before its first move: its engine ``what`` (failed to start or get ready)."""
+    return _GameOver(_loss(color), "abandoned", f"{_name(color)}'s engine {what}", fault=(color, fault))
 
 
 def _winner(result: str) -> chess.Color | None:
