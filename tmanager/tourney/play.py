@@ -20,6 +20,7 @@ import ctypes
 import datetime as dt
 import logging
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -159,6 +160,20 @@ def _die_with_parent() -> None:
         _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
+#: util-linux's setpriv, which asks the kernel the same (``--pdeathsig KILL``) and then becomes the
+#: engine. Preferred to :func:`_die_with_parent`: a child that runs Python code before its exec
+#: cannot be started with vfork, and blocks the event loop, every game of the worker with it, for
+#: several milliseconds per engine (a start-up storm of hundreds of engines: seconds).
+_SETPRIV = shutil.which("setpriv") if _prctl is not None else None
+
+
+def _dying_with_parent(command: list[str]) -> tuple[list[str], dict[str, Any]]:
+    """``command`` and the arguments of its ``Popen`` that make the engine die with this process."""
+    if _SETPRIV is not None:
+        return [_SETPRIV, "--pdeathsig", "KILL", "--", *command], {}
+    return command, {"preexec_fn": _die_with_parent}
+
+
 class Engine:
     """A running engine process: python-chess protocol plus the process group to kill."""
 
@@ -224,8 +239,8 @@ async def _open(
 ) -> tuple[asyncio.SubprocessTransport, chess.engine.Protocol]:
     """Start the engine in its own process group, dying with us, and do its handshake;
     an engine that fails (or is cancelled) on the way is killed with its group and reaped."""
-    command = list(spec.command)
-    popen_args: dict[str, Any] = {"cwd": spec.workdir, "stderr": stderr, "preexec_fn": _die_with_parent}
+    command, dying = _dying_with_parent(list(spec.command))
+    popen_args: dict[str, Any] = {"cwd": spec.workdir, "stderr": stderr, **dying}
     if spec.protocol == "xboard":
         transport, xboard = await popen_xboard(command, features=spec.xboard_features, setpgrp=True, **popen_args)
         return transport, xboard

@@ -66,6 +66,9 @@ LOCK_POLL = 1.0
 LOCK_WARN_SECONDS = 30.0
 #: The environment variable that marks engines (and their children) with the worker they belong to.
 ENGINE_TAG = "TMANAGER_ENGINE_OF"
+#: Live files one worker writes per second at most, all its lanes together: with many games at once,
+#: each game's file is written less often (a view, not worth the event loop's time).
+LIVE_WRITES_PER_SECOND = 128
 #: How often a worker whose lanes follow something (the Dask coordinator: the cluster's size) looks again.
 FOLLOW_SECONDS = 2.0
 
@@ -115,11 +118,19 @@ def stale_games(tourney: Tourney, *, now: float | None = None) -> list[int]:
     """Games marked ``*`` whose owner is gone (or unknown, as in a file written by XBoard)."""
     now = time.time() if now is None else now
     lease = tourney.settings.lease
-    return [
-        n
-        for n in tourney.playing()
-        if n not in tourney.claims or not claim_is_alive(tourney.claims[n], lease=lease, now=now)
-    ]
+    # One look per owner: the claims of one process's lanes share their owner (and their heartbeat).
+    verdicts: dict[tuple[str, int, float, float], bool] = {}
+
+    def stale(number: int) -> bool:
+        claim = tourney.claims.get(number)
+        if claim is None:
+            return True
+        key = (claim.host, claim.pid, claim.started, claim.heartbeat)
+        if key not in verdicts:
+            verdicts[key] = claim_is_alive(claim, lease=lease, now=now)
+        return not verdicts[key]
+
+    return [n for n in tourney.playing() if stale(n)]
 
 
 def release_stale(tourney: Tourney) -> list[tuple[int, str]]:
@@ -300,14 +311,14 @@ def game_spec(
 class LiveGame:
     """Publishes a game in progress as ``live_dir/N.json`` for status pages and dashboards.
 
-    Written at most every :attr:`INTERVAL` seconds, atomically (rename) but
+    Written at most every :attr:`INTERVAL` seconds (or the ``interval`` given), atomically (rename) but
     without fsync: it is a view, rebuilt by the next move, and removed when the
     game is recorded or given back.
     """
 
     INTERVAL = 0.25
 
-    def __init__(self, tourney: Tourney, game: ScheduledGame, spec: GameSpec) -> None:
+    def __init__(self, tourney: Tourney, game: ScheduledGame, spec: GameSpec, *, interval: float = INTERVAL) -> None:
         self.path = tourney.live_dir / f"{game.number}.json"
         self.header = {
             "game": game.number,
@@ -316,11 +327,12 @@ class LiveGame:
             "black": spec.black.name,
             "variant": spec.variant,
         }
+        self.interval = interval
         self.last_write = 0.0
 
     def __call__(self, board: chess.Board, white_clock: float, black_clock: float) -> None:
         now = time.monotonic()
-        if now - self.last_write < self.INTERVAL:
+        if now - self.last_write < self.interval:
             return
         self.last_write = now
         self.write(self.position(board, white_clock, black_clock))
@@ -848,7 +860,9 @@ class Lane:
 
     async def _run_game(self, tourney: Tourney, game: ScheduledGame, spec: GameSpec) -> GameRecord:
         """Play the claimed game here, publishing it live; a subclass may play it elsewhere."""
-        return await play_game(spec, self.worker.pool, on_move=self._until_stopped(LiveGame(tourney, game, spec)))
+        interval = max(LiveGame.INTERVAL, self.worker.wanted / LIVE_WRITES_PER_SECOND)
+        live = LiveGame(tourney, game, spec, interval=interval)
+        return await play_game(spec, self.worker.pool, on_move=self._until_stopped(live))
 
     def _until_stopped(self, observer: MoveObserver) -> MoveObserver:
         """``observer``, stopping the game between two moves once a stop was asked for (should the
