@@ -77,6 +77,9 @@ _RESULT_BYTES = b"+-=* "
 VERSION_WIDTH = 12
 #: A journal grown past this (and past the file's size) is folded into a checkpoint.
 JOURNAL_LIMIT = 1 << 20
+#: Bytes of a journal's first line that tell it from the journal it replaced: its checkpoint's version
+#: and the start of its owned part (file systems give a new file the inode number just freed).
+_JOURNAL_HEAD = 256
 
 
 def journal_path(path: Path) -> Path:
@@ -249,6 +252,7 @@ class _Journal:
     """A journal folded up to its end: the owned part at its checkpoint, with every change since applied."""
 
     inode: int
+    head: bytes  #: the start of its first line (a journal replaced may get the inode of the one before)
     offset: int  #: bytes read so far (complete lines only)
     checkpoint: int  #: the version of the checkpoint line
     version: int  #: the version after the last change
@@ -297,7 +301,7 @@ class _JournalReader:
         try:
             inode = os.fstat(fd).st_ino
             state = self.cache.get(path)
-            if state is None or state.inode != inode:
+            if state is None or state.inode != inode or os.pread(fd, len(state.head), 0) != state.head:
                 state = self._start(fd, inode, path)
             if state is None:
                 self.cache.pop(path, None)
@@ -326,6 +330,7 @@ class _JournalReader:
             owned = bytearray(str(head["owned"]).encode("utf-8"))
             return _Journal(
                 inode=inode,
+                head=first[:_JOURNAL_HEAD],
                 offset=len(first) + 1,
                 checkpoint=int(head["checkpoint"]),
                 version=int(head["checkpoint"]),
@@ -415,7 +420,9 @@ def _owned_at(path: Path, journal: _Journal, version: int) -> bytes:
         lines = journal_path(path).read_bytes().split(b"\n")
         first = json.loads(lines[0])
         owned = bytearray(str(first["owned"]).encode("utf-8"))
-        past = _Journal(0, 0, int(first["checkpoint"]), int(first["checkpoint"]), owned, _Layout.find(owned), {}, {})
+        past = _Journal(
+            0, b"", 0, int(first["checkpoint"]), int(first["checkpoint"]), owned, _Layout.find(owned), {}, {}
+        )
         for raw in lines[1:]:
             line = json.loads(raw) if raw else None
             if line is None or int(line["v"]) > version:
