@@ -7,7 +7,9 @@ next move of one fixed legal game, so a game costs the cores almost nothing but
 the manager's own work. Two participants, A and B, play --games games in
 colour-reversed pairs; pair j starts from the first 2j plies of the sleeper's
 game (a PGN book walked in order), and games stop after --max-moves moves of
-each engine (``max_moves``, fastchess's ``-maxmoves``). For each --concurrency
+each engine (``max_moves``, fastchess's ``-maxmoves``). Both write their PGN in
+UCI notation: the openings are long (up to 2C plies), and SAN would cost a
+Python manager milliseconds per game that have nothing to do with concurrency. For each --concurrency
 C and each mode (``st``: a fixed move time; ``clock``: a time control), both
 managers get the same games, time margin and concurrency:
 
@@ -15,7 +17,7 @@ managers get the same games, time margin and concurrency:
   processes and lanes; ``--workers N`` to choose N processes of C lanes each);
 - **fastchess** (``--fastchess PATH``): ``fastchess -engine … -each proto=uci
   st=…|tc=… timemargin=… -openings … order=sequential -maxmoves M -rounds G/2
-  -games 2 -repeat -concurrency C -force-concurrency -pgnout file=…``.
+  -games 2 -repeat -concurrency C -force-concurrency -pgnout file=… notation=uci``.
 
 Printed per run: games per minute (wall clock from the command's start to its
 end), the manager's latency from one engine's ``bestmove`` to the other's next
@@ -197,7 +199,7 @@ def run_tmanager(setting: Setting, directory: Path) -> Outcome:
     path = directory / "bench.toml"
     path.write_text(
         f'[tourney]\nname = "bench"\ngames_per_pairing = 2\ncycles = {setting.pairs}\n{limit}\n'
-        f"time_margin = {setting.margin}\n"
+        f'time_margin = {setting.margin}\npgn_notation = "uci"\n'
         f'[openings]\nfile = "book.pgn"\nformat = "pgn"\norder = "sequential"\n'
         f"[adjudication]\nmax_moves = {setting.max_moves}\n{participants}"
     )
@@ -221,7 +223,7 @@ def run_fastchess(binary: Path, setting: Setting, directory: Path) -> Outcome:
         str(binary), *engines, "-each", "proto=uci", limit, f"timemargin={round(setting.margin * 1000)}",
         "-openings", "file=book.pgn", "format=pgn", "order=sequential", "plies=10000",
         "-maxmoves", str(setting.max_moves), "-rounds", str(setting.pairs), "-games", "2", "-repeat",
-        "-concurrency", str(setting.concurrency), "-force-concurrency", "-pgnout", "file=fc.pgn",
+        "-concurrency", str(setting.concurrency), "-force-concurrency", "-pgnout", "file=fc.pgn", "notation=uci",
     ]
     wall, rss = watch(command, cwd=directory)
     games, losses = games_and_time_losses(directory / "fc.pgn")
