@@ -52,7 +52,7 @@ def test_double_round_robin(tmp_path: Path) -> None:
 
     standings = run_cli("event", "standings", path)
     assert standings.returncode == 0, standings.stderr
-    lines = standings.stdout.splitlines()
+    lines = standings.stdout.split("\n\n")[0].splitlines()
     assert lines[0] == "Club RR, division main: standings after round 18"
     assert len(lines) == 12
     total = sum(s.points for s in ev.tiebreak_standings(event, d))

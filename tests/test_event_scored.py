@@ -206,7 +206,7 @@ def test_refused_inputs_change_nothing(tmp_path: Path) -> None:
     assert "'swizz' is not a pairing system" in refused(path, "pair", path, "--system", "swizz")
     assert "no player matches 'Nobody'" in refused(path, "off", path, "Nobody")
     assert "round 1 is already paired" in refused(path, "off", path, "P3", "--rounds", "1")
-    assert "--flag ranks chess classes" in refused(path, "standings", path, "--flag", "junior")
+    assert "categories and flags rank chess divisions" in refused(path, "standings", path, "--flag", "junior")
     chess = tmp_path / "chess.toml"
     ev.create(chess, ev.Event(name="C", rounds=3, divisions=[ev.Division("A")]))
     assert "is not score-based" in refused(chess, "export-t", chess, tmp_path / "c.t")
@@ -230,7 +230,8 @@ def _scores_event(tmp_path: Path, **rules: object) -> Path:
     division = ev.Division("A", system="koth", scored=ev.ScoredSettings(entry="scores", **rules))  # type: ignore[arg-type]
     ev.create(path, ev.Event(name="Scores", rounds=3, end="2026-05-01", divisions=[division]))
     for i, name in enumerate(["Ann", "Bob", "Cat", "Dan"], 1):
-        ev.apply(path, lambda e, i=i, name=name: ev.add_player(e, e.division(), ev.Player(i, f"{name}, X", 1600 - i)))
+        player = ev.Player(i, f"{name}, X", rating=1600 - i)
+        ev.apply(path, lambda e, player=player: ev.add_player(e, e.division(), player))
     return path
 
 

@@ -11,8 +11,10 @@ from tests.conftest import ROOT, run_cli
 from tmanager import events as ev
 from tmanager.errors import ConfigError
 from tmanager.events import trffile as event_trf
+from tmanager.events.registration import assign_start_numbers
 from tmanager.events.rules.chess import random_result
 from tmanager.formats import trf
+from tmanager.pairing import Game
 
 
 def scripted_event(seed: int, players: int = 15, rounds: int = 5) -> ev.Event:
@@ -51,24 +53,43 @@ def test_round_trip_of_the_examples_and_a_scripted_event() -> None:
         text = event_trf.dumps(e, e.division())
         back = event_trf.loads(text)
         assert ev.dumps(back) == ev.dumps(e)
-        # The file is a TRF the pairing reader takes: points columns checked against the results.
+        # The file is a TRF the pairing reader takes: points columns checked against the results. A round in
+        # progress (small-open's round 2) is left out of the player lines: every game there has its result.
         tournament = trf.parse(text)
         assert len(tournament.players) == len(e.division().players)
-        assert tournament.played_rounds == e.division().paired_rounds
+        assert tournament.played_rounds == event_trf.complete_rounds(e.division())
+    assert event_trf.complete_rounds(events[0].division()) == 1 and events[0].division().paired_rounds == 2
 
 
-def test_starting_ranks_are_pairing_ranks(tmp_path: Path) -> None:
+def test_starting_ranks_are_player_numbers_listed_in_pairing_order(tmp_path: Path) -> None:
+    """The numbers printed everywhere are the TRF's; players numbered by entry are listed in pairing order."""
     e = ev.load(ROOT / "tourneys" / "events" / "small-open.toml")
     d = e.division()
-    tournament = trf.parse(event_trf.dumps(e, d))
+    text = event_trf.dumps(e, d)
+    tournament = trf.parse(text)
+    assert tournament.by_rank and "XXC rank" in text.splitlines()
     ranks = d.ranks()
-    by_rank = {p.id: p for p in tournament.players}
-    for p in d.players:
-        line = by_rank[ranks[p.number]]
+    assert [p.id for p in tournament.players] == sorted(ranks, key=ranks.__getitem__)
+    complete = event_trf.complete_rounds(d)
+    in_progress = ev.round_games(d, d.round(complete + 1))
+    for line in tournament.players:
+        p = d.player(line.id)
         assert line.name == p.name and line.rating == p.rating
-        assert line.points == ev.score(e, d, p.number)
-    # Late entry Dekker (number 10, 2001) is ranked 6th by rating: starting rank 6.
-    assert by_rank[6].name == "Dekker, Ruben"
+        # A requested bye or an absence of the round in progress follows the complete rounds (pairing programs
+        # leave such a player out of that round) and counts in the points; games and the pairing bye do not.
+        game = in_progress.get(p.number)
+        sitting_out = (game,) if game is not None and game.opponent is None and game.result != "U" else ()
+        assert line.games[complete:] == sitting_out
+        assert line.points == ev.score(e, d, p.number, complete) + sum(e.scoring.points(g) for g in sitting_out)
+    mulder = next(line for line in tournament.players if line.id == 7)  # a half-point bye in round 2
+    assert mulder.games[complete:] == (Game(None, None, "H"),)
+    # Late entry Dekker (number 10, 2001) is 6th by rating: starting rank 10, the sixth line.
+    assert tournament.players[5].id == 10 and tournament.players[5].name == "Dekker, Ruben"
+    # With start numbers the numbers are the pairing order: no XXC rank, lines by number.
+    assign_start_numbers(d)
+    numbered = trf.parse(event_trf.dumps(e, d))
+    assert not numbered.by_rank and [p.id for p in numbered.players] == list(range(1, 11))
+    assert numbered.players[5].name == "Dekker, Ruben"
 
 
 def test_cli_round_trip_and_checker(tmp_path: Path) -> None:
@@ -111,12 +132,13 @@ def test_trf_from_another_program() -> None:
     e = event_trf.loads(FOREIGN)
     d = e.division()
     assert (e.name, e.start, e.rounds) == ("Club Championship", "2025-01-10", 3)
-    assert [(p.number, p.name, p.rating, p.fide_id, p.birth, p.flags) for p in d.players] == [
-        (1, "Alpha, Anna", 2100, 4100001, "1990-01-01", []),
-        (2, "Beta, Berta", 2000, 4100002, "2001", ["woman"]),
-        (3, "Gamma, Gert", 1900, None, "", []),
-        (4, "Delta, Dirk", 0, None, "", []),
+    assert [(p.number, p.name, p.rating, p.fide_id, p.birth, p.sex) for p in d.players] == [
+        (1, "Alpha, Anna", 2100, 4100001, "1990-01-01", "m"),
+        (2, "Beta, Berta", 2000, 4100002, "2001", "w"),
+        (3, "Gamma, Gert", 1900, None, "", "m"),
+        (4, "Delta, Dirk", 0, None, "", ""),
     ]
+    assert d.start_numbers, "a foreign file's starting ranks are its pairing numbers"
     assert [(b.white, b.black, b.result) for b in d.round(1).boards] == [(1, 3, "1-0"), (4, 2, "0-1")]
     assert [(b.white, b.black, b.result) for b in d.round(2).boards] == [(2, 1, "0-1")]
     assert d.round(2).byes == {3: "half"}

@@ -15,6 +15,7 @@ import argparse
 import ast
 import importlib
 import importlib.util
+import os
 import signal
 import sys
 import tokenize
@@ -118,13 +119,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser = build_parser(command if command in COMMANDS else None)
         args = parser.parse_args(arguments)
         status: int = args.handler(args)
+        # Piped output is buffered: a reader that left early (`| head`) shows up here, not at exit.
+        sys.stdout.flush()
     except TManagerError as exc:
         print(f"tmanager: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("tmanager: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        return _reader_gone()
     return status
+
+
+def _reader_gone() -> int:
+    """The reader of standard output went away (``tmanager … | head``): stop quietly, as Python's
+    documentation advises (signal module, "Note on SIGPIPE"): what is still buffered goes to
+    /dev/null, so that flushing it at exit raises nothing more."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    return 1
 
 
 if __name__ == "__main__":

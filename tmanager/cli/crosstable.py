@@ -71,14 +71,10 @@ def command(args: argparse.Namespace) -> int:
     for path in args.files:
         if not path.is_file():
             raise ConfigError("no such PGN file", file=path, hint="check the path")
-    names = tuple(n.strip().upper() for n in args.tiebreaks.split(",") if n.strip())
-    unknown = [n for n in names if n not in tiebreaks.TIEBREAKS]
-    if unknown:
-        raise ConfigError(
-            f"unknown tie-break {unknown[0]!r}",
-            field="--tiebreaks",
-            hint=f"choose from {', '.join(tiebreaks.TIEBREAKS)}",
-        )
+    try:
+        names = tuple(t.name for t in tiebreaks.parse_all([n for n in args.tiebreaks.split(",") if n.strip()]))
+    except ValueError as exc:
+        raise ConfigError(str(exc), field="--tiebreaks", hint="FIDE's codes with modifiers, e.g. BH-C1,SB") from None
     if args.jobs is not None and args.jobs < 1:
         raise ConfigError(f"must be at least 1, not {args.jobs}", field="--jobs", hint="--jobs 1 reads in one process")
     sprt = None

@@ -9,6 +9,7 @@ named by number or by a unique part of their name. See docs/events.md.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 import tomllib
 from collections.abc import Callable, Sequence
@@ -20,10 +21,22 @@ from tmanager.core.results import Colour
 from tmanager.core.tiebreaks import TIEBREAKS
 from tmanager.errors import ConfigError, StateError
 from tmanager.events import eventfile, journal, service
-from tmanager.events.model import Division, EntryMode, Event, PairingSystem, Player, ScoredSettings, label, missing
+from tmanager.events.model import (
+    TITLES,
+    Division,
+    EntryMode,
+    Event,
+    PairingSystem,
+    Player,
+    ScoredSettings,
+    label,
+    missing,
+)
+from tmanager.events.ranking import category, flag
+from tmanager.events.reports import data
 from tmanager.events.reports.chess import ChessReports
 from tmanager.events.reports.scored import ScoredReports
-from tmanager.events.rules import ScoreRules, require, rules_for
+from tmanager.events.rules import ChessRules, ScoreRules, require, rules_for
 from tmanager.events.rules.scored import DIVISION_SYSTEMS
 from tmanager.pairing import PointsSystem
 
@@ -103,7 +116,7 @@ def _configure_new(p: argparse.ArgumentParser) -> None:
         "--entry", choices=tuple(EntryMode), help="a score-based event (Scrabble): results as scores or spreads"
     )
     p.add_argument(
-        "--set", action="append", default=[], metavar="KEY=VALUE", help="a division setting, e.g. bye_spread=50"
+        "--set", action="append", default=[], metavar="KEY=VALUE", help="an event or division setting: prizes=5"
     )
     p.add_argument("--cycles", type=int, default=1, help="round-robin cycles (2 = double round robin)")
     p.add_argument("--scoring", default="1-0.5-0", help="points for win-draw-loss, e.g. 3-1-0")
@@ -151,11 +164,16 @@ def _new(args: argparse.Namespace) -> int:
 
 
 def _with_settings(event: Event, settings: Sequence[str], path: Path) -> Event:
-    """The event with ``KEY=VALUE`` settings on every division, checked as the event file would be."""
+    """The event with ``KEY=VALUE`` settings: an ``[event]`` field (categories, schedule…) there, any other key
+    on every division; checked as the event file would be."""
     if not settings:
         return event
     data = eventfile.to_toml(event)
+    event_keys = {f.name for f in dataclasses.fields(Event)}
     for key, value in parse_assignments(list(settings)):
+        if key in event_keys:
+            data["event"][key] = value
+            continue
         for division in data["division"]:
             division[key] = value
     return eventfile.from_toml(data, path)
@@ -165,9 +183,11 @@ def _with_settings(event: Event, settings: Sequence[str], path: Path) -> Event:
 
 
 def _player_options(p: argparse.ArgumentParser, *, edit: bool) -> None:
+    p.add_argument("--title", choices=("", *TITLES), help="FIDE title")
     p.add_argument("--rating", type=int, help="rating (0 = unrated)")
     p.add_argument("--fide-id", type=int, help="FIDE id")
     p.add_argument("--federation", help="federation, e.g. NED")
+    p.add_argument("--sex", choices=("m", "w"), help="m or w, as TRF writes it (the category women)")
     p.add_argument("--club", help="club")
     p.add_argument("--team", help="team (see forbid --teams)")
     p.add_argument("--birth", help="birth date YYYY-MM-DD or year")
@@ -181,7 +201,7 @@ def _player_options(p: argparse.ArgumentParser, *, edit: bool) -> None:
 def _player_changes(args: argparse.Namespace) -> dict[str, Any]:
     changes = {
         key: getattr(args, key)
-        for key in ("name", "rating", "fide_id", "federation", "club", "team", "birth")
+        for key in ("name", "title", "rating", "fide_id", "federation", "sex", "club", "team", "birth")
         if getattr(args, key, None) is not None
     }
     if getattr(args, "flags", None) is not None:
@@ -210,6 +230,62 @@ def _configure_edit_player(p: argparse.ArgumentParser) -> None:
 
 def _edit_player(args: argparse.Namespace) -> int:
     say(service.edit_player(args.event, args.division, args.player, _player_changes(args)))
+    return 0
+
+
+def _configure_import_players(p: argparse.ArgumentParser) -> None:
+    p.add_argument("players", type=Path, nargs="?", help="a CSV file: name,title,rating,fide_id,federation,sex,birth…")
+    p.add_argument("--list", type=Path, help="a FIDE rating list you saved (TXT or XML): completes the CSV's players")
+    p.add_argument("--ids", help="without a CSV: these FIDE IDs from the list, comma-separated")
+    p.add_argument("--federation", help="without a CSV: every player of this federation in the list")
+
+
+def _import_players(args: argparse.Namespace) -> int:
+    from tmanager.formats import playercsv, ratinglist
+
+    rows = playercsv.read(args.players) if args.players else []
+    if (args.ids or args.federation) and rows:
+        raise StateError("--ids and --federation pick players from the list; a CSV names its own")
+    entries: dict[int, ratinglist.Entry] | None = None
+    if args.list:
+        ids: set[int] | None = {fide_id for r in rows if isinstance(fide_id := r.fields.get("fide_id"), int)}
+        if not rows:
+            if not (args.ids or args.federation):
+                raise StateError("which players of the list? give a CSV, --ids or --federation")
+            ids = set(_numbers(args.ids, "--ids")) if args.ids else None
+        entries = ratinglist.read(args.list, ids=ids, federation=args.federation)
+        if not rows and ids and (unlisted := sorted(ids - set(entries))):
+            raise StateError(f"--ids: FIDE ID {unlisted[0]} is not in {args.list} (check the ID and the list)")
+    elif not rows:
+        raise StateError("give a CSV file of players, or --list with --ids or --federation")
+    source = str(args.players or args.list)
+    say(service.import_players(args.event, args.division, rows, entries, source=source))
+    return 0
+
+
+def _numbers(text: str, option: str) -> list[int]:
+    try:
+        return [int(x) for x in text.replace(" ", "").split(",") if x]
+    except ValueError:
+        raise StateError(f"{option} {text!r}: write whole numbers separated by commas") from None
+
+
+def _configure_update_ratings(p: argparse.ArgumentParser) -> None:
+    p.add_argument("list", type=Path, help="a FIDE rating list you saved (TXT or XML)")
+
+
+def _update_ratings(args: argparse.Namespace) -> int:
+    from tmanager.formats import ratinglist
+
+    _, division = _division(args)
+    ids = {p.fide_id for p in division.players if p.fide_id is not None}
+    entries = ratinglist.read(args.list, ids=ids)
+    say(service.update_ratings(args.event, args.division, entries, source=str(args.list)))
+    return 0
+
+
+def _start_numbers(args: argparse.Namespace) -> int:
+    say(service.start_numbers(args.event, args.division))
     return 0
 
 
@@ -261,6 +337,16 @@ def _configure_forbid(p: argparse.ArgumentParser) -> None:
 def _forbid(args: argparse.Namespace) -> int:
     teams = args.teams == "on" if args.teams else None
     say(service.forbid(args.event, args.division, args.players, teams=teams))
+    return 0
+
+
+def _configure_unforbid(p: argparse.ArgumentParser) -> None:
+    p.add_argument("first", help="a player of the forbidden pair")
+    p.add_argument("second", help="the other player")
+
+
+def _unforbid(args: argparse.Namespace) -> int:
+    say(service.unforbid(args.event, args.division, args.first, args.second))
     return 0
 
 
@@ -342,20 +428,51 @@ def _configure_round(p: argparse.ArgumentParser) -> None:
     p.add_argument("--round", type=int, help="round (default: the last paired one)")
 
 
+def _format_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--format", choices=data.FORMATS, default="text", help="json or csv: rows for other programs (chess)"
+    )
+
+
+def _chess_reports(event: Event, division: Division) -> ChessReports:
+    refusal = f"division {division.name!r} is score-based: --format json|csv is for chess divisions"
+    return require(rules_for(event, division), ChessRules, refusal).reports()
+
+
+def _configure_pairings(p: argparse.ArgumentParser) -> None:
+    _configure_round(p)
+    _format_option(p)
+
+
 def _pairings(args: argparse.Namespace) -> int:
     event, division = _division(args)
-    print(rules_for(event, division).reports().pairings_text(args.round), end="")
+    if args.format == "text":
+        print(rules_for(event, division).reports().pairings_text(args.round), end="")
+        return 0
+    rows = data.pairings(_chess_reports(event, division), args.round)
+    print(data.to_json(rows) if args.format == "json" else data.pairings_csv(rows), end="")
     return 0
 
 
 def _configure_standings(p: argparse.ArgumentParser) -> None:
     p.add_argument("--round", type=int, help="standings after this round (default: the last paired one)")
-    p.add_argument("--flag", help="only players with this flag (junior, woman…)")
+    _format_option(p)
+    group = p.add_mutually_exclusive_group()
+    group.add_argument("--category", help="only a prize category: U18, S50, women, unrated, 1800-1999…")
+    group.add_argument("--flag", help="only players with this flag (a class of your own)")
 
 
 def _standings(args: argparse.Namespace) -> int:
     event, division = _division(args)
-    print(rules_for(event, division).reports().standings_text(args.round, flag=args.flag), end="")
+    among = None
+    if args.category or args.flag:
+        require(rules_for(event, division), ChessRules, "categories and flags rank chess divisions")
+        among = category(event, division, args.category) if args.category else flag(division, args.flag)
+    if args.format == "text":
+        print(rules_for(event, division).reports().standings_text(args.round, among=among), end="")
+        return 0
+    rows = data.standings(_chess_reports(event, division), args.round, among=among)
+    print(data.to_json(rows) if args.format == "json" else data.standings_csv(rows), end="")
     return 0
 
 
@@ -424,13 +541,20 @@ def _configure_output(p: argparse.ArgumentParser) -> None:
     p.add_argument("output", type=Path, help="the file to write")
 
 
+def _configure_export_trf(p: argparse.ArgumentParser) -> None:
+    p.add_argument("output", type=Path, help="the file to write")
+    p.add_argument("--version", choices=("2026", "16"), default="2026", help="TRF-2026 (from 2025-09-01) or TRF-16")
+
+
 def _export_trf(args: argparse.Namespace) -> int:
     from tmanager.events import trffile
     from tmanager.files import atomic_write
 
     e, d = _division(args)
-    atomic_write(args.output, trffile.dumps(e, d))  # refuses a score-based division
-    print(f"wrote {args.output}: {len(d.players)} players, {d.paired_rounds} paired round(s)")
+    atomic_write(args.output, trffile.dumps(e, d, version=args.version))  # refuses a score-based division
+    complete = trffile.complete_rounds(d)
+    note = f"; round {complete + 1} is in progress: its pairing is in XTM lines" if complete < d.paired_rounds else ""
+    print(f"wrote {args.output} (TRF-{args.version}): {len(d.players)} players, {complete} complete round(s){note}")
     return 0
 
 
@@ -580,6 +704,28 @@ VERBS: dict[str, Verb] = {
         "enter a player (after round 1: a late entry, placed by rating)",
         ('add-player spring.toml "Smith, John" --rating 2105 --fide-id 400123 --flag junior',),
     ),
+    "import-players": Verb(
+        _configure_import_players,
+        _import_players,
+        "enter players from a CSV file, completed from a FIDE rating list, or picked from the list",
+        (
+            "import-players spring.toml entries.csv",
+            "import-players spring.toml entries.csv --list players_list_foa.txt",
+            "import-players spring.toml --list players_list_xml_foa.xml --ids 1503014,8603677",
+        ),
+    ),
+    "update-ratings": Verb(
+        _configure_update_ratings,
+        _update_ratings,
+        "ratings and titles from a FIDE rating list you saved (players with a FIDE ID)",
+        ("update-ratings spring.toml players_list_foa.txt",),
+    ),
+    "start-numbers": Verb(
+        _nothing,
+        _start_numbers,
+        "number the players by rating, title and name (FIDE's initial order): the pairing and TRF numbers",
+        ("start-numbers spring.toml",),
+    ),
     "edit-player": Verb(
         _configure_edit_player, _edit_player, "change a player's data", ("edit-player spring.toml Smith --rating 2120",)
     ),
@@ -608,6 +754,12 @@ VERBS: dict[str, Verb] = {
         "players who must not meet",
         ("forbid spring.toml 3 17", "forbid spring.toml --teams on"),
     ),
+    "unforbid": Verb(
+        _configure_unforbid,
+        _unforbid,
+        "let a forbidden pair meet again (a mistaken forbid, without undoing later changes)",
+        ('unforbid spring.toml 3 17', 'unforbid spring.toml Kuiper "de Vries"'),
+    ),
     "force": Verb(
         _configure_force,
         _force,
@@ -629,12 +781,21 @@ VERBS: dict[str, Verb] = {
     "correct": Verb(
         _configure_correct, _correct, "change a result of any round", ("correct spring.toml --round 2 4 0-1",)
     ),
-    "pairings": Verb(_configure_round, _pairings, "show a round's pairings", ("pairings spring.toml --round 3",)),
+    "pairings": Verb(
+        _configure_pairings,
+        _pairings,
+        "show a round's pairings",
+        ("pairings spring.toml --round 3", "pairings spring.toml --format json"),
+    ),
     "standings": Verb(
         _configure_standings,
         _standings,
         "standings with the event's tie-breaks",
-        ("standings spring.toml", "standings spring.toml --round 5 --flag junior"),
+        (
+            "standings spring.toml",
+            "standings spring.toml --round 5 --flag junior",
+            "standings spring.toml --format csv",
+        ),
     ),
     "highs": Verb(
         _configure_highs,
@@ -656,10 +817,10 @@ VERBS: dict[str, Verb] = {
         ),
     ),
     "export-trf": Verb(
-        _configure_output,
+        _configure_export_trf,
         _export_trf,
-        "write a division as a FIDE TRF-16 file (pairing programs check it; import-trf reads it back)",
-        ("export-trf spring.toml spring.trf",),
+        "write a division as a FIDE TRF-2026 (or TRF-16) file (pairing programs check it; import-trf reads it back)",
+        ("export-trf spring.toml spring.trf", "export-trf spring.toml spring16.trf --version 16"),
     ),
     "import-trf": Verb(
         _configure_input,

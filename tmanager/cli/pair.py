@@ -58,7 +58,7 @@ def command(args: argparse.Namespace) -> int:
             _check(tournament, args.input, berger=args.berger)
             return 0
         if tournament.total_rounds is None and not args.berger:
-            raise ConfigError("no XXR line", file=args.input, hint="add `XXR n` with the number of rounds")
+            raise ConfigError("no number of rounds", file=args.input, hint="add `142 n` (or `XXR n`)")
         pairing = _pair(tournament, tournament.played_rounds + 1, berger=args.berger)
     except PairingError as exc:
         return _fail(f"{args.input}: {exc}", NO_PAIRING)
@@ -116,7 +116,7 @@ def _round_view(tournament: trf.Tournament, round_number: int) -> tuple[list[Pla
     states = []
     boards = []
     bye = None
-    for p in tournament.players:
+    for rank, p in enumerate(tournament.ranked(), 1):
         games = p.games[: round_number - 1]
         games += (Game(None, None, "Z"),) * (round_number - 1 - len(games))
         entry = p.games[round_number - 1] if len(p.games) >= round_number else Game(None, None, " ")
@@ -126,7 +126,10 @@ def _round_view(tournament: trf.Tournament, round_number: int) -> tuple[list[Pla
             bye = p.id
         elif entry.colour != "b":
             boards.append((p.id, entry.opponent))
-        states.append(PlayerState(id=p.id, games=games, rating=p.rating))
+        states.append(
+            PlayerState(id=p.id, games=games, rating=p.rating, rank=rank if tournament.by_rank else None,
+                        acceleration=tournament.acceleration(p.id, round_number))
+        )  # fmt: skip
     return states, Pairing(tuple(boards), bye)
 
 

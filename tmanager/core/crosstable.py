@@ -69,7 +69,7 @@ class Line:
     standing: Standing
     elo: float
     elo_error: float
-    tiebreaks: tuple[float, ...] = ()
+    tiebreaks: tuple[float | None, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,7 +168,7 @@ def summarize(
             f"more than {ratings_module.DENSE_LIMIT} players: each Elo margin counts only the player's own games, "
             "so it is smaller than the exact one where the opponents' ratings are uncertain"
         )
-    tb_values: dict[str, tuple[float, ...]] = {}
+    tb_values: dict[str, tuple[float | None, ...]] = {}
     if tiebreak_names and games is not None:
         ranked = tiebreaks.rank(
             _rounds(games, points),
@@ -182,7 +182,7 @@ def summarize(
         tb_values = {r.name: r.values for r in ranked}
         table.sort(key=lambda s: position[s.name])
     lines: list[Line] = []
-    previous: tuple[float, ...] | None = None
+    previous: tuple[float | None, ...] | None = None
     for i, s in enumerate(table, 1):
         key = (s.points, *tb_values.get(s.name, ()))
         rank = lines[-1].rank if previous == key and lines else i
@@ -295,7 +295,7 @@ def _standings_rows(table: Crosstable) -> tuple[list[str], list[list[str]]]:
                 _margin(line.elo_error),
                 f"{s.draw_percent:.1f}",
                 _signed(s.opponent_rating) if s.opponent_rating is not None else "",
-                *(_number(v) for v in line.tiebreaks),
+                *(_number(v) if v is not None else "" for v in line.tiebreaks),
             ]
         )
     return header, rows

@@ -30,14 +30,18 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tmanager.core.tiebreaks import dp
-
 #: Table 8.1.2: the largest rating difference D for each PD of the higher-rated
 #: player, from 0.50 (D 0–3) to 0.99 (D 620–735); beyond 735, PD is 1.00.
 _PD_UPPER = (
     3, 10, 17, 25, 32, 39, 46, 53, 61, 68, 76, 83, 91, 98, 106, 113, 121, 129, 137, 145, 153, 162, 170, 179, 188,
     197, 206, 215, 225, 235, 245, 256, 267, 278, 290, 302, 315, 328, 344, 357, 374, 391, 411, 432, 456, 484, 517,
     559, 619, 735,
+)  # fmt: skip
+#: Table 8.1.1: the rating difference dp for a score fraction, by whole percent from 0 to 50 (above 50: -dp(1 - p)).
+_DP = (
+    -800, -677, -589, -538, -501, -470, -444, -422, -401, -383, -366, -351, -336, -322, -309, -296,
+    -284, -273, -262, -251, -240, -230, -220, -211, -202, -193, -184, -175, -166, -158, -149, -141,
+    -133, -125, -117, -110, -102, -95, -87, -80, -72, -65, -57, -50, -43, -36, -29, -21, -14, -7, 0,
 )  # fmt: skip
 #: A rating difference above this counts as this much (8.3.1).
 MAX_DIFFERENCE = 400
@@ -47,9 +51,16 @@ HYPOTHETICAL_OPPONENT = 1800
 MAX_INITIAL_RATING = 2200
 
 
-def expected(rating: int, opponent: int) -> float:
-    """The score probability PD of ``rating`` against ``opponent`` (table 8.1.2, 400-point rule applied)."""
-    difference = min(abs(rating - opponent), MAX_DIFFERENCE)
+def dp(fraction: float) -> int:
+    """Table 8.1.1: the rating difference for a score fraction (rounded to whole percent)."""
+    percent = min(100, max(0, int(fraction * 100 + 0.5 + 1e-9)))
+    return _DP[percent] if percent <= 50 else -_DP[100 - percent]
+
+
+def expected(rating: int, opponent: int, *, limit: int | None = MAX_DIFFERENCE) -> float:
+    """The score probability PD of ``rating`` against ``opponent`` (table 8.1.2): a difference above ``limit``
+    counts as ``limit`` (the 400-point rule of rating; the tie-break PTP uses the table without it)."""
+    difference = abs(rating - opponent) if limit is None else min(abs(rating - opponent), limit)
     index = next((i for i, upper in enumerate(_PD_UPPER) if difference <= upper), len(_PD_UPPER))
     higher = (50 + index) / 100
     return higher if rating >= opponent else round(1 - higher, 2)

@@ -1,56 +1,201 @@
-"""Tie-breaks of the FIDE Tie-Break Regulations (2023 onward), with their rules for unplayed rounds.
+"""Tie-breaks of the FIDE Tie-Break Regulations (C.07; 2024, and 2026's rules for unplayed rounds), the individual
+ones, with their modifiers.
 
 Pure functions over plain round-by-round data: for each player, one
-:class:`RoundResult` per round. Names (FIDE's acronyms):
+:class:`RoundResult` per round. A tie-break is written as FIDE writes it, its
+code and its modifiers (:class:`Tiebreak`): ``BH-C1`` (or ``BH/C1``) is
+Buchholz without the least significant value, ``BH-M1`` without the least and
+the most significant ones, ``KS-L60`` the Koya system counting opponents with
+60 % or more, ``ARO-U1400`` the average rating of opponents with unrated ones
+counted at 1400. :data:`CATALOGUE` holds the codes with their names and
+meanings (each report prints them as a legend):
 
-========  ==================================================================
-``BH``    Buchholz: sum of the opponents' (adjusted) scores
-``BH-C1`` Buchholz Cut-1: without the least significant value
-``BH-M1`` Median Buchholz: without the least and the most significant value
-``SB``    Sonneborn-Berger: opponents' scores weighted by the result against them
-``DE``    direct encounter among the tied players
+========  ================================================================
+``DE``    direct encounter: the place within the tied group (0: not separated; blank outside a tie)
 ``WIN``   rounds won, with or without playing (forfeit wins and full-point byes count)
 ``WON``   games won over the board
 ``BPG``   games played with black
 ``BWG``   games won with black
+``REP``   rounds one elected to play: games over the board and rounds won without playing
+``STD``   standard points: 1 for a win, ½ for a draw, whatever the event's scoring
+``PS``    progressive scores: the sum of the running score after each round (``Cn``: without the first n)
+``KS``    Koya system (round robins): points scored against opponents with at least 50 % (``Ln``: n %)
+``BH``    Buchholz: the sum of the opponents' (adjusted) scores (``Cn``/``Mn`` cuts)
+``FB``    Fore Buchholz: Buchholz with every game of the event's last round counted as a draw
+``AOB``   average of the opponents' Buchholz
+``SB``    Sonneborn-Berger: each opponent's score times the points scored against them
 ``ARO``   average rating of the opponents met over the board (rounded)
-``TPR``   tournament performance rating: ARO + FIDE's dp for the score
-``PS``    progressive score: sum of the running score after each round
-``EBH``   extended Buchholz (Chaos): sum of the opponents' Buchholz
-========  ==================================================================
+``TPR``   tournament performance rating: ARO + dp of the score fraction
+``PTP``   perfect tournament performance: the lowest rating whose expected score reaches the score
+``APRO``  average of the opponents' TPR
+``APPO``  average of the opponents' PTP
+``EBH``   extended Buchholz (Chaos, not FIDE's): the sum of the opponents' Buchholz
+========  ================================================================
 
 Unplayed rounds (Article 16): a *voluntarily unplayed round* (VUR: half- or
 zero-point bye, forfeit loss, absence) is what a player chose not to play;
 forfeit wins, pairing-allocated and full-point byes are not VURs.
 
-* In the player's own Buchholz/SB, every round without an over-the-board
-  opponent counts as a game against a dummy opponent whose score equals the
-  player's own final score (Swiss); in a round robin, forfeits count the
-  scheduled opponent as if played.
-* An opponent's score enters others' Buchholz *adjusted*: the opponent's VURs
-  after the last round in which he played or was paired count as draws.
-* Cuts remove VURs first, then the lowest values.
+* In the player's own Buchholz and Sonneborn-Berger, every round without an
+  over-the-board opponent counts as a game against a dummy opponent whose score
+  equals the player's own final score (Swiss); in a round robin, forfeits count
+  the scheduled opponent as if played. From the 2026 regulations (events
+  starting on or after 1 March 2026, :func:`rules_for`) the dummy scores no more
+  than the opponent who did not play (a forfeit), nor than a draw in every round
+  (a bye or an absence).
+* An opponent's score enters others' Buchholz *adjusted*: the opponent's
+  rounds without an opponent after the last round that is not a VUR count as
+  draws.
+* Low cuts remove VURs first (the least significant of them), then the lowest
+  values; a value is as significant as the opponent's score, then its
+  contribution.
+
+What the module does not know: who played whom in which round of the event
+(it is handed each player's rounds) and how points are stored (floats here,
+tenths in the events).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
+
+from tmanager.core import fide
 
 RoundKind = Literal[
     "played", "forfeit-win", "forfeit-loss", "pairing-bye", "full-bye", "half-bye", "zero-bye", "absent"
 ]
 _VUR = frozenset({"forfeit-loss", "half-bye", "zero-bye", "absent"})
 
-TIEBREAKS = ("BH", "BH-C1", "BH-M1", "SB", "DE", "WIN", "WON", "BPG", "BWG", "ARO", "TPR", "PS", "EBH")
 
-#: FIDE's conversion of a percentage score (0..100) to a rating difference dp.
-_DP = (
-    -800, -677, -589, -538, -501, -470, -444, -422, -401, -383, -366, -351, -336, -322, -309, -296,
-    -284, -273, -262, -251, -240, -230, -220, -211, -202, -193, -184, -175, -166, -158, -149, -141,
-    -133, -125, -117, -110, -102, -95, -87, -80, -72, -65, -57, -50, -43, -36, -29, -21, -14, -7, 0,
-)  # fmt: skip
+@dataclass(frozen=True, slots=True)
+class Definition:
+    """A tie-break of the catalogue: its FIDE name, what it counts (for legends), the modifiers it takes."""
+
+    title: str
+    meaning: str
+    modifiers: str = ""  # C: cut the least significant values, M: median cut, L: Koya limit, U: unrated rating
+
+
+#: FIDE's individual tie-breaks (and Chaos's EBH), by code.
+CATALOGUE: dict[str, Definition] = {
+    "DE": Definition("Direct Encounter", "place among the tied players by their games against each other "
+                     "(0: not separated)"),
+    "WIN": Definition("Number of Wins", "rounds won, with or without playing"),
+    "WON": Definition("Number of Games Won", "games won over the board"),
+    "BPG": Definition("Number of Games Played with Black", "games played with black"),
+    "BWG": Definition("Number of Games Won with Black", "games won with black"),
+    "REP": Definition("Rounds One Elected to Play", "games over the board and rounds won without playing"),
+    "STD": Definition("Standard Points", "points counted 1 for a win, ½ for a draw"),
+    "PS": Definition("Progressive Scores", "sum of the running score after each round", "C"),
+    "KS": Definition("Koya System", "points against the opponents with at least {limit} % of the maximum", "L"),
+    "BH": Definition("Buchholz", "sum of the opponents' scores", "CM"),
+    "FB": Definition("Fore Buchholz", "Buchholz with the last round's games counted as draws", "CM"),
+    "AOB": Definition("Average of Opponents' Buchholz", "average of the opponents' Buchholz"),
+    "SB": Definition("Sonneborn-Berger", "sum of each opponent's score times the points scored against them", "CM"),
+    "ARO": Definition("Average Rating of Opponents", "average rating of the opponents met over the board", "CMU"),
+    "TPR": Definition("Tournament Performance Rating", "average rating of the opponents plus dp of the score",
+                      "CMU"),
+    "PTP": Definition("Perfect Tournament Performance",
+                      "lowest rating whose expected score against the opponents reaches the score", "CMU"),
+    "APRO": Definition("Average Performance Rating of Opponents", "average of the opponents' TPR", "U"),
+    "APPO": Definition("Average Perfect Performance of Opponents", "average of the opponents' PTP", "U"),
+    "EBH": Definition("Extended Buchholz", "sum of the opponents' Buchholz (Chaos, not a FIDE tie-break)"),
+}  # fmt: skip
+#: The codes of the catalogue, in its order.
+TIEBREAKS = tuple(CATALOGUE)
+#: Codes written otherwise in older regulations and programs.
+_ALIASES = {"GE": "REP"}
+_MODIFIER = re.compile(r"([CMLU])(\d+)")
+_CUT_NAMES = {"C": "Cut", "M": "Median"}
+#: The Koya system's limit unless a modifier gives one (percent of the maximum score).
+KOYA_LIMIT = 50
+#: The regulations in force: those applied from 1 March 2026 (the Swiss dummy opponent capped, 16.4).
+RULES = 2026
+#: The first day of the 2026 regulations; events that started earlier keep the 2024 ones.
+RULES_2026_FROM = "2026-03-01"
+
+
+def rules_for(start: str) -> int:
+    """The year of the tie-break regulations for an event that started on ``start`` (YYYY-MM-DD; "": today's)."""
+    return 2024 if start and start < RULES_2026_FROM else RULES
+
+
+@dataclass(frozen=True, slots=True)
+class Tiebreak:
+    """One tie-break as the event's list names it: a code of :data:`CATALOGUE` and its modifiers."""
+
+    code: str
+    cut: int = 0  # Cn: the n least significant values left out
+    median: int = 0  # Mn: the n least and the n most significant values left out
+    limit: int | None = None  # Ln (KS): the percentage of the maximum an opponent needs
+    unrated: int | None = None  # Un: the rating of unrated opponents (else they are left out)
+
+    @classmethod
+    def parse(cls, text: str) -> Tiebreak:
+        """``BH``, ``BH-C1``, ``BH/M1``, ``KS-L60``, ``ARO-C1-U1400``…; :class:`ValueError` saying what is wrong."""
+        parts = [p for p in re.split(r"[-/]", text.strip().upper()) if p]
+        if not parts:
+            raise ValueError("an empty tie-break")
+        code = _ALIASES.get(parts[0], parts[0])
+        definition = CATALOGUE.get(code)
+        if definition is None:
+            raise ValueError(f"unknown tie-break {text!r}; choose from {', '.join(TIEBREAKS)}")
+        values: dict[str, int] = {}
+        for part in parts[1:]:
+            m = _MODIFIER.fullmatch(part)
+            if m is None or m[1] not in definition.modifiers or m[1] in values:
+                allowed = ", ".join(f"{letter}n" for letter in definition.modifiers) or "none"
+                raise ValueError(f"{text!r}: {code} takes no modifier {part!r} (its modifiers: {allowed})")
+            values[m[1]] = int(m[2])
+        if values.get("L", KOYA_LIMIT) > 100:
+            raise ValueError(f"{text!r}: the Koya limit is a percentage (0-100)")
+        return cls(code, values.get("C", 0), values.get("M", 0), values.get("L"), values.get("U"))
+
+    @property
+    def name(self) -> str:
+        """The tie-break as FIDE writes it: ``BH-C1``, ``KS-L60``, ``ARO-U1400``."""
+        modifiers = [f"C{self.cut}" * bool(self.cut), f"M{self.median}" * bool(self.median)]
+        modifiers += [f"L{self.limit}" * (self.limit is not None), f"U{self.unrated}" * (self.unrated is not None)]
+        return "-".join([self.code, *(m for m in modifiers if m)])
+
+    @property
+    def title(self) -> str:
+        """FIDE's name: ``Buchholz Cut-1``, ``Koya System (60 %)``."""
+        title = CATALOGUE[self.code].title
+        for letter, n in (("C", self.cut), ("M", self.median)):
+            if n:
+                title += f" {_CUT_NAMES[letter]}-{n}"
+        return title
+
+    @property
+    def description(self) -> str:
+        """FIDE's name and what it counts: ``Buchholz Cut-1: sum of the opponents' scores, …``."""
+        meaning = CATALOGUE[self.code].meaning.format(limit=self.limit if self.limit is not None else KOYA_LIMIT)
+        if self.cut:
+            meaning += f", the {self.cut} least significant left out"
+        if self.median:
+            meaning += f", the {self.median} least and {self.median} most significant left out"
+        if self.unrated is not None:
+            meaning += f", unrated opponents counted at {self.unrated}"
+        return f"{self.title}: {meaning}"
+
+    @property
+    def legend(self) -> str:
+        """One line for a report's legend: ``BH-C1: Buchholz Cut-1: sum of the opponents' scores, …``."""
+        return f"{self.name}: {self.description}"
+
+
+def parse_all(names: Sequence[str]) -> list[Tiebreak]:
+    """Each name as a :class:`Tiebreak` (:class:`ValueError` for the first that is not one)."""
+    return [Tiebreak.parse(n) for n in names]
+
+
+def legend(names: Sequence[str]) -> list[str]:
+    """The legend lines of a list of tie-breaks."""
+    return [t.legend for t in parse_all(names)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,60 +219,256 @@ class RoundResult:
 
 @dataclass(frozen=True, slots=True)
 class Ranked:
-    """One line of a ranking: the player, the score and the tie-break values in the order asked."""
+    """One line of a ranking: the player, the score and the tie-break values in the order asked
+    (``None``: no value, as DE outside a tie or a rating tie-break without rated opponents)."""
 
     name: str
     points: float
-    values: tuple[float, ...]
+    values: tuple[float | None, ...]
 
 
 Event = Mapping[str, Sequence[RoundResult]]
 
 
 def dp(fraction: float) -> int:
-    """FIDE's rating difference for a score fraction (rounded to whole percent)."""
-    percent = min(100, max(0, int(fraction * 100 + 0.5 + 1e-9)))
-    return _DP[percent] if percent <= 50 else -_DP[100 - percent]
+    """FIDE's rating difference for a score fraction (:func:`tmanager.core.fide.dp`)."""
+    return fide.dp(fraction)
 
 
-def _score(event: Event) -> dict[str, float]:
-    return {name: sum(r.points for r in rounds) for name, rounds in event.items()}
+@dataclass(frozen=True, slots=True)
+class _Value:
+    """One round's part of a Buchholz-like tie-break: the opponent's score, what it adds, whether it is a VUR."""
+
+    score: float
+    adds: float
+    vur: bool
 
 
-def _adjusted(event: Event, *, draw: float, round_robin: bool) -> dict[str, float]:
-    """Scores as they enter opponents' Buchholz: trailing VURs count as draws."""
-    adjusted = {}
-    for name, rounds in event.items():
-        last = max((i for i, r in enumerate(rounds) if not r.voluntary), default=-1)
+class _Computation:
+    """Everything the tie-breaks of one event share: scores, adjusted scores, per-round values."""
+
+    def __init__(
+        self,
+        event: Event,
+        *,
+        ratings: Mapping[str, float],
+        round_robin: bool,
+        win: float,
+        draw: float,
+        final: bool,
+        rules: int,
+    ) -> None:
+        self.event = event
+        self.rules = rules
+        self.ratings = ratings
+        self.round_robin = round_robin
+        self.win = win
+        self.draw = draw
+        self.final = final
+        self.score = {name: sum(r.points for r in rounds) for name, rounds in event.items()}
+        self.adjusted = {name: self._adjusted(rounds, fore=False) for name, rounds in event.items()}
+        self._fore: dict[str, float] | None = None
+        self._cache: dict[str, dict[str, float | None]] = {}
+
+    # -- scores as others see them ------------------------------------------------------------------
+
+    def _adjusted(self, rounds: Sequence[RoundResult], *, fore: bool) -> float:
+        """A score as it enters opponents' Buchholz: rounds without an opponent after the last one that is not
+        a VUR count as draws (as nothing in a round robin); with ``fore`` the last round's game is a draw."""
+        fore = fore and bool(rounds) and rounds[-1].opponent is not None
+        last = len(rounds) - 1 if fore else max((i for i, r in enumerate(rounds) if not r.voluntary), default=-1)
         total = 0.0
         for i, r in enumerate(rounds):
-            trailing = i > last and r.opponent is None
-            total += (0.0 if round_robin else draw) if trailing else r.points
-        adjusted[name] = total
-    return adjusted
+            if fore and i == len(rounds) - 1:
+                total += self.draw
+            elif i > last and r.opponent is None:
+                total += 0.0 if self.round_robin else self.draw
+            else:
+                total += r.points
+        return total
+
+    def _fore_scores(self) -> dict[str, float]:
+        if self._fore is None:
+            self._fore = {name: self._adjusted(rounds, fore=True) for name, rounds in self.event.items()}
+        return self._fore
+
+    def _fore_own(self, name: str) -> float:
+        rounds = self.event[name]
+        if rounds and rounds[-1].opponent is not None:
+            return self.score[name] - rounds[-1].points + self.draw
+        return self.score[name]
+
+    # -- Buchholz and Sonneborn-Berger ------------------------------------------------------------
+
+    def _values(self, name: str, *, fore: bool, sonneborn: bool) -> list[_Value]:
+        """Per round: the opponent's score (a dummy's in a Swiss round without one) and what it adds."""
+        rounds = self.event[name]
+        fore = fore and self.final and bool(rounds)
+        scores = self._fore_scores() if fore else self.adjusted
+        own = self._fore_own(name) if fore else self.score[name]
+        values = []
+        for i, r in enumerate(rounds):
+            last = fore and i == len(rounds) - 1 and r.opponent is not None
+            points = self.draw if last else r.points
+            if r.over_the_board or last or (self.round_robin and r.opponent is not None):
+                score, vur = scores.get(r.opponent or "", 0.0), False
+            elif self.round_robin:
+                continue
+            elif self.rules < 2026:
+                score, vur = own, r.voluntary
+            else:  # 2026: the dummy scores no more than the absent opponent, nor than all draws
+                cap = scores.get(r.opponent, own) if r.opponent is not None else self.draw * len(rounds)
+                score, vur = min(own, cap), r.voluntary
+            values.append(_Value(score, score * points if sonneborn else score, vur))
+        return values
+
+    @staticmethod
+    def _cut(values: list[_Value], low: int, high: int) -> float:
+        """The sum after leaving out ``low`` least significant values (VURs first) and ``high`` most significant."""
+        rest = sorted(values, key=lambda v: (v.score, v.adds))
+        for _ in range(min(low, len(rest))):
+            # A VUR goes first, unless the least significant value adds more: then that one (as FIDE's
+            # TieBreakServer cuts), so that a round not played never spares a player a value.
+            vur = next((v for v in rest if v.vur), rest[0])
+            rest.remove(rest[0] if rest[0].adds > vur.adds else vur)
+        if high:
+            rest = rest[: max(len(rest) - high, 0)]
+        return sum(v.adds for v in rest)
+
+    def buchholz(self, name: str, tb: Tiebreak) -> float:
+        values = self._values(name, fore=tb.code == "FB", sonneborn=tb.code == "SB")
+        return self._cut(values, tb.cut + tb.median, tb.median)
+
+    # -- ratings --------------------------------------------------------------------------------
+
+    def _opponent_ratings(self, name: str, tb: Tiebreak) -> tuple[list[tuple[float, float]], int]:
+        """(rating, points on the 1-½-0 scale) of the opponents met over the board that count, after the cuts;
+        and the number of games played."""
+        games = [r for r in self.event[name] if r.over_the_board]
+        counted = []
+        for r in games:
+            rating = self.ratings.get(r.opponent or "", tb.unrated)
+            if rating:
+                counted.append((float(rating), self._standard(r.points)))
+        counted.sort()
+        # Games not counted (unrated opponents) are the first cut, as if the lowest.
+        low, high = tb.cut + tb.median, tb.median
+        skipped = len(games) - len(counted)
+        low, skipped = max(low - skipped, 0), max(skipped - low, 0)
+        high = max(high - skipped, 0)
+        counted = counted[low:]
+        return counted[: max(len(counted) - high, 0)], len(games)
+
+    def _standard(self, points: float) -> float:
+        """Points on the 1-½-0 scale."""
+        return 1.0 if points >= self.win else 0.5 if points == self.draw else 0.0
+
+    def rating_value(self, name: str, tb: Tiebreak) -> float | None:
+        """ARO, TPR or PTP of one player; None without a counted opponent."""
+        counted, _ = self._opponent_ratings(name, tb)
+        if not counted:
+            return None
+        ratings = [rating for rating, _ in counted]
+        aro = _round_half_up(sum(ratings) / len(ratings))
+        score = sum(points for _, points in counted)
+        if tb.code == "ARO":
+            return float(aro)
+        if tb.code == "TPR":
+            return float(aro + dp(score / len(counted)))
+        return float(perfect_performance(score, [int(r) for r in ratings]))
+
+    # -- the catalogue --------------------------------------------------------------------------
+
+    def column(self, tb: Tiebreak) -> dict[str, float | None]:
+        """Every player's value of ``tb`` (DE excepted: it depends on the tie)."""
+        if tb.name in self._cache:
+            return self._cache[tb.name]
+        event = self.event
+        column: dict[str, float | None]
+        if tb.code in ("BH", "FB", "SB"):
+            column = {p: self.buchholz(p, tb) for p in event}
+        elif tb.code in ("ARO", "TPR", "PTP"):
+            column = {p: self.rating_value(p, tb) for p in event}
+        elif tb.code in ("APRO", "APPO", "AOB"):
+            inner = {"APRO": "TPR", "APPO": "PTP", "AOB": "BH"}[tb.code]
+            per_opponent = self.column(Tiebreak(inner, unrated=tb.unrated))
+            digits = 2 if tb.code == "AOB" else 0
+            column = {p: _average([per_opponent[r.opponent or ""] for r in event[p] if r.over_the_board], digits)
+                      for p in event}  # fmt: skip
+        elif tb.code == "EBH":
+            bh = self.column(Tiebreak("BH"))
+            column = {p: sum(bh[r.opponent or ""] or 0.0 for r in event[p] if r.over_the_board) for p in event}
+        elif tb.code == "KS":
+            column = self._koya(tb)
+        elif tb.code == "PS":
+            column = {p: _progressive(event[p], tb.cut) for p in event}
+        else:
+            column = {p: self._count(tb.code, event[p]) for p in event}
+        self._cache[tb.name] = column
+        return column
+
+    def _count(self, code: str, rounds: Sequence[RoundResult]) -> float:
+        """WIN, WON, BPG, BWG, REP, STD: counts over one player's rounds."""
+        wins = [r.points >= self.win for r in rounds]
+        if code == "WIN":
+            return float(sum(wins))
+        if code == "WON":
+            return float(sum(w and r.over_the_board for w, r in zip(wins, rounds, strict=True)))
+        if code == "BPG":
+            return float(sum(r.over_the_board and r.colour == "b" for r in rounds))
+        if code == "BWG":
+            return float(sum(w and r.over_the_board and r.colour == "b" for w, r in zip(wins, rounds, strict=True)))
+        if code == "REP":
+            return float(sum(w or r.over_the_board for w, r in zip(wins, rounds, strict=True)))
+        return sum(1.0 if r.points > self.draw else 0.5 if r.points == self.draw else 0.0 for r in rounds)
+
+    def _koya(self, tb: Tiebreak) -> dict[str, float | None]:
+        """Points against the opponents whose score reaches the limit of the maximum possible score."""
+        rounds = max((len(r) for r in self.event.values()), default=0)
+        players = len(self.event)
+        games = rounds - (rounds // players if self.round_robin and players and rounds % players == 0 else 0)
+        threshold = (tb.limit if tb.limit is not None else KOYA_LIMIT) / 100 * self.win * games - 1e-9
+        return {
+            p: sum((r.points for r in rounds if r.opponent is not None and self.score[r.opponent] >= threshold), 0.0)
+            for p, rounds in self.event.items()
+        }
 
 
-def _contributions(
-    event: Event, name: str, adjusted: Mapping[str, float], own: float, *, round_robin: bool
-) -> list[tuple[float, float, bool]]:
-    """Per round: (opponent's score, player's points, VUR?) as Buchholz and SB see it."""
-    values = []
-    for r in event[name]:
-        if r.over_the_board or (round_robin and r.opponent is not None):
-            values.append((adjusted.get(r.opponent or "", 0.0), r.points, False))
-        elif not round_robin:
-            values.append((own, r.points, r.voluntary))
-    return values
+def _round_half_up(value: float) -> int:
+    return int(value + 0.5 + 1e-9) if value >= 0 else -int(-value + 0.5 - 1e-9)
 
 
-def _cut(values: list[tuple[float, bool]], low: int, high: int) -> float:
-    """Sum after cutting ``low`` least significant values (VURs first) and ``high`` highest ones."""
-    rest = sorted(values, key=lambda v: (not v[1], v[0]))
-    rest = rest[low:] if any(v[1] for v in rest[:low]) else sorted(values)[low:]
-    rest = sorted(rest)
-    if high:
-        rest = rest[:-high] if len(rest) > high else []
-    return sum(v[0] for v in rest)
+def _average(values: Sequence[float | None], digits: int) -> float | None:
+    """The average of the values there are, rounded half up to ``digits`` decimals (None: no value)."""
+    present = [v for v in values if v is not None]
+    if not present:
+        return None
+    scale = 10**digits
+    return _round_half_up(sum(present) / len(present) * scale) / float(scale)
+
+
+def _progressive(rounds: Sequence[RoundResult], cut: int) -> float:
+    running = progressive = 0.0
+    for i, r in enumerate(rounds):
+        running += r.points
+        if i >= cut:
+            progressive += running
+    return progressive
+
+
+def perfect_performance(score: float, ratings: Sequence[int]) -> int:
+    """PTP: the lowest rating whose expected score against ``ratings`` (table 8.1.2, differences not limited)
+    reaches ``score``; for no point, the lowest opponent's rating − 800."""
+    if score <= 0:
+        return min(ratings) - 800
+    low, high = min(ratings) - 800, max(ratings) + 800  # expected(low) < score <= expected(high)
+    while high - low > 1:
+        middle = (low + high) // 2
+        if sum(fide.expected(middle, r, limit=None) for r in ratings) >= score - 1e-9:
+            high = middle
+        else:
+            low = middle
+    return high
 
 
 def compute(
@@ -138,81 +479,88 @@ def compute(
     round_robin: bool = False,
     win: float = 1.0,
     draw: float | None = None,
-) -> dict[str, dict[str, float]]:
-    """Every tie-break in ``names`` (except ``DE``, which depends on the tie) for every player.
+    final: bool = False,
+    rules: int = RULES,
+) -> dict[str, dict[str, float | None]]:
+    """Every tie-break in ``names`` (except ``DE``, which depends on the tie) for every player, keyed by the
+    tie-break's name as FIDE writes it (:attr:`Tiebreak.name`).
 
-    ``win`` and ``draw`` are what a win and a draw score (a draw: half a win unless given).
+    ``win`` and ``draw`` are what a win and a draw score (a draw: half a win unless given); ``final`` says that
+    the rounds given end with the event's last round (Fore Buchholz counts its games as draws); ``rules`` is
+    the year of the regulations (:func:`rules_for`).
     """
-    unknown = [n for n in names if n not in TIEBREAKS]
-    if unknown:
-        raise ValueError(f"unknown tie-break {unknown[0]!r}; choose from {', '.join(TIEBREAKS)}")
-    score = _score(event)
-    adjusted = _adjusted(event, draw=win / 2 if draw is None else draw, round_robin=round_robin)
-    buchholz = {}
-    per_player: dict[str, dict[str, float]] = {p: {} for p in event}
-    for p in event:
-        contributions = _contributions(event, p, adjusted, score[p], round_robin=round_robin)
-        bh_values = [(opp, vur) for opp, _, vur in contributions]
-        buchholz[p] = sum(v for v, _ in bh_values)
-        table = per_player[p]
-        table["BH"] = buchholz[p]
-        table["BH-C1"] = _cut(bh_values, 1, 0)
-        table["BH-M1"] = _cut(bh_values, 1, 1)
-        table["SB"] = sum(opp * points / win for opp, points, _ in contributions)
-        rounds = event[p]
-        table["WIN"] = sum(1 for r in rounds if r.points >= win)
-        table["WON"] = sum(1 for r in rounds if r.over_the_board and r.points >= win)
-        table["BPG"] = sum(1 for r in rounds if r.over_the_board and r.colour == "b")
-        table["BWG"] = sum(1 for r in rounds if r.over_the_board and r.colour == "b" and r.points >= win)
-        running = progressive = 0.0
-        for r in rounds:
-            running += r.points
-            progressive += running
-        table["PS"] = progressive
-        table["ARO"], table["TPR"] = _performance(rounds, ratings or {}, win)
-    for p in event:
-        per_player[p]["EBH"] = sum(buchholz.get(r.opponent or "", 0.0) for r in event[p] if r.over_the_board)
-    return {p: {n: per_player[p][n] for n in names if n != "DE"} for p in event}
+    computation = _Computation(
+        event, ratings=ratings or {}, round_robin=round_robin, win=win, draw=win / 2 if draw is None else draw,
+        final=final, rules=rules,
+    )  # fmt: skip
+    columns = {tb.name: computation.column(tb) for tb in parse_all(names) if tb.code != "DE"}
+    return {p: {name: column[p] for name, column in columns.items()} for p in event}
 
 
-def _performance(rounds: Sequence[RoundResult], ratings: Mapping[str, float], win: float) -> tuple[float, float]:
-    rated = [r for r in rounds if r.over_the_board and r.opponent in ratings]
-    if not rated:
-        return 0.0, 0.0
-    aro = int(sum(ratings[r.opponent or ""] for r in rated) / len(rated) + 0.5 + 1e-9)
-    fraction = sum(r.points for r in rated) / (win * len(rated))
-    return float(aro), float(aro + dp(fraction))
-
-
-def direct_encounter(event: Event, tied: Sequence[str], *, win: float = 1.0) -> dict[str, float]:
-    """DE among ``tied`` players: a higher value ranks first; equal values stay tied.
-
-    If all of them met, the points scored against each other (averaged when
-    they met more than once) order them. If not, a player ranks ahead only
-    when no other can still reach his value by winning the missing games.
-    """
-    group = set(tied)
+def _encounters(event: Event, group: Sequence[str], *, round_robin: bool) -> tuple[dict[str, float], dict[str, int]]:
+    """Points each of ``group`` scored against the others (averaged per opponent met more than once), and how
+    many of them each met (a round robin counts forfeits as met: its games are fixed)."""
+    members = set(group)
     scored: dict[str, float] = {}
     met: dict[str, int] = {}
-    for p in tied:
+    for p in group:
         per_opponent: dict[str, list[float]] = {}
         for r in event[p]:
-            if r.over_the_board and r.opponent in group:
+            counts = r.over_the_board or (round_robin and r.opponent is not None)
+            if counts and r.opponent in members:
                 per_opponent.setdefault(r.opponent or "", []).append(r.points)
         scored[p] = sum(sum(v) / len(v) for v in per_opponent.values())
         met[p] = len(per_opponent)
-    if all(met[p] == len(tied) - 1 for p in tied):
-        return scored
-    best_possible = {p: scored[p] + (len(tied) - 1 - met[p]) * win for p in tied}
-    order = sorted(tied, key=lambda p: (-scored[p], -best_possible[p]))
-    values = dict.fromkeys(tied, 0.0)
-    for position, p in enumerate(order):
-        others = order[position + 1 :]
-        if not others or scored[p] > max(best_possible[q] for q in others):
-            values[p] = float(len(order) - position)
+    return scored, met
+
+
+def _de_order(event: Event, group: Sequence[str], *, win: float, round_robin: bool) -> list[list[str]]:
+    """``group`` split into places by direct encounter, best first (one part: not separated)."""
+    scored, met = _encounters(event, group, round_robin=round_robin)
+    if round_robin or all(met[p] == len(group) - 1 for p in group):
+        places: dict[float, list[str]] = {}
+        for p in sorted(group, key=lambda p: -scored[p]):
+            places.setdefault(scored[p], []).append(p)
+        return list(places.values())
+    best = {p: scored[p] + (len(group) - 1 - met[p]) * win for p in group}
+    order = sorted(group, key=lambda p: (-scored[p], -best[p]))
+    parts = []
+    for i, p in enumerate(order):
+        rest = order[i + 1 :]
+        if rest and scored[p] > max(best[q] for q in rest) + 1e-9:
+            parts.append([p])
         else:
+            parts.append(order[i:])
             break
-    return values
+    return parts
+
+
+def direct_encounter(event: Event, tied: Sequence[str], *, win: float = 1.0, round_robin: bool = False) -> dict[
+    str, float
+]:
+    """DE among ``tied`` players as FIDE writes it: each one's place within the group (1, 2, …; players still
+    level share one), or 0 for everyone when the games between them separate nobody.
+
+    If all of them met, the points scored against each other (averaged when they met more than once) order
+    them; if not, a player is placed only when no other can still reach his points by winning the missing
+    games. Players left level by a step that separated others are compared again among themselves.
+    """
+    places: dict[str, float] = {}
+
+    def settle(group: Sequence[str], first: int) -> None:
+        parts = _de_order(event, group, win=win, round_robin=round_robin)
+        place = first
+        for part in parts:
+            if len(part) > 1 and len(parts) > 1:
+                settle(part, place)
+            else:
+                places.update(dict.fromkeys(part, float(place)))
+            place += len(part)
+
+    settle(tied, 1)
+    if len(set(places.values())) == 1:
+        return dict.fromkeys(tied, 0.0)
+    return places
 
 
 def rank(
@@ -223,22 +571,35 @@ def rank(
     round_robin: bool = False,
     win: float = 1.0,
     draw: float | None = None,
+    final: bool = False,
+    rules: int = RULES,
 ) -> list[Ranked]:
-    """Players ordered by score, then by each tie-break of ``names`` in turn (see :func:`compute`)."""
-    values = compute(event, names, ratings=ratings, round_robin=round_robin, win=win, draw=draw)
-    score = _score(event)
-    keys: dict[str, list[float]] = {p: [score[p]] for p in event}
-    for name in names:
-        if name == "DE":
-            column: dict[str, float] = {}
+    """Players ordered by score, then by each tie-break of ``names`` in turn (see :func:`compute`).
+
+    Every value but DE ranks the higher first; DE ranks by place (players it does not separate stay level).
+    """
+    tiebreaks = parse_all(names)
+    values = compute(
+        event, names, ratings=ratings, round_robin=round_robin, win=win, draw=draw, final=final, rules=rules
+    )
+    score = {p: sum(r.points for r in rounds) for p, rounds in event.items()}
+    shown: dict[str, list[float | None]] = {p: [] for p in event}
+    keys: dict[str, list[float]] = {p: [-score[p]] for p in event}
+    for tb in tiebreaks:
+        column: dict[str, float | None]
+        if tb.code == "DE":
+            column = dict.fromkeys(event)
             for group in _ties(list(event), keys):
-                column.update(direct_encounter(event, group, win=win) if len(group) > 1 else {group[0]: 0.0})
+                if len(group) > 1:
+                    column.update(direct_encounter(event, group, win=win, round_robin=round_robin))
         else:
-            column = {p: values[p][name] for p in event}
+            column = {p: values[p][tb.name] for p in event}
         for p in event:
-            keys[p].append(column[p])
-    order = sorted(event, key=lambda p: [-k for k in keys[p]])
-    return [Ranked(p, score[p], tuple(keys[p][1:])) for p in order]
+            value = column[p]
+            shown[p].append(value)
+            keys[p].append((value or 0.0) if tb.code == "DE" else -(value if value is not None else float("-inf")))
+    order = sorted(event, key=lambda p: keys[p])
+    return [Ranked(p, score[p], tuple(shown[p])) for p in order]
 
 
 def _ties(players: Sequence[str], keys: Mapping[str, list[float]]) -> list[list[str]]:

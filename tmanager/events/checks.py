@@ -13,10 +13,15 @@ import re
 from pathlib import Path
 
 from tmanager.core import tiebreaks
+from tmanager.core.categories import Category
 from tmanager.errors import ConfigError
-from tmanager.events.model import HOOKS, Division, Event, Player, PlayerStatus
+from tmanager.events.model import HOOKS, TITLES, Division, Event, Player, PlayerStatus
 
 _DATE = re.compile(r"^\d{4}(-\d{2}-\d{2})?$")
+_WHEN = re.compile(r"^\d{4}-\d{2}-\d{2}( \d{1,2}:\d{2})?$")
+#: TRF 222: periods ``[moves/]seconds[+increment]`` joined by ``:``; Armageddon as ``W…-B…``.
+_PERIOD = r"(\d+/)?\d+(\+\d+)?(:(\d+/)?\d+(\+\d+)?)*"
+_TIME_CONTROL = re.compile(rf"^({_PERIOD}|W{_PERIOD}-B{_PERIOD})$")
 
 
 def check_event(event: Event, file: Path | None = None) -> None:
@@ -26,8 +31,10 @@ def check_event(event: Event, file: Path | None = None) -> None:
         return ConfigError(message, file=file, field=where, hint=hint)
 
     for tb in event.tiebreaks:
-        if tb not in tiebreaks.TIEBREAKS:
-            raise bad(f"unknown tie-break {tb!r}", "event.tiebreaks", "choose from " + ", ".join(tiebreaks.TIEBREAKS))
+        try:
+            tiebreaks.Tiebreak.parse(tb)
+        except ValueError as exc:
+            raise bad(str(exc), "event.tiebreaks", "FIDE's codes with modifiers, e.g. BH-C1, SB, DE, KS-L50") from None
     for key in ("start", "end"):
         value = getattr(event, key)
         if value and not _DATE.match(value):
@@ -36,6 +43,21 @@ def check_event(event: Event, file: Path | None = None) -> None:
         raise bad(f"{event.late_entry!r} must be zero or half", "event.late_entry")
     if event.rounds < 0:
         raise bad("cannot be negative", "event.rounds")
+    for i, when in enumerate(event.schedule, 1):
+        if not _WHEN.match(when):
+            raise bad(f"round {i}: {when!r} is not a date and time", "event.schedule", "write YYYY-MM-DD HH:MM")
+    if event.time_control and not _TIME_CONTROL.match(event.time_control):
+        hint = "seconds, moves/seconds and +increment, periods joined by ':' (5400+30, 40/6000+30:900+30)"
+        raise bad(f"{event.time_control!r} is not FIDE's encoded time control", "event.time_control", hint)
+    for name in event.categories:
+        try:
+            Category.parse(name)
+        except ValueError as exc:
+            raise bad(str(exc), "event.categories") from None
+    if len({c.casefold() for c in event.categories}) != len(event.categories):
+        raise bad("a category is named twice", "event.categories")
+    if event.prizes < 1:
+        raise bad("must be 1 or more", "event.prizes", "the places listed per category in the prize list")
     unknown = sorted(set(event.hooks) - set(HOOKS))
     if unknown:
         raise bad(f"unknown key {unknown[0]!r}", "hooks", "known keys: " + ", ".join(HOOKS))
@@ -74,6 +96,12 @@ def check_player(p: Player, where: str, file: Path | None = None) -> None:
         raise bad(f"{p.status!r} is not a status; use active or withdrawn", "status")
     if p.birth and not _DATE.match(p.birth):
         raise bad(f"{p.birth!r} is not a date or a year", "birth")
+    if p.title and p.title not in TITLES:
+        raise bad(f"{p.title!r} is not a FIDE title; use {', '.join(TITLES)} or leave it empty", "title")
+    if p.sex not in ("", "m", "w"):
+        raise bad(f"{p.sex!r} is not a sex as TRF writes it; use m or w (or leave it empty)", "sex")
+    if p.rating > 9999:
+        raise bad(f"{p.rating} is not a rating (TRF holds four digits)", "rating")
 
 
 def check_division(event: Event, d: Division, file: Path | None = None) -> None:

@@ -10,9 +10,12 @@ absence ``-``. :func:`history` turns the rounds before one into the
 
 from __future__ import annotations
 
+import dataclasses
+
 from tmanager.core.results import Colour
 from tmanager.events.model import Division, Event, Round
 from tmanager.pairing import Game, PlayerState
+from tmanager.pairing.acceleration import baku_group, baku_points
 
 #: The entry of a round without anything: an absence.
 ABSENT = Game(None, None, "-")
@@ -33,11 +36,31 @@ def round_games(division: Division, record: Round) -> dict[int, Game]:
     return games
 
 
+def virtual_points(event: Event, division: Division, round_number: int) -> dict[int, int]:
+    """The virtual points (tenths) each player carries into ``round_number`` (Baku acceleration), by number;
+    players without any are left out."""
+    if division.acceleration != "baku" or not division.players:
+        return {}
+    ranks = division.ranks()
+    last = ranks[division.baku_last] if division.baku_last in ranks else baku_group(len(division.players))
+    points = baku_points(round_number, event.total_rounds(division) or round_number, event.scoring)
+    return {number: points for number, rank in ranks.items() if rank <= last} if points else {}
+
+
+def accelerated(event: Event, division: Division, states: list[PlayerState], round_number: int) -> list[PlayerState]:
+    """``states`` with the virtual points of rounds 1..``round_number`` (:func:`virtual_points`)."""
+    per_round = [virtual_points(event, division, n) for n in range(1, round_number + 1)]
+    if not any(per_round):
+        return states
+    return [dataclasses.replace(s, acceleration=tuple(v.get(s.id, 0) for v in per_round)) for s in states]
+
+
 def history(division: Division, round_number: int) -> list[PlayerState]:
     """Every player's pairing view before ``round_number``, with this round's entries already fixed.
 
     Players with a requested bye, a forced game or an absence in ``round_number``
-    get that entry, so the pairing engine leaves them out.
+    get that entry, so the pairing engine leaves them out. Virtual points are
+    :func:`accelerated`'s.
     """
     per_round = []
     for n in range(1, round_number + 1):

@@ -2,14 +2,26 @@
 
 :func:`change` takes the lock, reads the file, lets the caller change the
 model, checks it as a reader would, keeps the previous text in the journal
-directory ``old/`` beside the event (``<event>.0007.toml``) and replaces the
-file atomically. :func:`undo` steps back through the journal. Reading needs
-no lock: writes are atomic renames.
+directory ``old/`` beside the event and replaces the file atomically.
+:func:`undo` steps back through the journal. Reading needs no lock: writes are
+atomic renames.
+
+The journal is compact: an entry is the previous text either whole
+(``old/<event>.0001.toml``, the first entry and then one in every
+:data:`KEYFRAME`) or as the lines that differ from the entry before it
+(``old/<event>.0002.delta``, JSON), so that a 9-round open keeps a few hundred
+small files instead of hundreds of whole copies. Whole entries a journal
+written before deltas holds are turned into deltas at the next change; undo
+rebuilds an entry from the whole one before it, so it works the same across
+either form. What an entry holds never depends on the file after it, so a
+hand edit between two changes undoes as exactly as a command's change.
 """
 
 from __future__ import annotations
 
 import contextlib
+import difflib
+import json
 import os
 import re
 from collections.abc import Callable, Iterator
@@ -24,7 +36,9 @@ from tmanager.events.messages import Note, Topic
 from tmanager.events.model import Event
 from tmanager.files import atomic_write, lock, read_text
 
-_JOURNAL = re.compile(r"^(?P<stem>.+)\.(?P<seq>\d{4,})\.toml$")
+_JOURNAL = re.compile(r"^(?P<stem>.+)\.(?P<seq>\d{4,})\.(?P<form>toml|delta)$")
+#: One journal entry in this many is kept whole; the others are deltas from the entry before them.
+KEYFRAME = 50
 
 #: One change to an event in memory, returning the messages to show.
 Operation = Callable[[Event], list[str]]
@@ -41,7 +55,7 @@ def journal_dir(path: Path) -> Path:
 
 
 def _journal(path: Path) -> list[tuple[int, Path]]:
-    """Journal entries of this event, oldest first."""
+    """Journal entries of this event, oldest first (whole ``.toml`` or ``.delta``)."""
     directory = journal_dir(path)
     if not directory.is_dir():
         return []
@@ -51,6 +65,83 @@ def _journal(path: Path) -> list[tuple[int, Path]]:
         if m and m["stem"] == path.stem:
             entries.append((int(m["seq"]), f))
     return sorted(entries)
+
+
+def _whole(entry: Path) -> bool:
+    return entry.suffix == ".toml"
+
+
+def _keyframes(entries: list[tuple[int, Path]]) -> set[int]:
+    """The entries to keep whole: the first, then the first one :data:`KEYFRAME` entries after the last kept."""
+    kept: set[int] = set()
+    since = KEYFRAME
+    for seq, _ in entries:
+        if since >= KEYFRAME:
+            kept.add(seq)
+            since = 0
+        since += 1
+    return kept
+
+
+def _delta(before: str, after: str) -> str:
+    """``after`` as a JSON list of line ranges of ``before`` (``[i, j]``) and new text (strings)."""
+    old, new = before.splitlines(keepends=True), after.splitlines(keepends=True)
+    ops: list[list[int] | str] = []
+    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            ops.append([i1, i2])
+        elif j2 > j1:
+            ops.append("".join(new[j1:j2]))
+    return json.dumps(ops, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+def _patched(before: str, delta: str, entry: Path) -> str:
+    """The text :func:`_delta` stored in ``entry``, rebuilt from the text before it."""
+    old = before.splitlines(keepends=True)
+    try:
+        ops = json.loads(delta)
+        return "".join("".join(old[op[0] : op[1]]) if isinstance(op, list) else op for op in ops)
+    except (ValueError, TypeError, IndexError):
+        raise ConfigError("is not a journal delta", file=entry, hint="restore it from a backup or remove it") from None
+
+
+def _text(entries: list[tuple[int, Path]], index: int) -> str:
+    """The text of ``entries[index]``: its whole copy, or the deltas since the last whole one applied in turn."""
+    start = index
+    while not _whole(entries[start][1]):
+        start -= 1
+        if start < 0:
+            raise ConfigError(
+                "the journal has no whole version before this delta", file=entries[index][1],
+                hint="the entries before it were removed; delete the deltas up to the next .toml entry",
+            )  # fmt: skip
+    text = entries[start][1].read_text(encoding="utf-8")
+    for _, entry in entries[start + 1 : index + 1]:
+        text = _patched(text, entry.read_text(encoding="utf-8"), entry)
+    return text
+
+
+def _record(path: Path, old: str) -> None:
+    """Journal ``old`` as the next entry, then turn whole entries that are not keyframes into deltas."""
+    entries = _journal(path)
+    seq = entries[-1][0] + 1 if entries else 1
+    directory = journal_dir(path)
+    directory.mkdir(exist_ok=True)
+    atomic_write(directory / f"{path.stem}.{seq:04d}.toml", old)
+    entries = _journal(path)
+    keep = _keyframes(entries)
+    texts: dict[int, str] = {}
+    for i, (number, entry) in enumerate(entries):
+        if number in keep or not _whole(entry):
+            continue
+        texts[i] = entry.read_text(encoding="utf-8")
+        before = texts.get(i - 1)
+        if before is None:
+            before = _text(entries, i - 1)
+        atomic_write(entry.with_suffix(".delta"), _delta(before, texts[i]))
+        os.unlink(entry)
+        entries[i] = (number, entry.with_suffix(".delta"))
 
 
 def _locked(path: Path) -> contextlib.AbstractContextManager[Any]:
@@ -86,11 +177,7 @@ def change(path: Path) -> Iterator[Event]:
         new = dumps(event)
         if new == old:
             return
-        entries = _journal(path)
-        seq = entries[-1][0] + 1 if entries else 1
-        directory = journal_dir(path)
-        directory.mkdir(exist_ok=True)
-        atomic_write(directory / f"{path.stem}.{seq:04d}.toml", old)
+        _record(path, old)
         atomic_write(path, new)
 
 
@@ -121,7 +208,7 @@ def undo(path: Path, *, expected: int | None = None) -> str:
         seq, previous = entries[-1]
         if expected is not None and seq != expected:
             raise StateError(f"the event has changed since this page was shown (change {seq}); reload and check it")
-        text = previous.read_text(encoding="utf-8")
+        text = _text(entries, len(entries) - 1)
         loads(text, previous)
         if path.exists():
             atomic_write(journal_dir(path) / f"{path.stem}.undone.{seq:04d}.toml", path.read_text(encoding="utf-8"))

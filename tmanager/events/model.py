@@ -51,6 +51,12 @@ class EntryMode(enum.StrEnum):
 
 #: How rounds missed before a late entry are scored: as zero- or half-point byes.
 LateEntry = Literal["zero", "half"]
+#: FIDE's titles in the order that ranks players of equal rating (C.04.2, initial order), as TRF writes them.
+TITLES = ("GM", "IM", "WGM", "FM", "WIM", "CM", "WFM", "WCM")
+#: A player's sex as TRF writes it: ``m``, ``w`` or unknown.
+Sex = Literal["", "m", "w"]
+#: Which of a FIDE player's three ratings an event uses.
+RatingList = Literal["standard", "rapid", "blitz"]
 #: The opening pairing of a score-based division: none, round 1 at random, or InitFontes.
 Opening = Literal["", "random", "init-fontes"]
 
@@ -61,9 +67,11 @@ class Player:
 
     number: int
     name: str
+    title: str = ""  # one of TITLES
     rating: int = field(default=0, metadata=tomlmap.KEEP)
     fide_id: int | None = None
     federation: str = ""
+    sex: Sex = ""
     club: str = ""
     team: str = ""
     birth: str = ""
@@ -78,6 +86,16 @@ class Player:
     def plays(self, round_number: int) -> bool:
         """Available for pairing in that round."""
         return self.status == PlayerStatus.ACTIVE and round_number not in self.absent
+
+    @property
+    def birth_year(self) -> int | None:
+        return int(self.birth[:4]) if self.birth else None
+
+
+def fide_order(player: Player) -> tuple[int, int, str, int]:
+    """FIDE's initial order (C.04.2): rating (highest first), title (GM first), name; then the number."""
+    title = TITLES.index(player.title) if player.title in TITLES else len(TITLES)
+    return (-player.rating, title, player.name.casefold(), player.number)
 
 
 @dataclass
@@ -159,6 +177,13 @@ class Division:
     initial_colour: Literal["white", "black"] | None = None
     forbidden: list[list[int]] = field(default_factory=list)
     team_apart: bool = False
+    #: The player numbers are FIDE start numbers (`event start-numbers`): they are the pairing order and the TRF
+    #: starting ranks. Otherwise numbers are permanent entry numbers and the pairing order is FIDE's initial order.
+    start_numbers: bool = False
+    #: Accelerated pairings of a Dutch division: "baku" (C.04.5.1), or none.
+    acceleration: Literal["", "baku"] = ""
+    #: The last player of the Baku group GA (a player number), fixed when round 1 is paired.
+    baku_last: int | None = None
     scored: ScoredSettings | None = field(default=None, metadata=tomlmap.OUTSIDE)
     players: list[Player] = field(default_factory=list, metadata=tomlmap.key("player"))
     rounds: list[Round] = field(default_factory=list, metadata=tomlmap.OUTSIDE)
@@ -187,8 +212,8 @@ class Division:
         return max((r.number for r in self.rounds if r.paired), default=0)
 
     def ranks(self) -> dict[int, int]:
-        """Pairing order by rating (highest first), then name, then number."""
-        order = sorted(self.players, key=lambda p: (-p.rating, p.name.casefold(), p.number))
+        """Pairing order: the start numbers once assigned, else FIDE's initial order (:func:`fide_order`)."""
+        order = sorted(self.players, key=(lambda p: p.number) if self.start_numbers else fide_order)
         return {p.number: i for i, p in enumerate(order, 1)}
 
     def forbidden_groups(self) -> list[frozenset[int]]:
@@ -213,14 +238,26 @@ class Event:
 
     name: str
     site: str = ""
+    federation: str = ""  # the organising federation (TRF 032)
     start: str = ""
     end: str = ""
     arbiter: str = ""
+    deputies: list[str] = field(default_factory=list)  # deputy chief arbiters (TRF 112)
     rounds: int = field(default=0, metadata=tomlmap.KEEP)
+    #: When each round starts, ``YYYY-MM-DD HH:MM`` (or the date alone), round 1 first: pairing sheets, TRF 132.
+    schedule: list[str] = field(default_factory=list)
+    #: The time control as FIDE encodes it (TRF 222): ``5400+30``, ``40/6000+30:900+30``.
+    time_control: str = ""
     tiebreaks: list[str] = field(default_factory=lambda: ["BH-C1", "BH", "SB"], metadata=tomlmap.KEEP)
     late_entry: LateEntry = field(default="zero", metadata=tomlmap.KEEP)
     max_byes: int | None = None  # requested byes allowed per player
     stylesheet: str = ""  # a CSS file for the HTML reports, relative to the event file
+    #: The rating FIDE rating lists give players: standard, rapid or blitz.
+    rating_list: RatingList = "standard"
+    #: Prize categories, ranked apart: U18, S50, women, unrated, 1800-1999, U1600… (:mod:`tmanager.core.categories`)
+    categories: list[str] = field(default_factory=list)
+    #: Places listed per category in the prize list.
+    prizes: int = 3
     hooks: dict[str, str] = field(default_factory=dict, metadata=tomlmap.OUTSIDE)  # HOOKS name -> shell command
     scoring: PointsSystem = field(default_factory=PointsSystem, metadata=tomlmap.OUTSIDE)
     divisions: list[Division] = field(default_factory=list, metadata=tomlmap.OUTSIDE)
@@ -239,6 +276,10 @@ class Event:
                 return d
         raise StateError(f"no division {name!r}; the event has {', '.join(d.name for d in self.divisions)}")
 
+    def round_time(self, number: int) -> str:
+        """When round ``number`` starts, as the schedule says (empty if it does not)."""
+        return self.schedule[number - 1] if 0 < number <= len(self.schedule) else ""
+
     def total_rounds(self, division: Division) -> int:
         """Planned rounds: the event's, or the Berger cycles of a round robin."""
         if division.system == PairingSystem.ROUND_ROBIN:
@@ -255,3 +296,9 @@ def label(player: Player) -> str:
 def missing(division: Division) -> list[tuple[int, Board]]:
     """Boards of paired rounds without a final result: (round, board)."""
     return [(r.number, b) for r in division.rounds if r.paired for b in r.boards if b.result.pending]
+
+
+def absent_players(division: Division, record: Round) -> list[Player]:
+    """The players of a paired round on no board and without a bye (withdrawn, absent, entered later), by name."""
+    seated = {n for b in record.boards for n in (b.white, b.black)} | set(record.byes)
+    return sorted((p for p in division.players if p.number not in seated), key=lambda p: p.name.casefold())

@@ -25,15 +25,20 @@ _FIXED = frozenset({"number", "status", "absent"})
 
 
 def find_player(division: Division, text: str) -> Player:
-    """A player by number or by a unique part of the name (case-insensitive)."""
+    """A player by number or by name (case-insensitive): the whole name, else the whole surname (``Kuiper`` is
+    Kuiper, Jan even beside Kuipers, Piet), else a part of the name that only one player's has."""
     text = text.strip()
     if text.isdigit():
         return division.player(int(text))
     needle = text.casefold()
     matches = [p for p in division.players if needle in p.name.casefold()]
-    exact = [p for p in matches if p.name.casefold() == needle]
-    if len(exact) == 1 or len(matches) == 1:
-        return (exact or matches)[0]
+    for same in (
+        [p for p in matches if p.name.casefold() == needle],
+        [p for p in matches if p.name.partition(",")[0].strip().casefold() == needle],
+        matches,
+    ):
+        if len(same) == 1:
+            return same[0]
     if not matches:
         raise StateError(f"no player matches {text!r} in division {division.name!r}", topic=Topic.NO_PLAYER)
     some = ", ".join(label(p) for p in matches[:5])
@@ -233,6 +238,30 @@ def forbid(division: Division, players: Sequence[Player]) -> list[str]:
     if numbers not in division.forbidden:
         division.forbidden.append(numbers)
     return [f"will not pair {', '.join(label(p) for p in players)} against each other"]
+
+
+def unforbid(division: Division, first: Player, second: Player) -> list[str]:
+    """Let two players meet again: the pair leaves every forbidden group that holds both (a larger group keeps
+    its other pairs, split in two)."""
+    pair = {first.number, second.number}
+    if len(pair) < 2:
+        raise StateError("unforbid needs two different players")
+    if not any(pair <= set(group) for group in division.forbidden):
+        teams = " (they share a team: `forbid --teams off` lets team mates meet)" if division.team_apart and (
+            first.team and first.team.casefold() == second.team.casefold()
+        ) else ""
+        raise StateError(f"{label(first)} and {label(second)} are not a forbidden pair{teams}")
+    groups: list[list[int]] = []
+    for group in division.forbidden:
+        if not pair <= set(group):
+            groups.append(group)
+            continue
+        for without in sorted(pair):
+            rest = [n for n in group if n != without]
+            if len(rest) > 1 and rest not in groups:
+                groups.append(rest)
+    division.forbidden = groups
+    return [f"{label(first)} and {label(second)} may be paired against each other again"]
 
 
 def force(event: Event, division: Division, white: Player, black: Player | None) -> list[str]:

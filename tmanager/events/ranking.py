@@ -8,10 +8,12 @@ level on everything share a rank.
 
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass
 from typing import Literal
 
 from tmanager.core import tiebreaks
+from tmanager.core.categories import Category
 from tmanager.core.results import Colour, format_points
 from tmanager.errors import StateError
 from tmanager.events.games import round_games, scores
@@ -34,7 +36,45 @@ class TiebreakStanding:
     rank: int
     player: Player
     points: int
-    values: tuple[float, ...]
+    values: tuple[float | None, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """Players ranked among themselves: a prize category of the event, or a flag (a free class)."""
+
+    name: str
+    members: frozenset[int]
+
+
+def event_year(event: Event) -> int:
+    """The year categories count ages in: the event's start (or end), else this year."""
+    date = event.start or event.end
+    return int(date[:4]) if date else datetime.date.today().year
+
+
+def category(event: Event, division: Division, name: str) -> Group:
+    """The players of ``division`` in category ``name`` (U18, S50, women, unrated, 1800-1999…)."""
+    try:
+        found = Category.parse(name)
+    except ValueError as exc:
+        raise StateError(str(exc)) from None
+    year = event_year(event)
+    members = frozenset(
+        p.number for p in division.players
+        if found.includes(year=year, birth_year=p.birth_year, sex=p.sex, rating=p.rating)
+    )  # fmt: skip
+    return Group(found.name, members)
+
+
+def flag(division: Division, name: str) -> Group:
+    """The players of ``division`` with flag ``name``."""
+    return Group(name, frozenset(p.number for p in division.players if name in p.flags))
+
+
+def tiebreak_names(event: Event) -> tuple[tiebreaks.Tiebreak, ...]:
+    """The event's tie-breaks, as FIDE writes them."""
+    return tuple(tiebreaks.parse_all(event.tiebreaks))
 
 
 def round_results(event: Event, division: Division, upto: int) -> dict[str, list[tiebreaks.RoundResult]]:
@@ -58,10 +98,10 @@ def round_results(event: Event, division: Division, upto: int) -> dict[str, list
 
 
 def tiebreak_standings(
-    event: Event, division: Division, upto: int | None = None, *, flag: str | None = None
+    event: Event, division: Division, upto: int | None = None, *, among: Group | None = None
 ) -> list[TiebreakStanding]:
     """The ranking after round ``upto`` (the last paired round by default) by points and the event's tie-breaks;
-    with ``flag``, only players with that flag (ranked among themselves)."""
+    with ``among``, only that group's players (ranked among themselves)."""
     upto = division.paired_rounds if upto is None else upto
     if not 0 <= upto <= division.paired_rounds:
         raise StateError(f"round {upto} is not paired; standings exist for rounds 0-{division.paired_rounds}")
@@ -74,15 +114,17 @@ def tiebreak_standings(
         round_robin=division.system == PairingSystem.ROUND_ROBIN,
         win=event.scoring.win / 10,
         draw=event.scoring.draw / 10,
+        final=upto > 0 and upto == event.total_rounds(division),
+        rules=tiebreaks.rules_for(event.start),
     )
     by_number = {str(p.number): p for p in division.players}
     points = scores(event, division, upto)
     lines: list[TiebreakStanding] = []
-    previous: tuple[float, ...] | None = None
+    previous: tuple[float | None, ...] | None = None
     shown = 0
     for r in ranked:
         player = by_number[r.name]
-        if flag is not None and flag not in player.flags:
+        if among is not None and player.number not in among.members:
             continue
         shown += 1
         key = (r.points, *r.values)

@@ -18,10 +18,12 @@ from typing import Any
 
 from tmanager.core.results import Colour
 from tmanager.errors import StateError
-from tmanager.events import hooks, journal, operations
+from tmanager.events import hooks, journal, operations, registration
 from tmanager.events.model import Division, Event, LateEntry, Player, missing
-from tmanager.events.rules import PairOptions, ScoreRules, parse_system, require, rules_for
+from tmanager.events.rules import ChessRules, PairOptions, ScoreRules, parse_system, require, rules_for
 from tmanager.events.rules.scored import set_off as scored_set_off
+from tmanager.formats.playercsv import Row
+from tmanager.formats.ratinglist import Entry
 
 
 def _change(path: Path, division: str | None, operation: Callable[[Event, Division], list[str]]) -> list[str]:
@@ -36,12 +38,36 @@ def _still_last(division: Division, expected: int | None, doing: str) -> None:
 
 
 def add_player(path: Path, division: str | None, player: Player, *, missed: LateEntry | None = None) -> list[str]:
-    """Enter ``player``; with ``player.number`` 0, the next free number."""
+    """Enter ``player``; with ``player.number`` 0, the next free number (in a start-numbered division, the place
+    FIDE's order gives)."""
 
     def operation(e: Event, d: Division) -> list[str]:
         if not player.number:
             player.number = max((p.number for p in d.players), default=0) + 1
-        return operations.add_player(e, d, player, missed=missed)
+        return operations.add_player(e, d, player, missed=missed) + registration.place_late_entry(d, player)
+
+    return _change(path, division, operation)
+
+
+def import_players(
+    path: Path, division: str | None, rows: Sequence[Row], entries: Mapping[int, Entry] | None, *, source: str
+) -> list[str]:
+    """Enter the players of a CSV file completed from a FIDE list (``entries``; None: no list), or the players
+    picked from a FIDE list."""
+    return _change(path, division, lambda e, d: registration.import_players(e, d, rows, entries, source=source))
+
+
+def update_ratings(path: Path, division: str | None, entries: Mapping[int, Entry], *, source: str) -> list[str]:
+    """Ratings and titles from a FIDE list (before a round)."""
+    return _change(path, division, lambda e, d: registration.update_ratings(e, d, entries, source=source))
+
+
+def start_numbers(path: Path, division: str | None) -> list[str]:
+    """Number the players in FIDE's initial order; the numbers become the pairing order and TRF starting ranks."""
+
+    def operation(e: Event, d: Division) -> list[str]:
+        require(rules_for(e, d), ChessRules, f"division {d.name!r} is score-based: start numbers are for chess")
+        return registration.assign_start_numbers(d)
 
     return _change(path, division, operation)
 
@@ -91,6 +117,15 @@ def forbid(path: Path, division: str | None, players: Sequence[str], *, teams: b
         return messages
 
     return _change(path, division, operation)
+
+
+def unforbid(path: Path, division: str | None, first: str, second: str) -> list[str]:
+    """Take a pair out of the forbidden pairs (a mistaken `forbid`, without undoing what came after it)."""
+    return _change(
+        path,
+        division,
+        lambda e, d: operations.unforbid(d, operations.find_player(d, first), operations.find_player(d, second)),
+    )
 
 
 def force(path: Path, division: str | None, white: str, black: str, *, expected_round: int | None = None) -> list[str]:

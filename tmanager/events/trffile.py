@@ -1,48 +1,75 @@
-"""A chess division as a FIDE TRF-16 / TRF-2026 file, and back (:mod:`tmanager.formats.trf` holds the file's syntax).
+"""A chess division as a FIDE TRF-2026 (or TRF-16) file, and back (:mod:`tmanager.formats.trf` holds the syntax).
 
-The export is a standard TRF: header lines (``012`` name, ``022`` site,
-``042``/``052`` dates, ``062``/``072`` players and rated players, ``092`` type,
-``102`` arbiter), the pairing programs' ``XXR`` (rounds), ``XXC`` (initial
-colour), ``XXP`` (players who must not meet, including team mates with
-``team_apart``) and ``BBW``… (a points system other than 1-½-0), and one ``001``
-line per player. The TRF starting rank of a player is their **pairing rank**
-(:meth:`~tmanager.events.model.Division.ranks`: rating, then name), as FIDE and the
-endorsed programs expect, so that ``bbpPairings --dutch FILE -c`` and
+The export is a standard TRF. Its header: ``012`` name, ``022`` city,
+``032`` federation, ``042``/``052`` dates, ``062``/``072`` players and rated
+players, ``092`` type, ``102`` chief arbiter, ``112`` deputies, ``132`` the
+rounds' dates, then in TRF-2026 ``142`` rounds, ``152`` initial colour,
+``162`` points per result (when not 1-½-0), ``192`` the encoded type
+(``FIDE_DUTCH_2025``, ``…_BAKU``, ``FIDE_ROUNDROBIN``…), ``202`` the tie-breaks
+(as FIDE's TieBreakServer reads them, ``BH/C1``) and ``222`` the encoded time
+control; in TRF-16 the pairing programs' ``XXR``, ``XXC`` and ``BBW``… lines
+instead. Records: ``240`` the requested byes of rounds not in the player
+lines, ``250`` the Baku method's virtual points, ``260`` players who must not
+meet (``XXP`` in TRF-16). One ``001`` line per player: sex and title, name,
+rating, federation, FIDE ID, birth, points, rank, rounds.
+
+**Numbers.** A player's starting rank is their player number, the number
+printed everywhere. In a division with start numbers (``event start-numbers``)
+that is also the pairing order; otherwise (numbers in the order of entry) the
+file says ``XXC rank`` and lists the players in pairing order, as JaVaFo and
+bbpPairings read it, so that ``bbpPairings --dutch FILE -c`` and
 ``tmanager pair --dutch FILE -c`` re-pair every round as the event did.
 
-What TRF cannot hold — the permanent player numbers, clubs, teams, flags,
-withdrawals, board order, adjourned games, forced games, requested byes of
-rounds not yet paired and the event's settings — goes into ``XTM`` lines, one
-JSON object each (``XTM event {…}``, ``XTM player ID {…}``, ``XTM round N
-{…}``). Pairing programs skip lines of unknown kinds, and :func:`loads` reads
-them back, so an exported event re-imported is the same event. A TRF written by
-another program (no ``XTM`` lines) imports too: players numbered by starting
-rank, the results, byes and absences, the header data.
+**A round in progress** (paired, results missing) is left out of the player
+lines: every game there has its result, as pairing programs require (a blank
+result makes bbpPairings refuse the file), and the points and ranks are those
+after the last complete round. Its pairing and the results already in go into
+``XTM`` lines, and its requested byes into ``240`` records, so that a pairing
+program pairs it again from the file as the event did.
+
+What TRF cannot hold — clubs, teams, flags, withdrawals, board order,
+adjourned games, forced games, requested byes of rounds not yet paired and the
+event's settings — goes into ``XTM`` lines, one JSON object each (``XTM event
+{…}``, ``XTM player N {…}``, ``XTM round N {…}``). Pairing programs skip lines
+of unknown kinds, and :func:`loads` reads them back, so an exported event
+re-imported is the same event. A TRF written by another program (no ``XTM``
+lines) imports too: players numbered by starting rank (the pairing order), the
+results, byes and absences, the records, the header data.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from tmanager import tomlmap
+from tmanager.core import tiebreaks
 from tmanager.core.results import ByeKind, Colour, Result, format_points
-from tmanager.errors import ConfigError
+from tmanager.errors import ConfigError, StateError
 from tmanager.events.eventfile import check
-from tmanager.events.games import round_games, scores
-from tmanager.events.model import Board, Division, Event, PairingSystem, Player, Round
+from tmanager.events.games import round_games, scores, virtual_points
+from tmanager.events.model import Board, Division, Event, PairingSystem, Player, Round, missing
 from tmanager.events.ranking import tiebreak_standings
 from tmanager.events.rules import ChessRules, require, rules_for
 from tmanager.formats import trf
 from tmanager.pairing import Game
 from tmanager.pairing.model import STANDARD
 
+Version = Literal["2026", "16"]
+VERSIONS: tuple[Version, ...] = ("2026", "16")
 _SYSTEM_NAMES = {
     PairingSystem.DUTCH: "Swiss system (FIDE Dutch)", PairingSystem.ROUND_ROBIN: "Round robin (Berger)",
     PairingSystem.MANUAL: "Manual",
 }  # fmt: skip
+#: TRF-2026 ``192``: the division's system as FIDE's tournament-type codes write it.
+_TYPE_CODES = {PairingSystem.DUTCH: "FIDE_DUTCH_2025", PairingSystem.MANUAL: "CUSTOM_SWISS"}
+#: What a ``192`` code says of the system (prefixes; the rest is manual).
+_SYSTEMS_OF_TYPE = (("FIDE_DUTCH", PairingSystem.DUTCH), ("FIDE_ROUNDROBIN", PairingSystem.ROUND_ROBIN),
+                    ("FIDE_DOUBLEROUNDROBIN", PairingSystem.ROUND_ROBIN),
+                    ("BERGER_", PairingSystem.ROUND_ROBIN))  # fmt: skip
+_BYE_RECORDS: dict[ByeKind, trf.ByeCode] = {ByeKind.FULL: "F", ByeKind.HALF: "H", ByeKind.ZERO: "Z"}
 
 
 def _trf_date(text: str) -> str:
@@ -58,14 +85,13 @@ def _event_date(text: str) -> str:
     return text.replace("/", "-") if text else ""
 
 
-def _header(rank: int, p: Player) -> str:
+def _header(p: Player) -> str:
     """Columns 1–80 of a player line."""
-    sex = "w" if "woman" in p.flags else " "
     rating = str(p.rating) if p.rating else ""
     fide_id = str(p.fide_id) if p.fide_id is not None else ""
     return (
-        f"001 {rank:4d} {sex}{'':3} {p.name[:33]:33} {rating:>4.4} {p.federation[:3]:3} {fide_id:>11.11} "
-        f"{_trf_date(p.birth):10.10} "
+        f"001 {p.number:4d} {p.sex or ' '}{p.title:3.3} {p.name[:33]:33} {rating:>4.4} {p.federation[:3]:3} "
+        f"{fide_id:>11.11} {_trf_date(p.birth):10.10} "
     )
 
 
@@ -75,15 +101,22 @@ def _read_header(line: trf.TrfPlayer) -> dict[str, Any]:
     fide_id = h[57:68].strip()
     return {
         "name": line.name,
+        "title": h[10:13].strip().upper(),
         "rating": line.rating,
         "federation": h[53:56].strip(),
         "fide_id": int(fide_id) if fide_id.isdigit() else None,
+        "sex": h[9] if h[9] in "mw" else "",
         "birth": _event_date(h[69:79]),
-        "woman": h[9] == "w",
     }
 
 
-def dumps(event: Event, division: Division) -> str:
+def complete_rounds(division: Division) -> int:
+    """The rounds the player lines hold: paired, every result in (a round in progress is left out)."""
+    pending = {n for n, _ in missing(division)}
+    return min(pending, default=division.paired_rounds + 1) - 1
+
+
+def dumps(event: Event, division: Division, *, version: Version = "2026") -> str:
     """The division as TRF text (LF line endings); a :class:`StateError` for a score-based division."""
     require(
         rules_for(event, division),
@@ -91,11 +124,50 @@ def dumps(event: Event, division: Division) -> str:
         f"division {division.name!r} is score-based: TRF is for chess divisions; "
         "write it as a tsh .t file with `event export-t` (or .TOU with `event export-tou`)",
     )
+    rounds = complete_rounds(division)
     ranks = division.ranks()
-    places = {s.player.number: s.rank for s in tiebreak_standings(event, division)} if division.paired_rounds else {}
+    by_rank = sorted(division.players, key=lambda p: ranks[p.number])
+    in_order = [p.number for p in by_rank] == sorted(ranks)
+    places = {s.player.number: s.rank for s in tiebreak_standings(event, division, rounds)} if rounds else {}
+    lines = [*_header_lines(event, division, version), *_pairing_lines(event, division, version, in_order)]
+    lines.append("XTM event " + _json(_event_extras(event, division)))
+    for p in division.players:
+        lines.append(f"XTM player {p.number} " + _json(_player_extras(p)))
+    for r in division.rounds:
+        lines.append(f"XTM round {r.number} " + _json(_round_extras(r, results=r.number > rounds)))
+    paired = [round_games(division, r) for r in division.rounds if r.paired and r.number <= rounds]
+    points = scores(event, division, rounds)
+    upcoming = _sitting_out(division, rounds + 1)
+    # The points count a requested bye of the round in progress, as its entry is written (bbpPairings' checker
+    # counts it; its pairing takes it off again).
+    points = {n: v + sum(event.scoring.points(g) for g in upcoming.get(n, ())) for n, v in points.items()}
+    players = tuple(
+        trf.TrfPlayer(p.number, _header(p), points[p.number], places.get(p.number),
+                      tuple(entries[p.number] for entries in paired) + upcoming.get(p.number, ()))
+        for p in by_rank
+    )  # fmt: skip
+    records = _records(event, division, version, rounds) if version == "2026" else {}
+    return trf.dumps(trf.Tournament(players=players, lines=tuple(lines), records=records, by_rank=not in_order))
+
+
+def _sitting_out(division: Division, number: int) -> dict[int, tuple[Game, ...]]:
+    """The players of a round in progress who are not paired in it — requested byes and absences — as the entry
+    after their complete rounds (``0000 - H``, ``0000 - Z``…). Pairing programs read such an entry as "not to be
+    paired in the next round", so that they pair the round again with the same players; the pairing-allocated
+    bye is left for them to allocate."""
+    record = next((r for r in division.rounds if r.number == number and r.paired), None)
+    if record is None:
+        return {}
+    return {
+        player: (game,) for player, game in round_games(division, record).items()
+        if game.opponent is None and game.result != "U"
+    }  # fmt: skip
+
+
+def _header_lines(event: Event, division: Division, version: Version) -> list[str]:
     lines = [f"012 {event.name}"]
-    lines += [f"{code} {value}" for code, value in (("022", event.site), ("042", _trf_date(event.start)),
-              ("052", _trf_date(event.end))) if value]  # fmt: skip
+    lines += [f"{code} {value}" for code, value in (("022", event.site), ("032", event.federation),
+              ("042", _trf_date(event.start)), ("052", _trf_date(event.end))) if value]  # fmt: skip
     lines += [
         f"062 {len(division.players)}",
         f"072 {sum(1 for p in division.players if p.rating)}",
@@ -103,39 +175,104 @@ def dumps(event: Event, division: Division) -> str:
     ]
     if event.arbiter:
         lines.append(f"102 {event.arbiter}")
+    lines += [f"112 {deputy}" for deputy in event.deputies]
+    if event.schedule:
+        dates = "".join(f"{when[2:10].replace('-', '/'):<10}" for when in event.schedule)
+        lines.append(f"{'132':<91}{dates}".rstrip())
+    if version == "16":
+        return lines
     total = event.total_rounds(division)
     if total:
-        lines.append(f"XXR {total}")
+        lines.append(f"142 {total}")
     if division.initial_colour:
-        lines.append(f"XXC {division.initial_colour}1")
+        lines.append(f"152 {division.initial_colour[0].upper()}")
+    try:
+        scoring = trf.scoring_line(event.scoring)
+    except ValueError as exc:
+        raise StateError(f"{exc}: the event's scoring cannot be written as TRF-2026 (try --version 16)") from None
+    if scoring:
+        lines.append(scoring)
+    lines.append(f"192 {_type_code(division)}")
+    lines.append("202 " + ",".join(t.name.replace("-", "/") for t in tiebreaks.parse_all(event.tiebreaks)))
+    if event.time_control:
+        lines.append(f"222 {event.time_control}")
+    return lines
+
+
+def _type_code(division: Division) -> str:
+    if division.system == PairingSystem.ROUND_ROBIN:
+        return "FIDE_DOUBLEROUNDROBIN" if division.cycles == 2 else "FIDE_ROUNDROBIN"
+    code = _TYPE_CODES[division.system]
+    return code + "_BAKU" if division.acceleration == "baku" else code
+
+
+def _pairing_lines(event: Event, division: Division, version: Version, in_order: bool) -> list[str]:
+    """The pairing programs' lines: ``XXC rank`` when the file lists players in pairing order; in TRF-16 the
+    rounds, the initial colour, the points and the forbidden pairs as XX and BB lines."""
+    words = [] if in_order else ["rank"]
+    if version == "16" and division.initial_colour:
+        words.append(f"{division.initial_colour}1")
+    lines = [f"XXC {' '.join(words)}"] if words else []
+    if version == "2026":
+        return lines
+    total = event.total_rounds(division)
+    if total:
+        lines.insert(0, f"XXR {total}")
     if event.scoring != STANDARD:
-        scoring = event.scoring
-        lines += [f"{code} {format_points(getattr(scoring, name), decimal=True)}"
+        lines += [f"{code} {format_points(getattr(event.scoring, name), decimal=True)}"
                   for code, name in trf.POINTS_CODES.items()]  # fmt: skip
-    for group in division.forbidden_groups():
-        lines.append("XXP " + " ".join(str(ranks[n]) for n in sorted(group, key=ranks.__getitem__)))
-    lines.append("XTM event " + _json(_event_extras(event, division)))
-    for p in division.players:
-        lines.append(f"XTM player {ranks[p.number]} " + _json(_player_extras(ranks[p.number], p)))
+    lines += ["XXP " + " ".join(str(n) for n in sorted(group)) for group in division.forbidden_groups()]
+    return lines
+
+
+def _records(event: Event, division: Division, version: Version, rounds: int) -> dict[str, tuple[Any, ...]]:
+    """TRF-2026 records: byes of the rounds after the player lines, Baku's virtual points, forbidden pairs."""
+    total = event.total_rounds(division) or max(division.paired_rounds, 1)
+    byes = []
     for r in division.rounds:
-        lines.append(f"XTM round {r.number} " + _json(_round_extras(r)))
-    paired = [round_games(division, r) for r in division.rounds if r.paired]
-    points = scores(event, division)
-    players = []
-    for p in sorted(division.players, key=lambda p: ranks[p.number]):
-        games = tuple(_by_rank(entries[p.number], ranks) for entries in paired)
-        header = _header(ranks[p.number], p)
-        players.append(trf.TrfPlayer(ranks[p.number], header, points[p.number], places.get(p.number),
-                                     games))  # fmt: skip
-    return trf.dumps(trf.Tournament(players=tuple(players), lines=tuple(lines)))
+        if r.number <= rounds:
+            continue
+        for kind, code in _BYE_RECORDS.items():
+            players = tuple(sorted(p for p, k in r.byes.items() if k == kind))
+            if players:
+                byes.append(trf.Bye(code, r.number, players))
+    accelerations = []
+    for n in range(1, total + 1):
+        virtual = virtual_points(event, division, n)
+        for points in sorted(set(virtual.values())):
+            for first, last in _ranges(sorted(p for p, v in virtual.items() if v == points)):
+                accelerations.append(trf.Acceleration(points, n, n, first, last))
+    prohibited = [trf.Prohibited(1, total, tuple(sorted(g))) for g in division.forbidden_groups()]
+    return {trf.BYES.code: tuple(byes), trf.ACCELERATION.code: tuple(_merged(accelerations)),
+            trf.PROHIBITED.code: tuple(prohibited)}  # fmt: skip
+
+
+def _ranges(numbers: Sequence[int]) -> list[tuple[int, int]]:
+    """Consecutive numbers as (first, last) ranges."""
+    ranges: list[tuple[int, int]] = []
+    for n in numbers:
+        if ranges and ranges[-1][1] == n - 1:
+            ranges[-1] = (ranges[-1][0], n)
+        else:
+            ranges.append((n, n))
+    return ranges
+
+
+def _merged(records: list[trf.Acceleration]) -> list[trf.Acceleration]:
+    """Records of consecutive rounds with the same points and players as one."""
+    merged: list[trf.Acceleration] = []
+    for a in records:
+        last = merged[-1] if merged else None
+        if last and (last.points, last.first_player, last.last_player) == (a.points, a.first_player, a.last_player) \
+                and last.last_round == a.first_round - 1:  # fmt: skip
+            merged[-1] = trf.Acceleration(a.points, last.first_round, a.last_round, a.first_player, a.last_player)
+        else:
+            merged.append(a)
+    return merged
 
 
 def _json(data: Mapping[str, Any]) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-
-
-def _by_rank(game: Game, ranks: Mapping[int, int]) -> Game:
-    return Game(ranks[game.opponent] if game.opponent is not None else None, game.colour, game.result)
 
 
 def _event_extras(event: Event, division: Division) -> dict[str, Any]:
@@ -149,18 +286,29 @@ def _event_extras(event: Event, division: Division) -> dict[str, Any]:
     optional: dict[str, tuple[Any, Any]] = {
         "cycles": (division.cycles, 1), "initial_colour": (division.initial_colour, None),
         "forbidden": (division.forbidden, []), "team_apart": (division.team_apart, False),
+        "start_numbers": (division.start_numbers, False), "acceleration": (division.acceleration, ""),
+        "baku_last": (division.baku_last, None),
         "max_byes": (event.max_byes, None), "stylesheet": (event.stylesheet, ""),
+        "rating_list": (event.rating_list, "standard"), "categories": (event.categories, []),
+        "prizes": (event.prizes, 3), "schedule": (event.schedule, []), "time_control": (event.time_control, ""),
         "hooks": (event.hooks, {}),
     }  # fmt: skip
     extras.update({key: value for key, (value, default) in optional.items() if value != default})
     return extras
 
 
-def _player_extras(rank: int, p: Player) -> dict[str, Any]:
+#: Settings the ``XTM event`` line carries to the event and to the division.
+_EVENT_KEYS = ("tiebreaks", "late_entry", "max_byes", "stylesheet", "rating_list", "categories", "prizes",
+               "schedule", "time_control")  # fmt: skip
+_DIVISION_KEYS = ("system", "cycles", "initial_colour", "forbidden", "team_apart", "start_numbers", "acceleration",
+                  "baku_last")  # fmt: skip
+
+
+def _player_extras(p: Player) -> dict[str, Any]:
     """Everything of the player that the ``001`` line does not give back as it is."""
-    read = _read_header(trf.TrfPlayer(rank, _header(rank, p), 0, None, ()))
-    extras: dict[str, Any] = {"number": p.number}
-    for key in ("name", "rating", "federation", "fide_id", "birth"):
+    read = _read_header(trf.TrfPlayer(p.number, _header(p), 0, None, ()))
+    extras: dict[str, Any] = {}
+    for key in ("name", "title", "rating", "federation", "fide_id", "sex", "birth"):
         if read[key] != getattr(p, key):
             extras[key] = getattr(p, key)
     for key, default in (("club", ""), ("team", ""), ("flags", []), ("status", "active"), ("absent", [])):
@@ -169,15 +317,17 @@ def _player_extras(rank: int, p: Player) -> dict[str, Any]:
     return extras
 
 
-def _round_extras(r: Round) -> dict[str, Any]:
+def _round_extras(r: Round, *, results: bool) -> dict[str, Any]:
+    """What a round's player-line entries do not say; with ``results`` (a round the player lines leave out),
+    the results already in too."""
     extras: dict[str, Any] = {
-        "boards": [[b.white, b.black] for b in r.boards],
+        "boards": [[b.white, b.black, *([str(b.result)] if results else [])] for b in r.boards],
         "byes": [[n, k] for n, k in r.byes.items()],
     }
     if not r.paired:
         extras["paired"] = False
     adjourned = [i for i, b in enumerate(r.boards, 1) if b.result == Result.ADJOURNED]
-    if adjourned:
+    if adjourned and not results:
         extras["adjourned"] = adjourned
     if r.forced:
         extras["forced"] = [list(f) for f in r.forced]
@@ -192,39 +342,47 @@ def _round_extras(r: Round) -> dict[str, Any]:
 def loads(text: str, *, file: Path | None = None) -> Event:
     """An event from TRF text; ``XTM`` lines (from :func:`dumps`) restore what TRF cannot hold."""
     tournament = trf.parse(text, file=file)
-    header: dict[str, str] = {}
+    header: dict[str, list[str]] = {}
     extras: dict[str, Any] = {"player": {}, "round": {}}
     for line in tournament.lines:
         code, _, rest = line.partition(" ")
-        if code in ("012", "022", "042", "052", "102"):
-            header[code] = rest.strip()
-        elif code == "XTM":
+        if code == "XTM":
             _read_extra(rest, extras, file)
-    meta = extras.get("event", {})
+        elif code in ("012", "022", "032", "042", "052", "102", "112", "132", "192", "202", "222"):
+            header.setdefault(code, []).append(line if code == "132" else rest.strip())
+    meta = extras.get("event")
+    if meta is None:
+        meta = _foreign_settings(tournament, header, file)
     where = "XTM event"
     settings = {
-        "name": header.get("012", "") or (file.stem if file else "imported"),
+        "name": _first(header, "012") or (file.stem if file else "imported"),
         "rounds": meta.get("rounds", tournament.total_rounds or tournament.played_rounds),
-        "site": header.get("022", ""),
-        "start": _event_date(header.get("042", "")),
-        "end": _event_date(header.get("052", "")),
-        "arbiter": header.get("102", ""),
-        **{key: meta[key] for key in ("tiebreaks", "late_entry", "max_byes", "stylesheet") if key in meta},
+        "site": _first(header, "022"),
+        "federation": _first(header, "032"),
+        "start": _event_date(_first(header, "042")),
+        "end": _event_date(_first(header, "052")),
+        "arbiter": _first(header, "102"),
+        "deputies": header.get("112", []),
+        **{key: meta[key] for key in _EVENT_KEYS if key in meta},
     }
     event = tomlmap.from_table(Event, settings, where, file)
     event.hooks = dict(meta.get("hooks", {}))
     event.scoring = tournament.points
-    numbers = {p.id: extras["player"].get(p.id, {}).get("number", p.id) for p in tournament.players}
     colour = Colour(tournament.initial_colour).word if tournament.initial_colour else None
+    by_id = {p.id: p for p in tournament.players}
+    # Starting ranks are player numbers; files of earlier versions name the number in their XTM player lines.
+    numbers = {p.id: extras["player"].get(p.id, {}).get("number", p.id) for p in tournament.players}
+    unknown = [n for group in tournament.forbidden for n in group if n not in by_id]
+    if unknown:
+        raise ConfigError(f"a prohibited pairing names starting rank {unknown[0]}, which no 001 line has", file=file)
     table = {
         "name": meta.get("division", "main"),
-        "forbidden": [sorted(numbers[i] for i in group) for group in tournament.forbidden],
+        "forbidden": [sorted(numbers[n] for n in group) for group in tournament.forbidden],
         **({"initial_colour": colour} if colour else {}),
-        **{key: meta[key] for key in ("system", "cycles", "initial_colour", "forbidden", "team_apart") if key in meta},
+        **{key: meta[key] for key in _DIVISION_KEYS if key in meta},
     }
     division = tomlmap.from_table(Division, table, where, file)
     order = list(extras["player"]) or [p.id for p in tournament.players]
-    by_id = {p.id: p for p in tournament.players}
     for rank in order:
         if rank not in by_id:
             raise ConfigError(f"XTM player {rank} has no 001 line", file=file)
@@ -233,14 +391,46 @@ def loads(text: str, *, file: Path | None = None) -> Event:
         division.rounds.append(_import_round(tournament, n, numbers, extras["round"].get(n, {})))
     for n, data in sorted(extras["round"].items()):
         if n > tournament.played_rounds:
-            record = Round(n, paired=False, forced_bye=data.get("forced_bye"))
-            record.boards = [Board(w, b) for w, b in data.get("boards", [])]
-            record.byes = {p: ByeKind(k) for p, k in data.get("byes", [])}
-            record.forced = [(w, b) for w, b in data.get("forced", [])]
-            division.rounds.append(record)
+            division.rounds.append(_later_round(n, data))
+    _requested_byes(tournament, division, numbers)
     event.divisions.append(division)
     check(event, file)
     return event
+
+
+def _first(header: Mapping[str, list[str]], code: str) -> str:
+    return header.get(code, [""])[0]
+
+
+def _foreign_settings(tournament: trf.Tournament, header: Mapping[str, list[str]], file: Path | None) -> dict[str, Any]:
+    """The settings of a TRF without ``XTM`` lines: its starting ranks as start numbers (unless it lists players
+    in pairing order), its tie-breaks (``202``), system and acceleration (``192``, ``250``), round dates (``132``)
+    and time control (``222``)."""
+    settings: dict[str, Any] = {"start_numbers": not tournament.by_rank}
+    code = _first(header, "192").upper()
+    for prefix, system in _SYSTEMS_OF_TYPE:
+        if code.startswith(prefix):
+            settings["system"] = system
+    if code and "system" not in settings:
+        settings["system"] = PairingSystem.MANUAL
+    if "DOUBLEROUNDROBIN" in code:
+        settings["cycles"] = 2
+    names = _first(header, "202").replace(",", " ").split()
+    try:
+        settings["tiebreaks"] = [tiebreaks.Tiebreak.parse(n).name for n in names if n.upper() != "PTS"] or None
+    except ValueError as exc:
+        raise ConfigError(f"202: {exc}", file=file) from None
+    if settings["tiebreaks"] is None:
+        del settings["tiebreaks"]
+    if _first(header, "222"):
+        settings["time_control"] = _first(header, "222")
+    dates = _first(header, "132")
+    schedule = [dates[i : i + 8].strip() for i in range(91, len(dates), 10)]
+    if any(schedule):
+        settings["schedule"] = [f"20{d.replace('/', '-')}" for d in schedule if d]
+    if tournament.values(trf.ACCELERATION) or code.endswith("_BAKU"):
+        settings["acceleration"] = "baku"
+    return settings
 
 
 def _read_extra(rest: str, extras: dict[str, Any], file: Path | None) -> None:
@@ -259,11 +449,8 @@ def _read_extra(rest: str, extras: dict[str, Any], file: Path | None) -> None:
 
 def _import_player(line: trf.TrfPlayer, extras: dict[str, Any] | None, number: int, file: Path | None) -> Player:
     read = _read_header(line)
-    data = {key: read[key] for key in ("name", "rating", "federation", "fide_id", "birth") if read[key] is not None}
-    if extras is None:
-        data["flags"] = ["woman"] if read["woman"] else []
-    else:
-        data.update({k: v for k, v in extras.items() if k != "number"})
+    data = {key: value for key, value in read.items() if value is not None}
+    data.update({k: v for k, v in (extras or {}).items() if k != "number"})
     return tomlmap.from_table(Player, {"number": number, **data}, f"XTM player {line.id}", file)
 
 
@@ -283,7 +470,7 @@ def _import_round(tournament: trf.Tournament, n: int, numbers: Mapping[int, int]
         theirs = entries[game.opponent]
         white, black = numbers[rank], numbers[game.opponent]
         boards[(white, black)] = Board(white, black, Result.from_trf(game.result, theirs.result) or Result.PENDING)
-    order = [tuple(b) for b in extras.get("boards", [])] or sorted(boards)
+    order = [(b[0], b[1]) for b in extras.get("boards", [])] or sorted(boards)
     record.boards = [boards[(w, b)] for w, b in order if (w, b) in boards]
     if len(record.boards) != len(boards):
         raise ConfigError(f"round {n}: the XTM board list does not match the player lines")
@@ -298,6 +485,29 @@ def _import_round(tournament: trf.Tournament, n: int, numbers: Mapping[int, int]
     for index in extras.get("adjourned", []):
         record.boards[index - 1].result = Result.ADJOURNED
     return record
+
+
+def _later_round(n: int, data: Mapping[str, Any]) -> Round:
+    """A round the player lines leave out: one in progress (paired, results as far as they are in), or one being
+    prepared (requested byes, forced games)."""
+    record = Round(n, paired=data.get("paired", True), forced_bye=data.get("forced_bye"))
+    record.boards = [Board(b[0], b[1], Result.parse(b[2]) if len(b) > 2 else Result.PENDING)
+                     for b in data.get("boards", [])]  # fmt: skip
+    record.byes = {p: ByeKind(k) for p, k in data.get("byes", [])}
+    record.forced = [(w, b) for w, b in data.get("forced", [])]
+    return record
+
+
+def _requested_byes(tournament: trf.Tournament, division: Division, numbers: Mapping[int, int]) -> None:
+    """``240`` records of rounds the file does not hold yet become requested byes (as the XTM lines already say
+    for tmanager's own files)."""
+    kinds = {code: kind for kind, code in _BYE_RECORDS.items()}
+    for bye in tournament.values(trf.BYES):
+        if bye.round <= tournament.played_rounds:
+            continue
+        record = division.round(bye.round, create=True)
+        for player in bye.players:
+            record.byes.setdefault(numbers.get(player, player), kinds[bye.kind])
 
 
 def read(path: Path) -> Event:

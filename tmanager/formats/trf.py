@@ -1,25 +1,47 @@
-"""FIDE Tournament Report File (TRF-16 / TRF-2026), as read and written by pairing programs.
+"""FIDE Tournament Report File (TRF-2026, applied from 1 September 2025; TRF-16 and the JaVaFo/bbpPairings lines),
+as read and written by pairing programs.
 
-A player line (``001``) holds the player's data in columns 1–80, the points in
-81–84, the rank in 86–89, and one 10-column block per round from column 92:
-opponent (92–95, ``0000`` or blank for none), colour (97: ``w``, ``b`` or
-``-``) and result (99: ``1 = 0 + - W D L H F U Z``). Other lines used here:
-``XXR n`` (number of rounds), ``XXC white1|black1`` (colour of the first player
-in round 1), ``XXP a b …`` (players who must not meet) and ``BBW/BBD/BBL/BBZ/BBF/BBU
-pp.p`` (points for a win, draw, played loss, zero-point bye, forfeit loss and
-pairing-allocated bye). Lines of any other kind are kept as they are.
+A player line (``001``) holds the player's data in columns 1–80 (sex in 10,
+title in 11–13, name 15–47, rating 49–52, federation 54–56, FIDE ID 58–68,
+birth 70–79), the points in 81–84, the rank in 86–89, and one 10-column block
+per round from column 92: opponent (92–95, ``0000`` or blank for none), colour
+(97: ``w``, ``b`` or ``-``) and result (99: ``1 = 0 + - W D L H F U Z``).
+
+The lines this module reads itself:
+
+* the number of rounds, ``142 n`` (TRF-2026) or ``XXR n``;
+* the initial colour, ``152 W|B`` or ``XXC white1|black1``; ``XXC rank`` says
+  that the order of the player lines, not their starting ranks, is the pairing
+  order (JaVaFo's option, which bbpPairings reads);
+* the points system, ``162`` (``W D L A P``: win, draw, played loss, absence as
+  zero-point bye or forfeit loss, pairing-allocated bye; bbpPairings writes
+  ``Z`` for ``A``) or ``BBW BBD BBL BBZ BBF BBU``;
+* players who must not meet, ``XXP a b …``.
+
+**Records.** Other record types are read and written by a :class:`RecordType`
+registered under their code (:func:`register`): its ``read`` turns a line into
+a value, its ``write`` a value into a line. :func:`parse` hands every line of a
+registered code to its type and keeps the values in
+:attr:`Tournament.records`; :func:`dumps` writes them back through the same
+types, after the header. TRF-2026's byes (``240``), acceleration (``250``),
+prohibited pairings (``260``) and forfeited matches (``330``) are registered
+here; the records of team events (``310``…) can be added the same way without
+touching the reader or the writer. Lines of any other kind are kept as they are.
 
 Like the endorsed programs, the reader checks each player's points column
-against the results, so a file written for another points system is refused
-rather than paired wrongly. CR, LF and CRLF line endings are all accepted.
+against the results (with any acceleration of the round), so a file written
+for another points system is refused rather than paired wrongly. CR, LF and
+CRLF line endings are all accepted; the writer ends lines with LF.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import re
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Generic, Literal, TypeVar
 
 from tmanager.core.results import TRF_CODES, format_points
 from tmanager.errors import ConfigError
@@ -35,9 +57,185 @@ POINTS_CODES = {
     "BBF": "forfeit_loss",
     "BBU": "pairing_bye",
 }
+#: TRF-2026 ``162``: the result symbols and the PointsSystem fields each sets (``Z``: bbpPairings's ``A``).
+SCORING_SYMBOLS = {
+    "W": ("win",), "D": ("draw",), "L": ("loss",), "A": ("zero_bye", "forfeit_loss"),
+    "Z": ("zero_bye", "forfeit_loss"), "P": ("pairing_bye",),
+}  # fmt: skip
 _FIRST_ROUND = 91  # index of column 92
 _BLOCK = 10
 _SCORE = re.compile(r"^\d{1,3}(\.\d)?$")
+#: A header line of the tournament section: ``012``, ``142``… (three digits ending in 2).
+_HEADER = re.compile(r"^\d\d2$")
+
+_V = TypeVar("_V")
+
+
+@dataclass(frozen=True, slots=True)
+class RecordType(Generic[_V]):
+    """How one kind of record line reads and writes: its code, the type of its values, and the two directions.
+
+    ``read`` gets the whole line and raises :class:`ValueError` saying what is wrong with it.
+    """
+
+    code: str
+    value_type: type[_V]
+    read: Callable[[str], _V]
+    write: Callable[[_V], str]
+
+
+#: The record types :func:`parse` and :func:`dumps` know, by code, in the order they are written.
+RECORD_TYPES: dict[str, RecordType[Any]] = {}
+
+
+def register(record_type: RecordType[_V]) -> RecordType[_V]:
+    """Make :func:`parse` and :func:`dumps` read and write the records of ``record_type.code``."""
+    RECORD_TYPES[record_type.code] = record_type
+    return record_type
+
+
+def _field(line: str, start: int, end: int) -> str:
+    """Columns ``start``..``end`` (counted from 1, as the TRF tables count them)."""
+    return line[start - 1 : end].strip()
+
+
+def _whole(text: str, what: str) -> int:
+    if not text.isdigit():
+        raise ValueError(f"{what} {text!r} is not a whole number")
+    return int(text)
+
+
+def _tenths(text: str, what: str) -> int:
+    text = text.strip()
+    if not _SCORE.match(text):
+        raise ValueError(f"{what} {text!r} is not a score such as 1.5")
+    whole, _, tenth = text.partition(".")
+    return int(whole) * 10 + int(tenth or 0)
+
+
+def _ids(text: str, what: str) -> tuple[int, ...]:
+    """Numbers in 5-column steps (``PPPP`` and a space), as 240 and 260 list them."""
+    ids = tuple(_whole(x, what) for x in text.split())
+    if not ids:
+        raise ValueError(f"no {what}")
+    return ids
+
+
+# -- TRF-2026 records --------------------------------------------------------------------------------------
+
+ByeCode = Literal["F", "H", "Z"]
+_BYE_CODES: dict[str, ByeCode] = {"F": "F", "H": "H", "Z": "Z"}
+
+
+@dataclass(frozen=True, slots=True)
+class Bye:
+    """``240``: players with a full-, half- or zero-point bye (``F H Z``) in a round."""
+
+    kind: ByeCode
+    round: int
+    players: tuple[int, ...]
+
+    @classmethod
+    def read(cls, line: str) -> Bye:
+        kind = _BYE_CODES.get(_field(line, 5, 5))
+        if kind is None:
+            raise ValueError(f"bye type {_field(line, 5, 5)!r} is not F, H or Z")
+        return cls(kind, _whole(_field(line, 7, 9), "round"), _ids(line[10:], "player"))
+
+    def write(self) -> str:
+        return f"240 {self.kind} {self.round:03d} " + " ".join(f"{p:4d}" for p in self.players)
+
+
+@dataclass(frozen=True, slots=True)
+class Acceleration:
+    """``250``: virtual points (tenths) given to the players ``first_player``..``last_player`` (starting ranks)
+    in the rounds ``first_round``..``last_round``; ``match_points`` is for team events."""
+
+    points: int
+    first_round: int
+    last_round: int
+    first_player: int
+    last_player: int
+    match_points: int | None = None
+
+    @classmethod
+    def read(cls, line: str) -> Acceleration:
+        match = _field(line, 5, 8)
+        points = _tenths(_field(line, 10, 13), "points")
+        if points == 0 and match == "":
+            raise ValueError("the virtual points of an individual event must not be 0.0")
+        value = cls(
+            points, _whole(_field(line, 15, 17), "first round"), _whole(_field(line, 19, 21), "last round"),
+            _whole(_field(line, 23, 26), "first player"), _whole(_field(line, 28, 31), "last player"),
+            _tenths(match, "match points") if match else None,
+        )  # fmt: skip
+        if value.first_round > value.last_round or value.first_player > value.last_player:
+            raise ValueError("a range ends before it starts")
+        return value
+
+    def write(self) -> str:
+        match = format_points(self.match_points, decimal=True) if self.match_points is not None else ""
+        return (
+            f"250 {match:>4} {format_points(self.points, decimal=True):>4} {self.first_round:03d} "
+            f"{self.last_round:03d} {self.first_player:4d} {self.last_player:4d}"
+        )
+
+    def applies(self, player: int, round_number: int) -> bool:
+        return self.first_player <= player <= self.last_player and self.first_round <= round_number <= self.last_round
+
+
+@dataclass(frozen=True, slots=True)
+class Prohibited:
+    """``260``: players (or teams) who must not meet in the rounds ``first_round``..``last_round``."""
+
+    first_round: int
+    last_round: int
+    players: tuple[int, ...]
+
+    @classmethod
+    def read(cls, line: str) -> Prohibited:
+        value = cls(_whole(_field(line, 5, 7), "first round"), _whole(_field(line, 9, 11), "last round"),
+                    _ids(line[12:], "player"))  # fmt: skip
+        if len(value.players) < 2:
+            raise ValueError("a prohibited pairing names two or more players")
+        return value
+
+    def write(self) -> str:
+        return f"260 {self.first_round:03d} {self.last_round:03d} " + " ".join(f"{p:4d}" for p in self.players)
+
+
+ForfeitCode = Literal["+-", "-+", "--"]
+_FORFEIT_CODES: dict[str, ForfeitCode] = {"+-": "+-", "-+": "-+", "--": "--"}
+
+
+@dataclass(frozen=True, slots=True)
+class Forfeit:
+    """``330``: a forfeited match (team events): ``+-`` white wins, ``-+`` black wins, ``--`` both lose."""
+
+    kind: ForfeitCode
+    round: int
+    white: int
+    black: int
+
+    @classmethod
+    def read(cls, line: str) -> Forfeit:
+        kind = _FORFEIT_CODES.get(_field(line, 5, 6))
+        if kind is None:
+            raise ValueError(f"forfeit type {_field(line, 5, 6)!r} is not +-, -+ or --")
+        return cls(kind, _whole(_field(line, 8, 10), "round"), _whole(_field(line, 12, 14), "white"),
+                   _whole(_field(line, 16, 18), "black"))  # fmt: skip
+
+    def write(self) -> str:
+        return f"330 {self.kind} {self.round:03d} {self.white:3d} {self.black:3d}"
+
+
+BYES = register(RecordType("240", Bye, Bye.read, Bye.write))
+ACCELERATION = register(RecordType("250", Acceleration, Acceleration.read, Acceleration.write))
+PROHIBITED = register(RecordType("260", Prohibited, Prohibited.read, Prohibited.write))
+FORFEITS = register(RecordType("330", Forfeit, Forfeit.read, Forfeit.write))
+
+
+# -- players and the tournament ------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,21 +257,29 @@ class TrfPlayer:
         text = self.header[48:52].strip()
         return int(text) if text.isdigit() else 0
 
-    def state(self, rounds: int | None = None) -> PlayerState:
+    def state(self, rounds: int | None = None, *, rank: int | None = None) -> PlayerState:
         """The pairing view of this player, with the first ``rounds`` rounds."""
-        return PlayerState(id=self.id, games=self.games[:rounds], rating=self.rating)
+        return PlayerState(id=self.id, games=self.games[:rounds], rating=self.rating, rank=rank)
 
 
 @dataclass(frozen=True, slots=True)
 class Tournament:
-    """A parsed TRF. ``points`` is the points system (tenths); ``initial_colour`` is ``"w"``, ``"b"`` or None."""
+    """A parsed TRF. ``points`` is the points system (tenths); ``initial_colour`` is ``"w"``, ``"b"`` or None;
+    ``by_rank``: the order of :attr:`players` is the pairing order (``XXC rank``), else their starting ranks are.
+    ``records`` holds the values of registered record types by code; ``lines`` every other line, in order."""
 
     players: tuple[TrfPlayer, ...]
     total_rounds: int | None = None
     initial_colour: str | None = None
     forbidden: tuple[frozenset[int], ...] = ()
     points: PointsSystem = STANDARD
-    lines: tuple[str, ...] = ()  # every non-player line, in order, for writing back
+    lines: tuple[str, ...] = ()
+    records: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
+    by_rank: bool = False
+
+    def values(self, record_type: RecordType[_V]) -> list[_V]:
+        """The records of one registered type."""
+        return [v for v in self.records.get(record_type.code, ()) if isinstance(v, record_type.value_type)]
 
     @property
     def played_rounds(self) -> int:
@@ -85,8 +291,19 @@ class Tournament:
             rounds = max(rounds, count)
         return rounds
 
+    def ranked(self) -> list[TrfPlayer]:
+        """The players in pairing order."""
+        return list(self.players) if self.by_rank else sorted(self.players, key=lambda p: p.id)
+
+    def acceleration(self, player: int, rounds: int) -> tuple[int, ...]:
+        """A player's virtual points in each of rounds 1..``rounds`` (``250`` records; a later record wins)."""
+        records = self.values(ACCELERATION)
+        return tuple(
+            next((a.points for a in reversed(records) if a.applies(player, n)), 0) for n in range(1, rounds + 1)
+        )
+
     def first_colour(self) -> str:
-        """The colour of the top-ranked player in round 1: ``XXC``, else inferred from the earliest colours.
+        """The colour of the top-ranked player in round 1: ``152``/``XXC``, else inferred from the earliest colours.
 
         As the endorsed programs infer it: the colour of the highest player
         paired by then, flipped for each higher-ranked player paired before them.
@@ -98,7 +315,7 @@ class Tournament:
             return WHITE
         first = min(coloured)
         seen = 0
-        for p in self.players:
+        for p in self.ranked():
             if not any(g.paired for g in p.games[: first + 1]):
                 continue
             colour = p.games[first].colour if first < len(p.games) else None
@@ -108,8 +325,19 @@ class Tournament:
         return WHITE
 
     def states(self, rounds: int | None = None) -> list[PlayerState]:
-        """Every player's pairing view (see :meth:`TrfPlayer.state`)."""
-        return [p.state(rounds) for p in self.players]
+        """Every player's pairing view (see :meth:`TrfPlayer.state`), ranked as the file says; for the round after
+        the file's last, the requested byes of ``240`` records and the virtual points of ``250`` records."""
+        upcoming = self.played_rounds + 1
+        byes = {p: b.kind for b in self.values(BYES) if b.round == upcoming for p in b.players}
+        states = []
+        for rank, p in enumerate(self.ranked(), 1):
+            state = p.state(rounds, rank=rank if self.by_rank else None)
+            games = state.games
+            if rounds is None and p.id in byes and len(games) < upcoming:
+                games += (Game(None, None, " "),) * (upcoming - 1 - len(games)) + (Game(None, None, byes[p.id]),)
+            acceleration = self.acceleration(p.id, upcoming if rounds is None else rounds + 1)
+            states.append(dataclasses.replace(state, games=games, acceleration=acceleration))
+        return states
 
     def with_round(self, boards: list[tuple[int, int]], bye: int | None, round_number: int) -> Tournament:
         """This tournament with a round's pairing entered: results left blank, the bye's points added."""
@@ -133,12 +361,15 @@ class Tournament:
         return dataclasses.replace(self, players=tuple(players))
 
 
+# -- reading -------------------------------------------------------------------------------------------
+
+
 def _points(text: str, *, file: str | Path | None, field: str) -> int:
-    text = text.strip()
-    if not _SCORE.match(text):
-        raise ConfigError(f"{text!r} is not a score", file=file, field=field, hint="write points as e.g. 3.5")
-    whole, _, tenth = text.partition(".")
-    return int(whole) * 10 + int(tenth or 0)
+    try:
+        return _tenths(text, "points")
+    except ValueError:
+        hint = "write points as e.g. 3.5"
+        raise ConfigError(f"{text.strip()!r} is not a score", file=file, field=field, hint=hint) from None
 
 
 def _player(line: str, *, file: str | Path | None, number: int) -> TrfPlayer:
@@ -187,55 +418,90 @@ def _player(line: str, *, file: str | Path | None, number: int) -> TrfPlayer:
     return TrfPlayer(pid, line[:80], points, int(rank_text) if rank_text.isdigit() else None, tuple(games))
 
 
+def _scoring(line: str, points: dict[str, int], *, file: str | Path | None, field: str) -> None:
+    """A ``162`` line: result symbols at columns 6, 15, 24… with their points in the four columns after."""
+    for start in range(5, len(line.rstrip()), 9):
+        symbol = line[start]
+        names = SCORING_SYMBOLS.get(symbol)
+        if names is None:
+            hint = "X (an unknown result's points) is not supported" if symbol == "X" else "symbols: W D L A P"
+            raise ConfigError(f"result symbol {symbol!r} in column {start + 1}", file=file, field=field, hint=hint)
+        value = _points(line[start + 1 : start + 5], file=file, field=f"{field}: {symbol}")
+        points.update(dict.fromkeys(names, value))
+
+
 def parse(text: str, *, file: str | Path | None = None) -> Tournament:
     """Parse a TRF; raises :class:`ConfigError` naming the line on malformed input."""
     players: list[TrfPlayer] = []
     lines: list[str] = []
+    records: dict[str, list[Any]] = {}
     total_rounds: int | None = None
     initial: str | None = None
+    by_rank = False
     forbidden: list[frozenset[int]] = []
     points: dict[str, int] = {}
     for number, line in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), 1):
         code = line[:3]
+        where = f"line {number}"
         if code == "001":
             players.append(_player(line, file=file, number=number))
+            continue
+        record_type = RECORD_TYPES.get(code)
+        if record_type is not None:
+            try:
+                records.setdefault(code, []).append(record_type.read(line))
+            except (ValueError, IndexError) as exc:
+                raise ConfigError(f"bad {code} record: {exc}", file=file, field=where) from None
             continue
         if line.strip():
             lines.append(line)
         words = line[3:].split()
-        if code == "XXR":
-            if len(words) != 1 or not words[0].isdigit():
-                raise ConfigError("XXR wants the number of rounds", file=file, field=f"line {number}")
+        if code in ("XXR", "142"):
+            if len(words) != 1 or not words[0].isdigit() or int(words[0]) < 1:
+                raise ConfigError(f"{code} wants the number of rounds", file=file, field=where)
             total_rounds = int(words[0])
         elif code == "XXC":
             for word in words:
                 if word.lower() in ("white1", "black1"):
                     initial = WHITE if word.lower() == "white1" else BLACK
+                by_rank = by_rank or word.lower() == "rank"
+        elif code == "152":
+            if words not in (["W"], ["B"], ["w"], ["b"]):
+                raise ConfigError("152 wants the initial colour, W or B", file=file, field=where)
+            initial = WHITE if words[0].upper() == "W" else BLACK
+        elif code == "162":
+            _scoring(line, points, file=file, field=where)
         elif code == "XXP":
             if not all(w.isdigit() for w in words) or len(words) < 2:
-                raise ConfigError("XXP wants two or more starting ranks", file=file, field=f"line {number}")
+                raise ConfigError("XXP wants two or more starting ranks", file=file, field=where)
             forbidden.append(frozenset(int(w) for w in words))
         elif code in POINTS_CODES:
-            points[POINTS_CODES[code]] = _points(line[3:], file=file, field=f"line {number}: {code}")
+            points[POINTS_CODES[code]] = _points(line[3:], file=file, field=f"{where}: {code}")
     if "win" in points and "pairing_bye" not in points:
         points["pairing_bye"] = points["win"]
     ids = [p.id for p in players]
     if len(set(ids)) != len(ids):
         raise ConfigError("two player lines have the same starting rank", file=file)
     tournament = Tournament(
-        players=tuple(sorted(players, key=lambda p: p.id)),
+        players=tuple(players if by_rank else sorted(players, key=lambda p: p.id)),
         total_rounds=total_rounds,
         initial_colour=initial,
-        forbidden=tuple(forbidden),
+        forbidden=tuple(forbidden) + tuple(frozenset(p.players) for p in _prohibited(records)),
         points=PointsSystem(**points),
         lines=tuple(lines),
+        records={code: tuple(values) for code, values in records.items()},
+        by_rank=by_rank,
     )
     _check(tournament, file=file)
     return tournament
 
 
+def _prohibited(records: Mapping[str, Sequence[Any]]) -> list[Prohibited]:
+    return [v for v in records.get(PROHIBITED.code, ()) if isinstance(v, Prohibited)]
+
+
 def _check(tournament: Tournament, *, file: str | Path | None) -> None:
-    """Opponents agree with each other, and every points column matches the results."""
+    """Opponents agree with each other, and every points column matches the results (with any acceleration)."""
     by_id = {p.id: p for p in tournament.players}
     played = tournament.played_rounds
     system = tournament.points
@@ -256,12 +522,13 @@ def _check(tournament: Tournament, *, file: str | Path | None) -> None:
                 )
         computed = sum(system.points(g) for g in p.games[:played])
         ahead = system.points(p.games[played]) if len(p.games) > played else 0
-        if p.points not in (computed, computed + ahead):
+        virtual = tournament.acceleration(p.id, played + 1)[-1] if played >= 0 else 0
+        if p.points not in (computed, computed + ahead, computed + virtual, computed + ahead + virtual):
             raise ConfigError(
                 f"player {p.id} has {format_points(p.points, decimal=True)} points but the results give "
                 f"{format_points(computed, decimal=True)}",
                 file=file,
-                hint="fix the points column or declare the points system with BBW/BBD/… lines",
+                hint="fix the points column or declare the points system with 162 (or BBW/BBD/…) lines",
             )
 
 
@@ -279,6 +546,20 @@ def read_text(path: str | Path) -> str:
         return data.decode("latin-1")
 
 
+# -- writing -------------------------------------------------------------------------------------------
+
+
+def scoring_line(points: PointsSystem) -> str | None:
+    """The ``162`` line of a points system, or None for the standard one (its symbols only where it differs)."""
+    fields = [("W", points.win, STANDARD.win), ("D", points.draw, STANDARD.draw), ("L", points.loss, STANDARD.loss),
+              ("A", points.zero_bye, STANDARD.zero_bye), ("P", points.pairing_bye, points.win)]  # fmt: skip
+    if points.forfeit_loss != points.zero_bye:
+        raise ValueError("TRF-2026 scores a forfeit loss and a zero-point bye alike (A)")
+    changed = [f"{symbol}{format_points(value, decimal=True):>4}" for symbol, value, default in fields
+               if value != default]  # fmt: skip
+    return ("162  " + "    ".join(changed)) if changed else None
+
+
 def _player_line(p: TrfPlayer) -> str:
     rank = f"{p.rank:4d}" if p.rank is not None else "    "
     blocks = []
@@ -291,10 +572,17 @@ def _player_line(p: TrfPlayer) -> str:
 
 
 def dumps(tournament: Tournament) -> str:
-    """The TRF text (LF line endings): other lines first, then the players by starting rank."""
-    lines = list(tournament.lines)
-    lines += [_player_line(p) for p in tournament.players]
-    return "\n".join(lines) + "\n"
+    """The TRF text (LF line endings): the header lines (``012``…), the records of every registered type, the other
+    lines, then the players (in pairing order with ``XXC rank``, else by starting rank)."""
+    header = [line for line in tournament.lines if _HEADER.match(line[:3])]
+    others = [line for line in tournament.lines if not _HEADER.match(line[:3])]
+    records = [
+        record_type.write(value)
+        for code, record_type in RECORD_TYPES.items()
+        for value in tournament.records.get(code, ())
+    ]
+    players = [_player_line(p) for p in tournament.players]
+    return "\n".join([*header, *records, *others, *players]) + "\n"
 
 
 def write(path: str | Path, tournament: Tournament) -> None:

@@ -1,4 +1,4 @@
-"""The FIDE Dutch system (handbook C.04.3, rules in force from February 2026).
+"""The FIDE Dutch system (handbook C.04.3, rules in force from February 2026), with accelerated pairings.
 
 The pairing is computed as bbpPairings does it: a maximum-weight matching over
 all players still to pair, whose integer edge weights spell the criteria as bit
@@ -7,6 +7,11 @@ and scores paired in the current and next bracket, colours, floats…). Brackets
 are settled from the top: each one is matched with its own fields switched on,
 and its pairs are fixed before the next bracket is looked at, so every decision
 also keeps the rest of the round pairable.
+
+Accelerated pairings (C.04.5: Baku, or any acceleration TRF ``250`` records
+describe) give players virtual points: every score the rules look at (the
+brackets, floats, the bye's score group, topscorers) is the pairing score, the
+points plus the virtual points of that round, as bbpPairings counts them.
 
 Where the rules choose among equally good pairings by the order of the players
 (which moved-down players to pair and with whom, the exchanges in S1 and S2, the
@@ -118,7 +123,11 @@ class _DutchRound:
         rank_of = {p.id: i for i, p in enumerate(valid)}
 
         def score_before(pid: int, rounds_back: int) -> int:
-            return by_id[pid].score(points, pr - rounds_back) if pid in by_id else 0
+            """The pairing score of the round ``rounds_back`` rounds before this one (virtual points included)."""
+            if pid not in by_id:
+                return 0
+            player = by_id[pid]
+            return player.score(points, pr - rounds_back) + player.virtual(pr - rounds_back + 1)
 
         entrants = []
         for p in players:
@@ -131,7 +140,7 @@ class _DutchRound:
                 _Entrant(
                     id=p.id,
                     rank=rank_of[p.id],
-                    score=sum(points.points(g) for g in games),
+                    score=sum(points.points(g) for g in games) + p.virtual(round_number),
                     games=games,
                     played_games=played,
                     pref=pref,

@@ -92,13 +92,20 @@ class PlayerState:
     ``id`` is the pairing number (TRF starting rank); ``rank`` orders players of
     equal score (defaults to ``id``). ``games[i]`` is round i+1; a player who
     already has an entry for the round being paired (a requested bye, an
-    absence) is not paired.
+    absence) is not paired. ``acceleration[i]`` is the virtual points (tenths)
+    the player carries into round i+1 (accelerated pairings; none by default):
+    they count in the pairing score of that round, never in the standings.
     """
 
     id: int
     games: tuple[Game, ...] = ()
     rating: int = 0
     rank: int | None = None
+    acceleration: tuple[int, ...] = ()
+
+    def virtual(self, round_number: int) -> int:
+        """The virtual points carried into ``round_number``."""
+        return self.acceleration[round_number - 1] if 0 < round_number <= len(self.acceleration) else 0
 
     def score(self, points: PointsSystem, rounds: int | None = None) -> int:
         """Points in tenths after the first ``rounds`` rounds (all of them by default)."""

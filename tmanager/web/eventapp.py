@@ -7,9 +7,12 @@ Routes::
     GET  /standings?d=&round=   the standings with the event's tie-breaks
     GET  /table?d=              the wall chart (Swiss) or cross-table (round robin)
     GET  /player?d=&n=          one player's page
+    GET  /pairings.json?d=&round=, /standings.json?d=&round=&category=
+                                the same as data (:mod:`tmanager.events.reports.data`; chess divisions)
     GET  /events?page=KIND&…    server-sent events: the sections of that page that changed
     GET  /login, POST /login    the arbiter's password; opens a session
-    GET  /arbiter?d=&round=     result entry and correction, pairing, byes, forced games, undo (logged in)
+    GET  /arbiter?d=&round=     result entry and correction, pairing, byes, forced games, undo (logged in);
+                                &missing=1: only the boards still without a result
     POST /result, /pair, /bye   the arbiter's actions; POST /logout
     POST /force, /unpair, /undo
 
@@ -214,6 +217,22 @@ def create_event_app(
 
         return handler
 
+    def data_route(kind: str) -> Callable[[Request], Awaitable[Response]]:
+        async def handler(request: Request) -> Response:
+            snapshot = hub.snapshot
+            try:
+                if snapshot is None:
+                    raise StateError("the event file cannot be read just now")
+                page = Page.from_query(kind, request.query_params)
+                category = request.query_params.get("category", "")
+                body = await asyncio.to_thread(eventpages.page_data, snapshot, page, category=category)
+            except TManagerError as exc:
+                return PlainTextResponse(hub.redact(str(exc)), status_code=404)
+            text = hub.redact(json.dumps(body, ensure_ascii=False))
+            return Response(text, media_type="application/json", headers={"Cache-Control": "no-store"})
+
+        return handler
+
     async def events(request: Request) -> Response:
         query = request.query_params
         try:
@@ -325,7 +344,8 @@ def create_event_app(
         session, form = checked
         if form_key == "result":
             form_key = f"result-{form.get('board', '')}"
-            page = Page("arbiter", form.get("d") or None, _round_or_none(form.get("round", "")))
+            round_number = _round_or_none(form.get("round", ""))
+            page = Page("arbiter", form.get("d") or None, round_number, missing=bool(form.get("missing")))
         else:
             page = Page("arbiter", form.get("d") or None)
         try:
@@ -403,6 +423,7 @@ def create_event_app(
         routes=[
             Route("/", home),
             *(Route(f"/{kind}", page_route(kind)) for kind in _PAGES),
+            *(Route(f"/{kind}.json", data_route(kind)) for kind in ("pairings", "standings")),
             Route("/arbiter", arbiter),
             Route("/events", events),
             Route("/login", login_form, methods=["GET"]),

@@ -21,7 +21,8 @@ from urllib.parse import urlencode
 from tmanager import templates
 from tmanager.errors import StateError
 from tmanager.events.model import Division, Event, PairingSystem, PlayerStatus, label, missing
-from tmanager.events.reports import DivisionReports, Report, Table
+from tmanager.events.reports import DivisionReports, Report, Table, data
+from tmanager.events.reports.chess import ChessReports
 from tmanager.events.rules import DivisionRules, rules_for
 
 #: Page kinds a URL may name, with their titles.
@@ -47,12 +48,14 @@ def _render(template: str, **values: Any) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Page:
-    """What a URL shows: the kind of page, the division (``None``: the only one), a round, a player."""
+    """What a URL shows: the kind of page, the division (``None``: the only one), a round, a player; ``missing``:
+    the arbiter's page with only the boards still without a result."""
 
     kind: str
     division: str | None = None
     round: int | None = None
     player: int | None = None
+    missing: bool = False
 
     @classmethod
     def from_query(cls, kind: str, query: Mapping[str, str]) -> Page:
@@ -65,13 +68,13 @@ class Page:
             if text and not (text.isdigit() and len(text) < 6):
                 raise StateError(f"{key} must be a number, not {text[:20]!r}")
             numbers[key] = int(text) if text else None
-        return cls(kind, query.get("d") or None, numbers["round"], numbers["n"])
+        return cls(kind, query.get("d") or None, numbers["round"], numbers["n"], query.get("missing") == "1")
 
     def params(self, **changes: Any) -> list[tuple[str, str]]:
-        """The URL's parameters, with ``changes`` to ``division``, ``round`` or ``player``."""
-        values = {"d": self.division, "round": self.round, "n": self.player}
+        """The URL's parameters, with ``changes`` to ``division``, ``round``, ``player`` or ``missing``."""
+        values = {"d": self.division, "round": self.round, "n": self.player, "missing": 1 if self.missing else None}
         values.update({{"division": "d", "player": "n"}.get(k, k): v for k, v in changes.items() if k != "kind"})
-        return [(k, str(v)) for k, v in values.items() if v is not None]
+        return [(k, str(v)) for k, v in values.items() if v is not None and v is not False]
 
     def url(self, **changes: Any) -> str:
         """A relative address of this page with ``changes`` (also to ``kind``)."""
@@ -364,6 +367,22 @@ def player(snapshot: Snapshot, division: Division, page: Page) -> Sections:
     return [("player", html)]
 
 
+# --- the same data for programs ----------------------------------------------------------------
+
+
+def page_data(snapshot: Snapshot, page: Page, *, category: str = "") -> dict[str, Any]:
+    """What the pairings or standings page shows, as :mod:`tmanager.events.reports.data` rows (chess divisions;
+    ``category`` ranks one prize category); a :class:`StateError` for anything else."""
+    division = snapshot.division(page.division)
+    reports = snapshot.reports(division)
+    if not isinstance(reports, ChessReports):
+        raise StateError(f"division {division.name!r} is score-based: its pages have no JSON")
+    if page.kind == "pairings":
+        return data.pairings(reports, page.round)
+    among = reports.group(category) if category else None
+    return data.standings(reports, page.round, among=among)
+
+
 # --- the arbiter -------------------------------------------------------------------------------
 
 
@@ -418,8 +437,11 @@ def _results(
     if not record.paired:
         raise StateError(f"round {n} is not paired")
     rules = snapshot.rules(division)
+    view = {"missing": 1} if page.missing else {}  # a saved result comes back to the same view
     boards = []
     for board in record.boards:
+        if page.missing and not board.result.pending:
+            continue
         index = record.board_number(board)
         key = f"result-{index}"
         boards.append(
@@ -427,7 +449,7 @@ def _results(
                 "key": key,
                 "index": index,
                 "missing": board.result.pending,
-                "hidden": {**common, "round": n, "board": index, "was": board.result},
+                "hidden": {**common, "round": n, "board": index, "was": board.result, **view},
                 "white": label(division.player(board.white)),
                 "black": label(division.player(board.black)),
                 "form": rules.entry_form(),
@@ -443,6 +465,10 @@ def _results(
         round=n,
         state=f"{pending} result(s) to enter" if pending else "all results are in",
         rounds=_round_links(page, division.paired_rounds, n),
+        view={
+            "href": page.url(missing=not page.missing),
+            "text": "All boards" if page.missing else "Missing results only",
+        },
         boards=boards,
         byes=[f"{label(division.player(p))}, {kind}" for p, kind in record.byes.items()],
     )

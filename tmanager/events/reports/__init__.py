@@ -21,6 +21,7 @@ from tmanager.errors import StateError
 from tmanager.events.model import Player, Round
 
 if TYPE_CHECKING:
+    from tmanager.events.ranking import Group
     from tmanager.events.rules.base import DivisionRules
 
 
@@ -132,8 +133,8 @@ class DivisionReports(ABC):
         """A round's pairings for the terminal."""
 
     @abstractmethod
-    def standings_text(self, upto: int | None = None, *, flag: str | None = None) -> str:
-        """The standings for the terminal; ``flag`` ranks one class of players (chess)."""
+    def standings_text(self, upto: int | None = None, *, among: Group | None = None) -> str:
+        """The standings for the terminal; ``among`` ranks one category or class of players (chess)."""
 
 
 def slug(text: str) -> str:

@@ -20,9 +20,9 @@ from tmanager.columns import aligned
 from tmanager.core import fide
 from tmanager.core.results import ByeKind, Colour, format_points
 from tmanager.errors import StateError
-from tmanager.events.games import round_games, scores
-from tmanager.events.model import PairingSystem, Player, PlayerStatus, label, missing
-from tmanager.events.ranking import TiebreakStanding, tiebreak_standings
+from tmanager.events.games import round_games, scores, virtual_points
+from tmanager.events.model import PairingSystem, Player, PlayerStatus, Round, absent_players, label, missing
+from tmanager.events.ranking import Group, TiebreakStanding, category, flag, tiebreak_names, tiebreak_standings
 from tmanager.events.reports import DivisionReports, PlayerSummary, Report, Seat, Table, check_kinds, slug
 from tmanager.pairing import Game
 
@@ -31,10 +31,11 @@ if TYPE_CHECKING:
 
 #: Report kinds in index order; ``crosstable`` is the cross-table of a round robin and the wall chart of a Swiss.
 KINDS = (
-    "players", "pairings", "pairings-alpha", "standings", "crosstable", "progress", "cards", "missing", "ratings",
+    "players", "pairings", "pairings-alpha", "slips", "standings", "prizes", "crosstable", "progress", "cards",
+    "missing", "ratings",
 )  # fmt: skip
 _SYMBOLS = {"1": "1", "=": "½", "0": "0", "+": "+", "-": "-", " ": "*", "U": "+", "F": "+", "H": "½", "Z": "0"}
-_BYE_NAMES = {
+BYE_NAMES = {
     ByeKind.PAIRING: "pairing-allocated bye", ByeKind.FULL: "full-point bye", ByeKind.HALF: "half-point bye",
     ByeKind.ZERO: "zero-point bye",
 }  # fmt: skip
@@ -63,17 +64,32 @@ class ChessReports(DivisionReports):
             raise StateError(f"round {n} is not paired; reports exist for rounds 0-{paired}")
         return n
 
-    def ranking(self, upto: int | None = None, *, flag: str | None = None) -> list[TiebreakStanding]:
+    def ranking(self, upto: int | None = None, *, among: Group | None = None) -> list[TiebreakStanding]:
         """The standings after round ``upto``: :func:`~tmanager.events.ranking.tiebreak_standings`, kept."""
-        key = (self.upto(upto), flag)
+        key = (self.upto(upto), among.name if among else None)
         if key not in self._standings:
-            self._standings[key] = tiebreak_standings(self.event, self.division, key[0], flag=flag)
+            self._standings[key] = tiebreak_standings(self.event, self.division, key[0], among=among)
         return self._standings[key]
 
-    def points(self, number: int, upto: int) -> str:
+    def score(self, number: int, upto: int) -> int:
+        """Player ``number``'s points in tenths after round ``upto``."""
         if upto not in self._scores:  # reports ask for every player after every round
             self._scores[upto] = scores(self.event, self.division, upto)
-        return format_points(self._scores[upto][number])
+        return self._scores[upto][number]
+
+    def points(self, number: int, upto: int) -> str:
+        return format_points(self.score(number, upto))
+
+    def pairing_points(self, number: int, round_number: int) -> str:
+        """The score a player is paired on in a round: ``2½``, with accelerated pairings ``2½+1`` (the
+        virtual points of the Baku method added for the pairing only)."""
+        virtual = virtual_points(self.event, self.division, round_number).get(number, 0)
+        return self.points(number, round_number - 1) + (f"+{format_points(virtual)}" if virtual else "")
+
+    def _acceleration_note(self, round_number: int) -> list[str]:
+        if not virtual_points(self.event, self.division, round_number):
+            return []
+        return ["Pts: the score before the round, +N the virtual points of the Baku acceleration (pairing only)"]
 
     def entries(self, upto: int) -> dict[int, dict[int, Game]]:
         """Round number -> player number -> TRF round entry, for the rounds up to ``upto``."""
@@ -82,14 +98,16 @@ class ChessReports(DivisionReports):
     # -- the reports ------------------------------------------------------------------------------
 
     def build(self, only: Sequence[str] = (), round_number: int | None = None) -> list[Report]:
-        """The reports of ``only`` (all of :data:`KINDS` by default); standings also per flag of any player."""
+        """The reports of ``only`` (all of :data:`KINDS` by default); standings also per category and flag."""
         check_kinds(only, KINDS)
         upto = self.upto(round_number)
         makers: dict[str, Callable[[], list[Report]]] = {
             "players": lambda: [self.players()],
             "pairings": lambda: [self.by_board(round_number)] if self.division.paired_rounds else [],
             "pairings-alpha": lambda: [self.alphabetical(round_number)] if self.division.paired_rounds else [],
-            "standings": lambda: [self.standings(upto)] + [self.standings(upto, flag=f) for f in self._flags()],
+            "slips": lambda: [self.slips(round_number)] if self.division.paired_rounds else [],
+            "prizes": lambda: [self.prizes(upto)],
+            "standings": lambda: [self.standings(upto)] + [self.standings(upto, among=g) for g in self.groups()],
             "crosstable": lambda: [self.table(upto)],
             "progress": lambda: [self.progress(upto)],
             "cards": lambda: [self.cards(upto)],
@@ -98,8 +116,26 @@ class ChessReports(DivisionReports):
         }
         return [r for kind in (only or KINDS) for r in makers[kind]()]
 
-    def _flags(self) -> list[str]:
-        return sorted({f for p in self.division.players for f in p.flags if not _K_FLAG.fullmatch(f)})
+    def groups(self) -> list[Group]:
+        """The event's prize categories, then the flags of its players (not K factors), each a ranking."""
+        flags = sorted({f for p in self.division.players for f in p.flags if not _K_FLAG.fullmatch(f)})
+        named = {c.casefold() for c in self.event.categories}
+        return [category(self.event, self.division, c) for c in self.event.categories] + [
+            flag(self.division, f) for f in flags if f.casefold() not in named
+        ]
+
+    def group(self, name: str) -> Group:
+        """A category of the event (or any category written as one), else a flag."""
+        if name.casefold() in {c.casefold() for c in self.event.categories}:
+            return category(self.event, self.division, name)
+        if any(name in p.flags for p in self.division.players):
+            return flag(self.division, name)
+        return category(self.event, self.division, name)
+
+    def legend(self) -> Table:
+        """The event's tie-breaks with FIDE's names and what they count."""
+        rows = tuple((t.name, t.description) for t in tiebreak_names(self.event))
+        return Table(("Tie-break", "Meaning"), rows, frozenset({0, 1}), "Tie-breaks")
 
     def players(self) -> Report:
         """The list of players with their data and pairing rank."""
@@ -125,22 +161,81 @@ class ChessReports(DivisionReports):
     def by_board(self, round_number: int | None = None) -> Report:
         """A round's boards with ratings and the scores before the round, and its byes."""
         record = self.paired_round(round_number)
-        before = record.number - 1
 
         def side(number: int) -> tuple[str, ...]:
             p = self.division.player(number)
-            return (str(number), p.name, str(p.rating or ""), self.points(number, before))
+            return (str(number), p.name, str(p.rating or ""), self.pairing_points(number, record.number))
 
         rows = tuple((str(i), *side(b.white), b.result, *side(b.black)) for i, b in enumerate(record.boards, 1))
         header = ("Bd", "No", "White", "Rtg", "Pts", "Result", "No", "Black", "Rtg", "Pts")
-        blocks: list[Table | str] = [Table(header, rows, frozenset({2, 7}))]
+        blocks: list[Table | str] = [*self._when(record.number), Table(header, rows, frozenset({2, 7}))]
         blocks += [f"bye: {label(self.division.player(n))}, {kind}" for n, kind in record.byes.items()]
+        blocks += self._absent(record) + self._acceleration_note(record.number)
         return Report(
             f"{self.prefix}pairings-r{record.number}",
             f"{self.heading}: round {record.number} pairings",
             tuple(blocks),
             kind="pairings",
         )
+
+    def _when(self, round_number: int) -> list[str]:
+        """When the round starts, as the event's schedule says (nothing if it does not)."""
+        time = self.event.round_time(round_number)
+        return [f"round {round_number}: {time}"] if time else []
+
+    def _absent(self, record: Round) -> list[str]:
+        """The players on no board and without a bye in the round (withdrawn, absent), as one note."""
+        absent = absent_players(self.division, record)
+        return [f"absent: {', '.join(label(p) for p in absent)}"] if absent else []
+
+    def slips(self, round_number: int | None = None) -> Report:
+        """A result slip per board for the players to fill in and sign: round and time, board, both players."""
+        record = self.paired_round(round_number)
+        time = self.event.round_time(record.number)
+        tables: list[Table | str] = []
+        for i, b in enumerate(record.boards, 1):
+            white, black = self.division.player(b.white), self.division.player(b.black)
+            rows = (
+                ("No", str(white.number), str(black.number)),
+                ("Name", " ".join(x for x in (white.title, white.name) if x),
+                 " ".join(x for x in (black.title, black.name) if x)),
+                ("Result", "1-0    ½-½    0-1", ""),
+                ("Signature", "", ""),
+            )  # fmt: skip
+            title = f"{self.heading} · round {record.number}" + (f" · {time}" if time else "") + f" · board {i}"
+            tables.append(Table(("", "White", "Black"), rows, frozenset({0, 1, 2}), title))
+        return Report(
+            f"{self.prefix}slips-r{record.number}",
+            f"{self.heading}: round {record.number} result slips",
+            tuple(tables),
+            kind="slips",
+        )
+
+    def prizes(self, upto: int | None = None) -> Report:
+        """The first ``prizes`` places overall and in each prize category of the event (ties shown as ranked)."""
+        n = self.upto(upto)
+        count = self.event.prizes
+        header = ("Pl", "No", "Tit", "Name", "Rtg", "Fed", "Pts", *(t.name for t in tiebreak_names(self.event)))
+        groups: list[Group | None] = [None, *(category(self.event, self.division, c) for c in self.event.categories)]
+        blocks: list[Table | str] = []
+        for group in groups:
+            # Ranks are shared only by exact ties, which all stand inside the list.
+            chosen = [s for s in self.ranking(n, among=group) if s.rank <= count]
+            rows = tuple(
+                (
+                    str(s.rank), str(s.player.number), s.player.title, s.player.name, str(s.player.rating or ""),
+                    s.player.federation, format_points(s.points), *_values(s.values),
+                )
+                for s in chosen
+            )  # fmt: skip
+            title = "Overall" if group is None else f"Category {group.name}"
+            blocks.append(Table(header, rows, frozenset({2, 3, 5}), title) if rows else f"{title}: no players")
+        pending = sum(1 for r, _ in missing(self.division) if r <= n)
+        if pending:
+            blocks.append(f"{pending} result(s) still missing: this list is not final")
+        blocks.append(self.legend())
+        return Report(f"{self.prefix}prizes-r{n}", f"{self.heading}: prize list after round {n}", tuple(blocks),
+                      kind="prizes")  # fmt: skip
 
     def alphabetical(self, round_number: int | None = None) -> Report:
         """Every player of a round in alphabetical order, with board, colour and opponent (or bye)."""
@@ -155,7 +250,7 @@ class ChessReports(DivisionReports):
                 colour = Colour.WHITE if white else Colour.BLACK
                 rows.append((p.name, str(p.number), str(index), colour.word, label(self.division.player(other))))
             elif p.number in record.byes:
-                rows.append((p.name, str(p.number), "", "", _BYE_NAMES[record.byes[p.number]]))
+                rows.append((p.name, str(p.number), "", "", BYE_NAMES[record.byes[p.number]]))
             else:
                 rows.append((p.name, str(p.number), "", "", "not playing"))
         header = ("Name", "No", "Bd", "Colour", "Opponent")
@@ -167,24 +262,25 @@ class ChessReports(DivisionReports):
             kind="pairings-alpha",
         )
 
-    def standings(self, upto: int | None = None, *, flag: str | None = None) -> Report:
-        """The ranking after ``upto`` by points and the event's tie-breaks; with ``flag``, one class."""
+    def standings(self, upto: int | None = None, *, among: Group | None = None) -> Report:
+        """The ranking after ``upto`` by points and the event's tie-breaks, with their legend; with ``among``, one
+        category or class."""
         n = self.upto(upto)
         rows = tuple(
             (
-                str(s.rank), str(s.player.number), s.player.name + _withdrawn(s.player), str(s.player.rating or ""),
-                s.player.federation, format_points(s.points), *_values(s.values),
+                str(s.rank), str(s.player.number), s.player.title, s.player.name + _withdrawn(s.player),
+                str(s.player.rating or ""), s.player.federation, format_points(s.points), *_values(s.values),
             )
-            for s in self.ranking(n, flag=flag)
+            for s in self.ranking(n, among=among)
         )  # fmt: skip
-        header = ("Rk", "No", "Name", "Rtg", "Fed", "Pts", *self.event.tiebreaks)
+        header = ("Rk", "No", "Tit", "Name", "Rtg", "Fed", "Pts", *(t.name for t in tiebreak_names(self.event)))
         pending = sum(1 for r, _ in missing(self.division) if r <= n)
-        blocks: list[Table | str] = [Table(header, rows, frozenset({2, 4}))]
+        blocks: list[Table | str] = [Table(header, rows, frozenset({2, 3, 5}))]
         if pending:
             blocks.append(f"{pending} result(s) still missing: they count as nothing yet")
-        blocks.append("tie-breaks: " + ", ".join(self.event.tiebreaks))
-        suffix = f"-{slug(flag)}" if flag else ""
-        title = f"{self.heading}: standings after round {n}" + (f", {flag}" if flag else "")
+        blocks.append(self.legend())
+        suffix = f"-{slug(among.name)}" if among else ""
+        title = f"{self.heading}: standings after round {n}" + (f", {among.name}" if among else "")
         return Report(f"{self.prefix}standings{suffix}-r{n}", title, tuple(blocks), kind="standings")
 
     def table(self, upto: int | None = None) -> Report:
@@ -392,38 +488,42 @@ class ChessReports(DivisionReports):
         """``Spring Open, division main: round 3`` and a compact table of the boards, then the byes."""
         record = self.paired_round(round_number)
         division = self.division
-        before = record.number - 1
 
         def side(number: int) -> list[str]:
             p = division.player(number)
-            return [label(p), str(p.rating or ""), self.points(number, before)]
+            return [label(p), str(p.rating or ""), self.pairing_points(number, record.number)]
 
         rows = [[str(i), *side(b.white), b.result, *side(b.black)] for i, b in enumerate(record.boards, 1)]
         header = ["Bd", "White", "Rtg", "Pts", "Result", "Black", "Rtg", "Pts"]
-        lines = [f"{self.event.name}, division {division.name}: round {record.number}"]
+        time = self.event.round_time(record.number)
+        lines = [f"{self.event.name}, division {division.name}: round {record.number}" + (f", {time}" if time else "")]
         lines += aligned(header, rows, left={1, 4, 5})
         entries = round_games(division, record)
         for number, kind in record.byes.items():
             points = format_points(self.event.scoring.points(entries[number]))
             lines.append(f"bye: {label(division.player(number))}, {kind} ({points})")
+        lines += self._absent(record) + self._acceleration_note(record.number)
         return "\n".join(lines) + "\n"
 
-    def standings_text(self, upto: int | None = None, *, flag: str | None = None) -> str:
-        """A title line (with the results still missing and the flag) and the standings as a compact table."""
+    def standings_text(self, upto: int | None = None, *, among: Group | None = None) -> str:
+        """A title line (with the results still missing and the group), the standings as a compact table, and
+        the legend of the tie-breaks."""
         n = self.upto(upto)
         pending = sum(1 for r, _ in missing(self.division) if r <= n)
         title = (
             f"{self.event.name}, division {self.division.name}: standings after round {n}"
             + (f" ({pending} result(s) still missing)" if pending else "")
-            + (f", flag {flag}" if flag else "")
+            + (f", {among.name}" if among else "")
         )
         rows = [
-            [str(s.rank), str(s.player.number), s.player.name + _withdrawn(s.player), str(s.player.rating or ""),
-             format_points(s.points), *_values(s.values)]
-            for s in self.ranking(n, flag=flag)
+            [str(s.rank), str(s.player.number), s.player.title, s.player.name + _withdrawn(s.player),
+             str(s.player.rating or ""), format_points(s.points), *_values(s.values)]
+            for s in self.ranking(n, among=among)
         ]  # fmt: skip
-        header = ["Rk", "No", "Name", "Rtg", "Pts", *self.event.tiebreaks]
-        return "\n".join([title, *aligned(header, rows, left={2})]) + "\n"
+        names = tiebreak_names(self.event)
+        header = ["Rk", "No", "Tit", "Name", "Rtg", "Pts", *(t.name for t in names)]
+        legend = [f"  {t.legend}" for t in names]
+        return "\n".join([title, *aligned(header, rows, left={2, 3}), "", "tie-breaks:", *legend]) + "\n"
 
 
 def _withdrawn(player: Player) -> str:
@@ -439,9 +539,9 @@ def _cell(game: Game | None) -> str:
     return f"{game.opponent}{game.colour or '-'}{_SYMBOLS[game.result]}"
 
 
-def _values(values: Sequence[float]) -> tuple[str, ...]:
-    """Tie-break values as people read them: ``3``, ``2.5``, ``0.33``."""
-    return tuple(str(int(v)) if v == int(v) else f"{v:.2f}".rstrip("0") for v in values)
+def _values(values: Sequence[float | None]) -> tuple[str, ...]:
+    """Tie-break values as people read them: ``3``, ``2.5``, ``0.33``; blank for none (DE outside a tie)."""
+    return tuple("" if v is None else str(int(v)) if v == int(v) else f"{v:.2f}".rstrip("0") for v in values)
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,8 +28,8 @@ from tmanager.files import atomic_write
 STYLESHEET = "tmanager.css"
 CUSTOM_STYLESHEET = "custom.css"
 #: The order of the index: by kind (a wall chart counts as the cross-table), then by round.
-INDEX_ORDER = ("players", "pairings", "pairings-alpha", "standings", "crosstable", "progress", "cards", "missing",
-               "ratings")  # fmt: skip
+INDEX_ORDER = ("players", "pairings", "pairings-alpha", "slips", "standings", "prizes", "crosstable", "progress",
+               "cards", "missing", "ratings")  # fmt: skip
 _PACKAGE = "tmanager.events.reports"
 
 

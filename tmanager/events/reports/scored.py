@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from tmanager.core.results import ByeKind, format_points
 from tmanager.errors import StateError
 from tmanager.events.model import EntryMode, PlayerStatus, label, missing
-from tmanager.events.ranking import record_text, wins_standings
+from tmanager.events.ranking import Group, record_text, wins_standings
 from tmanager.events.reports import DivisionReports, PlayerSummary, Report, Seat, Table, check_kinds
 from tmanager.events.reports.render import text
 from tmanager.events.scorecards import bye_spread, high_scores, off_spread, result_text, scorecards, settings_of
@@ -203,9 +203,9 @@ class ScoredReports(DivisionReports):
     def pairings_text(self, round_number: int | None = None) -> str:
         return text(self.pairings(round_number)[0])
 
-    def standings_text(self, upto: int | None = None, *, flag: str | None = None) -> str:
-        if flag:
-            raise StateError("--flag ranks chess classes; a score-based division has one ranking")
+    def standings_text(self, upto: int | None = None, *, among: Group | None = None) -> str:
+        if among is not None:
+            raise StateError("--flag and --category rank chess classes; a score-based division has one ranking")
         return text(self.standings(upto))
 
 

@@ -20,7 +20,7 @@ import networkx as nx
 from tmanager.core import fide
 from tmanager.core.results import ByeKind, Colour, Result, format_points
 from tmanager.errors import PairingError, ScheduleError, StateError
-from tmanager.events.games import history, round_games, score, scores
+from tmanager.events.games import accelerated, history, round_games, score, scores
 from tmanager.events.messages import Note, Topic
 from tmanager.events.model import Board, Division, Event, PairingSystem, Round, label, missing
 from tmanager.events.operations import board_at, find_player, locate, refuse_entered, span
@@ -29,6 +29,7 @@ from tmanager.events.reports.chess import ChessReports
 from tmanager.events.rules.base import DivisionRules, EntryForm, PairOptions, Problem, forfeit_result
 from tmanager.formats.tou import TouGame, TouOutcome, TouPlayer, display_name
 from tmanager.pairing import PlayerState, pair_round, round_robin
+from tmanager.pairing.acceleration import baku_group, baku_rounds
 
 #: The results an arbiter chooses from, and what the menu says.
 RESULT_CHOICES = (
@@ -76,6 +77,13 @@ class ChessRules(DivisionRules):
             for i, b in enumerate(r.boards, 1):
                 if b.scores is not None:
                     yield Problem(f"round {r.number} board {i}: scores are for score-based divisions (set entry)")
+        if d.acceleration and d.system != PairingSystem.DUTCH:
+            yield Problem("accelerates Dutch divisions only", "acceleration")
+        scoring = self.event.scoring
+        if d.acceleration == "baku" and (scoring.loss != 0 or 2 * scoring.draw != scoring.win):
+            yield Problem("the Baku method needs a draw to score half a win and a loss nothing", "acceleration")
+        if d.baku_last is not None and all(p.number != d.baku_last for p in d.players):
+            yield Problem(f"names no player of the division ({d.baku_last})", "baku_last")
 
     # -- pairing ---------------------------------------------------------------------------------
 
@@ -105,7 +113,7 @@ class ChessRules(DivisionRules):
                 )
             elif options.colour is not None:
                 division.initial_colour = "white" if options.colour == Colour.WHITE else "black"
-            self._pair_dutch(record)
+            messages += self._pair_dutch(record)
         else:
             self.refuse_unseated(record)
         record.paired = True
@@ -113,9 +121,10 @@ class ChessRules(DivisionRules):
         messages.append(f"round {n} paired: {len(record.boards)} board(s)" + self.bye_note(record))
         return messages
 
-    def _pair_dutch(self, record: Round) -> None:
+    def _pair_dutch(self, record: Round) -> list[str]:
         division = self.division
-        states = history(division, record.number)
+        messages = self._baku(record.number)
+        states = accelerated(self.event, division, history(division, record.number), record.number)
         entrants = [s for s in states if len(s.games) < record.number]
         if len(entrants) == 1:
             raise PairingError(
@@ -140,6 +149,23 @@ class ChessRules(DivisionRules):
         record.boards += [Board(w, b) for w, b in pairing.boards]
         if pairing.bye is not None:
             record.byes[pairing.bye] = ByeKind.PAIRING
+        return messages
+
+    def _baku(self, round_number: int) -> list[str]:
+        """Round 1 of a Baku-accelerated division fixes GA's last player (C.04.5.1) and says what follows."""
+        division = self.division
+        if division.acceleration != "baku" or round_number != 1:
+            return []
+        if division.baku_last is None:
+            ranks = division.ranks()
+            size = min(baku_group(len(division.players)), len(division.players))
+            division.baku_last = next(number for number, rank in ranks.items() if rank == size)
+        full, half = baku_rounds(self.event.total_rounds(division) or 1)
+        last = division.player(division.baku_last)
+        return [
+            f"Baku acceleration: GA is the players ranked down to {label(last)}; one virtual point in "
+            f"round{span(list(full))}, half a point in round{span(list(half))}"
+        ] if half else [f"Baku acceleration: GA down to {label(last)}; one virtual point in round{span(list(full))}"]
 
     def _pair_berger(self, record: Round) -> None:
         division = self.division

@@ -1,0 +1,57 @@
+"""Output piped into a reader that leaves early (`tmanager … | head`) ends quietly, never in a traceback."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT
+
+EVENT = ROOT / "tourneys" / "events" / "small-open.toml"
+TRF = ROOT / "tests" / "data" / "bbp" / "random-44.trf"
+TOURNEY = ROOT / "tourneys" / "round-robin.toml"
+
+
+def run_into_closed_pipe(*args: str | Path) -> subprocess.CompletedProcess[bytes]:
+    """`python -m tmanager ARGS` writing into a pipe whose reader is already gone: every write fails with EPIPE."""
+    reader, writer = os.pipe()
+    os.close(reader)
+    try:
+        return subprocess.run(
+            [sys.executable, "-m", "tmanager", *map(str, args)],
+            stdout=writer, stderr=subprocess.PIPE, timeout=120, check=False,
+        )  # fmt: skip
+    finally:
+        os.close(writer)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("event", "pairings", EVENT),
+        ("event", "standings", EVENT),
+        ("pair", "--dutch", TRF, "-c"),
+        ("status", TOURNEY),
+    ],
+    ids=["event-pairings", "event-standings", "pair-check", "status"],
+)
+def test_a_reader_that_left_gets_no_traceback(args: tuple[str | Path, ...]) -> None:
+    done = run_into_closed_pipe(*args)
+    assert done.stderr == b"", done.stderr.decode()
+    assert done.returncode == 1
+
+
+def test_head_of_a_real_pipeline_ends_quietly(tmp_path: Path) -> None:
+    """The shell pipeline as an arbiter types it; `head` leaves after one line of a long listing."""
+    event = tmp_path / "open.toml"
+    shutil.copy(EVENT, event)
+    command = f"{sys.executable} -m tmanager event pairings {event} | head -n 1; " * 20
+    done = subprocess.run(["bash", "-c", command], capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0
+    assert done.stderr == ""
+    assert done.stdout.splitlines()[0].startswith("Leiden Spring Open 2026")

@@ -1,0 +1,88 @@
+"""The journal beside an event: compact (deltas between whole copies), and undo exact through all of it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.conftest import run_cli
+from tmanager import events as ev
+from tmanager.events import journal
+
+
+def grow(path: Path, players: int) -> list[str]:
+    """An event file after each of ``players`` additions and a rating change each; every text the file had."""
+    ev.create(path, ev.Event(name="Journal Open", rounds=9, divisions=[ev.Division("main")]))
+    texts = [path.read_text(encoding="utf-8")]
+    for i in range(1, players + 1):
+        player = ev.Player(i, f"Player{i:03d}, Test", rating=1500 + 7 * i)
+        ev.apply(path, lambda e, player=player: ev.add_player(e, e.division(), player))
+        texts.append(path.read_text(encoding="utf-8"))
+        ev.apply(path, lambda e, i=i: ev.edit_player(e.division(), e.division().player(i), {"rating": 1400 + i}))
+        texts.append(path.read_text(encoding="utf-8"))
+    return texts
+
+
+def test_entries_are_deltas_between_whole_copies_and_undo_restores_every_version(tmp_path: Path) -> None:
+    path = tmp_path / "open.toml"
+    texts = grow(path, 60)
+    entries = sorted(journal.journal_dir(path).iterdir())
+    whole = [e for e in entries if e.suffix == ".toml"]
+    assert len(entries) == 120
+    assert [e.name for e in whole] == ["open.0001.toml", "open.0051.toml", "open.0101.toml"]
+    copies = sum(len(t.encode()) for t in texts[:-1])
+    kept = sum(e.stat().st_size for e in entries)
+    assert kept * 10 < copies, f"the journal keeps {kept} bytes for {copies} bytes of versions"
+    # Back through every version, whole copies and deltas alike: the command line's undo, then the API's.
+    for _ in range(3):
+        assert run_cli("event", "undo", path).returncode == 0
+        texts.pop()
+        assert path.read_text(encoding="utf-8") == texts[-1]
+    while len(texts) > 1:
+        ev.undo(path)
+        texts.pop()
+        assert path.read_text(encoding="utf-8") == texts[-1]
+    done = run_cli("event", "undo", path)
+    assert done.returncode == 2 and "nothing to undo" in done.stderr
+
+
+def test_a_journal_of_whole_copies_is_compacted_at_the_next_change(tmp_path: Path) -> None:
+    """A journal written before deltas (every entry a whole .toml) shrinks, and undo still goes through it."""
+    path = tmp_path / "old.toml"
+    texts = grow(path, 8)
+    directory = journal.journal_dir(path)
+    for entry in sorted(directory.glob("old.*.delta")):  # back to the old layout: every entry whole
+        index = int(entry.stem.split(".")[-1]) - 1
+        entry.with_suffix(".toml").write_text(texts[index], encoding="utf-8")
+        entry.unlink()
+    assert len(list(directory.glob("old.*.toml"))) == 16
+    ev.apply(path, lambda e: ev.withdraw(e.division(), e.division().player(3)))
+    texts.append(path.read_text(encoding="utf-8"))
+    assert [e.name for e in sorted(directory.glob("old.*.toml"))] == ["old.0001.toml"]
+    while len(texts) > 1:
+        ev.undo(path)
+        texts.pop()
+        assert path.read_text(encoding="utf-8") == texts[-1]
+
+
+def test_a_hand_edit_between_changes_is_undone_exactly(tmp_path: Path) -> None:
+    path = tmp_path / "hand.toml"
+    texts = grow(path, 3)
+    edited = texts[-1].replace('name = "Player002, Test"', 'name = "Player002, Edited"')
+    path.write_text(edited, encoding="utf-8")
+    ev.apply(path, lambda e: ev.withdraw(e.division(), e.division().player(1)))
+    ev.undo(path)
+    assert path.read_text(encoding="utf-8") == edited
+    ev.undo(path)
+    assert path.read_text(encoding="utf-8") == texts[-2]
+
+
+def test_a_damaged_delta_is_one_line_and_changes_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "bad.toml"
+    grow(path, 2)
+    before = path.read_bytes()
+    last = sorted(journal.journal_dir(path).glob("bad.*.delta"))[-1]
+    last.write_text("not json\n", encoding="utf-8")
+    done = run_cli("event", "undo", path)
+    assert done.returncode == 2
+    assert done.stderr.strip() == f"tmanager: {last}: is not a journal delta (restore it from a backup or remove it)"
+    assert path.read_bytes() == before

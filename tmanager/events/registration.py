@@ -1,0 +1,184 @@
+"""Players as federations keep them: lists imported, ratings updated from FIDE's list, FIDE start numbers.
+
+Each function changes a division in memory and returns the messages to show
+(:mod:`tmanager.events.service` makes each one journaled change). What a FIDE
+list or a CSV file says comes in as plain values
+(:mod:`tmanager.formats.ratinglist`, :mod:`tmanager.formats.playercsv`).
+
+**Start numbers** (C.04.2, initial order): before round 1 the players are
+numbered by rating, then title (GM, IM, WGM, FM, WIM, CM, WFM, WCM), then name,
+and from then on the numbers are the pairing order and the TRF starting ranks
+(``start_numbers`` set on the division). A late entry is placed among them in
+that order and the players after it move down one number; after the fourth
+round has been paired no pairing number may change, so a late entry then gets
+the next free number. Renumbering rewrites every place a number appears:
+boards, byes, forced games, forbidden pairs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from tmanager import tomlmap
+from tmanager.errors import StateError
+from tmanager.events.model import Division, Event, PairingSystem, Player, fide_order, label
+from tmanager.events.operations import add_player
+from tmanager.formats.playercsv import Row
+from tmanager.formats.ratinglist import Entry
+
+#: After this many paired rounds no pairing number may change (C.04.2).
+FIXED_AFTER = 4
+
+
+# -- start numbers --------------------------------------------------------------------------------------
+
+
+def renumber(division: Division, new: Mapping[int, int]) -> None:
+    """Give players new numbers (``new``: old → new, a permutation of the ones it names) everywhere."""
+
+    def n(number: int) -> int:
+        return new.get(number, number)
+
+    for p in division.players:
+        p.number = n(p.number)
+    division.players.sort(key=lambda p: p.number)
+    division.forbidden = [sorted(n(x) for x in group) for group in division.forbidden]
+    division.baku_last = n(division.baku_last) if division.baku_last is not None else None
+    for r in division.rounds:
+        for b in r.boards:
+            b.white, b.black = n(b.white), n(b.black)
+        r.byes = {n(p): kind for p, kind in r.byes.items()}
+        r.forced = [(n(w), n(b)) for w, b in r.forced]
+        r.forced_bye = n(r.forced_bye) if r.forced_bye is not None else None
+        r.spreads = {n(p): v for p, v in r.spreads.items()}
+        r.board_numbers = {n(p): v for p, v in r.board_numbers.items()}
+        r.p12 = {n(p): v for p, v in r.p12.items()}
+
+
+def assign_start_numbers(division: Division) -> list[str]:
+    """Number the players 1… in FIDE's initial order and make the numbers the pairing order."""
+    paired = division.paired_rounds
+    if division.system == PairingSystem.ROUND_ROBIN and paired:
+        raise StateError("a round robin's numbers are its Berger numbers: they cannot change once round 1 is paired")
+    if paired >= FIXED_AFTER:
+        raise StateError(
+            f"round {paired} is paired: no pairing number may change after round {FIXED_AFTER} is paired (C.04.2)"
+        )
+    if not division.players:
+        raise StateError("the division has no players yet")
+    order = sorted(division.players, key=fide_order)
+    new = {p.number: i for i, p in enumerate(order, 1)}
+    moved = sum(1 for old, number in new.items() if old != number)
+    renumber(division, new)
+    division.start_numbers = True
+    top = ", ".join(label(p) for p in division.players[:3])
+    return [
+        f"start numbers by rating, title and name: {len(order)} players, {moved} renumbered; {top}…",
+    ]
+
+
+def place_late_entry(division: Division, player: Player) -> list[str]:
+    """Put a player just added to a start-numbered division in FIDE's order (the next number from round 5 on)."""
+    if not division.start_numbers:
+        return []
+    if division.paired_rounds >= FIXED_AFTER:
+        return [f"start numbers are fixed after round {FIXED_AFTER} (C.04.2): {label(player)} is paired last"]
+    others = [p for p in division.players if p is not player]
+    place = next((p.number for p in others if fide_order(player) < fide_order(p)), None)
+    if place is None:
+        return [f"start number {player.number}: last in FIDE's order"]
+    new = {p.number: p.number + 1 for p in others if p.number >= place}
+    new[player.number] = place
+    renumber(division, new)
+    return [f"start number {place} by rating, title and name; nos. {place}-{len(others)} move down one"]
+
+
+# -- lists ---------------------------------------------------------------------------------------------
+
+
+def _from_entry(entry: Entry, event: Event) -> dict[str, object]:
+    """A player's fields as a FIDE list gives them."""
+    fields: dict[str, object] = {
+        "fide_id": entry.fide_id, "name": entry.name, "title": entry.title, "federation": entry.federation,
+        "sex": entry.sex, "rating": entry.rating(event.rating_list),
+    }  # fmt: skip
+    if entry.birth_year is not None:
+        fields["birth"] = str(entry.birth_year)
+    return fields
+
+
+def import_players(
+    event: Event, division: Division, rows: Sequence[Row], entries: Mapping[int, Entry] | None, *, source: str
+) -> list[str]:
+    """Enter the players of a CSV file (``rows``), each completed from a FIDE list (``entries``, by FIDE ID;
+    None: no list); without rows, every player of ``entries``. All or none: the first bad row refuses the whole
+    file."""
+    known = {p.fide_id for p in division.players if p.fide_id is not None}
+    wanted: list[tuple[str, dict[str, object]]] = []
+    if rows:
+        for row in rows:
+            fields: dict[str, object] = {}
+            fide_id = row.fields.get("fide_id")
+            if isinstance(fide_id, int) and entries is not None:
+                entry = entries.get(fide_id)
+                if entry is None:
+                    raise StateError(f"{source} line {row.line}: FIDE ID {fide_id} is not in the rating list")
+                fields.update(_from_entry(entry, event))
+            fields.update(row.fields)  # what the file says wins over the list
+            if "name" not in fields:
+                raise StateError(f"{source} line {row.line}: no name (and no rating list to look the FIDE ID up)")
+            wanted.append((f"{source} line {row.line}", fields))
+    else:
+        by_name = sorted((entries or {}).values(), key=lambda e: e.name)
+        wanted = [(f"FIDE ID {e.fide_id}", _from_entry(e, event)) for e in by_name]
+    if not wanted:
+        raise StateError(f"{source}: no players to enter")
+    messages: list[str] = []
+    for where, wanted_fields in wanted:
+        fields = dict(wanted_fields)
+        listed = fields.get("fide_id")
+        if isinstance(listed, int):
+            if listed in known:
+                raise StateError(f"{where}: FIDE ID {listed} is already entered")
+            known.add(listed)
+        fields.setdefault("number", max((p.number for p in division.players), default=0) + 1)
+        player = tomlmap.from_table(Player, fields, where, None)
+        try:
+            messages += add_player(event, division, player)
+        except StateError as exc:
+            raise StateError(f"{where}: {exc}") from None
+        messages += place_late_entry(division, player)
+    return [*messages, f"entered {len(wanted)} player(s) from {source}"]
+
+
+def update_ratings(event: Event, division: Division, entries: Mapping[int, Entry], *, source: str) -> list[str]:
+    """Ratings (the event's ``rating_list``) and titles from a FIDE list, for every player with a FIDE ID in it;
+    federation, sex and birth year filled in where the event has none."""
+    changed: list[str] = []
+    absent: list[str] = []
+    for p in division.players:
+        entry = entries.get(p.fide_id) if p.fide_id is not None else None
+        if entry is None:
+            if p.fide_id is not None:
+                absent.append(label(p))
+            continue
+        rating, notes = entry.rating(event.rating_list), []
+        if rating != p.rating:
+            notes.append(f"{p.rating or 'unrated'} → {rating or 'unrated'}")
+            p.rating = rating
+        if entry.title != p.title:
+            notes.append(f"title {p.title or '-'} → {entry.title or '-'}")
+            p.title = entry.title
+        for key, value in (("federation", entry.federation), ("sex", entry.sex)):
+            if value and not getattr(p, key):
+                setattr(p, key, value)
+        if entry.birth_year is not None and not p.birth:
+            p.birth = str(entry.birth_year)
+        if notes:
+            changed.append(f"{label(p)}: {', '.join(notes)}")
+    messages = [f"{event.rating_list} ratings from {source}: {len(changed)} player(s) changed", *changed]
+    if absent:
+        messages.append(f"not in the list (kept as they are): {', '.join(absent)}")
+    if changed and division.start_numbers and division.paired_rounds == 0:
+        messages.append("the start numbers follow the old ratings: run `start-numbers` to sort them again")
+    return messages
