@@ -27,7 +27,7 @@ from tmanager.tourney import store
 
 pytest.importorskip("distributed")
 
-from tmanager.tourney.cluster import FileWatch  # after the importorskip: it needs distributed
+from tmanager.tourney.worker import FileWatch  # after the importorskip: it needs distributed
 
 DASK = Path(sys.executable).parent / "dask"
 PYENGINE = ROOT / "engines" / "pyengine.py"

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import random
 import re
+import subprocess
+import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -246,3 +250,38 @@ def test_edit_and_substitute_keep_the_comments_of_the_settings(path: Path) -> No
     text = path.read_text()
     assert text.startswith("# my comment\n") and "cycles = 4  # three times around\n" in text
     assert "# the newcomer\n" in text and 'engine = "random-uci"' in text
+
+
+def test_a_journal_that_reuses_the_inode_of_the_one_it_replaced_is_read_afresh(
+    path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # A checkpoint replaces the journal and the file (new files renamed over them), and file systems such
+    # as ext4 give new files the inode numbers just freed: after three checkpoints by another process,
+    # the journal has the inode this process read last, here. It is told by its first line too.
+    other = textwrap.dedent(f"""
+        from pathlib import Path
+        from tmanager.tourney import store
+        from tmanager.tourney.model import Claim
+        path = Path({str(path)!r})
+        for _ in range(3):
+            with store.transaction(path) as tourney:
+                tourney.count_fault("A", "crash")  # a checkpoint: a new journal
+        for beat in range(20):  # past where the first process stopped reading the journal before
+            with store.transaction(path) as tourney:
+                tourney.set_result(1, "*")
+                tourney.claims[1] = Claim(host="h", pid=1, started=1.0, claimed=2.0, heartbeat=beat, pgn_offset=7)
+    """)
+    for _ in range(3):
+        with store.transaction(path) as tourney:
+            tourney.set_result(0, "*")
+            tourney.claims[0] = claim(0)
+        assert store.read(path).claims == {0: claim(0)}  # this process has read the journal to its end
+        subprocess.run([sys.executable, "-c", other], check=True)
+        tourney = store.read(path)
+        assert tourney.claims == {0: claim(0), 1: dataclasses.replace(claim(1), heartbeat=19.0)}
+        assert not caplog.records, caplog.text  # neither an unreadable line nor a "hand edit"
+        assert tourney.faults["A"]["crash"] % 3 == 0
+        with store.transaction(path) as tourney:
+            tourney.claims.clear()
+            tourney.set_result(0, " ")
+            tourney.set_result(1, " ")

@@ -66,12 +66,18 @@ def engines_in(directory: Path) -> list[psutil.Process]:
     return found
 
 
-def test_four_workers_started_separately_play_every_game_once(tmp_path: Path) -> None:
-    path = slow_tourney(
-        tmp_path / "t.toml", delay=0.01, cycles=2,
+def hooked_tourney(path: Path, *, delay: float) -> Path:
+    """A round robin of 24 games whose hooks write each game's number to after_game.txt, and "done" to
+    after_tourney.txt."""
+    return slow_tourney(
+        path, delay=delay, cycles=2,
         extra='after_game = "echo $TMANAGER_GAME $TMANAGER_RESULT >> after_game.txt"\n'
               'after_tourney = "echo done >> after_tourney.txt"',
     )
+
+
+def test_four_workers_started_separately_play_every_game_once(tmp_path: Path) -> None:
+    path = hooked_tourney(tmp_path / "t.toml", delay=0.01)
     workers = [start_worker(path) for _ in range(4)]
     for worker in workers:
         assert worker.wait(timeout=300) == 0, worker.stderr.read() if worker.stderr else ""

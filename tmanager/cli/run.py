@@ -1,7 +1,8 @@
-"""Play every remaining game of a tourney with N concurrent workers, showing live progress.
+"""Play every remaining game of a tourney with concurrent workers, showing live progress.
 
 Each worker is a process of its own that claims games under the file lock, so
-`tmanager work FILE` can add more from other terminals at any time. Ctrl-C or
+`tmanager work FILE` can add more from other terminals at any time; each plays
+one game at a time, or several with --concurrency (its lanes). Ctrl-C or
 SIGTERM stops all workers cleanly: their games in progress are given back
 unplayed. Running the command again resumes where the tourney stopped; games of
 workers that were killed outright are detected and replayed. A match of two
@@ -37,6 +38,8 @@ EXAMPLES = """\
   tmanager run tourneys/demo.toml                 # one game at a time
   tmanager run gauntlet.toml --workers 2          # two games at once
   tmanager run gauntlet.toml --workers 2 --log gauntlet.log
+  tmanager run gauntlet.toml --concurrency 64     # 64 games at once, in a few processes (one per core)
+  tmanager run gauntlet.toml --workers 4 --concurrency 16  # 4 processes of 16 games each
   tmanager run gauntlet.toml --dask tcp://10.0.0.1:8786  # on a Dask cluster (docs/cluster.md)
   tmanager run sprt.toml --workers 2 --report-every 20    # an SPRT match: Elo, nElo and LLR every 20 games
 """
@@ -47,7 +50,14 @@ REFRESH_SECONDS = 0.5
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", type=Path, help="the tourney file")
-    parser.add_argument("-w", "--workers", type=int, default=1, help="games played at the same time")
+    parser.add_argument(
+        "-w", "--workers", type=int, default=None, metavar="N",
+        help="worker processes (default: 1; with --concurrency alone, one per core)",
+    )
+    parser.add_argument(
+        "-c", "--concurrency", type=int, default=None, metavar="K",
+        help="games at once: with --workers, in each process; alone, in all, split over min(K, cores) processes",
+    )
     parser.add_argument(
         "--log", type=Path, default=None, help="workers' log file (default: FILE with suffix .log)"
     )
@@ -71,9 +81,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def command(args: argparse.Namespace) -> int:
-    if args.workers < 1:
+    if args.workers is not None and args.workers < 1:
         print("tmanager: --workers must be at least 1", file=sys.stderr)
         return 2
+    if args.concurrency is not None and args.concurrency < 1:
+        raise ConfigError(f"must be at least 1, not {args.concurrency}", field="--concurrency")
+    if args.dask is not None and (args.concurrency is not None or args.workers is not None):
+        option = "--concurrency" if args.concurrency is not None else "--workers"
+        raise ConfigError("not with --dask", field=option, hint="the cluster's threads, or --dask-concurrency, "
+                          "say how many games it plays at once")
     if args.report_every < 0:
         raise ConfigError(f"must not be negative, not {args.report_every}", field="--report-every")
     if args.log_engines and args.dask is not None:
@@ -93,7 +109,8 @@ def command(args: argparse.Namespace) -> int:
         print(f"tmanager: nothing to play: {_why_over(tourney, path)}", file=sys.stderr)
         return 0
     workers = (
-        Workers(path, args.workers, log_path, log_engines=args.log_engines) if args.dask is None
+        Workers(path, split(workers=args.workers, concurrency=args.concurrency), log_path,
+                log_engines=args.log_engines) if args.dask is None
         else _coordinator(args, path, log_path)
     )
     stopping = False
@@ -149,26 +166,44 @@ def _coordinator(args: argparse.Namespace, path: Path, log_path: Path) -> Coordi
     return Coordinator(path, args.dask, log_path=log_path, concurrency=args.dask_concurrency)
 
 
+def split(*, workers: int | None, concurrency: int | None, cores: int | None = None) -> list[int]:
+    """The lanes of each worker process `run` starts for ``--workers`` and ``--concurrency``.
+
+    Both: that many processes of that many lanes. ``--concurrency C`` alone: C
+    games in all, over min(C, cores) processes (one Python process tops out
+    near a few thousand moves a second, so a big machine wants several), the
+    lanes as even as can be. Neither, or ``--workers`` alone: one lane each.
+    """
+    if concurrency is None:
+        return [1] * (workers or 1)
+    if workers is not None:
+        return [concurrency] * workers
+    processes = min(concurrency, cores or os.cpu_count() or 1)
+    share, extra = divmod(concurrency, processes)
+    return [share + 1] * extra + [share] * (processes - extra)
+
+
 class Workers:
-    """The worker processes of one `run`: a worker that dies while games or hooks remain is replaced."""
+    """The worker processes of one `run`: a worker that dies while games or hooks remain is replaced
+    by one of as many lanes."""
 
     #: A worker that keeps failing (status 1, an unexpected error) is replaced at most this often per minute.
     MAX_FAILURES_PER_MINUTE = 5
     #: Seconds a stopped worker has to give its game back before it is killed.
     STOP_SECONDS = 5.0
 
-    def __init__(self, path: Path, count: int, log_path: Path, *, log_engines: bool = False) -> None:
+    def __init__(self, path: Path, lanes: list[int], log_path: Path, *, log_engines: bool = False) -> None:
         self.path = path
-        self.count = count
+        self.lanes = lanes
         self.log_path = log_path
         self.log_engines = log_engines
         self.processes: list[subprocess.Popen[bytes]] = []
         self.failures: list[float] = []
 
-    def _spawn(self) -> subprocess.Popen[bytes]:
+    def _spawn(self, lanes: int) -> subprocess.Popen[bytes]:
         return subprocess.Popen(
             [sys.executable, "-m", "tmanager", "work", str(self.path), "--log", str(self.log_path),
-             *(["--log-engines"] if self.log_engines else [])],
+             "--concurrency", str(lanes), *(["--log-engines"] if self.log_engines else [])],
             stdout=subprocess.DEVNULL,
             stdin=subprocess.DEVNULL,
             # Own process group: the terminal's Ctrl-C reaches only us, and we stop
@@ -177,7 +212,7 @@ class Workers:
         )
 
     def start(self) -> None:
-        self.processes = [self._spawn() for _ in range(self.count)]
+        self.processes = [self._spawn(lanes) for lanes in self.lanes]
 
     def all_exited(self) -> bool:
         return all(p.poll() is not None for p in self.processes)
@@ -206,7 +241,7 @@ class Workers:
                     return 1
             why = f"was killed (signal {-status})" if status < 0 else f"exited with status {status}"
             print(f"worker {process.pid} {why}; starting another", file=sys.stderr)
-            self.processes[i] = self._spawn()
+            self.processes[i] = self._spawn(self.lanes[i])
         return 0
 
     def stop(self, *, graceful: bool) -> None:

@@ -1,8 +1,9 @@
 """Run one more worker on a tourney, e.g. from another terminal; it joins the workers already running.
 
 The worker claims the next free game under the file lock, plays it, records it
-and repeats until the tourney is finished. Ctrl-C or SIGTERM gives its game
-in progress back (it will be played by another worker).
+and repeats until the tourney is finished; with --concurrency K it does so in K
+lanes at once. Ctrl-C or SIGTERM gives its games in progress back (they will be
+played by another worker).
 """
 
 from __future__ import annotations
@@ -16,12 +17,17 @@ from tmanager.tourney.worker import work
 EXAMPLES = """\
   tmanager work gauntlet.toml              # help a running `tmanager run` from another terminal
   tmanager work gauntlet.toml --games 10   # play at most 10 games, then stop
+  tmanager work gauntlet.toml --concurrency 16   # 16 games at once in this one process
 """
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", type=Path, help="the tourney file")
     parser.add_argument("--games", type=int, default=None, help="stop after this many games")
+    parser.add_argument(
+        "-c", "--concurrency", type=int, default=1, metavar="K",
+        help="games played at once by this one process (its lanes share engines, claims' heartbeat and stop)",
+    )
     parser.add_argument("--log", type=Path, default=None, help="append log lines to this file instead of stderr")
     parser.add_argument("-q", "--quiet", action="store_true", help="log warnings only")
     parser.add_argument(
@@ -32,7 +38,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def command(args: argparse.Namespace) -> int:
     setup_logging(args.log, quiet=args.quiet)
-    played, stopped = work(args.file, max_games=args.games, log_engines=args.log_engines)
+    played, stopped = work(args.file, max_games=args.games, log_engines=args.log_engines, concurrency=args.concurrency)
     # On stdout: under `run` (which stops its workers itself) it goes nowhere.
     print(f"{played} game(s) played" + ("; stopped by a signal, its game given back" if stopped else ""))
     return 130 if stopped else 0

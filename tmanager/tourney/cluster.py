@@ -21,7 +21,7 @@ Games in progress are published live as local workers publish theirs
 event topics (:data:`LIVE_TOPIC`), and the coordinator writes the file, for as
 long as it awaits that very task. Lanes follow the cluster's thread count,
 retiring between games when workers leave; waiting lanes share one look at the
-tourney file (:class:`FileWatch`).
+tourney file (:class:`~tmanager.tourney.worker.FileWatch`).
 """
 
 from __future__ import annotations
@@ -42,22 +42,19 @@ import chess
 import distributed
 from distributed.client import FutureCancelledError
 
-from tmanager.core.schedule import DONE, WAIT, ScheduledGame
+from tmanager.core.schedule import ScheduledGame
 from tmanager.errors import ConfigError, EngineError, StateError, TManagerError
-from tmanager.files import Stamp, stamp
 from tmanager.logs import setup_logging
 from tmanager.tourney import store
 from tmanager.tourney.engines import EngineSpec
 from tmanager.tourney.model import Participant, Settings, Tourney, resolve_engine
 from tmanager.tourney.play import EnginePool, GameRecord, GameSpec, play_game
-from tmanager.tourney.worker import POLL_SECONDS, LiveGame, Worker, load_book
+from tmanager.tourney.worker import Lane, LiveGame, Worker, load_book
 
 log = logging.getLogger("tmanager")
 
 #: How long the coordinator tries to reach the scheduler before giving up.
 CONNECT_SECONDS = 10.0
-#: How often the coordinator looks for new Dask workers, to play more games at once.
-GROW_SECONDS = 2.0
 #: Times the coordinator submits a game again after Dask gave up on it (its workers kept dying).
 MAX_RESUBMITS = 3
 #: How long stopping waits for the coordinator to give its games back.
@@ -260,96 +257,15 @@ class Cluster:
                 future.release()  # type: ignore[no-untyped-call]  # a game given up mid-way is cancelled on its worker
 
 
-class FileWatch:
-    """One look at the tourney file every :data:`~tmanager.tourney.worker.POLL_SECONDS` for all waiting lanes.
+class ClusterLane(Lane):
+    """One lane of the coordinator: claims and records like a local worker's lane; the cluster plays."""
 
-    A local worker that waits (a sync barrier, a Swiss round, others' games) claims
-    again at every poll. Here, at each tick, the lanes that saw an older file
-    claim again; if the file has not changed, only the lane that has waited
-    longest does, since a claim may still go stale meanwhile (its owner died) and
-    any claim releases it, which changes the file and wakes the others.
-    """
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self._waiting: dict[asyncio.Future[None], Stamp] = {}  # in the order the lanes came
-        self._ticker: asyncio.Task[None] | None = None
-
-    def signature(self) -> Stamp:
-        """What changes whenever the file is written (see :func:`tmanager.files.stamp`)."""
-        return stamp(self.path)
-
-    async def changed(self, since: Stamp) -> None:
-        """Return at the next tick at which the file differs from ``since``, or it is this lane's turn."""
-        wake = asyncio.get_running_loop().create_future()
-        self._waiting[wake] = since
-        if self._ticker is None or self._ticker.done():
-            self._ticker = asyncio.create_task(self._tick())
-        try:
-            await wake
-        finally:
-            self._waiting.pop(wake, None)
-
-    async def _tick(self) -> None:
-        while self._waiting:
-            await asyncio.sleep(POLL_SECONDS)
-            now = self.signature()
-            woken = [w for w, seen in self._waiting.items() if seen != now] or list(self._waiting)[:1]
-            for wake in woken:
-                del self._waiting[wake]
-                if not wake.done():
-                    wake.set_result(None)
-
-
-class Lanes:
-    """The coordinator's lanes, as many as :meth:`resize` wants: new ones start at once, and
-    surplus ones retire when they are about to claim, so never with a game in hand."""
-
-    def __init__(self, path: Path, cluster: Cluster) -> None:
-        self.path = path
+    def __init__(self, worker: Worker, cluster: Cluster) -> None:
+        super().__init__(worker)
         self.cluster = cluster
-        self.watch = FileWatch(path)
-        self.tasks: list[asyncio.Task[int]] = []
-        self.wanted = 0
-        self.staying = 0  # lanes that have not retired
-
-    def resize(self, wanted: int, *, why: str) -> None:
-        """Aim at ``wanted`` lanes: start the missing ones; the surplus ones retire when they can."""
-        if wanted != self.wanted:
-            log.info("%s: playing %d game%s at once", why, wanted, "" if wanted == 1 else "s")
-        self.wanted = wanted
-        while self.staying < wanted:
-            self.staying += 1
-            self.tasks.append(asyncio.create_task(ClusterWorker(self).run()))
-
-    def retire(self) -> bool:
-        """Whether the lane asking, about to claim a game, should stop instead (there are too many)."""
-        if self.staying <= self.wanted:
-            return False
-        self.staying -= 1
-        log.info("a lane retired: %d left", self.staying)
-        return True
-
-
-class ClusterWorker(Worker):
-    """One lane of the coordinator: claims and records like a local worker; the cluster plays."""
-
-    def __init__(self, lanes: Lanes) -> None:
-        super().__init__(lanes.path)
-        self.lanes = lanes
-
-    async def _claim(self) -> tuple[Tourney, ScheduledGame] | str:
-        """Claim a game, waiting here (on the shared watch) for one to be free, or retire (``DONE``)."""
-        while not self.lanes.retire():
-            seen = self.lanes.watch.signature()  # before reading: a write during the claim wakes this lane
-            choice = await super()._claim()
-            if choice != WAIT:
-                return choice
-            await self.lanes.watch.changed(seen)
-        return DONE
 
     async def _run_game(self, tourney: Tourney, game: ScheduledGame, spec: GameSpec) -> GameRecord:
-        played = await self.lanes.cluster.play(
+        played = await self.cluster.play(
             spec, tourney.participants[game.white], tourney.participants[game.black], tourney.settings,
             number=game.number, live=LiveGame(tourney, game, spec),
         )
@@ -388,36 +304,15 @@ async def coordinate(
         client.subscribe_topic(LIVE_TOPIC, cluster.publish)
         if on_ready is not None:
             on_ready()
-        lanes = Lanes(path, cluster)
+        worker = Worker(path, lane=lambda worker: ClusterLane(worker, cluster))
 
         async def follow() -> None:
             threads = sum((await cluster.threads()).values())
-            lanes.resize(max(1, threads), why=f"the cluster has {threads} thread{'' if threads == 1 else 's'}")
+            worker.resize(max(1, threads), why=f"the cluster has {threads} thread{'' if threads == 1 else 's'}")
 
-        played = 0
-        try:
-            if concurrency is None:
-                await follow()
-            else:
-                lanes.resize(concurrency, why="--dask-concurrency")
-            while True:
-                done, pending = await asyncio.wait(
-                    lanes.tasks, timeout=GROW_SECONDS, return_when=asyncio.FIRST_EXCEPTION
-                )
-                failed = next((t.exception() for t in done if not t.cancelled() and t.exception()), None)
-                if failed is not None:
-                    raise failed
-                played += sum(t.result() for t in done)
-                lanes.tasks = list(pending)
-                if not pending:
-                    return played
-                if concurrency is None:
-                    await follow()
-        finally:
-            for lane in lanes.tasks:
-                lane.cancel()
-            # Each lane gives its game back as it stops (Worker.run), before the client closes.
-            await asyncio.gather(*lanes.tasks, return_exceptions=True)
+        if concurrency is not None:
+            return await worker.run(concurrency, why="--dask-concurrency")
+        return await worker.run(0, follow=follow)
 
 
 class Coordinator:

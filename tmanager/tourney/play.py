@@ -20,6 +20,7 @@ import ctypes
 import datetime as dt
 import logging
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -159,6 +160,20 @@ def _die_with_parent() -> None:
         _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
+#: util-linux's setpriv, which asks the kernel the same (``--pdeathsig KILL``) and then becomes the
+#: engine. Preferred to :func:`_die_with_parent`: a child that runs Python code before its exec
+#: cannot be started with vfork, and blocks the event loop, every game of the worker with it, for
+#: several milliseconds per engine (a start-up storm of hundreds of engines: seconds).
+_SETPRIV = shutil.which("setpriv") if _prctl is not None else None
+
+
+def _dying_with_parent(command: list[str]) -> tuple[list[str], dict[str, Any]]:
+    """``command`` and the arguments of its ``Popen`` that make the engine die with this process."""
+    if _SETPRIV is not None:
+        return [_SETPRIV, "--pdeathsig", "KILL", "--", *command], {}
+    return command, {"preexec_fn": _die_with_parent}
+
+
 class Engine:
     """A running engine process: python-chess protocol plus the process group to kill."""
 
@@ -224,8 +239,8 @@ async def _open(
 ) -> tuple[asyncio.SubprocessTransport, chess.engine.Protocol]:
     """Start the engine in its own process group, dying with us, and do its handshake;
     an engine that fails (or is cancelled) on the way is killed with its group and reaped."""
-    command = list(spec.command)
-    popen_args: dict[str, Any] = {"cwd": spec.workdir, "stderr": stderr, "preexec_fn": _die_with_parent}
+    command, dying = _dying_with_parent(list(spec.command))
+    popen_args: dict[str, Any] = {"cwd": spec.workdir, "stderr": stderr, **dying}
     if spec.protocol == "xboard":
         transport, xboard = await popen_xboard(command, features=spec.xboard_features, setpgrp=True, **popen_args)
         return transport, xboard
@@ -238,31 +253,62 @@ async def _open(
     return transport, uci
 
 
-class EnginePool:
-    """Engines kept between games (``restart = false``), one process per participant."""
+#: Engines one pool starts at once (the others wait their turn before their handshake's time starts):
+#: hundreds started together would share the cores and miss their ``handshake_timeout``.
+START_LIMIT = 2 * (os.cpu_count() or 1)
 
-    def __init__(self) -> None:
+
+class EnginePool:
+    """Engines kept between games (``restart = false``), and the gate through which engines start.
+
+    Several idle processes may be kept per participant: a worker playing K games at
+    once needs up to K of each, and every game gets processes of its own. At most
+    ``start_limit`` engines start at once; an engine's ``handshake_timeout`` runs
+    from the moment its own start begins, not while it waits for its turn. An
+    event loop of its own per pool (a worker's, or a Dask thread's).
+    """
+
+    def __init__(self, *, start_limit: int = START_LIMIT) -> None:
         # Keyed by the spec's repr: specs hold dicts and are not hashable, and an
         # upgraded participant with the same name must not get the old process.
-        self._idle: dict[str, Engine] = {}
+        self._idle: dict[str, list[Engine]] = {}
+        self._starting = asyncio.Semaphore(start_limit)
+        self._starts = 0  # engines starting or waiting to
+        self._quiet = asyncio.Event()
+        self._quiet.set()
 
     async def acquire(self, spec: EngineSpec) -> Engine:
-        engine = self._idle.pop(repr(spec), None)
-        if engine is not None and engine.transport.get_returncode() is None:
-            return engine
-        if engine is not None:
+        idle = self._idle.get(repr(spec), [])
+        while idle:
+            engine = idle.pop()
+            if engine.transport.get_returncode() is None:
+                return engine
             await engine.kill()
-        return await Engine.start(spec)
+        self._starts += 1
+        self._quiet.clear()
+        try:
+            async with self._starting:
+                return await Engine.start(spec)
+        finally:
+            self._starts -= 1
+            if not self._starts:
+                self._quiet.set()
+
+    async def quiet(self) -> None:
+        """Return once no engine of this pool is starting or waiting to start: a game's clocks wait for
+        it, since engines starting take the cores from those already playing (a start-up storm)."""
+        await self._quiet.wait()
 
     async def release(self, engine: Engine, *, healthy: bool) -> None:
-        """Keep a healthy engine for the next game, unless its spec asks for a restart."""
-        if healthy and not engine.spec.restart and repr(engine.spec) not in self._idle:
-            self._idle[repr(engine.spec)] = engine
+        """Keep a healthy engine for a next game, unless its spec asks for a restart."""
+        if healthy and not engine.spec.restart:
+            self._idle.setdefault(repr(engine.spec), []).append(engine)
         else:
             await engine.close()
 
     async def close(self) -> None:
-        engines, self._idle = list(self._idle.values()), {}
+        engines = [engine for idle in self._idle.values() for engine in idle]
+        self._idle = {}
         await asyncio.gather(*(e.close() for e in engines), return_exceptions=True)
 
 
@@ -276,10 +322,11 @@ class _EngineLog(logging.Handler):
         2026-11-23 12:00:00.201337 SF-A ---> bestmove e2e4 ponder e7e5
 
     python-chess logs each line at DEBUG level on the ``chess.engine`` logger, with the protocol
-    object. A game runs in one thread (a worker process's, or a Dask thread's), one game at a time,
-    so this game's lines are the records of that thread. An engine started for the game is named
-    from its first line by :data:`_ENGINE_NAME`, which the task starting it sets (the two engines
-    start side by side); one kept from an earlier game is named once acquired (:attr:`names`).
+    object. Several games may share a thread (the lanes of a worker), so a game's lines are told
+    by their protocol object: those of an engine acquired for this game (:attr:`names`), and
+    before that, those logged in the context of this game's engine starts (:data:`_GAME_LOG`; an
+    engine's pipes keep the context they were opened in), named by :data:`_ENGINE_NAME`, which
+    the task starting the engine sets (the two engines start side by side).
     """
 
     def __init__(self, path: str) -> None:
@@ -306,7 +353,11 @@ class _EngineLog(logging.Handler):
         if arrow is None or record.thread != self.thread or not isinstance(record.args, tuple):
             return
         protocol, line = record.args
-        name = self.names.get(id(protocol)) or self.names.setdefault(id(protocol), _ENGINE_NAME.get() or str(protocol))
+        name = self.names.get(id(protocol))
+        if name is None:
+            if _GAME_LOG.get() is not self:
+                return  # another game's engine
+            name = self.names[id(protocol)] = _ENGINE_NAME.get() or str(protocol)
         stamp = dt.datetime.fromtimestamp(record.created)
         self.file.write(f"{stamp:%Y-%m-%d %H:%M:%S.%f} {name} {arrow} {line}\n")
         self.file.flush()
@@ -323,6 +374,8 @@ _ARROWS = {"%s: << %s": "<---", "%s: >> %s": "--->"}
 #: The participant whose engine the current task starts; the engine's pipes keep the context they
 #: were opened in, so its lines are named even before the game knows its protocol object.
 _ENGINE_NAME: contextvars.ContextVar[str] = contextvars.ContextVar("tmanager_engine_name", default="")
+#: The engine log of the game whose engines the current task starts (see :class:`_EngineLog`).
+_GAME_LOG: contextvars.ContextVar[_EngineLog | None] = contextvars.ContextVar("tmanager_game_log", default=None)
 
 
 class _DebugWhileHeld:
@@ -617,8 +670,9 @@ async def play_game(
     comments: list[str] = []
     margins = {chess.WHITE: spec.white_time_margin, chess.BLACK: spec.black_time_margin}
     oversteps: dict[chess.Color, float] = {}
-    log = _EngineLog.open(spec) if spec.engine_log else None
     adjudicator = _Adjudicator(spec.adjudication)
+    log = _EngineLog.open(spec) if spec.engine_log else None
+    log_context = _GAME_LOG.set(log)
     game_id = object()
     try:
         try:
@@ -627,6 +681,13 @@ async def play_game(
                 if log is not None:  # an engine kept from an earlier game said nothing while acquired
                     log.names[id(engine.protocol)] = specs[color].name
                 _check_variant(engine, board)
+            await pool.quiet()
+            for color, engine in engines.items():
+                try:
+                    await _ready(engine, color, game_id)
+                except _GameOver:
+                    healthy[color] = False
+                    raise
             repetitions = _Repetitions(board)
             ending = _rules_outcome(board, 1) or adjudicator.verdict(board)
             if ending is not None:
@@ -714,6 +775,7 @@ async def play_game(
             await pool.release(engine, healthy=healthy[color])
         if own_pool:
             await pool.close()
+        _GAME_LOG.reset(log_context)
         if log is not None:
             log.close()
     faults: dict[str, Fault] = {}
@@ -794,21 +856,36 @@ async def _acquire_both(
             raise failure
 
 
+async def _ready(engine: Engine, color: chess.Color, game: object) -> None:
+    """Have a UCI engine start ``game`` (``ucinewgame``, ``isready``) before its clock runs, within its
+    ``handshake_timeout``: getting ready for a game is start-up, not thinking. Other engines start
+    their game with their first move (python-chess's ``play``)."""
+    if not isinstance(engine.protocol, UciEngine) or engine.spec.ponder:
+        return
+    try:
+        async with asyncio.timeout(engine.spec.handshake_timeout):
+            await engine.protocol.new_game(game)
+    except TimeoutError:
+        raise _not_started(color, f"did not answer isready in {engine.spec.handshake_timeout:g} s",
+                           "handshake") from None
+    except chess.engine.EngineTerminatedError:
+        raise _not_started(color, "crashed", "crash") from None
+
+
 async def _acquire(pool: EnginePool, spec: EngineSpec, color: chess.Color) -> Engine:
     _ENGINE_NAME.set(spec.name)  # this task's own context: names the engine's lines in an engine log
     try:
         return await pool.acquire(spec)
     except TimeoutError:
-        raise _GameOver(
-            _loss(color), "abandoned",
-            f"{_name(color)}'s engine did not finish its handshake in {spec.handshake_timeout:g} s",
-            fault=(color, "handshake"),
-        ) from None
+        raise _not_started(color, f"did not finish its handshake in {spec.handshake_timeout:g} s",
+                           "handshake") from None
     except (chess.engine.EngineError, OSError) as exc:
-        raise _GameOver(
-            _loss(color), "abandoned", f"{_name(color)}'s engine failed to start ({first_line(exc)})",
-            fault=(color, "crash"),
-        ) from None
+        raise _not_started(color, f"failed to start ({first_line(exc)})", "crash") from None
+
+
+def _not_started(color: chess.Color, what: str, fault: Fault) -> _GameOver:
+    """``color`` loses before its first move: its engine ``what`` (failed to start or get ready)."""
+    return _GameOver(_loss(color), "abandoned", f"{_name(color)}'s engine {what}", fault=(color, fault))
 
 
 def _winner(result: str) -> chess.Color | None:

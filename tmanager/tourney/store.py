@@ -42,6 +42,7 @@ import json
 import logging
 import os
 import re
+import threading
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -76,6 +77,9 @@ _RESULT_BYTES = b"+-=* "
 VERSION_WIDTH = 12
 #: A journal grown past this (and past the file's size) is folded into a checkpoint.
 JOURNAL_LIMIT = 1 << 20
+#: Bytes of a journal's first line that tell it from the journal it replaced: its checkpoint's version
+#: and the start of its owned part (file systems give a new file the inode number just freed).
+_JOURNAL_HEAD = 256
 
 
 def journal_path(path: Path) -> Path:
@@ -248,6 +252,7 @@ class _Journal:
     """A journal folded up to its end: the owned part at its checkpoint, with every change since applied."""
 
     inode: int
+    head: bytes  #: the start of its first line (a journal replaced may get the inode of the one before)
     offset: int  #: bytes read so far (complete lines only)
     checkpoint: int  #: the version of the checkpoint line
     version: int  #: the version after the last change
@@ -296,7 +301,7 @@ class _JournalReader:
         try:
             inode = os.fstat(fd).st_ino
             state = self.cache.get(path)
-            if state is None or state.inode != inode:
+            if state is None or state.inode != inode or os.pread(fd, len(state.head), 0) != state.head:
                 state = self._start(fd, inode, path)
             if state is None:
                 self.cache.pop(path, None)
@@ -325,6 +330,7 @@ class _JournalReader:
             owned = bytearray(str(head["owned"]).encode("utf-8"))
             return _Journal(
                 inode=inode,
+                head=first[:_JOURNAL_HEAD],
                 offset=len(first) + 1,
                 checkpoint=int(head["checkpoint"]),
                 version=int(head["checkpoint"]),
@@ -414,7 +420,9 @@ def _owned_at(path: Path, journal: _Journal, version: int) -> bytes:
         lines = journal_path(path).read_bytes().split(b"\n")
         first = json.loads(lines[0])
         owned = bytearray(str(first["owned"]).encode("utf-8"))
-        past = _Journal(0, 0, int(first["checkpoint"]), int(first["checkpoint"]), owned, _Layout.find(owned), {}, {})
+        past = _Journal(
+            0, b"", 0, int(first["checkpoint"]), int(first["checkpoint"]), owned, _Layout.find(owned), {}, {}
+        )
         for raw in lines[1:]:
             line = json.loads(raw) if raw else None
             if line is None or int(line["v"]) > version:
@@ -474,8 +482,31 @@ def _check_names(tourney: Tourney, owned: _Owned, path: Path) -> None:
 
 
 def read(path: Path) -> Tourney:
-    """Read a tourney file with its journal; safe without the lock."""
-    return _load(path).tourney
+    """Read a tourney file with its journal; safe without the file lock."""
+    with _in_process(path):  # the caches must not be changed by two threads at once
+        return _load(path).tourney
+
+
+#: One lock per tourney file for the threads of this process (see :func:`_in_process`).
+_process_locks: dict[Path, threading.RLock] = {}
+_process_locks_guard = threading.Lock()
+
+
+@contextlib.contextmanager
+def _in_process(path: Path, *, timeout: float = -1) -> Iterator[None]:
+    """Hold ``path``'s in-process lock: the threads of one process (a worker's lanes, a Dask
+    coordinator beside `run`'s display) take their turns here, in front of the file lock, since the
+    caches of this module are not thread-safe and the file lock must not interleave two threads'
+    reads and writes. Re-entrant: a read inside a transaction of the same thread waits for nothing."""
+    key = path.absolute()
+    with _process_locks_guard:
+        guard = _process_locks.setdefault(key, threading.RLock())
+    if not guard.acquire(timeout=timeout):
+        raise filelock.Timeout(str(path))
+    try:
+        yield
+    finally:
+        guard.release()
 
 
 # --- writing -------------------------------------------------------------------------------------
@@ -630,7 +661,7 @@ def transaction(path: Path, *, settings: bool = False, timeout: float = LOCK_TIM
     the model too. An exception inside the block leaves the files untouched.
     """
     try:
-        with lock(path, timeout=timeout):
+        with _in_process(path, timeout=timeout), lock(path, timeout=timeout):
             state = _load(path)
             tourney = state.tourney
             before = _Before.of(tourney)

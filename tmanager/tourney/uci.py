@@ -61,6 +61,12 @@ class UciEngine(chess.engine.UciProtocol):
         """
         return await self.communicate(functools.partial(_PlayOn, board=board, limit=limit, game=game, info=info))
 
+    async def new_game(self, game: object) -> None:
+        """Start ``game`` before its first move: ``ucinewgame`` with the managed options, and wait for
+        ``readyok``, so that the engine's preparation for a new game is not charged to its clock.
+        :meth:`play_on` with the same ``game`` then sends ``position`` and ``go`` only."""
+        await self.communicate(functools.partial(_NewGame, game=game))
+
     def _start_game(self, game: object) -> None:
         """``ucinewgame`` with the managed options set as ``play`` sets them for a move without pondering."""
         self.game = game
@@ -179,3 +185,24 @@ class _PlayOn(BaseCommand[PlayResult]):
     def cancel(self) -> None:
         if not self.awaiting_ready:
             self.engine.send_line("stop")
+
+
+class _NewGame(BaseCommand[None]):
+    """:meth:`UciEngine.new_game`: ``ucinewgame`` (and the managed options), then ``isready`` and its answer."""
+
+    def __init__(self, engine: UciEngine, *, game: object) -> None:
+        super().__init__(engine)
+        self.engine = engine
+        self.game = game
+
+    def start(self) -> None:
+        self.engine._start_game(self.game)
+        self.engine._isready()
+
+    def line_received(self, line: str) -> None:
+        if line.strip() == "readyok":
+            if not self.result.done():
+                self.result.set_result(None)
+            self.set_finished()
+        elif not line.startswith("info"):
+            LOGGER.warning("%s: Unexpected engine output: %r", self.engine, line)

@@ -15,8 +15,12 @@ and then removes the hook. A hook whose taker died is run again only if its
 marker is still there (it never started); otherwise it ran, or is running on
 its own, and is done.
 
+A worker process may play several games at once: each of its lanes claims,
+plays and records one game at a time, on one event loop, and the lanes share
+the process's identity, engines, heartbeat and stop (:class:`Worker`).
+
 A stop (SIGINT, SIGTERM) ends the worker promptly: the move being thought
-about is the last, the claimed game is given back unplayed, and engines and
+about is the last, the claimed games are given back unplayed, and engines and
 their children are killed. Engines carry their worker's identity in their
 environment, so those of a worker killed outright are found and killed too.
 """
@@ -32,7 +36,7 @@ import os
 import signal
 import socket
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -46,7 +50,7 @@ from tmanager.errors import ConfigError, LockTimeout, TManagerError
 from tmanager.files import Stamp, append_line, stamp
 from tmanager.formats import pgn
 from tmanager.tourney import store, swiss
-from tmanager.tourney.model import PLAYING, UNPLAYED, Claim, PendingHook, Tourney
+from tmanager.tourney.model import PLAYING, UNPLAYED, Claim, PendingHook, Settings, Tourney
 from tmanager.tourney.openings import OpeningBook, opening_key, variant_board
 from tmanager.tourney.play import EnginePool, GameRecord, GameSpec, MoveObserver, play_game
 
@@ -62,6 +66,11 @@ LOCK_POLL = 1.0
 LOCK_WARN_SECONDS = 30.0
 #: The environment variable that marks engines (and their children) with the worker they belong to.
 ENGINE_TAG = "TMANAGER_ENGINE_OF"
+#: Live files one worker writes per second at most, all its lanes together: with many games at once,
+#: each game's file is written less often (a view, not worth the event loop's time).
+LIVE_WRITES_PER_SECOND = 128
+#: How often a worker whose lanes follow something (the Dask coordinator: the cluster's size) looks again.
+FOLLOW_SECONDS = 2.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,11 +118,19 @@ def stale_games(tourney: Tourney, *, now: float | None = None) -> list[int]:
     """Games marked ``*`` whose owner is gone (or unknown, as in a file written by XBoard)."""
     now = time.time() if now is None else now
     lease = tourney.settings.lease
-    return [
-        n
-        for n in tourney.playing()
-        if n not in tourney.claims or not claim_is_alive(tourney.claims[n], lease=lease, now=now)
-    ]
+    # One look per owner: the claims of one process's lanes share their owner (and their heartbeat).
+    verdicts: dict[tuple[str, int, float, float], bool] = {}
+
+    def stale(number: int) -> bool:
+        claim = tourney.claims.get(number)
+        if claim is None:
+            return True
+        key = (claim.host, claim.pid, claim.started, claim.heartbeat)
+        if key not in verdicts:
+            verdicts[key] = claim_is_alive(claim, lease=lease, now=now)
+        return not verdicts[key]
+
+    return [n for n in tourney.playing() if stale(n)]
 
 
 def release_stale(tourney: Tourney) -> list[tuple[int, str]]:
@@ -294,14 +311,14 @@ def game_spec(
 class LiveGame:
     """Publishes a game in progress as ``live_dir/N.json`` for status pages and dashboards.
 
-    Written at most every :attr:`INTERVAL` seconds, atomically (rename) but
+    Written at most every :attr:`INTERVAL` seconds (or the ``interval`` given), atomically (rename) but
     without fsync: it is a view, rebuilt by the next move, and removed when the
     game is recorded or given back.
     """
 
     INTERVAL = 0.25
 
-    def __init__(self, tourney: Tourney, game: ScheduledGame, spec: GameSpec) -> None:
+    def __init__(self, tourney: Tourney, game: ScheduledGame, spec: GameSpec, *, interval: float = INTERVAL) -> None:
         self.path = tourney.live_dir / f"{game.number}.json"
         self.header = {
             "game": game.number,
@@ -310,11 +327,12 @@ class LiveGame:
             "black": spec.black.name,
             "variant": spec.variant,
         }
+        self.interval = interval
         self.last_write = 0.0
 
     def __call__(self, board: chess.Board, white_clock: float, black_clock: float) -> None:
         now = time.monotonic()
-        if now - self.last_write < self.INTERVAL:
+        if now - self.last_write < self.interval:
             return
         self.last_write = now
         self.write(self.position(board, white_clock, black_clock))
@@ -455,31 +473,99 @@ async def transact(transaction: Callable[..., _R], *args: Any, settled: Callable
                 log.warning("%s; still waiting after %.0f s", exc, now - waiting_since)
 
 
-class Worker:
-    """One worker: plays the tourney's games one at a time until none is left."""
+class FileWatch:
+    """One look at the tourney file every :data:`POLL_SECONDS` for all the waiting lanes of a worker.
 
-    def __init__(self, path: Path, *, max_games: int | None = None, log_engines: bool = False) -> None:
+    A lane that waits (a sync barrier, a Swiss round, others' games) claims again
+    when the file changes. At each tick, the lanes that saw an older file claim
+    again; if the file has not changed, only the lane that has waited longest
+    does, since a claim may still go stale meanwhile (its owner died) and any
+    claim releases it, which changes the file and wakes the others.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._waiting: dict[asyncio.Future[None], Stamp] = {}  # in the order the lanes came
+        self._ticker: asyncio.Task[None] | None = None
+
+    def signature(self) -> Stamp:
+        """What changes whenever the file is written (see :func:`tmanager.files.stamp`)."""
+        return stamp(self.path)
+
+    async def changed(self, since: Stamp) -> None:
+        """Return at the next tick at which the file differs from ``since``, or it is this lane's turn."""
+        wake = asyncio.get_running_loop().create_future()
+        self._waiting[wake] = since
+        if self._ticker is None or self._ticker.done():
+            self._ticker = asyncio.create_task(self._tick())
+        try:
+            await wake
+        finally:
+            self._waiting.pop(wake, None)
+
+    async def _tick(self) -> None:
+        while self._waiting:
+            await asyncio.sleep(POLL_SECONDS)
+            now = self.signature()
+            woken = [w for w, seen in self._waiting.items() if seen != now] or list(self._waiting)[:1]
+            for wake in woken:
+                del self._waiting[wake]
+                if not wake.done():
+                    wake.set_result(None)
+
+
+class Worker:
+    """One worker process's play: its lanes, each playing one game at a time, on one event loop.
+
+    A lane (:class:`Lane`) claims a game, plays it, records it, and claims the
+    next. The lanes share what belongs to the process: the owner identity in their
+    claims (a killed process's claims all go stale together), the stop, one
+    :class:`~tmanager.tourney.play.EnginePool`, one heartbeat for all their claims, one
+    look at the file while they wait (:class:`FileWatch`), and one task that runs
+    the pending hooks. Its file transactions are here; each is short, run in a
+    thread, and serialised with the others of the process by the store's lock.
+    The Dask coordinator is a worker whose lanes play on the cluster.
+    """
+
+    def __init__(
+        self, path: Path, *, max_games: int | None = None, log_engines: bool = False,
+        lane: Callable[[Worker], Lane] | None = None,
+    ) -> None:
         self.path = path.resolve()
         self.owner = Owner.me()
         self.max_games = max_games
         self.log_engines = log_engines
         self.pool = EnginePool()
-        self.playing: int | None = None
+        self.watch = FileWatch(self.path)
+        self.make_lane: Callable[[Worker], Lane] = lane or Lane
+        self.lanes: list[Lane] = []
+        self.tasks: list[asyncio.Task[int]] = []
+        self.wanted = 0
+        self.staying = 0  # lanes that have not retired
+        self.claimed = 0  # games claimed (counted before the claim, so that lanes never claim past max_games)
+        self.lease = Settings().lease  # the tourney's, as of the last claim
         self.stopping = False
-        self._task: asyncio.Task[Any] | None = None
+        self._hooks_due = asyncio.Event()
+        self._lanes_done = False
         self._books: dict[tuple[Path, str, int, str], OpeningBook | None] = {}
 
     def stop(self) -> None:
-        """Stop soon: the move under way is the last, the game is given back (call from the event loop)."""
+        """Stop soon: each lane's move under way is its last, its game is given back (call from the event loop)."""
         self.stopping = True
-        if self._task is not None:
-            self._task.cancel()
+        self._hooks_due.set()  # the hook runner ends too, once the hook it runs (if any) is over
+        for task in self.tasks:
+            task.cancel()
+
+    def playing(self) -> list[int]:
+        """The games this worker's lanes hold."""
+        return [lane.playing for lane in self.lanes if lane.playing is not None]
 
     # --- file transactions (each one short, under the lock) ---------------------------------
 
     def claim(self) -> tuple[Tourney, ScheduledGame] | str:
         """Claim the next game, or say :data:`~tmanager.core.schedule.WAIT` or ``DONE``."""
         with store.transaction(self.path, timeout=LOCK_POLL) as tourney:
+            self.lease = tourney.settings.lease
             for number, char in release_stale(tourney):
                 what = "recovered from the PGN" if char != UNPLAYED else "will be replayed"
                 log.warning("game %d: its worker is gone; the game %s", number, what)
@@ -542,11 +628,14 @@ class Worker:
                 return give_back(tourney, number)
             return None
 
-    def heartbeat(self, number: int) -> None:
+    def heartbeat(self, numbers: Collection[int]) -> None:
+        """Refresh the heartbeat of this worker's claims on games ``numbers``, all in one transaction."""
         with store.transaction(self.path, timeout=LOCK_POLL) as tourney:
-            claim = tourney.claims.get(number)
-            if self.owner.owns(claim) and claim is not None:
-                tourney.claims[number] = dataclasses.replace(claim, heartbeat=time.time())
+            now = time.time()
+            for number in numbers:
+                claim = tourney.claims.get(number)
+                if self.owner.owns(claim) and claim is not None:
+                    tourney.claims[number] = dataclasses.replace(claim, heartbeat=now)
 
     def take_hook(self) -> tuple[str, PendingHook, Path, Path, Path] | None:
         """Take the next pending hook, if any: (key, hook, marker, tourney file, PGN)."""
@@ -567,40 +656,171 @@ class Worker:
             if hook is not None and hook.taken_by == self.owner.key:
                 del tourney.hooks[key]
 
-    # --- the loop ----------------------------------------------------------------------------
+    # --- the lanes ---------------------------------------------------------------------------
 
-    async def run(self) -> int:
-        """Play until the tourney is done (or ``max_games`` are played, or a stop); returns games played."""
-        self._task = asyncio.current_task()
+    async def run(self, concurrency: int = 1, *, why: str = "--concurrency",
+                  follow: Callable[[], Awaitable[None]] | None = None) -> int:
+        """Play with ``concurrency`` lanes until the tourney is done (or ``max_games`` are claimed, or a
+        stop); returns the games played. ``follow``, if given, is called at once and then every
+        :data:`FOLLOW_SECONDS`, and may :meth:`resize` the lanes. A lane that fails stops the others
+        (each gives its game back), and its error is raised here."""
+        beat = asyncio.create_task(self._heartbeats())
+        hooks = asyncio.create_task(self._hook_runner())
+        self._hooks_due.set()  # hooks left pending by others (a worker killed before running them)
         played = 0
         try:
-            await self._run_hooks()
-            while not self.stopping and (self.max_games is None or played < self.max_games):
-                choice = await self._claim()
-                if choice == DONE:
+            self.resize(concurrency, why=why)
+            if follow is not None:
+                await follow()
+            while self.tasks:
+                await asyncio.wait(
+                    [*self.tasks, *([] if hooks.done() else [hooks])],
+                    timeout=None if follow is None else FOLLOW_SECONDS, return_when=asyncio.FIRST_COMPLETED,
+                )
+                if hooks.done() and not hooks.cancelled() and hooks.exception() is not None:
+                    await hooks  # raises its error
+                for lane in [task for task in self.tasks if task.done()]:
+                    self.tasks.remove(lane)
+                    played += await lane  # a lane's error is raised here
+                if follow is not None and self.tasks:
+                    await follow()
+            self._lanes_done = True
+            self._hooks_due.set()
+            await hooks  # the hooks of the last games
+        finally:
+            if self.tasks:  # a lane failed, or this worker is cancelled: the others give their games back
+                self.stop()
+                results = await asyncio.gather(*self.tasks, return_exceptions=True)
+                played += sum(r for r in results if isinstance(r, int))
+            beat.cancel()
+            hooks.cancel()
+            await self.pool.close()
+        return played
+
+    def resize(self, wanted: int, *, why: str) -> None:
+        """Aim at ``wanted`` lanes: start the missing ones; the surplus ones retire when they can."""
+        if wanted != self.wanted:
+            log.info("%s: playing %d game%s at once", why, wanted, "" if wanted == 1 else "s")
+        self.wanted = wanted
+        while self.staying < wanted:
+            self.staying += 1
+            lane = self.make_lane(self)
+            self.lanes.append(lane)
+            self.tasks.append(asyncio.create_task(lane.run()))
+
+    def retire(self, lane: Lane) -> bool:
+        """Whether ``lane``, about to claim a game, should end instead: there are too many lanes, or
+        ``max_games`` are claimed, or a stop. Never with a game in hand."""
+        surplus = self.staying > self.wanted
+        if not (surplus or self.stopping or (self.max_games is not None and self.claimed >= self.max_games)):
+            return False
+        self.staying -= 1
+        self.lanes.remove(lane)
+        if surplus:
+            log.info("a lane retired: %d left", self.staying)
+        return True
+
+    async def _heartbeats(self) -> None:
+        """Refresh all of this worker's claims every ``lease/4`` s, in one transaction."""
+        while True:
+            await asyncio.sleep(self.lease / 4)
+            games = self.playing()
+            if not games:
+                continue
+            try:
+                await asyncio.to_thread(self.heartbeat, games)
+            except (ConfigError, LockTimeout) as exc:  # a half-saved hand edit, a held lock: the next beat will do
+                log.warning("heartbeat skipped: %s", exc)
+
+    def hooks_due(self) -> None:
+        """Say that pending hooks may be there to run (a game was recorded, or a lane waits)."""
+        self._hooks_due.set()
+
+    async def _hook_runner(self) -> None:
+        """Run the pending hooks, one at a time, whenever some may be due, until the lanes are done."""
+        while True:
+            await self._hooks_due.wait()
+            self._hooks_due.clear()
+            while not self.stopping:
+                taken = await transact(self.take_hook)
+                if taken is None:
                     break
+                key, hook, marker, path, pgn_path = taken
+                await asyncio.to_thread(run_hook, hook, marker=marker, tourney_path=path, pgn_path=pgn_path)
+                await transact(self.finish_hook, key)
+            if self._lanes_done or self.stopping:
+                return
+
+    def book(self, tourney: Tourney) -> OpeningBook | None:
+        """The tourney's opening book, loaded again only when its settings change."""
+        o = tourney.openings
+        if o is None:
+            return None
+        key = (tourney.directory / o.file, o.format, o.plies, tourney.settings.variant)
+        if key not in self._books:
+            self._books[key] = load_book(tourney)
+        return self._books[key]
+
+
+class Lane:
+    """One lane of a :class:`Worker`: claims a game, plays it, records it, and claims the next.
+
+    It plays its games here, publishing them live; a subclass may play them
+    elsewhere (:class:`~tmanager.tourney.cluster.ClusterLane`).
+    """
+
+    def __init__(self, worker: Worker) -> None:
+        self.worker = worker
+        self.playing: int | None = None
+
+    async def run(self) -> int:
+        """Play until no game is left for this lane (or a stop); returns the games played."""
+        worker = self.worker
+        played = 0
+        try:
+            while True:
+                choice = await self._claim()
                 if isinstance(choice, str):
-                    await asyncio.sleep(POLL_SECONDS)
-                    continue
+                    break
                 tourney, game = choice
                 self.playing = game.number
                 await self._play(tourney, game)
                 self.playing = None
                 played += 1
         except (asyncio.CancelledError, StopRequested):
-            if not self.stopping:
+            if not worker.stopping:
                 raise
         finally:
-            self._task = None
             if self.playing is not None:
                 await self._give_back(self.playing)
-            await self.pool.close()
         return played
+
+    async def _claim(self) -> tuple[Tourney, ScheduledGame] | str:
+        """Claim a game, waiting (on the worker's shared watch) for one to be free; ``DONE`` when
+        none is left or the lane retires."""
+        worker = self.worker
+        while not worker.retire(self):
+            seen = worker.watch.signature()  # before reading: a write during the claim wakes this lane
+            worker.claimed += 1
+            # What a claim cut short by a stop took must be known, so that the clean stop can give it back.
+            choice = await transact(worker.claim, settled=self._remember)
+            if not isinstance(choice, str):
+                return choice
+            worker.claimed -= 1
+            if choice == DONE:
+                return DONE
+            worker.hooks_due()  # others' hooks may be what keeps the tourney open
+            await worker.watch.changed(seen)
+        return DONE
+
+    def _remember(self, choice: tuple[Tourney, ScheduledGame] | str) -> None:
+        if not isinstance(choice, str):
+            self.playing = choice[1].number
 
     async def _give_back(self, number: int) -> None:
         try:
             # One attempt: a stop must be prompt even when another process holds the lock for long.
-            char = await asyncio.to_thread(self.release, number)
+            char = await asyncio.to_thread(self.worker.release, number)
             if char == UNPLAYED:
                 log.info("game %d released unplayed", number)
             elif char is not None:
@@ -608,18 +828,10 @@ class Worker:
         except TManagerError as exc:  # an invalid file, a held lock, a full disk
             log.error("%s; game %d stays claimed and will be played again", exc, number)
 
-    async def _claim(self) -> tuple[Tourney, ScheduledGame] | str:
-        # What a claim cut short by a stop took must be known, so that the clean stop can give it back.
-        return await transact(self.claim, settled=self._remember)
-
-    def _remember(self, choice: tuple[Tourney, ScheduledGame] | str) -> None:
-        if not isinstance(choice, str):
-            self.playing = choice[1].number
-
     async def _play(self, tourney: Tourney, game: ScheduledGame) -> None:
-        spec = game_spec(tourney, game, self._book(tourney), log_engines=self.log_engines)
+        worker = self.worker
+        spec = game_spec(tourney, game, worker.book(tourney), log_engines=worker.log_engines)
         log.info("game %d: %s - %s started", game.number, spec.white.name, spec.black.name)
-        beat = asyncio.create_task(self._heartbeats(game.number, tourney.settings.lease / 4))
         try:
             record = await self._run_game(tourney, game, spec)
         except ConfigError as exc:
@@ -627,11 +839,9 @@ class Worker:
             # the game back, and the worker stops with this error (exit status 2).
             log.error("game %d not played: %s", game.number, exc)
             raise exc.located(file=tourney.path) from None
-        finally:
-            beat.cancel()
         env = game_env(game.number, record.result, record.termination, record.reason, spec.white.name,
                        spec.black.name)
-        outcome = await transact(self.record, game.number, record, env)
+        outcome = await transact(worker.record, game.number, record, env)
         self.playing = None
         if outcome is None:
             return
@@ -645,51 +855,25 @@ class Worker:
             record.reason,
             overstep,
         )
-        await self._run_hooks()
-
-    async def _run_hooks(self) -> None:
-        """Run the pending hooks there are, one at a time, until none is left to take."""
-        while not self.stopping:
-            taken = await transact(self.take_hook)
-            if taken is None:
-                return
-            key, hook, marker, path, pgn_path = taken
-            await asyncio.to_thread(run_hook, hook, marker=marker, tourney_path=path, pgn_path=pgn_path)
-            await transact(self.finish_hook, key)
+        if outcome[0].hooks:
+            worker.hooks_due()
 
     async def _run_game(self, tourney: Tourney, game: ScheduledGame, spec: GameSpec) -> GameRecord:
         """Play the claimed game here, publishing it live; a subclass may play it elsewhere."""
-        return await play_game(spec, self.pool, on_move=self._until_stopped(LiveGame(tourney, game, spec)))
+        interval = max(LiveGame.INTERVAL, self.worker.wanted / LIVE_WRITES_PER_SECOND)
+        live = LiveGame(tourney, game, spec, interval=interval)
+        return await play_game(spec, self.worker.pool, on_move=self._until_stopped(live))
 
     def _until_stopped(self, observer: MoveObserver) -> MoveObserver:
         """``observer``, stopping the game between two moves once a stop was asked for (should the
         cancellation have been lost, as ``asyncio.wait_for`` can)."""
 
         def watch(board: chess.Board, white_clock: float, black_clock: float) -> None:
-            if self.stopping:
+            if self.worker.stopping:
                 raise StopRequested
             observer(board, white_clock, black_clock)
 
         return watch
-
-    async def _heartbeats(self, number: int, every: float) -> None:
-        while True:
-            await asyncio.sleep(every)
-            try:
-                await asyncio.to_thread(self.heartbeat, number)
-            except (ConfigError, LockTimeout) as exc:  # a half-saved hand edit, a held lock: the next beat will do
-                log.warning("heartbeat skipped: %s", exc)
-
-    def _book(self, tourney: Tourney) -> OpeningBook | None:
-        """The tourney's opening book, loaded again only when its settings change."""
-        o = tourney.openings
-        if o is None:
-            return None
-        key = (tourney.directory / o.file, o.format, o.plies, tourney.settings.variant)
-        if key not in self._books:
-            self._books[key] = load_book(tourney)
-        return self._books[key]
-
 
 
 def preflight(tourney: Tourney) -> None:
@@ -736,12 +920,16 @@ def _size(path: Path) -> int:
         return 0
 
 
-def work(path: Path, *, max_games: int | None = None, log_engines: bool = False) -> tuple[int, bool]:
-    """Run one worker in this process until the tourney is done; SIGINT/SIGTERM stop it cleanly.
-    ``log_engines`` writes engine logs as the tourney's ``log_engines`` setting does.
+def work(
+    path: Path, *, max_games: int | None = None, log_engines: bool = False, concurrency: int = 1
+) -> tuple[int, bool]:
+    """Run one worker of ``concurrency`` lanes in this process until the tourney is done; SIGINT/SIGTERM
+    stop every lane cleanly. ``log_engines`` writes engine logs as the tourney's ``log_engines`` setting does.
 
     Returns the games played and whether a signal stopped it.
     """
+    if concurrency < 1:
+        raise ConfigError(f"must be at least 1, not {concurrency}", field="--concurrency")
     tourney = store.read(path)  # before anything else looks at the path: it may not be a file at all
     preflight(tourney)
     path = tourney.path  # resolved
@@ -754,7 +942,7 @@ def work(path: Path, *, max_games: int | None = None, log_engines: bool = False)
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, worker.stop)
-        return await worker.run()
+        return await worker.run(concurrency)
 
     played = asyncio.run(main())
     if worker.stopping:

@@ -1,0 +1,167 @@
+"""Several games at once in one worker process (lanes), with real processes: nothing lost, nothing played
+twice, hooks once, kill -9 and SIGTERM of a process of several lanes, how `run --concurrency` splits."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT, assert_consistent, run_cli
+from tests.test_workers import claims_of, engines_in, hooked_tourney, slow_tourney, start_worker, wait_for
+from tmanager.cli.run import split
+from tmanager.tourney import store
+from tmanager.tourney.engines import EngineSpec
+from tmanager.tourney.play import EnginePool
+
+
+def most_at_once(log: str) -> int:
+    """The most games one worker's log shows in progress at the same time."""
+    playing: set[int] = set()
+    most = 0
+    for match in re.finditer(r"INFO game (\d+): .*?(started|\(.*\))", log):
+        if match[2] == "started":
+            playing.add(int(match[1]))
+            most = max(most, len(playing))
+        else:
+            playing.discard(int(match[1]))
+    return most
+
+
+def test_lanes_of_one_process_play_every_game_once_and_every_hook_once(tmp_path: Path) -> None:
+    path = hooked_tourney(tmp_path / "t.toml", delay=0.02)
+    worker = start_worker(path, "--concurrency", "4")
+    assert worker.wait(timeout=300) == 0, worker.stderr.read() if worker.stderr else ""
+    assert len(assert_consistent(path)) == 24
+    hooked = sorted(int(line.split()[0]) for line in (tmp_path / "after_game.txt").read_text().splitlines())
+    assert hooked == list(range(24))
+    assert (tmp_path / "after_tourney.txt").read_text() == "done\n"
+    log = path.with_suffix(".log").read_text()
+    assert "--concurrency: playing 4 games at once" in log
+    assert len(set(re.findall(r" (\d+) INFO game \d+: .* started", log))) == 1  # one process
+    assert most_at_once(log) == 4
+
+
+def three_lanes_playing(path: Path) -> tuple[subprocess.Popen[str], list[int]]:
+    """A worker of three lanes on tourney ``path`` (games long enough), once it holds three games; and those."""
+    slow_tourney(path, players=4, games=2, delay=0.05, max_moves=40)
+    worker = start_worker(path, "--concurrency", "3")
+    wait_for(lambda: len(claims_of(path, worker.pid)) == 3)
+    return worker, claims_of(path, worker.pid)
+
+
+def test_kill_9_of_a_process_of_several_lanes_loses_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "k.toml"
+    worker, killed = three_lanes_playing(path)
+    worker.send_signal(signal.SIGKILL)
+    worker.wait()
+    wait_for(lambda: not engines_in(tmp_path), timeout=10)  # all its engines died with it
+    assert run_cli("status", path).stdout.count("stale: worker gone") == 3
+    done = run_cli("run", path, "--concurrency", "2")
+    assert done.returncode == 0, done.stderr
+    assert_consistent(path)
+    log = path.with_suffix(".log").read_text()
+    for game in killed:
+        assert f"game {game}: its worker is gone; the game will be replayed" in log
+
+
+def test_sigterm_stops_every_lane_and_gives_every_game_back(tmp_path: Path) -> None:
+    path = tmp_path / "s.toml"
+    worker, games = three_lanes_playing(path)
+    worker.send_signal(signal.SIGTERM)
+    assert worker.wait(timeout=20) == 130
+    tourney = store.read(path)
+    assert "*" not in tourney.results and tourney.claims == {}
+    assert all(tourney.result(game) == " " for game in games)
+    assert not engines_in(tmp_path)
+    log = path.with_suffix(".log").read_text()
+    for game in games:
+        assert f"game {game} released unplayed" in log
+    assert_consistent(path, complete=False)
+
+
+def test_work_games_counts_the_games_of_all_lanes(tmp_path: Path) -> None:
+    path = slow_tourney(tmp_path / "g.toml", players=4, games=2, delay=0.01)
+    done = run_cli("work", path, "--concurrency", "3", "--games", "4", "-q")
+    assert done.returncode == 0 and done.stdout.startswith("4 game(s) played"), done.stdout + done.stderr
+    assert store.read(path).finished_count == 4
+
+
+@pytest.mark.parametrize(
+    ("workers", "concurrency", "cores", "lanes"),
+    [
+        (None, None, 8, [1]),
+        (3, None, 8, [1, 1, 1]),
+        (2, 16, 8, [16, 16]),
+        (None, 5, 2, [3, 2]),
+        (None, 3, 8, [1, 1, 1]),
+        (None, 256, 64, [4] * 64),
+        (None, 100, 64, [2] * 36 + [1] * 28),
+    ],
+)
+def test_split_of_workers_and_concurrency(
+    workers: int | None, concurrency: int | None, cores: int, lanes: list[int]
+) -> None:
+    assert split(workers=workers, concurrency=concurrency, cores=cores) == lanes
+
+
+def test_run_concurrency_alone_starts_processes_of_the_documented_split(tmp_path: Path) -> None:
+    path = slow_tourney(tmp_path / "c.toml", players=4, games=2, delay=0.01)
+    run = subprocess.run([sys.executable, "-m", "tmanager", "run", str(path), "--concurrency", "3"],
+                         capture_output=True, text=True, timeout=300, check=False)
+    assert run.returncode == 0, run.stderr
+    assert_consistent(path)
+    log = path.with_suffix(".log").read_text()
+    lanes = sorted(int(k) for k in re.findall(r" \d+ INFO --concurrency: playing (\d+) games? at once", log))
+    assert lanes == sorted(split(workers=None, concurrency=3))
+
+
+def test_bad_concurrency_is_one_line_and_status_2(tmp_path: Path) -> None:
+    path = slow_tourney(tmp_path / "b.toml", players=2)
+    for command in (("work", path, "--concurrency", "0"), ("run", path, "--concurrency", "0")):
+        done = run_cli(*command)
+        assert done.returncode == 2 and done.stderr.count("\n") == 1 and "--concurrency" in done.stderr, done.stderr
+    assert not store.read(path).results.strip()
+
+
+SLEEPER = ROOT / "engines" / "sleeper.py"
+
+
+def test_handshake_timeout_runs_from_the_start_of_each_engine_not_from_its_turn() -> None:
+    # Four engines that take 0.5 s each to start, one start at a time: the last waits 1.5 s for
+    # its turn, longer than its timeout, and must not be failed for that.
+    spec = EngineSpec(name="slow", command=(sys.executable, "-S", "-I", str(SLEEPER), "--start-delay", "0.5"),
+                      protocol="uci", handshake_timeout=1.5)
+
+    async def start_four() -> int:
+        pool = EnginePool(start_limit=1)
+        engines = await asyncio.gather(*(pool.acquire(spec) for _ in range(4)))
+        for engine in engines:
+            await pool.release(engine, healthy=True)
+        idle = len(pool._idle[repr(spec)])  # every game gets processes of its own, all kept
+        await pool.close()
+        return idle
+
+    assert asyncio.run(start_four()) == 4
+
+
+def test_a_start_storm_of_32_games_has_no_handshake_fault(tmp_path: Path) -> None:
+    participants = "".join(
+        f'\n[[participants]]\nname = "S{i}"\ncmd = "{sys.executable} -S -I {SLEEPER}"\nprotocol = "uci"\n'
+        for i in range(8)
+    )
+    path = tmp_path / "storm.toml"
+    path.write_text(f'[tourney]\nname = "storm"\nst = 0.01\ntime_margin = 5\nhandshake_timeout = 5\nrestart = true\n'
+                    f"[adjudication]\nmax_moves = 3\n{participants}")
+    done = run_cli("work", path, "--concurrency", "32", "-q")
+    assert done.returncode == 0, done.stderr
+    games = assert_consistent(path)
+    assert len(games) == 56
+    assert all(g["Termination"] == "adjudication" for g in games), {g["Termination"] for g in games}
+    faults = store.read(path).faults  # no fault at all (a time margin of 5 s: the machine may be loaded)
+    assert all(set(counts) <= {"worst overstep ms"} for counts in faults.values()), faults
