@@ -40,6 +40,23 @@ def test_a_fragment_with_no_complete_game_before_it(tmp_path: Path) -> None:
     assert [g.headers["GameNumber"] for g in games_in(path)] == ["5"]
 
 
+def test_a_fragment_is_not_found_though_its_tags_are_whole(tmp_path: Path) -> None:
+    # A worker killed while appending game 2 left its tags and half its moves; the game must be
+    # played again, not recovered from the fragment (the next append cuts the fragment off).
+    path = tmp_path / "t.pgn"
+    pgn.append_game(path, GAME.format(n=1, result="1-0"))
+    whole = GAME.format(n=2, result="0-1")
+    with path.open("a") as f:
+        f.write(whole[: whole.index("\n\n") + 6])
+    assert find_result(path, 2) is None
+    assert find_result(path, 1) == "1-0"
+    pgn.append_game(path, GAME.format(n=3, result="1/2-1/2"))
+    assert [g.headers["GameNumber"] for g in games_in(path)] == ["1", "3"]
+    with path.open("a") as f:
+        f.write(whole.rstrip("\n") + "\n")  # all but the blank line that ends every game
+    assert find_result(path, 2) is None
+
+
 def find_result(path: Path, number: int, start: int = 0) -> str | None:
     found = pgn.find_game(path, number, start=start)
     return found.result if found else None

@@ -13,8 +13,7 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-
-import chess.pgn
+from typing import Literal
 
 from tmanager.files import append_checked, atomic_write_bytes
 
@@ -24,6 +23,11 @@ _GAME_START = b"\n\n["
 #: control characters and line breaks (they would end the tag, and what follows could be a
 #: tag of its own), and the quote and backslash, which must be escaped.
 UNSAFE_IN_TAG = re.compile(r'[\x00-\x1f\x7f-\x9f\u2028\u2029"\\]')
+
+#: How moves are written: standard algebraic, long algebraic or UCI (fastchess's -pgnout notation=).
+Notation = Literal["san", "lan", "uci"]
+#: What a move's PGN comment may add to "score/depth time", in fastchess's order and spelling (-pgnout).
+COMMENT_FIELDS = ("timeleft", "latency", "nodes", "seldepth", "nps", "hashfull", "tbhits", "pv")
 
 
 def tag_value(text: str) -> str:
@@ -89,11 +93,16 @@ def find_game(path: Path, number: int, *, start: int = 0) -> FoundGame | None:
     Used when a stale claim is found: its owner may have died after writing the
     game but before recording the result, and the game must not be played twice.
     ``start`` is the size the PGN had when the game was claimed, so only what was
-    written since is read.
+    written since is read. Only a complete game counts: a writer killed while appending
+    leaves a fragment whose tags (the result among them) may be whole, and the next
+    append cuts it off.
     """
+    import chess.pgn  # here: it loads python-chess's engine layer too, which reading a tourney file never needs
+
     try:
         with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:
-            blocks = [b for b in _header_blocks(data, number) if b[0] >= start]
+            complete = _complete_games(f.fileno())
+            blocks = [b for b in _header_blocks(data, number) if start <= b[0] < complete]
             if not blocks:
                 return None
             begin, end = blocks[-1]
