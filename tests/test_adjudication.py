@@ -25,8 +25,9 @@ import chess.pgn
 import pytest
 
 from tmanager.core.timecontrol import TimeControl
+from tmanager.tourney.adjudication import Adjudication
 from tmanager.tourney.engines import EngineSpec, command_line
-from tmanager.tourney.play import Adjudication, GameSpec, play_game
+from tmanager.tourney.play import GameSpec, play_game
 
 START = chess.STARTING_FEN
 RUY_LOPEZ = "r1bqkb1r/1ppp1ppp/p1n2n2/4p3/B3P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 5"

@@ -541,7 +541,8 @@ def test_hostile_names_in_a_played_game_give_one_tag_each(tmp_path: Path) -> Non
     from tests.test_game_runner import spec
     from tmanager.core.timecontrol import TimeControl
     from tmanager.formats import pgn
-    from tmanager.tourney.play import Adjudication, GameSpec, play_game
+    from tmanager.tourney.adjudication import Adjudication
+    from tmanager.tourney.play import GameSpec, play_game
 
     limits = TimeControl.parse("10+0.1")
     game = GameSpec(

@@ -17,8 +17,9 @@ import pytest
 
 from tmanager.core.timecontrol import TimeControl
 from tmanager.errors import ConfigError
+from tmanager.tourney.adjudication import Adjudication
 from tmanager.tourney.engines import EngineSpec, command_line, find_definition, load_definition
-from tmanager.tourney.play import Adjudication, EnginePool, GameRecord, GameSpec, play_game
+from tmanager.tourney.play import EnginePool, GameRecord, GameSpec, play_game
 
 
 def spec(definition: str, name: str | None = None, **changes: object) -> EngineSpec:

@@ -18,7 +18,8 @@ from tmanager.core.schedule import Gauntlet, RoundRobin, Schedule
 from tmanager.errors import ConfigError
 from tmanager.tourney import store
 from tmanager.tourney.engines import GAMES_PATH, command_line
-from tmanager.tourney.openings import Opening, OpeningBook, opening_key, variant_board
+from tmanager.tourney.openings import Opening, OpeningBook, opening_key
+from tmanager.tourney.variants import variant_board
 from tmanager.tourney.worker import load_book
 
 BOOKS = Path(__file__).resolve().parent.parent / "tourneys" / "openings"

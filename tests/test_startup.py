@@ -48,6 +48,9 @@ def test_help_and_version_load_no_command(args: list[str], tmp_path: Path) -> No
 def test_status_imports_no_heavy_library(tourney: Path) -> None:
     before = imported("status", tourney, cwd=tourney.parent)
     assert not packages(before) & (HEAVY | {"psutil"})  # no games: no ratings; none in progress: no processes
+    # Reading is not playing, and takes no lock: no engine layer, no event loop, no file lock, no tomlkit.
+    assert not packages(before) & {"asyncio", "filelock", "tomlkit"}
+    assert not {"chess.engine", "chess.pgn", "tmanager.tourney.play", "tmanager.tourney.worker"} & before
     played = run_cli("work", tourney, "--games", "1", "--log", tourney.with_suffix(".log"))
     assert played.returncode == 0, played.stderr
     after = imported("status", tourney, cwd=tourney.parent)

@@ -143,6 +143,23 @@ def test_run_stops_all_workers_on_a_signal_and_resumes(tmp_path: Path, sig: sign
     assert_consistent(path)
 
 
+def test_workers_give_their_games_back_when_run_is_killed_outright(tmp_path: Path) -> None:
+    path = slow_tourney(tmp_path / "k.toml", players=4, games=2, delay=0.05, max_moves=20)
+    run = subprocess.Popen([sys.executable, "-m", "tmanager", "run", str(path), "--workers", "2"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    wait_for(lambda: len(store.read(path).claims) == 2)
+    workers = psutil.Process(run.pid).children()
+    assert len(workers) == 2
+    run.kill()  # -9: run cannot stop them; the kernel tells them (SIGTERM) that their parent is gone
+    run.wait(timeout=10)
+    wait_for(lambda: not any(w.is_running() and w.status() != psutil.STATUS_ZOMBIE for w in workers), timeout=30)
+    tourney = store.read(path)
+    assert "*" not in tourney.results and tourney.claims == {}  # given back, not left to be found stale
+    wait_for(lambda: not engines_in(tmp_path), timeout=10)
+    assert "released unplayed" in path.with_suffix(".log").read_text()
+    assert_consistent(path, complete=False)
+
+
 def _times(log: str, pattern: str) -> dict[int, dt.datetime]:
     found = {}
     for match in re.finditer(r"^(\S+ \S+) \d+ INFO game (\d+): " + pattern, log, re.MULTILINE):
@@ -256,7 +273,7 @@ def test_a_stop_while_the_file_is_broken_exits_at_once_and_the_game_is_replayed(
 
 
 def test_claim_liveness_rules() -> None:
-    from tmanager.tourney.worker import claim_is_alive
+    from tmanager.tourney.claims import claim_is_alive
 
     me = psutil.Process()
     mine = Claim(host="here", pid=me.pid, started=me.create_time(), claimed=0, heartbeat=0)

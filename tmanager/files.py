@@ -16,27 +16,42 @@ import secrets
 import shutil
 import stat
 import tomllib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-import filelock
-
-from tmanager.errors import ConfigError, DiskError
+from tmanager.errors import ConfigError, DiskError, LockTimeout
 
 #: How long a command waits for a lock before giving up with a clear message.
 LOCK_TIMEOUT = 60.0
 
 
-def lock(path: Path, *, timeout: float = LOCK_TIMEOUT) -> filelock.BaseFileLock:
-    """The lock guarding ``path`` (and the files that belong to it, such as a tourney's PGN).
+@contextlib.contextmanager
+def lock(path: Path, *, timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
+    """Hold the lock guarding ``path`` (and the files that belong to it, such as a tourney's PGN).
 
+    :class:`LockTimeout` when another process holds it for more than ``timeout`` seconds;
     :class:`ConfigError` when ``path``'s directory does not exist: the lock file goes beside
     ``path``, and a lock must not create directories that a mistyped path names.
     """
+    import filelock  # here: commands that only read (status, --help) never load it
+
     if not path.parent.is_dir():
         raise ConfigError(f"cannot use: {path.parent} is not a directory", file=path, hint="check the path")
-    return filelock.FileLock(str(path) + ".lock", timeout=timeout)
+    held = filelock.FileLock(str(path) + ".lock")
+    try:
+        held.acquire(timeout=timeout)
+    except filelock.Timeout:
+        raise lock_timeout(path, timeout) from None
+    try:
+        yield
+    finally:
+        held.release()
+
+
+def lock_timeout(path: Path, timeout: float) -> LockTimeout:
+    """What a command says when ``path``'s lock stayed taken for ``timeout`` seconds."""
+    return LockTimeout(f"{path}: could not take the lock within {timeout:g} s (another tmanager holds {path}.lock)")
 
 
 Stamp = tuple[int, int, int] | None

@@ -46,8 +46,9 @@ import chess
 import chess.engine
 
 from tmanager.core.timecontrol import TimeControl
+from tmanager.tourney.adjudication import Adjudication
 from tmanager.tourney.engines import EngineSpec
-from tmanager.tourney.play import Adjudication, EnginePool, GameSpec, play_game
+from tmanager.tourney.play import EnginePool, GameSpec, play_game
 from tmanager.tourney.uci import UciEngine
 from tmanager.tourney.worker import Worker
 

@@ -2,10 +2,12 @@
 
 Each worker is a process of its own that claims games under the file lock, so
 `tmanager work FILE` can add more from other terminals at any time; each plays
-one game at a time, or several with --concurrency (its lanes). Ctrl-C or
-SIGTERM stops all workers cleanly: their games in progress are given back
-unplayed. Running the command again resumes where the tourney stopped; games of
-workers that were killed outright are detected and replayed. A match of two
+one game at a time, or several with --concurrency (its lanes). The workers are
+forked from `run`, so they start without a new interpreter, and they stop
+cleanly when `run` dies, even by ``kill -9``. Ctrl-C or SIGTERM stops all
+workers cleanly: their games in progress are given back unplayed. Running the
+command again resumes where the tourney stopped; games of workers that were
+killed outright are detected and replayed. A match of two
 participants prints its statistics every --report-every games; with [sprt] it
 stops once the test decides (on whole game pairs) and prints the verdict.
 """
@@ -14,11 +16,12 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import multiprocessing
 import os
 import signal
-import subprocess
 import sys
 import time
+from multiprocessing.process import BaseProcess
 from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING
@@ -28,8 +31,10 @@ from tmanager.core import sprt
 from tmanager.errors import ConfigError, TManagerError
 from tmanager.logs import setup_logging
 from tmanager.tourney import store
+from tmanager.tourney.claims import stale_games
 from tmanager.tourney.model import PLAYING, Tourney
-from tmanager.tourney.worker import preflight, release_stale, stale_games
+from tmanager.tourney.play import die_with_parent
+from tmanager.tourney.worker import preflight, release_stale
 
 if TYPE_CHECKING:
     from tmanager.tourney.cluster import Coordinator
@@ -183,6 +188,24 @@ def split(*, workers: int | None, concurrency: int | None, cores: int | None = N
     return [share + 1] * extra + [share] * (processes - extra)
 
 
+def _worker(argv: list[str]) -> None:
+    """A forked worker: `tmanager work ARGV`, as if started on its own, in a session of its own (the
+    terminal's Ctrl-C reaches only `run`, which stops its workers in order, each giving its games back),
+    stopped by SIGTERM when `run` dies."""
+    from tmanager.cli import main  # here: nothing imports the command line at module level
+
+    os.setsid()
+    die_with_parent(signal.SIGTERM)
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # `run`'s own handlers stay with `run`
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())  # "N game(s) played" is for a terminal of its own
+    sys.exit(main(argv))
+
+
+#: Workers are forked: `run` has already imported all they need, so each starts at once.
+_FORK = multiprocessing.get_context("fork")
+
+
 class Workers:
     """The worker processes of one `run`: a worker that dies while games or hooks remain is replaced
     by one of as many lanes."""
@@ -197,25 +220,21 @@ class Workers:
         self.lanes = lanes
         self.log_path = log_path
         self.log_engines = log_engines
-        self.processes: list[subprocess.Popen[bytes]] = []
+        self.processes: list[BaseProcess] = []
         self.failures: list[float] = []
 
-    def _spawn(self, lanes: int) -> subprocess.Popen[bytes]:
-        return subprocess.Popen(
-            [sys.executable, "-m", "tmanager", "work", str(self.path), "--log", str(self.log_path),
-             "--concurrency", str(lanes), *(["--log-engines"] if self.log_engines else [])],
-            stdout=subprocess.DEVNULL,
-            stdin=subprocess.DEVNULL,
-            # Own process group: the terminal's Ctrl-C reaches only us, and we stop
-            # the workers in order (each gives its game back before exiting).
-            start_new_session=True,
-        )
+    def _spawn(self, lanes: int) -> BaseProcess:
+        argv = ["work", str(self.path), "--log", str(self.log_path), "--concurrency", str(lanes),
+                *(["--log-engines"] if self.log_engines else [])]
+        process = _FORK.Process(target=_worker, args=(argv,), name=f"tmanager work ({lanes} lanes)")
+        process.start()
+        return process
 
     def start(self) -> None:
         self.processes = [self._spawn(lanes) for lanes in self.lanes]
 
     def all_exited(self) -> bool:
-        return all(p.poll() is not None for p in self.processes)
+        return all(p.exitcode is not None for p in self.processes)
 
     def replace_dead(self, tourney: Tourney) -> int:
         """Replace the workers that died while work remains; returns a status to exit with, or 0.
@@ -226,7 +245,7 @@ class Workers:
         """
         remaining = not tourney.is_complete() or bool(tourney.hooks)
         for i, process in enumerate(self.processes):
-            status = process.poll()
+            status = process.exitcode
             if status is None or status == 0:
                 continue
             if status == 2:
@@ -250,23 +269,20 @@ class Workers:
         if graceful:
             deadline = time.monotonic() + 10
             for process in self.processes:
-                with contextlib.suppress(subprocess.TimeoutExpired):
-                    process.wait(timeout=max(0.1, deadline - time.monotonic()))
+                process.join(timeout=max(0.1, deadline - time.monotonic()))
         for process in self.processes:
-            if process.poll() is None:
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(process.pid, signal.SIGTERM)
+            if process.exitcode is None:
+                process.terminate()  # SIGTERM
         deadline = time.monotonic() + self.STOP_SECONDS
         killed = False
         for process in self.processes:
-            try:
-                process.wait(timeout=max(0.1, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
+            process.join(timeout=max(0.1, deadline - time.monotonic()))
+            if process.exitcode is None and process.pid is not None:
                 with contextlib.suppress(ProcessLookupError):
                     os.killpg(process.pid, signal.SIGKILL)
-                process.wait()
+                process.join()
                 killed = True
-        if killed or any(p.returncode is not None and p.returncode < 0 for p in self.processes):
+        if killed or any(p.exitcode is not None and p.exitcode < 0 for p in self.processes):
             with contextlib.suppress(TManagerError), store.transaction(self.path) as tourney:
                 release_stale(tourney)
 

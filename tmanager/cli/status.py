@@ -13,8 +13,9 @@ from pathlib import Path
 
 from tmanager.core import crosstable, sprt
 from tmanager.tourney import store
+from tmanager.tourney.claims import claim_is_alive
+from tmanager.tourney.live import GameInProgress
 from tmanager.tourney.model import PLAYING, Tourney, describe_faults
-from tmanager.tourney.worker import GameInProgress, claim_is_alive
 
 EXAMPLES = """\
   tmanager status gauntlet.toml

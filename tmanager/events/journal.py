@@ -26,11 +26,8 @@ import os
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
-import filelock
-
-from tmanager.errors import ConfigError, StateError
+from tmanager.errors import ConfigError, LockTimeout, StateError
 from tmanager.events.eventfile import check, dumps, loads
 from tmanager.events.messages import Note, Topic
 from tmanager.events.model import Event
@@ -144,11 +141,14 @@ def _record(path: Path, old: str) -> None:
         entries[i] = (number, entry.with_suffix(".delta"))
 
 
-def _locked(path: Path) -> contextlib.AbstractContextManager[Any]:
-    try:
-        return lock(path).acquire()
-    except filelock.Timeout:
-        raise StateError(f"{path}: another tmanager holds {path}.lock; try again", topic=Topic.LOCKED) from None
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    with contextlib.ExitStack() as held:
+        try:
+            held.enter_context(lock(path))
+        except LockTimeout:
+            raise StateError(f"{path}: another tmanager holds {path}.lock; try again", topic=Topic.LOCKED) from None
+        yield
 
 
 def create(path: Path, event: Event) -> None:

@@ -17,7 +17,7 @@ worker's, and the next `run` or `work` replays them. A task notices within a
 move that its coordinator has gone or stopped, and ends its game.
 
 Games in progress are published live as local workers publish theirs
-(:class:`~tmanager.tourney.worker.LiveGame`): a task reports its position through Dask's
+(:class:`~tmanager.tourney.live.LiveGame`): a task reports its position through Dask's
 event topics (:data:`LIVE_TOPIC`), and the coordinator writes the file, for as
 long as it awaits that very task. Lanes follow the cluster's thread count,
 retiring between games when workers leave; waiting lanes share one look at the
@@ -47,9 +47,10 @@ from tmanager.errors import ConfigError, EngineError, StateError, TManagerError
 from tmanager.logs import setup_logging
 from tmanager.tourney import store
 from tmanager.tourney.engines import EngineSpec
+from tmanager.tourney.live import LiveGame
 from tmanager.tourney.model import Participant, Settings, Tourney, resolve_engine
 from tmanager.tourney.play import EnginePool, GameRecord, GameSpec, play_game
-from tmanager.tourney.worker import Lane, LiveGame, Worker, load_book
+from tmanager.tourney.worker import Lane, Worker, load_book
 
 log = logging.getLogger("tmanager")
 
@@ -117,7 +118,7 @@ _thread = threading.local()
 def _engine_loop() -> tuple[asyncio.AbstractEventLoop, EnginePool]:
     # One event loop and engine pool per Dask thread, kept between tasks, so that engines
     # with restart = false stay running between games as with a local worker. Engines die
-    # with the thread that started them (see play._die_with_parent).
+    # with the thread that started them (see play.die_with_parent).
     if not hasattr(_thread, "loop"):
         _thread.loop = asyncio.new_event_loop()
         _thread.pool = EnginePool()

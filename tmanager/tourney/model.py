@@ -41,12 +41,13 @@ from tmanager.core.stats import SprtSettings
 from tmanager.core.timecontrol import TimeControl
 from tmanager.errors import ConfigError, StateError
 from tmanager.formats import pgn
+from tmanager.formats.pgn import COMMENT_FIELDS, Notation
 from tmanager.tomlmap import check_keys as _check_keys
 from tmanager.tomlmap import from_table as _from_table
 from tmanager.tomlmap import to_table as _to_table
+from tmanager.tourney.adjudication import Adjudication
 from tmanager.tourney.engines import EngineSpec, OptionValue, command_line, find_definition, load_definition
-from tmanager.tourney.openings import variant_board
-from tmanager.tourney.play import COMMENT_FIELDS, Adjudication, Notation
+from tmanager.tourney.variants import variant_board
 
 if TYPE_CHECKING:
     from tmanager.core.crosstable import Crosstable
@@ -237,7 +238,7 @@ class Tourney:
 
     @property
     def live_dir(self) -> Path:
-        """Where workers publish their games in progress, one JSON file per game (see worker.LiveGame)."""
+        """Where workers publish their games in progress, one JSON file per game (see live.LiveGame)."""
         return self.directory / f".{self.path.stem}.live"
 
     @property

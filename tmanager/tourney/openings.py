@@ -23,30 +23,15 @@ from typing import Literal
 
 import chess
 import chess.pgn
-import chess.variant
 
 from tmanager.errors import ConfigError
 from tmanager.files import read_text
+from tmanager.tourney.variants import variant_board, variant_name
 
 _NON_BLANK = re.compile(r"\S")
 
 BookFormat = Literal["auto", "epd", "pgn"]
 Order = Literal["sequential", "random"]
-
-#: Names that select Chess960 (python-chess plays it as standard chess with ``chess960=True``).
-CHESS960_NAMES = ("chess960", "fischerandom", "fischerrandom", "960")
-
-
-def variant_board(variant: str) -> tuple[type[chess.Board], bool]:
-    """The python-chess board class and Chess960 flag for a tourney's ``variant`` setting."""
-    if variant.lower() in CHESS960_NAMES:
-        return chess.Board, True
-    try:
-        return chess.variant.find_variant(variant), False
-    except ValueError:
-        known = ", ".join(["chess960", *dict.fromkeys(_variant_name(v) for v in chess.variant.VARIANTS)])
-        raise ConfigError(f"unknown variant {variant!r}", field="tourney.variant", hint=f"use one of {known}") from None
-
 
 @dataclass(frozen=True, slots=True)
 class Opening:
@@ -160,10 +145,6 @@ def _shuffled(size: int, seed: int, passes: int) -> tuple[int, ...]:
     return tuple(order)
 
 
-def _variant_name(board_type: type[chess.Board]) -> str:
-    return board_type.uci_variant or "chess"
-
-
 def _guess_format(path: Path, text: str) -> Literal["epd", "pgn"]:
     suffix = path.suffix.lower()
     if suffix == ".pgn":
@@ -200,7 +181,7 @@ def _read_epd(
         openings.append(
             Opening(
                 fen=board.fen(),
-                variant=_variant_name(board_type),
+                variant=variant_name(board_type),
                 chess960=chess960,
                 name=name if isinstance(name, str) else "",
             )
@@ -270,7 +251,7 @@ def _read_pgn(
             Opening(
                 fen=start,
                 moves=tuple(moves),
-                variant=_variant_name(board_type),
+                variant=variant_name(board_type),
                 chess960=chess960,
                 name=game.headers.get("Opening", ""),
             )

@@ -38,41 +38,16 @@ import chess.syzygy
 
 from tmanager.core.timecontrol import Clock, TimeControl
 from tmanager.errors import ConfigError, first_line
-from tmanager.formats.pgn import tag_value
+from tmanager.formats.pgn import COMMENT_FIELDS, Notation, tag_value
+from tmanager.tourney.adjudication import Adjudication
 from tmanager.tourney.engines import EngineSpec
-from tmanager.tourney.openings import variant_board
 from tmanager.tourney.uci import UciEngine
+from tmanager.tourney.variants import variant_board
 from tmanager.tourney.xboard import popen_xboard
 
 Termination = Literal["normal", "time forfeit", "adjudication", "rules infraction", "abandoned"]
-Notation = Literal["san", "lan", "uci"]
-TablebaseResults = Literal["both", "win_loss", "draw"]
-#: What a move's PGN comment may add to "score/depth time", in fastchess's order and spelling (-pgnout).
-COMMENT_FIELDS = ("timeleft", "latency", "nodes", "seldepth", "nps", "hashfull", "tbhits", "pv")
 #: Kinds of engine fault, counted per engine in the tourney's status.
 Fault = Literal["crash", "handshake", "stall", "illegal move", "false claim", "time forfeit"]
-
-
-@dataclass(frozen=True, slots=True)
-class Adjudication:
-    """When the runner ends a game itself (the tourney file's ``[adjudication]``), as fastchess does.
-
-    Scores are centipawns from the mover's point of view, counts are moves;
-    ``None`` turns a rule off. ``syzygy`` is a tablebase directory. Each field
-    mirrors a fastchess option (README, "From fastchess").
-    """
-
-    resign_score: int | None = None  # -resign score=
-    resign_moves: int = 3  # -resign movecount=
-    resign_twosided: bool = False  # -resign twosided=
-    draw_from_move: int = 40  # -draw movenumber=
-    draw_score: int | None = None  # -draw score=
-    draw_moves: int = 8  # -draw movecount=
-    max_moves: int | None = None  # -maxmoves
-    syzygy: str = ""  # -tb
-    syzygy_pieces: int = 7  # -tbpieces
-    syzygy_ignore50: bool = False  # -tbignore50
-    syzygy_adjudicate: TablebaseResults = "both"  # -tbadjudicate
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,15 +128,16 @@ _PR_SET_PDEATHSIG = 1
 _prctl = getattr(ctypes.CDLL(None, use_errno=True), "prctl", None)
 
 
-def _die_with_parent() -> None:
-    # Runs in the engine's child process: if the manager is killed with -9, the
-    # kernel kills the engine too, so no orphan keeps a core busy.
+def die_with_parent(signum: int = signal.SIGKILL) -> None:
+    """Have the kernel send this process ``signum`` when its parent dies, even by ``kill -9`` (Linux;
+    elsewhere nothing). Engines get SIGKILL, so that no orphan keeps a core busy; `run`'s workers
+    SIGTERM, so that they give their games back."""
     if _prctl is not None:
-        _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+        _prctl(_PR_SET_PDEATHSIG, signum)
 
 
 #: util-linux's setpriv, which asks the kernel the same (``--pdeathsig KILL``) and then becomes the
-#: engine. Preferred to :func:`_die_with_parent`: a child that runs Python code before its exec
+#: engine. Preferred to :func:`die_with_parent`: a child that runs Python code before its exec
 #: cannot be started with vfork, and blocks the event loop, every game of the worker with it, for
 #: several milliseconds per engine (a start-up storm of hundreds of engines: seconds).
 _SETPRIV = shutil.which("setpriv") if _prctl is not None else None
@@ -171,7 +147,7 @@ def _dying_with_parent(command: list[str]) -> tuple[list[str], dict[str, Any]]:
     """``command`` and the arguments of its ``Popen`` that make the engine die with this process."""
     if _SETPRIV is not None:
         return [_SETPRIV, "--pdeathsig", "KILL", "--", *command], {}
-    return command, {"preexec_fn": _die_with_parent}
+    return command, {"preexec_fn": die_with_parent}
 
 
 class Engine:
@@ -781,7 +757,8 @@ async def play_game(
     faults: dict[str, Fault] = {}
     if ending.fault is not None:
         faults[specs[ending.fault[0]].name] = ending.fault[1]
-    pgn = _pgn(spec, board, ending, comments=comments, opening_plies=opening_plies)
+    # Off the event loop: writing a long game replays it (milliseconds), and the other games' clocks run.
+    pgn = await asyncio.to_thread(_pgn, spec, board, ending, comments=comments, opening_plies=opening_plies)
     return GameRecord(
         result=ending.result,
         termination=ending.termination,

@@ -48,12 +48,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import filelock
 import tomli_w
 
-from tmanager.errors import ConfigError, LockTimeout, StateError
-from tmanager.files import LOCK_TIMEOUT, append_checked, atomic_write, decode, lock, parse_toml, read_bytes, write_at
-from tmanager.tourney import settings_text
+from tmanager.errors import ConfigError, StateError
+from tmanager.files import (
+    LOCK_TIMEOUT,
+    append_checked,
+    atomic_write,
+    decode,
+    lock,
+    lock_timeout,
+    parse_toml,
+    read_bytes,
+    write_at,
+)
 from tmanager.tourney.model import (
     OWNED_SECTIONS,
     UNPLAYED,
@@ -502,7 +510,7 @@ def _in_process(path: Path, *, timeout: float = -1) -> Iterator[None]:
     with _process_locks_guard:
         guard = _process_locks.setdefault(key, threading.RLock())
     if not guard.acquire(timeout=timeout):
-        raise filelock.Timeout(str(path))
+        raise lock_timeout(path, timeout)
     try:
         yield
     finally:
@@ -660,26 +668,23 @@ def transaction(path: Path, *, settings: bool = False, timeout: float = LOCK_TIM
     With ``settings`` (edit, substitute) the user's part is regenerated from
     the model too. An exception inside the block leaves the files untouched.
     """
-    try:
-        with _in_process(path, timeout=timeout), lock(path, timeout=timeout):
-            state = _load(path)
-            tourney = state.tourney
-            before = _Before.of(tourney)
-            settings_before = settings_to_toml(tourney) if settings else None
-            yield tourney
-            tourney.validate(settings=settings)
-            head = state.head
-            if settings_before is not None:  # the user's part changed: rewrite only what did, comments kept
-                after = settings_to_toml(tourney)
-                head = settings_text.updated(decode(head, path), before=settings_before, after=after).encode()
-            if state.repair in _REPAIRS:
-                log.warning("%s: %s", path, _REPAIRS[state.repair])
-            structural = settings or before.structure_changed(tourney)
-            if not structural and not state.repair and before.unchanged(tourney):
-                return
-            if structural or state.repair or not _append(path, state, tourney, before):
-                _checkpoint(path, head, tourney, version=tourney.version + 1)
-    except filelock.Timeout:
-        raise LockTimeout(
-            f"{path}: could not take the lock within {timeout:g} s (another tmanager holds {path}.lock)"
-        ) from None
+    with _in_process(path, timeout=timeout), lock(path, timeout=timeout):
+        state = _load(path)
+        tourney = state.tourney
+        before = _Before.of(tourney)
+        settings_before = settings_to_toml(tourney) if settings else None
+        yield tourney
+        tourney.validate(settings=settings)
+        head = state.head
+        if settings_before is not None:  # the user's part changed: rewrite only what did, comments kept
+            from tmanager.tourney import settings_text  # here: tomlkit is for the rare edit, not every claim
+
+            after = settings_to_toml(tourney)
+            head = settings_text.updated(decode(head, path), before=settings_before, after=after).encode()
+        if state.repair in _REPAIRS:
+            log.warning("%s: %s", path, _REPAIRS[state.repair])
+        structural = settings or before.structure_changed(tourney)
+        if not structural and not state.repair and before.unchanged(tourney):
+            return
+        if structural or state.repair or not _append(path, state, tourney, before):
+            _checkpoint(path, head, tourney, version=tourney.version + 1)

@@ -30,14 +30,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import json
 import logging
 import os
 import signal
 import socket
+import sys
 import time
-from collections.abc import Awaitable, Callable, Collection
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Collection, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -50,8 +49,10 @@ from tmanager.errors import ConfigError, LockTimeout, TManagerError
 from tmanager.files import Stamp, append_line, stamp
 from tmanager.formats import pgn
 from tmanager.tourney import store, swiss
+from tmanager.tourney.claims import Owner, process_is_alive, stale_games
+from tmanager.tourney.live import LiveGame
 from tmanager.tourney.model import PLAYING, UNPLAYED, Claim, PendingHook, Settings, Tourney
-from tmanager.tourney.openings import OpeningBook, opening_key, variant_board
+from tmanager.tourney.openings import OpeningBook, opening_key
 from tmanager.tourney.play import EnginePool, GameRecord, GameSpec, MoveObserver, play_game
 
 log = logging.getLogger("tmanager")
@@ -68,69 +69,12 @@ LOCK_WARN_SECONDS = 30.0
 ENGINE_TAG = "TMANAGER_ENGINE_OF"
 #: Live files one worker writes per second at most, all its lanes together: with many games at once,
 #: each game's file is written less often (a view, not worth the event loop's time).
-LIVE_WRITES_PER_SECOND = 128
+LIVE_WRITES_PER_SECOND = 32
+#: The longest a thread of a worker (a transaction, a game's PGN being written) holds the interpreter
+#: before the event loop may run again: Python's 5 ms default would be charged to the clocks.
+SWITCH_INTERVAL = 0.001
 #: How often a worker whose lanes follow something (the Dask coordinator: the cluster's size) looks again.
 FOLLOW_SECONDS = 2.0
-
-
-@dataclass(frozen=True, slots=True)
-class Owner:
-    """The identity a worker writes into its claims."""
-
-    host: str
-    pid: int
-    started: float
-
-    @classmethod
-    def me(cls) -> Owner:
-        import psutil  # here and below: `tmanager status` needs it only while games are being played
-
-        return cls(socket.gethostname(), os.getpid(), psutil.Process().create_time())
-
-    def owns(self, claim: Claim | None) -> bool:
-        return claim is not None and (claim.host, claim.pid, claim.started) == (self.host, self.pid, self.started)
-
-    @property
-    def key(self) -> tuple[str, int, float]:
-        return (self.host, self.pid, self.started)
-
-
-def process_is_alive(pid: int, started: float) -> bool:
-    """Whether the process ``pid`` that started at ``started`` (this host's clock) still runs."""
-    import psutil  # here: `status` of a tourney with nothing in progress never needs it
-
-    try:
-        process = psutil.Process(pid)
-        same_process: bool = abs(process.create_time() - started) < 0.01
-        return same_process and process.status() != psutil.STATUS_ZOMBIE
-    except psutil.Error:
-        return False
-
-
-def claim_is_alive(claim: Claim, *, lease: float, now: float, host: str | None = None) -> bool:
-    """Whether a claim's owner may still be playing: a live process on this host, or a fresh heartbeat."""
-    if claim.host != (host or socket.gethostname()):
-        return now - claim.heartbeat < lease
-    return process_is_alive(claim.pid, claim.started)
-
-
-def stale_games(tourney: Tourney, *, now: float | None = None) -> list[int]:
-    """Games marked ``*`` whose owner is gone (or unknown, as in a file written by XBoard)."""
-    now = time.time() if now is None else now
-    lease = tourney.settings.lease
-    # One look per owner: the claims of one process's lanes share their owner (and their heartbeat).
-    verdicts: dict[tuple[str, int, float, float], bool] = {}
-
-    def stale(number: int) -> bool:
-        claim = tourney.claims.get(number)
-        if claim is None:
-            return True
-        key = (claim.host, claim.pid, claim.started, claim.heartbeat)
-        if key not in verdicts:
-            verdicts[key] = claim_is_alive(claim, lease=lease, now=now)
-        return not verdicts[key]
-
-    return [n for n in tourney.playing() if stale(n)]
 
 
 def release_stale(tourney: Tourney) -> list[tuple[int, str]]:
@@ -306,116 +250,6 @@ def game_spec(
         engine_log=str(tourney.engine_logs_dir / f"game-{game.number}.log") if s.log_engines or log_engines else "",
         tags=tags,
     )
-
-
-class LiveGame:
-    """Publishes a game in progress as ``live_dir/N.json`` for status pages and dashboards.
-
-    Written at most every :attr:`INTERVAL` seconds (or the ``interval`` given), atomically (rename) but
-    without fsync: it is a view, rebuilt by the next move, and removed when the
-    game is recorded or given back.
-    """
-
-    INTERVAL = 0.25
-
-    def __init__(self, tourney: Tourney, game: ScheduledGame, spec: GameSpec, *, interval: float = INTERVAL) -> None:
-        self.path = tourney.live_dir / f"{game.number}.json"
-        self.header = {
-            "game": game.number,
-            "round": game.pgn_round,
-            "white": spec.white.name,
-            "black": spec.black.name,
-            "variant": spec.variant,
-        }
-        self.interval = interval
-        self.last_write = 0.0
-
-    def __call__(self, board: chess.Board, white_clock: float, black_clock: float) -> None:
-        now = time.monotonic()
-        if now - self.last_write < self.interval:
-            return
-        self.last_write = now
-        self.write(self.position(board, white_clock, black_clock))
-
-    @staticmethod
-    def position(board: chess.Board, white_clock: float, black_clock: float) -> dict[str, Any]:
-        """What changes with each move, as plain data (a Dask task sends it to its coordinator)."""
-        return {
-            "start_fen": board.root().fen(),
-            "moves": [move.uci() for move in board.move_stack],
-            "fen": board.fen(),
-            "white_clock": round(white_clock, 3),
-            "black_clock": round(black_clock, 3),
-        }
-
-    def write(self, position: dict[str, Any]) -> None:
-        """Write the file now: the game's header and ``position`` (see :meth:`position`).
-
-        A view only: when it cannot be written (a full disk), it is skipped and the game goes on.
-        """
-        state = {**self.header, **position, "updated": time.time()}
-        tmp = self.path.with_suffix(f".{os.getpid()}.tmp")
-        try:
-            self.path.parent.mkdir(exist_ok=True)
-            tmp.write_text(json.dumps(state))
-            os.replace(tmp, self.path)
-        except OSError:
-            tmp.unlink(missing_ok=True)
-
-    @staticmethod
-    def remove(tourney: Tourney, number: int) -> None:
-        (tourney.live_dir / f"{number}.json").unlink(missing_ok=True)
-
-
-@dataclass(frozen=True, slots=True)
-class GameInProgress:
-    """One game as :class:`LiveGame` publishes it in the live directory, read back."""
-
-    number: int
-    round: int
-    white: str
-    black: str
-    variant: str
-    start_fen: str
-    moves: tuple[str, ...]
-    fen: str
-    white_clock: float
-    black_clock: float
-    updated: float
-
-    @classmethod
-    def load(cls, path: Path) -> GameInProgress | None:
-        """Read one live file; ``None`` if it is gone or not what a worker writes."""
-        try:
-            data: Any = json.loads(path.read_text(encoding="utf-8"))
-            return cls(
-                number=int(data["game"]),
-                round=int(data["round"]),
-                white=str(data["white"]),
-                black=str(data["black"]),
-                variant=str(data["variant"]),
-                start_fen=str(data["start_fen"]),
-                moves=tuple(str(m) for m in data["moves"]),
-                fen=str(data["fen"]),
-                white_clock=float(data["white_clock"]),
-                black_clock=float(data["black_clock"]),
-                updated=float(data["updated"]),
-            )
-        except (OSError, ValueError, KeyError, TypeError):
-            return None
-
-    def last_moves(self, count: int) -> str:
-        """The last ``count`` moves in SAN with their numbers (``… 12. Nf3 Nc6``); UCI if they do not replay."""
-        board_class, chess960 = variant_board(self.variant)
-        try:
-            board = board_class(self.start_fen, chess960=chess960)
-            shown = max(0, len(self.moves) - count)
-            for uci in self.moves[:shown]:
-                board.push_uci(uci)
-            moves = board.variation_san([chess.Move.from_uci(m) for m in self.moves[shown:]])
-        except ValueError:
-            return " ".join(self.moves[-count:])
-        return ("… " if shown else "") + moves
 
 
 def verdict_environment(tourney: Tourney) -> dict[str, str]:
@@ -920,6 +754,26 @@ def _size(path: Path) -> int:
         return 0
 
 
+@contextlib.contextmanager
+def _pidfd_child_watcher(loop: asyncio.AbstractEventLoop) -> Iterator[None]:
+    """Have asyncio learn of engines' exits through pidfds on this loop while the worker runs.
+
+    Python 3.11 waits for each child in a thread of its own, and starting that thread stalls the
+    event loop for milliseconds per engine (hundreds start at once); 3.12 watches pidfds by default,
+    so there this does nothing. The previous watcher is back afterwards.
+    """
+    if sys.version_info >= (3, 12) or not hasattr(os, "pidfd_open"):
+        yield
+        return
+    watcher = asyncio.PidfdChildWatcher()
+    watcher.attach_loop(loop)
+    asyncio.set_child_watcher(watcher)
+    try:
+        yield
+    finally:
+        asyncio.set_child_watcher(asyncio.ThreadedChildWatcher())  # closes ours
+
+
 def work(
     path: Path, *, max_games: int | None = None, log_engines: bool = False, concurrency: int = 1
 ) -> tuple[int, bool]:
@@ -942,9 +796,15 @@ def work(
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, worker.stop)
-        return await worker.run(concurrency)
+        with _pidfd_child_watcher(loop):
+            return await worker.run(concurrency)
 
-    played = asyncio.run(main())
+    switch_interval = sys.getswitchinterval()
+    sys.setswitchinterval(SWITCH_INTERVAL)
+    try:
+        played = asyncio.run(main())
+    finally:
+        sys.setswitchinterval(switch_interval)
     if worker.stopping:
         log.info("worker stopped by signal")
     return played, worker.stopping

@@ -23,9 +23,9 @@ from tmanager import templates
 from tmanager.core import crosstable, sprt
 from tmanager.core.results import Result
 from tmanager.core.standings import grid
+from tmanager.tourney.live import GameInProgress
 from tmanager.tourney.model import PLAYING, Tourney, describe_faults
-from tmanager.tourney.openings import variant_board
-from tmanager.tourney.worker import GameInProgress
+from tmanager.tourney.variants import variant_board
 from tmanager.web.pgnindex import IndexedGame
 
 #: Plies shown under each board.

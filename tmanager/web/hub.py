@@ -24,8 +24,8 @@ from pathlib import Path
 from tmanager.errors import TManagerError
 from tmanager.files import Stamp, stamp
 from tmanager.tourney import store
+from tmanager.tourney.live import GameInProgress
 from tmanager.tourney.model import PLAYING, Tourney
-from tmanager.tourney.worker import GameInProgress
 from tmanager.web import dashboard
 from tmanager.web.pgnindex import PgnIndex
 from tmanager.web.redact import Redactor

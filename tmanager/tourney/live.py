@@ -1,0 +1,136 @@
+"""The live directory: games in progress as workers publish them, one JSON file per game.
+
+A view for `status`, the web dashboard and the Dask coordinator: written without
+fsync, rebuilt by the next move, removed when the game is recorded or given back.
+It never decides anything: the tourney file and its journal do.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import chess
+
+    from tmanager.core.schedule import ScheduledGame
+    from tmanager.tourney.model import Tourney
+    from tmanager.tourney.play import GameSpec
+
+
+class LiveGame:
+    """Publishes a game in progress as ``live_dir/N.json`` for status pages and dashboards.
+
+    Written at most every :attr:`INTERVAL` seconds (or the ``interval`` given), atomically (rename) but
+    without fsync: it is a view, rebuilt by the next move, and removed when the
+    game is recorded or given back.
+    """
+
+    INTERVAL = 0.25
+
+    def __init__(self, tourney: Tourney, game: ScheduledGame, spec: GameSpec, *, interval: float = INTERVAL) -> None:
+        self.path = tourney.live_dir / f"{game.number}.json"
+        self.header = {
+            "game": game.number,
+            "round": game.pgn_round,
+            "white": spec.white.name,
+            "black": spec.black.name,
+            "variant": spec.variant,
+        }
+        self.interval = interval
+        self.last_write = 0.0
+
+    def __call__(self, board: chess.Board, white_clock: float, black_clock: float) -> None:
+        now = time.monotonic()
+        if now - self.last_write < self.interval:
+            return
+        self.last_write = now
+        self.write(self.position(board, white_clock, black_clock))
+
+    @staticmethod
+    def position(board: chess.Board, white_clock: float, black_clock: float) -> dict[str, Any]:
+        """What changes with each move, as plain data (a Dask task sends it to its coordinator)."""
+        return {
+            "start_fen": board.root().fen(),
+            "moves": [move.uci() for move in board.move_stack],
+            "fen": board.fen(),
+            "white_clock": round(white_clock, 3),
+            "black_clock": round(black_clock, 3),
+        }
+
+    def write(self, position: dict[str, Any]) -> None:
+        """Write the file now: the game's header and ``position`` (see :meth:`position`).
+
+        A view only: when it cannot be written (a full disk), it is skipped and the game goes on.
+        """
+        state = {**self.header, **position, "updated": time.time()}
+        tmp = self.path.with_suffix(f".{os.getpid()}.tmp")
+        try:
+            self.path.parent.mkdir(exist_ok=True)
+            tmp.write_text(json.dumps(state))
+            os.replace(tmp, self.path)
+        except OSError:
+            tmp.unlink(missing_ok=True)
+
+    @staticmethod
+    def remove(tourney: Tourney, number: int) -> None:
+        (tourney.live_dir / f"{number}.json").unlink(missing_ok=True)
+
+
+@dataclass(frozen=True, slots=True)
+class GameInProgress:
+    """One game as :class:`LiveGame` publishes it in the live directory, read back."""
+
+    number: int
+    round: int
+    white: str
+    black: str
+    variant: str
+    start_fen: str
+    moves: tuple[str, ...]
+    fen: str
+    white_clock: float
+    black_clock: float
+    updated: float
+
+    @classmethod
+    def load(cls, path: Path) -> GameInProgress | None:
+        """Read one live file; ``None`` if it is gone or not what a worker writes."""
+        try:
+            data: Any = json.loads(path.read_text(encoding="utf-8"))
+            return cls(
+                number=int(data["game"]),
+                round=int(data["round"]),
+                white=str(data["white"]),
+                black=str(data["black"]),
+                variant=str(data["variant"]),
+                start_fen=str(data["start_fen"]),
+                moves=tuple(str(m) for m in data["moves"]),
+                fen=str(data["fen"]),
+                white_clock=float(data["white_clock"]),
+                black_clock=float(data["black_clock"]),
+                updated=float(data["updated"]),
+            )
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def last_moves(self, count: int) -> str:
+        """The last ``count`` moves in SAN with their numbers (``… 12. Nf3 Nc6``); UCI if they do not replay."""
+        import chess  # here: `status` of a tourney with nothing in progress never needs python-chess's board
+
+        from tmanager.tourney.variants import variant_board
+
+        board_class, chess960 = variant_board(self.variant)
+        try:
+            board = board_class(self.start_fen, chess960=chess960)
+            shown = max(0, len(self.moves) - count)
+            for uci in self.moves[:shown]:
+                board.push_uci(uci)
+            moves = board.variation_san([chess.Move.from_uci(m) for m in self.moves[shown:]])
+        except ValueError:
+            return " ".join(self.moves[-count:])
+        return ("… " if shown else "") + moves
