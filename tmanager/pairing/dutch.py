@@ -723,14 +723,16 @@ class _DutchRound:
             why.append(Reason("C1", "{} may meet nobody else in the bracket (played, forbidden or absolute "
                               "colours)", (e.id,)))  # fmt: skip
         elif not any(self._clash(e, u) is None for u in free):
-            odd = " an odd number of players" if len(inside) % 2 else " no opponent left for it"
-            why.append(Reason("C6", f"the bracket of {len(inside)} has{odd}: its most pairs leave {{}} over",
-                              (e.id,)))  # fmt: skip
+            if len(inside) % 2:
+                text = f"the bracket has {len(inside)} players, an odd number: its best pairs leave {{}} over"
+            else:
+                text = "the bracket's best pairs leave {} without an opponent it may meet"
+            why.append(Reason("C6", text, (e.id,)))
         else:
             names = [u.id for u in free if self._clash(e, u) is None]
             why.append(Reason("C4-C8", "pairing {} with " + _list(len(names)) + " here would leave the round "
                               "incomplete or the next bracket worse", (e.id, *names)))  # fmt: skip
-        if ps[v].score == ps[max(inside)].score:
+        if why[0].rule != "C1" and ps[v].score == ps[max(inside)].score:
             for back, rule in ((0, "C14"), (1, "C16")):
                 if e.floats[back] == _DOWN:
                     when = "previous round" if back == 0 else "round before it"
