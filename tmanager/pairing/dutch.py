@@ -730,8 +730,9 @@ class _DutchRound:
             why.append(Reason("C6", text, (e.id,)))
         else:
             names = [u.id for u in free if self._clash(e, u) is None]
-            why.append(Reason("C4-C8", "pairing {} with " + _list(len(names)) + " here would leave the round "
-                              "incomplete or the next bracket worse", (e.id, *names)))  # fmt: skip
+            why.append(Reason("C4-C8", "pairing {} with " + _list(len(names)) + " here would cost the rest of the "
+                              "round more (its completion, the bye's score, the next bracket's pairs)",
+                              (e.id, *names)))  # fmt: skip
         if why[0].rule != "C1" and ps[v].score == ps[max(inside)].score:
             for back, rule in ((0, "C14"), (1, "C16")):
                 if e.floats[back] == _DOWN:
