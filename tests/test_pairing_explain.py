@@ -136,7 +136,7 @@ def test_berger_explanations(tmp_path: Path) -> None:
     assert run_cli("pair", "--dutch", path, "-c", "--explain").stderr.strip() == "tmanager: --explain goes with -p"
 
 
-def test_event_pair_explains_dutch_and_round_robin_divisions(tmp_path: Path) -> None:
+def test_event_pair_explains_dutch_round_robin_and_koth_divisions(tmp_path: Path) -> None:
     path = tmp_path / "open.toml"
     ok("new", path, "--name", "Open", "--rounds", "3")
     for i in range(1, 6):
@@ -163,9 +163,28 @@ def test_event_pair_explains_dutch_and_round_robin_divisions(tmp_path: Path) -> 
     told = ok("pair", robin, "--explain")
     assert "round 1 of the Berger table for 4 (C.05 Annex 1), cycle 1" in told
     assert "board 1: Member1, B (1) #1 white, Member4, B (4) #4 black [number 4 keeps the table's board 1" in told
-    # A score-based division's systems are not explained: one line, nothing changed.
+    # A score-based division: KOTH says who was paired with whom instead of the neighbour, and why.
     scored = tmp_path / "scrabble.toml"
     ok("new", scored, "--name", "Words", "--entry", "scores", "--system", "koth")
-    for i in range(1, 5):
-        ok("add-player", scored, f"Word{i}")
-    assert "are not explained" in refused(scored, "pair", scored, "--explain")
+    for i in range(1, 6):
+        ok("add-player", scored, f"Word{i}", "--rating", str(1900 - 10 * i))
+    told = ok("pair", scored, "--explain")
+    assert "pair Word1 (1) - Word2 (2)\npair Word3 (3) - Word4 (4)\nbye: Word5 (5) [bye: " in told
+    ok("result", scored, "1", "400", "300")
+    ok("result", scored, "2", "350", "360")
+    plain = ok("pair", scored)
+    boards = [(b.white, b.black) for b in ev.load(scored).division().round(2).boards]
+    ok("unpair", scored)
+    told = ok("pair", scored, "--explain")
+    assert [(b.white, b.black) for b in ev.load(scored).division().round(2).boards] == boards
+    assert plain.splitlines()[-1] in told
+    assert (
+        "pair Word1 (1) - Word4 (4), not Word1 (1) - Word5 (5) [repeats: with Word1 (1) - Word5 (5), Word4 (4) and "
+        "Word3 (3) would meet again (met 1 time(s); the allowance is 0)]"
+    ) in told
+    ok("unpair", scored)
+    assert "round 2 of the Berger table for 6" in ok("pair", scored, "--explain", "--system", "round-robin")
+    ok("unpair", scored)
+    # A system that cannot say refuses, in one line, and nothing changes.
+    message = refused(scored, "pair", scored, "--explain", "--system", "tsh-swiss")
+    assert "the pairings of 'tsh-swiss' are not explained; those of koth, factored, round-robin are" in message

@@ -29,23 +29,10 @@ from dataclasses import dataclass
 from tmanager.core.results import Colour, format_points
 from tmanager.errors import PairingError
 from tmanager.pairing.matching import Matcher, NoPerfectMatching
-from tmanager.pairing.model import BLACK, STANDARD, WHITE, Game, Pairing, PlayerState, PointsSystem, invert
+from tmanager.pairing.model import BLACK, STANDARD, WHITE, Game, Pairing, PlayerState, PointsSystem, Reason, invert
 
 _DOWN = "D"
 _UP = "U"
-
-
-@dataclass(frozen=True, slots=True)
-class Reason:
-    """One rule of C.04.3 applied: its number (``"C1"``, ``"5.2.3"``) and what it found, each ``{}`` in ``text``
-    standing for one of ``players`` (pairing numbers), in order."""
-
-    rule: str
-    text: str
-    players: tuple[int, ...] = ()
-
-    def say(self, name: Callable[[int], str] = str) -> str:
-        return f"{self.rule}: " + self.text.format(*map(name, self.players))
 
 
 class PairOrigin(enum.StrEnum):
