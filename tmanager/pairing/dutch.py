@@ -176,7 +176,6 @@ class _DutchRound:
     def __init__(
         self,
         players: Sequence[PlayerState],
-        *,
         round_number: int,
         total_rounds: int,
         forbidden: Iterable[Collection[int]],
@@ -886,14 +885,7 @@ def pair_round(
     :class:`~tmanager.errors.PairingError` when no pairing satisfies the
     absolute criteria.
     """
-    return _DutchRound(
-        players,
-        round_number=round_number,
-        total_rounds=total_rounds,
-        forbidden=forbidden,
-        points=points,
-        initial_colour=initial_colour,
-    ).pair()
+    return _DutchRound(players, round_number, total_rounds, forbidden, points, initial_colour).pair()
 
 
 def explain_round(
@@ -910,13 +902,5 @@ def explain_round(
     The explanation costs a pass over the finished pairing; :func:`pair_round`
     itself never computes it.
     """
-    dutch = _DutchRound(
-        players,
-        round_number=round_number,
-        total_rounds=total_rounds,
-        forbidden=forbidden,
-        points=points,
-        initial_colour=initial_colour,
-    )
-    pairing = dutch.pair()
-    return dutch.explain(pairing, accelerated=any(p.virtual(round_number) for p in players))
+    dutch = _DutchRound(players, round_number, total_rounds, forbidden, points, initial_colour)
+    return dutch.explain(dutch.pair(), accelerated=any(p.virtual(round_number) for p in players))
