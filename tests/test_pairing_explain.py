@@ -15,7 +15,7 @@ from tests.test_event_scored import ok, refused
 from tmanager import events as ev
 from tmanager.cli.pair import format_pairing
 from tmanager.formats import trf
-from tmanager.pairing import Game, explain_round, explain_round_robin, pair_round, round_robin
+from tmanager.pairing import Game, PlayerState, explain_round, explain_round_robin, pair_round, round_robin
 
 DATA = Path(__file__).parent / "data" / "bbp"
 PAIR = re.compile(r"^  pair (\d+) - (\d+): (.*)$")
@@ -115,6 +115,17 @@ def test_dutch_explanation_by_hand() -> None:
     assert "1 floats down [C1: 1 may meet nobody else in the bracket" in text
     assert "pair 1 - 4: a moved-down player with a resident" in text
     assert "pair 2 - 4" not in text
+
+
+def test_accelerated_brackets_are_pairing_scores() -> None:
+    """Baku-style virtual points: the top half carries a point into round 1, so the brackets are 1 and 0."""
+    players = [PlayerState(id=i, acceleration=(10,) if i <= 4 else ()) for i in range(1, 9)]
+    explained = explain_round(players, round_number=1, total_rounds=5)
+    assert explained.pairing == pair_round(players, round_number=1, total_rounds=5)
+    assert explained.accelerated and [b.score for b in explained.brackets] == [10, 0]
+    lines = explained.lines()
+    assert lines[0] == "bracket pairing score 1: residents 1, 2, 3, 4"
+    assert "  pair 1 - 3: S1-S2 in natural order" in lines and "  pair 5 - 7: S1-S2 in natural order" in lines
 
 
 def test_berger_explanations(tmp_path: Path) -> None:
