@@ -199,3 +199,19 @@ def test_event_pair_explains_dutch_round_robin_and_koth_divisions(tmp_path: Path
     # A system that cannot say refuses, in one line, and nothing changes.
     message = refused(scored, "pair", scored, "--explain", "--system", "tsh-swiss")
     assert "the pairings of 'tsh-swiss' are not explained; those of koth, factored, round-robin are" in message
+
+
+def test_score_based_explanation_says_who_goes_first(tmp_path: Path) -> None:
+    path = tmp_path / "firsts.toml"
+    ok("new", path, "--name", "Words", "--entry", "scores", "--system", "koth",
+       "--set", "track_firsts=true", "--set", "assign_firsts=true")  # fmt: skip
+    for i in range(1, 5):
+        ok("add-player", path, f"Word{i}", "--rating", str(1900 - 10 * i))
+    assert "went first and second equally often: drawn by lot" in ok("pair", path, "--explain", "--seed", "3")
+    ok("result", path, "1", "400", "300")
+    ok("result", path, "2", "350", "360")
+    told = ok("pair", path, "--explain")
+    boards = ev.load(path).division().round(2).boards
+    for board in boards:  # each board's first player is the one the reason names
+        first, second = (f"Word{n} ({n})" for n in (board.white, board.black))
+        assert f"{first} goes first against {second} [firsts: {first} has gone first fewer times (0)" in told

@@ -175,11 +175,25 @@ def starter(a: Entrant, b: Entrant) -> int | None:
     starts; on a tie, fewer seconds; otherwise by lot"), not the NSA variant
     in which the one who has replied more often starts.
     """
+    return _balance(a, b)[0]
+
+
+def first_reason(a: Entrant, b: Entrant) -> Reason:
+    """Why one of ``a`` and ``b`` starts (:func:`starter`'s rule), or that the lot decides."""
+    return _balance(a, b)[1]
+
+
+def _balance(a: Entrant, b: Entrant) -> tuple[int | None, Reason]:
     if a.firsts != b.firsts:
-        return a.id if a.firsts < b.firsts else b.id
+        low, high = (a, b) if a.firsts < b.firsts else (b, a)
+        why = f"{{}} has gone first fewer times ({low.firsts}) than {{}} ({high.firsts})"
+        return low.id, Reason("firsts", why, (low.id, high.id))
     if a.seconds != b.seconds:
-        return a.id if a.seconds < b.seconds else b.id
-    return None
+        low, high = (a, b) if a.seconds < b.seconds else (b, a)
+        why = (f"both went first {a.firsts} time(s); {{}} has gone second fewer times ({low.seconds}) than {{}} "
+               f"({high.seconds})")  # fmt: skip
+        return low.id, Reason("firsts", why, (low.id, high.id))
+    return None, Reason("firsts", "{} and {} went first and second equally often: drawn by lot", (a.id, b.id))
 
 
 def assign_firsts(pairing: Pairing, entrants: Sequence[Entrant], *, rng: random.Random) -> Pairing:

@@ -51,6 +51,7 @@ from tmanager.pairing.scored import (
     assign_firsts,
     explain_factored,
     factored,
+    first_reason,
     fontes_basis,
     init_fontes,
     random_pairing,
@@ -422,18 +423,33 @@ class ScoreRules(DivisionRules):
             raise PairingError(
                 f"round {record.number} cannot be paired ({system}): {exc}", topic=Topic.UNPAIRABLE
             ) from None
-        self._place(record, pairing, entrants, rng)
+        messages += self._place(record, pairing, entrants, rng, explain=explain)
         return messages
 
-    def _place(self, record: Round, pairing: Pairing, entrants: Sequence[Entrant], rng: random.Random) -> None:
-        """Put a core pairing into the round: boards (ordered by who starts with ``assign_firsts``) and the bye."""
+    def _place(
+        self, record: Round, pairing: Pairing, entrants: Sequence[Entrant], rng: random.Random, *, explain: bool
+    ) -> list[str]:
+        """Put a core pairing into the round: boards (ordered by who starts with ``assign_firsts``) and the bye;
+        with ``explain`` and ``assign_firsts``, why each board's first player starts."""
         rules = self.settings
+        messages: list[str] = []
         if rules.assign_firsts:
             pairing = assign_firsts(pairing, entrants, rng=rng)
+            if explain:
+                by_id = {e.id: e for e in entrants}
+                division = self.division
+
+                def name(number: int) -> str:
+                    return label(division.player(number))
+
+                for first, second in pairing.boards:
+                    why = first_reason(by_id[first], by_id[second]).say(name)
+                    messages.append(f"{name(first)} goes first against {name(second)} [{why}]")
         record.boards += [Board(a, b) for a, b in pairing.boards]
         if pairing.bye is not None:
             record.byes[pairing.bye] = ByeKind.PAIRING
             record.spreads[pairing.bye] = rules.bye_spread
+        return messages
 
     def _pair_round_robin(self, record: Round) -> None:
         """A round of the Berger tables by player number; games of a withdrawn player are forfeits."""
@@ -488,7 +504,7 @@ class ScoreRules(DivisionRules):
                     f"InitFontes gives {names} a game in round {n}, when off: set them off from round {n + 1}"
                 )
             # Firsts are balanced round by round, each round seeing the ones before it.
-            self._place(record, pairing, tally(scorecards(division, n - 1)), rng)
+            self._place(record, pairing, tally(scorecards(division, n - 1)), rng, explain=False)
             record.paired = True
             messages.append(f"round {n} paired (init-fontes): {len(record.boards)} board(s)" + self.bye_note(record))
         return messages
@@ -525,7 +541,7 @@ class ScoreRules(DivisionRules):
             if record.byes:
                 names = ", ".join(label(division.player(x)) for x in record.byes)
                 raise StateError(f"{names} cannot play round {number}: TeamRoundRobin needs every player")
-            self._place(record, pairing, tally(scorecards(division, number - 1)), rng)
+            self._place(record, pairing, tally(scorecards(division, number - 1)), rng, explain=False)
             record.paired = True
             messages.append(
                 f"round {number} paired (team-round-robin): {len(record.boards)} board(s)" + self.bye_note(record)
