@@ -18,6 +18,12 @@ Where the rules choose among equally good pairings by the order of the players
 transpositions), the choice is lexicographic; it is encoded as further low-order
 fields, one slot per player, so a bracket needs two matchings, not one per
 player.
+
+:func:`explain_round` pairs the same way and then says why, in C.04.3's terms
+(:class:`DutchExplanation`): it reads the finished pairing back bracket by
+bracket, so :func:`pair_round` never pays for it. What it does not know is the
+matching's own weighing of whole brackets; where comparing a pair with the
+natural one does not tell, it says so.
 """
 
 from __future__ import annotations
