@@ -205,7 +205,7 @@ def test_pair_double_swiss_command(tmp_path: Path) -> None:
     # Bad requests: one line each, JaVaFo's status for invalid input.
     for args, message in (
         (("pair", "--dutch", "-g", tmp_path / "x.trf"), "-g generates Double-Swiss tournaments"),
-        (("pair", "--dutch", path, "-p", "--explain"), "--explain goes with --double-swiss -p"),
+        (("pair", "--double-swiss", path, "-c", "--explain"), "--explain goes with -p"),
         (("pair", "--double-swiss", path, "-p"), "all 4 matches are paired"),
     ):
         bad = run_cli(*args)

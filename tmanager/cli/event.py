@@ -416,7 +416,9 @@ def _configure_pair(p: argparse.ArgumentParser) -> None:
         help="score-based: how often two players may have met (this round); team-round-robin: games per pairing",
     )  # fmt: skip
     p.add_argument("--seed", type=int, help="seed of the lots (colours, random pairings, firsts), to repeat a run")
-    p.add_argument("--explain", action="store_true", help="why each pair and colour (Double-Swiss, team Swiss)")
+    p.add_argument(
+        "--explain", action="store_true", help="why each pair and colour (Dutch, round robin, Double-Swiss, team Swiss)"
+    )
 
 
 def _pair(args: argparse.Namespace) -> int:

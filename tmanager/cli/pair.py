@@ -9,8 +9,10 @@ paired again from the rounds before it and each difference is reported.
 A Double-Swiss file holds each match as two TRF rounds, game 1 first (``XXR``
 counts TRF rounds, twice the matches); its boards are game 1's colours. With
 ``-g`` a random Double-Swiss tournament is paired and played and written as
-such a file, for ``-c`` here or in another program; ``--explain`` prints why
-each pair and colour of a ``-p`` pairing was chosen (to standard error).
+such a file, for ``-c`` here or in another program. ``--explain`` prints why
+each pair and colour of a ``-p`` pairing was chosen, in the system's own terms
+(C.04.3's brackets, criteria and colour rules; the Berger table's round and
+board; C.04.5's articles), to standard error.
 
 Exit status: 0 done (also when the checker finds differences), 1 no valid
 pairing exists, 3 invalid input, 5 the file cannot be read.
@@ -22,11 +24,12 @@ import argparse
 import random
 import sys
 from pathlib import Path
+from typing import Any
 
 from tmanager.errors import ConfigError, PairingError, ScheduleError
 from tmanager.files import atomic_write
 from tmanager.formats import trf
-from tmanager.pairing import pair_round, round_robin
+from tmanager.pairing import explain_round, explain_round_robin, pair_round, round_robin
 from tmanager.pairing.doubleswiss import pair_double_swiss
 from tmanager.pairing.model import STANDARD, Game, Pairing, PlayerState
 from tmanager.pairing.verification import check_double_swiss, random_double_swiss
@@ -35,6 +38,7 @@ EXAMPLES = """\
   tmanager pair --dutch tournament.trf -p           # next round to standard output
   tmanager pair --dutch tournament.trf -p next.txt  # ... to a file
   tmanager pair --dutch tournament.trf -c           # re-pair every round, report differences
+  tmanager pair --dutch tournament.trf -p --explain # ... and why each pair, bye and colour (standard error)
   tmanager pair --berger roundrobin.trf -p          # next round of a round robin (Berger tables)
   tmanager pair --double-swiss -g random.trf --players 40 --rounds 7 --seed 1   # a random tournament
   tmanager pair --double-swiss random.trf -c        # check it (or another program's file)
@@ -75,8 +79,8 @@ def command(args: argparse.Namespace) -> int:
         return _generate(args)
     if args.input is None:
         return _fail("give the TRF file to pair or check", INVALID_INPUT)
-    if explain and not (double_swiss and args.output):
-        return _fail("--explain goes with --double-swiss -p", INVALID_INPUT)
+    if explain and not args.output:
+        return _fail("--explain goes with -p", INVALID_INPUT)
     try:
         tournament = trf.read(args.input)
     except OSError as exc:
@@ -95,7 +99,7 @@ def command(args: argparse.Namespace) -> int:
         else:
             if tournament.total_rounds is None and not args.berger:
                 raise ConfigError("no number of rounds", file=args.input, hint="add `142 n` (or `XXR n`)")
-            pairing = _pair(tournament, tournament.played_rounds + 1, berger=args.berger)
+            pairing = _pair(tournament, tournament.played_rounds + 1, berger=args.berger, explain=explain)
     except PairingError as exc:
         return _fail(f"{args.input}: {exc}", NO_PAIRING)
     except (ConfigError, ScheduleError) as exc:
@@ -131,20 +135,32 @@ def _pair(
     berger: bool,
     states: list[PlayerState] | None = None,
     total_rounds: int | None = None,
+    explain: bool = False,
 ) -> Pairing:
+    """Pair ``round_number``; with ``explain``, say why on standard error."""
     if berger:
         count = max((p.id for p in tournament.players), default=0)
         per_cycle = count - 1 + count % 2
         total = tournament.total_rounds or per_cycle
-        return round_robin(count, round_number, cycles=max(1, -(-total // max(per_cycle, 1))))
-    return pair_round(
-        states if states is not None else tournament.states(),
-        round_number=round_number,
-        total_rounds=total_rounds or tournament.total_rounds or round_number,
-        forbidden=tournament.forbidden,
-        points=tournament.points,
-        initial_colour=tournament.first_colour(),
-    )
+        cycles = max(1, -(-total // max(per_cycle, 1)))
+        if not explain:
+            return round_robin(count, round_number, cycles=cycles)
+        table = explain_round_robin(count, round_number, cycles=cycles)
+        print("\n".join(table.lines()), file=sys.stderr)
+        return table.pairing
+    settings: dict[str, Any] = {  # the same for the pairing and its explanation
+        "round_number": round_number,
+        "total_rounds": total_rounds or tournament.total_rounds or round_number,
+        "forbidden": tournament.forbidden,
+        "points": tournament.points,
+        "initial_colour": tournament.first_colour(),
+    }
+    players = states if states is not None else tournament.states()
+    if not explain:
+        return pair_round(players, **settings)
+    explained = explain_round(players, **settings)
+    print("\n".join(explained.lines()), file=sys.stderr)
+    return explained.pairing
 
 
 def _round_view(tournament: trf.Tournament, round_number: int) -> tuple[list[PlayerState], Pairing]:

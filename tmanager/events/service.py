@@ -186,7 +186,7 @@ def pair(
     explain: bool = False,
 ) -> list[str]:
     """Pair the next round by the division's rules (``seed`` repeats the lots of a run); with ``explain``, why
-    each pair and colour was chosen (Double-Swiss and team Swiss)."""
+    each pair and colour was chosen (the systems that can say)."""
     options = PairOptions(
         colour=colour,
         system=parse_system(system) if system is not None else None,
@@ -199,9 +199,7 @@ def pair(
         _still_last(d, expected_round, "pairing")
         rules = rules_for(e, d)
         if explain and not rules.explains:
-            raise StateError(
-                f"--explain: the pairings of {str(d.system)!r} are not explained; Double-Swiss and team Swiss ones are"
-            )
+            raise StateError(f"--explain: the pairings of {str(d.system)!r} are not explained")
         return rules.pair(options)
 
     return _change(path, division, operation)

@@ -1,20 +1,25 @@
 """Pairing systems: the FIDE Dutch Swiss system and Berger round-robin tables.
 
-The public API is pure: players and their history in, a :class:`Pairing` out.
+The public API is pure: players and their history in, a :class:`Pairing` out
+(or, from the ``explain_`` functions, the pairing and why it is what it is).
 """
 
-from tmanager.pairing.berger import berger_round, round_robin
-from tmanager.pairing.dutch import pair_round
+from tmanager.pairing.berger import BergerExplanation, berger_round, explain_round_robin, round_robin
+from tmanager.pairing.dutch import DutchExplanation, explain_round, pair_round
 from tmanager.pairing.model import BLACK, WHITE, Game, Pairing, PlayerState, PointsSystem
 
 __all__ = [
     "BLACK",
     "WHITE",
+    "BergerExplanation",
+    "DutchExplanation",
     "Game",
     "Pairing",
     "PlayerState",
     "PointsSystem",
     "berger_round",
+    "explain_round",
+    "explain_round_robin",
     "pair_round",
     "round_robin",
 ]

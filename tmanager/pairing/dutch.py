@@ -18,19 +18,104 @@ Where the rules choose among equally good pairings by the order of the players
 transpositions), the choice is lexicographic; it is encoded as further low-order
 fields, one slot per player, so a bracket needs two matchings, not one per
 player.
+
+:func:`explain_round` pairs the same way and then says why, in C.04.3's terms
+(:class:`DutchExplanation`): it reads the finished pairing back bracket by
+bracket, so :func:`pair_round` never pays for it. What it does not know is the
+matching's own weighing of whole brackets; where comparing a pair with the
+natural one does not tell, it says so.
 """
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 
+from tmanager.core.results import Colour, format_points
 from tmanager.errors import PairingError
 from tmanager.pairing.matching import Matcher, NoPerfectMatching
-from tmanager.pairing.model import BLACK, STANDARD, WHITE, Game, Pairing, PlayerState, PointsSystem, invert
+from tmanager.pairing.model import BLACK, STANDARD, WHITE, Game, Pairing, PlayerState, PointsSystem, Reason, invert
 
 _DOWN = "D"
 _UP = "U"
+
+
+class PairOrigin(enum.StrEnum):
+    """Where a pair of a bracket comes from in the rules' sequence of candidates."""
+
+    NATURAL = "S1-S2 in natural order"
+    TRANSPOSITION = "a transposition in S2"
+    EXCHANGE = "an exchange between S1 and S2"
+    MOVED_DOWN = "a moved-down player with a resident"
+
+
+@dataclass(frozen=True, slots=True)
+class PairExplanation:
+    """A pair of a bracket: ``high`` is the higher-ranked player; ``instead_of`` the opponent the natural order gave
+    ``high`` when another was chosen, and ``reasons`` why."""
+
+    high: int
+    low: int
+    origin: PairOrigin
+    instead_of: int | None = None
+    reasons: tuple[Reason, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class BracketExplanation:
+    """One bracket: its (pairing) score, its residents and moved-down players (MDPs) in rank order, the S1 and S2
+    of the remainder the residents paired among themselves, its pairs, and who floated down from it and why."""
+
+    score: int
+    residents: tuple[int, ...]
+    moved_down: tuple[int, ...]
+    s1: tuple[int, ...]
+    s2: tuple[int, ...]
+    pairs: tuple[PairExplanation, ...]
+    downfloaters: tuple[tuple[int, tuple[Reason, ...]], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DutchExplanation:
+    """Why a Dutch round is paired as it is: the brackets from the top, the pairing-allocated bye, and the colours
+    of each board (in ``pairing.boards`` order). ``accelerated``: the scores are pairing scores (virtual points
+    included)."""
+
+    pairing: Pairing
+    brackets: tuple[BracketExplanation, ...]
+    bye: tuple[int, tuple[Reason, ...]] | None
+    colours: tuple[Reason, ...]
+    accelerated: bool = False
+
+    def lines(self, name: Callable[[int], str] = str) -> tuple[str, ...]:
+        """The explanation as text, players written by ``name``."""
+
+        def names(ids: Iterable[int]) -> str:
+            return ", ".join(map(name, ids)) or "none"
+
+        def reasons(why: Iterable[Reason]) -> str:
+            return "; ".join(r.say(name) for r in why)
+
+        kind = "pairing score" if self.accelerated else "score"
+        out = []
+        for b in self.brackets:
+            head = f"bracket {kind} {format_points(b.score)}: residents {names(b.residents)}"
+            out.append(head + (f"; moved down into it: {names(b.moved_down)}" if b.moved_down else ""))
+            if b.s1:
+                out.append(f"  remainder S1 {names(b.s1)}; S2 {names(b.s2)}")
+            for pair in b.pairs:
+                line = f"  pair {name(pair.high)} - {name(pair.low)}: {pair.origin}"
+                if pair.instead_of is not None:
+                    line += f", not {name(pair.high)} - {name(pair.instead_of)}"
+                out.append(line + (f" [{reasons(pair.reasons)}]" if pair.reasons else ""))
+            for player, floated in b.downfloaters:
+                out.append(f"  {name(player)} floats down [{reasons(floated)}]")
+        if self.bye is not None:
+            out.append(f"pairing-allocated bye: {name(self.bye[0])} [{reasons(self.bye[1])}]")
+        for board, ((white, black), why) in enumerate(zip(self.pairing.boards, self.colours, strict=True), 1):
+            out.append(f"board {board}: {name(white)} white, {name(black)} black [{why.say(name)}]")
+        return tuple(out)
 
 
 @dataclass(slots=True)
@@ -97,7 +182,6 @@ class _DutchRound:
     def __init__(
         self,
         players: Sequence[PlayerState],
-        *,
         round_number: int,
         total_rounds: int,
         forbidden: Iterable[Collection[int]],
@@ -483,6 +567,198 @@ class _DutchRound:
                     low[p, o] = head + ((size - k) << shift)
         return low, w1 + w2 + w3 + w4 + w5
 
+    # -- explanation ------------------------------------------------------------
+
+    def explain(self, pairing: Pairing, *, accelerated: bool) -> DutchExplanation:
+        """Why ``pairing`` (what :meth:`pair` returned) is what it is, read back bracket by bracket from the top.
+
+        A pair belongs to the bracket of its lower-ranked player: the matching
+        fixed it there. What the matching weighed over the whole bracket and
+        the next one (C5-C8, the order of the candidates) shows only as its
+        outcome; a choice is traced to a criterion where comparing the pair
+        with the natural one, two pairs at a time, tells.
+        """
+        ps = self.players
+        at = {e.id: i for i, e in enumerate(ps)}
+        mate: dict[int, int] = {}
+        for white, black in pairing.boards:
+            mate[at[white]], mate[at[black]] = at[black], at[white]
+        bye = at[pairing.bye] if pairing.bye is not None else None
+        brackets = []
+        movers: list[int] = []
+        start = 0
+        while start < len(ps):
+            end = start
+            while end < len(ps) and ps[end].score == ps[start].score:
+                end += 1
+            members = list(range(start, end))
+            brackets.append(self._explain_bracket(movers, members, mate, None if end < len(ps) else bye))
+            inside = set(movers) | set(members)
+            movers = [v for v in movers + members if mate.get(v, -1) not in inside]
+            start = end
+        colours = []
+        for white, black in pairing.boards:
+            p, o = ps[at[min(white, black)]], ps[at[max(white, black)]]
+            colour, why = self._allocate(p, o)
+            assert (p.id == white) == (colour == WHITE)
+            colours.append(why)
+        return DutchExplanation(
+            pairing,
+            tuple(brackets),
+            (ps[bye].id, self._why_bye(ps[bye])) if bye is not None else None,
+            tuple(colours),
+            accelerated,
+        )
+
+    def _explain_bracket(
+        self, movers: Sequence[int], members: Sequence[int], mate: dict[int, int], bye: int | None
+    ) -> BracketExplanation:
+        """One bracket: ``movers`` moved down into it, ``members`` its residents (indices), ``bye`` the
+        pairing-allocated bye's when this is the last bracket."""
+        ps = self.players
+        inside = set(movers) | set(members)
+        pairs = []
+        taken: list[int] = []
+        for i, m in enumerate(v for v in movers if mate.get(v, -1) in members):
+            resident = mate[m]
+            natural = members[i]
+            if resident == natural:
+                pairs.append(PairExplanation(ps[m].id, ps[resident].id, PairOrigin.MOVED_DOWN))
+            else:
+                pairs.append(PairExplanation(ps[m].id, ps[resident].id, PairOrigin.MOVED_DOWN, ps[natural].id,
+                                             self._why_not(m, natural, resident, mate)))  # fmt: skip
+            taken.append(resident)
+        remainder = [v for v in members if v not in taken]
+        among = [(v, mate[v]) for v in remainder if v < mate.get(v, -1) and mate[v] in remainder]
+        s1, s2 = remainder[: len(among)], remainder[len(among) :]
+        for high, low in among:
+            if high in s1 and low in s2 and low == s2[s1.index(high)]:
+                pairs.append(PairExplanation(ps[high].id, ps[low].id, PairOrigin.NATURAL))
+                continue
+            origin = PairOrigin.TRANSPOSITION if high in s1 and low in s2 else PairOrigin.EXCHANGE
+            if high in s1:
+                natural = s2[s1.index(high)]
+                why = self._why_not(high, natural, low, mate)
+                pairs.append(PairExplanation(ps[high].id, ps[low].id, origin, ps[natural].id, why))
+            else:
+                out = [ps[v].id for v in s1 if not any(v == h for h, _ in among)]
+                why = (Reason("D", "{} moved from S2 to S1 for " + _list(len(out)), (ps[high].id, *out)),)
+                pairs.append(PairExplanation(ps[high].id, ps[low].id, origin, None, why))
+        floaters = tuple(
+            (ps[v].id, self._why_float(v, inside, mate))
+            for v in sorted(inside)
+            if mate.get(v, -1) not in inside and v != bye
+        )
+        return BracketExplanation(
+            score=ps[members[0]].score,
+            residents=tuple(ps[v].id for v in members),
+            moved_down=tuple(ps[v].id for v in movers),
+            s1=tuple(ps[v].id for v in s1),
+            s2=tuple(ps[v].id for v in s2),
+            pairs=tuple(pairs),
+            downfloaters=floaters,
+        )
+
+    def _clash(self, a: _Entrant, b: _Entrant) -> Reason | None:
+        """The absolute criterion that keeps ``a`` and ``b`` apart, if any."""
+        if b.id in self.forbidden[a.id]:
+            if any(g.played and g.opponent == b.id for g in a.games):
+                return Reason("C1", "{} and {} have played each other", (a.id, b.id))
+            return Reason("C1", "{} and {} may not meet (a forbidden pair)", (a.id, b.id))
+        if not self._compatible(a, b):
+            assert a.pref is not None
+            return Reason("C3", "{} and {} both have an absolute preference for " + _word(a.pref), (a.id, b.id))
+        return None
+
+    def _why_not(self, high: int, natural: int, chosen: int, mate: dict[int, int]) -> tuple[Reason, ...]:
+        """Why ``high`` plays ``chosen`` and not its natural opponent: the pair itself, else the two pairs that
+        swapping opponents would make (indices)."""
+        ps = self.players
+        a, n, b = ps[high], ps[natural], ps[chosen]
+        clash = self._clash(a, n)
+        if clash is not None:
+            return (clash,)
+        other = ps[mate[natural]] if natural in mate else None  # who the natural opponent plays instead
+        if other is not None:
+            clash = self._clash(b, other)
+            if clash is not None:
+                return (Reason(clash.rule, "with {} - {}, " + clash.text, (a.id, n.id, *clash.players)),)
+        now = [(a, b)] + ([(n, other)] if other is not None else [])
+        then = [(a, n)] + ([(b, other)] if other is not None else [])
+
+        def fields(pairs: list[tuple[_Entrant, _Entrant]]) -> list[int]:
+            return [sum(f) for f in zip(*(self._colour_fields(*_lower_first(x, y)) for x, y in pairs), strict=True)]
+
+        for field, (kept, lost) in enumerate(zip(fields(now), fields(then), strict=True)):
+            if kept > lost:
+                rule = f"C{10 + field}"
+                x, y = next((x, y) for x, y in then if not self._colour_fields(*_lower_first(x, y))[field])
+                return (_colour_reason(rule, x, y),)
+        if a.score > n.score:
+            for back, rule in ((0, "C15"), (1, "C17")):
+                if n.floats[back] == _UP and b.floats[back] != _UP:
+                    when = "previous round" if back == 0 else "round before it"
+                    return (Reason(rule, "{} floated up in the " + when + ", {} did not", (n.id, b.id)),)
+        return (Reason("C5-C21", "no pairing of this bracket and the next with {} - {} is as good; the difference "
+                       "lies beyond these two pairs", (a.id, n.id)),)  # fmt: skip
+
+    def _why_float(self, v: int, inside: set[int], mate: dict[int, int]) -> tuple[Reason, ...]:
+        """Why player ``v`` (an index) leaves its bracket (``inside``) unpaired."""
+        ps = self.players
+        e = ps[v]
+        others = [ps[u] for u in sorted(inside) if u != v]
+        free = [ps[u] for u in sorted(inside) if u != v and mate.get(u, -1) not in inside]
+        why: list[Reason] = []
+        if not others:
+            why.append(Reason("C6", "{} is alone in the bracket", (e.id,)))
+        elif all(self._clash(e, u) is not None for u in others):
+            why.append(Reason("C1", "{} may meet nobody else in the bracket (played, forbidden or absolute "
+                              "colours)", (e.id,)))  # fmt: skip
+        elif not any(self._clash(e, u) is None for u in free):
+            if len(inside) % 2:
+                text = f"the bracket has {len(inside)} players, an odd number: its best pairs leave {{}} over"
+            else:
+                text = "the bracket's best pairs leave {} without an opponent it may meet"
+            why.append(Reason("C6", text, (e.id,)))
+        else:
+            names = [u.id for u in free if self._clash(e, u) is None]
+            why.append(Reason("C4-C8", "pairing {} with " + _list(len(names)) + " here would cost the rest of the "
+                              "round more (its completion, the bye's score, the next bracket's pairs)",
+                              (e.id, *names)))  # fmt: skip
+        if why[0].rule != "C1" and ps[v].score == ps[max(inside)].score:
+            for back, rule in ((0, "C14"), (1, "C16")):
+                if e.floats[back] == _DOWN:
+                    when = "previous round" if back == 0 else "round before it"
+                    why.append(Reason(rule, "{} floated down in the " + when + " too: every other choice failed "
+                                      "a criterion of higher priority", (e.id,)))  # fmt: skip
+        return tuple(why)
+
+    def _why_bye(self, e: _Entrant) -> tuple[Reason, ...]:
+        """Why ``e`` has the pairing-allocated bye."""
+        ps = self.players
+        why = [Reason("C2", "{} has had no pairing-allocated bye and no win without playing", (e.id,))]
+        below = [u for u in ps if u.score < e.score]
+        barred = [u.id for u in below if not u.bye_eligible]
+        able = [u.id for u in below if u.bye_eligible]
+        if not below:
+            why.append(Reason("C5", "{} is in the lowest score group", (e.id,)))
+        if barred:
+            why.append(Reason("C2", _list(len(barred)) + " scored less but may not have it", tuple(barred)))
+        if able:
+            why.append(Reason("C4", "giving it to " + _list(len(able)) + ", who scored less, would leave the round "
+                              "incomplete", tuple(able)))  # fmt: skip
+        same = [u for u in ps if u.score == e.score and u is not e and u.bye_eligible]
+        fewer = [u.id for u in same if u.played_games < e.played_games]
+        if fewer:
+            why.append(Reason("C9", "{} has played more games than " + _list(len(fewer)), (e.id, *fewer)))
+        lower = [u.id for u in same if u.rank > e.rank and u.played_games >= e.played_games]
+        if lower:
+            why.append(Reason("C6-C8", "the lower-ranked " + _list(len(lower)) + " were needed for pairs",
+                              tuple(lower)))  # fmt: skip
+        else:
+            why.append(Reason("order", "{} is the lowest-ranked player eligible in its score group", (e.id,)))
+        return tuple(why)
+
     # -- colours ----------------------------------------------------------------
 
     def _result(self, mate_of: dict[int, int], bye: int | None) -> Pairing:
@@ -506,40 +782,94 @@ class _DutchRound:
         return Pairing(tuple(boards), bye)
 
     def _colour(self, p: _Entrant, o: _Entrant) -> str:
-        """The colour of ``p`` against ``o`` (C.04.3 E.1–E.5)."""
-        neutral = _neutral_colour(p, o)
-        if neutral is not None:
-            return neutral
+        """The colour of ``p`` against ``o`` (C.04.3 article 5.2)."""
+        return self._allocate(p, o)[0]
+
+    def _allocate(self, p: _Entrant, o: _Entrant) -> tuple[str, Reason]:
+        """The colour of ``p`` against ``o``, and the rule of article 5.2 that gave it."""
+        pair = (p.id, o.id)
+        if _compatible_prefs(p.pref, o.pref):
+            if p.pref is not None and o.pref is not None:
+                return p.pref, Reason("5.2.1", "both colour preferences granted ({} " + _word(p.pref)
+                                      + ", {} " + _word(o.pref) + ")", pair)  # fmt: skip
+            if p.pref is not None:
+                return p.pref, Reason("5.2.1", "{}'s colour preference (" + _word(p.pref) + ") granted; {} has none",
+                                      pair)  # fmt: skip
+            if o.pref is not None:
+                return invert(o.pref), Reason("5.2.1", "{1}'s colour preference (" + _word(o.pref)
+                                              + ") granted; {0} has none", pair)  # fmt: skip
+        else:
+            decided = _stronger(p, o)
+            if decided is not None:
+                return decided
+            # Alternate from the latest round in which their colours differed.
+            mine = [g.colour for g in reversed(p.games) if g.played]
+            theirs = [g.colour for g in reversed(o.games) if g.played]
+            for a, b in zip(mine, theirs, strict=False):
+                if a != b:
+                    if a is None or b is None:
+                        break  # a played game without a colour: nothing to alternate from
+                    return b, Reason("5.2.3", "alternating from their latest games with different colours ({} had "
+                                     + _word(a) + ", {} " + _word(b) + ")", pair)  # fmt: skip
         p_lower = (p.score, o.rank) < (o.score, p.rank)
+        high = o if p_lower else p
         if p.pref is None:
-            if p_lower:
-                return self.initial_colour if o.rank & 1 else invert(self.initial_colour)
-            return invert(self.initial_colour) if p.rank & 1 else self.initial_colour
-        if p_lower:
-            return invert(o.pref) if o.pref else WHITE
-        return p.pref
+            odd = not high.rank & 1  # ranks count from 0: pairing number rank + 1
+            colour = self.initial_colour if odd else invert(self.initial_colour)
+            why = Reason("5.2.5", f"no colour preferences: the higher-ranked {{}} has the {'odd' if odd else 'even'} "
+                         f"pairing number {high.rank + 1}, so {_word(colour)} (initial colour "
+                         f"{_word(self.initial_colour)})", (high.id,))  # fmt: skip
+            return (invert(colour) if p_lower else colour), why
+        assert high.pref is not None
+        why = Reason("5.2.4", "the higher-ranked {}'s preference (" + _word(high.pref) + ")", (high.id,))
+        return (invert(high.pref) if p_lower else high.pref), why
 
 
-def _neutral_colour(p: _Entrant, o: _Entrant) -> str | None:
-    """The colour rules that do not depend on rank, or None."""
-    if _compatible_prefs(p.pref, o.pref):
-        if p.pref is not None:
-            return p.pref
-        return invert(o.pref) if o.pref is not None else None
-    if p.abs_pref and (p.imbalance > o.imbalance or not o.abs_pref):
-        return p.pref
-    if o.abs_pref and (o.imbalance > p.imbalance or not p.abs_pref):
-        return invert(o.pref) if o.pref else None
-    if p.strong and not o.strong:
-        return p.pref
-    if o.strong and not p.strong:
-        return invert(o.pref) if o.pref else None
-    # Alternate from the latest round in which their colours differed.
-    mine = [g.colour for g in reversed(p.games) if g.played]
-    theirs = [g.colour for g in reversed(o.games) if g.played]
-    for a, b in zip(mine, theirs, strict=False):
-        if a != b:
-            return b
+def _word(colour: str) -> str:
+    return Colour(colour).word
+
+
+def _lower_first(x: _Entrant, y: _Entrant) -> tuple[_Entrant, _Entrant]:
+    """The two players as the colour fields take them: the lower-ranked first."""
+    return (x, y) if (x.score, -x.rank) < (y.score, -y.rank) else (y, x)
+
+
+def _list(count: int) -> str:
+    """A :class:`Reason` text's placeholders for ``count`` players."""
+    return ", ".join(["{}"] * count)
+
+
+def _colour_reason(rule: str, x: _Entrant, y: _Entrant) -> Reason:
+    """What pairing ``x`` with ``y`` would cost by a colour criterion (C10-C13)."""
+    wanted = _word(x.pref) if x.pref else "a colour"
+    text = {
+        "C10": "{} - {} would give a topscorer a colour difference beyond 2",
+        "C11": "{} - {} would give a topscorer the same colour three times running",
+        "C12": "{} and {} both prefer " + wanted,
+        "C13": "{} and {} both have a strong preference for " + wanted,
+    }[rule]
+    return Reason(rule, text, (x.id, y.id))
+
+
+def _stronger(p: _Entrant, o: _Entrant) -> tuple[str, Reason] | None:
+    """Article 5.2.2: the stronger of two equal preferences (the absolute, then the wider difference, then the
+    strong one), as ``p``'s colour; None when neither is stronger."""
+    for first, second in ((p, o), (o, p)):
+        assert first.pref is not None
+        colour = first.pref if first is p else invert(first.pref)
+        pair = (first.id, second.id)
+        if first.abs_pref and not second.abs_pref:
+            return colour, Reason("5.2.2", "{}'s absolute preference (" + _word(first.pref)
+                                  + ") is stronger than {}'s", pair)  # fmt: skip
+        if first.abs_pref and first.imbalance > second.imbalance:
+            return colour, Reason("5.2.2", f"both preferences are absolute; {{}}'s colour difference "
+                                  f"({first.imbalance}) is wider than {{}}'s ({second.imbalance})", pair)  # fmt: skip
+    for first, second in ((p, o), (o, p)):
+        assert first.pref is not None
+        if first.strong and not second.strong:
+            colour = first.pref if first is p else invert(first.pref)
+            return colour, Reason("5.2.2", "{}'s strong preference (" + _word(first.pref)
+                                  + ") is stronger than {}'s mild one", (first.id, second.id))  # fmt: skip
     return None
 
 
@@ -561,11 +891,22 @@ def pair_round(
     :class:`~tmanager.errors.PairingError` when no pairing satisfies the
     absolute criteria.
     """
-    return _DutchRound(
-        players,
-        round_number=round_number,
-        total_rounds=total_rounds,
-        forbidden=forbidden,
-        points=points,
-        initial_colour=initial_colour,
-    ).pair()
+    return _DutchRound(players, round_number, total_rounds, forbidden, points, initial_colour).pair()
+
+
+def explain_round(
+    players: Sequence[PlayerState],
+    *,
+    round_number: int,
+    total_rounds: int,
+    forbidden: Iterable[Collection[int]] = (),
+    points: PointsSystem = STANDARD,
+    initial_colour: str = WHITE,
+) -> DutchExplanation:
+    """Pair round ``round_number`` exactly as :func:`pair_round` does (same arguments), and say why.
+
+    The explanation costs a pass over the finished pairing; :func:`pair_round`
+    itself never computes it.
+    """
+    dutch = _DutchRound(players, round_number, total_rounds, forbidden, points, initial_colour)
+    return dutch.explain(dutch.pair(), accelerated=any(p.virtual(round_number) for p in players))

@@ -6,6 +6,7 @@ points column, so that sums and comparisons are exact for any points system.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from tmanager.core.results import PLAYED_CODES, Colour
@@ -119,3 +120,16 @@ class Pairing:
     boards: tuple[tuple[int, int], ...]
     bye: int | None = None
 
+
+
+@dataclass(frozen=True, slots=True)
+class Reason:
+    """One rule applied to a pairing: its name or number (``"C1"``, ``"5.2.3"``, ``"repeats"``) and what it found,
+    each ``{}`` in ``text`` standing for one of ``players`` (ids), in order."""
+
+    rule: str
+    text: str
+    players: tuple[int, ...] = ()
+
+    def say(self, name: Callable[[int], str] = str) -> str:
+        return f"{self.rule}: " + self.text.format(*map(name, self.players))

@@ -32,7 +32,7 @@ import networkx as nx
 
 from tmanager.errors import PairingError
 from tmanager.pairing.berger import round_robin as berger_schedule
-from tmanager.pairing.model import Pairing
+from tmanager.pairing.model import Pairing, Reason
 
 #: The opponent number of a bye (or forfeit win/loss without an opponent), as in tsh.
 BYE = 0
@@ -175,11 +175,25 @@ def starter(a: Entrant, b: Entrant) -> int | None:
     starts; on a tie, fewer seconds; otherwise by lot"), not the NSA variant
     in which the one who has replied more often starts.
     """
+    return _balance(a, b)[0]
+
+
+def first_reason(a: Entrant, b: Entrant) -> Reason:
+    """Why one of ``a`` and ``b`` starts (:func:`starter`'s rule), or that the lot decides."""
+    return _balance(a, b)[1]
+
+
+def _balance(a: Entrant, b: Entrant) -> tuple[int | None, Reason]:
     if a.firsts != b.firsts:
-        return a.id if a.firsts < b.firsts else b.id
+        low, high = (a, b) if a.firsts < b.firsts else (b, a)
+        why = f"{{}} has gone first fewer times ({low.firsts}) than {{}} ({high.firsts})"
+        return low.id, Reason("firsts", why, (low.id, high.id))
     if a.seconds != b.seconds:
-        return a.id if a.seconds < b.seconds else b.id
-    return None
+        low, high = (a, b) if a.seconds < b.seconds else (b, a)
+        why = (f"both went first {a.firsts} time(s); {{}} has gone second fewer times ({low.seconds}) than {{}} "
+               f"({high.seconds})")  # fmt: skip
+        return low.id, Reason("firsts", why, (low.id, high.id))
+    return None, Reason("firsts", "{} and {} went first and second equally often: drawn by lot", (a.id, b.id))
 
 
 def assign_firsts(pairing: Pairing, entrants: Sequence[Entrant], *, rng: random.Random) -> Pairing:
@@ -325,6 +339,88 @@ def factored(
 def koth(entrants: Sequence[Entrant], *, repeats: int | None = 0, track_firsts: bool = True) -> Pairing:
     """King of the Hill: 1 v 2, 3 v 4… (factored pairings with factor 1)."""
     return factored(entrants, 1, repeats=repeats, track_firsts=track_firsts)
+
+
+@dataclass(frozen=True, slots=True)
+class FactoredExplanation:
+    """Why a factored pairing (KOTH: factor 1) is what it is: the active players in standings order; per pair the
+    higher-ranked player, the opponent, and, when the natural opponent (the first player ``factor`` places or more
+    below who is not yet paired, pairing from the top) was not taken, who it was and why; the bye and why."""
+
+    pairing: Pairing
+    factor: int
+    order: tuple[int, ...]
+    pairs: tuple[tuple[int, int, int | None, tuple[Reason, ...]], ...]
+    bye: tuple[int, tuple[Reason, ...]] | None
+
+    def lines(self, name: Callable[[int], str] = str) -> tuple[str, ...]:
+        """The explanation as text, players written by ``name``."""
+        rule = "neighbours" if self.factor == 1 else f"{self.factor} places apart, in blocks of {2 * self.factor}"
+        out = [f"standings order: {', '.join(map(name, self.order))}; pairs from the top, {rule}"]
+        for high, low, natural, why in self.pairs:
+            line = f"pair {name(high)} - {name(low)}"
+            if natural is not None:
+                line += f", not {name(high)} - {name(natural)} [{'; '.join(r.say(name) for r in why)}]"
+            out.append(line)
+        if self.bye is not None:
+            out.append(f"bye: {name(self.bye[0])} [{'; '.join(r.say(name) for r in self.bye[1])}]")
+        return tuple(out)
+
+
+def explain_factored(
+    entrants: Sequence[Entrant], factor: int, *, repeats: int | None = 0, track_firsts: bool = True
+) -> FactoredExplanation:
+    """Pair as :func:`factored` does (KOTH with ``factor`` 1), and say why, read back from the pairing."""
+    pairing = factored(entrants, factor, repeats=repeats, track_firsts=track_firsts)
+    order = _active(entrants)
+    bye: tuple[int, tuple[Reason, ...]] | None = None
+    if pairing.bye is not None:
+        candidates = bye_order(order)
+        chosen = next(i for i, e in enumerate(candidates) if e.id == pairing.bye)
+        least = candidates[chosen]
+        told = [Reason("bye", f"{{}} has the fewest byes ({least.byes}) and ranks lowest among them", (least.id,))]
+        if chosen:
+            skipped = tuple(e.id for e in candidates[:chosen])
+            told = [Reason("bye", "without " + ", ".join(["{}"] * len(skipped)) + " the rest could not be paired "
+                          "within the repeat allowance", skipped),
+                   Reason("bye", f"then {{}}: {least.byes} bye(s), the lowest-ranked left", (least.id,))]  # fmt: skip
+        bye = (least.id, tuple(told))
+    rest = [e for e in order if e.id != pairing.bye]
+    place = {e.id: i for i, e in enumerate(rest)}
+    mate = {a: b for board in pairing.boards for a, b in (board, board[::-1])}
+    claimed: set[int] = set()
+    pairs: list[tuple[int, int, int | None, tuple[Reason, ...]]] = []
+    for a in rest:
+        if a.id in claimed:
+            continue
+        b = rest[place[mate[a.id]]]
+        below = [x for x in rest[place[a.id] + 1 :] if x.id not in claimed]
+        natural = next((x for x in below if place[x.id] >= place[a.id] + factor), below[0])
+        claimed.update((a.id, b.id))
+        if natural is b:
+            pairs.append((a.id, b.id, None, ()))
+            continue
+        why: list[Reason] = []
+        other = rest[place[mate[natural.id]]]  # whom the natural opponent plays instead
+        if not allowed(a, natural, repeats):
+            why.append(Reason("repeats", f"{{}} and {{}} have met {a.met(natural)} time(s); the allowance is "
+                              f"{repeats}", (a.id, natural.id)))  # fmt: skip
+        elif other is not a and not allowed(b, other, repeats):
+            why.append(Reason("repeats", f"with {{}} - {{}}, {{}} and {{}} would meet again (met {b.met(other)} "
+                              f"time(s); the allowance is {repeats})", (a.id, natural.id, b.id, other.id)))  # fmt: skip
+        elif a.consecutive(natural) and not a.consecutive(b):
+            why.append(Reason("consecutive repeat", "{} and {} met in the last round", (a.id, natural.id)))
+        elif other is not a and b.consecutive(other):
+            why.append(Reason("consecutive repeat", "with {} - {}, {} and {} would meet again straight away",
+                              (a.id, natural.id, b.id, other.id)))  # fmt: skip
+        elif track_firsts and _firsts_clash(a, natural) and not _firsts_clash(a, b):
+            due = "start" if a.due > 0 else "reply"
+            why.append(Reason("firsts", "{} and {} are both due to " + due, (a.id, natural.id)))
+        else:
+            why.append(Reason("nearest", "the rest of the field is paired nearer to its ideal opponents this way "
+                              "(higher boards first)", ()))  # fmt: skip
+        pairs.append((a.id, b.id, natural.id, tuple(why)))
+    return FactoredExplanation(pairing, factor, tuple(e.id for e in order), tuple(pairs), bye)
 
 
 def random_pairing(entrants: Sequence[Entrant], *, rng: random.Random, repeats: int | None = 0) -> Pairing:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Mapping, Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import networkx as nx
 
@@ -30,7 +30,7 @@ from tmanager.events.reports import DivisionReports
 from tmanager.events.reports.chess import ChessReports
 from tmanager.events.rules.base import DivisionRules, EntryForm, PairOptions, Problem, forfeit_result
 from tmanager.formats.tou import TouGame, TouOutcome, TouPlayer, display_name
-from tmanager.pairing import Pairing, PlayerState, pair_round, round_robin
+from tmanager.pairing import Pairing, PlayerState, explain_round, explain_round_robin, pair_round, round_robin
 from tmanager.pairing.acceleration import baku_group, baku_rounds
 
 #: The results an arbiter chooses from, and what the menu says.
@@ -63,6 +63,7 @@ class ChessRules(DivisionRules):
     )  # fmt: skip
     sides = ("white", "black")
     side_titles = ("White", "Black")
+    explains = True
 
     def problems(self) -> Iterator[Problem]:
         d = self.division
@@ -132,17 +133,22 @@ class ChessRules(DivisionRules):
         messages: list[str] = []
         if division.system == PairingSystem.ROUND_ROBIN:
             self._pair_berger(record)
+            if options.explain:
+                messages += self._explain_berger(record.number)
         elif division.system == PairingSystem.DUTCH:
             messages += self.settle_initial_colour(n, options, "the top-ranked player has {colour}")
-            messages += self._pair_dutch(record)
+            messages += self._pair_dutch(record, explain=options.explain)
         else:
             self.refuse_unseated(record)
+            if options.explain:
+                messages.append(f"round {n} is paired by hand: every board and bye was set by the arbiter (force)")
         record.paired = True
         self._sort_boards(record)
         messages.append(f"round {n} paired: {len(record.boards)} board(s)" + self.bye_note(record))
         return messages
 
-    def _pair_dutch(self, record: Round) -> list[str]:
+    def _pair_dutch(self, record: Round, *, explain: bool) -> list[str]:
+        """Pair a Dutch round; with ``explain``, why each pair and colour (:func:`~tmanager.pairing.explain_round`)."""
         division = self.division
         messages = self._baku(record.number)
         states = accelerated(self.event, division, history(division, record.number), record.number)
@@ -153,15 +159,20 @@ class ChessRules(DivisionRules):
                 topic=Topic.UNPAIRABLE,
             )
         groups = division.forbidden_groups()
+        settings: dict[str, Any] = {  # the same for the pairing and its explanation
+            "round_number": record.number,
+            "total_rounds": max(self.event.rounds, record.number),
+            "forbidden": groups,
+            "points": self.event.scoring,
+            "initial_colour": Colour.from_word(division.initial_colour or "white"),
+        }
         try:
-            pairing = pair_round(
-                states,
-                round_number=record.number,
-                total_rounds=max(self.event.rounds, record.number),
-                forbidden=groups,
-                points=self.event.scoring,
-                initial_colour=Colour.from_word(division.initial_colour or "white"),
-            )
+            if explain:
+                explained = explain_round(states, **settings)
+                pairing = explained.pairing
+                messages += explained.lines(lambda number: label(division.player(number)))
+            else:
+                pairing = pair_round(states, **settings)
         except PairingError:
             raise PairingError(
                 f"round {record.number} cannot be paired: {_why_unpairable(division, states, record.number, groups)}",
@@ -201,6 +212,13 @@ class ChessRules(DivisionRules):
             record.boards.append(board)
         if table.bye is not None:
             record.byes[order[table.bye - 1]] = ByeKind.ZERO
+
+    def _explain_berger(self, round_number: int) -> list[str]:
+        """Where round ``round_number`` comes from in the Berger tables (players numbered in number order)."""
+        division = self.division
+        order = sorted(p.number for p in division.players)
+        explained = explain_round_robin(len(order), round_number, cycles=division.cycles)
+        return list(explained.lines(lambda k: f"{label(division.player(order[k - 1]))} #{k}"))
 
     def _sort_boards(self, record: Round) -> None:
         """Boards in the Dutch order: higher score first, then the lower score, then the better rank."""

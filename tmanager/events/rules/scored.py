@@ -43,13 +43,15 @@ from tmanager.events.scorecards import (
     settings_of,
 )
 from tmanager.formats import tou
-from tmanager.pairing import Pairing
+from tmanager.pairing import Pairing, explain_round_robin
 from tmanager.pairing.chew import chew, count_gibsons
 from tmanager.pairing.scored import (
     FIRST,
     Entrant,
     assign_firsts,
+    explain_factored,
     factored,
+    first_reason,
     fontes_basis,
     init_fontes,
     random_pairing,
@@ -64,6 +66,8 @@ DIVISION_SYSTEMS = (
     PairingSystem.KOTH, PairingSystem.FACTORED, PairingSystem.TSH_SWISS, PairingSystem.CHEW, PairingSystem.RANDOM,
     PairingSystem.ROUND_ROBIN, PairingSystem.MANUAL,
 )  # fmt: skip
+#: The systems whose pairings ``pair --explain`` says why of (the others cannot say).
+EXPLAINED = (PairingSystem.KOTH, PairingSystem.FACTORED, PairingSystem.ROUND_ROBIN)
 #: The rating assumed for unrated players in dry runs.
 UNRATED = 1400
 #: Scores outside this range are entered only when confirmed (tsh warns below 100 and balks above 1500).
@@ -268,6 +272,7 @@ class ScoreRules(DivisionRules):
     systems = DIVISION_SYSTEMS
     sides = ("first", "second")
     side_titles = ("First player", "Second player")
+    explains = True  # KOTH, factored and round robins; pair refuses the other systems
 
     def __init__(self, event: Event, division: Division) -> None:
         super().__init__(event, division)
@@ -316,6 +321,11 @@ class ScoreRules(DivisionRules):
         chosen = options.system or opening(rules, n) or division.system
         if chosen not in PAIRING_SYSTEMS:
             raise StateError(f"{str(chosen)!r} is not a pairing system; choose from {', '.join(PAIRING_SYSTEMS)}")
+        if options.explain and chosen not in EXPLAINED:
+            raise StateError(
+                f"--explain: the pairings of {str(chosen)!r} are not explained; those of "
+                f"{', '.join(EXPLAINED)} are"
+            )
         rng = options.rng or random.SystemRandom()
         if chosen == PairingSystem.INIT_FONTES:
             return self._pair_init_fontes(rng)
@@ -327,13 +337,17 @@ class ScoreRules(DivisionRules):
         messages: list[str] = []
         if chosen == PairingSystem.ROUND_ROBIN:
             self._pair_round_robin(record)
+            if options.explain:
+                order = sorted(p.number for p in division.players)
+                explained = explain_round_robin(len(order), n, cycles=division.cycles)
+                messages += explained.lines(lambda k: f"{label(division.player(order[k - 1]))} #{k}")
         else:
             messages += self._set_off(record)
             if chosen == PairingSystem.MANUAL:
                 self.refuse_unseated(record)
             else:
                 allowance = rules.repeats if options.repeats is None else options.repeats
-                messages += self._pair_from_standings(record, chosen, basis, allowance, rng)
+                messages += self._pair_from_standings(record, chosen, basis, allowance, rng, explain=options.explain)
         record.paired = True
         how = f"{chosen}" + (f" from the standings after round {basis}" if chosen in FROM_STANDINGS else "")
         messages.append(f"round {n} paired ({how}): {len(record.boards)} board(s)" + self.bye_note(record))
@@ -361,7 +375,7 @@ class ScoreRules(DivisionRules):
         ]
 
     def _pair_from_standings(
-        self, record: Round, system: PairingSystem, basis: int, repeats: int, rng: random.Random
+        self, record: Round, system: PairingSystem, basis: int, repeats: int, rng: random.Random, *, explain: bool
     ) -> list[str]:
         division, rules = self.division, self.settings
         entrants = self._entrants(record, basis)
@@ -399,23 +413,43 @@ class ScoreRules(DivisionRules):
                 pairing = tsh_swiss(entrants, repeats=repeats, track_firsts=rules.track_firsts)
             else:
                 factor = 1 if system == PairingSystem.KOTH else rules.factor
-                pairing = factored(entrants, factor, repeats=repeats, track_firsts=rules.track_firsts)
+                if explain:
+                    explained = explain_factored(entrants, factor, repeats=repeats, track_firsts=rules.track_firsts)
+                    pairing = explained.pairing
+                    messages += explained.lines(lambda number: label(division.player(number)))
+                else:
+                    pairing = factored(entrants, factor, repeats=repeats, track_firsts=rules.track_firsts)
         except PairingError as exc:
             raise PairingError(
                 f"round {record.number} cannot be paired ({system}): {exc}", topic=Topic.UNPAIRABLE
             ) from None
-        self._place(record, pairing, entrants, rng)
+        messages += self._place(record, pairing, entrants, rng, explain=explain)
         return messages
 
-    def _place(self, record: Round, pairing: Pairing, entrants: Sequence[Entrant], rng: random.Random) -> None:
-        """Put a core pairing into the round: boards (ordered by who starts with ``assign_firsts``) and the bye."""
+    def _place(
+        self, record: Round, pairing: Pairing, entrants: Sequence[Entrant], rng: random.Random, *, explain: bool
+    ) -> list[str]:
+        """Put a core pairing into the round: boards (ordered by who starts with ``assign_firsts``) and the bye;
+        with ``explain`` and ``assign_firsts``, why each board's first player starts."""
         rules = self.settings
+        messages: list[str] = []
         if rules.assign_firsts:
             pairing = assign_firsts(pairing, entrants, rng=rng)
+            if explain:
+                by_id = {e.id: e for e in entrants}
+                division = self.division
+
+                def name(number: int) -> str:
+                    return label(division.player(number))
+
+                for first, second in pairing.boards:
+                    why = first_reason(by_id[first], by_id[second]).say(name)
+                    messages.append(f"{name(first)} goes first against {name(second)} [{why}]")
         record.boards += [Board(a, b) for a, b in pairing.boards]
         if pairing.bye is not None:
             record.byes[pairing.bye] = ByeKind.PAIRING
             record.spreads[pairing.bye] = rules.bye_spread
+        return messages
 
     def _pair_round_robin(self, record: Round) -> None:
         """A round of the Berger tables by player number; games of a withdrawn player are forfeits."""
@@ -470,7 +504,7 @@ class ScoreRules(DivisionRules):
                     f"InitFontes gives {names} a game in round {n}, when off: set them off from round {n + 1}"
                 )
             # Firsts are balanced round by round, each round seeing the ones before it.
-            self._place(record, pairing, tally(scorecards(division, n - 1)), rng)
+            self._place(record, pairing, tally(scorecards(division, n - 1)), rng, explain=False)
             record.paired = True
             messages.append(f"round {n} paired (init-fontes): {len(record.boards)} board(s)" + self.bye_note(record))
         return messages
@@ -507,7 +541,7 @@ class ScoreRules(DivisionRules):
             if record.byes:
                 names = ", ".join(label(division.player(x)) for x in record.byes)
                 raise StateError(f"{names} cannot play round {number}: TeamRoundRobin needs every player")
-            self._place(record, pairing, tally(scorecards(division, number - 1)), rng)
+            self._place(record, pairing, tally(scorecards(division, number - 1)), rng, explain=False)
             record.paired = True
             messages.append(
                 f"round {number} paired (team-round-robin): {len(record.boards)} board(s)" + self.bye_note(record)
