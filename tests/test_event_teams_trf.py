@@ -99,7 +99,7 @@ def test_foreign_team_trf_refused(tmp_path: Path) -> None:
     # A player who plays but is on no team.
     assert "no 310/013 line has them on a team" in refusal(text.replace(rooks, rooks[:72] + roster(1, 3)))
     # More players on a side than boards.
-    assert "more than the 1 boards" in refusal(text.replace("\n352 WB\n", "\n352 W\n"))
+    assert "the 352 line gives 1 board(s)" in refusal(text.replace("\n352 WB\n", "\n352 W\n"))
     # A round whose games are no team matches: one Knights player moved to the Bishops' roster.
     bishops = next(line for line in text.splitlines() if line.startswith("310   3"))
     moved = text.replace(knights, knights[:72] + roster(4, 6)).replace(bishops, bishops + roster(5))

@@ -403,8 +403,8 @@ def teams_from_trf(
     widest = max((len(boards) for matches in rounds for boards in matches.values()), default=1)
     size = len(colours[0].colours) if colours else widest
     if widest > size:
-        raise ConfigError(f"a team fields {widest} players in a match, more than the {size} boards the 352 line "
-                          "gives", file=file, field="352", hint="one W or B per board")  # fmt: skip
+        raise ConfigError(f"a team fields {widest} players in a match; the 352 line gives {size} board(s)",
+                          file=file, field="352", hint="one W or B per board")  # fmt: skip
     team_bye: TeamBye = "draw"
     if byes:
         team_bye = "win" if byes[0].match_points == points.win else "loss" if byes[0].match_points == points.loss \
