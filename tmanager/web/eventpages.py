@@ -23,8 +23,9 @@ from tmanager.errors import StateError
 from tmanager.events.model import Division, Event, PairingSystem, PlayerStatus, label, missing
 from tmanager.events.reports import DivisionReports, Report, Table, data
 from tmanager.events.reports.chess import ChessReports
-from tmanager.events.rules import DivisionRules, rules_for
+from tmanager.events.rules import DivisionRules, TeamRules, rules_for
 from tmanager.events.rules.team import team_label
+from tmanager.events.teams import settings
 
 #: Page kinds a URL may name, with their titles.
 KINDS = {
@@ -418,7 +419,7 @@ def arbiter(
     sections.append(("bye", _bye_form(division, common, message if form == "bye" else "", values)))
     sections.append(("force", _force_form(snapshot, division, common, message if form == "force" else "", values)))
     sections.append(("unpair", _unpair_form(division, common, message if form == "unpair" else "")))
-    if division.team_settings is not None:
+    if isinstance(snapshot.rules(division), TeamRules):
         sections.append(("teams", _team_forms(division, common, form, message, values)))
     fields = {**common, "change": snapshot.last_change}
     undo = _render("undo.html", fields=fields, message=message if form == "undo" else "")
@@ -579,7 +580,7 @@ def _team_forms(
 ) -> str:
     """A team division's forms, as ``add-team``, ``roster`` and ``lineup``: a new team with its roster, and for
     each team its roster's board order and its lineup for a round, board by board."""
-    size = division.team_settings.team_size if division.team_settings else 0
+    size = settings(division).team_size
     teams = []
     for team in sorted(division.teams, key=lambda t: t.number):
         n = lineup_round(division, team.number)
