@@ -60,20 +60,25 @@ def test_teams_rosters_and_lineups_as_the_cli_does(tmp_path: Path, serve: Any) -
     assert 2 not in after.lineups and after.lineups[1] == [1, 3] and after.matches == record.matches
 
 
+def logged_in(page: Any, url: str) -> Any:
+    """The arbiter's page of the server at ``url``, after the login form."""
+    page.goto(url + "login")
+    page.fill("#password", PASSWORD)
+    page.click("form.login button")
+    page.wait_for_selector("#teams")
+    return page
+
+
 @browser_only
 def test_arbiter_enters_teams_and_lineups_in_a_browser(tmp_path: Path, serve: Any) -> None:
     from playwright.sync_api import sync_playwright
 
     path = league(tmp_path)
-    server = serve(path)
+    url = serve(path).url
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
-            page = browser.new_page(viewport={"width": 1000, "height": 1000})
-            page.goto(server.url + "login")
-            page.fill("#password", PASSWORD)
-            page.click("form.login button")
-            page.wait_for_selector("#teams")
+            page = logged_in(browser.new_page(viewport={"width": 1000, "height": 1000}), url)
             page.fill("#add-team input[name=name]", "Pawns")
             page.fill("#add-team input[name=players]", "12")
             page.click("#add-team button")
