@@ -12,6 +12,8 @@ from tests.test_event_scored import ok, refused
 from tests.test_event_teams import TEAMS, lineups, team_event
 from tmanager import events as ev
 from tmanager.events.model import Division
+from tmanager.formats import trf, trf_teams
+from tmanager.pairing import Game
 
 
 def played_league(tmp_path: Path) -> Path:
@@ -121,3 +123,46 @@ def _refused_new(target: Path, broken: Path) -> str:
     assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
     assert not target.exists()
     return done.stderr.strip()
+
+
+def derby(path: Path, board2: tuple[int, int], *, version: str) -> Path:
+    """A TRF of one round of two teams of two boards, as another program writes it: no XTM lines. Board 1:
+    1 (white) beats 3; board 2: ``board2`` (white, black) draw."""
+    games = {1: Game(3, "w", "1"), 3: Game(1, "b", "0")}
+    white, black = board2
+    games |= {white: Game(black, "w", "="), black: Game(white, "b", "=")}
+    points = {1: 10, 2: 5, 3: 0, 4: 5}
+    players = tuple(
+        trf.TrfPlayer(n, f"001 {n:4d}      {f'Player {n}':<33} {2300 - 10 * n:4d}", points[n], None, (games[n],))
+        for n in (1, 2, 3, 4)
+    )
+    if version == "16":
+        header, records = ("012 Derby", "XXR 1"), {"013": (trf_teams.TeamRoster("Town", (1, 2)),
+                                                         trf_teams.TeamRoster("Gown", (3, 4)))}  # fmt: skip
+    else:
+        header = ("012 Derby", "142 1", "192 FIDE_TEAM_ROUNDROBIN")
+        records = {"310": (trf_teams.TrfTeam(1, "Town", players=(1, 2)), trf_teams.TrfTeam(2, "Gown", players=(3, 4))),
+                   "352": (trf_teams.ColourSequence("WB"),), "362": (trf_teams.TeamScoring(30, 10, 0),)}  # fmt: skip
+    trf.write(path, trf.Tournament(players=players, lines=header, records=records))
+    return path
+
+
+@pytest.mark.parametrize("version", ["2026", "16"])
+def test_a_team_file_written_elsewhere(tmp_path: Path, version: str) -> None:
+    """Teams, boards, matches, colours by board and the match result from a small file not written by tmanager."""
+    source = derby(tmp_path / "derby.trf", (4, 2), version=version)
+    target = tmp_path / "derby.toml"
+    ok("import-trf", target, source)
+    division = ev.load(target).division()
+    assert [(t.number, t.name, t.players) for t in division.teams] == [(1, "Town", [1, 2]), (2, "Gown", [3, 4])]
+    record = division.round(1)
+    assert record.matches == [(1, 2)] and record.lineups == {1: [1, 2], 2: [3, 4]}
+    assert [(b.white, b.black, str(b.result)) for b in record.boards] == [(1, 3, "1-0"), (4, 2, "½-½")]
+    assert division.team_settings is not None and division.team_settings.team_size == 2
+    if version == "2026":
+        assert division.system == "round-robin" and division.team_settings.match_points == (3, 1, 0)
+    standings = ok("standings", target).splitlines()
+    assert "Town" in standings[4] and f" {3 if version == '2026' else 2} " in standings[4]  # match points
+    # Board 2 with the first team's player on white: not FIDE's alternating colours.
+    wrong = derby(tmp_path / "wrong.trf", (2, 4), version=version)
+    assert "do not alternate by board" in _refused_new(tmp_path / "wrong.toml", wrong)
