@@ -140,7 +140,7 @@ def derby(path: Path, board2: tuple[int, int], *, version: str) -> Path:
         header, records = ("012 Derby", "XXR 1"), {"013": (trf_teams.TeamRoster("Town", (1, 2)),
                                                          trf_teams.TeamRoster("Gown", (3, 4)))}  # fmt: skip
     else:
-        header = ("012 Derby", "142 1", "192 FIDE_TEAM_ROUNDROBIN")
+        header = ("012 Derby", "142 1", "192 FIDE_TEAM_ROUNDROBIN", "202 MP,GP,BH/C1:MP")  # the teams' tie-breaks
         records = {"310": (trf_teams.TrfTeam(1, "Town", players=(1, 2)), trf_teams.TrfTeam(2, "Gown", players=(3, 4))),
                    "352": (trf_teams.ColourSequence("WB"),), "362": (trf_teams.TeamScoring(30, 10, 0),)}  # fmt: skip
     trf.write(path, trf.Tournament(players=players, lines=header, records=records))
@@ -161,6 +161,7 @@ def test_a_team_file_written_elsewhere(tmp_path: Path, version: str) -> None:
     assert division.team_settings is not None and division.team_settings.team_size == 2
     if version == "2026":
         assert division.system == "round-robin" and division.team_settings.match_points == (3, 1, 0)
+        assert division.team_settings.team_tiebreaks == ["GP", "BH-C1:MP"]  # MP ranks first
     standings = ok("standings", target).splitlines()
     assert "Town" in standings[4] and f" {3 if version == '2026' else 2} " in standings[4]  # match points
     # Board 2 with the first team's player on white: not FIDE's alternating colours.

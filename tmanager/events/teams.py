@@ -360,7 +360,12 @@ _UNOPPOSED_WINS = ("+", "F")
 
 
 def teams_from_trf(
-    tournament: trf.Tournament, division: Division, *, primary: Literal["match", "game"], file: Path | None
+    tournament: trf.Tournament,
+    division: Division,
+    *,
+    primary: Literal["match", "game"],
+    tiebreaks: list[str] | None,
+    file: Path | None,
 ) -> None:
     """Make ``division`` (players and rounds read from the player lines) the team division of a TRF written by
     another program, without tmanager's ``XTM`` lines: teams and rosters from the ``310`` (TRF-2026) or ``013``
@@ -368,8 +373,9 @@ def teams_from_trf(
     points from ``362``, team byes from ``320``; each round's matches from which team's players met which, the
     lineups from who played (in roster order, ``300`` where it says otherwise), empty boards from unopposed wins
     and ``330`` forfeited matches (without one, as in TRF-16, the one team of a round that won unopposed against
-    nobody named met the one team that did not play). It does not know the division's system or tie-breaks
-    (the caller reads the header). A ``ConfigError`` names what does not make team matches."""
+    nobody named met the one team that did not play); ``tiebreaks`` are the team tie-breaks the header names
+    (None: the defaults). It does not read the header itself (the system, ``primary``: the caller does). A
+    ``ConfigError`` names what does not make team matches."""
     teams = [Team(t.number, t.name, list(t.players), t.nickname) for t in tournament.values(trf_teams.TEAMS)]
     teams += [Team(i, t.name, list(t.players)) for i, t in enumerate(tournament.values(trf_teams.TEAM_ROSTERS),
                                                                         len(teams) + 1)]  # fmt: skip
@@ -411,6 +417,10 @@ def teams_from_trf(
             else "draw"  # fmt: skip
     division.team_settings = TeamSettings(team_size=size, primary=primary, team_bye=team_bye,
                                           match_points=(points.win // 10, points.draw // 10, points.loss // 10))
+    if tiebreaks and tiebreaks[0] == ("MP" if primary == "match" else "GP"):
+        tiebreaks = tiebreaks[1:]  # the primary score itself, as PTS in a players' 202
+    if tiebreaks:
+        division.team_settings.team_tiebreaks = tiebreaks
     for record, matches in zip(division.rounds, rounds, strict=True):
         record.matches = list(matches)
         record.lineups = {}

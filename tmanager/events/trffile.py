@@ -49,7 +49,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from tmanager import tomlmap
-from tmanager.core import tiebreaks
+from tmanager.core import teamtiebreaks, tiebreaks
 from tmanager.core.results import ByeKind, Colour, Result, format_points
 from tmanager.errors import ConfigError, StateError
 from tmanager.events.eventfile import check
@@ -430,7 +430,7 @@ def loads(text: str, *, file: Path | None = None) -> Event:
     _requested_byes(tournament, division, numbers)
     if "event" not in extras and _team_file(tournament):
         primary: Literal["match", "game"] = "game" if "_GP_MP" in _first(header, "192").upper() else "match"
-        teams_from_trf(tournament, division, primary=primary, file=file)
+        teams_from_trf(tournament, division, primary=primary, tiebreaks=meta.get("team_tiebreaks"), file=file)
     event.divisions.append(division)
     check(event, file)
     return event
@@ -466,7 +466,11 @@ def _foreign_settings(tournament: trf.Tournament, header: Mapping[str, list[str]
     try:
         settings["tiebreaks"] = [tiebreaks.Tiebreak.parse(n).name for n in names if n.upper() != "PTS"] or None
     except ValueError as exc:
-        raise ConfigError(f"202: {exc}", file=file) from None
+        # A team file's 202 may rank the teams (MP, GP, EMGSB…): those become the division's team tie-breaks.
+        team = [n.upper().replace("/", "-") for n in names if n.upper() != "PTS"]
+        if not (_team_file(tournament) and all(n in teamtiebreaks.TEAM_TIEBREAKS for n in team)):
+            raise ConfigError(f"202: {exc}", file=file) from None
+        settings["tiebreaks"], settings["team_tiebreaks"] = None, team
     if settings["tiebreaks"] is None:
         del settings["tiebreaks"]
     if _first(header, "222"):
