@@ -105,6 +105,8 @@ def test_arbiter_enters_teams_and_lineups_in_a_browser(tmp_path: Path, serve: An
             assert "board order" in page.inner_text("#lineup-1 .error")
             assert path.read_bytes() == before
             assert page.input_value("#lineup-1 select[name=board1]") == "3", "the choices typed stay on the form"
-            assert_not_blank(page.screenshot(full_page=True))
+            shot = page.screenshot(full_page=True)
+            (tmp_path / "teams.png").write_bytes(shot)
+            assert_not_blank(shot)
         finally:
             browser.close()
