@@ -49,7 +49,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from tmanager import tomlmap
-from tmanager.core import tiebreaks
+from tmanager.core import teamtiebreaks, tiebreaks
 from tmanager.core.results import ByeKind, Colour, Result, format_points
 from tmanager.errors import ConfigError, StateError
 from tmanager.events.eventfile import check
@@ -57,8 +57,8 @@ from tmanager.events.games import round_games, scores, virtual_points
 from tmanager.events.model import Board, Division, Event, PairingSystem, Player, Round, TeamSettings, missing
 from tmanager.events.ranking import tiebreak_standings
 from tmanager.events.rules import ChessRules, TeamRules, require, rules_for
-from tmanager.events.teams import settings, trf_team_records
-from tmanager.formats import trf
+from tmanager.events.teams import settings, teams_from_trf, trf16_team_records, trf_team_records
+from tmanager.formats import trf, trf_teams
 from tmanager.pairing import Game
 from tmanager.pairing.model import STANDARD
 
@@ -77,7 +77,9 @@ _TYPE_CODES = {PairingSystem.DUTCH: "FIDE_DUTCH_2025", PairingSystem.MANUAL: "CU
 #: What a ``192`` code says of the system (prefixes; the rest is manual).
 _SYSTEMS_OF_TYPE = (("FIDE_DUTCH", PairingSystem.DUTCH), ("FIDE_ROUNDROBIN", PairingSystem.ROUND_ROBIN),
                     ("FIDE_DOUBLEROUNDROBIN", PairingSystem.ROUND_ROBIN),
-                    ("BERGER_", PairingSystem.ROUND_ROBIN))  # fmt: skip
+                    ("BERGER_", PairingSystem.ROUND_ROBIN), ("FIDE_TEAM_", PairingSystem.TEAM_SWISS),
+                    ("FIDE_TEAM_ROUNDROBIN", PairingSystem.ROUND_ROBIN),
+                    ("FIDE_TEAM_DOUBLEROUNDROBIN", PairingSystem.ROUND_ROBIN))  # fmt: skip
 _BYE_RECORDS: dict[ByeKind, trf.ByeCode] = {ByeKind.FULL: "F", ByeKind.HALF: "H", ByeKind.ZERO: "Z"}
 
 
@@ -158,8 +160,8 @@ def dumps(event: Event, division: Division, *, version: Version = "2026") -> str
         for p in by_rank
     )  # fmt: skip
     records = _records(event, division, version, rounds) if version == "2026" else {}
-    if teams and version == "2026":
-        records.update(trf_team_records(event, division))
+    if teams:
+        records.update(trf_team_records(event, division) if version == "2026" else trf16_team_records(division))
     return trf.dumps(trf.Tournament(players=players, lines=tuple(lines), records=records, by_rank=not in_order))
 
 
@@ -378,7 +380,7 @@ def loads(text: str, *, file: Path | None = None) -> Event:
         code, _, rest = line.partition(" ")
         if code == "XTM":
             _read_extra(rest, extras, file)
-        elif code in ("012", "022", "032", "042", "052", "102", "112", "132", "192", "202", "222"):
+        elif code in ("012", "022", "032", "042", "052", "092", "102", "112", "132", "192", "202", "222"):
             header.setdefault(code, []).append(line if code == "132" else rest.strip())
     meta = extras.get("event")
     if meta is None:
@@ -426,9 +428,17 @@ def loads(text: str, *, file: Path | None = None) -> Event:
         if n > tournament.played_rounds:
             division.rounds.append(_with_teams(_later_round(n, data), data, file))
     _requested_byes(tournament, division, numbers)
+    if "event" not in extras and _team_file(tournament):
+        primary: Literal["match", "game"] = "game" if "_GP_MP" in _first(header, "192").upper() else "match"
+        teams_from_trf(tournament, division, primary=primary, tiebreaks=meta.get("team_tiebreaks"), file=file)
     event.divisions.append(division)
     check(event, file)
     return event
+
+
+def _team_file(tournament: trf.Tournament) -> bool:
+    """The file has team records: ``310`` (TRF-2026) or ``013`` (TRF-16)."""
+    return bool(tournament.values(trf_teams.TEAMS) or tournament.values(trf_teams.TEAM_ROSTERS))
 
 
 def _first(header: Mapping[str, list[str]], code: str) -> str:
@@ -441,9 +451,13 @@ def _foreign_settings(tournament: trf.Tournament, header: Mapping[str, list[str]
     and time control (``222``)."""
     settings: dict[str, Any] = {"start_numbers": not tournament.by_rank}
     code = _first(header, "192").upper()
+    # The last prefix that fits decides: FIDE_TEAM_ROUNDROBIN is not FIDE_TEAM_'s team Swiss.
     for prefix, system in _SYSTEMS_OF_TYPE:
         if code.startswith(prefix):
             settings["system"] = system
+    if _team_file(tournament) and not code:  # TRF-16: the system as 092 names it, if tmanager's words
+        systems = {name: system for system, name in _SYSTEM_NAMES.items()}
+        settings["system"] = systems.get(_first(header, "092"), PairingSystem.MANUAL)
     if code and "system" not in settings:
         settings["system"] = PairingSystem.MANUAL
     if "DOUBLEROUNDROBIN" in code:
@@ -452,7 +466,11 @@ def _foreign_settings(tournament: trf.Tournament, header: Mapping[str, list[str]
     try:
         settings["tiebreaks"] = [tiebreaks.Tiebreak.parse(n).name for n in names if n.upper() != "PTS"] or None
     except ValueError as exc:
-        raise ConfigError(f"202: {exc}", file=file) from None
+        # A team file's 202 may rank the teams (MP, GP, EMGSB…): those become the division's team tie-breaks.
+        team = [n.upper().replace("/", "-") for n in names if n.upper() != "PTS"]
+        if not (_team_file(tournament) and all(n in teamtiebreaks.TEAM_TIEBREAKS for n in team)):
+            raise ConfigError(f"202: {exc}", file=file) from None
+        settings["tiebreaks"], settings["team_tiebreaks"] = None, team
     if settings["tiebreaks"] is None:
         del settings["tiebreaks"]
     if _first(header, "222"):

@@ -21,6 +21,10 @@ lines of a team tournament:
 * ``802`` an informative line per team: nickname, match and game points, and
   each round's opponent (or bye type), colour and game points.
 
+TRF-16 (C.05's earlier version) has one team record, ``013``: the team's name
+(columns 5–36) and its players' starting ranks (37–40, 42–45, …), in board
+order; its teams have no numbers but their order (:class:`TeamRoster`).
+
 Each record is a frozen value with ``write()`` (its line) and a classmethod
 ``read(line)`` that raises :class:`ValueError` saying what is wrong, registered
 under its code in :mod:`tmanager.formats.trf`'s record registry: importing this
@@ -249,9 +253,30 @@ class TeamSummary:
                    _read_points(line[21:27], "game points"), tuple(rounds))  # fmt: skip
 
 
+@dataclass(frozen=True, slots=True)
+class TeamRoster:
+    """TRF-16's ``013``: a team's name and its players (starting ranks in board order)."""
+
+    name: str
+    players: tuple[int, ...]
+
+    def write(self) -> str:
+        return (f"013 {self.name[:32]:<32}" + " ".join(f"{p:4d}" for p in self.players)).rstrip()
+
+    @classmethod
+    def read(cls, line: str) -> Self:
+        _code(line, "013")
+        name = line[4:36].strip()
+        if not name:
+            raise ValueError("no team name in columns 5-36")
+        players = tuple(_number(w, f"player {k}") for k, w in enumerate(line[36:].split(), 1))
+        return cls(name, players)
+
+
 TEAMS = register(RecordType("310", TrfTeam, TrfTeam.read, TrfTeam.write))
 TEAM_BYES = register(RecordType("320", TeamByes, TeamByes.read, TeamByes.write))
 LINEUPS = register(RecordType("300", Lineup, Lineup.read, Lineup.write))
 COLOUR_SEQUENCE = register(RecordType("352", ColourSequence, ColourSequence.read, ColourSequence.write))
 TEAM_SCORING = register(RecordType("362", TeamScoring, TeamScoring.read, TeamScoring.write))
 TEAM_SUMMARIES = register(RecordType("802", TeamSummary, TeamSummary.read, TeamSummary.write))
+TEAM_ROSTERS = register(RecordType("013", TeamRoster, TeamRoster.read, TeamRoster.write))

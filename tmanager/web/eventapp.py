@@ -15,11 +15,14 @@ Routes::
                                 &missing=1: only the boards still without a result
     POST /result, /pair, /bye   the arbiter's actions; POST /logout
     POST /force, /unpair, /undo
+    POST /add-team, /roster, /lineup
+                                a team division's teams, board orders and lineups
 
 Every POST must come from a page of this server (``Origin``, else
 ``Referer``), carry the session cookie and the session's CSRF token; the
 actions then run the very functions the CLI runs (:mod:`tmanager.events.service`:
-``save_result``, ``pair``, ``request_bye``, ``force``, ``unpair``, ``undo``), so
+``save_result``, ``pair``, ``request_bye``, ``force``, ``unpair``, ``undo``; ``add_team``, ``roster``,
+``lineup``), so
 each is one locked, journaled change, and a refused one writes nothing and
 shows its reason beside the form. Unpairing and undoing also want the form's
 confirmation box ticked.
@@ -74,7 +77,8 @@ LOGIN_COOKIE = "tmanager_login"
 MAX_RENDERS = 512
 #: Longest password tried (scrypt of a huge text would be a cheap way to keep the server busy).
 MAX_PASSWORD = 1024
-WRITABLE = frozenset({"/login", "/logout", "/result", "/pair", "/bye", "/force", "/unpair", "/undo"})
+WRITABLE = frozenset({"/login", "/logout", "/result", "/pair", "/bye", "/force", "/unpair", "/undo", "/add-team",
+                      "/roster", "/lineup"})  # fmt: skip
 _PAGES = ("pairings", "standings", "table", "player")
 
 
@@ -347,6 +351,8 @@ def create_event_app(
             round_number = _round_or_none(form.get("round", ""))
             page = Page("arbiter", form.get("d") or None, round_number, missing=bool(form.get("missing")))
         else:
+            if form_key in ("roster", "lineup"):  # one form per team
+                form_key = f"{form_key}-{form.get('team', '')}"
             page = Page("arbiter", form.get("d") or None)
         try:
             messages = await run_in_threadpool(change, form)
@@ -405,7 +411,24 @@ def create_event_app(
         _confirmed(form, "undo the last change")
         return service.undo(hub.path, expected=expected)
 
-    changes = {"result": enter_result, "pair": pair, "bye": bye, "force": force, "unpair": unpair, "undo": undo}
+    def add_team(form: dict[str, str]) -> list[str]:
+        name = form.get("name", "").strip()
+        if not name:
+            raise StateError("give the team a name")
+        return service.add_team(hub.path, form.get("d") or None, name, short=form.get("short", "").strip(),
+                                players=form.get("players", "").split())  # fmt: skip
+
+    def roster(form: dict[str, str]) -> list[str]:
+        team = str(_number(form, "team"))
+        return service.roster(hub.path, form.get("d") or None, team, form.get("players", "").split())
+
+    def lineup(form: dict[str, str]) -> list[str]:
+        team, round_number = str(_number(form, "team")), _number(form, "round")
+        boards = sorted((int(k[5:]), v) for k, v in form.items() if k.startswith("board") and k[5:].isdigit())
+        return service.lineup(hub.path, form.get("d") or None, team, [v for _, v in boards], round_number)
+
+    changes = {"result": enter_result, "pair": pair, "bye": bye, "force": force, "unpair": unpair, "undo": undo,
+               "add-team": add_team, "roster": roster, "lineup": lineup}  # fmt: skip
 
     def change_route(kind: str) -> Callable[[Request], Awaitable[Response]]:
         async def handler(request: Request) -> Response:

@@ -23,7 +23,9 @@ from tmanager.errors import StateError
 from tmanager.events.model import Division, Event, PairingSystem, PlayerStatus, label, missing
 from tmanager.events.reports import DivisionReports, Report, Table, data
 from tmanager.events.reports.chess import ChessReports
-from tmanager.events.rules import DivisionRules, rules_for
+from tmanager.events.rules import DivisionRules, TeamRules, rules_for
+from tmanager.events.rules.team import team_label
+from tmanager.events.teams import settings
 
 #: Page kinds a URL may name, with their titles.
 KINDS = {
@@ -406,7 +408,7 @@ def arbiter(
     values: Mapping[str, str],
 ) -> Sections:
     """Result entry and correction for a round, pairing and unpairing, requested byes, forced games, undo;
-    and logging out."""
+    in a team division, teams, rosters and lineups; and logging out."""
     name = division.name if len(snapshot.event.divisions) > 1 else None
     form, message = error or ("", "")
     common = {"csrf": csrf, "d": name or ""}
@@ -417,6 +419,8 @@ def arbiter(
     sections.append(("bye", _bye_form(division, common, message if form == "bye" else "", values)))
     sections.append(("force", _force_form(snapshot, division, common, message if form == "force" else "", values)))
     sections.append(("unpair", _unpair_form(division, common, message if form == "unpair" else "")))
+    if isinstance(snapshot.rules(division), TeamRules):
+        sections.append(("teams", _team_forms(division, common, form, message, values)))
     fields = {**common, "change": snapshot.last_change}
     undo = _render("undo.html", fields=fields, message=message if form == "undo" else "")
     sections.append(("undo", undo))
@@ -559,6 +563,51 @@ def _force_form(
         message=message,
         forced=forced,
     )
+
+
+def lineup_round(division: Division, team: int) -> int:
+    """The round a team's lineup form offers: the last paired one while the team has a match there without its
+    lineup, else the next."""
+    if division.paired_rounds:
+        record = division.round(division.paired_rounds)
+        if any(team in m for m in record.matches) and team not in record.lineups:
+            return record.number
+    return division.paired_rounds + 1
+
+
+def _team_forms(
+    division: Division, common: Mapping[str, str], form: str, message: str, values: Mapping[str, str]
+) -> str:
+    """A team division's forms, as ``add-team``, ``roster`` and ``lineup``: a new team with its roster, and for
+    each team its roster's board order and its lineup for a round, board by board."""
+    size = settings(division).team_size
+    teams = []
+    for team in sorted(division.teams, key=lambda t: t.number):
+        n = lineup_round(division, team.number)
+        record = next((r for r in division.rounds if r.number == n), None)
+        given = record.lineups.get(team.number) if record else None
+        lineup = [str(p) if p else "-" for p in (given or team.players[:size])]
+        lineup += ["-"] * (size - len(lineup))
+        roster_key, lineup_key = f"roster-{team.number}", f"lineup-{team.number}"
+        if form == lineup_key:
+            n = int(values["round"]) if values.get("round", "").isdigit() else n
+            lineup = [values.get(f"board{i}", "-") for i in range(1, size + 1)]
+        teams.append({
+            "number": team.number,
+            "name": team_label(team),
+            "fields": {**common, "team": team.number},
+            "roster": " ".join(str(p) for p in team.players),
+            "players": [(p, label(division.player(p))) for p in team.players],
+            "typed_roster": values.get("players", "") if form == roster_key else None,
+            "roster_error": message if form == roster_key else "",
+            "round": n,
+            "given": given is not None,
+            "boards": lineup,
+            "lineup_error": message if form == lineup_key else "",
+        })  # fmt: skip
+    typed = values if form == "add-team" else {}
+    return _render("teams.html", teams=teams, fields=common, typed=typed, size=size,
+                   message=message if form == "add-team" else "")  # fmt: skip
 
 
 def _unpair_form(division: Division, common: Mapping[str, str], message: str) -> str:
