@@ -102,6 +102,8 @@ def test_work_games_counts_the_games_of_all_lanes(tmp_path: Path) -> None:
         (None, 3, 8, [1, 1, 1]),
         (None, 256, 64, [4] * 64),
         (None, 100, 64, [2] * 36 + [1] * 28),
+        (None, 256, 2, [32] * 8),  # at most LANES_PER_PROCESS games a process
+        (None, 70, 2, [24, 23, 23]),
     ],
 )
 def test_split_of_workers_and_concurrency(

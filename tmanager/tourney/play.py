@@ -908,7 +908,20 @@ def _pgn(spec: GameSpec, board: chess.Board, ending: _GameOver, *, comments: lis
     exporter = (
         chess.pgn.StringExporter(columns=None) if spec.notation == "san" else _NotationExporter(spec.notation)
     )
-    return game.accept(exporter) + "\n\n"
+    text = game.accept(exporter) + "\n\n"
+    _free(game)
+    return text
+
+
+def _free(game: chess.pgn.Game) -> None:
+    """Break the tree's cycles (each node holds its parent, each parent its variations), so that
+    reference counting frees it at once: left to Python's cycle collector, the trees of many games
+    pile up until a full collection, which stops every game of the worker for tens of milliseconds."""
+    node: chess.pgn.GameNode = game
+    while node.variations:
+        child = node.variations[0]
+        node.variations.clear()
+        node = child
 
 
 class _NotationExporter(chess.pgn.StringExporter):

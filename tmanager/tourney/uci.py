@@ -23,15 +23,19 @@ the runner plays it. It is made of python-chess's own machinery (a
    once the move has come, and with :data:`~chess.engine.INFO_SCORE` alone only
    back to the last line with a score (python-chess parses every line as it
    comes: about 20 µs a line, and Stockfish sends ten a move at 1000 nodes);
-4. ``bestmove`` is checked against the caller's board, which is not copied.
+4. ``bestmove`` is checked against the caller's board, which is not copied;
+5. ``position`` and ``go`` go out in one write, so the engine wakes once.
 
 It knows nothing of pondering: a pondering engine plays through ``play``.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import functools
 import logging
+from collections.abc import Iterator
 
 import chess
 import chess.engine
@@ -50,6 +54,7 @@ class UciEngine(chess.engine.UciProtocol):
         self._sent_line = ""
         self._line_start = 0
         self._sent_plies = 0
+        self._held: list[str] | None = None  # lines to send in one write (see _together)
 
     async def play_on(self, board: chess.Board, limit: Limit, *, game: object, info: Info) -> PlayResult:
         """The engine's move in ``board``, as ``play(board, limit, game=game, info=info)`` gives it.
@@ -77,6 +82,27 @@ class UciEngine(chess.engine.UciProtocol):
         if "MultiPV" in self.options:
             self._setoption("MultiPV", self.options["MultiPV"].default)
         self._ucinewgame()
+
+    def send_line(self, line: str) -> None:
+        if self._held is None:
+            super().send_line(line)
+        else:
+            self._held.append(line)
+
+    @contextlib.contextmanager
+    def _together(self) -> Iterator[None]:
+        """Send the lines given meanwhile in one write, logged one by one as python-chess logs them:
+        ``position`` and ``go`` then wake the engine once, in one system call instead of two."""
+        self._held = []
+        try:
+            yield
+        finally:
+            lines, self._held = self._held, None
+            for line in lines:
+                chess.engine.LOGGER.debug("%s: << %s", self, line)
+            stdin = self.transport.get_pipe_transport(0) if self.transport is not None else None
+            if lines and isinstance(stdin, asyncio.WriteTransport):
+                stdin.write("".join(f"{line}\n" for line in lines).encode())
 
     def _position_line(self, board: chess.Board, game: object) -> str:
         """The ``position`` command for ``board``: the last one sent, with the moves since appended."""
@@ -139,8 +165,9 @@ class _PlayOn(BaseCommand[PlayResult]):
             self._go()
 
     def _go(self) -> None:
-        self.engine.send_line(self.engine._position_line(self.board, self.game))
-        self.engine._go(self.limit)
+        with self.engine._together():
+            self.engine.send_line(self.engine._position_line(self.board, self.game))
+            self.engine._go(self.limit)
 
     def line_received(self, line: str) -> None:
         token, rest = chess.engine._next_token(line)

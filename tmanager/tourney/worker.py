@@ -28,8 +28,11 @@ environment, so those of a worker killed outright are found and killed too.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import dataclasses
+import functools
+import gc
 import logging
 import os
 import signal
@@ -571,19 +574,27 @@ class Worker:
         self._hooks_due.set()
 
     async def _hook_runner(self) -> None:
-        """Run the pending hooks, one at a time, whenever some may be due, until the lanes are done."""
-        while True:
-            await self._hooks_due.wait()
-            self._hooks_due.clear()
-            while not self.stopping:
-                taken = await transact(self.take_hook)
-                if taken is None:
-                    break
-                key, hook, marker, path, pgn_path = taken
-                await asyncio.to_thread(run_hook, hook, marker=marker, tourney_path=path, pgn_path=pgn_path)
-                await transact(self.finish_hook, key)
-            if self._lanes_done or self.stopping:
-                return
+        """Run the pending hooks, one at a time, whenever some may be due, until the lanes are done.
+
+        A hook waits in a thread of its own: the bookkeeping's thread must not wait for it."""
+        hook_thread = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="tmanager-hook")
+        loop = asyncio.get_running_loop()
+        try:
+            while True:
+                await self._hooks_due.wait()
+                self._hooks_due.clear()
+                while not self.stopping:
+                    taken = await transact(self.take_hook)
+                    if taken is None:
+                        break
+                    key, hook, marker, path, pgn_path = taken
+                    run = functools.partial(run_hook, hook, marker=marker, tourney_path=path, pgn_path=pgn_path)
+                    await loop.run_in_executor(hook_thread, run)
+                    await transact(self.finish_hook, key)
+                if self._lanes_done or self.stopping:
+                    return
+        finally:
+            hook_thread.shutdown(wait=False)
 
     def book(self, tourney: Tourney) -> OpeningBook | None:
         """The tourney's opening book, loaded again only when its settings change."""
@@ -796,9 +807,15 @@ def work(
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, worker.stop)
+        # One thread for the bookkeeping (transactions, which the lock serializes anyway, and PGN text):
+        # each thread that wants the interpreter is one more the event loop may queue behind.
+        loop.set_default_executor(concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="tmanager"))
         with _pidfd_child_watcher(loop):
             return await worker.run(concurrency)
 
+    # What exists now (modules, engine definitions) lives as long as the process: kept out of the cycle
+    # collector's sight, its full collections, which stop every lane of this worker, take less time.
+    gc.freeze()
     switch_interval = sys.getswitchinterval()
     sys.setswitchinterval(SWITCH_INTERVAL)
     try:
