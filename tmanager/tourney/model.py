@@ -394,7 +394,8 @@ class Tourney:
     def is_complete(self) -> bool:
         """Whether the tourney is over: every scheduled game has a result (the results string is never
         longer than the schedule), or its SPRT has decided and the pairs begun are complete."""
-        if self.finished_count == self.schedule().total_games:
+        results = self.results  # memchr-fast searches: this is asked at every claim and record
+        if len(results) == self.schedule().total_games and PLAYING not in results and UNPLAYED not in results:
             return True
         state = self.sprt_state()
         return state is not None and state.over
