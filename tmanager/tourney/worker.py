@@ -531,6 +531,9 @@ class Worker:
                 played += sum(r for r in results if isinstance(r, int))
             beat.cancel()
             hooks.cancel()
+            # What they ended with: an error of theirs after a lane's (a full disk hits all) is no news, and
+            # left unretrieved, asyncio would print it as a traceback.
+            await asyncio.gather(beat, hooks, return_exceptions=True)
             await self.pool.close()
         return played
 
