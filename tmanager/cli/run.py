@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import multiprocessing
+import multiprocessing.connection
 import os
 import signal
 import sys
@@ -61,7 +62,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "-c", "--concurrency", type=int, default=None, metavar="K",
-        help="games at once: with --workers, in each process; alone, in all, split over min(K, cores) processes",
+        help="games at once: with --workers, in each process; alone, in all, split over min(K, cores) processes "
+        "(more where one would get over 32)",
     )
     parser.add_argument(
         "--log", type=Path, default=None, help="workers' log file (default: FILE with suffix .log)"
@@ -129,7 +131,7 @@ def command(args: argparse.Namespace) -> int:
     try:
         workers.start()
         while not stopping:
-            time.sleep(REFRESH_SECONDS)
+            workers.wait(REFRESH_SECONDS)
             try:
                 tourney = store.read(path)
             except ConfigError:
@@ -243,6 +245,10 @@ class Workers:
 
     def all_exited(self) -> bool:
         return all(p.exitcode is not None for p in self.processes)
+
+    def wait(self, timeout: float) -> None:
+        """Wait ``timeout`` seconds, or less if a worker exits: the last one's end is seen at once."""
+        multiprocessing.connection.wait([p.sentinel for p in self.processes if p.exitcode is None], timeout)
 
     def replace_dead(self, tourney: Tourney) -> int:
         """Replace the workers that died while work remains; returns a status to exit with, or 0.

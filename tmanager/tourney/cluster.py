@@ -363,6 +363,10 @@ class Coordinator:
     def all_exited(self) -> bool:
         return not self._thread.is_alive()
 
+    def wait(self, timeout: float) -> None:
+        """Wait ``timeout`` seconds, or less if the coordinator ends."""
+        self._thread.join(timeout)
+
     def replace_dead(self, tourney: Tourney) -> int:
         """Nothing to do: Dask replays the games of its dead workers itself."""
         return 0
