@@ -219,8 +219,12 @@ def test_team_round_robin_and_team_standings(tmp_path: Path) -> None:
     assert "two teams" in refused(path, "pair", path, "-d", "B", "--system", "team-round-robin")
     assert "event has 6 rounds" in refused(path, "pair", path, "-d", "A", "--system", "team-round-robin",
                                            "--repeats", "3")  # fmt: skip
-    out = ok("pair", path, "-d", "A", "--system", "team-round-robin", "--repeats", "2")
+    out = ok("pair", path, "-d", "A", "--system", "team-round-robin", "--repeats", "2", "--explain")
     assert out.count("(team-round-robin)") == 6
+    # --explain: each round's rotation and game of the pairing, each player's place in their team, the bye.
+    assert "round 3: rotation 2 of 3 (player #i of Red meets #i+1 of Blue, cyclically), game 1 of 2" in out
+    assert "Red1 (1) (#1 of Red, by rating) meets Blue1 (4) (#1 of Blue, by rating)" in out
+    assert out.count("has the bye: the other team is one player short") == 6
     rounds = ev.load(path).division("A").rounds
     red, blue = {1, 2, 3}, {4, 5}
     for r in rounds:

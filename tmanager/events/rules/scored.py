@@ -67,7 +67,7 @@ DIVISION_SYSTEMS = (
     PairingSystem.ROUND_ROBIN, PairingSystem.MANUAL,
 )  # fmt: skip
 #: The systems whose pairings ``pair --explain`` says why of (the others cannot say).
-EXPLAINED = (PairingSystem.KOTH, PairingSystem.FACTORED, PairingSystem.ROUND_ROBIN)
+EXPLAINED = (PairingSystem.KOTH, PairingSystem.FACTORED, PairingSystem.ROUND_ROBIN, PairingSystem.TEAM_ROUND_ROBIN)
 #: The rating assumed for unrated players in dry runs.
 UNRATED = 1400
 #: Scores outside this range are entered only when confirmed (tsh warns below 100 and balks above 1500).
@@ -330,7 +330,7 @@ class ScoreRules(DivisionRules):
         if chosen == PairingSystem.INIT_FONTES:
             return self._pair_init_fontes(rng)
         if chosen == PairingSystem.TEAM_ROUND_ROBIN:
-            return self._pair_team_round_robin(options.repeats or 1, rng)
+            return self._pair_team_round_robin(options.repeats or 1, rng, explain=options.explain)
         basis = fontes_basis(n, session_breaks=rules.session_breaks) if chosen in FROM_STANDINGS else n - 1
         self.refuse_missing(basis, f"round {n} is paired from the standings after round {basis}: enter them first")
         record = division.round(n, create=True)
@@ -509,9 +509,10 @@ class ScoreRules(DivisionRules):
             messages.append(f"round {n} paired (init-fontes): {len(record.boards)} board(s)" + self.bye_note(record))
         return messages
 
-    def _pair_team_round_robin(self, repeats: int, rng: random.Random) -> list[str]:
+    def _pair_team_round_robin(self, repeats: int, rng: random.Random, *, explain: bool = False) -> list[str]:
         """tsh's TeamRoundRobin: the next rounds at once, every player of one team against every player of the
-        other (the division's players belong to two teams), each pairing ``repeats`` times in succession."""
+        other (the division's players belong to two teams), each pairing ``repeats`` times in succession; with
+        ``explain``, each round's rotation, each player's place in their team and why each board's first starts."""
         division = self.division
         n = self.next_round()
         self.refuse_missing(n - 1, f"enter them before pairing from round {n}")
@@ -533,7 +534,13 @@ class ScoreRules(DivisionRules):
         if total and last > total:
             raise StateError(f"TeamRoundRobin pairs rounds {n}-{last} but the event has {total} rounds")
         messages: list[str] = []
-        for number, pairing in enumerate(schedule, n):
+        place = {p.number: (i, team) for team in (first, second) for i, p in enumerate(team, 1)}
+
+        def seat(number: int) -> str:
+            i, team = place[number]
+            return f"{label(division.player(number))} (#{i} of {team[0].team}, by rating)"
+
+        for index, (number, pairing) in enumerate(enumerate(schedule, n)):
             record = division.round(number, create=True)
             if record.boards or record.byes:
                 raise StateError(f"round {number} already has games or byes: TeamRoundRobin pairs whole rounds")
@@ -541,7 +548,17 @@ class ScoreRules(DivisionRules):
             if record.byes:
                 names = ", ".join(label(division.player(x)) for x in record.byes)
                 raise StateError(f"{names} cannot play round {number}: TeamRoundRobin needs every player")
-            self._place(record, pairing, tally(scorecards(division, number - 1)), rng, explain=False)
+            if explain:
+                rotation, game = divmod(index, repeats)
+                messages.append(
+                    f"round {number}: rotation {rotation + 1} of {len(schedule) // repeats} (player #i of "
+                    f"{first[0].team} meets #i+{rotation} of {second[0].team}, cyclically)"
+                    + (f", game {game + 1} of {repeats} of this pairing" if repeats > 1 else "")
+                )
+                messages += [f"  {seat(x)} meets {seat(y)}" for x, y in pairing.boards]
+                if pairing.bye is not None:
+                    messages.append(f"  {seat(pairing.bye)} has the bye: the other team is one player short")
+            self._place(record, pairing, tally(scorecards(division, number - 1)), rng, explain=explain)
             record.paired = True
             messages.append(
                 f"round {number} paired (team-round-robin): {len(record.boards)} board(s)" + self.bye_note(record)
