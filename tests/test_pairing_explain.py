@@ -198,7 +198,8 @@ def test_event_pair_explains_dutch_round_robin_and_koth_divisions(tmp_path: Path
     ok("unpair", scored)
     # A system that cannot say refuses, in one line, and nothing changes.
     message = refused(scored, "pair", scored, "--explain", "--system", "tsh-swiss")
-    assert "the pairings of 'tsh-swiss' are not explained; those of koth, factored, round-robin, team-round-robin are" in message
+    assert ("the pairings of 'tsh-swiss' are not explained; those of koth, factored, round-robin, "
+            "team-round-robin are") in message
 
 
 def test_score_based_explanation_says_who_goes_first(tmp_path: Path) -> None:
