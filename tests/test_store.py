@@ -183,6 +183,32 @@ def test_results_changed_are_found_wherever_they_are() -> None:
         assert store._changed_results(before, changed) == expected
 
 
+def test_results_changed_in_a_long_string_are_found_in_every_block() -> None:
+    # Long enough for several blocks of the comparison; changes at block edges, claims after the last
+    # game played and releases of it (told apart by one comparison), and strings that shrink or grow.
+    rng = random.Random(11)
+    length = 3 * (1 << 16) + 5
+    for _ in range(40):
+        before = "".join(rng.choices("+-=* ", k=length)).rstrip()
+        after = list(before)
+        edges = [(1 << 16) - 1, 1 << 16, (1 << 16) + 1, 2 << 16, len(before) - 1, 0]
+        for number in rng.sample(edges, rng.randint(0, 3)) + [rng.randrange(length) for _ in range(rng.randint(0, 3))]:
+            if number < len(after):
+                after[number] = rng.choice("+-=* ")
+        change = rng.choice(["claim", "release", "none"])
+        if change == "claim":
+            after += [" "] * rng.randint(0, 3) + [rng.choice("+-=*")]
+        elif change == "release" and after:
+            after.pop()
+        changed = "".join(after).rstrip()
+        length_both = max(len(before), len(changed))
+        expected = {
+            i: b for i, (a, b) in enumerate(zip(before.ljust(length_both), changed.ljust(length_both), strict=True))
+            if a != b
+        }
+        assert store._changed_results(before, changed) == expected
+
+
 @pytest.mark.parametrize("kind", ["round-robin", "gauntlet", "swiss"])
 def test_pair_counts_equal_counting_game_by_game(kind: str) -> None:
     rng = random.Random(kind)

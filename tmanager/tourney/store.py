@@ -80,6 +80,7 @@ _PROGRESS_HEADER = re.compile(rb"^\[progress\][ \t]*\n", re.MULTILINE)
 _RESULTS_KEY = b'\nresults = "'
 _VERSION_LINE = re.compile(rb"^version = (\d+) *$", re.MULTILINE)
 _RESULT_BYTES = b"+-=* "
+_PLAYED = re.compile(r"[^ ]")
 
 #: Room for the version's digits, so that it is rewritten in place.
 VERSION_WIDTH = 12
@@ -553,22 +554,28 @@ def _checkpoint(path: Path, head: bytes | None, tourney: Tourney, *, version: in
 def _changed_results(before: str, after: str) -> dict[int, str]:
     """Results characters that differ (beyond a string's end counts as not played).
 
-    Equal stretches compare at memory speed: blocks, then sub-blocks, then
-    characters, so a change of one game in a million costs a few comparisons.
+    Equal stretches compare at memory speed: blocks of ``after`` against ``before`` in
+    place, then sub-blocks, then characters, so a change of one game in a million costs
+    a few comparisons and neither string is copied whole. Past the shorter string's
+    end, the games played in the longer one differ. A game claimed after the last one
+    played, or the last one released, changes only that: one comparison tells.
     """
-    length = max(len(before), len(after))
-    before, after = before.ljust(length, UNPLAYED), after.ljust(length, UNPLAYED)
+    common = min(len(before), len(after))
+    shorter, longer = (before, after) if len(before) == common else (after, before)
     changes: dict[int, str] = {}
-
-    def compare(start: int, end: int, step: int) -> None:
+    # No reference cycle (a recursive closure) may hold the strings: freed at once, their memory is reused.
+    stretches = [] if len(longer) > common and longer.startswith(shorter) else [(0, common, 1 << 16)]
+    while stretches:
+        start, end, step = stretches.pop()
         for at in range(start, end, step):
-            if before[at : at + step] != after[at : at + step]:
+            block = after[at : min(at + step, end)]
+            if not before.startswith(block, at):
                 if step == 1:
-                    changes[at] = after[at]
+                    changes[at] = block
                 else:
-                    compare(at, min(at + step, end), max(1, step // 64))
-
-    compare(0, length, 1 << 18)
+                    stretches.append((at, min(at + step, end), max(1, step // 64)))
+    for match in _PLAYED.finditer(longer, common):
+        changes[match.start()] = match.group() if longer is after else UNPLAYED
     return changes
 
 
@@ -606,7 +613,8 @@ class _Before:
         )
 
     def unchanged(self, tourney: Tourney) -> bool:
-        return (self.results, self.claims, self.hooks) == (tourney.results, tourney.claims, tourney.hooks)
+        # The results last: they may be millions of characters, and claims change with them.
+        return self.claims == tourney.claims and self.hooks == tourney.hooks and self.results == tourney.results
 
     def structure_changed(self, tourney: Tourney) -> bool:
         """Whether anything but results, claims and hooks changed: that takes a checkpoint."""
