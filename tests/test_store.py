@@ -210,6 +210,18 @@ def test_results_changed_in_a_long_string_are_found_in_every_block() -> None:
         assert store._changed_results(before, changed) == expected
 
 
+def test_set_result_pads_replaces_and_trims_the_results_string() -> None:
+    tourney = Tourney(Path("t.toml"), Settings(), [])
+    rng = random.Random(5)
+    for _ in range(3000):
+        results = "".join(rng.choices("+-=* ", k=rng.randint(0, 12)))
+        number, char = rng.randint(0, 15), rng.choice("+-=* ")
+        padded = results.ljust(number + 1)
+        tourney.results = results
+        tourney.set_result(number, char)
+        assert tourney.results == (padded[:number] + char + padded[number + 1 :]).rstrip()
+
+
 @pytest.mark.parametrize("kind", ["round-robin", "gauntlet", "swiss"])
 def test_pair_counts_equal_counting_game_by_game(kind: str) -> None:
     rng = random.Random(kind)
