@@ -617,9 +617,10 @@ def _changed_results(before: str, after: str) -> dict[int, str]:
 
     Equal stretches compare at memory speed: blocks of ``after`` against ``before`` in
     place, then sub-blocks, then characters, so a change of one game in a million costs
-    a few comparisons and neither string is copied whole. Past the shorter string's
-    end, the games played in the longer one differ. A game claimed after the last one
-    played, or the last one released, changes only that: one comparison tells.
+    a few comparisons, and neither string is padded or copied but a block at a time.
+    Past the shorter string's end, the games played in the longer one differ. A game
+    claimed after the last one played, or the last one released, changes only that:
+    one comparison tells.
     """
     common = min(len(before), len(after))
     shorter, longer = (before, after) if len(before) == common else (after, before)
