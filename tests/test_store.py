@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import logging
 import random
 import re
@@ -183,6 +184,44 @@ def test_results_changed_are_found_wherever_they_are() -> None:
         assert store._changed_results(before, changed) == expected
 
 
+def test_results_changed_in_a_long_string_are_found_in_every_block() -> None:
+    # Long enough for several blocks of the comparison; changes at block edges, claims after the last
+    # game played and releases of it (told apart by one comparison), and strings that shrink or grow.
+    rng = random.Random(11)
+    length = 3 * (1 << 16) + 5
+    for _ in range(40):
+        before = "".join(rng.choices("+-=* ", k=length)).rstrip()
+        after = list(before)
+        edges = [(1 << 16) - 1, 1 << 16, (1 << 16) + 1, 2 << 16, len(before) - 1, 0]
+        for number in rng.sample(edges, rng.randint(0, 3)) + [rng.randrange(length) for _ in range(rng.randint(0, 3))]:
+            if number < len(after):
+                after[number] = rng.choice("+-=* ")
+        change = rng.choice(["claim", "release", "none"])
+        if change == "claim":
+            after += [" "] * rng.randint(0, 3) + [rng.choice("+-=*")]
+        elif change == "release" and after:
+            after.pop()
+        changed = "".join(after).rstrip()
+        length_both = max(len(before), len(changed))
+        expected = {
+            i: b for i, (a, b) in enumerate(zip(before.ljust(length_both), changed.ljust(length_both), strict=True))
+            if a != b
+        }
+        assert store._changed_results(before, changed) == expected
+
+
+def test_set_result_pads_replaces_and_trims_the_results_string() -> None:
+    tourney = Tourney(Path("t.toml"), Settings(), [])
+    rng = random.Random(5)
+    for _ in range(3000):
+        results = "".join(rng.choices("+-=* ", k=rng.randint(0, 12)))
+        number, char = rng.randint(0, 15), rng.choice("+-=* ")
+        padded = results.ljust(number + 1)
+        tourney.results = results
+        tourney.set_result(number, char)
+        assert tourney.results == (padded[:number] + char + padded[number + 1 :]).rstrip()
+
+
 @pytest.mark.parametrize("kind", ["round-robin", "gauntlet", "swiss"])
 def test_pair_counts_equal_counting_game_by_game(kind: str) -> None:
     rng = random.Random(kind)
@@ -285,3 +324,69 @@ def test_a_journal_that_reuses_the_inode_of_the_one_it_replaced_is_read_afresh(
             tourney.claims.clear()
             tourney.set_result(0, " ")
             tourney.set_result(1, " ")
+
+
+FRESH_READ = """
+import json, sys
+from pathlib import Path
+from tmanager.tourney import store
+tourney = store.read(Path(sys.argv[1]))
+print(json.dumps([tourney.results, sorted(tourney.claims), tourney.version]))
+"""
+
+
+def fresh_read(path: Path) -> list[object]:
+    """What a process that has read nothing before makes of the file and its journal."""
+    done = subprocess.run([sys.executable, "-c", FRESH_READ, str(path)], capture_output=True, text=True, check=True)
+    return list(json.loads(done.stdout))
+
+
+def test_processes_taking_turns_read_each_others_changes(path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    # This process folds the journal lines it appends into what it has read, results string included;
+    # the lines of another process must still be read, and the results decoded again when they change.
+    other = textwrap.dedent(f"""
+        import sys
+        from pathlib import Path
+        from tmanager.tourney import store
+        from tmanager.tourney.model import Claim
+        path, number, char = Path({str(path)!r}), int(sys.argv[1]), sys.argv[2]
+        with store.transaction(path) as tourney:
+            tourney.set_result(number, char)
+        with store.transaction(path) as tourney:  # a line of claims only: the results string stands
+            tourney.claims[number] = Claim(host="o", pid=2, started=1.0, claimed=2.0, heartbeat=3.0, pgn_offset=0)
+    """)
+    expected = [" "] * 18
+    for turn in range(6):
+        mine, theirs = 3 * turn, 3 * turn + 1
+        with store.transaction(path) as tourney:
+            tourney.set_result(mine, "+")
+            tourney.set_result(mine + 2, "*")
+            tourney.claims[mine + 2] = claim(mine + 2)
+            if turn:
+                tourney.set_result(mine - 1, " ")  # the game claimed last turn, released (its claim dropped)
+        expected[mine], expected[mine + 2] = "+", "*"
+        if turn:
+            expected[mine - 1] = " "
+        assert store.read(path).results == "".join(expected).rstrip()
+        subprocess.run([sys.executable, "-c", other, str(theirs), "=-"[turn % 2]], check=True)
+        expected[theirs] = "=-"[turn % 2]
+        tourney = store.read(path)
+        claimed = sorted({mine + 2, *range(1, theirs + 1, 3)})
+        assert [tourney.results, sorted(tourney.claims), tourney.version] == fresh_read(path)
+        assert tourney.results == "".join(expected).rstrip() and sorted(tourney.claims) == claimed
+        assert re.search(f'^results = "{re.escape(tourney.results)} *"$', path.read_text(), re.MULTILINE)
+    assert not caplog.records, caplog.text
+
+
+def test_a_line_cut_off_in_the_journal_is_read_alike_by_every_process(path: Path) -> None:
+    # A writer cut off mid-line (a power cut) leaves a fragment, to which the next line is appended: this
+    # process, which folds its own lines in without reading them back, must not see them otherwise.
+    with store.transaction(path) as tourney:
+        tourney.set_result(0, "+")
+    with store.journal_path(path).open("ab") as journal:
+        journal.write(b'{"v": 3, "results": {"5": "=')
+    with store.transaction(path) as tourney:
+        tourney.set_result(1, "*")
+        tourney.claims[1] = claim(1)
+    tourney = store.read(path)
+    assert [tourney.results, sorted(tourney.claims), tourney.version] == fresh_read(path)

@@ -236,18 +236,21 @@ def next_game(
     unplayed game will be played (a decided SPRT completes its pairs): the
     choice is among those, and sync does not wait for the others.
     """
-    padded = results.ljust(schedule.total_games, " ")
     if only is not None:  # every other unplayed game counts as finished here
+        padded = results.ljust(schedule.total_games, " ")
         kept = [n for n in only if padded[n] == " "]
-        padded = padded.replace(" ", "+")
+        results = padded.replace(" ", "+")
         for n in kept:
-            padded = padded[:n] + " " + padded[n + 1 :]
-    number = padded.find(" ")
+            results = results[:n] + " " + results[n + 1 :]
+    # str.find crosses a results string at memory speed (a tourney may have millions of games), and
+    # the string is not padded to the schedule's length: that would copy it.
+    number = results.find(" ")
     if number < 0:
-        return DONE
+        if len(results) >= schedule.total_games:
+            return DONE
+        number = len(results)
     if sync_after_round or sync_after_cycle:
-        # str.find crosses a results string at memory speed: a tourney may have millions of games.
-        playing = padded.find("*")
+        playing = results.find("*")
         first_open = number if playing < 0 else min(number, playing)
         block = schedule.games_per_round if sync_after_round else schedule.games_per_cycle
         if number // block > first_open // block:

@@ -477,10 +477,16 @@ class Tourney:
     def set_result(self, number: int, char: str) -> None:
         if char not in RESULT_CHARS:
             raise ValueError(f"bad result character {char!r}")
-        results = self.results
-        if number >= len(results):
-            results = results.ljust(number + 1, UNPLAYED)
-        self.results = (results[:number] + char + results[number + 1 :]).rstrip(UNPLAYED)
+        # The string may be millions of games long: a game claimed or released at its end (the usual
+        # changes) takes one copy of it, any other change two.
+        head, tail = self.results[:number], self.results[number + 1 :]  # past its end, head is all of it
+        if tail:
+            results = "".join((head, char, tail))
+        elif char == UNPLAYED:
+            results = head
+        else:
+            results = head + (UNPLAYED * (number - len(head)) + char)
+        self.results = results.rstrip(UNPLAYED)
         if char != PLAYING:
             self.claims.pop(number, None)
 

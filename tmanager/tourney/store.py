@@ -13,7 +13,8 @@ and its journal, let the caller change the model, then store the change:
   recorded game, a release) is appended to the journal ``.NAME.journal``
   beside the file (one JSON line, fsynced: the commit point), then applied to
   the file in place: the changed results characters and the version, at fixed
-  offsets, fsynced. Neither write depends on the size of the tourney.
+  offsets (not fsynced: the journal line is the durable record). Neither write
+  depends on the size of the tourney.
 * Anything else (settings, Swiss pairings, fault counts, a schedule that grows)
   is a *checkpoint*: the journal is replaced by one line holding the whole
   owned part, then the file is rewritten atomically.
@@ -25,6 +26,12 @@ between the two writes: it gets the journal's owned part back, the user's
 part kept. A file at the journal's version with other contents was edited by
 hand, and the edit stands. So a kill at any instant loses nothing, and a stale
 save is merged, never obeyed.
+
+A process keeps each journal it has read folded, with its results string
+decoded, and folds in the lines it appends itself. So a transaction reads the
+file (an editor may have saved it) and compares it with the journal, then
+finds the results characters changed, each at memory speed; the results are
+decoded again only after another process has changed them.
 
 Readers (``status``, dashboards) need no lock: each write is an atomic rename
 or an in-place write of a few bytes, and whatever a reader sees resolves to a
@@ -80,6 +87,7 @@ _PROGRESS_HEADER = re.compile(rb"^\[progress\][ \t]*\n", re.MULTILINE)
 _RESULTS_KEY = b'\nresults = "'
 _VERSION_LINE = re.compile(rb"^version = (\d+) *$", re.MULTILINE)
 _RESULT_BYTES = b"+-=* "
+_PLAYED = re.compile(r"[^ ]")
 
 #: Room for the version's digits, so that it is rewritten in place.
 VERSION_WIDTH = 12
@@ -97,13 +105,15 @@ def journal_path(path: Path) -> Path:
 
 def split(text: str) -> tuple[str, str]:
     """Split a tourney file into the user's settings and the owned tail."""
-    head, owned = _split(text.encode("utf-8"))
-    return head.decode("utf-8"), owned.decode("utf-8")
+    data = text.encode("utf-8")
+    start = _owned_start(data)
+    return data[:start].decode("utf-8"), data[start:].decode("utf-8")
 
 
-def _split(data: bytes) -> tuple[bytes, bytes]:
+def _owned_start(data: bytes) -> int:
+    """Where the owned part of a file's text begins (its length when there is none)."""
     match = _OWNED_HEADER.search(data)
-    return (data[: match.start()], data[match.start() :]) if match else (data, b"")
+    return match.start() if match else len(data)
 
 
 # --- the owned part as text ----------------------------------------------------------------------
@@ -127,6 +137,11 @@ class _Layout:
     results_at: int
     results_end: int
     version_at: int
+
+    @property
+    def padded(self) -> int:
+        """The length of the results string as written."""
+        return self.results_end - self.results_at
 
     @classmethod
     def find(cls, owned: bytes | bytearray) -> _Layout | None:
@@ -177,11 +192,8 @@ class _Frame:
 _frames: dict[bytes, _Frame] = {}
 
 
-def _parse_owned(owned: bytes, path: Path, *, checked: bool = False) -> _Owned:
-    """Read an owned part; in tmanager's own layout without parsing the results string as TOML.
-
-    ``checked`` says that the results are known to be valid (they equal the journal's).
-    """
+def _parse_owned(owned: bytes, path: Path) -> _Owned:
+    """Read an owned part; in tmanager's own layout without parsing the results string as TOML."""
     layout = _Layout.find(owned)
     if layout is None:  # another layout (a hand-made or older file): read it all as TOML
         data = _toml(owned, path)
@@ -192,15 +204,21 @@ def _parse_owned(owned: bytes, path: Path, *, checked: bool = False) -> _Owned:
         if not isinstance(results, str):
             raise ConfigError("must be str (text)", file=path, field="progress.results")
         parsed = _frame(data, json.dumps(data, sort_keys=True, default=str).encode(), progress, path)
-        return _owned(parsed, progress.get("version"), results.encode("utf-8"), None, path, checked=False)
+        return _owned(parsed, progress.get("version"), results.encode("utf-8"), None, path)
+    return _parse_laid_out(owned, layout, path)
+
+
+def _parse_laid_out(owned: bytes | bytearray, layout: _Layout, path: Path, *, results: str | None = None) -> _Owned:
+    """Read an owned part in tmanager's own layout; its ``results`` without padding if known (they are
+    then taken as valid: they are the journal's)."""
     version_end = owned.index(b"\n", layout.version_at)
-    key = owned[: layout.version_at] + owned[version_end : layout.results_at] + owned[layout.results_end :]
+    key = b"".join((owned[: layout.version_at], owned[version_end : layout.results_at], owned[layout.results_end :]))
     frame = _frames.get(key)
     if frame is None:
         progress_at = _PROGRESS_HEADER.search(owned)
         assert progress_at is not None
-        sections_text = owned[: progress_at.start()]
-        progress = _toml(owned[progress_at.start() : layout.line_at], path).get("progress", {})
+        sections_text = bytes(owned[: progress_at.start()])
+        progress = _toml(bytes(owned[progress_at.start() : layout.line_at]), path).get("progress", {})
         if "results" in progress:
             raise ConfigError("results is given twice", file=path, field="progress.results")
         frame = _frame(_toml(sections_text, path), sections_text, progress, path)
@@ -208,7 +226,17 @@ def _parse_owned(owned: bytes, path: Path, *, checked: bool = False) -> _Owned:
             _frames.clear()
         _frames[key] = frame
     version = int(owned[layout.version_at : version_end])
-    return _owned(frame, version, owned[layout.results_at : layout.results_end], layout, path, checked=checked)
+    if results is None:
+        return _owned(frame, version, bytes(owned[layout.results_at : layout.results_end]), layout, path)
+    return _Owned(
+        sections=frame.sections,
+        sections_text=frame.sections_text,
+        names=frame.names,
+        version=version,
+        results=results,
+        padded=layout.padded,
+        layout=layout,
+    )
 
 
 def _frame(sections: dict[str, Any], sections_text: bytes, progress: dict[str, Any], path: Path) -> _Frame:
@@ -224,10 +252,8 @@ def _frame(sections: dict[str, Any], sections_text: bytes, progress: dict[str, A
     return _Frame(sections, sections_text, tuple(names) if names is not None else None)
 
 
-def _owned(
-    frame: _Frame, version: Any, results: bytes, layout: _Layout | None, path: Path, *, checked: bool
-) -> _Owned:
-    if not checked and results.translate(None, _RESULT_BYTES):
+def _owned(frame: _Frame, version: Any, results: bytes, layout: _Layout | None, path: Path) -> _Owned:
+    if results.translate(None, _RESULT_BYTES):
         index = next(i for i, c in enumerate(results) if c not in _RESULT_BYTES)
         raise ConfigError(
             f"foreign character {results[index:index + 1].decode('utf-8', 'replace')!r} at game {index}",
@@ -257,7 +283,11 @@ def _toml(data: bytes, path: Path) -> dict[str, Any]:
 
 @dataclass(slots=True)
 class _Journal:
-    """A journal folded up to its end: the owned part at its checkpoint, with every change since applied."""
+    """A journal folded up to its end: the owned part at its checkpoint, with every change since applied.
+
+    Changed in place as lines are read (a million games' owned part is not copied for
+    each): whoever gets one reads it before the next read of the journal.
+    """
 
     inode: int
     head: bytes  #: the start of its first line (a journal replaced may get the inode of the one before)
@@ -268,11 +298,16 @@ class _Journal:
     layout: _Layout | None
     claims: dict[int, Claim]
     hooks: dict[str, PendingHook]
+    #: the results of ``owned`` without padding, decoded when first asked for after a line changed them
+    results: str | None = None
 
     def apply(self, line: Mapping[str, Any]) -> None:
         version = int(line["v"])
         if self.layout is not None:
-            for number, char in line.get("results", {}).items():
+            changes = line.get("results", {})
+            if changes:
+                self.results = None
+            for number, char in changes.items():
                 self.owned[self.layout.results_at + int(number)] = ord(char)
             self.owned[self.layout.version_at : self.layout.version_at + VERSION_WIDTH] = (
                 f"{version:<{VERSION_WIDTH}d}".encode()
@@ -281,8 +316,14 @@ class _Journal:
         _merge(self.claims, line.get("claims", {}), Claim.from_json, int)
         _merge(self.hooks, line.get("hooks", {}), PendingHook.from_json, str)
 
-    def copy(self) -> _Journal:
-        return dataclasses.replace(self, owned=bytearray(self.owned), claims=dict(self.claims), hooks=dict(self.hooks))
+    def parsed(self, path: Path) -> _Owned:
+        """The owned part, parsed (the results string decoded only when a line has changed it)."""
+        if self.layout is None:
+            return _parse_owned(bytes(self.owned), path)
+        if self.results is None:
+            at, end = self.layout.results_at, self.layout.results_end
+            self.results = str(memoryview(self.owned)[at:end], "ascii").rstrip(UNPLAYED)
+        return _parse_laid_out(self.owned, self.layout, path, results=self.results)
 
 
 def _merge(target: dict[Any, Any], changes: Mapping[str, Any], make: Any, key: Any) -> None:
@@ -300,7 +341,10 @@ class _JournalReader:
         self.cache: dict[Path, _Journal] = {}
 
     def read(self, path: Path) -> _Journal | None:
-        """The folded journal of tourney file ``path``; ``None`` when there is none or it is unreadable."""
+        """The folded journal of tourney file ``path``; ``None`` when there is none or it is unreadable.
+
+        It is this reader's own, folded further by its next read of ``path``.
+        """
         try:
             fd = os.open(journal_path(path), os.O_RDONLY)
         except OSError:
@@ -325,7 +369,18 @@ class _JournalReader:
                 log.warning("%s: an unreadable line was skipped", journal_path(path))
         state.offset += end
         self.cache[path] = state
-        return state.copy()
+        return state
+
+    def appended(self, path: Path, journal: _Journal, line: bytes, *, at: int, results: str) -> None:
+        """Fold ``line`` into ``journal``, read from ``path``'s journal: this process has just appended
+        it at offset ``at``, leaving the results string ``results`` (unpadded). So its next read has
+        nothing to read back nor to decode, unless another process has written since."""
+        if self.cache.get(path) is not journal or journal.offset != at:
+            self.cache.pop(path, None)  # not appended where the reading stopped (after a fragment?): read afresh
+            return
+        journal.apply(json.loads(line))
+        journal.offset += len(line)
+        journal.results = results
 
     @staticmethod
     def _start(fd: int, inode: int, path: Path) -> _Journal | None:
@@ -392,16 +447,18 @@ class _State:
 
 def _load(path: Path) -> _State:
     data = read_bytes(path)
-    head, owned_text = _split(data)
+    start = _owned_start(data)
+    head = data[:start]
     journal = _journals.read(path)
-    current = journal is not None and owned_text == journal.owned  # the usual case, tested at memory speed
-    owned = _parse_owned(owned_text, path, checked=current)
+    # The usual case, told at memory speed without copying the owned part: the file holds the journal's.
+    if journal is not None and len(data) - start == len(journal.owned) and data.endswith(journal.owned):
+        return _resolved(path, data, head, journal.parsed(path), journal, repair="")
+    owned_text = data[start:]
+    owned = _parse_owned(owned_text, path)
     repair = ""
     if journal is None:
         layout_ok = owned.layout is not None and owned.version is not None
         repair = "journal" if layout_ok else "layout"  # "layout": an XBoard import, a hand-made or older file
-    elif current:
-        pass
     elif owned.version is not None and owned.version == journal.version:
         repair = "hand edit"
     elif owned.version is None or owned.version < journal.version:
@@ -410,9 +467,14 @@ def _load(path: Path) -> _State:
             owned_text == _owned_at(path, journal, owned.version)
         )
         repair = "behind" if interrupted else "stale"
-        owned = _parse_owned(bytes(journal.owned), path, checked=True)
+        owned = journal.parsed(path)
     else:  # the file is newer than its journal (the journal was replaced): the file wins
         repair = "journal"
+    return _resolved(path, data, head, owned, journal, repair=repair)
+
+
+def _resolved(path: Path, data: bytes, head: bytes, owned: _Owned, journal: _Journal | None, *, repair: str) -> _State:
+    """The state of file ``data`` read with ``journal``: its ``head`` and the owned part that holds."""
     tourney = _model(path, head, owned)
     if journal is not None:
         tourney.claims.update(journal.claims)
@@ -553,22 +615,29 @@ def _checkpoint(path: Path, head: bytes | None, tourney: Tourney, *, version: in
 def _changed_results(before: str, after: str) -> dict[int, str]:
     """Results characters that differ (beyond a string's end counts as not played).
 
-    Equal stretches compare at memory speed: blocks, then sub-blocks, then
-    characters, so a change of one game in a million costs a few comparisons.
+    Equal stretches compare at memory speed: blocks of ``after`` against ``before`` in
+    place, then sub-blocks, then characters, so a change of one game in a million costs
+    a few comparisons, and neither string is padded or copied but a block at a time.
+    Past the shorter string's end, the games played in the longer one differ. A game
+    claimed after the last one played, or the last one released, changes only that:
+    one comparison tells.
     """
-    length = max(len(before), len(after))
-    before, after = before.ljust(length, UNPLAYED), after.ljust(length, UNPLAYED)
+    common = min(len(before), len(after))
+    shorter, longer = (before, after) if len(before) == common else (after, before)
     changes: dict[int, str] = {}
-
-    def compare(start: int, end: int, step: int) -> None:
+    # No reference cycle (a recursive closure) may hold the strings: freed at once, their memory is reused.
+    stretches = [] if len(longer) > common and longer.startswith(shorter) else [(0, common, 1 << 16)]
+    while stretches:
+        start, end, step = stretches.pop()
         for at in range(start, end, step):
-            if before[at : at + step] != after[at : at + step]:
+            block = after[at : min(at + step, end)]
+            if not before.startswith(block, at):
                 if step == 1:
-                    changes[at] = after[at]
+                    changes[at] = block
                 else:
-                    compare(at, min(at + step, end), max(1, step // 64))
-
-    compare(0, length, 1 << 18)
+                    stretches.append((at, min(at + step, end), max(1, step // 64)))
+    for match in _PLAYED.finditer(longer, common):
+        changes[match.start()] = match.group() if longer is after else UNPLAYED
     return changes
 
 
@@ -606,7 +675,8 @@ class _Before:
         )
 
     def unchanged(self, tourney: Tourney) -> bool:
-        return (self.results, self.claims, self.hooks) == (tourney.results, tourney.claims, tourney.hooks)
+        # The results last: they may be millions of characters, and claims change with them.
+        return self.claims == tourney.claims and self.hooks == tourney.hooks and self.results == tourney.results
 
     def structure_changed(self, tourney: Tourney) -> bool:
         """Whether anything but results, claims and hooks changed: that takes a checkpoint."""
@@ -639,11 +709,16 @@ def _append(path: Path, state: _State, tourney: Tourney, before: _Before) -> boo
         line["claims"] = claims
     if hooks := _changed(before.hooks, tourney.hooks):
         line["hooks"] = hooks
-    append_checked(journal_path(path), (json.dumps(line, ensure_ascii=False) + "\n").encode("utf-8"))
+    encoded = (json.dumps(line, ensure_ascii=False) + "\n").encode("utf-8")
+    at = append_checked(journal_path(path), encoded)
+    _journals.appended(path, journal, encoded, at=at, results=tourney.results.rstrip(UNPLAYED))
     base = len(state.head)
     results_at, version_at = base + owned.layout.results_at, base + owned.layout.version_at
-    padded = before.results.ljust(total, UNPLAYED)
-    edits = [(results_at + n, padded[n].encode("ascii"), c.encode("ascii")) for n, c in changes.items()]
+    old = before.results
+    edits = [
+        (results_at + n, (old[n] if n < len(old) else UNPLAYED).encode("ascii"), c.encode("ascii"))
+        for n, c in changes.items()
+    ]
     old_version = f"{tourney.version:<{VERSION_WIDTH}d}".encode()
     edits.append((version_at, old_version, f"{version:<{VERSION_WIDTH}d}".encode()))
     # The journal line is the durable record of the change (fsynced), so the file need not be: a power
