@@ -60,7 +60,7 @@ import tomli_w
 from tmanager.errors import ConfigError, StateError
 from tmanager.files import (
     LOCK_TIMEOUT,
-    append_checked,
+    append_line,
     atomic_write,
     decode,
     lock,
@@ -709,9 +709,9 @@ def _append(path: Path, state: _State, tourney: Tourney, before: _Before) -> boo
         line["claims"] = claims
     if hooks := _changed(before.hooks, tourney.hooks):
         line["hooks"] = hooks
-    encoded = (json.dumps(line, ensure_ascii=False) + "\n").encode("utf-8")
-    at = append_checked(journal_path(path), encoded)
-    _journals.appended(path, journal, encoded, at=at, results=tourney.results.rstrip(UNPLAYED))
+    text = json.dumps(line, ensure_ascii=False)
+    at = append_line(journal_path(path), text)  # after a fragment a power cut left, cut off first
+    _journals.appended(path, journal, f"{text}\n".encode(), at=at, results=tourney.results.rstrip(UNPLAYED))
     base = len(state.head)
     results_at, version_at = base + owned.layout.results_at, base + owned.layout.version_at
     old = before.results
