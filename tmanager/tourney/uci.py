@@ -35,6 +35,7 @@ import asyncio
 import contextlib
 import functools
 import logging
+import typing
 from collections.abc import Iterator
 
 import chess
@@ -100,8 +101,11 @@ class UciEngine(chess.engine.UciProtocol):
             lines, self._held = self._held, None
             for line in lines:
                 chess.engine.LOGGER.debug("%s: << %s", self, line)
-            stdin = self.transport.get_pipe_transport(0) if self.transport is not None else None
-            if lines and isinstance(stdin, asyncio.WriteTransport):
+            if lines:
+                assert self.transport is not None, "cannot send lines before the connection is made"
+                # Duck-typed as python-chess's send_line does: uvloop's pipe transports are no
+                # subclasses of asyncio.WriteTransport.
+                stdin = typing.cast(asyncio.WriteTransport, self.transport.get_pipe_transport(0))
                 stdin.write("".join(f"{line}\n" for line in lines).encode())
 
     def _position_line(self, board: chess.Board, game: object) -> str:
