@@ -220,6 +220,9 @@ def test_set_result_pads_replaces_and_trims_the_results_string() -> None:
         tourney.results = results
         tourney.set_result(number, char)
         assert tourney.results == (padded[:number] + char + padded[number + 1 :]).rstrip()
+    for wrong in ("", "+-", "x"):  # neither nothing nor two results: every later game would move
+        with pytest.raises(ValueError):
+            tourney.set_result(2, wrong)
 
 
 @pytest.mark.parametrize("kind", ["round-robin", "gauntlet", "swiss"])

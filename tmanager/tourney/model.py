@@ -475,7 +475,7 @@ class Tourney:
             counts[OVERSTEP] = max(ms, counts.get(OVERSTEP, 0))
 
     def set_result(self, number: int, char: str) -> None:
-        if char not in RESULT_CHARS:
+        if len(char) != 1 or char not in RESULT_CHARS:  # "" or "+-" would shift every later result
             raise ValueError(f"bad result character {char!r}")
         # The string may be millions of games long: a game claimed or released at its end (the usual
         # changes) takes one copy of it, any other change two.
