@@ -64,10 +64,8 @@ def report(tourney: Tourney, fmt: crosstable.Format = "text") -> str:
         if live is not None and live.moves:
             clocked = all(tourney.plays_on_a_clock(name) for name in (live.white, live.black))
             clocks = f"clocks {live.white_clock:.1f} s – {live.black_clock:.1f} s, " if clocked else ""
-            lines.append(
-                f"    {live.white} – {live.black}: {live.last_moves(LIVE_MOVES)}"
-                f" ({clocks}{now - live.updated:.0f} s ago)"
-            )
+            ago = max(0.0, now - live.updated)  # written since `now` was read: "-0 s ago" otherwise
+            lines.append(f"    {live.white} – {live.black}: {live.last_moves(LIVE_MOVES)} ({clocks}{ago:.0f} s ago)")
     for engine, counts in sorted(tourney.faults.items()):
         lines.append(f"  faults of {engine}: {describe_faults(counts)[1]}")
     if tourney.finished_count:
