@@ -204,7 +204,8 @@ def _parse_owned(owned: bytes, path: Path) -> _Owned:
         if not isinstance(results, str):
             raise ConfigError("must be str (text)", file=path, field="progress.results")
         parsed = _frame(data, json.dumps(data, sort_keys=True, default=str).encode(), progress, path)
-        return _owned(parsed, progress.get("version"), results.encode("utf-8"), None, path)
+        encoded = results.encode("utf-8")
+        return _owned(parsed, progress.get("version"), _results(encoded, path), len(encoded), None, path)
     return _parse_laid_out(owned, layout, path)
 
 
@@ -227,16 +228,8 @@ def _parse_laid_out(owned: bytes | bytearray, layout: _Layout, path: Path, *, re
         _frames[key] = frame
     version = int(owned[layout.version_at : version_end])
     if results is None:
-        return _owned(frame, version, bytes(owned[layout.results_at : layout.results_end]), layout, path)
-    return _Owned(
-        sections=frame.sections,
-        sections_text=frame.sections_text,
-        names=frame.names,
-        version=version,
-        results=results,
-        padded=layout.padded,
-        layout=layout,
-    )
+        results = _results(bytes(owned[layout.results_at : layout.results_end]), path)
+    return _owned(frame, version, results, layout.padded, layout, path)
 
 
 def _frame(sections: dict[str, Any], sections_text: bytes, progress: dict[str, Any], path: Path) -> _Frame:
@@ -252,7 +245,8 @@ def _frame(sections: dict[str, Any], sections_text: bytes, progress: dict[str, A
     return _Frame(sections, sections_text, tuple(names) if names is not None else None)
 
 
-def _owned(frame: _Frame, version: Any, results: bytes, layout: _Layout | None, path: Path) -> _Owned:
+def _results(results: bytes, path: Path) -> str:
+    """A results string as written, checked, without its padding."""
     if results.translate(None, _RESULT_BYTES):
         index = next(i for i, c in enumerate(results) if c not in _RESULT_BYTES)
         raise ConfigError(
@@ -261,6 +255,10 @@ def _owned(frame: _Frame, version: Any, results: bytes, layout: _Layout | None, 
             field="progress.results",
             hint='use only "+", "-", "=", "*" and space',
         )
+    return results.decode("ascii").rstrip(UNPLAYED)
+
+
+def _owned(frame: _Frame, version: Any, results: str, padded: int, layout: _Layout | None, path: Path) -> _Owned:
     if version is not None and (isinstance(version, bool) or not isinstance(version, int) or version < 0):
         raise ConfigError("must be a whole number", file=path, field="progress.version")
     return _Owned(
@@ -268,8 +266,8 @@ def _owned(frame: _Frame, version: Any, results: bytes, layout: _Layout | None, 
         sections_text=frame.sections_text,
         names=frame.names,
         version=version,
-        results=results.decode("ascii").rstrip(UNPLAYED),
-        padded=len(results),
+        results=results,
+        padded=padded,
         layout=layout if version is not None else None,
     )
 
