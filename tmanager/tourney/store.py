@@ -369,15 +369,17 @@ class _JournalReader:
         self.cache[path] = state
         return state
 
-    def appended(self, path: Path, journal: _Journal, line: bytes, *, at: int, results: str) -> None:
+    def appended(
+        self, path: Path, journal: _Journal, line: Mapping[str, Any], *, at: int, size: int, results: str
+    ) -> None:
         """Fold ``line`` into ``journal``, read from ``path``'s journal: this process has just appended
-        it at offset ``at``, leaving the results string ``results`` (unpadded). So its next read has
-        nothing to read back nor to decode, unless another process has written since."""
+        it, ``size`` bytes at offset ``at``, leaving the results string ``results`` (unpadded). So its
+        next read has nothing to read back nor to decode, unless another process has written since."""
         if self.cache.get(path) is not journal or journal.offset != at:
             self.cache.pop(path, None)  # not appended where the reading stopped (after a fragment?): read afresh
             return
-        journal.apply(json.loads(line))
-        journal.offset += len(line)
+        journal.apply(line)
+        journal.offset += size
         journal.results = results
 
     @staticmethod
@@ -450,7 +452,7 @@ def _load(path: Path) -> _State:
     journal = _journals.read(path)
     # The usual case, told at memory speed without copying the owned part: the file holds the journal's.
     if journal is not None and len(data) - start == len(journal.owned) and data.endswith(journal.owned):
-        return _resolved(path, data, head, journal.parsed(path), journal, repair="")
+        return _resolved(path, len(data), head, journal.parsed(path), journal, repair="")
     owned_text = data[start:]
     owned = _parse_owned(owned_text, path)
     repair = ""
@@ -468,18 +470,18 @@ def _load(path: Path) -> _State:
         owned = journal.parsed(path)
     else:  # the file is newer than its journal (the journal was replaced): the file wins
         repair = "journal"
-    return _resolved(path, data, head, owned, journal, repair=repair)
+    return _resolved(path, len(data), head, owned, journal, repair=repair)
 
 
-def _resolved(path: Path, data: bytes, head: bytes, owned: _Owned, journal: _Journal | None, *, repair: str) -> _State:
-    """The state of file ``data`` read with ``journal``: its ``head`` and the owned part that holds."""
+def _resolved(path: Path, size: int, head: bytes, owned: _Owned, journal: _Journal | None, *, repair: str) -> _State:
+    """The state of a file of ``size`` bytes read with ``journal``: its ``head`` and the owned part that holds."""
     tourney = _model(path, head, owned)
     if journal is not None:
         tourney.claims.update(journal.claims)
         tourney.hooks = dict(journal.hooks)
     tourney.version = max(owned.version or 0, journal.version if journal else 0)
     _check_names(tourney, owned, path)
-    return _State(len(data), head, owned, journal, tourney, repair)
+    return _State(size, head, owned, journal, tourney, repair)
 
 
 def _owned_at(path: Path, journal: _Journal, version: int) -> bytes:
@@ -709,7 +711,8 @@ def _append(path: Path, state: _State, tourney: Tourney, before: _Before) -> boo
         line["hooks"] = hooks
     text = json.dumps(line, ensure_ascii=False)
     at = append_line(journal_path(path), text)  # after a fragment a power cut left, cut off first
-    _journals.appended(path, journal, f"{text}\n".encode(), at=at, results=tourney.results.rstrip(UNPLAYED))
+    size = len(text.encode("utf-8")) + 1  # the newline
+    _journals.appended(path, journal, line, at=at, size=size, results=tourney.results.rstrip(UNPLAYED))
     base = len(state.head)
     results_at, version_at = base + owned.layout.results_at, base + owned.layout.version_at
     old = before.results
