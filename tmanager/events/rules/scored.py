@@ -540,7 +540,8 @@ class ScoreRules(DivisionRules):
             i, team = place[number]
             return f"{label(division.player(number))} (#{i} of {team[0].team}, by rating)"
 
-        for index, (number, pairing) in enumerate(enumerate(schedule, n)):
+        for index, pairing in enumerate(schedule):
+            number = n + index
             record = division.round(number, create=True)
             if record.boards or record.byes:
                 raise StateError(f"round {number} already has games or byes: TeamRoundRobin pairs whole rounds")
