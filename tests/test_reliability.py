@@ -106,6 +106,35 @@ def test_a_signal_while_run_starts_ends_it_with_one_line(tmp_path: Path, delay: 
     assert "*" not in store.read(path).results
 
 
+def test_python_m_ends_with_130_after_an_interrupt_inside_exec_d_code(tmp_path: Path) -> None:
+    """A Ctrl-C or SIGTERM that lands in code that dataclasses build with exec() (during an import)
+    makes CPython end a `python -m` process by SIGINT, whatever status it exits with, unless another
+    exec() follows: the command must still end with 130. Where a signal lands is left to chance, so
+    here each signal handler first raises and catches a KeyboardInterrupt in exec()'d code. (`work`:
+    `run` imports numpy for its final report, whose namedtuples exec() again.)"""
+    (tmp_path / "interrupted_in_exec.py").write_text(
+        "import runpy, signal\n"
+        "install = signal.signal\n"
+        "def landing_in_exec(handler):\n"
+        "    def handle(signum, frame):\n"
+        "        try:\n"
+        "            exec('raise KeyboardInterrupt')\n"
+        "        except KeyboardInterrupt:\n"
+        "            pass\n"
+        "        return handler(signum, frame)\n"
+        "    return handle\n"
+        "signal.signal = lambda sig, h: install(sig, landing_in_exec(h) if callable(h) else h)\n"
+        "runpy.run_module('tmanager', run_name='__main__', alter_sys=True)\n"
+    )
+    path = fast_tourney(tmp_path / "t.toml", cycles=40)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)])}
+    work = subprocess.Popen([sys.executable, "-m", "interrupted_in_exec", "work", str(path)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    wait_for(lambda: bool(store.read(path).claims), timeout=60)
+    work.send_signal(signal.SIGTERM)
+    assert work.wait(timeout=30) == 130, work.stderr.read() if work.stderr else ""
+
+
 def test_run_replaces_its_only_worker_when_it_is_killed(tmp_path: Path) -> None:
     path = fast_tourney(tmp_path / "t.toml", players=3, cycles=4, extra=hooks_extra(tmp_path))
     run = subprocess.Popen([sys.executable, "-m", "tmanager", "run", str(path), "--workers", "1"],

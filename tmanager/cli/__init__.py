@@ -104,6 +104,10 @@ def _examples(module: ModuleType) -> str | None:
     return f"examples:\n{examples.rstrip()}" if examples else None
 
 
+#: The exit status of a command stopped by Ctrl-C or SIGTERM (128 + SIGINT, as shells report it).
+INTERRUPTED = 130
+
+
 def _interrupt(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt
 
@@ -126,7 +130,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         print("tmanager: interrupted", file=sys.stderr)
-        return 130
+        return INTERRUPTED
     except BrokenPipeError:
         return _reader_gone()
     return status

@@ -27,6 +27,7 @@ from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING
 
+from tmanager.cli import INTERRUPTED
 from tmanager.cli.status import match_lines, report
 from tmanager.core import sprt
 from tmanager.errors import ConfigError, TManagerError
@@ -150,7 +151,7 @@ def command(args: argparse.Namespace) -> int:
         return failure
     if stopping:
         print("stopped; run the same command again to resume", file=sys.stderr)
-        return 130
+        return INTERRUPTED
     return 0 if monitor.finished(tourney) else 1
 
 

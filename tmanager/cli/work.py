@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from tmanager.cli import INTERRUPTED
 from tmanager.logs import setup_logging
 from tmanager.tourney.worker import work
 
@@ -41,4 +42,4 @@ def command(args: argparse.Namespace) -> int:
     played, stopped = work(args.file, max_games=args.games, log_engines=args.log_engines, concurrency=args.concurrency)
     # On stdout: under `run` (which stops its workers itself) it goes nowhere.
     print(f"{played} game(s) played" + ("; stopped by a signal, its game given back" if stopped else ""))
-    return 130 if stopped else 0
+    return INTERRUPTED if stopped else 0
