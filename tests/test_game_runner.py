@@ -19,7 +19,7 @@ from tmanager.core.timecontrol import TimeControl
 from tmanager.errors import ConfigError
 from tmanager.tourney.adjudication import Adjudication
 from tmanager.tourney.engines import EngineSpec, command_line, find_definition, load_definition
-from tmanager.tourney.play import EnginePool, GameRecord, GameSpec, play_game
+from tmanager.tourney.play import EnginePool, GameRecord, GameSpec, _NotationExporter, play_game
 
 
 def spec(definition: str, name: str | None = None, **changes: object) -> EngineSpec:
@@ -185,6 +185,26 @@ def test_pgn_notation_and_minimal_pgn(notation: str, first: str) -> None:
     assert game is not None and not game.errors and len(list(game.mainline_moves())) == 8
     assert list(game.headers) == ["Event", "Site", "Date", "Round", "White", "Black", "Result", "GameNumber"]
     assert "{" not in minimal.pgn and first in minimal.pgn
+
+
+@pytest.mark.parametrize(("variant", "fen", "opening"), [
+    # A rook that goes e1-h1 where the king stood on e1 at the start (not castling: the king has moved).
+    ("chess", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", ("e1d1", "e8d8", "h1e1", "a8a7", "e1h1")),
+    ("chess", "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 9", ("e8g8", "e1c1")),  # black first, both castle
+    ("chess960", "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1", ("e1g1", "e8b8")),  # king takes rook
+])
+def test_a_uci_pgn_is_what_python_chess_writes(variant: str, fen: str, opening: tuple[str, ...]) -> None:
+    """UCI notation is written without a move tree or a board replay: python-chess's exporter, reading
+    the game back and writing it again, must give the very same text, with the same moves and comments."""
+    record = play(spec("random-uci", "A"), spec("random-uci", "B"), notation="uci", comments=True, variant=variant,
+                  start_fen=fen, opening_moves=opening, adjudication=Adjudication(max_moves=12))
+    game = chess.pgn.read_game(io.StringIO(record.pgn))
+    assert game is not None and not game.errors
+    assert tuple(m.uci() for m in game.mainline_moves())[: len(opening)] == opening
+    comments = [node.comment for node in game.mainline()]
+    assert comments[len(opening) - 1] == "book" and all(comments[len(opening):-1])
+    assert comments[-1].endswith(record.reason)
+    assert game.accept(_NotationExporter("uci")) + "\n\n" == record.pgn
 
 
 def test_the_final_position_comes_as_epd() -> None:

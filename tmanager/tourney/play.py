@@ -18,6 +18,7 @@ import contextlib
 import contextvars
 import ctypes
 import datetime as dt
+import functools
 import logging
 import os
 import shutil
@@ -614,12 +615,21 @@ def _score_text(score: chess.engine.Score) -> str:
     return "0.00" if not cp else f"{cp / 100:+.2f}"
 
 
-def start_board(spec: GameSpec) -> chess.Board:
-    """The position the game starts from, before the opening moves."""
-    board_class, chess960 = variant_board(spec.variant)
-    if spec.start_fen:
-        return board_class(spec.start_fen, chess960=chess960)
+def start_board(variant: str, start_fen: str | None) -> chess.Board:
+    """The position a game of ``variant`` starts from (``start_fen``, else the usual one), before the opening."""
+    board_class, chess960 = variant_board(variant)
+    if start_fen:
+        return board_class(start_fen, chess960=chess960)
     return board_class(chess960=chess960)
+
+
+@functools.lru_cache(maxsize=256)
+def _opening(variant: str, start_fen: str | None, moves: tuple[str, ...]) -> tuple[chess.Move, ...]:
+    """The opening ``moves``, checked legal once: both games of a pair play the same (one after the
+    other, mostly: a small cache holds them), and pushing checked moves costs a quarter of parsing
+    and checking them (milliseconds for a long opening, with hundreds of games starting together)."""
+    board = start_board(variant, start_fen)
+    return tuple(board.push_uci(uci) for uci in moves)
 
 
 #: Called after every move with the board and both clocks' remaining seconds (white, black);
@@ -634,9 +644,9 @@ async def play_game(
     its options or the variant) raises :class:`ConfigError` before any move, and is never a game."""
     own_pool = pool is None
     pool = pool or EnginePool()
-    board = start_board(spec)
-    for uci in spec.opening_moves:
-        board.push_uci(uci)
+    board = start_board(spec.variant, spec.start_fen)
+    for move in _opening(spec.variant, spec.start_fen, spec.opening_moves):
+        board.push(move)
     opening_plies = len(board.move_stack)
     limits = {chess.WHITE: spec.white_limits, chess.BLACK: spec.black_limits}
     clocks = {color: limits[color].new_clock() for color in (chess.WHITE, chess.BLACK)}
@@ -875,7 +885,8 @@ _MINIMAL_TAGS = ("GameNumber", "Pair")
 
 
 def _pgn(spec: GameSpec, board: chess.Board, ending: _GameOver, *, comments: list[str], opening_plies: int) -> str:
-    game = chess.pgn.Game.from_board(board)
+    root = board.root()
+    game = chess.pgn.Game.from_board(root)  # the start position's tags (FEN, SetUp, Variant), no moves yet
     now = dt.datetime.now()
     headers = game.headers
     headers["Event"] = spec.tags.get("Event", "?")
@@ -890,6 +901,7 @@ def _pgn(spec: GameSpec, board: chess.Board, ending: _GameOver, *, comments: lis
             headers[key] = value
     for key in list(headers):  # names are checked when the tourney file is read; this holds whatever comes
         headers[key] = tag_value(headers[key])
+    move_comments: list[str] = []
     if not spec.minimal:
         headers["TimeControl"] = spec.white_limits.pgn_tag()
         if spec.black_limits != spec.white_limits:
@@ -897,20 +909,60 @@ def _pgn(spec: GameSpec, board: chess.Board, ending: _GameOver, *, comments: lis
             headers["BlackTimeControl"] = spec.black_limits.pgn_tag()
         headers["Termination"] = ending.termination
         headers["PlyCount"] = str(len(board.move_stack))
-        node: chess.pgn.GameNode = game
-        for ply in range(len(board.move_stack)):
-            node = node.variations[0]
-            if ply < opening_plies:
-                node.comment = "book" if ply == opening_plies - 1 else ""
-            elif ply - opening_plies < len(comments):
-                node.comment = comments[ply - opening_plies]
-        node.comment = f"{node.comment}, {ending.reason}" if node.comment else ending.reason
+        move_comments = [""] * opening_plies + comments
+        if opening_plies:
+            move_comments[opening_plies - 1] = "book"
+        del move_comments[len(board.move_stack):]
+        move_comments += [""] * (len(board.move_stack) - len(move_comments))
+        if move_comments:
+            last = move_comments[-1]
+            move_comments[-1] = f"{last}, {ending.reason}" if last else ending.reason
+        elif not board.move_stack:
+            game.comment = ending.reason
+    if spec.notation == "uci":
+        # Without a move tree: python-chess's exporter replays the game twice over to visit it
+        # (milliseconds for a long one, with hundreds of games ending together), and UCI needs no board.
+        return _uci_pgn(game, root, board.move_stack, move_comments, ending.result)
+    node: chess.pgn.GameNode = game
+    for ply, move in enumerate(board.move_stack):
+        node = node.add_variation(move, comment=move_comments[ply] if ply < len(move_comments) else "")
     exporter = (
         chess.pgn.StringExporter(columns=None) if spec.notation == "san" else _NotationExporter(spec.notation)
     )
     text = game.accept(exporter) + "\n\n"
     _free(game)
     return text
+
+
+def _uci_pgn(
+    game: chess.pgn.Game, root: chess.Board, moves: list[chess.Move], comments: list[str], result: str
+) -> str:
+    """What ``game.accept(_NotationExporter("uci"))`` writes for ``game`` with ``moves`` and their
+    ``comments`` added, but fed to python-chess's exporter token by token, without a board."""
+    exporter = chess.pgn.StringExporter(columns=None)
+    exporter.begin_game()
+    exporter.begin_headers()
+    for name, value in game.headers.items():
+        exporter.visit_header(name, value)
+    exporter.end_headers()
+    if game.comment:
+        exporter.visit_comment(game.comment)
+    turn, number = root.turn, root.fullmove_number
+    for ply, move in enumerate(moves):
+        if turn == chess.WHITE:
+            exporter.write_token(f"{number}. ")
+        elif exporter.force_movenumber:
+            exporter.write_token(f"{number}... ")
+        exporter.write_token(move.uci() + " ")  # the move stack holds them in the board's own notation
+        exporter.force_movenumber = False
+        if ply < len(comments) and comments[ply]:
+            exporter.visit_comment(comments[ply])
+        if turn == chess.BLACK:
+            number += 1
+        turn = not turn
+    exporter.visit_result(result)
+    exporter.end_game()
+    return exporter.result() + "\n\n"
 
 
 def _free(game: chess.pgn.Game) -> None:
