@@ -11,12 +11,14 @@ import sys
 import time
 from pathlib import Path
 
+import chess
 import psutil
 import pytest
 
 from tests.conftest import ROOT, assert_consistent, run_cli
 from tmanager import files
 from tmanager.tourney import store
+from tmanager.tourney.live import PositionView
 from tmanager.tourney.model import Claim
 
 PYENGINE = ROOT / "engines" / "pyengine.py"
@@ -215,6 +217,20 @@ def test_progress_lines_when_not_a_terminal(tmp_path: Path) -> None:
     assert re.search(r"2/2 done, 0 playing, elapsed \d:\d\d:\d\d", done.stderr), done.stderr
 
 
+def test_a_position_view_grows_with_its_game_and_starts_afresh_with_another() -> None:
+    view, board = PositionView(), chess.Board()
+    for move in ("e2e4", "e7e5", "g1f3"):
+        board.push_uci(move)
+        seen = view(board, 9.5, 8.25)
+        assert seen["moves"] == [m.uci() for m in board.move_stack] and seen["fen"] == board.fen()
+    assert seen["start_fen"] == chess.STARTING_FEN and (seen["white_clock"], seen["black_clock"]) == (9.5, 8.25)
+    other = chess.Board("4k3/8/8/8/8/8/8/4K2R w K - 0 1")
+    other.push_uci("e1g1")
+    assert view(other, 1, 1) | {"white_clock": 0} == {"start_fen": "4k3/8/8/8/8/8/8/4K2R w K - 0 1",
+                                                        "moves": ["e1g1"], "fen": other.fen(),
+                                                        "white_clock": 0, "black_clock": 1}
+
+
 def test_games_in_progress_are_published_live(tmp_path: Path) -> None:
     import json
 
@@ -223,10 +239,14 @@ def test_games_in_progress_are_published_live(tmp_path: Path) -> None:
     wait_for(lambda: bool(claims_of(path, worker.pid)))
     game = claims_of(path, worker.pid)[0]
     live = store.read(path).live_dir / f"{game}.json"
-    wait_for(lambda: live.exists() and len(json.loads(live.read_text())["moves"]) >= 2)
+    wait_for(lambda: live.exists() and len(json.loads(live.read_text())["moves"]) >= 12)  # several writes
     state = json.loads(live.read_text())
     assert state["game"] == game and {state["white"], state["black"]} == {"E0", "E1"}
-    assert state["white_clock"] >= 0 and "fen" in state and "start_fen" in state
+    assert state["white_clock"] >= 0
+    board = chess.Board(state["start_fen"])
+    for move in state["moves"]:
+        board.push_uci(move)
+    assert board.fen() == state["fen"]
     # `status` shows the last moves under the game's claim, numbered, in SAN (the game goes on meanwhile).
     shown = run_cli("status", path).stdout
     players = f"{state['white']} – {state['black']}"

@@ -47,7 +47,7 @@ from tmanager.errors import ConfigError, EngineError, StateError, TManagerError
 from tmanager.logs import setup_logging
 from tmanager.tourney import store
 from tmanager.tourney.engines import EngineSpec
-from tmanager.tourney.live import LiveGame
+from tmanager.tourney.live import LiveGame, PositionView
 from tmanager.tourney.model import Participant, Settings, Tourney, resolve_engine
 from tmanager.tourney.play import EnginePool, GameRecord, GameSpec, play_game
 from tmanager.tourney.worker import Lane, Worker, load_book
@@ -142,6 +142,7 @@ def play_remote(
             raise EngineMissing(worker.address, p.name, str(exc)) from None
 
     reported = -LIVE_SECONDS
+    view = PositionView()
 
     def on_move(board: chess.Board, white_clock: float, black_clock: float) -> None:
         # The scheduler cancels the task when its coordinator releases it or disconnects.
@@ -152,7 +153,7 @@ def play_remote(
         now = time.monotonic()
         if now - reported >= LIVE_SECONDS:
             reported = now
-            position = LiveGame.position(board, white_clock, black_clock)
+            position = view(board, white_clock, black_clock)
             worker.log_event(LIVE_TOPIC, {"key": task_key, "position": position})
 
     loop, pool = _engine_loop()

@@ -22,6 +22,34 @@ if TYPE_CHECKING:
     from tmanager.tourney.play import GameSpec
 
 
+class PositionView:
+    """One game's position as plain data, for :class:`LiveGame` (a Dask task sends it to its coordinator).
+
+    A game's board only moves forward, so the start position's FEN is read once and the
+    list of moves grows by the moves since the last view: rebuilt whole at every write,
+    they cost as much as everything else the manager does for a move (a FEN is 64
+    squares read one by one, and the moves of a long game are hundreds).
+    """
+
+    def __init__(self) -> None:
+        self._start_fen = ""
+        self._moves: list[str] = []
+
+    def __call__(self, board: chess.Board, white_clock: float, black_clock: float) -> dict[str, Any]:
+        stack = board.move_stack
+        if not self._start_fen or len(stack) < len(self._moves):  # another game's board: start afresh
+            self._start_fen = board.root().fen()
+            self._moves = []
+        self._moves.extend(move.uci() for move in stack[len(self._moves):])
+        return {
+            "start_fen": self._start_fen,
+            "moves": list(self._moves),  # a copy: a report may be sent after the next move
+            "fen": board.fen(),
+            "white_clock": round(white_clock, 3),
+            "black_clock": round(black_clock, 3),
+        }
+
+
 class LiveGame:
     """Publishes a game in progress as ``live_dir/N.json`` for status pages and dashboards.
 
@@ -43,6 +71,7 @@ class LiveGame:
         }
         self.interval = interval
         self.last_write = 0.0
+        self.position = PositionView()
 
     def __call__(self, board: chess.Board, white_clock: float, black_clock: float) -> None:
         now = time.monotonic()
@@ -51,19 +80,8 @@ class LiveGame:
         self.last_write = now
         self.write(self.position(board, white_clock, black_clock))
 
-    @staticmethod
-    def position(board: chess.Board, white_clock: float, black_clock: float) -> dict[str, Any]:
-        """What changes with each move, as plain data (a Dask task sends it to its coordinator)."""
-        return {
-            "start_fen": board.root().fen(),
-            "moves": [move.uci() for move in board.move_stack],
-            "fen": board.fen(),
-            "white_clock": round(white_clock, 3),
-            "black_clock": round(black_clock, 3),
-        }
-
     def write(self, position: dict[str, Any]) -> None:
-        """Write the file now: the game's header and ``position`` (see :meth:`position`).
+        """Write the file now: the game's header and ``position`` (see :class:`PositionView`).
 
         A view only: when it cannot be written (a full disk), it is skipped and the game goes on.
         """
