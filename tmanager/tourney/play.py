@@ -909,15 +909,14 @@ def _pgn(spec: GameSpec, board: chess.Board, ending: _GameOver, *, comments: lis
             headers["BlackTimeControl"] = spec.black_limits.pgn_tag()
         headers["Termination"] = ending.termination
         headers["PlyCount"] = str(len(board.move_stack))
-        move_comments = [""] * opening_plies + comments
+        plies = len(board.move_stack)
+        move_comments = ([""] * opening_plies + comments + [""] * plies)[:plies]
         if opening_plies:
             move_comments[opening_plies - 1] = "book"
-        del move_comments[len(board.move_stack):]
-        move_comments += [""] * (len(board.move_stack) - len(move_comments))
         if move_comments:
             last = move_comments[-1]
             move_comments[-1] = f"{last}, {ending.reason}" if last else ending.reason
-        elif not board.move_stack:
+        else:
             game.comment = ending.reason
     if spec.notation == "uci":
         # Without a move tree: python-chess's exporter replays the game twice over to visit it
