@@ -283,14 +283,16 @@ def _new_temporary(path: Path, mode: int) -> tuple[int, Path]:
     return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, mode), tmp
 
 
-def append_line(path: Path, line: str) -> int:
-    """Append one line of text, checked and fsynced (see :func:`append_checked`); returns the offset where
-    it starts. The caller holds the lock.
+def append_line(path: Path, line: str) -> tuple[int, int]:
+    """Append one line of text, checked and fsynced (see :func:`append_checked`); returns the offsets where
+    it starts and where it ends. The caller holds the lock.
 
     A file that does not end in a newline (a writer died mid-line) is first cut back to its last
     complete line, so a reader never meets half a line.
     """
-    return append_checked(path, line.rstrip("\n").encode("utf-8") + b"\n", keep=_complete_lines)
+    data = line.rstrip("\n").encode("utf-8") + b"\n"
+    start = append_checked(path, data, keep=_complete_lines)
+    return start, start + len(data)
 
 
 def _complete_lines(fd: int) -> int:

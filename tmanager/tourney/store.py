@@ -370,16 +370,16 @@ class _JournalReader:
         return state
 
     def appended(
-        self, path: Path, journal: _Journal, line: Mapping[str, Any], *, at: int, size: int, results: str
+        self, path: Path, journal: _Journal, line: Mapping[str, Any], *, at: int, end: int, results: str
     ) -> None:
         """Fold ``line`` into ``journal``, read from ``path``'s journal: this process has just appended
-        it, ``size`` bytes at offset ``at``, leaving the results string ``results`` (unpadded). So its
+        it from offset ``at`` to ``end``, leaving the results string ``results`` (unpadded). So its
         next read has nothing to read back nor to decode, unless another process has written since."""
         if self.cache.get(path) is not journal or journal.offset != at:
             self.cache.pop(path, None)  # not appended where the reading stopped (after a fragment?): read afresh
             return
         journal.apply(line)
-        journal.offset += size
+        journal.offset = end
         journal.results = results
 
     @staticmethod
@@ -710,9 +710,8 @@ def _append(path: Path, state: _State, tourney: Tourney, before: _Before) -> boo
     if hooks := _changed(before.hooks, tourney.hooks):
         line["hooks"] = hooks
     text = json.dumps(line, ensure_ascii=False)
-    at = append_line(journal_path(path), text)  # after a fragment a power cut left, cut off first
-    size = len(text.encode("utf-8")) + 1  # the newline
-    _journals.appended(path, journal, line, at=at, size=size, results=tourney.results.rstrip(UNPLAYED))
+    at, end = append_line(journal_path(path), text)  # after a fragment a power cut left, cut off first
+    _journals.appended(path, journal, line, at=at, end=end, results=tourney.results.rstrip(UNPLAYED))
     base = len(state.head)
     results_at, version_at = base + owned.layout.results_at, base + owned.layout.version_at
     old = before.results
