@@ -19,7 +19,7 @@ from tmanager.core.timecontrol import TimeControl
 from tmanager.errors import ConfigError
 from tmanager.tourney.adjudication import Adjudication
 from tmanager.tourney.engines import EngineSpec, command_line, find_definition, load_definition
-from tmanager.tourney.play import EnginePool, GameRecord, GameSpec, _NotationExporter, play_game
+from tmanager.tourney.play import EnginePool, GameRecord, GameSpec, play_game
 
 
 def spec(definition: str, name: str | None = None, **changes: object) -> EngineSpec:
@@ -187,6 +187,21 @@ def test_pgn_notation_and_minimal_pgn(notation: str, first: str) -> None:
     assert "{" not in minimal.pgn and first in minimal.pgn
 
 
+class UciByReplay(chess.pgn.StringExporter):
+    """The reference: python-chess's exporter visiting the game on its board, each move in UCI."""
+
+    def __init__(self) -> None:
+        super().__init__(columns=None)
+
+    def visit_move(self, board: chess.Board, move: chess.Move) -> None:
+        if board.turn == chess.WHITE:
+            self.write_token(f"{board.fullmove_number}. ")
+        elif self.force_movenumber:
+            self.write_token(f"{board.fullmove_number}... ")
+        self.write_token(board.uci(move) + " ")
+        self.force_movenumber = False
+
+
 @pytest.mark.parametrize(("variant", "fen", "opening"), [
     # A rook that goes e1-h1 where the king stood on e1 at the start (not castling: the king has moved).
     ("chess", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", ("e1d1", "e8d8", "h1e1", "a8a7", "e1h1")),
@@ -204,7 +219,8 @@ def test_a_uci_pgn_is_what_python_chess_writes(variant: str, fen: str, opening: 
     comments = [node.comment for node in game.mainline()]
     assert comments[len(opening) - 1] == "book" and all(comments[len(opening):-1])
     assert comments[-1].endswith(record.reason)
-    assert game.accept(_NotationExporter("uci")) + "\n\n" == record.pgn
+    assert game.accept(UciByReplay()) + "\n\n" == record.pgn
+
 
 
 def test_the_final_position_comes_as_epd() -> None:

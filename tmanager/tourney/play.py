@@ -926,7 +926,7 @@ def _pgn(spec: GameSpec, board: chess.Board, ending: _GameOver, *, comments: lis
     for ply, move in enumerate(board.move_stack):
         node = node.add_variation(move, comment=move_comments[ply] if ply < len(move_comments) else "")
     exporter = (
-        chess.pgn.StringExporter(columns=None) if spec.notation == "san" else _NotationExporter(spec.notation)
+        chess.pgn.StringExporter(columns=None) if spec.notation == "san" else _LanExporter()
     )
     text = game.accept(exporter) + "\n\n"
     _free(game)
@@ -936,8 +936,8 @@ def _pgn(spec: GameSpec, board: chess.Board, ending: _GameOver, *, comments: lis
 def _uci_pgn(
     game: chess.pgn.Game, root: chess.Board, moves: list[chess.Move], comments: list[str], result: str
 ) -> str:
-    """What ``game.accept(_NotationExporter("uci"))`` writes for ``game`` with ``moves`` and their
-    ``comments`` added, but fed to python-chess's exporter token by token, without a board."""
+    """``game`` with ``moves`` and their ``comments`` added, in UCI notation, as python-chess's exporter
+    writes SAN (move numbers, comments, result), but fed to it token by token, without a board."""
     exporter = chess.pgn.StringExporter(columns=None)
     exporter.begin_game()
     exporter.begin_headers()
@@ -975,20 +975,19 @@ def _free(game: chess.pgn.Game) -> None:
         node = child
 
 
-class _NotationExporter(chess.pgn.StringExporter):
-    """python-chess's PGN writer with the moves in long algebraic (``Ng1-f3``) or UCI (``g1f3``) notation,
-    fastchess's ``-pgnout notation=lan|uci``; PGN readers, python-chess's too, read both."""
+class _LanExporter(chess.pgn.StringExporter):
+    """python-chess's PGN writer with the moves in long algebraic notation (``Ng1-f3``), fastchess's
+    ``-pgnout notation=lan``; PGN readers, python-chess's too, read it. (UCI needs no board: :func:`_uci_pgn`.)"""
 
-    def __init__(self, notation: Notation) -> None:
+    def __init__(self) -> None:
         super().__init__(columns=None)
-        self.notation = notation
 
     def visit_move(self, board: chess.Board, move: chess.Move) -> None:
-        # StringExporter.visit_move, with another notation than SAN for the move itself.
+        # StringExporter.visit_move, with LAN instead of SAN for the move itself.
         if self.variations or not self.variation_depth:
             if board.turn == chess.WHITE:
                 self.write_token(f"{board.fullmove_number}. ")
             elif self.force_movenumber:
                 self.write_token(f"{board.fullmove_number}... ")
-            self.write_token((board.lan(move) if self.notation == "lan" else board.uci(move)) + " ")
+            self.write_token(board.lan(move) + " ")
             self.force_movenumber = False
