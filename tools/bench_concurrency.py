@@ -24,7 +24,8 @@ end), the manager's latency from one engine's ``bestmove`` to the other's next
 ``go`` as the engines stamp them on ``CLOCK_MONOTONIC`` (median, p99, max, in
 ms; every move but each game's first), the games lost on time, and the peak
 resident memory of the manager (all its processes, the engines not counted,
-sampled every 0.2 s). The issue's goals at C = 256: p99 ≤ 10 ms, no time
+sampled every 0.2 s), and the CPU time per move (user + system) of the manager's
+processes and of the engines. The issue's goals at C = 256: p99 ≤ 10 ms, no time
 loss in 2,000 games at 10+0.1 with a 50 ms margin, memory ≤ 2 GB, games per
 minute within 10 % of fastchess.
 
@@ -37,6 +38,7 @@ from __future__ import annotations
 import argparse
 import ast
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -86,17 +88,22 @@ class Outcome:
     latencies_ms: list[float]
     time_losses: int
     peak_rss_mb: float
+    #: CPU seconds (user + system) of the manager's processes and of the engines, over the run.
+    manager_cpu: float
+    engine_cpu: float
 
     def row(self) -> str:
         lat = sorted(self.latencies_ms) or [float("nan")]
+        moves = len(self.latencies_ms) + self.games  # each game's first move has no latency
         p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))]
         return (f"{self.manager:<9} {self.setting.concurrency:>5} {self.setting.mode:<5} {self.games:>6} "
                 f"{self.games / self.wall * 60:>9.1f} {statistics.median(lat):>8.2f} {p99:>8.2f} {lat[-1]:>8.2f} "
-                f"{len(self.latencies_ms):>7} {self.time_losses:>6} {self.peak_rss_mb:>9.0f}")
+                f"{len(self.latencies_ms):>7} {self.time_losses:>6} {self.peak_rss_mb:>9.0f} "
+                f"{self.manager_cpu / moves * 1e6:>10.0f} {self.engine_cpu / moves * 1e6:>10.0f}")
 
 
 HEADER = (f"{'manager':<9} {'conc':>5} {'mode':<5} {'games':>6} {'games/min':>9} {'lat med':>8} {'lat p99':>8} "
-          f"{'lat max':>8} {'moves':>7} {'tloss':>6} {'RSS MB':>9}")
+          f"{'lat max':>8} {'moves':>7} {'tloss':>6} {'RSS MB':>9} {'mgr µs/mv':>10} {'eng µs/mv':>10}")
 
 
 def sleeper_game() -> list[str]:
@@ -133,20 +140,31 @@ def sleeper_args(log_dir: Path, name: str) -> list[str]:
     return ["-S", "-I", str(SLEEPER), "--log", str(log_dir), "--name", name]
 
 
-def watch(command: Sequence[str], *, cwd: Path) -> tuple[float, float]:
-    """Run ``command``; its wall time and the peak resident memory (MB) of it and its descendants but the engines."""
+def watch(command: Sequence[str], *, cwd: Path) -> tuple[float, float, float, float]:
+    """Run ``command``; its wall time, the peak resident memory (MB) of it and its descendants but the
+    engines, and the CPU seconds of those processes and of the engines.
+
+    The CPU of all descendants comes from the kernel once they are reaped (``RUSAGE_CHILDREN``); the
+    manager's share is its processes' own, sampled with the memory (they live through the run, so at
+    most a last sample's interval of a process that is ending goes uncounted); the engines' is the rest.
+    """
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.monotonic()
     process = subprocess.Popen(command, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL)
     root = psutil.Process(process.pid)
     peak = 0
+    manager_cpu: dict[int, float] = {}
     while process.poll() is None:
         total = 0
         try:
             for member in [root, *root.children(recursive=True)]:
                 try:
                     if member is root or str(SLEEPER) not in " ".join(member.cmdline()):
-                        total += member.memory_info().rss
+                        with member.oneshot():
+                            total += member.memory_info().rss
+                            times = member.cpu_times()
+                        manager_cpu[member.pid] = times.user + times.system
                 except psutil.Error:
                     continue
         except psutil.Error:
@@ -154,9 +172,12 @@ def watch(command: Sequence[str], *, cwd: Path) -> tuple[float, float]:
         peak = max(peak, total)
         time.sleep(SAMPLE_SECONDS)
     wall = time.monotonic() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if process.returncode != 0:
         print(f"  {command[0]} … exited with status {process.returncode}", file=sys.stderr)
-    return wall, peak / 2**20
+    everything = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    manager = sum(manager_cpu.values())
+    return wall, peak / 2**20, manager, everything - manager
 
 
 def latencies(log_dir: Path) -> list[float]:
@@ -206,9 +227,9 @@ def run_tmanager(setting: Setting, directory: Path) -> Outcome:
     split = ["--concurrency", str(setting.concurrency)]
     if setting.workers is not None:
         split += ["--workers", str(setting.workers)]
-    wall, rss = watch([*TMANAGER, "run", str(path), *split], cwd=directory)
+    wall, rss, manager_cpu, engine_cpu = watch([*TMANAGER, "run", str(path), *split], cwd=directory)
     games, losses = games_and_time_losses(directory / "bench.pgn")
-    return Outcome("tmanager", setting, games, wall, latencies(logs), losses, rss)
+    return Outcome("tmanager", setting, games, wall, latencies(logs), losses, rss, manager_cpu, engine_cpu)
 
 
 def run_fastchess(binary: Path, setting: Setting, directory: Path) -> Outcome:
@@ -225,9 +246,9 @@ def run_fastchess(binary: Path, setting: Setting, directory: Path) -> Outcome:
         "-maxmoves", str(setting.max_moves), "-rounds", str(setting.pairs), "-games", "2", "-repeat",
         "-concurrency", str(setting.concurrency), "-force-concurrency", "-pgnout", "file=fc.pgn", "notation=uci",
     ]
-    wall, rss = watch(command, cwd=directory)
+    wall, rss, manager_cpu, engine_cpu = watch(command, cwd=directory)
     games, losses = games_and_time_losses(directory / "fc.pgn")
-    return Outcome("fastchess", setting, games, wall, latencies(logs), losses, rss)
+    return Outcome("fastchess", setting, games, wall, latencies(logs), losses, rss, manager_cpu, engine_cpu)
 
 
 def main() -> None:
