@@ -231,6 +231,31 @@ def test_a_position_view_grows_with_its_game_and_starts_afresh_with_another() ->
                                                         "white_clock": 0, "black_clock": 1}
 
 
+def test_games_that_start_together_write_their_live_files_apart(tmp_path: Path) -> None:
+    # Written together at every interval, the files of a worker's games would stop all its games at once.
+    from tmanager.tourney.live import LiveGame
+    from tmanager.tourney.worker import game_spec
+
+    tourney = store.read(slow_tourney(tmp_path / "t.toml", players=2, games=2, cycles=16))
+    schedule = tourney.schedule()
+    games = [schedule.game(n) for n in range(32)]
+    lives = [LiveGame(tourney, g, game_spec(tourney, g, None), interval=1.0) for g in games if g is not None]
+    board, first_writes = chess.Board(), {}
+    started = time.monotonic()
+    while len(first_writes) < len(lives) and time.monotonic() - started < 2.0:
+        for live in lives:  # every game moves now and every 10 ms after
+            live(board, 10.0, 10.0)
+            if live.path.exists():
+                first_writes.setdefault(live.path, time.monotonic() - started)
+        time.sleep(0.01)
+    assert len(first_writes) == 32 and max(first_writes.values()) <= 1.1  # each within one interval
+    times = sorted(first_writes.values())
+    # Phases drawn at random in [0, 1 s): 32 draws leave a gap of 0.5 s, or put 17 in one 0.1 s, less than
+    # once in a million runs. Written at the first move, all 32 were written at once.
+    assert max(b - a for a, b in zip([0.0, *times], [*times, 1.0], strict=True)) < 0.5, times
+    assert max(sum(t <= x < t + 0.1 for x in times) for t in times) <= 16, times
+
+
 def test_games_in_progress_are_published_live(tmp_path: Path) -> None:
     import json
 
