@@ -912,8 +912,8 @@ def _pgn(spec: GameSpec, board: chess.Board, ending: _GameOver, *, comments: lis
             headers["WhiteTimeControl"] = spec.white_limits.pgn_tag()
             headers["BlackTimeControl"] = spec.black_limits.pgn_tag()
         headers["Termination"] = ending.termination
-        headers["PlyCount"] = str(len(board.move_stack))
         plies = len(board.move_stack)
+        headers["PlyCount"] = str(plies)
         move_comments = ([""] * opening_plies + comments + [""] * plies)[:plies]
         if opening_plies:
             move_comments[opening_plies - 1] = "book"
