@@ -222,7 +222,6 @@ def test_a_uci_pgn_is_what_python_chess_writes(variant: str, fen: str, opening: 
     assert game.accept(UciByReplay()) + "\n\n" == record.pgn
 
 
-
 def test_the_final_position_comes_as_epd() -> None:
     record = play(spec("random-uci", "A"), spec("random-uci", "B"), adjudication=Adjudication(max_moves=5))
     game = chess.pgn.read_game(io.StringIO(record.pgn))
