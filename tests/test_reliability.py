@@ -239,6 +239,38 @@ def test_a_full_disk_records_no_result_without_its_game_and_a_later_run_complete
         assert_hooks_once(tmp_path, tourney.schedule().total_games)
 
 
+def test_a_dead_workers_hook_runs_once_even_when_its_shell_starts_late(tmp_path: Path) -> None:
+    # The race the chaos test once lost: the taker is killed right after starting the hook's shell, the next
+    # worker sees the marker and takes the hook over, and then the orphaned shell gets to run.
+    from tmanager.tourney.model import PendingHook
+    from tmanager.tourney.worker import hook_marker, run_hook, settle_hooks
+
+    path = fast_tourney(tmp_path / "t.toml", players=2, cycles=1)
+    ran = tmp_path / "ran.txt"
+    dead = (os.uname().nodename, os.getpid(), 1.0)  # no process has this pid with this start time
+    never_started, started = "after_game:7", "after_game:8"
+    with store.transaction(path) as tourney:
+        for key, game in ((never_started, 7), (started, 8)):
+            hook = PendingHook("after_game", f"echo $TMANAGER_GAME >> {ran}", {"TMANAGER_GAME": str(game)},
+                               game=game, taken_by=dead)
+            tourney.hooks[key] = hook
+            marker = hook_marker(tourney, key, dead)
+            marker.parent.mkdir(exist_ok=True)
+            marker.touch()
+        hook_marker(tourney, started, dead).unlink()  # as the dead taker's shell did
+        late = tourney.hooks[never_started], hook_marker(tourney, never_started, dead), tourney.pgn_path
+    with store.transaction(path) as tourney:
+        settle_hooks(tourney)
+        assert started not in tourney.hooks  # it ran, or runs on its own
+        assert tourney.hooks[never_started].taken_by is None  # free for the next taker
+    hook, marker, pgn_path = late
+    run_hook(hook, marker=marker, tourney_path=path, pgn_path=pgn_path)  # the dead taker's shell, too late
+    assert not ran.exists()
+    assert start_worker(path).wait(timeout=120) == 0  # plays the games and runs the free hook
+    assert ran.read_text() == "7\n"
+    assert not store.read(path).hooks and not list(store.read(path).live_dir.glob("hook-*"))
+
+
 def live_workers(run: subprocess.Popen[str]) -> list[psutil.Process]:
     found = []
     with contextlib.suppress(psutil.Error):

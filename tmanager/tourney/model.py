@@ -184,9 +184,9 @@ class Claim:
 class PendingHook:
     """A hook that must run once: recorded with the game (or the tourney's end) that calls for it.
 
-    ``taken_by`` names the worker running it (host, pid, process start time) and
-    ``process`` the hook's own process once started (pid, start time), so that
-    a hook whose worker died is run again only if it never started.
+    ``taken_by`` names the worker running it (host, pid, process start time), so
+    that a hook whose worker died is run again only if it never started (see
+    :mod:`tmanager.tourney.worker`).
     """
 
     name: str  #: "after_game" or "after_tourney"
@@ -194,21 +194,19 @@ class PendingHook:
     env: Mapping[str, str]
     game: int = -1  #: the game an after_game hook is for
     taken_by: tuple[str, int, float] | None = None
-    process: tuple[int, float] | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {**dataclasses.asdict(self), "env": dict(self.env)}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> PendingHook:
-        taken, process = data.get("taken_by"), data.get("process")
+        taken = data.get("taken_by")
         return cls(
             name=str(data["name"]),
             command=str(data["command"]),
             env={str(k): str(v) for k, v in data["env"].items()},
             game=int(data.get("game", -1)),
             taken_by=(str(taken[0]), int(taken[1]), float(taken[2])) if taken else None,
-            process=(int(process[0]), float(process[1])) if process else None,
         )
 
 

@@ -10,10 +10,13 @@ from there (and its hooks become due).
 Hooks run exactly once. Recording a game records its ``after_game`` hook (and,
 for the last game, ``after_tourney``) as pending, in the same transaction.
 Whoever holds the lock next may take a pending hook: it marks the hook taken,
-leaves a marker file that the hook's shell removes as its first act, runs it
-and then removes the hook. A hook whose taker died is run again only if its
-marker is still there (it never started); otherwise it ran, or is running on
-its own, and is done.
+leaves a marker file of that taking, runs the hook and then removes it. The
+hook's shell removes the marker as its first act and goes on only if that
+worked. A hook whose taker died is run again only if its marker is still there
+(the hook never started): the marker is removed first, so that a shell of the
+dead taker that starts late gives up. Removing a file succeeds once, so
+exactly one of the two goes on; a hook that started ran, or is running on its
+own, and is done.
 
 A worker process may play several games at once: each of its lanes claims,
 plays and records one game at a time, on one event loop, and the lanes share
@@ -162,9 +165,11 @@ def add_after_tourney(tourney: Tourney) -> None:
         )
 
 
-def hook_marker(tourney: Tourney, key: str) -> Path:
-    """The file a hook's shell removes as its first act: present means the hook never started."""
-    return tourney.live_dir / f"hook-{key.replace(':', '-')}"
+def hook_marker(tourney: Tourney, key: str, taker: tuple[str, int, float]) -> Path:
+    """The file of ``taker``'s taking of hook ``key`` that the hook's shell removes as its first act:
+    present means the hook never started."""
+    _host, pid, started = taker
+    return tourney.live_dir / f"hook-{key.replace(':', '-')}-{pid}-{started:.3f}"
 
 
 def settle_hooks(tourney: Tourney) -> None:
@@ -176,10 +181,12 @@ def settle_hooks(tourney: Tourney) -> None:
         taker_host, pid, started = hook.taken_by
         if taker_host != host or process_is_alive(pid, started):
             continue
-        if hook_marker(tourney, key).exists():
-            tourney.hooks[key] = dataclasses.replace(hook, taken_by=None)
-        else:
+        try:  # the dead taker's shell may yet start: whichever removes the marker first goes on
+            hook_marker(tourney, key, hook.taken_by).unlink()
+        except FileNotFoundError:
             del tourney.hooks[key]
+        else:
+            tourney.hooks[key] = dataclasses.replace(hook, taken_by=None)
 
 
 def next_hook(tourney: Tourney) -> str | None:
@@ -203,7 +210,8 @@ def run_hook(hook: PendingHook, *, marker: Path, tourney_path: Path, pgn_path: P
         ENGINE_TAG: "",  # a hook is not an engine: it must outlive its worker, not be killed with it
         **hook.env,
     }
-    script = f'rm -f -- "$TMANAGER_HOOK_MARKER"\n{hook.command}'
+    # Without the marker, the hook was given to another taker: this one must not run it too.
+    script = f'rm -- "$TMANAGER_HOOK_MARKER" 2>/dev/null || exit 0\n{hook.command}'
     problem = hooks.run(script, name=hook.name, directory=tourney_path.parent, variables=variables)
     if problem is not None:
         marker.unlink(missing_ok=True)
@@ -483,7 +491,7 @@ class Worker:
             key = next_hook(tourney)
             if key is None:
                 return None
-            marker = hook_marker(tourney, key)
+            marker = hook_marker(tourney, key, self.owner.key)
             marker.parent.mkdir(exist_ok=True)
             marker.touch()  # before the transaction commits: a taker that dies after it leaves the marker
             hook = tourney.hooks[key] = dataclasses.replace(tourney.hooks[key], taken_by=self.owner.key)
