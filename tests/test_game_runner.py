@@ -187,39 +187,55 @@ def test_pgn_notation_and_minimal_pgn(notation: str, first: str) -> None:
     assert "{" not in minimal.pgn and first in minimal.pgn
 
 
-class UciByReplay(chess.pgn.StringExporter):
-    """The reference: python-chess's exporter visiting the game on its board, each move in UCI."""
+class ByReplay(chess.pgn.StringExporter):
+    """The reference: python-chess's exporter visiting the game on its board, each move in ``notation``."""
 
-    def __init__(self) -> None:
+    def __init__(self, notation: str) -> None:
         super().__init__(columns=None)
+        self.notation = notation
 
     def visit_move(self, board: chess.Board, move: chess.Move) -> None:
+        if self.notation == "san":
+            super().visit_move(board, move)
+            return
         if board.turn == chess.WHITE:
             self.write_token(f"{board.fullmove_number}. ")
         elif self.force_movenumber:
             self.write_token(f"{board.fullmove_number}... ")
-        self.write_token(board.uci(move) + " ")
+        self.write_token((board.lan(move) if self.notation == "lan" else board.uci(move)) + " ")
         self.force_movenumber = False
 
 
+@pytest.mark.parametrize("notation", ["san", "lan", "uci"])
 @pytest.mark.parametrize(("variant", "fen", "opening"), [
     # A rook that goes e1-h1 where the king stood on e1 at the start (not castling: the king has moved).
     ("chess", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", ("e1d1", "e8d8", "h1e1", "a8a7", "e1h1")),
     ("chess", "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 9", ("e8g8", "e1c1")),  # black first, both castle
     ("chess960", "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1", ("e1g1", "e8b8")),  # king takes rook
+    ("chess", None, ("e2e4", "f7f6", "d1h5")),  # a check in the opening
+    ("3check", None, ("e2e4", "f7f6", "d1h5")),
 ])
-def test_a_uci_pgn_is_what_python_chess_writes(variant: str, fen: str, opening: tuple[str, ...]) -> None:
-    """UCI notation is written without a move tree or a board replay: python-chess's exporter, reading
-    the game back and writing it again, must give the very same text, with the same moves and comments."""
-    record = play(spec("random-uci", "A"), spec("random-uci", "B"), notation="uci", comments=True, variant=variant,
-                  start_fen=fen, opening_moves=opening, adjudication=Adjudication(max_moves=12))
+def test_a_pgn_is_what_python_chess_writes(notation: str, variant: str, fen: str | None,
+                                           opening: tuple[str, ...]) -> None:
+    """The moves are written without a move tree or a board replay: python-chess's exporter, reading the
+    game back and writing it again, must give the very same text, with the same moves and comments."""
+    record = play(spec("random-uci", "A"), spec("random-uci", "B"), notation=notation, comments=True,
+                  variant=variant, start_fen=fen, opening_moves=opening, adjudication=Adjudication(max_moves=12))
     game = chess.pgn.read_game(io.StringIO(record.pgn))
     assert game is not None and not game.errors
     assert tuple(m.uci() for m in game.mainline_moves())[: len(opening)] == opening
     comments = [node.comment for node in game.mainline()]
     assert comments[len(opening) - 1] == "book" and all(comments[len(opening):-1])
     assert comments[-1].endswith(record.reason)
-    assert game.accept(UciByReplay()) + "\n\n" == record.pgn
+    assert game.accept(ByReplay(notation)) + "\n\n" == record.pgn
+
+
+@pytest.mark.parametrize(("notation", "mate"), [("san", "Ra8#"), ("lan", "Ra1-a8#"), ("uci", "a1a8")])
+def test_an_engines_mate_is_written_with_its_sign(notation: str, mate: str) -> None:
+    record = play(spec("stockfish", "SF1"), spec("stockfish", "SF2"), notation=notation,
+                  start_fen="6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1")
+    assert record.result == "1-0" and record.reason == "White mates"
+    assert f"1. {mate} {{ White mates }} 1-0" in record.pgn, record.pgn
 
 
 def test_the_final_position_comes_as_epd() -> None:

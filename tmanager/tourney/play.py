@@ -658,6 +658,7 @@ async def play_game(
     engines: dict[chess.Color, Engine] = {}
     healthy = {chess.WHITE: True, chess.BLACK: True}
     comments: list[str] = []
+    movetext: list[str] = []  # the engines' moves as the PGN writes them
     margins = {chess.WHITE: spec.white_time_margin, chess.BLACK: spec.black_time_margin}
     oversteps: dict[chess.Color, float] = {}
     adjudicator = _Adjudicator(spec.adjudication)
@@ -737,7 +738,7 @@ async def play_game(
                         fault=(mover, "illegal move"),
                     )
                 irreversible = board.is_zeroing(result.move)
-                board.push(result.move)
+                movetext.append(_push_notated(board, result.move, spec.notation))
                 if spec.comments and not spec.minimal:
                     left = clock.remaining if limits[mover].has_clock else None
                     comments.append(_comment(result.info, elapsed, spec.comment_fields, time_left=left))
@@ -771,8 +772,10 @@ async def play_game(
     faults: dict[str, Fault] = {}
     if ending.fault is not None:
         faults[specs[ending.fault[0]].name] = ending.fault[1]
-    # Off the event loop: writing a long game replays it (milliseconds), and the other games' clocks run.
-    pgn = await asyncio.to_thread(_pgn, spec, board, ending, comments=comments, opening_plies=opening_plies)
+    # Off the event loop: a long opening is replayed to be written (milliseconds), and the other games' clocks run.
+    pgn = await asyncio.to_thread(
+        _pgn, spec, board, ending, movetext=movetext, comments=comments, opening_plies=opening_plies
+    )
     return GameRecord(
         result=ending.result,
         termination=ending.termination,
@@ -888,7 +891,26 @@ def _winner(result: str) -> chess.Color | None:
 _MINIMAL_TAGS = ("GameNumber", "Pair")
 
 
-def _pgn(spec: GameSpec, board: chess.Board, ending: _GameOver, *, comments: list[str], opening_plies: int) -> str:
+def _push_notated(board: chess.Board, move: chess.Move, notation: Notation) -> str:
+    """Push ``move`` on ``board``; the move as the PGN writes it.
+
+    SAN is python-chess's, taken as the move is made (``san_and_push``): each
+    move's rivals and the check after it are looked at once, not again by a
+    replay when the game is written, which cost twice as much. UCI is the move
+    stack's own notation."""
+    if notation == "san":
+        return board.san_and_push(move)
+    text = board.lan(move) if notation == "lan" else move.uci()
+    board.push(move)
+    return text
+
+
+def _pgn(
+    spec: GameSpec, board: chess.Board, ending: _GameOver, *, movetext: list[str], comments: list[str],
+    opening_plies: int,
+) -> str:
+    """The game's PGN; ``movetext`` holds the engines' moves as :func:`_push_notated` gave them, ``comments``
+    one per engine move."""
     root = board.root()
     game = chess.pgn.Game.from_board(root)  # the start position's tags (FEN, SetUp, Variant), no moves yet
     now = dt.datetime.now()
@@ -906,13 +928,13 @@ def _pgn(spec: GameSpec, board: chess.Board, ending: _GameOver, *, comments: lis
     for key in list(headers):  # names are checked when the tourney file is read; this holds whatever comes
         headers[key] = tag_value(headers[key])
     move_comments: list[str] = []
+    plies = len(board.move_stack)
     if not spec.minimal:
         headers["TimeControl"] = spec.white_limits.pgn_tag()
         if spec.black_limits != spec.white_limits:
             headers["WhiteTimeControl"] = spec.white_limits.pgn_tag()
             headers["BlackTimeControl"] = spec.black_limits.pgn_tag()
         headers["Termination"] = ending.termination
-        plies = len(board.move_stack)
         headers["PlyCount"] = str(plies)
         move_comments = ([""] * opening_plies + comments + [""] * plies)[:plies]
         if opening_plies:
@@ -922,26 +944,19 @@ def _pgn(spec: GameSpec, board: chess.Board, ending: _GameOver, *, comments: lis
             move_comments[-1] = f"{last}, {ending.reason}" if last else ending.reason
         else:
             game.comment = ending.reason
+    opening = board.move_stack[:opening_plies]
     if spec.notation == "uci":
-        # Without a move tree: python-chess's exporter replays the game twice over to visit it
-        # (milliseconds for a long one, with hundreds of games ending together), and UCI needs no board.
-        return _uci_pgn(game, root, board.move_stack, move_comments, ending.result)
-    node: chess.pgn.GameNode = game
-    for ply, move in enumerate(board.move_stack):
-        node = node.add_variation(move, comment=move_comments[ply] if ply < len(move_comments) else "")
-    exporter = (
-        chess.pgn.StringExporter(columns=None) if spec.notation == "san" else _LanExporter()
-    )
-    text = game.accept(exporter) + "\n\n"
-    _free(game)
-    return text
+        notated = [move.uci() for move in opening]  # UCI needs no board
+    else:
+        replay = root.copy(stack=False)
+        notated = [_push_notated(replay, move, spec.notation) for move in opening]
+    return _written(game, root, notated + movetext, move_comments, ending.result)
 
 
-def _uci_pgn(
-    game: chess.pgn.Game, root: chess.Board, moves: list[chess.Move], comments: list[str], result: str
-) -> str:
-    """``game`` with ``moves`` and their ``comments`` added, in UCI notation, as python-chess's exporter
-    writes SAN (move numbers, comments, result), but fed to it token by token, without a board."""
+def _written(game: chess.pgn.Game, root: chess.Board, moves: list[str], comments: list[str], result: str) -> str:
+    """``game``'s headers and comment with ``moves`` (as written) and their ``comments``, as python-chess's
+    exporter writes a game (move numbers, comments, result), but fed to it token by token: no move tree,
+    no board."""
     exporter = chess.pgn.StringExporter(columns=None)
     exporter.begin_game()
     exporter.begin_headers()
@@ -956,7 +971,7 @@ def _uci_pgn(
             exporter.write_token(f"{number}. ")
         elif exporter.force_movenumber:
             exporter.write_token(f"{number}... ")
-        exporter.write_token(move.uci() + " ")  # the move stack holds them in the board's own notation
+        exporter.write_token(move + " ")
         exporter.force_movenumber = False
         if ply < len(comments) and comments[ply]:
             exporter.visit_comment(comments[ply])
@@ -966,32 +981,3 @@ def _uci_pgn(
     exporter.visit_result(result)
     exporter.end_game()
     return exporter.result() + "\n\n"
-
-
-def _free(game: chess.pgn.Game) -> None:
-    """Break the tree's cycles (each node holds its parent, each parent its variations), so that
-    reference counting frees it at once: left to Python's cycle collector, the trees of many games
-    pile up until a full collection, which stops every game of the worker for tens of milliseconds."""
-    node: chess.pgn.GameNode = game
-    while node.variations:
-        child = node.variations[0]
-        node.variations.clear()
-        node = child
-
-
-class _LanExporter(chess.pgn.StringExporter):
-    """python-chess's PGN writer with the moves in long algebraic notation (``Ng1-f3``), fastchess's
-    ``-pgnout notation=lan``; PGN readers, python-chess's too, read it. (UCI needs no board: :func:`_uci_pgn`.)"""
-
-    def __init__(self) -> None:
-        super().__init__(columns=None)
-
-    def visit_move(self, board: chess.Board, move: chess.Move) -> None:
-        # StringExporter.visit_move, with LAN instead of SAN for the move itself.
-        if self.variations or not self.variation_depth:
-            if board.turn == chess.WHITE:
-                self.write_token(f"{board.fullmove_number}. ")
-            elif self.force_movenumber:
-                self.write_token(f"{board.fullmove_number}... ")
-            self.write_token(board.lan(move) + " ")
-            self.force_movenumber = False
