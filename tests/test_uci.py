@@ -14,7 +14,7 @@ import chess.variant
 import pytest
 
 from tmanager.tourney.engines import command_line, find_definition, load_definition
-from tmanager.tourney.uci import UciEngine
+from tmanager.tourney.uci import UciEngine, _PlayOn
 
 PLIES = 40
 
@@ -82,7 +82,6 @@ def test_play_on_sends_what_play_sends(caplog: pytest.LogCaptureFixture, info: c
         assert all("score" in said for _, said in ours)
 
 
-
 #: An engine that reports several lines per move: scores that change, a line without one, a string.
 TALKER = """
 import sys, chess
@@ -135,3 +134,20 @@ def test_play_on_reads_the_reports_play_reads(tmp_path: Path, info: chess.engine
     ours, theirs = asyncio.run(reports(UciEngine)), asyncio.run(reports(chess.engine.UciProtocol))
     assert ours == theirs
     assert [said["score"].relative.score() for said in ours] == [-ply for ply in range(12)]
+
+
+def test_reports_nobody_reads_are_dropped_as_they_are_read_and_nothing_else() -> None:
+    async def kept(info: chess.engine.Info, data: bytes) -> bytes:
+        command = _PlayOn(UciEngine(), board=chess.Board(), limit=chess.engine.Limit(nodes=1), game=None, info=info)
+        return command.wanted_lines(data)
+
+    def wanted(data: bytes, info: chess.engine.Info = chess.engine.INFO_NONE) -> bytes:
+        return asyncio.run(kept(info, data))
+
+    assert wanted(b"info depth 1 score cp 3 pv e2e4\n") == b""
+    said = b"info depth 1 score cp 3\ninfo depth 2\r\nbestmove e2e4 ponder e7e5\n"
+    assert wanted(said) == b"bestmove e2e4 ponder e7e5\n"
+    assert wanted(b"info depth 1\ninformation\ninfo\n") == b"information\n"  # "information" is not a report
+    assert wanted(b"info depth 1\nbestmo") == b"info depth 1\nbestmo"  # a line cut short: python-chess joins it
+    assert wanted(b"readyok\ninfo depth 1\n") == b"readyok\ninfo depth 1\n"  # left whole, to python-chess
+    assert wanted(b"info depth 1 score cp 3\n", chess.engine.INFO_SCORE) == b"info depth 1 score cp 3\n"

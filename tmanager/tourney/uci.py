@@ -24,7 +24,11 @@ the runner plays it. It is made of python-chess's own machinery (a
    back to the last line with a score (python-chess parses every line as it
    comes: about 20 µs a line, and Stockfish sends ten a move at 1000 nodes);
 4. ``bestmove`` is checked against the caller's board, which is not copied;
-5. ``position`` and ``go`` go out in one write, so the engine wakes once.
+5. ``position`` and ``go`` go out in one write, so the engine wakes once;
+6. while a move is awaited without information asked for, ``info`` lines are
+   dropped as they are read, before python-chess splits, decodes, logs and
+   dispatches them one by one (not while engine lines are logged): Stockfish
+   writes about ten a move, each read on its own.
 
 It knows nothing of pondering: a pondering engine plays through ``play``.
 """
@@ -83,6 +87,20 @@ class UciEngine(chess.engine.UciProtocol):
         if "MultiPV" in self.options:
             self._setoption("MultiPV", self.options["MultiPV"].default)
         self._ucinewgame()
+
+    def pipe_data_received(self, fd: int, data: bytes | str) -> None:
+        command = self.command
+        if (
+            fd == 1
+            and isinstance(command, _PlayOn)
+            and isinstance(data, bytes)
+            and not self.buffer[1]  # no line begun in an earlier read
+            and not chess.engine.LOGGER.isEnabledFor(logging.DEBUG)
+        ):
+            data = command.wanted_lines(data)
+            if not data:
+                return
+        super().pipe_data_received(fd, data)
 
     def send_line(self, line: str) -> None:
         if self._held is None:
@@ -172,6 +190,15 @@ class _PlayOn(BaseCommand[PlayResult]):
         with self.engine._together():
             self.engine.send_line(self.engine._position_line(self.board, self.game))
             self.engine._go(self.limit)
+
+    def wanted_lines(self, data: bytes) -> bytes:
+        """``data``, whole lines as the engine wrote them, without the ``info`` lines when no information
+        is asked for (see the module docstring, 6.); unchanged when it ends within a line."""
+        if self.selector or not (data.startswith(b"info") and data.endswith(b"\n")):
+            return data
+        lines = data.split(b"\n")[:-1]
+        kept = [line for line in lines if not (line.startswith((b"info ", b"info\t")) or line == b"info")]
+        return data if len(kept) == len(lines) else b"".join(line + b"\n" for line in kept)
 
     def line_received(self, line: str) -> None:
         token, rest = chess.engine._next_token(line)

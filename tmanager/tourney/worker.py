@@ -770,8 +770,6 @@ def load_book(tourney: Tourney) -> OpeningBook | None:
     return book
 
 
-
-
 def _size(path: Path) -> int:
     try:
         return path.stat().st_size
