@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import contextlib
 import os
 import resource
 import statistics
@@ -57,6 +58,8 @@ SLEEPER = ROOT / "engines" / "sleeper.py"
 TMANAGER = [sys.executable, "-m", "tmanager"]
 #: How often the managers' memory is sampled.
 SAMPLE_SECONDS = 0.2
+#: How often the list of the managers' descendants is read again (new processes are told apart once).
+RESCAN_SECONDS = 2.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,28 +150,43 @@ def watch(command: Sequence[str], *, cwd: Path) -> tuple[float, float, float, fl
     The CPU of all descendants comes from the kernel once they are reaped (``RUSAGE_CHILDREN``); the
     manager's share is its processes' own, sampled with the memory (they live through the run, so at
     most a last sample's interval of a process that is ending goes uncounted); the engines' is the rest.
+
+    The watching must not load the machine it measures: listing hundreds of engines and reading each
+    one's command line at every sample cost this process a quarter of a core. So each process is told
+    apart once (manager or engine), the list of descendants is read again only every
+    :data:`RESCAN_SECONDS`, and a sample reads the manager's few processes alone.
     """
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.monotonic()
     process = subprocess.Popen(command, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL)
     root = psutil.Process(process.pid)
+    managers: dict[int, psutil.Process] = {root.pid: root}
+    engines: set[int] = set()
     peak = 0
     manager_cpu: dict[int, float] = {}
+    rescanned = 0.0
     while process.poll() is None:
+        if time.monotonic() - rescanned >= RESCAN_SECONDS:
+            rescanned = time.monotonic()
+            with contextlib.suppress(psutil.Error):
+                for member in root.children(recursive=True):
+                    if member.pid in managers or member.pid in engines:
+                        continue
+                    with contextlib.suppress(psutil.Error):
+                        if str(SLEEPER) in " ".join(member.cmdline()):
+                            engines.add(member.pid)
+                        else:
+                            managers[member.pid] = member
         total = 0
-        try:
-            for member in [root, *root.children(recursive=True)]:
-                try:
-                    if member is root or str(SLEEPER) not in " ".join(member.cmdline()):
-                        with member.oneshot():
-                            total += member.memory_info().rss
-                            times = member.cpu_times()
-                        manager_cpu[member.pid] = times.user + times.system
-                except psutil.Error:
-                    continue
-        except psutil.Error:
-            pass
+        for pid, member in list(managers.items()):
+            try:
+                with member.oneshot():
+                    total += member.memory_info().rss
+                    times = member.cpu_times()
+                manager_cpu[pid] = times.user + times.system
+            except psutil.Error:
+                del managers[pid]  # it has ended: its last sample stays counted
         peak = max(peak, total)
         time.sleep(SAMPLE_SECONDS)
     wall = time.monotonic() - started
@@ -186,9 +204,10 @@ def latencies(log_dir: Path) -> list[float]:
     bests: list[tuple[str, int, int, int]] = []
     for log in log_dir.glob("*.log"):
         for line in log.read_text().splitlines():
-            name, opening, ply, go, best = line.split()
-            goes.setdefault((name, int(opening), int(ply)), []).append(int(go))
-            bests.append((name, int(opening), int(ply), int(best)))
+            name, *numbers = line.split()
+            opening, ply, go, best = map(int, numbers)
+            goes.setdefault((name, opening, ply), []).append(go)
+            bests.append((name, opening, ply, best))
     gaps = []
     for name, opening, ply, best in bests:
         other = "B" if name == "A" else "A"
