@@ -29,7 +29,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
-from typing import IO, Any, Literal
+from typing import IO, Literal
 
 import chess
 import chess.engine
@@ -41,6 +41,7 @@ from tmanager.errors import ConfigError, first_line
 from tmanager.formats.pgn import COMMENT_FIELDS, Notation, tag_value
 from tmanager.tourney.adjudication import Adjudication
 from tmanager.tourney.engines import EngineSpec
+from tmanager.tourney.transport import popen
 from tmanager.tourney.uci import UciEngine
 from tmanager.tourney.variants import variant_board
 from tmanager.tourney.xboard import popen_xboard
@@ -145,11 +146,11 @@ def die_with_parent(signum: int = signal.SIGKILL) -> None:
 _SETPRIV = shutil.which("setpriv") if _prctl is not None else None
 
 
-def _dying_with_parent(command: list[str]) -> tuple[list[str], dict[str, Any]]:
-    """``command`` and the arguments of its ``Popen`` that make the engine die with this process."""
+def _dying_with_parent(command: list[str]) -> tuple[list[str], Callable[[], None] | None]:
+    """``command`` and the ``preexec_fn`` of its ``Popen`` that make the engine die with this process."""
     if _SETPRIV is not None:
-        return [_SETPRIV, "--pdeathsig", "KILL", "--", *command], {}
-    return command, {"preexec_fn": die_with_parent}
+        return [_SETPRIV, "--pdeathsig", "KILL", "--", *command], None
+    return command, die_with_parent
 
 
 class Engine:
@@ -217,12 +218,12 @@ async def _open(
 ) -> tuple[asyncio.SubprocessTransport, chess.engine.Protocol]:
     """Start the engine in its own process group, dying with us, and do its handshake;
     an engine that fails (or is cancelled) on the way is killed with its group and reaped."""
-    command, dying = _dying_with_parent(list(spec.command))
-    popen_args: dict[str, Any] = {"cwd": spec.workdir, "stderr": stderr, **dying}
+    command, preexec_fn = _dying_with_parent(list(spec.command))
     if spec.protocol == "xboard":
-        transport, xboard = await popen_xboard(command, features=spec.xboard_features, setpgrp=True, **popen_args)
-        return transport, xboard
-    transport, uci = await UciEngine.popen(command, setpgrp=True, **popen_args)
+        return await popen_xboard(
+            command, features=spec.xboard_features, cwd=spec.workdir, stderr=stderr, preexec_fn=preexec_fn
+        )
+    transport, uci = await popen(UciEngine, command, cwd=spec.workdir, stderr=stderr, preexec_fn=preexec_fn)
     try:
         await uci.initialize()
     except BaseException:

@@ -77,12 +77,14 @@ import os
 import re
 import shlex
 import signal
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import IO, Any
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import IO
 
 import chess
 import chess.engine
 from chess.engine import BaseCommand, CommandState, ConfigMapping, Limit, Opponent, PlayResult
+
+from tmanager.tourney.transport import popen
 
 LOGGER = logging.getLogger(__name__)
 
@@ -371,17 +373,16 @@ async def popen_xboard(
     cwd: str | None = None,
     stderr: int | IO[bytes] | None = None,
     features: Mapping[str, FeatureValue] = {},
-    setpgrp: bool = True,
-    **popen_args: Any,
+    preexec_fn: Callable[[], object] | None = None,
 ) -> tuple[asyncio.SubprocessTransport, XBoardEngine]:
-    """Start an XBoard engine and negotiate its features, like ``chess.engine.popen_xboard``.
+    """Start an XBoard engine in a process group of its own and negotiate its features, like
+    ``chess.engine.popen_xboard``.
 
     ``features`` (an engine definition's ``xboard_features``) override and
     complete what the engine declares, e.g. ``{"ping": False}`` or
-    ``{"setboard": True}``. The engine runs in its own process group unless
-    ``setpgrp`` is false; on failure it is killed before the error propagates.
+    ``{"setboard": True}``. On failure the engine is killed before the error propagates.
     """
-    transport, protocol = await XBoardEngine.popen(list(command), setpgrp=setpgrp, cwd=cwd, stderr=stderr, **popen_args)
+    transport, protocol = await popen(XBoardEngine, command, cwd=cwd, stderr=stderr, preexec_fn=preexec_fn)
     protocol.assumed_features = {k: int(v) if isinstance(v, bool) else v for k, v in features.items()}
     try:
         await protocol.initialize()

@@ -1,0 +1,113 @@
+"""EngineTransport with real processes: output straight to the protocol, exits reaped, nothing left behind."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import threading
+import traceback
+
+import chess
+import chess.engine
+import pytest
+
+from tmanager.tourney.engines import command_line, find_definition, load_definition
+from tmanager.tourney.transport import PIDFDS, popen
+from tmanager.tourney.uci import UciEngine
+
+pytestmark = pytest.mark.skipif(not PIDFDS, reason="this kernel gives no pidfds: asyncio's transport is used")
+
+
+class _Recording(UciEngine):
+    """A UCI protocol that notes every line and whether it came straight from the pipe's read."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lines: list[str] = []
+        self.read_directly: list[bool] = []
+
+    def pipe_data_received(self, fd: int, data: bytes | str) -> None:
+        # Straight from the read: our pipe protocol's data_received is a caller, with no turn of the loop between.
+        self.read_directly.append(any(frame.name == "data_received" for frame in traceback.extract_stack()))
+        super().pipe_data_received(fd, data)
+
+    def line_received(self, line: str) -> None:
+        self.lines.append(line)
+
+
+def _engine() -> list[str]:
+    data = load_definition(find_definition("random-uci"))
+    return list(command_line(data["cmd"], [*data.get("args", []), "--seed", "3"]))
+
+
+def _open_fds() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+def _reaped(pid: int) -> bool:
+    try:
+        os.waitpid(pid, os.WNOHANG)
+    except ChildProcessError:
+        return True
+    return False
+
+
+def test_an_engine_plays_quits_and_is_reaped_with_no_thread_and_no_descriptor_left() -> None:
+    async def main() -> None:
+        fds, threads = _open_fds(), threading.active_count()
+        transport, engine = await popen(_Recording, _engine())
+        pid = transport.get_pid()
+        assert os.getpgid(pid) == pid, "the engine leads a process group of its own"
+        assert threading.active_count() == threads, "no thread waits for the child"
+        await engine.initialize()
+        board, game = chess.Board(), object()
+        for _ in range(6):
+            result = await engine.play_on(board, chess.engine.Limit(nodes=1), game=game, info=chess.engine.INFO_NONE)
+            assert result.move in board.legal_moves
+            board.push(result.move)
+        assert engine.read_directly and all(engine.read_directly)
+        assert "uciok" in engine.lines and sum(line.startswith("bestmove") for line in engine.lines) == 6
+        await engine.quit()
+        assert await asyncio.wait_for(engine.returncode, 5) == 0
+        assert transport.get_returncode() == 0 and _reaped(pid)
+        transport.close()
+        await asyncio.sleep(0)  # the closed pipe transports let go of their files at the next turn
+        assert _open_fds() == fds
+
+    asyncio.run(main())
+
+
+def test_closing_kills_a_running_engine_and_its_end_is_reported() -> None:
+    async def main() -> None:
+        transport, engine = await popen(_Recording, [sys.executable, "-c", "import time; time.sleep(60)"])
+        assert transport.get_returncode() is None and not transport.is_closing()
+        transport.close()
+        assert transport.is_closing()
+        assert await asyncio.wait_for(engine.returncode, 5) == -9
+        assert _reaped(transport.get_pid())
+
+    asyncio.run(main())
+
+
+def test_an_engine_that_writes_and_exits_at_once_is_heard_to_the_end() -> None:
+    async def main() -> None:
+        code = "import sys; print('id name early'); print('uciok'); sys.exit(3)"
+        transport, engine = await popen(_Recording, [sys.executable, "-c", code])
+        assert await asyncio.wait_for(engine.returncode, 5) == 3
+        assert engine.lines == ["id name early", "uciok"]
+        with pytest.raises(chess.engine.EngineTerminatedError):
+            await engine.ping()
+        transport.close()
+
+    asyncio.run(main())
+
+
+def test_a_missing_program_is_an_oserror_and_leaves_nothing_open() -> None:
+    async def main() -> None:
+        fds = _open_fds()
+        with pytest.raises(FileNotFoundError):
+            await popen(_Recording, ["/nonexistent/engine"])
+        assert _open_fds() == fds
+
+    asyncio.run(main())
