@@ -214,4 +214,3 @@ class _Pipe(asyncio.Protocol):
 
     def __repr__(self) -> str:
         return f"<_Pipe fd={self.fd} of pid {self.transport.get_pid()}>"
-
