@@ -145,6 +145,9 @@ def test_reports_nobody_reads_are_dropped_as_they_are_read_and_nothing_else() ->
         return asyncio.run(kept(info, data))
 
     assert wanted(b"info depth 1 score cp 3 pv e2e4\n") == b""
+    for one_line in (b"info\n", b"info\tdepth 2\n", b"info depth 3\r\n"):  # a read of one line, the usual one
+        assert wanted(one_line) == b""
+    assert wanted(b"information\n") == b"information\n"
     said = b"info depth 1 score cp 3\ninfo depth 2\r\nbestmove e2e4 ponder e7e5\n"
     assert wanted(said) == b"bestmove e2e4 ponder e7e5\n"
     assert wanted(b"info depth 1\ninformation\ninfo\n") == b"information\n"  # "information" is not a report

@@ -196,6 +196,8 @@ class _PlayOn(BaseCommand[PlayResult]):
         is asked for (see the module docstring, 6.); unchanged when it ends within a line."""
         if self.selector or not (data.startswith(b"info") and data.endswith(b"\n")):
             return data
+        if data.count(b"\n") == 1 and data[4:5] in b" \t\n":  # one info line, the read an engine mostly makes
+            return b""
         lines = data.split(b"\n")[:-1]
         kept = [line for line in lines if not (line.startswith((b"info ", b"info\t")) or line == b"info")]
         return data if len(kept) == len(lines) else b"".join(line + b"\n" for line in kept)
