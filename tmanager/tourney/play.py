@@ -41,7 +41,7 @@ from tmanager.errors import ConfigError, first_line
 from tmanager.formats.pgn import COMMENT_FIELDS, Notation, tag_value
 from tmanager.tourney.adjudication import Adjudication
 from tmanager.tourney.engines import EngineSpec
-from tmanager.tourney.transport import popen
+from tmanager.tourney.transport import EngineTransport, popen
 from tmanager.tourney.uci import UciEngine
 from tmanager.tourney.variants import variant_board
 from tmanager.tourney.xboard import popen_xboard
@@ -196,6 +196,14 @@ class Engine:
         if isinstance(self.protocol, UciEngine) and not self.spec.ponder:
             return await self.protocol.play_on(board, limit, game=game, info=info)
         return await self.protocol.play(board, limit, game=game, info=info, ponder=self.spec.ponder)
+
+    def answered_at(self, started: float) -> float:
+        """When the engine's answer to a request sent at ``started`` was read (``time.monotonic()``): the
+        end of its thinking as far as the manager can tell. A game resumes later than that when its
+        worker's event loop has other games' work queued before it, and that is not the engine's time."""
+        if isinstance(self.transport, EngineTransport):
+            return max(self.transport.read_at, started)
+        return time.monotonic()  # asyncio's transport notes no time
 
     async def close(self) -> None:
         """Ask the engine to quit, then make sure it and its children are gone."""
@@ -720,7 +728,7 @@ async def play_game(
                         f"{_name(mover)} makes an illegal or unreadable move ({first_line(exc)})",
                         fault=(mover, "illegal move"),
                     ) from None
-                elapsed = time.monotonic() - started
+                elapsed = engine.answered_at(started) - started
                 if allowed is not None:
                     _note(oversteps, mover, elapsed - allowed)
                     if elapsed > allowed + margin:

@@ -16,6 +16,9 @@ stderr goes to a file or nowhere (never a pipe), and it leads a process group
 of its own. As asyncio's transport, it tells the protocol ``process_exited``
 once the child is reaped and ``connection_lost`` once the child is reaped and
 both pipes are closed; closing the transport kills a child still running.
+It also notes when output was last read (:attr:`EngineTransport.read_at`): when
+a move was read, which in a busy event loop may be well before the game that
+awaits it resumes.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import asyncio
 import contextlib
 import os
 import subprocess
+import time
 from collections.abc import Callable, Sequence
 from typing import IO, TypeVar
 
@@ -98,6 +102,7 @@ class EngineTransport(asyncio.SubprocessTransport):
         self._returncode: int | None = None
         self._stdin: asyncio.WriteTransport | None = None
         self._stdout: asyncio.ReadTransport | None = None
+        self.read_at = 0.0  #: when output was last read (``time.monotonic()``)
         self._connected = False
         self._early: list[bytes] = []  # output read before the protocol was told of the connection
         self._open_pipes = {0, 1}
@@ -121,6 +126,7 @@ class EngineTransport(asyncio.SubprocessTransport):
         self._try_finish()
 
     def _data_received(self, data: bytes) -> None:
+        self.read_at = time.monotonic()
         if self._connected:
             self._protocol.pipe_data_received(1, data)
         else:
