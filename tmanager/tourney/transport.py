@@ -4,8 +4,8 @@ asyncio's subprocess transport hands each read of a child's output to the
 protocol one turn of the event loop later (``call_soon``), and on Python 3.11
 waits for each child's exit on a thread of its own. Stockfish writes about seven
 times a move, so a worker turns its loop seven more times a move for nothing:
-about 90 µs of its CPU a move at 1000 nodes, a sixth of all it spends
-(``tools/bench_throughput.py``). :class:`EngineTransport` is the same
+40 to 65 µs of its CPU a move at 1000 nodes, 7 to 14 % of all it spends
+(``tools/bench_transport.py``). :class:`EngineTransport` is the same
 transport, built from asyncio's public parts: ``subprocess.Popen``, the loop's
 pipe transports, whose reads go straight to the protocol, and a pidfd on the
 event loop that tells of the exit (Linux 5.3 and later; elsewhere :func:`popen`
