@@ -9,7 +9,7 @@ times a move, so a worker turns its loop seven more times a move for nothing:
 transport, built from asyncio's public parts: ``subprocess.Popen``, the loop's
 pipe transports, whose reads go straight to the protocol, and a pidfd on the
 event loop that tells of the exit (Linux 5.3 and later; elsewhere :func:`popen`
-is asyncio's ``subprocess_exec``).
+is python-chess's own ``popen``, over asyncio's ``subprocess_exec``).
 
 It knows only what engines need: the child's stdin and stdout are pipes, its
 stderr goes to a file or nowhere (never a pipe), and it leads a process group
@@ -49,21 +49,18 @@ PIDFDS = _pidfds_work()
 
 
 async def popen(
-    protocol_factory: Callable[[], ProtocolT],
+    protocol_class: type[ProtocolT],
     command: Sequence[str],
     *,
     cwd: str | None = None,
     stderr: int | IO[bytes] | None = None,
     preexec_fn: Callable[[], object] | None = None,
 ) -> tuple[asyncio.SubprocessTransport, ProtocolT]:
-    """Start ``command`` in a process group of its own, connected to a new protocol, as
-    ``chess.engine.Protocol.popen(command, setpgrp=True, …)`` does; ``OSError`` when it cannot start."""
-    loop = asyncio.get_running_loop()
+    """Start ``command`` in a process group of its own, connected to a new ``protocol_class``, as
+    ``protocol_class.popen(command, setpgrp=True, …)`` does; ``OSError`` when it cannot start."""
     if not PIDFDS:
-        return await loop.subprocess_exec(
-            protocol_factory, *command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
-            cwd=cwd, preexec_fn=preexec_fn, process_group=0,
-        )  # fmt: skip
+        return await protocol_class.popen(list(command), setpgrp=True, cwd=cwd, stderr=stderr, preexec_fn=preexec_fn)
+    loop = asyncio.get_running_loop()
     process = subprocess.Popen(
         list(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
         cwd=cwd, preexec_fn=preexec_fn, process_group=0, bufsize=0,
@@ -74,7 +71,7 @@ async def popen(
         with process:  # closes the pipes and reaps it
             process.kill()
         raise
-    protocol = protocol_factory()
+    protocol = protocol_class()
     transport = EngineTransport(loop, protocol, process, pidfd)
     try:
         await transport.connect()
@@ -186,12 +183,12 @@ class EngineTransport(asyncio.SubprocessTransport):
         if self._closed:
             return
         self._closed = True
-        for pipe, file in ((self._stdin, self._process.stdin), (self._stdout, self._process.stdout)):
+        for fd, pipe, file in ((0, self._stdin, self._process.stdin), (1, self._stdout, self._process.stdout)):
             if pipe is not None:
                 pipe.close()
             elif file is not None:  # not connected (a start cut short)
                 file.close()
-                self._open_pipes.discard(0 if file is self._process.stdin else 1)
+                self._open_pipes.discard(fd)
         if self._returncode is None and self._process.poll() is None:
             with contextlib.suppress(ProcessLookupError):
                 self._process.kill()

@@ -196,10 +196,10 @@ class _PlayOn(BaseCommand[PlayResult]):
         is asked for (see the module docstring, 6.); unchanged when it ends within a line."""
         if self.selector or not (data.startswith(b"info") and data.endswith(b"\n")):
             return data
-        if data.count(b"\n") == 1 and data[4:5] in b" \t\n":  # one info line, the read an engine mostly makes
-            return b""
+        if data.count(b"\n") == 1:  # one line, the read an engine mostly makes: no split, no join
+            return b"" if _is_report(data[:-1]) else data
         lines = data.split(b"\n")[:-1]
-        kept = [line for line in lines if not (line.startswith((b"info ", b"info\t")) or line == b"info")]
+        kept = [line for line in lines if not _is_report(line)]
         return data if len(kept) == len(lines) else b"".join(line + b"\n" for line in kept)
 
     def line_received(self, line: str) -> None:
@@ -245,6 +245,11 @@ class _PlayOn(BaseCommand[PlayResult]):
     def cancel(self) -> None:
         if not self.awaiting_ready:
             self.engine.send_line("stop")
+
+
+def _is_report(line: bytes) -> bool:
+    """Whether ``line`` (without its newline) is an ``info`` line."""
+    return line.startswith((b"info ", b"info\t")) or line == b"info"
 
 
 class _NewGame(BaseCommand[None]):
