@@ -337,3 +337,42 @@ def test_kills_on_a_million_game_tourney_lose_nothing(tmp_path: Path) -> None:
     assert tourney.results[: len(before)] == before  # what was recorded before stays as it was
     numbers = [int(g["GameNumber"]) for g in pgn_games(tourney.pgn_path)]
     assert sorted(numbers) == list(range(len(before), tourney.schedule().total_games)), "a game lost or twice"
+
+
+@pytest.mark.parametrize("stop", ["a refused variant, then a signal", "a signal, then another"])
+def test_a_stop_during_a_give_back_neither_cuts_it_short_nor_hides_the_error(tmp_path: Path, stop: str) -> None:
+    """The give-back of a lane's game waits for a held lock; a stop arriving meanwhile (the signal
+    `run` sends when a sibling worker fails, or a second Ctrl-C) must let it finish, and the
+    worker must still end with the error or the stop it was ending with: one line, no traceback."""
+    gate = tmp_path / "gate"
+    engine = tmp_path / "engine.sh"  # Stockfish, once the test opens the gate
+    engine.write_text(f"#!/bin/sh\nwhile [ ! -e {gate} ]; do sleep 0.01; done\nexec /usr/games/stockfish\n")
+    engine.chmod(0o755)
+    refused = stop.startswith("a refused variant")
+    path = fast_tourney(tmp_path / "t.toml", players=2, cycles=1, cmd=str(engine),
+                        extra='variant = "atomic"' if refused else "")
+    log = path.with_suffix(".log")
+    worker = start_worker(path)
+    wait_for(lambda: bool(claims_of(path, worker.pid)))
+    with files.lock(path):  # each give-back waits up to a second for the lock
+        if refused:
+            gate.touch()  # Stockfish offers no atomic: the game is not played, and its give-back begins
+            wait_for(lambda: log.exists() and "not played" in log.read_text())
+        else:
+            worker.send_signal(signal.SIGTERM)  # the game stops before its first move, and is given back
+            time.sleep(0.3)
+        worker.send_signal(signal.SIGTERM)
+        time.sleep(0.3)
+    status = worker.wait(timeout=30)
+    stderr = worker.stderr.read() if worker.stderr else ""
+    assert "Traceback" not in stderr, stderr
+    errors = [line for line in stderr.splitlines() if line.startswith("tmanager:")]
+    if refused:
+        assert (status, errors) == (2, [f"tmanager: {path}: engine 'R0' does not play variant atomic "
+                                        "(it offers none: it has no UCI_Variant option) (choose another engine or "
+                                        "variant)"]), stderr
+    else:
+        assert status == 130, stderr
+    tourney = store.read(path)
+    assert tourney.claims == {} and tourney.results.strip(" =") == "", "the game was not given back"
+    assert "released unplayed" in log.read_text()

@@ -320,6 +320,24 @@ async def transact(transaction: Callable[..., _R], *args: Any, settled: Callable
                 log.warning("%s; still waiting after %.0f s", exc, now - waiting_since)
 
 
+async def _through_cancellation(work: Awaitable[None]) -> None:
+    """Await ``work`` to its end, even if the task awaiting it is cancelled meanwhile.
+
+    For what a stop must still finish, in a ``finally`` whose exception must stay the one under
+    way: the cancellations that arrive meanwhile are absorbed (the task is ending anyway).
+    """
+    task = asyncio.ensure_future(work)
+    while True:
+        try:
+            return await asyncio.shield(task)
+        except asyncio.CancelledError:
+            if task.done():
+                raise
+            current = asyncio.current_task()
+            if current is not None:
+                current.uncancel()
+
+
 class FileWatch:
     """One look at the tourney file every :data:`POLL_SECONDS` for all the waiting lanes of a worker.
 
@@ -650,7 +668,9 @@ class Lane:
                 raise
         finally:
             if self.playing is not None:
-                await self._give_back(self.playing)
+                # A stop arriving now (a second signal, a sibling lane's error) must neither cut the
+                # give-back short nor replace the error or stop this lane is ending with.
+                await _through_cancellation(self._give_back(self.playing))
         return played
 
     async def _claim(self) -> tuple[Tourney, ScheduledGame] | str:
