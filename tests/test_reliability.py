@@ -3,6 +3,7 @@ held locks, stale editor saves, full disks, engines' children."""
 
 from __future__ import annotations
 
+import asyncio
 import collections
 import contextlib
 import os
@@ -11,6 +12,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -376,3 +378,34 @@ def test_a_stop_during_a_give_back_neither_cuts_it_short_nor_hides_the_error(tmp
     tourney = store.read(path)
     assert tourney.claims == {} and tourney.results.strip(" =") == "", "the game was not given back"
     assert "released unplayed" in log.read_text()
+
+
+
+def test_a_transaction_cut_short_by_two_stops_still_reports_what_it_did() -> None:
+    """A file transaction runs in a thread, which a stop cannot end: when the task waiting for it is
+    cancelled, and cancelled again (a second Ctrl-C), the transaction still finishes, and what it
+    did (a claim, say) reaches ``settled``, so that the stop can give it back."""
+    from tmanager.tourney.worker import transact
+
+    held = threading.Event()
+    running = threading.Event()
+    settled: list[str] = []
+
+    def claim() -> str:
+        running.set()
+        held.wait(timeout=10)  # a transaction waiting for the lock
+        return "game 0"
+
+    async def main() -> None:
+        task = asyncio.create_task(transact(claim, settled=settled.append))
+        await asyncio.to_thread(running.wait, 10)
+        for _ in range(2):
+            task.cancel()
+            await asyncio.sleep(0.05)
+        assert not task.done() and settled == [], "the stop did not wait for the transaction"
+        held.set()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    asyncio.run(main())
+    assert settled == ["game 0"]

@@ -305,7 +305,7 @@ async def transact(transaction: Callable[..., _R], *args: Any, settled: Callable
             return await asyncio.shield(attempt)
         except asyncio.CancelledError:
             with contextlib.suppress(ConfigError, LockTimeout):
-                outcome = await attempt
+                outcome = await _through_cancellation(attempt)  # a second stop, too, must learn it
                 if settled is not None:
                     settled(outcome)
             raise
@@ -320,11 +320,12 @@ async def transact(transaction: Callable[..., _R], *args: Any, settled: Callable
                 log.warning("%s; still waiting after %.0f s", exc, now - waiting_since)
 
 
-async def _through_cancellation(work: Awaitable[None]) -> None:
+async def _through_cancellation(work: Awaitable[_R]) -> _R:
     """Await ``work`` to its end, even if the task awaiting it is cancelled meanwhile.
 
-    For what a stop must still finish, in a ``finally`` whose exception must stay the one under
-    way: the cancellations that arrive meanwhile are absorbed (the task is ending anyway).
+    For what a stop must still finish or learn the outcome of (a transaction's thread, which cannot
+    be stopped; a give-back), where the exception under way must stay the one raised: the
+    cancellations that arrive meanwhile are absorbed, since the task is ending anyway.
     """
     task = asyncio.ensure_future(work)
     while True:
