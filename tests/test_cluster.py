@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import os
@@ -22,12 +21,10 @@ import pytest
 
 from tests.conftest import ROOT, assert_consistent, run_cli
 from tests.test_workers import claims_of, engines_in, slow_tourney, start_worker, wait_for
-from tmanager import files
 from tmanager.tourney import store
 
 pytest.importorskip("distributed")
 
-from tmanager.tourney.worker import FileWatch  # after the importorskip: it needs distributed
 
 DASK = Path(sys.executable).parent / "dask"
 PYENGINE = ROOT / "engines" / "pyengine.py"
@@ -290,7 +287,7 @@ def test_worker_joining_without_an_engine_is_found_out_by_its_first_game(
 def test_cluster_games_are_published_live_then_removed(tmp_path: Path, cluster: DaskCluster) -> None:
     for name in ("w1", "w2"):
         cluster.add_worker(name)
-    # Rounds of two games for two lanes: the lane done first waits at the barrier (FileWatch).
+    # Rounds of two games for two lanes: the lane done first waits at the barrier (WaitingLanes).
     path = slow_tourney(tmp_path / "l.toml", players=4, games=1, delay=0.05, max_moves=10,
                         extra=HOOKS + "\nsync_after_round = true")
     run = start_run(path, cluster.address)
@@ -346,19 +343,3 @@ def test_lanes_shrink_when_a_worker_leaves(tmp_path: Path, cluster: DaskCluster)
     assert hooked_games(tmp_path) == list(range(6))
     assert (tmp_path / "after_tourney.txt").read_text() == "done\n"
 
-
-def test_waiting_lanes_share_one_look_at_the_file(tmp_path: Path) -> None:
-    path = tmp_path / "f.toml"
-    files.atomic_write(path, "one")
-
-    async def main() -> None:
-        watch = FileWatch(path)
-        seen = watch.signature()
-        lanes = [asyncio.create_task(watch.changed(seen)) for _ in range(3)]
-        done, waiting = await asyncio.wait(lanes, return_when=asyncio.FIRST_COMPLETED)
-        assert done == {lanes[0]}  # file unchanged: only the lane that has waited longest claims again
-        files.atomic_write(path, "two")
-        await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
-        assert all(lane.done() for lane in waiting)  # file changed: every lane that saw it before, at once
-
-    asyncio.run(asyncio.wait_for(main(), timeout=10))

@@ -167,3 +167,24 @@ def test_a_start_storm_of_32_games_has_no_handshake_fault(tmp_path: Path) -> Non
     assert all(g["Termination"] == "adjudication" for g in games), {g["Termination"] for g in games}
     faults = store.read(path).faults  # no fault at all (a time margin of 5 s: the machine may be loaded)
     assert all(set(counts) <= {"worst overstep ms"} for counts in faults.values()), faults
+
+
+def test_waiting_lanes_take_turns_and_a_lane_that_found_a_game_passes_the_turn_on() -> None:
+    from tmanager.tourney.worker import WaitingLanes
+
+    async def main() -> None:
+        waiting = WaitingLanes()
+        lanes = [asyncio.create_task(waiting.turn()) for _ in range(3)]
+        done, _ = await asyncio.wait(lanes, return_when=asyncio.FIRST_COMPLETED)
+        assert done == {lanes[0]}  # one claim a tick, by the lane that has waited longest
+        waiting.pass_on()  # its claim found a game: the next lane claims at once, not at the next tick
+        await asyncio.sleep(0)
+        assert lanes[1].done() and not lanes[2].done()
+        later = asyncio.create_task(waiting.turn())  # a lane that comes to wait now waits behind lanes[2]
+        await asyncio.wait([lanes[2], later], return_when=asyncio.FIRST_COMPLETED)
+        assert lanes[2].done() and not later.done()
+        waiting.pass_on()
+        await asyncio.sleep(0)
+        assert later.done()
+
+    asyncio.run(asyncio.wait_for(main(), timeout=10))

@@ -6,6 +6,7 @@ import datetime as dt
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -328,6 +329,28 @@ def test_claim_liveness_rules() -> None:
     remote = Claim(host="elsewhere", pid=1, started=0, claimed=0, heartbeat=100.0)
     assert claim_is_alive(remote, lease=10, now=105.0, host="here")
     assert not claim_is_alive(remote, lease=10, now=111.0, host="here")
+
+
+
+def test_stale_games_asks_the_process_table_for_local_owners_and_each_claims_heartbeat_for_remote_ones(
+        tmp_path: Path) -> None:
+    from tmanager.tourney.claims import stale_games
+
+    tourney = store.read(slow_tourney(tmp_path / "s.toml", players=2, games=6))
+    me, host, now = psutil.Process(), socket.gethostname(), time.time()
+    lease = tourney.settings.lease
+    claims = {
+        0: Claim(host=host, pid=me.pid, started=me.create_time(), claimed=0, heartbeat=0),  # alive, beat long ago
+        1: Claim(host=host, pid=me.pid, started=me.create_time(), claimed=now, heartbeat=now),
+        2: Claim(host=host, pid=me.pid, started=me.create_time() - 100, claimed=now, heartbeat=now),  # pid reused
+        3: Claim(host="elsewhere", pid=7, started=0, claimed=now, heartbeat=now),
+        4: Claim(host="elsewhere", pid=7, started=0, claimed=0, heartbeat=now - 2 * lease),  # same owner, silent
+    }
+    for number, claim in claims.items():
+        tourney.set_result(number, "*")
+        tourney.claims[number] = claim
+    tourney.set_result(5, "*")  # no claim at all, as XBoard writes it
+    assert stale_games(tourney, now=now) == [2, 4, 5]
 
 
 def test_run_survives_a_broken_hand_edit(tmp_path: Path) -> None:

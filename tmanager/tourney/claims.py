@@ -64,16 +64,19 @@ def stale_games(tourney: Tourney, *, now: float | None = None) -> list[int]:
     """Games marked ``*`` whose owner is gone (or unknown, as in a file written by XBoard)."""
     now = time.time() if now is None else now
     lease = tourney.settings.lease
-    # One look per owner: the claims of one process's lanes share their owner (and their heartbeat).
+    host = socket.gethostname()
+    # One look per owner: the claims of one process's lanes share their owner, whose process table
+    # entry answers for all of them. Each claim has a heartbeat of its own (set when it was made), which
+    # decides only for owners on other hosts.
     verdicts: dict[tuple[str, int, float, float], bool] = {}
 
     def stale(number: int) -> bool:
         claim = tourney.claims.get(number)
         if claim is None:
             return True
-        key = (claim.host, claim.pid, claim.started, claim.heartbeat)
+        key = (claim.host, claim.pid, claim.started, claim.heartbeat if claim.host != host else 0.0)
         if key not in verdicts:
-            verdicts[key] = claim_is_alive(claim, lease=lease, now=now)
+            verdicts[key] = claim_is_alive(claim, lease=lease, now=now, host=host)
         return not verdicts[key]
 
     return [n for n in tourney.playing() if stale(n)]

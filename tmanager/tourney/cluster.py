@@ -20,8 +20,8 @@ Games in progress are published live as local workers publish theirs
 (:class:`~tmanager.tourney.live.LiveGame`): a task reports its position through Dask's
 event topics (:data:`LIVE_TOPIC`), and the coordinator writes the file, for as
 long as it awaits that very task. Lanes follow the cluster's thread count,
-retiring between games when workers leave; waiting lanes share one look at the
-tourney file (:class:`~tmanager.tourney.worker.FileWatch`).
+retiring between games when workers leave; waiting lanes take turns to claim
+again (:class:`~tmanager.tourney.worker.WaitingLanes`).
 """
 
 from __future__ import annotations

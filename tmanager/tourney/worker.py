@@ -65,7 +65,7 @@ log = logging.getLogger("tmanager")
 
 _R = TypeVar("_R")
 
-#: How often a waiting worker looks at the file again (it only reads it).
+#: How often one of a worker's waiting lanes claims again.
 POLL_SECONDS = 0.25
 #: Seconds a worker's transaction waits for the lock before it tries again (so a stop is prompt).
 LOCK_POLL = 1.0
@@ -339,29 +339,26 @@ async def _through_cancellation(work: Awaitable[_R]) -> _R:
                 current.uncancel()
 
 
-class FileWatch:
-    """One look at the tourney file every :data:`POLL_SECONDS` for all the waiting lanes of a worker.
+class WaitingLanes:
+    """The lanes of a worker that wait for a game to be free (a sync barrier, a Swiss round, others'
+    games), taking turns to claim again.
 
-    A lane that waits (a sync barrier, a Swiss round, others' games) claims again
-    when the file changes. At each tick, the lanes that saw an older file claim
-    again; if the file has not changed, only the lane that has waited longest
-    does, since a claim may still go stale meanwhile (its owner died) and any
-    claim releases it, which changes the file and wakes the others.
+    Every :data:`POLL_SECONDS` the lane that has waited longest claims again: a game may have been
+    freed meanwhile (a round recorded, a game given back, a claim gone stale with its owner). A
+    lane whose claim found a game, or the end of the tourney, hands the turn on at once
+    (:meth:`pass_on`), since there may be more for the others. So a change wakes as many lanes as it
+    has games for, and one more; were every waiting lane to claim again at each change, the end of a
+    tourney of 256 games at once would make hundreds of claims a second, each under the one lock.
     """
 
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self._waiting: dict[asyncio.Future[None], Stamp] = {}  # in the order the lanes came
+    def __init__(self) -> None:
+        self._waiting: dict[asyncio.Future[None], None] = {}  # in the order the lanes came
         self._ticker: asyncio.Task[None] | None = None
 
-    def signature(self) -> Stamp:
-        """What changes whenever the file is written (see :func:`tmanager.files.stamp`)."""
-        return stamp(self.path)
-
-    async def changed(self, since: Stamp) -> None:
-        """Return at the next tick at which the file differs from ``since``, or it is this lane's turn."""
+    async def turn(self) -> None:
+        """Return when it is this lane's turn to claim again."""
         wake = asyncio.get_running_loop().create_future()
-        self._waiting[wake] = since
+        self._waiting[wake] = None
         if self._ticker is None or self._ticker.done():
             self._ticker = asyncio.create_task(self._tick())
         try:
@@ -369,15 +366,18 @@ class FileWatch:
         finally:
             self._waiting.pop(wake, None)
 
+    def pass_on(self) -> None:
+        """Give the turn to the lane that has waited longest, now."""
+        for wake in self._waiting:
+            del self._waiting[wake]
+            if not wake.done():
+                wake.set_result(None)
+            return
+
     async def _tick(self) -> None:
         while self._waiting:
             await asyncio.sleep(POLL_SECONDS)
-            now = self.signature()
-            woken = [w for w, seen in self._waiting.items() if seen != now] or list(self._waiting)[:1]
-            for wake in woken:
-                del self._waiting[wake]
-                if not wake.done():
-                    wake.set_result(None)
+            self.pass_on()
 
 
 class Worker:
@@ -386,8 +386,8 @@ class Worker:
     A lane (:class:`Lane`) claims a game, plays it, records it, and claims the
     next. The lanes share what belongs to the process: the owner identity in their
     claims (a killed process's claims all go stale together), the stop, one
-    :class:`~tmanager.tourney.play.EnginePool`, one heartbeat for all their claims, one
-    look at the file while they wait (:class:`FileWatch`), and one task that runs
+    :class:`~tmanager.tourney.play.EnginePool`, one heartbeat for all their claims, turns
+    to claim again while they wait (:class:`WaitingLanes`), and one task that runs
     the pending hooks. Its file transactions are here; each is short, run in a
     thread, and serialised with the others of the process by the store's lock.
     The Dask coordinator is a worker whose lanes play on the cluster.
@@ -402,7 +402,7 @@ class Worker:
         self.max_games = max_games
         self.log_engines = log_engines
         self.pool = EnginePool()
-        self.watch = FileWatch(self.path)
+        self.waiting = WaitingLanes()
         self.make_lane: Callable[[Worker], Lane] = lane or Lane
         self.lanes: list[Lane] = []
         self.tasks: list[asyncio.Task[int]] = []
@@ -675,21 +675,22 @@ class Lane:
         return played
 
     async def _claim(self) -> tuple[Tourney, ScheduledGame] | str:
-        """Claim a game, waiting (on the worker's shared watch) for one to be free; ``DONE`` when
-        none is left or the lane retires."""
+        """Claim a game, waiting (taking turns with the worker's other waiting lanes) for one to be
+        free; ``DONE`` when none is left or the lane retires."""
         worker = self.worker
         while not worker.retire(self):
-            seen = worker.watch.signature()  # before reading: a write during the claim wakes this lane
             worker.claimed += 1
             # What a claim cut short by a stop took must be known, so that the clean stop can give it back.
             choice = await transact(worker.claim, settled=self._remember)
             if not isinstance(choice, str):
+                worker.waiting.pass_on()  # there may be more games free: the next waiting lane claims at once
                 return choice
             worker.claimed -= 1
             if choice == DONE:
-                return DONE
+                break
             worker.hooks_due()  # others' hooks may be what keeps the tourney open
-            await worker.watch.changed(seen)
+            await worker.waiting.turn()
+        worker.waiting.pass_on()  # the tourney is done, or lanes retire: the next waiting lane sees it at once
         return DONE
 
     def _remember(self, choice: tuple[Tourney, ScheduledGame] | str) -> None:
