@@ -108,6 +108,39 @@ def test_time_loss_says_by_how_much(fault: str) -> None:
     assert record.oversteps["Good"] < 0
 
 
+
+@pytest.mark.parametrize(("fault", "kept"), [("fault-slow", True), ("fault-stall", False)])
+def test_an_engine_late_on_time_is_kept_for_the_next_game_only_if_it_still_answers(fault: str, kept: bool) -> None:
+    """fault-slow answers ``stop`` (with its late move) and ``isready``; fault-stall never ends its
+    search, so it cannot be trusted with another game and is replaced."""
+    bad = spec(fault, "Bad", command=(*spec(fault).command, "--after", "1", "--delay", "0.6"))
+    limits = TimeControl.parse("0.4+0")
+
+    def bad_engines() -> set[int]:
+        mark = f"--fault {fault.removeprefix('fault-')}"
+        return {p.pid for p in psutil.Process().children(recursive=True) if mark in " ".join(p.cmdline())}
+
+    async def main() -> list[set[int]]:
+        pool = EnginePool()
+        seen = []
+        try:
+            for _ in range(2):
+                game = GameSpec(white=spec("greedy-uci", "Good"), black=bad, white_limits=limits, black_limits=limits,
+                                black_time_margin=0.05)
+                record = await play_game(game, pool)
+                assert (record.result, record.termination) == ("1-0", "time forfeit"), record.reason
+                seen.append(bad_engines())
+        finally:
+            await pool.close()
+        return seen
+
+    after_first, after_second = asyncio.run(main())
+    if kept:
+        assert len(after_first) == 1 and after_second == after_first, "the late engine was restarted"
+    else:
+        assert after_first == after_second == set(), "an engine that does not answer was kept"
+
+
 @pytest.mark.parametrize(
     ("variant", "fen", "result", "reason"),
     [

@@ -205,6 +205,19 @@ class Engine:
             return max(self.transport.read_at, started)
         return time.monotonic()  # asyncio's transport notes no time
 
+    async def responsive(self, *, within: float) -> bool:
+        """Whether the engine, whose move request was cut off (python-chess then sends ``stop``, or ``?``),
+        ends that search and answers a ping within ``within`` seconds. fastchess asks the same after
+        every move: such an engine may play the next game, which a restart would only delay."""
+        protocol = self.protocol
+        if isinstance(protocol, chess.engine.XBoardProtocol) and not protocol.features.get("ping"):
+            return False  # no way to tell whether it still listens
+        try:
+            await asyncio.wait_for(protocol.ping(), timeout=within)
+        except (TimeoutError, chess.engine.EngineError):
+            return False
+        return True
+
     async def close(self) -> None:
         """Ask the engine to quit, then make sure it and its children are gone."""
         if self.transport.get_returncode() is None:
@@ -710,6 +723,9 @@ async def play_game(
                     if allowed is not None:
                         elapsed = time.monotonic() - started
                         _note(oversteps, mover, elapsed - allowed)
+                        # An engine that was merely late is kept, as fastchess keeps it: restarting it would
+                        # add its start-up to a machine that is already short of time.
+                        healthy[mover] = await engine.responsive(within=engine.spec.handshake_timeout)
                         raise _time_loss(mover, elapsed, allowed=allowed, margin=margin, moved=False) from None
                     raise _GameOver(
                         _loss(mover), "abandoned",
