@@ -41,6 +41,7 @@ from tmanager.errors import ConfigError, first_line
 from tmanager.formats.pgn import COMMENT_FIELDS, Notation, tag_value
 from tmanager.tourney.adjudication import Adjudication
 from tmanager.tourney.engines import EngineSpec
+from tmanager.tourney.starts import HostStarts
 from tmanager.tourney.transport import EngineTransport, popen
 from tmanager.tourney.uci import UciEngine
 from tmanager.tourney.variants import variant_board
@@ -264,11 +265,13 @@ class EnginePool:
     Several idle processes may be kept per participant: a worker playing K games at
     once needs up to K of each, and every game gets processes of its own. At most
     ``start_limit`` engines start at once; an engine's ``handshake_timeout`` runs
-    from the moment its own start begins, not while it waits for its turn. An
-    event loop of its own per pool (a worker's, or a Dask thread's).
+    from the moment its own start begins, not while it waits for its turn. The
+    engines other processes start on this host are told apart through
+    ``host_starts`` (see :meth:`quiet`). An event loop of its own per pool (a
+    worker's, or a Dask thread's).
     """
 
-    def __init__(self, *, start_limit: int = START_LIMIT) -> None:
+    def __init__(self, *, start_limit: int = START_LIMIT, host_starts: HostStarts | None = None) -> None:
         # Keyed by the spec's repr: specs hold dicts and are not hashable, and an
         # upgraded participant with the same name must not get the old process.
         self._idle: dict[str, list[Engine]] = {}
@@ -276,6 +279,7 @@ class EnginePool:
         self._starts = 0  # engines starting or waiting to
         self._quiet = asyncio.Event()
         self._quiet.set()
+        self._host_starts = host_starts or HostStarts()
 
     async def acquire(self, spec: EngineSpec) -> Engine:
         idle = self._idle.get(repr(spec), [])
@@ -285,6 +289,8 @@ class EnginePool:
                 return engine
             await engine.kill()
         self._starts += 1
+        if self._starts == 1:
+            self._host_starts.begin()
         self._quiet.clear()
         try:
             async with self._starting:
@@ -292,12 +298,15 @@ class EnginePool:
         finally:
             self._starts -= 1
             if not self._starts:
+                self._host_starts.end()
                 self._quiet.set()
 
     async def quiet(self) -> None:
-        """Return once no engine of this pool is starting or waiting to start: a game's clocks wait for
-        it, since engines starting take the cores from those already playing (a start-up storm)."""
+        """Return once no engine of this pool is starting or waiting to start, and none of another process
+        on this host (for at most :data:`~tmanager.tourney.starts.WAIT_SECONDS`): a game's clocks wait
+        for it, since engines starting take the cores from those already playing (a start-up storm)."""
         await self._quiet.wait()
+        await self._host_starts.quiet()
 
     async def release(self, engine: Engine, *, healthy: bool) -> None:
         """Keep a healthy engine for a next game, unless its spec asks for a restart."""
@@ -310,6 +319,7 @@ class EnginePool:
         engines = [engine for idle in self._idle.values() for engine in idle]
         self._idle = {}
         await asyncio.gather(*(e.close() for e in engines), return_exceptions=True)
+        self._host_starts.close()
 
 
 # --- engine I/O logs -----------------------------------------------------------------------------

@@ -1,0 +1,73 @@
+"""The host-wide gate of engine starts, with real processes: a game's clocks wait while another process
+starts engines, not longer than the bound, and not at all for a process that was killed."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+from tmanager.tourney.play import EnginePool
+from tmanager.tourney.starts import HostStarts
+
+
+def starting_elsewhere(gate: Path) -> subprocess.Popen[str]:
+    """Another process whose engines are starting until it reads a line (or dies)."""
+    code = ("import sys; from pathlib import Path; from tmanager.tourney.starts import HostStarts\n"
+            f"starts = HostStarts(Path({str(gate)!r})); starts.begin(); print('starting', flush=True)\n"
+            "sys.stdin.readline(); starts.end(); print('started', flush=True); sys.stdin.readline()\n")
+    process = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert process.stdout is not None and process.stdout.readline() == "starting\n"
+    return process
+
+
+def test_a_game_waits_until_the_other_processes_engines_have_started(tmp_path: Path) -> None:
+    gate = tmp_path / "starts"
+    other = starting_elsewhere(gate)
+    assert other.stdin is not None and other.stdout is not None
+
+    async def main() -> None:
+        pool = EnginePool(host_starts=HostStarts(gate))
+        try:
+            waiting = asyncio.create_task(pool.quiet())
+            await asyncio.sleep(0.5)
+            assert not waiting.done(), "the clocks started while another process's engines were starting"
+            other.stdin.write("\n")  # type: ignore[union-attr]
+            other.stdin.flush()  # type: ignore[union-attr]
+            assert await asyncio.to_thread(other.stdout.readline) == "started\n"  # type: ignore[union-attr]
+            await asyncio.wait_for(waiting, timeout=10)
+        finally:
+            await pool.close()
+
+    try:
+        asyncio.run(main())
+    finally:
+        other.kill()
+        other.wait()
+
+
+def test_the_wait_is_bounded_and_a_killed_process_holds_nobody_up(tmp_path: Path) -> None:
+    gate = tmp_path / "starts"
+    other = starting_elsewhere(gate)  # engines restarted for every game: it may never be quiet
+
+    async def main() -> None:
+        starts = HostStarts(gate)
+        try:
+            assert await starts.quiet(within=0.3) is False
+            other.send_signal(signal.SIGKILL)
+            await asyncio.to_thread(other.wait)
+            assert await asyncio.wait_for(starts.quiet(within=30), timeout=10) is True
+        finally:
+            starts.close()
+
+    asyncio.run(main())
+
+
+def test_without_a_usable_file_there_is_no_gate(tmp_path: Path) -> None:
+    starts = HostStarts(tmp_path / "no-such-directory" / "starts")
+    starts.begin()
+    assert asyncio.run(starts.quiet(within=0)) is True
+    starts.end()
+    starts.close()

@@ -1,0 +1,98 @@
+"""Engines starting on this host, as every tmanager process of this user sees them.
+
+An engine's start-up (an interpreter's imports, a large hash cleared) takes the
+cores from the games already playing, whichever process plays them: at 256
+games at once, eight workers start 512 engines in the first seconds, and the
+games whose engines were ready first lose on time meanwhile. A worker's own
+:class:`~tmanager.tourney.play.EnginePool` already holds its games' clocks
+until its own engines have started; :class:`HostStarts` extends that to the
+engines of the other processes on the host.
+
+Each process holds a shared ``flock`` on one file while any of its engines
+starts; a game about to start its clocks probes for an exclusive lock, which
+it gets only when no process holds the shared one. The kernel drops a dead
+process's lock, so a killed worker never holds the others up. Waiting is
+bounded (:data:`WAIT_SECONDS`): engines restarted for every game would
+otherwise keep the gate shut for good. Where the file cannot be opened, there
+is no gate.
+
+What it does not know: engines started by other programs, or by tmanager
+processes of other users.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import fcntl
+import os
+import tempfile
+import time
+from pathlib import Path
+
+#: The longest a game's clocks wait for other processes' engines to finish starting.
+WAIT_SECONDS = 3.0
+#: How often a waiting game looks again.
+PROBE_SECONDS = 0.02
+
+
+def host_path() -> Path:
+    """The file all of this user's tmanager processes on this host share."""
+    return Path(tempfile.gettempdir()) / f"tmanager-{os.getuid()}.engine-starts"
+
+
+class HostStarts:
+    """This process's side of the gate: :meth:`begin` and :meth:`end` around a batch of engine starts,
+    :meth:`quiet` before a game's clocks start. For one event loop; the file is opened at first use."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path or host_path()
+        self._held: int | None = None  # the descriptor holding the shared lock while this process starts engines
+        self._probe: int | None = None  # another open file description: its lock would not merge with ours
+        self._opened = False
+
+    def _open(self) -> bool:
+        if not self._opened:
+            self._opened = True
+            with contextlib.suppress(OSError):
+                self._held = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+                self._probe = os.open(self.path, os.O_RDWR | os.O_CLOEXEC)
+        return self._held is not None and self._probe is not None
+
+    def begin(self) -> None:
+        """Engines of this process start from now on."""
+        if self._open():
+            assert self._held is not None
+            with contextlib.suppress(OSError):
+                fcntl.flock(self._held, fcntl.LOCK_SH)  # at once: an exclusive lock is only ever probed for
+
+    def end(self) -> None:
+        """No engine of this process is starting any more."""
+        if self._held is not None:
+            with contextlib.suppress(OSError):
+                fcntl.flock(self._held, fcntl.LOCK_UN)
+
+    async def quiet(self, *, within: float = WAIT_SECONDS) -> bool:
+        """Return once no process on the host is starting engines, or after ``within`` seconds; says which."""
+        if not self._open():
+            return True
+        assert self._probe is not None
+        deadline = time.monotonic() + within
+        while True:
+            try:
+                fcntl.flock(self._probe, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    return False
+                await asyncio.sleep(PROBE_SECONDS)
+            except OSError:
+                return True
+            else:
+                fcntl.flock(self._probe, fcntl.LOCK_UN)
+                return True
+
+    def close(self) -> None:
+        for fd in (self._held, self._probe):
+            if fd is not None:
+                os.close(fd)
+        self._held = self._probe = None
