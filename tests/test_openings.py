@@ -18,6 +18,7 @@ from tmanager.core.schedule import Gauntlet, RoundRobin, Schedule
 from tmanager.errors import ConfigError
 from tmanager.tourney import store
 from tmanager.tourney.engines import GAMES_PATH, command_line
+from tmanager.tourney.model import UNPLAYED
 from tmanager.tourney.openings import Opening, OpeningBook, opening_key
 from tmanager.tourney.variants import variant_board
 from tmanager.tourney.worker import load_book
@@ -32,8 +33,9 @@ def write(tmp_path: Path, name: str, text: str) -> Path:
 
 
 def error_of(path: Path, **kwargs: object) -> str:
+    """The error of reading every opening of the book at ``path``."""
     with pytest.raises(ConfigError) as error:
-        OpeningBook.load(path, **kwargs)  # type: ignore[arg-type]
+        list(OpeningBook.load(path, **kwargs))  # type: ignore[arg-type]
     return str(error.value)
 
 
@@ -103,10 +105,10 @@ def sample() -> OpeningBook:
 
 def test_sequential_order_walks_the_book_from_start(sample: OpeningBook) -> None:
     size = len(sample)
-    assert [sample.opening_for(k) for k in range(size)] == list(sample.openings)
-    assert sample.opening_for(0, start=3) == sample.openings[2]
-    assert sample.opening_for(size - 2, start=3) == sample.openings[0]  # wraps round
-    assert sample.opening_for(size, order="sequential") == sample.openings[0]
+    assert [sample.opening_for(k) for k in range(size)] == list(sample)
+    assert sample.opening_for(0, start=3) == sample[2]
+    assert sample.opening_for(size - 2, start=3) == sample[0]  # wraps round
+    assert sample.opening_for(size, order="sequential") == sample[0]
 
 
 def test_start_must_be_inside_the_book(sample: OpeningBook) -> None:
@@ -120,19 +122,19 @@ def test_random_order_uses_every_opening_once_per_pass(sample: OpeningBook) -> N
     size = len(sample)
     for first in (0, size, 2 * size):
         chosen = [sample.opening_for(k, order="random", seed=42) for k in range(first, first + size)]
-        assert sorted(chosen, key=sample.openings.index) == list(sample.openings)
+        assert sorted(chosen, key=sample.index) == list(sample)
     one = [sample.opening_for(k, order="random", seed=42) for k in range(3 * size)]
     assert one == [sample.opening_for(k, order="random", seed=42) for k in range(3 * size)]
     assert one != [sample.opening_for(k, order="random", seed=43) for k in range(3 * size)]
     assert one[:size] != one[size : 2 * size]  # each pass is shuffled anew
-    assert one[:size] != list(sample.openings)
+    assert one[:size] != list(sample)
 
 
 def test_random_order_is_the_same_in_every_process(sample: OpeningBook) -> None:
     script = (
         "from tmanager.tourney.openings import OpeningBook\n"
         f"book = OpeningBook.load({str(BOOKS / 'sample.epd')!r})\n"
-        "print([book.openings.index(book.opening_for(k, order='random', seed=7, start=5)) for k in range(30)])\n"
+        "print([book.index(book.opening_for(k, order='random', seed=7, start=5)) for k in range(30)])\n"
     )
     outputs = {
         subprocess.run(
@@ -144,7 +146,7 @@ def test_random_order_is_the_same_in_every_process(sample: OpeningBook) -> None:
         ).stdout
         for hash_seed in ("1", "2")
     }
-    here = [sample.openings.index(sample.opening_for(k, order="random", seed=7, start=5)) for k in range(30)]
+    here = [sample.index(sample.opening_for(k, order="random", seed=7, start=5)) for k in range(30)]
     assert outputs == {f"{here}\n"}
 
 
@@ -165,7 +167,7 @@ def test_both_games_of_a_pair_get_the_same_opening(sample: OpeningBook) -> None:
 
 def test_sample_epd_positions_are_valid_and_named(sample: OpeningBook) -> None:
     assert len(sample) >= 12
-    for opening in sample.openings:
+    for opening in sample:
         board = opening.board()
         assert board.is_valid() and not board.is_game_over()
         assert opening.moves == () and opening.name
@@ -180,9 +182,9 @@ def test_epd_operations_and_comments(tmp_path: Path) -> None:
         "4k3/8/8/8/8/8/4P3/4K3 w - -\n",
     )
     book = OpeningBook.load(path)
-    assert [o.name for o in book.openings] == ["King's pawn", ""]
-    assert book.openings[0].board().turn == chess.BLACK
-    assert book.openings[1].fen == "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"
+    assert [o.name for o in book] == ["King's pawn", ""]
+    assert book[0].board().turn == chess.BLACK
+    assert book[1].fen == "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"
 
 
 def test_fen_lines_with_move_counters_as_in_fastchess_and_cutechess_books(tmp_path: Path) -> None:
@@ -194,32 +196,46 @@ def test_fen_lines_with_move_counters_as_in_fastchess_and_cutechess_books(tmp_pa
         "4k3/8/8/8/8/8/4P3/4K3 w - - hmvc 3; fmvn 8;\n",
     )
     book = OpeningBook.load(path)
-    assert [o.fen.split()[-2:] for o in book.openings] == [["0", "9"], ["3", "9"], ["3", "8"]]
-    assert book.openings[1].name == "Kings Indian"
-    assert book.openings[0].board().fullmove_number == 9
+    assert [o.fen.split()[-2:] for o in book] == [["0", "9"], ["3", "9"], ["3", "8"]]
+    assert book[1].name == "Kings Indian"
+    assert book[0].board().fullmove_number == 9
     three_check = write(tmp_path, "3check.epd", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 2+3 4 7\n")
-    assert OpeningBook.load(three_check, variant="3check").openings[0].fen.endswith("2+3 4 7")
+    assert OpeningBook.load(three_check, variant="3check")[0].fen.endswith("2+3 4 7")
 
 
-def test_book_is_checked_by_new_and_edit_with_its_file_and_line(tmp_path: Path) -> None:
-    from tests.conftest import run_cli
-
+def test_new_and_edit_read_the_first_opening_with_its_file_and_line(tmp_path: Path) -> None:
     good = write(tmp_path, "good.epd", f"{chess.STARTING_FEN}\n")
-    bad = write(tmp_path, "bad.epd", f"{chess.STARTING_FEN}\n{chess.STARTING_BOARD_FEN} w KQkq - 0 x\n")
+    bad = write(tmp_path, "bad.epd", f"{chess.STARTING_BOARD_FEN} w KQkq - 0 x\n{chess.STARTING_FEN}\n")
     path = tmp_path / "t.toml"
     engines = ("-e", "random-uci", "-e", "greedy-uci", "--nodes", "1")
     done = run_cli("new", path, *engines, "--openings", bad)
     assert done.returncode == 2 and not path.exists()
-    assert done.stderr.startswith(f"tmanager: {bad}: line 2: not a valid EPD line") and done.stderr.count("\n") == 1
+    assert done.stderr.startswith(f"tmanager: {bad}: line 1: not a valid EPD line") and done.stderr.count("\n") == 1
     assert run_cli("new", path, *engines, "--openings", good).returncode == 0
     before = path.read_text()
     done = run_cli("edit", path, "--set", f"openings.file={str(bad)!r}")
-    assert done.returncode == 2 and done.stderr.startswith(f"tmanager: {bad}: line 2: not a valid EPD line")
+    assert done.returncode == 2 and done.stderr.startswith(f"tmanager: {bad}: line 1: not a valid EPD line")
     done = run_cli("edit", path, "--set", 'variant="atomic"')  # the book's castling rights are fine in atomic
     assert done.returncode == 0, done.stderr
     done = run_cli("edit", path, "--set", 'variant="racingkings"')
     assert done.returncode == 2 and f"tmanager: {good}: line 1: invalid position" in done.stderr
     assert "atomic" in path.read_text() and path.read_text() != before
+
+
+def test_a_bad_opening_further_in_the_book_stops_the_tourney_when_its_game_comes(tmp_path: Path) -> None:
+    bad = f"{chess.STARTING_BOARD_FEN} w KQkq - 0 x"
+    book = write(tmp_path, "book.epd", f"{chess.STARTING_FEN}\n# the next pair's\n{bad}\n")
+    path = tmp_path / "t.toml"
+    created = run_cli("new", path, "-e", "random-uci", "-e", "greedy-uci", "--nodes", "1", "--games", "4",
+                      "--openings", book)
+    assert created.returncode == 0, created.stderr  # only the first opening is read before the games
+    done = run_cli("run", path)
+    assert done.returncode == 2, done.stderr
+    assert f"tmanager: {book}: line 3: not a valid EPD line" in done.stderr and "Traceback" not in done.stderr
+    tourney = store.read(path)
+    assert tourney.finished_count == 2 and len(tourney.results.rstrip(UNPLAYED)) == 2 and not tourney.claims
+    assert path.with_suffix(".pgn").read_text().count("[Event ") == 2
+    assert "game 2 not played: " in path.with_suffix(".log").read_text()
 
 
 def test_missing_empty_and_bad_epd_books(tmp_path: Path) -> None:
@@ -256,11 +272,11 @@ def test_pgn_book_keeps_mainline_moves_cut_to_plies() -> None:
     full = OpeningBook.load(BOOKS / "sample.pgn")
     cut = OpeningBook.load(BOOKS / "sample.pgn", plies=4)
     assert len(full) == len(cut) >= 3
-    for whole, short in zip(full.openings, cut.openings, strict=True):
+    for whole, short in zip(full, cut, strict=True):
         assert whole.fen == short.fen == chess.STARTING_FEN
         assert short.moves == whole.moves[:4] and len(whole.moves) > 4
         assert whole.name == short.name != ""
-    ruy = full.openings[0].board()
+    ruy = full[0].board()
     assert ruy.root() == chess.Board() and len(ruy.move_stack) == 8
 
 
@@ -271,7 +287,7 @@ def test_pgn_with_setup_and_variations(tmp_path: Path) -> None:
         "book.txt",
         f'[Event "?"]\n[SetUp "1"]\n[FEN "{fen}"]\n\n3. Bb5 (3. Bc4 Bc5) a6 {{comment}} 4. Ba4 *\n',
     )
-    (opening,) = OpeningBook.load(path).openings  # sniffed as PGN from its content
+    (opening,) = OpeningBook.load(path)  # sniffed as PGN from its content
     assert opening.fen == fen
     assert opening.moves == ("f1b5", "a7a6", "b5a4")
     game = chess.pgn.Game.from_board(opening.board())
@@ -306,17 +322,17 @@ def test_chess960_book_needs_the_chess960_variant() -> None:
     message = error_of(BOOKS / "chess960.epd")
     assert "line 1: invalid position (bad castling rights)" in message and 'variant = "chess960"' in message
     book = OpeningBook.load(BOOKS / "chess960.epd", variant="chess960")
-    for opening in book.openings:
+    for opening in book:
         board = opening.board()
         assert board.chess960 and board.castling_rights == board.clean_castling_rights() != 0
-    game = chess.pgn.Game.from_board(book.openings[1].board())
-    assert game.headers["Variant"] == "Chess960" and game.headers["FEN"] == book.openings[1].fen
+    game = chess.pgn.Game.from_board(book[1].board())
+    assert game.headers["Variant"] == "Chess960" and game.headers["FEN"] == book[1].fen
 
 
 def test_chess960_pgn_castling_is_stored_king_takes_rook(tmp_path: Path) -> None:
     fen = "rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w HAha - 0 1"
     path = write(tmp_path, "960.pgn", f'[Variant "Chess960"]\n[SetUp "1"]\n[FEN "{fen}"]\n\n1. O-O-O O-O *\n')
-    (opening,) = OpeningBook.load(path, variant="chess960").openings
+    (opening,) = OpeningBook.load(path, variant="chess960")
     assert opening.moves == ("b1a1", "b8h8")
     board = opening.board()
     assert board.piece_at(chess.C1) == chess.Piece.from_symbol("K")
@@ -326,7 +342,7 @@ def test_chess960_pgn_castling_is_stored_king_takes_rook(tmp_path: Path) -> None
 
 def test_atomic_book(tmp_path: Path) -> None:
     path = write(tmp_path, "atomic.epd", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -\n")
-    (opening,) = OpeningBook.load(path, variant="atomic").openings
+    (opening,) = OpeningBook.load(path, variant="atomic")
     assert opening.variant == "atomic" and type(opening.board()).uci_variant == "atomic"
 
 
@@ -340,7 +356,7 @@ def test_chess960_openings_play_with_stockfish_and_pyengine() -> None:
         chess.engine.SimpleEngine.popen_uci(list(stockfish)) as white,
         chess.engine.SimpleEngine.popen_xboard([*pyengine, "--protocol", "xboard", "--seed", "1"]) as black,
     ):
-        for opening in book.openings:
+        for opening in book:
             board = opening.board()
             while len(board.move_stack) < 12 and not board.is_game_over():
                 engine = white if board.turn == chess.WHITE else black

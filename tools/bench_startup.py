@@ -14,6 +14,10 @@ processes run without ``PYTHONDONTWRITEBYTECODE`` (which would make every
 start compile the whole package again), after one warm-up round that is not
 counted.
 
+`run` is also timed with an opening book the size of fishtest's
+``8moves_v3.pgn`` (--book-games PGN games of 16 plies), as is `new` given it:
+a tester's usual book should cost the start-up nothing worth noting.
+
 The engines are a tiny UCI script written by this tool: it stamps the wall
 clock when it starts, when it sends ``uciok`` and when it receives ``go``, so
 that the engines' own start-up can be told from tmanager's. Both games of the
@@ -24,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import statistics
 import subprocess
 import sys
@@ -32,6 +37,9 @@ import textwrap
 import time
 from collections.abc import Callable
 from pathlib import Path
+
+import chess
+import chess.pgn
 
 ENGINE = textwrap.dedent(
     """
@@ -69,10 +77,23 @@ def timed(command: list[str], *, cwd: Path) -> float:
     return time.perf_counter() - started
 
 
-class Tourney:
-    """A directory with the stamping engine's definition and a fresh two-game tourney."""
+def write_book(path: Path, games: int) -> None:
+    """A PGN book of ``games`` games of 16 plies (1,000 different ones, over and over)."""
+    rng = random.Random(1)
+    different = []
+    while len(different) < 1000:
+        board = chess.Board()
+        while len(board.move_stack) < 16 and not board.is_game_over():
+            board.push(rng.choice(list(board.legal_moves)))
+        if not board.is_game_over():
+            different.append(str(chess.pgn.Game.from_board(board)))
+    path.write_text("\n\n".join(different[i % len(different)] for i in range(games)) + "\n")
 
-    def __init__(self, directory: Path) -> None:
+
+class Tourney:
+    """A directory with the stamping engine's definition, an opening book, and fresh two-game tourneys."""
+
+    def __init__(self, directory: Path, *, book_games: int) -> None:
         self.directory = directory
         self.stamps = directory / "stamps.log"
         (directory / "engines").mkdir()
@@ -80,20 +101,22 @@ class Tourney:
         (directory / "engines" / "stamp.toml").write_text(
             f'cmd = "{directory / "stamp.py"}"\nprotocol = "uci"\nargs = ["{self.stamps}"]\n'
         )
+        write_book(directory / "book.pgn", book_games)
 
-    def new_command(self, name: str) -> list[str]:
+    def new_command(self, name: str, *, book: bool = False) -> list[str]:
         return [*TMANAGER, "new", name, "--force", "-e", "stamp:A", "-e", "stamp:B", "--games", "2",
-                "--nodes", "1", "--set", "adjudication.max_moves=1"]
+                "--nodes", "1", "--set", "adjudication.max_moves=1", *(["--openings", "book.pgn"] if book else [])]
 
-    def fresh(self, name: str) -> Path:
-        subprocess.run(self.new_command(name), cwd=self.directory, check=True, capture_output=True, env=ENV)
+    def fresh(self, name: str, *, book: bool = False) -> Path:
+        subprocess.run(self.new_command(name, book=book), cwd=self.directory, check=True, capture_output=True,
+                       env=ENV)
         return self.directory / name
 
-    def run_to_first_go(self) -> tuple[float, float, float]:
-        """Seconds from starting `tmanager run --workers 2` on a fresh tourney to the first ``go``,
-        how much of it the engine that got it spent starting (exec to ``uciok``), and the time from
-        its ``uciok`` to that ``go``."""
-        path = self.fresh("played.toml")
+    def run_to_first_go(self, *, book: bool = False) -> tuple[float, float, float]:
+        """Seconds from starting `tmanager run --workers 2` on a fresh tourney (with the book or
+        without) to the first ``go``, how much of it the engine that got it spent starting (exec to
+        ``uciok``), and the time from its ``uciok`` to that ``go``."""
+        path = self.fresh("played.toml", book=book)
         for leftover in (path.with_suffix(".pgn"), path.with_suffix(".log"), self.stamps):
             leftover.unlink(missing_ok=True)
         started = time.time()
@@ -110,9 +133,10 @@ class Tourney:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=10, help="runs of each; medians are compared")
+    parser.add_argument("--book-games", type=int, default=34000, help="games in the PGN opening book")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        tourney = Tourney(Path(tmp))
+        tourney = Tourney(Path(tmp), book_games=args.book_games)
         tourney.fresh("small.toml")
         engine_start: list[float] = []
         ready_to_go: list[float] = []
@@ -135,6 +159,10 @@ def main() -> None:
             "tmanager run -> first go": first_go,
             "tmanager status (2 games played)": lambda: timed([*TMANAGER, "status", "played.toml"],
                                                               cwd=tourney.directory),
+            f"tmanager new (book of {args.book_games} games)": lambda: timed(
+                tourney.new_command("booked.toml", book=True), cwd=tourney.directory
+            ),
+            f"tmanager run -> first go (book of {args.book_games})": lambda: tourney.run_to_first_go(book=True)[0],
         }
         times: dict[str, list[float]] = {name: [] for name in cases}
         for case in cases.values():  # warm-up: bytecode caches written, files in the page cache

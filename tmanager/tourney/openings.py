@@ -17,9 +17,11 @@ import io
 import itertools
 import random
 import re
+from array import array
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Literal, overload
 
 import chess
 import chess.pgn
@@ -29,6 +31,8 @@ from tmanager.files import read_text
 from tmanager.tourney.variants import variant_board, variant_name
 
 _NON_BLANK = re.compile(r"\S")
+#: The start of an EPD line: not blank, not a comment.
+_EPD_LINE = re.compile(r"^[^\S\n]*[^\s#;]", re.MULTILINE)
 
 BookFormat = Literal["auto", "epd", "pgn"]
 Order = Literal["sequential", "random"]
@@ -61,23 +65,48 @@ class Opening:
         return board
 
 
-class OpeningBook:
-    """The openings of one book file, in file order."""
+class OpeningBook(Sequence[Opening]):
+    """The openings of one book file, in file order, each read when a game first asks for it.
 
-    def __init__(self, openings: tuple[Opening, ...], path: Path) -> None:
-        if not openings:
+    Loading only finds where each opening begins, as cutechess indexes its books:
+    a PGN book of 34,000 games (the size of fishtest's ``8moves_v3.pgn``) loads in
+    0.2 s, where reading every game with python-chess takes 20 s, and an EPD book of
+    millions of lines is not turned into millions of objects. An opening is read and
+    checked when it is first used, and a bad one raises :class:`ConfigError` with
+    the book's file and line then. The latest openings read are kept, for the
+    other game of each pair.
+    """
+
+    #: Openings kept once read.
+    KEPT = 4096
+
+    def __init__(self, size: int, read: Callable[[int], Opening], path: Path) -> None:
+        """A book of ``size`` openings, ``read(i)`` reading the i-th (from 0)."""
+        if not size:
             raise ConfigError("the opening book holds no openings", file=path, hint="add EPD lines or PGN games")
-        self.openings = openings
         self.path = path
+        self._size = size
+        self._opening_at = functools.lru_cache(maxsize=self.KEPT)(read)
 
     def __len__(self) -> int:
-        return len(self.openings)
+        return self._size
+
+    @overload
+    def __getitem__(self, index: int) -> Opening: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Opening]: ...
+
+    def __getitem__(self, index: int | slice) -> Opening | list[Opening]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(len(self))[index]]
+        return self._opening_at(range(self._size)[index])
 
     @classmethod
     def load(
         cls, path: str | Path, *, format: BookFormat = "auto", plies: int = 0, variant: str = "chess"
     ) -> OpeningBook:
-        """Read an EPD or PGN book; ``format="auto"`` goes by the suffix, else by the content."""
+        """Find the openings of an EPD or PGN book; ``format="auto"`` goes by the suffix, else by the content."""
         path = Path(path)
         try:
             text = read_text(path, kind="opening book", create=None)
@@ -86,8 +115,8 @@ class OpeningBook:
         board_type, chess960 = variant_board(variant)
         if format == "auto":
             format = _guess_format(path, text)
-        read = _read_pgn if format == "pgn" else _read_epd
-        return cls(tuple(read(text, path, board_type, chess960, plies)), path)
+        book = _BookText(text, path, board_type, chess960, plies, pgn=format == "pgn")
+        return cls(len(book), book.opening, path)
 
     def opening_for(self, key: int, *, order: Order = "sequential", seed: int = 0, start: int = 1) -> Opening:
         """The opening of the games with opening key ``key`` (see :func:`opening_key`).
@@ -96,7 +125,7 @@ class OpeningBook:
         round again. Random: the same walk through a shuffled book, reshuffled for each
         pass, so every opening is used once before any is used again.
         """
-        size = len(self.openings)
+        size = len(self)
         if not 1 <= start <= size:
             raise ConfigError(
                 f"start {start} is outside the book of {size} openings",
@@ -106,7 +135,7 @@ class OpeningBook:
         passes, index = divmod(start - 1 + key, size)
         if order == "random":
             index = _shuffled(size, seed, passes)[index]
-        return self.openings[index]
+        return self[index]
 
 
 def opening_key(number: int, *, games_per_pairing: int, games_per_cycle: int) -> int:
@@ -155,40 +184,6 @@ def _guess_format(path: Path, text: str) -> Literal["epd", "pgn"]:
     return "pgn" if first.startswith("[") or first.startswith("1.") else "epd"
 
 
-def _checked(board: chess.Board, path: Path, line: int) -> None:
-    if not board.is_valid():
-        problems = ", ".join(str(s.name).lower().replace("_", " ") for s in chess.Status if s in board.status())
-        hint = "for Chess960 positions set variant = \"chess960\"" if "castling" in problems else None
-        raise ConfigError(f"invalid position ({problems})", file=path, field=f"line {line}", hint=hint)
-    if board.is_game_over():
-        raise ConfigError("the game is already over in this position", file=path, field=f"line {line}")
-
-
-def _read_epd(
-    text: str, path: Path, board_type: type[chess.Board], chess960: bool, plies: int
-) -> list[Opening]:
-    openings: list[Opening] = []
-    for number, line in enumerate(text.splitlines(), 1):
-        epd = line.strip()
-        if not epd or epd.startswith(("#", ";")):
-            continue
-        try:
-            board, ops = _book_position(board_type, epd, chess960)
-        except ValueError as exc:
-            raise ConfigError(f"not a valid EPD line: {exc}", file=path, field=f"line {number}") from None
-        _checked(board, path, number)
-        name = ops.get("id")
-        openings.append(
-            Opening(
-                fen=board.fen(),
-                variant=variant_name(board_type),
-                chess960=chess960,
-                name=name if isinstance(name, str) else "",
-            )
-        )
-    return openings
-
-
 #: EPD operations as python-chess reads them.
 EpdOperations = dict[str, str | int | float | chess.Move | list[chess.Move] | None]
 
@@ -216,43 +211,99 @@ class _QuietGameBuilder(chess.pgn.GameBuilder[chess.pgn.Game]):
         self.game.errors.append(error)
 
 
-def _read_pgn(
-    text: str, path: Path, board_type: type[chess.Board], chess960: bool, plies: int
-) -> list[Opening]:
-    openings: list[Opening] = []
-    handle = io.StringIO(text)
-    line, counted = 1, 0
-    while True:
-        found = _NON_BLANK.search(text, handle.tell())
-        game = chess.pgn.read_game(handle, Visitor=_QuietGameBuilder) if found else None
-        if found is None or game is None:
-            return openings
-        line += text.count("\n", counted, found.start())
-        counted = found.start()
+class _BookText:
+    """A book's text and where each opening begins in it; reads one opening at a time."""
+
+    def __init__(
+        self, text: str, path: Path, board_type: type[chess.Board], chess960: bool, plies: int, *, pgn: bool
+    ) -> None:
+        self.text = text
+        self.path = path
+        self.board_type = board_type
+        self.chess960 = chess960
+        self.plies = plies
+        self.pgn = pgn
+        self.starts = _game_starts(text) if pgn else array("q", (m.start() for m in _EPD_LINE.finditer(text)))
+        self.starts.append(len(text))
+
+    def __len__(self) -> int:
+        return len(self.starts) - 1
+
+    def opening(self, index: int) -> Opening:
+        """The opening at ``index`` (from 0), read and checked; :class:`ConfigError` names its line."""
+        begin, end = self.starts[index], self.starts[index + 1]
+        return self._game(begin, end) if self.pgn else self._epd_line(begin)
+
+    def _line(self, offset: int) -> int:
+        """The line (from 1) of the text's first non-blank character from ``offset`` on."""
+        found = _NON_BLANK.search(self.text, offset)
+        return self.text.count("\n", 0, offset if found is None else found.start()) + 1
+
+    def _epd_line(self, begin: int) -> Opening:
+        end = self.text.find("\n", begin)
+        epd = self.text[begin : None if end < 0 else end].strip()
+        try:
+            board, ops = _book_position(self.board_type, epd, self.chess960)
+        except ValueError as exc:
+            line = self._line(begin)
+            raise ConfigError(f"not a valid EPD line: {exc}", file=self.path, field=f"line {line}") from None
+        self._check(board, begin)
+        name = ops.get("id")
+        return Opening(
+            fen=board.fen(),
+            variant=variant_name(self.board_type),
+            chess960=self.chess960,
+            name=name if isinstance(name, str) else "",
+        )
+
+    def _game(self, begin: int, end: int) -> Opening:
+        game = chess.pgn.read_game(io.StringIO(self.text[begin:end]), Visitor=_QuietGameBuilder)
+        assert game is not None, "a game begins here: _game_starts found it"
         if game.errors:
-            raise ConfigError(f"bad PGN game: {game.errors[0]}", file=path, field=f"line {line}")
+            raise ConfigError(f"bad PGN game: {game.errors[0]}", file=self.path, field=f"line {self._line(begin)}")
         played = game.board()
-        if type(played) is not board_type or (played.chess960 and not chess960):
+        if type(played) is not self.board_type or (played.chess960 and not self.chess960):
             raise ConfigError(
                 f"the game's variant ({game.headers.get('Variant', 'chess')}) differs from the tourney's",
-                file=path,
-                field=f"line {line}",
+                file=self.path,
+                field=f"line {self._line(begin)}",
                 hint="set tourney.variant to match the book, or use another book",
             )
         start = played.fen()
-        _checked(board_type(start, chess960=True) if chess960 else played, path, line)
+        self._check(self.board_type(start, chess960=True) if self.chess960 else played, begin)
         # Castling is written king-takes-rook in Chess960 and e1g1 in chess: python-chess
         # converts when asked for the other notation.
         moves = []
-        for move in itertools.islice(game.mainline_moves(), plies or None):
-            moves.append(played.uci(move, chess960=chess960))
+        for move in itertools.islice(game.mainline_moves(), self.plies or None):
+            moves.append(played.uci(move, chess960=self.chess960))
             played.push(move)
-        openings.append(
-            Opening(
-                fen=start,
-                moves=tuple(moves),
-                variant=variant_name(board_type),
-                chess960=chess960,
-                name=game.headers.get("Opening", ""),
-            )
+        return Opening(
+            fen=start,
+            moves=tuple(moves),
+            variant=variant_name(self.board_type),
+            chess960=self.chess960,
+            name=game.headers.get("Opening", ""),
         )
+
+    def _check(self, board: chess.Board, begin: int) -> None:
+        if not board.is_valid():
+            problems = ", ".join(str(s.name).lower().replace("_", " ") for s in chess.Status if s in board.status())
+            hint = "for Chess960 positions set variant = \"chess960\"" if "castling" in problems else None
+            raise ConfigError(
+                f"invalid position ({problems})", file=self.path, field=f"line {self._line(begin)}", hint=hint
+            )
+        if board.is_game_over():
+            raise ConfigError(
+                "the game is already over in this position", file=self.path, field=f"line {self._line(begin)}"
+            )
+
+
+def _game_starts(text: str) -> array[int]:
+    """Where each PGN game of ``text`` begins, found by python-chess's skipping parser (no move is read)."""
+    handle = io.StringIO(text)
+    starts: array[int] = array("q")
+    while True:
+        begin = handle.tell()
+        if not chess.pgn.skip_game(handle):
+            return starts
+        starts.append(begin)

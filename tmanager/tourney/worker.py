@@ -710,13 +710,14 @@ class Lane:
 
     async def _play(self, tourney: Tourney, game: ScheduledGame) -> None:
         worker = self.worker
-        spec = game_spec(tourney, game, worker.book(tourney), log_engines=worker.log_engines)
-        log.info("game %d: %s - %s started", game.number, spec.white.name, spec.black.name)
         try:
+            spec = game_spec(tourney, game, worker.book(tourney), log_engines=worker.log_engines)
+            log.info("game %d: %s - %s started", game.number, spec.white.name, spec.black.name)
             record = await self._run_game(tourney, game, spec)
         except ConfigError as exc:
-            # An engine refuses its options or the variant: no game was played. run() gives
-            # the game back, and the worker stops with this error (exit status 2).
+            # A bad opening (each is read when its game comes), or an engine that refuses its options
+            # or the variant: no game was played. run() gives the game back, and the worker stops
+            # with this error (exit status 2).
             log.error("game %d not played: %s", game.number, exc)
             raise exc.located(file=tourney.path) from None
         env = game_env(game.number, record.result, record.termination, record.reason, spec.white.name,
@@ -759,7 +760,8 @@ class Lane:
 
 def preflight(tourney: Tourney) -> None:
     """Check what can fail before any game is claimed: every engine resolves and can be
-    started, and the opening book loads and fits the settings."""
+    started, and the opening book loads and its first opening fits the settings (the others are
+    read as their games come)."""
     for index in range(len(tourney.participants)):
         tourney.check_runnable(index)
     load_book(tourney)
@@ -771,9 +773,10 @@ _books: dict[Path, tuple[tuple[Stamp, str, int, str], OpeningBook]] = {}
 
 
 def load_book(tourney: Tourney) -> OpeningBook | None:
-    """The tourney's opening book, checked against its settings; ``None`` without ``[openings]``.
+    """The tourney's opening book, its ``start`` and first opening checked against the settings;
+    ``None`` without ``[openings]``.
 
-    Read again only when the book file or the settings it is read with change.
+    Loaded again only when the book file or the settings it is read with change.
     """
     o = tourney.openings
     if o is None:
