@@ -33,9 +33,8 @@ def write(tmp_path: Path, name: str, text: str) -> Path:
 
 
 def error_of(path: Path, **kwargs: object) -> str:
-    """The error of reading every opening of the book at ``path``."""
     with pytest.raises(ConfigError) as error:
-        list(OpeningBook.load(path, **kwargs))  # type: ignore[arg-type]
+        OpeningBook.load(path, **kwargs)  # type: ignore[arg-type]
     return str(error.value)
 
 
@@ -203,18 +202,18 @@ def test_fen_lines_with_move_counters_as_in_fastchess_and_cutechess_books(tmp_pa
     assert OpeningBook.load(three_check, variant="3check")[0].fen.endswith("2+3 4 7")
 
 
-def test_new_and_edit_read_the_first_opening_with_its_file_and_line(tmp_path: Path) -> None:
+def test_book_is_checked_by_new_and_edit_with_its_file_and_line(tmp_path: Path) -> None:
     good = write(tmp_path, "good.epd", f"{chess.STARTING_FEN}\n")
-    bad = write(tmp_path, "bad.epd", f"{chess.STARTING_BOARD_FEN} w KQkq - 0 x\n{chess.STARTING_FEN}\n")
+    bad = write(tmp_path, "bad.epd", f"{chess.STARTING_FEN}\n{chess.STARTING_BOARD_FEN} w KQkq - 0 x\n")
     path = tmp_path / "t.toml"
     engines = ("-e", "random-uci", "-e", "greedy-uci", "--nodes", "1")
     done = run_cli("new", path, *engines, "--openings", bad)
     assert done.returncode == 2 and not path.exists()
-    assert done.stderr.startswith(f"tmanager: {bad}: line 1: not a valid EPD line") and done.stderr.count("\n") == 1
+    assert done.stderr.startswith(f"tmanager: {bad}: line 2: not a valid EPD line") and done.stderr.count("\n") == 1
     assert run_cli("new", path, *engines, "--openings", good).returncode == 0
     before = path.read_text()
     done = run_cli("edit", path, "--set", f"openings.file={str(bad)!r}")
-    assert done.returncode == 2 and done.stderr.startswith(f"tmanager: {bad}: line 1: not a valid EPD line")
+    assert done.returncode == 2 and done.stderr.startswith(f"tmanager: {bad}: line 2: not a valid EPD line")
     done = run_cli("edit", path, "--set", 'variant="atomic"')  # the book's castling rights are fine in atomic
     assert done.returncode == 0, done.stderr
     done = run_cli("edit", path, "--set", 'variant="racingkings"')
@@ -223,12 +222,13 @@ def test_new_and_edit_read_the_first_opening_with_its_file_and_line(tmp_path: Pa
 
 
 def test_a_bad_opening_further_in_the_book_stops_the_tourney_when_its_game_comes(tmp_path: Path) -> None:
-    bad = f"{chess.STARTING_BOARD_FEN} w KQkq - 0 x"
-    book = write(tmp_path, "book.epd", f"{chess.STARTING_FEN}\n# the next pair's\n{bad}\n")
+    good, bad = f"{chess.STARTING_FEN}\n", f"{chess.STARTING_BOARD_FEN} w KQkq - 0 x\n"
+    padding = good * (OpeningBook.READ_WHOLE // len(good))  # a book large enough to be read as its games come
+    book = write(tmp_path, "book.epd", f"{good}# the next pair's\n{bad}{padding}")
     path = tmp_path / "t.toml"
     created = run_cli("new", path, "-e", "random-uci", "-e", "greedy-uci", "--nodes", "1", "--games", "4",
                       "--openings", book)
-    assert created.returncode == 0, created.stderr  # only the first opening is read before the games
+    assert created.returncode == 0, created.stderr  # only its first opening is read before the games
     done = run_cli("run", path)
     assert done.returncode == 2, done.stderr
     assert f"tmanager: {book}: line 3: not a valid EPD line" in done.stderr and "Traceback" not in done.stderr
@@ -248,6 +248,24 @@ def test_missing_empty_and_bad_epd_books(tmp_path: Path) -> None:
     mated = write(tmp_path, "mated.epd", "7k/6Q1/6K1/8/8/8/8/8 b - -\n")
     assert "line 1: the game is already over" in error_of(mated)
 
+
+
+def test_a_large_book_is_indexed_and_each_opening_read_and_checked_when_asked_for(tmp_path: Path) -> None:
+    good, bad = f"{chess.STARTING_FEN}\n", f"{chess.STARTING_BOARD_FEN} w KQkq - 0 x\n"
+    lines = OpeningBook.READ_WHOLE // len(good) + 1
+    epd = write(tmp_path, "large.epd", f"# {lines} good lines, then a bad one\n{good * lines}\n{bad}")
+    book = OpeningBook.load(epd)  # the bad line is not read yet
+    assert len(book) == lines + 1
+    assert book[0] == book[lines - 1] == Opening(fen=chess.STARTING_FEN)
+    with pytest.raises(ConfigError, match=rf"large.epd: line {lines + 3}: not a valid EPD line"):
+        book[lines]
+    game = '[Event "?"]\n\n1. e4 e5 *\n\n'
+    games = OpeningBook.READ_WHOLE // len(game) + 1
+    pgn = write(tmp_path, "large.pgn", game * games + '[Event "bad"]\n\n1. e4 e5 2. Ke3 *\n')
+    book = OpeningBook.load(pgn)
+    assert len(book) == games + 1 and book[games - 1].moves == ("e2e4", "e7e5")
+    with pytest.raises(ConfigError, match=rf"large.pgn: line {4 * games + 1}: bad PGN game: illegal san: 'Ke3'"):
+        book[-1]
 
 
 def test_a_book_is_read_once_for_preflight_and_the_games(tmp_path: Path) -> None:

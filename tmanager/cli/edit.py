@@ -54,7 +54,7 @@ def command(args: argparse.Namespace) -> int:
         for name, key, value in participant_assignments(args, [p.name for p in tourney.participants]):
             set_participant(tourney, name, key, value, playing_only=True)
         if any(_reads_the_book(key) for key, _ in assignments):
-            load_book(tourney)  # a book that cannot be read, or a bad first opening, is reported now
+            load_book(tourney)  # a bad line is reported now (of a large book: in its first opening)
         total = tourney.schedule().total_games
     print(f"{args.file}: updated; {total} games scheduled")
     return 0

@@ -105,7 +105,7 @@ def command(args: argparse.Namespace) -> int:
         tourney.validate()
     except ConfigError as exc:
         raise ConfigError(exc.message, field=exc.field, hint=exc.hint) from None
-    load_book(tourney)  # a book that cannot be read, or a bad first opening, is reported now
+    load_book(tourney)  # a bad line is reported now (of a large book: in its first opening)
     store.write_new(tourney, overwrite=args.force)
     print(f"{path}: {len(participants)} participants, {tourney.schedule().total_games} games")
     return 0

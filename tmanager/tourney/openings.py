@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import functools
 import io
-import itertools
 import random
 import re
 from array import array
@@ -36,6 +35,7 @@ _EPD_LINE = re.compile(r"^[^\S\n]*[^\s#;]", re.MULTILINE)
 
 BookFormat = Literal["auto", "epd", "pgn"]
 Order = Literal["sequential", "random"]
+
 
 @dataclass(frozen=True, slots=True)
 class Opening:
@@ -66,18 +66,21 @@ class Opening:
 
 
 class OpeningBook(Sequence[Opening]):
-    """The openings of one book file, in file order, each read when a game first asks for it.
+    """The openings of one book file, in file order.
 
-    Loading only finds where each opening begins, as cutechess indexes its books:
-    a PGN book of 34,000 games (the size of fishtest's ``8moves_v3.pgn``) loads in
-    0.2 s, where reading every game with python-chess takes 20 s, and an EPD book of
-    millions of lines is not turned into millions of objects. An opening is read and
-    checked when it is first used, and a bad one raises :class:`ConfigError` with
-    the book's file and line then. The latest openings read are kept, for the
-    other game of each pair.
+    python-chess reads about 300 KB of book a second. A book of up to
+    :data:`READ_WHOLE` bytes is read, and every opening checked, when it is
+    loaded. A larger one is only indexed, as cutechess indexes its books: a PGN
+    book of 34,000 games (the size of fishtest's ``8moves_v3.pgn``) loads in 0.2 s
+    instead of 20 s, and an EPD book of millions of lines is not turned into
+    millions of objects. Each of its openings is read and checked when first
+    asked for, and a bad one raises :class:`ConfigError` with the book's file and
+    line then. The latest openings read are kept, for the other game of each pair.
     """
 
-    #: Openings kept once read.
+    #: The largest book, in bytes, read whole when it is loaded (under a second of reading).
+    READ_WHOLE = 256 << 10
+    #: Openings of a larger book kept once read.
     KEPT = 4096
 
     def __init__(self, size: int, read: Callable[[int], Opening], path: Path) -> None:
@@ -106,7 +109,7 @@ class OpeningBook(Sequence[Opening]):
     def load(
         cls, path: str | Path, *, format: BookFormat = "auto", plies: int = 0, variant: str = "chess"
     ) -> OpeningBook:
-        """Find the openings of an EPD or PGN book; ``format="auto"`` goes by the suffix, else by the content."""
+        """Read an EPD or PGN book, or index a large one; ``format="auto"`` goes by the suffix, else by the content."""
         path = Path(path)
         try:
             text = read_text(path, kind="opening book", create=None)
@@ -115,8 +118,12 @@ class OpeningBook(Sequence[Opening]):
         board_type, chess960 = variant_board(variant)
         if format == "auto":
             format = _guess_format(path, text)
-        book = _BookText(text, path, board_type, chess960, plies, pgn=format == "pgn")
-        return cls(len(book), book.opening, path)
+        text_book = _BookText(text, path, board_type, chess960, plies, pgn=format == "pgn")
+        book = cls(len(text_book), text_book.opening, path)
+        if len(text) > cls.READ_WHOLE:
+            return book
+        openings = tuple(book)
+        return cls(len(openings), openings.__getitem__, path)
 
     def opening_for(self, key: int, *, order: Order = "sequential", seed: int = 0, start: int = 1) -> Opening:
         """The opening of the games with opening key ``key`` (see :func:`opening_key`).
@@ -204,11 +211,45 @@ def _book_position(board_type: type[chess.Board], line: str, chess960: bool) -> 
     return board, ops
 
 
-class _QuietGameBuilder(chess.pgn.GameBuilder[chess.pgn.Game]):
-    """Keeps parse errors in ``game.errors`` without logging them: the first becomes our ConfigError."""
+class _OpeningReader(chess.pgn.BaseVisitor["_OpeningReader"]):
+    """A book game as an opening: its headers, start position and main line in UCI, cut to ``plies``
+    (0: all), without building its game tree, and without reading the moves after the cut or the
+    variations. Parse errors are kept, not logged: the first becomes our ConfigError."""
+
+    def __init__(self, *, plies: int, chess960: bool) -> None:
+        self.plies = plies
+        self.chess960 = chess960
+        self.headers = chess.pgn.Headers()
+        self.start: chess.Board | None = None
+        self.moves: list[str] = []
+        self.errors: list[Exception] = []
+
+    def begin_headers(self) -> chess.pgn.Headers:
+        return self.headers
+
+    def visit_header(self, tagname: str, tagvalue: str) -> None:
+        self.headers[tagname] = tagvalue
+
+    def visit_board(self, board: chess.Board) -> None:
+        if self.start is None:
+            self.start = board.copy(stack=False)
+
+    def begin_variation(self) -> chess.pgn.SkipType:
+        return chess.pgn.SKIP
+
+    def begin_parse_san(self, board: chess.Board, san: str) -> chess.pgn.SkipType | None:
+        return chess.pgn.SKIP if self.plies and len(self.moves) >= self.plies else None
+
+    def visit_move(self, board: chess.Board, move: chess.Move) -> None:
+        # Castling is written king-takes-rook in Chess960 and e1g1 in chess: python-chess
+        # converts when asked for the other notation.
+        self.moves.append(board.uci(move, chess960=self.chess960))
 
     def handle_error(self, error: Exception) -> None:
-        self.game.errors.append(error)
+        self.errors.append(error)
+
+    def result(self) -> _OpeningReader:
+        return self
 
 
 class _BookText:
@@ -257,29 +298,25 @@ class _BookText:
         )
 
     def _game(self, begin: int, end: int) -> Opening:
-        game = chess.pgn.read_game(io.StringIO(self.text[begin:end]), Visitor=_QuietGameBuilder)
+        reader = functools.partial(_OpeningReader, plies=self.plies, chess960=self.chess960)
+        game = chess.pgn.read_game(io.StringIO(self.text[begin:end]), Visitor=reader)
         assert game is not None, "a game begins here: _game_starts found it"
         if game.errors:
             raise ConfigError(f"bad PGN game: {game.errors[0]}", file=self.path, field=f"line {self._line(begin)}")
-        played = game.board()
-        if type(played) is not self.board_type or (played.chess960 and not self.chess960):
+        start = game.start
+        assert start is not None, "python-chess reports a start position it cannot set up as an error"
+        if type(start) is not self.board_type or (start.chess960 and not self.chess960):
             raise ConfigError(
                 f"the game's variant ({game.headers.get('Variant', 'chess')}) differs from the tourney's",
                 file=self.path,
                 field=f"line {self._line(begin)}",
                 hint="set tourney.variant to match the book, or use another book",
             )
-        start = played.fen()
-        self._check(self.board_type(start, chess960=True) if self.chess960 else played, begin)
-        # Castling is written king-takes-rook in Chess960 and e1g1 in chess: python-chess
-        # converts when asked for the other notation.
-        moves = []
-        for move in itertools.islice(game.mainline_moves(), self.plies or None):
-            moves.append(played.uci(move, chess960=self.chess960))
-            played.push(move)
+        fen = start.fen()
+        self._check(self.board_type(fen, chess960=True) if self.chess960 else start, begin)
         return Opening(
-            fen=start,
-            moves=tuple(moves),
+            fen=fen,
+            moves=tuple(game.moves),
             variant=variant_name(self.board_type),
             chess960=self.chess960,
             name=game.headers.get("Opening", ""),

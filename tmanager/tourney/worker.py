@@ -760,8 +760,8 @@ class Lane:
 
 def preflight(tourney: Tourney) -> None:
     """Check what can fail before any game is claimed: every engine resolves and can be
-    started, and the opening book loads and its first opening fits the settings (the others are
-    read as their games come)."""
+    started, and the opening book loads and fits the settings (a large book: its first opening;
+    the others are read as their games come)."""
     for index in range(len(tourney.participants)):
         tourney.check_runnable(index)
     load_book(tourney)
@@ -773,8 +773,8 @@ _books: dict[Path, tuple[tuple[Stamp, str, int, str], OpeningBook]] = {}
 
 
 def load_book(tourney: Tourney) -> OpeningBook | None:
-    """The tourney's opening book, its ``start`` and first opening checked against the settings;
-    ``None`` without ``[openings]``.
+    """The tourney's opening book, checked against its settings (a large one: its ``start`` and
+    first opening, see :class:`OpeningBook`); ``None`` without ``[openings]``.
 
     Loaded again only when the book file or the settings it is read with change.
     """
