@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import subprocess
 import sys
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 import chess
 import chess.engine
@@ -21,7 +23,7 @@ from tmanager.tourney.engines import GAMES_PATH, command_line
 from tmanager.tourney.model import UNPLAYED
 from tmanager.tourney.openings import Opening, OpeningBook, opening_key
 from tmanager.tourney.variants import variant_board
-from tmanager.tourney.worker import load_book
+from tmanager.tourney.worker import ENGINE_TAG, load_book, work
 
 BOOKS = Path(__file__).resolve().parent.parent / "tourneys" / "openings"
 
@@ -236,6 +238,35 @@ def test_a_bad_opening_further_in_the_book_stops_the_tourney_when_its_game_comes
     assert tourney.finished_count == 2 and len(tourney.results.rstrip(UNPLAYED)) == 2 and not tourney.claims
     assert path.with_suffix(".pgn").read_text().count("[Event ") == 2
     assert "game 2 not played: " in path.with_suffix(".log").read_text()
+
+
+def test_a_game_reads_its_opening_off_the_event_loop_that_plays_the_other_games(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # An opening of a large book is read when its game comes: a long one takes milliseconds, which
+    # every game of the worker would wait through if the event loop read it.
+    good = f"{chess.STARTING_FEN}\n"
+    book = write(tmp_path, "book.epd", good * (OpeningBook.READ_WHOLE // len(good) + 1))
+    path = tmp_path / "t.toml"
+    created = run_cli("new", path, "-e", "random-uci", "-e", "greedy-uci", "--nodes", "1", "--games", "4",
+                      "--openings", book)
+    assert created.returncode == 0, created.stderr
+    read_on_a_loop: list[bool] = []
+    opening_for = OpeningBook.opening_for
+
+    def noting_the_reader(self: OpeningBook, key: int, **settings: Any) -> Opening:
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            read_on_a_loop.append(False)
+        else:
+            read_on_a_loop.append(True)
+        return opening_for(self, key, **settings)
+
+    monkeypatch.setattr(OpeningBook, "opening_for", noting_the_reader)
+    monkeypatch.setenv(ENGINE_TAG, "")  # work() marks its engines in the environment: restored afterwards
+    assert work(path, concurrency=2) == (4, False)
+    assert len(read_on_a_loop) >= 4 and not any(read_on_a_loop)  # each game asked for its opening
 
 
 def test_missing_empty_and_bad_epd_books(tmp_path: Path) -> None:

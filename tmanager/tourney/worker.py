@@ -628,6 +628,10 @@ class Worker:
         finally:
             hook_thread.shutdown(wait=False)
 
+    def game_spec(self, tourney: Tourney, game: ScheduledGame) -> GameSpec:
+        """:func:`game_spec` of ``game`` with this worker's book and engine logging."""
+        return game_spec(tourney, game, self.book(tourney), log_engines=self.log_engines)
+
     def book(self, tourney: Tourney) -> OpeningBook | None:
         """The tourney's opening book, loaded again only when its settings change."""
         o = tourney.openings
@@ -711,7 +715,9 @@ class Lane:
     async def _play(self, tourney: Tourney, game: ScheduledGame) -> None:
         worker = self.worker
         try:
-            spec = game_spec(tourney, game, worker.book(tourney), log_engines=worker.log_engines)
+            # On the bookkeeping thread: an opening of a large book is read now, and a long one costs
+            # milliseconds that the games playing on this loop would otherwise wait through.
+            spec = await asyncio.to_thread(worker.game_spec, tourney, game)
             log.info("game %d: %s - %s started", game.number, spec.white.name, spec.black.name)
             record = await self._run_game(tourney, game, spec)
         except ConfigError as exc:
