@@ -23,7 +23,7 @@ from tmanager.tourney.engines import GAMES_PATH, command_line
 from tmanager.tourney.model import UNPLAYED
 from tmanager.tourney.openings import Opening, OpeningBook, opening_key
 from tmanager.tourney.variants import variant_board
-from tmanager.tourney.worker import ENGINE_TAG, load_book, work
+from tmanager.tourney.worker import ENGINE_TAG, load_book, read_ahead, work
 
 BOOKS = Path(__file__).resolve().parent.parent / "tourneys" / "openings"
 
@@ -267,6 +267,42 @@ def test_a_game_reads_its_opening_off_the_event_loop_that_plays_the_other_games(
     monkeypatch.setenv(ENGINE_TAG, "")  # work() marks its engines in the environment: restored afterwards
     assert work(path, concurrency=2) == (4, False)
     assert len(read_on_a_loop) >= 4 and not any(read_on_a_loop)  # each game asked for its opening
+
+
+def test_run_reads_the_openings_of_its_first_two_waves_before_its_workers_start(tmp_path: Path) -> None:
+    good, bad = f"{chess.STARTING_FEN}\n", f"{chess.STARTING_BOARD_FEN} w KQkq - 0 x\n"
+    padding = good * (OpeningBook.READ_WHOLE // len(good))  # a book large enough to be read as its games come
+    book = write(tmp_path, "book.epd", f"{good}# the next pair's\n{bad}{padding}")
+    path = tmp_path / "t.toml"
+    created = run_cli("new", path, "-e", "random-uci", "-e", "greedy-uci", "--nodes", "1", "--games", "4",
+                      "--openings", book)
+    assert created.returncode == 0, created.stderr
+    tourney = store.read(path)
+    assert read_ahead(tourney, games=2) == 2  # the first pair's opening: good
+    with pytest.raises(ConfigError, match="line 3: not a valid EPD line"):
+        read_ahead(tourney, games=3)
+    # Two lanes: the openings of games 0 to 3 are read before any game, and the bad one stops the run there
+    # (one lane plays games 0 and 1 first: see the test above).
+    done = run_cli("run", path, "--concurrency", "2")
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith(f"tmanager: {book}: line 3: not a valid EPD line") and done.stderr.count("\n") == 1
+    assert store.read(path).results.strip() == "" and not path.with_suffix(".pgn").exists()
+
+
+def test_read_ahead_reads_the_unplayed_games_openings_within_its_time(tmp_path: Path) -> None:
+    good = f"{chess.STARTING_FEN}\n"
+    book = write(tmp_path, "book.epd", good * (OpeningBook.READ_WHOLE // len(good) + 1))
+    path = tmp_path / "t.toml"
+    created = run_cli("new", path, "-e", "random-uci", "-e", "greedy-uci", "--nodes", "1", "--games", "6",
+                      "--openings", book)
+    assert created.returncode == 0, created.stderr
+    tourney = store.read(path)
+    assert read_ahead(tourney, games=4) == 4
+    assert read_ahead(tourney, games=100) == 6  # the tourney's games
+    assert read_ahead(tourney, games=4, seconds=0) == 0
+    tourney.set_result(0, "+")
+    tourney.set_result(3, "=")
+    assert read_ahead(tourney, games=100) == 4  # games 1, 2, 4 and 5
 
 
 def test_missing_empty_and_bad_epd_books(tmp_path: Path) -> None:

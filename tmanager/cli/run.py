@@ -36,7 +36,7 @@ from tmanager.tourney import store
 from tmanager.tourney.claims import stale_games
 from tmanager.tourney.model import PLAYING, Tourney
 from tmanager.tourney.play import die_with_parent
-from tmanager.tourney.worker import preflight, release_stale
+from tmanager.tourney.worker import preflight, read_ahead, release_stale
 
 if TYPE_CHECKING:
     from tmanager.tourney.cluster import Coordinator
@@ -107,8 +107,10 @@ def command(args: argparse.Namespace) -> int:
         )
     tourney = store.read(args.file)  # before anything else looks at the path: it may not be a file at all
     path = tourney.path  # resolved
+    lanes = split(workers=args.workers, concurrency=args.concurrency)
     if args.dask is None:
         preflight(tourney)  # with --dask, the engines are checked on the cluster's hosts
+        read_ahead(tourney, games=2 * sum(lanes))  # the workers, forked, inherit what it read
     log_path = args.log or path.with_suffix(".log")
     setup_logging(None)
     monitor = Progress(path, interactive=sys.stderr.isatty(), report_every=args.report_every)
@@ -117,8 +119,7 @@ def command(args: argparse.Namespace) -> int:
         print(f"tmanager: nothing to play: {_why_over(tourney, path)}", file=sys.stderr)
         return 0
     workers = (
-        Workers(path, split(workers=args.workers, concurrency=args.concurrency), log_path,
-                log_engines=args.log_engines) if args.dask is None
+        Workers(path, lanes, log_path, log_engines=args.log_engines) if args.dask is None
         else _coordinator(args, path, log_path)
     )
     stopping = False

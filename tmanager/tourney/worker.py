@@ -58,7 +58,7 @@ from tmanager.tourney import store, swiss
 from tmanager.tourney.claims import Owner, process_is_alive, stale_games
 from tmanager.tourney.live import LiveGame
 from tmanager.tourney.model import PLAYING, UNPLAYED, Claim, PendingHook, Settings, Tourney
-from tmanager.tourney.openings import OpeningBook, opening_key
+from tmanager.tourney.openings import Opening, OpeningBook, opening_key
 from tmanager.tourney.play import EnginePool, GameRecord, GameSpec, MoveObserver, play_game
 
 log = logging.getLogger("tmanager")
@@ -237,12 +237,8 @@ def game_spec(
         tags["Pair"] = str(min(game.number, partner))
     if s.site:
         tags["Site"] = s.site
-    if book is not None and tourney.openings is not None:
-        o = tourney.openings
-        key = opening_key(
-            game.number, games_per_pairing=schedule.games_per_pairing, games_per_cycle=schedule.games_per_cycle
-        )
-        opening = book.opening_for(key, order=o.order, seed=o.seed, start=o.start)
+    if book is not None:
+        opening = opening_of(tourney, game.number, book)
         start_fen, moves = opening.fen, opening.moves
     return GameSpec(
         white=tourney.engine_spec(game.white),
@@ -263,6 +259,46 @@ def game_spec(
         engine_log=str(tourney.engine_logs_dir / f"game-{game.number}.log") if s.log_engines or log_engines else "",
         tags=tags,
     )
+
+
+def opening_of(tourney: Tourney, number: int, book: OpeningBook) -> Opening:
+    """The opening game ``number`` of ``tourney`` plays from ``book``, the tourney's book."""
+    schedule = tourney.schedule()
+    settings = tourney.openings
+    assert settings is not None, "a tourney without [openings] has no book"
+    key = opening_key(number, games_per_pairing=schedule.games_per_pairing, games_per_cycle=schedule.games_per_cycle)
+    return book.opening_for(key, order=settings.order, seed=settings.seed, start=settings.start)
+
+
+#: The longest `run` reads openings before its workers start (see :func:`read_ahead`).
+READ_AHEAD_SECONDS = 2.0
+
+
+def read_ahead(tourney: Tourney, *, games: int, seconds: float = READ_AHEAD_SECONDS) -> int:
+    """Read the openings of the next ``games`` games to be claimed (the lowest-numbered unplayed ones)
+    for at most ``seconds``, and no more than the book keeps; returns how many games' openings were read.
+
+    A large book's openings are read as their games come (see :class:`OpeningBook`). `run` reads
+    ahead the openings of its first two waves of games before it forks its workers, which inherit
+    them: those games start together, hundreds at once on a big machine, first when the engines are
+    ready and again when the first ones end, and a long opening takes milliseconds to read.
+    """
+    book = load_book(tourney)
+    if book is None:
+        return 0
+    deadline = time.monotonic() + seconds
+    total = tourney.schedule().total_games
+    results = tourney.results  # shorter than the schedule when its last games are unplayed
+    number = -1
+    read = 0
+    while read < min(games, book.KEPT) and time.monotonic() < deadline:
+        found = results.find(UNPLAYED, number + 1)
+        number = found if found >= 0 else max(number + 1, len(results))
+        if number >= total:
+            break
+        opening_of(tourney, number, book)
+        read += 1
+    return read
 
 
 def verdict_environment(tourney: Tourney) -> dict[str, str]:
