@@ -223,14 +223,22 @@ def test_book_is_checked_by_new_and_edit_with_its_file_and_line(tmp_path: Path) 
     assert "atomic" in path.read_text() and path.read_text() != before
 
 
-def test_a_bad_opening_further_in_the_book_stops_the_tourney_when_its_game_comes(tmp_path: Path) -> None:
+def large_book_tourney(tmp_path: Path, *, games: int, bad_second: bool = False) -> tuple[Path, Path]:
+    """A tourney of ``games`` games whose book is large enough to be read as its games come, every opening
+    the start position but, with ``bad_second``, the second pair's: line 3, not a valid EPD line. The
+    tourney's path and the book's."""
     good, bad = f"{chess.STARTING_FEN}\n", f"{chess.STARTING_BOARD_FEN} w KQkq - 0 x\n"
-    padding = good * (OpeningBook.READ_WHOLE // len(good))  # a book large enough to be read as its games come
-    book = write(tmp_path, "book.epd", f"{good}# the next pair's\n{bad}{padding}")
+    second = f"# the next pair's\n{bad}" if bad_second else ""
+    book = write(tmp_path, "book.epd", f"{good}{second}{good * (OpeningBook.READ_WHOLE // len(good))}")
     path = tmp_path / "t.toml"
-    created = run_cli("new", path, "-e", "random-uci", "-e", "greedy-uci", "--nodes", "1", "--games", "4",
+    created = run_cli("new", path, "-e", "random-uci", "-e", "greedy-uci", "--nodes", "1", "--games", str(games),
                       "--openings", book)
     assert created.returncode == 0, created.stderr  # only its first opening is read before the games
+    return path, book
+
+
+def test_a_bad_opening_further_in_the_book_stops_the_tourney_when_its_game_comes(tmp_path: Path) -> None:
+    path, book = large_book_tourney(tmp_path, games=4, bad_second=True)
     done = run_cli("run", path)
     assert done.returncode == 2, done.stderr
     assert f"tmanager: {book}: line 3: not a valid EPD line" in done.stderr and "Traceback" not in done.stderr
@@ -245,12 +253,7 @@ def test_a_game_reads_its_opening_off_the_event_loop_that_plays_the_other_games(
 ) -> None:
     # An opening of a large book is read when its game comes: a long one takes milliseconds, which
     # every game of the worker would wait through if the event loop read it.
-    good = f"{chess.STARTING_FEN}\n"
-    book = write(tmp_path, "book.epd", good * (OpeningBook.READ_WHOLE // len(good) + 1))
-    path = tmp_path / "t.toml"
-    created = run_cli("new", path, "-e", "random-uci", "-e", "greedy-uci", "--nodes", "1", "--games", "4",
-                      "--openings", book)
-    assert created.returncode == 0, created.stderr
+    path, _ = large_book_tourney(tmp_path, games=4)
     read_on_a_loop: list[bool] = []
     opening_for = OpeningBook.opening_for
 
@@ -270,13 +273,7 @@ def test_a_game_reads_its_opening_off_the_event_loop_that_plays_the_other_games(
 
 
 def test_run_reads_the_openings_of_its_first_two_waves_before_its_workers_start(tmp_path: Path) -> None:
-    good, bad = f"{chess.STARTING_FEN}\n", f"{chess.STARTING_BOARD_FEN} w KQkq - 0 x\n"
-    padding = good * (OpeningBook.READ_WHOLE // len(good))  # a book large enough to be read as its games come
-    book = write(tmp_path, "book.epd", f"{good}# the next pair's\n{bad}{padding}")
-    path = tmp_path / "t.toml"
-    created = run_cli("new", path, "-e", "random-uci", "-e", "greedy-uci", "--nodes", "1", "--games", "4",
-                      "--openings", book)
-    assert created.returncode == 0, created.stderr
+    path, book = large_book_tourney(tmp_path, games=4, bad_second=True)
     tourney = store.read(path)
     assert read_ahead(tourney, games=2) == 2  # the first pair's opening: good
     with pytest.raises(ConfigError, match="line 3: not a valid EPD line"):
@@ -290,12 +287,7 @@ def test_run_reads_the_openings_of_its_first_two_waves_before_its_workers_start(
 
 
 def test_read_ahead_reads_the_unplayed_games_openings_within_its_time(tmp_path: Path) -> None:
-    good = f"{chess.STARTING_FEN}\n"
-    book = write(tmp_path, "book.epd", good * (OpeningBook.READ_WHOLE // len(good) + 1))
-    path = tmp_path / "t.toml"
-    created = run_cli("new", path, "-e", "random-uci", "-e", "greedy-uci", "--nodes", "1", "--games", "6",
-                      "--openings", book)
-    assert created.returncode == 0, created.stderr
+    path, _ = large_book_tourney(tmp_path, games=6)
     tourney = store.read(path)
     assert read_ahead(tourney, games=4) == 4
     assert read_ahead(tourney, games=100) == 6  # the tourney's games
