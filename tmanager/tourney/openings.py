@@ -119,10 +119,9 @@ class OpeningBook(Sequence[Opening]):
         if format == "auto":
             format = _guess_format(path, text)
         text_book = _BookText(text, path, board_type, chess960, plies, pgn=format == "pgn")
-        book = cls(len(text_book), text_book.opening, path)
         if len(text) > cls.READ_WHOLE:
-            return book
-        openings = tuple(book)
+            return cls(len(text_book), text_book.opening, path)
+        openings = tuple(map(text_book.opening, range(len(text_book))))
         return cls(len(openings), openings.__getitem__, path)
 
     def opening_for(self, key: int, *, order: Order = "sequential", seed: int = 0, start: int = 1) -> Opening:
