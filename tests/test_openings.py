@@ -18,7 +18,7 @@ import pytest
 from tests.conftest import run_cli
 from tmanager.core.schedule import Gauntlet, RoundRobin, Schedule
 from tmanager.errors import ConfigError
-from tmanager.tourney import store
+from tmanager.tourney import play, store
 from tmanager.tourney.engines import GAMES_PATH, command_line
 from tmanager.tourney.model import UNPLAYED
 from tmanager.tourney.openings import Opening, OpeningBook, opening_key
@@ -258,18 +258,46 @@ def test_a_game_reads_its_opening_off_the_event_loop_that_plays_the_other_games(
     opening_for = OpeningBook.opening_for
 
     def noting_the_reader(self: OpeningBook, key: int, **settings: Any) -> Opening:
-        try:
-            asyncio.get_running_loop()
-        except RuntimeError:
-            read_on_a_loop.append(False)
-        else:
-            read_on_a_loop.append(True)
+        read_on_a_loop.append(_in_event_loop())
         return opening_for(self, key, **settings)
 
     monkeypatch.setattr(OpeningBook, "opening_for", noting_the_reader)
     monkeypatch.setenv(ENGINE_TAG, "")  # work() marks its engines in the environment: restored afterwards
     assert work(path, concurrency=2) == (4, False)
     assert len(read_on_a_loop) >= 4 and not any(read_on_a_loop)  # each game asked for its opening
+
+
+def test_a_long_opening_is_replayed_off_the_event_loop_that_plays_the_other_games(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Replaying 512 plies takes milliseconds, which every game of the worker would wait through.
+    shuffle = " ".join(f"{2 * i + 1}. Nf3 Nf6 {2 * i + 2}. Ng1 Ng8" for i in range(play.REPLAYED_ON_LOOP // 4 + 1))
+    book = write(tmp_path, "long.pgn", f"{shuffle} *\n")
+    path = tmp_path / "t.toml"
+    created = run_cli("new", path, "-e", "random-uci", "-e", "greedy-uci", "--nodes", "1", "--games", "2",
+                      "--openings", book)
+    assert created.returncode == 0, created.stderr
+    replayed_on_a_loop: list[bool] = []
+    after_opening = play._after_opening
+
+    def noting_the_replay(spec: play.GameSpec) -> chess.Board:
+        assert len(spec.opening_moves) > play.REPLAYED_ON_LOOP
+        replayed_on_a_loop.append(_in_event_loop())
+        return after_opening(spec)
+
+    monkeypatch.setattr(play, "_after_opening", noting_the_replay)
+    monkeypatch.setenv(ENGINE_TAG, "")  # work() marks its engines in the environment: restored afterwards
+    assert work(path, concurrency=2) == (2, False)
+    assert replayed_on_a_loop == [False, False]
+    assert path.with_suffix(".pgn").read_text().count("Ng8") >= 2 * (play.REPLAYED_ON_LOOP // 4 + 1)
+
+
+def _in_event_loop() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
 
 
 def test_run_reads_the_openings_of_its_first_two_waves_before_its_workers_start(tmp_path: Path) -> None:
