@@ -684,14 +684,14 @@ async def play_game(
 ) -> GameRecord:
     """Play one game. Engine faults become results; a configuration error (an engine that refuses
     its options or the variant) raises :class:`ConfigError` before any move, and is never a game."""
-    own_pool = pool is None
-    pool = pool or EnginePool()
     if len(spec.opening_moves) > REPLAYED_ON_LOOP:
         # A long opening takes milliseconds to replay (2.5 ms for 512 plies, up to three times that on a
         # loaded machine), which every game playing on this event loop would otherwise wait through.
         board = await asyncio.to_thread(_after_opening, spec)
     else:
         board = _after_opening(spec)
+    own_pool = pool is None
+    pool = pool or EnginePool()
     opening_plies = len(board.move_stack)
     limits = {chess.WHITE: spec.white_limits, chess.BLACK: spec.black_limits}
     clocks = {color: limits[color].new_clock() for color in (chess.WHITE, chess.BLACK)}
