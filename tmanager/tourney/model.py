@@ -47,7 +47,7 @@ from tmanager.tomlmap import from_table as _from_table
 from tmanager.tomlmap import to_table as _to_table
 from tmanager.tourney.adjudication import Adjudication
 from tmanager.tourney.engines import EngineSpec, OptionValue, command_line, find_definition, load_definition
-from tmanager.tourney.variants import variant_board
+from tmanager.tourney.variants import STANDARD, check_variant
 
 if TYPE_CHECKING:
     from tmanager.core.crosstable import Crosstable
@@ -108,7 +108,7 @@ class Settings:
     after_tourney: str = ""
     event: str = ""
     site: str = ""
-    variant: str = "chess"
+    variant: str = STANDARD
     tc: str = "inf"
     st: float | None = None
     nodes: int | None = None
@@ -549,7 +549,7 @@ class Tourney:
         if not settings:
             return
         try:
-            variant_board(self.settings.variant)
+            check_variant(self.settings.variant)
         except ConfigError as exc:
             raise exc.located(file=self.path) from None
         unknown = next((f for f in self.settings.pgn_comment_fields if f not in COMMENT_FIELDS), None)
