@@ -18,6 +18,7 @@ import pytest
 
 from tmanager.core.timecontrol import TimeControl
 from tmanager.errors import ConfigError
+from tmanager.tourney import play as game_runner
 from tmanager.tourney.adjudication import Adjudication
 from tmanager.tourney.engines import EngineSpec, command_line, find_definition, load_definition
 from tmanager.tourney.play import EnginePool, GameRecord, GameSpec, play_game
@@ -434,3 +435,29 @@ def test_syzygy_adjudication(syzygy: str, fen: str, result: str, reason: str) ->
     record = play(spec("random-uci", "A"), spec("random-xboard", "B"), start_fen=fen, adjudication=rules)
     assert (record.result, record.termination, record.reason) == (result, "adjudication", reason)
     assert moves_of(record) == []
+
+
+SHUFFLE = ("g1f3", "g8f6", "f3g1", "f6g8")  # the knights out and back: the start position again
+
+
+def test_a_position_repeated_a_third_time_by_the_opening_is_a_draw_before_any_move() -> None:
+    record = play(spec("random-uci", "A"), spec("random-uci", "B"), opening_moves=SHUFFLE * 2)
+    assert (record.result, record.termination, record.plies) == ("1/2-1/2", "normal", 0)
+    assert record.reason == "Draw by 3-fold repetition"
+
+
+def test_repetitions_count_the_positions_of_the_opening_since_its_last_capture_or_pawn_move() -> None:
+    board = chess.Board()
+    for uci in ("e2e4", "e7e5", *SHUFFLE):  # the position after 1. e4 e5 twice; the start position is out of reach
+        board.push_uci(uci)
+    repetitions = game_runner._Repetitions(board)
+    assert repetitions.now(board) == 2
+    for uci in SHUFFLE[:2]:
+        board.push_uci(uci)
+        assert repetitions.count(board, irreversible=False) == 2  # after 2. Nf3 Nf6, the second time
+    for uci in SHUFFLE[2:]:
+        board.push_uci(uci)
+    assert repetitions.count(board, irreversible=False) == 3
+    assert game_runner._rules_outcome(board, repetitions.now(board)) is not None
+    board.push_uci("d2d4")
+    assert repetitions.count(board, irreversible=True) == 1

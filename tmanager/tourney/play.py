@@ -524,10 +524,22 @@ class _Adjudicator:
 
 
 class _Repetitions:
-    """Threefold repetition without replaying the move stack (python-chess's check does, per move)."""
+    """Threefold repetition without replaying the move stack (python-chess's check does, per move).
+
+    The positions since the last capture or pawn move (no earlier one can recur) are counted once
+    from the board's history, the opening's moves included, then one more with each move.
+    """
 
     def __init__(self, board: chess.Board) -> None:
-        self.seen: Counter[Hashable] = Counter([board._transposition_key()])
+        history = board.copy(stack=min(board.halfmove_clock, len(board.move_stack)))
+        self.seen: Counter[Hashable] = Counter([history._transposition_key()])
+        while history.move_stack:
+            history.pop()
+            self.seen[history._transposition_key()] += 1
+
+    def now(self, board: chess.Board) -> int:
+        """How often the position of ``board`` (the board counted last) has occurred."""
+        return self.seen[board._transposition_key()]
 
     def count(self, board: chess.Board, *, irreversible: bool) -> int:
         if irreversible:
@@ -674,6 +686,12 @@ def _after_opening(spec: GameSpec) -> chess.Board:
     return board
 
 
+def _start(spec: GameSpec) -> tuple[chess.Board, _Repetitions]:
+    """The board after the opening, and its positions counted for threefold repetition."""
+    board = _after_opening(spec)
+    return board, _Repetitions(board)
+
+
 #: Called after every move with the board and both clocks' remaining seconds (white, black);
 #: must be quick (it runs between the engines' moves).
 MoveObserver = Callable[[chess.Board, float, float], None]
@@ -687,9 +705,9 @@ async def play_game(
     if len(spec.opening_moves) > REPLAYED_ON_LOOP:
         # A long opening takes milliseconds to replay (2.5 ms for 512 plies, up to three times that on a
         # loaded machine), which every game playing on this event loop would otherwise wait through.
-        board = await asyncio.to_thread(_after_opening, spec)
+        board, repetitions = await asyncio.to_thread(_start, spec)
     else:
-        board = _after_opening(spec)
+        board, repetitions = _start(spec)
     own_pool = pool is None
     pool = pool or EnginePool()
     opening_plies = len(board.move_stack)
@@ -720,8 +738,7 @@ async def play_game(
                 except _GameOver:
                     healthy[color] = False
                     raise
-            repetitions = _Repetitions(board)
-            ending = _rules_outcome(board, 1) or adjudicator.verdict(board)
+            ending = _rules_outcome(board, repetitions.now(board)) or adjudicator.verdict(board)
             if ending is not None:
                 raise ending
             info_flags = _info_wanted(spec)
