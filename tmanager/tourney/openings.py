@@ -27,7 +27,7 @@ import chess.pgn
 
 from tmanager.errors import ConfigError
 from tmanager.files import read_text
-from tmanager.tourney.variants import variant_board, variant_name
+from tmanager.tourney.variants import STANDARD, variant_board, variant_name
 
 _NON_BLANK = re.compile(r"\S")
 #: The start of an EPD line: not blank, not a comment.
@@ -48,7 +48,7 @@ class Opening:
 
     fen: str
     moves: tuple[str, ...] = ()
-    variant: str = "chess"
+    variant: str = STANDARD
     chess960: bool = False
     name: str = ""
 
@@ -107,7 +107,7 @@ class OpeningBook(Sequence[Opening]):
 
     @classmethod
     def load(
-        cls, path: str | Path, *, format: BookFormat = "auto", plies: int = 0, variant: str = "chess"
+        cls, path: str | Path, *, format: BookFormat = "auto", plies: int = 0, variant: str = STANDARD
     ) -> OpeningBook:
         """Read an EPD or PGN book, or index a large one; ``format="auto"`` goes by the suffix, else by the content."""
         path = Path(path)

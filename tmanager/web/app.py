@@ -34,6 +34,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tmanager.core import crosstable
+from tmanager.tourney.variants import STANDARD
 from tmanager.web import dashboard
 from tmanager.web.hub import POLL_SECONDS, Hub
 from tmanager.web.redact import Redactor
@@ -104,7 +105,7 @@ def create_app(
 
     async def board(request: Request) -> Response:
         fen, last = request.query_params.get("fen", ""), request.query_params.get("last", "")
-        variant = hub.tourney.settings.variant if hub.tourney else "chess"
+        variant = hub.tourney.settings.variant if hub.tourney else STANDARD
         try:
             svg = _board_svg(fen, last, variant)
         except ValueError:

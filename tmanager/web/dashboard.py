@@ -25,7 +25,7 @@ from tmanager.core.results import Result
 from tmanager.core.standings import grid
 from tmanager.tourney.live import GameInProgress
 from tmanager.tourney.model import PLAYING, Tourney, describe_faults
-from tmanager.tourney.variants import variant_board
+from tmanager.tourney.variants import STANDARD, variant_board
 from tmanager.web.pgnindex import IndexedGame
 
 #: Plies shown under each board.
@@ -74,7 +74,7 @@ def head(tourney: Tourney) -> str:
         facts.append(f"{s.nodes} nodes")
     if s.depth is not None:
         facts.append(f"depth {s.depth}")
-    if s.variant != "chess":
+    if s.variant != STANDARD:
         facts.append(s.variant)
     event = " · ".join(x for x in (s.event, s.site) if x)
     return _render("head.html", name=s.name, event=event, facts=" · ".join(facts))
