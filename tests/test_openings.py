@@ -466,5 +466,5 @@ def test_chess960_openings_play_with_stockfish_and_pyengine() -> None:
             while len(board.move_stack) < 12 and not board.is_game_over():
                 engine = white if board.turn == chess.WHITE else black
                 result = engine.play(board, chess.engine.Limit(depth=3, white_clock=10, black_clock=10))
-                assert result.move in board.legal_moves
+                assert result.move is not None and result.move in board.legal_moves
                 board.push(result.move)
