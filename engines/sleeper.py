@@ -13,7 +13,9 @@ It imports nothing but the standard library's ``os``, ``select``, ``sys`` and
 ``time`` (run it with ``python3 -S -I`` for the smallest process), so hundreds
 of them fit in little memory and start quickly.
 
-``--start-delay S`` sleeps S seconds before it reads its first command.
+``--start-delay S`` sleeps S seconds before it reads its first command, and
+``--quit-delay S`` before it ends on ``quit`` (an engine that saves what it
+learnt as it quits; its log is written after that sleep).
 ``--log DIR`` writes, at each new game and when it quits, one line per move to
 ``DIR/PID.log``: ``NAME OPENING PLY GO BESTMOVE``: the ``--name`` it was given,
 the opening, told by the ply of the game's first ``go`` halved (games that start
@@ -108,9 +110,10 @@ START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 class Sleeper:
     """Reads commands from stdin, answers on stdout; sleeps while it thinks, still listening."""
 
-    def __init__(self, log_dir: str | None, name: str) -> None:
+    def __init__(self, log_dir: str | None, name: str, quit_delay: float = 0.0) -> None:
         self.log_path = os.path.join(log_dir, f"{os.getpid()}.log") if log_dir else None
         self.name = name
+        self.quit_delay = quit_delay
         self.stamps: list[str] = []
         self.pending = b""
         self.queue: list[str] = []  # lines read but not yet obeyed, the next one last
@@ -145,6 +148,7 @@ class Sleeper:
         try:
             while self.command(self.line(None) or ""):
                 pass
+            time.sleep(self.quit_delay)  # told to quit (not a closed pipe)
         except (EOFError, KeyboardInterrupt):
             pass
         finally:
@@ -230,7 +234,8 @@ def main() -> None:
     name = args[args.index("--name") + 1] if "--name" in args else "sleeper"
     if "--start-delay" in args:  # a slow start (a big binary, network tables): tests of start-up storms
         time.sleep(float(args[args.index("--start-delay") + 1]))
-    Sleeper(log_dir, name).run()
+    quit_delay = float(args[args.index("--quit-delay") + 1]) if "--quit-delay" in args else 0.0
+    Sleeper(log_dir, name, quit_delay).run()
 
 
 if __name__ == "__main__":

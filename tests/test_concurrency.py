@@ -8,6 +8,7 @@ import re
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -150,6 +151,50 @@ def test_handshake_timeout_runs_from_the_start_of_each_engine_not_from_its_turn(
         return idle
 
     assert asyncio.run(start_four()) == 4
+
+
+def test_a_healthy_engine_gets_its_handshake_timeout_to_quit_a_broken_one_half_a_second() -> None:
+    # An engine that takes 1.5 s to quit (it saves what it learnt): given its time when it is healthy,
+    # it exits on its own; found broken, it is killed after BROKEN_ENGINE_QUIT, not 1.5 s later.
+    spec = EngineSpec(name="slow-quit", command=(sys.executable, "-S", "-I", str(SLEEPER), "--quit-delay", "1.5"),
+                      protocol="uci", handshake_timeout=5)
+
+    async def quit_one(*, healthy: bool) -> tuple[int | None, float]:
+        pool = EnginePool()
+        engine = await pool.acquire(spec)
+        started = time.monotonic()
+        await engine.close(healthy=healthy)
+        took = time.monotonic() - started
+        await pool.close()
+        return engine.transport.get_returncode(), took
+
+    assert asyncio.run(quit_one(healthy=True))[0] == 0
+    returncode, took = asyncio.run(quit_one(healthy=False))
+    assert returncode == -signal.SIGKILL
+    assert took < 1.5
+
+
+def test_engines_quitting_at_the_end_of_a_worker_write_what_they_write_as_they_quit(tmp_path: Path) -> None:
+    # Each sleeper writes its moves' log at each new game and as it quits, 1 s after `quit`: a worker
+    # that killed its engines half a second after `quit` lost the log of each engine's last game.
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    participants = "".join(
+        f'\n[[participants]]\nname = "{name}"\ncmd = "{sys.executable}"\n'
+        f'args = ["-S", "-I", "{SLEEPER}", "--log", "{logs}", "--name", "{name}", "--quit-delay", "1"]\n'
+        f'protocol = "uci"\n'
+        for name in ("A", "B")
+    )
+    path = tmp_path / "quit.toml"
+    path.write_text(f'[tourney]\nname = "quit"\ngames_per_pairing = 2\nst = 0.01\ntime_margin = 5\n'
+                    f"[adjudication]\nmax_moves = 3\n{participants}")
+    done = run_cli("work", path, "-q")
+    assert done.returncode == 0, done.stderr
+    assert len(assert_consistent(path)) == 2
+    moves = [line.split() for log in logs.glob("*.log") for line in log.read_text().splitlines()]
+    assert sorted((name, ply) for name, _, ply, _, _ in moves) == sorted(
+        [("A", str(ply)) for ply in (0, 2, 4, 1, 3, 5)] + [("B", str(ply)) for ply in (1, 3, 5, 0, 2, 4)]
+    )
 
 
 def test_a_start_storm_of_32_games_has_no_handshake_fault(tmp_path: Path) -> None:

@@ -154,6 +154,11 @@ def _dying_with_parent(command: list[str]) -> tuple[list[str], Callable[[], None
     return command, die_with_parent
 
 
+#: Seconds an engine found crashed, stalled or unresponsive gets to quit before it is killed: it has
+#: already shown that it does not answer, and its lane's next game waits for it.
+BROKEN_ENGINE_QUIT = 0.5
+
+
 class Engine:
     """A running engine process: python-chess protocol plus the process group to kill."""
 
@@ -219,11 +224,18 @@ class Engine:
             return False
         return True
 
-    async def close(self) -> None:
-        """Ask the engine to quit, then make sure it and its children are gone."""
+    async def close(self, *, healthy: bool = True) -> None:
+        """Ask the engine to quit, then make sure it and its children are gone.
+
+        A healthy engine gets its ``handshake_timeout`` to exit: an engine may save what it learnt or
+        flush its logs as it quits, and hundreds quitting at once on a busy machine each take longer
+        (fastchess waits up to 60 s). One found crashed, stalled or unresponsive gets
+        :data:`BROKEN_ENGINE_QUIT` seconds.
+        """
         if self.transport.get_returncode() is None:
+            grace = self.spec.handshake_timeout if healthy else BROKEN_ENGINE_QUIT
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(self.protocol.quit(), timeout=0.5)
+                await asyncio.wait_for(self.protocol.quit(), timeout=grace)
         await self.kill()
 
     async def kill(self) -> None:
@@ -313,7 +325,7 @@ class EnginePool:
         if healthy and not engine.spec.restart:
             self._idle.setdefault(repr(engine.spec), []).append(engine)
         else:
-            await engine.close()
+            await engine.close(healthy=healthy)
 
     async def close(self) -> None:
         engines = [engine for idle in self._idle.values() for engine in idle]
