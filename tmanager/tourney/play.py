@@ -44,7 +44,7 @@ from tmanager.tourney.engines import EngineSpec
 from tmanager.tourney.starts import HostStarts
 from tmanager.tourney.transport import EngineTransport, popen
 from tmanager.tourney.uci import UciEngine
-from tmanager.tourney.variants import variant_board
+from tmanager.tourney.variants import STANDARD, variant_board
 from tmanager.tourney.xboard import popen_xboard
 
 Termination = Literal["normal", "time forfeit", "adjudication", "rules infraction", "abandoned"]
@@ -64,7 +64,7 @@ class GameSpec:
     #: UCI moves played from the start position before the engines take over: legal moves, which are not
     #: checked again (an opening book's, checked as the book is read).
     opening_moves: tuple[str, ...] = ()
-    variant: str = "chess"
+    variant: str = STANDARD
     adjudication: Adjudication = field(default_factory=Adjudication)
     #: Seconds each side may overstep its clock (or fixed move time) before it loses on time.
     white_time_margin: float = 0.1
