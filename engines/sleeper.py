@@ -6,7 +6,9 @@ a thirtieth, or its time over ``movestogo``, plus nine tenths of its increment,
 never more than half of what is left), then plays the next move of one fixed
 legal game of 1,200 plies (:data:`GAME`, checked by ``tests/test_sleeper.py``),
 in which no rule ends the game. It plays only positions of that game: from the
-start position, or after any prefix of it given as an opening. ``stop`` ends
+start position, or after any prefix of it given as an opening, either as the
+moves from the start position or as the FEN of the position they reach (the
+FEN's move counters say which ply of the game it is). ``stop`` ends
 its sleep at once; ``go infinite`` sleeps until ``stop``.
 
 It imports nothing but the standard library's ``os``, ``select``, ``sys`` and
@@ -104,9 +106,6 @@ GAME = (  # noqa: SIM905 - the moves as text, split once: less to compile at eve
 ).split()
 
 
-START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
-
-
 class Sleeper:
     """Reads commands from stdin, answers on stdout; sleeps while it thinks, still listening."""
 
@@ -176,11 +175,23 @@ class Sleeper:
 
     def position(self, words: list[str]) -> None:
         played = words[words.index("moves") + 1 :] if "moves" in words else []
-        if len(played) < self.ply:
+        start = self.start_ply(words)
+        ply = (start or 0) + len(played)
+        if ply < self.ply:
             self.opening = None  # a new game without ucinewgame
-        self.ply = len(played)
-        startpos = words[1:2] == ["startpos"] or words[1:8] == ["fen", *START_FEN.split()]
-        self.valid = startpos and self.ply < len(GAME) and (not played or played[-1] == GAME[self.ply - 1])
+        self.ply = ply
+        self.valid = start is not None and ply < len(GAME) and (not played or played[-1] == GAME[ply - 1])
+
+    @staticmethod
+    def start_ply(words: list[str]) -> int | None:
+        """The ply of its game that ``position`` starts from: 0 for ``startpos``; for a FEN, the ply its move
+        counters give (it takes any FEN for a position of its game); ``None`` for what it cannot read."""
+        if words[1:2] == ["startpos"]:
+            return 0
+        fen = words[2:8]
+        if words[1:2] != ["fen"] or len(fen) < 6 or not fen[5].isdigit():
+            return None
+        return 2 * (int(fen[5]) - 1) + (fen[1] == "b")
 
     def go(self, words: list[str], started: int) -> bool:
         if self.opening is None:

@@ -60,3 +60,23 @@ def test_it_plays_its_game_from_an_opening_and_logs_each_move(tmp_path: Path) ->
     lines = [line.split() for line in next(tmp_path.glob("*.log")).read_text().splitlines()]
     assert [(name, int(o), int(p)) for name, o, p, _, _ in lines[:6]] == [("S", 2, ply) for ply in range(4, 10)]
     assert all(int(go) <= int(best) for _, _, _, go, best in lines)
+
+
+def test_it_plays_its_game_from_the_fen_of_a_position_of_it(tmp_path: Path) -> None:
+    moves = sleeper_game()
+    board = chess.Board()
+    for uci in moves[:6]:
+        board.push_uci(uci)
+    command = [sys.executable, "-S", "-I", str(SLEEPER), "--log", str(tmp_path), "--name", "S"]
+    engine = chess.engine.SimpleEngine.popen_uci(command)
+    try:
+        board = chess.Board(board.fen())  # an EPD book's opening: the position alone, its counters at ply 6
+        for _ in range(4):
+            move = engine.play(board, chess.engine.Limit(time=0.01)).move
+            assert move is not None
+            board.push(move)
+        assert [m.uci() for m in board.move_stack] == moves[6:10]
+    finally:
+        engine.quit()
+    lines = [line.split() for line in next(tmp_path.glob("*.log")).read_text().splitlines()]
+    assert [(name, int(o), int(p)) for name, o, p, _, _ in lines[:4]] == [("S", 3, ply) for ply in range(6, 10)]

@@ -5,11 +5,16 @@ The engines are ``engines/sleeper.py`` (run as ``python3 -S -I``): each ``go`` i
 answered after sleeping (the fixed move time, or a share of the clock), with the
 next move of one fixed legal game, so a game costs the cores almost nothing but
 the manager's own work. Two participants, A and B, play --games games in
-colour-reversed pairs; pair j starts from the first 2j plies of the sleeper's
-game (a PGN book walked in order), and games stop after --max-moves moves of
-each engine (``max_moves``, fastchess's ``-maxmoves``). Both write their PGN in
-UCI notation: the openings are long (up to 2C plies), and SAN would cost a
-Python manager milliseconds per game that have nothing to do with concurrency. For each --concurrency
+colour-reversed pairs; pair j starts from the sleeper's game after 2j plies,
+and games stop after --max-moves moves of each engine (``max_moves``,
+fastchess's ``-maxmoves``). The book is walked in order. By default it is an
+EPD book, the position after those plies, as testers' books mostly are
+(fishtest's and OpenBench's UHO books); ``--book pgn`` gives the plies as a PGN
+book instead, openings of 2 to 998 plies (500 on average) that each manager
+reads and replays for every game: a stress of the per-game work that no real
+book makes. Both write their PGN in UCI notation: with such openings, SAN would
+cost a Python manager milliseconds per game that have nothing to do with
+concurrency. For each --concurrency
 C and each mode (``st``: a fixed move time; ``clock``: a time control), both
 managers get the same games, time margin and concurrency:
 
@@ -74,6 +79,7 @@ class Setting:
     margin: float
     max_moves: int
     workers: int | None
+    book: str  # "epd" or "pgn"
 
     @property
     def pairs(self) -> int:
@@ -117,15 +123,21 @@ def sleeper_game() -> list[str]:
     return str(ast.literal_eval(game.value.func.value)).split()
 
 
-def write_book(path: Path, openings: int) -> None:
-    """A PGN book whose game j (from 1) is the first 2j plies of the sleeper's game."""
+def write_book(directory: Path, setting: Setting) -> str:
+    """The book's file name, written into ``directory``: opening j (from 1) is the sleeper's game after 2j plies,
+    as the FEN of that position (an EPD book) or as the moves from the start position (a PGN book)."""
     moves = sleeper_game()
-    with open(path, "w") as book:
-        for j in range(1, openings + 1):
-            board = chess.Board()
-            for uci in moves[: 2 * j]:
+    name = f"book.{setting.book}"
+    with open(directory / name, "w") as book:
+        board = chess.Board()
+        for j in range(1, openings_for(setting) + 1):
+            for uci in moves[2 * j - 2 : 2 * j]:
                 board.push_uci(uci)
-            print(chess.pgn.Game.from_board(board), file=book, end="\n\n")
+            if setting.book == "epd":
+                print(board.fen(), file=book)
+            else:
+                print(chess.pgn.Game.from_board(board), file=book, end="\n\n")
+    return name
 
 
 def openings_for(setting: Setting) -> int:
@@ -229,7 +241,7 @@ def games_and_time_losses(pgn_path: Path) -> tuple[int, int]:
 def run_tmanager(setting: Setting, directory: Path) -> Outcome:
     logs = directory / "logs"
     logs.mkdir()
-    write_book(directory / "book.pgn", openings_for(setting))
+    book = write_book(directory, setting)
     limit = f"st = {setting.st}" if setting.mode == "st" else f'tc = "{setting.tc}"'
     participants = "".join(
         f'\n[[participants]]\nname = "{name}"\ncmd = "{sys.executable}"\nargs = {sleeper_args(logs, name)!r}\n'
@@ -240,7 +252,7 @@ def run_tmanager(setting: Setting, directory: Path) -> Outcome:
     path.write_text(
         f'[tourney]\nname = "bench"\ngames_per_pairing = 2\ncycles = {setting.pairs}\n{limit}\n'
         f'time_margin = {setting.margin}\npgn_notation = "uci"\n'
-        f'[openings]\nfile = "book.pgn"\nformat = "pgn"\norder = "sequential"\n'
+        f'[openings]\nfile = "{book}"\nformat = "{setting.book}"\norder = "sequential"\n'
         f"[adjudication]\nmax_moves = {setting.max_moves}\n{participants}"
     )
     split = ["--concurrency", str(setting.concurrency)]
@@ -254,14 +266,15 @@ def run_tmanager(setting: Setting, directory: Path) -> Outcome:
 def run_fastchess(binary: Path, setting: Setting, directory: Path) -> Outcome:
     logs = directory / "logs"
     logs.mkdir()
-    write_book(directory / "book.pgn", openings_for(setting))
+    book = write_book(directory, setting)
     limit = f"st={setting.st}" if setting.mode == "st" else f"tc={setting.tc}"
     engines = []
     for name in ("A", "B"):
         engines += ["-engine", f"cmd={sys.executable}", f"args={' '.join(sleeper_args(logs, name))}", f"name={name}"]
     command = [
         str(binary), *engines, "-each", "proto=uci", limit, f"timemargin={round(setting.margin * 1000)}",
-        "-openings", "file=book.pgn", "format=pgn", "order=sequential", "plies=10000",
+        "-openings", f"file={book}", f"format={setting.book}", "order=sequential",
+        *(["plies=10000"] if setting.book == "pgn" else []),
         "-maxmoves", str(setting.max_moves), "-rounds", str(setting.pairs), "-games", "2", "-repeat",
         "-concurrency", str(setting.concurrency), "-force-concurrency", "-pgnout", "file=fc.pgn", "notation=uci",
     ]
@@ -279,20 +292,22 @@ def main() -> None:
     parser.add_argument("--tc", default="10+0.1", help="time control of mode clock")
     parser.add_argument("--margin", type=float, default=0.05, help="time margin (s)")
     parser.add_argument("--max-moves", type=int, default=100, help="moves of each engine per game")
+    parser.add_argument("--book", choices=["epd", "pgn"], default="epd",
+                        help="openings as positions (epd) or as the moves that reach them (pgn: long openings)")
     parser.add_argument("--workers", type=int, default=None, help="tmanager processes (default: run's own split)")
     parser.add_argument("--fastchess", type=Path, default=None, help="fastchess binary, to run beside tmanager")
     parser.add_argument("--keep", type=Path, default=None, help="keep the runs' files in this directory")
     args = parser.parse_args()
     if args.games < 2 or args.games % 2:
         parser.error("--games must be even and at least 2")
-    print(f"sleeper engines; {args.games} games per run; max_moves {args.max_moves}; margin {args.margin * 1000:g} ms; "
-          f"st {args.st:g} s; tc {args.tc}; {os.cpu_count()} cores")
+    print(f"sleeper engines; {args.games} games per run; max_moves {args.max_moves}; {args.book} book; "
+          f"margin {args.margin * 1000:g} ms; st {args.st:g} s; tc {args.tc}; {os.cpu_count()} cores")
     print(HEADER)
     base = args.keep or Path(tempfile.mkdtemp(prefix="bench-concurrency-"))
     for concurrency in args.concurrency:
         for mode in args.modes:
             setting = Setting(concurrency, mode, args.games, args.st, args.tc, args.margin, args.max_moves,
-                              args.workers)
+                              args.workers, args.book)
             directory = base / f"tmanager-{concurrency}-{mode}"
             directory.mkdir(parents=True)
             print(run_tmanager(setting, directory).row(), flush=True)
