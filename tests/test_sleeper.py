@@ -23,6 +23,12 @@ def sleeper_game() -> list[str]:
     return str(ast.literal_eval(game.value.func.value)).split()
 
 
+def logging_sleeper(log_dir: Path) -> chess.engine.SimpleEngine:
+    """A sleeper named S that logs its moves into ``log_dir``."""
+    return chess.engine.SimpleEngine.popen_uci([sys.executable, "-S", "-I", str(SLEEPER), "--log", str(log_dir),
+                                                "--name", "S"])
+
+
 def test_the_fixed_game_is_legal_and_no_rule_ends_it_before_its_last_move() -> None:
     moves = sleeper_game()
     assert len(moves) == 1200
@@ -41,8 +47,7 @@ def test_it_imports_only_the_standard_library_modules_it_names() -> None:
 
 def test_it_plays_its_game_from_an_opening_and_logs_each_move(tmp_path: Path) -> None:
     moves = sleeper_game()
-    command = [sys.executable, "-S", "-I", str(SLEEPER), "--log", str(tmp_path), "--name", "S"]
-    engine = chess.engine.SimpleEngine.popen_uci(command)
+    engine = logging_sleeper(tmp_path)
     try:
         board = chess.Board()
         for uci in moves[:4]:  # an opening of four plies
@@ -67,8 +72,7 @@ def test_it_plays_its_game_from_the_fen_of_a_position_of_it(tmp_path: Path) -> N
     board = chess.Board()
     for uci in moves[:6]:
         board.push_uci(uci)
-    command = [sys.executable, "-S", "-I", str(SLEEPER), "--log", str(tmp_path), "--name", "S"]
-    engine = chess.engine.SimpleEngine.popen_uci(command)
+    engine = logging_sleeper(tmp_path)
     try:
         board = chess.Board(board.fen())  # an EPD book's opening: the position alone, its counters at ply 6
         for _ in range(4):
