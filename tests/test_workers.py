@@ -257,60 +257,6 @@ def test_games_that_start_together_write_their_live_files_apart(tmp_path: Path) 
     assert max(sum(t <= x < t + 0.1 for x in times) for t in times) <= 16, times
 
 
-def test_a_live_file_is_written_off_the_event_loop_the_newest_position_and_never_after_close(tmp_path: Path) -> None:
-    import asyncio
-    import json
-    import threading
-    from concurrent.futures import ThreadPoolExecutor
-
-    from tmanager.tourney.live import LiveGame
-    from tmanager.tourney.worker import game_spec
-
-    tourney = store.read(slow_tourney(tmp_path / "t.toml", players=2, games=2))
-    game = tourney.schedule().game(0)
-    assert game is not None
-    writer, busy = ThreadPoolExecutor(1), threading.Event()
-    writer.submit(busy.wait)  # the writer's thread is busy: the games must not wait for it
-    live = LiveGame(tourney, game, game_spec(tourney, game, None), interval=0.0, writer=writer)
-    board = chess.Board()
-    for move in ("e2e4", "e7e5"):
-        board.push_uci(move)
-        live(board, 10.0, 10.0)
-    assert not live.path.exists()  # handed over, not written: the move went on at once
-    busy.set()
-    asyncio.run(live.close())
-    assert json.loads(live.path.read_text())["moves"] == ["e2e4", "e7e5"]  # the newest position only
-    live.path.unlink()  # as the game's record does
-    board.push_uci("g1f3")
-    live(board, 10.0, 10.0)
-    writer.shutdown(wait=True)
-    assert not live.path.exists(), "a view written after its game was closed outlives the game"
-
-
-def test_the_first_games_of_a_workers_lanes_start_together_and_no_later_one(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    import asyncio
-
-    from tmanager.tourney import play
-    from tmanager.tourney.worker import Worker
-
-    class Draws:  # stands in for the game runner's random: notes the spreads of first moves drawn
-        def __init__(self) -> None:
-            self.spreads: list[float] = []
-
-        def uniform(self, low: float, high: float) -> float:
-            self.spreads.append(high)
-            return low
-
-    for lanes, together in ((2, 2), (1, 0)):  # a worker of one lane plays alone: nothing to spread
-        draws = Draws()
-        monkeypatch.setattr(play, "random", draws)
-        path = slow_tourney(tmp_path / f"t{lanes}.toml", players=2, games=2, cycles=3, extra="st = 0.25")
-        assert asyncio.run(Worker(path).run(lanes)) == 6
-        assert draws.spreads == [0.25] * together
-
-
 def test_games_in_progress_are_published_live(tmp_path: Path) -> None:
     import json
 

@@ -7,13 +7,10 @@ It never decides anything: the tourney file and its journal do.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import random
-import threading
 import time
-from concurrent.futures import Executor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -61,21 +58,13 @@ class LiveGame:
     without fsync: it is a view, rebuilt by the next move, and removed when the
     game is recorded or given back. Each game writes at a phase of its own, drawn at
     random: the games of a worker mostly start together, and written together, their
-    files would cost the writer 0.2 to 2 ms each (a file created and renamed, on ext4).
-
-    With a ``writer`` (one thread: a worker's, shared by its games), a call only hands the position
-    over, and the thread writes the newest one: the event loop that plays the games never waits
-    for the file system. In a start-up storm each file took up to 2 ms, and the first writes of
-    hundreds of games made their engines' first moves late enough to lose on time.
-    :meth:`close` ends the publishing.
+    files would stop the worker's event loop for all of them at once (a write creates and
+    renames a file: about 0.4 ms on ext4, so 32 games together cost every game's next move 13 ms).
     """
 
     INTERVAL = 0.25
 
-    def __init__(
-        self, tourney: Tourney, game: ScheduledGame, spec: GameSpec, *, interval: float = INTERVAL,
-        writer: Executor | None = None,
-    ) -> None:
+    def __init__(self, tourney: Tourney, game: ScheduledGame, spec: GameSpec, *, interval: float = INTERVAL) -> None:
         self.path = tourney.live_dir / f"{game.number}.json"
         self.header = {
             "game": game.number,
@@ -87,39 +76,13 @@ class LiveGame:
         self.interval = interval
         self.last_write = time.monotonic() - random.uniform(0, interval)  # the first write within one interval
         self.position = PositionView()
-        self.writer = writer
-        self._due: dict[str, Any] | None = None  # the newest position handed over and not yet written
-        self._due_lock = threading.Lock()
-        self._closed = False  # on the writer's thread only
 
     def __call__(self, board: chess.Board, white_clock: float, black_clock: float) -> None:
         now = time.monotonic()
         if now - self.last_write < self.interval:
             return
         self.last_write = now
-        position = self.position(board, white_clock, black_clock)
-        if self.writer is None:
-            self.write(position)
-            return
-        with self._due_lock:
-            pending, self._due = self._due is not None, position
-        if not pending:  # else the job already handed over writes this newer position
-            self.writer.submit(self._write_due)
-
-    def _write_due(self) -> None:
-        with self._due_lock:
-            position, self._due = self._due, None
-        if position is not None and not self._closed:
-            self.write(position)
-
-    async def close(self) -> None:
-        """Stop publishing. Once this returns no write of the file is due or under way, so the game's
-        record or release removes it for good (the writer's one thread does the jobs in turn)."""
-        if self.writer is not None:
-            await asyncio.wrap_future(self.writer.submit(self._close))
-
-    def _close(self) -> None:
-        self._closed = True
+        self.write(self.position(board, white_clock, black_clock))
 
     def write(self, position: dict[str, Any]) -> None:
         """Write the file now: the game's header and ``position`` (see :class:`PositionView`).

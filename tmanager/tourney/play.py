@@ -20,7 +20,6 @@ import ctypes
 import datetime as dt
 import logging
 import os
-import random
 import shutil
 import signal
 import socket
@@ -42,7 +41,7 @@ from tmanager.errors import ConfigError, first_line
 from tmanager.formats.pgn import COMMENT_FIELDS, Notation, tag_value
 from tmanager.tourney.adjudication import Adjudication
 from tmanager.tourney.engines import EngineSpec
-from tmanager.tourney.starts import STORM_WAIT_SECONDS, WAIT_SECONDS, HostStarts
+from tmanager.tourney.starts import HostStarts
 from tmanager.tourney.transport import EngineTransport, popen
 from tmanager.tourney.uci import UciEngine
 from tmanager.tourney.variants import STANDARD, variant_board
@@ -80,9 +79,6 @@ class GameSpec:
     #: A file to append every line to and from the engines to, with timestamps ("" for none).
     engine_log: str = ""
     tags: Mapping[str, str] = field(default_factory=dict)
-    #: The game starts together with others on this host (a worker's first games, games after a wait): its
-    #: clocks wait longer for engines still starting, and its first move after a random share of a move's time.
-    starts_together: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -317,12 +313,12 @@ class EnginePool:
                 self._host_starts.end()
                 self._quiet.set()
 
-    async def quiet(self, *, within: float = WAIT_SECONDS) -> None:
+    async def quiet(self) -> None:
         """Return once no engine of this pool is starting or waiting to start, and none of another process
-        on this host (for at most ``within`` seconds): a game's clocks wait for it, since engines starting
-        take the cores from those already playing (a start-up storm)."""
+        on this host (for at most :data:`~tmanager.tourney.starts.WAIT_SECONDS`): a game's clocks wait
+        for it, since engines starting take the cores from those already playing (a start-up storm)."""
         await self._quiet.wait()
-        await self._host_starts.quiet(within=within)
+        await self._host_starts.quiet()
 
     async def release(self, engine: Engine, *, healthy: bool) -> None:
         """Keep a healthy engine for a next game, unless its spec asks for a restart."""
@@ -626,23 +622,6 @@ def _info_wanted(spec: GameSpec) -> chess.engine.Info:
     return chess.engine.INFO_NONE
 
 
-#: The most a game that starts together with others waits before its first move (see :func:`_move_seconds`).
-MOST_STAGGER_SECONDS = 1.0
-
-
-def _move_seconds(limits: TimeControl) -> float:
-    """About how long an engine thinks on its first move under ``limits``, at most
-    :data:`MOST_STAGGER_SECONDS`: a fixed move time, or a fortieth of the clock (its share of the
-    period's moves) with the increment; 0 for node or depth limits, whose moves take what they take."""
-    if limits.move_time is not None:
-        seconds = limits.move_time
-    elif limits.has_clock:
-        seconds = limits.base / (limits.moves or 40) + limits.increment
-    else:
-        seconds = 0.0
-    return min(seconds, MOST_STAGGER_SECONDS)
-
-
 def _limit(own: TimeControl, clocks: Mapping[chess.Color, Clock], mover: chess.Color) -> chess.engine.Limit:
     white, black = clocks[chess.WHITE], clocks[chess.BLACK]
     limit = chess.engine.Limit(time=own.move_time, nodes=own.nodes, depth=own.depth)
@@ -764,13 +743,7 @@ async def play_game(
                 if log is not None:  # an engine kept from an earlier game said nothing while acquired
                     log.names[id(engine.protocol)] = specs[color].name
                 _check_variant(engine, board)
-            await pool.quiet(within=STORM_WAIT_SECONDS if spec.starts_together else WAIT_SECONDS)
-            if spec.starts_together:
-                # Games that start together would have their engines answer together at every move (under a
-                # fixed move time exactly so, under a clock nearly): a burst of hundreds of answers, which the
-                # manager serves one by one while the last ones' clocks run. Spread over one move's time, the
-                # games get ready and move one after another, and each keeps its phase for its whole length.
-                await asyncio.sleep(random.uniform(0.0, _move_seconds(limits[board.turn])))
+            await pool.quiet()
             for color, engine in engines.items():
                 try:
                     await _ready(engine, color, game_id)

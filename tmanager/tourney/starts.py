@@ -12,9 +12,8 @@ Each process holds a shared ``flock`` on one file while any of its engines
 starts; a game about to start its clocks probes for an exclusive lock, which
 it gets only when no process holds the shared one. The kernel drops a dead
 process's lock, so a killed worker never holds the others up. Waiting is
-bounded (:data:`WAIT_SECONDS`; :data:`STORM_WAIT_SECONDS` for games that start
-together): engines restarted for every game would otherwise keep the gate
-shut for good. Where the file cannot be opened, there
+bounded (:data:`WAIT_SECONDS`): engines restarted for every game would
+otherwise keep the gate shut for good. Where the file cannot be opened, there
 is no gate.
 
 What it does not know: engines started by other programs, or by tmanager
@@ -33,10 +32,6 @@ from pathlib import Path
 
 #: The longest a game's clocks wait for other processes' engines to finish starting.
 WAIT_SECONDS = 3.0
-#: The same for games that start together (a worker's first games; the host's workers start theirs at once):
-#: a storm of hundreds of engines starting lasts longer (512 Python engines on 2 cores: about 5 s), and
-#: their games would lose their first moves on time. Waited once per lane, it delays no later game.
-STORM_WAIT_SECONDS = 30.0
 #: How often a waiting game looks again.
 PROBE_SECONDS = 0.02
 

@@ -438,8 +438,6 @@ class Worker:
         self.max_games = max_games
         self.log_engines = log_engines
         self.pool = EnginePool()
-        #: The thread that writes the live files of the games played here (see :class:`LiveGame`).
-        self.live_writer = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="tmanager-live")
         self.waiting = WaitingLanes()
         self.make_lane: Callable[[Worker], Lane] = lane or Lane
         self.lanes: list[Lane] = []
@@ -602,7 +600,6 @@ class Worker:
             # left unretrieved, asyncio would print it as a traceback.
             await asyncio.gather(beat, hooks, return_exceptions=True)
             await self.pool.close()
-            self.live_writer.shutdown(wait=False)  # every game's view is closed: nothing is left to write
         return played
 
     def resize(self, wanted: int, *, why: str) -> None:
@@ -692,9 +689,6 @@ class Lane:
     def __init__(self, worker: Worker) -> None:
         self.worker = worker
         self.playing: int | None = None
-        # Whether the lane's next game starts together with others: its first, or one after a wait, when the
-        # games it waited for (a round, a barrier, the first claims of all) come free together.
-        self.starting = True
 
     async def run(self) -> int:
         """Play until no game is left for this lane (or a stop); returns the games played."""
@@ -734,7 +728,6 @@ class Lane:
             worker.claimed -= 1
             if choice == DONE:
                 break
-            self.starting = True
             worker.hooks_due()  # others' hooks may be what keeps the tourney open
             await worker.waiting.turn()
         worker.waiting.pass_on()  # the tourney is done, or lanes retire: the next waiting lane sees it at once
@@ -761,9 +754,6 @@ class Lane:
             # On the bookkeeping thread: an opening of a large book is read now, and a long one costs
             # milliseconds that the games playing on this loop would otherwise wait through.
             spec = await asyncio.to_thread(worker.game_spec, tourney, game)
-            if self.starting and max(worker.wanted, len(tourney.claims)) > 1:
-                spec = dataclasses.replace(spec, starts_together=True)
-            self.starting = False
             log.info("game %d: %s - %s started", game.number, spec.white.name, spec.black.name)
             record = await self._run_game(tourney, game, spec)
         except ConfigError as exc:
@@ -795,11 +785,8 @@ class Lane:
         """Play the claimed game here, publishing it live; a subclass may play it elsewhere."""
         playing = max(self.worker.wanted, len(tourney.claims))
         interval = max(LiveGame.INTERVAL, playing / LIVE_WRITES_PER_SECOND)
-        live = LiveGame(tourney, game, spec, interval=interval, writer=self.worker.live_writer)
-        try:
-            return await play_game(spec, self.worker.pool, on_move=self._until_stopped(live))
-        finally:
-            await _through_cancellation(live.close())  # before the record or the give-back removes its file
+        live = LiveGame(tourney, game, spec, interval=interval)
+        return await play_game(spec, self.worker.pool, on_move=self._until_stopped(live))
 
     def _until_stopped(self, observer: MoveObserver) -> MoveObserver:
         """``observer``, stopping the game between two moves once a stop was asked for (should the
