@@ -65,6 +65,27 @@ def test_the_wait_is_bounded_and_a_killed_process_holds_nobody_up(tmp_path: Path
     asyncio.run(main())
 
 
+def test_games_that_wait_together_each_keep_their_own_bound(tmp_path: Path) -> None:
+    # They share one probe: the one that gives up first must not stop it for the others.
+    gate = tmp_path / "starts"
+    other = starting_elsewhere(gate)
+
+    async def main() -> None:
+        starts = HostStarts(gate)
+        try:
+            patient = asyncio.create_task(starts.quiet(within=30))
+            assert await starts.quiet(within=0.2) is False
+            await asyncio.sleep(0.1)
+            assert not patient.done()
+            other.send_signal(signal.SIGKILL)
+            await asyncio.to_thread(other.wait)
+            assert await asyncio.wait_for(patient, timeout=10) is True
+        finally:
+            starts.close()
+
+    asyncio.run(main())
+
+
 def test_without_a_usable_file_there_is_no_gate(tmp_path: Path) -> None:
     starts = HostStarts(tmp_path / "no-such-directory" / "starts")
     starts.begin()

@@ -27,7 +27,6 @@ import contextlib
 import fcntl
 import os
 import tempfile
-import time
 from pathlib import Path
 
 #: The longest a game's clocks wait for other processes' engines to finish starting.
@@ -50,6 +49,8 @@ class HostStarts:
         self._held: int | None = None  # the descriptor holding the shared lock while this process starts engines
         self._probe: int | None = None  # another open file description: its lock would not merge with ours
         self._opened = False
+        self._prober: asyncio.Future[None] | None = None  # the probe the waiting games share
+        self._waiting = 0  # games waiting on it
 
     def _open(self) -> bool:
         if not self._opened:
@@ -73,25 +74,50 @@ class HostStarts:
                 fcntl.flock(self._held, fcntl.LOCK_UN)
 
     async def quiet(self, *, within: float = WAIT_SECONDS) -> bool:
-        """Return once no process on the host is starting engines, or after ``within`` seconds; says which."""
-        if not self._open():
+        """Return once no process on the host is starting engines, or after ``within`` seconds; says which.
+
+        The games of this process that wait share one probe every :data:`PROBE_SECONDS`: 256 games
+        probing each on its own would wake their event loops 12,800 times a second, taking the cores
+        from the very engines they wait for."""
+        if not self._open() or self._free():
             return True
+        if self._prober is None:
+            self._prober = asyncio.ensure_future(self._until_free())
+        prober = self._prober
+        self._waiting += 1
+        try:
+            async with asyncio.timeout(within):
+                await asyncio.shield(prober)
+            return True
+        except TimeoutError:
+            return False
+        finally:
+            self._waiting -= 1
+            if prober.done() or not self._waiting:
+                prober.cancel()  # no game waits any more: stop probing (a done one is forgotten)
+                if self._prober is prober:
+                    self._prober = None
+
+    def _free(self) -> bool:
+        """Whether no process holds the shared lock now (a probe: never waits)."""
         assert self._probe is not None
-        deadline = time.monotonic() + within
-        while True:
-            try:
-                fcntl.flock(self._probe, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    return False
-                await asyncio.sleep(PROBE_SECONDS)
-            except OSError:
-                return True
-            else:
-                fcntl.flock(self._probe, fcntl.LOCK_UN)
-                return True
+        try:
+            fcntl.flock(self._probe, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+        except OSError:
+            return True
+        fcntl.flock(self._probe, fcntl.LOCK_UN)
+        return True
+
+    async def _until_free(self) -> None:
+        while not self._free():
+            await asyncio.sleep(PROBE_SECONDS)
 
     def close(self) -> None:
+        if self._prober is not None:
+            self._prober.cancel()
+            self._prober = None
         for fd in (self._held, self._probe):
             if fd is not None:
                 os.close(fd)
