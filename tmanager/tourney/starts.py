@@ -76,9 +76,9 @@ class HostStarts:
     async def quiet(self, *, within: float = WAIT_SECONDS) -> bool:
         """Return once no process on the host is starting engines, or after ``within`` seconds; says which.
 
-        The games of this process that wait share one probe every :data:`PROBE_SECONDS`: 256 games
-        probing each on its own would wake their event loops 12,800 times a second, taking the cores
-        from the very engines they wait for."""
+        The games of this process that wait share one probe every :data:`PROBE_SECONDS`: each probing on
+        its own, 256 games make 12,800 probes a second (a task's step and a system call each), on cores the
+        engines they wait for need (32 games waiting 3 s: 99 ms of CPU on their own, 53 ms sharing)."""
         if not self._open() or self._free():
             return True
         if self._prober is None:
