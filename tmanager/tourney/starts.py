@@ -31,7 +31,7 @@ from pathlib import Path
 
 #: The longest a game's clocks wait for other processes' engines to finish starting.
 WAIT_SECONDS = 3.0
-#: How often a waiting game looks again.
+#: How often the games of a process that wait look again (one probe serves them all).
 PROBE_SECONDS = 0.02
 
 
