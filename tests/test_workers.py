@@ -19,7 +19,7 @@ import pytest
 from tests.conftest import ROOT, assert_consistent, run_cli
 from tmanager import files
 from tmanager.tourney import store
-from tmanager.tourney.live import PositionView
+from tmanager.tourney.live import LiveGame, LivePace, PositionView
 from tmanager.tourney.model import Claim
 
 PYENGINE = ROOT / "engines" / "pyengine.py"
@@ -232,29 +232,66 @@ def test_a_position_view_grows_with_its_game_and_starts_afresh_with_another() ->
                                                         "white_clock": 0, "black_clock": 1}
 
 
-def test_games_that_start_together_write_their_live_files_apart(tmp_path: Path) -> None:
-    # Written together at every interval, the files of a worker's games would stop all its games at once.
-    from tmanager.tourney.live import LiveGame
+def _live_games(tmp_path: Path, pace: LivePace) -> list[LiveGame]:
+    """The live files of 32 games of one tourney, all starting now."""
     from tmanager.tourney.worker import game_spec
 
     tourney = store.read(slow_tourney(tmp_path / "t.toml", players=2, games=2, cycles=16))
     schedule = tourney.schedule()
     games = [schedule.game(n) for n in range(32)]
-    lives = [LiveGame(tourney, g, game_spec(tourney, g, None), interval=1.0) for g in games if g is not None]
-    board, first_writes = chess.Board(), {}
+    return [LiveGame(tourney, g, game_spec(tourney, g, None), pace=pace) for g in games if g is not None]
+
+
+def _first_writes(lives: list[LiveGame], *, seconds: float) -> dict[Path, float]:
+    """When each game first wrote its file, every game moving now and every 10 ms after, for ``seconds``."""
+    board, first_writes = chess.Board(), dict[Path, float]()
     started = time.monotonic()
-    while len(first_writes) < len(lives) and time.monotonic() - started < 2.0:
-        for live in lives:  # every game moves now and every 10 ms after
+    while len(first_writes) < len(lives) and time.monotonic() - started < seconds:
+        for live in lives:
             live(board, 10.0, 10.0)
             if live.path.exists():
                 first_writes.setdefault(live.path, time.monotonic() - started)
         time.sleep(0.01)
+    return first_writes
+
+
+def test_games_that_start_together_write_their_live_files_apart(tmp_path: Path) -> None:
+    # Written together at every interval, the files of a worker's games would stop all its games at once.
+    lives = _live_games(tmp_path, LivePace(games=32, writes_per_second=32))  # one write a second each
+    first_writes = _first_writes(lives, seconds=2.0)
     assert len(first_writes) == 32 and max(first_writes.values()) <= 1.1  # each within one interval
     times = sorted(first_writes.values())
     # Phases drawn at random in [0, 1 s): 32 draws leave a gap of 0.5 s, or put 17 in one 0.1 s, less than
     # once in a million runs. Written at the first move, all 32 were written at once.
     assert max(b - a for a, b in zip([0.0, *times], [*times, 1.0], strict=True)) < 0.5, times
     assert max(sum(t <= x < t + 0.1 for x in times) for t in times) <= 16, times
+
+
+def test_live_files_keep_to_the_pace_as_more_games_start(tmp_path: Path) -> None:
+    # The first games of a big run see few others claimed: their interval grows as the others claim, and
+    # their first writes spread over the new interval instead of all coming within the first one.
+    pace = LivePace(games=32, writes_per_second=64)  # 0.5 s
+    lives = _live_games(tmp_path, pace)
+    pace.games = 128  # 2 s: the host's other games are claimed
+    early = _first_writes(lives, seconds=0.5)
+    # Each game writes within 0.5 s with a chance of 1/4: 8 of 32 expected, 21 or more less than once in
+    # ten million runs. At the pace they started with, all 32 would have.
+    assert len(early) <= 20, sorted(early.values())
+    assert len(_first_writes(lives, seconds=2.0)) == 32
+
+
+def test_a_worker_paces_live_files_by_the_games_in_progress(tmp_path: Path) -> None:
+    from tmanager.tourney.worker import Worker
+
+    worker = Worker(slow_tourney(tmp_path / "t.toml", players=2, games=2, cycles=16))
+    for _ in range(3):
+        assert not isinstance(worker.claim(), str)
+    assert worker.live_pace.games == 3  # every worker's claims, as this worker's last transaction saw them
+    worker.heartbeat([])
+    assert worker.live_pace.games == 3
+    assert worker.live_pace.interval == LiveGame.INTERVAL  # a few games write every quarter of a second
+    worker.live_pace.games = 256
+    assert worker.live_pace.interval == 8.0  # hundreds share 32 writes a second
 
 
 def test_games_in_progress_are_published_live(tmp_path: Path) -> None:

@@ -56,7 +56,7 @@ from tmanager.files import Stamp, append_line, stamp
 from tmanager.formats import pgn
 from tmanager.tourney import store, swiss
 from tmanager.tourney.claims import Owner, process_is_alive, stale_games
-from tmanager.tourney.live import LiveGame
+from tmanager.tourney.live import LiveGame, LivePace
 from tmanager.tourney.model import PLAYING, UNPLAYED, Claim, PendingHook, Settings, Tourney
 from tmanager.tourney.openings import Opening, OpeningBook, opening_key
 from tmanager.tourney.play import EnginePool, GameRecord, GameSpec, MoveObserver, play_game
@@ -73,11 +73,6 @@ LOCK_POLL = 1.0
 LOCK_WARN_SECONDS = 30.0
 #: The environment variable that marks engines (and their children) with the worker they belong to.
 ENGINE_TAG = "TMANAGER_ENGINE_OF"
-#: Live files written per second at most, about, for all the games in progress of a tourney (every
-#: worker's: its claims say how many) or of one worker's lanes, whichever are more: with hundreds of games at
-#: once, each game's file is written every few seconds (a view; each write costs the event loop a FEN and
-#: three system calls, about 0.4 ms on ext4).
-LIVE_WRITES_PER_SECOND = 32
 #: The longest a thread of a worker (a transaction, a game's PGN being written) holds the interpreter
 #: before the event loop may run again: Python's 5 ms default would be charged to the clocks.
 SWITCH_INTERVAL = 0.001
@@ -450,6 +445,8 @@ class Worker:
         self._hooks_due = asyncio.Event()
         self._lanes_done = False
         self._books: dict[tuple[Path, str, int, str], OpeningBook | None] = {}
+        self.live_pace = LivePace()  # shared by the live files of its lanes' games
+        self._claims_seen = 0  # games in progress, every worker's, at this worker's last transaction
 
     def stop(self) -> None:
         """Stop soon: each lane's move under way is its last, its game is given back (call from the event loop)."""
@@ -494,6 +491,7 @@ class Worker:
                 host=self.owner.host, pid=self.owner.pid, started=self.owner.started, claimed=now, heartbeat=now,
                 pgn_offset=_size(tourney.pgn_path),
             )
+            self._seen(tourney)
             return tourney, choice
 
     def record(self, number: int, record: GameRecord, env: dict[str, str]) -> tuple[Tourney, bool] | None:
@@ -520,6 +518,7 @@ class Worker:
                 tourney.count_fault(engine, kind)
             for engine, seconds in record.oversteps.items():
                 tourney.note_overstep(engine, seconds)
+            self._seen(tourney)
             return tourney, tourney.is_complete()
 
     def release(self, number: int) -> str | None:
@@ -538,6 +537,12 @@ class Worker:
                 claim = tourney.claims.get(number)
                 if self.owner.owns(claim) and claim is not None:
                     tourney.claims[number] = dataclasses.replace(claim, heartbeat=now)
+            self._seen(tourney)
+
+    def _seen(self, tourney: Tourney) -> None:
+        """Note how many games are in progress (every worker's), for the pace of the live files."""
+        self._claims_seen = len(tourney.claims)
+        self.live_pace.games = max(self.wanted, self._claims_seen)
 
     def take_hook(self) -> tuple[str, PendingHook, Path, Path, Path] | None:
         """Take the next pending hook, if any: (key, hook, marker, tourney file, PGN)."""
@@ -607,6 +612,7 @@ class Worker:
         if wanted != self.wanted:
             log.info("%s: playing %d game%s at once", why, wanted, "" if wanted == 1 else "s")
         self.wanted = wanted
+        self.live_pace.games = max(wanted, self._claims_seen)
         while self.staying < wanted:
             self.staying += 1
             lane = self.make_lane(self)
@@ -783,9 +789,7 @@ class Lane:
 
     async def _run_game(self, tourney: Tourney, game: ScheduledGame, spec: GameSpec) -> GameRecord:
         """Play the claimed game here, publishing it live; a subclass may play it elsewhere."""
-        playing = max(self.worker.wanted, len(tourney.claims))
-        interval = max(LiveGame.INTERVAL, playing / LIVE_WRITES_PER_SECOND)
-        live = LiveGame(tourney, game, spec, interval=interval)
+        live = LiveGame(tourney, game, spec, pace=self.worker.live_pace)
         return await play_game(spec, self.worker.pool, on_move=self._until_stopped(live))
 
     def _until_stopped(self, observer: MoveObserver) -> MoveObserver:
