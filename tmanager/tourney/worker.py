@@ -545,6 +545,10 @@ class Worker:
     def _seen(self, tourney: Tourney) -> None:
         """Note how many games are in progress (every worker's), for the pace of the live files."""
         self._claims_seen = len(tourney.claims)
+        self._pace_live_files()
+
+    def _pace_live_files(self) -> None:
+        """Share the live files' budget among the games in progress as last seen, or this worker's lanes if more."""
         self.live_pace.games = max(self.wanted, self._claims_seen)
 
     def take_hook(self) -> tuple[str, PendingHook, Path, Path, Path] | None:
@@ -615,7 +619,7 @@ class Worker:
         if wanted != self.wanted:
             log.info("%s: playing %d game%s at once", why, wanted, "" if wanted == 1 else "s")
         self.wanted = wanted
-        self.live_pace.games = max(wanted, self._claims_seen)
+        self._pace_live_files()
         while self.staying < wanted:
             self.staying += 1
             lane = self.make_lane(self)
