@@ -257,7 +257,7 @@ def _first_writes(lives: list[LiveGame], *, seconds: float) -> dict[Path, float]
 
 def test_games_that_start_together_write_their_live_files_apart(tmp_path: Path) -> None:
     # Written together at every interval, the files of a worker's games would stop all its games at once.
-    lives = _live_games(tmp_path, LivePace(games=32, writes_per_second=32))  # one write a second each
+    lives = _live_games(tmp_path, LivePace(claims=32, writes_per_second=32))  # one write a second each
     first_writes = _first_writes(lives, seconds=2.0)
     assert len(first_writes) == 32 and max(first_writes.values()) <= 1.1  # each within one interval
     times = sorted(first_writes.values())
@@ -270,9 +270,9 @@ def test_games_that_start_together_write_their_live_files_apart(tmp_path: Path) 
 def test_live_files_keep_to_the_pace_as_more_games_start(tmp_path: Path) -> None:
     # The first games of a big run see few others claimed: their interval grows as the others claim, and
     # their first writes spread over the new interval instead of all coming within the first one.
-    pace = LivePace(games=32, writes_per_second=64)  # 0.5 s
+    pace = LivePace(claims=32, writes_per_second=64)  # 0.5 s
     lives = _live_games(tmp_path, pace)
-    pace.games = 128  # 2 s: the host's other games are claimed
+    pace.claims = 128  # 2 s: the host's other games are claimed
     early = _first_writes(lives, seconds=0.5)
     # Each game writes within 0.5 s with a chance of 1/4: 8 of 32 expected, 21 or more less than once in
     # ten million runs. At the pace they started with, all 32 would have.
@@ -290,7 +290,7 @@ def test_a_worker_paces_live_files_by_the_games_in_progress(tmp_path: Path) -> N
     worker.heartbeat([])
     assert worker.live_pace.games == 3
     assert worker.live_pace.interval == LiveGame.INTERVAL  # a few games write every quarter of a second
-    worker.live_pace.games = 256
+    worker.live_pace.claims = 256
     assert worker.live_pace.interval == 8.0  # hundreds share 32 writes a second
 
 

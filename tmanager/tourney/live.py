@@ -61,14 +61,20 @@ class LivePace:
     """How often each game in progress writes its live file: a budget of writes a second shared by all
     the games of a tourney, every worker's, so that a view of hundreds of games costs what a few cost.
 
-    A worker sets :attr:`games` from what it last saw (its own lanes, and the tourney's claims at each
-    transaction); the games read :attr:`interval` at each move. At the start of a big run, the first
-    claims see few others: the interval then grows within a second, and every game's first write with it.
+    A worker tells it its lanes and, at each transaction, the tourney's claims (every worker's games in
+    progress); the games read :attr:`interval` at each move. At the start of a big run, the first claims
+    see few others: the interval then grows within a second, and every game's first write with it.
     """
 
-    def __init__(self, *, writes_per_second: float = WRITES_PER_SECOND, games: int = 1) -> None:
+    def __init__(self, *, writes_per_second: float = WRITES_PER_SECOND, lanes: int = 1, claims: int = 0) -> None:
         self.writes_per_second = writes_per_second
-        self.games = games
+        self.lanes = lanes
+        self.claims = claims
+
+    @property
+    def games(self) -> int:
+        """The games in progress as last seen, or the worker's lanes if more."""
+        return max(self.lanes, self.claims)
 
     @property
     def interval(self) -> float:

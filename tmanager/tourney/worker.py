@@ -449,7 +449,6 @@ class Worker:
         self._lanes_done = False
         self._books: dict[tuple[Path, str, int, str], OpeningBook | None] = {}
         self.live_pace = LivePace()  # shared by the live files of its lanes' games
-        self._claims_seen = 0  # games in progress, every worker's, at this worker's last transaction
 
     def stop(self) -> None:
         """Stop soon: each lane's move under way is its last, its game is given back (call from the event loop)."""
@@ -544,12 +543,7 @@ class Worker:
 
     def _seen(self, tourney: Tourney) -> None:
         """Note how many games are in progress (every worker's), for the pace of the live files."""
-        self._claims_seen = len(tourney.claims)
-        self._pace_live_files()
-
-    def _pace_live_files(self) -> None:
-        """Share the live files' budget among the games in progress as last seen, or this worker's lanes if more."""
-        self.live_pace.games = max(self.wanted, self._claims_seen)
+        self.live_pace.claims = len(tourney.claims)
 
     def take_hook(self) -> tuple[str, PendingHook, Path, Path, Path] | None:
         """Take the next pending hook, if any: (key, hook, marker, tourney file, PGN)."""
@@ -618,8 +612,7 @@ class Worker:
         """Aim at ``wanted`` lanes: start the missing ones; the surplus ones retire when they can."""
         if wanted != self.wanted:
             log.info("%s: playing %d game%s at once", why, wanted, "" if wanted == 1 else "s")
-        self.wanted = wanted
-        self._pace_live_files()
+        self.wanted = self.live_pace.lanes = wanted
         while self.staying < wanted:
             self.staying += 1
             lane = self.make_lane(self)
