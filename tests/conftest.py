@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
+import importlib.util
 import os
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from pathlib import Path
+from typing import Any, TypeVar
 
 import pytest
+
+from tmanager.tourney import eventloop
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -25,6 +30,25 @@ def run_cli(*args: str | Path, cwd: Path | None = None, timeout: float = 600) ->
         timeout=timeout,
         check=False,
     )
+
+
+T = TypeVar("T")
+
+
+@pytest.fixture(params=["uvloop", "asyncio"])
+def each_event_loop(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Run the test once on each event loop a worker may play on (``tmanager.tourney.eventloop``),
+    in this process (:func:`run_async`) and in the workers it starts."""
+    if request.param == "uvloop" and importlib.util.find_spec("uvloop") is None:
+        pytest.skip("uvloop is not installed (pip install -e '.[fast]'; tools/test.sh does)")
+    monkeypatch.setenv(eventloop.VARIABLE, request.param)
+    return str(request.param)
+
+
+def run_async(main: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run(main)`` on the event loop a worker would use here."""
+    with asyncio.Runner(loop_factory=eventloop.factory()) as runner:
+        return runner.run(main)
 
 
 @pytest.fixture

@@ -13,12 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, assert_consistent, run_cli
+from tests.conftest import ROOT, assert_consistent, run_async, run_cli
 from tests.test_workers import claims_of, engines_in, hooked_tourney, slow_tourney, start_worker, wait_for
 from tmanager.cli.run import split
 from tmanager.tourney import store
 from tmanager.tourney.engines import EngineSpec
 from tmanager.tourney.play import EnginePool
+
+pytestmark = pytest.mark.usefixtures("each_event_loop")
 
 
 def most_at_once(log: str) -> int:
@@ -150,7 +152,7 @@ def test_handshake_timeout_runs_from_the_start_of_each_engine_not_from_its_turn(
         await pool.close()
         return idle
 
-    assert asyncio.run(start_four()) == 4
+    assert run_async(start_four()) == 4
 
 
 def test_a_healthy_engine_gets_its_handshake_timeout_to_quit_a_broken_one_half_a_second() -> None:
@@ -168,8 +170,8 @@ def test_a_healthy_engine_gets_its_handshake_timeout_to_quit_a_broken_one_half_a
         await pool.close()
         return engine.transport.get_returncode(), took
 
-    assert asyncio.run(quit_one(healthy=True))[0] == 0
-    returncode, took = asyncio.run(quit_one(healthy=False))
+    assert run_async(quit_one(healthy=True))[0] == 0
+    returncode, took = run_async(quit_one(healthy=False))
     assert returncode == -signal.SIGKILL
     assert took < 1.5
 
@@ -232,4 +234,4 @@ def test_waiting_lanes_take_turns_and_a_lane_that_found_a_game_passes_the_turn_o
         await asyncio.sleep(0)
         assert later.done()
 
-    asyncio.run(asyncio.wait_for(main(), timeout=10))
+    run_async(asyncio.wait_for(main(), timeout=10))

@@ -16,12 +16,15 @@ import chess.pgn
 import psutil
 import pytest
 
+from tests.conftest import run_async
 from tmanager.core.timecontrol import TimeControl
 from tmanager.errors import ConfigError
 from tmanager.tourney import play as game_runner
 from tmanager.tourney.adjudication import Adjudication
 from tmanager.tourney.engines import EngineSpec, command_line, find_definition, load_definition
 from tmanager.tourney.play import EnginePool, GameRecord, GameSpec, play_game
+
+pytestmark = pytest.mark.usefixtures("each_event_loop")
 
 
 def spec(definition: str, name: str | None = None, **changes: object) -> EngineSpec:
@@ -40,7 +43,7 @@ def play(white: EngineSpec, black: EngineSpec, tc: str = "10+0.1", **changes: ob
     limits = TimeControl.parse(tc)
     game = GameSpec(white=white, black=black, white_limits=limits, black_limits=limits, **changes)  # type: ignore[arg-type]
     before = {p.pid for p in psutil.Process().children(recursive=True)}
-    record = asyncio.run(play_game(game))
+    record = run_async(play_game(game))
     after = {p.pid for p in psutil.Process().children(recursive=True)} - before
     assert not after, "engine processes were left behind"
     return record
@@ -135,7 +138,7 @@ def test_an_engine_late_on_time_is_kept_for_the_next_game_only_if_it_still_answe
             await pool.close()
         return seen
 
-    after_first, after_second = asyncio.run(main())
+    after_first, after_second = run_async(main())
     if kept:
         assert len(after_first) == 1 and after_second == after_first, "the late engine was restarted"
     else:
@@ -310,7 +313,7 @@ def test_engine_log_has_every_line_to_and_from_each_engine(tmp_path: Path) -> No
         finally:
             await pool.close()
 
-    first, _, third = asyncio.run(two_games())
+    first, _, third = run_async(two_games())
     lines = engine_log_lines(log)
     assert log.read_text().count(" game ?: U - X\n") == 2  # the second game wrote nothing
     stamps = [line[0] for line in lines]
@@ -336,7 +339,7 @@ def test_stall_with_nodes_limit_uses_move_timeout() -> None:
     limits = TimeControl.parse("inf", nodes=100)
     game = GameSpec(white=spec("fault-stall", "Bad"), black=spec("random-uci", "Good"),
                     white_limits=limits, black_limits=limits, move_timeout=1.0)
-    record = asyncio.run(play_game(game))
+    record = run_async(play_game(game))
     assert (record.result, record.termination) == ("0-1", "abandoned")
     assert "stalls" in record.reason and record.faults == {"Bad": "stall"}
 
@@ -407,7 +410,7 @@ def test_an_engine_is_not_charged_for_the_time_its_answer_waits_in_a_busy_event_
         finally:
             other_game.cancel()
 
-    record = asyncio.run(main())
+    record = run_async(main())
     times = [float(seconds) for seconds in re.findall(r" (\d+\.\d{3})s", record.pgn)]
     assert len(times) == 6 and times[-1] >= block, f"the loop was held while the engines thought: {times}"
     assert max(times) < 2.5 * block, times

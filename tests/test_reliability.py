@@ -20,10 +20,12 @@ from pathlib import Path
 import psutil
 import pytest
 
-from tests.conftest import ROOT, assert_consistent, pgn_games
+from tests.conftest import ROOT, assert_consistent, pgn_games, run_async
 from tests.test_workers import claims_of, start_worker, wait_for
 from tmanager import files
 from tmanager.tourney import store
+
+pytestmark = pytest.mark.usefixtures("each_event_loop")
 
 PYENGINE = ROOT / "engines" / "pyengine.py"
 
@@ -407,5 +409,5 @@ def test_a_transaction_cut_short_by_two_stops_still_reports_what_it_did() -> Non
         with pytest.raises(asyncio.CancelledError):
             await task
 
-    asyncio.run(main())
+    run_async(main())
     assert settled == ["game 0"]

@@ -9,8 +9,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from tests.conftest import run_async
 from tmanager.tourney.play import EnginePool
 from tmanager.tourney.starts import HostStarts
+
+pytestmark = pytest.mark.usefixtures("each_event_loop")
 
 
 def starting_elsewhere(gate: Path) -> subprocess.Popen[str]:
@@ -42,7 +47,7 @@ def test_a_game_waits_until_the_other_processes_engines_have_started(tmp_path: P
             await pool.close()
 
     try:
-        asyncio.run(main())
+        run_async(main())
     finally:
         other.kill()
         other.wait()
@@ -62,7 +67,7 @@ def test_the_wait_is_bounded_and_a_killed_process_holds_nobody_up(tmp_path: Path
         finally:
             starts.close()
 
-    asyncio.run(main())
+    run_async(main())
 
 
 def test_games_that_wait_together_each_keep_their_own_bound(tmp_path: Path) -> None:
@@ -83,12 +88,12 @@ def test_games_that_wait_together_each_keep_their_own_bound(tmp_path: Path) -> N
         finally:
             starts.close()
 
-    asyncio.run(main())
+    run_async(main())
 
 
 def test_without_a_usable_file_there_is_no_gate(tmp_path: Path) -> None:
     starts = HostStarts(tmp_path / "no-such-directory" / "starts")
     starts.begin()
-    assert asyncio.run(starts.quiet(within=0)) is True
+    assert run_async(starts.quiet(within=0)) is True
     starts.end()
     starts.close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import sys
 import threading
@@ -12,11 +13,15 @@ import chess
 import chess.engine
 import pytest
 
+from tests.conftest import run_async
 from tmanager.tourney.engines import command_line, find_definition, load_definition
 from tmanager.tourney.transport import PIDFDS, popen
 from tmanager.tourney.uci import UciEngine
 
-pytestmark = pytest.mark.skipif(not PIDFDS, reason="this kernel gives no pidfds: asyncio's transport is used")
+pytestmark = [
+    pytest.mark.skipif(not PIDFDS, reason="this kernel gives no pidfds: asyncio's transport is used"),
+    pytest.mark.usefixtures("each_event_loop"),
+]
 
 
 class _Recording(UciEngine):
@@ -41,8 +46,16 @@ def _engine() -> list[str]:
     return list(command_line(data["cmd"], [*data.get("args", []), "--seed", "3"]))
 
 
-def _open_fds() -> int:
-    return len(os.listdir("/proc/self/fd"))
+def _engine_fds() -> set[str]:
+    """This process's pipes and pidfds: what an engine's transport opens. (Not every descriptor: uvloop's
+    loop opens one of its own, /dev/null, the first time it reads, and keeps it as long as the loop.)"""
+    found = set()
+    for fd in os.listdir("/proc/self/fd"):
+        with contextlib.suppress(OSError):  # the listing's own descriptor, closed by now
+            target = os.readlink(f"/proc/self/fd/{fd}")
+            if target.startswith(("pipe:", "anon_inode:[pidfd]")):
+                found.add(f"{fd} {target}")
+    return found
 
 
 def _reaped(pid: int) -> bool:
@@ -55,9 +68,10 @@ def _reaped(pid: int) -> bool:
 
 def test_an_engine_plays_quits_and_is_reaped_with_no_thread_and_no_descriptor_left() -> None:
     async def main() -> None:
-        fds, threads = _open_fds(), threading.active_count()
+        fds, threads = _engine_fds(), threading.active_count()
         transport, engine = await popen(_Recording, _engine())
         pid = transport.get_pid()
+        assert len(_engine_fds() - fds) == 3, "its stdin, its stdout and its pidfd"
         assert os.getpgid(pid) == pid, "the engine leads a process group of its own"
         assert threading.active_count() == threads, "no thread waits for the child"
         await engine.initialize()
@@ -73,9 +87,9 @@ def test_an_engine_plays_quits_and_is_reaped_with_no_thread_and_no_descriptor_le
         assert transport.get_returncode() == 0 and _reaped(pid)
         transport.close()
         await asyncio.sleep(0)  # the closed pipe transports let go of their files at the next turn
-        assert _open_fds() == fds
+        assert _engine_fds() == fds
 
-    asyncio.run(main())
+    run_async(main())
 
 
 def test_closing_kills_a_running_engine_and_its_end_is_reported() -> None:
@@ -87,7 +101,7 @@ def test_closing_kills_a_running_engine_and_its_end_is_reported() -> None:
         assert await asyncio.wait_for(engine.returncode, 5) == -9
         assert _reaped(transport.get_pid())
 
-    asyncio.run(main())
+    run_async(main())
 
 
 def test_an_engine_that_writes_and_exits_at_once_is_heard_to_the_end() -> None:
@@ -100,14 +114,14 @@ def test_an_engine_that_writes_and_exits_at_once_is_heard_to_the_end() -> None:
             await engine.ping()
         transport.close()
 
-    asyncio.run(main())
+    run_async(main())
 
 
 def test_a_missing_program_is_an_oserror_and_leaves_nothing_open() -> None:
     async def main() -> None:
-        fds = _open_fds()
+        fds = _engine_fds()
         with pytest.raises(FileNotFoundError):
             await popen(_Recording, ["/nonexistent/engine"])
-        assert _open_fds() == fds
+        assert _engine_fds() == fds
 
-    asyncio.run(main())
+    run_async(main())

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import sys
 from collections.abc import Callable
@@ -13,8 +12,11 @@ import chess.engine
 import chess.variant
 import pytest
 
+from tests.conftest import run_async
 from tmanager.tourney.engines import command_line, find_definition, load_definition
 from tmanager.tourney.uci import UciEngine, _PlayOn
+
+pytestmark = pytest.mark.usefixtures("each_event_loop")
 
 PLIES = 40
 
@@ -68,10 +70,10 @@ def _sent(caplog: pytest.LogCaptureFixture) -> list[str]:
 @pytest.mark.parametrize("info", [chess.engine.INFO_NONE, chess.engine.INFO_SCORE])
 def test_play_on_sends_what_play_sends(caplog: pytest.LogCaptureFixture, info: chess.engine.Info) -> None:
     caplog.set_level(logging.DEBUG, logger="chess.engine")
-    theirs = asyncio.run(_games(chess.engine.UciProtocol, info))
+    theirs = run_async(_games(chess.engine.UciProtocol, info))
     sent_by_play = _sent(caplog)
     caplog.clear()
-    ours = asyncio.run(_games(UciEngine, info))
+    ours = run_async(_games(UciEngine, info))
     assert ours == theirs
     assert _sent(caplog) == sent_by_play
     assert sent_by_play.count("ucinewgame") == len(STARTS)
@@ -131,7 +133,7 @@ def test_play_on_reads_the_reports_play_reads(tmp_path: Path, info: chess.engine
             await engine.quit()
         return said
 
-    ours, theirs = asyncio.run(reports(UciEngine)), asyncio.run(reports(chess.engine.UciProtocol))
+    ours, theirs = run_async(reports(UciEngine)), run_async(reports(chess.engine.UciProtocol))
     assert ours == theirs
     assert [said["score"].relative.score() for said in ours] == [-ply for ply in range(12)]
 
@@ -142,7 +144,7 @@ def test_reports_nobody_reads_are_dropped_as_they_are_read_and_nothing_else() ->
         return command.wanted_lines(data)
 
     def wanted(data: bytes, info: chess.engine.Info = chess.engine.INFO_NONE) -> bytes:
-        return asyncio.run(kept(info, data))
+        return run_async(kept(info, data))
 
     assert wanted(b"info depth 1 score cp 3 pv e2e4\n") == b""
     for one_line in (b"info\n", b"info\tdepth 2\n", b"info depth 3\r\n"):  # a read of one line, the usual one

@@ -22,6 +22,8 @@ from tmanager.tourney import store
 from tmanager.tourney.live import LiveGame, LivePace, PositionView
 from tmanager.tourney.model import Claim
 
+pytestmark = pytest.mark.usefixtures("each_event_loop")
+
 PYENGINE = ROOT / "engines" / "pyengine.py"
 
 

@@ -5,5 +5,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m venv .venv
 extra=""
-[ "${1:-}" = "test" ] && extra="[test,dask]"
+[ "${1:-}" = "test" ] && extra="[test,dask,fast]"
 .venv/bin/python -m pip install -q --disable-pip-version-check -e ".${extra}"

@@ -32,7 +32,7 @@ from tmanager.cli.status import match_lines, report
 from tmanager.core import sprt
 from tmanager.errors import ConfigError, TManagerError
 from tmanager.logs import setup_logging
-from tmanager.tourney import store
+from tmanager.tourney import eventloop, store
 from tmanager.tourney.claims import stale_games
 from tmanager.tourney.model import PLAYING, Tourney
 from tmanager.tourney.play import die_with_parent
@@ -110,6 +110,7 @@ def command(args: argparse.Namespace) -> int:
     lanes = split(workers=args.workers, concurrency=args.concurrency)
     if args.dask is None:
         preflight(tourney)  # with --dask, the engines are checked on the cluster's hosts
+        eventloop.factory()  # an error in TMANAGER_LOOP is told here once, not by every worker
         read_ahead(tourney, games=2 * sum(lanes))  # the workers, forked, inherit what it read
     log_path = args.log or path.with_suffix(".log")
     setup_logging(None)

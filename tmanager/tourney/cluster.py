@@ -45,7 +45,7 @@ from distributed.client import FutureCancelledError
 from tmanager.core.schedule import ScheduledGame
 from tmanager.errors import ConfigError, EngineError, StateError, TManagerError
 from tmanager.logs import setup_logging
-from tmanager.tourney import store
+from tmanager.tourney import eventloop, store
 from tmanager.tourney.engines import EngineSpec
 from tmanager.tourney.live import LiveGame, PositionView
 from tmanager.tourney.model import Participant, Settings, Tourney, resolve_engine
@@ -120,7 +120,7 @@ def _engine_loop() -> tuple[asyncio.AbstractEventLoop, EnginePool]:
     # with restart = false stay running between games as with a local worker. Engines die
     # with the thread that started them (see play.die_with_parent).
     if not hasattr(_thread, "loop"):
-        _thread.loop = asyncio.new_event_loop()
+        _thread.loop = eventloop.factory()()
         _thread.pool = EnginePool()
     return _thread.loop, _thread.pool
 

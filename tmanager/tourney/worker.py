@@ -54,7 +54,7 @@ from tmanager.core.schedule import DONE, WAIT, ScheduledGame, next_game
 from tmanager.errors import ConfigError, LockTimeout, TManagerError
 from tmanager.files import Stamp, append_line, stamp
 from tmanager.formats import pgn
-from tmanager.tourney import store, swiss
+from tmanager.tourney import eventloop, store, swiss
 from tmanager.tourney.claims import Owner, process_is_alive, stale_games
 from tmanager.tourney.live import LiveGame, LivePace
 from tmanager.tourney.model import PLAYING, UNPLAYED, Claim, PendingHook, Settings, Tourney
@@ -854,9 +854,10 @@ def _pidfd_child_watcher(loop: asyncio.AbstractEventLoop) -> Iterator[None]:
 
     Python 3.11 waits for each child in a thread of its own, and starting that thread stalls the
     event loop for milliseconds per engine (hundreds start at once); 3.12 watches pidfds by default,
-    so there this does nothing. The previous watcher is back afterwards.
+    so there this does nothing, nor on uvloop, which watches its children itself. The previous
+    watcher is back afterwards.
     """
-    if sys.version_info >= (3, 12) or not hasattr(os, "pidfd_open"):
+    if sys.version_info >= (3, 12) or not hasattr(os, "pidfd_open") or eventloop.name(loop) != "asyncio":
         yield
         return
     watcher = asyncio.PidfdChildWatcher()
@@ -880,6 +881,7 @@ def work(
         raise ConfigError(f"must be at least 1, not {concurrency}", field="--concurrency")
     tourney = store.read(path)  # before anything else looks at the path: it may not be a file at all
     preflight(tourney)
+    loop_factory = eventloop.factory()
     path = tourney.path  # resolved
     worker = Worker(path, max_games=max_games, log_engines=log_engines)
     # Engines inherit this mark, and their children too: see reap_engines.
@@ -888,6 +890,7 @@ def work(
 
     async def main() -> int:
         loop = asyncio.get_running_loop()
+        log.info("event loop: %s", eventloop.name(loop))
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, worker.stop)
         # One thread for the bookkeeping (transactions, which the lock serializes anyway, and PGN text):
@@ -902,7 +905,8 @@ def work(
     switch_interval = sys.getswitchinterval()
     sys.setswitchinterval(SWITCH_INTERVAL)
     try:
-        played = asyncio.run(main())
+        with asyncio.Runner(loop_factory=loop_factory) as runner:
+            played = runner.run(main())
     finally:
         sys.setswitchinterval(switch_interval)
     if worker.stopping:

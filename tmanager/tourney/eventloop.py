@@ -1,0 +1,59 @@
+"""The event loop that plays a worker's games: uvloop's when it is installed, else asyncio's own.
+
+uvloop (``pip install 'tmanager[fast]'``) is libuv under asyncio's interface. On the same games a
+worker spends about a tenth less of its CPU a move on it, and at hundreds of fixed-time games at once
+on a saturated machine it loses fewer of them on time (docs/performance-log.md, 27 November 2026).
+Nothing else changes: the engines' transport, signals, timers and the bookkeeping thread work the
+same on both loops, and the test suite runs the workers on both.
+
+``TMANAGER_LOOP`` chooses: ``auto`` (the default), ``uvloop`` (an error if it is not installed) or
+``asyncio``. Being an environment variable, the choice reaches every process a run starts, Dask's
+workers included. This module does not know whether uvloop suits a given machine; that is measured,
+not decided here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Callable
+
+from tmanager.errors import ConfigError
+
+VARIABLE = "TMANAGER_LOOP"
+CHOICES = ("auto", "uvloop", "asyncio")
+
+LoopFactory = Callable[[], asyncio.AbstractEventLoop]
+
+
+def chosen() -> str:
+    """The choice in the environment; :class:`ConfigError` if it is none of :data:`CHOICES`."""
+    choice = os.environ.get(VARIABLE, "").strip().lower() or "auto"
+    if choice not in CHOICES:
+        raise ConfigError(
+            f"must be {', '.join(CHOICES[:-1])} or {CHOICES[-1]}, not {os.environ[VARIABLE]!r}",
+            field=VARIABLE, hint="or unset it for auto",
+        )  # fmt: skip
+    return choice
+
+
+def factory() -> LoopFactory:
+    """What makes the workers' event loops, as the environment chooses; :class:`ConfigError` if it
+    asks for uvloop where it is not installed."""
+    choice = chosen()
+    if choice == "asyncio":
+        return asyncio.new_event_loop
+    try:
+        import uvloop
+    except ImportError:
+        if choice == "uvloop":
+            raise ConfigError(
+                "uvloop is not installed", field=VARIABLE, hint="pip install 'tmanager[fast]', or set it to auto"
+            ) from None
+        return asyncio.new_event_loop
+    return uvloop.new_event_loop
+
+
+def name(loop: asyncio.AbstractEventLoop) -> str:
+    """``uvloop`` or ``asyncio``: which kind ``loop`` is (for the log and the tests)."""
+    return "uvloop" if type(loop).__module__.startswith("uvloop") else "asyncio"
