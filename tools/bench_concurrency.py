@@ -58,6 +58,8 @@ import chess
 import chess.pgn
 import psutil
 
+from tmanager.tourney import eventloop
+
 ROOT = Path(__file__).resolve().parent.parent
 SLEEPER = ROOT / "engines" / "sleeper.py"
 TMANAGER = [sys.executable, "-m", "tmanager"]
@@ -301,7 +303,8 @@ def main() -> None:
     if args.games < 2 or args.games % 2:
         parser.error("--games must be even and at least 2")
     print(f"sleeper engines; {args.games} games per run; max_moves {args.max_moves}; {args.book} book; "
-          f"margin {args.margin * 1000:g} ms; st {args.st:g} s; tc {args.tc}; {os.cpu_count()} cores")
+          f"margin {args.margin * 1000:g} ms; st {args.st:g} s; tc {args.tc}; {os.cpu_count()} cores; "
+          f"tmanager's workers on {eventloop.kind()}'s event loop")
     print(HEADER)
     base = args.keep or Path(tempfile.mkdtemp(prefix="bench-concurrency-"))
     for concurrency in args.concurrency:

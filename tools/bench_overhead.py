@@ -25,6 +25,10 @@ The layers, each measured over --games games per round, rounds interleaved:
    process);
 5. ``SimpleEngine`` loop: what a tester writes, with
    ``board.is_game_over(claim_draw=True)`` after every move.
+
+Layers 2 to 4 run on the event loop a worker plays on here (uvloop's where it
+is installed; ``TMANAGER_LOOP=asyncio`` for asyncio's), layer 1 on asyncio's,
+as python-chess's users run it.
 """
 
 from __future__ import annotations
@@ -39,18 +43,22 @@ import sys
 import tempfile
 import textwrap
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from pathlib import Path
+from typing import Any, TypeVar
 
 import chess
 import chess.engine
 
 from tmanager.core.timecontrol import TimeControl
+from tmanager.tourney import eventloop
 from tmanager.tourney.adjudication import Adjudication
 from tmanager.tourney.engines import EngineSpec
 from tmanager.tourney.play import EnginePool, GameSpec, play_game
 from tmanager.tourney.uci import UciEngine
 from tmanager.tourney.worker import Worker
+
+T = TypeVar("T")
 
 ENGINE = textwrap.dedent(
     """
@@ -133,7 +141,7 @@ class Bench:
         return asyncio.run(self._protocol(logs, lean=False))
 
     def play_on(self, logs: list[Path]) -> float:
-        return asyncio.run(self._protocol(logs, lean=True))
+        return _on_workers_loop(self._protocol(logs, lean=True))
 
     def runner(self, logs: list[Path]) -> float:
         async def games() -> float:
@@ -153,7 +161,7 @@ class Bench:
             await pool.close()
             return cpu
 
-        return asyncio.run(games())
+        return _on_workers_loop(games())
 
     def worker(self, logs: list[Path]) -> float:
         directory = self.directory / f"worker-{self.round}"
@@ -169,7 +177,7 @@ class Bench:
             check=True, capture_output=True,
         )
         started = time.process_time()
-        played = asyncio.run(Worker(path).run())
+        played = _on_workers_loop(Worker(path).run())
         cpu = time.process_time() - started
         assert played == self.games
         return cpu
@@ -187,6 +195,11 @@ class Bench:
         for engine in engines:
             engine.quit()
         return cpu
+
+
+def _on_workers_loop(main: Coroutine[Any, Any, T]) -> T:
+    with asyncio.Runner(loop_factory=eventloop.factory()) as runner:
+        return runner.run(main)
 
 
 def gaps(logs: list[Path]) -> list[float]:
@@ -218,7 +231,8 @@ def main() -> None:
                 cpu[name].append(layer(logs) / (args.games * args.plies) * 1e6)
                 latency[name] += gaps(logs)
     floor = statistics.median(cpu["UciProtocol.play (python-chess)"])
-    print(f"per move, {args.games} games of {args.plies} plies x {args.rounds} rounds, an engine that answers at once")
+    print(f"per move, {args.games} games of {args.plies} plies x {args.rounds} rounds, an engine that answers at once;"
+          f" tmanager's layers on {eventloop.kind()}'s event loop")
     print(f"  {'layer':34s} {'CPU/move':>9s} {'/floor':>7s} {'bestmove->go':>13s} {'p90':>7s}")
     for name in layers:
         median_cpu = statistics.median(cpu[name])

@@ -58,6 +58,8 @@ import chess.engine
 import chess.pgn
 import psutil
 
+from tmanager.tourney import eventloop
+
 STOCKFISH = shutil.which("stockfish") or shutil.which("stockfish", path="/usr/games") or "stockfish"
 NODES = 1000
 HASH_MB = 16
@@ -222,7 +224,7 @@ def main() -> None:
     cpu = {name: statistics.median(m.cpu for m in ms) for name, ms in results.items()}
     last = {name: statistics.median(m.last_game for m in ms) for name, ms in results.items()}
     print(f"\n{args.games} games, Stockfish nodes={NODES}, Hash={HASH_MB}, concurrency {args.concurrency}, "
-          f"medians of {args.repeat} runs")
+          f"medians of {args.repeat} runs; tmanager's workers on {eventloop.kind()}'s event loop")
     print(f"  {'':34s} {'wall':>8s} {'CPU':>8s} {'last game':>10s}")
     for name in contenders:
         print(f"  {name:34s} {wall[name]:7.2f}s {cpu[name]:7.2f}s {last[name]:9.2f}s")

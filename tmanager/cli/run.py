@@ -10,6 +10,8 @@ command again resumes where the tourney stopped; games of workers that were
 killed outright are detected and replayed. A match of two
 participants prints its statistics every --report-every games; with [sprt] it
 stops once the test decides (on whole game pairs) and prints the verdict.
+The workers play on uvloop's event loop where it is installed, else on
+asyncio's (TMANAGER_LOOP chooses, as for `tmanager work`).
 """
 
 from __future__ import annotations

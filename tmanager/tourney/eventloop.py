@@ -1,10 +1,10 @@
 """The event loop that plays a worker's games: uvloop's when it is installed, else asyncio's own.
 
 uvloop (``pip install 'tmanager[fast]'``) is libuv under asyncio's interface. On the same games a
-worker spends about a tenth less of its CPU a move on it, and at hundreds of fixed-time games at once
-on a saturated machine it loses fewer of them on time (docs/performance-log.md, 27 November 2026).
+worker spends less CPU a move on it (2 to 18 % alone; 5 to 43 % at 256 fixed-time games at once on
+two cores, where it also lost fewer games on time: docs/performance-log.md, 27 November 2026).
 Nothing else changes: the engines' transport, signals, timers and the bookkeeping thread work the
-same on both loops, and the test suite runs the workers on both.
+same on both loops, and the tests of workers and of the game runner run on both.
 
 ``TMANAGER_LOOP`` chooses: ``auto`` (the default), ``uvloop`` (an error if it is not installed) or
 ``asyncio``. Being an environment variable, the choice reaches every process a run starts, Dask's
@@ -52,6 +52,11 @@ def factory() -> LoopFactory:
             ) from None
         return asyncio.new_event_loop
     return uvloop.new_event_loop
+
+
+def kind() -> str:
+    """``uvloop`` or ``asyncio``: what :func:`factory` makes here (for the benchmarks' headings)."""
+    return "asyncio" if factory() is asyncio.new_event_loop else "uvloop"
 
 
 def name(loop: asyncio.AbstractEventLoop) -> str:
