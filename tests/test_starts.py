@@ -7,6 +7,7 @@ import asyncio
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -89,6 +90,30 @@ def test_games_that_wait_together_each_keep_their_own_bound(tmp_path: Path) -> N
             starts.close()
 
     run_async(main())
+
+
+def test_the_first_games_wait_out_a_start_storm_and_later_ones_wait_less(tmp_path: Path) -> None:
+    gate = tmp_path / "starts"
+    other = starting_elsewhere(gate)  # it never ends its starts
+
+    async def main() -> None:
+        starts = HostStarts(gate, first_wait=2.0, wait=0.3)
+        try:
+            began = time.monotonic()
+            first = [asyncio.create_task(starts.quiet()) for _ in range(3)]  # a process's first wave
+            await asyncio.sleep(1.0)
+            assert not any(task.done() for task in first), "the first games waited only the later bound"
+            assert await asyncio.gather(*first) == [False] * 3
+            assert time.monotonic() - began >= 2.0
+            began = time.monotonic()
+            assert await starts.quiet() is False
+            assert time.monotonic() - began < 1.5, "a later game waited the first games' bound"
+        finally:
+            starts.close()
+
+    run_async(main())
+    other.kill()
+    other.wait()
 
 
 def test_without_a_usable_file_there_is_no_gate(tmp_path: Path) -> None:

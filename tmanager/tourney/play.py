@@ -315,7 +315,8 @@ class EnginePool:
 
     async def quiet(self) -> None:
         """Return once no engine of this pool is starting or waiting to start, and none of another process
-        on this host (for at most :data:`~tmanager.tourney.starts.WAIT_SECONDS`): a game's clocks wait
+        on this host (for at most :data:`~tmanager.tourney.starts.WAIT_SECONDS`, or
+        :data:`~tmanager.tourney.starts.FIRST_WAIT_SECONDS` for the first games): a game's clocks wait
         for it, since engines starting take the cores from those already playing (a start-up storm)."""
         await self._quiet.wait()
         await self._host_starts.quiet()

@@ -12,9 +12,11 @@ Each process holds a shared ``flock`` on one file while any of its engines
 starts; a game about to start its clocks probes for an exclusive lock, which
 it gets only when no process holds the shared one. The kernel drops a dead
 process's lock, so a killed worker never holds the others up. Waiting is
-bounded (:data:`WAIT_SECONDS`): engines restarted for every game would
-otherwise keep the gate shut for good. Where the file cannot be opened, there
-is no gate.
+bounded: engines restarted for every game would otherwise keep the gate shut
+for good. The first games of a process wait longest (:data:`FIRST_WAIT_SECONDS`):
+at a run's start every process starts its engines, and on a small machine that
+storm lasts seconds; later games, once this process has waited once, wait at
+most :data:`WAIT_SECONDS`. Where the file cannot be opened, there is no gate.
 
 What it does not know: engines started by other programs, or by tmanager
 processes of other users.
@@ -31,6 +33,9 @@ from pathlib import Path
 
 #: The longest a game's clocks wait for other processes' engines to finish starting.
 WAIT_SECONDS = 3.0
+#: The same for the games that start before this process has waited once: the start-up storm of a run
+#: (256 games on two cores: 512 engines, 5 to 10 s), whose first moves otherwise lose on time.
+FIRST_WAIT_SECONDS = 20.0
 #: How often the games of a process that wait look again (one probe serves them all).
 PROBE_SECONDS = 0.02
 
@@ -44,8 +49,12 @@ class HostStarts:
     """This process's side of the gate: :meth:`begin` and :meth:`end` around a batch of engine starts,
     :meth:`quiet` before a game's clocks start. For one event loop; the file is opened at first use."""
 
-    def __init__(self, path: Path | None = None) -> None:
+    def __init__(
+        self, path: Path | None = None, *, first_wait: float = FIRST_WAIT_SECONDS, wait: float = WAIT_SECONDS
+    ) -> None:
         self.path = path or host_path()
+        self._bound = first_wait  # the longest a game waits: ``wait`` once a wait has ended
+        self._later_bound = wait
         self._held: int | None = None  # the descriptor holding the shared lock while this process starts engines
         self._probe: int | None = None  # another open file description: its lock would not merge with ours
         self._opened = False
@@ -73,25 +82,29 @@ class HostStarts:
             with contextlib.suppress(OSError):
                 fcntl.flock(self._held, fcntl.LOCK_UN)
 
-    async def quiet(self, *, within: float = WAIT_SECONDS) -> bool:
-        """Return once no process on the host is starting engines, or after ``within`` seconds; says which.
+    async def quiet(self, *, within: float | None = None) -> bool:
+        """Return once no process on the host is starting engines, or after ``within`` seconds (by default
+        the first wait's bound until a wait has ended, then the later one); says which.
 
         The games of this process that wait share one probe every :data:`PROBE_SECONDS`: each probing on
         its own, 256 games make 12,800 probes a second (a task's step and a system call each), on cores the
         engines they wait for need (32 games waiting 3 s: 99 ms of CPU on their own, 53 ms sharing)."""
+        bound = self._bound if within is None else within
         if not self._open() or self._free():
+            self._bound = self._later_bound
             return True
         if self._prober is None:
             self._prober = asyncio.ensure_future(self._until_free())
         prober = self._prober
         self._waiting += 1
         try:
-            async with asyncio.timeout(within):
+            async with asyncio.timeout(bound):
                 await asyncio.shield(prober)
             return True
         except TimeoutError:
             return False
         finally:
+            self._bound = self._later_bound
             self._waiting -= 1
             if prober.done() or not self._waiting:
                 prober.cancel()  # no game waits any more: stop probing (a done one is forgotten)
