@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import run_async
-from tmanager.tourney.play import EnginePool
+from tmanager.tourney.play import RELEASE_SPREAD, EnginePool
 from tmanager.tourney.starts import HostStarts
 
 pytestmark = pytest.mark.usefixtures("each_event_loop")
@@ -114,6 +114,41 @@ def test_the_first_games_wait_out_a_start_storm_and_later_ones_wait_less(tmp_pat
     run_async(main())
     other.kill()
     other.wait()
+
+
+def test_games_released_together_start_their_clocks_spread_out_and_others_at_once(tmp_path: Path) -> None:
+    gate = tmp_path / "starts"
+    other = starting_elsewhere(gate)
+    assert other.stdin is not None and other.stdout is not None
+
+    async def main() -> None:
+        pool = EnginePool(host_starts=HostStarts(gate))
+        released: list[float] = []
+
+        async def game() -> None:
+            await pool.quiet()
+            released.append(time.monotonic())
+
+        try:
+            held = [asyncio.create_task(game()) for _ in range(16)]
+            await asyncio.sleep(0.3)
+            assert not released
+            other.stdin.write("\n")  # type: ignore[union-attr]
+            other.stdin.flush()  # type: ignore[union-attr]
+            await asyncio.gather(*held)
+            assert 0.1 < max(released) - min(released) < RELEASE_SPREAD + 0.1, "released in lockstep"
+            began = time.monotonic()
+            for _ in range(10):  # nothing holds these back: no spread
+                await pool.quiet()
+            assert time.monotonic() - began < RELEASE_SPREAD
+        finally:
+            await pool.close()
+
+    try:
+        run_async(main())
+    finally:
+        other.kill()
+        other.wait()
 
 
 def test_without_a_usable_file_there_is_no_gate(tmp_path: Path) -> None:

@@ -20,6 +20,7 @@ import ctypes
 import datetime as dt
 import logging
 import os
+import random
 import shutil
 import signal
 import socket
@@ -269,6 +270,9 @@ async def _open(
 #: Engines one pool starts at once (the others wait their turn before their handshake's time starts):
 #: hundreds started together would share the cores and miss their ``handshake_timeout``.
 START_LIMIT = 2 * (os.cpu_count() or 1)
+#: Seconds over which the games that a start-up storm held back start their clocks (tools/bench_concurrency.py:
+#: 256 games released at once at st 0.1 lost their first moves on time; about two such moves).
+RELEASE_SPREAD = 0.25
 
 
 class EnginePool:
@@ -317,9 +321,15 @@ class EnginePool:
         """Return once no engine of this pool is starting or waiting to start, and none of another process
         on this host (for at most :data:`~tmanager.tourney.starts.WAIT_SECONDS`, or
         :data:`~tmanager.tourney.starts.FIRST_WAIT_SECONDS` for the first games): a game's clocks wait
-        for it, since engines starting take the cores from those already playing (a start-up storm)."""
+        for it, since engines starting take the cores from those already playing (a start-up storm).
+        A game held back then waits a random share of :data:`RELEASE_SPREAD` more."""
+        held = not self._quiet.is_set() or self._host_starts.busy()
         await self._quiet.wait()
         await self._host_starts.quiet()
+        if held:
+            # The games held back are released together, and would make their first moves (at fixed move
+            # times, every move) in lockstep: more moves at once than the cores take in time.
+            await asyncio.sleep(random.uniform(0.0, RELEASE_SPREAD))
 
     async def release(self, engine: Engine, *, healthy: bool) -> None:
         """Keep a healthy engine for a next game, unless its spec asks for a restart."""

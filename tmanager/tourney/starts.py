@@ -111,6 +111,10 @@ class HostStarts:
                 if self._prober is prober:
                     self._prober = None
 
+    def busy(self) -> bool:
+        """Whether another process on the host is starting engines now (a probe: never waits)."""
+        return self._open() and not self._free()
+
     def _free(self) -> bool:
         """Whether no process holds the shared lock now (a probe: never waits)."""
         assert self._probe is not None
