@@ -112,7 +112,7 @@ class HostStarts:
                     self._prober = None
 
     def busy(self) -> bool:
-        """Whether another process on the host is starting engines now (a probe: never waits)."""
+        """Whether a process on the host, this one included, is starting engines now (a probe: never waits)."""
         return self._open() and not self._free()
 
     def _free(self) -> bool:
