@@ -104,7 +104,7 @@ def test_the_first_games_wait_out_a_start_storm_and_later_ones_wait_less(tmp_pat
             await asyncio.sleep(1.0)
             assert not any(task.done() for task in first), "the first games waited only the later bound"
             assert await asyncio.gather(*first) == [False] * 3
-            assert time.monotonic() - began >= 2.0
+            assert time.monotonic() - began > 1.9  # uvloop may fire a timer up to a millisecond early
             began = time.monotonic()
             assert await starts.quiet() is False
             assert time.monotonic() - began < 1.5, "a later game waited the first games' bound"
