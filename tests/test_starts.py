@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -29,10 +30,26 @@ def starting_elsewhere(gate: Path) -> subprocess.Popen[str]:
     return process
 
 
-def test_a_game_waits_until_the_other_processes_engines_have_started(tmp_path: Path) -> None:
+@pytest.fixture
+def elsewhere(tmp_path: Path) -> Iterator[tuple[Path, subprocess.Popen[str]]]:
+    """The gate's file, and another process starting engines through it (see :func:`starting_elsewhere`)."""
     gate = tmp_path / "starts"
     other = starting_elsewhere(gate)
-    assert other.stdin is not None and other.stdout is not None
+    yield gate, other
+    other.kill()
+    other.wait()
+
+
+def end_its_starts(other: subprocess.Popen[str]) -> None:
+    assert other.stdin is not None
+    other.stdin.write("\n")
+    other.stdin.flush()
+
+
+def test_a_game_waits_until_the_other_processes_engines_have_started(
+    elsewhere: tuple[Path, subprocess.Popen[str]],
+) -> None:
+    gate, other = elsewhere
 
     async def main() -> None:
         pool = EnginePool(host_starts=HostStarts(gate))
@@ -40,18 +57,13 @@ def test_a_game_waits_until_the_other_processes_engines_have_started(tmp_path: P
             waiting = asyncio.create_task(pool.quiet())
             await asyncio.sleep(0.5)
             assert not waiting.done(), "the clocks started while another process's engines were starting"
-            other.stdin.write("\n")  # type: ignore[union-attr]
-            other.stdin.flush()  # type: ignore[union-attr]
+            end_its_starts(other)
             assert await asyncio.to_thread(other.stdout.readline) == "started\n"  # type: ignore[union-attr]
             await asyncio.wait_for(waiting, timeout=10)
         finally:
             await pool.close()
 
-    try:
-        run_async(main())
-    finally:
-        other.kill()
-        other.wait()
+    run_async(main())
 
 
 def test_the_wait_is_bounded_and_a_killed_process_holds_nobody_up(tmp_path: Path) -> None:
@@ -116,10 +128,10 @@ def test_the_first_games_wait_out_a_start_storm_and_later_ones_wait_less(tmp_pat
     other.wait()
 
 
-def test_games_released_together_start_their_clocks_spread_out_and_others_at_once(tmp_path: Path) -> None:
-    gate = tmp_path / "starts"
-    other = starting_elsewhere(gate)
-    assert other.stdin is not None and other.stdout is not None
+def test_games_released_together_start_their_clocks_spread_out_and_others_at_once(
+    elsewhere: tuple[Path, subprocess.Popen[str]],
+) -> None:
+    gate, other = elsewhere
 
     async def main() -> None:
         pool = EnginePool(host_starts=HostStarts(gate))
@@ -133,8 +145,7 @@ def test_games_released_together_start_their_clocks_spread_out_and_others_at_onc
             held = [asyncio.create_task(game()) for _ in range(16)]
             await asyncio.sleep(0.3)
             assert not released
-            other.stdin.write("\n")  # type: ignore[union-attr]
-            other.stdin.flush()  # type: ignore[union-attr]
+            end_its_starts(other)
             await asyncio.gather(*held)
             assert 0.1 < max(released) - min(released) < RELEASE_SPREAD + 0.1, "released in lockstep"
             began = time.monotonic()
@@ -144,11 +155,7 @@ def test_games_released_together_start_their_clocks_spread_out_and_others_at_onc
         finally:
             await pool.close()
 
-    try:
-        run_async(main())
-    finally:
-        other.kill()
-        other.wait()
+    run_async(main())
 
 
 def test_without_a_usable_file_there_is_no_gate(tmp_path: Path) -> None:
