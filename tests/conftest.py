@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import importlib.util
 import os
 import subprocess
@@ -47,8 +46,7 @@ def each_event_loop(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPa
 
 def run_async(main: Coroutine[Any, Any, T]) -> T:
     """``asyncio.run(main)`` on the event loop a worker would use here."""
-    with asyncio.Runner(loop_factory=eventloop.factory()) as runner:
-        return runner.run(main)
+    return eventloop.run(main)
 
 
 @pytest.fixture

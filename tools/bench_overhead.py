@@ -43,9 +43,8 @@ import sys
 import tempfile
 import textwrap
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
 
 import chess
 import chess.engine
@@ -57,8 +56,6 @@ from tmanager.tourney.engines import EngineSpec
 from tmanager.tourney.play import EnginePool, GameSpec, play_game
 from tmanager.tourney.uci import UciEngine
 from tmanager.tourney.worker import Worker
-
-T = TypeVar("T")
 
 ENGINE = textwrap.dedent(
     """
@@ -141,7 +138,7 @@ class Bench:
         return asyncio.run(self._protocol(logs, lean=False))
 
     def play_on(self, logs: list[Path]) -> float:
-        return _on_workers_loop(self._protocol(logs, lean=True))
+        return eventloop.run(self._protocol(logs, lean=True))
 
     def runner(self, logs: list[Path]) -> float:
         async def games() -> float:
@@ -161,7 +158,7 @@ class Bench:
             await pool.close()
             return cpu
 
-        return _on_workers_loop(games())
+        return eventloop.run(games())
 
     def worker(self, logs: list[Path]) -> float:
         directory = self.directory / f"worker-{self.round}"
@@ -177,7 +174,7 @@ class Bench:
             check=True, capture_output=True,
         )
         started = time.process_time()
-        played = _on_workers_loop(Worker(path).run())
+        played = eventloop.run(Worker(path).run())
         cpu = time.process_time() - started
         assert played == self.games
         return cpu
@@ -195,11 +192,6 @@ class Bench:
         for engine in engines:
             engine.quit()
         return cpu
-
-
-def _on_workers_loop(main: Coroutine[Any, Any, T]) -> T:
-    with asyncio.Runner(loop_factory=eventloop.factory()) as runner:
-        return runner.run(main)
 
 
 def gaps(logs: list[Path]) -> list[float]:

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
+from typing import Any, TypeVar
 
 from tmanager.errors import ConfigError
 
@@ -24,6 +25,7 @@ VARIABLE = "TMANAGER_LOOP"
 CHOICES = ("auto", "uvloop", "asyncio")
 
 LoopFactory = Callable[[], asyncio.AbstractEventLoop]
+T = TypeVar("T")
 
 
 def chosen() -> str:
@@ -52,6 +54,14 @@ def factory() -> LoopFactory:
             ) from None
         return asyncio.new_event_loop
     return uvloop.new_event_loop
+
+
+def run(main: Coroutine[Any, Any, T], *, loop_factory: LoopFactory | None = None) -> T:
+    """``asyncio.run(main)`` on a loop of ``loop_factory``, by default on the one :func:`factory` chooses
+    now. A caller that must refuse a bad choice before it changes anything calls :func:`factory` first
+    and passes what it returned."""
+    with asyncio.Runner(loop_factory=loop_factory or factory()) as runner:
+        return runner.run(main)
 
 
 def kind() -> str:

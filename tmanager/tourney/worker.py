@@ -905,8 +905,7 @@ def work(
     switch_interval = sys.getswitchinterval()
     sys.setswitchinterval(SWITCH_INTERVAL)
     try:
-        with asyncio.Runner(loop_factory=loop_factory) as runner:
-            played = runner.run(main())
+        played = eventloop.run(main(), loop_factory=loop_factory)
     finally:
         sys.setswitchinterval(switch_interval)
     if worker.stopping:
