@@ -15,14 +15,14 @@ import pytest
 
 from tests.conftest import run_async
 from tmanager.tourney.play import RELEASE_SPREAD, EnginePool
-from tmanager.tourney.starts import HostStarts
+from tmanager.tourney.starts import HostStarts, Wait
 
 pytestmark = pytest.mark.usefixtures("each_event_loop")
 
 
 def starting_elsewhere(gate: Path) -> subprocess.Popen[str]:
     """Another process whose engines are starting until it reads a line (or dies)."""
-    code = ("import sys; from pathlib import Path; from tmanager.tourney.starts import HostStarts\n"
+    code = ("import sys; from pathlib import Path; from tmanager.tourney.starts import HostStarts, Wait\n"
             f"starts = HostStarts(Path({str(gate)!r})); starts.begin(); print('starting', flush=True)\n"
             "sys.stdin.readline(); starts.end(); print('started', flush=True); sys.stdin.readline()\n")
     process = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
@@ -73,10 +73,10 @@ def test_the_wait_is_bounded_and_a_killed_process_holds_nobody_up(tmp_path: Path
     async def main() -> None:
         starts = HostStarts(gate)
         try:
-            assert await starts.quiet(within=0.3) is False
+            assert await starts.quiet(within=0.3) is Wait.TIMED_OUT
             other.send_signal(signal.SIGKILL)
             await asyncio.to_thread(other.wait)
-            assert await asyncio.wait_for(starts.quiet(within=30), timeout=10) is True
+            assert await asyncio.wait_for(starts.quiet(within=30), timeout=10) is Wait.NONE  # its lock died with it
         finally:
             starts.close()
 
@@ -92,12 +92,12 @@ def test_games_that_wait_together_each_keep_their_own_bound(tmp_path: Path) -> N
         starts = HostStarts(gate)
         try:
             patient = asyncio.create_task(starts.quiet(within=30))
-            assert await starts.quiet(within=0.2) is False
+            assert await starts.quiet(within=0.2) is Wait.TIMED_OUT
             await asyncio.sleep(0.1)
             assert not patient.done()
             other.send_signal(signal.SIGKILL)
             await asyncio.to_thread(other.wait)
-            assert await asyncio.wait_for(patient, timeout=10) is True
+            assert await asyncio.wait_for(patient, timeout=10) is Wait.ENDED
         finally:
             starts.close()
 
@@ -115,10 +115,10 @@ def test_the_first_games_wait_out_a_start_storm_and_later_ones_wait_less(tmp_pat
             first = [asyncio.create_task(starts.quiet()) for _ in range(3)]  # a process's first wave
             await asyncio.sleep(1.0)
             assert not any(task.done() for task in first), "the first games waited only the later bound"
-            assert await asyncio.gather(*first) == [False] * 3
+            assert await asyncio.gather(*first) == [Wait.TIMED_OUT] * 3
             assert time.monotonic() - began > 1.9  # uvloop may fire a timer up to a millisecond early
             began = time.monotonic()
-            assert await starts.quiet() is False
+            assert await starts.quiet() is Wait.TIMED_OUT
             assert time.monotonic() - began < 1.5, "a later game waited the first games' bound"
         finally:
             starts.close()
@@ -161,6 +161,6 @@ def test_games_released_together_start_their_clocks_spread_out_and_others_at_onc
 def test_without_a_usable_file_there_is_no_gate(tmp_path: Path) -> None:
     starts = HostStarts(tmp_path / "no-such-directory" / "starts")
     starts.begin()
-    assert run_async(starts.quiet(within=0)) is True
+    assert run_async(starts.quiet(within=0)) is Wait.NONE
     starts.end()
     starts.close()

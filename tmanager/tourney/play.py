@@ -42,7 +42,7 @@ from tmanager.errors import ConfigError, first_line
 from tmanager.formats.pgn import COMMENT_FIELDS, Notation, tag_value
 from tmanager.tourney.adjudication import Adjudication
 from tmanager.tourney.engines import EngineSpec
-from tmanager.tourney.starts import HostStarts
+from tmanager.tourney.starts import HostStarts, Wait
 from tmanager.tourney.transport import EngineTransport, popen
 from tmanager.tourney.uci import UciEngine
 from tmanager.tourney.variants import STANDARD, variant_board
@@ -323,10 +323,9 @@ class EnginePool:
         :data:`~tmanager.tourney.starts.FIRST_WAIT_SECONDS` for the first games): a game's clocks wait
         for it, since engines starting take the cores from those already playing (a start-up storm).
         A game held back then waits a random share of :data:`RELEASE_SPREAD` more."""
-        held = not self._quiet.is_set() or self._host_starts.busy()
+        held = not self._quiet.is_set()
         await self._quiet.wait()
-        await self._host_starts.quiet()
-        if held:
+        if await self._host_starts.quiet() is not Wait.NONE or held:
             # The games held back are released together, and would make their first moves (at fixed move
             # times, every move) in lockstep: more moves at once than the cores take in time.
             await asyncio.sleep(random.uniform(0.0, RELEASE_SPREAD))

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import enum
 import fcntl
 import os
 import tempfile
@@ -38,6 +39,14 @@ WAIT_SECONDS = 3.0
 FIRST_WAIT_SECONDS = 20.0
 #: How often the games of a process that wait look again (one probe serves them all).
 PROBE_SECONDS = 0.02
+
+
+class Wait(enum.Enum):
+    """How :meth:`HostStarts.quiet` returned."""
+
+    NONE = "quiet at once"
+    ENDED = "quiet after a wait"
+    TIMED_OUT = "not quiet within the bound"
 
 
 def host_path() -> Path:
@@ -82,9 +91,9 @@ class HostStarts:
             with contextlib.suppress(OSError):
                 fcntl.flock(self._held, fcntl.LOCK_UN)
 
-    async def quiet(self, *, within: float | None = None) -> bool:
-        """Return once no process on the host is starting engines, or after ``within`` seconds (by default
-        the first wait's bound until a wait has ended, then the later one); says which.
+    async def quiet(self, *, within: float | None = None) -> Wait:
+        """Return once no process on the host, this one included, is starting engines, or after ``within``
+        seconds (by default the first wait's bound until a wait has ended, then the later one); says which.
 
         The games of this process that wait share one probe every :data:`PROBE_SECONDS`: each probing on
         its own, 256 games make 12,800 probes a second (a task's step and a system call each), on cores the
@@ -92,7 +101,7 @@ class HostStarts:
         bound = self._bound if within is None else within
         if not self._open() or self._free():
             self._bound = self._later_bound
-            return True
+            return Wait.NONE
         if self._prober is None:
             self._prober = asyncio.ensure_future(self._until_free())
         prober = self._prober
@@ -100,9 +109,9 @@ class HostStarts:
         try:
             async with asyncio.timeout(bound):
                 await asyncio.shield(prober)
-            return True
+            return Wait.ENDED
         except TimeoutError:
-            return False
+            return Wait.TIMED_OUT
         finally:
             self._bound = self._later_bound
             self._waiting -= 1
@@ -110,10 +119,6 @@ class HostStarts:
                 prober.cancel()  # no game waits any more: stop probing (a done one is forgotten)
                 if self._prober is prober:
                     self._prober = None
-
-    def busy(self) -> bool:
-        """Whether a process on the host, this one included, is starting engines now (a probe: never waits)."""
-        return self._open() and not self._free()
 
     def _free(self) -> bool:
         """Whether no process holds the shared lock now (a probe: never waits)."""
