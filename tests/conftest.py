@@ -39,7 +39,7 @@ def each_event_loop(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPa
     """Run the test once on each event loop a worker may play on (``tmanager.tourney.eventloop``),
     in this process (:func:`run_async`) and in the workers it starts."""
     if request.param == "uvloop" and importlib.util.find_spec("uvloop") is None:
-        pytest.skip("uvloop is not installed (pip install -e '.[fast]'; tools/test.sh does)")
+        pytest.skip("uvloop is not installed (pip install uvloop)")
     monkeypatch.setenv(eventloop.VARIABLE, request.param)
     return str(request.param)
 

@@ -42,7 +42,7 @@ def test_a_worker_plays_on_the_event_loop_the_environment_names(tmp_path: Path, 
 
 
 def test_by_default_a_worker_plays_on_uvloop_where_it_is_installed_and_on_asyncio_elsewhere(tmp_path: Path) -> None:
-    pytest.importorskip("uvloop", reason="uvloop is not installed (pip install -e '.[fast]'; tools/test.sh does)")
+    pytest.importorskip("uvloop", reason="uvloop is not installed (pip install uvloop)")
     unset = {k: v for k, v in os.environ.items() if k != VARIABLE}
     for env, loop in [(unset, "uvloop"), (without_uvloop(tmp_path / "shadow", unset), "asyncio")]:
         path = slow_tourney(tmp_path / f"{loop}.toml", players=2, max_moves=6)

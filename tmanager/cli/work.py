@@ -3,8 +3,8 @@
 The worker claims the next free game under the file lock, plays it, records it
 and repeats until the tourney is finished; with --concurrency K it does so in K
 lanes at once. Ctrl-C or SIGTERM gives its games in progress back (they will be
-played by another worker). It plays on uvloop's event loop where uvloop is
-installed (pip install 'tmanager[fast]'), else on asyncio's; the environment
+played by another worker). It plays on uvloop's event loop (one of tmanager's
+dependencies), or on asyncio's where uvloop cannot be imported; the environment
 variable TMANAGER_LOOP=asyncio (or uvloop, or auto) chooses.
 """
 

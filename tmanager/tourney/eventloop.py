@@ -1,8 +1,9 @@
-"""The event loop that plays a worker's games: uvloop's when it is installed, else asyncio's own.
+"""The event loop that plays a worker's games: uvloop's, or asyncio's own where uvloop cannot be imported.
 
-uvloop (``pip install 'tmanager[fast]'``) is libuv under asyncio's interface. On the same games a
-worker spends less CPU a move on it (2 to 18 % alone; 5 to 43 % at 256 fixed-time games at once on
-two cores, where it also lost fewer games on time: docs/performance-log.md, 27 November 2026).
+uvloop, one of tmanager's dependencies (but on Windows, which it does not support), is libuv under
+asyncio's interface. On the same games a worker spends less CPU a move on it (2 to 18 % alone; 5 to
+43 % at 256 fixed-time games at once on two cores, where it also lost fewer games on time:
+docs/performance-log.md, 27 November 2026).
 Nothing else changes: the engines' transport, signals, timers and the bookkeeping thread work the
 same on both loops, and the tests of workers and of the game runner run on both.
 
@@ -50,7 +51,7 @@ def factory() -> LoopFactory:
     except ImportError:
         if choice == "uvloop":
             raise ConfigError(
-                "uvloop is not installed", field=VARIABLE, hint="pip install 'tmanager[fast]', or set it to auto"
+                "uvloop is not installed", field=VARIABLE, hint="pip install uvloop, or set it to auto"
             ) from None
         return asyncio.new_event_loop
     return uvloop.new_event_loop
