@@ -1,5 +1,6 @@
-"""The host-wide gate of engine starts, with real processes: a game's clocks wait while another process
-starts engines, not longer than the bound, and not at all for a process that was killed."""
+"""What a game's clocks wait for before they start, with real processes and threads: the host-wide gate of
+engine starts (while another process starts engines, not longer than the bound, and not at all for a
+process that was killed), and the worker's own bookkeeping."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import asyncio
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,8 +16,9 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import run_async
-from tmanager.tourney.play import RELEASE_SPREAD, EnginePool
+from tmanager.tourney.play import RELEASE_SPREAD, RELEASE_STEP, SETTLE_SECONDS, EnginePool
 from tmanager.tourney.starts import HostStarts, Wait
+from tmanager.tourney.worker import BookkeepingThread
 
 pytestmark = pytest.mark.usefixtures("each_event_loop")
 
@@ -142,7 +145,7 @@ def test_games_released_together_start_their_clocks_spread_out_and_others_at_onc
             released.append(time.monotonic())
 
         try:
-            held = [asyncio.create_task(game()) for _ in range(16)]
+            held = [asyncio.create_task(game()) for _ in range(32)]
             await asyncio.sleep(0.3)
             assert not released
             end_its_starts(other)
@@ -164,3 +167,50 @@ def test_without_a_usable_file_there_is_no_gate(tmp_path: Path) -> None:
     assert run_async(starts.quiet(within=0)) is Wait.NONE
     starts.end()
     starts.close()
+
+
+def test_a_game_waits_for_its_workers_bookkeeping_within_a_bound(tmp_path: Path) -> None:
+    async def main() -> None:
+        settled = asyncio.Event()  # the bookkeeping thread has work
+        pool = EnginePool(host_starts=HostStarts(tmp_path / "starts"), settled=settled)
+        try:
+            waiting = asyncio.create_task(pool.quiet())
+            await asyncio.sleep(0.3)
+            assert not waiting.done(), "the clocks started while the worker recorded and claimed games"
+            began = time.monotonic()
+            settled.set()
+            await asyncio.wait_for(waiting, timeout=5)
+            assert time.monotonic() - began < RELEASE_STEP + 0.1, "a game held back alone waited a wave's spread"
+            settled.clear()  # bookkeeping that does not end (a lock held elsewhere)
+            began = time.monotonic()
+            await asyncio.wait_for(pool.quiet(), timeout=10)
+            assert SETTLE_SECONDS - 0.01 < time.monotonic() - began < SETTLE_SECONDS + 0.5
+        finally:
+            await pool.close()
+
+    run_async(main())
+
+
+def test_the_bookkeeping_thread_is_idle_only_once_all_its_work_is_done() -> None:
+    async def main() -> None:
+        idle = asyncio.Event()
+        idle.set()
+        thread = BookkeepingThread(idle)
+        loop = asyncio.get_running_loop()
+        gates = threading.Event(), threading.Event()
+        try:
+            first, second = (loop.run_in_executor(thread, gate.wait, 10) for gate in gates)
+            assert not idle.is_set()
+            gates[0].set()
+            await first
+            await asyncio.sleep(0.05)
+            assert not idle.is_set(), "idle with work still queued"
+            gates[1].set()
+            await second
+            await asyncio.wait_for(idle.wait(), timeout=5)
+            assert await loop.run_in_executor(thread, sum, [1, 2]) == 3  # it takes more work afterwards
+            await asyncio.wait_for(idle.wait(), timeout=5)
+        finally:
+            thread.shutdown()
+
+    run_async(main())

@@ -270,9 +270,12 @@ async def _open(
 #: Engines one pool starts at once (the others wait their turn before their handshake's time starts):
 #: hundreds started together would share the cores and miss their ``handshake_timeout``.
 START_LIMIT = 2 * (os.cpu_count() or 1)
-#: Seconds over which the games that a start-up storm held back start their clocks (tools/bench_concurrency.py:
-#: 256 games released at once at st 0.1 lost their first moves on time; about two such moves).
+#: Seconds over which the games held back together start their clocks, per game (:meth:`EnginePool.quiet`), and
+#: at most (tools/bench_concurrency.py: 256 games released at once at st 0.1 lost their first moves on time).
+RELEASE_STEP = 0.01
 RELEASE_SPREAD = 0.25
+#: The longest a game's clocks wait for the other work of its process (an :class:`EnginePool`'s ``settled``).
+SETTLE_SECONDS = 1.0
 
 
 class EnginePool:
@@ -283,11 +286,15 @@ class EnginePool:
     ``start_limit`` engines start at once; an engine's ``handshake_timeout`` runs
     from the moment its own start begins, not while it waits for its turn. The
     engines other processes start on this host are told apart through
-    ``host_starts`` (see :meth:`quiet`). An event loop of its own per pool (a
-    worker's, or a Dask thread's).
+    ``host_starts``, and the process's other work that takes the cores from
+    new games through ``settled`` (see :meth:`quiet`). An event loop of its own
+    per pool (a worker's, or a Dask thread's).
     """
 
-    def __init__(self, *, start_limit: int = START_LIMIT, host_starts: HostStarts | None = None) -> None:
+    def __init__(
+        self, *, start_limit: int = START_LIMIT, host_starts: HostStarts | None = None,
+        settled: asyncio.Event | None = None,
+    ) -> None:
         # Keyed by the spec's repr: specs hold dicts and are not hashable, and an
         # upgraded participant with the same name must not get the old process.
         self._idle: dict[str, list[Engine]] = {}
@@ -296,6 +303,8 @@ class EnginePool:
         self._quiet = asyncio.Event()
         self._quiet.set()
         self._host_starts = host_starts or HostStarts()
+        self._settled = settled
+        self._held = 0  # games held back in quiet() now
 
     async def acquire(self, spec: EngineSpec) -> Engine:
         idle = self._idle.get(repr(spec), [])
@@ -322,13 +331,27 @@ class EnginePool:
         on this host (for at most :data:`~tmanager.tourney.starts.WAIT_SECONDS`, or
         :data:`~tmanager.tourney.starts.FIRST_WAIT_SECONDS` for the first games): a game's clocks wait
         for it, since engines starting take the cores from those already playing (a start-up storm).
-        A game held back then waits a random share of :data:`RELEASE_SPREAD` more."""
-        held = not self._quiet.is_set()
-        await self._quiet.wait()
-        if await self._host_starts.quiet() is not Wait.NONE or held:
-            # The games held back are released together, and would make their first moves (at fixed move
-            # times, every move) in lockstep: more moves at once than the cores take in time.
-            await asyncio.sleep(random.uniform(0.0, RELEASE_SPREAD))
+        They wait likewise for the pool's ``settled`` event, if it has one, for at most
+        :data:`SETTLE_SECONDS`: a worker's bookkeeping, which at the end of a wave of games records
+        and claims dozens at once. A game held back then waits a random share of :data:`RELEASE_STEP` per
+        game held back with it, :data:`RELEASE_SPREAD` at most."""
+        self._held += 1
+        try:
+            held = not self._quiet.is_set()
+            await self._quiet.wait()
+            if self._settled is not None and not self._settled.is_set():
+                held = True
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(SETTLE_SECONDS):
+                        await self._settled.wait()
+            if await self._host_starts.quiet() is not Wait.NONE or held:
+                # The games held back are released together, and would make their first moves (at fixed move
+                # times, every move) in lockstep: more moves at once than the cores take in time. A game held
+                # back alone (a worker's other lane recording its game) has no one to make way for.
+                spread = min(RELEASE_SPREAD, self._held * RELEASE_STEP)
+                await asyncio.sleep(random.uniform(0.0, spread))
+        finally:
+            self._held -= 1
 
     async def release(self, engine: Engine, *, healthy: bool) -> None:
         """Keep a healthy engine for a next game, unless its spec asks for a restart."""

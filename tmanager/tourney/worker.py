@@ -373,6 +373,35 @@ async def _through_cancellation(work: Awaitable[_R]) -> _R:
                 current.uncancel()
 
 
+class BookkeepingThread(concurrent.futures.ThreadPoolExecutor):
+    """A worker's one thread for its bookkeeping (transactions, which the lock serializes anyway, PGN text,
+    openings; each thread that wants the interpreter is one more the event loop may queue behind), which
+    sets ``idle`` whenever it has nothing left to do. New games' clocks wait for that (see
+    :class:`~tmanager.tourney.play.EnginePool`'s ``settled``): at the end of a wave of games, a worker
+    records and claims dozens at once, and games started meanwhile lost their first moves on time.
+
+    Work is submitted from the event loop's thread, as ``asyncio.to_thread`` does.
+    """
+
+    def __init__(self, idle: asyncio.Event) -> None:
+        super().__init__(1, thread_name_prefix="tmanager")
+        self._loop = asyncio.get_running_loop()
+        self._pending = 0
+        self._idle = idle
+
+    def submit(self, fn: Callable[..., _R], /, *args: Any, **kwargs: Any) -> concurrent.futures.Future[_R]:
+        self._pending += 1
+        self._idle.clear()
+        future = super().submit(fn, *args, **kwargs)
+        future.add_done_callback(lambda _: self._loop.call_soon_threadsafe(self._done))
+        return future
+
+    def _done(self) -> None:
+        self._pending -= 1
+        if not self._pending:
+            self._idle.set()
+
+
 class WaitingLanes:
     """The lanes of a worker that wait for a game to be free (a sync barrier, a Swiss round, others'
     games), taking turns to claim again.
@@ -435,7 +464,9 @@ class Worker:
         self.owner = Owner.me()
         self.max_games = max_games
         self.log_engines = log_engines
-        self.pool = EnginePool()
+        self.bookkeeping_idle = asyncio.Event()  # see BookkeepingThread
+        self.bookkeeping_idle.set()
+        self.pool = EnginePool(settled=self.bookkeeping_idle)
         self.waiting = WaitingLanes()
         self.make_lane: Callable[[Worker], Lane] = lane or Lane
         self.lanes: list[Lane] = []
@@ -571,7 +602,9 @@ class Worker:
         """Play with ``concurrency`` lanes until the tourney is done (or ``max_games`` are claimed, or a
         stop); returns the games played. ``follow``, if given, is called at once and then every
         :data:`FOLLOW_SECONDS`, and may :meth:`resize` the lanes. A lane that fails stops the others
-        (each gives its game back), and its error is raised here."""
+        (each gives its game back), and its error is raised here. The event loop's default executor becomes
+        the worker's :class:`BookkeepingThread`."""
+        asyncio.get_running_loop().set_default_executor(BookkeepingThread(self.bookkeeping_idle))
         beat = asyncio.create_task(self._heartbeats())
         hooks = asyncio.create_task(self._hook_runner())
         self._hooks_due.set()  # hooks left pending by others (a worker killed before running them)
@@ -893,9 +926,6 @@ def work(
         log.info("event loop: %s", eventloop.name(loop))
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, worker.stop)
-        # One thread for the bookkeeping (transactions, which the lock serializes anyway, and PGN text):
-        # each thread that wants the interpreter is one more the event loop may queue behind.
-        loop.set_default_executor(concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="tmanager"))
         with _pidfd_child_watcher(loop):
             return await worker.run(concurrency)
 
