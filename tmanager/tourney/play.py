@@ -270,8 +270,9 @@ async def _open(
 #: Engines one pool starts at once (the others wait their turn before their handshake's time starts):
 #: hundreds started together would share the cores and miss their ``handshake_timeout``.
 START_LIMIT = 2 * (os.cpu_count() or 1)
-#: Seconds over which the games held back together start their clocks, per game (:meth:`EnginePool.quiet`), and
-#: at most (tools/bench_concurrency.py: 256 games released at once at st 0.1 lost their first moves on time).
+#: The games held back together start their clocks at random moments over RELEASE_STEP seconds per game, and
+#: RELEASE_SPREAD at most (:meth:`EnginePool.quiet`; tools/bench_concurrency.py: 256 games released at once at
+#: st 0.1 lost their first moves on time).
 RELEASE_STEP = 0.01
 RELEASE_SPREAD = 0.25
 #: The longest a game's clocks wait for the other work of its process (an :class:`EnginePool`'s ``settled``).

@@ -380,7 +380,8 @@ class BookkeepingThread(concurrent.futures.ThreadPoolExecutor):
     :class:`~tmanager.tourney.play.EnginePool`'s ``settled``): at the end of a wave of games, a worker
     records and claims dozens at once, and games started meanwhile lost their first moves on time.
 
-    Work is submitted from the event loop's thread, as ``asyncio.to_thread`` does.
+    Work is submitted from the event loop's thread, as ``asyncio.to_thread`` does. :func:`work` makes it the
+    default executor of its worker's event loop.
     """
 
     def __init__(self, idle: asyncio.Event) -> None:
@@ -464,7 +465,7 @@ class Worker:
         self.owner = Owner.me()
         self.max_games = max_games
         self.log_engines = log_engines
-        self.bookkeeping_idle = asyncio.Event()  # see BookkeepingThread
+        self.bookkeeping_idle = asyncio.Event()  # cleared by a BookkeepingThread (work() makes one) while it works
         self.bookkeeping_idle.set()
         self.pool = EnginePool(settled=self.bookkeeping_idle)
         self.waiting = WaitingLanes()
@@ -602,9 +603,7 @@ class Worker:
         """Play with ``concurrency`` lanes until the tourney is done (or ``max_games`` are claimed, or a
         stop); returns the games played. ``follow``, if given, is called at once and then every
         :data:`FOLLOW_SECONDS`, and may :meth:`resize` the lanes. A lane that fails stops the others
-        (each gives its game back), and its error is raised here. The event loop's default executor becomes
-        the worker's :class:`BookkeepingThread`."""
-        asyncio.get_running_loop().set_default_executor(BookkeepingThread(self.bookkeeping_idle))
+        (each gives its game back), and its error is raised here."""
         beat = asyncio.create_task(self._heartbeats())
         hooks = asyncio.create_task(self._hook_runner())
         self._hooks_due.set()  # hooks left pending by others (a worker killed before running them)
@@ -926,6 +925,7 @@ def work(
         log.info("event loop: %s", eventloop.name(loop))
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, worker.stop)
+        loop.set_default_executor(BookkeepingThread(worker.bookkeeping_idle))
         with _pidfd_child_watcher(loop):
             return await worker.run(concurrency)
 
