@@ -25,7 +25,7 @@ pytestmark = pytest.mark.usefixtures("each_event_loop")
 
 def starting_elsewhere(gate: Path) -> subprocess.Popen[str]:
     """Another process whose engines are starting until it reads a line (or dies)."""
-    code = ("import sys; from pathlib import Path; from tmanager.tourney.starts import HostStarts, Wait\n"
+    code = ("import sys; from pathlib import Path; from tmanager.tourney.starts import HostStarts\n"
             f"starts = HostStarts(Path({str(gate)!r})); starts.begin(); print('starting', flush=True)\n"
             "sys.stdin.readline(); starts.end(); print('started', flush=True); sys.stdin.readline()\n")
     process = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
