@@ -311,16 +311,16 @@ def kill_at_random(path: Path, run: subprocess.Popen[str], rng: random.Random, k
 
 @pytest.mark.slow
 def test_chaos_kills_lose_nothing_and_run_every_hook_once(tmp_path: Path) -> None:
-    # Long enough (480 games of random movers) that the run cannot end before the kills are made.
-    path = fast_tourney(tmp_path / "t.toml", players=4, cycles=40, extra=hooks_extra(tmp_path))
+    # Long enough (960 games of random movers) that the run cannot end before the kills are made.
+    path = fast_tourney(tmp_path / "t.toml", players=4, cycles=80, extra=hooks_extra(tmp_path))
     run = subprocess.Popen([sys.executable, "-m", "tmanager", "run", str(path), "--workers", "2"],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     made = kill_at_random(path, run, random.Random(19), kills=30)
     assert run.wait(timeout=600) == 0, run.stderr.read() if run.stderr else ""
     assert made >= 20
     games = assert_consistent(path)
-    assert len(games) == 480
-    assert_hooks_once(tmp_path, 480)
+    assert len(games) == 960
+    assert_hooks_once(tmp_path, 960)
 
 
 @pytest.mark.slow
