@@ -547,7 +547,9 @@ def test_hostile_names_in_a_played_game_give_one_tag_each(tmp_path: Path) -> Non
     limits = TimeControl.parse("10+0.1")
     game = GameSpec(
         white=spec("greedy-uci", HOSTILE[0]), black=spec("random-uci", HOSTILE[1]),
-        white_limits=limits, black_limits=limits, adjudication=Adjudication(max_moves=5),
+        # One move each: no mate comes that early (the earliest is Black's second move), so the
+        # result is always the adjudicated draw. With five, the greedy engine mated now and then.
+        white_limits=limits, black_limits=limits, adjudication=Adjudication(max_moves=1),
         tags={"Event": HOSTILE[2], "Site": HOSTILE[3], "Round": "1", "GameNumber": "0"},
     )
     record = asyncio.run(play_game(game))
