@@ -32,6 +32,17 @@ last game ends when it exits.
 The total plies played are printed too: the games are deterministic, so every
 contender should show the same number. Needs Debian's stockfish.
 
+The engines' own CPU time is measured too, and what is left of the CPU time is
+the manager's. Every contender starts Stockfish through the same small shell
+script, which runs it, waits for it and then appends bash's ``times``
+(its children's user and system time) to a file: the engines' CPU, taken as the
+kernel counts it when each exits. Their CPU divided by the games played at a
+time is the *floor*: the wall time of a manager that costs nothing and never
+keeps an engine waiting. The wall and the last game are printed as multiples
+of it too; the aim, a manager within about 10 % of the engines' own CPU, is
+a last game of at most 1.10 x the floor. (With fewer cores than games
+at a time, the floor is their CPU over the cores.)
+
 tmanager's processes run without ``PYTHONDONTWRITEBYTECODE``, as an installed
 tmanager runs (with its bytecode cached).
 """
@@ -43,6 +54,7 @@ import ctypes
 import multiprocessing
 import os
 import resource
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -71,7 +83,8 @@ _PR_SET_CHILD_SUBREAPER = 36
 @dataclass(frozen=True)
 class Measured:
     wall: float
-    cpu: float
+    cpu: float  #: of everything the contender started, the engines too
+    engines_cpu: float  #: of the engines alone
     plies: int
     last_game: float  #: seconds from the start to the end of the last game (its PGN written)
 
@@ -80,8 +93,9 @@ class Measured:
 Run = Callable[[Path], tuple[int, Path | None]]
 
 
-def measure(run: Run, directory: Path) -> Measured:
-    """Run one contender in ``directory``."""
+def measure(run: Run, directory: Path, engines: EngineTimes) -> Measured:
+    """Run one contender in ``directory``, its engines started through ``engines``."""
+    engines.reset()
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started_at = time.time()  # the epoch, as the PGN file's modification time
     started = time.perf_counter()
@@ -91,7 +105,48 @@ def measure(run: Run, directory: Path) -> Measured:
     _reap_orphans()
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return Measured(wall, cpu, plies, last_game)
+    return Measured(wall, cpu, engines.total(), plies, last_game)
+
+
+class EngineTimes:
+    """Stockfish behind a shell script that appends the engine's CPU time to a file when it exits.
+
+    The script runs Stockfish as its child (not ``exec``), waits, and appends the
+    second line of bash's ``times`` as a line of its own: its children's user
+    and system time, as the kernel counted them, to the millisecond. Every
+    contender starts its engines by :attr:`command`.
+    """
+
+    def __init__(self, directory: Path) -> None:
+        self.log = directory / "engine-cpu.txt"
+        self.command = directory / "stockfish"
+        log = shlex.quote(str(self.log))
+        self.command.write_text(
+            f'#!/bin/bash\n{shlex.quote(STOCKFISH)} "$@"\nstatus=$?\n'
+            # Builtins only: a subshell would have no children. The children's line is appended in
+            # one write, so that engines ending together append whole lines.
+            f'times > {log}.$$\n{{ read -r; read -r children; }} < {log}.$$\nrm {log}.$$\n'
+            f'echo "$children" >> {log}\nexit $status\n'
+        )
+        self.command.chmod(0o755)
+
+    def reset(self) -> None:
+        self.log.unlink(missing_ok=True)
+
+    def total(self) -> float:
+        """The CPU seconds of the engines that exited since the last :meth:`reset`."""
+        if not self.log.exists():
+            return 0.0
+        # A line an engine: user and system time, as bash's ``times`` writes them ("0m1.234s 0m0.040s").
+        return sum(_seconds(word) for line in self.log.read_text().splitlines() for word in line.split())
+
+    def exited(self) -> int:
+        return len(self.log.read_text().splitlines()) if self.log.exists() else 0
+
+
+def _seconds(text: str) -> float:
+    minutes, seconds = text.rstrip("s").split("m")
+    return 60 * float(minutes) + float(seconds)
 
 
 def _reap_orphans() -> None:
@@ -116,10 +171,10 @@ def pgn_plies(path: Path) -> int:
 # --- the naive loop ------------------------------------------------------------------------------
 
 
-def naive_games(count: int, plies: multiprocessing.sharedctypes.Synchronized[int]) -> None:
+def naive_games(command: str, count: int, plies: multiprocessing.sharedctypes.Synchronized[int]) -> None:
     """One process of the naive loop: two engines, started once, for all ``count`` games."""
-    white = chess.engine.SimpleEngine.popen_uci(STOCKFISH)
-    black = chess.engine.SimpleEngine.popen_uci(STOCKFISH)
+    white = chess.engine.SimpleEngine.popen_uci(command)
+    black = chess.engine.SimpleEngine.popen_uci(command)
     for engine in (white, black):
         engine.configure({"Hash": HASH_MB, "Threads": 1})
     played = 0
@@ -137,11 +192,12 @@ def naive_games(count: int, plies: multiprocessing.sharedctypes.Synchronized[int
         plies.value += played
 
 
-def run_naive(games: int, concurrency: int) -> Run:
+def run_naive(games: int, concurrency: int, stockfish: Path) -> Run:
     def run(directory: Path) -> tuple[int, Path | None]:
         plies = multiprocessing.Value("i", 0)
         shares = [games // concurrency + (i < games % concurrency) for i in range(concurrency)]
-        processes = [multiprocessing.Process(target=naive_games, args=(share, plies)) for share in shares]
+        processes = [multiprocessing.Process(target=naive_games, args=(str(stockfish), share, plies))
+                     for share in shares]
         for process in processes:
             process.start()
         for process in processes:
@@ -155,11 +211,14 @@ def run_naive(games: int, concurrency: int) -> Run:
 # --- tmanager ------------------------------------------------------------------------------------
 
 
-def run_tmanager(games: int, concurrency: int) -> Run:
+def run_tmanager(games: int, concurrency: int, stockfish: Path) -> Run:
+    # The engine definition's command, ``stockfish``, is found on the PATH: the timing script first.
+    env = {**ENV, "PATH": f"{stockfish.parent}{os.pathsep}{ENV.get('PATH', '')}"}
+
     def run(directory: Path) -> tuple[int, Path | None]:
         path = directory / "bench.toml"
         subprocess.run([*TMANAGER, "run", str(path), "--workers", str(concurrency)], check=True,
-                       capture_output=True, env=ENV)
+                       capture_output=True, env=env)
         return pgn_plies(path.with_suffix(".pgn")), path.with_suffix(".pgn")
 
     return run
@@ -177,11 +236,11 @@ def new_tourney(directory: Path, games: int) -> None:
 # --- fastchess -----------------------------------------------------------------------------------
 
 
-def run_fastchess(binary: Path, games: int, concurrency: int) -> Run:
+def run_fastchess(binary: Path, games: int, concurrency: int, stockfish: Path) -> Run:
     def run(directory: Path) -> tuple[int, Path | None]:
         pgn = directory / "fastchess.pgn"
         subprocess.run(
-            [str(binary), "-engine", f"cmd={STOCKFISH}", "name=a", "-engine", f"cmd={STOCKFISH}", "name=b",
+            [str(binary), "-engine", f"cmd={stockfish}", "name=a", "-engine", f"cmd={stockfish}", "name=b",
              "-each", "tc=inf", f"nodes={NODES}", f"option.Hash={HASH_MB}", "-rounds", str(games // 2),
              "-games", "2", "-concurrency", str(concurrency), "-pgnout", f"file={pgn}"],
             check=True, capture_output=True, cwd=directory,
@@ -203,37 +262,60 @@ def main() -> None:
     # Bytecode written once, as an installed tmanager has it, before anything is timed.
     subprocess.run([sys.executable, "-c", "import tmanager.cli.run, tmanager.cli.work, tmanager.cli.new"],
                    check=True, env=ENV)
-    contenders: dict[str, Run] = {
-        f"tmanager run --workers {args.concurrency}": run_tmanager(args.games, args.concurrency),
-        "naive python-chess loop": run_naive(args.games, args.concurrency),
-    }
-    if args.fastchess:
-        contenders["fastchess"] = run_fastchess(args.fastchess.resolve(), args.games, args.concurrency)
+    with tempfile.TemporaryDirectory() as scratch:
+        engines = EngineTimes(Path(scratch))
+        contenders: dict[str, Run] = {
+            f"tmanager run --workers {args.concurrency}": run_tmanager(args.games, args.concurrency, engines.command),
+            "naive python-chess loop": run_naive(args.games, args.concurrency, engines.command),
+        }
+        if args.fastchess:
+            contenders["fastchess"] = run_fastchess(args.fastchess.resolve(), args.games, args.concurrency,
+                                                    engines.command)
+        results = play(contenders, games=args.games, repeat=args.repeat, engines=engines)
+    summarise(results, games=args.games, concurrency=args.concurrency, repeat=args.repeat)
+
+
+def play(contenders: dict[str, Run], *, games: int, repeat: int, engines: EngineTimes) -> dict[str, list[Measured]]:
     results: dict[str, list[Measured]] = {name: [] for name in contenders}
     ours = next(iter(contenders))
-    for repeat in range(args.repeat):  # interleaved, so that machine noise hits all alike
+    for round_ in range(repeat):  # interleaved, so that machine noise hits all alike
         for name, run in contenders.items():
             with tempfile.TemporaryDirectory() as tmp:
                 if name == ours:
-                    new_tourney(Path(tmp), args.games)
-                m = measure(run, Path(tmp))
+                    new_tourney(Path(tmp), games)
+                m = measure(run, Path(tmp), engines)
+            if engines.exited() != 4:
+                print(f"  warning: {engines.exited()} engines told their CPU time, not 4", flush=True)
             results[name].append(m)
-            print(f"run {repeat + 1}: {name}: {m.wall:.2f} s wall, last game {m.last_game:.2f} s, "
-                  f"{m.cpu:.2f} s CPU, {m.plies} plies", flush=True)
-    wall = {name: statistics.median(m.wall for m in ms) for name, ms in results.items()}
-    cpu = {name: statistics.median(m.cpu for m in ms) for name, ms in results.items()}
-    last = {name: statistics.median(m.last_game for m in ms) for name, ms in results.items()}
-    print(f"\n{args.games} games, Stockfish nodes={NODES}, Hash={HASH_MB}, concurrency {args.concurrency}, "
-          f"medians of {args.repeat} runs; tmanager's workers on {eventloop.kind()}'s event loop")
-    print(f"  {'':34s} {'wall':>8s} {'CPU':>8s} {'last game':>10s}")
-    for name in contenders:
-        print(f"  {name:34s} {wall[name]:7.2f}s {cpu[name]:7.2f}s {last[name]:9.2f}s")
+            print(f"run {round_ + 1}: {name}: {m.wall:.2f} s wall, last game {m.last_game:.2f} s, "
+                  f"{m.cpu:.2f} s CPU, of it the engines' {m.engines_cpu:.2f} s, {m.plies} plies", flush=True)
+    return results
+
+
+def summarise(results: dict[str, list[Measured]], *, games: int, concurrency: int, repeat: int) -> None:
+    def median(name: str, field: str) -> float:
+        return statistics.median(float(getattr(m, field)) for m in results[name])
+
+    names = list(results)
+    ours = names[0]
+    print(f"\n{games} games, Stockfish nodes={NODES}, Hash={HASH_MB}, concurrency {concurrency}, "
+          f"medians of {repeat} runs; tmanager's workers on {eventloop.kind()}'s event loop")
+    print(f"  {'':34s} {'wall':>8s} {'CPU':>8s} {'last game':>10s} {'engines':>8s} {'manager':>8s} "
+          f"{'floor':>7s} {'wall / floor':>12s} {'last / floor':>12s}")
+    for name in names:
+        wall, cpu, last, engines = (median(name, f) for f in ("wall", "cpu", "last_game", "engines_cpu"))
+        manager = statistics.median(m.cpu - m.engines_cpu for m in results[name])
+        floor = engines / min(concurrency, os.cpu_count() or 1)
+        print(f"  {name:34s} {wall:7.2f}s {cpu:7.2f}s {last:9.2f}s {engines:7.2f}s {manager:7.2f}s "
+              f"{floor:6.2f}s {wall / floor:12.2f} {last / floor:12.2f}")
     goals = {"fastchess": "goals: wall <= 1.10, CPU <= 1.25", "naive python-chess loop": "goal: <= 0.60"}
     for other, goal in goals.items():
-        if other in contenders:
+        if other in results:
             label = f"ratio tmanager / {other.split()[0]}"
-            print(f"  {label:34s} {wall[ours] / wall[other]:7.2f}  {cpu[ours] / cpu[other]:7.2f}  "
-                  f"{last[ours] / last[other]:9.2f}   ({goal})")
+            ratios = [median(ours, f) / median(other, f) for f in ("wall", "cpu", "last_game")]
+            print(f"  {label:34s} {ratios[0]:7.2f}  {ratios[1]:7.2f}  {ratios[2]:9.2f}   ({goal})")
+    print("  floor: the engines' CPU time over the games played at a time, or the cores if fewer: the wall time of\n"
+          "  a manager that costs nothing and never keeps an engine waiting; goal: the last game within 1.10 x it")
 
 
 if __name__ == "__main__":
