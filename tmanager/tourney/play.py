@@ -305,7 +305,7 @@ class EnginePool:
         self._quiet.set()
         self._host_starts = host_starts or HostStarts()
         self._settled = settled
-        self._held = 0  # games held back in quiet() now
+        self._holding = 0  # games waiting in quiet() now
 
     async def acquire(self, spec: EngineSpec) -> Engine:
         idle = self._idle.get(repr(spec), [])
@@ -336,7 +336,7 @@ class EnginePool:
         :data:`SETTLE_SECONDS`: a worker's bookkeeping, which at the end of a wave of games records
         and claims dozens at once. A game held back then waits a random share of :data:`RELEASE_STEP` per
         game held back with it, :data:`RELEASE_SPREAD` at most."""
-        self._held += 1
+        self._holding += 1
         try:
             held = not self._quiet.is_set()
             await self._quiet.wait()
@@ -349,10 +349,10 @@ class EnginePool:
                 # The games held back are released together, and would make their first moves (at fixed move
                 # times, every move) in lockstep: more moves at once than the cores take in time. A game held
                 # back alone (a worker's other lane recording its game) has no one to make way for.
-                spread = min(RELEASE_SPREAD, self._held * RELEASE_STEP)
+                spread = min(RELEASE_SPREAD, self._holding * RELEASE_STEP)
                 await asyncio.sleep(random.uniform(0.0, spread))
         finally:
-            self._held -= 1
+            self._holding -= 1
 
     async def release(self, engine: Engine, *, healthy: bool) -> None:
         """Keep a healthy engine for a next game, unless its spec asks for a restart."""
