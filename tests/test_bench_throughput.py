@@ -1,0 +1,60 @@
+"""tools/bench_throughput.py's count of the engines' own CPU time, with real Stockfish processes behind its script."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import psutil
+
+from tests.conftest import ROOT
+
+
+def bench_throughput() -> ModuleType:
+    """The benchmark, loaded from its file (tools/ is no package)."""
+    spec = importlib.util.spec_from_file_location("bench_throughput", ROOT / "tools" / "bench_throughput.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # for its dataclasses
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_each_engine_tells_its_cpu_time_on_a_line_of_its_own_when_they_end_together(tmp_path: Path) -> None:
+    times = bench_throughput().EngineTimes(tmp_path)
+    engines = [
+        subprocess.Popen([str(times.command)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        for _ in range(4)
+    ]
+    for engine in engines:
+        assert engine.stdin is not None
+        engine.stdin.write("go nodes 200000\n")
+        engine.stdin.flush()
+    for engine in engines:
+        assert engine.stdout is not None
+        while not engine.stdout.readline().startswith("bestmove"):
+            pass
+    # What the kernel counts for each Stockfish (the script's child), now that all of them are idle.
+    counted = 0.0
+    for engine in engines:
+        (stockfish,) = psutil.Process(engine.pid).children()
+        cpu = stockfish.cpu_times()
+        counted += cpu.user + cpu.system
+    for engine in engines:  # all quit at once, so that their scripts write together
+        assert engine.stdin is not None
+        engine.stdin.write("quit\n")
+        engine.stdin.flush()
+    for engine in engines:
+        assert engine.wait(timeout=30) == 0
+        assert engine.stdout is not None and engine.stdin is not None
+        engine.stdout.close()
+        engine.stdin.close()
+    assert times.exited() == 4
+    assert counted > 0.2, "the searches took some CPU"
+    # At least what was counted before they quit (less /proc's ticks of 10 ms), and little more: quitting is cheap.
+    assert counted - 0.1 <= times.total() <= counted + 0.25, (times.total(), counted, times.log.read_text())
+    times.reset()
+    assert (times.exited(), times.total()) == (0, 0.0)
