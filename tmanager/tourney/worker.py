@@ -41,7 +41,6 @@ import os
 import signal
 import socket
 import sys
-import threading
 import time
 from collections.abc import Awaitable, Callable, Collection, Iterator
 from pathlib import Path
@@ -388,28 +387,21 @@ class BookkeepingThread(concurrent.futures.ThreadPoolExecutor):
     def __init__(self, idle: asyncio.Event) -> None:
         super().__init__(1, thread_name_prefix="tmanager")
         self._loop = asyncio.get_running_loop()
-        self._pending = 0  # work submitted and not done; changed under _count's lock, from both threads
-        self._count = threading.Lock()
+        self._pending = 0
         self._idle = idle
 
     def submit(self, fn: Callable[..., _R], /, *args: Any, **kwargs: Any) -> concurrent.futures.Future[_R]:
-        with self._count:
-            self._pending += 1
+        self._pending += 1
         self._idle.clear()
         future = super().submit(fn, *args, **kwargs)
-        future.add_done_callback(self._done)
+        # Counted on the loop's thread alone, at the cost of one more wake-up an item: a lock shared with
+        # the bookkeeping thread could leave the loop waiting for that thread to give up the interpreter.
+        future.add_done_callback(lambda _: self._loop.call_soon_threadsafe(self._done))
         return future
 
-    def _done(self, _: concurrent.futures.Future[Any]) -> None:
-        # The loop is woken once a burst of work, not once an item (asyncio already wakes it for each result).
-        with self._count:
-            self._pending -= 1
-            idle = not self._pending
-        if idle:
-            self._loop.call_soon_threadsafe(self._set_idle)
-
-    def _set_idle(self) -> None:
-        if not self._pending:  # else work came in since the thread ran out of it
+    def _done(self) -> None:
+        self._pending -= 1
+        if not self._pending:
             self._idle.set()
 
 
