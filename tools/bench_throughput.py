@@ -271,11 +271,14 @@ def main() -> None:
         if args.fastchess:
             contenders["fastchess"] = run_fastchess(args.fastchess.resolve(), args.games, args.concurrency,
                                                     engines.command)
-        results = play(contenders, games=args.games, repeat=args.repeat, engines=engines)
+        results = play(contenders, games=args.games, concurrency=args.concurrency, repeat=args.repeat,
+                       engines=engines)
     summarise(results, games=args.games, concurrency=args.concurrency, repeat=args.repeat)
 
 
-def play(contenders: dict[str, Run], *, games: int, repeat: int, engines: EngineTimes) -> dict[str, list[Measured]]:
+def play(
+    contenders: dict[str, Run], *, games: int, concurrency: int, repeat: int, engines: EngineTimes
+) -> dict[str, list[Measured]]:
     results: dict[str, list[Measured]] = {name: [] for name in contenders}
     ours = next(iter(contenders))
     for round_ in range(repeat):  # interleaved, so that machine noise hits all alike
@@ -284,8 +287,8 @@ def play(contenders: dict[str, Run], *, games: int, repeat: int, engines: Engine
                 if name == ours:
                     new_tourney(Path(tmp), games)
                 m = measure(run, Path(tmp), engines)
-            if engines.exited() != 4:
-                print(f"  warning: {engines.exited()} engines told their CPU time, not 4", flush=True)
+            if engines.exited() != 2 * concurrency:  # each game at a time has its two engines
+                print(f"  warning: {engines.exited()} engines told their CPU time, not {2 * concurrency}", flush=True)
             results[name].append(m)
             print(f"run {round_ + 1}: {name}: {m.wall:.2f} s wall, last game {m.last_game:.2f} s, "
                   f"{m.cpu:.2f} s CPU, of it the engines' {m.engines_cpu:.2f} s, {m.plies} plies", flush=True)
