@@ -2,29 +2,20 @@
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
 
 import psutil
 
 from tests.conftest import ROOT
 
 
-def bench_throughput() -> ModuleType:
-    """The benchmark, loaded from its file (tools/ is no package)."""
-    spec = importlib.util.spec_from_file_location("bench_throughput", ROOT / "tools" / "bench_throughput.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # for its dataclasses
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_each_engine_tells_its_cpu_time_on_a_line_of_its_own_when_they_end_together(tmp_path: Path) -> None:
-    times = bench_throughput().EngineTimes(tmp_path)
+    sys.path.insert(0, str(ROOT / "tools"))
+    import bench_throughput
+
+    times = bench_throughput.EngineTimes(tmp_path)
     engines = [
         subprocess.Popen([str(times.command)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         for _ in range(4)
