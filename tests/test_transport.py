@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import os
 import sys
 import threading
@@ -11,6 +12,7 @@ import traceback
 
 import chess
 import chess.engine
+import psutil
 import pytest
 
 from tests.conftest import run_async
@@ -125,3 +127,63 @@ def test_a_missing_program_is_an_oserror_and_leaves_nothing_open() -> None:
         assert _engine_fds() == fds
 
     run_async(main())
+
+
+def test_a_start_cancelled_at_any_turn_of_its_connection_closes_each_pipe_once_and_reaps_the_engine() -> None:
+    """A start cancelled at any turn of the loop while its pipes are being connected (a stop as a game
+    begins) ends in CancelledError alone: no error from closing a descriptor twice, nothing left open."""
+    command = [sys.executable, "-c", "import time; time.sleep(60)"]
+
+    async def turns_to_start() -> int:
+        start, turns = asyncio.ensure_future(popen(_Recording, command)), 0
+        while not start.done():
+            await asyncio.sleep(0)
+            turns += 1
+        transport, engine = start.result()
+        transport.close()
+        await asyncio.wait_for(engine.returncode, 5)
+        return turns
+
+    async def main() -> None:
+        errors: list[dict[str, object]] = []
+        asyncio.get_running_loop().set_exception_handler(lambda _, context: errors.append(context))
+        fds, children = _engine_fds(), psutil.Process().children()
+        turns = await turns_to_start()
+        assert turns > 1, "the start yields while it connects its pipes"
+        for cancelled_after in range(1, turns):
+            start = asyncio.ensure_future(popen(_Recording, command))
+            for _ in range(cancelled_after):
+                await asyncio.sleep(0)
+            assert not start.done()
+            start.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await start
+        for _ in range(100):  # the pipes close and the killed engines are reaped over the next turns
+            if _engine_fds() == fds and psutil.Process().children() == children:
+                break
+            await asyncio.sleep(0.01)
+        assert _engine_fds() == fds
+        assert psutil.Process().children() == children, "every engine is killed and reaped"
+        assert not errors
+
+    run_async(main())
+
+
+def test_a_start_left_running_when_the_loop_shuts_down_ends_quietly_and_closes_its_pipes() -> None:
+    """The loop's shutdown cancels a start while the loop connects its pipes: no error from closing
+    a pipe twice, and no pipe left open. (Whether the killed engine is reaped before the loop closes
+    is left to chance.)"""
+    errors: list[dict[str, object]] = []
+
+    async def main() -> None:
+        asyncio.get_running_loop().set_exception_handler(lambda _, context: errors.append(context))
+        start = asyncio.ensure_future(popen(_Recording, [sys.executable, "-c", "import time; time.sleep(60)"]))
+        await asyncio.sleep(0)
+        assert not start.done(), "it is still connecting its pipes as the loop shuts down"
+
+    run_async(asyncio.sleep(0))  # uvloop's first loop opens pipes of its own, kept for the process
+    pipes = {fd for fd in _engine_fds() if "pipe:" in fd}
+    run_async(main())
+    gc.collect()  # a file left open on a descriptor closed twice would be closed again here
+    assert not errors
+    assert {fd for fd in _engine_fds() if "pipe:" in fd} == pipes

@@ -29,7 +29,7 @@ import os
 import subprocess
 import time
 from collections.abc import Callable, Sequence
-from typing import IO, TypeVar
+from typing import IO, Any, TypeVar
 
 import chess.engine
 
@@ -107,12 +107,14 @@ class EngineTransport(asyncio.SubprocessTransport):
         self._finished = False
 
     async def connect(self) -> None:
-        """Connect the pipes and the exit's pidfd to the event loop, then the protocol to this transport."""
-        process = self._process
-        assert process.stdin is not None and process.stdout is not None and self._pidfd is not None
+        """Connect the pipes and the exit's pidfd to the event loop, then the protocol to this transport.
+
+        Cancelled (or the loop shut down) while the loop connects the pipes, it ends once they are
+        connected, a few turns of the loop later (see :class:`_Uncancellable`).
+        """
+        assert self._pidfd is not None
         self._loop.add_reader(self._pidfd, self._reap)
-        self._stdin, _ = await self._loop.connect_write_pipe(lambda: _Pipe(self, 0), process.stdin)
-        self._stdout, _ = await self._loop.connect_read_pipe(lambda: _Pipe(self, 1), process.stdout)
+        await _Uncancellable(self._connect_pipes(), loop=self._loop)
         self._connected = True
         self._protocol.connection_made(self)
         for data in self._early:
@@ -121,6 +123,12 @@ class EngineTransport(asyncio.SubprocessTransport):
         if self._returncode is not None:  # reaped while the pipes were being connected
             self._protocol.process_exited()
         self._try_finish()
+
+    async def _connect_pipes(self) -> None:
+        process = self._process
+        assert process.stdin is not None and process.stdout is not None
+        self._stdin, _ = await self._loop.connect_write_pipe(lambda: _Pipe(self, 0), process.stdin)
+        self._stdout, _ = await self._loop.connect_read_pipe(lambda: _Pipe(self, 1), process.stdout)
 
     def _data_received(self, data: bytes) -> None:
         self.read_at = time.monotonic()
@@ -200,6 +208,18 @@ class EngineTransport(asyncio.SubprocessTransport):
 
     def set_protocol(self, protocol: asyncio.BaseProtocol) -> None:
         raise NotImplementedError("an engine's transport keeps its protocol")
+
+
+class _Uncancellable(asyncio.Task[None]):
+    """A task that no cancellation cuts short: a task awaiting it is cancelled once it is done.
+
+    For the loop's connection of a pipe: a pipe handed to the loop is the loop's, and on
+    cancellation uvloop closes its descriptor but leaves its file open, so that closing the file
+    later closes the descriptor, or another file's opened meanwhile, a second time.
+    """
+
+    def cancel(self, msg: Any | None = None) -> bool:
+        return False
 
 
 class _Pipe(asyncio.Protocol):
