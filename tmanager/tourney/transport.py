@@ -194,7 +194,7 @@ class EngineTransport(asyncio.SubprocessTransport):
         for fd, pipe, file in ((0, self._stdin, self._process.stdin), (1, self._stdout, self._process.stdout)):
             if pipe is not None:
                 pipe.close()
-            elif file is not None:  # not connected (a start cut short)
+            elif file is not None:  # never handed to the loop, or the loop failed to connect it
                 file.close()
                 self._open_pipes.discard(fd)
         if self._returncode is None and self._process.poll() is None:
