@@ -43,6 +43,10 @@ class _Recording(UciEngine):
         self.lines.append(line)
 
 
+#: A program that starts and says nothing for a minute: an engine still running whenever a test closes it.
+_SILENT = [sys.executable, "-c", "import time; time.sleep(60)"]
+
+
 def _engine() -> list[str]:
     data = load_definition(find_definition("random-uci"))
     return list(command_line(data["cmd"], [*data.get("args", []), "--seed", "3"]))
@@ -96,7 +100,7 @@ def test_an_engine_plays_quits_and_is_reaped_with_no_thread_and_no_descriptor_le
 
 def test_closing_kills_a_running_engine_and_its_end_is_reported() -> None:
     async def main() -> None:
-        transport, engine = await popen(_Recording, [sys.executable, "-c", "import time; time.sleep(60)"])
+        transport, engine = await popen(_Recording, _SILENT)
         assert transport.get_returncode() is None and not transport.is_closing()
         transport.close()
         assert transport.is_closing()
@@ -132,10 +136,8 @@ def test_a_missing_program_is_an_oserror_and_leaves_nothing_open() -> None:
 def test_a_start_cancelled_at_any_turn_of_its_connection_closes_each_pipe_once_and_reaps_the_engine() -> None:
     """A start cancelled at any turn of the loop while its pipes are being connected (a stop as a game
     begins) ends in CancelledError alone: no error from closing a descriptor twice, nothing left open."""
-    command = [sys.executable, "-c", "import time; time.sleep(60)"]
-
     async def turns_to_start() -> int:
-        start, turns = asyncio.ensure_future(popen(_Recording, command)), 0
+        start, turns = asyncio.ensure_future(popen(_Recording, _SILENT)), 0
         while not start.done():
             await asyncio.sleep(0)
             turns += 1
@@ -151,7 +153,7 @@ def test_a_start_cancelled_at_any_turn_of_its_connection_closes_each_pipe_once_a
         turns = await turns_to_start()
         assert turns > 1, "the start yields while it connects its pipes"
         for cancelled_after in range(1, turns):
-            start = asyncio.ensure_future(popen(_Recording, command))
+            start = asyncio.ensure_future(popen(_Recording, _SILENT))
             for _ in range(cancelled_after):
                 await asyncio.sleep(0)
             assert not start.done()
@@ -177,7 +179,7 @@ def test_a_start_left_running_when_the_loop_shuts_down_ends_quietly_and_closes_i
 
     async def main() -> None:
         asyncio.get_running_loop().set_exception_handler(lambda _, context: errors.append(context))
-        start = asyncio.ensure_future(popen(_Recording, [sys.executable, "-c", "import time; time.sleep(60)"]))
+        start = asyncio.ensure_future(popen(_Recording, _SILENT))
         await asyncio.sleep(0)
         assert not start.done(), "it is still connecting its pipes as the loop shuts down"
 
