@@ -55,6 +55,20 @@ def test_counts_equal_a_game_by_game_reading(schedule: Schedule) -> None:
         assert state.playing == playing
 
 
+
+@pytest.mark.parametrize("games_per_pairing", [1, 2, 3, 5])
+def test_a_long_schedule_just_begun_is_counted_over_the_games_begun(games_per_pairing: int) -> None:
+    """Counting covers the games begun and the partners of theirs that come after (an odd game of a
+    pairing pairs with the next cycle's): the rest of the schedule changes nothing."""
+    schedule = RoundRobin(2, games_per_pairing=games_per_pairing, cycles=500)
+    rng = random.Random(games_per_pairing)
+    for length in range(3 * games_per_pairing + 3):
+        results = "".join(rng.choice("+-=* ") for _ in range(length))
+        state = sprt.match_state(schedule, results)
+        wdl, penta, open_games, playing = _reference(schedule, results)
+        assert (state.losses, state.draws, state.wins, state.penta) == (*wdl, tuple(penta))
+        assert (list(state.open_games), state.playing) == (open_games, playing)
+
 def test_the_first_participant_is_the_one_tested() -> None:
     schedule = RoundRobin(2, games_per_pairing=2, cycles=2)
     # The first participant has white in games 0 and 2: it wins all four games.

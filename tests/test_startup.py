@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -75,3 +76,17 @@ def test_work_imports_no_heavy_library(tourney: Path) -> None:
     assert {"chess.engine", "psutil", "tmanager.tourney.uci"} <= modules
     assert not packages(modules) & HEAVY
     assert "tmanager.pairing" not in modules  # a round robin: no Swiss pairing
+
+
+def test_work_on_an_sprt_imports_no_heavy_library(tmp_path: Path) -> None:
+    """A worker asks the match's state at every claim and record: counting it needs no numpy, which
+    cost each worker (and `run`'s progress display) 0.1 s of CPU while the engines played."""
+    path = tmp_path / "t.toml"
+    created = run_cli("new", path, "-e", "random-uci:A", "-e", "greedy-uci:B", "--games", "2", "--cycles", "2",
+                      "--nodes", "1", "--sprt", "0", "5", "0.05", "0.05")
+    assert created.returncode == 0, created.stderr
+    modules = imported("work", path, "--games", "3", "--log", path.with_suffix(".log"), cwd=tmp_path)
+    assert "tmanager.core.sprt" in modules
+    assert not packages(modules) & HEAVY
+    results = tomllib.loads(path.read_text())["progress"]["results"]
+    assert sum(map(results.count, "+-=")) == 3  # the games were played and recorded
