@@ -47,6 +47,7 @@ import chess.variant
 FAULTS = {
     "crash-start": "exit with status 1 at start-up, before answering the handshake",
     "no-handshake": "read input for ever without ever answering (no uciok, no feature done=1); exits at EOF",
+    "no-ready": "UCI only: answer the handshake, then never answer isready; exits at EOF",
     "crash-mid": "exit abruptly (status 3) instead of playing, once the game is N moves old",
     "stall": "stop answering go once the game is N moves old; still answers isready and ping",
     "illegal": "play a move from an empty square once the game is N moves old",
@@ -188,7 +189,7 @@ def uci(engine: Engine, lines: Iterable[str]) -> None:
                 say("option name UCI_Chess960 type check default false")
                 say("option name UCI_Variant type combo default chess var " + " var ".join(UCI_VARIANTS))
                 say("uciok")
-            elif command == "isready":
+            elif command == "isready" and engine.fault != "no-ready":
                 say("readyok")
             elif command == "setoption":
                 name, _, value = rest.removeprefix("name ").partition(" value ")

@@ -145,6 +145,50 @@ def test_an_engine_late_on_time_is_kept_for_the_next_game_only_if_it_still_answe
         assert after_first == after_second == set(), "an engine that does not answer was kept"
 
 
+
+def _engines_running(mark: str) -> set[int]:
+    """This process's engines whose command line holds ``mark``."""
+    return {p.pid for p in psutil.Process().children(recursive=True) if mark in " ".join(p.cmdline())}
+
+
+@pytest.mark.parametrize(
+    ("ready", "result", "kept"),
+    [
+        ((False, True), "0-1", {"greedy"}),
+        ((True, False), "1-0", {"greedy"}),
+        ((False, False), "0-1", set()),  # White's failure is the one told; neither engine is kept
+    ],
+    ids=["white-never-ready", "black-never-ready", "neither-ready"],
+)
+def test_an_engine_that_never_gets_ready_loses_before_its_first_move_and_is_not_kept(
+    ready: tuple[bool, bool], result: str, kept: set[str]
+) -> None:
+    """Both engines get ready for a game side by side (``ucinewgame``, ``isready``): one that never
+    answers loses within its handshake_timeout, and only an engine that answered is kept for the next game."""
+    white, black = (
+        spec("greedy-uci", name) if is_ready else spec("fault-no-ready", name, handshake_timeout=0.5)
+        for name, is_ready in zip(("W", "B"), ready, strict=True)
+    )
+    limits = TimeControl.parse("2+0.05")
+
+    async def main() -> tuple[GameRecord, set[str]]:
+        pool = EnginePool()
+        try:
+            record = await play_game(GameSpec(white=white, black=black, white_limits=limits, black_limits=limits), pool)
+            still = {name for name, mark in (("greedy", "--style greedy"), ("no-ready", "--fault no-ready"))
+                     if _engines_running(mark)}
+        finally:
+            await pool.close()
+        return record, still
+
+    record, still = run_async(main())
+    loser = "W" if result == "0-1" else "B"
+    side = "White" if loser == "W" else "Black"
+    assert (record.result, record.termination, record.plies) == (result, "abandoned", 0)
+    assert record.reason == f"{side}'s engine did not answer isready in 0.5 s"
+    assert record.faults == {loser: "handshake"}
+    assert still == kept
+
 @pytest.mark.parametrize(
     ("variant", "fen", "result", "reason"),
     [

@@ -64,7 +64,7 @@ def test_definitions_load_and_fault_definitions_select_their_fault() -> None:
     for name in ("random-uci", "random-xboard", "greedy-uci", "greedy-xboard", "stockfish"):
         assert name in names
     faults = [n for n in names if n.startswith("fault-")]
-    assert len(faults) == 9
+    assert len(faults) == 10  # one per fault of pyengine.FAULTS
     for name in faults:
         cmd = command(name)
         assert cmd[cmd.index("--fault") + 1] == name.removeprefix("fault-")

@@ -778,12 +778,7 @@ async def play_game(
                     log.names[id(engine.protocol)] = specs[color].name
                 _check_variant(engine, board)
             await pool.quiet()
-            for color, engine in engines.items():
-                try:
-                    await _ready(engine, color, game_id)
-                except _GameOver:
-                    healthy[color] = False
-                    raise
+            await _ready_both(engines, healthy, game_id)
             ending = _rules_outcome(board, repetitions.now(board)) or adjudicator.verdict(board)
             if ending is not None:
                 raise ending
@@ -955,6 +950,22 @@ async def _acquire_both(
         failure = task.exception()
         if failure is not None:
             raise failure
+
+
+async def _ready_both(
+    engines: Mapping[chess.Color, Engine], healthy: dict[chess.Color, bool], game: object
+) -> None:
+    """:func:`_ready` for both engines side by side: each may clear its hash (Stockfish's 16 MB take
+    a millisecond), which one after the other would keep both waiting twice. An engine that fails is
+    marked in ``healthy``; the first failure, White's before Black's, is raised."""
+    colors = (chess.WHITE, chess.BLACK)
+    outcomes = await asyncio.gather(*(_ready(engines[color], color, game) for color in colors), return_exceptions=True)
+    for color, outcome in zip(colors, outcomes, strict=True):
+        if isinstance(outcome, _GameOver):
+            healthy[color] = False
+    for outcome in outcomes:
+        if isinstance(outcome, BaseException):
+            raise outcome
 
 
 async def _ready(engine: Engine, color: chess.Color, game: object) -> None:
