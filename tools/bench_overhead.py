@@ -26,6 +26,11 @@ The layers, each measured over --games games per round, rounds interleaved:
 5. ``SimpleEngine`` loop: what a tester writes, with
    ``board.is_game_over(claim_draw=True)`` after every move.
 
+With ``--info-lines N`` the engine searches instead: before each move it writes
+N ``info`` lines, one at a time 0.1 ms apart (Stockfish writes about seven a move
+at 1000 nodes, each on its own). Each line wakes the manager: the difference to a
+run without is what a search's reports cost each layer, per move.
+
 Layers 2 to 4 run on the event loop a worker plays on here (uvloop's where it
 is installed; ``TMANAGER_LOOP=asyncio`` for asyncio's), layer 1 on asyncio's,
 as python-chess's users run it.
@@ -62,6 +67,8 @@ ENGINE = textwrap.dedent(
     import sys, time
     moves = open(sys.argv[1]).read().split()
     log = open(sys.argv[2], "a")
+    searching = int(sys.argv[3])  # info lines a move, written one by one before it
+    REPORT_SECONDS = 0.0001
     ply = 0
     for line in sys.stdin:
         now = time.time_ns()
@@ -72,8 +79,13 @@ ENGINE = textwrap.dedent(
             ply = len(words) - words.index("moves") - 1 if "moves" in words else 0
         elif words[0] == "go":
             log.write(f"go {now}\\n")
+            for depth in range(1, searching + 1):  # a search's reports, each written as it comes
+                time.sleep(REPORT_SECONDS)
+                print(f"info depth {depth} seldepth {depth + 2} multipv 1 score cp 20 nodes {100 * depth} "
+                      f"nps 500000 hashfull 0 tbhits 0 time 1 pv {moves[ply]}", flush=True)
             log.write(f"bestmove {time.time_ns()}\\n")
-            print(f"info depth 1 score cp 0 nodes 1 pv {moves[ply]}\\nbestmove {moves[ply]}", flush=True)
+            report = "" if searching else f"info depth 1 score cp 0 nodes 1 pv {moves[ply]}\\n"
+            print(f"{report}bestmove {moves[ply]}", flush=True)
         elif words[0] == "isready":
             print("readyok", flush=True)
         elif words[0] == "uci":
@@ -97,8 +109,8 @@ def long_game(plies: int) -> list[str]:
 
 
 class Bench:
-    def __init__(self, directory: Path, plies: int, games: int) -> None:
-        self.directory, self.plies, self.games = directory, plies, games
+    def __init__(self, directory: Path, plies: int, games: int, info_lines: int = 0) -> None:
+        self.directory, self.plies, self.games, self.info_lines = directory, plies, games, info_lines
         self.script = directory / "replay.py"
         self.script.write_text(ENGINE)
         self.moves = directory / "game.txt"
@@ -109,7 +121,7 @@ class Bench:
         return [self.directory / f"{layer}-{self.round}-{side}.log" for side in ("w", "b")]
 
     def command(self, log: Path) -> list[str]:
-        return [sys.executable, str(self.script), str(self.moves), str(log)]
+        return [sys.executable, str(self.script), str(self.moves), str(log), str(self.info_lines)]
 
     async def _protocol(self, logs: list[Path], *, lean: bool) -> float:
         engines = []
@@ -165,7 +177,7 @@ class Bench:
         (directory / "engines").mkdir(parents=True)
         for name, log in zip(("white", "black"), logs, strict=True):
             (directory / "engines" / f"{name}.toml").write_text(
-                f'cmd = "{self.script}"\nprotocol = "uci"\nargs = ["{self.moves}", "{log}"]\n'
+                f'cmd = "{self.script}"\nprotocol = "uci"\nargs = ["{self.moves}", "{log}", "{self.info_lines}"]\n'
             )
         path = directory / "t.toml"
         subprocess.run(
@@ -205,9 +217,12 @@ def main() -> None:
     parser.add_argument("--plies", type=int, default=150, help="plies per game")
     parser.add_argument("--games", type=int, default=4, help="games per layer and round")
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds; medians are printed")
+    parser.add_argument("--info-lines", type=int, default=0, metavar="N",
+                        help="the engine searches: N info lines a move, 0.1 ms apart, then the move "
+                             "(0: the move at once, with one info line in the same write)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        bench = Bench(Path(tmp), args.plies, args.games)
+        bench = Bench(Path(tmp), args.plies, args.games, args.info_lines)
         layers: dict[str, Callable[[list[Path]], float]] = {
             "UciProtocol.play (python-chess)": bench.floor,
             "UciEngine.play_on": bench.play_on,
@@ -223,7 +238,9 @@ def main() -> None:
                 cpu[name].append(layer(logs) / (args.games * args.plies) * 1e6)
                 latency[name] += gaps(logs)
     floor = statistics.median(cpu["UciProtocol.play (python-chess)"])
-    print(f"per move, {args.games} games of {args.plies} plies x {args.rounds} rounds, an engine that answers at once;"
+    engine = (f"an engine that writes {args.info_lines} info lines a move, one by one" if args.info_lines
+              else "an engine that answers at once")
+    print(f"per move, {args.games} games of {args.plies} plies x {args.rounds} rounds, {engine};"
           f" tmanager's layers on {eventloop.kind()}'s event loop")
     print(f"  {'layer':34s} {'CPU/move':>9s} {'/floor':>7s} {'bestmove->go':>13s} {'p90':>7s}")
     for name in layers:

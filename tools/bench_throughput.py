@@ -15,6 +15,10 @@ move, 16 MB hash, no book, two games at a time (--concurrency).
   name=a -engine cmd=stockfish name=b -each tc=inf nodes=1000 option.Hash=16
   -rounds N/2 -games 2 -concurrency C -pgnout file=…``.
 
+With ``--affinity`` each game at a time is bound to a CPU of its own, with its
+engines: ``tmanager run --affinity``, ``fastchess -use-affinity``, and each
+process of the naive loop binds itself before it starts its engines.
+
 Each contender runs --repeat times, interleaved so that machine noise hits all
 alike. Wall time is measured around the run; CPU time is the user+system time
 of everything it started (``RUSAGE_CHILDREN`` deltas; this process is a child
@@ -171,8 +175,13 @@ def pgn_plies(path: Path) -> int:
 # --- the naive loop ------------------------------------------------------------------------------
 
 
-def naive_games(command: str, count: int, plies: multiprocessing.sharedctypes.Synchronized[int]) -> None:
-    """One process of the naive loop: two engines, started once, for all ``count`` games."""
+def naive_games(
+    command: str, count: int, plies: multiprocessing.sharedctypes.Synchronized[int], cpu: int | None
+) -> None:
+    """One process of the naive loop: two engines, started once, for all ``count`` games; bound to ``cpu``
+    with its engines if one is given."""
+    if cpu is not None:
+        os.sched_setaffinity(0, {cpu})
     white = chess.engine.SimpleEngine.popen_uci(command)
     black = chess.engine.SimpleEngine.popen_uci(command)
     for engine in (white, black):
@@ -192,12 +201,18 @@ def naive_games(command: str, count: int, plies: multiprocessing.sharedctypes.Sy
         plies.value += played
 
 
-def run_naive(games: int, concurrency: int, stockfish: Path) -> Run:
+def run_naive(games: int, concurrency: int, stockfish: Path, *, pinned: bool) -> Run:
+    cpus = sorted(os.sched_getaffinity(0)) if pinned else []
+
     def run(directory: Path) -> tuple[int, Path | None]:
         plies = multiprocessing.Value("i", 0)
         shares = [games // concurrency + (i < games % concurrency) for i in range(concurrency)]
-        processes = [multiprocessing.Process(target=naive_games, args=(str(stockfish), share, plies))
-                     for share in shares]
+        processes = [
+            multiprocessing.Process(
+                target=naive_games, args=(str(stockfish), share, plies, cpus[i % len(cpus)] if cpus else None)
+            )
+            for i, share in enumerate(shares)
+        ]
         for process in processes:
             process.start()
         for process in processes:
@@ -211,14 +226,14 @@ def run_naive(games: int, concurrency: int, stockfish: Path) -> Run:
 # --- tmanager ------------------------------------------------------------------------------------
 
 
-def run_tmanager(games: int, concurrency: int, stockfish: Path) -> Run:
+def run_tmanager(games: int, concurrency: int, stockfish: Path, *, pinned: bool) -> Run:
     # The engine definition's command, ``stockfish``, is found on the PATH: the timing script first.
     env = {**ENV, "PATH": f"{stockfish.parent}{os.pathsep}{ENV.get('PATH', '')}"}
 
     def run(directory: Path) -> tuple[int, Path | None]:
         path = directory / "bench.toml"
-        subprocess.run([*TMANAGER, "run", str(path), "--workers", str(concurrency)], check=True,
-                       capture_output=True, env=env)
+        subprocess.run([*TMANAGER, "run", str(path), "--workers", str(concurrency), *(["--affinity"] * pinned)],
+                       check=True, capture_output=True, env=env)
         return pgn_plies(path.with_suffix(".pgn")), path.with_suffix(".pgn")
 
     return run
@@ -236,13 +251,14 @@ def new_tourney(directory: Path, games: int) -> None:
 # --- fastchess -----------------------------------------------------------------------------------
 
 
-def run_fastchess(binary: Path, games: int, concurrency: int, stockfish: Path) -> Run:
+def run_fastchess(binary: Path, games: int, concurrency: int, stockfish: Path, *, pinned: bool) -> Run:
     def run(directory: Path) -> tuple[int, Path | None]:
         pgn = directory / "fastchess.pgn"
         subprocess.run(
             [str(binary), "-engine", f"cmd={stockfish}", "name=a", "-engine", f"cmd={stockfish}", "name=b",
              "-each", "tc=inf", f"nodes={NODES}", f"option.Hash={HASH_MB}", "-rounds", str(games // 2),
-             "-games", "2", "-concurrency", str(concurrency), "-pgnout", f"file={pgn}"],
+             "-games", "2", "-concurrency", str(concurrency), "-pgnout", f"file={pgn}",
+             *(["-use-affinity"] * pinned)],
             check=True, capture_output=True, cwd=directory,
         )
         return pgn_plies(pgn), pgn
@@ -256,6 +272,9 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=2, help="games at a time")
     parser.add_argument("--repeat", type=int, default=3, help="runs of each; medians are compared")
     parser.add_argument("--fastchess", type=Path, help="a fastchess binary, to compare with")
+    parser.add_argument("--affinity", action="store_true",
+                        help="bind each game at a time to a CPU: tmanager run --affinity, fastchess -use-affinity, "
+                             "each process of the naive loop bound with its engines")
     args = parser.parse_args()
     libc = ctypes.CDLL(None, use_errno=True)
     libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
@@ -264,13 +283,17 @@ def main() -> None:
                    check=True, env=ENV)
     with tempfile.TemporaryDirectory() as scratch:
         engines = EngineTimes(Path(scratch))
+        pinned = args.affinity
         contenders: dict[str, Run] = {
-            f"tmanager run --workers {args.concurrency}": run_tmanager(args.games, args.concurrency, engines.command),
-            "naive python-chess loop": run_naive(args.games, args.concurrency, engines.command),
+            f"tmanager run --workers {args.concurrency}" + " --affinity" * pinned:
+                run_tmanager(args.games, args.concurrency, engines.command, pinned=pinned),
+            "naive python-chess loop" + " (bound)" * pinned:
+                run_naive(args.games, args.concurrency, engines.command, pinned=pinned),
         }
         if args.fastchess:
-            contenders["fastchess"] = run_fastchess(args.fastchess.resolve(), args.games, args.concurrency,
-                                                    engines.command)
+            contenders["fastchess" + " -use-affinity" * pinned] = run_fastchess(
+                args.fastchess.resolve(), args.games, args.concurrency, engines.command, pinned=pinned
+            )
         results = play(contenders, games=args.games, concurrency=args.concurrency, repeat=args.repeat,
                        engines=engines)
     summarise(results, games=args.games, concurrency=args.concurrency, repeat=args.repeat)
@@ -312,11 +335,11 @@ def summarise(results: dict[str, list[Measured]], *, games: int, concurrency: in
         print(f"  {name:34s} {wall:7.2f}s {cpu:7.2f}s {last:9.2f}s {engines:7.2f}s {manager:7.2f}s "
               f"{floor:6.2f}s {wall / floor:12.2f} {last / floor:12.2f}")
     goals = {"fastchess": "goals: wall <= 1.10, CPU <= 1.25", "naive python-chess loop": "goal: <= 0.60"}
-    for other, goal in goals.items():
-        if other in results:
-            label = f"ratio tmanager / {other.split()[0]}"
-            ratios = [median(ours, f) / median(other, f) for f in ("wall", "cpu", "last_game")]
-            print(f"  {label:34s} {ratios[0]:7.2f}  {ratios[1]:7.2f}  {ratios[2]:9.2f}   ({goal})")
+    for other in names[1:]:
+        goal = goals[other.split(" -")[0].removesuffix(" (bound)")]
+        label = f"ratio tmanager / {other.split()[0]}"
+        ratios = [median(ours, f) / median(other, f) for f in ("wall", "cpu", "last_game")]
+        print(f"  {label:34s} {ratios[0]:7.2f}  {ratios[1]:7.2f}  {ratios[2]:9.2f}   ({goal})")
     print("  floor: the engines' CPU time over the games played at a time, or the cores if fewer: the wall time of\n"
           "  a manager that costs nothing and never keeps an engine waiting; goal: the last game within 1.10 x it")
 

@@ -34,7 +34,7 @@ from tmanager.cli.status import match_lines, report
 from tmanager.core import sprt
 from tmanager.errors import ConfigError, TManagerError
 from tmanager.logs import setup_logging
-from tmanager.tourney import eventloop, store
+from tmanager.tourney import affinity, eventloop, store
 from tmanager.tourney.claims import stale_games
 from tmanager.tourney.model import PLAYING, Tourney
 from tmanager.tourney.play import die_with_parent
@@ -49,6 +49,7 @@ EXAMPLES = """\
   tmanager run gauntlet.toml --workers 2 --log gauntlet.log
   tmanager run gauntlet.toml --concurrency 64     # 64 games at once, in a few processes (one per core)
   tmanager run gauntlet.toml --workers 4 --concurrency 16  # 4 processes of 16 games each
+  tmanager run gauntlet.toml --workers 2 --affinity       # each game's processes on a CPU of their own
   tmanager run gauntlet.toml --dask tcp://10.0.0.1:8786  # on a Dask cluster (docs/cluster.md)
   tmanager run sprt.toml --workers 2 --report-every 20    # an SPRT match: Elo, nElo and LLR every 20 games
 """
@@ -67,6 +68,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "-c", "--concurrency", type=int, default=None, metavar="K",
         help="games at once: with --workers, in each process; alone, in all, split over min(K, cores) processes "
         "(more where one would get over 32)",
+    )
+    parser.add_argument(
+        "--affinity", nargs="?", const="", default=None, metavar="CPUS",
+        help="bind each worker and its engines to CPUs of their own, one for each game it plays at once, as "
+        "fastchess's -use-affinity: from CPUS (0,2,4-7), or all this process may use",
     )
     parser.add_argument(
         "--log", type=Path, default=None, help="workers' log file (default: FILE with suffix .log)"
@@ -102,6 +108,8 @@ def command(args: argparse.Namespace) -> int:
                           "say how many games it plays at once")
     if args.report_every < 0:
         raise ConfigError(f"must not be negative, not {args.report_every}", field="--report-every")
+    if args.affinity is not None and args.dask is not None:
+        raise ConfigError("not with --dask", field="--affinity", hint="each host's worker binds its own")
     if args.log_engines and args.dask is not None:
         raise ConfigError(
             "not with --dask", field="--log-engines",
@@ -110,6 +118,11 @@ def command(args: argparse.Namespace) -> int:
     tourney = store.read(args.file)  # before anything else looks at the path: it may not be a file at all
     path = tourney.path  # resolved
     lanes = split(workers=args.workers, concurrency=args.concurrency)
+    cpus: list[tuple[int, ...]] | None = None
+    if args.affinity is not None:
+        chosen = affinity.parse(args.affinity) if args.affinity else affinity.available()
+        affinity.check(chosen, games=sum(lanes))
+        cpus = affinity.share(chosen, lanes)
     if args.dask is None:
         preflight(tourney)  # with --dask, the engines are checked on the cluster's hosts
         eventloop.factory()  # an error in TMANAGER_LOOP is told here once, not by every worker
@@ -122,7 +135,7 @@ def command(args: argparse.Namespace) -> int:
         print(f"tmanager: nothing to play: {_why_over(tourney, path)}", file=sys.stderr)
         return 0
     workers = (
-        Workers(path, lanes, log_path, log_engines=args.log_engines) if args.dask is None
+        Workers(path, lanes, log_path, log_engines=args.log_engines, cpus=cpus) if args.dask is None
         else _coordinator(args, path, log_path)
     )
     stopping = False
@@ -230,23 +243,29 @@ class Workers:
     #: Seconds a stopped worker has to give its game back before it is killed.
     STOP_SECONDS = 5.0
 
-    def __init__(self, path: Path, lanes: list[int], log_path: Path, *, log_engines: bool = False) -> None:
+    def __init__(
+        self, path: Path, lanes: list[int], log_path: Path, *, log_engines: bool = False,
+        cpus: list[tuple[int, ...]] | None = None,
+    ) -> None:
         self.path = path
         self.lanes = lanes
+        self.cpus = cpus  # each worker's, with --affinity
         self.log_path = log_path
         self.log_engines = log_engines
         self.processes: list[BaseProcess] = []
         self.failures: list[float] = []
 
-    def _spawn(self, lanes: int) -> BaseProcess:
+    def _spawn(self, index: int) -> BaseProcess:
+        lanes = self.lanes[index]
         argv = ["work", str(self.path), "--log", str(self.log_path), "--concurrency", str(lanes),
-                *(["--log-engines"] if self.log_engines else [])]
+                *(["--log-engines"] if self.log_engines else []),
+                *(["--affinity", affinity.format_cpus(self.cpus[index])] if self.cpus else [])]
         process = _FORK.Process(target=_worker, args=(argv,), name=f"tmanager work ({lanes} lanes)")
         process.start()
         return process
 
     def start(self) -> None:
-        self.processes = [self._spawn(lanes) for lanes in self.lanes]
+        self.processes = [self._spawn(index) for index in range(len(self.lanes))]
 
     def all_exited(self) -> bool:
         return all(p.exitcode is not None for p in self.processes)
@@ -279,7 +298,7 @@ class Workers:
                     return 1
             why = f"was killed (signal {-status})" if status < 0 else f"exited with status {status}"
             print(f"worker {process.pid} {why}; starting another", file=sys.stderr)
-            self.processes[i] = self._spawn(self.lanes[i])
+            self.processes[i] = self._spawn(i)
         return 0
 
     def stop(self, *, graceful: bool) -> None:

@@ -15,12 +15,14 @@ from pathlib import Path
 
 from tmanager.cli import INTERRUPTED
 from tmanager.logs import setup_logging
+from tmanager.tourney import affinity
 from tmanager.tourney.worker import work
 
 EXAMPLES = """\
   tmanager work gauntlet.toml              # help a running `tmanager run` from another terminal
   tmanager work gauntlet.toml --games 10   # play at most 10 games, then stop
   tmanager work gauntlet.toml --concurrency 16   # 16 games at once in this one process
+  tmanager work gauntlet.toml --affinity 3       # this worker and its engines on CPU 3
 """
 
 
@@ -31,6 +33,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "-c", "--concurrency", type=int, default=1, metavar="K",
         help="games played at once by this one process (its lanes share engines, claims' heartbeat and stop)",
     )
+    parser.add_argument(
+        "--affinity", metavar="CPUS", default=None,
+        help="bind this worker and its engines to CPUS (0,2,4-7): one for each game at once, as fastchess's "
+        "-use-affinity",
+    )
     parser.add_argument("--log", type=Path, default=None, help="append log lines to this file instead of stderr")
     parser.add_argument("-q", "--quiet", action="store_true", help="log warnings only")
     parser.add_argument(
@@ -40,6 +47,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def command(args: argparse.Namespace) -> int:
+    if args.affinity is not None:
+        cpus = affinity.parse(args.affinity)
+        affinity.check(cpus, games=args.concurrency)
+        affinity.bind(cpus)  # the engines, started later, inherit it
     setup_logging(args.log, quiet=args.quiet)
     played, stopped = work(args.file, max_games=args.games, log_engines=args.log_engines, concurrency=args.concurrency)
     # On stdout: under `run` (which stops its workers itself) it goes nowhere.
