@@ -15,9 +15,9 @@ move, 16 MB hash, no book, two games at a time (--concurrency).
   name=a -engine cmd=stockfish name=b -each tc=inf nodes=1000 option.Hash=16
   -rounds N/2 -games 2 -concurrency C -pgnout file=…``.
 
-With ``--affinity`` each game at a time is bound to a CPU of its own, with its
-engines: ``tmanager run --affinity``, ``fastchess -use-affinity``, and each
-process of the naive loop binds itself before it starts its engines.
+With ``--affinity``, ``tmanager run --affinity`` and ``fastchess
+-use-affinity`` run too (each game at a time bound to a CPU of its own, with
+its engines), interleaved with the others and compared with each other.
 
 Each contender runs --repeat times, interleaved so that machine noise hits all
 alike. Wall time is measured around the run; CPU time is the user+system time
@@ -80,6 +80,7 @@ STOCKFISH = shutil.which("stockfish") or shutil.which("stockfish", path="/usr/ga
 NODES = 1000
 HASH_MB = 16
 TMANAGER = [sys.executable, "-m", "tmanager"]
+NAIVE, FASTCHESS = "naive python-chess loop", "fastchess"
 ENV = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
 _PR_SET_CHILD_SUBREAPER = 36
 
@@ -175,13 +176,8 @@ def pgn_plies(path: Path) -> int:
 # --- the naive loop ------------------------------------------------------------------------------
 
 
-def naive_games(
-    command: str, count: int, plies: multiprocessing.sharedctypes.Synchronized[int], cpu: int | None
-) -> None:
-    """One process of the naive loop: two engines, started once, for all ``count`` games; bound to ``cpu``
-    with its engines if one is given."""
-    if cpu is not None:
-        os.sched_setaffinity(0, {cpu})
+def naive_games(command: str, count: int, plies: multiprocessing.sharedctypes.Synchronized[int]) -> None:
+    """One process of the naive loop: two engines, started once, for all ``count`` games."""
     white = chess.engine.SimpleEngine.popen_uci(command)
     black = chess.engine.SimpleEngine.popen_uci(command)
     for engine in (white, black):
@@ -201,18 +197,12 @@ def naive_games(
         plies.value += played
 
 
-def run_naive(games: int, concurrency: int, stockfish: Path, *, pinned: bool) -> Run:
-    cpus = sorted(os.sched_getaffinity(0)) if pinned else []
-
+def run_naive(games: int, concurrency: int, stockfish: Path) -> Run:
     def run(directory: Path) -> tuple[int, Path | None]:
         plies = multiprocessing.Value("i", 0)
         shares = [games // concurrency + (i < games % concurrency) for i in range(concurrency)]
-        processes = [
-            multiprocessing.Process(
-                target=naive_games, args=(str(stockfish), share, plies, cpus[i % len(cpus)] if cpus else None)
-            )
-            for i, share in enumerate(shares)
-        ]
+        processes = [multiprocessing.Process(target=naive_games, args=(str(stockfish), share, plies))
+                     for share in shares]
         for process in processes:
             process.start()
         for process in processes:
@@ -273,8 +263,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="runs of each; medians are compared")
     parser.add_argument("--fastchess", type=Path, help="a fastchess binary, to compare with")
     parser.add_argument("--affinity", action="store_true",
-                        help="bind each game at a time to a CPU: tmanager run --affinity, fastchess -use-affinity, "
-                             "each process of the naive loop bound with its engines")
+                        help="also tmanager run --affinity and fastchess -use-affinity (each game at a time bound "
+                             "to a CPU), compared with each other")
     args = parser.parse_args()
     libc = ctypes.CDLL(None, use_errno=True)
     libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
@@ -283,15 +273,13 @@ def main() -> None:
                    check=True, env=ENV)
     with tempfile.TemporaryDirectory() as scratch:
         engines = EngineTimes(Path(scratch))
-        pinned = args.affinity
-        contenders: dict[str, Run] = {
-            f"tmanager run --workers {args.concurrency}" + " --affinity" * pinned:
-                run_tmanager(args.games, args.concurrency, engines.command, pinned=pinned),
-            "naive python-chess loop" + " (bound)" * pinned:
-                run_naive(args.games, args.concurrency, engines.command, pinned=pinned),
-        }
-        if args.fastchess:
-            contenders["fastchess" + " -use-affinity" * pinned] = run_fastchess(
+        ours = f"tmanager run --workers {args.concurrency}"
+        contenders: dict[str, Run] = {ours: run_tmanager(args.games, args.concurrency, engines.command, pinned=False)}
+        if args.affinity:
+            contenders[f"{ours} --affinity"] = run_tmanager(args.games, args.concurrency, engines.command, pinned=True)
+        contenders[NAIVE] = run_naive(args.games, args.concurrency, engines.command)
+        for pinned in (False, True)[: 1 + args.affinity] if args.fastchess else ():
+            contenders[FASTCHESS + " -use-affinity" * pinned] = run_fastchess(
                 args.fastchess.resolve(), args.games, args.concurrency, engines.command, pinned=pinned
             )
         results = play(contenders, games=args.games, concurrency=args.concurrency, repeat=args.repeat,
@@ -303,11 +291,10 @@ def play(
     contenders: dict[str, Run], *, games: int, concurrency: int, repeat: int, engines: EngineTimes
 ) -> dict[str, list[Measured]]:
     results: dict[str, list[Measured]] = {name: [] for name in contenders}
-    ours = next(iter(contenders))
     for round_ in range(repeat):  # interleaved, so that machine noise hits all alike
         for name, run in contenders.items():
             with tempfile.TemporaryDirectory() as tmp:
-                if name == ours:
+                if name.startswith("tmanager"):
                     new_tourney(Path(tmp), games)
                 m = measure(run, Path(tmp), engines)
             if engines.exited() != 2 * concurrency:  # each game at a time has its two engines
@@ -326,20 +313,25 @@ def summarise(results: dict[str, list[Measured]], *, games: int, concurrency: in
     ours = names[0]
     print(f"\n{games} games, Stockfish nodes={NODES}, Hash={HASH_MB}, concurrency {concurrency}, "
           f"medians of {repeat} runs; tmanager's workers on {eventloop.kind()}'s event loop")
-    print(f"  {'':34s} {'wall':>8s} {'CPU':>8s} {'last game':>10s} {'engines':>8s} {'manager':>8s} "
+    print(f"  {'':38s} {'wall':>8s} {'CPU':>8s} {'last game':>10s} {'engines':>8s} {'manager':>8s} "
           f"{'floor':>7s} {'wall / floor':>12s} {'last / floor':>12s}")
     for name in names:
         wall, cpu, last, engines = (median(name, f) for f in ("wall", "cpu", "last_game", "engines_cpu"))
         manager = statistics.median(m.cpu - m.engines_cpu for m in results[name])
         floor = engines / min(concurrency, os.cpu_count() or 1)
-        print(f"  {name:34s} {wall:7.2f}s {cpu:7.2f}s {last:9.2f}s {engines:7.2f}s {manager:7.2f}s "
+        print(f"  {name:38s} {wall:7.2f}s {cpu:7.2f}s {last:9.2f}s {engines:7.2f}s {manager:7.2f}s "
               f"{floor:6.2f}s {wall / floor:12.2f} {last / floor:12.2f}")
-    goals = {"fastchess": "goals: wall <= 1.10, CPU <= 1.25", "naive python-chess loop": "goal: <= 0.60"}
-    for other in names[1:]:
-        goal = goals[other.split(" -")[0].removesuffix(" (bound)")]
-        label = f"ratio tmanager / {other.split()[0]}"
-        ratios = [median(ours, f) / median(other, f) for f in ("wall", "cpu", "last_game")]
-        print(f"  {label:34s} {ratios[0]:7.2f}  {ratios[1]:7.2f}  {ratios[2]:9.2f}   ({goal})")
+    pinned = next((name for name in names if name.endswith("--affinity")), None)
+    comparisons = [
+        (ours, FASTCHESS, "tmanager / fastchess", "goals: wall <= 1.10, CPU <= 1.25"),
+        (pinned, f"{FASTCHESS} -use-affinity", "tmanager / fastchess, both bound", "--affinity, -use-affinity"),
+        (ours, NAIVE, "tmanager / naive", "goal: <= 0.60"),
+        (pinned, ours, "tmanager bound / unbound", "what --affinity changes"),
+    ]
+    for mine, other, label, goal in comparisons:
+        if mine in results and other in results:
+            ratios = [median(mine, f) / median(other, f) for f in ("wall", "cpu", "last_game")]
+            print(f"  {'ratio ' + label:38s} {ratios[0]:7.2f}  {ratios[1]:7.2f}  {ratios[2]:9.2f}   ({goal})")
     print("  floor: the engines' CPU time over the games played at a time, or the cores if fewer: the wall time of\n"
           "  a manager that costs nothing and never keeps an engine waiting; goal: the last game within 1.10 x it")
 
