@@ -68,6 +68,7 @@ def test_a_worker_with_affinity_starts_its_engines_on_its_cpus(tmp_path: Path) -
     assert "4 game(s) played" in played.stdout
     (cpus,) = engines_by_worker(record).values()  # one worker, its two engines kept for all four games
     assert cpus == {cpu}
+    assert f"INFO bound to CPUs {cpu}, with the engines it starts" in (tmp_path / "w.log").read_text()
 
 
 @two_cpus

@@ -47,11 +47,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def command(args: argparse.Namespace) -> int:
-    if args.affinity is not None:
-        cpus = affinity.parse(args.affinity)
+    cpus = None if args.affinity is None else affinity.parse(args.affinity)
+    if cpus is not None:
         affinity.check(cpus, games=args.concurrency)
-        affinity.bind(cpus)  # the engines, started later, inherit it
     setup_logging(args.log, quiet=args.quiet)
+    if cpus is not None:
+        affinity.bind(cpus)  # the engines, started later, inherit it
     played, stopped = work(args.file, max_games=args.games, log_engines=args.log_engines, concurrency=args.concurrency)
     # On stdout: under `run` (which stops its workers itself) it goes nowhere.
     print(f"{played} game(s) played" + ("; stopped by a signal, its game given back" if stopped else ""))

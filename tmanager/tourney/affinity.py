@@ -14,12 +14,15 @@ such a worker more CPUs than games).
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Sequence
 
 from tmanager.errors import ConfigError
 
 FIELD = "--affinity"
+
+log = logging.getLogger(__name__)
 
 
 def parse(text: str) -> tuple[int, ...]:
@@ -72,8 +75,13 @@ def share(cpus: Sequence[int], lanes: Sequence[int]) -> list[tuple[int, ...]]:
 
 
 def bind(cpus: Sequence[int]) -> None:
-    """Bind this process, and every process it starts from now on, to ``cpus``."""
-    os.sched_setaffinity(0, cpus)
+    """Bind this process, and every process it starts from now on (engines, hooks), to ``cpus``."""
+    try:
+        os.sched_setaffinity(0, cpus)
+    except OSError as exc:  # a CPU taken offline since the check
+        raise ConfigError(f"cannot bind to CPUs {format_cpus(cpus)}: {exc.strerror}", field=FIELD,
+                          hint="choose CPUs this process may run on") from None
+    log.info("bound to CPUs %s, with the engines it starts", format_cpus(cpus))
 
 
 def format_cpus(cpus: Sequence[int]) -> str:
