@@ -25,7 +25,8 @@ def test_cpus_are_read_and_written_as_taskset_writes_them() -> None:
     assert affinity.format_cpus((3, 1, 2)) == "3,1-2"
     assert affinity.share((0, 1, 2, 3, 4), [2, 1, 2]) == [(0, 1), (2,), (3, 4)]
     for text, message in [("x", "'x' is not a list of CPUs"), ("1-0", "'1-0' is not a range of CPUs"),
-                          ("-1", "'-1' is not a list of CPUs"), ("", "'' is not a list of CPUs")]:
+                          ("-1", "'-1' is not a list of CPUs"), ("", "'' is not a list of CPUs"),
+                          ("0-99999999999", "CPU 99999999999 does not exist")]:
         with pytest.raises(ConfigError, match=message):
             affinity.parse(text)
 

@@ -21,6 +21,8 @@ from collections.abc import Sequence
 from tmanager.errors import ConfigError
 
 FIELD = "--affinity"
+#: The highest CPU number Linux gives (its CONFIG_NR_CPUS is at most 8192).
+MAX_CPU = 8191
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +40,8 @@ def parse(text: str) -> tuple[int, ...]:
         if low < 0 or high < low:
             raise ConfigError(f"{part.strip()!r} is not a range of CPUs", field=FIELD,
                               hint="such as 4-7, from the lower to the higher")
+        if high > MAX_CPU:
+            raise ConfigError(f"CPU {high} does not exist", field=FIELD, hint=f"Linux numbers them up to {MAX_CPU}")
         cpus.update(dict.fromkeys(range(low, high + 1)))
     return tuple(cpus)
 
