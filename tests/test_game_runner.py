@@ -145,7 +145,6 @@ def test_an_engine_late_on_time_is_kept_for_the_next_game_only_if_it_still_answe
         assert after_first == after_second == set(), "an engine that does not answer was kept"
 
 
-
 def _engines_running(mark: str) -> set[int]:
     """This process's engines whose command line holds ``mark``."""
     return {p.pid for p in psutil.Process().children(recursive=True) if mark in " ".join(p.cmdline())}
@@ -188,6 +187,7 @@ def test_an_engine_that_never_gets_ready_loses_before_its_first_move_and_is_not_
     assert record.reason == f"{side}'s engine did not answer isready in 0.5 s"
     assert record.faults == {loser: "handshake"}
     assert still == kept
+
 
 @pytest.mark.parametrize(
     ("variant", "fen", "result", "reason"),
