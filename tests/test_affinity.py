@@ -93,7 +93,7 @@ def test_run_with_affinity_gives_each_worker_a_cpu_of_its_own(tmp_path: Path) ->
     ("args", "message"),
     [
         (["work", "--affinity", "4096"], "--affinity: CPU 4096 is not available to this process (it may run on "),
-        (["work", "--affinity", "0", "--concurrency", "2"],
+        (["work", "--affinity", str(CPUS[0]), "--concurrency", "2"],
          "--affinity: 2 games at once need 2 CPUs, 1 given (give more CPUs, or play fewer games at once)"),
         (["run", "--workers", str(len(CPUS) + 1), "--affinity"],
          f"--affinity: {len(CPUS) + 1} games at once need {len(CPUS) + 1} CPUs, {len(CPUS)} given"),
