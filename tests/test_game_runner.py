@@ -112,6 +112,10 @@ def test_time_loss_says_by_how_much(fault: str) -> None:
     assert record.oversteps["Good"] < 0
 
 
+def _engines_running(mark: str) -> set[int]:
+    """This process's engines whose command line holds ``mark``."""
+    return {p.pid for p in psutil.Process().children(recursive=True) if mark in " ".join(p.cmdline())}
+
 
 @pytest.mark.parametrize(("fault", "kept"), [("fault-slow", True), ("fault-stall", False)])
 def test_an_engine_late_on_time_is_kept_for_the_next_game_only_if_it_still_answers(fault: str, kept: bool) -> None:
@@ -121,8 +125,7 @@ def test_an_engine_late_on_time_is_kept_for_the_next_game_only_if_it_still_answe
     limits = TimeControl.parse("0.4+0")
 
     def bad_engines() -> set[int]:
-        mark = f"--fault {fault.removeprefix('fault-')}"
-        return {p.pid for p in psutil.Process().children(recursive=True) if mark in " ".join(p.cmdline())}
+        return _engines_running(f"--fault {fault.removeprefix('fault-')}")
 
     async def main() -> list[set[int]]:
         pool = EnginePool()
@@ -143,11 +146,6 @@ def test_an_engine_late_on_time_is_kept_for_the_next_game_only_if_it_still_answe
         assert len(after_first) == 1 and after_second == after_first, "the late engine was restarted"
     else:
         assert after_first == after_second == set(), "an engine that does not answer was kept"
-
-
-def _engines_running(mark: str) -> set[int]:
-    """This process's engines whose command line holds ``mark``."""
-    return {p.pid for p in psutil.Process().children(recursive=True) if mark in " ".join(p.cmdline())}
 
 
 @pytest.mark.parametrize(
