@@ -278,10 +278,13 @@ def main() -> None:
         if args.affinity:
             contenders[f"{ours} --affinity"] = run_tmanager(args.games, args.concurrency, engines.command, pinned=True)
         contenders[NAIVE] = run_naive(args.games, args.concurrency, engines.command)
-        for pinned in (False, True)[: 1 + args.affinity] if args.fastchess else ():
-            contenders[FASTCHESS + " -use-affinity" * pinned] = run_fastchess(
-                args.fastchess.resolve(), args.games, args.concurrency, engines.command, pinned=pinned
-            )
+        if args.fastchess:
+            binary = args.fastchess.resolve()
+            contenders[FASTCHESS] = run_fastchess(binary, args.games, args.concurrency, engines.command, pinned=False)
+            if args.affinity:
+                contenders[f"{FASTCHESS} -use-affinity"] = run_fastchess(
+                    binary, args.games, args.concurrency, engines.command, pinned=True
+                )
         results = play(contenders, games=args.games, concurrency=args.concurrency, repeat=args.repeat,
                        engines=engines)
     summarise(results, games=args.games, concurrency=args.concurrency, repeat=args.repeat)
@@ -321,7 +324,7 @@ def summarise(results: dict[str, list[Measured]], *, games: int, concurrency: in
         floor = engines / min(concurrency, os.cpu_count() or 1)
         print(f"  {name:38s} {wall:7.2f}s {cpu:7.2f}s {last:9.2f}s {engines:7.2f}s {manager:7.2f}s "
               f"{floor:6.2f}s {wall / floor:12.2f} {last / floor:12.2f}")
-    pinned = next((name for name in names if name.endswith("--affinity")), None)
+    pinned = f"{ours} --affinity"
     comparisons = [
         (ours, FASTCHESS, "tmanager / fastchess", "goals: wall <= 1.10, CPU <= 1.25"),
         (pinned, f"{FASTCHESS} -use-affinity", "tmanager / fastchess, both bound", "--affinity, -use-affinity"),
