@@ -5,6 +5,7 @@ process that was killed), and the worker's own bookkeeping."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import signal
 import subprocess
 import sys
@@ -16,7 +17,10 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import run_async
-from tmanager.tourney.play import RELEASE_SPREAD, RELEASE_STEP, SETTLE_SECONDS, EnginePool
+from tests.test_game_runner import spec
+from tmanager.core.timecontrol import TimeControl
+from tmanager.tourney.adjudication import Adjudication
+from tmanager.tourney.play import RELEASE_SPREAD, RELEASE_STEP, SETTLE_SECONDS, EnginePool, GameSpec, play_game
 from tmanager.tourney.starts import HostStarts, Wait
 from tmanager.tourney.worker import BookkeepingThread
 
@@ -63,6 +67,31 @@ def test_a_game_waits_until_the_other_processes_engines_have_started(
             end_its_starts(other)
             assert await asyncio.to_thread(other.stdout.readline) == "started\n"  # type: ignore[union-attr]
             await asyncio.wait_for(waiting, timeout=10)
+        finally:
+            await pool.close()
+
+    run_async(main())
+
+
+@pytest.mark.parametrize(("tc", "waits"), [("inf", False), ("10+0.1", True)], ids=["nodes alone", "a clock"])
+def test_only_a_game_with_clocks_waits_for_the_engines_starting_elsewhere(
+    elsewhere: tuple[Path, subprocess.Popen[str]], tc: str, waits: bool
+) -> None:
+    gate, other = elsewhere
+    engine = spec("greedy-uci", "Greedy")
+    limits = TimeControl.parse(tc, nodes=1000)
+    game = GameSpec(white=engine, black=dataclasses.replace(engine, name="Other"), white_limits=limits,
+                    black_limits=limits, adjudication=Adjudication(max_moves=5))
+
+    async def main() -> None:
+        pool = EnginePool(host_starts=HostStarts(gate))
+        try:
+            playing = asyncio.create_task(play_game(game, pool))
+            done, _ = await asyncio.wait([playing], timeout=3)
+            assert bool(done) is not waits
+            end_its_starts(other)
+            record = await asyncio.wait_for(playing, timeout=10)
+            assert record.plies == 10
         finally:
             await pool.close()
 

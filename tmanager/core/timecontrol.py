@@ -41,6 +41,12 @@ class TimeControl:
     def has_clock(self) -> bool:
         return self.base > 0
 
+    @property
+    def is_timed(self) -> bool:
+        """Whether the side's thinking time is limited (a clock or a time per move): then a machine
+        short of cores costs it moves, or the game on time, and when its clock starts matters."""
+        return self.has_clock or self.move_time is not None
+
     @classmethod
     def parse(
         cls,

@@ -777,7 +777,10 @@ async def play_game(
                 if log is not None:  # an engine kept from an earlier game said nothing while acquired
                     log.names[id(engine.protocol)] = specs[color].name
                 _check_variant(engine, board)
-            await pool.quiet()
+            if spec.white_limits.is_timed or spec.black_limits.is_timed:
+                # Only a clock is hurt by the engines starting elsewhere; a game of nodes or depth alone
+                # plays the same moves however loaded the cores are, and starts at once.
+                await pool.quiet()
             await _ready_both(engines, healthy, game_id)
             ending = _rules_outcome(board, repetitions.now(board)) or adjudicator.verdict(board)
             if ending is not None:

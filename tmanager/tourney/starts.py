@@ -18,6 +18,9 @@ at a run's start every process starts its engines, and on a small machine that
 storm lasts seconds; later games, once this process has waited once, wait at
 most :data:`WAIT_SECONDS`. Where the file cannot be opened, there is no gate.
 
+Only clocks need the gate: a game of nodes or depth alone plays the same moves
+on busy cores, and starts without asking (:func:`~tmanager.tourney.play.play_game`).
+
 What it does not know: engines started by other programs, or by tmanager
 processes of other users.
 """
