@@ -31,8 +31,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from tmanager.core import crosstable
-from tmanager.core.crosstable import Crosstable
 from tmanager.core.results import Result
 from tmanager.core.schedule import Gauntlet, RoundRobin, Schedule, ScheduledGame, SwissSchedule
 from tmanager.core.sprt import MatchState, Verdict, match_state
@@ -345,6 +343,8 @@ class Tourney:
         pairs as :meth:`match_state` counts them, without an object per game (a
         million of them would cost seconds and hundreds of megabytes).
         """
+
+        from tmanager.core import crosstable  # here: a worker never renders one, and saves importing it
 
         title = self.settings.name
         if self.finished_count <= GAME_BY_GAME:
