@@ -4,11 +4,13 @@ twice, hooks once, kill -9 and SIGTERM of a process of several lanes, how `run -
 from __future__ import annotations
 
 import asyncio
+import functools
 import re
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -216,18 +218,19 @@ def test_a_start_storm_of_32_games_has_no_handshake_fault(tmp_path: Path) -> Non
     assert all(set(counts) <= {"worst overstep ms"} for counts in faults.values()), faults
 
 
-def test_waiting_lanes_take_turns_and_a_lane_that_found_a_game_passes_the_turn_on() -> None:
+def test_waiting_lanes_take_turns_and_a_lane_that_found_a_game_passes_the_turn_on(tmp_path: Path) -> None:
     from tmanager.tourney.worker import WaitingLanes
 
     async def main() -> None:
-        waiting = WaitingLanes()
-        lanes = [asyncio.create_task(waiting.turn()) for _ in range(3)]
+        waiting = WaitingLanes(functools.partial(store.stamp, tmp_path / "t.toml"))
+        seen = waiting.stamp()
+        lanes = [asyncio.create_task(waiting.turn(seen)) for _ in range(3)]
         done, _ = await asyncio.wait(lanes, return_when=asyncio.FIRST_COMPLETED)
         assert done == {lanes[0]}  # one claim a tick, by the lane that has waited longest
         waiting.pass_on()  # its claim found a game: the next lane claims at once, not at the next tick
         await asyncio.sleep(0)
         assert lanes[1].done() and not lanes[2].done()
-        later = asyncio.create_task(waiting.turn())  # a lane that comes to wait now waits behind lanes[2]
+        later = asyncio.create_task(waiting.turn(seen))  # a lane that comes to wait now waits behind lanes[2]
         await asyncio.wait([lanes[2], later], return_when=asyncio.FIRST_COMPLETED)
         assert lanes[2].done() and not later.done()
         waiting.pass_on()
@@ -235,3 +238,39 @@ def test_waiting_lanes_take_turns_and_a_lane_that_found_a_game_passes_the_turn_o
         assert later.done()
 
     run_async(asyncio.wait_for(main(), timeout=10))
+
+
+def test_a_waiting_lane_claims_again_as_soon_as_the_tourney_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tmanager.tourney import worker
+
+    poll = 2.0  # long, so that "at once" and "at the next tick" cannot be confused on a loaded machine
+    monkeypatch.setattr(worker, "POLL_SECONDS", poll)
+    path = tmp_path / "t.toml"
+    path.write_text("")
+
+    def change() -> None:  # what another worker's transaction does: a line appended to the journal
+        with store.journal_path(path).open("a") as journal:
+            journal.write("{}\n")
+
+    async def waited(waiting: worker.WaitingLanes, since: object, *, then: Callable[[], object] | None = None) -> float:
+        began = time.monotonic()
+        turn = asyncio.create_task(waiting.turn(since))
+        if then is not None:
+            await asyncio.sleep(0.1)
+            then()
+        await turn
+        return time.monotonic() - began
+
+    async def main() -> None:
+        waiting = worker.WaitingLanes(functools.partial(store.stamp, path))
+        assert await waited(waiting, waiting.stamp()) >= poll  # nothing changed: the next tick
+        assert await waited(waiting, waiting.stamp(), then=change) < poll / 2
+        seen = waiting.stamp()
+        change()  # while the lane's claim ran: it may have read the file before the change
+        assert await waited(waiting, seen) < poll / 2
+        hand_edit = functools.partial(path.write_text, "[tourney]\n")
+        assert await waited(waiting, waiting.stamp(), then=hand_edit) < poll / 2
+
+    run_async(asyncio.wait_for(main(), timeout=30))

@@ -60,6 +60,7 @@ import tomli_w
 from tmanager.errors import ConfigError, StateError
 from tmanager.files import (
     LOCK_TIMEOUT,
+    Stamp,
     append_line,
     atomic_write,
     decode,
@@ -69,6 +70,7 @@ from tmanager.files import (
     read_bytes,
     write_at,
 )
+from tmanager.files import stamp as file_stamp
 from tmanager.tourney.model import (
     OWNED_SECTIONS,
     UNPLAYED,
@@ -101,6 +103,13 @@ _JOURNAL_HEAD = 256
 def journal_path(path: Path) -> Path:
     """The journal beside tourney file ``path``."""
     return path.with_name(f".{path.name}.journal")
+
+
+def stamp(path: Path) -> tuple[Stamp, Stamp]:
+    """What every change of tourney file ``path`` changes, without the lock or a read: the stamps of the
+    file (a hand edit) and of its journal (every transaction that changes something appends to it or
+    replaces it)."""
+    return file_stamp(path), file_stamp(journal_path(path))
 
 
 def split(text: str) -> tuple[str, str]:

@@ -65,8 +65,12 @@ log = logging.getLogger("tmanager")
 
 _R = TypeVar("_R")
 
-#: How often one of a worker's waiting lanes claims again.
+#: How often one of a worker's waiting lanes claims again when the tourney has not changed (a claim may
+#: have gone stale with its owner, which changes nothing in the file).
 POLL_SECONDS = 0.25
+#: How often a worker whose lanes wait looks whether the tourney changed (two ``stat`` calls, no lock): a
+#: game recorded elsewhere, the round's last, or the tourney's, lets a lane claim at once.
+WATCH_SECONDS = 0.02
 #: Seconds a worker's transaction waits for the lock before it tries again (so a stop is prompt).
 LOCK_POLL = 1.0
 #: Seconds between warnings while the lock stays taken (a process stopped while holding it).
@@ -409,23 +413,32 @@ class WaitingLanes:
     """The lanes of a worker that wait for a game to be free (a sync barrier, a Swiss round, others'
     games), taking turns to claim again.
 
-    Every :data:`POLL_SECONDS` the lane that has waited longest claims again: a game may have been
-    freed meanwhile (a round recorded, a game given back, a claim gone stale with its owner). A
-    lane whose claim found a game, or the end of the tourney, hands the turn on at once
-    (:meth:`pass_on`), since there may be more for the others. So a change wakes as many lanes as it
-    has games for, and one more; were every waiting lane to claim again at each change, the end of a
-    tourney of 256 games at once would make hundreds of claims a second, each under the one lock.
+    When the tourney changes (``stamp`` says so, looked at every :data:`WATCH_SECONDS`), or else every
+    :data:`POLL_SECONDS`, the lane that has waited longest claims again: a game may have been freed
+    meanwhile (a round recorded, a game given back, a claim gone stale with its owner). A lane whose
+    claim found a game, or the end of the tourney, hands the turn on at once (:meth:`pass_on`), since
+    there may be more for the others. So a change wakes as many lanes as it has games for, and one
+    more; were every waiting lane to claim again at each change, the end of a tourney of 256 games at
+    once would make hundreds of claims a second, each under the one lock.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, stamp: Callable[[], object]) -> None:
+        self._stamp = stamp
         self._waiting: dict[asyncio.Future[None], None] = {}  # in the order the lanes came
         self._ticker: asyncio.Task[None] | None = None
+        self._seen: object = None  # the tourney's stamp when a lane last got its turn
 
-    async def turn(self) -> None:
-        """Return when it is this lane's turn to claim again."""
+    def stamp(self) -> object:
+        """The tourney's stamp now: take it before a claim, and wait with it (:meth:`turn`)."""
+        return self._stamp()
+
+    async def turn(self, since: object) -> None:
+        """Return when it is this lane's turn to claim again; ``since`` is the :meth:`stamp` taken before
+        its claim that found nothing, so that a change during that claim is not missed."""
         wake = asyncio.get_running_loop().create_future()
         self._waiting[wake] = None
         if self._ticker is None or self._ticker.done():
+            self._seen = since
             self._ticker = asyncio.create_task(self._tick())
         try:
             await wake
@@ -441,9 +454,16 @@ class WaitingLanes:
             return
 
     async def _tick(self) -> None:
+        loop = asyncio.get_running_loop()
+        due = loop.time() + POLL_SECONDS
         while self._waiting:
-            await asyncio.sleep(POLL_SECONDS)
-            self.pass_on()
+            await asyncio.sleep(WATCH_SECONDS)
+            now = self._stamp()
+            if now != self._seen or loop.time() >= due:
+                # The lane woken claims after this look: only a later change wakes another.
+                self._seen = now
+                due = loop.time() + POLL_SECONDS
+                self.pass_on()
 
 
 class Worker:
@@ -470,7 +490,7 @@ class Worker:
         self.bookkeeping_idle = asyncio.Event()  # cleared by a BookkeepingThread (work() makes one) while it works
         self.bookkeeping_idle.set()
         self.pool = EnginePool(settled=self.bookkeeping_idle)
-        self.waiting = WaitingLanes()
+        self.waiting = WaitingLanes(functools.partial(store.stamp, self.path))
         self.make_lane: Callable[[Worker], Lane] = lane or Lane
         self.lanes: list[Lane] = []
         self.tasks: list[asyncio.Task[int]] = []
@@ -760,6 +780,7 @@ class Lane:
         worker = self.worker
         while not worker.retire(self):
             worker.claimed += 1
+            seen = worker.waiting.stamp()
             # What a claim cut short by a stop took must be known, so that the clean stop can give it back.
             choice = await transact(worker.claim, settled=self._remember)
             if not isinstance(choice, str):
@@ -769,7 +790,7 @@ class Lane:
             if choice == DONE:
                 break
             worker.hooks_due()  # others' hooks may be what keeps the tourney open
-            await worker.waiting.turn()
+            await worker.waiting.turn(seen)
         worker.waiting.pass_on()  # the tourney is done, or lanes retire: the next waiting lane sees it at once
         return DONE
 
