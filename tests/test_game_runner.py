@@ -370,6 +370,39 @@ def test_engine_log_has_every_line_to_and_from_each_engine(tmp_path: Path) -> No
     assert logging.getLogger("chess.engine").level == logging.NOTSET
 
 
+def test_a_kept_engine_gets_ready_for_its_next_game_as_soon_as_its_game_ends(tmp_path: Path) -> None:
+    """``ucinewgame`` and ``isready`` go to the engines kept when their game ends, while their worker records
+    it, so that the next game begins with ``position`` and ``go``; after a game with an engine log, they go
+    at the next game's start instead, and that game's log holds them."""
+    logs = [tmp_path / f"game{n}.log" for n in range(3)]
+    white = spec("greedy-uci", "W")
+    limits = TimeControl.parse("5+0.05")
+    game = GameSpec(white=white, black=dataclasses.replace(white, name="B"), white_limits=limits, black_limits=limits,
+                    adjudication=Adjudication(max_moves=3))
+
+    async def main() -> list[GameRecord]:
+        pool = EnginePool()
+        try:
+            return [await play_game(dataclasses.replace(game, engine_log=str(log) if n else ""), pool)
+                    for n, log in enumerate(logs)]
+        finally:
+            await pool.close()
+
+    records = run_async(main())
+    assert [record.plies for record in records] == [6, 6, 6]
+
+    def sent(log: Path, name: str) -> list[str]:
+        return [text for _, who, arrow, text in engine_log_lines(log) if who == name and arrow == "<---"]
+
+    assert not logs[0].exists()
+    for log in logs[1:]:
+        assert next(text for text in sent(log, "W") if text.startswith("position")) == "position startpos"
+    for name in ("W", "B"):
+        commands = [text.split()[0] for text in sent(logs[1], name)]
+        assert commands[:2] == ["position", "go"] and "ucinewgame" not in commands, "got ready as its game began"
+        assert [text.split()[0] for text in sent(logs[2], name)][:4] == ["ucinewgame", "isready", "position", "go"]
+
+
 def test_engine_log_names_an_engine_that_fails_its_handshake(tmp_path: Path) -> None:
     log = tmp_path / "game.log"
     record = play(spec("fault-no-handshake", "Mute"), spec("random-uci", "Good"), engine_log=str(log))

@@ -168,6 +168,7 @@ class Engine:
         self.transport = transport
         self.protocol = protocol
         self.pid = transport.get_pid()
+        self._getting_ready: asyncio.Task[None] | None = None  # begun by get_ready(), awaited by ready()
 
     @classmethod
     async def start(cls, spec: EngineSpec) -> Engine:
@@ -203,6 +204,32 @@ class Engine:
         if isinstance(self.protocol, UciEngine) and not self.spec.ponder:
             return await self.protocol.play_on(board, limit, game=game, info=info)
         return await self.protocol.play(board, limit, game=game, info=info, ponder=self.spec.ponder)
+
+    @property
+    def starts_each_game(self) -> bool:
+        """Whether the engine is told of each new game before its first move (``ucinewgame``, ``isready``:
+        a UCI engine played through :meth:`UciEngine.play_on`); python-chess's ``play`` tells the others
+        with that move."""
+        return isinstance(self.protocol, UciEngine) and not self.spec.ponder
+
+    def get_ready(self) -> None:
+        """Begin :meth:`ready`'s work for the engine's next game now: the engine clears its hash for it
+        while its worker records the game just played, not while the next game waits."""
+        if self.starts_each_game and self._getting_ready is None:
+            assert isinstance(self.protocol, UciEngine)
+            self._getting_ready = asyncio.create_task(self.protocol.new_game(object()))
+
+    async def ready(self, game: object) -> None:
+        """Be ready for ``game``'s first move: wait for what :meth:`get_ready` began, or do it now."""
+        if not self.starts_each_game:
+            return
+        assert isinstance(self.protocol, UciEngine)
+        begun, self._getting_ready = self._getting_ready, None
+        if begun is None:
+            await self.protocol.new_game(game)
+        else:
+            await begun
+            self.protocol.adopt_game(game)
 
     def answered_at(self, started: float) -> float:
         """When the engine's answer to a request sent at ``started`` was read (``time.monotonic()``): the
@@ -246,6 +273,10 @@ class Engine:
         self.transport.close()
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(asyncio.shield(self.protocol.returncode), timeout=2.0)
+        begun, self._getting_ready = self._getting_ready, None
+        if begun is not None:  # its outcome no longer matters, but is taken, so that nothing reports it lost
+            begun.cancel()
+            await asyncio.gather(begun, return_exceptions=True)
 
 
 async def _open(
@@ -354,9 +385,12 @@ class EnginePool:
         finally:
             self._holding -= 1
 
-    async def release(self, engine: Engine, *, healthy: bool) -> None:
-        """Keep a healthy engine for a next game, unless its spec asks for a restart."""
+    async def release(self, engine: Engine, *, healthy: bool, get_ready: bool = True) -> None:
+        """Keep a healthy engine for a next game, unless its spec asks for a restart; with ``get_ready``,
+        it begins to get ready for that game at once (:meth:`Engine.get_ready`)."""
         if healthy and not engine.spec.restart:
+            if get_ready:
+                engine.get_ready()
             self._idle.setdefault(repr(engine.spec), []).append(engine)
         else:
             await engine.close(healthy=healthy)
@@ -868,7 +902,8 @@ async def play_game(
     finally:
         adjudicator.close()
         for color, engine in engines.items():
-            await pool.release(engine, healthy=healthy[color])
+            # With an engine log, each game's log holds its own ucinewgame: its engines get ready at its start.
+            await pool.release(engine, healthy=healthy[color], get_ready=log is None)
         if own_pool:
             await pool.close()
         _GAME_LOG.reset(log_context)
@@ -972,14 +1007,11 @@ async def _ready_both(
 
 
 async def _ready(engine: Engine, color: chess.Color, game: object) -> None:
-    """Have a UCI engine start ``game`` (``ucinewgame``, ``isready``) before its clock runs, within its
-    ``handshake_timeout``: getting ready for a game is start-up, not thinking. Other engines start
-    their game with their first move (python-chess's ``play``)."""
-    if not isinstance(engine.protocol, UciEngine) or engine.spec.ponder:
-        return
+    """Have the engine ready for ``game`` (:meth:`Engine.ready`) before its clock runs, within its
+    ``handshake_timeout``: getting ready for a game is start-up, not thinking."""
     try:
         async with asyncio.timeout(engine.spec.handshake_timeout):
-            await engine.protocol.new_game(game)
+            await engine.ready(game)
     except TimeoutError:
         raise _not_started(color, f"did not answer isready in {engine.spec.handshake_timeout:g} s",
                            "handshake") from None

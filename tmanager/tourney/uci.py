@@ -77,6 +77,11 @@ class UciEngine(chess.engine.UciProtocol):
         :meth:`play_on` with the same ``game`` then sends ``position`` and ``go`` only."""
         await self.communicate(functools.partial(_NewGame, game=game))
 
+    def adopt_game(self, game: object) -> None:
+        """Make ``game`` the one the last :meth:`new_game` began, before it was known which game came
+        next: :meth:`play_on` then plays it without another ``ucinewgame``."""
+        self.game = game
+
     def _start_game(self, game: object) -> None:
         """``ucinewgame`` with the managed options set as ``play`` sets them for a move without pondering."""
         self.game = game
