@@ -6,9 +6,12 @@ import asyncio
 import contextlib
 import gc
 import os
+import shutil
+import subprocess
 import sys
 import threading
 import traceback
+from pathlib import Path
 
 import chess
 import chess.engine
@@ -189,3 +192,36 @@ def test_a_start_left_running_when_the_loop_shuts_down_ends_quietly_and_closes_i
     gc.collect()  # a file left open on a descriptor closed twice would be closed again here
     assert not errors
     assert {fd for fd in _engine_fds() if "pipe:" in fd} == pipes
+
+
+CLOSING = """
+import asyncio, sys
+import chess.engine
+from tmanager.tourney import eventloop, transport
+
+async def main() -> None:
+    for _ in range(5):
+        engine, protocol = await transport.popen(chess.engine.UciProtocol, ["cat"])
+        engine.close()
+        await protocol.returncode
+
+eventloop.run(main())
+"""
+
+
+@pytest.mark.skipif(shutil.which("strace") is None, reason="needs strace (tools/test.sh installs it)")
+def test_each_pipe_descriptor_is_closed_once(tmp_path: Path) -> None:
+    """uvloop closes a pipe's descriptor, then the file object it was given: the same number twice
+    (MagicStack/uvloop#763). A file the bookkeeping thread had opened in between under that number
+    lost its descriptor (a worker stopped on EBADF from its journal). Traced, no close fails."""
+    trace = tmp_path / "trace"
+    script = tmp_path / "closing.py"
+    script.write_text(CLOSING)
+    done = subprocess.run(["strace", "-f", "-e", "trace=close", "-o", str(trace), sys.executable, str(script)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    lines = trace.read_text().splitlines()
+    manager = lines[0].split()[0]  # the traced process; its engines are others
+    closes = [line for line in lines if line.split()[0] == manager and "close(" in line]
+    assert len(closes) > 20  # the trace saw the engines' pipes closed
+    assert [line for line in closes if "EBADF" in line] == []

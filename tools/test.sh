@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(stockfish fairymax gnuchess phalanx sjeng hoichess chromium)
+packages=(stockfish fairymax gnuchess phalanx sjeng hoichess chromium strace)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -33,6 +33,8 @@ from typing import IO, Any, TypeVar
 
 import chess.engine
 
+from tmanager.tourney import eventloop
+
 ProtocolT = TypeVar("ProtocolT", bound=chess.engine.Protocol)
 
 
@@ -81,6 +83,24 @@ async def popen(
     return transport, protocol
 
 
+def _for_loop(loop: asyncio.AbstractEventLoop, pipe: IO[bytes]) -> IO[bytes]:
+    """The file object of ``pipe`` to hand ``loop``'s pipe transport, which then owns the descriptor.
+
+    uvloop (0.23; MagicStack/uvloop#763) gives libuv the descriptor of the file object it gets, and
+    libuv closes it; then uvloop closes the file object too, and so the same number a second time.
+    Meanwhile the worker's bookkeeping thread may have opened the tourney's journal and been given
+    that number, which the second close then takes from it (and a write may land in another file).
+    So uvloop gets a duplicate of the descriptor, in a file object that never closes it: libuv
+    closes it, once; ``pipe`` itself is closed here, once. asyncio's transports close the file
+    object they get, and nothing else, so they get ``pipe``.
+    """
+    if eventloop.name(loop) != "uvloop":
+        return pipe
+    duplicate = os.dup(pipe.fileno())
+    pipe.close()
+    return open(duplicate, pipe.mode, buffering=0, closefd=False)
+
+
 class EngineTransport(asyncio.SubprocessTransport):
     """An engine process and its two pipes, for a python-chess protocol (see the module docstring)."""
 
@@ -127,8 +147,9 @@ class EngineTransport(asyncio.SubprocessTransport):
     async def _connect_pipes(self) -> None:
         process = self._process
         assert process.stdin is not None and process.stdout is not None
-        self._stdin, _ = await self._loop.connect_write_pipe(lambda: _Pipe(self, 0), process.stdin)
-        self._stdout, _ = await self._loop.connect_read_pipe(lambda: _Pipe(self, 1), process.stdout)
+        stdin, stdout = _for_loop(self._loop, process.stdin), _for_loop(self._loop, process.stdout)
+        self._stdin, _ = await self._loop.connect_write_pipe(lambda: _Pipe(self, 0), stdin)
+        self._stdout, _ = await self._loop.connect_read_pipe(lambda: _Pipe(self, 1), stdout)
 
     def _data_received(self, data: bytes) -> None:
         self.read_at = time.monotonic()
