@@ -147,8 +147,10 @@ class EngineTransport(asyncio.SubprocessTransport):
     async def _connect_pipes(self) -> None:
         process = self._process
         assert process.stdin is not None and process.stdout is not None
-        stdin, stdout = _for_loop(self._loop, process.stdin), _for_loop(self._loop, process.stdout)
+        # Each handed over just before its connection: one not yet handed is still closed by close().
+        stdin = _for_loop(self._loop, process.stdin)
         self._stdin, _ = await self._loop.connect_write_pipe(lambda: _Pipe(self, 0), stdin)
+        stdout = _for_loop(self._loop, process.stdout)
         self._stdout, _ = await self._loop.connect_read_pipe(lambda: _Pipe(self, 1), stdout)
 
     def _data_received(self, data: bytes) -> None:
