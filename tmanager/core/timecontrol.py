@@ -98,7 +98,7 @@ class TimeControl:
         for name, value in (("st", self.move_time), ("nodes", self.nodes), ("depth", self.depth)):
             if value is not None and (value <= 0 or (isinstance(value, float) and not math.isfinite(value))):
                 raise ConfigError(f"{name} must be positive, not {value}", field=name)
-        if not self.has_clock and self.move_time is None and self.nodes is None and self.depth is None:
+        if not self.is_timed and self.nodes is None and self.depth is None:
             raise ConfigError(
                 "no limit at all: with tc = \"inf\" engines would think for ever",
                 field="tc",

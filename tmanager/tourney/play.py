@@ -201,35 +201,37 @@ class Engine:
     ) -> chess.engine.PlayResult:
         """The engine's move in ``board``: ``game``'s board, moved on since this engine's previous move
         (see :meth:`UciEngine.play_on`)."""
-        if isinstance(self.protocol, UciEngine) and not self.spec.ponder:
-            return await self.protocol.play_on(board, limit, game=game, info=info)
+        uci = self._played_on
+        if uci is not None:
+            return await uci.play_on(board, limit, game=game, info=info)
         return await self.protocol.play(board, limit, game=game, info=info, ponder=self.spec.ponder)
 
     @property
-    def starts_each_game(self) -> bool:
-        """Whether the engine is told of each new game before its first move (``ucinewgame``, ``isready``:
-        a UCI engine played through :meth:`UciEngine.play_on`); python-chess's ``play`` tells the others
-        with that move."""
-        return isinstance(self.protocol, UciEngine) and not self.spec.ponder
+    def _played_on(self) -> UciEngine | None:
+        """The protocol, when moves go through :meth:`UciEngine.play_on` (a UCI engine that does not ponder),
+        which also tells the engine of each new game before its first move (``ucinewgame``, ``isready``);
+        ``None`` for python-chess's ``play``, which tells it with that move."""
+        protocol = self.protocol
+        return protocol if isinstance(protocol, UciEngine) and not self.spec.ponder else None
 
     def get_ready(self) -> None:
         """Begin :meth:`ready`'s work for the engine's next game now: the engine clears its hash for it
         while its worker records the game just played, not while the next game waits."""
-        if self.starts_each_game and self._getting_ready is None:
-            assert isinstance(self.protocol, UciEngine)
-            self._getting_ready = asyncio.create_task(self.protocol.new_game(object()))
+        uci = self._played_on
+        if uci is not None and self._getting_ready is None:
+            self._getting_ready = asyncio.create_task(uci.new_game(object()))
 
     async def ready(self, game: object) -> None:
         """Be ready for ``game``'s first move: wait for what :meth:`get_ready` began, or do it now."""
-        if not self.starts_each_game:
+        uci = self._played_on
+        if uci is None:
             return
-        assert isinstance(self.protocol, UciEngine)
         begun, self._getting_ready = self._getting_ready, None
         if begun is None:
-            await self.protocol.new_game(game)
+            await uci.new_game(game)
         else:
             await begun
-            self.protocol.adopt_game(game)
+            uci.adopt_game(game)
 
     def answered_at(self, started: float) -> float:
         """When the engine's answer to a request sent at ``started`` was read (``time.monotonic()``): the
