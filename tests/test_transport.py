@@ -19,6 +19,7 @@ import psutil
 import pytest
 
 from tests.conftest import run_async
+from tmanager.tourney import transport as transport_module
 from tmanager.tourney.engines import command_line, find_definition, load_definition
 from tmanager.tourney.transport import PIDFDS, popen
 from tmanager.tourney.uci import UciEngine
@@ -97,6 +98,32 @@ def test_an_engine_plays_quits_and_is_reaped_with_no_thread_and_no_descriptor_le
         transport.close()
         await asyncio.sleep(0)  # the closed pipe transports let go of their files at the next turn
         assert _engine_fds() == fds
+
+    run_async(main())
+
+
+def test_without_pidfds_an_engine_starts_through_the_loops_own_subprocess_transport(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Where the kernel gives no pidfds (macOS, Linux before 5.3, a sandbox that refuses them), engines
+    start through the event loop's ``subprocess_exec``: on uvloop not as python-chess's ``popen`` asks
+    (``process_group``, which uvloop refuses with a ValueError), in a process group of its own all the same."""
+    monkeypatch.setattr(transport_module, "PIDFDS", False)
+
+    async def main() -> None:
+        transport, engine = await popen(_Recording, _engine(), preexec_fn=lambda: os.nice(1))
+        pid = transport.get_pid()
+        assert os.getpgid(pid) == pid, "the engine leads a process group of its own"
+        assert psutil.Process(pid).nice() == os.nice(0) + 1, "the preexec_fn ran in the child"
+        await engine.initialize()
+        board, game = chess.Board(), object()
+        for _ in range(4):
+            result = await engine.play_on(board, chess.engine.Limit(nodes=1), game=game, info=chess.engine.INFO_NONE)
+            assert result.move in board.legal_moves
+            board.push(result.move)
+        await engine.quit()
+        assert await asyncio.wait_for(engine.returncode, 5) == 0
+        transport.close()
 
     run_async(main())
 
@@ -199,6 +226,8 @@ import asyncio, sys
 import chess.engine
 from tmanager.tourney import eventloop, transport
 
+transport.PIDFDS = True  # the test sets it: this kernel's pidfds, or the loop's own subprocess transport
+
 async def main() -> None:
     for _ in range(5):
         engine, protocol = await transport.popen(chess.engine.UciProtocol, ["cat"])
@@ -210,13 +239,14 @@ eventloop.run(main())
 
 
 @pytest.mark.skipif(shutil.which("strace") is None, reason="needs strace (tools/test.sh installs it)")
-def test_each_pipe_descriptor_is_closed_once(tmp_path: Path) -> None:
+@pytest.mark.parametrize("pidfds", [True, False], ids=["pidfds", "no-pidfds"])
+def test_each_pipe_descriptor_is_closed_once(tmp_path: Path, pidfds: bool) -> None:
     """uvloop closes a pipe's descriptor, then the file object it was given: the same number twice
     (MagicStack/uvloop#763). A file the bookkeeping thread had opened in between under that number
     lost its descriptor (a worker stopped on EBADF from its journal). Traced, no close fails."""
     trace = tmp_path / "trace"
     script = tmp_path / "closing.py"
-    script.write_text(CLOSING)
+    script.write_text(CLOSING.replace("PIDFDS = True", f"PIDFDS = {pidfds}"))
     done = subprocess.run(["strace", "-f", "-e", "trace=close", "-o", str(trace), sys.executable, str(script)],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr

@@ -9,7 +9,9 @@ times a move, so a worker turns its loop seven more times a move for nothing:
 transport, built from asyncio's public parts: ``subprocess.Popen``, the loop's
 pipe transports, whose reads go straight to the protocol, and a pidfd on the
 event loop that tells of the exit (Linux 5.3 and later; elsewhere :func:`popen`
-is python-chess's own ``popen``, over asyncio's ``subprocess_exec``).
+starts engines on the loop's own ``subprocess_exec``: through python-chess's
+``popen`` on asyncio's loop, directly on uvloop's, which refuses the
+``process_group`` that ``popen`` asks for).
 
 It knows only what engines need: the child's stdin and stdout are pipes, its
 stderr goes to a file or nowhere (never a pipe), and it leads a process group
@@ -60,9 +62,15 @@ async def popen(
 ) -> tuple[asyncio.SubprocessTransport, ProtocolT]:
     """Start ``command`` in a process group of its own, connected to a new ``protocol_class``, as
     ``protocol_class.popen(command, setpgrp=True, …)`` does; ``OSError`` when it cannot start."""
+    loop = asyncio.get_running_loop()
+    if not PIDFDS and eventloop.name(loop) == "uvloop":
+        # python-chess asks for process_group=0, which uvloop's subprocess_exec (0.23) refuses with a
+        # ValueError; a session of its own is also a process group of its own.
+        return await loop.subprocess_exec(
+            protocol_class, *command, cwd=cwd, stderr=stderr, preexec_fn=preexec_fn, start_new_session=True
+        )
     if not PIDFDS:
         return await protocol_class.popen(list(command), setpgrp=True, cwd=cwd, stderr=stderr, preexec_fn=preexec_fn)
-    loop = asyncio.get_running_loop()
     process = subprocess.Popen(
         list(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
         cwd=cwd, preexec_fn=preexec_fn, process_group=0, bufsize=0,
