@@ -229,7 +229,10 @@ def test_bad_options_are_config_errors(tmp_path: Path) -> None:
 
 def test_several_processes_give_the_same_table(tmp_path: Path) -> None:
     rng = random.Random(7)
-    games = [(*rng.sample(NAMES, 2), rng.choice(["1-0", "0-1", "1/2-1/2"]), str(i + 1)) for i in range(400)]
+    games = []
+    for i in range(400):
+        white, black = rng.sample(NAMES, 2)
+        games.append((white, black, rng.choice(["1-0", "0-1", "1/2-1/2"]), str(i + 1)))
     path = tmp_path / "many.pgn"
     path.write_text(_pgn(games) + _pgn([("Alpha", "Bravo", "*", "401")]))
     outputs = [run_cli("crosstable", path, "--format", "json", "--jobs", jobs) for jobs in ("1", "2")]

@@ -19,7 +19,11 @@ def make_event(tmp_path: Path, players: int = 6) -> Path:
     ev.create(path, ev.Event(name="Club Open", rounds=5, divisions=[ev.Division("Open")]))
     for i in range(1, players + 1):
         player = ev.Player(i, f"Name{i}, First", rating=2100 - 50 * i, team="Rooks" if i in (1, 4) else "")
-        ev.apply(path, lambda e, player=player: ev.add_player(e, e.division(), player))
+
+        def enter(e: ev.Event, player: ev.Player = player) -> list[str]:
+            return ev.add_player(e, e.division(), player)
+
+        ev.apply(path, enter)
     return path
 
 

@@ -15,9 +15,16 @@ def grow(path: Path, players: int) -> list[str]:
     texts = [path.read_text(encoding="utf-8")]
     for i in range(1, players + 1):
         player = ev.Player(i, f"Player{i:03d}, Test", rating=1500 + 7 * i)
-        ev.apply(path, lambda e, player=player: ev.add_player(e, e.division(), player))
+
+        def enter(e: ev.Event, player: ev.Player = player) -> list[str]:
+            return ev.add_player(e, e.division(), player)
+
+        def rate(e: ev.Event, i: int = i) -> list[str]:
+            return ev.edit_player(e.division(), e.division().player(i), {"rating": 1400 + i})
+
+        ev.apply(path, enter)
         texts.append(path.read_text(encoding="utf-8"))
-        ev.apply(path, lambda e, i=i: ev.edit_player(e.division(), e.division().player(i), {"rating": 1400 + i}))
+        ev.apply(path, rate)
         texts.append(path.read_text(encoding="utf-8"))
     return texts
 

@@ -23,6 +23,7 @@ from tests.conftest import run_cli
 from tests.test_web import CHROMIUM, CHROMIUM_ARGS, fetch, serve
 from tests.test_web_event import PASSWORD, Client, hidden, set_password
 from tmanager import events as ev
+from tmanager.core.results import Result
 from tmanager.events.model import Division, Event, Player
 from tmanager.events.registration import assign_start_numbers
 
@@ -57,7 +58,8 @@ def build_open(path: Path, rounds: int) -> None:
         if n:
             for b in d.round(n).boards:
                 x = rng.random() + (d.player(b.white).rating - d.player(b.black).rating) / 800
-                ev.set_result(e, d, n, b, "1-0" if x > 0.7 else "0-1" if x < 0.3 else "½-½")
+                result = Result.WHITE_WINS if x > 0.7 else Result.BLACK_WINS if x < 0.3 else Result.DRAW
+                ev.set_result(e, d, n, b, result)
         return ev.pair(e, d)
 
     for _ in range(rounds):

@@ -11,6 +11,7 @@ import pytest
 from tests.conftest import ROOT, run_cli
 from tests.test_event_scored import ok, refused
 from tmanager import events as ev
+from tmanager.core.results import Result
 from tmanager.errors import ConfigError
 from tmanager.formats import playercsv, ratinglist
 
@@ -130,7 +131,7 @@ def test_start_numbers_and_late_entries_as_fide_allows(tmp_path: Path) -> None:
         d = e.division()
         n = d.paired_rounds
         for b in d.round(n).boards:
-            ev.set_result(e, d, n, b, "½-½")
+            ev.set_result(e, d, n, b, Result.DRAW)
         return ev.pair(e, d)
 
     for _ in range(3):

@@ -12,6 +12,8 @@ from tests.conftest import run_cli
 from tests.screenshots import CHROMIUM, screenshot_ink
 from tests.test_event_trf import scripted_event
 from tmanager import events as ev
+from tmanager.core.results import Result
+from tmanager.events.reports import Report, Table
 from tmanager.events.reports import render as reports
 
 
@@ -85,11 +87,12 @@ def test_reports_of_a_swiss_event(swiss: Path) -> None:
 
 def test_round_robin_crosstable_and_missing(tmp_path: Path) -> None:
     path = tmp_path / "rr.toml"
-    e = ev.Event(name="Club RR", divisions=[ev.Division("A", system="round-robin")])
+    e = ev.Event(name="Club RR", divisions=[ev.Division("A", system=ev.PairingSystem.ROUND_ROBIN)])
     d = e.division()
     for i in range(1, 5):
         ev.add_player(e, d, ev.Player(i, f"Player{i}, P", rating=2000 - 10 * i))
-    results = iter(["1-0", "½-½", "0-1", "1-0", "+-", "½-½"])
+    results = iter([Result.WHITE_WINS, Result.DRAW, Result.BLACK_WINS,
+                    Result.WHITE_WINS, Result.WHITE_WINS_BY_FORFEIT, Result.DRAW])  # fmt: skip
     for n in (1, 2, 3):
         ev.pair(e, d)
         if n < 3:
@@ -163,8 +166,13 @@ def test_hooks_after_results_and_round_complete(tmp_path: Path) -> None:
     # A correction of a complete round runs after_results only.
     ok("correct", path, "--round", "1", "1", "0-1")
     assert log.read_text().splitlines()[3:] == ["after_results 1 main hooked.toml"]
+
     # A failing hook is reported; the result is saved, the exit status stays 0.
-    ev.apply(path, lambda e: setattr(e, "hooks", {"after_results": "exit 3"}) or [])
+    def failing_hook(e: ev.Event) -> list[str]:
+        e.hooks = {"after_results": "exit 3"}
+        return []
+
+    ev.apply(path, failing_hook)
     ok("pair", path)
     done = run_cli("event", "result", path, "1", "1-0")
     assert done.returncode == 0
@@ -197,8 +205,8 @@ def test_dry_run_changes_nothing(swiss: Path, tmp_path: Path) -> None:
 
 
 def test_report_rendering_units() -> None:
-    table = reports.Table(("No", "Name", "Pts"), (("1", "Ann <A>", "1½"), ("12", "Bo", "0")))
-    report = reports.Report("x", "Title & co", (table, "a note"))
+    table = Table(("No", "Name", "Pts"), (("1", "Ann <A>", "1½"), ("12", "Bo", "0")))
+    report = Report("x", "Title & co", (table, "a note"))
     assert reports.text(report).splitlines()[2:5] == ["", "No  Name     Pts", " 1  Ann <A>   1½"]
     page = reports.html(report)
     assert "<title>Title &amp; co</title>" in page and '<td class="name">Ann &lt;A&gt;</td>' in page

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from tests.conftest import run_cli
 from tmanager import events as ev
+from tmanager.core.results import Result
 from tmanager.pairing import round_robin
 
 
@@ -24,7 +25,8 @@ def test_double_round_robin(tmp_path: Path) -> None:
             d = e.division()
             messages = ev.pair(e, d)
             for board in d.round(n).boards:
-                messages += ev.set_result(e, d, n, board, rng.choice(["1-0", "0-1", "½-½"]))
+                result = rng.choice([Result.WHITE_WINS, Result.BLACK_WINS, Result.DRAW])
+                messages += ev.set_result(e, d, n, board, result)
             return messages
 
         ev.apply(path, step)
@@ -61,9 +63,13 @@ def test_double_round_robin(tmp_path: Path) -> None:
 
 def test_round_robin_withdrawal_forfeits_remaining_games(tmp_path: Path) -> None:
     path = tmp_path / "rr.toml"
-    ev.create(path, ev.Event(name="RR", divisions=[ev.Division("A", system="round-robin")]))
+    ev.create(path, ev.Event(name="RR", divisions=[ev.Division("A", system=ev.PairingSystem.ROUND_ROBIN)]))
     for i in range(1, 6):
-        ev.apply(path, lambda e, i=i: ev.add_player(e, e.division(), ev.Player(i, f"P{i}")))
+
+        def enter(e: ev.Event, i: int = i) -> list[str]:
+            return ev.add_player(e, e.division(), ev.Player(i, f"P{i}"))
+
+        ev.apply(path, enter)
     ev.apply(path, lambda e: ev.pair(e, e.division()))
     d = ev.load(path).division()
     assert len(d.round(1).boards) == 2 and list(d.round(1).byes.values()) == ["zero"]
@@ -72,7 +78,7 @@ def test_round_robin_withdrawal_forfeits_remaining_games(tmp_path: Path) -> None
     def draw_all(e: ev.Event) -> list[str]:
         d = e.division()
         r = d.round(d.paired_rounds)
-        return [m for b in r.boards if b.result == "*" for m in ev.set_result(e, d, r.number, b, "½-½")]
+        return [m for b in r.boards if b.result == "*" for m in ev.set_result(e, d, r.number, b, Result.DRAW)]
 
     forfeits = []
     for _ in range(4):

@@ -14,6 +14,7 @@ from tests.conftest import run_cli
 from tmanager import events as ev
 from tmanager.errors import ConfigError, StateError
 from tmanager.events.rules import scored as sc
+from tmanager.events.scorecards import bye_spread, scorecards
 from tmanager.formats import tsh
 from tmanager.pairing.scored import starter, tally
 
@@ -71,7 +72,7 @@ def enter_round(path: Path, n: int) -> None:
 
 def ranks(path: Path, upto: int) -> dict[int, int]:
     """Standings places (1 = top) after round ``upto``, read from the event file."""
-    lines = sc.wins_standings(ev.load(path).division(), upto)
+    lines = ev.wins_standings(ev.load(path).division(), upto)
     return {line.player.number: place for place, line in enumerate(lines, 1)}
 
 
@@ -117,7 +118,7 @@ def test_twelve_round_scrabble_event(tmp_path: Path) -> None:
             enter_round(path, 3)
             continue
         if n == 10:
-            after = sc.wins_standings(ev.load(path).division(), 10)
+            after = ev.wins_standings(ev.load(path).division(), 10)
         if n == 11:
             # Gibsonization: after round 10 nobody can catch Ace with two rounds left …
             assert after[0].player.number == 1
@@ -136,7 +137,7 @@ def test_twelve_round_scrabble_event(tmp_path: Path) -> None:
             # King of the Hill from round 11's standings: 1v2, 3v4… skipping only round 11's opponent.
             assert "round 12 paired (koth from the standings after round 11)" in out
             d = ev.load(path).division()
-            order = [line.player.number for line in sc.wins_standings(d, 11) if line.player.status == "active"]
+            order = [line.player.number for line in ev.wins_standings(d, 11) if line.player.status == "active"]
             last = {x: y for b in d.round(11).boards for x, y in ((b.white, b.black), (b.black, b.white))}
             expected = []
             while order:
@@ -151,21 +152,21 @@ def test_twelve_round_scrabble_event(tmp_path: Path) -> None:
     assert d.paired_rounds == 12 and not ev.missing(d)
     # Byes: the odd one out got +50 in rounds 1-4 and 7-8; Ghost was off with -50 in 5-6 and -40 from round 9.
     for r in d.rounds:
-        spreads = {p: sc.bye_spread(d, r, p) for p in r.byes}
+        spreads = {p: bye_spread(d, r, p) for p in r.byes}
         if r.number in (5, 6):
             assert spreads == {11: -50}
         elif r.number >= 9:
             assert spreads == {11: -40}
         else:
             assert len(spreads) == 1 and set(spreads.values()) == {50}
-    final = sc.wins_standings(d)
+    final = ev.wins_standings(d)
     keys = [(-line.entrant.wins, -line.entrant.spread) for line in final]
     assert keys == sorted(keys) and final[0].player.number == 1 and final[0].entrant.wins >= 11
     ghost = next(line for line in final if line.player.number == 11)
     assert ghost.player.status == "withdrawn"
     # Firsts are assigned by the balance rule on every board: fewer firsts starts, then fewer seconds, else lot.
     for r in d.rounds:
-        before = {e.id: e for e in tally(sc.scorecards(d, r.number - 1))}
+        before = {e.id: e for e in tally(scorecards(d, r.number - 1))}
         for b in r.boards:
             assert starter(before[b.white], before[b.black]) in (None, b.white), (r.number, b)
 
@@ -191,10 +192,15 @@ def test_twelve_round_scrabble_event(tmp_path: Path) -> None:
 
 def test_refused_inputs_change_nothing(tmp_path: Path) -> None:
     path = tmp_path / "s.toml"
-    rules = ev.ScoredSettings(entry="spread")
-    ev.create(path, ev.Event(name="S", rounds=4, divisions=[ev.Division("A", system="koth", scored=rules)]))
+    rules = ev.ScoredSettings(entry=ev.EntryMode.SPREAD)
+    division = ev.Division("A", system=ev.PairingSystem.KOTH, scored=rules)
+    ev.create(path, ev.Event(name="S", rounds=4, divisions=[division]))
     for i in range(1, 6):
-        ev.apply(path, lambda e, i=i: ev.add_player(e, e.division(), ev.Player(i, f"P{i}, X", rating=1500 - i)))
+
+        def enter(e: ev.Event, i: int = i) -> list[str]:
+            return ev.add_player(e, e.division(), ev.Player(i, f"P{i}, X", rating=1500 - i))
+
+        ev.apply(path, enter)
     ok("pair", path)  # KOTH by rating: 1v2, 3v4, bye 5
     ok("result", path, "1", "120")
     assert "is not a score" in refused(path, "result", path, "2", "abc")
@@ -231,7 +237,11 @@ def _scores_event(tmp_path: Path, **rules: object) -> Path:
     ev.create(path, ev.Event(name="Scores", rounds=3, end="2026-05-01", divisions=[division]))
     for i, name in enumerate(["Ann", "Bob", "Cat", "Dan"], 1):
         player = ev.Player(i, f"{name}, X", rating=1600 - i)
-        ev.apply(path, lambda e, player=player: ev.add_player(e, e.division(), player))
+
+        def enter(e: ev.Event, player: ev.Player = player) -> list[str]:
+            return ev.add_player(e, e.division(), player)
+
+        ev.apply(path, enter)
     return path
 
 
@@ -254,7 +264,7 @@ def test_scores_firsts_suspicious_scores_and_lists(tmp_path: Path) -> None:
         (3, 1, "1-0", (1600, 300)),
         (2, 4, "½-½", (500, 500)),
     ]
-    lines = {line.player.number: line for line in sc.wins_standings(d)}
+    lines = {line.player.number: line for line in ev.wins_standings(d)}
     assert (lines[3].entrant.wins, lines[3].entrant.spread, lines[3].average) == (2.0, 1645, 995.0)
     assert (lines[2].entrant.wins, lines[2].losses, lines[2].entrant.firsts) == (0.5, 1.5, 2)
     highs = ok("highs", path, "--count", "2")
@@ -287,15 +297,20 @@ def test_both_entry_checks_the_spread(tmp_path: Path) -> None:
 
 def test_init_fontes_quads_and_round_robin_forfeits(tmp_path: Path) -> None:
     path = tmp_path / "f.toml"
-    rules = ev.ScoredSettings(entry="spread", track_firsts=True, assign_firsts=True, initial="init-fontes")
+    rules = ev.ScoredSettings(entry=ev.EntryMode.SPREAD, track_firsts=True, assign_firsts=True, initial="init-fontes")
     rules.initial_snaked = True
-    ev.create(path, ev.Event(name="F", rounds=6, divisions=[ev.Division("A", system="chew", scored=rules)]))
+    division = ev.Division("A", system=ev.PairingSystem.CHEW, scored=rules)
+    ev.create(path, ev.Event(name="F", rounds=6, divisions=[division]))
     for i in range(1, 9):
-        ev.apply(path, lambda e, i=i: ev.add_player(e, e.division(), ev.Player(i, f"P{i}, X", rating=2000 - i)))
+
+        def enter(e: ev.Event, i: int = i) -> list[str]:
+            return ev.add_player(e, e.division(), ev.Player(i, f"P{i}, X", rating=2000 - i))
+
+        ev.apply(path, enter)
     messages = ev.apply(path, lambda e: sc.pair(e, e.division(), rng=random.Random(1)))
     assert [m.split(":")[0] for m in messages] == [f"round {n} paired (init-fontes)" for n in (1, 2, 3)]
     d = ev.load(path).division()
-    met = {p: set() for p in range(1, 9)}
+    met: dict[int, set[int]] = {p: set() for p in range(1, 9)}
     for r in d.rounds:
         for b in r.boards:
             met[b.white].add(b.black)
@@ -304,15 +319,20 @@ def test_init_fontes_quads_and_round_robin_forfeits(tmp_path: Path) -> None:
     for quad in ({1, 4, 5, 8}, {2, 3, 6, 7}):
         for p in quad:
             assert met[p] == quad - {p}
-    firsts = {line.player.number: line.entrant.firsts for line in sc.wins_standings(d)}
+    firsts = {line.player.number: line.entrant.firsts for line in ev.wins_standings(d)}
     assert sorted(firsts.values()) == [1] * 4 + [2] * 4
     with pytest.raises(StateError, match="only before round 1"):
         ev.apply(path, lambda e: sc.pair(e, e.division(), system="init-fontes"))
 
     rr = tmp_path / "rr.toml"
-    ev.create(rr, ev.Event(name="R", divisions=[ev.Division("A", system="round-robin", scored=ev.ScoredSettings())]))
+    rr_division = ev.Division("A", system=ev.PairingSystem.ROUND_ROBIN, scored=ev.ScoredSettings())
+    ev.create(rr, ev.Event(name="R", divisions=[rr_division]))
     for i in range(1, 5):
-        ev.apply(rr, lambda e, i=i: ev.add_player(e, e.division(), ev.Player(i, f"P{i}, X")))
+
+        def enter_rr(e: ev.Event, i: int = i) -> list[str]:
+            return ev.add_player(e, e.division(), ev.Player(i, f"P{i}, X"))
+
+        ev.apply(rr, enter_rr)
     ev.apply(rr, lambda e: sc.set_off(e.division(), e.division().player(4), -75, []))
     ev.apply(rr, lambda e: ev.pair(e, e.division()))
     board = next(b for b in ev.load(rr).division().round(1).boards if 4 in (b.white, b.black))
@@ -334,7 +354,7 @@ def test_t_file_import_of_the_seed_example(tmp_path: Path) -> None:
     assert d.scored is not None and d.scored.track_firsts and d.player(4).status == "withdrawn"
     r2 = d.round(2)
     assert [(b.white, b.black, b.scores) for b in r2.boards] == [(3, 1, (420, 450))]
-    assert sc.bye_spread(d, r2, 2) == 50 and sc.bye_spread(d, r2, 4) == -50
+    assert bye_spread(d, r2, 2) == 50 and bye_spread(d, r2, 4) == -50
     assert [(b.white, b.black) for b in d.round(3).boards] == [(2, 3), (4, 1)]
     ok("export-t", path, tmp_path / "b.t")
     assert tsh.read(tmp_path / "b.t") == tsh.read(source)

@@ -64,7 +64,11 @@ def test_shell_through_a_pty(tmp_path: Path) -> None:
         "Tal, Mikhail",
     ]
     for i, name in enumerate(names, 1):
-        ev.apply(path, lambda e, i=i, name=name: ev.add_player(e, e.division(), ev.Player(i, name, rating=2700 - i)))
+
+        def enter(e: ev.Event, i: int = i, name: str = name) -> list[str]:
+            return ev.add_player(e, e.division(), ev.Player(i, name, rating=2700 - i))
+
+        ev.apply(path, enter)
     term = Terminal(sys.executable, "-m", "tmanager", "event", "shell", str(path))
     term.expect(r"type help for commands")
     term.expect(r"Open r0> ")

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from tmanager import events as ev
+from tmanager.core.results import Result
 from tmanager.errors import PairingError, StateError
 from tmanager.events import trffile as event_trf
 from tmanager.formats import trf
@@ -96,7 +97,7 @@ def actual_pairing(path: Path, number: int) -> tuple[set[tuple[int, int]], int |
     return boards, bye
 
 
-def play(path: Path, number: int, rng: random.Random, *, special: dict[int, str] | None = None) -> None:
+def play(path: Path, number: int, rng: random.Random, *, special: dict[int, Result] | None = None) -> None:
     """Enter every result of a round: rating-biased random results, or ``special`` ones by board."""
 
     def operation(e: ev.Event) -> list[str]:
@@ -109,7 +110,7 @@ def play(path: Path, number: int, rng: random.Random, *, special: dict[int, str]
             if result is None:
                 gap = d.player(board.white).rating - d.player(board.black).rating
                 x = rng.random() + gap / 1000
-                result = "1-0" if x > 0.62 else "0-1" if x < 0.3 else "½-½"
+                result = Result.WHITE_WINS if x > 0.62 else Result.BLACK_WINS if x < 0.3 else Result.DRAW
             messages += ev.set_result(e, d, number, board, result)
         return messages
 
@@ -181,7 +182,11 @@ def test_thirty_player_dutch_event(tmp_path: Path) -> None:
     ratings = sorted((rng.randrange(1400, 2400) for _ in range(27)), key=lambda r: rng.random())
     for i, rating in enumerate(ratings, 1):
         player = ev.Player(i, f"Player{i:02d}, Test", rating=rating, team="Blue" if i % 9 == 0 else "")
-        ev.apply(path, lambda e, player=player: ev.add_player(e, e.division(), player))
+
+        def enter(e: ev.Event, player: ev.Player = player) -> list[str]:
+            return ev.add_player(e, e.division(), player)
+
+        ev.apply(path, enter)
     # Two club mates who must not meet.
     ev.apply(path, lambda e: ev.forbid(e.division(), [e.division().player(3), e.division().player(4)]))
 
@@ -196,7 +201,9 @@ def test_thirty_player_dutch_event(tmp_path: Path) -> None:
     messages = ev.apply(path, lambda e: ev.add_player(e, e.division(), ev.Player(28, "Late, Early", rating=2050)))
     assert any("who loses the pairing-allocated bye" in m for m in messages)
     d = ev.load(path).division()
-    assert {28, bye_holder} == {*(lambda b: (b.white, b.black))(d.round(1).seat(28))}
+    seat = d.round(1).seat(28)
+    assert seat is not None
+    assert {28, bye_holder} == {seat.white, seat.black}
     assert d.round(1).byes == {}
     play(path, 1, rng)
 
@@ -205,7 +212,7 @@ def test_thirty_player_dutch_event(tmp_path: Path) -> None:
     messages = ev.apply(path, lambda e: ev.add_player(e, e.division(), ev.Player(29, "Late, Middle", rating=2300)))
     assert messages[0] == "late entry: rounds 1-2 scored as zero-point byes"
     assert any("pairing rank" in m for m in messages)
-    play(path, 2, rng, special={3: "+-"})
+    play(path, 2, rng, special={3: Result.WHITE_WINS_BY_FORFEIT})
     forfeit = ev.load(path).division().round(2).boards[2]
     assert forfeit.result == "+-"
 
@@ -239,7 +246,7 @@ def test_thirty_player_dutch_event(tmp_path: Path) -> None:
     def correct(e: ev.Event) -> list[str]:
         d = e.division()
         board = d.round(3).boards[0]
-        new = "0-1" if board.result == "1-0" else "1-0"
+        new = Result.BLACK_WINS if board.result == "1-0" else Result.WHITE_WINS
         return ev.set_result(e, d, 3, board, new, correction=True)
 
     messages = ev.apply(path, correct)
@@ -280,7 +287,11 @@ def test_unpairable_round_says_why(tmp_path: Path) -> None:
     path = tmp_path / "tiny.toml"
     ev.create(path, ev.Event(name="Tiny", rounds=5, divisions=[ev.Division("A")]))
     for i in range(1, 5):
-        ev.apply(path, lambda e, i=i: ev.add_player(e, e.division(), ev.Player(i, f"P{i}", rating=2000 - i)))
+
+        def enter(e: ev.Event, i: int = i) -> list[str]:
+            return ev.add_player(e, e.division(), ev.Player(i, f"P{i}", rating=2000 - i))
+
+        ev.apply(path, enter)
     for n in (1, 2, 3):
         ev.apply(path, lambda e: ev.pair(e, e.division(), colour="white"))
         play(path, n, random.Random(n))
@@ -291,7 +302,7 @@ def test_unpairable_round_says_why(tmp_path: Path) -> None:
 
 
 def test_manual_division_and_withdrawal_rules() -> None:
-    e = ev.Event(name="Manual", rounds=3, divisions=[ev.Division("M", system="manual")])
+    e = ev.Event(name="Manual", rounds=3, divisions=[ev.Division("M", system=ev.PairingSystem.MANUAL)])
     d = e.division()
     for i in range(1, 6):
         ev.add_player(e, d, ev.Player(i, f"M{i}"))

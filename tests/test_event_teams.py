@@ -54,7 +54,10 @@ def test_trf_team_records_round_trip() -> None:
     assert line.startswith("310   3 Rooks of Reading") and line[41:46] == "ROO  "
     assert line[47:53] == "  2310" and line[54:60] == "   4.5" and line[61:67] == "  11.5" and line[68:71] == "  2"
     assert line[73:77] == "   1" and line[88:92] == "  14"
-    records = [
+    records: list[
+        trf_teams.TrfTeam | trf_teams.TeamByes | trf_teams.Lineup | trf_teams.ColourSequence
+        | trf_teams.TeamScoring | trf_teams.TeamSummary
+    ] = [
         team,
         trf_teams.TeamByes(10, 10, (None, 4, None)),
         trf_teams.Lineup(4, 3, 1, (5, 0, 9)),
@@ -125,15 +128,15 @@ def test_team_swiss_end_to_end(tmp_path: Path) -> None:
     for board, result in (("1.1", "1-0"), ("1.2", "="), ("2.1", "0-1"), ("2.2", "0-1")):
         ok("result", path, board, result)
     standings = ok("standings", path)
-    first, second = ev.load(path).division().round(1).matches
-    winner = division.team(first[0]).name  # 1½-½ on the boards: 2 match points
+    first_match, _ = ev.load(path).division().round(1).matches
+    winner = division.team(first_match[0]).name  # 1½-½ on the boards: 2 match points
     assert f"{winner} " in standings.splitlines()[4] and " 2 " in standings.splitlines()[4]
     # Lineups for round 2 may come before its pairing.
     ok("lineup", path, "Rooks", "1", "2", "--round", "2")
     ok("pair", path)
     lineups(path, 2)
-    for match, board in itertools.product((1, 2), (1, 2)):
-        ok("result", path, f"{match}.{board}", "1-0")
+    for match, board_number in itertools.product((1, 2), (1, 2)):
+        ok("result", path, f"{match}.{board_number}", "1-0")
     met = {frozenset(m) for r in ev.load(path).division().rounds for m in r.matches}
     assert len(met) == 4  # no two teams meet twice
     ok("report", path)

@@ -136,6 +136,8 @@ def derby(path: Path, board2: tuple[int, int], *, version: str) -> Path:
         trf.TrfPlayer(n, f"001 {n:4d}      {f'Player {n}':<33} {2300 - 10 * n:4d}", points[n], None, (games[n],))
         for n in (1, 2, 3, 4)
     )
+    header: tuple[str, ...]
+    records: dict[str, tuple[object, ...]]
     if version == "16":
         header, records = ("012 Derby", "XXR 1"), {"013": (trf_teams.TeamRoster("Town", (1, 2)),
                                                          trf_teams.TeamRoster("Gown", (3, 4)))}  # fmt: skip

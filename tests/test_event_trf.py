@@ -9,6 +9,7 @@ import pytest
 
 from tests.conftest import ROOT, run_cli
 from tmanager import events as ev
+from tmanager.core.results import Result
 from tmanager.errors import ConfigError
 from tmanager.events import trffile as event_trf
 from tmanager.events.registration import assign_start_numbers
@@ -38,7 +39,7 @@ def scripted_event(seed: int, players: int = 15, rounds: int = 5) -> ev.Event:
         ev.pair(e, d, rng=rng)
         for i, board in enumerate(d.round(n).boards):
             result = (
-                "+-"
+                Result.WHITE_WINS_BY_FORFEIT
                 if (n, i) == (2, 1)
                 else random_result(d.player(board.white).rating, d.player(board.black).rating, rng)
             )

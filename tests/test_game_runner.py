@@ -334,7 +334,7 @@ def engine_log_lines(path: Path) -> list[tuple[str, str, str, str]]:
     for text in path.read_text().splitlines():
         match = LOG_LINE.fullmatch(text)
         if match:
-            lines.append(match.groups())
+            lines.append((match[1], match[2], match[3], match[4]))
         else:
             assert " game ?: " in text, text  # the header of each game
     return lines

@@ -62,7 +62,9 @@ def test_real_engine_game(tmp_path: Path) -> None:
     board = chess.Board()
     with chess.engine.SimpleEngine.popen_uci(STOCKFISH) as engine:
         while not board.is_game_over(claim_draw=True) and board.fullmove_number <= 30:
-            board.push(engine.play(board, chess.engine.Limit(nodes=2000)).move)
+            move = engine.play(board, chess.engine.Limit(nodes=2000)).move
+            assert move is not None
+            board.push(move)
     game = chess.pgn.Game.from_board(board)
     result = board.result(claim_draw=True)
     if result == "*":

@@ -45,6 +45,7 @@ def play_moves(engine: chess.engine.SimpleEngine, moves: int) -> chess.Board:
     board = chess.Board()
     for _ in range(moves):
         result = engine.play(board, CLOCK)
+        assert result.move is not None
         assert result.move in board.legal_moves
         board.push(result.move)
         board.push(next(iter(board.legal_moves)))
@@ -78,6 +79,7 @@ def test_plays_legal_moves_and_reports_a_score(name: str) -> None:
         board = chess.Board()
         while len(board.move_stack) < 20 and not board.is_game_over():
             result = engine.play(board, CLOCK, info=chess.engine.INFO_ALL)
+            assert result.move is not None
             assert result.move in board.legal_moves
             assert result.info["depth"] == 1
             assert result.info["pv"] == [result.move]
@@ -101,6 +103,7 @@ def test_score_option_forces_the_reported_score(name: str) -> None:
         for _ in range(3):
             result = engine.play(board, CLOCK, info=chess.engine.INFO_ALL)
             assert result.info["score"].relative == chess.engine.Cp(-1000)
+            assert result.move is not None
             board.push(result.move)
 
 
@@ -150,6 +153,7 @@ def test_plays_variants(name: str, start: chess.Board) -> None:
             if board.is_game_over():
                 break
             result = engine.play(board, CLOCK)
+            assert result.move is not None
             assert result.move in board.legal_moves
             board.push(result.move)
 
@@ -166,6 +170,7 @@ def test_chess960_castling_both_ways(name: str) -> None:
         board.push_san("O-O-O")
         for _ in range(5):
             result = engine.play(board, CLOCK)
+            assert result.move is not None
             assert result.move in board.legal_moves
             board.push(result.move)
             board.push(next(iter(board.legal_moves)))
@@ -177,6 +182,7 @@ def test_random_uci_against_greedy_xboard_is_legal_throughout() -> None:
         while not board.is_game_over(claim_draw=True) and len(board.move_stack) < 80:
             engine = white if board.turn == chess.WHITE else black
             result = engine.play(board, CLOCK, info=chess.engine.INFO_ALL)
+            assert result.move is not None
             assert result.move in board.legal_moves
             assert "score" in result.info
             board.push(result.move)
@@ -303,6 +309,7 @@ def test_slow_thinks_for_the_delay_whatever_the_clock(protocol: str) -> None:
         limit = chess.engine.Limit(white_clock=0.05, black_clock=0.05)
         result = engine.play(chess.Board(), limit, info=chess.engine.INFO_ALL)
         assert time.monotonic() - start >= 0.3  # a lower bound: sleep never returns early
+    assert result.move is not None
     assert result.move in chess.Board().legal_moves
     assert result.info["time"] >= 0.3
 
@@ -323,4 +330,5 @@ def test_stockfish_definition() -> None:
     with chess.engine.SimpleEngine.popen_uci(list(cmd)) as engine:
         engine.configure(data["options"])
         result = engine.play(chess.Board(), chess.engine.Limit(depth=2))
+    assert result.move is not None
     assert result.move in chess.Board().legal_moves

@@ -136,10 +136,10 @@ def _reference(tally: Tally, *, anchor: str | None, white_advantage: bool, prior
     rows, counts = [], []
     for (w, b), (ww, d, bw) in tally.pairs.items():
         n = ww + d + bw
-        d += sum(prior * n / games[p] for p in (w, b) if p in boosted)
+        draws_with_prior = d + sum(prior * n / games[p] for p in (w, b) if p in boosted)
         row = [(c == w) - (c == b) + (c == "white") for c in columns]
         rows.append(row)
-        counts.append((ww, d, bw))
+        counts.append((ww, draws_with_prior, bw))
     x_matrix, (wins, draws, losses) = np.array(rows, dtype=float), np.array(counts, dtype=float).T
     n, score = wins + draws + losses, wins + draws / 2
     theta = np.zeros(len(columns))

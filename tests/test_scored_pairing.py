@@ -141,7 +141,7 @@ def test_koth_avoids_a_consecutive_repeat_when_it_can() -> None:
 
 
 def test_koth_bye_goes_to_the_lowest_with_fewest_byes() -> None:
-    history = {5: (BYE,), 4: (None,)}
+    history: dict[int, tuple[int | None, ...]] = {5: (BYE,), 4: (None,)}
     entrants = field(3, 2, 2, 1, 0, history=history)
     result = koth(entrants)
     assert result.bye == 4
@@ -272,6 +272,7 @@ def test_init_fontes_group_of_six_and_odd_fields() -> None:
     byes = [p.bye for p in odd]
     assert None not in byes and len(set(byes)) == 3
     for pairing in odd:
+        assert pairing.bye is not None
         assert sorted([p for b in pairing.boards for p in b] + [pairing.bye]) == list(range(1, 18))
 
 
@@ -494,7 +495,7 @@ def test_twelve_round_event() -> None:
     gibson_rounds = []
 
     def record(round_number: int, pairing: Pairing) -> None:
-        opponents = {p: None for p in cards}
+        opponents: dict[int, int | None] = {p: None for p in cards}
         scores: dict[int, int | None] = dict.fromkeys(cards)
         p12 = dict.fromkeys(cards, 0)
         for a, b in pairing.boards:

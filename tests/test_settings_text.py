@@ -181,7 +181,12 @@ participants = [
     { name = "B", engine = "fairymax" },
 ]
 """
-    result = rewritten(text, tmp_path, lambda t: (edit_setting(t, "nodes", 200), edit_setting(t, "cycles", 3)))
+
+    def change(t: Tourney) -> None:
+        edit_setting(t, "nodes", 200)
+        edit_setting(t, "cycles", 3)
+
+    result = rewritten(text, tmp_path, change)
     assert "tourney.nodes = 200\n" in result and 'tourney.name = "t"  # dotted\n' in result
     assert '{ name = "A", engine = "stockfish" },  # first' in result
     assert tomllib.loads(result)["tourney"]["cycles"] == 3

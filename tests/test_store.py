@@ -19,7 +19,7 @@ from tests.test_tourney_file import PARTICIPANTS
 from tmanager import files
 from tmanager.core.schedule import SwissSchedule
 from tmanager.tourney import store
-from tmanager.tourney.model import DRAW, WHITE_WINS, Claim, Participant, PendingHook, Settings, Tourney
+from tmanager.tourney.model import DRAW, WHITE_WINS, Claim, Participant, PendingHook, Settings, Tourney, TourneyType
 
 GOOD = '# my comment\n[tourney]\nname = "t"\nnodes = 100\ncycles = 3\n' + PARTICIPANTS
 
@@ -226,7 +226,7 @@ def test_set_result_pads_replaces_and_trims_the_results_string() -> None:
 
 
 @pytest.mark.parametrize("kind", ["round-robin", "gauntlet", "swiss"])
-def test_pair_counts_equal_counting_game_by_game(kind: str) -> None:
+def test_pair_counts_equal_counting_game_by_game(kind: TourneyType) -> None:
     rng = random.Random(kind)
     for _ in range(60):
         players = rng.randint(3, 7)

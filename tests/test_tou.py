@@ -6,6 +6,7 @@ from pathlib import Path
 
 from tests.conftest import run_cli
 from tmanager import events as ev
+from tmanager.core.results import Result
 from tmanager.formats import tou
 
 # The seed's A.TOU. The wiki page collapses runs of blanks; its text says the
@@ -52,9 +53,9 @@ def test_chess_event_export(tmp_path: Path) -> None:
     ):
         ev.add_player(e, d, ev.Player(i, name, rating=rating))
     ev.pair(e, d, colour="white")
-    ev.set_result(e, d, 1, d.round(1).boards[0], "1-0")
+    ev.set_result(e, d, 1, d.round(1).boards[0], Result.WHITE_WINS)
     ev.pair(e, d)
-    ev.set_result(e, d, 2, d.round(2).boards[0], "½-½")
+    ev.set_result(e, d, 2, d.round(2).boards[0], Result.DRAW)
     ev.create(path, e)
     aliases = tmp_path / "names.toml"
     aliases.write_text('"Wiegand, Dave" = "David Wiegand"\n"Goldman, Stuart" = "Stu Goldman"\n')

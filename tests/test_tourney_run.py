@@ -216,7 +216,8 @@ def test_an_engine_that_refuses_the_variant_stops_the_tourney_before_a_game_is_s
     path = tmp_path / "atomic.toml"
     new(path, "-e", "random-uci", "-e", "stockfish", "-e", "greedy-uci", "--nodes", "1",
         "--set", 'variant="atomic"', "--set", "adjudication.max_moves=10")
-    for command in (["run", path, "--workers", "2"], ["work", path]):
+    commands: list[list[str | Path]] = [["run", path, "--workers", "2"], ["work", path]]
+    for command in commands:
         done = run_cli(*command)
         assert done.returncode == 2, done.stderr
         errors = [line for line in done.stderr.splitlines() if line.startswith("tmanager:")]

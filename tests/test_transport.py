@@ -88,6 +88,7 @@ def test_an_engine_plays_quits_and_is_reaped_with_no_thread_and_no_descriptor_le
         board, game = chess.Board(), object()
         for _ in range(6):
             result = await engine.play_on(board, chess.engine.Limit(nodes=1), game=game, info=chess.engine.INFO_NONE)
+            assert result.move is not None
             assert result.move in board.legal_moves
             board.push(result.move)
         assert engine.read_directly and all(engine.read_directly)
@@ -119,6 +120,7 @@ def test_without_pidfds_an_engine_starts_through_the_loops_own_subprocess_transp
         board, game = chess.Board(), object()
         for _ in range(4):
             result = await engine.play_on(board, chess.engine.Limit(nodes=1), game=game, info=chess.engine.INFO_NONE)
+            assert result.move is not None
             assert result.move in board.legal_moves
             board.push(result.move)
         await engine.quit()

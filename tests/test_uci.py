@@ -40,10 +40,12 @@ def _command() -> list[str]:
     return list(command_line(data["cmd"], [*data.get("args", []), "--seed", "7"]))
 
 
-async def _games(protocol_class: type[chess.engine.UciProtocol], info: chess.engine.Info) -> list[object]:
+async def _games(
+    protocol_class: type[chess.engine.UciProtocol], info: chess.engine.Info
+) -> list[tuple[chess.Move, dict[str, object]]]:
     """Each start played out by one engine process for both sides; the moves and what the engine said."""
     _, engine = await protocol_class.popen(_command())
-    played: list[object] = []
+    played: list[tuple[chess.Move, dict[str, object]]] = []
     try:
         await engine.initialize()
         await engine.configure({"Hash": 2})

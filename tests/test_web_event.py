@@ -437,7 +437,9 @@ def test_same_origin() -> None:
 
 def test_divisions_each_have_their_pages_and_entry(tmp_path: Path, serve: Any) -> None:
     path = tmp_path / "m.toml"
-    commands = [("new", path, "--name", "Two groups", "--rounds", "3", "--divisions", "A,B Group")]
+    commands: list[tuple[str | Path, ...]] = [
+        ("new", path, "--name", "Two groups", "--rounds", "3", "--divisions", "A,B Group")
+    ]
     commands += [("add-player", path, f"{group}{i}, X", "-d", name) for group, name in (("Alpha", "A"),
                  ("Beta", "B Group")) for i in range(1, 5)]  # fmt: skip
     commands += [("pair", path, "-d", "A", "--colour", "white"), ("pair", path, "-d", "B Group", "--colour", "black")]

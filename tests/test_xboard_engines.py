@@ -52,6 +52,7 @@ async def self_play(
             if board.is_game_over():
                 break
             result = await asyncio.wait_for(engine.play(board, clocks(2.0), game=game), timeout=30)
+            assert result.move is not None
             assert result.move in board.legal_moves
             board.push(result.move)
         await asyncio.wait_for(engine.quit(), timeout=10)
@@ -150,6 +151,7 @@ def test_gnuchess_starts_every_time() -> None:
             try:
                 assert engine.features.get("done") == 1  # it answered within the negotiation
                 result = await asyncio.wait_for(engine.play(chess.Board(), clocks(2.0), game=object()), timeout=30)
+                assert result.move is not None
                 assert result.move in chess.Board().legal_moves
                 await asyncio.wait_for(engine.quit(), timeout=10)
             finally:

@@ -34,5 +34,5 @@ fi
 export TMANAGER_TEST_SYZYGY="$PWD/$syzygy"
 
 .venv/bin/ruff check tmanager tests tools
-.venv/bin/mypy --strict tmanager
+.venv/bin/mypy --strict tmanager tests
 .venv/bin/pytest -q -p no:cacheprovider "$@"
