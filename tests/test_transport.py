@@ -76,6 +76,16 @@ def _reaped(pid: int) -> bool:
     return False
 
 
+async def _plays(engine: UciEngine, moves: int) -> None:
+    """``engine`` plays ``moves`` legal moves of one game, both sides."""
+    board, game = chess.Board(), object()
+    for _ in range(moves):
+        result = await engine.play_on(board, chess.engine.Limit(nodes=1), game=game, info=chess.engine.INFO_NONE)
+        assert result.move is not None
+        assert result.move in board.legal_moves
+        board.push(result.move)
+
+
 def test_an_engine_plays_quits_and_is_reaped_with_no_thread_and_no_descriptor_left() -> None:
     async def main() -> None:
         fds, threads = _engine_fds(), threading.active_count()
@@ -85,12 +95,7 @@ def test_an_engine_plays_quits_and_is_reaped_with_no_thread_and_no_descriptor_le
         assert os.getpgid(pid) == pid, "the engine leads a process group of its own"
         assert threading.active_count() == threads, "no thread waits for the child"
         await engine.initialize()
-        board, game = chess.Board(), object()
-        for _ in range(6):
-            result = await engine.play_on(board, chess.engine.Limit(nodes=1), game=game, info=chess.engine.INFO_NONE)
-            assert result.move is not None
-            assert result.move in board.legal_moves
-            board.push(result.move)
+        await _plays(engine, 6)
         assert engine.read_directly and all(engine.read_directly)
         assert "uciok" in engine.lines and sum(line.startswith("bestmove") for line in engine.lines) == 6
         await engine.quit()
@@ -117,12 +122,7 @@ def test_without_pidfds_an_engine_starts_through_the_loops_own_subprocess_transp
         assert os.getpgid(pid) == pid, "the engine leads a process group of its own"
         assert psutil.Process(pid).nice() == os.nice(0) + 1, "the preexec_fn ran in the child"
         await engine.initialize()
-        board, game = chess.Board(), object()
-        for _ in range(4):
-            result = await engine.play_on(board, chess.engine.Limit(nodes=1), game=game, info=chess.engine.INFO_NONE)
-            assert result.move is not None
-            assert result.move in board.legal_moves
-            board.push(result.move)
+        await _plays(engine, 4)
         await engine.quit()
         assert await asyncio.wait_for(engine.returncode, 5) == 0
         transport.close()
