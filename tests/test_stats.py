@@ -110,10 +110,11 @@ def test_fastchess_pentanomial_vectors(
     assert test.llr == pytest.approx(llr, rel=0.01)
 
 
-def _fastchess_bayesian_llr(wins: int, draws: int, losses: int, elo0: float, elo1: float) -> float:
-    """fastchess's bayesian LLR (SPRT::getLLR(win, draw, loss)), written out independently: BayesElo's
+def _exact_bayesian_llr(wins: int, draws: int, losses: int, elo0: float, elo1: float) -> float:
+    """The bayesian LLR (fastchess's SPRT::getLLR(win, draw, loss)) written out independently: BayesElo's
     draw Elo from the observed rates, then the logistic GSPRT with each hypothesis's expected score,
-    its θ found by plain bisection of equation 1.3 of Van den Bergh's note."""
+    its θ found exactly by plain bisection of equation 1.3 of Van den Bergh's note (fastchess stops its
+    root finder at a θ within 1e-3, which moves the LLR by about 1e-4 of itself)."""
     total = wins + draws + losses
     probs = [losses / total, draws / total, wins / total]
     draw_elo = 200 * math.log10((1 - probs[0]) / probs[0] * (1 - probs[2]) / probs[2])
@@ -140,9 +141,43 @@ def _fastchess_bayesian_llr(wins: int, draws: int, losses: int, elo0: float, elo
     ("wins", "draws", "losses", "elo0", "elo1"),
     [(120, 300, 100, 0, 5), (40, 20, 60, -3, 1), (7000, 12000, 6800, 0, 2), (5, 1, 1, 0, 50)],
 )
-def test_bayesian_model_against_fastchess_formula(wins: int, draws: int, losses: int, elo0: float, elo1: float) -> None:
+def test_bayesian_model_is_close_to_the_exact_likelihood_ratio(
+    wins: int, draws: int, losses: int, elo0: float, elo1: float
+) -> None:
     ours = stats.sprt((losses, draws, wins), elo0=elo0, elo1=elo1, model="bayesian").llr
-    assert ours == pytest.approx(_fastchess_bayesian_llr(wins, draws, losses, elo0, elo1), rel=1e-6, abs=1e-9)
+    assert ours == pytest.approx(_exact_bayesian_llr(wins, draws, losses, elo0, elo1), rel=1e-3)
+
+
+#: LLRs that fastchess 74deac23 (SPRT::getLLR, built from its sources) printed with {:.17g} for these
+#: counts: pentanomial [LL, LD, WL, DD, WD, WW] or (wins, draws, losses), elo0, elo1, alpha, beta, model.
+FASTCHESS_EXACT = [
+    ((50, 287, 300, 310, 387, 73), 0, 5, 0.05, 0.05, "normalized", 2.9659419027881588),
+    ((835, 6884, 6000, 7116, 7201, 852), 0, 2, 0.05, 0.05, "normalized", 2.4073469707762052),
+    ((50, 287, 300, 310, 387, 73), 0, 5, 0.05, 0.05, "logistic", 4.3596556285093078),
+    ((0, 3, 0, 2, 1, 0), -1.75, 0.25, 0.05, 0.05, "normalized", -0.019534753509064081),
+    ((0, 0, 0, 0, 0, 17), 0, 10, 0.05, 0.1, "logistic", 0.48231456619909147),
+    ((332, 352, 316), 0, 5, 0.05, 0.05, "normalized", 0.18249441027288865),
+    ((137, 20, 6), 0, 5, 0.05, 0.05, "logistic", 2.1316494311648597),
+    ((120, 300, 100), 0, 5, 0.05, 0.05, "bayesian", 0.39668261540557032),
+    ((40, 20, 60), -3, 1, 0.05, 0.05, "bayesian", -0.26371035625340827),
+    ((0, 6, 0), 0, 5, 0.05, 0.05, "normalized", -0.00071456423656607543),
+]
+
+
+@pytest.mark.parametrize(("counts", "elo0", "elo1", "alpha", "beta", "model", "llr"), FASTCHESS_EXACT)
+def test_llr_is_fastchess_s_to_the_last_bit(
+    counts: tuple[int, ...], elo0: float, elo1: float, alpha: float, beta: float, model: stats.SprtModel, llr: float
+) -> None:
+    """The same root finder, iterations and order of sums as fastchess: its LLR exactly, so that a test
+    stops at the same game under either program."""
+    if len(counts) == 6:
+        ll, ld, wl, dd, wd, ww = counts
+        ordered: tuple[int, ...] = (ll, ld, wl + dd, wd, ww)
+    else:
+        wins, draws, losses = counts
+        ordered = (losses, draws, wins)
+    test = stats.sprt(ordered, elo0=elo0, elo1=elo1, alpha=alpha, beta=beta, model=model)
+    assert test.llr == llr
 
 
 def test_bayesian_model_waits_for_wins_and_losses() -> None:

@@ -23,10 +23,11 @@ The formulas follow cutechess-cli and fastchess, re-derived:
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from tmanager.core import ieee
 from tmanager.errors import ConfigError
 from tmanager.tomlmap import SIGNED
 
@@ -230,9 +231,12 @@ def sprt(
     scores = PAIR_SCORES if len(counts) == 5 else GAME_SCORES
     if len(counts) not in (3, 5) or (model == "bayesian" and len(counts) != 3):
         raise ValueError("counts must be (losses, draws, wins) or (not bayesian) five pentanomial counts")
-    # An outcome never seen gets a tiny weight so that the MLE stays interior.
+    # An outcome never seen gets a tiny weight so that the MLE stays interior. The total is summed in
+    # fastchess's order (best outcome first for pairs, worst first for games): the LLR is then its own.
     regular = [float(c) if c else 1e-3 for c in counts]
-    total = sum(regular)
+    total = 0.0
+    for count in reversed(regular) if len(counts) == 5 else regular:
+        total += count
     observed = [c / total for c in regular]
     if model == "bayesian":
         if not counts[0] or not counts[2]:
@@ -249,51 +253,90 @@ def sprt(
         factor = math.sqrt(2.0) if len(counts) == 5 else 1.0
         p0 = _mle_normalized(scores, observed, factor * elo0 / NELO_SCALE)
         p1 = _mle_normalized(scores, observed, factor * elo1 / NELO_SCALE)
-    llr = total * sum(q * (math.log(a) - math.log(b)) for q, a, b in zip(observed, p1, p0, strict=True))
-    return Sprt(llr, lower, upper)
+    log_ratios = [ieee.log(a) - ieee.log(b) for a, b in zip(p1, p0, strict=True)]
+    return Sprt(total * _mean(log_ratios, observed), lower, upper)
 
 
-def _solve_theta(phi: Sequence[float], observed: Sequence[float]) -> float:
-    """Root in θ of Σ q_i φ_i / (1 + θ φ_i) = 0, where the p_i = q_i/(1 + θ φ_i) stay positive.
+def _mean(values: Sequence[float], weights: Sequence[float]) -> float:
+    result = 0.0
+    for value, weight in zip(values, weights, strict=True):
+        result += value * weight
+    return result
 
-    The function falls strictly over the open interval (-1/max φ, -1/min φ),
-    so bisection always converges.
-    """
-    low, high = -1.0 / max(phi), -1.0 / min(phi)
+
+def _itp(
+    f: Callable[[float], float], low: float, high: float, *, epsilon: float, k1: float = 0.1, k2: float = 2.0,
+    n0: float = 0.99,
+) -> float:
+    """The root of ``f``, which falls from +inf at ``low`` to -inf at ``high``, to within ``epsilon``: the
+    ITP method (Oliveira and Takahashi, ACM TOMS 47, 2021), step for step as fastchess runs it, so that
+    its LLRs are fastchess's to the last bit."""
+    a, b, f_a, f_b = high, low, -math.inf, math.inf  # a: where f < 0, b: where f > 0
+    n_max = math.ceil(math.log2(abs(b - a) / (2.0 * epsilon))) + n0
+    i = 0
+    while abs(b - a) > 2.0 * epsilon:
+        middle = (a + b) / 2.0
+        r = epsilon * math.pow(2.0, n_max - i) - (b - a) / 2.0
+        delta = k1 * math.pow(b - a, k2)
+        regula_falsi = ieee.div(f_b * a - f_a * b, f_b - f_a)
+        sigma = ieee.div(middle - regula_falsi, abs(middle - regula_falsi))
+        truncated = regula_falsi + sigma * delta if delta <= abs(middle - regula_falsi) else middle
+        x = truncated if abs(truncated - middle) <= r else middle - sigma * r
+        y = f(x)
+        if y == 0.0:
+            a = b = x
+        elif math.copysign(1.0, y) < 0:
+            a, f_a = x, y
+        else:
+            b, f_b = x, y
+        i += 1
+    return (a + b) / 2.0
+
+
+def _tilted(observed: Sequence[float], phi: Sequence[float], theta: float) -> list[float]:
+    """The distribution q_i / (1 + θ φ_i)."""
+    return [ieee.div(q, 1.0 + theta * x) for q, x in zip(observed, phi, strict=True)]
+
+
+def _theta(observed: Sequence[float], phi: Sequence[float], low: float, high: float, *, epsilon: float) -> float:
+    """Root in θ of Σ q_i φ_i / (1 + θ φ_i) = 0 between ``low`` and ``high``, where the p_i stay positive."""
 
     def f(theta: float) -> float:
-        return sum(q * x / (1.0 + theta * x) for q, x in zip(observed, phi, strict=True))
+        result = 0.0
+        for q, x in zip(observed, phi, strict=True):
+            result += ieee.div(q * x, 1.0 + theta * x)
+        return result
 
-    for _ in range(200):
-        mid = (low + high) / 2
-        if mid in (low, high):
-            break
-        if f(mid) > 0:
-            low = mid
-        else:
-            high = mid
-    return (low + high) / 2
+    return _itp(f, low, high, epsilon=epsilon)
 
 
 def _mle_mean(scores: Sequence[float], observed: Sequence[float], mean: float) -> list[float]:
-    """Closest distribution (in likelihood) to ``observed`` whose mean score is ``mean``."""
+    """Closest distribution (in likelihood) to ``observed`` whose mean score is ``mean`` (Van den Bergh,
+    "Comparing the approximations for the GLR of a multinomial distribution", proposition 1.1)."""
     phi = [a - mean for a in scores]
-    theta = _solve_theta(phi, observed)
-    return [q / (1.0 + theta * x) for q, x in zip(observed, phi, strict=True)]
+    theta = _theta(observed, phi, -1.0 / (scores[-1] - mean), -1.0 / (scores[0] - mean), epsilon=1e-3)
+    return _tilted(observed, phi, theta)
 
 
 def _mle_normalized(scores: Sequence[float], observed: Sequence[float], t: float) -> list[float]:
-    """Closest distribution to ``observed`` with (mean - ½)/σ = ``t``, by fixed-point iteration."""
+    """Closest distribution to ``observed`` with (mean - ½)/σ = ``t``, by fixed-point iteration from the
+    uniform distribution (Van den Bergh, "Comments on normalized Elo", 4.1), as fastchess iterates it."""
     p = [1.0 / len(scores)] * len(scores)
-    for _ in range(100):
-        mean = sum(a * q for a, q in zip(scores, p, strict=True))
-        sigma = math.sqrt(sum(q * (a - mean) ** 2 for a, q in zip(scores, p, strict=True)))
-        phi = [a - 0.5 - 0.5 * t * sigma * (1.0 + ((a - mean) / sigma) ** 2) for a in scores]
-        theta = _solve_theta(phi, observed)
-        new = [q / (1.0 + theta * x) for q, x in zip(observed, phi, strict=True)]
-        change = max(abs(a - b) for a, b in zip(new, p, strict=True))
+    for _ in range(10):
+        mean = _mean(scores, p)
+        variance = 0.0
+        for a, q in zip(scores, p, strict=True):
+            variance += q * (a - mean) * (a - mean)
+        sigma = ieee.sqrt(variance)
+        phi = [a - 0.5 - 0.5 * t * sigma * (1.0 + ieee.div(a - mean, sigma) * ieee.div(a - mean, sigma))
+               for a in scores]
+        theta = _theta(observed, phi, ieee.div(-1.0, max(phi)), ieee.div(-1.0, min(phi)), epsilon=1e-7)
+        new = _tilted(observed, phi, theta)
+        change = 0.0
+        for a, b in zip(new, p, strict=True):
+            change = abs(a - b) if change < abs(a - b) else change  # std::max: a NaN leaves it as it was
         p = new
-        if change < 1e-12:
+        if change < 1e-4:
             break
     return p
 
