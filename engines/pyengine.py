@@ -5,7 +5,7 @@ It answers at once, plays any variant python-chess knows (Chess960 included)
 and flushes every line it writes. Usage::
 
     pyengine.py [--protocol uci|xboard] [--style random|greedy] [--seed N]
-                [--score CP] [--fault MODE] [--after N] [--delay S]
+                [--score CP] [--fault MODE] [--after N] [--delay S] [--info-string TEXT]
 
 Styles:
 
@@ -24,6 +24,9 @@ nodes N time MS pv MOVE``, XBoard thinking output ``1 N CS NODES MOVE`` after
 point of view, unless ``--score CP`` forces a constant (``--score -1000`` to
 trigger resign adjudication, ``--score 0`` for draw adjudication).
 
+``--info-string TEXT`` (UCI) sends ``info string TEXT`` before each move's report,
+as engines send lines for the PGN (OpenBench's ``info string pgncomment …``).
+
 ``--fault MODE`` makes the engine misbehave; see :data:`FAULTS`. Faults that
 strike in mid-game do so once the game is ``--after N`` moves old (default
 3), that is from the position after 2N plies: from the usual start the engine
@@ -33,6 +36,7 @@ has then played N good moves. Opening moves count as game moves.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import random
 import signal
@@ -55,6 +59,8 @@ FAULTS = {
     "null": "answer a null move ('bestmove 0000' / 'move @@@@') once the game is N moves old",
     "false-claim": "XBoard only: claim a mate ('1-0 {White mates}') instead of moving, once N moves old",
     "slow": "think --delay seconds for every move, whatever the clock says",
+    "bad-pv": "UCI only: a PV that goes on with an illegal move (the best move twice), once N moves old",
+    "bad-mate-pv": "UCI only: report mate in 1 with a PV that does not mate, once N moves old",
 }
 
 GARBAGE = "xyz123"
@@ -118,6 +124,8 @@ class Reply:
     score: int
     nodes: int
     seconds: float
+    pv: str = ""  #: the reported PV, when not the move alone
+    mate: int | None = None  #: a mate score to report instead of ``score``
 
 
 class Engine:
@@ -130,6 +138,7 @@ class Engine:
         self.fault: str | None = options.fault
         self.after: int = options.after
         self.delay: float = options.delay
+        self.info_string: str | None = options.info_string
 
     def choose(self, board: chess.Board) -> chess.Move:
         """The move this engine's style picks; ``board`` must have a legal move."""
@@ -164,7 +173,12 @@ class Engine:
             return Reply(None, GARBAGE, score, 1, time.monotonic() - start)
         if fault == "null":
             return Reply(None, notation(chess.Move.null()), score, 1, time.monotonic() - start)
-        return Reply(move, notation(move), score, board.legal_moves.count(), time.monotonic() - start)
+        reply = Reply(move, notation(move), score, board.legal_moves.count(), time.monotonic() - start)
+        if fault == "bad-pv":
+            return dataclasses.replace(reply, pv=f"{reply.text} {reply.text}")
+        if fault == "bad-mate-pv" and not mates(board, move):
+            return dataclasses.replace(reply, mate=1)
+        return reply
 
 
 def board_for(variant: str, *, chess960: bool, fen: str | None = None) -> chess.Board:
@@ -207,7 +221,10 @@ def uci(engine: Engine, lines: Iterable[str]) -> None:
                 answer = ["bestmove (none)"] if board.is_game_over() else []
                 if not answer and (reply := engine.reply(board, board.uci)):
                     ms = round(reply.seconds * 1000)
-                    answer = [f"info depth 1 score cp {reply.score} nodes {reply.nodes} time {ms} pv {reply.text}",
+                    score = f"mate {reply.mate}" if reply.mate is not None else f"cp {reply.score}"
+                    strings = [f"info string {engine.info_string}"] if engine.info_string else []
+                    answer = [*strings,
+                              f"info depth 1 score {score} nodes {reply.nodes} time {ms} pv {reply.pv or reply.text}",
                               f"bestmove {reply.text}"]
                 if "infinite" in rest.split():
                     held = answer  # an infinite search ends only on stop
@@ -303,6 +320,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--fault", choices=FAULTS, default=None, help="misbehave (see below)")
     parser.add_argument("--after", type=int, default=3, help="moves before a mid-game fault strikes (3)")
     parser.add_argument("--delay", type=float, default=1.0, help="seconds per move with --fault slow (1.0)")
+    parser.add_argument("--info-string", default=None, metavar="TEXT", help="UCI: send 'info string TEXT' each move")
     options = parser.parse_args(argv)
     if options.fault == "false-claim" and options.protocol != "xboard":
         parser.error("--fault false-claim needs --protocol xboard: UCI has no way to claim a result")

@@ -21,7 +21,7 @@ from tmanager.errors import ConfigError
 from tmanager.tourney import play, store
 from tmanager.tourney.engines import GAMES_PATH, command_line
 from tmanager.tourney.model import UNPLAYED
-from tmanager.tourney.openings import Opening, OpeningBook, opening_key
+from tmanager.tourney.openings import Opening, OpeningBook
 from tmanager.tourney.variants import variant_board
 from tmanager.tourney.worker import ENGINE_TAG, load_book, read_ahead, work
 
@@ -62,9 +62,7 @@ def test_paired_keys_are_colour_reversed_games_of_the_same_players(schedule: Sch
     groups: dict[int, list[int]] = defaultdict(list)
     first_seen: list[int] = []
     for number in range(schedule.total_games):
-        key = opening_key(
-            number, games_per_pairing=schedule.games_per_pairing, games_per_cycle=schedule.games_per_cycle
-        )
+        key = schedule.opening_key(number)
         if key not in groups:
             first_seen.append(key)
         groups[key].append(number)
@@ -91,9 +89,9 @@ def test_paired_keys_are_colour_reversed_games_of_the_same_players(schedule: Sch
 
 def test_keys_for_the_xboard_worked_example() -> None:
     # 4 players, 2 games per pairing: games 0-1, 2-3, ... are the colour-reversed pairs.
-    assert [opening_key(n, games_per_pairing=2, games_per_cycle=12) for n in range(6)] == [0, 0, 1, 1, 2, 2]
+    assert [RoundRobin(4, games_per_pairing=2).opening_key(n) for n in range(6)] == [0, 0, 1, 1, 2, 2]
     # 1 game per pairing, 2 players: each cycle is one game and colours alternate by cycle.
-    assert [opening_key(n, games_per_pairing=1, games_per_cycle=1) for n in range(5)] == [0, 0, 1, 1, 2]
+    assert [RoundRobin(2, games_per_pairing=1, cycles=5).opening_key(n) for n in range(5)] == [0, 0, 1, 1, 2]
 
 
 # --- selection -----------------------------------------------------------------------------------
@@ -155,7 +153,7 @@ def test_both_games_of_a_pair_get_the_same_opening(sample: OpeningBook) -> None:
     schedule = RoundRobin(5, games_per_pairing=1, cycles=2)
     by_opening: dict[Opening, list[int]] = defaultdict(list)
     for number in range(schedule.total_games):
-        key = opening_key(number, games_per_pairing=1, games_per_cycle=schedule.games_per_cycle)
+        key = schedule.opening_key(number)
         by_opening[sample.opening_for(key, order="random", seed=1)].append(number)
     for numbers in by_opening.values():
         assert len(numbers) == 2  # 10 pairs, 14 openings: no opening is reused across pairs

@@ -44,6 +44,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--log-engines", action="store_true",
         help="write every line to and from the engines to FILE.engine-logs/game-N.log (as log_engines = true)",
     )
+    parser.add_argument(
+        "--announce-fd", type=int, default=None, metavar="FD",
+        help="write a JSON line to file descriptor FD (a pipe) as each game starts and ends and each engine "
+        "starts, for a program that follows the run (tmanager fastchess does)",
+    )
 
 
 def command(args: argparse.Namespace) -> int:
@@ -53,7 +58,10 @@ def command(args: argparse.Namespace) -> int:
     setup_logging(args.log, quiet=args.quiet)
     if cpus is not None:
         affinity.bind(cpus)  # the engines, started later, inherit it
-    played, stopped = work(args.file, max_games=args.games, log_engines=args.log_engines, concurrency=args.concurrency)
+    played, stopped = work(
+        args.file, max_games=args.games, log_engines=args.log_engines, concurrency=args.concurrency,
+        announce_fd=args.announce_fd,
+    )
     # On stdout: under `run` (which stops its workers itself) it goes nowhere.
     print(f"{played} game(s) played" + ("; stopped by a signal, its game given back" if stopped else ""))
     return INTERRUPTED if stopped else 0

@@ -21,7 +21,7 @@ recovery all use it. Only the PGN ``Round`` tag counts from 1 (XBoard's
 
 **Game pairs.** The two games the schedule makes together, same pairing and
 colours reversed, form a pair (both play the same opening, see
-:func:`tmanager.tourney.openings.opening_key`): games ``2j`` and ``2j+1`` of a
+:meth:`Schedule.opening_key`): games ``2j`` and ``2j+1`` of a
 pairing; with an odd G the last game of a pairing pairs with the same game of
 the next cycle (cycles 0-1, 2-3, …; not in a Swiss, which pairs each cycle
 afresh), and stays single in the last cycle of an odd number of cycles.
@@ -54,11 +54,8 @@ class ScheduledGame:
     black: int
     games_per_pairing: int
     rounds_per_cycle: int
-
-    @property
-    def pgn_round(self) -> int:
-        """XBoard's PGN ``Round`` tag: games of a pairing count as consecutive rounds."""
-        return (self.cycle * self.rounds_per_cycle + self.round) * self.games_per_pairing + self.game + 1
+    #: The PGN ``Round`` tag (XBoard's, or fastchess's for its order; see :meth:`Schedule.round_tag`).
+    pgn_round: int
 
 
 class Schedule(ABC):
@@ -68,7 +65,10 @@ class Schedule(ABC):
     pairing; this class does the XBoard index arithmetic and colour rule.
     """
 
-    def __init__(self, participants: int, *, games_per_pairing: int = 1, cycles: int = 1) -> None:
+    def __init__(
+        self, participants: int, *, games_per_pairing: int = 1, cycles: int = 1, noswap: bool = False,
+        reverse: bool = False,
+    ) -> None:
         if participants < 2:
             raise ConfigError(
                 f"a tourney needs at least 2 participants, not {participants}",
@@ -82,6 +82,10 @@ class Schedule(ABC):
         self.participants = participants
         self.games_per_pairing = games_per_pairing
         self.cycles = cycles
+        #: fastchess's -noswap (the first of a pairing has white in every game) and -reverse (the other
+        #: colours than the rule gives; with noswap, the first has black in every game).
+        self.noswap = noswap
+        self.reverse = reverse
 
     @property
     @abstractmethod
@@ -96,8 +100,9 @@ class Schedule(ABC):
         """The two participants of a pairing, or ``None`` when it is not known yet
         (a Swiss round not yet paired)."""
 
-    def first_is_white(self, cycle: int, round: int, game: int) -> bool:
-        """Whether the first participant of the pairing has white in this game (XBoard's rule)."""
+    def first_is_white(self, cycle: int, round: int, game: int, *, number: int) -> bool:
+        """Whether the first participant of the pairing has white in game ``number`` (XBoard's rule), before
+        :attr:`noswap` and :attr:`reverse`."""
         return bool(((game + cycle * self.games_per_pairing + 1) & 1) ^ (round & 1))
 
     @property
@@ -141,7 +146,9 @@ class Schedule(ABC):
         if pair is None:
             return None
         first, second = pair
-        white, black = (first, second) if self.first_is_white(cycle, round_, game) else (second, first)
+        first_white = self.noswap or self.first_is_white(cycle, round_, game, number=number)
+        round_tag = self.round_tag(cycle, round_, game, number=number)
+        white, black = (first, second) if first_white != self.reverse else (second, first)
         return ScheduledGame(
             number=number,
             cycle=cycle,
@@ -152,13 +159,46 @@ class Schedule(ABC):
             black=black,
             games_per_pairing=self.games_per_pairing,
             rounds_per_cycle=self.rounds_per_cycle,
+            pgn_round=round_tag,
         )
+
+    def round_tag(self, cycle: int, round: int, game: int, *, number: int) -> int:
+        """The PGN ``Round`` tag of game ``number``: XBoard's, where the games of a pairing count as
+        consecutive rounds."""
+        return (cycle * self.rounds_per_cycle + round) * self.games_per_pairing + game + 1
 
     @property
     def period(self) -> int:
         """Games after which the schedule repeats itself, colours included: a cycle, or two when a
         pairing's colours alternate from one cycle to the next (an odd ``games_per_pairing``)."""
         return self.games_per_cycle * (1 if self.games_per_pairing % 2 == 0 else 2)
+
+    def opening_key(self, number: int) -> int:
+        """The opening key of game ``number``: the two games of a colour-reversed pair share it
+        (:meth:`~tmanager.tourney.openings.OpeningBook.opening_for` turns it into an opening).
+
+        With XBoard's colour rule, games ``2j`` and ``2j+1`` of a pairing have
+        reversed colours; with an even ``games_per_pairing`` that pairs every game
+        and the key is ``number // 2``. With an odd one, the last game of a pairing
+        is left over in each cycle, and colours flip from one cycle to the next: it
+        pairs with the same game of the following cycle (only the last cycle of an
+        odd number of cycles leaves it single).
+
+        Keys are dense and grow with the game number: a sequential book is used in
+        order, without gaps. In each block of two cycles the first cycle's pairs come
+        first (the in-pairing pairs then the cross-cycle one, pairing by pairing),
+        then the second cycle's in-pairing pairs.
+        """
+        g = self.games_per_pairing
+        if g % 2 == 0:
+            return number // 2
+        cycle, rest = divmod(number, self.games_per_cycle)
+        pairing, game = divmod(rest, g)
+        block = (cycle // 2) * self.games_per_cycle
+        if cycle % 2 == 0 or game == g - 1:
+            return block + pairing * (g + 1) // 2 + game // 2
+        pairings = self.games_per_cycle // g
+        return block + pairings * (g + 1) // 2 + pairing * (g - 1) // 2 + game // 2
 
     def games_of_round(self, absolute_round: int) -> range:
         """Game numbers of one round, counted across cycles."""
@@ -189,8 +229,13 @@ class RoundRobin(Schedule):
 class Gauntlet(Schedule):
     """The first ``seeds`` participants each play all the others (XBoard ``-tourneyType N``)."""
 
-    def __init__(self, participants: int, *, seeds: int, games_per_pairing: int = 1, cycles: int = 1) -> None:
-        super().__init__(participants, games_per_pairing=games_per_pairing, cycles=cycles)
+    def __init__(
+        self, participants: int, *, seeds: int, games_per_pairing: int = 1, cycles: int = 1, noswap: bool = False,
+        reverse: bool = False,
+    ) -> None:
+        super().__init__(
+            participants, games_per_pairing=games_per_pairing, cycles=cycles, noswap=noswap, reverse=reverse
+        )
         if not 1 <= seeds < participants:
             raise ConfigError(
                 f"{seeds} seeds with {participants} participants",
@@ -211,6 +256,68 @@ class Gauntlet(Schedule):
         if self.seeds == 1:
             return pairing, round + self.seeds
         return round + self.seeds, pairing
+
+
+class FastchessOrder(Schedule):
+    """fastchess's schedule: round after round (each a cycle here), every pairing of the round in turn.
+
+    A round's pairings are the pairs ``(i, j)``, ``i < j``, in order, ``i``
+    among the first ``seeds`` participants (a gauntlet; unlike XBoard's, its
+    seeds also meet each other) or all of them (a round robin). The first of a
+    pairing has white in the even-numbered games of the schedule (fastchess's
+    odd game numbers: it counts from 1), so with two games per pairing, in the
+    first of each. All the games of a pairing share an opening (fastchess takes
+    a new one for each pairing), and with two games they are a pair.
+    """
+
+    def __init__(
+        self, participants: int, *, seeds: int | None = None, games_per_pairing: int = 2, cycles: int = 1,
+        noswap: bool = False, reverse: bool = False,
+    ) -> None:
+        super().__init__(
+            participants, games_per_pairing=games_per_pairing, cycles=cycles, noswap=noswap, reverse=reverse
+        )
+        if seeds is not None and not 1 <= seeds < participants:
+            raise ConfigError(
+                f"{seeds} seeds with {participants} participants", field="tourney.gauntlet_seeds",
+                hint=f"use 1 to {participants - 1}",
+            )
+        leaders = participants - 1 if seeds is None else seeds
+        self.pairs = [(i, j) for i in range(leaders) for j in range(i + 1, participants)]
+
+    @property
+    def rounds_per_cycle(self) -> int:
+        return 1
+
+    @property
+    def pairings_per_round(self) -> int:
+        return len(self.pairs)
+
+    def pair(self, cycle: int, round: int, pairing: int) -> tuple[int, int]:
+        return self.pairs[pairing]
+
+    def first_is_white(self, cycle: int, round: int, game: int, *, number: int) -> bool:
+        return number % 2 == 0
+
+    def round_tag(self, cycle: int, round: int, game: int, *, number: int) -> int:
+        """fastchess's: the games of a pairing share it, the pairing's number in the schedule from 1."""
+        return number // self.games_per_pairing + 1
+
+    def partner(self, number: int) -> int | None:
+        """Games ``2j`` and ``2j+1`` of a pairing; the last of an odd number of games has none (fastchess
+        counts pairs only with two games per pairing)."""
+        game = number % self.games_per_pairing
+        other = game ^ 1
+        return number - game + other if other < self.games_per_pairing else None
+
+    def opening_key(self, number: int) -> int:
+        """A pairing's games share one opening, and each pairing of the schedule has the next."""
+        return number // self.games_per_pairing
+
+    @property
+    def period(self) -> int:
+        """A round, or two when the number of games of a round is odd (colours follow the game number)."""
+        return self.games_per_cycle * (1 if self.games_per_cycle % 2 == 0 else 2)
 
 
 #: :func:`next_game` answers: nothing can start now, but games remain.
@@ -300,7 +407,7 @@ class SwissSchedule(Schedule):
         absolute = cycle * self.rounds + round
         return self.paired[absolute][pairing] if absolute < len(self.paired) else None
 
-    def first_is_white(self, cycle: int, round: int, game: int) -> bool:
+    def first_is_white(self, cycle: int, round: int, game: int, *, number: int) -> bool:
         """The pairing's white (as the pairing rules chose) has white in its even games."""
         return game % 2 == 0
 

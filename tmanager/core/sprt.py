@@ -125,7 +125,13 @@ def match_state(schedule: Schedule, results: str, settings: SprtSettings | None 
     """The match of a two-participant round robin or gauntlet, with its SPRT when ``settings`` are given."""
     if schedule.participants != 2 or schedule.games_per_cycle != schedule.games_per_pairing:
         raise ValueError("a match needs a schedule of two participants")
-    wdl, penta, open_games, playing = _count(schedule.games_per_pairing, schedule.cycles, results)
+    g = schedule.games_per_pairing
+    # With two participants, who has white depends only on whether the game's number is even (XBoard's
+    # rule and fastchess's), or not at all (fastchess's -noswap); and the last game of an odd pairing may
+    # pair with the next cycle's (XBoard) or stay single (fastchess): all asked of the schedule itself.
+    white = tuple(_first_has_white(schedule, number) for number in (0, 1))
+    across_cycles = g % 2 == 1 and schedule.cycles > 1 and schedule.partner(g - 1) is not None
+    wdl, penta, open_games, playing = _count(g, schedule.cycles, results, white, across_cycles)
     losses, draws, wins = wdl
     test = None if settings is None else _test(settings, wins, draws, losses, penta)
     return MatchState(
@@ -141,6 +147,11 @@ def match_state(schedule: Schedule, results: str, settings: SprtSettings | None 
     )
 
 
+def _first_has_white(schedule: Schedule, number: int) -> bool:
+    game = schedule.game(number) if number < schedule.total_games else None
+    return game is None or game.white == 0
+
+
 @functools.lru_cache(maxsize=64)
 def _test(
     settings: SprtSettings, wins: int, draws: int, losses: int, penta: tuple[int, int, int, int, int] | None
@@ -151,9 +162,10 @@ def _test(
 
 @functools.lru_cache(maxsize=4)
 def _count(
-    games_per_pairing: int, cycles: int, results: str
+    games_per_pairing: int, cycles: int, results: str, white: tuple[bool, ...], across_cycles: bool
 ) -> tuple[tuple[int, int, int], tuple[int, int, int, int, int] | None, tuple[int, ...], int]:
-    """``(losses, draws, wins)``, the pentanomial counts, the open games and the games playing."""
+    """``(losses, draws, wins)``, the pentanomial counts, the open games and the games playing. ``white``
+    says whether the first participant has white in the even and in the odd games."""
     total = games_per_pairing * cycles
     # Only the games begun count, and their partners: no game is paired with one more than g games
     # away, so every pair with a game begun lies within the first `len(results) + g` games, and a pair
@@ -161,10 +173,9 @@ def _count(
     counted = min(total, len(results) + games_per_pairing)
     text = results.ljust(counted).encode("ascii")
     codes = bytearray(counted)
-    # The first participant has white in the even-numbered games (XBoard's colour rule with two participants).
-    codes[0::2] = text[0::2].translate(_AS_WHITE)
-    codes[1::2] = text[1::2].translate(_AS_BLACK)
-    groups = _pair_groups(games_per_pairing, cycles)
+    codes[0::2] = text[0::2].translate(_AS_WHITE if white[0] else _AS_BLACK)
+    codes[1::2] = text[1::2].translate(_AS_WHITE if white[1] else _AS_BLACK)
+    groups = _pair_groups(games_per_pairing, cycles, across_cycles)
     penta = [0] * 5
     open_games: list[int] = []
     for first, second, step, pairs in groups:
@@ -205,13 +216,13 @@ _FIRST_OPEN, _SECOND_OPEN = 1 + 8, 2 + 4  # unplayed, with the other game begun
 
 
 @functools.lru_cache(maxsize=4)
-def _pair_groups(games_per_pairing: int, cycles: int) -> tuple[tuple[int, int, int, int], ...]:
+def _pair_groups(games_per_pairing: int, cycles: int, across_cycles: bool) -> tuple[tuple[int, int, int, int], ...]:
     """Every pair of :meth:`Schedule.partner <tmanager.core.schedule.Schedule.partner>` for two
     participants, as groups ``(first, second, step, pairs)``: the pairs ``first + i * step`` and
     ``second + i * step`` for ``i`` below ``pairs``."""
     g = games_per_pairing
     groups = [(2 * j, 2 * j + 1, g, cycles) for j in range(g // 2)]  # within each cycle's pairing
-    if g % 2:  # the last game of a pairing pairs with the same game of the next cycle
+    if g % 2 and across_cycles:  # the last game of a pairing pairs with the same game of the next cycle
         groups.append((g - 1, 2 * g - 1, 2 * g, cycles // 2))
     return tuple(groups)
 

@@ -59,6 +59,18 @@ class EngineSpec:
     restart: bool = False
     stderr_log: str | None = None
     handshake_timeout: float = 10.0
+    #: Seconds to get ready for a game (ucinewgame, isready), and to answer a ping after a cut-off search;
+    #: ``None``: ``handshake_timeout``.
+    ready_timeout: float | None = None
+    ping_timeout: float | None = None
+
+    @property
+    def ready_within(self) -> float:
+        return self.handshake_timeout if self.ready_timeout is None else self.ready_timeout
+
+    @property
+    def ping_within(self) -> float:
+        return self.handshake_timeout if self.ping_timeout is None else self.ping_timeout
 
     def check_runnable(self, *, file: Path | None = None, where: str = "") -> None:
         """Raise :class:`ConfigError` if the program cannot be found or run, or its working

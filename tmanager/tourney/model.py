@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from tmanager.core.results import Result
-from tmanager.core.schedule import Gauntlet, RoundRobin, Schedule, ScheduledGame, SwissSchedule
+from tmanager.core.schedule import FastchessOrder, Gauntlet, RoundRobin, Schedule, ScheduledGame, SwissSchedule
 from tmanager.core.sprt import MatchState, Verdict, match_state
 from tmanager.core.standings import GameResult, PairCounts, Tally
 from tmanager.core.stats import SprtSettings
@@ -51,6 +51,8 @@ if TYPE_CHECKING:
     from tmanager.core.crosstable import Crosstable
 
 TourneyType = Literal["round-robin", "gauntlet", "swiss", "double-swiss"]
+GameOrder = Literal["xboard", "fastchess"]
+PvCheckLevel = Literal["off", "legal", "mates"]
 #: The tourney types paired round by round (``[swiss]`` holds their pairings): FIDE Dutch and Double-Swiss.
 SWISS_TYPES = ("swiss", "double-swiss")
 
@@ -71,6 +73,8 @@ MAX_GAMES = 100_000_000
 
 #: Durations that must be more than zero: a zero lease or timeout would end every game at once.
 POSITIVE_SETTINGS = ("handshake_timeout", "move_timeout", "lease")
+#: Durations that may be left out (None) but never be zero or less.
+OPTIONAL_POSITIVE_SETTINGS = ("ready_timeout", "ping_timeout")
 
 #: The PGN standard's limit on a string token such as a tag value (section 7).
 MAX_TAG_LENGTH = 255
@@ -101,6 +105,10 @@ class Settings:
     bye_points: float | None = None
     sync_after_round: bool = False
     sync_after_cycle: bool = False
+    #: The order and numbering of the games: XBoard's, or fastchess's (see core.schedule.FastchessOrder).
+    order: GameOrder = "xboard"
+    noswap: bool = False  #: the first of a pairing has white in all its games (fastchess's -noswap)
+    reverse: bool = False  #: the other colours than the schedule gives (fastchess's -reverse)
     pgn: str = ""
     after_game: str = ""
     after_tourney: str = ""
@@ -113,6 +121,10 @@ class Settings:
     depth: int | None = None
     time_margin: float = 0.1
     handshake_timeout: float = 10.0
+    #: Seconds an engine has to be ready for a game (``ucinewgame``, ``isready``; fastchess's -ucinewgame-ms),
+    #: and to answer a ping once a search was cut off (-ping-ms); ``None``: ``handshake_timeout``.
+    ready_timeout: float | None = None
+    ping_timeout: float | None = None
     ponder: bool = False
     restart: bool = False
     pgn_comments: bool = False
@@ -120,6 +132,14 @@ class Settings:
     pgn_notation: Notation = "san"
     pgn_minimal: bool = False
     epd_out: str = ""
+    #: Regular expressions: each engine move's PGN comment quotes the last line of its search that each matches.
+    pgn_match_lines: tuple[str, ...] = ()
+    #: Check the engines' PVs as fastchess does: "off", "legal" (their moves) or "mates" (and mate lengths).
+    pv_checks: PvCheckLevel = "off"
+    #: Log each move's latency (the time measured less the time the engine reports), as fastchess's -show-latency.
+    log_latency: bool = False
+    #: Seconds a lane waits after each game before it claims the next (fastchess's -wait, in ms there).
+    wait: float = 0.0
     log_engines: bool = False
     move_timeout: float = 60.0
     lease: float = 120.0
@@ -250,10 +270,21 @@ class Tourney:
         """The schedule of this tourney's type."""
         s = self.settings
         n = len(self.participants)
+        shape: dict[str, Any] = {
+            "games_per_pairing": s.games_per_pairing, "cycles": s.cycles, "noswap": s.noswap, "reverse": s.reverse,
+        }
+        if s.order == "fastchess" and s.type in ("round-robin", "gauntlet"):
+            return FastchessOrder(n, seeds=s.gauntlet_seeds if s.type == "gauntlet" else None, **shape)
         if s.type == "round-robin":
-            return RoundRobin(n, games_per_pairing=s.games_per_pairing, cycles=s.cycles)
+            return RoundRobin(n, **shape)
         if s.type == "gauntlet":
-            return Gauntlet(n, seeds=s.gauntlet_seeds, games_per_pairing=s.games_per_pairing, cycles=s.cycles)
+            return Gauntlet(n, seeds=s.gauntlet_seeds, **shape)
+        if s.order != "xboard" or s.noswap or s.reverse:
+            raise ConfigError(
+                "a Swiss is paired round by round: its order and colours are the pairing's",
+                field="tourney.order" if s.order != "xboard" else "tourney.noswap" if s.noswap else "tourney.reverse",
+                hint='remove it (order = "xboard", noswap = false, reverse = false)',
+            )
         if s.type == "double-swiss" and s.games_per_pairing != 2:
             raise ConfigError(
                 f"a Double-Swiss match is 2 games, not {s.games_per_pairing}",
@@ -571,9 +602,19 @@ class Tourney:
         duplicate = next((n for n, count in Counter(p.name for p in self.participants).items() if count > 1), None)
         if duplicate:
             raise ConfigError(f"two participants are named {duplicate!r}", file=self.path, field="participants")
-        for key in POSITIVE_SETTINGS:
-            if getattr(self.settings, key) <= 0:
-                raise ConfigError("must be positive, not 0", file=self.path, field=f"tourney.{key}")
+        for key in POSITIVE_SETTINGS + OPTIONAL_POSITIVE_SETTINGS:
+            value = getattr(self.settings, key)
+            if value is not None and value <= 0:
+                raise ConfigError(f"must be positive, not {value:g}", file=self.path, field=f"tourney.{key}")
+        if self.settings.wait < 0:
+            raise ConfigError(f"must not be negative, not {self.settings.wait:g}", file=self.path, field="tourney.wait")
+        for pattern in self.settings.pgn_match_lines:
+            try:
+                re.compile(pattern)
+            except re.error as exc:
+                raise ConfigError(
+                    f"{pattern!r} is not a regular expression ({exc})", file=self.path, field="tourney.pgn_match_lines"
+                ) from None
         if self.sprt is not None:
             self._check_sprt(self.sprt)
         for i in range(len(self.participants)):
@@ -745,6 +786,8 @@ def resolve_engine(
         restart=p.restart if p.restart is not None else settings.restart,
         stderr_log=str(directory / p.stderr) if p.stderr else None,
         handshake_timeout=settings.handshake_timeout,
+        ready_timeout=settings.ready_timeout,
+        ping_timeout=settings.ping_timeout,
     )
 
 
@@ -836,7 +879,7 @@ def _read_swiss(table: Any, path: Path) -> list[list[tuple[int, int]]]:
 
 
 #: Settings whose change would give recorded results another meaning.
-SCHEDULE_KEYS = ("type", "gauntlet_seeds", "games_per_pairing")
+SCHEDULE_KEYS = ("type", "gauntlet_seeds", "games_per_pairing", "order", "noswap", "reverse")
 
 
 #: The conditions of a participant's slot, which an engine substituted in it keeps.

@@ -4,7 +4,7 @@ A book is a list of :class:`Opening` s. An EPD line gives a start position; a
 PGN game gives its start position (``FEN``/``SetUp`` tags, else the variant's
 usual one) and its mainline moves, cut to ``plies`` half-moves (0 keeps them
 all). Both games of a colour-reversed pair play the same opening: they share
-an *opening key* (:func:`opening_key`), and :meth:`OpeningBook.opening_for`
+an *opening key* (:meth:`~tmanager.core.schedule.Schedule.opening_key`), and :meth:`OpeningBook.opening_for`
 maps keys to openings, in book order or in a seeded random order. The choice
 depends on nothing but the key and the settings, so any worker in any process
 picks the same opening for the same game.
@@ -125,7 +125,7 @@ class OpeningBook(Sequence[Opening]):
         return cls(len(openings), openings.__getitem__, path)
 
     def opening_for(self, key: int, *, order: Order = "sequential", seed: int = 0, start: int = 1) -> Opening:
-        """The opening of the games with opening key ``key`` (see :func:`opening_key`).
+        """The opening of the games with opening key ``key`` (see :meth:`~tmanager.core.schedule.Schedule.opening_key`).
 
         Sequential: opening ``start`` (1-based) for key 0, then on through the book and
         round again. Random: the same walk through a shuffled book, reshuffled for each
@@ -142,33 +142,6 @@ class OpeningBook(Sequence[Opening]):
         if order == "random":
             index = _shuffled(size, seed, passes)[index]
         return self[index]
-
-
-def opening_key(number: int, *, games_per_pairing: int, games_per_cycle: int) -> int:
-    """The opening key of game ``number``: the two games of a colour-reversed pair share it.
-
-    With XBoard's colour rule (see :mod:`tmanager.core.schedule`), games ``2j`` and
-    ``2j+1`` of a pairing have reversed colours; with an even ``games_per_pairing``
-    that pairs every game and the key is ``number // 2``. With an odd one, the
-    last game of a pairing is left over in each cycle, and colours flip from one
-    cycle to the next: it pairs with the same game of the following cycle
-    (only the last cycle of an odd number of cycles leaves it single).
-
-    Keys are dense and grow with the game number: a sequential book is used in
-    order, without gaps. In each block of two cycles the first cycle's pairs come
-    first (the in-pairing pairs then the cross-cycle one, pairing by pairing),
-    then the second cycle's in-pairing pairs.
-    """
-    g = games_per_pairing
-    if g % 2 == 0:
-        return number // 2
-    cycle, rest = divmod(number, games_per_cycle)
-    pairing, game = divmod(rest, g)
-    block = (cycle // 2) * games_per_cycle
-    if cycle % 2 == 0 or game == g - 1:
-        return block + pairing * (g + 1) // 2 + game // 2
-    pairings = games_per_cycle // g
-    return block + pairings * (g + 1) // 2 + pairing * (g - 1) // 2 + game // 2
 
 
 @functools.lru_cache(maxsize=4)

@@ -28,7 +28,7 @@ import subprocess
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Literal
 
@@ -42,16 +42,19 @@ from tmanager.errors import ConfigError, first_line
 from tmanager.formats.pgn import COMMENT_FIELDS, Notation, tag_value
 from tmanager.tourney.adjudication import Adjudication
 from tmanager.tourney.engines import EngineSpec
+from tmanager.tourney.outcome import Ending, Termination
+from tmanager.tourney.pvcheck import PvChecks, PvWarning, check_search, matching_lines
 from tmanager.tourney.starts import HostStarts, Wait
 from tmanager.tourney.transport import EngineTransport, popen
 from tmanager.tourney.uci import UciEngine
 from tmanager.tourney.variants import STANDARD, variant_board
 from tmanager.tourney.xboard import popen_xboard
 
-Termination = Literal["normal", "time forfeit", "adjudication", "rules infraction", "abandoned"]
 #: Kinds of engine fault, counted per engine in the tourney's status.
 Fault = Literal["crash", "handshake", "stall", "illegal move", "false claim", "time forfeit"]
 
+
+LOG = logging.getLogger("tmanager")
 
 @dataclass(frozen=True, slots=True)
 class GameSpec:
@@ -80,6 +83,13 @@ class GameSpec:
     #: A file to append every line to and from the engines to, with timestamps ("" for none).
     engine_log: str = ""
     tags: Mapping[str, str] = field(default_factory=dict)
+    #: Check the engines' PVs as fastchess does (:mod:`tmanager.tourney.pvcheck`; UCI engines that do not ponder).
+    pv_checks: PvChecks = PvChecks.OFF
+    #: Regular expressions: each engine move's comment quotes the last line of its search that each matches
+    #: (fastchess's ``-pgnout match_line=``; UCI engines that do not ponder).
+    match_lines: tuple[str, ...] = ()
+    #: Log each engine move's latency (measured time less the time the engine reports), as fastchess's -show-latency.
+    log_latency: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +97,7 @@ class GameRecord:
     """The outcome of one game."""
 
     result: str
-    termination: Termination
+    ending: Ending
     reason: str
     pgn: str
     plies: int
@@ -97,6 +107,12 @@ class GameRecord:
     #: Per engine, the largest (thinking time - time it had) over its moves under a clock or a
     #: fixed move time, the losing move included, in seconds: negative is time to spare.
     oversteps: Mapping[str, float] = field(default_factory=dict)
+    #: What :attr:`GameSpec.pv_checks` found wrong with the engines' PVs, move by move.
+    pv_warnings: tuple[PvWarning, ...] = ()
+
+    @property
+    def termination(self) -> Termination:
+        return self.ending.termination
 
     @property
     def worst_overstep(self) -> float | None:
@@ -108,11 +124,12 @@ class _GameOver(Exception):
     """Raised inside the move loop to end the game."""
 
     def __init__(
-        self, result: str, termination: Termination, reason: str, *, fault: tuple[chess.Color, Fault] | None = None
+        self, result: str, ending: Ending, reason: str, *, fault: tuple[chess.Color, Fault] | None = None
     ) -> None:
         super().__init__(reason)
         self.result = result
-        self.termination: Termination = termination
+        self.ending = ending
+        self.termination = ending.termination
         self.reason = reason
         self.fault = fault
 
@@ -160,6 +177,19 @@ def _dying_with_parent(command: list[str]) -> tuple[list[str], Callable[[], None
 BROKEN_ENGINE_QUIT = 0.5
 
 
+@dataclass(frozen=True, slots=True)
+class EngineIdentity:
+    """What an engine says of itself: its name and author, and each option's value (given, or its default)."""
+
+    name: str
+    author: str
+    options: Mapping[str, str]
+
+
+def _option_text(value: object) -> str:
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
 class Engine:
     """A running engine process: python-chess protocol plus the process group to kill."""
 
@@ -196,15 +226,32 @@ class Engine:
             raise
         return engine
 
+    def identity(self) -> EngineIdentity:
+        """The engine's name, author and option values, as its handshake gave them and it was configured."""
+        protocol, given = self.protocol, self.spec.options
+        options = {
+            name: _option_text(given.get(name, option.default))
+            for name, option in protocol.options.items()
+            if given.get(name, option.default) is not None and option.type != "button"
+        }
+        return EngineIdentity(protocol.id.get("name", ""), protocol.id.get("author", ""), options)
+
     async def play(
-        self, board: chess.Board, limit: chess.engine.Limit, *, game: object, info: chess.engine.Info
+        self, board: chess.Board, limit: chess.engine.Limit, *, game: object, info: chess.engine.Info,
+        keep_lines: bool = False,
     ) -> chess.engine.PlayResult:
         """The engine's move in ``board``: ``game``'s board, moved on since this engine's previous move
-        (see :meth:`UciEngine.play_on`)."""
+        (see :meth:`UciEngine.play_on`); with ``keep_lines``, :meth:`search_lines` holds the search's lines."""
         uci = self._played_on
         if uci is not None:
-            return await uci.play_on(board, limit, game=game, info=info)
+            return await uci.play_on(board, limit, game=game, info=info, keep_lines=keep_lines)
         return await self.protocol.play(board, limit, game=game, info=info, ponder=self.spec.ponder)
+
+    def search_lines(self) -> list[str]:
+        """The lines of the last search asked for with ``keep_lines`` (none from an engine that ponders,
+        or speaks XBoard: python-chess keeps no lines for them)."""
+        uci = self._played_on
+        return uci.search_lines if uci is not None else []
 
     @property
     def _played_on(self) -> UciEngine | None:
@@ -327,7 +374,7 @@ class EnginePool:
 
     def __init__(
         self, *, start_limit: int = START_LIMIT, host_starts: HostStarts | None = None,
-        settled: asyncio.Event | None = None,
+        settled: asyncio.Event | None = None, on_start: Callable[[Engine], None] | None = None,
     ) -> None:
         # Keyed by the spec's repr: specs hold dicts and are not hashable, and an
         # upgraded participant with the same name must not get the old process.
@@ -339,6 +386,7 @@ class EnginePool:
         self._host_starts = host_starts or HostStarts()
         self._settled = settled
         self._holding = 0  # games waiting in quiet() now
+        self._on_start = on_start  # told of every engine process started
 
     async def acquire(self, spec: EngineSpec) -> Engine:
         idle = self._idle.get(repr(spec), [])
@@ -353,7 +401,10 @@ class EnginePool:
         self._quiet.clear()
         try:
             async with self._starting:
-                return await Engine.start(spec)
+                engine = await Engine.start(spec)
+            if self._on_start is not None:
+                self._on_start(engine)
+            return engine
         finally:
             self._starts -= 1
             if not self._starts:
@@ -558,7 +609,7 @@ class _Adjudicator:
             judges = "both engines scored it" if rules.resign_twosided else "its engine scored it"
             return _GameOver(
                 _loss(loser),
-                "adjudication",
+                Ending.RESIGN_ADJUDICATION,
                 f"{_name(loser)} resigns: {judges} at or below -{rules.resign_score} cp for {rules.resign_moves} moves",
             )
         if (
@@ -568,12 +619,12 @@ class _Adjudicator:
         ):
             return _GameOver(
                 "1/2-1/2",
-                "adjudication",
+                Ending.DRAW_ADJUDICATION,
                 f"Draw by adjudication: both engines scored within {rules.draw_score} cp "
                 f"for {rules.draw_moves} moves",
             )
         if rules.max_moves is not None and self.plies >= 2 * rules.max_moves:
-            return _GameOver("1/2-1/2", "adjudication", f"Draw by adjudication: {rules.max_moves} moves reached")
+            return _GameOver("1/2-1/2", Ending.MOVE_LIMIT, f"Draw by adjudication: {rules.max_moves} moves reached")
         return None
 
     def _tablebase(self, board: chess.Board) -> _GameOver | None:
@@ -596,12 +647,13 @@ class _Adjudicator:
         if wdl == 0:
             if rules.syzygy_adjudicate == "win_loss":
                 return None
-            return _GameOver("1/2-1/2", "adjudication", "Draw by tablebase adjudication")
+            return _GameOver("1/2-1/2", Ending.TABLEBASE_DRAW, "Draw by tablebase adjudication")
         if rules.syzygy_adjudicate == "draw":
             return None
         winner = board.turn if wdl > 0 else not board.turn
         return _GameOver(
-            "1-0" if winner == chess.WHITE else "0-1", "adjudication", f"{_name(winner)} wins by tablebase adjudication"
+            "1-0" if winner == chess.WHITE else "0-1", Ending.TABLEBASE_WIN,
+            f"{_name(winner)} wins by tablebase adjudication",
         )
 
 
@@ -640,14 +692,14 @@ def _rules_outcome(board: chess.Board, repetitions: int) -> _GameOver | None:
     if not any(board.generate_legal_moves()):
         if board.is_check():
             winner = not board.turn
-            return _GameOver("1-0" if winner == chess.WHITE else "0-1", "normal", f"{_name(winner)} mates")
-        return _GameOver("1/2-1/2", "normal", "Draw by stalemate")
+            return _GameOver("1-0" if winner == chess.WHITE else "0-1", Ending.CHECKMATE, f"{_name(winner)} mates")
+        return _GameOver("1/2-1/2", Ending.STALEMATE, "Draw by stalemate")
     if board.is_insufficient_material():
-        return _GameOver("1/2-1/2", "normal", "Draw by insufficient mating material")
+        return _GameOver("1/2-1/2", Ending.INSUFFICIENT_MATERIAL, "Draw by insufficient mating material")
     if repetitions >= 3:
-        return _GameOver("1/2-1/2", "normal", "Draw by 3-fold repetition")
+        return _GameOver("1/2-1/2", Ending.REPETITION, "Draw by 3-fold repetition")
     if board.halfmove_clock >= 100:
-        return _GameOver("1/2-1/2", "normal", "Draw by fifty moves rule")
+        return _GameOver("1/2-1/2", Ending.FIFTY_MOVES, "Draw by fifty moves rule")
     return None
 
 
@@ -668,7 +720,7 @@ def _variant_outcome(board: chess.Board) -> _GameOver:
             "Draw: both kings reach the eighth rank" if board.uci_variant == "racingkings"
             else f"Draw by the rules of {board.uci_variant}"
         )
-        return _GameOver("1/2-1/2", "normal", reason)
+        return _GameOver("1/2-1/2", Ending.VARIANT_DRAW, reason)
     winner = board.turn if board.is_variant_win() else not board.turn
     if board.uci_variant in ("antichess", "giveaway", "suicide"):
         template = (
@@ -678,7 +730,7 @@ def _variant_outcome(board: chess.Board) -> _GameOver:
     else:
         template = _VARIANT_WINS.get(board.uci_variant or "", "{winner} wins by the rules of the variant")
     result = "1-0" if winner == chess.WHITE else "0-1"
-    return _GameOver(result, "normal", template.format(winner=_name(winner), loser=_name(not winner)))
+    return _GameOver(result, Ending.VARIANT_WIN, template.format(winner=_name(winner), loser=_name(not winner)))
 
 
 def _info_wanted(spec: GameSpec) -> chess.engine.Info:
@@ -687,9 +739,10 @@ def _info_wanted(spec: GameSpec) -> chess.engine.Info:
     if spec.comments and not spec.minimal:
         pv = chess.engine.INFO_PV if "pv" in spec.comment_fields else chess.engine.INFO_NONE
         return chess.engine.INFO_BASIC | chess.engine.INFO_SCORE | pv
+    basic = chess.engine.INFO_BASIC if spec.log_latency else chess.engine.INFO_NONE  # the time the engine reports
     if spec.adjudication.resign_score is not None or spec.adjudication.draw_score is not None:
-        return chess.engine.INFO_SCORE
-    return chess.engine.INFO_NONE
+        return chess.engine.INFO_SCORE | basic
+    return basic
 
 
 def _limit(own: TimeControl, clocks: Mapping[chess.Color, Clock], mover: chess.Color) -> chess.engine.Limit:
@@ -711,9 +764,13 @@ def _centipawns(info: chess.engine.InfoDict) -> int | None:
     return score.relative.score(mate_score=100_000)
 
 
-def _comment(info: chess.engine.InfoDict, seconds: float, fields: tuple[str, ...], *, time_left: float | None) -> str:
+def _comment(
+    info: chess.engine.InfoDict, seconds: float, fields: tuple[str, ...], *, time_left: float | None,
+    quoted: Sequence[str] = (),
+) -> str:
     """A move's comment as fastchess writes it: ``+0.25/12 0.105s``, then the chosen ``fields`` the
-    engine reported (``n=…``, ``pv="…"``), in :data:`COMMENT_FIELDS`' order."""
+    engine reported (``n=…``, ``pv="…"``), in :data:`COMMENT_FIELDS`' order, then the ``quoted`` lines of
+    the engine (``line="info string …"``)."""
     head = _score_text(info["score"].relative) if "score" in info else ""
     if "depth" in info:
         head += f"/{info['depth']}"
@@ -730,6 +787,7 @@ def _comment(info: chess.engine.InfoDict, seconds: float, fields: tuple[str, ...
     shown = {"timeleft": "tl", "nodes": "n", "seldepth": "sd"}
     parts = [f"{head} {seconds:.3f}s".lstrip()]
     parts += [f"{shown.get(f, f)}={values[f]}" for f in COMMENT_FIELDS if f in fields and values[f] is not None]
+    parts += [f'line="{line}"' for line in quoted]
     return ", ".join(parts)
 
 
@@ -800,6 +858,8 @@ async def play_game(
     healthy = {chess.WHITE: True, chess.BLACK: True}
     comments: list[str] = []
     movetext: list[str] = []  # the engines' moves as the PGN writes them
+    keep_lines = spec.pv_checks is not PvChecks.OFF or bool(spec.match_lines)
+    pv_warnings: list[PvWarning] = []
     margins = {chess.WHITE: spec.white_time_margin, chess.BLACK: spec.black_time_margin}
     oversteps: dict[chess.Color, float] = {}
     adjudicator = _Adjudicator(spec.adjudication)
@@ -833,7 +893,7 @@ async def play_game(
                 try:
                     # A timeout scope, not wait_for: no task per move, and a cancellation is never lost.
                     async with asyncio.timeout(deadline if deadline is not None else spec.move_timeout):
-                        result = await engine.play(board, limit, game=game_id, info=info_flags)
+                        result = await engine.play(board, limit, game=game_id, info=info_flags, keep_lines=keep_lines)
                 except TimeoutError:
                     healthy[mover] = False
                     if allowed is not None:
@@ -841,22 +901,22 @@ async def play_game(
                         _note(oversteps, mover, elapsed - allowed)
                         # An engine that was merely late is kept, as fastchess keeps it: restarting it would
                         # add its start-up to a machine that is already short of time.
-                        healthy[mover] = await engine.responsive(within=engine.spec.handshake_timeout)
+                        healthy[mover] = await engine.responsive(within=engine.spec.ping_within)
                         raise _time_loss(mover, elapsed, allowed=allowed, margin=margin, moved=False) from None
                     raise _GameOver(
-                        _loss(mover), "abandoned",
+                        _loss(mover), Ending.STALL,
                         f"{_name(mover)}'s engine stalls: no move in {spec.move_timeout:g} s",
                         fault=(mover, "stall"),
                     ) from None
                 except chess.engine.EngineTerminatedError:
                     healthy[mover] = False
                     raise _GameOver(
-                        _loss(mover), "abandoned", f"{_name(mover)}'s engine crashed", fault=(mover, "crash")
+                        _loss(mover), Ending.CRASH, f"{_name(mover)}'s engine crashed", fault=(mover, "crash")
                     ) from None
                 except chess.engine.EngineError as exc:
                     healthy[mover] = False
                     raise _GameOver(
-                        _loss(mover), "rules infraction",
+                        _loss(mover), Ending.ILLEGAL_MOVE,
                         f"{_name(mover)} makes an illegal or unreadable move ({first_line(exc)})",
                         fault=(mover, "illegal move"),
                     ) from None
@@ -866,23 +926,32 @@ async def play_game(
                     if elapsed > allowed + margin:
                         raise _time_loss(mover, elapsed, allowed=allowed, margin=margin, moved=True)
                 clock.spend(elapsed)
+                if spec.log_latency and "time" in result.info:
+                    _log_latency(specs[mover].name, elapsed, result.info["time"])
+                quoted: list[str] = []
+                if keep_lines:
+                    lines = engine.search_lines()
+                    pv_warnings += _pv_warnings(spec, board, lines, result.move, specs[mover].name)
+                    quoted = matching_lines(lines, spec.match_lines)
                 if result.resigned:
-                    raise _GameOver(_loss(mover), "normal", f"{_name(mover)} resigns")
+                    raise _GameOver(_loss(mover), Ending.RESIGNATION, f"{_name(mover)} resigns")
                 if result.move is None:
                     raise _GameOver(
-                        _loss(mover), "rules infraction", f"{_name(mover)} makes a false result claim",
+                        _loss(mover), Ending.FALSE_CLAIM, f"{_name(mover)} makes a false result claim",
                         fault=(mover, "false claim"),
                     )
                 if not result.move:  # python-chess reads "0000" as a null move, which is never legal in a game
                     raise _GameOver(
-                        _loss(mover), "rules infraction", f"{_name(mover)} makes an illegal move (a null move)",
+                        _loss(mover), Ending.ILLEGAL_MOVE, f"{_name(mover)} makes an illegal move (a null move)",
                         fault=(mover, "illegal move"),
                     )
                 irreversible = board.is_zeroing(result.move)
                 movetext.append(_push_notated(board, result.move, spec.notation))
                 if spec.comments and not spec.minimal:
                     left = clock.remaining if limits[mover].has_clock else None
-                    comments.append(_comment(result.info, elapsed, spec.comment_fields, time_left=left))
+                    comments.append(
+                        _comment(result.info, elapsed, spec.comment_fields, time_left=left, quoted=quoted)
+                    )
                 ending = _rules_outcome(board, repetitions.count(board, irreversible=irreversible))
                 if ending is not None:
                     raise ending
@@ -920,14 +989,38 @@ async def play_game(
     )
     return GameRecord(
         result=ending.result,
-        termination=ending.termination,
+        ending=ending.ending,
         reason=ending.reason,
         pgn=pgn,
         plies=len(board.move_stack) - opening_plies,
         epd=board.epd(hmvc=board.halfmove_clock, fmvn=board.fullmove_number),
         faults=faults,
         oversteps={specs[color].name: seconds for color, seconds in oversteps.items()},
+        pv_warnings=tuple(pv_warnings),
     )
+
+
+def _log_latency(engine: str, elapsed: float, reported: float) -> None:
+    """fastchess's -show-latency line, in the worker's log: the time measured less the time reported."""
+    elapsed_ms, reported_ms = round(elapsed * 1000), round(reported * 1000)
+    LOG.info("engine %s latency: %d ms (elapsed: %d, reported: %d)", engine, elapsed_ms - reported_ms, elapsed_ms,
+             reported_ms)
+
+
+def _pv_warnings(
+    spec: GameSpec, board: chess.Board, lines: list[str], move: chess.Move | None, engine: str
+) -> list[PvWarning]:
+    """What :mod:`~tmanager.tourney.pvcheck` finds wrong with one search of ``engine`` in ``board``."""
+    if spec.pv_checks is PvChecks.OFF:
+        return []
+    infos = [line for line in lines if line.startswith("info")]
+    findings = check_search(board, infos, move.uci() if move else "", mates=spec.pv_checks is PvChecks.MATES)
+    if not findings:
+        return []
+    root = board.root()
+    start = "startpos" if spec.start_fen is None else f"fen {root.fen(shredder=root.chess960)}"
+    moves = tuple(m.uci() for m in board.move_stack)
+    return [PvWarning(finding, engine, start, moves) for finding in findings]
 
 
 def _note(oversteps: dict[chess.Color, float], mover: chess.Color, overstep: float) -> None:
@@ -939,7 +1032,7 @@ def _time_loss(mover: chess.Color, elapsed: float, *, allowed: float, margin: fl
     what = "moved" if moved else "no move"
     return _GameOver(
         _loss(mover),
-        "time forfeit",
+        Ending.TIME_FORFEIT,
         f"{_name(mover)} loses on time ({_ms(elapsed - allowed)} overrun: {what} after {_ms(elapsed)} "
         f"with {_ms(allowed)} left, margin {_ms(margin)})",
         fault=(mover, "time forfeit"),
@@ -1010,12 +1103,12 @@ async def _ready_both(
 
 async def _ready(engine: Engine, color: chess.Color, game: object) -> None:
     """Have the engine ready for ``game`` (:meth:`Engine.ready`) before its clock runs, within its
-    ``handshake_timeout``: getting ready for a game is start-up, not thinking."""
+    ``ready_timeout``: getting ready for a game is start-up, not thinking."""
     try:
-        async with asyncio.timeout(engine.spec.handshake_timeout):
+        async with asyncio.timeout(engine.spec.ready_within):
             await engine.ready(game)
     except TimeoutError:
-        raise _not_started(color, f"did not answer isready in {engine.spec.handshake_timeout:g} s",
+        raise _not_started(color, f"did not answer isready in {engine.spec.ready_within:g} s",
                            "handshake") from None
     except chess.engine.EngineTerminatedError:
         raise _not_started(color, "crashed", "crash") from None
@@ -1034,7 +1127,7 @@ async def _acquire(pool: EnginePool, spec: EngineSpec, color: chess.Color) -> En
 
 def _not_started(color: chess.Color, what: str, fault: Fault) -> _GameOver:
     """``color`` loses before its first move: its engine ``what`` (failed to start or get ready)."""
-    return _GameOver(_loss(color), "abandoned", f"{_name(color)}'s engine {what}", fault=(color, fault))
+    return _GameOver(_loss(color), Ending.NOT_STARTED, f"{_name(color)}'s engine {what}", fault=(color, fault))
 
 
 def _winner(result: str) -> chess.Color | None:

@@ -60,16 +60,24 @@ class UciEngine(chess.engine.UciProtocol):
         self._line_start = 0
         self._sent_plies = 0
         self._held: list[str] | None = None  # lines to send in one write (see _together)
+        #: With ``keep_lines``, every line the engine wrote while it searched its last move, bestmove aside.
+        self.search_lines: list[str] = []
 
-    async def play_on(self, board: chess.Board, limit: Limit, *, game: object, info: Info) -> PlayResult:
+    async def play_on(
+        self, board: chess.Board, limit: Limit, *, game: object, info: Info, keep_lines: bool = False
+    ) -> PlayResult:
         """The engine's move in ``board``, as ``play(board, limit, game=game, info=info)`` gives it.
 
         Within one ``game``, ``board`` must be the board of the previous call with
         moves pushed since (a shorter one starts the position line afresh). With
         ``info=INFO_SCORE`` the score is the one ``play`` gives, other fields come
-        only from the lines read back to it.
+        only from the lines read back to it. With ``keep_lines``, :attr:`search_lines`
+        holds the engine's lines of this search afterwards (its PVs are checked, its
+        ``info string``s quoted in the PGN).
         """
-        return await self.communicate(functools.partial(_PlayOn, board=board, limit=limit, game=game, info=info))
+        return await self.communicate(
+            functools.partial(_PlayOn, board=board, limit=limit, game=game, info=info, keep_lines=keep_lines)
+        )
 
     async def new_game(self, game: object) -> None:
         """Start ``game`` before its first move: ``ucinewgame`` with the managed options, and wait for
@@ -172,7 +180,10 @@ class UciEngine(chess.engine.UciProtocol):
 class _PlayOn(BaseCommand[PlayResult]):
     """One move request of :meth:`UciEngine.play_on`."""
 
-    def __init__(self, engine: UciEngine, *, board: chess.Board, limit: Limit, game: object, info: Info) -> None:
+    def __init__(
+        self, engine: UciEngine, *, board: chess.Board, limit: Limit, game: object, info: Info,
+        keep_lines: bool = False,
+    ) -> None:
         super().__init__(engine)
         self.engine = engine
         self.board = board
@@ -180,6 +191,7 @@ class _PlayOn(BaseCommand[PlayResult]):
         self.game = game
         self.selector = info
         self.info_lines: list[str] = []
+        self.kept: list[str] | None = [] if keep_lines else None
         self.awaiting_ready = False
 
     def start(self) -> None:
@@ -199,7 +211,7 @@ class _PlayOn(BaseCommand[PlayResult]):
     def wanted_lines(self, data: bytes) -> bytes:
         """``data``, whole lines as the engine wrote them, without the ``info`` lines when no information
         is asked for (see the module docstring, 6.); unchanged when it ends within a line."""
-        if self.selector or not (data.startswith(b"info") and data.endswith(b"\n")):
+        if self.selector or self.kept is not None or not (data.startswith(b"info") and data.endswith(b"\n")):
             return data
         if data.count(b"\n") == 1:  # one line, the read an engine mostly makes: no split, no join
             return b"" if _is_report(data[:-1]) else data
@@ -209,6 +221,8 @@ class _PlayOn(BaseCommand[PlayResult]):
 
     def line_received(self, line: str) -> None:
         token, rest = chess.engine._next_token(line)
+        if self.kept is not None and token != "bestmove" and not self.awaiting_ready:
+            self.kept.append(line)
         if token == "info":
             if self.selector:
                 self.info_lines.append(rest)
@@ -232,6 +246,8 @@ class _PlayOn(BaseCommand[PlayResult]):
                     move = self.board.parse_uci(words[0].lower())  # AnMon 5.75 promotes to upper case
                 except ValueError as exc:
                     raise chess.engine.EngineError(exc) from None
+            if self.kept is not None:
+                self.engine.search_lines = self.kept
             self.result.set_result(PlayResult(move, None, self._info()))
         self.set_finished()
 

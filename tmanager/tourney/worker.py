@@ -55,11 +55,14 @@ from tmanager.errors import ConfigError, LockTimeout, TManagerError
 from tmanager.files import Stamp, append_line, stamp
 from tmanager.formats import pgn
 from tmanager.tourney import eventloop, store, swiss
+from tmanager.tourney.announce import Announcer, EngineStarted, EngineWarning, GameFinished, GameStarted
 from tmanager.tourney.claims import Owner, process_is_alive, stale_games
 from tmanager.tourney.live import LiveGame, LivePace
 from tmanager.tourney.model import PLAYING, UNPLAYED, Claim, PendingHook, Settings, Tourney
-from tmanager.tourney.openings import Opening, OpeningBook, opening_key
-from tmanager.tourney.play import EnginePool, GameRecord, GameSpec, MoveObserver, play_game
+from tmanager.tourney.openings import Opening, OpeningBook
+from tmanager.tourney.outcome import Ending
+from tmanager.tourney.play import Engine, EnginePool, GameRecord, GameSpec, MoveObserver, play_game
+from tmanager.tourney.pvcheck import PvChecks
 
 log = logging.getLogger("tmanager")
 
@@ -260,6 +263,9 @@ def game_spec(
         minimal=s.pgn_minimal,
         engine_log=str(tourney.engine_logs_dir / f"game-{game.number}.log") if s.log_engines or log_engines else "",
         tags=tags,
+        pv_checks=PvChecks(s.pv_checks),
+        match_lines=s.pgn_match_lines,
+        log_latency=s.log_latency,
     )
 
 
@@ -268,7 +274,7 @@ def opening_of(tourney: Tourney, number: int, book: OpeningBook) -> Opening:
     schedule = tourney.schedule()
     settings = tourney.openings
     assert settings is not None, "a tourney without [openings] has no book"
-    key = opening_key(number, games_per_pairing=schedule.games_per_pairing, games_per_cycle=schedule.games_per_cycle)
+    key = schedule.opening_key(number)
     return book.opening_for(key, order=settings.order, seed=settings.seed, start=settings.start)
 
 
@@ -481,15 +487,16 @@ class Worker:
 
     def __init__(
         self, path: Path, *, max_games: int | None = None, log_engines: bool = False,
-        lane: Callable[[Worker], Lane] | None = None,
+        lane: Callable[[Worker], Lane] | None = None, announcer: Announcer | None = None,
     ) -> None:
         self.path = path.resolve()
         self.owner = Owner.me()
         self.max_games = max_games
         self.log_engines = log_engines
+        self.announcer = announcer
         self.bookkeeping_idle = asyncio.Event()  # cleared by a BookkeepingThread (work() makes one) while it works
         self.bookkeeping_idle.set()
-        self.pool = EnginePool(settled=self.bookkeeping_idle)
+        self.pool = EnginePool(settled=self.bookkeeping_idle, on_start=self._engine_started if announcer else None)
         self.waiting = WaitingLanes(functools.partial(store.stamp, self.path))
         self.make_lane: Callable[[Worker], Lane] = lane or Lane
         self.lanes: list[Lane] = []
@@ -594,6 +601,27 @@ class Worker:
                 if self.owner.owns(claim) and claim is not None:
                     tourney.claims[number] = dataclasses.replace(claim, heartbeat=now)
             self._seen(tourney)
+
+    def _engine_started(self, engine: Engine) -> None:
+        if self.announcer is not None:
+            identity = engine.identity()
+            self.announcer.announce(EngineStarted(engine.spec.name, identity.name, identity.author, identity.options))
+
+    def announce_finished(self, game: ScheduledGame, spec: GameSpec, record: GameRecord) -> None:
+        """Tell the follower of this run (if any) that ``game`` ended and is stored."""
+        if self.announcer is None:
+            return
+        for warning in record.pv_warnings:
+            finding = warning.finding
+            self.announcer.announce(EngineWarning(
+                finding.problem, warning.engine, finding.move, finding.info, warning.start, warning.moves
+            ))
+        loser = spec.black.name if record.result == "1-0" else spec.white.name
+        overstep = record.oversteps.get(loser) if record.ending is Ending.TIME_FORFEIT else None
+        self.announcer.announce(GameFinished(
+            game.number, spec.white.name, spec.black.name, Result.from_pgn(record.result), record.ending,
+            record.reason, None if overstep is None else round(overstep * 1000),
+        ))
 
     def _seen(self, tourney: Tourney) -> None:
         """Note how many games are in progress (every worker's), for the pace of the live files."""
@@ -764,6 +792,8 @@ class Lane:
                 await self._play(tourney, game)
                 self.playing = None
                 played += 1
+                if tourney.settings.wait:  # fastchess's -wait: a pause before the next game
+                    await asyncio.sleep(tourney.settings.wait)
         except (asyncio.CancelledError, StopRequested):
             if not worker.stopping:
                 raise
@@ -816,6 +846,8 @@ class Lane:
             # milliseconds that the games playing on this loop would otherwise wait through.
             spec = await asyncio.to_thread(worker.game_spec, tourney, game)
             log.info("game %d: %s - %s started", game.number, spec.white.name, spec.black.name)
+            if worker.announcer is not None:
+                worker.announcer.announce(GameStarted(game.number, spec.white.name, spec.black.name))
             record = await self._run_game(tourney, game, spec)
         except ConfigError as exc:
             # A bad opening (each is read when its game comes), or an engine that refuses its options
@@ -829,6 +861,7 @@ class Lane:
         self.playing = None
         if outcome is None:
             return
+        worker.announce_finished(game, spec, record)
         overstep = "" if record.worst_overstep is None else f" [worst overstep {record.worst_overstep * 1000:.0f} ms]"
         log.info(
             "game %d: %s - %s %s (%s)%s",
@@ -925,10 +958,12 @@ def _pidfd_child_watcher(loop: asyncio.AbstractEventLoop) -> Iterator[None]:
 
 
 def work(
-    path: Path, *, max_games: int | None = None, log_engines: bool = False, concurrency: int = 1
+    path: Path, *, max_games: int | None = None, log_engines: bool = False, concurrency: int = 1,
+    announce_fd: int | None = None,
 ) -> tuple[int, bool]:
     """Run one worker of ``concurrency`` lanes in this process until the tourney is done; SIGINT/SIGTERM
-    stop every lane cleanly. ``log_engines`` writes engine logs as the tourney's ``log_engines`` setting does.
+    stop every lane cleanly. ``log_engines`` writes engine logs as the tourney's ``log_engines`` setting does;
+    with ``announce_fd``, its games are announced on that descriptor (:mod:`tmanager.tourney.announce`).
 
     Returns the games played and whether a signal stopped it.
     """
@@ -938,7 +973,8 @@ def work(
     preflight(tourney)
     loop_factory = eventloop.factory()
     path = tourney.path  # resolved
-    worker = Worker(path, max_games=max_games, log_engines=log_engines)
+    announcer = None if announce_fd is None else Announcer(announce_fd)
+    worker = Worker(path, max_games=max_games, log_engines=log_engines, announcer=announcer)
     # Engines inherit this mark, and their children too: see reap_engines.
     os.environ[ENGINE_TAG] = f"{path}|{worker.owner.host}|{worker.owner.pid}|{worker.owner.started}"
     reap_engines(path)

@@ -1,0 +1,166 @@
+"""The worker processes of a run: how many games each plays at once, and keeping them going.
+
+`tmanager run` (and `tmanager fastchess`) fork `tmanager work` processes, each of
+one or more lanes (:func:`split`), and replace any that dies while games remain
+(:class:`Workers`). The workers are forked, so they start without a new
+interpreter, each in a session of its own, and die with the process that
+started them, even by ``kill -9``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import multiprocessing.connection
+import os
+import signal
+import sys
+import time
+from collections.abc import Callable, Sequence
+from multiprocessing.process import BaseProcess
+from pathlib import Path
+
+from tmanager.errors import TManagerError
+from tmanager.tourney import affinity, store
+from tmanager.tourney.model import Tourney
+from tmanager.tourney.play import die_with_parent
+from tmanager.tourney.worker import release_stale
+
+#: The most games `run --concurrency C` gives one process: a process's pauses (its cycle collector's
+#: full collections, the bookkeeping of games ending together) stop all its games at once and grow
+#: with them, while the kernel runs processes side by side (tools/bench_concurrency.py: at 256 games
+#: on 2 cores, 8 processes of 32 lost far fewer games on time than 2 of 128).
+LANES_PER_PROCESS = 32
+
+
+def split(*, workers: int | None, concurrency: int | None, cores: int | None = None) -> list[int]:
+    """The lanes of each worker process `run` starts for ``--workers`` and ``--concurrency``.
+
+    Both: that many processes of that many lanes. ``--concurrency C`` alone: C
+    games in all, over min(C, cores) processes (one Python process tops out
+    near a few thousand moves a second, so a big machine wants several), or
+    more where that would give a process over :data:`LANES_PER_PROCESS` games,
+    the lanes as even as can be. Neither, or ``--workers`` alone: one lane each.
+    """
+    if concurrency is None:
+        return [1] * (workers or 1)
+    if workers is not None:
+        return [concurrency] * workers
+    processes = max(min(concurrency, cores or os.cpu_count() or 1), -(-concurrency // LANES_PER_PROCESS))
+    share, extra = divmod(concurrency, processes)
+    return [share + 1] * extra + [share] * (processes - extra)
+
+
+#: The command line's entry point, `tmanager ARGV`, as the command that starts workers passes it down
+#: (nothing below the command line imports it).
+Main = Callable[[Sequence[str]], int]
+
+
+def _worker(main: Main, argv: list[str]) -> None:
+    """A forked worker: `tmanager work ARGV`, as if started on its own, in a session of its own (the
+    terminal's Ctrl-C reaches only `run`, which stops its workers in order, each giving its games back),
+    stopped by SIGTERM when `run` dies."""
+    os.setsid()
+    die_with_parent(signal.SIGTERM)
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # `run`'s own handlers stay with `run`
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())  # "N game(s) played" is for a terminal of its own
+    sys.exit(main(argv))
+
+
+#: Workers are forked: `run` has already imported all they need, so each starts at once.
+_FORK = multiprocessing.get_context("fork")
+
+
+class Workers:
+    """The worker processes of one `run`: a worker that dies while games or hooks remain is replaced
+    by one of as many lanes."""
+
+    #: A worker that keeps failing (status 1, an unexpected error) is replaced at most this often per minute.
+    MAX_FAILURES_PER_MINUTE = 5
+    #: Seconds a stopped worker has to give its game back before it is killed.
+    STOP_SECONDS = 5.0
+
+    def __init__(
+        self, path: Path, lanes: list[int], log_path: Path, *, main: Main, log_engines: bool = False,
+        cpus: list[tuple[int, ...]] | None = None, announce_fd: int | None = None,
+    ) -> None:
+        self.main = main
+        self.path = path
+        self.lanes = lanes
+        self.cpus = cpus  # each worker's, with --affinity
+        self.log_path = log_path
+        self.log_engines = log_engines
+        self.announce_fd = announce_fd  # inherited by every worker: they announce their games on it
+        self.processes: list[BaseProcess] = []
+        self.failures: list[float] = []
+
+    def _spawn(self, index: int) -> BaseProcess:
+        lanes = self.lanes[index]
+        argv = ["work", str(self.path), "--log", str(self.log_path), "--concurrency", str(lanes),
+                *(["--log-engines"] if self.log_engines else []),
+                *(["--announce-fd", str(self.announce_fd)] if self.announce_fd is not None else []),
+                *(["--affinity", affinity.format_cpus(self.cpus[index])] if self.cpus else [])]
+        process = _FORK.Process(target=_worker, args=(self.main, argv), name=f"tmanager work ({lanes} lanes)")
+        process.start()
+        return process
+
+    def start(self) -> None:
+        self.processes = [self._spawn(index) for index in range(len(self.lanes))]
+
+    def all_exited(self) -> bool:
+        return all(p.exitcode is not None for p in self.processes)
+
+    def wait(self, timeout: float) -> None:
+        """Wait ``timeout`` seconds, or less if a worker exits: the last one's end is seen at once."""
+        multiprocessing.connection.wait([p.sentinel for p in self.processes if p.exitcode is None], timeout)
+
+    def replace_dead(self, tourney: Tourney) -> int:
+        """Replace the workers that died while work remains; returns a status to exit with, or 0.
+
+        A worker that exited with 0 found nothing left to do. One that was killed,
+        or stopped on its own, is replaced. A configuration error (status 2) ends
+        the run: the worker has printed it. Repeated unexpected failures too.
+        """
+        remaining = not tourney.is_complete() or bool(tourney.hooks)
+        for i, process in enumerate(self.processes):
+            status = process.exitcode
+            if status is None or status == 0:
+                continue
+            if status == 2:
+                return 2
+            if not remaining:
+                continue
+            if status == 1:
+                now = time.monotonic()
+                self.failures = [t for t in self.failures if now - t < 60] + [now]
+                if len(self.failures) > self.MAX_FAILURES_PER_MINUTE:
+                    print(f"tmanager: workers keep failing; see {self.log_path}", file=sys.stderr)
+                    return 1
+            why = f"was killed (signal {-status})" if status < 0 else f"exited with status {status}"
+            print(f"worker {process.pid} {why}; starting another", file=sys.stderr)
+            self.processes[i] = self._spawn(i)
+        return 0
+
+    def stop(self, *, graceful: bool) -> None:
+        """Stop the workers. A graceful stop first lets them finish (they exit once the tourney is done);
+        the others give their games back, and what a killed one left claimed is released here."""
+        if graceful:
+            deadline = time.monotonic() + 10
+            for process in self.processes:
+                process.join(timeout=max(0.1, deadline - time.monotonic()))
+        for process in self.processes:
+            if process.exitcode is None:
+                process.terminate()  # SIGTERM
+        deadline = time.monotonic() + self.STOP_SECONDS
+        killed = False
+        for process in self.processes:
+            process.join(timeout=max(0.1, deadline - time.monotonic()))
+            if process.exitcode is None and process.pid is not None:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(process.pid, signal.SIGKILL)
+                process.join()
+                killed = True
+        if killed or any(p.exitcode is not None and p.exitcode < 0 for p in self.processes):
+            with contextlib.suppress(TManagerError), store.transaction(self.path) as tourney:
+                release_stale(tourney)
