@@ -17,8 +17,9 @@ ALLOWED = {
     "formats": {"core", "pairing"},
     "tourney": {"core", "pairing", "formats"},
     "events": {"core", "pairing", "formats"},
+    "fastchess": {"core", "pairing", "formats", "tourney"},
     "web": {"core", "pairing", "formats", "tourney", "events"},
-    "cli": {"core", "pairing", "formats", "tourney", "events", "web"},
+    "cli": {"core", "pairing", "formats", "tourney", "events", "web", "fastchess"},
     "__main__": {"cli"},  # python -m tmanager
 }
 

@@ -41,7 +41,11 @@ COMMANDS: dict[str, str] = {
     "crosstable": "tmanager.cli.crosstable",
     "event": "tmanager.cli.event",
     "serve": "tmanager.cli.serve",
+    "fastchess": "tmanager.cli.fastchess",
 }
+#: Commands that read their arguments themselves, in another program's syntax (fastchess's ``-engine …``,
+#: which argparse would take for options of its own): ``tmanager fastchess ARG…`` calls ``play(ARGS)``.
+RAW_COMMANDS = {"fastchess"}
 
 
 class _Formatter(argparse.RawDescriptionHelpFormatter, argparse.ArgumentDefaultsHelpFormatter):
@@ -120,6 +124,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         arguments = list(sys.argv[1:] if argv is None else argv)
         command = next((a for a in arguments if not a.startswith("-")), None)
+        if command in RAW_COMMANDS and arguments[0] == command:
+            raw: int = importlib.import_module(COMMANDS[command]).play(arguments[1:])
+            return raw
         parser = build_parser(command if command in COMMANDS else None)
         args = parser.parse_args(arguments)
         status: int = args.handler(args)

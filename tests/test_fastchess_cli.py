@@ -1,0 +1,294 @@
+"""`tmanager fastchess` as the testers' tools drive fastchess: real processes, real engines.
+
+OpenBench's client and fishtest's worker build a fastchess command line and read its standard output
+line by line. Their command lines are built here as their code builds them (OpenBench Client/worker.py
+build_runner_command, fishtest worker/games.py run_games), and the output is read with their own rules:
+OpenBench counts pairs from the "Finished game" lines (MatchRunner.update_results), fishtest reads the
+report block's two lines (parse_fastchess_output's patterns) and the last CRC. What they read must be
+what the PGN holds.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import signal
+import subprocess
+import sys
+import time
+import zlib
+from pathlib import Path
+
+import chess.pgn
+import pytest
+
+from tests.conftest import ROOT, run_cli
+
+STOCKFISH = "/usr/games/stockfish"
+PYENGINE = ROOT / "engines" / "pyengine.py"
+BOOK = ROOT / "tourneys" / "openings" / "sample.epd"
+
+pytestmark = pytest.mark.skipif(not Path(STOCKFISH).exists(), reason="Debian's stockfish is not installed")
+
+
+def fastchess(line: str, cwd: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    return run_cli("fastchess", *shlex.split(line), *extra, cwd=cwd)
+
+
+def pgn_games(path: Path) -> list[chess.pgn.Headers]:
+    with path.open() as handle:
+        return [headers for headers in iter(lambda: chess.pgn.read_headers(handle), None)]
+
+
+def pentanomial(games: list[chess.pgn.Headers], first: str) -> list[int]:
+    """[LL, LD, DD+WL, WD, WW] of ``first`` from the PGN's pairs (its Round tag, as fastchess writes it)."""
+    points: dict[str, list[float]] = {}
+    for g in games:
+        score = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[g["Result"]]
+        points.setdefault(g["Round"], []).append(score if g["White"] == first else 1 - score)
+    counts = [0] * 5
+    for pair in points.values():
+        assert len(pair) == 2, pair
+        counts[int(sum(pair) * 2)] += 1
+    return counts
+
+
+# --- OpenBench -------------------------------------------------------------------------------------
+
+
+def openbench_results(stdout: str) -> dict[str, object]:
+    """OpenBench's MatchRunner.update_results, applied to every line as run_and_parse_runner applies it."""
+    results: dict[str, object] = {"trinomial": [0, 0, 0], "pentanomial": [0] * 5, "games": {}, "crashes": 0}
+    games: dict[int, str] = {}
+    for line in stdout.splitlines():
+        if "Finished game" not in line:
+            continue
+        reason = line.split(":")[1]
+        results["crashes"] = int(str(results["crashes"])) + ("disconnect" in reason or "stalls" in reason)
+        tokens = line.split()
+        game, result = int(tokens[2]), tokens[6]
+        games[game] = result
+        first, second = (game, game + 1) if game % 2 else (game - 1, game)
+        if first not in games or second not in games:
+            continue
+        lookup = {"0-1": 0, "1/2-1/2": 1, "1-0": 2}
+        r1, r2 = games.pop(first), games.pop(second)
+        penta, tri = results["pentanomial"], results["trinomial"]
+        assert isinstance(penta, list) and isinstance(tri, list)
+        penta[lookup[r1] + 2 - lookup[r2]] += 1
+        tri[lookup[r1]] += 1
+        tri[2 - lookup[r2]] += 1
+    results["games"] = games
+    return results
+
+
+def openbench_line(*, rounds: int, pgn: str) -> str:
+    engine = "-engine dir=Engines/ cmd=./{0} proto=uci tc=inf nodes=3000 option.Threads=1 option.Hash=16 name=sf-{0}"
+    return (
+        f"-recover -variant standard -testEnv -concurrency 2 -rounds {rounds} -games 2 "
+        "-resign movecount=3 score=400 -draw movenumber=40 movecount=8 score=10 "
+        f"{engine.format('dev')} {engine.format('base')} "
+        f"-openings file=Books/book.epd format=epd order=random start=3 -srand 17 "
+        f"-pgnout file={pgn} seldepth=true nodes=true match_line='^info string pgncomment .*'"
+    )
+
+
+def openbench_directory(tmp_path: Path) -> Path:
+    (tmp_path / "Engines").mkdir()
+    (tmp_path / "Books").mkdir()
+    (tmp_path / "PGNs").mkdir()
+    for name in ("dev", "base"):
+        (tmp_path / "Engines" / name).symlink_to(STOCKFISH)
+    (tmp_path / "Books" / "book.epd").write_bytes(BOOK.read_bytes())
+    return tmp_path
+
+
+def test_openbench_s_worker_counts_the_pgn_s_pairs(tmp_path: Path) -> None:
+    directory = openbench_directory(tmp_path)
+    done = fastchess(openbench_line(rounds=4, pgn="PGNs/1.1.0.0.pgn"), directory)
+    assert done.returncode == 0, done.stderr
+    seen = openbench_results(done.stdout)
+    games = pgn_games(directory / "PGNs" / "1.1.0.0.pgn")
+    assert len(games) == 8 and seen["games"] == {} and seen["crashes"] == 0
+    penta = pentanomial(games, "sf-dev")
+    assert seen["pentanomial"] == penta
+    assert sum(penta) == 4
+    assert all(f"Started game {n} of 8 (" in done.stdout for n in range(1, 9))
+    lines = done.stdout.splitlines()
+    assert lines[0] == "Indexing opening suite..." and lines[-3] == "Finished match" and lines[-1] == ""
+    assert re.fullmatch(r"Total Time: \d\d:\d\d:\d\d \(hours:minutes:seconds\)", lines[-2])
+
+
+def test_killed_outright_the_same_command_resumes_with_nothing_lost_or_doubled(tmp_path: Path) -> None:
+    """kill -9 of the whole process group in mid-match (the command, its workers and engines), then the same
+    command again: every game once in the PGN, and the last report's totals are the PGN's."""
+    directory = openbench_directory(tmp_path)
+    line = openbench_line(rounds=6, pgn="PGNs/run.pgn")
+    command = [sys.executable, "-m", "tmanager", "fastchess", *shlex.split(line)]
+    first = subprocess.Popen(command, cwd=directory, stdout=subprocess.PIPE, text=True, start_new_session=True)
+    assert first.stdout is not None
+    finished = 0
+    while finished < 3:
+        text = first.stdout.readline()
+        assert text, "the first run ended before it was killed"
+        finished += text.startswith("Finished game")
+    os.killpg(first.pid, signal.SIGKILL)
+    first.wait()
+    time.sleep(0.5)
+    again = fastchess(line, directory)
+    assert again.returncode == 0, again.stderr
+    games = pgn_games(directory / "PGNs" / "run.pgn")
+    numbers = sorted(int(g["GameNumber"]) for g in games if "Superseded" not in g)
+    assert numbers == list(range(12))
+    blocks = re.findall(r"Games: (\d+), Wins: (\d+), Losses: (\d+), Draws: (\d+)", again.stdout)
+    ptnml = re.findall(r"Ptnml\(0-2\): \[(\d+), (\d+), (\d+), (\d+), (\d+)\]", again.stdout)
+    current = [g for g in games if "Superseded" not in g]
+    assert [int(n) for n in ptnml[-1]] == pentanomial(current, "sf-dev")
+    assert int(blocks[-1][0]) == 12
+
+
+# --- fishtest --------------------------------------------------------------------------------------
+
+FISHTEST_WLD = re.compile(r"Games: ([0-9]+), Wins: ([0-9]+), Losses: ([0-9]+), Draws: ([0-9]+), Points: ([0-9.]+) \(")
+FISHTEST_PTNML = re.compile(r"Ptnml\(0-2\): \[([0-9]+), ([0-9]+), ([0-9]+), ([0-9]+), ([0-9]+)\]")
+
+
+def fishtest_line(*, rounds: int) -> str:
+    """run_games' command line, with the _spsa_ markers taken out as launch_fastchess takes them out."""
+    return (
+        f"-testEnv -recover -repeat -games 2 -rounds {rounds} -ratinginterval 1 -scoreinterval 1 "
+        "-autosaveinterval 0 -report penta=true -pgnout file=results-run-0.pgn append=false -crc32 pgn=true "
+        "-site https://tests.stockfishchess.org/tests/view/run -event 'Batch 0: new vs base' -srand 99 "
+        "-resign movecount=3 score=600 -draw movenumber=34 movecount=8 score=20 -variant standard -concurrency 2 "
+        f"-openings file={BOOK} format=epd order=random plies=16 start=1 -check-mate-pvs "
+        f"-engine name=New-run tc=1+0.05 cmd={STOCKFISH} dir=. option.Hash=16 "
+        f"-engine name=Base-run tc=1+0.05 cmd={STOCKFISH} dir=. option.Hash=16 "
+        "-each proto=uci option.Threads=1"
+    )
+
+
+def test_fishtest_s_worker_reads_each_pair_s_report_and_the_pgn_s_crc(tmp_path: Path) -> None:
+    done = fastchess(fishtest_line(rounds=3), tmp_path)
+    assert done.returncode == 0, done.stderr
+    updates = []
+    wld = None
+    for line in done.stdout.splitlines():  # parse_fastchess_output's reading, without the server
+        assert "Warning;" not in line, line
+        if (m := FISHTEST_WLD.search(line)) is not None:
+            wld = [int(m.group(i)) for i in range(1, 5)]
+        if (m := FISHTEST_PTNML.search(line)) is not None and wld is not None:
+            ptnml = [int(m.group(i)) for i in range(1, 6)]
+            assert wld[0] == 2 * sum(ptnml) and wld[0] == sum(wld[1:])  # fishtest asserts both
+            updates.append((wld, ptnml))
+            wld = None
+    assert [games for (games, *_), _ in updates] == [2, 4, 6]  # a report for each pair, as -ratinginterval 1
+    pgn = tmp_path / "results-run-0.pgn"
+    games = pgn_games(pgn)
+    assert updates[-1][1] == pentanomial(games, "New-run")
+    crc = [line.split()[-1] for line in done.stdout.splitlines() if "has CRC32:" in line]
+    assert len(crc) == 6 and crc[-1] == f"{zlib.crc32(pgn.read_bytes()):#x}"
+    assert "Finished match" in done.stdout
+
+
+# --- the other options -----------------------------------------------------------------------------
+
+
+def pyengine(name: str, *args: str) -> str:
+    """An -engine of our tiny engine, with its arguments."""
+    quoted = f' args="{shlex.join(args)}"' if args else ""
+    return f"-engine cmd={PYENGINE} name={name}{quoted}"
+
+
+def test_cutechess_output(tmp_path: Path) -> None:
+    line = (f"{pyengine('a', '--seed', '1')} {pyengine('b', '--seed', '2')} -each tc=inf nodes=1 "
+            "-rounds 2 -output format=cutechess")
+    done = fastchess(line, tmp_path)
+    assert done.returncode == 0, done.stderr
+    scores = [line for line in done.stdout.splitlines() if line.startswith("Score of a vs b: ")]
+    assert len(scores) == 4 and scores[-1].endswith("] 4")
+    assert re.search(r"^Elo difference: \S+ \+/- \S+, LOS: \S+ %, DrawRatio: \d+\.\d\d %$", done.stdout, re.MULTILINE)
+    assert "Ptnml" not in done.stdout
+
+
+def test_an_sprt_ends_the_match_with_its_verdict(tmp_path: Path) -> None:
+    line = (f"{pyengine('greedy', '--style', 'greedy', '--seed', '3')} {pyengine('random', '--seed', '4')} "
+            "-each tc=inf nodes=1 -rounds 200 -concurrency 2 -sprt elo0=0 elo1=200 alpha=0.1 beta=0.1 model=logistic")
+    done = fastchess(line, tmp_path)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[-4] == "SPRT ([0.00, 200.00]) completed - H1 was accepted"
+    assert lines[-3] == "Finished match"
+    started = sum(1 for line in lines if line.startswith("Started game"))
+    assert started < 400 and started == sum(1 for line in lines if line.startswith("Finished game"))
+
+
+def test_three_engines_play_in_fastchess_s_order_and_get_its_table(tmp_path: Path) -> None:
+    line = f"{pyengine('a')} {pyengine('b')} {pyengine('c')} -each tc=inf nodes=1 -rounds 2 -ratinginterval 3"
+    done = fastchess(line, tmp_path)
+    assert done.returncode == 0, done.stderr
+    started = re.findall(r"^Started game (\d+) of 12 \((\w) vs (\w)\)$", done.stdout, re.MULTILINE)
+    order = {int(n): f"{w}{b}" for n, w, b in started}
+    assert [order[n] for n in range(1, 13)] == ["ab", "ba", "ac", "ca", "bc", "cb"] * 2
+    assert "Rank Name" in done.stdout and done.stdout.count("Ptnml(0-2)") == 2  # blocks at pairs 3 and 6 (the last)
+
+
+def test_pv_warnings_as_fastchess_prints_them(tmp_path: Path) -> None:
+    bad = pyengine("bad", "--fault", "bad-pv", "--after", "1")
+    line = f"{bad} {pyengine('good')} -each tc=inf nodes=1 -rounds 1 -games 1 -check-mate-pvs"
+    done = fastchess(line, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert re.search(r"^Warning; Illegal PV move - move (\w+) from bad$", done.stdout, re.MULTILINE)
+    assert re.search(r"^Info; info depth 1 score cp -?\d+ nodes \d+ time \d+ pv (\w+) \1$", done.stdout, re.MULTILINE)
+    assert "\nPosition; startpos\nMoves; " in done.stdout
+    one_line = fastchess(line, tmp_path, "-testEnv", "-config", "outname=two.toml")
+    assert re.search(r"^Warning; Illegal PV move - move \w+ from bad :: Info; .* :: Position; startpos :: Moves; ",
+                     one_line.stdout, re.MULTILINE)
+    mate = fastchess(f"{pyengine('bad', '--fault', 'bad-mate-pv')} {pyengine('good')} -each tc=inf nodes=1 "
+                     "-rounds 1 -games 1 -check-mate-pvs -strict", tmp_path)
+    assert "Warning; Mating PV does not end with checkmate - from bad" in mate.stdout
+    assert mate.returncode == 1  # -strict: a warning ends the match
+
+
+def test_match_line_quotes_the_engine_s_lines_in_the_pgn(tmp_path: Path) -> None:
+    line = (f"{pyengine('a', '--info-string', 'pgncomment hello')} {pyengine('b')} -each tc=inf nodes=1 "
+            "-rounds 1 -pgnout file=q.pgn match_line='^info string pgncomment .*'")
+    done = fastchess(line, tmp_path)
+    assert done.returncode == 0, done.stderr
+    text = (tmp_path / "q.pgn").read_text()
+    assert 'line="info string pgncomment hello"' in text
+
+
+def test_each_wins_over_engine_and_says_so(tmp_path: Path) -> None:
+    done = fastchess(f"{pyengine('a')} nodes=5 {pyengine('b')} -each nodes=1 -rounds 1", tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "note: -each nodes=1 overrides -engine name=a nodes=5" in done.stderr
+
+
+def test_a_bad_command_line_is_one_line_and_exit_2_with_nothing_written(tmp_path: Path) -> None:
+    done = fastchess(f"{pyengine('a')} {pyengine('b')} -each nodes=1 -rounds 1 -concurency 2", tmp_path)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.strip().count("\n") == 0 and "did you mean -concurrency?" in done.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_state_file_of_another_test_is_refused_unless_discarded(tmp_path: Path) -> None:
+    base = f"{pyengine('a')} {pyengine('b')} -each tc=inf nodes=1 -config outname=state.toml"
+    assert fastchess(f"{base} -rounds 1", tmp_path).returncode == 0
+    other = fastchess(f"{base} -rounds 2", tmp_path)
+    assert other.returncode == 2 and "holds another test" in other.stderr
+    again = fastchess(f"{base} -rounds 1", tmp_path)  # the same test: over, nothing more to play
+    assert again.returncode == 0 and "Started game" not in again.stdout
+    fresh = fastchess(f"{base} discard=true -rounds 2", tmp_path)
+    assert fresh.returncode == 0 and fresh.stdout.count("Finished game") == 4
+
+
+def test_without_recover_a_crash_ends_the_match(tmp_path: Path) -> None:
+    crash = pyengine("crash", "--fault", "crash-mid")
+    done = fastchess(f"{crash} {pyengine('b')} -each tc=inf nodes=1 -rounds 3", tmp_path)
+    assert done.returncode == 1
+    assert re.search(r"^Game (\d+) stalled / disconnected and no recover option set for engine, stopping tournament\.$",
+                     done.stdout, re.MULTILINE)
+    assert re.search(r"^Finished game \d+ \(\w+ vs \w+\): [01]-[01] \{(White|Black) disconnects\}$", done.stdout,
+                     re.MULTILINE)
+    assert "Player: crash\n  Timeouts: 0\n  Crashed: 1" in done.stdout

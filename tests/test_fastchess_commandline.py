@@ -1,0 +1,161 @@
+"""fastchess's command line read as fastchess reads it: the lines OpenBench's and fishtest's workers build,
+fastchess's defaults and checks, and one-line refusals. No process is started here."""
+
+from __future__ import annotations
+
+import shlex
+
+import pytest
+
+from tmanager.core.stats import SprtSettings
+from tmanager.core.timecontrol import TimeControl
+from tmanager.errors import ConfigError
+from tmanager.fastchess.commandline import Action, parse
+from tmanager.fastchess.config import DrawRule, EngineConfig, MatchConfig, OpeningsConfig, ResignRule
+from tmanager.fastchess.limits import TimeLimit, parse_tc, report_text
+from tmanager.fastchess.output import OutputFormat
+
+#: OpenBench's client (Client/worker.py, build_runner_command) for a fixed-nodes test on one runner.
+OPENBENCH = (
+    "-recover -variant standard -testEnv -concurrency 2 -rounds 8 -games 2 "
+    "-resign movecount=3 score=400 -draw movenumber=40 movecount=8 score=10 "
+    "-engine dir=Engines/ cmd=./dev proto=uci tc=inf nodes=5000 option.Threads=1 option.Hash=16 name=Engine-dev "
+    "-engine dir=Engines/ cmd=./base proto=uci tc=inf nodes=5000 option.Threads=1 option.Hash=16 name=Engine-base "
+    "-openings file=Books/UHO.epd format=epd order=random start=17 -srand 424242 "
+    "-pgnout file=PGNs/1.2.3.0.pgn seldepth=true nodes=true match_line='^info string pgncomment .*'"
+)
+
+
+def match(line: str, *, cpus: int = 8) -> MatchConfig:
+    parsed = parse(shlex.split(line), cpus=cpus)
+    assert isinstance(parsed, MatchConfig)
+    return parsed
+
+
+def test_openbench_s_command_line() -> None:
+    config = match(OPENBENCH)
+    dev, base = config.engines
+    assert dev == EngineConfig(
+        name="Engine-dev", cmd="./dev", dir="Engines/", nodes=5000, options=(("Threads", "1"), ("Hash", "16"))
+    )
+    assert base.name == "Engine-base" and base.cmd == "./base"
+    assert (config.rounds, config.games, config.concurrency, config.recover, config.test_env) == (8, 2, 2, True, True)
+    assert config.resign == ResignRule(move_count=3, score=400)
+    assert config.draw == DrawRule(move_number=40, move_count=8, score=10)
+    assert config.openings == OpeningsConfig(file="Books/UHO.epd", format="epd", order="random", start=17)
+    assert config.seed == 424242
+    assert config.pgn.file == "PGNs/1.2.3.0.pgn" and config.pgn.fields == ("nodes", "seldepth")
+    assert config.pgn.match_lines == ("^info string pgncomment .*",)
+    assert config.report_penta and config.output is OutputFormat.FASTCHESS and config.rating_interval == 10
+
+
+#: fishtest's worker (worker/games.py, run_games), its two _spsa_ markers taken out as launch_fastchess does.
+FISHTEST = (
+    "-testEnv -recover -repeat -games 2 -rounds 4 -ratinginterval 1 -scoreinterval 1 -autosaveinterval 0 "
+    "-report penta=true -pgnout file=results-abc-0.pgn append=false -crc32 pgn=true "
+    "-site https://tests.stockfishchess.org/tests/view/abc -event 'Batch 0: new vs base' -srand 1234 "
+    "-resign movecount=3 score=600 -draw movenumber=34 movecount=8 score=20 -variant standard "
+    "-concurrency 2 -openings file=UHO.epd format=epd order=random plies=16 start=1 -check-mate-pvs "
+    "-engine name=New-abc tc=10+0.1 cmd=/tmp/sf dir=. option.Hash=16 option.EvalFile=nn.nnue "
+    "-engine name=Base-abc tc=10+0.1 cmd=/tmp/sf dir=. option.Hash=16 "
+    "-each proto=uci option.Threads=1"
+)
+
+
+def test_fishtest_s_command_line() -> None:
+    config = match(FISHTEST)
+    new, base = config.engines
+    assert new.tc == TimeLimit(time_ms=10_000, increment_ms=100) and new.dir == "."
+    assert new.options == (("Hash", "16"), ("EvalFile", "nn.nnue"), ("Threads", "1"))
+    assert base.options == (("Hash", "16"), ("Threads", "1"))
+    assert (config.rating_interval, config.score_interval, config.autosave_interval) == (1, 1, 0)
+    assert config.event == "Batch 0: new vs base"
+    assert config.site == "https://tests.stockfishchess.org/tests/view/abc"
+    assert config.crc_pgn and config.check_mate_pvs and not config.pgn.append
+    assert config.openings is not None and config.openings.plies == 16
+
+
+def test_each_is_applied_last_and_its_wins_are_listed() -> None:
+    config = match("-each tc=10+0.1 -engine cmd=a tc=20+0.2 -engine cmd=b")
+    assert [e.tc for e in config.engines] == [TimeLimit(time_ms=10_000, increment_ms=100)] * 2
+    assert config.overridden == (("a", "tc", "TimeLimit(moves=0, time_ms=20000, increment_ms=200)", "10+0.1"),)
+
+
+def test_fastchess_s_defaults_and_fixes() -> None:
+    config = match("-engine cmd=sf name=x nodes=10 -engine cmd=sf nodes=10 -games 100 -rounds 2")
+    assert (config.games, config.rounds) == (2, 100)  # -games above 2 is taken for a slip: swapped
+    assert [e.name for e in config.engines] == ["x", "sf"]
+    same = match("-engine cmd=/usr/bin/sf nodes=10 -engine cmd=/opt/sf nodes=10 -ratinginterval 0")
+    assert [e.name for e in same.engines] == ["sf", "sf_2"] and same.rating_interval > 10**9
+    assert not match("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -games 1").report_penta
+    assert not match("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -output format=cutechess").report_penta
+    bayesian = match("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -sprt elo0=0 elo1=5 alpha=0.05 beta=0.05 "
+                     "model=bayesian")
+    assert bayesian.sprt == SprtSettings(0, 5, 0.05, 0.05, "bayesian") and not bayesian.report_penta
+    assert match("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -concurrency -6", cpus=8).concurrency == 2
+    assert parse(["-version"]) == Action.VERSION and parse(["-help"]) == Action.HELP
+    assert match("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -event Batch 0").event == "Batch0"  # words joined
+
+
+@pytest.mark.parametrize(
+    ("line", "field", "says"),
+    [
+        ("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -foo", "-foo", "unrecognized option"),
+        ("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -concurency 2", "-concurency", "did you mean -concurrency"),
+        ("-engine cmd=a nodes=1", "-engine", "at least two"),
+        ("-engine cmd=a -engine cmd=b nodes=1", "-engine a", "no time control"),
+        ("-engine cmd=a tc=1+1 st=1 -engine cmd=b nodes=1", "-engine a", "both tc and st"),
+        ("-engine cmd=a nodes=x -engine cmd=b nodes=1", "-engine", "not a whole number"),
+        ("-engine cmd=a bogus=1 -engine cmd=b nodes=1", "-engine", "unrecognized engine option"),
+        ("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -concurrency 9", "-concurrency", "hardware threads"),
+        ("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -sprt elo0=5 elo1=0 alpha=0.05 beta=0.05", "elo1", "less"),
+        ("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -openings file=b.epd start=0", "-openings", "at least 1"),
+        ("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -variant fischerandom", "-variant", "opening book"),
+        ("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -log file=l compress=true", "-log", "gzip"),
+        ("-engine cmd=a tc=1+1hg -engine cmd=b nodes=1", "-engine", "hourglass"),
+        ("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -pgnout match_line=(", "-pgnout", "regular expression"),
+        ("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -draw movecount", "-draw", "key=value"),
+        ("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -recover 3", "-recover", "no value"),
+        ("stray -engine cmd=a", "stray", "not an option"),
+    ],
+)
+def test_a_bad_command_line_is_one_line_naming_the_option(line: str, field: str, says: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        parse(shlex.split(line), cpus=8)
+    assert caught.value.field == field and says in str(caught.value), str(caught.value)
+    assert "\n" not in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("text", "limit"),
+    [
+        ("10+0.1", TimeLimit(time_ms=10_000, increment_ms=100)),
+        ("40/1:30+0.5", TimeLimit(moves=40, time_ms=90_000, increment_ms=500)),
+        ("10s+0.1s", TimeLimit(time_ms=10_000, increment_ms=100)),
+        ("inf/60", TimeLimit(time_ms=60_000)),
+        ("0.601+0.006", TimeLimit(time_ms=601, increment_ms=6)),
+        ("inf", TimeLimit()),
+    ],
+)
+def test_time_controls_read_as_fastchess_reads_them(text: str, limit: TimeLimit) -> None:
+    assert parse_tc(text) == limit
+    if limit.is_set:  # the tourney file's tc says the same clock
+        clock = TimeControl.parse(limit.tmanager_text())
+        assert (clock.moves or 0, clock.base * 1000, clock.increment * 1000) == pytest.approx(
+            (limit.moves, limit.time_ms, limit.increment_ms)
+        )
+
+
+@pytest.mark.parametrize(
+    ("tc", "text"),
+    [
+        (TimeControl.parse("0.601+0.006"), "0.601+0.006"),
+        (TimeControl.parse("40/90+0.5"), "40/90+0.5"),
+        (TimeControl.parse("10"), "10"),
+        (TimeControl.parse("inf", move_time=0.5), "0.5/move"),
+        (TimeControl.parse("inf", nodes=2000, depth=12), "12 plies"),
+        (TimeControl.parse("inf", nodes=2000), "2000 nodes"),
+    ],
+)
+def test_a_report_names_limits_as_fastchess_does(tc: TimeControl, text: str) -> None:
+    assert report_text(tc) == text

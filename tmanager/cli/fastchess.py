@@ -1,0 +1,124 @@
+"""Play a match from fastchess's command line, printing fastchess's output: a drop-in for fastchess.
+
+`tmanager fastchess ARG…` takes the options fastchess's manual documents
+(-engine, -each, -openings, -sprt, -concurrency, -pgnout, -output format=cutechess,
+-config…), plays the match with tmanager's workers, and prints what fastchess
+prints, line for line: "Started game N of M (A vs B)", "Finished game N (A vs B):
+1-0 {White mates}", the report block every -ratinginterval games, the SPRT's
+verdict, "Finished match". OpenBench's and fishtest's workers, and scripts written
+for fastchess, read it as they read fastchess.
+
+The test is kept in a tourney file (fastchess-XXXXXXXX.toml, or -config
+outname=NAME): the same command run again after a crash or Ctrl-C resumes it,
+no game lost, none doubled. What tmanager cannot do as fastchess does is refused
+with one line (exit status 2); what it does otherwise is in docs/fastchess.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from tmanager import __version__
+from tmanager.cli import main
+from tmanager.fastchess import commandline, tourneyfile
+from tmanager.fastchess.commandline import Action
+from tmanager.fastchess.config import MatchConfig
+from tmanager.fastchess.runner import Match
+from tmanager.logs import setup_logging
+from tmanager.tourney import affinity, eventloop
+from tmanager.tourney.model import Tourney
+from tmanager.tourney.processes import split
+from tmanager.tourney.worker import preflight, read_ahead
+
+EXAMPLES = """\
+  tmanager fastchess -engine cmd=./dev name=dev -engine cmd=./base name=base -each tc=10+0.1 option.Hash=16 \\
+      -openings file=book.epd format=epd order=random -rounds 500 -concurrency 2 \\
+      -sprt elo0=0 elo1=5 alpha=0.05 beta=0.05
+  tmanager fastchess -engine cmd=stockfish name=a -engine cmd=stockfish name=b -each tc=inf nodes=1000 \\
+      -rounds 20 -output format=cutechess -pgnout file=games.pgn
+"""
+
+#: The fastchess whose command line and output this command speaks.
+FASTCHESS_VERSION = "1.8.2"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("arguments", nargs=argparse.REMAINDER, help="fastchess's options, as its manual gives them")
+
+
+def command(args: argparse.Namespace) -> int:
+    return play(args.arguments)
+
+
+def play(argv: Sequence[str]) -> int:
+    """Run fastchess's command line ``argv`` (without the program's name); the exit status."""
+    started = time.monotonic()
+    parsed = commandline.parse(argv)
+    if parsed == Action.VERSION:
+        print(f"fastchess alpha {FASTCHESS_VERSION} (tmanager {__version__})")
+        return 0
+    if parsed == Action.HELP:
+        print(__doc__.strip() + "\n\nOptions and what differs from fastchess: docs/fastchess.md")
+        return 0
+    assert isinstance(parsed, MatchConfig)
+    config = parsed
+    for name, key, mine, theirs in config.overridden:
+        print(f"tmanager: note: -each {key}={theirs} overrides -engine name={name} {key}={mine}", file=sys.stderr)
+    prepared = tourneyfile.prepare(config, cwd=Path.cwd())
+    tourney = prepared.tourney
+    _say_beginning(config, tourney, resumed=prepared.resumed)
+    lanes = split(workers=None, concurrency=config.concurrency)
+    cpus = None
+    if config.affinity is not None:
+        chosen = config.affinity or affinity.available()
+        affinity.check(chosen, games=sum(lanes))
+        cpus = affinity.share(chosen, lanes)
+    preflight(tourney)
+    eventloop.factory()  # an error in TMANAGER_LOOP is told here once, not by every worker
+    read_ahead(tourney, games=2 * sum(lanes))
+    log_path = _log_path(config, tourney)
+    setup_logging(None, quiet=True)
+    match = Match(config, tourney, main=main, write=_say, lanes=lanes, log_path=log_path, cpus=cpus)
+    status = match.run()
+    _say("Finished match")
+    minutes, seconds = divmod(int(time.monotonic() - started), 60)
+    hours, minutes = divmod(minutes, 60)
+    _say(f"Total Time: {hours:02}:{minutes:02}:{seconds:02} (hours:minutes:seconds)\n")
+    return status
+
+
+def _say(line: str) -> None:
+    """One line of fastchess's output, flushed at once: a worker reading the pipe sees each as it comes."""
+    print(line, flush=True)
+
+
+def _say_beginning(config: MatchConfig, tourney: Tourney, *, resumed: bool) -> None:
+    """fastchess's first lines: the config loaded, the book indexed, or the lack of one."""
+    if config.state.file:
+        _say(f"Loading config file: {tourney.path}")
+    if resumed and (not config.pgn.append or not config.epd.append):
+        played = sum(1 for char in tourney.results if char in "+-=")
+        for asked, append, option in ((config.pgn.requested, config.pgn.append, "-pgnout"),
+                                      (config.epd.requested, config.epd.append, "-epdout")):
+            if asked and not append:
+                _say(f"Resuming from {played} games, ignoring {option} append=false.")
+    if tourney.openings is None:
+        _say("Warning: No opening book specified! Consider using one, otherwise all games will be played from the "
+             "starting position.")
+    elif tourney.openings.order == "random":
+        _say("Indexing opening suite...")
+
+
+def _log_path(config: MatchConfig, tourney: Tourney) -> Path:
+    """The workers' log: -log file=NAME (emptied first with append=false), else beside the tourney file."""
+    if not config.log.file:
+        return tourney.path.with_suffix(".log")
+    path = Path(config.log.file).resolve()
+    if not config.log.append and path.is_file():
+        os.truncate(path, 0)
+    return path

@@ -1,0 +1,620 @@
+"""fastchess's command line, read as fastchess reads it (its ``cli.cpp`` and ``sanitize.cpp``), into a
+:class:`~tmanager.fastchess.config.MatchConfig`.
+
+An option is a word that starts with ``-`` (``-5`` is a value, not an option);
+its values are the words up to the next option. ``-engine`` and most others
+take ``key=value`` pairs. ``-each``'s pairs apply to every engine after all the
+``-engine``s, whatever their order (fastchess defers them), so ``-each`` wins
+over ``-engine``; :attr:`MatchConfig.overridden` lists where it did, to be said.
+fastchess's checks follow (a concurrency beyond the cores, ``-games`` above 2,
+an engine without limits; two engines of one name become ``name`` and ``name_2``),
+each a one-line :class:`~tmanager.errors.ConfigError` naming the option.
+
+What tmanager cannot do as fastchess does is refused too, with the reason,
+never ignored (``-log compress=true``, an hourglass time control).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import math
+import os
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
+
+from tmanager.core.stats import SPRT_MODELS, SprtModel, SprtSettings
+from tmanager.errors import ConfigError
+from tmanager.fastchess import limits
+from tmanager.fastchess.config import (
+    DrawRule,
+    EngineConfig,
+    EpdConfig,
+    MatchConfig,
+    OpeningsConfig,
+    ResignRule,
+)
+from tmanager.fastchess.output import OutputFormat
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+Style = Literal["none", "single", "pairs", "optional-pairs", "free"]
+
+
+class Action:
+    """What a command line may ask instead of a match."""
+
+    VERSION = "version"
+    HELP = "help"
+
+
+@dataclass(slots=True)
+class _Reading:
+    """A command line being read: the config so far, ``-each``'s pairs kept for the end, an action."""
+
+    config: MatchConfig = field(default_factory=MatchConfig)
+    each: list[tuple[str, str]] = field(default_factory=list)
+    action: str | None = None
+
+    def update(self, **changes: Any) -> None:
+        self.config = dataclasses.replace(self.config, **changes)
+
+
+def parse(argv: Sequence[str], *, cpus: int | None = None) -> MatchConfig | str:
+    """The :class:`MatchConfig` of fastchess's ``argv`` (without the program's name), or an :class:`Action`
+    for ``-version``/``-help``; :class:`ConfigError` naming the option otherwise. ``cpus``: the hardware
+    threads that ``-concurrency`` may use without ``-force-concurrency`` (default: this machine's)."""
+    reading = _Reading()
+    for flag, values in split(argv):
+        style, handler = OPTIONS[flag]
+        try:
+            handler(_checked(flag, style, values), reading)
+        except ConfigError as exc:
+            raise ConfigError(exc.message, field=exc.field or flag, hint=exc.hint) from None
+        if reading.action is not None:
+            return reading.action
+    _apply_each(reading)
+    return sanitized(reading.config, cpus=cpus or os.cpu_count() or 1)
+
+
+def split(argv: Sequence[str]) -> list[tuple[str, list[str]]]:
+    """``argv`` as (option, values): the values run to the next word that starts with ``-`` (but ``-5``)."""
+    found: list[tuple[str, list[str]]] = []
+    for word in argv:
+        if word.startswith("-") and not (len(word) > 1 and word[1].isdigit()):
+            if word not in OPTIONS:
+                close = difflib.get_close_matches(word, OPTIONS, n=1)
+                hint = f"did you mean {close[0]}?" if close else "tmanager fastchess -help lists them"
+                raise ConfigError(f"unrecognized option {word!r}", field=word, hint=hint)
+            found.append((word, []))
+        elif not found:
+            raise ConfigError(f"{word!r} is not an option", field=word, hint="options begin with -, as -engine")
+        else:
+            found[-1][1].append(word)
+    return found
+
+
+def _checked(flag: str, style: Style, values: list[str]) -> list[str]:
+    if style == "none" and values:
+        raise ConfigError(f"takes no value, not {' '.join(values)!r}", field=flag)
+    if style == "single" and len(values) != 1:
+        raise ConfigError(f"takes one value, not {len(values)}", field=flag)
+    if style in ("pairs", "optional-pairs"):
+        if style == "pairs" and not values:
+            raise ConfigError("takes key=value pairs", field=flag)
+        bad = next((v for v in values if not re.fullmatch(r"[^=]+=.+", v, re.DOTALL)), None)
+        if bad is not None:
+            raise ConfigError(f"takes key=value pairs, not {bad!r}", field=flag)
+    return values
+
+
+_D = TypeVar("_D", bound="DataclassInstance")
+
+
+def _with(value: _D, **changes: Any) -> _D:
+    """``value``, a frozen dataclass, with ``changes`` (fields named at run time, as the option keys)."""
+    return dataclasses.replace(value, **changes)
+
+
+def _pairs(values: list[str]) -> list[tuple[str, str]]:
+    return [(key, value) for key, _, value in (v.partition("=") for v in values)]
+
+
+def integer(text: str, *, minimum: int | None = None) -> int:
+    """A whole number as fastchess's ``parseScalar<int>`` reads it: digits and a sign, nothing else."""
+    if not re.fullmatch(r"[+-]?\d+", text):
+        raise ConfigError(f"{text!r} is not a whole number")
+    value = int(text)
+    if minimum is not None and value < minimum:
+        raise ConfigError(f"must be at least {minimum}, not {value}")
+    return value
+
+
+def number(text: str) -> float:
+    """A finite decimal number without spaces (fastchess's ``parseScalar<double>``)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise ConfigError(f"{text!r} is not a number") from None
+    if not math.isfinite(value) or text.strip() != text:
+        raise ConfigError(f"{text!r} is not a number")
+    return value
+
+
+def boolean(key: str, text: str) -> bool:
+    if text not in ("true", "false"):
+        raise ConfigError(f"{key}={text}: write true or false")
+    return text == "true"
+
+
+def _unknown(option: str, key: str, value: str) -> ConfigError:
+    return ConfigError(f"unrecognized {option} option {key!r} with value {value!r}")
+
+
+# --- engines -------------------------------------------------------------------------------------
+
+_TEXT_KEYS = ("cmd", "name", "dir", "args")
+_NUMBER_KEYS = {"timemargin": "timemargin_ms", "nodes": "nodes", "plies": "plies", "depth": "plies"}
+
+
+def engine_setting(engine: EngineConfig, key: str, value: str) -> EngineConfig:
+    """``engine`` with one ``key=value`` of ``-engine``/``-each`` (fastchess's ``parseEngineKeyValues``)."""
+    if key in _TEXT_KEYS:
+        return _with(engine, **{key: value})
+    if key in _NUMBER_KEYS:
+        return _with(engine, **{_NUMBER_KEYS[key]: integer(value, minimum=0)})
+    if key.startswith("option."):
+        name = key.removeprefix("option.")
+        return dataclasses.replace(engine, options=(*((k, v) for k, v in engine.options if k != name), (name, value)))
+    if key == "tc":
+        return dataclasses.replace(engine, tc=limits.parse_tc(value))
+    if key == "st":
+        return dataclasses.replace(engine, st_ms=limits.duration_ms(value))
+    if key == "restart":
+        if value not in ("on", "off"):
+            raise ConfigError(f"restart={value}: write on or off")
+        return dataclasses.replace(engine, restart=value == "on")
+    if key == "proto":
+        if value not in ("uci", "xboard"):
+            raise ConfigError(f"proto={value}: not a protocol", hint="proto=uci (or, in tmanager, proto=xboard)")
+        return dataclasses.replace(engine, protocol="uci" if value == "uci" else "xboard")
+    raise _unknown("engine", key, value)
+
+
+def _engine(values: list[str], reading: _Reading) -> None:
+    engine = EngineConfig()
+    for key, value in _pairs(values):
+        engine = engine_setting(engine, key, value)
+    reading.update(engines=(*reading.config.engines, engine))
+
+
+def _each(values: list[str], reading: _Reading) -> None:
+    reading.each += _pairs(values)
+
+
+def _apply_each(reading: _Reading) -> None:
+    """``-each``'s pairs on every engine, after every ``-engine`` (fastchess defers them): they win."""
+    engines, overridden = [], []
+    for engine in reading.config.engines:
+        for key, value in reading.each:
+            before = engine
+            try:
+                engine = engine_setting(engine, key, value)
+            except ConfigError as exc:
+                raise ConfigError(exc.message, field="-each", hint=exc.hint) from None
+            mine, theirs = _engine_value(before, key), _engine_value(engine, key)
+            if mine is not None and mine != theirs:
+                overridden.append((before.name or before.cmd, key, mine, value))
+        engines.append(engine)
+    reading.update(engines=tuple(engines), overridden=tuple(overridden))
+
+
+def _engine_value(engine: EngineConfig, key: str) -> str | None:
+    """What ``engine`` has for ``key`` when ``-engine`` set it, as text; None where it has fastchess's default."""
+    if key.startswith("option."):
+        return dict(engine.options).get(key.removeprefix("option."))
+    attribute = {"st": "st_ms", "proto": "protocol", **_NUMBER_KEYS}.get(key, key)
+    value = getattr(engine, attribute, None)
+    return None if value is None or value == getattr(EngineConfig(), attribute, None) else str(value)
+
+
+# --- the other options ---------------------------------------------------------------------------
+
+
+def _openings(values: list[str], reading: _Reading) -> None:
+    book = reading.config.openings or OpeningsConfig()
+    for key, value in _pairs(values):
+        if key == "file":
+            suffix = Path(value).suffix.lower()
+            book = dataclasses.replace(book, file=value, format="epd" if suffix == ".epd" else "pgn" if suffix == ".pgn"
+                                       else book.format)
+        elif key == "format" and value in ("epd", "pgn"):
+            book = dataclasses.replace(book, format="epd" if value == "epd" else "pgn")
+        elif key == "order" and value in ("sequential", "random"):
+            book = dataclasses.replace(book, order="random" if value == "random" else "sequential")
+        elif key == "plies":
+            book = dataclasses.replace(book, plies=integer(value))
+        elif key == "start":
+            book = dataclasses.replace(book, start=integer(value, minimum=1))
+        elif key == "policy" and value == "round":
+            continue
+        else:
+            raise _unknown("openings", key, value)
+    reading.update(openings=book)
+
+
+def _sprt(values: list[str], reading: _Reading) -> None:
+    given = {"elo0": 0.0, "elo1": 0.0, "alpha": 0.0, "beta": 0.0}
+    model = "normalized"
+    for key, value in _pairs(values):
+        if key in given:
+            given[key] = number(value)
+        elif key == "model":
+            model = value
+        else:
+            raise _unknown("sprt", key, value)
+    models: dict[str, SprtModel] = {name: name for name in SPRT_MODELS}
+    if model not in models:
+        raise ConfigError(f"model={model}: not an SPRT model", hint="normalized, logistic or bayesian")
+    settings = SprtSettings(given["elo0"], given["elo1"], given["alpha"], given["beta"], models[model])
+    settings.check()
+    reading.update(sprt=settings)
+
+
+def _draw(values: list[str], reading: _Reading) -> None:
+    rule = reading.config.draw or DrawRule()
+    for key, value in _pairs(values):
+        if key == "movenumber":
+            rule = dataclasses.replace(rule, move_number=integer(value, minimum=0))
+        elif key == "movecount":
+            rule = dataclasses.replace(rule, move_count=integer(value, minimum=1))
+        elif key == "score":
+            rule = dataclasses.replace(rule, score=integer(value, minimum=0))
+        else:
+            raise _unknown("draw", key, value)
+    reading.update(draw=rule)
+
+
+def _resign(values: list[str], reading: _Reading) -> None:
+    rule = reading.config.resign or ResignRule()
+    for key, value in _pairs(values):
+        if key == "movecount":
+            rule = dataclasses.replace(rule, move_count=integer(value, minimum=1))
+        elif key == "score":
+            rule = dataclasses.replace(rule, score=integer(value, minimum=0))
+        elif key == "twosided":
+            rule = dataclasses.replace(rule, twosided=boolean(key, value))
+        else:
+            raise _unknown("resign", key, value)
+    reading.update(resign=rule)
+
+
+#: -pgnout's switches, in fastchess's order: its comment fields.
+PGN_FIELDS = ("timeleft", "latency", "nodes", "seldepth", "nps", "hashfull", "tbhits", "pv")
+
+
+def _pgnout(values: list[str], reading: _Reading) -> None:
+    pgn = dataclasses.replace(reading.config.pgn, requested=True)
+    fields = set(pgn.fields)
+    for key, value in _pairs(values):
+        if key == "file":
+            pgn = dataclasses.replace(pgn, file=value)
+        elif key == "notation" and value in ("san", "lan", "uci"):
+            pgn = dataclasses.replace(pgn, notation="san" if value == "san" else "lan" if value == "lan" else "uci")
+        elif key in ("append", "min"):
+            pgn = _with(pgn, **{"append" if key == "append" else "minimal": boolean(key, value)})
+        elif key in PGN_FIELDS:
+            (fields.add if boolean(key, value) else fields.discard)(key)
+        elif key == "match_line":
+            _regex(value)
+            pgn = dataclasses.replace(pgn, match_lines=(*pgn.match_lines, value))
+        else:
+            raise _unknown("pgnout", key, value)
+    reading.update(pgn=dataclasses.replace(pgn, fields=tuple(f for f in PGN_FIELDS if f in fields)))
+
+
+def _regex(text: str) -> None:
+    try:
+        re.compile(text)
+    except re.error as exc:
+        raise ConfigError(f"match_line={text}: not a regular expression ({exc})") from None
+
+
+def _epdout(values: list[str], reading: _Reading) -> None:
+    epd = EpdConfig(requested=True)
+    for key, value in _pairs(values):
+        if key == "file":
+            epd = dataclasses.replace(epd, file=value)
+        elif key == "append":
+            epd = dataclasses.replace(epd, append=boolean(key, value))
+        else:
+            raise _unknown("epdout", key, value)
+    reading.update(epd=epd)
+
+
+_LEVELS: dict[str, Literal["trace", "info", "warn", "err", "fatal"]] = {
+    "trace": "trace", "info": "info", "warn": "warn", "err": "err", "fatal": "fatal",
+}
+
+
+def _log(values: list[str], reading: _Reading) -> None:
+    log = reading.config.log
+    for key, value in _pairs(values):
+        if key == "file":
+            log = dataclasses.replace(log, file=value)
+        elif key == "level" and value in _LEVELS:
+            log = dataclasses.replace(log, level=_LEVELS[value])
+        elif key in ("append", "engine"):
+            log = _with(log, **{key: boolean(key, value)})
+        elif key == "realtime":
+            boolean(key, value)  # tmanager's log is always written as it goes
+        elif key == "compress":
+            if boolean(key, value):
+                raise ConfigError("compress=true: tmanager does not gzip its log", hint="leave compress out")
+        else:
+            raise _unknown("log", key, value)
+    reading.update(log=log)
+
+
+def _config(values: list[str], reading: _Reading) -> None:
+    state = reading.config.state
+    for key, value in _pairs(values):
+        if key == "file":
+            state = dataclasses.replace(state, file=value)
+        elif key == "outname":
+            state = dataclasses.replace(state, outname=value)
+        elif key == "discard":
+            state = dataclasses.replace(state, discard=value == "true")
+        elif key == "stats":
+            state = dataclasses.replace(state, stats=value != "false")
+        else:
+            raise _unknown("config", key, value)
+    reading.update(state=state)
+
+
+def _report(values: list[str], reading: _Reading) -> None:
+    for key, value in _pairs(values):
+        if key != "penta":
+            raise _unknown("report", key, value)
+        reading.update(report_penta=boolean(key, value))
+
+
+def _output(values: list[str], reading: _Reading) -> None:
+    for key, value in _pairs(values):
+        if key != "format" or value not in ("fastchess", "cutechess"):
+            raise _unknown("output", key, value)
+        reading.update(output=OutputFormat(value))
+
+
+def _crc32(values: list[str], reading: _Reading) -> None:
+    for key, value in _pairs(values):
+        if key != "pgn":
+            raise _unknown("crc", key, value)
+        reading.update(crc_pgn=boolean(key, value))
+
+
+def _repeat(values: list[str], reading: _Reading) -> None:
+    reading.update(games=int(values[0]) if len(values) == 1 and values[0].isdigit() else 2)
+
+
+def _variant(values: list[str], reading: _Reading) -> None:
+    if values[0] not in ("standard", "fischerandom"):
+        raise ConfigError(f"unknown variant {values[0]!r}", hint="standard or fischerandom")
+    reading.update(variant="fischerandom" if values[0] == "fischerandom" else "standard")
+
+
+def _tournament(values: list[str], reading: _Reading) -> None:
+    if values[0] not in ("roundrobin", "gauntlet"):
+        raise ConfigError(f"unknown tournament type {values[0]!r}", hint="roundrobin or gauntlet")
+    reading.update(type="gauntlet" if values[0] == "gauntlet" else "roundrobin")
+
+
+def _affinity(values: list[str], reading: _Reading) -> None:
+    cpus: list[int] = []
+    for part in (values[0].split(",") if values else []):
+        low, dash, high = part.partition("-")
+        if not low.isdigit() or (dash and (not high.isdigit() or int(high) <= int(low))):
+            raise ConfigError(f"{values[0]!r} is not a list of CPUs", hint="as 0,2,4-7")
+        cpus += range(int(low), int(high) + 1) if dash else [int(low)]
+    reading.update(affinity=tuple(cpus))
+
+
+def _tbadjudicate(values: list[str], reading: _Reading) -> None:
+    kinds: dict[str, Literal["both", "win_loss", "draw"]] = {"BOTH": "both", "WIN_LOSS": "win_loss", "DRAW": "draw"}
+    if values[0] not in kinds:
+        raise ConfigError(f"invalid tb adjudication type {values[0]!r}", hint="BOTH, WIN_LOSS or DRAW")
+    reading.update(tablebases=dataclasses.replace(reading.config.tablebases, adjudicate=kinds[values[0]]))
+
+
+def _quick(values: list[str], reading: _Reading) -> None:
+    """fastchess's ``-quick cmd=A cmd=B book=FILE``: two engines at 10+0.1, 25,000 rounds of 2 games, its
+    draw rule, cutechess's output, every hardware thread but two."""
+    engines, book = [], ""
+    for key, value in _pairs(values):
+        if key == "cmd":
+            engines.append(EngineConfig(cmd=value, name=value, tc=limits.TimeLimit(time_ms=10_000, increment_ms=100)))
+        elif key == "book":
+            book = value
+        else:
+            raise _unknown("quick", key, value)
+    if len(engines) != 2 or not book.endswith((".epd", ".pgn")):
+        raise ConfigError("takes two cmd= and a book= ending in .epd or .pgn", hint="-quick cmd=A cmd=B book=x.epd")
+    if engines[0].name == engines[1].name:
+        engines = [dataclasses.replace(engines[0], name=engines[0].name + "1"),
+                   dataclasses.replace(engines[1], name=engines[1].name + "2")]
+    reading.update(
+        engines=(*reading.config.engines, *engines), games=2, rounds=25_000, recover=True,
+        openings=OpeningsConfig(file=book, format="epd" if book.endswith(".epd") else "pgn", order="random"),
+        concurrency=max(1, (os.cpu_count() or 1) - 2), draw=DrawRule(move_number=30, move_count=8, score=8),
+        output=OutputFormat.CUTECHESS,
+    )
+
+
+def _single(name: str, convert: Callable[[str], object]) -> Callable[[list[str], _Reading], None]:
+    def handle(values: list[str], reading: _Reading) -> None:
+        reading.update(**{name: convert(values[0])})
+
+    return handle
+
+
+def _flag(name: str) -> Callable[[list[str], _Reading], None]:
+    def handle(values: list[str], reading: _Reading) -> None:
+        reading.update(**{name: True})
+
+    return handle
+
+
+def _tablebase(name: str, convert: Callable[[str], object]) -> Callable[[list[str], _Reading], None]:
+    def handle(values: list[str], reading: _Reading) -> None:
+        tables = reading.config.tablebases
+        reading.update(tablebases=_with(tables, **{name: convert(values[0]) if values else True}))
+
+    return handle
+
+
+def _action(action: str) -> Callable[[list[str], _Reading], None]:
+    def handle(values: list[str], reading: _Reading) -> None:
+        reading.action = action
+
+    return handle
+
+
+def _refused(why: str, hint: str) -> Callable[[list[str], _Reading], None]:
+    def handle(values: list[str], reading: _Reading) -> None:
+        raise ConfigError(why, hint=hint)
+
+    return handle
+
+
+def _free_text(name: str) -> Callable[[list[str], _Reading], None]:
+    def handle(values: list[str], reading: _Reading) -> None:
+        reading.update(**{name: "".join(values)})  # fastchess joins the words without spaces
+
+    return handle
+
+
+def _non_negative(text: str) -> int:
+    return integer(text, minimum=0)
+
+
+OPTIONS: dict[str, tuple[Style, Callable[[list[str], _Reading], None]]] = {
+    "-engine": ("pairs", _engine),
+    "-each": ("pairs", _each),
+    "-pgnout": ("optional-pairs", _pgnout),
+    "-epdout": ("optional-pairs", _epdout),
+    "-openings": ("pairs", _openings),
+    "-sprt": ("pairs", _sprt),
+    "-draw": ("pairs", _draw),
+    "-resign": ("pairs", _resign),
+    "-maxmoves": ("single", _single("max_moves", lambda v: integer(v, minimum=1))),
+    "-tb": ("single", _tablebase("paths", str)),
+    "-tbpieces": ("single", _tablebase("pieces", _non_negative)),
+    "-tbignore50": ("none", _tablebase("ignore50", bool)),
+    "-tbadjudicate": ("single", _tbadjudicate),
+    "-autosaveinterval": ("single", _single("autosave_interval", _non_negative)),
+    "-log": ("pairs", _log),
+    "-config": ("pairs", _config),
+    "-report": ("pairs", _report),
+    "-output": ("pairs", _output),
+    "-concurrency": ("single", _single("concurrency", integer)),
+    "-crc32": ("pairs", _crc32),
+    "-force-concurrency": ("none", _flag("force_concurrency")),
+    "-event": ("free", _free_text("event")),
+    "-site": ("free", _free_text("site")),
+    "-games": ("single", _single("games", lambda v: integer(v, minimum=1))),
+    "-rounds": ("single", _single("rounds", lambda v: integer(v, minimum=1))),
+    "-wait": ("single", _single("wait_ms", _non_negative)),
+    "-noswap": ("none", _flag("noswap")),
+    "-reverse": ("none", _flag("reverse")),
+    "-ratinginterval": ("single", _single("rating_interval", _non_negative)),
+    "-scoreinterval": ("single", _single("score_interval", _non_negative)),
+    "-srand": ("single", _single("seed", _non_negative)),
+    "-seeds": ("single", _single("seeds", lambda v: integer(v, minimum=1))),
+    "-version": ("none", _action(Action.VERSION)),
+    "--version": ("none", _action(Action.VERSION)),
+    "-v": ("none", _action(Action.VERSION)),
+    "--v": ("none", _action(Action.VERSION)),
+    "-help": ("none", _action(Action.HELP)),
+    "--help": ("none", _action(Action.HELP)),
+    "-recover": ("none", _flag("recover")),
+    "-repeat": ("free", _repeat),
+    "-variant": ("single", _variant),
+    "-tournament": ("single", _tournament),
+    "-quick": ("pairs", _quick),
+    "-use-affinity": ("free", _affinity),
+    "-check-mate-pvs": ("none", _flag("check_mate_pvs")),
+    "-show-latency": ("none", _flag("show_latency")),
+    "-debug": ("none", _refused("there is no -debug", "-log file=NAME level=trace engine=true logs everything")),
+    "-testEnv": ("none", _flag("test_env")),
+    "-strict": ("none", _flag("strict")),
+    "-startup-ms": ("single", _single("startup_ms", _non_negative)),
+    "-ucinewgame-ms": ("single", _single("ucinewgame_ms", _non_negative)),
+    "-ping-ms": ("single", _single("ping_ms", _non_negative)),
+}
+
+
+# --- fastchess's checks (sanitize.cpp) -----------------------------------------------------------
+
+
+def sanitized(config: MatchConfig, *, cpus: int) -> MatchConfig:
+    """``config`` after fastchess's fixes and checks, each failure a one-line :class:`ConfigError`."""
+    games, rounds = config.games, config.rounds
+    if games > 2:  # fastchess takes -games 100 -rounds 2 for a slip, and swaps them
+        games, rounds = rounds, games
+        if games > 2:
+            raise ConfigError(f"{games} games per round: at most 2", field="-games",
+                              hint="-rounds N -games 2 plays N rounds of a colour-reversed pair")
+    penta = config.report_penta and config.output is OutputFormat.FASTCHESS and games == 2
+    if config.sprt is not None and config.sprt.model == "bayesian":
+        penta = False  # fastchess: the bayesian model has no pentanomial form
+    concurrency = config.concurrency if config.concurrency > 0 else cpus - abs(config.concurrency)
+    if concurrency > cpus and not config.force_concurrency:
+        raise ConfigError(f"{concurrency} games at once on {cpus} hardware threads", field="-concurrency",
+                          hint="fewer, or -force-concurrency")
+    if concurrency < 1:
+        raise ConfigError(f"{config.concurrency} leaves no game to play at once", field="-concurrency")
+    if config.variant == "fischerandom" and not (config.openings and config.openings.file):
+        raise ConfigError("Chess960 needs an opening book of Chess960 positions", field="-variant",
+                          hint="-openings file=chess960.epd")
+    if len(config.engines) < 2:
+        raise ConfigError(f"{len(config.engines)} engine(s): a match needs at least two", field="-engine")
+    engines = _named([_checked_engine(engine, index) for index, engine in enumerate(config.engines)])
+    if config.type == "gauntlet" and config.seeds >= len(engines):
+        raise ConfigError(f"{config.seeds} seeds with {len(engines)} engines", field="-seeds",
+                          hint=f"at most {len(engines) - 1}")
+    return dataclasses.replace(
+        config, games=games, rounds=rounds, report_penta=penta, concurrency=concurrency, engines=tuple(engines),
+        rating_interval=config.rating_interval or 2**31 - 1, score_interval=config.score_interval or 2**31 - 1,
+    )
+
+
+def _checked_engine(engine: EngineConfig, index: int) -> EngineConfig:
+    where = f"-engine {engine.name or engine.cmd or index + 1}"
+    if not engine.cmd:
+        raise ConfigError("has no cmd=", field=where, hint="-engine cmd=PATH name=NAME")
+    if not (engine.tc.is_set or engine.st_ms or engine.nodes or engine.plies):
+        raise ConfigError("has no time control", field=where, hint="tc=10+0.1, st=0.5, nodes=N or depth=N (or -each)")
+    if engine.tc.is_set and engine.st_ms:
+        raise ConfigError("has both tc and st", field=where, hint="choose one")
+    if engine.tc.is_set and not engine.tc.time_ms:
+        raise ConfigError(f"tc={engine.tc.tmanager_text()}: a clock without base time", field=where,
+                          hint="give the clock some time, as tc=1+0.1")
+    name = engine.name or Path(engine.cmd).stem
+    if not name:
+        raise ConfigError("has no name", field=where, hint="name=NAME")
+    return dataclasses.replace(engine, name=name)
+
+
+def _named(engines: list[EngineConfig]) -> list[EngineConfig]:
+    """Two engines of one name: the second becomes ``name_2`` (and so on), as fastchess names them."""
+    seen: dict[str, int] = {}
+    named = []
+    for engine in engines:
+        seen[engine.name] = seen.get(engine.name, 0) + 1
+        count = seen[engine.name]
+        named.append(engine if count == 1 else dataclasses.replace(engine, name=f"{engine.name}_{count}"))
+    return named

@@ -1,0 +1,313 @@
+"""A fastchess command's match: tmanager's workers play it, and fastchess's lines tell it as it goes.
+
+The workers are ``tmanager run``'s (:class:`~tmanager.tourney.processes.Workers`):
+forked processes that claim games under the file's lock, so a killed one
+loses nothing and is replaced. Each announces its games on a pipe
+(:mod:`tmanager.tourney.announce`); :class:`Match` reads the pipe and prints,
+in the order the games start and end, what fastchess prints: the game lines,
+the score and rating reports (:mod:`~tmanager.fastchess.output`), counted on
+its own scoreboard as fastchess counts (by completed pairs), which begins
+with the games of the file when the test is resumed.
+
+A game stored by a worker killed before it could announce it is found in the
+file, which is read every half second, and told as if announced (its reason
+read back from the PGN). When the workers are done (every game played, or the
+SPRT decided and the pairs begun are complete), the last report, the SPRT's
+verdict and fastchess's closing lines follow.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing.connection
+import os
+import signal
+import time
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import FrameType
+
+from tmanager.core.results import Result
+from tmanager.errors import ConfigError
+from tmanager.fastchess import output as fc
+from tmanager.fastchess.config import MatchConfig
+from tmanager.fastchess.limits import report_text
+from tmanager.fastchess.scoreboard import Scoreboard
+from tmanager.formats import pgn
+from tmanager.tourney import store
+from tmanager.tourney.announce import EngineStarted, EngineWarning, GameFinished, GameStarted, Lines, decode
+from tmanager.tourney.model import Tourney
+from tmanager.tourney.outcome import Ending
+from tmanager.tourney.processes import Main, Workers
+
+#: How often the file is read: for games stored but never announced, and for dead workers.
+REFRESH_SECONDS = 0.5
+#: A game found stored in the file but not announced is told after this long (its announcement may
+#: still be on its way through the pipe).
+UNANNOUNCED_SECONDS = 2.0
+#: Endings that fastchess calls a stall or a disconnection: without -recover they end the match.
+_FAULTS = {Ending.CRASH, Ending.STALL, Ending.NOT_STARTED}
+
+
+@dataclass(slots=True)
+class _Tracker:
+    """fastchess's tracker: each engine's time losses and crashes in this run, to close with."""
+
+    timeouts: dict[str, int] = field(default_factory=dict)
+    crashes: dict[str, int] = field(default_factory=dict)
+
+    def note(self, finished: GameFinished) -> None:
+        loser = finished.black if finished.result is Result.WHITE_WINS else finished.white
+        if finished.result is Result.DRAW:
+            return
+        if finished.ending == Ending.TIME_FORFEIT:
+            self.timeouts[loser] = self.timeouts.get(loser, 0) + 1
+            self.crashes.setdefault(loser, 0)
+        elif finished.ending in _FAULTS:
+            self.timeouts.setdefault(loser, 0)
+            self.crashes[loser] = self.crashes.get(loser, 0) + 1
+
+    def lines(self) -> list[str]:
+        if not self.timeouts:
+            return []
+        lines = [""]
+        for name in self.timeouts:
+            lines += [f"Player: {name}", f"  Timeouts: {self.timeouts[name]}", f"  Crashed: {self.crashes[name]}"]
+        return [*lines, ""]
+
+
+class _Crc:
+    """The CRC-32 of a file that only grows, read on from where it was last (from the start again if it shrank:
+    a fragment cut off)."""
+
+    def __init__(self) -> None:
+        self.value = 0
+        self.offset = 0
+
+    def of(self, path: Path) -> int:
+        with contextlib.suppress(FileNotFoundError), path.open("rb") as handle:
+            size = os.fstat(handle.fileno()).st_size
+            if size < self.offset:
+                self.value = self.offset = 0
+            handle.seek(self.offset)
+            while chunk := handle.read(1 << 20):
+                self.value = zlib.crc32(chunk, self.value)
+                self.offset += len(chunk)
+        return self.value
+
+
+class Match:
+    """One run of a fastchess command: its workers, its scoreboard and its lines."""
+
+    def __init__(
+        self, config: MatchConfig, tourney: Tourney, *, main: Main, write: Callable[[str], None],
+        lanes: list[int], log_path: Path, cpus: list[tuple[int, ...]] | None = None,
+    ) -> None:
+        self.config = config
+        self.path = tourney.path
+        self.schedule = tourney.schedule()
+        self.names = [p.name for p in tourney.participants]
+        self.write = write
+        self.output = fc.make_output(config.output, pentanomial=config.report_penta)
+        self.scoreboard = Scoreboard(pentanomial=config.report_penta)
+        self.told: set[int] = set()  # games whose Finished line is out (or that were played before this run)
+        self.found_at: dict[int, float] = {}  # stored, not announced: when first seen in the file
+        # Each engine's option values: as configured, then as it announced them when it started.
+        self.options = {p.name: {k: str(v) for k, v in p.options.items()} for p in tourney.participants}
+        self.tracker = _Tracker()
+        self.pgn_path = tourney.pgn_path
+        self.crc = _Crc()
+        self.aborted = False  # a stall or crash without -recover
+        self.read_end, self.write_end = os.pipe()
+        self.workers = Workers(
+            self.path, lanes, log_path, main=main, log_engines=config.log.engine, cpus=cpus,
+            announce_fd=self.write_end,
+        )
+        self.conditions = self._conditions(tourney)
+        for number, char in enumerate(tourney.results):
+            if char in "+-=":
+                self._count(number, Result.from_xboard(char))
+
+    # --- the run ---------------------------------------------------------------------------------
+
+    def run(self) -> int:
+        """Play until the workers are done (or a signal, or a fault without -recover); the exit status."""
+        stopping = False
+
+        def stop(signum: int, frame: FrameType | None) -> None:
+            nonlocal stopping
+            stopping = True
+
+        previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+        lines = Lines()
+        status = 0
+        try:
+            self.workers.start()
+            last_read = 0.0
+            while not (stopping or self.aborted):
+                sentinels = [p.sentinel for p in self.workers.processes if p.exitcode is None]
+                ready = multiprocessing.connection.wait([self.read_end, *sentinels], REFRESH_SECONDS)
+                if self.read_end in ready:
+                    self._heard(lines, os.read(self.read_end, 1 << 16))
+                if time.monotonic() - last_read >= REFRESH_SECONDS or len(ready) > (self.read_end in ready):
+                    last_read = time.monotonic()
+                    tourney = self._reread()
+                    status = self.workers.replace_dead(tourney) if tourney is not None else 0
+                    if status or self.workers.all_exited():
+                        break
+        finally:
+            self.workers.stop(graceful=not (stopping or self.aborted or status))
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
+            self._drain(lines)
+            os.close(self.read_end)
+            os.close(self.write_end)
+        if status:
+            return status
+        tourney = store.read(self.path)
+        self._tell_unannounced(tourney, at_once=True)
+        interrupted = stopping or self.aborted
+        self._close(tourney, interrupted=interrupted)
+        return 1 if interrupted else 0
+
+    def _heard(self, lines: Lines, data: bytes) -> None:
+        for line in lines.feed(data):
+            announcement = decode(line)
+            if isinstance(announcement, GameStarted):
+                self._emit(self.output.start_game(
+                    announcement.number + 1, self.schedule.total_games, announcement.white, announcement.black
+                ))
+            elif isinstance(announcement, GameFinished):
+                self._finished(announcement)
+            elif isinstance(announcement, EngineStarted):
+                self.options[announcement.participant] = {**announcement.options}
+            elif isinstance(announcement, EngineWarning):
+                self._emit([fc.warning_text(announcement, test_env=self.config.test_env)])
+                if self.config.strict:  # fastchess's -strict: any warning ends the match, exit status 1
+                    self.aborted = True
+
+    def _drain(self, lines: Lines) -> None:
+        """What the workers announced before they ended."""
+        os.set_blocking(self.read_end, False)
+        with contextlib.suppress(BlockingIOError):
+            while data := os.read(self.read_end, 1 << 16):
+                self._heard(lines, data)
+
+    def _reread(self) -> Tourney | None:
+        try:
+            tourney = store.read(self.path)
+        except ConfigError:  # a hand edit half saved: the next read will do
+            return None
+        self._tell_unannounced(tourney, at_once=False)
+        return tourney
+
+    def _tell_unannounced(self, tourney: Tourney, *, at_once: bool) -> None:
+        """Tell the games stored in the file that no worker announced (it died first)."""
+        now = time.monotonic()
+        for number, char in enumerate(tourney.results):
+            if char not in "+-=" or number in self.told:
+                continue
+            first_seen = self.found_at.setdefault(number, now)
+            if at_once or now - first_seen >= UNANNOUNCED_SECONDS:
+                game = self.schedule.game(number)
+                assert game is not None, "a stored game is in the schedule"
+                found = pgn.find_game(tourney.pgn_path, number)
+                reason = found.reason.rpartition(", ")[2] if found is not None else "?"
+                self._finished(GameFinished(
+                    number, self.names[game.white], self.names[game.black], Result.from_xboard(char), "", reason,
+                ))
+
+    # --- a game's end, as fastchess's finish() tells it --------------------------------------------
+
+    def _finished(self, game: GameFinished) -> None:
+        if game.number in self.told:
+            return
+        if not self.config.recover and game.ending in _FAULTS:
+            self.write(f"Game {game.number + 1} stalled / disconnected and no recover option set for engine, "
+                       "stopping tournament.")
+            self.aborted = True
+        self.tracker.note(game)
+        if self.config.crc_pgn and self.config.pgn.requested:
+            name = self.config.pgn.file or self.pgn_path.name
+            self._emit([f"File {name} has CRC32: {self.crc.of(self.pgn_path):#x}"])
+        reason = fc.reason_text(game.ending, game.result, game.reason, overstep_ms=game.overstep_ms)
+        self._emit(self.output.end_game(game.number + 1, game.white, game.black, game.result, reason))
+        before = len(self.told)
+        completed = self._count(game.number, game.result)
+        first, second = self._pairing(game.number)
+        last = len(self.told) == self.schedule.total_games
+        if (before + 1) % self.config.score_interval == 0 or last:
+            self._emit(self.output.score(self.scoreboard.head_to_head(first, second), first, second))
+        if self.config.report_penta:
+            due = completed and (game.number // 2 + 1) % self.config.rating_interval == 0
+        else:
+            due = (before + 1) % self.config.rating_interval == 0
+        if due or last:
+            self._emit(self.output.interval(self._report(first, second)))
+
+    def _count(self, number: int, result: Result) -> bool:
+        """Count a finished game on the scoreboard; whether it completed its pair."""
+        game = self.schedule.game(number)
+        assert game is not None, "a finished game is in the schedule"
+        partner = self.schedule.partner(number)
+        self.told.add(number)
+        pair = None if partner is None else min(number, partner)
+        finished = self.scoreboard.add(self.names[game.white], self.names[game.black], result, pair=pair)
+        return finished.completed_pair
+
+    def _pairing(self, number: int) -> tuple[str, str]:
+        """The two engines of game ``number``'s pairing, in the order of the command line."""
+        game = self.schedule.game(number)
+        assert game is not None
+        low, high = sorted((game.white, game.black))
+        return self.names[low], self.names[high]
+
+    def _report(self, first: str, second: str) -> fc.Report:
+        return fc.Report(
+            self.scoreboard, first, second, self.names, self._with_engine_options(self.conditions),
+            sprt=self.config.sprt,
+        )
+
+    def _emit(self, lines: list[str]) -> None:
+        for line in lines:
+            self.write(line)
+
+    # --- the end -----------------------------------------------------------------------------------
+
+    def _close(self, tourney: Tourney, *, interrupted: bool) -> None:
+        """What fastchess prints when a match ends: the SPRT's report and verdict, the engines' faults, and
+        how to go on after an interruption."""
+        verdict = tourney.verdict
+        if not interrupted and self.config.sprt is not None and verdict is not None and verdict.result != "undecided":
+            first, second = self.names[0], self.names[1]
+            self._emit(self.output.score(self.scoreboard.head_to_head(first, second), first, second))
+            self._emit(self.output.interval(self._report(first, second)))
+            self._emit(self.output.end_tournament(fc.verdict_message(self.config.sprt, verdict.result)))
+        if self.output.format is fc.OutputFormat.FASTCHESS:
+            self._emit(self.tracker.lines())
+        if interrupted:
+            self.write(f"Tournament was interrupted. To resume it, run the same command again (its state: {self.path})")
+
+    def _conditions(self, tourney: Tourney) -> fc.Conditions:
+        """The head of a two-engine report: the limits of both, and (filled in as engines start) threads
+        and hash."""
+        texts = []
+        for index in range(min(2, len(tourney.participants))):
+            tc = tourney.time_control(index)
+            texts.append(report_text(tc))
+        time_control = texts[0] if len(set(texts)) == 1 else " - ".join(texts)
+        book = Path(tourney.openings.file).name if tourney.openings is not None else ""
+        return fc.Conditions(time_control, "NULL", "NULL", book)
+
+    def _with_engine_options(self, conditions: fc.Conditions) -> fc.Conditions:
+        """Threads and hash as the first two engines have them (``NULL`` for an engine without the option)."""
+        def both(option: str, unit: str) -> str:
+            values = []
+            for name in self.names[:2]:
+                value = self.options.get(name, {}).get(option)
+                values.append("NULL" if value is None else f"{value}{unit}")
+            return values[0] if values[0] == values[1] else " - ".join(values)
+
+        return fc.Conditions(conditions.time_control, both("Threads", "t"), both("Hash", "MB"), conditions.book)

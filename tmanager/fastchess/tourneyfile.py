@@ -1,0 +1,225 @@
+"""The tourney file of a fastchess command line: made for a new test, found again to resume one.
+
+fastchess keeps a test's state in ``config.json`` and resumes it only when told
+(``-config file=config.json``). tmanager keeps it in a tourney file, which is
+the test: the same command run again after a crash (or a Ctrl-C) finds it and
+plays on, losing no game and doubling none. Its name is the command's:
+
+* ``-config outname=NAME``: that name (a ``.json`` one gets ``.toml``);
+* otherwise ``fastchess-XXXXXXXX.toml`` in the current directory, where the
+  eight hex digits are a hash of what defines the test (engines, limits, book,
+  rounds, rules, outputs), not of how it is run (concurrency, reports, logs):
+  two commands that play the same games share a file, two that do not never do,
+  even when they run at once in one directory (OpenBench's runners do).
+
+A file found under that name holds this test when its settings are those the
+command makes (with the file's own opening seed, when ``-srand`` was not
+given, and its own dated PGN name, when ``-pgnout`` named none). Anything else
+(a hand edit, another test under an ``outname``) is refused, never overwritten:
+``-config discard=true`` (or ``stats=false``) begins the test afresh.
+``-config file=NAME`` resumes NAME as it is, whatever the command line says of
+the test (which it may then not say at all).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import random
+import shlex
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from tmanager.errors import ConfigError
+from tmanager.fastchess.config import EngineConfig, MatchConfig
+from tmanager.tomlmap import parse_value
+from tmanager.tourney import store
+from tmanager.tourney.adjudication import Adjudication
+from tmanager.tourney.model import Openings, Participant, Settings, Tourney, settings_to_toml
+
+#: MatchConfig's fields that say which games are played and how they are written: a test's identity.
+TEST_FIELDS = (
+    "engines", "type", "seeds", "rounds", "games", "openings", "seed", "sprt", "draw", "resign", "max_moves",
+    "tablebases", "variant", "noswap", "reverse", "wait_ms", "pgn", "epd", "event", "site", "startup_ms",
+    "ucinewgame_ms", "ping_ms", "check_mate_pvs", "show_latency",
+)  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """The tourney a command plays, and how it came to be: ``resumed`` from a file, or new."""
+
+    tourney: Tourney
+    resumed: bool
+
+
+def identity(config: MatchConfig) -> str:
+    """Eight hex digits that differ between commands that play different games."""
+    test = {name: _plain(getattr(config, name)) for name in TEST_FIELDS}
+    digest = hashlib.sha256(json.dumps(test, sort_keys=True, default=str).encode()).hexdigest()
+    return digest[:8]
+
+
+def _plain(value: object) -> object:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return dataclasses.asdict(value)
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def state_path(config: MatchConfig, *, cwd: Path) -> Path:
+    """Where the command's test is kept (see the module's docstring)."""
+    name = config.state.file or config.state.outname or f"fastchess-{identity(config)}.toml"
+    path = cwd / name
+    return path.with_suffix(".toml") if path.suffix == ".json" else path
+
+
+def prepare(config: MatchConfig, *, cwd: Path) -> Prepared:
+    """The tourney of ``config``: its file resumed, or a new one written (:class:`ConfigError` for a file
+    that holds another test)."""
+    path = state_path(config, cwd=cwd)
+    if config.state.file:
+        return Prepared(store.read(path), resumed=True)
+    fresh = config.state.discard or not config.state.stats
+    if path.exists() and not fresh:
+        found = store.read(path)
+        wanted = tourney_of(config, path, seed=_seed(found), pgn=found.settings.pgn, epd=found.settings.epd_out)
+        if settings_to_toml(found) != settings_to_toml(wanted):
+            raise ConfigError(
+                "holds another test than this command's", file=path,
+                hint="run the command that made it, or -config discard=true to begin this one afresh there, "
+                "or -config outname=OTHER",
+            )
+        return Prepared(found, resumed=True)
+    tourney = tourney_of(config, path, seed=config.seed if config.seed is not None else random.getrandbits(63))
+    store.write_new(tourney, overwrite=fresh)
+    for asked, append, name in (
+        (config.pgn.requested, config.pgn.append, tourney.settings.pgn),
+        (config.epd.requested, config.epd.append, tourney.settings.epd_out),
+    ):
+        if asked and not append:
+            _empty(tourney.directory / name)
+    return Prepared(tourney, resumed=False)
+
+
+def _seed(tourney: Tourney) -> int:
+    return tourney.openings.seed if tourney.openings is not None else 0
+
+
+def _empty(path: Path) -> None:
+    """fastchess's ``append=false``: the output begins empty (a file that is not a regular one is left be)."""
+    if path.is_file():
+        with path.open("r+b") as handle:
+            handle.truncate(0)
+
+
+def tourney_of(config: MatchConfig, path: Path, *, seed: int, pgn: str = "", epd: str = "") -> Tourney:
+    """The tourney ``config`` describes, kept in ``path``; ``pgn`` and ``epd`` name outputs that fastchess
+    would have dated (a resumed test keeps its own)."""
+    directory = path.parent
+    stamp = time.strftime("%Y%m%d_%H%M%S")
+    if config.pgn.requested:
+        pgn = _relative(config.pgn.file, directory) if config.pgn.file else pgn or f"fastchess_{stamp}.pgn"
+    if config.epd.requested:
+        epd = _relative(config.epd.file, directory) if config.epd.file else epd or f"fastchess_{stamp}.epd"
+    names = [engine.name for engine in config.engines]
+    settings = Settings(
+        name=" vs ".join(names) if len(names) <= 3 else f"{names[0]} and {len(names) - 1} others",
+        type="gauntlet" if config.type == "gauntlet" else "round-robin",
+        gauntlet_seeds=config.seeds,
+        cycles=config.rounds,
+        games_per_pairing=config.games,
+        order="fastchess",
+        noswap=config.noswap,
+        reverse=config.reverse,
+        pgn=pgn,
+        event=config.event,
+        site=config.site,
+        variant="chess960" if config.variant == "fischerandom" else "chess",
+        time_margin=0.0,
+        handshake_timeout=_seconds(config.startup_ms, "-startup-ms"),
+        pgn_comments=not config.pgn.minimal,
+        pgn_comment_fields=config.pgn.fields,
+        pgn_notation=config.pgn.notation,
+        pgn_minimal=config.pgn.minimal,
+        epd_out=epd,
+        log_engines=config.log.engine,
+        ready_timeout=_seconds(config.ucinewgame_ms, "-ucinewgame-ms"),
+        ping_timeout=_seconds(config.ping_ms, "-ping-ms"),
+        pgn_match_lines=config.pgn.match_lines,
+        # fastchess checks every PV's moves, and with -check-mate-pvs its mates too; in Python the checks cost
+        # about a millisecond a move (tests/test_pvcheck.py, docs/fastchess.md): made when asked for.
+        pv_checks="mates" if config.check_mate_pvs else "off",
+        log_latency=config.show_latency,
+        wait=config.wait_ms / 1000,
+    )
+    openings = None
+    if config.openings is not None and config.openings.file:
+        book = config.openings
+        openings = Openings(
+            file=_relative(book.file, directory), format=book.format or "auto", order=book.order, seed=seed,
+            start=book.start, plies=max(book.plies, 0),
+        )
+    tourney = Tourney(
+        path=path, settings=settings, participants=[_participant(engine, directory) for engine in config.engines],
+        openings=openings, adjudication=_adjudication(config, directory), sprt=config.sprt,
+    )
+    tourney.validate()
+    return tourney
+
+
+def _seconds(ms: int, option: str) -> float:
+    if ms <= 0:
+        raise ConfigError(f"must be more than 0, not {ms}", field=option)
+    return ms / 1000
+
+
+def _relative(name: str, directory: Path) -> str:
+    """A path given on the command line (relative to the current directory) as the tourney file sees it."""
+    return os.path.relpath(Path(name).resolve(), directory)
+
+
+def _participant(engine: EngineConfig, directory: Path) -> Participant:
+    # fastchess runs dir/cmd in dir: a command with a directory of its own is relative to dir, a bare name
+    # is looked up on PATH; tmanager resolves cmd the same way, from the engine's working directory.
+    workdir = _relative(engine.dir, directory) if engine.dir else ""
+    try:
+        args = tuple(shlex.split(engine.args))
+    except ValueError as exc:
+        raise ConfigError(f"args={engine.args!r}: {str(exc).lower()}", field=f"-engine {engine.name}") from None
+    return Participant(
+        name=engine.name,
+        cmd=engine.cmd,
+        protocol=engine.protocol,
+        dir=workdir,
+        args=args,
+        options={key: parse_value(value) for key, value in engine.options},
+        tc=engine.tc.tmanager_text(),
+        st=engine.st_ms / 1000 if engine.st_ms else None,
+        nodes=engine.nodes or None,
+        depth=engine.plies or None,
+        restart=engine.restart,
+        time_margin=engine.timemargin_ms / 1000,
+    )
+
+
+def _adjudication(config: MatchConfig, directory: Path) -> Adjudication:
+    draw, resign, tables = config.draw, config.resign, config.tablebases
+    paths = os.pathsep.join(_relative(p, directory) for p in tables.paths.split(os.pathsep) if p)
+    return Adjudication(
+        resign_score=resign.score if resign else None,
+        resign_moves=resign.move_count if resign else 3,
+        resign_twosided=resign.twosided if resign else False,
+        draw_from_move=draw.move_number if draw else 40,
+        draw_score=draw.score if draw else None,
+        draw_moves=draw.move_count if draw else 8,
+        max_moves=config.max_moves,
+        syzygy=paths,
+        syzygy_pieces=tables.pieces or 7,
+        syzygy_ignore50=tables.ignore50,
+        syzygy_adjudicate=tables.adjudicate,
+    )
