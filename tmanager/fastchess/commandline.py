@@ -265,32 +265,39 @@ def _sprt(values: list[str], reading: _Reading) -> None:
     reading.update(sprt=settings)
 
 
-def _draw(values: list[str], reading: _Reading) -> None:
-    rule = reading.config.draw or DrawRule()
+#: An option's key: the field it sets, and how its text is read (given the key, for messages).
+Keys = dict[str, tuple[str, Callable[[str, str], object]]]
+
+
+def _at_least(minimum: int) -> Callable[[str, str], int]:
+    return lambda key, text: integer(text, minimum=minimum)
+
+
+def _keyed(option: str, rule: _D, keys: Keys, values: list[str]) -> _D:
+    """``rule`` with the ``key=value`` pairs of ``option`` set, each through its entry of ``keys``."""
     for key, value in _pairs(values):
-        if key == "movenumber":
-            rule = dataclasses.replace(rule, move_number=integer(value, minimum=0))
-        elif key == "movecount":
-            rule = dataclasses.replace(rule, move_count=integer(value, minimum=1))
-        elif key == "score":
-            rule = dataclasses.replace(rule, score=integer(value, minimum=0))
-        else:
-            raise _unknown("draw", key, value)
-    reading.update(draw=rule)
+        if key not in keys:
+            raise _unknown(option, key, value)
+        field_name, read = keys[key]
+        rule = _with(rule, **{field_name: read(key, value)})
+    return rule
+
+
+_DRAW_KEYS: Keys = {
+    "movenumber": ("move_number", _at_least(0)), "movecount": ("move_count", _at_least(1)),
+    "score": ("score", _at_least(0)),
+}
+_RESIGN_KEYS: Keys = {
+    "movecount": ("move_count", _at_least(1)), "score": ("score", _at_least(0)), "twosided": ("twosided", boolean),
+}
+
+
+def _draw(values: list[str], reading: _Reading) -> None:
+    reading.update(draw=_keyed("draw", reading.config.draw or DrawRule(), _DRAW_KEYS, values))
 
 
 def _resign(values: list[str], reading: _Reading) -> None:
-    rule = reading.config.resign or ResignRule()
-    for key, value in _pairs(values):
-        if key == "movecount":
-            rule = dataclasses.replace(rule, move_count=integer(value, minimum=1))
-        elif key == "score":
-            rule = dataclasses.replace(rule, score=integer(value, minimum=0))
-        elif key == "twosided":
-            rule = dataclasses.replace(rule, twosided=boolean(key, value))
-        else:
-            raise _unknown("resign", key, value)
-    reading.update(resign=rule)
+    reading.update(resign=_keyed("resign", reading.config.resign or ResignRule(), _RESIGN_KEYS, values))
 
 
 #: -pgnout's switches, in fastchess's order: its comment fields.
