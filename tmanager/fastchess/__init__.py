@@ -4,7 +4,7 @@ Engine testers' tools (OpenBench's and fishtest's workers, their scripts) drive
 fastchess by its command line and read its standard output line by line. This
 package lets them drive tmanager the same way:
 
-* :mod:`.commandline` reads fastchess's options, as its manual documents them,
+* :mod:`.commandline` (with :mod:`.checks`) reads fastchess's options, as its manual documents them,
   into typed values (:class:`~.commandline.MatchConfig`);
 * :mod:`.tourneyfile` makes of them a tourney file, whose name the command
   implies, so that the same command run again resumes the test;

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 from tmanager.core.stats import SPRT_MODELS, SprtModel, SprtSettings
 from tmanager.errors import ConfigError
 from tmanager.fastchess import limits
+from tmanager.fastchess.checks import sanitized
 from tmanager.fastchess.config import (
     DrawRule,
     EngineConfig,
@@ -562,66 +563,3 @@ OPTIONS: dict[str, tuple[Style, Callable[[list[str], _Reading], None]]] = {
     "-ucinewgame-ms": ("single", _single("ucinewgame_ms", _non_negative)),
     "-ping-ms": ("single", _single("ping_ms", _non_negative)),
 }
-
-
-# --- fastchess's checks (sanitize.cpp) -----------------------------------------------------------
-
-
-def sanitized(config: MatchConfig, *, cpus: int) -> MatchConfig:
-    """``config`` after fastchess's fixes and checks, each failure a one-line :class:`ConfigError`."""
-    games, rounds = config.games, config.rounds
-    if games > 2:  # fastchess takes -games 100 -rounds 2 for a slip, and swaps them
-        games, rounds = rounds, games
-        if games > 2:
-            raise ConfigError(f"{games} games per round: at most 2", field="-games",
-                              hint="-rounds N -games 2 plays N rounds of a colour-reversed pair")
-    penta = config.report_penta and config.output is OutputFormat.FASTCHESS and games == 2
-    if config.sprt is not None and config.sprt.model == "bayesian":
-        penta = False  # fastchess: the bayesian model has no pentanomial form
-    concurrency = config.concurrency if config.concurrency > 0 else cpus - abs(config.concurrency)
-    if concurrency > cpus and not config.force_concurrency:
-        raise ConfigError(f"{concurrency} games at once on {cpus} hardware threads", field="-concurrency",
-                          hint="fewer, or -force-concurrency")
-    if concurrency < 1:
-        raise ConfigError(f"{config.concurrency} leaves no game to play at once", field="-concurrency")
-    if config.variant == "fischerandom" and not (config.openings and config.openings.file):
-        raise ConfigError("Chess960 needs an opening book of Chess960 positions", field="-variant",
-                          hint="-openings file=chess960.epd")
-    if len(config.engines) < 2:
-        raise ConfigError(f"{len(config.engines)} engine(s): a match needs at least two", field="-engine")
-    engines = _named([_checked_engine(engine, index) for index, engine in enumerate(config.engines)])
-    if config.type == "gauntlet" and config.seeds >= len(engines):
-        raise ConfigError(f"{config.seeds} seeds with {len(engines)} engines", field="-seeds",
-                          hint=f"at most {len(engines) - 1}")
-    return dataclasses.replace(
-        config, games=games, rounds=rounds, report_penta=penta, concurrency=concurrency, engines=tuple(engines),
-        rating_interval=config.rating_interval or 2**31 - 1, score_interval=config.score_interval or 2**31 - 1,
-    )
-
-
-def _checked_engine(engine: EngineConfig, index: int) -> EngineConfig:
-    where = f"-engine {engine.name or engine.cmd or index + 1}"
-    if not engine.cmd:
-        raise ConfigError("has no cmd=", field=where, hint="-engine cmd=PATH name=NAME")
-    if not (engine.tc.is_set or engine.st_ms or engine.nodes or engine.plies):
-        raise ConfigError("has no time control", field=where, hint="tc=10+0.1, st=0.5, nodes=N or depth=N (or -each)")
-    if engine.tc.is_set and engine.st_ms:
-        raise ConfigError("has both tc and st", field=where, hint="choose one")
-    if engine.tc.is_set and not engine.tc.time_ms:
-        raise ConfigError(f"tc={engine.tc.tmanager_text()}: a clock without base time", field=where,
-                          hint="give the clock some time, as tc=1+0.1")
-    name = engine.name or Path(engine.cmd).stem
-    if not name:
-        raise ConfigError("has no name", field=where, hint="name=NAME")
-    return dataclasses.replace(engine, name=name)
-
-
-def _named(engines: list[EngineConfig]) -> list[EngineConfig]:
-    """Two engines of one name: the second becomes ``name_2`` (and so on), as fastchess names them."""
-    seen: dict[str, int] = {}
-    named = []
-    for engine in engines:
-        seen[engine.name] = seen.get(engine.name, 0) + 1
-        count = seen[engine.name]
-        named.append(engine if count == 1 else dataclasses.replace(engine, name=f"{engine.name}_{count}"))
-    return named
