@@ -7,9 +7,10 @@ forked from `run`, so they start without a new interpreter, and they stop
 cleanly when `run` dies, even by ``kill -9``. Ctrl-C or SIGTERM stops all
 workers cleanly: their games in progress are given back unplayed. Running the
 command again resumes where the tourney stopped; games of workers that were
-killed outright are detected and replayed. A match of two
-participants prints its statistics every --report-every games; with [sprt] it
-stops once the test decides (on whole game pairs) and prints the verdict.
+killed outright are detected and replayed. The statistics are printed every
+--report-every games: a match's line (Elo, nElo, LOS, pentanomial, LLR), or a
+table of each engine against the field; with [sprt] a match stops once the
+test decides (on whole game pairs) and prints the verdict.
 The workers play on uvloop's event loop where it is installed, else on
 asyncio's (TMANAGER_LOOP chooses, as for `tmanager work`).
 """
@@ -25,7 +26,7 @@ from types import FrameType
 from typing import TYPE_CHECKING
 
 from tmanager.cli import INTERRUPTED, main
-from tmanager.cli.status import match_lines, report
+from tmanager.cli.status import report, report_lines
 from tmanager.core import sprt
 from tmanager.errors import ConfigError
 from tmanager.logs import setup_logging
@@ -83,7 +84,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--report-every", type=int, default=10, metavar="N",
-        help="a match of two: print its statistics (Elo, nElo, pentanomial, LLR) every N games; 0: never",
+        help="print the statistics every N games (a match of two: Elo, nElo, LOS, pentanomial, LLR; more "
+        "participants: each against the field); 0: never",
     )
     parser.add_argument(
         "--log-engines", action="store_true",
@@ -224,7 +226,7 @@ class Progress:
         done = tourney.finished_count
         if self.report_every and done // self.report_every != self.last_done // self.report_every:
             # The match's statistics stay on the screen, above the rewritten progress line.
-            for line in match_lines(tourney):
+            for line in report_lines(tourney):
                 print(("\r\x1b[K" if self.interactive else "") + line, file=sys.stderr, flush=True)
         if self.interactive:
             sys.stderr.write("\r\x1b[K" + self.line(tourney))

@@ -1,4 +1,4 @@
-"""Show a tourney's progress, match statistics and SPRT, claims, engine faults and standings; safe while workers run.
+"""Show a tourney's progress, statistics and SPRT, claims, engine faults and standings; safe while workers run.
 
 It only reads the file (writes are atomic renames), so it never disturbs a
 running tourney. Stale claims, whose worker is gone, are listed; they are
@@ -11,11 +11,12 @@ import argparse
 import time
 from pathlib import Path
 
-from tmanager.core import crosstable, sprt
+from tmanager.core import crosstable, fieldtable, sprt
 from tmanager.tourney import store
 from tmanager.tourney.claims import claim_is_alive
 from tmanager.tourney.live import GameInProgress
 from tmanager.tourney.model import PLAYING, Tourney, describe_faults
+from tmanager.tourney.tallies import field_records
 
 EXAMPLES = """\
   tmanager status gauntlet.toml
@@ -48,7 +49,7 @@ def report(tourney: Tourney, fmt: crosstable.Format = "text") -> str:
         f"{tourney.settings.name}: {done} played, {playing} in progress, {total - done - playing} left "
         f"(of {total})"
     ]
-    lines += [f"  {line}" for line in match_lines(tourney)]
+    lines += [f"  {line}" for line in report_lines(tourney)]
     now = time.time()
     for number in tourney.playing():
         claim = tourney.claims.get(number)
@@ -72,6 +73,16 @@ def report(tourney: Tourney, fmt: crosstable.Format = "text") -> str:
         lines.append("")
         lines.append(crosstable.render(tourney.crosstable(), fmt))
     return "\n".join(lines)
+
+
+def report_lines(tourney: Tourney) -> list[str]:
+    """What a test's follower reads as it runs: a match's line (:func:`match_lines`), or for more
+    participants each one against the field, as fastchess's table (with the LOS)."""
+    if len(tourney.participants) == 2:
+        return match_lines(tourney)
+    if not tourney.finished_count:
+        return []
+    return ["each against the field:", *fieldtable.render(field_records(tourney))]
 
 
 def match_lines(tourney: Tourney) -> list[str]:

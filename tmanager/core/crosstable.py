@@ -274,6 +274,11 @@ def _number(value: float) -> str:
     return f"{value:g}"
 
 
+def _ratio(value: float) -> str:
+    """A ratio to two decimals; ``inf`` (nothing below the line) and ``-`` (nothing at all) as words."""
+    return "-" if math.isnan(value) else "inf" if math.isinf(value) else f"{value:.2f}"
+
+
 def _standings_rows(table: Crosstable) -> tuple[list[str], list[list[str]]]:
     header = ["Rank", "Name", "Games", "Points", "%", "W", "D", "L", "Elo", "±", "Draw%", "Opp."]
     header += list(table.tiebreak_names)
@@ -371,21 +376,31 @@ def _match_lines(table: Crosstable) -> list[str]:
 
 
 def match_line(first: str, second: str, match: stats.MatchStats, sprt: SprtSettings | None = None) -> str:
-    """The match on one line, as engine testers follow a test: games, W-D-L, Elo ± 95 % and nElo
-    (pentanomial where there are pairs), the pentanomial counts and the LLR with its bounds."""
-    elo, nelo = match.elo, match.nelo
-    if match.elo_penta is not None and match.nelo_penta is not None:
-        elo, nelo = match.elo_penta, match.nelo_penta
+    """The match on one line, as engine testers follow a test: games, W-D-L, Elo ± 95 %, nElo and LOS
+    (pentanomial where there are pairs), fastchess's DrawRatio (of the pairs; of the games without pairs),
+    PairsRatio, the pentanomial counts with the WL/DD ratio, and the LLR, its share of the bound it heads
+    for, and its bounds."""
+    elo, nelo, los = match.elo, match.nelo, match.los
+    if match.elo_penta is not None and match.nelo_penta is not None and match.los_penta is not None:
+        elo, nelo, los = match.elo_penta, match.nelo_penta, match.los_penta
     text = (
         f"{first} vs {second}: {match.games} games, W-D-L {match.wins}-{match.draws}-{match.losses}, "
         f"Elo {_signed(elo.value, 1)} ± {_margin(elo.margin, 1)}, "
-        f"nElo {_signed(nelo.value, 1)} ± {_margin(nelo.margin, 1)}"
+        f"nElo {_signed(nelo.value, 1)} ± {_margin(nelo.margin, 1)}, LOS {100 * los:.1f} %"
     )
-    if match.penta is not None:
-        text += f", Ptnml(0-2) [{', '.join(map(str, match.penta))}]"
-    if match.sprt is not None and sprt is not None:
+    pairs_draws, pairs_ratio, wl_dd = match.draw_ratio_pairs, match.pairs_ratio, match.wl_dd_ratio
+    if match.penta is not None and pairs_draws is not None and pairs_ratio is not None and wl_dd is not None:
         text += (
-            f", LLR {match.sprt.llr:.2f} ({match.sprt.lower:.2f}, {match.sprt.upper:.2f}) "
+            f", DrawRatio {100 * pairs_draws:.1f} % of pairs, PairsRatio {_ratio(pairs_ratio)}, "
+            f"Ptnml(0-2) [{', '.join(map(str, match.penta))}], WL/DD {_ratio(wl_dd)}"
+        )
+    else:
+        text += f", DrawRatio {100 * match.draw_ratio:.1f} % of games"
+    if match.sprt is not None and sprt is not None:
+        test = match.sprt
+        share = test.llr / test.upper if test.llr >= 0 else test.llr / test.lower
+        text += (
+            f", LLR {test.llr:.2f} ({100 * share:.1f} %) ({test.lower:.2f}, {test.upper:.2f}) "
             f"[{sprt.elo0:g}, {sprt.elo1:g}]"
         )
     return text

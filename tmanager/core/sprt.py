@@ -74,6 +74,8 @@ class MatchState:
     sprt: stats.Sprt | None = None  #: the test's LLR and bounds, with ``settings``
     #: unplayed games of pairs already begun (finished or playing)
     open_games: tuple[int, ...] = ()
+    #: complete pairs of two draws (DD; the rest of ``penta[2]`` are WL): fastchess's WL/DD ratio
+    double_draws: int = 0
 
     @property
     def games(self) -> int:
@@ -118,7 +120,10 @@ class MatchState:
 
     def statistics(self) -> stats.MatchStats:
         """Elo, nElo, LOS… of the match (pentanomial where there are pairs), with the SPRT."""
-        return stats.match_stats(self.wins, self.losses, self.draws, penta=self.penta, sprt_settings=self.settings)
+        return stats.match_stats(
+            self.wins, self.losses, self.draws, penta=self.penta, sprt_settings=self.settings,
+            double_draws=self.double_draws,
+        )
 
 
 def match_state(schedule: Schedule, results: str, settings: SprtSettings | None = None) -> MatchState:
@@ -131,7 +136,7 @@ def match_state(schedule: Schedule, results: str, settings: SprtSettings | None 
     # pair with the next cycle's (XBoard) or stay single (fastchess): all asked of the schedule itself.
     white = tuple(_first_has_white(schedule, number) for number in (0, 1))
     across_cycles = g % 2 == 1 and schedule.cycles > 1 and schedule.partner(g - 1) is not None
-    wdl, penta, open_games, playing = _count(g, schedule.cycles, results, white, across_cycles)
+    wdl, penta, open_games, playing, double_draws = _count(g, schedule.cycles, results, white, across_cycles)
     losses, draws, wins = wdl
     test = None if settings is None else _test(settings, wins, draws, losses, penta)
     return MatchState(
@@ -144,6 +149,7 @@ def match_state(schedule: Schedule, results: str, settings: SprtSettings | None 
         settings=settings,
         sprt=test,
         open_games=open_games,
+        double_draws=double_draws,
     )
 
 
@@ -163,9 +169,9 @@ def _test(
 @functools.lru_cache(maxsize=4)
 def _count(
     games_per_pairing: int, cycles: int, results: str, white: tuple[bool, ...], across_cycles: bool
-) -> tuple[tuple[int, int, int], tuple[int, int, int, int, int] | None, tuple[int, ...], int]:
-    """``(losses, draws, wins)``, the pentanomial counts, the open games and the games playing. ``white``
-    says whether the first participant has white in the even and in the odd games."""
+) -> tuple[tuple[int, int, int], tuple[int, int, int, int, int] | None, tuple[int, ...], int, int]:
+    """``(losses, draws, wins)``, the pentanomial counts, the open games, the games playing and the pairs of two
+    draws. ``white`` says whether the first participant has white in the even and in the odd games."""
     total = games_per_pairing * cycles
     # Only the games begun count, and their partners: no game is paired with one more than g games
     # away, so every pair with a game begun lies within the first `len(results) + g` games, and a pair
@@ -177,6 +183,7 @@ def _count(
     codes[1::2] = text[1::2].translate(_AS_WHITE if white[1] else _AS_BLACK)
     groups = _pair_groups(games_per_pairing, cycles, across_cycles)
     penta = [0] * 5
+    double_draws = 0
     open_games: list[int] = []
     for first, second, step, pairs in groups:
         within = min(pairs, max(0, -(-(counted - second) // step)))  # pairs whose second game is counted
@@ -184,6 +191,7 @@ def _count(
         half_points = _bytewise_sum(a.translate(_HALF_POINTS), b.translate(_HALF_POINTS))
         for points in range(5):
             penta[points] += half_points.count(points)
+        double_draws += _bytewise_sum(a.translate(_DRAWN), b.translate(_DRAWN)).count(2)
         stages = _bytewise_sum(a.translate(_STAGE_OF_FIRST), b.translate(_STAGE_OF_SECOND))
         open_games += [first + i * step for i in _positions(stages, _FIRST_OPEN)]
         open_games += [second + i * step for i in _positions(stages, _SECOND_OPEN)]
@@ -192,6 +200,7 @@ def _count(
         (penta[0], penta[1], penta[2], penta[3], penta[4]) if any(group[3] for group in groups) else None,
         tuple(sorted(open_games)),
         codes.count(PLAYING_CODE),
+        double_draws,
     )
 
 
@@ -209,6 +218,8 @@ _AS_BLACK = _code_table({"+": 0, "=": 1, "-": 2, "*": PLAYING_CODE}, other=UNPLA
 #: Code -> half points of a finished game, 0x40 for a game without a result: a pair's sum is its
 #: pentanomial index (0 to 4) only when both games are finished, and never exceeds a byte.
 _HALF_POINTS = _code_table({chr(0): 0, chr(1): 1, chr(2): 2}, other=0x40)
+#: Code -> 1 for a draw, 0 else: a pair's sum is 2 for two draws.
+_DRAWN = _code_table({chr(1): 1}, other=0)
 #: Code -> the stage of a pair's first and second game, unplayed or begun, as bits that add up uniquely.
 _STAGE_OF_FIRST = _code_table({chr(UNPLAYED_CODE): 1}, other=2)
 _STAGE_OF_SECOND = _code_table({chr(UNPLAYED_CODE): 4}, other=8)

@@ -357,6 +357,8 @@ class MatchStats:
     nelo_penta: Estimate | None = None
     los_penta: float | None = None
     sprt: Sprt | None = None
+    #: of the complete pairs, those of two draws (DD); the others of ``penta[2]`` are a win and a loss (WL)
+    double_draws: int = 0
 
     @property
     def games(self) -> int:
@@ -366,6 +368,27 @@ class MatchStats:
     def score(self) -> float:
         return (self.wins + self.draws / 2) / self.games if self.games else 0.0
 
+    @property
+    def draw_ratio_pairs(self) -> float | None:
+        """fastchess's DrawRatio: the pairs of one point each side (WL and DD), as a fraction of the pairs."""
+        return self.penta[2] / sum(self.penta) if self.penta else None
+
+    @property
+    def pairs_ratio(self) -> float | None:
+        """fastchess's PairsRatio: pairs won (WW, WD) per pair lost (LD, LL); ``inf`` with none lost."""
+        if not self.penta:
+            return None
+        won, lost = self.penta[3] + self.penta[4], self.penta[0] + self.penta[1]
+        return won / lost if lost else (math.inf if won else math.nan)
+
+    @property
+    def wl_dd_ratio(self) -> float | None:
+        """fastchess's WL/DD ratio: pairs of a win and a loss per pair of two draws."""
+        if not self.penta:
+            return None
+        wl, dd = self.penta[2] - self.double_draws, self.double_draws
+        return wl / dd if dd else (math.inf if wl else math.nan)
+
 
 def match_stats(
     wins: int,
@@ -374,6 +397,7 @@ def match_stats(
     *,
     penta: Sequence[int] | None = None,
     sprt_settings: SprtSettings | None = None,
+    double_draws: int = 0,
 ) -> MatchStats:
     """All match statistics; the SPRT uses the pentanomial counts when there are any pairs
     (see :meth:`SprtSettings.test`)."""
@@ -393,4 +417,5 @@ def match_stats(
         nelo_penta=nelo_pentanomial(p5) if p5 else None,
         los_penta=los_pentanomial(p5) if p5 else None,
         sprt=test,
+        double_draws=double_draws,
     )
