@@ -283,6 +283,21 @@ def test_a_state_file_of_another_test_is_refused_unless_discarded(tmp_path: Path
     assert fresh.returncode == 0 and fresh.stdout.count("Finished game") == 4
 
 
+def test_config_file_resumes_a_test_whatever_made_it(tmp_path: Path) -> None:
+    """fastchess's -config file=NAME: the file's test, the command line's way of running it."""
+    made = run_cli("new", tmp_path / "rr.toml", "-e", "greedy-uci:g", "-e", "random-uci:r", "--nodes", "1",
+                   "--cycles", "2")
+    assert made.returncode == 0, made.stderr
+    done = fastchess("-config file=rr.toml -output format=cutechess", tmp_path)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == f"Loading config file: {tmp_path / 'rr.toml'}"
+    assert len([line for line in lines if line.startswith("Finished game")]) == 4
+    assert [line for line in lines if line.startswith("Score of g vs r:")][-1].endswith("] 4")
+    mixed = fastchess(f"-config file=rr.toml {pyengine('x')}", tmp_path)
+    assert mixed.returncode == 2 and "not with -config file=rr.toml" in mixed.stderr
+
+
 def test_without_recover_a_crash_ends_the_match(tmp_path: Path) -> None:
     crash = pyengine("crash", "--fault", "crash-mid")
     done = fastchess(f"{crash} {pyengine('b')} -each tc=inf nodes=1 -rounds 3", tmp_path)

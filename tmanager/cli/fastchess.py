@@ -71,6 +71,8 @@ def play(argv: Sequence[str]) -> int:
         print(f"tmanager: note: -each {key}={theirs} overrides -engine name={name} {key}={mine}", file=sys.stderr)
     prepared = tourneyfile.prepare(config, cwd=Path.cwd())
     tourney = prepared.tourney
+    if config.state.file:
+        config = tourneyfile.adopted(config, tourney)
     _say_beginning(config, tourney, resumed=prepared.resumed)
     lanes = split(workers=None, concurrency=config.concurrency)
     cpus = None

@@ -27,6 +27,14 @@ def sanitized(config: MatchConfig, *, cpus: int) -> MatchConfig:
                           hint="fewer, or -force-concurrency")
     if concurrency < 1:
         raise ConfigError(f"{config.concurrency} leaves no game to play at once", field="-concurrency")
+    config = dataclasses.replace(  # 0: never (but at the end)
+        config, rating_interval=config.rating_interval or 2**31 - 1, score_interval=config.score_interval or 2**31 - 1
+    )
+    if config.state.file:  # the file holds the test: the command line says only how to run it
+        if config.engines:
+            raise ConfigError(f"not with -config file={config.state.file}", field="-engine",
+                              hint="the file holds the test and its engines; leave -engine out")
+        return dataclasses.replace(config, concurrency=concurrency)
     if config.variant == "fischerandom" and not (config.openings and config.openings.file):
         raise ConfigError("Chess960 needs an opening book of Chess960 positions", field="-variant",
                           hint="-openings file=chess960.epd")
@@ -38,7 +46,6 @@ def sanitized(config: MatchConfig, *, cpus: int) -> MatchConfig:
                           hint=f"at most {len(engines) - 1}")
     return dataclasses.replace(
         config, games=games, rounds=rounds, report_penta=penta, concurrency=concurrency, engines=tuple(engines),
-        rating_interval=config.rating_interval or 2**31 - 1, score_interval=config.score_interval or 2**31 - 1,
     )
 
 

@@ -35,6 +35,7 @@ from pathlib import Path
 
 from tmanager.errors import ConfigError
 from tmanager.fastchess.config import EngineConfig, MatchConfig
+from tmanager.fastchess.output import OutputFormat
 from tmanager.tomlmap import parse_value
 from tmanager.tourney import store
 from tmanager.tourney.adjudication import Adjudication
@@ -104,6 +105,16 @@ def prepare(config: MatchConfig, *, cwd: Path) -> Prepared:
         if asked and not append:
             _empty(tourney.directory / name)
     return Prepared(tourney, resumed=False)
+
+
+def adopted(config: MatchConfig, tourney: Tourney) -> MatchConfig:
+    """``config`` with the test of a file resumed by ``-config file=``: its SPRT and games per pairing, and
+    pentanomial reports as fastchess would make them for it."""
+    games = tourney.settings.games_per_pairing
+    sprt = tourney.sprt
+    penta = (config.output is OutputFormat.FASTCHESS and games == 2 and config.report_penta
+             and not (sprt is not None and sprt.model == "bayesian"))
+    return dataclasses.replace(config, sprt=sprt, games=games, report_penta=penta)
 
 
 def _seed(tourney: Tourney) -> int:
