@@ -7,7 +7,16 @@ from collections import Counter
 
 import pytest
 
-from tmanager.core.schedule import DONE, WAIT, Gauntlet, RoundRobin, ScheduledGame, SwissSchedule, next_game
+from tmanager.core.schedule import (
+    DONE,
+    WAIT,
+    FastchessOrder,
+    Gauntlet,
+    RoundRobin,
+    ScheduledGame,
+    SwissSchedule,
+    next_game,
+)
 from tmanager.errors import ConfigError, ScheduleError
 
 
@@ -127,3 +136,35 @@ def test_swiss_pairs_only_within_a_cycle() -> None:
     swiss = SwissSchedule(4, rounds=1, paired=[[(0, 1), (2, 3)], [(1, 3), (0, 2)]], games_per_pairing=3, cycles=2)
     assert [swiss.partner(n) for n in range(6)] == [1, 0, None, 4, 3, None]
     assert RoundRobin(4, games_per_pairing=3, cycles=2).partner(2) == 20
+
+
+def test_fastchess_order_is_fastchess_s_scheduler() -> None:
+    """fastchess's RoundRobinScheduler: rounds of every pair (i, j), i < j, in order, two games each, the first
+    white in fastchess's odd game numbers (even ones here, counted from 0); a pair shares an opening and a Round."""
+    schedule = FastchessOrder(3, games_per_pairing=2, cycles=2)
+    games = [schedule.game(n) for n in range(schedule.total_games)]
+    assert [(g.white, g.black) for g in games if g is not None] == [
+        (0, 1), (1, 0), (0, 2), (2, 0), (1, 2), (2, 1)] * 2
+    assert [g.pgn_round for g in games if g is not None] == [1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6]
+    assert [schedule.opening_key(n) for n in range(6)] == [0, 0, 1, 1, 2, 2]
+    assert [schedule.partner(n) for n in range(4)] == [1, 0, 3, 2]
+
+
+def test_a_fastchess_gauntlet_s_seeds_also_meet_each_other() -> None:
+    schedule = FastchessOrder(4, seeds=2, games_per_pairing=1, cycles=1)
+    pairs = [(g.white, g.black) for n in range(schedule.total_games) if (g := schedule.game(n)) is not None]
+    # fastchess's GauntletScheduler: player1 among the seeds, player2 after it; one game per pairing, so the
+    # colours follow the game number across pairings
+    assert pairs == [(0, 1), (2, 0), (0, 3), (2, 1), (1, 3)]
+    assert [schedule.partner(n) for n in range(5)] == [None] * 5  # fastchess counts no pairs of single games
+    assert [schedule.opening_key(n) for n in range(5)] == [0, 1, 2, 3, 4]
+
+
+@pytest.mark.parametrize(
+    ("noswap", "reverse", "whites"), [(False, False, [0, 1]), (True, False, [0, 0]), (False, True, [1, 0]),
+                                      (True, True, [1, 1])],
+)
+def test_noswap_and_reverse_set_the_colours(noswap: bool, reverse: bool, whites: list[int]) -> None:
+    for schedule in (FastchessOrder(2, cycles=1, noswap=noswap, reverse=reverse),
+                     RoundRobin(2, games_per_pairing=2, noswap=noswap, reverse=reverse)):
+        assert [g.white for n in range(2) if (g := schedule.game(n)) is not None] == whites
