@@ -78,6 +78,41 @@ class _Tracker:
         return [*lines, ""]
 
 
+#: A results character as a byte: 1 for a finished game, 0 otherwise.
+_FINISHED = bytes(1 if chr(code) in "+-=" else 0 for code in range(256))
+
+
+class _Told:
+    """The games whose Finished line is out (or that were played before this run): a byte a game, so that the
+    file's finished games not yet told are found at memory speed however long the tourney."""
+
+    def __init__(self, total: int) -> None:
+        self.marks = bytearray(total)
+        self.count = 0
+
+    def __contains__(self, number: int) -> bool:
+        return bool(self.marks[number])
+
+    def __len__(self) -> int:
+        return self.count
+
+    def add(self, number: int) -> None:
+        if not self.marks[number]:
+            self.marks[number] = 1
+            self.count += 1
+
+    def missing(self, results: str) -> list[int]:
+        """The games finished in ``results`` and not told."""
+        finished = results.encode("ascii").translate(_FINISHED)
+        size = len(finished)
+        untold = (int.from_bytes(finished, "big") & ~int.from_bytes(self.marks[:size], "big")).to_bytes(size, "big")
+        found, position = [], untold.find(1)
+        while position >= 0:
+            found.append(position)
+            position = untold.find(1, position + 1)
+        return found
+
+
 class _Crc:
     """The CRC-32 of a file that only grows, read on from where it was last (from the start again if it shrank:
     a fragment cut off)."""
@@ -112,7 +147,7 @@ class Match:
         self.write = write
         self.output = fc.make_output(config.output, pentanomial=config.report_penta)
         self.scoreboard = Scoreboard(pentanomial=config.report_penta)
-        self.told: set[int] = set()  # games whose Finished line is out (or that were played before this run)
+        self.told = _Told(self.schedule.total_games)
         self.found_at: dict[int, float] = {}  # stored, not announced: when first seen in the file
         # Each engine's option values: as configured, then as it announced them when it started.
         self.options = {p.name: {k: str(v) for k, v in p.options.items()} for p in tourney.participants}
@@ -126,9 +161,8 @@ class Match:
             announce_fd=self.write_end,
         )
         self.conditions = self._conditions(tourney)
-        for number, char in enumerate(tourney.results):
-            if char in "+-=":
-                self._count(number, Result.from_xboard(char))
+        for number in self.told.missing(tourney.results):  # the games played before this run
+            self._count(number, Result.from_xboard(tourney.results[number]))
 
     # --- the run ---------------------------------------------------------------------------------
 
@@ -206,11 +240,10 @@ class Match:
     def _tell_unannounced(self, tourney: Tourney, *, at_once: bool) -> None:
         """Tell the games stored in the file that no worker announced (it died first)."""
         now = time.monotonic()
-        for number, char in enumerate(tourney.results):
-            if char not in "+-=" or number in self.told:
-                continue
+        for number in self.told.missing(tourney.results):
             first_seen = self.found_at.setdefault(number, now)
             if at_once or now - first_seen >= UNANNOUNCED_SECONDS:
+                char = tourney.results[number]
                 game = self.schedule.game(number)
                 assert game is not None, "a stored game is in the schedule"
                 found = pgn.find_game(tourney.pgn_path, number)
@@ -253,6 +286,7 @@ class Match:
         assert game is not None, "a finished game is in the schedule"
         partner = self.schedule.partner(number)
         self.told.add(number)
+        self.found_at.pop(number, None)
         pair = None if partner is None else min(number, partner)
         finished = self.scoreboard.add(self.names[game.white], self.names[game.black], result, pair=pair)
         return finished.completed_pair
