@@ -270,3 +270,41 @@ def test_new_refuses_an_engine_program_it_cannot_run(tmp_path: Path, engine: str
     assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1, done.stderr
     assert says in done.stderr
     assert not path.exists()
+
+
+# --- a participant's own setting wins over --each, whatever the order, and says so -------------------------
+
+OWN_WINS = [
+    ["--set", "participants.dev.tc=20+0.2", "--each", "tc=10+0.1"],
+    ["--each", "tc=10+0.1", "--set", "participants.dev.tc=20+0.2"],
+]
+
+
+@pytest.mark.parametrize("order", OWN_WINS)
+def test_new_gives_a_participants_own_setting_over_each(tmp_path: Path, order: list[str]) -> None:
+    path = tmp_path / "w.toml"
+    done = run_cli("new", path, "-e", "stockfish:dev", "-e", "stockfish:base", "--nodes", "100", *order,
+                   "--each", "option.Hash=16", "--option", "dev:Hash=64", "--option", "base:Threads=1")
+    assert done.returncode == 0, done.stderr
+    dev, base = store.read(path).participants
+    assert (dev.tc, base.tc) == ("20+0.2", "10+0.1")
+    assert (dict(dev.options), dict(base.options)) == ({"Hash": 64}, {"Hash": 16, "Threads": 1})
+    assert done.stderr.splitlines() == [
+        "tmanager: note: --option dev:Hash=64 wins over --each option.Hash=16",
+        "tmanager: note: participants.dev.tc=20+0.2 wins over --each tc=10+0.1",
+    ]
+
+
+@pytest.mark.parametrize("order", OWN_WINS)
+def test_edit_gives_a_participants_own_setting_over_each(write_tourney: Callable[..., Path], order: list[str]) -> None:
+    path = write_tourney(GOOD)
+    done = run_cli("edit", path, *[a.replace("dev", "B") for a in order],
+                   "--set", "participants.C.options.Hash=8", "--each", "option.Hash=32")
+    assert done.returncode == 0, done.stderr
+    a, b, c = store.read(path).participants
+    assert (a.tc, b.tc, c.tc) == ("10+0.1", "20+0.2", "10+0.1")
+    assert [dict(p.options) for p in (a, b, c)] == [{"Hash": 32}, {"Hash": 32}, {"Hash": 8}]
+    assert done.stderr.splitlines() == [
+        "tmanager: note: participants.B.tc=20+0.2 wins over --each tc=10+0.1",
+        "tmanager: note: participants.C.options.Hash=8 wins over --each option.Hash=32",
+    ]

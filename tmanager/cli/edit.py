@@ -7,8 +7,9 @@ games recorded) are refused with the reason. Raising cycles of a finished
 tourney reopens it: `tmanager run` then plays the new cycle. Of a participant,
 --option, --each and --set participants.NAME.FIELD change how its engine
 plays (options, tc, st, nodes, depth, ponder, restart, time_margin, stderr),
-from its next game on; another engine is `tmanager substitute`'s job. A changed
-book or variant is checked against the book at once.
+from its next game on, a participant's own setting winning over --each; another
+engine is `tmanager substitute`'s job. A changed book or variant is checked
+against the book at once.
 """
 
 from __future__ import annotations
@@ -16,10 +17,10 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from tmanager.cli._settings import add_participant_arguments, parse_assignments, participant_assignments
+from tmanager.cli._settings import add_participant_arguments, ordered_assignments
 from tmanager.errors import ConfigError
 from tmanager.tourney import store
-from tmanager.tourney.model import edit_setting, set_participant
+from tmanager.tourney.model import edit_setting
 from tmanager.tourney.worker import load_book
 
 EXAMPLES = """\
@@ -47,14 +48,13 @@ def _reads_the_book(key: str) -> bool:
 def command(args: argparse.Namespace) -> int:
     if not (args.set or args.option or args.each):
         raise ConfigError("nothing to change", field="--set", hint="give --set, --option or --each")
-    assignments = parse_assignments(args.set)
     with store.transaction(args.file, settings=True) as tourney:
-        for key, value in assignments:
+        assignments = ordered_assignments(args, [p.name for p in tourney.participants])
+        for key, value in assignments.pairs:
             edit_setting(tourney, key, value)
-        for name, key, value in participant_assignments(args, [p.name for p in tourney.participants]):
-            set_participant(tourney, name, key, value, playing_only=True)
-        if any(_reads_the_book(key) for key, _ in assignments):
+        if any(_reads_the_book(key) for key, _ in assignments.pairs):
             load_book(tourney)  # a bad line is reported now (of a large book: in its first opening)
         total = tourney.schedule().total_games
+    assignments.say_notes()
     print(f"{args.file}: updated; {total} games scheduled")
     return 0

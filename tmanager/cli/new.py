@@ -18,11 +18,11 @@ import argparse
 from pathlib import Path
 
 from tmanager.cli._engines import participant
-from tmanager.cli._settings import add_participant_arguments, parse_assignments, participant_assignments
+from tmanager.cli._settings import add_participant_arguments, ordered_assignments
 from tmanager.core.stats import SPRT_MODELS, SprtSettings
 from tmanager.errors import ConfigError
 from tmanager.tourney import store
-from tmanager.tourney.model import Settings, Tourney, apply_setting, set_participant
+from tmanager.tourney.model import Settings, Tourney, apply_setting
 from tmanager.tourney.worker import load_book
 
 EXAMPLES = """\
@@ -101,15 +101,15 @@ def command(args: argparse.Namespace) -> int:
         tourney.sprt = SprtSettings(elo0, elo1, alpha, beta, args.sprt_model)
     if args.openings:
         apply_setting(tourney, "openings.file", args.openings)
-    for key, value in parse_assignments(args.set):
+    assignments = ordered_assignments(args, [p.name for p in participants])
+    for key, value in assignments.pairs:
         apply_setting(tourney, key, value)
-    for name, key, value in participant_assignments(args, [p.name for p in participants]):
-        set_participant(tourney, name, key, value)
     try:
         tourney.validate()
     except ConfigError as exc:
         raise ConfigError(exc.message, field=exc.field, hint=exc.hint) from None
     load_book(tourney)  # a bad line is reported now (of a large book: in its first opening)
     store.write_new(tourney, overwrite=args.force)
+    assignments.say_notes()
     print(f"{path}: {len(participants)} participants, {tourney.schedule().total_games} games")
     return 0
