@@ -223,6 +223,36 @@ def test_book_is_checked_by_new_and_edit_with_its_file_and_line(tmp_path: Path) 
     assert "atomic" in path.read_text() and path.read_text() != before
 
 
+def test_the_pgn_and_epd_out_are_never_the_opening_book(tmp_path: Path) -> None:
+    book = write(tmp_path, "dfrc.pgn", (BOOKS / "sample.pgn").read_text())
+    os.symlink(book, tmp_path / "link.pgn")
+    path = tmp_path / "dfrc.toml"
+    engines = ("-e", "random-uci", "-e", "greedy-uci", "--nodes", "1")
+
+    def refused(*args: str | Path, field: str, command: str = "new") -> None:
+        done = run_cli(command, path, *args)
+        assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+        assert f"{field}: is the opening book '{tmp_path}/" in done.stderr
+        assert "would become openings" in done.stderr
+
+    refused(*engines, "--openings", book, field="tourney.pgn")  # the default PGN, dfrc.pgn, is the book
+    assert not path.exists()
+    refused(*engines, "--openings", "link.pgn", field="tourney.pgn")  # through a symlink
+    os.link(book, tmp_path / "hard.pgn")
+    refused(*engines, "--openings", "hard.pgn", field="tourney.pgn")  # or a hard link
+    refused(*engines, "--openings", book, "--pgn", "games.pgn", "--set", "epd_out=link.pgn", field="tourney.epd_out")
+    assert not path.exists()
+    assert run_cli("new", path, *engines, "--openings", book, "--pgn", "games.pgn").returncode == 0
+    before = path.read_bytes()
+    refused("--set", "pgn=link.pgn", field="tourney.pgn", command="edit")
+    refused("--set", "epd_out=dfrc.pgn", field="tourney.epd_out", command="edit")
+    assert path.read_bytes() == before
+    path.write_text(path.read_text().replace('pgn = "games.pgn"', 'pgn = "./link.pgn"'))  # by hand: every read
+    for command in ("status", "run"):
+        refused(field="tourney.pgn", command=command)
+    assert book.read_text() == (BOOKS / "sample.pgn").read_text()
+
+
 def large_book_tourney(tmp_path: Path, *, games: int, bad_second: bool = False) -> tuple[Path, Path]:
     """A tourney of ``games`` games whose book is large enough to be read as its games come, every opening
     the start position but, with ``bad_second``, the second pair's: line 3, not a valid EPD line. The

@@ -22,9 +22,7 @@ the journal beside the file (see :mod:`tmanager.tourney.store`).
 from __future__ import annotations
 
 import dataclasses
-import os
 import re
-import stat
 from collections import Counter
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
@@ -45,6 +43,7 @@ from tmanager.tomlmap import from_table as _from_table
 from tmanager.tomlmap import to_table as _to_table
 from tmanager.tourney.adjudication import Adjudication
 from tmanager.tourney.engines import EngineSpec, OptionValue, command_line, find_definition, load_definition
+from tmanager.tourney.paths import check_output
 from tmanager.tourney.variants import STANDARD, check_variant
 
 if TYPE_CHECKING:
@@ -622,12 +621,15 @@ class Tourney:
             )
 
     def _check_paths(self) -> None:
-        """The PGN and the engines' stderr logs can be written, and the tablebases are there:
-        refused now rather than after the first game."""
-        _check_output(self.pgn_path, tourney=self.path, field="tourney.pgn")
+        """The PGN, the EPD output and the engines' stderr logs can be written, and are not the opening
+        book (see :mod:`tmanager.tourney.paths`); the tablebases are there."""
+        book = self.directory / self.openings.file if self.openings is not None else None
+        check_output(self.pgn_path, tourney=self.path, field="tourney.pgn", book=book)
+        if self.settings.epd_out:
+            check_output(self.directory / self.settings.epd_out, tourney=self.path, field="tourney.epd_out", book=book)
         for i, p in enumerate(self.participants):
             if p.stderr:
-                _check_output(self.directory / p.stderr, tourney=self.path, field=f"participants[{i}].stderr")
+                check_output(self.directory / p.stderr, tourney=self.path, field=f"participants[{i}].stderr")
         syzygy = self.adjudication.syzygy
         if syzygy and not (self.directory / syzygy).is_dir():
             raise ConfigError(
@@ -673,27 +675,6 @@ def _check_tag_value(text: str, *, file: Path, field: str) -> None:
     what = {'"': "a quote", "\\": "a backslash"}.get(char, f"a control character (U+{ord(char):04X})")
     raise ConfigError(f"holds {what}: {text!r}", file=file, field=field, hint=hint)
 
-
-def _check_output(path: Path, *, tourney: Path, field: str) -> None:
-    """Refuse an output file that cannot be appended to: the tourney file itself, a directory,
-    a FIFO or socket, or a path whose directory does not exist."""
-    if os.path.realpath(path) == os.path.realpath(tourney):
-        raise ConfigError("is the tourney file itself", file=tourney, field=field, hint="give it a name of its own")
-    try:
-        mode = path.stat().st_mode
-    except (FileNotFoundError, NotADirectoryError):
-        if not path.parent.is_dir():
-            raise ConfigError(
-                f"no directory {str(path.parent)!r} to hold it", file=tourney, field=field,
-                hint="create the directory, or change the path",
-            ) from None
-        return
-    except OSError as exc:
-        raise ConfigError(f"cannot use {str(path)!r}: {exc.strerror}", file=tourney, field=field) from None
-    if stat.S_ISDIR(mode):
-        raise ConfigError(f"{str(path)!r} is a directory", file=tourney, field=field, hint="name a file")
-    if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
-        raise ConfigError(f"{str(path)!r} is a FIFO or socket, not a file", file=tourney, field=field)
 
 def resolve_engine(
     p: Participant, settings: Settings, *, directory: Path, file: Path | None = None, where: str = "participant"
