@@ -43,7 +43,7 @@ from tmanager.tomlmap import from_table as _from_table
 from tmanager.tomlmap import to_table as _to_table
 from tmanager.tourney.adjudication import Adjudication
 from tmanager.tourney.engines import EngineSpec, OptionValue, command_line, find_definition, load_definition
-from tmanager.tourney.paths import check_output
+from tmanager.tourney.paths import check_directories, check_output
 from tmanager.tourney.variants import STANDARD, check_variant
 
 if TYPE_CHECKING:
@@ -622,7 +622,7 @@ class Tourney:
 
     def _check_paths(self) -> None:
         """The PGN, the EPD output and the engines' stderr logs can be written, and are not the opening
-        book (see :mod:`tmanager.tourney.paths`); the tablebases are there."""
+        book; the tablebases are there (see :mod:`tmanager.tourney.paths`)."""
         book = self.directory / self.openings.file if self.openings is not None else None
         check_output(self.pgn_path, tourney=self.path, field="tourney.pgn", book=book)
         if self.settings.epd_out:
@@ -630,12 +630,9 @@ class Tourney:
         for i, p in enumerate(self.participants):
             if p.stderr:
                 check_output(self.directory / p.stderr, tourney=self.path, field=f"participants[{i}].stderr")
-        syzygy = self.adjudication.syzygy
-        if syzygy and not (self.directory / syzygy).is_dir():
-            raise ConfigError(
-                f"no directory {syzygy!r}", file=self.path, field="adjudication.syzygy",
-                hint="give the directory of the Syzygy tables, relative to the tourney file",
-            )
+        check_directories(
+            self.adjudication.syzygy_paths, base=self.directory, tourney=self.path, field="adjudication.syzygy"
+        )
 
     def _check_sprt(self, sprt: SprtSettings) -> None:
         try:

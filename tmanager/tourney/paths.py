@@ -1,15 +1,17 @@
-"""The files a tourney writes beside itself, checked when it is read: refused now rather than after
-the first game.
+"""The files a tourney reads and writes beside itself, checked when it is read: refused now rather
+than after the first game.
 
 Outputs (the PGN, ``epd_out``, the engines' stderr logs) must be files that can be appended to, and
 neither the tourney file nor the opening book: games appended to the book would become openings of
-later games. Paths are compared resolved, so a symlink to the book is the book.
+later games. The tablebase directories must exist. Paths are compared resolved, so a symlink to the
+book is the book.
 """
 
 from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Iterable
 from pathlib import Path
 
 from tmanager.errors import ConfigError
@@ -50,3 +52,14 @@ def _same(path: Path, other: Path) -> bool:
         return os.path.samefile(path, other)
     except OSError:
         return False
+
+
+def check_directories(directories: Iterable[str], *, base: Path, tourney: Path, field: str) -> None:
+    """Refuse a tablebase directory (relative to ``base``) that is not a directory, naming it."""
+    for directory in directories:
+        if not (base / directory).is_dir():
+            raise ConfigError(
+                f"no directory {directory!r}", file=tourney, field=field,
+                hint=f"give the directories of the Syzygy tables, separated by {os.pathsep!r}, "
+                "relative to the tourney file",
+            )

@@ -519,8 +519,11 @@ class _Adjudicator:
         self.quiet = 0  # plies in a row scored within ±draw_score, counted afresh from each capture or pawn move
         self.plies = 0  # engine moves played
         self.tablebase: chess.syzygy.Tablebase | None = None
-        if rules.syzygy:
-            self.tablebase = chess.syzygy.open_tablebase(rules.syzygy)
+        first, *more = rules.syzygy_paths or ("",)
+        if first:
+            self.tablebase = chess.syzygy.open_tablebase(first)
+            for directory in more:
+                self.tablebase.add_directory(directory)
 
     def close(self) -> None:
         if self.tablebase is not None:
