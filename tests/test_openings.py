@@ -15,7 +15,7 @@ import chess.engine
 import chess.pgn
 import pytest
 
-from tests.conftest import run_cli
+from tests.conftest import pgn_games, run_cli
 from tmanager.core.schedule import Gauntlet, RoundRobin, Schedule
 from tmanager.errors import ConfigError
 from tmanager.tourney import play, store
@@ -112,11 +112,31 @@ def test_sequential_order_walks_the_book_from_start(sample: OpeningBook) -> None
     assert sample.opening_for(size, order="sequential") == sample[0]
 
 
-def test_start_must_be_inside_the_book(sample: OpeningBook) -> None:
-    with pytest.raises(ConfigError, match=r"openings.start: start 15 is outside the book of 14"):
-        sample.opening_for(0, start=len(sample) + 1)
-    with pytest.raises(ConfigError):
-        sample.opening_for(0, start=0)
+def test_a_start_past_the_end_of_the_book_wraps_round_as_in_fastchess(sample: OpeningBook) -> None:
+    size = len(sample)
+    assert size == 14
+    assert sample.opening_for(0, start=size + 1) == sample[0]  # fastchess: rotated by (start - 1) mod size
+    assert sample.opening_for(0, start=3 * size + 5) == sample[4]
+    assert sample.opening_for(size - 5, start=3 * size + 5) == sample[size - 1]
+    assert sample.opening_for(size - 4, start=3 * size + 5) == sample[0]
+    walk = [sample.opening_for(k, order="random", seed=7, start=5) for k in range(2 * size)]
+    assert [sample.opening_for(k, order="random", seed=7, start=size + 5) for k in range(2 * size)] == walk
+    for start in (0, -3):
+        with pytest.raises(ConfigError, match=rf"openings.start: must be at least 1, not {start}"):
+            sample.opening_for(0, start=start)
+
+
+def test_new_and_edit_take_a_start_past_the_end_of_the_book(tmp_path: Path) -> None:
+    path = tmp_path / "t.toml"
+    engines = ("-e", "random-uci", "-e", "greedy-uci", "--nodes", "1", "--set", "adjudication.max_moves=1")
+    done = run_cli("new", path, *engines, "--openings", BOOKS / "sample.epd", "--set", "openings.start=16")
+    assert done.returncode == 0, done.stderr
+    assert run_cli("run", path).returncode == 0
+    fens = {g["FEN"] for g in pgn_games(path.with_suffix(".pgn"))}
+    assert fens == {OpeningBook.load(BOOKS / "sample.epd")[1].fen}  # 16 in a book of 14: the second
+    assert run_cli("edit", path, "--set", "openings.start=1000").returncode == 0
+    done = run_cli("edit", path, "--set", "openings.start=0")
+    assert done.returncode == 2 and "openings.start: must be at least 1, not 0" in done.stderr
 
 
 def test_random_order_uses_every_opening_once_per_pass(sample: OpeningBook) -> None:
