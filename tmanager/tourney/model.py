@@ -11,6 +11,7 @@ under a lock lives in :mod:`tmanager.tourney.store`. The layout, in file order::
     [swiss]              Swiss pairings made so far (written by tmanager)
     [faults]             engine faults counted per participant (written by tmanager)
     [verdict]            the SPRT's verdict once the test is over (written by tmanager)
+    [amendments.N]       changes forced on an SPRT test under way (written by tmanager, see amendments.py)
     [progress]           participants, version and results = "…", always last, as XBoard's -results
 
 Everything above ``[swiss]``/``[faults]``/``[progress]`` is the user's and is
@@ -41,7 +42,9 @@ from tmanager.formats.pgn import COMMENT_FIELDS, Notation
 from tmanager.tomlmap import check_keys as _check_keys
 from tmanager.tomlmap import from_table as _from_table
 from tmanager.tomlmap import to_table as _to_table
+from tmanager.tourney import amendments
 from tmanager.tourney.adjudication import Adjudication
+from tmanager.tourney.amendments import Amendment
 from tmanager.tourney.engines import EngineSpec, OptionValue, command_line, find_definition, load_definition
 from tmanager.tourney.paths import check_directories, check_output
 from tmanager.tourney.variants import STANDARD, check_variant
@@ -59,7 +62,7 @@ RESULT_CHARS = WHITE_WINS + BLACK_WINS + DRAW + PLAYING + UNPLAYED
 FINISHED_CHARS = WHITE_WINS + BLACK_WINS + DRAW
 
 #: Sections tmanager writes after the user's part (``[claims]`` only in files of older versions).
-OWNED_SECTIONS = ("swiss", "claims", "faults", "verdict", "progress")
+OWNED_SECTIONS = ("swiss", "claims", "faults", "verdict", "amendments", "progress")
 _FINISHED = re.compile(r"[-+=]")
 #: Up to this many finished games a cross-table is built game by game (see :meth:`Tourney.crosstable`).
 GAME_BY_GAME = 20_000
@@ -221,6 +224,8 @@ class Tourney:
     claims: dict[int, Claim] = field(default_factory=dict)
     faults: dict[str, dict[str, int]] = field(default_factory=dict)
     verdict: Verdict | None = None
+    #: Changes forced on the SPRT test after its first recorded game (see :mod:`tmanager.tourney.amendments`).
+    amendments: tuple[Amendment, ...] = ()
     results: str = ""
     #: Hooks still to run, by key (``after_game:N``, ``after_tourney``).
     hooks: dict[str, PendingHook] = field(default_factory=dict)
@@ -771,6 +776,7 @@ def from_toml(data: Mapping[str, Any], path: Path) -> Tourney:
         claims=_read_claims(data.get("claims", {}), path),
         faults=_read_faults(data.get("faults", {}), path),
         verdict=_from_table(Verdict, data["verdict"], "verdict", path) if "verdict" in data else None,
+        amendments=amendments.from_toml(data.get("amendments", {}), path),
         results=results.rstrip(UNPLAYED),
     )
     tourney.validate()
@@ -952,4 +958,6 @@ def owned_sections_to_toml(tourney: Tourney) -> dict[str, Any]:
         data["faults"] = tourney.faults
     if tourney.verdict:
         data["verdict"] = _to_table(tourney.verdict, keep_defaults=True)
+    if tourney.amendments:
+        data["amendments"] = amendments.to_toml(tourney.amendments)
     return data
