@@ -351,17 +351,18 @@ class Tourney:
         from tmanager.core import crosstable  # here: a worker never renders one, and saves importing it
 
         title = self.settings.name
-        if self.finished_count <= GAME_BY_GAME:
-            return crosstable.build(self.game_results(), title=title, sprt=self.sprt)
         names = [p.name for p in self.participants]
+        match = (names[0], names[1]) if len(names) == 2 else None  # a match's first participant is the one tested
+        if self.finished_count <= GAME_BY_GAME:
+            return crosstable.build(self.game_results(), title=title, match=match, sprt=self.sprt)
         tally = Tally()
         for (white, black), counts in sorted(self.pair_counts().items()):
             tally.count(names[white], names[black], counts)
         state = self.match_state()
         pairs = None
         if state is not None and state.penta is not None:
-            pairs = PairCounts(names[0], state.penta, unpaired=state.games - 2 * state.pairs, lowest_white=names[0])
-        return crosstable.summarize(tally, title=title, pairs=pairs, sprt=self.sprt)
+            pairs = PairCounts(names[0], state.penta, unpaired=state.games - 2 * state.pairs)
+        return crosstable.summarize(tally, title=title, match=match, pairs=pairs, sprt=self.sprt)
 
     def game_results(self) -> list[GameResult]:
         """The finished games for cross-tables, in game-number order, with their pairs (names as they are now)."""
