@@ -18,12 +18,14 @@ from __future__ import annotations
 import asyncio
 import io
 import os
+from pathlib import Path
 from typing import Any
 
 import chess
 import chess.pgn
 import pytest
 
+from tests.conftest import pgn_games, run_cli
 from tmanager.core.timecontrol import TimeControl
 from tmanager.tourney.adjudication import Adjudication
 from tmanager.tourney.engines import EngineSpec, command_line
@@ -124,3 +126,34 @@ def test_reasons_name_the_rule() -> None:
     assert two_sided[2] == "White resigns: both engines scored it at or below -500 cp for 3 moves"
     draw = play("--seed 1 --score 0", "--seed 2 --score 0", PAWNS, True, DRAW)[2]
     assert draw == "Draw by adjudication: both engines scored within 10 cp for 3 moves"
+
+
+def test_tablebases_from_a_path_list_are_all_probed(tmp_path: Path) -> None:
+    """``syzygy = "DIR:DIR"``, fastchess's ``-tb PATHS``: the tables of both directories decide."""
+    tables = Path(os.environ.get("TMANAGER_TEST_SYZYGY", ""))
+    if not tables.name:
+        pytest.skip("TMANAGER_TEST_SYZYGY not set: tools/test.sh provides the tables")
+    for name, wanted in (("queens", lambda t: t.startswith("KQvK.")), ("minors", lambda t: not t.startswith("KQvK."))):
+        (tmp_path / name).mkdir()
+        for table in tables.iterdir():
+            if wanted(table.name):
+                os.symlink(table, tmp_path / name / table.name)
+    # KQ v K, in the first directory only: won before the first move; KN v KN, in the second only: drawn.
+    book = tmp_path / "book.epd"
+    book.write_text("8/8/8/4k3/8/8/8/KQ6 b - - 0 1\n8/8/3k4/3n4/8/3N4/3K4/8 w - - 0 1\n")
+    path = tmp_path / "tb.toml"
+    created = run_cli("new", path, "-e", "random-uci:A", "-e", "random-uci:B", "--nodes", "1", "--cycles", "2",
+                      "--openings", book, "--set", f"adjudication.syzygy=queens{os.pathsep}minors",
+                      "--set", "adjudication.max_moves=30")
+    assert created.returncode == 0, created.stderr
+    assert run_cli("run", path).returncode == 0
+    games = pgn_games(path.with_suffix(".pgn"))
+    assert [(g["Result"], g["PlyCount"], g["Termination"]) for g in games] == [
+        ("1-0", "0", "adjudication"), ("1-0", "0", "adjudication"),
+        ("1/2-1/2", "0", "adjudication"), ("1/2-1/2", "0", "adjudication"),
+    ]  # fmt: skip
+    before = path.read_bytes()
+    done = run_cli("edit", path, "--set", f"adjudication.syzygy=queens{os.pathsep}nowhere{os.pathsep}minors")
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert f"{path}: adjudication.syzygy: no directory 'nowhere'" in done.stderr
+    assert path.read_bytes() == before

@@ -7,8 +7,10 @@ import csv
 import io
 import json
 import random
+import re
 from pathlib import Path
 
+import chess.pgn
 import pytest
 
 from tests.conftest import run_cli
@@ -105,7 +107,8 @@ def test_text_output_of_a_match(tmp_path: Path, capsys: pytest.CaptureFixture[st
     text = capsys.readouterr().out
     assert "Score of New vs Old: 6 - 6 - 12  [0.500] 24" in text
     assert "Ptnml(0-2): [0, 3, 6, 3, 0]" in text
-    assert "SPRT of New against Old, [0, 5] (logistic, pentanomial): LLR" in text
+    assert "SPRT of New against Old (New: White in the file's first game; --match to choose), [0, 5] (logistic, " \
+           "pentanomial): LLR" in text
 
 
 def _numbered(games: list[tuple[str, str, str, int, int | None]]) -> list[GameResult]:
@@ -138,11 +141,15 @@ def test_automatic_match_has_a_fixed_orientation() -> None:
         assert table.match is not None
         assert (table.match.first, table.match.stats.penta) == ("Zed", (0, 0, 0, 1, 1))
         assert "SPRT of Zed against Alf" in crosstable.render(table)
-    # Without GameNumber tags: alphabetical.
+        assert table.match.chosen_by == "White in the lowest GameNumber"
+    # Without GameNumber tags (fastchess, cutechess-cli): the white player of the first game read.
     plain = [g._replace(game_number=None, pair=None) for g in games]
-    for order in (plain, plain[::-1]):
+    for order, first in ((plain, "Zed"), (plain[::-1], "Alf")):
         table = crosstable.build(order, sprt=sprt)
-        assert table.match is not None and table.match.first == "Alf"
+        assert table.match is not None and table.match.first == first
+        assert table.match.chosen_by == "White in the file's first game"
+    named = crosstable.build(plain, sprt=sprt, match=("Alf", "Zed"))
+    assert named.match is not None and named.match.first == "Alf" and named.match.chosen_by == ""
 
 
 def test_same_round_pairs_and_fen_openings(tmp_path: Path) -> None:
@@ -239,3 +246,47 @@ def test_several_processes_give_the_same_table(tmp_path: Path) -> None:
     assert [r.returncode for r in outputs] == [0, 0]
     assert outputs[0].stdout == outputs[1].stdout and json.loads(outputs[0].stdout)["games"] == 400
     assert outputs[0].stderr == outputs[1].stderr and "1 unfinished" in outputs[0].stderr
+
+
+def test_sprt_without_match_tests_the_first_games_white_and_says_so(tmp_path: Path) -> None:
+    """A real match of dev (greedy, White in game 1, as fastchess's first engine) against base (random):
+    with GameNumber tags (tmanager's PGN) and without (fastchess's), dev is tested, not base, which comes
+    first in alphabetical order and whose test would be accepted as H0."""
+    path = tmp_path / "m.toml"
+    created = run_cli("new", path, "-e", "greedy-uci:dev", "-e", "random-uci:base", "--nodes", "1", "--games", "2",
+                      "--cycles", "8", "--set", "adjudication.max_moves=40")
+    assert created.returncode == 0, created.stderr
+    assert run_cli("run", path).returncode == 0
+    ours = path.with_suffix(".pgn")
+    theirs = tmp_path / "fastchess-like.pgn"  # as fastchess writes it: no GameNumber nor Pair, a pair per Round
+    text = re.sub(r'\[(GameNumber|Pair) "\d+"\]\n', "", ours.read_text())
+    theirs.write_text(re.sub(r'\[Round "(\d+)"\]', lambda m: f'[Round "{(int(m[1]) + 1) // 2}"]', text))
+    assert first_white(theirs) == "dev"
+    bounds = ("--sprt", "-200", "200", "0.05", "0.05", "--sprt-model", "logistic")
+    for pgn, why in ((ours, "White in the lowest GameNumber"), (theirs, "White in the file's first game")):
+        done = run_cli("crosstable", pgn, *bounds)
+        assert done.returncode == 0, done.stderr
+        line = next(line for line in done.stdout.splitlines() if line.startswith("SPRT of "))
+        assert line.startswith(f"SPRT of dev against base (dev: {why}; --match to choose), [-200, 200]"), line
+        assert line.endswith("H1 was accepted"), line
+    named = run_cli("crosstable", theirs, *bounds, "--match", "base", "dev")
+    line = next(line for line in named.stdout.splitlines() if line.startswith("SPRT of "))
+    assert line.startswith("SPRT of base against dev, [-200, 200]") and line.endswith("H0 was accepted"), line
+
+
+def first_white(path: Path) -> str:
+    with open(path, encoding="utf-8") as handle:
+        headers = chess.pgn.read_headers(handle)
+    assert headers is not None
+    return headers["White"]
+
+
+def test_sprt_of_more_than_two_players_needs_match(tmp_path: Path) -> None:
+    path = tmp_path / "three.pgn"
+    path.write_text(_pgn([("A", "B", "1-0", "1"), ("B", "C", "0-1", "2"), ("C", "A", "1/2-1/2", "3")]))
+    done = run_cli("crosstable", path, "--sprt", "0", "5", "0.05", "0.05")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == "tmanager: --sprt: no match to test: the games have 3 players, not two (name the pair " \
+                          "with --match A B (A tested against B))\n"
+    named = run_cli("crosstable", path, "--sprt", "0", "5", "0.05", "0.05", "--match", "C", "A")
+    assert named.returncode == 0 and "SPRT of C against A, [0, 5]" in named.stdout

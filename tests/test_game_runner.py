@@ -238,7 +238,9 @@ def test_pgn_comments_carry_the_chosen_fields_as_fastchess_writes_them() -> None
                                                  "hashfull", "tbhits"))
     game = chess.pgn.read_game(io.StringIO(record.pgn))
     assert game is not None
-    comments = [node.comment for node in game.mainline()]
+    # Long comments wrap within PGN's 80 columns, as the move text does: a line break is a space in a comment.
+    assert max(map(len, record.pgn.splitlines())) <= 80 and any(len(node.comment) > 80 for node in game.mainline())
+    comments = [" ".join(node.comment.split()) for node in game.mainline()]
     assert len(comments) == 6
     pattern = (
         r"([+-]\d+\.\d\d|0\.00|[+-]M\d+)/\d+ \d+\.\d{3}s, tl=\d+\.\d{3}s, latency=-?\d+\.\d{3}s, n=\d+, sd=\d+, "
@@ -268,10 +270,11 @@ def test_pgn_notation_and_minimal_pgn(notation: str, first: str) -> None:
 
 
 class ByReplay(chess.pgn.StringExporter):
-    """The reference: python-chess's exporter visiting the game on its board, each move in ``notation``."""
+    """The reference: python-chess's exporter visiting the game on its board, each move in ``notation``,
+    in PGN's export format (lines within 80 columns)."""
 
     def __init__(self, notation: str) -> None:
-        super().__init__(columns=None)
+        super().__init__(columns=80)
         self.notation = notation
 
     def visit_move(self, board: chess.Board, move: chess.Move) -> None:

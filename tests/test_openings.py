@@ -15,7 +15,7 @@ import chess.engine
 import chess.pgn
 import pytest
 
-from tests.conftest import run_cli
+from tests.conftest import pgn_games, run_cli
 from tmanager.core.schedule import Gauntlet, RoundRobin, Schedule
 from tmanager.errors import ConfigError
 from tmanager.tourney import play, store
@@ -110,11 +110,31 @@ def test_sequential_order_walks_the_book_from_start(sample: OpeningBook) -> None
     assert sample.opening_for(size, order="sequential") == sample[0]
 
 
-def test_start_must_be_inside_the_book(sample: OpeningBook) -> None:
-    with pytest.raises(ConfigError, match=r"openings.start: start 15 is outside the book of 14"):
-        sample.opening_for(0, start=len(sample) + 1)
-    with pytest.raises(ConfigError):
-        sample.opening_for(0, start=0)
+def test_a_start_past_the_end_of_the_book_wraps_round_as_in_fastchess(sample: OpeningBook) -> None:
+    size = len(sample)
+    assert size == 14
+    assert sample.opening_for(0, start=size + 1) == sample[0]  # fastchess: rotated by (start - 1) mod size
+    assert sample.opening_for(0, start=3 * size + 5) == sample[4]
+    assert sample.opening_for(size - 5, start=3 * size + 5) == sample[size - 1]
+    assert sample.opening_for(size - 4, start=3 * size + 5) == sample[0]
+    walk = [sample.opening_for(k, order="random", seed=7, start=5) for k in range(2 * size)]
+    assert [sample.opening_for(k, order="random", seed=7, start=size + 5) for k in range(2 * size)] == walk
+    for start in (0, -3):
+        with pytest.raises(ConfigError, match=rf"openings.start: must be at least 1, not {start}"):
+            sample.opening_for(0, start=start)
+
+
+def test_new_and_edit_take_a_start_past_the_end_of_the_book(tmp_path: Path) -> None:
+    path = tmp_path / "t.toml"
+    engines = ("-e", "random-uci", "-e", "greedy-uci", "--nodes", "1", "--set", "adjudication.max_moves=1")
+    done = run_cli("new", path, *engines, "--openings", BOOKS / "sample.epd", "--set", "openings.start=16")
+    assert done.returncode == 0, done.stderr
+    assert run_cli("run", path).returncode == 0
+    fens = {g["FEN"] for g in pgn_games(path.with_suffix(".pgn"))}
+    assert fens == {OpeningBook.load(BOOKS / "sample.epd")[1].fen}  # 16 in a book of 14: the second
+    assert run_cli("edit", path, "--set", "openings.start=1000").returncode == 0
+    done = run_cli("edit", path, "--set", "openings.start=0")
+    assert done.returncode == 2 and "openings.start: must be at least 1, not 0" in done.stderr
 
 
 def test_random_order_uses_every_opening_once_per_pass(sample: OpeningBook) -> None:
@@ -219,6 +239,36 @@ def test_book_is_checked_by_new_and_edit_with_its_file_and_line(tmp_path: Path) 
     done = run_cli("edit", path, "--set", 'variant="racingkings"')
     assert done.returncode == 2 and f"tmanager: {good}: line 1: invalid position" in done.stderr
     assert "atomic" in path.read_text() and path.read_text() != before
+
+
+def test_the_pgn_and_epd_out_are_never_the_opening_book(tmp_path: Path) -> None:
+    book = write(tmp_path, "dfrc.pgn", (BOOKS / "sample.pgn").read_text())
+    os.symlink(book, tmp_path / "link.pgn")
+    path = tmp_path / "dfrc.toml"
+    engines = ("-e", "random-uci", "-e", "greedy-uci", "--nodes", "1")
+
+    def refused(*args: str | Path, field: str, command: str = "new") -> None:
+        done = run_cli(command, path, *args)
+        assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+        assert f"{field}: is the opening book '{tmp_path}/" in done.stderr
+        assert "would become openings" in done.stderr
+
+    refused(*engines, "--openings", book, field="tourney.pgn")  # the default PGN, dfrc.pgn, is the book
+    assert not path.exists()
+    refused(*engines, "--openings", "link.pgn", field="tourney.pgn")  # through a symlink
+    os.link(book, tmp_path / "hard.pgn")
+    refused(*engines, "--openings", "hard.pgn", field="tourney.pgn")  # or a hard link
+    refused(*engines, "--openings", book, "--pgn", "games.pgn", "--set", "epd_out=link.pgn", field="tourney.epd_out")
+    assert not path.exists()
+    assert run_cli("new", path, *engines, "--openings", book, "--pgn", "games.pgn").returncode == 0
+    before = path.read_bytes()
+    refused("--set", "pgn=link.pgn", field="tourney.pgn", command="edit")
+    refused("--set", "epd_out=dfrc.pgn", field="tourney.epd_out", command="edit")
+    assert path.read_bytes() == before
+    path.write_text(path.read_text().replace('pgn = "games.pgn"', 'pgn = "./link.pgn"'))  # by hand: every read
+    for command in ("status", "run"):
+        refused(field="tourney.pgn", command=command)
+    assert book.read_text() == (BOOKS / "sample.pgn").read_text()
 
 
 def large_book_tourney(tmp_path: Path, *, games: int, bad_second: bool = False) -> tuple[Path, Path]:

@@ -79,3 +79,18 @@ def test_find_game_and_superseded_games(tmp_path: Path) -> None:
     games = games_in(path)
     assert [g.headers.get("Superseded") for g in games] == ["A replaced by 'C'", None, "A replaced by 'C'", None]
     assert pgn.mark_superseded(path, {0, 2}, reason="again") == 1  # only the current game 0 is left to mark
+
+
+def test_a_game_whose_last_comment_wraps_is_recovered_with_its_reason_whole(tmp_path: Path) -> None:
+    from tests.test_game_runner import play, spec
+
+    record = play(spec("fault-slow", "Slow"), spec("random-uci", "Quick"), tc="0.5+0", tags={"GameNumber": "4"},
+                  comments=True)
+    assert record.termination == "time forfeit" and len(record.reason) > 80
+    last_line = record.pgn.rstrip("\n").splitlines()[-1]
+    assert "{" not in last_line and last_line.endswith("} 0-1")  # the reason's comment is wrapped over lines
+    path = tmp_path / "t.pgn"
+    pgn.append_game(path, record.pgn)
+    found = pgn.find_game(path, 4)
+    assert found is not None and (found.result, found.termination) == ("0-1", "time forfeit")
+    assert found.reason == record.reason

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import threading
 from pathlib import Path
 
@@ -278,3 +279,45 @@ def test_a_parallel_scan_reads_the_file_it_opened_even_if_replaced(
     other = _write(tmp_path, _many_games(200).replace("[Event", '[Superseded "no"]\n[Event'), "new.pgn")
     os.replace(other, path)
     assert [first, *games] == expected
+
+
+def test_a_tourney_pgn_with_wrapped_comments_and_fastchess_tags_reads_the_same_everywhere(tmp_path: Path) -> None:
+    """tmanager's own PGN (fastchess's tags, Chess960 Shredder-FENs, long comments wrapped over lines)
+    read by the scanner, python-chess, the dashboard's index and `crosstable`: the same games."""
+    import json
+
+    from tests.conftest import ROOT, run_cli
+    from tmanager.tourney import store
+    from tmanager.web.pgnindex import PgnIndex
+
+    path = tmp_path / "w.toml"
+    fields = 'pgn_comment_fields=["timeleft", "latency", "nodes", "pv"]'
+    created = run_cli("new", path, "-e", "random-uci:A", "-e", "greedy-uci:B", "-e", "random-xboard:C",
+                      "--tc", "10+0.1", "--openings", ROOT / "tourneys" / "openings" / "chess960.epd",
+                      "--set", 'variant="chess960"', "--set", "pgn_comments=true", "--set", fields,
+                      "--set", "adjudication.max_moves=40")
+    assert created.returncode == 0, created.stderr
+    assert run_cli("run", path, "--workers", "2").returncode == 0
+    pgn = path.with_suffix(".pgn")
+    text = pgn.read_text()
+    assert max(map(len, text.splitlines())) <= 80 and "[GameDuration " in text
+    assert len(re.findall(r'\n\[FEN "[^"]+ w [A-H]{2}[a-h]{2} - 0 1"\]\n\[Variant "Chess960"\]', text)) == 6
+    assert any(line.count("{") > line.count("}") for line in text.splitlines())  # a comment wrapped over lines
+    scanned, report = _scan(pgn)
+    assert not report.warnings and len(scanned) == 6
+    with open(pgn, encoding="utf-8") as handle:
+        theirs = []
+        while (game := chess.pgn.read_game(handle)) is not None:
+            assert not game.errors and game.board().chess960
+            h = game.headers
+            theirs.append((h["White"], h["Black"], h["Result"], h["Round"], int(h["GameNumber"]), int(h["Pair"]),
+                           h["FEN"]))
+    assert theirs == [(g.white, g.black, g.result, g.round, g.game_number, g.pair, g.opening) for g in scanned]
+    index = PgnIndex(pgn)
+    index.refresh()
+    assert sorted((g.number, g.white, g.result) for g in index.recent(10)) == sorted((t[4], t[0], t[2]) for t in theirs)
+    table = run_cli("crosstable", pgn, "--format", "json")
+    assert table.returncode == 0, table.stderr
+    tourney = store.read(path)
+    points = {p["name"]: p["points"] for p in json.loads(table.stdout)["players"]}
+    assert points == {p.name: t for p, t in zip(tourney.participants, tourney.tally(), strict=True)}

@@ -85,9 +85,11 @@ def test_h1_stops_early_on_whole_pairs_then_resume_does_nothing_and_edit_continu
     assert store.read(path).results == tourney.results and tourney.pgn_path.read_bytes() == pgn_before
     assert len(verdicts(path)) == 1
 
-    # Narrower error rates move the bound beyond the LLR: the test goes on, and decides again.
-    edited = run_cli("edit", path, "--set", "sprt.alpha=0.0002", "--set", "sprt.beta=0.0002")
+    # Narrower error rates move the bound beyond the LLR: the test goes on, and decides again (a change of
+    # a test under way: forced, and recorded).
+    edited = run_cli("edit", path, "--set", "sprt.alpha=0.0002", "--set", "sprt.beta=0.0002", "--force")
     assert edited.returncode == 0, edited.stderr
+    assert [a.key for a in store.read(path).amendments] == ["sprt.alpha", "sprt.beta"]
     assert store.read(path).verdict == verdict  # the file's record changes only when workers decide again
     more = run_cli("run", path, "--workers", "2")
     assert more.returncode == 0, more.stderr
@@ -215,3 +217,106 @@ def test_an_sprt_needs_two_participants_and_keeps_its_bounds_valid(tmp_path: Pat
     new(plain, "-e", "random-uci:A", "-e", "random-uci:B", "--nodes", "1")
     missing = run_cli("edit", plain, "--set", "sprt.elo1=5")
     assert missing.returncode == 2 and "the tourney has no [sprt] section" in missing.stderr
+
+
+# --- a test under way keeps its question and conditions, or says it changed them -----------------------
+
+#: edit arguments that change an SPRT test's bounds, limits or book, and the key refused first.
+GUARDED = [
+    (["--set", "sprt.elo1=3"], "sprt.elo1: cannot change it from 5.0 to 3.0 "),
+    (["--set", 'sprt.model="logistic"'], "sprt.model: cannot change it from normalized to logistic "),
+    (["--set", "sprt.alpha=0.01", "--set", "sprt.beta=0.01"],
+     "sprt.alpha: cannot change it from 0.05 to 0.01 (nor 1 more) "),
+    (["--each", "nodes=50"], "participants.A.nodes: cannot change it from (unset) to 50 (nor 1 more) "),
+    (["--set", "participants.B.tc=5+0.05"], "participants.B.tc: cannot change it from (unset) to 5+0.05 "),
+    (["--set", "participants.B.time_margin=0"], "participants.B.time_margin: "),
+    (["--set", "depth=3"], "tourney.depth: cannot change it from (unset) to 3 "),
+    (["--set", "nodes=2"], "tourney.nodes: cannot change it from 1 to 2 "),
+    (["--set", "st=0.5"], "tourney.st: "),
+    (["--set", "tc=10+0.1"], "tourney.tc: cannot change it from inf to 10+0.1 "),
+    (["--set", "time_margin=0.5"], "tourney.time_margin: "),
+    (["--set", "openings.start=3"], "openings.start: cannot change it from 1 to 3 "),
+    (["--set", 'openings.order="random"'], "openings.order: "),
+    (["--set", "openings.seed=7"], "openings.seed: "),
+    (["--set", "openings.plies=4"], "openings.plies: "),
+    (["--set", 'openings.format="epd"'], "openings.format: "),
+    (["--set", f"openings.file={str(ROOT / 'tourneys' / 'openings' / 'chess960.epd')!r}", "--set",
+      'variant="chess960"'], "openings.file: "),
+]  # fmt: skip
+
+
+def sprt_under_way(path: Path) -> None:
+    """An SPRT of A against B with two games recorded."""
+    new(path, "-e", "random-uci:A", "-e", "greedy-uci:B", "--nodes", "1", "--games", "2", "--cycles", "4",
+        "--openings", str(BOOK), "--set", "adjudication.max_moves=20", "--sprt", "0", "5", "0.05", "0.05")
+    assert run_cli("work", path, "--games", "2").returncode == 0
+    assert store.read(path).finished_count == 2
+
+
+@pytest.mark.parametrize(("args", "says"), GUARDED)
+def test_a_test_under_way_refuses_a_change_of_its_bounds_limits_or_book(
+    tmp_path: Path, args: list[str], says: str
+) -> None:
+    path = tmp_path / "s.toml"
+    fresh = tmp_path / "fresh.toml"
+    new(fresh, "-e", "random-uci:A", "-e", "greedy-uci:B", "--nodes", "1", "--openings", str(BOOK),
+        "--sprt", "0", "5", "0.05", "0.05")
+    assert run_cli("edit", fresh, *args).returncode == 0  # no game recorded yet: free to change
+    sprt_under_way(path)
+    before = path.read_bytes()
+    done = run_cli("edit", path, *args)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert done.stderr.startswith(f"tmanager: {path}: {says}")
+    assert "with 2 games of the SPRT test recorded: its verdict would mix two tests" in done.stderr
+    assert "give --force" in done.stderr
+    assert path.read_bytes() == before
+
+
+def test_a_forced_change_of_a_test_under_way_is_recorded_and_kept(tmp_path: Path) -> None:
+    path = tmp_path / "s.toml"
+    sprt_under_way(path)
+    free = run_cli("edit", path, "--set", "adjudication.max_moves=25", "--option", "A:Hash=8", "--set", "cycles=5")
+    assert free.returncode == 0, free.stderr  # neither bounds, limits nor book
+    done = run_cli("edit", path, "--set", "sprt.elo1=3", "--each", "nodes=2", "--force")
+    assert done.returncode == 0, done.stderr
+    assert "recorded as an amendment of the SPRT test: after 2 games (" in done.stdout
+    first = store.read(path).amendments
+    assert [(a.games, a.key, a.old, a.new) for a in first] == [
+        (2, "sprt.elo1", "5.0", "3.0"), (2, "participants.A.nodes", "", "2"), (2, "participants.B.nodes", "", "2"),
+    ]  # fmt: skip
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d", first[0].time)
+    assert "\n[amendments.3]\n" in path.read_text()
+    assert run_cli("work", path, "--games", "2").returncode == 0  # recorded games: journal lines
+    assert run_cli("edit", path, "--set", "openings.start=2", "--force").returncode == 0  # a checkpoint
+    assert run_cli("run", path).returncode == 0
+    tourney = store.read(path)
+    assert tourney.amendments[:3] == first and len(tourney.amendments) == 4
+    assert (tourney.amendments[3].games, tourney.amendments[3].key) == (4, "openings.start")
+    status = run_cli("status", path)
+    assert status.returncode == 0, status.stderr
+    amended = [line.strip() for line in status.stdout.splitlines() if line.strip().startswith("amended ")]
+    assert amended == [f"amended {a.describe()}" for a in tourney.amendments]
+    assert amended[0] == f"amended after 2 games ({first[0].time}): sprt.elo1 5.0 -> 3.0"
+    assert amended[1].endswith("participants.A.nodes (unset) -> 2")
+
+
+def test_amendments_survive_the_journal_folded_into_a_checkpoint(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "s.toml"
+    sprt_under_way(path)
+    assert run_cli("edit", path, "--set", "sprt.elo0=-1", "--force").returncode == 0
+    recorded = store.read(path).amendments
+    monkeypatch.setattr(store, "JOURNAL_LIMIT", 0)
+    journal = store.journal_path(path)
+    folded = False
+    for _ in range(100):  # claims and releases are journal lines, until the journal is folded
+        with store.transaction(path) as tourney:
+            tourney.set_result(2, "*" if tourney.result(2) == " " else " ")
+        first = journal.read_text().splitlines()
+        if len(first) == 1 and json.loads(first[0])["checkpoint"] > 3:
+            folded = True
+            break
+    assert folded
+    assert "[amendments.1]" in json.loads(journal.read_text().splitlines()[0])["owned"]
+    assert store.read(path).amendments == recorded and "\n[amendments.1]\n" in path.read_text()

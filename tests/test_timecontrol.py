@@ -37,7 +37,24 @@ def test_inf_needs_another_limit() -> None:
         TimeControl.parse("inf")
     tc = TimeControl.parse("inf", nodes=1000)
     assert not tc.has_clock and tc.nodes == 1000 and tc.pgn_tag() == "-"
-    assert TimeControl.parse("inf", move_time=0.5).pgn_tag() == "*0.5"
+    assert TimeControl.parse("inf", move_time=0.5).pgn_tag() == "0.5/move"  # fastchess's spelling
+
+
+@pytest.mark.parametrize(
+    ("text", "move_time", "tag"),
+    [
+        ("8+0.08", None, "8+0.08"),
+        ("0.25+0.0025", None, "0.25+0.0025"),
+        ("40/60+0.6", None, "40/60+0.6"),
+        ("60:00+30", None, "3600+30"),
+        ("123456.7+1", None, "123457+1"),  # C++'s {:.6g}: six significant digits
+        ("inf", 0.05, "0.05/move"),
+        ("10+0.1", 1.25, "1.25/move"),  # fastchess writes a fixed move time alone, even beside a clock
+        ("inf", 1 / 3, "0.33333333/move"),  # {:.8g}
+    ],
+)
+def test_pgn_tag_is_fastchess_s_spelling(text: str, move_time: float | None, tag: str) -> None:
+    assert TimeControl.parse(text, move_time=move_time).pgn_tag() == tag
 
 
 def test_repeating_period_clock() -> None:

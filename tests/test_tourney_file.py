@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import run_cli
+from tests.conftest import ROOT, assert_consistent, run_cli
 from tmanager.tourney import store
 from tmanager.tourney.model import Claim
 
@@ -220,3 +220,91 @@ def test_edit_changes_how_participants_play_not_who_they_are(write_tourney: Call
         assert done.returncode == 2 and "use tmanager substitute" in done.stderr, done.stderr
         assert path.read_bytes() == before
     assert run_cli("edit", path).returncode == 2
+
+
+# --- engines named by their program: -e PATH, -e cmd=PATH,name=NAME,… ---------------------------------
+
+
+def test_new_names_engines_by_their_program_and_plays_them(tmp_path: Path) -> None:
+    path = tmp_path / "p.toml"
+    pyengine = ROOT / "engines" / "pyengine.py"
+    done = run_cli(
+        "new", path, "-e", "/usr/games/stockfish",
+        "-e", f'cmd={pyengine},name=greedy,args="--style greedy --seed 3",dir={tmp_path}',
+        "-e", "name=xb,cmd=engines/pyengine.py,proto=xboard,args=--protocol xboard",
+        "-e", "engines/pyengine.py:rel", "-e", "random-uci",
+        "--nodes", "200", "--set", "adjudication.max_moves=15", cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr
+    sf, greedy, xb, rel, definition = store.read(path).participants
+    assert (sf.name, sf.cmd, sf.protocol, sf.engine) == ("stockfish", "/usr/games/stockfish", "uci", "")
+    assert (greedy.cmd, greedy.args, greedy.dir) == (str(pyengine), ("--style", "greedy", "--seed", "3"), str(tmp_path))
+    assert (xb.cmd, xb.protocol, xb.args) == (str(pyengine), "xboard", ("--protocol", "xboard"))
+    assert (rel.name, rel.cmd, rel.protocol) == ("rel", str(pyengine), "uci")
+    assert (definition.name, definition.engine) == ("random-uci", "random-uci")  # definitions as before
+    played = run_cli("run", path, "--workers", "2")
+    assert played.returncode == 0, played.stderr
+    games = assert_consistent(path)
+    assert len(games) == 20 and {g["White"] for g in games} == {"stockfish", "greedy", "xb", "rel", "random-uci"}
+
+
+@pytest.mark.parametrize(
+    ("engine", "says"),
+    [
+        ("/usr/games/no-such-engine", "--engine: program '/usr/games/no-such-engine' of engine 'no-such-engine' not "
+         "found or not executable"),
+        ("cmd=/tmp,name=dir", "--engine: program '/tmp' of engine 'dir' not found or not executable"),
+        ("{plain}", "not found or not executable"),
+        ("cmd=no-such-program-anywhere,name=x", "is not on PATH"),
+        ("name=x", "--engine: 'name=x' has no cmd="),
+        ("cmd=/usr/games/stockfish,hash=64", "'hash=64' is not one of cmd=, name=, proto=, dir=, args="),
+        ("cmd=/usr/games/stockfish,proto=cecp", "proto='cecp': not uci or xboard"),
+        ('cmd=/usr/games/stockfish,args="-a', "no closing quotation"),
+    ],
+)
+def test_new_refuses_an_engine_program_it_cannot_run(tmp_path: Path, engine: str, says: str) -> None:
+    plain = tmp_path / "not-executable"
+    plain.write_text("#!/bin/sh\n")
+    path = tmp_path / "p.toml"
+    done = run_cli("new", path, "-e", engine.format(plain=plain), "-e", "stockfish", "--nodes", "100")
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert says in done.stderr
+    assert not path.exists()
+
+
+# --- a participant's own setting wins over --each, whatever the order, and says so -------------------------
+
+OWN_WINS = [
+    ["--set", "participants.dev.tc=20+0.2", "--each", "tc=10+0.1"],
+    ["--each", "tc=10+0.1", "--set", "participants.dev.tc=20+0.2"],
+]
+
+
+@pytest.mark.parametrize("order", OWN_WINS)
+def test_new_gives_a_participants_own_setting_over_each(tmp_path: Path, order: list[str]) -> None:
+    path = tmp_path / "w.toml"
+    done = run_cli("new", path, "-e", "stockfish:dev", "-e", "stockfish:base", "--nodes", "100", *order,
+                   "--each", "option.Hash=16", "--option", "dev:Hash=64", "--option", "base:Threads=1")
+    assert done.returncode == 0, done.stderr
+    dev, base = store.read(path).participants
+    assert (dev.tc, base.tc) == ("20+0.2", "10+0.1")
+    assert (dict(dev.options), dict(base.options)) == ({"Hash": 64}, {"Hash": 16, "Threads": 1})
+    assert done.stderr.splitlines() == [
+        "tmanager: note: --option dev:Hash=64 wins over --each option.Hash=16",
+        "tmanager: note: participants.dev.tc=20+0.2 wins over --each tc=10+0.1",
+    ]
+
+
+@pytest.mark.parametrize("order", OWN_WINS)
+def test_edit_gives_a_participants_own_setting_over_each(write_tourney: Callable[..., Path], order: list[str]) -> None:
+    path = write_tourney(GOOD)
+    done = run_cli("edit", path, *[a.replace("dev", "B") for a in order],
+                   "--set", "participants.C.options.Hash=8", "--each", "option.Hash=32")
+    assert done.returncode == 0, done.stderr
+    a, b, c = store.read(path).participants
+    assert (a.tc, b.tc, c.tc) == ("10+0.1", "20+0.2", "10+0.1")
+    assert [dict(p.options) for p in (a, b, c)] == [{"Hash": 32}, {"Hash": 32}, {"Hash": 8}]
+    assert done.stderr.splitlines() == [
+        "tmanager: note: participants.B.tc=20+0.2 wins over --each tc=10+0.1",
+        "tmanager: note: participants.C.options.Hash=8 wins over --each option.Hash=32",
+    ]

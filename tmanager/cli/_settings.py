@@ -1,17 +1,17 @@
 """Parsing ``--set KEY=VALUE`` arguments (new, clone, edit) and the per-participant ``--option`` and
-``--each`` (new, edit) into plain assignments."""
+``--each`` (new, edit) into plain assignments, ordered so that a participant's own setting wins."""
 
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from tmanager.errors import ConfigError
 from tmanager.tomlmap import parse_value
-
-#: (participant name, participant key such as "tc" or "options.Hash", value)
-ParticipantAssignment = tuple[str, str, Any]
+from tmanager.tourney.model import PARTICIPANTS
 
 
 def parse_assignments(items: list[str], *, flag: str = "--set") -> list[tuple[str, Any]]:
@@ -35,17 +35,56 @@ def add_participant_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--each", action="append", default=[], metavar="KEY=VALUE",
         help="for every participant (repeat): option.KEY (an engine option), tc, st, nodes, depth, ponder, "
-        "restart or time_margin; an --option of the same KEY wins",
+        "restart or time_margin; a participant's own --option or --set participants.NAME.KEY wins, and says so",
     )
 
 
-def participant_assignments(args: argparse.Namespace, names: Sequence[str]) -> list[ParticipantAssignment]:
-    """The ``--each`` assignments for every participant, then the ``--option`` ones (which win)."""
-    each = [(name, key, value) for key, value in parse_assignments(args.each, flag="--each") for name in names]
-    return each + [_option(item, names) for item in args.option]
+@dataclass(frozen=True, slots=True)
+class Assignments:
+    """What ``--set``, ``--each`` and ``--option`` ask, as ``(key, value)`` pairs in the order to apply them
+    (a participant's keys as ``participants.NAME.FIELD``), and a note for each per-engine setting that wins
+    over an ``--each``."""
+
+    pairs: list[tuple[str, Any]]
+    notes: list[str]
+
+    def say_notes(self) -> None:
+        for note in self.notes:
+            print(f"tmanager: note: {note}", file=sys.stderr)
 
 
-def _option(item: str, names: Sequence[str]) -> ParticipantAssignment:
+def ordered_assignments(args: argparse.Namespace, names: Sequence[str]) -> Assignments:
+    """The settings of ``--set``, ``--each`` and ``--option`` in the order that makes a participant's own
+    setting win over ``--each``, whatever their order on the command line (fastchess applies ``-each`` to
+    every engine before its own ``-engine`` keys): the tourney's ``--set`` first, then ``--each`` for every
+    participant, then ``--option`` and ``--set participants.NAME.FIELD``."""
+    sets = parse_assignments(args.set)
+    tourney = [(key, value) for key, value in sets if not key.startswith(PARTICIPANTS)]
+    each: list[tuple[str, Any]] = []
+    set_by_each: dict[str, str] = {}  # participants.NAME.FIELD -> the --each that set it, as written
+    for item, (key, value) in zip(args.each, parse_assignments(args.each, flag="--each"), strict=True):
+        for name in names:
+            each.append((_key(name, key), value))
+            set_by_each.update(dict.fromkeys(_spellings(name, key), item.strip()))
+    own = [(_option(item, names), f"--option {item}") for item in args.option]
+    own += [(pair, item.strip()) for item, pair in zip(args.set, sets, strict=True) if pair[0].startswith(PARTICIPANTS)]
+    notes = [f"{said} wins over --each {set_by_each[key]}" for (key, _), said in own if key in set_by_each]
+    return Assignments([*tourney, *each, *(pair for pair, _ in own)], notes)
+
+
+def _key(name: str, key: str) -> str:
+    return f"{PARTICIPANTS}{name}.{key}"
+
+
+def _spellings(name: str, key: str) -> tuple[str, ...]:
+    """The ways ``--set`` may name participant ``name``'s ``key``: an engine option as ``option.X`` or ``options.X``."""
+    field, dot, option = key.partition(".")
+    if dot and field in ("option", "options"):
+        return _key(name, f"option.{option}"), _key(name, f"options.{option}")
+    return (_key(name, key),)
+
+
+def _option(item: str, names: Sequence[str]) -> tuple[str, Any]:
     # Names may hold ':' and '=': the longest participant name followed by ':' is the one.
     name = next((n for n in sorted(names, key=len, reverse=True) if item.startswith(n + ":")), None)
     if name is None:
@@ -56,4 +95,4 @@ def _option(item: str, names: Sequence[str]) -> ParticipantAssignment:
     key, sep, value = item[len(name) + 1 :].partition("=")
     if not sep or not key.strip():
         raise ConfigError(f"--option {item!r} is not NAME:KEY=VALUE", field="--option", hint="e.g. SF-B:Hash=64")
-    return name, f"options.{key.strip()}", parse_value(value.strip())
+    return _key(name, f"options.{key.strip()}"), parse_value(value.strip())

@@ -6,8 +6,10 @@ joint maximum-likelihood logistic Elo fit; with two players (or --match) the
 match statistics of cutechess-cli and fastchess follow: Elo ± 95 %, LOS, draw
 ratio, pentanomial counts, nElo and an optional SPRT. Without --match, the
 first player (the one tested) is the one with white in the lowest GameNumber
-(tmanager's first participant), else the first in alphabetical order.
-Malformed games are skipped and counted on stderr.
+(tmanager's first participant), else the one with white in the file's first
+game (fastchess's first engine), and the SPRT line says so; an SPRT of more
+than two players needs --match. Malformed games are skipped and counted on
+stderr.
 """
 
 from __future__ import annotations
@@ -100,6 +102,11 @@ def command(args: argparse.Namespace) -> int:
     _print_warnings(report)
     if args.match and table.match is None:
         raise ConfigError(f"{args.match[0]!r} and {args.match[1]!r} played no game together", field="--match")
+    if sprt is not None and table.match is None:
+        raise ConfigError(
+            f"no match to test: the games have {len(table.tally.players)} players, not two", field="--sprt",
+            hint="name the pair with --match A B (A tested against B)",
+        )
     text = crosstable.render(table, args.format)
     if args.output:
         files.atomic_write(args.output, text)

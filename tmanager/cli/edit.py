@@ -7,8 +7,12 @@ games recorded) are refused with the reason. Raising cycles of a finished
 tourney reopens it: `tmanager run` then plays the new cycle. Of a participant,
 --option, --each and --set participants.NAME.FIELD change how its engine
 plays (options, tc, st, nodes, depth, ponder, restart, time_margin, stderr),
-from its next game on; another engine is `tmanager substitute`'s job. A changed
-book or variant is checked against the book at once.
+from its next game on, a participant's own setting winning over --each; another
+engine is `tmanager substitute`'s job. A changed book or variant is checked
+against the book at once. Once a game of an SPRT test is recorded, its [sprt]
+bounds, the limits (tc, st, nodes, depth, time_margin) and the [openings] stay
+as they are unless --force is given; a forced change is recorded in the file
+and shown by `tmanager status`.
 """
 
 from __future__ import annotations
@@ -16,10 +20,10 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from tmanager.cli._settings import add_participant_arguments, parse_assignments, participant_assignments
+from tmanager.cli._settings import add_participant_arguments, ordered_assignments
 from tmanager.errors import ConfigError
-from tmanager.tourney import store
-from tmanager.tourney.model import edit_setting, set_participant
+from tmanager.tourney import amendments, store
+from tmanager.tourney.model import edit_setting
 from tmanager.tourney.worker import load_book
 
 EXAMPLES = """\
@@ -27,6 +31,7 @@ EXAMPLES = """\
   tmanager edit gauntlet.toml --set tc=20+0.2 --set sync_after_round=true
   tmanager edit gauntlet.toml --set adjudication.max_moves=150 --set after_game='./crosstable.sh'
   tmanager edit match.toml --option dev:Hash=128 --each time_margin=0.2 --set participants.base.tc=20+0.2
+  tmanager edit sprt.toml --set sprt.elo1=3 --force     # a test under way: recorded, shown by status
 """
 
 
@@ -37,6 +42,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="SECTION.FIELD=VALUE (section tourney by default, or openings, adjudication, participants.NAME)",
     )
     add_participant_arguments(parser)
+    parser.add_argument(
+        "--force", action="store_true",
+        help="change an SPRT test's bounds, limits or book after its first recorded game, and record it",
+    )
 
 
 def _reads_the_book(key: str) -> bool:
@@ -47,14 +56,17 @@ def _reads_the_book(key: str) -> bool:
 def command(args: argparse.Namespace) -> int:
     if not (args.set or args.option or args.each):
         raise ConfigError("nothing to change", field="--set", hint="give --set, --option or --each")
-    assignments = parse_assignments(args.set)
     with store.transaction(args.file, settings=True) as tourney:
-        for key, value in assignments:
+        before = amendments.conditions(tourney)
+        assignments = ordered_assignments(args, [p.name for p in tourney.participants])
+        for key, value in assignments.pairs:
             edit_setting(tourney, key, value)
-        for name, key, value in participant_assignments(args, [p.name for p in tourney.participants]):
-            set_participant(tourney, name, key, value, playing_only=True)
-        if any(_reads_the_book(key) for key, _ in assignments):
+        if any(_reads_the_book(key) for key, _ in assignments.pairs):
             load_book(tourney)  # a bad line is reported now (of a large book: in its first opening)
+        made = amendments.guard(tourney, before, force=args.force)
         total = tourney.schedule().total_games
+    assignments.say_notes()
     print(f"{args.file}: updated; {total} games scheduled")
+    for amendment in made:
+        print(f"  recorded as an amendment of the SPRT test: {amendment.describe()}")
     return 0

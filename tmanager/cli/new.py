@@ -1,9 +1,12 @@
 """Create a tourney file from the command line, as XBoard's Match Options dialog does.
 
-Participants are engine definitions (see `engines/`), given in playing order
-with -e; `-e DEF:NAME` gives one a name of its own, so one definition can play
-under several names. Engine options and settings per participant come with
---option NAME:KEY=VALUE and --each KEY=VALUE, as fastchess's -engine and -each.
+Participants are given in playing order with -e: engine definitions (see
+`engines/`), where `-e DEF:NAME` gives one a name of its own, so one definition
+can play under several names; or engines named by their program, a path
+(`-e /usr/games/stockfish`, named after the file) or fastchess's keys
+(`-e cmd=./dev,name=dev,proto=uci,dir=D,args="a b"`). Engine options and
+settings per participant come with --option NAME:KEY=VALUE and --each
+KEY=VALUE, as fastchess's -engine and -each.
 Any other setting can be given with --set SECTION.FIELD=VALUE (a participant's
 as participants.NAME.FIELD). The opening book is read and checked. Nothing is
 written if anything is wrong.
@@ -14,14 +17,16 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from tmanager.cli._settings import add_participant_arguments, parse_assignments, participant_assignments
+from tmanager.cli._engines import participant
+from tmanager.cli._settings import add_participant_arguments, ordered_assignments
 from tmanager.core.stats import SPRT_MODELS, SprtSettings
 from tmanager.errors import ConfigError
 from tmanager.tourney import store
-from tmanager.tourney.model import Participant, Settings, Tourney, apply_setting, set_participant
+from tmanager.tourney.model import Settings, Tourney, apply_setting
 from tmanager.tourney.worker import load_book
 
 EXAMPLES = """\
+  tmanager new match.toml -e /usr/games/stockfish -e cmd=./build/dev,name=dev,args="--bench 0" --nodes 5000
   tmanager new rr.toml -e stockfish -e fairymax -e greedy-uci -e random-xboard --tc 10+0.1
   tmanager new gauntlet.toml --type gauntlet --seeds 1 -e stockfish:SF-dev -e fairymax -e greedy-uci \\
       --games 2 --cycles 10 --nodes 5000 --openings tourneys/openings/sample.epd
@@ -36,7 +41,9 @@ EXAMPLES = """\
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", type=Path, help="the tourney file to create (.toml)")
     parser.add_argument(
-        "-e", "--engine", action="append", default=[], metavar="DEF[:NAME]", help="a participant (repeat, in order)"
+        "-e", "--engine", action="append", default=[], metavar="DEF[:NAME]",
+        help="a participant (repeat, in order): an engine definition, an engine's path (/usr/games/stockfish), "
+        'or fastchess\'s keys: cmd=PATH,name=NAME[,proto=uci|xboard][,dir=DIR][,args="A B"]',
     )
     parser.add_argument("--name", help="the tourney's name (default: the file name)")
     parser.add_argument("--type", choices=["round-robin", "gauntlet", "swiss", "double-swiss"], default="round-robin")
@@ -71,10 +78,7 @@ def command(args: argparse.Namespace) -> int:
     path: Path = args.file.resolve()
     if not args.engine:
         raise ConfigError("no participants", field="--engine", hint="give at least two: -e stockfish -e fairymax")
-    participants = []
-    for item in args.engine:
-        definition, _, name = item.partition(":")
-        participants.append(Participant(name=name or definition, engine=definition))
+    participants = [participant(item) for item in args.engine]
     settings = Settings(
         name=args.name or path.stem,
         type=args.type,
@@ -97,15 +101,15 @@ def command(args: argparse.Namespace) -> int:
         tourney.sprt = SprtSettings(elo0, elo1, alpha, beta, args.sprt_model)
     if args.openings:
         apply_setting(tourney, "openings.file", args.openings)
-    for key, value in parse_assignments(args.set):
+    assignments = ordered_assignments(args, [p.name for p in participants])
+    for key, value in assignments.pairs:
         apply_setting(tourney, key, value)
-    for name, key, value in participant_assignments(args, [p.name for p in participants]):
-        set_participant(tourney, name, key, value)
     try:
         tourney.validate()
     except ConfigError as exc:
         raise ConfigError(exc.message, field=exc.field, hint=exc.hint) from None
     load_book(tourney)  # a bad line is reported now (of a large book: in its first opening)
     store.write_new(tourney, overwrite=args.force)
+    assignments.say_notes()
     print(f"{path}: {len(participants)} participants, {tourney.schedule().total_games} games")
     return 0

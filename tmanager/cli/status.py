@@ -50,6 +50,7 @@ def report(tourney: Tourney, fmt: crosstable.Format = "text") -> str:
         f"(of {total})"
     ]
     lines += [f"  {line}" for line in report_lines(tourney)]
+    lines += [f"  amended {amendment.describe()}" for amendment in tourney.amendments]
     now = time.time()
     for number in tourney.playing():
         claim = tourney.claims.get(number)

@@ -33,6 +33,7 @@ from tmanager.core.standings import (
     Tally,
     grid,
     head_to_head,
+    match_order,
     round_key,
     standings,
 )
@@ -52,13 +53,15 @@ MAX_GRID_GAMES = 4
 
 @dataclass(frozen=True, slots=True)
 class Match:
-    """The two-player statistics, from ``first``'s side."""
+    """The two-player statistics, from ``first``'s side; ``chosen_by`` says why ``first`` is first when no
+    pair was asked for ("White in the file's first game"), and is empty when one was."""
 
     first: str
     second: str
     stats: stats.MatchStats
     unpaired: int
     sprt: SprtSettings | None = None
+    chosen_by: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,11 +105,12 @@ def build(
 
     The two-player match statistics are computed for ``match``, from its
     first player's side, or for the only two players when there are exactly
-    two. Then the first is, in this fixed order: the player with white in the
-    game with the lowest GameNumber (in tmanager's own PGN, the tourney's first
-    participant, the one its SPRT tests), or without GameNumber tags the first
-    in alphabetical order. The order of the games in the file plays no part:
-    parallel workers append them in any order.
+    two. Then the first is, in this order: the player with white in the game
+    with the lowest GameNumber (in tmanager's own PGN, the tourney's first
+    participant, the one its SPRT tests: the order in which parallel workers
+    appended the games plays no part); without GameNumber tags, the player with
+    white in the first game read (fastchess's first engine, the one under test,
+    has white in its game 1); and :attr:`Match.chosen_by` says which.
     """
     tally = Tally()
     kept: list[GameResult] | None = [] if tiebreak_names else None
@@ -204,12 +208,11 @@ def summarize(
 def _match(
     tally: Tally, pairs: PairCounts | None, match: tuple[str, str] | None, sprt: SprtSettings | None
 ) -> Match | None:
+    chosen_by = ""
     if match is None:
         if len(tally.players) != 2:
             return None
-        first, second = sorted(tally.players)
-        if pairs is not None and pairs.lowest_white not in (None, first):
-            first, second = second, first
+        first, second, chosen_by = match_order(tally.players, pairs)
     else:
         first, second = match
     record = tally.record(first, second)
@@ -222,7 +225,7 @@ def _match(
         if pairs.first != first:  # seen from the other side: reverse the pentanomial
             penta = (penta[4], penta[3], penta[2], penta[1], penta[0])
     result = stats.match_stats(record.wins, record.losses, record.draws, penta=penta, sprt_settings=sprt)
-    return Match(first, second, result, unpaired, sprt)
+    return Match(first, second, result, unpaired, sprt, chosen_by)
 
 
 def _rounds(games: Sequence[GameResult], points: Points) -> dict[str, list[tiebreaks.RoundResult]]:
@@ -368,9 +371,11 @@ def _match_lines(table: Crosstable) -> list[str]:
     if s.sprt is not None and m.sprt is not None:
         verdict = {"H1": "H1 was accepted", "H0": "H0 was accepted", "continue": "no decision yet"}[s.sprt.verdict]
         counted = "pentanomial" if s.penta is not None and m.sprt.model != "bayesian" else "trinomial"
+        order = f" ({m.first}: {m.chosen_by}; --match to choose)" if m.chosen_by else ""
         lines.append(
-            f"SPRT of {m.first} against {m.second}, [{m.sprt.elo0:g}, {m.sprt.elo1:g}] ({m.sprt.model}, {counted}): "
-            f"LLR {s.sprt.llr:.2f} (bounds {s.sprt.lower:.2f}, {s.sprt.upper:.2f}) - {verdict}"
+            f"SPRT of {m.first} against {m.second}{order}, [{m.sprt.elo0:g}, {m.sprt.elo1:g}] "
+            f"({m.sprt.model}, {counted}): LLR {s.sprt.llr:.2f} (bounds {s.sprt.lower:.2f}, {s.sprt.upper:.2f}) "
+            f"- {verdict}"
         )
     return lines
 
@@ -521,6 +526,7 @@ def _match_json(m: Match) -> dict[str, Any]:
     s = m.stats
     out: dict[str, Any] = {
         "players": [m.first, m.second],
+        **({"first_chosen_by": m.chosen_by} if m.chosen_by else {}),
         "wins": s.wins,
         "losses": s.losses,
         "draws": s.draws,

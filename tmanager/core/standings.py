@@ -9,7 +9,7 @@ in order for the game-by-game grid.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -263,12 +263,25 @@ def round_key(text: str) -> tuple[int, ...]:
 class PairCounts:
     """A two-player match's game pairs, counted: the pentanomial from ``first``'s side
     (``[LL, LD, WL+DD, WD, WW]``), the games left without a partner, and who had white in the
-    lowest-numbered game (what orients an automatic match)."""
+    lowest-numbered game and in the first game read (what orients an automatic match)."""
 
     first: str
     penta: tuple[int, int, int, int, int]
     unpaired: int
     lowest_white: str | None = None
+    first_white: str | None = None
+
+
+def match_order(players: Collection[str], pairs: PairCounts | None) -> tuple[str, str, str]:
+    """The two ``players`` of a match nobody named: the one tested first, the other, and why it is first
+    (white in the lowest GameNumber, else in the first game read, else the first in alphabetical order)."""
+    a, b = sorted(players)
+    if pairs is not None:
+        for white, why in ((pairs.lowest_white, "White in the lowest GameNumber"),
+                           (pairs.first_white, "White in the file's first game")):
+            if white is not None and white in (a, b):
+                return white, b if white == a else a, why
+    return a, b, "first in alphabetical order"
 
 
 @dataclass(slots=True)
@@ -283,8 +296,9 @@ class GamePairs:
     none of these, consecutive games in the file. Counts are from ``first``'s
     side: index = points scored in the pair × 2, i.e. ``[LL, LD, WL+DD, WD, WW]``.
 
-    It also notes who had white in the lowest-numbered game (GameNumber), the
-    fixed orientation of an automatic match (see :func:`tmanager.core.crosstable.build`).
+    It also notes who had white in the lowest-numbered game (GameNumber) and in
+    the first game seen, which orient an automatic match (see
+    :func:`tmanager.core.crosstable.build`).
     """
 
     first: str
@@ -292,6 +306,8 @@ class GamePairs:
     penta: list[int] = field(default_factory=lambda: [0] * 5)
     #: (GameNumber, white player) of the lowest-numbered game seen
     lowest: tuple[int, str] | None = None
+    #: the white player of the first game seen
+    first_white: str | None = None
     _pending: dict[tuple[str, str, int], tuple[GameResult, list[tuple[str, str, int]]]] = field(
         default_factory=dict, init=False, repr=False
     )
@@ -302,6 +318,8 @@ class GamePairs:
         if {game.white, game.black} != {self.first, self.second}:
             return
         self._arrivals += 1
+        if self.first_white is None:
+            self.first_white = game.white
         if game.game_number is not None and (self.lowest is None or game.game_number < self.lowest[0]):
             self.lowest = (game.game_number, game.white)
         keys = self._keys(game)
@@ -338,4 +356,5 @@ class GamePairs:
             (p[0], p[1], p[2], p[3], p[4]),
             unpaired=len({id(entry[0]) for entry in self._pending.values()}),
             lowest_white=self.lowest[1] if self.lowest is not None else None,
+            first_white=self.first_white,
         )

@@ -113,13 +113,15 @@ class TimeControl:
         return f"{text}+{_num(self.increment)}" if self.increment else text
 
     def pgn_tag(self) -> str:
-        """The PGN ``TimeControl`` tag value (PGN standard section 9.6.1)."""
-        if self.has_clock:
-            period = f"{self.moves}/{_num(self.base)}" if self.moves else _num(self.base)
-            return f"{period}+{_num(self.increment)}" if self.increment else period
+        """The PGN ``TimeControl`` tag value as fastchess writes it: ``40/60+0.6``, ``10+0.1``, ``8``
+        (seconds to six significant digits), ``0.5/move`` for a fixed time a move (which fastchess
+        writes alone, even beside a clock), ``-`` for no clock (nodes or depth only)."""
         if self.move_time is not None:
-            return f"*{_num(self.move_time)}"
-        return "-"
+            return f"{self.move_time:.8g}/move"
+        if not self.has_clock:
+            return "-"
+        period = f"{self.moves}/{self.base:.6g}" if self.moves else f"{self.base:.6g}"
+        return f"{period}+{self.increment:.6g}" if self.increment else period
 
     def new_clock(self) -> Clock:
         return Clock(self, remaining=self.base, moves_left=self.moves)

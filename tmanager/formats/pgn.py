@@ -119,7 +119,7 @@ def find_game(path: Path, number: int, *, start: int = 0) -> FoundGame | None:
         white=headers.get("White", "?"),
         black=headers.get("Black", "?"),
         termination=headers.get("Termination", ""),
-        reason=game.end().comment.removeprefix("book").strip(),
+        reason=" ".join(game.end().comment.removeprefix("book").split()),  # a long comment wraps over lines
     )
 
 

@@ -7,7 +7,10 @@ does not load the engine layer.
 
 from __future__ import annotations
 
+import dataclasses
+import os
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Literal
 
 TablebaseResults = Literal["both", "win_loss", "draw"]
@@ -18,8 +21,9 @@ class Adjudication:
     """When the runner ends a game itself (the tourney file's ``[adjudication]``), as fastchess does.
 
     Scores are centipawns from the mover's point of view, counts are moves;
-    ``None`` turns a rule off. ``syzygy`` is a tablebase directory. Each field
-    mirrors a fastchess option (README, "From fastchess").
+    ``None`` turns a rule off. ``syzygy`` holds the tablebase directories, separated by
+    ``os.pathsep`` (``:``) as fastchess's ``-tb PATHS``. Each field mirrors a fastchess option
+    (README, "From fastchess").
     """
 
     resign_score: int | None = None  # -resign score=
@@ -33,3 +37,12 @@ class Adjudication:
     syzygy_pieces: int = 7  # -tbpieces
     syzygy_ignore50: bool = False  # -tbignore50
     syzygy_adjudicate: TablebaseResults = "both"  # -tbadjudicate
+
+    @property
+    def syzygy_paths(self) -> tuple[str, ...]:
+        """The tablebase directories, as written (empty entries of the list left out)."""
+        return tuple(path for path in self.syzygy.split(os.pathsep) if path)
+
+    def resolved(self, base: Path) -> Adjudication:
+        """These rules with the tablebase directories made absolute from ``base`` (the tourney's directory)."""
+        return dataclasses.replace(self, syzygy=os.pathsep.join(str(base / path) for path in self.syzygy_paths))

@@ -11,6 +11,7 @@ under a lock lives in :mod:`tmanager.tourney.store`. The layout, in file order::
     [swiss]              Swiss pairings made so far (written by tmanager)
     [faults]             engine faults counted per participant (written by tmanager)
     [verdict]            the SPRT's verdict once the test is over (written by tmanager)
+    [amendments.N]       changes forced on an SPRT test under way (written by tmanager, see amendments.py)
     [progress]           participants, version and results = "…", always last, as XBoard's -results
 
 Everything above ``[swiss]``/``[faults]``/``[progress]`` is the user's and is
@@ -22,9 +23,7 @@ the journal beside the file (see :mod:`tmanager.tourney.store`).
 from __future__ import annotations
 
 import dataclasses
-import os
 import re
-import stat
 from collections import Counter
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
@@ -43,8 +42,11 @@ from tmanager.formats.pgn import COMMENT_FIELDS, Notation
 from tmanager.tomlmap import check_keys as _check_keys
 from tmanager.tomlmap import from_table as _from_table
 from tmanager.tomlmap import to_table as _to_table
+from tmanager.tourney import amendments
 from tmanager.tourney.adjudication import Adjudication
+from tmanager.tourney.amendments import Amendment
 from tmanager.tourney.engines import EngineSpec, OptionValue, command_line, find_definition, load_definition
+from tmanager.tourney.paths import check_directories, check_output
 from tmanager.tourney.variants import STANDARD, check_variant
 
 if TYPE_CHECKING:
@@ -62,7 +64,7 @@ RESULT_CHARS = WHITE_WINS + BLACK_WINS + DRAW + PLAYING + UNPLAYED
 FINISHED_CHARS = WHITE_WINS + BLACK_WINS + DRAW
 
 #: Sections tmanager writes after the user's part (``[claims]`` only in files of older versions).
-OWNED_SECTIONS = ("swiss", "claims", "faults", "verdict", "progress")
+OWNED_SECTIONS = ("swiss", "claims", "faults", "verdict", "amendments", "progress")
 _FINISHED = re.compile(r"[-+=]")
 #: Up to this many finished games a cross-table is built game by game (see :meth:`Tourney.crosstable`).
 GAME_BY_GAME = 20_000
@@ -242,6 +244,8 @@ class Tourney:
     claims: dict[int, Claim] = field(default_factory=dict)
     faults: dict[str, dict[str, int]] = field(default_factory=dict)
     verdict: Verdict | None = None
+    #: Changes forced on the SPRT test after its first recorded game (see :mod:`tmanager.tourney.amendments`).
+    amendments: tuple[Amendment, ...] = ()
     results: str = ""
     #: Hooks still to run, by key (``after_game:N``, ``after_tourney``).
     hooks: dict[str, PendingHook] = field(default_factory=dict)
@@ -378,17 +382,18 @@ class Tourney:
         from tmanager.core import crosstable  # here: a worker never renders one, and saves importing it
 
         title = self.settings.name
-        if self.finished_count <= GAME_BY_GAME:
-            return crosstable.build(self.game_results(), title=title, sprt=self.sprt)
         names = [p.name for p in self.participants]
+        match = (names[0], names[1]) if len(names) == 2 else None  # a match's first participant is the one tested
+        if self.finished_count <= GAME_BY_GAME:
+            return crosstable.build(self.game_results(), title=title, match=match, sprt=self.sprt)
         tally = Tally()
         for (white, black), counts in sorted(self.pair_counts().items()):
             tally.count(names[white], names[black], counts)
         state = self.match_state()
         pairs = None
         if state is not None and state.penta is not None:
-            pairs = PairCounts(names[0], state.penta, unpaired=state.games - 2 * state.pairs, lowest_white=names[0])
-        return crosstable.summarize(tally, title=title, pairs=pairs, sprt=self.sprt)
+            pairs = PairCounts(names[0], state.penta, unpaired=state.games - 2 * state.pairs)
+        return crosstable.summarize(tally, title=title, match=match, pairs=pairs, sprt=self.sprt)
 
     def game_results(self) -> list[GameResult]:
         """The finished games for cross-tables, in game-number order, with their pairs (names as they are now)."""
@@ -663,18 +668,18 @@ class Tourney:
             )
 
     def _check_paths(self) -> None:
-        """The PGN and the engines' stderr logs can be written, and the tablebases are there:
-        refused now rather than after the first game."""
-        _check_output(self.pgn_path, tourney=self.path, field="tourney.pgn")
+        """The PGN, the EPD output and the engines' stderr logs can be written, and are not the opening
+        book; the tablebases are there (see :mod:`tmanager.tourney.paths`)."""
+        book = self.directory / self.openings.file if self.openings is not None else None
+        check_output(self.pgn_path, tourney=self.path, field="tourney.pgn", book=book)
+        if self.settings.epd_out:
+            check_output(self.directory / self.settings.epd_out, tourney=self.path, field="tourney.epd_out", book=book)
         for i, p in enumerate(self.participants):
             if p.stderr:
-                _check_output(self.directory / p.stderr, tourney=self.path, field=f"participants[{i}].stderr")
-        syzygy = self.adjudication.syzygy
-        if syzygy and not (self.directory / syzygy).is_dir():
-            raise ConfigError(
-                f"no directory {syzygy!r}", file=self.path, field="adjudication.syzygy",
-                hint="give the directory of the Syzygy tables, relative to the tourney file",
-            )
+                check_output(self.directory / p.stderr, tourney=self.path, field=f"participants[{i}].stderr")
+        check_directories(
+            self.adjudication.syzygy_paths, base=self.directory, tourney=self.path, field="adjudication.syzygy"
+        )
 
     def _check_sprt(self, sprt: SprtSettings) -> None:
         try:
@@ -714,27 +719,6 @@ def _check_tag_value(text: str, *, file: Path, field: str) -> None:
     what = {'"': "a quote", "\\": "a backslash"}.get(char, f"a control character (U+{ord(char):04X})")
     raise ConfigError(f"holds {what}: {text!r}", file=file, field=field, hint=hint)
 
-
-def _check_output(path: Path, *, tourney: Path, field: str) -> None:
-    """Refuse an output file that cannot be appended to: the tourney file itself, a directory,
-    a FIFO or socket, or a path whose directory does not exist."""
-    if os.path.realpath(path) == os.path.realpath(tourney):
-        raise ConfigError("is the tourney file itself", file=tourney, field=field, hint="give it a name of its own")
-    try:
-        mode = path.stat().st_mode
-    except (FileNotFoundError, NotADirectoryError):
-        if not path.parent.is_dir():
-            raise ConfigError(
-                f"no directory {str(path.parent)!r} to hold it", file=tourney, field=field,
-                hint="create the directory, or change the path",
-            ) from None
-        return
-    except OSError as exc:
-        raise ConfigError(f"cannot use {str(path)!r}: {exc.strerror}", file=tourney, field=field) from None
-    if stat.S_ISDIR(mode):
-        raise ConfigError(f"{str(path)!r} is a directory", file=tourney, field=field, hint="name a file")
-    if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
-        raise ConfigError(f"{str(path)!r} is a FIFO or socket, not a file", file=tourney, field=field)
 
 def resolve_engine(
     p: Participant, settings: Settings, *, directory: Path, file: Path | None = None, where: str = "participant"
@@ -836,6 +820,7 @@ def from_toml(data: Mapping[str, Any], path: Path) -> Tourney:
         claims=_read_claims(data.get("claims", {}), path),
         faults=_read_faults(data.get("faults", {}), path),
         verdict=_from_table(Verdict, data["verdict"], "verdict", path) if "verdict" in data else None,
+        amendments=amendments.from_toml(data.get("amendments", {}), path),
         results=results.rstrip(UNPLAYED),
     )
     tourney.validate()
@@ -1017,4 +1002,6 @@ def owned_sections_to_toml(tourney: Tourney) -> dict[str, Any]:
         data["faults"] = tourney.faults
     if tourney.verdict:
         data["verdict"] = _to_table(tourney.verdict, keep_defaults=True)
+    if tourney.amendments:
+        data["amendments"] = amendments.to_toml(tourney.amendments)
     return data

@@ -129,16 +129,16 @@ class OpeningBook(Sequence[Opening]):
 
         Sequential: opening ``start`` (1-based) for key 0, then on through the book and
         round again. Random: the same walk through a shuffled book, reshuffled for each
-        pass, so every opening is used once before any is used again.
+        pass, so every opening is used once before any is used again. A ``start`` past the
+        end of the book wraps round, as fastchess rotates its book by ``(start - 1) mod size``.
         """
-        size = len(self)
-        if not 1 <= start <= size:
+        if start < 1:
             raise ConfigError(
-                f"start {start} is outside the book of {size} openings",
-                field="openings.start",
-                hint=f"use 1 to {size}",
+                f"must be at least 1, not {start}", field="openings.start",
+                hint="the book's first opening is 1; a start past its end wraps round",
             )
-        passes, index = divmod(start - 1 + key, size)
+        size = len(self)
+        passes, index = divmod((start - 1) % size + key, size)
         if order == "random":
             index = _shuffled(size, seed, passes)[index]
         return self[index]

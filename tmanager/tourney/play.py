@@ -23,7 +23,6 @@ import os
 import random
 import shutil
 import signal
-import socket
 import subprocess
 import threading
 import time
@@ -39,9 +38,10 @@ import chess.syzygy
 
 from tmanager.core.timecontrol import Clock, TimeControl
 from tmanager.errors import ConfigError, first_line
-from tmanager.formats.pgn import COMMENT_FIELDS, Notation, tag_value
+from tmanager.formats.pgn import COMMENT_FIELDS, Notation
 from tmanager.tourney.adjudication import Adjudication
 from tmanager.tourney.engines import EngineSpec
+from tmanager.tourney.gamepgn import game_pgn, push_notated
 from tmanager.tourney.outcome import Ending, Termination
 from tmanager.tourney.pvcheck import PvChecks, PvWarning, check_search, matching_lines
 from tmanager.tourney.starts import HostStarts, Wait
@@ -570,8 +570,11 @@ class _Adjudicator:
         self.quiet = 0  # plies in a row scored within ±draw_score, counted afresh from each capture or pawn move
         self.plies = 0  # engine moves played
         self.tablebase: chess.syzygy.Tablebase | None = None
-        if rules.syzygy:
-            self.tablebase = chess.syzygy.open_tablebase(rules.syzygy)
+        first, *more = rules.syzygy_paths or ("",)
+        if first:
+            self.tablebase = chess.syzygy.open_tablebase(first)
+            for directory in more:
+                self.tablebase.add_directory(directory)
 
     def close(self) -> None:
         if self.tablebase is not None:
@@ -842,6 +845,7 @@ async def play_game(
 ) -> GameRecord:
     """Play one game. Engine faults become results; a configuration error (an engine that refuses
     its options or the variant) raises :class:`ConfigError` before any move, and is never a game."""
+    begun = _now()
     if len(spec.opening_moves) > REPLAYED_ON_LOOP:
         # A long opening takes milliseconds to replay (2.5 ms for 512 plies, up to three times that on a
         # loaded machine), which every game playing on this event loop would otherwise wait through.
@@ -946,7 +950,7 @@ async def play_game(
                         fault=(mover, "illegal move"),
                     )
                 irreversible = board.is_zeroing(result.move)
-                movetext.append(_push_notated(board, result.move, spec.notation))
+                movetext.append(push_notated(board, result.move, spec.notation))
                 if spec.comments and not spec.minimal:
                     left = clock.remaining if limits[mover].has_clock else None
                     comments.append(
@@ -985,7 +989,8 @@ async def play_game(
         faults[specs[ending.fault[0]].name] = ending.fault[1]
     # Off the event loop: a long opening is replayed to be written (milliseconds), and the other games' clocks run.
     pgn = await asyncio.to_thread(
-        _pgn, spec, board, ending, movetext=movetext, comments=comments, opening_plies=opening_plies
+        game_pgn, spec, board, result=ending.result, termination=ending.termination, reason=ending.reason,
+        movetext=movetext, comments=comments, opening_plies=opening_plies, started=begun, ended=_now(),
     )
     return GameRecord(
         result=ending.result,
@@ -1134,98 +1139,6 @@ def _winner(result: str) -> chess.Color | None:
     return chess.WHITE if result == "1-0" else chess.BLACK if result == "0-1" else None
 
 
-#: Tags a minimal PGN keeps besides the seven of the roster (and FEN, SetUp, Variant from the board):
-#: what a game's result is recovered and its pair found by.
-_MINIMAL_TAGS = ("GameNumber", "Pair")
-
-
-def _push_notated(board: chess.Board, move: chess.Move, notation: Notation) -> str:
-    """Push ``move`` on ``board``; the move as the PGN writes it.
-
-    SAN is python-chess's, taken as the move is made (``san_and_push``): each
-    move's rivals and the check after it are looked at once, not again by a
-    replay when the game is written, which cost twice as much. UCI is the move
-    stack's own notation."""
-    if notation == "san":
-        return board.san_and_push(move)
-    text = board.lan(move) if notation == "lan" else move.uci()
-    board.push(move)
-    return text
-
-
-def _pgn(
-    spec: GameSpec, board: chess.Board, ending: _GameOver, *, movetext: list[str], comments: list[str],
-    opening_plies: int,
-) -> str:
-    """The game's PGN; ``movetext`` holds the engines' moves as :func:`_push_notated` gave them, ``comments``
-    one per engine move."""
-    root = board.root()
-    game = chess.pgn.Game.from_board(root)  # the start position's tags (FEN, SetUp, Variant), no moves yet
-    now = dt.datetime.now()
-    headers = game.headers
-    headers["Event"] = spec.tags.get("Event", "?")
-    headers["Site"] = spec.tags.get("Site") or socket.gethostname()
-    headers["Date"] = now.strftime("%Y.%m.%d")
-    headers["Round"] = spec.tags.get("Round", "?")
-    headers["White"] = spec.white.name
-    headers["Black"] = spec.black.name
-    headers["Result"] = ending.result
-    for key, value in spec.tags.items():
-        if (key not in headers or headers[key] in ("?", "")) and (not spec.minimal or key in _MINIMAL_TAGS):
-            headers[key] = value
-    for key in list(headers):  # names are checked when the tourney file is read; this holds whatever comes
-        headers[key] = tag_value(headers[key])
-    move_comments: list[str] = []
-    plies = len(board.move_stack)
-    if not spec.minimal:
-        headers["TimeControl"] = spec.white_limits.pgn_tag()
-        if spec.black_limits != spec.white_limits:
-            headers["WhiteTimeControl"] = spec.white_limits.pgn_tag()
-            headers["BlackTimeControl"] = spec.black_limits.pgn_tag()
-        headers["Termination"] = ending.termination
-        headers["PlyCount"] = str(plies)
-        move_comments = ([""] * opening_plies + comments + [""] * plies)[:plies]
-        if opening_plies:
-            move_comments[opening_plies - 1] = "book"
-        if move_comments:
-            last = move_comments[-1]
-            move_comments[-1] = f"{last}, {ending.reason}" if last else ending.reason
-        else:
-            game.comment = ending.reason
-    opening = board.move_stack[:opening_plies]
-    if spec.notation == "uci":
-        notated = [move.uci() for move in opening]  # UCI needs no board
-    else:
-        replay = root.copy(stack=False)
-        notated = [_push_notated(replay, move, spec.notation) for move in opening]
-    return _written(game, root, notated + movetext, move_comments, ending.result)
-
-
-def _written(game: chess.pgn.Game, root: chess.Board, moves: list[str], comments: list[str], result: str) -> str:
-    """``game``'s headers and comment with ``moves`` (as written) and their ``comments``, as python-chess's
-    exporter writes a game (move numbers, comments, result), but fed to it token by token: no move tree,
-    no board."""
-    exporter = chess.pgn.StringExporter(columns=None)
-    exporter.begin_game()
-    exporter.begin_headers()
-    for name, value in game.headers.items():
-        exporter.visit_header(name, value)
-    exporter.end_headers()
-    if game.comment:
-        exporter.visit_comment(game.comment)
-    turn, number = root.turn, root.fullmove_number
-    for ply, move in enumerate(moves):
-        if turn == chess.WHITE:
-            exporter.write_token(f"{number}. ")
-        elif exporter.force_movenumber:
-            exporter.write_token(f"{number}... ")
-        exporter.write_token(move + " ")
-        exporter.force_movenumber = False
-        if ply < len(comments) and comments[ply]:
-            exporter.visit_comment(comments[ply])
-        if turn == chess.BLACK:
-            number += 1
-        turn = not turn
-    exporter.visit_result(result)
-    exporter.end_game()
-    return exporter.result() + "\n\n"
+def _now() -> dt.datetime:
+    """The local time, with its zone (the PGN's ``GameStartTime`` and ``GameEndTime``)."""
+    return dt.datetime.now().astimezone()

@@ -2,7 +2,8 @@
 
 A tourney file has two parts. The user's part (settings, participants) comes
 first, and tmanager never rewrites it during play. The owned part comes last:
-``[swiss]``, ``[faults]``, then ``[progress]`` with the participants' names,
+``[swiss]``, ``[faults]``, ``[verdict]``, ``[amendments.N]`` (changes forced on
+an SPRT test under way), then ``[progress]`` with the participants' names,
 a ``version`` and the ``results`` string in XBoard's alphabet, padded with
 spaces to the length of the schedule.
 
@@ -522,7 +523,8 @@ def _model(path: Path, head: bytes, owned: _Owned) -> Tourney:
         if misplaced:
             raise ConfigError(
                 f"section {sorted(misplaced)[0]!r} is written by tmanager", file=path,
-                hint="[swiss], [faults], [verdict] and [progress] come after the settings, last in the file",
+                hint="[swiss], [faults], [verdict], [amendments] and [progress] come after the settings, last in "
+                "the file",
             )
         foreign = set(owned.sections) & set(data)  # settings after the owned part; unknown ones fail below
         foreign |= set(owned.sections) & {"tourney", "openings", "adjudication", "participants"}
@@ -530,7 +532,8 @@ def _model(path: Path, head: bytes, owned: _Owned) -> Tourney:
             raise ConfigError(
                 f"section {sorted(foreign)[0]!r} comes after the progress sections",
                 file=path,
-                hint="[swiss], [faults], [verdict] and [progress] must stay last; move settings above them",
+                hint="[swiss], [faults], [verdict], [amendments] and [progress] must stay last; move settings "
+                "above them",
             )
         template = _Template(key, from_toml({**data, **owned.sections}, path.resolve()))
         _templates[path] = template

@@ -253,7 +253,7 @@ def game_spec(
         start_fen=start_fen,
         opening_moves=moves,
         variant=s.variant,
-        adjudication=dataclasses.replace(a, syzygy=str(tourney.directory / a.syzygy) if a.syzygy else ""),
+        adjudication=a.resolved(tourney.directory),
         white_time_margin=tourney.time_margin(game.white),
         black_time_margin=tourney.time_margin(game.black),
         move_timeout=s.move_timeout,

@@ -66,6 +66,7 @@ def tourney_secrets(tourney: Tourney) -> list[str]:
         s.after_tourney,
         s.pgn,
         tourney.adjudication.syzygy,
+        *tourney.adjudication.syzygy_paths,
     ]
     if tourney.openings is not None:
         found += [tourney.openings.file, *_path_forms(tourney.directory / tourney.openings.file)]
