@@ -107,6 +107,10 @@ def test_text_output_of_a_match(tmp_path: Path, capsys: pytest.CaptureFixture[st
     text = capsys.readouterr().out
     assert "Score of New vs Old: 6 - 6 - 12  [0.500] 24" in text
     assert "Ptnml(0-2): [0, 3, 6, 3, 0]" in text
+    # The pattern's pairs: WD, WL, LD, DD three times each. Draws: 12 of 24 games; one point each side: 6 of 12
+    # pairs (the WLs and DDs), fastchess's DrawRatio; PairsRatio WD/LD 3/3; WL/DD 3/3.
+    assert "DrawRatio: 50.0 % of games" in text
+    assert "DrawRatio: 50.00 % of pairs (fastchess's), PairsRatio: 1.00, WL/DD Ratio: 1.00" in text
     assert "SPRT of New against Old (New: White in the file's first game; --match to choose), [0, 5] (logistic, " \
            "pentanomial): LLR" in text
 

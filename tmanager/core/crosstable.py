@@ -224,7 +224,10 @@ def _match(
         penta, unpaired = pairs.penta, pairs.unpaired
         if pairs.first != first:  # seen from the other side: reverse the pentanomial
             penta = (penta[4], penta[3], penta[2], penta[1], penta[0])
-    result = stats.match_stats(record.wins, record.losses, record.draws, penta=penta, sprt_settings=sprt)
+    result = stats.match_stats(
+        record.wins, record.losses, record.draws, penta=penta, sprt_settings=sprt,
+        double_draws=pairs.double_draws if pairs is not None else 0,
+    )
     return Match(first, second, result, unpaired, sprt, chosen_by)
 
 
@@ -357,14 +360,18 @@ def _match_lines(table: Crosstable) -> list[str]:
     lines = [
         f"Score of {m.first} vs {m.second}: {s.wins} - {s.losses} - {s.draws}  [{s.score:.3f}] {s.games}",
         f"Elo difference: {_signed(s.elo.value, 1)} +/- {_margin(s.elo.margin, 1)}, "
-        f"LOS: {100 * s.los:.1f} %, DrawRatio: {100 * s.draw_ratio:.1f} %",
+        f"LOS: {100 * s.los:.1f} %, DrawRatio: {100 * s.draw_ratio:.1f} % of games",
     ]
-    if s.penta is not None and s.elo_penta is not None and s.nelo_penta is not None:
+    pairs_draws, pairs_ratio, wl_dd = s.draw_ratio_pairs, s.pairs_ratio, s.wl_dd_ratio
+    if (s.penta is not None and s.elo_penta is not None and s.nelo_penta is not None and pairs_draws is not None
+            and pairs_ratio is not None and wl_dd is not None):
         lines += [
             f"Ptnml(0-2): [{', '.join(str(c) for c in s.penta)}], {sum(s.penta)} pairs, {m.unpaired} unpaired games",
             f"Elo (pentanomial): {_signed(s.elo_penta.value, 2)} +/- {_margin(s.elo_penta.margin, 2)}, "
             f"nElo: {_signed(s.nelo_penta.value, 2)} +/- {_margin(s.nelo_penta.margin, 2)}, "
             f"LOS: {100 * (s.los_penta or 0):.2f} %",
+            f"DrawRatio: {100 * pairs_draws:.2f} % of pairs (fastchess's), PairsRatio: {_ratio(pairs_ratio)}, "
+            f"WL/DD Ratio: {_ratio(wl_dd)}",
         ]
     else:
         lines.append(f"nElo: {_signed(s.nelo.value, 2)} +/- {_margin(s.nelo.margin, 2)} (no game pairs found)")

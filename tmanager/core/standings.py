@@ -269,6 +269,8 @@ class PairCounts:
     penta: tuple[int, int, int, int, int]
     unpaired: int
     lowest_white: str | None = None
+    #: the pairs of two draws (the rest of ``penta[2]`` are a win and a loss)
+    double_draws: int = 0
     first_white: str | None = None
 
 
@@ -304,6 +306,7 @@ class GamePairs:
     first: str
     second: str
     penta: list[int] = field(default_factory=lambda: [0] * 5)
+    double_draws: int = 0
     #: (GameNumber, white player) of the lowest-numbered game seen
     lowest: tuple[int, str] | None = None
     #: the white player of the first game seen
@@ -329,6 +332,7 @@ class GamePairs:
                 for other in waiting[1]:
                     self._pending.pop(other, None)
                 self.penta[round(2 * (self._points(waiting[0]) + self._points(game)))] += 1
+                self.double_draws += waiting[0].result == DRAW and game.result == DRAW
                 return
         for key in keys:
             self._pending.setdefault(key, (game, keys))
@@ -357,4 +361,5 @@ class GamePairs:
             unpaired=len({id(entry[0]) for entry in self._pending.values()}),
             lowest_white=self.lowest[1] if self.lowest is not None else None,
             first_white=self.first_white,
+            double_draws=self.double_draws,
         )
