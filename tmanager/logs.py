@@ -6,9 +6,13 @@ import logging
 import sys
 from pathlib import Path
 
+from tmanager.files import expect_file
+
 
 def setup_logging(path: Path | None = None, *, quiet: bool = False) -> None:
     """Log to ``path`` (appending) or to stderr, one timestamped line per event."""
+    if path is not None:
+        expect_file(path, hint="name a log file")  # a FIFO would hang the first line logged
     handler: logging.Handler = logging.FileHandler(path) if path else logging.StreamHandler(sys.stderr)
     handler.setFormatter(
         logging.Formatter("%(asctime)s.%(msecs)03d %(process)d %(levelname)s %(message)s", "%Y-%m-%d %H:%M:%S")

@@ -69,7 +69,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def command(args: argparse.Namespace) -> int:
     for path in args.files:
-        if not path.is_file():
+        if not files.expect_file(path):  # a directory, a FIFO, a device: said so here
             raise ConfigError("no such PGN file", file=path, hint="check the path")
     try:
         names = tuple(t.name for t in tiebreaks.parse_all([n for n in args.tiebreaks.split(",") if n.strip()]))

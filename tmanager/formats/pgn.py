@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from tmanager.files import append_checked, atomic_write_bytes
+from tmanager.files import append_checked, atomic_write_bytes, open_file, read_bytes
 
 _GAME_START = b"\n\n["
 
@@ -100,7 +100,7 @@ def find_game(path: Path, number: int, *, start: int = 0) -> FoundGame | None:
     import chess.pgn  # here: it loads python-chess's engine layer too, which reading a tourney file never needs
 
     try:
-        with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:
+        with open(open_file(path), "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:
             complete = _complete_games(f.fileno())
             blocks = [b for b in _header_blocks(data, number) if start <= b[0] < complete]
             if not blocks:
@@ -131,7 +131,7 @@ def mark_superseded(path: Path, numbers: set[int], *, reason: str) -> int:
     """
     if not numbers or not path.exists():
         return 0
-    data = path.read_bytes()
+    data = read_bytes(path, kind="PGN", create=None, limit=None)
     inserts = sorted(end for n in numbers for _, end in _header_blocks(data, n))
     if not inserts:
         return 0

@@ -42,6 +42,7 @@ from typing import BinaryIO, NamedTuple
 
 from tmanager.core.standings import RESULTS, GameResult
 from tmanager.errors import ConfigError
+from tmanager.files import open_file
 
 #: Bytes read at a time.
 CHUNK_SIZE = 1 << 22
@@ -135,7 +136,7 @@ def scan(path: str | Path, report: ScanReport | None = None, *, jobs: int | None
     report = ScanReport() if report is None else report
     name = str(path)
     try:
-        handle = open(path, "rb")  # noqa: SIM115 - closed by the with below, after the generator starts
+        handle = open(open_file(Path(path)), "rb")  # noqa: SIM115 - closed by the with below, after the generator starts
         size = os.fstat(handle.fileno()).st_size
     except OSError as exc:
         raise ConfigError(f"cannot read PGN file: {exc.strerror or exc}", file=path) from None

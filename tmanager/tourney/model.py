@@ -24,7 +24,6 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
-import stat
 from collections import Counter
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
@@ -38,6 +37,7 @@ from tmanager.core.standings import GameResult, PairCounts, Tally
 from tmanager.core.stats import SprtSettings
 from tmanager.core.timecontrol import TimeControl
 from tmanager.errors import ConfigError, StateError
+from tmanager.files import expect_directory, expect_file
 from tmanager.formats import pgn
 from tmanager.formats.pgn import COMMENT_FIELDS, Notation
 from tmanager.tomlmap import check_keys as _check_keys
@@ -625,6 +625,10 @@ class Tourney:
         """The PGN and the engines' stderr logs can be written, and the tablebases are there:
         refused now rather than after the first game."""
         _check_output(self.pgn_path, tourney=self.path, field="tourney.pgn")
+        if self.settings.epd_out:
+            _check_output(self.directory / self.settings.epd_out, tourney=self.path, field="tourney.epd_out")
+        for directory, holds in ((self.live_dir, "the games in progress"), (self.engine_logs_dir, "engine logs")):
+            expect_directory(directory, hint=f"move it away: tmanager keeps {holds} of {self.path.name} there")
         for i, p in enumerate(self.participants):
             if p.stderr:
                 _check_output(self.directory / p.stderr, tourney=self.path, field=f"participants[{i}].stderr")
@@ -675,25 +679,24 @@ def _check_tag_value(text: str, *, file: Path, field: str) -> None:
 
 
 def _check_output(path: Path, *, tourney: Path, field: str) -> None:
-    """Refuse an output file that cannot be appended to: the tourney file itself, a directory,
-    a FIFO or socket, or a path whose directory does not exist."""
+    """Refuse an output file that cannot be appended to: the tourney file itself, anything but a
+    regular file (a directory, a FIFO, a device: see :func:`~tmanager.files.expect_file`), a file or
+    directory that cannot be written, or a path whose directory does not exist."""
     if os.path.realpath(path) == os.path.realpath(tourney):
         raise ConfigError("is the tourney file itself", file=tourney, field=field, hint="give it a name of its own")
     try:
-        mode = path.stat().st_mode
-    except (FileNotFoundError, NotADirectoryError):
-        if not path.parent.is_dir():
-            raise ConfigError(
-                f"no directory {str(path.parent)!r} to hold it", file=tourney, field=field,
-                hint="create the directory, or change the path",
-            ) from None
-        return
-    except OSError as exc:
-        raise ConfigError(f"cannot use {str(path)!r}: {exc.strerror}", file=tourney, field=field) from None
-    if stat.S_ISDIR(mode):
-        raise ConfigError(f"{str(path)!r} is a directory", file=tourney, field=field, hint="name a file")
-    if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
-        raise ConfigError(f"{str(path)!r} is a FIFO or socket, not a file", file=tourney, field=field)
+        exists = expect_file(path)
+    except ConfigError as exc:
+        raise ConfigError(f"{str(path)!r} {exc.message}", file=tourney, field=field, hint="name a file") from None
+    if not exists and not path.parent.is_dir():
+        raise ConfigError(
+            f"no directory {str(path.parent)!r} to hold it", file=tourney, field=field,
+            hint="create the directory, or change the path",
+        )
+    if not os.access(path if exists else path.parent, os.W_OK | (0 if exists else os.X_OK)):
+        where = str(path if exists else path.parent)
+        raise ConfigError(f"cannot write to {where!r}", file=tourney, field=field, hint="check its permissions")
+
 
 def resolve_engine(
     p: Participant, settings: Settings, *, directory: Path, file: Path | None = None, where: str = "participant"

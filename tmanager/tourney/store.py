@@ -60,12 +60,16 @@ import tomli_w
 from tmanager.errors import ConfigError, StateError
 from tmanager.files import (
     LOCK_TIMEOUT,
+    READ_LIMIT,
     Stamp,
     append_line,
     atomic_write,
+    check_lock,
     decode,
+    expect_file,
     lock,
     lock_timeout,
+    open_file,
     parse_toml,
     read_bytes,
     write_at,
@@ -95,6 +99,9 @@ _PLAYED = re.compile(r"[^ ]")
 VERSION_WIDTH = 12
 #: A journal grown past this (and past the file's size) is folded into a checkpoint.
 JOURNAL_LIMIT = 1 << 20
+#: The most bytes of a journal read: its checkpoint holds an owned part (the results string of the largest
+#: tourney is 100 MB), and it is folded into a new checkpoint once it grows past twice the file's size.
+JOURNAL_READ_LIMIT = 4 * READ_LIMIT
 #: Bytes of a journal's first line that tell it from the journal it replaced: its checkpoint's version
 #: and the start of its owned part (file systems give a new file the inode number just freed).
 _JOURNAL_HEAD = 256
@@ -352,13 +359,17 @@ class _JournalReader:
 
         It is this reader's own, folded further by its next read of ``path``.
         """
+        hint = f"move it away: tmanager keeps the journal of {path.name} there"
         try:
-            fd = os.open(journal_path(path), os.O_RDONLY)
-        except OSError:
+            fd = open_file(journal_path(path), hint=hint)
+        except OSError:  # none yet, or unreadable: the file is taken as it is
             self.cache.pop(path, None)
             return None
         try:
-            inode = os.fstat(fd).st_ino
+            info = os.fstat(fd)
+            inode, size = info.st_ino, info.st_size
+            if size > JOURNAL_READ_LIMIT:
+                raise ConfigError(f"{size:,} bytes, more than a journal grows to", file=journal_path(path), hint=hint)
             state = self.cache.get(path)
             if state is None or state.inode != inode or os.pread(fd, len(state.head), 0) != state.head:
                 state = self._start(fd, inode, path)
@@ -496,7 +507,7 @@ def _resolved(path: Path, size: int, head: bytes, owned: _Owned, journal: _Journ
 def _owned_at(path: Path, journal: _Journal, version: int) -> bytes:
     """The journal's owned part as it was at ``version`` (its checkpoint and the changes up to it)."""
     try:
-        lines = journal_path(path).read_bytes().split(b"\n")
+        lines = read_bytes(journal_path(path), kind="journal", limit=JOURNAL_READ_LIMIT).split(b"\n")
         first = json.loads(lines[0])
         owned = bytearray(str(first["owned"]).encode("utf-8"))
         past = _Journal(
@@ -507,7 +518,7 @@ def _owned_at(path: Path, journal: _Journal, version: int) -> bytes:
             if line is None or int(line["v"]) > version:
                 break
             past.apply(line)
-    except (OSError, ValueError, KeyError, TypeError):
+    except (ConfigError, ValueError, KeyError, TypeError):
         return b""
     return bytes(past.owned)
 
@@ -562,6 +573,7 @@ def _check_names(tourney: Tourney, owned: _Owned, path: Path) -> None:
 
 def read(path: Path) -> Tourney:
     """Read a tourney file with its journal; safe without the file lock."""
+    check_lock(path)  # a worker would wait for ever to take a lock that is a directory
     with _in_process(path):  # the caches must not be changed by two threads at once
         return _load(path).tourney
 
@@ -593,7 +605,7 @@ def _in_process(path: Path, *, timeout: float = -1) -> Iterator[None]:
 
 def write_new(tourney: Tourney, *, overwrite: bool = False) -> None:
     """Write a whole tourney file from the model (``new``, ``clone``, ``import-xboard``)."""
-    if tourney.path.exists() and not overwrite:
+    if expect_file(tourney.path) and not overwrite:  # a device or a directory there is refused, --force or not
         raise StateError(f"{tourney.path}: file exists; choose another name or remove it first")
     with lock(tourney.path):
         tourney.validate()

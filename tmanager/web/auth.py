@@ -23,7 +23,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from tmanager.errors import ConfigError, StateError
-from tmanager.files import atomic_write
+from tmanager.files import atomic_write, expect_file, read_text
 
 #: scrypt cost: 2**17 blocks of 8 × 128 bytes (128 MiB, about 0.35 s here), one lane (OWASP's minimum).
 SCRYPT_N = 2**17
@@ -116,13 +116,9 @@ def set_password(event_path: Path, password: str) -> Path:
 def read_password(event_path: Path) -> PasswordHash | None:
     """The stored hash, or ``None`` while no password is set."""
     target = password_path(event_path)
-    try:
-        text = target.read_text(encoding="utf-8")
-    except FileNotFoundError:
+    if not expect_file(target):
         return None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"cannot read: {exc}", file=target) from None
-    return PasswordHash.loads(text, target)
+    return PasswordHash.loads(read_text(target, kind="password", create=None), target)
 
 
 # --- sessions ----------------------------------------------------------------------------------
