@@ -10,6 +10,7 @@ directory as it was: same names, same bytes, same modes.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import re
@@ -210,6 +211,12 @@ def device(major: int, minor: int) -> Callable[[Path], None]:
 
 
 DEV_NULL, DEV_FULL = device(1, 3), device(1, 7)
+
+
+def newline_in_name(directory: Path) -> Path:
+    path = directory / "t\n.toml"
+    path.write_text(GOOD.replace("nodes = 100\n", "nodes = 100\nspeed = 3\n"))
+    return path
 
 
 def nested(opening: str, closing: str, depth: int = 100_000) -> str:
@@ -431,6 +438,7 @@ CASES = [
     Case("epd_out a copy of /dev/full", beside("f.epd", DEV_FULL, setting('epd_out = "f.epd"')), "tourney.epd_out",
          "character device"),
     Case("epd_out in a missing directory", setting('epd_out = "no/f.epd"'), "tourney.epd_out", "no directory"),
+    Case("file name with a newline", newline_in_name, "tourney", "unknown key 'speed'", READERS, file="t\\n.toml"),
     Case("openings book a symlink loop", beside("b.epd", loop, before_progress("[openings]\nfile = 'b.epd'\n")),
          None, "symbolic links", ("clone", *PLAYING), file="b.epd"),
     # --- engine definitions ----------------------------------------------------------------------
@@ -743,6 +751,21 @@ def test_what_is_not_a_regular_file_is_never_replaced(tmp_path: Path, node: Call
     trf = Path(__file__).parent / "data" / "bbp" / "next-round.trf"
     assert "not a regular file" in one_line(["pair", "--dutch", trf, "-p", target], status=5)
     assert snapshot(tmp_path) == before and os.stat(target).st_rdev == device
+
+
+@pytest.mark.parametrize("name", ["Spring\x1b]0;owned\x07", "Evil\x1b[2J, Guy", "A\nB", "C\u2028D"],
+                         ids=["OSC", "CSI", "newline", "line separator"])
+def test_names_that_would_act_on_the_terminal_are_refused(tmp_path: Path, name: str) -> None:
+    path = tmp_path / "e.toml"
+    assert "control character" in one_line(["event", "new", path, "--name", name])
+    assert not path.exists()
+    done = subprocess.run([sys.executable, "-m", "tmanager", "event", "new", str(path), "--name", "Spring"],
+                          capture_output=True, text=True, check=True)
+    before = path.read_bytes()
+    assert "control character" in one_line(["event", "add-player", path, name])
+    assert path.read_bytes() == before, done.stdout
+    path.write_text(path.read_text().replace('name = "Spring"', f"name = {json.dumps(name)}"))  # by hand
+    assert "control character" in one_line(["event", "standings", path])
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="mounting a read-only file system needs root (CI runs as root)")

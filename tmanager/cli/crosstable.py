@@ -20,7 +20,7 @@ from tmanager import files
 from tmanager.core import crosstable, tiebreaks
 from tmanager.core.standings import Points
 from tmanager.core.stats import SPRT_MODELS, SprtSettings
-from tmanager.errors import ConfigError
+from tmanager.errors import ConfigError, printable
 from tmanager.formats import pgnscan
 
 EXAMPLES = """\
@@ -122,4 +122,4 @@ def _print_warnings(report: pgnscan.ScanReport) -> None:
     kinds = ", ".join(f"{count} {kind}" for kind, count in report.warnings.most_common())
     print(f"tmanager: warning: {report.warning_count} games not counted or suspect ({kinds})", file=sys.stderr)
     for line in report.examples[:SHOWN_WARNINGS]:
-        print(f"tmanager: warning: {line}", file=sys.stderr)
+        print(f"tmanager: warning: {printable(line)}", file=sys.stderr)

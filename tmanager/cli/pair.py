@@ -26,7 +26,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from tmanager.errors import ConfigError, PairingError, ScheduleError, TManagerError
+from tmanager.errors import ConfigError, PairingError, ScheduleError, TManagerError, printable
 from tmanager.files import atomic_write
 from tmanager.formats import trf
 from tmanager.pairing import explain_round, explain_round_robin, pair_round, round_robin
@@ -118,7 +118,7 @@ def command(args: argparse.Namespace) -> int:
 
 
 def _fail(message: str, status: int) -> int:
-    print(f"tmanager: {message}", file=sys.stderr)
+    print(f"tmanager: {printable(message)}", file=sys.stderr)
     return status
 
 
