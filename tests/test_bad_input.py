@@ -740,6 +740,15 @@ def test_crosstable_says_what_its_file_is(tmp_path: Path, node: Callable[[Path],
     assert says in line and "no such" not in line
 
 
+def test_crosstable_of_a_huge_file_without_a_line_break_ends(tmp_path: Path) -> None:
+    """100 MB and no line break: it was searched again as it was read, quadratically (over 30 s)."""
+    path = tmp_path / "junk.pgn"
+    path.write_bytes(b"x" * (100 << 20))
+    done = subprocess.run([sys.executable, "-m", "tmanager", "crosstable", str(path)], capture_output=True,
+                          text=True, timeout=LIMIT, check=False)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr[:2000]
+
+
 @pytest.mark.parametrize("node", [DEV_NULL, DEV_FULL, os.mkfifo], ids=["/dev/null", "/dev/full", "FIFO"])
 def test_what_is_not_a_regular_file_is_never_replaced(tmp_path: Path, node: Callable[[Path], None]) -> None:
     """`new --force` and `pair -p` replaced device nodes (as root) with regular files; `pair` said 0."""

@@ -66,8 +66,6 @@ _TRAP = re.compile(rb"\{(?:[^}\n]++|\n(?!\[))*+(?:\n\[|\Z)")
 # Careful tokens: a tag line, a % escape line, a ; comment, a brace comment (closed or not).
 _TOKEN = re.compile(rb"\n\[[^\n]*+|\n%[^\n]*+|;[^\n]*+|\{[^}]*+(\}?)")
 _TERMINATED = re.compile(rb"(?:1-0|0-1|1/2-1/2|\*)\s*\Z")
-# A line not starting with "[" followed by one that does: where a tag section starts.
-_SECTION_START = re.compile(rb"\n(?!\[)[^\n]*+\n\[")
 _RESULTS = {r.encode(): r for r in RESULTS}
 
 #: The fields of :class:`GameResult`, one list each: cheaper to pass between processes than rows.
@@ -221,16 +219,9 @@ def _stretch_bounds(handle: BinaryIO, size: int, *, piece_size: int) -> list[int
     bounds = [0]
     offset = piece_size
     while offset < size:
-        handle.seek(offset - 1)
-        window = b""
-        while data := handle.read(1 << 16):
-            window += data
-            found = _SECTION_START.search(window)
-            if found is not None:
-                break
-        else:
+        cut = _section_start(handle, offset - 1)
+        if cut is None:
             break  # no tag section after this offset
-        cut = offset - 1 + found.end() - 2  # the "\n" before the "["
         if cut >= size:
             break  # only in what was appended since the file was measured
         if cut > bounds[-1]:
@@ -238,6 +229,32 @@ def _stretch_bounds(handle: BinaryIO, size: int, *, piece_size: int) -> list[int
         offset = max(cut, offset) + piece_size
     bounds.append(size)
     return bounds
+
+
+def _section_start(handle: BinaryIO, start: int) -> int | None:
+    """The offset of the first "\\n" at or after ``start`` that ends a line not starting with "[" and is
+    followed by one that does: where a tag section starts (``None``: nowhere).
+
+    Only the newlines and the byte after each are looked at, a block at a time, so that a file
+    with no line break for hundreds of megabytes is crossed once (a window searched again as it
+    grew took half a minute on 100 MB).
+    """
+    handle.seek(start)
+    block = handle.read(1 << 16)
+    plain = False  # the line after the last newline seen does not start with "["
+    while block:
+        following = handle.read(1 << 16)
+        data = block + following[:1]  # the byte after a newline that ends the block
+        newline = data.find(b"\n")
+        while 0 <= newline < len(block) and newline + 1 < len(data):
+            tag = data[newline + 1] == ord("[")
+            if tag and plain:
+                return start + newline
+            plain = not tag
+            newline = data.find(b"\n", newline + 1)
+        start += len(block)
+        block = following
+    return None
 
 
 def _scan_stretch(path: str, fd: int, start: int, stop: int, *, in_comment: bool, last: bool) -> _Piece:
@@ -279,7 +296,9 @@ def _chunks(read: Callable[[int], bytes], *, at_file_start: bool) -> Iterator[tu
     """
     rest = b"\n"
     first = at_file_start
-    while data := read(CHUNK_SIZE):
+    # A stretch with no place to cut (one line of hundreds of megabytes) is read in reads as long as what is
+    # held: each read at least doubles it, so it is copied and searched a few times, not once a chunk.
+    while data := read(max(CHUNK_SIZE, len(rest))):
         if first and data.startswith(b"\xef\xbb\xbf"):
             data = data[3:]
         first = False
