@@ -762,6 +762,15 @@ def test_what_is_not_a_regular_file_is_never_replaced(tmp_path: Path, node: Call
     assert snapshot(tmp_path) == before and os.stat(target).st_rdev == device
 
 
+@pytest.mark.parametrize("arguments", [("--anchor-elo", "nan"), ("--anchor-elo", "inf"), ("--points", "nan,0.5,0"),
+                                       ("--sprt", "nan", "5", "0.05", "0.05")], ids=["anchor nan", "anchor inf",
+                                                                                       "points nan", "sprt nan"])
+def test_crosstable_refuses_numbers_that_are_not(tmp_path: Path, arguments: tuple[str, ...]) -> None:
+    path = tmp_path / "g.pgn"
+    path.write_text('[White "A"]\n[Black "B"]\n[Result "1-0"]\n\n1-0\n\n')
+    assert arguments[0] in one_line(["crosstable", path, "--anchor", "A", *arguments])
+
+
 @pytest.mark.parametrize("name", ["Spring\x1b]0;owned\x07", "Evil\x1b[2J, Guy", "A\nB", "C\u2028D"],
                          ids=["OSC", "CSI", "newline", "line separator"])
 def test_names_that_would_act_on_the_terminal_are_refused(tmp_path: Path, name: str) -> None:

@@ -13,6 +13,7 @@ Malformed games are skipped and counted on stderr.
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from pathlib import Path
 
@@ -75,6 +76,8 @@ def command(args: argparse.Namespace) -> int:
         names = tuple(t.name for t in tiebreaks.parse_all([n for n in args.tiebreaks.split(",") if n.strip()]))
     except ValueError as exc:
         raise ConfigError(str(exc), field="--tiebreaks", hint="FIDE's codes with modifiers, e.g. BH-C1,SB") from None
+    if not math.isfinite(args.anchor_elo):
+        raise ConfigError(f"must be a number, not {args.anchor_elo:g}", field="--anchor-elo", hint="e.g. 3500")
     if args.jobs is not None and args.jobs < 1:
         raise ConfigError(f"must be at least 1, not {args.jobs}", field="--jobs", hint="--jobs 1 reads in one process")
     sprt = None
@@ -112,7 +115,9 @@ def _points(text: str) -> Points:
     try:
         win, draw, loss = (float(x) for x in text.split(","))
     except ValueError:
-        raise ConfigError(f"not three numbers: {text!r}", field="--points", hint="e.g. --points 3,1,0") from None
+        win = draw = loss = math.nan
+    if not all(math.isfinite(x) for x in (win, draw, loss)):
+        raise ConfigError(f"not three numbers: {text!r}", field="--points", hint="e.g. --points 3,1,0")
     return Points(win, draw, loss)
 
 
