@@ -762,6 +762,29 @@ def test_what_is_not_a_regular_file_is_never_replaced(tmp_path: Path, node: Call
     assert snapshot(tmp_path) == before and os.stat(target).st_rdev == device
 
 
+COUNTS = [
+    ("run", ("--workers", "1000000"), "--workers"),
+    ("run", ("--concurrency", "1000000000"), "--concurrency"),
+    ("run", ("--workers", "100", "--concurrency", "100"), "--concurrency"),
+    ("run", ("--workers", "0"), "--workers"),
+    ("run", ("--dask-concurrency", "0"), "--dask-concurrency"),
+    ("work", ("--games", "-1"), "--games"),
+    ("work", ("--games", "0"), "--games"),
+    ("work", ("--concurrency", "100000"), "--concurrency"),
+]
+
+
+@pytest.mark.parametrize(("command", "arguments", "option"), COUNTS, ids=[" ".join(c[1]) for c in COUNTS])
+def test_counts_beyond_their_bounds_are_refused_before_anything_starts(
+    tmp_path: Path, command: str, arguments: tuple[str, ...], option: str
+) -> None:
+    path = text(GOOD.replace('results = "+-="', 'results = ""'))(tmp_path)
+    before = snapshot(tmp_path)
+    line = one_line([command, path, *arguments])
+    assert option in line and "must be from 1 to" in line, line
+    assert snapshot(tmp_path) == before
+
+
 @pytest.mark.parametrize("arguments", [("--anchor-elo", "nan"), ("--anchor-elo", "inf"), ("--points", "nan,0.5,0"),
                                        ("--sprt", "nan", "5", "0.05", "0.05")], ids=["anchor nan", "anchor inf",
                                                                                        "points nan", "sprt nan"])
