@@ -411,3 +411,21 @@ def test_a_transaction_cut_short_by_two_stops_still_reports_what_it_did() -> Non
 
     run_async(main())
     assert settled == ["game 0"]
+
+
+
+def run_to_the_end(path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "tmanager", "run", str(path), *args], capture_output=True,
+                          text=True, timeout=600, check=False)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="mounting a small file system needs root (CI runs as root)")
+def test_a_full_disk_stops_run_with_one_line_however_many_workers_hit_it(tmp_path: Path) -> None:
+    with tiny_disk(tmp_path / "disk", "160k") as disk:
+        path = fast_tourney(disk / "t.toml", players=4, cycles=30, max_moves=40)
+        done = run_to_the_end(path, "--workers", "3", "--log", str(tmp_path / "w.log"))
+        assert done.returncode == 2, done.stderr
+        errors = [line for line in done.stderr.splitlines() if line.startswith("tmanager:")]
+        assert len(errors) == 1 and "No space left on device" in errors[0], done.stderr
+        assert "Traceback" not in done.stderr
+        assert_consistent(path, complete=False)

@@ -217,10 +217,11 @@ def split(*, workers: int | None, concurrency: int | None, cores: int | None = N
     return [share + 1] * extra + [share] * (processes - extra)
 
 
-def _worker(argv: list[str]) -> None:
+def _worker(argv: list[str], stderr: int) -> None:
     """A forked worker: `tmanager work ARGV`, as if started on its own, in a session of its own (the
     terminal's Ctrl-C reaches only `run`, which stops its workers in order, each giving its games back),
-    stopped by SIGTERM when `run` dies."""
+    stopped by SIGTERM when `run` dies. What it says on standard error goes to ``stderr`` (see
+    :class:`ErrorLines`)."""
     from tmanager.cli import main  # here: nothing imports the command line at module level
 
     os.setsid()
@@ -228,7 +229,40 @@ def _worker(argv: list[str]) -> None:
     signal.signal(signal.SIGINT, signal.default_int_handler)  # `run`'s own handlers stay with `run`
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, sys.stdout.fileno())  # "N game(s) played" is for a terminal of its own
+    os.dup2(stderr, sys.stderr.fileno())
     sys.exit(main(argv))
+
+
+class ErrorLines:
+    """The standard error of `run`'s workers, through one pipe that `run` reads: each line reaches `run`'s
+    own standard error, and a ``tmanager: …`` line only once, however many workers say it (a full disk
+    stops them all, with the same line)."""
+
+    def __init__(self) -> None:
+        self.read_end, self.write_end = os.pipe()
+        os.set_blocking(self.read_end, False)
+        self._said: set[str] = set()
+        self._partial = b""
+
+    def show(self) -> None:
+        """Print what the workers have said since the last call."""
+        chunks = [self._partial]
+        with contextlib.suppress(BlockingIOError):
+            while chunk := os.read(self.read_end, 1 << 16):
+                chunks.append(chunk)
+        *lines, self._partial = b"".join(chunks).split(b"\n")
+        for raw in lines:
+            line = raw.decode("utf-8", "replace")
+            if line.startswith("tmanager: "):
+                if line in self._said:
+                    continue
+                self._said.add(line)
+            print(line, file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        self.show()
+        for end in (self.read_end, self.write_end):
+            os.close(end)
 
 
 #: Workers are forked: `run` has already imported all they need, so each starts at once.
@@ -255,13 +289,16 @@ class Workers:
         self.log_engines = log_engines
         self.processes: list[BaseProcess] = []
         self.failures: list[float] = []
+        self.errors = ErrorLines()
 
     def _spawn(self, index: int) -> BaseProcess:
         lanes = self.lanes[index]
         argv = ["work", str(self.path), "--log", str(self.log_path), "--concurrency", str(lanes),
                 *(["--log-engines"] if self.log_engines else []),
                 *(["--affinity", affinity.format_cpus(self.cpus[index])] if self.cpus else [])]
-        process = _FORK.Process(target=_worker, args=(argv,), name=f"tmanager work ({lanes} lanes)")
+        process = _FORK.Process(
+            target=_worker, args=(argv, self.errors.write_end), name=f"tmanager work ({lanes} lanes)"
+        )
         process.start()
         return process
 
@@ -272,8 +309,11 @@ class Workers:
         return all(p.exitcode is not None for p in self.processes)
 
     def wait(self, timeout: float) -> None:
-        """Wait ``timeout`` seconds, or less if a worker exits: the last one's end is seen at once."""
-        multiprocessing.connection.wait([p.sentinel for p in self.processes if p.exitcode is None], timeout)
+        """Wait ``timeout`` seconds, or less if a worker exits (the last one's end is seen at once) or says
+        something, which is shown."""
+        running = [p.sentinel for p in self.processes if p.exitcode is None]
+        multiprocessing.connection.wait([*running, self.errors.read_end], timeout)
+        self.errors.show()
 
     def replace_dead(self, tourney: Tourney) -> int:
         """Replace the workers that died while work remains; returns a status to exit with, or 0.
@@ -321,6 +361,7 @@ class Workers:
                     os.killpg(process.pid, signal.SIGKILL)
                 process.join()
                 killed = True
+        self.errors.close()
         if killed or any(p.exitcode is not None and p.exitcode < 0 for p in self.processes):
             with contextlib.suppress(TManagerError), store.transaction(self.path) as tourney:
                 release_stale(tourney)

@@ -370,6 +370,8 @@ async def _through_cancellation(work: Awaitable[_R]) -> _R:
         try:
             return await asyncio.shield(task)
         except asyncio.CancelledError:
+            if task.done() and not task.cancelled():
+                return task.result()  # it ended as the stop came: its outcome stands, not the stop
             if task.done():
                 raise
             current = asyncio.current_task()
