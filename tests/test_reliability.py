@@ -414,6 +414,11 @@ def test_a_transaction_cut_short_by_two_stops_still_reports_what_it_did() -> Non
 
 
 
+def without_progress(path: Path) -> str:
+    """The file's settings as a user writes them by hand: everything above ``[progress]``."""
+    return path.read_text().split("[progress]")[0]
+
+
 def run_to_the_end(path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "tmanager", "run", str(path), *args], capture_output=True,
                           text=True, timeout=600, check=False)
@@ -429,3 +434,21 @@ def test_a_full_disk_stops_run_with_one_line_however_many_workers_hit_it(tmp_pat
         assert len(errors) == 1 and "No space left on device" in errors[0], done.stderr
         assert "Traceback" not in done.stderr
         assert_consistent(path, complete=False)
+
+
+def test_a_new_file_written_by_hand_under_an_old_name_plays_all_its_games(tmp_path: Path) -> None:
+    """The hidden journal of a finished tourney whose file and PGN were deleted must not be applied to a new
+    file written by hand under the same name (the journal is bound to its file's identity)."""
+    path = fast_tourney(tmp_path / "t.toml", players=3, cycles=1)
+    assert run_to_the_end(path).returncode == 0
+    settings = without_progress(path)
+    path.unlink()
+    path.with_suffix(".pgn").unlink()
+    assert store.journal_path(path).exists()
+    path.write_text(settings)  # the documented format, written by hand
+    done = run_to_the_end(path)
+    assert done.returncode == 0, done.stderr
+    assert "nothing to play" not in done.stderr
+    games = assert_consistent(path)
+    assert len(games) == store.read(path).schedule().total_games == 6
+    assert "belonged to another file" in path.with_suffix(".log").read_text()

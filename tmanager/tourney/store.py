@@ -49,6 +49,7 @@ import json
 import logging
 import os
 import re
+import secrets
 import threading
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -92,6 +93,7 @@ _OWNED_HEADER = re.compile(rb"^[ \t]*\[[ \t]*(?:" + "|".join(OWNED_SECTIONS).enc
 _PROGRESS_HEADER = re.compile(rb"^\[progress\][ \t]*\n", re.MULTILINE)
 _RESULTS_KEY = b'\nresults = "'
 _VERSION_LINE = re.compile(rb"^version = (\d+) *$", re.MULTILINE)
+_IDENTITY_LINE = re.compile(rb'^id = "([0-9a-f]*)"$', re.MULTILINE)
 _RESULT_BYTES = b"+-=* "
 _PLAYED = re.compile(r"[^ ]")
 
@@ -135,11 +137,19 @@ def _owned_start(data: bytes) -> int:
 # --- the owned part as text ----------------------------------------------------------------------
 
 
-def render_owned(tourney: Tourney, *, version: int) -> str:
-    """The owned part at ``version``: sections, then ``[progress]`` laid out for changes in place."""
+def new_identity() -> str:
+    """A tourney file's identity: random, written in its ``[progress]`` and its journal's checkpoint, so that
+    a journal is never applied to another file of the same name (one written by hand after the first was
+    deleted, or copied over it)."""
+    return secrets.token_hex(8)
+
+
+def render_owned(tourney: Tourney, *, version: int, identity: str) -> str:
+    """The owned part at ``version``: sections, then ``[progress]`` laid out for changes in place, with the
+    ``identity`` the file shares with its journal."""
     sections = owned_sections_to_toml(tourney)
     text = tomli_w.dumps(sections) + "\n" if sections else ""
-    names = tomli_w.dumps({"participants": [p.name for p in tourney.participants]})
+    names = tomli_w.dumps({"participants": [p.name for p in tourney.participants], "id": identity})
     results = tourney.results.ljust(tourney.schedule().total_games, UNPLAYED)
     return f'{text}[progress]\n{names}version = {version:<{VERSION_WIDTH}d}\nresults = "{results}"\n'
 
@@ -190,6 +200,7 @@ class _Owned:
     sections: Mapping[str, Any]  #: every owned section but ``[progress]``
     sections_text: bytes  #: their text, as a cache key
     names: tuple[str, ...] | None  #: the participants the results were recorded with
+    identity: str | None  #: the ``id`` it shares with its journal (``None`` in files of older versions)
     version: int | None
     results: str  #: without its padding
     padded: int  #: length of the results string as written
@@ -203,6 +214,7 @@ class _Frame:
     sections: Mapping[str, Any]
     sections_text: bytes
     names: tuple[str, ...] | None
+    identity: str | None
 
 
 _frames: dict[bytes, _Frame] = {}
@@ -249,16 +261,19 @@ def _parse_laid_out(owned: bytes | bytearray, layout: _Layout, path: Path, *, re
 
 
 def _frame(sections: dict[str, Any], sections_text: bytes, progress: dict[str, Any], path: Path) -> _Frame:
-    unknown = set(progress) - {"results", "version", "participants"}
+    unknown = set(progress) - {"results", "version", "participants", "id"}
     if unknown:
         raise ConfigError(
             f"unknown key {sorted(unknown)[0]!r}", file=path, field="progress",
-            hint="known keys: participants, version, results",
+            hint="known keys: participants, id, version, results",
         )
+    identity = progress.get("id")
+    if identity is not None and not isinstance(identity, str):
+        raise ConfigError("must be str (text)", file=path, field="progress.id")
     names = progress.get("participants")
     if names is not None and (not isinstance(names, list) or not all(isinstance(n, str) for n in names)):
         raise ConfigError("must be a list of names", file=path, field="progress.participants")
-    return _Frame(sections, sections_text, tuple(names) if names is not None else None)
+    return _Frame(sections, sections_text, tuple(names) if names is not None else None, identity)
 
 
 def _results(results: bytes, path: Path) -> str:
@@ -281,6 +296,7 @@ def _owned(frame: _Frame, version: Any, results: str, padded: int, layout: _Layo
         sections=frame.sections,
         sections_text=frame.sections_text,
         names=frame.names,
+        identity=frame.identity,
         version=version,
         results=results,
         padded=padded,
@@ -314,6 +330,13 @@ class _Journal:
     hooks: dict[str, PendingHook]
     #: the results of ``owned`` without padding, decoded when first asked for after a line changed them
     results: str | None = None
+
+    @property
+    def identity(self) -> str | None:
+        """The ``id`` of the file whose journal this is (``None``: a journal of an older version)."""
+        progress = _PROGRESS_HEADER.search(self.owned)
+        found = _IDENTITY_LINE.search(self.owned, progress.end()) if progress else None
+        return found.group(1).decode("ascii") if found else None
 
     def apply(self, line: Mapping[str, Any]) -> None:
         version = int(line["v"])
@@ -476,7 +499,9 @@ def _load(path: Path) -> _State:
     owned_text = data[start:]
     owned = _parse_owned(owned_text, path)
     repair = ""
-    if journal is None:
+    if journal is not None and journal.identity != owned.identity:
+        journal, repair = None, "foreign"  # a journal left by another file of this name: not this file's
+    elif journal is None:
         layout_ok = owned.layout is not None and owned.version is not None
         repair = "journal" if layout_ok else "layout"  # "layout": an XBoard import, a hand-made or older file
     elif owned.version is not None and owned.version == journal.version:
@@ -609,27 +634,31 @@ def write_new(tourney: Tourney, *, overwrite: bool = False) -> None:
         raise StateError(f"{tourney.path}: file exists; choose another name or remove it first")
     with lock(tourney.path):
         tourney.validate()
-        _checkpoint(tourney.path, None, tourney, version=0)
+        _checkpoint(tourney.path, None, tourney, version=0, identity=None)
 
 
-def _checkpoint(path: Path, head: bytes | None, tourney: Tourney, *, version: int) -> None:
+def _checkpoint(path: Path, head: bytes | None, tourney: Tourney, *, version: int, identity: str | None) -> None:
     """Replace the journal by the owned part at ``version``, then rewrite the file (keeping ``head`` if given).
 
     The journal comes first: a kill between the two leaves a file behind its
-    journal, which the next reader restores.
+    journal, which the next reader restores. A file without an ``identity`` (new,
+    hand-made, or of an older version) gets one, and is written first: the
+    journal there is not its own (if any), so a kill between the two leaves the
+    file as it is to be, with a journal the next reader sets aside.
     """
-    owned = render_owned(tourney, version=version)
+    owned = render_owned(tourney, version=version, identity=identity or new_identity())
     line = {
         "checkpoint": version,
         "owned": owned,
         "claims": {str(n): c.to_json() for n, c in sorted(tourney.claims.items())},
         "hooks": {k: h.to_json() for k, h in sorted(tourney.hooks.items())},
     }
-    atomic_write(journal_path(path), json.dumps(line, ensure_ascii=False) + "\n")
     text = head.decode("utf-8") if head is not None else tomli_w.dumps(settings_to_toml(tourney))
     if text.strip() and not text.endswith("\n\n"):
         text = text.rstrip("\n") + "\n\n"
-    atomic_write(path, text + owned)
+    writes = [(journal_path(path), json.dumps(line, ensure_ascii=False) + "\n"), (path, text + owned)]
+    for target, content in writes if identity else reversed(writes):
+        atomic_write(target, content)
     tourney.version = version
 
 
@@ -751,6 +780,8 @@ def _append(path: Path, state: _State, tourney: Tourney, before: _Before) -> boo
 
 
 _REPAIRS = {
+    "foreign": "its journal belonged to another file of that name (one deleted, or replaced by a copy): it is "
+    "set aside, and the file taken as it is",
     "stale": "its owned part was older than the journal (an editor saved a stale copy?): the settings are "
     "kept, the results, pairings and faults restored",
     "hand edit": "its owned part was edited by hand: the edit stands",
@@ -783,4 +814,4 @@ def transaction(path: Path, *, settings: bool = False, timeout: float = LOCK_TIM
         if not structural and not state.repair and before.unchanged(tourney):
             return
         if structural or state.repair or not _append(path, state, tourney, before):
-            _checkpoint(path, head, tourney, version=tourney.version + 1)
+            _checkpoint(path, head, tourney, version=tourney.version + 1, identity=state.owned.identity)
