@@ -414,6 +414,16 @@ def test_a_transaction_cut_short_by_two_stops_still_reports_what_it_did() -> Non
 
 
 
+def set_by_hand(path: Path, games: dict[int, str]) -> None:
+    """Change results characters in the file as an editor would: read it, change the text, save it."""
+    text = path.read_text()
+    start = text.index('results = "') + len('results = "')
+    results = list(text[start : text.index('"', start)])
+    for number, char in games.items():
+        results[number] = char
+    path.write_text(text[:start] + "".join(results) + text[start + len(results) :])
+
+
 def without_progress(path: Path) -> str:
     """The file's settings as a user writes them by hand: everything above ``[progress]``."""
     return path.read_text().split("[progress]")[0]
@@ -452,3 +462,19 @@ def test_a_new_file_written_by_hand_under_an_old_name_plays_all_its_games(tmp_pa
     games = assert_consistent(path)
     assert len(games) == store.read(path).schedule().total_games == 6
     assert "belonged to another file" in path.with_suffix(".log").read_text()
+
+
+def test_a_result_set_back_by_hand_supersedes_its_game_and_runs_the_replays_hook_once(tmp_path: Path) -> None:
+    path = fast_tourney(tmp_path / "t.toml", players=3, cycles=1, extra=hooks_extra(tmp_path))
+    assert run_to_the_end(path).returncode == 0
+    set_by_hand(path, {1: " ", 4: " "})  # the XBoard way to play games again
+    done = run_to_the_end(path)
+    assert done.returncode == 0, done.stderr
+    games = assert_consistent(path)  # one current game per result
+    old = [g for g in pgn_games(path.with_suffix(".pgn")) if "Superseded" in g]
+    assert sorted(int(g["GameNumber"]) for g in old) == [1, 4]
+    counted = collections.Counter((tmp_path / "after_game.txt").read_text().split())
+    assert counted == collections.Counter({"0": 1, "1": 2, "2": 1, "3": 1, "4": 2, "5": 1}), "once for each play"
+    crosstable = subprocess.run([sys.executable, "-m", "tmanager", "crosstable", str(path.with_suffix(".pgn")),
+                                 "--format", "csv"], capture_output=True, text=True, check=True)
+    assert sum(int(line.split(",")[2]) for line in crosstable.stdout.splitlines()[1:4]) == 2 * len(games)

@@ -20,8 +20,9 @@ result is always the one-process result (see :func:`_parallel_pieces`).
 Malformed input never raises: games without players or result, unfinished
 (``*``) games, unknown results, a truncated last game and an unterminated
 comment are counted in a :class:`ScanReport`, and every readable game is kept.
-A game tagged ``[Superseded "yes"]`` has been replaced by a later one and is
-skipped (counted, without warning).
+A game tagged ``[Superseded "yes"]`` (or with tmanager's reason, ``[Superseded "A
+replaced by B"]``) has been replaced by a later one and is skipped (counted, without
+warning); ``"no"`` keeps it.
 """
 
 from __future__ import annotations
@@ -67,6 +68,8 @@ _TRAP = re.compile(rb"\{(?:[^}\n]++|\n(?!\[))*+(?:\n\[|\Z)")
 _TOKEN = re.compile(rb"\n\[[^\n]*+|\n%[^\n]*+|;[^\n]*+|\{[^}]*+(\}?)")
 _TERMINATED = re.compile(rb"(?:1-0|0-1|1/2-1/2|\*)\s*\Z")
 _RESULTS = {r.encode(): r for r in RESULTS}
+#: ``Superseded`` values that say a game is not: any other (``yes``, or tmanager's reason why) skips it.
+_NOT_SUPERSEDED = (b"no", b"false", b"0")
 
 #: The fields of :class:`GameResult`, one list each: cheaper to pass between processes than rows.
 _Columns = tuple[list[str], list[str], list[str], list[str], list[int | None], list[str], list[int | None]]
@@ -373,7 +376,7 @@ def _games(sections: list[tuple[bytes, ...]], path: str, report: ScanReport) -> 
     number = report.sections
     for white, black, result, round_, fen, game_number, pair, superseded in sections:
         number += 1
-        if superseded and superseded.lower() == b"yes":
+        if superseded and superseded.lower() not in _NOT_SUPERSEDED:
             report.superseded += 1
             continue
         outcome = _RESULTS.get(result)

@@ -76,7 +76,9 @@ from tmanager.files import (
     write_at,
 )
 from tmanager.files import stamp as file_stamp
+from tmanager.formats import pgn
 from tmanager.tourney.model import (
+    FINISHED_CHARS,
     OWNED_SECTIONS,
     UNPLAYED,
     Claim,
@@ -486,6 +488,8 @@ class _State:
     tourney: Tourney
     #: why the file must be checkpointed before anything else ("" when it is current)
     repair: str
+    #: games played by the journal's account that a hand edit set back to not played, to be played again
+    replayed: tuple[int, ...] = ()
 
 
 def _load(path: Path) -> _State:
@@ -499,6 +503,7 @@ def _load(path: Path) -> _State:
     owned_text = data[start:]
     owned = _parse_owned(owned_text, path)
     repair = ""
+    replayed: tuple[int, ...] = ()
     if journal is not None and journal.identity != owned.identity:
         journal, repair = None, "foreign"  # a journal left by another file of this name: not this file's
     elif journal is None:
@@ -506,6 +511,12 @@ def _load(path: Path) -> _State:
         repair = "journal" if layout_ok else "layout"  # "layout": an XBoard import, a hand-made or older file
     elif owned.version is not None and owned.version == journal.version:
         repair = "hand edit"
+        played = journal.parsed(path).results
+        changes = _changed_results(played, owned.results)
+        replayed = tuple(
+            n for n, char in sorted(changes.items())
+            if char == UNPLAYED and n < len(played) and played[n] in FINISHED_CHARS
+        )
     elif owned.version is None or owned.version < journal.version:
         # Cut off between the journal and the file: one change behind, and exactly as before it.
         interrupted = owned.version == journal.version - 1 and owned.version >= journal.checkpoint and (
@@ -515,10 +526,13 @@ def _load(path: Path) -> _State:
         owned = journal.parsed(path)
     else:  # the file is newer than its journal (the journal was replaced): the file wins
         repair = "journal"
-    return _resolved(path, len(data), head, owned, journal, repair=repair)
+    return _resolved(path, len(data), head, owned, journal, repair=repair, replayed=replayed)
 
 
-def _resolved(path: Path, size: int, head: bytes, owned: _Owned, journal: _Journal | None, *, repair: str) -> _State:
+def _resolved(
+    path: Path, size: int, head: bytes, owned: _Owned, journal: _Journal | None, *, repair: str,
+    replayed: tuple[int, ...] = (),
+) -> _State:
     """The state of a file of ``size`` bytes read with ``journal``: its ``head`` and the owned part that holds."""
     tourney = _model(path, head, owned)
     if journal is not None:
@@ -526,7 +540,7 @@ def _resolved(path: Path, size: int, head: bytes, owned: _Owned, journal: _Journ
         tourney.hooks = dict(journal.hooks)
     tourney.version = max(owned.version or 0, journal.version if journal else 0)
     _check_names(tourney, owned, path)
-    return _State(size, head, owned, journal, tourney, repair)
+    return _State(size, head, owned, journal, tourney, repair, replayed)
 
 
 def _owned_at(path: Path, journal: _Journal, version: int) -> bytes:
@@ -798,6 +812,10 @@ def transaction(path: Path, *, settings: bool = False, timeout: float = LOCK_TIM
     with _in_process(path, timeout=timeout), lock(path, timeout=timeout):
         state = _load(path)
         tourney = state.tourney
+        if state.replayed:  # the games played before stay in the PGN for the record, as substitute --replace does
+            marked = pgn.mark_superseded(tourney.pgn_path, set(state.replayed), reason="replayed: set back by hand")
+            log.warning("%s: game(s) %s set back to not played by hand: %d PGN game(s) superseded", path,
+                        ", ".join(map(str, state.replayed)), marked)
         before = _Before.of(tourney)
         settings_before = settings_to_toml(tourney) if settings else None
         yield tourney
