@@ -478,3 +478,29 @@ def test_a_result_set_back_by_hand_supersedes_its_game_and_runs_the_replays_hook
     crosstable = subprocess.run([sys.executable, "-m", "tmanager", "crosstable", str(path.with_suffix(".pgn")),
                                  "--format", "csv"], capture_output=True, text=True, check=True)
     assert sum(int(line.split(",")[2]) for line in crosstable.stdout.splitlines()[1:4]) == 2 * len(games)
+
+
+def test_a_pgn_cut_by_hand_is_refused_loudly_until_it_is_restored_or_its_games_replayed(tmp_path: Path) -> None:
+    path = fast_tourney(tmp_path / "t.toml", players=3, cycles=4)
+    assert start_worker(path, "--games", "12").wait(timeout=300) == 0
+    pgn_path = path.with_suffix(".pgn")
+    whole = pgn_path.read_bytes()
+    pgn_path.write_bytes(whole[: len(whole) * 6 // 10])  # cut by hand in the middle of the tourney
+    kept = {int(g["GameNumber"]) for g in pgn_games(pgn_path)[:-1]}  # the last one is cut in half
+    missing = sorted(set(range(12)) - kept)
+    cut = pgn_path.read_bytes()
+    for command, status in (("status", 1), ("work", 2), ("run", 2)):
+        done = subprocess.run([sys.executable, "-m", "tmanager", command, str(path)], capture_output=True,
+                              text=True, timeout=120, check=False)
+        errors = [line for line in done.stderr.splitlines() if line.startswith("tmanager:")]
+        assert done.returncode == status and len(errors) == 1, (command, done.stderr)
+        assert "recorded game(s) missing" in errors[0] and str(missing[0]) in errors[0], errors
+        assert pgn_path.read_bytes() == cut, f"{command} wrote to the cut PGN"
+    pgn_path.write_bytes(whole)  # put back from a backup: all is well again
+    assert subprocess.run([sys.executable, "-m", "tmanager", "status", str(path)], capture_output=True,
+                          check=False).returncode == 0
+    pgn_path.write_bytes(cut)  # or the missing games played again
+    set_by_hand(path, dict.fromkeys(missing, " "))
+    done = run_to_the_end(path)
+    assert done.returncode == 0, done.stderr
+    assert len(assert_consistent(path)) == 24

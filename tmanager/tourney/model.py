@@ -227,6 +227,8 @@ class Tourney:
     hooks: dict[str, PendingHook] = field(default_factory=dict)
     #: Bumped by every stored change; a file behind its journal's version is a stale copy.
     version: int = 0
+    #: The PGN's size after the last game recorded (kept in the journal): a PGN found shorter was cut.
+    pgn_size: int = 0
 
     @property
     def directory(self) -> Path:
@@ -388,6 +390,29 @@ class Tourney:
             found.append(number)
             number = self.results.find(PLAYING, number + 1)
         return found
+
+    def check_pgn(self) -> None:
+        """:class:`StateError` when recorded games are missing from the PGN: it is shorter than the last game
+        recorded left it (cut by hand, or an older copy put back), and finished games have no current game
+        there. One ``stat`` when it has not shrunk. When every finished game is still there (superseded games
+        removed by hand, the missing ones set back to be played again), its size now is the mark from now on.
+        """
+        try:
+            size = os.stat(self.pgn_path).st_size
+        except OSError:
+            size = 0
+        if size >= self.pgn_size:
+            return
+        found = pgn.current_games(self.pgn_path)
+        missing = [m.start() for m in _FINISHED.finditer(self.results) if m.start() not in found]
+        if missing:
+            shown = ", ".join(map(str, missing[:10])) + (", …" if len(missing) > 10 else "")
+            raise StateError(
+                f"{self.pgn_path}: {len(missing)} recorded game(s) missing ({shown}): it has {size:,} bytes where "
+                f"the last game recorded left {self.pgn_size:,}, so it was cut or replaced (put it back from a "
+                f"backup, or set those results back to a space in {self.path.name} to play the games again)"
+            )
+        self.pgn_size = size
 
     def is_complete(self) -> bool:
         """Whether the tourney is over: every scheduled game has a result (the results string is never

@@ -522,6 +522,7 @@ class Worker:
     def claim(self) -> tuple[Tourney, ScheduledGame] | str:
         """Claim the next game, or say :data:`~tmanager.core.schedule.WAIT` or ``DONE``."""
         with store.transaction(self.path, timeout=LOCK_POLL) as tourney:
+            tourney.check_pgn()  # a PGN cut by hand stops the tourney here, before more is written
             self.lease = tourney.settings.lease
             for number, char in release_stale(tourney):
                 what = "recovered from the PGN" if char != UNPLAYED else "will be replayed"
@@ -565,9 +566,11 @@ class Worker:
                 log.warning("game %d: recorded or claimed by another worker meanwhile; this result is discarded",
                             number)
                 return None
+            tourney.check_pgn()
             pgn.append_game(tourney.pgn_path, record.pgn)
             if tourney.settings.epd_out:
                 append_line(tourney.directory / tourney.settings.epd_out, record.epd)
+            tourney.pgn_size = _size(tourney.pgn_path)
             tourney.set_result(number, Result.from_pgn(record.result).xboard)
             tourney.update_verdict()
             add_hooks(tourney, number, env)
@@ -868,6 +871,7 @@ def preflight(tourney: Tourney) -> None:
     for index in range(len(tourney.participants)):
         tourney.check_runnable(index)
     load_book(tourney)
+    tourney.check_pgn()
 
 
 #: The book last read from each file, with the file's stamp and the settings it was read with:
