@@ -413,6 +413,8 @@ def test_a_transaction_cut_short_by_two_stops_still_reports_what_it_did() -> Non
     assert settled == ["game 0"]
 
 
+# --- hand edits and odd files ----------------------------------------------------------------------
+
 
 def set_by_hand(path: Path, games: dict[int, str]) -> None:
     """Change results characters in the file as an editor would: read it, change the text, save it."""
@@ -432,18 +434,6 @@ def without_progress(path: Path) -> str:
 def run_to_the_end(path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "tmanager", "run", str(path), *args], capture_output=True,
                           text=True, timeout=600, check=False)
-
-
-@pytest.mark.skipif(os.geteuid() != 0, reason="mounting a small file system needs root (CI runs as root)")
-def test_a_full_disk_stops_run_with_one_line_however_many_workers_hit_it(tmp_path: Path) -> None:
-    with tiny_disk(tmp_path / "disk", "160k") as disk:
-        path = fast_tourney(disk / "t.toml", players=4, cycles=30, max_moves=40)
-        done = run_to_the_end(path, "--workers", "3", "--log", str(tmp_path / "w.log"))
-        assert done.returncode == 2, done.stderr
-        errors = [line for line in done.stderr.splitlines() if line.startswith("tmanager:")]
-        assert len(errors) == 1 and "No space left on device" in errors[0], done.stderr
-        assert "Traceback" not in done.stderr
-        assert_consistent(path, complete=False)
 
 
 def test_a_new_file_written_by_hand_under_an_old_name_plays_all_its_games(tmp_path: Path) -> None:
@@ -504,3 +494,46 @@ def test_a_pgn_cut_by_hand_is_refused_loudly_until_it_is_restored_or_its_games_r
     done = run_to_the_end(path)
     assert done.returncode == 0, done.stderr
     assert len(assert_consistent(path)) == 24
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="mounting a small file system needs root (CI runs as root)")
+def test_a_full_disk_stops_run_with_one_line_however_many_workers_hit_it(tmp_path: Path) -> None:
+    with tiny_disk(tmp_path / "disk", "160k") as disk:
+        path = fast_tourney(disk / "t.toml", players=4, cycles=30, max_moves=40)
+        done = run_to_the_end(path, "--workers", "3", "--log", str(tmp_path / "w.log"))
+        assert done.returncode == 2, done.stderr
+        errors = [line for line in done.stderr.splitlines() if line.startswith("tmanager:")]
+        assert len(errors) == 1 and "No space left on device" in errors[0], done.stderr
+        assert "Traceback" not in done.stderr
+        assert_consistent(path, complete=False)
+
+
+def test_hand_edits_and_odd_files_during_a_run_lose_and_double_nothing(tmp_path: Path) -> None:
+    """While two workers play: two results set back by hand, the EPD file replaced by a FIFO for a while,
+    a worker killed as it records. Every game is played and recorded once (the two replays once more,
+    their first games superseded), and every hook runs once for each game played."""
+    epd = tmp_path / "final.epd"
+    path = fast_tourney(tmp_path / "t.toml", players=4, cycles=6,
+                        extra=hooks_extra(tmp_path) + f'epd_out = "{epd.name}"\n')
+    run = subprocess.Popen([sys.executable, "-m", "tmanager", "run", str(path), "--workers", "2"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    wait_for(lambda: recorded(path) >= 6, timeout=120)
+    with files.lock(path):  # an editor's save, made while no worker writes (else it is a stale copy)
+        replayed = [n for n, char in enumerate(store.read(path).results) if char in "+-="][1:3]
+        set_by_hand(path, dict.fromkeys(replayed, " "))
+    aside = epd.rename(tmp_path / "aside.epd")
+    os.mkfifo(epd)  # the games ending now cannot be recorded: their workers keep them, and wait
+    before = recorded(path)
+    time.sleep(3)
+    assert recorded(path) <= before + 1 and run.poll() is None
+    epd.unlink()
+    aside.rename(epd)
+    assert kill_at_random(path, run, random.Random(5), kills=1) == 1
+    assert run.wait(timeout=600) == 0, run.stderr.read() if run.stderr else ""
+    games = assert_consistent(path)
+    assert len(games) == 72
+    superseded = [int(g["GameNumber"]) for g in pgn_games(path.with_suffix(".pgn")) if "Superseded" in g]
+    assert sorted(superseded) == replayed
+    counted = collections.Counter((tmp_path / "after_game.txt").read_text().split())
+    assert counted == collections.Counter({str(n): 1 + superseded.count(n) for n in range(72)})
+    assert 73 <= len(epd.read_text().splitlines()) <= 74  # a game recovered from the PGN may lack its line

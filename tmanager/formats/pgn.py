@@ -64,6 +64,15 @@ def _complete_games(fd: int) -> int:
     return size - window + cut + 2 if cut >= 0 else 0
 
 
+def cut_back(path: Path, size: int) -> None:
+    """Cut ``path`` back to ``size`` bytes: a game just appended whose result could not be recorded goes again."""
+    fd = open_file(path, os.O_WRONLY)
+    try:
+        os.ftruncate(fd, size)
+    finally:
+        os.close(fd)
+
+
 def current_games(path: Path) -> set[int]:
     """The ``GameNumber`` of every complete current (not superseded) game in ``path`` (none if it is missing)."""
     try:

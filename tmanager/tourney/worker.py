@@ -567,9 +567,13 @@ class Worker:
                             number)
                 return None
             tourney.check_pgn()
-            pgn.append_game(tourney.pgn_path, record.pgn)
+            at = pgn.append_game(tourney.pgn_path, record.pgn)
             if tourney.settings.epd_out:
-                append_line(tourney.directory / tourney.settings.epd_out, record.epd)
+                try:
+                    append_line(tourney.directory / tourney.settings.epd_out, record.epd)
+                except TManagerError:
+                    pgn.cut_back(tourney.pgn_path, at)  # the game is recorded whole, or not at all
+                    raise
             tourney.pgn_size = _size(tourney.pgn_path)
             tourney.set_result(number, Result.from_pgn(record.result).xboard)
             tourney.update_verdict()
