@@ -366,7 +366,7 @@ def create_event_app(
                 sections = eventpages.problem(f"{exc} ({problem})")
             return respond(page, sections, version=version, session=session, status=400)
         session.flash = [hub.redact(m) for m in messages]
-        await hub.refresh(first=False)  # the next page shows the change at once
+        await hub.look()  # the next page shows the change at once
         return RedirectResponse(page.url(), status_code=303)
 
     def enter_result(form: dict[str, str]) -> list[str]:
