@@ -19,12 +19,15 @@ and its journal, let the caller change the model, then store the change:
   is a *checkpoint*: the journal is replaced by one line holding the whole
   owned part, then the file is rewritten atomically.
 
-Claims and pending hooks live only in the journal; the file holds what a user
-reads and may edit by hand. Reading compares the two. A file whose version is
-behind the journal's was saved from a stale copy (an editor) or was cut off
-between the two writes: it gets the journal's owned part back, the user's
-part kept. A file at the journal's version with other contents was edited by
-hand, and the edit stands. So a kill at any instant loses nothing, and a stale
+Claims, pending hooks and the PGN's size after the last game recorded live
+only in the journal; the file holds what a user reads and may edit by hand.
+Reading compares the two. A journal belongs to one file: both hold the same
+``id`` in ``[progress]``, and a journal of another (a deleted file's) is set
+aside. A file whose version is behind the journal's was saved from a stale copy
+(an editor) or was cut off between the two writes: it gets the journal's owned
+part back, the user's part kept. A file at the journal's version with other
+contents was edited by hand, and the edit stands (a game set back to not played
+is superseded in the PGN). So a kill at any instant loses nothing, and a stale
 save is merged, never obeyed.
 
 A process keeps each journal it has read folded, with its results string
