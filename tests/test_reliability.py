@@ -20,7 +20,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from tests.conftest import ROOT, assert_consistent, pgn_games, run_async
+from tests.conftest import ROOT, assert_consistent, pgn_games, run_async, run_cli
 from tests.test_workers import claims_of, start_worker, wait_for
 from tmanager import files
 from tmanager.tourney import store
@@ -494,6 +494,16 @@ def test_a_pgn_cut_by_hand_is_refused_loudly_until_it_is_restored_or_its_games_r
     done = run_to_the_end(path)
     assert done.returncode == 0, done.stderr
     assert len(assert_consistent(path)) == 24
+
+
+def test_a_pgn_named_anew_by_edit_is_not_taken_for_a_cut_one(tmp_path: Path) -> None:
+    path = fast_tourney(tmp_path / "t.toml", players=3, cycles=2)
+    assert start_worker(path, "--games", "4").wait(timeout=300) == 0
+    assert run_cli("edit", path, "--set", 'pgn="second.pgn"').returncode == 0
+    done = run_cli("run", path)
+    assert done.returncode == 0, done.stderr
+    assert len(pgn_games(tmp_path / "second.pgn")) == 8
+    assert run_cli("status", path).returncode == 0
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="mounting a small file system needs root (CI runs as root)")

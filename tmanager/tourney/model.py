@@ -208,6 +208,22 @@ class PendingHook:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class PgnMark:
+    """The PGN's size after the last game recorded, and which file it was (the ``pgn`` setting may change):
+    the same PGN found shorter was cut."""
+
+    path: str
+    size: int
+
+    def to_json(self) -> list[Any]:
+        return [self.path, self.size]
+
+    @classmethod
+    def from_json(cls, data: Any) -> PgnMark | None:
+        return None if data is None else cls(str(data[0]), int(data[1]))
+
+
 @dataclass(slots=True)
 class Tourney:
     """A whole tourney file in memory."""
@@ -228,7 +244,7 @@ class Tourney:
     #: Bumped by every stored change; a file behind its journal's version is a stale copy.
     version: int = 0
     #: The PGN's size after the last game recorded (kept in the journal): a PGN found shorter was cut.
-    pgn_size: int = 0
+    pgn_mark: PgnMark | None = None
 
     @property
     def directory(self) -> Path:
@@ -397,11 +413,14 @@ class Tourney:
         there. One ``stat`` when it has not shrunk. When every finished game is still there (superseded games
         removed by hand, the missing ones set back to be played again), its size now is the mark from now on.
         """
+        mark = self.pgn_mark
+        if mark is None or mark.path != str(self.pgn_path):  # no game recorded yet, or in another file
+            return
         try:
             size = os.stat(self.pgn_path).st_size
         except OSError:
             size = 0
-        if size >= self.pgn_size:
+        if size >= mark.size:
             return
         found = pgn.current_games(self.pgn_path)
         missing = [m.start() for m in _FINISHED.finditer(self.results) if m.start() not in found]
@@ -409,10 +428,10 @@ class Tourney:
             shown = ", ".join(map(str, missing[:10])) + (", …" if len(missing) > 10 else "")
             raise StateError(
                 f"{self.pgn_path}: {len(missing)} recorded game(s) missing ({shown}): it has {size:,} bytes where "
-                f"the last game recorded left {self.pgn_size:,}, so it was cut or replaced (put it back from a "
+                f"the last game recorded left {mark.size:,}, so it was cut or replaced (put it back from a "
                 f"backup, or set those results back to a space in {self.path.name} to play the games again)"
             )
-        self.pgn_size = size
+        self.pgn_mark = PgnMark(mark.path, size)
 
     def is_complete(self) -> bool:
         """Whether the tourney is over: every scheduled game has a result (the results string is never

@@ -86,6 +86,7 @@ from tmanager.tourney.model import (
     UNPLAYED,
     Claim,
     PendingHook,
+    PgnMark,
     Tourney,
     from_toml,
     owned_sections_to_toml,
@@ -335,7 +336,7 @@ class _Journal:
     hooks: dict[str, PendingHook]
     #: the results of ``owned`` without padding, decoded when first asked for after a line changed them
     results: str | None = None
-    pgn_size: int = 0  #: the PGN's size after the last game recorded
+    pgn_mark: PgnMark | None = None  #: the PGN's size after the last game recorded
 
     @property
     def identity(self) -> str | None:
@@ -356,7 +357,8 @@ class _Journal:
                 f"{version:<{VERSION_WIDTH}d}".encode()
             )
         self.version = version
-        self.pgn_size = int(line.get("pgn", self.pgn_size))
+        if "pgn" in line:
+            self.pgn_mark = PgnMark.from_json(line["pgn"])
         _merge(self.claims, line.get("claims", {}), Claim.from_json, int)
         _merge(self.hooks, line.get("hooks", {}), PendingHook.from_json, str)
 
@@ -451,7 +453,7 @@ class _JournalReader:
                 layout=_Layout.find(owned),
                 claims={int(k): Claim.from_json(v) for k, v in head.get("claims", {}).items()},
                 hooks={k: PendingHook.from_json(v) for k, v in head.get("hooks", {}).items()},
-                pgn_size=int(head.get("pgn", 0)),
+                pgn_mark=PgnMark.from_json(head.get("pgn")),
             )
         except (ValueError, KeyError, TypeError):
             log.warning("%s: unreadable; the tourney file is taken as it is", journal_path(path))
@@ -544,7 +546,7 @@ def _resolved(
     if journal is not None:
         tourney.claims.update(journal.claims)
         tourney.hooks = dict(journal.hooks)
-        tourney.pgn_size = journal.pgn_size
+        tourney.pgn_mark = journal.pgn_mark
     tourney.version = max(owned.version or 0, journal.version if journal else 0)
     _check_names(tourney, owned, path)
     return _State(size, head, owned, journal, tourney, repair, replayed)
@@ -673,7 +675,7 @@ def _checkpoint(path: Path, head: bytes | None, tourney: Tourney, *, version: in
         "owned": owned,
         "claims": {str(n): c.to_json() for n, c in sorted(tourney.claims.items())},
         "hooks": {k: h.to_json() for k, h in sorted(tourney.hooks.items())},
-        "pgn": tourney.pgn_size,
+        "pgn": tourney.pgn_mark.to_json() if tourney.pgn_mark else None,
     }
     text = head.decode("utf-8") if head is not None else tomli_w.dumps(settings_to_toml(tourney))
     if text.strip() and not text.endswith("\n\n"):
@@ -732,7 +734,7 @@ class _Before:
     results: str
     claims: dict[int, Claim]
     hooks: dict[str, PendingHook]
-    pgn_size: int
+    pgn_mark: PgnMark | None
 
     @classmethod
     def of(cls, tourney: Tourney) -> _Before:
@@ -745,13 +747,13 @@ class _Before:
             tourney.results,
             dict(tourney.claims),
             dict(tourney.hooks),
-            tourney.pgn_size,
+            tourney.pgn_mark,
         )
 
     def unchanged(self, tourney: Tourney) -> bool:
         # The results last: they may be millions of characters, and claims change with them.
         return (
-            self.claims == tourney.claims and self.hooks == tourney.hooks and self.pgn_size == tourney.pgn_size
+            self.claims == tourney.claims and self.hooks == tourney.hooks and self.pgn_mark == tourney.pgn_mark
             and self.results == tourney.results
         )
 
@@ -786,8 +788,8 @@ def _append(path: Path, state: _State, tourney: Tourney, before: _Before) -> boo
         line["claims"] = claims
     if hooks := _changed(before.hooks, tourney.hooks):
         line["hooks"] = hooks
-    if tourney.pgn_size != before.pgn_size:
-        line["pgn"] = tourney.pgn_size
+    if tourney.pgn_mark != before.pgn_mark:
+        line["pgn"] = tourney.pgn_mark.to_json() if tourney.pgn_mark else None
     text = json.dumps(line, ensure_ascii=False)
     at, end = append_line(journal_path(path), text)  # after a fragment a power cut left, cut off first
     _journals.appended(path, journal, line, at=at, end=end, results=tourney.results.rstrip(UNPLAYED))

@@ -57,7 +57,7 @@ from tmanager.formats import pgn
 from tmanager.tourney import eventloop, store, swiss
 from tmanager.tourney.claims import Owner, process_is_alive, stale_games
 from tmanager.tourney.live import LiveGame, LivePace
-from tmanager.tourney.model import PLAYING, UNPLAYED, Claim, PendingHook, Settings, Tourney
+from tmanager.tourney.model import PLAYING, UNPLAYED, Claim, PendingHook, PgnMark, Settings, Tourney
 from tmanager.tourney.openings import Opening, OpeningBook, opening_key
 from tmanager.tourney.play import EnginePool, GameRecord, GameSpec, MoveObserver, play_game
 
@@ -574,7 +574,7 @@ class Worker:
                 except TManagerError:
                     pgn.cut_back(tourney.pgn_path, at)  # the game is recorded whole, or not at all
                     raise
-            tourney.pgn_size = _size(tourney.pgn_path)
+            tourney.pgn_mark = PgnMark(str(tourney.pgn_path), _size(tourney.pgn_path))
             tourney.set_result(number, Result.from_pgn(record.result).xboard)
             tourney.update_verdict()
             add_hooks(tourney, number, env)
