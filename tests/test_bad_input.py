@@ -10,6 +10,7 @@ directory as it was: same names, same bytes, same modes.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import re
@@ -164,6 +165,58 @@ def also_file(name: str, content: str, maker: Maker, *, mode: int = 0o644) -> Ma
         return path
 
     return make
+
+
+def beside(name: str, node: Callable[[Path], object], maker: Maker | None = None) -> Maker:
+    """``maker``'s file (``GOOD`` by default) with ``node(path)`` making something at ``name`` beside it."""
+
+    def make(directory: Path) -> Path:
+        path = (maker or text(GOOD))(directory)
+        node(directory / name)
+        return path
+
+    return make
+
+
+def loop(path: Path) -> None:
+    """A loop of two symbolic links, one of them at ``path``."""
+    partner = path.with_name(path.name + ".loop")
+    path.symlink_to(partner.name)
+    partner.symlink_to(path.name)
+
+
+def replaced_by(node: Callable[[Path], object]) -> Callable[[Path], None]:
+    """The file at a path removed, and ``node`` made there instead."""
+
+    def make(path: Path) -> None:
+        path.unlink()
+        node(path)
+
+    return make
+
+
+def link_to(target: str) -> Callable[[Path], None]:
+    return lambda path: path.symlink_to(target)
+
+
+def device(major: int, minor: int) -> Callable[[Path], None]:
+    """A character device node, as a copy of ``/dev/null`` (1, 3) or ``/dev/full`` (1, 7) is (root only)."""
+
+    def make(path: Path) -> None:
+        if os.geteuid() != 0:
+            pytest.skip("making a device node needs root (CI runs as root)")
+        os.mknod(path, stat.S_IFCHR | 0o666, os.makedev(major, minor))
+
+    return make
+
+
+DEV_NULL, DEV_FULL = device(1, 3), device(1, 7)
+
+
+def newline_in_name(directory: Path) -> Path:
+    path = directory / "t\n.toml"
+    path.write_text(GOOD.replace("nodes = 100\n", "nodes = 100\nspeed = 3\n"))
+    return path
 
 
 def nested(opening: str, closing: str, depth: int = 100_000) -> str:
@@ -362,7 +415,35 @@ CASES = [
          "no such opening book file", PLAYING, file="b.epd"),
     Case("openings book a FIFO", also_fifo("b.epd", before_progress("[openings]\nfile = 'b.epd'\n")),
          None, "not a regular file", PLAYING, file="b.epd"),
+    # --- tmanager's own files beside the tourney file, and the files it writes to --------------------
+    Case("journal a FIFO", beside(".t.toml.journal", os.mkfifo), None, "FIFO", READERS, file=".t.toml.journal"),
+    Case("journal a directory", beside(".t.toml.journal", Path.mkdir), None, "is a directory", READERS,
+         file=".t.toml.journal"),
+    Case("journal a symlink loop", beside(".t.toml.journal", loop), None, "symbolic links", READERS,
+         file=".t.toml.journal"),
+    Case("journal a link to /dev/zero", beside(".t.toml.journal", link_to("/dev/zero")), None, "character device",
+         READERS, file=".t.toml.journal"),
+    Case("lock a directory", beside("t.toml.lock", Path.mkdir), None, "is a directory", READERS, file="t.toml.lock"),
+    Case("lock a symlink loop", beside("t.toml.lock", loop), None, "symbolic links", READERS, file="t.toml.lock"),
+    Case("live directory a file", beside(".t.live", Path.touch), None, "not a directory", READERS, file=".t.live"),
+    Case("engine logs a file", beside("t.engine-logs", Path.touch), None, "not a directory", file="t.engine-logs"),
+    Case("pgn a copy of /dev/null", beside("t.pgn", DEV_NULL), "tourney.pgn", "character device", READERS),
+    Case("pgn a copy of /dev/full", beside("t.pgn", DEV_FULL), "tourney.pgn", "character device"),
+    Case("pgn a link to /dev/null", beside("t.pgn", link_to("/dev/null")), "tourney.pgn", "character device"),
+    Case("stderr a copy of /dev/null", beside("a.err", DEV_NULL, first('stderr = "a.err"')),
+         "participants[0].stderr", "character device"),
+    Case("epd_out the tourney file", setting('epd_out = "t.toml"'), "tourney.epd_out", "the tourney file itself"),
+    Case("epd_out a directory", setting('epd_out = "."'), "tourney.epd_out", "is a directory"),
+    Case("epd_out a FIFO", also_fifo("f.epd", setting('epd_out = "f.epd"')), "tourney.epd_out", "FIFO"),
+    Case("epd_out a copy of /dev/full", beside("f.epd", DEV_FULL, setting('epd_out = "f.epd"')), "tourney.epd_out",
+         "character device"),
+    Case("epd_out in a missing directory", setting('epd_out = "no/f.epd"'), "tourney.epd_out", "no directory"),
+    Case("file name with a newline", newline_in_name, "tourney", "unknown key 'speed'", READERS, file="t\\n.toml"),
+    Case("openings book a symlink loop", beside("b.epd", loop, before_progress("[openings]\nfile = 'b.epd'\n")),
+         None, "symbolic links", ("clone", *PLAYING), file="b.epd"),
     # --- engine definitions ----------------------------------------------------------------------
+    Case("definition a FIFO", beside("engines/mine.toml", replaced_by(os.mkfifo), with_definition("")), None, "FIFO",
+         file="mine.toml"),
     Case("definition not TOML", with_definition("cmd = \n"), None, "not valid TOML", file="mine.toml"),
     Case("definition not UTF-8", with_definition(b'cmd = "\xff"\n'), None, "not UTF-8", file="mine.toml"),
     Case("definition nested too deeply", with_definition(f"x = {nested('[', ']')}\n"), None,
@@ -619,7 +700,132 @@ def test_dotted_keys_up_to_the_limit_are_read() -> None:
 )
 def test_event_files_are_read_the_same_way(tmp_path: Path, make: Maker, says: str) -> None:
     path = make(tmp_path)
-    for args in (["event", "standings", path], ["serve", path, "--port", "0"]):
+    for args in (["event", "standings", path], ["serve", path, "--port", "0"], ["event", "pair", path],
+                 ["event", "add-player", path, "Smith, Ann"], ["event", "result", path, "1", "1-0"]):
         done = subprocess.run([sys.executable, "-m", "tmanager", *map(str, args)], capture_output=True, text=True,
                               timeout=LIMIT, check=False, stdin=subprocess.DEVNULL)
         assert done.returncode == 2 and len(done.stderr.splitlines()) == 1 and says in done.stderr, done.stderr[:2000]
+
+
+# --- what is not a regular file, named where tmanager reads or writes one ---------------------------------
+
+
+def one_line(args: list[str | Path], status: int = 2) -> str:
+    """Run tmanager with ``args``; it must end with ``status`` and one line on stderr, which is returned."""
+    try:
+        done = subprocess.run([sys.executable, "-m", "tmanager", *map(str, args)], capture_output=True, text=True,
+                              timeout=LIMIT, check=False, stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"{args[0]} hangs")
+    lines = done.stderr.splitlines()
+    assert done.returncode == status and len(lines) == 1 and "Traceback" not in done.stderr, done.stderr[:2000]
+    return lines[0]
+
+
+NOT_FILES = [(os.mkfifo, "FIFO"), (link_to("/dev/zero"), "character device"), (Path.mkdir, "is a directory"),
+             (loop, "symbolic links")]
+
+
+@pytest.mark.parametrize(("node", "says"), NOT_FILES, ids=["FIFO", "/dev/zero", "directory", "symlink loop"])
+def test_pair_says_what_its_input_is_with_status_5(tmp_path: Path, node: Callable[[Path], None], says: str) -> None:
+    """docs/pairing.md: status 5 when the file cannot be read (a FIFO hung, /dev/zero filled the memory)."""
+    node(tmp_path / "in.trf")
+    assert says in one_line(["pair", "--dutch", tmp_path / "in.trf", "-p"], status=5)
+
+
+@pytest.mark.parametrize(("node", "says"), NOT_FILES, ids=["FIFO", "/dev/zero", "directory", "symlink loop"])
+def test_crosstable_says_what_its_file_is(tmp_path: Path, node: Callable[[Path], None], says: str) -> None:
+    node(tmp_path / "games.pgn")
+    line = one_line(["crosstable", tmp_path / "games.pgn"])
+    assert says in line and "no such" not in line
+
+
+def test_crosstable_of_a_huge_file_without_a_line_break_ends(tmp_path: Path) -> None:
+    """100 MB and no line break: it was searched again as it was read, quadratically (over 30 s)."""
+    path = tmp_path / "junk.pgn"
+    path.write_bytes(b"x" * (100 << 20))
+    done = subprocess.run([sys.executable, "-m", "tmanager", "crosstable", str(path)], capture_output=True,
+                          text=True, timeout=LIMIT, check=False)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr[:2000]
+
+
+@pytest.mark.parametrize("node", [DEV_NULL, DEV_FULL, os.mkfifo], ids=["/dev/null", "/dev/full", "FIFO"])
+def test_what_is_not_a_regular_file_is_never_replaced(tmp_path: Path, node: Callable[[Path], None]) -> None:
+    """`new --force` and `pair -p` replaced device nodes (as root) with regular files; `pair` said 0."""
+    target = tmp_path / "out"
+    node(target)
+    before, device = snapshot(tmp_path), os.stat(target).st_rdev
+    new: list[str | Path] = ["new", target, "--force", "-e", "stockfish:A", "-e", "stockfish:B", "--nodes", "9"]
+    assert "not a regular file" in one_line(new)
+    trf = Path(__file__).parent / "data" / "bbp" / "next-round.trf"
+    assert "not a regular file" in one_line(["pair", "--dutch", trf, "-p", target], status=5)
+    assert snapshot(tmp_path) == before and os.stat(target).st_rdev == device
+
+
+COUNTS = [
+    ("run", ("--workers", "1000000"), "--workers"),
+    ("run", ("--concurrency", "1000000000"), "--concurrency"),
+    ("run", ("--workers", "100", "--concurrency", "100"), "--concurrency"),
+    ("run", ("--workers", "0"), "--workers"),
+    ("run", ("--dask-concurrency", "0"), "--dask-concurrency"),
+    ("work", ("--games", "-1"), "--games"),
+    ("work", ("--games", "0"), "--games"),
+    ("work", ("--concurrency", "100000"), "--concurrency"),
+]
+
+
+@pytest.mark.parametrize(("command", "arguments", "option"), COUNTS, ids=[" ".join(c[1]) for c in COUNTS])
+def test_counts_beyond_their_bounds_are_refused_before_anything_starts(
+    tmp_path: Path, command: str, arguments: tuple[str, ...], option: str
+) -> None:
+    path = text(GOOD.replace('results = "+-="', 'results = ""'))(tmp_path)
+    before = snapshot(tmp_path)
+    line = one_line([command, path, *arguments])
+    assert option in line and "must be from 1 to" in line, line
+    assert snapshot(tmp_path) == before
+
+
+@pytest.mark.parametrize("arguments", [("--anchor-elo", "nan"), ("--anchor-elo", "inf"), ("--points", "nan,0.5,0"),
+                                       ("--sprt", "nan", "5", "0.05", "0.05")], ids=["anchor nan", "anchor inf",
+                                                                                       "points nan", "sprt nan"])
+def test_crosstable_refuses_numbers_that_are_not(tmp_path: Path, arguments: tuple[str, ...]) -> None:
+    path = tmp_path / "g.pgn"
+    path.write_text('[White "A"]\n[Black "B"]\n[Result "1-0"]\n\n1-0\n\n')
+    assert arguments[0] in one_line(["crosstable", path, "--anchor", "A", *arguments])
+
+
+@pytest.mark.parametrize("name", ["Spring\x1b]0;owned\x07", "Evil\x1b[2J, Guy", "A\nB", "C\u2028D"],
+                         ids=["OSC", "CSI", "newline", "line separator"])
+def test_names_that_would_act_on_the_terminal_are_refused(tmp_path: Path, name: str) -> None:
+    path = tmp_path / "e.toml"
+    assert "control character" in one_line(["event", "new", path, "--name", name])
+    assert not path.exists()
+    done = subprocess.run([sys.executable, "-m", "tmanager", "event", "new", str(path), "--name", "Spring"],
+                          capture_output=True, text=True, check=True)
+    before = path.read_bytes()
+    assert "control character" in one_line(["event", "add-player", path, name])
+    assert path.read_bytes() == before, done.stdout
+    path.write_text(path.read_text().replace('name = "Spring"', f"name = {json.dumps(name)}"))  # by hand
+    assert "control character" in one_line(["event", "standings", path])
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="mounting a read-only file system needs root (CI runs as root)")
+def test_an_epd_file_that_cannot_be_written_is_refused_before_any_game(tmp_path: Path) -> None:
+    """It was found only when the first game was recorded: the worker then said "nothing was recorded"
+    with the game in the PGN."""
+    directory = tmp_path / "ro"
+    directory.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "ro,size=64k", "tmpfs", str(directory)],
+                          capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a file system here ({done.stderr.strip()})")
+    try:
+        path = setting('epd_out = "ro/final.epd"')(tmp_path)
+        path.write_text(path.read_text().replace('results = "+-="', 'results = ""'))
+        before = snapshot(tmp_path)
+        for command in ("status", "work"):
+            line = one_line([command, path])
+            assert "tourney.epd_out" in line and "cannot write" in line, line
+        assert snapshot(tmp_path) == before
+    finally:
+        subprocess.run(["umount", "-l", str(directory)], check=False)

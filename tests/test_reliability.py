@@ -20,7 +20,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from tests.conftest import ROOT, assert_consistent, pgn_games, run_async
+from tests.conftest import ROOT, assert_consistent, pgn_games, run_async, run_cli
 from tests.test_workers import claims_of, start_worker, wait_for
 from tmanager import files
 from tmanager.tourney import store
@@ -411,3 +411,139 @@ def test_a_transaction_cut_short_by_two_stops_still_reports_what_it_did() -> Non
 
     run_async(main())
     assert settled == ["game 0"]
+
+
+# --- hand edits and odd files ----------------------------------------------------------------------
+
+
+def set_by_hand(path: Path, games: dict[int, str]) -> None:
+    """Change results characters in the file as an editor would: read it, change the text, save it."""
+    text = path.read_text()
+    start = text.index('results = "') + len('results = "')
+    results = list(text[start : text.index('"', start)])
+    for number, char in games.items():
+        results[number] = char
+    path.write_text(text[:start] + "".join(results) + text[start + len(results) :])
+
+
+def without_progress(path: Path) -> str:
+    """The file's settings as a user writes them by hand: everything above ``[progress]``."""
+    return path.read_text().split("[progress]")[0]
+
+
+def run_to_the_end(path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "tmanager", "run", str(path), *args], capture_output=True,
+                          text=True, timeout=600, check=False)
+
+
+def test_a_new_file_written_by_hand_under_an_old_name_plays_all_its_games(tmp_path: Path) -> None:
+    """The hidden journal of a finished tourney whose file and PGN were deleted must not be applied to a new
+    file written by hand under the same name (the journal is bound to its file's identity)."""
+    path = fast_tourney(tmp_path / "t.toml", players=3, cycles=1)
+    assert run_to_the_end(path).returncode == 0
+    settings = without_progress(path)
+    path.unlink()
+    path.with_suffix(".pgn").unlink()
+    assert store.journal_path(path).exists()
+    path.write_text(settings)  # the documented format, written by hand
+    done = run_to_the_end(path)
+    assert done.returncode == 0, done.stderr
+    assert "nothing to play" not in done.stderr
+    games = assert_consistent(path)
+    assert len(games) == store.read(path).schedule().total_games == 6
+    assert "belonged to another file" in path.with_suffix(".log").read_text()
+
+
+def test_a_result_set_back_by_hand_supersedes_its_game_and_runs_the_replays_hook_once(tmp_path: Path) -> None:
+    path = fast_tourney(tmp_path / "t.toml", players=3, cycles=1, extra=hooks_extra(tmp_path))
+    assert run_to_the_end(path).returncode == 0
+    set_by_hand(path, {1: " ", 4: " "})  # the XBoard way to play games again
+    done = run_to_the_end(path)
+    assert done.returncode == 0, done.stderr
+    games = assert_consistent(path)  # one current game per result
+    old = [g for g in pgn_games(path.with_suffix(".pgn")) if "Superseded" in g]
+    assert sorted(int(g["GameNumber"]) for g in old) == [1, 4]
+    counted = collections.Counter((tmp_path / "after_game.txt").read_text().split())
+    assert counted == collections.Counter({"0": 1, "1": 2, "2": 1, "3": 1, "4": 2, "5": 1}), "once for each play"
+    crosstable = subprocess.run([sys.executable, "-m", "tmanager", "crosstable", str(path.with_suffix(".pgn")),
+                                 "--format", "csv"], capture_output=True, text=True, check=True)
+    assert sum(int(line.split(",")[2]) for line in crosstable.stdout.splitlines()[1:4]) == 2 * len(games)
+
+
+def test_a_pgn_cut_by_hand_is_refused_loudly_until_it_is_restored_or_its_games_replayed(tmp_path: Path) -> None:
+    path = fast_tourney(tmp_path / "t.toml", players=3, cycles=4)
+    assert start_worker(path, "--games", "12").wait(timeout=300) == 0
+    pgn_path = path.with_suffix(".pgn")
+    whole = pgn_path.read_bytes()
+    pgn_path.write_bytes(whole[: len(whole) * 6 // 10])  # cut by hand in the middle of the tourney
+    kept = {int(g["GameNumber"]) for g in pgn_games(pgn_path)[:-1]}  # the last one is cut in half
+    missing = sorted(set(range(12)) - kept)
+    cut = pgn_path.read_bytes()
+    for command, status in (("status", 1), ("work", 2), ("run", 2)):
+        done = subprocess.run([sys.executable, "-m", "tmanager", command, str(path)], capture_output=True,
+                              text=True, timeout=120, check=False)
+        errors = [line for line in done.stderr.splitlines() if line.startswith("tmanager:")]
+        assert done.returncode == status and len(errors) == 1, (command, done.stderr)
+        assert "recorded game(s) missing" in errors[0] and str(missing[0]) in errors[0], errors
+        assert pgn_path.read_bytes() == cut, f"{command} wrote to the cut PGN"
+    pgn_path.write_bytes(whole)  # put back from a backup: all is well again
+    assert subprocess.run([sys.executable, "-m", "tmanager", "status", str(path)], capture_output=True,
+                          check=False).returncode == 0
+    pgn_path.write_bytes(cut)  # or the missing games played again
+    set_by_hand(path, dict.fromkeys(missing, " "))
+    done = run_to_the_end(path)
+    assert done.returncode == 0, done.stderr
+    assert len(assert_consistent(path)) == 24
+
+
+def test_a_pgn_named_anew_by_edit_is_not_taken_for_a_cut_one(tmp_path: Path) -> None:
+    path = fast_tourney(tmp_path / "t.toml", players=3, cycles=2)
+    assert start_worker(path, "--games", "4").wait(timeout=300) == 0
+    assert run_cli("edit", path, "--set", 'pgn="second.pgn"').returncode == 0
+    done = run_cli("run", path)
+    assert done.returncode == 0, done.stderr
+    assert len(pgn_games(tmp_path / "second.pgn")) == 8
+    assert run_cli("status", path).returncode == 0
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="mounting a small file system needs root (CI runs as root)")
+def test_a_full_disk_stops_run_with_one_line_however_many_workers_hit_it(tmp_path: Path) -> None:
+    with tiny_disk(tmp_path / "disk", "160k") as disk:
+        path = fast_tourney(disk / "t.toml", players=4, cycles=30, max_moves=40)
+        done = run_to_the_end(path, "--workers", "3", "--log", str(tmp_path / "w.log"))
+        assert done.returncode == 2, done.stderr
+        errors = [line for line in done.stderr.splitlines() if line.startswith("tmanager:")]
+        assert len(errors) == 1 and "No space left on device" in errors[0], done.stderr
+        assert "Traceback" not in done.stderr
+        assert_consistent(path, complete=False)
+
+
+def test_hand_edits_and_odd_files_during_a_run_lose_and_double_nothing(tmp_path: Path) -> None:
+    """While two workers play: two results set back by hand, the EPD file replaced by a FIFO for a while,
+    a worker killed as it records. Every game is played and recorded once (the two replays once more,
+    their first games superseded), and every hook runs once for each game played."""
+    epd = tmp_path / "final.epd"
+    path = fast_tourney(tmp_path / "t.toml", players=4, cycles=6,
+                        extra=hooks_extra(tmp_path) + f'epd_out = "{epd.name}"\n')
+    run = subprocess.Popen([sys.executable, "-m", "tmanager", "run", str(path), "--workers", "2"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    wait_for(lambda: recorded(path) >= 6, timeout=120)
+    with files.lock(path):  # an editor's save, made while no worker writes (else it is a stale copy)
+        replayed = [n for n, char in enumerate(store.read(path).results) if char in "+-="][1:3]
+        set_by_hand(path, dict.fromkeys(replayed, " "))
+    aside = epd.rename(tmp_path / "aside.epd")
+    os.mkfifo(epd)  # the games ending now cannot be recorded: their workers keep them, and wait
+    before = recorded(path)
+    time.sleep(3)
+    assert recorded(path) <= before + 1 and run.poll() is None
+    epd.unlink()
+    aside.rename(epd)
+    assert kill_at_random(path, run, random.Random(5), kills=1) == 1
+    assert run.wait(timeout=600) == 0, run.stderr.read() if run.stderr else ""
+    games = assert_consistent(path)
+    assert len(games) == 72
+    superseded = [int(g["GameNumber"]) for g in pgn_games(path.with_suffix(".pgn")) if "Superseded" in g]
+    assert sorted(superseded) == replayed
+    counted = collections.Counter((tmp_path / "after_game.txt").read_text().split())
+    assert counted == collections.Counter({str(n): 1 + superseded.count(n) for n in range(72)})
+    assert 73 <= len(epd.read_text().splitlines()) <= 74  # a game recovered from the PGN may lack its line

@@ -7,6 +7,7 @@ import io
 import json
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import time
@@ -243,6 +244,44 @@ def test_show_engines_reveals_the_command_lines_on_request(played: Path, serve: 
     server = serve(played, "--show-engines")
     _, _, body = fetch(server.url)
     assert b"pyengine.py --protocol xboard --seed 0" in body and str(played.parent).encode() in body
+
+
+def test_idle_and_slow_clients_are_let_go(played: Path, serve: Any) -> None:
+    """Connections that never send a request, or send its head a byte at a time, were held open for ever
+    (60 sockets still open after 90 s): each must send a whole request head in time."""
+    from tmanager.web.connections import HEAD_SECONDS, IDLE_SECONDS
+
+    server = serve(played)
+    address = (server.host, int(server.port))
+    idle = [socket.create_connection(address) for _ in range(10)]
+    slow = [socket.create_connection(address) for _ in range(10)]
+    served = socket.create_connection(address)  # one request answered, then nothing
+    served.sendall(f"GET / HTTP/1.1\r\nHost: {server.host}:{server.port}\r\n\r\n".encode())
+    assert served.recv(12) == b"HTTP/1.1 200"
+    deadline = time.monotonic() + HEAD_SECONDS + 5
+    head = b"GET / HTTP/1.1\r\nX-Slow: " + b"a" * 1000  # sent a byte a second: never the end of the head
+    trickling, sent = list(slow), 0
+    while trickling and time.monotonic() < deadline:
+        for connection in list(trickling):
+            try:
+                connection.sendall(head[sent : sent + 1])
+            except OSError:
+                trickling.remove(connection)
+        sent += 1
+        time.sleep(1)
+    assert not trickling, "a connection sending its head a byte at a time was kept open"
+    for connection in [*idle, served]:
+        connection.settimeout(max(0.1, deadline - time.monotonic()) + IDLE_SECONDS)
+        try:
+            while connection.recv(1 << 16):
+                pass
+        except ConnectionResetError:
+            pass
+        except TimeoutError:
+            pytest.fail("an idle connection was kept open")
+    for connection in [*idle, *slow, served]:
+        connection.close()
+    assert fetch(server.url)[0] == 200  # the others are served as before
 
 
 def test_a_request_for_another_host_name_is_refused(played: Path, serve: Any) -> None:

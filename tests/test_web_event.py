@@ -65,14 +65,16 @@ def fresh(protected: Path, tmp_path: Path) -> Path:
 class Client:
     """A plain HTTP client with a cookie jar, to send exactly the requests a browser would not."""
 
-    def __init__(self, server: Any) -> None:
+    def __init__(self, server: Any, *, source: str | None = None) -> None:
         self.server = server
+        self.source = source  # the local address to send from (any of 127.0.0.0/8 on Linux)
         self.origin = f"http://{server.host}:{server.port}"
         self.cookies: dict[str, str] = {}
 
     def request(self, method: str, path: str, fields: dict[str, str] | None = None,
                 headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], str]:  # fmt: skip
-        connection = http.client.HTTPConnection(self.server.host, int(self.server.port), timeout=30)
+        connection = http.client.HTTPConnection(self.server.host, int(self.server.port), timeout=30,
+                                                source_address=(self.source, 0) if self.source else None)
         sent = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items()), **(headers or {})}
         body = urlencode(fields or {}) if method == "POST" else None
         if body is not None:
@@ -225,6 +227,39 @@ def test_pages_read_well_on_a_phone(protected: Path, serve: Any) -> None:
             assert "Buchholz Cut-1" in phone.locator("#standings").inner_text(), "the tie-breaks' legend"
         finally:
             browser.close()
+
+
+def test_the_page_after_an_action_shows_it_even_while_the_watcher_reads_the_change(
+    protected: Path, tmp_path: Path
+) -> None:
+    """The cause of the browser test's failures by chance (a requested bye never confirmed): the hub's own
+    look after an action found the file's new stamp already taken by the watcher, which was still reading
+    the file, and returned; the page after the action (the round just paired) was then the page before it,
+    and the live update that followed reloaded it under the arbiter's next form, which was lost. A watcher
+    that looks all the time meets every action's change half the time."""
+    import asyncio
+
+    from tmanager.events import service
+    from tmanager.web.eventapp import EventHub
+
+    path = fresh(protected, tmp_path)
+
+    async def main() -> list[str]:
+        hub = EventHub(path, poll=0.0)
+        await hub.start()
+        seen = []
+        try:
+            for attempt in range(40):
+                result = ("1-0", "0-1")[attempt % 2]
+                await asyncio.to_thread(service.save_result, path, None, ["3", result], 2, correction=attempt > 0)
+                await hub.look()  # what an action awaits before its redirect
+                assert hub.snapshot is not None
+                seen.append(str(hub.snapshot.division(None).round(2).boards[2].result))
+        finally:
+            await hub.stop()
+        return seen
+
+    assert asyncio.run(main()) == [("1-0", "0-1")[attempt % 2] for attempt in range(40)]
 
 
 # --- refusals: nothing changes ---------------------------------------------------------------------
@@ -391,8 +426,8 @@ def test_set_password_stores_only_a_salted_scrypt_hash(tmp_path: Path) -> None:
 # --- the parts -----------------------------------------------------------------------------------
 
 
-def test_login_throttle_backs_off_per_client_and_for_everyone() -> None:
-    throttle = LoginThrottle(base=1.0, cap=60.0, crowd=5, window=600.0)
+def test_login_throttle_backs_off_per_client_only() -> None:
+    throttle = LoginThrottle(base=1.0, cap=60.0, window=600.0)
     assert throttle.wait("a", now=0.0) == 0
     throttle.failed("a", now=0.0)
     assert throttle.wait("a", now=0.5) == pytest.approx(0.5)
@@ -403,11 +438,43 @@ def test_login_throttle_backs_off_per_client_and_for_everyone() -> None:
     for i in range(7):
         throttle.failed("a", now=10.0 + i)
     assert throttle.wait("a", now=16.0) == pytest.approx(60.0)  # capped
-    # Ten failures within the window, from anyone: everyone waits.
-    assert throttle.wait("c", now=16.0) == pytest.approx(2.0**5)
+    for client in range(1000):  # a crowd of guessers, each from an address of its own...
+        throttle.failed(f"10.0.{client // 256}.{client % 256}", now=16.0)
+    assert throttle.wait("arbiter", now=16.0) == 0  # ... keeps nobody else out
     throttle.succeeded("a")
-    assert throttle.wait("a", now=16.0) == pytest.approx(2.0**5)
-    assert throttle.wait("c", now=16.0 + 700) == 0  # the window has passed
+    assert throttle.wait("a", now=16.0) == 0
+    throttle.failed("b", now=20.0)
+    assert throttle.wait("b", now=20.0 + 700) == 0  # the window has passed
+    throttle.failed("c", now=30.0)
+    throttle.clear()  # the password was set again
+    assert throttle.wait("c", now=30.0) == 0
+
+
+def test_known_devices_are_the_ones_issued_here_and_the_last_few_kept() -> None:
+    from tmanager.web.auth import MAX_DEVICES, KnownDevices
+
+    devices = KnownDevices()
+    first = devices.issue()
+    assert devices.known(first) and not devices.known("forged") and not devices.known(None)
+    later = [devices.issue() for _ in range(MAX_DEVICES - 1)]
+    assert devices.known(first)  # used again: the last one to be forgotten
+    devices.issue()
+    assert devices.known(first) and not devices.known(later[0])
+
+
+def test_a_crowd_of_wrong_passwords_from_other_addresses_keeps_nobody_out(protected: Path, serve: Any) -> None:
+    """20 failures from other addresses used to make everyone wait (up to 5 minutes, renewed by each new
+    failure), the arbiter included; and a browser that logged in before is let in ahead of a queue."""
+    server = serve(protected)
+    for address in range(2, 22):  # Linux answers on all of 127.0.0.0/8
+        status, _, _ = Client(server, source=f"127.0.0.{address}").login("a wrong guess")
+        assert status == 403
+    arbiter = Client(server)
+    assert arbiter.login()[0] == 303  # at once
+    assert "tmanager_device" in arbiter.cookies
+    arbiter.cookies.pop("tmanager_session")  # logged out
+    assert arbiter.login("a slip")[0] == 403
+    assert Client(server).login()[0] == 303, "the arbiter's slip made only the arbiter's browser wait"
 
 
 def test_sessions_expire_and_end() -> None:

@@ -6,7 +6,18 @@ escapes to the user as a traceback.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+
+#: Characters a terminal may act on rather than show (line breaks, ESC starting a colour or an
+#: operating-system command, C1 controls), and the Unicode line and paragraph separators.
+CONTROL_CHARACTERS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def printable(text: str) -> str:
+    """``text`` with every control character written as an escape (``\\n``, ``\\x1b``): a message
+    stays one line, and a file or player name cannot move the cursor or recolour the terminal."""
+    return CONTROL_CHARACTERS.sub(lambda m: repr(m.group())[1:-1], text)
 
 
 class TManagerError(Exception):

@@ -38,15 +38,28 @@ def lock(path: Path, *, timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
 
     if not path.parent.is_dir():
         raise ConfigError(f"cannot use: {path.parent} is not a directory", file=path, hint="check the path")
-    held = filelock.FileLock(str(path) + ".lock")
+    check_lock(path)
+    held = filelock.FileLock(str(lock_path(path)))
     try:
         held.acquire(timeout=timeout)
     except filelock.Timeout:
         raise lock_timeout(path, timeout) from None
+    except OSError as exc:
+        raise ConfigError(f"cannot take the lock: {_reason(exc)}", file=lock_path(path)) from None
     try:
         yield
     finally:
         held.release()
+
+
+def lock_path(path: Path) -> Path:
+    """The lock file of ``path``, beside it."""
+    return path.with_name(path.name + ".lock")
+
+
+def check_lock(path: Path) -> None:
+    """:class:`ConfigError` when ``path``'s lock file is there but is not a regular file (see :func:`expect_file`)."""
+    expect_file(lock_path(path), hint=f"move it away: tmanager locks {path.name} with it")
 
 
 def lock_timeout(path: Path, timeout: float) -> LockTimeout:
@@ -66,26 +79,120 @@ def stamp(path: Path) -> Stamp:
     return (s.st_ino, s.st_mtime_ns, s.st_size)
 
 
-def read_bytes(path: Path, *, kind: str = "tourney", create: str | None = "tmanager new") -> bytes:
-    """A regular file's bytes; :class:`ConfigError` (saying how to create one, if ``create`` is
-    given) when it is missing, unreadable or not a regular file.
+#: The most bytes :func:`read_bytes` reads unless told otherwise: more than any tourney file holds
+#: (a results string of :data:`~tmanager.tourney.model.MAX_GAMES` characters is 100 MB), far more
+#: than an event, TRF or engine definition; a file beyond it was named by mistake.
+READ_LIMIT = 256 << 20
 
-    The file is opened without blocking and checked to be a regular file before anything is
-    read, so that a FIFO or a device named by mistake is refused instead of hanging the reader.
+#: What a path holds, for the one-line errors about what is not a regular file.
+_KINDS = (
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+)
+
+
+def _what(mode: int) -> str:
+    """What a stat's ``mode`` says a path holds, in words."""
+    if stat.S_ISREG(mode):
+        return "a regular file"
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    return next((name for test, name in _KINDS if test(mode)), "neither a file nor a directory")
+
+
+def _not_a_file(path: Path, mode: int, hint: str | None) -> ConfigError:
+    """The error for ``path`` holding something other than a regular file (``mode`` from its stat)."""
+    what = "is a directory" if stat.S_ISDIR(mode) else f"is not a regular file but {_what(mode)}"
+    return ConfigError(what, file=path, hint=hint)
+
+
+def _loop(path: Path, hint: str | None) -> ConfigError:
+    return ConfigError("is a loop of symbolic links", file=path, hint=hint or "point the link at a file")
+
+
+def _mode(path: Path, hint: str | None) -> int | None:
+    """The mode of what ``path`` leads to, or ``None`` when nothing is there (its directory neither)."""
+    try:
+        return os.stat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise _loop(path, hint) from None
+        raise ConfigError(f"cannot use: {_reason(exc)}", file=path) from None
+
+
+def expect_file(path: Path, *, hint: str | None = None) -> bool:
+    """Whether ``path`` exists; :class:`ConfigError` when what is there (through symbolic links) is not a
+    regular file: a directory, a FIFO, a socket, a device, or a loop of links.
+
+    The one check before tmanager replaces a file or lets another program write to it (atomic
+    rewrites, lock files, the files engines append to): such a thing is never replaced nor written to.
+    A path whose directory is missing counts as absent; creating it then fails with its own error.
+    """
+    mode = _mode(path, hint)
+    if mode is not None and not stat.S_ISREG(mode):
+        raise _not_a_file(path, mode, hint)
+    return mode is not None
+
+
+def expect_directory(path: Path, *, hint: str | None = None) -> bool:
+    """Whether directory ``path`` exists; :class:`ConfigError` when something else is there."""
+    mode = _mode(path, hint)
+    if mode is not None and not stat.S_ISDIR(mode):
+        raise ConfigError(f"is not a directory but {_what(mode)}", file=path, hint=hint)
+    return mode is not None
+
+
+def open_file(path: Path, flags: int = os.O_RDONLY, *, hint: str | None = None, mode: int = 0o644) -> int:
+    """Open ``path`` (``flags`` as for :func:`os.open`) and check that it is a regular file: the one check of
+    every file tmanager reads or writes in place. Returns the descriptor, the caller's to close.
+
+    It is opened without blocking, so that a FIFO or a device named by mistake is refused at once
+    instead of hanging the command; :class:`ConfigError` says what it is instead (with ``hint`` as the
+    way out). Other failures (a missing file, no permission, a full disk) raise their ``OSError``.
     """
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        fd = os.open(path, flags | os.O_NONBLOCK | os.O_CLOEXEC, mode)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise _loop(path, hint) from None
+        if exc.errno in (errno.EISDIR, errno.ENXIO):  # a directory opened for writing; a FIFO without reader
+            expect_file(path, hint=hint)  # says which
+        raise
+    try:
+        file_mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(file_mode):
+            raise _not_a_file(path, file_mode, hint)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def read_bytes(
+    path: Path, *, kind: str = "tourney", create: str | None = "tmanager new", limit: int | None = READ_LIMIT
+) -> bytes:
+    """A regular file's bytes; :class:`ConfigError` (saying how to create one, if ``create`` is
+    given) when it is missing, unreadable, not a regular file (see :func:`open_file`), or larger
+    than ``limit`` bytes (``None``: no limit), which is then not read at all.
+    """
+    try:
+        fd = open_file(path)
     except FileNotFoundError:
         hint = f"create one with `{create}`" if create else None
         raise ConfigError(f"no such {kind} file", file=path, hint=hint) from None
     except OSError as exc:
         raise ConfigError(f"cannot read: {_reason(exc)}", file=path) from None
     try:
-        mode = os.fstat(fd).st_mode
-        if stat.S_ISDIR(mode):
-            raise ConfigError("is a directory", file=path, hint=f"name the {kind} file inside it")
-        if not stat.S_ISREG(mode):
-            raise ConfigError("not a regular file but a FIFO, socket or device", file=path)
+        size = os.fstat(fd).st_size
+        if limit is not None and size > limit:
+            raise ConfigError(
+                f"{size:,} bytes, more than a {kind} file holds ({limit >> 20} MB)", file=path,
+                hint="name the right file",
+            )
         with open(fd, "rb", closefd=False) as f:
             return f.read()
     except OSError as exc:
@@ -94,9 +201,11 @@ def read_bytes(path: Path, *, kind: str = "tourney", create: str | None = "tmana
         os.close(fd)
 
 
-def read_text(path: Path, *, kind: str = "tourney", create: str | None = "tmanager new") -> str:
+def read_text(
+    path: Path, *, kind: str = "tourney", create: str | None = "tmanager new", limit: int | None = READ_LIMIT
+) -> str:
     """A tourney, event or definition file's text (see :func:`read_bytes`); also refused when not UTF-8."""
-    return decode(read_bytes(path, kind=kind, create=create), path)
+    return decode(read_bytes(path, kind=kind, create=create, limit=limit), path)
 
 
 def decode(data: bytes, path: Path) -> str:
@@ -176,7 +285,7 @@ def append_checked(path: Path, data: bytes, *, keep: Callable[[int], int] | None
     back to its old size and :class:`~tmanager.errors.DiskError` says why.
     """
     try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
+        fd = open_file(path, os.O_RDWR | os.O_CREAT | os.O_APPEND)
     except OSError as exc:
         raise disk_error(path, exc) from None
     try:
@@ -215,7 +324,7 @@ def write_at(path: Path, edits: Sequence[tuple[int, bytes, bytes]], *, durable: 
     a copy.
     """
     try:
-        fd = os.open(path, os.O_RDWR)
+        fd = open_file(path, os.O_RDWR)
     except FileNotFoundError:
         return False
     except OSError as exc:
@@ -247,7 +356,7 @@ def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None) -> N
     and a new file gets the user's usual mode (0666 less the umask: 0644 under umask 022).
     """
     directory = path.parent
-    if mode is None:
+    if expect_file(path) and mode is None:  # never replaces a directory, a FIFO, a device...
         with contextlib.suppress(FileNotFoundError):
             mode = path.stat().st_mode & 0o777
     try:

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from types import FrameType, ModuleType
 
 from tmanager import __version__
-from tmanager.errors import TManagerError
+from tmanager.errors import TManagerError, printable
 
 #: command name -> module implementing it.
 COMMANDS: dict[str, str] = {
@@ -133,7 +133,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Piped output is buffered: a reader that left early (`| head`) shows up here, not at exit.
         sys.stdout.flush()
     except TManagerError as exc:
-        print(f"tmanager: {exc}", file=sys.stderr)
+        print(f"tmanager: {printable(str(exc))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("tmanager: interrupted", file=sys.stderr)

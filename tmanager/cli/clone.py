@@ -11,6 +11,7 @@ import argparse
 import os
 from pathlib import Path
 
+from tmanager import files
 from tmanager.cli._settings import parse_assignments
 from tmanager.tourney import store
 from tmanager.tourney.model import Tourney, apply_setting
@@ -51,4 +52,5 @@ def command(args: argparse.Namespace) -> int:
 
 
 def _relative(target: Path, start: Path) -> str:
-    return os.path.relpath(target.resolve(), start.resolve())
+    files.expect_file(target)  # a directory, a FIFO, a loop of links: said now, not when the clone plays
+    return os.path.relpath(os.path.realpath(target), os.path.realpath(start))

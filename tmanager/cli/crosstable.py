@@ -15,6 +15,7 @@ stderr.
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from pathlib import Path
 
@@ -22,7 +23,7 @@ from tmanager import files
 from tmanager.core import crosstable, tiebreaks
 from tmanager.core.standings import Points
 from tmanager.core.stats import SPRT_MODELS, SprtSettings
-from tmanager.errors import ConfigError
+from tmanager.errors import ConfigError, printable
 from tmanager.formats import pgnscan
 
 EXAMPLES = """\
@@ -71,12 +72,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def command(args: argparse.Namespace) -> int:
     for path in args.files:
-        if not path.is_file():
+        if not files.expect_file(path):  # a directory, a FIFO, a device: said so here
             raise ConfigError("no such PGN file", file=path, hint="check the path")
     try:
         names = tuple(t.name for t in tiebreaks.parse_all([n for n in args.tiebreaks.split(",") if n.strip()]))
     except ValueError as exc:
         raise ConfigError(str(exc), field="--tiebreaks", hint="FIDE's codes with modifiers, e.g. BH-C1,SB") from None
+    if not math.isfinite(args.anchor_elo):
+        raise ConfigError(f"must be a number, not {args.anchor_elo:g}", field="--anchor-elo", hint="e.g. 3500")
     if args.jobs is not None and args.jobs < 1:
         raise ConfigError(f"must be at least 1, not {args.jobs}", field="--jobs", hint="--jobs 1 reads in one process")
     sprt = None
@@ -119,7 +122,9 @@ def _points(text: str) -> Points:
     try:
         win, draw, loss = (float(x) for x in text.split(","))
     except ValueError:
-        raise ConfigError(f"not three numbers: {text!r}", field="--points", hint="e.g. --points 3,1,0") from None
+        win = draw = loss = math.nan
+    if not all(math.isfinite(x) for x in (win, draw, loss)):
+        raise ConfigError(f"not three numbers: {text!r}", field="--points", hint="e.g. --points 3,1,0")
     return Points(win, draw, loss)
 
 
@@ -129,4 +134,4 @@ def _print_warnings(report: pgnscan.ScanReport) -> None:
     kinds = ", ".join(f"{count} {kind}" for kind, count in report.warnings.most_common())
     print(f"tmanager: warning: {report.warning_count} games not counted or suspect ({kinds})", file=sys.stderr)
     for line in report.examples[:SHOWN_WARNINGS]:
-        print(f"tmanager: warning: {line}", file=sys.stderr)
+        print(f"tmanager: warning: {printable(line)}", file=sys.stderr)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import sys
-import tomllib
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -671,16 +670,13 @@ def _configure_export_tou(p: argparse.ArgumentParser) -> None:
 
 
 def _export_tou(args: argparse.Namespace) -> int:
-    from tmanager.files import atomic_write
+    from tmanager.files import atomic_write, parse_toml, read_text
     from tmanager.formats import tou
 
     e, d = _division(args)
     aliases: dict[str, str] = {}
     if args.aliases:
-        try:
-            aliases = tomllib.loads(args.aliases.read_text(encoding="utf-8"))
-        except (OSError, tomllib.TOMLDecodeError) as exc:
-            raise ConfigError(f"cannot read the alias table: {exc}", file=args.aliases) from None
+        aliases = parse_toml(read_text(args.aliases, kind="alias table", create=None), file=args.aliases)
         if not all(isinstance(v, str) for v in aliases.values()):
             raise ConfigError("every alias must be a string", file=args.aliases, hint='"Last, First" = "First Last"')
     date = args.date or e.end or e.start

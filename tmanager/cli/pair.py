@@ -15,7 +15,7 @@ each pair and colour of a ``-p`` pairing was chosen, in the system's own terms
 board; C.04.5's articles), to standard error.
 
 Exit status: 0 done (also when the checker finds differences), 1 no valid
-pairing exists, 3 invalid input, 5 the file cannot be read.
+pairing exists, 3 invalid input, 5 a file cannot be read or written.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from tmanager.errors import ConfigError, PairingError, ScheduleError
+from tmanager.errors import ConfigError, PairingError, ScheduleError, TManagerError, printable
 from tmanager.files import atomic_write
 from tmanager.formats import trf
 from tmanager.pairing import explain_round, explain_round_robin, pair_round, round_robin
@@ -82,9 +82,11 @@ def command(args: argparse.Namespace) -> int:
     if explain and not args.output:
         return _fail("--explain goes with -p", INVALID_INPUT)
     try:
-        tournament = trf.read(args.input)
-    except OSError as exc:
-        return _fail(f"{args.input}: cannot read the file ({exc.strerror})", UNREADABLE)
+        text = trf.read_text(args.input)
+    except ConfigError as exc:  # missing, unreadable, a directory, a FIFO, a device...
+        return _fail(str(exc), UNREADABLE)
+    try:
+        tournament = trf.parse(text, file=args.input)
     except ConfigError as exc:
         return _fail(str(exc), INVALID_INPUT)
     try:
@@ -110,13 +112,13 @@ def command(args: argparse.Namespace) -> int:
     else:
         try:
             atomic_write(Path(args.output), text)
-        except OSError as exc:
-            return _fail(f"{args.output}: cannot write the file ({exc.strerror})", UNREADABLE)
+        except TManagerError as exc:  # a device, a directory, a full disk...
+            return _fail(str(exc), UNREADABLE)
     return 0
 
 
 def _fail(message: str, status: int) -> int:
-    print(f"tmanager: {message}", file=sys.stderr)
+    print(f"tmanager: {printable(message)}", file=sys.stderr)
     return status
 
 
@@ -287,8 +289,8 @@ def _generate(args: argparse.Namespace) -> int:
     )
     try:
         trf.write(args.generate, tournament)
-    except OSError as exc:
-        return _fail(f"{args.generate}: cannot write the file ({exc.strerror})", UNREADABLE)
+    except TManagerError as exc:
+        return _fail(str(exc), UNREADABLE)
     matches = max((len(s.games) for s in states), default=0) // 2
     print(f"wrote {args.generate}: {args.players} players, {matches} match(es) of 2 games (XXR {2 * args.rounds})")
     return 0

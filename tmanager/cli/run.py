@@ -26,6 +26,7 @@ from types import FrameType
 from typing import TYPE_CHECKING
 
 from tmanager.cli import INTERRUPTED, main
+from tmanager.cli._bounds import MAX_GAMES_AT_ONCE, MAX_WORKERS, check_count
 from tmanager.cli.status import report, report_lines
 from tmanager.core import sprt
 from tmanager.errors import ConfigError
@@ -94,11 +95,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def command(args: argparse.Namespace) -> int:
-    if args.workers is not None and args.workers < 1:
-        print("tmanager: --workers must be at least 1", file=sys.stderr)
-        return 2
-    if args.concurrency is not None and args.concurrency < 1:
-        raise ConfigError(f"must be at least 1, not {args.concurrency}", field="--concurrency")
+    check_count(args.workers, option="--workers", most=MAX_WORKERS)
+    check_count(args.concurrency, option="--concurrency", most=MAX_GAMES_AT_ONCE)
+    check_count(args.dask_concurrency, option="--dask-concurrency", most=MAX_GAMES_AT_ONCE)
+    if args.workers is not None and args.concurrency is not None:
+        check_count(args.workers * args.concurrency, option="--workers × --concurrency", most=MAX_GAMES_AT_ONCE)
     if args.dask is not None and (args.concurrency is not None or args.workers is not None):
         option = "--concurrency" if args.concurrency is not None else "--workers"
         raise ConfigError("not with --dask", field=option, hint="the cluster's threads, or --dask-concurrency, "

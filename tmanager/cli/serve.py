@@ -44,6 +44,7 @@ def command(args: argparse.Namespace) -> int:
     import uvicorn
 
     from tmanager.web.app import create_app, is_loopback
+    from tmanager.web.connections import IDLE_SECONDS, DeadlineProtocol
 
     if is_event_file(args.file):
         from tmanager.web.eventapp import create_event_app
@@ -58,7 +59,8 @@ def command(args: argparse.Namespace) -> int:
     shown = f"[{host}]" if ":" in host else host
     print(f"serving {name!r} on http://{shown}:{port}/ (Ctrl-C to stop)", flush=True)
     config = uvicorn.Config(
-        app, log_level="warning", access_log=False, server_header=False, timeout_graceful_shutdown=1
+        app, log_level="warning", access_log=False, server_header=False, timeout_graceful_shutdown=1,
+        http=DeadlineProtocol, timeout_keep_alive=IDLE_SECONDS,
     )
     uvicorn.Server(config).run(sockets=[listener])
     return 0

@@ -2,16 +2,19 @@
 
 It only reads the file (writes are atomic renames), so it never disturbs a
 running tourney. Stale claims, whose worker is gone, are listed; they are
-released by the next worker or by `tmanager reset-stale`.
+released by the next worker or by `tmanager reset-stale`. Recorded games missing
+from the PGN (cut by hand) are said on standard error, and the status is then 1.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from pathlib import Path
 
 from tmanager.core import crosstable, fieldtable, sprt
+from tmanager.errors import StateError, printable
 from tmanager.tourney import store
 from tmanager.tourney.claims import claim_is_alive
 from tmanager.tourney.live import GameInProgress
@@ -32,7 +35,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def command(args: argparse.Namespace) -> int:
-    print(report(store.read(args.file), args.format))
+    tourney = store.read(args.file)
+    print(report(tourney, args.format))
+    try:
+        tourney.check_pgn()
+    except StateError as exc:
+        print(f"tmanager: {printable(str(exc))}", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -14,6 +14,7 @@ import argparse
 from pathlib import Path
 
 from tmanager.cli import INTERRUPTED
+from tmanager.cli._bounds import MAX_GAMES, MAX_GAMES_AT_ONCE, check_count
 from tmanager.logs import setup_logging
 from tmanager.tourney import affinity
 from tmanager.tourney.worker import work
@@ -52,6 +53,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def command(args: argparse.Namespace) -> int:
+    check_count(args.games, option="--games", most=MAX_GAMES)
+    check_count(args.concurrency, option="--concurrency", most=MAX_GAMES_AT_ONCE)
     cpus = None if args.affinity is None else affinity.parse(args.affinity)
     if cpus is not None:
         affinity.check(cpus, games=args.concurrency)

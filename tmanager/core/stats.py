@@ -91,6 +91,9 @@ class SprtSettings:
         for name, rate in (("alpha", self.alpha), ("beta", self.beta)):
             if not 0 < rate < 1:
                 raise ConfigError(f"must be between 0 and 1, not {rate:g}", field=name, hint="e.g. 0.05")
+        for name, elo in (("elo0", self.elo0), ("elo1", self.elo1)):
+            if not math.isfinite(elo):
+                raise ConfigError(f"must be a number, not {elo:g}", field=name, hint="e.g. elo0 0, elo1 5")
         if self.alpha + self.beta >= 1:
             raise ConfigError(
                 f"alpha + beta is {self.alpha + self.beta:g}", field="beta", hint="they must add up to less than 1"

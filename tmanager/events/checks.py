@@ -14,7 +14,7 @@ from pathlib import Path
 
 from tmanager.core import tiebreaks
 from tmanager.core.categories import Category
-from tmanager.errors import ConfigError
+from tmanager.errors import CONTROL_CHARACTERS, ConfigError
 from tmanager.events.model import HOOKS, TITLES, Division, Event, Player, PlayerStatus
 
 _DATE = re.compile(r"^\d{4}(-\d{2}-\d{2})?$")
@@ -30,6 +30,10 @@ def check_event(event: Event, file: Path | None = None) -> None:
     def bad(message: str, where: str, hint: str | None = None) -> ConfigError:
         return ConfigError(message, file=file, field=where, hint=hint)
 
+    for key in ("name", "site", "arbiter"):
+        _check_text(getattr(event, key), f"event.{key}", file)
+    for deputy in event.deputies:
+        _check_text(deputy, "event.deputies", file)
     for tb in event.tiebreaks:
         try:
             tiebreaks.Tiebreak.parse(tb)
@@ -70,6 +74,7 @@ def check_event(event: Event, file: Path | None = None) -> None:
         raise bad("two divisions have the same name", "file.division")
     for i, d in enumerate(event.divisions, 1):
         where = f"division[{i}]"
+        _check_text(d.name, f"{where}.name", file)
         if d.cycles < 1:
             raise bad("must be 1 or more", f"{where}.cycles")
         if any(len(group) < 2 for group in d.forbidden):
@@ -88,6 +93,8 @@ def check_player(p: Player, where: str, file: Path | None = None) -> None:
 
     if p.number < 1:
         raise bad("player numbers start at 1", "number")
+    for key in ("name", "club", "team", "federation"):
+        _check_text(getattr(p, key), f"{where}.{key}", file)
     if not p.name.strip():
         raise bad('is empty; write "Last, First"', "name")
     if p.rating < 0:
@@ -102,6 +109,17 @@ def check_player(p: Player, where: str, file: Path | None = None) -> None:
         raise bad(f"{p.sex!r} is not a sex as TRF writes it; use m or w (or leave it empty)", "sex")
     if p.rating > 9999:
         raise bad(f"{p.rating} is not a rating (TRF holds four digits)", "rating")
+
+
+def _check_text(text: str, where: str, file: Path | None) -> None:
+    """Refuse a control character in a name or a word the reports print: a line break would split a
+    line of a TRF or a report, and an escape sequence would act on the terminal that shows it."""
+    found = CONTROL_CHARACTERS.search(text)
+    if found is not None:
+        raise ConfigError(
+            f"holds a control character (U+{ord(found.group()):04X}): {text!r}", file=file, field=where,
+            hint="names hold printable characters only",
+        )
 
 
 def check_division(event: Event, d: Division, file: Path | None = None) -> None:

@@ -43,7 +43,11 @@ Operation = Callable[[Event], list[str]]
 
 def load(path: Path) -> Event:
     """Read an event file."""
-    return loads(read_text(path, kind="event", create="tmanager event new"), path)
+    return loads(_event_text(path), path)
+
+
+def _event_text(path: Path) -> str:
+    return read_text(path, kind="event", create="tmanager event new")
 
 
 def journal_dir(path: Path) -> Path:
@@ -113,10 +117,14 @@ def _text(entries: list[tuple[int, Path]], index: int) -> str:
                 "the journal has no whole version before this delta", file=entries[index][1],
                 hint="the entries before it were removed; delete the deltas up to the next .toml entry",
             )  # fmt: skip
-    text = entries[start][1].read_text(encoding="utf-8")
+    text = _entry_text(entries[start][1])
     for _, entry in entries[start + 1 : index + 1]:
-        text = _patched(text, entry.read_text(encoding="utf-8"), entry)
+        text = _patched(text, _entry_text(entry), entry)
     return text
+
+
+def _entry_text(entry: Path) -> str:
+    return read_text(entry, kind="journal entry", create=None)
 
 
 def _record(path: Path, old: str) -> None:
@@ -132,7 +140,7 @@ def _record(path: Path, old: str) -> None:
     for i, (number, entry) in enumerate(entries):
         if number in keep or not _whole(entry):
             continue
-        texts[i] = entry.read_text(encoding="utf-8")
+        texts[i] = _entry_text(entry)
         before = texts.get(i - 1)
         if before is None:
             before = _text(entries, i - 1)
@@ -167,10 +175,7 @@ def change(path: Path) -> Iterator[Event]:
     An exception inside the block, or a model the checks refuse, leaves the file and the journal untouched.
     """
     with _locked(path):
-        try:
-            old = path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise ConfigError("no such event file", file=path, hint="create one with `tmanager event new`") from None
+        old = _event_text(path)
         event = loads(old, path)
         yield event
         check(event, path)
@@ -211,7 +216,7 @@ def undo(path: Path, *, expected: int | None = None) -> str:
         text = _text(entries, len(entries) - 1)
         loads(text, previous)
         if path.exists():
-            atomic_write(journal_dir(path) / f"{path.stem}.undone.{seq:04d}.toml", path.read_text(encoding="utf-8"))
+            atomic_write(journal_dir(path) / f"{path.stem}.undone.{seq:04d}.toml", _event_text(path))
         atomic_write(path, text)
         os.unlink(previous)
         return Note(f"restored the version before change {seq} ({len(entries) - 1} earlier version(s) left)",

@@ -572,8 +572,4 @@ def _requested_byes(tournament: trf.Tournament, division: Division, numbers: Map
 
 def read(path: Path) -> Event:
     """Read a TRF file as an event."""
-    try:
-        text = trf.read_text(path)
-    except FileNotFoundError:
-        raise ConfigError("no such TRF file", file=path) from None
-    return loads(text, file=path)
+    return loads(trf.read_text(path), file=path)

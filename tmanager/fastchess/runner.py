@@ -19,7 +19,6 @@ verdict and fastchess's closing lines follow.
 from __future__ import annotations
 
 import contextlib
-import multiprocessing.connection
 import os
 import signal
 import time
@@ -181,11 +180,11 @@ class Match:
             self.workers.start()
             last_read = 0.0
             while not (stopping or self.aborted):
-                sentinels = [p.sentinel for p in self.workers.processes if p.exitcode is None]
-                ready = multiprocessing.connection.wait([self.read_end, *sentinels], REFRESH_SECONDS)
-                if self.read_end in ready:
+                # Back at once when a worker announces, exits or says something (an error it shows).
+                heard = self.workers.wait(REFRESH_SECONDS, also=[self.read_end])
+                if heard:
                     self._heard(lines, os.read(self.read_end, 1 << 16))
-                if time.monotonic() - last_read >= REFRESH_SECONDS or len(ready) > (self.read_end in ready):
+                if not heard or time.monotonic() - last_read >= REFRESH_SECONDS:
                     last_read = time.monotonic()
                     tourney = self._reread()
                     status = self.workers.replace_dead(tourney) if tourney is not None else 0

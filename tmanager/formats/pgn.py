@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from tmanager.files import append_checked, atomic_write_bytes
+from tmanager.files import append_checked, atomic_write_bytes, open_file, read_bytes
 
 _GAME_START = b"\n\n["
+_GAME_NUMBER = re.compile(rb'\[GameNumber "(\d+)"\]')
 
 #: What cannot stand as it is between the quotes of a tag value (PGN standard, section 7):
 #: control characters and line breaks (they would end the tag, and what follows could be a
@@ -63,16 +64,47 @@ def _complete_games(fd: int) -> int:
     return size - window + cut + 2 if cut >= 0 else 0
 
 
+def cut_back(path: Path, size: int) -> None:
+    """Cut ``path`` back to ``size`` bytes: a game just appended whose result could not be recorded goes again."""
+    fd = open_file(path, os.O_WRONLY)
+    try:
+        os.ftruncate(fd, size)
+    finally:
+        os.close(fd)
+
+
+def current_games(path: Path) -> set[int]:
+    """The ``GameNumber`` of every complete current (not superseded) game in ``path`` (none if it is missing)."""
+    try:
+        with open(open_file(path), "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:
+            complete = _complete_games(f.fileno())
+            return {
+                int(match[1]) for match in _GAME_NUMBER.finditer(data, 0, complete)
+                if not _superseded(data, match.start())
+            }
+    except (FileNotFoundError, ValueError):  # ValueError: mmap of an empty file
+        return set()
+
+
+def _superseded(data: bytes | mmap.mmap, at: int) -> bool:
+    """Whether the tag section holding byte ``at`` has a ``Superseded`` tag."""
+    start, end = _tag_section(data, at)
+    return data.find(b'[Superseded "', start, end) >= 0
+
+
+def _tag_section(data: bytes | mmap.mmap, at: int) -> tuple[int, int]:
+    """(start, end) of the tag section holding byte ``at``."""
+    previous = data.rfind(_GAME_START, 0, at)
+    end = data.find(b"\n\n", at)
+    return previous + 2 if previous >= 0 else 0, end if end >= 0 else len(data)
+
+
 def _header_blocks(data: bytes | mmap.mmap, number: int) -> list[tuple[int, int]]:
     """(start, end) of the tag sections of the current (not superseded) games tagged ``GameNumber`` ``number``."""
     blocks = []
     for match in re.finditer(rb'\[GameNumber "' + str(number).encode() + rb'"\]', data):
-        previous = data.rfind(b"\n\n[", 0, match.start())
-        start = previous + 2 if previous >= 0 else 0
-        end = data.find(b"\n\n", match.end())
-        end = end if end >= 0 else len(data)
-        if b'[Superseded "' not in data[start:end]:
-            blocks.append((start, end))
+        if not _superseded(data, match.start()):
+            blocks.append(_tag_section(data, match.start()))
     return blocks
 
 
@@ -100,7 +132,7 @@ def find_game(path: Path, number: int, *, start: int = 0) -> FoundGame | None:
     import chess.pgn  # here: it loads python-chess's engine layer too, which reading a tourney file never needs
 
     try:
-        with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:
+        with open(open_file(path), "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:
             complete = _complete_games(f.fileno())
             blocks = [b for b in _header_blocks(data, number) if start <= b[0] < complete]
             if not blocks:
@@ -131,7 +163,7 @@ def mark_superseded(path: Path, numbers: set[int], *, reason: str) -> int:
     """
     if not numbers or not path.exists():
         return 0
-    data = path.read_bytes()
+    data = read_bytes(path, kind="PGN", create=None, limit=None)
     inserts = sorted(end for n in numbers for _, end in _header_blocks(data, n))
     if not inserts:
         return 0

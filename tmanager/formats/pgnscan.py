@@ -20,8 +20,9 @@ result is always the one-process result (see :func:`_parallel_pieces`).
 Malformed input never raises: games without players or result, unfinished
 (``*``) games, unknown results, a truncated last game and an unterminated
 comment are counted in a :class:`ScanReport`, and every readable game is kept.
-A game tagged ``[Superseded "yes"]`` has been replaced by a later one and is
-skipped (counted, without warning).
+A game tagged ``[Superseded "yes"]`` (or with tmanager's reason, ``[Superseded "A
+replaced by B"]``) has been replaced by a later one and is skipped (counted, without
+warning); ``"no"`` keeps it.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from typing import BinaryIO, NamedTuple
 
 from tmanager.core.standings import RESULTS, GameResult
 from tmanager.errors import ConfigError
+from tmanager.files import open_file
 
 #: Bytes read at a time.
 CHUNK_SIZE = 1 << 22
@@ -65,9 +67,9 @@ _TRAP = re.compile(rb"\{(?:[^}\n]++|\n(?!\[))*+(?:\n\[|\Z)")
 # Careful tokens: a tag line, a % escape line, a ; comment, a brace comment (closed or not).
 _TOKEN = re.compile(rb"\n\[[^\n]*+|\n%[^\n]*+|;[^\n]*+|\{[^}]*+(\}?)")
 _TERMINATED = re.compile(rb"(?:1-0|0-1|1/2-1/2|\*)\s*\Z")
-# A line not starting with "[" followed by one that does: where a tag section starts.
-_SECTION_START = re.compile(rb"\n(?!\[)[^\n]*+\n\[")
 _RESULTS = {r.encode(): r for r in RESULTS}
+#: ``Superseded`` values that say a game is not: any other (``yes``, or tmanager's reason why) skips it.
+_NOT_SUPERSEDED = (b"no", b"false", b"0")
 
 #: The fields of :class:`GameResult`, one list each: cheaper to pass between processes than rows.
 _Columns = tuple[list[str], list[str], list[str], list[str], list[int | None], list[str], list[int | None]]
@@ -135,7 +137,7 @@ def scan(path: str | Path, report: ScanReport | None = None, *, jobs: int | None
     report = ScanReport() if report is None else report
     name = str(path)
     try:
-        handle = open(path, "rb")  # noqa: SIM115 - closed by the with below, after the generator starts
+        handle = open(open_file(Path(path)), "rb")  # noqa: SIM115 - closed by the with below, after the generator starts
         size = os.fstat(handle.fileno()).st_size
     except OSError as exc:
         raise ConfigError(f"cannot read PGN file: {exc.strerror or exc}", file=path) from None
@@ -220,16 +222,9 @@ def _stretch_bounds(handle: BinaryIO, size: int, *, piece_size: int) -> list[int
     bounds = [0]
     offset = piece_size
     while offset < size:
-        handle.seek(offset - 1)
-        window = b""
-        while data := handle.read(1 << 16):
-            window += data
-            found = _SECTION_START.search(window)
-            if found is not None:
-                break
-        else:
+        cut = _section_start(handle, offset - 1)
+        if cut is None:
             break  # no tag section after this offset
-        cut = offset - 1 + found.end() - 2  # the "\n" before the "["
         if cut >= size:
             break  # only in what was appended since the file was measured
         if cut > bounds[-1]:
@@ -237,6 +232,32 @@ def _stretch_bounds(handle: BinaryIO, size: int, *, piece_size: int) -> list[int
         offset = max(cut, offset) + piece_size
     bounds.append(size)
     return bounds
+
+
+def _section_start(handle: BinaryIO, start: int) -> int | None:
+    """The offset of the first "\\n" at or after ``start`` that ends a line not starting with "[" and is
+    followed by one that does: where a tag section starts (``None``: nowhere).
+
+    Only the newlines and the byte after each are looked at, a block at a time, so that a file
+    with no line break for hundreds of megabytes is crossed once (a window searched again as it
+    grew took half a minute on 100 MB).
+    """
+    handle.seek(start)
+    block = handle.read(1 << 16)
+    plain = False  # the line after the last newline seen does not start with "["
+    while block:
+        following = handle.read(1 << 16)
+        data = block + following[:1]  # the byte after a newline that ends the block
+        newline = data.find(b"\n")
+        while 0 <= newline < len(block) and newline + 1 < len(data):
+            tag = data[newline + 1] == ord("[")
+            if tag and plain:
+                return start + newline
+            plain = not tag
+            newline = data.find(b"\n", newline + 1)
+        start += len(block)
+        block = following
+    return None
 
 
 def _scan_stretch(path: str, fd: int, start: int, stop: int, *, in_comment: bool, last: bool) -> _Piece:
@@ -278,7 +299,9 @@ def _chunks(read: Callable[[int], bytes], *, at_file_start: bool) -> Iterator[tu
     """
     rest = b"\n"
     first = at_file_start
-    while data := read(CHUNK_SIZE):
+    # A stretch with no place to cut (one line of hundreds of megabytes) is read in reads as long as what is
+    # held: each read at least doubles it, so it is copied and searched a few times, not once a chunk.
+    while data := read(max(CHUNK_SIZE, len(rest))):
         if first and data.startswith(b"\xef\xbb\xbf"):
             data = data[3:]
         first = False
@@ -353,7 +376,7 @@ def _games(sections: list[tuple[bytes, ...]], path: str, report: ScanReport) -> 
     number = report.sections
     for white, black, result, round_, fen, game_number, pair, superseded in sections:
         number += 1
-        if superseded and superseded.lower() == b"yes":
+        if superseded and superseded.lower() not in _NOT_SUPERSEDED:
             report.superseded += 1
             continue
         outcome = _RESULTS.get(result)

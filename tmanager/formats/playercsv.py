@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tmanager.errors import ConfigError
+from tmanager.files import read_bytes
 
 COLUMNS = ("number", "name", "title", "rating", "fide_id", "federation", "sex", "birth", "club", "team", "flags")
 _NUMBERS = ("number", "rating", "fide_id")
@@ -31,10 +32,7 @@ class Row:
 
 def read(path: Path) -> list[Row]:
     """The rows of a player list; :class:`ConfigError` naming the file and line of anything malformed."""
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise ConfigError(f"cannot read the player list: {exc.strerror}", file=path) from None
+    data = read_bytes(path, kind="player list", create=None)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import IO, Literal
 
 from tmanager.errors import ConfigError
+from tmanager.files import open_file
 
 Kind = Literal["standard", "rapid", "blitz"]
 #: The TXT columns of each rating in the combined list.
@@ -70,7 +71,7 @@ def read(path: Path, *, ids: Collection[int] | None = None, federation: str | No
         return federation is None or entry.federation.casefold() == federation.casefold()
 
     try:
-        with open(path, "rb") as f:
+        with open(open_file(path), "rb") as f:  # a large file, read as it streams
             start = f.read(64).lstrip()
             f.seek(0)
             entries = _xml(f, path) if start.startswith(b"<") else _txt(f, path)

@@ -45,7 +45,7 @@ from typing import Any, Generic, Literal, TypeVar
 
 from tmanager.core.results import TRF_CODES, format_points
 from tmanager.errors import ConfigError
-from tmanager.files import atomic_write
+from tmanager.files import atomic_write, read_bytes
 from tmanager.pairing.model import BLACK, STANDARD, WHITE, Game, PlayerState, PointsSystem
 
 #: TRF-16 lines giving the points of each kind of result, and the PointsSystem field each sets.
@@ -538,8 +538,9 @@ def read(path: str | Path) -> Tournament:
 
 
 def read_text(path: str | Path) -> str:
-    """A TRF file's text: UTF-8, else Latin-1 (older files). :class:`OSError` if it cannot be read."""
-    data = Path(path).read_bytes()
+    """A TRF file's text: UTF-8, else Latin-1 (older files). :class:`ConfigError` if it cannot be read
+    (see :func:`~tmanager.files.read_bytes`)."""
+    data = read_bytes(Path(path), kind="TRF", create=None)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:

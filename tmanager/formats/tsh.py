@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tmanager.errors import ConfigError
-from tmanager.files import atomic_write
+from tmanager.files import atomic_write, read_text
 from tmanager.pairing.scored import BYE, Scorecard
 
 UNASSIGNED = "00"
@@ -218,13 +218,7 @@ def dumps(players: Sequence[TPlayer]) -> str:
 
 def read(path: Path) -> list[TPlayer]:
     """Read a ``.t`` file."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ConfigError("no such .t file", file=path, hint="check the path") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"cannot read: {exc}", file=path) from None
-    return loads(text, file=path)
+    return loads(read_text(path, kind=".t", create=None), file=path)
 
 
 def write(path: Path, players: Sequence[TPlayer]) -> None:

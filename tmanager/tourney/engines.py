@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from tmanager.errors import ConfigError
-from tmanager.files import Stamp, parse_toml, read_text, stamp
+from tmanager.files import Stamp, expect_file, parse_toml, read_text, stamp
 
 Protocol = Literal["uci", "xboard"]
 OptionValue = str | int | bool
@@ -124,7 +124,7 @@ def find_definition(name: str, tourney_dir: Path | None = None) -> Path:
     """The definition file for ``name``; :class:`ConfigError` listing what exists when none does."""
     for directory in engine_dirs(tourney_dir):
         path = directory / f"{name}.toml"
-        if path.is_file():
+        if expect_file(path, hint="an engine definition is a TOML file"):  # a FIFO there is said to be one
             return path
     known = ", ".join(available_definitions(tourney_dir)) or "none"
     raise ConfigError(

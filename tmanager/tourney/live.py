@@ -15,12 +15,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tmanager.errors import ConfigError
+from tmanager.files import read_bytes
+
 if TYPE_CHECKING:
     import chess
 
     from tmanager.core.schedule import ScheduledGame
     from tmanager.tourney.model import Tourney
     from tmanager.tourney.play import GameSpec
+
+
+#: The most bytes of a live file read: a game's moves in UCI (a game of 10,000 plies is 50 kB).
+LIVE_LIMIT = 1 << 20
 
 
 class PositionView:
@@ -157,7 +164,7 @@ class GameInProgress:
     def load(cls, path: Path) -> GameInProgress | None:
         """Read one live file; ``None`` if it is gone or not what a worker writes."""
         try:
-            data: Any = json.loads(path.read_text(encoding="utf-8"))
+            data: Any = json.loads(read_bytes(path, kind="live game", create=None, limit=LIVE_LIMIT))
             return cls(
                 number=int(data["game"]),
                 round=int(data["round"]),
@@ -171,7 +178,7 @@ class GameInProgress:
                 black_clock=float(data["black_clock"]),
                 updated=float(data["updated"]),
             )
-        except (OSError, ValueError, KeyError, TypeError):
+        except (ConfigError, ValueError, KeyError, TypeError):  # gone, or not what a worker writes
             return None
 
     def last_moves(self, count: int) -> str:

@@ -23,6 +23,7 @@ the journal beside the file (see :mod:`tmanager.tourney.store`).
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 from collections import Counter
 from collections.abc import Collection, Mapping
@@ -37,6 +38,7 @@ from tmanager.core.standings import GameResult, PairCounts, Tally
 from tmanager.core.stats import SprtSettings
 from tmanager.core.timecontrol import TimeControl
 from tmanager.errors import ConfigError, StateError
+from tmanager.files import expect_directory
 from tmanager.formats import pgn
 from tmanager.formats.pgn import COMMENT_FIELDS, Notation
 from tmanager.tomlmap import check_keys as _check_keys
@@ -230,6 +232,22 @@ class PendingHook:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class PgnMark:
+    """The PGN's size after the last game recorded, and which file it was (the ``pgn`` setting may change):
+    the same PGN found shorter was cut."""
+
+    path: str
+    size: int
+
+    def to_json(self) -> list[Any]:
+        return [self.path, self.size]
+
+    @classmethod
+    def from_json(cls, data: Any) -> PgnMark | None:
+        return None if data is None else cls(str(data[0]), int(data[1]))
+
+
 @dataclass(slots=True)
 class Tourney:
     """A whole tourney file in memory."""
@@ -251,6 +269,8 @@ class Tourney:
     hooks: dict[str, PendingHook] = field(default_factory=dict)
     #: Bumped by every stored change; a file behind its journal's version is a stale copy.
     version: int = 0
+    #: The PGN's size after the last game recorded (kept in the journal): a PGN found shorter was cut.
+    pgn_mark: PgnMark | None = None
 
     @property
     def directory(self) -> Path:
@@ -424,6 +444,32 @@ class Tourney:
             found.append(number)
             number = self.results.find(PLAYING, number + 1)
         return found
+
+    def check_pgn(self) -> None:
+        """:class:`StateError` when recorded games are missing from the PGN: it is shorter than the last game
+        recorded left it (cut by hand, or an older copy put back), and finished games have no current game
+        there. One ``stat`` when it has not shrunk. When every finished game is still there (superseded games
+        removed by hand, the missing ones set back to be played again), its size now is the mark from now on.
+        """
+        mark = self.pgn_mark
+        if mark is None or mark.path != str(self.pgn_path):  # no game recorded yet, or in another file
+            return
+        try:
+            size = os.stat(self.pgn_path).st_size
+        except OSError:
+            size = 0
+        if size >= mark.size:
+            return
+        found = pgn.current_games(self.pgn_path)
+        missing = [m.start() for m in _FINISHED.finditer(self.results) if m.start() not in found]
+        if missing:
+            shown = ", ".join(map(str, missing[:10])) + (", …" if len(missing) > 10 else "")
+            raise StateError(
+                f"{self.pgn_path}: {len(missing)} recorded game(s) missing ({shown}): it has {size:,} bytes where "
+                f"the last game recorded left {mark.size:,}, so it was cut or replaced (put it back from a "
+                f"backup, or set those results back to a space in {self.path.name} to play the games again)"
+            )
+        self.pgn_mark = PgnMark(mark.path, size)
 
     def is_complete(self) -> bool:
         """Whether the tourney is over: every scheduled game has a result (the results string is never
@@ -669,11 +715,14 @@ class Tourney:
 
     def _check_paths(self) -> None:
         """The PGN, the EPD output and the engines' stderr logs can be written, and are not the opening
-        book; the tablebases are there (see :mod:`tmanager.tourney.paths`)."""
+        book; the tablebases are there (see :mod:`tmanager.tourney.paths`); the directories of the games in
+        progress and of the engine logs, if there, are directories."""
         book = self.directory / self.openings.file if self.openings is not None else None
         check_output(self.pgn_path, tourney=self.path, field="tourney.pgn", book=book)
         if self.settings.epd_out:
             check_output(self.directory / self.settings.epd_out, tourney=self.path, field="tourney.epd_out", book=book)
+        for directory, holds in ((self.live_dir, "the games in progress"), (self.engine_logs_dir, "engine logs")):
+            expect_directory(directory, hint=f"move it away: tmanager keeps {holds} of {self.path.name} there")
         for i, p in enumerate(self.participants):
             if p.stderr:
                 check_output(self.directory / p.stderr, tourney=self.path, field=f"participants[{i}].stderr")

@@ -112,7 +112,7 @@ class OpeningBook(Sequence[Opening]):
         """Read an EPD or PGN book, or index a large one; ``format="auto"`` goes by the suffix, else by the content."""
         path = Path(path)
         try:
-            text = read_text(path, kind="opening book", create=None)
+            text = read_text(path, kind="opening book", create=None, limit=None)  # books of millions of lines
         except ConfigError as exc:
             raise ConfigError(exc.message, file=path, hint="check openings.file") from None
         board_type, chess960 = variant_board(variant)

@@ -10,16 +10,17 @@ book is the book.
 from __future__ import annotations
 
 import os
-import stat
 from collections.abc import Iterable
 from pathlib import Path
 
 from tmanager.errors import ConfigError
+from tmanager.files import expect_file
 
 
 def check_output(path: Path, *, tourney: Path, field: str, book: Path | None = None) -> None:
     """Refuse an output file that cannot be appended to: the tourney file itself, the opening ``book``,
-    a directory, a FIFO or socket, or a path whose directory does not exist."""
+    anything but a regular file (a directory, a FIFO, a device: see :func:`~tmanager.files.expect_file`),
+    a file or directory that cannot be written, or a path whose directory does not exist."""
     if _same(path, tourney):
         raise ConfigError("is the tourney file itself", file=tourney, field=field, hint="give it a name of its own")
     if book is not None and _same(path, book):
@@ -28,20 +29,17 @@ def check_output(path: Path, *, tourney: Path, field: str, book: Path | None = N
             hint="games written there would become openings: give it a file of its own",
         )
     try:
-        mode = path.stat().st_mode
-    except (FileNotFoundError, NotADirectoryError):
-        if not path.parent.is_dir():
-            raise ConfigError(
-                f"no directory {str(path.parent)!r} to hold it", file=tourney, field=field,
-                hint="create the directory, or change the path",
-            ) from None
-        return
-    except OSError as exc:
-        raise ConfigError(f"cannot use {str(path)!r}: {exc.strerror}", file=tourney, field=field) from None
-    if stat.S_ISDIR(mode):
-        raise ConfigError(f"{str(path)!r} is a directory", file=tourney, field=field, hint="name a file")
-    if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
-        raise ConfigError(f"{str(path)!r} is a FIFO or socket, not a file", file=tourney, field=field)
+        exists = expect_file(path)
+    except ConfigError as exc:
+        raise ConfigError(f"{str(path)!r} {exc.message}", file=tourney, field=field, hint="name a file") from None
+    if not exists and not path.parent.is_dir():
+        raise ConfigError(
+            f"no directory {str(path.parent)!r} to hold it", file=tourney, field=field,
+            hint="create the directory, or change the path",
+        )
+    if not os.access(path if exists else path.parent, os.W_OK | (0 if exists else os.X_OK)):
+        where = str(path if exists else path.parent)
+        raise ConfigError(f"cannot write to {where!r}", file=tourney, field=field, hint="check its permissions")
 
 
 def _same(path: Path, other: Path) -> bool:

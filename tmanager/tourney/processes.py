@@ -56,16 +56,50 @@ def split(*, workers: int | None, concurrency: int | None, cores: int | None = N
 Main = Callable[[Sequence[str]], int]
 
 
-def _worker(main: Main, argv: list[str]) -> None:
+def _worker(main: Main, argv: list[str], stderr: int) -> None:
     """A forked worker: `tmanager work ARGV`, as if started on its own, in a session of its own (the
     terminal's Ctrl-C reaches only `run`, which stops its workers in order, each giving its games back),
-    stopped by SIGTERM when `run` dies."""
+    stopped by SIGTERM when `run` dies. What it says on standard error goes to ``stderr`` (see
+    :class:`ErrorLines`)."""
     os.setsid()
     die_with_parent(signal.SIGTERM)
     signal.signal(signal.SIGINT, signal.default_int_handler)  # `run`'s own handlers stay with `run`
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, sys.stdout.fileno())  # "N game(s) played" is for a terminal of its own
+    os.dup2(stderr, sys.stderr.fileno())
     sys.exit(main(argv))
+
+
+class ErrorLines:
+    """The standard error of the workers, through one pipe that their starter reads: each line reaches its
+    own standard error, and a ``tmanager: …`` line only once, however many workers say it (a full disk
+    stops them all, with the same line)."""
+
+    def __init__(self) -> None:
+        self.read_end, self.write_end = os.pipe()
+        os.set_blocking(self.read_end, False)
+        self._said: set[str] = set()
+        self._partial = b""
+
+    def show(self) -> None:
+        """Print what the workers have said since the last call."""
+        chunks = [self._partial]
+        with contextlib.suppress(BlockingIOError):
+            while chunk := os.read(self.read_end, 1 << 16):
+                chunks.append(chunk)
+        *lines, self._partial = b"".join(chunks).split(b"\n")
+        for raw in lines:
+            line = raw.decode("utf-8", "replace")
+            if line.startswith("tmanager: "):
+                if line in self._said:
+                    continue
+                self._said.add(line)
+            print(line, file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        self.show()
+        for end in (self.read_end, self.write_end):
+            os.close(end)
 
 
 #: Workers are forked: `run` has already imported all they need, so each starts at once.
@@ -94,6 +128,7 @@ class Workers:
         self.announce_fd = announce_fd  # inherited by every worker: they announce their games on it
         self.processes: list[BaseProcess] = []
         self.failures: list[float] = []
+        self.errors = ErrorLines()
 
     def _spawn(self, index: int) -> BaseProcess:
         lanes = self.lanes[index]
@@ -101,7 +136,9 @@ class Workers:
                 *(["--log-engines"] if self.log_engines else []),
                 *(["--announce-fd", str(self.announce_fd)] if self.announce_fd is not None else []),
                 *(["--affinity", affinity.format_cpus(self.cpus[index])] if self.cpus else [])]
-        process = _FORK.Process(target=_worker, args=(self.main, argv), name=f"tmanager work ({lanes} lanes)")
+        process = _FORK.Process(
+            target=_worker, args=(self.main, argv, self.errors.write_end), name=f"tmanager work ({lanes} lanes)"
+        )
         process.start()
         return process
 
@@ -111,9 +148,13 @@ class Workers:
     def all_exited(self) -> bool:
         return all(p.exitcode is not None for p in self.processes)
 
-    def wait(self, timeout: float) -> None:
-        """Wait ``timeout`` seconds, or less if a worker exits: the last one's end is seen at once."""
-        multiprocessing.connection.wait([p.sentinel for p in self.processes if p.exitcode is None], timeout)
+    def wait(self, timeout: float, *, also: Sequence[int] = ()) -> list[object]:
+        """Wait ``timeout`` seconds, or less if a worker exits (the last one's end is seen at once) or says
+        something, which is shown, or one of the descriptors ``also`` is ready to read: those that are."""
+        running = [p.sentinel for p in self.processes if p.exitcode is None]
+        ready = multiprocessing.connection.wait([*running, self.errors.read_end, *also], timeout)
+        self.errors.show()
+        return [r for r in ready if r in also]
 
     def replace_dead(self, tourney: Tourney) -> int:
         """Replace the workers that died while work remains; returns a status to exit with, or 0.
@@ -161,6 +202,7 @@ class Workers:
                     os.killpg(process.pid, signal.SIGKILL)
                 process.join()
                 killed = True
+        self.errors.close()
         if killed or any(p.exitcode is not None and p.exitcode < 0 for p in self.processes):
             with contextlib.suppress(TManagerError), store.transaction(self.path) as tourney:
                 release_stale(tourney)

@@ -20,12 +20,15 @@ and its journal, let the caller change the model, then store the change:
   is a *checkpoint*: the journal is replaced by one line holding the whole
   owned part, then the file is rewritten atomically.
 
-Claims and pending hooks live only in the journal; the file holds what a user
-reads and may edit by hand. Reading compares the two. A file whose version is
-behind the journal's was saved from a stale copy (an editor) or was cut off
-between the two writes: it gets the journal's owned part back, the user's
-part kept. A file at the journal's version with other contents was edited by
-hand, and the edit stands. So a kill at any instant loses nothing, and a stale
+Claims, pending hooks and the PGN's size after the last game recorded live
+only in the journal; the file holds what a user reads and may edit by hand.
+Reading compares the two. A journal belongs to one file: both hold the same
+``id`` in ``[progress]``, and a journal of another (a deleted file's) is set
+aside. A file whose version is behind the journal's was saved from a stale copy
+(an editor) or was cut off between the two writes: it gets the journal's owned
+part back, the user's part kept. A file at the journal's version with other
+contents was edited by hand, and the edit stands (a game set back to not played
+is superseded in the PGN). So a kill at any instant loses nothing, and a stale
 save is merged, never obeyed.
 
 A process keeps each journal it has read folded, with its results string
@@ -50,6 +53,7 @@ import json
 import logging
 import os
 import re
+import secrets
 import threading
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -61,22 +65,29 @@ import tomli_w
 from tmanager.errors import ConfigError, StateError
 from tmanager.files import (
     LOCK_TIMEOUT,
+    READ_LIMIT,
     Stamp,
     append_line,
     atomic_write,
+    check_lock,
     decode,
+    expect_file,
     lock,
     lock_timeout,
+    open_file,
     parse_toml,
     read_bytes,
     write_at,
 )
 from tmanager.files import stamp as file_stamp
+from tmanager.formats import pgn
 from tmanager.tourney.model import (
+    FINISHED_CHARS,
     OWNED_SECTIONS,
     UNPLAYED,
     Claim,
     PendingHook,
+    PgnMark,
     Tourney,
     from_toml,
     owned_sections_to_toml,
@@ -89,6 +100,7 @@ _OWNED_HEADER = re.compile(rb"^[ \t]*\[[ \t]*(?:" + "|".join(OWNED_SECTIONS).enc
 _PROGRESS_HEADER = re.compile(rb"^\[progress\][ \t]*\n", re.MULTILINE)
 _RESULTS_KEY = b'\nresults = "'
 _VERSION_LINE = re.compile(rb"^version = (\d+) *$", re.MULTILINE)
+_IDENTITY_LINE = re.compile(rb'^id = "([0-9a-f]*)"$', re.MULTILINE)
 _RESULT_BYTES = b"+-=* "
 _PLAYED = re.compile(r"[^ ]")
 
@@ -96,6 +108,9 @@ _PLAYED = re.compile(r"[^ ]")
 VERSION_WIDTH = 12
 #: A journal grown past this (and past the file's size) is folded into a checkpoint.
 JOURNAL_LIMIT = 1 << 20
+#: The most bytes of a journal read: its checkpoint holds an owned part (the results string of the largest
+#: tourney is 100 MB), and it is folded into a new checkpoint once it grows past twice the file's size.
+JOURNAL_READ_LIMIT = 4 * READ_LIMIT
 #: Bytes of a journal's first line that tell it from the journal it replaced: its checkpoint's version
 #: and the start of its owned part (file systems give a new file the inode number just freed).
 _JOURNAL_HEAD = 256
@@ -129,11 +144,19 @@ def _owned_start(data: bytes) -> int:
 # --- the owned part as text ----------------------------------------------------------------------
 
 
-def render_owned(tourney: Tourney, *, version: int) -> str:
-    """The owned part at ``version``: sections, then ``[progress]`` laid out for changes in place."""
+def new_identity() -> str:
+    """A tourney file's identity: random, written in its ``[progress]`` and its journal's checkpoint, so that
+    a journal is never applied to another file of the same name (one written by hand after the first was
+    deleted, or copied over it)."""
+    return secrets.token_hex(8)
+
+
+def render_owned(tourney: Tourney, *, version: int, identity: str) -> str:
+    """The owned part at ``version``: sections, then ``[progress]`` laid out for changes in place, with the
+    ``identity`` the file shares with its journal."""
     sections = owned_sections_to_toml(tourney)
     text = tomli_w.dumps(sections) + "\n" if sections else ""
-    names = tomli_w.dumps({"participants": [p.name for p in tourney.participants]})
+    names = tomli_w.dumps({"participants": [p.name for p in tourney.participants], "id": identity})
     results = tourney.results.ljust(tourney.schedule().total_games, UNPLAYED)
     return f'{text}[progress]\n{names}version = {version:<{VERSION_WIDTH}d}\nresults = "{results}"\n'
 
@@ -184,6 +207,7 @@ class _Owned:
     sections: Mapping[str, Any]  #: every owned section but ``[progress]``
     sections_text: bytes  #: their text, as a cache key
     names: tuple[str, ...] | None  #: the participants the results were recorded with
+    identity: str | None  #: the ``id`` it shares with its journal (``None`` in files of older versions)
     version: int | None
     results: str  #: without its padding
     padded: int  #: length of the results string as written
@@ -197,6 +221,7 @@ class _Frame:
     sections: Mapping[str, Any]
     sections_text: bytes
     names: tuple[str, ...] | None
+    identity: str | None
 
 
 _frames: dict[bytes, _Frame] = {}
@@ -243,16 +268,19 @@ def _parse_laid_out(owned: bytes | bytearray, layout: _Layout, path: Path, *, re
 
 
 def _frame(sections: dict[str, Any], sections_text: bytes, progress: dict[str, Any], path: Path) -> _Frame:
-    unknown = set(progress) - {"results", "version", "participants"}
+    unknown = set(progress) - {"results", "version", "participants", "id"}
     if unknown:
         raise ConfigError(
             f"unknown key {sorted(unknown)[0]!r}", file=path, field="progress",
-            hint="known keys: participants, version, results",
+            hint="known keys: participants, id, version, results",
         )
+    identity = progress.get("id")
+    if identity is not None and not isinstance(identity, str):
+        raise ConfigError("must be str (text)", file=path, field="progress.id")
     names = progress.get("participants")
     if names is not None and (not isinstance(names, list) or not all(isinstance(n, str) for n in names)):
         raise ConfigError("must be a list of names", file=path, field="progress.participants")
-    return _Frame(sections, sections_text, tuple(names) if names is not None else None)
+    return _Frame(sections, sections_text, tuple(names) if names is not None else None, identity)
 
 
 def _results(results: bytes, path: Path) -> str:
@@ -275,6 +303,7 @@ def _owned(frame: _Frame, version: Any, results: str, padded: int, layout: _Layo
         sections=frame.sections,
         sections_text=frame.sections_text,
         names=frame.names,
+        identity=frame.identity,
         version=version,
         results=results,
         padded=padded,
@@ -308,6 +337,14 @@ class _Journal:
     hooks: dict[str, PendingHook]
     #: the results of ``owned`` without padding, decoded when first asked for after a line changed them
     results: str | None = None
+    pgn_mark: PgnMark | None = None  #: the PGN's size after the last game recorded
+
+    @property
+    def identity(self) -> str | None:
+        """The ``id`` of the file whose journal this is (``None``: a journal of an older version)."""
+        progress = _PROGRESS_HEADER.search(self.owned)
+        found = _IDENTITY_LINE.search(self.owned, progress.end()) if progress else None
+        return found.group(1).decode("ascii") if found else None
 
     def apply(self, line: Mapping[str, Any]) -> None:
         version = int(line["v"])
@@ -321,6 +358,8 @@ class _Journal:
                 f"{version:<{VERSION_WIDTH}d}".encode()
             )
         self.version = version
+        if "pgn" in line:
+            self.pgn_mark = PgnMark.from_json(line["pgn"])
         _merge(self.claims, line.get("claims", {}), Claim.from_json, int)
         _merge(self.hooks, line.get("hooks", {}), PendingHook.from_json, str)
 
@@ -353,13 +392,17 @@ class _JournalReader:
 
         It is this reader's own, folded further by its next read of ``path``.
         """
+        hint = f"move it away: tmanager keeps the journal of {path.name} there"
         try:
-            fd = os.open(journal_path(path), os.O_RDONLY)
-        except OSError:
+            fd = open_file(journal_path(path), hint=hint)
+        except OSError:  # none yet, or unreadable: the file is taken as it is
             self.cache.pop(path, None)
             return None
         try:
-            inode = os.fstat(fd).st_ino
+            info = os.fstat(fd)
+            inode, size = info.st_ino, info.st_size
+            if size > JOURNAL_READ_LIMIT:
+                raise ConfigError(f"{size:,} bytes, more than a journal grows to", file=journal_path(path), hint=hint)
             state = self.cache.get(path)
             if state is None or state.inode != inode or os.pread(fd, len(state.head), 0) != state.head:
                 state = self._start(fd, inode, path)
@@ -411,6 +454,7 @@ class _JournalReader:
                 layout=_Layout.find(owned),
                 claims={int(k): Claim.from_json(v) for k, v in head.get("claims", {}).items()},
                 hooks={k: PendingHook.from_json(v) for k, v in head.get("hooks", {}).items()},
+                pgn_mark=PgnMark.from_json(head.get("pgn")),
             )
         except (ValueError, KeyError, TypeError):
             log.warning("%s: unreadable; the tourney file is taken as it is", journal_path(path))
@@ -453,6 +497,8 @@ class _State:
     tourney: Tourney
     #: why the file must be checkpointed before anything else ("" when it is current)
     repair: str
+    #: games played by the journal's account that a hand edit set back to not played, to be played again
+    replayed: tuple[int, ...] = ()
 
 
 def _load(path: Path) -> _State:
@@ -466,11 +512,20 @@ def _load(path: Path) -> _State:
     owned_text = data[start:]
     owned = _parse_owned(owned_text, path)
     repair = ""
-    if journal is None:
+    replayed: tuple[int, ...] = ()
+    if journal is not None and journal.identity != owned.identity:
+        journal, repair = None, "foreign"  # a journal left by another file of this name: not this file's
+    elif journal is None:
         layout_ok = owned.layout is not None and owned.version is not None
         repair = "journal" if layout_ok else "layout"  # "layout": an XBoard import, a hand-made or older file
     elif owned.version is not None and owned.version == journal.version:
         repair = "hand edit"
+        played = journal.parsed(path).results
+        changes = _changed_results(played, owned.results)
+        replayed = tuple(
+            n for n, char in sorted(changes.items())
+            if char == UNPLAYED and n < len(played) and played[n] in FINISHED_CHARS
+        )
     elif owned.version is None or owned.version < journal.version:
         # Cut off between the journal and the file: one change behind, and exactly as before it.
         interrupted = owned.version == journal.version - 1 and owned.version >= journal.checkpoint and (
@@ -480,24 +535,28 @@ def _load(path: Path) -> _State:
         owned = journal.parsed(path)
     else:  # the file is newer than its journal (the journal was replaced): the file wins
         repair = "journal"
-    return _resolved(path, len(data), head, owned, journal, repair=repair)
+    return _resolved(path, len(data), head, owned, journal, repair=repair, replayed=replayed)
 
 
-def _resolved(path: Path, size: int, head: bytes, owned: _Owned, journal: _Journal | None, *, repair: str) -> _State:
+def _resolved(
+    path: Path, size: int, head: bytes, owned: _Owned, journal: _Journal | None, *, repair: str,
+    replayed: tuple[int, ...] = (),
+) -> _State:
     """The state of a file of ``size`` bytes read with ``journal``: its ``head`` and the owned part that holds."""
     tourney = _model(path, head, owned)
     if journal is not None:
         tourney.claims.update(journal.claims)
         tourney.hooks = dict(journal.hooks)
+        tourney.pgn_mark = journal.pgn_mark
     tourney.version = max(owned.version or 0, journal.version if journal else 0)
     _check_names(tourney, owned, path)
-    return _State(size, head, owned, journal, tourney, repair)
+    return _State(size, head, owned, journal, tourney, repair, replayed)
 
 
 def _owned_at(path: Path, journal: _Journal, version: int) -> bytes:
     """The journal's owned part as it was at ``version`` (its checkpoint and the changes up to it)."""
     try:
-        lines = journal_path(path).read_bytes().split(b"\n")
+        lines = read_bytes(journal_path(path), kind="journal", limit=JOURNAL_READ_LIMIT).split(b"\n")
         first = json.loads(lines[0])
         owned = bytearray(str(first["owned"]).encode("utf-8"))
         past = _Journal(
@@ -508,7 +567,7 @@ def _owned_at(path: Path, journal: _Journal, version: int) -> bytes:
             if line is None or int(line["v"]) > version:
                 break
             past.apply(line)
-    except (OSError, ValueError, KeyError, TypeError):
+    except (ConfigError, ValueError, KeyError, TypeError):
         return b""
     return bytes(past.owned)
 
@@ -565,6 +624,7 @@ def _check_names(tourney: Tourney, owned: _Owned, path: Path) -> None:
 
 def read(path: Path) -> Tourney:
     """Read a tourney file with its journal; safe without the file lock."""
+    check_lock(path)  # a worker would wait for ever to take a lock that is a directory
     with _in_process(path):  # the caches must not be changed by two threads at once
         return _load(path).tourney
 
@@ -596,31 +656,36 @@ def _in_process(path: Path, *, timeout: float = -1) -> Iterator[None]:
 
 def write_new(tourney: Tourney, *, overwrite: bool = False) -> None:
     """Write a whole tourney file from the model (``new``, ``clone``, ``import-xboard``)."""
-    if tourney.path.exists() and not overwrite:
+    if expect_file(tourney.path) and not overwrite:  # a device or a directory there is refused, --force or not
         raise StateError(f"{tourney.path}: file exists; choose another name or remove it first")
     with lock(tourney.path):
         tourney.validate()
-        _checkpoint(tourney.path, None, tourney, version=0)
+        _checkpoint(tourney.path, None, tourney, version=0, identity=None)
 
 
-def _checkpoint(path: Path, head: bytes | None, tourney: Tourney, *, version: int) -> None:
+def _checkpoint(path: Path, head: bytes | None, tourney: Tourney, *, version: int, identity: str | None) -> None:
     """Replace the journal by the owned part at ``version``, then rewrite the file (keeping ``head`` if given).
 
     The journal comes first: a kill between the two leaves a file behind its
-    journal, which the next reader restores.
+    journal, which the next reader restores. A file without an ``identity`` (new,
+    hand-made, or of an older version) gets one, and is written first: the
+    journal there is not its own (if any), so a kill between the two leaves the
+    file as it is to be, with a journal the next reader sets aside.
     """
-    owned = render_owned(tourney, version=version)
+    owned = render_owned(tourney, version=version, identity=identity or new_identity())
     line = {
         "checkpoint": version,
         "owned": owned,
         "claims": {str(n): c.to_json() for n, c in sorted(tourney.claims.items())},
         "hooks": {k: h.to_json() for k, h in sorted(tourney.hooks.items())},
+        "pgn": tourney.pgn_mark.to_json() if tourney.pgn_mark else None,
     }
-    atomic_write(journal_path(path), json.dumps(line, ensure_ascii=False) + "\n")
     text = head.decode("utf-8") if head is not None else tomli_w.dumps(settings_to_toml(tourney))
     if text.strip() and not text.endswith("\n\n"):
         text = text.rstrip("\n") + "\n\n"
-    atomic_write(path, text + owned)
+    writes = [(journal_path(path), json.dumps(line, ensure_ascii=False) + "\n"), (path, text + owned)]
+    for target, content in writes if identity else reversed(writes):
+        atomic_write(target, content)
     tourney.version = version
 
 
@@ -672,6 +737,7 @@ class _Before:
     results: str
     claims: dict[int, Claim]
     hooks: dict[str, PendingHook]
+    pgn_mark: PgnMark | None
 
     @classmethod
     def of(cls, tourney: Tourney) -> _Before:
@@ -684,11 +750,15 @@ class _Before:
             tourney.results,
             dict(tourney.claims),
             dict(tourney.hooks),
+            tourney.pgn_mark,
         )
 
     def unchanged(self, tourney: Tourney) -> bool:
         # The results last: they may be millions of characters, and claims change with them.
-        return self.claims == tourney.claims and self.hooks == tourney.hooks and self.results == tourney.results
+        return (
+            self.claims == tourney.claims and self.hooks == tourney.hooks and self.pgn_mark == tourney.pgn_mark
+            and self.results == tourney.results
+        )
 
     def structure_changed(self, tourney: Tourney) -> bool:
         """Whether anything but results, claims and hooks changed: that takes a checkpoint."""
@@ -721,6 +791,8 @@ def _append(path: Path, state: _State, tourney: Tourney, before: _Before) -> boo
         line["claims"] = claims
     if hooks := _changed(before.hooks, tourney.hooks):
         line["hooks"] = hooks
+    if tourney.pgn_mark != before.pgn_mark:
+        line["pgn"] = tourney.pgn_mark.to_json() if tourney.pgn_mark else None
     text = json.dumps(line, ensure_ascii=False)
     at, end = append_line(journal_path(path), text)  # after a fragment a power cut left, cut off first
     _journals.appended(path, journal, line, at=at, end=end, results=tourney.results.rstrip(UNPLAYED))
@@ -742,6 +814,8 @@ def _append(path: Path, state: _State, tourney: Tourney, before: _Before) -> boo
 
 
 _REPAIRS = {
+    "foreign": "its journal belonged to another file of that name (one deleted, or replaced by a copy): it is "
+    "set aside, and the file taken as it is",
     "stale": "its owned part was older than the journal (an editor saved a stale copy?): the settings are "
     "kept, the results, pairings and faults restored",
     "hand edit": "its owned part was edited by hand: the edit stands",
@@ -758,6 +832,10 @@ def transaction(path: Path, *, settings: bool = False, timeout: float = LOCK_TIM
     with _in_process(path, timeout=timeout), lock(path, timeout=timeout):
         state = _load(path)
         tourney = state.tourney
+        if state.replayed:  # the games played before stay in the PGN for the record, as substitute --replace does
+            marked = pgn.mark_superseded(tourney.pgn_path, set(state.replayed), reason="replayed: set back by hand")
+            log.warning("%s: game(s) %s set back to not played by hand: %d PGN game(s) superseded", path,
+                        ", ".join(map(str, state.replayed)), marked)
         before = _Before.of(tourney)
         settings_before = settings_to_toml(tourney) if settings else None
         yield tourney
@@ -774,4 +852,4 @@ def transaction(path: Path, *, settings: bool = False, timeout: float = LOCK_TIM
         if not structural and not state.repair and before.unchanged(tourney):
             return
         if structural or state.repair or not _append(path, state, tourney, before):
-            _checkpoint(path, head, tourney, version=tourney.version + 1)
+            _checkpoint(path, head, tourney, version=tourney.version + 1, identity=state.owned.identity)

@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 
 from tmanager.errors import ConfigError
+from tmanager.files import read_bytes
 from tmanager.tourney.engines import available_definitions
 from tmanager.tourney.model import PLAYING, UNPLAYED, Openings, Participant, Settings, Tourney
 
@@ -71,10 +72,7 @@ def _time_control(options: dict[str, str]) -> tuple[str, float | None, int | Non
 
 def import_trn(path: Path, target: Path) -> Tourney:
     """Our tourney for XBoard tourney file ``path``, to be written at ``target``."""
-    try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError as exc:
-        raise ConfigError(f"cannot read: {exc}", file=path) from None
+    text = read_bytes(path, kind="XBoard tourney", create=None).decode("utf-8", errors="replace")
     options = parse_options(text, path)
     names = [line.strip() for line in options.get("participants", "").splitlines() if line.strip()]
     if len(names) < 2:

@@ -58,7 +58,7 @@ from tmanager.tourney import eventloop, store, swiss
 from tmanager.tourney.announce import Announcer, EngineStarted, EngineWarning, GameFinished, GameStarted
 from tmanager.tourney.claims import Owner, process_is_alive, stale_games
 from tmanager.tourney.live import LiveGame, LivePace
-from tmanager.tourney.model import PLAYING, UNPLAYED, Claim, PendingHook, Settings, Tourney
+from tmanager.tourney.model import PLAYING, UNPLAYED, Claim, PendingHook, PgnMark, Settings, Tourney
 from tmanager.tourney.openings import Opening, OpeningBook
 from tmanager.tourney.outcome import Ending
 from tmanager.tourney.play import Engine, EnginePool, GameRecord, GameSpec, MoveObserver, play_game
@@ -376,6 +376,8 @@ async def _through_cancellation(work: Awaitable[_R]) -> _R:
         try:
             return await asyncio.shield(task)
         except asyncio.CancelledError:
+            if task.done() and not task.cancelled():
+                return task.result()  # it ended as the stop came: its outcome stands, not the stop
             if task.done():
                 raise
             current = asyncio.current_task()
@@ -527,6 +529,7 @@ class Worker:
     def claim(self) -> tuple[Tourney, ScheduledGame] | str:
         """Claim the next game, or say :data:`~tmanager.core.schedule.WAIT` or ``DONE``."""
         with store.transaction(self.path, timeout=LOCK_POLL) as tourney:
+            tourney.check_pgn()  # a PGN cut by hand stops the tourney here, before more is written
             self.lease = tourney.settings.lease
             for number, char in release_stale(tourney):
                 what = "recovered from the PGN" if char != UNPLAYED else "will be replayed"
@@ -570,9 +573,15 @@ class Worker:
                 log.warning("game %d: recorded or claimed by another worker meanwhile; this result is discarded",
                             number)
                 return None
-            pgn.append_game(tourney.pgn_path, record.pgn)
+            tourney.check_pgn()
+            at = pgn.append_game(tourney.pgn_path, record.pgn)
             if tourney.settings.epd_out:
-                append_line(tourney.directory / tourney.settings.epd_out, record.epd)
+                try:
+                    append_line(tourney.directory / tourney.settings.epd_out, record.epd)
+                except TManagerError:
+                    pgn.cut_back(tourney.pgn_path, at)  # the game is recorded whole, or not at all
+                    raise
+            tourney.pgn_mark = PgnMark(str(tourney.pgn_path), _size(tourney.pgn_path))
             tourney.set_result(number, Result.from_pgn(record.result).xboard)
             tourney.update_verdict()
             add_hooks(tourney, number, env)
@@ -899,6 +908,7 @@ def preflight(tourney: Tourney) -> None:
     for index in range(len(tourney.participants)):
         tourney.check_runnable(index)
     load_book(tourney)
+    tourney.check_pgn()
 
 
 #: The book last read from each file, with the file's stamp and the settings it was read with:

@@ -34,6 +34,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tmanager.core import crosstable
+from tmanager.files import open_file
 from tmanager.tourney.variants import STANDARD
 from tmanager.web import dashboard
 from tmanager.web.hub import POLL_SECONDS, Hub
@@ -232,7 +233,7 @@ def _board_svg(fen: str, last: str, variant: str) -> str:
 
 def _redacted_lines(path: Path, redact: Redactor) -> Iterator[bytes]:
     """The file in blocks of whole lines, redacted (paths never span lines)."""
-    with open(path, encoding="utf-8", errors="replace") as f:
+    with open(open_file(path), encoding="utf-8", errors="replace") as f:
         while lines := f.readlines(1 << 16):
             yield redact("".join(lines)).encode()
 

@@ -4,8 +4,9 @@ The password is kept only as a salted scrypt hash in ``EVENT.password`` beside
 the event file (mode 0600), written by ``tmanager event set-password``. A
 login opens a server-side :class:`Session` named by a random token that only
 the session cookie carries; each session has its own CSRF token, which every
-form sends back. :class:`LoginThrottle` makes each failed login cost time, per
-client and, once many fail, for everyone. Nothing here imports the web stack:
+form sends back. :class:`LoginThrottle` makes each failed login cost that client
+time, and :class:`KnownDevices` lets the browsers that logged in before through
+ahead of strangers' guesses. Nothing here imports the web stack:
 the CLI uses the password part alone.
 """
 
@@ -23,7 +24,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from tmanager.errors import ConfigError, StateError
-from tmanager.files import atomic_write
+from tmanager.files import atomic_write, expect_file, read_text
 
 #: scrypt cost: 2**17 blocks of 8 × 128 bytes (128 MiB, about 0.35 s here), one lane (OWASP's minimum).
 SCRYPT_N = 2**17
@@ -39,6 +40,8 @@ SESSION_IDLE = 4 * 3600.0
 SESSION_LIFETIME = 16 * 3600.0
 #: At most this many sessions at once; the least recently used goes first.
 MAX_SESSIONS = 32
+#: At most this many browsers are remembered as having logged in (see :class:`KnownDevices`).
+MAX_DEVICES = 64
 _PREFIX = "scrypt"
 
 
@@ -116,13 +119,9 @@ def set_password(event_path: Path, password: str) -> Path:
 def read_password(event_path: Path) -> PasswordHash | None:
     """The stored hash, or ``None`` while no password is set."""
     target = password_path(event_path)
-    try:
-        text = target.read_text(encoding="utf-8")
-    except FileNotFoundError:
+    if not expect_file(target):
         return None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"cannot read: {exc}", file=target) from None
-    return PasswordHash.loads(text, target)
+    return PasswordHash.loads(read_text(target, kind="password", create=None), target)
 
 
 # --- sessions ----------------------------------------------------------------------------------
@@ -198,18 +197,18 @@ def same_origin(*, host: str, origin: str | None, referer: str | None) -> bool:
 
 
 class LoginThrottle:
-    """Backoff after failed logins.
+    """Backoff after failed logins, per client: each failure makes that client wait ``base``, then twice
+    as long after the next failure, up to ``cap`` seconds; a success, or ``window`` seconds without a
+    failure, clears its count.
 
-    Each failure makes that client wait ``base``, then twice as long after the
-    next failure, up to ``cap`` seconds. Once ``crowd`` failures from anyone
-    fall within ``window`` seconds, everyone waits the same way, so guessing
-    from many addresses gains nothing. A success clears the client's count.
+    Only the client that failed waits: failures from other addresses never lock anyone else out (the
+    arbiter least of all). Guessing from many addresses at once gains little anyway: passwords are
+    checked one at a time, each costing an scrypt.
     """
 
-    def __init__(self, *, base: float = 1.0, cap: float = 300.0, crowd: int = 20, window: float = 600.0) -> None:
-        self.base, self.cap, self.crowd, self.window = base, cap, crowd, window
+    def __init__(self, *, base: float = 1.0, cap: float = 300.0, window: float = 600.0) -> None:
+        self.base, self.cap, self.window = base, cap, window
         self._clients: dict[str, tuple[int, float]] = {}
-        self._failures: collections.deque[float] = collections.deque()
 
     def _delay(self, count: int) -> float:
         return min(self.base * 2.0 ** min(count - 1, 32), self.cap)
@@ -217,15 +216,8 @@ class LoginThrottle:
     def wait(self, client: str, *, now: float | None = None) -> float:
         """Seconds before ``client`` may try again (0: now)."""
         now = time.time() if now is None else now
-        while self._failures and now - self._failures[0] > self.window:
-            self._failures.popleft()
-        waits = [0.0]
         count, last = self._clients.get(client, (0, 0.0))
-        if count:
-            waits.append(last + self._delay(count) - now)
-        if len(self._failures) >= self.crowd:
-            waits.append(self._failures[-1] + self._delay(len(self._failures) - self.crowd + 1) - now)
-        return max(waits)
+        return max(0.0, last + self._delay(count) - now) if count else 0.0
 
     def failed(self, client: str, *, now: float | None = None) -> None:
         """Count a wrong password from ``client``."""
@@ -234,10 +226,42 @@ class LoginThrottle:
         if count and now - last > self.window:
             count = 0  # a long quiet spell forgives old mistakes
         self._clients[client] = (count + 1, now)
-        self._failures.append(now)
         if len(self._clients) > 10_000:  # keep memory bounded against address-hopping guessers
             self._clients = {c: v for c, v in self._clients.items() if now - v[1] <= self.window}
 
     def succeeded(self, client: str) -> None:
         """Forget ``client``'s failures."""
         self._clients.pop(client, None)
+
+    def clear(self) -> None:
+        """Forget every failure (the password was set again)."""
+        self._clients.clear()
+
+
+class KnownDevices:
+    """The browsers that have logged in here: each got a random token (the cookie ``tmanager_device``) at its
+    first login. Their logins are checked in a queue of their own and back off by that token, so that a
+    crowd of strangers guessing (each of their tries costs an scrypt, one at a time) never keeps the
+    arbiter waiting. In memory only, like the sessions; the oldest go first beyond :data:`MAX_DEVICES`."""
+
+    def __init__(self) -> None:
+        self._tokens: collections.OrderedDict[str, None] = collections.OrderedDict()
+
+    def issue(self) -> str:
+        """A token for a browser that has just logged in."""
+        token = secrets.token_urlsafe(32)
+        self._tokens[token] = None
+        while len(self._tokens) > MAX_DEVICES:
+            self._tokens.popitem(last=False)
+        return token
+
+    def known(self, token: str | None) -> bool:
+        """Whether ``token`` is one issued here (and not forgotten since)."""
+        if not token or token not in self._tokens:
+            return False
+        self._tokens.move_to_end(token)
+        return True
+
+    def clear(self) -> None:
+        """Forget every device (the password was set again)."""
+        self._tokens.clear()

@@ -53,9 +53,10 @@ from tmanager.errors import StateError, TManagerError
 from tmanager.events import journal, service
 from tmanager.files import Stamp, stamp
 from tmanager.web import dashboard, eventpages
-from tmanager.web.app import STATIC, Guard
+from tmanager.web.app import STATIC, Guard, is_loopback
 from tmanager.web.auth import (
     SESSION_LIFETIME,
+    KnownDevices,
     LoginThrottle,
     Session,
     Sessions,
@@ -71,6 +72,9 @@ from tmanager.web.redact import Redactor
 log = logging.getLogger("tmanager.web")
 
 SESSION_COOKIE = "tmanager_session"
+#: A browser that has logged in carries its device token in this cookie (see :class:`~tmanager.web.auth.KnownDevices`).
+DEVICE_COOKIE = "tmanager_device"
+DEVICE_LIFETIME = 90 * 24 * 3600
 #: The login form's own CSRF token travels in this cookie and in the form (double submit).
 LOGIN_COOKIE = "tmanager_login"
 #: Rendered pages kept per version at most; more distinct addresses than this start the cache afresh.
@@ -175,7 +179,10 @@ def create_event_app(
     hub = EventHub(path, poll=poll)
     sessions = Sessions()
     limiter = throttle or LoginThrottle()
-    verifying = asyncio.Lock()  # one scrypt at a time: guessing in parallel gains nothing
+    devices = KnownDevices()
+    # One scrypt at a time, guessing in parallel gains nothing; strangers queue apart from the browsers
+    # that logged in before and this machine's, which a crowd of guessers must never keep out.
+    verifying, verifying_known = asyncio.Lock(), asyncio.Lock()
     password_stamp = [stamp(password_path(hub.path))]
 
     @contextlib.asynccontextmanager
@@ -184,11 +191,17 @@ def create_event_app(
         yield
         await hub.stop()
 
-    def session_of(request: Request) -> Session | None:
+    def notice_password() -> None:
+        """A new password (or none) ends every session and forgives every failure: setting the password
+        again on the server's machine is a way in that nothing can bar."""
         current = stamp(password_path(hub.path))
-        if current != password_stamp[0]:  # a new password (or none) ends every session
+        if current != password_stamp[0]:
             sessions.clear()
+            limiter.clear()
             password_stamp[0] = current
+
+    def session_of(request: Request) -> Session | None:
+        notice_password()
         return sessions.get(request.cookies.get(SESSION_COOKIE))
 
     def respond(page: Page, sections: Sections, *, version: int, session: Session | None, status: int = 200,
@@ -280,8 +293,12 @@ def create_event_app(
         form = await _form(request)
         if not same_token(form.get("csrf"), request.cookies.get(LOGIN_COOKIE) or "\x00"):
             return login_page(request, error="The login form had expired; enter the password again.", status=403)
-        client = request.client.host if request.client else ""
-        async with verifying:
+        notice_password()
+        address = request.client.host if request.client else ""
+        device = request.cookies.get(DEVICE_COOKIE)
+        known = devices.known(device)
+        client = f"device {device}" if known else address
+        async with verifying_known if known or is_loopback(address) else verifying:
             # Checked inside the lock, so guesses sent at once queue and then wait their backoff too.
             wait = limiter.wait(client)
             if wait > 0:
@@ -305,6 +322,8 @@ def create_event_app(
         session = sessions.open()
         response = RedirectResponse("arbiter", status_code=303)
         _cookie(request, response, SESSION_COOKIE, session.token, max_age=int(SESSION_LIFETIME))
+        if not known:
+            _cookie(request, response, DEVICE_COOKIE, devices.issue(), max_age=DEVICE_LIFETIME)
         response.delete_cookie(LOGIN_COOKIE, path="/")
         return response
 
@@ -366,7 +385,7 @@ def create_event_app(
                 sections = eventpages.problem(f"{exc} ({problem})")
             return respond(page, sections, version=version, session=session, status=400)
         session.flash = [hub.redact(m) for m in messages]
-        await hub.refresh(first=False)  # the next page shows the change at once
+        await hub.look()  # the next page shows the change at once
         return RedirectResponse(page.url(), status_code=303)
 
     def enter_result(form: dict[str, str]) -> list[str]:

@@ -82,14 +82,23 @@ class Watcher:
         self.closed = False
         self._changed = asyncio.Event()  # bound to the running loop only when first awaited
         self._task: asyncio.Task[None] | None = None
+        self._looking = asyncio.Lock()
 
     async def refresh(self, *, first: bool) -> None:
         """Look at the files and publish what changed; ``first`` publishes even if nothing did."""
         raise NotImplementedError
 
+    async def look(self, *, first: bool = False) -> None:
+        """:meth:`refresh`, after any look under way: when it returns, what the files held when it was
+        called is published. (A look that found a changed stamp takes it before it reads the file, so
+        another one at the same instant finds nothing new: unserialised, an arbiter's action that looked
+        before redirecting could show the page before the action, while the watcher still read it.)"""
+        async with self._looking:
+            await self.refresh(first=first)
+
     async def start(self) -> None:
         """Publish the first state, then keep watching in the background."""
-        await self.refresh(first=True)
+        await self.look(first=True)
         self._task = asyncio.create_task(self._watch())
 
     async def stop(self) -> None:
@@ -103,7 +112,7 @@ class Watcher:
         while True:
             await asyncio.sleep(self.poll)
             try:
-                await self.refresh(first=False)
+                await self.look()
             except Exception:  # a bug must not stop the live view for everyone; log it and go on
                 log.exception("live update failed")
 

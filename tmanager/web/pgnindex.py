@@ -16,6 +16,9 @@ from pathlib import Path
 
 import chess.pgn
 
+from tmanager.errors import ConfigError
+from tmanager.files import open_file
+
 #: Where one game ends and the next begins in a file written by :mod:`tmanager.formats.pgn`.
 _GAME_START = b"\n\n["
 
@@ -51,14 +54,14 @@ class PgnIndex:
         """Read the games appended since the last call (all of them if the file was replaced)."""
         with self._lock:
             try:
-                with open(self.path, "rb") as f:
+                with open(open_file(self.path), "rb") as f:
                     status = os.fstat(f.fileno())
                     key = (status.st_dev, status.st_ino)
                     if key != self._file or status.st_size < self._read:
                         self._file, self._read, self._games, self._by_number = key, 0, [], {}
                     f.seek(self._read)
                     self._add(f.read(), self._read)
-            except FileNotFoundError:
+            except (FileNotFoundError, ConfigError):  # none yet; or a FIFO, a device: no games to show
                 self._file, self._read, self._games, self._by_number = None, 0, [], {}
 
     def recent(self, count: int) -> list[IndexedGame]:
@@ -80,10 +83,10 @@ class PgnIndex:
             if game is None:
                 return None
             try:
-                with open(self.path, "rb") as f:
+                with open(open_file(self.path), "rb") as f:
                     f.seek(game.offset)
                     return f.read(game.length).decode("utf-8", errors="replace")
-            except FileNotFoundError:
+            except (FileNotFoundError, ConfigError):
                 return None
 
     def _add(self, data: bytes, base: int) -> None:

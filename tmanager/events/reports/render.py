@@ -23,7 +23,7 @@ from tmanager.columns import aligned
 from tmanager.errors import ConfigError
 from tmanager.events.model import Event
 from tmanager.events.reports import Report, Table
-from tmanager.files import atomic_write
+from tmanager.files import atomic_write, read_text
 
 STYLESHEET = "tmanager.css"
 CUSTOM_STYLESHEET = "custom.css"
@@ -102,11 +102,9 @@ def publish(event_path: Path, event: Event, reports: Sequence[Report], *, styles
         stylesheet = event_path.parent / event.stylesheet
     if stylesheet is not None:
         try:
-            atomic_write(directory / CUSTOM_STYLESHEET, stylesheet.read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise ConfigError(
-                f"cannot read the stylesheet: {exc.strerror}", file=stylesheet, field="stylesheet"
-            ) from None
+            atomic_write(directory / CUSTOM_STYLESHEET, read_text(stylesheet, kind="stylesheet", create=None))
+        except ConfigError as exc:
+            raise exc.located(field="stylesheet") from None
     elif (directory / CUSTOM_STYLESHEET).exists():
         (directory / CUSTOM_STYLESHEET).unlink()
     atomic_write(directory / STYLESHEET, (resources.files(_PACKAGE) / "templates" / STYLESHEET).read_text("utf-8"))

@@ -25,6 +25,7 @@
   }
 
   function apply(message) {
+    if (leaving) return;
     if (message.reload) {
       location.reload();
       return;
@@ -74,10 +75,20 @@
     }
   }
 
+  // A page whose form is being sent stays as it is: a reload now would cancel the sending (the arbiter's
+  // action then done by the server, its confirmation shown to nobody), and a section replaced under a
+  // form would lose what was chosen in it.
+  let leaving = false;
+  let source = null;
+  document.addEventListener("submit", () => {
+    leaving = true;
+    if (source) source.close();
+  });
+
   function connect() {
     // Event pages name their own stream (events?page=…); the dashboard has one.
     const stream = body.dataset.stream || "events";
-    const source = new EventSource(`${stream}${stream.includes("?") ? "&" : "?"}v=${body.dataset.version}`);
+    source = new EventSource(`${stream}${stream.includes("?") ? "&" : "?"}v=${body.dataset.version}`);
     source.onopen = () => {
       connection.textContent = "live";
       connection.className = "connection";
