@@ -9,8 +9,9 @@ rounds' dates, then in TRF-2026 ``142`` rounds, ``152`` initial colour,
 (as FIDE's TieBreakServer reads them, ``BH/C1``) and ``222`` the encoded time
 control; in TRF-16 the pairing programs' ``XXR``, ``XXC`` and ``BBW``… lines
 instead. Records: ``240`` the requested byes of rounds not in the player
-lines, ``250`` the Baku method's virtual points, ``260`` players who must not
-meet (``XXP`` in TRF-16). One ``001`` line per player: sex and title, name,
+lines, ``250`` the Baku method's virtual points (``XXA`` in TRF-16: a line per
+accelerated player with the points of each round), ``260`` players who must
+not meet (``XXP`` in TRF-16). One ``001`` line per player: sex and title, name,
 rating, federation, FIDE ID, birth, points, rank, rounds.
 
 **Numbers.** A player's starting rank is their player number, the number
@@ -159,7 +160,7 @@ def dumps(event: Event, division: Division, *, version: Version = "2026") -> str
                       tuple(entries[p.number] for entries in paired) + upcoming.get(p.number, ()))
         for p in by_rank
     )  # fmt: skip
-    records = _records(event, division, version, rounds) if version == "2026" else {}
+    records = _records(event, division, version, rounds) if version == "2026" else _trf16_records(event, division)
     if teams:
         records.update(trf_team_records(event, division) if version == "2026" else trf16_team_records(division))
     return trf.dumps(trf.Tournament(players=players, lines=tuple(lines), records=records, by_rank=not in_order))
@@ -272,6 +273,18 @@ def _records(event: Event, division: Division, version: Version, rounds: int) ->
     prohibited = [trf.Prohibited(1, total, tuple(sorted(g))) for g in division.forbidden_groups()]
     return {trf.BYES.code: tuple(byes), trf.ACCELERATION.code: tuple(_merged(accelerations)),
             trf.PROHIBITED.code: tuple(prohibited)}  # fmt: skip
+
+
+def _trf16_records(event: Event, division: Division) -> dict[str, tuple[Any, ...]]:
+    """TRF-16's records: each accelerated player's virtual points, round by round (``XXA``; 250 in TRF-2026)."""
+    total = event.total_rounds(division) or max(division.paired_rounds, 1)
+    virtual = [virtual_points(event, division, n) for n in range(1, total + 1)]
+    lines = []
+    for p in division.players:
+        points = tuple(v.get(p.number, 0) for v in virtual)
+        if any(points):
+            lines.append(trf.PlayerAcceleration(p.number, points))
+    return {trf.PLAYER_ACCELERATION.code: tuple(lines)}
 
 
 def _ranges(numbers: Sequence[int]) -> list[tuple[int, int]]:
