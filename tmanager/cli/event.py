@@ -210,6 +210,8 @@ def _player_changes(args: argparse.Namespace) -> dict[str, Any]:
         for key in ("name", "title", "rating", "fide_id", "federation", "sex", "club", "team", "birth")
         if getattr(args, key, None) is not None
     }
+    if isinstance(changes.get("federation"), str):
+        changes["federation"] = changes["federation"].strip().upper()  # FIDE writes the codes in capitals
     if getattr(args, "flags", None) is not None:
         changes["flags"] = [f.strip() for f in args.flags.split(",") if f.strip()]
     return changes
@@ -244,6 +246,7 @@ def _configure_import_players(p: argparse.ArgumentParser) -> None:
     p.add_argument("--list", type=Path, help="a FIDE rating list you saved (TXT or XML): completes the CSV's players")
     p.add_argument("--ids", help="without a CSV: these FIDE IDs from the list, comma-separated")
     p.add_argument("--federation", help="without a CSV: every player of this federation in the list")
+    p.add_argument("--skip-bad", action="store_true", help="skip the list's junk lines (each is reported)")
 
 
 def _import_players(args: argparse.Namespace) -> int:
@@ -259,7 +262,7 @@ def _import_players(args: argparse.Namespace) -> int:
             if not (args.ids or args.federation):
                 raise StateError("which players of the list? give a CSV, --ids or --federation")
             ids = set(_numbers(args.ids, "--ids")) if args.ids else None
-        entries = ratinglist.read(args.list, ids=ids, federation=args.federation)
+        entries = _listing(args, ids=ids, federation=args.federation)
         if not rows and ids and (unlisted := sorted(ids - set(entries))):
             raise StateError(f"--ids: FIDE ID {unlisted[0]} is not in {args.list} (check the ID and the list)")
     elif not rows:
@@ -278,14 +281,23 @@ def _numbers(text: str, option: str) -> list[int]:
 
 def _configure_update_ratings(p: argparse.ArgumentParser) -> None:
     p.add_argument("list", type=Path, help="a FIDE rating list you saved (TXT or XML)")
+    p.add_argument("--skip-bad", action="store_true", help="skip the list's junk lines (each is reported)")
+
+
+def _listing(args: argparse.Namespace, *, ids: set[int] | None, federation: str | None = None) -> dict[int, Any]:
+    """The players of the FIDE list ``args.list``; its junk lines refused, or skipped with a warning each."""
+    from tmanager.formats import ratinglist
+
+    listing = ratinglist.read_listing(args.list, ids=ids, federation=federation, skip_bad=args.skip_bad)
+    say([f"warning: {args.list}: {line} (skipped)" for line in listing.skipped])
+    return listing.entries
 
 
 def _update_ratings(args: argparse.Namespace) -> int:
-    from tmanager.formats import ratinglist
 
     _, division = _division(args)
     ids = {p.fide_id for p in division.players if p.fide_id is not None}
-    entries = ratinglist.read(args.list, ids=ids)
+    entries = _listing(args, ids=ids)
     say(service.update_ratings(args.event, args.division, entries, source=str(args.list)))
     return 0
 

@@ -14,8 +14,9 @@ from pathlib import Path
 
 from tmanager.core import tiebreaks
 from tmanager.core.categories import Category
+from tmanager.core.playerfields import player_fault
 from tmanager.errors import ConfigError
-from tmanager.events.model import HOOKS, TITLES, Division, Event, Player, PlayerStatus
+from tmanager.events.model import HOOKS, Division, Event, Player, PlayerStatus
 
 _DATE = re.compile(r"^\d{4}(-\d{2}-\d{2})?$")
 _WHEN = re.compile(r"^\d{4}-\d{2}-\d{2}( \d{1,2}:\d{2})?$")
@@ -90,18 +91,17 @@ def check_player(p: Player, where: str, file: Path | None = None) -> None:
         raise bad("player numbers start at 1", "number")
     if not p.name.strip():
         raise bad('is empty; write "Last, First"', "name")
-    if p.rating < 0:
-        raise bad("a rating cannot be negative", "rating")
     if p.status not in tuple(PlayerStatus):
         raise bad(f"{p.status!r} is not a status; use active or withdrawn", "status")
-    if p.birth and not _DATE.match(p.birth):
-        raise bad(f"{p.birth!r} is not a date or a year", "birth")
-    if p.title and p.title not in TITLES:
-        raise bad(f"{p.title!r} is not a FIDE title; use {', '.join(TITLES)} or leave it empty", "title")
-    if p.sex not in ("", "m", "w"):
-        raise bad(f"{p.sex!r} is not a sex as TRF writes it; use m or w (or leave it empty)", "sex")
-    if p.rating > 9999:
-        raise bad(f"{p.rating} is not a rating (TRF holds four digits)", "rating")
+    fault = player_fault(player_fields(p))
+    if fault is not None:
+        raise bad(fault[1], fault[0])
+
+
+def player_fields(p: Player) -> dict[str, object]:
+    """The fields of ``p`` that :func:`~tmanager.core.playerfields.player_fault` checks."""
+    return {"birth": p.birth, "federation": p.federation, "sex": p.sex, "title": p.title, "fide_id": p.fide_id,
+            "rating": p.rating}  # fmt: skip
 
 
 def check_division(event: Event, d: Division, file: Path | None = None) -> None:
@@ -113,7 +113,10 @@ def check_division(event: Event, d: Division, file: Path | None = None) -> None:
 
     seen: dict[int, str] = {}
     names: dict[str, int] = {}
+    fide_ids: dict[int, int] = {}
     for p in d.players:
+        if p.fide_id is not None and fide_ids.setdefault(p.fide_id, p.number) != p.number:
+            raise bad(f"players {fide_ids[p.fide_id]} and {p.number} have the same FIDE ID {p.fide_id}")
         if p.number in seen:
             raise bad(f"player number {p.number} is used twice")
         if p.name.casefold() in names:

@@ -17,10 +17,13 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from tmanager import tomlmap
+from tmanager.core.playerfields import TITLES
 from tmanager.core.results import ByeKind, Result
 from tmanager.errors import StateError
 from tmanager.events.messages import Topic
 from tmanager.pairing import PointsSystem
+
+__all__ = ["TITLES"]  # FIDE's titles, in the order of C.04.2 (re-exported for the events package)
 
 
 class PairingSystem(enum.StrEnum):
@@ -57,8 +60,6 @@ class EntryMode(enum.StrEnum):
 
 #: How rounds missed before a late entry are scored: as zero- or half-point byes.
 LateEntry = Literal["zero", "half"]
-#: FIDE's titles in the order that ranks players of equal rating (C.04.2, initial order), as TRF writes them.
-TITLES = ("GM", "IM", "WGM", "FM", "WIM", "CM", "WFM", "WCM")
 #: A player's sex as TRF writes it: ``m``, ``w`` or unknown.
 Sex = Literal["", "m", "w"]
 #: Which of a FIDE player's three ratings an event uses.

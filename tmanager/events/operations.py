@@ -13,9 +13,10 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from tmanager.core.playerfields import player_fault
 from tmanager.core.results import ByeKind, Colour
 from tmanager.errors import StateError
-from tmanager.events.checks import check_player
+from tmanager.events.checks import check_player, player_fields
 from tmanager.events.games import games_of
 from tmanager.events.messages import Note, Topic
 from tmanager.events.model import Board, Division, Event, LateEntry, PairingSystem, Player, PlayerStatus, Round, label
@@ -48,6 +49,16 @@ def find_player(division: Division, text: str) -> Player:
     )
 
 
+def _check_entry(division: Division, player: Player) -> None:
+    """A player's data as FIDE keeps it (:mod:`tmanager.core.playerfields`), and a FIDE ID nobody else has."""
+    fault = player_fault(player_fields(player))
+    if fault is not None:
+        raise StateError(f"{fault[0]}: {fault[1]}")
+    twin = next((p for p in division.players if p.fide_id == player.fide_id and p is not player), None)
+    if player.fide_id is not None and twin is not None:
+        raise StateError(f"fide_id: {player.fide_id} is already entered, for {label(twin)}")
+
+
 def _check_name(division: Division, name: str, number: int | None = None) -> None:
     if not name.strip():
         raise StateError('a player needs a name ("Last, First")')
@@ -78,6 +89,7 @@ def add_player(event: Event, division: Division, player: Player, *, missed: Late
     it instead (as Chaos does).
     """
     _check_name(division, player.name)
+    _check_entry(division, player)
     if any(p.number == player.number for p in division.players):
         raise StateError(f"number {player.number} is taken by {label(division.player(player.number))}")
     if player.number < 1:
@@ -133,6 +145,7 @@ def edit_player(division: Division, player: Player, changes: Mapping[str, Any]) 
             raise StateError(f"edit-player cannot change {key!r}")
         setattr(player, key, value)
     check_player(player, "edit-player")
+    _check_entry(division, player)
     return [f"changed {', '.join(sorted(changes))} of {label(player)}"] if changes else ["nothing to change"]
 
 
