@@ -32,6 +32,7 @@ from tmanager.events.model import (
     label,
     missing,
 )
+from tmanager.events.operations import find_player
 from tmanager.events.ranking import category, flag
 from tmanager.events.reports import data
 from tmanager.events.reports.chess import ChessReports
@@ -546,6 +547,27 @@ def _standings(args: argparse.Namespace) -> int:
     return 0
 
 
+def _configure_norms(p: argparse.ArgumentParser) -> None:
+    p.add_argument("player", nargs="?", help="one player's figures for every title (number or part of the name)")
+    p.add_argument("--round", type=int, help="after this round (default: the last paired one)")
+
+
+def _norms(args: argparse.Namespace) -> int:
+    from tmanager.events.reports.norms import norms_report, player_report
+    from tmanager.events.reports.render import text
+
+    event, division = _division(args)
+    reports = require(rules_for(event, division), ChessRules, "title norms are for chess divisions").reports()
+    if not isinstance(reports, ChessReports):
+        raise StateError(f"division {division.name!r} ranks teams: title norms are reported for players' divisions")
+    if args.player:
+        report = player_report(reports, find_player(division, args.player), args.round)
+    else:
+        report = norms_report(reports, args.round)
+    print(text(report), end="")
+    return 0
+
+
 def _configure_team_standings(p: argparse.ArgumentParser) -> None:
     p.add_argument("--round", type=int, help="after this round (default: the last paired one)")
     p.add_argument("--total", action="store_true", help="across every score-based division (TotalTeamStandings)")
@@ -906,6 +928,12 @@ VERBS: dict[str, Verb] = {
         _pairings,
         "show a round's pairings",
         ("pairings spring.toml --round 3", "pairings spring.toml --format json"),
+    ),
+    "norms": Verb(
+        _configure_norms,
+        _norms,
+        "title norms (FIDE B.01): title results, figures and certificates",
+        ("norms open.toml", "norms open.toml Kuiper --round 9"),
     ),
     "standings": Verb(
         _configure_standings,

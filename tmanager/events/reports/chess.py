@@ -4,7 +4,8 @@ The list of players; the pairings of a round by board and alphabetically; the
 standings with the event's tie-breaks after any round, also per flag
 (junior, woman…); the cross-table (round robin) or wall chart (Swiss); the
 table of progress (running scores); a card per player; the missing results;
-FIDE rating estimates (:mod:`tmanager.core.fide`). Standings and running
+FIDE rating estimates (:mod:`tmanager.core.fide`); title norms
+(:mod:`tmanager.events.reports.norms`). Standings and running
 scores are computed once per round asked for, whatever the number of reports.
 """
 
@@ -23,6 +24,7 @@ from tmanager.events.games import round_games, scores, virtual_points
 from tmanager.events.model import PairingSystem, Player, PlayerStatus, Round, absent_players, label, missing
 from tmanager.events.ranking import Group, TiebreakStanding, category, flag, tiebreak_names, tiebreak_standings
 from tmanager.events.reports import DivisionReports, PlayerSummary, Report, Seat, Table, check_kinds, slug
+from tmanager.events.reports.norms import norms_report
 from tmanager.pairing import Game
 
 if TYPE_CHECKING:
@@ -31,7 +33,7 @@ if TYPE_CHECKING:
 #: Report kinds in index order; ``crosstable`` is the cross-table of a round robin and the wall chart of a Swiss.
 KINDS = (
     "players", "pairings", "pairings-alpha", "slips", "standings", "prizes", "crosstable", "progress", "cards",
-    "missing", "ratings",
+    "missing", "ratings", "norms",
 )  # fmt: skip
 _SYMBOLS = {"1": "1", "=": "½", "0": "0", "+": "+", "-": "-", " ": "*", "U": "+", "F": "+", "H": "½", "Z": "0"}
 BYE_NAMES = {
@@ -104,6 +106,7 @@ class ChessReports(DivisionReports):
             "cards": lambda: [self.cards(upto)],
             "missing": lambda: [self.missing()],
             "ratings": lambda: [self.ratings(upto)],
+            "norms": lambda: [norms_report(self, upto)],
         }
         return [r for kind in (only or KINDS) for r in makers[kind]()]
 
