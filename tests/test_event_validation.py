@@ -112,3 +112,13 @@ def test_junk_lines_of_a_fide_list(tmp_path: Path) -> None:
     done = run_cli("event", "import-players", path, "--list", junk, "--ids", "4100026", "--skip-bad")
     assert done.returncode == 0 and "warning: " in done.stderr and "line 4: 'garbage line th'" in done.stderr
     assert [p.name for p in ev.load(path).division().players] == ["Kuipers, Piet"]
+
+
+def test_no_entry_once_the_last_round_is_paired(tmp_path: Path) -> None:
+    path = tmp_path / "short.toml"
+    ok("new", path, "--name", "Short", "--rounds", "1")
+    ok("add-player", path, "Kuiper, Jan", "--rating", "2587")
+    ok("add-player", path, "Bakker, Sanne", "--rating", "2188")
+    ok("pair", path, "--colour", "white")
+    says = refused(path, "add-player", path, "Laat, Karel")
+    assert says == "tmanager: round 1 of 1 is paired: no player can enter any more"

@@ -223,12 +223,15 @@ def _configure_add_player(p: argparse.ArgumentParser) -> None:
     _player_options(p, edit=False)
     p.add_argument("--number", type=int, help="player number (default: the next free one)")
     p.add_argument("--missed", choices=("zero", "half"), help="score of rounds already paired (event's late_entry)")
+    p.add_argument(
+        "--take-bye", action="store_true", help="a late entry plays the current round's bye holder (Chaos's habit)"
+    )
 
 
 def _add_player(args: argparse.Namespace) -> int:
     data = {key: value for key, value in _player_changes(args).items() if key != "name"}
     player = Player(args.number or 0, args.name, flags=list(args.flag), **data)
-    say(service.add_player(args.event, args.division, player, missed=args.missed))
+    say(service.add_player(args.event, args.division, player, missed=args.missed, take_bye=args.take_bye))
     return 0
 
 

@@ -80,13 +80,16 @@ def span(rounds: Sequence[int]) -> str:
 # -- players -----------------------------------------------------------------------------------
 
 
-def add_player(event: Event, division: Division, player: Player, *, missed: LateEntry | None = None) -> list[str]:
-    """Enter a player; after round 1 a late entry, placed by rating.
+def add_player(
+    event: Event, division: Division, player: Player, *, missed: LateEntry | None = None, take_bye: bool = False
+) -> list[str]:
+    """Enter a player; after round 1 a late entry, placed by rating; none once the last planned round is paired.
 
     Rounds already paired are recorded as byes of kind ``missed`` (the event's
-    ``late_entry``: zero- or half-point). If the current round has no result
-    yet and has a pairing-allocated bye, the newcomer plays the player who had
-    it instead (as Chaos does).
+    ``late_entry``: zero- or half-point). The holder of the current round's
+    pairing-allocated bye keeps it, as FIDE practice has it; with ``take_bye``
+    (Chaos's habit), while the round has no result, the newcomer plays that
+    player instead.
     """
     _check_name(division, player.name)
     _check_entry(division, player)
@@ -97,6 +100,9 @@ def add_player(event: Event, division: Division, player: Player, *, missed: Late
     paired = division.paired_rounds
     if paired and division.system == PairingSystem.ROUND_ROBIN:
         raise StateError("a round robin cannot take a player once round 1 is paired")
+    total = event.total_rounds(division)
+    if total and paired >= total:
+        raise StateError(f"round {paired} of {total} is paired: no player can enter any more")
     kind = missed or event.late_entry
     if kind not in ("zero", "half"):
         raise StateError(f"missed rounds are scored 'zero' or 'half', not {kind!r}")
@@ -108,7 +114,7 @@ def add_player(event: Event, division: Division, player: Player, *, missed: Late
         bye_holder = next((n for n, k in current.byes.items() if k == ByeKind.PAIRING), None)
         untouched = all(b.result.pending for b in current.boards)
         missed_rounds = list(range(1, paired + 1))
-        if bye_holder is not None and untouched:
+        if bye_holder is not None and untouched and take_bye:
             missed_rounds.pop()
             del current.byes[bye_holder]
             holder = division.player(bye_holder)

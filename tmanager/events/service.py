@@ -37,14 +37,16 @@ def _still_last(division: Division, expected: int | None, doing: str) -> None:
         raise StateError(f"round {division.paired_rounds} is now the last paired round; check it before {doing}")
 
 
-def add_player(path: Path, division: str | None, player: Player, *, missed: LateEntry | None = None) -> list[str]:
+def add_player(
+    path: Path, division: str | None, player: Player, *, missed: LateEntry | None = None, take_bye: bool = False
+) -> list[str]:
     """Enter ``player``; with ``player.number`` 0, the next free number (in a start-numbered division, the place
-    FIDE's order gives)."""
+    FIDE's order gives); ``take_bye``: a late entry plays the current round's bye holder."""
 
     def operation(e: Event, d: Division) -> list[str]:
         if not player.number:
             player.number = max((p.number for p in d.players), default=0) + 1
-        messages = operations.add_player(e, d, player, missed=missed)
+        messages = operations.add_player(e, d, player, missed=missed, take_bye=take_bye)
         return messages + registration.place_late_entry(d, player) + rules_for(e, d).joined(player)
 
     return _change(path, division, operation)
