@@ -116,8 +116,8 @@ def test_round_robin_to_the_norm_report(tmp_path: Path) -> None:
     row = next(line for line in report.splitlines() if "Ruiz, Ana" in line and " GM " in line)
     assert row.split()[-1] == "NORM" and " 2442 " in row and " 2608 " in row and " 6½ " in row
     assert "Certificate: Ruiz, Ana, GM norm" in report and "the norm counts as 9 games" in report
-    mine = ok("norms", path, "Ruiz")
-    assert "GM: NORM after round 9; 9 games, 6½ points (the norm needs 6½), Ra 2442 (1950 raised to 2200)" in mine
-    assert "IM norm" not in mine, "an IM seeks no IM norm"
+    figures = ok("norms", path, "Ruiz")
+    assert "GM: NORM after round 9; 9 games, 6½ points (the norm needs 6½), Ra 2442 (1950 raised to 2200)" in figures
+    assert "IM norm" not in figures, "an IM seeks no IM norm"
     assert "wrote" in ok("report", path, "--only", "norms", "-q")
     assert (tmp_path / "html" / "rr" / "norms-r9.html").exists()
