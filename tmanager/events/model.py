@@ -336,7 +336,7 @@ class Event:
         in a Double-Swiss two rounds of the file per match (the event's ``rounds`` counts matches)."""
         if division.system == PairingSystem.ROUND_ROBIN:
             n = len(division.teams) or len(division.players)
-            return (n - 1 + n % 2) * division.cycles
+            return (n - 1 + n % 2) * division.cycles if n else 0
         if division.system == PairingSystem.DOUBLE_SWISS:
             return 2 * self.rounds
         return self.rounds
