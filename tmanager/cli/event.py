@@ -12,11 +12,13 @@ import argparse
 import dataclasses
 import sys
 import tomllib
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from tmanager.cli._settings import parse_assignments
+from tmanager.cli.eventprizes import VERBS as PRIZE_VERBS
+from tmanager.cli.eventverbs import Handler, Verb, VerbParser, load_division, say, words
 from tmanager.core.results import Colour
 from tmanager.core.tiebreaks import TIEBREAKS
 from tmanager.errors import ConfigError, StateError
@@ -54,10 +56,6 @@ EXAMPLES = """\
   tmanager event result scrabble.toml 7 412 12 389 # player 7 scored 412 against player 12
 """
 
-# Results starting with "-" would be read as options (or the "--" separator):
-# the verb parsers protect them with this mark, stripped again before use.
-_MARK = "\x00"
-_DASHED = frozenset({"-+", "--", "-:+", "-:-"})
 #: The systems ``new`` offers: the chess ones, then the score-based ones.
 _SYSTEMS = tuple(
     dict.fromkeys((
@@ -67,24 +65,6 @@ _SYSTEMS = tuple(
 )
 #: Every report kind ``report --only`` may name.
 _REPORT_KINDS = tuple(dict.fromkeys((*ChessReports.kinds, *ScoredReports.kinds, *TeamReports.kinds)))
-
-Handler = Callable[[argparse.Namespace], int]
-
-
-class VerbParser(argparse.ArgumentParser):
-    """A verb's parser: results such as ``-+`` and ``--`` are taken as words, not options."""
-
-    def parse_known_args(  # type: ignore[override]
-        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
-    ) -> tuple[argparse.Namespace, list[str]]:
-        protected = [_MARK + a if a in _DASHED else a for a in (sys.argv[1:] if args is None else args)]
-        return super().parse_known_args(protected, namespace)
-
-
-def say(messages: Sequence[str]) -> None:
-    """Messages to standard output, warnings to standard error."""
-    for m in messages:
-        print(m, file=sys.stderr if m.startswith("warning:") else sys.stdout)
 
 
 def _rounds(text: str | None) -> list[int]:
@@ -97,11 +77,6 @@ def _rounds(text: str | None) -> list[int]:
     if any(r < 1 for r in rounds):
         raise StateError("rounds start at 1")
     return rounds
-
-
-def _division(args: argparse.Namespace) -> tuple[Event, Division]:
-    event = journal.load(args.event)
-    return event, event.division(args.division)
 
 
 # -- creating an event --------------------------------------------------------------------------
@@ -299,7 +274,7 @@ def _listing(args: argparse.Namespace, *, ids: set[int] | None, federation: str 
 
 def _update_ratings(args: argparse.Namespace) -> int:
 
-    _, division = _division(args)
+    _, division = load_division(args)
     ids = {p.fide_id for p in division.players if p.fide_id is not None}
     entries = _listing(args, ids=ids)
     say(service.update_ratings(args.event, args.division, entries, source=str(args.list)))
@@ -441,7 +416,7 @@ def _pair(args: argparse.Namespace) -> int:
     colour = Colour.from_word(args.colour) if args.colour else None
     say(service.pair(args.event, args.division, colour=colour, system=args.system, repeats=args.repeats,
                      seed=args.seed, explain=args.explain))  # fmt: skip
-    event, division = _division(args)
+    event, division = load_division(args)
     rules = rules_for(event, division)
     first = rules.match_rounds(division.paired_rounds)[0]  # a Double-Swiss shows game 1 of the match
     print(rules.reports().pairings_text(first), end="")
@@ -468,11 +443,6 @@ def _configure_correct(p: argparse.ArgumentParser) -> None:
     p.add_argument("entry", nargs="+", metavar="BOARD RESULT | P1 P2 RESULT", help=_ENTRY_HELP)
     p.add_argument("--round", type=int, required=True, help="the round to correct")
     p.add_argument("--yes", action="store_true", help="score-based: enter a score below 100 or above 1500")
-
-
-def words(entry: Sequence[str]) -> list[str]:
-    """A result line's words as typed, the protection of dashed results taken off."""
-    return [w.replace(_MARK, "") for w in entry]
 
 
 def _result(args: argparse.Namespace) -> int:
@@ -519,7 +489,7 @@ def _configure_pairings(p: argparse.ArgumentParser) -> None:
 
 
 def _pairings(args: argparse.Namespace) -> int:
-    event, division = _division(args)
+    event, division = load_division(args)
     if args.format == "text":
         print(rules_for(event, division).reports().pairings_text(args.round), end="")
         return 0
@@ -537,7 +507,7 @@ def _configure_standings(p: argparse.ArgumentParser) -> None:
 
 
 def _standings(args: argparse.Namespace) -> int:
-    event, division = _division(args)
+    event, division = load_division(args)
     among = None
     if args.category or args.flag:
         require(rules_for(event, division), ChessRules, "categories and flags rank chess divisions")
@@ -559,7 +529,7 @@ def _norms(args: argparse.Namespace) -> int:
     from tmanager.events.reports.norms import norms_report, player_report
     from tmanager.events.reports.render import text
 
-    event, division = _division(args)
+    event, division = load_division(args)
     reports = require(rules_for(event, division), ChessRules, "title norms are for chess divisions").reports()
     if not isinstance(reports, ChessReports):
         raise StateError(f"division {division.name!r} ranks teams: title norms are reported for players' divisions")
@@ -606,7 +576,7 @@ def _configure_highs(p: argparse.ArgumentParser) -> None:
 def _highs(args: argparse.Namespace) -> int:
     from tmanager.events.reports.render import text
 
-    event, division = _division(args)
+    event, division = load_division(args)
     refusal = f"division {division.name!r} is not score-based (its file sets no entry)"
     rules = require(rules_for(event, division), ScoreRules, refusal)
     print(text(rules.reports().highs(args.round, args.count)), end="")
@@ -614,7 +584,7 @@ def _highs(args: argparse.Namespace) -> int:
 
 
 def _missing(args: argparse.Namespace) -> int:
-    event, d = _division(args)
+    event, d = load_division(args)
     rules = rules_for(event, d)
     if isinstance(rules, TeamRules):  # boards as MATCH.BOARD, and the lineups still to give
         from tmanager.events.reports.render import text
@@ -678,7 +648,7 @@ def _export_trf(args: argparse.Namespace) -> int:
     from tmanager.events import trffile
     from tmanager.files import atomic_write
 
-    e, d = _division(args)
+    e, d = load_division(args)
     atomic_write(args.output, trffile.dumps(e, d, version=args.version))  # refuses a score-based division
     complete = trffile.complete_rounds(d)
     note = f"; round {complete + 1} is in progress: its pairing is in XTM lines" if complete < d.paired_rounds else ""
@@ -711,7 +681,7 @@ def _export_tou(args: argparse.Namespace) -> int:
     from tmanager.files import atomic_write
     from tmanager.formats import tou
 
-    e, d = _division(args)
+    e, d = load_division(args)
     aliases: dict[str, str] = {}
     if args.aliases:
         try:
@@ -734,7 +704,7 @@ def _export_t(args: argparse.Namespace) -> int:
     from tmanager.events import tshfile
     from tmanager.formats import tsh
 
-    _, d = _division(args)
+    _, d = load_division(args)
     players = tshfile.to_t(d)  # refuses a chess division
     tsh.write(args.output, players)
     print(f"wrote {args.output}: {len(players)} players, {d.paired_rounds} round(s)")
@@ -805,15 +775,6 @@ def _dry_run(args: argparse.Namespace) -> int:
 
 
 # -- the verbs ------------------------------------------------------------------------------------
-
-
-class Verb(NamedTuple):
-    """A verb: its options, its handler, a line of help and example command lines."""
-
-    configure: Callable[[argparse.ArgumentParser], None]
-    handler: Handler
-    help: str
-    examples: tuple[str, ...]
 
 
 VERBS: dict[str, Verb] = {
@@ -948,6 +909,7 @@ VERBS: dict[str, Verb] = {
             "standings spring.toml --format csv",
         ),
     ),
+    **PRIZE_VERBS,
     "team-standings": Verb(
         _configure_team_standings,
         _team_standings,

@@ -12,7 +12,8 @@ import shlex
 from collections.abc import Callable
 from pathlib import Path
 
-from tmanager.cli.event import VERBS, VerbParser, verb_parser
+from tmanager.cli.event import VERBS, verb_parser
+from tmanager.cli.eventverbs import VerbParser
 from tmanager.columns import aligned
 from tmanager.errors import StateError, TManagerError
 from tmanager.events import journal, service

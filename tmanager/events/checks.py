@@ -9,6 +9,7 @@ rules' (see :meth:`~tmanager.events.rules.base.DivisionRules.problems`).
 
 from __future__ import annotations
 
+import itertools
 import re
 from pathlib import Path
 
@@ -16,7 +17,7 @@ from tmanager.core import tiebreaks
 from tmanager.core.categories import Category
 from tmanager.core.playerfields import player_fault
 from tmanager.errors import ConfigError
-from tmanager.events.model import HOOKS, Division, Event, Player, PlayerStatus
+from tmanager.events.model import HOOKS, OVERALL, Division, Event, Player, PlayerStatus, PrizeFund
 
 _DATE = re.compile(r"^\d{4}(-\d{2}-\d{2})?$")
 _WHEN = re.compile(r"^\d{4}-\d{2}-\d{2}( \d{1,2}:\d{2})?$")
@@ -77,6 +78,8 @@ def check_event(event: Event, file: Path | None = None) -> None:
             raise bad("must be a list of player-number lists, e.g. [[3, 7]]", f"{where}.forbidden")
         for j, p in enumerate(d.players, 1):
             check_player(p, f"{where}.player[{j}]", file)
+        if d.prize_fund is not None:
+            check_prize_fund(d.prize_fund, f"{where}.prizes", file)
     for d in event.divisions:
         check_division(event, d, file)
 
@@ -96,6 +99,30 @@ def check_player(p: Player, where: str, file: Path | None = None) -> None:
     fault = player_fault(player_fields(p))
     if fault is not None:
         raise bad(fault[1], fault[0])
+
+
+def check_prize_fund(fund: PrizeFund, where: str, file: Path | None = None) -> None:
+    """A prize fund: lists named ``overall`` or by a category, once each, with amounts that never rise with the
+    place; a preference naming those lists."""
+    seen: set[str] = set()
+    for name, amounts in fund.lists.items():
+        if name != OVERALL:
+            try:
+                Category.parse(name)
+            except ValueError as exc:
+                raise ConfigError(f"{exc}, or overall", file=file, field=f"{where}.{name}") from None
+        if name.casefold() in seen:
+            raise ConfigError("this list is given twice", file=file, field=f"{where}.{name}")
+        seen.add(name.casefold())
+        if any(later > earlier for earlier, later in itertools.pairwise(amounts)):
+            raise ConfigError(
+                "a place's prize is larger than the place's before it", file=file, field=f"{where}.{name}",
+                hint="list the amounts from place 1 down; players level on points share by the sharing setting",
+            )  # fmt: skip
+    unknown = [name for name in fund.preference if name not in fund.lists]
+    if unknown or len(set(fund.preference)) != len(fund.preference):
+        what = f"{unknown[0]!r} is not a list of the fund" if unknown else "a list is named twice"
+        raise ConfigError(what, file=file, field=f"{where}.preference", hint="the lists: " + ", ".join(fund.lists))
 
 
 def player_fields(p: Player) -> dict[str, object]:

@@ -20,6 +20,7 @@ from tmanager.core.results import Colour
 from tmanager.errors import StateError
 from tmanager.events import hooks, journal, operations, registration
 from tmanager.events.model import Division, Event, LateEntry, Player, missing
+from tmanager.events.prizefund import FundChange, change_fund
 from tmanager.events.rules import ChessRules, PairOptions, ScoreRules, TeamRules, parse_system, require, rules_for
 from tmanager.events.rules.scored import set_off as scored_set_off
 from tmanager.formats.playercsv import Row
@@ -238,6 +239,11 @@ def save_result(
 
     messages = _change(path, division, operation)
     return messages + hooks.after_results(path, done["division"], done["round"], completed=done["completed"])
+
+
+def prize_fund(path: Path, division: str | None, change: FundChange) -> list[str]:
+    """Set a list of the division's prize fund, take one out, or change how the fund is shared."""
+    return _change(path, division, lambda e, d: change_fund(e, d, change))
 
 
 def undo(path: Path, *, expected: int | None = None) -> list[str]:

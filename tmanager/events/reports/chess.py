@@ -23,8 +23,18 @@ from tmanager.core.results import ByeKind, Colour, format_points
 from tmanager.events.games import round_games, scores, virtual_points
 from tmanager.events.model import PairingSystem, Player, PlayerStatus, Round, absent_players, label, missing
 from tmanager.events.ranking import Group, TiebreakStanding, category, flag, tiebreak_names, tiebreak_standings
-from tmanager.events.reports import DivisionReports, PlayerSummary, Report, Seat, Table, check_kinds, slug
+from tmanager.events.reports import (
+    DivisionReports,
+    PlayerSummary,
+    Report,
+    Seat,
+    Table,
+    check_kinds,
+    slug,
+    tiebreak_values,
+)
 from tmanager.events.reports.norms import norms_report
+from tmanager.events.reports.prizes import prize_report
 from tmanager.pairing import Game
 
 if TYPE_CHECKING:
@@ -206,30 +216,8 @@ class ChessReports(DivisionReports):
         )
 
     def prizes(self, upto: int | None = None) -> Report:
-        """The first ``prizes`` places overall and in each prize category of the event (ties shown as ranked)."""
-        n = self.upto(upto)
-        count = self.event.prizes
-        header = ("Pl", "No", "Tit", "Name", "Rtg", "Fed", "Pts", *(t.name for t in tiebreak_names(self.event)))
-        groups: list[Group | None] = [None, *(category(self.event, self.division, c) for c in self.event.categories)]
-        blocks: list[Table | str] = []
-        for group in groups:
-            # Ranks are shared only by exact ties, which all stand inside the list.
-            chosen = [s for s in self.ranking(n, among=group) if s.rank <= count]
-            rows = tuple(
-                (
-                    str(s.rank), str(s.player.number), s.player.title, s.player.name, str(s.player.rating or ""),
-                    s.player.federation, format_points(s.points), *_values(s.values),
-                )
-                for s in chosen
-            )  # fmt: skip
-            title = "Overall" if group is None else f"Category {group.name}"
-            blocks.append(Table(header, rows, frozenset({2, 3, 5}), title) if rows else f"{title}: no players")
-        pending = sum(1 for r, _ in missing(self.division) if r <= n)
-        if pending:
-            blocks.append(f"{pending} result(s) still missing: this list is not final")
-        blocks.append(self.legend())
-        return Report(f"{self.prefix}prizes-r{n}", f"{self.heading}: prize list after round {n}", tuple(blocks),
-                      kind="prizes")  # fmt: skip
+        """The prize list: the division's prize fund allocated (:mod:`~tmanager.events.reports.prizes`)."""
+        return prize_report(self, upto)
 
     def alphabetical(self, round_number: int | None = None) -> Report:
         """Every player of a round in alphabetical order, with board, colour and opponent (or bye)."""
@@ -263,7 +251,7 @@ class ChessReports(DivisionReports):
         rows = tuple(
             (
                 str(s.rank), str(s.player.number), s.player.title, s.player.name + _withdrawn(s.player),
-                str(s.player.rating or ""), s.player.federation, format_points(s.points), *_values(s.values),
+                str(s.player.rating or ""), s.player.federation, format_points(s.points), *tiebreak_values(s.values),
             )
             for s in self.ranking(n, among=among)
         )  # fmt: skip
@@ -511,7 +499,7 @@ class ChessReports(DivisionReports):
         )
         rows = [
             [str(s.rank), str(s.player.number), s.player.title, s.player.name + _withdrawn(s.player),
-             str(s.player.rating or ""), format_points(s.points), *_values(s.values)]
+             str(s.player.rating or ""), format_points(s.points), *tiebreak_values(s.values)]
             for s in self.ranking(n, among=among)
         ]  # fmt: skip
         names = tiebreak_names(self.event)
@@ -531,11 +519,6 @@ def _cell(game: Game | None) -> str:
     if game.opponent is None:
         return {"U": "bye+", "F": "bye+", "H": "bye½", "Z": "bye0"}.get(game.result, "-")
     return f"{game.opponent}{game.colour or '-'}{_SYMBOLS[game.result]}"
-
-
-def _values(values: Sequence[float | None]) -> tuple[str, ...]:
-    """Tie-break values as people read them: ``3``, ``2.5``, ``0.33``; blank for none (DE outside a tie)."""
-    return tuple("" if v is None else str(int(v)) if v == int(v) else f"{v:.2f}".rstrip("0") for v in values)
 
 
 @dataclass(frozen=True, slots=True)
