@@ -6,7 +6,8 @@ players, ``092`` type, ``102`` chief arbiter, ``112`` deputies, ``132`` the
 rounds' dates, then in TRF-2026 ``142`` rounds, ``152`` initial colour,
 ``162`` points per result (when not 1-½-0), ``192`` the encoded type
 (``FIDE_DUTCH_2025``, ``…_BAKU``, ``FIDE_ROUNDROBIN``…), ``202`` the tie-breaks
-(as FIDE's TieBreakServer reads them, ``BH/C1``) and ``222`` the encoded time
+(as FIDE's TieBreakServer reads them, ``BH/C1``; a team division's primary
+score and team tie-breaks, ``MP,GP,EMGSB,BH:MP``) and ``222`` the encoded time
 control; in TRF-16 the pairing programs' ``XXR``, ``XXC`` and ``BBW``… lines
 instead. Records: ``240`` the requested byes of rounds not in the player
 lines, ``250`` the Baku method's virtual points (``XXA`` in TRF-16: a line per
@@ -209,10 +210,18 @@ def _header_lines(event: Event, division: Division, version: Version, *, teams: 
     if scoring:
         lines.append(scoring)
     lines.append(f"192 {_type_code(division, teams=teams)}")
-    lines.append("202 " + ",".join(t.name.replace("-", "/") for t in tiebreaks.parse_all(event.tiebreaks)))
+    lines.append("202 " + ",".join(_tiebreak_names(event, division, teams=teams)).replace("-", "/"))
     if event.time_control:
         lines.append(f"222 {event.time_control}")
     return lines
+
+
+def _tiebreak_names(event: Event, division: Division, *, teams: bool) -> list[str]:
+    """``202``'s names: the event's tie-breaks; a team division's primary score (MP or GP) and team tie-breaks."""
+    if not teams:
+        return [t.name for t in tiebreaks.parse_all(event.tiebreaks)]
+    team = settings(division)
+    return ["MP" if team.primary == "match" else "GP", *team.team_tiebreaks]
 
 
 def _type_code(division: Division, *, teams: bool) -> str:

@@ -15,7 +15,7 @@ from tmanager.errors import StateError
 from tmanager.events.model import Division, PairingSystem, PlayerStatus, label, missing
 from tmanager.events.rules import TeamRules
 from tmanager.events.rules.team import team_label
-from tmanager.events.teams import settings
+from tmanager.events.teams import lineup_round, settings
 from tmanager.web.eventpages import Page, Sections, Snapshot, head, render_template, round_links
 
 #: The byes an arbiter may set for a player who asks.
@@ -209,16 +209,6 @@ def _force_form(
         message=message,
         forced=forced,
     )
-
-
-def lineup_round(division: Division, team: int) -> int:
-    """The round a team's lineup form offers: the last paired one while the team has a match there without its
-    lineup, else the next."""
-    if division.paired_rounds:
-        record = division.round(division.paired_rounds)
-        if any(team in m for m in record.matches) and team not in record.lineups:
-            return record.number
-    return division.paired_rounds + 1
 
 
 def _team_forms(
