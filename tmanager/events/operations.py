@@ -83,7 +83,8 @@ def span(rounds: Sequence[int]) -> str:
 def add_player(
     event: Event, division: Division, player: Player, *, missed: LateEntry | None = None, take_bye: bool = False
 ) -> list[str]:
-    """Enter a player; after round 1 a late entry, placed by rating; none once the last planned round is paired.
+    """Enter a player; after round 1 a late entry; none once the last planned round is paired. The messages
+    say how missed rounds count (:func:`tmanager.events.registration.enter_player` adds where the player stands).
 
     Rounds already paired are recorded as byes of kind ``missed`` (the event's
     ``late_entry``: zero- or half-point). The holder of the current round's
@@ -134,8 +135,6 @@ def add_player(
             messages.insert(
                 0, Note(f"late entry: round{span(missed_rounds)} scored as {kind}-point bye{plural}", Topic.LATE_ENTRY)
             )
-    rank = division.ranks()[player.number]
-    messages.append(f"added {label(player)}, pairing rank {rank} of {len(division.players)} by rating")
     return messages
 
 

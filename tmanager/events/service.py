@@ -47,8 +47,8 @@ def add_player(
     def operation(e: Event, d: Division) -> list[str]:
         if not player.number:
             player.number = max((p.number for p in d.players), default=0) + 1
-        messages = operations.add_player(e, d, player, missed=missed, take_bye=take_bye)
-        return messages + registration.place_late_entry(d, player) + rules_for(e, d).joined(player)
+        messages = registration.enter_player(e, d, player, missed=missed, take_bye=take_bye)
+        return messages + rules_for(e, d).joined(player)
 
     return _change(path, division, operation)
 
