@@ -212,8 +212,8 @@ def test_double_swiss_division(tmp_path: Path) -> None:
     assert ok("result", path, white, black, "0-1").startswith(f"round 2: {black}")
     assert ev.load(path).division().round(2).boards[1].result == "1-0", "game 2: the second player, white, won"
     assert refused(path, "result", path, "1", "0-1") == (
-        "tmanager: both games of that match have results: game 1 (round 1) 1-0, game 2 (round 2) ½-½; `correct --round R` "
-        "changes one"
+        "tmanager: both games of that match have results: game 1 (round 1) 1-0, game 2 (round 2) ½-½; "
+        "`correct --round R` changes one"
     )
     assert "match 1 has results" in refused(path, "unpair", path)
     ok("pair", path)
