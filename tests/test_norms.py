@@ -121,3 +121,63 @@ def test_round_robin_to_the_norm_report(tmp_path: Path) -> None:
     assert "IM norm" not in figures, "an IM seeks no IM norm"
     assert "wrote" in ok("report", path, "--only", "norms", "-q")
     assert (tmp_path / "html" / "rr" / "norms-r9.html").exists()
+
+
+#: A published certificate of title result, reconstructed: the "CERTIFICATE OF TITLE RESULT" (FIDE form H.5) the
+#: organiser of the 18th Murska Sobota rapid ("18mtps", 8 December 2007, chief arbiter Dusan Kozic) published for
+#: Imre Horvath (HUN, FIDE ID 700762) at sah-drustvo-ms.si/turnirji/18mtps/pl13.htm, as Swiss-Manager wrote it:
+#: each round's opponent (FIDE ID, federation, rating, "1400*" for the unrated, title) and Horvath's result.
+PUBLISHED = [
+    ("Kecek, Janko", None, "SLO", 0, "", 1.0),
+    ("Kelemen, Aleksander", None, "SLO", 0, "", 1.0),
+    ("Sakelsek, Tadej", 14603683, "SLO", 2479, "IM", 0.5),
+    ("Sebenik, Matej", 14602296, "SLO", 2480, "IM", 0.5),
+    ("Lenic, Luka", 14603853, "SLO", 2531, "IM", 0.0),
+    ("Makk, Robert", 744077, "HUN", 1928, "", 1.0),
+    ("Gjuran, Denis", 14603373, "SLO", 2311, "FM", 1.0),
+    ("Kovac, Boris", 14600935, "SLO", 2337, "FM", 1.0),
+    ("Skoberne, Jure", 14604299, "SLO", 2484, "IM", 0.0),
+]  # fmt: skip
+
+
+def test_a_published_certificate_of_title_result(tmp_path: Path) -> None:
+    """The event rebuilt as a manual division (each opponent plays Horvath in their round and is absent in the
+    others: only his games matter to his norm). The certificate's own counts come out: 9 games, 6.0 points, 2
+    federations, 8 opponents not of his federation, 6 title-holders of whom 4 IMs (1.4.5), the unrated counted as
+    1400 (1.4.6). By hand for B.01 (2024), IM: the lowest, 1400, raised to the floor 2050; Ra = (2050 + 1400 +
+    2479 + 2480 + 2531 + 1928 + 2311 + 2337 + 2484) / 9 = 20000 / 9 = 2222.2, rounded 2222 < 2230 (1.4.8a);
+    6 / 9 = 67 %: dp 125, Rp 2347 < 2450; one federation other than his (SLO: 1.4.3) and 8 of 9 from it, more than
+    6 (1.4.4): no norm, as no norm was claimed. (A rapid event gives no norm at all, 1.1: the arbiter's call.)"""
+    path = tmp_path / "18mtps.toml"
+    players = [ev.Player(1, "Horvath, Imre", rating=0, federation="HUN", fide_id=700762)]
+    players += [
+        ev.Player(i, name, title=title, rating=rating, federation=fed, fide_id=fide_id,
+                  absent=[r for r in range(1, 10) if r != i - 1])
+        for i, (name, fide_id, fed, rating, title, _) in enumerate(PUBLISHED, 2)
+    ]  # fmt: skip
+    division = ev.Division("main", system=ev.PairingSystem.MANUAL, players=players)
+    event = ev.Event(name="18mtps", site="Murska Sobota", federation="SLO", start="2007-12-08", end="2007-12-08",
+                     arbiter="Kozic, Dusan", rounds=9, divisions=[division])  # fmt: skip
+    for n, (*_, points) in enumerate(PUBLISHED, 1):
+        ev.force(event, division, division.player(1), division.player(n + 1))
+        ev.pair(event, division)
+        result = {1.0: Result.WHITE_WINS, 0.5: Result.DRAW, 0.0: Result.BLACK_WINS}[points]
+        ev.set_result(event, division, n, division.round(n).boards[0], result)
+    ev.create(path, event)
+
+    figures = ok("norms", path, "Horvath")
+    # Against these opponents the IM norm would need 7½: 7 / 9 = 78 % gives dp 220 and Rp 2442 only.
+    assert "IM: no norm after round 9; 9 games, 6 points (the norm needs 7½), Ra 2222 (1400 raised to 2050), " \
+        "Rp 2347." in figures
+    im_part = figures[figures.index("IM norm\n") :]
+    rows = {(line.split()[0], line.split()[-2]): line.split()[-1] for line in im_part.splitlines()
+            if line.split()[:1] and line.split()[0].startswith("1.4")}  # fmt: skip
+    assert rows[("1.4.3", "1")] == "NO" and rows[("1.4.4", "8")] == "NO" and rows[("1.4.8a", "2222")] == "NO"
+    assert rows[("1.4.5", "6")] == "yes" and rows[("1.4.5", "4")] == "yes", "6 title-holders, 4 IMs (GM=0 IM=4)"
+    # The certificate's counts, as the core computes them for the IM norm.
+    games = [norms.Opponent(rating, title, fed, points) for _, _, fed, rating, title, points in PUBLISHED]
+    im = norms.check(NormTitle.IM, games, federation="HUN", rounds=9)
+    assert (im.games, im.points, im.federations, im.games - im.own_federation, im.titled, im.norm_titled) == (
+        9, 6.0, 2, 8, 6, 4,
+    )  # fmt: skip
+    assert sum(1 for game in games if game.rating) == 7, "rated opponents: 7"
