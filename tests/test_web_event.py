@@ -659,10 +659,8 @@ def test_force_unpair_and_undo_as_the_cli_does(protected: Path, tmp_path: Path, 
 
     # Undo: asked to confirm; then the file is exactly the version before the last change, journaled as the CLI's.
     assert both.refused("/undo", {}) == "tick the box to undo the last change; nothing was changed"
-    assert both.done("/undo", {"confirm": "yes"}, "undo") == [
-        "restored the version before change 7 (6 earlier version(s) left); it undid: round 3 unpaired; 1 forced "
-        "game(s) and the requested byes kept"
-    ]
+    said = "restored the version before change 7 (6 earlier version(s) left); it undid: round 3 unpaired; 1 forced"
+    assert both.done("/undo", {"confirm": "yes"}, "undo") == [f"{said} game(s) and the requested byes kept"]
     assert web.read_bytes() == paired and ev.load(web).division().round(3).paired
     assert (web.parent / "old" / "open.undone.0007.toml").is_file()
     assert "Round 3 · by board" in next(stream)["set"]["pairings"]

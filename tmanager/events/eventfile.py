@@ -240,7 +240,11 @@ def check(event: Event, file: Path | None = None) -> None:
     """Everything an event file may hold: each field, each division's consistency, and each division's rules."""
     check_event(event, file)
     for i, d in enumerate(event.divisions, 1):
-        for problem in rules_for(event, d).problems():
+        rules = rules_for(event, d)
+        if d.prize_fund is not None and not rules.awards_prizes:
+            raise ConfigError("a prize fund is allocated in chess divisions of players", file=file,
+                              field=f"division[{i}].prizes")  # fmt: skip
+        for problem in rules.problems():
             where = f"division[{i}].{problem.key}" if problem.key else f"division {d.name!r}"
             raise ConfigError(problem.message, file=file, field=where, hint=problem.hint)
 

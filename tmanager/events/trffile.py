@@ -6,8 +6,7 @@ players, ``092`` type, ``102`` chief arbiter, ``112`` deputies, ``132`` the
 rounds' dates, then in TRF-2026 ``142`` rounds, ``152`` initial colour,
 ``162`` points per result (when not 1-½-0), ``192`` the encoded type
 (``FIDE_DUTCH_2025``, ``…_BAKU``, ``FIDE_ROUNDROBIN``…), ``202`` the tie-breaks
-(as FIDE's TieBreakServer reads them, ``BH/C1``; a team division's primary
-score and team tie-breaks, ``MP,GP,EMGSB,BH:MP``) and ``222`` the encoded time
+(as FIDE's TieBreakServer reads them, ``BH/C1``; a team division's: ``MP,GP,EMGSB,BH:MP``) and ``222`` the encoded time
 control; in TRF-16 the pairing programs' ``XXR``, ``XXC`` and ``BBW``… lines
 instead. Records: ``240`` the requested byes of rounds not in the player
 lines, ``250`` the Baku method's virtual points (``XXA`` in TRF-16: a line per
@@ -218,10 +217,9 @@ def _header_lines(event: Event, division: Division, version: Version, *, teams: 
 
 def _tiebreak_names(event: Event, division: Division, *, teams: bool) -> list[str]:
     """``202``'s names: the event's tie-breaks; a team division's primary score (MP or GP) and team tie-breaks."""
-    if not teams:
-        return [t.name for t in tiebreaks.parse_all(event.tiebreaks)]
-    team = settings(division)
-    return ["MP" if team.primary == "match" else "GP", *team.team_tiebreaks]
+    if teams:
+        return ["MP" if settings(division).primary == "match" else "GP", *settings(division).team_tiebreaks]
+    return [t.name for t in tiebreaks.parse_all(event.tiebreaks)]
 
 
 def _type_code(division: Division, *, teams: bool) -> str:

@@ -227,7 +227,7 @@ def navigation(snapshot: Snapshot | None, page: Page, *, arbiter: bool) -> list[
 
 def ranks_players(snapshot: Snapshot, division: Division) -> bool:
     """Whether the division ranks players by points (chess): it has a starting rank list and a prize list."""
-    return isinstance(snapshot.reports(division), ChessReports)
+    return snapshot.rules(division).awards_prizes
 
 
 def _division_or_none(snapshot: Snapshot, name: str | None) -> Division | None:

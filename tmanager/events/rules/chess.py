@@ -64,6 +64,7 @@ class ChessRules(DivisionRules):
     sides = ("white", "black")
     side_titles = ("White", "Black")
     explains = True
+    awards_prizes = True
 
     def problems(self) -> Iterator[Problem]:
         d = self.division

@@ -292,8 +292,6 @@ class ScoreRules(DivisionRules):
             yield Problem("must be rising last ranks of the prize bands, e.g. [1, 2, 3]", "prize_bands")
         if s.session_breaks is not None and (not s.session_breaks or any(b < 1 for b in s.session_breaks)):
             yield Problem("must list round numbers (leave it out to pair from the round before)", "session_breaks")
-        if d.prize_fund is not None:
-            yield Problem("a prize fund is allocated in chess divisions of players", "prizes")
         if d.system not in self.systems:
             yield Problem(
                 f"{str(d.system)!r} is not a pairing system of a score-based division",

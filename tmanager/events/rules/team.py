@@ -72,6 +72,7 @@ class TeamRules(ChessRules):
 
     systems = (PairingSystem.ROUND_ROBIN, PairingSystem.TEAM_SWISS, PairingSystem.MANUAL)
     explains = True
+    awards_prizes = False  # its standings rank teams
 
     # -- what the file may hold -------------------------------------------------------------------
 
@@ -84,8 +85,6 @@ class TeamRules(ChessRules):
         if d.system not in self.systems:
             yield Problem(f"{str(d.system)!r} is not a pairing system of a team division", "system",
                           "round-robin, team-swiss or manual")  # fmt: skip
-        if d.prize_fund is not None:
-            yield Problem("a prize fund is allocated in chess divisions of players", "prizes")
         if s.team_size < 1:
             yield Problem("a match needs at least one board", "team_size")
         win, draw, loss = s.match_points
