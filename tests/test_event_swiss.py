@@ -215,9 +215,10 @@ def test_thirty_player_dutch_event(tmp_path: Path) -> None:
 
     # Round 2 with a forfeit on board 3; a second late entry arrives after the pairing.
     pair_and_check(path, 2)
-    messages = ev.apply(path, lambda e: ev.add_player(e, e.division(), ev.Player(29, "Late, Middle", rating=2300)))
+    # Entered as the command line enters a player: the last message says where the newcomer stands.
+    messages = ev.apply(path, lambda e: ev.enter_player(e, e.division(), ev.Player(29, "Late, Middle", rating=2300)))
     assert messages[0] == "late entry: rounds 1-2 scored as zero-point byes"
-    assert any("pairing rank" in m for m in messages)
+    assert messages[-1].startswith("added Late, Middle (29), pairing rank ")
     play(path, 2, rng, special={3: Result.WHITE_WINS_BY_FORFEIT})
     forfeit = ev.load(path).division().round(2).boards[2]
     assert forfeit.result == "+-"

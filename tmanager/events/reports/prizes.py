@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING
 
 from tmanager.core.prizes import Award, PrizeList, Ranked, Sharing, allocate
 from tmanager.core.results import format_points
-from tmanager.errors import StateError
 from tmanager.events.model import OVERALL, PrizeFund, missing
 from tmanager.events.prizefund import money
 from tmanager.events.ranking import Group, TiebreakStanding, category, tiebreak_names
@@ -48,14 +47,6 @@ def prize_lists(reports: ChessReports, fund: PrizeFund, upto: int) -> list[Prize
         ranking = tuple(Ranked(s.player.number, s.points, s.rank) for s in reports.ranking(upto, among=group))
         lists.append(PrizeList(name, fund.lists[name], ranking))
     return lists
-
-
-def awards(reports: ChessReports, upto: int | None = None) -> list[Award]:
-    """The prizes after round ``upto``, one per player; a :class:`StateError` for a division without a fund."""
-    fund = reports.division.prize_fund
-    if fund is None:
-        raise StateError(f"division {reports.division.name!r} has no prize fund; set one with `event prize-fund`")
-    return allocate(prize_lists(reports, fund, reports.upto(upto)), fund.sharing)
 
 
 def prize_report(reports: ChessReports, upto: int | None = None) -> Report:
