@@ -32,7 +32,7 @@ def grow(path: Path, players: int) -> list[str]:
 def test_entries_are_deltas_between_whole_copies_and_undo_restores_every_version(tmp_path: Path) -> None:
     path = tmp_path / "open.toml"
     texts = grow(path, 60)
-    entries = sorted(journal.journal_dir(path).iterdir())
+    entries = sorted(e for e in journal.journal_dir(path).iterdir() if e.suffix in (".toml", ".delta"))
     whole = [e for e in entries if e.suffix == ".toml"]
     assert len(entries) == 120
     assert [e.name for e in whole] == ["open.0001.toml", "open.0051.toml", "open.0101.toml"]
@@ -93,3 +93,20 @@ def test_a_damaged_delta_is_one_line_and_changes_nothing(tmp_path: Path) -> None
     assert done.returncode == 2
     assert done.stderr.strip() == f"tmanager: {last}: is not a journal delta (restore it from a backup or remove it)"
     assert path.read_bytes() == before
+
+
+def test_undo_says_what_it_undid(tmp_path: Path) -> None:
+    path = tmp_path / "said.toml"
+    for verb in (("new", "--name", "Said", "--rounds", "5"), ("add-player", "Kuiper, Jan", "--rating", "2100"),
+                 ("add-player", "Bakker, Sanne"), ("edit-player", "Kuiper", "--rating", "2150")):  # fmt: skip
+        assert run_cli("event", verb[0], path, *verb[1:]).returncode == 0
+    said = run_cli("event", "undo", path).stdout.strip()
+    assert said == "restored the version before change 3 (2 earlier version(s) left); it undid: changed rating of " \
+        "Kuiper, Jan (1)"
+    said = run_cli("event", "undo", path).stdout.strip()
+    assert said.endswith("it undid: added Bakker, Sanne (2), pairing rank 2 of 2 by rating")
+    # A journal entry without a note (a hand edit's, or from an older tmanager): undo says it does not know.
+    (journal.journal_dir(path) / "said.0001.note").unlink()
+    said = run_cli("event", "undo", path).stdout.strip()
+    assert said.endswith("it undid: a change that left no note (a hand edit, or made before notes were kept)")
+    assert not list(journal.journal_dir(path).glob("*.note")), "each note goes with its change"

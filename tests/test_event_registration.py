@@ -119,7 +119,11 @@ def test_start_numbers_and_late_entries_as_fide_allows(tmp_path: Path) -> None:
     ok("pair", path, "--colour", "white")
     # A late entry after round 1: placed by rating, the players below move down one number.
     out = ok("add-player", path, "Gg, G", "--rating", "2150")
-    assert "start number 4 by rating, title and name; nos. 4-6 move down one" in out
+    # One number throughout: the new player's final one (not the next free number it was entered with).
+    assert out.strip().splitlines()[-1] == (
+        "added Gg, G (4): start number 4 by rating, title and name; the players after it move down one, to nos. 5-7"
+    )
+    assert "(7)" not in out
     d = ev.load(path).division()
     assert [p.name for p in d.players][3:] == ["Gg, G", "Dd, D", "Ee, E", "Ff, F"]
     boards = {(b.white, b.black) for b in d.round(1).boards}
@@ -139,7 +143,7 @@ def test_start_numbers_and_late_entries_as_fide_allows(tmp_path: Path) -> None:
     assert ev.load(path).division().paired_rounds == 4
     assert "no pairing number may change after round 4 is paired" in refused(path, "start-numbers", path)
     out = ok("add-player", path, "Hh, H", "--rating", "2500")
-    assert "start numbers are fixed after round 4 (C.04.2): Hh, H (8) is paired last" in out
+    assert "added Hh, H (8), paired last: start numbers are fixed after round 4 is paired (C.04.2)" in out
 
 
 def test_titles_and_sex_on_the_command_line(tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ from tests.test_event_scored import ok, refused
 from tmanager import events as ev
 from tmanager.core import teamtiebreaks
 from tmanager.core.teams import MatchPoints, bye_round, match_rounds
+from tmanager.events.teams import settings
 from tmanager.formats import trf, trf_teams
 
 # -- FIDE's team tie-breaks (C.07), by hand --------------------------------------------------------------
@@ -111,11 +112,18 @@ def test_team_swiss_end_to_end(tmp_path: Path) -> None:
     assert "no round 0" in refused(path, "lineup", path, "Rooks", "1", "3", "--round", "0")
     out = ok("pair", path, "--explain")
     assert "[3.6]" in out and "[4.3.1" in out and "round 1 paired: 2 match(es)" in out
-    assert "lineups still to give for round 1" in out
-    assert "give both lineups first" in refused(path, "result", path, "1.1", "1-0")
+    assert "lineups: each team's roster's first boards; `lineup` changes one until its match has a result" in out
+    # No lineup given: each team fields its roster's first boards, with the games placed at once.
+    defaults = {number: list(players[:2]) for number, players in enumerate(TEAMS.values(), 1)}
+    assert ev.load(path).division().round(1).lineups == defaults and len(ev.load(path).division().round(1).boards) == 4
     ok("lineup", path, "Rooks", "1", "3")  # a lineup may leave out a roster player, in board order
+    assert ev.load(path).division().round(1).lineups[1] == [1, 3]
     ok("undo", path)
-    assert ev.load(path).division().round(1).lineups == {}
+    assert ev.load(path).division().round(1).lineups == defaults
+    # A default lineup follows a new board order while its match has no result; a given one must keep to it.
+    assert "round(s) 1: its lineup follows it" in ok("roster", path, "Rooks", "2", "1", "3")
+    assert ev.load(path).division().round(1).lineups[1] == [2, 1]
+    ok("undo", path)
     lineups(path, 1)
     division = ev.load(path).division()
     record = division.round(1)
@@ -154,6 +162,7 @@ def test_team_swiss_end_to_end(tmp_path: Path) -> None:
     rooks = next(line for line in text.splitlines() if line.startswith("310   1"))
     assert trf_teams.TrfTeam.read(rooks).players == (1, 2, 3)
     assert "192 FIDE_TEAM_TYPEA_MP_GP" in text
+    assert "\n202 MP,GP,EMGSB,BH:MP\n" in text, "the teams' tie-breaks, not the players'"
     parsed = trf.parse(text)  # the registry reads the team records into values
     assert [t.name for t in parsed.values(trf_teams.TEAMS)] == list(TEAMS)
     assert parsed.values(trf_teams.TEAM_SCORING) == [trf_teams.TeamScoring(20, 10, 0)]
@@ -161,6 +170,7 @@ def test_team_swiss_end_to_end(tmp_path: Path) -> None:
     back = tmp_path / "back.toml"
     ok("import-trf", back, exported)
     assert ok("standings", back) == ok("standings", path)
+    assert settings(ev.load(back).division()).team_tiebreaks == ["GP", "EMGSB", "BH:MP"]
 
 
 def test_team_round_robin_division(tmp_path: Path) -> None:
@@ -192,13 +202,20 @@ def test_double_swiss_division(tmp_path: Path) -> None:
     division = ev.load(path).division()
     one, two = division.round(1), division.round(2)
     assert [(b.black, b.white) for b in two.boards] == [(b.white, b.black) for b in one.boards]
-    # Results without --round go to game 1 while it lacks any, then to game 2.
+    # Results without --round go to a board's game 1, then to its game 2 (while other boards' game 1 is out).
     assert ok("result", path, "1", "1-0").startswith("round 1:")
-    assert ok("result", path, "2", "=").startswith("round 1:")
     assert ok("result", path, "1", "=").startswith("round 2:")
-    assert "match 1 has results" in refused(path, "unpair", path)
     assert "enter them before pairing match 2" in refused(path, "pair", path)
-    ok("result", path, "2", "0-1")
+    # By the two players (as P1 against P2, whoever has white): the same, game 1 then game 2.
+    white, black = (division.player(n).name for n in (one.boards[1].white, one.boards[1].black))
+    assert ok("result", path, white, black, "=").startswith(f"round 1: {white}")
+    assert ok("result", path, white, black, "0-1").startswith(f"round 2: {black}")
+    assert ev.load(path).division().round(2).boards[1].result == "1-0", "game 2: the second player, white, won"
+    assert refused(path, "result", path, "1", "0-1") == (
+        "tmanager: both games of that match have results: game 1 (round 1) 1-0, game 2 (round 2) ½-½; "
+        "`correct --round R` changes one"
+    )
+    assert "match 1 has results" in refused(path, "unpair", path)
     ok("pair", path)
     assert ev.load(path).division().paired_rounds == 4
     ok("unpair", path)
@@ -263,7 +280,7 @@ def test_empty_boards_forfeits_and_what_is_missing(tmp_path: Path) -> None:
     assert ev.load(path).division().player(12).name == "Spare, S"
     ok("pair", path)
     missing = ok("missing", path)
-    assert missing.count("no lineup") == 4 and "Rooks (1)" in missing
+    assert "no lineup" not in missing and missing.count("no result") == 4, "the rosters' first boards play"
     record = ev.load(path).division().round(1)
     rooks_match = next(i for i, m in enumerate(record.matches, 1) if 1 in m)
     rooks_first = record.matches[rooks_match - 1][0] == 1

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import random
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -18,11 +21,14 @@ from tmanager.formats import trf
 from tmanager.pairing import Game
 
 
-def scripted_event(seed: int, players: int = 15, rounds: int = 5) -> ev.Event:
-    """A Dutch event paired by tmanager: a requested bye, a forfeit, a withdrawal, unrated players, flags."""
+def scripted_event(seed: int, players: int = 15, rounds: int = 5, *, played: int | None = None,
+                   baku: bool = False) -> ev.Event:  # fmt: skip
+    """A Dutch event paired by tmanager (``played`` of its ``rounds``, Baku-accelerated with ``baku``): a requested
+    bye, a forfeit, a withdrawal, unrated players, flags."""
     rng = random.Random(seed)
+    division = ev.Division("Open", acceleration="baku" if baku else "")
     e = ev.Event(name="Scripted", site="Delft", start="2026-03-01", end="2026-03-03", arbiter="Arbiter, A",
-                 rounds=rounds, divisions=[ev.Division("Open")])  # fmt: skip
+                 rounds=rounds, divisions=[division])  # fmt: skip
     d = e.division()
     for i in range(1, players + 1):
         rating = rng.randrange(1300, 2400) if i % 6 else 0
@@ -31,7 +37,7 @@ def scripted_event(seed: int, players: int = 15, rounds: int = 5) -> ev.Event:
         player = ev.Player(i, f"Surname{i:02d}, Given", rating=rating, federation="NED", flags=flags, birth=birth)
         player.club = "Club" if i % 3 else ""
         ev.add_player(e, d, player)
-    for n in range(1, rounds + 1):
+    for n in range(1, (played or rounds) + 1):
         if n == 2:
             ev.request_bye(e, d, d.player(3), 2, "half")
         if n == 3:
@@ -111,6 +117,36 @@ def test_cli_round_trip_and_checker(tmp_path: Path) -> None:
     assert report == []
     # Importing onto an existing file is refused.
     assert run_cli("event", "import-trf", copy, out).returncode == 2
+
+
+BBPPAIRINGS = shutil.which(os.environ.get("BBPPAIRINGS", "bbpPairings"))
+
+
+@pytest.mark.parametrize("version", ["16", "2026"])
+def test_accelerated_export_is_re_paired_exactly(tmp_path: Path, version: str) -> None:
+    """A Baku-accelerated open exported as TRF-16 carries its virtual points in XXA lines (as 250 records in
+    TRF-2026): the checkers re-pair every accelerated round as the event did. bbpPairings' -c runs too where it is
+    installed (BBPPAIRINGS names the binary; CI has none)."""
+    path = tmp_path / "baku.toml"
+    ev.create(path, scripted_event(5, players=30, rounds=9, played=6, baku=True))
+    out = tmp_path / "baku.trf"
+    assert run_cli("event", "export-trf", path, out, "--version", version).returncode == 0
+    lines = out.read_text().splitlines()
+    accelerated = [line for line in lines if line.startswith("XXA" if version == "16" else "250")]
+    assert accelerated
+    if version == "16":
+        # Group A (the first 2 x ceil(30 / 4) = 16 of the pairing order): one point in rounds 1-3, half in 4-5.
+        assert len(accelerated) == 16
+        assert accelerated[0][8:] == "  1.0  1.0  1.0  0.5  0.5  0.0  0.0  0.0  0.0"
+    check = run_cli("pair", "--dutch", out, "-c")
+    assert check.returncode == 0, check.stderr
+    assert check.stdout.count("Round #") == 6
+    assert [line for line in check.stdout.splitlines() if "Round #" not in line] == []
+    if BBPPAIRINGS is None:
+        return
+    bbp = subprocess.run([BBPPAIRINGS, "--dutch", str(out), "-c"], capture_output=True, text=True, check=False)
+    assert bbp.returncode == 0, bbp.stdout + bbp.stderr
+    assert [line for line in bbp.stdout.splitlines() if "Round #" not in line and line.strip()] == []
 
 
 def foreign_line(rank: int, sex: str, name: str, rating: str, fed: str, fide_id: str, birth: str, points: str,

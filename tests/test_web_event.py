@@ -726,9 +726,8 @@ def test_force_unpair_and_undo_as_the_cli_does(protected: Path, tmp_path: Path, 
 
     # Undo: asked to confirm; then the file is exactly the version before the last change, journaled as the CLI's.
     assert both.refused("/undo", {}) == "tick the box to undo the last change; nothing was changed"
-    assert both.done("/undo", {"confirm": "yes"}, "undo") == [
-        "restored the version before change 7 (6 earlier version(s) left)"
-    ]
+    said = "restored the version before change 7 (6 earlier version(s) left); it undid: round 3 unpaired; 1 forced"
+    assert both.done("/undo", {"confirm": "yes"}, "undo") == [f"{said} game(s) and the requested byes kept"]
     assert web.read_bytes() == paired and ev.load(web).division().round(3).paired
     assert (web.parent / "old" / "open.undone.0007.toml").is_file()
     assert "Round 3 · by board" in next(stream)["set"]["pairings"]
@@ -775,7 +774,8 @@ def test_score_based_force_unpair_and_undo_as_the_cli_does(tmp_path: Path, serve
         "the event has changed since this page was shown (change 3); reload and check it"
     )
     assert both.done("/undo", {"confirm": "yes"}, "undo") == [
-        "restored the version before change 3 (2 earlier version(s) left)"
+        "restored the version before change 3 (2 earlier version(s) left); it undid: round 4: pairing-allocated "
+        "bye set for Chew, John (1)"
     ]
     assert web.read_bytes() == before_bye and ev.load(web).division().round(4).forced_bye is None
 

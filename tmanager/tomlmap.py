@@ -272,7 +272,8 @@ def _plain(value: Any, *, keep_defaults: bool) -> Any:
 
 def dumps(document: Mapping[str, Any], *, comment: str = "", multiline: Collection[str] = ()) -> str:
     """TOML text laid out for people: a table (or each table of an array) after a blank line, its values
-    first and then its arrays of tables; arrays named in ``multiline`` one element a line."""
+    first, then the tables inside it, then its arrays of tables; arrays named in ``multiline`` one element a
+    line."""
     lines = [f"# {comment}"] if comment else []
     for name, value in document.items():
         for header, table in _headed(name, value):
@@ -292,18 +293,28 @@ def _write_table(
 ) -> None:
     lines += ["", header] if lines else [header]
     arrays = []
+    tables = []
     for name, value in table.items():
         if isinstance(value, list) and value and all(isinstance(v, Mapping) for v in value):
             arrays.append((name, value))
+        elif isinstance(value, Mapping):
+            tables.append((name, value))
         elif name in multiline and value:
-            lines.append(f"{name} = [")
+            lines.append(f"{_key(name)} = [")
             lines += [f"  {_value(v)}," for v in value]
             lines.append("]")
         else:
-            lines.append(f"{name} = {_value(value)}")
-    for name, tables in arrays:
-        for table in tables:
-            _write_table(lines, f"[[{path}.{name}]]", f"{path}.{name}", table, multiline)
+            lines.append(f"{_key(name)} = {_value(value)}")
+    for name, inner in tables:  # a table inside the table: after its values, before its arrays of tables
+        _write_table(lines, f"[{path}.{_key(name)}]", f"{path}.{_key(name)}", inner, multiline)
+    for name, array in arrays:
+        for element in array:
+            _write_table(lines, f"[[{path}.{name}]]", f"{path}.{name}", element, multiline)
+
+
+def _key(name: str) -> str:
+    """A key as TOML writes it: bare when it may be (``U18``, ``2000-2199``), else quoted."""
+    return name if re.fullmatch(r"[A-Za-z0-9_-]+", name) else _value(name)
 
 
 def _value(v: Any) -> str:

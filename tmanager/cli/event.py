@@ -11,11 +11,13 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from tmanager.cli._settings import parse_assignments
+from tmanager.cli.eventprizes import VERBS as PRIZE_VERBS
+from tmanager.cli.eventverbs import Handler, Verb, VerbParser, load_division, say, words
 from tmanager.core.results import Colour
 from tmanager.core.tiebreaks import TIEBREAKS
 from tmanager.errors import ConfigError, StateError
@@ -31,6 +33,7 @@ from tmanager.events.model import (
     label,
     missing,
 )
+from tmanager.events.operations import find_player
 from tmanager.events.ranking import category, flag
 from tmanager.events.reports import data
 from tmanager.events.reports.chess import ChessReports
@@ -52,10 +55,6 @@ EXAMPLES = """\
   tmanager event result scrabble.toml 7 412 12 389 # player 7 scored 412 against player 12
 """
 
-# Results starting with "-" would be read as options (or the "--" separator):
-# the verb parsers protect them with this mark, stripped again before use.
-_MARK = "\x00"
-_DASHED = frozenset({"-+", "--", "-:+", "-:-"})
 #: The systems ``new`` offers: the chess ones, then the score-based ones.
 _SYSTEMS = tuple(
     dict.fromkeys((
@@ -65,24 +64,6 @@ _SYSTEMS = tuple(
 )
 #: Every report kind ``report --only`` may name.
 _REPORT_KINDS = tuple(dict.fromkeys((*ChessReports.kinds, *ScoredReports.kinds, *TeamReports.kinds)))
-
-Handler = Callable[[argparse.Namespace], int]
-
-
-class VerbParser(argparse.ArgumentParser):
-    """A verb's parser: results such as ``-+`` and ``--`` are taken as words, not options."""
-
-    def parse_known_args(  # type: ignore[override]
-        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
-    ) -> tuple[argparse.Namespace, list[str]]:
-        protected = [_MARK + a if a in _DASHED else a for a in (sys.argv[1:] if args is None else args)]
-        return super().parse_known_args(protected, namespace)
-
-
-def say(messages: Sequence[str]) -> None:
-    """Messages to standard output, warnings to standard error."""
-    for m in messages:
-        print(m, file=sys.stderr if m.startswith("warning:") else sys.stdout)
 
 
 def _rounds(text: str | None) -> list[int]:
@@ -95,11 +76,6 @@ def _rounds(text: str | None) -> list[int]:
     if any(r < 1 for r in rounds):
         raise StateError("rounds start at 1")
     return rounds
-
-
-def _division(args: argparse.Namespace) -> tuple[Event, Division]:
-    event = journal.load(args.event)
-    return event, event.division(args.division)
 
 
 # -- creating an event --------------------------------------------------------------------------
@@ -209,6 +185,8 @@ def _player_changes(args: argparse.Namespace) -> dict[str, Any]:
         for key in ("name", "title", "rating", "fide_id", "federation", "sex", "club", "team", "birth")
         if getattr(args, key, None) is not None
     }
+    if isinstance(changes.get("federation"), str):
+        changes["federation"] = changes["federation"].strip().upper()  # FIDE writes the codes in capitals
     if getattr(args, "flags", None) is not None:
         changes["flags"] = [f.strip() for f in args.flags.split(",") if f.strip()]
     return changes
@@ -219,12 +197,15 @@ def _configure_add_player(p: argparse.ArgumentParser) -> None:
     _player_options(p, edit=False)
     p.add_argument("--number", type=int, help="player number (default: the next free one)")
     p.add_argument("--missed", choices=("zero", "half"), help="score of rounds already paired (event's late_entry)")
+    p.add_argument(
+        "--take-bye", action="store_true", help="a late entry plays the current round's bye holder (Chaos's habit)"
+    )
 
 
 def _add_player(args: argparse.Namespace) -> int:
     data = {key: value for key, value in _player_changes(args).items() if key != "name"}
     player = Player(args.number or 0, args.name, flags=list(args.flag), **data)
-    say(service.add_player(args.event, args.division, player, missed=args.missed))
+    say(service.add_player(args.event, args.division, player, missed=args.missed, take_bye=args.take_bye))
     return 0
 
 
@@ -243,6 +224,7 @@ def _configure_import_players(p: argparse.ArgumentParser) -> None:
     p.add_argument("--list", type=Path, help="a FIDE rating list you saved (TXT or XML): completes the CSV's players")
     p.add_argument("--ids", help="without a CSV: these FIDE IDs from the list, comma-separated")
     p.add_argument("--federation", help="without a CSV: every player of this federation in the list")
+    p.add_argument("--skip-bad", action="store_true", help="skip the list's junk lines (each is reported)")
 
 
 def _import_players(args: argparse.Namespace) -> int:
@@ -258,7 +240,7 @@ def _import_players(args: argparse.Namespace) -> int:
             if not (args.ids or args.federation):
                 raise StateError("which players of the list? give a CSV, --ids or --federation")
             ids = set(_numbers(args.ids, "--ids")) if args.ids else None
-        entries = ratinglist.read(args.list, ids=ids, federation=args.federation)
+        entries = _listing(args, ids=ids, federation=args.federation)
         if not rows and ids and (unlisted := sorted(ids - set(entries))):
             raise StateError(f"--ids: FIDE ID {unlisted[0]} is not in {args.list} (check the ID and the list)")
     elif not rows:
@@ -277,14 +259,23 @@ def _numbers(text: str, option: str) -> list[int]:
 
 def _configure_update_ratings(p: argparse.ArgumentParser) -> None:
     p.add_argument("list", type=Path, help="a FIDE rating list you saved (TXT or XML)")
+    p.add_argument("--skip-bad", action="store_true", help="skip the list's junk lines (each is reported)")
+
+
+def _listing(args: argparse.Namespace, *, ids: set[int] | None, federation: str | None = None) -> dict[int, Any]:
+    """The players of the FIDE list ``args.list``; its junk lines refused, or skipped with a warning each."""
+    from tmanager.formats import ratinglist
+
+    listing = ratinglist.read_listing(args.list, ids=ids, federation=federation, skip_bad=args.skip_bad)
+    say([f"warning: {args.list}: {line} (skipped)" for line in listing.skipped])
+    return listing.entries
 
 
 def _update_ratings(args: argparse.Namespace) -> int:
-    from tmanager.formats import ratinglist
 
-    _, division = _division(args)
+    _, division = load_division(args)
     ids = {p.fide_id for p in division.players if p.fide_id is not None}
-    entries = ratinglist.read(args.list, ids=ids)
+    entries = _listing(args, ids=ids)
     say(service.update_ratings(args.event, args.division, entries, source=str(args.list)))
     return 0
 
@@ -424,7 +415,7 @@ def _pair(args: argparse.Namespace) -> int:
     colour = Colour.from_word(args.colour) if args.colour else None
     say(service.pair(args.event, args.division, colour=colour, system=args.system, repeats=args.repeats,
                      seed=args.seed, explain=args.explain))  # fmt: skip
-    event, division = _division(args)
+    event, division = load_division(args)
     rules = rules_for(event, division)
     first = rules.match_rounds(division.paired_rounds)[0]  # a Double-Swiss shows game 1 of the match
     print(rules.reports().pairings_text(first), end="")
@@ -451,11 +442,6 @@ def _configure_correct(p: argparse.ArgumentParser) -> None:
     p.add_argument("entry", nargs="+", metavar="BOARD RESULT | P1 P2 RESULT", help=_ENTRY_HELP)
     p.add_argument("--round", type=int, required=True, help="the round to correct")
     p.add_argument("--yes", action="store_true", help="score-based: enter a score below 100 or above 1500")
-
-
-def words(entry: Sequence[str]) -> list[str]:
-    """A result line's words as typed, the protection of dashed results taken off."""
-    return [w.replace(_MARK, "") for w in entry]
 
 
 def _result(args: argparse.Namespace) -> int:
@@ -502,7 +488,7 @@ def _configure_pairings(p: argparse.ArgumentParser) -> None:
 
 
 def _pairings(args: argparse.Namespace) -> int:
-    event, division = _division(args)
+    event, division = load_division(args)
     if args.format == "text":
         print(rules_for(event, division).reports().pairings_text(args.round), end="")
         return 0
@@ -520,7 +506,7 @@ def _configure_standings(p: argparse.ArgumentParser) -> None:
 
 
 def _standings(args: argparse.Namespace) -> int:
-    event, division = _division(args)
+    event, division = load_division(args)
     among = None
     if args.category or args.flag:
         require(rules_for(event, division), ChessRules, "categories and flags rank chess divisions")
@@ -530,6 +516,27 @@ def _standings(args: argparse.Namespace) -> int:
         return 0
     rows = data.standings(_chess_reports(event, division), args.round, among=among)
     print(data.to_json(rows) if args.format == "json" else data.standings_csv(rows), end="")
+    return 0
+
+
+def _configure_norms(p: argparse.ArgumentParser) -> None:
+    p.add_argument("player", nargs="?", help="one player's figures for every title (number or part of the name)")
+    p.add_argument("--round", type=int, help="after this round (default: the last paired one)")
+
+
+def _norms(args: argparse.Namespace) -> int:
+    from tmanager.events.reports.norms import norms_report, player_report
+    from tmanager.events.reports.render import text
+
+    event, division = load_division(args)
+    reports = require(rules_for(event, division), ChessRules, "title norms are for chess divisions").reports()
+    if not isinstance(reports, ChessReports):
+        raise StateError(f"division {division.name!r} ranks teams: title norms are reported for players' divisions")
+    if args.player:
+        report = player_report(reports, find_player(division, args.player), args.round)
+    else:
+        report = norms_report(reports, args.round)
+    print(text(report), end="")
     return 0
 
 
@@ -568,7 +575,7 @@ def _configure_highs(p: argparse.ArgumentParser) -> None:
 def _highs(args: argparse.Namespace) -> int:
     from tmanager.events.reports.render import text
 
-    event, division = _division(args)
+    event, division = load_division(args)
     refusal = f"division {division.name!r} is not score-based (its file sets no entry)"
     rules = require(rules_for(event, division), ScoreRules, refusal)
     print(text(rules.reports().highs(args.round, args.count)), end="")
@@ -576,7 +583,7 @@ def _highs(args: argparse.Namespace) -> int:
 
 
 def _missing(args: argparse.Namespace) -> int:
-    event, d = _division(args)
+    event, d = load_division(args)
     rules = rules_for(event, d)
     if isinstance(rules, TeamRules):  # boards as MATCH.BOARD, and the lineups still to give
         from tmanager.events.reports.render import text
@@ -640,7 +647,7 @@ def _export_trf(args: argparse.Namespace) -> int:
     from tmanager.events import trffile
     from tmanager.files import atomic_write
 
-    e, d = _division(args)
+    e, d = load_division(args)
     atomic_write(args.output, trffile.dumps(e, d, version=args.version))  # refuses a score-based division
     complete = trffile.complete_rounds(d)
     note = f"; round {complete + 1} is in progress: its pairing is in XTM lines" if complete < d.paired_rounds else ""
@@ -673,7 +680,7 @@ def _export_tou(args: argparse.Namespace) -> int:
     from tmanager.files import atomic_write, parse_toml, read_text
     from tmanager.formats import tou
 
-    e, d = _division(args)
+    e, d = load_division(args)
     aliases: dict[str, str] = {}
     if args.aliases:
         aliases = parse_toml(read_text(args.aliases, kind="alias table", create=None), file=args.aliases)
@@ -693,7 +700,7 @@ def _export_t(args: argparse.Namespace) -> int:
     from tmanager.events import tshfile
     from tmanager.formats import tsh
 
-    _, d = _division(args)
+    _, d = load_division(args)
     players = tshfile.to_t(d)  # refuses a chess division
     tsh.write(args.output, players)
     print(f"wrote {args.output}: {len(players)} players, {d.paired_rounds} round(s)")
@@ -764,15 +771,6 @@ def _dry_run(args: argparse.Namespace) -> int:
 
 
 # -- the verbs ------------------------------------------------------------------------------------
-
-
-class Verb(NamedTuple):
-    """A verb: its options, its handler, a line of help and example command lines."""
-
-    configure: Callable[[argparse.ArgumentParser], None]
-    handler: Handler
-    help: str
-    examples: tuple[str, ...]
 
 
 VERBS: dict[str, Verb] = {
@@ -891,6 +889,12 @@ VERBS: dict[str, Verb] = {
         "show a round's pairings",
         ("pairings spring.toml --round 3", "pairings spring.toml --format json"),
     ),
+    "norms": Verb(
+        _configure_norms,
+        _norms,
+        "title norms (FIDE B.01): title results, figures and certificates",
+        ("norms open.toml", "norms open.toml Kuiper --round 9"),
+    ),
     "standings": Verb(
         _configure_standings,
         _standings,
@@ -901,6 +905,7 @@ VERBS: dict[str, Verb] = {
             "standings spring.toml --format csv",
         ),
     ),
+    **PRIZE_VERBS,
     "team-standings": Verb(
         _configure_team_standings,
         _team_standings,

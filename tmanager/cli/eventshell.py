@@ -3,6 +3,8 @@
 Commands are the verbs of ``tmanager event`` (any unique abbreviation) plus a
 few of the shell's own. ``why`` explains the last message from its topic
 (:mod:`tmanager.events.messages`); ``help messages`` lists every explanation.
+In a score-based division tsh's own entry and report commands work too
+(``a``, ``sp 3``, ``rs 5 b``…: :mod:`tmanager.cli.tshcommands`).
 """
 
 from __future__ import annotations
@@ -12,16 +14,23 @@ import shlex
 from collections.abc import Callable
 from pathlib import Path
 
-from tmanager.cli.event import VERBS, VerbParser, verb_parser
+from tmanager.cli import tshcommands
+from tmanager.cli.event import VERBS, verb_parser
+from tmanager.cli.eventverbs import VerbParser
 from tmanager.columns import aligned
 from tmanager.errors import StateError, TManagerError
 from tmanager.events import journal, service
 from tmanager.events.messages import EXPLANATIONS, Topic, topic_of
-from tmanager.events.rules import rules_for
+from tmanager.events.model import label
+from tmanager.events.operations import find_player
+from tmanager.events.reports import PlayerSummary
+from tmanager.events.rules import ScoreRules, rules_for
 from tmanager.events.rules.scored import SuspiciousScore
 
 SHELL_ONLY = {
     "enter": "enter result mode: lines `BOARD RESULT` or `P1 P2 RESULT`; an empty line leaves",
+    "corrections": "correction mode: lines as in enter, each replacing a result already in; an empty line leaves",
+    "card": "a player's record: data, score, rank, this round's seat, every round (card PLAYER)",
     "players": "list the players with numbers, ratings and scores",
     "division": "switch to another division: division NAME",
     "help": "help, help COMMAND, help messages",
@@ -73,6 +82,9 @@ class Shell:
         if not words:
             return True
         try:
+            tsh = self.tsh_command(words)
+            if tsh is not None:
+                return self.tsh(tsh, words[1:])
             name = self.resolve(words[0])
             if name == "quit":
                 return False
@@ -81,11 +93,43 @@ class Shell:
             self.error(exc)
         return True
 
+    def score_based(self) -> bool:
+        event = journal.load(self.path)
+        return isinstance(rules_for(event, event.division(self.division)), ScoreRules)
+
+    def tsh_command(self, words: list[str]) -> tshcommands.TshCommand | None:
+        """tsh's command that a line names in a score-based division. A name both have (``missing``,
+        ``standings``) is the shell's when the line gives options (``standings --round 3``), else tsh's
+        (``missing 3``, ``standings b``)."""
+        command = tshcommands.find(words[0])
+        if command is None or not self.score_based():
+            return None
+        ours = words[0].lower() in _SHELL_VERBS + list(SHELL_ONLY)
+        return None if ours and any(w.startswith("-") for w in words[1:]) else command
+
+    def tsh(self, command: tshcommands.TshCommand, words: list[str]) -> bool:
+        """Run tsh's ``command`` as the shell's (in the division it names, for this command only); False to leave."""
+        names = [d.name for d in journal.load(self.path).divisions]
+        done = tshcommands.translate(command, words, names)
+        if done.command == "quit":
+            return False
+        current = self.division
+        if done.division is not None:
+            self.division = journal.load(self.path).division(done.division).name
+        try:
+            self.dispatch(done.command, done.words)
+        finally:
+            self.division = current
+        return True
+
     def resolve(self, word: str) -> str:
         names = _SHELL_VERBS + list(SHELL_ONLY)
         if word.lower() in names:
             return word.lower()
         found = [n for n in names if n.startswith(word.lower())]
+        tsh = tshcommands.find(word)
+        if not found and tsh is not None:
+            raise StateError(f"{word!r} is tsh's {tsh.name}, a command of score-based divisions; type help")
         if not found:
             raise StateError(f"unknown command {word!r}; type help")
         if len(found) > 1:
@@ -103,8 +147,10 @@ class Shell:
             self.division = journal.load(self.path).division(words[0]).name
         elif name == "players":
             self.players()
-        elif name == "enter":
-            self.results(int(words[0]) if words and words[0].isdigit() else None)
+        elif name in ("enter", "corrections"):
+            self.results(int(words[0]) if words and words[0].isdigit() else None, correction=name == "corrections")
+        elif name == "card":
+            self.card(words)
         else:
             self.verb(name, words)
 
@@ -139,13 +185,14 @@ class Shell:
             else:
                 self.say("not entered")
 
-    def results(self, round_number: int | None) -> None:
-        """The modal result entry: one result per line until an empty line."""
+    def results(self, round_number: int | None, *, correction: bool = False) -> None:
+        """The modal result entry (or correction): one result per line until an empty line."""
         event = journal.load(self.path)
-        print(f"result entry: {rules_for(event, event.division(self.division)).entry_shape}; empty line to leave")
+        mode = "correction" if correction else "result entry"
+        print(f"{mode}: {rules_for(event, event.division(self.division)).entry_shape}; empty line to leave")
         while True:
             try:
-                line = input(self.prompt("results"))
+                line = input(self.prompt("corrections" if correction else "results"))
             except EOFError:
                 return
             words = shlex.split(line) if line.strip() else []
@@ -156,7 +203,7 @@ class Shell:
                 continue
 
             def save(yes: bool, words: list[str] = words) -> None:
-                messages = service.save_result(self.path, self.division, words, round_number, correction=False,
+                messages = service.save_result(self.path, self.division, words, round_number, correction=correction,
                                                confirm=yes)  # fmt: skip
                 for message in messages:
                     self.say(message)
@@ -165,6 +212,15 @@ class Shell:
                 self.confirmed(save)
             except TManagerError as exc:
                 self.error(exc)
+
+    def card(self, words: list[str]) -> None:
+        """One player's record (tsh's scorecard): data, score and rank, this round's seat, every round."""
+        if len(words) != 1:
+            raise StateError("card PLAYER (a number or a unique part of the name)")
+        event = journal.load(self.path)
+        division = event.division(self.division)
+        summary = rules_for(event, division).reports().summary(find_player(division, words[0]).number)
+        print("\n".join(card_lines(summary, division.paired_rounds)))
 
     def players(self) -> None:
         event = journal.load(self.path)
@@ -194,6 +250,11 @@ class Shell:
             print(f"  {verb:12} {VERBS[verb].help}")
         for name, text in SHELL_ONLY.items():
             print(f"  {name:12} {text}")
+        if self.score_based():
+            print("tsh's commands (in this score-based division; d: a division, left out for this one):")
+            for tsh in tshcommands.COMMANDS:
+                shown = " ".join((tsh.command, *tsh.fixed))
+                print(f"  {tsh.usage:12} {tsh.name}: {tsh.note or shown}")
         print("`help COMMAND` for its options, `help messages` for every message, `why` for the last one")
 
     def why(self) -> None:
@@ -201,3 +262,18 @@ class Shell:
             print(EXPLANATIONS[self.topic])
         else:
             print("no explanation for the last message" if self.last else "no message yet")
+
+
+def card_lines(summary: PlayerSummary, paired: int) -> list[str]:
+    """A player's summary for the terminal: name and facts, score and rank, the seat now, the rounds."""
+    p = summary.player
+    lines = [f"{label(p)}: {' · '.join(summary.facts)}"]
+    rank = f", rank {summary.rank} after round {paired}" if summary.rank is not None else ""
+    lines.append(f"{summary.score}{summary.unit}{rank}")
+    seat = summary.seat
+    if seat is not None:
+        against = f" against {label(seat.opponent)}" if seat.opponent else ""
+        lines.append(f"{seat.before}{seat.side}{against}{seat.after}")
+    if summary.rounds is not None:
+        lines += aligned(summary.rounds.header, summary.rounds.rows, left=summary.rounds.left)
+    return lines + ([summary.note] if summary.note else [])

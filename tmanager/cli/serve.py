@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import socket
+import ssl
 from pathlib import Path
 
 from tmanager.errors import ConfigError
@@ -27,6 +28,7 @@ EXAMPLES = """\
   tmanager serve gauntlet.toml --host 0.0.0.0       # reachable from other machines
   tmanager serve gauntlet.toml --show-engines       # also list command lines (your own machine only)
   tmanager serve spring.toml --host 0.0.0.0         # an event: players' phones on the hall's network
+  tmanager serve spring.toml --host 0.0.0.0 --certfile hall.pem --keyfile hall.key   # over HTTPS
 """
 
 
@@ -37,6 +39,24 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--show-engines", action="store_true", help="show engine command lines and directories on the page"
     )
+    parser.add_argument("--certfile", type=Path, help="serve over HTTPS with this certificate (PEM; with --keyfile)")
+    parser.add_argument("--keyfile", type=Path, help="the certificate's private key (PEM)")
+
+
+def _tls(args: argparse.Namespace) -> tuple[str, str] | None:
+    """uvicorn's TLS settings for ``--certfile``/``--keyfile``, checked first: a pair that does not load is one
+    line, not a traceback from the server."""
+    if args.certfile is None and args.keyfile is None:
+        return None
+    if args.certfile is None or args.keyfile is None:
+        raise ConfigError("--certfile and --keyfile go together", hint="give the certificate and its private key")
+    try:
+        ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(args.certfile, args.keyfile)
+    except (OSError, ssl.SSLError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        hint = "PEM files: the certificate (chain) and its unencrypted private key"
+        raise ConfigError(f"cannot load the certificate and key: {reason}", file=args.certfile, hint=hint) from None
+    return str(args.certfile), str(args.keyfile)
 
 
 def command(args: argparse.Namespace) -> int:
@@ -46,6 +66,7 @@ def command(args: argparse.Namespace) -> int:
     from tmanager.web.app import create_app, is_loopback
     from tmanager.web.connections import IDLE_SECONDS, DeadlineProtocol
 
+    tls = _tls(args)
     if is_event_file(args.file):
         from tmanager.web.eventapp import create_event_app
 
@@ -57,10 +78,12 @@ def command(args: argparse.Namespace) -> int:
     listener = _listen(args.host, args.port)
     host, port = listener.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
-    print(f"serving {name!r} on http://{shown}:{port}/ (Ctrl-C to stop)", flush=True)
+    scheme = "https" if tls else "http"
+    certfile, keyfile = tls or (None, None)
+    print(f"serving {name!r} on {scheme}://{shown}:{port}/ (Ctrl-C to stop)", flush=True)
     config = uvicorn.Config(
         app, log_level="warning", access_log=False, server_header=False, timeout_graceful_shutdown=1,
-        http=DeadlineProtocol, timeout_keep_alive=IDLE_SECONDS,
+        http=DeadlineProtocol, timeout_keep_alive=IDLE_SECONDS, ssl_certfile=certfile, ssl_keyfile=keyfile,
     )
     uvicorn.Server(config).run(sockets=[listener])
     return 0

@@ -56,6 +56,7 @@ from tmanager.events.operations import (
     withdraw,
 )
 from tmanager.events.ranking import tiebreak_standings, wins_standings
+from tmanager.events.registration import enter_player
 from tmanager.events.rules import pair, rules_for
 from tmanager.events.rules.chess import parse_result, set_result
 
@@ -78,6 +79,7 @@ __all__ = [
     "create",
     "dumps",
     "edit_player",
+    "enter_player",
     "find_player",
     "forbid",
     "force",

@@ -9,13 +9,15 @@ rules' (see :meth:`~tmanager.events.rules.base.DivisionRules.problems`).
 
 from __future__ import annotations
 
+import itertools
 import re
 from pathlib import Path
 
 from tmanager.core import tiebreaks
 from tmanager.core.categories import Category
+from tmanager.core.playerfields import player_fault
 from tmanager.errors import CONTROL_CHARACTERS, ConfigError
-from tmanager.events.model import HOOKS, TITLES, Division, Event, Player, PlayerStatus
+from tmanager.events.model import HOOKS, OVERALL, Division, Event, Player, PlayerStatus, PrizeFund
 
 _DATE = re.compile(r"^\d{4}(-\d{2}-\d{2})?$")
 _WHEN = re.compile(r"^\d{4}-\d{2}-\d{2}( \d{1,2}:\d{2})?$")
@@ -81,6 +83,8 @@ def check_event(event: Event, file: Path | None = None) -> None:
             raise bad("must be a list of player-number lists, e.g. [[3, 7]]", f"{where}.forbidden")
         for j, p in enumerate(d.players, 1):
             check_player(p, f"{where}.player[{j}]", file)
+        if d.prize_fund is not None:
+            check_prize_fund(d.prize_fund, f"{where}.prizes", file)
     for d in event.divisions:
         check_division(event, d, file)
 
@@ -97,18 +101,41 @@ def check_player(p: Player, where: str, file: Path | None = None) -> None:
         _check_text(getattr(p, key), f"{where}.{key}", file)
     if not p.name.strip():
         raise bad('is empty; write "Last, First"', "name")
-    if p.rating < 0:
-        raise bad("a rating cannot be negative", "rating")
     if p.status not in tuple(PlayerStatus):
         raise bad(f"{p.status!r} is not a status; use active or withdrawn", "status")
-    if p.birth and not _DATE.match(p.birth):
-        raise bad(f"{p.birth!r} is not a date or a year", "birth")
-    if p.title and p.title not in TITLES:
-        raise bad(f"{p.title!r} is not a FIDE title; use {', '.join(TITLES)} or leave it empty", "title")
-    if p.sex not in ("", "m", "w"):
-        raise bad(f"{p.sex!r} is not a sex as TRF writes it; use m or w (or leave it empty)", "sex")
-    if p.rating > 9999:
-        raise bad(f"{p.rating} is not a rating (TRF holds four digits)", "rating")
+    fault = player_fault(player_fields(p))
+    if fault is not None:
+        raise bad(fault[1], fault[0])
+
+
+def check_prize_fund(fund: PrizeFund, where: str, file: Path | None = None) -> None:
+    """A prize fund: lists named ``overall`` or by a category, once each, with amounts that never rise with the
+    place; a preference naming those lists."""
+    seen: set[str] = set()
+    for name, amounts in fund.lists.items():
+        if name != OVERALL:
+            try:
+                Category.parse(name)
+            except ValueError as exc:
+                raise ConfigError(f"{exc}, or overall", file=file, field=f"{where}.{name}") from None
+        if name.casefold() in seen:
+            raise ConfigError("this list is given twice", file=file, field=f"{where}.{name}")
+        seen.add(name.casefold())
+        if any(later > earlier for earlier, later in itertools.pairwise(amounts)):
+            raise ConfigError(
+                "a place's prize is larger than the place's before it", file=file, field=f"{where}.{name}",
+                hint="list the amounts from place 1 down; players level on points share by the sharing setting",
+            )  # fmt: skip
+    unknown = [name for name in fund.preference if name not in fund.lists]
+    if unknown or len(set(fund.preference)) != len(fund.preference):
+        what = f"{unknown[0]!r} is not a list of the fund" if unknown else "a list is named twice"
+        raise ConfigError(what, file=file, field=f"{where}.preference", hint="the lists: " + ", ".join(fund.lists))
+
+
+def player_fields(p: Player) -> dict[str, object]:
+    """The fields of ``p`` that :func:`~tmanager.core.playerfields.player_fault` checks."""
+    return {"birth": p.birth, "federation": p.federation, "sex": p.sex, "title": p.title, "fide_id": p.fide_id,
+            "rating": p.rating}  # fmt: skip
 
 
 def _check_text(text: str, where: str, file: Path | None) -> None:
@@ -131,7 +158,10 @@ def check_division(event: Event, d: Division, file: Path | None = None) -> None:
 
     seen: dict[int, str] = {}
     names: dict[str, int] = {}
+    fide_ids: dict[int, int] = {}
     for p in d.players:
+        if p.fide_id is not None and fide_ids.setdefault(p.fide_id, p.number) != p.number:
+            raise bad(f"players {fide_ids[p.fide_id]} and {p.number} have the same FIDE ID {p.fide_id}")
         if p.number in seen:
             raise bad(f"player number {p.number} is used twice")
         if p.name.casefold() in names:

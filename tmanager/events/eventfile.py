@@ -6,12 +6,15 @@ The tables map to the model's dataclasses through :mod:`tmanager.tomlmap`:
 (:class:`~tmanager.events.model.ScoredSettings`) or team settings
 (:class:`~tmanager.events.model.TeamSettings`, marked by ``team_size``) among its
 keys, each ``[[division.team]]`` a :class:`~tmanager.events.model.Team`, each
-``[[division.player]]`` a :class:`~tmanager.events.model.Player`. What the
-dataclasses cannot say is spelled out here: points in ``[scoring]`` are
-written as points and kept in tenths, a round's boards are arrays
-``[white, black, result]`` (``[first, second, result, score, score]``) and its
-byes ``[player, kind]`` (``[player, kind, spread]``). :func:`check` runs on
-what was read and on what is about to be written (:mod:`tmanager.events.journal`).
+``[[division.player]]`` a :class:`~tmanager.events.model.Player`, and
+``[division.prizes]`` the division's :class:`~tmanager.events.model.PrizeFund`
+(its settings, then a key per list of amounts). What the dataclasses cannot
+say is spelled out here: points in ``[scoring]`` are written as points and
+kept in tenths, prizes written in the currency's units and kept in cents, a
+round's boards are arrays ``[white, black, result]`` (``[first, second,
+result, score, score]``) and its byes ``[player, kind]`` (``[player, kind,
+spread]``). :func:`check` runs on what was read and on what is about to be
+written (:mod:`tmanager.events.journal`).
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from tmanager import files, tomlmap
 from tmanager.core.results import ByeKind, Result, format_points
 from tmanager.errors import ConfigError
 from tmanager.events.checks import check_event
-from tmanager.events.model import HOOKS, Board, Division, Event, Round, ScoredSettings, TeamSettings
+from tmanager.events.model import HOOKS, Board, Division, Event, PrizeFund, Round, ScoredSettings, TeamSettings
 from tmanager.events.rules import rules_for
 from tmanager.pairing import PointsSystem
 
@@ -33,6 +36,7 @@ COMMENT = "tmanager event file: see docs/events.md for every field"
 _MULTILINE = ("boards", "byes", "forced", "matches", "lineups")
 _SCORED_KEYS = frozenset(f.name for f in dataclasses.fields(ScoredSettings))
 _TEAM_KEYS = frozenset(f.name for f in dataclasses.fields(TeamSettings))
+_PRIZE_SETTINGS = frozenset(f.name for f in dataclasses.fields(PrizeFund) if f.name != "lists")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -121,8 +125,10 @@ def _points_system(table: Any, file: Path | None) -> PointsSystem:
 def _division(table: Any, where: str, file: Path | None) -> Division:
     if not isinstance(table, dict):
         raise ConfigError("must be a table", file=file, field=where)
-    rest = {k: v for k, v in table.items() if k not in _SCORED_KEYS | _TEAM_KEYS and k != "round"}
+    rest = {k: v for k, v in table.items() if k not in _SCORED_KEYS | _TEAM_KEYS and k not in ("round", "prizes")}
     division = tomlmap.from_table(Division, rest, where, file)
+    if "prizes" in table:
+        division.prize_fund = _prize_fund(table["prizes"], f"{where}.prizes", file)
     team = {k: v for k, v in table.items() if k in _TEAM_KEYS}
     if team or division.teams:
         if "team_size" not in team:
@@ -148,6 +154,33 @@ def _division(table: Any, where: str, file: Path | None) -> Division:
         raise ConfigError("must be an array of tables ([[division.round]])", file=file, field=f"{where}.round")
     division.rounds = [_round(t, f"{where}.round[{i}]", file) for i, t in enumerate(rounds, 1)]
     return division
+
+
+def _prize_fund(table: Any, where: str, file: Path | None) -> PrizeFund:
+    """``[division.prizes]``: the settings, then each list's amounts (``overall = [1000, 500]``) in cents."""
+    if not isinstance(table, dict):
+        raise ConfigError("must be a table ([division.prizes])", file=file, field=where)
+    fund = tomlmap.from_table(PrizeFund, {k: v for k, v in table.items() if k in _PRIZE_SETTINGS}, where, file)
+    for name, amounts in table.items():
+        if name in _PRIZE_SETTINGS:
+            continue
+        if not isinstance(amounts, list) or not amounts:
+            raise ConfigError(
+                f"must be the amounts of places 1, 2, …, not {amounts!r}", file=file, field=f"{where}.{name}",
+                hint=f"e.g. {name} = [1000, 500, 250]; the settings are {', '.join(sorted(_PRIZE_SETTINGS))}",
+            )  # fmt: skip
+        fund.lists[name] = tuple(_cents(amount, f"{where}.{name}", file) for amount in amounts)
+    return fund
+
+
+def _cents(amount: Any, where: str, file: Path | None) -> int:
+    """A prize in the currency's units (at most two decimals) as whole cents."""
+    if isinstance(amount, bool) or not isinstance(amount, int | float) or not 0 <= amount < 1e12:
+        raise ConfigError(f"{amount!r} is not an amount", file=file, field=where, hint="a number, 0 or more")
+    cents = round(amount * 100)
+    if abs(cents - amount * 100) > 1e-6:
+        raise ConfigError(f"{amount!r} has more than two decimals", file=file, field=where)
+    return cents
 
 
 def _round(table: Any, where: str, file: Path | None) -> Round:
@@ -207,7 +240,11 @@ def check(event: Event, file: Path | None = None) -> None:
     """Everything an event file may hold: each field, each division's consistency, and each division's rules."""
     check_event(event, file)
     for i, d in enumerate(event.divisions, 1):
-        for problem in rules_for(event, d).problems():
+        rules = rules_for(event, d)
+        if d.prize_fund is not None and not rules.awards_prizes:
+            raise ConfigError("a prize fund is allocated in chess divisions of players", file=file,
+                              field=f"division[{i}].prizes")  # fmt: skip
+        for problem in rules.problems():
             where = f"division[{i}].{problem.key}" if problem.key else f"division {d.name!r}"
             raise ConfigError(problem.message, file=file, field=where, hint=problem.hint)
 
@@ -248,6 +285,10 @@ def _division_table(d: Division) -> dict[str, Any]:
         table.update(tomlmap.to_table(d.scored, keep_defaults=False))
     if d.team_settings is not None:
         table.update(tomlmap.to_table(d.team_settings, keep_defaults=False))
+    if d.prize_fund is not None:
+        fund = d.prize_fund
+        amounts = {name: [c // 100 if c % 100 == 0 else c / 100 for c in cents] for name, cents in fund.lists.items()}
+        table["prizes"] = tomlmap.to_table(fund, keep_defaults=False) | amounts
     if teams:
         table["team"] = teams
     if players:

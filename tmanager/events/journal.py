@@ -14,7 +14,9 @@ small files instead of hundreds of whole copies. Whole entries a journal
 written before deltas holds are turned into deltas at the next change; undo
 rebuilds an entry from the whole one before it, so it works the same across
 either form. What an entry holds never depends on the file after it, so a
-hand edit between two changes undoes as exactly as a command's change.
+hand edit between two changes undoes as exactly as a command's change. Beside
+each entry a change made through :func:`apply` leaves what it said
+(``old/<event>.0002.note``), so that :func:`undo` can say what it undid.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ import difflib
 import json
 import os
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from tmanager.errors import ConfigError, LockTimeout, StateError
@@ -127,12 +129,23 @@ def _entry_text(entry: Path) -> str:
     return read_text(entry, kind="journal entry", create=None)
 
 
-def _record(path: Path, old: str) -> None:
-    """Journal ``old`` as the next entry, then turn whole entries that are not keyframes into deltas."""
+def _note(path: Path, seq: int) -> Path:
+    """Where change ``seq`` says what it did: ``old/<event>.<seq>.note``."""
+    return journal_dir(path) / f"{path.stem}.{seq:04d}.note"
+
+
+def _record(path: Path, old: str, what: Sequence[str]) -> None:
+    """Journal ``old`` as the next entry (with ``what`` the change said, if anything), then turn whole entries
+    that are not keyframes into deltas."""
     entries = _journal(path)
     seq = entries[-1][0] + 1 if entries else 1
     directory = journal_dir(path)
     directory.mkdir(exist_ok=True)
+    note = _note(path, seq)
+    if what:
+        atomic_write(note, "\n".join(what) + "\n")
+    elif note.exists():  # left by a change that was undone by hand: not this one's
+        os.unlink(note)
     atomic_write(directory / f"{path.stem}.{seq:04d}.toml", old)
     entries = _journal(path)
     keep = _keyframes(entries)
@@ -169,8 +182,9 @@ def create(path: Path, event: Event) -> None:
 
 
 @contextlib.contextmanager
-def change(path: Path) -> Iterator[Event]:
-    """Lock, read, yield the model for changes, then journal the old text and write the new one atomically.
+def change(path: Path, what: Sequence[str] = ()) -> Iterator[Event]:
+    """Lock, read, yield the model for changes, then journal the old text and write the new one atomically;
+    ``what`` (filled in the block, if the caller likes) is what the change said, kept for :func:`undo`.
 
     An exception inside the block, or a model the checks refuse, leaves the file and the journal untouched.
     """
@@ -182,14 +196,16 @@ def change(path: Path) -> Iterator[Event]:
         new = dumps(event)
         if new == old:
             return
-        _record(path, old)
+        _record(path, old, what)
         atomic_write(path, new)
 
 
 def apply(path: Path, operation: Operation) -> list[str]:
-    """Run one operation as one locked, journaled, atomic change; returns its messages."""
-    with change(path) as event:
-        return operation(event)
+    """Run one operation as one locked, journaled, atomic change; returns its messages (also kept for undo)."""
+    said: list[str] = []
+    with change(path, said) as event:
+        said += operation(event)
+    return said
 
 
 def last_change(path: Path) -> int:
@@ -219,5 +235,17 @@ def undo(path: Path, *, expected: int | None = None) -> str:
             atomic_write(journal_dir(path) / f"{path.stem}.undone.{seq:04d}.toml", _event_text(path))
         atomic_write(path, text)
         os.unlink(previous)
-        return Note(f"restored the version before change {seq} ({len(entries) - 1} earlier version(s) left)",
-                    Topic.RESTORED)  # fmt: skip
+        what = _undone(path, seq)
+        left = f"{len(entries) - 1} earlier version(s) left"
+        return Note(f"restored the version before change {seq} ({left}); it undid: {what}", Topic.RESTORED)
+
+
+def _undone(path: Path, seq: int) -> str:
+    """What change ``seq`` said, on one line (its note taken away with it), or that nobody knows."""
+    note = _note(path, seq)
+    if not note.exists():
+        return "a change that left no note (a hand edit, or made before notes were kept)"
+    lines = [line for line in read_text(note, kind="journal note", create=None).splitlines() if line.strip()]
+    os.unlink(note)
+    shown = "; ".join(lines)
+    return shown if len(shown) <= 300 else shown[:297] + "…"

@@ -17,10 +17,14 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from tmanager import tomlmap
+from tmanager.core.playerfields import TITLES
+from tmanager.core.prizes import Sharing
 from tmanager.core.results import ByeKind, Result
 from tmanager.errors import StateError
 from tmanager.events.messages import Topic
 from tmanager.pairing import PointsSystem
+
+__all__ = ["TITLES"]  # FIDE's titles, in the order of C.04.2 (re-exported for the events package)
 
 
 class PairingSystem(enum.StrEnum):
@@ -57,8 +61,6 @@ class EntryMode(enum.StrEnum):
 
 #: How rounds missed before a late entry are scored: as zero- or half-point byes.
 LateEntry = Literal["zero", "half"]
-#: FIDE's titles in the order that ranks players of equal rating (C.04.2, initial order), as TRF writes them.
-TITLES = ("GM", "IM", "WGM", "FM", "WIM", "CM", "WFM", "WCM")
 #: A player's sex as TRF writes it: ``m``, ``w`` or unknown.
 Sex = Literal["", "m", "w"]
 #: Which of a FIDE player's three ratings an event uses.
@@ -208,6 +210,27 @@ class TeamSettings:
     prize_games: int = 1
 
 
+#: The name of a prize fund's overall list (every other list is a category's).
+OVERALL = "overall"
+
+
+@dataclass
+class PrizeFund:
+    """A chess division's prizes (``[division.prizes]``): each list's amount per place in cents (``overall``, then
+    categories), how players level on points share (:class:`~tmanager.core.prizes.Sharing`), the lists in order of
+    preference when two offer a player the same amount (empty: the order of ``lists``), and the currency shown."""
+
+    lists: dict[str, tuple[int, ...]] = field(default_factory=dict, metadata=tomlmap.OUTSIDE)
+    sharing: Sharing = Sharing.SPLIT
+    preference: list[str] = field(default_factory=list)
+    currency: str = ""
+
+    def order(self) -> list[str]:
+        """The lists' names in order of preference: those ``preference`` names first, then the others."""
+        named = [name for name in self.preference if name in self.lists]
+        return named + [name for name in self.lists if name not in named]
+
+
 @dataclass
 class Division:
     """A group of players paired among themselves by one system; ``scored`` set for a score-based one."""
@@ -228,6 +251,8 @@ class Division:
     baku_last: int | None = None
     scored: ScoredSettings | None = field(default=None, metadata=tomlmap.OUTSIDE)
     team_settings: TeamSettings | None = field(default=None, metadata=tomlmap.OUTSIDE)
+    #: Chess divisions of players: the prize fund (``[division.prizes]``), allocated by the prize list.
+    prize_fund: PrizeFund | None = field(default=None, metadata=tomlmap.OUTSIDE)
     teams: list[Team] = field(default_factory=list, metadata=tomlmap.key("team"))
     players: list[Player] = field(default_factory=list, metadata=tomlmap.key("player"))
     rounds: list[Round] = field(default_factory=list, metadata=tomlmap.OUTSIDE)
@@ -306,7 +331,7 @@ class Event:
     rating_list: RatingList = "standard"
     #: Prize categories, ranked apart: U18, S50, women, unrated, 1800-1999, U1600… (:mod:`tmanager.core.categories`)
     categories: list[str] = field(default_factory=list)
-    #: Places listed per category in the prize list.
+    #: Places listed per category in the prize list of a division without a prize fund (``[division.prizes]``).
     prizes: int = 3
     hooks: dict[str, str] = field(default_factory=dict, metadata=tomlmap.OUTSIDE)  # HOOKS name -> shell command
     scoring: PointsSystem = field(default_factory=PointsSystem, metadata=tomlmap.OUTSIDE)
@@ -335,7 +360,7 @@ class Event:
         in a Double-Swiss two rounds of the file per match (the event's ``rounds`` counts matches)."""
         if division.system == PairingSystem.ROUND_ROBIN:
             n = len(division.teams) or len(division.players)
-            return (n - 1 + n % 2) * division.cycles
+            return (n - 1 + n % 2) * division.cycles if n else 0
         if division.system == PairingSystem.DOUBLE_SWISS:
             return 2 * self.rounds
         return self.rounds

@@ -13,9 +13,10 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from tmanager.core.playerfields import player_fault
 from tmanager.core.results import ByeKind, Colour
 from tmanager.errors import StateError
-from tmanager.events.checks import check_player
+from tmanager.events.checks import check_player, player_fields
 from tmanager.events.games import games_of
 from tmanager.events.messages import Note, Topic
 from tmanager.events.model import Board, Division, Event, LateEntry, PairingSystem, Player, PlayerStatus, Round, label
@@ -48,6 +49,16 @@ def find_player(division: Division, text: str) -> Player:
     )
 
 
+def _check_entry(division: Division, player: Player) -> None:
+    """A player's data as FIDE keeps it (:mod:`tmanager.core.playerfields`), and a FIDE ID nobody else has."""
+    fault = player_fault(player_fields(player))
+    if fault is not None:
+        raise StateError(f"{fault[0]}: {fault[1]}")
+    twin = next((p for p in division.players if p.fide_id == player.fide_id and p is not player), None)
+    if player.fide_id is not None and twin is not None:
+        raise StateError(f"fide_id: {player.fide_id} is already entered, for {label(twin)}")
+
+
 def _check_name(division: Division, name: str, number: int | None = None) -> None:
     if not name.strip():
         raise StateError('a player needs a name ("Last, First")')
@@ -69,15 +80,20 @@ def span(rounds: Sequence[int]) -> str:
 # -- players -----------------------------------------------------------------------------------
 
 
-def add_player(event: Event, division: Division, player: Player, *, missed: LateEntry | None = None) -> list[str]:
-    """Enter a player; after round 1 a late entry, placed by rating.
+def add_player(
+    event: Event, division: Division, player: Player, *, missed: LateEntry | None = None, take_bye: bool = False
+) -> list[str]:
+    """Enter a player; after round 1 a late entry; none once the last planned round is paired. The messages
+    say how missed rounds count (:func:`tmanager.events.registration.enter_player` adds where the player stands).
 
     Rounds already paired are recorded as byes of kind ``missed`` (the event's
-    ``late_entry``: zero- or half-point). If the current round has no result
-    yet and has a pairing-allocated bye, the newcomer plays the player who had
-    it instead (as Chaos does).
+    ``late_entry``: zero- or half-point). The holder of the current round's
+    pairing-allocated bye keeps it, as FIDE practice has it; with ``take_bye``
+    (Chaos's habit), while the round has no result, the newcomer plays that
+    player instead.
     """
     _check_name(division, player.name)
+    _check_entry(division, player)
     if any(p.number == player.number for p in division.players):
         raise StateError(f"number {player.number} is taken by {label(division.player(player.number))}")
     if player.number < 1:
@@ -85,6 +101,9 @@ def add_player(event: Event, division: Division, player: Player, *, missed: Late
     paired = division.paired_rounds
     if paired and division.system == PairingSystem.ROUND_ROBIN:
         raise StateError("a round robin cannot take a player once round 1 is paired")
+    total = event.total_rounds(division)
+    if total and paired >= total:
+        raise StateError(f"round {paired} of {total} is paired: no player can enter any more")
     kind = missed or event.late_entry
     if kind not in ("zero", "half"):
         raise StateError(f"missed rounds are scored 'zero' or 'half', not {kind!r}")
@@ -96,7 +115,7 @@ def add_player(event: Event, division: Division, player: Player, *, missed: Late
         bye_holder = next((n for n, k in current.byes.items() if k == ByeKind.PAIRING), None)
         untouched = all(b.result.pending for b in current.boards)
         missed_rounds = list(range(1, paired + 1))
-        if bye_holder is not None and untouched:
+        if bye_holder is not None and untouched and take_bye:
             missed_rounds.pop()
             del current.byes[bye_holder]
             holder = division.player(bye_holder)
@@ -116,8 +135,6 @@ def add_player(event: Event, division: Division, player: Player, *, missed: Late
             messages.insert(
                 0, Note(f"late entry: round{span(missed_rounds)} scored as {kind}-point bye{plural}", Topic.LATE_ENTRY)
             )
-    rank = division.ranks()[player.number]
-    messages.append(f"added {label(player)}, pairing rank {rank} of {len(division.players)} by rating")
     return messages
 
 
@@ -133,6 +150,7 @@ def edit_player(division: Division, player: Player, changes: Mapping[str, Any]) 
             raise StateError(f"edit-player cannot change {key!r}")
         setattr(player, key, value)
     check_player(player, "edit-player")
+    _check_entry(division, player)
     return [f"changed {', '.join(sorted(changes))} of {label(player)}"] if changes else ["nothing to change"]
 
 

@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 
 from tmanager import tomlmap
 from tmanager.errors import StateError
-from tmanager.events.model import Division, Event, PairingSystem, Player, fide_order, label
+from tmanager.events.model import Division, Event, LateEntry, PairingSystem, Player, fide_order, label
 from tmanager.events.operations import add_player
 from tmanager.formats.playercsv import Row
 from tmanager.formats.ratinglist import Entry
@@ -77,20 +77,31 @@ def assign_start_numbers(division: Division) -> list[str]:
     ]
 
 
-def place_late_entry(division: Division, player: Player) -> list[str]:
-    """Put a player just added to a start-numbered division in FIDE's order (the next number from round 5 on)."""
+def enter_player(
+    event: Event, division: Division, player: Player, *, missed: LateEntry | None = None, take_bye: bool = False
+) -> list[str]:
+    """Enter a player (:func:`~tmanager.events.operations.add_player`); in a start-numbered division, until
+    round 4 is paired, at the start number FIDE's order gives (the players after it move down one first, so
+    that every message names the numbers as they end up); the last message says where the player stands."""
+    placed = ""
+    if division.start_numbers and division.paired_rounds < FIXED_AFTER:
+        place = next((p.number for p in division.players if fide_order(player) < fide_order(p)), None)
+        if place is not None:
+            renumber(division, {p.number: p.number + 1 for p in division.players if p.number >= place})
+            player.number = place
+            count = len(division.players) + 1
+            placed = (f"start number {place} by rating, title and name; the players after it move down one, to nos. "
+                      f"{place + 1}-{count}")  # fmt: skip
+    messages = add_player(event, division, player, missed=missed, take_bye=take_bye)
+    if placed:
+        division.players.sort(key=lambda p: p.number)  # in start-number order, as renumber leaves them
     if not division.start_numbers:
-        return []
+        rank = division.ranks()[player.number]
+        return [*messages, f"added {label(player)}, pairing rank {rank} of {len(division.players)} by rating"]
     if division.paired_rounds >= FIXED_AFTER:
-        return [f"start numbers are fixed after round {FIXED_AFTER} (C.04.2): {label(player)} is paired last"]
-    others = [p for p in division.players if p is not player]
-    place = next((p.number for p in others if fide_order(player) < fide_order(p)), None)
-    if place is None:
-        return [f"start number {player.number}: last in FIDE's order"]
-    new = {p.number: p.number + 1 for p in others if p.number >= place}
-    new[player.number] = place
-    renumber(division, new)
-    return [f"start number {place} by rating, title and name; nos. {place}-{len(others)} move down one"]
+        return [*messages, f"added {label(player)}, paired last: start numbers are fixed after round {FIXED_AFTER}"
+                " is paired (C.04.2)"]  # fmt: skip
+    return [*messages, f"added {label(player)}: " + (placed or f"start number {player.number}, last in FIDE's order")]
 
 
 # -- lists ---------------------------------------------------------------------------------------------
@@ -144,10 +155,9 @@ def import_players(
         fields.setdefault("number", max((p.number for p in division.players), default=0) + 1)
         player = tomlmap.from_table(Player, fields, where, None)
         try:
-            messages += add_player(event, division, player)
+            messages += enter_player(event, division, player)
         except StateError as exc:
             raise StateError(f"{where}: {exc}") from None
-        messages += place_late_entry(division, player)
     return [*messages, f"entered {len(wanted)} player(s) from {source}"]
 
 

@@ -20,6 +20,7 @@ from tmanager.core.results import Colour
 from tmanager.errors import StateError
 from tmanager.events import hooks, journal, operations, registration
 from tmanager.events.model import Division, Event, LateEntry, Player, missing
+from tmanager.events.prizefund import FundChange, change_fund
 from tmanager.events.rules import ChessRules, PairOptions, ScoreRules, TeamRules, parse_system, require, rules_for
 from tmanager.events.rules.scored import set_off as scored_set_off
 from tmanager.formats.playercsv import Row
@@ -37,15 +38,17 @@ def _still_last(division: Division, expected: int | None, doing: str) -> None:
         raise StateError(f"round {division.paired_rounds} is now the last paired round; check it before {doing}")
 
 
-def add_player(path: Path, division: str | None, player: Player, *, missed: LateEntry | None = None) -> list[str]:
+def add_player(
+    path: Path, division: str | None, player: Player, *, missed: LateEntry | None = None, take_bye: bool = False
+) -> list[str]:
     """Enter ``player``; with ``player.number`` 0, the next free number (in a start-numbered division, the place
-    FIDE's order gives)."""
+    FIDE's order gives); ``take_bye``: a late entry plays the current round's bye holder."""
 
     def operation(e: Event, d: Division) -> list[str]:
         if not player.number:
             player.number = max((p.number for p in d.players), default=0) + 1
-        messages = operations.add_player(e, d, player, missed=missed)
-        return messages + registration.place_late_entry(d, player) + rules_for(e, d).joined(player)
+        messages = registration.enter_player(e, d, player, missed=missed, take_bye=take_bye)
+        return messages + rules_for(e, d).joined(player)
 
     return _change(path, division, operation)
 
@@ -236,6 +239,11 @@ def save_result(
 
     messages = _change(path, division, operation)
     return messages + hooks.after_results(path, done["division"], done["round"], completed=done["completed"])
+
+
+def prize_fund(path: Path, division: str | None, change: FundChange) -> list[str]:
+    """Set a list of the division's prize fund, take one out, or change how the fund is shared."""
+    return _change(path, division, lambda e, d: change_fund(e, d, change))
 
 
 def undo(path: Path, *, expected: int | None = None) -> list[str]:

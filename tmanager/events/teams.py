@@ -88,6 +88,41 @@ def place_boards(division: Division, record: Round) -> None:
                 record.byes[white or black] = ByeKind.FULL  # facing an empty board: won by forfeit
 
 
+def first_boards(division: Division, roster: Sequence[int], round_number: int) -> list[int]:
+    """A roster's first boards in a round: its first players who play the round, then empty boards (0) if too
+    few do."""
+    size = settings(division).team_size
+    present = [p for p in roster if division.player(p).plays(round_number)][:size]
+    return present + [0] * (size - len(present))
+
+
+def default_lineups(division: Division, record: Round) -> list[Team]:
+    """Give each team of the round's matches that has no lineup its roster's first boards; the teams short of
+    players, to warn."""
+    short = []
+    for team in (division.team(t) for m in record.matches for t in m if t not in record.lineups):
+        record.lineups[team.number] = first_boards(division, team.players, record.number)
+        if 0 in record.lineups[team.number]:
+            short.append(team)
+    return short
+
+
+def lineup_open(record: Round, team: int) -> bool:
+    """Whether a team's lineup in a round may still change: its match there (if paired) has no result."""
+    match = next((m for m in record.matches if team in m), None)
+    return match is None or all(b is None or b.result.pending for _, b, _, _ in match_boards(record, match))
+
+
+def lineup_round(division: Division, team: int) -> int:
+    """The round a team's lineup goes to when none is named: the last paired one while the team's match there
+    has no result yet (its lineup may still change), else the next."""
+    if division.paired_rounds:
+        record = division.round(division.paired_rounds)
+        if any(team in m for m in record.matches) and lineup_open(record, team):
+            return record.number
+    return division.paired_rounds + 1
+
+
 def match_boards(record: Round, match: tuple[int, int]) -> list[tuple[int, Board | None, int, int]]:
     """Each board of a match: ``(board number, the game or None, white, black)`` (0: an empty seat)."""
     first, second = match

@@ -6,11 +6,12 @@ players, ``092`` type, ``102`` chief arbiter, ``112`` deputies, ``132`` the
 rounds' dates, then in TRF-2026 ``142`` rounds, ``152`` initial colour,
 ``162`` points per result (when not 1-½-0), ``192`` the encoded type
 (``FIDE_DUTCH_2025``, ``…_BAKU``, ``FIDE_ROUNDROBIN``…), ``202`` the tie-breaks
-(as FIDE's TieBreakServer reads them, ``BH/C1``) and ``222`` the encoded time
+(as FIDE's TieBreakServer reads them, ``BH/C1``; a team division's: ``MP,GP,EMGSB,BH:MP``) and ``222`` the encoded time
 control; in TRF-16 the pairing programs' ``XXR``, ``XXC`` and ``BBW``… lines
 instead. Records: ``240`` the requested byes of rounds not in the player
-lines, ``250`` the Baku method's virtual points, ``260`` players who must not
-meet (``XXP`` in TRF-16). One ``001`` line per player: sex and title, name,
+lines, ``250`` the Baku method's virtual points (``XXA`` in TRF-16: a line per
+accelerated player with the points of each round), ``260`` players who must
+not meet (``XXP`` in TRF-16). One ``001`` line per player: sex and title, name,
 rating, federation, FIDE ID, birth, points, rank, rounds.
 
 **Numbers.** A player's starting rank is their player number, the number
@@ -159,7 +160,7 @@ def dumps(event: Event, division: Division, *, version: Version = "2026") -> str
                       tuple(entries[p.number] for entries in paired) + upcoming.get(p.number, ()))
         for p in by_rank
     )  # fmt: skip
-    records = _records(event, division, version, rounds) if version == "2026" else {}
+    records = _records(event, division, version, rounds) if version == "2026" else _trf16_records(event, division)
     if teams:
         records.update(trf_team_records(event, division) if version == "2026" else trf16_team_records(division))
     return trf.dumps(trf.Tournament(players=players, lines=tuple(lines), records=records, by_rank=not in_order))
@@ -208,10 +209,17 @@ def _header_lines(event: Event, division: Division, version: Version, *, teams: 
     if scoring:
         lines.append(scoring)
     lines.append(f"192 {_type_code(division, teams=teams)}")
-    lines.append("202 " + ",".join(t.name.replace("-", "/") for t in tiebreaks.parse_all(event.tiebreaks)))
+    lines.append("202 " + ",".join(_tiebreak_names(event, division, teams=teams)).replace("-", "/"))
     if event.time_control:
         lines.append(f"222 {event.time_control}")
     return lines
+
+
+def _tiebreak_names(event: Event, division: Division, *, teams: bool) -> list[str]:
+    """``202``'s names: the event's tie-breaks; a team division's primary score (MP or GP) and team tie-breaks."""
+    if teams:
+        return ["MP" if settings(division).primary == "match" else "GP", *settings(division).team_tiebreaks]
+    return [t.name for t in tiebreaks.parse_all(event.tiebreaks)]
 
 
 def _type_code(division: Division, *, teams: bool) -> str:
@@ -272,6 +280,18 @@ def _records(event: Event, division: Division, version: Version, rounds: int) ->
     prohibited = [trf.Prohibited(1, total, tuple(sorted(g))) for g in division.forbidden_groups()]
     return {trf.BYES.code: tuple(byes), trf.ACCELERATION.code: tuple(_merged(accelerations)),
             trf.PROHIBITED.code: tuple(prohibited)}  # fmt: skip
+
+
+def _trf16_records(event: Event, division: Division) -> dict[str, tuple[Any, ...]]:
+    """TRF-16's records: each accelerated player's virtual points, round by round (``XXA``; 250 in TRF-2026)."""
+    total = event.total_rounds(division) or max(division.paired_rounds, 1)
+    virtual = [virtual_points(event, division, n) for n in range(1, total + 1)]
+    lines = []
+    for p in division.players:
+        points = tuple(v.get(p.number, 0) for v in virtual)
+        if any(points):
+            lines.append(trf.PlayerAcceleration(p.number, points))
+    return {trf.PLAYER_ACCELERATION.code: tuple(lines)}
 
 
 def _ranges(numbers: Sequence[int]) -> list[tuple[int, int]]:

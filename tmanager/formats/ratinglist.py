@@ -20,6 +20,12 @@ factors, the birth year and flags.
 
 :func:`read` takes a set of FIDE IDs (or a federation) so that a full list is
 never held in memory. No network access: the file is the arbiter's.
+
+**Junk lines** — a FIDE ID that is no number, a rating that is not one, a
+sex other than M or F, or, for the players asked for, a federation, title or
+birth year FIDE does not write (:mod:`tmanager.core.playerfields`) — refuse the
+file with the line's number; :func:`read_listing` with ``skip_bad`` skips them
+and lists them instead.
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Literal
 
+from tmanager.core.playerfields import player_fault, rating_fault
 from tmanager.errors import ConfigError
 from tmanager.files import open_file
 
@@ -54,15 +61,43 @@ class Entry:
     title: str  # the FIDE title (GM…), else the women's title (WGM…), else ""
     ratings: dict[str, int]
     birth_year: int | None
+    where: str = ""  # the line (TXT) or the player (XML) it was read from
 
     def rating(self, kind: Kind) -> int:
         return self.ratings.get(kind, 0)
 
 
+@dataclass(frozen=True, slots=True)
+class Listing:
+    """What :func:`read_listing` found: the players asked for, by FIDE ID, and the lines skipped as junk
+    (``line 12: …``) when asked to skip them."""
+
+    entries: dict[int, Entry]
+    skipped: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class _Junk:
+    """A line (TXT) or a ``<player>`` (XML, counted from 1) that is not a player as FIDE lists them; ``fide_id``
+    when its ID could be read."""
+
+    where: str
+    fault: str
+    fide_id: int | None = None
+
+
 def read(path: Path, *, ids: Collection[int] | None = None, federation: str | None = None) -> dict[int, Entry]:
     """The players of a FIDE list file (TXT or XML, told apart by their first bytes) whose FIDE ID is in ``ids``
     or whose federation is ``federation`` (all of them with neither), by FIDE ID. :class:`ConfigError` for a file
-    that cannot be read or is not a FIDE list."""
+    that cannot be read or is not a FIDE list, or for its first junk line."""
+    return read_listing(path, ids=ids, federation=federation).entries
+
+
+def read_listing(
+    path: Path, *, ids: Collection[int] | None = None, federation: str | None = None, skip_bad: bool = False
+) -> Listing:
+    """As :func:`read`; with ``skip_bad``, a junk line (an ID that is no number, a federation, sex, title, rating
+    or birth year FIDE does not write) is skipped and reported in :attr:`Listing.skipped` instead of refused."""
     wanted = set(ids) if ids is not None else None
 
     def keep(entry: Entry) -> bool:
@@ -70,14 +105,38 @@ def read(path: Path, *, ids: Collection[int] | None = None, federation: str | No
             return False
         return federation is None or entry.federation.casefold() == federation.casefold()
 
+    entries: dict[int, Entry] = {}
+    skipped: list[str] = []
     try:
         with open(open_file(path), "rb") as f:  # a large file, read as it streams
             start = f.read(64).lstrip()
             f.seek(0)
-            entries = _xml(f, path) if start.startswith(b"<") else _txt(f, path)
-            return {e.fide_id: e for e in entries if keep(e)}
+            for found in _xml(f, path) if start.startswith(b"<") else _txt(f, path):
+                if isinstance(found, _Junk) and found.fide_id is not None and wanted and found.fide_id not in wanted:
+                    continue  # junk the event does not ask for
+                item = _checked(found) if isinstance(found, Entry) and keep(found) else found
+                if isinstance(item, _Junk):
+                    if not skip_bad:
+                        hint = "correct it, or pass --skip-bad to skip such lines"
+                        raise ConfigError(item.fault, file=path, field=item.where, hint=hint)
+                    skipped.append(f"{item.where}: {item.fault}")
+                elif keep(item):
+                    entries[item.fide_id] = item
     except OSError as exc:
         raise ConfigError(f"cannot read the rating list: {exc.strerror}", file=path) from None
+    return Listing(entries, tuple(skipped))
+
+
+def _checked(entry: Entry) -> Entry | _Junk:
+    """``entry``, or the junk it is when its fields are not as FIDE writes them."""
+    fields = {"federation": entry.federation, "title": entry.title, "fide_id": entry.fide_id,
+              "birth": str(entry.birth_year or "")}  # fmt: skip
+    fault = player_fault(fields) or next(
+        ((key, f) for key, r in entry.ratings.items() if r and (f := rating_fault(r))), None
+    )
+    if fault is None and not entry.name.strip():
+        fault = ("name", "is empty")
+    return entry if fault is None else _Junk(entry.where, f"{fault[0]}: {fault[1]}", entry.fide_id)
 
 
 # -- TXT ------------------------------------------------------------------------------------------
@@ -104,7 +163,19 @@ def _columns(header: str, path: Path) -> dict[str, tuple[int, int | None]]:
     return spans
 
 
-def _txt(f: IO[bytes], path: Path) -> Iterator[Entry]:
+def _text_fault(fide_id: str, ratings: dict[str, str], sex: str) -> str | None:
+    """What is wrong with a player's FIDE ID, rating or sex column as text, if anything."""
+    if not fide_id.isdigit():
+        return f"{fide_id[:20]!r} is not a FIDE ID"
+    bad = next((kind for kind, text in ratings.items() if text and not text.isdigit()), None)
+    if bad is not None:
+        return f"the {bad} rating {ratings[bad][:10]!r} is not a number"
+    if sex and sex.upper() not in _SEXES:
+        return f"sex {sex[:5]!r} is neither M nor F"
+    return None
+
+
+def _txt(f: IO[bytes], path: Path) -> Iterator[Entry | _Junk]:
     lines = (raw.decode("utf-8", errors="replace") if _utf8(raw) else raw.decode("latin-1") for raw in f)
     header = next(lines, "")
     spans = _columns(header.rstrip("\r\n"), path)
@@ -114,15 +185,18 @@ def _txt(f: IO[bytes], path: Path) -> Iterator[Entry]:
         if not line.strip():
             continue
         fields = {name: line[start:end].strip() for name, (start, end) in spans.items()}
+        where = f"line {number}"
         fide_id = fields["ID Number"]
-        if not fide_id.isdigit():
-            raise ConfigError(f"{fide_id[:20]!r} is not a FIDE ID", file=path, field=f"line {number}")
-        ratings = {kind: _number(fields.get(column, "")) for kind, column in _TXT_RATINGS.items() if column in spans}
-        if single is not None:
-            ratings = {"standard": _number(fields[single])}
+        columns = {"standard": single} if single is not None else _TXT_RATINGS
+        texts = {kind: fields.get(column, "") for kind, column in columns.items() if column in spans}
+        fault = _text_fault(fide_id, texts, fields.get("Sex", ""))
+        if fault:
+            yield _Junk(where, fault, int(fide_id) if fide_id.isdigit() else None)
+            continue
         yield Entry(
             int(fide_id), fields["Name"], fields.get("Fed", ""), _sex(fields.get("Sex", "")),
-            fields.get("Tit", "") or fields.get("WTit", ""), ratings, _year(fields.get("B-day", "")),
+            fields.get("Tit", "") or fields.get("WTit", ""), {k: _number(t) for k, t in texts.items()},
+            _year(fields.get("B-day", "")), where,
         )  # fmt: skip
 
 
@@ -137,20 +211,25 @@ def _utf8(raw: bytes) -> bool:
 # -- XML ------------------------------------------------------------------------------------------
 
 
-def _xml(f: IO[bytes], path: Path) -> Iterator[Entry]:
+def _xml(f: IO[bytes], path: Path) -> Iterator[Entry | _Junk]:
     try:
+        count = 0
         for _, element in ElementTree.iterparse(f, events=("end",)):
             if element.tag != "player":
                 continue
+            count += 1
             values = {child.tag: (child.text or "").strip() for child in element}
             element.clear()
-            fide_id = values.get("fideid", "")
-            if not fide_id.isdigit():
-                raise ConfigError(f"a player's fideid is {fide_id[:20]!r}", file=path, hint="not a FIDE list?")
-            ratings = {kind: _number(values.get(tag, "")) for kind, tag in _XML_RATINGS.items()}
+            fide_id, where = values.get("fideid", ""), f"player {count}"
+            texts = {kind: values.get(tag, "") for kind, tag in _XML_RATINGS.items()}
+            fault = _text_fault(fide_id, texts, values.get("sex", ""))
+            if fault:
+                yield _Junk(where, fault, int(fide_id) if fide_id.isdigit() else None)
+                continue
             yield Entry(
                 int(fide_id), values.get("name", ""), values.get("country", ""), _sex(values.get("sex", "")),
-                values.get("title", "") or values.get("w_title", ""), ratings, _year(values.get("birthday", "")),
+                values.get("title", "") or values.get("w_title", ""), {k: _number(t) for k, t in texts.items()},
+                _year(values.get("birthday", "")), where,
             )  # fmt: skip
     except ElementTree.ParseError as exc:
         raise ConfigError(f"is not well-formed XML ({exc})", file=path, hint="save the list again from FIDE") from None
@@ -165,5 +244,8 @@ def _year(text: str) -> int | None:
     return int(year) if year.isdigit() and int(year) > 0 else None
 
 
+_SEXES = {"M": "m", "F": "w", "W": "w"}
+
+
 def _sex(text: str) -> str:
-    return {"M": "m", "F": "w", "W": "w"}.get(text.upper(), "")
+    return _SEXES.get(text.upper(), "")

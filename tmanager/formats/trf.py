@@ -24,7 +24,8 @@ a value, its ``write`` a value into a line. :func:`parse` hands every line of a
 registered code to its type and keeps the values in
 :attr:`Tournament.records`; :func:`dumps` writes them back through the same
 types, after the header. TRF-2026's byes (``240``), acceleration (``250``),
-prohibited pairings (``260``) and forfeited matches (``330``) are registered
+prohibited pairings (``260``) and forfeited matches (``330``), and TRF-16's
+per-player acceleration (``XXA``, as JaVaFo and bbpPairings read it) are registered
 here; the records of team events (``310``…) can be added the same way without
 touching the reader or the writer. Lines of any other kind are kept as they are.
 
@@ -229,10 +230,36 @@ class Forfeit:
         return f"330 {self.kind} {self.round:03d} {self.white:3d} {self.black:3d}"
 
 
+@dataclass(frozen=True, slots=True)
+class PlayerAcceleration:
+    """``XXA`` (TRF-16, JaVaFo's TRF(x) extension as bbpPairings reads it): one player's virtual points (tenths) in
+    rounds 1, 2, … by starting rank; each value fills columns 10-13, 15-18, … (blank: none)."""
+
+    player: int
+    points: tuple[int, ...]
+
+    @classmethod
+    def read(cls, line: str) -> PlayerAcceleration:
+        player = _whole(_field(line, 5, 8), "player")
+        if line[8:9].strip():
+            raise ValueError("column 9 must be blank")
+        fields = [line[start : start + 5] for start in range(8, len(line.rstrip()), 5)]
+        return cls(player, tuple(_tenths(f, "points") if f.strip() else 0 for f in fields))
+
+    def write(self) -> str:
+        return f"XXA {self.player:4d}" + "".join(f" {format_points(p, decimal=True):>4}" for p in self.points)
+
+    def at(self, round_number: int) -> int:
+        return self.points[round_number - 1] if round_number <= len(self.points) else 0
+
+
 BYES = register(RecordType("240", Bye, Bye.read, Bye.write))
 ACCELERATION = register(RecordType("250", Acceleration, Acceleration.read, Acceleration.write))
 PROHIBITED = register(RecordType("260", Prohibited, Prohibited.read, Prohibited.write))
 FORFEITS = register(RecordType("330", Forfeit, Forfeit.read, Forfeit.write))
+PLAYER_ACCELERATION = register(
+    RecordType("XXA", PlayerAcceleration, PlayerAcceleration.read, PlayerAcceleration.write)
+)
 
 
 # -- players and the tournament ------------------------------------------------------------------------
@@ -296,10 +323,13 @@ class Tournament:
         return list(self.players) if self.by_rank else sorted(self.players, key=lambda p: p.id)
 
     def acceleration(self, player: int, rounds: int) -> tuple[int, ...]:
-        """A player's virtual points in each of rounds 1..``rounds`` (``250`` records; a later record wins)."""
+        """A player's virtual points in each of rounds 1..``rounds``: ``250`` records (a later record wins), else the
+        player's ``XXA`` line."""
         records = self.values(ACCELERATION)
+        listed = next((a for a in self.values(PLAYER_ACCELERATION) if a.player == player), None)
         return tuple(
-            next((a.points for a in reversed(records) if a.applies(player, n)), 0) for n in range(1, rounds + 1)
+            next((a.points for a in reversed(records) if a.applies(player, n)), listed.at(n) if listed else 0)
+            for n in range(1, rounds + 1)
         )
 
     def first_colour(self) -> str:

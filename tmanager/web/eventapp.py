@@ -3,9 +3,12 @@
 Routes::
 
     GET  /                      players of each division, each linking to their page
+    GET  /start?d=              the starting rank list (chess divisions of players)
     GET  /pairings?d=&round=    a round by board and alphabetically
-    GET  /standings?d=&round=   the standings with the event's tie-breaks
+    GET  /standings?d=&round=&category=
+                                the standings with the event's tie-breaks; a prize category's among themselves
     GET  /table?d=              the wall chart (Swiss) or cross-table (round robin)
+    GET  /prizes?d=&round=      the prize list (chess divisions of players)
     GET  /player?d=&n=          one player's page
     GET  /pairings.json?d=&round=, /standings.json?d=&round=&category=
                                 the same as data (:mod:`tmanager.events.reports.data`; chess divisions)
@@ -52,7 +55,7 @@ from tmanager.core.results import PENDING, Colour
 from tmanager.errors import StateError, TManagerError
 from tmanager.events import journal, service
 from tmanager.files import Stamp, stamp
-from tmanager.web import dashboard, eventpages
+from tmanager.web import arbiterpages, dashboard, eventpages
 from tmanager.web.app import STATIC, Guard, is_loopback
 from tmanager.web.auth import (
     SESSION_LIFETIME,
@@ -83,7 +86,7 @@ MAX_RENDERS = 512
 MAX_PASSWORD = 1024
 WRITABLE = frozenset({"/login", "/logout", "/result", "/pair", "/bye", "/force", "/unpair", "/undo", "/add-team",
                       "/roster", "/lineup"})  # fmt: skip
-_PAGES = ("pairings", "standings", "table", "player")
+_PAGES = ("start", "pairings", "standings", "table", "prizes", "player")
 
 
 class EventHub(Watcher):
@@ -141,7 +144,10 @@ class EventHub(Watcher):
         if snapshot is None:
             return notice
         try:
-            sections = eventpages.render(snapshot, page, csrf=csrf)
+            if page.kind == "arbiter":
+                sections = arbiterpages.render(snapshot, page, csrf=csrf)
+            else:
+                sections = eventpages.render(snapshot, page)
         except TManagerError as exc:
             sections = eventpages.problem(str(exc))
         return [(key, self.redact(html)) for key, html in notice + sections]
@@ -241,8 +247,7 @@ def create_event_app(
                 if snapshot is None:
                     raise StateError("the event file cannot be read just now")
                 page = Page.from_query(kind, request.query_params)
-                category = request.query_params.get("category", "")
-                body = await asyncio.to_thread(eventpages.page_data, snapshot, page, category=category)
+                body = await asyncio.to_thread(eventpages.page_data, snapshot, page)
             except TManagerError as exc:
                 return PlainTextResponse(hub.redact(str(exc)), status_code=404)
             text = hub.redact(json.dumps(body, ensure_ascii=False))
@@ -276,7 +281,7 @@ def create_event_app(
         except TManagerError:
             configured, error = True, error or "The password file is damaged: set the password again."
         response = respond(
-            Page("login"), eventpages.login(csrf=token, error=error, configured=configured),
+            Page("login"), arbiterpages.login(csrf=token, error=error, configured=configured),
             version=hub.version, session=None, status=status, live=False,
         )  # fmt: skip
         _cookie(request, response, LOGIN_COOKIE, token, max_age=3600)
@@ -379,8 +384,8 @@ def create_event_app(
             version = hub.version
             snapshot = hub.snapshot
             try:
-                sections = eventpages.render(snapshot, page, csrf=session.csrf, error=(form_key, str(exc)),
-                                             values=form) if snapshot else []  # fmt: skip
+                sections = arbiterpages.render(snapshot, page, csrf=session.csrf, error=(form_key, str(exc)),
+                                               values=form) if snapshot else []  # fmt: skip
             except TManagerError as problem:
                 sections = eventpages.problem(f"{exc} ({problem})")
             return respond(page, sections, version=version, session=session, status=400)
@@ -391,7 +396,7 @@ def create_event_app(
     def enter_result(form: dict[str, str]) -> list[str]:
         round_number, board = _number(form, "round"), _number(form, "board")
         correction = form.get("was", "*") not in PENDING
-        words = [str(board), *eventpages.result_words(hub.snapshot, form)]
+        words = [str(board), *arbiterpages.result_words(hub.snapshot, form)]
         return service.save_result(hub.path, form.get("d") or None, words, round_number, correction=correction,
                                    confirm=form.get("confirm") == "yes")  # fmt: skip
 

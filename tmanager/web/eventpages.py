@@ -20,17 +20,15 @@ from urllib.parse import urlencode
 
 from tmanager import templates
 from tmanager.errors import StateError
-from tmanager.events.model import Division, Event, PairingSystem, PlayerStatus, label, missing
+from tmanager.events.model import Division, Event, PairingSystem, label
 from tmanager.events.reports import DivisionReports, Report, Table, data
 from tmanager.events.reports.chess import ChessReports
-from tmanager.events.rules import DivisionRules, TeamRules, rules_for
-from tmanager.events.rules.team import team_label
-from tmanager.events.teams import settings
+from tmanager.events.rules import DivisionRules, rules_for
 
 #: Page kinds a URL may name, with their titles.
 KINDS = {
-    "home": "Players", "pairings": "Pairings", "standings": "Standings", "table": "Table", "player": "Player",
-    "arbiter": "Arbiter", "login": "Arbiter login",
+    "home": "Players", "start": "Starting rank", "pairings": "Pairings", "standings": "Standings", "table": "Table",
+    "prizes": "Prizes", "player": "Player", "arbiter": "Arbiter", "login": "Arbiter login",
 }  # fmt: skip
 SYSTEM_NAMES = {
     PairingSystem.DUTCH: "Swiss (FIDE Dutch)", PairingSystem.ROUND_ROBIN: "round robin",
@@ -40,32 +38,35 @@ SYSTEM_NAMES = {
     PairingSystem.DOUBLE_SWISS: "Double-Swiss (FIDE, matches of two games)",
     PairingSystem.TEAM_SWISS: "team Swiss (FIDE)",
 }  # fmt: skip
+#: The pages only a chess division of players has.
+_PLAYERS_PAGES = ("start", "prizes")
 #: What a round's second view is called when it is not the alphabetical list (a team division's lineups).
 _SECOND_VIEWS = {"lineups": "lineups"}
-#: The byes an arbiter may set for a player who asks.
-REQUESTED_BYES = ("half", "zero", "full")
 
 Sections = list[tuple[str, str]]
 
 
-def _render(template: str, **values: Any) -> str:
+def render_template(template: str, **values: Any) -> str:
     return templates.render("tmanager.web", f"event/{template}", **values)
 
 
 @dataclass(frozen=True, slots=True)
 class Page:
     """What a URL shows: the kind of page, the division (``None``: the only one), a round, a player; ``missing``:
-    the arbiter's page with only the boards still without a result."""
+    the arbiter's page with only the boards still without a result; ``category``: the standings of a prize
+    category."""
 
     kind: str
     division: str | None = None
     round: int | None = None
     player: int | None = None
     missing: bool = False
+    category: str | None = None
 
     @classmethod
     def from_query(cls, kind: str, query: Mapping[str, str]) -> Page:
-        """The page of ``kind`` with the URL's ``d``, ``round`` and ``n``; a :class:`StateError` if malformed."""
+        """The page of ``kind`` with the URL's ``d``, ``round``, ``n`` and ``category``; a :class:`StateError` if
+        malformed."""
         if kind not in KINDS:
             raise StateError(f"there is no page {kind!r}")
         numbers = {}
@@ -74,11 +75,16 @@ class Page:
             if text and not (text.isdigit() and len(text) < 6):
                 raise StateError(f"{key} must be a number, not {text[:20]!r}")
             numbers[key] = int(text) if text else None
-        return cls(kind, query.get("d") or None, numbers["round"], numbers["n"], query.get("missing") == "1")
+        category = query.get("category") or None
+        if category is not None and len(category) > 40:
+            raise StateError(f"category {category[:20]!r}… is not a category")
+        return cls(kind, query.get("d") or None, numbers["round"], numbers["n"], query.get("missing") == "1", category)
 
     def params(self, **changes: Any) -> list[tuple[str, str]]:
-        """The URL's parameters, with ``changes`` to ``division``, ``round``, ``player`` or ``missing``."""
-        values = {"d": self.division, "round": self.round, "n": self.player, "missing": 1 if self.missing else None}
+        """The URL's parameters, with ``changes`` to ``division``, ``round``, ``player``, ``missing`` or
+        ``category``."""
+        values = {"d": self.division, "round": self.round, "n": self.player, "missing": 1 if self.missing else None,
+                  "category": self.category}  # fmt: skip
         values.update({{"division": "d", "player": "n"}.get(k, k): v for k, v in changes.items() if k != "kind"})
         return [(k, str(v)) for k, v in values.items() if v is not None and v is not False]
 
@@ -156,7 +162,7 @@ def _links(snapshot: Snapshot, division: Division) -> dict[str, str]:
     return links
 
 
-def _round_links(page: Page, last: int, shown: int) -> list[dict[str, Any]]:
+def round_links(page: Page, last: int, shown: int) -> list[dict[str, Any]]:
     return [{"href": page.url(round=n), "number": n, "current": n == shown} for n in range(1, last + 1)]
 
 
@@ -175,7 +181,7 @@ def document(
 ) -> str:
     """A whole page: head, navigation, messages for the arbiter, the sections, and the live-update hookup."""
     event = snapshot.event if snapshot else None
-    page_html = _render(
+    page_html = render_template(
         "document.html",
         title=KINDS.get(page.kind, "") + (f" · {event.name}" if event else ""),
         name=event.name if event else "Event",
@@ -197,12 +203,17 @@ def navigation(snapshot: Snapshot | None, page: Page, *, arbiter: bool) -> list[
         division = _division_or_none(snapshot, page.division)
         name = division.name if division and len(snapshot.event.divisions) > 1 else None
         table = "Cross-table" if division and division.system == PairingSystem.ROUND_ROBIN else "Wall chart"
-        for kind, text in (("home", "Players"), ("pairings", "Pairings"), ("standings", "Standings"), ("table", table)):
+        pages = [("home", "Players"), ("start", "Starting rank"), ("pairings", "Pairings"),
+                 ("standings", "Standings"), ("table", table), ("prizes", "Prizes")]  # fmt: skip
+        for kind, text in pages:
+            if kind in _PLAYERS_PAGES and not (division and ranks_players(snapshot, division)):
+                continue
             current = "page" if page.kind == kind else ""
             links.append({"href": Page(kind, name).url(), "text": text, "current": current})
         if len(snapshot.event.divisions) > 1:
-            kind = page.kind if page.kind != "player" else "home"
             for d in snapshot.event.divisions:
+                kind = page.kind if page.kind != "player" else "home"
+                kind = "home" if kind in _PLAYERS_PAGES and not ranks_players(snapshot, d) else kind
                 current = "true" if division is d else ""
                 href = Page(kind, d.name).url()
                 links.append({"kind": "division", "href": href, "text": d.name, "current": current})
@@ -212,6 +223,11 @@ def navigation(snapshot: Snapshot | None, page: Page, *, arbiter: bool) -> list[
     else:
         links.append({"kind": "arbiter", "href": "login", "text": "Arbiter login"})
     return [{"kind": "", "current": "", **link} for link in links]
+
+
+def ranks_players(snapshot: Snapshot, division: Division) -> bool:
+    """Whether the division ranks players by points (chess): it has a starting rank list and a prize list."""
+    return snapshot.rules(division).awards_prizes
 
 
 def _division_or_none(snapshot: Snapshot, name: str | None) -> Division | None:
@@ -224,19 +240,9 @@ def _division_or_none(snapshot: Snapshot, name: str | None) -> Division | None:
 # --- public pages ----------------------------------------------------------------------------
 
 
-def render(
-    snapshot: Snapshot,
-    page: Page,
-    *,
-    csrf: str | None = None,
-    error: tuple[str, str] | None = None,
-    values: Mapping[str, str] | None = None,
-) -> Sections:
-    """The sections of ``page``; a :class:`StateError` if it names something the event does not have.
-
-    The arbiter's page needs ``csrf``; ``error`` is (form, message) to show
-    beside that form, ``values`` what was typed into it.
-    """
+def render(snapshot: Snapshot, page: Page) -> Sections:
+    """The sections of public page ``page``; a :class:`StateError` if it names something the event does not have
+    (the arbiter's page: :func:`tmanager.web.arbiterpages.render`)."""
     if page.kind == "home":
         return home(snapshot, page)
     division = snapshot.division(page.division)
@@ -249,10 +255,12 @@ def render(
         sections += table(snapshot, division)
     elif page.kind == "player":
         sections += player(snapshot, division, page)
-    elif page.kind == "arbiter":
-        if csrf is None:
-            raise StateError("log in first")
-        sections += arbiter(snapshot, division, page, csrf=csrf, error=error, values=values or {})
+    elif page.kind == "start":
+        sections += starting_list(snapshot, division)
+    elif page.kind == "prizes":
+        sections += prizes(snapshot, division, page)
+    else:
+        raise StateError(f"there is no public page {page.kind!r}")
     return sections
 
 
@@ -270,7 +278,7 @@ def head(snapshot: Snapshot, division: Division, *, element: str = "head") -> st
         progress,
     ]
     where = " · ".join(x for x in (e.site, dates) if x)
-    return _render("head.html", id=element, name=e.name, where=where, facts=" · ".join(facts))
+    return render_template("head.html", id=element, name=e.name, where=where, facts=" · ".join(facts))
 
 
 def home(snapshot: Snapshot, page: Page) -> Sections:
@@ -294,7 +302,7 @@ def home(snapshot: Snapshot, page: Page) -> Sections:
             }
             for p in sorted(d.players, key=lambda p: p.name.casefold())
         ]
-        html = _render(
+        html = render_template(
             "players.html",
             index=index,
             head=head(snapshot, d, element=f"head-{index}"),
@@ -316,12 +324,15 @@ def _report_section(
     *,
     rounds: Sequence[Mapping[str, Any]] = (),
     rounds_label: str = "",
+    choices: Sequence[Mapping[str, Any]] = (),
 ) -> tuple[str, str]:
-    """A report shown as a section: its heading, links to other rounds, its tables and notes."""
+    """A report shown as a section: its heading, links to other rounds (and ``choices``: other views, such as
+    categories), its tables and notes."""
     items = _blocks(report.blocks, links) if report else []
     empty = "" if report else "No round is paired yet."
-    html = _render(
-        "report.html", id=key, heading=heading, rounds=rounds, rounds_label=rounds_label, items=items, empty=empty
+    html = render_template(
+        "report.html", id=key, heading=heading, rounds=rounds, rounds_label=rounds_label, items=items, empty=empty,
+        choices=choices,
     )
     return key, html
 
@@ -332,7 +343,7 @@ def pairings(snapshot: Snapshot, division: Division, page: Page) -> Sections:
         return [_report_section("pairings", "Pairings", None, {})]
     n = page.round or division.paired_rounds
     links = _links(snapshot, division)
-    rounds = _round_links(page, division.paired_rounds, n)
+    rounds = round_links(page, division.paired_rounds, n)
     by_board, *others = snapshot.reports(division).pairings(page.round)
     heading = f"Round {n} · by board"
     sections = [_report_section("pairings", heading, by_board, links, rounds=rounds, rounds_label="Round:")]
@@ -342,13 +353,47 @@ def pairings(snapshot: Snapshot, division: Division, page: Page) -> Sections:
 
 
 def standings_sections(snapshot: Snapshot, division: Division, page: Page) -> Sections:
-    """The ranking after a round (the last paired one by default)."""
+    """The ranking after a round (the last paired one by default); with ``category``, that prize category's
+    players ranked among themselves, and links to the event's categories."""
     n = division.paired_rounds if page.round is None else page.round
-    report = snapshot.reports(division).standings(n)
-    rounds = _round_links(page, division.paired_rounds, n)
-    links = _links(snapshot, division)
-    heading = f"Standings after round {n}"
-    return [_report_section("standings", heading, report, links, rounds=rounds, rounds_label="After round:")]
+    reports = snapshot.reports(division)
+    choices: list[dict[str, Any]] = []
+    if isinstance(reports, ChessReports) and (snapshot.event.categories or page.category):
+        report = reports.standings(n, among=reports.group(page.category) if page.category else None)
+        names = [None, *snapshot.event.categories]
+        choices = [{"href": page.url(category=c), "text": c or "Overall", "current": c == page.category}
+                   for c in names]  # fmt: skip
+    elif page.category:
+        raise StateError(f"division {division.name!r} has no prize categories")
+    else:
+        report = reports.standings(n)
+    rounds = round_links(page, division.paired_rounds, n)
+    heading = f"Standings after round {n}" + (f" · {page.category}" if page.category else "")
+    key, html = _report_section("standings", heading, report, _links(snapshot, division), rounds=rounds,
+                                rounds_label="After round:", choices=choices)  # fmt: skip
+    return [(key, html)]
+
+
+def starting_list(snapshot: Snapshot, division: Division) -> Sections:
+    """The starting rank list: pairing order, title, name, federation, FIDE ID, rating, club."""
+    reports = _players_reports(snapshot, division, "starting rank list")
+    return [_report_section("start", "Starting rank list", reports.starting_list(), _links(snapshot, division))]
+
+
+def prizes(snapshot: Snapshot, division: Division, page: Page) -> Sections:
+    """The prize list after a round (the last paired one by default): the fund allocated, else the rankings."""
+    reports = _players_reports(snapshot, division, "prize list")
+    n = division.paired_rounds if page.round is None else page.round
+    rounds = round_links(page, division.paired_rounds, n)
+    return [_report_section("prizes", f"Prize list after round {n}", reports.prizes(n), _links(snapshot, division),
+                            rounds=rounds, rounds_label="After round:")]  # fmt: skip
+
+
+def _players_reports(snapshot: Snapshot, division: Division, what: str) -> ChessReports:
+    reports = snapshot.reports(division)
+    if not isinstance(reports, ChessReports):
+        raise StateError(f"division {division.name!r} does not rank players by points: it has no {what}")
+    return reports
 
 
 def table(snapshot: Snapshot, division: Division) -> Sections:
@@ -368,7 +413,7 @@ def player(snapshot: Snapshot, division: Division, page: Page) -> Sections:
     seat = summary.seat
     opponent = page.url(player=seat.opponent.number) if seat and seat.opponent else ""
     rounds = _view(summary.rounds, links) if summary.rounds else None
-    html = _render(
+    html = render_template(
         "player.html", s=summary, paired=division.paired_rounds, seat=seat, opponent_href=opponent, rounds=rounds
     )
     return [("player", html)]
@@ -377,245 +422,19 @@ def player(snapshot: Snapshot, division: Division, page: Page) -> Sections:
 # --- the same data for programs ----------------------------------------------------------------
 
 
-def page_data(snapshot: Snapshot, page: Page, *, category: str = "") -> dict[str, Any]:
+def page_data(snapshot: Snapshot, page: Page) -> dict[str, Any]:
     """What the pairings or standings page shows, as :mod:`tmanager.events.reports.data` rows (chess divisions;
-    ``category`` ranks one prize category); a :class:`StateError` for anything else."""
+    the page's ``category`` ranks one prize category); a :class:`StateError` for anything else."""
     division = snapshot.division(page.division)
     reports = snapshot.reports(division)
     if not isinstance(reports, ChessReports):
         raise StateError(f"division {division.name!r} is score-based: its pages have no JSON")
     if page.kind == "pairings":
         return data.pairings(reports, page.round)
-    among = reports.group(category) if category else None
+    among = reports.group(page.category) if page.category else None
     return data.standings(reports, page.round, among=among)
-
-
-# --- the arbiter -------------------------------------------------------------------------------
-
-
-def login(*, csrf: str, error: str = "", configured: bool = True) -> Sections:
-    """The login form (one field: the arbiter's password)."""
-    return [("login", _render("login.html", csrf=csrf, message=error, configured=configured))]
-
-
-def arbiter(
-    snapshot: Snapshot,
-    division: Division,
-    page: Page,
-    *,
-    csrf: str,
-    error: tuple[str, str] | None,
-    values: Mapping[str, str],
-) -> Sections:
-    """Result entry and correction for a round, pairing and unpairing, requested byes, forced games, undo;
-    in a team division, teams, rosters and lineups; and logging out."""
-    name = division.name if len(snapshot.event.divisions) > 1 else None
-    form, message = error or ("", "")
-    common = {"csrf": csrf, "d": name or ""}
-    sections: Sections = []
-    if division.paired_rounds:
-        sections.append(("results", _results(snapshot, division, page, common, form, message, values)))
-    sections.append(("pair", _pair_form(snapshot, division, common, message if form == "pair" else "")))
-    sections.append(("bye", _bye_form(division, common, message if form == "bye" else "", values)))
-    sections.append(("force", _force_form(snapshot, division, common, message if form == "force" else "", values)))
-    sections.append(("unpair", _unpair_form(division, common, message if form == "unpair" else "")))
-    if isinstance(snapshot.rules(division), TeamRules):
-        sections.append(("teams", _team_forms(division, common, form, message, values)))
-    fields = {**common, "change": snapshot.last_change}
-    undo = _render("undo.html", fields=fields, message=message if form == "undo" else "")
-    sections.append(("undo", undo))
-    sections.append(("logout", _render("logout.html", csrf=csrf)))
-    if form and not any(f'id="{form}"' in html for _, html in sections):
-        # The form named is not on the page (a board that does not exist): say it at the top.
-        sections.insert(0, ("error", _render("form-error.html", message=message)))
-    return sections
-
-
-def _results(
-    snapshot: Snapshot,
-    division: Division,
-    page: Page,
-    common: Mapping[str, str],
-    form: str,
-    message: str,
-    values: Mapping[str, str],
-) -> str:
-    """Each board of a round with its result form."""
-    n = page.round or division.paired_rounds
-    record = division.round(n)
-    if not record.paired:
-        raise StateError(f"round {n} is not paired")
-    rules = snapshot.rules(division)
-    view = {"missing": 1} if page.missing else {}  # a saved result comes back to the same view
-    boards = []
-    for board in record.boards:
-        if page.missing and not board.result.pending:
-            continue
-        index = record.board_number(board)
-        key = f"result-{index}"
-        boards.append(
-            {
-                "key": key,
-                "index": index,
-                "missing": board.result.pending,
-                "hidden": {**common, "round": n, "board": index, "was": board.result, **view},
-                "white": label(division.player(board.white)),
-                "black": label(division.player(board.black)),
-                "form": rules.entry_form(),
-                "now": rules.entry_values(board),
-                "typed": values if form == key else {},
-                "action": "Save" if board.result.pending else "Correct",
-                "error": message if form == key else "",
-            }
-        )
-    pending = sum(1 for r, _ in missing(division) if r == n)
-    return _render(
-        "results.html",
-        round=n,
-        state=f"{pending} result(s) to enter" if pending else "all results are in",
-        rounds=_round_links(page, division.paired_rounds, n),
-        view={
-            "href": page.url(missing=not page.missing),
-            "text": "All boards" if page.missing else "Missing results only",
-        },
-        boards=boards,
-        byes=[f"{label(division.player(p))}, {kind}" for p, kind in record.byes.items()],
-    )
-
-
-def result_words(snapshot: Snapshot | None, form: Mapping[str, str]) -> list[str]:
-    """What follows the board number in a result line, from a board's form (:meth:`EntryForm.words`)."""
-    if snapshot is None:
-        return [form.get("result", "")]
-    division = snapshot.division(form.get("d") or None)
-    try:
-        return snapshot.rules(division).entry_form().words(form)
-    except ValueError as exc:
-        raise StateError(str(exc)) from None
-
-
-def _pair_form(snapshot: Snapshot, division: Division, common: Mapping[str, str], message: str) -> str:
-    nxt = division.paired_rounds + 1
-    total = snapshot.event.total_rounds(division)
-    waiting = len(missing(division))
-    return _render(
-        "pair.html",
-        done=bool(total and nxt > total),
-        total=total,
-        note=f"{waiting} result(s) still missing: pairing waits for them." if waiting else "Every result is in.",
-        colour=nxt == 1 and division.system == PairingSystem.DUTCH and division.initial_colour is None,
-        fields={**common, "round": nxt},
-        round=nxt,
-        message=message,
-    )
-
-
-def _player_choices(division: Division) -> list[tuple[int, str]]:
-    """The division's active players, by name, as a select's options."""
-    players = sorted(division.players, key=lambda p: p.name.casefold())
-    return [(p.number, label(p)) for p in players if p.status == PlayerStatus.ACTIVE]
-
-
-def _bye_form(division: Division, common: Mapping[str, str], message: str, values: Mapping[str, str]) -> str:
-    nxt = str(division.paired_rounds + 1)
-    requested = [
-        f"round {r.number}: {label(division.player(p))}, {kind}" for r in division.rounds if not r.paired
-        for p, kind in r.byes.items()
-    ]  # fmt: skip
-    return _render(
-        "bye.html",
-        round_robin=division.system == PairingSystem.ROUND_ROBIN,
-        fields=common,
-        players=_player_choices(division),
-        chosen=values.get("player", "") if message else "",
-        round=values.get("round", nxt) if message else nxt,
-        kinds=REQUESTED_BYES,
-        message=message,
-        requested=requested,
-    )
-
-
-def _force_form(
-    snapshot: Snapshot, division: Division, common: Mapping[str, str], message: str, values: Mapping[str, str]
-) -> str:
-    """A forced game (or the pairing-allocated bye) of the next round, as ``tmanager event force``."""
-    nxt = division.paired_rounds + 1
-    total = snapshot.event.total_rounds(division)
-    typed = values if message else {}
-    record = next((r for r in division.rounds if r.number == nxt), None)
-    forced = []
-    if record is not None:
-        forced = [f"{label(division.player(w))} – {label(division.player(b))}" for w, b in record.forced]
-        if record.forced_bye is not None:
-            forced.append(f"bye: {label(division.player(record.forced_bye))}")
-    return _render(
-        "force.html",
-        round_robin=division.system == PairingSystem.ROUND_ROBIN,
-        done=bool(total and nxt > total),
-        total=total,
-        fields={**common, "round": nxt},
-        # A score-based board's first player is the one listed first (who starts, with assign_firsts).
-        titles=snapshot.rules(division).side_titles,
-        players=_player_choices(division),
-        white=typed.get("white", ""),
-        black=typed.get("black", ""),
-        round=nxt,
-        message=message,
-        forced=forced,
-    )
-
-
-def lineup_round(division: Division, team: int) -> int:
-    """The round a team's lineup form offers: the last paired one while the team has a match there without its
-    lineup, else the next."""
-    if division.paired_rounds:
-        record = division.round(division.paired_rounds)
-        if any(team in m for m in record.matches) and team not in record.lineups:
-            return record.number
-    return division.paired_rounds + 1
-
-
-def _team_forms(
-    division: Division, common: Mapping[str, str], form: str, message: str, values: Mapping[str, str]
-) -> str:
-    """A team division's forms, as ``add-team``, ``roster`` and ``lineup``: a new team with its roster, and for
-    each team its roster's board order and its lineup for a round, board by board."""
-    size = settings(division).team_size
-    teams = []
-    for team in sorted(division.teams, key=lambda t: t.number):
-        n = lineup_round(division, team.number)
-        record = next((r for r in division.rounds if r.number == n), None)
-        given = record.lineups.get(team.number) if record else None
-        lineup = [str(p) if p else "-" for p in (given or team.players[:size])]
-        lineup += ["-"] * (size - len(lineup))
-        roster_key, lineup_key = f"roster-{team.number}", f"lineup-{team.number}"
-        if form == lineup_key:
-            n = int(values["round"]) if values.get("round", "").isdigit() else n
-            lineup = [values.get(f"board{i}", "-") for i in range(1, size + 1)]
-        teams.append({
-            "number": team.number,
-            "name": team_label(team),
-            "fields": {**common, "team": team.number},
-            "roster": " ".join(str(p) for p in team.players),
-            "players": [(p, label(division.player(p))) for p in team.players],
-            "typed_roster": values.get("players", "") if form == roster_key else None,
-            "roster_error": message if form == roster_key else "",
-            "round": n,
-            "given": given is not None,
-            "boards": lineup,
-            "lineup_error": message if form == lineup_key else "",
-        })  # fmt: skip
-    typed = values if form == "add-team" else {}
-    return _render("teams.html", teams=teams, fields=common, typed=typed, size=size,
-                   message=message if form == "add-team" else "")  # fmt: skip
-
-
-def _unpair_form(division: Division, common: Mapping[str, str], message: str) -> str:
-    """Taking back the last round's pairings, as ``tmanager event unpair``; a box to tick first."""
-    n = division.paired_rounds
-    return _render("unpair.html", round=n, fields={**common, "round": n}, message=message)
 
 
 def problem(message: str) -> Sections:
     """A page that cannot be shown: the reason."""
-    return [("problem", _render("problem.html", message=message))]
+    return [("problem", render_template("problem.html", message=message))]

@@ -150,6 +150,11 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.casefold()).strip("-") or "x"
 
 
+def tiebreak_values(values: Sequence[float | None]) -> tuple[str, ...]:
+    """Tie-break values as people read them: ``3``, ``2.5``, ``0.33``; blank for none (DE outside a tie)."""
+    return tuple("" if v is None else str(int(v)) if v == int(v) else f"{v:.2f}".rstrip("0") for v in values)
+
+
 def check_kinds(only: Sequence[str], kinds: Sequence[str], what: str = "") -> None:
     """Refuse a report kind the division does not have."""
     unknown = [k for k in only if k not in kinds]

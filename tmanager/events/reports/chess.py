@@ -4,7 +4,8 @@ The list of players; the pairings of a round by board and alphabetically; the
 standings with the event's tie-breaks after any round, also per flag
 (junior, woman…); the cross-table (round robin) or wall chart (Swiss); the
 table of progress (running scores); a card per player; the missing results;
-FIDE rating estimates (:mod:`tmanager.core.fide`). Standings and running
+FIDE rating estimates (:mod:`tmanager.core.fide`); title norms
+(:mod:`tmanager.events.reports.norms`). Standings and running
 scores are computed once per round asked for, whatever the number of reports.
 """
 
@@ -22,7 +23,18 @@ from tmanager.core.results import ByeKind, Colour, format_points
 from tmanager.events.games import round_games, scores, virtual_points
 from tmanager.events.model import PairingSystem, Player, PlayerStatus, Round, absent_players, label, missing
 from tmanager.events.ranking import Group, TiebreakStanding, category, flag, tiebreak_names, tiebreak_standings
-from tmanager.events.reports import DivisionReports, PlayerSummary, Report, Seat, Table, check_kinds, slug
+from tmanager.events.reports import (
+    DivisionReports,
+    PlayerSummary,
+    Report,
+    Seat,
+    Table,
+    check_kinds,
+    slug,
+    tiebreak_values,
+)
+from tmanager.events.reports.norms import norms_report
+from tmanager.events.reports.prizes import prize_report
 from tmanager.pairing import Game
 
 if TYPE_CHECKING:
@@ -31,13 +43,15 @@ if TYPE_CHECKING:
 #: Report kinds in index order; ``crosstable`` is the cross-table of a round robin and the wall chart of a Swiss.
 KINDS = (
     "players", "pairings", "pairings-alpha", "slips", "standings", "prizes", "crosstable", "progress", "cards",
-    "missing", "ratings",
+    "missing", "ratings", "norms",
 )  # fmt: skip
 _SYMBOLS = {"1": "1", "=": "½", "0": "0", "+": "+", "-": "-", " ": "*", "U": "+", "F": "+", "H": "½", "Z": "0"}
 BYE_NAMES = {
     ByeKind.PAIRING: "pairing-allocated bye", ByeKind.FULL: "full-point bye", ByeKind.HALF: "half-point bye",
     ByeKind.ZERO: "zero-point bye",
 }  # fmt: skip
+#: A game's points as the rating regulations count them, by TRF result (played games only).
+_GAME_POINTS = {"1": 1.0, "=": 0.5, "0": 0.0}
 #: A flag that sets a player's K factor (``K40``) rather than a class to rank.
 _K_FLAG = re.compile(r"[kK]=?(\d+)")
 
@@ -104,6 +118,7 @@ class ChessReports(DivisionReports):
             "cards": lambda: [self.cards(upto)],
             "missing": lambda: [self.missing()],
             "ratings": lambda: [self.ratings(upto)],
+            "norms": lambda: [norms_report(self, upto)],
         }
         return [r for kind in (only or KINDS) for r in makers[kind]()]
 
@@ -146,20 +161,38 @@ class ChessReports(DivisionReports):
             kind="players",
         )
 
+    def starting_list(self) -> Report:
+        """The starting rank list: the players in pairing order with title, federation, FIDE ID, rating, club."""
+        ranks = self.division.ranks()
+        rows = tuple(
+            (str(ranks[p.number]), str(p.number), p.title, p.name, p.federation, str(p.fide_id or ""),
+             str(p.rating or ""), p.club)
+            for p in sorted(self.division.players, key=lambda p: ranks[p.number])
+        )  # fmt: skip
+        header = ("Rank", "No", "Tit", "Name", "Fed", "FIDE ID", "Rtg", "Club")
+        title = f"{self.heading}: starting rank list"
+        return Report(f"{self.prefix}starting-ranks", title, (Table(header, rows, frozenset({3, 7})),), kind="start")
+
     def pairings(self, round_number: int | None = None) -> list[Report]:
         return [self.by_board(round_number), self.alphabetical(round_number)]
 
     def by_board(self, round_number: int | None = None) -> Report:
-        """A round's boards with ratings and the scores before the round, and its byes."""
+        """A round's boards: each player's number, title, name, federation, rating, score before the round and
+        rank after the round before; the byes."""
         record = self.paired_round(round_number)
+        before = {s.player.number: s.rank for s in self.ranking(record.number - 1)} if record.number > 1 else {}
 
         def side(number: int) -> tuple[str, ...]:
             p = self.division.player(number)
-            return (str(number), p.name, str(p.rating or ""), self.pairing_points(number, record.number))
+            points, rank = self.pairing_points(number, record.number), str(before.get(number, ""))
+            return (str(number), p.title, p.name, p.federation, str(p.rating or ""), points, rank)
 
         rows = tuple((str(i), *side(b.white), b.result, *side(b.black)) for i, b in enumerate(record.boards, 1))
-        header = ("Bd", "No", "White", "Rtg", "Pts", "Result", "No", "Black", "Rtg", "Pts")
-        blocks: list[Table | str] = [*self._when(record.number), Table(header, rows, frozenset({2, 7}))]
+        header = ("Bd", "No", "Tit", "White", "Fed", "Rtg", "Pts", "Rk", "Result",
+                  "No", "Tit", "Black", "Fed", "Rtg", "Pts", "Rk")  # fmt: skip
+        blocks: list[Table | str] = [*self._when(record.number), Table(header, rows, frozenset({3, 11}))]
+        if before:
+            blocks.append(f"Rk: the rank after round {record.number - 1}")
         blocks += [f"bye: {label(self.division.player(n))}, {kind}" for n, kind in record.byes.items()]
         blocks += self._absent(record) + self._acceleration_note(record.number)
         return Report(
@@ -203,30 +236,8 @@ class ChessReports(DivisionReports):
         )
 
     def prizes(self, upto: int | None = None) -> Report:
-        """The first ``prizes`` places overall and in each prize category of the event (ties shown as ranked)."""
-        n = self.upto(upto)
-        count = self.event.prizes
-        header = ("Pl", "No", "Tit", "Name", "Rtg", "Fed", "Pts", *(t.name for t in tiebreak_names(self.event)))
-        groups: list[Group | None] = [None, *(category(self.event, self.division, c) for c in self.event.categories)]
-        blocks: list[Table | str] = []
-        for group in groups:
-            # Ranks are shared only by exact ties, which all stand inside the list.
-            chosen = [s for s in self.ranking(n, among=group) if s.rank <= count]
-            rows = tuple(
-                (
-                    str(s.rank), str(s.player.number), s.player.title, s.player.name, str(s.player.rating or ""),
-                    s.player.federation, format_points(s.points), *_values(s.values),
-                )
-                for s in chosen
-            )  # fmt: skip
-            title = "Overall" if group is None else f"Category {group.name}"
-            blocks.append(Table(header, rows, frozenset({2, 3, 5}), title) if rows else f"{title}: no players")
-        pending = sum(1 for r, _ in missing(self.division) if r <= n)
-        if pending:
-            blocks.append(f"{pending} result(s) still missing: this list is not final")
-        blocks.append(self.legend())
-        return Report(f"{self.prefix}prizes-r{n}", f"{self.heading}: prize list after round {n}", tuple(blocks),
-                      kind="prizes")  # fmt: skip
+        """The prize list: the division's prize fund allocated (:mod:`~tmanager.events.reports.prizes`)."""
+        return prize_report(self, upto)
 
     def alphabetical(self, round_number: int | None = None) -> Report:
         """Every player of a round in alphabetical order, with board, colour and opponent (or bye)."""
@@ -260,7 +271,7 @@ class ChessReports(DivisionReports):
         rows = tuple(
             (
                 str(s.rank), str(s.player.number), s.player.title, s.player.name + _withdrawn(s.player),
-                str(s.player.rating or ""), s.player.federation, format_points(s.points), *_values(s.values),
+                str(s.player.rating or ""), s.player.federation, format_points(s.points), *tiebreak_values(s.values),
             )
             for s in self.ranking(n, among=among)
         )  # fmt: skip
@@ -332,7 +343,8 @@ class ChessReports(DivisionReports):
         return Report(f"{self.prefix}progress-r{n}", title, (Table(header, rows, frozenset({2})),), kind="progress")
 
     def cards(self, upto: int | None = None) -> Report:
-        """A card per player: each round's opponent, colour and result, the running score and the rating estimate."""
+        """A card per player: each round's opponent (title, federation, rating), colour and result, the running
+        score and the rating change of the game; then the rating estimate of them all."""
         n = self.upto(upto)
         if n in self._cards:
             return self._cards[n]
@@ -340,24 +352,14 @@ class ChessReports(DivisionReports):
         estimates = {e.player.number: e for e in self.estimate_ratings(n)}
         blocks: list[Table | str] = []
         for p in sorted(self.division.players, key=lambda p: p.number):
-            rows = []
-            for r in sorted(entries):
-                game = entries[r].get(p.number)
-                if game is None:
-                    continue
-                if game.opponent is None:
-                    rows.append((str(r), "", "", _cell(game), "", _SYMBOLS[game.result], self.points(p.number, r)))
-                    continue
-                o = self.division.player(game.opponent)
-                colour = Colour(game.colour).word if game.colour else ""
-                result = _SYMBOLS[game.result]
-                rating = str(o.rating or "")
-                rows.append((str(r), colour, str(o.number), o.name, rating, result, self.points(p.number, r)))
+            estimate = estimates[p.number]
+            k = estimate.change.k if estimate.change else 0
+            rows = [self._card_row(p, r, game, k) for r in sorted(entries) if (game := entries[r].get(p.number))]
             rating = f", {p.rating}" if p.rating else ""
             title = f"{p.name} ({p.number}){rating}: {self.points(p.number, n)} pts"
-            header = ("Rd", "Colour", "No", "Opponent", "Rtg", "Res", "Score")
-            blocks.append(Table(header, tuple(rows), frozenset({1, 3}), title, f"p{p.number}"))
-            blocks.append(estimates[p.number].summary)
+            header = ("Rd", "Colour", "No", "Tit", "Opponent", "Fed", "Rtg", "Res", "Score", "Change")
+            blocks.append(Table(header, tuple(rows), frozenset({1, 4}), title, f"p{p.number}"))
+            blocks.append(estimate.summary)
         report = Report(
             f"{self.prefix}cards-r{n}",
             f"{self.heading}: player cards after round {n}",
@@ -367,6 +369,21 @@ class ChessReports(DivisionReports):
         )
         self._cards[n] = report
         return report
+
+    def _card_row(self, p: Player, r: int, game: Game, k: int) -> tuple[str, ...]:
+        """A round of a player's card; the rating change K × (score − expected) of a rated game (``k``: 0 for
+        an unrated player)."""
+        score = self.points(p.number, r)
+        if game.opponent is None:
+            return (str(r), "", "", "", _cell(game), "", "", _SYMBOLS[game.result], score, "")
+        o = self.division.player(game.opponent)
+        colour = Colour(game.colour).word if game.colour else ""
+        change = ""
+        if k and o.rating and game.played:
+            points = _GAME_POINTS[game.result]
+            change = f"{k * (points - fide.expected(p.rating, o.rating)):+.1f}"
+        return (str(r), colour, str(o.number), o.title, o.name, o.federation, str(o.rating or ""),
+                _SYMBOLS[game.result], score, change)  # fmt: skip
 
     def missing(self) -> Report:
         """Boards of paired rounds without a final result."""
@@ -393,7 +410,7 @@ class ChessReports(DivisionReports):
         for entries in self.entries(n).values():
             for number, game in entries.items():
                 if game.played and game.opponent is not None:
-                    points = {"1": 1.0, "=": 0.5, "0": 0.0}[game.result]
+                    points = _GAME_POINTS[game.result]
                     per_player[number].append((division.player(game.opponent).rating, points))
         estimates = []
         for p in sorted(division.players, key=lambda p: p.number):
@@ -446,7 +463,8 @@ class ChessReports(DivisionReports):
         paired = division.paired_rounds
         rank = next((s.rank for s in self.ranking() if s.player.number == p.number), None)
         facts = (
-            f"no. {p.number}", *([f"rating {p.rating}"] if p.rating else []), p.federation, p.club, *p.flags,
+            p.title, f"no. {p.number}", *([f"rating {p.rating}"] if p.rating else []),
+            *([f"FIDE ID {p.fide_id}"] if p.fide_id else []), p.federation, p.club, *p.flags,
             *(["withdrawn"] if p.status == PlayerStatus.WITHDRAWN else []),
         )  # fmt: skip
         seat = None
@@ -508,7 +526,7 @@ class ChessReports(DivisionReports):
         )
         rows = [
             [str(s.rank), str(s.player.number), s.player.title, s.player.name + _withdrawn(s.player),
-             str(s.player.rating or ""), format_points(s.points), *_values(s.values)]
+             str(s.player.rating or ""), format_points(s.points), *tiebreak_values(s.values)]
             for s in self.ranking(n, among=among)
         ]  # fmt: skip
         names = tiebreak_names(self.event)
@@ -528,11 +546,6 @@ def _cell(game: Game | None) -> str:
     if game.opponent is None:
         return {"U": "bye+", "F": "bye+", "H": "bye½", "Z": "bye0"}.get(game.result, "-")
     return f"{game.opponent}{game.colour or '-'}{_SYMBOLS[game.result]}"
-
-
-def _values(values: Sequence[float | None]) -> tuple[str, ...]:
-    """Tie-break values as people read them: ``3``, ``2.5``, ``0.33``; blank for none (DE outside a tie)."""
-    return tuple("" if v is None else str(int(v)) if v == int(v) else f"{v:.2f}".rstrip("0") for v in values)
 
 
 @dataclass(frozen=True, slots=True)

@@ -81,6 +81,8 @@ class DivisionRules(ABC):
     side_titles: ClassVar[tuple[str, str]]
     #: Whether :meth:`pair` can say why each pair and colour was chosen (``PairOptions.explain``).
     explains: ClassVar[bool] = False
+    #: Whether the division ranks players by points (a chess division of players): its prize fund is allocated.
+    awards_prizes: ClassVar[bool] = False
 
     def __init__(self, event: Event, division: Division) -> None:
         self.event = event

@@ -64,6 +64,7 @@ class ChessRules(DivisionRules):
     sides = ("white", "black")
     side_titles = ("White", "Black")
     explains = True
+    awards_prizes = True
 
     def problems(self) -> Iterator[Problem]:
         d = self.division
@@ -239,10 +240,15 @@ class ChessRules(DivisionRules):
         self, words: Sequence[str], round_number: int | None, *, correction: bool, confirm: bool = False
     ) -> list[str]:
         """A result line: ``BOARD RESULT`` or ``P1 P2 RESULT`` (the result read as P1 against P2)."""
-        d = self.division
         n = round_number or self.result_round()
         if n < 1:
             raise StateError("no round is paired yet")
+        board, result = self.read_line(words, n)
+        return set_result(self.event, self.division, n, board, result, correction=correction)
+
+    def read_line(self, words: Sequence[str], n: int) -> tuple[Board, Result]:
+        """The board of round ``n`` a result line names, and its result from white's side."""
+        d = self.division
         if len(words) == 2:
             if not words[0].isdigit():
                 raise StateError(f"{words[0]!r} is not a board number; give a board or two players, then the result")
@@ -256,7 +262,7 @@ class ChessRules(DivisionRules):
                 result = result.reversed
         else:
             raise StateError("give BOARD RESULT or P1 P2 RESULT, e.g. `4 1-0` or `12 7 =`")
-        return set_result(self.event, d, n, board, result, correction=correction)
+        return board, result
 
     @property
     def entry_shape(self) -> str:

@@ -14,7 +14,7 @@ to matches, never to single games). Everything else is a chess division's
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from tmanager.core.results import ByeKind, Colour
 from tmanager.errors import PairingError, StateError
@@ -23,7 +23,7 @@ from tmanager.events.games import history
 from tmanager.events.messages import Topic
 from tmanager.events.model import Board, PairingSystem, Player, Round, label
 from tmanager.events.rules.base import PairOptions, Problem
-from tmanager.events.rules.chess import ChessRules
+from tmanager.events.rules.chess import ChessRules, set_result
 from tmanager.pairing.doubleswiss import pair_double_swiss
 
 
@@ -52,6 +52,25 @@ class DoubleSwissRules(ChessRules):
     def match_rounds(self, round_number: int) -> list[int]:
         first = round_number - (1 - round_number % 2)
         return [first, first + 1]
+
+    def enter(
+        self, words: Sequence[str], round_number: int | None, *, correction: bool, confirm: bool = False
+    ) -> list[str]:
+        """A result without ``--round`` goes to the game of the last match whose board has none yet: game 1,
+        then game 2 of the same board (or the same two players)."""
+        last = self.division.paired_rounds
+        if round_number is not None or correction or not last:
+            return super().enter(words, round_number, correction=correction, confirm=confirm)
+        games = [(n, *self.read_line(words, n)) for n in self.match_rounds(last)]
+        found = next(((n, board, result) for n, board, result in games if board.result.pending), None)
+        if found is None:
+            shown = ", ".join(f"game {i} (round {n}) {board.result}" for i, (n, board, _) in enumerate(games, 1))
+            raise StateError(
+                f"both games of that match have results: {shown}; `correct --round R` changes one",
+                topic=Topic.USE_CORRECT,
+            )
+        n, board, result = found
+        return set_result(self.event, self.division, n, board, result)
 
     def pair(self, options: PairOptions) -> list[str]:
         """Pair the next match: its two rounds, game 2 with reversed colours; a bye is ``pairing`` then ``half``."""

@@ -7,7 +7,8 @@ FIDE's Swiss Team system (``team-swiss``,
 :func:`~tmanager.pairing.teamswiss.pair_teams`) or by hand (``manual`` and
 ``force``). Each team gives its lineup for a round (``lineup``: players of its
 roster in roster order, ``-`` for a board left empty) before the round is
-paired or after, as long as its match has no result; once both lineups of a
+paired or after, as long as its match has no result; a team that gives none
+fields its roster's first boards when the round is paired. Once both lineups of a
 match are in, its games are placed (:func:`~tmanager.events.teams.place_boards`:
 the first team has white on the odd boards). Results are entered per game as
 in any chess division, by ``MATCH.BOARD``, by the board's place in the round,
@@ -28,8 +29,18 @@ from tmanager.events.operations import find_player
 from tmanager.events.reports.team import TeamReports
 from tmanager.events.rules.base import PairOptions, Problem
 from tmanager.events.rules.chess import ChessRules, parse_result, set_result
+from tmanager.events.teams import (
+    default_lineups,
+    first_boards,
+    lineup_open,
+    lineup_round,
+    match_boards,
+    match_of_board,
+    place_boards,
+    settings,
+    team_of,
+)
 from tmanager.events.teams import entrants as team_entrants
-from tmanager.events.teams import match_boards, match_of_board, place_boards, settings, team_of
 from tmanager.pairing.teamswiss import pair_teams
 
 #: A lineup's word for a board left empty.
@@ -61,6 +72,7 @@ class TeamRules(ChessRules):
 
     systems = (PairingSystem.ROUND_ROBIN, PairingSystem.TEAM_SWISS, PairingSystem.MANUAL)
     explains = True
+    awards_prizes = False  # its standings rank teams
 
     # -- what the file may hold -------------------------------------------------------------------
 
@@ -155,14 +167,16 @@ class TeamRules(ChessRules):
                 names = ", ".join(team_label(t) for t in unseated)
                 raise StateError(f"manual division: team(s) without a match or bye in round {n}: {names} (force)")
         record.paired = True
+        given = [division.team(t) for m in record.matches for t in m if t in record.lineups]
+        short = default_lineups(division, record)
         place_boards(division, record)
         byes = ", ".join(f"{team_label(division.team(t))} ({k})" for t, k in record.team_byes.items())
         messages.append(f"round {n} paired: {len(record.matches)} match(es)" + (f"; bye: {byes}" if byes else ""))
-        waiting = [division.team(t) for m in record.matches for t in m if t not in record.lineups]
-        if waiting:
-            messages.append(
-                f"lineups still to give for round {n}: {', '.join(team_label(t) for t in waiting)} (lineup)"
-            )
+        named = f" ({', '.join(team_label(t) for t in given)}: as given)" if given else ""
+        messages.append(f"lineups: each team's roster's first boards{named}; `lineup` changes one until its match "
+                        "has a result")  # fmt: skip
+        messages += [f"warning: {team_label(t)} has too few players for round {n}: its last boards are empty, lost "
+                     "by forfeit" for t in short]  # fmt: skip
         return messages
 
     def _pair_berger(self, record: Round) -> None:
@@ -282,7 +296,8 @@ class TeamRules(ChessRules):
         return messages
 
     def roster(self, text: str, players: Sequence[str]) -> list[str]:
-        """A team's roster, in board order (it replaces the old one; lineups already given must keep to it)."""
+        """A team's roster, in board order (it replaces the old one; lineups given must keep to it, and one that
+        is the old roster's first boards follows it while its match has no result)."""
         division = self.division
         team = find_team(division.teams, text)
         chosen = [find_player(division, p) for p in players]
@@ -293,19 +308,38 @@ class TeamRules(ChessRules):
             other = team_of(division, p.number)
             if other is not None and other is not team:
                 raise StateError(f"{label(p)} is on {team_label(other)}'s roster")
+        followed = self._follow_roster(team, numbers)
         team.players = numbers
         for p in chosen:
             p.team = team.name
         boards = ", ".join(f"{i}. {p.name}" for i, p in enumerate(chosen, 1))
-        return [f"{team_label(team)} roster: {boards or 'empty'}"]
+        moved = f"; round(s) {', '.join(map(str, followed))}: its lineup follows it" if followed else ""
+        return [f"{team_label(team)} roster: {boards or 'empty'}{moved}"]
+
+    def _follow_roster(self, team: Team, roster: list[int]) -> list[int]:
+        """A lineup that was the old roster's first boards follows the new roster while its match has no result;
+        the rounds it did so in."""
+        division = self.division
+        followed = []
+        for record in division.rounds:
+            lineup = record.lineups.get(team.number)
+            if lineup is None or not lineup_open(record, team.number):
+                continue
+            if lineup == first_boards(division, team.players, record.number) and roster != team.players:
+                record.lineups[team.number] = first_boards(division, roster, record.number)
+                if record.paired:
+                    place_boards(division, record)
+                followed.append(record.number)
+        return followed
 
     def lineup(self, text: str, words: Sequence[str], round_number: int | None) -> list[str]:
-        """A team's lineup for a round (default: the last paired round if the team has none there, else the
-        next): players of its roster in roster order, ``-`` for a board left empty."""
+        """A team's lineup for a round (default: the last paired round while the team's match has no result,
+        else the next): players of its roster in roster order, ``-`` for a board left empty. A team without one
+        fields its roster's first boards when the round is paired."""
         division = self.division
         s = settings(division)
         team = find_team(division.teams, text)
-        n = round_number if round_number is not None else self._lineup_round(team)
+        n = round_number if round_number is not None else lineup_round(division, team.number)
         total = self.event.total_rounds(division)
         if n < 1 or (total and n > total):
             raise StateError(f"there is no round {n}" + (f"; the event has {total}" if total else ""))
@@ -335,20 +369,8 @@ class TeamRules(ChessRules):
 
     def prepare_play(self, record: Round) -> None:
         """Each team still without a lineup fields its roster's first players who play the round."""
-        division = self.division
-        size = settings(division).team_size
-        for team in (division.team(t) for m in record.matches for t in m if t not in record.lineups):
-            present = [p for p in team.players if division.player(p).plays(record.number)][:size]
-            record.lineups[team.number] = present + [0] * (size - len(present))
-        place_boards(division, record)
-
-    def _lineup_round(self, team: Team) -> int:
-        d = self.division
-        if d.paired_rounds:
-            last = d.round(d.paired_rounds)
-            if any(team.number in m for m in last.matches) and team.number not in last.lineups:
-                return last.number
-        return d.paired_rounds + 1
+        default_lineups(self.division, record)
+        place_boards(self.division, record)
 
     # -- results -----------------------------------------------------------------------------------
 

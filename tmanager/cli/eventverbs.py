@@ -1,0 +1,56 @@
+"""What every ``tmanager event`` verb is made of, for the modules that hold verbs (:mod:`tmanager.cli.event`,
+:mod:`tmanager.cli.eventprizes`): the :class:`Verb` record of the verb table, the parser that takes dashed
+results (``-+``, ``--``) as words, printing the messages of a change, and the event and division a verb names."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from typing import NamedTuple
+
+from tmanager.events import journal
+from tmanager.events.model import Division, Event
+
+# Results starting with "-" would be read as options (or the "--" separator):
+# the verb parsers protect them with this mark, stripped again before use (:func:`words`).
+_MARK = "\x00"
+_DASHED = frozenset({"-+", "--", "-:+", "-:-"})
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+class Verb(NamedTuple):
+    """A verb: its options, its handler, a line of help and example command lines."""
+
+    configure: Callable[[argparse.ArgumentParser], None]
+    handler: Handler
+    help: str
+    examples: tuple[str, ...]
+
+
+class VerbParser(argparse.ArgumentParser):
+    """A verb's parser: results such as ``-+`` and ``--`` are taken as words, not options."""
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        protected = [_MARK + a if a in _DASHED else a for a in (sys.argv[1:] if args is None else args)]
+        return super().parse_known_args(protected, namespace)
+
+
+def words(entry: Sequence[str]) -> list[str]:
+    """A result line's words as typed, the protection of dashed results taken off."""
+    return [w.replace(_MARK, "") for w in entry]
+
+
+def say(messages: Sequence[str]) -> None:
+    """Messages to standard output, warnings to standard error."""
+    for m in messages:
+        print(m, file=sys.stderr if m.startswith("warning:") else sys.stdout)
+
+
+def load_division(args: argparse.Namespace) -> tuple[Event, Division]:
+    """The event file the verb names, and its division (``--division``, or the only one)."""
+    event = journal.load(args.event)
+    return event, event.division(args.division)

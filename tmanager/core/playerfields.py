@@ -1,0 +1,95 @@
+"""What a player's data may be, as FIDE keeps it: birth dates, federations, sex, titles, FIDE IDs and ratings.
+
+Each ``*_fault`` function takes one field's value and returns what is wrong
+with it, with the fix, or None when it is right. :func:`player_fault` checks
+the fields of a player given by name (the event file's keys) and returns the
+first faulty field. Every way a player comes in (``add-player``,
+``edit-player``, a CSV, a TRF, a FIDE list, a hand-edited file) goes through
+these, so nothing that a rating officer would reject reaches the rating report.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from collections.abc import Callable, Mapping
+
+from tmanager.core.federations import FEDERATIONS
+
+#: FIDE's titles in the order that ranks players of equal rating (C.04.2, initial order), as TRF writes them.
+TITLES = ("GM", "IM", "WGM", "FM", "WIM", "CM", "WFM", "WCM")
+#: Ratings an event may hold besides 0 (unrated): FIDE's floor is 1400, national lists go lower; TRF has 4 digits.
+MIN_RATING, MAX_RATING = 100, 3500
+#: FIDE IDs are positive whole numbers of at most ten digits (TRF's column holds eleven).
+MAX_FIDE_ID = 9_999_999_999
+#: The earliest birth year taken (older is a typing slip).
+FIRST_BIRTH_YEAR = 1900
+_BIRTH = re.compile(r"^(\d{4})(-\d{2}-\d{2})?$")
+
+
+def birth_fault(text: str, *, today: datetime.date | None = None) -> str | None:
+    """A birth date ``YYYY-MM-DD`` that exists, or a year, between 1900 and today."""
+    match = _BIRTH.match(text)
+    if match is None:
+        return f"{text!r} is not a date (write YYYY-MM-DD or the year YYYY)"
+    if match.group(2):
+        try:
+            datetime.date.fromisoformat(text)
+        except ValueError as exc:
+            return f"{text!r} is not a real date: {exc}"
+    year = int(match.group(1))
+    last = (today or datetime.date.today()).year
+    if not FIRST_BIRTH_YEAR <= year <= last:
+        return f"{text!r}: the year must be between {FIRST_BIRTH_YEAR} and {last}"
+    return None
+
+
+def federation_fault(code: str) -> str | None:
+    """One of FIDE's federation codes (:mod:`tmanager.core.federations`), in capitals."""
+    if code in FEDERATIONS:
+        return None
+    if code.upper() in FEDERATIONS:
+        return f"{code!r} is written {code.upper()!r}"
+    return f"{code!r} is not a FIDE federation code (three capitals as FIDE writes them: NED, GER, ENG, FID)"
+
+
+def sex_fault(sex: str) -> str | None:
+    return None if sex in ("m", "w") else f"{sex!r} is not a sex as TRF writes it; use m or w (or leave it empty)"
+
+
+def title_fault(title: str) -> str | None:
+    return None if title in TITLES else f"{title!r} is not a FIDE title; use {', '.join(TITLES)} or leave it empty"
+
+
+def fide_id_fault(fide_id: int) -> str | None:
+    ok = 0 < fide_id <= MAX_FIDE_ID
+    return None if ok else f"{fide_id} is not a FIDE ID (a positive whole number of at most ten digits)"
+
+
+def rating_fault(rating: int) -> str | None:
+    if rating == 0 or MIN_RATING <= rating <= MAX_RATING:
+        return None
+    return f"{rating} is not a rating: 0 (unrated) or {MIN_RATING}-{MAX_RATING}"
+
+
+#: Each checked field and its check; empty strings and None are fields not given.
+_CHECKS: dict[str, Callable[[object], str | None]] = {
+    "birth": lambda v: birth_fault(str(v)),
+    "federation": lambda v: federation_fault(str(v)),
+    "sex": lambda v: sex_fault(str(v)),
+    "title": lambda v: title_fault(str(v)),
+    "fide_id": lambda v: fide_id_fault(v) if isinstance(v, int) else f"{v!r} is not a FIDE ID",
+    "rating": lambda v: rating_fault(v) if isinstance(v, int) else f"{v!r} is not a rating",
+}
+
+
+def player_fault(fields: Mapping[str, object]) -> tuple[str, str] | None:
+    """The first faulty field of a player's ``fields`` (the event file's keys) and what is wrong, or None."""
+    for key, check in _CHECKS.items():
+        value = fields.get(key)
+        if value in (None, "") or (key == "rating" and value == 0):
+            continue
+        fault = check(value)
+        if fault is not None:
+            return key, fault
+    return None

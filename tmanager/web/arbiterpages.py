@@ -1,0 +1,252 @@
+"""The arbiter's pages: the login form, and result entry and correction, pairing and unpairing, requested byes,
+forced games, undo and a team division's teams, rosters and lineups, rendered from ``templates/event/``.
+
+Each form posts to the route of :mod:`tmanager.web.eventapp` that runs the same
+:mod:`tmanager.events.service` function as the command line; a refused change
+comes back here as ``error`` (the form's key and the message) with what was
+typed, shown beside that form.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from tmanager.errors import StateError
+from tmanager.events.model import Division, PairingSystem, PlayerStatus, label, missing
+from tmanager.events.rules import TeamRules
+from tmanager.events.rules.team import team_label
+from tmanager.events.teams import lineup_round, settings
+from tmanager.web.eventpages import Page, Sections, Snapshot, head, render_template, round_links
+
+#: The byes an arbiter may set for a player who asks.
+REQUESTED_BYES = ("half", "zero", "full")
+
+
+def render(
+    snapshot: Snapshot,
+    page: Page,
+    *,
+    csrf: str | None,
+    error: tuple[str, str] | None = None,
+    values: Mapping[str, str] | None = None,
+) -> Sections:
+    """The arbiter's page of ``page``'s division (logged in: ``csrf``); ``error`` is (form, message) to show
+    beside that form, ``values`` what was typed into it."""
+    if csrf is None:
+        raise StateError("log in first")
+    division = snapshot.division(page.division)
+    sections = [("head", head(snapshot, division))]
+    return sections + arbiter(snapshot, division, page, csrf=csrf, error=error, values=values or {})
+
+
+def login(*, csrf: str, error: str = "", configured: bool = True) -> Sections:
+    """The login form (one field: the arbiter's password)."""
+    return [("login", render_template("login.html", csrf=csrf, message=error, configured=configured))]
+
+
+def arbiter(
+    snapshot: Snapshot,
+    division: Division,
+    page: Page,
+    *,
+    csrf: str,
+    error: tuple[str, str] | None,
+    values: Mapping[str, str],
+) -> Sections:
+    """Result entry and correction for a round, pairing and unpairing, requested byes, forced games, undo;
+    in a team division, teams, rosters and lineups; and logging out."""
+    name = division.name if len(snapshot.event.divisions) > 1 else None
+    form, message = error or ("", "")
+    common = {"csrf": csrf, "d": name or ""}
+    sections: Sections = []
+    if division.paired_rounds:
+        sections.append(("results", _results(snapshot, division, page, common, form, message, values)))
+    sections.append(("pair", _pair_form(snapshot, division, common, message if form == "pair" else "")))
+    sections.append(("bye", _bye_form(division, common, message if form == "bye" else "", values)))
+    sections.append(("force", _force_form(snapshot, division, common, message if form == "force" else "", values)))
+    sections.append(("unpair", _unpair_form(division, common, message if form == "unpair" else "")))
+    if isinstance(snapshot.rules(division), TeamRules):
+        sections.append(("teams", _team_forms(division, common, form, message, values)))
+    fields = {**common, "change": snapshot.last_change}
+    undo = render_template("undo.html", fields=fields, message=message if form == "undo" else "")
+    sections.append(("undo", undo))
+    sections.append(("logout", render_template("logout.html", csrf=csrf)))
+    if form and not any(f'id="{form}"' in html for _, html in sections):
+        # The form named is not on the page (a board that does not exist): say it at the top.
+        sections.insert(0, ("error", render_template("form-error.html", message=message)))
+    return sections
+
+
+def _results(
+    snapshot: Snapshot,
+    division: Division,
+    page: Page,
+    common: Mapping[str, str],
+    form: str,
+    message: str,
+    values: Mapping[str, str],
+) -> str:
+    """Each board of a round with its result form."""
+    n = page.round or division.paired_rounds
+    record = division.round(n)
+    if not record.paired:
+        raise StateError(f"round {n} is not paired")
+    rules = snapshot.rules(division)
+    view = {"missing": 1} if page.missing else {}  # a saved result comes back to the same view
+    boards = []
+    for board in record.boards:
+        if page.missing and not board.result.pending:
+            continue
+        index = record.board_number(board)
+        key = f"result-{index}"
+        boards.append(
+            {
+                "key": key,
+                "index": index,
+                "missing": board.result.pending,
+                "hidden": {**common, "round": n, "board": index, "was": board.result, **view},
+                "white": label(division.player(board.white)),
+                "black": label(division.player(board.black)),
+                "form": rules.entry_form(),
+                "now": rules.entry_values(board),
+                "typed": values if form == key else {},
+                "action": "Save" if board.result.pending else "Correct",
+                "error": message if form == key else "",
+            }
+        )
+    pending = sum(1 for r, _ in missing(division) if r == n)
+    return render_template(
+        "results.html",
+        round=n,
+        state=f"{pending} result(s) to enter" if pending else "all results are in",
+        rounds=round_links(page, division.paired_rounds, n),
+        view={
+            "href": page.url(missing=not page.missing),
+            "text": "All boards" if page.missing else "Missing results only",
+        },
+        boards=boards,
+        byes=[f"{label(division.player(p))}, {kind}" for p, kind in record.byes.items()],
+    )
+
+
+def result_words(snapshot: Snapshot | None, form: Mapping[str, str]) -> list[str]:
+    """What follows the board number in a result line, from a board's form (:meth:`EntryForm.words`)."""
+    if snapshot is None:
+        return [form.get("result", "")]
+    division = snapshot.division(form.get("d") or None)
+    try:
+        return snapshot.rules(division).entry_form().words(form)
+    except ValueError as exc:
+        raise StateError(str(exc)) from None
+
+
+def _pair_form(snapshot: Snapshot, division: Division, common: Mapping[str, str], message: str) -> str:
+    nxt = division.paired_rounds + 1
+    total = snapshot.event.total_rounds(division)
+    waiting = len(missing(division))
+    return render_template(
+        "pair.html",
+        done=bool(total and nxt > total),
+        total=total,
+        note=f"{waiting} result(s) still missing: pairing waits for them." if waiting else "Every result is in.",
+        colour=nxt == 1 and division.system == PairingSystem.DUTCH and division.initial_colour is None,
+        fields={**common, "round": nxt},
+        round=nxt,
+        message=message,
+    )
+
+
+def _player_choices(division: Division) -> list[tuple[int, str]]:
+    """The division's active players, by name, as a select's options."""
+    players = sorted(division.players, key=lambda p: p.name.casefold())
+    return [(p.number, label(p)) for p in players if p.status == PlayerStatus.ACTIVE]
+
+
+def _bye_form(division: Division, common: Mapping[str, str], message: str, values: Mapping[str, str]) -> str:
+    nxt = str(division.paired_rounds + 1)
+    requested = [
+        f"round {r.number}: {label(division.player(p))}, {kind}" for r in division.rounds if not r.paired
+        for p, kind in r.byes.items()
+    ]  # fmt: skip
+    return render_template(
+        "bye.html",
+        round_robin=division.system == PairingSystem.ROUND_ROBIN,
+        fields=common,
+        players=_player_choices(division),
+        chosen=values.get("player", "") if message else "",
+        round=values.get("round", nxt) if message else nxt,
+        kinds=REQUESTED_BYES,
+        message=message,
+        requested=requested,
+    )
+
+
+def _force_form(
+    snapshot: Snapshot, division: Division, common: Mapping[str, str], message: str, values: Mapping[str, str]
+) -> str:
+    """A forced game (or the pairing-allocated bye) of the next round, as ``tmanager event force``."""
+    nxt = division.paired_rounds + 1
+    total = snapshot.event.total_rounds(division)
+    typed = values if message else {}
+    record = next((r for r in division.rounds if r.number == nxt), None)
+    forced = []
+    if record is not None:
+        forced = [f"{label(division.player(w))} – {label(division.player(b))}" for w, b in record.forced]
+        if record.forced_bye is not None:
+            forced.append(f"bye: {label(division.player(record.forced_bye))}")
+    return render_template(
+        "force.html",
+        round_robin=division.system == PairingSystem.ROUND_ROBIN,
+        done=bool(total and nxt > total),
+        total=total,
+        fields={**common, "round": nxt},
+        # A score-based board's first player is the one listed first (who starts, with assign_firsts).
+        titles=snapshot.rules(division).side_titles,
+        players=_player_choices(division),
+        white=typed.get("white", ""),
+        black=typed.get("black", ""),
+        round=nxt,
+        message=message,
+        forced=forced,
+    )
+
+
+def _team_forms(
+    division: Division, common: Mapping[str, str], form: str, message: str, values: Mapping[str, str]
+) -> str:
+    """A team division's forms, as ``add-team``, ``roster`` and ``lineup``: a new team with its roster, and for
+    each team its roster's board order and its lineup for a round, board by board."""
+    size = settings(division).team_size
+    teams = []
+    for team in sorted(division.teams, key=lambda t: t.number):
+        n = lineup_round(division, team.number)
+        record = next((r for r in division.rounds if r.number == n), None)
+        given = record.lineups.get(team.number) if record else None
+        lineup = [str(p) if p else "-" for p in (given or team.players[:size])]
+        lineup += ["-"] * (size - len(lineup))
+        roster_key, lineup_key = f"roster-{team.number}", f"lineup-{team.number}"
+        if form == lineup_key:
+            n = int(values["round"]) if values.get("round", "").isdigit() else n
+            lineup = [values.get(f"board{i}", "-") for i in range(1, size + 1)]
+        teams.append({
+            "number": team.number,
+            "name": team_label(team),
+            "fields": {**common, "team": team.number},
+            "roster": " ".join(str(p) for p in team.players),
+            "players": [(p, label(division.player(p))) for p in team.players],
+            "typed_roster": values.get("players", "") if form == roster_key else None,
+            "roster_error": message if form == roster_key else "",
+            "round": n,
+            "given": given is not None,
+            "boards": lineup,
+            "lineup_error": message if form == lineup_key else "",
+        })  # fmt: skip
+    typed = values if form == "add-team" else {}
+    return render_template("teams.html", teams=teams, fields=common, typed=typed, size=size,
+                   message=message if form == "add-team" else "")  # fmt: skip
+
+
+def _unpair_form(division: Division, common: Mapping[str, str], message: str) -> str:
+    """Taking back the last round's pairings, as ``tmanager event unpair``; a box to tick first."""
+    n = division.paired_rounds
+    return render_template("unpair.html", round=n, fields={**common, "round": n}, message=message)
