@@ -896,7 +896,7 @@ async def play_game(
                 started = time.monotonic()
                 try:
                     # A timeout scope, not wait_for: no task per move, and a cancellation is never lost.
-                    async with asyncio.timeout(deadline if deadline is not None else spec.move_timeout):
+                    async with asyncio.timeout(spec.move_timeout if deadline is None else deadline + _TIMER_SLACK):
                         result = await engine.play(board, limit, game=game_id, info=info_flags, keep_lines=keep_lines)
                 except TimeoutError:
                     healthy[mover] = False
@@ -1026,6 +1026,11 @@ def _pv_warnings(
     start = "startpos" if spec.start_fen is None else f"fen {root.fen(shredder=root.chess960)}"
     moves = tuple(m.uci() for m in board.move_stack)
     return [PvWarning(finding, engine, start, moves) for finding in findings]
+
+
+# uvloop's timers count whole milliseconds from a truncated clock and fire up to 1.5 ms early; the
+# margin is a promise, so the flag waits that long more.
+_TIMER_SLACK = 0.002
 
 
 def _note(oversteps: dict[chess.Color, float], mover: chess.Color, overstep: float) -> None:
