@@ -3,20 +3,9 @@
 Any number of workers, in any number of processes and terminals, cooperate on
 one tourney file. A claim marks the game ``*`` and records its owner (host,
 pid, process start time, heartbeat, size of the PGN) in the journal; a claim
-whose owner is gone is released and its game replayed, unless the owner had
-already appended the game to the PGN, in which case its result is recovered
-from there (and its hooks become due).
-
-Hooks run exactly once. Recording a game records its ``after_game`` hook (and,
-for the last game, ``after_tourney``) as pending, in the same transaction.
-Whoever holds the lock next may take a pending hook: it marks the hook taken,
-leaves a marker file of that taking, runs the hook and then removes it. The
-hook's shell removes the marker as its first act and goes on only if that
-worked. A hook whose taker died is run again only if its marker is still there
-(the hook never started): the marker is removed first, so that a shell of the
-dead taker that starts late gives up. Removing a file succeeds once, so
-exactly one of the two goes on; a hook that started ran, or is running on its
-own, and is done.
+whose owner is gone is given back (:mod:`tmanager.tourney.claims`). Recording a
+game records its hooks as pending, and each is run exactly once by whichever
+worker takes it (:mod:`tmanager.tourney.hookrun`).
 
 A worker process may play several games at once: each of its lanes claims,
 plays and records one game at a time, on one event loop, and the lanes share
@@ -39,7 +28,6 @@ import gc
 import logging
 import os
 import signal
-import socket
 import sys
 import time
 from collections.abc import Awaitable, Callable, Collection, Iterator
@@ -48,7 +36,6 @@ from typing import Any, TypeVar
 
 import chess
 
-from tmanager import hooks
 from tmanager.core.results import Result
 from tmanager.core.schedule import DONE, WAIT, ScheduledGame, next_game
 from tmanager.errors import ConfigError, LockTimeout, TManagerError
@@ -56,11 +43,13 @@ from tmanager.files import Stamp, append_line, stamp
 from tmanager.formats import pgn
 from tmanager.tourney import eventloop, store, swiss
 from tmanager.tourney.announce import Announcer, EngineStarted, EngineWarning, GameFinished, GameStarted
-from tmanager.tourney.claims import Owner, process_is_alive, stale_games
+from tmanager.tourney.claims import give_back, release_stale
+from tmanager.tourney.hookrun import TakenHook, add_after_tourney, add_hooks, finish_hook, game_env, take_hook
 from tmanager.tourney.live import LiveGame, LivePace
-from tmanager.tourney.model import PLAYING, UNPLAYED, Claim, PendingHook, PgnMark, Settings, Tourney
+from tmanager.tourney.model import PLAYING, UNPLAYED, Claim, PgnMark, Settings, Tourney
 from tmanager.tourney.openings import Opening, OpeningBook
 from tmanager.tourney.outcome import Ending
+from tmanager.tourney.owners import ENGINE_TAG, Owner, reap_engines
 from tmanager.tourney.play import Engine, EnginePool, GameRecord, GameSpec, MoveObserver, play_game
 from tmanager.tourney.pvcheck import PvChecks
 
@@ -78,8 +67,6 @@ WATCH_SECONDS = 0.02
 LOCK_POLL = 1.0
 #: Seconds between warnings while the lock stays taken (a process stopped while holding it).
 LOCK_WARN_SECONDS = 30.0
-#: The environment variable that marks engines (and their children) with the worker they belong to.
-ENGINE_TAG = "TMANAGER_ENGINE_OF"
 #: The longest a thread of a worker (a transaction, a game's PGN being written) holds the interpreter
 #: before the event loop may run again. The loop lets it go at every system call (each read, write and
 #: poll), and while the bookkeeping thread computes, each time costs the loop up to this long to get it
@@ -88,139 +75,6 @@ ENGINE_TAG = "TMANAGER_ENGINE_OF"
 SWITCH_INTERVAL = 0.0001
 #: How often a worker whose lanes follow something (the Dask coordinator: the cluster's size) looks again.
 FOLLOW_SECONDS = 2.0
-
-
-def release_stale(tourney: Tourney) -> list[tuple[int, str]]:
-    """Release every stale claim; a game already in the PGN keeps its result and gets its hooks.
-
-    Returns (game, new results character) for each. Claims left on games no longer
-    marked ``*`` (a hand edit) are dropped, and engines of dead workers are killed.
-    """
-    released = [(number, give_back(tourney, number)) for number in stale_games(tourney)]
-    for number in [n for n in tourney.claims if tourney.result(n) != PLAYING]:
-        del tourney.claims[number]
-    if released:
-        reap_engines(tourney.path)
-    return released
-
-
-def give_back(tourney: Tourney, number: int) -> str:
-    """End the claim on game ``number``: the game is not played, unless it is already in the PGN (its
-    worker died, or failed to write, after appending it): then it keeps that result and gets its hooks.
-    Returns the game's new results character."""
-    claim = tourney.claims.get(number)
-    found = pgn.find_game(tourney.pgn_path, number, start=claim.pgn_offset if claim else 0)
-    char = Result.from_pgn(found.result).xboard if found else UNPLAYED
-    tourney.set_result(number, char)
-    if found is not None and char != UNPLAYED:
-        add_hooks(tourney, number, game_env(number, found.result, found.termination, found.reason, found.white,
-                                            found.black))
-    LiveGame.remove(tourney, number)
-    return char
-
-
-def reap_engines(path: Path) -> int:
-    """Kill the engine processes (children included) of tourney ``path`` whose worker is gone; returns how many.
-
-    A killed worker's engines die with it (they ask the kernel to), but an
-    engine's own children would survive: they are found by the worker's mark
-    in their environment.
-    """
-    import psutil
-
-    killed = 0
-    prefix = f"{path}|{socket.gethostname()}|"
-    for process in psutil.process_iter(["environ"]):
-        with contextlib.suppress(psutil.Error, ValueError):
-            tag = (process.info.get("environ") or {}).get(ENGINE_TAG, "")
-            if tag.startswith(prefix):
-                pid, started = tag[len(prefix) :].split("|")
-                if not process_is_alive(int(pid), float(started)):
-                    process.kill()
-                    killed += 1
-    return killed
-
-
-def game_env(number: int, result: str, termination: str, reason: str, white: str, black: str) -> dict[str, str]:
-    """What an ``after_game`` hook learns of its game."""
-    return {
-        "TMANAGER_GAME": str(number),
-        "TMANAGER_RESULT": result,
-        "TMANAGER_TERMINATION": termination,
-        "TMANAGER_REASON": reason,
-        "TMANAGER_WHITE": white,
-        "TMANAGER_BLACK": black,
-    }
-
-
-def add_hooks(tourney: Tourney, number: int, env: dict[str, str]) -> None:
-    """Record the hooks that game ``number``'s result calls for as pending."""
-    s = tourney.settings
-    if s.after_game:
-        tourney.hooks[f"after_game:{number}"] = PendingHook("after_game", s.after_game, env, game=number)
-    if tourney.is_complete():
-        add_after_tourney(tourney)
-
-
-def add_after_tourney(tourney: Tourney) -> None:
-    """Record ``after_tourney`` as pending (with an SPRT's verdict in its environment), if there is one."""
-    if tourney.settings.after_tourney:
-        tourney.hooks["after_tourney"] = PendingHook(
-            "after_tourney", tourney.settings.after_tourney, verdict_environment(tourney)
-        )
-
-
-def hook_marker(tourney: Tourney, key: str, taker: tuple[str, int, float]) -> Path:
-    """The file of ``taker``'s taking of hook ``key`` that the hook's shell removes as its first act:
-    present means the hook never started."""
-    _host, pid, started = taker
-    return tourney.live_dir / f"hook-{key.replace(':', '-')}-{pid}-{started:.3f}"
-
-
-def settle_hooks(tourney: Tourney) -> None:
-    """Free the hooks whose taker died before starting them; drop those it started (they ran or still run)."""
-    host = socket.gethostname()
-    for key, hook in list(tourney.hooks.items()):
-        if hook.taken_by is None:
-            continue
-        taker_host, pid, started = hook.taken_by
-        if taker_host != host or process_is_alive(pid, started):
-            continue
-        try:  # the dead taker's shell may yet start: whichever removes the marker first goes on
-            hook_marker(tourney, key, hook.taken_by).unlink()
-        except FileNotFoundError:
-            del tourney.hooks[key]
-        else:
-            tourney.hooks[key] = dataclasses.replace(hook, taken_by=None)
-
-
-def next_hook(tourney: Tourney) -> str | None:
-    """The pending hook to run next: ``after_game`` hooks by game, then ``after_tourney`` once they are done."""
-    free = [key for key, hook in tourney.hooks.items() if hook.taken_by is None]
-    games = sorted((tourney.hooks[k].game, k) for k in free if tourney.hooks[k].name == "after_game")
-    if games:
-        return games[0][1]
-    if "after_tourney" in free and not any(h.name == "after_game" for h in tourney.hooks.values()):
-        return "after_tourney"
-    return None
-
-
-def run_hook(hook: PendingHook, *, marker: Path, tourney_path: Path, pgn_path: Path) -> None:
-    """Run a pending hook in the tourney's directory (see :mod:`tmanager.hooks`); a failure is logged, never
-    fatal. Its shell removes ``marker`` first: from then on the hook counts as started."""
-    variables = {
-        "TMANAGER_TOURNEY": str(tourney_path),
-        "TMANAGER_PGN": str(pgn_path),
-        "TMANAGER_HOOK_MARKER": str(marker),
-        ENGINE_TAG: "",  # a hook is not an engine: it must outlive its worker, not be killed with it
-        **hook.env,
-    }
-    # Without the marker, the hook was given to another taker: this one must not run it too.
-    script = f'rm -- "$TMANAGER_HOOK_MARKER" 2>/dev/null || exit 0\n{hook.command}'
-    problem = hooks.run(script, name=hook.name, directory=tourney_path.parent, variables=variables)
-    if problem is not None:
-        marker.unlink(missing_ok=True)
-        log.warning("%s hook %r %s", hook.name, hook.command, problem)
 
 
 def game_spec(
@@ -307,21 +161,6 @@ def read_ahead(tourney: Tourney, *, games: int, seconds: float = READ_AHEAD_SECO
         opening_of(tourney, number, book)
         read += 1
     return read
-
-
-def verdict_environment(tourney: Tourney) -> dict[str, str]:
-    """``after_tourney``'s SPRT variables, from the verdict in the file (none without an SPRT)."""
-    v = tourney.verdict
-    if v is None:
-        return {}
-    return {
-        "TMANAGER_SPRT_RESULT": v.result,
-        "TMANAGER_SPRT_LLR": f"{v.llr:.4f}",
-        "TMANAGER_SPRT_LOWER": f"{v.lower:.4f}",
-        "TMANAGER_SPRT_UPPER": f"{v.upper:.4f}",
-        "TMANAGER_SPRT_GAMES": str(v.games),
-        "TMANAGER_SPRT_PAIRS": str(v.pairs),
-    }
 
 
 #: Seconds between attempts to read a tourney file that is not valid right now.
@@ -636,24 +475,14 @@ class Worker:
         """Note how many games are in progress (every worker's), for the pace of the live files."""
         self.live_pace.claims = len(tourney.claims)
 
-    def take_hook(self) -> tuple[str, PendingHook, Path, Path, Path] | None:
-        """Take the next pending hook, if any: (key, hook, marker, tourney file, PGN)."""
+    def take_hook(self) -> TakenHook | None:
+        """Take the next pending hook, if any (see :func:`~tmanager.tourney.hookrun.take_hook`)."""
         with store.transaction(self.path, timeout=LOCK_POLL) as tourney:
-            settle_hooks(tourney)
-            key = next_hook(tourney)
-            if key is None:
-                return None
-            marker = hook_marker(tourney, key, self.owner.key)
-            marker.parent.mkdir(exist_ok=True)
-            marker.touch()  # before the transaction commits: a taker that dies after it leaves the marker
-            hook = tourney.hooks[key] = dataclasses.replace(tourney.hooks[key], taken_by=self.owner.key)
-            return key, hook, marker, tourney.path, tourney.pgn_path
+            return take_hook(tourney, self.owner)
 
     def finish_hook(self, key: str) -> None:
         with store.transaction(self.path, timeout=LOCK_POLL) as tourney:
-            hook = tourney.hooks.get(key)
-            if hook is not None and hook.taken_by == self.owner.key:
-                del tourney.hooks[key]
+            finish_hook(tourney, key, self.owner)
 
     # --- the lanes ---------------------------------------------------------------------------
 
@@ -752,10 +581,8 @@ class Worker:
                     taken = await transact(self.take_hook)
                     if taken is None:
                         break
-                    key, hook, marker, path, pgn_path = taken
-                    run = functools.partial(run_hook, hook, marker=marker, tourney_path=path, pgn_path=pgn_path)
-                    await loop.run_in_executor(hook_thread, run)
-                    await transact(self.finish_hook, key)
+                    await loop.run_in_executor(hook_thread, taken.run)
+                    await transact(self.finish_hook, taken.key)
                 if self._lanes_done or self.stopping:
                     return
         finally:
@@ -986,7 +813,7 @@ def work(
     announcer = None if announce_fd is None else Announcer(announce_fd)
     worker = Worker(path, max_games=max_games, log_engines=log_engines, announcer=announcer)
     # Engines inherit this mark, and their children too: see reap_engines.
-    os.environ[ENGINE_TAG] = f"{path}|{worker.owner.host}|{worker.owner.pid}|{worker.owner.started}"
+    os.environ[ENGINE_TAG] = worker.owner.engine_tag(path)
     reap_engines(path)
 
     async def main() -> int:
