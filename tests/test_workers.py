@@ -236,7 +236,7 @@ def test_a_position_view_grows_with_its_game_and_starts_afresh_with_another() ->
 
 def _live_games(tmp_path: Path, pace: LivePace) -> list[LiveGame]:
     """The live files of 32 games of one tourney, all starting now."""
-    from tmanager.tourney.worker import game_spec
+    from tmanager.tourney.gamesetup import game_spec
 
     tourney = store.read(slow_tourney(tmp_path / "t.toml", players=2, games=2, cycles=16))
     schedule = tourney.schedule()

@@ -33,9 +33,9 @@ from tmanager.errors import ConfigError
 from tmanager.logs import setup_logging
 from tmanager.tourney import affinity, eventloop, store
 from tmanager.tourney.claims import stale_games
+from tmanager.tourney.gamesetup import preflight, read_ahead
 from tmanager.tourney.model import PLAYING, Tourney
 from tmanager.tourney.processes import Workers, split
-from tmanager.tourney.worker import preflight, read_ahead
 
 if TYPE_CHECKING:
     from tmanager.tourney.cluster import Coordinator

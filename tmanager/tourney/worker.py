@@ -39,19 +39,18 @@ import chess
 from tmanager.core.results import Result
 from tmanager.core.schedule import DONE, WAIT, ScheduledGame, next_game
 from tmanager.errors import ConfigError, LockTimeout, TManagerError
-from tmanager.files import Stamp, append_line, stamp
+from tmanager.files import append_line
 from tmanager.formats import pgn
 from tmanager.tourney import eventloop, store, swiss
 from tmanager.tourney.announce import Announcer, EngineStarted, EngineWarning, GameFinished, GameStarted
 from tmanager.tourney.claims import give_back, release_stale
+from tmanager.tourney.gamesetup import Books, game_spec, preflight
 from tmanager.tourney.hookrun import TakenHook, add_after_tourney, add_hooks, finish_hook, game_env, take_hook
 from tmanager.tourney.live import LiveGame, LivePace
 from tmanager.tourney.model import PLAYING, UNPLAYED, Claim, PgnMark, Settings, Tourney
-from tmanager.tourney.openings import Opening, OpeningBook
 from tmanager.tourney.outcome import Ending
 from tmanager.tourney.owners import ENGINE_TAG, Owner, reap_engines
 from tmanager.tourney.play import Engine, EnginePool, GameRecord, GameSpec, MoveObserver, play_game
-from tmanager.tourney.pvcheck import PvChecks
 
 log = logging.getLogger("tmanager")
 
@@ -75,92 +74,6 @@ LOCK_WARN_SECONDS = 30.0
 SWITCH_INTERVAL = 0.0001
 #: How often a worker whose lanes follow something (the Dask coordinator: the cluster's size) looks again.
 FOLLOW_SECONDS = 2.0
-
-
-def game_spec(
-    tourney: Tourney, game: ScheduledGame, book: OpeningBook | None, *, log_engines: bool = False
-) -> GameSpec:
-    """Everything the game runner needs to play scheduled ``game`` of ``tourney``; with ``log_engines``
-    (or the tourney's setting) the engines' lines go to the game's file in ``engine_logs_dir``."""
-    s, a = tourney.settings, tourney.adjudication
-    start_fen: str | None = None
-    moves: tuple[str, ...] = ()
-    tags = {
-        "Event": s.event or s.name,
-        "Round": str(game.pgn_round),
-        "GameNumber": str(game.number),
-    }
-    schedule = tourney.schedule()
-    partner = schedule.partner(game.number)
-    if partner is not None:  # so that a reader finds the pairs without knowing the schedule
-        tags["Pair"] = str(min(game.number, partner))
-    if s.site:
-        tags["Site"] = s.site
-    if book is not None:
-        opening = opening_of(tourney, game.number, book)
-        start_fen, moves = opening.fen, opening.moves
-    return GameSpec(
-        white=tourney.engine_spec(game.white),
-        black=tourney.engine_spec(game.black),
-        white_limits=tourney.time_control(game.white),
-        black_limits=tourney.time_control(game.black),
-        start_fen=start_fen,
-        opening_moves=moves,
-        variant=s.variant,
-        adjudication=a.resolved(tourney.directory),
-        white_time_margin=tourney.time_margin(game.white),
-        black_time_margin=tourney.time_margin(game.black),
-        move_timeout=s.move_timeout,
-        comments=s.pgn_comments,
-        comment_fields=s.pgn_comment_fields,
-        notation=s.pgn_notation,
-        minimal=s.pgn_minimal,
-        engine_log=str(tourney.engine_logs_dir / f"game-{game.number}.log") if s.log_engines or log_engines else "",
-        tags=tags,
-        pv_checks=PvChecks(s.pv_checks),
-        match_lines=s.pgn_match_lines,
-        log_latency=s.log_latency,
-    )
-
-
-def opening_of(tourney: Tourney, number: int, book: OpeningBook) -> Opening:
-    """The opening game ``number`` of ``tourney`` plays from ``book``, the tourney's book."""
-    schedule = tourney.schedule()
-    settings = tourney.openings
-    assert settings is not None, "a tourney without [openings] has no book"
-    key = schedule.opening_key(number)
-    return book.opening_for(key, order=settings.order, seed=settings.seed, start=settings.start)
-
-
-#: The longest `run` reads openings before its workers start (see :func:`read_ahead`).
-READ_AHEAD_SECONDS = 2.0
-
-
-def read_ahead(tourney: Tourney, *, games: int, seconds: float = READ_AHEAD_SECONDS) -> int:
-    """Read the openings of the next ``games`` games to be claimed (the lowest-numbered unplayed ones)
-    for at most ``seconds``, and no more than the book keeps; returns how many games' openings were read.
-
-    A large book's openings are read as their games come (see :class:`OpeningBook`). `run` reads
-    ahead the openings of its first two waves of games before it forks its workers, which inherit
-    them: those games start together, hundreds at once on a big machine, first when the engines are
-    ready and again when the first ones end, and a long opening takes milliseconds to read.
-    """
-    book = load_book(tourney)
-    if book is None:
-        return 0
-    deadline = time.monotonic() + seconds
-    total = tourney.schedule().total_games
-    results = tourney.results  # shorter than the schedule when its last games are unplayed
-    number = -1
-    read = 0
-    while read < min(games, book.KEPT) and time.monotonic() < deadline:
-        found = results.find(UNPLAYED, number + 1)
-        number = found if found >= 0 else max(number + 1, len(results))
-        if number >= total:
-            break
-        opening_of(tourney, number, book)
-        read += 1
-    return read
 
 
 #: Seconds between attempts to read a tourney file that is not valid right now.
@@ -349,7 +262,7 @@ class Worker:
         self.stopping = False
         self._hooks_due = asyncio.Event()
         self._lanes_done = False
-        self._books: dict[tuple[Path, str, int, str], OpeningBook | None] = {}
+        self.books = Books()
         self.live_pace = LivePace()  # shared by the live files of its lanes' games
 
     def stop(self) -> None:
@@ -589,18 +502,8 @@ class Worker:
             hook_thread.shutdown(wait=False)
 
     def game_spec(self, tourney: Tourney, game: ScheduledGame) -> GameSpec:
-        """:func:`game_spec` of ``game`` with this worker's book and engine logging."""
-        return game_spec(tourney, game, self.book(tourney), log_engines=self.log_engines)
-
-    def book(self, tourney: Tourney) -> OpeningBook | None:
-        """The tourney's opening book, loaded again only when its settings change."""
-        o = tourney.openings
-        if o is None:
-            return None
-        key = (tourney.directory / o.file, o.format, o.plies, tourney.settings.variant)
-        if key not in self._books:
-            self._books[key] = load_book(tourney)
-        return self._books[key]
+        """:func:`~tmanager.tourney.gamesetup.game_spec` of ``game`` with this worker's books and engine logging."""
+        return game_spec(tourney, game, self.books.book(tourney), log_engines=self.log_engines)
 
 
 class Lane:
@@ -726,44 +629,6 @@ class Lane:
             observer(board, white_clock, black_clock)
 
         return watch
-
-
-def preflight(tourney: Tourney) -> None:
-    """Check what can fail before any game is claimed: every engine resolves and can be
-    started, and the opening book loads and fits the settings (a large book: its first opening;
-    the others are read as their games come)."""
-    for index in range(len(tourney.participants)):
-        tourney.check_runnable(index)
-    load_book(tourney)
-    tourney.check_pgn()
-
-
-#: The book last read from each file, with the file's stamp and the settings it was read with:
-#: :func:`preflight` and the games of a worker (or coordinator) read a book once, not twice.
-_books: dict[Path, tuple[tuple[Stamp, str, int, str], OpeningBook]] = {}
-
-
-def load_book(tourney: Tourney) -> OpeningBook | None:
-    """The tourney's opening book, checked against its settings (a large one: its ``start`` and
-    first opening, see :class:`OpeningBook`); ``None`` without ``[openings]``.
-
-    Loaded again only when the book file or the settings it is read with change.
-    """
-    o = tourney.openings
-    if o is None:
-        return None
-    path = tourney.directory / o.file
-    key = (stamp(path), o.format, o.plies, tourney.settings.variant)
-    try:
-        cached = _books.get(path)
-        if cached is None or cached[0] != key or key[0] is None:
-            cached = (key, OpeningBook.load(path, format=o.format, plies=o.plies, variant=tourney.settings.variant))
-            _books[path] = cached
-        book = cached[1]
-        book.opening_for(0, order=o.order, seed=o.seed, start=o.start)
-    except ConfigError as exc:
-        raise exc.located(file=tourney.path) from None
-    return book
 
 
 def _size(path: Path) -> int:
