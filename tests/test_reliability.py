@@ -387,7 +387,7 @@ def test_a_transaction_cut_short_by_two_stops_still_reports_what_it_did() -> Non
     """A file transaction runs in a thread, which a stop cannot end: when the task waiting for it is
     cancelled, and cancelled again (a second Ctrl-C), the transaction still finishes, and what it
     did (a claim, say) reaches ``settled``, so that the stop can give it back."""
-    from tmanager.tourney.worker import transact
+    from tmanager.tourney.bookkeeping import transact
 
     held = threading.Event()
     running = threading.Event()

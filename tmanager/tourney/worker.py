@@ -32,20 +32,21 @@ import sys
 import time
 from collections.abc import Awaitable, Callable, Collection, Iterator
 from pathlib import Path
-from typing import Any, TypeVar
 
 import chess
 
 from tmanager.core.results import Result
-from tmanager.core.schedule import DONE, WAIT, ScheduledGame, next_game
+from tmanager.core.schedule import DONE, WAIT, NoGame, ScheduledGame, next_game
 from tmanager.errors import ConfigError, LockTimeout, TManagerError
 from tmanager.files import append_line
 from tmanager.formats import pgn
 from tmanager.tourney import eventloop, store, swiss
 from tmanager.tourney.announce import Announcer, EngineStarted, EngineWarning, GameFinished, GameStarted
+from tmanager.tourney.bookkeeping import BookkeepingThread, through_cancellation, transact
 from tmanager.tourney.claims import give_back, release_stale
 from tmanager.tourney.gamesetup import Books, game_spec, preflight
 from tmanager.tourney.hookrun import TakenHook, add_after_tourney, add_hooks, finish_hook, game_env, take_hook
+from tmanager.tourney.lanes import ClaimAnswer, Claimed, LaneScheduler
 from tmanager.tourney.live import LiveGame, LivePace
 from tmanager.tourney.model import PLAYING, UNPLAYED, Claim, PgnMark, Settings, Tourney
 from tmanager.tourney.outcome import Ending
@@ -54,18 +55,8 @@ from tmanager.tourney.play import Engine, EnginePool, GameRecord, GameSpec, Move
 
 log = logging.getLogger("tmanager")
 
-_R = TypeVar("_R")
-
-#: How often one of a worker's waiting lanes claims again when the tourney has not changed (a claim may
-#: have gone stale with its owner, which changes nothing in the file).
-POLL_SECONDS = 0.25
-#: How often a worker whose lanes wait looks whether the tourney changed (two ``stat`` calls, no lock): a
-#: game recorded elsewhere, the round's last, or the tourney's, lets a lane claim at once.
-WATCH_SECONDS = 0.02
 #: Seconds a worker's transaction waits for the lock before it tries again (so a stop is prompt).
 LOCK_POLL = 1.0
-#: Seconds between warnings while the lock stays taken (a process stopped while holding it).
-LOCK_WARN_SECONDS = 30.0
 #: The longest a thread of a worker (a transaction, a game's PGN being written) holds the interpreter
 #: before the event loop may run again. The loop lets it go at every system call (each read, write and
 #: poll), and while the bookkeeping thread computes, each time costs the loop up to this long to get it
@@ -76,154 +67,8 @@ SWITCH_INTERVAL = 0.0001
 FOLLOW_SECONDS = 2.0
 
 
-#: Seconds between attempts to read a tourney file that is not valid right now.
-RETRY_SECONDS = 2.0
-
-
 class StopRequested(Exception):
     """Raised between two moves when the worker was asked to stop."""
-
-
-async def transact(transaction: Callable[..., _R], *args: Any, settled: Callable[[_R], None] | None = None) -> _R:
-    """Run a file transaction in a thread; wait while the file is invalid or the lock is held.
-
-    Someone may be editing the file by hand, or a process holding the lock may
-    be stopped: a worker must neither die nor lose the game it just played, so
-    it says what is wrong and tries again. When cancelled (a clean stop), the
-    attempt under way still finishes, since a thread cannot be stopped, and
-    ``settled`` learns its outcome; the waiting between attempts ends at once.
-    """
-    waiting_since: float | None = None
-    warned = 0.0
-    while True:
-        attempt = asyncio.ensure_future(asyncio.to_thread(transaction, *args))
-        try:
-            return await asyncio.shield(attempt)
-        except asyncio.CancelledError:
-            with contextlib.suppress(ConfigError, LockTimeout):
-                outcome = await _through_cancellation(attempt)  # a second stop, too, must learn it
-                if settled is not None:
-                    settled(outcome)
-            raise
-        except ConfigError as exc:
-            log.error("%s; waiting for the file to be fixed", exc)
-            await asyncio.sleep(RETRY_SECONDS)
-        except LockTimeout as exc:
-            now = time.monotonic()
-            waiting_since = waiting_since or now
-            if now - warned >= LOCK_WARN_SECONDS and now - waiting_since >= LOCK_WARN_SECONDS:
-                warned = now
-                log.warning("%s; still waiting after %.0f s", exc, now - waiting_since)
-
-
-async def _through_cancellation(work: Awaitable[_R]) -> _R:
-    """Await ``work`` to its end, even if the task awaiting it is cancelled meanwhile.
-
-    For what a stop must still finish or learn the outcome of (a transaction's thread, which cannot
-    be stopped; a give-back), where the exception under way must stay the one raised: the
-    cancellations that arrive meanwhile are absorbed, since the task is ending anyway.
-    """
-    task = asyncio.ensure_future(work)
-    while True:
-        try:
-            return await asyncio.shield(task)
-        except asyncio.CancelledError:
-            if task.done() and not task.cancelled():
-                return task.result()  # it ended as the stop came: its outcome stands, not the stop
-            if task.done():
-                raise
-            current = asyncio.current_task()
-            if current is not None:
-                current.uncancel()
-
-
-class BookkeepingThread(concurrent.futures.ThreadPoolExecutor):
-    """A worker's one thread for its bookkeeping (transactions, which the lock serializes anyway, PGN text,
-    openings; each thread that wants the interpreter is one more the event loop may queue behind), which
-    sets ``idle`` whenever it has nothing left to do. New games' clocks wait for that (see
-    :class:`~tmanager.tourney.play.EnginePool`'s ``settled``): at the end of a wave of games, a worker
-    records and claims dozens at once, and games started meanwhile lost their first moves on time.
-
-    Work is submitted from the event loop's thread, as ``asyncio.to_thread`` does. :func:`work` makes it the
-    default executor of its worker's event loop.
-    """
-
-    def __init__(self, idle: asyncio.Event) -> None:
-        super().__init__(1, thread_name_prefix="tmanager")
-        self._loop = asyncio.get_running_loop()
-        self._pending = 0
-        self._idle = idle
-
-    def submit(self, fn: Callable[..., _R], /, *args: Any, **kwargs: Any) -> concurrent.futures.Future[_R]:
-        self._pending += 1
-        self._idle.clear()
-        future = super().submit(fn, *args, **kwargs)
-        # Counted on the loop's thread alone, at the cost of one more wake-up an item: a lock shared with
-        # the bookkeeping thread could leave the loop waiting for that thread to give up the interpreter.
-        future.add_done_callback(lambda _: self._loop.call_soon_threadsafe(self._done))
-        return future
-
-    def _done(self) -> None:
-        self._pending -= 1
-        if not self._pending:
-            self._idle.set()
-
-
-class WaitingLanes:
-    """The lanes of a worker that wait for a game to be free (a sync barrier, a Swiss round, others'
-    games), taking turns to claim again.
-
-    When the tourney changes (``stamp`` says so, looked at every :data:`WATCH_SECONDS`), or else every
-    :data:`POLL_SECONDS`, the lane that has waited longest claims again: a game may have been freed
-    meanwhile (a round recorded, a game given back, a claim gone stale with its owner). A lane whose
-    claim found a game, or the end of the tourney, hands the turn on at once (:meth:`pass_on`), since
-    there may be more for the others. So a change wakes as many lanes as it has games for, and one
-    more; were every waiting lane to claim again at each change, the end of a tourney of 256 games at
-    once would make hundreds of claims a second, each under the one lock.
-    """
-
-    def __init__(self, stamp: Callable[[], object]) -> None:
-        self._stamp = stamp
-        self._waiting: dict[asyncio.Future[None], None] = {}  # in the order the lanes came
-        self._ticker: asyncio.Task[None] | None = None
-        self._seen: object = None  # the tourney's stamp when a lane last got its turn
-
-    def stamp(self) -> object:
-        """The tourney's stamp now: take it before a claim, and wait with it (:meth:`turn`)."""
-        return self._stamp()
-
-    async def turn(self, since: object) -> None:
-        """Return when it is this lane's turn to claim again; ``since`` is the :meth:`stamp` taken before
-        its claim that found nothing, so that a change during that claim is not missed."""
-        wake = asyncio.get_running_loop().create_future()
-        self._waiting[wake] = None
-        if self._ticker is None or self._ticker.done():
-            self._seen = since
-            self._ticker = asyncio.create_task(self._tick())
-        try:
-            await wake
-        finally:
-            self._waiting.pop(wake, None)
-
-    def pass_on(self) -> None:
-        """Give the turn to the lane that has waited longest, now."""
-        for wake in self._waiting:
-            del self._waiting[wake]
-            if not wake.done():
-                wake.set_result(None)
-            return
-
-    async def _tick(self) -> None:
-        loop = asyncio.get_running_loop()
-        due = loop.time() + POLL_SECONDS
-        while self._waiting:
-            await asyncio.sleep(WATCH_SECONDS)
-            now = self._stamp()
-            if now != self._seen or loop.time() >= due:
-                # The lane woken claims after this look: only a later change wakes another.
-                self._seen = now
-                due = loop.time() + POLL_SECONDS
-                self.pass_on()
 
 
 class Worker:
@@ -231,10 +76,11 @@ class Worker:
 
     A lane (:class:`Lane`) claims a game, plays it, records it, and claims the
     next. The lanes share what belongs to the process: the owner identity in their
-    claims (a killed process's claims all go stale together), the stop, one
-    :class:`~tmanager.tourney.play.EnginePool`, one heartbeat for all their claims, turns
-    to claim again while they wait (:class:`WaitingLanes`), and one task that runs
-    the pending hooks. Its file transactions are here; each is short, run in a
+    claims (a killed process's claims all go stale together), one
+    :class:`~tmanager.tourney.play.EnginePool`, one heartbeat for all their claims, one
+    :class:`~tmanager.tourney.lanes.LaneScheduler` (how many lanes, the games claimed, the
+    stop, turns to claim again while they wait), and one task that runs the pending hooks. Its
+    file transactions are here; each is short, run in a
     thread, and serialised with the others of the process by the store's lock.
     The Dask coordinator is a worker whose lanes play on the cluster.
     """
@@ -245,41 +91,40 @@ class Worker:
     ) -> None:
         self.path = path.resolve()
         self.owner = Owner.me()
-        self.max_games = max_games
         self.log_engines = log_engines
         self.announcer = announcer
         self.bookkeeping_idle = asyncio.Event()  # cleared by a BookkeepingThread (work() makes one) while it works
         self.bookkeeping_idle.set()
         self.pool = EnginePool(settled=self.bookkeeping_idle, on_start=self._engine_started if announcer else None)
-        self.waiting = WaitingLanes(functools.partial(store.stamp, self.path))
+        self.scheduler = LaneScheduler(functools.partial(store.stamp, self.path), max_games=max_games)
         self.make_lane: Callable[[Worker], Lane] = lane or Lane
-        self.lanes: list[Lane] = []
-        self.tasks: list[asyncio.Task[int]] = []
-        self.wanted = 0
-        self.staying = 0  # lanes that have not retired
-        self.claimed = 0  # games claimed (counted before the claim, so that lanes never claim past max_games)
+        self.lanes: dict[asyncio.Task[int], Lane] = {}  # those that have not ended
         self.lease = Settings().lease  # the tourney's, as of the last claim
-        self.stopping = False
         self._hooks_due = asyncio.Event()
         self._lanes_done = False
         self.books = Books()
         self.live_pace = LivePace()  # shared by the live files of its lanes' games
 
+    @property
+    def stopping(self) -> bool:
+        """Whether a stop was asked for."""
+        return self.scheduler.stopping
+
     def stop(self) -> None:
         """Stop soon: each lane's move under way is its last, its game is given back (call from the event loop)."""
-        self.stopping = True
+        self.scheduler.stop()
         self._hooks_due.set()  # the hook runner ends too, once the hook it runs (if any) is over
-        for task in self.tasks:
+        for task in self.lanes:
             task.cancel()
 
     def playing(self) -> list[int]:
         """The games this worker's lanes hold."""
-        return [lane.playing for lane in self.lanes if lane.playing is not None]
+        return [lane.playing for lane in self.lanes.values() if lane.playing is not None]
 
     # --- file transactions (each one short, under the lock) ---------------------------------
 
-    def claim(self) -> tuple[Tourney, ScheduledGame] | str:
-        """Claim the next game, or say :data:`~tmanager.core.schedule.WAIT` or ``DONE``."""
+    def claim(self) -> ClaimAnswer:
+        """Claim the next game, or say why there is none: :data:`~tmanager.core.schedule.WAIT` or ``DONE``."""
         with store.transaction(self.path, timeout=LOCK_POLL) as tourney:
             tourney.check_pgn()  # a PGN cut by hand stops the tourney here, before more is written
             self.lease = tourney.settings.lease
@@ -299,8 +144,8 @@ class Worker:
                 sync_after_cycle=tourney.settings.sync_after_cycle,
                 only=tourney.claimable(),
             )
-            if isinstance(choice, str):
-                if choice == DONE and (PLAYING in tourney.results or tourney.hooks):
+            if isinstance(choice, NoGame):
+                if choice is DONE and (PLAYING in tourney.results or tourney.hooks):
                     return WAIT  # others are playing (or their hooks are due): stay to take over should they die
                 return choice
             now = time.time()
@@ -310,7 +155,7 @@ class Worker:
                 pgn_offset=_size(tourney.pgn_path),
             )
             self._seen(tourney)
-            return tourney, choice
+            return Claimed(tourney, choice)
 
     def record(self, number: int, record: GameRecord, env: dict[str, str]) -> tuple[Tourney, bool] | None:
         """Write the game to the PGN and its result and hooks to the file; ``None`` if the game is no longer ours.
@@ -334,7 +179,7 @@ class Worker:
                     pgn.cut_back(tourney.pgn_path, at)  # the game is recorded whole, or not at all
                     raise
             tourney.pgn_mark = PgnMark(str(tourney.pgn_path), _size(tourney.pgn_path))
-            tourney.set_result(number, Result.from_pgn(record.result).xboard)
+            tourney.set_result(number, result_of(record).xboard)
             tourney.update_verdict()
             add_hooks(tourney, number, env)
             LiveGame.remove(tourney, number)
@@ -377,10 +222,11 @@ class Worker:
             self.announcer.announce(EngineWarning(
                 finding.problem, warning.engine, finding.move, finding.info, warning.start, warning.moves
             ))
-        loser = spec.black.name if record.result == "1-0" else spec.white.name
+        result = result_of(record)
+        loser = spec.black.name if result is Result.WHITE_WINS else spec.white.name
         overstep = record.oversteps.get(loser) if record.ending is Ending.TIME_FORFEIT else None
         self.announcer.announce(GameFinished(
-            game.number, spec.white.name, spec.black.name, Result.from_pgn(record.result), record.ending,
+            game.number, spec.white.name, spec.black.name, result, record.ending,
             record.reason, None if overstep is None else round(overstep * 1000),
         ))
 
@@ -413,25 +259,25 @@ class Worker:
             self.resize(concurrency, why=why)
             if follow is not None:
                 await follow()
-            while self.tasks:
+            while self.lanes:
                 await asyncio.wait(
-                    [*self.tasks, *([] if hooks.done() else [hooks])],
+                    [*self.lanes, *([] if hooks.done() else [hooks])],
                     timeout=None if follow is None else FOLLOW_SECONDS, return_when=asyncio.FIRST_COMPLETED,
                 )
                 if hooks.done() and not hooks.cancelled() and hooks.exception() is not None:
                     await hooks  # raises its error
-                for lane in [task for task in self.tasks if task.done()]:
-                    self.tasks.remove(lane)
+                for lane in [task for task in self.lanes if task.done()]:
+                    del self.lanes[lane]
                     played += await lane  # a lane's error is raised here
-                if follow is not None and self.tasks:
+                if follow is not None and self.lanes:
                     await follow()
             self._lanes_done = True
             self._hooks_due.set()
             await hooks  # the hooks of the last games
         finally:
-            if self.tasks:  # a lane failed, or this worker is cancelled: the others give their games back
+            if self.lanes:  # a lane failed, or this worker is cancelled: the others give their games back
                 self.stop()
-                results = await asyncio.gather(*self.tasks, return_exceptions=True)
+                results = await asyncio.gather(*self.lanes, return_exceptions=True)
                 played += sum(r for r in results if isinstance(r, int))
             beat.cancel()
             hooks.cancel()
@@ -443,26 +289,12 @@ class Worker:
 
     def resize(self, wanted: int, *, why: str) -> None:
         """Aim at ``wanted`` lanes: start the missing ones; the surplus ones retire when they can."""
-        if wanted != self.wanted:
+        if wanted != self.scheduler.wanted:
             log.info("%s: playing %d game%s at once", why, wanted, "" if wanted == 1 else "s")
-        self.wanted = self.live_pace.lanes = wanted
-        while self.staying < wanted:
-            self.staying += 1
+        self.live_pace.lanes = wanted
+        for _ in range(self.scheduler.resize(wanted)):
             lane = self.make_lane(self)
-            self.lanes.append(lane)
-            self.tasks.append(asyncio.create_task(lane.run()))
-
-    def retire(self, lane: Lane) -> bool:
-        """Whether ``lane``, about to claim a game, should end instead: there are too many lanes, or
-        ``max_games`` are claimed, or a stop. Never with a game in hand."""
-        surplus = self.staying > self.wanted
-        if not (surplus or self.stopping or (self.max_games is not None and self.claimed >= self.max_games)):
-            return False
-        self.staying -= 1
-        self.lanes.remove(lane)
-        if surplus:
-            log.info("a lane retired: %d left", self.staying)
-        return True
+            self.lanes[asyncio.create_task(lane.run())] = lane
 
     async def _heartbeats(self) -> None:
         """Refresh all of this worker's claims every ``lease/4`` s, in one transaction."""
@@ -522,17 +354,13 @@ class Lane:
         worker = self.worker
         played = 0
         try:
-            while True:
-                choice = await self._claim()
-                if isinstance(choice, str):
-                    break
-                tourney, game = choice
-                self.playing = game.number
-                await self._play(tourney, game)
+            while isinstance(claimed := await self._claim(), Claimed):
+                self.playing = claimed.game.number
+                await self._play(claimed.tourney, claimed.game)
                 self.playing = None
                 played += 1
-                if tourney.settings.wait:  # fastchess's -wait: a pause before the next game
-                    await asyncio.sleep(tourney.settings.wait)
+                if claimed.tourney.settings.wait:  # fastchess's -wait: a pause before the next game
+                    await asyncio.sleep(claimed.tourney.settings.wait)
         except (asyncio.CancelledError, StopRequested):
             if not worker.stopping:
                 raise
@@ -540,32 +368,21 @@ class Lane:
             if self.playing is not None:
                 # A stop arriving now (a second signal, a sibling lane's error) must neither cut the
                 # give-back short nor replace the error or stop this lane is ending with.
-                await _through_cancellation(self._give_back(self.playing))
+                await through_cancellation(self._give_back(self.playing))
         return played
 
-    async def _claim(self) -> tuple[Tourney, ScheduledGame] | str:
+    async def _claim(self) -> ClaimAnswer:
         """Claim a game, waiting (taking turns with the worker's other waiting lanes) for one to be
         free; ``DONE`` when none is left or the lane retires."""
         worker = self.worker
-        while not worker.retire(self):
-            worker.claimed += 1
-            seen = worker.waiting.stamp()
-            # What a claim cut short by a stop took must be known, so that the clean stop can give it back.
-            choice = await transact(worker.claim, settled=self._remember)
-            if not isinstance(choice, str):
-                worker.waiting.pass_on()  # there may be more games free: the next waiting lane claims at once
-                return choice
-            worker.claimed -= 1
-            if choice == DONE:
-                break
-            worker.hooks_due()  # others' hooks may be what keeps the tourney open
-            await worker.waiting.turn(seen)
-        worker.waiting.pass_on()  # the tourney is done, or lanes retire: the next waiting lane sees it at once
-        return DONE
+        # What a claim cut short by a stop took must be known, so that the clean stop can give it back.
+        attempt = functools.partial(transact, worker.claim, settled=self._remember)
+        # While lanes wait, others' hooks may be what keeps the tourney open.
+        return await worker.scheduler.claim(attempt, idle=worker.hooks_due)
 
-    def _remember(self, choice: tuple[Tourney, ScheduledGame] | str) -> None:
-        if not isinstance(choice, str):
-            self.playing = choice[1].number
+    def _remember(self, answer: ClaimAnswer) -> None:
+        if isinstance(answer, Claimed):
+            self.playing = answer.game.number
 
     async def _give_back(self, number: int) -> None:
         try:
@@ -594,8 +411,8 @@ class Lane:
             # with this error (exit status 2).
             log.error("game %d not played: %s", game.number, exc)
             raise exc.located(file=tourney.path) from None
-        env = game_env(game.number, record.result, record.termination, record.reason, spec.white.name,
-                       spec.black.name)
+        result = result_of(record).pgn
+        env = game_env(game.number, result, record.termination, record.reason, spec.white.name, spec.black.name)
         outcome = await transact(worker.record, game.number, record, env)
         self.playing = None
         if outcome is None:
@@ -607,7 +424,7 @@ class Lane:
             game.number,
             spec.white.name,
             spec.black.name,
-            record.result,
+            result,
             record.reason,
             overstep,
         )
@@ -629,6 +446,11 @@ class Lane:
             observer(board, white_clock, black_clock)
 
         return watch
+
+
+def result_of(record: GameRecord) -> Result:
+    """The result of a game played: the engine layer says it as PGN text (``1/2-1/2``), or as a :class:`Result`."""
+    return record.result if isinstance(record.result, Result) else Result.from_pgn(record.result)
 
 
 def _size(path: Path) -> int:
