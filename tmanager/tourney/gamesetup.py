@@ -20,6 +20,8 @@ from tmanager.tourney.model import UNPLAYED, Tourney
 from tmanager.tourney.openings import Opening, OpeningBook
 from tmanager.tourney.play import GameSpec
 from tmanager.tourney.pvcheck import PvChecks
+from tmanager.tourney.resolution import check_runnable, time_margin
+from tmanager.tourney.validation import check_pgn
 
 
 def game_spec(
@@ -53,8 +55,8 @@ def game_spec(
         opening_moves=moves,
         variant=s.variant,
         adjudication=a.resolved(tourney.directory),
-        white_time_margin=tourney.time_margin(game.white),
-        black_time_margin=tourney.time_margin(game.black),
+        white_time_margin=time_margin(tourney, game.white),
+        black_time_margin=time_margin(tourney, game.black),
         move_timeout=s.move_timeout,
         comments=s.pgn_comments,
         comment_fields=s.pgn_comment_fields,
@@ -113,9 +115,9 @@ def preflight(tourney: Tourney) -> None:
     started, and the opening book loads and fits the settings (a large book: its first opening;
     the others are read as their games come)."""
     for index in range(len(tourney.participants)):
-        tourney.check_runnable(index)
+        check_runnable(tourney, index)
     load_book(tourney)
-    tourney.check_pgn()
+    check_pgn(tourney)
 
 
 #: The book last read from each file, with the file's stamp and the settings it was read with:

@@ -81,18 +81,9 @@ from tmanager.files import (
 )
 from tmanager.files import stamp as file_stamp
 from tmanager.formats import pgn
-from tmanager.tourney.model import (
-    FINISHED_CHARS,
-    OWNED_SECTIONS,
-    UNPLAYED,
-    Claim,
-    PendingHook,
-    PgnMark,
-    Tourney,
-    from_toml,
-    owned_sections_to_toml,
-    settings_to_toml,
-)
+from tmanager.tourney.model import FINISHED_CHARS, OWNED_SECTIONS, UNPLAYED, Claim, PendingHook, PgnMark, Tourney
+from tmanager.tourney.parsing import from_toml
+from tmanager.tourney.serialising import owned_sections_to_toml, settings_to_toml
 
 log = logging.getLogger("tmanager")
 

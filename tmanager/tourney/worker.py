@@ -52,6 +52,8 @@ from tmanager.tourney.model import PLAYING, UNPLAYED, Claim, PgnMark, Settings, 
 from tmanager.tourney.outcome import Ending
 from tmanager.tourney.owners import ENGINE_TAG, Owner, reap_engines
 from tmanager.tourney.play import Engine, EnginePool, GameRecord, GameSpec, MoveObserver, play_game
+from tmanager.tourney.progress import claimable, update_verdict
+from tmanager.tourney.validation import check_pgn
 
 log = logging.getLogger("tmanager")
 
@@ -126,7 +128,7 @@ class Worker:
     def claim(self) -> ClaimAnswer:
         """Claim the next game, or say why there is none: :data:`~tmanager.core.schedule.WAIT` or ``DONE``."""
         with store.transaction(self.path, timeout=LOCK_POLL) as tourney:
-            tourney.check_pgn()  # a PGN cut by hand stops the tourney here, before more is written
+            check_pgn(tourney)  # a PGN cut by hand stops the tourney here, before more is written
             self.lease = tourney.settings.lease
             for number, char in release_stale(tourney):
                 what = "recovered from the PGN" if char != UNPLAYED else "will be replayed"
@@ -134,7 +136,7 @@ class Worker:
             if swiss.pair_next_round(tourney):
                 log.info("Swiss round %d paired: %s", len(tourney.swiss), tourney.swiss[-1])
             decided = tourney.verdict
-            tourney.update_verdict()
+            update_verdict(tourney)
             if tourney.verdict is not None and tourney.verdict != decided and tourney.is_complete():
                 add_after_tourney(tourney)  # decided without a game recorded (an edit of its bounds)
             choice = next_game(
@@ -142,7 +144,7 @@ class Worker:
                 tourney.results,
                 sync_after_round=tourney.settings.sync_after_round,
                 sync_after_cycle=tourney.settings.sync_after_cycle,
-                only=tourney.claimable(),
+                only=claimable(tourney),
             )
             if isinstance(choice, NoGame):
                 if choice is DONE and (PLAYING in tourney.results or tourney.hooks):
@@ -170,7 +172,7 @@ class Worker:
                 log.warning("game %d: recorded or claimed by another worker meanwhile; this result is discarded",
                             number)
                 return None
-            tourney.check_pgn()
+            check_pgn(tourney)
             at = pgn.append_game(tourney.pgn_path, record.pgn)
             if tourney.settings.epd_out:
                 try:
@@ -180,7 +182,7 @@ class Worker:
                     raise
             tourney.pgn_mark = PgnMark(str(tourney.pgn_path), _size(tourney.pgn_path))
             tourney.set_result(number, result_of(record).xboard)
-            tourney.update_verdict()
+            update_verdict(tourney)
             add_hooks(tourney, number, env)
             LiveGame.remove(tourney, number)
             for engine, kind in record.faults.items():
