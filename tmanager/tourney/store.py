@@ -60,8 +60,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import tomli_w
-
 from tmanager.errors import ConfigError, StateError
 from tmanager.files import (
     LOCK_TIMEOUT,
@@ -81,6 +79,7 @@ from tmanager.files import (
 )
 from tmanager.files import stamp as file_stamp
 from tmanager.formats import pgn
+from tmanager.tomlmap import dumps
 from tmanager.tourney.model import FINISHED_CHARS, OWNED_SECTIONS, UNPLAYED, Claim, PendingHook, PgnMark, Tourney
 from tmanager.tourney.parsing import from_toml
 from tmanager.tourney.serialising import owned_sections_to_toml, settings_to_toml
@@ -145,11 +144,10 @@ def new_identity() -> str:
 def render_owned(tourney: Tourney, *, version: int, identity: str) -> str:
     """The owned part at ``version``: sections, then ``[progress]`` laid out for changes in place, with the
     ``identity`` the file shares with its journal."""
-    sections = owned_sections_to_toml(tourney)
-    text = tomli_w.dumps(sections) + "\n" if sections else ""
-    names = tomli_w.dumps({"participants": [p.name for p in tourney.participants], "id": identity})
+    progress = {"participants": [p.name for p in tourney.participants], "id": identity}
+    text = dumps({**owned_sections_to_toml(tourney), "progress": progress}, multiline=("participants", "rounds"))
     results = tourney.results.ljust(tourney.schedule().total_games, UNPLAYED)
-    return f'{text}[progress]\n{names}version = {version:<{VERSION_WIDTH}d}\nresults = "{results}"\n'
+    return f'{text}version = {version:<{VERSION_WIDTH}d}\nresults = "{results}"\n'
 
 
 @dataclass(frozen=True, slots=True)
@@ -671,7 +669,7 @@ def _checkpoint(path: Path, head: bytes | None, tourney: Tourney, *, version: in
         "hooks": {k: h.to_json() for k, h in sorted(tourney.hooks.items())},
         "pgn": tourney.pgn_mark.to_json() if tourney.pgn_mark else None,
     }
-    text = head.decode("utf-8") if head is not None else tomli_w.dumps(settings_to_toml(tourney))
+    text = head.decode("utf-8") if head is not None else dumps(settings_to_toml(tourney))
     if text.strip() and not text.endswith("\n\n"):
         text = text.rstrip("\n") + "\n\n"
     writes = [(journal_path(path), json.dumps(line, ensure_ascii=False) + "\n"), (path, text + owned)]
