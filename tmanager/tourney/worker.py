@@ -81,10 +81,10 @@ class Worker:
     claims (a killed process's claims all go stale together), one
     :class:`~tmanager.tourney.play.EnginePool`, one heartbeat for all their claims, one
     :class:`~tmanager.tourney.lanes.LaneScheduler` (how many lanes, the games claimed, the
-    stop, turns to claim again while they wait), and one task that runs the pending hooks. Its
-    file transactions are here; each is short, run in a
-    thread, and serialised with the others of the process by the store's lock.
-    The Dask coordinator is a worker whose lanes play on the cluster.
+    stop, turns to claim again while they wait), and one task that runs the pending hooks.
+    Its file transactions are here; each is short, run in a thread, and serialised with the
+    others of the process by the store's lock. The Dask coordinator is a worker whose lanes
+    play on the cluster.
     """
 
     def __init__(
@@ -159,13 +159,10 @@ class Worker:
             self._seen(tourney)
             return Claimed(tourney, choice)
 
-    def record(self, number: int, record: GameRecord, env: dict[str, str]) -> tuple[Tourney, bool] | None:
-        """Write the game to the PGN and its result and hooks to the file; ``None`` if the game is no longer ours.
-
-        The second value says whether this result completed the tourney. A game
-        released meanwhile and not claimed by another worker is still recorded: it
-        was played in full.
-        """
+    def record(self, number: int, record: GameRecord, env: dict[str, str]) -> Tourney | None:
+        """Write the game to the PGN and its result and hooks to the file, and return the tourney so changed;
+        ``None`` if the game is no longer ours. A game released meanwhile and not claimed by another worker is
+        still recorded: it was played in full."""
         with store.transaction(self.path, timeout=LOCK_POLL) as tourney:
             char = tourney.result(number)
             if not (char == UNPLAYED or (char == PLAYING and self.owner.owns(tourney.claims.get(number)))):
@@ -190,7 +187,7 @@ class Worker:
             for engine, seconds in record.oversteps.items():
                 tourney.note_overstep(engine, seconds)
             self._seen(tourney)
-            return tourney, tourney.is_complete()
+            return tourney
 
     def release(self, number: int) -> str | None:
         """Give a claimed game back (clean stop): unplayed, or recorded if its game made it to the PGN.
@@ -430,7 +427,7 @@ class Lane:
             record.reason,
             overstep,
         )
-        if outcome[0].hooks:
+        if outcome.hooks:
             worker.hooks_due()
 
     async def _run_game(self, tourney: Tourney, game: ScheduledGame, spec: GameSpec) -> GameRecord:
