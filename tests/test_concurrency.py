@@ -219,7 +219,7 @@ def test_a_start_storm_of_32_games_has_no_handshake_fault(tmp_path: Path) -> Non
 
 
 def test_waiting_lanes_take_turns_and_a_lane_that_found_a_game_passes_the_turn_on(tmp_path: Path) -> None:
-    from tmanager.tourney.worker import WaitingLanes
+    from tmanager.tourney.lanes import WaitingLanes
 
     async def main() -> None:
         waiting = WaitingLanes(functools.partial(store.stamp, tmp_path / "t.toml"))
@@ -243,10 +243,10 @@ def test_waiting_lanes_take_turns_and_a_lane_that_found_a_game_passes_the_turn_o
 def test_a_waiting_lane_claims_again_as_soon_as_the_tourney_changes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tmanager.tourney import worker
+    from tmanager.tourney import lanes
 
     poll = 2.0  # long, so that "at once" and "at the next tick" cannot be confused on a loaded machine
-    monkeypatch.setattr(worker, "POLL_SECONDS", poll)
+    monkeypatch.setattr(lanes, "POLL_SECONDS", poll)
     path = tmp_path / "t.toml"
     path.write_text("")
 
@@ -254,7 +254,7 @@ def test_a_waiting_lane_claims_again_as_soon_as_the_tourney_changes(
         with store.journal_path(path).open("a") as journal:
             journal.write("{}\n")
 
-    async def waited(waiting: worker.WaitingLanes, since: object, *, then: Callable[[], object] | None = None) -> float:
+    async def waited(waiting: lanes.WaitingLanes, since: object, *, then: Callable[[], object] | None = None) -> float:
         began = time.monotonic()
         turn = asyncio.create_task(waiting.turn(since))
         if then is not None:
@@ -264,7 +264,7 @@ def test_a_waiting_lane_claims_again_as_soon_as_the_tourney_changes(
         return time.monotonic() - began
 
     async def main() -> None:
-        waiting = worker.WaitingLanes(functools.partial(store.stamp, path))
+        waiting = lanes.WaitingLanes(functools.partial(store.stamp, path))
         assert await waited(waiting, waiting.stamp()) >= poll  # nothing changed: the next tick
         assert await waited(waiting, waiting.stamp(), then=change) < poll / 2
         seen = waiting.stamp()

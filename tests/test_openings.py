@@ -20,10 +20,12 @@ from tmanager.core.schedule import Gauntlet, RoundRobin, Schedule
 from tmanager.errors import ConfigError
 from tmanager.tourney import play, store
 from tmanager.tourney.engines import GAMES_PATH, command_line
+from tmanager.tourney.gamesetup import load_book, read_ahead
 from tmanager.tourney.model import UNPLAYED
 from tmanager.tourney.openings import Opening, OpeningBook
+from tmanager.tourney.owners import ENGINE_TAG
 from tmanager.tourney.variants import variant_board
-from tmanager.tourney.worker import ENGINE_TAG, load_book, read_ahead, work
+from tmanager.tourney.worker import work
 
 BOOKS = Path(__file__).resolve().parent.parent / "tourneys" / "openings"
 

@@ -16,6 +16,7 @@ import pytest
 from tmanager.core.standings import GameResult
 from tmanager.errors import ConfigError
 from tmanager.formats import pgnscan
+from tmanager.tourney.tallies import tally
 
 STOCKFISH = "/usr/games/stockfish"
 
@@ -320,4 +321,4 @@ def test_a_tourney_pgn_with_wrapped_comments_and_fastchess_tags_reads_the_same_e
     assert table.returncode == 0, table.stderr
     tourney = store.read(path)
     points = {p["name"]: p["points"] for p in json.loads(table.stdout)["players"]}
-    assert points == {p.name: t for p, t in zip(tourney.participants, tourney.tally(), strict=True)}
+    assert points == {p.name: t for p, t in zip(tourney.participants, tally(tourney), strict=True)}

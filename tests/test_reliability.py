@@ -246,8 +246,8 @@ def test_a_full_disk_records_no_result_without_its_game_and_a_later_run_complete
 def test_a_dead_workers_hook_runs_once_even_when_its_shell_starts_late(tmp_path: Path) -> None:
     # The race the chaos test once lost: the taker is killed right after starting the hook's shell, the next
     # worker sees the marker and takes the hook over, and then the orphaned shell gets to run.
+    from tmanager.tourney.hookrun import hook_marker, run_hook, settle_hooks
     from tmanager.tourney.model import PendingHook
-    from tmanager.tourney.worker import hook_marker, run_hook, settle_hooks
 
     path = fast_tourney(tmp_path / "t.toml", players=2, cycles=1)
     ran = tmp_path / "ran.txt"
@@ -387,7 +387,7 @@ def test_a_transaction_cut_short_by_two_stops_still_reports_what_it_did() -> Non
     """A file transaction runs in a thread, which a stop cannot end: when the task waiting for it is
     cancelled, and cancelled again (a second Ctrl-C), the transaction still finishes, and what it
     did (a claim, say) reaches ``settled``, so that the stop can give it back."""
-    from tmanager.tourney.worker import transact
+    from tmanager.tourney.bookkeeping import transact
 
     held = threading.Event()
     running = threading.Event()

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from tmanager.tourney import store
-from tmanager.tourney.model import Participant, Tourney, edit_setting, settings_to_toml
+from tmanager.tourney.editing import edit_setting, substitute
+from tmanager.tourney.model import Participant, Tourney, settings_to_toml
 from tmanager.tourney.settings_text import updated
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -113,7 +114,7 @@ def test_a_value_back_to_its_default_goes_with_its_line(tmp_path: Path) -> None:
 
 def test_a_substituted_participant_keeps_the_comments_in_its_table(tmp_path: Path) -> None:
     def change(t: Tourney) -> None:
-        t.substitute("Fairy", Participant(name="Random", engine="random-uci"), replace=True)
+        substitute(t, "Fairy", Participant(name="Random", engine="random-uci"), replace=True)
 
     result = rewritten(COMMENTED, tmp_path, change)
     assert sorted(changed_lines(COMMENTED, result)) == [
@@ -124,7 +125,7 @@ def test_a_substituted_participant_keeps_the_comments_in_its_table(tmp_path: Pat
 
 def test_a_participant_given_a_command_instead_of_a_definition(tmp_path: Path) -> None:
     def change(t: Tourney) -> None:
-        t.substitute("SF", Participant(name="SF", cmd="stockfish", protocol="uci"), replace=False)
+        substitute(t, "SF", Participant(name="SF", cmd="stockfish", protocol="uci"), replace=False)
 
     result = rewritten(COMMENTED, tmp_path, change)
     assert changed_lines(COMMENTED, result) == [
@@ -202,7 +203,7 @@ def test_the_shipped_examples_keep_every_comment(example: Path, tmp_path: Path) 
         edit_setting(t, "adjudication.resign_score", 900)
         slot = t.participants[-1]  # the newcomer keeps the slot's conditions (an SPRT example sets nodes there)
         newcomer = Participant(name="Newcomer", engine="random-uci", tc=slot.tc, nodes=slot.nodes, depth=slot.depth)
-        t.substitute(slot.name, newcomer, replace=False)
+        substitute(t, slot.name, newcomer, replace=False)
 
     result = rewritten(text, tmp_path, change)
     assert comments(result) == comments(text)

@@ -71,6 +71,14 @@ def test_status_of_a_variant_tourney_checks_the_variant_with_python_chess(tmp_pa
     assert status.returncode == 2 and "unknown variant 'atomix'" in status.stderr
 
 
+def test_reset_stale_imports_no_engine_layer(tourney: Path) -> None:
+    """Releasing the claims of dead workers is bookkeeping under the lock: no engine layer, no event loop."""
+    modules = imported("reset-stale", tourney, cwd=tourney.parent)
+    assert "tmanager.tourney.claims" in modules and "filelock" in packages(modules)
+    assert not packages(modules) & (HEAVY | {"asyncio", "chess"})
+    assert not {"tmanager.tourney.play", "tmanager.tourney.worker"} & modules
+
+
 def test_work_imports_no_heavy_library(tourney: Path) -> None:
     modules = imported("work", tourney, "--games", "1", "--log", tourney.with_suffix(".log"), cwd=tourney.parent)
     assert {"chess.engine", "psutil", "tmanager.tourney.uci"} <= modules

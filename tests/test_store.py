@@ -20,6 +20,7 @@ from tmanager import files
 from tmanager.core.schedule import SwissSchedule
 from tmanager.tourney import store
 from tmanager.tourney.model import DRAW, WHITE_WINS, Claim, Participant, PendingHook, Settings, Tourney, TourneyType
+from tmanager.tourney.tallies import game_results, pair_counts
 
 GOOD = '# my comment\n[tourney]\nname = "t"\nnodes = 100\ncycles = 3\n' + PARTICIPANTS
 
@@ -246,7 +247,7 @@ def test_pair_counts_equal_counting_game_by_game(kind: TourneyType) -> None:
         for game, char in tourney.finished_games():
             counts = expected.setdefault((game.white, game.black), [0, 0, 0])
             counts[0 if char == WHITE_WINS else 1 if char == DRAW else 2] += 1
-        assert {k: list(v) for k, v in tourney.pair_counts().items() if sum(v)} == expected
+        assert {k: list(v) for k, v in pair_counts(tourney).items() if sum(v)} == expected
 
 
 def test_write_at_leaves_a_file_changed_since_it_was_read_alone(tmp_path: Path) -> None:
@@ -261,7 +262,7 @@ def test_write_at_leaves_a_file_changed_since_it_was_read_alone(tmp_path: Path) 
 
 def test_a_large_tourneys_crosstable_counted_per_pair_equals_the_game_by_game_one() -> None:
     from tmanager.core import crosstable
-    from tmanager.tourney.model import GAME_BY_GAME
+    from tmanager.tourney.tallies import GAME_BY_GAME
 
     rng = random.Random(17)
     for players in (2, 5):
@@ -272,7 +273,7 @@ def test_a_large_tourneys_crosstable_counted_per_pair_equals_the_game_by_game_on
         tourney.results = "".join(rng.choices("+=-", weights, k=tourney.schedule().total_games - 7))
         assert tourney.finished_count > GAME_BY_GAME
         counted = tourney.crosstable()
-        by_game = crosstable.build(tourney.game_results(), title=tourney.settings.name)
+        by_game = crosstable.build(game_results(tourney), title=tourney.settings.name)
         assert [(line.standing.name, line.standing.points, line.standing.total) for line in counted.lines] == [
             (line.standing.name, line.standing.points, line.standing.total) for line in by_game.lines
         ]

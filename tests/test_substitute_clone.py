@@ -13,6 +13,7 @@ import chess.pgn
 from tests.conftest import ROOT, assert_consistent, pgn_games, run_cli
 from tests.test_workers import claims_of, slow_tourney, start_worker, wait_for
 from tmanager.tourney import store
+from tmanager.tourney.editing import games_of
 
 
 def test_upgrade_mid_run_keeps_the_name_everywhere(tmp_path: Path) -> None:
@@ -42,7 +43,7 @@ def test_replace_resets_finished_games_and_supersedes_them(tmp_path: Path) -> No
     path = slow_tourney(tmp_path / "r.toml", players=3, games=2)
     assert run_cli("run", path).returncode == 0
     tourney = store.read(path)
-    e1_games = tourney.games_of(1, "+-=")
+    e1_games = games_of(tourney, 1, "+-=")
     assert len(e1_games) == 4
     done = run_cli("substitute", path, "E1", "greedy-uci", "--name", "Greedy", "--replace")
     assert done.returncode == 0, done.stderr

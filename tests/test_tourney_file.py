@@ -11,6 +11,7 @@ import pytest
 from tests.conftest import ROOT, assert_consistent, run_cli
 from tmanager.tourney import store
 from tmanager.tourney.model import Claim
+from tmanager.tourney.resolution import time_margin
 
 PARTICIPANTS = """
 [[participants]]
@@ -212,7 +213,7 @@ def test_edit_changes_how_participants_play_not_who_they_are(write_tourney: Call
     assert dict(a.options) == {"Hash": 32} and not b.options
     assert [p.time_margin for p in (a, b, c)] == [0.2] * 3 and all(p.restart for p in (a, b, c))
     assert c.tc == "5+0.05" and tourney.results == "+-="
-    assert tourney.time_margin(1) == 0.2 and str(tourney.time_control(2)) == "5+0.05"
+    assert time_margin(tourney, 1) == 0.2 and str(tourney.time_control(2)) == "5+0.05"
     for change in ("participants.A.cmd=gnuchess", "participants.A.name=Z", "participants.B.engine=fairymax",
                    "participants.B.args=[]"):
         before = path.read_bytes()

@@ -10,6 +10,7 @@ from pathlib import Path
 from tests.conftest import assert_consistent, run_cli
 from tmanager.core.schedule import RoundRobin
 from tmanager.tourney import store
+from tmanager.tourney.tallies import tally
 
 
 def new(path: Path, *args: str) -> None:
@@ -28,12 +29,12 @@ def test_four_engine_round_robin_two_cycles(tmp_path: Path) -> None:
     assert all(g["TimeControl"] == "10+0.1" and g["Termination"] for g in games)
     assert "greedy-uci" in done.stdout  # the final standings table
     tourney = store.read(path)
-    assert sum(tourney.tally()) == len(games)
+    assert sum(tally(tourney)) == len(games)
     # The cross-table of the PGN equals the results string's own tally.
     table = run_cli("crosstable", tourney.pgn_path, "--format", "json")
     assert table.returncode == 0, table.stderr
     points = {p["name"]: p["points"] for p in json.loads(table.stdout)["players"]}
-    assert points == {p.name: t for p, t in zip(tourney.participants, tourney.tally(), strict=True)}
+    assert points == {p.name: t for p, t in zip(tourney.participants, tally(tourney), strict=True)}
 
 
 def test_xboard_worked_example_pairings_in_pgn(tmp_path: Path) -> None:
@@ -73,7 +74,7 @@ def test_stockfish_and_fairymax_round_robin(tmp_path: Path) -> None:
     tourney = store.read(path)
     assert tourney.faults == {}, tourney.faults
     sf = tourney.participant_index("stockfish")
-    points = tourney.tally()
+    points = tally(tourney)
     assert points[sf] == max(points)  # Stockfish beats random and greedy movers
 
 

@@ -236,7 +236,7 @@ def test_a_position_view_grows_with_its_game_and_starts_afresh_with_another() ->
 
 def _live_games(tmp_path: Path, pace: LivePace) -> list[LiveGame]:
     """The live files of 32 games of one tourney, all starting now."""
-    from tmanager.tourney.worker import game_spec
+    from tmanager.tourney.gamesetup import game_spec
 
     tourney = store.read(slow_tourney(tmp_path / "t.toml", players=2, games=2, cycles=16))
     schedule = tourney.schedule()
@@ -283,11 +283,12 @@ def test_live_files_keep_to_the_pace_as_more_games_start(tmp_path: Path) -> None
 
 
 def test_a_worker_paces_live_files_by_the_games_in_progress(tmp_path: Path) -> None:
+    from tmanager.tourney.lanes import Claimed
     from tmanager.tourney.worker import Worker
 
     worker = Worker(slow_tourney(tmp_path / "t.toml", players=2, games=2, cycles=16))
     for _ in range(3):
-        assert not isinstance(worker.claim(), str)
+        assert isinstance(worker.claim(), Claimed)
     assert worker.live_pace.games == 3  # every worker's claims, as this worker's last transaction saw them
     worker.heartbeat([])
     assert worker.live_pace.games == 3

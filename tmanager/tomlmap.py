@@ -27,12 +27,12 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import enum
-import json
+import functools
 import math
 import re
 import types
 import typing
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from pathlib import Path
 from typing import Any, Literal, TypeVar, get_args, get_origin
 
@@ -122,64 +122,88 @@ def _nested(hint: Any, value: Any, where: str, path: Path | None) -> Any:
 
 
 def _coerce(value: Any, hint: Any, *, signed: bool = False) -> Any:
+    """``value`` read as type ``hint``: :class:`ValueError` saying what is wrong when it is not one."""
     origin = get_origin(hint)
-    if origin is Literal:
-        if value not in get_args(hint):
-            raise ValueError(f"{_shown(value)} is not one of {', '.join(repr(a) for a in get_args(hint) if a)}")
-        return value
-    if origin in (types.UnionType, typing.Union):
-        if value is None and type(None) in get_args(hint):
-            return None
-        options = [a for a in get_args(hint) if a is not type(None)]
-        errors = []
-        for option in options:
-            try:
-                return _coerce(value, option, signed=signed)
-            except (TypeError, ValueError) as exc:
-                errors.append(str(exc))
-        raise ValueError(errors[0])
-    if origin is tuple:
-        return _tuple(value, get_args(hint), signed=signed)
-    if origin is list:
-        if not isinstance(value, list):
-            raise ValueError(f"must be a list, not {_shown(value)}")
-        return [_element(v, get_args(hint)[0], i, signed=signed) for i, v in enumerate(value, 1)]
-    if origin is dict and get_args(hint)[0] is int:
-        return _pairs(value, get_args(hint)[1], signed=signed)
-    if origin in (Mapping, dict):
-        if not isinstance(value, dict) or not all(_is_text(v) or isinstance(v, int) for v in value.values()):
-            raise ValueError("must be a table of strings, whole numbers or booleans")
-        return dict(value)
+    if origin is not None:
+        read = _GENERIC_READERS.get(origin)
+        if read is None:
+            raise TypeError(f"unsupported type {hint}")  # a programming error in the model
+        return read(value, hint, signed)
     if isinstance(hint, type) and issubclass(hint, enum.Enum):
         return _enum(value, hint)
-    if hint is bool:
-        if not isinstance(value, bool):
-            raise ValueError(f"must be true or false, not {_shown(value)}")
-        return value
-    if hint is int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ValueError(f"must be int (a whole number), not {_shown(value)}")
-        if value < 0 and not signed:
-            raise ValueError(f"cannot be negative, not {value}")
-        return value
-    if hint is float:
-        number = math.nan
-        if isinstance(value, int | float) and not isinstance(value, bool):
-            number = float(value) if abs(value) < 1e300 else math.inf  # float() overflows on huge integers
-        if not math.isfinite(number):
-            raise ValueError(f"must be a number, not {_shown(value)}")
-        if number < 0 and not signed:
-            raise ValueError(f"must be a non-negative number, not {_shown(value)}")
-        return number
-    if hint is str:
-        if isinstance(value, datetime.date | datetime.datetime | datetime.time):
-            return value.isoformat()
-        if not isinstance(value, str):
-            raise ValueError(f"must be str (text), not {_shown(value)}")
-        if "\0" in value:
-            raise ValueError("holds a NUL character")
-        return value
-    raise TypeError(f"unsupported type {hint}")  # a programming error in the model
+    read_plain = _PLAIN_READERS.get(hint)
+    if read_plain is None:
+        raise TypeError(f"unsupported type {hint}")
+    return read_plain(value, signed)
+
+
+def _literal(value: Any, hint: Any, signed: bool) -> Any:
+    if value not in get_args(hint):
+        raise ValueError(f"{_shown(value)} is not one of {', '.join(repr(a) for a in get_args(hint) if a)}")
+    return value
+
+
+def _union(value: Any, hint: Any, signed: bool) -> Any:
+    """The first of the union's types that ``value`` reads as (``None`` for ``X | None``)."""
+    if value is None and type(None) in get_args(hint):
+        return None
+    errors = []
+    for option in [a for a in get_args(hint) if a is not type(None)]:
+        try:
+            return _coerce(value, option, signed=signed)
+        except (TypeError, ValueError) as exc:
+            errors.append(str(exc))
+    raise ValueError(errors[0])
+
+
+def _list(value: Any, hint: Any, signed: bool) -> list[Any]:
+    if not isinstance(value, list):
+        raise ValueError(f"must be a list, not {_shown(value)}")
+    return [_element(v, get_args(hint)[0], i, signed=signed) for i, v in enumerate(value, 1)]
+
+
+def _mapping(value: Any, hint: Any, signed: bool) -> dict[Any, Any]:
+    """``dict[int, X]``: an array of ``[key, value]`` pairs; otherwise a table of strings, whole numbers or booleans."""
+    if get_origin(hint) is dict and get_args(hint)[0] is int:
+        return _pairs(value, get_args(hint)[1], signed=signed)
+    if not isinstance(value, dict) or not all(_is_text(v) or isinstance(v, int) for v in value.values()):
+        raise ValueError("must be a table of strings, whole numbers or booleans")
+    return dict(value)
+
+
+def _bool(value: Any, signed: bool) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"must be true or false, not {_shown(value)}")
+    return value
+
+
+def _int(value: Any, signed: bool) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"must be int (a whole number), not {_shown(value)}")
+    if value < 0 and not signed:
+        raise ValueError(f"cannot be negative, not {value}")
+    return value
+
+
+def _float(value: Any, signed: bool) -> float:
+    number = math.nan
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        number = float(value) if abs(value) < 1e300 else math.inf  # float() overflows on huge integers
+    if not math.isfinite(number):
+        raise ValueError(f"must be a number, not {_shown(value)}")
+    if number < 0 and not signed:
+        raise ValueError(f"must be a non-negative number, not {_shown(value)}")
+    return number
+
+
+def _str(value: Any, signed: bool) -> str:
+    if isinstance(value, datetime.date | datetime.datetime | datetime.time):
+        return value.isoformat()
+    if not isinstance(value, str):
+        raise ValueError(f"must be str (text), not {_shown(value)}")
+    if "\0" in value:
+        raise ValueError("holds a NUL character")
+    return value
 
 
 def _element(value: Any, hint: Any, index: int, *, signed: bool) -> Any:
@@ -214,6 +238,20 @@ def _enum(value: Any, cls: type[enum.Enum]) -> enum.Enum:
         words = re.sub(r"(?<!^)(?=[A-Z])", " ", cls.__name__).lower()
         article = "an" if words[0] in "aeiou" else "a"
         raise ValueError(f"{_shown(value)} is not {article} {words}") from None
+
+
+#: How a value of each generic type is read (``list[X]``, ``X | None``…), by the type's origin.
+_GENERIC_READERS: dict[Any, Callable[[Any, Any, bool], Any]] = {
+    Literal: _literal,
+    types.UnionType: _union,
+    typing.Union: _union,
+    tuple: lambda value, hint, signed: _tuple(value, get_args(hint), signed=signed),
+    list: _list,
+    dict: _mapping,
+    Mapping: _mapping,
+}
+#: How a value of each plain type is read.
+_PLAIN_READERS: dict[Any, Callable[[Any, bool], Any]] = {bool: _bool, int: _int, float: _float, str: _str}
 
 
 def _is_text(value: Any) -> bool:
@@ -270,51 +308,74 @@ def _plain(value: Any, *, keep_defaults: bool) -> Any:
     return value
 
 
-def dumps(document: Mapping[str, Any], *, comment: str = "", multiline: Collection[str] = ()) -> str:
+def dumps(
+    document: Mapping[str, Any], *, comment: str = "", multiline: Collection[str] = (), inline: Collection[str] = ()
+) -> str:
     """TOML text laid out for people: a table (or each table of an array) after a blank line, its values
-    first, then the tables inside it, then its arrays of tables; arrays named in ``multiline`` one element a
-    line."""
+    first, then the tables inside it, then its arrays of tables; a table that holds only tables, those tables
+    (``[faults.A]``); tables named in ``inline`` among the values (an engine's ``options = { Hash = 16 }``);
+    arrays named in ``multiline`` one element a line.
+
+    The one TOML writer of tmanager's files: tmanager lays the lines out, and strings and keys, where TOML
+    escapes and quotes, are written by tomlkit (which also edits files keeping what a person wrote; see
+    :mod:`tmanager.tourney.settings_text`). Numbers and booleans are written as Python writes them, which
+    is TOML's own spelling of them. Writing tomlkit's whole document model instead costs 20 to 70 times
+    as much, for files written at every result an arbiter enters.
+    """
     lines = [f"# {comment}"] if comment else []
+    layout = _Layout(multiline, inline)
     for name, value in document.items():
-        for header, table in _headed(name, value):
-            _write_table(lines, header, name, table, multiline)
+        for header, table in _headed(_key(name), value):
+            layout.write_table(lines, header, table)
     return "\n".join(lines) + "\n"
 
 
-def _headed(name: str, value: Any) -> Iterator[tuple[str, Mapping[str, Any]]]:
+def _headed(path: str, value: Any) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    """The headed tables of ``value`` at ``path``: each of an array of tables, or a table (those of a table that
+    holds only tables: a header of its own would be empty)."""
     if isinstance(value, list):
-        yield from ((f"[[{name}]]", table) for table in value)
+        yield from ((f"[[{path}]]", table) for table in value)
+    elif value and all(isinstance(v, Mapping) for v in value.values()):
+        for name, table in value.items():
+            yield from _headed(f"{path}.{_key(name)}", table)
     else:
-        yield f"[{name}]", value
+        yield f"[{path}]", value
 
 
-def _write_table(
-    lines: list[str], header: str, path: str, table: Mapping[str, Any], multiline: Collection[str]
-) -> None:
-    lines += ["", header] if lines else [header]
-    arrays = []
-    tables = []
-    for name, value in table.items():
-        if isinstance(value, list) and value and all(isinstance(v, Mapping) for v in value):
-            arrays.append((name, value))
-        elif isinstance(value, Mapping):
-            tables.append((name, value))
-        elif name in multiline and value:
-            lines.append(f"{_key(name)} = [")
-            lines += [f"  {_value(v)}," for v in value]
-            lines.append("]")
-        else:
-            lines.append(f"{_key(name)} = {_value(value)}")
-    for name, inner in tables:  # a table inside the table: after its values, before its arrays of tables
-        _write_table(lines, f"[{path}.{_key(name)}]", f"{path}.{_key(name)}", inner, multiline)
-    for name, array in arrays:
-        for element in array:
-            _write_table(lines, f"[[{path}.{name}]]", f"{path}.{name}", element, multiline)
+@dataclasses.dataclass(frozen=True)
+class _Layout:
+    multiline: Collection[str]
+    inline: Collection[str]
+
+    def write_table(self, lines: list[str], header: str, table: Mapping[str, Any]) -> None:
+        lines += ["", header] if lines else [header]
+        path = header.strip("[]")
+        tables, arrays = [], []
+        for name, value in table.items():
+            if isinstance(value, list) and value and all(isinstance(v, Mapping) for v in value):
+                arrays.append((name, value))
+            elif isinstance(value, Mapping) and name not in self.inline:
+                tables.append((name, value))
+            elif name in self.multiline and value:
+                lines.append(f"{_key(name)} = [")
+                lines += [f"  {_value(v)}," for v in value]
+                lines.append("]")
+            else:
+                lines.append(f"{_key(name)} = {_value(value)}")
+        for name, inner in tables:  # a table inside the table: after its values, before its arrays of tables
+            for inner_header, inner_table in _headed(f"{path}.{_key(name)}", inner):
+                self.write_table(lines, inner_header, inner_table)
+        for name, array in arrays:
+            for element in array:
+                self.write_table(lines, f"[[{path}.{_key(name)}]]", element)
 
 
+@functools.lru_cache(maxsize=4096)
 def _key(name: str) -> str:
-    """A key as TOML writes it: bare when it may be (``U18``, ``2000-2199``), else quoted."""
-    return name if re.fullmatch(r"[A-Za-z0-9_-]+", name) else _value(name)
+    """A key, bare or quoted by tomlkit as TOML needs (``Hash``, ``"Move Overhead"``)."""
+    import tomlkit  # here: reading a file never needs it (`tmanager status` starts without it)
+
+    return tomlkit.key(name).as_string()
 
 
 def _value(v: Any) -> str:
@@ -327,8 +388,17 @@ def _value(v: Any) -> str:
     if isinstance(v, float):
         return repr(v)
     if isinstance(v, str):
-        # JSON's escapes are TOML's, except that TOML also wants DEL escaped.
-        return json.dumps(v, ensure_ascii=False).replace("\x7f", "\\u007f")
+        return _string(v)
     if isinstance(v, list | tuple):
         return "[" + ", ".join(_value(x) for x in v) + "]"
+    if isinstance(v, Mapping):
+        return "{ " + ", ".join(f"{_key(k)} = {_value(x)}" for k, x in v.items()) + " }" if v else "{}"
     raise TypeError(f"cannot write {v!r}")
+
+
+@functools.lru_cache(maxsize=4096)
+def _string(text: str) -> str:
+    """A TOML basic string, escaped by tomlkit (the same names, keys and results recur: each is escaped once)."""
+    import tomlkit
+
+    return tomlkit.string(text).as_string()

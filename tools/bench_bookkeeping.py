@@ -29,6 +29,7 @@ from pathlib import Path
 
 from tmanager.core.schedule import RoundRobin
 from tmanager.tourney import store
+from tmanager.tourney.lanes import Claimed
 from tmanager.tourney.model import Participant, Settings, Tourney
 from tmanager.tourney.outcome import Ending
 from tmanager.tourney.play import GameRecord
@@ -72,15 +73,15 @@ def transactions(paths: dict[int, Path], rounds: int) -> dict[int, dict[str, lis
             started = time.perf_counter()
             choice = worker.claim()
             times[size]["claim"].append(time.perf_counter() - started)
-            assert not isinstance(choice, str), choice
-            number = choice[1].number
+            assert isinstance(choice, Claimed), choice
+            number = choice.game.number
             started = time.perf_counter()
             worker.release(number)
             times[size]["release"].append(time.perf_counter() - started)
             choice = worker.claim()
-            assert not isinstance(choice, str)
+            assert isinstance(choice, Claimed), choice
             started = time.perf_counter()
-            worker.record(choice[1].number, record, {})
+            worker.record(choice.game.number, record, {})
             times[size]["record"].append(time.perf_counter() - started)
     return times
 

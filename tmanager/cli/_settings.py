@@ -11,7 +11,7 @@ from typing import Any
 
 from tmanager.errors import ConfigError
 from tmanager.tomlmap import parse_value
-from tmanager.tourney.model import PARTICIPANTS
+from tmanager.tourney.editing import PARTICIPANTS
 
 
 def parse_assignments(items: list[str], *, flag: str = "--set") -> list[tuple[str, Any]]:

@@ -22,7 +22,8 @@ from pathlib import Path
 from tmanager.cli._settings import parse_assignments
 from tmanager.errors import ConfigError
 from tmanager.tourney.compliance import Step, check
-from tmanager.tourney.model import Participant, Settings, resolve_engine
+from tmanager.tourney.model import Participant, Settings
+from tmanager.tourney.resolution import resolve_engine
 
 EXAMPLES = """\
   tmanager check stockfish

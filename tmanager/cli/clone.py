@@ -14,7 +14,8 @@ from pathlib import Path
 from tmanager import files
 from tmanager.cli._settings import parse_assignments
 from tmanager.tourney import store
-from tmanager.tourney.model import Tourney, apply_setting
+from tmanager.tourney.editing import apply_setting
+from tmanager.tourney.model import Tourney
 
 EXAMPLES = """\
   tmanager clone gauntlet-v1.toml gauntlet-v2.toml

@@ -23,8 +23,8 @@ from pathlib import Path
 from tmanager.cli._settings import add_participant_arguments, ordered_assignments
 from tmanager.errors import ConfigError
 from tmanager.tourney import amendments, store
-from tmanager.tourney.model import edit_setting
-from tmanager.tourney.worker import load_book
+from tmanager.tourney.editing import edit_setting
+from tmanager.tourney.gamesetup import load_book
 
 EXAMPLES = """\
   tmanager edit gauntlet.toml --set cycles=4               # add cycles, also to a finished tourney

@@ -31,9 +31,9 @@ from tmanager.fastchess.config import MatchConfig
 from tmanager.fastchess.runner import Match
 from tmanager.logs import setup_logging
 from tmanager.tourney import affinity, eventloop
+from tmanager.tourney.gamesetup import preflight, read_ahead
 from tmanager.tourney.model import Tourney
 from tmanager.tourney.processes import split
-from tmanager.tourney.worker import preflight, read_ahead
 
 EXAMPLES = """\
   tmanager fastchess -engine cmd=./dev name=dev -engine cmd=./base name=base -each tc=10+0.1 option.Hash=16 \\

@@ -22,8 +22,9 @@ from tmanager.cli._settings import add_participant_arguments, ordered_assignment
 from tmanager.core.stats import SPRT_MODELS, SprtSettings
 from tmanager.errors import ConfigError
 from tmanager.tourney import store
-from tmanager.tourney.model import Settings, Tourney, apply_setting
-from tmanager.tourney.worker import load_book
+from tmanager.tourney.editing import apply_setting
+from tmanager.tourney.gamesetup import load_book
+from tmanager.tourney.model import Settings, Tourney
 
 EXAMPLES = """\
   tmanager new match.toml -e /usr/games/stockfish -e cmd=./build/dev,name=dev,args="--bench 0" --nodes 5000

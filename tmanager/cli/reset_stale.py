@@ -11,8 +11,8 @@ import argparse
 from pathlib import Path
 
 from tmanager.tourney import store
+from tmanager.tourney.claims import release_stale
 from tmanager.tourney.model import UNPLAYED
-from tmanager.tourney.worker import release_stale
 
 EXAMPLES = """\
   tmanager reset-stale gauntlet.toml

@@ -33,9 +33,11 @@ from tmanager.errors import ConfigError
 from tmanager.logs import setup_logging
 from tmanager.tourney import affinity, eventloop, store
 from tmanager.tourney.claims import stale_games
+from tmanager.tourney.gamesetup import preflight, read_ahead
 from tmanager.tourney.model import PLAYING, Tourney
 from tmanager.tourney.processes import Workers, split
-from tmanager.tourney.worker import preflight, read_ahead
+from tmanager.tourney.progress import sprt_state
+from tmanager.tourney.tallies import tally
 
 if TYPE_CHECKING:
     from tmanager.tourney.cluster import Coordinator
@@ -172,7 +174,7 @@ def command(args: argparse.Namespace) -> int:
 
 def _why_over(tourney: Tourney, path: Path) -> str:
     """Why a tourney that is over has nothing to play, and how to go on."""
-    state = tourney.sprt_state()
+    state = sprt_state(tourney)
     decision = sprt.describe(state) if state is not None and state.decided else None
     if decision:
         return f"{decision}; to go on, change its bounds (tmanager edit {path.name} --set sprt.elo1=…)"
@@ -214,7 +216,7 @@ class Progress:
         new = done - self.done_at_start
         eta = _clock(elapsed / new * (total - done)) if new else "?"
         text = f"{done}/{total} done, {playing} playing, elapsed {_clock(elapsed)}, left ~{eta}"
-        points = tourney.tally()
+        points = tally(tourney)
         if done:
             best = max(range(len(points)), key=points.__getitem__)
             text += f", leader {tourney.participants[best].name} {points[best]:g}"

@@ -20,6 +20,7 @@ from tmanager.tourney.claims import claim_is_alive
 from tmanager.tourney.live import GameInProgress
 from tmanager.tourney.model import PLAYING, Tourney, describe_faults
 from tmanager.tourney.tallies import field_records
+from tmanager.tourney.validation import check_pgn
 
 EXAMPLES = """\
   tmanager status gauntlet.toml
@@ -38,7 +39,7 @@ def command(args: argparse.Namespace) -> int:
     tourney = store.read(args.file)
     print(report(tourney, args.format))
     try:
-        tourney.check_pgn()
+        check_pgn(tourney)
     except StateError as exc:
         print(f"tmanager: {printable(str(exc))}", file=sys.stderr)
         return 1

@@ -22,7 +22,9 @@ from tmanager.cli._settings import parse_assignments
 from tmanager.errors import ConfigError
 from tmanager.formats import pgn
 from tmanager.tourney import store
-from tmanager.tourney.model import Participant, set_participant
+from tmanager.tourney.editing import set_participant, substitute
+from tmanager.tourney.model import Participant
+from tmanager.tourney.resolution import check_runnable
 
 EXAMPLES = """\
   tmanager substitute gauntlet.toml SF-dev stockfish-dev2 --upgrade --option Hash=64
@@ -63,10 +65,10 @@ def command(args: argparse.Namespace) -> int:
     )
     options = parse_assignments(args.option, flag="--option")
     with store.transaction(args.file, settings=True) as tourney:
-        reset = tourney.substitute(args.old, new, replace=args.replace)
+        reset = substitute(tourney, args.old, new, replace=args.replace)
         for key, value in options:
             set_participant(tourney, name, f"options.{key}", value)
-        tourney.check_runnable(tourney.participant_index(name))
+        check_runnable(tourney, tourney.participant_index(name))
         tourney.validate()  # before the PGN is touched: a name that cannot be a tag value is refused first
         marked = pgn.mark_superseded(tourney.pgn_path, set(reset), reason=f"{args.old} replaced by {name}")
     engine = args.cmd or args.new

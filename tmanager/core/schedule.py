@@ -34,6 +34,7 @@ A schedule is pure: it knows participant indices, not engines or files.
 
 from __future__ import annotations
 
+import enum
 from abc import ABC, abstractmethod
 from collections.abc import Collection
 from dataclasses import dataclass
@@ -320,10 +321,14 @@ class FastchessOrder(Schedule):
         return self.games_per_cycle * (1 if self.games_per_cycle % 2 == 0 else 2)
 
 
-#: :func:`next_game` answers: nothing can start now, but games remain.
-WAIT = "wait"
-#: :func:`next_game` answers: every game is finished or being played.
-DONE = "done"
+class NoGame(enum.Enum):
+    """Why :func:`next_game` (and a worker's claim) gives no game."""
+
+    WAIT = "wait"  #: nothing can start now, but games remain
+    DONE = "done"  #: every game is finished or being played
+
+
+WAIT, DONE = NoGame.WAIT, NoGame.DONE
 
 
 def next_game(
@@ -333,8 +338,8 @@ def next_game(
     sync_after_round: bool = False,
     sync_after_cycle: bool = False,
     only: Collection[int] | None = None,
-) -> ScheduledGame | str:
-    """The lowest-numbered game that may start now, or :data:`WAIT` or :data:`DONE`.
+) -> ScheduledGame | NoGame:
+    """The lowest-numbered game that may start now, or why none may: :attr:`NoGame.WAIT` or :attr:`NoGame.DONE`.
 
     ``results`` is in XBoard's alphabet: ``+``, ``-``, ``=`` finished, ``*``
     being played, space (or beyond the string) not played. With sync, a game

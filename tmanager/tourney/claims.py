@@ -1,56 +1,26 @@
-"""Who owns a claimed game, and whether they still play it.
+"""Claimed games whose owner is gone, found and given back.
 
-A claim records its owner (host, pid, process start time) and a heartbeat. On
-the owner's host, the process table says whether it lives; elsewhere only the
-heartbeat can, within the tourney's lease. What this module does not know:
-how a stale claim is released (that is :func:`tmanager.tourney.worker.release_stale`,
-under the lock).
+A claim records its owner (host, pid, process start time; see
+:mod:`tmanager.tourney.owners`) and a heartbeat. On the owner's host, the process
+table says whether it lives; elsewhere only the heartbeat can, within the
+tourney's lease. A claim whose owner is gone is released and its game replayed,
+unless the owner had already appended the game to the PGN: then the game keeps
+the result found there, and its hooks become due (:func:`give_back`). Workers
+release stale claims at every claim, `tmanager reset-stale` by hand; both under
+the lock, and neither needs the engine layer.
 """
 
 from __future__ import annotations
 
-import os
 import socket
 import time
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from tmanager.tourney.model import Claim, Tourney
-
-
-@dataclass(frozen=True, slots=True)
-class Owner:
-    """The identity a worker writes into its claims."""
-
-    host: str
-    pid: int
-    started: float
-
-    @classmethod
-    def me(cls) -> Owner:
-        import psutil  # here and below: `tmanager status` needs it only while games are being played
-
-        return cls(socket.gethostname(), os.getpid(), psutil.Process().create_time())
-
-    def owns(self, claim: Claim | None) -> bool:
-        return claim is not None and (claim.host, claim.pid, claim.started) == (self.host, self.pid, self.started)
-
-    @property
-    def key(self) -> tuple[str, int, float]:
-        return (self.host, self.pid, self.started)
-
-
-def process_is_alive(pid: int, started: float) -> bool:
-    """Whether the process ``pid`` that started at ``started`` (this host's clock) still runs."""
-    import psutil  # here: `status` of a tourney with nothing in progress never needs it
-
-    try:
-        process = psutil.Process(pid)
-        same_process: bool = abs(process.create_time() - started) < 0.01
-        return same_process and process.status() != psutil.STATUS_ZOMBIE
-    except psutil.Error:
-        return False
+from tmanager.core.results import Result
+from tmanager.formats import pgn
+from tmanager.tourney.hookrun import add_hooks, game_env
+from tmanager.tourney.live import LiveGame
+from tmanager.tourney.model import PLAYING, UNPLAYED, Claim, Tourney
+from tmanager.tourney.owners import process_is_alive, reap_engines
 
 
 def claim_is_alive(claim: Claim, *, lease: float, now: float, host: str | None = None) -> bool:
@@ -80,3 +50,32 @@ def stale_games(tourney: Tourney, *, now: float | None = None) -> list[int]:
         return not verdicts[key]
 
     return [n for n in tourney.playing() if stale(n)]
+
+
+def release_stale(tourney: Tourney) -> list[tuple[int, str]]:
+    """Release every stale claim; a game already in the PGN keeps its result and gets its hooks.
+
+    Returns (game, new results character) for each. Claims left on games no longer
+    marked ``*`` (a hand edit) are dropped, and engines of dead workers are killed.
+    """
+    released = [(number, give_back(tourney, number)) for number in stale_games(tourney)]
+    for number in [n for n in tourney.claims if tourney.result(n) != PLAYING]:
+        del tourney.claims[number]
+    if released:
+        reap_engines(tourney.path)
+    return released
+
+
+def give_back(tourney: Tourney, number: int) -> str:
+    """End the claim on game ``number``: the game is not played, unless it is already in the PGN (its
+    worker died, or failed to write, after appending it): then it keeps that result and gets its hooks.
+    Returns the game's new results character."""
+    claim = tourney.claims.get(number)
+    found = pgn.find_game(tourney.pgn_path, number, start=claim.pgn_offset if claim else 0)
+    char = Result.from_pgn(found.result).xboard if found else UNPLAYED
+    tourney.set_result(number, char)
+    if found is not None and char != UNPLAYED:
+        add_hooks(tourney, number, game_env(number, found.result, found.termination, found.reason, found.white,
+                                            found.black))
+    LiveGame.remove(tourney, number)
+    return char

@@ -32,7 +32,8 @@ is superseded in the PGN). So a kill at any instant loses nothing, and a stale
 save is merged, never obeyed.
 
 A process keeps each journal it has read folded, with its results string
-decoded, and folds in the lines it appends itself. So a transaction reads the
+decoded, and folds in the lines it appends itself (:mod:`tmanager.tourney.journal`;
+the owned part's text and layout are :mod:`tmanager.tourney.ownedpart`'s). So a transaction reads the
 file (an editor may have saved it) and compares it with the journal, then
 finds the results characters changed, each at memory speed; the results are
 decoded again only after another process has changed them.
@@ -51,21 +52,16 @@ import copy
 import dataclasses
 import json
 import logging
-import os
 import re
-import secrets
 import threading
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import tomli_w
-
 from tmanager.errors import ConfigError, StateError
 from tmanager.files import (
     LOCK_TIMEOUT,
-    READ_LIMIT,
     Stamp,
     append_line,
     atomic_write,
@@ -74,51 +70,34 @@ from tmanager.files import (
     expect_file,
     lock,
     lock_timeout,
-    open_file,
-    parse_toml,
     read_bytes,
     write_at,
 )
 from tmanager.files import stamp as file_stamp
 from tmanager.formats import pgn
-from tmanager.tourney.model import (
-    FINISHED_CHARS,
-    OWNED_SECTIONS,
-    UNPLAYED,
-    Claim,
-    PendingHook,
-    PgnMark,
-    Tourney,
-    from_toml,
-    owned_sections_to_toml,
-    settings_to_toml,
+from tmanager.tomlmap import dumps
+from tmanager.tourney.journal import Journal, journals, owned_at
+from tmanager.tourney.journal import journal_path as journal_path
+from tmanager.tourney.model import FINISHED_CHARS, OWNED_SECTIONS, UNPLAYED, Claim, PendingHook, PgnMark, Tourney
+from tmanager.tourney.ownedpart import (
+    VERSION_WIDTH,
+    OwnedPart,
+    new_identity,
+    owned_start,
+    parse_owned,
+    read_toml,
+    render_owned,
 )
+from tmanager.tourney.ownedpart import split as split
+from tmanager.tourney.parsing import from_toml
+from tmanager.tourney.serialising import owned_sections_to_toml, settings_to_toml
 
 log = logging.getLogger("tmanager")
 
-_OWNED_HEADER = re.compile(rb"^[ \t]*\[[ \t]*(?:" + "|".join(OWNED_SECTIONS).encode() + rb")[ \t]*[\].]", re.MULTILINE)
-_PROGRESS_HEADER = re.compile(rb"^\[progress\][ \t]*\n", re.MULTILINE)
-_RESULTS_KEY = b'\nresults = "'
-_VERSION_LINE = re.compile(rb"^version = (\d+) *$", re.MULTILINE)
-_IDENTITY_LINE = re.compile(rb'^id = "([0-9a-f]*)"$', re.MULTILINE)
-_RESULT_BYTES = b"+-=* "
 _PLAYED = re.compile(r"[^ ]")
 
-#: Room for the version's digits, so that it is rewritten in place.
-VERSION_WIDTH = 12
 #: A journal grown past this (and past the file's size) is folded into a checkpoint.
 JOURNAL_LIMIT = 1 << 20
-#: The most bytes of a journal read: its checkpoint holds an owned part (the results string of the largest
-#: tourney is 100 MB), and it is folded into a new checkpoint once it grows past twice the file's size.
-JOURNAL_READ_LIMIT = 4 * READ_LIMIT
-#: Bytes of a journal's first line that tell it from the journal it replaced: its checkpoint's version
-#: and the start of its owned part (file systems give a new file the inode number just freed).
-_JOURNAL_HEAD = 256
-
-
-def journal_path(path: Path) -> Path:
-    """The journal beside tourney file ``path``."""
-    return path.with_name(f".{path.name}.journal")
 
 
 def stamp(path: Path) -> tuple[Stamp, Stamp]:
@@ -126,350 +105,6 @@ def stamp(path: Path) -> tuple[Stamp, Stamp]:
     file (a hand edit) and of its journal (every transaction that changes something appends to it or
     replaces it)."""
     return file_stamp(path), file_stamp(journal_path(path))
-
-
-def split(text: str) -> tuple[str, str]:
-    """Split a tourney file into the user's settings and the owned tail."""
-    data = text.encode("utf-8")
-    start = _owned_start(data)
-    return data[:start].decode("utf-8"), data[start:].decode("utf-8")
-
-
-def _owned_start(data: bytes) -> int:
-    """Where the owned part of a file's text begins (its length when there is none)."""
-    match = _OWNED_HEADER.search(data)
-    return match.start() if match else len(data)
-
-
-# --- the owned part as text ----------------------------------------------------------------------
-
-
-def new_identity() -> str:
-    """A tourney file's identity: random, written in its ``[progress]`` and its journal's checkpoint, so that
-    a journal is never applied to another file of the same name (one written by hand after the first was
-    deleted, or copied over it)."""
-    return secrets.token_hex(8)
-
-
-def render_owned(tourney: Tourney, *, version: int, identity: str) -> str:
-    """The owned part at ``version``: sections, then ``[progress]`` laid out for changes in place, with the
-    ``identity`` the file shares with its journal."""
-    sections = owned_sections_to_toml(tourney)
-    text = tomli_w.dumps(sections) + "\n" if sections else ""
-    names = tomli_w.dumps({"participants": [p.name for p in tourney.participants], "id": identity})
-    results = tourney.results.ljust(tourney.schedule().total_games, UNPLAYED)
-    return f'{text}[progress]\n{names}version = {version:<{VERSION_WIDTH}d}\nresults = "{results}"\n'
-
-
-@dataclass(frozen=True, slots=True)
-class _Layout:
-    """Where the fields changed in place sit in an owned part's text (byte offsets within it)."""
-
-    line_at: int  #: the start of the results line
-    line_end: int  #: just after it (its newline included)
-    results_at: int
-    results_end: int
-    version_at: int
-
-    @property
-    def padded(self) -> int:
-        """The length of the results string as written."""
-        return self.results_end - self.results_at
-
-    @classmethod
-    def find(cls, owned: bytes | bytearray) -> _Layout | None:
-        """The layout of ``owned`` if it is the one :func:`render_owned` writes, else ``None``.
-
-        Found with ``find`` rather than a regular expression: the results string may
-        be millions of characters long, and ``find`` crosses it at memory speed.
-        """
-        progress = _PROGRESS_HEADER.search(owned)
-        if progress is None:
-            return None
-        line_at = owned.find(_RESULTS_KEY, progress.end() - 1) + 1
-        if line_at == 0:
-            return None
-        results_at = line_at + len(_RESULTS_KEY) - 1
-        results_end = owned.find(b'"', results_at)
-        line_end = owned.find(b"\n", results_end) + 1 or len(owned)
-        if results_end < 0 or owned[results_end + 1 : line_end].strip():
-            return None
-        version = _VERSION_LINE.search(owned, progress.end(), line_at)
-        if version is None or len(version.group(1)) > VERSION_WIDTH:
-            return None
-        return cls(line_at, line_end, results_at, results_end, version.start(1))
-
-
-@dataclass(frozen=True, slots=True)
-class _Owned:
-    """The owned part of a file as read."""
-
-    sections: Mapping[str, Any]  #: every owned section but ``[progress]``
-    sections_text: bytes  #: their text, as a cache key
-    names: tuple[str, ...] | None  #: the participants the results were recorded with
-    identity: str | None  #: the ``id`` it shares with its journal (``None`` in files of older versions)
-    version: int | None
-    results: str  #: without its padding
-    padded: int  #: length of the results string as written
-    layout: _Layout | None  #: set when results and version can be changed in place
-
-
-@dataclass(frozen=True, slots=True)
-class _Frame:
-    """An owned part's text apart from its results and version, parsed: the same from one change to the next."""
-
-    sections: Mapping[str, Any]
-    sections_text: bytes
-    names: tuple[str, ...] | None
-    identity: str | None
-
-
-_frames: dict[bytes, _Frame] = {}
-
-
-def _parse_owned(owned: bytes, path: Path) -> _Owned:
-    """Read an owned part; in tmanager's own layout without parsing the results string as TOML."""
-    layout = _Layout.find(owned)
-    if layout is None:  # another layout (a hand-made or older file): read it all as TOML
-        data = _toml(owned, path)
-        progress = data.pop("progress", {})
-        if not isinstance(progress, dict):
-            raise ConfigError("must be a table", file=path, field="progress")
-        results = progress.get("results", "")
-        if not isinstance(results, str):
-            raise ConfigError("must be str (text)", file=path, field="progress.results")
-        parsed = _frame(data, json.dumps(data, sort_keys=True, default=str).encode(), progress, path)
-        encoded = results.encode("utf-8")
-        return _owned(parsed, progress.get("version"), _results(encoded, path), len(encoded), None, path)
-    return _parse_laid_out(owned, layout, path)
-
-
-def _parse_laid_out(owned: bytes | bytearray, layout: _Layout, path: Path, *, results: str | None = None) -> _Owned:
-    """Read an owned part in tmanager's own layout; its ``results`` without padding if known (they are
-    then taken as valid: they are the journal's)."""
-    version_end = owned.index(b"\n", layout.version_at)
-    key = b"".join((owned[: layout.version_at], owned[version_end : layout.results_at], owned[layout.results_end :]))
-    frame = _frames.get(key)
-    if frame is None:
-        progress_at = _PROGRESS_HEADER.search(owned)
-        assert progress_at is not None
-        sections_text = bytes(owned[: progress_at.start()])
-        progress = _toml(bytes(owned[progress_at.start() : layout.line_at]), path).get("progress", {})
-        if "results" in progress:
-            raise ConfigError("results is given twice", file=path, field="progress.results")
-        frame = _frame(_toml(sections_text, path), sections_text, progress, path)
-        if len(_frames) > 16:
-            _frames.clear()
-        _frames[key] = frame
-    version = int(owned[layout.version_at : version_end])
-    if results is None:
-        results = _results(bytes(owned[layout.results_at : layout.results_end]), path)
-    return _owned(frame, version, results, layout.padded, layout, path)
-
-
-def _frame(sections: dict[str, Any], sections_text: bytes, progress: dict[str, Any], path: Path) -> _Frame:
-    unknown = set(progress) - {"results", "version", "participants", "id"}
-    if unknown:
-        raise ConfigError(
-            f"unknown key {sorted(unknown)[0]!r}", file=path, field="progress",
-            hint="known keys: participants, id, version, results",
-        )
-    identity = progress.get("id")
-    if identity is not None and not isinstance(identity, str):
-        raise ConfigError("must be str (text)", file=path, field="progress.id")
-    names = progress.get("participants")
-    if names is not None and (not isinstance(names, list) or not all(isinstance(n, str) for n in names)):
-        raise ConfigError("must be a list of names", file=path, field="progress.participants")
-    return _Frame(sections, sections_text, tuple(names) if names is not None else None, identity)
-
-
-def _results(results: bytes, path: Path) -> str:
-    """A results string as written, checked, without its padding."""
-    if results.translate(None, _RESULT_BYTES):
-        index = next(i for i, c in enumerate(results) if c not in _RESULT_BYTES)
-        raise ConfigError(
-            f"foreign character {results[index:index + 1].decode('utf-8', 'replace')!r} at game {index}",
-            file=path,
-            field="progress.results",
-            hint='use only "+", "-", "=", "*" and space',
-        )
-    return results.decode("ascii").rstrip(UNPLAYED)
-
-
-def _owned(frame: _Frame, version: Any, results: str, padded: int, layout: _Layout | None, path: Path) -> _Owned:
-    if version is not None and (isinstance(version, bool) or not isinstance(version, int) or version < 0):
-        raise ConfigError("must be a whole number", file=path, field="progress.version")
-    return _Owned(
-        sections=frame.sections,
-        sections_text=frame.sections_text,
-        names=frame.names,
-        identity=frame.identity,
-        version=version,
-        results=results,
-        padded=padded,
-        layout=layout if version is not None else None,
-    )
-
-
-def _toml(data: bytes, path: Path) -> dict[str, Any]:
-    return parse_toml(decode(data, path), file=path)
-
-
-# --- the journal -------------------------------------------------------------------------------
-
-
-@dataclass(slots=True)
-class _Journal:
-    """A journal folded up to its end: the owned part at its checkpoint, with every change since applied.
-
-    Changed in place as lines are read (a million games' owned part is not copied for
-    each): whoever gets one reads it before the next read of the journal.
-    """
-
-    inode: int
-    head: bytes  #: the start of its first line (a journal replaced may get the inode of the one before)
-    offset: int  #: bytes read so far (complete lines only)
-    checkpoint: int  #: the version of the checkpoint line
-    version: int  #: the version after the last change
-    owned: bytearray  #: the owned part's text now
-    layout: _Layout | None
-    claims: dict[int, Claim]
-    hooks: dict[str, PendingHook]
-    #: the results of ``owned`` without padding, decoded when first asked for after a line changed them
-    results: str | None = None
-    pgn_mark: PgnMark | None = None  #: the PGN's size after the last game recorded
-
-    @property
-    def identity(self) -> str | None:
-        """The ``id`` of the file whose journal this is (``None``: a journal of an older version)."""
-        progress = _PROGRESS_HEADER.search(self.owned)
-        found = _IDENTITY_LINE.search(self.owned, progress.end()) if progress else None
-        return found.group(1).decode("ascii") if found else None
-
-    def apply(self, line: Mapping[str, Any]) -> None:
-        version = int(line["v"])
-        if self.layout is not None:
-            changes = line.get("results", {})
-            if changes:
-                self.results = None
-            for number, char in changes.items():
-                self.owned[self.layout.results_at + int(number)] = ord(char)
-            self.owned[self.layout.version_at : self.layout.version_at + VERSION_WIDTH] = (
-                f"{version:<{VERSION_WIDTH}d}".encode()
-            )
-        self.version = version
-        if "pgn" in line:
-            self.pgn_mark = PgnMark.from_json(line["pgn"])
-        _merge(self.claims, line.get("claims", {}), Claim.from_json, int)
-        _merge(self.hooks, line.get("hooks", {}), PendingHook.from_json, str)
-
-    def parsed(self, path: Path) -> _Owned:
-        """The owned part, parsed (the results string decoded only when a line has changed it)."""
-        if self.layout is None:
-            return _parse_owned(bytes(self.owned), path)
-        if self.results is None:
-            at, end = self.layout.results_at, self.layout.results_end
-            self.results = str(memoryview(self.owned)[at:end], "ascii").rstrip(UNPLAYED)
-        return _parse_laid_out(self.owned, self.layout, path, results=self.results)
-
-
-def _merge(target: dict[Any, Any], changes: Mapping[str, Any], make: Any, key: Any) -> None:
-    for name, value in changes.items():
-        if value is None:
-            target.pop(key(name), None)
-        else:
-            target[key(name)] = make(value)
-
-
-class _JournalReader:
-    """Reads journals incrementally: only the lines appended since the last read are parsed."""
-
-    def __init__(self) -> None:
-        self.cache: dict[Path, _Journal] = {}
-
-    def read(self, path: Path) -> _Journal | None:
-        """The folded journal of tourney file ``path``; ``None`` when there is none or it is unreadable.
-
-        It is this reader's own, folded further by its next read of ``path``.
-        """
-        hint = f"move it away: tmanager keeps the journal of {path.name} there"
-        try:
-            fd = open_file(journal_path(path), hint=hint)
-        except OSError:  # none yet, or unreadable: the file is taken as it is
-            self.cache.pop(path, None)
-            return None
-        try:
-            info = os.fstat(fd)
-            inode, size = info.st_ino, info.st_size
-            if size > JOURNAL_READ_LIMIT:
-                raise ConfigError(f"{size:,} bytes, more than a journal grows to", file=journal_path(path), hint=hint)
-            state = self.cache.get(path)
-            if state is None or state.inode != inode or os.pread(fd, len(state.head), 0) != state.head:
-                state = self._start(fd, inode, path)
-            if state is None:
-                self.cache.pop(path, None)
-                return None
-            data = _read_from(fd, state.offset)
-        finally:
-            os.close(fd)
-        end = data.rfind(b"\n") + 1  # a line still being written, or cut off by a kill, is not read yet
-        for raw in data[:end].splitlines():
-            try:
-                state.apply(json.loads(raw))
-            except (ValueError, KeyError, TypeError):
-                log.warning("%s: an unreadable line was skipped", journal_path(path))
-        state.offset += end
-        self.cache[path] = state
-        return state
-
-    def appended(
-        self, path: Path, journal: _Journal, line: Mapping[str, Any], *, at: int, end: int, results: str
-    ) -> None:
-        """Fold ``line`` into ``journal``, read from ``path``'s journal: this process has just appended
-        it from offset ``at`` to ``end``, leaving the results string ``results`` (unpadded). So its
-        next read has nothing to read back nor to decode, unless another process has written since."""
-        if self.cache.get(path) is not journal or journal.offset != at:
-            self.cache.pop(path, None)  # not appended where the reading stopped (after a fragment?): read afresh
-            return
-        journal.apply(line)
-        journal.offset = end
-        journal.results = results
-
-    @staticmethod
-    def _start(fd: int, inode: int, path: Path) -> _Journal | None:
-        data = _read_from(fd, 0)
-        first, newline, _ = data.partition(b"\n")
-        if not newline:
-            return None
-        try:
-            head = json.loads(first)
-            owned = bytearray(str(head["owned"]).encode("utf-8"))
-            return _Journal(
-                inode=inode,
-                head=first[:_JOURNAL_HEAD],
-                offset=len(first) + 1,
-                checkpoint=int(head["checkpoint"]),
-                version=int(head["checkpoint"]),
-                owned=owned,
-                layout=_Layout.find(owned),
-                claims={int(k): Claim.from_json(v) for k, v in head.get("claims", {}).items()},
-                hooks={k: PendingHook.from_json(v) for k, v in head.get("hooks", {}).items()},
-                pgn_mark=PgnMark.from_json(head.get("pgn")),
-            )
-        except (ValueError, KeyError, TypeError):
-            log.warning("%s: unreadable; the tourney file is taken as it is", journal_path(path))
-            return None
-
-
-def _read_from(fd: int, offset: int) -> bytes:
-    chunks = []
-    while chunk := os.pread(fd, 1 << 22, offset):
-        chunks.append(chunk)
-        offset += len(chunk)
-    return b"".join(chunks)
-
-
-_journals = _JournalReader()
 
 
 # --- reading: the file and its journal resolved into one state ---------------------------------------
@@ -492,8 +127,8 @@ class _State:
 
     size: int
     head: bytes
-    owned: _Owned  #: the owned part as the file has it
-    journal: _Journal | None
+    owned: OwnedPart  #: the owned part as the file has it
+    journal: Journal | None
     tourney: Tourney
     #: why the file must be checkpointed before anything else ("" when it is current)
     repair: str
@@ -503,14 +138,14 @@ class _State:
 
 def _load(path: Path) -> _State:
     data = read_bytes(path)
-    start = _owned_start(data)
+    start = owned_start(data)
     head = data[:start]
-    journal = _journals.read(path)
+    journal = journals.read(path)
     # The usual case, told at memory speed without copying the owned part: the file holds the journal's.
     if journal is not None and len(data) - start == len(journal.owned) and data.endswith(journal.owned):
         return _resolved(path, len(data), head, journal.parsed(path), journal, repair="")
     owned_text = data[start:]
-    owned = _parse_owned(owned_text, path)
+    owned = parse_owned(owned_text, path)
     repair = ""
     replayed: tuple[int, ...] = ()
     if journal is not None and journal.identity != owned.identity:
@@ -529,7 +164,7 @@ def _load(path: Path) -> _State:
     elif owned.version is None or owned.version < journal.version:
         # Cut off between the journal and the file: one change behind, and exactly as before it.
         interrupted = owned.version == journal.version - 1 and owned.version >= journal.checkpoint and (
-            owned_text == _owned_at(path, journal, owned.version)
+            owned_text == owned_at(path, journal, owned.version)
         )
         repair = "behind" if interrupted else "stale"
         owned = journal.parsed(path)
@@ -539,7 +174,7 @@ def _load(path: Path) -> _State:
 
 
 def _resolved(
-    path: Path, size: int, head: bytes, owned: _Owned, journal: _Journal | None, *, repair: str,
+    path: Path, size: int, head: bytes, owned: OwnedPart, journal: Journal | None, *, repair: str,
     replayed: tuple[int, ...] = (),
 ) -> _State:
     """The state of a file of ``size`` bytes read with ``journal``: its ``head`` and the owned part that holds."""
@@ -553,31 +188,12 @@ def _resolved(
     return _State(size, head, owned, journal, tourney, repair, replayed)
 
 
-def _owned_at(path: Path, journal: _Journal, version: int) -> bytes:
-    """The journal's owned part as it was at ``version`` (its checkpoint and the changes up to it)."""
-    try:
-        lines = read_bytes(journal_path(path), kind="journal", limit=JOURNAL_READ_LIMIT).split(b"\n")
-        first = json.loads(lines[0])
-        owned = bytearray(str(first["owned"]).encode("utf-8"))
-        past = _Journal(
-            0, b"", 0, int(first["checkpoint"]), int(first["checkpoint"]), owned, _Layout.find(owned), {}, {}
-        )
-        for raw in lines[1:]:
-            line = json.loads(raw) if raw else None
-            if line is None or int(line["v"]) > version:
-                break
-            past.apply(line)
-    except (ConfigError, ValueError, KeyError, TypeError):
-        return b""
-    return bytes(past.owned)
-
-
-def _model(path: Path, head: bytes, owned: _Owned) -> Tourney:
+def _model(path: Path, head: bytes, owned: OwnedPart) -> Tourney:
     """The model from the user's part and an owned part (the settings are parsed once per distinct text)."""
     key = head + b"\0" + owned.sections_text
     template = _templates.get(path)
     if template is None or template.key != key:
-        data = _toml(head, path)
+        data = read_toml(head, path)
         misplaced = set(data) & set(OWNED_SECTIONS)
         if misplaced:
             raise ConfigError(
@@ -610,7 +226,7 @@ def _model(path: Path, head: bytes, owned: _Owned) -> Tourney:
     return tourney
 
 
-def _check_names(tourney: Tourney, owned: _Owned, path: Path) -> None:
+def _check_names(tourney: Tourney, owned: OwnedPart, path: Path) -> None:
     """Refuse a participant list changed by hand while results exist: they would credit the wrong engines."""
     names = tuple(p.name for p in tourney.participants)
     if owned.names is not None and names != owned.names and tourney.results.strip(UNPLAYED):
@@ -680,7 +296,7 @@ def _checkpoint(path: Path, head: bytes | None, tourney: Tourney, *, version: in
         "hooks": {k: h.to_json() for k, h in sorted(tourney.hooks.items())},
         "pgn": tourney.pgn_mark.to_json() if tourney.pgn_mark else None,
     }
-    text = head.decode("utf-8") if head is not None else tomli_w.dumps(settings_to_toml(tourney))
+    text = head.decode("utf-8") if head is not None else dumps(settings_to_toml(tourney), inline=("options",))
     if text.strip() and not text.endswith("\n\n"):
         text = text.rstrip("\n") + "\n\n"
     writes = [(journal_path(path), json.dumps(line, ensure_ascii=False) + "\n"), (path, text + owned)]
@@ -795,7 +411,7 @@ def _append(path: Path, state: _State, tourney: Tourney, before: _Before) -> boo
         line["pgn"] = tourney.pgn_mark.to_json() if tourney.pgn_mark else None
     text = json.dumps(line, ensure_ascii=False)
     at, end = append_line(journal_path(path), text)  # after a fragment a power cut left, cut off first
-    _journals.appended(path, journal, line, at=at, end=end, results=tourney.results.rstrip(UNPLAYED))
+    journals.appended(path, journal, line, at=at, end=end, results=tourney.results.rstrip(UNPLAYED))
     base = len(state.head)
     results_at, version_at = base + owned.layout.results_at, base + owned.layout.version_at
     old = before.results

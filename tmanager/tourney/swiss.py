@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from tmanager.tourney import tallies
 from tmanager.tourney.model import BLACK_WINS, DRAW, FINISHED_CHARS, SWISS_TYPES, WHITE_WINS, Tourney
 
 if TYPE_CHECKING:
@@ -48,7 +49,7 @@ def game_history(tourney: Tourney, cycle: int, rounds: int) -> list[PlayerState]
     n = len(tourney.participants)
     games: list[list[Game]] = [[] for _ in range(n)]
     schedule = tourney.schedule()
-    byes = tourney.byes()
+    byes = tallies.byes(tourney)
     first_round = cycle * tourney.settings.swiss_rounds
     for absolute in range(first_round, first_round + rounds):
         start = schedule.games_of_round(absolute).start
@@ -70,7 +71,7 @@ def history(tourney: Tourney, cycle: int, rounds: int) -> list[PlayerState]:
 
     n = len(tourney.participants)
     games: list[list[Game]] = [[] for _ in range(n)]
-    byes = tourney.byes()
+    byes = tallies.byes(tourney)
     first_round = cycle * tourney.settings.swiss_rounds
     for absolute in range(first_round, first_round + rounds):
         for pairing, (white, black) in enumerate(tourney.swiss[absolute]):
@@ -105,12 +106,12 @@ def pair_next_round(tourney: Tourney) -> bool:
             game_history(tourney, cycle, round_in_cycle),
             round_number=round_in_cycle + 1,
             total_rounds=rounds,
-            points=PointsSystem(pairing_bye=round(10 * tourney.bye_points) - draw),
+            points=PointsSystem(pairing_bye=round(10 * tallies.bye_points(tourney)) - draw),
         )
         tourney.swiss.append([(white - 1, black - 1) for white, black in matches.pairing.boards])
         return True
     g = tourney.settings.games_per_pairing
-    points = PointsSystem(pairing_bye=round(10 * tourney.bye_points / g))
+    points = PointsSystem(pairing_bye=round(10 * tallies.bye_points(tourney) / g))
     pairing = pair_round(
         history(tourney, cycle, round_in_cycle),
         round_number=round_in_cycle + 1,

@@ -1,0 +1,66 @@
+"""The dataclass <-> TOML mapping and the one TOML writer, on data in memory."""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import pytest
+
+from tmanager.errors import ConfigError
+from tmanager.tomlmap import dumps, from_table, to_table
+
+
+def test_what_is_written_reads_back_as_it_was() -> None:
+    document: dict[str, Any] = {
+        "tourney": {"name": 'Say "hi" \\ to é\ttab\x7f', "cycles": 3, "margin": 0.1, "sync": False, "none": []},
+        "faults": {"Engine A": {"time forfeit": 2}, "B.1": {"crash": 1}},
+        "participants": [{"name": "A", "options": {"Hash": 16, "Move Overhead": 10, "Ponder": True}}, {"name": "B"}],
+        "amendments": {"1": {"key": "sprt.elo1", "old": "5.0"}, "3": {"key": "tourney.tc", "old": ""}},
+        "swiss": {"rounds": [[[0, 1], [2, 3]], [[1, 2], [3, 0]]]},
+    }
+    text = dumps(document, comment="made here", multiline=("rounds",), inline=("options",))
+    assert tomllib.loads(text) == document
+    assert text.startswith("# made here\n\n[tourney]\n")
+    assert "\n[faults.\"Engine A\"]\n\"time forfeit\" = 2\n" in text  # a table of tables: each its own header
+    assert "\n[amendments.3]\n" in text
+    assert 'options = { Hash = 16, "Move Overhead" = 10, Ponder = true }' in text  # among values: inline
+    assert "rounds = [\n  [[0, 1], [2, 3]],\n  [[1, 2], [3, 0]],\n]" in text  # one element a line
+    assert text.count("[[participants]]") == 2
+
+
+@dataclass(frozen=True)
+class Sample:
+    name: str
+    kind: Literal["a", "b"] = "a"
+    count: int = 0
+    share: float | None = None
+    pairs: tuple[int, int] = (0, 0)
+    options: Mapping[str, int | str] = field(default_factory=dict)
+
+
+def test_a_table_reads_into_its_dataclass_and_back() -> None:
+    table = {"name": "x", "kind": "b", "count": 3, "share": 1, "pairs": [1, 2], "options": {"Hash": 16}}
+    sample = from_table(Sample, table, "sample", None)
+    assert sample == Sample("x", "b", 3, 1.0, (1, 2), {"Hash": 16})
+    assert to_table(sample, keep_defaults=False) == {**table, "share": 1.0}
+    assert to_table(Sample("y"), keep_defaults=False) == {"name": "y"}
+
+
+@pytest.mark.parametrize(("table", "where", "says"), [
+    ({"name": "x", "kind": "c"}, "sample.kind", "'c' is not one of 'a', 'b'"),
+    ({"name": "x", "count": -1}, "sample.count", "cannot be negative"),
+    ({"name": "x", "count": True}, "sample.count", "must be int"),
+    ({"name": "x", "share": "much"}, "sample.share", "must be a number"),
+    ({"name": "x", "pairs": [1]}, "sample.pairs", "list of 2 values"),
+    ({"name": "x", "options": {"Hash": [1]}}, "sample.options", "table of strings, whole numbers or booleans"),
+    ({"name": "x\0"}, "sample.name", "NUL"),
+    ({"name": "x", "colour": "red"}, "sample", "unknown key 'colour'"),
+    ({}, "sample", "missing required key"),
+])
+def test_a_wrong_value_is_named_with_its_key(table: dict[str, Any], where: str, says: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        from_table(Sample, table, "sample", None)
+    assert caught.value.field == where and says in caught.value.message

@@ -1,0 +1,183 @@
+"""The tourney's hooks, each run exactly once, whoever dies when.
+
+A hook's life, kept in the journal (:attr:`Tourney.hooks
+<tmanager.tourney.model.Tourney.hooks>`, by key: ``after_game:N``, ``after_tourney``),
+every step under the file's lock but the run itself::
+
+      a game recorded (after_game), the tourney over (after_tourney)
+                        |
+                        v
+                   +---------+   take: marked taken by its taker, marker file made   +-------+
+                   | pending | ----------------------------------------------------> | taken |
+                   +---------+ <---------------------------------------------------- +-------+
+                        settle: the taker died and the marker is still there             |
+                        (removed first: the hook never started, and never will)          |
+                                                                                         | finish: the taker ran it
+                                                                                         | settle: the taker died and
+                                                                                         |   the marker is gone
+                                                                                         v
+                                                                              done (gone from the journal)
+
+Recording a game records its ``after_game`` hook (and, for the last game,
+``after_tourney``) as pending in the same transaction (:func:`add_hooks`).
+Whoever holds the lock next may take a pending hook (:func:`take_hook`): it
+marks the hook taken and leaves a marker file of that taking, then runs the
+hook outside the lock (:func:`run_hook`) and finishes it (:func:`finish_hook`).
+The hook's shell removes the marker as its first act and goes on only if that
+worked. A hook whose taker died is run again only if its marker is still there
+(:func:`settle_hooks`): the marker is removed first, so that a shell of the dead
+taker that starts late gives up. Removing a file succeeds once, so exactly one
+of the two goes on; a hook that started ran, or is running on its own, and is
+done. ``after_tourney`` runs once every ``after_game`` is done (:func:`next_hook`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import socket
+from dataclasses import dataclass
+from pathlib import Path
+
+from tmanager import hooks
+from tmanager.tourney.model import PendingHook, Tourney
+from tmanager.tourney.owners import ENGINE_TAG, Owner, process_is_alive
+
+log = logging.getLogger("tmanager")
+
+#: The keys of the hooks in :attr:`Tourney.hooks <tmanager.tourney.model.Tourney.hooks>`.
+AFTER_GAME, AFTER_TOURNEY = "after_game", "after_tourney"
+
+
+def game_env(number: int, result: str, termination: str, reason: str, white: str, black: str) -> dict[str, str]:
+    """What an ``after_game`` hook learns of its game."""
+    return {
+        "TMANAGER_GAME": str(number),
+        "TMANAGER_RESULT": result,
+        "TMANAGER_TERMINATION": termination,
+        "TMANAGER_REASON": reason,
+        "TMANAGER_WHITE": white,
+        "TMANAGER_BLACK": black,
+    }
+
+
+def add_hooks(tourney: Tourney, number: int, env: dict[str, str]) -> None:
+    """Record the hooks that game ``number``'s result calls for as pending."""
+    s = tourney.settings
+    if s.after_game:
+        tourney.hooks[f"{AFTER_GAME}:{number}"] = PendingHook(AFTER_GAME, s.after_game, env, game=number)
+    if tourney.is_complete():
+        add_after_tourney(tourney)
+
+
+def add_after_tourney(tourney: Tourney) -> None:
+    """Record ``after_tourney`` as pending (with an SPRT's verdict in its environment), if there is one."""
+    if tourney.settings.after_tourney:
+        tourney.hooks[AFTER_TOURNEY] = PendingHook(
+            AFTER_TOURNEY, tourney.settings.after_tourney, verdict_environment(tourney)
+        )
+
+
+def verdict_environment(tourney: Tourney) -> dict[str, str]:
+    """``after_tourney``'s SPRT variables, from the verdict in the file (none without an SPRT)."""
+    v = tourney.verdict
+    if v is None:
+        return {}
+    return {
+        "TMANAGER_SPRT_RESULT": v.result,
+        "TMANAGER_SPRT_LLR": f"{v.llr:.4f}",
+        "TMANAGER_SPRT_LOWER": f"{v.lower:.4f}",
+        "TMANAGER_SPRT_UPPER": f"{v.upper:.4f}",
+        "TMANAGER_SPRT_GAMES": str(v.games),
+        "TMANAGER_SPRT_PAIRS": str(v.pairs),
+    }
+
+
+def hook_marker(tourney: Tourney, key: str, taker: tuple[str, int, float]) -> Path:
+    """The file of ``taker``'s taking of hook ``key`` that the hook's shell removes as its first act:
+    present means the hook never started."""
+    _host, pid, started = taker
+    return tourney.live_dir / f"hook-{key.replace(':', '-')}-{pid}-{started:.3f}"
+
+
+def settle_hooks(tourney: Tourney) -> None:
+    """Free the hooks whose taker died before starting them; drop those it started (they ran or still run)."""
+    host = socket.gethostname()
+    for key, hook in list(tourney.hooks.items()):
+        if hook.taken_by is None:
+            continue
+        taker_host, pid, started = hook.taken_by
+        if taker_host != host or process_is_alive(pid, started):
+            continue
+        try:  # the dead taker's shell may yet start: whichever removes the marker first goes on
+            hook_marker(tourney, key, hook.taken_by).unlink()
+        except FileNotFoundError:
+            del tourney.hooks[key]
+        else:
+            tourney.hooks[key] = dataclasses.replace(hook, taken_by=None)
+
+
+def next_hook(tourney: Tourney) -> str | None:
+    """The pending hook to run next: ``after_game`` hooks by game, then ``after_tourney`` once they are done."""
+    free = [key for key, hook in tourney.hooks.items() if hook.taken_by is None]
+    games = sorted((tourney.hooks[k].game, k) for k in free if tourney.hooks[k].name == AFTER_GAME)
+    if games:
+        return games[0][1]
+    if AFTER_TOURNEY in free and not any(h.name == AFTER_GAME for h in tourney.hooks.values()):
+        return AFTER_TOURNEY
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class TakenHook:
+    """A hook taken to be run: what its run needs, outside the lock."""
+
+    key: str
+    hook: PendingHook
+    marker: Path  #: the file its shell removes first (see :func:`hook_marker`)
+    tourney_path: Path
+    pgn_path: Path
+
+    def run(self) -> None:
+        """:func:`run_hook` of this hook."""
+        run_hook(self.hook, marker=self.marker, tourney_path=self.tourney_path, pgn_path=self.pgn_path)
+
+
+def take_hook(tourney: Tourney, taker: Owner) -> TakenHook | None:
+    """Take the next pending hook for ``taker``, if any (pending -> taken), after settling those of dead takers.
+
+    The marker is made before the transaction commits: a taker that dies after it leaves the marker."""
+    settle_hooks(tourney)
+    key = next_hook(tourney)
+    if key is None:
+        return None
+    marker = hook_marker(tourney, key, taker.key)
+    marker.parent.mkdir(exist_ok=True)
+    marker.touch()
+    hook = tourney.hooks[key] = dataclasses.replace(tourney.hooks[key], taken_by=taker.key)
+    return TakenHook(key, hook, marker, tourney.path, tourney.pgn_path)
+
+
+def finish_hook(tourney: Tourney, key: str, taker: Owner) -> None:
+    """Hook ``key``, run by ``taker``, is done (taken -> done); one taken over by another meanwhile stays theirs."""
+    hook = tourney.hooks.get(key)
+    if hook is not None and hook.taken_by == taker.key:
+        del tourney.hooks[key]
+
+
+def run_hook(hook: PendingHook, *, marker: Path, tourney_path: Path, pgn_path: Path) -> None:
+    """Run a pending hook in the tourney's directory (see :mod:`tmanager.hooks`); a failure is logged, never
+    fatal. Its shell removes ``marker`` first: from then on the hook counts as started."""
+    variables = {
+        "TMANAGER_TOURNEY": str(tourney_path),
+        "TMANAGER_PGN": str(pgn_path),
+        "TMANAGER_HOOK_MARKER": str(marker),
+        ENGINE_TAG: "",  # a hook is not an engine: it must outlive its worker, not be killed with it
+        **hook.env,
+    }
+    # Without the marker, the hook was given to another taker: this one must not run it too.
+    script = f'rm -- "$TMANAGER_HOOK_MARKER" 2>/dev/null || exit 0\n{hook.command}'
+    problem = hooks.run(script, name=hook.name, directory=tourney_path.parent, variables=variables)
+    if problem is not None:
+        marker.unlink(missing_ok=True)
+        log.warning("%s hook %r %s", hook.name, hook.command, problem)

@@ -1,0 +1,218 @@
+"""A tourney file's journal: each change of its results, claims and hooks as one line, after a checkpoint.
+
+The journal ``.NAME.journal`` beside the file starts with a checkpoint (the
+owned part at a version, with the claims, the pending hooks and the PGN's mark)
+and goes on with one JSON line per change (see :mod:`tmanager.tourney.store`).
+A process keeps each journal it has read folded (:class:`Journal`), and reads
+only the lines appended since (:class:`JournalReader`).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tmanager.errors import ConfigError
+from tmanager.files import READ_LIMIT, open_file, read_bytes
+from tmanager.tourney.model import UNPLAYED, Claim, PendingHook, PgnMark
+from tmanager.tourney.ownedpart import (
+    IDENTITY_LINE,
+    PROGRESS_HEADER,
+    VERSION_WIDTH,
+    Layout,
+    OwnedPart,
+    parse_laid_out,
+    parse_owned,
+)
+
+log = logging.getLogger("tmanager")
+
+#: The most bytes of a journal read: its checkpoint holds an owned part (the results string of the largest
+#: tourney is 100 MB), and it is folded into a new checkpoint once it grows past twice the file's size.
+JOURNAL_READ_LIMIT = 4 * READ_LIMIT
+#: Bytes of a journal's first line that tell it from the journal it replaced: its checkpoint's version
+#: and the start of its owned part (file systems give a new file the inode number just freed).
+_JOURNAL_HEAD = 256
+
+
+def journal_path(path: Path) -> Path:
+    """The journal beside tourney file ``path``."""
+    return path.with_name(f".{path.name}.journal")
+
+
+@dataclass(slots=True)
+class Journal:
+    """A journal folded up to its end: the owned part at its checkpoint, with every change since applied.
+
+    Changed in place as lines are read (a million games' owned part is not copied for
+    each): whoever gets one reads it before the next read of the journal.
+    """
+
+    inode: int
+    head: bytes  #: the start of its first line (a journal replaced may get the inode of the one before)
+    offset: int  #: bytes read so far (complete lines only)
+    checkpoint: int  #: the version of the checkpoint line
+    version: int  #: the version after the last change
+    owned: bytearray  #: the owned part's text now
+    layout: Layout | None
+    claims: dict[int, Claim]
+    hooks: dict[str, PendingHook]
+    #: the results of ``owned`` without padding, decoded when first asked for after a line changed them
+    results: str | None = None
+    pgn_mark: PgnMark | None = None  #: the PGN's size after the last game recorded
+
+    @property
+    def identity(self) -> str | None:
+        """The ``id`` of the file whose journal this is (``None``: a journal of an older version)."""
+        progress = PROGRESS_HEADER.search(self.owned)
+        found = IDENTITY_LINE.search(self.owned, progress.end()) if progress else None
+        return found.group(1).decode("ascii") if found else None
+
+    def apply(self, line: Mapping[str, Any]) -> None:
+        version = int(line["v"])
+        if self.layout is not None:
+            changes = line.get("results", {})
+            if changes:
+                self.results = None
+            for number, char in changes.items():
+                self.owned[self.layout.results_at + int(number)] = ord(char)
+            self.owned[self.layout.version_at : self.layout.version_at + VERSION_WIDTH] = (
+                f"{version:<{VERSION_WIDTH}d}".encode()
+            )
+        self.version = version
+        if "pgn" in line:
+            self.pgn_mark = PgnMark.from_json(line["pgn"])
+        _merge(self.claims, line.get("claims", {}), Claim.from_json, int)
+        _merge(self.hooks, line.get("hooks", {}), PendingHook.from_json, str)
+
+    def parsed(self, path: Path) -> OwnedPart:
+        """The owned part, parsed (the results string decoded only when a line has changed it)."""
+        if self.layout is None:
+            return parse_owned(bytes(self.owned), path)
+        if self.results is None:
+            at, end = self.layout.results_at, self.layout.results_end
+            self.results = str(memoryview(self.owned)[at:end], "ascii").rstrip(UNPLAYED)
+        return parse_laid_out(self.owned, self.layout, path, results=self.results)
+
+
+def _merge(target: dict[Any, Any], changes: Mapping[str, Any], make: Any, key: Any) -> None:
+    for name, value in changes.items():
+        if value is None:
+            target.pop(key(name), None)
+        else:
+            target[key(name)] = make(value)
+
+
+class JournalReader:
+    """Reads journals incrementally: only the lines appended since the last read are parsed."""
+
+    def __init__(self) -> None:
+        self.cache: dict[Path, Journal] = {}
+
+    def read(self, path: Path) -> Journal | None:
+        """The folded journal of tourney file ``path``; ``None`` when there is none or it is unreadable.
+
+        It is this reader's own, folded further by its next read of ``path``.
+        """
+        hint = f"move it away: tmanager keeps the journal of {path.name} there"
+        try:
+            fd = open_file(journal_path(path), hint=hint)
+        except OSError:  # none yet, or unreadable: the file is taken as it is
+            self.cache.pop(path, None)
+            return None
+        try:
+            info = os.fstat(fd)
+            inode, size = info.st_ino, info.st_size
+            if size > JOURNAL_READ_LIMIT:
+                raise ConfigError(f"{size:,} bytes, more than a journal grows to", file=journal_path(path), hint=hint)
+            state = self.cache.get(path)
+            if state is None or state.inode != inode or os.pread(fd, len(state.head), 0) != state.head:
+                state = self._start(fd, inode, path)
+            if state is None:
+                self.cache.pop(path, None)
+                return None
+            data = _read_from(fd, state.offset)
+        finally:
+            os.close(fd)
+        end = data.rfind(b"\n") + 1  # a line still being written, or cut off by a kill, is not read yet
+        for raw in data[:end].splitlines():
+            try:
+                state.apply(json.loads(raw))
+            except (ValueError, KeyError, TypeError):
+                log.warning("%s: an unreadable line was skipped", journal_path(path))
+        state.offset += end
+        self.cache[path] = state
+        return state
+
+    def appended(
+        self, path: Path, journal: Journal, line: Mapping[str, Any], *, at: int, end: int, results: str
+    ) -> None:
+        """Fold ``line`` into ``journal``, read from ``path``'s journal: this process has just appended
+        it from offset ``at`` to ``end``, leaving the results string ``results`` (unpadded). So its
+        next read has nothing to read back nor to decode, unless another process has written since."""
+        if self.cache.get(path) is not journal or journal.offset != at:
+            self.cache.pop(path, None)  # not appended where the reading stopped (after a fragment?): read afresh
+            return
+        journal.apply(line)
+        journal.offset = end
+        journal.results = results
+
+    @staticmethod
+    def _start(fd: int, inode: int, path: Path) -> Journal | None:
+        data = _read_from(fd, 0)
+        first, newline, _ = data.partition(b"\n")
+        if not newline:
+            return None
+        try:
+            head = json.loads(first)
+            owned = bytearray(str(head["owned"]).encode("utf-8"))
+            return Journal(
+                inode=inode,
+                head=first[:_JOURNAL_HEAD],
+                offset=len(first) + 1,
+                checkpoint=int(head["checkpoint"]),
+                version=int(head["checkpoint"]),
+                owned=owned,
+                layout=Layout.find(owned),
+                claims={int(k): Claim.from_json(v) for k, v in head.get("claims", {}).items()},
+                hooks={k: PendingHook.from_json(v) for k, v in head.get("hooks", {}).items()},
+                pgn_mark=PgnMark.from_json(head.get("pgn")),
+            )
+        except (ValueError, KeyError, TypeError):
+            log.warning("%s: unreadable; the tourney file is taken as it is", journal_path(path))
+            return None
+
+
+def _read_from(fd: int, offset: int) -> bytes:
+    chunks = []
+    while chunk := os.pread(fd, 1 << 22, offset):
+        chunks.append(chunk)
+        offset += len(chunk)
+    return b"".join(chunks)
+
+
+journals = JournalReader()
+
+
+def owned_at(path: Path, journal: Journal, version: int) -> bytes:
+    """The journal's owned part as it was at ``version`` (its checkpoint and the changes up to it)."""
+    try:
+        lines = read_bytes(journal_path(path), kind="journal", limit=JOURNAL_READ_LIMIT).split(b"\n")
+        first = json.loads(lines[0])
+        owned = bytearray(str(first["owned"]).encode("utf-8"))
+        past = Journal(
+            0, b"", 0, int(first["checkpoint"]), int(first["checkpoint"]), owned, Layout.find(owned), {}, {}
+        )
+        for raw in lines[1:]:
+            line = json.loads(raw) if raw else None
+            if line is None or int(line["v"]) > version:
+                break
+            past.apply(line)
+    except (ConfigError, ValueError, KeyError, TypeError):
+        return b""
+    return bytes(past.owned)

@@ -1,0 +1,82 @@
+"""Who a worker is, whether it still lives, and the engines it leaves behind when it does not.
+
+A worker writes its identity (host, pid, process start time: a pid alone may be
+reused) into its claims and its hooks' takings, and into its engines' environment
+(:data:`ENGINE_TAG`), so that the processes of a worker killed outright can be
+told apart from those of a live one and killed (:func:`reap_engines`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tmanager.tourney.model import Claim
+
+#: The environment variable that marks engines (and their children) with the worker they belong to.
+ENGINE_TAG = "TMANAGER_ENGINE_OF"
+
+
+@dataclass(frozen=True, slots=True)
+class Owner:
+    """The identity a worker writes into its claims."""
+
+    host: str
+    pid: int
+    started: float
+
+    @classmethod
+    def me(cls) -> Owner:
+        import psutil  # here and below: `tmanager status` needs it only while games are being played
+
+        return cls(socket.gethostname(), os.getpid(), psutil.Process().create_time())
+
+    def owns(self, claim: Claim | None) -> bool:
+        return claim is not None and (claim.host, claim.pid, claim.started) == (self.host, self.pid, self.started)
+
+    @property
+    def key(self) -> tuple[str, int, float]:
+        return (self.host, self.pid, self.started)
+
+    def engine_tag(self, tourney: Path) -> str:
+        """The value of :data:`ENGINE_TAG` for this worker's engines in tourney ``tourney`` (a resolved path)."""
+        return f"{tourney}|{self.host}|{self.pid}|{self.started}"
+
+
+def process_is_alive(pid: int, started: float) -> bool:
+    """Whether the process ``pid`` that started at ``started`` (this host's clock) still runs."""
+    import psutil  # here: `status` of a tourney with nothing in progress never needs it
+
+    try:
+        process = psutil.Process(pid)
+        same_process: bool = abs(process.create_time() - started) < 0.01
+        return same_process and process.status() != psutil.STATUS_ZOMBIE
+    except psutil.Error:
+        return False
+
+
+def reap_engines(path: Path) -> int:
+    """Kill the engine processes (children included) of tourney ``path`` whose worker is gone; returns how many.
+
+    A killed worker's engines die with it (they ask the kernel to), but an
+    engine's own children would survive: they are found by the worker's mark
+    in their environment.
+    """
+    import psutil
+
+    killed = 0
+    prefix = f"{path}|{socket.gethostname()}|"
+    for process in psutil.process_iter(["environ"]):
+        with contextlib.suppress(psutil.Error, ValueError):
+            tag = (process.info.get("environ") or {}).get(ENGINE_TAG, "")
+            if tag.startswith(prefix):
+                pid, started = tag[len(prefix) :].split("|")
+                if not process_is_alive(int(pid), float(started)):
+                    process.kill()
+                    killed += 1
+    return killed

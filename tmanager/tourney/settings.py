@@ -1,0 +1,108 @@
+"""The user's part of a tourney file as plain data: ``[tourney]``, ``[openings]`` and ``[[participants]]``.
+
+Each dataclass says what its table holds (see :mod:`tmanager.tomlmap`): its
+fields are the keys, their defaults what a missing key means. What the values
+mean together is checked by :mod:`tmanager.tourney.validation`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+from tmanager.formats.pgn import Notation
+from tmanager.tourney.engines import OptionValue
+from tmanager.tourney.variants import STANDARD
+
+TourneyType = Literal["round-robin", "gauntlet", "swiss", "double-swiss"]
+GameOrder = Literal["xboard", "fastchess"]
+PvCheckLevel = Literal["off", "legal", "mates"]
+#: The tourney types paired round by round (``[swiss]`` holds their pairings): FIDE Dutch and Double-Swiss.
+SWISS_TYPES = ("swiss", "double-swiss")
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """``[tourney]``: how the event is organised and played."""
+
+    name: str = "tourney"
+    type: TourneyType = "round-robin"
+    gauntlet_seeds: int = 1
+    cycles: int = 1
+    games_per_pairing: int = 2
+    swiss_rounds: int = 0
+    bye_points: float | None = None
+    sync_after_round: bool = False
+    sync_after_cycle: bool = False
+    #: The order and numbering of the games: XBoard's, or fastchess's (see core.schedule.FastchessOrder).
+    order: GameOrder = "xboard"
+    noswap: bool = False  #: the first of a pairing has white in all its games (fastchess's -noswap)
+    reverse: bool = False  #: the other colours than the schedule gives (fastchess's -reverse)
+    pgn: str = ""
+    after_game: str = ""
+    after_tourney: str = ""
+    event: str = ""
+    site: str = ""
+    variant: str = STANDARD
+    tc: str = "inf"
+    st: float | None = None
+    nodes: int | None = None
+    depth: int | None = None
+    time_margin: float = 0.1
+    handshake_timeout: float = 10.0
+    #: Seconds an engine has to be ready for a game (``ucinewgame``, ``isready``; fastchess's -ucinewgame-ms),
+    #: and to answer a ping once a search was cut off (-ping-ms); ``None``: ``handshake_timeout``.
+    ready_timeout: float | None = None
+    ping_timeout: float | None = None
+    ponder: bool = False
+    restart: bool = False
+    pgn_comments: bool = False
+    pgn_comment_fields: tuple[str, ...] = ()
+    pgn_notation: Notation = "san"
+    pgn_minimal: bool = False
+    epd_out: str = ""
+    #: Regular expressions: each engine move's PGN comment quotes the last line of its search that each matches.
+    pgn_match_lines: tuple[str, ...] = ()
+    #: Check the engines' PVs as fastchess does: "off", "legal" (their moves) or "mates" (and mate lengths).
+    pv_checks: PvCheckLevel = "off"
+    #: Log each move's latency (the time measured less the time the engine reports), as fastchess's -show-latency.
+    log_latency: bool = False
+    #: Seconds a lane waits after each game before it claims the next (fastchess's -wait, in ms there).
+    wait: float = 0.0
+    log_engines: bool = False
+    move_timeout: float = 60.0
+    lease: float = 120.0
+
+
+@dataclass(frozen=True, slots=True)
+class Openings:
+    """``[openings]``: an EPD or PGN book; both games of a colour-reversed pair share an opening."""
+
+    file: str
+    format: Literal["auto", "epd", "pgn"] = "auto"
+    order: Literal["sequential", "random"] = "sequential"
+    seed: int = 0
+    start: int = 1
+    plies: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Participant:
+    """``[[participants]]``: one engine; either ``engine`` names a definition or ``cmd`` is given."""
+
+    name: str
+    engine: str = ""
+    cmd: str = ""
+    protocol: Literal["", "uci", "xboard"] = ""
+    dir: str = ""
+    args: tuple[str, ...] = ()
+    options: Mapping[str, OptionValue] = field(default_factory=dict)
+    tc: str = ""
+    st: float | None = None
+    nodes: int | None = None
+    depth: int | None = None
+    ponder: bool | None = None
+    restart: bool | None = None
+    time_margin: float | None = None
+    stderr: str = ""

@@ -1,0 +1,252 @@
+"""What a tourney may hold, checked on reading and before every write: one line naming the field at fault.
+
+:func:`validate` checks everything that can be checked without starting an
+engine (the schedule, the results, the settings, the participants, the SPRT,
+the paths written); after a transaction that changed only the owned tail, only
+what that can break. :func:`check_pgn` checks that no recorded game went
+missing from the PGN.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+from collections import Counter
+from typing import TYPE_CHECKING
+
+from tmanager.core.schedule import Schedule
+from tmanager.core.stats import SprtSettings
+from tmanager.errors import ConfigError, StateError
+from tmanager.files import expect_directory
+from tmanager.formats import pgn
+from tmanager.formats.pgn import COMMENT_FIELDS
+from tmanager.tourney.alphabet import FINISHED
+from tmanager.tourney.paths import check_directories, check_output
+from tmanager.tourney.resolution import engine_spec, time_control
+from tmanager.tourney.settings import SWISS_TYPES
+from tmanager.tourney.variants import check_variant
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from tmanager.tourney.model import Tourney
+
+#: The most games a tourney may schedule: the results string is kept in memory (and in the
+#: file) at its full length, one character a game.
+MAX_GAMES = 100_000_000
+
+#: Durations that must be more than zero: a zero lease or timeout would end every game at once.
+POSITIVE_SETTINGS = ("handshake_timeout", "move_timeout", "lease")
+#: Durations that may be left out (None) but never be zero or less.
+OPTIONAL_POSITIVE_SETTINGS = ("ready_timeout", "ping_timeout")
+
+#: The PGN standard's limit on a string token such as a tag value (section 7).
+MAX_TAG_LENGTH = 255
+
+
+def validate(tourney: Tourney, *, settings: bool = True) -> None:
+    """Check everything that can be checked without starting an engine; with ``settings``
+    false only what a change of the owned tail (results, claims, pairings) can break."""
+    _check_progress(tourney)
+    if not settings:
+        return
+    _check_settings(tourney)
+    _check_participants(tourney)
+    if tourney.sprt is not None:
+        _check_sprt(tourney, tourney.sprt)
+    for i in range(len(tourney.participants)):
+        time_control(tourney, i)
+        engine_spec(tourney, i)
+    _check_paths(tourney)
+
+
+def _check_progress(tourney: Tourney) -> None:
+    """The schedule can be made and is not too long, and the results and pairings fit it."""
+    try:
+        schedule = tourney.schedule()
+    except ConfigError as exc:
+        raise exc.located(file=tourney.path) from None
+    total = schedule.total_games
+    if total > MAX_GAMES:
+        raise _too_many_games(tourney, schedule)
+    if len(tourney.results) > total:
+        raise ConfigError(
+            f"results string has {len(tourney.results)} games but the schedule only {total}",
+            file=tourney.path,
+            field="progress.results",
+            hint="remove the extra characters, or raise cycles",
+        )
+    _check_pairings(tourney)
+
+
+def _check_settings(tourney: Tourney) -> None:
+    """``[tourney]``'s values that its types alone do not check."""
+    s, path = tourney.settings, tourney.path
+    try:
+        check_variant(s.variant)
+    except ConfigError as exc:
+        raise exc.located(file=path) from None
+    unknown = next((f for f in s.pgn_comment_fields if f not in COMMENT_FIELDS), None)
+    if unknown is not None:
+        raise ConfigError(
+            f"unknown comment field {unknown!r}",
+            file=path,
+            field="tourney.pgn_comment_fields",
+            hint=f"choose among {', '.join(COMMENT_FIELDS)}",
+        )
+    for key in ("name", "event", "site"):
+        check_tag_value(getattr(s, key), file=path, field=f"tourney.{key}")
+    for key in POSITIVE_SETTINGS + OPTIONAL_POSITIVE_SETTINGS:
+        value = getattr(s, key)
+        if value is not None and value <= 0:
+            raise ConfigError(f"must be positive, not {value:g}", file=path, field=f"tourney.{key}")
+    if s.wait < 0:
+        raise ConfigError(f"must not be negative, not {s.wait:g}", file=path, field="tourney.wait")
+    for pattern in s.pgn_match_lines:
+        try:
+            re.compile(pattern)
+        except re.error as exc:
+            raise ConfigError(
+                f"{pattern!r} is not a regular expression ({exc})", file=path, field="tourney.pgn_match_lines"
+            ) from None
+
+
+def _check_participants(tourney: Tourney) -> None:
+    """Every participant has a name of its own that a PGN tag can hold."""
+    for i, p in enumerate(tourney.participants):
+        if not p.name.strip():
+            raise ConfigError(
+                "is empty", file=tourney.path, field=f"participants[{i}].name", hint="give every participant a name"
+            )
+        check_tag_value(p.name, file=tourney.path, field=f"participants[{i}].name")
+    duplicate = next((n for n, count in Counter(p.name for p in tourney.participants).items() if count > 1), None)
+    if duplicate:
+        raise ConfigError(f"two participants are named {duplicate!r}", file=tourney.path, field="participants")
+
+
+def _too_many_games(tourney: Tourney, schedule: Schedule) -> ConfigError:
+    """The error for a schedule beyond :data:`MAX_GAMES`, blaming the first setting that alone could fix it."""
+    per_cycle = schedule.games_per_cycle
+    pairings_per_cycle = per_cycle // schedule.games_per_pairing
+    if per_cycle <= MAX_GAMES:
+        field, hint = "tourney.cycles", f"at most {MAX_GAMES // per_cycle:,} cycles of {per_cycle:,} games"
+    elif pairings_per_cycle <= MAX_GAMES:
+        field, hint = "tourney.games_per_pairing", f"at most {MAX_GAMES // pairings_per_cycle:,} games per pairing"
+    else:
+        field, hint = "participants", "fewer participants, or a Swiss"
+    return ConfigError(
+        f"{schedule.total_games:,} games scheduled, more than the {MAX_GAMES:,} a tourney may hold",
+        file=tourney.path,
+        field=field,
+        hint=hint,
+    )
+
+
+def _check_pairings(tourney: Tourney) -> None:
+    """Swiss pairings name existing participants, each at most once a round, on every board."""
+    n = len(tourney.participants)
+    if tourney.swiss and tourney.settings.type not in SWISS_TYPES:
+        raise ConfigError(
+            f"Swiss pairings in a tourney of type {tourney.settings.type!r}", file=tourney.path, field="swiss",
+            hint="remove [swiss], or set type back to \"swiss\"",
+        )
+    for r, boards in enumerate(tourney.swiss):
+        seated = [p for board in boards for p in board]
+        stranger = next((p for p in seated if not 0 <= p < n), None)
+        if stranger is not None:
+            problem = f"participant {stranger} does not exist (there are {n}, numbered from 0)"
+        elif len(set(seated)) < len(seated):
+            problem = "a participant plays twice in the round"
+        elif len(boards) != n // 2:
+            problem = f"{len(boards)} boards, not {n // 2}"
+        else:
+            continue
+        raise ConfigError(
+            problem, file=tourney.path, field=f"swiss.rounds[{r}]", hint="remove the round to pair it again"
+        )
+
+
+def _check_paths(tourney: Tourney) -> None:
+    """The PGN, the EPD output and the engines' stderr logs can be written, and are not the opening
+    book; the tablebases are there (see :mod:`tmanager.tourney.paths`); the directories of the games in
+    progress and of the engine logs, if there, are directories."""
+    directory = tourney.directory
+    book = directory / tourney.openings.file if tourney.openings is not None else None
+    check_output(tourney.pgn_path, tourney=tourney.path, field="tourney.pgn", book=book)
+    if tourney.settings.epd_out:
+        check_output(directory / tourney.settings.epd_out, tourney=tourney.path, field="tourney.epd_out", book=book)
+    for kept, holds in ((tourney.live_dir, "the games in progress"), (tourney.engine_logs_dir, "engine logs")):
+        expect_directory(kept, hint=f"move it away: tmanager keeps {holds} of {tourney.path.name} there")
+    for i, p in enumerate(tourney.participants):
+        if p.stderr:
+            check_output(directory / p.stderr, tourney=tourney.path, field=f"participants[{i}].stderr")
+    check_directories(
+        tourney.adjudication.syzygy_paths, base=directory, tourney=tourney.path, field="adjudication.syzygy"
+    )
+
+
+def _check_sprt(tourney: Tourney, sprt: SprtSettings) -> None:
+    try:
+        sprt.check()
+    except ConfigError as exc:
+        raise ConfigError(exc.message, file=tourney.path, field=f"sprt.{exc.field}", hint=exc.hint) from None
+    if len(tourney.participants) != 2:
+        raise ConfigError(
+            f"an SPRT needs exactly 2 participants, not {len(tourney.participants)}",
+            file=tourney.path,
+            field="sprt",
+            hint="the first participant is tested against the second; remove [sprt] for a larger field",
+        )
+    if tourney.settings.type in SWISS_TYPES:
+        raise ConfigError(
+            "an SPRT needs a round robin, not a Swiss",
+            file=tourney.path,
+            field="sprt",
+            hint='set tourney.type = "round-robin"',
+        )
+
+
+def check_tag_value(text: str, *, file: Path, field: str) -> None:
+    """Refuse text that cannot stand as it is in a PGN tag value (names, event, site): control
+    characters and line breaks end the tag (a name could add a ``[Result]`` tag of its own),
+    quotes and backslashes need escapes that many PGN readers get wrong, and the standard
+    allows at most 255 characters."""
+    hint = "names and tags go into the PGN: printable characters, no quote or backslash, at most 255"
+    if len(text) > MAX_TAG_LENGTH:
+        raise ConfigError(
+            f"{len(text):,} characters, more than the {MAX_TAG_LENGTH} of a PGN tag", file=file, field=field, hint=hint
+        )
+    bad = pgn.UNSAFE_IN_TAG.search(text)
+    if bad is None:
+        return
+    char = bad.group()
+    what = {'"': "a quote", "\\": "a backslash"}.get(char, f"a control character (U+{ord(char):04X})")
+    raise ConfigError(f"holds {what}: {text!r}", file=file, field=field, hint=hint)
+
+
+def check_pgn(tourney: Tourney) -> None:
+    """:class:`StateError` when recorded games are missing from the PGN: it is shorter than the last game
+    recorded left it (cut by hand, or an older copy put back), and finished games have no current game
+    there. One ``stat`` when it has not shrunk. When every finished game is still there (superseded games
+    removed by hand, the missing ones set back to be played again), its size now is the mark from now on.
+    """
+    mark = tourney.pgn_mark
+    if mark is None or mark.path != str(tourney.pgn_path):  # no game recorded yet, or in another file
+        return
+    try:
+        size = os.stat(tourney.pgn_path).st_size
+    except OSError:
+        size = 0
+    if size >= mark.size:
+        return
+    found = pgn.current_games(tourney.pgn_path)
+    missing = [m.start() for m in FINISHED.finditer(tourney.results) if m.start() not in found]
+    if missing:
+        shown = ", ".join(map(str, missing[:10])) + (", …" if len(missing) > 10 else "")
+        raise StateError(
+            f"{tourney.pgn_path}: {len(missing)} recorded game(s) missing ({shown}): it has {size:,} bytes where "
+            f"the last game recorded left {mark.size:,}, so it was cut or replaced (put it back from a "
+            f"backup, or set those results back to a space in {tourney.path.name} to play the games again)"
+        )
+    tourney.pgn_mark = dataclasses.replace(mark, size=size)
