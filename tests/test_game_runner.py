@@ -21,8 +21,9 @@ from tmanager.core.timecontrol import TimeControl
 from tmanager.errors import ConfigError
 from tmanager.tourney import play as game_runner
 from tmanager.tourney.adjudication import Adjudication
+from tmanager.tourney.engine import EnginePool
 from tmanager.tourney.engines import EngineSpec, command_line, find_definition, load_definition
-from tmanager.tourney.play import EnginePool, GameRecord, GameSpec, play_game
+from tmanager.tourney.play import GameRecord, GameSpec, play_game
 
 pytestmark = pytest.mark.usefixtures("each_event_loop")
 

@@ -20,7 +20,8 @@ from tests.conftest import run_async
 from tests.test_game_runner import spec
 from tmanager.core.timecontrol import TimeControl
 from tmanager.tourney.adjudication import Adjudication
-from tmanager.tourney.play import RELEASE_SPREAD, RELEASE_STEP, SETTLE_SECONDS, EnginePool, GameSpec, play_game
+from tmanager.tourney.engine import RELEASE_SPREAD, RELEASE_STEP, SETTLE_SECONDS, EnginePool
+from tmanager.tourney.play import GameSpec, play_game
 from tmanager.tourney.starts import HostStarts, Wait
 from tmanager.tourney.worker import BookkeepingThread
 

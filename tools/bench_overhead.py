@@ -57,8 +57,9 @@ import chess.engine
 from tmanager.core.timecontrol import TimeControl
 from tmanager.tourney import eventloop
 from tmanager.tourney.adjudication import Adjudication
+from tmanager.tourney.engine import EnginePool
 from tmanager.tourney.engines import EngineSpec
-from tmanager.tourney.play import EnginePool, GameSpec, play_game
+from tmanager.tourney.play import GameSpec, play_game
 from tmanager.tourney.uci import UciEngine
 from tmanager.tourney.worker import Worker
 

@@ -26,8 +26,8 @@ import chess
 import chess.engine
 
 from tmanager.errors import ConfigError, first_line
+from tmanager.tourney.engine import Engine
 from tmanager.tourney.engines import EngineSpec
-from tmanager.tourney.play import Engine
 
 #: What a search may take beyond its time limit before it counts as too slow.
 SEARCH_MARGIN = 0.5

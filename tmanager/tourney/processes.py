@@ -22,8 +22,8 @@ from pathlib import Path
 
 from tmanager.errors import TManagerError
 from tmanager.tourney import affinity, store
+from tmanager.tourney.engine import die_with_parent
 from tmanager.tourney.model import Tourney
-from tmanager.tourney.play import die_with_parent
 from tmanager.tourney.worker import release_stale
 
 #: The most games `run --concurrency C` gives one process: a process's pauses (its cycle collector's

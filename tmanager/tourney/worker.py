@@ -57,11 +57,12 @@ from tmanager.formats import pgn
 from tmanager.tourney import eventloop, store, swiss
 from tmanager.tourney.announce import Announcer, EngineStarted, EngineWarning, GameFinished, GameStarted
 from tmanager.tourney.claims import Owner, process_is_alive, stale_games
+from tmanager.tourney.engine import Engine, EnginePool
 from tmanager.tourney.live import LiveGame, LivePace
 from tmanager.tourney.model import PLAYING, UNPLAYED, Claim, PendingHook, PgnMark, Settings, Tourney
 from tmanager.tourney.openings import Opening, OpeningBook
 from tmanager.tourney.outcome import Ending
-from tmanager.tourney.play import Engine, EnginePool, GameRecord, GameSpec, MoveObserver, play_game
+from tmanager.tourney.play import GameRecord, GameSpec, MoveObserver, play_game
 from tmanager.tourney.pvcheck import PvChecks
 
 log = logging.getLogger("tmanager")
@@ -389,7 +390,7 @@ class BookkeepingThread(concurrent.futures.ThreadPoolExecutor):
     """A worker's one thread for its bookkeeping (transactions, which the lock serializes anyway, PGN text,
     openings; each thread that wants the interpreter is one more the event loop may queue behind), which
     sets ``idle`` whenever it has nothing left to do. New games' clocks wait for that (see
-    :class:`~tmanager.tourney.play.EnginePool`'s ``settled``): at the end of a wave of games, a worker
+    :class:`~tmanager.tourney.engine.EnginePool`'s ``settled``): at the end of a wave of games, a worker
     records and claims dozens at once, and games started meanwhile lost their first moves on time.
 
     Work is submitted from the event loop's thread, as ``asyncio.to_thread`` does. :func:`work` makes it the
@@ -480,7 +481,7 @@ class Worker:
     A lane (:class:`Lane`) claims a game, plays it, records it, and claims the
     next. The lanes share what belongs to the process: the owner identity in their
     claims (a killed process's claims all go stale together), the stop, one
-    :class:`~tmanager.tourney.play.EnginePool`, one heartbeat for all their claims, turns
+    :class:`~tmanager.tourney.engine.EnginePool`, one heartbeat for all their claims, turns
     to claim again while they wait (:class:`WaitingLanes`), and one task that runs
     the pending hooks. Its file transactions are here; each is short, run in a
     thread, and serialised with the others of the process by the store's lock.
