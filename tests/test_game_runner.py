@@ -6,7 +6,6 @@ import asyncio
 import dataclasses
 import io
 import logging
-import os
 import re
 import time
 from pathlib import Path
@@ -493,14 +492,6 @@ def test_an_engine_is_not_charged_for_the_time_its_answer_waits_in_a_busy_event_
     times = [float(seconds) for seconds in re.findall(r" (\d+\.\d{3})s", record.pgn)]
     assert len(times) == 6 and times[-1] >= block, f"the loop was held while the engines thought: {times}"
     assert max(times) < 2.5 * block, times
-
-
-@pytest.fixture
-def syzygy() -> str:
-    path = os.environ.get("TMANAGER_TEST_SYZYGY", "")
-    if not path:
-        pytest.skip("TMANAGER_TEST_SYZYGY not set: tools/test.sh provides the tables")
-    return path
 
 
 @pytest.mark.parametrize(

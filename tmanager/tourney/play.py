@@ -21,7 +21,6 @@ import time
 from collections import Counter
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
 
 import chess
 import chess.engine
@@ -31,18 +30,14 @@ import chess.syzygy
 from tmanager.core.timecontrol import Clock, TimeControl
 from tmanager.errors import ConfigError, first_line
 from tmanager.formats.pgn import COMMENT_FIELDS, Notation
-from tmanager.tourney.adjudication import Adjudication
+from tmanager.tourney.adjudication import Adjudication, Adjudicator
 from tmanager.tourney.engine import Engine, EnginePool
 from tmanager.tourney.enginelog import ENGINE_NAME, GAME_LOG, EngineLog
 from tmanager.tourney.engines import EngineSpec
 from tmanager.tourney.gamepgn import game_pgn, push_notated
-from tmanager.tourney.outcome import Ending, Termination
+from tmanager.tourney.outcome import Ending, Fault, GameOver, Termination, draw, loss, side, win
 from tmanager.tourney.pvcheck import PvChecks, PvWarning, check_search, matching_lines
 from tmanager.tourney.variants import STANDARD, variant_board
-
-#: Kinds of engine fault, counted per engine in the tourney's status.
-Fault = Literal["crash", "handshake", "stall", "illegal move", "false claim", "time forfeit"]
-
 
 LOG = logging.getLogger("tmanager")
 
@@ -110,138 +105,15 @@ class GameRecord:
         return max(self.oversteps.values(), default=None)
 
 
-class _GameOver(Exception):
+class _Ended(Exception):
     """Raised inside the move loop to end the game."""
 
-    def __init__(
-        self, result: str, ending: Ending, reason: str, *, fault: tuple[chess.Color, Fault] | None = None
-    ) -> None:
-        super().__init__(reason)
-        self.result = result
-        self.ending = ending
-        self.termination = ending.termination
-        self.reason = reason
-        self.fault = fault
-
-
-def _loss(color: chess.Color) -> str:
-    return "0-1" if color == chess.WHITE else "1-0"
-
-
-def _name(color: chess.Color) -> str:
-    return "White" if color == chess.WHITE else "Black"
+    def __init__(self, over: GameOver) -> None:
+        super().__init__(over.reason)
+        self.over = over
 
 
 # --- the game ------------------------------------------------------------------------------------
-
-
-class _Adjudicator:
-    """Follows the engines' scores move by move and says when a rule of :class:`Adjudication` ends the game.
-
-    The rules are fastchess's (``match.hpp``: ``DrawTracker``, ``ResignTracker``,
-    ``MaxMovesTracker``, ``TbAdjudicationTracker``), checked in its order after
-    the rules of chess: tablebase, resign, draw, move limit. Opening moves are
-    not engine moves: they count for no rule, but the move number of the draw
-    rule is the board's, which goes on from the opening's FEN.
-    """
-
-    def __init__(self, rules: Adjudication) -> None:
-        self.rules = rules
-        # Own moves in a row that each side scored at or below -resign_score (losing), and at or
-        # above +resign_score (winning: the other side's confirmation when the rule is two-sided).
-        self.losing = {chess.WHITE: 0, chess.BLACK: 0}
-        self.winning = {chess.WHITE: 0, chess.BLACK: 0}
-        self.quiet = 0  # plies in a row scored within ±draw_score, counted afresh from each capture or pawn move
-        self.plies = 0  # engine moves played
-        self.tablebase: chess.syzygy.Tablebase | None = None
-        first, *more = rules.syzygy_paths or ("",)
-        if first:
-            self.tablebase = chess.syzygy.open_tablebase(first)
-            for directory in more:
-                self.tablebase.add_directory(directory)
-
-    def close(self) -> None:
-        if self.tablebase is not None:
-            self.tablebase.close()
-
-    def update(self, board: chess.Board, mover: chess.Color, score: int | None) -> None:
-        """Count ``mover``'s move, just pushed on ``board``, that it scored ``score`` (centipawns
-        from its own point of view, mates beyond ±100,000; ``None`` when the engine gave none)."""
-        rules = self.rules
-        self.plies += 1
-        if rules.resign_score is not None:
-            lost = score is not None and score <= -rules.resign_score
-            won = score is not None and score >= rules.resign_score
-            self.losing[mover] = self.losing[mover] + 1 if lost else 0
-            self.winning[mover] = self.winning[mover] + 1 if won else 0
-        if rules.draw_score is not None:
-            if board.halfmove_clock == 0:
-                self.quiet = 0
-            quiet = score is not None and abs(score) <= rules.draw_score
-            self.quiet = self.quiet + 1 if quiet else 0
-
-    def verdict(self, board: chess.Board) -> _GameOver | None:
-        """The adjudication that ends the game in ``board`` (the engine that moved last is the
-        opponent of ``board.turn``), or ``None``."""
-        rules = self.rules
-        ending = self._tablebase(board)
-        if ending is not None:
-            return ending
-        loser = not board.turn
-        if (
-            rules.resign_score is not None
-            and self.losing[loser] >= rules.resign_moves
-            and (not rules.resign_twosided or self.winning[not loser] >= rules.resign_moves)
-        ):
-            judges = "both engines scored it" if rules.resign_twosided else "its engine scored it"
-            return _GameOver(
-                _loss(loser),
-                Ending.RESIGN_ADJUDICATION,
-                f"{_name(loser)} resigns: {judges} at or below -{rules.resign_score} cp for {rules.resign_moves} moves",
-            )
-        if (
-            rules.draw_score is not None
-            and self.quiet >= 2 * rules.draw_moves
-            and board.fullmove_number - 1 >= rules.draw_from_move
-        ):
-            return _GameOver(
-                "1/2-1/2",
-                Ending.DRAW_ADJUDICATION,
-                f"Draw by adjudication: both engines scored within {rules.draw_score} cp "
-                f"for {rules.draw_moves} moves",
-            )
-        if rules.max_moves is not None and self.plies >= 2 * rules.max_moves:
-            return _GameOver("1/2-1/2", Ending.MOVE_LIMIT, f"Draw by adjudication: {rules.max_moves} moves reached")
-        return None
-
-    def _tablebase(self, board: chess.Board) -> _GameOver | None:
-        # Only right after a capture or pawn move (or in a start position with the counter at 0),
-        # like fastchess: a WDL probe does not know how far the fifty-move counter has run.
-        rules = self.rules
-        if (
-            self.tablebase is None
-            or board.halfmove_clock != 0
-            or board.castling_rights
-            or chess.popcount(board.occupied) > rules.syzygy_pieces
-        ):
-            return None
-        try:
-            wdl = self.tablebase.probe_wdl(board)
-        except (KeyError, chess.syzygy.MissingTableError):
-            return None
-        if abs(wdl) == 1 and not rules.syzygy_ignore50:
-            wdl = 0  # a cursed win or blessed loss is a draw under the fifty-move rule
-        if wdl == 0:
-            if rules.syzygy_adjudicate == "win_loss":
-                return None
-            return _GameOver("1/2-1/2", Ending.TABLEBASE_DRAW, "Draw by tablebase adjudication")
-        if rules.syzygy_adjudicate == "draw":
-            return None
-        winner = board.turn if wdl > 0 else not board.turn
-        return _GameOver(
-            "1-0" if winner == chess.WHITE else "0-1", Ending.TABLEBASE_WIN,
-            f"{_name(winner)} wins by tablebase adjudication",
-        )
 
 
 class _Repetitions:
@@ -270,7 +142,7 @@ class _Repetitions:
         return self.seen[key]
 
 
-def _rules_outcome(board: chess.Board, repetitions: int) -> _GameOver | None:
+def _rules_outcome(board: chess.Board, repetitions: int) -> GameOver | None:
     # A variant's own result comes first, as in python-chess's Board.outcome(): after a third check
     # or an exploded king the position may also look like a mate, and an antichess stalemate is a win.
     if board.is_variant_win() or board.is_variant_loss() or board.is_variant_draw():
@@ -279,14 +151,14 @@ def _rules_outcome(board: chess.Board, repetitions: int) -> _GameOver | None:
     if not any(board.generate_legal_moves()):
         if board.is_check():
             winner = not board.turn
-            return _GameOver("1-0" if winner == chess.WHITE else "0-1", Ending.CHECKMATE, f"{_name(winner)} mates")
-        return _GameOver("1/2-1/2", Ending.STALEMATE, "Draw by stalemate")
+            return win(winner, Ending.CHECKMATE, f"{side(winner)} mates")
+        return draw(Ending.STALEMATE, "Draw by stalemate")
     if board.is_insufficient_material():
-        return _GameOver("1/2-1/2", Ending.INSUFFICIENT_MATERIAL, "Draw by insufficient mating material")
+        return draw(Ending.INSUFFICIENT_MATERIAL, "Draw by insufficient mating material")
     if repetitions >= 3:
-        return _GameOver("1/2-1/2", Ending.REPETITION, "Draw by 3-fold repetition")
+        return draw(Ending.REPETITION, "Draw by 3-fold repetition")
     if board.halfmove_clock >= 100:
-        return _GameOver("1/2-1/2", Ending.FIFTY_MOVES, "Draw by fifty moves rule")
+        return draw(Ending.FIFTY_MOVES, "Draw by fifty moves rule")
     return None
 
 
@@ -300,24 +172,23 @@ _VARIANT_WINS = {
 }
 
 
-def _variant_outcome(board: chess.Board) -> _GameOver:
+def _variant_outcome(board: chess.Board) -> GameOver:
     """The end of a game by its variant's own rule (a variant win, loss or draw), named after what happened."""
     if board.is_variant_draw():
         reason = (
             "Draw: both kings reach the eighth rank" if board.uci_variant == "racingkings"
             else f"Draw by the rules of {board.uci_variant}"
         )
-        return _GameOver("1/2-1/2", Ending.VARIANT_DRAW, reason)
+        return draw(Ending.VARIANT_DRAW, reason)
     winner = board.turn if board.is_variant_win() else not board.turn
     if board.uci_variant in ("antichess", "giveaway", "suicide"):
         template = (
             "{winner} wins by losing all its pieces" if not board.occupied_co[winner]
-            else f"{{winner}} wins: {_name(board.turn)} has no legal move"
+            else f"{{winner}} wins: {side(board.turn)} has no legal move"
         )
     else:
         template = _VARIANT_WINS.get(board.uci_variant or "", "{winner} wins by the rules of the variant")
-    result = "1-0" if winner == chess.WHITE else "0-1"
-    return _GameOver(result, Ending.VARIANT_WIN, template.format(winner=_name(winner), loser=_name(not winner)))
+    return win(winner, Ending.VARIANT_WIN, template.format(winner=side(winner), loser=side(not winner)))
 
 
 def _info_wanted(spec: GameSpec) -> chess.engine.Info:
@@ -450,7 +321,7 @@ async def play_game(
     pv_warnings: list[PvWarning] = []
     margins = {chess.WHITE: spec.white_time_margin, chess.BLACK: spec.black_time_margin}
     oversteps: dict[chess.Color, float] = {}
-    adjudicator = _Adjudicator(spec.adjudication)
+    adjudicator = Adjudicator(spec.adjudication)
     game_name = f"{spec.tags.get('GameNumber', '?')}: {spec.white.name} - {spec.black.name}"
     log = EngineLog.open(spec.engine_log, game=game_name) if spec.engine_log else None
     log_context = GAME_LOG.set(log)
@@ -467,9 +338,9 @@ async def play_game(
                 # plays the same moves however loaded the cores are, and starts at once.
                 await pool.quiet()
             await _ready_both(engines, healthy, game_id)
-            ending = _rules_outcome(board, repetitions.now(board)) or adjudicator.verdict(board)
-            if ending is not None:
-                raise ending
+            over = _rules_outcome(board, repetitions.now(board)) or adjudicator.verdict(board)
+            if over is not None:
+                raise _Ended(over)
             info_flags = _info_wanted(spec)
             while True:
                 mover = board.turn
@@ -492,23 +363,22 @@ async def play_game(
                         # add its start-up to a machine that is already short of time.
                         healthy[mover] = await engine.responsive(within=engine.spec.ping_within)
                         raise _time_loss(mover, elapsed, allowed=allowed, margin=margin, moved=False) from None
-                    raise _GameOver(
-                        _loss(mover), Ending.STALL,
-                        f"{_name(mover)}'s engine stalls: no move in {spec.move_timeout:g} s",
-                        fault=(mover, "stall"),
-                    ) from None
+                    raise _Ended(loss(
+                        mover, Ending.STALL, f"{side(mover)}'s engine stalls: no move in {spec.move_timeout:g} s",
+                        fault=Fault.STALL,
+                    )) from None
                 except chess.engine.EngineTerminatedError:
                     healthy[mover] = False
-                    raise _GameOver(
-                        _loss(mover), Ending.CRASH, f"{_name(mover)}'s engine crashed", fault=(mover, "crash")
+                    raise _Ended(
+                        loss(mover, Ending.CRASH, f"{side(mover)}'s engine crashed", fault=Fault.CRASH)
                     ) from None
                 except chess.engine.EngineError as exc:
                     healthy[mover] = False
-                    raise _GameOver(
-                        _loss(mover), Ending.ILLEGAL_MOVE,
-                        f"{_name(mover)} makes an illegal or unreadable move ({first_line(exc)})",
-                        fault=(mover, "illegal move"),
-                    ) from None
+                    raise _Ended(loss(
+                        mover, Ending.ILLEGAL_MOVE,
+                        f"{side(mover)} makes an illegal or unreadable move ({first_line(exc)})",
+                        fault=Fault.ILLEGAL_MOVE,
+                    )) from None
                 elapsed = engine.answered_at(started) - started
                 if allowed is not None:
                     _note(oversteps, mover, elapsed - allowed)
@@ -523,17 +393,16 @@ async def play_game(
                     pv_warnings += _pv_warnings(spec, board, lines, result.move, specs[mover].name)
                     quoted = matching_lines(lines, spec.match_lines)
                 if result.resigned:
-                    raise _GameOver(_loss(mover), Ending.RESIGNATION, f"{_name(mover)} resigns")
+                    raise _Ended(loss(mover, Ending.RESIGNATION, f"{side(mover)} resigns"))
                 if result.move is None:
-                    raise _GameOver(
-                        _loss(mover), Ending.FALSE_CLAIM, f"{_name(mover)} makes a false result claim",
-                        fault=(mover, "false claim"),
-                    )
+                    raise _Ended(loss(
+                        mover, Ending.FALSE_CLAIM, f"{side(mover)} makes a false result claim", fault=Fault.FALSE_CLAIM
+                    ))
                 if not result.move:  # python-chess reads "0000" as a null move, which is never legal in a game
-                    raise _GameOver(
-                        _loss(mover), Ending.ILLEGAL_MOVE, f"{_name(mover)} makes an illegal move (a null move)",
-                        fault=(mover, "illegal move"),
-                    )
+                    raise _Ended(loss(
+                        mover, Ending.ILLEGAL_MOVE, f"{side(mover)} makes an illegal move (a null move)",
+                        fault=Fault.ILLEGAL_MOVE,
+                    ))
                 irreversible = board.is_zeroing(result.move)
                 movetext.append(push_notated(board, result.move, spec.notation))
                 if spec.comments and not spec.minimal:
@@ -541,23 +410,23 @@ async def play_game(
                     comments.append(
                         _comment(result.info, elapsed, spec.comment_fields, time_left=left, quoted=quoted)
                     )
-                ending = _rules_outcome(board, repetitions.count(board, irreversible=irreversible))
-                if ending is not None:
-                    raise ending
+                over = _rules_outcome(board, repetitions.count(board, irreversible=irreversible))
+                if over is not None:
+                    raise _Ended(over)
                 if on_move is not None:
                     on_move(board, clocks[chess.WHITE].remaining, clocks[chess.BLACK].remaining)
-                adjudicator.update(board, mover, _centipawns(result.info))
-                ending = adjudicator.verdict(board)
-                if ending is not None:
-                    raise ending
-        except _GameOver as over:
-            ending = over
+                adjudicator.count(board, mover, _centipawns(result.info))
+                over = adjudicator.verdict(board)
+                if over is not None:
+                    raise _Ended(over)
+        except _Ended as ended:
+            ending = ended.over
         for color, engine in engines.items():
             if healthy[color] and engine.spec.protocol == "xboard":
                 # XBoard engines expect to hear how the game ended (they may learn or log it).
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(
-                        engine.protocol.send_game_result(board, _winner(ending.result), ending.reason), timeout=0.5
+                        engine.protocol.send_game_result(board, ending.winner, ending.reason), timeout=0.5
                     )
     finally:
         adjudicator.close()
@@ -571,14 +440,14 @@ async def play_game(
             log.close()
     faults: dict[str, Fault] = {}
     if ending.fault is not None:
-        faults[specs[ending.fault[0]].name] = ending.fault[1]
+        faults[specs[ending.fault.color].name] = ending.fault.kind
     # Off the event loop: a long opening is replayed to be written (milliseconds), and the other games' clocks run.
     pgn = await asyncio.to_thread(
-        game_pgn, spec, board, result=ending.result, termination=ending.termination, reason=ending.reason,
+        game_pgn, spec, board, result=ending.result.pgn, termination=ending.termination, reason=ending.reason,
         movetext=movetext, comments=comments, opening_plies=opening_plies, started=begun, ended=_now(),
     )
     return GameRecord(
-        result=ending.result,
+        result=ending.result.pgn,
         ending=ending.ending,
         reason=ending.reason,
         pgn=pgn,
@@ -617,16 +486,15 @@ def _note(oversteps: dict[chess.Color, float], mover: chess.Color, overstep: flo
     oversteps[mover] = max(overstep, oversteps.get(mover, overstep))
 
 
-def _time_loss(mover: chess.Color, elapsed: float, *, allowed: float, margin: float, moved: bool) -> _GameOver:
+def _time_loss(mover: chess.Color, elapsed: float, *, allowed: float, margin: float, moved: bool) -> _Ended:
     """``mover`` loses on time, with the figures: how long it thought, the time it had, the margin."""
     what = "moved" if moved else "no move"
-    return _GameOver(
-        _loss(mover),
-        Ending.TIME_FORFEIT,
-        f"{_name(mover)} loses on time ({_ms(elapsed - allowed)} overrun: {what} after {_ms(elapsed)} "
+    return _Ended(loss(
+        mover, Ending.TIME_FORFEIT,
+        f"{side(mover)} loses on time ({_ms(elapsed - allowed)} overrun: {what} after {_ms(elapsed)} "
         f"with {_ms(allowed)} left, margin {_ms(margin)})",
-        fault=(mover, "time forfeit"),
-    )
+        fault=Fault.TIME_FORFEIT,
+    ))
 
 
 def _ms(seconds: float) -> str:
@@ -684,7 +552,7 @@ async def _ready_both(
     colors = (chess.WHITE, chess.BLACK)
     outcomes = await asyncio.gather(*(_ready(engines[color], color, game) for color in colors), return_exceptions=True)
     for color, outcome in zip(colors, outcomes, strict=True):
-        if isinstance(outcome, _GameOver):
+        if isinstance(outcome, _Ended):
             healthy[color] = False
     for outcome in outcomes:
         if isinstance(outcome, BaseException):
@@ -699,9 +567,9 @@ async def _ready(engine: Engine, color: chess.Color, game: object) -> None:
             await engine.ready(game)
     except TimeoutError:
         raise _not_started(color, f"did not answer isready in {engine.spec.ready_within:g} s",
-                           "handshake") from None
+                           Fault.HANDSHAKE) from None
     except chess.engine.EngineTerminatedError:
-        raise _not_started(color, "crashed", "crash") from None
+        raise _not_started(color, "crashed", Fault.CRASH) from None
 
 
 async def _acquire(pool: EnginePool, spec: EngineSpec, color: chess.Color) -> Engine:
@@ -710,18 +578,14 @@ async def _acquire(pool: EnginePool, spec: EngineSpec, color: chess.Color) -> En
         return await pool.acquire(spec)
     except TimeoutError:
         raise _not_started(color, f"did not finish its handshake in {spec.handshake_timeout:g} s",
-                           "handshake") from None
+                           Fault.HANDSHAKE) from None
     except (chess.engine.EngineError, OSError) as exc:
-        raise _not_started(color, f"failed to start ({first_line(exc)})", "crash") from None
+        raise _not_started(color, f"failed to start ({first_line(exc)})", Fault.CRASH) from None
 
 
-def _not_started(color: chess.Color, what: str, fault: Fault) -> _GameOver:
+def _not_started(color: chess.Color, what: str, fault: Fault) -> _Ended:
     """``color`` loses before its first move: its engine ``what`` (failed to start or get ready)."""
-    return _GameOver(_loss(color), Ending.NOT_STARTED, f"{_name(color)}'s engine {what}", fault=(color, fault))
-
-
-def _winner(result: str) -> chess.Color | None:
-    return chess.WHITE if result == "1-0" else chess.BLACK if result == "0-1" else None
+    return _Ended(loss(color, Ending.NOT_STARTED, f"{side(color)}'s engine {what}", fault=fault))
 
 
 def _now() -> dt.datetime:
