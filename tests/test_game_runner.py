@@ -18,10 +18,10 @@ import pytest
 from tests.conftest import run_async
 from tmanager.core.timecontrol import TimeControl
 from tmanager.errors import ConfigError
-from tmanager.tourney import play as game_runner
 from tmanager.tourney.adjudication import Adjudication
 from tmanager.tourney.engine import EnginePool
 from tmanager.tourney.engines import EngineSpec, command_line, find_definition, load_definition
+from tmanager.tourney.outcome import Repetitions, rules_outcome
 from tmanager.tourney.play import GameRecord, GameSpec, play_game
 
 pytestmark = pytest.mark.usefixtures("each_event_loop")
@@ -523,7 +523,7 @@ def test_repetitions_count_the_positions_of_the_opening_since_its_last_capture_o
     board = chess.Board()
     for uci in ("e2e4", "e7e5", *SHUFFLE):  # the position after 1. e4 e5 twice; the start position is out of reach
         board.push_uci(uci)
-    repetitions = game_runner._Repetitions(board)
+    repetitions = Repetitions(board)
     assert repetitions.now(board) == 2
     for uci in SHUFFLE[:2]:
         board.push_uci(uci)
@@ -531,6 +531,6 @@ def test_repetitions_count_the_positions_of_the_opening_since_its_last_capture_o
     for uci in SHUFFLE[2:]:
         board.push_uci(uci)
     assert repetitions.count(board, irreversible=False) == 3
-    assert game_runner._rules_outcome(board, repetitions.now(board)) is not None
+    assert rules_outcome(board, repetitions.now(board)) is not None
     board.push_uci("d2d4")
     assert repetitions.count(board, irreversible=True) == 1

@@ -18,8 +18,7 @@ import contextlib
 import datetime as dt
 import logging
 import time
-from collections import Counter
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import chess
@@ -35,7 +34,7 @@ from tmanager.tourney.engine import Engine, EnginePool
 from tmanager.tourney.enginelog import ENGINE_NAME, GAME_LOG, EngineLog
 from tmanager.tourney.engines import EngineSpec
 from tmanager.tourney.gamepgn import game_pgn, push_notated
-from tmanager.tourney.outcome import Ending, Fault, GameOver, Termination, draw, loss, side, win
+from tmanager.tourney.outcome import Ending, Fault, GameOver, Repetitions, Termination, loss, rules_outcome, side
 from tmanager.tourney.pvcheck import PvChecks, PvWarning, check_search, matching_lines
 from tmanager.tourney.variants import STANDARD, variant_board
 
@@ -114,81 +113,6 @@ class _Ended(Exception):
 
 
 # --- the game ------------------------------------------------------------------------------------
-
-
-class _Repetitions:
-    """Threefold repetition without replaying the move stack (python-chess's check does, per move).
-
-    The positions since the last capture or pawn move (no earlier one can recur) are counted once
-    from the board's history, the opening's moves included, then one more with each move.
-    """
-
-    def __init__(self, board: chess.Board) -> None:
-        history = board.copy(stack=min(board.halfmove_clock, len(board.move_stack)))
-        self.seen: Counter[Hashable] = Counter([history._transposition_key()])
-        while history.move_stack:
-            history.pop()
-            self.seen[history._transposition_key()] += 1
-
-    def now(self, board: chess.Board) -> int:
-        """How often the position of ``board`` (the board counted last) has occurred."""
-        return self.seen[board._transposition_key()]
-
-    def count(self, board: chess.Board, *, irreversible: bool) -> int:
-        if irreversible:
-            self.seen.clear()
-        key = board._transposition_key()
-        self.seen[key] += 1
-        return self.seen[key]
-
-
-def _rules_outcome(board: chess.Board, repetitions: int) -> GameOver | None:
-    # A variant's own result comes first, as in python-chess's Board.outcome(): after a third check
-    # or an exploded king the position may also look like a mate, and an antichess stalemate is a win.
-    if board.is_variant_win() or board.is_variant_loss() or board.is_variant_draw():
-        return _variant_outcome(board)
-    # is_checkmate() and is_stalemate() would each look for a legal move; one look serves both.
-    if not any(board.generate_legal_moves()):
-        if board.is_check():
-            winner = not board.turn
-            return win(winner, Ending.CHECKMATE, f"{side(winner)} mates")
-        return draw(Ending.STALEMATE, "Draw by stalemate")
-    if board.is_insufficient_material():
-        return draw(Ending.INSUFFICIENT_MATERIAL, "Draw by insufficient mating material")
-    if repetitions >= 3:
-        return draw(Ending.REPETITION, "Draw by 3-fold repetition")
-    if board.halfmove_clock >= 100:
-        return draw(Ending.FIFTY_MOVES, "Draw by fifty moves rule")
-    return None
-
-
-#: What ends a game of each variant, by python-chess's UCI variant name: {winner} and {loser} are colours.
-_VARIANT_WINS = {
-    "3check": "{winner} wins by giving a third check",
-    "atomic": "{winner} wins by exploding {loser}'s king",
-    "kingofthehill": "{winner} wins by bringing its king to the centre",
-    "racingkings": "{winner} wins the race: its king reaches the eighth rank first",
-    "horde": "{winner} wins by capturing the whole horde",
-}
-
-
-def _variant_outcome(board: chess.Board) -> GameOver:
-    """The end of a game by its variant's own rule (a variant win, loss or draw), named after what happened."""
-    if board.is_variant_draw():
-        reason = (
-            "Draw: both kings reach the eighth rank" if board.uci_variant == "racingkings"
-            else f"Draw by the rules of {board.uci_variant}"
-        )
-        return draw(Ending.VARIANT_DRAW, reason)
-    winner = board.turn if board.is_variant_win() else not board.turn
-    if board.uci_variant in ("antichess", "giveaway", "suicide"):
-        template = (
-            "{winner} wins by losing all its pieces" if not board.occupied_co[winner]
-            else f"{{winner}} wins: {side(board.turn)} has no legal move"
-        )
-    else:
-        template = _VARIANT_WINS.get(board.uci_variant or "", "{winner} wins by the rules of the variant")
-    return win(winner, Ending.VARIANT_WIN, template.format(winner=side(winner), loser=side(not winner)))
 
 
 def _info_wanted(spec: GameSpec) -> chess.engine.Info:
@@ -284,10 +208,10 @@ def _after_opening(spec: GameSpec) -> chess.Board:
     return board
 
 
-def _start(spec: GameSpec) -> tuple[chess.Board, _Repetitions]:
+def _start(spec: GameSpec) -> tuple[chess.Board, Repetitions]:
     """The board after the opening, and its positions counted for threefold repetition."""
     board = _after_opening(spec)
-    return board, _Repetitions(board)
+    return board, Repetitions(board)
 
 
 #: Called after every move with the board and both clocks' remaining seconds (white, black);
@@ -338,7 +262,7 @@ async def play_game(
                 # plays the same moves however loaded the cores are, and starts at once.
                 await pool.quiet()
             await _ready_both(engines, healthy, game_id)
-            over = _rules_outcome(board, repetitions.now(board)) or adjudicator.verdict(board)
+            over = rules_outcome(board, repetitions.now(board)) or adjudicator.verdict(board)
             if over is not None:
                 raise _Ended(over)
             info_flags = _info_wanted(spec)
@@ -410,7 +334,7 @@ async def play_game(
                     comments.append(
                         _comment(result.info, elapsed, spec.comment_fields, time_left=left, quoted=quoted)
                     )
-                over = _rules_outcome(board, repetitions.count(board, irreversible=irreversible))
+                over = rules_outcome(board, repetitions.count(board, irreversible=irreversible))
                 if over is not None:
                     raise _Ended(over)
                 if on_move is not None:
