@@ -78,7 +78,7 @@ def test_each_fault_costs_the_faulty_engine_the_game(
     bad = dataclasses.replace(bad, command=(*bad.command, "--after", "1"))
     white, black = (bad, good) if faulty_color == chess.WHITE else (good, bad)
     record = play(white, black, tc="2+0.05")
-    assert record.result == ("0-1" if faulty_color == chess.WHITE else "1-0")
+    assert record.result.pgn == ("0-1" if faulty_color == chess.WHITE else "1-0")
     assert record.termination == termination
     assert reason in record.reason
     assert dict(record.faults) == {"Bad": fault}
@@ -92,7 +92,7 @@ def test_null_move_is_illegal_even_in_check() -> None:
     assert chess.Board(in_check).is_check()
     bad = spec("fault-null", "Bad", command=(*spec("fault-null").command, "--after", "0"))
     record = play(spec("random-uci", "Good"), bad, start_fen=in_check)
-    assert (record.result, record.termination, record.plies) == ("1-0", "rules infraction", 0)
+    assert (record.result.pgn, record.termination, record.plies) == ("1-0", "rules infraction", 0)
     assert record.faults == {"Bad": "illegal move"}
 
 
@@ -135,7 +135,7 @@ def test_an_engine_late_on_time_is_kept_for_the_next_game_only_if_it_still_answe
                 game = GameSpec(white=spec("greedy-uci", "Good"), black=bad, white_limits=limits, black_limits=limits,
                                 black_time_margin=0.05)
                 record = await play_game(game, pool)
-                assert (record.result, record.termination) == ("1-0", "time forfeit"), record.reason
+                assert (record.result.pgn, record.termination) == ("1-0", "time forfeit"), record.reason
                 seen.append(bad_engines())
         finally:
             await pool.close()
@@ -181,7 +181,7 @@ def test_an_engine_that_never_gets_ready_loses_before_its_first_move_and_is_not_
     record, still = run_async(main())
     loser = "W" if result == "0-1" else "B"
     side = "White" if loser == "W" else "Black"
-    assert (record.result, record.termination, record.plies) == (result, "abandoned", 0)
+    assert (record.result.pgn, record.termination, record.plies) == (result, "abandoned", 0)
     assert record.reason == f"{side}'s engine did not answer isready in 0.5 s"
     assert record.faults == {loser: "handshake"}
     assert still == kept
@@ -205,7 +205,7 @@ def test_an_engine_that_never_gets_ready_loses_before_its_first_move_and_is_not_
 def test_variant_ends_are_named_after_what_happened(variant: str, fen: str, result: str, reason: str) -> None:
     # One move from the end: the greedy engine takes a win in one.
     record = play(spec("greedy-uci", "A"), spec("greedy-uci", "B"), variant=variant, start_fen=fen)
-    assert (record.result, record.termination, record.reason, record.plies) == (result, "normal", reason, 1)
+    assert (record.result.pgn, record.termination, record.reason, record.plies) == (result, "normal", reason, 1)
 
 
 @pytest.mark.parametrize(
@@ -317,7 +317,7 @@ def test_a_pgn_is_what_python_chess_writes(notation: str, variant: str, fen: str
 def test_an_engines_mate_is_written_with_its_sign(notation: str, mate: str) -> None:
     record = play(spec("stockfish", "SF1"), spec("stockfish", "SF2"), notation=notation,
                   start_fen="6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1")
-    assert record.result == "1-0" and record.reason == "White mates"
+    assert record.result.pgn == "1-0" and record.reason == "White mates"
     assert f"1. {mate} {{ White mates }} 1-0" in record.pgn, record.pgn
 
 
@@ -418,7 +418,7 @@ def test_stall_with_nodes_limit_uses_move_timeout() -> None:
     game = GameSpec(white=spec("fault-stall", "Bad"), black=spec("random-uci", "Good"),
                     white_limits=limits, black_limits=limits, move_timeout=1.0)
     record = run_async(play_game(game))
-    assert (record.result, record.termination) == ("0-1", "abandoned")
+    assert (record.result.pgn, record.termination) == ("0-1", "abandoned")
     assert "stalls" in record.reason and record.faults == {"Bad": "stall"}
 
 
@@ -430,7 +430,7 @@ def test_normal_game_is_legal_and_ends_by_the_rules() -> None:
         assert move in board.legal_moves
         board.push(move)
     outcome = board.outcome(claim_draw=True)
-    assert outcome is not None and outcome.result() == record.result
+    assert outcome is not None and outcome.result() == record.result.pgn
     assert record.termination == "normal" and not record.faults
     assert re.search(r"\{ ([+-]\d+\.\d\d|0\.00)/1 \d+\.\d{3}s \}", record.pgn)  # "score/depth time"
 
@@ -439,7 +439,7 @@ def test_max_moves_adjudication() -> None:
     record = play(spec("random-uci", "A"), spec("random-uci", "B"),
                   adjudication=Adjudication(max_moves=10))
     if record.termination == "adjudication":
-        assert record.result == "1/2-1/2" and len(moves_of(record)) == 20
+        assert record.result.pgn == "1/2-1/2" and len(moves_of(record)) == 20
         assert "10 moves reached" in record.reason
     else:  # a random game may end by the rules before move 10
         assert len(moves_of(record)) < 20
@@ -506,7 +506,7 @@ def test_an_engine_is_not_charged_for_the_time_its_answer_waits_in_a_busy_event_
 def test_syzygy_adjudication(syzygy: str, fen: str, result: str, reason: str) -> None:
     rules = Adjudication(syzygy=syzygy, syzygy_pieces=5)
     record = play(spec("random-uci", "A"), spec("random-xboard", "B"), start_fen=fen, adjudication=rules)
-    assert (record.result, record.termination, record.reason) == (result, "adjudication", reason)
+    assert (record.result.pgn, record.termination, record.reason) == (result, "adjudication", reason)
     assert moves_of(record) == []
 
 
@@ -515,7 +515,7 @@ SHUFFLE = ("g1f3", "g8f6", "f3g1", "f6g8")  # the knights out and back: the star
 
 def test_a_position_repeated_a_third_time_by_the_opening_is_a_draw_before_any_move() -> None:
     record = play(spec("random-uci", "A"), spec("random-uci", "B"), opening_moves=SHUFFLE * 2)
-    assert (record.result, record.termination, record.plies) == ("1/2-1/2", "normal", 0)
+    assert (record.result.pgn, record.termination, record.plies) == ("1/2-1/2", "normal", 0)
     assert record.reason == "Draw by 3-fold repetition"
 
 

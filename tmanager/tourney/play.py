@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 import chess
 import chess.engine
 
+from tmanager.core.results import Result
 from tmanager.core.timecontrol import Clock, TimeControl
 from tmanager.errors import ConfigError, first_line
 from tmanager.formats.pgn import Notation
@@ -79,7 +80,7 @@ class GameSpec:
 class GameRecord:
     """The outcome of one game."""
 
-    result: str
+    result: Result
     ending: Ending
     reason: str
     pgn: str
@@ -374,7 +375,7 @@ class Game:
             movetext=self.movetext, comments=self.comments, opening_plies=opening_plies, started=begun, ended=_now(),
         )
         return GameRecord(
-            result=over.result.pgn,
+            result=over.result,
             ending=over.ending,
             reason=over.reason,
             pgn=pgn,

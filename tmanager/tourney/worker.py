@@ -583,7 +583,7 @@ class Worker:
                     pgn.cut_back(tourney.pgn_path, at)  # the game is recorded whole, or not at all
                     raise
             tourney.pgn_mark = PgnMark(str(tourney.pgn_path), _size(tourney.pgn_path))
-            tourney.set_result(number, Result.from_pgn(record.result).xboard)
+            tourney.set_result(number, record.result.xboard)
             tourney.update_verdict()
             add_hooks(tourney, number, env)
             LiveGame.remove(tourney, number)
@@ -626,10 +626,10 @@ class Worker:
             self.announcer.announce(EngineWarning(
                 finding.problem, warning.engine, finding.move, finding.info, warning.start, warning.moves
             ))
-        loser = spec.black.name if record.result == "1-0" else spec.white.name
+        loser = spec.black.name if record.result is Result.WHITE_WINS else spec.white.name
         overstep = record.oversteps.get(loser) if record.ending is Ending.TIME_FORFEIT else None
         self.announcer.announce(GameFinished(
-            game.number, spec.white.name, spec.black.name, Result.from_pgn(record.result), record.ending,
+            game.number, spec.white.name, spec.black.name, record.result, record.ending,
             record.reason, None if overstep is None else round(overstep * 1000),
         ))
 
@@ -865,7 +865,7 @@ class Lane:
             # with this error (exit status 2).
             log.error("game %d not played: %s", game.number, exc)
             raise exc.located(file=tourney.path) from None
-        env = game_env(game.number, record.result, record.termination, record.reason, spec.white.name,
+        env = game_env(game.number, record.result.pgn, record.termination, record.reason, spec.white.name,
                        spec.black.name)
         outcome = await transact(worker.record, game.number, record, env)
         self.playing = None
@@ -878,7 +878,7 @@ class Lane:
             game.number,
             spec.white.name,
             spec.black.name,
-            record.result,
+            record.result.pgn,
             record.reason,
             overstep,
         )
