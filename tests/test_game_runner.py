@@ -55,18 +55,25 @@ def moves_of(record: GameRecord) -> list[chess.Move]:
     return list(game.mainline_moves())
 
 
+#: What each of pyengine's faults costs its engine, whichever protocol it speaks: the termination, the fault
+#: counted, words of the reason.
+FAULTS = {
+    "crash-start": ("abandoned", "crash", "failed to start"),
+    "crash-mid": ("abandoned", "crash", "engine crashed"),
+    "illegal": ("rules infraction", "illegal move", "illegal or unreadable move"),
+    "garbage": ("rules infraction", "illegal move", "illegal or unreadable move"),
+    "null": ("rules infraction", "illegal move", "makes an illegal move (a null move)"),
+    "stall": ("time forfeit", "time forfeit", "loses on time"),
+    "slow": ("time forfeit", "time forfeit", "loses on time"),
+}
+
+
 @pytest.mark.parametrize(
     ("faulty", "termination", "fault", "reason"),
     [
-        ("fault-crash-start", "abandoned", "crash", "failed to start"),
+        *((f"fault-{fault}", *costs) for fault, costs in FAULTS.items()),
         ("fault-no-handshake", "abandoned", "handshake", "did not finish its handshake"),
-        ("fault-crash-mid", "abandoned", "crash", "engine crashed"),
-        ("fault-illegal", "rules infraction", "illegal move", "illegal or unreadable move"),
-        ("fault-garbage", "rules infraction", "illegal move", "illegal or unreadable move"),
-        ("fault-null", "rules infraction", "illegal move", "makes an illegal move (a null move)"),
-        ("fault-stall", "time forfeit", "time forfeit", "loses on time"),
-        ("fault-slow", "time forfeit", "time forfeit", "loses on time"),
-        ("fault-false-claim", "rules infraction", "false claim", "false result claim"),
+        ("fault-false-claim", "rules infraction", "false claim", "false result claim"),  # an XBoard engine
     ],
 )
 @pytest.mark.parametrize("faulty_color", [chess.WHITE, chess.BLACK])
@@ -85,6 +92,26 @@ def test_each_fault_costs_the_faulty_engine_the_game(
     assert f'[Termination "{termination}"]' in record.pgn
     assert reason in record.pgn  # the final comment
     moves_of(record)  # the PGN reads back cleanly
+
+
+@pytest.mark.parametrize(
+    ("fault", "termination", "kind", "reason"),
+    [
+        *((fault, *costs) for fault, costs in FAULTS.items()),
+        # An XBoard engine that never answers protover is played without features, as XBoard plays it: it
+        # then stays silent when asked to move.
+        ("no-handshake", "time forfeit", "time forfeit", "loses on time"),
+    ],
+)
+def test_each_fault_of_an_xboard_engine_costs_it_the_game(fault: str, termination: str, kind: str, reason: str) -> None:
+    """pyengine speaking XBoard, with every fault it has for XBoard, against a sound UCI engine."""
+    good = spec("greedy-uci", "Good")
+    bad = spec("random-xboard", "Bad", handshake_timeout=5.0)  # more than the 2 s a silent engine is waited for
+    bad = dataclasses.replace(bad, command=(*bad.command, "--fault", fault, "--after", "1", "--delay", "0.6"))
+    record = play(good, bad, tc="0.5+0.05", black_time_margin=0.05)
+    assert (record.result.pgn, record.termination) == ("1-0", termination), record.reason
+    assert reason in record.reason and dict(record.faults) == {"Bad": kind}
+    moves_of(record)
 
 
 def test_null_move_is_illegal_even_in_check() -> None:
@@ -404,6 +431,23 @@ def test_a_kept_engine_gets_ready_for_its_next_game_as_soon_as_its_game_ends(tmp
         commands = [text.split()[0] for text in sent(logs[1], name)]
         assert commands[:2] == ["position", "go"] and "ucinewgame" not in commands, "got ready as its game began"
         assert [text.split()[0] for text in sent(logs[2], name)][:4] == ["ucinewgame", "isready", "position", "go"]
+
+
+def test_a_pondering_engine_is_told_ponderhit_or_stop_for_each_ponder_search(tmp_path: Path) -> None:
+    """Stockfish with ``ponder = true`` ponders the move it expects after each of its moves (``go ponder``),
+    and each ponder search ends with ``ponderhit`` when the opponent played that move, else ``stop``."""
+    log = tmp_path / "ponder.log"
+    record = play(spec("stockfish", "P", ponder=True), spec("stockfish", "Q"), tc="2+0.05",
+                  adjudication=Adjudication(max_moves=25), engine_log=str(log))
+    assert record.termination != "time forfeit" and not record.faults
+    sent = [text for _, who, arrow, text in engine_log_lines(log) if who == "P" and arrow == "<---"]
+    ponders = sum(text.startswith("go ponder") for text in sent)
+    assert "setoption name Ponder value true" in sent and ponders >= 10
+    assert sent.count("ponderhit") + sent.count("stop") == ponders
+    assert sent.count("ponderhit") >= 1, "Stockfish against itself foresees some of the replies"
+    said = [text for _, who, arrow, text in engine_log_lines(log) if who == "P" and arrow == "--->"]
+    # A bestmove for each of its moves, and one for each ponder search stopped (thrown away).
+    assert sum(text.startswith("bestmove") for text in said) == (record.plies + 1) // 2 + sent.count("stop")
 
 
 def test_engine_log_names_an_engine_that_fails_its_handshake(tmp_path: Path) -> None:

@@ -17,20 +17,23 @@ import random
 import shutil
 import signal
 import subprocess
-import time
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Coroutine, Hashable, Mapping
 from dataclasses import dataclass
-from typing import IO
+from typing import IO, Any
 
 import chess
-import chess.engine
 
 from tmanager.errors import ConfigError, first_line
-from tmanager.tourney.engines import EngineSpec
+from tmanager.tourney.engineclient import EngineClient
+from tmanager.tourney.enginelines import EngineError, LineObserver
+from tmanager.tourney.engineoptions import option_text
+from tmanager.tourney.engines import EngineSpec, Protocol
+from tmanager.tourney.outcome import GameOver
+from tmanager.tourney.search import Reply, SearchLimit, Wanted
 from tmanager.tourney.starts import HostStarts, Wait
-from tmanager.tourney.transport import EngineTransport, popen
-from tmanager.tourney.uci import UciEngine
-from tmanager.tourney.xboard import popen_xboard
+from tmanager.tourney.transport import popen
+from tmanager.tourney.uciclient import UciClient
+from tmanager.tourney.xboardclient import XBoardClient
 
 _PR_SET_PDEATHSIG = 1
 # libc as this process already has it loaded (ctypes.util.find_library would run ldconfig at
@@ -74,120 +77,108 @@ class EngineIdentity:
     options: Mapping[str, str]
 
 
-def _option_text(value: object) -> str:
-    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+#: The client of each protocol: the one place an engine's protocol is told apart.
+CLIENTS: Mapping[Protocol, type[EngineClient]] = {"uci": UciClient, "xboard": XBoardClient}
+
+
+def client_class(spec: EngineSpec) -> type[EngineClient]:
+    """The client class that speaks to ``spec``'s engine."""
+    return CLIENTS[spec.protocol]
 
 
 class Engine:
-    """A running engine process: python-chess protocol plus the process group to kill."""
+    """A running engine process: its client (:class:`~tmanager.tourney.engineclient.EngineClient`) and the
+    process group to kill."""
 
-    def __init__(self, spec: EngineSpec, transport: asyncio.SubprocessTransport, protocol: chess.engine.Protocol):
+    def __init__(self, spec: EngineSpec, transport: asyncio.SubprocessTransport, client: EngineClient) -> None:
         self.spec = spec
         self.transport = transport
-        self.protocol = protocol
+        self.client = client
         self.pid = transport.get_pid()
         self._getting_ready: asyncio.Task[None] | None = None  # begun by get_ready(), awaited by ready()
 
     @classmethod
-    async def start(cls, spec: EngineSpec) -> Engine:
-        """Start ``spec`` and finish its handshake; :class:`chess.engine.EngineError`, ``OSError``
-        or ``TimeoutError`` when the engine fails, :class:`ConfigError` when it refuses its options."""
+    async def start(cls, spec: EngineSpec, *, observer: LineObserver | None = None) -> Engine:
+        """Start ``spec`` and finish its handshake, its lines shown to ``observer`` from the first;
+        :class:`~tmanager.tourney.enginelines.EngineError`, ``OSError`` or ``TimeoutError`` when the engine
+        fails, :class:`ConfigError` when it refuses its options."""
         stderr: int | IO[bytes] = subprocess.DEVNULL
         if spec.stderr_log:
             stderr = open(spec.stderr_log, "ab")  # noqa: SIM115 - the child owns it once started
         try:
-            engine = cls(spec, *await asyncio.wait_for(_open(spec, stderr=stderr), timeout=spec.handshake_timeout))
+            engine = await asyncio.wait_for(_open(spec, stderr=stderr, observer=observer),
+                                            timeout=spec.handshake_timeout)
         finally:
             if not isinstance(stderr, int):
                 stderr.close()
         try:
-            options: chess.engine.ConfigMapping = dict(spec.options)
-            await asyncio.wait_for(engine.protocol.configure(options), timeout=spec.handshake_timeout)
-        except chess.engine.EngineError as exc:
+            engine.client.configure(spec.options)
+        except EngineError as exc:
             await engine.close()
             raise ConfigError(
                 f"engine {spec.name!r} refuses its options: {first_line(exc)}",
                 hint="fix the options of the participant or of its engine definition",
             ) from None
-        except BaseException:
-            await engine.kill()
-            raise
         return engine
 
     def identity(self) -> EngineIdentity:
         """The engine's name, author and option values, as its handshake gave them and it was configured."""
-        protocol, given = self.protocol, self.spec.options
+        client, given = self.client, self.spec.options
         options = {
-            name: _option_text(given.get(name, option.default))
-            for name, option in protocol.options.items()
-            if given.get(name, option.default) is not None and option.type != "button"
+            name: option_text(given.get(name, option.default))
+            for name, option in client.options.items()
+            if given.get(name, option.default) is not None and option.kind.takes_value
         }
-        return EngineIdentity(protocol.id.get("name", ""), protocol.id.get("author", ""), options)
+        return EngineIdentity(client.name, client.author, options)
 
-    async def play(
-        self, board: chess.Board, limit: chess.engine.Limit, *, game: object, info: chess.engine.Info,
-        keep_lines: bool = False,
-    ) -> chess.engine.PlayResult:
-        """The engine's move in ``board``: ``game``'s board, moved on since this engine's previous move
-        (see :meth:`UciEngine.play_on`); with ``keep_lines``, :meth:`search_lines` holds the search's lines."""
-        uci = self._played_on
-        if uci is not None:
-            return await uci.play_on(board, limit, game=game, info=info, keep_lines=keep_lines)
-        return await self.protocol.play(board, limit, game=game, info=info, ponder=self.spec.ponder)
+    def watch(self, observer: LineObserver | None) -> None:
+        """Show the engine's lines, both ways, to ``observer`` (a game's engine log), or to no one."""
+        self.client.observer = observer
 
-    def search_lines(self) -> list[str]:
-        """The lines of the last search asked for with ``keep_lines`` (none from an engine that ponders,
-        or speaks XBoard: python-chess keeps no lines for them)."""
-        uci = self._played_on
-        return uci.search_lines if uci is not None else []
+    def check_variant(self, board: chess.Board) -> None:
+        """Raise :class:`ConfigError` if the engine cannot play ``board``'s variant."""
+        self.client.check_variant(board, self.spec.name)
 
-    @property
-    def _played_on(self) -> UciEngine | None:
-        """The protocol, when moves go through :meth:`UciEngine.play_on` (a UCI engine that does not ponder),
-        which also tells the engine of each new game before its first move (``ucinewgame``, ``isready``);
-        ``None`` for python-chess's ``play``, which tells it with that move."""
-        protocol = self.protocol
-        return protocol if isinstance(protocol, UciEngine) and not self.spec.ponder else None
+    def play(
+        self, board: chess.Board, limit: SearchLimit, *, wanted: Wanted = Wanted.NOTHING, keep_lines: bool = False
+    ) -> Coroutine[Any, Any, Reply]:
+        """The engine's move in ``board``, the game's board moved on since this engine's previous move (the
+        client's coroutine itself: one frame less a move)."""
+        return self.client.play(board, limit, wanted=wanted, keep_lines=keep_lines, ponder=self.spec.ponder)
 
     def get_ready(self) -> None:
         """Begin :meth:`ready`'s work for the engine's next game now: the engine clears its hash for it
         while its worker records the game just played, not while the next game waits."""
-        uci = self._played_on
-        if uci is not None and self._getting_ready is None:
-            self._getting_ready = asyncio.create_task(uci.new_game(object()))
+        if self._getting_ready is None:
+            self._getting_ready = asyncio.create_task(self.client.new_game(ponder=self.spec.ponder))
 
-    async def ready(self, game: object) -> None:
-        """Be ready for ``game``'s first move: wait for what :meth:`get_ready` began, or do it now."""
-        uci = self._played_on
-        if uci is None:
-            return
+    async def ready(self) -> None:
+        """Be ready for a new game's first move: wait for what :meth:`get_ready` began, or do it now."""
         begun, self._getting_ready = self._getting_ready, None
-        if begun is None:
-            await uci.new_game(game)
-        else:
-            await begun
-            uci.adopt_game(game)
+        await (begun if begun is not None else self.client.new_game(ponder=self.spec.ponder))
 
     def answered_at(self, started: float) -> float:
         """When the engine's answer to a request sent at ``started`` was read (``time.monotonic()``): the
         end of its thinking as far as the manager can tell. A game resumes later than that when its
         worker's event loop has other games' work queued before it, and that is not the engine's time."""
-        if isinstance(self.transport, EngineTransport):
-            return max(self.transport.read_at, started)
-        return time.monotonic()  # asyncio's transport notes no time
+        return max(self.client.answered_at, started)
 
     async def responsive(self, *, within: float) -> bool:
-        """Whether the engine, whose move request was cut off (python-chess then sends ``stop``, or ``?``),
-        ends that search and answers a ping within ``within`` seconds. fastchess asks the same after
-        every move: such an engine may play the next game, which a restart would only delay."""
-        protocol = self.protocol
-        if isinstance(protocol, chess.engine.XBoardProtocol) and not protocol.features.get("ping"):
+        """Whether the engine, whose move request was cut off (it was told to stop), ends that search and
+        answers a ping within ``within`` seconds. fastchess asks the same after every move: such an engine
+        may play the next game, which a restart would only delay."""
+        if not self.client.can_ping:
             return False  # no way to tell whether it still listens
         try:
-            await asyncio.wait_for(protocol.ping(), timeout=within)
-        except (TimeoutError, chess.engine.EngineError):
+            await asyncio.wait_for(self.client.ping(), timeout=within)
+        except (TimeoutError, EngineError):
             return False
         return True
+
+    async def game_over(self, board: chess.Board, over: GameOver) -> None:
+        """Tell the engine how its game ended (an XBoard engine may learn or log it), for half a second at most."""
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.client.game_over(board, over.result.pgn, over.reason), timeout=0.5)
 
     async def close(self, *, healthy: bool = True) -> None:
         """Ask the engine to quit, then make sure it and its children are gone.
@@ -200,7 +191,7 @@ class Engine:
         if self.transport.get_returncode() is None:
             grace = self.spec.handshake_timeout if healthy else BROKEN_ENGINE_QUIT
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(self.protocol.quit(), timeout=grace)
+                await asyncio.wait_for(self.client.quit(), timeout=grace)
         await self.kill()
 
     async def kill(self) -> None:
@@ -209,30 +200,32 @@ class Engine:
             os.killpg(self.pid, signal.SIGKILL)
         self.transport.close()
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(asyncio.shield(self.protocol.returncode), timeout=2.0)
+            await asyncio.wait_for(asyncio.shield(self.client.returncode), timeout=2.0)
         begun, self._getting_ready = self._getting_ready, None
         if begun is not None:  # its outcome no longer matters, but is taken, so that nothing reports it lost
             begun.cancel()
             await asyncio.gather(begun, return_exceptions=True)
 
 
-async def _open(
-    spec: EngineSpec, *, stderr: int | IO[bytes]
-) -> tuple[asyncio.SubprocessTransport, chess.engine.Protocol]:
+async def _open(spec: EngineSpec, *, stderr: int | IO[bytes], observer: LineObserver | None) -> Engine:
     """Start the engine in its own process group, dying with us, and do its handshake;
     an engine that fails (or is cancelled) on the way is killed with its group and reaped."""
     command, preexec_fn = _dying_with_parent(list(spec.command))
-    if spec.protocol == "xboard":
-        return await popen_xboard(
-            command, features=spec.xboard_features, cwd=spec.workdir, stderr=stderr, preexec_fn=preexec_fn
-        )
-    transport, uci = await popen(UciEngine, command, cwd=spec.workdir, stderr=stderr, preexec_fn=preexec_fn)
+    make = client_class(spec).for_engine
+
+    def client() -> EngineClient:
+        made = make(spec)
+        made.observer = observer  # from the first line on
+        return made
+
+    transport, protocol = await popen(client, command, cwd=spec.workdir, stderr=stderr, preexec_fn=preexec_fn)
+    engine = Engine(spec, transport, protocol)
     try:
-        await uci.initialize()
+        await protocol.handshake()
     except BaseException:
-        await Engine(spec, transport, uci).kill()
+        await engine.kill()
         raise
-    return transport, uci
+    return engine
 
 
 #: Engines one pool starts at once (the others wait their turn before their handshake's time starts):
@@ -274,11 +267,13 @@ class EnginePool:
         self._holding = 0  # games waiting in quiet() now
         self._on_start = on_start  # told of every engine process started
 
-    async def acquire(self, spec: EngineSpec) -> Engine:
+    async def acquire(self, spec: EngineSpec, *, observer: LineObserver | None = None) -> Engine:
+        """An engine of ``spec``: one kept idle, else one started now; its lines shown to ``observer``."""
         idle = self._idle.get(spec.key, [])
         while idle:
             engine = idle.pop()
             if engine.transport.get_returncode() is None:
+                engine.watch(observer)
                 return engine
             await engine.kill()
         self._starts += 1
@@ -287,7 +282,7 @@ class EnginePool:
         self._quiet.clear()
         try:
             async with self._starting:
-                engine = await Engine.start(spec)
+                engine = await Engine.start(spec, observer=observer)
             if self._on_start is not None:
                 self._on_start(engine)
             return engine
@@ -327,6 +322,7 @@ class EnginePool:
     async def release(self, engine: Engine, *, healthy: bool, get_ready: bool = True) -> None:
         """Keep a healthy engine for a next game, unless its spec asks for a restart; with ``get_ready``,
         it begins to get ready for that game at once (:meth:`Engine.get_ready`)."""
+        engine.watch(None)
         if healthy and not engine.spec.restart:
             if get_ready:
                 engine.get_ready()

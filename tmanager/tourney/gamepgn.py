@@ -20,10 +20,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import chess
-import chess.engine
 import chess.pgn
 
 from tmanager.formats.pgn import COMMENT_FIELDS, Notation, tag_value
+from tmanager.tourney.search import Report
 
 if TYPE_CHECKING:
     from tmanager.tourney.play import GameSpec
@@ -54,39 +54,29 @@ def push_notated(board: chess.Board, move: chess.Move, notation: Notation) -> st
 
 
 def move_comment(
-    info: chess.engine.InfoDict, seconds: float, fields: tuple[str, ...], *, time_left: float | None,
-    quoted: Sequence[str] = (),
+    report: Report, seconds: float, fields: tuple[str, ...], *, time_left: float | None, quoted: Sequence[str] = (),
 ) -> str:
     """A move's comment as fastchess writes it: ``+0.25/12 0.105s``, then the chosen ``fields`` the
     engine reported (``n=…``, ``pv="…"``), in :data:`COMMENT_FIELDS`' order, then the ``quoted`` lines of
     the engine (``line="info string …"``)."""
-    head = _score_text(info["score"].relative) if "score" in info else ""
-    if "depth" in info:
-        head += f"/{info['depth']}"
+    head = "" if report.score is None else report.score.text()
+    if report.depth is not None:
+        head += f"/{report.depth}"
     values: dict[str, object] = {
         "timeleft": None if time_left is None else f"{time_left:.3f}s",
-        "latency": f"{seconds - info['time']:.3f}s" if "time" in info else None,
-        "nodes": info.get("nodes"),
-        "seldepth": info.get("seldepth"),
-        "nps": info.get("nps"),
-        "hashfull": info.get("hashfull"),
-        "tbhits": info.get("tbhits"),
-        "pv": f'"{" ".join(move.uci() for move in info["pv"])}"' if "pv" in info else None,
+        "latency": None if report.time is None else f"{seconds - report.time:.3f}s",
+        "nodes": report.nodes,
+        "seldepth": report.seldepth,
+        "nps": report.nps,
+        "hashfull": report.hashfull,
+        "tbhits": report.tbhits,
+        "pv": f'"{" ".join(report.pv)}"' if report.pv else None,
     }
     shown = {"timeleft": "tl", "nodes": "n", "seldepth": "sd"}
     parts = [f"{head} {seconds:.3f}s".lstrip()]
     parts += [f"{shown.get(f, f)}={values[f]}" for f in COMMENT_FIELDS if f in fields and values[f] is not None]
     parts += [f'line="{line}"' for line in quoted]
     return ", ".join(parts)
-
-
-def _score_text(score: chess.engine.Score) -> str:
-    """``+0.25``, ``0.00``, ``-1.50``; a mate as ``+M5``/``-M4``, counted in plies, as fastchess writes scores."""
-    mate = score.mate()
-    if mate is not None:
-        return f"+M{2 * mate - 1}" if mate > 0 else f"-M{-2 * mate}"
-    cp = score.score()
-    return "0.00" if not cp else f"{cp / 100:+.2f}"
 
 
 def game_pgn(

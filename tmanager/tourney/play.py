@@ -14,7 +14,6 @@ killed with its whole process group and is restarted for its next game.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import datetime as dt
 import logging
 import time
@@ -22,19 +21,20 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 import chess
-import chess.engine
 
 from tmanager.core.results import Result
 from tmanager.core.timecontrol import Clock, TimeControl
-from tmanager.errors import ConfigError, first_line
+from tmanager.errors import first_line
 from tmanager.formats.pgn import Notation
 from tmanager.tourney.adjudication import Adjudication, Adjudicator
 from tmanager.tourney.engine import Engine, EnginePool
-from tmanager.tourney.enginelog import ENGINE_NAME, GAME_LOG, EngineLog
+from tmanager.tourney.enginelines import EngineError, EngineTerminated
+from tmanager.tourney.enginelog import EngineLog
 from tmanager.tourney.engines import EngineSpec
 from tmanager.tourney.gamepgn import game_pgn, move_comment, push_notated
 from tmanager.tourney.outcome import Ending, Fault, GameOver, Repetitions, Termination, loss, rules_outcome, side
 from tmanager.tourney.pvcheck import PvChecks, PvWarning, check_search, matching_lines
+from tmanager.tourney.search import Reply, Report, SearchLimit, Wanted
 from tmanager.tourney.variants import STANDARD, variant_board
 
 LOG = logging.getLogger("tmanager")
@@ -130,12 +130,16 @@ class _Side:
     limits: TimeControl
     margin: float  #: seconds it may overstep its clock
     clock: Clock = field(init=False)
+    #: The limit of every move when there is no clock (and then the same object each move).
+    fixed: SearchLimit = field(init=False)
     engine: Engine | None = None
     healthy: bool = True  #: False once its engine crashed, stalled or misbehaved: not kept for another game
     overstep: float | None = None  #: its worst (thinking time - time it had), see GameRecord.oversteps
 
     def __post_init__(self) -> None:
         self.clock = self.limits.new_clock()
+        limits = self.limits
+        self.fixed = SearchLimit(move_time=limits.move_time, nodes=limits.nodes, depth=limits.depth)
 
     def note(self, overstep: float) -> None:
         self.overstep = overstep if self.overstep is None else max(self.overstep, overstep)
@@ -155,14 +159,15 @@ class Game:
         self.comments: list[str] = []
         self.keep_lines = spec.pv_checks is not PvChecks.OFF or bool(spec.match_lines)
         self.pv_warnings: list[PvWarning] = []
-        self.info = _info_wanted(spec)
-        self.id = object()  # the game the engines are told of
+        self.wanted = _wanted(spec)
+        self.log: EngineLog | None = None
         self.board = chess.Board()
         self.repetitions = Repetitions(self.board)
 
     async def run(self) -> GameRecord:
         """Play the game: engine faults become results; a configuration error (an engine that refuses its
-        options or the variant) raises :class:`ConfigError` before any move, and is never a game."""
+        options or the variant) raises :class:`~tmanager.errors.ConfigError` before any move, and is never a
+        game."""
         begun = _now()
         if len(self.spec.opening_moves) > REPLAYED_ON_LOOP:
             # A long opening takes milliseconds to replay (2.5 ms for 512 plies, up to three times that on a
@@ -171,25 +176,25 @@ class Game:
         else:
             self.board, self.repetitions = _start(self.spec)
         opening_plies = len(self.board.move_stack)
-        log = _open_log(self.spec)
-        log_context = GAME_LOG.set(log)
+        self.log = _open_log(self.spec)
         try:
-            over = await self._begin(log)
+            over = await self._begin()
             while over is None:
                 over = await self._move()
-            await self._tell_engines(over)
+            for board_side in self.sides.values():
+                if board_side.engine is not None and board_side.healthy:
+                    await board_side.engine.game_over(self.board, over)
         finally:
             self.adjudicator.close()
             for board_side in self.sides.values():
                 if board_side.engine is not None:
                     # With an engine log, each game's log holds its own ucinewgame: its engines get ready at its start.
-                    await self.pool.release(board_side.engine, healthy=board_side.healthy, get_ready=log is None)
-            GAME_LOG.reset(log_context)
-            if log is not None:
-                log.close()
+                    await self.pool.release(board_side.engine, healthy=board_side.healthy, get_ready=self.log is None)
+            if self.log is not None:
+                self.log.close()
         return await self._record(over, begun=begun, opening_plies=opening_plies)
 
-    async def _begin(self, log: EngineLog | None) -> GameOver | None:
+    async def _begin(self) -> GameOver | None:
         """Start both engines (or take them from the pool) and have them ready for the game: it is over before
         its first move when one of them fails, or when the start position ends it already."""
         over = await self._acquire_both()
@@ -197,9 +202,7 @@ class Game:
             return over
         for board_side in self.sides.values():
             assert board_side.engine is not None
-            if log is not None:  # an engine kept from an earlier game said nothing while acquired
-                log.names[id(board_side.engine.protocol)] = board_side.spec.name
-            _check_variant(board_side.engine, self.board)
+            board_side.engine.check_variant(self.board)
         if self.spec.white_limits.is_timed or self.spec.black_limits.is_timed:
             # Only a clock is hurt by the engines starting elsewhere; a game of nodes or depth alone
             # plays the same moves however loaded the cores are, and starts at once.
@@ -217,31 +220,33 @@ class Game:
         answer = await self._ask(mover)
         if isinstance(answer, GameOver):
             return answer
-        result, elapsed, quoted = answer
-        if result.resigned:
+        reply, elapsed, quoted = answer
+        move = reply.move
+        if reply.resigned:
             return loss(mover, Ending.RESIGNATION, f"{side(mover)} resigns")
-        if result.move is None:
+        if move is None:
             return loss(mover, Ending.FALSE_CLAIM, f"{side(mover)} makes a false result claim", fault=Fault.FALSE_CLAIM)
-        if not result.move:  # python-chess reads "0000" as a null move, which is never legal in a game
+        if not move:  # "0000" (UCI) or "@@@@" (XBoard) reads as a null move, which is never legal in a game
             return loss(
                 mover, Ending.ILLEGAL_MOVE, f"{side(mover)} makes an illegal move (a null move)",
                 fault=Fault.ILLEGAL_MOVE,
             )
-        irreversible = board.is_zeroing(result.move)
-        self.movetext.append(push_notated(board, result.move, spec.notation))
+        irreversible = board.is_zeroing(move)
+        self.movetext.append(push_notated(board, move, spec.notation))
         if spec.comments and not spec.minimal:
             own = self.sides[mover]
             left = own.clock.remaining if own.limits.has_clock else None
-            self.comments.append(move_comment(result.info, elapsed, spec.comment_fields, time_left=left, quoted=quoted))
+            comment = move_comment(reply.report, elapsed, spec.comment_fields, time_left=left, quoted=quoted)
+            self.comments.append(comment)
         over = rules_outcome(board, self.repetitions.count(board, irreversible=irreversible))
         if over is not None:
             return over
         if self.on_move is not None:
             self.on_move(board, self.sides[chess.WHITE].clock.remaining, self.sides[chess.BLACK].clock.remaining)
-        self.adjudicator.count(board, mover, _centipawns(result.info))
+        self.adjudicator.count(board, mover, _centipawns(reply.report))
         return self.adjudicator.verdict(board)
 
-    async def _ask(self, mover: chess.Color) -> tuple[chess.engine.PlayResult, float, list[str]] | GameOver:
+    async def _ask(self, mover: chess.Color) -> tuple[Reply, float, list[str]] | GameOver:
         """``mover``'s engine's answer, the seconds it took by its clock, and the lines of its search quoted
         in the PGN; or the end of the game, when the engine fails to answer in time, crashes or says
         what cannot be read."""
@@ -250,12 +255,12 @@ class Game:
         assert engine is not None
         deadline = own.clock.deadline(own.margin)
         allowed = None if deadline is None else deadline - own.margin  # the time it has
-        limit = _limit(own.limits, self.sides, mover)
+        limit = _limit(self.sides, mover)
         started = time.monotonic()
         try:
             # A timeout scope, not wait_for: no task per move, and a cancellation is never lost.
             async with asyncio.timeout(deadline if deadline is not None else self.spec.move_timeout):
-                result = await engine.play(board, limit, game=self.id, info=self.info, keep_lines=self.keep_lines)
+                reply = await engine.play(board, limit, wanted=self.wanted, keep_lines=self.keep_lines)
         except TimeoutError:
             own.healthy = False
             if allowed is None:
@@ -268,10 +273,10 @@ class Game:
             # add its start-up to a machine that is already short of time.
             own.healthy = await engine.responsive(within=engine.spec.ping_within)
             return _time_loss(mover, elapsed, allowed=allowed, margin=own.margin, moved=False)
-        except chess.engine.EngineTerminatedError:
+        except EngineTerminated:
             own.healthy = False
             return loss(mover, Ending.CRASH, f"{side(mover)}'s engine crashed", fault=Fault.CRASH)
-        except chess.engine.EngineError as exc:
+        except EngineError as exc:
             own.healthy = False
             return loss(mover, Ending.ILLEGAL_MOVE,
                         f"{side(mover)} makes an illegal or unreadable move ({first_line(exc)})",
@@ -282,14 +287,14 @@ class Game:
             if elapsed > allowed + own.margin:
                 return _time_loss(mover, elapsed, allowed=allowed, margin=own.margin, moved=True)
         own.clock.spend(elapsed)
-        if self.spec.log_latency and "time" in result.info:
-            _log_latency(own.spec.name, elapsed, result.info["time"])
+        if self.spec.log_latency and reply.report.time is not None:
+            _log_latency(own.spec.name, elapsed, reply.report.time)
         quoted: list[str] = []
         if self.keep_lines:
-            lines = engine.search_lines()
-            self.pv_warnings += _pv_warnings(self.spec, board, lines, result.move, own.spec.name)
+            lines = list(reply.lines)
+            self.pv_warnings += _pv_warnings(self.spec, board, lines, reply.move, own.spec.name)
             quoted = matching_lines(lines, self.spec.match_lines)
-        return result, elapsed, quoted
+        return reply, elapsed, quoted
 
     async def _acquire_both(self) -> GameOver | None:
         """Start (or take from the pool) both engines side by side, keeping each that starts, also when the
@@ -315,13 +320,13 @@ class Game:
 
     async def _acquire(self, color: chess.Color) -> Engine:
         spec = self.sides[color].spec
-        ENGINE_NAME.set(spec.name)  # this task's own context: names the engine's lines in an engine log
+        observer = None if self.log is None else self.log.observer(spec.name)
         try:
-            return await self.pool.acquire(spec)
+            return await self.pool.acquire(spec, observer=observer)
         except TimeoutError:
             raise _NotStarted(color, f"did not finish its handshake in {spec.handshake_timeout:g} s",
                               Fault.HANDSHAKE) from None
-        except (chess.engine.EngineError, OSError) as exc:
+        except (EngineError, OSError) as exc:
             raise _NotStarted(color, f"failed to start ({first_line(exc)})", Fault.CRASH) from None
 
     async def _ready_both(self) -> GameOver | None:
@@ -347,23 +352,12 @@ class Game:
         assert engine is not None
         try:
             async with asyncio.timeout(engine.spec.ready_within):
-                await engine.ready(self.id)
+                await engine.ready()
         except TimeoutError:
             raise _NotStarted(color, f"did not answer isready in {engine.spec.ready_within:g} s",
                               Fault.HANDSHAKE) from None
-        except chess.engine.EngineTerminatedError:
+        except EngineTerminated:
             raise _NotStarted(color, "crashed", Fault.CRASH) from None
-
-    async def _tell_engines(self, over: GameOver) -> None:
-        """Tell the engines in good health how the game ended: XBoard engines expect to hear it (they may
-        learn or log it)."""
-        for board_side in self.sides.values():
-            engine = board_side.engine
-            if engine is not None and board_side.healthy and engine.spec.protocol == "xboard":
-                with contextlib.suppress(Exception):
-                    await asyncio.wait_for(
-                        engine.protocol.send_game_result(self.board, over.winner, over.reason), timeout=0.5
-                    )
 
     async def _record(self, over: GameOver, *, begun: dt.datetime, opening_plies: int) -> GameRecord:
         """The game as it is recorded: its PGN, its final position, and what each engine did wrong."""
@@ -403,35 +397,31 @@ def _open_log(spec: GameSpec) -> EngineLog | None:
     return EngineLog.open(spec.engine_log, game=game)
 
 
-def _info_wanted(spec: GameSpec) -> chess.engine.Info:
+def _wanted(spec: GameSpec) -> Wanted:
     """What the engines' search reports are read for: the comments show what they are asked to show,
     adjudication needs the score alone (and a UCI engine's last score is read without the rest)."""
     if spec.comments and not spec.minimal:
-        pv = chess.engine.INFO_PV if "pv" in spec.comment_fields else chess.engine.INFO_NONE
-        return chess.engine.INFO_BASIC | chess.engine.INFO_SCORE | pv
-    basic = chess.engine.INFO_BASIC if spec.log_latency else chess.engine.INFO_NONE  # the time the engine reports
-    if spec.adjudication.needs_scores:
-        return chess.engine.INFO_SCORE | basic
-    return basic
+        return Wanted.BASIC | Wanted.SCORE | (Wanted.PV if "pv" in spec.comment_fields else Wanted.NOTHING)
+    basic = Wanted.BASIC if spec.log_latency else Wanted.NOTHING  # the time the engine reports
+    return Wanted.SCORE | basic if spec.adjudication.needs_scores else basic
 
 
-def _limit(own: TimeControl, sides: Mapping[chess.Color, _Side], mover: chess.Color) -> chess.engine.Limit:
+def _limit(sides: Mapping[chess.Color, _Side], mover: chess.Color) -> SearchLimit:
+    """The limit of ``mover``'s search: its fixed one, or with the clocks as they are now."""
+    own = sides[mover]
+    limits = own.limits
+    if not limits.has_clock:
+        return own.fixed
     white, black = sides[chess.WHITE].clock, sides[chess.BLACK].clock
-    limit = chess.engine.Limit(time=own.move_time, nodes=own.nodes, depth=own.depth)
-    if own.has_clock:
-        limit.white_clock = max(white.remaining, 0.001)
-        limit.black_clock = max(black.remaining, 0.001)
-        limit.white_inc = white.control.increment
-        limit.black_inc = black.control.increment
-        limit.remaining_moves = sides[mover].clock.moves_left
-    return limit
+    return SearchLimit(
+        move_time=limits.move_time, nodes=limits.nodes, depth=limits.depth,
+        white_clock=max(white.remaining, 0.001), black_clock=max(black.remaining, 0.001),
+        white_inc=white.control.increment, black_inc=black.control.increment, moves_to_go=own.clock.moves_left,
+    )
 
 
-def _centipawns(info: chess.engine.InfoDict) -> int | None:
-    score = info.get("score")
-    if score is None:
-        return None
-    return score.relative.score(mate_score=100_000)
+def _centipawns(report: Report) -> int | None:
+    return None if report.score is None else report.score.centipawns()
 
 
 def _log_latency(engine: str, elapsed: float, reported: float) -> None:
@@ -470,26 +460,6 @@ def _time_loss(mover: chess.Color, elapsed: float, *, allowed: float, margin: fl
 
 def _ms(seconds: float) -> str:
     return f"{seconds * 1000:.0f} ms"
-
-
-def _check_variant(engine: Engine, board: chess.Board) -> None:
-    """Raise :class:`ConfigError` if ``engine`` cannot play ``board``'s variant: python-chess would
-    only find out when asked for a move, and a configuration error must never be scored as a game."""
-    protocol, name = engine.protocol, engine.spec.name
-    hint = "choose another engine or variant"
-    if isinstance(protocol, chess.engine.UciProtocol):
-        wanted, option = type(board).uci_variant or "chess", protocol.options.get("UCI_Variant")
-        if wanted != "chess" and (option is None or (option.type == "combo" and wanted not in (option.var or []))):
-            offered = ", ".join(option.var or []) if option is not None else "none: it has no UCI_Variant option"
-            raise ConfigError(f"engine {name!r} does not play variant {wanted} (it offers {offered})", hint=hint)
-        if board.chess960 and "UCI_Chess960" not in protocol.options:
-            raise ConfigError(f"engine {name!r} does not play Chess960 (it has no UCI_Chess960 option)", hint=hint)
-    elif isinstance(protocol, chess.engine.XBoardProtocol):
-        wanted = "fischerandom" if board.chess960 else type(board).xboard_variant or "normal"
-        variants = [v for v in str(protocol.features.get("variants", "")).split(",") if v]
-        if wanted != "normal" and wanted not in variants:
-            shown = ", ".join(variants) or "none"
-            raise ConfigError(f"engine {name!r} does not play variant {wanted} (it offers {shown})", hint=hint)
 
 
 def start_board(variant: str, start_fen: str | None) -> chess.Board:
