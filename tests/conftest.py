@@ -44,6 +44,16 @@ def each_event_loop(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPa
     return str(request.param)
 
 
+@pytest.fixture
+def syzygy() -> str:
+    """The directory of python-chess's small Syzygy tables, which tools/test.sh provides; the test is skipped
+    without them."""
+    path = os.environ.get("TMANAGER_TEST_SYZYGY", "")
+    if not path:
+        pytest.skip("TMANAGER_TEST_SYZYGY not set: tools/test.sh provides the tables")
+    return path
+
+
 def run_async(main: Coroutine[Any, Any, T]) -> T:
     """``asyncio.run(main)`` on the event loop a worker would use here."""
     return eventloop.run(main)

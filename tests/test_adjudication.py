@@ -98,7 +98,7 @@ def play(a: str, b: str, fen: str, a_white: bool, rules: dict[str, Any]) -> tupl
     game = chess.pgn.read_game(io.StringIO(record.pgn))
     assert game is not None
     assert record.plies == len(list(game.mainline_moves()))
-    return record.plies, record.result, record.reason
+    return record.plies, record.result.pgn, record.reason
 
 
 @pytest.mark.parametrize(("a", "b", "fen", "a_white", "rules", "plies", "result"), CASES)

@@ -98,3 +98,83 @@ def test_a_division_kind_is_told_apart_in_one_place() -> None:
             ):
                 tests.append(f"{name}:{node.lineno}")
     assert tests == []
+
+
+#: Where an engine's protocol may be told apart: the engine classes, and the engine that picks its client.
+ENGINE_MODULES = {
+    "tmanager.tourney.engine", "tmanager.tourney.engineclient", "tmanager.tourney.uciclient",
+    "tmanager.tourney.xboardclient",
+}  # fmt: skip
+#: The engine classes (ours, and python-chess's protocols, which tmanager no longer uses).
+ENGINE_CLASSES = {"EngineClient", "UciClient", "XBoardClient", "UciProtocol", "XBoardProtocol", "UciEngine",
+                  "XBoardEngine"}
+
+
+def kind_tests(module: ast.Module) -> list[int]:
+    """The lines where ``module`` asks which protocol an engine speaks: ``isinstance`` with an engine class, or a
+    ``….protocol`` compared with ``"uci"`` or ``"xboard"``."""
+    found = []
+    for node in ast.walk(module):
+        if isinstance(node, ast.Call) and _name(node.func) == "isinstance" and len(node.args) == 2:
+            if {_name(n) for n in ast.walk(node.args[1])} & ENGINE_CLASSES:
+                found.append(node.lineno)
+        elif isinstance(node, ast.Compare) and _name(node.left) == "protocol" and any(
+            isinstance(c, ast.Constant) and c.value in ("uci", "xboard") for c in node.comparators
+        ):
+            found.append(node.lineno)
+    return sorted(found)
+
+
+def _name(node: ast.AST) -> str:
+    return node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
+
+
+def test_the_engine_classes_answer_what_differs_between_protocols() -> None:
+    """play.py and compliance.py asked ``isinstance(protocol, XBoardProtocol)`` or ``spec.protocol == "uci"``;
+    the engine classes answer instead (issue 48), and nothing else asks."""
+    assert kind_tests(ast.parse("isinstance(p, chess.engine.XBoardProtocol)\nspec.protocol == 'uci'")) == [1, 2]
+    found = [f"{name}:{line}" for name, module in modules().items() if name not in ENGINE_MODULES
+             for line in kind_tests(module)]
+    assert found == []
+
+
+def python_chess_private_names() -> set[str]:
+    """Every private name python-chess defines, in its modules and their classes."""
+    import importlib
+    import inspect
+
+    names = set()
+    for module_name in ("chess", "chess.engine", "chess.pgn", "chess.variant", "chess.syzygy", "chess.polyglot",
+                        "chess.gaviota", "chess.svg"):
+        module = importlib.import_module(module_name)
+        for name, value in vars(module).items():
+            names.add(name)
+            if inspect.isclass(value) and value.__module__.startswith("chess"):
+                names |= {attribute for klass in value.__mro__ if klass.__module__.startswith("chess")
+                          for attribute in vars(klass)}
+    return {name for name in names if name.startswith("_") and not name.startswith("__")}
+
+
+def private_uses(module: ast.Module, private: set[str]) -> list[int]:
+    """The lines where ``module`` uses a private python-chess name: an attribute of anything but ``self`` or
+    ``cls`` (``board._transposition_key()``, ``chess.engine._next_token``, ``super()._line_received``), or one
+    imported from python-chess."""
+    found = []
+    for node in ast.walk(module):
+        if isinstance(node, ast.Attribute) and node.attr in private:
+            if not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")):
+                found.append(node.lineno)
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "chess":
+            found += [node.lineno for alias in node.names if alias.name.startswith("_")]
+    return sorted(found)
+
+
+def test_no_private_python_chess_name_is_used() -> None:
+    """Any python-chess 1.x release may change its private names: tmanager uses its public API only (issue 48).
+    (A subclass of a python-chess class could still reach them through ``self``: none uses one.)"""
+    private = python_chess_private_names()
+    assert {"_transposition_key", "_next_token", "_parse_uci_info", "_line_received"} <= private
+    sample = "board._transposition_key()\nchess.engine._next_token(line)\nfrom chess.engine import _next_token"
+    assert private_uses(ast.parse(sample), private) == [1, 2, 3]
+    found = [f"{name}:{line}" for name, module in modules().items() for line in private_uses(module, private)]
+    assert found == []

@@ -640,7 +640,7 @@ def test_hostile_names_in_a_played_game_give_one_tag_each(tmp_path: Path) -> Non
     path = tmp_path / "t.pgn"
     pgn.append_game(path, record.pgn)
     found = pgn.find_game(path, 0)
-    assert found is not None and found.result == record.result == "1/2-1/2"
+    assert found is not None and found.result == record.result.pgn == "1/2-1/2"
 
 
 # --- new files get the user's usual mode ---------------------------------------------------------------

@@ -18,8 +18,8 @@ import pytest
 from tests.conftest import ROOT, assert_consistent, run_async, run_cli
 from tests.test_workers import claims_of, engines_in, hooked_tourney, slow_tourney, start_worker, wait_for
 from tmanager.tourney import store
+from tmanager.tourney.engine import EnginePool
 from tmanager.tourney.engines import EngineSpec
-from tmanager.tourney.play import EnginePool
 from tmanager.tourney.processes import split
 
 pytestmark = pytest.mark.usefixtures("each_event_loop")

@@ -6,7 +6,6 @@ import asyncio
 import dataclasses
 import io
 import logging
-import os
 import re
 import time
 from pathlib import Path
@@ -19,10 +18,11 @@ import pytest
 from tests.conftest import run_async
 from tmanager.core.timecontrol import TimeControl
 from tmanager.errors import ConfigError
-from tmanager.tourney import play as game_runner
 from tmanager.tourney.adjudication import Adjudication
+from tmanager.tourney.engine import EnginePool
 from tmanager.tourney.engines import EngineSpec, command_line, find_definition, load_definition
-from tmanager.tourney.play import EnginePool, GameRecord, GameSpec, play_game
+from tmanager.tourney.outcome import Repetitions, rules_outcome
+from tmanager.tourney.play import GameRecord, GameSpec, play_game
 
 pytestmark = pytest.mark.usefixtures("each_event_loop")
 
@@ -55,18 +55,25 @@ def moves_of(record: GameRecord) -> list[chess.Move]:
     return list(game.mainline_moves())
 
 
+#: What each of pyengine's faults costs its engine, whichever protocol it speaks: the termination, the fault
+#: counted, words of the reason.
+FAULTS = {
+    "crash-start": ("abandoned", "crash", "failed to start"),
+    "crash-mid": ("abandoned", "crash", "engine crashed"),
+    "illegal": ("rules infraction", "illegal move", "illegal or unreadable move"),
+    "garbage": ("rules infraction", "illegal move", "illegal or unreadable move"),
+    "null": ("rules infraction", "illegal move", "makes an illegal move (a null move)"),
+    "stall": ("time forfeit", "time forfeit", "loses on time"),
+    "slow": ("time forfeit", "time forfeit", "loses on time"),
+}
+
+
 @pytest.mark.parametrize(
     ("faulty", "termination", "fault", "reason"),
     [
-        ("fault-crash-start", "abandoned", "crash", "failed to start"),
+        *((f"fault-{fault}", *costs) for fault, costs in FAULTS.items()),
         ("fault-no-handshake", "abandoned", "handshake", "did not finish its handshake"),
-        ("fault-crash-mid", "abandoned", "crash", "engine crashed"),
-        ("fault-illegal", "rules infraction", "illegal move", "illegal or unreadable move"),
-        ("fault-garbage", "rules infraction", "illegal move", "illegal or unreadable move"),
-        ("fault-null", "rules infraction", "illegal move", "makes an illegal move (a null move)"),
-        ("fault-stall", "time forfeit", "time forfeit", "loses on time"),
-        ("fault-slow", "time forfeit", "time forfeit", "loses on time"),
-        ("fault-false-claim", "rules infraction", "false claim", "false result claim"),
+        ("fault-false-claim", "rules infraction", "false claim", "false result claim"),  # an XBoard engine
     ],
 )
 @pytest.mark.parametrize("faulty_color", [chess.WHITE, chess.BLACK])
@@ -78,7 +85,7 @@ def test_each_fault_costs_the_faulty_engine_the_game(
     bad = dataclasses.replace(bad, command=(*bad.command, "--after", "1"))
     white, black = (bad, good) if faulty_color == chess.WHITE else (good, bad)
     record = play(white, black, tc="2+0.05")
-    assert record.result == ("0-1" if faulty_color == chess.WHITE else "1-0")
+    assert record.result.pgn == ("0-1" if faulty_color == chess.WHITE else "1-0")
     assert record.termination == termination
     assert reason in record.reason
     assert dict(record.faults) == {"Bad": fault}
@@ -87,12 +94,32 @@ def test_each_fault_costs_the_faulty_engine_the_game(
     moves_of(record)  # the PGN reads back cleanly
 
 
+@pytest.mark.parametrize(
+    ("fault", "termination", "kind", "reason"),
+    [
+        *((fault, *costs) for fault, costs in FAULTS.items()),
+        # An XBoard engine that never answers protover is played without features, as XBoard plays it: it
+        # then stays silent when asked to move.
+        ("no-handshake", "time forfeit", "time forfeit", "loses on time"),
+    ],
+)
+def test_each_fault_of_an_xboard_engine_costs_it_the_game(fault: str, termination: str, kind: str, reason: str) -> None:
+    """pyengine speaking XBoard, with every fault it has for XBoard, against a sound UCI engine."""
+    good = spec("greedy-uci", "Good")
+    bad = spec("random-xboard", "Bad", handshake_timeout=5.0)  # more than the 2 s a silent engine is waited for
+    bad = dataclasses.replace(bad, command=(*bad.command, "--fault", fault, "--after", "1", "--delay", "0.6"))
+    record = play(good, bad, tc="0.5+0.05", black_time_margin=0.05)
+    assert (record.result.pgn, record.termination) == ("1-0", termination), record.reason
+    assert reason in record.reason and dict(record.faults) == {"Bad": kind}
+    moves_of(record)
+
+
 def test_null_move_is_illegal_even_in_check() -> None:
     in_check = "rnbqkbnr/ppp1pppp/8/1B1p4/4P3/8/PPPP1PPP/RNBQK1NR b KQkq - 1 2"
     assert chess.Board(in_check).is_check()
     bad = spec("fault-null", "Bad", command=(*spec("fault-null").command, "--after", "0"))
     record = play(spec("random-uci", "Good"), bad, start_fen=in_check)
-    assert (record.result, record.termination, record.plies) == ("1-0", "rules infraction", 0)
+    assert (record.result.pgn, record.termination, record.plies) == ("1-0", "rules infraction", 0)
     assert record.faults == {"Bad": "illegal move"}
 
 
@@ -135,7 +162,7 @@ def test_an_engine_late_on_time_is_kept_for_the_next_game_only_if_it_still_answe
                 game = GameSpec(white=spec("greedy-uci", "Good"), black=bad, white_limits=limits, black_limits=limits,
                                 black_time_margin=0.05)
                 record = await play_game(game, pool)
-                assert (record.result, record.termination) == ("1-0", "time forfeit"), record.reason
+                assert (record.result.pgn, record.termination) == ("1-0", "time forfeit"), record.reason
                 seen.append(bad_engines())
         finally:
             await pool.close()
@@ -181,7 +208,7 @@ def test_an_engine_that_never_gets_ready_loses_before_its_first_move_and_is_not_
     record, still = run_async(main())
     loser = "W" if result == "0-1" else "B"
     side = "White" if loser == "W" else "Black"
-    assert (record.result, record.termination, record.plies) == (result, "abandoned", 0)
+    assert (record.result.pgn, record.termination, record.plies) == (result, "abandoned", 0)
     assert record.reason == f"{side}'s engine did not answer isready in 0.5 s"
     assert record.faults == {loser: "handshake"}
     assert still == kept
@@ -205,7 +232,7 @@ def test_an_engine_that_never_gets_ready_loses_before_its_first_move_and_is_not_
 def test_variant_ends_are_named_after_what_happened(variant: str, fen: str, result: str, reason: str) -> None:
     # One move from the end: the greedy engine takes a win in one.
     record = play(spec("greedy-uci", "A"), spec("greedy-uci", "B"), variant=variant, start_fen=fen)
-    assert (record.result, record.termination, record.reason, record.plies) == (result, "normal", reason, 1)
+    assert (record.result.pgn, record.termination, record.reason, record.plies) == (result, "normal", reason, 1)
 
 
 @pytest.mark.parametrize(
@@ -317,7 +344,7 @@ def test_a_pgn_is_what_python_chess_writes(notation: str, variant: str, fen: str
 def test_an_engines_mate_is_written_with_its_sign(notation: str, mate: str) -> None:
     record = play(spec("stockfish", "SF1"), spec("stockfish", "SF2"), notation=notation,
                   start_fen="6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1")
-    assert record.result == "1-0" and record.reason == "White mates"
+    assert record.result.pgn == "1-0" and record.reason == "White mates"
     assert f"1. {mate} {{ White mates }} 1-0" in record.pgn, record.pgn
 
 
@@ -406,6 +433,23 @@ def test_a_kept_engine_gets_ready_for_its_next_game_as_soon_as_its_game_ends(tmp
         assert [text.split()[0] for text in sent(logs[2], name)][:4] == ["ucinewgame", "isready", "position", "go"]
 
 
+def test_a_pondering_engine_is_told_ponderhit_or_stop_for_each_ponder_search(tmp_path: Path) -> None:
+    """Stockfish with ``ponder = true`` ponders the move it expects after each of its moves (``go ponder``),
+    and each ponder search ends with ``ponderhit`` when the opponent played that move, else ``stop``."""
+    log = tmp_path / "ponder.log"
+    record = play(spec("stockfish", "P", ponder=True), spec("stockfish", "Q"), tc="2+0.05",
+                  adjudication=Adjudication(max_moves=25), engine_log=str(log))
+    assert record.termination != "time forfeit" and not record.faults
+    sent = [text for _, who, arrow, text in engine_log_lines(log) if who == "P" and arrow == "<---"]
+    ponders = sum(text.startswith("go ponder") for text in sent)
+    assert "setoption name Ponder value true" in sent and ponders >= 10
+    assert sent.count("ponderhit") + sent.count("stop") == ponders
+    assert sent.count("ponderhit") >= 1, "Stockfish against itself foresees some of the replies"
+    said = [text for _, who, arrow, text in engine_log_lines(log) if who == "P" and arrow == "--->"]
+    # A bestmove for each of its moves, and one for each ponder search stopped (thrown away).
+    assert sum(text.startswith("bestmove") for text in said) == (record.plies + 1) // 2 + sent.count("stop")
+
+
 def test_engine_log_names_an_engine_that_fails_its_handshake(tmp_path: Path) -> None:
     log = tmp_path / "game.log"
     record = play(spec("fault-no-handshake", "Mute"), spec("random-uci", "Good"), engine_log=str(log))
@@ -418,7 +462,7 @@ def test_stall_with_nodes_limit_uses_move_timeout() -> None:
     game = GameSpec(white=spec("fault-stall", "Bad"), black=spec("random-uci", "Good"),
                     white_limits=limits, black_limits=limits, move_timeout=1.0)
     record = run_async(play_game(game))
-    assert (record.result, record.termination) == ("0-1", "abandoned")
+    assert (record.result.pgn, record.termination) == ("0-1", "abandoned")
     assert "stalls" in record.reason and record.faults == {"Bad": "stall"}
 
 
@@ -430,7 +474,7 @@ def test_normal_game_is_legal_and_ends_by_the_rules() -> None:
         assert move in board.legal_moves
         board.push(move)
     outcome = board.outcome(claim_draw=True)
-    assert outcome is not None and outcome.result() == record.result
+    assert outcome is not None and outcome.result() == record.result.pgn
     assert record.termination == "normal" and not record.faults
     assert re.search(r"\{ ([+-]\d+\.\d\d|0\.00)/1 \d+\.\d{3}s \}", record.pgn)  # "score/depth time"
 
@@ -439,7 +483,7 @@ def test_max_moves_adjudication() -> None:
     record = play(spec("random-uci", "A"), spec("random-uci", "B"),
                   adjudication=Adjudication(max_moves=10))
     if record.termination == "adjudication":
-        assert record.result == "1/2-1/2" and len(moves_of(record)) == 20
+        assert record.result.pgn == "1/2-1/2" and len(moves_of(record)) == 20
         assert "10 moves reached" in record.reason
     else:  # a random game may end by the rules before move 10
         assert len(moves_of(record)) < 20
@@ -494,14 +538,6 @@ def test_an_engine_is_not_charged_for_the_time_its_answer_waits_in_a_busy_event_
     assert max(times) < 2.5 * block, times
 
 
-@pytest.fixture
-def syzygy() -> str:
-    path = os.environ.get("TMANAGER_TEST_SYZYGY", "")
-    if not path:
-        pytest.skip("TMANAGER_TEST_SYZYGY not set: tools/test.sh provides the tables")
-    return path
-
-
 @pytest.mark.parametrize(
     ("fen", "result", "reason"),
     [
@@ -514,7 +550,7 @@ def syzygy() -> str:
 def test_syzygy_adjudication(syzygy: str, fen: str, result: str, reason: str) -> None:
     rules = Adjudication(syzygy=syzygy, syzygy_pieces=5)
     record = play(spec("random-uci", "A"), spec("random-xboard", "B"), start_fen=fen, adjudication=rules)
-    assert (record.result, record.termination, record.reason) == (result, "adjudication", reason)
+    assert (record.result.pgn, record.termination, record.reason) == (result, "adjudication", reason)
     assert moves_of(record) == []
 
 
@@ -523,7 +559,7 @@ SHUFFLE = ("g1f3", "g8f6", "f3g1", "f6g8")  # the knights out and back: the star
 
 def test_a_position_repeated_a_third_time_by_the_opening_is_a_draw_before_any_move() -> None:
     record = play(spec("random-uci", "A"), spec("random-uci", "B"), opening_moves=SHUFFLE * 2)
-    assert (record.result, record.termination, record.plies) == ("1/2-1/2", "normal", 0)
+    assert (record.result.pgn, record.termination, record.plies) == ("1/2-1/2", "normal", 0)
     assert record.reason == "Draw by 3-fold repetition"
 
 
@@ -531,7 +567,7 @@ def test_repetitions_count_the_positions_of_the_opening_since_its_last_capture_o
     board = chess.Board()
     for uci in ("e2e4", "e7e5", *SHUFFLE):  # the position after 1. e4 e5 twice; the start position is out of reach
         board.push_uci(uci)
-    repetitions = game_runner._Repetitions(board)
+    repetitions = Repetitions(board)
     assert repetitions.now(board) == 2
     for uci in SHUFFLE[:2]:
         board.push_uci(uci)
@@ -539,6 +575,6 @@ def test_repetitions_count_the_positions_of_the_opening_since_its_last_capture_o
     for uci in SHUFFLE[2:]:
         board.push_uci(uci)
     assert repetitions.count(board, irreversible=False) == 3
-    assert game_runner._rules_outcome(board, repetitions.now(board)) is not None
+    assert rules_outcome(board, repetitions.now(board)) is not None
     board.push_uci("d2d4")
     assert repetitions.count(board, irreversible=True) == 1

@@ -328,14 +328,14 @@ def test_a_long_opening_is_replayed_off_the_event_loop_that_plays_the_other_game
                       "--openings", book)
     assert created.returncode == 0, created.stderr
     replayed_on_a_loop: list[bool] = []
-    after_opening = play._after_opening
+    after_opening = play.after_opening
 
     def noting_the_replay(spec: play.GameSpec) -> chess.Board:
         assert len(spec.opening_moves) > play.REPLAYED_ON_LOOP
         replayed_on_a_loop.append(_in_event_loop())
         return after_opening(spec)
 
-    monkeypatch.setattr(play, "_after_opening", noting_the_replay)
+    monkeypatch.setattr(play, "after_opening", noting_the_replay)
     monkeypatch.setenv(ENGINE_TAG, "")  # work() marks its engines in the environment: restored afterwards
     assert work(path, concurrency=2) == (2, False)
     assert replayed_on_a_loop == [False, False]

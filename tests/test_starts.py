@@ -21,7 +21,8 @@ from tests.test_game_runner import spec
 from tmanager.core.timecontrol import TimeControl
 from tmanager.tourney.adjudication import Adjudication
 from tmanager.tourney.bookkeeping import BookkeepingThread
-from tmanager.tourney.play import RELEASE_SPREAD, RELEASE_STEP, SETTLE_SECONDS, EnginePool, GameSpec, play_game
+from tmanager.tourney.engine import RELEASE_SPREAD, RELEASE_STEP, SETTLE_SECONDS, EnginePool
+from tmanager.tourney.play import GameSpec, play_game
 from tmanager.tourney.starts import HostStarts, Wait
 
 pytestmark = pytest.mark.usefixtures("each_event_loop")

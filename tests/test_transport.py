@@ -14,15 +14,16 @@ import traceback
 from pathlib import Path
 
 import chess
-import chess.engine
 import psutil
 import pytest
 
 from tests.conftest import run_async
 from tmanager.tourney import transport as transport_module
+from tmanager.tourney.enginelines import EngineTerminated
 from tmanager.tourney.engines import command_line, find_definition, load_definition
+from tmanager.tourney.search import SearchLimit
 from tmanager.tourney.transport import PIDFDS, popen
-from tmanager.tourney.uci import UciEngine
+from tmanager.tourney.uciclient import UciClient
 
 pytestmark = [
     pytest.mark.skipif(not PIDFDS, reason="this kernel gives no pidfds: asyncio's transport is used"),
@@ -30,21 +31,22 @@ pytestmark = [
 ]
 
 
-class _Recording(UciEngine):
-    """A UCI protocol that notes every line and whether it came straight from the pipe's read."""
+class _Recording(UciClient):
+    """A UCI client that notes every line and whether it came straight from the pipe's read."""
 
     def __init__(self) -> None:
         super().__init__()
         self.lines: list[str] = []
         self.read_directly: list[bool] = []
 
-    def pipe_data_received(self, fd: int, data: bytes | str) -> None:
+    def pipe_data_received(self, fd: int, data: bytes) -> None:
         # Straight from the read: our pipe protocol's data_received is a caller, with no turn of the loop between.
         self.read_directly.append(any(frame.name == "data_received" for frame in traceback.extract_stack()))
         super().pipe_data_received(fd, data)
 
     def line_received(self, line: str) -> None:
         self.lines.append(line)
+        super().line_received(line)
 
 
 #: A program that starts and says nothing for a minute: an engine still running whenever a test closes it.
@@ -76,11 +78,11 @@ def _reaped(pid: int) -> bool:
     return False
 
 
-async def _plays(engine: UciEngine, moves: int) -> None:
+async def _plays(engine: UciClient, moves: int) -> None:
     """``engine`` plays ``moves`` legal moves of one game, both sides."""
-    board, game = chess.Board(), object()
+    board = chess.Board()
     for _ in range(moves):
-        result = await engine.play_on(board, chess.engine.Limit(nodes=1), game=game, info=chess.engine.INFO_NONE)
+        result = await engine.play(board, SearchLimit(nodes=1))
         assert result.move is not None
         assert result.move in board.legal_moves
         board.push(result.move)
@@ -94,7 +96,7 @@ def test_an_engine_plays_quits_and_is_reaped_with_no_thread_and_no_descriptor_le
         assert len(_engine_fds() - fds) == 3, "its stdin, its stdout and its pidfd"
         assert os.getpgid(pid) == pid, "the engine leads a process group of its own"
         assert threading.active_count() == threads, "no thread waits for the child"
-        await engine.initialize()
+        await engine.handshake()
         await _plays(engine, 6)
         assert engine.read_directly and all(engine.read_directly)
         assert "uciok" in engine.lines and sum(line.startswith("bestmove") for line in engine.lines) == 6
@@ -121,7 +123,7 @@ def test_without_pidfds_an_engine_starts_through_the_loops_own_subprocess_transp
         pid = transport.get_pid()
         assert os.getpgid(pid) == pid, "the engine leads a process group of its own"
         assert psutil.Process(pid).nice() == os.nice(0) + 1, "the preexec_fn ran in the child"
-        await engine.initialize()
+        await engine.handshake()
         await _plays(engine, 4)
         await engine.quit()
         assert await asyncio.wait_for(engine.returncode, 5) == 0
@@ -148,7 +150,7 @@ def test_an_engine_that_writes_and_exits_at_once_is_heard_to_the_end() -> None:
         transport, engine = await popen(_Recording, [sys.executable, "-c", code])
         assert await asyncio.wait_for(engine.returncode, 5) == 3
         assert engine.lines == ["id name early", "uciok"]
-        with pytest.raises(chess.engine.EngineTerminatedError):
+        with pytest.raises(EngineTerminated):
             await engine.ping()
         transport.close()
 
@@ -225,14 +227,14 @@ def test_a_start_left_running_when_the_loop_shuts_down_ends_quietly_and_closes_i
 
 CLOSING = """
 import asyncio, sys
-import chess.engine
 from tmanager.tourney import eventloop, transport
+from tmanager.tourney.uciclient import UciClient
 
 transport.PIDFDS = True  # the test sets it: this kernel's pidfds, or the loop's own subprocess transport
 
 async def main() -> None:
     for _ in range(5):
-        engine, protocol = await transport.popen(chess.engine.UciProtocol, ["cat"])
+        engine, protocol = await transport.popen(UciClient, ["cat"])
         engine.close()
         await protocol.returncode
 

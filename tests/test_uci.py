@@ -1,4 +1,5 @@
-"""UciEngine.play_on against python-chess's own play, with a real engine process: same commands, same moves."""
+"""The UCI client against python-chess's own UciProtocol, with a real engine process: same commands, same moves,
+the same reports; and the reports nobody reads dropped as they are read."""
 
 from __future__ import annotations
 
@@ -13,8 +14,11 @@ import chess.variant
 import pytest
 
 from tests.conftest import run_async
+from tmanager.tourney.enginelines import SENT
 from tmanager.tourney.engines import command_line, find_definition, load_definition
-from tmanager.tourney.uci import UciEngine, _PlayOn
+from tmanager.tourney.search import Score, SearchLimit, Wanted
+from tmanager.tourney.transport import popen
+from tmanager.tourney.uciclient import UciClient
 
 pytestmark = pytest.mark.usefixtures("each_event_loop")
 
@@ -27,6 +31,9 @@ STARTS: list[Callable[[], chess.Board]] = [
     lambda: chess.Board.from_chess960_pos(518 - 100),
     chess.variant.AtomicBoard,
 ]
+#: What python-chess's selectors and ours ask for.
+SELECTORS = {chess.engine.INFO_NONE: Wanted.NOTHING, chess.engine.INFO_SCORE: Wanted.SCORE,
+             chess.engine.INFO_BASIC | chess.engine.INFO_SCORE: Wanted.BASIC | Wanted.SCORE}
 
 
 def _pushed(board: chess.Board, *moves: str) -> chess.Board:
@@ -40,25 +47,52 @@ def _command() -> list[str]:
     return list(command_line(data["cmd"], [*data.get("args", []), "--seed", "7"]))
 
 
-async def _games(
-    protocol_class: type[chess.engine.UciProtocol], info: chess.engine.Info
-) -> list[tuple[chess.Move, dict[str, object]]]:
-    """Each start played out by one engine process for both sides; the moves and what the engine said."""
-    _, engine = await protocol_class.popen(_command())
-    played: list[tuple[chess.Move, dict[str, object]]] = []
+Played = list[tuple[chess.Move, tuple[int | None, int | None, int | None]]]
+
+
+def _said(info: chess.engine.InfoDict) -> tuple[int | None, int | None, int | None]:
+    """python-chess's score (centipawns, mate) and depth."""
+    score = info["score"].relative if "score" in info else None
+    return (score.score() if score else None, score.mate() if score else None, info.get("depth"))
+
+
+async def _python_chess_games(info: chess.engine.Info) -> Played:
+    """Each start played out by one engine process for both sides, through python-chess; the moves and scores."""
+    _, engine = await chess.engine.UciProtocol.popen(_command())
+    played: Played = []
     try:
         await engine.initialize()
         await engine.configure({"Hash": 2})
         for start in STARTS:
             board, game = start(), object()
             while board.ply() < PLIES and not board.is_game_over():
-                if isinstance(engine, UciEngine):
-                    result = await engine.play_on(board, chess.engine.Limit(nodes=1), game=game, info=info)
-                else:
-                    result = await engine.play(board, chess.engine.Limit(nodes=1), game=game, info=info)
+                result = await engine.play(board, chess.engine.Limit(nodes=1), game=game, info=info)
                 assert result.move is not None
-                played.append((result.move, {k: v for k, v in result.info.items() if k in ("score", "depth")}))
+                played.append((result.move, _said(result.info) if info else (None, None, None)))
                 board.push(result.move)
+    finally:
+        await engine.quit()
+    return played
+
+
+async def _our_games(wanted: Wanted, sent: list[str]) -> Played:
+    """The same through our client, each line it sends noted in ``sent``."""
+    _, engine = await popen(UciClient, _command())
+    engine.observer = lambda arrow, line: sent.append(line) if arrow == SENT else None
+    played: Played = []
+    try:
+        await engine.handshake()
+        engine.configure({"Hash": 2})
+        for start in STARTS:
+            board = start()
+            await engine.new_game()
+            while board.ply() < PLIES and not board.is_game_over():
+                reply = await engine.play(board, SearchLimit(nodes=1), wanted=wanted)
+                assert reply.move is not None
+                score = reply.report.score
+                said = (score.cp, score.mate, reply.report.depth) if score else (None, None, reply.report.depth)
+                played.append((reply.move, said))
+                board.push(reply.move)
     finally:
         await engine.quit()
     return played
@@ -70,20 +104,21 @@ def _sent(caplog: pytest.LogCaptureFixture) -> list[str]:
 
 
 @pytest.mark.parametrize("info", [chess.engine.INFO_NONE, chess.engine.INFO_SCORE])
-def test_play_on_sends_what_play_sends(caplog: pytest.LogCaptureFixture, info: chess.engine.Info) -> None:
+def test_the_client_sends_what_python_chess_sends(caplog: pytest.LogCaptureFixture, info: chess.engine.Info) -> None:
     caplog.set_level(logging.DEBUG, logger="chess.engine")
-    theirs = run_async(_games(chess.engine.UciProtocol, info))
-    sent_by_play = _sent(caplog)
-    caplog.clear()
-    ours = run_async(_games(UciEngine, info))
-    assert ours == theirs
-    assert _sent(caplog) == sent_by_play
-    assert sent_by_play.count("ucinewgame") == len(STARTS)
-    assert any(line.startswith("position fen ") and " moves f1b5 a7a6 " in line for line in sent_by_play)
-    assert "setoption name UCI_Chess960 value true" in sent_by_play
-    assert "setoption name UCI_Variant value atomic" in sent_by_play
+    theirs = run_async(_python_chess_games(info))
+    sent_by_python_chess = _sent(caplog)
+    sent_by_us: list[str] = []
+    ours = run_async(_our_games(SELECTORS[info], sent_by_us))
+    assert [move for move, _ in ours] == [move for move, _ in theirs]
     if info:
-        assert all("score" in said for _, said in ours)
+        assert [said[:2] for _, said in ours] == [said[:2] for _, said in theirs]
+        assert all(said[0] is not None for _, said in ours)
+    assert sent_by_us == sent_by_python_chess
+    assert sent_by_us.count("ucinewgame") == len(STARTS)
+    assert any(line.startswith("position fen ") and " moves f1b5 a7a6 " in line for line in sent_by_us)
+    assert "setoption name UCI_Chess960 value true" in sent_by_us
+    assert "setoption name UCI_Variant value atomic" in sent_by_us
 
 
 #: An engine that reports several lines per move: scores that change, a line without one, a string.
@@ -113,48 +148,78 @@ for line in sys.stdin:
 
 
 @pytest.mark.parametrize("info", [chess.engine.INFO_SCORE, chess.engine.INFO_BASIC | chess.engine.INFO_SCORE])
-def test_play_on_reads_the_reports_play_reads(tmp_path: Path, info: chess.engine.Info) -> None:
+def test_the_client_reads_the_reports_python_chess_reads(tmp_path: Path, info: chess.engine.Info) -> None:
     script = tmp_path / "talker.py"
     script.write_text(TALKER)
+    fields = ("depth", "seldepth", "nodes", "time") if info & chess.engine.INFO_BASIC else ()
 
-    async def reports(protocol_class: type[chess.engine.UciProtocol]) -> list[chess.engine.InfoDict]:
-        _, engine = await protocol_class.popen([sys.executable, str(script)])
+    async def theirs() -> list[tuple[object, ...]]:
+        _, engine = await chess.engine.UciProtocol.popen([sys.executable, str(script)])
         said = []
         try:
             await engine.initialize()
             board, game = chess.Board(), object()
             while board.ply() < 12:
-                if isinstance(engine, UciEngine):
-                    result = await engine.play_on(board, chess.engine.Limit(nodes=1), game=game, info=info)
-                else:
-                    result = await engine.play(board, chess.engine.Limit(nodes=1), game=game, info=info)
+                result = await engine.play(board, chess.engine.Limit(nodes=1), game=game, info=info)
                 assert result.move is not None
-                said.append(result.info)
+                said.append((Score(cp=result.info["score"].relative.score()), *(result.info.get(f) for f in fields)))
                 board.push(result.move)
         finally:
             await engine.quit()
         return said
 
-    ours, theirs = run_async(reports(UciEngine)), run_async(reports(chess.engine.UciProtocol))
-    assert ours == theirs
-    assert [said["score"].relative.score() for said in ours] == [-ply for ply in range(12)]
+    async def ours() -> list[tuple[object, ...]]:
+        _, engine = await popen(UciClient, [sys.executable, str(script)])
+        said = []
+        try:
+            await engine.handshake()
+            board = chess.Board()
+            while board.ply() < 12:
+                reply = await engine.play(board, SearchLimit(nodes=1), wanted=SELECTORS[info])
+                assert reply.move is not None
+                said.append((reply.report.score, *(getattr(reply.report, f) for f in fields)))
+                board.push(reply.move)
+        finally:
+            await engine.quit()
+        return said
+
+    mine, python_chess = run_async(ours()), run_async(theirs())
+    assert mine == python_chess
+    assert [said[0] for said in mine] == [Score(cp=-ply) for ply in range(12)]
+
+
+class _Lines(UciClient):
+    """A client that notes the lines it is handed."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: list[str] = []
+
+    def line_received(self, line: str) -> None:
+        self.seen.append(line)
 
 
 def test_reports_nobody_reads_are_dropped_as_they_are_read_and_nothing_else() -> None:
-    async def kept(info: chess.engine.Info, data: bytes) -> bytes:
-        command = _PlayOn(UciEngine(), board=chess.Board(), limit=chess.engine.Limit(nodes=1), game=None, info=info)
-        return command.wanted_lines(data)
+    async def seen(reads: list[bytes], *, skip: bool, watched: bool) -> list[str]:
+        client = _Lines()
+        client.skip_reports = skip
+        if watched:
+            client.observer = lambda arrow, line: None
+        for data in reads:
+            client.pipe_data_received(1, data)
+        return client.seen
 
-    def wanted(data: bytes, info: chess.engine.Info = chess.engine.INFO_NONE) -> bytes:
-        return run_async(kept(info, data))
+    def lines(*reads: bytes, skip: bool = True, watched: bool = False) -> list[str]:
+        return run_async(seen(list(reads), skip=skip, watched=watched))
 
-    assert wanted(b"info depth 1 score cp 3 pv e2e4\n") == b""
+    assert lines(b"info depth 1 score cp 3 pv e2e4\n") == []
     for one_line in (b"info\n", b"info\tdepth 2\n", b"info depth 3\r\n"):  # a read of one line, the usual one
-        assert wanted(one_line) == b""
-    assert wanted(b"information\n") == b"information\n"
+        assert lines(one_line) == []
+    assert lines(b"information\n") == ["information"]
     said = b"info depth 1 score cp 3\ninfo depth 2\r\nbestmove e2e4 ponder e7e5\n"
-    assert wanted(said) == b"bestmove e2e4 ponder e7e5\n"
-    assert wanted(b"info depth 1\ninformation\ninfo\n") == b"information\n"  # "information" is not a report
-    assert wanted(b"info depth 1\nbestmo") == b"info depth 1\nbestmo"  # a line cut short: python-chess joins it
-    assert wanted(b"readyok\ninfo depth 1\n") == b"readyok\ninfo depth 1\n"  # left whole, to python-chess
-    assert wanted(b"info depth 1 score cp 3\n", chess.engine.INFO_SCORE) == b"info depth 1 score cp 3\n"
+    assert lines(said) == ["bestmove e2e4 ponder e7e5"]
+    assert lines(b"info depth 1\ninformation\ninfo\n") == ["information"]  # "information" is not a report
+    assert lines(b"info depth 1\nbestmo", b"ve e2e4\n") == ["bestmove e2e4"]  # a line cut short, joined
+    assert lines(b"readyok\ninfo depth 1\n") == ["readyok"]
+    assert lines(b"info depth 1 score cp 3\n", skip=False) == ["info depth 1 score cp 3"]
+    assert lines(b"info depth 1\n", watched=True) == ["info depth 1"]  # an engine log sees every line

@@ -1,19 +1,20 @@
-"""Debian's XBoard engines through tmanager.tourney.xboard: full games, edit set-ups, no ping, late features."""
+"""Debian's XBoard engines through tmanager.tourney.xboardclient: full games, edit set-ups, no ping, late features."""
 
 from __future__ import annotations
 
 import asyncio
-import logging
 import os
 import shutil
 from collections.abc import Mapping
 
 import chess
-import chess.engine
 import pytest
 
-from tmanager.tourney.engines import GAMES_PATH, command_line, find_definition, load_definition
-from tmanager.tourney.xboard import XBoardEngine, popen_xboard
+from tmanager.tourney.engine import Engine
+from tmanager.tourney.enginelines import SENT, EngineError, EngineTerminated, LineObserver
+from tmanager.tourney.engines import GAMES_PATH, EngineSpec, command_line, find_definition, load_definition
+from tmanager.tourney.search import SearchLimit
+from tmanager.tourney.xboardclient import XBoardClient
 
 ENGINES = ["fairymax", "gnuchess", "phalanx", "sjeng", "hoichess"]
 
@@ -35,42 +36,48 @@ def definition(name: str) -> tuple[tuple[str, ...], FeatureMap]:
     return command_line(data["cmd"], data.get("args", [])), data.get("xboard_features", {})
 
 
-def clocks(seconds: float) -> chess.engine.Limit:
+def clocks(seconds: float) -> SearchLimit:
     # No depth limit: GNU Chess and Phalanx reject `sd`.
-    return chess.engine.Limit(white_clock=seconds, black_clock=seconds, white_inc=0.05, black_inc=0.05)
+    return SearchLimit(white_clock=seconds, black_clock=seconds, white_inc=0.05, black_inc=0.05)
+
+
+async def start(
+    command: tuple[str, ...] | list[str], features: FeatureMap, sent: list[str] | None = None
+) -> tuple[Engine, XBoardClient]:
+    """The engine started as a game starts it; each line sent to it noted in ``sent``."""
+    spec = EngineSpec("X", tuple(command), "xboard", xboard_features=features, handshake_timeout=10)
+    observer: LineObserver | None = None if sent is None else (lambda arrow, line: sent.append(line) if arrow == SENT
+                                                                else None)
+    engine = await Engine.start(spec, observer=observer)
+    assert isinstance(engine.client, XBoardClient)
+    return engine, engine.client
 
 
 async def self_play(
-    name: str, board: chess.Board, *, plies: int, features: FeatureMap | None = None
-) -> tuple[chess.Board, XBoardEngine]:
+    name: str, board: chess.Board, *, plies: int, features: FeatureMap | None = None, sent: list[str] | None = None,
+) -> tuple[chess.Board, XBoardClient]:
     """One engine process plays both sides of one game for ``plies`` plies, then quits."""
     command, assumed = definition(name)
-    transport, engine = await popen_xboard(command, features=assumed if features is None else features)
-    game = object()
+    engine, client = await start(command, assumed if features is None else features, sent)
     try:
         for _ in range(plies):
             if board.is_game_over():
                 break
-            result = await asyncio.wait_for(engine.play(board, clocks(2.0), game=game), timeout=30)
-            assert result.move is not None
-            assert result.move in board.legal_moves
-            board.push(result.move)
-        await asyncio.wait_for(engine.quit(), timeout=10)
+            reply = await asyncio.wait_for(client.play(board, clocks(2.0)), timeout=30)
+            assert reply.move is not None
+            assert reply.move in board.legal_moves
+            board.push(reply.move)
+        await asyncio.wait_for(client.quit(), timeout=10)
     finally:
-        transport.close()
-    assert_reaped(transport.get_pid())
-    return board, engine
+        engine.transport.close()
+    assert_reaped(engine.pid)
+    return board, client
 
 
 def assert_reaped(pid: int) -> None:
     """The engine and everything in its process group are gone."""
     with pytest.raises(ProcessLookupError):
         os.killpg(pid, 0)
-
-
-def sent_lines(caplog: pytest.LogCaptureFixture) -> list[str]:
-    """Every line sent to an engine, from python-chess's debug log."""
-    return [r.getMessage().split(": << ", 1)[1] for r in caplog.records if ": << " in r.getMessage()]
 
 
 @pytest.mark.parametrize("name", ENGINES)
@@ -88,12 +95,11 @@ def test_game_from_an_epd_position(name: str) -> None:
     assert len(board.move_stack) == 6
 
 
-def test_no_setboard_uses_edit_with_the_a2a3_kludge(caplog: pytest.LogCaptureFixture) -> None:
-    caplog.set_level(logging.DEBUG, logger="chess.engine")
-    board, engine = asyncio.run(self_play("fairymax", chess.Board(BLACK_MATES), plies=1))
+def test_no_setboard_uses_edit_with_the_a2a3_kludge() -> None:
+    lines: list[str] = []
+    board, engine = asyncio.run(self_play("fairymax", chess.Board(BLACK_MATES), plies=1, sent=lines))
     assert engine.features["setboard"] == 0
     assert board.move_stack == [chess.Move.from_uci("a8a1")] and board.is_checkmate()
-    lines = sent_lines(caplog)
     assert not any(line.startswith("setboard") for line in lines)
     edit = lines.index("edit")
     assert lines[edit - 3 : edit + 2] == ["new", "force", "a2a3", "edit", "#"]
@@ -106,37 +112,35 @@ def test_no_setboard_uses_edit_with_the_a2a3_kludge(caplog: pytest.LogCaptureFix
 def test_position_edit_cannot_express_is_refused_clearly() -> None:
     async def attempt() -> None:
         command, assumed = definition("fairymax")
-        transport, engine = await popen_xboard(command, features=assumed)
+        engine, client = await start(command, assumed)
         try:
             # King and rooks at home but no castling rights: edit would grant them.
             board = chess.Board("r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w - - 0 1")
-            with pytest.raises(chess.engine.EngineError, match=r"setboard=0.*castling rights KQkq.*not -"):
-                await engine.play(board, clocks(2.0), game=object())
-            await engine.quit()
+            with pytest.raises(EngineError, match=r"setboard=0.*castling rights KQkq.*not -"):
+                await client.play(board, clocks(2.0))
+            await client.quit()
         finally:
-            transport.close()
+            engine.transport.close()
 
     asyncio.run(attempt())
 
 
-def test_no_ping_takes_the_move_as_the_synchronisation(caplog: pytest.LogCaptureFixture) -> None:
-    caplog.set_level(logging.DEBUG, logger="chess.engine")
-    board, engine = asyncio.run(self_play("fairymax", chess.Board(), plies=6, features={"ping": False}))
+def test_no_ping_takes_the_move_as_the_synchronisation() -> None:
+    lines: list[str] = []
+    board, engine = asyncio.run(self_play("fairymax", chess.Board(), plies=6, features={"ping": False}, sent=lines))
     assert engine.features["ping"] == 0
     assert len(board.move_stack) == 6
-    lines = sent_lines(caplog)
     assert lines.count("go") == 6
     assert not any(line.startswith("ping") for line in lines)
 
 
-def test_gnuchess_negotiates_without_assumptions(caplog: pytest.LogCaptureFixture) -> None:
+def test_gnuchess_negotiates_without_assumptions() -> None:
     # GNU Chess 6.2.7 throws away what it read with its first line (docs/xboard-engines.md):
     # its features come from a `protover 2` sent again, within the negotiation.
-    caplog.set_level(logging.DEBUG, logger="chess.engine")
-    board, engine = asyncio.run(self_play("gnuchess", chess.Board(), plies=4, features={}))
+    lines: list[str] = []
+    board, engine = asyncio.run(self_play("gnuchess", chess.Board(), plies=4, features={}, sent=lines))
     assert len(board.move_stack) == 4
     assert engine.features["done"] == 1 and engine.features["ping"] == 1 and engine.features["usermove"] == 1
-    lines = sent_lines(caplog)
     assert lines[:2] == ["xboard", "protover 2"]
     # Asked again only until it answers, less and less often: its front end crashes on a pile of answers.
     assert 1 <= lines.count("protover 2") <= 5
@@ -147,21 +151,21 @@ def test_gnuchess_starts_every_time() -> None:
     async def run() -> None:
         command, assumed = definition("gnuchess")
         for _ in range(8):
-            transport, engine = await asyncio.wait_for(popen_xboard(command, features=assumed), timeout=10)
+            engine, client = await start(command, assumed)
             try:
-                assert engine.features.get("done") == 1  # it answered within the negotiation
-                result = await asyncio.wait_for(engine.play(chess.Board(), clocks(2.0), game=object()), timeout=30)
-                assert result.move is not None
-                assert result.move in chess.Board().legal_moves
-                await asyncio.wait_for(engine.quit(), timeout=10)
+                assert client.features.get("done") == 1  # it answered within the negotiation
+                reply = await asyncio.wait_for(client.play(chess.Board(), clocks(2.0)), timeout=30)
+                assert reply.move is not None
+                assert reply.move in chess.Board().legal_moves
+                await asyncio.wait_for(client.quit(), timeout=10)
             finally:
-                transport.close()
+                engine.transport.close()
 
     asyncio.run(run())
 
 
 def test_done0_without_done1_times_out(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(XBoardEngine, "done0_timeout", 0.5)
+    monkeypatch.setattr(XBoardClient, "done0_timeout", 0.5)
     (fairymax, *_), _ = definition("fairymax")
     # A real engine whose `feature done=1` never arrives: filtered out by a shell pipeline.
     command = ["sh", "-c", f"{fairymax} | sed -u '/done=1/d'"]
@@ -169,16 +173,16 @@ def test_done0_without_done1_times_out(monkeypatch: pytest.MonkeyPatch) -> None:
     async def run() -> int:
         loop = asyncio.get_running_loop()
         started = loop.time()
-        transport, engine = await asyncio.wait_for(popen_xboard(command), timeout=10)
+        engine, client = await start(command, {})
         waited = loop.time() - started
         assert 0.5 <= waited < 3
-        assert engine.features["done"] == 0 and engine.features["ping"] == 1
+        assert client.features["done"] == 0 and client.features["ping"] == 1
         board = chess.Board(BLACK_MATES)
-        result = await engine.play(board, clocks(2.0), game=object())
-        assert result.move == chess.Move.from_uci("a8a1")
-        await asyncio.wait_for(engine.quit(), timeout=10)
-        transport.close()
-        return transport.get_pid()
+        reply = await client.play(board, clocks(2.0))
+        assert reply.move == chess.Move.from_uci("a8a1")
+        await asyncio.wait_for(client.quit(), timeout=10)
+        engine.transport.close()
+        return engine.pid
 
     assert_reaped(asyncio.run(run()))
 
@@ -186,49 +190,49 @@ def test_done0_without_done1_times_out(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_abandoned_mid_move_quits_without_hanging() -> None:
     async def run() -> int:
         command, assumed = definition("fairymax")
-        transport, engine = await popen_xboard(command, features=assumed)
-        long_think = chess.engine.Limit(white_clock=600, black_clock=600)
+        engine, client = await start(command, assumed)
+        long_think = SearchLimit(white_clock=600, black_clock=600)
         with pytest.raises(TimeoutError):
-            await asyncio.wait_for(engine.play(chess.Board(), long_think, game=object()), timeout=0.3)
-        await asyncio.wait_for(engine.quit(), timeout=engine.quit_timeout + 3)
-        transport.close()
-        await engine.quit()  # again, on a closed transport: nothing happens
-        return transport.get_pid()
+            await asyncio.wait_for(client.play(chess.Board(), long_think), timeout=0.3)
+        await asyncio.wait_for(client.quit(), timeout=client.quit_timeout + 3)
+        engine.transport.close()
+        await client.quit()  # again, on a closed transport: nothing happens
+        return engine.pid
 
     assert_reaped(asyncio.run(run()))
 
 
-def test_hoichess_survives_a_clock_under_one_second(caplog: pytest.LogCaptureFixture) -> None:
+def test_hoichess_survives_a_clock_under_one_second() -> None:
     # python-chess alone sends `level 0 0:00 …` once a clock is under a second; HoiChess exits on it.
-    caplog.set_level(logging.DEBUG, logger="chess.engine")
+    lines: list[str] = []
 
     async def run() -> None:
         command, assumed = definition("hoichess")
-        transport, engine = await popen_xboard(command, features=assumed)
-        board, game = chess.Board(), object()
+        engine, client = await start(command, assumed, lines)
+        board = chess.Board()
         try:
             for seconds in (3.0, 3.0, 0.8, 0.8, 0.5, 0.5):
-                limit = chess.engine.Limit(white_clock=seconds, black_clock=seconds, white_inc=0, black_inc=0)
-                board.push((await engine.play(board, limit, game=game)).move)  # type: ignore[arg-type]
-            await engine.quit()
+                limit = SearchLimit(white_clock=seconds, black_clock=seconds, white_inc=0, black_inc=0)
+                board.push((await client.play(board, limit)).move)  # type: ignore[arg-type]
+            await client.quit()
         finally:
-            transport.close()
-        assert transport.get_returncode() == 0
+            engine.transport.close()
+        assert engine.transport.get_returncode() == 0
 
     asyncio.run(run())
-    assert [line for line in sent_lines(caplog) if line.startswith("level")] == ["level 0 0:03 0"]
+    assert [line for line in lines if line.startswith("level")] == ["level 0 0:03 0"]
 
 
 def test_hoichess_rejecting_a_command_is_explained() -> None:
-    async def run() -> XBoardEngine:
+    async def run() -> XBoardClient:
         command, assumed = definition("hoichess")
-        transport, engine = await popen_xboard(command, features=assumed)
+        engine, client = await start(command, assumed)
         try:
-            with pytest.raises(chess.engine.EngineTerminatedError, match="exit code: 1"):
-                await engine.play(chess.Board(), chess.engine.Limit(time=0.5), game=object())
+            with pytest.raises(EngineTerminated, match="exit code: 1"):
+                await client.play(chess.Board(), SearchLimit(move_time=0.5))
         finally:
-            transport.close()
-        return engine
+            engine.transport.close()
+        return client
 
     engine = asyncio.run(run())
     assert engine.last_complaint == "Illegal time value."

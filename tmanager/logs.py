@@ -21,8 +21,7 @@ def setup_logging(path: Path | None = None, *, quiet: bool = False) -> None:
     root = logging.getLogger("tmanager")
     root.handlers[:] = [handler]
     root.setLevel(logging.WARNING if quiet else logging.INFO)
-    # python-chess warns about every engine oddity, often once per move: keep only its errors, also
-    # while a game's engine log (tourney.play) turns its engine lines on at DEBUG level.
+    # python-chess's own loggers (PGN reading, tablebases): only its errors.
     handler.addFilter(_errors_only_from_chess)
     engine_log = logging.getLogger("chess")
     engine_log.handlers[:] = [handler]

@@ -27,6 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from tmanager.core.results import Result
 from tmanager.core.schedule import RoundRobin
 from tmanager.tourney import store
 from tmanager.tourney.lanes import Claimed
@@ -67,7 +68,8 @@ def build(directory: Path, games: int) -> Path:
 def transactions(paths: dict[int, Path], rounds: int) -> dict[int, dict[str, list[float]]]:
     times: dict[int, dict[str, list[float]]] = {n: {"claim": [], "release": [], "record": []} for n in paths}
     workers = {n: Worker(path) for n, path in paths.items()}
-    record = GameRecord(result="1-0", ending=Ending.CHECKMATE, reason="White mates", pgn=PGN, plies=7, epd=EPD)
+    record = GameRecord(result=Result.WHITE_WINS, ending=Ending.CHECKMATE, reason="White mates", pgn=PGN, plies=7,
+                        epd=EPD)
     for _ in range(rounds):
         for size, worker in workers.items():
             started = time.perf_counter()

@@ -18,7 +18,7 @@ The layers, each measured over --games games per round, rounds interleaved:
 
 1. ``UciProtocol.play``: python-chess's async protocol alone, ``play`` and
    ``push`` (the floor the issue names);
-2. ``UciEngine.play_on``: tmanager's UCI protocol (``tmanager/tourney/uci.py``);
+2. ``UciClient.play``: tmanager's UCI client (``tmanager/tourney/uciclient.py``);
 3. ``play_game``: the game runner: clocks, rules, adjudication, PGN;
 4. ``Worker``: a worker playing a tourney of those games: claims, records,
    PGN appends, live files, engine definitions (as ``tmanager work``, in this
@@ -48,7 +48,7 @@ import sys
 import tempfile
 import textwrap
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import chess
@@ -57,9 +57,12 @@ import chess.engine
 from tmanager.core.timecontrol import TimeControl
 from tmanager.tourney import eventloop
 from tmanager.tourney.adjudication import Adjudication
+from tmanager.tourney.engine import EnginePool
 from tmanager.tourney.engines import EngineSpec
-from tmanager.tourney.play import EnginePool, GameSpec, play_game
-from tmanager.tourney.uci import UciEngine
+from tmanager.tourney.play import GameSpec, play_game
+from tmanager.tourney.search import SearchLimit
+from tmanager.tourney.transport import popen
+from tmanager.tourney.uciclient import UciClient
 from tmanager.tourney.worker import Worker
 
 ENGINE = textwrap.dedent(
@@ -123,34 +126,64 @@ class Bench:
     def command(self, log: Path) -> list[str]:
         return [sys.executable, str(self.script), str(self.moves), str(log), str(self.info_lines)]
 
-    async def _protocol(self, logs: list[Path], *, lean: bool) -> float:
-        engines = []
-        for log in logs:
-            _, engine = await UciEngine.popen(self.command(log))
-            await engine.initialize()
-            engines.append(engine)
-        limit = chess.engine.Limit(nodes=1)
+    async def _games(
+        self, move: Callable[[int, chess.Board], Awaitable[chess.Move | None]], new_game: Callable[[], Awaitable[None]]
+    ) -> float:
+        """CPU seconds of --games games, each begun by ``new_game``, each move ``move(side, board)``."""
         started = time.process_time()
         for _ in range(self.games):
-            board, game = chess.Board(), object()
+            board = chess.Board()
+            await new_game()
             while board.ply() < self.plies:
-                engine = engines[board.ply() % 2]
-                if lean:
-                    result = await engine.play_on(board, limit, game=game, info=chess.engine.INFO_NONE)
-                else:
-                    result = await engine.play(board, limit, game=game)
-                assert result.move is not None
-                board.push(result.move)
-        cpu = time.process_time() - started
+                played = await move(board.ply() % 2, board)
+                assert played is not None
+                board.push(played)
+        return time.process_time() - started
+
+    async def _python_chess(self, logs: list[Path]) -> float:
+        engines = []
+        for log in logs:
+            _, engine = await chess.engine.UciProtocol.popen(self.command(log))
+            await engine.initialize()
+            engines.append(engine)
+        limit, game = chess.engine.Limit(nodes=1), [object()]
+
+        async def move(side: int, board: chess.Board) -> chess.Move | None:
+            return (await engines[side].play(board, limit, game=game[0])).move
+
+        async def new_game() -> None:
+            game[0] = object()
+
+        cpu = await self._games(move, new_game)
         for engine in engines:
             await engine.quit()
         return cpu
 
-    def floor(self, logs: list[Path]) -> float:
-        return asyncio.run(self._protocol(logs, lean=False))
+    async def _client(self, logs: list[Path]) -> float:
+        clients = []
+        for log in logs:
+            _, client = await popen(UciClient, self.command(log))
+            await client.handshake()
+            clients.append(client)
+        limit = SearchLimit(nodes=1)
 
-    def play_on(self, logs: list[Path]) -> float:
-        return eventloop.run(self._protocol(logs, lean=True))
+        async def move(side: int, board: chess.Board) -> chess.Move | None:
+            return (await clients[side].play(board, limit)).move
+
+        async def new_game() -> None:
+            for client in clients:
+                await client.new_game()
+
+        cpu = await self._games(move, new_game)
+        for client in clients:
+            await client.quit()
+        return cpu
+
+    def floor(self, logs: list[Path]) -> float:
+        return asyncio.run(self._python_chess(logs))
+
+    def client(self, logs: list[Path]) -> float:
+        return eventloop.run(self._client(logs))
 
     def runner(self, logs: list[Path]) -> float:
         async def games() -> float:
@@ -225,7 +258,7 @@ def main() -> None:
         bench = Bench(Path(tmp), args.plies, args.games, args.info_lines)
         layers: dict[str, Callable[[list[Path]], float]] = {
             "UciProtocol.play (python-chess)": bench.floor,
-            "UciEngine.play_on": bench.play_on,
+            "UciClient.play": bench.client,
             "play_game (the runner)": bench.runner,
             "Worker (tmanager work)": bench.worker,
             "SimpleEngine loop (a tester's)": bench.simple_engine,

@@ -2,14 +2,13 @@
 """The engine transport: the manager's CPU per move over asyncio's subprocess transport and over tmanager's.
 
 Both contenders play the same games with the same protocol
-(``tmanager.tourney.uci.UciEngine.play_on``) against two Stockfish processes at
+(``tmanager.tourney.uciclient.UciClient``) against two Stockfish processes at
 1000 nodes a move (16 MB hash), as workload A of ``bench_throughput.py`` does;
 they differ only in how the engines' output reaches the protocol:
 
-- **asyncio**: ``UciEngine.popen``, i.e. python-chess's ``Protocol.popen``
-  over ``loop.subprocess_exec``, what python-chess gives every user: each read
-  is handed to the protocol one turn of the event loop later, and a thread
-  waits for each child's exit;
+- **asyncio**: ``loop.subprocess_exec``, what python-chess's ``popen`` gives
+  every user: each read is handed to the protocol one turn of the event loop
+  later, and a thread waits for each child's exit;
 - **tmanager**: ``tmanager.tourney.transport.popen``, as the game runner starts
   engines: each read goes straight to the protocol, and a pidfd on the event
   loop tells of the exit.
@@ -30,23 +29,23 @@ import time
 from collections.abc import Awaitable, Callable
 
 import chess
-import chess.engine
 
+from tmanager.tourney.search import SearchLimit
 from tmanager.tourney.transport import popen
-from tmanager.tourney.uci import UciEngine
+from tmanager.tourney.uciclient import UciClient
 
 STOCKFISH = shutil.which("stockfish") or shutil.which("stockfish", path="/usr/games") or "stockfish"
-LIMIT = chess.engine.Limit(nodes=1000)
+LIMIT = SearchLimit(nodes=1000)
 
-Start = Callable[[], Awaitable[tuple[asyncio.SubprocessTransport, UciEngine]]]
-
-
-def asyncio_transport() -> Awaitable[tuple[asyncio.SubprocessTransport, UciEngine]]:
-    return UciEngine.popen([STOCKFISH])
+Start = Callable[[], Awaitable[tuple[asyncio.SubprocessTransport, UciClient]]]
 
 
-def tmanager_transport() -> Awaitable[tuple[asyncio.SubprocessTransport, UciEngine]]:
-    return popen(UciEngine, [STOCKFISH])
+def asyncio_transport() -> Awaitable[tuple[asyncio.SubprocessTransport, UciClient]]:
+    return asyncio.get_running_loop().subprocess_exec(UciClient, STOCKFISH, process_group=0)
+
+
+def tmanager_transport() -> Awaitable[tuple[asyncio.SubprocessTransport, UciClient]]:
+    return popen(UciClient, [STOCKFISH])
 
 
 async def games(start: Start, count: int) -> tuple[float, float]:
@@ -54,16 +53,18 @@ async def games(start: Start, count: int) -> tuple[float, float]:
     engines = []
     for _ in range(2):
         _, engine = await start()
-        await engine.initialize()
-        await engine.configure({"Hash": 16, "Threads": 1})
+        await engine.handshake()
+        engine.configure({"Hash": 16, "Threads": 1})
         engines.append(engine)
     moves = 0
     cpu, wall = time.process_time(), time.perf_counter()
     for _ in range(count):
-        board, game = chess.Board(), object()
+        board = chess.Board()
+        for engine in engines:
+            await engine.new_game()
         while not board.is_game_over() and board.ply() < 400:
             engine = engines[board.ply() % 2]
-            result = await engine.play_on(board, LIMIT, game=game, info=chess.engine.INFO_NONE)
+            result = await engine.play(board, LIMIT)
             assert result.move is not None
             board.push(result.move)
             moves += 1

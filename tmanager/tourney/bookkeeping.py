@@ -87,7 +87,7 @@ class BookkeepingThread(concurrent.futures.ThreadPoolExecutor):
     """A worker's one thread for its bookkeeping (transactions, which the lock serializes anyway, PGN text,
     openings; each thread that wants the interpreter is one more the event loop may queue behind), which
     sets ``idle`` whenever it has nothing left to do. New games' clocks wait for that (see
-    :class:`~tmanager.tourney.play.EnginePool`'s ``settled``): at the end of a wave of games, a worker
+    :class:`~tmanager.tourney.engine.EnginePool`'s ``settled``): at the end of a wave of games, a worker
     records and claims dozens at once, and games started meanwhile lost their first moves on time.
 
     Work is submitted from the event loop's thread, as ``asyncio.to_thread`` does. :func:`work` makes it the

@@ -46,11 +46,12 @@ from tmanager.core.schedule import ScheduledGame
 from tmanager.errors import ConfigError, EngineError, StateError, TManagerError
 from tmanager.logs import setup_logging
 from tmanager.tourney import eventloop, store
+from tmanager.tourney.engine import EnginePool
 from tmanager.tourney.engines import EngineSpec
 from tmanager.tourney.gamesetup import load_book
 from tmanager.tourney.live import LiveGame, PositionView
 from tmanager.tourney.model import Participant, Settings, Tourney
-from tmanager.tourney.play import EnginePool, GameRecord, GameSpec, play_game
+from tmanager.tourney.play import GameRecord, GameSpec, play_game
 from tmanager.tourney.resolution import resolve_engine
 from tmanager.tourney.worker import Lane, Worker
 

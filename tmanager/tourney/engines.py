@@ -19,11 +19,12 @@ file, each directory in ``$TMANAGER_ENGINES`` (``:``-separated), and the
 from __future__ import annotations
 
 import copy
+import dataclasses
 import os
 import shlex
 import shutil
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -63,6 +64,16 @@ class EngineSpec:
     #: ``None``: ``handshake_timeout``.
     ready_timeout: float | None = None
     ping_timeout: float | None = None
+
+    @property
+    def key(self) -> Hashable:
+        """A hashable value equal for equal specs (a spec holds mappings, and is not hashable itself): an idle
+        engine is kept for the specs with its key, so that a participant upgraded under the same name gets
+        a process of its own."""
+        return tuple(
+            tuple(sorted(value.items())) if isinstance(value, Mapping) else value
+            for value in (getattr(self, f.name) for f in dataclasses.fields(self))
+        )
 
     @property
     def ready_within(self) -> float:

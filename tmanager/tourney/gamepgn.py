@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import datetime as dt
 import socket
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import chess
 import chess.pgn
 
-from tmanager.formats.pgn import Notation, tag_value
+from tmanager.formats.pgn import COMMENT_FIELDS, Notation, tag_value
+from tmanager.tourney.search import Report
 
 if TYPE_CHECKING:
     from tmanager.tourney.play import GameSpec
@@ -49,6 +51,32 @@ def push_notated(board: chess.Board, move: chess.Move, notation: Notation) -> st
     text = board.lan(move) if notation == "lan" else move.uci()
     board.push(move)
     return text
+
+
+def move_comment(
+    report: Report, seconds: float, fields: tuple[str, ...], *, time_left: float | None, quoted: Sequence[str] = (),
+) -> str:
+    """A move's comment as fastchess writes it: ``+0.25/12 0.105s``, then the chosen ``fields`` the
+    engine reported (``n=…``, ``pv="…"``), in :data:`COMMENT_FIELDS`' order, then the ``quoted`` lines of
+    the engine (``line="info string …"``)."""
+    head = "" if report.score is None else report.score.text()
+    if report.depth is not None:
+        head += f"/{report.depth}"
+    values: dict[str, object] = {
+        "timeleft": None if time_left is None else f"{time_left:.3f}s",
+        "latency": None if report.time is None else f"{seconds - report.time:.3f}s",
+        "nodes": report.nodes,
+        "seldepth": report.seldepth,
+        "nps": report.nps,
+        "hashfull": report.hashfull,
+        "tbhits": report.tbhits,
+        "pv": f'"{" ".join(report.pv)}"' if report.pv else None,
+    }
+    shown = {"timeleft": "tl", "nodes": "n", "seldepth": "sd"}
+    parts = [f"{head} {seconds:.3f}s".lstrip()]
+    parts += [f"{shown.get(f, f)}={values[f]}" for f in COMMENT_FIELDS if f in fields and values[f] is not None]
+    parts += [f'line="{line}"' for line in quoted]
+    return ", ".join(parts)
 
 
 def game_pgn(

@@ -1,60 +1,44 @@
 """The game runner: play one game between two engines and describe its outcome.
 
-:func:`play_game` takes a :class:`GameSpec` (plain data: engines, limits,
-opening, adjudication) and returns a :class:`GameRecord` (result, termination,
-PGN text, faults). It knows nothing of tourney types, files or locks, so a
-local worker and a remote one run the same function.
+A :class:`Game` takes a :class:`GameSpec` (plain data: engines, limits,
+opening, adjudication) and its :meth:`Game.run` returns a :class:`GameRecord`
+(result, termination, PGN text, faults); :func:`play_game` does both. It knows
+nothing of tourney types, files or locks, so a local worker and a remote one run
+the same function.
 
-The runner keeps both clocks itself: python-chess never times out when it is
-given clock limits, so every ``play()`` is wrapped in a deadline of the
-remaining time plus a margin. A misbehaving engine loses the game, is killed
-with its whole process group and is restarted for its next game.
+The runner keeps both clocks itself: every move request is wrapped in a deadline
+of the remaining time plus a margin. A misbehaving engine loses the game, is
+killed with its whole process group and is restarted for its next game.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import contextvars
-import ctypes
 import datetime as dt
 import logging
-import os
-import random
-import shutil
-import signal
-import subprocess
-import threading
 import time
-from collections import Counter
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import IO, Literal
 
 import chess
-import chess.engine
-import chess.pgn
-import chess.syzygy
 
+from tmanager.core.results import Result
 from tmanager.core.timecontrol import Clock, TimeControl
-from tmanager.errors import ConfigError, first_line
-from tmanager.formats.pgn import COMMENT_FIELDS, Notation
-from tmanager.tourney.adjudication import Adjudication
+from tmanager.errors import first_line
+from tmanager.formats.pgn import Notation
+from tmanager.tourney.adjudication import Adjudication, Adjudicator
+from tmanager.tourney.engine import Engine, EnginePool
+from tmanager.tourney.enginelines import EngineError, EngineTerminated
+from tmanager.tourney.enginelog import EngineLog
 from tmanager.tourney.engines import EngineSpec
-from tmanager.tourney.gamepgn import game_pgn, push_notated
-from tmanager.tourney.outcome import Ending, Termination
+from tmanager.tourney.gamepgn import game_pgn, move_comment, push_notated
+from tmanager.tourney.outcome import Ending, Fault, GameOver, Repetitions, Termination, loss, rules_outcome, side
 from tmanager.tourney.pvcheck import PvChecks, PvWarning, check_search, matching_lines
-from tmanager.tourney.starts import HostStarts, Wait
-from tmanager.tourney.transport import EngineTransport, popen
-from tmanager.tourney.uci import UciEngine
+from tmanager.tourney.search import Reply, Report, SearchLimit, Wanted
 from tmanager.tourney.variants import STANDARD, variant_board
-from tmanager.tourney.xboard import popen_xboard
-
-#: Kinds of engine fault, counted per engine in the tourney's status.
-Fault = Literal["crash", "handshake", "stall", "illegal move", "false claim", "time forfeit"]
-
 
 LOG = logging.getLogger("tmanager")
+
 
 @dataclass(frozen=True, slots=True)
 class GameSpec:
@@ -96,7 +80,7 @@ class GameSpec:
 class GameRecord:
     """The outcome of one game."""
 
-    result: str
+    result: Result
     ending: Ending
     reason: str
     pgn: str
@@ -120,721 +104,6 @@ class GameRecord:
         return max(self.oversteps.values(), default=None)
 
 
-class _GameOver(Exception):
-    """Raised inside the move loop to end the game."""
-
-    def __init__(
-        self, result: str, ending: Ending, reason: str, *, fault: tuple[chess.Color, Fault] | None = None
-    ) -> None:
-        super().__init__(reason)
-        self.result = result
-        self.ending = ending
-        self.termination = ending.termination
-        self.reason = reason
-        self.fault = fault
-
-
-def _loss(color: chess.Color) -> str:
-    return "0-1" if color == chess.WHITE else "1-0"
-
-
-def _name(color: chess.Color) -> str:
-    return "White" if color == chess.WHITE else "Black"
-
-
-# --- engine processes ----------------------------------------------------------------------------
-
-_PR_SET_PDEATHSIG = 1
-# libc as this process already has it loaded (ctypes.util.find_library would run ldconfig at
-# every start); None where there is no prctl (not Linux).
-_prctl = getattr(ctypes.CDLL(None, use_errno=True), "prctl", None)
-
-
-def die_with_parent(signum: int = signal.SIGKILL) -> None:
-    """Have the kernel send this process ``signum`` when its parent dies, even by ``kill -9`` (Linux;
-    elsewhere nothing). Engines get SIGKILL, so that no orphan keeps a core busy; `run`'s workers
-    SIGTERM, so that they give their games back."""
-    if _prctl is not None:
-        _prctl(_PR_SET_PDEATHSIG, signum)
-
-
-#: util-linux's setpriv, which asks the kernel the same (``--pdeathsig KILL``) and then becomes the
-#: engine. Preferred to :func:`die_with_parent`: a child that runs Python code before its exec
-#: cannot be started with vfork, and blocks the event loop, every game of the worker with it, for
-#: several milliseconds per engine (a start-up storm of hundreds of engines: seconds).
-_SETPRIV = shutil.which("setpriv") if _prctl is not None else None
-
-
-def _dying_with_parent(command: list[str]) -> tuple[list[str], Callable[[], None] | None]:
-    """``command`` and the ``preexec_fn`` of its ``Popen`` that make the engine die with this process."""
-    if _SETPRIV is not None:
-        return [_SETPRIV, "--pdeathsig", "KILL", "--", *command], None
-    return command, die_with_parent
-
-
-#: Seconds an engine found crashed, stalled or unresponsive gets to quit before it is killed: it has
-#: already shown that it does not answer, and its lane's next game waits for it.
-BROKEN_ENGINE_QUIT = 0.5
-
-
-@dataclass(frozen=True, slots=True)
-class EngineIdentity:
-    """What an engine says of itself: its name and author, and each option's value (given, or its default)."""
-
-    name: str
-    author: str
-    options: Mapping[str, str]
-
-
-def _option_text(value: object) -> str:
-    return ("true" if value else "false") if isinstance(value, bool) else str(value)
-
-
-class Engine:
-    """A running engine process: python-chess protocol plus the process group to kill."""
-
-    def __init__(self, spec: EngineSpec, transport: asyncio.SubprocessTransport, protocol: chess.engine.Protocol):
-        self.spec = spec
-        self.transport = transport
-        self.protocol = protocol
-        self.pid = transport.get_pid()
-        self._getting_ready: asyncio.Task[None] | None = None  # begun by get_ready(), awaited by ready()
-
-    @classmethod
-    async def start(cls, spec: EngineSpec) -> Engine:
-        """Start ``spec`` and finish its handshake; :class:`chess.engine.EngineError`, ``OSError``
-        or ``TimeoutError`` when the engine fails, :class:`ConfigError` when it refuses its options."""
-        stderr: int | IO[bytes] = subprocess.DEVNULL
-        if spec.stderr_log:
-            stderr = open(spec.stderr_log, "ab")  # noqa: SIM115 - the child owns it once started
-        try:
-            engine = cls(spec, *await asyncio.wait_for(_open(spec, stderr=stderr), timeout=spec.handshake_timeout))
-        finally:
-            if not isinstance(stderr, int):
-                stderr.close()
-        try:
-            options: chess.engine.ConfigMapping = dict(spec.options)
-            await asyncio.wait_for(engine.protocol.configure(options), timeout=spec.handshake_timeout)
-        except chess.engine.EngineError as exc:
-            await engine.close()
-            raise ConfigError(
-                f"engine {spec.name!r} refuses its options: {first_line(exc)}",
-                hint="fix the options of the participant or of its engine definition",
-            ) from None
-        except BaseException:
-            await engine.kill()
-            raise
-        return engine
-
-    def identity(self) -> EngineIdentity:
-        """The engine's name, author and option values, as its handshake gave them and it was configured."""
-        protocol, given = self.protocol, self.spec.options
-        options = {
-            name: _option_text(given.get(name, option.default))
-            for name, option in protocol.options.items()
-            if given.get(name, option.default) is not None and option.type != "button"
-        }
-        return EngineIdentity(protocol.id.get("name", ""), protocol.id.get("author", ""), options)
-
-    async def play(
-        self, board: chess.Board, limit: chess.engine.Limit, *, game: object, info: chess.engine.Info,
-        keep_lines: bool = False,
-    ) -> chess.engine.PlayResult:
-        """The engine's move in ``board``: ``game``'s board, moved on since this engine's previous move
-        (see :meth:`UciEngine.play_on`); with ``keep_lines``, :meth:`search_lines` holds the search's lines."""
-        uci = self._played_on
-        if uci is not None:
-            return await uci.play_on(board, limit, game=game, info=info, keep_lines=keep_lines)
-        return await self.protocol.play(board, limit, game=game, info=info, ponder=self.spec.ponder)
-
-    def search_lines(self) -> list[str]:
-        """The lines of the last search asked for with ``keep_lines`` (none from an engine that ponders,
-        or speaks XBoard: python-chess keeps no lines for them)."""
-        uci = self._played_on
-        return uci.search_lines if uci is not None else []
-
-    @property
-    def _played_on(self) -> UciEngine | None:
-        """The protocol, when moves go through :meth:`UciEngine.play_on` (a UCI engine that does not ponder),
-        which also tells the engine of each new game before its first move (``ucinewgame``, ``isready``);
-        ``None`` for python-chess's ``play``, which tells it with that move."""
-        protocol = self.protocol
-        return protocol if isinstance(protocol, UciEngine) and not self.spec.ponder else None
-
-    def get_ready(self) -> None:
-        """Begin :meth:`ready`'s work for the engine's next game now: the engine clears its hash for it
-        while its worker records the game just played, not while the next game waits."""
-        uci = self._played_on
-        if uci is not None and self._getting_ready is None:
-            self._getting_ready = asyncio.create_task(uci.new_game(object()))
-
-    async def ready(self, game: object) -> None:
-        """Be ready for ``game``'s first move: wait for what :meth:`get_ready` began, or do it now."""
-        uci = self._played_on
-        if uci is None:
-            return
-        begun, self._getting_ready = self._getting_ready, None
-        if begun is None:
-            await uci.new_game(game)
-        else:
-            await begun
-            uci.adopt_game(game)
-
-    def answered_at(self, started: float) -> float:
-        """When the engine's answer to a request sent at ``started`` was read (``time.monotonic()``): the
-        end of its thinking as far as the manager can tell. A game resumes later than that when its
-        worker's event loop has other games' work queued before it, and that is not the engine's time."""
-        if isinstance(self.transport, EngineTransport):
-            return max(self.transport.read_at, started)
-        return time.monotonic()  # asyncio's transport notes no time
-
-    async def responsive(self, *, within: float) -> bool:
-        """Whether the engine, whose move request was cut off (python-chess then sends ``stop``, or ``?``),
-        ends that search and answers a ping within ``within`` seconds. fastchess asks the same after
-        every move: such an engine may play the next game, which a restart would only delay."""
-        protocol = self.protocol
-        if isinstance(protocol, chess.engine.XBoardProtocol) and not protocol.features.get("ping"):
-            return False  # no way to tell whether it still listens
-        try:
-            await asyncio.wait_for(protocol.ping(), timeout=within)
-        except (TimeoutError, chess.engine.EngineError):
-            return False
-        return True
-
-    async def close(self, *, healthy: bool = True) -> None:
-        """Ask the engine to quit, then make sure it and its children are gone.
-
-        A healthy engine gets its ``handshake_timeout`` to exit: an engine may save what it learnt or
-        flush its logs as it quits, and hundreds quitting at once on a busy machine each take longer
-        (fastchess waits up to 60 s). One found crashed, stalled or unresponsive gets
-        :data:`BROKEN_ENGINE_QUIT` seconds.
-        """
-        if self.transport.get_returncode() is None:
-            grace = self.spec.handshake_timeout if healthy else BROKEN_ENGINE_QUIT
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(self.protocol.quit(), timeout=grace)
-        await self.kill()
-
-    async def kill(self) -> None:
-        """Kill the engine's whole process group at once and wait until the process is reaped."""
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.pid, signal.SIGKILL)
-        self.transport.close()
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(asyncio.shield(self.protocol.returncode), timeout=2.0)
-        begun, self._getting_ready = self._getting_ready, None
-        if begun is not None:  # its outcome no longer matters, but is taken, so that nothing reports it lost
-            begun.cancel()
-            await asyncio.gather(begun, return_exceptions=True)
-
-
-async def _open(
-    spec: EngineSpec, *, stderr: int | IO[bytes]
-) -> tuple[asyncio.SubprocessTransport, chess.engine.Protocol]:
-    """Start the engine in its own process group, dying with us, and do its handshake;
-    an engine that fails (or is cancelled) on the way is killed with its group and reaped."""
-    command, preexec_fn = _dying_with_parent(list(spec.command))
-    if spec.protocol == "xboard":
-        return await popen_xboard(
-            command, features=spec.xboard_features, cwd=spec.workdir, stderr=stderr, preexec_fn=preexec_fn
-        )
-    transport, uci = await popen(UciEngine, command, cwd=spec.workdir, stderr=stderr, preexec_fn=preexec_fn)
-    try:
-        await uci.initialize()
-    except BaseException:
-        await Engine(spec, transport, uci).kill()
-        raise
-    return transport, uci
-
-
-#: Engines one pool starts at once (the others wait their turn before their handshake's time starts):
-#: hundreds started together would share the cores and miss their ``handshake_timeout``.
-START_LIMIT = 2 * (os.cpu_count() or 1)
-#: The games held back together start their clocks at random moments over RELEASE_STEP seconds per game, and
-#: RELEASE_SPREAD at most (:meth:`EnginePool.quiet`; tools/bench_concurrency.py: 256 games released at once at
-#: st 0.1 lost their first moves on time).
-RELEASE_STEP = 0.01
-RELEASE_SPREAD = 0.25
-#: The longest a game's clocks wait for the other work of its process (an :class:`EnginePool`'s ``settled``).
-SETTLE_SECONDS = 1.0
-
-
-class EnginePool:
-    """Engines kept between games (``restart = false``), and the gate through which engines start.
-
-    Several idle processes may be kept per participant: a worker playing K games at
-    once needs up to K of each, and every game gets processes of its own. At most
-    ``start_limit`` engines start at once; an engine's ``handshake_timeout`` runs
-    from the moment its own start begins, not while it waits for its turn. The
-    engines other processes start on this host are told apart through
-    ``host_starts``, and the process's other work that takes the cores from
-    new games through ``settled`` (see :meth:`quiet`). An event loop of its own
-    per pool (a worker's, or a Dask thread's).
-    """
-
-    def __init__(
-        self, *, start_limit: int = START_LIMIT, host_starts: HostStarts | None = None,
-        settled: asyncio.Event | None = None, on_start: Callable[[Engine], None] | None = None,
-    ) -> None:
-        # Keyed by the spec's repr: specs hold dicts and are not hashable, and an
-        # upgraded participant with the same name must not get the old process.
-        self._idle: dict[str, list[Engine]] = {}
-        self._starting = asyncio.Semaphore(start_limit)
-        self._starts = 0  # engines starting or waiting to
-        self._quiet = asyncio.Event()
-        self._quiet.set()
-        self._host_starts = host_starts or HostStarts()
-        self._settled = settled
-        self._holding = 0  # games waiting in quiet() now
-        self._on_start = on_start  # told of every engine process started
-
-    async def acquire(self, spec: EngineSpec) -> Engine:
-        idle = self._idle.get(repr(spec), [])
-        while idle:
-            engine = idle.pop()
-            if engine.transport.get_returncode() is None:
-                return engine
-            await engine.kill()
-        self._starts += 1
-        if self._starts == 1:
-            self._host_starts.begin()
-        self._quiet.clear()
-        try:
-            async with self._starting:
-                engine = await Engine.start(spec)
-            if self._on_start is not None:
-                self._on_start(engine)
-            return engine
-        finally:
-            self._starts -= 1
-            if not self._starts:
-                self._host_starts.end()
-                self._quiet.set()
-
-    async def quiet(self) -> None:
-        """Return once no engine of this pool is starting or waiting to start, and none of another process
-        on this host (for at most :data:`~tmanager.tourney.starts.WAIT_SECONDS`, or
-        :data:`~tmanager.tourney.starts.FIRST_WAIT_SECONDS` for the first games): a game's clocks wait
-        for it, since engines starting take the cores from those already playing (a start-up storm).
-        They wait likewise for the pool's ``settled`` event, if it has one, for at most
-        :data:`SETTLE_SECONDS`: a worker's bookkeeping, which at the end of a wave of games records
-        and claims dozens at once. A game held back then waits a random share of :data:`RELEASE_STEP` per
-        game held back with it, :data:`RELEASE_SPREAD` at most."""
-        self._holding += 1
-        try:
-            held = not self._quiet.is_set()
-            await self._quiet.wait()
-            if self._settled is not None and not self._settled.is_set():
-                held = True
-                with contextlib.suppress(TimeoutError):
-                    async with asyncio.timeout(SETTLE_SECONDS):
-                        await self._settled.wait()
-            if await self._host_starts.quiet() is not Wait.NONE or held:
-                # The games held back are released together, and would make their first moves (at fixed move
-                # times, every move) in lockstep: more moves at once than the cores take in time. A game held
-                # back alone (a worker's other lane recording its game) has no one to make way for.
-                spread = min(RELEASE_SPREAD, self._holding * RELEASE_STEP)
-                await asyncio.sleep(random.uniform(0.0, spread))
-        finally:
-            self._holding -= 1
-
-    async def release(self, engine: Engine, *, healthy: bool, get_ready: bool = True) -> None:
-        """Keep a healthy engine for a next game, unless its spec asks for a restart; with ``get_ready``,
-        it begins to get ready for that game at once (:meth:`Engine.get_ready`)."""
-        if healthy and not engine.spec.restart:
-            if get_ready:
-                engine.get_ready()
-            self._idle.setdefault(repr(engine.spec), []).append(engine)
-        else:
-            await engine.close(healthy=healthy)
-
-    async def close(self) -> None:
-        engines = [engine for idle in self._idle.values() for engine in idle]
-        self._idle = {}
-        await asyncio.gather(*(e.close() for e in engines), return_exceptions=True)
-        self._host_starts.close()
-
-
-# --- engine I/O logs -----------------------------------------------------------------------------
-
-
-class _EngineLog(logging.Handler):
-    """Writes every line to and from one game's engines to a file, as fastchess's ``-log engine=true``::
-
-        2026-11-23 12:00:00.123456 SF-A <--- go wtime 9800 btime 9750 winc 100 binc 100
-        2026-11-23 12:00:00.201337 SF-A ---> bestmove e2e4 ponder e7e5
-
-    python-chess logs each line at DEBUG level on the ``chess.engine`` logger, with the protocol
-    object. Several games may share a thread (the lanes of a worker), so a game's lines are told
-    by their protocol object: those of an engine acquired for this game (:attr:`names`), and
-    before that, those logged in the context of this game's engine starts (:data:`_GAME_LOG`; an
-    engine's pipes keep the context they were opened in), named by :data:`_ENGINE_NAME`, which
-    the task starting the engine sets (the two engines start side by side).
-    """
-
-    def __init__(self, path: str) -> None:
-        super().__init__(logging.DEBUG)
-        try:
-            os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-            self.file = open(path, "a", encoding="utf-8")  # noqa: SIM115 - closed by close()
-        except OSError as exc:
-            raise ConfigError(f"cannot write the engine log: {exc.strerror}", file=path) from None
-        self.thread = threading.get_ident()
-        self.names: dict[int, str] = {}  # id of a protocol -> the participant it plays for
-
-    @classmethod
-    def open(cls, spec: GameSpec) -> _EngineLog:
-        log = cls(spec.engine_log)
-        log.file.write(f"{dt.datetime.now():%Y-%m-%d %H:%M:%S.%f} game {spec.tags.get('GameNumber', '?')}: "
-                       f"{spec.white.name} - {spec.black.name}\n")
-        _ENGINE_LOGGER.hold()
-        _ENGINE_LOGGER.logger.addHandler(log)
-        return log
-
-    def emit(self, record: logging.LogRecord) -> None:
-        arrow = _ARROWS.get(str(record.msg))
-        if arrow is None or record.thread != self.thread or not isinstance(record.args, tuple):
-            return
-        protocol, line = record.args
-        name = self.names.get(id(protocol))
-        if name is None:
-            if _GAME_LOG.get() is not self:
-                return  # another game's engine
-            name = self.names[id(protocol)] = _ENGINE_NAME.get() or str(protocol)
-        stamp = dt.datetime.fromtimestamp(record.created)
-        self.file.write(f"{stamp:%Y-%m-%d %H:%M:%S.%f} {name} {arrow} {line}\n")
-        self.file.flush()
-
-    def close(self) -> None:
-        _ENGINE_LOGGER.logger.removeHandler(self)
-        _ENGINE_LOGGER.release()
-        self.file.close()
-        super().close()
-
-
-#: python-chess's log formats for a line to an engine and from it, with fastchess's arrows.
-_ARROWS = {"%s: << %s": "<---", "%s: >> %s": "--->"}
-#: The participant whose engine the current task starts; the engine's pipes keep the context they
-#: were opened in, so its lines are named even before the game knows its protocol object.
-_ENGINE_NAME: contextvars.ContextVar[str] = contextvars.ContextVar("tmanager_engine_name", default="")
-#: The engine log of the game whose engines the current task starts (see :class:`_EngineLog`).
-_GAME_LOG: contextvars.ContextVar[_EngineLog | None] = contextvars.ContextVar("tmanager_game_log", default=None)
-
-
-class _DebugWhileHeld:
-    """A logger at DEBUG level while anyone holds it, at its own level otherwise: python-chess's
-    records of every engine line cost time, so they are made only while a game writes a log."""
-
-    def __init__(self, name: str) -> None:
-        self.logger = logging.getLogger(name)
-        self.lock = threading.Lock()
-        self.holders = 0
-        self.level = logging.NOTSET
-
-    def hold(self) -> None:
-        with self.lock:
-            if self.holders == 0:
-                self.level = self.logger.level
-                self.logger.setLevel(logging.DEBUG)
-            self.holders += 1
-
-    def release(self) -> None:
-        with self.lock:
-            self.holders -= 1
-            if self.holders == 0:
-                self.logger.setLevel(self.level)
-
-
-_ENGINE_LOGGER = _DebugWhileHeld("chess.engine")
-
-
-# --- the game ------------------------------------------------------------------------------------
-
-
-class _Adjudicator:
-    """Follows the engines' scores move by move and says when a rule of :class:`Adjudication` ends the game.
-
-    The rules are fastchess's (``match.hpp``: ``DrawTracker``, ``ResignTracker``,
-    ``MaxMovesTracker``, ``TbAdjudicationTracker``), checked in its order after
-    the rules of chess: tablebase, resign, draw, move limit. Opening moves are
-    not engine moves: they count for no rule, but the move number of the draw
-    rule is the board's, which goes on from the opening's FEN.
-    """
-
-    def __init__(self, rules: Adjudication) -> None:
-        self.rules = rules
-        # Own moves in a row that each side scored at or below -resign_score (losing), and at or
-        # above +resign_score (winning: the other side's confirmation when the rule is two-sided).
-        self.losing = {chess.WHITE: 0, chess.BLACK: 0}
-        self.winning = {chess.WHITE: 0, chess.BLACK: 0}
-        self.quiet = 0  # plies in a row scored within ±draw_score, counted afresh from each capture or pawn move
-        self.plies = 0  # engine moves played
-        self.tablebase: chess.syzygy.Tablebase | None = None
-        first, *more = rules.syzygy_paths or ("",)
-        if first:
-            self.tablebase = chess.syzygy.open_tablebase(first)
-            for directory in more:
-                self.tablebase.add_directory(directory)
-
-    def close(self) -> None:
-        if self.tablebase is not None:
-            self.tablebase.close()
-
-    def update(self, board: chess.Board, mover: chess.Color, score: int | None) -> None:
-        """Count ``mover``'s move, just pushed on ``board``, that it scored ``score`` (centipawns
-        from its own point of view, mates beyond ±100,000; ``None`` when the engine gave none)."""
-        rules = self.rules
-        self.plies += 1
-        if rules.resign_score is not None:
-            lost = score is not None and score <= -rules.resign_score
-            won = score is not None and score >= rules.resign_score
-            self.losing[mover] = self.losing[mover] + 1 if lost else 0
-            self.winning[mover] = self.winning[mover] + 1 if won else 0
-        if rules.draw_score is not None:
-            if board.halfmove_clock == 0:
-                self.quiet = 0
-            quiet = score is not None and abs(score) <= rules.draw_score
-            self.quiet = self.quiet + 1 if quiet else 0
-
-    def verdict(self, board: chess.Board) -> _GameOver | None:
-        """The adjudication that ends the game in ``board`` (the engine that moved last is the
-        opponent of ``board.turn``), or ``None``."""
-        rules = self.rules
-        ending = self._tablebase(board)
-        if ending is not None:
-            return ending
-        loser = not board.turn
-        if (
-            rules.resign_score is not None
-            and self.losing[loser] >= rules.resign_moves
-            and (not rules.resign_twosided or self.winning[not loser] >= rules.resign_moves)
-        ):
-            judges = "both engines scored it" if rules.resign_twosided else "its engine scored it"
-            return _GameOver(
-                _loss(loser),
-                Ending.RESIGN_ADJUDICATION,
-                f"{_name(loser)} resigns: {judges} at or below -{rules.resign_score} cp for {rules.resign_moves} moves",
-            )
-        if (
-            rules.draw_score is not None
-            and self.quiet >= 2 * rules.draw_moves
-            and board.fullmove_number - 1 >= rules.draw_from_move
-        ):
-            return _GameOver(
-                "1/2-1/2",
-                Ending.DRAW_ADJUDICATION,
-                f"Draw by adjudication: both engines scored within {rules.draw_score} cp "
-                f"for {rules.draw_moves} moves",
-            )
-        if rules.max_moves is not None and self.plies >= 2 * rules.max_moves:
-            return _GameOver("1/2-1/2", Ending.MOVE_LIMIT, f"Draw by adjudication: {rules.max_moves} moves reached")
-        return None
-
-    def _tablebase(self, board: chess.Board) -> _GameOver | None:
-        # Only right after a capture or pawn move (or in a start position with the counter at 0),
-        # like fastchess: a WDL probe does not know how far the fifty-move counter has run.
-        rules = self.rules
-        if (
-            self.tablebase is None
-            or board.halfmove_clock != 0
-            or board.castling_rights
-            or chess.popcount(board.occupied) > rules.syzygy_pieces
-        ):
-            return None
-        try:
-            wdl = self.tablebase.probe_wdl(board)
-        except (KeyError, chess.syzygy.MissingTableError):
-            return None
-        if abs(wdl) == 1 and not rules.syzygy_ignore50:
-            wdl = 0  # a cursed win or blessed loss is a draw under the fifty-move rule
-        if wdl == 0:
-            if rules.syzygy_adjudicate == "win_loss":
-                return None
-            return _GameOver("1/2-1/2", Ending.TABLEBASE_DRAW, "Draw by tablebase adjudication")
-        if rules.syzygy_adjudicate == "draw":
-            return None
-        winner = board.turn if wdl > 0 else not board.turn
-        return _GameOver(
-            "1-0" if winner == chess.WHITE else "0-1", Ending.TABLEBASE_WIN,
-            f"{_name(winner)} wins by tablebase adjudication",
-        )
-
-
-class _Repetitions:
-    """Threefold repetition without replaying the move stack (python-chess's check does, per move).
-
-    The positions since the last capture or pawn move (no earlier one can recur) are counted once
-    from the board's history, the opening's moves included, then one more with each move.
-    """
-
-    def __init__(self, board: chess.Board) -> None:
-        history = board.copy(stack=min(board.halfmove_clock, len(board.move_stack)))
-        self.seen: Counter[Hashable] = Counter([history._transposition_key()])
-        while history.move_stack:
-            history.pop()
-            self.seen[history._transposition_key()] += 1
-
-    def now(self, board: chess.Board) -> int:
-        """How often the position of ``board`` (the board counted last) has occurred."""
-        return self.seen[board._transposition_key()]
-
-    def count(self, board: chess.Board, *, irreversible: bool) -> int:
-        if irreversible:
-            self.seen.clear()
-        key = board._transposition_key()
-        self.seen[key] += 1
-        return self.seen[key]
-
-
-def _rules_outcome(board: chess.Board, repetitions: int) -> _GameOver | None:
-    # A variant's own result comes first, as in python-chess's Board.outcome(): after a third check
-    # or an exploded king the position may also look like a mate, and an antichess stalemate is a win.
-    if board.is_variant_win() or board.is_variant_loss() or board.is_variant_draw():
-        return _variant_outcome(board)
-    # is_checkmate() and is_stalemate() would each look for a legal move; one look serves both.
-    if not any(board.generate_legal_moves()):
-        if board.is_check():
-            winner = not board.turn
-            return _GameOver("1-0" if winner == chess.WHITE else "0-1", Ending.CHECKMATE, f"{_name(winner)} mates")
-        return _GameOver("1/2-1/2", Ending.STALEMATE, "Draw by stalemate")
-    if board.is_insufficient_material():
-        return _GameOver("1/2-1/2", Ending.INSUFFICIENT_MATERIAL, "Draw by insufficient mating material")
-    if repetitions >= 3:
-        return _GameOver("1/2-1/2", Ending.REPETITION, "Draw by 3-fold repetition")
-    if board.halfmove_clock >= 100:
-        return _GameOver("1/2-1/2", Ending.FIFTY_MOVES, "Draw by fifty moves rule")
-    return None
-
-
-#: What ends a game of each variant, by python-chess's UCI variant name: {winner} and {loser} are colours.
-_VARIANT_WINS = {
-    "3check": "{winner} wins by giving a third check",
-    "atomic": "{winner} wins by exploding {loser}'s king",
-    "kingofthehill": "{winner} wins by bringing its king to the centre",
-    "racingkings": "{winner} wins the race: its king reaches the eighth rank first",
-    "horde": "{winner} wins by capturing the whole horde",
-}
-
-
-def _variant_outcome(board: chess.Board) -> _GameOver:
-    """The end of a game by its variant's own rule (a variant win, loss or draw), named after what happened."""
-    if board.is_variant_draw():
-        reason = (
-            "Draw: both kings reach the eighth rank" if board.uci_variant == "racingkings"
-            else f"Draw by the rules of {board.uci_variant}"
-        )
-        return _GameOver("1/2-1/2", Ending.VARIANT_DRAW, reason)
-    winner = board.turn if board.is_variant_win() else not board.turn
-    if board.uci_variant in ("antichess", "giveaway", "suicide"):
-        template = (
-            "{winner} wins by losing all its pieces" if not board.occupied_co[winner]
-            else f"{{winner}} wins: {_name(board.turn)} has no legal move"
-        )
-    else:
-        template = _VARIANT_WINS.get(board.uci_variant or "", "{winner} wins by the rules of the variant")
-    result = "1-0" if winner == chess.WHITE else "0-1"
-    return _GameOver(result, Ending.VARIANT_WIN, template.format(winner=_name(winner), loser=_name(not winner)))
-
-
-def _info_wanted(spec: GameSpec) -> chess.engine.Info:
-    """What the engines' search reports are read for: the comments show what they are asked to show,
-    adjudication needs the score alone (and a UCI engine's last score is read without the rest)."""
-    if spec.comments and not spec.minimal:
-        pv = chess.engine.INFO_PV if "pv" in spec.comment_fields else chess.engine.INFO_NONE
-        return chess.engine.INFO_BASIC | chess.engine.INFO_SCORE | pv
-    basic = chess.engine.INFO_BASIC if spec.log_latency else chess.engine.INFO_NONE  # the time the engine reports
-    if spec.adjudication.resign_score is not None or spec.adjudication.draw_score is not None:
-        return chess.engine.INFO_SCORE | basic
-    return basic
-
-
-def _limit(own: TimeControl, clocks: Mapping[chess.Color, Clock], mover: chess.Color) -> chess.engine.Limit:
-    white, black = clocks[chess.WHITE], clocks[chess.BLACK]
-    limit = chess.engine.Limit(time=own.move_time, nodes=own.nodes, depth=own.depth)
-    if own.has_clock:
-        limit.white_clock = max(white.remaining, 0.001)
-        limit.black_clock = max(black.remaining, 0.001)
-        limit.white_inc = white.control.increment
-        limit.black_inc = black.control.increment
-        limit.remaining_moves = clocks[mover].moves_left
-    return limit
-
-
-def _centipawns(info: chess.engine.InfoDict) -> int | None:
-    score = info.get("score")
-    if score is None:
-        return None
-    return score.relative.score(mate_score=100_000)
-
-
-def _comment(
-    info: chess.engine.InfoDict, seconds: float, fields: tuple[str, ...], *, time_left: float | None,
-    quoted: Sequence[str] = (),
-) -> str:
-    """A move's comment as fastchess writes it: ``+0.25/12 0.105s``, then the chosen ``fields`` the
-    engine reported (``n=…``, ``pv="…"``), in :data:`COMMENT_FIELDS`' order, then the ``quoted`` lines of
-    the engine (``line="info string …"``)."""
-    head = _score_text(info["score"].relative) if "score" in info else ""
-    if "depth" in info:
-        head += f"/{info['depth']}"
-    values: dict[str, object] = {
-        "timeleft": None if time_left is None else f"{time_left:.3f}s",
-        "latency": f"{seconds - info['time']:.3f}s" if "time" in info else None,
-        "nodes": info.get("nodes"),
-        "seldepth": info.get("seldepth"),
-        "nps": info.get("nps"),
-        "hashfull": info.get("hashfull"),
-        "tbhits": info.get("tbhits"),
-        "pv": f'"{" ".join(move.uci() for move in info["pv"])}"' if "pv" in info else None,
-    }
-    shown = {"timeleft": "tl", "nodes": "n", "seldepth": "sd"}
-    parts = [f"{head} {seconds:.3f}s".lstrip()]
-    parts += [f"{shown.get(f, f)}={values[f]}" for f in COMMENT_FIELDS if f in fields and values[f] is not None]
-    parts += [f'line="{line}"' for line in quoted]
-    return ", ".join(parts)
-
-
-def _score_text(score: chess.engine.Score) -> str:
-    """``+0.25``, ``0.00``, ``-1.50``; a mate as ``+M5``/``-M4``, counted in plies, as fastchess writes scores."""
-    mate = score.mate()
-    if mate is not None:
-        return f"+M{2 * mate - 1}" if mate > 0 else f"-M{-2 * mate}"
-    cp = score.score()
-    return "0.00" if not cp else f"{cp / 100:+.2f}"
-
-
-def start_board(variant: str, start_fen: str | None) -> chess.Board:
-    """The position a game of ``variant`` starts from (``start_fen``, else the usual one), before the opening."""
-    board_class, chess960 = variant_board(variant)
-    if start_fen:
-        return board_class(start_fen, chess960=chess960)
-    return board_class(chess960=chess960)
-
-
-#: Openings of up to this many plies are replayed on the event loop (about 0.3 ms); a longer one on a thread.
-REPLAYED_ON_LOOP = 64
-
-
-def _after_opening(spec: GameSpec) -> chess.Board:
-    """The board the engines start from: the start position with the opening's moves pushed unchecked.
-
-    Opening moves come from a book, which checked every move as it read it
-    (:meth:`OpeningBook.load <tmanager.tourney.openings.OpeningBook.load>`). Checked again here,
-    they would cost 2.5 times as much (15 ms against 6 for 1,000 plies), for each of the hundreds
-    of games that may start together.
-    """
-    board = start_board(spec.variant, spec.start_fen)
-    for uci in spec.opening_moves:
-        board.push(chess.Move.from_uci(uci))
-    return board
-
-
-def _start(spec: GameSpec) -> tuple[chess.Board, _Repetitions]:
-    """The board after the opening, and its positions counted for threefold repetition."""
-    board = _after_opening(spec)
-    return board, _Repetitions(board)
-
-
 #: Called after every move with the board and both clocks' remaining seconds (white, black);
 #: must be quick (it runs between the engines' moves).
 MoveObserver = Callable[[chess.Board, float, float], None]
@@ -843,166 +112,316 @@ MoveObserver = Callable[[chess.Board, float, float], None]
 async def play_game(
     spec: GameSpec, pool: EnginePool | None = None, *, on_move: MoveObserver | None = None
 ) -> GameRecord:
-    """Play one game. Engine faults become results; a configuration error (an engine that refuses
-    its options or the variant) raises :class:`ConfigError` before any move, and is never a game."""
-    begun = _now()
-    if len(spec.opening_moves) > REPLAYED_ON_LOOP:
-        # A long opening takes milliseconds to replay (2.5 ms for 512 plies, up to three times that on a
-        # loaded machine), which every game playing on this event loop would otherwise wait through.
-        board, repetitions = await asyncio.to_thread(_start, spec)
-    else:
-        board, repetitions = _start(spec)
-    own_pool = pool is None
-    pool = pool or EnginePool()
-    opening_plies = len(board.move_stack)
-    limits = {chess.WHITE: spec.white_limits, chess.BLACK: spec.black_limits}
-    clocks = {color: limits[color].new_clock() for color in (chess.WHITE, chess.BLACK)}
-    specs = {chess.WHITE: spec.white, chess.BLACK: spec.black}
-    engines: dict[chess.Color, Engine] = {}
-    healthy = {chess.WHITE: True, chess.BLACK: True}
-    comments: list[str] = []
-    movetext: list[str] = []  # the engines' moves as the PGN writes them
-    keep_lines = spec.pv_checks is not PvChecks.OFF or bool(spec.match_lines)
-    pv_warnings: list[PvWarning] = []
-    margins = {chess.WHITE: spec.white_time_margin, chess.BLACK: spec.black_time_margin}
-    oversteps: dict[chess.Color, float] = {}
-    adjudicator = _Adjudicator(spec.adjudication)
-    log = _EngineLog.open(spec) if spec.engine_log else None
-    log_context = _GAME_LOG.set(log)
-    game_id = object()
+    """Play one game (:meth:`Game.run`) with engines from ``pool``, or with engines of its own."""
+    if pool is not None:
+        return await Game(spec, pool, on_move=on_move).run()
+    pool = EnginePool()
     try:
-        try:
-            await _acquire_both(pool, specs, engines)
-            for color, engine in engines.items():
-                if log is not None:  # an engine kept from an earlier game said nothing while acquired
-                    log.names[id(engine.protocol)] = specs[color].name
-                _check_variant(engine, board)
-            if spec.white_limits.is_timed or spec.black_limits.is_timed:
-                # Only a clock is hurt by the engines starting elsewhere; a game of nodes or depth alone
-                # plays the same moves however loaded the cores are, and starts at once.
-                await pool.quiet()
-            await _ready_both(engines, healthy, game_id)
-            ending = _rules_outcome(board, repetitions.now(board)) or adjudicator.verdict(board)
-            if ending is not None:
-                raise ending
-            info_flags = _info_wanted(spec)
-            while True:
-                mover = board.turn
-                engine, clock = engines[mover], clocks[mover]
-                limit = _limit(limits[mover], clocks, mover)
-                margin = margins[mover]
-                deadline = clock.deadline(margin)
-                allowed = None if deadline is None else deadline - margin  # the time it has
-                started = time.monotonic()
-                try:
-                    # A timeout scope, not wait_for: no task per move, and a cancellation is never lost.
-                    async with asyncio.timeout(spec.move_timeout if deadline is None else deadline + _TIMER_SLACK):
-                        result = await engine.play(board, limit, game=game_id, info=info_flags, keep_lines=keep_lines)
-                except TimeoutError:
-                    healthy[mover] = False
-                    if allowed is not None:
-                        elapsed = time.monotonic() - started
-                        _note(oversteps, mover, elapsed - allowed)
-                        # An engine that was merely late is kept, as fastchess keeps it: restarting it would
-                        # add its start-up to a machine that is already short of time.
-                        healthy[mover] = await engine.responsive(within=engine.spec.ping_within)
-                        raise _time_loss(mover, elapsed, allowed=allowed, margin=margin, moved=False) from None
-                    raise _GameOver(
-                        _loss(mover), Ending.STALL,
-                        f"{_name(mover)}'s engine stalls: no move in {spec.move_timeout:g} s",
-                        fault=(mover, "stall"),
-                    ) from None
-                except chess.engine.EngineTerminatedError:
-                    healthy[mover] = False
-                    raise _GameOver(
-                        _loss(mover), Ending.CRASH, f"{_name(mover)}'s engine crashed", fault=(mover, "crash")
-                    ) from None
-                except chess.engine.EngineError as exc:
-                    healthy[mover] = False
-                    raise _GameOver(
-                        _loss(mover), Ending.ILLEGAL_MOVE,
-                        f"{_name(mover)} makes an illegal or unreadable move ({first_line(exc)})",
-                        fault=(mover, "illegal move"),
-                    ) from None
-                elapsed = engine.answered_at(started) - started
-                if allowed is not None:
-                    _note(oversteps, mover, elapsed - allowed)
-                    if elapsed > allowed + margin:
-                        raise _time_loss(mover, elapsed, allowed=allowed, margin=margin, moved=True)
-                clock.spend(elapsed)
-                if spec.log_latency and "time" in result.info:
-                    _log_latency(specs[mover].name, elapsed, result.info["time"])
-                quoted: list[str] = []
-                if keep_lines:
-                    lines = engine.search_lines()
-                    pv_warnings += _pv_warnings(spec, board, lines, result.move, specs[mover].name)
-                    quoted = matching_lines(lines, spec.match_lines)
-                if result.resigned:
-                    raise _GameOver(_loss(mover), Ending.RESIGNATION, f"{_name(mover)} resigns")
-                if result.move is None:
-                    raise _GameOver(
-                        _loss(mover), Ending.FALSE_CLAIM, f"{_name(mover)} makes a false result claim",
-                        fault=(mover, "false claim"),
-                    )
-                if not result.move:  # python-chess reads "0000" as a null move, which is never legal in a game
-                    raise _GameOver(
-                        _loss(mover), Ending.ILLEGAL_MOVE, f"{_name(mover)} makes an illegal move (a null move)",
-                        fault=(mover, "illegal move"),
-                    )
-                irreversible = board.is_zeroing(result.move)
-                movetext.append(push_notated(board, result.move, spec.notation))
-                if spec.comments and not spec.minimal:
-                    left = clock.remaining if limits[mover].has_clock else None
-                    comments.append(
-                        _comment(result.info, elapsed, spec.comment_fields, time_left=left, quoted=quoted)
-                    )
-                ending = _rules_outcome(board, repetitions.count(board, irreversible=irreversible))
-                if ending is not None:
-                    raise ending
-                if on_move is not None:
-                    on_move(board, clocks[chess.WHITE].remaining, clocks[chess.BLACK].remaining)
-                adjudicator.update(board, mover, _centipawns(result.info))
-                ending = adjudicator.verdict(board)
-                if ending is not None:
-                    raise ending
-        except _GameOver as over:
-            ending = over
-        for color, engine in engines.items():
-            if healthy[color] and engine.spec.protocol == "xboard":
-                # XBoard engines expect to hear how the game ended (they may learn or log it).
-                with contextlib.suppress(Exception):
-                    await asyncio.wait_for(
-                        engine.protocol.send_game_result(board, _winner(ending.result), ending.reason), timeout=0.5
-                    )
+        return await Game(spec, pool, on_move=on_move).run()
     finally:
-        adjudicator.close()
-        for color, engine in engines.items():
-            # With an engine log, each game's log holds its own ucinewgame: its engines get ready at its start.
-            await pool.release(engine, healthy=healthy[color], get_ready=log is None)
-        if own_pool:
-            await pool.close()
-        _GAME_LOG.reset(log_context)
-        if log is not None:
-            log.close()
-    faults: dict[str, Fault] = {}
-    if ending.fault is not None:
-        faults[specs[ending.fault[0]].name] = ending.fault[1]
-    # Off the event loop: a long opening is replayed to be written (milliseconds), and the other games' clocks run.
-    pgn = await asyncio.to_thread(
-        game_pgn, spec, board, result=ending.result, termination=ending.termination, reason=ending.reason,
-        movetext=movetext, comments=comments, opening_plies=opening_plies, started=begun, ended=_now(),
+        await pool.close()
+
+
+@dataclass(slots=True)
+class _Side:
+    """One side of a game: its engine's spec, limits and clock, and how its engine fares."""
+
+    spec: EngineSpec
+    limits: TimeControl
+    margin: float  #: seconds it may overstep its clock
+    clock: Clock = field(init=False)
+    #: The limit of every move when there is no clock (and then the same object each move).
+    fixed: SearchLimit = field(init=False)
+    engine: Engine | None = None
+    healthy: bool = True  #: False once its engine crashed, stalled or misbehaved: not kept for another game
+    overstep: float | None = None  #: its worst (thinking time - time it had), see GameRecord.oversteps
+
+    def __post_init__(self) -> None:
+        self.clock = self.limits.new_clock()
+        limits = self.limits
+        self.fixed = SearchLimit(move_time=limits.move_time, nodes=limits.nodes, depth=limits.depth)
+
+    def note(self, overstep: float) -> None:
+        self.overstep = overstep if self.overstep is None else max(self.overstep, overstep)
+
+
+class Game:
+    """One game between two engines, as fastchess's ``Match`` and cutechess's ``ChessGame`` play it: :meth:`run`."""
+
+    def __init__(self, spec: GameSpec, pool: EnginePool, *, on_move: MoveObserver | None = None) -> None:
+        self.spec, self.pool, self.on_move = spec, pool, on_move
+        self.sides = {
+            chess.WHITE: _Side(spec.white, spec.white_limits, spec.white_time_margin),
+            chess.BLACK: _Side(spec.black, spec.black_limits, spec.black_time_margin),
+        }
+        self.adjudicator = Adjudicator(spec.adjudication)
+        self.movetext: list[str] = []  # the engines' moves as the PGN writes them
+        self.comments: list[str] = []
+        self.keep_lines = spec.pv_checks is not PvChecks.OFF or bool(spec.match_lines)
+        self.pv_warnings: list[PvWarning] = []
+        self.wanted = _wanted(spec)
+        self.log: EngineLog | None = None
+        self.board = chess.Board()
+        self.repetitions = Repetitions(self.board)
+
+    async def run(self) -> GameRecord:
+        """Play the game: engine faults become results; a configuration error (an engine that refuses its
+        options or the variant) raises :class:`~tmanager.errors.ConfigError` before any move, and is never a
+        game."""
+        begun = _now()
+        if len(self.spec.opening_moves) > REPLAYED_ON_LOOP:
+            # A long opening takes milliseconds to replay (2.5 ms for 512 plies, up to three times that on a
+            # loaded machine), which every game playing on this event loop would otherwise wait through.
+            self.board, self.repetitions = await asyncio.to_thread(_start, self.spec)
+        else:
+            self.board, self.repetitions = _start(self.spec)
+        opening_plies = len(self.board.move_stack)
+        self.log = _open_log(self.spec)
+        try:
+            over = await self._begin()
+            while over is None:
+                over = await self._move()
+            for board_side in self.sides.values():
+                if board_side.engine is not None and board_side.healthy:
+                    await board_side.engine.game_over(self.board, over)
+        finally:
+            self.adjudicator.close()
+            for board_side in self.sides.values():
+                if board_side.engine is not None:
+                    # With an engine log, each game's log holds its own ucinewgame: its engines get ready at its start.
+                    await self.pool.release(board_side.engine, healthy=board_side.healthy, get_ready=self.log is None)
+            if self.log is not None:
+                self.log.close()
+        return await self._record(over, begun=begun, opening_plies=opening_plies)
+
+    async def _begin(self) -> GameOver | None:
+        """Start both engines (or take them from the pool) and have them ready for the game: it is over before
+        its first move when one of them fails, or when the start position ends it already."""
+        over = await self._acquire_both()
+        if over is not None:
+            return over
+        for board_side in self.sides.values():
+            assert board_side.engine is not None
+            board_side.engine.check_variant(self.board)
+        if self.spec.white_limits.is_timed or self.spec.black_limits.is_timed:
+            # Only a clock is hurt by the engines starting elsewhere; a game of nodes or depth alone
+            # plays the same moves however loaded the cores are, and starts at once.
+            await self.pool.quiet()
+        over = await self._ready_both()
+        if over is not None:
+            return over
+        return rules_outcome(self.board, self.repetitions.now(self.board)) or self.adjudicator.verdict(self.board)
+
+    async def _move(self) -> GameOver | None:
+        """The side to move plays its engine's move; the game is over if the move, or the position it
+        reaches, ends it."""
+        board, spec = self.board, self.spec
+        mover = board.turn
+        answer = await self._ask(mover)
+        if isinstance(answer, GameOver):
+            return answer
+        reply, elapsed, quoted = answer
+        move = reply.move
+        if reply.resigned:
+            return loss(mover, Ending.RESIGNATION, f"{side(mover)} resigns")
+        if move is None:
+            return loss(mover, Ending.FALSE_CLAIM, f"{side(mover)} makes a false result claim", fault=Fault.FALSE_CLAIM)
+        if not move:  # "0000" (UCI) or "@@@@" (XBoard) reads as a null move, which is never legal in a game
+            return loss(
+                mover, Ending.ILLEGAL_MOVE, f"{side(mover)} makes an illegal move (a null move)",
+                fault=Fault.ILLEGAL_MOVE,
+            )
+        irreversible = board.is_zeroing(move)
+        self.movetext.append(push_notated(board, move, spec.notation))
+        if spec.comments and not spec.minimal:
+            own = self.sides[mover]
+            left = own.clock.remaining if own.limits.has_clock else None
+            comment = move_comment(reply.report, elapsed, spec.comment_fields, time_left=left, quoted=quoted)
+            self.comments.append(comment)
+        over = rules_outcome(board, self.repetitions.count(board, irreversible=irreversible))
+        if over is not None:
+            return over
+        if self.on_move is not None:
+            self.on_move(board, self.sides[chess.WHITE].clock.remaining, self.sides[chess.BLACK].clock.remaining)
+        self.adjudicator.count(board, mover, _centipawns(reply.report))
+        return self.adjudicator.verdict(board)
+
+    async def _ask(self, mover: chess.Color) -> tuple[Reply, float, list[str]] | GameOver:
+        """``mover``'s engine's answer, the seconds it took by its clock, and the lines of its search quoted
+        in the PGN; or the end of the game, when the engine fails to answer in time, crashes or says
+        what cannot be read."""
+        own, board = self.sides[mover], self.board
+        engine = own.engine
+        assert engine is not None
+        deadline = own.clock.deadline(own.margin)
+        allowed = None if deadline is None else deadline - own.margin  # the time it has
+        limit = _limit(self.sides, mover)
+        started = time.monotonic()
+        try:
+            # A timeout scope, not wait_for: no task per move, and a cancellation is never lost.
+            async with asyncio.timeout(self.spec.move_timeout if deadline is None else deadline + _TIMER_SLACK):
+                reply = await engine.play(board, limit, wanted=self.wanted, keep_lines=self.keep_lines)
+        except TimeoutError:
+            own.healthy = False
+            if allowed is None:
+                timeout = self.spec.move_timeout
+                return loss(mover, Ending.STALL, f"{side(mover)}'s engine stalls: no move in {timeout:g} s",
+                            fault=Fault.STALL)
+            elapsed = time.monotonic() - started
+            own.note(elapsed - allowed)
+            # An engine that was merely late is kept, as fastchess keeps it: restarting it would
+            # add its start-up to a machine that is already short of time.
+            own.healthy = await engine.responsive(within=engine.spec.ping_within)
+            return _time_loss(mover, elapsed, allowed=allowed, margin=own.margin, moved=False)
+        except EngineTerminated:
+            own.healthy = False
+            return loss(mover, Ending.CRASH, f"{side(mover)}'s engine crashed", fault=Fault.CRASH)
+        except EngineError as exc:
+            own.healthy = False
+            return loss(mover, Ending.ILLEGAL_MOVE,
+                        f"{side(mover)} makes an illegal or unreadable move ({first_line(exc)})",
+                        fault=Fault.ILLEGAL_MOVE)
+        elapsed = engine.answered_at(started) - started
+        if allowed is not None:
+            own.note(elapsed - allowed)
+            if elapsed > allowed + own.margin:
+                return _time_loss(mover, elapsed, allowed=allowed, margin=own.margin, moved=True)
+        own.clock.spend(elapsed)
+        if self.spec.log_latency and reply.report.time is not None:
+            _log_latency(own.spec.name, elapsed, reply.report.time)
+        quoted: list[str] = []
+        if self.keep_lines:
+            lines = list(reply.lines)
+            self.pv_warnings += _pv_warnings(self.spec, board, lines, reply.move, own.spec.name)
+            quoted = matching_lines(lines, self.spec.match_lines)
+        return reply, elapsed, quoted
+
+    async def _acquire_both(self) -> GameOver | None:
+        """Start (or take from the pool) both engines side by side, keeping each that starts, also when the
+        other one fails or the game is cancelled meanwhile (:meth:`run` releases them); the first failure,
+        White's before Black's, ends the game."""
+        tasks = {color: asyncio.create_task(self._acquire(color)) for color in self.sides}
+        try:
+            await asyncio.wait(tasks.values())
+        finally:
+            for task in tasks.values():
+                task.cancel()  # only a start still under way (we are cancelled): it kills its engine
+            await asyncio.wait(tasks.values())
+            for color, task in tasks.items():
+                if not task.cancelled() and task.exception() is None:
+                    self.sides[color].engine = task.result()
+        for task in tasks.values():
+            failure = task.exception()
+            if isinstance(failure, _NotStarted):
+                return failure.over
+            if failure is not None:
+                raise failure
+        return None
+
+    async def _acquire(self, color: chess.Color) -> Engine:
+        spec = self.sides[color].spec
+        observer = None if self.log is None else self.log.observer(spec.name)
+        try:
+            return await self.pool.acquire(spec, observer=observer)
+        except TimeoutError:
+            raise _NotStarted(color, f"did not finish its handshake in {spec.handshake_timeout:g} s",
+                              Fault.HANDSHAKE) from None
+        except (EngineError, OSError) as exc:
+            raise _NotStarted(color, f"failed to start ({first_line(exc)})", Fault.CRASH) from None
+
+    async def _ready_both(self) -> GameOver | None:
+        """:meth:`_ready` for both engines side by side: each may clear its hash (Stockfish's 16 MB take
+        a millisecond), which one after the other would keep both waiting twice. An engine that fails is
+        not kept; the first failure, White's before Black's, ends the game."""
+        colors = tuple(self.sides)
+        outcomes = await asyncio.gather(*(self._ready(color) for color in colors), return_exceptions=True)
+        for color, outcome in zip(colors, outcomes, strict=True):
+            if isinstance(outcome, _NotStarted):
+                self.sides[color].healthy = False
+        for outcome in outcomes:
+            if isinstance(outcome, _NotStarted):
+                return outcome.over
+            if isinstance(outcome, BaseException):
+                raise outcome
+        return None
+
+    async def _ready(self, color: chess.Color) -> None:
+        """Have the engine ready for the game (:meth:`Engine.ready`) before its clock runs, within its
+        ``ready_timeout``: getting ready for a game is start-up, not thinking."""
+        engine = self.sides[color].engine
+        assert engine is not None
+        try:
+            async with asyncio.timeout(engine.spec.ready_within):
+                await engine.ready()
+        except TimeoutError:
+            raise _NotStarted(color, f"did not answer isready in {engine.spec.ready_within:g} s",
+                              Fault.HANDSHAKE) from None
+        except EngineTerminated:
+            raise _NotStarted(color, "crashed", Fault.CRASH) from None
+
+    async def _record(self, over: GameOver, *, begun: dt.datetime, opening_plies: int) -> GameRecord:
+        """The game as it is recorded: its PGN, its final position, and what each engine did wrong."""
+        board, spec = self.board, self.spec
+        faults = {} if over.fault is None else {self.sides[over.fault.color].spec.name: over.fault.kind}
+        # Off the event loop: a long opening is replayed to be written (milliseconds), and the other games' clocks run.
+        pgn = await asyncio.to_thread(
+            game_pgn, spec, board, result=over.result.pgn, termination=over.termination, reason=over.reason,
+            movetext=self.movetext, comments=self.comments, opening_plies=opening_plies, started=begun, ended=_now(),
+        )
+        return GameRecord(
+            result=over.result,
+            ending=over.ending,
+            reason=over.reason,
+            pgn=pgn,
+            plies=len(board.move_stack) - opening_plies,
+            epd=board.epd(hmvc=board.halfmove_clock, fmvn=board.fullmove_number),
+            faults=faults,
+            oversteps={s.spec.name: s.overstep for s in self.sides.values() if s.overstep is not None},
+            pv_warnings=tuple(self.pv_warnings),
+        )
+
+
+class _NotStarted(Exception):
+    """``color`` loses before its first move: its engine ``what`` (failed to start or get ready)."""
+
+    def __init__(self, color: chess.Color, what: str, fault: Fault) -> None:
+        super().__init__(what)
+        self.over = loss(color, Ending.NOT_STARTED, f"{side(color)}'s engine {what}", fault=fault)
+
+
+def _open_log(spec: GameSpec) -> EngineLog | None:
+    """The game's engine log, if it writes one, headed by the game's number and engines."""
+    if not spec.engine_log:
+        return None
+    game = f"{spec.tags.get('GameNumber', '?')}: {spec.white.name} - {spec.black.name}"
+    return EngineLog.open(spec.engine_log, game=game)
+
+
+def _wanted(spec: GameSpec) -> Wanted:
+    """What the engines' search reports are read for: the comments show what they are asked to show,
+    adjudication needs the score alone (and a UCI engine's last score is read without the rest)."""
+    if spec.comments and not spec.minimal:
+        return Wanted.BASIC | Wanted.SCORE | (Wanted.PV if "pv" in spec.comment_fields else Wanted.NOTHING)
+    basic = Wanted.BASIC if spec.log_latency else Wanted.NOTHING  # the time the engine reports
+    return Wanted.SCORE | basic if spec.adjudication.needs_scores else basic
+
+
+def _limit(sides: Mapping[chess.Color, _Side], mover: chess.Color) -> SearchLimit:
+    """The limit of ``mover``'s search: its fixed one, or with the clocks as they are now."""
+    own = sides[mover]
+    limits = own.limits
+    if not limits.has_clock:
+        return own.fixed
+    white, black = sides[chess.WHITE].clock, sides[chess.BLACK].clock
+    return SearchLimit(
+        move_time=limits.move_time, nodes=limits.nodes, depth=limits.depth,
+        white_clock=max(white.remaining, 0.001), black_clock=max(black.remaining, 0.001),
+        white_inc=white.control.increment, black_inc=black.control.increment, moves_to_go=own.clock.moves_left,
     )
-    return GameRecord(
-        result=ending.result,
-        ending=ending.ending,
-        reason=ending.reason,
-        pgn=pgn,
-        plies=len(board.move_stack) - opening_plies,
-        epd=board.epd(hmvc=board.halfmove_clock, fmvn=board.fullmove_number),
-        faults=faults,
-        oversteps={specs[color].name: seconds for color, seconds in oversteps.items()},
-        pv_warnings=tuple(pv_warnings),
-    )
+
+
+def _centipawns(report: Report) -> int | None:
+    return None if report.score is None else report.score.centipawns()
 
 
 def _log_latency(engine: str, elapsed: float, reported: float) -> None:
@@ -1033,19 +452,14 @@ def _pv_warnings(
 _TIMER_SLACK = 0.002
 
 
-def _note(oversteps: dict[chess.Color, float], mover: chess.Color, overstep: float) -> None:
-    oversteps[mover] = max(overstep, oversteps.get(mover, overstep))
-
-
-def _time_loss(mover: chess.Color, elapsed: float, *, allowed: float, margin: float, moved: bool) -> _GameOver:
+def _time_loss(mover: chess.Color, elapsed: float, *, allowed: float, margin: float, moved: bool) -> GameOver:
     """``mover`` loses on time, with the figures: how long it thought, the time it had, the margin."""
     what = "moved" if moved else "no move"
-    return _GameOver(
-        _loss(mover),
-        Ending.TIME_FORFEIT,
-        f"{_name(mover)} loses on time ({_ms(elapsed - allowed)} overrun: {what} after {_ms(elapsed)} "
+    return loss(
+        mover, Ending.TIME_FORFEIT,
+        f"{side(mover)} loses on time ({_ms(elapsed - allowed)} overrun: {what} after {_ms(elapsed)} "
         f"with {_ms(allowed)} left, margin {_ms(margin)})",
-        fault=(mover, "time forfeit"),
+        fault=Fault.TIME_FORFEIT,
     )
 
 
@@ -1053,95 +467,36 @@ def _ms(seconds: float) -> str:
     return f"{seconds * 1000:.0f} ms"
 
 
-def _check_variant(engine: Engine, board: chess.Board) -> None:
-    """Raise :class:`ConfigError` if ``engine`` cannot play ``board``'s variant: python-chess would
-    only find out when asked for a move, and a configuration error must never be scored as a game."""
-    protocol, name = engine.protocol, engine.spec.name
-    hint = "choose another engine or variant"
-    if isinstance(protocol, chess.engine.UciProtocol):
-        wanted, option = type(board).uci_variant or "chess", protocol.options.get("UCI_Variant")
-        if wanted != "chess" and (option is None or (option.type == "combo" and wanted not in (option.var or []))):
-            offered = ", ".join(option.var or []) if option is not None else "none: it has no UCI_Variant option"
-            raise ConfigError(f"engine {name!r} does not play variant {wanted} (it offers {offered})", hint=hint)
-        if board.chess960 and "UCI_Chess960" not in protocol.options:
-            raise ConfigError(f"engine {name!r} does not play Chess960 (it has no UCI_Chess960 option)", hint=hint)
-    elif isinstance(protocol, chess.engine.XBoardProtocol):
-        wanted = "fischerandom" if board.chess960 else type(board).xboard_variant or "normal"
-        variants = [v for v in str(protocol.features.get("variants", "")).split(",") if v]
-        if wanted != "normal" and wanted not in variants:
-            shown = ", ".join(variants) or "none"
-            raise ConfigError(f"engine {name!r} does not play variant {wanted} (it offers {shown})", hint=hint)
+def start_board(variant: str, start_fen: str | None) -> chess.Board:
+    """The position a game of ``variant`` starts from (``start_fen``, else the usual one), before the opening."""
+    board_class, chess960 = variant_board(variant)
+    if start_fen:
+        return board_class(start_fen, chess960=chess960)
+    return board_class(chess960=chess960)
 
 
-async def _acquire_both(
-    pool: EnginePool, specs: Mapping[chess.Color, EngineSpec], engines: dict[chess.Color, Engine]
-) -> None:
-    """Start (or take from ``pool``) both engines side by side and put them into ``engines``, also
-    when the other one fails or the game is cancelled meanwhile (the caller releases them); then
-    raise the first failure, White's before Black's."""
-    tasks = {color: asyncio.create_task(_acquire(pool, specs[color], color)) for color in (chess.WHITE, chess.BLACK)}
-    try:
-        await asyncio.wait(tasks.values())
-    finally:
-        for task in tasks.values():
-            task.cancel()  # only a start still under way (we are cancelled): it kills its engine
-        await asyncio.wait(tasks.values())
-        for color, task in tasks.items():
-            if not task.cancelled() and task.exception() is None:
-                engines[color] = task.result()
-    for task in tasks.values():
-        failure = task.exception()
-        if failure is not None:
-            raise failure
+#: Openings of up to this many plies are replayed on the event loop (about 0.3 ms); a longer one on a thread.
+REPLAYED_ON_LOOP = 64
 
 
-async def _ready_both(
-    engines: Mapping[chess.Color, Engine], healthy: dict[chess.Color, bool], game: object
-) -> None:
-    """:func:`_ready` for both engines side by side: each may clear its hash (Stockfish's 16 MB take
-    a millisecond), which one after the other would keep both waiting twice. An engine that fails is
-    marked in ``healthy``; the first failure, White's before Black's, is raised."""
-    colors = (chess.WHITE, chess.BLACK)
-    outcomes = await asyncio.gather(*(_ready(engines[color], color, game) for color in colors), return_exceptions=True)
-    for color, outcome in zip(colors, outcomes, strict=True):
-        if isinstance(outcome, _GameOver):
-            healthy[color] = False
-    for outcome in outcomes:
-        if isinstance(outcome, BaseException):
-            raise outcome
+def after_opening(spec: GameSpec) -> chess.Board:
+    """The board the engines start from: the start position with the opening's moves pushed unchecked.
+
+    Opening moves come from a book, which checked every move as it read it
+    (:meth:`OpeningBook.load <tmanager.tourney.openings.OpeningBook.load>`). Checked again here,
+    they would cost 2.5 times as much (15 ms against 6 for 1,000 plies), for each of the hundreds
+    of games that may start together.
+    """
+    board = start_board(spec.variant, spec.start_fen)
+    for uci in spec.opening_moves:
+        board.push(chess.Move.from_uci(uci))
+    return board
 
 
-async def _ready(engine: Engine, color: chess.Color, game: object) -> None:
-    """Have the engine ready for ``game`` (:meth:`Engine.ready`) before its clock runs, within its
-    ``ready_timeout``: getting ready for a game is start-up, not thinking."""
-    try:
-        async with asyncio.timeout(engine.spec.ready_within):
-            await engine.ready(game)
-    except TimeoutError:
-        raise _not_started(color, f"did not answer isready in {engine.spec.ready_within:g} s",
-                           "handshake") from None
-    except chess.engine.EngineTerminatedError:
-        raise _not_started(color, "crashed", "crash") from None
-
-
-async def _acquire(pool: EnginePool, spec: EngineSpec, color: chess.Color) -> Engine:
-    _ENGINE_NAME.set(spec.name)  # this task's own context: names the engine's lines in an engine log
-    try:
-        return await pool.acquire(spec)
-    except TimeoutError:
-        raise _not_started(color, f"did not finish its handshake in {spec.handshake_timeout:g} s",
-                           "handshake") from None
-    except (chess.engine.EngineError, OSError) as exc:
-        raise _not_started(color, f"failed to start ({first_line(exc)})", "crash") from None
-
-
-def _not_started(color: chess.Color, what: str, fault: Fault) -> _GameOver:
-    """``color`` loses before its first move: its engine ``what`` (failed to start or get ready)."""
-    return _GameOver(_loss(color), Ending.NOT_STARTED, f"{_name(color)}'s engine {what}", fault=(color, fault))
-
-
-def _winner(result: str) -> chess.Color | None:
-    return chess.WHITE if result == "1-0" else chess.BLACK if result == "0-1" else None
+def _start(spec: GameSpec) -> tuple[chess.Board, Repetitions]:
+    """The board after the opening, and its positions counted for threefold repetition."""
+    board = after_opening(spec)
+    return board, Repetitions(board)
 
 
 def _now() -> dt.datetime:

@@ -23,8 +23,8 @@ from pathlib import Path
 from tmanager.errors import TManagerError
 from tmanager.tourney import affinity, store
 from tmanager.tourney.claims import release_stale
+from tmanager.tourney.engine import die_with_parent
 from tmanager.tourney.model import Tourney
-from tmanager.tourney.play import die_with_parent
 
 #: The most games `run --concurrency C` gives one process: a process's pauses (its cycle collector's
 #: full collections, the bookkeeping of games ending together) stop all its games at once and grow

@@ -4,7 +4,7 @@ An engine's start-up (an interpreter's imports, a large hash cleared) takes the
 cores from the games already playing, whichever process plays them: at 256
 games at once, eight workers start 512 engines in the first seconds, and the
 games whose engines were ready first lose on time meanwhile. A worker's own
-:class:`~tmanager.tourney.play.EnginePool` already holds its games' clocks
+:class:`~tmanager.tourney.engine.EnginePool` already holds its games' clocks
 until its own engines have started; :class:`HostStarts` extends that to the
 engines of the other processes on the host.
 

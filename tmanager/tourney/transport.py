@@ -1,4 +1,4 @@
-"""Engine processes whose output reaches python-chess's protocol as it is read.
+"""Engine processes whose output reaches their protocol as it is read.
 
 asyncio's subprocess transport hands each read of a child's output to the
 protocol one turn of the event loop later (``call_soon``), and on Python 3.11
@@ -9,18 +9,15 @@ times a move, so a worker turns its loop seven more times a move for nothing:
 transport, built from asyncio's public parts: ``subprocess.Popen``, the loop's
 pipe transports, whose reads go straight to the protocol, and a pidfd on the
 event loop that tells of the exit (Linux 5.3 and later; elsewhere :func:`popen`
-starts engines on the loop's own ``subprocess_exec``: through python-chess's
-``popen`` on asyncio's loop, directly on uvloop's, which refuses the
-``process_group`` that ``popen`` asks for).
+starts engines on the loop's own ``subprocess_exec``, in a process group of
+their own: asyncio's loop is asked for one, uvloop's, which refuses a
+``process_group``, for a session).
 
 It knows only what engines need: the child's stdin and stdout are pipes, its
 stderr goes to a file or nowhere (never a pipe), and it leads a process group
 of its own. As asyncio's transport, it tells the protocol ``process_exited``
 once the child is reaped and ``connection_lost`` once the child is reaped and
 both pipes are closed; closing the transport kills a child still running.
-It also notes when output was last read (:attr:`EngineTransport.read_at`): when
-a move was read, which in a busy event loop may be well before the game that
-awaits it resumes.
 """
 
 from __future__ import annotations
@@ -29,15 +26,12 @@ import asyncio
 import contextlib
 import os
 import subprocess
-import time
 from collections.abc import Callable, Sequence
 from typing import IO, Any, TypeVar
 
-import chess.engine
-
 from tmanager.tourney import eventloop
 
-ProtocolT = TypeVar("ProtocolT", bound=chess.engine.Protocol)
+ProtocolT = TypeVar("ProtocolT", bound=asyncio.SubprocessProtocol)
 
 
 def _pidfds_work() -> bool:
@@ -53,24 +47,26 @@ PIDFDS = _pidfds_work()
 
 
 async def popen(
-    protocol_class: type[ProtocolT],
+    protocol_factory: Callable[[], ProtocolT],
     command: Sequence[str],
     *,
     cwd: str | None = None,
     stderr: int | IO[bytes] | None = None,
     preexec_fn: Callable[[], object] | None = None,
 ) -> tuple[asyncio.SubprocessTransport, ProtocolT]:
-    """Start ``command`` in a process group of its own, connected to a new ``protocol_class``, as
-    ``protocol_class.popen(command, setpgrp=True, …)`` does; ``OSError`` when it cannot start."""
+    """Start ``command`` in a process group of its own, connected to a new protocol made by
+    ``protocol_factory``; ``OSError`` when it cannot start."""
     loop = asyncio.get_running_loop()
     if not PIDFDS and eventloop.name(loop) == "uvloop":
-        # python-chess asks for process_group=0, which uvloop's subprocess_exec (0.23) refuses with a
-        # ValueError; a session of its own is also a process group of its own.
+        # uvloop's subprocess_exec (0.23) refuses process_group=0 with a ValueError; a session of its own
+        # is also a process group of its own.
         return await loop.subprocess_exec(
-            protocol_class, *command, cwd=cwd, stderr=stderr, preexec_fn=preexec_fn, start_new_session=True
+            protocol_factory, *command, cwd=cwd, stderr=stderr, preexec_fn=preexec_fn, start_new_session=True
         )
     if not PIDFDS:
-        return await protocol_class.popen(list(command), setpgrp=True, cwd=cwd, stderr=stderr, preexec_fn=preexec_fn)
+        return await loop.subprocess_exec(
+            protocol_factory, *command, cwd=cwd, stderr=stderr, preexec_fn=preexec_fn, process_group=0
+        )
     process = subprocess.Popen(
         list(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
         cwd=cwd, preexec_fn=preexec_fn, process_group=0, bufsize=0,
@@ -81,7 +77,7 @@ async def popen(
         with process:  # closes the pipes and reaps it
             process.kill()
         raise
-    protocol = protocol_class()
+    protocol = protocol_factory()
     transport = EngineTransport(loop, protocol, process, pidfd)
     try:
         await transport.connect()
@@ -110,12 +106,12 @@ def _for_loop(loop: asyncio.AbstractEventLoop, pipe: IO[bytes]) -> IO[bytes]:
 
 
 class EngineTransport(asyncio.SubprocessTransport):
-    """An engine process and its two pipes, for a python-chess protocol (see the module docstring)."""
+    """An engine process and its two pipes, for an engine's protocol (see the module docstring)."""
 
     def __init__(
         self,
         loop: asyncio.AbstractEventLoop,
-        protocol: chess.engine.Protocol,
+        protocol: asyncio.SubprocessProtocol,
         process: subprocess.Popen[bytes],
         pidfd: int,
     ) -> None:
@@ -127,7 +123,6 @@ class EngineTransport(asyncio.SubprocessTransport):
         self._returncode: int | None = None
         self._stdin: asyncio.WriteTransport | None = None
         self._stdout: asyncio.ReadTransport | None = None
-        self.read_at = 0.0  #: when output was last read (``time.monotonic()``)
         self._connected = False
         self._early: list[bytes] = []  # output read before the protocol was told of the connection
         self._open_pipes = {0, 1}
@@ -162,7 +157,6 @@ class EngineTransport(asyncio.SubprocessTransport):
         self._stdout, _ = await self._loop.connect_read_pipe(lambda: _Pipe(self, 1), stdout)
 
     def _data_received(self, data: bytes) -> None:
-        self.read_at = time.monotonic()
         if self._connected:
             self._protocol.pipe_data_received(1, data)
         else:

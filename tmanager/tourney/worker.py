@@ -51,7 +51,8 @@ from tmanager.tourney.live import LiveGame, LivePace
 from tmanager.tourney.model import PLAYING, UNPLAYED, Claim, PgnMark, Settings, Tourney
 from tmanager.tourney.outcome import Ending
 from tmanager.tourney.owners import ENGINE_TAG, Owner, reap_engines
-from tmanager.tourney.play import Engine, EnginePool, GameRecord, GameSpec, MoveObserver, play_game
+from tmanager.tourney.engine import Engine, EnginePool
+from tmanager.tourney.play import GameRecord, GameSpec, MoveObserver, play_game
 from tmanager.tourney.progress import claimable, update_verdict
 from tmanager.tourney.validation import check_pgn
 
@@ -79,7 +80,7 @@ class Worker:
     A lane (:class:`Lane`) claims a game, plays it, records it, and claims the
     next. The lanes share what belongs to the process: the owner identity in their
     claims (a killed process's claims all go stale together), one
-    :class:`~tmanager.tourney.play.EnginePool`, one heartbeat for all their claims, one
+    :class:`~tmanager.tourney.engine.EnginePool`, one heartbeat for all their claims, one
     :class:`~tmanager.tourney.lanes.LaneScheduler` (how many lanes, the games claimed, the
     stop, turns to claim again while they wait), and one task that runs the pending hooks.
     Its file transactions are here; each is short, run in a thread, and serialised with the
@@ -178,7 +179,7 @@ class Worker:
                     pgn.cut_back(tourney.pgn_path, at)  # the game is recorded whole, or not at all
                     raise
             tourney.pgn_mark = PgnMark(str(tourney.pgn_path), _size(tourney.pgn_path))
-            tourney.set_result(number, result_of(record).xboard)
+            tourney.set_result(number, record.result.xboard)
             update_verdict(tourney)
             add_hooks(tourney, number, env)
             LiveGame.remove(tourney, number)
@@ -221,7 +222,7 @@ class Worker:
             self.announcer.announce(EngineWarning(
                 finding.problem, warning.engine, finding.move, finding.info, warning.start, warning.moves
             ))
-        result = result_of(record)
+        result = record.result
         loser = spec.black.name if result is Result.WHITE_WINS else spec.white.name
         overstep = record.oversteps.get(loser) if record.ending is Ending.TIME_FORFEIT else None
         self.announcer.announce(GameFinished(
@@ -410,7 +411,7 @@ class Lane:
             # with this error (exit status 2).
             log.error("game %d not played: %s", game.number, exc)
             raise exc.located(file=tourney.path) from None
-        result = result_of(record).pgn
+        result = record.result.pgn
         env = game_env(game.number, result, record.termination, record.reason, spec.white.name, spec.black.name)
         outcome = await transact(worker.record, game.number, record, env)
         self.playing = None
@@ -445,11 +446,6 @@ class Lane:
             observer(board, white_clock, black_clock)
 
         return watch
-
-
-def result_of(record: GameRecord) -> Result:
-    """The result of a game played: the engine layer says it as PGN text (``1/2-1/2``), or as a :class:`Result`."""
-    return record.result if isinstance(record.result, Result) else Result.from_pgn(record.result)
 
 
 def _size(path: Path) -> int:

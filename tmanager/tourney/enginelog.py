@@ -1,0 +1,49 @@
+"""Engine logs: every line to and from one game's engines in a file, as fastchess's ``-log engine=true``::
+
+    2026-11-23 12:00:00.123456 SF-A <--- go wtime 9800 btime 9750 winc 100 binc 100
+    2026-11-23 12:00:00.201337 SF-A ---> bestmove e2e4 ponder e7e5
+
+A game's engines show their lines to the log while they play for it (from the
+first line of an engine started for the game, from its acquisition for one kept
+from an earlier game): each gets an observer (:meth:`EngineLog.observer`) that
+writes its lines under its participant's name.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from typing import TextIO
+
+from tmanager.errors import ConfigError
+from tmanager.tourney.enginelines import LineObserver
+
+
+class EngineLog:
+    """One game's engine log, a file appended to (see the module docstring)."""
+
+    def __init__(self, path: str) -> None:
+        try:
+            os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+            self.file: TextIO = open(path, "a", encoding="utf-8")  # noqa: SIM115 - closed by close()
+        except OSError as exc:
+            raise ConfigError(f"cannot write the engine log: {exc.strerror}", file=path) from None
+
+    @classmethod
+    def open(cls, path: str, *, game: str) -> EngineLog:
+        """The log at ``path``, headed by a line naming the ``game`` (``game 7: A - B``)."""
+        log = cls(path)
+        log.file.write(f"{dt.datetime.now():%Y-%m-%d %H:%M:%S.%f} game {game}\n")
+        return log
+
+    def observer(self, name: str) -> LineObserver:
+        """What writes the lines of the engine playing for participant ``name``."""
+
+        def write(arrow: str, line: str) -> None:
+            self.file.write(f"{dt.datetime.now():%Y-%m-%d %H:%M:%S.%f} {name} {arrow} {line}\n")
+            self.file.flush()
+
+        return write
+
+    def close(self) -> None:
+        self.file.close()
