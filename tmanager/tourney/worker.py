@@ -44,6 +44,7 @@ from tmanager.tourney import eventloop, store, swiss
 from tmanager.tourney.announce import Announcer, EngineStarted, EngineWarning, GameFinished, GameStarted
 from tmanager.tourney.bookkeeping import BookkeepingThread, through_cancellation, transact
 from tmanager.tourney.claims import give_back, release_stale
+from tmanager.tourney.engine import Engine, EnginePool
 from tmanager.tourney.gamesetup import Books, game_spec, preflight
 from tmanager.tourney.hookrun import TakenHook, add_after_tourney, add_hooks, finish_hook, game_env, take_hook
 from tmanager.tourney.lanes import ClaimAnswer, Claimed, LaneScheduler
@@ -51,7 +52,6 @@ from tmanager.tourney.live import LiveGame, LivePace
 from tmanager.tourney.model import PLAYING, UNPLAYED, Claim, PgnMark, Settings, Tourney
 from tmanager.tourney.outcome import Ending
 from tmanager.tourney.owners import ENGINE_TAG, Owner, reap_engines
-from tmanager.tourney.engine import Engine, EnginePool
 from tmanager.tourney.play import GameRecord, GameSpec, MoveObserver, play_game
 from tmanager.tourney.progress import claimable, update_verdict
 from tmanager.tourney.validation import check_pgn
