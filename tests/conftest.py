@@ -10,6 +10,7 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any, TypeVar
 
+import psutil
 import pytest
 
 from tmanager.tourney import eventloop
@@ -52,6 +53,19 @@ def syzygy() -> str:
     if not path:
         pytest.skip("TMANAGER_TEST_SYZYGY not set: tools/test.sh provides the tables")
     return path
+
+
+def children_running(mark: str) -> set[int]:
+    """This process's descendants whose command line holds ``mark``, those that have exited (a zombie left
+    by an earlier test, which psutil cannot read) left out."""
+    running = set()
+    for child in psutil.Process().children(recursive=True):
+        try:
+            if mark in " ".join(child.cmdline()):
+                running.add(child.pid)
+        except psutil.Error:
+            continue
+    return running
 
 
 def run_async(main: Coroutine[Any, Any, T]) -> T:

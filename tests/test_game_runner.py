@@ -15,7 +15,7 @@ import chess.pgn
 import psutil
 import pytest
 
-from tests.conftest import run_async
+from tests.conftest import children_running, run_async
 from tmanager.core.timecontrol import TimeControl
 from tmanager.errors import ConfigError
 from tmanager.tourney.adjudication import Adjudication
@@ -139,11 +139,6 @@ def test_time_loss_says_by_how_much(fault: str) -> None:
     assert record.oversteps["Good"] < 0
 
 
-def _engines_running(mark: str) -> set[int]:
-    """This process's engines whose command line holds ``mark``."""
-    return {p.pid for p in psutil.Process().children(recursive=True) if mark in " ".join(p.cmdline())}
-
-
 @pytest.mark.parametrize(("fault", "kept"), [("fault-slow", True), ("fault-stall", False)])
 def test_an_engine_late_on_time_is_kept_for_the_next_game_only_if_it_still_answers(fault: str, kept: bool) -> None:
     """fault-slow answers ``stop`` (with its late move) and ``isready``; fault-stall never ends its
@@ -152,7 +147,7 @@ def test_an_engine_late_on_time_is_kept_for_the_next_game_only_if_it_still_answe
     limits = TimeControl.parse("0.4+0")
 
     def bad_engines() -> set[int]:
-        return _engines_running(f"--fault {fault.removeprefix('fault-')}")
+        return children_running(f"--fault {fault.removeprefix('fault-')}")
 
     async def main() -> list[set[int]]:
         pool = EnginePool()
@@ -200,7 +195,7 @@ def test_an_engine_that_never_gets_ready_loses_before_its_first_move_and_is_not_
         try:
             record = await play_game(GameSpec(white=white, black=black, white_limits=limits, black_limits=limits), pool)
             still = {name for name, mark in (("greedy", "--style greedy"), ("no-ready", "--fault no-ready"))
-                     if _engines_running(mark)}
+                     if children_running(mark)}
         finally:
             await pool.close()
         return record, still
