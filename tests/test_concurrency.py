@@ -139,6 +139,7 @@ def test_bad_concurrency_is_one_line_and_status_2(tmp_path: Path) -> None:
 SLEEPER = ROOT / "engines" / "sleeper.py"
 
 
+@pytest.mark.timing
 def test_handshake_timeout_runs_from_the_start_of_each_engine_not_from_its_turn() -> None:
     # Four engines that take 0.5 s each to start, one start at a time: the last waits 1.5 s for
     # its turn, longer than its timeout, and must not be failed for that.
@@ -158,6 +159,7 @@ def test_handshake_timeout_runs_from_the_start_of_each_engine_not_from_its_turn(
     assert run_async(start_four()) == 4
 
 
+@pytest.mark.timing
 def test_a_healthy_engine_gets_its_handshake_timeout_to_quit_a_broken_one_half_a_second() -> None:
     # An engine that takes 1.5 s to quit (it saves what it learnt): given its time when it is healthy,
     # it exits on its own; found broken, it is killed after BROKEN_ENGINE_QUIT, not 1.5 s later.
@@ -241,6 +243,7 @@ def test_waiting_lanes_take_turns_and_a_lane_that_found_a_game_passes_the_turn_o
     run_async(asyncio.wait_for(main(), timeout=10))
 
 
+@pytest.mark.timing
 def test_a_waiting_lane_claims_again_as_soon_as_the_tourney_changes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

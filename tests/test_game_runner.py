@@ -123,6 +123,7 @@ def test_null_move_is_illegal_even_in_check() -> None:
     assert record.faults == {"Bad": "illegal move"}
 
 
+@pytest.mark.timing
 @pytest.mark.parametrize("fault", ["fault-slow", "fault-stall"])
 def test_time_loss_says_by_how_much(fault: str) -> None:
     bad = spec(fault, "Bad", command=(*spec(fault).command, "--after", "1", "--delay", "0.6"))
@@ -139,6 +140,7 @@ def test_time_loss_says_by_how_much(fault: str) -> None:
     assert record.oversteps["Good"] < 0
 
 
+@pytest.mark.timing
 @pytest.mark.parametrize(("fault", "kept"), [("fault-slow", True), ("fault-stall", False)])
 def test_an_engine_late_on_time_is_kept_for_the_next_game_only_if_it_still_answers(fault: str, kept: bool) -> None:
     """fault-slow answers ``stop`` (with its late move) and ``isready``; fault-stall never ends its
@@ -496,6 +498,7 @@ def test_start_position_and_opening_moves_are_recorded() -> None:
     assert mainline[1].comment.startswith("book")
 
 
+@pytest.mark.timing
 def test_stockfish_game_under_clock_no_time_loss() -> None:
     sf = spec("stockfish", "SF1")
     record = play(sf, dataclasses.replace(sf, name="SF2"), tc="1+0.01", adjudication=Adjudication(max_moves=60))

@@ -302,6 +302,7 @@ def test_false_claim_is_refused_for_uci() -> None:
     assert "needs --protocol xboard" in done.stderr
 
 
+@pytest.mark.timing
 @pytest.mark.parametrize("protocol", ["uci", "xboard"])
 def test_slow_thinks_for_the_delay_whatever_the_clock(protocol: str) -> None:
     with popen("fault-slow", "--delay", "0.3", protocol=protocol) as engine:

@@ -60,6 +60,7 @@ def recorded(path: Path) -> int:
     return store.read(path).finished_count
 
 
+@pytest.mark.timing
 def test_sigterm_stops_a_worker_of_fast_games_at_once_and_gives_its_game_back(tmp_path: Path) -> None:
     path = fast_tourney(tmp_path / "t.toml", cycles=40)
     for attempt in range(6):
@@ -78,6 +79,7 @@ def test_sigterm_stops_a_worker_of_fast_games_at_once_and_gives_its_game_back(tm
     assert_consistent(path, complete=False)
 
 
+@pytest.mark.timing
 def test_sigterm_stops_run_with_nothing_left_claimed(tmp_path: Path) -> None:
     path = fast_tourney(tmp_path / "t.toml", cycles=40)
     for _ in range(3):

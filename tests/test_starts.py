@@ -137,6 +137,7 @@ def test_games_that_wait_together_each_keep_their_own_bound(tmp_path: Path) -> N
     run_async(main())
 
 
+@pytest.mark.timing
 def test_the_first_games_wait_out_a_start_storm_and_later_ones_wait_less(tmp_path: Path) -> None:
     gate = tmp_path / "starts"
     other = starting_elsewhere(gate)  # it never ends its starts
@@ -161,6 +162,7 @@ def test_the_first_games_wait_out_a_start_storm_and_later_ones_wait_less(tmp_pat
     other.wait()
 
 
+@pytest.mark.timing
 def test_games_released_together_start_their_clocks_spread_out_and_others_at_once(
     elsewhere: tuple[Path, subprocess.Popen[str]],
 ) -> None:
@@ -199,6 +201,7 @@ def test_without_a_usable_file_there_is_no_gate(tmp_path: Path) -> None:
     starts.close()
 
 
+@pytest.mark.timing
 def test_a_game_waits_for_its_workers_bookkeeping_within_a_bound(tmp_path: Path) -> None:
     async def main() -> None:
         settled = asyncio.Event()  # the bookkeeping thread has work

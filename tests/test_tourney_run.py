@@ -7,6 +7,8 @@ import re
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import assert_consistent, run_cli
 from tmanager.core.schedule import RoundRobin
 from tmanager.tourney import store
@@ -281,6 +283,7 @@ def test_engine_logs_per_game_and_an_option_edited_between_games(tmp_path: Path)
     assert refused.returncode == 2 and "--log-engines: not with --dask" in refused.stderr
 
 
+@pytest.mark.timing
 def test_time_losses_and_the_worst_overstep_per_engine_in_status(tmp_path: Path) -> None:
     from tmanager.web.dashboard import faults
 

@@ -246,6 +246,7 @@ def test_show_engines_reveals_the_command_lines_on_request(played: Path, serve: 
     assert b"pyengine.py --protocol xboard --seed 0" in body and str(played.parent).encode() in body
 
 
+@pytest.mark.timing
 def test_idle_and_slow_clients_are_let_go(played: Path, serve: Any) -> None:
     """Connections that never send a request, or send its head a byte at a time, were held open for ever
     (60 sockets still open after 90 s): each must send a whole request head in time."""

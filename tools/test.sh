@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # One command for the whole test suite on a fresh Debian machine:
 # installs the engines and browser the tests use, builds .venv, then runs
-# ruff, mypy --strict and pytest; run whole (no arguments), it then runs the tests
-# that lean on python-chess most against its newest release, in .venv-latest.
+# ruff, mypy --strict and pytest (the timing-sensitive tests as a step of their own); run
+# whole (no arguments), it then runs the tests that lean on python-chess most against its
+# newest release, in .venv-latest. With arguments, they go to one pytest run.
 # Safe to run again; it only installs what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,16 +38,21 @@ export TMANAGER_TEST_SYZYGY="$PWD/$syzygy"
 
 .venv/bin/ruff check tmanager tests tools
 .venv/bin/mypy --strict tmanager tests
-.venv/bin/pytest -q -p no:cacheprovider "$@"
+if [ $# -gt 0 ]; then
+    exec .venv/bin/pytest -q -p no:cacheprovider "$@"
+fi
+# Tests that assert wall-clock bounds or play tight clocks (marked timing) run as a step of their own, after the
+# rest, so that a failure there is known for what it is.
+.venv/bin/pytest -q -p no:cacheprovider -m "not timing"
+.venv/bin/pytest -q -p no:cacheprovider -m timing
 
 # The project allows any python-chess 1.x and uses none of its private names (tests/test_architecture.py): the
 # engine layer's tests run again against the newest release, on uvloop only, in a second venv.
-if [ $# -eq 0 ]; then
-    python3 -m venv .venv-latest
-    .venv-latest/bin/python -m pip install -q --disable-pip-version-check -e ".[test]"
-    .venv-latest/bin/python -m pip install -q --disable-pip-version-check --upgrade chess
-    echo "against python-chess $(.venv-latest/bin/python -c 'import chess; print(chess.__version__)'):" >&2
-    .venv-latest/bin/pytest -q -p no:cacheprovider -k "not asyncio" tests/test_architecture.py tests/test_outcome.py \
-        tests/test_adjudication_rules.py tests/test_engine_text.py tests/test_uci.py tests/test_transport.py \
-        tests/test_xboard_engines.py tests/test_game_runner.py tests/test_gamepgn.py tests/test_pvcheck.py
-fi
+python3 -m venv .venv-latest
+.venv-latest/bin/python -m pip install -q --disable-pip-version-check -e ".[test]"
+.venv-latest/bin/python -m pip install -q --disable-pip-version-check --upgrade chess
+echo "against python-chess $(.venv-latest/bin/python -c 'import chess; print(chess.__version__)'):" >&2
+.venv-latest/bin/pytest -q -p no:cacheprovider -m "not timing" -k "not asyncio" tests/test_architecture.py \
+    tests/test_outcome.py tests/test_adjudication_rules.py tests/test_engine_text.py tests/test_uci.py \
+    tests/test_transport.py tests/test_xboard_engines.py tests/test_game_runner.py tests/test_gamepgn.py \
+    tests/test_pvcheck.py
