@@ -4,7 +4,7 @@
 It answers ``go`` by sleeping (``movetime``; under a clock, a share of its time:
 a thirtieth, or its time over ``movestogo``, plus nine tenths of its increment,
 never more than half of what is left), then plays the next move of one fixed
-legal game of 1,200 plies (:data:`GAME`, checked by ``tests/test_sleeper.py``),
+legal game of 1,200 plies (:data:`GAME`, checked by ``tests/integration/test_sleeper.py``),
 in which no rule ends the game. It plays only positions of that game: from the
 start position, or after any prefix of it given as an opening, either as the
 moves from the start position or as the FEN of the position they reach (the

@@ -46,13 +46,13 @@ fi
 .venv/bin/pytest -q -p no:cacheprovider -m "not timing"
 .venv/bin/pytest -q -p no:cacheprovider -m timing
 
-# The project allows any python-chess 1.x and uses none of its private names (tests/test_architecture.py): the
+# The project allows any python-chess 1.x and uses none of its private names (tests/unit/test_architecture.py): the
 # engine layer's tests run again against the newest release, on uvloop only, in a second venv.
 python3 -m venv .venv-latest
 .venv-latest/bin/python -m pip install -q --disable-pip-version-check -e ".[test]"
 .venv-latest/bin/python -m pip install -q --disable-pip-version-check --upgrade chess
 echo "against python-chess $(.venv-latest/bin/python -c 'import chess; print(chess.__version__)'):" >&2
-.venv-latest/bin/pytest -q -p no:cacheprovider -m "not timing" -k "not asyncio" tests/test_architecture.py \
-    tests/test_outcome.py tests/test_adjudication_rules.py tests/test_engine_text.py tests/test_uci.py \
-    tests/test_transport.py tests/test_xboard_engines.py tests/test_game_runner.py tests/test_gamepgn.py \
-    tests/test_pvcheck.py
+.venv-latest/bin/pytest -q -p no:cacheprovider -m "not timing" -k "not asyncio" tests/unit/test_architecture.py \
+    tests/unit/test_outcome.py tests/unit/test_adjudication_rules.py tests/unit/test_engine_text.py tests/integration/test_uci.py \
+    tests/integration/test_transport.py tests/integration/test_xboard_engines.py tests/integration/test_game_runner.py tests/integration/test_gamepgn.py \
+    tests/unit/test_pvcheck.py

@@ -163,7 +163,7 @@ def tourney_of(config: MatchConfig, path: Path, *, seed: int, pgn: str = "", epd
         ping_timeout=_seconds(config.ping_ms, "-ping-ms"),
         pgn_match_lines=config.pgn.match_lines,
         # fastchess checks every PV's moves, and with -check-mate-pvs its mates too; in Python the checks cost
-        # about a millisecond a move (tests/test_pvcheck.py, docs/fastchess.md): made when asked for.
+        # about a millisecond a move (tests/unit/test_pvcheck.py, docs/fastchess.md): made when asked for.
         pv_checks="mates" if config.check_mate_pvs else "off",
         log_latency=config.show_latency,
         wait=config.wait_ms / 1000,

@@ -4,7 +4,7 @@
 and :class:`~tmanager.tourney.xboardclient.XBoardClient`: the handshake, options,
 new games, moves, readiness, the end of a game, and the words the compliance
 check uses. Whatever differs between the protocols is answered by these classes,
-never by asking which one an engine speaks (``tests/test_architecture.py``).
+never by asking which one an engine speaks (``tests/unit/test_architecture.py``).
 """
 
 from __future__ import annotations

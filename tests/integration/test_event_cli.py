@@ -1,0 +1,243 @@
+"""`tmanager event` as real processes: the verbs, bad inputs, the journal and undo, concurrent commands."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import run_cli
+from tmanager import events as ev
+
+
+def make_event(tmp_path: Path, players: int = 6) -> Path:
+    path = tmp_path / "club.toml"
+    ev.create(path, ev.Event(name="Club Open", rounds=5, divisions=[ev.Division("Open")]))
+    for i in range(1, players + 1):
+        player = ev.Player(i, f"Name{i}, First", rating=2100 - 50 * i, team="Rooks" if i in (1, 4) else "")
+
+        def enter(e: ev.Event, player: ev.Player = player) -> list[str]:
+            return ev.add_player(e, e.division(), player)
+
+        ev.apply(path, enter)
+    return path
+
+
+def ok(*args: str | Path) -> str:
+    done = run_cli("event", *args)
+    assert done.returncode == 0, done.stderr
+    return done.stdout + done.stderr
+
+
+def test_verbs_end_to_end(tmp_path: Path) -> None:
+    path = tmp_path / "spring.toml"
+    out = ok("new", path, "--name", "Spring Open", "--rounds", "3", "--scoring", "3-1-0", "--start", "2026-04-10")
+    assert "created" in out
+    assert run_cli("event", "new", path, "--name", "Again").returncode == 2
+    for name, rating in (("Carlsen, Magnus", "2830"), ("Caruana, Fabiano", "2800"), ("Nakamura, Hikaru", "2790")):
+        ok("add-player", path, name, "--rating", rating, "--federation", "FID", "--flag", "senior")
+    ok("add-player", path, "Ding, Liren", "--rating", "2780", "--birth", "1992-10-24", "--fide-id", "8603677")
+    ok("add-player", path, "So, Wesley", "--rating", "2750")
+    out = ok("edit-player", path, "Ding", "--rating", "2762", "--club", "Hangzhou")
+    assert "changed club, rating of Ding, Liren (4)" in out
+    out = ok("pair", path, "--colour", "white")
+    assert "round 1 paired: 2 board(s); byes: So, Wesley (5) (pairing)" in out
+    # Dutch round 1 of five: 1-3 and 4-2 and the bye for 5; the top player has white as asked.
+    assert "Carlsen, Magnus (1)" in out.splitlines()[3] and "Nakamura, Hikaru (3)" in out.splitlines()[3]
+    out = ok("result", path, "1", "1-0")
+    assert out.strip() == "round 1: Carlsen, Magnus (1) 3 1-0 Nakamura, Hikaru (3) 0"
+    # By players, read as first against second: Caruana (black) drew Ding.
+    out = ok("result", path, "Caruana", "4", "=")
+    assert "Ding, Liren (4) 1 ½-½ Caruana, Fabiano (2) 1" in out
+    assert "no results missing" in ok("missing", path)
+    ok("pair", path)
+    assert "round 1 board 1" not in ok("missing", path)
+    assert ok("missing", path).count("no result") == 2
+    out = ok("unpair", path)
+    assert "round 2 unpaired" in out
+    ok("bye", path, "Nakamura", "--kind", "zero")
+    ok("pair", path)
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    round2 = data["division"][0]["round"][1]
+    assert round2["byes"] == [[3, "zero"]] and len(round2["boards"]) == 2
+    # The forfeit result "-+" is taken as a result, not as an option.
+    ok("result", path, "1", "-+")
+    ok("result", path, "2", "--")
+    out = ok("correct", path, "--round", "1", "1", "0-1")
+    assert "warning: round 2 was paired with the old result 1-0" in out
+    standings = ok("standings", path, "--round", "2")
+    assert standings.splitlines()[0] == "Spring Open, division main: standings after round 2"
+    # 3-1-0: Carlsen lost round 1 (corrected) and won round 2 by forfeit; Nakamura won round 1, then a zero bye;
+    # So had the pairing-allocated bye (3) and a double forfeit; Caruana and Ding drew, then forfeits. The event
+    # starts after 1 March 2026: a round without a game counts no more than the absent opponent or all draws (2).
+    rows = [line.split()[:2] + line.split()[-4:] for line in standings.splitlines()[2:7]]
+    assert rows == [
+        ["1", "1", "3", "4", "5", "3"],  # Nakamura 3 + his trailing zero bye as a draw (1); Caruana's 1 for the forfeit
+        ["2", "3", "3", "3", "5", "9"],  # Carlsen's 3; his own bye capped at 2 draws
+        ["3", "5", "3", "2", "3", "6"],  # the bye capped at 2; the double forfeit at Ding's 1
+        ["4", "2", "1", "1", "2", "1"],
+        ["4", "4", "1", "1", "2", "1"],
+    ]
+    pairings = ok("pairings", path, "--round", "2")
+    assert "bye: Nakamura, Hikaru (3), zero (0)" in pairings
+    assert "--" in pairings and "-+" in pairings
+    juniors = ok("standings", path, "--flag", "senior")
+    table, legend = juniors.split("\n\n")
+    assert len(table.splitlines()) == 5  # title, header and the three seniors
+    assert legend.splitlines()[:2] == [
+        "tie-breaks:", "  BH-C1: Buchholz Cut-1: sum of the opponents' scores, the 1 least significant left out"
+    ]
+    out = ok("undo", path)
+    assert "restored" in out
+    assert tomllib.loads(path.read_text(encoding="utf-8"))["division"][0]["round"][0]["boards"][0][2] == "1-0"
+    for verb in ("new", "add-player", "withdraw", "result", "correct", "standings", "shell", "undo"):
+        help_text = ok(verb, "--help")
+        assert "examples:" in help_text and f"tmanager event {verb}" in help_text
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("result", "4", "1-0"), "round 1 has boards 1-3; there is no board 4"),
+        (("result", "Zebra", "1", "1-0"), "no player matches 'Zebra'"),
+        (("result", "Name", "1", "1-0"), "matches 6 players"),
+        (("result", "1", "9-9"), "'9-9' is not a result"),
+        (("result", "1", "2", "1-0"), "do not play each other in round 1"),
+        (("add-player", "name1, first"), "already has the name 'name1, first'"),
+        (("pair",), "3 result(s) missing"),
+        (("force", "1", "bye"), "round 2 already has a forced bye"),
+        (("force", "2", "4"), "already met in round 1"),
+        (("bye", "2", "--round", "1"), "round 1 is already paired"),
+        (("withdraw", "99"), "has no player number 99"),
+        (("standings", "--round", "4"), "round 4 is not paired"),
+    ],
+)
+def test_bad_input_changes_nothing(tmp_path: Path, args: tuple[str, ...], message: str) -> None:
+    path = make_event(tmp_path)
+
+    def setup(e: ev.Event) -> list[str]:
+        d = e.division()
+        messages = ev.pair(e, d, colour="white")
+        # Round 2 already has a forced bye: asking for another is "a second bye".
+        return messages + ev.force(e, d, d.player(6), None)
+
+    ev.apply(path, setup)
+    d = ev.load(path).division()
+    first = d.round(1).boards[0]
+    if args[0] == "force" and args[1] == "2":
+        args = ("force", str(first.white), str(first.black))
+    if args[:2] == ("result", "1") and len(args) == 4:
+        other = d.round(1).boards[1]
+        args = ("result", str(first.white), str(other.white), "1-0")
+    before = path.read_bytes()
+    journal = sorted(os.listdir(tmp_path / "old"))
+    done = run_cli("event", args[0], path, *args[1:])
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], done.stderr
+    assert path.read_bytes() == before
+    assert sorted(os.listdir(tmp_path / "old")) == journal
+
+
+def test_malformed_files(tmp_path: Path) -> None:
+    path = make_event(tmp_path)
+    good = path.read_text(encoding="utf-8")
+    cases = {
+        "not valid TOML": good.replace("[event]", "[event"),
+        "unknown key 'ratting'": good.replace("rating = 2050", "ratting = 2050"),
+        "player number 1 is used twice": good.replace("number = 2\n", "number = 1\n", 1),
+        "have the same name": good.replace('"Name2, First"', '"Name1, First"'),
+        "'dutsch' is not a pairing system": good.replace('system = "dutch"', 'system = "dutsch"'),
+        "division[1].player[1].rating: must be int": good.replace("rating = 2050", 'rating = "high"'),
+    }
+    for message, text in cases.items():
+        path.write_text(text, encoding="utf-8")
+        done = run_cli("event", "standings", path)
+        assert done.returncode == 2 and message in done.stderr, (message, done.stderr)
+        assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_concurrent_commands_serialize(tmp_path: Path) -> None:
+    """Eight processes add players at once: the lock serializes them and none is lost."""
+    path = make_event(tmp_path, players=2)
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    processes = [
+        subprocess.Popen(
+            [sys.executable, "-m", "tmanager", "event", "add-player", str(path), f"Racer{i}, Quick"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+        for i in range(8)
+    ]
+    for p in processes:
+        _, err = p.communicate(timeout=120)
+        assert p.returncode == 0, err
+    d = ev.load(path).division()
+    names = {p.name for p in d.players}
+    assert {f"Racer{i}, Quick" for i in range(8)} <= names
+    assert sorted(p.number for p in d.players) == list(range(1, 11))
+    # Each change left the previous version in the journal: 2 setup adds + 8 concurrent ones.
+    assert len([p for p in (tmp_path / "old").iterdir() if p.suffix in (".toml", ".delta")]) == 10
+    # Undo steps back one change at a time.
+    ok("undo", path)
+    assert len(ev.load(path).division().players) == 9
+
+
+def test_team_apart_and_late_entry_statement(tmp_path: Path) -> None:
+    path = make_event(tmp_path)
+    # Without the team rule, round 1 pairs 1 against 4, both of team Rooks.
+    free = ev.load(path)
+    ev.pair(free, free.division(), colour="black")
+    assert {1, 4} in [{b.white, b.black} for b in free.division().round(1).boards]
+    ok("forbid", path, "--teams", "on")
+    ok("pair", path, "--colour", "black")
+    d = ev.load(path).division()
+    assert d.initial_colour == "black" and d.team_apart
+    assert all({b.white, b.black} != {1, 4} for b in d.round(1).boards)
+    out = ok("add-player", path, "Newcomer, Nora", "--rating", "2025", "--missed", "half")
+    assert "late entry: round 1 scored as half-point bye" in out
+    assert "pairing rank 2 of 7 by rating" in out
+
+
+def test_shipped_examples_load_and_list() -> None:
+    examples = sorted((Path(__file__).parents[2] / "tourneys" / "events").glob("*.toml"))
+    assert [p.name for p in examples] == ["club-rr.toml", "small-open.toml"]
+    for path in examples:
+        event = ev.load(path)
+        assert ev.dumps(event) == path.read_text(encoding="utf-8"), f"{path} is not in the written layout"
+    assert "round 2 board 3" in ok("missing", examples[1])
+
+
+def test_whole_surname_beats_a_longer_one_and_unforbid_takes_a_pair_out(tmp_path: Path) -> None:
+    """Mistakes mended without undo: a name that is part of another's is still found; a forbidden pair goes again."""
+    path = tmp_path / "names.toml"
+    ok("new", path, "--name", "Names Open", "--rounds", "5")
+    for name in ("Kuipers, Piet", "Kuiper, Jan", "de Vries, Anna", "de Vries-Bakker, Eva", "Jansen, Tom"):
+        ok("add-player", path, name)
+    assert "Kuiper, Jan (2)" in ok("forbid", path, "Kuiper", "Jansen")
+    assert "Kuipers, Piet (1)" in ok("edit-player", path, "kuipers", "--rating", "1900")
+    assert "de Vries, Anna (3)" in ok("edit-player", path, "de vries", "--rating", "1800")
+    done = run_cli("event", "edit-player", path, "Vries", "--rating", "1700")
+    assert done.returncode == 2 and "'Vries' matches 2 players" in done.stderr
+    ok("forbid", path, "1", "3", "5")
+    before = path.read_bytes()
+    for args, message in (
+        (("Kuiper", "de Vries"), "Kuiper, Jan (2) and de Vries, Anna (3) are not a forbidden pair"),
+        (("Jansen", "Jansen"), "unforbid needs two different players"),
+        (("Kuiper", "Nobody"), "no player matches 'Nobody' in division 'main'"),
+    ):
+        done = run_cli("event", "unforbid", path, *args)
+        assert done.returncode == 2 and done.stderr.strip() == f"tmanager: {message}", done.stderr
+        assert path.read_bytes() == before
+    assert "may be paired against each other again" in ok("unforbid", path, "Jansen", "Kuiper")
+    assert ev.load(path).division().forbidden == [[1, 3, 5]]
+    ok("unforbid", path, "1", "5")  # the group of three keeps its other two pairs
+    assert ev.load(path).division().forbidden == [[3, 5], [1, 3]]
+    ok("undo", path)
+    assert ev.load(path).division().forbidden == [[1, 3, 5]]

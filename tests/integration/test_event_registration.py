@@ -1,0 +1,158 @@
+"""Players as federations keep them: FIDE's TXT and XML lists, CSV entries, rating updates, start numbers,
+titles, sex and categories, through the real command line."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT, run_cli
+from tests.integration.test_event_scored import ok, refused
+from tmanager import events as ev
+from tmanager.core.results import Result
+from tmanager.errors import ConfigError
+from tmanager.formats import playercsv, ratinglist
+
+FIDE = ROOT / "tests" / "data" / "fide"
+
+
+@pytest.mark.parametrize("name", ["players_list_foa.txt", "players_list_xml_foa.xml"])
+def test_fide_lists_in_both_formats(name: str) -> None:
+    entries = ratinglist.read(FIDE / name)
+    assert len(entries) == 8
+    jan, anna, sanne, ruben = (entries[i] for i in (4100018, 4100034, 4100042, 4100085))
+    assert (jan.name, jan.federation, jan.sex, jan.title, jan.birth_year) == ("Kuiper, Jan", "NED", "m", "GM", 1991)
+    assert jan.ratings == {"standard": 2587, "rapid": 2540, "blitz": 2561}
+    assert (anna.sex, anna.title, anna.rating("rapid")) == ("w", "WGM", 0)
+    assert sanne.title == "WIM", "the women's title when there is no other"
+    assert (ruben.rating("standard"), ruben.rating("rapid")) == (0, 1650)
+    assert set(ratinglist.read(FIDE / name, ids={4100018, 999})) == {4100018}
+    assert set(ratinglist.read(FIDE / name, federation="ger")) == {4100077}
+
+
+def test_a_single_list_names_its_rating_column_by_month() -> None:
+    entries = ratinglist.read(FIDE / "standard_rating_list.txt")
+    assert entries[4100018].ratings == {"standard": 2599} and 4100085 not in entries
+
+
+def test_lists_that_are_not_fide_lists(tmp_path: Path) -> None:
+    text = tmp_path / "notes.txt"
+    text.write_text("just some notes\n")
+    with pytest.raises(ConfigError, match="is not a FIDE rating list"):
+        ratinglist.read(text)
+    broken = tmp_path / "broken.xml"
+    broken.write_text("<playerslist><player><fideid>1</fideid>")
+    with pytest.raises(ConfigError, match="is not well-formed XML"):
+        ratinglist.read(broken)
+    csv = tmp_path / "bad.csv"
+    csv.write_text("name,elo\nA,1\n")
+    with pytest.raises(ConfigError, match="unknown column 'elo'"):
+        playercsv.read(csv)
+    csv.write_text("name;rating\nA;high\n")
+    with pytest.raises(ConfigError, match="line 2: rating: 'high' is not a whole number"):
+        playercsv.read(csv)
+
+
+def test_an_open_registered_from_entries_and_the_list(tmp_path: Path) -> None:
+    path = tmp_path / "open.toml"
+    ok("new", path, "--name", "Leiden Open", "--rounds", "7", "--start", "2026-04-10",
+       "--set", "categories=['U18', 'S50', 'women', 'unrated', '2000-2399']")  # fmt: skip
+    xml = FIDE / "players_list_xml_foa.xml"
+    # Entries with FIDE IDs completed from the list; the file's own columns (club, flags) kept.
+    out = ok("import-players", path, FIDE / "entries.csv", "--list", xml)
+    assert "entered 7 player(s)" in out
+    d = ev.load(path).division()
+    jan = d.player(1)
+    assert (jan.name, jan.title, jan.rating, jan.fide_id, jan.federation, jan.sex, jan.birth, jan.club) == (
+        "Kuiper, Jan", "GM", 2587, 4100018, "NED", "m", "1991", "Leiden"
+    )
+    assert d.player(7).name == "Nieuwkomer, Noor" and d.player(7).fide_id is None
+    # Straight from the list by FIDE ID; a player already entered is refused, the whole file with it.
+    ok("import-players", path, "--list", FIDE / "players_list_foa.txt", "--ids", "4100077")
+    assert "FIDE ID 4100018 is already entered" in refused(path, "import-players", path, "--list", xml, "--ids",
+                                                           "4100018,4100085")  # fmt: skip
+    assert "FIDE ID 4100099 is not in the rating list" in refused(
+        path, "import-players", path, _csv(tmp_path, "fide_id\n4100099\n"), "--list", xml
+    )
+    assert "which players of the list?" in refused(path, "import-players", path, "--list", xml)
+    # Rating update before round 1: the November list, ratings and titles.
+    out = ok("update-ratings", path, FIDE / "standard_rating_list.txt")
+    assert "standard ratings from" in out and "Kuiper, Jan (1): 2587 → 2599" in out
+    # Start numbers: rating, then title, then name (FIDE's initial order).
+    out = ok("start-numbers", path)
+    assert "start numbers by rating, title and name: 8 players" in out
+    d = ev.load(path).division()
+    assert [(p.number, p.name) for p in d.players][:4] == [
+        (1, "Kuiper, Jan"), (2, "Jansen, Tom"), (3, "de Vries, Anna"), (4, "Kuipers, Piet")
+    ]
+    assert d.start_numbers and d.ranks() == {p.number: p.number for p in d.players}
+    # Categories from birth year (event year 2026), sex and rating.
+    standings = ok("standings", path, "--category", "U18")
+    assert "de Vries, Anna" in standings and "Bakker, Sanne" in standings and "Kuiper, Jan" not in standings
+    assert "Bos, Hendrik" in ok("standings", path, "--category", "S50")  # born 1955
+    women = ok("standings", path, "--category", "women").split("\n\n")[0]
+    assert len(women.splitlines()) == 4  # title, header, Anna and Sanne
+    assert "Nieuwkomer, Noor" in ok("standings", path, "--category", "unrated")
+    assert "is not a category" in refused(path, "standings", path, "--category", "juniors")
+
+
+def _csv(directory: Path, text: str) -> Path:
+    path = directory / "more.csv"
+    path.write_text(text)
+    return path
+
+
+def test_start_numbers_and_late_entries_as_fide_allows(tmp_path: Path) -> None:
+    path = tmp_path / "late.toml"
+    ok("new", path, "--name", "Late", "--rounds", "6")
+    for name, rating, title in (("Aa, A", 2200, ""), ("Bb, B", 2200, "FM"), ("Cc, C", 2300, ""),
+                                ("Dd, D", 2100, ""), ("Ee, E", 2000, ""), ("Ff, F", 1900, "")):
+        ok("add-player", path, name, "--rating", str(rating), *(["--title", title] if title else []))
+    ok("forbid", path, "Aa", "Bb")
+    ok("start-numbers", path)
+    d = ev.load(path).division()
+    # 2300 first; of the two 2200s the FM before the untitled; then by rating.
+    assert [p.name for p in d.players] == ["Cc, C", "Bb, B", "Aa, A", "Dd, D", "Ee, E", "Ff, F"]
+    assert d.forbidden == [[2, 3]], "references follow the renumbering"
+    ok("pair", path, "--colour", "white")
+    # A late entry after round 1: placed by rating, the players below move down one number.
+    out = ok("add-player", path, "Gg, G", "--rating", "2150")
+    # One number throughout: the new player's final one (not the next free number it was entered with).
+    assert out.strip().splitlines()[-1] == (
+        "added Gg, G (4): start number 4 by rating, title and name; the players after it move down one, to nos. 5-7"
+    )
+    assert "(7)" not in out
+    d = ev.load(path).division()
+    assert [p.name for p in d.players][3:] == ["Gg, G", "Dd, D", "Ee, E", "Ff, F"]
+    boards = {(b.white, b.black) for b in d.round(1).boards}
+    assert all(d.player(w).name[0] != "G" and d.player(b).name[0] != "G" for w, b in boards)
+    assert {d.player(n).name for b in boards for n in b} == {"Cc, C", "Bb, B", "Aa, A", "Dd, D", "Ee, E", "Ff, F"}
+    ok("start-numbers", path)  # allowed again until round 4 is paired
+
+    def draw_all_and_pair(e: ev.Event) -> list[str]:
+        d = e.division()
+        n = d.paired_rounds
+        for b in d.round(n).boards:
+            ev.set_result(e, d, n, b, Result.DRAW)
+        return ev.pair(e, d)
+
+    for _ in range(3):
+        ev.apply(path, draw_all_and_pair)
+    assert ev.load(path).division().paired_rounds == 4
+    assert "no pairing number may change after round 4 is paired" in refused(path, "start-numbers", path)
+    out = ok("add-player", path, "Hh, H", "--rating", "2500")
+    assert "added Hh, H (8), paired last: start numbers are fixed after round 4 is paired (C.04.2)" in out
+
+
+def test_titles_and_sex_on_the_command_line(tmp_path: Path) -> None:
+    path = tmp_path / "t.toml"
+    ok("new", path, "--name", "Titles", "--rounds", "3")
+    ok("add-player", path, "Kasparova, Eva", "--title", "WIM", "--sex", "w", "--rating", "2250", "--birth", "2001")
+    assert "changed sex, title" in ok("edit-player", path, "Kasparova", "--title", "IM", "--sex", "w")
+    player = tomllib.loads(path.read_text(encoding="utf-8"))["division"][0]["player"][0]
+    assert (player["title"], player["sex"]) == ("IM", "w")
+    path.write_text(path.read_text(encoding="utf-8").replace('title = "IM"', 'title = "GMX"'), encoding="utf-8")
+    done = run_cli("event", "standings", path)
+    assert done.returncode == 2 and "division[1].player[1].title: 'GMX' is not a FIDE title" in done.stderr

@@ -1,0 +1,124 @@
+"""Player data as a rating officer would take it, at every entry path: real dates, FIDE federation codes, sex,
+titles, FIDE IDs (well-formed and unique) and ratings; junk lines of a FIDE list refused or, when asked, skipped."""
+
+from __future__ import annotations
+
+import datetime
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT, run_cli
+from tests.integration.test_event_scored import ok, refused
+from tmanager import events as ev
+from tmanager.core import playerfields
+from tmanager.errors import ConfigError
+from tmanager.formats import ratinglist
+
+FIDE = ROOT / "tests" / "data" / "fide"
+
+
+def test_each_field_as_fide_keeps_it() -> None:
+    today = datetime.date(2026, 4, 10)
+    assert playerfields.birth_fault("2008-02-29", today=today) is None and playerfields.birth_fault("1950") is None
+    assert "month must be in 1..12" in str(playerfields.birth_fault("2030-13-45", today=today))
+    assert "day is out of range" in str(playerfields.birth_fault("1999-02-30", today=today))
+    assert "between 1900 and 2026" in str(playerfields.birth_fault("2027", today=today))
+    assert "not a date" in str(playerfields.birth_fault("12/05/2001", today=today))
+    assert playerfields.federation_fault("NED") is None and playerfields.federation_fault("FID") is None
+    assert "is written 'NED'" in str(playerfields.federation_fault("ned"))
+    assert "not a FIDE federation code" in str(playerfields.federation_fault("XYZW"))
+    assert "not a FIDE federation code" in str(playerfields.federation_fault("XYZ"))
+    assert playerfields.title_fault("WCM") is None and playerfields.title_fault("NM") is not None
+    assert playerfields.fide_id_fault(1503014) is None and playerfields.fide_id_fault(0) is not None
+    assert playerfields.fide_id_fault(10**10) is not None
+    assert playerfields.rating_fault(0) is None and playerfields.rating_fault(2830) is None
+    assert playerfields.rating_fault(25000) is not None and playerfields.rating_fault(-5) is not None
+    assert playerfields.player_fault({"birth": "", "federation": "GER", "rating": 0}) is None
+    assert playerfields.player_fault({"sex": "x", "title": "NM"}) == (
+        "sex", "'x' is not a sex as TRF writes it; use m or w (or leave it empty)"
+    )  # fmt: skip
+
+
+@pytest.fixture
+def event(tmp_path: Path) -> Path:
+    path = tmp_path / "open.toml"
+    ok("new", path, "--name", "Open", "--rounds", "5")
+    ok("add-player", path, "Kuiper, Jan", "--rating", "2587", "--fide-id", "4100018", "--federation", "NED")
+    ok("add-player", path, "Bakker, Sanne", "--rating", "2188", "--federation", "ned", "--sex", "w")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("options", "says"),
+    [
+        (["--birth", "2030-13-45"], "birth: '2030-13-45' is not a real date: month must be in 1..12"),
+        (["--birth", "1999-02-30"], "birth: '1999-02-30' is not a real date: day is out of range for month"),
+        (["--federation", "XYZW"], "federation: 'XYZW' is not a FIDE federation code"),
+        (["--fide-id", "4100018"], "fide_id: 4100018 is already entered, for Kuiper, Jan (1)"),
+        (["--fide-id", "123456789012"], "fide_id: 123456789012 is not a FIDE ID"),
+        (["--rating", "21050"], "rating: 21050 is not a rating: 0 (unrated) or 100-3500"),
+    ],
+)
+def test_add_player_refuses_bad_data(event: Path, options: list[str], says: str) -> None:
+    assert says in refused(event, "add-player", event, "Laat, Karel", *options)
+
+
+def test_edit_player_and_the_lower_case_federation(event: Path) -> None:
+    assert ev.load(event).division().player(2).federation == "NED", "typed in lower case, stored as FIDE writes it"
+    assert "fide_id: 4100018 is already entered" in refused(event, "edit-player", event, "Bakker", "--fide-id",
+                                                            "4100018")  # fmt: skip
+    assert "edit-player.birth: '2001-04-31' is not a real date" in refused(
+        event, "edit-player", event, "Bakker", "--birth", "2001-04-31"
+    )
+
+
+def test_imported_players_and_hand_edited_files(event: Path, tmp_path: Path) -> None:
+    csv = tmp_path / "entries.csv"
+    csv.write_text('name,federation,birth\n"A, B",NED,2001-01-01\n"C, D",XYZ,2002\n')
+    assert "entries.csv line 3: federation: 'XYZ' is not a FIDE federation code" in refused(
+        event, "import-players", event, csv
+    )
+    csv.write_text('name,fide_id\n"A, B",4100099\n"C, D",4100099\n')
+    assert "line 3: FIDE ID 4100099 is already entered" in refused(event, "import-players", event, csv)
+    # A hand edit that gives two players one FIDE ID is refused when the file is read.
+    event.write_text(event.read_text().replace('name = "Bakker, Sanne"', 'name = "Bakker, Sanne"\nfide_id = 4100018'))
+    with pytest.raises(ConfigError, match="players 1 and 2 have the same FIDE ID 4100018"):
+        ev.load(event)
+
+
+def test_junk_lines_of_a_fide_list(tmp_path: Path) -> None:
+    lines = (FIDE / "players_list_foa.txt").read_text().splitlines()
+    assert "Kuiper, Jan" in lines[1]
+    lines[1] = lines[1].replace(" NED ", " XYZ ")  # line 2
+    lines.insert(3, "garbage line that is no player")  # line 4
+    junk = tmp_path / "list.txt"
+    junk.write_text("\n".join(lines) + "\n")
+    with pytest.raises(ConfigError, match=r"list.txt: line 2: federation: 'XYZ' is not .*, or pass --skip-bad"):
+        ratinglist.read(junk)
+    listing = ratinglist.read_listing(junk, skip_bad=True)
+    assert listing.skipped == (
+        "line 2: federation: 'XYZ' is not a FIDE federation code (three capitals as FIDE writes them: NED, GER, "
+        "ENG, FID)",
+        "line 4: 'garbage line th' is not a FIDE ID",
+    )
+    assert 4100018 not in listing.entries and len(listing.entries) == 7
+    # The command line (Jan is not asked for: his line is not looked at): refused without --skip-bad, nothing
+    # entered; with it, each skipped line is said.
+    path = tmp_path / "open.toml"
+    ok("new", path, "--name", "Open", "--rounds", "5")
+    assert "line 4: 'garbage line th' is not" in refused(path, "import-players", path, "--list", junk, "--ids",
+                                                           "4100026")  # fmt: skip
+    done = run_cli("event", "import-players", path, "--list", junk, "--ids", "4100026", "--skip-bad")
+    assert done.returncode == 0 and "warning: " in done.stderr and "line 4: 'garbage line th'" in done.stderr
+    assert [p.name for p in ev.load(path).division().players] == ["Kuipers, Piet"]
+
+
+def test_no_entry_once_the_last_round_is_paired(tmp_path: Path) -> None:
+    path = tmp_path / "short.toml"
+    ok("new", path, "--name", "Short", "--rounds", "1")
+    ok("add-player", path, "Kuiper, Jan", "--rating", "2587")
+    ok("add-player", path, "Bakker, Sanne", "--rating", "2188")
+    ok("pair", path, "--colour", "white")
+    says = refused(path, "add-player", path, "Laat, Karel")
+    assert says == "tmanager: round 1 of 1 is paired: no player can enter any more"

@@ -1,0 +1,322 @@
+"""SPRT matches played for real with `tmanager run`: stopping on whole pairs, the verdict, resuming,
+editing, the hook, live statistics, and pentanomial pairs read back from the PGN."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT, assert_consistent, pgn_games, run_cli
+from tests.integration.test_web import Server, fetch
+from tmanager.tourney import store
+from tmanager.tourney.model import Tourney
+
+BOOK = ROOT / "tourneys" / "openings" / "sample.epd"
+HOOK = 'env | grep TMANAGER_SPRT_ | sort >> verdicts.txt; echo --- >> verdicts.txt'
+#: Logistic bounds at which a won pair moves the LLR by +1.15 and a drawn one not at all (see test_sprt.py).
+WIDE = ("-200", "200")
+
+
+def new(path: Path, *args: str) -> None:
+    done = run_cli("new", path, *args)
+    assert done.returncode == 0, done.stderr
+
+
+def verdicts(path: Path) -> list[dict[str, str]]:
+    """The after_tourney hook's SPRT variables, one mapping per run of the hook."""
+    text = (path.parent / "verdicts.txt").read_text() if (path.parent / "verdicts.txt").exists() else ""
+    blocks = [block.strip() for block in text.split("---") if block.strip()]
+    return [dict(line.split("=", 1) for line in block.splitlines()) for block in blocks]
+
+
+def assert_whole_pairs(tourney: Tourney) -> None:
+    """Every finished game's partner is finished, and nothing is left in progress."""
+    schedule = tourney.schedule()
+    assert "*" not in tourney.results and not tourney.claims
+    for number, char in enumerate(tourney.results):
+        partner = schedule.partner(number)
+        if char in "+-=" and partner is not None:
+            assert tourney.result(partner) in "+-=", f"game {number} finished, its partner {partner} not"
+
+
+def test_h1_stops_early_on_whole_pairs_then_resume_does_nothing_and_edit_continues(tmp_path: Path) -> None:
+    path = tmp_path / "h1.toml"
+    new(path, "-e", "stockfish:SF", "-e", "random-uci:Random", "--games", "2", "--cycles", "50", "--nodes", "300",
+        "--openings", str(BOOK), "--set", "adjudication.max_moves=150", "--after-tourney", HOOK,
+        "--sprt", *WIDE, "0.05", "0.05", "--sprt-model", "logistic")  # fmt: skip
+    done = run_cli("run", path, "--workers", "2", "--report-every", "2")
+    assert done.returncode == 0, done.stderr
+    tourney = store.read(path)
+    played = tourney.finished_count
+    assert 6 <= played < 20 < tourney.schedule().total_games  # three won pairs decide; a few more may be begun
+    assert_whole_pairs(tourney)
+    assert_consistent(path, complete=False)
+    verdict = tourney.verdict
+    assert verdict is not None and verdict.result == "H1"
+    assert (verdict.games, verdict.pairs) == (played, played // 2) and verdict.llr >= verdict.upper
+    assert "H1 accepted" in done.stdout and f"after {played} games, {played // 2} pairs" in done.stdout
+    live = [line for line in done.stderr.splitlines() if line.startswith("SF vs Random: ")]
+    assert live and "W-D-L" in live[-1] and "Ptnml(0-2)" in live[-1] and "(-2.94, 2.94) [-200, 200]" in live[-1]
+    [hooked] = verdicts(path)
+    assert hooked == {
+        "TMANAGER_SPRT_RESULT": "H1", "TMANAGER_SPRT_LLR": f"{verdict.llr:.4f}",
+        "TMANAGER_SPRT_LOWER": "-2.9444", "TMANAGER_SPRT_UPPER": "2.9444",
+        "TMANAGER_SPRT_GAMES": str(played), "TMANAGER_SPRT_PAIRS": str(played // 2),
+    }  # fmt: skip
+
+    # The dashboard shows the same figures and the verdict; its cross-table pairs every game.
+    server = Server(path)
+    try:
+        status, _, page = fetch(server.url)
+        assert status == 200 and "H1 accepted" in page.decode() and "SF vs Random: " in page.decode()
+        status, _, table = fetch(server.url + "crosstable.html")
+        assert f"{played // 2} pairs, 0 unpaired games" in table.decode()
+    finally:
+        server.stop()
+
+    # Resuming a decided test plays nothing and says why; the hook does not run again.
+    pgn_before = tourney.pgn_path.read_bytes()
+    again = run_cli("run", path, "--workers", "2")
+    assert again.returncode == 0
+    assert "nothing to play: SPRT [-200, 200] (logistic): H1 accepted" in again.stderr
+    assert store.read(path).results == tourney.results and tourney.pgn_path.read_bytes() == pgn_before
+    assert len(verdicts(path)) == 1
+
+    # Narrower error rates move the bound beyond the LLR: the test goes on, and decides again (a change of
+    # a test under way: forced, and recorded).
+    edited = run_cli("edit", path, "--set", "sprt.alpha=0.0002", "--set", "sprt.beta=0.0002", "--force")
+    assert edited.returncode == 0, edited.stderr
+    assert [a.key for a in store.read(path).amendments] == ["sprt.alpha", "sprt.beta"]
+    assert store.read(path).verdict == verdict  # the file's record changes only when workers decide again
+    more = run_cli("run", path, "--workers", "2")
+    assert more.returncode == 0, more.stderr
+    tourney = store.read(path)
+    assert tourney.finished_count > played and tourney.verdict is not None and tourney.verdict.result == "H1"
+    assert tourney.verdict.upper == pytest.approx(8.517, abs=0.001) and tourney.verdict.games == tourney.finished_count
+    assert_whole_pairs(tourney)
+    assert [v["TMANAGER_SPRT_GAMES"] for v in verdicts(path)] == [str(played), str(tourney.finished_count)]
+
+
+def test_h0_when_the_engine_under_test_is_the_weaker(tmp_path: Path) -> None:
+    path = tmp_path / "h0.toml"
+    new(path, "-e", "random-uci:Random", "-e", "stockfish:SF", "--games", "2", "--cycles", "50", "--nodes", "300",
+        "--set", "adjudication.max_moves=150", "--sprt", *WIDE, "0.05", "0.05", "--sprt-model", "logistic")
+    done = run_cli("run", path)
+    assert done.returncode == 0, done.stderr
+    tourney = store.read(path)
+    assert tourney.verdict is not None and tourney.verdict.result == "H0" and tourney.verdict.llr <= -2.94
+    assert tourney.finished_count < 20
+    assert_whole_pairs(tourney)
+    assert "H0 accepted" in done.stdout
+
+
+def test_a_pair_begun_when_the_test_decides_is_completed(tmp_path: Path) -> None:
+    path = tmp_path / "begun.toml"
+    new(path, "-e", "random-uci:A", "-e", "random-uci:B", "--games", "2", "--cycles", "20", "--nodes", "1",
+        "--set", "adjudication.max_moves=20", "--sprt", *WIDE, "0.1", "0.1", "--sprt-model", "logistic")
+    # A won both games of pairs 0-1 and 2-3 (LLR 2.30, beyond 2.20) and game 4 of pair 4-5.
+    text = re.sub(r'results = " *"', 'results = "+-+-+"', path.read_text())  # padded to the schedule
+    path.write_text(text)
+    done = run_cli("run", path, "--workers", "2")
+    assert done.returncode == 0, done.stderr
+    tourney = store.read(path)
+    assert len(tourney.results) == 6  # only game 5 was played: it completes the pair that game 4 began
+    [game] = pgn_games(tourney.pgn_path)
+    assert (game["GameNumber"], game["Pair"], game["White"]) == ("5", "4", "B")
+    assert tourney.verdict is not None and (tourney.verdict.result, tourney.verdict.pairs) == ("H1", 3)
+
+
+def test_an_undecided_test_continues_when_cycles_are_raised(tmp_path: Path) -> None:
+    path = tmp_path / "undecided.toml"
+    new(path, "-e", "random-uci:A", "-e", "random-xboard:B", "--games", "2", "--nodes", "1",
+        "--set", "adjudication.max_moves=20", "--after-tourney", HOOK, "--sprt", "0", "5", "0.05", "0.05")
+    assert run_cli("run", path).returncode == 0
+    tourney = store.read(path)
+    assert tourney.verdict is not None and (tourney.verdict.result, tourney.verdict.games) == ("undecided", 2)
+    assert [v["TMANAGER_SPRT_RESULT"] for v in verdicts(path)] == ["undecided"]
+    again = run_cli("run", path)
+    assert again.returncode == 0 and "nothing to play: every game is played; to go on, raise cycles" in again.stderr
+    assert run_cli("edit", path, "--set", "cycles=2").returncode == 0
+    assert run_cli("run", path).returncode == 0
+    tourney = store.read(path)
+    assert tourney.finished_count == 4 and tourney.verdict is not None and tourney.verdict.games == 4
+    assert [v["TMANAGER_SPRT_GAMES"] for v in verdicts(path)] == ["2", "4"]
+
+
+def test_pgn_pentanomial_counts_equal_the_results_string_pair_by_pair(tmp_path: Path) -> None:
+    # Three games a pairing over two cycles: pairs 0-1 and 3-4 in their cycles, 2-5 across them.
+    path = tmp_path / "book.toml"
+    new(path, "-e", "greedy-uci:Greedy", "-e", "random-uci:Random", "--games", "3", "--cycles", "4", "--nodes", "1",
+        "--openings", str(BOOK), "--set", "openings.order=random", "--set", "adjudication.max_moves=40")
+    assert run_cli("run", path, "--workers", "2").returncode == 0
+    tourney = store.read(path)
+    games = {int(g["GameNumber"]): g for g in assert_consistent(path)}
+    schedule = tourney.schedule()
+    expected = [0] * 5
+    for number, game in games.items():
+        partner = schedule.partner(number)
+        assert partner is not None and game["Pair"] == games[partner]["Pair"] == str(min(number, partner))
+        assert game.get("FEN") == games[partner].get("FEN") and game["White"] == games[partner]["Black"]
+        if number < partner:
+            points = sum(_greedy_points(tourney.results[n], games[n]["White"]) for n in (number, partner))
+            expected[int(2 * points)] += 1
+    table = run_cli("crosstable", tourney.pgn_path, "--format", "json")
+    assert table.returncode == 0, table.stderr
+    match = json.loads(table.stdout)["match"]
+    assert match["players"] == ["Greedy", "Random"]  # the first participant: white in game 0
+    assert match["pentanomial"] == expected and sum(expected) == 6 and match["unpaired"] == 0
+    status = run_cli("status", path)
+    assert f"Ptnml(0-2) [{', '.join(map(str, expected))}]" in status.stdout
+
+
+def _greedy_points(char: str, white: str) -> float:
+    white_points = {"+": 1.0, "=": 0.5, "-": 0.0}[char]
+    return white_points if white == "Greedy" else 1.0 - white_points
+
+
+@pytest.mark.parametrize(
+    ("section", "message"),
+    [
+        ("[sprt]\nelo0 = 0\nelo1 = 5\nalpha = 2\n", "sprt.alpha: must be between 0 and 1, not 2 (e.g. 0.05)"),
+        ("[sprt]\nelo0 = 5\nelo1 = 0\n", "sprt.elo1: elo0 (5) must be less than elo1 (0)"),
+        ('[sprt]\nelo0 = 0\nelo1 = 5\nmodel = "gaussian"\n', "sprt.model: 'gaussian' is not one of"),
+        ("[sprt]\nelo1 = 5\n", "sprt: missing required key 'elo0'"),
+        ("[sprt]\nelo0 = -3\nelo1 = 1\nbeta = -0.1\n", "sprt.beta: must be a non-negative number"),
+    ],
+)
+def test_bad_sprt_sections_are_one_line(tmp_path: Path, section: str, message: str) -> None:
+    path = tmp_path / "bad.toml"
+    new(path, "-e", "random-uci:A", "-e", "random-uci:B", "--nodes", "1")
+    path.write_text(path.read_text().replace("[progress]", section + "\n[progress]"))
+    done = run_cli("status", path)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith(f"tmanager: {path}: {message}") and done.stderr.count("\n") == 1
+
+
+def test_an_sprt_needs_two_participants_and_keeps_its_bounds_valid(tmp_path: Path) -> None:
+    three = tmp_path / "three.toml"
+    done = run_cli("new", three, "-e", "random-uci:A", "-e", "random-uci:B", "-e", "random-uci:C", "--nodes", "1",
+                   "--sprt", "0", "5", "0.05", "0.05")  # fmt: skip
+    assert done.returncode == 2 and not three.exists()
+    assert done.stderr == "tmanager: sprt: an SPRT needs exactly 2 participants, not 3 (the first participant is " \
+                          "tested against the second; remove [sprt] for a larger field)\n"  # fmt: skip
+    path = tmp_path / "two.toml"
+    new(path, "-e", "random-uci:A", "-e", "random-uci:B", "--nodes", "1", "--sprt", "-1.5", "0.5", "0.05", "0.05")
+    assert store.read(path).sprt is not None
+    before = path.read_text()
+    refused = run_cli("edit", path, "--set", "sprt.elo1=-2")
+    assert refused.returncode == 2 and "sprt.elo1: elo0 (-1.5) must be less than elo1 (-2)" in refused.stderr
+    assert path.read_text() == before
+    assert run_cli("edit", path, "--set", "sprt.model=\"bayesian\"").returncode == 0
+    sprt = store.read(path).sprt
+    assert sprt is not None and (sprt.elo0, sprt.elo1, sprt.model) == (-1.5, 0.5, "bayesian")
+    plain = tmp_path / "plain.toml"
+    new(plain, "-e", "random-uci:A", "-e", "random-uci:B", "--nodes", "1")
+    missing = run_cli("edit", plain, "--set", "sprt.elo1=5")
+    assert missing.returncode == 2 and "the tourney has no [sprt] section" in missing.stderr
+
+
+# --- a test under way keeps its question and conditions, or says it changed them -----------------------
+
+#: edit arguments that change an SPRT test's bounds, limits or book, and the key refused first.
+GUARDED = [
+    (["--set", "sprt.elo1=3"], "sprt.elo1: cannot change it from 5.0 to 3.0 "),
+    (["--set", 'sprt.model="logistic"'], "sprt.model: cannot change it from normalized to logistic "),
+    (["--set", "sprt.alpha=0.01", "--set", "sprt.beta=0.01"],
+     "sprt.alpha: cannot change it from 0.05 to 0.01 (nor 1 more) "),
+    (["--each", "nodes=50"], "participants.A.nodes: cannot change it from (unset) to 50 (nor 1 more) "),
+    (["--set", "participants.B.tc=5+0.05"], "participants.B.tc: cannot change it from (unset) to 5+0.05 "),
+    (["--set", "participants.B.time_margin=0"], "participants.B.time_margin: "),
+    (["--set", "depth=3"], "tourney.depth: cannot change it from (unset) to 3 "),
+    (["--set", "nodes=2"], "tourney.nodes: cannot change it from 1 to 2 "),
+    (["--set", "st=0.5"], "tourney.st: "),
+    (["--set", "tc=10+0.1"], "tourney.tc: cannot change it from inf to 10+0.1 "),
+    (["--set", "time_margin=0.5"], "tourney.time_margin: "),
+    (["--set", "openings.start=3"], "openings.start: cannot change it from 1 to 3 "),
+    (["--set", 'openings.order="random"'], "openings.order: "),
+    (["--set", "openings.seed=7"], "openings.seed: "),
+    (["--set", "openings.plies=4"], "openings.plies: "),
+    (["--set", 'openings.format="epd"'], "openings.format: "),
+    (["--set", f"openings.file={str(ROOT / 'tourneys' / 'openings' / 'chess960.epd')!r}", "--set",
+      'variant="chess960"'], "openings.file: "),
+]  # fmt: skip
+
+
+def sprt_under_way(path: Path) -> None:
+    """An SPRT of A against B with two games recorded."""
+    new(path, "-e", "random-uci:A", "-e", "greedy-uci:B", "--nodes", "1", "--games", "2", "--cycles", "4",
+        "--openings", str(BOOK), "--set", "adjudication.max_moves=20", "--sprt", "0", "5", "0.05", "0.05")
+    assert run_cli("work", path, "--games", "2").returncode == 0
+    assert store.read(path).finished_count == 2
+
+
+@pytest.mark.parametrize(("args", "says"), GUARDED)
+def test_a_test_under_way_refuses_a_change_of_its_bounds_limits_or_book(
+    tmp_path: Path, args: list[str], says: str
+) -> None:
+    path = tmp_path / "s.toml"
+    fresh = tmp_path / "fresh.toml"
+    new(fresh, "-e", "random-uci:A", "-e", "greedy-uci:B", "--nodes", "1", "--openings", str(BOOK),
+        "--sprt", "0", "5", "0.05", "0.05")
+    assert run_cli("edit", fresh, *args).returncode == 0  # no game recorded yet: free to change
+    sprt_under_way(path)
+    before = path.read_bytes()
+    done = run_cli("edit", path, *args)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert done.stderr.startswith(f"tmanager: {path}: {says}")
+    assert "with 2 games of the SPRT test recorded: its verdict would mix two tests" in done.stderr
+    assert "give --force" in done.stderr
+    assert path.read_bytes() == before
+
+
+def test_a_forced_change_of_a_test_under_way_is_recorded_and_kept(tmp_path: Path) -> None:
+    path = tmp_path / "s.toml"
+    sprt_under_way(path)
+    free = run_cli("edit", path, "--set", "adjudication.max_moves=25", "--option", "A:Hash=8", "--set", "cycles=5")
+    assert free.returncode == 0, free.stderr  # neither bounds, limits nor book
+    done = run_cli("edit", path, "--set", "sprt.elo1=3", "--each", "nodes=2", "--force")
+    assert done.returncode == 0, done.stderr
+    assert "recorded as an amendment of the SPRT test: after 2 games (" in done.stdout
+    first = store.read(path).amendments
+    assert [(a.games, a.key, a.old, a.new) for a in first] == [
+        (2, "sprt.elo1", "5.0", "3.0"), (2, "participants.A.nodes", "", "2"), (2, "participants.B.nodes", "", "2"),
+    ]  # fmt: skip
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d", first[0].time)
+    assert "\n[amendments.3]\n" in path.read_text()
+    assert run_cli("work", path, "--games", "2").returncode == 0  # recorded games: journal lines
+    assert run_cli("edit", path, "--set", "openings.start=2", "--force").returncode == 0  # a checkpoint
+    assert run_cli("run", path).returncode == 0
+    tourney = store.read(path)
+    assert tourney.amendments[:3] == first and len(tourney.amendments) == 4
+    assert (tourney.amendments[3].games, tourney.amendments[3].key) == (4, "openings.start")
+    status = run_cli("status", path)
+    assert status.returncode == 0, status.stderr
+    amended = [line.strip() for line in status.stdout.splitlines() if line.strip().startswith("amended ")]
+    assert amended == [f"amended {a.describe()}" for a in tourney.amendments]
+    assert amended[0] == f"amended after 2 games ({first[0].time}): sprt.elo1 5.0 -> 3.0"
+    assert amended[1].endswith("participants.A.nodes (unset) -> 2")
+
+
+def test_amendments_survive_the_journal_folded_into_a_checkpoint(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "s.toml"
+    sprt_under_way(path)
+    assert run_cli("edit", path, "--set", "sprt.elo0=-1", "--force").returncode == 0
+    recorded = store.read(path).amendments
+    monkeypatch.setattr(store, "JOURNAL_LIMIT", 0)
+    journal = store.journal_path(path)
+    folded = False
+    for _ in range(100):  # claims and releases are journal lines, until the journal is folded
+        with store.transaction(path) as tourney:
+            tourney.set_result(2, "*" if tourney.result(2) == " " else " ")
+        first = journal.read_text().splitlines()
+        if len(first) == 1 and json.loads(first[0])["checkpoint"] > 3:
+            folded = True
+            break
+    assert folded
+    assert "[amendments.1]" in json.loads(journal.read_text().splitlines()[0])["owned"]
+    assert store.read(path).amendments == recorded and "\n[amendments.1]\n" in path.read_text()

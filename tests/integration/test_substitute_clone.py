@@ -1,0 +1,208 @@
+"""Substitute (upgrade, replace), clone, edit and import-xboard, also while workers run."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import chess.pgn
+
+from tests.conftest import ROOT, assert_consistent, pgn_games, run_cli
+from tests.integration.test_workers import claims_of, slow_tourney, start_worker, wait_for
+from tmanager.tourney import store
+from tmanager.tourney.editing import games_of
+
+
+def test_upgrade_mid_run_keeps_the_name_everywhere(tmp_path: Path) -> None:
+    path = slow_tourney(tmp_path / "u.toml", players=3, games=2, delay=0.02, max_moves=15)
+    assert run_cli("edit", path, "--set", "participants.E2.time_margin=0.5").returncode == 0
+    worker = start_worker(path)
+    wait_for(lambda: sum(c in "+-=" for c in store.read(path).results) >= 2)
+    done = run_cli("substitute", path, "E2", "random-uci", "--upgrade", "--option", "Hash=8")
+    assert done.returncode == 0, done.stderr
+    assert "E2 now plays with random-uci in all future games" in done.stdout
+    assert worker.wait(timeout=120) == 0  # the running worker picked the change up
+    games = assert_consistent(path)  # the PGN names the scheduled participants, E2 included
+    tourney = store.read(path)
+    e2 = tourney.participants[2]
+    assert (e2.name, e2.engine, e2.cmd, dict(e2.options)) == ("E2", "random-uci", "", {"Hash": 8})
+    assert e2.time_margin == 0.5  # the slot's conditions stay
+    # One player per slot in the PGN's cross-table, as in status and the dashboard.
+    table = run_cli("crosstable", tourney.pgn_path, "--format", "json")
+    assert table.returncode == 0, table.stderr
+    assert sorted(p["name"] for p in json.loads(table.stdout)["players"]) == ["E0", "E1", "E2"]
+    assert len(games) == 6
+    refused = run_cli("substitute", path, "E2", "greedy-uci", "--upgrade", "--name", "E2-new")
+    assert refused.returncode == 2 and "an upgrade keeps the name 'E2'" in refused.stderr
+
+
+def test_replace_resets_finished_games_and_supersedes_them(tmp_path: Path) -> None:
+    path = slow_tourney(tmp_path / "r.toml", players=3, games=2)
+    assert run_cli("run", path).returncode == 0
+    tourney = store.read(path)
+    e1_games = games_of(tourney, 1, "+-=")
+    assert len(e1_games) == 4
+    done = run_cli("substitute", path, "E1", "greedy-uci", "--name", "Greedy", "--replace")
+    assert done.returncode == 0, done.stderr
+    assert "4 game(s) to replay, 4 PGN game(s) superseded" in done.stdout
+    tourney = store.read(path)
+    assert all(tourney.result(n) == " " for n in e1_games)
+    superseded = [g for g in pgn_games(tourney.pgn_path) if "Superseded" in g]
+    assert sorted(int(g["GameNumber"]) for g in superseded) == e1_games
+    assert all("E1" in (g["White"], g["Black"]) for g in superseded)
+    assert run_cli("run", path).returncode == 0
+    games = assert_consistent(path)  # counts only current games
+    assert len(games) == 6 and sum(1 for g in games if "Greedy" in (g["White"], g["Black"])) == 4
+
+
+def test_replace_refused_while_playing(tmp_path: Path) -> None:
+    path = slow_tourney(tmp_path / "p.toml", players=2, games=2, delay=0.1, max_moves=30)
+    worker = start_worker(path)
+    wait_for(lambda: bool(claims_of(path, worker.pid)))
+    game = claims_of(path, worker.pid)[0]
+    before = path.read_text()
+    done = run_cli("substitute", path, "E0", "random-uci", "--replace")
+    worker.send_signal(signal.SIGTERM)
+    worker.wait(timeout=20)
+    assert done.returncode == 2
+    assert f"'E0' is playing game(s) {game} now" in done.stderr
+    assert "E0" in store.read(path).participants[0].name
+    assert "random-uci" not in before
+
+
+def test_substitute_bad_input(tmp_path: Path) -> None:
+    path = slow_tourney(tmp_path / "b.toml", players=2)
+    for args, message in [
+        (("Nobody", "random-uci", "--upgrade"), "no participant named 'Nobody'"),
+        (("E0", "no-such-definition", "--upgrade"), "unknown engine 'no-such-definition'"),
+        (("E0", "E1", "--cmd", "stockfish", "--protocol", "uci", "--replace"), "already named 'E1'"),
+        (("E0", "random-uci", "--name", "E9", "--upgrade"), "an upgrade keeps the name 'E0'"),
+        (("E0", "random-uci", "--upgrade", "--option", "Hash"), "--option 'Hash' is not KEY=VALUE"),
+        (("E0", "X", "--cmd", "no-such-binary", "--protocol", "uci", "--upgrade"), "not on PATH"),
+    ]:
+        before = path.read_bytes()
+        done = run_cli("substitute", path, *args)
+        assert done.returncode == 2 and message in done.stderr, done.stderr
+        assert path.read_bytes() == before
+
+
+def test_clone_copies_settings_not_results(tmp_path: Path) -> None:
+    path = slow_tourney(tmp_path / "c.toml", players=2, extra='after_game = "true"')
+    assert run_cli("run", path).returncode == 0
+    clone = tmp_path / "sub" / "clone.toml"
+    clone.parent.mkdir()
+    done = run_cli("clone", path, clone, "--set", "cycles=2", "--set", 'name="Second"')
+    assert done.returncode == 0, done.stderr
+    original, copy = store.read(path), store.read(clone)
+    assert copy.results == "" and copy.claims == {}
+    assert copy.participants == original.participants
+    assert copy.settings.after_game == "true" and copy.settings.cycles == 2 and copy.settings.name == "Second"
+    assert copy.pgn_path == clone.with_suffix(".pgn")
+    assert run_cli("run", clone).returncode == 0
+    assert len(assert_consistent(clone)) == 4
+
+
+def test_edit_adds_a_cycle_to_a_finished_tourney(tmp_path: Path) -> None:
+    path = slow_tourney(tmp_path / "e.toml", players=2, games=2)
+    assert run_cli("run", path).returncode == 0
+    done = run_cli("edit", path, "--set", "cycles=2", "--set", "adjudication.max_moves=8")
+    assert done.returncode == 0, done.stderr
+    assert run_cli("run", path).returncode == 0
+    assert len(assert_consistent(path)) == 4
+    assert store.read(path).adjudication.max_moves == 8
+
+
+def test_edit_refuses_changes_that_change_recorded_meaning(tmp_path: Path) -> None:
+    path = slow_tourney(tmp_path / "f.toml", players=3, games=2)
+    assert run_cli("work", path, "--games", "3").returncode == 0
+    before = path.read_bytes()
+    for setting, message in [
+        ("games_per_pairing=4", "cannot change games_per_pairing once games are recorded"),
+        ('type="gauntlet"', "cannot change type"),
+        ("cycles=0", "must be at least 1"),
+        ("tc=fast", "bad time control"),
+        ("bogus=1", "unknown key 'bogus'"),
+    ]:
+        done = run_cli("edit", path, "--set", setting)
+        assert done.returncode == 2 and message in done.stderr, (setting, done.stderr)
+        assert path.read_bytes() == before
+
+
+def test_edit_reaches_a_running_worker(tmp_path: Path) -> None:
+    path = slow_tourney(tmp_path / "g.toml", players=2, games=2, cycles=3, delay=0.02, max_moves=40)
+    worker = start_worker(path)
+    wait_for(lambda: bool(claims_of(path, worker.pid)))
+    assert run_cli("edit", path, "--set", "adjudication.max_moves=2").returncode == 0
+    assert worker.wait(timeout=120) == 0
+    games = assert_consistent(path)
+    assert int(games[-1]["PlyCount"]) == 4  # later games used the new limit
+
+
+def test_import_xboard_manual_example(tmp_path: Path) -> None:
+    engines = tmp_path / "engines"
+    engines.mkdir()
+    for name in ("glaurung", "fruit-2-1", "fairy-max-4-8", "crafty-20-14"):
+        (engines / f"{name}.toml").write_text('cmd = "stockfish"\nprotocol = "uci"\n')
+    trn = tmp_path / "manual.trn"
+    trn.write_text((ROOT / "tests" / "data" / "xboard-manual.trn").read_text())
+    done = run_cli("import-xboard", trn, tmp_path / "manual.toml")
+    assert done.returncode == 0, done.stderr
+    tourney = store.read(tmp_path / "manual.toml")
+    assert [p.name for p in tourney.participants] == ["glaurung", "Fruit 2.1", "Fairy-Max 4.8", "Crafty 20.14"]
+    assert [p.engine for p in tourney.participants] == ["glaurung", "fruit-2-1", "fairy-max-4-8", "crafty-20-14"]
+    s = tourney.settings
+    assert (s.type, s.cycles, s.games_per_pairing, s.sync_after_round, s.sync_after_cycle) == (
+        "round-robin", 1, 2, True, True)
+    assert s.pgn == "tm.pgn"
+    assert tourney.results == "=-+"  # the game in progress is not played
+    assert tourney.openings is None
+
+
+def test_import_xboard_unknown_engine_lists_what_to_define(tmp_path: Path) -> None:
+    trn = tmp_path / "manual.trn"
+    trn.write_text((ROOT / "tests" / "data" / "xboard-manual.trn").read_text())
+    done = run_cli("import-xboard", trn)
+    assert done.returncode == 2
+    assert "no engine definition for 'glaurung', 'Fruit 2.1', 'Fairy-Max 4.8', 'Crafty 20.14'" in done.stderr
+    assert not (tmp_path / "manual.toml").exists()
+
+
+def test_workers_see_substitution_without_restart(tmp_path: Path) -> None:
+    path = slow_tourney(tmp_path / "w.toml", players=2, games=2, cycles=3, delay=0.02, max_moves=10)
+    run = subprocess.Popen([sys.executable, "-m", "tmanager", "run", str(path)], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True)
+    wait_for(lambda: sum(c in "+-=" for c in store.read(path).results) >= 1)
+    # An engine that cannot start: each game it plays from now on shows it, under E1's name.
+    assert run_cli("substitute", path, "E1", "fault-crash-start", "--upgrade").returncode == 0
+    assert run.wait(timeout=120) == 0, run.stderr.read() if run.stderr else ""
+    assert_consistent(path)
+    with open(store.read(path).pgn_path) as f:
+        reasons = [g.end().comment for g in iter(lambda: chess.pgn.read_game(f), None)]
+    assert any("engine failed to start" in reason for reason in reasons)
+    assert store.read(path).faults["E1"]["crash"] >= 1
+
+
+def test_xboard_time_controls_and_books_map_to_ours(tmp_path: Path) -> None:
+    from tmanager.tourney.trn import import_trn
+
+    engines = tmp_path / "engines"
+    engines.mkdir()
+    for name in ("a", "b"):
+        (engines / f"{name}.toml").write_text('cmd = "stockfish"\nprotocol = "uci"\n')
+    cases = [
+        ("-tc 5 -inc 2", ("300+2", None, None)),
+        ("-tc 0:30 -inc 0.1", ("30+0.1", None, None)),
+        ("-mps 40 -tc 5", ("40/300", None, None)),
+        ("-st 1 -searchDepth 8", ("inf", 1.0, 8)),
+        ("", ("40/300", None, None)),
+    ]
+    for options, (tc, st, depth) in cases:
+        trn = tmp_path / "x.trn"
+        trn.write_text("-participants {a\nb\n}\n" + options + '\n-loadPositionFile "book.epd" -loadPositionIndex -2\n')
+        tourney = import_trn(trn, tmp_path / "x.toml")
+        assert (tourney.settings.tc, tourney.settings.st, tourney.settings.depth) == (tc, st, depth), options
+        assert tourney.openings is not None
+        assert (tourney.openings.file, tourney.openings.order) == ("book.epd", "random")

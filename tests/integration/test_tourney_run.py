@@ -1,0 +1,304 @@
+"""Whole tourneys played with `tmanager run`: bundled engines, Stockfish, Fairy-Max; every game checked."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import assert_consistent, run_cli
+from tmanager.core.schedule import RoundRobin
+from tmanager.tourney import store
+from tmanager.tourney.tallies import tally
+
+
+def new(path: Path, *args: str) -> None:
+    done = run_cli("new", path, *args)
+    assert done.returncode == 0, done.stderr
+
+
+def test_four_engine_round_robin_two_cycles(tmp_path: Path) -> None:
+    path = tmp_path / "rr.toml"
+    new(path, "-e", "greedy-uci", "-e", "greedy-xboard", "-e", "random-uci", "-e", "random-xboard",
+        "--cycles", "2", "--games", "2", "--tc", "10+0.1", "--set", "adjudication.max_moves=60")
+    done = run_cli("run", path, "--workers", "2")
+    assert done.returncode == 0, done.stderr
+    games = assert_consistent(path)
+    assert len(games) == 2 * 2 * 6
+    assert all(g["TimeControl"] == "10+0.1" and g["Termination"] for g in games)
+    assert "greedy-uci" in done.stdout  # the final standings table
+    tourney = store.read(path)
+    assert sum(tally(tourney)) == len(games)
+    # The cross-table of the PGN equals the results string's own tally.
+    table = run_cli("crosstable", tourney.pgn_path, "--format", "json")
+    assert table.returncode == 0, table.stderr
+    points = {p["name"]: p["points"] for p in json.loads(table.stdout)["players"]}
+    assert points == {p.name: t for p, t in zip(tourney.participants, tally(tourney), strict=True)}
+
+
+def test_xboard_worked_example_pairings_in_pgn(tmp_path: Path) -> None:
+    path = tmp_path / "x.toml"
+    new(path, "-e", "random-uci:P0", "-e", "random-uci:P1", "-e", "random-xboard:P2", "-e", "random-xboard:P3",
+        "--games", "2", "--nodes", "1", "--set", "adjudication.max_moves=20")
+    assert run_cli("run", path).returncode == 0
+    games = sorted(assert_consistent(path), key=lambda g: int(g["GameNumber"]))
+    assert [(g["White"], g["Black"]) for g in games] == [
+        ("P2", "P1"), ("P1", "P2"), ("P0", "P3"), ("P3", "P0"),
+        ("P2", "P0"), ("P0", "P2"), ("P3", "P1"), ("P1", "P3"),
+        ("P1", "P0"), ("P0", "P1"), ("P2", "P3"), ("P3", "P2"),
+    ]  # fmt: skip
+    assert games[0]["Round"] == "1" and games[11]["Round"] == "6"
+
+
+def test_multi_gauntlet(tmp_path: Path) -> None:
+    path = tmp_path / "g.toml"
+    new(path, "--type", "gauntlet", "--seeds", "2", "-e", "greedy-uci:S1", "-e", "greedy-xboard:S2",
+        "-e", "random-uci:R1", "-e", "random-xboard:R2", "-e", "random-uci:R3",
+        "--games", "2", "--nodes", "1", "--set", "adjudication.max_moves=30")
+    assert run_cli("run", path, "--workers", "2").returncode == 0
+    games = assert_consistent(path)
+    assert len(games) == 2 * 3 * 2
+    for g in games:
+        assert ({g["White"], g["Black"]} & {"S1", "S2"}) and not {g["White"], g["Black"]} <= {"S1", "S2"}
+
+
+def test_stockfish_and_fairymax_round_robin(tmp_path: Path) -> None:
+    path = tmp_path / "real.toml"
+    new(path, "-e", "stockfish", "-e", "fairymax", "-e", "greedy-uci", "-e", "random-xboard",
+        "--games", "2", "--tc", "2+0.05", "--set", "adjudication.max_moves=40")
+    done = run_cli("run", path, "--workers", "2")
+    assert done.returncode == 0, done.stderr
+    games = assert_consistent(path)
+    assert len(games) == 12
+    tourney = store.read(path)
+    assert tourney.faults == {}, tourney.faults
+    sf = tourney.participant_index("stockfish")
+    points = tally(tourney)
+    assert points[sf] == max(points)  # Stockfish beats random and greedy movers
+
+
+def test_odd_field_skips_the_bye(tmp_path: Path) -> None:
+    path = tmp_path / "odd.toml"
+    new(path, "-e", "random-uci:A", "-e", "random-uci:B", "-e", "random-xboard:C", "--games", "1",
+        "--nodes", "1", "--set", "adjudication.max_moves=10")
+    assert run_cli("run", path).returncode == 0
+    games = assert_consistent(path)
+    assert len(games) == RoundRobin(3).total_games == 3
+
+
+def test_status_and_finished_run(tmp_path: Path) -> None:
+    path = tmp_path / "s.toml"
+    new(path, "-e", "random-uci:A", "-e", "random-uci:B", "--games", "2", "--nodes", "1",
+        "--set", "adjudication.max_moves=10")
+    status = run_cli("status", path)
+    assert status.returncode == 0 and "0 played, 0 in progress, 2 left" in status.stdout
+    assert run_cli("run", path).returncode == 0
+    again = run_cli("run", path)
+    assert again.returncode == 0 and "2 played" in again.stdout
+
+
+def _fen(game: dict[str, str]) -> str:
+    return game.get("FEN", "startpos")
+
+
+def test_openings_each_colour_reversed_pair_shares_its_opening(tmp_path: Path) -> None:
+    book = Path(__file__).resolve().parents[2] / "tourneys" / "openings" / "sample.epd"
+    for order in ("sequential", "random"):
+        path = tmp_path / f"{order}.toml"
+        new(path, "-e", "random-uci:A", "-e", "random-xboard:B", "-e", "greedy-uci:C", "--games", "2",
+            "--nodes", "1", "--openings", str(book), "--set", f'openings.order="{order}"',
+            "--set", "openings.seed=7", "--set", "adjudication.max_moves=6")
+        assert run_cli("run", path, "--workers", "2").returncode == 0
+        games = {int(g["GameNumber"]): g for g in assert_consistent(path)}
+        fens = [_fen(games[n]) for n in sorted(games)]
+        assert all(f != "startpos" for f in fens)
+        assert fens[0::2] == fens[1::2]  # games 2j and 2j+1 are a colour-reversed pair
+        assert len(set(fens)) == 3  # three pairs, three different openings
+        epd_fens = [" ".join(line.split()[:4]) for line in book.read_text().splitlines() if line.strip()]
+        if order == "sequential":
+            assert [" ".join(f.split()[:4]) for f in fens[0::2]] == epd_fens[:3]
+
+
+def test_chess960_with_stockfish(tmp_path: Path) -> None:
+    import chess.pgn
+
+    book = Path(__file__).resolve().parents[2] / "tourneys" / "openings" / "chess960.epd"
+    path = tmp_path / "960.toml"
+    new(path, "-e", "stockfish:SF1", "-e", "stockfish:SF2", "--games", "2", "--nodes", "500",
+        "--openings", str(book), "--set", 'variant="chess960"', "--set", "adjudication.max_moves=25")
+    done = run_cli("run", path)
+    assert done.returncode == 0, done.stderr
+    assert_consistent(path)
+    with open(store.read(path).pgn_path) as f:
+        while (game := chess.pgn.read_game(f)) is not None:
+            assert game.headers["Variant"] == "Chess960" and not game.errors
+            assert game.board().chess960 and game.headers["Termination"] != "rules infraction"
+            assert len(list(game.mainline_moves())) > 10
+
+
+def test_xboard_engines_round_robin_from_epd_openings(tmp_path: Path) -> None:
+    """Issue 11: the XBoard engines XBoard itself runs, in one round robin, from EPD positions."""
+    import chess.pgn
+
+    book = Path(__file__).resolve().parents[2] / "tourneys" / "openings" / "sample.epd"
+    path = tmp_path / "xb.toml"
+    engines = ["fairymax", "gnuchess", "phalanx", "sjeng", "hoichess"]
+    new(path, *(arg for e in engines for arg in ("-e", e)), "--games", "2", "--tc", "2+0.02",
+        "--openings", str(book), "--set", "adjudication.max_moves=20")
+    done = run_cli("run", path, "--workers", "2")
+    assert done.returncode == 0, done.stderr
+    games = assert_consistent(path)
+    assert len(games) == 20
+    assert all(g.get("SetUp") == "1" for g in games)  # every game started from an EPD position
+    tourney = store.read(path)
+    assert tourney.faults == {}, tourney.faults  # GNU Chess included (docs/xboard-engines.md)
+    with open(tourney.pgn_path) as f:
+        while (game := chess.pgn.read_game(f)) is not None:
+            assert not game.errors
+            assert game.headers["Termination"] in ("normal", "adjudication"), game.headers
+
+
+def test_engine_settings_per_participant(tmp_path: Path) -> None:
+    """restart, dir, args, stderr log, options and ponder, each per participant."""
+    engine = Path(__file__).resolve().parents[2] / "engines" / "pyengine.py"
+    (tmp_path / "work").mkdir()
+    wrapper = f"sh -c 'echo start $$ in $(pwd) >&2; exec {sys.executable} {engine} \"$@\"' sh"
+    text = f"""
+[tourney]
+name = "settings"
+games_per_pairing = 2
+cycles = 2
+nodes = 1
+
+[adjudication]
+max_moves = 10
+
+[[participants]]
+name = "Restarted"
+cmd = '''{wrapper}'''
+protocol = "uci"
+args = ["--protocol", "uci"]
+dir = "work"
+restart = true
+stderr = "restarted.err"
+
+[[participants]]
+name = "Kept"
+cmd = '''{wrapper}'''
+protocol = "uci"
+args = ["--protocol", "uci"]
+stderr = "kept.err"
+
+[[participants]]
+name = "Pondering Stockfish"
+engine = "stockfish"
+ponder = true
+options = {{ Hash = 8, Threads = 1 }}
+tc = "2+0.05"
+"""
+    path = tmp_path / "settings.toml"
+    path.write_text(text)
+    done = run_cli("run", path)
+    assert done.returncode == 0, done.stderr
+    games = assert_consistent(path)
+    assert len(games) == 12
+    restarted = (tmp_path / "restarted.err").read_text().splitlines()
+    kept = (tmp_path / "kept.err").read_text().splitlines()
+    assert len(restarted) == 8  # a fresh process for each of its 8 games
+    assert all(line.endswith(f"in {tmp_path / 'work'}") for line in restarted)
+    assert len(kept) == 1 and kept[0].endswith(f"in {tmp_path}")  # one process, kept between games
+    assert store.read(path).faults == {}
+    sf_games = [g for g in games if "Pondering Stockfish" in (g["White"], g["Black"])]
+    assert len(sf_games) == 8 and all(g["Termination"] != "time forfeit" for g in sf_games)
+
+
+def test_an_engine_that_refuses_the_variant_stops_the_tourney_before_a_game_is_scored(tmp_path: Path) -> None:
+    path = tmp_path / "atomic.toml"
+    new(path, "-e", "random-uci", "-e", "stockfish", "-e", "greedy-uci", "--nodes", "1",
+        "--set", 'variant="atomic"', "--set", "adjudication.max_moves=10")
+    commands: list[list[str | Path]] = [["run", path, "--workers", "2"], ["work", path]]
+    for command in commands:
+        done = run_cli(*command)
+        assert done.returncode == 2, done.stderr
+        errors = [line for line in done.stderr.splitlines() if line.startswith("tmanager:")]
+        assert errors and all(e == errors[0] for e in errors), done.stderr
+        assert errors[0] == (
+            f"tmanager: {path}: engine 'stockfish' does not play variant atomic "
+            "(it offers none: it has no UCI_Variant option) (choose another engine or variant)"
+        )
+        assert "Traceback" not in done.stderr
+        tourney = store.read(path)
+        assert tourney.results.strip() == "" and tourney.claims == {} and tourney.faults == {}
+        assert not tourney.pgn_path.exists()
+
+
+def test_pgn_output_settings_and_epd_out(tmp_path: Path) -> None:
+    import chess.pgn
+
+    path = tmp_path / "out.toml"
+    new(path, "-e", "random-uci", "-e", "greedy-xboard", "-e", "greedy-uci", "--nodes", "1",
+        "--set", "adjudication.max_moves=12", "--set", 'epd_out="final.epd"', "--set", "pgn_comments=true",
+        "--set", 'pgn_comment_fields=["nodes"]', "--set", 'pgn_notation="uci"')
+    done = run_cli("run", path, "--workers", "2")
+    assert done.returncode == 0, done.stderr
+    games = assert_consistent(path)
+    lines = (tmp_path / "final.epd").read_text().splitlines()
+    assert len(lines) == len(games) == 6
+    finals = set()
+    with open(store.read(path).pgn_path) as f:
+        while (game := chess.pgn.read_game(f)) is not None:
+            assert not game.errors and "n=" in game.next().comment  # type: ignore[union-attr]
+            board = game.end().board()
+            finals.add(f"{board.epd()} hmvc {board.halfmove_clock}; fmvn {board.fullmove_number};")
+    assert set(lines) == finals
+    assert all(re.search(r"\n1\. [a-h][1-8][a-h][1-8] \{", text) for text in store.read(path).pgn_path.read_text()
+               .split("\n\n[Event")), "moves in UCI notation"
+    refused = run_cli("new", tmp_path / "bad.toml", "-e", "random-uci", "-e", "greedy-uci", "--nodes", "1",
+                      "--set", 'pgn_comment_fields=["nodes", "colour"]')
+    assert refused.returncode == 2 and "tourney.pgn_comment_fields: unknown comment field 'colour'" in refused.stderr
+
+
+def test_engine_logs_per_game_and_an_option_edited_between_games(tmp_path: Path) -> None:
+    path = tmp_path / "logs.toml"
+    new(path, "-e", "random-uci:A", "-e", "random-xboard:B", "--nodes", "1", "--games", "2",
+        "--set", "adjudication.max_moves=5", "--set", "log_engines=true")
+    worker_log = tmp_path / "worker.log"
+    done = run_cli("work", path, "--games", "1", "--log", worker_log)
+    assert done.returncode == 0, done.stderr
+    assert run_cli("edit", path, "--option", "A:Hash=32", "--set", "log_engines=false").returncode == 0
+    done = run_cli("run", path, "--log-engines", "--log", worker_log)  # the flag instead of the setting
+    assert done.returncode == 0, done.stderr
+    logs = sorted((tmp_path / "logs.engine-logs").glob("*.log"))
+    assert [p.name for p in logs] == ["game-0.log", "game-1.log"]
+    first, second = (p.read_text() for p in logs)
+    assert re.search(r"\d\d:\d\d:\d\d\.\d{6} A <--- uci\n", first) and " B ---> feature " in first
+    assert " A <--- setoption name Hash value 32\n" in second and "Hash value 32" not in first
+    for text in (first, second):
+        assert re.search(r" A ---> bestmove \S+", text) and re.search(r" B ---> move \S+", text)
+    assert "<---" not in worker_log.read_text() and "--->" not in worker_log.read_text()
+    refused = run_cli("run", path, "--log-engines", "--dask", "tcp://127.0.0.1:1")
+    assert refused.returncode == 2 and "--log-engines: not with --dask" in refused.stderr
+
+
+@pytest.mark.timing
+def test_time_losses_and_the_worst_overstep_per_engine_in_status(tmp_path: Path) -> None:
+    from tmanager.web.dashboard import faults
+
+    path = tmp_path / "slow.toml"
+    new(path, "-e", "fault-slow:Slow", "-e", "greedy-uci:Quick", "--tc", "0.5+0", "--games", "2",
+        "--option", "Slow:Hash=2", "--set", "participants.Slow.time_margin=0.05")
+    done = run_cli("run", path)
+    assert done.returncode == 0, done.stderr
+    tourney = store.read(path)
+    slow = tourney.faults["Slow"]
+    assert slow["time forfeit"] == 2 and slow["worst overstep ms"] >= 50
+    assert "Quick" not in tourney.faults  # time to spare is no overstep
+    status = run_cli("status", path).stdout
+    assert f"faults of Slow: time forfeit 2, worst overstep {slow['worst overstep ms']} ms" in status
+    assert "<td>2</td>" in faults(tourney)  # two faults, the overstep is not one
+    losses = re.findall(r"(?:White|Black) loses on time \(\d+ ms overrun: no move after \d+ ms with 500 ms left, "
+                        r"margin 50 ms\)", " ".join(tourney.pgn_path.read_text().split()))  # comments wrap
+    assert len(losses) == 2

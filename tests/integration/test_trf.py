@@ -1,0 +1,170 @@
+"""TRF reading and writing, and the ``tmanager pair`` command line (exit codes, output, checker)."""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tmanager.cli import pair
+from tmanager.errors import ConfigError
+from tmanager.formats import trf
+from tmanager.pairing import Game, PointsSystem
+
+DATA = Path(__file__).parents[1] / "data" / "bbp"
+
+HEADER = "012 Test\nXXR 5\nXXC white1\n"
+
+
+def line(pid: int, points: str, *blocks: str) -> str:
+    head = (f"001 {pid:4d}".ljust(14) + f"Player {pid}").ljust(48) + "2000"
+    head = head.ljust(80) + f"{points:>4} {pid:4d}"
+    return "  ".join([head, *blocks])
+
+
+TWO_ROUNDS = HEADER + "\n".join(
+    [
+        line(1, "2.0", "   3 w 1", "   2 b 1"),
+        line(2, "1.0", "   4 w 1", "   1 w 0"),
+        line(3, "0.5", "   1 b 0", "0000 - H"),
+        line(4, "0.0", "   2 b 0", "0000 - Z"),
+    ]
+)
+
+
+def run(*argv: str) -> tuple[int, str, str]:
+    """Run ``tmanager pair`` in a real process (its own module, as a sub-command would)."""
+    code = (
+        "import argparse, sys\n"
+        "from tmanager.cli import pair\n"
+        "p = argparse.ArgumentParser(); pair.configure(p)\n"
+        "sys.exit(pair.command(p.parse_args(sys.argv[1:])))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, check=False)
+    return done.returncode, done.stdout, done.stderr
+
+
+def test_parse_reads_players_rounds_and_codes() -> None:
+    t = trf.parse(TWO_ROUNDS)
+    assert t.total_rounds == 5 and t.initial_colour == "w" and t.played_rounds == 2
+    first = t.players[0]
+    assert first.id == 1 and first.name == "Player 1" and first.rating == 2000 and first.points == 20
+    assert first.games == (Game(3, "w", "1"), Game(2, "b", "1"))
+    assert t.players[2].games[1] == Game(None, None, "H")
+
+
+@pytest.mark.parametrize("ending", ["\n", "\r\n", "\r"])
+def test_line_endings_are_all_accepted(ending: str) -> None:
+    assert trf.parse(TWO_ROUNDS.replace("\n", ending)).players == trf.parse(TWO_ROUNDS).players
+
+
+def test_round_trip_keeps_every_line() -> None:
+    t = trf.parse(TWO_ROUNDS)
+    again = trf.parse(trf.dumps(t))
+    assert again == t
+    assert trf.dumps(again) == trf.dumps(t)
+
+
+def test_generated_files_round_trip() -> None:
+    for path in sorted(DATA.glob("*.trf")):
+        t = trf.read(path)
+        assert trf.parse(trf.dumps(t)).players == t.players
+
+
+def test_points_column_is_checked_against_results() -> None:
+    bad = TWO_ROUNDS.replace(line(2, "1.0", "   4 w 1", "   1 w 0"), line(2, "1.5", "   4 w 1", "   1 w 0"))
+    with pytest.raises(ConfigError, match=r"player 2 has 1\.5 points but the results give 1\.0"):
+        trf.parse(bad)
+
+
+def test_points_system_lines() -> None:
+    text = HEADER + "BBW  3.0\nBBD  1.0\n" + "\n".join(
+        [line(1, "3.0", "   2 w 1"), line(2, "0.0", "   1 b 0")]
+    )
+    t = trf.parse(text)
+    assert t.points == PointsSystem(win=30, draw=10, pairing_bye=30)
+    with pytest.raises(ConfigError):
+        trf.parse(text.replace("BBW  3.0", "BBW  2.0"))
+
+
+def test_contradicting_opponents_are_refused() -> None:
+    bad = TWO_ROUNDS.replace("   1 b 0", "   1 w 0", 1)
+    with pytest.raises(ConfigError, match="contradicts"):
+        trf.parse(bad)
+
+
+def test_forbidden_pairs_and_initial_colour() -> None:
+    t = trf.parse("XXR 3\nXXC black1\nXXP 1 2\n" + "\n".join(line(i, "0.0") for i in (1, 2, 3, 4)))
+    assert t.forbidden == (frozenset({1, 2}),)
+    assert t.first_colour() == "b"
+    pairing = pair._pair(t, 1, berger=False)
+    assert all({1, 2} != set(b) for b in pairing.boards)
+
+
+def test_with_round_enters_a_pairing(tmp_path: Path) -> None:
+    t = trf.parse(TWO_ROUNDS)
+    entered = t.with_round([(1, 3)], 2, 3)
+    assert entered.players[0].games[2] == Game(3, "w", " ")
+    assert entered.players[1].games[2] == Game(None, None, "U")
+    trf.write(tmp_path / "t.trf", entered)
+    assert trf.read(tmp_path / "t.trf").played_rounds == 3
+
+
+def test_pair_writes_the_javafo_format(tmp_path: Path) -> None:
+    source = tmp_path / "t.trf"
+    source.write_text(TWO_ROUNDS)
+    status, out, err = run("--dutch", str(source), "-p")
+    assert (status, err) == (0, "")
+    lines = out.splitlines()
+    assert int(lines[0]) == len(lines) - 1 == 2
+    assert {frozenset(map(int, x.split())) for x in lines[1:]} == {frozenset({1, 4}), frozenset({2, 3})}
+    status, _, _ = run("--dutch", str(source), "-p", str(tmp_path / "out.txt"))
+    assert status == 0 and (tmp_path / "out.txt").read_text() == out
+
+
+def test_pair_output_names_the_bye_with_zero() -> None:
+    status, out, _ = run("--dutch", str(DATA / "next-round.trf"), "-p")
+    assert status == 0
+    assert out == (DATA / "next-round.expected").read_text()
+    assert out.splitlines()[-1].endswith(" 0")
+
+
+def test_exit_codes(tmp_path: Path) -> None:
+    impossible = tmp_path / "impossible.trf"
+    impossible.write_text("XXR 3\n" + line(1, "1.0", "   2 w 1") + "\n" + line(2, "0.0", "   1 b 0") + "\n")
+    status, out, err = run("--dutch", str(impossible), "-p")
+    assert status == 1 and out == "" and len(err.splitlines()) == 1
+    invalid = tmp_path / "invalid.trf"
+    invalid.write_text(TWO_ROUNDS.replace("   3 w 1", "   3 w ?"))
+    status, _, err = run("--dutch", str(invalid), "-p")
+    assert status == 3 and "round 1" in err and len(err.splitlines()) == 1
+    status, _, err = run("--dutch", str(tmp_path / "missing.trf"), "-p")
+    assert status == 5 and len(err.splitlines()) == 1
+
+
+def test_checker_reports_no_difference_on_bbppairings_files(capsys: pytest.CaptureFixture[str]) -> None:
+    args = argparse.Namespace(input=DATA / "random-49.trf", check=True, berger=False, dutch=True, output=None)
+    assert pair.command(args) == 0
+    out = capsys.readouterr().out
+    assert out.count("Round #") == 10
+    assert "expected" not in out and "file has" not in out
+
+
+def test_checker_reports_a_changed_pairing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Swap colours of round 1 board 1-3: the checker must notice.
+    changed = TWO_ROUNDS.replace("   3 w 1", "   3 b 1").replace("   1 b 0", "   1 w 0")
+    path = tmp_path / "changed.trf"
+    path.write_text(changed)
+    args = argparse.Namespace(input=path, check=True, berger=False, dutch=True, output=None)
+    assert pair.command(args) == 0
+    assert "expected 1 3, file has not" in capsys.readouterr().out
+
+
+def test_berger_pairs_a_round_robin_trf(tmp_path: Path) -> None:
+    path = tmp_path / "rr.trf"
+    path.write_text("XXR 5\n" + "\n".join(line(i, "0.0") for i in range(1, 7)) + "\n")
+    status, out, _ = run("--berger", str(path), "-p")
+    assert status == 0 and out == "3\n1 6\n2 5\n3 4\n"

@@ -1,0 +1,412 @@
+"""The live dashboard: a real `tmanager serve` on loopback, real workers, Chromium driven by Playwright."""
+
+from __future__ import annotations
+
+import http.client
+import io
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import chess.pgn
+import pytest
+
+from tests.conftest import ROOT, run_cli
+from tests.integration.test_workers import slow_tourney, start_worker, wait_for
+from tests.screenshots import png_pixels
+from tmanager.tourney import store
+from tmanager.web.hub import FinishEstimate
+from tmanager.web.pgnindex import PgnIndex
+from tmanager.web.redact import MASK, Redactor
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]  # fmt: skip
+
+
+# --- helpers -------------------------------------------------------------------------------------
+
+
+class Server:
+    """`tmanager serve FILE --port 0` as a real process; ``url`` is where it listens."""
+
+    def __init__(self, path: Path, *args: str) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "tmanager", "serve", str(path), "--port", "0", *args],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )  # fmt: skip
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        assert "http://" in line, (line, self.process.stderr.read() if self.process.stderr else "")
+        self.url = "http://" + line.split("http://", 1)[1].split()[0]
+        self.host, self.port = self.url.removeprefix("http://").rstrip("/").rsplit(":", 1)
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+@pytest.fixture
+def serve() -> Iterator[Any]:
+    servers: list[Server] = []
+
+    def start(path: Path, *args: str) -> Server:
+        servers.append(Server(path, *args))
+        return servers[-1]
+
+    yield start
+    for server in servers:
+        server.stop()
+
+
+def fetch(url: str, *, method: str = "GET", headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+    request = urllib.request.Request(url, method=method, headers=headers or {},
+                                     data=b"result=1-0" if method == "POST" else None)  # fmt: skip
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, {k.lower(): v for k, v in response.headers.items()}, response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, {k.lower(): v for k, v in error.headers.items()}, error.read()
+
+
+def events(server: Server, since: str = "") -> Iterator[dict[str, Any]]:
+    """The decoded messages of the server's event stream, as they come."""
+    # Less than the keep-alive interval: a message that never comes fails the test.
+    connection = http.client.HTTPConnection(server.host, int(server.port), timeout=10)
+    connection.request("GET", f"/events{since}")
+    response = connection.getresponse()
+    assert response.status == 200 and response.getheader("Content-Type", "").startswith("text/event-stream")
+    try:
+        while line := response.readline():
+            if line.startswith(b"data: "):
+                yield json.loads(line[6:])
+    finally:
+        connection.close()
+
+
+def snapshot(directory: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(directory)): p.read_bytes() for p in sorted(directory.rglob("*")) if p.is_file()}
+
+
+def assert_not_blank(png: bytes) -> None:
+    """Most of a real page is background; a blank one is all background."""
+    width, channels, rows = png_pixels(png)
+    counts: dict[bytes, int] = {}
+    for row in rows[::3]:  # every third row is plenty and keeps this quick
+        for x in range(0, width * channels, channels):
+            pixel = row[x : x + 3]
+            counts[pixel] = counts.get(pixel, 0) + 1
+    total = sum(counts.values())
+    background = max(counts.values())
+    assert total - background > 0.05 * total, "screenshot is (almost) one colour"
+    assert len(counts) > 50, "screenshot has too few colours to show boards and text"
+
+
+def secrets_of(directory: Path) -> list[str]:
+    """What must never appear on a page: paths and the engines' command-line fragments."""
+    return [str(directory), os.path.realpath(directory), str(ROOT), sys.executable, "pyengine", "--delay",
+            "--protocol", "TMANAGER_GAME"]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A finished round robin of three fast engines, with an after_game hook (a command line)."""
+    path = slow_tourney(
+        tmp_path_factory.mktemp("played") / "p.toml", players=3, games=2, max_moves=8,
+        extra='after_game = "echo $TMANAGER_GAME >> hooked.txt"',
+    )  # fmt: skip
+    done = run_cli("run", path)
+    assert done.returncode == 0, done.stderr
+    return path
+
+
+def copy_of(path: Path, tmp_path: Path) -> Path:
+    shutil.copytree(path.parent, tmp_path / "copy")
+    return tmp_path / "copy" / path.name
+
+
+# --- the browser -----------------------------------------------------------------------------------
+
+
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (tools/test.sh installs it)")
+def test_dashboard_shows_a_game_in_progress_and_follows_the_worker(tmp_path: Path, serve: Any) -> None:
+    from playwright.sync_api import sync_playwright
+
+    path = slow_tourney(tmp_path / "live.toml", players=2, games=2, delay=0.1, max_moves=12)
+    path.write_text(path.read_text().replace("nodes = 1", 'tc = "10:00"'))  # clocks to show
+    server = serve(path)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1100, "height": 900})
+            page.goto(server.url)
+            page.wait_for_selector("#standings td.name")
+            assert page.inner_text("#progress").startswith("0 of 2 games played")
+            page.evaluate("window.notReloaded = true")
+            worker = start_worker(path, "--games", "1")
+            try:
+                # Polled from here: the page's CSP forbids the eval that wait_for_function needs.
+                wait_for(lambda: page.evaluate("document.querySelector('#games .game img.board')?.naturalWidth > 0"))
+                card = page.locator("#games .game").first
+                assert "E0" in card.inner_text() and "E1" in card.inner_text()
+                assert "1." in card.locator(".moves").inner_text()  # moves in SAN
+                clocks = card.locator(".clock").all_inner_texts()
+                assert len(clocks) == 2 and all(":" in c for c in clocks), clocks
+                during = page.screenshot(full_page=True)
+                (tmp_path / "during.png").write_bytes(during)
+                assert_not_blank(during)
+
+                page.wait_for_selector("#progress[data-done='1']", timeout=40_000)
+                page.wait_for_selector("#results td.result")
+                assert worker.wait(timeout=30) == 0
+            finally:
+                if worker.poll() is None:
+                    worker.kill()
+                    worker.wait()
+            assert page.evaluate("window.notReloaded") is True, "the page was reloaded instead of updated"
+            tourney = store.read(path)
+            rows = [row.split("\t") for row in page.locator("#standings tbody tr").all_inner_texts()]
+            assert [row[2] for row in rows] == ["1", "1"], rows  # both played the one game
+            assert page.locator("#games .game").count() == 0, "a recorded game is still shown as in progress"
+            result = page.inner_text("#results td.result")
+            assert result == {"+": "1-0", "-": "0-1", "=": "1/2-1/2"}[tourney.results.strip()[0]]
+            after = page.screenshot(full_page=True)
+            (tmp_path / "after.png").write_bytes(after)
+            assert_not_blank(after)
+            content = page.content()
+            for secret in secrets_of(tmp_path):
+                assert secret not in content
+        finally:
+            browser.close()
+
+
+# --- nothing can be changed, nothing leaks --------------------------------------------------------
+
+
+def test_post_and_every_other_method_are_refused_and_change_nothing(played: Path, tmp_path: Path, serve: Any) -> None:
+    path = copy_of(played, tmp_path)
+    server = serve(path)
+    before = snapshot(path.parent)
+    urls = ["", "events", "pgn", "pgn/0", "board.svg", "crosstable.html", "static/dashboard.js", "no/such/page"]
+    for url in urls:
+        for method in ("POST", "PUT", "DELETE", "PATCH"):
+            status, headers, _ = fetch(server.url + url, method=method, headers={"Origin": "http://evil.example"})
+            assert status == 405, (method, url, status)
+            assert headers["allow"] == "GET, HEAD"
+    assert snapshot(path.parent) == before
+    status, _, body = fetch(server.url)
+    assert status == 200 and b"6</strong> of 6 games played" in body
+
+
+def test_no_path_or_command_line_in_any_page(played: Path, tmp_path: Path, serve: Any) -> None:
+    path = copy_of(played, tmp_path)
+    pgn = store.read(path).pgn_path
+    # An engine that fails to start leaves its error, with the program's path, in the PGN.
+    engine_path = ROOT / "engines" / "pyengine.py"
+    text = pgn.read_text()
+    last = text.rstrip().rsplit("{", 1)
+    pgn.write_text(f"{last[0]}{{E1's engine failed to start ([Errno 2] No such file: '{engine_path}') {last[1]}\n\n")
+    server = serve(path)
+    numbers = [int(h["GameNumber"]) for h in _headers(pgn)]
+    pages = {url: fetch(server.url + url) for url in [
+        "", "pgn", *(f"pgn/{n}" for n in numbers), "crosstable.html", "static/dashboard.js", "static/dashboard.css",
+        "board.svg?fen=8/8/8/4k3/8/8/8/4K3+w+-+-+0+1", "no/such/page", "pgn/999", "board.svg?fen=nonsense",
+    ]}  # fmt: skip
+    first_event = next(events(server))
+    pages["events"] = (200, {}, json.dumps(first_event, ensure_ascii=False).encode())
+    for url, (status, _, body) in pages.items():
+        assert status in (200, 400, 404), (url, status)
+        text = body.decode()
+        for secret in secrets_of(tmp_path):
+            assert secret not in text, f"{secret!r} leaks through /{url}"
+        assert "echo $TMANAGER_GAME" not in text
+    assert pages["pgn/999"][0] == 404 and pages["board.svg?fen=nonsense"][0] == 400
+    assert f"failed to start ([Errno 2] No such file: '{MASK}')" in pages["pgn"][2].decode()
+    assert pages[""][1]["content-security-policy"].startswith("default-src 'none'")
+
+
+def test_show_engines_reveals_the_command_lines_on_request(played: Path, serve: Any) -> None:
+    server = serve(played, "--show-engines")
+    _, _, body = fetch(server.url)
+    assert b"pyengine.py --protocol xboard --seed 0" in body and str(played.parent).encode() in body
+
+
+@pytest.mark.timing
+def test_idle_and_slow_clients_are_let_go(played: Path, serve: Any) -> None:
+    """Connections that never send a request, or send its head a byte at a time, were held open for ever
+    (60 sockets still open after 90 s): each must send a whole request head in time."""
+    from tmanager.web.connections import HEAD_SECONDS, IDLE_SECONDS
+
+    server = serve(played)
+    address = (server.host, int(server.port))
+    idle = [socket.create_connection(address) for _ in range(10)]
+    slow = [socket.create_connection(address) for _ in range(10)]
+    served = socket.create_connection(address)  # one request answered, then nothing
+    served.sendall(f"GET / HTTP/1.1\r\nHost: {server.host}:{server.port}\r\n\r\n".encode())
+    assert served.recv(12) == b"HTTP/1.1 200"
+    deadline = time.monotonic() + HEAD_SECONDS + 5
+    head = b"GET / HTTP/1.1\r\nX-Slow: " + b"a" * 1000  # sent a byte a second: never the end of the head
+    trickling, sent = list(slow), 0
+    while trickling and time.monotonic() < deadline:
+        for connection in list(trickling):
+            try:
+                connection.sendall(head[sent : sent + 1])
+            except OSError:
+                trickling.remove(connection)
+        sent += 1
+        time.sleep(1)
+    assert not trickling, "a connection sending its head a byte at a time was kept open"
+    for connection in [*idle, served]:
+        connection.settimeout(max(0.1, deadline - time.monotonic()) + IDLE_SECONDS)
+        try:
+            while connection.recv(1 << 16):
+                pass
+        except ConnectionResetError:
+            pass
+        except TimeoutError:
+            pytest.fail("an idle connection was kept open")
+    for connection in [*idle, *slow, served]:
+        connection.close()
+    assert fetch(server.url)[0] == 200  # the others are served as before
+
+
+def test_a_request_for_another_host_name_is_refused(played: Path, serve: Any) -> None:
+    server = serve(played)
+    assert fetch(server.url, headers={"Host": "evil.example"})[0] == 400
+    assert fetch(server.url, headers={"Host": f"localhost:{server.port}"})[0] == 200
+
+
+# --- downloads and live updates without a browser -----------------------------------------------
+
+
+def _headers(pgn: Path) -> list[dict[str, str]]:
+    with open(pgn, encoding="utf-8") as f:
+        return [dict(h) for h in iter(lambda: chess.pgn.read_headers(f), None)]
+
+
+def test_pgn_downloads_whole_file_and_single_games(played: Path, serve: Any) -> None:
+    server = serve(played)
+    pgn = store.read(played).pgn_path
+    status, headers, body = fetch(server.url + "pgn")
+    assert status == 200 and body == pgn.read_bytes()
+    assert headers["content-disposition"] == 'attachment; filename="w.pgn"'
+    for number in range(6):
+        status, headers, body = fetch(server.url + f"pgn/{number}")
+        assert status == 200, number
+        game = chess.pgn.read_game(io.StringIO(body.decode()))
+        assert game is not None and game.headers["GameNumber"] == str(number)
+        assert headers["content-disposition"] == f'attachment; filename="w-game-{number}.pgn"'
+    status, _, body = fetch(server.url + "crosstable.html")
+    assert status == 200 and b"<h2>Cross-table</h2>" in body
+
+
+def test_events_follow_changes_made_by_anyone(tmp_path: Path, serve: Any) -> None:
+    path = slow_tourney(tmp_path / "e.toml", players=3, games=2)
+    server = serve(path)
+    stream = events(server)
+    first = next(stream)
+    assert first["done"] == 0 and "standings" in first["set"]
+    with store.transaction(path) as tourney:  # as the CLI would
+        tourney.set_result(0, "+")
+    update = next(stream)
+    assert update["done"] == 1
+    assert set(update["set"]) >= {"progress", "standings", "crosstable", "chart"}
+    assert "head" not in update["set"], "unchanged sections are not sent again"
+    # A game in progress appears with its board, and disappears when its file goes.
+    with store.transaction(path) as tourney:
+        tourney.set_result(1, "*")
+    assert "1 in progress" in next(stream)["set"]["progress"]
+    live = store.read(path).live_dir
+    live.mkdir()
+    board = chess.Board()
+    for san in ("e4", "e5", "Nf3"):
+        board.push_san(san)
+    (live / "1.json").write_text(json.dumps({
+        "game": 1, "round": 2, "white": "E2", "black": "E0", "variant": "chess", "start_fen": chess.STARTING_FEN,
+        "moves": [m.uci() for m in board.move_stack], "fen": board.fen(), "white_clock": 0, "black_clock": 0,
+        "updated": time.time(),
+    }))  # fmt: skip
+    card = next(stream)["set"]["game-1"]
+    assert "1. e4 e5 2. Nf3" in card and "board.svg?fen=" in card
+    (live / "1.json").unlink()
+    assert next(stream)["drop"] == ["game-1"]
+    # A viewer that already has the current version is sent nothing until the next change.
+    current = json.loads(fetch(server.url)[2].split(b'data-version="')[1].split(b'"')[0])
+    late = events(server, f"?v={current}")
+    with store.transaction(path) as tourney:
+        tourney.set_result(2, "=")
+    message = next(late)
+    assert message["v"] == current + 1 and message["done"] == 2
+
+
+def test_serve_reports_a_bad_file_and_a_busy_port(tmp_path: Path, played: Path, serve: Any) -> None:
+    missing = run_cli("serve", tmp_path / "missing.toml", "--port", "0")
+    assert missing.returncode == 2 and "no such tourney file" in missing.stderr
+    assert "Traceback" not in missing.stderr
+    server = serve(played)
+    busy = run_cli("serve", played, "--port", server.port)
+    assert busy.returncode == 2 and "cannot listen on 127.0.0.1 port" in busy.stderr
+
+
+# --- the parts -----------------------------------------------------------------------------------
+
+
+def test_redactor_masks_paths_and_command_lines_but_not_names(played: Path) -> None:
+    redact = Redactor.for_tourney(store.read(played))
+    command = f"{sys.executable} {ROOT}/engines/pyengine.py --protocol uci --seed 1 --fault slow --delay 0.0"
+    text = f"E1 crashed: {command}; files in {played.parent}/x; result 1/2-1/2"
+    cleaned = redact(text)
+    assert cleaned == f"E1 crashed: {MASK}; files in {MASK}/x; result 1/2-1/2"
+    assert Redactor.nothing()(text) == text
+
+
+def test_pgn_index_reads_only_appended_whole_games(played: Path, tmp_path: Path) -> None:
+    source = store.read(played).pgn_path.read_bytes()
+    pgn = tmp_path / "g.pgn"
+    index = PgnIndex(pgn)
+    index.refresh()
+    assert index.recent(5) == []
+    whole = source.split(b"\n\n[Event ")
+    texts = [whole[0] + b"\n\n", *(b"[Event " + g + (b"" if g.endswith(b"\n\n") else b"\n\n") for g in whole[1:])]
+    pgn.write_bytes(texts[0])
+    index.refresh()
+    assert [g.number for g in index.recent(5)] == [0]
+    half = texts[1][: len(texts[1]) // 3]  # a game still being written is not indexed yet
+    with open(pgn, "ab") as f:
+        f.write(half)
+    index.refresh()
+    assert len(index.recent(5)) == 1
+    with open(pgn, "ab") as f:
+        f.write(texts[1][len(half) :])
+    index.refresh()
+    recent = index.recent(5)
+    assert [g.number for g in recent] == [1, 0] and recent[0].white and recent[0].result in ("1-0", "0-1", "1/2-1/2")
+    assert index.game_text(1) == texts[1].decode()
+    pgn.write_bytes(texts[2])  # replaced (as when games are marked superseded): read again from the start
+    index.refresh()
+    assert [g.number for g in index.recent(5)] == [2]
+
+
+def test_finish_estimate_follows_the_pace_of_finished_games() -> None:
+    estimate = FinishEstimate()
+    assert estimate.update(4, 10, now=100.0) is None  # no pace known yet
+    assert estimate.update(5, 10, now=130.0) == pytest.approx(130 + 5 * 30)
+    assert estimate.update(6, 10, now=140.0) == pytest.approx(140 + 4 * 20)
+    assert estimate.update(6, 10, now=150.0) == pytest.approx(140 + 4 * 20)  # anchored at the last game
+    assert estimate.update(2, 10, now=160.0) is None  # games were reset: start over
+    assert estimate.update(10, 10, now=170.0) is None  # finished

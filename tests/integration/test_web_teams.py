@@ -1,0 +1,113 @@
+"""A team division's teams, board orders and lineups on the arbiter's page: a real `tmanager serve EVENT`, the same
+changes as the CLI's (byte for byte), and a real Chromium by Playwright."""
+
+# The fixture `serve` comes from the dashboard's tests.
+# ruff: noqa: F401, F811
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tests.conftest import run_cli
+from tests.integration.test_event_teams import team_event
+from tests.integration.test_web import CHROMIUM, CHROMIUM_ARGS, assert_not_blank, serve
+from tests.integration.test_web_event import PASSWORD, Client, Twins, browser_only, set_password, twins
+from tmanager import events as ev
+
+
+def league(tmp_path: Path) -> Path:
+    """Four teams of two boards, round 1 paired, a spare player without a team, and the arbiter's password."""
+    directory = tmp_path / "source"
+    directory.mkdir()
+    path = team_event(directory, "team-swiss")
+    for verb in (("add-player", path, "Spare, S", "--rating", "1900"), ("pair", path)):
+        assert run_cli("event", *verb).returncode == 0
+    assert set_password(path, PASSWORD).returncode == 0
+    return path
+
+
+def test_teams_rosters_and_lineups_as_the_cli_does(tmp_path: Path, serve: Any) -> None:
+    web, cli = twins(league(tmp_path), tmp_path)
+    client = Client(serve(web))
+    client.login()
+    both = Twins(client, web, cli)
+    page = both.page()
+    assert 'action="add-team"' in page and 'id="roster-1"' in page and 'id="lineup-4"' in page
+    # A new team with its roster, a new board order, a round's lineup: one journaled change each.
+    assert both.done("/add-team", {"name": "Pawns", "short": "PAW", "players": "12"},
+                     "add-team", "Pawns", "12", "--short", "PAW")[0] == "added team Pawns (5)"  # fmt: skip
+    both.done("/roster", {"team": "4", "players": "11 10"}, "roster", "4", "11", "10")
+    assert ev.load(web).division().team(4).players == [11, 10]
+    record = ev.load(web).division().round(1)
+    assert both.done("/lineup", {"team": "1", "round": "1", "board1": "1", "board2": "3"},
+                     "lineup", "1", "1", "3", "--round", "1") == ["round 1: Rooks (1) lineup: 1. P1, X, 2. P3, X"]
+    assert ev.load(web).division().round(1).lineups[1] == [1, 3]
+    both.done("/lineup", {"team": "2", "round": "1", "board1": "4", "board2": "-"}, "lineup", "2", "4", "-",
+              "--round", "1")  # fmt: skip
+    assert ev.load(web).division().round(1).lineups[2] == [4, 0]
+    # The CLI's one-line refusals, beside the form, nothing written.
+    assert "99" in both.refused("/roster", {"team": "1", "players": "1 2 99"}, "roster", "1", "1", "2", "99")
+    assert "board order" in both.refused("/lineup", {"team": "3", "round": "1", "board1": "8", "board2": "7"},
+                                         "lineup", "3", "8", "7", "--round", "1")  # fmt: skip
+    assert "on Rooks (1)'s roster" in both.refused("/add-team", {"name": "Copies", "players": "1"},
+                                                   "add-team", "Copies", "1")  # fmt: skip
+    status, shown = both.post("/add-team", {"name": "", "players": "12"})
+    assert status == 400 and "give the team a name" in shown
+    # Undo takes back the last lineup, as on the command line.
+    both.done("/undo", {"confirm": "yes"}, "undo")
+    after = ev.load(web).division().round(1)
+    # Round 1 was paired with the rosters' first boards: Knights (2) have theirs again.
+    assert after.lineups[2] == [4, 5] and after.lineups[1] == [1, 3] and after.matches == record.matches
+
+
+def logged_in(page: Any, url: str) -> Any:
+    """The arbiter's page of the server at ``url``, after the login form."""
+    page.goto(url + "login")
+    page.fill("#password", PASSWORD)
+    page.click("form.login button")
+    page.wait_for_selector("#teams")
+    return page
+
+
+@browser_only
+def test_arbiter_enters_teams_and_lineups_in_a_browser(tmp_path: Path, serve: Any) -> None:
+    from playwright.sync_api import sync_playwright
+
+    path = league(tmp_path)
+    url = serve(path).url
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            page = logged_in(browser.new_page(viewport={"width": 1000, "height": 1000}), url)
+            page.fill("#add-team input[name=name]", "Pawns")
+            page.fill("#add-team input[name=players]", "12")
+            page.click("#add-team button")
+            page.wait_for_selector(".flash p.done")
+            assert "added team Pawns (5)" in page.inner_text(".flash")
+            assert ev.load(path).division().team(5).players == [12]
+            # The board order, then round 1's lineup chosen board by board from the roster.
+            page.fill("#roster-1 input[name=players]", "2 1 3")
+            page.click("#roster-1 button")
+            page.wait_for_selector(".flash p.done")
+            assert ev.load(path).division().team(1).players == [2, 1, 3]
+            assert page.input_value("#lineup-1 input[name=round]") == "1"
+            page.select_option("#lineup-1 select[name=board1]", "1")
+            page.select_option("#lineup-1 select[name=board2]", "3")
+            page.click("#lineup-1 button")
+            page.wait_for_selector(".flash p.done")
+            assert ev.load(path).division().round(1).lineups[1] == [1, 3]
+            # A refusal shows the CLI's line beside the form and changes nothing.
+            before = path.read_bytes()
+            page.select_option("#lineup-1 select[name=board1]", "3")
+            page.select_option("#lineup-1 select[name=board2]", "2")
+            page.click("#lineup-1 button")
+            page.wait_for_selector("#lineup-1 .error")
+            assert "board order" in page.inner_text("#lineup-1 .error")
+            assert path.read_bytes() == before
+            assert page.input_value("#lineup-1 select[name=board1]") == "3", "the choices typed stay on the form"
+            shot = page.screenshot(full_page=True)
+            (tmp_path / "teams.png").write_bytes(shot)
+            assert_not_blank(shot)
+        finally:
+            browser.close()

@@ -1,0 +1,60 @@
+"""`tmanager serve --certfile/--keyfile`: the event's pages over HTTPS with a certificate made by openssl, and
+one-line refusals of a half-given or unloadable pair."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import ssl
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import run_cli
+from tests.integration.test_event_scored import ok
+
+needs_openssl = pytest.mark.skipif(shutil.which("openssl") is None, reason="needs the openssl command")
+
+
+@needs_openssl
+def test_event_pages_over_https(tmp_path: Path) -> None:
+    path = tmp_path / "open.toml"
+    ok("new", path, "--name", "Hall Open", "--rounds", "5")
+    cert, key = tmp_path / "hall.pem", tmp_path / "hall.key"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert),
+         "-days", "2", "-subj", "/CN=127.0.0.1"],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    server = subprocess.Popen(
+        [sys.executable, "-m", "tmanager", "serve", str(path), "--port", "0", "--certfile", str(cert), "--keyfile",
+         str(key)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )  # fmt: skip
+    try:
+        assert server.stdout is not None
+        line = server.stdout.readline()
+        assert "https://" in line, line
+        url = "https://" + line.split("https://", 1)[1].split()[0]
+        context = ssl.create_default_context(cafile=str(cert))
+        context.check_hostname = False  # the certificate names 127.0.0.1 as its CN, not as a subjectAltName
+        with urllib.request.urlopen(url, timeout=10, context=context) as response:
+            assert response.status == 200 and "Hall Open" in response.read().decode()
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def test_certificate_options_refused_in_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "open.toml"
+    ok("new", path, "--name", "Hall Open", "--rounds", "5")
+    half = run_cli("serve", path, "--port", "0", "--certfile", path)
+    assert half.returncode == 2 and "--certfile and --keyfile go together" in half.stderr
+    junk = tmp_path / "junk.pem"
+    junk.write_text("not a certificate\n")
+    bad = run_cli("serve", path, "--port", "0", "--certfile", junk, "--keyfile", junk)
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
+    assert "junk.pem: cannot load the certificate and key" in bad.stderr

@@ -1,0 +1,180 @@
+"""The layering of docs/architecture.md, checked by reading every module's imports (no module is run)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[2] / "tmanager"
+
+#: Modules that know nothing of chess, tourneys or events (and the package itself, which holds the version):
+#: they may import only each other.
+FOUNDATION = {"tmanager", "errors", "files", "tomlmap", "columns", "templates", "hooks", "logs"}
+#: What each part may import besides the foundation and itself.
+ALLOWED = {
+    "core": set(),
+    "pairing": {"core"},
+    "formats": {"core", "pairing"},
+    "tourney": {"core", "pairing", "formats"},
+    "events": {"core", "pairing", "formats"},
+    "fastchess": {"core", "pairing", "formats", "tourney"},
+    "web": {"core", "pairing", "formats", "tourney", "events"},
+    "cli": {"core", "pairing", "formats", "tourney", "events", "web", "fastchess"},
+    "__main__": {"cli"},  # python -m tmanager
+}
+
+
+def part_of(module: str) -> str:
+    """``tmanager.events.rules.chess`` belongs to ``events``; ``tmanager.files`` to ``files``."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "tmanager"
+
+
+def modules() -> dict[str, ast.Module]:
+    """Every module of the package by dotted name, parsed."""
+    found = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        name = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts).removesuffix(".__init__")
+        found[name] = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    return found
+
+
+def imported(tree: ast.Module) -> set[str]:
+    """The tmanager modules a module imports (``from tmanager import x`` counts as ``tmanager.x``)."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.add(node.module)
+            if node.module == "tmanager":  # from tmanager import events: a module; __version__: a name
+                names |= {f"tmanager.{a.name}" for a in node.names if (PACKAGE / a.name).is_dir()
+                          or (PACKAGE / f"{a.name}.py").is_file()}  # fmt: skip
+    return {n for n in names if n == "tmanager" or n.startswith("tmanager.")}
+
+
+def test_every_part_imports_only_what_lies_below_it() -> None:
+    tree = modules()
+    assert len(tree) > 50 and "tmanager.events.model" in tree, "the scan found the package"
+    wrong = []
+    for name, module in tree.items():
+        part = part_of(name)
+        for target in imported(module):
+            other = part_of(target)
+            if other == part or other in FOUNDATION:
+                continue
+            if part in FOUNDATION or other not in ALLOWED.get(part, set()):
+                wrong.append(f"{name} imports {target}")
+    assert wrong == []
+
+
+def test_nothing_imports_the_command_line() -> None:
+    tree = modules()
+    users = sorted(
+        f"{name} imports {target}"
+        for name, module in tree.items()
+        if part_of(name) not in ("cli", "__main__")
+        for target in imported(module)
+        if part_of(target) == "cli"
+    )
+    assert users == []
+
+
+def test_a_division_kind_is_told_apart_in_one_place() -> None:
+    """Only the rules' choice (and the guards of the score-based and team records) compares a division's ``scored``
+    or ``team_settings`` with None; the event file maps them as the optional tables they are."""
+    allowed = {
+        "tmanager.events.rules", "tmanager.events.scorecards", "tmanager.events.teams", "tmanager.events.eventfile",
+    }  # fmt: skip
+    tests = []
+    for name, module in modules().items():
+        for node in ast.walk(module):
+            if (
+                isinstance(node, ast.Compare)
+                and isinstance(node.left, ast.Attribute)
+                and node.left.attr in ("scored", "team_settings")
+                and any(isinstance(c, ast.Constant) and c.value is None for c in node.comparators)
+                and name not in allowed
+            ):
+                tests.append(f"{name}:{node.lineno}")
+    assert tests == []
+
+
+#: Where an engine's protocol may be told apart: the engine classes, and the engine that picks its client.
+ENGINE_MODULES = {
+    "tmanager.tourney.engine", "tmanager.tourney.engineclient", "tmanager.tourney.uciclient",
+    "tmanager.tourney.xboardclient",
+}  # fmt: skip
+#: The engine classes (ours, and python-chess's protocols, which tmanager no longer uses).
+ENGINE_CLASSES = {"EngineClient", "UciClient", "XBoardClient", "UciProtocol", "XBoardProtocol", "UciEngine",
+                  "XBoardEngine"}
+
+
+def kind_tests(module: ast.Module) -> list[int]:
+    """The lines where ``module`` asks which protocol an engine speaks: ``isinstance`` with an engine class, or a
+    ``….protocol`` compared with ``"uci"`` or ``"xboard"``."""
+    found = []
+    for node in ast.walk(module):
+        if isinstance(node, ast.Call) and _name(node.func) == "isinstance" and len(node.args) == 2:
+            if {_name(n) for n in ast.walk(node.args[1])} & ENGINE_CLASSES:
+                found.append(node.lineno)
+        elif isinstance(node, ast.Compare) and _name(node.left) == "protocol" and any(
+            isinstance(c, ast.Constant) and c.value in ("uci", "xboard") for c in node.comparators
+        ):
+            found.append(node.lineno)
+    return sorted(found)
+
+
+def _name(node: ast.AST) -> str:
+    return node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
+
+
+def test_the_engine_classes_answer_what_differs_between_protocols() -> None:
+    """play.py and compliance.py asked ``isinstance(protocol, XBoardProtocol)`` or ``spec.protocol == "uci"``;
+    the engine classes answer instead (issue 48), and nothing else asks."""
+    assert kind_tests(ast.parse("isinstance(p, chess.engine.XBoardProtocol)\nspec.protocol == 'uci'")) == [1, 2]
+    found = [f"{name}:{line}" for name, module in modules().items() if name not in ENGINE_MODULES
+             for line in kind_tests(module)]
+    assert found == []
+
+
+def python_chess_private_names() -> set[str]:
+    """Every private name python-chess defines, in its modules and their classes."""
+    import importlib
+    import inspect
+
+    names = set()
+    for module_name in ("chess", "chess.engine", "chess.pgn", "chess.variant", "chess.syzygy", "chess.polyglot",
+                        "chess.gaviota", "chess.svg"):
+        module = importlib.import_module(module_name)
+        for name, value in vars(module).items():
+            names.add(name)
+            if inspect.isclass(value) and value.__module__.startswith("chess"):
+                names |= {attribute for klass in value.__mro__ if klass.__module__.startswith("chess")
+                          for attribute in vars(klass)}
+    return {name for name in names if name.startswith("_") and not name.startswith("__")}
+
+
+def private_uses(module: ast.Module, private: set[str]) -> list[int]:
+    """The lines where ``module`` uses a private python-chess name: an attribute of anything but ``self`` or
+    ``cls`` (``board._transposition_key()``, ``chess.engine._next_token``, ``super()._line_received``), or one
+    imported from python-chess."""
+    found = []
+    for node in ast.walk(module):
+        if isinstance(node, ast.Attribute) and node.attr in private:
+            if not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")):
+                found.append(node.lineno)
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "chess":
+            found += [node.lineno for alias in node.names if alias.name.startswith("_")]
+    return sorted(found)
+
+
+def test_no_private_python_chess_name_is_used() -> None:
+    """Any python-chess 1.x release may change its private names: tmanager uses its public API only (issue 48).
+    (A subclass of a python-chess class could still reach them through ``self``: none uses one.)"""
+    private = python_chess_private_names()
+    assert {"_transposition_key", "_next_token", "_parse_uci_info", "_line_received"} <= private
+    sample = "board._transposition_key()\nchess.engine._next_token(line)\nfrom chess.engine import _next_token"
+    assert private_uses(ast.parse(sample), private) == [1, 2, 3]
+    found = [f"{name}:{line}" for name, module in modules().items() for line in private_uses(module, private)]
+    assert found == []
