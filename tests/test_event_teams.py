@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from tests.test_event_scored import ok, refused
-from tmanager import events as ev
 from tmanager.core import teamtiebreaks
 from tmanager.core.teams import MatchPoints, bye_round, match_rounds
+from tmanager.events import api as ev
 from tmanager.events.teams import settings
 from tmanager.formats import trf, trf_teams
 

@@ -23,7 +23,7 @@ import pytest
 
 from tests.conftest import ROOT, run_cli
 from tests.test_web import CHROMIUM, CHROMIUM_ARGS, assert_not_blank, events, fetch, serve, snapshot
-from tmanager import events as ev
+from tmanager.events import api as ev
 from tmanager.web.auth import (
     SCRYPT_N,
     LoginThrottle,

@@ -17,8 +17,9 @@ from typing import Any
 
 from tmanager.cli._settings import parse_assignments
 from tmanager.cli.eventprizes import VERBS as PRIZE_VERBS
-from tmanager.cli.eventverbs import Handler, Verb, VerbParser, load_division, say, words
+from tmanager.cli.eventverbs import Handler, Verb, VerbParser, load_division, say, verb_parser, words
 from tmanager.core.results import Colour
+from tmanager.core.scoring import PointsSystem
 from tmanager.core.tiebreaks import TIEBREAKS
 from tmanager.errors import ConfigError, StateError
 from tmanager.events import eventfile, journal, service
@@ -39,9 +40,8 @@ from tmanager.events.reports import data
 from tmanager.events.reports.chess import ChessReports
 from tmanager.events.reports.scored import ScoredReports
 from tmanager.events.reports.team import TeamReports
-from tmanager.events.rules import ChessRules, ScoreRules, TeamRules, require, rules_for
+from tmanager.events.rules import SYSTEMS, ChessRules, ScoreRules, TeamRules, require, rules_for
 from tmanager.events.rules.scored import DIVISION_SYSTEMS
-from tmanager.pairing import PointsSystem
 
 EXAMPLES = """\
   tmanager event new spring.toml --name "Spring Open" --rounds 7 --scoring 1-0.5-0
@@ -55,13 +55,6 @@ EXAMPLES = """\
   tmanager event result scrabble.toml 7 412 12 389 # player 7 scored 412 against player 12
 """
 
-#: The systems ``new`` offers: the chess ones, then the score-based ones.
-_SYSTEMS = tuple(
-    dict.fromkeys((
-        PairingSystem.DUTCH, PairingSystem.DOUBLE_SWISS, PairingSystem.ROUND_ROBIN, PairingSystem.MANUAL,
-        PairingSystem.TEAM_SWISS, *DIVISION_SYSTEMS,
-    ))
-)
 #: Every report kind ``report --only`` may name.
 _REPORT_KINDS = tuple(dict.fromkeys((*ChessReports.kinds, *ScoredReports.kinds, *TeamReports.kinds)))
 
@@ -89,7 +82,7 @@ def _configure_new(p: argparse.ArgumentParser) -> None:
     p.add_argument("--arbiter", default="", help="chief arbiter")
     p.add_argument("--rounds", type=int, default=0, help="planned rounds (Swiss)")
     p.add_argument(
-        "--system", choices=_SYSTEMS, help="pairing system of the divisions (default: dutch; score-based: chew)"
+        "--system", choices=SYSTEMS, help="pairing system of the divisions (default: dutch; score-based: chew)"
     )
     p.add_argument(
         "--entry", choices=tuple(EntryMode), help="a score-based event (Scrabble): results as scores or spreads"
@@ -603,7 +596,7 @@ def _missing(args: argparse.Namespace) -> int:
 def _shell(args: argparse.Namespace) -> int:
     from tmanager.cli.eventshell import Shell
 
-    Shell(args.event, args.division).run()
+    Shell(args.event, args.division, VERBS).run()
     return 0
 
 
@@ -783,6 +776,8 @@ VERBS: dict[str, Verb] = {
             'new club.toml --name "Club" --system round-robin --cycles 2',
             'new league.toml --name "League" --system team-swiss --rounds 7 --boards 4',
         ),
+        divisional=False,
+        in_shell=False,
     ),
     "add-player": Verb(
         _configure_add_player,
@@ -920,7 +915,7 @@ VERBS: dict[str, Verb] = {
     ),
     "missing": Verb(_nothing, _missing, "results still to enter", ("missing spring.toml",)),
     "undo": Verb(_nothing, _undo, "step back to the previous version of the event", ("undo spring.toml",)),
-    "shell": Verb(_nothing, _shell, "interactive prompt for fast entry", ("shell spring.toml",)),
+    "shell": Verb(_nothing, _shell, "interactive prompt for fast entry", ("shell spring.toml",), in_shell=False),
     "report": Verb(
         _configure_report,
         _report,
@@ -942,6 +937,7 @@ VERBS: dict[str, Verb] = {
         _import_trf,
         "create an event file from a TRF file",
         ("import-trf spring-copy.toml spring.trf",),
+        in_shell=False,
     ),
     "export-tou": Verb(
         _configure_export_tou,
@@ -960,12 +956,14 @@ VERBS: dict[str, Verb] = {
         _import_t,
         "create a score-based event file from a tsh .t file",
         ("import-t scrabble.toml a.t --rounds 12 --set prize_bands=[1,2,3]",),
+        in_shell=False,
     ),
     "set-password": Verb(
         _nothing,
         _set_password,
         "set the arbiter's password for `tmanager serve` (read from the terminal, or a line of standard input)",
         ("set-password spring.toml",),
+        in_shell=False,
     ),
     "dry-run": Verb(
         _configure_dry_run,
@@ -976,23 +974,14 @@ VERBS: dict[str, Verb] = {
 }
 
 
-def verb_parser(parser: argparse.ArgumentParser, verb: str) -> None:
-    """Give ``parser`` the options of ``verb`` (and ``--division``, except for ``new``)."""
-    configure, handler, _, _ = VERBS[verb]
-    configure(parser)
-    if verb != "new":
-        parser.add_argument("-d", "--division", help="division name (needed when there are several)")
-    parser.set_defaults(verb_handler=handler)
-
-
 def configure(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="verb", metavar="VERB", required=True, parser_class=VerbParser)
-    for verb, (_, _, help_text, examples) in VERBS.items():
+    for name, verb in VERBS.items():
         p = sub.add_parser(
-            verb,
-            help=help_text,
-            description=help_text,
-            epilog="examples:\n" + "\n".join(f"  tmanager event {line}" for line in examples),
+            name,
+            help=verb.help,
+            description=verb.help,
+            epilog="examples:\n" + "\n".join(f"  tmanager event {line}" for line in verb.examples),
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )
         p.add_argument("event", type=Path, help="the event file (TOML)")

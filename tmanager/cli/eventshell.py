@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import argparse
 import shlex
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from tmanager.cli import tshcommands
-from tmanager.cli.event import VERBS, verb_parser
-from tmanager.cli.eventverbs import VerbParser
+from tmanager.cli.eventverbs import Verb, VerbParser, verb_parser
 from tmanager.columns import aligned
 from tmanager.errors import StateError, TManagerError
 from tmanager.events import journal, service
@@ -37,14 +36,16 @@ SHELL_ONLY = {
     "why": "explain the last message",
     "quit": "leave the shell",
 }
-_SHELL_VERBS = [v for v in VERBS if v not in ("new", "shell", "import-trf", "import-t", "set-password")]
 
 
 class Shell:
     """tsh-style prompt: abbreviated commands, players by number or name part, a modal result entry."""
 
-    def __init__(self, path: Path, division: str | None) -> None:
+    def __init__(self, path: Path, division: str | None, verbs: Mapping[str, Verb]) -> None:
+        """The shell of event file ``path`` in ``division`` (None: the only one), offering the verbs of ``verbs``
+        (``tmanager event``'s table) that may run in a shell."""
         self.path = path
+        self.verbs = {name: verb for name, verb in verbs.items() if verb.in_shell}
         self.division = journal.load(path).division(division).name
         self.last = ""
         self.topic: Topic | None = None
@@ -104,7 +105,7 @@ class Shell:
         command = tshcommands.find(words[0])
         if command is None or not self.score_based():
             return None
-        ours = words[0].lower() in _SHELL_VERBS + list(SHELL_ONLY)
+        ours = words[0].lower() in [*self.verbs, *SHELL_ONLY]
         return None if ours and any(w.startswith("-") for w in words[1:]) else command
 
     def tsh(self, command: tshcommands.TshCommand, words: list[str]) -> bool:
@@ -123,7 +124,7 @@ class Shell:
         return True
 
     def resolve(self, word: str) -> str:
-        names = _SHELL_VERBS + list(SHELL_ONLY)
+        names = [*self.verbs, *SHELL_ONLY]
         if word.lower() in names:
             return word.lower()
         found = [n for n in names if n.startswith(word.lower())]
@@ -155,8 +156,9 @@ class Shell:
             self.verb(name, words)
 
     def verb(self, name: str, words: list[str]) -> None:
-        parser = VerbParser(prog=name, description=VERBS[name].help, exit_on_error=False, add_help=True)
-        verb_parser(parser, name)
+        verb = self.verbs[name]
+        parser = VerbParser(prog=name, description=verb.help, exit_on_error=False, add_help=True)
+        verb_parser(parser, verb)
         try:
             args = parser.parse_args(words)
         except SystemExit:  # --help, or argparse's own usage message
@@ -240,14 +242,14 @@ class Shell:
             return
         if words:
             name = self.resolve(words[0])
-            if name in VERBS:
+            if name in self.verbs:
                 self.verb(name, ["--help"])
             else:
                 print(f"{name}: {SHELL_ONLY[name]}")
             return
         print("commands (any unique abbreviation; players by number or part of the name):")
-        for verb in _SHELL_VERBS:
-            print(f"  {verb:12} {VERBS[verb].help}")
+        for name, verb in self.verbs.items():
+            print(f"  {name:12} {verb.help}")
         for name, text in SHELL_ONLY.items():
             print(f"  {name:12} {text}")
         if self.score_based():

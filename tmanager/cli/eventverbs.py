@@ -1,6 +1,7 @@
 """What every ``tmanager event`` verb is made of, for the modules that hold verbs (:mod:`tmanager.cli.event`,
-:mod:`tmanager.cli.eventprizes`): the :class:`Verb` record of the verb table, the parser that takes dashed
-results (``-+``, ``--``) as words, printing the messages of a change, and the event and division a verb names."""
+:mod:`tmanager.cli.eventprizes`) and the shell that runs them (:mod:`tmanager.cli.eventshell`): the
+:class:`Verb` record of the verb table and its parser, which takes dashed results (``-+``, ``--``) as words,
+printing the messages of a change, and the event and division a verb names."""
 
 from __future__ import annotations
 
@@ -21,12 +22,24 @@ Handler = Callable[[argparse.Namespace], int]
 
 
 class Verb(NamedTuple):
-    """A verb: its options, its handler, a line of help and example command lines."""
+    """A verb: its options, its handler, a line of help and example command lines; whether it takes
+    ``--division`` (``new`` makes the divisions) and whether the shell offers it (not those that make a file
+    or run the shell)."""
 
     configure: Callable[[argparse.ArgumentParser], None]
     handler: Handler
     help: str
     examples: tuple[str, ...]
+    divisional: bool = True
+    in_shell: bool = True
+
+
+def verb_parser(parser: argparse.ArgumentParser, verb: Verb) -> None:
+    """Give ``parser`` the options of ``verb`` (and ``--division``, if it takes one)."""
+    verb.configure(parser)
+    if verb.divisional:
+        parser.add_argument("-d", "--division", help="division name (needed when there are several)")
+    parser.set_defaults(verb_handler=verb.handler)
 
 
 class VerbParser(argparse.ArgumentParser):

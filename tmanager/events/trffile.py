@@ -52,6 +52,7 @@ from typing import Any, Literal
 from tmanager import tomlmap
 from tmanager.core import teamtiebreaks, tiebreaks
 from tmanager.core.results import ByeKind, Colour, Result, format_points
+from tmanager.core.scoring import STANDARD, Game
 from tmanager.errors import ConfigError, StateError
 from tmanager.events.eventfile import check
 from tmanager.events.games import round_games, scores, virtual_points
@@ -60,8 +61,6 @@ from tmanager.events.ranking import tiebreak_standings
 from tmanager.events.rules import ChessRules, TeamRules, require, rules_for
 from tmanager.events.teams import settings, teams_from_trf, trf16_team_records, trf_team_records
 from tmanager.formats import trf, trf_teams
-from tmanager.pairing import Game
-from tmanager.pairing.model import STANDARD
 
 Version = Literal["2026", "16"]
 VERSIONS: tuple[Version, ...] = ("2026", "16")
@@ -225,7 +224,7 @@ def _tiebreak_names(event: Event, division: Division, *, teams: bool) -> list[st
 def _type_code(division: Division, *, teams: bool) -> str:
     if teams:
         return _team_type_code(division)
-    if division.system == PairingSystem.ROUND_ROBIN:
+    if division.round_robin:
         return "FIDE_DOUBLEROUNDROBIN" if division.cycles == 2 else "FIDE_ROUNDROBIN"
     code = _TYPE_CODES[division.system]
     return code + "_BAKU" if division.acceleration == "baku" else code
@@ -234,7 +233,7 @@ def _type_code(division: Division, *, teams: bool) -> str:
 def _team_type_code(division: Division) -> str:
     """A team division's ``192``: the Berger tables of teams, C.04.6 with Type A colour preferences and its
     primary score first, or a team Swiss of its own (paired by hand)."""
-    if division.system == PairingSystem.ROUND_ROBIN:
+    if division.round_robin:
         return "FIDE_TEAM_DOUBLEROUNDROBIN" if division.cycles == 2 else "FIDE_TEAM_ROUNDROBIN"
     if division.system == PairingSystem.TEAM_SWISS:
         return "FIDE_TEAM_TYPEA_MP_GP" if settings(division).primary == "match" else "FIDE_TEAM_TYPEA_GP_MP"

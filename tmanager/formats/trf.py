@@ -45,9 +45,10 @@ from pathlib import Path
 from typing import Any, Generic, Literal, TypeVar
 
 from tmanager.core.results import TRF_CODES, format_points
+from tmanager.core.scoring import STANDARD, Game, PointsSystem
 from tmanager.errors import ConfigError
 from tmanager.files import atomic_write, read_bytes
-from tmanager.pairing.model import BLACK, STANDARD, WHITE, Game, PlayerState, PointsSystem
+from tmanager.pairing.model import BLACK, WHITE, PlayerState
 
 #: TRF-16 lines giving the points of each kind of result, and the PointsSystem field each sets.
 POINTS_CODES = {

@@ -33,9 +33,10 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from tmanager.core.results import Colour, format_points
+from tmanager.core.scoring import STANDARD, Game, PointsSystem
 from tmanager.errors import PairingError
-from tmanager.pairing.matching import Matcher, NoPerfectMatching
-from tmanager.pairing.model import BLACK, STANDARD, WHITE, Game, Pairing, PlayerState, PointsSystem, Reason, invert
+from tmanager.pairing.matching import Matcher, NoPerfectMatching, max_weight_matching
+from tmanager.pairing.model import BLACK, WHITE, Pairing, PlayerState, Reason, invert
 
 _DOWN = "D"
 _UP = "U"
@@ -393,15 +394,12 @@ class _DutchRound:
             found = self.matcher.solve(vertices, matrix, changed=changed, grow=grow)
         except NoPerfectMatching:
             # No perfect matching: some player beyond the bye stays unpaired.
-            import networkx as nx  # here: the rare fallback, and importing networkx takes a third of a second
-
-            graph = nx.Graph()
-            graph.add_nodes_from(active)
-            graph.add_weighted_edges_from(
-                (a, b, matrix[a][b]) for j, b in enumerate(active) for a in active[:j] if matrix[a][b] is not None
-            )
-            for a, b in nx.max_weight_matching(graph):
-                mate[a], mate[b] = b, a
+            edges = {
+                (i, j): weight for j, b in enumerate(active) for i, a in enumerate(active[:j])
+                if (weight := matrix[a][b]) is not None
+            }  # fmt: skip
+            for i, j in max_weight_matching(len(active), edges):
+                mate[active[i]], mate[active[j]] = active[j], active[i]
             return mate
         for v in active:
             if found[v] != n:

@@ -28,10 +28,9 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-import networkx as nx
-
 from tmanager.errors import PairingError
 from tmanager.pairing.berger import round_robin as berger_schedule
+from tmanager.pairing.matching import max_weight_perfect_matching
 from tmanager.pairing.model import Pairing, Reason
 
 #: The opponent number of a bye (or forfeit win/loss without an opponent), as in tsh.
@@ -262,14 +261,10 @@ def match(players: Sequence[Entrant], cost: Cost, *, repeats: int | None) -> lis
         top = max(e[2][k + 1] for e in edges)
         multipliers[k] = multipliers[k + 1] * ((n // 2) * top + 1)
     packed = [(i, j, sum(c * m for c, m in zip(vector, multipliers, strict=True))) for i, j, vector in edges]
-    ceiling = max(p for _, _, p in packed) + 1
-    graph = nx.Graph()
-    graph.add_weighted_edges_from((i, j, ceiling - p) for i, j, p in packed)
-    matching = nx.max_weight_matching(graph, maxcardinality=True)
-    if 2 * len(matching) != n:
+    matching = max_weight_perfect_matching(n, {(i, j): -p for i, j, p in packed})
+    if matching is None:
         return None
-    pairs = sorted((min(i, j), max(i, j)) for i, j in matching)
-    return [(players[i], players[j]) for i, j in pairs]
+    return [(players[i], players[j]) for i, j in matching]
 
 
 def pairable(players: Sequence[Entrant], repeats: int | None) -> bool:

@@ -28,6 +28,17 @@ if TYPE_CHECKING:
     from tmanager.formats.tou import TouPlayer
 
 
+#: Each system as pages name it.
+SYSTEM_TITLES = {
+    PairingSystem.DUTCH: "Swiss (FIDE Dutch)", PairingSystem.ROUND_ROBIN: "round robin",
+    PairingSystem.MANUAL: "manual pairing", PairingSystem.KOTH: "King of the Hill",
+    PairingSystem.FACTORED: "factored pairings", PairingSystem.TSH_SWISS: "Swiss (tsh)",
+    PairingSystem.CHEW: "Chew pairings", PairingSystem.RANDOM: "random pairings",
+    PairingSystem.DOUBLE_SWISS: "Double-Swiss (FIDE, matches of two games)",
+    PairingSystem.TEAM_SWISS: "team Swiss (FIDE)",
+}  # fmt: skip
+
+
 @dataclass(frozen=True, slots=True)
 class PairOptions:
     """What the arbiter may ask of one pairing beyond the division's settings."""
@@ -87,6 +98,21 @@ class DivisionRules(ABC):
     def __init__(self, event: Event, division: Division) -> None:
         self.event = event
         self.division = division
+
+    @property
+    def system_title(self) -> str:
+        """The division's pairing system as pages name it."""
+        return SYSTEM_TITLES[self.division.system]
+
+    @property
+    def paired_by_hand(self) -> bool:
+        """Every game of a round is forced by the arbiter: nothing pairs it (a manual division)."""
+        return self.division.system == PairingSystem.MANUAL
+
+    def draws_first_colour(self, round_number: int) -> bool:
+        """Whether pairing ``round_number`` draws the top-ranked player's colour by lot unless the arbiter
+        chooses it (a form offers the choice)."""
+        return False
 
     @abstractmethod
     def problems(self) -> Iterator[Problem]:

@@ -16,8 +16,6 @@ import random
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
-import networkx as nx
-
 from tmanager.core import fide
 from tmanager.core.results import ByeKind, Colour, Result, format_points
 from tmanager.errors import PairingError, ScheduleError, StateError
@@ -32,6 +30,7 @@ from tmanager.events.rules.base import DivisionRules, EntryForm, PairOptions, Pr
 from tmanager.formats.tou import TouGame, TouOutcome, TouPlayer, display_name
 from tmanager.pairing import Pairing, PlayerState, explain_round, explain_round_robin, pair_round, round_robin
 from tmanager.pairing.acceleration import baku_group, baku_rounds
+from tmanager.pairing.matching import max_weight_perfect_matching
 
 #: The results an arbiter chooses from, and what the menu says.
 RESULT_CHOICES = (
@@ -109,6 +108,10 @@ class ChessRules(DivisionRules):
             return round_robin(entrants, round_number, cycles=self.division.cycles)
         except ScheduleError as exc:
             raise StateError(str(exc)) from None
+
+    def draws_first_colour(self, round_number: int) -> bool:
+        division = self.division
+        return round_number == 1 and division.system == PairingSystem.DUTCH and division.initial_colour is None
 
     def settle_initial_colour(self, n: int, options: PairOptions, wording: str) -> list[str]:
         """The top-ranked's colour in round 1: as ``--colour`` asks, else drawn by lot when round 1 is paired (a note
@@ -325,25 +328,24 @@ class ChessRules(DivisionRules):
 def _why_unpairable(division: Division, states: Sequence[PlayerState], n: int, groups: Sequence[frozenset[int]]) -> str:
     """A reason a Dutch round failed, in the arbiter's terms."""
     entrants = [s for s in states if len(s.games) < n]
-    ids = {s.id for s in entrants}
-    graph = nx.Graph()
-    graph.add_nodes_from(ids)
+    ids = sorted({s.id for s in entrants})
     met = {s.id: {g.opponent for g in s.games if g.played} for s in entrants}
-    for a in ids:
-        for b in ids:
-            if a < b and b not in met[a] and not any({a, b} <= g for g in groups):
-                graph.add_edge(a, b)
-    lonely = [a for a in sorted(ids) if graph.degree(a) == 0]
+    edges = {
+        (i, j): 0 for j, b in enumerate(ids) for i, a in enumerate(ids[:j])
+        if b not in met[a] and not any({a, b} <= g for g in groups)
+    }  # fmt: skip
+    partnered = {v for edge in edges for v in edge}
+    lonely = [a for i, a in enumerate(ids) if i not in partnered]
     if lonely and len(lonely) == len(ids):
         return "all remaining opponents already met (or are forbidden pairs)"
     if len(lonely) > len(ids) % 2:
         return f"{label(division.player(lonely[0]))} has already met every remaining opponent"
     if len(ids) % 2:
-        eligible = [s.id for s in entrants if not any(g.opponent is None and g.result in "UF" for g in s.games)]
+        eligible = {s.id for s in entrants if not any(g.opponent is None and g.result in "UF" for g in s.games)}
         if not eligible:
             return "every remaining player has already had a full-point bye"
-        graph.add_edges_from(("bye", e) for e in eligible)
-    if 2 * len(nx.max_weight_matching(graph, maxcardinality=True)) < graph.number_of_nodes():
+        edges |= {(i, len(ids)): 0 for i, a in enumerate(ids) if a in eligible}  # the bye, one more vertex
+    if max_weight_perfect_matching(len(ids) + len(ids) % 2, edges) is None:
         return "the remaining players cannot all be paired without a rematch or a forbidden pair"
     return "every pairing breaks the absolute colour rules (three times the same colour, or two more of one colour)"
 

@@ -74,6 +74,11 @@ class TeamRules(ChessRules):
     explains = True
     awards_prizes = False  # its standings rank teams
 
+    @property
+    def team_size(self) -> int:
+        """The boards of a match: the players of a team in each."""
+        return settings(self.division).team_size
+
     # -- what the file may hold -------------------------------------------------------------------
 
     def problems(self) -> Iterator[Problem]:
