@@ -17,7 +17,7 @@ from typing import Any
 
 from tmanager.cli._settings import parse_assignments
 from tmanager.cli.eventprizes import VERBS as PRIZE_VERBS
-from tmanager.cli.eventverbs import Handler, Verb, VerbParser, load_division, say, verb_parser, words
+from tmanager.cli.eventverbs import Handler, Verb, VerbParser, load_division, read_entry, say, verb_parser, words
 from tmanager.core.results import Colour
 from tmanager.core.scoring import PointsSystem
 from tmanager.core.tiebreaks import TIEBREAKS
@@ -438,13 +438,13 @@ def _configure_correct(p: argparse.ArgumentParser) -> None:
 
 
 def _result(args: argparse.Namespace) -> int:
-    say(service.save_result(args.event, args.division, words(args.entry), args.round, correction=False,
+    say(service.save_result(args.event, args.division, read_entry(args), args.round, correction=False,
                             confirm=args.yes))  # fmt: skip
     return 0
 
 
 def _correct(args: argparse.Namespace) -> int:
-    say(service.save_result(args.event, args.division, words(args.entry), args.round, correction=True,
+    say(service.save_result(args.event, args.division, read_entry(args), args.round, correction=True,
                             confirm=args.yes))  # fmt: skip
     return 0
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import shlex
 from collections.abc import Callable, Mapping
+from functools import partial
 from pathlib import Path
 
 from tmanager.cli import tshcommands
@@ -19,6 +20,7 @@ from tmanager.cli.eventverbs import Verb, VerbParser, verb_parser
 from tmanager.columns import aligned
 from tmanager.errors import StateError, TManagerError
 from tmanager.events import journal, service
+from tmanager.events.entries import Entry
 from tmanager.events.messages import EXPLANATIONS, Topic, topic_of
 from tmanager.events.model import label
 from tmanager.events.operations import find_player
@@ -190,8 +192,9 @@ class Shell:
     def results(self, round_number: int | None, *, correction: bool = False) -> None:
         """The modal result entry (or correction): one result per line until an empty line."""
         event = journal.load(self.path)
+        rules = rules_for(event, event.division(self.division))  # reads the lines; the change finds their boards
         mode = "correction" if correction else "result entry"
-        print(f"{mode}: {rules_for(event, event.division(self.division)).entry_shape}; empty line to leave")
+        print(f"{mode}: {rules.entry_shape}; empty line to leave")
         while True:
             try:
                 line = input(self.prompt("corrections" if correction else "results"))
@@ -203,17 +206,16 @@ class Shell:
             if words[0] in ("missing", "m"):
                 self.verb("missing", [])
                 continue
-
-            def save(yes: bool, words: list[str] = words) -> None:
-                messages = service.save_result(self.path, self.division, words, round_number, correction=correction,
-                                               confirm=yes)  # fmt: skip
-                for message in messages:
-                    self.say(message)
-
             try:
-                self.confirmed(save)
+                self.confirmed(partial(self.save, rules.parse_entry(words), round_number, correction=correction))
             except TManagerError as exc:
                 self.error(exc)
+
+    def save(self, entry: Entry, round_number: int | None, confirm: bool, *, correction: bool) -> None:
+        """Enter one result of the modal entry (``confirm``: a suspicious score too), and say what was done."""
+        for message in service.save_result(self.path, self.division, entry, round_number, correction=correction,
+                                           confirm=confirm):  # fmt: skip
+            self.say(message)
 
     def card(self, words: list[str]) -> None:
         """One player's record (tsh's scorecard): data, score and rank, this round's seat, every round."""

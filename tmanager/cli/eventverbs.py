@@ -11,7 +11,9 @@ from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from tmanager.events import journal
+from tmanager.events.entries import Entry
 from tmanager.events.model import Division, Event
+from tmanager.events.rules import rules_for
 
 # Results starting with "-" would be read as options (or the "--" separator):
 # the verb parsers protect them with this mark, stripped again before use (:func:`words`).
@@ -61,6 +63,12 @@ def say(messages: Sequence[str]) -> None:
     """Messages to standard output, warnings to standard error."""
     for m in messages:
         print(m, file=sys.stderr if m.startswith("warning:") else sys.stdout)
+
+
+def read_entry(args: argparse.Namespace) -> Entry:
+    """The result line of ``result`` and ``correct`` (``args.entry``) read by the division's rules."""
+    event, division = load_division(args)
+    return rules_for(event, division).parse_entry(words(args.entry))
 
 
 def load_division(args: argparse.Namespace) -> tuple[Event, Division]:

@@ -35,7 +35,8 @@ from tmanager.events.operations import (
 from tmanager.events.ranking import tiebreak_standings, wins_standings
 from tmanager.events.registration import enter_player
 from tmanager.events.rules import pair, rules_for
-from tmanager.events.rules.chess import parse_result, set_result
+from tmanager.events.rules.base import parse_result
+from tmanager.events.rules.chess import set_result
 
 __all__ = [
     "PENDING",

@@ -25,8 +25,7 @@ from tmanager.events.rules import DivisionRules, PairOptions, rules_for
 def _play(rules: DivisionRules, record: Round, rng: random.Random) -> None:
     for board in record.boards:
         if board.result.pending:
-            words = [str(record.board_number(board)), *rules.random_entry(board, rng)]
-            rules.enter(words, record.number, correction=False, confirm=True)
+            rules.enter(rules.random_entry(record, board, rng), record.number, correction=False, confirm=True)
 
 
 def simulate(

@@ -12,8 +12,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from tmanager.errors import StateError
+from tmanager.events.entries import BoardRef, Entry, ResultEntry
 from tmanager.events.model import Division, PlayerStatus, label, missing
 from tmanager.events.rules import TeamRules
+from tmanager.events.rules.base import parse_result
 from tmanager.events.rules.team import team_label
 from tmanager.events.teams import lineup_round
 from tmanager.web.eventpages import Page, Sections, Snapshot, head, render_template, round_links
@@ -130,15 +132,13 @@ def _results(
     )
 
 
-def result_words(snapshot: Snapshot | None, form: Mapping[str, str]) -> list[str]:
-    """What follows the board number in a result line, from a board's form (:meth:`EntryForm.words`)."""
+def result_entry(snapshot: Snapshot | None, form: Mapping[str, str], board: int) -> Entry:
+    """The entry a board's result form gives (:meth:`EntryForm.entry`), by the division's rules (before the file
+    was ever read: its result menu, as a chess division's)."""
     if snapshot is None:
-        return [form.get("result", "")]
+        return ResultEntry(BoardRef(board), parse_result(form.get("result", "")))
     division = snapshot.division(form.get("d") or None)
-    try:
-        return snapshot.rules(division).entry_form().words(form)
-    except ValueError as exc:
-        raise StateError(str(exc)) from None
+    return snapshot.rules(division).entry_form().entry(board, form)
 
 
 def _pair_form(snapshot: Snapshot, division: Division, common: Mapping[str, str], message: str) -> str:

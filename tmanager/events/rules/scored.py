@@ -16,6 +16,7 @@ from dataclasses import replace
 
 from tmanager.core.results import ByeKind, Result
 from tmanager.errors import PairingError, ScheduleError, StateError
+from tmanager.events.entries import BoardRef, Entry, PlayersRef, ResultEntry, ScoreEntry, Where
 from tmanager.events.messages import Note, Topic
 from tmanager.events.model import (
     Board,
@@ -32,7 +33,15 @@ from tmanager.events.model import (
 from tmanager.events.operations import board_at, find_player, locate, refuse_entered, withdraw
 from tmanager.events.ranking import record_text, wins_standings
 from tmanager.events.reports.scored import ScoredReports
-from tmanager.events.rules.base import DivisionRules, EntryForm, PairOptions, Problem, forfeit_result, parse_system
+from tmanager.events.rules.base import (
+    DivisionRules,
+    EntryForm,
+    PairOptions,
+    Problem,
+    forfeit_result,
+    parse_system,
+    whole_number,
+)
 from tmanager.events.scorecards import (
     bye_kind,
     bye_spread,
@@ -110,65 +119,69 @@ FORFEIT_CHOICES = (("", "scores"), (Result.WHITE_WINS_BY_FORFEIT, "forfeit: firs
                    (Result.PENDING, "no result"))  # fmt: skip
 #: The results a line may end with instead of scores: a forfeit, or clearing the result.
 _WITHOUT_SCORES = {"+-", "-+", "--", "*"}
+_FORFEITS = frozenset(map(Result, _WITHOUT_SCORES))
 
 
-def _integer(text: str, what: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise StateError(f"{text!r} is not a {what}; write a whole number") from None
+def parse_entry(entry_mode: EntryMode, words: Sequence[str]) -> Entry:
+    """A result line of a score-based division, by its ``entry`` mode (:data:`FORMS`), or a forfeit.
+
+    ``BOARD +-`` / ``P1 P2 -+`` (``--``, ``*``) enter a forfeit (or clear a result). By players, P1's numbers come
+    first: ``P1 S1 P2 S2``, ``P1 SPREAD P2``, ``P1 S1 P2 S2 SPREAD`` (P2 is the third word in every form).
+    """
+    words = list(words)
+    if words and words[-1] in _WITHOUT_SCORES and len(words) in (2, 3):
+        result = Result(words[-1])
+        if len(words) == 2:
+            return ResultEntry(BoardRef(whole_number(words[0], "board number")), result)
+        return ResultEntry(PlayersRef(words[0], words[1]), result)
+    numbers = len(SCORE_FIELDS[entry_mode])
+    if len(words) == 1 + numbers and words[0].isdigit():
+        return ScoreEntry(BoardRef(int(words[0])), tuple(whole_number(w, "score") for w in words[1:]))
+    if len(words) == 2 + numbers:
+        values = tuple(whole_number(w, "score") for i, w in enumerate(words) if i not in (0, 2))
+        return ScoreEntry(PlayersRef(words[0], words[2]), values)
+    raise StateError(f"give {FORMS[entry_mode]} (entry = {str(entry_mode)!r}), or a forfeit: BOARD +- or P1 P2 +-")
+
+
+def _seat(division: Division, n: int, where: Where) -> tuple[Board, Player | None]:
+    """The board of round ``n`` an entry names, and the player named first (None: by board)."""
+    if isinstance(where, BoardRef):
+        if where.match is not None:
+            raise StateError(f"{where.match}.{where.number} names a board of a team match: give the board alone")
+        return board_at(division, n, where.number), None
+    first = find_player(division, where.first)
+    return locate(division, n, first, find_player(division, where.second)), first
 
 
 def enter(
-    event: Event,
-    division: Division,
-    words: Sequence[str],
-    round_number: int | None,
-    *,
-    correction: bool,
-    confirm: bool = False,
+    event: Event, division: Division, entry: Entry, round_number: int | None, *, correction: bool, confirm: bool = False
 ) -> list[str]:
-    """A result line of a score-based division, by its ``entry`` mode (:data:`FORMS`), or a forfeit.
+    """Enter a score-based division's result: a forfeit (or clearing it), or the numbers of its ``entry`` mode.
 
-    ``BOARD +-`` / ``P1 P2 -+`` (``--``, ``*``) enter a forfeit (or clear a
-    result). By players, P1's numbers come first; with ``track_firsts`` but
-    not ``assign_firsts`` P1 is recorded as having gone first. Scores outside
-    :data:`PLAUSIBLE` raise :class:`SuspiciousScore` unless ``confirm``.
+    With ``track_firsts`` but not ``assign_firsts`` the player named first is recorded as having gone first.
+    Scores outside :data:`PLAUSIBLE` raise :class:`SuspiciousScore` unless ``confirm``.
     """
     rules = settings_of(division)
     n = round_number or division.paired_rounds
     if n < 1:
         raise StateError("no round is paired yet")
-    words = list(words)
-    if words and words[-1] in _WITHOUT_SCORES and len(words) in (2, 3):
-        if len(words) == 2:
-            board, first = board_at(division, n, _integer(words[0], "board number")), None
-        else:
-            first = find_player(division, words[0])
-            board = locate(division, n, first, find_player(division, words[1]))
-        result = Result(words[-1])
-        if first and first.number == board.black:
-            result = result.reversed
+    wrong = f"give {FORMS[rules.entry]} (entry = {str(rules.entry)!r}), or a forfeit: BOARD +- or P1 P2 +-"
+    if isinstance(entry, ResultEntry):
+        if entry.result not in _FORFEITS:
+            raise StateError(wrong)
+        board, named = _seat(division, n, entry.where)
+        result = entry.result.reversed if named and named.number == board.black else entry.result
         refuse_entered(division, n, board, correction=correction, shown=result_text(division, board))
         old = board.result
         board.result = result
         board.scores = None if result == Result.PENDING else forfeit_spreads(rules, result)
         _entered(division.round(n), board)
         return [_echo(division, n, board), *_later_warning(division, n, old, correction)]
-    numbers = len(SCORE_FIELDS[rules.entry])
-    if len(words) == 1 + numbers and words[0].isdigit():
-        board = board_at(division, n, int(words[0]))
-        values = [_integer(w, "score") for w in words[1:]]
-        first = division.player(board.white)
-    elif len(words) == 2 + numbers:
-        first = find_player(division, words[0])
-        # P2 is the third word in every form: P1 S1 P2 S2, P1 SPREAD P2, P1 S1 P2 S2 SPREAD.
-        board = locate(division, n, first, find_player(division, words[2]))
-        values = [_integer(w, "score") for i, w in enumerate(words) if i not in (0, 2)]
-    else:
-        raise StateError(
-            f"give {FORMS[rules.entry]} (entry = {str(rules.entry)!r}), or a forfeit: BOARD +- or P1 P2 +-"
-        )
+    values = entry.values
+    if len(values) != len(SCORE_FIELDS[rules.entry]):
+        raise StateError(wrong)
+    board, named = _seat(division, n, entry.where)
+    first = named or division.player(board.white)
     if rules.entry == EntryMode.SPREAD:
         spread = values[0]
         scores = (spread, 0) if spread >= 0 else (0, -spread)
@@ -568,10 +581,11 @@ class ScoreRules(DivisionRules):
 
     # -- results ---------------------------------------------------------------------------------
 
-    def enter(
-        self, words: Sequence[str], round_number: int | None, *, correction: bool, confirm: bool = False
-    ) -> list[str]:
-        return enter(self.event, self.division, words, round_number, correction=correction, confirm=confirm)
+    def parse_entry(self, words: Sequence[str]) -> Entry:
+        return parse_entry(self.settings.entry, words)
+
+    def enter(self, entry: Entry, round_number: int | None, *, correction: bool, confirm: bool = False) -> list[str]:
+        return enter(self.event, self.division, entry, round_number, correction=correction, confirm=confirm)
 
     @property
     def entry_shape(self) -> str:
@@ -595,11 +609,11 @@ class ScoreRules(DivisionRules):
         values["forfeit"] = board.result if board.result.forfeit else ""
         return values
 
-    def random_entry(self, board: Board, rng: random.Random) -> list[str]:
+    def random_entry(self, record: Round, board: Board, rng: random.Random) -> Entry:
         ratings = (self.division.player(board.white).rating, self.division.player(board.black).rating)
         s1, s2 = random_scores(*ratings, rng)
-        values = {EntryMode.SCORES: [s1, s2], EntryMode.SPREAD: [s1 - s2], EntryMode.BOTH: [s1, s2, s1 - s2]}
-        return [str(v) for v in values[self.settings.entry]]
+        values = {EntryMode.SCORES: (s1, s2), EntryMode.SPREAD: (s1 - s2,), EntryMode.BOTH: (s1, s2, s1 - s2)}
+        return ScoreEntry(BoardRef(record.board_number(board)), values[self.settings.entry])
 
     def result_text(self, board: Board) -> str:
         return result_text(self.division, board)
