@@ -26,7 +26,7 @@ from tmanager.events.model import label
 from tmanager.events.operations import find_player
 from tmanager.events.reports import PlayerSummary
 from tmanager.events.rules import ScoreRules, rules_for
-from tmanager.events.rules.scored import SuspiciousScore
+from tmanager.events.rules.scoreentry import SuspiciousScore
 
 SHELL_ONLY = {
     "enter": "enter result mode: lines `BOARD RESULT` or `P1 P2 RESULT`; an empty line leaves",
