@@ -177,6 +177,35 @@ def _compatible_prefs(a: str | None, b: str | None) -> bool:
     return a != b or a is None or b is None
 
 
+def _forbidden_opponents(entrants: Sequence[_Entrant], forbidden: Iterable[Collection[int]]) -> dict[int, set[int]]:
+    """Whom each entrant may not meet: the opponents of its games played, and the other members of each group of
+    ``forbidden``."""
+    barred: dict[int, set[int]] = {e.id: set() for e in entrants}
+    for e in entrants:
+        for g in e.games:
+            if g.played and g.opponent is not None:
+                barred[e.id].add(g.opponent)
+    for group in forbidden:
+        for a in group:
+            if a in barred:
+                barred[a].update(b for b in group if b != a)
+    return barred
+
+
+def _score_group_widths(entrants: Sequence[_Entrant]) -> tuple[dict[int, int], int, int]:
+    """Score-group bit widths: each group gets enough bits to count its members, lower scores in the lower bits.
+    The shift of each score's field, the width of all the fields, and the bits of the largest group."""
+    counts: dict[int, int] = {}
+    for e in entrants:
+        counts[e.score] = counts.get(e.score, 0) + 1
+    shift: dict[int, int] = {}
+    total = 0
+    for score in sorted(counts):
+        shift[score] = total
+        total += counts[score].bit_length()
+    return shift, total, max(counts.values(), default=1).bit_length()
+
+
 class _DutchRound:
     """One round's pairing; see the module docstring."""
 
@@ -241,28 +270,8 @@ class _DutchRound:
             )
         entrants.sort(key=lambda e: (-e.score, e.rank))
         self.players = entrants
-        self.forbidden: dict[int, set[int]] = {e.id: set() for e in entrants}
-        for e in entrants:
-            for g in e.games:
-                if g.played and g.opponent is not None:
-                    self.forbidden[e.id].add(g.opponent)
-        for group in forbidden:
-            for a in group:
-                if a in self.forbidden:
-                    self.forbidden[a].update(b for b in group if b != a)
-
-        # Score-group bit widths: each group gets enough bits to count its members,
-        # lower scores in the lower bits.
-        counts: dict[int, int] = {}
-        for e in entrants:
-            counts[e.score] = counts.get(e.score, 0) + 1
-        self.shift: dict[int, int] = {}
-        total = 0
-        for score in sorted(counts):
-            self.shift[score] = total
-            total += counts[score].bit_length()
-        self.sg_shift = total
-        self.sg_bits = max(counts.values(), default=1).bit_length()
+        self.forbidden = _forbidden_opponents(entrants, forbidden)
+        self.shift, self.sg_shift, self.sg_bits = _score_group_widths(entrants)
         self.bye_score = 0
         self.single_downfloater_bye = False
         self.unplayed_rank: dict[int, int] = {}
