@@ -54,14 +54,11 @@ from tmanager.pairing.scored import (
     explain_factored,
     factored,
     first_reason,
-    fontes_basis,
-    init_fontes,
     random_pairing,
-    seeded_round_robin,
     tally,
-    team_round_robin,
     tsh_swiss,
 )
+from tmanager.pairing.scoredschedules import fontes_basis, init_fontes, seeded_round_robin, team_round_robin
 
 #: The systems a score-based division may be paired by.
 DIVISION_SYSTEMS = (
@@ -156,7 +153,7 @@ class ScoreRules(DivisionRules):
         """Pair the next round by ``options.system`` (default: the opening system, else the division's).
 
         KOTH, factored, Swiss and Chew pairings rank by the standings of round
-        :func:`~tmanager.pairing.scored.fontes_basis` (the previous round unless
+        :func:`~tmanager.pairing.scoredschedules.fontes_basis` (the previous round unless
         ``session_breaks`` are set); only results up to that round must be in.
         Players off for the round get their ``off`` spread as a bye; the odd one
         out gets the bye with ``bye_spread``; with ``assign_firsts`` each board's
