@@ -1,16 +1,20 @@
 """What every ``tmanager event`` verb is made of, for the modules that hold verbs (:mod:`tmanager.cli.event`,
-:mod:`tmanager.cli.eventprizes`) and the shell that runs them (:mod:`tmanager.cli.eventshell`): the
-:class:`Verb` record of the verb table and its parser, which takes dashed results (``-+``, ``--``) as words,
-printing the messages of a change, and the event and division a verb names."""
+:mod:`tmanager.cli.eventprizes`, :mod:`tmanager.cli.eventfiles`) and the shell that runs them
+(:mod:`tmanager.cli.eventshell`): the :class:`Verb` record of the verb table and its parser, which takes dashed
+results (``-+``, ``--``) as words, printing the messages of a change, the event and division a verb names, and
+``--set KEY=VALUE`` settings applied to a new event."""
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import NamedTuple
 
-from tmanager.events import journal
+from tmanager.cli._settings import parse_assignments
+from tmanager.events import eventfile, journal
 from tmanager.events.entries import Entry
 from tmanager.events.model import Division, Event
 from tmanager.events.rules import rules_for
@@ -75,3 +79,19 @@ def load_division(args: argparse.Namespace) -> tuple[Event, Division]:
     """The event file the verb names, and its division (``--division``, or the only one)."""
     event = journal.load(args.event)
     return event, event.division(args.division)
+
+
+def with_settings(event: Event, settings: Sequence[str], path: Path) -> Event:
+    """The event with ``KEY=VALUE`` settings: an ``[event]`` field (categories, schedule…) there, any other key
+    on every division; checked as the event file would be."""
+    if not settings:
+        return event
+    data = eventfile.to_toml(event)
+    event_keys = {f.name for f in dataclasses.fields(Event)}
+    for key, value in parse_assignments(list(settings)):
+        if key in event_keys:
+            data["event"][key] = value
+            continue
+        for division in data["division"]:
+            division[key] = value
+    return eventfile.from_toml(data, path)
