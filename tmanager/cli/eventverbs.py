@@ -1,8 +1,8 @@
 """What every ``tmanager event`` verb is made of, for the modules that hold verbs (:mod:`tmanager.cli.event`,
-:mod:`tmanager.cli.eventprizes`, :mod:`tmanager.cli.eventfiles`) and the shell that runs them
-(:mod:`tmanager.cli.eventshell`): the :class:`Verb` record of the verb table and its parser, which takes dashed
-results (``-+``, ``--``) as words, printing the messages of a change, the event and division a verb names, and
-``--set KEY=VALUE`` settings applied to a new event."""
+:mod:`tmanager.cli.eventplayers`, :mod:`tmanager.cli.eventprizes`, :mod:`tmanager.cli.eventfiles`) and the shell
+that runs them (:mod:`tmanager.cli.eventshell`): the :class:`Verb` record of the verb table and its parser, which
+takes dashed results (``-+``, ``--``) as words, printing the messages of a change, the event and division a verb
+names, ``--rounds`` lists, and ``--set KEY=VALUE`` settings applied to a new event."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from tmanager.cli._settings import parse_assignments
+from tmanager.errors import StateError
 from tmanager.events import eventfile, journal
 from tmanager.events.entries import Entry
 from tmanager.events.model import Division, Event
@@ -95,3 +96,21 @@ def with_settings(event: Event, settings: Sequence[str], path: Path) -> Event:
         for division in data["division"]:
             division[key] = value
     return eventfile.from_toml(data, path)
+
+
+def parse_rounds(text: str | None) -> list[int]:
+    """A ``--rounds`` list (``3,4``): the rounds in order, none when not given."""
+    if not text:
+        return []
+    try:
+        rounds = sorted({int(x) for x in text.replace(" ", "").split(",") if x})
+    except ValueError:
+        raise StateError(f"{text!r} is not a list of rounds; write e.g. 3,4") from None
+    if any(r < 1 for r in rounds):
+        raise StateError("rounds start at 1")
+    return rounds
+
+
+def no_options(p: argparse.ArgumentParser) -> None:
+    """The options of a verb that takes none beyond the event file (and ``--division``)."""
+
