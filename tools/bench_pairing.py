@@ -20,9 +20,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from tmanager.core.scoring import STANDARD, Game
 from tmanager.formats import trf
-from tmanager.pairing import Game, PlayerState, pair_round
-from tmanager.pairing.model import STANDARD
+from tmanager.pairing import PlayerState, pair_round
 
 
 def synthetic(players: int, rounds: int, seed: int) -> list[PlayerState]:

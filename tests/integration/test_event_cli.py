@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import run_cli
-from tmanager import events as ev
+from tmanager.events import api as ev
 
 
 def make_event(tmp_path: Path, players: int = 6) -> Path:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.conftest import run_cli
-from tmanager import events as ev
+from tmanager.events import api as ev
 from tmanager.events import journal
 
 

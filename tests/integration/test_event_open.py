@@ -22,8 +22,8 @@ import pytest
 from tests.conftest import run_cli
 from tests.integration.test_web import CHROMIUM, CHROMIUM_ARGS, fetch, serve
 from tests.integration.test_web_event import PASSWORD, Client, hidden, set_password
-from tmanager import events as ev
 from tmanager.core.results import Result
+from tmanager.events import api as ev
 from tmanager.events.model import Division, Event, Player
 from tmanager.events.registration import assign_start_numbers
 

@@ -10,9 +10,9 @@ import pytest
 
 from tests.conftest import ROOT, run_cli
 from tests.integration.test_event_scored import ok, refused
-from tmanager import events as ev
 from tmanager.core.results import Result
 from tmanager.errors import ConfigError
+from tmanager.events import api as ev
 from tmanager.formats import playercsv, ratinglist
 
 FIDE = ROOT / "tests" / "data" / "fide"

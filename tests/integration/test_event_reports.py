@@ -11,8 +11,8 @@ import pytest
 from tests.conftest import run_cli
 from tests.integration.test_event_trf import scripted_event
 from tests.screenshots import CHROMIUM, screenshot_ink
-from tmanager import events as ev
 from tmanager.core.results import Result
+from tmanager.events import api as ev
 from tmanager.events.reports import Report, Table
 from tmanager.events.reports import render as reports
 

@@ -6,8 +6,8 @@ import random
 from pathlib import Path
 
 from tests.conftest import run_cli
-from tmanager import events as ev
 from tmanager.core.results import Result
+from tmanager.events import api as ev
 from tmanager.pairing import round_robin
 
 

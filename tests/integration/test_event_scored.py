@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import run_cli
-from tmanager import events as ev
 from tmanager.errors import ConfigError, StateError
+from tmanager.events import api as ev
 from tmanager.events.rules import scored as sc
 from tmanager.events.scorecards import bye_spread, scorecards
 from tmanager.formats import tsh

@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from tmanager import events as ev
+from tmanager.events import api as ev
 
 
 class Terminal:

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from tests.integration.test_event_scored import ok, refused
-from tmanager import events as ev
 from tmanager.core import teamtiebreaks
 from tmanager.core.teams import MatchPoints, bye_round, match_rounds
+from tmanager.events import api as ev
 from tmanager.events.teams import settings
-from tmanager.formats import trf, trf_teams
+from tmanager.formats import trf, trf_records, trf_teams
 
 # -- FIDE's team tie-breaks (C.07), by hand --------------------------------------------------------------
 
@@ -302,7 +302,7 @@ def test_empty_boards_forfeits_and_what_is_missing(tmp_path: Path) -> None:
     ok("export-trf", path, exported)
     lines = exported.read_text(encoding="utf-8").splitlines()
     kind = "-+" if rooks_first else "+-"
-    forfeit = next(trf.Forfeit.read(line) for line in lines if line.startswith("330"))
+    forfeit = next(trf_records.Forfeit.read(line) for line in lines if line.startswith("330"))
     assert (forfeit.kind, forfeit.round) == (kind, 1) and 1 in (forfeit.white, forfeit.black)
     assert any(line.startswith("300 001 001") and line.endswith("0000 0000") for line in lines)
     # The board order holds for the whole event once a lineup was given from it.

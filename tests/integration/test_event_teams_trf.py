@@ -10,7 +10,7 @@ import pytest
 
 from tests.integration.test_event_scored import ok, refused
 from tests.integration.test_event_teams import TEAMS, lineups, team_event
-from tmanager import events as ev
+from tmanager.events import api as ev
 from tmanager.events.model import Division
 from tmanager.formats import trf, trf_teams
 from tmanager.pairing import Game

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT, run_cli
-from tmanager import events as ev
 from tmanager.core.results import Result
 from tmanager.errors import ConfigError
+from tmanager.events import api as ev
 from tmanager.events import trffile as event_trf
 from tmanager.events.registration import assign_start_numbers
 from tmanager.events.rules.chess import random_result

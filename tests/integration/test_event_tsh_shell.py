@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from tests.integration.test_event_scored import ok
-from tmanager import events as ev
 from tmanager.cli.tshcommands import COMMANDS, find, translate
 from tmanager.errors import StateError
+from tmanager.events import api as ev
 
 
 def words(line: str, divisions: tuple[str, ...] = ("A", "B")) -> tuple[str, list[str], str | None]:

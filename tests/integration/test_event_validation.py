@@ -10,9 +10,9 @@ import pytest
 
 from tests.conftest import ROOT, run_cli
 from tests.integration.test_event_scored import ok, refused
-from tmanager import events as ev
 from tmanager.core import playerfields
 from tmanager.errors import ConfigError
+from tmanager.events import api as ev
 from tmanager.formats import ratinglist
 
 FIDE = ROOT / "tests" / "data" / "fide"

@@ -6,10 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.integration.test_event_scored import ok
-from tmanager import events as ev
 from tmanager.core import norms
 from tmanager.core.norms import NormTitle, Opponent
 from tmanager.core.results import Result
+from tmanager.events import api as ev
 
 #: An IM of Spain in a 9-round Swiss: (rating, title, federation, points) round by round.
 SWISS = [

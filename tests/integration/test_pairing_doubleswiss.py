@@ -11,10 +11,11 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import run_cli
+from tmanager.core.scoring import Game
 from tmanager.errors import PairingError
 from tmanager.formats import trf
 from tmanager.pairing.doubleswiss import match_of, pair_double_swiss
-from tmanager.pairing.model import Game, PlayerState
+from tmanager.pairing.model import PlayerState
 from tmanager.pairing.topscore import Contender, pair_round
 from tmanager.pairing.verification import check_double_swiss, random_double_swiss
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 from tests.conftest import run_cli
 from tests.integration.test_event_scored import ok, refused
-from tmanager import events as ev
 from tmanager.cli.pair import format_pairing
+from tmanager.events import api as ev
 from tmanager.formats import trf
 from tmanager.pairing import Game, PlayerState, explain_round, explain_round_robin, pair_round, round_robin
 

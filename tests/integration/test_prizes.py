@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import run_cli
-from tmanager import events as ev
 from tmanager.core.prizes import Award, PrizeList, Ranked, Sharing, allocate, shares
 from tmanager.core.results import Result
+from tmanager.events import api as ev
 
 # --- the pure allocation --------------------------------------------------------------------------------
 

@@ -100,3 +100,19 @@ def test_work_on_an_sprt_imports_no_heavy_library(tmp_path: Path) -> None:
     assert not packages(modules) & HEAVY
     results = tomllib.loads(path.read_text())["progress"]["results"]
     assert sum(map(results.count, "+-=")) == 3  # the games were played and recorded
+
+
+def test_the_event_model_loads_only_the_model_the_core_and_the_foundation(tmp_path: Path) -> None:
+    """``import tmanager.events.model`` (what a reader of event files needs) loads no pairing, rules, reports or
+    file formats, and no library beyond the standard one: the events package imports nothing by itself."""
+    done = subprocess.run([sys.executable, "-X", "importtime", "-c", "import tmanager.events.model"],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=300, check=False)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = [line for line in done.stderr.splitlines() if line.startswith("import time:")]
+    modules = {line.rsplit("|", 1)[1].strip() for line in lines[1:]}
+    ours = {m for m in modules if m.startswith("tmanager.")}
+    assert {"tmanager.events.model", "tmanager.core.scoring"} <= ours
+    foundation = {"tmanager.errors", "tmanager.files", "tmanager.tomlmap"}
+    beyond = {m for m in ours - foundation if m.partition(".")[2].partition(".")[0] != "core"}
+    assert beyond == {"tmanager.events", "tmanager.events.model", "tmanager.events.messages"}
+    assert not packages(modules) & (HEAVY | {"chess", "filelock", "jinja2", "tomlkit"})

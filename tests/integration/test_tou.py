@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.conftest import run_cli
-from tmanager import events as ev
 from tmanager.core.results import Result
+from tmanager.events import api as ev
 from tmanager.formats import tou
 
 # The seed's A.TOU. The wiki page collapses runs of blanks; its text says the

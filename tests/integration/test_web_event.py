@@ -23,7 +23,7 @@ import pytest
 
 from tests.conftest import ROOT, run_cli
 from tests.integration.test_web import CHROMIUM, CHROMIUM_ARGS, assert_not_blank, events, fetch, serve, snapshot
-from tmanager import events as ev
+from tmanager.events import api as ev
 from tmanager.web.auth import (
     SCRYPT_N,
     LoginThrottle,
@@ -239,7 +239,9 @@ def test_the_page_after_an_action_shows_it_even_while_the_watcher_reads_the_chan
     that looks all the time meets every action's change half the time."""
     import asyncio
 
+    from tmanager.core.results import Result
     from tmanager.events import service
+    from tmanager.events.entries import BoardRef, ResultEntry
     from tmanager.web.eventapp import EventHub
 
     path = fresh(protected, tmp_path)
@@ -250,8 +252,9 @@ def test_the_page_after_an_action_shows_it_even_while_the_watcher_reads_the_chan
         seen = []
         try:
             for attempt in range(40):
-                result = ("1-0", "0-1")[attempt % 2]
-                await asyncio.to_thread(service.save_result, path, None, ["3", result], 2, correction=attempt > 0)
+                result = (Result.WHITE_WINS, Result.BLACK_WINS)[attempt % 2]
+                entry = ResultEntry(BoardRef(3), result)
+                await asyncio.to_thread(service.save_result, path, None, entry, 2, correction=attempt > 0)
                 await hub.look()  # what an action awaits before its redirect
                 assert hub.snapshot is not None
                 seen.append(str(hub.snapshot.division(None).round(2).boards[2].result))

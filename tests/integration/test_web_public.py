@@ -17,7 +17,7 @@ import pytest
 
 from tests.integration.test_event_open import build_open, ok
 from tests.integration.test_web import CHROMIUM, CHROMIUM_ARGS, fetch, serve
-from tmanager import events as ev
+from tmanager.events import api as ev
 
 browser_only = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (tools/test.sh installs it)")
 SIZES = {"desktop": (1400, 900), "phone": (390, 844)}

@@ -13,7 +13,7 @@ from tests.conftest import run_cli
 from tests.integration.test_event_teams import team_event
 from tests.integration.test_web import CHROMIUM, CHROMIUM_ARGS, assert_not_blank, serve
 from tests.integration.test_web_event import PASSWORD, Client, Twins, browser_only, set_password, twins
-from tmanager import events as ev
+from tmanager.events import api as ev
 
 
 def league(tmp_path: Path) -> Path:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Collection, Mapping
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[2] / "tmanager"
@@ -178,3 +179,97 @@ def test_no_private_python_chess_name_is_used() -> None:
     assert private_uses(ast.parse(sample), private) == [1, 2, 3]
     found = [f"{name}:{line}" for name, module in modules().items() for line in private_uses(module, private)]
     assert found == []
+
+
+def runtime_imports(name: str, tree: ast.Module, known: Collection[str]) -> set[str]:
+    """The tmanager modules that running module ``name`` imports: ``from P import m`` imports P and, when m is a
+    module, P.m; imports under ``if TYPE_CHECKING:`` are never run and do not count."""
+    typing_only = {
+        id(inner)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+        for statement in node.body
+        for inner in ast.walk(statement)
+    }
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            found.add(node.module)
+            found |= {f"{node.module}.{alias.name}" for alias in node.names} & set(known)
+    return {module for module in found if module in known and module != name}
+
+
+def cycles(graph: Mapping[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan's algorithm, iterative)."""
+    order: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found = []
+    for root in sorted(graph):
+        if root in order:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        order[root] = low[root] = len(order)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, targets = work[-1]
+            target = next(targets, None)
+            if target is not None:
+                if target not in order:
+                    order[target] = low[target] = len(order)
+                    stack.append(target)
+                    on_stack.add(target)
+                    work.append((target, iter(sorted(graph[target]))))
+                elif target in on_stack:
+                    low[node] = min(low[node], order[target])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == order[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return found
+
+
+def test_cycles_finds_a_cycle_and_only_a_cycle() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a", "d"}, "d": set(), "e": {"d"}}
+    assert cycles(graph) == [["a", "b", "c"]]
+    assert cycles({**graph, "c": {"d"}}) == []
+
+
+def test_no_module_of_the_package_imports_itself_through_others() -> None:
+    """No import cycle among tmanager's modules: each can be understood, and imported, on top of those it uses."""
+    tree = modules()
+    graph = {name: runtime_imports(name, module, tree) for name, module in tree.items()}
+    assert "tmanager.events.rules.base" in graph["tmanager.events.rules.chess"], "the scan resolved the imports"
+    assert cycles(graph) == []
+
+
+def test_pairing_systems_are_told_apart_by_the_rules() -> None:
+    """Only the rules name a pairing system to compare a division's with (``division.system ==
+    PairingSystem.DUTCH``) or to choose among; everything else asks the rules object (``rules.system_title``,
+    ``draws_first_colour``, ``paired_by_hand``…) or the model (``division.round_robin``, ``total_rounds``). The TRF
+    file maps each system to its codes, as the event file maps the kinds' tables."""
+    allowed = ("tmanager.events.rules", "tmanager.events.model", "tmanager.events.trffile")
+    named = [
+        f"{name}:{node.lineno}"
+        for name, module in modules().items()
+        if not name.startswith(allowed)
+        for node in ast.walk(module)
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "PairingSystem"
+    ]
+    assert named == []

@@ -18,9 +18,9 @@ from typing import Any
 
 import pytest
 
-from tmanager import events as ev
 from tmanager.core.results import Result
 from tmanager.errors import PairingError, StateError
+from tmanager.events import api as ev
 from tmanager.events import trffile as event_trf
 from tmanager.formats import trf
 from tmanager.pairing import Game, PlayerState, PointsSystem, pair_round

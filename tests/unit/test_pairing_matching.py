@@ -1,13 +1,16 @@
-"""The warm-started blossom matcher against networkx, cold and after weight changes."""
+"""The blossom matcher against networkx: warm-started after weight changes, and the one-off matchings the pairing
+systems use (perfect, heaviest, most edges first) on random graphs. networkx is a test extra only: without it the
+checks are skipped."""
 
 from __future__ import annotations
 
 import random
 
-import networkx as nx
 import pytest
 
-from tmanager.pairing.matching import Matcher, NoPerfectMatching
+from tmanager.pairing.matching import Matcher, NoPerfectMatching, max_weight_matching, max_weight_perfect_matching
+
+nx = pytest.importorskip("networkx")
 
 Matrix = list[list[int | None]]
 
@@ -64,3 +67,50 @@ def test_optimum_equals_networkx_through_warm_restarts(seed: int) -> None:
                 v = rng.choice(active)
                 pair = (v, matcher.mate[v])
                 active = [x for x in active if x not in pair]
+
+
+def random_graph(rng: random.Random) -> tuple[int, dict[tuple[int, int], int]]:
+    """A graph of up to 13 vertices, sparse or dense, with weights of few or many values, negative ones too."""
+    size = rng.randint(0, 13)
+    density = rng.choice([0.15, 0.4, 0.8])
+    top = rng.choice([1, 5, 1 << 70])
+    low = rng.choice([0, -top])
+    edges = {(a, b): rng.randint(low, top) for b in range(size) for a in range(b) if rng.random() < density}
+    return size, edges
+
+
+def networkx_matching(size: int, edges: dict[tuple[int, int], int], *, most_edges: bool) -> set[tuple[int, int]]:
+    graph = nx.Graph()
+    graph.add_nodes_from(range(size))
+    graph.add_weighted_edges_from((a, b, w) for (a, b), w in edges.items())
+    return {(min(a, b), max(a, b)) for a, b in nx.max_weight_matching(graph, maxcardinality=most_edges)}
+
+
+def is_matching(pairs: list[tuple[int, int]], edges: dict[tuple[int, int], int]) -> bool:
+    ends = [v for pair in pairs for v in pair]
+    return len(ends) == len(set(ends)) and all(pair in edges for pair in pairs) and pairs == sorted(pairs)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_one_off_matchings_equal_networkx_on_random_graphs(seed: int) -> None:
+    rng = random.Random(seed)
+    perfect_seen = imperfect_seen = 0
+    for _ in range(150):
+        size, edges = random_graph(rng)
+        for most_edges in (False, True):
+            ours = max_weight_matching(size, edges, most_edges=most_edges)
+            theirs = networkx_matching(size, edges, most_edges=most_edges)
+            assert is_matching(ours, edges)
+            assert sum(edges[p] for p in ours) == sum(edges[p] for p in theirs)
+            if most_edges:
+                assert len(ours) == len(theirs)
+        perfect = max_weight_perfect_matching(size, edges)
+        best = networkx_matching(size, edges, most_edges=True)
+        if 2 * len(best) == size:
+            perfect_seen += 1
+            assert perfect is not None and is_matching(perfect, edges)
+            assert sum(edges[p] for p in perfect) == sum(edges[p] for p in best)
+        else:
+            imperfect_seen += 1
+            assert perfect is None
+    assert perfect_seen > 10 and imperfect_seen > 10, "the random graphs cover both cases"

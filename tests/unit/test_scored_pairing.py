@@ -27,8 +27,6 @@ from tmanager.pairing.scored import (
     Scorecard,
     assign_firsts,
     factored,
-    fontes_basis,
-    init_fontes,
     koth,
     minimum_repeats,
     random_pairing,
@@ -36,8 +34,9 @@ from tmanager.pairing.scored import (
     starter,
     tally,
 )
-from tmanager.pairing.scored import seeded_round_robin as round_robin
 from tmanager.pairing.scored import tsh_swiss as swiss
+from tmanager.pairing.scoredschedules import fontes_basis, init_fontes
+from tmanager.pairing.scoredschedules import seeded_round_robin as round_robin
 
 
 def field(*wins: float, history: dict[int, tuple[int | None, ...]] | None = None) -> list[Entrant]:

@@ -9,26 +9,33 @@ named by number or by a unique part of their name. See docs/events.md.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import sys
-from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
-from tmanager.cli._settings import parse_assignments
+from tmanager.cli.eventfiles import VERBS as FILE_VERBS
+from tmanager.cli.eventplayers import VERBS as PLAYER_VERBS
 from tmanager.cli.eventprizes import VERBS as PRIZE_VERBS
-from tmanager.cli.eventverbs import Handler, Verb, VerbParser, load_division, say, words
+from tmanager.cli.eventverbs import (
+    Handler,
+    Verb,
+    VerbParser,
+    load_division,
+    no_options,
+    read_entry,
+    say,
+    verb_parser,
+    with_settings,
+)
 from tmanager.core.results import Colour
+from tmanager.core.scoring import PointsSystem
 from tmanager.core.tiebreaks import TIEBREAKS
-from tmanager.errors import ConfigError, StateError
-from tmanager.events import eventfile, journal, service
+from tmanager.errors import StateError
+from tmanager.events import journal, service
 from tmanager.events.model import (
-    TITLES,
     Division,
     EntryMode,
     Event,
     PairingSystem,
-    Player,
     ScoredSettings,
     label,
     missing,
@@ -39,9 +46,7 @@ from tmanager.events.reports import data
 from tmanager.events.reports.chess import ChessReports
 from tmanager.events.reports.scored import ScoredReports
 from tmanager.events.reports.team import TeamReports
-from tmanager.events.rules import ChessRules, ScoreRules, TeamRules, require, rules_for
-from tmanager.events.rules.scored import DIVISION_SYSTEMS
-from tmanager.pairing import PointsSystem
+from tmanager.events.rules import SYSTEMS, ChessRules, ScoreRules, TeamRules, require, rules_for
 
 EXAMPLES = """\
   tmanager event new spring.toml --name "Spring Open" --rounds 7 --scoring 1-0.5-0
@@ -55,27 +60,8 @@ EXAMPLES = """\
   tmanager event result scrabble.toml 7 412 12 389 # player 7 scored 412 against player 12
 """
 
-#: The systems ``new`` offers: the chess ones, then the score-based ones.
-_SYSTEMS = tuple(
-    dict.fromkeys((
-        PairingSystem.DUTCH, PairingSystem.DOUBLE_SWISS, PairingSystem.ROUND_ROBIN, PairingSystem.MANUAL,
-        PairingSystem.TEAM_SWISS, *DIVISION_SYSTEMS,
-    ))
-)
 #: Every report kind ``report --only`` may name.
 _REPORT_KINDS = tuple(dict.fromkeys((*ChessReports.kinds, *ScoredReports.kinds, *TeamReports.kinds)))
-
-
-def _rounds(text: str | None) -> list[int]:
-    if not text:
-        return []
-    try:
-        rounds = sorted({int(x) for x in text.replace(" ", "").split(",") if x})
-    except ValueError:
-        raise StateError(f"{text!r} is not a list of rounds; write e.g. 3,4") from None
-    if any(r < 1 for r in rounds):
-        raise StateError("rounds start at 1")
-    return rounds
 
 
 # -- creating an event --------------------------------------------------------------------------
@@ -89,7 +75,7 @@ def _configure_new(p: argparse.ArgumentParser) -> None:
     p.add_argument("--arbiter", default="", help="chief arbiter")
     p.add_argument("--rounds", type=int, default=0, help="planned rounds (Swiss)")
     p.add_argument(
-        "--system", choices=_SYSTEMS, help="pairing system of the divisions (default: dutch; score-based: chew)"
+        "--system", choices=SYSTEMS, help="pairing system of the divisions (default: dutch; score-based: chew)"
     )
     p.add_argument(
         "--entry", choices=tuple(EntryMode), help="a score-based event (Scrabble): results as scores or spreads"
@@ -137,216 +123,10 @@ def _new(args: argparse.Namespace) -> int:
             if name.strip()
         ],
     )
-    event = _with_settings(event, [*args.set, *([f"team_size={args.boards}"] if args.boards is not None else [])],
-                           args.event)  # fmt: skip
+    event = with_settings(event, [*args.set, *([f"team_size={args.boards}"] if args.boards is not None else [])],
+                          args.event)  # fmt: skip
     journal.create(args.event, event)
     print(f"created {args.event}: {event.name}, {len(event.divisions)} division(s), {event.divisions[0].system}")
-    return 0
-
-
-def _with_settings(event: Event, settings: Sequence[str], path: Path) -> Event:
-    """The event with ``KEY=VALUE`` settings: an ``[event]`` field (categories, schedule…) there, any other key
-    on every division; checked as the event file would be."""
-    if not settings:
-        return event
-    data = eventfile.to_toml(event)
-    event_keys = {f.name for f in dataclasses.fields(Event)}
-    for key, value in parse_assignments(list(settings)):
-        if key in event_keys:
-            data["event"][key] = value
-            continue
-        for division in data["division"]:
-            division[key] = value
-    return eventfile.from_toml(data, path)
-
-
-# -- players ------------------------------------------------------------------------------------
-
-
-def _player_options(p: argparse.ArgumentParser, *, edit: bool) -> None:
-    p.add_argument("--title", choices=("", *TITLES), help="FIDE title")
-    p.add_argument("--rating", type=int, help="rating (0 = unrated)")
-    p.add_argument("--fide-id", type=int, help="FIDE id")
-    p.add_argument("--federation", help="federation, e.g. NED")
-    p.add_argument("--sex", choices=("m", "w"), help="m or w, as TRF writes it (the category women)")
-    p.add_argument("--club", help="club")
-    p.add_argument("--team", help="team (see forbid --teams)")
-    p.add_argument("--birth", help="birth date YYYY-MM-DD or year")
-    if edit:
-        p.add_argument("--name", help='new name, "Last, First"')
-        p.add_argument("--flags", help="flags, comma-separated (replaces them): junior,woman…")
-    else:
-        p.add_argument("--flag", action="append", default=[], help="a class or flag (junior, senior, woman…)")
-
-
-def _player_changes(args: argparse.Namespace) -> dict[str, Any]:
-    changes = {
-        key: getattr(args, key)
-        for key in ("name", "title", "rating", "fide_id", "federation", "sex", "club", "team", "birth")
-        if getattr(args, key, None) is not None
-    }
-    if isinstance(changes.get("federation"), str):
-        changes["federation"] = changes["federation"].strip().upper()  # FIDE writes the codes in capitals
-    if getattr(args, "flags", None) is not None:
-        changes["flags"] = [f.strip() for f in args.flags.split(",") if f.strip()]
-    return changes
-
-
-def _configure_add_player(p: argparse.ArgumentParser) -> None:
-    p.add_argument("name", help='"Last, First"')
-    _player_options(p, edit=False)
-    p.add_argument("--number", type=int, help="player number (default: the next free one)")
-    p.add_argument("--missed", choices=("zero", "half"), help="score of rounds already paired (event's late_entry)")
-    p.add_argument(
-        "--take-bye", action="store_true", help="a late entry plays the current round's bye holder (Chaos's habit)"
-    )
-
-
-def _add_player(args: argparse.Namespace) -> int:
-    data = {key: value for key, value in _player_changes(args).items() if key != "name"}
-    player = Player(args.number or 0, args.name, flags=list(args.flag), **data)
-    say(service.add_player(args.event, args.division, player, missed=args.missed, take_bye=args.take_bye))
-    return 0
-
-
-def _configure_edit_player(p: argparse.ArgumentParser) -> None:
-    p.add_argument("player", help="number or unique part of the name")
-    _player_options(p, edit=True)
-
-
-def _edit_player(args: argparse.Namespace) -> int:
-    say(service.edit_player(args.event, args.division, args.player, _player_changes(args)))
-    return 0
-
-
-def _configure_import_players(p: argparse.ArgumentParser) -> None:
-    p.add_argument("players", type=Path, nargs="?", help="a CSV file: name,title,rating,fide_id,federation,sex,birth…")
-    p.add_argument("--list", type=Path, help="a FIDE rating list you saved (TXT or XML): completes the CSV's players")
-    p.add_argument("--ids", help="without a CSV: these FIDE IDs from the list, comma-separated")
-    p.add_argument("--federation", help="without a CSV: every player of this federation in the list")
-    p.add_argument("--skip-bad", action="store_true", help="skip the list's junk lines (each is reported)")
-
-
-def _import_players(args: argparse.Namespace) -> int:
-    from tmanager.formats import playercsv, ratinglist
-
-    rows = playercsv.read(args.players) if args.players else []
-    if (args.ids or args.federation) and rows:
-        raise StateError("--ids and --federation pick players from the list; a CSV names its own")
-    entries: dict[int, ratinglist.Entry] | None = None
-    if args.list:
-        ids: set[int] | None = {fide_id for r in rows if isinstance(fide_id := r.fields.get("fide_id"), int)}
-        if not rows:
-            if not (args.ids or args.federation):
-                raise StateError("which players of the list? give a CSV, --ids or --federation")
-            ids = set(_numbers(args.ids, "--ids")) if args.ids else None
-        entries = _listing(args, ids=ids, federation=args.federation)
-        if not rows and ids and (unlisted := sorted(ids - set(entries))):
-            raise StateError(f"--ids: FIDE ID {unlisted[0]} is not in {args.list} (check the ID and the list)")
-    elif not rows:
-        raise StateError("give a CSV file of players, or --list with --ids or --federation")
-    source = str(args.players or args.list)
-    say(service.import_players(args.event, args.division, rows, entries, source=source))
-    return 0
-
-
-def _numbers(text: str, option: str) -> list[int]:
-    try:
-        return [int(x) for x in text.replace(" ", "").split(",") if x]
-    except ValueError:
-        raise StateError(f"{option} {text!r}: write whole numbers separated by commas") from None
-
-
-def _configure_update_ratings(p: argparse.ArgumentParser) -> None:
-    p.add_argument("list", type=Path, help="a FIDE rating list you saved (TXT or XML)")
-    p.add_argument("--skip-bad", action="store_true", help="skip the list's junk lines (each is reported)")
-
-
-def _listing(args: argparse.Namespace, *, ids: set[int] | None, federation: str | None = None) -> dict[int, Any]:
-    """The players of the FIDE list ``args.list``; its junk lines refused, or skipped with a warning each."""
-    from tmanager.formats import ratinglist
-
-    listing = ratinglist.read_listing(args.list, ids=ids, federation=federation, skip_bad=args.skip_bad)
-    say([f"warning: {args.list}: {line} (skipped)" for line in listing.skipped])
-    return listing.entries
-
-
-def _update_ratings(args: argparse.Namespace) -> int:
-
-    _, division = load_division(args)
-    ids = {p.fide_id for p in division.players if p.fide_id is not None}
-    entries = _listing(args, ids=ids)
-    say(service.update_ratings(args.event, args.division, entries, source=str(args.list)))
-    return 0
-
-
-def _start_numbers(args: argparse.Namespace) -> int:
-    say(service.start_numbers(args.event, args.division))
-    return 0
-
-
-def _configure_withdraw(p: argparse.ArgumentParser) -> None:
-    p.add_argument("player", help="number or unique part of the name")
-    p.add_argument("--rounds", help="only these future rounds, e.g. 5,6 (default: for good)")
-
-
-def _withdraw(args: argparse.Namespace) -> int:
-    say(service.withdraw(args.event, args.division, args.player, _rounds(args.rounds)))
-    return 0
-
-
-def _return(args: argparse.Namespace) -> int:
-    say(service.reinstate(args.event, args.division, args.player, _rounds(args.rounds)))
-    return 0
-
-
-def _configure_off(p: argparse.ArgumentParser) -> None:
-    p.add_argument("player", help="number or unique part of the name")
-    p.add_argument("--spread", type=int, help="spread per missed round (default: the division's forfeit_spread)")
-    p.add_argument("--rounds", help="only these future rounds, e.g. 5,6 (default: for good)")
-
-
-def _off(args: argparse.Namespace) -> int:
-    say(service.set_off(args.event, args.division, args.player, args.spread, _rounds(args.rounds)))
-    return 0
-
-
-# -- teams --------------------------------------------------------------------------------------
-
-
-def _configure_add_team(p: argparse.ArgumentParser) -> None:
-    p.add_argument("name", help="the team's name")
-    p.add_argument("players", nargs="*", help="its roster in board order: players by number or name")
-    p.add_argument("--number", type=int, default=0, help="team number (default: the next free one)")
-    p.add_argument("--short", default="", help="a short name (TRF nickname, up to 5 letters)")
-
-
-def _add_team(args: argparse.Namespace) -> int:
-    say(service.add_team(args.event, args.division, args.name, number=args.number, short=args.short,
-                         players=args.players))  # fmt: skip
-    return 0
-
-
-def _configure_roster(p: argparse.ArgumentParser) -> None:
-    p.add_argument("team", help="team number or unique part of its name")
-    p.add_argument("players", nargs="*", help="the roster in board order: players by number or name")
-
-
-def _roster(args: argparse.Namespace) -> int:
-    say(service.roster(args.event, args.division, args.team, args.players))
-    return 0
-
-
-def _configure_lineup(p: argparse.ArgumentParser) -> None:
-    p.add_argument("team", help="team number or unique part of its name")
-    p.add_argument("players", nargs="+", help="one per board, in order: a player of the roster, - for an empty board")
-    p.add_argument(
-        "--round", type=int, help="round (default: the last paired one if the team has none there, else the next)"
-    )
-
-
-def _lineup(args: argparse.Namespace) -> int:
-    say(service.lineup(args.event, args.division, args.team, words(args.players), args.round))
     return 0
 
 
@@ -445,13 +225,13 @@ def _configure_correct(p: argparse.ArgumentParser) -> None:
 
 
 def _result(args: argparse.Namespace) -> int:
-    say(service.save_result(args.event, args.division, words(args.entry), args.round, correction=False,
+    say(service.save_result(args.event, args.division, read_entry(args), args.round, correction=False,
                             confirm=args.yes))  # fmt: skip
     return 0
 
 
 def _correct(args: argparse.Namespace) -> int:
-    say(service.save_result(args.event, args.division, words(args.entry), args.round, correction=True,
+    say(service.save_result(args.event, args.division, read_entry(args), args.round, correction=True,
                             confirm=args.yes))  # fmt: skip
     return 0
 
@@ -603,15 +383,11 @@ def _missing(args: argparse.Namespace) -> int:
 def _shell(args: argparse.Namespace) -> int:
     from tmanager.cli.eventshell import Shell
 
-    Shell(args.event, args.division).run()
+    Shell(args.event, args.division, VERBS).run()
     return 0
 
 
-def _nothing(p: argparse.ArgumentParser) -> None:
-    pass
-
-
-# -- reports, files, the arbiter's password (modules imported when used) -----------------------------
+# -- reports, the arbiter's password (modules imported when used) -----------------------------
 
 
 def _configure_report(p: argparse.ArgumentParser) -> None:
@@ -631,108 +407,6 @@ def _report(args: argparse.Namespace) -> int:
     if not args.quiet:
         print("\n".join(text(r) for r in made), end="")
     print(f"wrote {len(made)} report(s) as text and HTML; index: {directory / 'index.html'}")
-    return 0
-
-
-def _configure_output(p: argparse.ArgumentParser) -> None:
-    p.add_argument("output", type=Path, help="the file to write")
-
-
-def _configure_export_trf(p: argparse.ArgumentParser) -> None:
-    p.add_argument("output", type=Path, help="the file to write")
-    p.add_argument("--version", choices=("2026", "16"), default="2026", help="TRF-2026 (from 2025-09-01) or TRF-16")
-
-
-def _export_trf(args: argparse.Namespace) -> int:
-    from tmanager.events import trffile
-    from tmanager.files import atomic_write
-
-    e, d = load_division(args)
-    atomic_write(args.output, trffile.dumps(e, d, version=args.version))  # refuses a score-based division
-    complete = trffile.complete_rounds(d)
-    note = f"; round {complete + 1} is in progress: its pairing is in XTM lines" if complete < d.paired_rounds else ""
-    print(f"wrote {args.output} (TRF-{args.version}): {len(d.players)} players, {complete} complete round(s){note}")
-    return 0
-
-
-def _configure_input(p: argparse.ArgumentParser) -> None:
-    p.add_argument("input", type=Path, help="the file to read")
-
-
-def _import_trf(args: argparse.Namespace) -> int:
-    from tmanager.events import trffile
-
-    e = trffile.read(args.input)
-    journal.create(args.event, e)
-    d = e.divisions[0]
-    print(f"created {args.event} from {args.input}: {len(d.players)} players, {d.paired_rounds} paired round(s)")
-    return 0
-
-
-def _configure_export_tou(p: argparse.ArgumentParser) -> None:
-    p.add_argument("output", type=Path, help="the .TOU file to write, e.g. A.TOU")
-    p.add_argument("--aliases", type=Path, help='TOML table of rating-list names: "Wiegand, Dave" = "David Wiegand"')
-    p.add_argument("--letter", help="division letter of the *line (default: the division name's first letter)")
-    p.add_argument("--date", help="date of the *M line, YYYY-MM-DD (default: the event's end or start)")
-
-
-def _export_tou(args: argparse.Namespace) -> int:
-    from tmanager.files import atomic_write, parse_toml, read_text
-    from tmanager.formats import tou
-
-    e, d = load_division(args)
-    aliases: dict[str, str] = {}
-    if args.aliases:
-        aliases = parse_toml(read_text(args.aliases, kind="alias table", create=None), file=args.aliases)
-        if not all(isinstance(v, str) for v in aliases.values()):
-            raise ConfigError("every alias must be a string", file=args.aliases, hint='"Last, First" = "First Last"')
-    date = args.date or e.end or e.start
-    if not date:
-        raise StateError("the event has no date: give --date YYYY-MM-DD")
-    letter = (args.letter or d.name[:1]).upper()
-    players = rules_for(e, d).tou_players(aliases)
-    atomic_write(args.output, tou.dumps(name=e.name, date=date, division=letter, players=players))
-    print(f"wrote {args.output}: {len(d.players)} players, {d.paired_rounds} round(s)")
-    return 0
-
-
-def _export_t(args: argparse.Namespace) -> int:
-    from tmanager.events import tshfile
-    from tmanager.formats import tsh
-
-    _, d = load_division(args)
-    players = tshfile.to_t(d)  # refuses a chess division
-    tsh.write(args.output, players)
-    print(f"wrote {args.output}: {len(players)} players, {d.paired_rounds} round(s)")
-    return 0
-
-
-def _configure_import_t(p: argparse.ArgumentParser) -> None:
-    p.add_argument("input", type=Path, help="the tsh .t file to read")
-    p.add_argument("--name", help="the event's name (default: the file's name)")
-    p.add_argument("--rounds", type=int, help="planned rounds (default: the rounds in the file)")
-    p.add_argument("--entry", choices=tuple(EntryMode), default="scores", help="how results are entered from now on")
-    p.add_argument("--system", choices=DIVISION_SYSTEMS, default="chew")
-    p.add_argument(
-        "--set", action="append", default=[], metavar="KEY=VALUE", help="a division setting, e.g. prize_bands=[1,2]"
-    )
-
-
-def _import_t(args: argparse.Namespace) -> int:
-    from tmanager.events import tshfile
-    from tmanager.formats import tsh
-
-    players = tsh.read(args.input)
-    settings = ScoredSettings(entry=EntryMode(args.entry), track_firsts=any(p.card.p12 for p in players))
-    d = Division(args.division or args.input.stem, system=PairingSystem(args.system), scored=settings)
-    # The settings come first: which p12 codes the boards' order gives depends on them.
-    e = _with_settings(Event(name=args.name or args.input.stem, rounds=args.rounds or 0, divisions=[d]), args.set,
-                       args.event)  # fmt: skip
-    d = e.divisions[0]
-    tshfile.from_t(players, d)
-    e.rounds = args.rounds or d.paired_rounds
-    journal.create(args.event, e)
-    print(f"created {args.event} from {args.input}: {len(d.players)} players, {d.paired_rounds} paired round(s)")
     return 0
 
 
@@ -783,67 +457,10 @@ VERBS: dict[str, Verb] = {
             'new club.toml --name "Club" --system round-robin --cycles 2',
             'new league.toml --name "League" --system team-swiss --rounds 7 --boards 4',
         ),
+        divisional=False,
+        in_shell=False,
     ),
-    "add-player": Verb(
-        _configure_add_player,
-        _add_player,
-        "enter a player (after round 1: a late entry, placed by rating)",
-        ('add-player spring.toml "Smith, John" --rating 2105 --fide-id 400123 --flag junior',),
-    ),
-    "import-players": Verb(
-        _configure_import_players,
-        _import_players,
-        "enter players from a CSV file, completed from a FIDE rating list, or picked from the list",
-        (
-            "import-players spring.toml entries.csv",
-            "import-players spring.toml entries.csv --list players_list_foa.txt",
-            "import-players spring.toml --list players_list_xml_foa.xml --ids 1503014,8603677",
-        ),
-    ),
-    "update-ratings": Verb(
-        _configure_update_ratings,
-        _update_ratings,
-        "ratings and titles from a FIDE rating list you saved (players with a FIDE ID)",
-        ("update-ratings spring.toml players_list_foa.txt",),
-    ),
-    "start-numbers": Verb(
-        _nothing,
-        _start_numbers,
-        "number the players by rating, title and name (FIDE's initial order): the pairing and TRF numbers",
-        ("start-numbers spring.toml",),
-    ),
-    "edit-player": Verb(
-        _configure_edit_player, _edit_player, "change a player's data", ("edit-player spring.toml Smith --rating 2120",)
-    ),
-    "withdraw": Verb(
-        _configure_withdraw,
-        _withdraw,
-        "withdraw a player for good or for some rounds",
-        ("withdraw spring.toml 17", "withdraw spring.toml 17 --rounds 4,5"),
-    ),
-    "return": Verb(_configure_withdraw, _return, "bring a withdrawn player back", ("return spring.toml 17",)),
-    "off": Verb(
-        _configure_off,
-        _off,
-        "score-based: take a player out of the pairings (tsh's off), each missed round scored with a spread",
-        ("off scrabble.toml 4 --spread -50", "off scrabble.toml Smith --rounds 5,6"),
-    ),
-    "add-team": Verb(
-        _configure_add_team,
-        _add_team,
-        "team division: enter a team, with its roster in board order",
-        ('add-team league.toml "Rooks" 1 4 7 9 --short ROO',),
-    ),
-    "roster": Verb(
-        _configure_roster, _roster, "team division: a team's roster in board order",
-        ("roster league.toml Rooks 4 1 7 9",),
-    ),
-    "lineup": Verb(
-        _configure_lineup,
-        _lineup,
-        "team division: a team's lineup for a round (before pairing, or before its results)",
-        ("lineup league.toml Rooks 1 4 7 9", "lineup league.toml 2 3 - 8 11 --round 5"),
-    ),
+    **PLAYER_VERBS,
     "bye": Verb(
         _configure_bye,
         _bye,
@@ -872,7 +489,7 @@ VERBS: dict[str, Verb] = {
         _configure_pair, _pair, "pair the next round", ("pair spring.toml", "pair spring.toml --colour white")
     ),
     "unpair": Verb(
-        _nothing, _unpair, "take back the last round's pairing while it has no results", ("unpair spring.toml",)
+        no_options, _unpair, "take back the last round's pairing while it has no results", ("unpair spring.toml",)
     ),
     "result": Verb(
         _configure_result,
@@ -918,9 +535,9 @@ VERBS: dict[str, Verb] = {
         "score-based: high wins, high losses and low wins (tsh's HighWin, HighLoss, LowWin)",
         ("highs scrabble.toml --count 5",),
     ),
-    "missing": Verb(_nothing, _missing, "results still to enter", ("missing spring.toml",)),
-    "undo": Verb(_nothing, _undo, "step back to the previous version of the event", ("undo spring.toml",)),
-    "shell": Verb(_nothing, _shell, "interactive prompt for fast entry", ("shell spring.toml",)),
+    "missing": Verb(no_options, _missing, "results still to enter", ("missing spring.toml",)),
+    "undo": Verb(no_options, _undo, "step back to the previous version of the event", ("undo spring.toml",)),
+    "shell": Verb(no_options, _shell, "interactive prompt for fast entry", ("shell spring.toml",), in_shell=False),
     "report": Verb(
         _configure_report,
         _report,
@@ -931,41 +548,13 @@ VERBS: dict[str, Verb] = {
             "report e.toml --css club.css",
         ),
     ),
-    "export-trf": Verb(
-        _configure_export_trf,
-        _export_trf,
-        "write a division as a FIDE TRF-2026 (or TRF-16) file (pairing programs check it; import-trf reads it back)",
-        ("export-trf spring.toml spring.trf", "export-trf spring.toml spring16.trf --version 16"),
-    ),
-    "import-trf": Verb(
-        _configure_input,
-        _import_trf,
-        "create an event file from a TRF file",
-        ("import-trf spring-copy.toml spring.trf",),
-    ),
-    "export-tou": Verb(
-        _configure_export_tou,
-        _export_tou,
-        "write a division as an AUPAIR .TOU results file (white went first)",
-        ("export-tou spring.toml A.TOU --aliases names.toml",),
-    ),
-    "export-t": Verb(
-        _configure_output,
-        _export_t,
-        "score-based: write a division as a tsh .t file (import-t reads it back)",
-        ("export-t scrabble.toml a.t",),
-    ),
-    "import-t": Verb(
-        _configure_import_t,
-        _import_t,
-        "create a score-based event file from a tsh .t file",
-        ("import-t scrabble.toml a.t --rounds 12 --set prize_bands=[1,2,3]",),
-    ),
+    **FILE_VERBS,
     "set-password": Verb(
-        _nothing,
+        no_options,
         _set_password,
         "set the arbiter's password for `tmanager serve` (read from the terminal, or a line of standard input)",
         ("set-password spring.toml",),
+        in_shell=False,
     ),
     "dry-run": Verb(
         _configure_dry_run,
@@ -976,23 +565,14 @@ VERBS: dict[str, Verb] = {
 }
 
 
-def verb_parser(parser: argparse.ArgumentParser, verb: str) -> None:
-    """Give ``parser`` the options of ``verb`` (and ``--division``, except for ``new``)."""
-    configure, handler, _, _ = VERBS[verb]
-    configure(parser)
-    if verb != "new":
-        parser.add_argument("-d", "--division", help="division name (needed when there are several)")
-    parser.set_defaults(verb_handler=handler)
-
-
 def configure(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="verb", metavar="VERB", required=True, parser_class=VerbParser)
-    for verb, (_, _, help_text, examples) in VERBS.items():
+    for name, verb in VERBS.items():
         p = sub.add_parser(
-            verb,
-            help=help_text,
-            description=help_text,
-            epilog="examples:\n" + "\n".join(f"  tmanager event {line}" for line in examples),
+            name,
+            help=verb.help,
+            description=verb.help,
+            epilog="examples:\n" + "\n".join(f"  tmanager event {line}" for line in verb.examples),
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )
         p.add_argument("event", type=Path, help="the event file (TOML)")

@@ -11,21 +11,22 @@ from __future__ import annotations
 
 import argparse
 import shlex
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from functools import partial
 from pathlib import Path
 
 from tmanager.cli import tshcommands
-from tmanager.cli.event import VERBS, verb_parser
-from tmanager.cli.eventverbs import VerbParser
+from tmanager.cli.eventverbs import Verb, VerbParser, verb_parser
 from tmanager.columns import aligned
 from tmanager.errors import StateError, TManagerError
 from tmanager.events import journal, service
+from tmanager.events.entries import Entry
 from tmanager.events.messages import EXPLANATIONS, Topic, topic_of
 from tmanager.events.model import label
 from tmanager.events.operations import find_player
 from tmanager.events.reports import PlayerSummary
 from tmanager.events.rules import ScoreRules, rules_for
-from tmanager.events.rules.scored import SuspiciousScore
+from tmanager.events.rules.scoreentry import SuspiciousScore
 
 SHELL_ONLY = {
     "enter": "enter result mode: lines `BOARD RESULT` or `P1 P2 RESULT`; an empty line leaves",
@@ -37,14 +38,16 @@ SHELL_ONLY = {
     "why": "explain the last message",
     "quit": "leave the shell",
 }
-_SHELL_VERBS = [v for v in VERBS if v not in ("new", "shell", "import-trf", "import-t", "set-password")]
 
 
 class Shell:
     """tsh-style prompt: abbreviated commands, players by number or name part, a modal result entry."""
 
-    def __init__(self, path: Path, division: str | None) -> None:
+    def __init__(self, path: Path, division: str | None, verbs: Mapping[str, Verb]) -> None:
+        """The shell of event file ``path`` in ``division`` (None: the only one), offering the verbs of ``verbs``
+        (``tmanager event``'s table) that may run in a shell."""
         self.path = path
+        self.verbs = {name: verb for name, verb in verbs.items() if verb.in_shell}
         self.division = journal.load(path).division(division).name
         self.last = ""
         self.topic: Topic | None = None
@@ -104,7 +107,7 @@ class Shell:
         command = tshcommands.find(words[0])
         if command is None or not self.score_based():
             return None
-        ours = words[0].lower() in _SHELL_VERBS + list(SHELL_ONLY)
+        ours = words[0].lower() in [*self.verbs, *SHELL_ONLY]
         return None if ours and any(w.startswith("-") for w in words[1:]) else command
 
     def tsh(self, command: tshcommands.TshCommand, words: list[str]) -> bool:
@@ -123,7 +126,7 @@ class Shell:
         return True
 
     def resolve(self, word: str) -> str:
-        names = _SHELL_VERBS + list(SHELL_ONLY)
+        names = [*self.verbs, *SHELL_ONLY]
         if word.lower() in names:
             return word.lower()
         found = [n for n in names if n.startswith(word.lower())]
@@ -155,8 +158,9 @@ class Shell:
             self.verb(name, words)
 
     def verb(self, name: str, words: list[str]) -> None:
-        parser = VerbParser(prog=name, description=VERBS[name].help, exit_on_error=False, add_help=True)
-        verb_parser(parser, name)
+        verb = self.verbs[name]
+        parser = VerbParser(prog=name, description=verb.help, exit_on_error=False, add_help=True)
+        verb_parser(parser, verb)
         try:
             args = parser.parse_args(words)
         except SystemExit:  # --help, or argparse's own usage message
@@ -188,8 +192,9 @@ class Shell:
     def results(self, round_number: int | None, *, correction: bool = False) -> None:
         """The modal result entry (or correction): one result per line until an empty line."""
         event = journal.load(self.path)
+        rules = rules_for(event, event.division(self.division))  # reads the lines; the change finds their boards
         mode = "correction" if correction else "result entry"
-        print(f"{mode}: {rules_for(event, event.division(self.division)).entry_shape}; empty line to leave")
+        print(f"{mode}: {rules.entry_shape}; empty line to leave")
         while True:
             try:
                 line = input(self.prompt("corrections" if correction else "results"))
@@ -201,17 +206,16 @@ class Shell:
             if words[0] in ("missing", "m"):
                 self.verb("missing", [])
                 continue
-
-            def save(yes: bool, words: list[str] = words) -> None:
-                messages = service.save_result(self.path, self.division, words, round_number, correction=correction,
-                                               confirm=yes)  # fmt: skip
-                for message in messages:
-                    self.say(message)
-
             try:
-                self.confirmed(save)
+                self.confirmed(partial(self.save, rules.parse_entry(words), round_number, correction=correction))
             except TManagerError as exc:
                 self.error(exc)
+
+    def save(self, entry: Entry, round_number: int | None, confirm: bool, *, correction: bool) -> None:
+        """Enter one result of the modal entry (``confirm``: a suspicious score too), and say what was done."""
+        for message in service.save_result(self.path, self.division, entry, round_number, correction=correction,
+                                           confirm=confirm):  # fmt: skip
+            self.say(message)
 
     def card(self, words: list[str]) -> None:
         """One player's record (tsh's scorecard): data, score and rank, this round's seat, every round."""
@@ -240,14 +244,14 @@ class Shell:
             return
         if words:
             name = self.resolve(words[0])
-            if name in VERBS:
+            if name in self.verbs:
                 self.verb(name, ["--help"])
             else:
                 print(f"{name}: {SHELL_ONLY[name]}")
             return
         print("commands (any unique abbreviation; players by number or part of the name):")
-        for verb in _SHELL_VERBS:
-            print(f"  {verb:12} {VERBS[verb].help}")
+        for name, verb in self.verbs.items():
+            print(f"  {name:12} {verb.help}")
         for name, text in SHELL_ONLY.items():
             print(f"  {name:12} {text}")
         if self.score_based():

@@ -1,16 +1,24 @@
 """What every ``tmanager event`` verb is made of, for the modules that hold verbs (:mod:`tmanager.cli.event`,
-:mod:`tmanager.cli.eventprizes`): the :class:`Verb` record of the verb table, the parser that takes dashed
-results (``-+``, ``--``) as words, printing the messages of a change, and the event and division a verb names."""
+:mod:`tmanager.cli.eventplayers`, :mod:`tmanager.cli.eventprizes`, :mod:`tmanager.cli.eventfiles`) and the shell
+that runs them (:mod:`tmanager.cli.eventshell`): the :class:`Verb` record of the verb table and its parser, which
+takes dashed results (``-+``, ``--``) as words, printing the messages of a change, the event and division a verb
+names, ``--rounds`` lists, and ``--set KEY=VALUE`` settings applied to a new event."""
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import NamedTuple
 
-from tmanager.events import journal
+from tmanager.cli._settings import parse_assignments
+from tmanager.errors import StateError
+from tmanager.events import eventfile, journal
+from tmanager.events.entries import Entry
 from tmanager.events.model import Division, Event
+from tmanager.events.rules import rules_for
 
 # Results starting with "-" would be read as options (or the "--" separator):
 # the verb parsers protect them with this mark, stripped again before use (:func:`words`).
@@ -21,12 +29,24 @@ Handler = Callable[[argparse.Namespace], int]
 
 
 class Verb(NamedTuple):
-    """A verb: its options, its handler, a line of help and example command lines."""
+    """A verb: its options, its handler, a line of help and example command lines; whether it takes
+    ``--division`` (``new`` makes the divisions) and whether the shell offers it (not those that make a file
+    or run the shell)."""
 
     configure: Callable[[argparse.ArgumentParser], None]
     handler: Handler
     help: str
     examples: tuple[str, ...]
+    divisional: bool = True
+    in_shell: bool = True
+
+
+def verb_parser(parser: argparse.ArgumentParser, verb: Verb) -> None:
+    """Give ``parser`` the options of ``verb`` (and ``--division``, if it takes one)."""
+    verb.configure(parser)
+    if verb.divisional:
+        parser.add_argument("-d", "--division", help="division name (needed when there are several)")
+    parser.set_defaults(verb_handler=verb.handler)
 
 
 class VerbParser(argparse.ArgumentParser):
@@ -50,7 +70,47 @@ def say(messages: Sequence[str]) -> None:
         print(m, file=sys.stderr if m.startswith("warning:") else sys.stdout)
 
 
+def read_entry(args: argparse.Namespace) -> Entry:
+    """The result line of ``result`` and ``correct`` (``args.entry``) read by the division's rules."""
+    event, division = load_division(args)
+    return rules_for(event, division).parse_entry(words(args.entry))
+
+
 def load_division(args: argparse.Namespace) -> tuple[Event, Division]:
     """The event file the verb names, and its division (``--division``, or the only one)."""
     event = journal.load(args.event)
     return event, event.division(args.division)
+
+
+def with_settings(event: Event, settings: Sequence[str], path: Path) -> Event:
+    """The event with ``KEY=VALUE`` settings: an ``[event]`` field (categories, schedule…) there, any other key
+    on every division; checked as the event file would be."""
+    if not settings:
+        return event
+    data = eventfile.to_toml(event)
+    event_keys = {f.name for f in dataclasses.fields(Event)}
+    for key, value in parse_assignments(list(settings)):
+        if key in event_keys:
+            data["event"][key] = value
+            continue
+        for division in data["division"]:
+            division[key] = value
+    return eventfile.from_toml(data, path)
+
+
+def parse_rounds(text: str | None) -> list[int]:
+    """A ``--rounds`` list (``3,4``): the rounds in order, none when not given."""
+    if not text:
+        return []
+    try:
+        rounds = sorted({int(x) for x in text.replace(" ", "").split(",") if x})
+    except ValueError:
+        raise StateError(f"{text!r} is not a list of rounds; write e.g. 3,4") from None
+    if any(r < 1 for r in rounds):
+        raise StateError("rounds start at 1")
+    return rounds
+
+
+def no_options(p: argparse.ArgumentParser) -> None:
+    """The options of a verb that takes none beyond the event file (and ``--division``)."""
+

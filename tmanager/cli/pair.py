@@ -26,12 +26,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from tmanager.core.scoring import STANDARD, Game
 from tmanager.errors import ConfigError, PairingError, ScheduleError, TManagerError, printable
 from tmanager.files import atomic_write
 from tmanager.formats import trf
 from tmanager.pairing import explain_round, explain_round_robin, pair_round, round_robin
 from tmanager.pairing.doubleswiss import pair_double_swiss
-from tmanager.pairing.model import STANDARD, Game, Pairing, PlayerState
+from tmanager.pairing.model import Pairing, PlayerState
 from tmanager.pairing.verification import check_double_swiss, random_double_swiss
 
 EXAMPLES = """\

@@ -17,7 +17,7 @@ import random
 from collections.abc import Iterator
 
 from tmanager.errors import StateError
-from tmanager.events.model import Event, PairingSystem, Round
+from tmanager.events.model import Event, Round
 from tmanager.events.reports import Report
 from tmanager.events.rules import DivisionRules, PairOptions, rules_for
 
@@ -25,8 +25,7 @@ from tmanager.events.rules import DivisionRules, PairOptions, rules_for
 def _play(rules: DivisionRules, record: Round, rng: random.Random) -> None:
     for board in record.boards:
         if board.result.pending:
-            words = [str(record.board_number(board)), *rules.random_entry(board, rng)]
-            rules.enter(words, record.number, correction=False, confirm=True)
+            rules.enter(rules.random_entry(record, board, rng), record.number, correction=False, confirm=True)
 
 
 def simulate(
@@ -39,7 +38,7 @@ def simulate(
     """
     event = copy.deepcopy(event)
     d = event.division(division)
-    if d.system == PairingSystem.MANUAL:
+    if rules_for(event, d).paired_by_hand:
         raise StateError("a manual division has no pairing to try: force the games of each round instead")
     total = event.total_rounds(d)
     remaining = total - d.paired_rounds if total else 0

@@ -25,11 +25,11 @@ from typing import Any
 
 from tmanager import files, tomlmap
 from tmanager.core.results import ByeKind, Result, format_points
+from tmanager.core.scoring import PointsSystem
 from tmanager.errors import ConfigError
 from tmanager.events.checks import check_event
 from tmanager.events.model import HOOKS, Board, Division, Event, PrizeFund, Round, ScoredSettings, TeamSettings
 from tmanager.events.rules import rules_for
-from tmanager.pairing import PointsSystem
 
 COMMENT = "tmanager event file: see docs/events.md for every field"
 #: Arrays written one element a line, for reading and hand editing.
@@ -41,7 +41,7 @@ _PRIZE_SETTINGS = frozenset(f.name for f in dataclasses.fields(PrizeFund) if f.n
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class _Scoring:
-    """``[scoring]`` as written, in points; the model keeps a :class:`~tmanager.pairing.PointsSystem` in tenths.
+    """``[scoring]`` as written, in points; the model keeps a :class:`~tmanager.core.scoring.PointsSystem` in tenths.
 
     The pairing core scores forfeit wins and full-point byes as wins and
     half-point byes as draws (TRF's BBW/BBD), so those keys may only repeat them.

@@ -1,6 +1,6 @@
 """A division's rounds as each player's TRF round entries: what pairing, points and TRF files read.
 
-Each board gives its two players a :class:`~tmanager.pairing.Game` with the
+Each board gives its two players a :class:`~tmanager.core.scoring.Game` with the
 TRF codes of its result, each bye the code of its kind, and each player
 without either in a paired round (or absent from an unpaired one) an
 absence ``-``. :func:`history` turns the rounds before one into the
@@ -13,8 +13,9 @@ from __future__ import annotations
 import dataclasses
 
 from tmanager.core.results import Colour
+from tmanager.core.scoring import Game
 from tmanager.events.model import Division, Event, Round
-from tmanager.pairing import Game, PlayerState
+from tmanager.pairing import PlayerState
 from tmanager.pairing.acceleration import baku_group, baku_points
 
 #: The entry of a round without anything: an absence.

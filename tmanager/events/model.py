@@ -20,9 +20,9 @@ from tmanager import tomlmap
 from tmanager.core.playerfields import TITLES
 from tmanager.core.prizes import Sharing
 from tmanager.core.results import ByeKind, Result
+from tmanager.core.scoring import PointsSystem
 from tmanager.errors import StateError
 from tmanager.events.messages import Topic
-from tmanager.pairing import PointsSystem
 
 __all__ = ["TITLES"]  # FIDE's titles, in the order of C.04.2 (re-exported for the events package)
 
@@ -282,6 +282,12 @@ class Division:
         return record
 
     @property
+    def round_robin(self) -> bool:
+        """Paired by Berger tables: every game fixed before round 1 (no forced games, requested byes or late
+        entries; a cross-table rather than a wall chart)."""
+        return self.system == PairingSystem.ROUND_ROBIN
+
+    @property
     def paired_rounds(self) -> int:
         """The number of the last paired round (0 before round 1)."""
         return max((r.number for r in self.rounds if r.paired), default=0)
@@ -358,7 +364,7 @@ class Event:
     def total_rounds(self, division: Division) -> int:
         """Planned rounds: the event's; the Berger cycles of a round robin (of its teams, in a team division);
         in a Double-Swiss two rounds of the file per match (the event's ``rounds`` counts matches)."""
-        if division.system == PairingSystem.ROUND_ROBIN:
+        if division.round_robin:
             n = len(division.teams) or len(division.players)
             return (n - 1 + n % 2) * division.cycles if n else 0
         if division.system == PairingSystem.DOUBLE_SWISS:

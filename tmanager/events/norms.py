@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from tmanager.core import norms
 from tmanager.core.federations import NO_FEDERATION
 from tmanager.core.norms import NormCheck, NormTitle
+from tmanager.core.scoring import Game
 from tmanager.events.games import round_games
-from tmanager.events.model import Division, Event, PairingSystem, Player
-from tmanager.pairing import Game
+from tmanager.events.model import Division, Event, Player
 
 #: The titles above each norm's title (B.01 0.3): holding one, a player seeks no norm of it.
 _HELD = {
@@ -64,7 +64,7 @@ def results(event: Event, division: Division, upto: int) -> list[PlayerNorm]:
     from the ninth that gives the norm)."""
     history = _history(division, upto)
     exempt = foreign_exempt(event, division, history)
-    whole = division.system == PairingSystem.ROUND_ROBIN
+    whole = division.round_robin
     found = []
     for p in sorted(division.players, key=lambda p: p.number):
         for title in titles_sought(p):
@@ -111,7 +111,7 @@ def foreign_exempt(event: Event, division: Division, history: dict[int, dict[int
     from 3 federations or more, 10 of them GM, IM, WGM or WIM; a player counts who missed at most one round
     (a pairing-allocated bye is not missed)."""
     host = event.federation
-    if not host or division.system == PairingSystem.ROUND_ROBIN or not history:
+    if not host or division.round_robin or not history:
         return False
     counted = [
         p for p in division.players

@@ -19,7 +19,7 @@ from tmanager.errors import StateError
 from tmanager.events.checks import check_player, player_fields
 from tmanager.events.games import games_of
 from tmanager.events.messages import Note, Topic
-from tmanager.events.model import Board, Division, Event, LateEntry, PairingSystem, Player, PlayerStatus, Round, label
+from tmanager.events.model import Board, Division, Event, LateEntry, Player, PlayerStatus, Round, label
 
 #: Fields ``edit_player`` may not change: the number is permanent, the status is withdraw's and return's.
 _FIXED = frozenset({"number", "status", "absent"})
@@ -99,7 +99,7 @@ def add_player(
     if player.number < 1:
         raise StateError("player numbers start at 1")
     paired = division.paired_rounds
-    if paired and division.system == PairingSystem.ROUND_ROBIN:
+    if paired and division.round_robin:
         raise StateError("a round robin cannot take a player once round 1 is paired")
     total = event.total_rounds(division)
     if total and paired >= total:
@@ -207,7 +207,7 @@ def request_bye(event: Event, division: Division, player: Player, round_number: 
     if kind not in REQUESTED_BYES:
         raise StateError(f"a requested bye is 'half', 'zero' or 'full', not {kind!r}")
     _check_future(event, division, round_number)
-    if division.system == PairingSystem.ROUND_ROBIN:
+    if division.round_robin:
         raise StateError("round-robin games are fixed by the Berger tables; enter the game as a forfeit instead")
     record = division.round(round_number, create=True)
     _check_free(division, record, player)
@@ -284,7 +284,7 @@ def unforbid(division: Division, first: Player, second: Player) -> list[str]:
 
 def force(event: Event, division: Division, white: Player, black: Player | None) -> list[str]:
     """Set a game (``white`` has white) or, with ``black`` None, the pairing-allocated bye of the next round."""
-    if division.system == PairingSystem.ROUND_ROBIN:
+    if division.round_robin:
         raise StateError("round-robin games are fixed by the Berger tables; force applies to Swiss and manual")
     n = division.paired_rounds + 1
     _check_future(event, division, n)

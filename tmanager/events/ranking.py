@@ -17,7 +17,7 @@ from tmanager.core.categories import Category
 from tmanager.core.results import Colour, format_points
 from tmanager.errors import StateError
 from tmanager.events.games import round_games, scores
-from tmanager.events.model import Division, Event, PairingSystem, Player
+from tmanager.events.model import Division, Event, Player
 from tmanager.events.scorecards import check_upto, scorecards, scored_games
 from tmanager.pairing.scored import Entrant, tally
 
@@ -111,7 +111,7 @@ def tiebreak_standings(
         table,
         event.tiebreaks,
         ratings=ratings,
-        round_robin=division.system == PairingSystem.ROUND_ROBIN,
+        round_robin=division.round_robin,
         win=event.scoring.win / 10,
         draw=event.scoring.draw / 10,
         final=upto > 0 and upto == event.total_rounds(division),

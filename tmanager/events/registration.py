@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 
 from tmanager import tomlmap
 from tmanager.errors import StateError
-from tmanager.events.model import Division, Event, LateEntry, PairingSystem, Player, fide_order, label
+from tmanager.events.model import Division, Event, LateEntry, Player, fide_order, label
 from tmanager.events.operations import add_player
 from tmanager.formats.playercsv import Row
 from tmanager.formats.ratinglist import Entry
@@ -58,7 +58,7 @@ def renumber(division: Division, new: Mapping[int, int]) -> None:
 def assign_start_numbers(division: Division) -> list[str]:
     """Number the players 1… in FIDE's initial order and make the numbers the pairing order."""
     paired = division.paired_rounds
-    if division.system == PairingSystem.ROUND_ROBIN and paired:
+    if division.round_robin and paired:
         raise StateError("a round robin's numbers are its Berger numbers: they cannot change once round 1 is paired")
     if paired >= FIXED_AFTER:
         raise StateError(

@@ -19,12 +19,13 @@ from typing import Any
 from tmanager.core.results import Colour
 from tmanager.errors import StateError
 from tmanager.events import hooks, journal, operations, registration
+from tmanager.events.entries import Entry
 from tmanager.events.model import Division, Event, LateEntry, Player, missing
 from tmanager.events.prizefund import FundChange, change_fund
 from tmanager.events.rules import ChessRules, PairOptions, ScoreRules, TeamRules, parse_system, require, rules_for
 from tmanager.events.rules.scored import set_off as scored_set_off
 from tmanager.formats.playercsv import Row
-from tmanager.formats.ratinglist import Entry
+from tmanager.formats.ratinglist import Entry as Listed
 
 
 def _change(path: Path, division: str | None, operation: Callable[[Event, Division], list[str]]) -> list[str]:
@@ -54,14 +55,14 @@ def add_player(
 
 
 def import_players(
-    path: Path, division: str | None, rows: Sequence[Row], entries: Mapping[int, Entry] | None, *, source: str
+    path: Path, division: str | None, rows: Sequence[Row], entries: Mapping[int, Listed] | None, *, source: str
 ) -> list[str]:
     """Enter the players of a CSV file completed from a FIDE list (``entries``; None: no list), or the players
     picked from a FIDE list."""
     return _change(path, division, lambda e, d: registration.import_players(e, d, rows, entries, source=source))
 
 
-def update_ratings(path: Path, division: str | None, entries: Mapping[int, Entry], *, source: str) -> list[str]:
+def update_ratings(path: Path, division: str | None, entries: Mapping[int, Listed], *, source: str) -> list[str]:
     """Ratings and titles from a FIDE list (before a round)."""
     return _change(path, division, lambda e, d: registration.update_ratings(e, d, entries, source=source))
 
@@ -217,23 +218,17 @@ def unpair(path: Path, division: str | None, *, expected_round: int | None = Non
 
 
 def save_result(
-    path: Path,
-    division: str | None,
-    words: Sequence[str],
-    round_number: int | None,
-    *,
-    correction: bool,
-    confirm: bool = False,
+    path: Path, division: str | None, entry: Entry, round_number: int | None, *, correction: bool, confirm: bool = False
 ) -> list[str]:
-    """Enter one result line (``BOARD RESULT``, ``P1 P2 RESULT``, or the division's score forms) as one change,
-    then run the event's hooks."""
+    """Enter one result (a result line read by the division's rules, :meth:`DivisionRules.parse_entry`, or a form
+    read by its :class:`EntryForm`) as one change, then run the event's hooks."""
     done: dict[str, Any] = {}
 
     def operation(e: Event, d: Division) -> list[str]:
         rules = rules_for(e, d)
         n = round_number or rules.result_round()
         before = sum(1 for r, _ in missing(d) if r == n)
-        messages = rules.enter(words, round_number, correction=correction, confirm=confirm)
+        messages = rules.enter(entry, round_number, correction=correction, confirm=confirm)
         done.update(division=d.name, round=n, completed=before > 0 and not any(r == n for r, _ in missing(d)))
         return messages
 

@@ -25,7 +25,7 @@ from tmanager.core.teams import MatchPoints, TeamRound, TeamTotals, bye_round, f
 from tmanager.errors import ConfigError, StateError
 from tmanager.events.games import round_games
 from tmanager.events.model import Board, Division, Event, Round, Team, TeamBye, TeamSettings
-from tmanager.formats import trf, trf_teams
+from tmanager.formats import trf, trf_records, trf_teams
 from tmanager.pairing.teamswiss import TeamEntrant
 
 
@@ -323,7 +323,7 @@ def trf16_team_records(division: Division) -> dict[str, tuple[Any, ...]]:
 
 def trf_team_records(event: Event, division: Division) -> dict[str, tuple[Any, ...]]:
     """The team records of TRF-2026 for a team division, by code (:mod:`tmanager.formats.trf_teams`, and
-    :class:`~tmanager.formats.trf.Forfeit`): ``352``, ``362``, a ``310`` per team, ``320`` for the
+    :class:`~tmanager.formats.trf_records.Forfeit`): ``352``, ``362``, a ``310`` per team, ``320`` for the
     pairing-allocated byes, ``330`` per forfeited match, ``300`` per lineup that is not the roster's first boards
     in order, and an ``802`` per team. Players are named by their numbers, the file's starting ranks."""
     rules = settings(division)
@@ -345,17 +345,17 @@ def trf_team_records(event: Event, division: Division) -> dict[str, tuple[Any, .
     paired = [r for r in division.rounds if r.paired]
     byes = tuple(next((t for t, k in r.team_byes.items() if k == ByeKind.PAIRING), None) for r in paired)
     bye = _bye(event, division, 0, ByeKind.PAIRING)
-    forfeits: list[trf.Forfeit] = []
+    forfeits: list[trf_records.Forfeit] = []
     lineups: list[trf_teams.Lineup] = []
     for record in paired:
         for first, second in record.matches:
             mine = next(r for r in rounds[first] if r.round == record.number)
             if mine.kind in ("forfeit-win", "forfeit-loss"):
                 theirs = next(r for r in rounds[second] if r.round == record.number)
-                kind: trf.ForfeitCode = "+-"
+                kind: trf_records.ForfeitCode = "+-"
                 if mine.kind == "forfeit-loss":
                     kind = "-+" if theirs.kind == "forfeit-win" else "--"
-                forfeits.append(trf.Forfeit(kind, record.number, first, second))
+                forfeits.append(trf_records.Forfeit(kind, record.number, first, second))
         for first, second in record.matches:
             for team, opponent in ((first, second), (second, first)):
                 lineup = record.lineups.get(team)
@@ -382,7 +382,7 @@ def trf_team_records(event: Event, division: Division) -> dict[str, tuple[Any, .
         trf_teams.TEAMS.code: tuple(teams),
         trf_teams.TEAM_BYES.code: (trf_teams.TeamByes(bye.match_points or 0, bye.game_points, byes),)
         if any(byes) else (),
-        trf.FORFEITS.code: tuple(forfeits),
+        trf_records.FORFEITS.code: tuple(forfeits),
         trf_teams.LINEUPS.code: tuple(lineups),
         trf_teams.TEAM_SUMMARIES.code: tuple(summaries),
     }  # fmt: skip
@@ -502,7 +502,7 @@ def _team_round(
     for board in record.boards:
         meet(team(board.white), team(board.black))
         colour_of[board.white], colour_of[board.black] = "w", "b"
-    for forfeit in tournament.values(trf.FORFEITS):
+    for forfeit in tournament.values(trf_records.FORFEITS):
         if forfeit.round == n:
             meet(forfeit.white, forfeit.black)
             named.append((forfeit.white, forfeit.black))

@@ -52,6 +52,7 @@ from typing import Any, Literal
 from tmanager import tomlmap
 from tmanager.core import teamtiebreaks, tiebreaks
 from tmanager.core.results import ByeKind, Colour, Result, format_points
+from tmanager.core.scoring import STANDARD, Game
 from tmanager.errors import ConfigError, StateError
 from tmanager.events.eventfile import check
 from tmanager.events.games import round_games, scores, virtual_points
@@ -59,9 +60,7 @@ from tmanager.events.model import Board, Division, Event, PairingSystem, Player,
 from tmanager.events.ranking import tiebreak_standings
 from tmanager.events.rules import ChessRules, TeamRules, require, rules_for
 from tmanager.events.teams import settings, teams_from_trf, trf16_team_records, trf_team_records
-from tmanager.formats import trf, trf_teams
-from tmanager.pairing import Game
-from tmanager.pairing.model import STANDARD
+from tmanager.formats import trf, trf_records, trf_teams
 
 Version = Literal["2026", "16"]
 VERSIONS: tuple[Version, ...] = ("2026", "16")
@@ -81,7 +80,7 @@ _SYSTEMS_OF_TYPE = (("FIDE_DUTCH", PairingSystem.DUTCH), ("FIDE_ROUNDROBIN", Pai
                     ("BERGER_", PairingSystem.ROUND_ROBIN), ("FIDE_TEAM_", PairingSystem.TEAM_SWISS),
                     ("FIDE_TEAM_ROUNDROBIN", PairingSystem.ROUND_ROBIN),
                     ("FIDE_TEAM_DOUBLEROUNDROBIN", PairingSystem.ROUND_ROBIN))  # fmt: skip
-_BYE_RECORDS: dict[ByeKind, trf.ByeCode] = {ByeKind.FULL: "F", ByeKind.HALF: "H", ByeKind.ZERO: "Z"}
+_BYE_RECORDS: dict[ByeKind, trf_records.ByeCode] = {ByeKind.FULL: "F", ByeKind.HALF: "H", ByeKind.ZERO: "Z"}
 
 
 def _trf_date(text: str) -> str:
@@ -225,7 +224,7 @@ def _tiebreak_names(event: Event, division: Division, *, teams: bool) -> list[st
 def _type_code(division: Division, *, teams: bool) -> str:
     if teams:
         return _team_type_code(division)
-    if division.system == PairingSystem.ROUND_ROBIN:
+    if division.round_robin:
         return "FIDE_DOUBLEROUNDROBIN" if division.cycles == 2 else "FIDE_ROUNDROBIN"
     code = _TYPE_CODES[division.system]
     return code + "_BAKU" if division.acceleration == "baku" else code
@@ -234,7 +233,7 @@ def _type_code(division: Division, *, teams: bool) -> str:
 def _team_type_code(division: Division) -> str:
     """A team division's ``192``: the Berger tables of teams, C.04.6 with Type A colour preferences and its
     primary score first, or a team Swiss of its own (paired by hand)."""
-    if division.system == PairingSystem.ROUND_ROBIN:
+    if division.round_robin:
         return "FIDE_TEAM_DOUBLEROUNDROBIN" if division.cycles == 2 else "FIDE_TEAM_ROUNDROBIN"
     if division.system == PairingSystem.TEAM_SWISS:
         return "FIDE_TEAM_TYPEA_MP_GP" if settings(division).primary == "match" else "FIDE_TEAM_TYPEA_GP_MP"
@@ -270,16 +269,16 @@ def _records(event: Event, division: Division, version: Version, rounds: int) ->
         for kind, code in _BYE_RECORDS.items():
             players = tuple(sorted(p for p, k in r.byes.items() if k == kind))
             if players:
-                byes.append(trf.Bye(code, r.number, players))
+                byes.append(trf_records.Bye(code, r.number, players))
     accelerations = []
     for n in range(1, total + 1):
         virtual = virtual_points(event, division, n)
         for points in sorted(set(virtual.values())):
             for first, last in _ranges(sorted(p for p, v in virtual.items() if v == points)):
-                accelerations.append(trf.Acceleration(points, n, n, first, last))
-    prohibited = [trf.Prohibited(1, total, tuple(sorted(g))) for g in division.forbidden_groups()]
-    return {trf.BYES.code: tuple(byes), trf.ACCELERATION.code: tuple(_merged(accelerations)),
-            trf.PROHIBITED.code: tuple(prohibited)}  # fmt: skip
+                accelerations.append(trf_records.Acceleration(points, n, n, first, last))
+    prohibited = [trf_records.Prohibited(1, total, tuple(sorted(g))) for g in division.forbidden_groups()]
+    return {trf_records.BYES.code: tuple(byes), trf_records.ACCELERATION.code: tuple(_merged(accelerations)),
+            trf_records.PROHIBITED.code: tuple(prohibited)}  # fmt: skip
 
 
 def _trf16_records(event: Event, division: Division) -> dict[str, tuple[Any, ...]]:
@@ -290,8 +289,8 @@ def _trf16_records(event: Event, division: Division) -> dict[str, tuple[Any, ...
     for p in division.players:
         points = tuple(v.get(p.number, 0) for v in virtual)
         if any(points):
-            lines.append(trf.PlayerAcceleration(p.number, points))
-    return {trf.PLAYER_ACCELERATION.code: tuple(lines)}
+            lines.append(trf_records.PlayerAcceleration(p.number, points))
+    return {trf_records.PLAYER_ACCELERATION.code: tuple(lines)}
 
 
 def _ranges(numbers: Sequence[int]) -> list[tuple[int, int]]:
@@ -305,14 +304,16 @@ def _ranges(numbers: Sequence[int]) -> list[tuple[int, int]]:
     return ranges
 
 
-def _merged(records: list[trf.Acceleration]) -> list[trf.Acceleration]:
+def _merged(records: list[trf_records.Acceleration]) -> list[trf_records.Acceleration]:
     """Records of consecutive rounds with the same points and players as one."""
-    merged: list[trf.Acceleration] = []
+    merged: list[trf_records.Acceleration] = []
     for a in records:
         last = merged[-1] if merged else None
         if last and (last.points, last.first_player, last.last_player) == (a.points, a.first_player, a.last_player) \
                 and last.last_round == a.first_round - 1:  # fmt: skip
-            merged[-1] = trf.Acceleration(a.points, last.first_round, a.last_round, a.first_player, a.last_player)
+            merged[-1] = trf_records.Acceleration(
+                a.points, last.first_round, a.last_round, a.first_player, a.last_player
+            )
         else:
             merged.append(a)
     return merged
@@ -499,7 +500,7 @@ def _foreign_settings(tournament: trf.Tournament, header: Mapping[str, list[str]
     schedule = [dates[i : i + 8].strip() for i in range(91, len(dates), 10)]
     if any(schedule):
         settings["schedule"] = [f"20{d.replace('/', '-')}" for d in schedule if d]
-    if tournament.values(trf.ACCELERATION) or code.endswith("_BAKU"):
+    if tournament.values(trf_records.ACCELERATION) or code.endswith("_BAKU"):
         settings["acceleration"] = "baku"
     return settings
 
@@ -582,7 +583,7 @@ def _requested_byes(tournament: trf.Tournament, division: Division, numbers: Map
     """``240`` records of rounds the file does not hold yet become requested byes (as the XTM lines already say
     for tmanager's own files)."""
     kinds = {code: kind for kind, code in _BYE_RECORDS.items()}
-    for bye in tournament.values(trf.BYES):
+    for bye in tournament.values(trf_records.BYES):
         if bye.round <= tournament.played_rounds:
             continue
         record = division.round(bye.round, create=True)

@@ -9,7 +9,7 @@ lines of a team tournament:
   79–82, … up to 14 players);
 * ``320`` the teams' pairing-allocated byes: their match points (5–8) and game
   points (10–13), then the team of each round (15–17, 19–21, …; ``000`` none);
-* ``330`` a forfeited match (:class:`tmanager.formats.trf.Forfeit`, registered
+* ``330`` a forfeited match (:class:`tmanager.formats.trf_records.Forfeit`, registered
   there with the records of individual events);
 * ``300`` a team playing out of its default order (or with an empty board):
   round (5–7), team (9–11), opponent (13–15), then its players board by
@@ -27,7 +27,7 @@ order; its teams have no numbers but their order (:class:`TeamRoster`).
 
 Each record is a frozen value with ``write()`` (its line) and a classmethod
 ``read(line)`` that raises :class:`ValueError` saying what is wrong, registered
-under its code in :mod:`tmanager.formats.trf`'s record registry: importing this
+under its code in the record registry (:mod:`tmanager.formats.trf_records`): importing this
 module makes :func:`~tmanager.formats.trf.parse` read these records into
 ``Tournament.records`` and :func:`~tmanager.formats.trf.dumps` write them.
 Points are tenths, as everywhere in tmanager. These types know nothing of
@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from typing import Self
 
 from tmanager.core.results import format_points
-from tmanager.formats.trf import RecordType, register
+from tmanager.formats.trf_records import RecordType, register
 
 #: The most players a ``310`` line holds.
 ROSTER_LIMIT = 14

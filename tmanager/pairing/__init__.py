@@ -4,9 +4,10 @@ The public API is pure: players and their history in, a :class:`Pairing` out
 (or, from the ``explain_`` functions, the pairing and why it is what it is).
 """
 
+from tmanager.core.scoring import Game, PointsSystem
 from tmanager.pairing.berger import BergerExplanation, berger_round, explain_round_robin, round_robin
 from tmanager.pairing.dutch import DutchExplanation, explain_round, pair_round
-from tmanager.pairing.model import BLACK, WHITE, Game, Pairing, PlayerState, PointsSystem
+from tmanager.pairing.model import BLACK, WHITE, Pairing, PlayerState
 
 __all__ = [
     "BLACK",

@@ -16,8 +16,8 @@ late entries (the last GA player stays the same, C.04.5.1; the event keeps him).
 
 from __future__ import annotations
 
+from tmanager.core.scoring import PointsSystem
 from tmanager.errors import PairingError
-from tmanager.pairing.model import PointsSystem
 
 
 def baku_group(players: int) -> int:

@@ -7,7 +7,7 @@ top-scoregroup procedure it shares with the Swiss Team system
 of game 1 by Article 4.
 
 A history arrives as :class:`~tmanager.pairing.model.PlayerState` values with
-one :class:`~tmanager.pairing.model.Game` per game, as a TRF file holds them:
+one :class:`~tmanager.core.scoring.Game` per game, as a TRF file holds them:
 match ``m`` is games ``2m-1`` and ``2m`` (TRF rounds), game 1 first. From the
 two games of a match this module reads what the rules ask (:func:`match_of`):
 
@@ -33,8 +33,9 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from tmanager.core.results import PLAYED_CODES, Colour, format_points
+from tmanager.core.scoring import STANDARD, Game, PointsSystem
 from tmanager.errors import PairingError
-from tmanager.pairing.model import STANDARD, Game, Pairing, PlayerState, PointsSystem
+from tmanager.pairing.model import Pairing, PlayerState
 from tmanager.pairing.topscore import Contender, ExplainedPairing, PairCriterion, pair_round
 
 #: The game entry of a round without anything: an absence (zero-point bye).

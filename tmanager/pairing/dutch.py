@@ -33,9 +33,10 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from tmanager.core.results import Colour, format_points
+from tmanager.core.scoring import STANDARD, Game, PointsSystem
 from tmanager.errors import PairingError
-from tmanager.pairing.matching import Matcher, NoPerfectMatching
-from tmanager.pairing.model import BLACK, STANDARD, WHITE, Game, Pairing, PlayerState, PointsSystem, Reason, invert
+from tmanager.pairing.matching import Matcher, NoPerfectMatching, max_weight_matching
+from tmanager.pairing.model import BLACK, WHITE, Pairing, PlayerState, Reason, invert
 
 _DOWN = "D"
 _UP = "U"
@@ -176,6 +177,35 @@ def _compatible_prefs(a: str | None, b: str | None) -> bool:
     return a != b or a is None or b is None
 
 
+def _forbidden_opponents(entrants: Sequence[_Entrant], forbidden: Iterable[Collection[int]]) -> dict[int, set[int]]:
+    """Whom each entrant may not meet: the opponents of its games played, and the other members of each group of
+    ``forbidden``."""
+    barred: dict[int, set[int]] = {e.id: set() for e in entrants}
+    for e in entrants:
+        for g in e.games:
+            if g.played and g.opponent is not None:
+                barred[e.id].add(g.opponent)
+    for group in forbidden:
+        for a in group:
+            if a in barred:
+                barred[a].update(b for b in group if b != a)
+    return barred
+
+
+def _score_group_widths(entrants: Sequence[_Entrant]) -> tuple[dict[int, int], int, int]:
+    """Score-group bit widths: each group gets enough bits to count its members, lower scores in the lower bits.
+    The shift of each score's field, the width of all the fields, and the bits of the largest group."""
+    counts: dict[int, int] = {}
+    for e in entrants:
+        counts[e.score] = counts.get(e.score, 0) + 1
+    shift: dict[int, int] = {}
+    total = 0
+    for score in sorted(counts):
+        shift[score] = total
+        total += counts[score].bit_length()
+    return shift, total, max(counts.values(), default=1).bit_length()
+
+
 class _DutchRound:
     """One round's pairing; see the module docstring."""
 
@@ -240,28 +270,8 @@ class _DutchRound:
             )
         entrants.sort(key=lambda e: (-e.score, e.rank))
         self.players = entrants
-        self.forbidden: dict[int, set[int]] = {e.id: set() for e in entrants}
-        for e in entrants:
-            for g in e.games:
-                if g.played and g.opponent is not None:
-                    self.forbidden[e.id].add(g.opponent)
-        for group in forbidden:
-            for a in group:
-                if a in self.forbidden:
-                    self.forbidden[a].update(b for b in group if b != a)
-
-        # Score-group bit widths: each group gets enough bits to count its members,
-        # lower scores in the lower bits.
-        counts: dict[int, int] = {}
-        for e in entrants:
-            counts[e.score] = counts.get(e.score, 0) + 1
-        self.shift: dict[int, int] = {}
-        total = 0
-        for score in sorted(counts):
-            self.shift[score] = total
-            total += counts[score].bit_length()
-        self.sg_shift = total
-        self.sg_bits = max(counts.values(), default=1).bit_length()
+        self.forbidden = _forbidden_opponents(entrants, forbidden)
+        self.shift, self.sg_shift, self.sg_bits = _score_group_widths(entrants)
         self.bye_score = 0
         self.single_downfloater_bye = False
         self.unplayed_rank: dict[int, int] = {}
@@ -393,15 +403,12 @@ class _DutchRound:
             found = self.matcher.solve(vertices, matrix, changed=changed, grow=grow)
         except NoPerfectMatching:
             # No perfect matching: some player beyond the bye stays unpaired.
-            import networkx as nx  # here: the rare fallback, and importing networkx takes a third of a second
-
-            graph = nx.Graph()
-            graph.add_nodes_from(active)
-            graph.add_weighted_edges_from(
-                (a, b, matrix[a][b]) for j, b in enumerate(active) for a in active[:j] if matrix[a][b] is not None
-            )
-            for a, b in nx.max_weight_matching(graph):
-                mate[a], mate[b] = b, a
+            edges = {
+                (i, j): weight for j, b in enumerate(active) for i, a in enumerate(active[:j])
+                if (weight := matrix[a][b]) is not None
+            }  # fmt: skip
+            for i, j in max_weight_matching(len(active), edges):
+                mate[active[i]], mate[active[j]] = active[j], active[i]
             return mate
         for v in active:
             if found[v] != n:

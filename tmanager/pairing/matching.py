@@ -12,13 +12,55 @@ Conventions: a vertex dual ``y`` and a blossom dual ``z`` are stored so that the
 slack of an edge between two top-level blossoms is ``y[u] + y[v] - w[u][v]``
 with ``w`` twice the weight; with a common parity for the free vertices every
 quantity stays integral.
+
+For one-off matchings of a plain graph, :func:`max_weight_perfect_matching` and
+:func:`max_weight_matching` (any size, or the most edges first, as networkx's
+``max_weight_matching``) solve cold on the same algorithm: it is the one matcher
+of the pairing systems (a test checks it against networkx on random graphs).
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 Edge = tuple[int, int]
+
+
+def max_weight_perfect_matching(size: int, weights: Mapping[Edge, int]) -> list[Edge] | None:
+    """The perfect matching of greatest total weight of the graph on vertices ``0..size-1`` whose edges are the
+    keys of ``weights`` (integers), as pairs ``(a, b)`` with ``a < b`` in order; None if it has none."""
+    if size % 2:
+        return None
+    if size == 0:
+        return []
+    matrix: list[list[int | None]] = [[None] * size for _ in range(size)]
+    for (a, b), weight in weights.items():
+        if a != b:
+            matrix[a][b] = matrix[b][a] = 2 * weight
+    vertices = range(size)
+    try:
+        mate = Matcher(size).solve(vertices, matrix, changed=vertices, grow=0)
+    except NoPerfectMatching:
+        return None
+    return [(v, mate[v]) for v in vertices if v < mate[v]]
+
+
+def max_weight_matching(size: int, weights: Mapping[Edge, int], *, most_edges: bool = False) -> list[Edge]:
+    """A matching of greatest total weight of the graph on vertices ``0..size-1`` whose edges are the keys of
+    ``weights``; with ``most_edges``, the heaviest of those with the most edges (networkx's ``max_weight_matching``
+    and its ``maxcardinality``). Pairs ``(a, b)`` with ``a < b``, in order.
+
+    Solved as a perfect matching of the graph doubled: each vertex ``v`` has a twin ``size + v`` joined to it by an
+    edge of weight 0 (``v`` left unmatched), and the twins are joined to each other (pairing the twins of the
+    matched vertices); with ``most_edges`` each real edge weighs more than any matching's weights can differ by.
+    """
+    bonus = size * max((abs(w) for w in weights.values()), default=0) + 1 if most_edges else 0
+    doubled = {(a, b): weight + bonus for (a, b), weight in weights.items() if a != b}
+    doubled |= {(v, size + v): 0 for v in range(size)}
+    doubled |= {(size + u, size + v): 0 for v in range(size) for u in range(v)}
+    matching = max_weight_perfect_matching(2 * size, doubled)
+    assert matching is not None, "the doubled graph has a perfect matching: every vertex with its twin"
+    return [(a, b) for a, b in matching if b < size]
 
 
 class NoPerfectMatching(Exception):

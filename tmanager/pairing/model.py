@@ -1,4 +1,5 @@
-"""Value objects shared by the pairing systems: games, players, points, pairings.
+"""Value objects shared by the pairing systems: players, pairings and the reasons for them (a player's
+round entries and the points system are the core's: :mod:`tmanager.core.scoring`).
 
 Scores are integers in tenths of a point (a win is 10 by default), as in the TRF
 points column, so that sums and comparisons are exact for any points system.
@@ -9,81 +10,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from tmanager.core.results import PLAYED_CODES, Colour
+from tmanager.core.results import Colour
+from tmanager.core.scoring import Game, PointsSystem
 
 WHITE = Colour.WHITE
 BLACK = Colour.BLACK
-
-_WINS = frozenset("1W+FU")
-_DRAWS = frozenset("=DH")
 
 
 def invert(colour: str) -> Colour:
     """The other colour."""
     return Colour(colour).other
-
-
-@dataclass(frozen=True, slots=True)
-class Game:
-    """One round of one player's history, as in a TRF round entry.
-
-    ``opponent`` is None for a bye or an absence; ``colour`` is ``"w"``, ``"b"``
-    or None; ``result`` is a TRF result code (``1 = 0 + - W D L H F U Z`` or a
-    space). ``+``/``-`` with an opponent are forfeits; ``U`` is the
-    pairing-allocated bye, ``H``/``F``/``Z`` half-, full- and zero-point byes.
-    """
-
-    opponent: int | None
-    colour: str | None
-    result: str
-
-    @property
-    def played(self) -> bool:
-        """A game over the board (forfeits and byes are not)."""
-        return self.opponent is not None and self.result in PLAYED_CODES
-
-    @property
-    def paired(self) -> bool:
-        """The player took part in the pairing of this round (game, forfeit or pairing-allocated bye)."""
-        return self.opponent is not None or self.result in "U+"
-
-    @property
-    def pairing_allocated_bye(self) -> bool:
-        return self.opponent is None and self.result in "U+"
-
-    @property
-    def outcome(self) -> str:
-        """``"win"``, ``"draw"`` or ``"loss"`` as far as scoring goes."""
-        if self.result in _WINS:
-            return "win"
-        return "draw" if self.result in _DRAWS else "loss"
-
-
-@dataclass(frozen=True, slots=True)
-class PointsSystem:
-    """Points per kind of result, in tenths (TRF ``BBW BBD BBL BBZ BBF BBU``)."""
-
-    win: int = 10
-    draw: int = 5
-    loss: int = 0
-    zero_bye: int = 0
-    forfeit_loss: int = 0
-    pairing_bye: int = 10
-
-    def points(self, game: Game) -> int:
-        """The points a player scored for one round entry."""
-        outcome = game.outcome
-        if outcome == "draw":
-            return self.draw
-        if outcome == "win":
-            return self.pairing_bye if game.pairing_allocated_bye else self.win
-        if not game.paired:
-            return self.zero_bye
-        return self.loss if game.played else self.forfeit_loss
-
-
-#: 1 for a win, ½ for a draw, 1 for the pairing-allocated bye.
-STANDARD = PointsSystem()
 
 
 @dataclass(frozen=True, slots=True)

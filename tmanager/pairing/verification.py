@@ -20,9 +20,10 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from tmanager.core import fide
+from tmanager.core.scoring import STANDARD, Game, PointsSystem
 from tmanager.errors import PairingError
 from tmanager.pairing.doubleswiss import pair_double_swiss
-from tmanager.pairing.model import BLACK, STANDARD, WHITE, Game, Pairing, PlayerState, PointsSystem
+from tmanager.pairing.model import BLACK, WHITE, Pairing, PlayerState
 
 #: How often, per player and match, a generated tournament has an absence (not paired) or a forfeited match.
 ABSENCE = 0.02

@@ -12,10 +12,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from tmanager.errors import StateError
-from tmanager.events.model import Division, PairingSystem, PlayerStatus, label, missing
+from tmanager.events.entries import BoardRef, Entry, ResultEntry
+from tmanager.events.model import Division, PlayerStatus, label, missing
 from tmanager.events.rules import TeamRules
+from tmanager.events.rules.base import parse_result
 from tmanager.events.rules.team import team_label
-from tmanager.events.teams import lineup_round, settings
+from tmanager.events.teams import lineup_round
 from tmanager.web.eventpages import Page, Sections, Snapshot, head, render_template, round_links
 
 #: The byes an arbiter may set for a player who asks.
@@ -65,8 +67,9 @@ def arbiter(
     sections.append(("bye", _bye_form(division, common, message if form == "bye" else "", values)))
     sections.append(("force", _force_form(snapshot, division, common, message if form == "force" else "", values)))
     sections.append(("unpair", _unpair_form(division, common, message if form == "unpair" else "")))
-    if isinstance(snapshot.rules(division), TeamRules):
-        sections.append(("teams", _team_forms(division, common, form, message, values)))
+    rules = snapshot.rules(division)
+    if isinstance(rules, TeamRules):
+        sections.append(("teams", _team_forms(rules, common, form, message, values)))
     fields = {**common, "change": snapshot.last_change}
     undo = render_template("undo.html", fields=fields, message=message if form == "undo" else "")
     sections.append(("undo", undo))
@@ -129,15 +132,13 @@ def _results(
     )
 
 
-def result_words(snapshot: Snapshot | None, form: Mapping[str, str]) -> list[str]:
-    """What follows the board number in a result line, from a board's form (:meth:`EntryForm.words`)."""
+def result_entry(snapshot: Snapshot | None, form: Mapping[str, str], board: int) -> Entry:
+    """The entry a board's result form gives (:meth:`EntryForm.entry`), by the division's rules (before the file
+    was ever read: its result menu, as a chess division's)."""
     if snapshot is None:
-        return [form.get("result", "")]
+        return ResultEntry(BoardRef(board), parse_result(form.get("result", "")))
     division = snapshot.division(form.get("d") or None)
-    try:
-        return snapshot.rules(division).entry_form().words(form)
-    except ValueError as exc:
-        raise StateError(str(exc)) from None
+    return snapshot.rules(division).entry_form().entry(board, form)
 
 
 def _pair_form(snapshot: Snapshot, division: Division, common: Mapping[str, str], message: str) -> str:
@@ -149,7 +150,7 @@ def _pair_form(snapshot: Snapshot, division: Division, common: Mapping[str, str]
         done=bool(total and nxt > total),
         total=total,
         note=f"{waiting} result(s) still missing: pairing waits for them." if waiting else "Every result is in.",
-        colour=nxt == 1 and division.system == PairingSystem.DUTCH and division.initial_colour is None,
+        colour=snapshot.rules(division).draws_first_colour(nxt),
         fields={**common, "round": nxt},
         round=nxt,
         message=message,
@@ -170,7 +171,7 @@ def _bye_form(division: Division, common: Mapping[str, str], message: str, value
     ]  # fmt: skip
     return render_template(
         "bye.html",
-        round_robin=division.system == PairingSystem.ROUND_ROBIN,
+        round_robin=division.round_robin,
         fields=common,
         players=_player_choices(division),
         chosen=values.get("player", "") if message else "",
@@ -196,7 +197,7 @@ def _force_form(
             forced.append(f"bye: {label(division.player(record.forced_bye))}")
     return render_template(
         "force.html",
-        round_robin=division.system == PairingSystem.ROUND_ROBIN,
+        round_robin=division.round_robin,
         done=bool(total and nxt > total),
         total=total,
         fields={**common, "round": nxt},
@@ -212,11 +213,11 @@ def _force_form(
 
 
 def _team_forms(
-    division: Division, common: Mapping[str, str], form: str, message: str, values: Mapping[str, str]
+    rules: TeamRules, common: Mapping[str, str], form: str, message: str, values: Mapping[str, str]
 ) -> str:
     """A team division's forms, as ``add-team``, ``roster`` and ``lineup``: a new team with its roster, and for
     each team its roster's board order and its lineup for a round, board by board."""
-    size = settings(division).team_size
+    division, size = rules.division, rules.team_size
     teams = []
     for team in sorted(division.teams, key=lambda t: t.number):
         n = lineup_round(division, team.number)

@@ -396,8 +396,8 @@ def create_event_app(
     def enter_result(form: dict[str, str]) -> list[str]:
         round_number, board = _number(form, "round"), _number(form, "board")
         correction = form.get("was", "*") not in PENDING
-        words = [str(board), *arbiterpages.result_words(hub.snapshot, form)]
-        return service.save_result(hub.path, form.get("d") or None, words, round_number, correction=correction,
+        entry = arbiterpages.result_entry(hub.snapshot, form, board)
+        return service.save_result(hub.path, form.get("d") or None, entry, round_number, correction=correction,
                                    confirm=form.get("confirm") == "yes")  # fmt: skip
 
     def pair(form: dict[str, str]) -> list[str]:

@@ -20,7 +20,7 @@ from urllib.parse import urlencode
 
 from tmanager import templates
 from tmanager.errors import StateError
-from tmanager.events.model import Division, Event, PairingSystem, label
+from tmanager.events.model import Division, Event, label
 from tmanager.events.reports import DivisionReports, Report, Table, data
 from tmanager.events.reports.chess import ChessReports
 from tmanager.events.rules import DivisionRules, rules_for
@@ -29,14 +29,6 @@ from tmanager.events.rules import DivisionRules, rules_for
 KINDS = {
     "home": "Players", "start": "Starting rank", "pairings": "Pairings", "standings": "Standings", "table": "Table",
     "prizes": "Prizes", "player": "Player", "arbiter": "Arbiter", "login": "Arbiter login",
-}  # fmt: skip
-SYSTEM_NAMES = {
-    PairingSystem.DUTCH: "Swiss (FIDE Dutch)", PairingSystem.ROUND_ROBIN: "round robin",
-    PairingSystem.MANUAL: "manual pairing", PairingSystem.KOTH: "King of the Hill",
-    PairingSystem.FACTORED: "factored pairings", PairingSystem.TSH_SWISS: "Swiss (tsh)",
-    PairingSystem.CHEW: "Chew pairings", PairingSystem.RANDOM: "random pairings",
-    PairingSystem.DOUBLE_SWISS: "Double-Swiss (FIDE, matches of two games)",
-    PairingSystem.TEAM_SWISS: "team Swiss (FIDE)",
 }  # fmt: skip
 #: The pages only a chess division of players has.
 _PLAYERS_PAGES = ("start", "prizes")
@@ -202,7 +194,7 @@ def navigation(snapshot: Snapshot | None, page: Page, *, arbiter: bool) -> list[
     if snapshot is not None:
         division = _division_or_none(snapshot, page.division)
         name = division.name if division and len(snapshot.event.divisions) > 1 else None
-        table = "Cross-table" if division and division.system == PairingSystem.ROUND_ROBIN else "Wall chart"
+        table = "Cross-table" if division and division.round_robin else "Wall chart"
         pages = [("home", "Players"), ("start", "Starting rank"), ("pairings", "Pairings"),
                  ("standings", "Standings"), ("table", table), ("prizes", "Prizes")]  # fmt: skip
         for kind, text in pages:
@@ -273,7 +265,7 @@ def head(snapshot: Snapshot, division: Division, *, element: str = "head") -> st
     progress = f"round {paired} of {total}" if total and paired else f"round {paired}" if paired else "not paired yet"
     facts = [
         *([f"division {division.name}"] if len(e.divisions) > 1 else []),
-        SYSTEM_NAMES[division.system],
+        snapshot.rules(division).system_title,
         f"{len(division.players)} players",
         progress,
     ]
@@ -399,7 +391,7 @@ def _players_reports(snapshot: Snapshot, division: Division, what: str) -> Chess
 def table(snapshot: Snapshot, division: Division) -> Sections:
     """The cross-table (round robin) or the wall chart (Swiss)."""
     report = snapshot.reports(division).table()
-    title = "Cross-table" if division.system == PairingSystem.ROUND_ROBIN else "Wall chart"
+    title = "Cross-table" if division.round_robin else "Wall chart"
     heading = f"{title} after round {division.paired_rounds}"
     return [_report_section("table", heading, report, _links(snapshot, division))]
 

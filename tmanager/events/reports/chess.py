@@ -20,8 +20,9 @@ from typing import TYPE_CHECKING
 from tmanager.columns import aligned
 from tmanager.core import fide
 from tmanager.core.results import ByeKind, Colour, format_points
+from tmanager.core.scoring import Game
 from tmanager.events.games import round_games, scores, virtual_points
-from tmanager.events.model import PairingSystem, Player, PlayerStatus, Round, absent_players, label, missing
+from tmanager.events.model import Player, PlayerStatus, Round, absent_players, label, missing
 from tmanager.events.ranking import Group, TiebreakStanding, category, flag, tiebreak_names, tiebreak_standings
 from tmanager.events.reports import (
     DivisionReports,
@@ -35,7 +36,6 @@ from tmanager.events.reports import (
 )
 from tmanager.events.reports.norms import norms_report
 from tmanager.events.reports.prizes import prize_report
-from tmanager.pairing import Game
 
 if TYPE_CHECKING:
     from tmanager.events.rules.base import DivisionRules
@@ -289,7 +289,7 @@ class ChessReports(DivisionReports):
         """Round robin: the cross-table by player number; Swiss: the wall chart in standings order."""
         n = self.upto(upto)
         entries = self.entries(n)
-        if self.division.system == PairingSystem.ROUND_ROBIN:
+        if self.division.round_robin:
             order = sorted(self.division.players, key=lambda p: p.number)
             place = {s.player.number: s.rank for s in self.ranking(n)}
             rows = []

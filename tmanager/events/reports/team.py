@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from tmanager.core.results import Colour, format_points
 from tmanager.errors import StateError
 from tmanager.events.games import scores
-from tmanager.events.model import PairingSystem, label, missing
+from tmanager.events.model import label, missing
 from tmanager.events.reports import DivisionReports, PlayerSummary, Report, Seat, Table, check_kinds
 from tmanager.events.reports.render import text
 from tmanager.events.teams import board_prizes, match_boards, match_of_board, settings, standings, team_of, team_rounds
@@ -156,7 +156,7 @@ class TeamReports(DivisionReports):
         rounds = team_rounds(self.event, self.division, n)
         order = sorted(self.division.teams, key=lambda t: t.number)
         places = {s.team.number: s.rank for s in standings(self.event, self.division, n)}
-        if self.division.system == PairingSystem.ROUND_ROBIN:
+        if self.division.round_robin:
             rows = []
             for t in order:
                 cells = []

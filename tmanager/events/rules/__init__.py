@@ -22,6 +22,7 @@ from tmanager.events.rules.scored import ScoreRules
 from tmanager.events.rules.team import TeamRules
 
 __all__ = [
+    "SYSTEMS",
     "ChessRules",
     "DivisionRules",
     "DoubleSwissRules",
@@ -37,6 +38,11 @@ __all__ = [
 ]
 
 _R = TypeVar("_R", bound=DivisionRules)
+
+#: Every system a division may be paired by: the chess systems, then the score-based ones.
+SYSTEMS = tuple(
+    dict.fromkeys((*ChessRules.systems, *DoubleSwissRules.systems, *TeamRules.systems, *ScoreRules.systems))
+)
 
 
 def rules_for(event: Event, division: Division) -> DivisionRules:

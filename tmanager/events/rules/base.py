@@ -20,12 +20,24 @@ from typing import TYPE_CHECKING, ClassVar
 from tmanager.core.results import Colour, Result
 from tmanager.errors import StateError
 from tmanager.events import operations
+from tmanager.events.entries import BoardRef, Entry, ResultEntry, ScoreEntry
 from tmanager.events.messages import Topic
 from tmanager.events.model import Board, Division, Event, PairingSystem, Player, Round, label, missing
 
 if TYPE_CHECKING:
     from tmanager.events.reports import DivisionReports
     from tmanager.formats.tou import TouPlayer
+
+
+#: Each system as pages name it.
+SYSTEM_TITLES = {
+    PairingSystem.DUTCH: "Swiss (FIDE Dutch)", PairingSystem.ROUND_ROBIN: "round robin",
+    PairingSystem.MANUAL: "manual pairing", PairingSystem.KOTH: "King of the Hill",
+    PairingSystem.FACTORED: "factored pairings", PairingSystem.TSH_SWISS: "Swiss (tsh)",
+    PairingSystem.CHEW: "Chew pairings", PairingSystem.RANDOM: "random pairings",
+    PairingSystem.DOUBLE_SWISS: "Double-Swiss (FIDE, matches of two games)",
+    PairingSystem.TEAM_SWISS: "team Swiss (FIDE)",
+}  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,17 +70,17 @@ class EntryForm:
     choices: tuple[tuple[str, str], ...]  # (value, what the menu says)
     confirm: bool  # a box confirming an unusual score
 
-    def words(self, form: Mapping[str, str]) -> list[str]:
-        """The words of a result line after the board number, as :meth:`DivisionRules.enter` reads them,
-        from a submitted form; a :class:`ValueError` names an empty input."""
+    def entry(self, board: int, form: Mapping[str, str]) -> Entry:
+        """The entry a submitted form gives for board ``board`` of its round: the result chosen, or the numbers
+        typed; a :class:`StateError` names what is missing or wrong."""
         chosen = form.get(self.choice, "")
         if chosen or not self.inputs:
-            return [chosen]
+            return ResultEntry(BoardRef(board), parse_result(chosen))
         names = [name for name, _ in self.inputs]
         empty = [name for name in names if not form.get(name, "").strip()]
         if empty:
-            raise ValueError(f"give the {' and '.join(names)} (or choose a forfeit); {empty[0]} is empty")
-        return [form[name].strip() for name in names]
+            raise StateError(f"give the {' and '.join(names)} (or choose a forfeit); {empty[0]} is empty")
+        return ScoreEntry(BoardRef(board), tuple(whole_number(form[name].strip(), "score") for name in names))
 
 
 class DivisionRules(ABC):
@@ -88,6 +100,21 @@ class DivisionRules(ABC):
         self.event = event
         self.division = division
 
+    @property
+    def system_title(self) -> str:
+        """The division's pairing system as pages name it."""
+        return SYSTEM_TITLES[self.division.system]
+
+    @property
+    def paired_by_hand(self) -> bool:
+        """Every game of a round is forced by the arbiter: nothing pairs it (a manual division)."""
+        return self.division.system == PairingSystem.MANUAL
+
+    def draws_first_colour(self, round_number: int) -> bool:
+        """Whether pairing ``round_number`` draws the top-ranked player's colour by lot unless the arbiter
+        chooses it (a form offers the choice)."""
+        return False
+
     @abstractmethod
     def problems(self) -> Iterator[Problem]:
         """What the division holds that this kind does not allow."""
@@ -97,10 +124,13 @@ class DivisionRules(ABC):
         """Pair the next round; the messages to show."""
 
     @abstractmethod
-    def enter(
-        self, words: Sequence[str], round_number: int | None, *, correction: bool, confirm: bool = False
-    ) -> list[str]:
-        """Enter (or, with ``correction``, change) a result given as a result line; the echo and any warning."""
+    def parse_entry(self, words: Sequence[str]) -> Entry:
+        """A result line's words (``BOARD RESULT``, ``P1 P2 RESULT``, the kind's own forms) read into an entry;
+        nothing is looked up: the players and the board are found when the entry is made."""
+
+    @abstractmethod
+    def enter(self, entry: Entry, round_number: int | None, *, correction: bool, confirm: bool = False) -> list[str]:
+        """Enter (or, with ``correction``, change) a result; the echo and any warning."""
 
     @property
     @abstractmethod
@@ -116,8 +146,8 @@ class DivisionRules(ABC):
         """What ``board``'s result form shows now, by field name."""
 
     @abstractmethod
-    def random_entry(self, board: Board, rng: random.Random) -> list[str]:
-        """A plausible result line for ``board`` after the board number (dry runs)."""
+    def random_entry(self, record: Round, board: Board, rng: random.Random) -> Entry:
+        """A plausible entry for ``board`` of round ``record`` (dry runs)."""
 
     @abstractmethod
     def result_text(self, board: Board) -> str:
@@ -233,6 +263,22 @@ def forfeit_result(white_plays: bool, black_plays: bool) -> Result:
     if white_plays == black_plays:
         return Result.DOUBLE_FORFEIT
     return Result.WHITE_WINS_BY_FORFEIT if white_plays else Result.BLACK_WINS_BY_FORFEIT
+
+
+def parse_result(text: str) -> Result:
+    """The stored form of a result as typed (``=`` is ``½-½``, ``w`` is ``1-0``…)."""
+    try:
+        return Result.parse(text)
+    except ValueError as exc:
+        raise StateError(str(exc), topic=Topic.NOT_A_RESULT) from None
+
+
+def whole_number(text: str, what: str) -> int:
+    """``text`` as a whole number; a :class:`StateError` calling it ``what`` otherwise."""
+    try:
+        return int(text)
+    except ValueError:
+        raise StateError(f"{text!r} is not a {what}; write a whole number") from None
 
 
 def parse_system(text: str) -> PairingSystem:

@@ -16,11 +16,10 @@ import random
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
-import networkx as nx
-
 from tmanager.core import fide
 from tmanager.core.results import ByeKind, Colour, Result, format_points
 from tmanager.errors import PairingError, ScheduleError, StateError
+from tmanager.events.entries import BoardRef, Entry, PlayersRef, ResultEntry
 from tmanager.events.games import accelerated, history, round_games, score, scores
 from tmanager.events.messages import Note, Topic
 from tmanager.events.model import Board, Division, Event, PairingSystem, Round, label, missing
@@ -28,10 +27,18 @@ from tmanager.events.operations import board_at, find_player, locate, refuse_ent
 from tmanager.events.ranking import tiebreak_standings
 from tmanager.events.reports import DivisionReports
 from tmanager.events.reports.chess import ChessReports
-from tmanager.events.rules.base import DivisionRules, EntryForm, PairOptions, Problem, forfeit_result
+from tmanager.events.rules.base import (
+    DivisionRules,
+    EntryForm,
+    PairOptions,
+    Problem,
+    forfeit_result,
+    parse_result,
+)
 from tmanager.formats.tou import TouGame, TouOutcome, TouPlayer, display_name
 from tmanager.pairing import Pairing, PlayerState, explain_round, explain_round_robin, pair_round, round_robin
 from tmanager.pairing.acceleration import baku_group, baku_rounds
+from tmanager.pairing.matching import max_weight_perfect_matching
 
 #: The results an arbiter chooses from, and what the menu says.
 RESULT_CHOICES = (
@@ -109,6 +116,10 @@ class ChessRules(DivisionRules):
             return round_robin(entrants, round_number, cycles=self.division.cycles)
         except ScheduleError as exc:
             raise StateError(str(exc)) from None
+
+    def draws_first_colour(self, round_number: int) -> bool:
+        division = self.division
+        return round_number == 1 and division.system == PairingSystem.DUTCH and division.initial_colour is None
 
     def settle_initial_colour(self, n: int, options: PairOptions, wording: str) -> list[str]:
         """The top-ranked's colour in round 1: as ``--colour`` asks, else drawn by lot when round 1 is paired (a note
@@ -236,33 +247,35 @@ class ChessRules(DivisionRules):
 
     # -- results ---------------------------------------------------------------------------------
 
-    def enter(
-        self, words: Sequence[str], round_number: int | None, *, correction: bool, confirm: bool = False
-    ) -> list[str]:
-        """A result line: ``BOARD RESULT`` or ``P1 P2 RESULT`` (the result read as P1 against P2)."""
-        n = round_number or self.result_round()
-        if n < 1:
-            raise StateError("no round is paired yet")
-        board, result = self.read_line(words, n)
-        return set_result(self.event, self.division, n, board, result, correction=correction)
-
-    def read_line(self, words: Sequence[str], n: int) -> tuple[Board, Result]:
-        """The board of round ``n`` a result line names, and its result from white's side."""
-        d = self.division
+    def parse_entry(self, words: Sequence[str]) -> Entry:
+        """``BOARD RESULT`` or ``P1 P2 RESULT`` (the result read as P1 against P2)."""
         if len(words) == 2:
             if not words[0].isdigit():
                 raise StateError(f"{words[0]!r} is not a board number; give a board or two players, then the result")
-            board = board_at(d, n, int(words[0]))
-            result = parse_result(words[1])
-        elif len(words) == 3:
-            first, second = find_player(d, words[0]), find_player(d, words[1])
+            return ResultEntry(BoardRef(int(words[0])), parse_result(words[1]))
+        if len(words) == 3:
+            return ResultEntry(PlayersRef(words[0], words[1]), parse_result(words[2]))
+        raise StateError("give BOARD RESULT or P1 P2 RESULT, e.g. `4 1-0` or `12 7 =`")
+
+    def enter(self, entry: Entry, round_number: int | None, *, correction: bool, confirm: bool = False) -> list[str]:
+        n = round_number or self.result_round()
+        if n < 1:
+            raise StateError("no round is paired yet")
+        board, result = self.locate_entry(entry, n)
+        return set_result(self.event, self.division, n, board, result, correction=correction)
+
+    def locate_entry(self, entry: Entry, n: int) -> tuple[Board, Result]:
+        """The board of round ``n`` an entry names, and its result from white's side."""
+        if not isinstance(entry, ResultEntry):
+            raise StateError("a chess division takes results (1-0 0-1 = +- -+ -- adj), not scores")
+        d, where = self.division, entry.where
+        if isinstance(where, PlayersRef):
+            first, second = find_player(d, where.first), find_player(d, where.second)
             board = locate(d, n, first, second)
-            result = parse_result(words[2])
-            if first.number == board.black:
-                result = result.reversed
-        else:
-            raise StateError("give BOARD RESULT or P1 P2 RESULT, e.g. `4 1-0` or `12 7 =`")
-        return board, result
+            return board, entry.result.reversed if first.number == board.black else entry.result
+        if where.match is not None:
+            raise StateError(f"{where.match}.{where.number} names a board of a team match: give BOARD RESULT")
+        return board_at(d, n, where.number), entry.result
 
     @property
     def entry_shape(self) -> str:
@@ -275,9 +288,9 @@ class ChessRules(DivisionRules):
     def entry_values(self, board: Board) -> dict[str, str]:
         return {"result": board.result}
 
-    def random_entry(self, board: Board, rng: random.Random) -> list[str]:
+    def random_entry(self, record: Round, board: Board, rng: random.Random) -> Entry:
         white, black = self.division.player(board.white), self.division.player(board.black)
-        return [random_result(white.rating, black.rating, rng)]
+        return ResultEntry(BoardRef(record.board_number(board)), random_result(white.rating, black.rating, rng))
 
     def result_text(self, board: Board) -> str:
         return board.result
@@ -325,38 +338,29 @@ class ChessRules(DivisionRules):
 def _why_unpairable(division: Division, states: Sequence[PlayerState], n: int, groups: Sequence[frozenset[int]]) -> str:
     """A reason a Dutch round failed, in the arbiter's terms."""
     entrants = [s for s in states if len(s.games) < n]
-    ids = {s.id for s in entrants}
-    graph = nx.Graph()
-    graph.add_nodes_from(ids)
+    ids = sorted({s.id for s in entrants})
     met = {s.id: {g.opponent for g in s.games if g.played} for s in entrants}
-    for a in ids:
-        for b in ids:
-            if a < b and b not in met[a] and not any({a, b} <= g for g in groups):
-                graph.add_edge(a, b)
-    lonely = [a for a in sorted(ids) if graph.degree(a) == 0]
+    edges = {
+        (i, j): 0 for j, b in enumerate(ids) for i, a in enumerate(ids[:j])
+        if b not in met[a] and not any({a, b} <= g for g in groups)
+    }  # fmt: skip
+    partnered = {v for edge in edges for v in edge}
+    lonely = [a for i, a in enumerate(ids) if i not in partnered]
     if lonely and len(lonely) == len(ids):
         return "all remaining opponents already met (or are forbidden pairs)"
     if len(lonely) > len(ids) % 2:
         return f"{label(division.player(lonely[0]))} has already met every remaining opponent"
     if len(ids) % 2:
-        eligible = [s.id for s in entrants if not any(g.opponent is None and g.result in "UF" for g in s.games)]
+        eligible = {s.id for s in entrants if not any(g.opponent is None and g.result in "UF" for g in s.games)}
         if not eligible:
             return "every remaining player has already had a full-point bye"
-        graph.add_edges_from(("bye", e) for e in eligible)
-    if 2 * len(nx.max_weight_matching(graph, maxcardinality=True)) < graph.number_of_nodes():
+        edges |= {(i, len(ids)): 0 for i, a in enumerate(ids) if a in eligible}  # the bye, one more vertex
+    if max_weight_perfect_matching(len(ids) + len(ids) % 2, edges) is None:
         return "the remaining players cannot all be paired without a rematch or a forbidden pair"
     return "every pairing breaks the absolute colour rules (three times the same colour, or two more of one colour)"
 
 
 # -- results ---------------------------------------------------------------------------------------
-
-
-def parse_result(text: str) -> Result:
-    """The stored form of a result as typed (``=`` is ``½-½``, ``w`` is ``1-0``…)."""
-    try:
-        return Result.parse(text)
-    except ValueError as exc:
-        raise StateError(str(exc), topic=Topic.NOT_A_RESULT) from None
 
 
 def set_result(

@@ -14,11 +14,12 @@ to matches, never to single games). Everything else is a chess division's
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 
 from tmanager.core.results import ByeKind, Colour
 from tmanager.errors import PairingError, StateError
 from tmanager.events import operations
+from tmanager.events.entries import Entry
 from tmanager.events.games import history
 from tmanager.events.messages import Topic
 from tmanager.events.model import Board, PairingSystem, Player, Round, label
@@ -53,15 +54,13 @@ class DoubleSwissRules(ChessRules):
         first = round_number - (1 - round_number % 2)
         return [first, first + 1]
 
-    def enter(
-        self, words: Sequence[str], round_number: int | None, *, correction: bool, confirm: bool = False
-    ) -> list[str]:
+    def enter(self, entry: Entry, round_number: int | None, *, correction: bool, confirm: bool = False) -> list[str]:
         """A result without ``--round`` goes to the game of the last match whose board has none yet: game 1,
         then game 2 of the same board (or the same two players)."""
         last = self.division.paired_rounds
         if round_number is not None or correction or not last:
-            return super().enter(words, round_number, correction=correction, confirm=confirm)
-        games = [(n, *self.read_line(words, n)) for n in self.match_rounds(last)]
+            return super().enter(entry, round_number, correction=correction, confirm=confirm)
+        games = [(n, *self.locate_entry(entry, n)) for n in self.match_rounds(last)]
         found = next(((n, board, result) for n, board, result in games if board.result.pending), None)
         if found is None:
             shown = ", ".join(f"game {i} (round {n}) {board.result}" for i, (n, board, _) in enumerate(games, 1))

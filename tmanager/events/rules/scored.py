@@ -3,9 +3,9 @@
 The division's record is its scorecards (:mod:`tmanager.events.scorecards`)
 and its standings wins, then spread (:func:`tmanager.events.ranking.wins_standings`).
 :class:`ScoreRules` pairs by KOTH, factored, Swiss, Chew with Gibsonization,
-random, InitFontes, round robins, with Fontes timing and firsts assigned;
-:func:`enter` reads a result line and refuses implausible scores unless
-confirmed, as tsh warns about them.
+random, InitFontes, round robins, with Fontes timing and firsts assigned; its
+results are read and entered by :mod:`tmanager.events.rules.scoreentry`, which
+refuses implausible scores unless confirmed, as tsh warns about them.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from dataclasses import replace
 
 from tmanager.core.results import ByeKind, Result
 from tmanager.errors import PairingError, ScheduleError, StateError
+from tmanager.events.entries import BoardRef, Entry, ScoreEntry
 from tmanager.events.messages import Note, Topic
 from tmanager.events.model import (
     Board,
@@ -29,10 +30,11 @@ from tmanager.events.model import (
     label,
     missing,
 )
-from tmanager.events.operations import board_at, find_player, locate, refuse_entered, withdraw
+from tmanager.events.operations import withdraw
 from tmanager.events.ranking import record_text, wins_standings
 from tmanager.events.reports.scored import ScoredReports
 from tmanager.events.rules.base import DivisionRules, EntryForm, PairOptions, Problem, forfeit_result, parse_system
+from tmanager.events.rules.scoreentry import FORFEIT_CHOICES, FORMS, SCORE_FIELDS, enter, parse_entry, random_scores
 from tmanager.events.scorecards import (
     bye_kind,
     bye_spread,
@@ -52,14 +54,11 @@ from tmanager.pairing.scored import (
     explain_factored,
     factored,
     first_reason,
-    fontes_basis,
-    init_fontes,
     random_pairing,
-    seeded_round_robin,
     tally,
-    team_round_robin,
     tsh_swiss,
 )
+from tmanager.pairing.scoredschedules import fontes_basis, init_fontes, seeded_round_robin, team_round_robin
 
 #: The systems a score-based division may be paired by.
 DIVISION_SYSTEMS = (
@@ -68,159 +67,13 @@ DIVISION_SYSTEMS = (
 )  # fmt: skip
 #: The systems whose pairings ``pair --explain`` says why of (the others cannot say).
 EXPLAINED = (PairingSystem.KOTH, PairingSystem.FACTORED, PairingSystem.ROUND_ROBIN, PairingSystem.TEAM_ROUND_ROBIN)
-#: The rating assumed for unrated players in dry runs.
-UNRATED = 1400
-#: Scores outside this range are entered only when confirmed (tsh warns below 100 and balks above 1500).
-PLAUSIBLE = range(100, 1501)
 #: Systems that pair from standings: Fontes timing (``session_breaks``) applies to them.
 FROM_STANDINGS = (PairingSystem.KOTH, PairingSystem.FACTORED, PairingSystem.TSH_SWISS, PairingSystem.CHEW)
 #: Every system ``pair`` accepts, the opening ones and tsh's TeamRoundRobin (several rounds at once) included.
 PAIRING_SYSTEMS = (*DIVISION_SYSTEMS, PairingSystem.INIT_FONTES, PairingSystem.TEAM_ROUND_ROBIN)
 
 
-class SuspiciousScore(StateError):
-    """A score outside :data:`PLAUSIBLE`; it goes in only when confirmed (``--yes``)."""
-
-    def __init__(self, score: int) -> None:
-        super().__init__(
-            f"the score {score} looks mistyped (below {PLAUSIBLE.start} or above {PLAUSIBLE.stop - 1}); "
-            "check the slip, then enter it again with --yes",
-            topic=Topic.MISTYPED_SCORE,
-        )
-        self.score = score
-
-
-# -- result entry ------------------------------------------------------------------------
-
-#: The result line of each entry mode.
-FORMS = {
-    EntryMode.SCORES: "BOARD S1 S2 or P1 S1 P2 S2",
-    EntryMode.SPREAD: "BOARD SPREAD or P1 SPREAD P2",
-    EntryMode.BOTH: "BOARD S1 S2 SPREAD or P1 S1 P2 S2 SPREAD",
-}
-#: The numbers of each entry mode's result line, as form fields: name and what it is.
-SCORE_FIELDS = {
-    EntryMode.SCORES: (("s1", "first player's score"), ("s2", "second player's score")),
-    EntryMode.SPREAD: (("spread", "spread of the first player"),),
-    EntryMode.BOTH: (("s1", "first player's score"), ("s2", "second player's score"), ("spread", "spread")),
-}
-#: What a result form offers besides the scores: forfeits and clearing the result.
-FORFEIT_CHOICES = (("", "scores"), (Result.WHITE_WINS_BY_FORFEIT, "forfeit: first wins"),
-                   (Result.BLACK_WINS_BY_FORFEIT, "forfeit: second wins"), (Result.DOUBLE_FORFEIT, "both forfeit"),
-                   (Result.PENDING, "no result"))  # fmt: skip
-#: The results a line may end with instead of scores: a forfeit, or clearing the result.
-_WITHOUT_SCORES = {"+-", "-+", "--", "*"}
-
-
-def _integer(text: str, what: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise StateError(f"{text!r} is not a {what}; write a whole number") from None
-
-
-def enter(
-    event: Event,
-    division: Division,
-    words: Sequence[str],
-    round_number: int | None,
-    *,
-    correction: bool,
-    confirm: bool = False,
-) -> list[str]:
-    """A result line of a score-based division, by its ``entry`` mode (:data:`FORMS`), or a forfeit.
-
-    ``BOARD +-`` / ``P1 P2 -+`` (``--``, ``*``) enter a forfeit (or clear a
-    result). By players, P1's numbers come first; with ``track_firsts`` but
-    not ``assign_firsts`` P1 is recorded as having gone first. Scores outside
-    :data:`PLAUSIBLE` raise :class:`SuspiciousScore` unless ``confirm``.
-    """
-    rules = settings_of(division)
-    n = round_number or division.paired_rounds
-    if n < 1:
-        raise StateError("no round is paired yet")
-    words = list(words)
-    if words and words[-1] in _WITHOUT_SCORES and len(words) in (2, 3):
-        if len(words) == 2:
-            board, first = board_at(division, n, _integer(words[0], "board number")), None
-        else:
-            first = find_player(division, words[0])
-            board = locate(division, n, first, find_player(division, words[1]))
-        result = Result(words[-1])
-        if first and first.number == board.black:
-            result = result.reversed
-        refuse_entered(division, n, board, correction=correction, shown=result_text(division, board))
-        old = board.result
-        board.result = result
-        board.scores = None if result == Result.PENDING else forfeit_spreads(rules, result)
-        _entered(division.round(n), board)
-        return [_echo(division, n, board), *_later_warning(division, n, old, correction)]
-    numbers = len(SCORE_FIELDS[rules.entry])
-    if len(words) == 1 + numbers and words[0].isdigit():
-        board = board_at(division, n, int(words[0]))
-        values = [_integer(w, "score") for w in words[1:]]
-        first = division.player(board.white)
-    elif len(words) == 2 + numbers:
-        first = find_player(division, words[0])
-        # P2 is the third word in every form: P1 S1 P2 S2, P1 SPREAD P2, P1 S1 P2 S2 SPREAD.
-        board = locate(division, n, first, find_player(division, words[2]))
-        values = [_integer(w, "score") for i, w in enumerate(words) if i not in (0, 2)]
-    else:
-        raise StateError(
-            f"give {FORMS[rules.entry]} (entry = {str(rules.entry)!r}), or a forfeit: BOARD +- or P1 P2 +-"
-        )
-    if rules.entry == EntryMode.SPREAD:
-        spread = values[0]
-        scores = (spread, 0) if spread >= 0 else (0, -spread)
-    else:
-        scores = (values[0], values[1])
-        if rules.entry == EntryMode.BOTH and values[2] != scores[0] - scores[1]:
-            raise StateError(
-                f"the spread {values[2]:+d} does not match the scores {scores[0]}-{scores[1]} "
-                f"({scores[0] - scores[1]:+d}); check the slip",
-                topic=Topic.SPREAD_MISMATCH,
-            )
-        odd = [s for s in scores if s not in PLAUSIBLE]
-        if odd and not confirm:
-            raise SuspiciousScore(odd[0])
-    refuse_entered(division, n, board, correction=correction, shown=result_text(division, board))
-    if first.number == board.black:
-        if rules.track_firsts and not rules.assign_firsts:
-            board.white, board.black = board.black, board.white  # P1 went first
-        else:
-            scores = (scores[1], scores[0])
-    old = board.result
-    board.scores = scores
-    board.result = Result.from_scores(*scores)
-    _entered(division.round(n), board)
-    return [_echo(division, n, board), *_later_warning(division, n, old, correction)]
-
-
-def _entered(record: Round, board: Board) -> None:
-    """A result is in: who went first is now the board's order, whatever ``p12`` code a .t file gave."""
-    record.p12.pop(board.white, None)
-    record.p12.pop(board.black, None)
-
-
-def _echo(division: Division, n: int, board: Board) -> str:
-    """The entry read back with both players' new records, as tsh's Addscore does."""
-    lines = {line.player.number: line for line in wins_standings(division, division.paired_rounds)}
-    index = division.round(n).board_number(board)
-
-    def side(number: int) -> str:
-        return f"{label(division.player(number))} [{record_text(lines[number])}]"
-
-    return f"round {n} board {index}: {side(board.white)} {result_text(division, board)} {side(board.black)}"
-
-
-def _later_warning(division: Division, n: int, old: Result, correction: bool) -> list[str]:
-    if not correction or n >= division.paired_rounds:
-        return []
-    later = f"{n + 1}" if n + 1 == division.paired_rounds else f"{n + 1}-{division.paired_rounds}"
-    return [
-        Note(f"warning: later round(s) {later} were paired before this correction (was {old}); they stand",
-             Topic.OLD_RESULT)
-    ]  # fmt: skip
+# -- withdrawals ------------------------------------------------------------------------
 
 
 def set_off(division: Division, player: Player, spread: int | None, rounds: Sequence[int]) -> list[str]:
@@ -229,16 +82,6 @@ def set_off(division: Division, player: Player, spread: int | None, rounds: Sequ
     player.off = spread
     messages = withdraw(division, player, rounds)
     return [*messages, f"{label(player)} gets {off_spread(division, player):+d} for each round missed"]
-
-
-def random_scores(first: int, second: int, rng: random.Random) -> tuple[int, int]:
-    """Game scores of players rated ``first`` and ``second`` (0: unrated): about 380, 10 points per 100 rating."""
-
-    def one(rating: int) -> int:
-        mean = 380 + ((rating or UNRATED) - UNRATED) / 10
-        return max(PLAUSIBLE.start, min(PLAUSIBLE.stop - 1, round(rng.gauss(mean, 60))))
-
-    return one(first), one(second)
 
 
 # -- pairing ---------------------------------------------------------------------------
@@ -310,7 +153,7 @@ class ScoreRules(DivisionRules):
         """Pair the next round by ``options.system`` (default: the opening system, else the division's).
 
         KOTH, factored, Swiss and Chew pairings rank by the standings of round
-        :func:`~tmanager.pairing.scored.fontes_basis` (the previous round unless
+        :func:`~tmanager.pairing.scoredschedules.fontes_basis` (the previous round unless
         ``session_breaks`` are set); only results up to that round must be in.
         Players off for the round get their ``off`` spread as a bye; the odd one
         out gets the bye with ``bye_spread``; with ``assign_firsts`` each board's
@@ -568,10 +411,11 @@ class ScoreRules(DivisionRules):
 
     # -- results ---------------------------------------------------------------------------------
 
-    def enter(
-        self, words: Sequence[str], round_number: int | None, *, correction: bool, confirm: bool = False
-    ) -> list[str]:
-        return enter(self.event, self.division, words, round_number, correction=correction, confirm=confirm)
+    def parse_entry(self, words: Sequence[str]) -> Entry:
+        return parse_entry(self.settings.entry, words)
+
+    def enter(self, entry: Entry, round_number: int | None, *, correction: bool, confirm: bool = False) -> list[str]:
+        return enter(self.event, self.division, entry, round_number, correction=correction, confirm=confirm)
 
     @property
     def entry_shape(self) -> str:
@@ -595,11 +439,11 @@ class ScoreRules(DivisionRules):
         values["forfeit"] = board.result if board.result.forfeit else ""
         return values
 
-    def random_entry(self, board: Board, rng: random.Random) -> list[str]:
+    def random_entry(self, record: Round, board: Board, rng: random.Random) -> Entry:
         ratings = (self.division.player(board.white).rating, self.division.player(board.black).rating)
         s1, s2 = random_scores(*ratings, rng)
-        values = {EntryMode.SCORES: [s1, s2], EntryMode.SPREAD: [s1 - s2], EntryMode.BOTH: [s1, s2, s1 - s2]}
-        return [str(v) for v in values[self.settings.entry]]
+        values = {EntryMode.SCORES: (s1, s2), EntryMode.SPREAD: (s1 - s2,), EntryMode.BOTH: (s1, s2, s1 - s2)}
+        return ScoreEntry(BoardRef(record.board_number(board)), values[self.settings.entry])
 
     def result_text(self, board: Board) -> str:
         return result_text(self.division, board)

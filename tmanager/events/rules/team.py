@@ -23,12 +23,13 @@ from collections.abc import Iterator, Sequence
 from tmanager.core import teamtiebreaks
 from tmanager.core.results import ByeKind, Colour
 from tmanager.errors import PairingError, StateError
+from tmanager.events.entries import BoardRef, Entry, ResultEntry
 from tmanager.events.messages import Topic
 from tmanager.events.model import PairingSystem, Player, Round, Team, label
 from tmanager.events.operations import find_player
 from tmanager.events.reports.team import TeamReports
-from tmanager.events.rules.base import PairOptions, Problem
-from tmanager.events.rules.chess import ChessRules, parse_result, set_result
+from tmanager.events.rules.base import PairOptions, Problem, parse_result
+from tmanager.events.rules.chess import ChessRules, set_result
 from tmanager.events.teams import (
     default_lineups,
     first_boards,
@@ -73,6 +74,11 @@ class TeamRules(ChessRules):
     systems = (PairingSystem.ROUND_ROBIN, PairingSystem.TEAM_SWISS, PairingSystem.MANUAL)
     explains = True
     awards_prizes = False  # its standings rank teams
+
+    @property
+    def team_size(self) -> int:
+        """The boards of a match: the players of a team in each."""
+        return settings(self.division).team_size
 
     # -- what the file may hold -------------------------------------------------------------------
 
@@ -383,19 +389,22 @@ class TeamRules(ChessRules):
         side = self.sides[0] if board.white == number else self.sides[1]
         return f"round {record.number}: board {where[0]}.{where[1]}, {side}"
 
-    def enter(
-        self, words: Sequence[str], round_number: int | None, *, correction: bool, confirm: bool = False
-    ) -> list[str]:
+    def parse_entry(self, words: Sequence[str]) -> Entry:
         """``MATCH.BOARD RESULT`` (``2.3 1-0``: board 3 of the round's second match), or a chess result line."""
         if len(words) != 2 or "." not in words[0]:
-            return super().enter(words, round_number, correction=correction, confirm=confirm)
-        d = self.division
-        n = round_number or d.paired_rounds
-        record = d.round(n)
+            return super().parse_entry(words)
         match_text, _, board_text = words[0].partition(".")
         if not (match_text.isdigit() and board_text.isdigit()):
             raise StateError(f"{words[0]!r} is not MATCH.BOARD; write e.g. 2.3 for board 3 of match 2")
-        index, number = int(match_text), int(board_text)
+        return ResultEntry(BoardRef(int(board_text), match=int(match_text)), parse_result(words[1]))
+
+    def enter(self, entry: Entry, round_number: int | None, *, correction: bool, confirm: bool = False) -> list[str]:
+        if not isinstance(entry, ResultEntry) or not isinstance(entry.where, BoardRef) or entry.where.match is None:
+            return super().enter(entry, round_number, correction=correction, confirm=confirm)
+        d = self.division
+        n = round_number or d.paired_rounds
+        record = d.round(n)
+        index, number = entry.where.match, entry.where.number
         if not record.paired or not 1 <= index <= len(record.matches):
             raise StateError(f"round {n} has matches 1-{len(record.matches)}; there is no match {index}",
                              topic=Topic.NO_BOARD)  # fmt: skip
@@ -408,7 +417,7 @@ class TeamRules(ChessRules):
         if game is None:
             empty = "both seats are" if not (white or black) else "a seat is"
             raise StateError(f"board {number} of match {index}: {empty} empty, the board is decided by forfeit")
-        return set_result(self.event, d, n, game, parse_result(words[1]), correction=correction)
+        return set_result(self.event, d, n, game, entry.result, correction=correction)
 
     @property
     def entry_shape(self) -> str:

@@ -1,0 +1,156 @@
+"""``tmanager event`` verbs that exchange an event with other programs' files: TRF-2026 and TRF-16 (export-trf,
+import-trf), AUPAIR ``.TOU`` (export-tou) and tsh ``.t`` (export-t, import-t).
+
+The verbs join the verb table of :mod:`tmanager.cli.event` (:data:`VERBS`); the file modules are imported when a
+verb runs. See docs/events.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from tmanager.cli.eventverbs import Verb, load_division, with_settings
+from tmanager.errors import ConfigError, StateError
+from tmanager.events import journal
+from tmanager.events.model import Division, EntryMode, Event, PairingSystem, ScoredSettings
+from tmanager.events.rules import rules_for
+from tmanager.events.rules.scored import DIVISION_SYSTEMS
+
+
+def _configure_output(p: argparse.ArgumentParser) -> None:
+    p.add_argument("output", type=Path, help="the file to write")
+
+
+def _configure_export_trf(p: argparse.ArgumentParser) -> None:
+    p.add_argument("output", type=Path, help="the file to write")
+    p.add_argument("--version", choices=("2026", "16"), default="2026", help="TRF-2026 (from 2025-09-01) or TRF-16")
+
+
+def _export_trf(args: argparse.Namespace) -> int:
+    from tmanager.events import trffile
+    from tmanager.files import atomic_write
+
+    e, d = load_division(args)
+    atomic_write(args.output, trffile.dumps(e, d, version=args.version))  # refuses a score-based division
+    complete = trffile.complete_rounds(d)
+    note = f"; round {complete + 1} is in progress: its pairing is in XTM lines" if complete < d.paired_rounds else ""
+    print(f"wrote {args.output} (TRF-{args.version}): {len(d.players)} players, {complete} complete round(s){note}")
+    return 0
+
+
+def _configure_input(p: argparse.ArgumentParser) -> None:
+    p.add_argument("input", type=Path, help="the file to read")
+
+
+def _import_trf(args: argparse.Namespace) -> int:
+    from tmanager.events import trffile
+
+    e = trffile.read(args.input)
+    journal.create(args.event, e)
+    d = e.divisions[0]
+    print(f"created {args.event} from {args.input}: {len(d.players)} players, {d.paired_rounds} paired round(s)")
+    return 0
+
+
+def _configure_export_tou(p: argparse.ArgumentParser) -> None:
+    p.add_argument("output", type=Path, help="the .TOU file to write, e.g. A.TOU")
+    p.add_argument("--aliases", type=Path, help='TOML table of rating-list names: "Wiegand, Dave" = "David Wiegand"')
+    p.add_argument("--letter", help="division letter of the *line (default: the division name's first letter)")
+    p.add_argument("--date", help="date of the *M line, YYYY-MM-DD (default: the event's end or start)")
+
+
+def _export_tou(args: argparse.Namespace) -> int:
+    from tmanager.files import atomic_write, parse_toml, read_text
+    from tmanager.formats import tou
+
+    e, d = load_division(args)
+    aliases: dict[str, str] = {}
+    if args.aliases:
+        aliases = parse_toml(read_text(args.aliases, kind="alias table", create=None), file=args.aliases)
+        if not all(isinstance(v, str) for v in aliases.values()):
+            raise ConfigError("every alias must be a string", file=args.aliases, hint='"Last, First" = "First Last"')
+    date = args.date or e.end or e.start
+    if not date:
+        raise StateError("the event has no date: give --date YYYY-MM-DD")
+    letter = (args.letter or d.name[:1]).upper()
+    players = rules_for(e, d).tou_players(aliases)
+    atomic_write(args.output, tou.dumps(name=e.name, date=date, division=letter, players=players))
+    print(f"wrote {args.output}: {len(d.players)} players, {d.paired_rounds} round(s)")
+    return 0
+
+
+def _export_t(args: argparse.Namespace) -> int:
+    from tmanager.events import tshfile
+    from tmanager.formats import tsh
+
+    _, d = load_division(args)
+    players = tshfile.to_t(d)  # refuses a chess division
+    tsh.write(args.output, players)
+    print(f"wrote {args.output}: {len(players)} players, {d.paired_rounds} round(s)")
+    return 0
+
+
+def _configure_import_t(p: argparse.ArgumentParser) -> None:
+    p.add_argument("input", type=Path, help="the tsh .t file to read")
+    p.add_argument("--name", help="the event's name (default: the file's name)")
+    p.add_argument("--rounds", type=int, help="planned rounds (default: the rounds in the file)")
+    p.add_argument("--entry", choices=tuple(EntryMode), default="scores", help="how results are entered from now on")
+    p.add_argument("--system", choices=DIVISION_SYSTEMS, default="chew")
+    p.add_argument(
+        "--set", action="append", default=[], metavar="KEY=VALUE", help="a division setting, e.g. prize_bands=[1,2]"
+    )
+
+
+def _import_t(args: argparse.Namespace) -> int:
+    from tmanager.events import tshfile
+    from tmanager.formats import tsh
+
+    players = tsh.read(args.input)
+    settings = ScoredSettings(entry=EntryMode(args.entry), track_firsts=any(p.card.p12 for p in players))
+    d = Division(args.division or args.input.stem, system=PairingSystem(args.system), scored=settings)
+    # The settings come first: which p12 codes the boards' order gives depends on them.
+    e = with_settings(Event(name=args.name or args.input.stem, rounds=args.rounds or 0, divisions=[d]), args.set,
+                      args.event)  # fmt: skip
+    d = e.divisions[0]
+    tshfile.from_t(players, d)
+    e.rounds = args.rounds or d.paired_rounds
+    journal.create(args.event, e)
+    print(f"created {args.event} from {args.input}: {len(d.players)} players, {d.paired_rounds} paired round(s)")
+    return 0
+
+
+VERBS: dict[str, Verb] = {
+    "export-trf": Verb(
+        _configure_export_trf,
+        _export_trf,
+        "write a division as a FIDE TRF-2026 (or TRF-16) file (pairing programs check it; import-trf reads it back)",
+        ("export-trf spring.toml spring.trf", "export-trf spring.toml spring16.trf --version 16"),
+    ),
+    "import-trf": Verb(
+        _configure_input,
+        _import_trf,
+        "create an event file from a TRF file",
+        ("import-trf spring-copy.toml spring.trf",),
+        in_shell=False,
+    ),
+    "export-tou": Verb(
+        _configure_export_tou,
+        _export_tou,
+        "write a division as an AUPAIR .TOU results file (white went first)",
+        ("export-tou spring.toml A.TOU --aliases names.toml",),
+    ),
+    "export-t": Verb(
+        _configure_output,
+        _export_t,
+        "score-based: write a division as a tsh .t file (import-t reads it back)",
+        ("export-t scrabble.toml a.t",),
+    ),
+    "import-t": Verb(
+        _configure_import_t,
+        _import_t,
+        "create a score-based event file from a tsh .t file",
+        ("import-t scrabble.toml a.t --rounds 12 --set prize_bands=[1,2,3]",),
+        in_shell=False,
+    ),
+}
