@@ -13,6 +13,7 @@ import contextlib
 import multiprocessing
 import multiprocessing.connection
 import os
+import re
 import signal
 import sys
 import time
@@ -72,13 +73,14 @@ def _worker(main: Main, argv: list[str], stderr: int) -> None:
 
 class ErrorLines:
     """The standard error of the workers, through one pipe that their starter reads: each line reaches its
-    own standard error, and a ``tmanager: …`` line only once, however many workers say it (a full disk
-    stops them all, with the same line)."""
+    own standard error, and a ``tmanager: FILE: what is wrong`` line only once, however many workers say it
+    of any file in that folder (a full disk stops them all, each at the file it was writing: the PGN, the
+    journal; one line says what to do)."""
 
     def __init__(self) -> None:
         self.read_end, self.write_end = os.pipe()
         os.set_blocking(self.read_end, False)
-        self._said: set[str] = set()
+        self._said: set[tuple[str, str]] = set()
         self._partial = b""
 
     def show(self) -> None:
@@ -91,15 +93,23 @@ class ErrorLines:
         for raw in lines:
             line = raw.decode("utf-8", "replace")
             if line.startswith("tmanager: "):
-                if line in self._said:
+                fault = _fault(line)
+                if fault in self._said:
                     continue
-                self._said.add(line)
+                self._said.add(fault)
             print(line, file=sys.stderr, flush=True)
 
     def close(self) -> None:
         self.show()
         for end in (self.read_end, self.write_end):
             os.close(end)
+
+
+def _fault(line: str) -> tuple[str, str]:
+    """What a ``tmanager: FILE: what is wrong`` line says is wrong, and in which folder; its figures left out
+    (each worker saw a full disk with its own ``N kB free there``)."""
+    where, _, what = line.removeprefix("tmanager: ").partition(": ")
+    return (os.path.dirname(where), re.sub(r"\d+", "#", what)) if what else ("", where)
 
 
 #: Workers are forked: `run` has already imported all they need, so each starts at once.
