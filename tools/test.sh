@@ -52,7 +52,8 @@ python3 -m venv .venv-latest
 .venv-latest/bin/python -m pip install -q --disable-pip-version-check -e ".[test]"
 .venv-latest/bin/python -m pip install -q --disable-pip-version-check --upgrade chess
 echo "against python-chess $(.venv-latest/bin/python -c 'import chess; print(chess.__version__)'):" >&2
-.venv-latest/bin/pytest -q -p no:cacheprovider -m "not timing" -k "not asyncio" tests/unit/test_architecture.py \
-    tests/unit/test_outcome.py tests/unit/test_adjudication_rules.py tests/unit/test_engine_text.py tests/integration/test_uci.py \
-    tests/integration/test_transport.py tests/integration/test_xboard_engines.py tests/integration/test_game_runner.py tests/integration/test_gamepgn.py \
-    tests/unit/test_pvcheck.py
+.venv-latest/bin/pytest -q -p no:cacheprovider -m "not timing" -k "not asyncio" \
+    tests/unit/test_architecture.py tests/unit/test_outcome.py tests/unit/test_adjudication_rules.py \
+    tests/unit/test_engine_text.py tests/unit/test_pvcheck.py tests/integration/test_uci.py \
+    tests/integration/test_transport.py tests/integration/test_xboard_engines.py \
+    tests/integration/test_game_runner.py tests/integration/test_gamepgn.py
