@@ -16,7 +16,7 @@ import pytest
 from tests.conftest import run_cli
 from tests.screenshots import CHROMIUM, screenshot_ink
 from tmanager.cli import crosstable as command
-from tmanager.core import crosstable, stats
+from tmanager.core import crosstable, crosstableformats, stats
 from tmanager.core.results import Result
 from tmanager.core.schedule import RoundRobin
 from tmanager.core.standings import GameResult
@@ -144,7 +144,7 @@ def test_automatic_match_has_a_fixed_orientation() -> None:
         table = crosstable.build(order, sprt=sprt)
         assert table.match is not None
         assert (table.match.first, table.match.stats.penta) == ("Zed", (0, 0, 0, 1, 1))
-        assert "SPRT of Zed against Alf" in crosstable.render(table)
+        assert "SPRT of Zed against Alf" in crosstableformats.render(table)
         assert table.match.chosen_by == "White in the lowest GameNumber"
     # Without GameNumber tags (fastchess, cutechess-cli): the white player of the first game read.
     plain = [g._replace(game_number=None, pair=None) for g in games]
@@ -177,7 +177,7 @@ def test_formats_carry_the_standings(tmp_path: Path, fmt: crosstable.Format) -> 
         GameResult("Charlie", "Alpha", "1/2-1/2", "2"),
         GameResult("Bravo", "Charlie", "0-1", "3"),
     ]
-    text = crosstable.render(crosstable.build(games, title="Club <cup>", tiebreak_names=["SB", "BH"]), fmt)
+    text = crosstableformats.render(crosstable.build(games, title="Club <cup>", tiebreak_names=["SB", "BH"]), fmt)
     for name in ("Alpha", "Bravo", "Charlie"):
         assert name in text
     if fmt == "csv":

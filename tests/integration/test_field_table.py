@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import run_cli
-from tmanager.core import crosstable, fieldtable
+from tmanager.core import crosstableformats, fieldtable
 from tmanager.core.schedule import Schedule
 from tmanager.core.sprt import match_state
 from tmanager.core.stats import SprtSettings
@@ -87,7 +87,7 @@ def test_a_match_s_line_has_los_drawn_pairs_pairs_ratio_wl_dd_and_the_llr_s_shar
     t = tourney(Settings(cycles=5, games_per_pairing=2), 2, "+-====++=-")
     state = match_state(t.schedule(), t.results, SprtSettings(0, 5))
     assert state.penta == (0, 0, 3, 1, 1) and state.double_draws == 2
-    line = crosstable.match_line("p0", "p1", state.statistics(), state.settings)
+    line = crosstableformats.match_line("p0", "p1", state.statistics(), state.settings)
     assert "DrawRatio 60.0 % of pairs" in line and "PairsRatio inf" in line and "WL/DD 0.50" in line
     assert "LOS " in line and " %) (-2.94, 2.94) [0, 5]" in line
 

@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 from tmanager import files
-from tmanager.core import crosstable, tiebreaks
+from tmanager.core import crosstable, crosstableformats, tiebreaks
 from tmanager.core.standings import Points
 from tmanager.core.stats import SPRT_MODELS, SprtSettings
 from tmanager.errors import ConfigError, printable
@@ -110,7 +110,7 @@ def command(args: argparse.Namespace) -> int:
             f"no match to test: the games have {len(table.tally.players)} players, not two", field="--sprt",
             hint="name the pair with --match A B (A tested against B)",
         )
-    text = crosstable.render(table, args.format)
+    text = crosstableformats.render(table, args.format)
     if args.output:
         files.atomic_write(args.output, text)
     else:

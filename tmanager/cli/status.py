@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from tmanager.core import crosstable, fieldtable, sprt
+from tmanager.core import crosstable, crosstableformats, fieldtable, sprt
 from tmanager.errors import StateError, printable
 from tmanager.tourney import store
 from tmanager.tourney.claims import claim_is_alive
@@ -82,7 +82,7 @@ def report(tourney: Tourney, fmt: crosstable.Format = "text") -> str:
         lines.append(f"  faults of {engine}: {describe_faults(counts)[1]}")
     if tourney.finished_count:
         lines.append("")
-        lines.append(crosstable.render(tourney.crosstable(), fmt))
+        lines.append(crosstableformats.render(tourney.crosstable(), fmt))
     return "\n".join(lines)
 
 
@@ -97,7 +97,7 @@ def report_lines(tourney: Tourney) -> list[str]:
 
 
 def match_lines(tourney: Tourney) -> list[str]:
-    """A two-participant match's statistics on one line (see :func:`crosstable.match_line`), then the
+    """A two-participant match's statistics on one line (see :func:`crosstableformats.match_line`), then the
     SPRT's decision once it has one; nothing for other tourneys or before the first result."""
     if not tourney.finished_count:
         return []  # and numpy, which counts the match, need not even be loaded
@@ -106,4 +106,5 @@ def match_lines(tourney: Tourney) -> list[str]:
         return []
     first, second = (p.name for p in tourney.participants)
     decision = sprt.describe(state)
-    return [crosstable.match_line(first, second, state.statistics(), state.settings), *([decision] if decision else [])]
+    line = crosstableformats.match_line(first, second, state.statistics(), state.settings)
+    return [line, *([decision] if decision else [])]

@@ -7,7 +7,7 @@ Routes::
     GET /pgn               the whole PGN file
     GET /pgn/N             game N
     GET /board.svg         a board diagram (python-chess SVG) for ?fen=…&last=…
-    GET /crosstable.html   the full cross-table page (tmanager.core.crosstable)
+    GET /crosstable.html   the full cross-table page (tmanager.core.crosstableformats)
     GET /static/…          the stylesheet and the script
 
 Any other method is refused with 405 before routing, so no URL can change
@@ -33,7 +33,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from tmanager.core import crosstable
+from tmanager.core import crosstableformats
 from tmanager.files import open_file
 from tmanager.tourney.variants import STANDARD
 from tmanager.web import dashboard
@@ -122,7 +122,7 @@ def create_app(
         if tourney is None:
             return PlainTextResponse("The tourney file has not been read yet.", status_code=503)
         built = await run_in_threadpool(tourney.crosstable)
-        return HTMLResponse(hub.redact(crosstable.render(built, "html")), headers={"Cache-Control": "no-store"})
+        return HTMLResponse(hub.redact(crosstableformats.render(built, "html")), headers={"Cache-Control": "no-store"})
 
     app = Starlette(
         routes=[

@@ -20,7 +20,7 @@ import chess
 import chess.svg
 
 from tmanager import templates
-from tmanager.core import crosstable, sprt
+from tmanager.core import crosstable, crosstableformats, sprt
 from tmanager.core.results import Result
 from tmanager.core.standings import grid
 from tmanager.tourney.live import GameInProgress
@@ -111,7 +111,7 @@ def match(tourney: Tourney) -> str:
     if state is None:
         return _render("match.html", line=None, decision=None)
     first, second = (p.name for p in tourney.participants)
-    line = crosstable.match_line(first, second, state.statistics(), state.settings)
+    line = crosstableformats.match_line(first, second, state.statistics(), state.settings)
     return _render("match.html", line=line, decision=sprt.describe(state))
 
 
