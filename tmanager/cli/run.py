@@ -129,7 +129,9 @@ def command(args: argparse.Namespace) -> int:
         read_ahead(tourney, games=2 * sum(lanes))  # the workers, forked, inherit what it read
     log_path = args.log or path.with_suffix(".log")
     setup_logging(None)
-    monitor = Progress(path, interactive=sys.stderr.isatty(), report_every=args.report_every)
+    monitor = Progress(
+        path, interactive=sys.stderr.isatty(), report_every=args.report_every, done=tourney.finished_count
+    )
     if monitor.finished(tourney) and not tourney.hooks:
         monitor.final(tourney)
         print(f"tmanager: nothing to play: {_why_over(tourney, path)}", file=sys.stderr)
@@ -194,13 +196,16 @@ def _coordinator(args: argparse.Namespace, path: Path, log_path: Path) -> Coordi
 class Progress:
     """Live progress: a rewritten line on a terminal, a log line per finished game otherwise."""
 
-    def __init__(self, path: Path, *, interactive: bool, report_every: int = 0) -> None:
+    def __init__(self, path: Path, *, interactive: bool, report_every: int = 0, done: int = 0) -> None:
         self.path = path
         self.interactive = interactive
         self.report_every = report_every
         self.started = time.monotonic()
-        self.done_at_start: int | None = None
+        self.done_at_start = done  # the games finished before this run
         self.last_done = -1
+        # A report each time the count passes a multiple of report_every in this run: not at the first look,
+        # whatever it finds already done (on a slow machine, two games were, and a third report came out).
+        self.last_report = done // report_every if report_every else 0
 
     @staticmethod
     def finished(tourney: Tourney) -> bool:
@@ -210,8 +215,6 @@ class Progress:
         total = tourney.schedule().total_games
         done = tourney.finished_count
         playing = tourney.results.count(PLAYING)
-        if self.done_at_start is None:
-            self.done_at_start = done
         elapsed = time.monotonic() - self.started
         new = done - self.done_at_start
         eta = _clock(elapsed / new * (total - done)) if new else "?"
@@ -227,7 +230,8 @@ class Progress:
 
     def show(self, tourney: Tourney) -> None:
         done = tourney.finished_count
-        if self.report_every and done // self.report_every != self.last_done // self.report_every:
+        if self.report_every and done // self.report_every != self.last_report:
+            self.last_report = done // self.report_every
             # The match's statistics stay on the screen, above the rewritten progress line.
             for line in report_lines(tourney):
                 print(("\r\x1b[K" if self.interactive else "") + line, file=sys.stderr, flush=True)
