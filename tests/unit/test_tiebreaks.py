@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from tmanager.core import fide, tiebreaks
+from tmanager.core import fide, tiebreaknames, tiebreaks
+from tmanager.core.tiebreaknames import Tiebreak
 from tmanager.core.tiebreaks import RoundResult as R
-from tmanager.core.tiebreaks import Tiebreak
 
 # Four players, three rounds; scores A 2.5, C 2, B 1, D 0.5.
 SWISS = {
@@ -20,7 +20,7 @@ SWISS = {
     "D": [R(0.5, "C", "b"), R(0, "B", "w"), R(0, "A", "b")],
 }
 RATINGS = {"A": 2000, "B": 1800, "C": 1900, "D": 1700}
-EVERY = [t for t in tiebreaks.TIEBREAKS if t != "DE"]
+EVERY = [t for t in tiebreaknames.TIEBREAKS if t != "DE"]
 
 
 def test_swiss_values() -> None:
@@ -117,8 +117,8 @@ def test_the_2026_rules_cap_the_dummy_opponent() -> None:
     assert old == 1.5 + 3.5 + 2.0 + 3.5
     # 2026: the forfeit's dummy is B's adjusted 0.5 + 0.5, the bye's at most 4 draws.
     assert new == 1.5 + 1.0 + 2.0 + 2.0
-    assert tiebreaks.rules_for("2026-02-28") == 2024 and tiebreaks.rules_for("2026-03-01") == 2026
-    assert tiebreaks.rules_for("") == 2026
+    assert tiebreaknames.rules_for("2026-02-28") == 2024 and tiebreaknames.rules_for("2026-03-01") == 2026
+    assert tiebreaknames.rules_for("") == 2026
 
 
 def test_a_trailing_absence_counts_as_a_draw_of_the_scoring_in_use() -> None:
@@ -195,7 +195,7 @@ def test_names_modifiers_and_legends() -> None:
     assert Tiebreak.parse("BH-M2").name == "BH-M2" and Tiebreak.parse("KS/L60").name == "KS-L60"
     assert Tiebreak.parse("GE") == Tiebreak("REP")
     assert Tiebreak.parse("ARO-C1-U1400").title == "Average Rating of Opponents Cut-1"
-    assert tiebreaks.legend(["BH-C1", "KS"]) == [
+    assert tiebreaknames.legend(["BH-C1", "KS"]) == [
         "BH-C1: Buchholz Cut-1: sum of the opponents' scores, the 1 least significant left out",
         "KS: Koya System: points against the opponents with at least 50 % of the maximum",
     ]

@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 from tmanager import files
-from tmanager.core import crosstable, crosstableformats, tiebreaks
+from tmanager.core import crosstable, crosstableformats, tiebreaknames
 from tmanager.core.standings import Points
 from tmanager.core.stats import SPRT_MODELS, SprtSettings
 from tmanager.errors import ConfigError, printable
@@ -59,7 +59,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--tiebreaks",
         default="",
         metavar="LIST",
-        help=f"comma-separated, in order of precedence: {','.join(tiebreaks.TIEBREAKS)}",
+        help=f"comma-separated, in order of precedence: {','.join(tiebreaknames.TIEBREAKS)}",
     )
     parser.add_argument("--points", default="1,0.5,0", metavar="W,D,L", help="points for a win, draw and loss")
     parser.add_argument(
@@ -75,7 +75,7 @@ def command(args: argparse.Namespace) -> int:
         if not files.expect_file(path):  # a directory, a FIFO, a device: said so here
             raise ConfigError("no such PGN file", file=path, hint="check the path")
     try:
-        names = tuple(t.name for t in tiebreaks.parse_all([n for n in args.tiebreaks.split(",") if n.strip()]))
+        names = tuple(t.name for t in tiebreaknames.parse_all([n for n in args.tiebreaks.split(",") if n.strip()]))
     except ValueError as exc:
         raise ConfigError(str(exc), field="--tiebreaks", hint="FIDE's codes with modifiers, e.g. BH-C1,SB") from None
     if not math.isfinite(args.anchor_elo):

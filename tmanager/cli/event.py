@@ -28,7 +28,7 @@ from tmanager.cli.eventverbs import (
 )
 from tmanager.core.results import Colour
 from tmanager.core.scoring import PointsSystem
-from tmanager.core.tiebreaks import TIEBREAKS
+from tmanager.core.tiebreaknames import TIEBREAKS
 from tmanager.errors import StateError
 from tmanager.events import journal, service
 from tmanager.events.model import (

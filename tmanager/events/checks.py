@@ -13,7 +13,7 @@ import itertools
 import re
 from pathlib import Path
 
-from tmanager.core import tiebreaks
+from tmanager.core import tiebreaknames
 from tmanager.core.categories import Category
 from tmanager.core.playerfields import player_fault
 from tmanager.errors import CONTROL_CHARACTERS, ConfigError
@@ -38,7 +38,7 @@ def check_event(event: Event, file: Path | None = None) -> None:
         _check_text(deputy, "event.deputies", file)
     for tb in event.tiebreaks:
         try:
-            tiebreaks.Tiebreak.parse(tb)
+            tiebreaknames.Tiebreak.parse(tb)
         except ValueError as exc:
             raise bad(str(exc), "event.tiebreaks", "FIDE's codes with modifiers, e.g. BH-C1, SB, DE, KS-L50") from None
     for key in ("start", "end"):

@@ -12,7 +12,7 @@ import datetime
 from dataclasses import dataclass
 from typing import Literal
 
-from tmanager.core import tiebreaks
+from tmanager.core import tiebreaknames, tiebreaks
 from tmanager.core.categories import Category
 from tmanager.core.results import Colour, format_points
 from tmanager.errors import StateError
@@ -72,9 +72,9 @@ def flag(division: Division, name: str) -> Group:
     return Group(name, frozenset(p.number for p in division.players if name in p.flags))
 
 
-def tiebreak_names(event: Event) -> tuple[tiebreaks.Tiebreak, ...]:
+def tiebreak_names(event: Event) -> tuple[tiebreaknames.Tiebreak, ...]:
     """The event's tie-breaks, as FIDE writes them."""
-    return tuple(tiebreaks.parse_all(event.tiebreaks))
+    return tuple(tiebreaknames.parse_all(event.tiebreaks))
 
 
 def round_results(event: Event, division: Division, upto: int) -> dict[str, list[tiebreaks.RoundResult]]:
@@ -115,7 +115,7 @@ def tiebreak_standings(
         win=event.scoring.win / 10,
         draw=event.scoring.draw / 10,
         final=upto > 0 and upto == event.total_rounds(division),
-        rules=tiebreaks.rules_for(event.start),
+        rules=tiebreaknames.rules_for(event.start),
     )
     by_number = {str(p.number): p for p in division.players}
     points = scores(event, division, upto)

@@ -50,7 +50,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from tmanager import tomlmap
-from tmanager.core import teamtiebreaks, tiebreaks
+from tmanager.core import teamtiebreaks, tiebreaknames
 from tmanager.core.results import ByeKind, Colour, Result, format_points
 from tmanager.core.scoring import STANDARD, Game
 from tmanager.errors import ConfigError, StateError
@@ -218,7 +218,7 @@ def _tiebreak_names(event: Event, division: Division, *, teams: bool) -> list[st
     """``202``'s names: the event's tie-breaks; a team division's primary score (MP or GP) and team tie-breaks."""
     if teams:
         return ["MP" if settings(division).primary == "match" else "GP", *settings(division).team_tiebreaks]
-    return [t.name for t in tiebreaks.parse_all(event.tiebreaks)]
+    return [t.name for t in tiebreaknames.parse_all(event.tiebreaks)]
 
 
 def _type_code(division: Division, *, teams: bool) -> str:
@@ -485,7 +485,7 @@ def _foreign_settings(tournament: trf.Tournament, header: Mapping[str, list[str]
         settings["cycles"] = 2
     names = _first(header, "202").replace(",", " ").split()
     try:
-        settings["tiebreaks"] = [tiebreaks.Tiebreak.parse(n).name for n in names if n.upper() != "PTS"] or None
+        settings["tiebreaks"] = [tiebreaknames.Tiebreak.parse(n).name for n in names if n.upper() != "PTS"] or None
     except ValueError as exc:
         # A team file's 202 may rank the teams (MP, GP, EMGSB…): those become the division's team tie-breaks.
         team = [n.upper().replace("/", "-") for n in names if n.upper() != "PTS"]
