@@ -6,7 +6,8 @@ The public API is pure: players and their history in, a :class:`Pairing` out
 
 from tmanager.core.scoring import Game, PointsSystem
 from tmanager.pairing.berger import BergerExplanation, berger_round, explain_round_robin, round_robin
-from tmanager.pairing.dutch import DutchExplanation, explain_round, pair_round
+from tmanager.pairing.dutch import explain_round, pair_round
+from tmanager.pairing.dutchexplain import DutchExplanation
 from tmanager.pairing.model import BLACK, WHITE, Pairing, PlayerState
 
 __all__ = [
