@@ -140,7 +140,7 @@ def _configure_bye(p: argparse.ArgumentParser) -> None:
 
 
 def _bye(args: argparse.Namespace) -> int:
-    say(service.request_bye(args.event, args.division, args.player, args.round, args.kind))
+    say(service.request_bye(args.event, args.division, args.player, args.round, args.kind).messages)
     return 0
 
 
@@ -151,7 +151,7 @@ def _configure_forbid(p: argparse.ArgumentParser) -> None:
 
 def _forbid(args: argparse.Namespace) -> int:
     teams = args.teams == "on" if args.teams else None
-    say(service.forbid(args.event, args.division, args.players, teams=teams))
+    say(service.forbid(args.event, args.division, args.players, teams=teams).messages)
     return 0
 
 
@@ -161,7 +161,7 @@ def _configure_unforbid(p: argparse.ArgumentParser) -> None:
 
 
 def _unforbid(args: argparse.Namespace) -> int:
-    say(service.unforbid(args.event, args.division, args.first, args.second))
+    say(service.unforbid(args.event, args.division, args.first, args.second).messages)
     return 0
 
 
@@ -171,7 +171,7 @@ def _configure_force(p: argparse.ArgumentParser) -> None:
 
 
 def _force(args: argparse.Namespace) -> int:
-    say(service.force(args.event, args.division, args.white, args.black))
+    say(service.force(args.event, args.division, args.white, args.black).messages)
     return 0
 
 
@@ -193,17 +193,19 @@ def _configure_pair(p: argparse.ArgumentParser) -> None:
 
 def _pair(args: argparse.Namespace) -> int:
     colour = Colour.from_word(args.colour) if args.colour else None
-    say(service.pair(args.event, args.division, colour=colour, system=args.system, repeats=args.repeats,
-                     seed=args.seed, explain=args.explain))  # fmt: skip
-    event, division = load_division(args)
-    rules = rules_for(event, division)
-    first = rules.match_rounds(division.paired_rounds)[0]  # a Double-Swiss shows game 1 of the match
+    change = service.pair(args.event, args.division, colour=colour, system=args.system, repeats=args.repeats,
+                          seed=args.seed, explain=args.explain)  # fmt: skip
+    say(change.messages)
+    event = journal.load(args.event)
+    rules = rules_for(event, event.division(change.division))
+    assert change.round is not None  # pairing concerns the round it paired
+    first = rules.match_rounds(change.round)[0]  # a Double-Swiss shows game 1 of the match
     print(rules.reports().pairings_text(first), end="")
     return 0
 
 
 def _unpair(args: argparse.Namespace) -> int:
-    say(service.unpair(args.event, args.division))
+    say(service.unpair(args.event, args.division).messages)
     return 0
 
 
@@ -225,19 +227,21 @@ def _configure_correct(p: argparse.ArgumentParser) -> None:
 
 
 def _result(args: argparse.Namespace) -> int:
-    say(service.save_result(args.event, args.division, read_entry(args), args.round, correction=False,
-                            confirm=args.yes))  # fmt: skip
+    change = service.save_result(args.event, args.division, read_entry(args), args.round, correction=False,
+                                 confirm=args.yes)  # fmt: skip
+    say(change.messages)
     return 0
 
 
 def _correct(args: argparse.Namespace) -> int:
-    say(service.save_result(args.event, args.division, read_entry(args), args.round, correction=True,
-                            confirm=args.yes))  # fmt: skip
+    change = service.save_result(args.event, args.division, read_entry(args), args.round, correction=True,
+                                 confirm=args.yes)  # fmt: skip
+    say(change.messages)
     return 0
 
 
 def _undo(args: argparse.Namespace) -> int:
-    say(service.undo(args.event))
+    say(service.undo(args.event).messages)
     return 0
 
 

@@ -60,7 +60,7 @@ def _configure_add_player(p: argparse.ArgumentParser) -> None:
 def _add_player(args: argparse.Namespace) -> int:
     data = {key: value for key, value in _player_changes(args).items() if key != "name"}
     player = Player(args.number or 0, args.name, flags=list(args.flag), **data)
-    say(service.add_player(args.event, args.division, player, missed=args.missed, take_bye=args.take_bye))
+    say(service.add_player(args.event, args.division, player, missed=args.missed, take_bye=args.take_bye).messages)
     return 0
 
 
@@ -70,7 +70,7 @@ def _configure_edit_player(p: argparse.ArgumentParser) -> None:
 
 
 def _edit_player(args: argparse.Namespace) -> int:
-    say(service.edit_player(args.event, args.division, args.player, _player_changes(args)))
+    say(service.edit_player(args.event, args.division, args.player, _player_changes(args)).messages)
     return 0
 
 
@@ -101,7 +101,7 @@ def _import_players(args: argparse.Namespace) -> int:
     elif not rows:
         raise StateError("give a CSV file of players, or --list with --ids or --federation")
     source = str(args.players or args.list)
-    say(service.import_players(args.event, args.division, rows, entries, source=source))
+    say(service.import_players(args.event, args.division, rows, entries, source=source).messages)
     return 0
 
 
@@ -131,12 +131,12 @@ def _update_ratings(args: argparse.Namespace) -> int:
     _, division = load_division(args)
     ids = {p.fide_id for p in division.players if p.fide_id is not None}
     entries = _listing(args, ids=ids)
-    say(service.update_ratings(args.event, args.division, entries, source=str(args.list)))
+    say(service.update_ratings(args.event, args.division, entries, source=str(args.list)).messages)
     return 0
 
 
 def _start_numbers(args: argparse.Namespace) -> int:
-    say(service.start_numbers(args.event, args.division))
+    say(service.start_numbers(args.event, args.division).messages)
     return 0
 
 
@@ -146,12 +146,12 @@ def _configure_withdraw(p: argparse.ArgumentParser) -> None:
 
 
 def _withdraw(args: argparse.Namespace) -> int:
-    say(service.withdraw(args.event, args.division, args.player, parse_rounds(args.rounds)))
+    say(service.withdraw(args.event, args.division, args.player, parse_rounds(args.rounds)).messages)
     return 0
 
 
 def _return(args: argparse.Namespace) -> int:
-    say(service.reinstate(args.event, args.division, args.player, parse_rounds(args.rounds)))
+    say(service.reinstate(args.event, args.division, args.player, parse_rounds(args.rounds)).messages)
     return 0
 
 
@@ -162,7 +162,7 @@ def _configure_off(p: argparse.ArgumentParser) -> None:
 
 
 def _off(args: argparse.Namespace) -> int:
-    say(service.set_off(args.event, args.division, args.player, args.spread, parse_rounds(args.rounds)))
+    say(service.set_off(args.event, args.division, args.player, args.spread, parse_rounds(args.rounds)).messages)
     return 0
 
 
@@ -177,8 +177,9 @@ def _configure_add_team(p: argparse.ArgumentParser) -> None:
 
 
 def _add_team(args: argparse.Namespace) -> int:
-    say(service.add_team(args.event, args.division, args.name, number=args.number, short=args.short,
-                         players=args.players))  # fmt: skip
+    change = service.add_team(args.event, args.division, args.name, number=args.number, short=args.short,
+                              players=args.players)  # fmt: skip
+    say(change.messages)
     return 0
 
 
@@ -188,7 +189,7 @@ def _configure_roster(p: argparse.ArgumentParser) -> None:
 
 
 def _roster(args: argparse.Namespace) -> int:
-    say(service.roster(args.event, args.division, args.team, args.players))
+    say(service.roster(args.event, args.division, args.team, args.players).messages)
     return 0
 
 
@@ -201,7 +202,7 @@ def _configure_lineup(p: argparse.ArgumentParser) -> None:
 
 
 def _lineup(args: argparse.Namespace) -> int:
-    say(service.lineup(args.event, args.division, args.team, words(args.players), args.round))
+    say(service.lineup(args.event, args.division, args.team, words(args.players), args.round).messages)
     return 0
 
 

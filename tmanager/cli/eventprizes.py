@@ -34,7 +34,7 @@ def _prize_fund(args: argparse.Namespace) -> int:
         _, division = load_division(args)
         say(describe(division.prize_fund))
         return 0
-    say(service.prize_fund(args.event, args.division, change))
+    say(service.prize_fund(args.event, args.division, change).messages)
     return 0
 
 

@@ -213,8 +213,9 @@ class Shell:
 
     def save(self, entry: Entry, round_number: int | None, confirm: bool, *, correction: bool) -> None:
         """Enter one result of the modal entry (``confirm``: a suspicious score too), and say what was done."""
-        for message in service.save_result(self.path, self.division, entry, round_number, correction=correction,
-                                           confirm=confirm):  # fmt: skip
+        change = service.save_result(self.path, self.division, entry, round_number, correction=correction,
+                                     confirm=confirm)  # fmt: skip
+        for message in change.messages:
             self.say(message)
 
     def card(self, words: list[str]) -> None:

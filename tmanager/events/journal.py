@@ -15,7 +15,7 @@ written before deltas holds are turned into deltas at the next change; undo
 rebuilds an entry from the whole one before it, so it works the same across
 either form. What an entry holds never depends on the file after it, so a
 hand edit between two changes undoes as exactly as a command's change. Beside
-each entry a change made through :func:`apply` leaves what it said
+each entry a change made through :func:`commit` leaves what it said
 (``old/<event>.0002.note``), so that :func:`undo` can say what it undid.
 """
 
@@ -27,6 +27,7 @@ import json
 import os
 import re
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from tmanager.errors import ConfigError, LockTimeout, StateError
@@ -134,9 +135,9 @@ def _note(path: Path, seq: int) -> Path:
     return journal_dir(path) / f"{path.stem}.{seq:04d}.note"
 
 
-def _record(path: Path, old: str, what: Sequence[str]) -> None:
+def _record(path: Path, old: str, what: Sequence[str]) -> int:
     """Journal ``old`` as the next entry (with ``what`` the change said, if anything), then turn whole entries
-    that are not keyframes into deltas."""
+    that are not keyframes into deltas; returns the entry's number."""
     entries = _journal(path)
     seq = entries[-1][0] + 1 if entries else 1
     directory = journal_dir(path)
@@ -160,6 +161,7 @@ def _record(path: Path, old: str, what: Sequence[str]) -> None:
         atomic_write(entry.with_suffix(".delta"), _delta(before, texts[i]))
         os.unlink(entry)
         entries[i] = (number, entry.with_suffix(".delta"))
+    return seq
 
 
 @contextlib.contextmanager
@@ -192,20 +194,42 @@ def change(path: Path, what: Sequence[str] = ()) -> Iterator[Event]:
         old = _event_text(path)
         event = loads(old, path)
         yield event
-        check(event, path)
-        new = dumps(event)
-        if new == old:
-            return
-        _record(path, old, what)
-        atomic_write(path, new)
+        _write(path, old, event, what)
+
+
+def _write(path: Path, old: str, event: Event, what: Sequence[str]) -> int:
+    """Check ``event``, journal ``old`` and write ``event`` in its place (under the lock); the journal entry's
+    number, 0 if the event is unchanged (nothing is written)."""
+    check(event, path)
+    new = dumps(event)
+    if new == old:
+        return 0
+    number = _record(path, old, what)
+    atomic_write(path, new)
+    return number
+
+
+@dataclass(frozen=True, slots=True)
+class Committed:
+    """What a change said, and its journal number (what :func:`undo`'s ``expected`` takes; 0: nothing changed;
+    for an undo, the number undone)."""
+
+    said: tuple[str, ...]
+    number: int
+
+
+def commit(path: Path, operation: Operation) -> Committed:
+    """Run one operation as one locked, journaled, atomic change (what it said is kept for undo)."""
+    with _locked(path):
+        old = _event_text(path)
+        event = loads(old, path)
+        said = operation(event)
+        return Committed(tuple(said), _write(path, old, event, said))
 
 
 def apply(path: Path, operation: Operation) -> list[str]:
-    """Run one operation as one locked, journaled, atomic change; returns its messages (also kept for undo)."""
-    said: list[str] = []
-    with change(path, said) as event:
-        said += operation(event)
-    return said
+    """:func:`commit`, for its messages alone (scripts and tests)."""
+    return list(commit(path, operation).said)
 
 
 def last_change(path: Path) -> int:
@@ -214,8 +238,9 @@ def last_change(path: Path) -> int:
     return entries[-1][0] if entries else 0
 
 
-def undo(path: Path, *, expected: int | None = None) -> str:
-    """Step back to the previous version; the undone one is kept as ``old/<event>.undone.<seq>.toml``.
+def undo(path: Path, *, expected: int | None = None) -> Committed:
+    """Step back to the previous version; the undone one is kept as ``old/<event>.undone.<seq>.toml``; what it
+    says, and the number of the change undone.
 
     With ``expected`` (a :func:`last_change` number), only if that change is still the last one:
     a page shown before someone else's change must not undo it.
@@ -237,7 +262,8 @@ def undo(path: Path, *, expected: int | None = None) -> str:
         os.unlink(previous)
         what = _undone(path, seq)
         left = f"{len(entries) - 1} earlier version(s) left"
-        return Note(f"restored the version before change {seq} ({left}); it undid: {what}", Topic.RESTORED)
+        said = Note(f"restored the version before change {seq} ({left}); it undid: {what}", Topic.RESTORED)
+        return Committed((said,), seq)
 
 
 def _undone(path: Path, seq: int) -> str:

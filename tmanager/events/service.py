@@ -2,7 +2,9 @@
 
 Every function takes the event file and the division's name (``None``: the
 only one), does one locked, journaled, atomic change
-(:func:`tmanager.events.journal.apply`) and returns the messages to show.
+(:func:`tmanager.events.journal.commit`) and returns a
+:class:`~tmanager.events.change.Change`: the messages to show, the division,
+the round the change concerns and its journal number.
 Players are named as typed (number or unique part of the name). Pages made
 from an earlier version pass ``expected_round`` (the last paired round they
 showed), so that a stale page never pairs, forces or unpairs the wrong round.
@@ -11,6 +13,7 @@ Saving results also runs the event's hooks (:mod:`tmanager.events.hooks`).
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -19,6 +22,7 @@ from typing import Any
 from tmanager.core.results import Colour
 from tmanager.errors import StateError
 from tmanager.events import hooks, journal, operations, registration
+from tmanager.events.change import Change
 from tmanager.events.entries import Entry
 from tmanager.events.model import Division, Event, LateEntry, Player, missing
 from tmanager.events.prizefund import FundChange, change_fund
@@ -28,9 +32,22 @@ from tmanager.formats.playercsv import Row
 from tmanager.formats.ratinglist import Entry as Listed
 
 
-def _change(path: Path, division: str | None, operation: Callable[[Event, Division], list[str]]) -> list[str]:
-    """One change of one division: ``operation(event, division)``."""
-    return journal.apply(path, lambda e: operation(e, e.division(division)))
+def _made(path: Path, division: str | None, operation: Callable[[Event, Division], Change]) -> Change:
+    """One change of one division: ``operation(event, division)``, which says what it did; numbered by the
+    journal."""
+    made: list[Change] = []
+
+    def run(e: Event) -> list[str]:
+        made.append(operation(e, e.division(division)))
+        return list(made[0].messages)
+
+    number = journal.commit(path, run).number
+    return dataclasses.replace(made[0], number=number)
+
+
+def _change(path: Path, division: str | None, operation: Callable[[Event, Division], list[str]]) -> Change:
+    """One change of one division that concerns no round in particular: ``operation(event, division)``."""
+    return _made(path, division, lambda e, d: Change(messages=tuple(operation(e, d)), division=d.name))
 
 
 def _still_last(division: Division, expected: int | None, doing: str) -> None:
@@ -41,7 +58,7 @@ def _still_last(division: Division, expected: int | None, doing: str) -> None:
 
 def add_player(
     path: Path, division: str | None, player: Player, *, missed: LateEntry | None = None, take_bye: bool = False
-) -> list[str]:
+) -> Change:
     """Enter ``player``; with ``player.number`` 0, the next free number (in a start-numbered division, the place
     FIDE's order gives); ``take_bye``: a late entry plays the current round's bye holder."""
 
@@ -56,18 +73,18 @@ def add_player(
 
 def import_players(
     path: Path, division: str | None, rows: Sequence[Row], entries: Mapping[int, Listed] | None, *, source: str
-) -> list[str]:
+) -> Change:
     """Enter the players of a CSV file completed from a FIDE list (``entries``; None: no list), or the players
     picked from a FIDE list."""
     return _change(path, division, lambda e, d: registration.import_players(e, d, rows, entries, source=source))
 
 
-def update_ratings(path: Path, division: str | None, entries: Mapping[int, Listed], *, source: str) -> list[str]:
+def update_ratings(path: Path, division: str | None, entries: Mapping[int, Listed], *, source: str) -> Change:
     """Ratings and titles from a FIDE list (before a round)."""
     return _change(path, division, lambda e, d: registration.update_ratings(e, d, entries, source=source))
 
 
-def start_numbers(path: Path, division: str | None) -> list[str]:
+def start_numbers(path: Path, division: str | None) -> Change:
     """Number the players in FIDE's initial order; the numbers become the pairing order and TRF starting ranks."""
 
     def operation(e: Event, d: Division) -> list[str]:
@@ -77,7 +94,7 @@ def start_numbers(path: Path, division: str | None) -> list[str]:
     return _change(path, division, operation)
 
 
-def edit_player(path: Path, division: str | None, who: str, changes: Mapping[str, Any]) -> list[str]:
+def edit_player(path: Path, division: str | None, who: str, changes: Mapping[str, Any]) -> Change:
     return _change(path, division, lambda e, d: operations.edit_player(d, operations.find_player(d, who), changes))
 
 
@@ -87,21 +104,21 @@ def _whole_matches(e: Event, d: Division, rounds: Sequence[int]) -> list[int]:
     return sorted({r for n in rounds for r in rules.match_rounds(n)})
 
 
-def withdraw(path: Path, division: str | None, who: str, rounds: Sequence[int] = ()) -> list[str]:
+def withdraw(path: Path, division: str | None, who: str, rounds: Sequence[int] = ()) -> Change:
     return _change(
         path, division,
         lambda e, d: operations.withdraw(d, operations.find_player(d, who), _whole_matches(e, d, rounds)),
     )  # fmt: skip
 
 
-def reinstate(path: Path, division: str | None, who: str, rounds: Sequence[int] = ()) -> list[str]:
+def reinstate(path: Path, division: str | None, who: str, rounds: Sequence[int] = ()) -> Change:
     return _change(
         path, division,
         lambda e, d: operations.reinstate(d, operations.find_player(d, who), _whole_matches(e, d, rounds)),
     )  # fmt: skip
 
 
-def set_off(path: Path, division: str | None, who: str, spread: int | None, rounds: Sequence[int] = ()) -> list[str]:
+def set_off(path: Path, division: str | None, who: str, spread: int | None, rounds: Sequence[int] = ()) -> Change:
     """tsh's ``off`` in a score-based division."""
 
     def operation(e: Event, d: Division) -> list[str]:
@@ -118,33 +135,34 @@ def _team_rules(e: Event, d: Division) -> TeamRules:
 
 def add_team(
     path: Path, division: str | None, name: str, *, number: int = 0, short: str = "", players: Sequence[str] = ()
-) -> list[str]:
+) -> Change:
     """A new team of a team division, with its roster (players by number or name) in board order."""
     return _change(path, division, lambda e, d: _team_rules(e, d).add_team(name, number=number, short=short,
                                                                             players=players))  # fmt: skip
 
 
-def roster(path: Path, division: str | None, team: str, players: Sequence[str]) -> list[str]:
+def roster(path: Path, division: str | None, team: str, players: Sequence[str]) -> Change:
     """A team's roster in board order (team and players by number or name)."""
     return _change(path, division, lambda e, d: _team_rules(e, d).roster(team, players))
 
 
-def lineup(path: Path, division: str | None, team: str, players: Sequence[str], round_number: int | None) -> list[str]:
+def lineup(path: Path, division: str | None, team: str, players: Sequence[str], round_number: int | None) -> Change:
     """A team's lineup for a round: players of its roster in roster order, ``-`` for a board left empty."""
     return _change(path, division, lambda e, d: _team_rules(e, d).lineup(team, players, round_number))
 
 
-def request_bye(path: Path, division: str | None, who: str, round_number: int | None, kind: str) -> list[str]:
+def request_bye(path: Path, division: str | None, who: str, round_number: int | None, kind: str) -> Change:
     """A requested bye of ``kind`` in ``round_number`` (default: the next round)."""
 
-    def operation(e: Event, d: Division) -> list[str]:
+    def operation(e: Event, d: Division) -> Change:
         n = round_number or d.paired_rounds + 1
-        return rules_for(e, d).request_bye(operations.find_player(d, who), n, kind)
+        said = rules_for(e, d).request_bye(operations.find_player(d, who), n, kind)
+        return Change(messages=tuple(said), division=d.name, round=n)
 
-    return _change(path, division, operation)
+    return _made(path, division, operation)
 
 
-def forbid(path: Path, division: str | None, players: Sequence[str], *, teams: bool | None = None) -> list[str]:
+def forbid(path: Path, division: str | None, players: Sequence[str], *, teams: bool | None = None) -> Change:
     """Players who must never meet; ``teams`` keeps (or lets) the players of one team apart."""
 
     def operation(e: Event, d: Division) -> list[str]:
@@ -159,7 +177,7 @@ def forbid(path: Path, division: str | None, players: Sequence[str], *, teams: b
     return _change(path, division, operation)
 
 
-def unforbid(path: Path, division: str | None, first: str, second: str) -> list[str]:
+def unforbid(path: Path, division: str | None, first: str, second: str) -> Change:
     """Take a pair out of the forbidden pairs (a mistaken `forbid`, without undoing what came after it)."""
     return _change(
         path,
@@ -168,14 +186,15 @@ def unforbid(path: Path, division: str | None, first: str, second: str) -> list[
     )
 
 
-def force(path: Path, division: str | None, white: str, black: str, *, expected_round: int | None = None) -> list[str]:
+def force(path: Path, division: str | None, white: str, black: str, *, expected_round: int | None = None) -> Change:
     """A game (``black`` ``bye``: the pairing-allocated bye) of the next round, set before pairing."""
 
-    def operation(e: Event, d: Division) -> list[str]:
+    def operation(e: Event, d: Division) -> Change:
         _still_last(d, expected_round, "forcing a game")
-        return rules_for(e, d).force(white, black)
+        said = rules_for(e, d).force(white, black)
+        return Change(messages=tuple(said), division=d.name, round=d.paired_rounds + 1)
 
-    return _change(path, division, operation)
+    return _made(path, division, operation)
 
 
 def pair(
@@ -188,7 +207,7 @@ def pair(
     seed: int | None = None,
     expected_round: int | None = None,
     explain: bool = False,
-) -> list[str]:
+) -> Change:
     """Pair the next round by the division's rules (``seed`` repeats the lots of a run); with ``explain``, why
     each pair and colour was chosen (the systems that can say)."""
     options = PairOptions(
@@ -199,48 +218,55 @@ def pair(
         explain=explain,
     )
 
-    def operation(e: Event, d: Division) -> list[str]:
+    def operation(e: Event, d: Division) -> Change:
         _still_last(d, expected_round, "pairing")
         rules = rules_for(e, d)
         if explain and not rules.explains:
             raise StateError(f"--explain: the pairings of {str(d.system)!r} are not explained")
-        return rules.pair(options)
+        first = d.paired_rounds + 1
+        return Change(messages=tuple(rules.pair(options)), division=d.name, round=first)
 
-    return _change(path, division, operation)
+    return _made(path, division, operation)
 
 
-def unpair(path: Path, division: str | None, *, expected_round: int | None = None) -> list[str]:
-    def operation(e: Event, d: Division) -> list[str]:
+def unpair(path: Path, division: str | None, *, expected_round: int | None = None) -> Change:
+    """Take back the last paired round (a Double-Swiss: its match); the change concerns the first round taken
+    back."""
+
+    def operation(e: Event, d: Division) -> Change:
         _still_last(d, expected_round, "unpairing")
-        return rules_for(e, d).unpair()
+        said = rules_for(e, d).unpair()
+        return Change(messages=tuple(said), division=d.name, round=d.paired_rounds + 1)
 
-    return _change(path, division, operation)
+    return _made(path, division, operation)
 
 
 def save_result(
     path: Path, division: str | None, entry: Entry, round_number: int | None, *, correction: bool, confirm: bool = False
-) -> list[str]:
+) -> Change:
     """Enter one result (a result line read by the division's rules, :meth:`DivisionRules.parse_entry`, or a form
     read by its :class:`EntryForm`) as one change, then run the event's hooks."""
-    done: dict[str, Any] = {}
 
-    def operation(e: Event, d: Division) -> list[str]:
+    def operation(e: Event, d: Division) -> Change:
         rules = rules_for(e, d)
         n = round_number or rules.result_round()
         before = sum(1 for r, _ in missing(d) if r == n)
-        messages = rules.enter(entry, round_number, correction=correction, confirm=confirm)
-        done.update(division=d.name, round=n, completed=before > 0 and not any(r == n for r, _ in missing(d)))
-        return messages
+        said = rules.enter(entry, round_number, correction=correction, confirm=confirm)
+        completed = before > 0 and not any(r == n for r, _ in missing(d))
+        return Change(messages=tuple(said), division=d.name, round=n, completed=completed)
 
-    messages = _change(path, division, operation)
-    return messages + hooks.after_results(path, done["division"], done["round"], completed=done["completed"])
+    change = _made(path, division, operation)
+    assert change.division is not None and change.round is not None  # set by the operation above
+    ran = hooks.after_results(path, change.division, change.round, completed=change.completed)
+    return dataclasses.replace(change, messages=change.messages + tuple(ran))
 
 
-def prize_fund(path: Path, division: str | None, change: FundChange) -> list[str]:
+def prize_fund(path: Path, division: str | None, change: FundChange) -> Change:
     """Set a list of the division's prize fund, take one out, or change how the fund is shared."""
     return _change(path, division, lambda e, d: change_fund(e, d, change))
 
 
-def undo(path: Path, *, expected: int | None = None) -> list[str]:
+def undo(path: Path, *, expected: int | None = None) -> Change:
     """Step back to the version before the last change (only that change, with ``expected``)."""
-    return [journal.undo(path, expected=expected)]
+    undone = journal.undo(path, expected=expected)
+    return Change(messages=undone.said, number=undone.number)

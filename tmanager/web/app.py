@@ -12,8 +12,9 @@ Routes::
 
 Any other method is refused with 405 before routing, so no URL can change
 anything. The event pages (:mod:`tmanager.web.eventapp`) name the few paths
-where :class:`Guard` lets a small POST through to the arbiter's actions, which
-check the session and the CSRF token themselves.
+where :class:`Guard` lets a small POST through to the arbiter's actions, whose
+session and CSRF token their own middleware checks
+(:class:`~tmanager.web.arbiterauth.ArbiterAuth`).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import contextlib
 import functools
 import ipaddress
 import re
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterator, Mapping
 from pathlib import Path
 
 from starlette.applications import Starlette
@@ -105,17 +106,7 @@ def create_app(
         )
 
     async def board(request: Request) -> Response:
-        fen, last = request.query_params.get("fen", ""), request.query_params.get("last", "")
-        variant = hub.tourney.settings.variant if hub.tourney else STANDARD
-        try:
-            svg = _board_svg(fen, last, variant)
-        except ValueError:
-            return PlainTextResponse("Not a position: give fen=FEN and optionally last=UCI.", status_code=400)
-        return Response(
-            svg,
-            media_type="image/svg+xml",
-            headers={"Cache-Control": "public, max-age=86400, immutable", "Content-Security-Policy": BOARD_POLICY},
-        )
+        return _board_diagram(request.query_params, hub.tourney.settings.variant if hub.tourney else STANDARD)
 
     async def table_page(request: Request) -> Response:
         tourney = hub.tourney
@@ -222,6 +213,19 @@ def is_loopback(host: str) -> bool:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
+
+
+def _board_diagram(query: Mapping[str, str], variant: str) -> Response:
+    """``GET /board.svg?fen=…&last=…``: the position's diagram, or why there is none."""
+    try:
+        svg = _board_svg(query.get("fen", ""), query.get("last", ""), variant)
+    except ValueError:
+        return PlainTextResponse("Not a position: give fen=FEN and optionally last=UCI.", status_code=400)
+    return Response(
+        svg,
+        media_type="image/svg+xml",
+        headers={"Cache-Control": "public, max-age=86400, immutable", "Content-Security-Policy": BOARD_POLICY},
+    )
 
 
 @functools.lru_cache(maxsize=512)

@@ -21,11 +21,15 @@ Routes::
     POST /add-team, /roster, /lineup
                                 a team division's teams, board orders and lineups
 
-Every POST must come from a page of this server (``Origin``, else
-``Referer``), carry the session cookie and the session's CSRF token; the
-actions then run the very functions the CLI runs (:mod:`tmanager.events.service`:
-``save_result``, ``pair``, ``request_bye``, ``force``, ``unpair``, ``undo``; ``add_team``, ``roster``,
-``lineup``), so
+The app is an :class:`EventApp`: its routes are its methods; before them,
+:class:`~tmanager.web.app.Guard` refuses what no page may do (other methods,
+large bodies, strange hosts) and :class:`~tmanager.web.arbiterauth.ArbiterAuth`
+authenticates: every POST but the login must come from a page of this server
+(``Origin``, else ``Referer``), carry the session cookie and the session's
+CSRF token. The actions are a table (:data:`~tmanager.web.arbiteractions.ACTIONS`):
+each reads its form into the arguments of the very function the CLI runs
+(:mod:`tmanager.events.service`: ``save_result``, ``pair``, ``request_bye``,
+``force``, ``unpair``, ``undo``; ``add_team``, ``roster``, ``lineup``), so
 each is one locked, journaled change, and a refused one writes nothing and
 shows its reason beside the form. Unpairing and undoing also want the form's
 confirmation box ticked.
@@ -40,23 +44,24 @@ import logging
 import math
 import secrets
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
-from urllib.parse import parse_qs
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from tmanager.core.results import PENDING, Colour
 from tmanager.errors import StateError, TManagerError
-from tmanager.events import journal, service
+from tmanager.events import journal
 from tmanager.files import Stamp, stamp
 from tmanager.web import arbiterpages, dashboard, eventpages
 from tmanager.web.app import STATIC, Guard, is_loopback
+from tmanager.web.arbiteractions import ACTIONS, Action, Target, action
+from tmanager.web.arbiterauth import SESSION_COOKIE, ArbiterAuth, form_in, from_here, read_form, session_in
 from tmanager.web.auth import (
     SESSION_LIFETIME,
     KnownDevices,
@@ -65,7 +70,6 @@ from tmanager.web.auth import (
     Sessions,
     password_path,
     read_password,
-    same_origin,
     same_token,
 )
 from tmanager.web.eventpages import Page, Sections, Snapshot
@@ -74,7 +78,6 @@ from tmanager.web.redact import Redactor
 
 log = logging.getLogger("tmanager.web")
 
-SESSION_COOKIE = "tmanager_session"
 #: A browser that has logged in carries its device token in this cookie (see :class:`~tmanager.web.auth.KnownDevices`).
 DEVICE_COOKIE = "tmanager_device"
 DEVICE_LIFETIME = 90 * 24 * 3600
@@ -84,9 +87,11 @@ LOGIN_COOKIE = "tmanager_login"
 MAX_RENDERS = 512
 #: Longest password tried (scrypt of a huge text would be a cheap way to keep the server busy).
 MAX_PASSWORD = 1024
-WRITABLE = frozenset({"/login", "/logout", "/result", "/pair", "/bye", "/force", "/unpair", "/undo", "/add-team",
-                      "/roster", "/lineup"})  # fmt: skip
-_PAGES = ("start", "pairings", "standings", "table", "prizes", "player")
+#: The POSTs that need the arbiter's session and its token: logging out and the actions.
+GUARDED = frozenset({"/logout", *(f"/{name}" for name in ACTIONS)})
+#: The paths that take a POST at all.
+WRITABLE = GUARDED | {"/login"}
+_PAGES = ("start", "pairings", "standings", "table", "prizes", "player", "arbiter")
 
 
 class EventHub(Watcher):
@@ -178,312 +183,252 @@ def frame(version: int, body: Mapping[str, object]) -> bytes:
     return f"id: {version}\ndata: {data}\n\n".encode()
 
 
-def create_event_app(
-    path: Path, *, poll: float = POLL_SECONDS, loopback_only: bool = True, throttle: LoginThrottle | None = None
-) -> Starlette:
-    """The event pages and the arbiter's actions for event file ``path``."""
-    hub = EventHub(path, poll=poll)
-    sessions = Sessions()
-    limiter = throttle or LoginThrottle()
-    devices = KnownDevices()
-    # One scrypt at a time, guessing in parallel gains nothing; strangers queue apart from the browsers
-    # that logged in before and this machine's, which a crowd of guessers must never keep out.
-    verifying, verifying_known = asyncio.Lock(), asyncio.Lock()
-    password_stamp = [stamp(password_path(hub.path))]
+class EventApp:
+    """The event pages and the arbiter's actions for one event file, as a Starlette app (:meth:`starlette`).
+
+    Authentication is :class:`~tmanager.web.arbiterauth.ArbiterAuth`, a middleware in front of every route;
+    the actions are :data:`~tmanager.web.arbiteractions.ACTIONS`, a route (``POST /NAME``) each.
+    """
+
+    def __init__(
+        self,
+        path: Path,
+        *,
+        poll: float = POLL_SECONDS,
+        loopback_only: bool = True,
+        throttle: LoginThrottle | None = None,
+    ) -> None:
+        self.hub = EventHub(path, poll=poll)
+        self.loopback_only = loopback_only
+        self.sessions = Sessions()
+        self.limiter = throttle or LoginThrottle()
+        self.devices = KnownDevices()
+        # One scrypt at a time, guessing in parallel gains nothing; strangers queue apart from the browsers
+        # that logged in before and this machine's, which a crowd of guessers must never keep out.
+        self.verifying, self.verifying_known = asyncio.Lock(), asyncio.Lock()
+        self.password_stamp = stamp(password_path(self.hub.path))
+
+    def starlette(self) -> Starlette:
+        """The application: the pages, the login, the actions, behind :class:`Guard` and :class:`ArbiterAuth`."""
+        return Starlette(
+            routes=[
+                Route("/", self.page_route("home")),
+                *(Route(f"/{kind}", self.page_route(kind)) for kind in _PAGES),
+                *(Route(f"/{kind}.json", self.data_route(kind)) for kind in ("pairings", "standings")),
+                Route("/events", self.events),
+                Route("/login", self.login_form, methods=["GET"]),
+                Route("/login", self.login, methods=["POST"]),
+                Route("/logout", self.logout, methods=["POST"]),
+                *(Route(f"/{name}", self.action_route(name), methods=["POST"]) for name in ACTIONS),
+                Mount("/static", StaticFiles(directory=STATIC), name="static"),
+            ],
+            middleware=[
+                Middleware(Guard, loopback_only=self.loopback_only, writable=WRITABLE),
+                Middleware(ArbiterAuth, session_of=self.session_of, guarded=GUARDED, refuse=self.refusal),
+            ],
+            lifespan=self.lifespan,
+        )
 
     @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        await hub.start()
+    async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
+        await self.hub.start()
         yield
-        await hub.stop()
+        await self.hub.stop()
 
-    def notice_password() -> None:
+    def notice_password(self) -> None:
         """A new password (or none) ends every session and forgives every failure: setting the password
         again on the server's machine is a way in that nothing can bar."""
-        current = stamp(password_path(hub.path))
-        if current != password_stamp[0]:
-            sessions.clear()
-            limiter.clear()
-            password_stamp[0] = current
+        current = stamp(password_path(self.hub.path))
+        if current != self.password_stamp:
+            self.sessions.clear()
+            self.limiter.clear()
+            self.password_stamp = current
 
-    def session_of(request: Request) -> Session | None:
-        notice_password()
-        return sessions.get(request.cookies.get(SESSION_COOKIE))
+    def session_of(self, token: str | None) -> Session | None:
+        self.notice_password()
+        return self.sessions.get(token)
 
-    def respond(page: Page, sections: Sections, *, version: int, session: Session | None, status: int = 200,
-                flash: list[str] | None = None, live: bool = True) -> Response:  # fmt: skip
+    def respond(self, page: Page, sections: Sections, *, version: int, session: Session | None, status: int = 200,
+                flash: Sequence[str] = (), live: bool = True) -> Response:  # fmt: skip
         document = eventpages.document(
-            hub.snapshot, page, sections, version=version, arbiter=session is not None, flash=flash or (), live=live
+            self.hub.snapshot, page, sections, version=version, arbiter=session is not None, flash=flash, live=live
         )
-        return HTMLResponse(hub.redact(document), status_code=status, headers={"Cache-Control": "no-store"})
+        return HTMLResponse(self.hub.redact(document), status_code=status, headers={"Cache-Control": "no-store"})
 
-    async def show(request: Request, kind: str) -> Response:
-        session = session_of(request)
-        try:
-            page = Page.from_query(kind, request.query_params)
-        except StateError as exc:
-            return respond(Page("home"), eventpages.problem(str(exc)), version=0, session=session, status=404,
-                           live=False)  # fmt: skip
-        if kind == "arbiter" and session is None:
-            return RedirectResponse("login", status_code=303)
-        version = hub.version
-        sections = await hub.sections(page, session.csrf if kind == "arbiter" and session else None)
-        flash: list[str] = []
-        if session is not None and kind == "arbiter":
-            flash, session.flash = session.flash, []
-        missing = any(key == "problem" for key, _ in sections)
-        return respond(page, sections, version=version, session=session, status=404 if missing else 200, flash=flash)
+    def refusal(self, message: str) -> Response:
+        return self.respond(Page("home"), eventpages.problem(message), version=self.hub.version, session=None,
+                            status=403, live=False)  # fmt: skip
 
-    def page_route(kind: str) -> Callable[[Request], Awaitable[Response]]:
+    # --- the pages ------------------------------------------------------------------------------
+
+    def page_route(self, kind: str) -> Callable[[Request], Awaitable[Response]]:
         async def handler(request: Request) -> Response:
-            return await show(request, kind)
+            return await self.show(request, kind)
 
         return handler
 
-    def data_route(kind: str) -> Callable[[Request], Awaitable[Response]]:
+    async def show(self, request: Request, kind: str) -> Response:
+        session = session_in(request)
+        try:
+            page = Page.from_query(kind, request.query_params)
+        except StateError as exc:
+            return self.respond(Page("home"), eventpages.problem(str(exc)), version=0, session=session, status=404,
+                                live=False)  # fmt: skip
+        version = self.hub.version
+        arbiter = session if kind == "arbiter" else None
+        sections = await self.hub.sections(page, arbiter.csrf if arbiter else None)
+        flash: list[str] = []
+        if arbiter is not None:
+            flash, arbiter.flash = arbiter.flash, []
+        missing = any(key == "problem" for key, _ in sections)
+        return self.respond(page, sections, version=version, session=session, status=404 if missing else 200,
+                            flash=flash)  # fmt: skip
+
+    def data_route(self, kind: str) -> Callable[[Request], Awaitable[Response]]:
         async def handler(request: Request) -> Response:
-            snapshot = hub.snapshot
+            snapshot = self.hub.snapshot
             try:
                 if snapshot is None:
                     raise StateError("the event file cannot be read just now")
                 page = Page.from_query(kind, request.query_params)
                 body = await asyncio.to_thread(eventpages.page_data, snapshot, page)
             except TManagerError as exc:
-                return PlainTextResponse(hub.redact(str(exc)), status_code=404)
-            text = hub.redact(json.dumps(body, ensure_ascii=False))
+                return PlainTextResponse(self.hub.redact(str(exc)), status_code=404)
+            text = self.hub.redact(json.dumps(body, ensure_ascii=False))
             return Response(text, media_type="application/json", headers={"Cache-Control": "no-store"})
 
         return handler
 
-    async def events(request: Request) -> Response:
+    async def events(self, request: Request) -> Response:
         query = request.query_params
         try:
             page = Page.from_query(query.get("page", "home"), query)
         except StateError as exc:
             return PlainTextResponse(str(exc), status_code=400)
-        session = session_of(request)
+        session = session_in(request)
         since = query.get("v", "")
         if page.kind == "arbiter" and session is None:
-            body: AsyncIterator[bytes] = _once(frame(hub.version, {"set": {}, "drop": [], "reload": True}))
+            body: AsyncIterator[bytes] = _once(frame(self.hub.version, {"set": {}, "drop": [], "reload": True}))
         else:
             csrf = session.csrf if page.kind == "arbiter" and session else None
-            body = hub.stream(page, csrf, int(since) if since.isdigit() else None)
+            body = self.hub.stream(page, csrf, int(since) if since.isdigit() else None)
         return StreamingResponse(
             body, media_type="text/event-stream", headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
         )
 
     # --- logging in and out ---------------------------------------------------------------------
 
-    def login_page(request: Request, *, error: str = "", status: int = 200) -> Response:
+    def login_page(self, request: Request, *, error: str = "", status: int = 200) -> Response:
         token = secrets.token_urlsafe(32)
         try:
-            configured = read_password(hub.path) is not None
+            configured = read_password(self.hub.path) is not None
         except TManagerError:
             configured, error = True, error or "The password file is damaged: set the password again."
-        response = respond(
+        response = self.respond(
             Page("login"), arbiterpages.login(csrf=token, error=error, configured=configured),
-            version=hub.version, session=None, status=status, live=False,
+            version=self.hub.version, session=None, status=status, live=False,
         )  # fmt: skip
         _cookie(request, response, LOGIN_COOKIE, token, max_age=3600)
         return response
 
-    async def login_form(request: Request) -> Response:
-        if session_of(request) is not None:
+    async def login_form(self, request: Request) -> Response:
+        if session_in(request) is not None:
             return RedirectResponse("arbiter", status_code=303)
-        return login_page(request)
+        return self.login_page(request)
 
-    async def login(request: Request) -> Response:
-        if not _from_here(request):
-            return refusal("This form was not sent from this server's page; the request is refused.")
-        form = await _form(request)
+    async def login(self, request: Request) -> Response:
+        if not from_here(request):
+            return self.refusal("This form was not sent from this server's page; the request is refused.")
+        form = await read_form(request)
         if not same_token(form.get("csrf"), request.cookies.get(LOGIN_COOKIE) or "\x00"):
-            return login_page(request, error="The login form had expired; enter the password again.", status=403)
-        notice_password()
+            return self.login_page(request, error="The login form had expired; enter the password again.", status=403)
+        self.notice_password()
         address = request.client.host if request.client else ""
         device = request.cookies.get(DEVICE_COOKIE)
-        known = devices.known(device)
+        known = self.devices.known(device)
         client = f"device {device}" if known else address
-        async with verifying_known if known or is_loopback(address) else verifying:
+        async with self.verifying_known if known or is_loopback(address) else self.verifying:
             # Checked inside the lock, so guesses sent at once queue and then wait their backoff too.
-            wait = limiter.wait(client)
+            wait = self.limiter.wait(client)
             if wait > 0:
-                response = login_page(
+                response = self.login_page(
                     request, error=f"Too many failed logins: wait {math.ceil(wait)} s before trying again.", status=429
                 )
                 response.headers["Retry-After"] = str(math.ceil(wait))
                 return response
-            try:
-                stored = read_password(hub.path)
-            except TManagerError:
-                stored = None
-            password = form.get("password", "")
-            good = stored is not None and len(password) <= MAX_PASSWORD
-            good = good and stored is not None and await run_in_threadpool(stored.matches, password)
+            configured, good = await self._verify(form.get("password", ""))
         if not good:
-            limiter.failed(client)
-            message = "Wrong password." if stored is not None else "No arbiter password is set for this event."
-            return login_page(request, error=message, status=403)
-        limiter.succeeded(client)
-        session = sessions.open()
+            self.limiter.failed(client)
+            message = "Wrong password." if configured else "No arbiter password is set for this event."
+            return self.login_page(request, error=message, status=403)
+        self.limiter.succeeded(client)
+        session = self.sessions.open()
         response = RedirectResponse("arbiter", status_code=303)
         _cookie(request, response, SESSION_COOKIE, session.token, max_age=int(SESSION_LIFETIME))
         if not known:
-            _cookie(request, response, DEVICE_COOKIE, devices.issue(), max_age=DEVICE_LIFETIME)
+            _cookie(request, response, DEVICE_COOKIE, self.devices.issue(), max_age=DEVICE_LIFETIME)
         response.delete_cookie(LOGIN_COOKIE, path="/")
         return response
 
-    async def logout(request: Request) -> Response:
-        checked = await authorised(request)
-        if isinstance(checked, Response):
-            return checked
-        session, _ = checked
-        sessions.close(session.token)
+    async def _verify(self, password: str) -> tuple[bool, bool]:
+        """Whether a password is set (a damaged file: none), and whether ``password`` is it."""
+        try:
+            stored = read_password(self.hub.path)
+        except TManagerError:
+            stored = None
+        if stored is None or len(password) > MAX_PASSWORD:
+            return stored is not None, False
+        return True, await run_in_threadpool(stored.matches, password)
+
+    async def logout(self, request: Request) -> Response:
+        session = session_in(request)
+        assert session is not None  # ArbiterAuth lets no POST /logout through without one
+        self.sessions.close(session.token)
         response = RedirectResponse("./", status_code=303)
         response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="strict")
         return response
 
     # --- the arbiter's actions ------------------------------------------------------------------
 
-    def refusal(message: str) -> Response:
-        return respond(Page("home"), eventpages.problem(message), version=hub.version, session=None, status=403,
-                       live=False)  # fmt: skip
+    def action_route(self, name: str) -> Callable[[Request], Awaitable[Response]]:
+        chosen = action(name)
 
-    async def authorised(request: Request) -> tuple[Session, dict[str, str]] | Response:
-        """The session and the form of a POST that came from this server's page, or the refusal."""
-        if not _from_here(request):
-            return refusal("This form was not sent from this server's page; the request is refused.")
-        session = session_of(request)
-        if session is None:
-            return refusal("Log in as the arbiter first.")
-        form = await _form(request)
-        if not same_token(form.get("csrf"), session.csrf):
-            return refusal("The form is missing its security token (or it expired); reload the page and try again.")
-        return session, form
-
-    async def act(request: Request, form_key: str, change: Callable[[dict[str, str]], list[str]]) -> Response:
-        """Run one change from a form: redirect with its messages, or show the page with the error by the form.
-
-        ``form_key`` names the form; ``result`` forms are one per board (``result-N``) and
-        come back to the round they were in.
-        """
-        checked = await authorised(request)
-        if isinstance(checked, Response):
-            return checked
-        session, form = checked
-        if form_key == "result":
-            form_key = f"result-{form.get('board', '')}"
-            round_number = _round_or_none(form.get("round", ""))
-            page = Page("arbiter", form.get("d") or None, round_number, missing=bool(form.get("missing")))
-        else:
-            if form_key in ("roster", "lineup"):  # one form per team
-                form_key = f"{form_key}-{form.get('team', '')}"
-            page = Page("arbiter", form.get("d") or None)
-        try:
-            messages = await run_in_threadpool(change, form)
-        except TManagerError as exc:
-            version = hub.version
-            snapshot = hub.snapshot
-            try:
-                sections = arbiterpages.render(snapshot, page, csrf=session.csrf, error=(form_key, str(exc)),
-                                               values=form) if snapshot else []  # fmt: skip
-            except TManagerError as problem:
-                sections = eventpages.problem(f"{exc} ({problem})")
-            return respond(page, sections, version=version, session=session, status=400)
-        session.flash = [hub.redact(m) for m in messages]
-        await hub.look()  # the next page shows the change at once
-        return RedirectResponse(page.url(), status_code=303)
-
-    def enter_result(form: dict[str, str]) -> list[str]:
-        round_number, board = _number(form, "round"), _number(form, "board")
-        correction = form.get("was", "*") not in PENDING
-        entry = arbiterpages.result_entry(hub.snapshot, form, board)
-        return service.save_result(hub.path, form.get("d") or None, entry, round_number, correction=correction,
-                                   confirm=form.get("confirm") == "yes")  # fmt: skip
-
-    def pair(form: dict[str, str]) -> list[str]:
-        expected = _number(form, "round")
-        colour = form.get("colour") or None
-        if colour not in (None, "white", "black"):
-            raise StateError("the colour is white, black or drawn by lot")
-        return service.pair(
-            hub.path,
-            form.get("d") or None,
-            colour=Colour.from_word(colour) if colour else None,
-            expected_round=expected - 1,
-        )
-
-    def bye(form: dict[str, str]) -> list[str]:
-        who, kind, round_number = form.get("player", "").strip(), form.get("kind", "half"), _number(form, "round")
-        if not who:
-            raise StateError("choose the player who asked for the bye")
-        return service.request_bye(hub.path, form.get("d") or None, who, round_number, kind)
-
-    def force(form: dict[str, str]) -> list[str]:
-        expected = _number(form, "round")
-        white, black = form.get("white", "").strip(), form.get("black", "").strip()
-        if not (white and black):
-            raise StateError("choose both players (or a player and bye)")
-        return service.force(hub.path, form.get("d") or None, white, black, expected_round=expected - 1)
-
-    def unpair(form: dict[str, str]) -> list[str]:
-        expected = _number(form, "round")
-        _confirmed(form, f"unpair round {expected}")
-        return service.unpair(hub.path, form.get("d") or None, expected_round=expected)
-
-    def undo(form: dict[str, str]) -> list[str]:
-        expected = _number(form, "change")
-        _confirmed(form, "undo the last change")
-        return service.undo(hub.path, expected=expected)
-
-    def add_team(form: dict[str, str]) -> list[str]:
-        name = form.get("name", "").strip()
-        if not name:
-            raise StateError("give the team a name")
-        return service.add_team(hub.path, form.get("d") or None, name, short=form.get("short", "").strip(),
-                                players=form.get("players", "").split())  # fmt: skip
-
-    def roster(form: dict[str, str]) -> list[str]:
-        team = str(_number(form, "team"))
-        return service.roster(hub.path, form.get("d") or None, team, form.get("players", "").split())
-
-    def lineup(form: dict[str, str]) -> list[str]:
-        team, round_number = str(_number(form, "team")), _number(form, "round")
-        boards = sorted((int(k[5:]), v) for k, v in form.items() if k.startswith("board") and k[5:].isdigit())
-        return service.lineup(hub.path, form.get("d") or None, team, [v for _, v in boards], round_number)
-
-    changes = {"result": enter_result, "pair": pair, "bye": bye, "force": force, "unpair": unpair, "undo": undo,
-               "add-team": add_team, "roster": roster, "lineup": lineup}  # fmt: skip
-
-    def change_route(kind: str) -> Callable[[Request], Awaitable[Response]]:
         async def handler(request: Request) -> Response:
-            return await act(request, kind, changes[kind])
+            return await self.act(request, name, chosen)
 
         return handler
 
-    async def home(request: Request) -> Response:
-        return await show(request, "home")
+    async def act(self, request: Request, name: str, chosen: Action) -> Response:
+        """Run one action from its form: redirect with its messages, or show the page with the error beside the
+        form that was sent."""
+        session, form = session_in(request), form_in(request)
+        assert session is not None  # ArbiterAuth lets no action through without one
+        page = chosen.page(form)
+        try:
+            change = await run_in_threadpool(chosen.run, Target(self.hub.path, self.hub.snapshot), form)
+        except TManagerError as exc:
+            return self._refused_action(page, session, form, (chosen.form_key(name, form), str(exc)))
+        session.flash = [self.hub.redact(m) for m in change.messages]
+        await self.hub.look()  # the next page shows the change at once
+        return RedirectResponse(page.url(), status_code=303)
 
-    async def arbiter(request: Request) -> Response:
-        return await show(request, "arbiter")
+    def _refused_action(self, page: Page, session: Session, form: dict[str, str], error: tuple[str, str]) -> Response:
+        """The arbiter's page with the reason beside the form (``error``: its key and the reason), its fields
+        as they were sent."""
+        version, snapshot = self.hub.version, self.hub.snapshot
+        try:
+            sections = arbiterpages.render(snapshot, page, csrf=session.csrf, error=error,
+                                           values=form) if snapshot else []  # fmt: skip
+        except TManagerError as problem:
+            sections = eventpages.problem(f"{error[1]} ({problem})")
+        return self.respond(page, sections, version=version, session=session, status=400)
 
-    app = Starlette(
-        routes=[
-            Route("/", home),
-            *(Route(f"/{kind}", page_route(kind)) for kind in _PAGES),
-            *(Route(f"/{kind}.json", data_route(kind)) for kind in ("pairings", "standings")),
-            Route("/arbiter", arbiter),
-            Route("/events", events),
-            Route("/login", login_form, methods=["GET"]),
-            Route("/login", login, methods=["POST"]),
-            Route("/logout", logout, methods=["POST"]),
-            *(Route(f"/{kind}", change_route(kind), methods=["POST"]) for kind in changes),
-            Mount("/static", StaticFiles(directory=STATIC), name="static"),
-        ],
-        lifespan=lifespan,
-    )
-    app.state.hub = hub
-    app.add_middleware(Guard, loopback_only=loopback_only, writable=WRITABLE)
-    return app
+
+def create_event_app(
+    path: Path, *, poll: float = POLL_SECONDS, loopback_only: bool = True, throttle: LoginThrottle | None = None
+) -> Starlette:
+    """The event pages and the arbiter's actions for event file ``path`` (:class:`EventApp`)."""
+    return EventApp(path, poll=poll, loopback_only=loopback_only, throttle=throttle).starlette()
 
 
 async def _once(message: bytes) -> AsyncIterator[bytes]:
@@ -495,33 +440,3 @@ def _cookie(request: Request, response: Response, name: str, value: str, *, max_
     response.set_cookie(
         name, value, max_age=max_age, path="/", httponly=True, samesite="strict", secure=request.url.scheme == "https"
     )
-
-
-def _from_here(request: Request) -> bool:
-    headers = request.headers
-    return same_origin(host=headers.get("host", ""), origin=headers.get("origin"), referer=headers.get("referer"))
-
-
-async def _form(request: Request) -> dict[str, str]:
-    """The fields of a URL-encoded form (the first value of each); empty if it is not one."""
-    try:
-        fields = parse_qs((await request.body()).decode("utf-8"), keep_blank_values=True, max_num_fields=32)
-    except (UnicodeDecodeError, ValueError):
-        return {}
-    return {key: values[0] for key, values in fields.items()}
-
-
-def _number(form: Mapping[str, str], key: str) -> int:
-    text = form.get(key, "").strip()
-    if not (text.isdigit() and len(text) < 6):
-        raise StateError(f"the {key} must be a number, not {text[:20]!r}")
-    return int(text)
-
-
-def _confirmed(form: Mapping[str, str], doing: str) -> None:
-    if form.get("confirm") != "yes":
-        raise StateError(f"tick the box to {doing}; nothing was changed")
-
-
-def _round_or_none(text: str) -> int | None:
-    return int(text) if text.isdigit() and len(text) < 6 else None

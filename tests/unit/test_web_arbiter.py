@@ -1,0 +1,205 @@
+"""The event app's authentication middleware and its actions table, in process: the app is called as the server
+calls it (ASGI), on a real event file, with no server, browser or process (those are tests/integration's)."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlencode
+
+import pytest
+from starlette.types import ASGIApp, Message
+
+from tmanager.core.results import ByeKind
+from tmanager.errors import StateError
+from tmanager.events import api as ev
+from tmanager.events import service
+from tmanager.events.change import Change
+from tmanager.events.model import Player
+from tmanager.web.arbiteractions import ACTIONS, Target, action
+from tmanager.web.eventapp import EventApp
+from tmanager.web.eventpages import Snapshot
+
+ROOT = Path(__file__).resolve().parents[2]
+#: The example Swiss: round 2 paired, boards 3 and 4 without a result.
+EXAMPLE = ROOT / "tourneys" / "events" / "small-open.toml"
+ORIGIN = "http://localhost"
+
+
+@dataclass(frozen=True)
+class Reply:
+    status: int
+    headers: dict[str, str]
+    text: str
+
+
+async def call(app: ASGIApp, method: str, address: str, fields: Mapping[str, str] | None = None, *,
+               session: str | None = None, origin: str | None = ORIGIN) -> Reply:  # fmt: skip
+    """One request as the server hands it to the app: from this machine, to ``localhost``."""
+    path, _, query = address.partition("?")
+    body = urlencode(fields or {}).encode()
+    headers = [(b"host", b"localhost")]
+    if origin is not None:
+        headers.append((b"origin", origin.encode()))
+    if session is not None:
+        headers.append((b"cookie", f"tmanager_session={session}".encode()))
+    if method == "POST":
+        headers += [(b"content-type", b"application/x-www-form-urlencoded"), (b"content-length", b"%d" % len(body))]
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method, "scheme": "http",
+             "path": path, "raw_path": path.encode(), "query_string": query.encode(), "root_path": "",
+             "headers": headers, "client": ("127.0.0.1", 40000), "server": ("localhost", 80)}  # fmt: skip
+    incoming: list[Message] = [{"type": "http.request", "body": body, "more_body": False}]
+    sent: list[Message] = []
+
+    async def receive() -> Message:
+        return incoming.pop(0) if incoming else {"type": "http.disconnect"}
+
+    async def send(message: Message) -> None:
+        sent.append(message)
+
+    await app(scope, receive, send)
+    start = sent[0]
+    named = {name.decode().lower(): value.decode() for name, value in start["headers"]}
+    return Reply(start["status"], named, b"".join(m.get("body", b"") for m in sent[1:]).decode())
+
+
+def event_copy(tmp_path: Path) -> Path:
+    path = tmp_path / "open.toml"
+    shutil.copy(EXAMPLE, path)
+    return path
+
+
+def test_actions_need_this_origin_a_session_and_its_token(tmp_path: Path) -> None:
+    path = event_copy(tmp_path)
+    web = EventApp(path, poll=3600)
+    app = web.starlette()
+    entry = {"round": "2", "board": "3", "result": "1-0", "was": "*"}
+
+    async def main() -> list[Reply]:
+        async with web.lifespan(app):
+            session = web.sessions.open()
+            good = {**entry, "csrf": session.csrf}
+            return [
+                await call(app, "POST", "/result", good),  # no session
+                await call(app, "POST", "/result", entry, session=session.token),  # no token
+                await call(app, "POST", "/result", {**entry, "csrf": session.csrf[:-2] + "xx"}, session=session.token),
+                await call(app, "POST", "/result", {**entry, "csrf": session.token}, session=session.token),
+                await call(app, "POST", "/result", good, session=session.token, origin="http://evil.example"),
+                await call(app, "POST", "/result", good, session=session.token, origin=None),
+                await call(app, "POST", "/logout", {}, session=session.token),  # logging out wants the token too
+                await call(app, "POST", "/result", good, session=session.token),  # all right: passes
+                await call(app, "POST", "/logout", {"csrf": session.csrf}, session=session.token),
+                await call(app, "POST", "/result", {**good, "board": "4"}, session=session.token),  # logged out
+            ]
+
+    before = path.read_bytes()
+    replies = asyncio.run(main())
+    refused, passed, logout, after_logout = replies[:7], replies[7], replies[8], replies[9]
+    assert [r.status for r in refused] == [403] * 7
+    reasons = ["Log in as the arbiter first", *["missing its security token"] * 3,
+               *["not sent from this server's page"] * 2, "missing its security token"]  # fmt: skip
+    for reply, reason in zip(refused, reasons, strict=True):
+        assert reason in reply.text.replace("&#x27;", "'"), (reason, reply.text[-400:])
+    assert (passed.status, passed.headers["location"]) == (303, "arbiter?round=2")
+    assert ev.load(path).division().round(2).boards[2].result == "1-0"
+    assert (logout.status, logout.headers["location"]) == (303, "./")
+    assert after_logout.status == 403 and "Log in as the arbiter first" in after_logout.text
+    assert ev.load(path).division().round(2).boards[3].result == "*"
+    assert path.read_bytes() != before
+
+
+def test_pages_are_open_to_every_viewer_and_the_arbiters_page_to_a_session(tmp_path: Path) -> None:
+    path = event_copy(tmp_path)
+    web = EventApp(path, poll=3600)
+    app = web.starlette()
+    pages = ["/", "/start", "/pairings", "/pairings?round=1", "/standings", "/table", "/prizes", "/player?n=1",
+             "/standings.json", "/login"]  # fmt: skip
+
+    async def main() -> tuple[list[Reply], Reply, Reply]:
+        async with web.lifespan(app):
+            viewers = [await call(app, "GET", page) for page in pages]
+            stranger = await call(app, "GET", "/arbiter")
+            arbiter = await call(app, "GET", "/arbiter", session=web.sessions.open().token)
+            return viewers, stranger, arbiter
+
+    viewers, stranger, arbiter = asyncio.run(main())
+    assert [reply.status for reply in viewers] == [200] * len(pages)
+    assert "Dekker, Ruben" in viewers[0].text and 'action="logout"' not in viewers[0].text
+    assert (stranger.status, stranger.headers["location"]) == (303, "login")
+    assert arbiter.status == 200 and 'action="result"' in arbiter.text and 'action="logout"' in arbiter.text
+
+
+def test_an_unknown_action_is_refused_in_one_line() -> None:
+    with pytest.raises(StateError) as refused:
+        action("delete-everything")
+    message = str(refused.value)
+    assert "\n" not in message
+    assert message == ("there is no action 'delete-everything' (the actions: result, pair, bye, force, unpair, undo, "
+                       "add-team, roster, lineup)")  # fmt: skip
+    assert action("pair") is ACTIONS["pair"]
+
+
+def run(name: str, path: Path, form: dict[str, str]) -> Change:
+    """Action ``name`` with ``form``, on the event as a page would show it."""
+    return ACTIONS[name].run(Target(path, Snapshot(ev.load(path), last_change=ev.last_change(path))), form)
+
+
+def test_each_chess_action_makes_its_change_through_the_service(tmp_path: Path) -> None:
+    path = event_copy(tmp_path)
+    entered = run("result", path, {"round": "2", "board": "3", "result": "1-0", "was": "*"})
+    assert entered.messages == ("round 2: Jansen, Pieter (2) 1½ 1-0 Bakker, Sanne (3) 0",)
+    assert (entered.division, entered.round) == ("main", 2)
+    assert not entered.completed and entered.number == ev.last_change(path) == 1
+    corrected = run("result", path, {"round": "2", "board": "3", "result": "0-1", "was": "1-0"})
+    assert ev.load(path).division().round(2).boards[2].result == "0-1" and corrected.number == 2
+    last = run("result", path, {"round": "2", "board": "4", "result": "=", "was": "*"})
+    assert last.completed and last.round == 2
+    bye = run("bye", path, {"player": "5", "round": "3", "kind": "half"})
+    assert bye.round == 3 and ev.load(path).division().round(3).byes[5] == ByeKind.HALF
+    forced = run("force", path, {"round": "3", "white": "9", "black": "1"})
+    assert forced.round == 3 and forced.number == ev.last_change(path)
+    assert ev.load(path).division().round(3).forced == [(9, 1)]
+    paired = run("pair", path, {"round": "3", "colour": ""})
+    assert paired.round == 3 == ev.load(path).division().paired_rounds
+    assert (9, 1) in [(b.white, b.black) for b in ev.load(path).division().round(3).boards]
+    with pytest.raises(StateError, match="tick the box to unpair round 3; nothing was changed"):
+        run("unpair", path, {"round": "3"})
+    unpaired = run("unpair", path, {"round": "3", "confirm": "yes"})
+    assert unpaired.round == 3 and ev.load(path).division().paired_rounds == 2
+    undone = run("undo", path, {"change": str(unpaired.number), "confirm": "yes"})
+    assert undone.number == unpaired.number and undone.messages[0].startswith(f"restored the version before change "
+                                                                              f"{unpaired.number}")  # fmt: skip
+    assert ev.load(path).division().paired_rounds == 3
+    with pytest.raises(StateError, match="the event has changed since this page was shown"):
+        run("undo", path, {"change": str(unpaired.number), "confirm": "yes"})
+
+
+def test_each_team_action_makes_its_change_through_the_service(tmp_path: Path) -> None:
+    path = tmp_path / "league.toml"
+    ev.create(path, ev.loads(LEAGUE, path))
+    for number in range(1, 5):
+        service.add_player(path, None, Player(0, f"P{number}, X", rating=2400 - 20 * number))
+    added = run("add-team", path, {"name": "Rooks", "short": "ROO", "players": "1 2"})
+    assert added.messages == ("added team Rooks (1)", "Rooks (1) roster: 1. P1, X, 2. P2, X")
+    assert added.division == "main"
+    run("add-team", path, {"name": "Knights", "players": "3 4"})
+    assert run("roster", path, {"team": "1", "players": "2 1"}).number == ev.last_change(path)
+    assert ev.load(path).division().team(1).players == [2, 1]
+    service.pair(path, None)
+    lined = run("lineup", path, {"team": "2", "round": "1", "board1": "3", "board2": "-"})
+    assert ev.load(path).division().round(1).lineups[2] == [3, 0] and lined.number == ev.last_change(path)
+
+
+LEAGUE = """
+[event]
+name = "League"
+rounds = 3
+
+[[division]]
+name = "main"
+system = "team-swiss"
+team_size = 2
+"""

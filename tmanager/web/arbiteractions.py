@@ -1,0 +1,164 @@
+"""The arbiter's actions: the table of what each of the arbiter's forms runs.
+
+Each :class:`Action` reads its form into the typed arguments of one function of
+:mod:`tmanager.events.service` (a result through the division's rules'
+:class:`~tmanager.events.rules.base.EntryForm`, never through words) and
+returns that function's :class:`~tmanager.events.change.Change`: the same
+locked, journaled change the command line makes. A form that lacks what its
+action needs raises a one-line :class:`~tmanager.errors.StateError`, which the
+page shows beside that form; nothing is written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+
+from tmanager.core.results import PENDING, Colour
+from tmanager.errors import StateError
+from tmanager.events import service
+from tmanager.events.change import Change
+from tmanager.web import arbiterpages
+from tmanager.web.eventpages import Page, Snapshot
+
+Form = Mapping[str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """What an action changes: the event file, and the version of it the pages show (the result forms' menus)."""
+
+    path: Path
+    snapshot: Snapshot | None
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One of the arbiter's forms: what it runs, and which form on the page it is.
+
+    ``per`` names the field that tells a page's forms of this action apart (one result form per board, one
+    roster per team), so that an error shows beside the form it is about; ``back_to_round``: the page after it
+    is the round (and the boards filter) the form was in.
+    """
+
+    run: Callable[[Target, Form], Change]
+    per: str | None = None
+    back_to_round: bool = False
+
+    def form_key(self, name: str, form: Form) -> str:
+        """The key of the form that posted ``form`` (``result-3``, ``roster-2``, ``pair``)."""
+        return name if self.per is None else f"{name}-{form.get(self.per, '')}"
+
+    def page(self, form: Form) -> Page:
+        """The arbiter's page to show after the action, or with its error."""
+        if not self.back_to_round:
+            return Page("arbiter", _division(form))
+        round_number = _round_or_none(form.get("round", ""))
+        return Page("arbiter", _division(form), round_number, missing=bool(form.get("missing")))
+
+
+def _enter_result(target: Target, form: Form) -> Change:
+    round_number, board = _number(form, "round"), _number(form, "board")
+    entry = arbiterpages.result_entry(target.snapshot, form, board)
+    correction = form.get("was", "*") not in PENDING
+    return service.save_result(target.path, _division(form), entry, round_number, correction=correction,
+                               confirm=form.get("confirm") == "yes")  # fmt: skip
+
+
+def _pair(target: Target, form: Form) -> Change:
+    expected = _number(form, "round")
+    colour = form.get("colour") or None
+    if colour not in (None, "white", "black"):
+        raise StateError("the colour is white, black or drawn by lot")
+    first = Colour.from_word(colour) if colour else None
+    return service.pair(target.path, _division(form), colour=first, expected_round=expected - 1)
+
+
+def _bye(target: Target, form: Form) -> Change:
+    who, kind, round_number = form.get("player", "").strip(), form.get("kind", "half"), _number(form, "round")
+    if not who:
+        raise StateError("choose the player who asked for the bye")
+    return service.request_bye(target.path, _division(form), who, round_number, kind)
+
+
+def _force(target: Target, form: Form) -> Change:
+    expected = _number(form, "round")
+    white, black = form.get("white", "").strip(), form.get("black", "").strip()
+    if not (white and black):
+        raise StateError("choose both players (or a player and bye)")
+    return service.force(target.path, _division(form), white, black, expected_round=expected - 1)
+
+
+def _unpair(target: Target, form: Form) -> Change:
+    expected = _number(form, "round")
+    _confirmed(form, f"unpair round {expected}")
+    return service.unpair(target.path, _division(form), expected_round=expected)
+
+
+def _undo(target: Target, form: Form) -> Change:
+    expected = _number(form, "change")
+    _confirmed(form, "undo the last change")
+    return service.undo(target.path, expected=expected)
+
+
+def _add_team(target: Target, form: Form) -> Change:
+    name = form.get("name", "").strip()
+    if not name:
+        raise StateError("give the team a name")
+    return service.add_team(target.path, _division(form), name, short=form.get("short", "").strip(),
+                            players=form.get("players", "").split())  # fmt: skip
+
+
+def _roster(target: Target, form: Form) -> Change:
+    team = str(_number(form, "team"))
+    return service.roster(target.path, _division(form), team, form.get("players", "").split())
+
+
+def _lineup(target: Target, form: Form) -> Change:
+    team, round_number = str(_number(form, "team")), _number(form, "round")
+    boards = sorted((int(k[5:]), v) for k, v in form.items() if k.startswith("board") and k[5:].isdigit())
+    return service.lineup(target.path, _division(form), team, [v for _, v in boards], round_number)
+
+
+#: Each action by its name, which is also its path (``POST /result``).
+ACTIONS: Mapping[str, Action] = MappingProxyType({
+    "result": Action(_enter_result, per="board", back_to_round=True),
+    "pair": Action(_pair),
+    "bye": Action(_bye),
+    "force": Action(_force),
+    "unpair": Action(_unpair),
+    "undo": Action(_undo),
+    "add-team": Action(_add_team),
+    "roster": Action(_roster, per="team"),
+    "lineup": Action(_lineup, per="team"),
+})  # fmt: skip
+
+
+def action(name: str) -> Action:
+    """The action called ``name``, or a one-line refusal naming the actions there are."""
+    found = ACTIONS.get(name)
+    if found is None:
+        raise StateError(f"there is no action {name[:40]!r} (the actions: {', '.join(ACTIONS)})")
+    return found
+
+
+def _division(form: Form) -> str | None:
+    return form.get("d") or None
+
+
+def _number(form: Form, key: str) -> int:
+    text = form.get(key, "").strip()
+    if not (text.isdigit() and len(text) < 6):
+        raise StateError(f"the {key} must be a number, not {text[:20]!r}")
+    return int(text)
+
+
+def _confirmed(form: Form, doing: str) -> None:
+    if form.get("confirm") != "yes":
+        raise StateError(f"tick the box to {doing}; nothing was changed")
+
+
+def _round_or_none(text: str) -> int | None:
+    return int(text) if text.isdigit() and len(text) < 6 else None

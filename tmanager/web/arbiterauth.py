@@ -1,0 +1,105 @@
+"""Who may change the event through its pages: the arbiter's authentication, as one Starlette middleware.
+
+:class:`ArbiterAuth` runs before any route. It finds the request's session
+(the session cookie, :class:`~tmanager.web.auth.Sessions`) and leaves it in
+the request's state for the pages (:func:`session_in`), which show the arbiter's
+links and forms to a session only. The arbiter's page itself (``GET
+/arbiter``) without a session goes to the login page. A POST to a guarded
+path (the arbiter's actions and logging out) passes only if it came from a
+page of this server (``Origin``, else ``Referer``), carries the session
+cookie and the session's CSRF token in its form, checked in that order; its
+form is then left in the state (:func:`form_in`), and anything else is
+refused with the reason, before any route could change anything. Every
+other page is open to everyone, read-only (:class:`~tmanager.web.app.Guard`
+refuses other methods).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from urllib.parse import parse_qs
+
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from tmanager.web.auth import Session, same_origin, same_token
+
+SESSION_COOKIE = "tmanager_session"
+#: The page only a session may see; without one it leads to the login page.
+ARBITER_PAGE = "/arbiter"
+
+
+class ArbiterAuth:
+    """The middleware: ``session_of`` finds a session by its cookie's token; ``guarded`` are the paths whose POST
+    needs the session and its token; ``refuse`` makes the page that says why a POST was refused."""
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        session_of: Callable[[str | None], Session | None],
+        guarded: frozenset[str],
+        refuse: Callable[[str], Response],
+    ) -> None:
+        self.app = app
+        self.session_of = session_of
+        self.guarded = guarded
+        self.refuse = refuse
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        request = Request(scope, receive)
+        session = self.session_of(request.cookies.get(SESSION_COOKIE))
+        request.state.session = session
+        if scope["method"] == "POST" and scope["path"] in self.guarded:
+            refusal = await self._refusal(request, session)
+            if refusal is not None:
+                await self.refuse(refusal)(scope, receive, send)
+                return
+        elif scope["path"] == ARBITER_PAGE and session is None:
+            await RedirectResponse("login", status_code=303)(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+    @staticmethod
+    async def _refusal(request: Request, session: Session | None) -> str | None:
+        """Why a guarded POST is refused (``None``: it is not); its form goes into the request's state."""
+        if not from_here(request):
+            return "This form was not sent from this server's page; the request is refused."
+        if session is None:
+            return "Log in as the arbiter first."
+        form = await read_form(request)
+        if not same_token(form.get("csrf"), session.csrf):
+            return "The form is missing its security token (or it expired); reload the page and try again."
+        request.state.form = form
+        return None
+
+
+def session_in(request: Request) -> Session | None:
+    """The arbiter's session of a request that went through :class:`ArbiterAuth` (``None``: a viewer)."""
+    session: Session | None = request.state.session
+    return session
+
+
+def form_in(request: Request) -> dict[str, str]:
+    """The form of a guarded POST that :class:`ArbiterAuth` let through."""
+    form: dict[str, str] = request.state.form
+    return form
+
+
+def from_here(request: Request) -> bool:
+    """Whether the request came from a page of this server (its ``Origin``, else its ``Referer``)."""
+    headers = request.headers
+    return same_origin(host=headers.get("host", ""), origin=headers.get("origin"), referer=headers.get("referer"))
+
+
+async def read_form(request: Request) -> dict[str, str]:
+    """The fields of a URL-encoded form (the first value of each); empty if it is not one."""
+    try:
+        fields = parse_qs((await request.body()).decode("utf-8"), keep_blank_values=True, max_num_fields=32)
+    except (UnicodeDecodeError, ValueError):
+        return {}
+    return {key: values[0] for key, values in fields.items()}
