@@ -273,3 +273,25 @@ def test_pairing_systems_are_told_apart_by_the_rules() -> None:
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "PairingSystem"
     ]
     assert named == []
+
+
+#: The most lines a module and a function may hold (docs/architecture.md: units stay small because each holds one
+#: idea; a justified exception would be named there and here).
+MODULE_LINES, FUNCTION_LINES = 600, 80
+
+
+def test_modules_and_functions_stay_small() -> None:
+    too_long = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        name = str(path.relative_to(PACKAGE.parent))
+        if (lines := len(text.splitlines())) > MODULE_LINES:
+            too_long.append(f"{name}: {lines} lines")
+        too_long += [
+            f"{name}:{node.lineno} {node.name}: {node.end_lineno - node.lineno + 1} lines"
+            for node in ast.walk(ast.parse(text, name))
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+            and node.end_lineno is not None
+            and node.end_lineno - node.lineno + 1 > FUNCTION_LINES
+        ]
+    assert too_long == []
