@@ -11,6 +11,15 @@ move, 16 MB hash, no book, two games at a time (--concurrency).
   ``chess.engine.SimpleEngine``\\ s once and playing its share of the games
   with them, ``board.is_game_over(claim_draw=True)`` after every move, a new
   ``game`` (so ``ucinewgame``) per game, no files.
+- **minimal Python loop**: the least a manager written in Python can do and still
+  play correct games: C processes, each starting two Stockfish processes once
+  and speaking UCI to them over plain pipes (``position startpos moves …`` and
+  ``go nodes`` a move, lines read as they come until ``bestmove``), each move
+  checked legal on a ``chess.Board``, the game ended by the rules (mate,
+  stalemate, insufficient material, 50 moves, threefold repetition counted on
+  a position key), no clock, no file. Its manager CPU is the floor of any
+  Python manager on this workload: the interpreter, the board and the wake-ups
+  for the engines' lines, nothing else.
 - **fastchess** (``--fastchess PATH``): ``fastchess -engine cmd=stockfish
   name=a -engine cmd=stockfish name=b -each tc=inf nodes=1000 option.Hash=16
   -rounds N/2 -games 2 -concurrency C -pgnout file=…``.
@@ -23,8 +32,9 @@ Each contender runs --repeat times, interleaved so that machine noise hits all
 alike. Wall time is measured around the run; CPU time is the user+system time
 of everything it started (``RUSAGE_CHILDREN`` deltas; this process is a child
 subreaper, so engines a contender fails to wait for are counted too). Medians
-are printed with the ratios tmanager/fastchess and tmanager/naive; the goals
-are wall ≤ 1.10 × and CPU ≤ 1.25 × fastchess, and ≤ 0.60 × the naive loop.
+are printed with the ratios tmanager/fastchess, tmanager/naive and against the
+minimal loop; the goals are wall ≤ 1.10 ×, CPU ≤ 1.25 × and the manager's own
+CPU ≤ 1.5 × fastchess's, and ≤ 0.60 × the naive loop.
 
 fastchess's wall time holds up to a second of waiting: its main thread looks
 whether the games are over once a second (``RoundRobin::start`` in
@@ -80,7 +90,7 @@ STOCKFISH = shutil.which("stockfish") or shutil.which("stockfish", path="/usr/ga
 NODES = 1000
 HASH_MB = 16
 TMANAGER = [sys.executable, "-m", "tmanager"]
-NAIVE, FASTCHESS = "naive python-chess loop", "fastchess"
+NAIVE, MINIMAL, FASTCHESS = "naive python-chess loop", "minimal Python loop", "fastchess"
 ENV = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
 _PR_SET_CHILD_SUBREAPER = 36
 
@@ -197,12 +207,72 @@ def naive_games(command: str, count: int, plies: multiprocessing.sharedctypes.Sy
         plies.value += played
 
 
-def run_naive(games: int, concurrency: int, stockfish: Path) -> Run:
+# --- the minimal Python loop ----------------------------------------------------------------------
+
+
+class PipeEngine:
+    """A UCI engine over plain pipes: each line written in one write, lines read as the engine flushes them."""
+
+    def __init__(self, command: str) -> None:
+        self.process = subprocess.Popen([command], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.stdin, self.stdout = self.process.stdin, self.process.stdout
+        self.ask("uci\n", b"uciok")
+        self.ask(f"setoption name Hash value {HASH_MB}\nsetoption name Threads value 1\nisready\n", b"readyok")
+
+    def ask(self, text: str, answer: bytes) -> bytes:
+        """Write ``text``, then read lines until one starts with ``answer``; that line."""
+        self.stdin.write(text.encode())
+        self.stdin.flush()
+        while not (line := self.stdout.readline()).startswith(answer):
+            if not line:
+                raise RuntimeError("the engine exited")
+        return line
+
+    def quit(self) -> None:
+        self.stdin.write(b"quit\n")
+        self.stdin.flush()
+        self.process.wait()
+
+
+def minimal_game(engines: tuple[PipeEngine, PipeEngine]) -> int:
+    """One game from the start position; its plies."""
+    board, moves, seen = chess.Board(), [], {}
+    for engine in engines:
+        engine.ask("ucinewgame\nisready\n", b"readyok")
+    while True:
+        engine = engines[len(moves) % 2]
+        line = engine.ask(f"position startpos moves {' '.join(moves)}\ngo nodes {NODES}\n", b"bestmove")
+        move = line.split()[1].decode()
+        board.push(board.parse_uci(move))  # refuses an illegal move
+        moves.append(move)
+        key = (board.board_fen(), board.turn, board.castling_rights, board.ep_square)
+        seen[key] = seen.get(key, 0) + 1
+        if seen[key] >= 3 or board.halfmove_clock >= 100 or board.is_checkmate() or board.is_stalemate() \
+                or board.is_insufficient_material():
+            return len(moves)
+
+
+def minimal_games(command: str, count: int, plies: multiprocessing.sharedctypes.Synchronized[int]) -> None:
+    """One process of the minimal loop: two engines, started once, for all ``count`` games."""
+    engines = (PipeEngine(command), PipeEngine(command))
+    played = sum(minimal_game(engines) for _ in range(count))
+    for engine in engines:
+        engine.quit()
+    with plies.get_lock():
+        plies.value += played
+
+
+def run_in_processes(
+    target: Callable[[str, int, multiprocessing.sharedctypes.Synchronized[int]], None],
+    games: int, concurrency: int, stockfish: Path,
+) -> Run:
+    """A loop that plays ``games`` in ``concurrency`` processes, each calling ``target`` for its share."""
+
     def run(directory: Path) -> tuple[int, Path | None]:
         plies = multiprocessing.Value("i", 0)
         shares = [games // concurrency + (i < games % concurrency) for i in range(concurrency)]
-        processes = [multiprocessing.Process(target=naive_games, args=(str(stockfish), share, plies))
-                     for share in shares]
+        processes = [multiprocessing.Process(target=target, args=(str(stockfish), share, plies)) for share in shares]
         for process in processes:
             process.start()
         for process in processes:
@@ -277,7 +347,8 @@ def main() -> None:
         contenders: dict[str, Run] = {ours: run_tmanager(args.games, args.concurrency, engines.command, pinned=False)}
         if args.affinity:
             contenders[f"{ours} --affinity"] = run_tmanager(args.games, args.concurrency, engines.command, pinned=True)
-        contenders[NAIVE] = run_naive(args.games, args.concurrency, engines.command)
+        contenders[NAIVE] = run_in_processes(naive_games, args.games, args.concurrency, engines.command)
+        contenders[MINIMAL] = run_in_processes(minimal_games, args.games, args.concurrency, engines.command)
         if args.fastchess:
             binary = args.fastchess.resolve()
             contenders[FASTCHESS] = run_fastchess(binary, args.games, args.concurrency, engines.command, pinned=False)
@@ -318,23 +389,29 @@ def summarise(results: dict[str, list[Measured]], *, games: int, concurrency: in
           f"medians of {repeat} runs; tmanager's workers on {eventloop.kind()}'s event loop")
     print(f"  {'':38s} {'wall':>8s} {'CPU':>8s} {'last game':>10s} {'engines':>8s} {'manager':>8s} "
           f"{'floor':>7s} {'wall / floor':>12s} {'last / floor':>12s}")
+
+    def manager(name: str) -> float:
+        return statistics.median(m.cpu - m.engines_cpu for m in results[name])
+
     for name in names:
         wall, cpu, last, engines = (median(name, f) for f in ("wall", "cpu", "last_game", "engines_cpu"))
-        manager = statistics.median(m.cpu - m.engines_cpu for m in results[name])
         floor = engines / min(concurrency, os.cpu_count() or 1)
-        print(f"  {name:38s} {wall:7.2f}s {cpu:7.2f}s {last:9.2f}s {engines:7.2f}s {manager:7.2f}s "
+        print(f"  {name:38s} {wall:7.2f}s {cpu:7.2f}s {last:9.2f}s {engines:7.2f}s {manager(name):7.2f}s "
               f"{floor:6.2f}s {wall / floor:12.2f} {last / floor:12.2f}")
     pinned = f"{ours} --affinity"
     comparisons = [
-        (ours, FASTCHESS, "tmanager / fastchess", "goals: wall <= 1.10, CPU <= 1.25"),
+        (ours, FASTCHESS, "tmanager / fastchess", "goals: wall <= 1.10, CPU <= 1.25, manager <= 1.5"),
+        (MINIMAL, FASTCHESS, "minimal Python loop / fastchess", "a Python manager's floor"),
+        (ours, MINIMAL, "tmanager / minimal Python loop", "what tmanager does beyond it"),
         (pinned, f"{FASTCHESS} -use-affinity", "tmanager / fastchess, both bound", "--affinity, -use-affinity"),
         (ours, NAIVE, "tmanager / naive", "goal: <= 0.60"),
         (pinned, ours, "tmanager bound / unbound", "what --affinity changes"),
     ]
     for mine, other, label, goal in comparisons:
         if mine in results and other in results:
-            ratios = [median(mine, f) / median(other, f) for f in ("wall", "cpu", "last_game")]
-            print(f"  {'ratio ' + label:38s} {ratios[0]:7.2f}  {ratios[1]:7.2f}  {ratios[2]:9.2f}   ({goal})")
+            wall, cpu, last = (median(mine, f) / median(other, f) for f in ("wall", "cpu", "last_game"))
+            print(f"  {'ratio ' + label:38s} {wall:7.2f}  {cpu:7.2f}  {last:9.2f}  {'':8s} "
+                  f"{manager(mine) / manager(other):7.2f}   ({goal})")
     print("  floor: the engines' CPU time over the games played at a time, or the cores if fewer: the wall time of\n"
           "  a manager that costs nothing and never keeps an engine waiting; goal: the last game within 1.10 x it")
 
