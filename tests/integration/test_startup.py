@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import tomllib
@@ -116,3 +117,17 @@ def test_the_event_model_loads_only_the_model_the_core_and_the_foundation(tmp_pa
     beyond = {m for m in ours - foundation if m.partition(".")[2].partition(".")[0] != "core"}
     assert beyond == {"tmanager.events", "tmanager.events.model", "tmanager.events.messages"}
     assert not packages(modules) & (HEAVY | {"chess", "filelock", "jinja2", "tomlkit"})
+
+
+@pytest.mark.parametrize("given", [None, "7"])
+def test_ratings_leave_the_environment_as_they_found_it(given: str | None, tmp_path: Path) -> None:
+    """The ratings load numpy with OpenBLAS's threads told to sleep at once (their spinning cost every `status` 40 ms
+    of CPU): a timeout of the user's stands, and the programs started later see the environment as it was."""
+    env = {name: value for name, value in os.environ.items() if name != "OPENBLAS_THREAD_TIMEOUT"}
+    if given is not None:
+        env["OPENBLAS_THREAD_TIMEOUT"] = given
+    code = "import os, tmanager.core.ratings as r; print(os.environ.get('OPENBLAS_THREAD_TIMEOUT'), r.np.__name__)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, env=env,
+                          timeout=300, check=False)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == [str(given), "numpy"]

@@ -31,15 +31,27 @@ from __future__ import annotations
 
 import functools
 import math
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
-
-import numpy as np
-from numpy.typing import NDArray
 
 from tmanager.core.standings import Tally
 from tmanager.core.stats import Z95
 from tmanager.errors import ConfigError
+
+# numpy's OpenBLAS starts a thread per core as it loads, and each spins for about 2^28 cycles before it sleeps: on
+# 2 cores, 40 ms of the CPU of every command that rates (`status`, the end of `run`), more with more cores. Told to
+# sleep at once, they still share the work of a large fit. The library reads the setting as it loads; the programs
+# tmanager starts later get the environment as it was.
+_THREAD_TIMEOUT = "OPENBLAS_THREAD_TIMEOUT"
+_given_timeout = os.environ.get(_THREAD_TIMEOUT)
+os.environ.setdefault(_THREAD_TIMEOUT, "4")  # OpenBLAS's least: 2^4 cycles
+try:
+    import numpy as np
+    from numpy.typing import NDArray
+finally:
+    if _given_timeout is None:
+        del os.environ[_THREAD_TIMEOUT]
 
 #: Natural-log units per Elo point.
 _K = math.log(10) / 400

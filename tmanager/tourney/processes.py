@@ -10,6 +10,7 @@ started them, even by ``kill -9``.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import multiprocessing
 import multiprocessing.connection
 import os
@@ -115,6 +116,11 @@ def _fault(line: str) -> tuple[str, str]:
 #: Workers are forked: `run` has already imported all they need, so each starts at once.
 _FORK = multiprocessing.get_context("fork")
 
+#: What every worker imports and its starter may not have: the worker with the engine layer, the file lock of
+#: its transactions (loaded on a first write) and psutil (its identity). :meth:`Workers.start` imports them
+#: before the fork, once, where each worker would import them again for itself (about 50 ms of CPU each).
+WORKER_MODULES = ("tmanager.tourney.worker", "filelock", "psutil")
+
 
 class Workers:
     """The worker processes of one `run`: a worker that dies while games or hooks remain is replaced
@@ -153,6 +159,8 @@ class Workers:
         return process
 
     def start(self) -> None:
+        for name in WORKER_MODULES:
+            importlib.import_module(name)
         self.processes = [self._spawn(index) for index in range(len(self.lanes))]
 
     def all_exited(self) -> bool:

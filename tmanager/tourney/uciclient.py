@@ -90,7 +90,9 @@ class UciClient(EngineClient):
         self._wanted = Wanted.NOTHING
         self._infos: list[str] = []
         self._kept: list[str] | None = None
-        self._ponder_move: chess.Move | None = None  # the move the engine expects, with its last bestmove
+        # The move the engine expects, with its last bestmove, as it wrote it: read only by a game that ponders
+        # (a push, a legality check and a pop of the board, on every move of every game, for nothing).
+        self._ponder_word: str | None = None
         self._pondering: _Ponder | None = None
         self._stopped: asyncio.Future[None] | None = None  # done once a stopped search's bestmove came
 
@@ -218,8 +220,10 @@ class UciClient(EngineClient):
         except asyncio.CancelledError:
             self._abandon()
             raise
-        if ponder and reply.move is not None and self._ponder_move is not None:
-            self._ponder(board, limit, reply.move, self._ponder_move, time.monotonic() - started)
+        if ponder and reply.move is not None and self._ponder_word is not None:
+            expected = _parse_after(board, reply.move, self._ponder_word)
+            if expected is not None:
+                self._ponder(board, limit, reply.move, expected, time.monotonic() - started)
         return reply
 
     def stop(self) -> None:
@@ -338,7 +342,7 @@ class UciClient(EngineClient):
     def _bestmove(self, rest: str) -> None:
         words = rest.split()
         move = None
-        self._ponder_move = None
+        self._ponder_word = None
         self._state = _State.IDLE
         if words and words[0] not in ("(none)", "NULL"):
             try:
@@ -347,7 +351,7 @@ class UciClient(EngineClient):
                 self.fail(EngineError(exc))
                 return
             if len(words) >= 3 and words[1] == "ponder" and move and words[2] not in ("(none)", "NULL"):
-                self._ponder_move = _parse_after(self._board, move, words[2].lower())
+                self._ponder_word = words[2].lower()
         self.answer(Reply(move, uci_report(self._infos, self._wanted) if self._wanted else NO_REPORT,
                           lines=self._kept or ()))
 
