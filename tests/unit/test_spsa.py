@@ -75,11 +75,11 @@ def test_the_sides_are_clipped_to_the_bounds() -> None:
 def test_theta_moves_towards_the_side_that_scored_and_stays_put_on_an_even_pair() -> None:
     gains, params, theta = Gains(iterations=100), (HASH, BLEND), (100.0, 0.5)
     step = spsa.plan_step(gains, params, theta, pair=0, seed=3)
-    assert spsa.updated_theta(gains, params, step, plus_margin=0) == theta
-    won = spsa.updated_theta(gains, params, step, plus_margin=2)
+    assert spsa.updated_theta(gains, params, step, theta, plus_margin=0) == theta
+    won = spsa.updated_theta(gains, params, step, theta, plus_margin=2)
     for param, before, after, delta, c in zip(params, theta, won, step.directions, step.perturbations, strict=True):
         assert after - before == pytest.approx(gains.learning_rate(param, 1) * c * 2 * delta)
-    lost = spsa.updated_theta(gains, params, step, plus_margin=-1)
+    lost = spsa.updated_theta(gains, params, step, theta, plus_margin=-1)
     assert [math.copysign(1, a - t) for a, t in zip(lost, theta, strict=True)] == [-d for d in step.directions]
 
 
@@ -87,8 +87,8 @@ def test_theta_is_clipped_to_the_bounds() -> None:
     wide = SpsaParam("Wide", ParamKind.FLOAT, 0.99, 0.0, 1.0, 0.5, 1000.0)
     step = spsa.plan_step(Gains(iterations=10), (wide,), (0.99,), pair=0, seed=0)
     margin = 2 * step.directions[0]
-    assert spsa.updated_theta(Gains(iterations=10), (wide,), step, plus_margin=margin) == (1.0,)
-    assert spsa.updated_theta(Gains(iterations=10), (wide,), step, plus_margin=-margin) == (0.0,)
+    assert spsa.updated_theta(Gains(iterations=10), (wide,), step, (0.99,), plus_margin=margin) == (1.0,)
+    assert spsa.updated_theta(Gains(iterations=10), (wide,), step, (0.99,), plus_margin=-margin) == (0.0,)
 
 
 def test_openbench_and_fishtest_lines_are_read() -> None:
@@ -153,5 +153,45 @@ def test_a_noiseless_tune_walks_to_the_optimum() -> None:
     for pair in range(400):
         step = spsa.plan_step(gains, params, theta, pair=pair, seed=spsa.pair_seed(0, pair))
         margin = abs(step.minus[0] - 60) - abs(step.plus[0] - 60)
-        theta = spsa.updated_theta(gains, params, step, plus_margin=2 * (margin > 0) - 2 * (margin < 0))
+        theta = spsa.updated_theta(gains, params, step, theta, plus_margin=2 * (margin > 0) - 2 * (margin < 0))
     assert abs(theta[0] - 60) < 3
+
+
+TUNE = spsa.TuneSettings(
+    parameters="Aggression, int, 100, 0, 200, 10, 0.002\nBlend, float, 0.5, 0, 1, 0.05, 0.002",
+    iterations=6,
+    seed=11,
+    history_every=4,
+)
+
+
+def test_a_pair_begun_keeps_the_theta_it_was_drawn_at() -> None:
+    state = spsa.TuneState.initial(TUNE).begin(0)
+    assert state.theta == (100.0, 0.5) and state.begun == {0: (100.0, 0.5)}
+    moved = state.apply(TUNE, plus_margin=2)
+    assert moved.pairs == 1 and moved.begun == {} and moved.theta != state.theta
+    assert moved.begin(0) == moved  # applied already: a replay draws nothing new
+    again = moved.begin(1)
+    assert again.begin(1) == again and again.begun == {1: moved.theta}
+    assert (
+        again.step(TUNE, 1)
+        == again.step(TUNE, 1)
+        == spsa.plan_step(TUNE.gains, TUNE.params, moved.theta, pair=1, seed=spsa.pair_seed(11, 1))
+    )
+
+
+def test_the_history_keeps_theta_every_so_many_pairs_and_at_the_end() -> None:
+    state = spsa.TuneState.initial(TUNE)
+    for pair in range(6):
+        state = state.begin(pair).apply(TUNE, plus_margin=1)
+    assert [pairs for pairs, _ in state.history] == [0, 4, 6]
+    assert state.history[-1][1] == state.theta
+
+
+def test_bad_tune_settings_name_their_field() -> None:
+    with pytest.raises(ConfigError) as caught:
+        spsa.TuneSettings(parameters="A, int, 50, 0, 10, 1, 0.1", iterations=5).check()
+    assert str(caught.value) == "parameters: line 1: A: start 50 is outside [0, 10] (start within the bounds)"
+    with pytest.raises(ConfigError) as caught:
+        spsa.TuneSettings(parameters=TUNE.parameters, iterations=5, history_every=0).check()
+    assert caught.value.field == "history_every"

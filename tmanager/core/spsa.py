@@ -23,14 +23,17 @@ values its workers send. What it does not know: engines, files, games.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
+import functools
 import hashlib
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from tmanager.errors import ConfigError
+from tmanager.tomlmap import SIGNED
 
 #: The gains' exponents and A's share of the iterations that fishtest and OpenBench propose.
 DEFAULT_ALPHA, DEFAULT_GAMMA, DEFAULT_A_RATIO = 0.602, 0.101, 0.1
@@ -159,15 +162,104 @@ def plan_step(gains: Gains, params: Sequence[SpsaParam], theta: Sequence[float],
     return Step(pair, seed, tuple(theta), directions, perturbations, sides[0], sides[1])
 
 
-def updated_theta(gains: Gains, params: Sequence[SpsaParam], step: Step, *, plus_margin: int) -> tuple[float, ...]:
-    """θ after ``step``, whose θ + cₖΔ side won ``plus_margin`` games more than it lost (−2…2)."""
+def updated_theta(
+    gains: Gains, params: Sequence[SpsaParam], step: Step, theta: Sequence[float], *, plus_margin: int
+) -> tuple[float, ...]:
+    """θ moved by ``step``, whose θ + cₖΔ side won ``plus_margin`` games more than it lost (−2…2).
+
+    The move is added to ``theta``, the current values, as fishtest and OpenBench add it: another pair
+    may have moved them since this one was drawn (with one lane at a time, ``theta`` is ``step.theta``)."""
     iteration = step.pair + 1
     return tuple(
         p.clip(value + gains.learning_rate(p, iteration) * c * plus_margin * delta)
-        for p, value, c, delta in zip(params, step.theta, step.perturbations, step.directions, strict=True)
+        for p, value, c, delta in zip(params, theta, step.perturbations, step.directions, strict=True)
     )
 
 
+# --- a tune: its settings and its state ---------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TuneSettings:
+    """A tourney file's ``[spsa]``: the parameters as OpenBench's input lines, the length and gains of the
+    tune, the seed its pairs' seeds come from, and how often θ is kept in the history."""
+
+    parameters: str
+    iterations: int
+    alpha: float = DEFAULT_ALPHA
+    gamma: float = DEFAULT_GAMMA
+    a_ratio: float = DEFAULT_A_RATIO
+    seed: int = 0
+    history_every: int = 1
+
+    @property
+    def gains(self) -> Gains:
+        return Gains(self.iterations, self.alpha, self.gamma, self.a_ratio)
+
+    @property
+    def params(self) -> tuple[SpsaParam, ...]:
+        return _parsed(self.parameters)
+
+    def check(self) -> None:
+        """:class:`ConfigError` naming the bad field (``parameters``, ``iterations``…) unless the tune is defined."""
+        self.gains.check()
+        if self.history_every <= 0:
+            raise ConfigError(f"must be at least 1, not {self.history_every}", field="history_every", hint="pairs")
+        try:
+            _parsed(self.parameters)
+        except ConfigError as error:
+            raise error.located(field="parameters") from None
+
+
+@functools.lru_cache(maxsize=8)
+def _parsed(text: str) -> tuple[SpsaParam, ...]:
+    return parse_input(text)
+
+
+@dataclass(frozen=True, slots=True)
+class TuneState:
+    """Where a tune stands (the file's ``[tuning]``, written by tmanager): θ after the pairs applied so
+    far, the θ each pair begun and not yet applied was drawn at, and θ every ``history_every`` pairs."""
+
+    theta: tuple[float, ...] = field(metadata=SIGNED)
+    pairs: int = 0  #: pairs applied to θ, in pair order
+    begun: dict[int, tuple[float, ...]] = field(default_factory=dict, metadata=SIGNED)
+    #: (pairs applied, θ then), from the start
+    history: tuple[tuple[int, tuple[float, ...]], ...] = field(default=(), metadata=SIGNED)
+
+    @classmethod
+    def initial(cls, settings: TuneSettings) -> TuneState:
+        theta = tuple(float(p.start) for p in settings.params)
+        return cls(theta, history=((0, theta),))
+
+    def begin(self, pair: int) -> TuneState:
+        """The state with pair ``pair`` drawn at the current θ, unless it was drawn already (a replay) or applied."""
+        if pair < self.pairs or pair in self.begun:
+            return self
+        return dataclasses.replace(self, begun={**self.begun, pair: self.theta})
+
+    def step(self, settings: TuneSettings, pair: int) -> Step:
+        """The step of begun pair ``pair``: the same each time it is asked, from its seed and its θ."""
+        seed = pair_seed(settings.seed, pair)
+        return plan_step(settings.gains, settings.params, self.begun[pair], pair=pair, seed=seed)
+
+    def apply(self, settings: TuneSettings, *, plus_margin: int) -> TuneState:
+        """The state with the next pair in order (begun, and complete with ``plus_margin``) applied to θ."""
+        pair = self.pairs
+        theta = updated_theta(
+            settings.gains, settings.params, self.step(settings, pair), self.theta, plus_margin=plus_margin
+        )
+        pairs = pair + 1
+        kept = pairs % settings.history_every == 0 or pairs == settings.iterations
+        return TuneState(
+            theta,
+            pairs,
+            {n: t for n, t in self.begun.items() if n != pair},
+            (*self.history, (pairs, theta)) if kept else self.history,
+        )
+
+
+# --- the text people paste ----------------------------------------------------------------------
 # --- the text people paste ----------------------------------------------------------------------
 
 
