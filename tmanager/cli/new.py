@@ -19,8 +19,10 @@ from pathlib import Path
 
 from tmanager.cli._engines import participant
 from tmanager.cli._settings import add_participant_arguments, ordered_assignments
+from tmanager.core.spsa import TuneSettings, parse_input
 from tmanager.core.stats import SPRT_MODELS, SprtSettings
 from tmanager.errors import ConfigError
+from tmanager.files import read_text
 from tmanager.tourney import store
 from tmanager.tourney.editing import apply_setting
 from tmanager.tourney.gamesetup import load_book
@@ -36,6 +38,8 @@ EXAMPLES = """\
       --each tc=10+0.1 --each time_margin=0.05
   tmanager new sprt.toml -e stockfish:dev -e stockfish:base --tc 10+0.1 --games 2 --cycles 5000 \\
       --openings tourneys/openings/sample.epd --sprt 0 5 0.05 0.05     # stops when the test decides
+  tmanager new tune.toml -e stockfish:plus -e stockfish:minus --tc 10+0.1 --openings tourneys/openings/sample.epd \\
+      --spsa params.txt --iterations 2000      # params.txt: OpenBench's lines, name, int, start, min, max, c_end, r_end
 """
 
 
@@ -71,6 +75,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--sprt-model", choices=SPRT_MODELS, default="normalized",
         help="what the SPRT's bounds mean: normalized (nElo), logistic or bayesian Elo",
     )
+    parser.add_argument(
+        "--spsa", type=Path, metavar="PARAMS",
+        help="two participants, the engine twice: an SPSA tune of the options in PARAMS (OpenBench's lines "
+        "'name, int|float, start, min, max, c_end, r_end', or fishtest's without the type); "
+        "--set spsa.alpha=, spsa.gamma=, spsa.a_ratio=, spsa.seed=, spsa.history_every= for the rest",
+    )
+    parser.add_argument("--iterations", type=int, help="with --spsa: the tune's length in game pairs")
     add_participant_arguments(parser)
     parser.add_argument("--force", action="store_true", help="overwrite an existing file")
 
@@ -100,6 +111,8 @@ def command(args: argparse.Namespace) -> int:
     if args.sprt:
         elo0, elo1, alpha, beta = args.sprt
         tourney.sprt = SprtSettings(elo0, elo1, alpha, beta, args.sprt_model)
+    if args.spsa or args.iterations is not None:
+        tourney.spsa = _tune(args.spsa, args.iterations)
     if args.openings:
         apply_setting(tourney, "openings.file", args.openings)
     assignments = ordered_assignments(args, [p.name for p in participants])
@@ -114,3 +127,17 @@ def command(args: argparse.Namespace) -> int:
     assignments.say_notes()
     print(f"{path}: {len(participants)} participants, {tourney.schedule().total_games} games")
     return 0
+
+
+def _tune(params: Path | None, iterations: int | None) -> TuneSettings:
+    """``[spsa]`` from --spsa's file and --iterations; the rest at fishtest's and OpenBench's defaults."""
+    if params is None:
+        raise ConfigError("--iterations without --spsa", field="--spsa", hint="the file of the parameters to tune")
+    if iterations is None:
+        raise ConfigError("--spsa without --iterations", field="--iterations", hint="the tune's length in game pairs")
+    text = read_text(params, kind="parameters", create=None)
+    try:
+        parse_input(text)
+    except ConfigError as exc:
+        raise exc.located(file=params) from None
+    return TuneSettings(parameters=text.strip() + "\n", iterations=iterations)

@@ -59,17 +59,18 @@ def apply_setting(tourney: Tourney, key: str, value: Any) -> None:
         "adjudication": tourney.adjudication,
         "openings": tourney.openings,
         "sprt": tourney.sprt,
+        "spsa": tourney.spsa,
     }
     if section not in targets:
         raise ConfigError(
             f"cannot set {key!r}", file=tourney.path, field=key,
-            hint="use tourney.FIELD, openings.FIELD, adjudication.FIELD, sprt.FIELD or participants.NAME.FIELD",
+            hint="use tourney.FIELD, openings.FIELD, adjudication.FIELD, sprt.FIELD, spsa.FIELD or "
+            "participants.NAME.FIELD",
         )
     current = targets[section]
-    if current is None and section == "sprt":
-        raise ConfigError(
-            "the tourney has no [sprt] section", field=key, hint="add one with elo0 and elo1 to the file by hand"
-        )
+    if current is None and section in ("sprt", "spsa"):
+        needs = {"sprt": "elo0 and elo1", "spsa": "parameters and iterations"}[section]
+        raise ConfigError(f"the tourney has no [{section}] section", field=key, hint=f"add one with {needs} by hand")
     if current is None:  # openings: start a section from the given key
         table = {name: value}
         if "file" not in table:
@@ -85,6 +86,8 @@ def apply_setting(tourney: Tourney, key: str, value: Any) -> None:
         tourney.adjudication = updated
     elif section == "sprt":
         tourney.sprt = updated
+    elif section == "spsa":
+        tourney.spsa = updated
     else:
         tourney.openings = updated
 
