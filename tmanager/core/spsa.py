@@ -239,12 +239,14 @@ class TuneState:
         return dataclasses.replace(self, begun={**self.begun, pair: self.theta})
 
     def step(self, settings: TuneSettings, pair: int) -> Step:
-        """The step of begun pair ``pair``: the same each time it is asked, from its seed and its θ."""
+        """The step of pair ``pair``: the same each time it is asked, from its seed and the θ it was begun at
+        (a pair never begun, its games' results set by hand, is drawn at the current θ)."""
         seed = pair_seed(settings.seed, pair)
-        return plan_step(settings.gains, settings.params, self.begun[pair], pair=pair, seed=seed)
+        theta = self.begun.get(pair, self.theta)
+        return plan_step(settings.gains, settings.params, theta, pair=pair, seed=seed)
 
     def apply(self, settings: TuneSettings, *, plus_margin: int) -> TuneState:
-        """The state with the next pair in order (begun, and complete with ``plus_margin``) applied to θ."""
+        """The state with the next pair in order, complete with ``plus_margin``, applied to θ."""
         pair = self.pairs
         theta = updated_theta(
             settings.gains, settings.params, self.step(settings, pair), self.theta, plus_margin=plus_margin

@@ -16,6 +16,7 @@ from pathlib import Path
 from tmanager.core.schedule import ScheduledGame
 from tmanager.errors import ConfigError
 from tmanager.files import Stamp, stamp
+from tmanager.tourney import tuning
 from tmanager.tourney.model import UNPLAYED, Tourney
 from tmanager.tourney.openings import Opening, OpeningBook
 from tmanager.tourney.play import GameSpec
@@ -47,8 +48,8 @@ def game_spec(
         opening = opening_of(tourney, game.number, book)
         start_fen, moves = opening.fen, opening.moves
     return GameSpec(
-        white=tourney.engine_spec(game.white),
-        black=tourney.engine_spec(game.black),
+        white=tuning.nudged(tourney, game.number, game.white, tourney.engine_spec(game.white)),
+        black=tuning.nudged(tourney, game.number, game.black, tourney.engine_spec(game.black)),
         white_limits=tourney.time_control(game.white),
         black_limits=tourney.time_control(game.black),
         start_fen=start_fen,

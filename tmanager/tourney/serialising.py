@@ -45,5 +45,5 @@ def owned_sections_to_toml(tourney: Tourney) -> dict[str, Any]:
     if tourney.amendments:
         data["amendments"] = amendments.to_toml(tourney.amendments)
     if tourney.tuning:
-        data["tuning"] = to_table(tourney.tuning, keep_defaults=True)
+        data["tuning"] = to_table(tourney.tuning, keep_defaults=False)  # no pair under way: no begun = []
     return data
