@@ -1,0 +1,155 @@
+"""SPSA tunes played for real: pyengine with a hidden optimum, found within a tolerance; the same tune, pair for
+pair, when workers are killed at random; Stockfish tuned on two of its options; bad input refused."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT, assert_consistent, pgn_games, run_cli
+from tests.integration.test_reliability import kill_at_random
+from tmanager.core import spsa
+from tmanager.tourney import store
+
+PYENGINE = ROOT / "engines" / "pyengine.py"
+#: The hidden optimum of pyengine's options A and B: the further an engine's values, the sooner it collapses.
+OPTIMUM = {"A": 25, "B": 30}
+PARAMS = "A, int, 10, 0, 60, 2, 0.3\nB, int, 40, 0, 60, 2, 0.3\n"
+HOOK = "env | grep TMANAGER_SPSA_ | sort > hook.txt"
+
+
+def new_tune(path: Path, iterations: int, *more: str) -> None:
+    """A tune of pyengine (a random mover, seeded: each game is the same when played again) whose games end as
+    the one further from the optimum resigns (see engines/pyengine.py)."""
+    (path.parent / "params.txt").write_text(PARAMS)
+    args = f"--seed 1 --horizon 32 {' '.join(f'--optimum {k}={v}' for k, v in OPTIMUM.items())}"
+    engines = [f"cmd={PYENGINE},name={name},proto=uci,args={args}" for name in ("plus", "minus")]
+    done = run_cli(
+        "new", path, "-e", engines[0], "-e", engines[1], "--nodes", "1", "--spsa", path.parent / "params.txt",
+        "--iterations", str(iterations), "--set", "adjudication.resign_moves=1",
+        "--set", "adjudication.resign_score=1000", "--after-tourney", HOOK, *more,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+
+
+def replayed_history(path: Path) -> list[tuple[int, tuple[float, ...]]]:
+    """θ after each pair, computed by the pure core from the games in the PGN: what the workers must have kept."""
+    tourney = store.read(path)
+    tune = tourney.spsa
+    assert tune is not None
+    scores = {int(g["GameNumber"]): (g["White"], g["Result"]) for g in pgn_games(tourney.pgn_path)}
+    state = spsa.TuneState.initial(tune)
+    history = [(0, state.theta)]
+    for pair in range(tune.iterations):
+        margin = 0
+        for number in (2 * pair, 2 * pair + 1):
+            white, result = scores[number]
+            won_by = {"1-0": "white", "0-1": "black"}.get(result)
+            if won_by is not None:
+                margin += 1 if (won_by == "white") == (white == "plus") else -1
+        state = state.begin(pair).apply(tune, plus_margin=margin)
+        history.append((pair + 1, state.theta))
+    return history
+
+
+def test_a_tune_finds_the_hidden_optimum_and_hands_its_values_over(tmp_path: Path) -> None:
+    path = tmp_path / "tune.toml"
+    new_tune(path, 24, "--set", "tourney.log_engines=true")
+    done = run_cli("run", path, "--workers", "1")
+    assert done.returncode == 0, done.stderr
+    assert_consistent(path)
+    tourney = store.read(path)
+    state, tune = tourney.tuning, tourney.spsa
+    assert state is not None and tune is not None and state.pairs == 24 and not state.begun
+    # 24 pairs from 15 and 10 away: within 3 of the optimum (the pure core's noiseless walk of
+    # tests/unit/test_spsa.py, with these gains, ends within 2.1 over 20 seeds).
+    for value, best in zip(state.theta, OPTIMUM.values(), strict=True):
+        assert abs(value - best) <= 3, state.theta
+    assert replayed_history(path) == list(state.history)  # exactly: the same arithmetic, pair for pair
+    # Each engine was given its side of the pair's step.
+    step = spsa.TuneState.initial(tune).begin(0).step(tune, 0)
+    log = (tourney.engine_logs_dir / "game-0.log").read_text()
+    for name, plus, minus in zip(OPTIMUM, step.plus, step.minus, strict=True):
+        assert f"setoption name {name} value {plus}" in log and f"setoption name {name} value {minus}" in log
+    # The values, as engine authors paste them back, in a file and in after_tourney's environment.
+    values = spsa.format_values(tune.params, state.theta)
+    text = (tmp_path / "tune.spsa.txt").read_text()
+    assert text == f"{values}\n\n{spsa.format_input(tune.params, state.theta)}\n"
+    hooked = (tmp_path / "hook.txt").read_text()
+    assert f"TMANAGER_SPSA_FILE={tmp_path / 'tune.spsa.txt'}\n" in hooked and "TMANAGER_SPSA_PAIRS=24\n" in hooked
+    assert f"TMANAGER_SPSA_VALUES={values.splitlines()[0]}\n" in hooked
+
+
+def test_workers_killed_at_random_leave_the_same_tune_pair_for_pair(tmp_path: Path) -> None:
+    calm, chaos = tmp_path / "calm", tmp_path / "chaos"
+    for folder in (calm, chaos):
+        folder.mkdir()
+        new_tune(folder / "tune.toml", 12)
+    assert run_cli("run", calm / "tune.toml", "--workers", "1").returncode == 0
+    path = chaos / "tune.toml"
+    run = subprocess.Popen([sys.executable, "-m", "tmanager", "run", str(path), "--workers", "1"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
+    made = kill_at_random(path, run, random.Random(50), kills=6)
+    assert run.wait(timeout=120) == 0, run.stderr.read() if run.stderr else ""
+    assert made >= 3
+    assert_consistent(path)
+    expected, killed = store.read(calm / "tune.toml"), store.read(path)
+    assert killed.results == expected.results
+    assert killed.tuning is not None and killed.tuning == expected.tuning
+    assert killed.tuning.history == tuple(replayed_history(path))
+
+
+def test_stockfish_is_tuned_on_two_of_its_options(tmp_path: Path) -> None:
+    path = tmp_path / "sf.toml"
+    params = "Skill Level, int, 10, 0, 20, 3, 0.002\nSlow Mover, int, 100, 10, 1000, 20, 0.002\n"
+    (tmp_path / "params.txt").write_text(params)
+    done = run_cli(
+        "new", path, "-e", "stockfish:plus", "-e", "stockfish:minus", "--nodes", "200", "--spsa",
+        tmp_path / "params.txt", "--iterations", "2", "--openings", ROOT / "tourneys" / "openings" / "sample.epd",
+        "--set", "adjudication.max_moves=40", "--set", "tourney.log_engines=true",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    done = run_cli("run", path, "--workers", "1")
+    assert done.returncode == 0, done.stderr
+    assert_consistent(path)
+    tourney = store.read(path)
+    tune = tourney.spsa
+    assert tourney.tuning is not None and tune is not None
+    assert tourney.tuning.pairs == 2 and len(tourney.tuning.history) == 3
+    assert replayed_history(path) == list(tourney.tuning.history)
+    for number in range(4):
+        pair = number // 2  # drawn at θ after the pair before it (one lane)
+        theta = tourney.tuning.history[pair][1]
+        step = spsa.plan_step(tune.gains, tune.params, theta, pair=pair, seed=spsa.pair_seed(tune.seed, pair))
+        log = (tourney.engine_logs_dir / f"game-{number}.log").read_text()
+        for name, plus in zip(("Skill Level", "Slow Mover"), step.plus, strict=True):
+            assert f"setoption name {name} value {plus}" in log
+    assert (tmp_path / "sf.spsa.txt").read_text().startswith("Skill Level, ")
+
+
+@pytest.mark.parametrize(
+    ("params", "more", "says"),
+    [
+        ("A, int, 5, 10, 0, 1, 0.1\n", (), "params.txt: line 1: A: min 10 is above max 0 (swap them)"),
+        ("A, int, 50, 0, 10, 1, 0.1\n", (), "params.txt: line 1: A: start 50 is outside [0, 10]"),
+        ("A, int, 5, 0, 10, 1, 0.1\n", ("--iterations", "0"), "spsa.iterations: must be at least 1, not 0"),
+        ("A, int, 5, 0, 10, 1, 0.1\n", ("-e", "greedy-uci"), "participants: a tune needs exactly 2 participants"),
+        ("A, int, 5, 0, 10, 1, 0.1\n", ("--cycles", "3"), "tourney.cycles: a tune's length is spsa.iterations"),
+    ],
+)
+def test_bad_input_is_one_line_and_writes_nothing(
+    tmp_path: Path, params: str, more: tuple[str, ...], says: str
+) -> None:
+    (tmp_path / "params.txt").write_text(params)
+    iterations = () if "--iterations" in more else ("--iterations", "5")
+    done = run_cli(
+        "new", tmp_path / "t.toml", "-e", "random-uci:a", "-e", "random-uci:b", "--nodes", "1",
+        "--spsa", tmp_path / "params.txt", *iterations, *more,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert says in done.stderr and len(done.stderr.splitlines()) == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["params.txt"]
