@@ -59,8 +59,10 @@ def replayed_history(path: Path) -> list[tuple[int, tuple[float, ...]]]:
 def test_a_tune_finds_the_hidden_optimum_and_hands_its_values_over(tmp_path: Path) -> None:
     path = tmp_path / "tune.toml"
     new_tune(path, 24, "--set", "tourney.log_engines=true")
-    done = run_cli("run", path, "--workers", "1")
+    done = run_cli("run", path, "--workers", "1", "--report-every", "12")
     assert done.returncode == 0, done.stderr
+    reports = [line for line in done.stderr.splitlines() if line.startswith("SPSA: ")]
+    assert len(reports) == 2 and reports[-1] == "SPSA: 24 of 24 pairs applied; c and a of pair 24:", reports
     assert_consistent(path)
     tourney = store.read(path)
     state, tune = tourney.tuning, tourney.spsa
@@ -70,6 +72,9 @@ def test_a_tune_finds_the_hidden_optimum_and_hands_its_values_over(tmp_path: Pat
     for value, best in zip(state.theta, OPTIMUM.values(), strict=True):
         assert abs(value - best) <= 3, state.theta
     assert replayed_history(path) == list(state.history)  # exactly: the same arithmetic, pair for pair
+    status = run_cli("status", path).stdout
+    for name, value in zip(OPTIMUM, state.theta, strict=True):  # at the end, c = c_end and a = r_end · c_end²
+        assert f"  {name} = {value:.4f} ({round(value)}), start " in status and ", c 2, a 1.2; path " in status
     # Each engine was given its side of the pair's step.
     step = spsa.TuneState.initial(tune).begin(0).step(tune, 0)
     log = (tourney.engine_logs_dir / "game-0.log").read_text()

@@ -130,3 +130,29 @@ def values_path(tourney: Tourney) -> Path:
 def write_values(tourney: Tourney) -> None:
     """Write :func:`final_values` to :func:`values_path` (atomically: a reader sees the whole or nothing)."""
     atomic_write(values_path(tourney), final_values(tourney))
+
+
+#: Points of each parameter's path that :func:`describe` shows (evenly spread over the history).
+PATH_POINTS = 6
+
+
+def describe(tourney: Tourney) -> list[str]:
+    """A tune's state for ``status`` and ``run``: the pairs applied, then for each parameter its value (and
+    the value the engine plays), start and bounds, the next pair's perturbation c and gain a, and its path."""
+    tune = tourney.spsa
+    if tune is None:
+        return []
+    current = state(tourney, tune)
+    k = min(current.pairs + 1, tune.iterations)
+    lines = [f"SPSA: {current.pairs} of {tune.iterations} pairs applied; c and a of pair {k}:"]
+    history = current.history
+    shown = sorted({round(i * (len(history) - 1) / (PATH_POINTS - 1)) for i in range(PATH_POINTS)})
+    for i, param in enumerate(tune.params):
+        c = tune.gains.perturbation(param, k)
+        a = tune.gains.learning_rate(param, k) * c * c
+        path = " → ".join(f"{history[n][1][i]:.4g}" for n in shown) if history else ""
+        lines.append(
+            f"  {param.name} = {current.theta[i]:.4f} ({param.engine_value(current.theta[i])}), start {param.start:g} "
+            f"in [{param.minimum:g}, {param.maximum:g}], c {c:.4g}, a {a:.4g}; path {path}"
+        )
+    return lines
