@@ -4,6 +4,7 @@ pair, when workers are killed at random; Stockfish tuned on two of its options; 
 from __future__ import annotations
 
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +13,7 @@ import pytest
 
 from tests.conftest import ROOT, assert_consistent, pgn_games, run_cli
 from tests.integration.test_reliability import kill_at_random
+from tests.integration.test_web import Server, fetch
 from tmanager.core import spsa
 from tmanager.tourney import store
 
@@ -134,6 +136,20 @@ def test_stockfish_is_tuned_on_two_of_its_options(tmp_path: Path) -> None:
         for name, plus in zip(("Skill Level", "Slow Mover"), step.plus, strict=True):
             assert f"setoption name {name} value {plus}" in log
     assert (tmp_path / "sf.spsa.txt").read_text().startswith("Skill Level, ")
+    # The dashboard: each parameter's row, and its path after each pair as a line of the chart.
+    server = Server(path)
+    try:
+        status, _, body = fetch(server.url)
+    finally:
+        server.stop()
+    page = body.decode()
+    assert status == 200 and "<h2>SPSA tune</h2><p class=\"figures\">2 of 2 pairs applied" in page
+    for name, value in zip(("Skill Level", "Slow Mover"), tourney.tuning.theta, strict=True):
+        assert f'<td class="name">{name}</td><td>{value:.4f}</td><td>{round(value)}</td>' in page
+        assert f"<title>{name}: {value:.4f}</title>" in page
+    tune_part = page[page.index('<section id="tune"') :]
+    polylines = re.findall(r'<polyline points="([^"]*)"', tune_part[: tune_part.index("</section>")])
+    assert [len(points.split()) for points in polylines] == [3, 3]
 
 
 @pytest.mark.parametrize(
