@@ -1,0 +1,86 @@
+"""A tune on a tourney in memory: pairs begun at θ, applied once each and in order as their games finish, the
+engines' options of each side, the values handed over at the end. No process, no file lock."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tmanager.core import spsa
+from tmanager.tourney import tuning
+from tmanager.tourney.engines import EngineSpec
+from tmanager.tourney.hookrun import AFTER_TOURNEY, add_hooks
+from tmanager.tourney.model import PLAYING, Participant, Settings, Tourney
+
+TUNE = spsa.TuneSettings(
+    parameters="Aggression, int, 100, 0, 200, 10, 0.002\nBlend, float, 0.5, 0, 1, 0.05, 0.002\n",
+    iterations=3,
+    seed=5,
+)
+
+
+def tune(tmp_path: Path) -> Tourney:
+    participants = [Participant("plus", engine="random-uci"), Participant("minus", engine="random-uci")]
+    settings = Settings(nodes=1, after_tourney="true")
+    return Tourney(path=tmp_path / "t.toml", settings=settings, participants=participants, spsa=TUNE)
+
+
+def expected(margins: list[int]) -> spsa.TuneState:
+    state = spsa.TuneState.initial(TUNE)
+    for pair, margin in enumerate(margins):
+        state = state.begin(pair).apply(TUNE, plus_margin=margin)
+    return state
+
+
+def test_a_pair_is_applied_once_when_both_its_games_are_in_and_in_order(tmp_path: Path) -> None:
+    t = tune(tmp_path)
+    for number in range(4):  # two pairs begun at the start's θ, as with two lanes
+        t.set_result(number, PLAYING)
+        tuning.begin(t, number)
+    assert t.tuning is not None and t.tuning.begun == {0: (100.0, 0.5), 1: (100.0, 0.5)}
+    t.set_result(2, "+")  # pair 1: the first participant had white in game 2 and won...
+    t.set_result(3, "+")  # ... and black in game 3, and lost: 1 - 1
+    assert tuning.advance(t) == 0 and t.tuning.pairs == 0  # pair 0 is not in yet: pair 1 waits
+    t.set_result(0, "-")  # pair 0: plus lost with white...
+    t.set_result(1, "+")  # ... and with black
+    assert tuning.advance(t) == 2 and tuning.advance(t) == 0  # each pair once
+    want = spsa.TuneState.initial(TUNE).begin(0).begin(1).apply(TUNE, plus_margin=-2).apply(TUNE, plus_margin=0)
+    assert t.tuning == want and t.tuning.begun == {}
+    assert not tuning.values_path(t).exists()  # the tune is not over
+
+
+def test_a_pair_begun_again_keeps_its_theta_and_plays_the_same_values(tmp_path: Path) -> None:
+    t = tune(tmp_path)
+    t.set_result(0, PLAYING)
+    tuning.begin(t, 0)
+    spec = EngineSpec("plus", ("engine",), "uci", options={"Hash": 16, "Aggression": 1})
+    first = [tuning.nudged(t, 0, index, spec) for index in (0, 1)]
+    t.set_result(0, "=")
+    t.set_result(1, "=")
+    # Game 0 is played again (its worker was killed) after θ moved on: pair 0 was begun at 100, 0.5.
+    t.tuning = spsa.TuneState((150.0, 0.25), 0, {0: (100.0, 0.5)}, ((0, (100.0, 0.5)),))
+    t.set_result(0, PLAYING)
+    tuning.begin(t, 0)
+    assert [tuning.nudged(t, 0, index, spec) for index in (0, 1)] == first
+    step = spsa.plan_step(TUNE.gains, TUNE.params, (100.0, 0.5), pair=0, seed=spsa.pair_seed(5, 0))
+    plus, minus = first
+    assert plus.options == {"Hash": 16, "Aggression": step.plus[0], "Blend": repr(step.plus[1])}
+    assert minus.options == {"Hash": 16, "Aggression": step.minus[0], "Blend": repr(step.minus[1])}
+    assert plus.restart and minus.restart  # the next pair plays other values
+
+
+def test_the_last_pair_writes_the_values_and_after_tourney_gets_them(tmp_path: Path) -> None:
+    t = tune(tmp_path)
+    for number, char in enumerate("+--++="):  # the first participant: won both, lost both, won one and drew
+        t.set_result(number, PLAYING)
+        tuning.begin(t, number)
+        t.set_result(number, char)
+        tuning.advance(t)
+    add_hooks(t, 5, {})
+    state = expected([2, -2, 1])
+    assert t.tuning == state and t.tuning.pairs == 3
+    values = spsa.format_values(TUNE.params, state.theta)
+    text = tuning.values_path(t).read_text()
+    assert text == f"{values}\n\n{spsa.format_input(TUNE.params, state.theta)}\n"
+    assert t.hooks[AFTER_TOURNEY].env == {
+        "TMANAGER_SPSA_FILE": str(tmp_path / "t.spsa.txt"), "TMANAGER_SPSA_VALUES": values, "TMANAGER_SPSA_PAIRS": "3",
+    }  # fmt: skip
