@@ -23,7 +23,7 @@ from tmanager.core.spsa import TuneSettings, parse_input
 from tmanager.core.stats import SPRT_MODELS, SprtSettings
 from tmanager.errors import ConfigError
 from tmanager.files import read_text
-from tmanager.tourney import store
+from tmanager.tourney import store, tunecheck
 from tmanager.tourney.editing import apply_setting
 from tmanager.tourney.gamesetup import load_book
 from tmanager.tourney.model import Settings, Tourney
@@ -120,6 +120,7 @@ def command(args: argparse.Namespace) -> int:
         apply_setting(tourney, key, value)
     try:
         tourney.validate()
+        tunecheck.check_options(tourney)  # a tune's engines are started once: do they have its options?
     except ConfigError as exc:
         raise ConfigError(exc.message, field=exc.field, hint=exc.hint) from None
     load_book(tourney)  # a bad line is reported now (of a large book: in its first opening)
