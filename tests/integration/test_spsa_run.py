@@ -136,6 +136,9 @@ def test_stockfish_is_tuned_on_two_of_its_options(tmp_path: Path) -> None:
         for name, plus in zip(("Skill Level", "Slow Mover"), step.plus, strict=True):
             assert f"setoption name {name} value {plus}" in log
     assert (tmp_path / "sf.spsa.txt").read_text().startswith("Skill Level, ")
+    assert run_cli("clone", path, tmp_path / "again.toml").returncode == 0  # the same tune, from its start
+    again = store.read(tmp_path / "again.toml")
+    assert again.spsa == tune and again.tuning is None and not again.results
     # The dashboard: each parameter's row, and its path after each pair as a line of the chart.
     server = Server(path)
     try:
