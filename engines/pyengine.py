@@ -6,7 +6,7 @@ and flushes every line it writes. Usage::
 
     pyengine.py [--protocol uci|xboard] [--style random|greedy] [--seed N]
                 [--score CP] [--fault MODE] [--after N] [--delay S] [--info-string TEXT]
-                [--optimum NAME=VALUE ... [--horizon N]]
+                [--optimum NAME=VALUE ... [--horizon N] [--jitter N]]
 
 Styles:
 
@@ -34,7 +34,10 @@ move number ``max(1, horizon - distance)``, the distance being the sum of its op
 their best values (``--horizon``, default 50): with resign adjudication (``resign_moves = 1``,
 ``resign_score`` up to 1000) the engine further from the optimum loses, white when both are as far
 (so a colour-reversed pair is then drawn 1-1). Play a random style with a seed, and the games are
-the same each time.
+the same each time. ``--jitter N`` adds to that distance a number from -N to N drawn from the game's
+starting position (the ``position`` command's ``fen``, or ``startpos``): a fixed base given it wins
+against an engine as far as the opening says, so that over a book the tuned engine's score against
+it falls steadily with its distance, not in one step.
 
 ``--fault MODE`` makes the engine misbehave; see :data:`FAULTS`. Faults that
 strike in mid-game do so once the game is ``--after N`` moves old (default
@@ -46,6 +49,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import hashlib
 import os
 import random
 import signal
@@ -151,10 +155,15 @@ class Engine:
         self.optimum: dict[str, int] = dict(options.optimum)
         self.horizon: int = options.horizon
         self.values: dict[str, int] = dict.fromkeys(self.optimum, 0)
+        self.jitter: int = options.jitter
+        self.origin = "startpos"  #: the game's starting position, as the position command gives it
 
     def collapsed(self, board: chess.Board) -> bool:
         """With ``--optimum``: whether this engine's position has collapsed, by its options' distance."""
         distance = sum(abs(self.values[name] - best) for name, best in self.optimum.items())
+        if self.jitter:
+            drawn = int.from_bytes(hashlib.sha256(self.origin.encode()).digest()[:8], "big")
+            distance += drawn % (2 * self.jitter + 1) - self.jitter
         return board.fullmove_number >= max(1, self.horizon - distance)
 
     def choose(self, board: chess.Board) -> chess.Move:
@@ -236,6 +245,7 @@ def uci(engine: Engine, lines: Iterable[str]) -> None:
                     engine.values[name] = int(value)
             elif command == "position":
                 spec, _, moves = rest.partition(" moves ")
+                engine.origin = spec.strip()
                 fen = None if spec.strip() == "startpos" else spec.removeprefix("fen ")
                 board = board_for(variant, chess960=chess960, fen=fen)
                 for move in moves.split():
@@ -349,6 +359,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="UCI: a spin option whose best value is VALUE: the further from it, the sooner a score of -1000",
     )
     parser.add_argument("--horizon", type=int, default=50, help="with --optimum: the move of collapse at the optimum")
+    parser.add_argument(
+        "--jitter", type=int, default=0, metavar="N",
+        help="with --optimum: add -N..N to the distance, drawn from the game's starting position (a base's noise)",
+    )
     options = parser.parse_args(argv)
     if options.fault == "false-claim" and options.protocol != "xboard":
         parser.error("--fault false-claim needs --protocol xboard: UCI has no way to claim a result")

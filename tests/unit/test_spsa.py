@@ -195,3 +195,35 @@ def test_bad_tune_settings_name_their_field() -> None:
     with pytest.raises(ConfigError) as caught:
         spsa.TuneSettings(parameters=TUNE.parameters, iterations=5, history_every=0).check()
     assert caught.value.field == "history_every"
+
+
+def test_a_step_against_the_mirror_is_one_pair_and_its_margin_the_plus_sides_wins_less_losses() -> None:
+    mirror = spsa.Opponent.MIRROR
+    assert mirror.games_per_step == 2
+    assert [spsa.side_of(mirror, game=g, participant=p) for g in (0, 1) for p in (0, 1)] == [
+        spsa.Side.PLUS, spsa.Side.MINUS, spsa.Side.PLUS, spsa.Side.MINUS,
+    ]  # fmt: skip
+    assert spsa.step_margin(mirror, [1, 1]) == 2 and spsa.step_margin(mirror, [0, 0.5]) == -1
+    assert spsa.step_margin(mirror, [1, 0]) == 0 and spsa.step_margin(mirror, [0.5, 0.5]) == 0
+
+
+def test_a_step_against_a_base_is_four_games_plus_then_minus_each_against_the_base() -> None:
+    base = spsa.Opponent.BASE
+    assert base.games_per_step == 4
+    assert [spsa.side_of(base, game=g, participant=0) for g in range(4)] == [
+        spsa.Side.PLUS, spsa.Side.PLUS, spsa.Side.MINUS, spsa.Side.MINUS,
+    ]  # fmt: skip
+    assert {spsa.side_of(base, game=g, participant=1) for g in range(4)} == {spsa.Side.BASE}
+    # score(θ + cΔ) − score(θ − cΔ): the first pair's points less the second's, −2…2 as against the mirror.
+    assert spsa.step_margin(base, [1, 1, 0, 0]) == 2 and spsa.step_margin(base, [0, 0, 1, 1]) == -2
+    assert spsa.step_margin(base, [1, 0.5, 0.5, 0]) == 1 and spsa.step_margin(base, [1, 1, 1, 1]) == 0
+    assert spsa.step_margin(base, [0.5, 0, 0, 0]) == 0.5  # a half point moves θ by half a win
+    with pytest.raises(ValueError, match="base has 4 games"):
+        spsa.step_margin(base, [1, 1])
+
+
+def test_a_half_point_margin_moves_theta_half_as_far_as_a_whole_one() -> None:
+    tune = spsa.TuneSettings("Blend, float, 0.5, 0, 1, 0.05, 0.002\n", iterations=10, opponent=spsa.Opponent.BASE)
+    start = spsa.TuneState.initial(tune).begin(0)
+    half, whole = (start.apply(tune, plus_margin=m).theta[0] - 0.5 for m in (0.5, 1))
+    assert whole != 0 and half == pytest.approx(whole / 2)

@@ -3,6 +3,7 @@ engines' options of each side, the values handed over at the end. No process, no
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from tmanager.core import spsa
@@ -84,3 +85,31 @@ def test_the_last_pair_writes_the_values_and_after_tourney_gets_them(tmp_path: P
     assert t.hooks[AFTER_TOURNEY].env == {
         "TMANAGER_SPSA_FILE": str(tmp_path / "t.spsa.txt"), "TMANAGER_SPSA_VALUES": values, "TMANAGER_SPSA_PAIRS": "3",
     }  # fmt: skip
+
+
+BASE_TUNE = dataclasses.replace(TUNE, opponent=spsa.Opponent.BASE)
+
+
+def test_against_a_base_a_step_is_four_games_on_one_opening_applied_once_all_four_are_in(tmp_path: Path) -> None:
+    t = tune(tmp_path)
+    t.spsa = BASE_TUNE
+    assert t.schedule().total_games == 12  # 3 steps of 4 games
+    assert [tuning.opening_key(BASE_TUNE, n) for n in range(8)] == [0, 0, 0, 0, 1, 1, 1, 1]
+    spec = EngineSpec("plus", ("engine",), "uci", options={"Aggression": 1})
+    base = EngineSpec("base", ("engine",), "uci", options={"Aggression": 7})
+    t.set_result(0, PLAYING)
+    tuning.begin(t, 0)
+    step = spsa.TuneState.initial(BASE_TUNE).begin(0).step(BASE_TUNE, 0)
+    for number, values in ((0, step.plus), (1, step.plus), (2, step.minus), (3, step.minus)):
+        assert tuning.nudged(t, number, 0, spec).options["Aggression"] == values[0]
+        fixed = tuning.nudged(t, number, 1, base)
+        assert fixed.options == {"Aggression": 7} and fixed.restart  # the base as it is, and replayable
+    schedule = t.schedule()
+    for number, char in enumerate("+-="):  # the first participant: white in games 0 and 2, black in 1 and 3
+        t.set_result(number, char)
+        assert tuning.advance(t) == 0  # the step waits for its fourth game
+    assert [schedule.game(n).white for n in range(4)] == [0, 1, 0, 1]  # type: ignore[union-attr]
+    t.set_result(3, "-")
+    assert tuning.advance(t) == 1 and tuning.advance(t) == 0
+    # θ + cΔ won both (2), θ − cΔ drew and won (1.5): a margin of 0.5.
+    assert t.tuning == spsa.TuneState.initial(BASE_TUNE).begin(0).apply(BASE_TUNE, plus_margin=0.5)

@@ -15,6 +15,10 @@ perturbation and learning rate the tune ends with. An integer parameter's ``cₖ
 0.5, and the values it plays at are rounded stochastically (``floor(x + u)``, one ``u`` a pair for
 both sides), both as OpenBench does; θ itself stays a real number and is rounded when written out.
 
+Against a fixed base instead (:class:`Opponent`), a step is four games on its one opening: θ + cₖΔ plays the
+base in a colour-reversed pair, then θ − cₖΔ does, and (W − L) becomes score(θ + cₖΔ) − score(θ − cₖΔ), the
+same −2…2 (:func:`step_margin`); against the mirror the two are one.
+
 Everything random comes from the pair's own seed (:func:`pair_seed`), so a pair played again draws
 the same directions and roundings. The input lines are OpenBench's ``name, int|float, start, min,
 max, c_end, r_end``; fishtest's ``name, start, min, max, c_end, r_end`` is read as integers, the only
@@ -39,6 +43,50 @@ from tmanager.tomlmap import SIGNED
 DEFAULT_ALPHA, DEFAULT_GAMMA, DEFAULT_A_RATIO = 0.602, 0.101, 0.1
 #: The smallest perturbation of an integer parameter: below it both sides would mostly play one value.
 INT_MIN_PERTURBATION = 0.5
+
+
+class Opponent(enum.Enum):
+    """Whom the engine under tuning plays: itself on the other side of the step, or a fixed base."""
+
+    MIRROR = "mirror"  #: θ + cₖΔ against θ − cₖΔ, one colour-reversed pair a step (fishtest, OpenBench)
+    BASE = "base"  #: θ + cₖΔ, then θ − cₖΔ, each against an unchanged engine in a colour-reversed pair
+
+    @property
+    def games_per_step(self) -> int:
+        return 2 if self is Opponent.MIRROR else 4
+
+
+class Side(enum.Enum):
+    """What a participant plays in a game of a step."""
+
+    PLUS = "plus"  #: θ + cₖΔ
+    MINUS = "minus"  #: θ − cₖΔ
+    BASE = "base"  #: its own options, untouched
+
+
+def side_of(opponent: Opponent, *, game: int, participant: int) -> Side:
+    """The side participant ``participant`` (0: the engine under tuning) plays in game ``game`` (0-based) of a
+    step: against the mirror the first is θ + cₖΔ and the second θ − cₖΔ; against a base the first is
+    θ + cₖΔ in the step's first pair and θ − cₖΔ in its second, the second participant the base in both."""
+    if opponent is Opponent.MIRROR:
+        return Side.PLUS if participant == 0 else Side.MINUS
+    if participant != 0:
+        return Side.BASE
+    return Side.PLUS if game < 2 else Side.MINUS
+
+
+def step_margin(opponent: Opponent, points: Sequence[float]) -> float:
+    """score(θ + cₖΔ) − score(θ − cₖΔ) over a step's games (−2…2), from the first participant's points in
+    each (1, ½ or 0, in game order). Against the mirror that is the θ + cₖΔ side's W − L over the pair; against
+    a base, its score in the first pair less the θ − cₖΔ side's in the second."""
+    if len(points) != opponent.games_per_step:
+        raise ValueError(f"a step against the {opponent.value} has {opponent.games_per_step} games")
+    scores = {Side.PLUS: 0.0, Side.MINUS: 0.0}
+    for game, point in enumerate(points):
+        scores[side_of(opponent, game=game, participant=0)] += point
+    if opponent is Opponent.MIRROR:  # the other side scored what the first did not
+        return scores[Side.PLUS] - (len(points) - scores[Side.PLUS])
+    return scores[Side.PLUS] - scores[Side.MINUS]
 
 
 class ParamKind(enum.Enum):
@@ -163,9 +211,10 @@ def plan_step(gains: Gains, params: Sequence[SpsaParam], theta: Sequence[float],
 
 
 def updated_theta(
-    gains: Gains, params: Sequence[SpsaParam], step: Step, theta: Sequence[float], *, plus_margin: int
+    gains: Gains, params: Sequence[SpsaParam], step: Step, theta: Sequence[float], *, plus_margin: float
 ) -> tuple[float, ...]:
-    """θ moved by ``step``, whose θ + cₖΔ side won ``plus_margin`` games more than it lost (−2…2).
+    """θ moved by ``step``, whose θ + cₖΔ side scored ``plus_margin`` points more than its θ − cₖΔ side (−2…2,
+    :func:`step_margin`).
 
     The move is added to ``theta``, the current values, as fishtest and OpenBench add it: another pair
     may have moved them since this one was drawn (with one lane at a time, ``theta`` is ``step.theta``)."""
@@ -182,7 +231,7 @@ def updated_theta(
 @dataclass(frozen=True, slots=True)
 class TuneSettings:
     """A tourney file's ``[spsa]``: the parameters as OpenBench's input lines, the length and gains of the
-    tune, the seed its pairs' seeds come from, and how often θ is kept in the history."""
+    tune, the seed its pairs' seeds come from, how often θ is kept in the history, and the opponent."""
 
     parameters: str
     iterations: int
@@ -191,6 +240,7 @@ class TuneSettings:
     a_ratio: float = DEFAULT_A_RATIO
     seed: int = 0
     history_every: int = 1
+    opponent: Opponent = Opponent.MIRROR
 
     @property
     def gains(self) -> Gains:
@@ -245,7 +295,7 @@ class TuneState:
         theta = self.begun.get(pair, self.theta)
         return plan_step(settings.gains, settings.params, theta, pair=pair, seed=seed)
 
-    def apply(self, settings: TuneSettings, *, plus_margin: int) -> TuneState:
+    def apply(self, settings: TuneSettings, *, plus_margin: float) -> TuneState:
         """The state with the next pair in order, complete with ``plus_margin``, applied to θ."""
         pair = self.pairs
         theta = updated_theta(
@@ -261,7 +311,6 @@ class TuneState:
         )
 
 
-# --- the text people paste ----------------------------------------------------------------------
 # --- the text people paste ----------------------------------------------------------------------
 
 

@@ -76,7 +76,7 @@ def opening_of(tourney: Tourney, number: int, book: OpeningBook) -> Opening:
     schedule = tourney.schedule()
     settings = tourney.openings
     assert settings is not None, "a tourney without [openings] has no book"
-    key = schedule.opening_key(number)
+    key = schedule.opening_key(number) if tourney.spsa is None else tuning.opening_key(tourney.spsa, number)
     return book.opening_for(key, order=settings.order, seed=settings.seed, start=settings.start)
 
 

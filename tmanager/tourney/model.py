@@ -14,7 +14,7 @@ layout, in file order::
     [openings]           optional opening book
     [adjudication]       optional adjudication rules
     [sprt]               optional SPRT of a two-participant match (the first is under test)
-    [spsa]               optional SPSA tune of the first participant's options against the second's
+    [spsa]               optional SPSA tune of the first participant's options (against itself or the second)
     [[participants]]     one table per engine, order fixed for the whole event
     [swiss]              Swiss pairings made so far (written by tmanager)
     [faults]             engine faults counted per participant (written by tmanager)
@@ -205,8 +205,8 @@ class Tourney:
         shape: dict[str, Any] = {
             "games_per_pairing": s.games_per_pairing, "cycles": s.cycles, "noswap": s.noswap, "reverse": s.reverse,
         }
-        if self.spsa is not None:  # a tune is one pair a cycle, as many as its iterations
-            shape["cycles"] = self.spsa.iterations
+        if self.spsa is not None:  # a tune is one pair a cycle, a step's pairs times its iterations
+            shape["cycles"] = self.spsa.iterations * self.spsa.opponent.games_per_step // 2
         if s.order == "fastchess" and s.type in ("round-robin", "gauntlet"):
             return FastchessOrder(n, seeds=s.gauntlet_seeds if s.type == "gauntlet" else None, **shape)
         if s.type == "round-robin":

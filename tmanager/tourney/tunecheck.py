@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING
 
+from tmanager.core.spsa import Opponent
 from tmanager.errors import ConfigError, first_line
 from tmanager.tourney.engine import Engine
 from tmanager.tourney.enginelines import EngineError
@@ -22,12 +23,14 @@ if TYPE_CHECKING:
 
 
 def check_options(tourney: Tourney) -> None:
-    """:class:`ConfigError` naming ``spsa.parameters`` unless each participant's engine declares every parameter as
-    an option that takes both of its bounds (an ``int`` parameter's a spin, whose range holds them)."""
+    """:class:`ConfigError` naming ``spsa.parameters`` unless each tuned participant's engine (both against the
+    mirror, the first against a base) declares every parameter as an option that takes both of its bounds (an
+    ``int`` parameter's a spin, whose range holds them)."""
     tune = tourney.spsa
     if tune is None:
         return
-    for index, participant in enumerate(tourney.participants):
+    tuned = tourney.participants if tune.opponent is Opponent.MIRROR else tourney.participants[:1]  # a base: as it is
+    for index, participant in enumerate(tuned):
         spec = tourney.engine_spec(index)
         try:
             declared = asyncio.run(_declared(spec))

@@ -1,9 +1,11 @@
 """An SPSA tune played by the workers: each game pair one step, θ moved once per pair, whoever dies when.
 
 A tune's tourney is a round robin of two participants, one colour-reversed pair a cycle (see
-:func:`~tmanager.tourney.validation.validate`): games ``2k`` and ``2k + 1`` are pair ``k``, the first
-participant plays θ + cΔ in both and the second θ − cΔ. Under the file's lock, in the transactions
-the worker makes anyway:
+:func:`~tmanager.tourney.validation.validate`): against the mirror games ``2k`` and ``2k + 1`` are pair
+(step) ``k``, the first participant plays θ + cΔ in both and the second θ − cΔ; against a fixed base games
+``4k`` to ``4k + 3`` are step ``k``, on one opening, the first participant θ + cΔ in the first two and θ − cΔ
+in the last two, the second participant as it is. Under the file's lock, in the transactions the worker
+makes anyway:
 
 * claiming a game of a pair not yet begun records the θ it is drawn at (:func:`begin`); its directions
   and roundings come from the pair's seed, so a game played again, after a kill or a stop, plays the
@@ -23,9 +25,18 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING
 
-from tmanager.core.spsa import ParamKind, TuneSettings, TuneState, format_input, format_values
+from tmanager.core.spsa import (
+    ParamKind,
+    Side,
+    TuneSettings,
+    TuneState,
+    format_input,
+    format_values,
+    side_of,
+    step_margin,
+)
 from tmanager.files import atomic_write
-from tmanager.tourney.alphabet import BLACK_WINS, FINISHED_CHARS, WHITE_WINS
+from tmanager.tourney.alphabet import BLACK_WINS, DRAW, FINISHED_CHARS, WHITE_WINS
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -33,13 +44,19 @@ if TYPE_CHECKING:
     from tmanager.tourney.engines import EngineSpec, OptionValue
     from tmanager.tourney.model import Tourney
 
-#: The participant under tuning at θ + cΔ; the other plays θ − cΔ.
-PLUS = 0
+#: The participant under tuning; the other plays θ − cΔ, or is the fixed base.
+TUNED = 0
 
 
-def pair_of(number: int) -> int:
-    """The pair game ``number`` of a tune belongs to: its two games are numbered ``2k`` and ``2k + 1``."""
-    return number // 2
+def pair_of(tune: TuneSettings, number: int) -> int:
+    """The step game ``number`` of a tune belongs to: against the mirror games ``2k`` and ``2k + 1``, against a
+    base ``4k`` to ``4k + 3``."""
+    return number // tune.opponent.games_per_step
+
+
+def opening_key(tune: TuneSettings, number: int) -> int:
+    """Game ``number``'s opening key: each step plays one opening, whatever its number of games."""
+    return pair_of(tune, number)
 
 
 def state(tourney: Tourney, tune: TuneSettings) -> TuneState:
@@ -50,7 +67,7 @@ def state(tourney: Tourney, tune: TuneSettings) -> TuneState:
 def begin(tourney: Tourney, number: int) -> None:
     """Game ``number`` is claimed: its pair is drawn at the current θ, unless it was drawn before."""
     if tourney.spsa is not None:
-        tourney.tuning = state(tourney, tourney.spsa).begin(pair_of(number))
+        tourney.tuning = state(tourney, tourney.spsa).begin(pair_of(tourney.spsa, number))
 
 
 def advance(tourney: Tourney) -> int:
@@ -62,18 +79,19 @@ def advance(tourney: Tourney) -> int:
     current = state(tourney, tune)
     schedule = tourney.schedule()
     applied = 0
+    size = tune.opponent.games_per_step
     while current.pairs < tune.iterations:
-        games = (2 * current.pairs, 2 * current.pairs + 1)
+        games = range(size * current.pairs, size * (current.pairs + 1))
         chars = [tourney.result(n) for n in games]
         if not all(char in FINISHED_CHARS for char in chars):
             break
-        margin = 0
+        points = []
         for number, char in zip(games, chars, strict=True):
             game = schedule.game(number)
-            assert game is not None  # a tune's schedule holds every pair up to its iterations
+            assert game is not None  # a tune's schedule holds every step up to its iterations
             won = {WHITE_WINS: game.white, BLACK_WINS: game.black}.get(char)
-            margin += 0 if won is None else (1 if won == PLUS else -1)
-        current = current.apply(tune, plus_margin=margin)
+            points.append(0.5 if char == DRAW else 1.0 if won == TUNED else 0.0)
+        current = current.apply(tune, plus_margin=step_margin(tune.opponent, points))
         applied += 1
     if applied:
         tourney.tuning = current
@@ -84,12 +102,17 @@ def advance(tourney: Tourney) -> int:
 
 def nudged(tourney: Tourney, number: int, index: int, spec: EngineSpec) -> EngineSpec:
     """Participant ``index``'s engine for game ``number`` of a tune: its options at its side's values of
-    the pair's step, restarted after the game (the next pair plays other values)."""
+    the pair's step, restarted after the game (the next pair plays other values); a fixed base at its own
+    options, restarted too."""
     tune = tourney.spsa
     if tune is None:
         return spec
-    step = state(tourney, tune).step(tune, pair_of(number))
-    values = step.plus if index == PLUS else step.minus
+    pair = pair_of(tune, number)
+    side = side_of(tune.opponent, game=number - pair * tune.opponent.games_per_step, participant=index)
+    if side is Side.BASE:  # restarted too: a game played again after a kill finds it as it was the first time
+        return dataclasses.replace(spec, restart=True)
+    step = state(tourney, tune).step(tune, pair)
+    values = step.plus if side is Side.PLUS else step.minus
     options = dict(spec.options)
     for param, value in zip(tune.params, values, strict=True):
         options[param.name] = option_value(param.kind, value)

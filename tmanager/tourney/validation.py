@@ -212,14 +212,15 @@ def _check_sprt(tourney: Tourney, sprt: SprtSettings) -> None:
 
 def _check_spsa(tourney: Tourney, spsa: TuneSettings) -> None:
     """A tune is well defined, and its tourney is what it plays: one colour-reversed pair a cycle of two
-    participants, the first the engine under tuning at θ + cΔ, the second at θ − cΔ."""
+    participants, the first the engine under tuning, the second the same at θ − cΔ or a fixed base."""
     try:
         spsa.check()
     except ConfigError as exc:
         raise ConfigError(exc.message, file=tourney.path, field=f"spsa.{exc.field}", hint=exc.hint) from None
     s = tourney.settings
     shape = (
-        ("participants", len(tourney.participants) == 2, "a tune needs exactly 2 participants", "the engine twice"),
+        ("participants", len(tourney.participants) == 2, "a tune needs exactly 2 participants",
+         "the engine twice, or the engine then its base"),
         ("tourney.type", s.type == "round-robin", "a tune is a round robin", 'type = "round-robin"'),
         ("tourney.games_per_pairing", s.games_per_pairing == 2, "a tune plays pairs", "games_per_pairing = 2"),
         ("tourney.cycles", s.cycles == 1, "a tune's length is spsa.iterations", "cycles = 1"),
