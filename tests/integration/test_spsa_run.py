@@ -18,6 +18,7 @@ from tests.integration.test_reliability import kill_at_random
 from tests.integration.test_web import Server, fetch
 from tmanager.core import spsa
 from tmanager.tourney import store
+from tmanager.tourney.model import Tourney
 
 PYENGINE = ROOT / "engines" / "pyengine.py"
 #: The hidden optimum of pyengine's options A and B: the further an engine's values, the sooner it collapses.
@@ -93,9 +94,8 @@ def replayed_history(path: Path) -> list[tuple[int, tuple[float, ...]]]:
     return history
 
 
-def test_a_tune_finds_the_hidden_optimum_and_hands_its_values_over(tmp_path: Path) -> None:
-    path = tmp_path / "tune.toml"
-    new_tune(path, 24, "--set", "tourney.log_engines=true")
+def played_24_steps(path: Path) -> tuple[Tourney, spsa.TuneState, spsa.TuneSettings]:
+    """Run a tune of 24 steps with one lane, its values reported after 12 and 24; the tourney, θ, the tune."""
     done = run_cli("run", path, "--workers", "1", "--report-every", "12")
     assert done.returncode == 0, done.stderr
     reports = [line for line in done.stderr.splitlines() if line.startswith("SPSA: ")]
@@ -104,6 +104,13 @@ def test_a_tune_finds_the_hidden_optimum_and_hands_its_values_over(tmp_path: Pat
     tourney = store.read(path)
     state, tune = tourney.tuning, tourney.spsa
     assert state is not None and tune is not None and state.pairs == 24 and not state.begun
+    return tourney, state, tune
+
+
+def test_a_tune_finds_the_hidden_optimum_and_hands_its_values_over(tmp_path: Path) -> None:
+    path = tmp_path / "tune.toml"
+    new_tune(path, 24, "--set", "tourney.log_engines=true")
+    tourney, state, tune = played_24_steps(path)
     # 24 pairs from 15 and 10 away: within 3 of the optimum (the pure core's noiseless walk of
     # tests/unit/test_spsa.py, with these gains, ends within 2.1 over 20 seeds).
     for value, best in zip(state.theta, OPTIMUM.values(), strict=True):
@@ -132,14 +139,7 @@ def test_a_tune_against_a_fixed_base_finds_the_hidden_optimum(tmp_path: Path) ->
     tourney = store.read(path)
     assert tourney.spsa is not None and tourney.spsa.opponent is spsa.Opponent.BASE
     assert tourney.schedule().total_games == 96  # four games a step
-    done = run_cli("run", path, "--workers", "1", "--report-every", "12")
-    assert done.returncode == 0, done.stderr
-    reports = [line for line in done.stderr.splitlines() if line.startswith("SPSA: ")]
-    assert len(reports) == 2 and reports[-1] == "SPSA: 24 of 24 pairs applied; c and a of pair 24:", reports
-    assert_consistent(path)
-    tourney = store.read(path)
-    state, tune = tourney.tuning, tourney.spsa
-    assert state is not None and tune is not None and state.pairs == 24 and not state.begun
+    tourney, state, tune = played_24_steps(path)
     # 24 steps from 15 away: within 2 of the optimum (the pure core against this engine model, with these
     # gains and this book, ends within 0.9 over 20 seeds), past the base's 17.
     assert abs(state.theta[0] - OPTIMUM["A"]) <= 2, state.history
@@ -236,6 +236,10 @@ def test_stockfish_is_tuned_on_two_of_its_options(tmp_path: Path) -> None:
          "most 65536, got: 99999"),
         ("hash, float, 5, 1, 9, 1, 0.1\n", (), "spsa.parameters: hash: expected integer for spin option 'Hash', "
          "got: '1.0'"),
+        ("Hash, int, 5, 1, 9, 1, 0.1\n", ("--spsa-base", "--set", "spsa.opponent=sideways"),
+         "spsa.opponent: 'sideways' is not an opponent"),
+        ("Hash, int, 5, 1, 9, 1, 0.1\n", ("--spsa-base", "-e", "greedy-uci"),
+         "participants: a tune needs exactly 2 participants (the engine twice, or the engine then its base)"),
     ],
 )
 def test_bad_input_is_one_line_and_writes_nothing(
@@ -250,3 +254,20 @@ def test_bad_input_is_one_line_and_writes_nothing(
     assert done.returncode == 2
     assert says in done.stderr and len(done.stderr.splitlines()) == 1
     assert sorted(p.name for p in tmp_path.iterdir()) == ["params.txt"]
+
+
+def test_a_base_is_not_asked_for_the_tuned_options_and_spsa_base_needs_spsa(tmp_path: Path) -> None:
+    (tmp_path / "params.txt").write_text(BASE_PARAMS)
+    tuned = f"cmd={PYENGINE},name=dev,proto=uci,args=--optimum A=25"
+    new = ("new", tmp_path / "t.toml", "-e", tuned, "-e", "random-uci:base", "--nodes", "1")
+    alone = run_cli(*new, "--spsa-base")
+    assert alone.returncode == 2 and alone.stderr == "tmanager: --spsa: --spsa-base without --spsa (the file of " \
+        "the parameters to tune)\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["params.txt"]
+    mirror = run_cli(*new, "--spsa", tmp_path / "params.txt", "--iterations", "3")  # random-uci has no option A
+    assert mirror.returncode == 2 and "spsa.parameters: A: engine 'base' has no such option" in mirror.stderr
+    done = run_cli(*new, "--spsa", tmp_path / "params.txt", "--iterations", "3", "--spsa-base")
+    assert done.returncode == 0, done.stderr
+    tourney = store.read(tmp_path / "t.toml")
+    assert tourney.spsa is not None and tourney.spsa.opponent is spsa.Opponent.BASE
+    assert 'opponent = "base"' in (tmp_path / "t.toml").read_text() and tourney.schedule().total_games == 12
