@@ -6,8 +6,11 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+import pytest
+
 from tmanager.core import spsa
-from tmanager.tourney import tuning
+from tmanager.errors import ConfigError
+from tmanager.tourney import editing, tuning
 from tmanager.tourney.engines import EngineSpec
 from tmanager.tourney.hookrun import AFTER_TOURNEY, add_hooks
 from tmanager.tourney.model import PLAYING, Participant, Settings, Tourney
@@ -113,3 +116,15 @@ def test_against_a_base_a_step_is_four_games_on_one_opening_applied_once_all_fou
     assert tuning.advance(t) == 1 and tuning.advance(t) == 0
     # θ + cΔ won both (2), θ − cΔ drew and won (1.5): a margin of 0.5.
     assert t.tuning == spsa.TuneState.initial(BASE_TUNE).begin(0).apply(BASE_TUNE, plus_margin=0.5)
+
+
+def test_the_opponent_of_a_tune_with_results_cannot_change(tmp_path: Path) -> None:
+    t = tune(tmp_path)
+    editing.edit_setting(t, "spsa.opponent", "base")  # nothing recorded yet: the tune is laid out afresh
+    assert t.spsa is not None and t.spsa.opponent is spsa.Opponent.BASE and t.schedule().total_games == 12
+    t.set_result(0, "+")
+    with pytest.raises(ConfigError, match="cannot change opponent once games are recorded") as refused:
+        editing.edit_setting(t, "spsa.opponent", "mirror")
+    assert refused.value.field == "spsa.opponent" and t.spsa.opponent is spsa.Opponent.BASE
+    editing.edit_setting(t, "spsa.iterations", 4)  # lengthening a tune still is allowed
+    assert t.spsa.iterations == 4

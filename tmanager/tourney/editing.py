@@ -19,8 +19,14 @@ from tmanager.tourney.alphabet import FINISHED_CHARS, PLAYING, UNPLAYED
 from tmanager.tourney.model import Tourney
 from tmanager.tourney.settings import Openings, Participant
 
-#: Settings whose change would give recorded results another meaning.
-SCHEDULE_KEYS = ("type", "gauntlet_seeds", "games_per_pairing", "order", "noswap", "reverse")
+#: Settings, as ``(section, field)``, whose change would give recorded results another meaning (a tune's
+#: opponent: against a base a step is four games, not two).
+RESHAPING_KEYS = frozenset(
+    {
+        *(("tourney", key) for key in ("type", "gauntlet_seeds", "games_per_pairing", "order", "noswap", "reverse")),
+        ("spsa", "opponent"),
+    }
+)
 #: The conditions of a participant's slot, which an engine substituted in it keeps.
 SLOT_KEYS = ("tc", "st", "nodes", "depth", "ponder", "restart", "time_margin")
 #: What edit may change of a participant on a running tourney: how its engine plays, not which engine it is.
@@ -35,11 +41,12 @@ def edit_setting(tourney: Tourney, key: str, value: Any) -> None:
         set_participant(tourney, *_participant_key(tourney, key), value, playing_only=True)
         return
     section, _, name = key.rpartition(".")
-    if section in ("", "tourney") and name in SCHEDULE_KEYS and tourney.results.strip():
+    section = section or "tourney"
+    if (section, name) in RESHAPING_KEYS and tourney.results.strip():
         raise ConfigError(
             f"cannot change {name} once games are recorded: the results string would mean other games",
             file=tourney.path,
-            field=f"tourney.{name}",
+            field=f"{section}.{name}",
             hint="clone the tourney with the new setting instead (tmanager clone --set)",
         )
     apply_setting(tourney, key, value)
