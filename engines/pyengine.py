@@ -6,6 +6,7 @@ and flushes every line it writes. Usage::
 
     pyengine.py [--protocol uci|xboard] [--style random|greedy] [--seed N]
                 [--score CP] [--fault MODE] [--after N] [--delay S] [--info-string TEXT]
+                [--optimum NAME=VALUE ... [--horizon N] [--jitter N]]
 
 Styles:
 
@@ -27,6 +28,17 @@ trigger resign adjudication, ``--score 0`` for draw adjudication).
 ``--info-string TEXT`` (UCI) sends ``info string TEXT`` before each move's report,
 as engines send lines for the PGN (OpenBench's ``info string pgncomment …``).
 
+``--optimum NAME=VALUE`` (UCI, repeatable) declares a spin option NAME whose best value is VALUE, for
+SPSA tests: the engine reports a score of 0 until its position collapses, then -1000. It collapses at
+move number ``max(1, horizon - distance)``, the distance being the sum of its options' distances from
+their best values (``--horizon``, default 50): with resign adjudication (``resign_moves = 1``,
+``resign_score`` up to 1000) the engine further from the optimum loses, white when both are as far
+(so a colour-reversed pair is then drawn 1-1). Play a random style with a seed, and the games are
+the same each time. ``--jitter N`` adds to that distance a number from -N to N drawn from the game's
+starting position (the ``position`` command's ``fen``, or ``startpos``): a fixed base given it wins
+against an engine as far as the opening says, so that over a book the tuned engine's score against
+it falls steadily with its distance, not in one step.
+
 ``--fault MODE`` makes the engine misbehave; see :data:`FAULTS`. Faults that
 strike in mid-game do so once the game is ``--after N`` moves old (default
 3), that is from the position after 2N plies: from the usual start the engine
@@ -37,6 +49,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import hashlib
 import os
 import random
 import signal
@@ -139,6 +152,19 @@ class Engine:
         self.after: int = options.after
         self.delay: float = options.delay
         self.info_string: str | None = options.info_string
+        self.optimum: dict[str, int] = dict(options.optimum)
+        self.horizon: int = options.horizon
+        self.values: dict[str, int] = dict.fromkeys(self.optimum, 0)
+        self.jitter: int = options.jitter
+        self.origin = "startpos"  #: the game's starting position, as the position command gives it
+
+    def collapsed(self, board: chess.Board) -> bool:
+        """With ``--optimum``: whether this engine's position has collapsed, by its options' distance."""
+        distance = sum(abs(self.values[name] - best) for name, best in self.optimum.items())
+        if self.jitter:
+            drawn = int.from_bytes(hashlib.sha256(self.origin.encode()).digest()[:8], "big")
+            distance += drawn % (2 * self.jitter + 1) - self.jitter
+        return board.fullmove_number >= max(1, self.horizon - distance)
 
     def choose(self, board: chess.Board) -> chess.Move:
         """The move this engine's style picks; ``board`` must have a legal move."""
@@ -167,6 +193,8 @@ class Engine:
         board.push(move)
         score = self.score if self.score is not None else material(board, not board.turn)
         board.pop()
+        if self.optimum:
+            score = -1000 if self.collapsed(board) else 0
         if fault == "illegal":
             return Reply(None, empty_square_move(board).uci(), score, 1, time.monotonic() - start)
         if fault == "garbage":
@@ -202,6 +230,8 @@ def uci(engine: Engine, lines: Iterable[str]) -> None:
                 say("option name Threads type spin default 1 min 1 max 512")
                 say("option name UCI_Chess960 type check default false")
                 say("option name UCI_Variant type combo default chess var " + " var ".join(UCI_VARIANTS))
+                for name in engine.optimum:
+                    say(f"option name {name} type spin default 0 min -1000 max 1000")
                 say("uciok")
             elif command == "isready" and engine.fault != "no-ready":
                 say("readyok")
@@ -211,8 +241,11 @@ def uci(engine: Engine, lines: Iterable[str]) -> None:
                     chess960 = value == "true"
                 elif name == "UCI_Variant":
                     variant = value
+                elif name in engine.optimum:
+                    engine.values[name] = int(value)
             elif command == "position":
                 spec, _, moves = rest.partition(" moves ")
+                engine.origin = spec.strip()
                 fen = None if spec.strip() == "startpos" else spec.removeprefix("fen ")
                 board = board_for(variant, chess960=chess960, fen=fen)
                 for move in moves.split():
@@ -321,10 +354,26 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--after", type=int, default=3, help="moves before a mid-game fault strikes (3)")
     parser.add_argument("--delay", type=float, default=1.0, help="seconds per move with --fault slow (1.0)")
     parser.add_argument("--info-string", default=None, metavar="TEXT", help="UCI: send 'info string TEXT' each move")
+    parser.add_argument(
+        "--optimum", action="append", default=[], type=_optimum, metavar="NAME=VALUE",
+        help="UCI: a spin option whose best value is VALUE: the further from it, the sooner a score of -1000",
+    )
+    parser.add_argument("--horizon", type=int, default=50, help="with --optimum: the move of collapse at the optimum")
+    parser.add_argument(
+        "--jitter", type=int, default=0, metavar="N",
+        help="with --optimum: add -N..N to the distance, drawn from the game's starting position (a base's noise)",
+    )
     options = parser.parse_args(argv)
     if options.fault == "false-claim" and options.protocol != "xboard":
         parser.error("--fault false-claim needs --protocol xboard: UCI has no way to claim a result")
     return options
+
+
+def _optimum(text: str) -> tuple[str, int]:
+    name, equals, value = text.partition("=")
+    if not equals or not name:
+        raise argparse.ArgumentTypeError(f"{text!r} is not NAME=VALUE")
+    return name, int(value)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -396,9 +396,18 @@ def _value(v: Any) -> str:
     raise TypeError(f"cannot write {v!r}")
 
 
+#: What a multi-line literal string cannot hold as it is: control characters but the tab and line feed, and its
+#: own closing quotes.
+_NOT_LITERAL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]|'''")
+
+
 @functools.lru_cache(maxsize=4096)
 def _string(text: str) -> str:
-    """A TOML basic string, escaped by tomlkit (the same names, keys and results recur: each is escaped once)."""
+    """A TOML basic string, escaped by tomlkit (the same names, keys and results recur: each is escaped once);
+    text of several lines, as people paste it (an SPSA tune's parameters), as a multi-line literal string
+    that reads as it was pasted, when it can be one."""
+    if "\n" in text and not _NOT_LITERAL.search(text) and not text.endswith("'"):  # a quote there would end it
+        return "'''\n" + text + "'''"
     import tomlkit
 
     return tomlkit.string(text).as_string()

@@ -64,3 +64,20 @@ def test_a_wrong_value_is_named_with_its_key(table: dict[str, Any], where: str, 
     with pytest.raises(ConfigError) as caught:
         from_table(Sample, table, "sample", None)
     assert caught.value.field == where and says in caught.value.message
+
+
+@pytest.mark.parametrize(
+    ("text", "literal"),
+    [
+        ("A, int, 1, 0, 2, 1, 0.1\nB, float, 0.5, 0, 1, 0.1, 0.1\n", True),
+        ("two\nlines with a \\ and 'quotes'\t", True),
+        ("ends in a quote\n'", False),
+        ("holds ''' its own closing quotes\n", False),
+        ("a carriage\r\nreturn", False),
+        ("one line", False),
+    ],
+)
+def test_text_of_several_lines_is_written_as_pasted_when_it_can_be(text: str, literal: bool) -> None:
+    written = dumps({"spsa": {"parameters": text}})
+    assert tomllib.loads(written) == {"spsa": {"parameters": text}}
+    assert (f"parameters = '''\n{text}'''" in written) is literal

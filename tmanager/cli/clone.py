@@ -40,6 +40,7 @@ def command(args: argparse.Namespace) -> int:
         openings=source.openings,
         adjudication=source.adjudication,
         sprt=source.sprt,
+        spsa=source.spsa,  # the tune afresh, from its start (NAME.spsa.txt's lines start from where it ended)
     )
     apply_setting(clone, "pgn", path.with_suffix(".pgn").name)
     if source.openings is not None:  # keep the book reachable from the new file's directory

@@ -10,7 +10,8 @@ command again resumes where the tourney stopped; games of workers that were
 killed outright are detected and replayed. The statistics are printed every
 --report-every games: a match's line (Elo, nElo, LOS, pentanomial, LLR), or a
 table of each engine against the field; with [sprt] a match stops once the
-test decides (on whole game pairs) and prints the verdict.
+test decides (on whole game pairs) and prints the verdict. A tune ([spsa])
+prints each parameter's value and path every --report-every pairs.
 The workers play on uvloop's event loop where it is installed, else on
 asyncio's (TMANAGER_LOOP chooses, as for `tmanager work`).
 """
@@ -88,7 +89,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--report-every", type=int, default=10, metavar="N",
         help="print the statistics every N games (a match of two: Elo, nElo, LOS, pentanomial, LLR; more "
-        "participants: each against the field); 0: never",
+        "participants: each against the field), or a tune's values every N pairs; 0: never",
     )
     parser.add_argument(
         "--log-engines", action="store_true",
@@ -130,7 +131,8 @@ def command(args: argparse.Namespace) -> int:
     log_path = args.log or path.with_suffix(".log")
     setup_logging(None)
     monitor = Progress(
-        path, interactive=sys.stderr.isatty(), report_every=args.report_every, done=tourney.finished_count
+        path, interactive=sys.stderr.isatty(), report_every=args.report_every, done=tourney.finished_count,
+        reported=reported(tourney),
     )
     if monitor.finished(tourney) and not tourney.hooks:
         monitor.final(tourney)
@@ -196,7 +198,9 @@ def _coordinator(args: argparse.Namespace, path: Path, log_path: Path) -> Coordi
 class Progress:
     """Live progress: a rewritten line on a terminal, a log line per finished game otherwise."""
 
-    def __init__(self, path: Path, *, interactive: bool, report_every: int = 0, done: int = 0) -> None:
+    def __init__(
+        self, path: Path, *, interactive: bool, report_every: int = 0, done: int = 0, reported: int = 0
+    ) -> None:
         self.path = path
         self.interactive = interactive
         self.report_every = report_every
@@ -205,7 +209,7 @@ class Progress:
         self.last_done = -1
         # A report each time the count passes a multiple of report_every in this run: not at the first look,
         # whatever it finds already done (on a slow machine, two games were, and a third report came out).
-        self.last_report = done // report_every if report_every else 0
+        self.last_report = reported // report_every if report_every else 0
 
     @staticmethod
     def finished(tourney: Tourney) -> bool:
@@ -230,8 +234,9 @@ class Progress:
 
     def show(self, tourney: Tourney) -> None:
         done = tourney.finished_count
-        if self.report_every and done // self.report_every != self.last_report:
-            self.last_report = done // self.report_every
+        count = reported(tourney)
+        if self.report_every and count // self.report_every != self.last_report:
+            self.last_report = count // self.report_every
             # The match's statistics stay on the screen, above the rewritten progress line.
             for line in report_lines(tourney):
                 print(("\r\x1b[K" if self.interactive else "") + line, file=sys.stderr, flush=True)
@@ -246,6 +251,13 @@ class Progress:
         if self.interactive:
             sys.stderr.write("\r\x1b[K")
         print(report(tourney))
+
+
+def reported(tourney: Tourney) -> int:
+    """What --report-every counts: a tune's pairs applied, any other tourney's games finished."""
+    if tourney.spsa is not None:
+        return tourney.tuning.pairs if tourney.tuning is not None else 0
+    return tourney.finished_count
 
 
 def _clock(seconds: float) -> str:

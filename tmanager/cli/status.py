@@ -15,7 +15,7 @@ from pathlib import Path
 
 from tmanager.core import crosstable, crosstableformats, fieldtable, sprt
 from tmanager.errors import StateError, printable
-from tmanager.tourney import store
+from tmanager.tourney import store, tuning
 from tmanager.tourney.claims import claim_is_alive
 from tmanager.tourney.live import GameInProgress
 from tmanager.tourney.model import PLAYING, Tourney, describe_faults
@@ -87,8 +87,11 @@ def report(tourney: Tourney, fmt: crosstable.Format = "text") -> str:
 
 
 def report_lines(tourney: Tourney) -> list[str]:
-    """What a test's follower reads as it runs: a match's line (:func:`match_lines`), or for more
-    participants each one against the field, as fastchess's table (with the LOS)."""
+    """What a test's follower reads as it runs: a tune's values (:func:`tuning.describe`), a match's line
+    (:func:`match_lines`), or for more participants each one against the field, as fastchess's table (with
+    the LOS)."""
+    if tourney.spsa is not None:
+        return tuning.describe(tourney)
     if len(tourney.participants) == 2:
         return match_lines(tourney)
     if not tourney.finished_count:

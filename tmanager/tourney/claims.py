@@ -17,6 +17,7 @@ import time
 
 from tmanager.core.results import Result
 from tmanager.formats import pgn
+from tmanager.tourney import tuning
 from tmanager.tourney.hookrun import add_hooks, game_env
 from tmanager.tourney.live import LiveGame
 from tmanager.tourney.model import PLAYING, UNPLAYED, Claim, Tourney
@@ -75,6 +76,7 @@ def give_back(tourney: Tourney, number: int) -> str:
     char = Result.from_pgn(found.result).xboard if found else UNPLAYED
     tourney.set_result(number, char)
     if found is not None and char != UNPLAYED:
+        tuning.advance(tourney)
         add_hooks(tourney, number, game_env(number, found.result, found.termination, found.reason, found.white,
                                             found.black))
     LiveGame.remove(tourney, number)

@@ -19,8 +19,14 @@ from tmanager.tourney.alphabet import FINISHED_CHARS, PLAYING, UNPLAYED
 from tmanager.tourney.model import Tourney
 from tmanager.tourney.settings import Openings, Participant
 
-#: Settings whose change would give recorded results another meaning.
-SCHEDULE_KEYS = ("type", "gauntlet_seeds", "games_per_pairing", "order", "noswap", "reverse")
+#: Settings, as ``(section, field)``, whose change would give recorded results another meaning (a tune's
+#: opponent: against a base a step is four games, not two).
+RESHAPING_KEYS = frozenset(
+    {
+        *(("tourney", key) for key in ("type", "gauntlet_seeds", "games_per_pairing", "order", "noswap", "reverse")),
+        ("spsa", "opponent"),
+    }
+)
 #: The conditions of a participant's slot, which an engine substituted in it keeps.
 SLOT_KEYS = ("tc", "st", "nodes", "depth", "ponder", "restart", "time_margin")
 #: What edit may change of a participant on a running tourney: how its engine plays, not which engine it is.
@@ -35,11 +41,12 @@ def edit_setting(tourney: Tourney, key: str, value: Any) -> None:
         set_participant(tourney, *_participant_key(tourney, key), value, playing_only=True)
         return
     section, _, name = key.rpartition(".")
-    if section in ("", "tourney") and name in SCHEDULE_KEYS and tourney.results.strip():
+    section = section or "tourney"
+    if (section, name) in RESHAPING_KEYS and tourney.results.strip():
         raise ConfigError(
             f"cannot change {name} once games are recorded: the results string would mean other games",
             file=tourney.path,
-            field=f"tourney.{name}",
+            field=f"{section}.{name}",
             hint="clone the tourney with the new setting instead (tmanager clone --set)",
         )
     apply_setting(tourney, key, value)
@@ -59,17 +66,18 @@ def apply_setting(tourney: Tourney, key: str, value: Any) -> None:
         "adjudication": tourney.adjudication,
         "openings": tourney.openings,
         "sprt": tourney.sprt,
+        "spsa": tourney.spsa,
     }
     if section not in targets:
         raise ConfigError(
             f"cannot set {key!r}", file=tourney.path, field=key,
-            hint="use tourney.FIELD, openings.FIELD, adjudication.FIELD, sprt.FIELD or participants.NAME.FIELD",
+            hint="use tourney.FIELD, openings.FIELD, adjudication.FIELD, sprt.FIELD, spsa.FIELD or "
+            "participants.NAME.FIELD",
         )
     current = targets[section]
-    if current is None and section == "sprt":
-        raise ConfigError(
-            "the tourney has no [sprt] section", field=key, hint="add one with elo0 and elo1 to the file by hand"
-        )
+    if current is None and section in ("sprt", "spsa"):
+        needs = {"sprt": "elo0 and elo1", "spsa": "parameters and iterations"}[section]
+        raise ConfigError(f"the tourney has no [{section}] section", field=key, hint=f"add one with {needs} by hand")
     if current is None:  # openings: start a section from the given key
         table = {name: value}
         if "file" not in table:
@@ -85,6 +93,8 @@ def apply_setting(tourney: Tourney, key: str, value: Any) -> None:
         tourney.adjudication = updated
     elif section == "sprt":
         tourney.sprt = updated
+    elif section == "spsa":
+        tourney.spsa = updated
     else:
         tourney.openings = updated
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from tmanager.core.schedule import ScheduledGame
 from tmanager.errors import ConfigError
 from tmanager.files import Stamp, stamp
+from tmanager.tourney import tuning
 from tmanager.tourney.model import UNPLAYED, Tourney
 from tmanager.tourney.openings import Opening, OpeningBook
 from tmanager.tourney.play import GameSpec
@@ -47,8 +48,8 @@ def game_spec(
         opening = opening_of(tourney, game.number, book)
         start_fen, moves = opening.fen, opening.moves
     return GameSpec(
-        white=tourney.engine_spec(game.white),
-        black=tourney.engine_spec(game.black),
+        white=tuning.nudged(tourney, game.number, game.white, tourney.engine_spec(game.white)),
+        black=tuning.nudged(tourney, game.number, game.black, tourney.engine_spec(game.black)),
         white_limits=tourney.time_control(game.white),
         black_limits=tourney.time_control(game.black),
         start_fen=start_fen,
@@ -75,7 +76,7 @@ def opening_of(tourney: Tourney, number: int, book: OpeningBook) -> Opening:
     schedule = tourney.schedule()
     settings = tourney.openings
     assert settings is not None, "a tourney without [openings] has no book"
-    key = schedule.opening_key(number)
+    key = schedule.opening_key(number) if tourney.spsa is None else tuning.opening_key(tourney.spsa, number)
     return book.opening_for(key, order=settings.order, seed=settings.seed, start=settings.start)
 
 

@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tmanager import hooks
+from tmanager.tourney import tuning
 from tmanager.tourney.model import PendingHook, Tourney
 from tmanager.tourney.owners import ENGINE_TAG, Owner, process_is_alive
 
@@ -71,11 +72,11 @@ def add_hooks(tourney: Tourney, number: int, env: dict[str, str]) -> None:
 
 
 def add_after_tourney(tourney: Tourney) -> None:
-    """Record ``after_tourney`` as pending (with an SPRT's verdict in its environment), if there is one."""
+    """Record ``after_tourney`` as pending (with an SPRT's verdict or a tune's values in its environment), if
+    there is one."""
     if tourney.settings.after_tourney:
-        tourney.hooks[AFTER_TOURNEY] = PendingHook(
-            AFTER_TOURNEY, tourney.settings.after_tourney, verdict_environment(tourney)
-        )
+        env = {**verdict_environment(tourney), **tuning.environment(tourney)}
+        tourney.hooks[AFTER_TOURNEY] = PendingHook(AFTER_TOURNEY, tourney.settings.after_tourney, env)
 
 
 def verdict_environment(tourney: Tourney) -> dict[str, str]:

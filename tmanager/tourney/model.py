@@ -14,11 +14,13 @@ layout, in file order::
     [openings]           optional opening book
     [adjudication]       optional adjudication rules
     [sprt]               optional SPRT of a two-participant match (the first is under test)
+    [spsa]               optional SPSA tune of the first participant's options (against itself or the second)
     [[participants]]     one table per engine, order fixed for the whole event
     [swiss]              Swiss pairings made so far (written by tmanager)
     [faults]             engine faults counted per participant (written by tmanager)
     [verdict]            the SPRT's verdict once the test is over (written by tmanager)
     [amendments.N]       changes forced on an SPRT test under way (written by tmanager, see amendments.py)
+    [tuning]             where an SPSA tune stands: θ, the pairs applied, the history (written by tmanager)
     [progress]           participants, version and results = "…", always last, as XBoard's -results
 
 Everything above ``[swiss]``/``[faults]``/``[progress]`` is the user's and is
@@ -37,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 from tmanager.core.schedule import FastchessOrder, Gauntlet, RoundRobin, Schedule, ScheduledGame, SwissSchedule
 from tmanager.core.sprt import Verdict
+from tmanager.core.spsa import TuneSettings, TuneState
 from tmanager.core.stats import SprtSettings
 from tmanager.errors import ConfigError
 from tmanager.tourney.adjudication import Adjudication
@@ -63,7 +66,7 @@ if TYPE_CHECKING:
     from tmanager.tourney.engines import EngineSpec
 
 #: Sections tmanager writes after the user's part (``[claims]`` only in files of older versions).
-OWNED_SECTIONS = ("swiss", "claims", "faults", "verdict", "amendments", "progress")
+OWNED_SECTIONS = ("swiss", "claims", "faults", "verdict", "amendments", "tuning", "progress")
 
 #: The key in an engine's ``[faults]`` table holding the worst overstep of its clock in ms (not a count).
 OVERSTEP = "worst overstep ms"
@@ -160,12 +163,15 @@ class Tourney:
     openings: Openings | None = None
     adjudication: Adjudication = field(default_factory=Adjudication)
     sprt: SprtSettings | None = None
+    spsa: TuneSettings | None = None
     swiss: list[list[tuple[int, int]]] = field(default_factory=list)
     claims: dict[int, Claim] = field(default_factory=dict)
     faults: dict[str, dict[str, int]] = field(default_factory=dict)
     verdict: Verdict | None = None
     #: Changes forced on the SPRT test after its first recorded game (see :mod:`tmanager.tourney.amendments`).
     amendments: tuple[Amendment, ...] = ()
+    #: Where the SPSA tune stands; ``None`` until its first pair is begun (see :mod:`tmanager.tourney.tuning`).
+    tuning: TuneState | None = None
     results: str = ""
     #: Hooks still to run, by key (``after_game:N``, ``after_tourney``).
     hooks: dict[str, PendingHook] = field(default_factory=dict)
@@ -199,6 +205,8 @@ class Tourney:
         shape: dict[str, Any] = {
             "games_per_pairing": s.games_per_pairing, "cycles": s.cycles, "noswap": s.noswap, "reverse": s.reverse,
         }
+        if self.spsa is not None:  # a tune is one pair a cycle, a step's pairs times its iterations
+            shape["cycles"] = self.spsa.iterations * self.spsa.opponent.games_per_step // 2
         if s.order == "fastchess" and s.type in ("round-robin", "gauntlet"):
             return FastchessOrder(n, seeds=s.gauntlet_seeds if s.type == "gauntlet" else None, **shape)
         if s.type == "round-robin":

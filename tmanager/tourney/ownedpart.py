@@ -61,7 +61,8 @@ def render_owned(tourney: Tourney, *, version: int, identity: str) -> str:
     """The owned part at ``version``: sections, then ``[progress]`` laid out for changes in place, with the
     ``identity`` the file shares with its journal."""
     progress = {"participants": [p.name for p in tourney.participants], "id": identity}
-    text = dumps({**owned_sections_to_toml(tourney), "progress": progress}, multiline=("participants", "rounds"))
+    lines = ("participants", "rounds", "history", "begun")  # arrays of arrays: one element a line
+    text = dumps({**owned_sections_to_toml(tourney), "progress": progress}, multiline=lines)
     results = tourney.results.ljust(tourney.schedule().total_games, UNPLAYED)
     return f'{text}version = {version:<{VERSION_WIDTH}d}\nresults = "{results}"\n'
 

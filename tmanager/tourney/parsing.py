@@ -1,7 +1,7 @@
 """A tourney file's parsed TOML (see :mod:`tomllib`) as a :class:`~tmanager.tourney.model.Tourney`, checked.
 
 Each section is read through :mod:`tmanager.tomlmap` into its dataclass; the
-owned sections (``[swiss]``, ``[faults]``, ``[verdict]``, ``[amendments]``, and
+owned sections (``[swiss]``, ``[faults]``, ``[verdict]``, ``[amendments]``, ``[tuning]``, and
 ``[claims]`` of older versions) are read here too. The whole is then validated
 (:func:`~tmanager.tourney.validation.validate`). The layout of the file and the
 reading of its owned part in place are :mod:`tmanager.tourney.store`'s.
@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from tmanager.core.sprt import Verdict
+from tmanager.core.spsa import TuneSettings, TuneState
 from tmanager.core.stats import SprtSettings
 from tmanager.errors import ConfigError
 from tmanager.tomlmap import check_keys, from_table
@@ -27,7 +28,7 @@ from tmanager.tourney.validation import validate
 
 def from_toml(data: Mapping[str, Any], path: Path) -> Tourney:
     """Build and validate a :class:`Tourney` from a parsed tourney file."""
-    allowed = {"tourney", "openings", "adjudication", "sprt", "participants", *OWNED_SECTIONS}
+    allowed = {"tourney", "openings", "adjudication", "sprt", "spsa", "participants", *OWNED_SECTIONS}
     for key in data:
         if key not in allowed:
             raise ConfigError(
@@ -43,6 +44,7 @@ def from_toml(data: Mapping[str, Any], path: Path) -> Tourney:
     openings = from_table(Openings, data["openings"], "openings", path) if "openings" in data else None
     adjudication = from_table(Adjudication, data.get("adjudication", {}), "adjudication", path)
     sprt = from_table(SprtSettings, data["sprt"], "sprt", path) if "sprt" in data else None
+    spsa = from_table(TuneSettings, data["spsa"], "spsa", path) if "spsa" in data else None
     progress = data.get("progress", {})
     check_keys(progress, {"results", "version", "participants"}, "progress", path)
     results = progress.get("results", "")
@@ -63,11 +65,13 @@ def from_toml(data: Mapping[str, Any], path: Path) -> Tourney:
         openings=openings,
         adjudication=adjudication,
         sprt=sprt,
+        spsa=spsa,
         swiss=_read_swiss(data.get("swiss", {}), path),
         claims=_read_claims(data.get("claims", {}), path),
         faults=_read_faults(data.get("faults", {}), path),
         verdict=from_table(Verdict, data["verdict"], "verdict", path) if "verdict" in data else None,
         amendments=amendments.from_toml(data.get("amendments", {}), path),
+        tuning=from_table(TuneState, data["tuning"], "tuning", path) if "tuning" in data else None,
         results=results.rstrip(UNPLAYED),
     )
     validate(tourney)

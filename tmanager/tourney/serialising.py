@@ -3,7 +3,7 @@
 
 Values at their defaults are left out where people would not look for them
 (adjudication, a participant's overrides), and kept where they would
-(``[tourney]``, ``[openings]``, ``[sprt]``): see :func:`tmanager.tomlmap.to_table`.
+(``[tourney]``, ``[openings]``, ``[sprt]``, ``[spsa]``): see :func:`tmanager.tomlmap.to_table`.
 """
 
 from __future__ import annotations
@@ -27,6 +27,8 @@ def settings_to_toml(tourney: Tourney) -> dict[str, Any]:
         data["adjudication"] = adjudication
     if tourney.sprt:
         data["sprt"] = to_table(tourney.sprt, keep_defaults=True)
+    if tourney.spsa:
+        data["spsa"] = to_table(tourney.spsa, keep_defaults=True)
     data["participants"] = [to_table(p, keep_defaults=False) for p in tourney.participants]
     return data
 
@@ -42,4 +44,6 @@ def owned_sections_to_toml(tourney: Tourney) -> dict[str, Any]:
         data["verdict"] = to_table(tourney.verdict, keep_defaults=True)
     if tourney.amendments:
         data["amendments"] = amendments.to_toml(tourney.amendments)
+    if tourney.tuning:
+        data["tuning"] = to_table(tourney.tuning, keep_defaults=False)  # no pair under way: no begun = []
     return data

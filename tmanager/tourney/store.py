@@ -198,8 +198,8 @@ def _model(path: Path, head: bytes, owned: OwnedPart) -> Tourney:
         if misplaced:
             raise ConfigError(
                 f"section {sorted(misplaced)[0]!r} is written by tmanager", file=path,
-                hint="[swiss], [faults], [verdict], [amendments] and [progress] come after the settings, last in "
-                "the file",
+                hint="[swiss], [faults], [verdict], [amendments], [tuning] and [progress] come after the settings, "
+                "last in the file",
             )
         foreign = set(owned.sections) & set(data)  # settings after the owned part; unknown ones fail below
         foreign |= set(owned.sections) & {"tourney", "openings", "adjudication", "participants"}
@@ -207,8 +207,8 @@ def _model(path: Path, head: bytes, owned: OwnedPart) -> Tourney:
             raise ConfigError(
                 f"section {sorted(foreign)[0]!r} comes after the progress sections",
                 file=path,
-                hint="[swiss], [faults], [verdict], [amendments] and [progress] must stay last; move settings "
-                "above them",
+                hint="[swiss], [faults], [verdict], [amendments], [tuning] and [progress] must stay last; move "
+                "settings above them",
             )
         template = _Template(key, from_toml({**data, **owned.sections}, path.resolve()))
         _templates[path] = template

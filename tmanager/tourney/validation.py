@@ -16,6 +16,7 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from tmanager.core.schedule import Schedule
+from tmanager.core.spsa import TuneSettings
 from tmanager.core.stats import SprtSettings
 from tmanager.errors import ConfigError, StateError
 from tmanager.files import expect_directory
@@ -48,6 +49,8 @@ MAX_TAG_LENGTH = 255
 def validate(tourney: Tourney, *, settings: bool = True) -> None:
     """Check everything that can be checked without starting an engine; with ``settings``
     false only what a change of the owned tail (results, claims, pairings) can break."""
+    if settings and tourney.spsa is not None:  # first: a tune's iterations make the schedule
+        _check_spsa(tourney, tourney.spsa)
     _check_progress(tourney)
     if not settings:
         return
@@ -204,6 +207,35 @@ def _check_sprt(tourney: Tourney, sprt: SprtSettings) -> None:
             file=tourney.path,
             field="sprt",
             hint='set tourney.type = "round-robin"',
+        )
+
+
+def _check_spsa(tourney: Tourney, spsa: TuneSettings) -> None:
+    """A tune is well defined, and its tourney is what it plays: one colour-reversed pair a cycle of two
+    participants, the first the engine under tuning, the second the same at θ − cΔ or a fixed base."""
+    try:
+        spsa.check()
+    except ConfigError as exc:
+        raise ConfigError(exc.message, file=tourney.path, field=f"spsa.{exc.field}", hint=exc.hint) from None
+    s = tourney.settings
+    shape = (
+        ("participants", len(tourney.participants) == 2, "a tune needs exactly 2 participants",
+         "the engine twice, or the engine then its base"),
+        ("tourney.type", s.type == "round-robin", "a tune is a round robin", 'type = "round-robin"'),
+        ("tourney.games_per_pairing", s.games_per_pairing == 2, "a tune plays pairs", "games_per_pairing = 2"),
+        ("tourney.cycles", s.cycles == 1, "a tune's length is spsa.iterations", "cycles = 1"),
+        ("tourney.noswap", not (s.noswap or s.reverse), "each pair of a tune reverses colours", "noswap = false"),
+        ("sprt", tourney.sprt is None, "a tune has no SPRT", "remove [sprt]"),
+    )
+    for field, holds, problem, fix in shape:
+        if not holds:
+            raise ConfigError(problem, file=tourney.path, field=field, hint=fix)
+    if tourney.tuning is not None and len(tourney.tuning.theta) != len(spsa.params):
+        raise ConfigError(
+            f"holds {len(tourney.tuning.theta)} values for {len(spsa.params)} parameters",
+            file=tourney.path,
+            field="tuning.theta",
+            hint="the parameters changed under way: put them back, or start the tune afresh",
         )
 
 

@@ -40,7 +40,7 @@ from tmanager.core.schedule import DONE, WAIT, NoGame, ScheduledGame, next_game
 from tmanager.errors import ConfigError, LockTimeout, TManagerError
 from tmanager.files import append_line
 from tmanager.formats import pgn
-from tmanager.tourney import eventloop, store, swiss
+from tmanager.tourney import eventloop, store, swiss, tuning
 from tmanager.tourney.announce import Announcer, EngineStarted, EngineWarning, GameFinished, GameStarted
 from tmanager.tourney.bookkeeping import BookkeepingThread, through_cancellation, transact
 from tmanager.tourney.claims import give_back, release_stale
@@ -153,6 +153,7 @@ class Worker:
                 return choice
             now = time.time()
             tourney.set_result(choice.number, PLAYING)
+            tuning.begin(tourney, choice.number)
             tourney.claims[choice.number] = Claim(
                 host=self.owner.host, pid=self.owner.pid, started=self.owner.started, claimed=now, heartbeat=now,
                 pgn_offset=_size(tourney.pgn_path),
@@ -181,6 +182,7 @@ class Worker:
             tourney.pgn_mark = PgnMark(str(tourney.pgn_path), _size(tourney.pgn_path))
             tourney.set_result(number, record.result.xboard)
             update_verdict(tourney)
+            tuning.advance(tourney)
             add_hooks(tourney, number, env)
             LiveGame.remove(tourney, number)
             for engine, kind in record.faults.items():

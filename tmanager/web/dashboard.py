@@ -23,6 +23,7 @@ from tmanager import templates
 from tmanager.core import crosstable, crosstableformats, sprt
 from tmanager.core.results import Result
 from tmanager.core.standings import grid
+from tmanager.tourney import tuning
 from tmanager.tourney.live import GameInProgress
 from tmanager.tourney.model import PLAYING, Tourney, describe_faults
 from tmanager.tourney.variants import STANDARD, variant_board
@@ -184,43 +185,84 @@ def score_chart(tourney: Tourney) -> str:
         series[game.black].append(series[game.black][-1] + 1.0 - white)
     most_games = max((len(s) - 1 for s in series), default=0)
     if most_games == 0:
-        return _render("chart.html", lines=[])
+        return _render("chart.html", plot=None)
     top = max(max(s[-1] for s in series), 1.0)
+    plot = _plot([list(enumerate(points)) for points in series], top=top, length=most_games)
+    plot["lines"] = [
+        {
+            **_line(i, polyline, title=f"{name}: {points[-1]:g} of {len(points) - 1}"),
+            "name": name, "score": f"{points[-1]:g}", "games": len(points) - 1,
+        }
+        for i, (name, points, polyline) in enumerate(zip(names, series, plot.pop("polylines"), strict=True))
+    ]  # fmt: skip
+    return _render("chart.html", plot=plot)
+
+
+def tune(tourney: Tourney) -> str:
+    """An SPSA tune: each parameter's value, the one its engine plays, start, bounds, the next pair's c and a,
+    and the paths of all of them as a chart, each as a share of its range; a hidden element for other
+    tourneys."""
+    settings = tourney.spsa
+    if settings is None:
+        return _render("tune.html", params=None)
+    current = tuning.state(tourney, settings)
+    k = min(current.pairs + 1, settings.iterations)
+    params = []
+    for param, value in zip(settings.params, current.theta, strict=True):
+        c = settings.gains.perturbation(param, k)
+        params.append({
+            "name": param.name, "value": f"{value:.4f}", "engine": param.engine_value(value),
+            "start": f"{param.start:g}", "bounds": f"[{param.minimum:g}, {param.maximum:g}]", "c": f"{c:.4g}",
+            "a": f"{settings.gains.learning_rate(param, k) * c * c:.4g}",
+        })  # fmt: skip
+    spans = [(p.minimum, p.maximum - p.minimum or 1.0) for p in settings.params]
+    paths = [
+        [(pairs, 100 * (theta[i] - low) / span) for pairs, theta in current.history]
+        for i, (low, span) in enumerate(spans)
+    ]
+    plot = _plot(paths, top=100.0, length=max(settings.iterations, 1))
+    plot["lines"] = [
+        {**_line(i, polyline, title=f"{p['name']}: {p['value']}"), "name": p["name"]}
+        for i, (p, polyline) in enumerate(zip(params, plot.pop("polylines"), strict=True))
+    ]
+    return _render("tune.html", params=params, pairs=current.pairs, iterations=settings.iterations, k=k, plot=plot)
+
+
+def _line(index: int, polyline: str, *, title: str) -> dict[str, Any]:
+    """A chart's line ``index``: its points, its colour (dashed once the palette is used up), and what hovering
+    over it says."""
+    colour, dashed = PALETTE[index % len(PALETTE)], index >= len(PALETTE)
+    return {"points": polyline, "colour": colour, "dashed": dashed, "title": title}
+
+
+def _plot(series: Sequence[Sequence[tuple[float, float]]], *, top: float, length: float) -> dict[str, Any]:
+    """A line chart's geometry for the chart templates: the frame, round ticks, and each series of (x, y) points,
+    x from 0 to ``length`` and y from 0 to ``top``, as a polyline (thinned out to :data:`CHART_POINTS`)."""
     width, height, left, bottom, pad = 600, 260, 34, 22, 8
     plot_w, plot_h = width - left - pad, height - bottom - pad
 
     def x(i: float) -> float:
-        return left + plot_w * i / most_games
+        return left + plot_w * i / length
 
     def y(v: float) -> float:
         return pad + plot_h * (1 - v / top)
 
-    lines = []
-    for i, (name, points) in enumerate(zip(names, series, strict=True)):
+    polylines = []
+    for points in series:
         step = max(1, math.ceil(len(points) / CHART_POINTS))
         kept = [*range(0, len(points) - 1, step), len(points) - 1]
-        lines.append(
-            {
-                "name": name,
-                "colour": PALETTE[i % len(PALETTE)],
-                "dashed": i >= len(PALETTE),
-                "points": " ".join(f"{x(j):.1f},{y(points[j]):.1f}" for j in kept),
-                "score": f"{points[-1]:g}",
-                "games": len(points) - 1,
-            }
-        )
-    return _render(
-        "chart.html",
-        width=width,
-        height=height,
-        left=left,
-        right=width - pad,
-        top=pad,
-        bottom=pad + plot_h,
-        y_ticks=[{"y": f"{y(t):.1f}", "label_y": f"{y(t) + 4:.1f}", "text": f"{t:g}"} for t in _ticks(top)],
-        x_ticks=[{"x": f"{x(t):.1f}", "text": f"{t:g}"} for t in _ticks(most_games)],
-        lines=lines,
-    )
+        polylines.append(" ".join(f"{x(points[j][0]):.1f},{y(points[j][1]):.1f}" for j in kept))
+    return {
+        "width": width,
+        "height": height,
+        "left": left,
+        "right": width - pad,
+        "top": pad,
+        "bottom": pad + plot_h,
+        "y_ticks": [{"y": f"{y(t):.1f}", "label_y": f"{y(t) + 4:.1f}", "text": f"{t:g}"} for t in _ticks(top)],
+        "x_ticks": [{"x": f"{x(t):.1f}", "text": f"{t:g}"} for t in _ticks(length)],
+        "polylines": polylines,
+    }
 
 
 def _ticks(top: float) -> list[float]:

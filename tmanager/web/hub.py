@@ -213,6 +213,7 @@ class Hub(Watcher):
                                                 if self.pgn else []),
             "faults": dashboard.faults(tourney),
             "match": dashboard.match(tourney),
+            "tune": dashboard.tune(tourney),
         }  # fmt: skip
         if self.show_engines:
             sections["engines"] = dashboard.engines(tourney)

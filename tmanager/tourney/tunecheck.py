@@ -1,0 +1,71 @@
+"""Whether a tune's engines take its parameters: started once each, their declared options read.
+
+``new --spsa`` asks before it writes the file, so that an option the engine does not have, or bounds its option
+does not take, is one line and nothing written, not a stop at the first game. This starts engines: the engine
+layer, which :mod:`tmanager.tourney.tuning` (read by ``status``) must not load.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING
+
+from tmanager.core.spsa import Opponent
+from tmanager.errors import ConfigError, first_line
+from tmanager.tourney.engine import Engine
+from tmanager.tourney.enginelines import EngineError
+from tmanager.tourney.tuning import option_value
+
+if TYPE_CHECKING:
+    from tmanager.tourney.engineoptions import EngineOption
+    from tmanager.tourney.engines import EngineSpec
+    from tmanager.tourney.model import Tourney
+
+
+def check_options(tourney: Tourney) -> None:
+    """:class:`ConfigError` naming ``spsa.parameters`` unless each tuned participant's engine (both against the
+    mirror, the first against a base) declares every parameter as an option that takes both of its bounds (an
+    ``int`` parameter's a spin, whose range holds them)."""
+    tune = tourney.spsa
+    if tune is None:
+        return
+    tuned = tourney.participants if tune.opponent is Opponent.MIRROR else tourney.participants[:1]  # a base: as it is
+    for index, participant in enumerate(tuned):
+        spec = tourney.engine_spec(index)
+        try:
+            declared = asyncio.run(_declared(spec))
+        except (EngineError, OSError, TimeoutError) as exc:
+            raise ConfigError(
+                f"the engine could not be started to read its options: {first_line(exc) or type(exc).__name__}",
+                file=tourney.path,
+                field=f"participants[{index}]",
+            ) from None
+        for param in tune.params:
+            option = declared.get(param.name) or next(  # as the engine is told its options: any case
+                (o for name, o in declared.items() if name.lower() == param.name.lower()), None
+            )
+            if option is None:
+                raise ConfigError(
+                    f"{param.name}: engine {participant.name!r} has no such option",
+                    file=tourney.path,
+                    field="spsa.parameters",
+                    hint=f"its options: {', '.join(declared)}",
+                )
+            for bound in (param.minimum, param.maximum):
+                try:
+                    option.parse(option_value(param.kind, bound))
+                except EngineError as exc:
+                    raise ConfigError(
+                        f"{param.name}: {first_line(exc)}",
+                        file=tourney.path,
+                        field="spsa.parameters",
+                        hint="bounds the option takes (an int parameter for a spin option)",
+                    ) from None
+
+
+async def _declared(spec: EngineSpec) -> dict[str, EngineOption]:
+    engine = await Engine.start(spec)
+    try:
+        return dict(engine.client.options)
+    finally:
+        await engine.close()
