@@ -237,7 +237,8 @@ def _enum(value: Any, cls: type[enum.Enum]) -> enum.Enum:
     except ValueError:
         words = re.sub(r"(?<!^)(?=[A-Z])", " ", cls.__name__).lower()
         article = "an" if words[0] in "aeiou" else "a"
-        raise ValueError(f"{_shown(value)} is not {article} {words}") from None
+        choices = ", ".join(repr(member.value) for member in cls)
+        raise ValueError(f"{_shown(value)} is not {article} {words} (one of {choices})") from None
 
 
 #: How a value of each generic type is read (``list[X]``, ``X | None``…), by the type's origin.

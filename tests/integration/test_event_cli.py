@@ -151,7 +151,7 @@ def test_malformed_files(tmp_path: Path) -> None:
         "unknown key 'ratting'": good.replace("rating = 2050", "ratting = 2050"),
         "player number 1 is used twice": good.replace("number = 2\n", "number = 1\n", 1),
         "have the same name": good.replace('"Name2, First"', '"Name1, First"'),
-        "'dutsch' is not a pairing system": good.replace('system = "dutch"', 'system = "dutsch"'),
+        "'dutsch' is not a pairing system (one of 'dutch',": good.replace('system = "dutch"', 'system = "dutsch"'),
         "division[1].player[1].rating: must be int": good.replace("rating = 2050", 'rating = "high"'),
     }
     for message, text in cases.items():

@@ -237,7 +237,7 @@ def test_stockfish_is_tuned_on_two_of_its_options(tmp_path: Path) -> None:
         ("hash, float, 5, 1, 9, 1, 0.1\n", (), "spsa.parameters: hash: expected integer for spin option 'Hash', "
          "got: '1.0'"),
         ("Hash, int, 5, 1, 9, 1, 0.1\n", ("--spsa-base", "--set", "spsa.opponent=sideways"),
-         "spsa.opponent: 'sideways' is not an opponent"),
+         "spsa.opponent: 'sideways' is not an opponent (one of 'mirror', 'base')"),
         ("Hash, int, 5, 1, 9, 1, 0.1\n", ("--spsa-base", "-e", "greedy-uci"),
          "participants: a tune needs exactly 2 participants (the engine twice, or the engine then its base)"),
     ],
