@@ -237,7 +237,8 @@ class PipeEngine:
 
 def minimal_game(engines: tuple[PipeEngine, PipeEngine]) -> int:
     """One game from the start position; its plies."""
-    board, moves, seen = chess.Board(), [], {}
+    board, moves = chess.Board(), list[str]()
+    seen: dict[tuple[str, bool, int, int | None], int] = {}
     for engine in engines:
         engine.ask("ucinewgame\nisready\n", b"readyok")
     while True:

@@ -49,3 +49,29 @@ def test_each_engine_tells_its_cpu_time_on_a_line_of_its_own_when_they_end_toget
     assert counted - 0.1 <= times.total() <= counted + 0.25, (times.total(), counted, times.log.read_text())
     times.reset()
     assert (times.exited(), times.total()) == (0, 0.0)
+
+
+def test_the_minimal_loop_plays_the_games_python_chess_plays(tmp_path: Path) -> None:
+    """The minimal Python loop (the floor of a Python manager) ends a game where the rules do: the same plies as
+    python-chess's loop with ``is_game_over(claim_draw=True)``, on the same deterministic Stockfish."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    import bench_throughput
+    import chess.engine
+
+    engines = (bench_throughput.PipeEngine(bench_throughput.STOCKFISH),
+               bench_throughput.PipeEngine(bench_throughput.STOCKFISH))  # fmt: skip
+    plies = bench_throughput.minimal_game(engines)
+    for engine in engines:
+        engine.quit()
+    board, game = chess.Board(), object()
+    sides = [chess.engine.SimpleEngine.popen_uci(bench_throughput.STOCKFISH) for _ in range(2)]
+    for side in sides:
+        side.configure({"Hash": bench_throughput.HASH_MB, "Threads": 1})
+    while not board.is_game_over(claim_draw=True):
+        limit = chess.engine.Limit(nodes=bench_throughput.NODES)
+        move = sides[len(board.move_stack) % 2].play(board, limit, game=game).move
+        assert move is not None
+        board.push(move)
+    for side in sides:
+        side.quit()
+    assert plies == len(board.move_stack) > 20
