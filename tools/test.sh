@@ -41,10 +41,10 @@ export TMANAGER_TEST_SYZYGY="$PWD/$syzygy"
 if [ $# -gt 0 ]; then
     exec .venv/bin/pytest -q -p no:cacheprovider "$@"
 fi
-# The 30 slowest tests are listed after the main step, to keep CI under 40 minutes.
-# Tests that assert wall-clock bounds or play tight clocks (marked timing) run as a step of their own, after the
-# rest, so that a failure there is known for what it is.
-.venv/bin/pytest -q -p no:cacheprovider --durations=30 -m "not timing"
+# Most tests wait on engines, servers and browsers: two at a time (pytest-xdist) keep both cores busy, and the 30
+# slowest are listed, to keep CI under 40 minutes. Tests that assert wall-clock bounds or play tight clocks (marked
+# timing) run one at a time as a step of their own, after the rest, so that a failure there is known for what it is.
+.venv/bin/pytest -q -p no:cacheprovider -n 2 --durations=30 -m "not timing"
 .venv/bin/pytest -q -p no:cacheprovider -m timing
 
 # The project allows any python-chess 1.x and uses none of its private names (tests/unit/test_architecture.py): the
