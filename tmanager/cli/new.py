@@ -40,7 +40,7 @@ EXAMPLES = """\
       --openings tourneys/openings/sample.epd --sprt 0 5 0.05 0.05     # stops when the test decides
   tmanager new tune.toml -e stockfish:plus -e stockfish:minus --tc 10+0.1 --openings tourneys/openings/sample.epd \\
       --spsa params.txt --iterations 2000      # params.txt: OpenBench's lines, name, int, start, min, max, c_end, r_end
-  tmanager new tune.toml -e stockfish:dev -e stockfish:base --tc 10+0.1 --openings tourneys/openings/sample.epd \
+  tmanager new tune.toml -e stockfish:dev -e stockfish:base --tc 10+0.1 --openings tourneys/openings/sample.epd \\
       --spsa params.txt --iterations 1000 --spsa-base    # dev's options tuned against base, 4 games a step
 """
 
