@@ -20,6 +20,7 @@ def test_the_last_iteration_ends_on_c_end_and_r_end() -> None:
     for param in (HASH, BLEND):
         assert gains.perturbation(param, 1000) == pytest.approx(param.c_end)
         assert gains.learning_rate(param, 1000) == pytest.approx(param.r_end)
+        assert gains.gain(param, 1000) == pytest.approx(param.r_end * param.c_end**2)  # a = R · c² (status shows a)
 
 
 def test_the_gains_follow_openbenchs_definitions_from_the_first_iteration() -> None:

@@ -32,7 +32,7 @@ from tmanager.cli.status import report, report_lines
 from tmanager.core import sprt
 from tmanager.errors import ConfigError
 from tmanager.logs import setup_logging
-from tmanager.tourney import affinity, eventloop, store
+from tmanager.tourney import affinity, eventloop, store, tuning
 from tmanager.tourney.claims import stale_games
 from tmanager.tourney.gamesetup import preflight, read_ahead
 from tmanager.tourney.model import PLAYING, Tourney
@@ -256,7 +256,7 @@ class Progress:
 def reported(tourney: Tourney) -> int:
     """What --report-every counts: a tune's pairs applied, any other tourney's games finished."""
     if tourney.spsa is not None:
-        return tourney.tuning.pairs if tourney.tuning is not None else 0
+        return tuning.state(tourney, tourney.spsa).pairs
     return tourney.finished_count
 
 

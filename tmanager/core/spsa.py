@@ -165,14 +165,17 @@ class Gains:
         c = param.c_end * math.pow(self.iterations / iteration, self.gamma)
         return max(c, INT_MIN_PERTURBATION) if param.kind is ParamKind.INT else c
 
-    def learning_rate(self, param: SpsaParam, iteration: int) -> float:
-        """Rₖ = aₖ / cₖ² of ``param`` at ``iteration`` (1-based)."""
-        a_k = (
+    def gain(self, param: SpsaParam, iteration: int) -> float:
+        """aₖ of ``param`` at ``iteration`` (1-based)."""
+        return (
             param.r_end
             * param.c_end**2
             * math.pow((self.big_a + self.iterations) / (self.big_a + iteration), self.alpha)
         )
-        return a_k / math.pow(self.perturbation(param, iteration), 2)
+
+    def learning_rate(self, param: SpsaParam, iteration: int) -> float:
+        """Rₖ = aₖ / cₖ² of ``param`` at ``iteration`` (1-based)."""
+        return self.gain(param, iteration) / math.pow(self.perturbation(param, iteration), 2)
 
 
 def pair_seed(seed: int, pair: int) -> int:
@@ -281,6 +284,10 @@ class TuneState:
     def initial(cls, settings: TuneSettings) -> TuneState:
         theta = tuple(float(p.start) for p in settings.params)
         return cls(theta, history=((0, theta),))
+
+    def next_iteration(self, settings: TuneSettings) -> int:
+        """The iteration (1-based) of the next pair to apply; the last, once all are."""
+        return min(self.pairs + 1, settings.iterations)
 
     def begin(self, pair: int) -> TuneState:
         """The state with pair ``pair`` drawn at the current θ, unless it was drawn already (a replay) or applied."""

@@ -166,13 +166,12 @@ def describe(tourney: Tourney) -> list[str]:
     if tune is None:
         return []
     current = state(tourney, tune)
-    k = min(current.pairs + 1, tune.iterations)
+    k = current.next_iteration(tune)
     lines = [f"SPSA: {current.pairs} of {tune.iterations} pairs applied; c and a of pair {k}:"]
     history = current.history
     shown = sorted({round(i * (len(history) - 1) / (PATH_POINTS - 1)) for i in range(PATH_POINTS)})
     for i, param in enumerate(tune.params):
-        c = tune.gains.perturbation(param, k)
-        a = tune.gains.learning_rate(param, k) * c * c
+        c, a = tune.gains.perturbation(param, k), tune.gains.gain(param, k)
         path = " → ".join(f"{history[n][1][i]:.4g}" for n in shown) if history else ""
         lines.append(
             f"  {param.name} = {current.theta[i]:.4f} ({param.engine_value(current.theta[i])}), start {param.start:g} "

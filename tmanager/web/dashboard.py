@@ -206,14 +206,13 @@ def tune(tourney: Tourney) -> str:
     if settings is None:
         return _render("tune.html", params=None)
     current = tuning.state(tourney, settings)
-    k = min(current.pairs + 1, settings.iterations)
+    k = current.next_iteration(settings)
     params = []
     for param, value in zip(settings.params, current.theta, strict=True):
-        c = settings.gains.perturbation(param, k)
         params.append({
             "name": param.name, "value": f"{value:.4f}", "engine": param.engine_value(value),
-            "start": f"{param.start:g}", "bounds": f"[{param.minimum:g}, {param.maximum:g}]", "c": f"{c:.4g}",
-            "a": f"{settings.gains.learning_rate(param, k) * c * c:.4g}",
+            "start": f"{param.start:g}", "bounds": f"[{param.minimum:g}, {param.maximum:g}]",
+            "c": f"{settings.gains.perturbation(param, k):.4g}", "a": f"{settings.gains.gain(param, k):.4g}",
         })  # fmt: skip
     spans = [(p.minimum, p.maximum - p.minimum or 1.0) for p in settings.params]
     paths = [
