@@ -34,7 +34,9 @@ def spec(definition: str, name: str | None = None, **changes: object) -> EngineS
         command=command_line(data["cmd"], data.get("args", [])),
         protocol=data["protocol"],
         options=data.get("options", {}),
-        handshake_timeout=2.0,
+        # Our engines answer at once, so a silent one is found in 2 s; Stockfish loads its network first,
+        # which can take longer on a busy machine.
+        handshake_timeout=10.0 if definition == "stockfish" else 2.0,
     )
     return dataclasses.replace(engine, **changes)  # type: ignore[arg-type]
 

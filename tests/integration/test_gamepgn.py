@@ -104,8 +104,11 @@ def test_a_minimal_pgn_has_none_of_the_new_tags() -> None:
 
 
 def test_move_text_and_long_comments_keep_within_80_columns() -> None:
-    record = play(spec("random-uci", "A"), spec("random-uci", "B"), adjudication=Adjudication(max_moves=60),
-                  comments=True, comment_fields=("timeleft", "latency", "nodes", "seldepth", "nps", "pv"))
+    # Seeded, so the random movers cannot end the game by mate or a draw before move 60.
+    white, black = (spec("random-uci", name, command=(*spec("random-uci").command, "--seed", seed))
+                    for name, seed in (("A", "1"), ("B", "2")))
+    record = play(white, black, adjudication=Adjudication(max_moves=60), comments=True,
+                  comment_fields=("timeleft", "latency", "nodes", "seldepth", "nps", "pv"))
     lines = record.pgn.splitlines()
     assert max(map(len, lines)) <= 80 and len(lines) > 30
     game = chess.pgn.read_game(io.StringIO(record.pgn))
