@@ -164,7 +164,7 @@ def _list(value: Any, hint: Any, signed: bool) -> list[Any]:
 
 def _mapping(value: Any, hint: Any, signed: bool) -> dict[Any, Any]:
     """``dict[int, X]``: an array of ``[key, value]`` pairs; otherwise a table of strings, whole numbers or booleans."""
-    if get_origin(hint) is dict and get_args(hint)[0] is int:
+    if _int_keyed(hint):
         return _pairs(value, get_args(hint)[1], signed=signed)
     if not isinstance(value, dict) or not all(_is_text(v) or isinstance(v, int) for v in value.values()):
         raise ValueError("must be a table of strings, whole numbers or booleans")
@@ -280,13 +280,14 @@ def to_table(obj: Any, *, keep_defaults: bool) -> dict[str, Any]:
     """The dataclass instance ``obj`` as a TOML table: ``None`` left out, and values at their default
     too unless ``keep_defaults`` (or the field is :data:`KEEP`)."""
     table: dict[str, Any] = {}
+    hints = _hints(type(obj))
     for f in dataclasses.fields(obj):
         value = getattr(obj, f.name)
         if value is None or f.metadata.get("outside"):
             continue
         if not keep_defaults and not f.metadata.get("keep") and value == _default(f):
             continue
-        table[f.metadata.get("key", f.name)] = _plain(value, keep_defaults=keep_defaults)
+        table[f.metadata.get("key", f.name)] = _plain(value, keep_defaults=keep_defaults, hint=hints[f.name])
     return table
 
 
@@ -294,8 +295,9 @@ def _default(f: dataclasses.Field[Any]) -> Any:
     return f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default
 
 
-def _plain(value: Any, *, keep_defaults: bool) -> Any:
-    """A model value as TOML data: enums by value, tuples as arrays, ``dict[int, X]`` as pairs."""
+def _plain(value: Any, *, keep_defaults: bool, hint: Any = None) -> Any:
+    """A model value (of type ``hint``, when known) as TOML data: enums by value, tuples as arrays,
+    ``dict[int, X]`` as pairs (an empty one too, which as a table would not read back as pairs)."""
     if isinstance(value, enum.Enum):
         return value.value
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
@@ -303,10 +305,17 @@ def _plain(value: Any, *, keep_defaults: bool) -> Any:
     if isinstance(value, list | tuple):
         return [_plain(v, keep_defaults=keep_defaults) for v in value]
     if isinstance(value, Mapping):
-        if value and all(isinstance(k, int) for k in value):
+        if _int_keyed(hint) or (value and all(isinstance(k, int) for k in value)):
             return [[k, _plain(v, keep_defaults=keep_defaults)] for k, v in value.items()]
         return dict(value)
     return value
+
+
+def _int_keyed(hint: Any) -> bool:
+    """Whether ``hint`` is ``dict[int, X]`` (or ``dict[int, X] | None``)."""
+    if get_origin(hint) in (types.UnionType, typing.Union):
+        return any(_int_keyed(option) for option in get_args(hint))
+    return get_origin(hint) is dict and get_args(hint)[0] is int
 
 
 def dumps(

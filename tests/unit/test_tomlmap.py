@@ -49,6 +49,20 @@ def test_a_table_reads_into_its_dataclass_and_back() -> None:
     assert to_table(Sample("y"), keep_defaults=False) == {"name": "y"}
 
 
+@dataclass(frozen=True)
+class Numbered:
+    boards: dict[int, int] = field(default_factory=dict)
+    lineups: dict[int, list[int]] | None = None
+
+
+@pytest.mark.parametrize("numbered", [Numbered(), Numbered({}, {}), Numbered({3: 1, 1: 2}, {2: [1, 4]})])
+def test_numbered_values_empty_or_not_are_written_as_pairs_that_read_back(numbered: Numbered) -> None:
+    table = to_table(numbered, keep_defaults=True)
+    assert table["boards"] == [[k, v] for k, v in numbered.boards.items()]
+    text = dumps({"numbered": table})
+    assert from_table(Numbered, tomllib.loads(text)["numbered"], "numbered", None) == numbered
+
+
 @pytest.mark.parametrize(("table", "where", "says"), [
     ({"name": "x", "kind": "c"}, "sample.kind", "'c' is not one of 'a', 'b'"),
     ({"name": "x", "count": -1}, "sample.count", "cannot be negative"),
