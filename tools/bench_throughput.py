@@ -20,6 +20,12 @@ move, 16 MB hash, no book, two games at a time (--concurrency).
   a position key), no clock, no file. Its manager CPU is the floor of any
   Python manager on this workload: the interpreter, the board and the wake-ups
   for the engines' lines, nothing else.
+- **minimal loop on an event loop**: the same on tmanager's event loop
+  (uvloop's when installed), each answer awaited with a deadline: the floor of a
+  Python manager that, as tmanager does, plays many games in one process and
+  never waits for an engine without a bound. The Python loops' processes are
+  forked from this one, so their figures hold neither the interpreter's start
+  nor ``import chess`` (together about 0.07 s a process).
 - **fastchess** (``--fastchess PATH``): ``fastchess -engine cmd=stockfish
   name=a -engine cmd=stockfish name=b -each tc=inf nodes=1000 option.Hash=16
   -rounds N/2 -games 2 -concurrency C -pgnout file=…``.
@@ -64,6 +70,7 @@ tmanager runs (with its bytecode cached).
 from __future__ import annotations
 
 import argparse
+import asyncio
 import ctypes
 import multiprocessing
 import os
@@ -75,6 +82,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import typing
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -91,6 +99,8 @@ NODES = 1000
 HASH_MB = 16
 TMANAGER = [sys.executable, "-m", "tmanager"]
 NAIVE, MINIMAL, FASTCHESS = "naive python-chess loop", "minimal Python loop", "fastchess"
+MINIMAL_ON_LOOP = "minimal loop on an event loop"
+ANSWER_TIMEOUT = 60.0  #: seconds the minimal loop on an event loop waits for an answer
 ENV = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
 _PR_SET_CHILD_SUBREAPER = 36
 
@@ -235,23 +245,30 @@ class PipeEngine:
         self.process.wait()
 
 
+#: Positions seen in a game, by a key of what makes positions the same for repetitions.
+Seen = dict[tuple[str, bool, int, int | None], int]
+
+
 def minimal_game(engines: tuple[PipeEngine, PipeEngine]) -> int:
     """One game from the start position; its plies."""
-    board, moves = chess.Board(), list[str]()
-    seen: dict[tuple[str, bool, int, int | None], int] = {}
+    board, moves, seen = chess.Board(), list[str](), Seen()
     for engine in engines:
         engine.ask("ucinewgame\nisready\n", b"readyok")
     while True:
         engine = engines[len(moves) % 2]
         line = engine.ask(f"position startpos moves {' '.join(moves)}\ngo nodes {NODES}\n", b"bestmove")
-        move = line.split()[1].decode()
-        board.push(board.parse_uci(move))  # refuses an illegal move
-        moves.append(move)
-        key = (board.board_fen(), board.turn, board.castling_rights, board.ep_square)
-        seen[key] = seen.get(key, 0) + 1
-        if seen[key] >= 3 or board.halfmove_clock >= 100 or board.is_checkmate() or board.is_stalemate() \
-                or board.is_insufficient_material():
+        moves.append(line.split()[1].decode())
+        if ends(board, seen, moves[-1]):
             return len(moves)
+
+
+def ends(board: chess.Board, seen: Seen, move: str) -> bool:
+    """Play ``move`` (:class:`ValueError` if it is illegal); whether the rules end the game there."""
+    board.push(board.parse_uci(move))
+    key = (board.board_fen(), board.turn, board.castling_rights, board.ep_square)
+    seen[key] = seen.get(key, 0) + 1
+    return seen[key] >= 3 or board.halfmove_clock >= 100 or board.is_checkmate() or board.is_stalemate() \
+        or board.is_insufficient_material()
 
 
 def minimal_games(command: str, count: int, plies: multiprocessing.sharedctypes.Synchronized[int]) -> None:
@@ -260,6 +277,84 @@ def minimal_games(command: str, count: int, plies: multiprocessing.sharedctypes.
     played = sum(minimal_game(engines) for _ in range(count))
     for engine in engines:
         engine.quit()
+    with plies.get_lock():
+        plies.value += played
+
+
+# --- the minimal loop on an event loop ------------------------------------------------------------
+
+
+class LoopEngine(asyncio.SubprocessProtocol):
+    """The minimal loop's engine on an event loop: its lines split as they are read, each answer awaited
+    within :data:`ANSWER_TIMEOUT` (a manager that must never hang bounds every wait)."""
+
+    def __init__(self) -> None:
+        self.partial = b""
+        self.awaited = b""
+        self.answer: asyncio.Future[bytes] | None = None
+        self.exited = asyncio.get_running_loop().create_future()
+        self.stdin: asyncio.WriteTransport | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        stdin = typing.cast(asyncio.SubprocessTransport, transport).get_pipe_transport(0)
+        self.stdin = typing.cast(asyncio.WriteTransport, stdin)
+
+    def pipe_data_received(self, fd: int, data: bytes) -> None:
+        *lines, self.partial = (self.partial + data).split(b"\n")
+        for line in lines:
+            if line.startswith(self.awaited) and self.answer is not None and not self.answer.done():
+                self.answer.set_result(line)
+
+    def process_exited(self) -> None:
+        self.exited.set_result(None)
+
+    @classmethod
+    async def start(cls, command: str) -> LoopEngine:
+        _, engine = await asyncio.get_running_loop().subprocess_exec(cls, command, stderr=None)
+        await engine.ask("uci\n", b"uciok")
+        await engine.ask(f"setoption name Hash value {HASH_MB}\nsetoption name Threads value 1\nisready\n", b"readyok")
+        return engine
+
+    async def ask(self, text: str, answer: bytes) -> bytes:
+        """Write ``text``; the first line read then that starts with ``answer``."""
+        assert self.stdin is not None
+        self.awaited, self.answer = answer, asyncio.get_running_loop().create_future()
+        self.stdin.write(text.encode())
+        async with asyncio.timeout(ANSWER_TIMEOUT):
+            return await self.answer
+
+    async def quit(self) -> None:
+        assert self.stdin is not None
+        self.stdin.write(b"quit\n")
+        await self.exited
+
+
+async def minimal_loop_game(engines: tuple[LoopEngine, LoopEngine]) -> int:
+    """:func:`minimal_game` on an event loop."""
+    board, moves, seen = chess.Board(), list[str](), Seen()
+    for engine in engines:
+        await engine.ask("ucinewgame\nisready\n", b"readyok")
+    while True:
+        engine = engines[len(moves) % 2]
+        line = await engine.ask(f"position startpos moves {' '.join(moves)}\ngo nodes {NODES}\n", b"bestmove")
+        moves.append(line.split()[1].decode())
+        if ends(board, seen, moves[-1]):
+            return len(moves)
+
+
+def minimal_loop_games(command: str, count: int, plies: multiprocessing.sharedctypes.Synchronized[int]) -> None:
+    """One process of the minimal loop on tmanager's event loop (uvloop's when installed)."""
+
+    async def main() -> int:
+        engines = (await LoopEngine.start(command), await LoopEngine.start(command))
+        played = 0
+        for _ in range(count):
+            played += await minimal_loop_game(engines)
+        for engine in engines:
+            await engine.quit()
+        return played
+
+    played = eventloop.run(main())
     with plies.get_lock():
         plies.value += played
 
@@ -350,6 +445,8 @@ def main() -> None:
             contenders[f"{ours} --affinity"] = run_tmanager(args.games, args.concurrency, engines.command, pinned=True)
         contenders[NAIVE] = run_in_processes(naive_games, args.games, args.concurrency, engines.command)
         contenders[MINIMAL] = run_in_processes(minimal_games, args.games, args.concurrency, engines.command)
+        contenders[MINIMAL_ON_LOOP] = run_in_processes(minimal_loop_games, args.games, args.concurrency,
+                                                       engines.command)
         if args.fastchess:
             binary = args.fastchess.resolve()
             contenders[FASTCHESS] = run_fastchess(binary, args.games, args.concurrency, engines.command, pinned=False)
@@ -403,7 +500,9 @@ def summarise(results: dict[str, list[Measured]], *, games: int, concurrency: in
     comparisons = [
         (ours, FASTCHESS, "tmanager / fastchess", "goals: wall <= 1.10, CPU <= 1.25, manager <= 1.5"),
         (MINIMAL, FASTCHESS, "minimal Python loop / fastchess", "a Python manager's floor"),
+        (MINIMAL_ON_LOOP, FASTCHESS, "minimal on a loop / fastchess", "the floor on an event loop"),
         (ours, MINIMAL, "tmanager / minimal Python loop", "what tmanager does beyond it"),
+        (ours, MINIMAL_ON_LOOP, "tmanager / minimal on a loop", "what tmanager does beyond it"),
         (pinned, f"{FASTCHESS} -use-affinity", "tmanager / fastchess, both bound", "--affinity, -use-affinity"),
         (ours, NAIVE, "tmanager / naive", "goal: <= 0.60"),
         (pinned, ours, "tmanager bound / unbound", "what --affinity changes"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import multiprocessing
 import subprocess
 import sys
 from pathlib import Path
@@ -75,3 +76,19 @@ def test_the_minimal_loop_plays_the_games_python_chess_plays(tmp_path: Path) -> 
     for side in sides:
         side.quit()
     assert plies == len(board.move_stack) > 20
+
+
+def test_the_minimal_loop_on_an_event_loop_plays_the_same_game() -> None:
+    """The minimal loop on tmanager's event loop plays, on the same deterministic Stockfish, the game the
+    minimal loop on plain pipes plays: the same plies, in one process running two games one after the other."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    import bench_throughput
+
+    engines = (bench_throughput.PipeEngine(bench_throughput.STOCKFISH),
+               bench_throughput.PipeEngine(bench_throughput.STOCKFISH))  # fmt: skip
+    plies = bench_throughput.minimal_game(engines)
+    for engine in engines:
+        engine.quit()
+    played = multiprocessing.Value("i", 0)
+    bench_throughput.minimal_loop_games(bench_throughput.STOCKFISH, 2, played)
+    assert played.value == 2 * plies > 40
