@@ -1,10 +1,11 @@
-"""tools/bench_throughput.py's count of the engines' own CPU time, with real Stockfish processes behind its script."""
+"""tools/bench_throughput.py on real Stockfish processes: its count of the engines' CPU time, and its Python loops."""
 
 from __future__ import annotations
 
 import multiprocessing
 import subprocess
 import sys
+import types
 from pathlib import Path
 
 import psutil
@@ -13,10 +14,7 @@ from tests.conftest import ROOT
 
 
 def test_each_engine_tells_its_cpu_time_on_a_line_of_its_own_when_they_end_together(tmp_path: Path) -> None:
-    sys.path.insert(0, str(ROOT / "tools"))
-    import bench_throughput
-
-    times = bench_throughput.EngineTimes(tmp_path)
+    times = _bench_throughput().EngineTimes(tmp_path)
     engines = [
         subprocess.Popen([str(times.command)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         for _ in range(4)
@@ -55,15 +53,10 @@ def test_each_engine_tells_its_cpu_time_on_a_line_of_its_own_when_they_end_toget
 def test_the_minimal_loop_plays_the_games_python_chess_plays(tmp_path: Path) -> None:
     """The minimal Python loop (the floor of a Python manager) ends a game where the rules do: the same plies as
     python-chess's loop with ``is_game_over(claim_draw=True)``, on the same deterministic Stockfish."""
-    sys.path.insert(0, str(ROOT / "tools"))
-    import bench_throughput
     import chess.engine
 
-    engines = (bench_throughput.PipeEngine(bench_throughput.STOCKFISH),
-               bench_throughput.PipeEngine(bench_throughput.STOCKFISH))  # fmt: skip
-    plies = bench_throughput.minimal_game(engines)
-    for engine in engines:
-        engine.quit()
+    bench_throughput = _bench_throughput()
+    plies = _minimal_game_plies()
     board, game = chess.Board(), object()
     sides = [chess.engine.SimpleEngine.popen_uci(bench_throughput.STOCKFISH) for _ in range(2)]
     for side in sides:
@@ -81,14 +74,26 @@ def test_the_minimal_loop_plays_the_games_python_chess_plays(tmp_path: Path) -> 
 def test_the_minimal_loop_on_an_event_loop_plays_the_same_game() -> None:
     """The minimal loop on tmanager's event loop plays, on the same deterministic Stockfish, the game the
     minimal loop on plain pipes plays: the same plies, in one process running two games one after the other."""
-    sys.path.insert(0, str(ROOT / "tools"))
-    import bench_throughput
-
-    engines = (bench_throughput.PipeEngine(bench_throughput.STOCKFISH),
-               bench_throughput.PipeEngine(bench_throughput.STOCKFISH))  # fmt: skip
-    plies = bench_throughput.minimal_game(engines)
-    for engine in engines:
-        engine.quit()
+    bench_throughput = _bench_throughput()
+    plies = _minimal_game_plies()
     played = multiprocessing.Value("i", 0)
     bench_throughput.minimal_loop_games(bench_throughput.STOCKFISH, 2, played)
     assert played.value == 2 * plies > 40
+
+
+def _bench_throughput() -> types.ModuleType:
+    sys.path.insert(0, str(ROOT / "tools"))
+    import bench_throughput
+
+    return bench_throughput
+
+
+def _minimal_game_plies() -> int:
+    """The plies of a game of the minimal Python loop from the start position."""
+    bench_throughput = _bench_throughput()
+    engines = (bench_throughput.PipeEngine(bench_throughput.STOCKFISH),
+               bench_throughput.PipeEngine(bench_throughput.STOCKFISH))  # fmt: skip
+    plies: int = bench_throughput.minimal_game(engines)
+    for engine in engines:
+        engine.quit()
+    return plies
