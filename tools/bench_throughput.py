@@ -220,6 +220,15 @@ def naive_games(command: str, count: int, plies: multiprocessing.sharedctypes.Sy
 # --- the minimal Python loop ----------------------------------------------------------------------
 
 
+#: What the minimal loops write to an engine: after ``uci``, then for each game, then for each move.
+SET_UP = f"setoption name Hash value {HASH_MB}\nsetoption name Threads value 1\nisready\n"
+NEW_GAME = "ucinewgame\nisready\n"
+
+
+def go(moves: list[str]) -> str:
+    return f"position startpos moves {' '.join(moves)}\ngo nodes {NODES}\n"
+
+
 class PipeEngine:
     """A UCI engine over plain pipes: each line written in one write, lines read as the engine flushes them."""
 
@@ -228,7 +237,7 @@ class PipeEngine:
         assert self.process.stdin is not None and self.process.stdout is not None
         self.stdin, self.stdout = self.process.stdin, self.process.stdout
         self.ask("uci\n", b"uciok")
-        self.ask(f"setoption name Hash value {HASH_MB}\nsetoption name Threads value 1\nisready\n", b"readyok")
+        self.ask(SET_UP, b"readyok")
 
     def ask(self, text: str, answer: bytes) -> bytes:
         """Write ``text``, then read lines until one starts with ``answer``; that line."""
@@ -253,10 +262,10 @@ def minimal_game(engines: tuple[PipeEngine, PipeEngine]) -> int:
     """One game from the start position; its plies."""
     board, moves, seen = chess.Board(), list[str](), Seen()
     for engine in engines:
-        engine.ask("ucinewgame\nisready\n", b"readyok")
+        engine.ask(NEW_GAME, b"readyok")
     while True:
         engine = engines[len(moves) % 2]
-        line = engine.ask(f"position startpos moves {' '.join(moves)}\ngo nodes {NODES}\n", b"bestmove")
+        line = engine.ask(go(moves), b"bestmove")
         moves.append(line.split()[1].decode())
         if ends(board, seen, moves[-1]):
             return len(moves)
@@ -312,7 +321,7 @@ class LoopEngine(asyncio.SubprocessProtocol):
     async def start(cls, command: str) -> LoopEngine:
         _, engine = await asyncio.get_running_loop().subprocess_exec(cls, command, stderr=None)
         await engine.ask("uci\n", b"uciok")
-        await engine.ask(f"setoption name Hash value {HASH_MB}\nsetoption name Threads value 1\nisready\n", b"readyok")
+        await engine.ask(SET_UP, b"readyok")
         return engine
 
     async def ask(self, text: str, answer: bytes) -> bytes:
@@ -333,10 +342,10 @@ async def minimal_loop_game(engines: tuple[LoopEngine, LoopEngine]) -> int:
     """:func:`minimal_game` on an event loop."""
     board, moves, seen = chess.Board(), list[str](), Seen()
     for engine in engines:
-        await engine.ask("ucinewgame\nisready\n", b"readyok")
+        await engine.ask(NEW_GAME, b"readyok")
     while True:
         engine = engines[len(moves) % 2]
-        line = await engine.ask(f"position startpos moves {' '.join(moves)}\ngo nodes {NODES}\n", b"bestmove")
+        line = await engine.ask(go(moves), b"bestmove")
         moves.append(line.split()[1].decode())
         if ends(board, seen, moves[-1]):
             return len(moves)

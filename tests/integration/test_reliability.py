@@ -223,6 +223,18 @@ def tiny_disk(directory: Path, size: str) -> Iterator[Path]:
         subprocess.run(["umount", "-l", str(directory)], check=False)
 
 
+def recorded_within_the_pgn(path: Path) -> set[int]:
+    """The games recorded in tourney ``path`` after a stop, asserting that each is in the PGN, and that a game in the
+    PGN without its result (the disk filled between the two writes) is still claimed, for the next run to record it
+    from the PGN."""
+    tourney = store.read(path)
+    in_pgn = {int(g["GameNumber"]) for g in pgn_games(tourney.pgn_path)}
+    finished = {n for n, c in enumerate(tourney.results) if c in "+-="}
+    assert finished <= in_pgn, "a result was recorded without its game"
+    assert in_pgn - finished <= set(tourney.claims), "a game in the PGN is neither recorded nor claimed"
+    return finished
+
+
 @pytest.mark.skipif(os.geteuid() != 0, reason="mounting a small file system needs root (CI runs as root)")
 def test_a_full_disk_records_no_result_without_its_game_and_a_later_run_completes(tmp_path: Path) -> None:
     with tiny_disk(tmp_path / "disk", "160k") as disk:
@@ -234,15 +246,11 @@ def test_a_full_disk_records_no_result_without_its_game_and_a_later_run_complete
         lines = worker.stderr.strip().splitlines()
         assert len(lines) == 1 and "No space left on device" in lines[0] and "kB free there" in lines[0], lines
         assert not list(disk.rglob("*.tmp"))
-        tourney = store.read(path)
-        games = {int(g["GameNumber"]) for g in pgn_games(tourney.pgn_path)}
-        finished = {n for n, c in enumerate(tourney.results) if c in "+-="}
-        assert finished <= games, "a result was recorded without its game"
-        assert len(finished) >= 10
+        assert len(recorded_within_the_pgn(path)) >= 10
         subprocess.run(["mount", "-o", "remount,size=8m", str(disk)], check=True)
         assert start_worker(path).wait(timeout=600) == 0
         assert_consistent(path)
-        assert_hooks_once(tmp_path, tourney.schedule().total_games)
+        assert_hooks_once(tmp_path, store.read(path).schedule().total_games)
 
 
 def test_a_dead_workers_hook_runs_once_even_when_its_shell_starts_late(tmp_path: Path) -> None:
@@ -517,13 +525,7 @@ def test_a_full_disk_stops_run_with_one_line_however_many_workers_hit_it(tmp_pat
         errors = [line for line in done.stderr.splitlines() if line.startswith("tmanager:")]
         assert len(errors) == 1 and "No space left on device" in errors[0], done.stderr
         assert "Traceback" not in done.stderr
-        # A game whose PGN was written but not its result (the disk filled in between) stays claimed, to be
-        # recorded from the PGN by the next run; any other game is in both or in neither.
-        tourney = store.read(path)
-        in_pgn = {int(g["GameNumber"]) for g in pgn_games(tourney.pgn_path)}
-        finished = {n for n, c in enumerate(tourney.results) if c in "+-="}
-        assert finished <= in_pgn, "a result was recorded without its game"
-        assert in_pgn - finished <= set(tourney.claims), "a game in the PGN is neither recorded nor claimed"
+        recorded_within_the_pgn(path)
         subprocess.run(["mount", "-o", "remount,size=8m", str(disk)], check=True)
         assert run_to_the_end(path, "--workers", "3").returncode == 0
         assert_consistent(path)
