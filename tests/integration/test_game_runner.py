@@ -508,6 +508,7 @@ def test_stockfish_game_under_clock_no_time_loss() -> None:
     assert record.worst_overstep is not None and record.worst_overstep < 0
 
 
+@pytest.mark.timing  # it asserts wall-clock durations: with other tests beside it, a turn can fall otherwise
 def test_an_engine_is_not_charged_for_the_time_its_answer_waits_in_a_busy_event_loop() -> None:
     """From the first move on, another game's work holds the event loop ``block`` seconds at each turn.
     An engine's answer is read after one such turn, and the game resumes only after the next: the
