@@ -512,11 +512,15 @@ def test_stockfish_game_under_clock_no_time_loss() -> None:
 def test_an_engine_is_not_charged_for_the_time_its_answer_waits_in_a_busy_event_loop() -> None:
     """From the first move on, another game's work holds the event loop ``block`` seconds at each turn.
     An engine's answer is read after one such turn, and the game resumes only after the next: the
-    engine's time ends at the read (two turns from its ``go``), not at the game's resumption (three)."""
+    engine's time ends at the read (two turns from its ``go``), not at the game's resumption (three).
+    Each engine thinks 20 ms, so that its answer cannot come before the loop's next look for it (an engine
+    answering at once could, on a loaded machine that takes the CPU from the manager as it writes the ``go``)."""
     block = 0.2
     limits = TimeControl.parse("10+0.1")
-    game = GameSpec(white=spec("random-uci", "A"), black=spec("random-uci", "B"), white_limits=limits,
-                    black_limits=limits, adjudication=Adjudication(max_moves=3), comments=True)
+    thinking = (*spec("random-uci").command, "--fault", "slow", "--delay", "0.02")
+    white, black = (spec("random-uci", name, command=thinking) for name in ("A", "B"))
+    game = GameSpec(white=white, black=black, white_limits=limits, black_limits=limits,
+                    adjudication=Adjudication(max_moves=3), comments=True)
 
     async def main() -> GameRecord:
         first_move = asyncio.Event()  # the engines' handshakes are left alone: they have a timeout of their own
