@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from tmanager.core import crosstable, ratings, stats
+from tmanager.core import crosstable, jointfit, ratings, stats
 from tmanager.core.standings import GameResult, Tally
 from tmanager.errors import ConfigError
 
@@ -51,6 +51,31 @@ def test_perfect_and_zero_scores_are_bounded() -> None:
     # Each player gets one virtual draw: 11/12 for A.
     assert fitted.ratings["A"].elo == pytest.approx(400 * math.log10(11), abs=1e-6)
     assert math.isfinite(fitted.ratings["A"].error)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_match_s_closed_form_gives_the_joint_fit_s_numbers(seed: int) -> None:
+    """Two players are fitted without numpy; the joint fit (Newton, numpy) must agree: any mix of colours and
+    results, perfect and zero scores, each anchor, priors."""
+    import random
+
+    rng = random.Random(seed)
+    for _ in range(200):
+        tally, strength = Tally(), rng.random()
+        for _ in range(rng.choice([1, 2, 3, 7, 40, 500])):
+            white, black = ("A", "B") if rng.random() < strength else ("B", "A")
+            r = rng.random()
+            tally.add(GameResult(white, black, "1/2-1/2" if r < 0.3 else "1-0" if r < 0.3 + 0.7 * strength else "0-1"))
+        options = {"anchor": rng.choice([None, "A", "B"]), "anchor_elo": rng.choice([0.0, 1500.0]),
+                   "prior": rng.choice([0.5, 1.0, 2.0])}  # fmt: skip
+        closed = ratings.fit(tally, **options)  # type: ignore[arg-type]
+        joint = jointfit.fit(tally, white_advantage=False, **options)  # type: ignore[arg-type]
+        assert closed.ratings.keys() == joint.ratings.keys()
+        for name, rating in closed.ratings.items():
+            assert rating.elo == pytest.approx(joint.ratings[name].elo, abs=1e-4), (name, tally.pairs, options)
+            assert rating.error == pytest.approx(joint.ratings[name].error, abs=1e-4), (name, tally.pairs, options)
+            assert (rating.games, rating.points) == (joint.ratings[name].games, joint.ratings[name].points)
+        assert (closed.groups, closed.white_advantage, closed.exact_errors) == (1, 0, True)
 
 
 def test_three_player_round_robin_is_transitive() -> None:
@@ -252,7 +277,7 @@ def test_the_large_field_method_gives_the_same_ratings(seed: int, monkeypatch: p
     tally = _random_field(seed, 30, 600, groups=1 + seed % 2, perfect=2)
     options = {"anchor": "P1" if seed == 1 else None, "white_advantage": seed != 2}
     exact = ratings.fit(tally, **options)  # type: ignore[arg-type]
-    monkeypatch.setattr(ratings, "DENSE_LIMIT", 0)
+    monkeypatch.setattr(jointfit, "DENSE_LIMIT", 0)
     large = ratings.fit(tally, **options)  # type: ignore[arg-type]
     assert exact.exact_errors and not large.exact_errors
     assert large.white_advantage == pytest.approx(exact.white_advantage, abs=0.01)

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
-from tmanager.core import stats, tiebreaks
+from tmanager.core import ratings, stats, tiebreaks
+from tmanager.core.ratingmodel import RatingList
 from tmanager.core.standings import (
     DRAW,
     STANDARD_POINTS,
@@ -30,9 +31,6 @@ from tmanager.core.standings import (
     standings,
 )
 from tmanager.core.stats import SprtSettings
-
-if TYPE_CHECKING:
-    from tmanager.core import ratings as ratings_module
 
 Format = Literal["text", "html", "markdown", "csv", "json"]
 FORMATS: tuple[Format, ...] = ("text", "html", "markdown", "csv", "json")
@@ -75,7 +73,7 @@ class Crosstable:
     lines: tuple[Line, ...]
     head_to_head: tuple[HeadToHead, ...]
     tally: Tally
-    ratings: ratings_module.RatingList
+    ratings: RatingList
     match: Match | None = None
     tiebreak_names: tuple[str, ...] = ()
     notes: tuple[str, ...] = field(default=())
@@ -147,10 +145,7 @@ def summarize(
     ``pairs`` holds the match's game pairs, ``games`` every game in order where
     tie-breaks are wanted.
     """
-    # Imported here: ratings need numpy, which a caller that only renders (or has no games) should not load.
-    from tmanager.core import ratings as ratings_module
-
-    fitted = ratings_module.fit(tally, anchor=anchor, anchor_elo=anchor_elo, white_advantage=white_advantage)
+    fitted = ratings.fit(tally, anchor=anchor, anchor_elo=anchor_elo, white_advantage=white_advantage)
     elos = fitted.elo()
     table = standings(tally, points=points, ratings=elos)
     notes = []
@@ -160,8 +155,10 @@ def summarize(
             "ratings are comparable only within a group"
         )
     if not fitted.exact_errors:
+        from tmanager.core import jointfit  # loaded by the fit already
+
         notes.append(
-            f"more than {ratings_module.DENSE_LIMIT} players: each Elo margin counts only the player's own games, "
+            f"more than {jointfit.DENSE_LIMIT} players: each Elo margin counts only the player's own games, "
             "so it is smaller than the exact one where the opponents' ratings are uncertain"
         )
     tb_values: dict[str, tuple[float | None, ...]] = {}
