@@ -34,6 +34,11 @@ With ``--affinity``, ``tmanager run --affinity`` and ``fastchess
 -use-affinity`` run too (each game at a time bound to a CPU of its own, with
 its engines), interleaved with the others and compared with each other.
 
+With ``--split FEWER``, every contender also plays runs of FEWER games,
+interleaved with the others; the line through the medians of the manager's CPU
+at both counts splits it into a part per game and a fixed part (start-up and
+end: the interpreter, imports, engines' start, the final report).
+
 Each contender runs --repeat times, interleaved so that machine noise hits all
 alike. Wall time is measured around the run; CPU time is the user+system time
 of everything it started (``RUSAGE_CHILDREN`` deltas; this process is a child
@@ -440,7 +445,12 @@ def main() -> None:
     parser.add_argument("--affinity", action="store_true",
                         help="also tmanager run --affinity and fastchess -use-affinity (each game at a time bound "
                              "to a CPU), compared with each other")
+    parser.add_argument("--split", type=int, metavar="FEWER",
+                        help="also run each contender with FEWER games (even, fewer than --games), interleaved, and "
+                             "split the manager's CPU into a part per game and a fixed part (start-up and end)")
     args = parser.parse_args()
+    if args.split is not None and not (2 <= args.split < args.games and args.split % 2 == 0):
+        parser.error(f"--split {args.split}: must be even, at least 2 and fewer than --games ({args.games})")
     libc = ctypes.CDLL(None, use_errno=True)
     libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
     # Bytecode written once, as an installed tmanager has it, before anything is timed.
@@ -448,32 +458,49 @@ def main() -> None:
                    check=True, env=ENV)
     with tempfile.TemporaryDirectory() as scratch:
         engines = EngineTimes(Path(scratch))
-        ours = f"tmanager run --workers {args.concurrency}"
-        contenders: dict[str, Run] = {ours: run_tmanager(args.games, args.concurrency, engines.command, pinned=False)}
+        main_runs = contenders(args.games, args, engines)
+        runs = {name: (args.games, run) for name, run in main_runs.items()}
+        if args.split is not None:
+            runs |= {fewer(name, args.split): (args.split, run)
+                     for name, run in contenders(args.split, args, engines).items()}
+        results = play(runs, concurrency=args.concurrency, repeat=args.repeat, engines=engines)
+    summarise({name: results[name] for name in main_runs}, games=args.games, concurrency=args.concurrency,
+              repeat=args.repeat)
+    if args.split is not None:
+        summarise_split(results, list(main_runs), games=args.games, split=args.split)
+
+
+def contenders(games: int, args: argparse.Namespace, engines: EngineTimes) -> dict[str, Run]:
+    """Each contender's run of ``games`` games, by name, tmanager's first."""
+    ours = f"tmanager run --workers {args.concurrency}"
+    runs: dict[str, Run] = {ours: run_tmanager(games, args.concurrency, engines.command, pinned=False)}
+    if args.affinity:
+        runs[f"{ours} --affinity"] = run_tmanager(games, args.concurrency, engines.command, pinned=True)
+    runs[NAIVE] = run_in_processes(naive_games, games, args.concurrency, engines.command)
+    runs[MINIMAL] = run_in_processes(minimal_games, games, args.concurrency, engines.command)
+    runs[MINIMAL_ON_LOOP] = run_in_processes(minimal_loop_games, games, args.concurrency, engines.command)
+    if args.fastchess:
+        binary = args.fastchess.resolve()
+        runs[FASTCHESS] = run_fastchess(binary, games, args.concurrency, engines.command, pinned=False)
         if args.affinity:
-            contenders[f"{ours} --affinity"] = run_tmanager(args.games, args.concurrency, engines.command, pinned=True)
-        contenders[NAIVE] = run_in_processes(naive_games, args.games, args.concurrency, engines.command)
-        contenders[MINIMAL] = run_in_processes(minimal_games, args.games, args.concurrency, engines.command)
-        contenders[MINIMAL_ON_LOOP] = run_in_processes(minimal_loop_games, args.games, args.concurrency,
-                                                       engines.command)
-        if args.fastchess:
-            binary = args.fastchess.resolve()
-            contenders[FASTCHESS] = run_fastchess(binary, args.games, args.concurrency, engines.command, pinned=False)
-            if args.affinity:
-                contenders[f"{FASTCHESS} -use-affinity"] = run_fastchess(
-                    binary, args.games, args.concurrency, engines.command, pinned=True
-                )
-        results = play(contenders, games=args.games, concurrency=args.concurrency, repeat=args.repeat,
-                       engines=engines)
-    summarise(results, games=args.games, concurrency=args.concurrency, repeat=args.repeat)
+            runs[f"{FASTCHESS} -use-affinity"] = run_fastchess(
+                binary, games, args.concurrency, engines.command, pinned=True
+            )
+    return runs
+
+
+def fewer(name: str, games: int) -> str:
+    """The name of a contender's runs of fewer games (``--split``)."""
+    return f"{name}, {games} games"
 
 
 def play(
-    contenders: dict[str, Run], *, games: int, concurrency: int, repeat: int, engines: EngineTimes
+    runs: dict[str, tuple[int, Run]], *, concurrency: int, repeat: int, engines: EngineTimes
 ) -> dict[str, list[Measured]]:
-    results: dict[str, list[Measured]] = {name: [] for name in contenders}
+    """Each run (its games and how to play them, by name) ``repeat`` times, interleaved."""
+    results: dict[str, list[Measured]] = {name: [] for name in runs}
     for round_ in range(repeat):  # interleaved, so that machine noise hits all alike
-        for name, run in contenders.items():
+        for name, (games, run) in runs.items():
             with tempfile.TemporaryDirectory() as tmp:
                 if name.startswith("tmanager"):
                     new_tourney(Path(tmp), games)
@@ -523,6 +550,31 @@ def summarise(results: dict[str, list[Measured]], *, games: int, concurrency: in
                   f"{manager(mine) / manager(other):7.2f}   ({goal})")
     print("  floor: the engines' CPU time over the games played at a time, or the cores if fewer: the wall time of\n"
           "  a manager that costs nothing and never keeps an engine waiting; goal: the last game within 1.10 x it")
+
+
+def per_game(cost: float, fewer_cost: float, *, games: int, fewer: int) -> tuple[float, float]:
+    """A cost of ``games`` games and of ``fewer`` games split into the part per game and the fixed part: the
+    line through both."""
+    slope = (cost - fewer_cost) / (games - fewer)
+    return slope, fewer_cost - slope * fewer
+
+
+def summarise_split(results: dict[str, list[Measured]], names: list[str], *, games: int, split: int) -> None:
+    """The manager's CPU of each contender (medians of its runs of ``games`` and of ``split`` games) as a part
+    per game and a fixed part, with the ratios of tmanager's to the others'."""
+
+    def manager(name: str) -> float:
+        return statistics.median(m.cpu - m.engines_cpu for m in results[name])
+
+    parts = {name: per_game(manager(name), manager(fewer(name, split)), games=games, fewer=split) for name in names}
+    print(f"\nthe manager's CPU split by the runs of {split} and {games} games (medians):")
+    print(f"  {'':38s} {'per game':>10s} {'fixed':>8s} {f'at {games} games':>14s}")
+    for name, (each, fixed) in parts.items():
+        print(f"  {name:38s} {each * 1000:7.1f} ms {fixed:7.2f}s {manager(name):13.2f}s")
+    ours = names[0]
+    for other in (MINIMAL_ON_LOOP, MINIMAL, FASTCHESS):
+        if other in parts:
+            print(f"  {'ratio tmanager / ' + other:38s} {parts[ours][0] / parts[other][0]:10.2f}  (per game)")
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ import types
 from pathlib import Path
 
 import psutil
+import pytest
 
 from tests.conftest import ROOT
 
@@ -79,6 +80,34 @@ def test_the_minimal_loop_on_an_event_loop_plays_the_same_game() -> None:
     played = multiprocessing.Value("i", 0)
     bench_throughput.minimal_loop_games(bench_throughput.STOCKFISH, 2, played)
     assert played.value == 2 * plies > 40
+
+
+def test_split_parts_the_manager_s_cpu_into_a_cost_per_game_and_a_fixed_cost() -> None:
+    per_game = _bench_throughput().per_game
+    assert per_game(2.0, 0.56, games=40, fewer=4) == pytest.approx((0.04, 0.4))
+    assert per_game(1.0, 1.0, games=40, fewer=4) == (0.0, 1.0)  # all fixed
+
+
+def test_split_runs_every_contender_with_fewer_games_and_prints_both_parts(tmp_path: Path) -> None:
+    bench = [sys.executable, str(ROOT / "tools" / "bench_throughput.py")]
+    done = subprocess.run([*bench, "--games", "4", "--split", "2", "--repeat", "1"], capture_output=True,
+                          text=True, cwd=tmp_path, timeout=600, check=False)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    out = done.stdout
+    names = ["tmanager run --workers 2", "naive python-chess loop", "minimal Python loop",
+             "minimal loop on an event loop"]  # fmt: skip
+    table, split = out.split("split by the runs of 2 and 4 games")
+    for name in names:
+        assert f"run 1: {name}: " in out and f"run 1: {name}, 2 games: " in out  # both counts played
+        (main,) = [line for line in table.splitlines() if line.startswith(f"  {name} ")]
+        (line,) = [line for line in split.splitlines() if line.startswith(f"  {name} ")]
+        each, fixed, at_four = float(line.split()[-4]), float(line.split()[-2][:-1]), float(line.split()[-1][:-1])
+        assert at_four == float(main.split()[-4][:-1]), (main, line)  # the main table's manager CPU
+        assert fixed + 4 * each / 1000 == pytest.approx(at_four, abs=0.011), line  # the line through both counts
+    assert "ratio tmanager / minimal loop on an event loop" in split
+    refused = subprocess.run([*bench, "--games", "4", "--split", "4"], capture_output=True, text=True, cwd=tmp_path,
+                             timeout=60, check=False)  # fmt: skip
+    assert refused.returncode == 2 and "--split 4: must be even, at least 2 and fewer than --games (4)" in refused.stderr
 
 
 def _bench_throughput() -> types.ModuleType:
