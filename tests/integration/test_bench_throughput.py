@@ -107,7 +107,8 @@ def test_split_runs_every_contender_with_fewer_games_and_prints_both_parts(tmp_p
     assert "ratio tmanager / minimal loop on an event loop" in split
     refused = subprocess.run([*bench, "--games", "4", "--split", "4"], capture_output=True, text=True, cwd=tmp_path,
                              timeout=60, check=False)  # fmt: skip
-    assert refused.returncode == 2 and "--split 4: must be even, at least 2 and fewer than --games (4)" in refused.stderr
+    assert refused.returncode == 2
+    assert "--split 4: must be even, at least 2 and fewer than --games (4)" in refused.stderr
 
 
 def _bench_throughput() -> types.ModuleType:
