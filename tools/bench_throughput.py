@@ -525,7 +525,7 @@ def summarise(results: dict[str, list[Measured]], *, games: int, concurrency: in
           f"{'floor':>7s} {'wall / floor':>12s} {'last / floor':>12s}")
 
     def manager(name: str) -> float:
-        return statistics.median(m.cpu - m.engines_cpu for m in results[name])
+        return manager_cpu(results, name)
 
     for name in names:
         wall, cpu, last, engines = (median(name, f) for f in ("wall", "cpu", "last_game", "engines_cpu"))
@@ -552,6 +552,11 @@ def summarise(results: dict[str, list[Measured]], *, games: int, concurrency: in
           "  a manager that costs nothing and never keeps an engine waiting; goal: the last game within 1.10 x it")
 
 
+def manager_cpu(results: dict[str, list[Measured]], name: str) -> float:
+    """The median of the manager's CPU (everything but the engines) over the runs of ``name``."""
+    return statistics.median(m.cpu - m.engines_cpu for m in results[name])
+
+
 def per_game(cost: float, fewer_cost: float, *, games: int, fewer: int) -> tuple[float, float]:
     """A cost of ``games`` games and of ``fewer`` games split into the part per game and the fixed part: the
     line through both."""
@@ -564,7 +569,7 @@ def summarise_split(results: dict[str, list[Measured]], names: list[str], *, gam
     per game and a fixed part, with the ratios of tmanager's to the others'."""
 
     def manager(name: str) -> float:
-        return statistics.median(m.cpu - m.engines_cpu for m in results[name])
+        return manager_cpu(results, name)
 
     parts = {name: per_game(manager(name), manager(fewer(name, split)), games=games, fewer=split) for name in names}
     print(f"\nthe manager's CPU split by the runs of {split} and {games} games (medians):")
