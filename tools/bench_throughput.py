@@ -524,13 +524,10 @@ def summarise(results: dict[str, list[Measured]], *, games: int, concurrency: in
     print(f"  {'':38s} {'wall':>8s} {'CPU':>8s} {'last game':>10s} {'engines':>8s} {'manager':>8s} "
           f"{'floor':>7s} {'wall / floor':>12s} {'last / floor':>12s}")
 
-    def manager(name: str) -> float:
-        return manager_cpu(results, name)
-
     for name in names:
         wall, cpu, last, engines = (median(name, f) for f in ("wall", "cpu", "last_game", "engines_cpu"))
         floor = engines / min(concurrency, os.cpu_count() or 1)
-        print(f"  {name:38s} {wall:7.2f}s {cpu:7.2f}s {last:9.2f}s {engines:7.2f}s {manager(name):7.2f}s "
+        print(f"  {name:38s} {wall:7.2f}s {cpu:7.2f}s {last:9.2f}s {engines:7.2f}s {manager_cpu(results, name):7.2f}s "
               f"{floor:6.2f}s {wall / floor:12.2f} {last / floor:12.2f}")
     pinned = f"{ours} --affinity"
     comparisons = [
@@ -547,7 +544,7 @@ def summarise(results: dict[str, list[Measured]], *, games: int, concurrency: in
         if mine in results and other in results:
             wall, cpu, last = (median(mine, f) / median(other, f) for f in ("wall", "cpu", "last_game"))
             print(f"  {'ratio ' + label:38s} {wall:7.2f}  {cpu:7.2f}  {last:9.2f}  {'':8s} "
-                  f"{manager(mine) / manager(other):7.2f}   ({goal})")
+                  f"{manager_cpu(results, mine) / manager_cpu(results, other):7.2f}   ({goal})")
     print("  floor: the engines' CPU time over the games played at a time, or the cores if fewer: the wall time of\n"
           "  a manager that costs nothing and never keeps an engine waiting; goal: the last game within 1.10 x it")
 
@@ -568,14 +565,14 @@ def summarise_split(results: dict[str, list[Measured]], names: list[str], *, gam
     """The manager's CPU of each contender (medians of its runs of ``games`` and of ``split`` games) as a part
     per game and a fixed part, with the ratios of tmanager's to the others'."""
 
-    def manager(name: str) -> float:
-        return manager_cpu(results, name)
-
-    parts = {name: per_game(manager(name), manager(fewer(name, split)), games=games, fewer=split) for name in names}
+    parts = {
+        name: per_game(manager_cpu(results, name), manager_cpu(results, fewer(name, split)), games=games, fewer=split)
+        for name in names
+    }
     print(f"\nthe manager's CPU split by the runs of {split} and {games} games (medians):")
     print(f"  {'':38s} {'per game':>10s} {'fixed':>8s} {f'at {games} games':>14s}")
     for name, (each, fixed) in parts.items():
-        print(f"  {name:38s} {each * 1000:7.1f} ms {fixed:7.2f}s {manager(name):13.2f}s")
+        print(f"  {name:38s} {each * 1000:7.1f} ms {fixed:7.2f}s {manager_cpu(results, name):13.2f}s")
     ours = names[0]
     for other in (MINIMAL_ON_LOOP, MINIMAL, FASTCHESS):
         if other in parts:
