@@ -69,8 +69,8 @@ def _match(tally: Tally, names: tuple[str, str], *, anchor: str | None, anchor_e
     # Each player's virtual draws where a score is perfect or zero, or where the ratings would still run away
     # from their average (everybody's virtual draws).
     extra = 0.0 if 0 < points < games and abs(_logit(points, games)) <= 2 * RUNAWAY else 2 * prior
-    difference = _logit(points + extra / 2, games + extra)  # the first's rating less the second's, natural-log units
-    p = (points + extra / 2) / (games + extra)
+    p = (points + extra / 2) / (games + extra)  # the first's expected score
+    difference = math.log(p / (1 - p))  # the first's rating less the second's, natural-log units
     information = (games + extra) * p * (1 - p)
     residual = wins * (1 - p) ** 2 + (draws + extra) * (0.5 - p) ** 2 + losses * p**2
     sigma = math.sqrt(residual) / information  # the dispersion (residual / information) over the information
