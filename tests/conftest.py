@@ -123,3 +123,19 @@ def assert_consistent(tourney_path: Path, *, complete: bool = True) -> list[dict
         assert g["Result"] == Result.from_xboard(tourney.results[number]).pgn
         assert g["Round"] == str(scheduled.pgn_round)
     return games
+
+
+def assert_no_faults(tourney_path: Path) -> None:
+    """No engine crashed, forfeited, stalled or broke a rule. An overstep of the clock within the margin is not a
+    fault: on a loaded machine (CI runs tests side by side on two cores) the time between writing ``go`` and reading
+    ``bestmove`` includes waits for a CPU, so even Stockfish is seen a few ms over; past the margin it would be a
+    time forfeit, counted here."""
+    from tmanager.tourney import store
+    from tmanager.tourney.model import OVERSTEP
+
+    tourney = store.read(tourney_path)
+    counted = {engine: {kind: n for kind, n in counts.items() if kind != OVERSTEP}
+               for engine, counts in tourney.faults.items()}
+    assert {engine: kinds for engine, kinds in counted.items() if kinds} == {}, tourney.faults
+    margin_ms = round(tourney.settings.time_margin * 1000)
+    assert all(counts.get(OVERSTEP, 0) <= margin_ms for counts in tourney.faults.values()), tourney.faults

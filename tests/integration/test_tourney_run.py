@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import assert_consistent, run_cli
+from tests.conftest import assert_consistent, assert_no_faults, run_cli
 from tmanager.core.schedule import RoundRobin
 from tmanager.tourney import store
 from tmanager.tourney.tallies import tally
@@ -73,8 +73,8 @@ def test_stockfish_and_fairymax_round_robin(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     games = assert_consistent(path)
     assert len(games) == 12
+    assert_no_faults(path)
     tourney = store.read(path)
-    assert tourney.faults == {}, tourney.faults
     sf = tourney.participant_index("stockfish")
     points = tally(tourney)
     assert points[sf] == max(points)  # Stockfish beats random and greedy movers
@@ -153,8 +153,8 @@ def test_xboard_engines_round_robin_from_epd_openings(tmp_path: Path) -> None:
     games = assert_consistent(path)
     assert len(games) == 20
     assert all(g.get("SetUp") == "1" for g in games)  # every game started from an EPD position
+    assert_no_faults(path)  # GNU Chess included (docs/xboard-engines.md)
     tourney = store.read(path)
-    assert tourney.faults == {}, tourney.faults  # GNU Chess included (docs/xboard-engines.md)
     with open(tourney.pgn_path) as f:
         while (game := chess.pgn.read_game(f)) is not None:
             assert not game.errors
@@ -210,7 +210,7 @@ tc = "2+0.05"
     assert len(restarted) == 8  # a fresh process for each of its 8 games
     assert all(line.endswith(f"in {tmp_path / 'work'}") for line in restarted)
     assert len(kept) == 1 and kept[0].endswith(f"in {tmp_path}")  # one process, kept between games
-    assert store.read(path).faults == {}
+    assert_no_faults(path)
     sf_games = [g for g in games if "Pondering Stockfish" in (g["White"], g["Black"])]
     assert len(sf_games) == 8 and all(g["Termination"] != "time forfeit" for g in sf_games)
 
