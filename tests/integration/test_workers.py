@@ -406,3 +406,34 @@ def test_run_survives_a_broken_hand_edit(tmp_path: Path) -> None:
         path.write_text(path.read_text().replace("[tourney\n", "[tourney]\n", 1))
     assert run.wait(timeout=60) == 0, run.stderr.read() if run.stderr else ""
     assert_consistent(path)
+
+
+def test_run_s_look_at_its_workers_replaces_one_killed_after_it_was_seen_and_ends_once_all_finished(
+    tmp_path: Path,
+) -> None:
+    """`run` looks at each worker once a turn (:meth:`Workers.tend`): a worker killed at any moment is
+    replaced while games remain, never taken for one that finished (a kill between two looks once ended a
+    run with its game unplayed and status 1, saying nothing)."""
+    from tmanager.cli import main
+    from tmanager.tourney.processes import Workers
+
+    path = slow_tourney(tmp_path / "t.toml", players=2, delay=0.05)
+    workers = Workers(path, [1], tmp_path / "t.log", main=main)
+    workers.start()
+    try:
+        first = workers.processes[0]
+        assert workers.tend(store.read(path)) is None  # running
+        assert first.pid is not None
+        os.kill(first.pid, signal.SIGKILL)
+        first.join()
+        assert workers.tend(None) is None  # the file unreadable just now: nothing replaced, nor ended
+        assert workers.processes == [first]
+        assert workers.tend(store.read(path)) is None  # games remain: replaced
+        assert workers.processes[0] is not first and workers.processes[0].exitcode is None
+        deadline = time.monotonic() + 120
+        while (ended := workers.tend(store.read(path))) is None and time.monotonic() < deadline:
+            workers.wait(0.1)
+        assert ended == 0
+    finally:
+        workers.stop(graceful=True)
+    assert len(assert_consistent(path)) == 2

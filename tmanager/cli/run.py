@@ -154,13 +154,16 @@ def command(args: argparse.Namespace) -> int:
         workers.start()
         while not stopping:
             workers.wait(REFRESH_SECONDS)
+            read: Tourney | None = None
             try:
-                tourney = store.read(path)
+                read = store.read(path)
             except ConfigError:
-                continue  # a hand edit half saved: the workers wait for it too
-            monitor.show(tourney)
-            failure = workers.replace_dead(tourney)
-            if failure or workers.all_exited():
+                pass  # a hand edit half saved: the workers wait for it too
+            else:
+                monitor.show(read)
+            ended = workers.tend(read)
+            if ended is not None:
+                failure = ended
                 break
     finally:
         workers.stop(graceful=not stopping and not failure)
@@ -173,7 +176,12 @@ def command(args: argparse.Namespace) -> int:
     if stopping:
         print("stopped; run the same command again to resume", file=sys.stderr)
         return INTERRUPTED
-    return 0 if monitor.finished(tourney) else 1
+    if not monitor.finished(tourney):
+        left = tourney.schedule().total_games - tourney.finished_count
+        print(f"tmanager: {path}: the workers ended with {left} games unplayed (see {log_path}; run the same "
+              "command again to resume)", file=sys.stderr)
+        return 1
+    return 0
 
 
 def _why_over(tourney: Tourney, path: Path) -> str:

@@ -187,8 +187,9 @@ class Match:
                 if not heard or time.monotonic() - last_read >= REFRESH_SECONDS:
                     last_read = time.monotonic()
                     tourney = self._reread()
-                    status = self.workers.replace_dead(tourney) if tourney is not None else 0
-                    if status or self.workers.all_exited():
+                    ended = self.workers.tend(tourney)
+                    if ended is not None:
+                        status = ended
                         break
         finally:
             self.workers.stop(graceful=not (stopping or self.aborted or status))
@@ -201,7 +202,8 @@ class Match:
             return status
         tourney = store.read(self.path)
         self._tell_unannounced(tourney, at_once=True)
-        interrupted = stopping or self.aborted
+        # Workers that all ended with games left (none should) leave the match as a stop does: resumable.
+        interrupted = stopping or self.aborted or not tourney.is_complete()
         self._close(tourney, interrupted=interrupted)
         return 1 if interrupted else 0
 

@@ -364,16 +364,14 @@ class Coordinator:
             self._thread.join()
             raise self.error
 
-    def all_exited(self) -> bool:
-        return not self._thread.is_alive()
-
     def wait(self, timeout: float) -> None:
         """Wait ``timeout`` seconds, or less if the coordinator ends."""
         self._thread.join(timeout)
 
-    def replace_dead(self, tourney: Tourney) -> int:
-        """Nothing to do: Dask replays the games of its dead workers itself."""
-        return 0
+    def tend(self, tourney: Tourney | None) -> int | None:
+        """``None`` while the coordinator runs, else 0 (what made it fail is raised by :meth:`stop`). Nothing
+        to replace: Dask replays the games of its dead workers itself."""
+        return None if self._thread.is_alive() else 0
 
     def stop(self, *, graceful: bool) -> None:
         """Stop the lanes (each gives its game back) and raise what made the coordinator fail, if

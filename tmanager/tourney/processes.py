@@ -163,9 +163,6 @@ class Workers:
             importlib.import_module(name)
         self.processes = [self._spawn(index) for index in range(len(self.lanes))]
 
-    def all_exited(self) -> bool:
-        return all(p.exitcode is not None for p in self.processes)
-
     def wait(self, timeout: float, *, also: Sequence[int] = ()) -> list[object]:
         """Wait ``timeout`` seconds, or less if a worker exits (the last one's end is seen at once) or says
         something, which is shown, or one of the descriptors ``also`` is ready to read: those that are."""
@@ -174,21 +171,35 @@ class Workers:
         self.errors.show()
         return [r for r in ready if r in also]
 
-    def replace_dead(self, tourney: Tourney) -> int:
-        """Replace the workers that died while work remains; returns a status to exit with, or 0.
+    def tend(self, tourney: Tourney | None) -> int | None:
+        """Replace the workers that died while work remains; ``None`` while any worker runs, else the
+        status to end the run with (0: they finished).
 
         A worker that exited with 0 found nothing left to do. One that was killed,
         or stopped on its own, is replaced. A configuration error (status 2) ends
         the run: the worker has printed it. Repeated unexpected failures too.
+        ``tourney`` is ``None`` when the file could not be read just now (a hand
+        edit half saved): nothing is replaced until it can be.
+
+        Each worker's state is read once, here: one that dies after this look is
+        seen at the next, never taken for one that finished (a worker killed
+        between two looks would otherwise end the run with its game unplayed).
         """
-        remaining = not tourney.is_complete() or bool(tourney.hooks)
+        remaining = tourney is None or not tourney.is_complete() or bool(tourney.hooks)
+        running = False
         for i, process in enumerate(self.processes):
             status = process.exitcode
-            if status is None or status == 0:
+            if status is None:
+                running = True
+                continue
+            if status == 0:
                 continue
             if status == 2:
                 return 2
             if not remaining:
+                continue
+            if tourney is None:
+                running = True  # replaced once the file can be read
                 continue
             if status == 1:
                 now = time.monotonic()
@@ -199,7 +210,8 @@ class Workers:
             why = f"was killed (signal {-status})" if status < 0 else f"exited with status {status}"
             print(f"worker {process.pid} {why}; starting another", file=sys.stderr)
             self.processes[i] = self._spawn(i)
-        return 0
+            running = True
+        return None if running else 0
 
     def stop(self, *, graceful: bool) -> None:
         """Stop the workers. A graceful stop first lets them finish (they exit once the tourney is done);
