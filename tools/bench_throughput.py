@@ -26,6 +26,10 @@ move, 16 MB hash, no book, two games at a time (--concurrency).
   never waits for an engine without a bound. The Python loops' processes are
   forked from this one, so their figures hold neither the interpreter's start
   nor ``import chess`` (together about 0.07 s a process).
+- **minimal loop, reader threads** (``--reader-threads``): the minimal loop on
+  an event loop with a thread reading each engine's output, which hands the
+  loop only the awaited line: whether a loop that wakes once an answer, and not
+  once a line, costs less (it did not on 2 December 2026: docs/performance.md).
 - **fastchess** (``--fastchess PATH``): ``fastchess -engine cmd=stockfish
   name=a -engine cmd=stockfish name=b -each tc=inf nodes=1000 option.Hash=16
   -rounds N/2 -games 2 -concurrency C -pgnout file=…``.
@@ -86,6 +90,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import typing
 from collections.abc import Callable
@@ -105,6 +110,7 @@ HASH_MB = 16
 TMANAGER = [sys.executable, "-m", "tmanager"]
 NAIVE, MINIMAL, FASTCHESS = "naive python-chess loop", "minimal Python loop", "fastchess"
 MINIMAL_ON_LOOP = "minimal loop on an event loop"
+MINIMAL_READER_THREADS = "minimal loop, reader threads"
 ANSWER_TIMEOUT = 60.0  #: seconds the minimal loop on an event loop waits for an answer
 ENV = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
 _PR_SET_CHILD_SUBREAPER = 36
@@ -343,7 +349,13 @@ class LoopEngine(asyncio.SubprocessProtocol):
         await self.exited
 
 
-async def minimal_loop_game(engines: tuple[LoopEngine, LoopEngine]) -> int:
+class AsksOnLoop(typing.Protocol):
+    """An engine of a minimal loop on an event loop."""
+
+    async def ask(self, text: str, answer: bytes) -> bytes: ...
+
+
+async def minimal_loop_game(engines: tuple[AsksOnLoop, AsksOnLoop]) -> int:
     """:func:`minimal_game` on an event loop."""
     board, moves, seen = chess.Board(), list[str](), Seen()
     for engine in engines:
@@ -361,6 +373,75 @@ def minimal_loop_games(command: str, count: int, plies: multiprocessing.sharedct
 
     async def main() -> int:
         engines = (await LoopEngine.start(command), await LoopEngine.start(command))
+        played = 0
+        for _ in range(count):
+            played += await minimal_loop_game(engines)
+        for engine in engines:
+            await engine.quit()
+        return played
+
+    played = eventloop.run(main())
+    with plies.get_lock():
+        plies.value += played
+
+
+# --- the minimal loop on an event loop, its engines read by threads -------------------------------
+
+
+class ReaderThreadEngine:
+    """The minimal loop's engine on an event loop, its output read by a thread of its own that hands the
+    loop only the awaited line: the loop wakes once an answer, not once a line (the ``info`` lines stay in
+    the thread). Whether that costs less than the loop's own reads (``--reader-threads``)."""
+
+    def __init__(self, command: str) -> None:
+        self.loop = asyncio.get_running_loop()
+        self.process = subprocess.Popen([command], stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.stdin, self.stdout = self.process.stdin.fileno(), self.process.stdout.fileno()
+        self.awaited = b""
+        self.answer: asyncio.Future[bytes] | None = None
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self) -> None:
+        partial = b""
+        while data := os.read(self.stdout, 1 << 16):
+            *lines, partial = (partial + data).split(b"\n")
+            for line in lines:
+                if line.startswith(self.awaited):
+                    self.loop.call_soon_threadsafe(self._deliver, line)
+
+    def _deliver(self, line: bytes) -> None:
+        if self.answer is not None and not self.answer.done():
+            self.answer.set_result(line)
+
+    @classmethod
+    async def start(cls, command: str) -> ReaderThreadEngine:
+        engine = cls(command)
+        await engine.ask("uci\n", b"uciok")
+        await engine.ask(SET_UP, b"readyok")
+        return engine
+
+    async def ask(self, text: str, answer: bytes) -> bytes:
+        """Write ``text``; the first line read then that starts with ``answer``."""
+        self.awaited, self.answer = answer, self.loop.create_future()
+        os.write(self.stdin, text.encode())
+        async with asyncio.timeout(ANSWER_TIMEOUT):
+            return await self.answer
+
+    async def quit(self) -> None:
+        os.write(self.stdin, b"quit\n")
+        await asyncio.to_thread(self.process.wait)
+        self.reader.join()
+
+
+def minimal_reader_thread_games(
+    command: str, count: int, plies: multiprocessing.sharedctypes.Synchronized[int]
+) -> None:
+    """One process of the minimal loop on an event loop whose engines are read by threads."""
+
+    async def main() -> int:
+        engines = (await ReaderThreadEngine.start(command), await ReaderThreadEngine.start(command))
         played = 0
         for _ in range(count):
             played += await minimal_loop_game(engines)
@@ -448,6 +529,9 @@ def main() -> None:
     parser.add_argument("--split", type=int, metavar="FEWER",
                         help="also run each contender with FEWER games (even, fewer than --games), interleaved, and "
                              "split the manager's CPU into a part per game and a fixed part (start-up and end)")
+    parser.add_argument("--reader-threads", action="store_true",
+                        help="also the minimal loop on an event loop with a thread reading each engine, which "
+                             "hands the loop only the answers")
     args = parser.parse_args()
     if args.split is not None and not (2 <= args.split < args.games and args.split % 2 == 0):
         parser.error(f"--split {args.split}: must be even, at least 2 and fewer than --games ({args.games})")
@@ -479,6 +563,10 @@ def contenders(games: int, args: argparse.Namespace, engines: EngineTimes) -> di
     runs[NAIVE] = run_in_processes(naive_games, games, args.concurrency, engines.command)
     runs[MINIMAL] = run_in_processes(minimal_games, games, args.concurrency, engines.command)
     runs[MINIMAL_ON_LOOP] = run_in_processes(minimal_loop_games, games, args.concurrency, engines.command)
+    if args.reader_threads:
+        runs[MINIMAL_READER_THREADS] = run_in_processes(
+            minimal_reader_thread_games, games, args.concurrency, engines.command
+        )
     if args.fastchess:
         binary = args.fastchess.resolve()
         runs[FASTCHESS] = run_fastchess(binary, games, args.concurrency, engines.command, pinned=False)
@@ -534,6 +622,7 @@ def summarise(results: dict[str, list[Measured]], *, games: int, concurrency: in
         (ours, FASTCHESS, "tmanager / fastchess", "goals: wall <= 1.10, CPU <= 1.25, manager <= 1.5"),
         (MINIMAL, FASTCHESS, "minimal Python loop / fastchess", "a Python manager's floor"),
         (MINIMAL_ON_LOOP, FASTCHESS, "minimal on a loop / fastchess", "the floor on an event loop"),
+        (MINIMAL_READER_THREADS, MINIMAL_ON_LOOP, "reader threads / minimal on a loop", "what the threads change"),
         (ours, MINIMAL, "tmanager / minimal Python loop", "what tmanager does beyond it"),
         (ours, MINIMAL_ON_LOOP, "tmanager / minimal on a loop", "what tmanager does beyond it"),
         (pinned, f"{FASTCHESS} -use-affinity", "tmanager / fastchess, both bound", "--affinity, -use-affinity"),

@@ -127,3 +127,12 @@ def _minimal_game_plies() -> int:
     for engine in engines:
         engine.quit()
     return plies
+
+
+def test_the_minimal_loop_with_reader_threads_plays_the_same_game() -> None:
+    """The minimal loop on an event loop whose engines are read by threads plays the minimal loop's game."""
+    bench_throughput = _bench_throughput()
+    plies = _minimal_game_plies()
+    played = multiprocessing.Value("i", 0)
+    bench_throughput.minimal_reader_thread_games(bench_throughput.STOCKFISH, 2, played)
+    assert played.value == 2 * plies > 40
