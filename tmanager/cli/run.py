@@ -98,24 +98,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def command(args: argparse.Namespace) -> int:
-    check_count(args.workers, option="--workers", most=MAX_WORKERS)
-    check_count(args.concurrency, option="--concurrency", most=MAX_GAMES_AT_ONCE)
-    check_count(args.dask_concurrency, option="--dask-concurrency", most=MAX_GAMES_AT_ONCE)
-    if args.workers is not None and args.concurrency is not None:
-        check_count(args.workers * args.concurrency, option="--workers × --concurrency", most=MAX_GAMES_AT_ONCE)
-    if args.dask is not None and (args.concurrency is not None or args.workers is not None):
-        option = "--concurrency" if args.concurrency is not None else "--workers"
-        raise ConfigError("not with --dask", field=option, hint="the cluster's threads, or --dask-concurrency, "
-                          "say how many games it plays at once")
-    if args.report_every < 0:
-        raise ConfigError(f"must not be negative, not {args.report_every}", field="--report-every")
-    if args.affinity is not None and args.dask is not None:
-        raise ConfigError("not with --dask", field="--affinity", hint="each host's worker binds its own")
-    if args.log_engines and args.dask is not None:
-        raise ConfigError(
-            "not with --dask", field="--log-engines",
-            hint="set log_engines = true in the tourney file: each game's log is written on the host that plays it",
-        )
+    _check_options(args)
     tourney = store.read(args.file)  # before anything else looks at the path: it may not be a file at all
     path = tourney.path  # resolved
     lanes = split(workers=args.workers, concurrency=args.concurrency)
@@ -182,6 +165,28 @@ def command(args: argparse.Namespace) -> int:
               "command again to resume)", file=sys.stderr)
         return 1
     return 0
+
+
+def _check_options(args: argparse.Namespace) -> None:
+    """Refuse counts out of range and options that do not go together, before anything is read."""
+    check_count(args.workers, option="--workers", most=MAX_WORKERS)
+    check_count(args.concurrency, option="--concurrency", most=MAX_GAMES_AT_ONCE)
+    check_count(args.dask_concurrency, option="--dask-concurrency", most=MAX_GAMES_AT_ONCE)
+    if args.workers is not None and args.concurrency is not None:
+        check_count(args.workers * args.concurrency, option="--workers × --concurrency", most=MAX_GAMES_AT_ONCE)
+    if args.dask is not None and (args.concurrency is not None or args.workers is not None):
+        option = "--concurrency" if args.concurrency is not None else "--workers"
+        raise ConfigError("not with --dask", field=option, hint="the cluster's threads, or --dask-concurrency, "
+                          "say how many games it plays at once")
+    if args.report_every < 0:
+        raise ConfigError(f"must not be negative, not {args.report_every}", field="--report-every")
+    if args.affinity is not None and args.dask is not None:
+        raise ConfigError("not with --dask", field="--affinity", hint="each host's worker binds its own")
+    if args.log_engines and args.dask is not None:
+        raise ConfigError(
+            "not with --dask", field="--log-engines",
+            hint="set log_engines = true in the tourney file: each game's log is written on the host that plays it",
+        )
 
 
 def _why_over(tourney: Tourney, path: Path) -> str:
