@@ -93,7 +93,7 @@ import tempfile
 import threading
 import time
 import typing
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -354,6 +354,8 @@ class AsksOnLoop(typing.Protocol):
 
     async def ask(self, text: str, answer: bytes) -> bytes: ...
 
+    async def quit(self) -> None: ...
+
 
 async def minimal_loop_game(engines: tuple[AsksOnLoop, AsksOnLoop]) -> int:
     """:func:`minimal_game` on an event loop."""
@@ -368,11 +370,15 @@ async def minimal_loop_game(engines: tuple[AsksOnLoop, AsksOnLoop]) -> int:
             return len(moves)
 
 
-def minimal_loop_games(command: str, count: int, plies: multiprocessing.sharedctypes.Synchronized[int]) -> None:
-    """One process of the minimal loop on tmanager's event loop (uvloop's when installed)."""
+def games_on_loop(
+    start: Callable[[str], Awaitable[AsksOnLoop]], command: str, count: int,
+    plies: multiprocessing.sharedctypes.Synchronized[int],
+) -> None:
+    """One process of a minimal loop on tmanager's event loop (uvloop's when installed), its two engines
+    started by ``start``."""
 
     async def main() -> int:
-        engines = (await LoopEngine.start(command), await LoopEngine.start(command))
+        engines = (await start(command), await start(command))
         played = 0
         for _ in range(count):
             played += await minimal_loop_game(engines)
@@ -383,6 +389,11 @@ def minimal_loop_games(command: str, count: int, plies: multiprocessing.sharedct
     played = eventloop.run(main())
     with plies.get_lock():
         plies.value += played
+
+
+def minimal_loop_games(command: str, count: int, plies: multiprocessing.sharedctypes.Synchronized[int]) -> None:
+    """One process of the minimal loop on an event loop."""
+    games_on_loop(LoopEngine.start, command, count, plies)
 
 
 # --- the minimal loop on an event loop, its engines read by threads -------------------------------
@@ -439,19 +450,7 @@ def minimal_reader_thread_games(
     command: str, count: int, plies: multiprocessing.sharedctypes.Synchronized[int]
 ) -> None:
     """One process of the minimal loop on an event loop whose engines are read by threads."""
-
-    async def main() -> int:
-        engines = (await ReaderThreadEngine.start(command), await ReaderThreadEngine.start(command))
-        played = 0
-        for _ in range(count):
-            played += await minimal_loop_game(engines)
-        for engine in engines:
-            await engine.quit()
-        return played
-
-    played = eventloop.run(main())
-    with plies.get_lock():
-        plies.value += played
+    games_on_loop(ReaderThreadEngine.start, command, count, plies)
 
 
 def run_in_processes(
