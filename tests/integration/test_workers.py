@@ -21,6 +21,7 @@ from tmanager import files
 from tmanager.tourney import store
 from tmanager.tourney.live import LiveGame, LivePace, PositionView
 from tmanager.tourney.model import Claim
+from tmanager.tourney.owners import Owner, since_boot
 
 pytestmark = pytest.mark.usefixtures("each_event_loop")
 
@@ -362,10 +363,17 @@ def test_claim_liveness_rules() -> None:
     from tmanager.tourney.claims import claim_is_alive
 
     me = psutil.Process()
-    mine = Claim(host="here", pid=me.pid, started=me.create_time(), claimed=0, heartbeat=0)
+    started = since_boot(me.pid)
+    mine = Claim(host="here", pid=me.pid, started=started, claimed=0, heartbeat=0)
     assert claim_is_alive(mine, lease=10, now=time.time(), host="here")
-    reused_pid = Claim(host="here", pid=me.pid, started=me.create_time() - 100, claimed=0, heartbeat=0)
+    assert Owner.me().started == started  # seconds since boot: a clock adjustment moves nothing
+    reused_pid = Claim(host="here", pid=me.pid, started=started - 100, claimed=0, heartbeat=0)
     assert not claim_is_alive(reused_pid, lease=10, now=time.time(), host="here")
+    # An older tmanager's claim holds the start on the wall clock; a second's adjustment of it is no other process.
+    older = Claim(host="here", pid=me.pid, started=me.create_time() + 1, claimed=0, heartbeat=0)
+    assert claim_is_alive(older, lease=10, now=time.time(), host="here")
+    older_reused = Claim(host="here", pid=me.pid, started=me.create_time() - 100, claimed=0, heartbeat=0)
+    assert not claim_is_alive(older_reused, lease=10, now=time.time(), host="here")
     remote = Claim(host="elsewhere", pid=1, started=0, claimed=0, heartbeat=100.0)
     assert claim_is_alive(remote, lease=10, now=105.0, host="here")
     assert not claim_is_alive(remote, lease=10, now=111.0, host="here")
@@ -379,10 +387,11 @@ def test_stale_games_asks_the_process_table_for_local_owners_and_each_claims_hea
     tourney = store.read(slow_tourney(tmp_path / "s.toml", players=2, games=6))
     me, host, now = psutil.Process(), socket.gethostname(), time.time()
     lease = tourney.settings.lease
+    started = since_boot(me.pid)
     claims = {
-        0: Claim(host=host, pid=me.pid, started=me.create_time(), claimed=0, heartbeat=0),  # alive, beat long ago
-        1: Claim(host=host, pid=me.pid, started=me.create_time(), claimed=now, heartbeat=now),
-        2: Claim(host=host, pid=me.pid, started=me.create_time() - 100, claimed=now, heartbeat=now),  # pid reused
+        0: Claim(host=host, pid=me.pid, started=started, claimed=0, heartbeat=0),  # alive, beat long ago
+        1: Claim(host=host, pid=me.pid, started=started, claimed=now, heartbeat=now),
+        2: Claim(host=host, pid=me.pid, started=started - 100, claimed=now, heartbeat=now),  # pid reused
         3: Claim(host="elsewhere", pid=7, started=0, claimed=now, heartbeat=now),
         4: Claim(host="elsewhere", pid=7, started=0, claimed=0, heartbeat=now - 2 * lease),  # same owner, silent
     }

@@ -32,9 +32,7 @@ class Owner:
 
     @classmethod
     def me(cls) -> Owner:
-        import psutil  # here and below: `tmanager status` needs it only while games are being played
-
-        return cls(socket.gethostname(), os.getpid(), psutil.Process().create_time())
+        return cls(socket.gethostname(), os.getpid(), since_boot(os.getpid()))
 
     def owns(self, claim: Claim | None) -> bool:
         return claim is not None and (claim.host, claim.pid, claim.started) == (self.host, self.pid, self.started)
@@ -48,13 +46,41 @@ class Owner:
         return f"{tourney}|{self.host}|{self.pid}|{self.started}"
 
 
+#: An owner's ``started`` above this is a time on the wall clock, as tmanager wrote it before 2 December 2026.
+_WALL_CLOCK_STARTS = 1e9
+
+
+def since_boot(pid: int) -> float:
+    """When the process ``pid`` started, in seconds after this host booted (:class:`psutil.Error` if none runs).
+
+    Not the wall clock: psutil gives a process's start as its ticks since boot plus the boot time, which
+    the kernel derives from the wall clock, so that a clock adjustment moves it (by a second, seen in CI)
+    and a live worker looked dead, its claims given back while it played. The start is read between two
+    reads of the boot time, again should the boot time move meanwhile (it moves a second at most now and
+    then: a third try is never needed).
+    """
+    import psutil  # here and below: `tmanager status` needs it only while games are being played
+
+    for _ in range(3):
+        boot: float = psutil.boot_time()
+        created: float = psutil.Process(pid).create_time()  # a new Process: psutil keeps the first answer
+        if psutil.boot_time() == boot:
+            break
+    return created - boot
+
+
 def process_is_alive(pid: int, started: float) -> bool:
-    """Whether the process ``pid`` that started at ``started`` (this host's clock) still runs."""
+    """Whether the process ``pid`` that started ``started`` seconds after this host booted still runs (a start
+    written by an older tmanager, a wall-clock time, is compared as it was written, a second either way)."""
     import psutil  # here: `status` of a tourney with nothing in progress never needs it
 
     try:
         process = psutil.Process(pid)
-        same_process: bool = abs(process.create_time() - started) < 0.01
+        same_process: bool
+        if started > _WALL_CLOCK_STARTS:
+            same_process = abs(process.create_time() - started) < 1.5
+        else:
+            same_process = abs(since_boot(pid) - started) < 0.01
         return same_process and process.status() != psutil.STATUS_ZOMBIE
     except psutil.Error:
         return False
