@@ -261,7 +261,7 @@ def test_a_dead_workers_hook_runs_once_even_when_its_shell_starts_late(tmp_path:
 
     path = fast_tourney(tmp_path / "t.toml", players=2, cycles=1)
     ran = tmp_path / "ran.txt"
-    dead = (os.uname().nodename, os.getpid(), 1.0)  # no process has this pid with this start time
+    dead = (os.uname().nodename, os.getpid(), 1.0, "")  # no process has this pid with this start time
     never_started, started = "after_game:7", "after_game:8"
     with store.transaction(path) as tourney:
         for key, game in ((never_started, 7), (started, 8)):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import os
 import re
@@ -21,7 +22,7 @@ from tmanager import files
 from tmanager.tourney import store
 from tmanager.tourney.live import LiveGame, LivePace, PositionView
 from tmanager.tourney.model import Claim
-from tmanager.tourney.owners import Owner, since_boot
+from tmanager.tourney.owners import Owner, boot_id, since_boot
 
 pytestmark = pytest.mark.usefixtures("each_event_loop")
 
@@ -374,6 +375,13 @@ def test_claim_liveness_rules() -> None:
     assert claim_is_alive(older, lease=10, now=time.time(), host="here")
     older_reused = Claim(host="here", pid=me.pid, started=me.create_time() - 100, claimed=0, heartbeat=0)
     assert not claim_is_alive(older_reused, lease=10, now=time.time(), host="here")
+    # The same pid and start in another boot of the host (a service started the same way after a reboot).
+    this_boot = Claim(host="here", pid=me.pid, started=started, claimed=0, heartbeat=0, boot=boot_id())
+    me_now = Owner.me()
+    assert boot_id() and me_now.boot == boot_id() and me_now.owns(dataclasses.replace(this_boot, host=me_now.host))
+    assert claim_is_alive(this_boot, lease=10, now=time.time(), host="here")
+    before_reboot = dataclasses.replace(this_boot, boot="x" + boot_id()[1:])  # ids are hex
+    assert not claim_is_alive(before_reboot, lease=10, now=time.time(), host="here")
     remote = Claim(host="elsewhere", pid=1, started=0, claimed=0, heartbeat=100.0)
     assert claim_is_alive(remote, lease=10, now=105.0, host="here")
     assert not claim_is_alive(remote, lease=10, now=111.0, host="here")

@@ -17,7 +17,7 @@ from tmanager.tourney.hookrun import (
     settle_hooks,
     take_hook,
 )
-from tmanager.tourney.model import Participant, Settings, Tourney
+from tmanager.tourney.model import Participant, PendingHook, Settings, Tourney
 from tmanager.tourney.owners import Owner
 
 #: Who takes hooks here: this process, alive.
@@ -108,4 +108,22 @@ def test_a_live_takers_hook_and_another_hosts_are_left_alone(tmp_path: Path) -> 
     assert mine is not None and elsewhere is not None
     settle_hooks(t)
     assert t.hooks[mine.key].taken_by == ME.key
-    assert t.hooks[elsewhere.key].taken_by == ("another-host", DEAD.pid, DEAD.started)
+    assert t.hooks[elsewhere.key].taken_by == ("another-host", DEAD.pid, DEAD.started, "")
+
+
+def test_a_taker_of_an_earlier_boot_is_dead_though_its_pid_and_start_are_a_live_process_s(tmp_path: Path) -> None:
+    t = tourney(tmp_path)
+    record(t, 0, "+")
+    assert ME.boot  # Linux tells each boot apart
+    earlier_boot = dataclasses.replace(ME, boot="x" + ME.boot[1:])  # ids are hex
+    taken = take_hook(t, earlier_boot)
+    assert taken is not None and taken.marker.exists()
+    settle_hooks(t)  # the marker is there: its shell never started
+    assert t.hooks[taken.key].taken_by is None and not taken.marker.exists()
+
+
+def test_a_hook_taken_by_an_older_tmanager_reads_without_a_boot() -> None:
+    older = {"name": "after_game", "command": "echo", "env": {}, "game": 3, "taken_by": ["h", 12, 3.5]}
+    assert PendingHook.from_json(older).taken_by == ("h", 12, 3.5, "")
+    hook = PendingHook.from_json({**older, "taken_by": ["h", 12, 3.5, "b00t"]})
+    assert PendingHook.from_json(hook.to_json()) == hook and hook.taken_by == ("h", 12, 3.5, "b00t")

@@ -28,7 +28,7 @@ def claim_is_alive(claim: Claim, *, lease: float, now: float, host: str | None =
     """Whether a claim's owner may still be playing: a live process on this host, or a fresh heartbeat."""
     if claim.host != (host or socket.gethostname()):
         return now - claim.heartbeat < lease
-    return process_is_alive(claim.pid, claim.started)
+    return process_is_alive(claim.pid, claim.started, boot=claim.boot)
 
 
 def stale_games(tourney: Tourney, *, now: float | None = None) -> list[int]:
@@ -39,13 +39,13 @@ def stale_games(tourney: Tourney, *, now: float | None = None) -> list[int]:
     # One look per owner: the claims of one process's lanes share their owner, whose process table
     # entry answers for all of them. Each claim has a heartbeat of its own (set when it was made), which
     # decides only for owners on other hosts.
-    verdicts: dict[tuple[str, int, float, float], bool] = {}
+    verdicts: dict[tuple[str, int, float, str, float], bool] = {}
 
     def stale(number: int) -> bool:
         claim = tourney.claims.get(number)
         if claim is None:
             return True
-        key = (claim.host, claim.pid, claim.started, claim.heartbeat if claim.host != host else 0.0)
+        key = (claim.host, claim.pid, claim.started, claim.boot, claim.heartbeat if claim.host != host else 0.0)
         if key not in verdicts:
             verdicts[key] = claim_is_alive(claim, lease=lease, now=now, host=host)
         return not verdicts[key]

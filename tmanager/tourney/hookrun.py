@@ -94,10 +94,10 @@ def verdict_environment(tourney: Tourney) -> dict[str, str]:
     }
 
 
-def hook_marker(tourney: Tourney, key: str, taker: tuple[str, int, float]) -> Path:
+def hook_marker(tourney: Tourney, key: str, taker: tuple[str, int, float, str]) -> Path:
     """The file of ``taker``'s taking of hook ``key`` that the hook's shell removes as its first act:
     present means the hook never started."""
-    _host, pid, started = taker
+    _host, pid, started, _boot = taker
     return tourney.live_dir / f"hook-{key.replace(':', '-')}-{pid}-{started:.3f}"
 
 
@@ -107,8 +107,8 @@ def settle_hooks(tourney: Tourney) -> None:
     for key, hook in list(tourney.hooks.items()):
         if hook.taken_by is None:
             continue
-        taker_host, pid, started = hook.taken_by
-        if taker_host != host or process_is_alive(pid, started):
+        taker_host, pid, started, boot = hook.taken_by
+        if taker_host != host or process_is_alive(pid, started, boot=boot):
             continue
         try:  # the dead taker's shell may yet start: whichever removes the marker first goes on
             hook_marker(tourney, key, hook.taken_by).unlink()

@@ -92,6 +92,8 @@ class Claim:
     heartbeat: float
     #: Size of the PGN when the game was claimed: its game, if written, comes after.
     pgn_offset: int = 0
+    #: The owner's host's boot (:func:`~tmanager.tourney.owners.boot_id`); "" in files of older tmanagers.
+    boot: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
@@ -105,16 +107,17 @@ class Claim:
 class PendingHook:
     """A hook that must run once: recorded with the game (or the tourney's end) that calls for it.
 
-    ``taken_by`` names the worker running it (host, pid, process start time), so
-    that a hook whose worker died is run again only if it never started (see
-    :mod:`tmanager.tourney.worker`).
+    ``taken_by`` names the worker running it (host, pid, process start time, the
+    host's boot: :class:`~tmanager.tourney.owners.Owner`), so that a hook whose
+    worker died is run again only if it never started (see
+    :mod:`tmanager.tourney.hookrun`).
     """
 
     name: str  #: "after_game" or "after_tourney"
     command: str
     env: Mapping[str, str]
     game: int = -1  #: the game an after_game hook is for
-    taken_by: tuple[str, int, float] | None = None
+    taken_by: tuple[str, int, float, str] | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {**dataclasses.asdict(self), "env": dict(self.env)}
@@ -127,7 +130,9 @@ class PendingHook:
             command=str(data["command"]),
             env={str(k): str(v) for k, v in data["env"].items()},
             game=int(data.get("game", -1)),
-            taken_by=(str(taken[0]), int(taken[1]), float(taken[2])) if taken else None,
+            # Without the boot when an older tmanager took it.
+            taken_by=(str(taken[0]), int(taken[1]), float(taken[2]), str(taken[3]) if len(taken) > 3 else "")
+            if taken else None,
         )
 
 

@@ -1,14 +1,17 @@
 """Who a worker is, whether it still lives, and the engines it leaves behind when it does not.
 
 A worker writes its identity (host, pid, process start time: a pid alone may be
-reused) into its claims and its hooks' takings, and into its engines' environment
-(:data:`ENGINE_TAG`), so that the processes of a worker killed outright can be
-told apart from those of a live one and killed (:func:`reap_engines`).
+reused; and the host's boot: after a reboot, a service started the same way may
+get the same pid at the same time after boot) into its claims and its hooks'
+takings, and into its engines' environment (:data:`ENGINE_TAG`), so that the
+processes of a worker killed outright can be told apart from those of a live one
+and killed (:func:`reap_engines`).
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import socket
 from dataclasses import dataclass
@@ -29,17 +32,18 @@ class Owner:
     host: str
     pid: int
     started: float
+    boot: str = ""  #: :func:`boot_id` of its host when it ran ("" if unknown)
 
     @classmethod
     def me(cls) -> Owner:
-        return cls(socket.gethostname(), os.getpid(), since_boot(os.getpid()))
+        return cls(socket.gethostname(), os.getpid(), since_boot(os.getpid()), boot_id())
 
     def owns(self, claim: Claim | None) -> bool:
-        return claim is not None and (claim.host, claim.pid, claim.started) == (self.host, self.pid, self.started)
+        return claim is not None and (claim.host, claim.pid, claim.started, claim.boot) == self.key
 
     @property
-    def key(self) -> tuple[str, int, float]:
-        return (self.host, self.pid, self.started)
+    def key(self) -> tuple[str, int, float, str]:
+        return (self.host, self.pid, self.started, self.boot)
 
     def engine_tag(self, tourney: Path) -> str:
         """The value of :data:`ENGINE_TAG` for this worker's engines in tourney ``tourney`` (a resolved path)."""
@@ -69,11 +73,25 @@ def since_boot(pid: int) -> float:
     return created - boot
 
 
-def process_is_alive(pid: int, started: float) -> bool:
-    """Whether the process ``pid`` that started ``started`` seconds after this host booted still runs (a start
-    written by an older tmanager, a wall-clock time, is compared as it was written, a second either way)."""
+@functools.cache
+def boot_id() -> str:
+    """This boot of this host: Linux's random boot id, new at every boot; "" where there is none."""
+    try:
+        with open("/proc/sys/kernel/random/boot_id", encoding="ascii") as file:
+            return file.read().strip()
+    except (OSError, UnicodeDecodeError):
+        return ""
+
+
+def process_is_alive(pid: int, started: float, *, boot: str = "") -> bool:
+    """Whether the process ``pid`` that started ``started`` seconds after this host booted still runs, in this
+    boot of the host when ``boot`` names one (:func:`boot_id`; "" in files of older tmanagers, and where the host
+    tells none). A start written by an older tmanager, a wall-clock time, is compared as it was written, a second
+    either way."""
     import psutil  # here: `status` of a tourney with nothing in progress never needs it
 
+    if boot and boot != boot_id():
+        return False  # the host rebooted since: the pid and start may well be a new process's
     try:
         process = psutil.Process(pid)
         same_process: bool

@@ -156,7 +156,7 @@ class Worker:
             tuning.begin(tourney, choice.number)
             tourney.claims[choice.number] = Claim(
                 host=self.owner.host, pid=self.owner.pid, started=self.owner.started, claimed=now, heartbeat=now,
-                pgn_offset=_size(tourney.pgn_path),
+                pgn_offset=_size(tourney.pgn_path), boot=self.owner.boot,
             )
             self._seen(tourney)
             return Claimed(tourney, choice)
