@@ -26,6 +26,10 @@ move, 16 MB hash, no book, two games at a time (--concurrency).
   never waits for an engine without a bound. The Python loops' processes are
   forked from this one, so their figures hold neither the interpreter's start
   nor ``import chess`` (together about 0.07 s a process).
+- **minimal loop, bounded reads** (``--bounded-reads``): the minimal Python
+  loop with each wait for the engine bounded, as a manager's must be: ``poll``
+  with the answer's deadline, then ``read`` what has come. What a blocking loop
+  pays for the bound: a system call more for each write of the engine.
 - **minimal loop, reader threads** (``--reader-threads``): the minimal loop on
   an event loop with a thread reading each engine's output, which hands the
   loop only the awaited line: whether a loop that wakes once an answer, and not
@@ -80,10 +84,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import ctypes
 import multiprocessing
 import os
 import resource
+import select
 import shlex
 import shutil
 import statistics
@@ -111,7 +117,8 @@ TMANAGER = [sys.executable, "-m", "tmanager"]
 NAIVE, MINIMAL, FASTCHESS = "naive python-chess loop", "minimal Python loop", "fastchess"
 MINIMAL_ON_LOOP = "minimal loop on an event loop"
 MINIMAL_READER_THREADS = "minimal loop, reader threads"
-ANSWER_TIMEOUT = 60.0  #: seconds the minimal loop on an event loop waits for an answer
+MINIMAL_BOUNDED = "minimal loop, bounded reads"
+ANSWER_TIMEOUT = 60.0  #: seconds the bounded minimal loops wait for an answer
 ENV = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
 _PR_SET_CHILD_SUBREAPER = 36
 
@@ -293,12 +300,53 @@ def ends(board: chess.Board, seen: Seen, move: str) -> bool:
 
 def minimal_games(command: str, count: int, plies: multiprocessing.sharedctypes.Synchronized[int]) -> None:
     """One process of the minimal loop: two engines, started once, for all ``count`` games."""
-    engines = (PipeEngine(command), PipeEngine(command))
+    pipe_games(PipeEngine, command, count, plies)
+
+
+def bounded_read_games(command: str, count: int, plies: multiprocessing.sharedctypes.Synchronized[int]) -> None:
+    """One process of the minimal loop with bounded reads."""
+    pipe_games(BoundedPipeEngine, command, count, plies)
+
+
+def pipe_games(
+    kind: type[PipeEngine], command: str, count: int, plies: multiprocessing.sharedctypes.Synchronized[int]
+) -> None:
+    """One process of a blocking minimal loop: two engines of ``kind``, started once, for all ``count`` games."""
+    engines = (kind(command), kind(command))
     played = sum(minimal_game(engines) for _ in range(count))
     for engine in engines:
         engine.quit()
     with plies.get_lock():
         plies.value += played
+
+
+class BoundedPipeEngine(PipeEngine):
+    """The minimal loop's engine, each wait bounded: ``poll`` until the answer's deadline, then ``read`` what
+    has come (``--bounded-reads``): what a blocking loop pays for never waiting without a bound."""
+
+    def __init__(self, command: str) -> None:
+        self.partial, self.lines = b"", collections.deque[bytes]()
+        self.poller = select.poll()
+        super().__init__(command)  # its handshake asks through ask() below
+
+    def ask(self, text: str, answer: bytes) -> bytes:
+        """Write ``text``, then read until a line starts with ``answer`` (:class:`TimeoutError` after
+        :data:`ANSWER_TIMEOUT` s); that line."""
+        self.stdin.write(text.encode())
+        self.stdin.flush()
+        stdout = self.stdout.fileno()  # read directly: its buffer stays empty
+        self.poller.register(stdout, select.POLLIN)  # once would do: the engine starts in super().__init__
+        deadline = time.monotonic() + ANSWER_TIMEOUT
+        while True:
+            while self.lines:
+                if (line := self.lines.popleft()).startswith(answer):
+                    return line
+            if not self.poller.poll(max(deadline - time.monotonic(), 0.0) * 1000):
+                raise TimeoutError(f"no {answer.decode()} in {ANSWER_TIMEOUT:g} s")
+            if not (data := os.read(stdout, 1 << 16)):
+                raise RuntimeError("the engine exited")
+            *lines, self.partial = (self.partial + data).split(b"\n")
+            self.lines.extend(lines)
 
 
 # --- the minimal loop on an event loop ------------------------------------------------------------
@@ -528,6 +576,8 @@ def main() -> None:
     parser.add_argument("--split", type=int, metavar="FEWER",
                         help="also run each contender with FEWER games (even, fewer than --games), interleaved, and "
                              "split the manager's CPU into a part per game and a fixed part (start-up and end)")
+    parser.add_argument("--bounded-reads", action="store_true",
+                        help="also the minimal Python loop with each read bounded (poll with a deadline, then read)")
     parser.add_argument("--reader-threads", action="store_true",
                         help="also the minimal loop on an event loop with a thread reading each engine, which "
                              "hands the loop only the answers")
@@ -562,6 +612,8 @@ def contenders(games: int, args: argparse.Namespace, engines: EngineTimes) -> di
     runs[NAIVE] = run_in_processes(naive_games, games, args.concurrency, engines.command)
     runs[MINIMAL] = run_in_processes(minimal_games, games, args.concurrency, engines.command)
     runs[MINIMAL_ON_LOOP] = run_in_processes(minimal_loop_games, games, args.concurrency, engines.command)
+    if args.bounded_reads:
+        runs[MINIMAL_BOUNDED] = run_in_processes(bounded_read_games, games, args.concurrency, engines.command)
     if args.reader_threads:
         runs[MINIMAL_READER_THREADS] = run_in_processes(
             minimal_reader_thread_games, games, args.concurrency, engines.command
@@ -622,6 +674,7 @@ def summarise(results: dict[str, list[Measured]], *, games: int, concurrency: in
         (MINIMAL, FASTCHESS, "minimal Python loop / fastchess", "a Python manager's floor"),
         (MINIMAL_ON_LOOP, FASTCHESS, "minimal on a loop / fastchess", "the floor on an event loop"),
         (MINIMAL_READER_THREADS, MINIMAL_ON_LOOP, "reader threads / minimal on a loop", "what the threads change"),
+        (MINIMAL_BOUNDED, MINIMAL, "bounded reads / minimal Python loop", "what bounding each wait costs"),
         (ours, MINIMAL, "tmanager / minimal Python loop", "what tmanager does beyond it"),
         (ours, MINIMAL_ON_LOOP, "tmanager / minimal on a loop", "what tmanager does beyond it"),
         (pinned, f"{FASTCHESS} -use-affinity", "tmanager / fastchess, both bound", "--affinity, -use-affinity"),

@@ -136,3 +136,12 @@ def test_the_minimal_loop_with_reader_threads_plays_the_same_game() -> None:
     played = multiprocessing.Value("i", 0)
     bench_throughput.minimal_reader_thread_games(bench_throughput.STOCKFISH, 2, played)
     assert played.value == 2 * plies > 40
+
+
+def test_the_minimal_loop_with_bounded_reads_plays_the_same_game() -> None:
+    """The minimal loop whose reads wait in ``poll`` with a deadline plays the minimal loop's game."""
+    bench_throughput = _bench_throughput()
+    plies = _minimal_game_plies()
+    played = multiprocessing.Value("i", 0)
+    bench_throughput.bounded_read_games(bench_throughput.STOCKFISH, 2, played)
+    assert played.value == 2 * plies > 40
