@@ -30,6 +30,10 @@ move, 16 MB hash, no book, two games at a time (--concurrency).
   loop with each wait for the engine bounded, as a manager's must be: ``poll``
   with the answer's deadline, then ``read`` what has come. What a blocking loop
   pays for the bound: a system call more for each write of the engine.
+- **minimal loop, alarm-bounded reads** (``--alarm-reads``): the minimal Python
+  loop with each answer's blocking reads bounded by an alarm (``SIGALRM``,
+  armed and disarmed once an answer): a bound without a system call a line,
+  for a loop on a process's main thread, one game at a time.
 - **minimal loop, reader threads** (``--reader-threads``): the minimal loop on
   an event loop with a thread reading each engine's output, which hands the
   loop only the awaited line: whether a loop that wakes once an answer, and not
@@ -92,6 +96,7 @@ import resource
 import select
 import shlex
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -118,6 +123,7 @@ NAIVE, MINIMAL, FASTCHESS = "naive python-chess loop", "minimal Python loop", "f
 MINIMAL_ON_LOOP = "minimal loop on an event loop"
 MINIMAL_READER_THREADS = "minimal loop, reader threads"
 MINIMAL_BOUNDED = "minimal loop, bounded reads"
+MINIMAL_ALARM = "minimal loop, alarm-bounded reads"
 ANSWER_TIMEOUT = 60.0  #: seconds the bounded minimal loops wait for an answer
 ENV = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
 _PR_SET_CHILD_SUBREAPER = 36
@@ -349,6 +355,31 @@ class BoundedPipeEngine(PipeEngine):
             self.lines.extend(lines)
 
 
+class AlarmPipeEngine(PipeEngine):
+    """The minimal loop's engine, each wait bounded by an alarm: ``SIGALRM`` after :data:`ANSWER_TIMEOUT` s
+    interrupts the blocking reads (``--alarm-reads``). A bound for two system calls an answer, not one a line;
+    only a process's main thread gets signals, so it plays one game at a time."""
+
+    def ask(self, text: str, answer: bytes) -> bytes:
+        """:meth:`PipeEngine.ask`; :class:`TimeoutError` after :data:`ANSWER_TIMEOUT` s."""
+        previous = signal.signal(signal.SIGALRM, _time_out)
+        signal.setitimer(signal.ITIMER_REAL, ANSWER_TIMEOUT)
+        try:
+            return super().ask(text, answer)
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+
+
+def _time_out(signum: int, frame: object) -> None:
+    raise TimeoutError(f"no answer in {ANSWER_TIMEOUT:g} s")
+
+
+def alarm_read_games(command: str, count: int, plies: multiprocessing.sharedctypes.Synchronized[int]) -> None:
+    """One process of the minimal loop with reads bounded by an alarm."""
+    pipe_games(AlarmPipeEngine, command, count, plies)
+
+
 # --- the minimal loop on an event loop ------------------------------------------------------------
 
 
@@ -578,6 +609,8 @@ def main() -> None:
                              "split the manager's CPU into a part per game and a fixed part (start-up and end)")
     parser.add_argument("--bounded-reads", action="store_true",
                         help="also the minimal Python loop with each read bounded (poll with a deadline, then read)")
+    parser.add_argument("--alarm-reads", action="store_true",
+                        help="also the minimal Python loop with each answer's blocking reads bounded by an alarm")
     parser.add_argument("--reader-threads", action="store_true",
                         help="also the minimal loop on an event loop with a thread reading each engine, which "
                              "hands the loop only the answers")
@@ -614,6 +647,8 @@ def contenders(games: int, args: argparse.Namespace, engines: EngineTimes) -> di
     runs[MINIMAL_ON_LOOP] = run_in_processes(minimal_loop_games, games, args.concurrency, engines.command)
     if args.bounded_reads:
         runs[MINIMAL_BOUNDED] = run_in_processes(bounded_read_games, games, args.concurrency, engines.command)
+    if args.alarm_reads:
+        runs[MINIMAL_ALARM] = run_in_processes(alarm_read_games, games, args.concurrency, engines.command)
     if args.reader_threads:
         runs[MINIMAL_READER_THREADS] = run_in_processes(
             minimal_reader_thread_games, games, args.concurrency, engines.command
@@ -675,6 +710,7 @@ def summarise(results: dict[str, list[Measured]], *, games: int, concurrency: in
         (MINIMAL_ON_LOOP, FASTCHESS, "minimal on a loop / fastchess", "the floor on an event loop"),
         (MINIMAL_READER_THREADS, MINIMAL_ON_LOOP, "reader threads / minimal on a loop", "what the threads change"),
         (MINIMAL_BOUNDED, MINIMAL, "bounded reads / minimal Python loop", "what bounding each wait costs"),
+        (MINIMAL_ALARM, MINIMAL, "alarm-bounded / minimal Python loop", "what an alarm's bound costs"),
         (ours, MINIMAL, "tmanager / minimal Python loop", "what tmanager does beyond it"),
         (ours, MINIMAL_ON_LOOP, "tmanager / minimal on a loop", "what tmanager does beyond it"),
         (pinned, f"{FASTCHESS} -use-affinity", "tmanager / fastchess, both bound", "--affinity, -use-affinity"),

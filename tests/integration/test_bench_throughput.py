@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import multiprocessing
+import signal
 import subprocess
 import sys
 import types
@@ -145,3 +146,29 @@ def test_the_minimal_loop_with_bounded_reads_plays_the_same_game() -> None:
     played = multiprocessing.Value("i", 0)
     bench_throughput.bounded_read_games(bench_throughput.STOCKFISH, 2, played)
     assert played.value == 2 * plies > 40
+
+
+def test_the_minimal_loop_with_alarm_bounded_reads_plays_the_same_game() -> None:
+    """The minimal loop whose reads an alarm bounds plays the minimal loop's game (in a process of its own: the
+    alarm is the main thread's), and leaves no alarm set."""
+    bench_throughput = _bench_throughput()
+    plies = _minimal_game_plies()
+    played = multiprocessing.Value("i", 0)
+    process = multiprocessing.get_context("fork").Process(
+        target=bench_throughput.alarm_read_games, args=(bench_throughput.STOCKFISH, 2, played)
+    )
+    process.start()
+    process.join(timeout=120)
+    assert process.exitcode == 0 and played.value == 2 * plies > 40
+
+
+def test_an_alarm_bounds_a_wait_for_an_answer_that_never_comes(monkeypatch: pytest.MonkeyPatch) -> None:
+    bench_throughput = _bench_throughput()
+    engine = bench_throughput.AlarmPipeEngine(bench_throughput.STOCKFISH)
+    monkeypatch.setattr(bench_throughput, "ANSWER_TIMEOUT", 0.2)
+    try:
+        with pytest.raises(TimeoutError):
+            engine.ask("isready\n", b"never")  # Stockfish says readyok, and then nothing
+        assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    finally:
+        engine.quit()
