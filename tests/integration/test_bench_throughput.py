@@ -73,16 +73,6 @@ def test_the_minimal_loop_plays_the_games_python_chess_plays(tmp_path: Path) -> 
     assert plies == len(board.move_stack) > 20
 
 
-def test_the_minimal_loop_on_an_event_loop_plays_the_same_game() -> None:
-    """The minimal loop on tmanager's event loop plays, on the same deterministic Stockfish, the game the
-    minimal loop on plain pipes plays: the same plies, in one process running two games one after the other."""
-    bench_throughput = _bench_throughput()
-    plies = _minimal_game_plies()
-    played = multiprocessing.Value("i", 0)
-    bench_throughput.minimal_loop_games(bench_throughput.STOCKFISH, 2, played)
-    assert played.value == 2 * plies > 40
-
-
 def test_split_parts_the_manager_s_cpu_into_a_cost_per_game_and_a_fixed_cost() -> None:
     per_game = _bench_throughput().per_game
     assert per_game(2.0, 0.56, games=40, fewer=4) == pytest.approx((0.04, 0.4))
@@ -130,32 +120,17 @@ def _minimal_game_plies() -> int:
     return plies
 
 
-def test_the_minimal_loop_with_reader_threads_plays_the_same_game() -> None:
-    """The minimal loop on an event loop whose engines are read by threads plays the minimal loop's game."""
-    bench_throughput = _bench_throughput()
-    plies = _minimal_game_plies()
-    played = multiprocessing.Value("i", 0)
-    bench_throughput.minimal_reader_thread_games(bench_throughput.STOCKFISH, 2, played)
-    assert played.value == 2 * plies > 40
-
-
-def test_the_minimal_loop_with_bounded_reads_plays_the_same_game() -> None:
-    """The minimal loop whose reads wait in ``poll`` with a deadline plays the minimal loop's game."""
-    bench_throughput = _bench_throughput()
-    plies = _minimal_game_plies()
-    played = multiprocessing.Value("i", 0)
-    bench_throughput.bounded_read_games(bench_throughput.STOCKFISH, 2, played)
-    assert played.value == 2 * plies > 40
-
-
-def test_the_minimal_loop_with_alarm_bounded_reads_plays_the_same_game() -> None:
-    """The minimal loop whose reads an alarm bounds plays the minimal loop's game (in a process of its own: the
-    alarm is the main thread's), and leaves no alarm set."""
+@pytest.mark.parametrize("loop", ["minimal_loop_games", "minimal_reader_thread_games", "bounded_read_games",
+                                  "alarm_read_games"])
+def test_each_variant_of_the_minimal_loop_plays_its_game(loop: str) -> None:
+    """Each variant of the minimal loop (on an event loop, with reader threads, with reads bounded by ``poll`` or
+    by an alarm) plays, on the same deterministic Stockfish, the game the minimal loop on plain pipes plays: the same
+    plies, twice, in a process of its own (as the benchmark runs it; an alarm is its main thread's)."""
     bench_throughput = _bench_throughput()
     plies = _minimal_game_plies()
     played = multiprocessing.Value("i", 0)
     process = multiprocessing.get_context("fork").Process(
-        target=bench_throughput.alarm_read_games, args=(bench_throughput.STOCKFISH, 2, played)
+        target=getattr(bench_throughput, loop), args=(bench_throughput.STOCKFISH, 2, played)
     )
     process.start()
     process.join(timeout=120)
