@@ -357,18 +357,21 @@ class BoundedPipeEngine(PipeEngine):
 
 class AlarmPipeEngine(PipeEngine):
     """The minimal loop's engine, each wait bounded by an alarm: ``SIGALRM`` after :data:`ANSWER_TIMEOUT` s
-    interrupts the blocking reads (``--alarm-reads``). A bound for two system calls an answer, not one a line;
-    only a process's main thread gets signals, so it plays one game at a time."""
+    interrupts the blocking reads (``--alarm-reads``). A bound for two system calls an answer (the alarm armed
+    and disarmed), not one a line; only a process's main thread gets signals, so it plays one game at a time.
+    It takes ``SIGALRM`` for its process."""
+
+    def __init__(self, command: str) -> None:
+        signal.signal(signal.SIGALRM, _time_out)
+        super().__init__(command)
 
     def ask(self, text: str, answer: bytes) -> bytes:
         """:meth:`PipeEngine.ask`; :class:`TimeoutError` after :data:`ANSWER_TIMEOUT` s."""
-        previous = signal.signal(signal.SIGALRM, _time_out)
         signal.setitimer(signal.ITIMER_REAL, ANSWER_TIMEOUT)
         try:
             return super().ask(text, answer)
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, previous)
 
 
 def _time_out(signum: int, frame: object) -> None:

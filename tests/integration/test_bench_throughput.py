@@ -139,6 +139,7 @@ def test_each_variant_of_the_minimal_loop_plays_its_game(loop: str) -> None:
 
 def test_an_alarm_bounds_a_wait_for_an_answer_that_never_comes(monkeypatch: pytest.MonkeyPatch) -> None:
     bench_throughput = _bench_throughput()
+    handler = signal.getsignal(signal.SIGALRM)  # pytest-timeout's, perhaps: the engine takes SIGALRM
     engine = bench_throughput.AlarmPipeEngine(bench_throughput.STOCKFISH)
     monkeypatch.setattr(bench_throughput, "ANSWER_TIMEOUT", 0.2)
     try:
@@ -147,3 +148,4 @@ def test_an_alarm_bounds_a_wait_for_an_answer_that_never_comes(monkeypatch: pyte
         assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
     finally:
         engine.quit()
+        signal.signal(signal.SIGALRM, handler)
