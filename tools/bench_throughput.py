@@ -260,6 +260,10 @@ class PipeEngine:
         self.process = subprocess.Popen([command], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         assert self.process.stdin is not None and self.process.stdout is not None
         self.stdin, self.stdout = self.process.stdin, self.process.stdout
+        self.handshake()
+
+    def handshake(self) -> None:
+        """``uci``, then the options and ``isready``."""
         self.ask("uci\n", b"uciok")
         self.ask(SET_UP, b"readyok")
 
@@ -333,7 +337,11 @@ class BoundedPipeEngine(PipeEngine):
     def __init__(self, command: str) -> None:
         self.partial, self.lines = b"", collections.deque[bytes]()
         self.poller = select.poll()
-        super().__init__(command)  # its handshake asks through ask() below
+        super().__init__(command)
+
+    def handshake(self) -> None:
+        self.poller.register(self.stdout, select.POLLIN)  # the engine has just started
+        super().handshake()
 
     def ask(self, text: str, answer: bytes) -> bytes:
         """Write ``text``, then read until a line starts with ``answer`` (:class:`TimeoutError` after
@@ -341,7 +349,6 @@ class BoundedPipeEngine(PipeEngine):
         self.stdin.write(text.encode())
         self.stdin.flush()
         stdout = self.stdout.fileno()  # read directly: its buffer stays empty
-        self.poller.register(stdout, select.POLLIN)  # once would do: the engine starts in super().__init__
         deadline = time.monotonic() + ANSWER_TIMEOUT
         while True:
             while self.lines:
