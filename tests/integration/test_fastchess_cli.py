@@ -302,6 +302,47 @@ def test_a_bad_command_line_is_one_line_and_exit_2_with_nothing_written(tmp_path
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize(("extra", "told"), [
+    ("-engine cmd=./nosuch name=c", "tmanager: -engine c cmd: program './nosuch' of engine 'c' not found"),
+    ("-engine cmd=no-such-engine-anywhere", "tmanager: -engine no-such-engine-anywhere cmd: program "),
+    (f"-engine cmd={PYENGINE} dir=missing", "tmanager: -engine pyengine dir: working directory "),
+    ("-openings file=none.epd format=epd", "/none.epd: no such opening book file (check -openings file=)"),
+    ("-pgnout file=.", "tmanager: -pgnout file=: "),
+    ("-use-affinity 4000", "tmanager: -use-affinity: CPU 4000 is not available to this process"),
+    ("-use-affinity 0-99999999999", "tmanager: -use-affinity: CPU 99999999999 does not exist"),
+])
+def test_a_mistake_found_before_the_first_game_is_told_as_the_command_line_says_it(
+    tmp_path: Path, extra: str, told: str,
+) -> None:
+    """Checked before the test's file is written, and told in fastchess's words: nothing is left behind."""
+    done = fastchess(f"{pyengine('a')} {pyengine('b')} {extra} -each nodes=1 -rounds 1", tmp_path)
+    assert done.returncode == 2 and done.stdout == "", done.stdout
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith("tmanager: ") and told in done.stderr, done.stderr
+    assert "fastchess-" not in done.stderr and "participants[" not in done.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_engine_refusing_its_options_takes_the_new_test_back(tmp_path: Path) -> None:
+    """Found only when the engine starts: no game is scored, and the new test's file and log are removed
+    (its lock file stays); a test with games played is kept whatever happens next."""
+    done = fastchess(f"{pyengine('a')} option.NoSuchOption=1 {pyengine('b')} -each nodes=1 -rounds 1", tmp_path)
+    assert done.returncode == 2
+    assert "engine 'a' refuses its options" in done.stderr
+    assert "Finished game" not in done.stdout
+    (lock,) = tmp_path.iterdir()
+    assert re.fullmatch(r"fastchess-[0-9a-f]{8}\.toml\.lock", lock.name)
+
+    # A test resumed is kept, whatever happens to it: here its games played, then an option added by hand.
+    kept = tmp_path / "kept.toml"
+    assert fastchess(f"{pyengine('a')} {pyengine('b')} -each nodes=1 -rounds 1 -config outname=kept.toml",
+                     tmp_path).returncode == 0
+    assert run_cli("edit", str(kept), "--set", "cycles=2").returncode == 0
+    kept.write_text(kept.read_text().replace('name = "a"', 'name = "a"\noptions = { NoSuchOption = 1 }', 1))
+    again = fastchess("-config file=kept.toml", tmp_path)
+    assert again.returncode == 2 and "refuses its options" in again.stderr
+    assert re.search(r'^results = "[-+=]{2} *"$', kept.read_text(), re.MULTILINE)
+
+
 def test_a_state_file_of_another_test_is_refused_unless_discarded(tmp_path: Path) -> None:
     base = f"{pyengine('a')} {pyengine('b')} -each tc=inf nodes=1 -config outname=state.toml"
     assert fastchess(f"{base} -rounds 1", tmp_path).returncode == 0

@@ -63,6 +63,22 @@ def test_a_claim_and_a_record_change_the_file_in_place(path: Path) -> None:
     assert tourney.version == 3
 
 
+@pytest.mark.parametrize("recorded", ["nothing", "a result", "a claim", "a hook"])
+def test_only_a_file_where_nothing_was_recorded_is_removed(path: Path, recorded: str) -> None:
+    with store.transaction(path) as tourney:
+        if recorded == "a result":
+            tourney.set_result(2, "=")
+        elif recorded == "a claim":
+            tourney.set_result(2, "*")
+            tourney.claims[2] = claim(2)
+        elif recorded == "a hook":
+            tourney.hooks["after_game:2"] = PendingHook("after_game", "echo", {}, game=2)
+    removed = store.remove_unplayed(path)
+    assert removed == (recorded == "nothing")
+    assert path.exists() != removed and store.journal_path(path).exists() != removed
+    assert files.lock_path(path).exists()  # another process may be waiting on it
+
+
 def test_claims_and_hooks_live_in_the_journal(path: Path) -> None:
     with store.transaction(path) as tourney:
         tourney.set_result(0, "*")

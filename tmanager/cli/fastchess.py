@@ -25,12 +25,13 @@ from pathlib import Path
 
 from tmanager import __version__
 from tmanager.cli import main
+from tmanager.errors import ConfigError
 from tmanager.fastchess import commandline, tourneyfile
 from tmanager.fastchess.commandline import Action
 from tmanager.fastchess.config import MatchConfig
 from tmanager.fastchess.runner import Match
 from tmanager.logs import setup_logging
-from tmanager.tourney import affinity, eventloop
+from tmanager.tourney import affinity, eventloop, store
 from tmanager.tourney.gamesetup import preflight, read_ahead
 from tmanager.tourney.model import Tourney
 from tmanager.tourney.processes import split
@@ -69,29 +70,55 @@ def play(argv: Sequence[str]) -> int:
     config = parsed
     for name, key, mine, theirs in config.overridden:
         print(f"tmanager: note: -each {key}={theirs} overrides -engine name={name} {key}={mine}", file=sys.stderr)
-    prepared = tourneyfile.prepare(config, cwd=Path.cwd())
+    lanes = split(workers=None, concurrency=config.concurrency)
+    prepared, cpus = _checked(config, lanes)
     tourney = prepared.tourney
     if config.state.file:
         config = tourneyfile.adopted(config, tourney)
-    _say_beginning(config, tourney, resumed=prepared.resumed)
-    lanes = split(workers=None, concurrency=config.concurrency)
-    cpus = None
-    if config.affinity is not None:
-        chosen = config.affinity or affinity.available()
-        affinity.check(chosen, games=sum(lanes))
-        cpus = affinity.share(chosen, lanes)
-    preflight(tourney)
     eventloop.factory()  # an error in TMANAGER_LOOP is told here once, not by every worker
+    tourneyfile.write(config, prepared)
+    _say_beginning(config, tourney, resumed=prepared.resumed)
     read_ahead(tourney, games=2 * sum(lanes))
     log_path = _log_path(config, tourney)
     setup_logging(None, quiet=True)
     match = Match(config, tourney, main=main, write=_say, lanes=lanes, log_path=log_path, cpus=cpus)
     status = match.run()
+    if status == 2 and not prepared.resumed:
+        _take_back(config, tourney, log_path)
     _say("Finished match")
     minutes, seconds = divmod(int(time.monotonic() - started), 60)
     hours, minutes = divmod(minutes, 60)
     _say(f"Total Time: {hours:02}:{minutes:02}:{seconds:02} (hours:minutes:seconds)\n")
     return status
+
+
+def _checked(config: MatchConfig, lanes: list[int]) -> tuple[tourneyfile.Prepared, list[tuple[int, ...]] | None]:
+    """The command's test, and the CPUs of its lanes with -use-affinity, once everything that can be checked
+    before a game is (engines, book, outputs, CPUs): a new test's file is not written before, so that a
+    mistake leaves nothing behind. Its errors are told in the command line's terms (not with -config file=,
+    whose file holds the test)."""
+    cwd = Path.cwd()
+    try:
+        prepared = tourneyfile.prepare(config, cwd=cwd)
+        cpus = None
+        if config.affinity is not None:
+            chosen = config.affinity or affinity.available()
+            affinity.check(chosen, games=sum(lanes))
+            cpus = affinity.share(chosen, lanes)
+        preflight(prepared.tourney)
+    except ConfigError as exc:
+        if config.state.file:
+            raise
+        raise tourneyfile.told_as_options(exc, config, cwd=cwd) from None
+    return prepared, cpus
+
+
+def _take_back(config: MatchConfig, tourney: Tourney, log_path: Path) -> None:
+    """A new test that ended by a configuration error found as its first game began (an engine refusing
+    its options, told on stderr) is taken back with the log it began (not one -log file= named), so that
+    the mistake leaves nothing behind; one where anything was recorded is kept."""
+    if store.remove_unplayed(tourney.path) and not config.log.file:
+        log_path.unlink(missing_ok=True)
 
 
 def _say(line: str) -> None:

@@ -39,6 +39,7 @@ from tmanager.fastchess.config import (
     ResignRule,
 )
 from tmanager.fastchess.output import OutputFormat
+from tmanager.tourney import affinity
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -422,13 +423,13 @@ def _tournament(values: list[str], reading: _Reading) -> None:
 
 
 def _affinity(values: list[str], reading: _Reading) -> None:
-    cpus: list[int] = []
-    for part in (values[0].split(",") if values else []):
-        low, dash, high = part.partition("-")
-        if not low.isdigit() or (dash and (not high.isdigit() or int(high) <= int(low))):
-            raise ConfigError(f"{values[0]!r} is not a list of CPUs", hint="as 0,2,4-7")
-        cpus += range(int(low), int(high) + 1) if dash else [int(low)]
-    reading.update(affinity=tuple(cpus))
+    cpus: tuple[int, ...] = ()
+    if values:
+        try:
+            cpus = affinity.parse(values[0])
+        except ConfigError as exc:  # told as this option's (the parser names it), not as run's --affinity
+            raise ConfigError(exc.message, hint=exc.hint) from None
+    reading.update(affinity=cpus)
 
 
 def _tbadjudicate(values: list[str], reading: _Reading) -> None:

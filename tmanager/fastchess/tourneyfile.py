@@ -28,6 +28,7 @@ import hashlib
 import json
 import os
 import random
+import re
 import shlex
 import time
 from dataclasses import dataclass
@@ -51,7 +52,8 @@ TEST_FIELDS = (
 
 @dataclass(frozen=True, slots=True)
 class Prepared:
-    """The tourney a command plays, and how it came to be: ``resumed`` from a file, or new."""
+    """The tourney a command plays, and how it came to be: ``resumed`` from its file, or new, and then
+    written by :func:`write` only once everything that can be checked before a game has been."""
 
     tourney: Tourney
     resumed: bool
@@ -80,8 +82,8 @@ def state_path(config: MatchConfig, *, cwd: Path) -> Path:
 
 
 def prepare(config: MatchConfig, *, cwd: Path) -> Prepared:
-    """The tourney of ``config``: its file resumed, or a new one written (:class:`ConfigError` for a file
-    that holds another test)."""
+    """The tourney of ``config``: its file resumed, or a new one, not written yet (:class:`ConfigError` for a
+    file that holds another test)."""
     path = state_path(config, cwd=cwd)
     if config.state.file:
         return Prepared(store.read(path), resumed=True)
@@ -96,15 +98,50 @@ def prepare(config: MatchConfig, *, cwd: Path) -> Prepared:
                 "or -config outname=OTHER",
             )
         return Prepared(found, resumed=True)
-    tourney = tourney_of(config, path, seed=config.seed if config.seed is not None else random.getrandbits(63))
-    store.write_new(tourney, overwrite=fresh)
+    seed = config.seed if config.seed is not None else random.getrandbits(63)
+    return Prepared(tourney_of(config, path, seed=seed), resumed=False)
+
+
+def write(config: MatchConfig, prepared: Prepared) -> None:
+    """Write a new test's tourney file (over the one there with ``-config discard=true``), and empty the
+    outputs fastchess would begin afresh; a resumed test's file is left as it is."""
+    if prepared.resumed:
+        return
+    tourney = prepared.tourney
+    store.write_new(tourney, overwrite=config.state.discard or not config.state.stats)
     for asked, append, name in (
         (config.pgn.requested, config.pgn.append, tourney.settings.pgn),
         (config.epd.requested, config.epd.append, tourney.settings.epd_out),
     ):
         if asked and not append:
             _empty(tourney.directory / name)
-    return Prepared(tourney, resumed=False)
+
+
+#: The tourney file's settings (and ``run``'s CPUs) as the command line gives them, for errors told in the
+#: command line's terms.
+SETTING_OPTIONS = {
+    "--affinity": "-use-affinity",
+    "openings.file": "-openings file=",
+    "tourney.pgn": "-pgnout file=",
+    "tourney.epd_out": "-epdout file=",
+}
+
+
+def told_as_options(error: ConfigError, config: MatchConfig, *, cwd: Path) -> ConfigError:
+    """``error``, found in the tourney the command line ``config`` makes, in the command line's terms: a
+    participant's field is its ``-engine``'s, a setting its option's, and the tourney file (a new test's is
+    not written yet) is not named."""
+    file = None if error.file == str(state_path(config, cwd=cwd)) else error.file
+    field = error.field or ""
+    head, dot, rest = field.partition(".")
+    participant = re.fullmatch(r"participants\[(\d+)\]", head)
+    if participant is not None and int(participant[1]) < len(config.engines):
+        field = f"-engine {config.engines[int(participant[1])].name}" + (f" {rest}" if dot else "")
+    field = SETTING_OPTIONS.get(field, field)
+    hint = error.hint or ""
+    for setting, option in SETTING_OPTIONS.items():
+        hint = hint.replace(setting, option)
+    return ConfigError(error.message, file=file, field=field or None, hint=hint or None)
 
 
 def adopted(config: MatchConfig, tourney: Tourney) -> MatchConfig:

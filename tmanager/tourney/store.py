@@ -279,6 +279,20 @@ def write_new(tourney: Tourney, *, overwrite: bool = False) -> None:
         _checkpoint(tourney.path, None, tourney, version=0, identity=None)
 
 
+def remove_unplayed(path: Path) -> bool:
+    """Remove tourney file ``path`` and its journal, under its lock, if nothing was ever recorded there (no
+    result, claim or hook); ``False``, and nothing removed, otherwise. A command that made the file for
+    itself takes it back this way when it fails before its first game (a fastchess command line whose
+    engine refuses its options). The lock file stays: another process may be waiting on it."""
+    with _in_process(path), lock(path):
+        tourney = _load(path).tourney
+        if tourney.results.strip(UNPLAYED) or tourney.claims or tourney.hooks:
+            return False
+        for leftover in (path, journal_path(path)):
+            leftover.unlink(missing_ok=True)
+        return True
+
+
 def _checkpoint(path: Path, head: bytes | None, tourney: Tourney, *, version: int, identity: str | None) -> None:
     """Replace the journal by the owned part at ``version``, then rewrite the file (keeping ``head`` if given).
 
