@@ -224,6 +224,22 @@ def test_malformed_games_warn_on_stderr(tmp_path: Path, capsys: pytest.CaptureFi
     assert captured.out.count("\n") == 3
 
 
+@pytest.mark.parametrize("content", [b"", b"hello, not a PGN\n", bytes(range(256))])
+def test_a_file_without_games_gives_an_empty_table_and_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: bytes,
+) -> None:
+    path = tmp_path / "none.pgn"
+    path.write_bytes(content)
+    assert _run(str(path), "--format", "csv") == 0
+    captured = capsys.readouterr()
+    assert captured.err == (
+        'tmanager: warning: no game in the file(s) given (a PGN game begins with tag lines, such as [White "…"])\n'
+    )
+    assert captured.out.count("\n") == 1  # the header alone
+    assert _run(str(path), str(_match_file(tmp_path)), "--format", "csv") == 0
+    assert capsys.readouterr().err == ""  # a file with games beside it: nothing to say
+
+
 def test_bad_options_are_config_errors(tmp_path: Path) -> None:
     path = _match_file(tmp_path)
     with pytest.raises(ConfigError, match="--tiebreaks"):

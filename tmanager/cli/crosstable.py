@@ -129,6 +129,9 @@ def _points(text: str) -> Points:
 
 
 def _print_warnings(report: pgnscan.ScanReport) -> None:
+    if not report.sections:  # an empty table, and not an error: a PGN still to be written is empty
+        print("tmanager: warning: no game in the file(s) given (a PGN game begins with tag lines, "
+              'such as [White "…"])', file=sys.stderr)
     if not report.warnings:
         return
     kinds = ", ".join(f"{count} {kind}" for kind, count in report.warnings.most_common())
