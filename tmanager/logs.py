@@ -6,15 +6,29 @@ import logging
 import sys
 from pathlib import Path
 
-from tmanager.errors import printable
+from tmanager.errors import ConfigError, printable
 from tmanager.files import expect_file
+
+
+def check_log_file(path: Path) -> None:
+    """:class:`ConfigError` unless log lines can be appended to ``path``: a regular file, or none yet in a
+    directory that exists (a FIFO would hang the first line logged). A command checks its workers' log
+    before it starts them, which would otherwise each fail on it."""
+    if not expect_file(path, hint="name a log file") and not path.parent.is_dir():
+        raise ConfigError(f"no directory {str(path.parent)!r} to hold it", file=path,
+                          hint="create the directory, or name another log file")
 
 
 def setup_logging(path: Path | None = None, *, quiet: bool = False) -> None:
     """Log to ``path`` (appending) or to stderr, one timestamped line per event."""
+    handler: logging.Handler = logging.StreamHandler(sys.stderr)
     if path is not None:
-        expect_file(path, hint="name a log file")  # a FIFO would hang the first line logged
-    handler: logging.Handler = logging.FileHandler(path) if path else logging.StreamHandler(sys.stderr)
+        check_log_file(path)
+        try:
+            handler = logging.FileHandler(path)
+        except OSError as exc:  # no permission, a read-only file system
+            raise ConfigError(f"cannot append to it: {exc.strerror or exc}", file=path,
+                              hint="name a log file you may write") from None
     handler.setFormatter(
         _Printable("%(asctime)s.%(msecs)03d %(process)d %(levelname)s %(message)s", "%Y-%m-%d %H:%M:%S")
     )

@@ -785,6 +785,21 @@ def test_counts_beyond_their_bounds_are_refused_before_anything_starts(
     assert snapshot(tmp_path) == before
 
 
+@pytest.mark.parametrize("command", ["run", "work"])
+@pytest.mark.parametrize(("log", "says"), [("nowhere/w.log", "no directory"), (".", "directory"), ("fifo", "FIFO")],
+                         ids=["missing directory", "directory", "FIFO"])
+def test_a_log_that_cannot_be_written_is_refused_before_any_worker_starts(
+    tmp_path: Path, command: str, log: str, says: str,
+) -> None:
+    """A log in a missing directory failed in every worker, each with a traceback, until run gave up (status 1)."""
+    path = text(GOOD.replace('results = "+-="', 'results = ""'))(tmp_path)
+    os.mkfifo(tmp_path / "fifo")
+    before = snapshot(tmp_path)
+    line = one_line([command, path, "--log", tmp_path / log])
+    assert line.startswith(f"tmanager: {tmp_path / log}: ") and says in line, line
+    assert snapshot(tmp_path) == before
+
+
 @pytest.mark.parametrize("arguments", [("--anchor-elo", "nan"), ("--anchor-elo", "inf"), ("--points", "nan,0.5,0"),
                                        ("--sprt", "nan", "5", "0.05", "0.05")], ids=["anchor nan", "anchor inf",
                                                                                        "points nan", "sprt nan"])

@@ -30,7 +30,7 @@ from tmanager.fastchess import commandline, tourneyfile
 from tmanager.fastchess.commandline import Action
 from tmanager.fastchess.config import MatchConfig
 from tmanager.fastchess.runner import Match
-from tmanager.logs import setup_logging
+from tmanager.logs import check_log_file, setup_logging
 from tmanager.tourney import affinity, eventloop, store
 from tmanager.tourney.gamesetup import preflight, read_ahead
 from tmanager.tourney.model import Tourney
@@ -80,6 +80,8 @@ def play(argv: Sequence[str]) -> int:
     _say_beginning(config, tourney, resumed=prepared.resumed)
     read_ahead(tourney, games=2 * sum(lanes))
     log_path = _log_path(config, tourney)
+    if config.log.file and not config.log.append and log_path.is_file():
+        os.truncate(log_path, 0)
     setup_logging(None, quiet=True)
     match = Match(config, tourney, main=main, write=_say, lanes=lanes, log_path=log_path, cpus=cpus)
     status = match.run()
@@ -106,6 +108,7 @@ def _checked(config: MatchConfig, lanes: list[int]) -> tuple[tourneyfile.Prepare
             affinity.check(chosen, games=sum(lanes))
             cpus = affinity.share(chosen, lanes)
         preflight(prepared.tourney)
+        check_log_file(_log_path(config, prepared.tourney))
     except ConfigError as exc:
         if config.state.file:
             raise
@@ -144,10 +147,5 @@ def _say_beginning(config: MatchConfig, tourney: Tourney, *, resumed: bool) -> N
 
 
 def _log_path(config: MatchConfig, tourney: Tourney) -> Path:
-    """The workers' log: -log file=NAME (emptied first with append=false), else beside the tourney file."""
-    if not config.log.file:
-        return tourney.path.with_suffix(".log")
-    path = Path(config.log.file).resolve()
-    if not config.log.append and path.is_file():
-        os.truncate(path, 0)
-    return path
+    """The workers' log: -log file=NAME, else beside the tourney file."""
+    return Path(config.log.file).resolve() if config.log.file else tourney.path.with_suffix(".log")

@@ -31,7 +31,7 @@ from tmanager.cli._bounds import MAX_GAMES_AT_ONCE, MAX_WORKERS, check_count
 from tmanager.cli.status import report, report_lines
 from tmanager.core import sprt
 from tmanager.errors import ConfigError
-from tmanager.logs import setup_logging
+from tmanager.logs import check_log_file, setup_logging
 from tmanager.tourney import affinity, eventloop, store, tuning
 from tmanager.tourney.claims import stale_games
 from tmanager.tourney.gamesetup import preflight, read_ahead
@@ -112,6 +112,7 @@ def command(args: argparse.Namespace) -> int:
         eventloop.factory()  # an error in TMANAGER_LOOP is told here once, not by every worker
         read_ahead(tourney, games=2 * sum(lanes))  # the workers, forked, inherit what it read
     log_path = args.log or path.with_suffix(".log")
+    check_log_file(log_path)  # here, once, not by each worker started
     setup_logging(None)
     monitor = Progress(
         path, interactive=sys.stderr.isatty(), report_every=args.report_every, done=tourney.finished_count,

@@ -98,6 +98,9 @@ def prepare(config: MatchConfig, *, cwd: Path) -> Prepared:
                 "or -config outname=OTHER",
             )
         return Prepared(found, resumed=True)
+    if not path.parent.is_dir():
+        raise ConfigError(f"no directory {str(path.parent)!r} to hold the test's file", field="-config outname=",
+                          hint="create the directory, or change the name")
     seed = config.seed if config.seed is not None else random.getrandbits(63)
     return Prepared(tourney_of(config, path, seed=seed), resumed=False)
 
@@ -131,16 +134,21 @@ def told_as_options(error: ConfigError, config: MatchConfig, *, cwd: Path) -> Co
     """``error``, found in the tourney the command line ``config`` makes, in the command line's terms: a
     participant's field is its ``-engine``'s, a setting its option's, and the tourney file (a new test's is
     not written yet) is not named."""
-    file = None if error.file == str(state_path(config, cwd=cwd)) else error.file
     field = error.field or ""
     head, dot, rest = field.partition(".")
     participant = re.fullmatch(r"participants\[(\d+)\]", head)
     if participant is not None and int(participant[1]) < len(config.engines):
         field = f"-engine {config.engines[int(participant[1])].name}" + (f" {rest}" if dot else "")
-    field = SETTING_OPTIONS.get(field, field)
+    options = {**SETTING_OPTIONS}
+    if not config.pgn.requested:  # the PGN named after the test's file, not by -pgnout
+        del options["tourney.pgn"]
+    field = options.get(field, field)
     hint = error.hint or ""
-    for setting, option in SETTING_OPTIONS.items():
+    for setting, option in options.items():
         hint = hint.replace(setting, option)
+    # The test's file is named only where no option says what is wrong (a new test's is not written yet).
+    told_by_option = field != (error.field or "")
+    file = None if told_by_option and error.file == str(state_path(config, cwd=cwd)) else error.file
     return ConfigError(error.message, file=file, field=field or None, hint=hint or None)
 
 
