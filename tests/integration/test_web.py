@@ -361,6 +361,11 @@ def test_serve_reports_a_bad_file_and_a_busy_port(tmp_path: Path, played: Path, 
     server = serve(played)
     busy = run_cli("serve", played, "--port", server.port)
     assert busy.returncode == 2 and "cannot listen on 127.0.0.1 port" in busy.stderr
+    for port in ("65536", "-1"):  # bind() itself raised OverflowError, a traceback
+        beyond = run_cli("serve", played, "--port", port)
+        assert beyond.returncode == 2 and beyond.stderr == (
+            f"tmanager: --port: must be from 0 to 65,535, not {port} (0 picks a free one)\n"
+        )
 
 
 # --- the parts -----------------------------------------------------------------------------------

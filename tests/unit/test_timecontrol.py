@@ -40,6 +40,13 @@ def test_inf_needs_another_limit() -> None:
     assert TimeControl.parse("inf", move_time=0.5).pgn_tag() == "0.5/move"  # fastchess's spelling
 
 
+@pytest.mark.parametrize("limit", ["nodes", "depth"])
+def test_counts_fit_in_64_bits(limit: str) -> None:
+    assert getattr(TimeControl.parse("inf", **{limit: 2**63 - 1}), limit) == 2**63 - 1
+    with pytest.raises(ConfigError, match=f"{limit} must be at most 9,223,372,036,854,775,807"):
+        TimeControl.parse("inf", **{limit: 2**63})
+
+
 @pytest.mark.parametrize(
     ("text", "move_time", "tag"),
     [

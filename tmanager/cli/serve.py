@@ -22,6 +22,9 @@ from tmanager.events import journal
 from tmanager.files import parse_toml, read_text
 from tmanager.tourney import store
 
+#: The largest TCP port.
+MAX_PORT = 65535
+
 EXAMPLES = """\
   tmanager serve gauntlet.toml                      # http://127.0.0.1:8080/
   tmanager serve gauntlet.toml --port 9000
@@ -104,6 +107,8 @@ def is_event_file(path: Path) -> bool:
 
 def _listen(host: str, port: int) -> socket.socket:
     """A listening socket, bound here so that port 0 works and a busy port is a one-line error."""
+    if not 0 <= port <= MAX_PORT:
+        raise ConfigError(f"must be from 0 to {MAX_PORT:,}, not {port}", field="--port", hint="0 picks a free one")
     try:
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
         listener = socket.socket(family, socket.SOCK_STREAM)

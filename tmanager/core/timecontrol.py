@@ -12,6 +12,9 @@ from dataclasses import dataclass, field
 
 from tmanager.errors import ConfigError
 
+#: The most nodes or plies a limit may give: engines count them in 64 bits, and TOML's integers are as wide.
+MAX_COUNT = 2**63 - 1
+
 _TC_RE = re.compile(
     r"""^\s*(?:(?P<moves>\d+)/)?
         (?P<base>\d+(?:\.\d+)?)(?::(?P<sec>\d{1,2}(?:\.\d+)?))?
@@ -98,6 +101,9 @@ class TimeControl:
         for name, value in (("st", self.move_time), ("nodes", self.nodes), ("depth", self.depth)):
             if value is not None and (value <= 0 or (isinstance(value, float) and not math.isfinite(value))):
                 raise ConfigError(f"{name} must be positive, not {value}", field=name)
+            if isinstance(value, int) and value > MAX_COUNT:
+                raise ConfigError(f"{name} must be at most {MAX_COUNT:,}, not {value:,}", field=name,
+                                  hint="engines count in 64 bits, and so does TOML")
         if not self.is_timed and self.nodes is None and self.depth is None:
             raise ConfigError(
                 "no limit at all: with tc = \"inf\" engines would think for ever",
