@@ -87,8 +87,7 @@ def prepare(config: MatchConfig, *, cwd: Path) -> Prepared:
     path = state_path(config, cwd=cwd)
     if config.state.file:
         return Prepared(store.read(path), resumed=True)
-    fresh = config.state.discard or not config.state.stats
-    if path.exists() and not fresh:
+    if path.exists() and not _afresh(config):
         found = store.read(path)
         wanted = tourney_of(config, path, seed=_seed(found), pgn=found.settings.pgn, epd=found.settings.epd_out)
         if settings_to_toml(found) != settings_to_toml(wanted):
@@ -111,13 +110,18 @@ def write(config: MatchConfig, prepared: Prepared) -> None:
     if prepared.resumed:
         return
     tourney = prepared.tourney
-    store.write_new(tourney, overwrite=config.state.discard or not config.state.stats)
+    store.write_new(tourney, overwrite=_afresh(config))
     for asked, append, name in (
         (config.pgn.requested, config.pgn.append, tourney.settings.pgn),
         (config.epd.requested, config.epd.append, tourney.settings.epd_out),
     ):
         if asked and not append:
             _empty(tourney.directory / name)
+
+
+def _afresh(config: MatchConfig) -> bool:
+    """``-config discard=true`` (or ``stats=false``): the test begins afresh over a file of its name."""
+    return config.state.discard or not config.state.stats
 
 
 #: The tourney file's settings (and ``run``'s CPUs) as the command line gives them, for errors told in the
