@@ -41,6 +41,12 @@ def spec(definition: str, name: str | None = None, **changes: object) -> EngineS
     return dataclasses.replace(engine, **changes)  # type: ignore[arg-type]
 
 
+def seeded(engine: EngineSpec, seed: int) -> EngineSpec:
+    """One of our engines choosing with a seed: where a test counts plies, an unseeded one could find a mate
+    by chance (1. e4 g5 2. d4 f6 3. Qh5#) and end its game early."""
+    return dataclasses.replace(engine, command=(*engine.command, "--seed", str(seed)))
+
+
 def play(white: EngineSpec, black: EngineSpec, tc: str = "10+0.1", **changes: object) -> GameRecord:
     limits = TimeControl.parse(tc)
     game = GameSpec(white=white, black=black, white_limits=limits, black_limits=limits, **changes)  # type: ignore[arg-type]
@@ -404,7 +410,7 @@ def test_a_kept_engine_gets_ready_for_its_next_game_as_soon_as_its_game_ends(tmp
     it, so that the next game begins with ``position`` and ``go``; after a game with an engine log, they go
     at the next game's start instead, and that game's log holds them."""
     logs = [tmp_path / f"game{n}.log" for n in range(3)]
-    white = spec("greedy-uci", "W")
+    white = seeded(spec("greedy-uci", "W"), 1)
     limits = TimeControl.parse("5+0.05")
     game = GameSpec(white=white, black=dataclasses.replace(white, name="B"), white_limits=limits, black_limits=limits,
                     adjudication=Adjudication(max_moves=3))

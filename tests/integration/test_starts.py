@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import run_async
-from tests.integration.test_game_runner import spec
+from tests.integration.test_game_runner import seeded, spec
 from tmanager.core.timecontrol import TimeControl
 from tmanager.tourney.adjudication import Adjudication
 from tmanager.tourney.bookkeeping import BookkeepingThread
@@ -79,7 +79,7 @@ def test_only_a_game_with_clocks_waits_for_the_engines_starting_elsewhere(
     elsewhere: tuple[Path, subprocess.Popen[str]], tc: str, waits: bool
 ) -> None:
     gate, other = elsewhere
-    engine = spec("greedy-uci", "Greedy")
+    engine = seeded(spec("greedy-uci", "Greedy"), 1)
     limits = TimeControl.parse(tc, nodes=1000)
     game = GameSpec(white=engine, black=dataclasses.replace(engine, name="Other"), white_limits=limits,
                     black_limits=limits, adjudication=Adjudication(max_moves=5))
