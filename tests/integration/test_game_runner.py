@@ -19,7 +19,7 @@ from tests.conftest import children_running, run_async
 from tmanager.core.timecontrol import TimeControl
 from tmanager.errors import ConfigError
 from tmanager.tourney.adjudication import Adjudication
-from tmanager.tourney.engine import EnginePool
+from tmanager.tourney.engine import STOP_GRACE, EnginePool
 from tmanager.tourney.engines import EngineSpec, command_line, find_definition, load_definition
 from tmanager.tourney.outcome import Repetitions, rules_outcome
 from tmanager.tourney.play import GameRecord, GameSpec, play_game
@@ -178,6 +178,28 @@ def test_an_engine_late_on_time_is_kept_for_the_next_game_only_if_it_still_answe
         assert len(after_first) == 1 and after_second == after_first, "the late engine was restarted"
     else:
         assert after_first == after_second == set(), "an engine that does not answer was kept"
+
+
+def test_an_engine_that_keeps_searching_after_its_time_loss_is_replaced_after_the_stop_grace() -> None:
+    """fault-stall answers ``isready`` but never ends its search: after its time loss it gets
+    STOP_GRACE seconds for its ``bestmove``, as fastchess gives it, not the whole ping timeout (here 30 s)."""
+    bad = spec("fault-stall", "Bad", command=(*spec("fault-stall").command, "--after", "1"), ping_timeout=30.0)
+    limits = TimeControl.parse("0.4+0")
+
+    async def main() -> tuple[GameRecord, float, set[int]]:
+        pool = EnginePool()
+        try:
+            game = GameSpec(white=spec("greedy-uci", "Good"), black=bad, white_limits=limits, black_limits=limits)
+            started = time.monotonic()
+            record = await play_game(game, pool)
+            return record, time.monotonic() - started, children_running("--fault stall")
+        finally:
+            await pool.close()
+
+    record, took, left = run_async(main())
+    assert (record.result.pgn, record.termination) == ("1-0", "time forfeit"), record.reason
+    assert STOP_GRACE <= took < STOP_GRACE + 10, "the stopped search was waited on for the whole ping"
+    assert left == set(), "an engine still searching was kept"
 
 
 @pytest.mark.parametrize(

@@ -67,6 +67,10 @@ def _dying_with_parent(command: list[str]) -> tuple[list[str], Callable[[], None
 #: already shown that it does not answer, and its lane's next game waits for it.
 BROKEN_ENGINE_QUIT = 0.5
 
+#: Seconds an engine whose move was cut off gets to end that search (``bestmove`` after ``stop``), as
+#: fastchess gives it, before the ping: one still searching then is replaced, not waited on a whole ping.
+STOP_GRACE = 10.0
+
 
 @dataclass(frozen=True, slots=True)
 class EngineIdentity:
@@ -164,12 +168,14 @@ class Engine:
         return max(self.client.answered_at, started)
 
     async def responsive(self, *, within: float) -> bool:
-        """Whether the engine, whose move request was cut off (it was told to stop), ends that search and
-        answers a ping within ``within`` seconds. fastchess asks the same after every move: such an engine
-        may play the next game, which a restart would only delay."""
+        """Whether the engine, whose move request was cut off (it was told to stop), ends that search within
+        :data:`STOP_GRACE` seconds (or ``within``, if less) and then answers a ping within ``within``.
+        fastchess asks the same after every move: such an engine may play the next game, which a restart
+        would only delay."""
         if not self.client.can_ping:
             return False  # no way to tell whether it still listens
         try:
+            await asyncio.wait_for(self.client.settle(), timeout=min(STOP_GRACE, within))
             await asyncio.wait_for(self.client.ping(), timeout=within)
         except (TimeoutError, EngineError):
             return False
