@@ -307,6 +307,11 @@ def test_a_bad_command_line_is_one_line_and_exit_2_with_nothing_written(tmp_path
     ("-engine cmd=no-such-engine-anywhere", "tmanager: -engine no-such-engine-anywhere cmd: program "),
     (f"-engine cmd={PYENGINE} dir=missing", "tmanager: -engine pyengine dir: working directory "),
     ("-openings file=none.epd format=epd", "/none.epd: no such opening book file (check -openings file=)"),
+    ("-openings file=../none.epd format=epd", "/none.epd: no such opening book file (check -openings file=)"),
+    ("-games 200000000", "tmanager: -rounds: 200,000,000 games scheduled, more than the 100,000,000"),
+    ("-srand 18446744073709551616", "tmanager: -srand: must be at most 18446744073709551615, not "),
+    ("-ping-ms 18446744073709551616", "tmanager: -ping-ms: must be at most 18446744073709551615, not "),
+    ("-maxmoves 2147483648", "tmanager: -maxmoves: must be at most 2147483647, not 2147483648"),
     ("-pgnout file=.", "tmanager: -pgnout file=: "),
     ("-use-affinity 4000", "tmanager: -use-affinity: CPU 4000 is not available to this process"),
     ("-use-affinity 0-99999999999", "tmanager: -use-affinity: CPU 99999999999 does not exist"),
@@ -320,7 +325,8 @@ def test_a_mistake_found_before_the_first_game_is_told_as_the_command_line_says_
     done = fastchess(f"{pyengine('a')} {pyengine('b')} {extra} -each nodes=1 -rounds 1", tmp_path)
     assert done.returncode == 2 and done.stdout == "", done.stdout
     assert done.stderr.count("\n") == 1 and done.stderr.startswith("tmanager: ") and told in done.stderr, done.stderr
-    assert "fastchess-" not in done.stderr and "participants[" not in done.stderr
+    assert "fastchess-" not in done.stderr and "participants[" not in done.stderr and "tourney." not in done.stderr
+    assert "/../" not in done.stderr, "a path given is told as the test's directory joined it"
     assert list(tmp_path.iterdir()) == []
 
 

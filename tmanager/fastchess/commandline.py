@@ -126,13 +126,21 @@ def _pairs(values: list[str]) -> list[tuple[str, str]]:
     return [(key, value) for key, _, value in (v.partition("=") for v in values)]
 
 
-def integer(text: str, *, minimum: int | None = None) -> int:
-    """A whole number as fastchess's ``parseScalar<int>`` reads it: digits and a sign, nothing else."""
+#: The largest value of the integer types fastchess reads its options into (``parseScalar<int>``,
+#: ``<int64_t>``, ``<uint64_t>``): it refuses a number beyond its option's.
+INT_MAX, INT64_MAX, UINT64_MAX = 2**31 - 1, 2**63 - 1, 2**64 - 1
+
+
+def integer(text: str, *, minimum: int | None = None, maximum: int = INT_MAX) -> int:
+    """A whole number as fastchess's ``parseScalar<int>`` reads it: digits and a sign, nothing else, at
+    most ``maximum`` (its type's largest value)."""
     if not re.fullmatch(r"[+-]?\d+", text):
         raise ConfigError(f"{text!r} is not a whole number")
     value = int(text)
     if minimum is not None and value < minimum:
         raise ConfigError(f"must be at least {minimum}, not {value}")
+    if value > maximum:
+        raise ConfigError(f"must be at most {maximum}, not {value}")
     return value
 
 
@@ -168,7 +176,7 @@ def engine_setting(engine: EngineConfig, key: str, value: str) -> EngineConfig:
     if key in _TEXT_KEYS:
         return _with(engine, **{key: value})
     if key in _NUMBER_KEYS:
-        return _with(engine, **{_NUMBER_KEYS[key]: integer(value, minimum=0)})
+        return _with(engine, **{_NUMBER_KEYS[key]: integer(value, minimum=0, maximum=INT64_MAX)})
     if key.startswith("option."):
         name = key.removeprefix("option.")
         return dataclasses.replace(engine, options=(*((k, v) for k, v in engine.options if k != name), (name, value)))
@@ -510,6 +518,10 @@ def _non_negative(text: str) -> int:
     return integer(text, minimum=0)
 
 
+def _unsigned_64(text: str) -> int:
+    return integer(text, minimum=0, maximum=UINT64_MAX)
+
+
 OPTIONS: dict[str, tuple[Style, Callable[[list[str], _Reading], None]]] = {
     "-engine": ("pairs", _engine),
     "-each": ("pairs", _each),
@@ -541,7 +553,7 @@ OPTIONS: dict[str, tuple[Style, Callable[[list[str], _Reading], None]]] = {
     "-reverse": ("none", _flag("reverse")),
     "-ratinginterval": ("single", _single("rating_interval", _non_negative)),
     "-scoreinterval": ("single", _single("score_interval", _non_negative)),
-    "-srand": ("single", _single("seed", _non_negative)),
+    "-srand": ("single", _single("seed", _unsigned_64)),
     "-seeds": ("single", _single("seeds", lambda v: integer(v, minimum=1))),
     "-version": ("none", _action(Action.VERSION)),
     "--version": ("none", _action(Action.VERSION)),
@@ -560,7 +572,7 @@ OPTIONS: dict[str, tuple[Style, Callable[[list[str], _Reading], None]]] = {
     "-debug": ("none", _refused("there is no -debug", "-log file=NAME level=trace engine=true logs everything")),
     "-testEnv": ("none", _flag("test_env")),
     "-strict": ("none", _flag("strict")),
-    "-startup-ms": ("single", _single("startup_ms", _non_negative)),
-    "-ucinewgame-ms": ("single", _single("ucinewgame_ms", _non_negative)),
-    "-ping-ms": ("single", _single("ping_ms", _non_negative)),
+    "-startup-ms": ("single", _single("startup_ms", _unsigned_64)),
+    "-ucinewgame-ms": ("single", _single("ucinewgame_ms", _unsigned_64)),
+    "-ping-ms": ("single", _single("ping_ms", _unsigned_64)),
 }

@@ -131,6 +131,8 @@ SETTING_OPTIONS = {
     "openings.file": "-openings file=",
     "tourney.pgn": "-pgnout file=",
     "tourney.epd_out": "-epdout file=",
+    "tourney.cycles": "-rounds",
+    "tourney.games_per_pairing": "-games",
 }
 
 
@@ -153,6 +155,8 @@ def told_as_options(error: ConfigError, config: MatchConfig, *, cwd: Path) -> Co
     # The test's file is named only where no option says what is wrong (a new test's is not written yet).
     told_by_option = field != (error.field or "")
     file = None if told_by_option and error.file == str(state_path(config, cwd=cwd)) else error.file
+    if file is not None:  # a path given on the command line, as the test's directory joined it (x/../../book)
+        file = os.path.normpath(file)
     return ConfigError(error.message, file=file, field=field or None, hint=hint or None)
 
 
