@@ -541,6 +541,7 @@ ARGUMENTS = [
     ("edit", ("--set", "x={" + "a." * 20_000 + "a = 1}"), "tourney", "unknown key 'x'"),
     ("edit", ("--set", 'name="t\\n[Result \\"1-0\\"]"'), "tourney.name", "control character"),
     ("edit", ("--set", "lease=0"), "tourney.lease", "must be positive"),
+    ("edit", ("--set", "cycles=0"), "tourney.cycles", "must be at least 1"),
     ("edit", ("--set", "nodes=9223372036854775808"), "tourney.nodes", "at most 9,223,372,036,854,775,807"),
     ("edit", ("--set", "depth=99999999999999999999999"), "tourney.depth", "at most 9,223,372,036,854,775,807"),
     ("edit", ("--set", "swiss.rounds=[]"), "swiss.rounds", "cannot set"),

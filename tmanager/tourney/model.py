@@ -204,7 +204,13 @@ class Tourney:
         return self.directory / (self.settings.pgn or self.path.with_suffix(".pgn").name)
 
     def schedule(self) -> Schedule:
-        """The schedule of this tourney's type."""
+        """The schedule of this tourney's type; a :class:`ConfigError` names this tourney's file."""
+        try:
+            return self._schedule()
+        except ConfigError as exc:
+            raise exc.located(file=self.path) from None
+
+    def _schedule(self) -> Schedule:
         s = self.settings
         n = len(self.participants)
         shape: dict[str, Any] = {

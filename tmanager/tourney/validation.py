@@ -66,10 +66,7 @@ def validate(tourney: Tourney, *, settings: bool = True) -> None:
 
 def _check_progress(tourney: Tourney) -> None:
     """The schedule can be made and is not too long, and the results and pairings fit it."""
-    try:
-        schedule = tourney.schedule()
-    except ConfigError as exc:
-        raise exc.located(file=tourney.path) from None
+    schedule = tourney.schedule()
     total = schedule.total_games
     if total > MAX_GAMES:
         raise _too_many_games(tourney, schedule)
