@@ -312,6 +312,7 @@ def test_a_bad_command_line_is_one_line_and_exit_2_with_nothing_written(tmp_path
     ("-srand 18446744073709551616", "tmanager: -srand: must be at most 18446744073709551615, not "),
     ("-ping-ms 18446744073709551616", "tmanager: -ping-ms: must be at most 18446744073709551615, not "),
     ("-maxmoves 2147483648", "tmanager: -maxmoves: must be at most 2147483647, not 2147483648"),
+    ("-each tc=99999999999999999+0", "tmanager: -each: '99999999999999999' is beyond a clock's "),
     ("-pgnout file=.", "tmanager: -pgnout file=: "),
     ("-use-affinity 4000", "tmanager: -use-affinity: CPU 4000 is not available to this process"),
     ("-use-affinity 0-99999999999", "tmanager: -use-affinity: CPU 99999999999 does not exist"),

@@ -14,6 +14,9 @@ from dataclasses import dataclass
 from tmanager.core.timecontrol import TimeControl
 from tmanager.errors import ConfigError
 
+#: fastchess keeps a clock's milliseconds in a signed 64-bit integer.
+MAX_CLOCK_MS = 2**63 - 1
+
 
 @dataclass(frozen=True, slots=True)
 class TimeLimit:
@@ -56,6 +59,8 @@ def duration_ms(text: str, *, unit_ms: int = 1000) -> int:
         raise ConfigError(f"{text!r} is not a duration") from None
     if not math.isfinite(value) or value < 0 or text.strip() != text:
         raise ConfigError(f"{text!r} is not a duration")
+    if value * unit_ms > MAX_CLOCK_MS:
+        raise ConfigError(f"{text!r} is beyond a clock's {MAX_CLOCK_MS // 1000:,} seconds")
     return int(value * unit_ms)
 
 
