@@ -19,9 +19,17 @@ def check_log_file(path: Path) -> None:
                           hint="create the directory, or name another log file")
 
 
+#: The ``extra`` of a log record whose news the command tells on stderr itself (its last line, as it ends):
+#: a log to a file does not echo it there too.
+TOLD = {"told": True}
+
+
 def setup_logging(path: Path | None = None, *, quiet: bool = False) -> None:
-    """Log to ``path`` (appending) or to stderr, one timestamped line per event."""
+    """Log to ``path`` (appending) or to stderr, one timestamped line per event. With a ``path``, warnings and
+    errors are also told on stderr, a line each (``tmanager: warning: …``): `run`'s workers log to a file,
+    and `run` shows what they say there on its terminal, each kind once."""
     handler: logging.Handler = logging.StreamHandler(sys.stderr)
+    echo: logging.Handler | None = None
     if path is not None:
         check_log_file(path)
         try:
@@ -29,11 +37,17 @@ def setup_logging(path: Path | None = None, *, quiet: bool = False) -> None:
         except OSError as exc:  # no permission, a read-only file system
             raise ConfigError(f"cannot append to it: {exc.strerror or exc}", file=path,
                               hint="name a log file you may write") from None
+        echo = logging.StreamHandler(sys.stderr)
+        echo.setLevel(logging.WARNING)
+        # On a terminal, over the progress line `run` rewrites there (drawn again below).
+        erase = "\r\x1b[K" if sys.stderr.isatty() else ""
+        echo.setFormatter(_Printable(erase + "tmanager: warning: %(message)s"))
+        echo.addFilter(lambda record: not getattr(record, "told", False))
     handler.setFormatter(
         _Printable("%(asctime)s.%(msecs)03d %(process)d %(levelname)s %(message)s", "%Y-%m-%d %H:%M:%S")
     )
     root = logging.getLogger("tmanager")
-    root.handlers[:] = [handler]
+    root.handlers[:] = [handler] if echo is None else [handler, echo]
     root.setLevel(logging.WARNING if quiet else logging.INFO)
     # python-chess's own loggers (PGN reading, tablebases): only its errors.
     handler.addFilter(_errors_only_from_chess)

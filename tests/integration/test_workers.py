@@ -210,12 +210,32 @@ def test_result_written_by_a_dead_worker_is_recovered_not_replayed(tmp_path: Pat
     assert_consistent(path)
 
 
-def test_failing_hook_never_stops_the_tourney(tmp_path: Path) -> None:
-    path = slow_tourney(tmp_path / "h.toml", players=2, games=2, extra='after_game = "exit 3"')
-    assert run_cli("run", path).returncode == 0
+def test_failing_hook_never_stops_the_tourney_and_run_says_so_once(tmp_path: Path) -> None:
+    """Each failure is in the workers' log; `run` shows them on its stderr, each kind once, whatever the
+    worker (its workers log to a file, which nobody watching the run reads)."""
+    path = slow_tourney(tmp_path / "h.toml", players=2, games=2, cycles=2, extra='after_game = "exit 3"')
+    done = run_cli("run", path, "--workers", "2")
+    assert done.returncode == 0
     assert_consistent(path)
     # One hook runner for tourneys and events: its words (it said "exited with status 3" before).
-    assert "after_game hook 'exit 3' failed with status 3" in path.with_suffix(".log").read_text()
+    said = "after_game hook 'exit 3' failed with status 3"
+    assert path.with_suffix(".log").read_text().count(said) == 4
+    assert [line for line in done.stderr.splitlines() if "warning" in line] == [f"tmanager: warning: {said}"]
+
+
+def test_a_worker_logging_to_a_file_tells_its_warnings_on_stderr_too(tmp_path: Path) -> None:
+    """`work --log`: every line in the file, and each warning also on stderr (the game's own error, told as
+    the worker ends, only once)."""
+    path = slow_tourney(tmp_path / "h.toml", players=2, games=2, extra='after_game = "exit 3"')
+    done = run_cli("work", path, "--log", tmp_path / "w.log")
+    assert done.returncode == 0
+    assert done.stderr.splitlines() == ["tmanager: warning: after_game hook 'exit 3' failed with status 3"] * 2
+    assert "INFO game 1: " in (tmp_path / "w.log").read_text()
+    refusing = slow_tourney(tmp_path / "r.toml", players=2, games=2)
+    refusing.write_text(refusing.read_text().replace('protocol = "uci"', 'protocol = "uci"\noptions = { Nope = 1 }'))
+    refused = run_cli("work", refusing, "--log", tmp_path / "r.log")
+    assert refused.returncode == 2 and len(refused.stderr.splitlines()) == 1, refused.stderr
+    assert "refuses its options" in refused.stderr and "refuses its options" in (tmp_path / "r.log").read_text()
 
 
 def test_progress_lines_when_not_a_terminal(tmp_path: Path) -> None:

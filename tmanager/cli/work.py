@@ -39,7 +39,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="bind this worker and its engines to CPUS (0,2,4-7): one for each game at once, as fastchess's "
         "-use-affinity",
     )
-    parser.add_argument("--log", type=Path, default=None, help="append log lines to this file instead of stderr")
+    parser.add_argument(
+        "--log", type=Path, default=None,
+        help="append log lines to this file instead of stderr (warnings are told on stderr too)",
+    )
     parser.add_argument("-q", "--quiet", action="store_true", help="log warnings only")
     parser.add_argument(
         "--log-engines", action="store_true",

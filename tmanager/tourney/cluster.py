@@ -29,7 +29,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import sys
 import threading
 import time
 import uuid
@@ -352,12 +351,7 @@ class Coordinator:
 
     def start(self) -> None:
         """Connect and check the engines on the workers; errors are raised here."""
-        setup_logging(self.log_path)
-        # Problems a user must see (an engine missing on a host) also go to the terminal.
-        console = logging.StreamHandler(sys.stderr)
-        console.setLevel(logging.WARNING)
-        console.setFormatter(logging.Formatter("tmanager: %(message)s"))
-        log.addHandler(console)
+        setup_logging(self.log_path)  # its warnings (an engine missing on a host) also go to the terminal
         self._thread.start()
         self._ready.wait()
         if self.error is not None:

@@ -85,7 +85,9 @@ class ErrorLines:
         self._partial = b""
 
     def show(self) -> None:
-        """Print what the workers have said since the last call."""
+        """Print what the workers have said since the last call (on a terminal, over `run`'s progress line,
+        which is drawn again below)."""
+        erase = "\r\x1b[K" if sys.stderr.isatty() else ""
         chunks = [self._partial]
         with contextlib.suppress(BlockingIOError):
             while chunk := os.read(self.read_end, 1 << 16):
@@ -98,7 +100,7 @@ class ErrorLines:
                 if fault in self._said:
                     continue
                 self._said.add(fault)
-            print(line, file=sys.stderr, flush=True)
+            print(erase + line, file=sys.stderr, flush=True)
 
     def close(self) -> None:
         self.show()

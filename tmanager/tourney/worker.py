@@ -40,6 +40,7 @@ from tmanager.core.schedule import DONE, WAIT, NoGame, ScheduledGame, next_game
 from tmanager.errors import ConfigError, LockTimeout, TManagerError
 from tmanager.files import append_line
 from tmanager.formats import pgn
+from tmanager.logs import TOLD
 from tmanager.tourney import eventloop, store, swiss, tuning
 from tmanager.tourney.announce import Announcer, EngineStarted, EngineWarning, GameFinished, GameStarted
 from tmanager.tourney.bookkeeping import BookkeepingThread, through_cancellation, transact
@@ -411,7 +412,7 @@ class Lane:
             # A bad opening (each is read when its game comes), or an engine that refuses its options
             # or the variant: no game was played. run() gives the game back, and the worker stops
             # with this error (exit status 2).
-            log.error("game %d not played: %s", game.number, exc)
+            log.error("game %d not played: %s", game.number, exc, extra=TOLD)
             raise exc.located(file=tourney.path) from None
         result = record.result.pgn
         env = game_env(game.number, result, record.termination, record.reason, spec.white.name, spec.black.name)
