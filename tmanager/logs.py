@@ -19,6 +19,17 @@ def check_log_file(path: Path) -> None:
                           hint="create the directory, or name another log file")
 
 
+#: A terminal's carriage return and erase to the end of the line: a line written over `run`'s progress line,
+#: which it rewrites in place.
+ERASE_LINE = "\r\x1b[K"
+
+
+def line_start() -> str:
+    """What a line on stderr begins with: :data:`ERASE_LINE` on a terminal (the progress line may stand
+    there, drawn again below), nothing elsewhere."""
+    return ERASE_LINE if sys.stderr.isatty() else ""
+
+
 #: The ``extra`` of a log record whose news the command tells on stderr itself (its last line, as it ends):
 #: a log to a file does not echo it there too.
 TOLD = {"told": True}
@@ -39,9 +50,7 @@ def setup_logging(path: Path | None = None, *, quiet: bool = False) -> None:
                               hint="name a log file you may write") from None
         echo = logging.StreamHandler(sys.stderr)
         echo.setLevel(logging.WARNING)
-        # On a terminal, over the progress line `run` rewrites there (drawn again below).
-        erase = "\r\x1b[K" if sys.stderr.isatty() else ""
-        echo.setFormatter(_Printable(erase + "tmanager: warning: %(message)s"))
+        echo.setFormatter(_Printable(line_start() + "tmanager: warning: %(message)s"))
         echo.addFilter(lambda record: not getattr(record, "told", False))
     handler.setFormatter(
         _Printable("%(asctime)s.%(msecs)03d %(process)d %(levelname)s %(message)s", "%Y-%m-%d %H:%M:%S")

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import datetime as dt
 import os
+import pty
 import re
 import signal
 import socket
@@ -221,6 +223,25 @@ def test_failing_hook_never_stops_the_tourney_and_run_says_so_once(tmp_path: Pat
     said = "after_game hook 'exit 3' failed with status 3"
     assert path.with_suffix(".log").read_text().count(said) == 4
     assert [line for line in done.stderr.splitlines() if "warning" in line] == [f"tmanager: warning: {said}"]
+
+
+def test_on_a_terminal_a_warning_is_written_over_the_progress_line(tmp_path: Path) -> None:
+    """`run` rewrites its progress line in place on a terminal: a worker's warning erases it first, so that
+    the warning stands on a line of its own, and the progress line is drawn again below."""
+    path = slow_tourney(tmp_path / "h.toml", players=2, games=2, cycles=2, delay=0.05, extra='after_game = "exit 3"')
+    master, slave = pty.openpty()
+    process = subprocess.Popen([sys.executable, "-m", "tmanager", "run", str(path), "--workers", "2"],
+                               stdin=subprocess.DEVNULL, stdout=slave, stderr=slave, close_fds=True)
+    os.close(slave)
+    seen = b""
+    with contextlib.suppress(OSError):  # EIO once the run has closed the terminal
+        while chunk := os.read(master, 1 << 16):
+            seen += chunk
+    os.close(master)
+    assert process.wait(timeout=60) == 0
+    text = seen.decode()
+    assert text.count("tmanager: warning: after_game hook 'exit 3' failed with status 3") == 1, text
+    assert "\r\x1b[Ktmanager: warning: after_game hook" in text and "\r\x1b[K4/4 done" in text, text
 
 
 def test_a_worker_logging_to_a_file_tells_its_warnings_on_stderr_too(tmp_path: Path) -> None:

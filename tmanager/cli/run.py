@@ -31,7 +31,7 @@ from tmanager.cli._bounds import MAX_GAMES_AT_ONCE, MAX_WORKERS, check_count
 from tmanager.cli.status import report, report_lines
 from tmanager.core import sprt
 from tmanager.errors import ConfigError
-from tmanager.logs import check_log_file, setup_logging
+from tmanager.logs import ERASE_LINE, check_log_file, setup_logging
 from tmanager.tourney import affinity, eventloop, store, tuning
 from tmanager.tourney.claims import stale_games
 from tmanager.tourney.gamesetup import preflight, read_ahead
@@ -253,9 +253,9 @@ class Progress:
             self.last_report = count // self.report_every
             # The match's statistics stay on the screen, above the rewritten progress line.
             for line in report_lines(tourney):
-                print(("\r\x1b[K" if self.interactive else "") + line, file=sys.stderr, flush=True)
+                print((ERASE_LINE if self.interactive else "") + line, file=sys.stderr, flush=True)
         if self.interactive:
-            sys.stderr.write("\r\x1b[K" + self.line(tourney))
+            sys.stderr.write(ERASE_LINE + self.line(tourney))
             sys.stderr.flush()
         elif done != self.last_done:
             print(self.line(tourney), file=sys.stderr, flush=True)
@@ -263,7 +263,7 @@ class Progress:
 
     def final(self, tourney: Tourney) -> None:
         if self.interactive:
-            sys.stderr.write("\r\x1b[K")
+            sys.stderr.write(ERASE_LINE)
         print(report(tourney))
 
 

@@ -23,6 +23,7 @@ from multiprocessing.process import BaseProcess
 from pathlib import Path
 
 from tmanager.errors import TManagerError
+from tmanager.logs import line_start
 from tmanager.tourney import affinity, store
 from tmanager.tourney.claims import release_stale
 from tmanager.tourney.engine import die_with_parent
@@ -87,7 +88,7 @@ class ErrorLines:
     def show(self) -> None:
         """Print what the workers have said since the last call (on a terminal, over `run`'s progress line,
         which is drawn again below)."""
-        erase = "\r\x1b[K" if sys.stderr.isatty() else ""
+        erase = line_start()
         chunks = [self._partial]
         with contextlib.suppress(BlockingIOError):
             while chunk := os.read(self.read_end, 1 << 16):
