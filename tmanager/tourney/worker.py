@@ -37,7 +37,7 @@ import chess
 
 from tmanager.core.results import Result
 from tmanager.core.schedule import DONE, WAIT, NoGame, ScheduledGame, next_game
-from tmanager.errors import ConfigError, LockTimeout, TManagerError
+from tmanager.errors import ConfigError, DiskError, LockTimeout, TManagerError
 from tmanager.files import append_line
 from tmanager.formats import pgn
 from tmanager.logs import TOLD
@@ -396,7 +396,9 @@ class Lane:
             elif char is not None:
                 log.info("game %d recorded from the PGN, where it was written before the stop", number)
         except TManagerError as exc:  # an invalid file, a held lock, a full disk
-            log.error("%s; game %d stays claimed and will be played again", exc, number)
+            # A full disk ends the worker, which says so as it ends: the log has the game's fate, stderr one line.
+            told = TOLD if isinstance(exc, DiskError) else None
+            log.error("%s; game %d stays claimed and will be played again", exc, number, extra=told)
 
     async def _play(self, tourney: Tourney, game: ScheduledGame) -> None:
         worker = self.worker
