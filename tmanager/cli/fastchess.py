@@ -102,11 +102,7 @@ def _checked(config: MatchConfig, lanes: list[int]) -> tuple[tourneyfile.Prepare
     cwd = Path.cwd()
     try:
         prepared = tourneyfile.prepare(config, cwd=cwd)
-        cpus = None
-        if config.affinity is not None:
-            chosen = config.affinity or affinity.available()
-            affinity.check(chosen, games=sum(lanes))
-            cpus = affinity.share(chosen, lanes)
+        cpus = None if config.affinity is None else affinity.assign(config.affinity, lanes)
         preflight(prepared.tourney)
         check_log_file(_log_path(config, prepared.tourney))
     except ConfigError as exc:

@@ -104,9 +104,7 @@ def command(args: argparse.Namespace) -> int:
     lanes = split(workers=args.workers, concurrency=args.concurrency)
     cpus: list[tuple[int, ...]] | None = None
     if args.affinity is not None:
-        chosen = affinity.parse(args.affinity) if args.affinity else affinity.available()
-        affinity.check(chosen, games=sum(lanes))
-        cpus = affinity.share(chosen, lanes)
+        cpus = affinity.assign(affinity.parse(args.affinity) if args.affinity else (), lanes)
     if args.dask is None:
         preflight(tourney)  # with --dask, the engines are checked on the cluster's hosts
         eventloop.factory()  # an error in TMANAGER_LOOP is told here once, not by every worker

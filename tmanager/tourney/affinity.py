@@ -69,6 +69,14 @@ def check(cpus: Sequence[int], *, games: int) -> None:
         )
 
 
+def assign(cpus: Sequence[int], lanes: Sequence[int]) -> list[tuple[int, ...]]:
+    """The CPUs of each worker of ``lanes`` games at once, from ``cpus`` (every available one when empty),
+    once :func:`check` finds a CPU for each game."""
+    chosen = cpus or available()
+    check(chosen, games=sum(lanes))
+    return share(chosen, lanes)
+
+
 def share(cpus: Sequence[int], lanes: Sequence[int]) -> list[tuple[int, ...]]:
     """The CPUs of each worker of ``lanes`` games at once: the next ``lanes[k]`` of ``cpus`` for the k-th."""
     shares, start = [], 0
