@@ -126,9 +126,9 @@ def _pairs(values: list[str]) -> list[tuple[str, str]]:
     return [(key, value) for key, _, value in (v.partition("=") for v in values)]
 
 
-#: The largest value of the integer types fastchess reads its options into (``parseScalar<int>``,
-#: ``<int64_t>``, ``<uint64_t>``): it refuses a number beyond its option's.
-INT_MAX, INT64_MAX, UINT64_MAX = 2**31 - 1, 2**63 - 1, 2**64 - 1
+#: The largest value of the other integer types fastchess reads its options into (``parseScalar<int>``,
+#: ``<uint64_t>``; ``<int64_t>``'s is :data:`limits.INT64_MAX`): it refuses a number beyond its option's.
+INT_MAX, UINT64_MAX = 2**31 - 1, 2**64 - 1
 
 
 def integer(text: str, *, minimum: int | None = None, maximum: int = INT_MAX) -> int:
@@ -176,7 +176,7 @@ def engine_setting(engine: EngineConfig, key: str, value: str) -> EngineConfig:
     if key in _TEXT_KEYS:
         return _with(engine, **{key: value})
     if key in _NUMBER_KEYS:
-        return _with(engine, **{_NUMBER_KEYS[key]: integer(value, minimum=0, maximum=INT64_MAX)})
+        return _with(engine, **{_NUMBER_KEYS[key]: integer(value, minimum=0, maximum=limits.INT64_MAX)})
     if key.startswith("option."):
         name = key.removeprefix("option.")
         return dataclasses.replace(engine, options=(*((k, v) for k, v in engine.options if k != name), (name, value)))

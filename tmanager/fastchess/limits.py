@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from tmanager.core.timecontrol import TimeControl
 from tmanager.errors import ConfigError
 
-#: fastchess keeps a clock's milliseconds in a signed 64-bit integer.
-MAX_CLOCK_MS = 2**63 - 1
+#: The largest ``int64_t``, which fastchess keeps a clock's milliseconds in (and an engine's nodes and plies).
+INT64_MAX = 2**63 - 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,8 +59,8 @@ def duration_ms(text: str, *, unit_ms: int = 1000) -> int:
         raise ConfigError(f"{text!r} is not a duration") from None
     if not math.isfinite(value) or value < 0 or text.strip() != text:
         raise ConfigError(f"{text!r} is not a duration")
-    if value * unit_ms > MAX_CLOCK_MS:
-        raise ConfigError(f"{text!r} is beyond a clock's {MAX_CLOCK_MS // 1000:,} seconds")
+    if value * unit_ms > INT64_MAX:
+        raise ConfigError(f"{text!r} is beyond a clock's {INT64_MAX // 1000:,} seconds")
     return int(value * unit_ms)
 
 
