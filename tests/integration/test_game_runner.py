@@ -285,6 +285,15 @@ def test_an_unknown_option_is_a_configuration_error() -> None:
         play(spec("random-uci", "Good"), bad)
 
 
+def test_an_unknown_option_is_told_with_every_option_the_engine_has() -> None:
+    """Stockfish has over 20 options: the list is the help, and it is not cut short."""
+    bad = spec("stockfish", "Bad", options={"NoSuchOption": 1})
+    with pytest.raises(ConfigError) as refused:
+        play(spec("random-uci", "Good"), bad)
+    listed = refused.value.message.partition("(available options: ")[2]
+    assert listed.endswith(")") and "SyzygyProbeLimit, " in listed and len(listed.split(", ")) > 15
+
+
 def test_pgn_comments_carry_the_chosen_fields_as_fastchess_writes_them() -> None:
     sf = spec("stockfish", "SF1")
     record = play(sf, dataclasses.replace(sf, name="SF2"), tc="10+0.1", adjudication=Adjudication(max_moves=3),

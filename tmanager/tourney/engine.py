@@ -23,7 +23,7 @@ from typing import IO, Any
 
 import chess
 
-from tmanager.errors import ConfigError, first_line
+from tmanager.errors import ConfigError
 from tmanager.tourney.engineclient import EngineClient
 from tmanager.tourney.enginelines import EngineError, LineObserver
 from tmanager.tourney.engineoptions import option_text
@@ -119,8 +119,9 @@ class Engine:
             engine.client.configure(spec.options)
         except EngineError as exc:
             await engine.close()
+            # Whole, not cut at 120 characters as first_line would: the list of the options the engine has is the help.
             raise ConfigError(
-                f"engine {spec.name!r} refuses its options: {first_line(exc)}",
+                f"engine {spec.name!r} refuses its options: {exc}",
                 hint="fix the options of the participant or of its engine definition",
             ) from None
         return engine
