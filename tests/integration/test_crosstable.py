@@ -224,6 +224,28 @@ def test_malformed_games_warn_on_stderr(tmp_path: Path, capsys: pytest.CaptureFi
     assert captured.out.count("\n") == 3
 
 
+def test_a_bad_output_is_one_line_before_reading_and_never_the_pgn_read(tmp_path: Path) -> None:
+    """`-o` naming the PGN read replaced the games with the table; a directory or a missing one was said only
+    after the whole PGN was read, below its warnings."""
+    path = _match_file(tmp_path)
+    with path.open("a") as pgn:
+        pgn.write('\n[White "A"]\n[Black "B"]\n[Result "*"]\n\n*\n')  # a warning, were the file read
+    games = path.read_bytes()
+    link = tmp_path / "link.pgn"
+    link.symlink_to(path)
+    for output, words in [
+        (path, f"'{path}' is the PGN file read (give the table a file of its own)"),
+        (link, f"'{link}' is the PGN file read (give the table a file of its own)"),
+        (tmp_path, f"'{tmp_path}' is a directory (name a file)"),
+        (tmp_path / "nosuch" / "t.txt",
+         f"no directory '{tmp_path / 'nosuch'}' to hold it (create the directory, or change the path)"),
+    ]:
+        result = run_cli("crosstable", link if output == path else path, "-o", output)
+        assert (result.returncode, result.stdout) == (2, "")
+        assert result.stderr.splitlines() == [f"tmanager: --output: {words}"]
+        assert path.read_bytes() == games
+
+
 @pytest.mark.parametrize("content", [b"", b"hello, not a PGN\n", bytes(range(256))])
 def test_a_file_without_games_gives_an_empty_table_and_says_so(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], content: bytes,

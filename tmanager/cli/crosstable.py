@@ -74,6 +74,14 @@ def command(args: argparse.Namespace) -> int:
     for path in args.files:
         if not files.expect_file(path):  # a directory, a FIFO, a device: said so here
             raise ConfigError("no such PGN file", file=path, hint="check the path")
+    if args.output:  # refused now, not after reading what may be millions of games
+        for path in args.files:
+            if files.same_file(args.output, path):
+                raise ConfigError(
+                    f"{str(args.output)!r} is the PGN file read", field="--output",
+                    hint="give the table a file of its own",
+                )
+        files.check_writable(args.output, file=None, field="--output")
     try:
         names = tuple(t.name for t in tiebreaknames.parse_all([n for n in args.tiebreaks.split(",") if n.strip()]))
     except ValueError as exc:
