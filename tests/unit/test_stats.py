@@ -195,6 +195,10 @@ def test_bayesian_model_waits_for_wins_and_losses() -> None:
         (stats.SprtSettings(5, 5), "elo1"),
         (stats.SprtSettings(0, 250), "elo1"),
         (stats.SprtSettings(-201, 0), "elo0"),
+        # a float rounds their expected score to 1 or 0: the SPRT died of a ZeroDivisionError or OverflowError
+        (stats.SprtSettings(0, 10_000, model="logistic"), "elo1"),
+        (stats.SprtSettings(-1e6, 0, model="bayesian"), "elo0"),
+        (stats.SprtSettings(0, stats.ELO_LIMIT + 1, model="logistic"), "elo1"),
     ],
 )
 def test_bad_sprt_settings_name_the_field(settings: stats.SprtSettings, field: str) -> None:
@@ -213,6 +217,19 @@ def test_normalized_model_is_finite_up_to_its_limit() -> None:
         assert math.isfinite(test.llr)
     stats.SprtSettings(-stats.NELO_LIMIT, stats.NELO_LIMIT).check()
     stats.SprtSettings(0, 1000, model="logistic").check()
+
+
+def test_logistic_and_bayesian_models_are_finite_up_to_their_limit() -> None:
+    rng = random.Random(3)
+    for model in ("logistic", "bayesian"):
+        stats.SprtSettings(-stats.ELO_LIMIT, stats.ELO_LIMIT, model=model).check()
+        for _ in range(300):
+            counts = [rng.choice([0, 0, 1, 5, 1000, 10**9]) for _ in range(3 if model == "bayesian" else 5)]
+            elo0 = rng.choice([-stats.ELO_LIMIT, rng.uniform(-stats.ELO_LIMIT, stats.ELO_LIMIT - 1)])
+            test = stats.sprt(counts, elo0=elo0, elo1=stats.ELO_LIMIT, model=model)
+            assert math.isfinite(test.llr)
+    with pytest.raises(ValueError):
+        stats.sprt((1, 1, 1), elo0=0, elo1=stats.ELO_LIMIT * 5, model="logistic")
 
 
 def test_invalid_sprt_is_refused() -> None:

@@ -44,6 +44,10 @@ SPRT_MODELS: tuple[SprtModel, ...] = ("normalized", "logistic", "bayesian")
 #: The normalized model's bounds stay within ± this many nElo: beyond about 230 its maximum-likelihood
 #: estimate need not exist (no real test comes near; far bounds can use the logistic model).
 NELO_LIMIT = 200.0
+#: The logistic and bayesian models' bounds stay within ± this many Elo: from about 6,400 Elo on, a float rounds
+#: the expected score to 1 (or 0) and no distribution has it. 2,000 keeps it 1e-5 from the edge, far beyond
+#: any test's bounds.
+ELO_LIMIT = 2000.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,12 +106,15 @@ class SprtSettings:
             raise ConfigError(
                 f"elo0 ({self.elo0:g}) must be less than elo1 ({self.elo1:g})", field="elo1", hint="e.g. elo0 0, elo1 5"
             )
+        limit = _elo_limit(self.model)
         for name, elo in (("elo0", self.elo0), ("elo1", self.elo1)):
-            if self.model == "normalized" and abs(elo) > NELO_LIMIT:
+            if abs(elo) > limit:
                 raise ConfigError(
-                    f"{elo:g} nElo is beyond the normalized model's ±{NELO_LIMIT:g}",
+                    f"{elo:g} {'nElo' if self.model == 'normalized' else 'Elo'} is beyond the {self.model} model's"
+                    f" ±{limit:g}",
                     field=name,
-                    hint='use smaller bounds, or model = "logistic"',
+                    hint='use smaller bounds, or model = "logistic"' if self.model == "normalized"
+                    else "use smaller bounds: a test's are a few Elo, e.g. 0 and 5",
                 )
 
     def test(self, wins: int, draws: int, losses: int, *, penta: Sequence[int] | None = None) -> Sprt:
@@ -228,8 +235,8 @@ def sprt(
     """
     if not 0 < alpha < 1 or not 0 < beta < 1 or elo0 >= elo1:
         raise ValueError("SPRT needs 0 < alpha, beta < 1 and elo0 < elo1")
-    if model == "normalized" and max(abs(elo0), abs(elo1)) > NELO_LIMIT:
-        raise ValueError(f"normalized SPRT bounds must lie within ±{NELO_LIMIT:g} nElo")
+    if max(abs(elo0), abs(elo1)) > _elo_limit(model):
+        raise ValueError(f"{model} SPRT bounds must lie within ±{_elo_limit(model):g}")
     lower, upper = sprt_bounds(alpha, beta)
     scores = PAIR_SCORES if len(counts) == 5 else GAME_SCORES
     if len(counts) not in (3, 5) or (model == "bayesian" and len(counts) != 3):
@@ -258,6 +265,11 @@ def sprt(
         p1 = _mle_normalized(scores, observed, factor * elo1 / NELO_SCALE)
     log_ratios = [ieee.log(a) - ieee.log(b) for a, b in zip(p1, p0, strict=True)]
     return Sprt(total * _mean(log_ratios, observed), lower, upper)
+
+
+def _elo_limit(model: SprtModel) -> float:
+    """How far from 0 the bounds of ``model`` may lie (nElo in the normalized model, else Elo)."""
+    return NELO_LIMIT if model == "normalized" else ELO_LIMIT
 
 
 def _mean(values: Sequence[float], weights: Sequence[float]) -> float:
