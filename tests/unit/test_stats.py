@@ -240,3 +240,16 @@ def test_invalid_sprt_is_refused() -> None:
 def test_perfect_score_has_no_finite_elo() -> None:
     assert stats.elo(10, 0, 0).value == float("inf")
     assert stats.los(0, 0) == 0.5
+
+
+def test_a_perfect_or_zero_score_has_an_infinite_nelo_and_all_alike_even_zero() -> None:
+    """With every game (pair) alike, σ is 0: (s − ½)/σ is ±inf as in fastchess, not the 0 it was (4-0-0 printed
+    'nElo +0.0 ± inf' beside 'Elo inf ± inf')."""
+    inf = math.inf
+    assert stats.nelo(4, 0, 0) == stats.Estimate(inf, inf)
+    assert stats.nelo(0, 4, 0) == stats.Estimate(-inf, inf)
+    assert stats.nelo_pentanomial([0, 0, 0, 0, 2]) == stats.Estimate(inf, inf)
+    assert stats.nelo_pentanomial([0, 0, 0, 5, 0]) == stats.Estimate(inf, inf)  # every pair a win and a draw
+    assert stats.nelo_pentanomial([3, 0, 0, 0, 0]) == stats.Estimate(-inf, inf)
+    assert stats.nelo(0, 0, 4) == stats.nelo_pentanomial([0, 0, 3, 0, 0]) == stats.Estimate(0.0, inf)
+    assert stats.nelo(0, 0, 0) == stats.nelo_pentanomial([0, 0, 0, 0, 0]) == stats.Estimate(0.0, inf)

@@ -164,7 +164,9 @@ def _elo_estimate(n: float, mean: float, var: float) -> Estimate:
 def _nelo_estimate(n: float, mean: float, var: float, *, pairs: bool) -> Estimate:
     sigma = math.sqrt(2 * var if pairs else var)
     if n == 0 or sigma == 0:
-        return Estimate(0.0, math.inf)
+        # Every game (pair) alike: a perfect or zero score lies infinitely many σ from ½, as fastchess's
+        # (s - ½)/σ has it; all draws (or all pairs even) are 0.
+        return Estimate(0.0 if n == 0 or mean == 0.5 else math.copysign(math.inf, mean - 0.5), math.inf)
     return Estimate(
         (mean - 0.5) / sigma * NELO_SCALE,
         Z95 * math.sqrt(var / n) / sigma * NELO_SCALE,
