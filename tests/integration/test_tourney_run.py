@@ -235,6 +235,26 @@ def test_an_engine_that_refuses_the_variant_stops_the_tourney_before_a_game_is_s
         assert not tourney.pgn_path.exists()
 
 
+def test_a_python_engine_gone_stops_the_tourney_before_a_game_is_scored(tmp_path: Path) -> None:
+    """A .py engine runs with this Python: once the script was moved away, each game started the interpreter, saw
+    it exit with status 2 and scored a loss ('failed to start'); a program gone is a configuration error."""
+    script = tmp_path / "dev.py"
+    script.write_bytes((Path(__file__).parents[2] / "engines" / "pyengine.py").read_bytes())
+    path = tmp_path / "gone.toml"
+    new(path, "-e", f"cmd={script},name=dev", "-e", "random-uci", "--nodes", "1", "--cycles", "2")
+    script.rename(tmp_path / "elsewhere.py")
+    commands: list[list[str | Path]] = [["run", path, "--workers", "1"], ["work", path]]
+    for command in commands:
+        done = run_cli(*command)
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.splitlines()[-1] == (
+            f"tmanager: {path}: participants[0].cmd: program '{script}' of engine 'dev' not found or not executable "
+            "(check the path, and chmod +x a script)"
+        )
+        tourney = store.read(path)
+        assert tourney.results.strip() == "" and tourney.faults == {}
+
+
 def test_pgn_output_settings_and_epd_out(tmp_path: Path) -> None:
     import chess.pgn
 
