@@ -276,6 +276,24 @@ def test_bad_options_are_config_errors(tmp_path: Path) -> None:
         _run(str(path), "--jobs", "0")
 
 
+@pytest.mark.parametrize(
+    "option",
+    [
+        "--anchor-elo=1e308",  # TPR and ARO died of an OverflowError, Elo printed with 300 digits
+        "--anchor-elo=-100001",
+        "--points=-1,0,1",  # ranked the losers first, with a TPR of 1008
+        "--points=0,0,0",
+        "--points=1,2,0",
+        "--points=1e308,0,0",  # points of inf
+    ],
+)
+def test_ratings_and_points_beyond_reason_are_one_line(tmp_path: Path, option: str) -> None:
+    result = run_cli("crosstable", _match_file(tmp_path), option, "--tiebreaks", "TPR,ARO")
+    assert (result.returncode, result.stdout) == (2, "")
+    assert len(result.stderr.splitlines()) == 1 and f"tmanager: {option.split('=')[0]}: " in result.stderr
+    assert run_cli("crosstable", _match_file(tmp_path), "--anchor-elo=-100000", "--points=3,1,0").returncode == 0
+
+
 def test_several_processes_give_the_same_table(tmp_path: Path) -> None:
     rng = random.Random(7)
     games = []
