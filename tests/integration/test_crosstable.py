@@ -350,3 +350,17 @@ def test_sprt_of_more_than_two_players_needs_match(tmp_path: Path) -> None:
                           "with --match A B (A tested against B))\n"
     named = run_cli("crosstable", path, "--sprt", "0", "5", "0.05", "0.05", "--match", "C", "A")
     assert named.returncode == 0 and "SPRT of C against A, [0, 5]" in named.stdout
+
+
+def test_an_llr_without_a_value_is_null_in_json() -> None:
+    """100,000 pairs of a loss and a draw against [0, 200] nElo: no normalized estimate, the LLR is NaN (as in
+    fastchess), and the JSON said `"llr": NaN`, which no JSON reader takes."""
+    games = [
+        GameResult(*names, result, game_number=number, pair=number // 2)
+        for number, (names, result) in zip(
+            range(200_000), [(("A", "B"), "0-1"), (("B", "A"), "1/2-1/2")] * 100_000, strict=True
+        )
+    ]
+    table = crosstable.build(games, sprt=stats.SprtSettings(0, 200))
+    data = json.loads(crosstableformats.render(table, "json"), parse_constant=lambda word: pytest.fail(word))
+    assert data["match"]["sprt"]["llr"] is None and data["match"]["sprt"]["verdict"] == "continue"

@@ -253,3 +253,14 @@ def test_a_perfect_or_zero_score_has_an_infinite_nelo_and_all_alike_even_zero() 
     assert stats.nelo_pentanomial([3, 0, 0, 0, 0]) == stats.Estimate(-inf, inf)
     assert stats.nelo(0, 0, 4) == stats.nelo_pentanomial([0, 0, 3, 0, 0]) == stats.Estimate(0.0, inf)
     assert stats.nelo(0, 0, 0) == stats.nelo_pentanomial([0, 0, 0, 0, 0]) == stats.Estimate(0.0, inf)
+
+
+@pytest.mark.parametrize(
+    ("counts", "elo1"),
+    [([0, 100_000, 0, 0, 0], 200.0), ([10**9, 0, 0], 5.0), ([0, 10**9, 0], 10.0), ([10**6, 0, 0, 0, 0], 50.0)],
+)
+def test_a_normalized_estimate_that_does_not_exist_is_nan_as_in_fastchess(counts: list[int], elo1: float) -> None:
+    """The root finder's bracket is empty or NaN there; fastchess's C++ carries the NaN through (the test never
+    decides), where Python's ceil and log2 raised a ValueError: a traceback in `crosstable --sprt` and `status`."""
+    test = stats.sprt(counts, elo0=0, elo1=elo1)
+    assert math.isnan(test.llr) and test.verdict == "continue"

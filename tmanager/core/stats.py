@@ -289,12 +289,14 @@ def _itp(
     ITP method (Oliveira and Takahashi, ACM TOMS 47, 2021), step for step as fastchess runs it, so that
     its LLRs are fastchess's to the last bit."""
     a, b, f_a, f_b = high, low, -math.inf, math.inf  # a: where f < 0, b: where f > 0
-    n_max = math.ceil(math.log2(abs(b - a) / (2.0 * epsilon))) + n0
+    # C's double arithmetic: with a NaN or empty bracket (far bounds, or a billion games of one outcome) the
+    # loop below is skipped and the root is NaN, as in fastchess, where Python's ceil and log2 raised
+    n_max = ieee.ceil(ieee.log2(abs(b - a) / (2.0 * epsilon))) + n0
     i = 0
     while abs(b - a) > 2.0 * epsilon:
         middle = (a + b) / 2.0
-        r = epsilon * math.pow(2.0, n_max - i) - (b - a) / 2.0
-        delta = k1 * math.pow(b - a, k2)
+        r = epsilon * ieee.pow(2.0, n_max - i) - (b - a) / 2.0
+        delta = k1 * ieee.pow(b - a, k2)
         regula_falsi = ieee.div(f_b * a - f_a * b, f_b - f_a)
         sigma = ieee.div(middle - regula_falsi, abs(middle - regula_falsi))
         truncated = regula_falsi + sigma * delta if delta <= abs(middle - regula_falsi) else middle
