@@ -104,7 +104,7 @@ class EngineSpec:
                     field=f"{prefix}cmd",
                     hint="check the path, and chmod +x a script",
                 )
-        else:
+        elif shutil.which(program) is None:  # command_line made those it found absolute; exec looks on PATH
             raise ConfigError(
                 f"program {program!r} of engine {self.name!r} is not on PATH nor in {GAMES_PATH}",
                 file=file,
