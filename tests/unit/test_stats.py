@@ -8,6 +8,7 @@ import random
 import pytest
 
 from tmanager.core import stats
+from tmanager.core.standings import GamePairs, GameResult
 from tmanager.errors import ConfigError
 
 
@@ -264,3 +265,16 @@ def test_a_normalized_estimate_that_does_not_exist_is_nan_as_in_fastchess(counts
     decides), where Python's ceil and log2 raised a ValueError: a traceback in `crosstable --sprt` and `status`."""
     test = stats.sprt(counts, elo0=0, elo1=elo1)
     assert math.isnan(test.llr) and test.verdict == "continue"
+
+
+def test_every_game_of_a_match_is_in_a_pair_or_unpaired() -> None:
+    """A game whose slot a game of the same colours already held (the same games twice, files joined) vanished
+    from the counts: 64 games gave '30 pairs, 2 unpaired games'."""
+    games = [GameResult("A", "B", "1-0", game_number=0), GameResult("B", "A", "1/2-1/2", game_number=1),
+             GameResult("A", "B", "0-1", game_number=2)]  # game 3 never played
+    pairs = GamePairs("A", "B")
+    for game in games + [GameResult(*game) for game in games]:  # the file read twice
+        pairs.add(game)
+    counts = pairs.finish()
+    assert counts.penta == (0, 0, 0, 2, 0) and counts.unpaired == 2
+    assert 2 * sum(counts.penta) + counts.unpaired == 2 * len(games)
