@@ -138,6 +138,34 @@ def expect_file(path: Path, *, hint: str | None = None) -> bool:
     return mode is not None
 
 
+def check_writable(path: Path, *, file: Path | None, field: str) -> None:
+    """Refuse, as ``field`` (of ``file``), an output that cannot be written: anything but a regular file (see
+    :func:`expect_file`), a file or directory without write permission, or a path whose directory is missing.
+    Said before any work is done, not after it when the output is written."""
+    try:
+        exists = expect_file(path)
+    except ConfigError as exc:
+        raise ConfigError(f"{str(path)!r} {exc.message}", file=file, field=field, hint="name a file") from None
+    if not exists and not path.parent.is_dir():
+        raise ConfigError(
+            f"no directory {str(path.parent)!r} to hold it", file=file, field=field,
+            hint="create the directory, or change the path",
+        )
+    if not os.access(path if exists else path.parent, os.W_OK | (0 if exists else os.X_OK)):
+        where = str(path if exists else path.parent)
+        raise ConfigError(f"cannot write to {where!r}", file=file, field=field, hint="check its permissions")
+
+
+def same_file(path: Path, other: Path) -> bool:
+    """Whether two paths name one file: the same resolved path, or (both existing) the same inode."""
+    if os.path.realpath(path) == os.path.realpath(other):
+        return True
+    try:
+        return os.path.samefile(path, other)
+    except OSError:
+        return False
+
+
 def expect_directory(path: Path, *, hint: str | None = None) -> bool:
     """Whether directory ``path`` exists; :class:`ConfigError` when something else is there."""
     mode = _mode(path, hint)

@@ -29,6 +29,22 @@ def test_compliant_engines(tmp_path: Path, engine: str) -> None:
     assert any("after an en passant capture and both sides castling" in name for name in names)
 
 
+def test_an_engine_is_named_as_new_names_it_by_its_path_or_fastchess_keys(tmp_path: Path) -> None:
+    """fastchess's --compliance takes the engine's program; `check ./dev` said "unknown engine './dev' (define
+    engines/./dev.toml …)", and only a definition or --cmd with --protocol was taken."""
+    pyengine = Path(__file__).parents[2] / "engines" / "pyengine.py"
+    (tmp_path / "dev.py").write_bytes(pyengine.read_bytes())
+    for engine, name in [
+        ("./dev.py", "dev"),
+        ("cmd=/usr/games/fairymax,proto=xboard", "fairymax"),
+        (f'cmd={pyengine},name=px,proto=xboard,args="--protocol xboard"', "px"),
+    ]:
+        status, lines = check(tmp_path, engine)
+        assert (status, lines[-1]) == (0, f"{name}: compliant"), "\n".join(lines)
+    status, lines = check(tmp_path, "/usr/games/fairymax")  # a path alone is a UCI engine, as in `new -e`
+    assert status == 1 and lines[0] == "fairymax: UCI, /usr/games/fairymax", "\n".join(lines)
+
+
 def test_stockfish_details(tmp_path: Path) -> None:
     _, lines = check(tmp_path, "stockfish")
     text = "\n".join(lines)
@@ -86,6 +102,8 @@ def test_options_are_set_and_a_refused_one_fails(tmp_path: Path) -> None:
     ("args", "says"),
     [
         (["nosuch"], "ENGINE: unknown engine 'nosuch'"),
+        (["./nosuch"], "ENGINE: program"),
+        (["cmd=stockfish,proto=uci2"], "ENGINE: proto='uci2': not uci or xboard"),
         (["X", "--cmd", "stockfish"], "--cmd: --cmd and --protocol go together"),
         (["X", "--cmd", "/no/such/engine", "--protocol", "uci"], "program '/no/such/engine' of engine 'X' not found"),
         (["random-uci", "--option", "Hash"], "--option 'Hash' is not KEY=VALUE"),

@@ -224,6 +224,28 @@ def test_malformed_games_warn_on_stderr(tmp_path: Path, capsys: pytest.CaptureFi
     assert captured.out.count("\n") == 3
 
 
+def test_a_bad_output_is_one_line_before_reading_and_never_the_pgn_read(tmp_path: Path) -> None:
+    """`-o` naming the PGN read replaced the games with the table; a directory or a missing one was said only
+    after the whole PGN was read, below its warnings."""
+    path = _match_file(tmp_path)
+    with path.open("a") as pgn:
+        pgn.write('\n[White "A"]\n[Black "B"]\n[Result "*"]\n\n*\n')  # a warning, were the file read
+    games = path.read_bytes()
+    link = tmp_path / "link.pgn"
+    link.symlink_to(path)
+    for output, words in [
+        (path, f"'{path}' is the PGN file read (give the table a file of its own)"),
+        (link, f"'{link}' is the PGN file read (give the table a file of its own)"),
+        (tmp_path, f"'{tmp_path}' is a directory (name a file)"),
+        (tmp_path / "nosuch" / "t.txt",
+         f"no directory '{tmp_path / 'nosuch'}' to hold it (create the directory, or change the path)"),
+    ]:
+        result = run_cli("crosstable", link if output == path else path, "-o", output)
+        assert (result.returncode, result.stdout) == (2, "")
+        assert result.stderr.splitlines() == [f"tmanager: --output: {words}"]
+        assert path.read_bytes() == games
+
+
 @pytest.mark.parametrize("content", [b"", b"hello, not a PGN\n", bytes(range(256))])
 def test_a_file_without_games_gives_an_empty_table_and_says_so(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], content: bytes,
@@ -252,6 +274,24 @@ def test_bad_options_are_config_errors(tmp_path: Path) -> None:
         _run(str(path), "--anchor", "Nobody")
     with pytest.raises(ConfigError, match="--jobs"):
         _run(str(path), "--jobs", "0")
+
+
+@pytest.mark.parametrize(
+    "option",
+    [
+        "--anchor-elo=1e308",  # TPR and ARO died of an OverflowError, Elo printed with 300 digits
+        "--anchor-elo=-100001",
+        "--points=-1,0,1",  # ranked the losers first, with a TPR of 1008
+        "--points=0,0,0",
+        "--points=1,2,0",
+        "--points=1e308,0,0",  # points of inf
+    ],
+)
+def test_ratings_and_points_beyond_reason_are_one_line(tmp_path: Path, option: str) -> None:
+    result = run_cli("crosstable", _match_file(tmp_path), option, "--tiebreaks", "TPR,ARO")
+    assert (result.returncode, result.stdout) == (2, "")
+    assert len(result.stderr.splitlines()) == 1 and f"tmanager: {option.split('=')[0]}: " in result.stderr
+    assert run_cli("crosstable", _match_file(tmp_path), "--anchor-elo=-100000", "--points=3,1,0").returncode == 0
 
 
 def test_several_processes_give_the_same_table(tmp_path: Path) -> None:
@@ -310,3 +350,17 @@ def test_sprt_of_more_than_two_players_needs_match(tmp_path: Path) -> None:
                           "with --match A B (A tested against B))\n"
     named = run_cli("crosstable", path, "--sprt", "0", "5", "0.05", "0.05", "--match", "C", "A")
     assert named.returncode == 0 and "SPRT of C against A, [0, 5]" in named.stdout
+
+
+def test_an_llr_without_a_value_is_null_in_json() -> None:
+    """100,000 pairs of a loss and a draw against [0, 200] nElo: no normalized estimate, the LLR is NaN (as in
+    fastchess), and the JSON said `"llr": NaN`, which no JSON reader takes."""
+    games = [
+        GameResult(*names, result, game_number=number, pair=number // 2)
+        for number, (names, result) in zip(
+            range(200_000), [(("A", "B"), "0-1"), (("B", "A"), "1/2-1/2")] * 100_000, strict=True
+        )
+    ]
+    table = crosstable.build(games, sprt=stats.SprtSettings(0, 200))
+    data = json.loads(crosstableformats.render(table, "json"), parse_constant=lambda word: pytest.fail(word))
+    assert data["match"]["sprt"]["llr"] is None and data["match"]["sprt"]["verdict"] == "continue"

@@ -235,6 +235,68 @@ def test_an_engine_that_refuses_the_variant_stops_the_tourney_before_a_game_is_s
         assert not tourney.pgn_path.exists()
 
 
+def test_a_python_engine_gone_stops_the_tourney_before_a_game_is_scored(tmp_path: Path) -> None:
+    """A .py engine runs with this Python: once the script was moved away, each game started the interpreter, saw
+    it exit with status 2 and scored a loss ('failed to start'); a program gone is a configuration error."""
+    script = tmp_path / "dev.py"
+    script.write_bytes((Path(__file__).parents[2] / "engines" / "pyengine.py").read_bytes())
+    path = tmp_path / "gone.toml"
+    new(path, "-e", f"cmd={script},name=dev", "-e", "random-uci", "--nodes", "1", "--cycles", "2")
+    script.rename(tmp_path / "elsewhere.py")
+    commands: list[list[str | Path]] = [["run", path, "--workers", "1"], ["work", path]]
+    for command in commands:
+        done = run_cli(*command)
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.splitlines()[-1] == (
+            f"tmanager: {path}: participants[0].cmd: program '{script}' of engine 'dev' not found or not executable "
+            "(check the path, and chmod +x a script)"
+        )
+        tourney = store.read(path)
+        assert tourney.results.strip() == "" and tourney.faults == {}
+
+
+def test_an_engine_deleted_under_way_stops_the_workers_and_no_game_is_scored(tmp_path: Path) -> None:
+    """A program gone between games (deleted, or rebuilt by `make`) is a configuration error: the launcher's exit
+    127 at each start was scored as the engine's crash, and a whole tourney lost in seconds."""
+    engine = tmp_path / "dev"
+    pyengine = Path(__file__).parents[2] / "engines" / "pyengine.py"
+    engine.write_text(f'#!/bin/sh\nrm -f "$0"\nexec {sys.executable} {pyengine} --style greedy\n')  # gone once run
+    engine.chmod(0o755)
+    path = tmp_path / "gone.toml"
+    new(path, "-e", f"cmd={engine},name=dev", "-e", "random-uci", "--nodes", "1", "--cycles", "3",
+        "--set", "restart=true")
+    done = run_cli("run", path, "--workers", "1")
+    assert done.returncode == 2, done.stderr
+    assert [line for line in done.stderr.splitlines() if line.startswith("tmanager:")] == [
+        f"tmanager: {path}: cmd: program '{engine}' of engine 'dev' not found or not executable "
+        "(check the path, and chmod +x a script)"
+    ]
+    tourney = store.read(path)
+    assert tourney.results.rstrip() in ("+", "-", "=") and tourney.claims == {} and tourney.faults == {}
+
+
+def test_an_engine_log_that_cannot_be_opened_under_way_is_no_game(tmp_path: Path) -> None:
+    """The participant's stderr log, its directory removed between games: the OSError was scored as a crash."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    engine = tmp_path / "dev"
+    pyengine = Path(__file__).parents[2] / "engines" / "pyengine.py"
+    engine.write_text(f'#!/bin/sh\nrm -rf "{logs}"\nexec {sys.executable} {pyengine} --style greedy\n')
+    engine.chmod(0o755)
+    path = tmp_path / "log.toml"
+    new(path, "-e", f"cmd={engine},name=dev", "-e", "random-uci", "--nodes", "1", "--cycles", "3",
+        "--set", "restart=true", "--set", "participants.dev.stderr=logs/dev.err")
+    done = run_cli("run", path, "--workers", "1")
+    assert done.returncode == 2, done.stderr
+    assert [line for line in done.stderr.splitlines() if line.startswith("tmanager:")] == [
+        f"tmanager: {path}: cannot open the stderr log '{logs / 'dev.err'}' of engine 'dev': No such file or "
+        "directory (check the path of stderr)"
+    ]
+    logs.mkdir()
+    tourney = store.read(path)
+    assert tourney.results.rstrip() in ("+", "-", "=") and tourney.claims == {} and tourney.faults == {}
+
+
 def test_pgn_output_settings_and_epd_out(tmp_path: Path) -> None:
     import chess.pgn
 

@@ -249,6 +249,30 @@ def test_a_group_beating_another_in_every_game_gives_everybody_the_virtual_draws
     assert fitted.elo()["A1"] - fitted.elo()["B1"] > 400
 
 
+@pytest.mark.parametrize("large", [False, True])
+def test_white_winning_every_game_gives_everybody_the_virtual_draws(
+    large: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """White won every game: the white advantage's maximum is at infinity. It ran to +6524 Elo ± 0 (and, with one
+    draw beside, dragged players of equal scores 3000 Elo apart, ± 6e9); now caught as a runaway like a rating's."""
+    if large:
+        monkeypatch.setattr(jointfit, "DENSE_LIMIT", 0)
+    tally = Tally()
+    for a, b in [("A", "B"), ("B", "A"), ("A", "B")]:
+        tally.add(GameResult(a, b, "1-0"))
+    tally.add(GameResult("C", "A", "1-0"))
+    tally.add(GameResult("B", "C", "1-0"))
+    fitted = ratings.fit(tally, white_advantage=True)
+    assert 0 < fitted.white_advantage < 1000 and 0 < fitted.white_advantage_error < 1000
+    assert all(abs(r.elo) < 200 and 0 < r.error < 1000 for r in fitted.ratings.values())
+    if not large:
+        expected, white = _reference(tally, anchor=None, white_advantage=True, prior=1.0, everybody=True)
+        assert fitted.white_advantage == pytest.approx(white[0], abs=0.01)
+        for name, (elo, error) in expected.items():
+            assert fitted.ratings[name].elo == pytest.approx(elo, abs=0.01)
+            assert fitted.ratings[name].error == pytest.approx(error, abs=0.01)
+
+
 def test_a_thousand_players_who_meet_similar_opponents_recover_their_strengths() -> None:
     import random
 

@@ -228,3 +228,25 @@ def test_a_half_point_margin_moves_theta_half_as_far_as_a_whole_one() -> None:
     start = spsa.TuneState.initial(tune).begin(0)
     half, whole = (start.apply(tune, plus_margin=m).theta[0] - 0.5 for m in (0.5, 1))
     assert whole != 0 and half == pytest.approx(whole / 2)
+
+
+@pytest.mark.parametrize(
+    ("line", "gamma"),
+    [
+        ("A, int, 10, 0, 20, 1e300, 1e300", spsa.DEFAULT_GAMMA),  # a₁ = r_end·c_end²·… overflows
+        ("A, float, 10, 0, 20, 1e-200, 0.002", spsa.DEFAULT_GAMMA),  # c_end² is 0: Rₖ = aₖ/cₖ² divides by it
+        ("A, int, 10, 0, 20, 3, 0.002", 1000.0),  # c₁ = c_end·N^γ overflows
+        ("A, float, 1e308, -1e308, 1.7e308, 1e308, 0.002", spsa.DEFAULT_GAMMA),  # θ + c₁ is inf
+    ],
+)
+def test_gains_beyond_a_float_are_refused_before_any_pair(line: str, gamma: float) -> None:
+    """Such a tune used to be accepted; its first pair's update (or `status`) then died of an OverflowError or
+    wrote θ = nan."""
+    with pytest.raises(ConfigError) as caught:
+        spsa.TuneSettings(parameters=line, iterations=3, gamma=gamma).check()
+    assert caught.value.field == "parameters" and "beyond a float's range" in caught.value.message
+
+
+def test_gains_within_range_are_accepted_at_every_length() -> None:
+    for iterations in (1, 3, 3_000_000):
+        spsa.TuneSettings(parameters=TUNE.parameters, iterations=iterations).check()

@@ -8,6 +8,7 @@ import random
 import pytest
 
 from tmanager.core import stats
+from tmanager.core.standings import GamePairs, GameResult
 from tmanager.errors import ConfigError
 
 
@@ -195,6 +196,10 @@ def test_bayesian_model_waits_for_wins_and_losses() -> None:
         (stats.SprtSettings(5, 5), "elo1"),
         (stats.SprtSettings(0, 250), "elo1"),
         (stats.SprtSettings(-201, 0), "elo0"),
+        # a float rounds their expected score to 1 or 0: the SPRT died of a ZeroDivisionError or OverflowError
+        (stats.SprtSettings(0, 10_000, model="logistic"), "elo1"),
+        (stats.SprtSettings(-1e6, 0, model="bayesian"), "elo0"),
+        (stats.SprtSettings(0, stats.ELO_LIMIT + 1, model="logistic"), "elo1"),
     ],
 )
 def test_bad_sprt_settings_name_the_field(settings: stats.SprtSettings, field: str) -> None:
@@ -215,6 +220,19 @@ def test_normalized_model_is_finite_up_to_its_limit() -> None:
     stats.SprtSettings(0, 1000, model="logistic").check()
 
 
+def test_logistic_and_bayesian_models_are_finite_up_to_their_limit() -> None:
+    rng = random.Random(3)
+    for model in ("logistic", "bayesian"):
+        stats.SprtSettings(-stats.ELO_LIMIT, stats.ELO_LIMIT, model=model).check()
+        for _ in range(300):
+            counts = [rng.choice([0, 0, 1, 5, 1000, 10**9]) for _ in range(3 if model == "bayesian" else 5)]
+            elo0 = rng.choice([-stats.ELO_LIMIT, rng.uniform(-stats.ELO_LIMIT, stats.ELO_LIMIT - 1)])
+            test = stats.sprt(counts, elo0=elo0, elo1=stats.ELO_LIMIT, model=model)
+            assert math.isfinite(test.llr)
+    with pytest.raises(ValueError):
+        stats.sprt((1, 1, 1), elo0=0, elo1=stats.ELO_LIMIT * 5, model="logistic")
+
+
 def test_invalid_sprt_is_refused() -> None:
     with pytest.raises(ValueError):
         stats.sprt((1, 1, 1), elo0=5, elo1=0)
@@ -223,3 +241,40 @@ def test_invalid_sprt_is_refused() -> None:
 def test_perfect_score_has_no_finite_elo() -> None:
     assert stats.elo(10, 0, 0).value == float("inf")
     assert stats.los(0, 0) == 0.5
+
+
+def test_a_perfect_or_zero_score_has_an_infinite_nelo_and_all_alike_even_zero() -> None:
+    """With every game (pair) alike, σ is 0: (s − ½)/σ is ±inf as in fastchess, not the 0 it was (4-0-0 printed
+    'nElo +0.0 ± inf' beside 'Elo inf ± inf')."""
+    inf = math.inf
+    assert stats.nelo(4, 0, 0) == stats.Estimate(inf, inf)
+    assert stats.nelo(0, 4, 0) == stats.Estimate(-inf, inf)
+    assert stats.nelo_pentanomial([0, 0, 0, 0, 2]) == stats.Estimate(inf, inf)
+    assert stats.nelo_pentanomial([0, 0, 0, 5, 0]) == stats.Estimate(inf, inf)  # every pair a win and a draw
+    assert stats.nelo_pentanomial([3, 0, 0, 0, 0]) == stats.Estimate(-inf, inf)
+    assert stats.nelo(0, 0, 4) == stats.nelo_pentanomial([0, 0, 3, 0, 0]) == stats.Estimate(0.0, inf)
+    assert stats.nelo(0, 0, 0) == stats.nelo_pentanomial([0, 0, 0, 0, 0]) == stats.Estimate(0.0, inf)
+
+
+@pytest.mark.parametrize(
+    ("counts", "elo1"),
+    [([0, 100_000, 0, 0, 0], 200.0), ([10**9, 0, 0], 5.0), ([0, 10**9, 0], 10.0), ([10**6, 0, 0, 0, 0], 50.0)],
+)
+def test_a_normalized_estimate_that_does_not_exist_is_nan_as_in_fastchess(counts: list[int], elo1: float) -> None:
+    """The root finder's bracket is empty or NaN there; fastchess's C++ carries the NaN through (the test never
+    decides), where Python's ceil and log2 raised a ValueError: a traceback in `crosstable --sprt` and `status`."""
+    test = stats.sprt(counts, elo0=0, elo1=elo1)
+    assert math.isnan(test.llr) and test.verdict == "continue"
+
+
+def test_every_game_of_a_match_is_in_a_pair_or_unpaired() -> None:
+    """A game whose slot a game of the same colours already held (the same games twice, files joined) vanished
+    from the counts: 64 games gave '30 pairs, 2 unpaired games'."""
+    games = [GameResult("A", "B", "1-0", game_number=0), GameResult("B", "A", "1/2-1/2", game_number=1),
+             GameResult("A", "B", "0-1", game_number=2)]  # game 3 never played
+    pairs = GamePairs("A", "B")
+    for game in games + [GameResult(*game) for game in games]:  # the file read twice
+        pairs.add(game)
+    counts = pairs.finish()
+    assert counts.penta == (0, 0, 0, 2, 0) and counts.unpaired == 2
+    assert 2 * sum(counts.penta) + counts.unpaired == 2 * len(games)

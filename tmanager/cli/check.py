@@ -1,7 +1,9 @@
 """Check that an engine speaks its protocol as a tourney needs it, and say what is wrong.
 
-ENGINE is an engine definition (see `engines/`), or a name for the engine given
-with --cmd and --protocol. The engine is started as a game starts it and
+ENGINE is an engine definition (see `engines/`), a program's path (a UCI
+engine: `./dev`, `/usr/games/stockfish`), fastchess's keys
+(`cmd=./dev,proto=xboard`), or a name for the engine given with --cmd and
+--protocol. The engine is started as a game starts it and
 taken through the UCI or XBoard steps a tourney relies on: the handshake, its
 options (listed with valid defaults, each one settable, and those of the
 definition and --option accepted), isready/ping, short searches from
@@ -19,6 +21,7 @@ import dataclasses
 import logging
 from pathlib import Path
 
+from tmanager.cli._engines import participant as engine_participant
 from tmanager.cli._settings import parse_assignments
 from tmanager.errors import ConfigError
 from tmanager.tourney.compliance import Step, check
@@ -28,12 +31,16 @@ from tmanager.tourney.resolution import resolve_engine
 EXAMPLES = """\
   tmanager check stockfish
   tmanager check fairymax --timeout 5
+  tmanager check ./build/dev                          # a UCI engine's program
+  tmanager check cmd=/usr/games/fairymax,proto=xboard
   tmanager check MyEngine --cmd ./myengine --protocol uci --option Hash=64
 """
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("engine", help="an engine definition, or the engine's name with --cmd")
+    parser.add_argument(
+        "engine", help="an engine definition, a UCI engine's path, cmd=PATH,proto=uci|xboard, or the name with --cmd"
+    )
     parser.add_argument("--cmd", help="the engine's command line, instead of a definition")
     parser.add_argument("--protocol", choices=["uci", "xboard"], help="with --cmd")
     parser.add_argument(
@@ -47,11 +54,13 @@ def command(args: argparse.Namespace) -> int:
         raise ConfigError("--cmd and --protocol go together", field="--cmd", hint="give both, or neither")
     if args.timeout <= 0:
         raise ConfigError("must be positive", field="--timeout")
-    participant = (
-        Participant(name=args.engine, cmd=args.cmd, protocol=args.protocol) if args.cmd
-        else Participant(name=args.engine, engine=args.engine)
-    )
     try:
+        # ENGINE as `new -e` takes it: a definition, a program's path (fastchess's --compliance takes that), or
+        # fastchess's cmd=…,proto=… keys
+        participant = (
+            Participant(name=args.engine, cmd=args.cmd, protocol=args.protocol) if args.cmd
+            else engine_participant(args.engine)
+        )
         spec = resolve_engine(participant, Settings(handshake_timeout=args.timeout), directory=Path.cwd())
     except ConfigError as exc:
         raise ConfigError(exc.message, file=exc.file, field="ENGINE", hint=exc.hint) from None

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from tmanager import files
 from tmanager.core import crosstable, crosstableformats, tiebreaknames
+from tmanager.core.ratingmodel import ANCHOR_LIMIT
 from tmanager.core.standings import Points
 from tmanager.core.stats import SPRT_MODELS, SprtSettings
 from tmanager.errors import ConfigError, printable
@@ -74,12 +75,24 @@ def command(args: argparse.Namespace) -> int:
     for path in args.files:
         if not files.expect_file(path):  # a directory, a FIFO, a device: said so here
             raise ConfigError("no such PGN file", file=path, hint="check the path")
+    if args.output:  # refused now, not after reading what may be millions of games
+        for path in args.files:
+            if files.same_file(args.output, path):
+                raise ConfigError(
+                    f"{str(args.output)!r} is the PGN file read", field="--output",
+                    hint="give the table a file of its own",
+                )
+        files.check_writable(args.output, file=None, field="--output")
     try:
         names = tuple(t.name for t in tiebreaknames.parse_all([n for n in args.tiebreaks.split(",") if n.strip()]))
     except ValueError as exc:
         raise ConfigError(str(exc), field="--tiebreaks", hint="FIDE's codes with modifiers, e.g. BH-C1,SB") from None
     if not math.isfinite(args.anchor_elo):
         raise ConfigError(f"must be a number, not {args.anchor_elo:g}", field="--anchor-elo", hint="e.g. 3500")
+    if abs(args.anchor_elo) > ANCHOR_LIMIT:
+        raise ConfigError(
+            f"{args.anchor_elo:g} is beyond ±{ANCHOR_LIMIT:,.0f}", field="--anchor-elo", hint="a rating, e.g. 3500"
+        )
     if args.jobs is not None and args.jobs < 1:
         raise ConfigError(f"must be at least 1, not {args.jobs}", field="--jobs", hint="--jobs 1 reads in one process")
     sprt = None
@@ -118,6 +131,10 @@ def command(args: argparse.Namespace) -> int:
     return 0
 
 
+#: The most a win may be worth: enough for any scoring (3,1,0; 2,1,0), far below a float's range.
+POINTS_LIMIT = 1000.0
+
+
 def _points(text: str) -> Points:
     try:
         win, draw, loss = (float(x) for x in text.split(","))
@@ -125,6 +142,13 @@ def _points(text: str) -> Points:
         win = draw = loss = math.nan
     if not all(math.isfinite(x) for x in (win, draw, loss)):
         raise ConfigError(f"not three numbers: {text!r}", field="--points", hint="e.g. --points 3,1,0")
+    # Scores, percentages and the tie-breaks built on them (TPR, ARO) take a win to be worth the most, a loss the
+    # least and nothing below 0: --points -1,0,1 ranked the losers first with a TPR of 1008.
+    if not 0 <= loss <= draw <= win <= POINTS_LIMIT or loss == win:
+        raise ConfigError(
+            f"{text!r}: a win must be worth more than a loss, a draw between, none below 0 or above "
+            f"{POINTS_LIMIT:g}", field="--points", hint="e.g. --points 3,1,0",
+        )
     return Points(win, draw, loss)
 
 

@@ -234,8 +234,9 @@ def _csv(table: Crosstable) -> str:
     return buffer.getvalue()
 
 
-def _finite(value: float) -> float | None:
-    return None if math.isinf(value) or math.isnan(value) else round(value, 2)
+def _finite(value: float, digits: int = 2) -> float | None:
+    """``value`` rounded, or ``None`` (JSON's null) for what JSON cannot hold: the infinities and NaN."""
+    return None if math.isinf(value) or math.isnan(value) else round(value, digits)
 
 
 def _json(table: Crosstable) -> str:
@@ -321,7 +322,7 @@ def _match_json(m: Match) -> dict[str, Any]:
             "model": m.sprt.model,
             "elo0": m.sprt.elo0,
             "elo1": m.sprt.elo1,
-            "llr": round(s.sprt.llr, 4),
+            "llr": _finite(s.sprt.llr, 4),  # NaN where the normalized model has no estimate, as in fastchess
             "lower": round(s.sprt.lower, 4),
             "upper": round(s.sprt.upper, 4),
             "verdict": s.sprt.verdict,

@@ -51,6 +51,32 @@ def log10(x: float) -> float:
     return -math.inf if x == 0.0 else math.nan
 
 
+def log2(x: float) -> float:
+    """C's ``log2``: ``-inf`` at zero, NaN below."""
+    if x > 0.0 or math.isnan(x):
+        return math.log2(x)
+    return -math.inf if x == 0.0 else DEFAULT_NAN
+
+
+def ceil(x: float) -> float:
+    """C's ``ceil``, a double: NaN and the infinities as they are (Python's gives an int, and raises for them)."""
+    return float(math.ceil(x)) if math.isfinite(x) else x
+
+
+def pow(x: float, y: float) -> float:
+    """C's ``pow``: ±inf beyond the range of a double and at 0's pole (Python's raises), NaN for a negative base
+    to a fractional power."""
+    odd = float(y).is_integer() and y % 2 == 1
+    try:
+        return math.pow(x, y)
+    except OverflowError:
+        return math.copysign(math.inf, x) if odd else math.inf
+    except ValueError:
+        if x == 0.0:
+            return math.copysign(math.inf, x) if odd else math.inf
+        return DEFAULT_NAN
+
+
 def fixed(x: float, digits: int) -> str:
     """``x`` with ``digits`` decimals as C++'s ``fmt`` writes ``{:.Nf}``: ``inf``, ``-inf``, ``nan``
     and ``-nan`` (the sign bit of the NaN), else correctly rounded, ``-0.00`` included."""

@@ -276,7 +276,7 @@ def _maximize(played: _Games, unknowns: _Unknowns, group: Indices) -> tuple[Floa
                 delta = newton * _step_length(played, unknowns, x, newton)
         x = x + delta
         step = float(np.abs(delta).max(initial=0.0))
-        if _runaway(unknowns.beta(x), group):
+        if _runaway(unknowns, x, group):
             return x, None, False
         if step < _TOLERANCE:
             break
@@ -303,8 +303,12 @@ def _step_length(played: _Games, unknowns: _Unknowns, x: Floats, newton: Floats)
     return length
 
 
-def _runaway(beta: Floats, group: Indices) -> bool:
-    return bool((np.abs(beta - _group_means(beta, group)[group]) > RUNAWAY).any())
+def _runaway(unknowns: _Unknowns, x: Floats, group: Indices) -> bool:
+    """Whether the maximum lies at infinity: a rating runs away from its group's average (a group beat another in
+    every game), or the white advantage from 0 (white won every game the ratings cannot explain: without the check
+    it ran to thousands of Elo, ± 0, and dragged equal scores thousands apart)."""
+    beta = unknowns.beta(x)
+    return bool((np.abs(beta - _group_means(beta, group)[group]) > RUNAWAY).any()) or abs(_eta(unknowns, x)) > RUNAWAY
 
 
 def _inverse_at(played: _Games, unknowns: _Unknowns, x: Floats) -> Floats:
@@ -329,7 +333,7 @@ def _maximize_large(played: _Games, unknowns: _Unknowns, group: Indices) -> tupl
         )
         delta = newton * _step_length(played, unknowns, x, newton)
         x = x + delta
-        if _runaway(unknowns.beta(x), group):
+        if _runaway(unknowns, x, group):
             return x, None, False
         if float(np.abs(delta).max(initial=0.0)) < _SPARSE_TOLERANCE:
             break

@@ -9,6 +9,9 @@ from dataclasses import dataclass
 PER_ELO = math.log(10) / 400
 #: A rating this far from its group's average (natural-log units) is taken as running away.
 RUNAWAY = 3000 * PER_ELO
+#: The most an anchor's rating may be from 0, either way: ratings are thousands, and far beyond a float keeps
+#: no Elo difference (1e17 + 200 is 1e17) and the tie-breaks built on them (TPR, ARO) overflow.
+ANCHOR_LIMIT = 100_000.0
 
 
 @dataclass(frozen=True, slots=True)

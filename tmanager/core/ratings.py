@@ -13,7 +13,8 @@ The model: white's expected score against black is
   ``prior`` virtual draws, spread over the opponents in proportion to the
   games played, which gives a bounded value (a 10-0 match: both players get
   one, 11/12 for the winner, +417 Elo). If ratings still run away (a group beating another in every
-  game), every player gets the virtual draws.
+  game), or the white advantage does (white winning every game the ratings cannot explain), every player
+  gets the virtual draws.
 * **Anchor.** A named player is set to ``anchor_elo``; without one, the
   average of each connected group of players is ``anchor_elo``.
 * **Error margins** (95 %, ``1.96 σ``) come from the inverse of the Fisher

@@ -177,6 +177,24 @@ class Gains:
         """Rₖ = aₖ / cₖ² of ``param`` at ``iteration`` (1-based)."""
         return self.gain(param, iteration) / math.pow(self.perturbation(param, iteration), 2)
 
+    def check_param(self, param: SpsaParam) -> None:
+        """:class:`ConfigError` unless every step of ``param`` stays within floating point, so that no pair
+        can raise or turn θ into inf or nan. The bounds hold at every iteration: cₖ and aₖ are largest at the
+        first and cₖ is never below c_end, so a move of θ, Rₖ·cₖ·2, is at most a₁/c_end²·c₁·2."""
+        reach = max(abs(param.minimum), abs(param.maximum))
+        try:
+            c_first, a_first = self.perturbation(param, 1), self.gain(param, 1)
+            figures = (c_first**2, a_first, a_first / param.c_end**2 * c_first * 2 + reach, reach + c_first)
+            finite = all(math.isfinite(figure) for figure in figures)
+        except (OverflowError, ZeroDivisionError):  # c_end² beyond a float, or so small it is 0
+            finite = False
+        if not finite:
+            raise ConfigError(
+                f"{param.name}: c_end {param.c_end:g} and r_end {param.r_end:g} make steps beyond a float's range"
+                f" over {self.iterations} iterations (alpha {self.alpha:g}, gamma {self.gamma:g})",
+                hint="c_end of the parameter's scale, r_end like 0.002, the usual alpha 0.602 and gamma 0.101",
+            )
+
 
 def pair_seed(seed: int, pair: int) -> int:
     """The seed of pair ``pair`` (0-based) of a tune seeded ``seed``: the same on every machine."""
@@ -259,7 +277,8 @@ class TuneSettings:
         if self.history_every <= 0:
             raise ConfigError(f"must be at least 1, not {self.history_every}", field="history_every", hint="pairs")
         try:
-            _parsed(self.parameters)
+            for param in _parsed(self.parameters):
+                self.gains.check_param(param)
         except ConfigError as error:
             raise error.located(field="parameters") from None
 

@@ -315,6 +315,9 @@ class GamePairs:
         default_factory=dict, init=False, repr=False
     )
     _arrivals: int = field(default=0, init=False, repr=False)
+    #: games whose every slot a game of the same colours already waits in (the same game twice, files joined):
+    #: they pair with nothing, and are unpaired
+    _shut_out: int = field(default=0, init=False, repr=False)
 
     def add(self, game: GameResult) -> None:
         """Consider one game; games of other players are ignored."""
@@ -334,8 +337,12 @@ class GamePairs:
                 self.penta[round(2 * (self._points(waiting[0]) + self._points(game)))] += 1
                 self.double_draws += waiting[0].result == DRAW and game.result == DRAW
                 return
+        waits = False
         for key in keys:
-            self._pending.setdefault(key, (game, keys))
+            if key not in self._pending:
+                self._pending[key] = (game, keys)
+                waits = True
+        self._shut_out += not waits
 
     def _keys(self, game: GameResult) -> list[tuple[str, str, int]]:
         if game.pair is not None:
@@ -358,7 +365,7 @@ class GamePairs:
         return PairCounts(
             self.first,
             (p[0], p[1], p[2], p[3], p[4]),
-            unpaired=len({id(entry[0]) for entry in self._pending.values()}),
+            unpaired=len({id(entry[0]) for entry in self._pending.values()}) + self._shut_out,
             lowest_white=self.lowest[1] if self.lowest is not None else None,
             first_white=self.first_white,
             double_draws=self.double_draws,

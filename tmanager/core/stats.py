@@ -44,6 +44,10 @@ SPRT_MODELS: tuple[SprtModel, ...] = ("normalized", "logistic", "bayesian")
 #: The normalized model's bounds stay within ± this many nElo: beyond about 230 its maximum-likelihood
 #: estimate need not exist (no real test comes near; far bounds can use the logistic model).
 NELO_LIMIT = 200.0
+#: The logistic and bayesian models' bounds stay within ± this many Elo: from about 6,400 Elo on, a float rounds
+#: the expected score to 1 (or 0) and no distribution has it. 2,000 keeps it 1e-5 from the edge, far beyond
+#: any test's bounds.
+ELO_LIMIT = 2000.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,12 +106,15 @@ class SprtSettings:
             raise ConfigError(
                 f"elo0 ({self.elo0:g}) must be less than elo1 ({self.elo1:g})", field="elo1", hint="e.g. elo0 0, elo1 5"
             )
+        limit = _elo_limit(self.model)
         for name, elo in (("elo0", self.elo0), ("elo1", self.elo1)):
-            if self.model == "normalized" and abs(elo) > NELO_LIMIT:
+            if abs(elo) > limit:
                 raise ConfigError(
-                    f"{elo:g} nElo is beyond the normalized model's ±{NELO_LIMIT:g}",
+                    f"{elo:g} {'nElo' if self.model == 'normalized' else 'Elo'} is beyond the {self.model} model's"
+                    f" ±{limit:g}",
                     field=name,
-                    hint='use smaller bounds, or model = "logistic"',
+                    hint='use smaller bounds, or model = "logistic"' if self.model == "normalized"
+                    else "use smaller bounds: a test's are a few Elo, e.g. 0 and 5",
                 )
 
     def test(self, wins: int, draws: int, losses: int, *, penta: Sequence[int] | None = None) -> Sprt:
@@ -157,7 +164,9 @@ def _elo_estimate(n: float, mean: float, var: float) -> Estimate:
 def _nelo_estimate(n: float, mean: float, var: float, *, pairs: bool) -> Estimate:
     sigma = math.sqrt(2 * var if pairs else var)
     if n == 0 or sigma == 0:
-        return Estimate(0.0, math.inf)
+        # Every game (pair) alike: a perfect or zero score lies infinitely many σ from ½, as fastchess's
+        # (s - ½)/σ has it; all draws (or all pairs even) are 0.
+        return Estimate(0.0 if n == 0 or mean == 0.5 else math.copysign(math.inf, mean - 0.5), math.inf)
     return Estimate(
         (mean - 0.5) / sigma * NELO_SCALE,
         Z95 * math.sqrt(var / n) / sigma * NELO_SCALE,
@@ -228,8 +237,8 @@ def sprt(
     """
     if not 0 < alpha < 1 or not 0 < beta < 1 or elo0 >= elo1:
         raise ValueError("SPRT needs 0 < alpha, beta < 1 and elo0 < elo1")
-    if model == "normalized" and max(abs(elo0), abs(elo1)) > NELO_LIMIT:
-        raise ValueError(f"normalized SPRT bounds must lie within ±{NELO_LIMIT:g} nElo")
+    if max(abs(elo0), abs(elo1)) > _elo_limit(model):
+        raise ValueError(f"{model} SPRT bounds must lie within ±{_elo_limit(model):g}")
     lower, upper = sprt_bounds(alpha, beta)
     scores = PAIR_SCORES if len(counts) == 5 else GAME_SCORES
     if len(counts) not in (3, 5) or (model == "bayesian" and len(counts) != 3):
@@ -260,6 +269,11 @@ def sprt(
     return Sprt(total * _mean(log_ratios, observed), lower, upper)
 
 
+def _elo_limit(model: SprtModel) -> float:
+    """How far from 0 the bounds of ``model`` may lie (nElo in the normalized model, else Elo)."""
+    return NELO_LIMIT if model == "normalized" else ELO_LIMIT
+
+
 def _mean(values: Sequence[float], weights: Sequence[float]) -> float:
     result = 0.0
     for value, weight in zip(values, weights, strict=True):
@@ -275,12 +289,14 @@ def _itp(
     ITP method (Oliveira and Takahashi, ACM TOMS 47, 2021), step for step as fastchess runs it, so that
     its LLRs are fastchess's to the last bit."""
     a, b, f_a, f_b = high, low, -math.inf, math.inf  # a: where f < 0, b: where f > 0
-    n_max = math.ceil(math.log2(abs(b - a) / (2.0 * epsilon))) + n0
+    # C's double arithmetic: with a NaN or empty bracket (far bounds, or a billion games of one outcome) the
+    # loop below is skipped and the root is NaN, as in fastchess, where Python's ceil and log2 raised
+    n_max = ieee.ceil(ieee.log2(abs(b - a) / (2.0 * epsilon))) + n0
     i = 0
     while abs(b - a) > 2.0 * epsilon:
         middle = (a + b) / 2.0
-        r = epsilon * math.pow(2.0, n_max - i) - (b - a) / 2.0
-        delta = k1 * math.pow(b - a, k2)
+        r = epsilon * ieee.pow(2.0, n_max - i) - (b - a) / 2.0
+        delta = k1 * ieee.pow(b - a, k2)
         regula_falsi = ieee.div(f_b * a - f_a * b, f_b - f_a)
         sigma = ieee.div(middle - regula_falsi, abs(middle - regula_falsi))
         truncated = regula_falsi + sigma * delta if delta <= abs(middle - regula_falsi) else middle

@@ -105,10 +105,20 @@ class Engine:
     async def start(cls, spec: EngineSpec, *, observer: LineObserver | None = None) -> Engine:
         """Start ``spec`` and finish its handshake, its lines shown to ``observer`` from the first;
         :class:`~tmanager.tourney.enginelines.EngineError`, ``OSError`` or ``TimeoutError`` when the engine
-        fails, :class:`ConfigError` when it refuses its options."""
+        fails, :class:`ConfigError` when its program is gone or cannot be run, its stderr log cannot be
+        opened, or it refuses its options."""
+        # Checked at each start, not only when the tourney was read: a program deleted or rebuilt under way
+        # would otherwise start as the launcher's exit 127 and lose game after game as a crash.
+        spec.check_runnable()
         stderr: int | IO[bytes] = subprocess.DEVNULL
         if spec.stderr_log:
-            stderr = open(spec.stderr_log, "ab")  # noqa: SIM115 - the child owns it once started
+            try:
+                stderr = open(spec.stderr_log, "ab")  # noqa: SIM115 - the child owns it once started
+            except OSError as exc:
+                raise ConfigError(
+                    f"cannot open the stderr log {spec.stderr_log!r} of engine {spec.name!r}: {exc.strerror}",
+                    hint="check the path of stderr",
+                ) from None
         try:
             engine = await asyncio.wait_for(_open(spec, stderr=stderr, observer=observer),
                                             timeout=spec.handshake_timeout)

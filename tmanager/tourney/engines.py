@@ -88,18 +88,23 @@ class EngineSpec:
         directory is missing; ``file`` and ``where`` (``participants[1]``) locate the error."""
         prefix = f"{where}." if where else ""
         program = self.command[0]
-        if os.sep in program:
+        # A .py program runs with this Python (command_line): the script is what must be there, or each game
+        # would start the interpreter, see it exit with status 2, and be scored as the engine's crash.
+        script = program == sys.executable and len(self.command) > 1 and self.command[1].endswith(".py")
+        if script:
+            program = self.command[1]
+        if os.sep in program or script:
             path = Path(program)
             if not path.is_absolute() and self.workdir:
                 path = Path(self.workdir) / path
-            if not (path.is_file() and os.access(path, os.X_OK)):
+            if not (path.is_file() and (script or os.access(path, os.X_OK))):
                 raise ConfigError(
                     f"program {program!r} of engine {self.name!r} not found or not executable",
                     file=file,
                     field=f"{prefix}cmd",
                     hint="check the path, and chmod +x a script",
                 )
-        else:
+        elif shutil.which(program) is None:  # command_line made those it found absolute; exec looks on PATH
             raise ConfigError(
                 f"program {program!r} of engine {self.name!r} is not on PATH nor in {GAMES_PATH}",
                 file=file,

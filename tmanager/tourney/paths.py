@@ -14,42 +14,21 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from tmanager.errors import ConfigError
-from tmanager.files import expect_file
+from tmanager.files import check_writable, same_file
 
 
 def check_output(path: Path, *, tourney: Path, field: str, book: Path | None = None) -> None:
     """Refuse an output file that cannot be appended to: the tourney file itself, the opening ``book``,
     anything but a regular file (a directory, a FIFO, a device: see :func:`~tmanager.files.expect_file`),
     a file or directory that cannot be written, or a path whose directory does not exist."""
-    if _same(path, tourney):
+    if same_file(path, tourney):
         raise ConfigError("is the tourney file itself", file=tourney, field=field, hint="give it a name of its own")
-    if book is not None and _same(path, book):
+    if book is not None and same_file(path, book):
         raise ConfigError(
             f"is the opening book {str(book)!r}", file=tourney, field=field,
             hint="games written there would become openings: give it a file of its own",
         )
-    try:
-        exists = expect_file(path)
-    except ConfigError as exc:
-        raise ConfigError(f"{str(path)!r} {exc.message}", file=tourney, field=field, hint="name a file") from None
-    if not exists and not path.parent.is_dir():
-        raise ConfigError(
-            f"no directory {str(path.parent)!r} to hold it", file=tourney, field=field,
-            hint="create the directory, or change the path",
-        )
-    if not os.access(path if exists else path.parent, os.W_OK | (0 if exists else os.X_OK)):
-        where = str(path if exists else path.parent)
-        raise ConfigError(f"cannot write to {where!r}", file=tourney, field=field, hint="check its permissions")
-
-
-def _same(path: Path, other: Path) -> bool:
-    """Whether two paths name one file: the same resolved path, or (both existing) the same inode."""
-    if os.path.realpath(path) == os.path.realpath(other):
-        return True
-    try:
-        return os.path.samefile(path, other)
-    except OSError:
-        return False
+    check_writable(path, file=tourney, field=field)
 
 
 def check_directories(directories: Iterable[str], *, base: Path, tourney: Path, field: str) -> None:
