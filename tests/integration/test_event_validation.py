@@ -58,6 +58,9 @@ def event(tmp_path: Path) -> Path:
         (["--fide-id", "4100018"], "fide_id: 4100018 is already entered, for Kuiper, Jan (1)"),
         (["--fide-id", "123456789012"], "fide_id: 123456789012 is not a FIDE ID"),
         (["--rating", "21050"], "rating: 21050 is not a rating: 0 (unrated) or 100-3500"),
+        # The number is the TRF starting rank, four digits: 12345 made a player line export-trf wrote and
+        # import-trf could not read back.
+        (["--number", "12345"], "number: 12345 is not a player number (1 to 9999, TRF's four-digit starting rank)"),
     ],
 )
 def test_add_player_refuses_bad_data(event: Path, options: list[str], says: str) -> None:
@@ -79,6 +82,8 @@ def test_imported_players_and_hand_edited_files(event: Path, tmp_path: Path) -> 
     assert "entries.csv line 3: federation: 'XYZ' is not a FIDE federation code" in refused(
         event, "import-players", event, csv
     )
+    csv.write_text('name,number\n"A, B",10000\n')
+    assert "number: 10000 is not a player number" in refused(event, "import-players", event, csv)
     csv.write_text('name,fide_id\n"A, B",4100099\n"C, D",4100099\n')
     assert "line 3: FIDE ID 4100099 is already entered" in refused(event, "import-players", event, csv)
     # A hand edit that gives two players one FIDE ID is refused when the file is read.

@@ -18,6 +18,7 @@ from tmanager.core.categories import Category
 from tmanager.core.playerfields import player_fault
 from tmanager.errors import CONTROL_CHARACTERS, ConfigError
 from tmanager.events.model import HOOKS, OVERALL, Division, Event, Player, PlayerStatus, PrizeFund
+from tmanager.formats.trf import MAX_START_RANK
 
 _DATE = re.compile(r"^\d{4}(-\d{2}-\d{2})?$")
 _WHEN = re.compile(r"^\d{4}-\d{2}-\d{2}( \d{1,2}:\d{2})?$")
@@ -95,8 +96,10 @@ def check_player(p: Player, where: str, file: Path | None = None) -> None:
     def bad(message: str, key: str) -> ConfigError:
         return ConfigError(message, file=file, field=f"{where}.{key}")
 
-    if p.number < 1:
-        raise bad("player numbers start at 1", "number")
+    if not 1 <= p.number <= MAX_START_RANK:
+        # The number is the TRF starting rank: a fifth digit would shift every column of the player's line.
+        what = f"{p.number} is not a player number (1 to {MAX_START_RANK}, TRF's four-digit starting rank)"
+        raise bad(what, "number")
     for key in ("name", "club", "team", "federation"):
         _check_text(getattr(p, key), f"{where}.{key}", file)
     if not p.name.strip():

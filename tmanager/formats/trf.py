@@ -76,6 +76,9 @@ SCORING_SYMBOLS = {
     "W": ("win",), "D": ("draw",), "L": ("loss",), "A": ("zero_bye", "forfeit_loss"),
     "Z": ("zero_bye", "forfeit_loss"), "P": ("pairing_bye",),
 }  # fmt: skip
+#: The highest starting rank a player line can hold: columns 5-8 of ``001``, and every opponent column, have four
+#: digits (so have the ``240``, ``250`` and ``260`` records).
+MAX_START_RANK = 9999
 _FIRST_ROUND = 91  # index of column 92
 _BLOCK = 10
 #: A header line of the tournament section: ``012``, ``142``… (three digits ending in 2).
