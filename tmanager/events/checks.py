@@ -186,6 +186,11 @@ def check_division(event: Event, d: Division, file: Path | None = None) -> None:
     total = event.total_rounds(d)
     if total and paired and paired[-1] > total:
         raise bad(f"round {paired[-1]} is paired but the event has {total} rounds")
+    for p in d.players:
+        beyond = [n for n in p.absent if n < 1 or (total and n > total)]
+        if beyond:
+            planned = f"the event has {total} rounds" if total else "rounds start at 1"
+            raise bad(f"player {p.number} is withdrawn from round {beyond[0]}, but {planned}")
     for r in d.rounds:
         taken: set[int] = set()
         for who in [n for b in r.boards for n in (b.white, b.black)] + list(r.byes):
