@@ -3,6 +3,7 @@ titles, sex and categories, through the real command line."""
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 
@@ -52,6 +53,28 @@ def test_lists_that_are_not_fide_lists(tmp_path: Path) -> None:
         playercsv.read(csv)
     csv.write_text("name;rating\nA;high\n")
     with pytest.raises(ConfigError, match="line 2: rating: 'high' is not a whole number"):
+        playercsv.read(csv)
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        # str.isdigit() took '²' and int() then failed: a traceback.
+        ('name,rating\n"A, B",\u00b2\n', "line 2: rating: '\u00b2' is not a whole number"),
+        ('name,rating\n"A, B",\u0661\u0662\u0660\u0660\n', "line 2: rating: '\u0661\u0662\u0660\u0660' is not a whole"),
+        # The second name column silently replaced the first.
+        ('name,club,Name\n"A, B",x,"C, D"\n', "line 1: column 'name' is given twice"),
+        # A quote left open swallowed the line's separators into the name ("A, B,2000", unrated).
+        ('name,rating\n"C, D",2100\n"A, B,2000\n', "line 3: is not CSV: unexpected end of data"),
+        # A cell over two lines: the line numbers are the file's.
+        ('name,club\n"A, B","Schaakclub\nLeiden"\n"C, D",z,extra\n', "line 4: has 3 cells for 2 columns"),
+        ("name,rating\n", "holds no player, only the row naming the columns"),
+    ],
+)
+def test_malformed_player_csvs(tmp_path: Path, text: str, says: str) -> None:
+    csv = tmp_path / "entries.csv"
+    csv.write_text(text, encoding="utf-8")
+    with pytest.raises(ConfigError, match=re.escape(says)):
         playercsv.read(csv)
 
 
