@@ -113,6 +113,9 @@ def test_verbs_end_to_end(tmp_path: Path) -> None:
         (("force", "2", "4"), "already met in round 1"),
         (("bye", "2", "--round", "1"), "round 1 is already paired"),
         (("withdraw", "99"), "has no player number 99"),
+        # '²' (AltGr+2) passed str.isdigit() and then failed int(): a traceback.
+        (("result", "\u00b2", "1-0"), "'\u00b2' is not a board number"),
+        (("withdraw", "\u00b2"), "no player matches '\u00b2'"),
         # A typo of a round beyond the event's 5 was taken (and a bye for it refused).
         (("withdraw", "2", "--rounds", "6"), "player 2 is withdrawn from round 6, but the event has 5 rounds"),
         (("standings", "--round", "4"), "round 4 is not paired"),

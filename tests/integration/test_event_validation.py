@@ -97,6 +97,7 @@ def test_junk_lines_of_a_fide_list(tmp_path: Path) -> None:
     assert "Kuiper, Jan" in lines[1]
     lines[1] = lines[1].replace(" NED ", " XYZ ")  # line 2
     lines.insert(3, "garbage line that is no player")  # line 4
+    lines.insert(4, lines[2].replace("4100026", "41000\u00b926"))  # line 5: '¹' is no digit of an ID
     junk = tmp_path / "list.txt"
     junk.write_text("\n".join(lines) + "\n")
     with pytest.raises(ConfigError, match=r"list.txt: line 2: federation: 'XYZ' is not .*, or pass --skip-bad"):
@@ -106,6 +107,7 @@ def test_junk_lines_of_a_fide_list(tmp_path: Path) -> None:
         "line 2: federation: 'XYZ' is not a FIDE federation code (three capitals as FIDE writes them: NED, GER, "
         "ENG, FID)",
         "line 4: 'garbage line th' is not a FIDE ID",
+        "line 5: '41000\u00b926' is not a FIDE ID",
     )
     assert 4100018 not in listing.entries and len(listing.entries) == 7
     # The command line (Jan is not asked for: his line is not looked at): refused without --skip-bad, nothing

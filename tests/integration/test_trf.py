@@ -96,6 +96,20 @@ def test_contradicting_opponents_are_refused() -> None:
         trf.parse(bad)
 
 
+@pytest.mark.parametrize(
+    ("old", "new", "says"),
+    [
+        # '²' passed str.isdigit() and then failed int(): a traceback instead of the line's fault.
+        ("001    2", "001    \u00b2", "line 5: bad starting rank '\u00b2' in columns 5-8"),
+        ("   4 w 1", "   \u00b2 w 1", "bad opponent"),
+        ("XXR 5", "XXR \u00b2", "XXR wants the number of rounds"),
+    ],
+)
+def test_unicode_digits_are_not_numbers(old: str, new: str, says: str) -> None:
+    with pytest.raises(ConfigError, match=says):
+        trf.parse(TWO_ROUNDS.replace(old, new, 1))
+
+
 def test_forbidden_pairs_and_initial_colour() -> None:
     t = trf.parse("XXR 3\nXXC black1\nXXP 1 2\n" + "\n".join(line(i, "0.0") for i in (1, 2, 3, 4)))
     assert t.forbidden == (frozenset({1, 2}),)

@@ -18,7 +18,7 @@ from pathlib import Path
 from tmanager.cli import tshcommands
 from tmanager.cli.eventverbs import Verb, VerbParser, verb_parser
 from tmanager.columns import aligned
-from tmanager.errors import StateError, TManagerError
+from tmanager.errors import StateError, TManagerError, ascii_digits
 from tmanager.events import journal, service
 from tmanager.events.entries import Entry
 from tmanager.events.messages import EXPLANATIONS, Topic, topic_of
@@ -151,7 +151,7 @@ class Shell:
         elif name == "players":
             self.players()
         elif name in ("enter", "corrections"):
-            self.results(int(words[0]) if words and words[0].isdigit() else None, correction=name == "corrections")
+            self.results(int(words[0]) if words and ascii_digits(words[0]) else None, correction=name == "corrections")
         elif name == "card":
             self.card(words)
         else:

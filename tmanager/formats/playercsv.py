@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tmanager.errors import ConfigError
+from tmanager.errors import ConfigError, ascii_digits
 from tmanager.files import read_bytes
 
 COLUMNS = ("number", "name", "title", "rating", "fide_id", "federation", "sex", "birth", "club", "team", "flags")
@@ -90,7 +90,7 @@ def _row(path: Path, number: int, header: list[str], cells: list[str]) -> Row:
         if not cell:
             continue
         if name in _NUMBERS:
-            if not (cell.isascii() and cell.isdigit()):  # str.isdigit() also takes '²', which int() refuses
+            if not ascii_digits(cell):
                 raise ConfigError(f"{cell[:20]!r} is not a whole number", file=path, field=f"line {number}: {name}")
             fields[name] = int(cell)
         elif name == "flags":

@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import IO, Literal
 
 from tmanager.core.playerfields import player_fault, rating_fault
-from tmanager.errors import ConfigError
+from tmanager.errors import ConfigError, ascii_digits
 from tmanager.files import open_file
 
 Kind = Literal["standard", "rapid", "blitz"]
@@ -165,9 +165,9 @@ def _columns(header: str, path: Path) -> dict[str, tuple[int, int | None]]:
 
 def _text_fault(fide_id: str, ratings: dict[str, str], sex: str) -> str | None:
     """What is wrong with a player's FIDE ID, rating or sex column as text, if anything."""
-    if not fide_id.isdigit():
+    if not ascii_digits(fide_id):
         return f"{fide_id[:20]!r} is not a FIDE ID"
-    bad = next((kind for kind, text in ratings.items() if text and not text.isdigit()), None)
+    bad = next((kind for kind, text in ratings.items() if text and not ascii_digits(text)), None)
     if bad is not None:
         return f"the {bad} rating {ratings[bad][:10]!r} is not a number"
     if sex and sex.upper() not in _SEXES:
@@ -191,7 +191,7 @@ def _txt(f: IO[bytes], path: Path) -> Iterator[Entry | _Junk]:
         texts = {kind: fields.get(column, "") for kind, column in columns.items() if column in spans}
         fault = _text_fault(fide_id, texts, fields.get("Sex", ""))
         if fault:
-            yield _Junk(where, fault, int(fide_id) if fide_id.isdigit() else None)
+            yield _Junk(where, fault, int(fide_id) if ascii_digits(fide_id) else None)
             continue
         yield Entry(
             int(fide_id), fields["Name"], fields.get("Fed", ""), _sex(fields.get("Sex", "")),
@@ -224,7 +224,7 @@ def _xml(f: IO[bytes], path: Path) -> Iterator[Entry | _Junk]:
             texts = {kind: values.get(tag, "") for kind, tag in _XML_RATINGS.items()}
             fault = _text_fault(fide_id, texts, values.get("sex", ""))
             if fault:
-                yield _Junk(where, fault, int(fide_id) if fide_id.isdigit() else None)
+                yield _Junk(where, fault, int(fide_id) if ascii_digits(fide_id) else None)
                 continue
             yield Entry(
                 int(fide_id), values.get("name", ""), values.get("country", ""), _sex(values.get("sex", "")),
@@ -236,12 +236,12 @@ def _xml(f: IO[bytes], path: Path) -> Iterator[Entry | _Junk]:
 
 
 def _number(text: str) -> int:
-    return int(text) if text.isdigit() else 0
+    return int(text) if ascii_digits(text) else 0
 
 
 def _year(text: str) -> int | None:
     year = text[:4]
-    return int(year) if year.isdigit() and int(year) > 0 else None
+    return int(year) if ascii_digits(year) and int(year) > 0 else None
 
 
 _SEXES = {"M": "m", "F": "w", "W": "w"}

@@ -48,7 +48,7 @@ from typing import Any, TypeVar
 
 from tmanager.core.results import TRF_CODES, format_points
 from tmanager.core.scoring import STANDARD, Game, PointsSystem
-from tmanager.errors import ConfigError
+from tmanager.errors import ConfigError, ascii_digits
 from tmanager.files import atomic_write, read_bytes
 from tmanager.formats.trf_records import (
     ACCELERATION,
@@ -107,7 +107,7 @@ class TrfPlayer:
     @property
     def rating(self) -> int:
         text = self.header[48:52].strip()
-        return int(text) if text.isdigit() else 0
+        return int(text) if ascii_digits(text) else 0
 
     def state(self, rounds: int | None = None, *, rank: int | None = None) -> PlayerState:
         """The pairing view of this player, with the first ``rounds`` rounds."""
@@ -230,7 +230,7 @@ def _points(text: str, *, file: str | Path | None, field: str) -> int:
 def _player(line: str, *, file: str | Path | None, number: int) -> TrfPlayer:
     field = f"line {number}"
     text = line[4:8].strip()
-    if not text.isdigit() or int(text) == 0:
+    if not ascii_digits(text) or int(text) == 0:
         raise ConfigError(f"bad starting rank {text!r} in columns 5-8", file=file, field=field)
     pid = int(text)
     if len(line) < 84:
@@ -248,7 +248,7 @@ def _player(line: str, *, file: str | Path | None, number: int) -> TrfPlayer:
             continue
         if opp_text.strip() in ("", "0000"):
             opponent = None
-        elif opp_text.strip().isdigit():
+        elif ascii_digits(opp_text.strip()):
             opponent = int(opp_text)
         else:
             raise ConfigError(f"bad opponent {opp_text!r}", file=file, field=round_field)
@@ -270,7 +270,7 @@ def _player(line: str, *, file: str | Path | None, number: int) -> TrfPlayer:
         games += [Game(None, None, " ")] * pending
         pending = 0
         games.append(Game(opponent, colour if colour in "wb" else None, result))
-    return TrfPlayer(pid, line[:80], points, int(rank_text) if rank_text.isdigit() else None, tuple(games))
+    return TrfPlayer(pid, line[:80], points, int(rank_text) if ascii_digits(rank_text) else None, tuple(games))
 
 
 def _scoring(line: str, points: dict[str, int], *, file: str | Path | None, field: str) -> None:
@@ -312,7 +312,7 @@ def parse(text: str, *, file: str | Path | None = None) -> Tournament:
             lines.append(line)
         words = line[3:].split()
         if code in ("XXR", "142"):
-            if len(words) != 1 or not words[0].isdigit() or int(words[0]) < 1:
+            if len(words) != 1 or not ascii_digits(words[0]) or int(words[0]) < 1:
                 raise ConfigError(f"{code} wants the number of rounds", file=file, field=where)
             total_rounds = int(words[0])
         elif code == "XXC":
@@ -327,7 +327,7 @@ def parse(text: str, *, file: str | Path | None = None) -> Tournament:
         elif code == "162":
             _scoring(line, points, file=file, field=where)
         elif code == "XXP":
-            if not all(w.isdigit() for w in words) or len(words) < 2:
+            if not all(ascii_digits(w) for w in words) or len(words) < 2:
                 raise ConfigError("XXP wants two or more starting ranks", file=file, field=where)
             forbidden.append(frozenset(int(w) for w in words))
         elif code in POINTS_CODES:

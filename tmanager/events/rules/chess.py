@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 
 from tmanager.core import fide
 from tmanager.core.results import ByeKind, Colour, Result, format_points
-from tmanager.errors import PairingError, ScheduleError, StateError
+from tmanager.errors import PairingError, ScheduleError, StateError, ascii_digits
 from tmanager.events.entries import BoardRef, Entry, PlayersRef, ResultEntry
 from tmanager.events.games import accelerated, history, round_games, score, scores
 from tmanager.events.messages import Note, Topic
@@ -250,7 +250,7 @@ class ChessRules(DivisionRules):
     def parse_entry(self, words: Sequence[str]) -> Entry:
         """``BOARD RESULT`` or ``P1 P2 RESULT`` (the result read as P1 against P2)."""
         if len(words) == 2:
-            if not words[0].isdigit():
+            if not ascii_digits(words[0]):
                 raise StateError(f"{words[0]!r} is not a board number; give a board or two players, then the result")
             return ResultEntry(BoardRef(int(words[0])), parse_result(words[1]))
         if len(words) == 3:

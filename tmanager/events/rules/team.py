@@ -22,7 +22,7 @@ from collections.abc import Iterator, Sequence
 
 from tmanager.core import teamtiebreaks
 from tmanager.core.results import ByeKind, Colour
-from tmanager.errors import PairingError, StateError
+from tmanager.errors import PairingError, StateError, ascii_digits
 from tmanager.events.entries import BoardRef, Entry, ResultEntry
 from tmanager.events.messages import Topic
 from tmanager.events.model import PairingSystem, Player, Round, Team, label
@@ -51,7 +51,7 @@ EMPTY = ("-", "0")
 def find_team(teams: Sequence[Team], text: str) -> Team:
     """A team by number or by a unique part of its name (case-insensitive)."""
     text = text.strip()
-    if text.isdigit():
+    if ascii_digits(text):
         found = [t for t in teams if t.number == int(text)]
     else:
         needle = text.casefold()
@@ -394,7 +394,7 @@ class TeamRules(ChessRules):
         if len(words) != 2 or "." not in words[0]:
             return super().parse_entry(words)
         match_text, _, board_text = words[0].partition(".")
-        if not (match_text.isdigit() and board_text.isdigit()):
+        if not (ascii_digits(match_text) and ascii_digits(board_text)):
             raise StateError(f"{words[0]!r} is not MATCH.BOARD; write e.g. 2.3 for board 3 of match 2")
         return ResultEntry(BoardRef(int(board_text), match=int(match_text)), parse_result(words[1]))
 
