@@ -151,6 +151,10 @@ def test_bad_input_changes_nothing(tmp_path: Path, args: tuple[str, ...], messag
 def test_malformed_files(tmp_path: Path) -> None:
     path = make_event(tmp_path)
     good = path.read_text(encoding="utf-8")
+
+    def dated(lines: str) -> str:
+        return good.replace('name = "Club Open"', f'name = "Club Open"\n{lines}')
+
     cases = {
         "not valid TOML": good.replace("[event]", "[event"),
         "unknown key 'ratting'": good.replace("rating = 2050", "ratting = 2050"),
@@ -158,6 +162,12 @@ def test_malformed_files(tmp_path: Path) -> None:
         "have the same name": good.replace('"Name2, First"', '"Name1, First"'),
         "'dutsch' is not a pairing system (one of 'dutch',": good.replace('system = "dutch"', 'system = "dutsch"'),
         "division[1].player[1].rating: must be int": good.replace("rating = 2050", 'rating = "high"'),
+        # Days that do not exist were taken by their shape alone, and written to TRF's 042 and 132 lines.
+        "event.start: '2026-02-30' is not a date": dated('start = "2026-02-30"'),
+        "event.end: 2026-04-09 is before the start, 2026-04-10": dated('start = "2026-04-10"\nend = "2026-04-09"'),
+        "event.schedule: round 2: '2026-04-10 25:99' is not a date and time": dated(
+            'schedule = ["2026-04-10 10:00", "2026-04-10 25:99"]'
+        ),
     }
     for message, text in cases.items():
         path.write_text(text, encoding="utf-8")

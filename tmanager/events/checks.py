@@ -9,6 +9,7 @@ rules' (see :meth:`~tmanager.events.rules.base.DivisionRules.problems`).
 
 from __future__ import annotations
 
+import datetime
 import itertools
 import re
 from pathlib import Path
@@ -42,17 +43,11 @@ def check_event(event: Event, file: Path | None = None) -> None:
             tiebreaknames.Tiebreak.parse(tb)
         except ValueError as exc:
             raise bad(str(exc), "event.tiebreaks", "FIDE's codes with modifiers, e.g. BH-C1, SB, DE, KS-L50") from None
-    for key in ("start", "end"):
-        value = getattr(event, key)
-        if value and not _DATE.match(value):
-            raise bad(f"{value!r} is not a date", f"event.{key}", "write YYYY-MM-DD")
+    _check_dates(event, file)
     if event.late_entry not in ("zero", "half"):
         raise bad(f"{event.late_entry!r} must be zero or half", "event.late_entry")
     if event.rounds < 0:
         raise bad("cannot be negative", "event.rounds")
-    for i, when in enumerate(event.schedule, 1):
-        if not _WHEN.match(when):
-            raise bad(f"round {i}: {when!r} is not a date and time", "event.schedule", "write YYYY-MM-DD HH:MM")
     if event.time_control and not _TIME_CONTROL.match(event.time_control):
         hint = "seconds, moves/seconds and +increment, periods joined by ':' (5400+30, 40/6000+30:900+30)"
         raise bad(f"{event.time_control!r} is not FIDE's encoded time control", "event.time_control", hint)
@@ -88,6 +83,30 @@ def check_event(event: Event, file: Path | None = None) -> None:
             check_prize_fund(d.prize_fund, f"{where}.prizes", file)
     for d in event.divisions:
         check_division(event, d, file)
+
+
+def _check_dates(event: Event, file: Path | None) -> None:
+    """The event's days and the rounds' times: real ones (TRF's 042, 052 and 132 carry them to the rating
+    officer), the end not before the start."""
+    for key in ("start", "end"):
+        value = getattr(event, key)
+        if value and not (_DATE.match(value) and _real(value, "%Y-%m-%d" if "-" in value else "%Y")):
+            raise ConfigError(f"{value!r} is not a date", file=file, field=f"event.{key}", hint="write YYYY-MM-DD")
+    if len(event.start) == len(event.end) == 10 and event.end < event.start:
+        raise ConfigError(f"{event.end} is before the start, {event.start}", file=file, field="event.end")
+    for i, when in enumerate(event.schedule, 1):
+        if not (_WHEN.match(when) and _real(when, "%Y-%m-%d %H:%M" if " " in when else "%Y-%m-%d")):
+            raise ConfigError(f"round {i}: {when!r} is not a date and time", file=file, field="event.schedule",
+                              hint="write YYYY-MM-DD HH:MM")  # fmt: skip
+
+
+def _real(text: str, layout: str) -> bool:
+    """Whether ``text``, already of the right shape, names a day (and time) that exists: not 2026-02-30, 25:99."""
+    try:
+        datetime.datetime.strptime(text, layout)
+    except ValueError:
+        return False
+    return True
 
 
 def check_player(p: Player, where: str, file: Path | None = None) -> None:
