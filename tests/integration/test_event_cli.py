@@ -168,12 +168,34 @@ def test_malformed_files(tmp_path: Path) -> None:
         "event.schedule: round 2: '2026-04-10 25:99' is not a date and time": dated(
             'schedule = ["2026-04-10 10:00", "2026-04-10 25:99"]'
         ),
+        # Beyond TOML's 64-bit integers (other TOML readers refuse the file) and TRF's three-digit rounds.
+        "event.rounds: must be from 0 to 999, not 99999999999999999999": good.replace(
+            "rounds = 5", "rounds = 99999999999999999999"
+        ),
     }
     for message, text in cases.items():
         path.write_text(text, encoding="utf-8")
         done = run_cli("event", "standings", path)
         assert done.returncode == 2 and message in done.stderr, (message, done.stderr)
         assert len(done.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("options", "says"),
+    [
+        (["--rounds", "99999999999999999999"], "event.rounds: must be from 0 to 999, not 99999999999999999999"),
+        (["--system", "round-robin", "--cycles", "1000"], "division[1].cycles: must be from 1 to 999, not 1000"),
+        (["--max-byes", "1000000"], "event.max_byes: must be at most 999 (the most rounds), not 1000000"),
+        (["--set", "prizes=10000"], "event.prizes: must be from 1 to 9999 (the most players), not 10000"),
+    ],
+)
+def test_new_refuses_counts_no_event_holds(tmp_path: Path, options: list[str], says: str) -> None:
+    """A typing slip in a count was written as it came: numbers no TOML reader but Python's takes, and round
+    numbers that TRF's three-digit records cannot hold."""
+    path = tmp_path / "typo.toml"
+    done = run_cli("event", "new", path, "--name", "Typo Open", *options)
+    assert done.returncode == 2 and says in done.stderr and len(done.stderr.splitlines()) == 1, done.stderr
+    assert not path.exists()
 
 
 def test_concurrent_commands_serialize(tmp_path: Path) -> None:

@@ -19,12 +19,14 @@ from tmanager.core.categories import Category
 from tmanager.core.playerfields import player_fault
 from tmanager.errors import CONTROL_CHARACTERS, ConfigError
 from tmanager.events.model import HOOKS, OVERALL, Division, Event, Player, PlayerStatus, PrizeFund
-from tmanager.formats.trf import MAX_START_RANK
+from tmanager.formats.trf import MAX_ROUND, MAX_START_RANK
 
 _DATE = re.compile(r"^\d{4}(-\d{2}-\d{2})?$")
 _WHEN = re.compile(r"^\d{4}-\d{2}-\d{2}( \d{1,2}:\d{2})?$")
 #: TRF 222: periods ``[moves/]seconds[+increment]`` joined by ``:``; Armageddon as ``W…-B…``.
 _PERIOD = r"(\d+/)?\d+(\+\d+)?(:(\d+/)?\d+(\+\d+)?)*"
+#: Why rounds stop at :data:`MAX_ROUND`.
+_THREE_DIGITS = "TRF numbers rounds in three digits"
 _TIME_CONTROL = re.compile(rf"^({_PERIOD}|W{_PERIOD}-B{_PERIOD})$")
 
 
@@ -46,8 +48,8 @@ def check_event(event: Event, file: Path | None = None) -> None:
     _check_dates(event, file)
     if event.late_entry not in ("zero", "half"):
         raise bad(f"{event.late_entry!r} must be zero or half", "event.late_entry")
-    if event.rounds < 0:
-        raise bad("cannot be negative", "event.rounds")
+    if not 0 <= event.rounds <= MAX_ROUND:
+        raise bad(f"must be from 0 to {MAX_ROUND}, not {event.rounds}", "event.rounds", _THREE_DIGITS)
     if event.time_control and not _TIME_CONTROL.match(event.time_control):
         hint = "seconds, moves/seconds and +increment, periods joined by ':' (5400+30, 40/6000+30:900+30)"
         raise bad(f"{event.time_control!r} is not FIDE's encoded time control", "event.time_control", hint)
@@ -58,8 +60,11 @@ def check_event(event: Event, file: Path | None = None) -> None:
             raise bad(str(exc), "event.categories") from None
     if len({c.casefold() for c in event.categories}) != len(event.categories):
         raise bad("a category is named twice", "event.categories")
-    if event.prizes < 1:
-        raise bad("must be 1 or more", "event.prizes", "the places listed per category in the prize list")
+    if not 1 <= event.prizes <= MAX_START_RANK:
+        hint = "the places listed per category in the prize list"
+        raise bad(f"must be from 1 to {MAX_START_RANK} (the most players), not {event.prizes}", "event.prizes", hint)
+    if event.max_byes is not None and event.max_byes > MAX_ROUND:
+        raise bad(f"must be at most {MAX_ROUND} (the most rounds), not {event.max_byes}", "event.max_byes")
     unknown = sorted(set(event.hooks) - set(HOOKS))
     if unknown:
         raise bad(f"unknown key {unknown[0]!r}", "hooks", "known keys: " + ", ".join(HOOKS))
@@ -73,8 +78,8 @@ def check_event(event: Event, file: Path | None = None) -> None:
     for i, d in enumerate(event.divisions, 1):
         where = f"division[{i}]"
         _check_text(d.name, f"{where}.name", file)
-        if d.cycles < 1:
-            raise bad("must be 1 or more", f"{where}.cycles")
+        if not 1 <= d.cycles <= MAX_ROUND:
+            raise bad(f"must be from 1 to {MAX_ROUND}, not {d.cycles}", f"{where}.cycles", _THREE_DIGITS)
         if any(len(group) < 2 for group in d.forbidden):
             raise bad("must be a list of player-number lists, e.g. [[3, 7]]", f"{where}.forbidden")
         for j, p in enumerate(d.players, 1):
@@ -203,6 +208,10 @@ def check_division(event: Event, d: Division, file: Path | None = None) -> None:
     if any(not r.paired and r.number <= len(paired) for r in d.rounds):
         raise bad("an unpaired round comes before a paired one")
     total = event.total_rounds(d)
+    if total > MAX_ROUND:
+        raise bad(f"has {total} rounds, more than {MAX_ROUND} ({_THREE_DIGITS})")
+    if any(n > MAX_ROUND for n in numbers):
+        raise bad(f"round {max(numbers)} is beyond round {MAX_ROUND} ({_THREE_DIGITS})")
     if total and paired and paired[-1] > total:
         raise bad(f"round {paired[-1]} is paired but the event has {total} rounds")
     for p in d.players:

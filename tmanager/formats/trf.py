@@ -79,6 +79,8 @@ SCORING_SYMBOLS = {
 #: The highest starting rank a player line can hold: columns 5-8 of ``001``, and every opponent column, have four
 #: digits (so have the ``240``, ``250`` and ``260`` records).
 MAX_START_RANK = 9999
+#: The highest round TRF-2026's records can name: ``240``, ``250``, ``260`` and ``330`` write rounds in three digits.
+MAX_ROUND = 999
 _FIRST_ROUND = 91  # index of column 92
 _BLOCK = 10
 #: A header line of the tournament section: ``012``, ``142``… (three digits ending in 2).
