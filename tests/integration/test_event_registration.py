@@ -38,6 +38,22 @@ def test_a_single_list_names_its_rating_column_by_month() -> None:
     assert entries[4100018].ratings == {"standard": 2599} and 4100085 not in entries
 
 
+def test_a_list_without_the_events_rating_is_refused(tmp_path: Path) -> None:
+    """A rapid event given the standard list made every player unrated; a rapid list was read as standard."""
+    rapid_list = tmp_path / "rapid_rating_list.txt"  # FIDE's single lists are alike but for their names
+    rapid_list.write_bytes((FIDE / "standard_rating_list.txt").read_bytes())
+    assert ratinglist.read(rapid_list)[4100018].ratings == {"rapid": 2599}
+    path = tmp_path / "rapid.toml"
+    ok("new", path, "--name", "Rapid Open", "--rounds", "7", "--set", 'rating_list="rapid"')
+    ok("import-players", path, FIDE / "entries.csv", "--list", FIDE / "players_list_foa.txt")
+    assert ev.load(path).division().player(1).rating == 2540
+    standard = FIDE / "standard_rating_list.txt"
+    says = "the rating list holds standard ratings, not the rapid ratings the event is rated on (rating_list)"
+    assert says in refused(path, "update-ratings", path, standard)
+    assert says in refused(path, "import-players", path, "--list", standard, "--ids", "4100077")
+    assert "Kuiper, Jan (1): 2540 → 2599" in ok("update-ratings", path, rapid_list)
+
+
 def test_lists_that_are_not_fide_lists(tmp_path: Path) -> None:
     text = tmp_path / "notes.txt"
     text.write_text("just some notes\n")

@@ -12,7 +12,9 @@ factors, the birth year and flags.
   (``ID Number``, ``Name``, ``Fed``, ``Sex``, ``Tit``, ``WTit``, ``OTit``,
   ``FOA``, ``SRtng``/``RRtng``/``BRtng`` in the combined list or the month
   (``NOV25``) in a single list, ``B-day``, ``Flag``…). Reading the header
-  instead of fixed columns keeps working when FIDE widens a column.
+  instead of fixed columns keeps working when FIDE widens a column. A single
+  list's rating is the one its file is named by (``rapid_rating_list.txt``),
+  else the standard rating.
 * **XML.** ``<fideid>``, ``<name>``, ``<country>``, ``<sex>``, ``<title>``,
   ``<w_title>``, ``<rating>``, ``<rapid_rating>``, ``<blitz_rating>``,
   ``<birthday>``; read as a stream (a full list is hundreds of megabytes),
@@ -187,7 +189,7 @@ def _txt(f: IO[bytes], path: Path) -> Iterator[Entry | _Junk]:
         fields = {name: line[start:end].strip() for name, (start, end) in spans.items()}
         where = f"line {number}"
         fide_id = fields["ID Number"]
-        columns = {"standard": single} if single is not None else _TXT_RATINGS
+        columns = {_single_kind(path): single} if single is not None else _TXT_RATINGS
         texts = {kind: fields.get(column, "") for kind, column in columns.items() if column in spans}
         fault = _text_fault(fide_id, texts, fields.get("Sex", ""))
         if fault:
@@ -198,6 +200,13 @@ def _txt(f: IO[bytes], path: Path) -> Iterator[Entry | _Junk]:
             fields.get("Tit", "") or fields.get("WTit", ""), {k: _number(t) for k, t in texts.items()},
             _year(fields.get("B-day", "")), where,
         )  # fmt: skip
+
+
+def _single_kind(path: Path) -> Kind:
+    """The rating of a list of one rating: FIDE names the files by it (``standard_rating_list.txt``,
+    ``rapid_rating_list.txt``, ``blitz_rating_list.txt``), whose columns are alike; otherwise standard."""
+    name = path.name.casefold()
+    return "rapid" if "rapid" in name else "blitz" if "blitz" in name else "standard"
 
 
 def _utf8(raw: bytes) -> bool:
@@ -221,7 +230,9 @@ def _xml(f: IO[bytes], path: Path) -> Iterator[Entry | _Junk]:
             values = {child.tag: (child.text or "").strip() for child in element}
             element.clear()
             fide_id, where = values.get("fideid", ""), f"player {count}"
-            texts = {kind: values.get(tag, "") for kind, tag in _XML_RATINGS.items()}
+            texts = {kind: values[tag] for kind, tag in _XML_RATINGS.items() if tag in values}
+            if set(texts) == {"standard"}:  # a list of one rating names it <rating>, whichever it is
+                texts = {_single_kind(path): texts["standard"]}
             fault = _text_fault(fide_id, texts, values.get("sex", ""))
             if fault:
                 yield _Junk(where, fault, int(fide_id) if ascii_digits(fide_id) else None)
