@@ -116,6 +116,9 @@ def test_verbs_end_to_end(tmp_path: Path) -> None:
         # '²' (AltGr+2) passed str.isdigit() and then failed int(): a traceback.
         (("result", "\u00b2", "1-0"), "'\u00b2' is not a board number"),
         (("withdraw", "\u00b2"), "no player matches '\u00b2'"),
+        # "--" is protected as a result for every verb: elsewhere its protection showed ('\x00--').
+        (("withdraw", "--"), "no player matches '--' in division 'Open'"),
+        (("prize-fund", "overall", "--"), "tmanager: '--' is not an amount"),
         # A typo of a round beyond the event's 5 was taken (and a bye for it refused).
         (("withdraw", "2", "--rounds", "6"), "player 2 is withdrawn from round 6, but the event has 5 rounds"),
         (("standings", "--round", "4"), "round 4 is not paired"),
