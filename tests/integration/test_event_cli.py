@@ -190,9 +190,11 @@ def test_malformed_files(tmp_path: Path) -> None:
         (["--system", "round-robin", "--cycles", "1000"], "division[1].cycles: must be from 1 to 999, not 1000"),
         (["--max-byes", "1000000"], "event.max_byes: must be at most 999 (the most rounds), not 1000000"),
         (["--set", "prizes=10000"], "event.prizes: must be from 1 to 9999 (the most players), not 10000"),
+        # The same tie-break twice (as FIDE writes it and with '/'): two equal columns, one key in CSV and JSON.
+        (["--tiebreaks", "BH-C1,BH/C1,SB"], "event.tiebreaks: 'BH/C1' is named twice"),
     ],
 )
-def test_new_refuses_counts_no_event_holds(tmp_path: Path, options: list[str], says: str) -> None:
+def test_new_refuses_settings_no_event_holds(tmp_path: Path, options: list[str], says: str) -> None:
     """A typing slip in a count was written as it came: numbers no TOML reader but Python's takes, and round
     numbers that TRF's three-digit records cannot hold."""
     path = tmp_path / "typo.toml"

@@ -40,11 +40,14 @@ def check_event(event: Event, file: Path | None = None) -> None:
         _check_text(getattr(event, key), f"event.{key}", file)
     for deputy in event.deputies:
         _check_text(deputy, "event.deputies", file)
+    parsed: list[tiebreaknames.Tiebreak] = []
     for tb in event.tiebreaks:
         try:
-            tiebreaknames.Tiebreak.parse(tb)
+            parsed.append(tiebreaknames.Tiebreak.parse(tb))
         except ValueError as exc:
             raise bad(str(exc), "event.tiebreaks", "FIDE's codes with modifiers, e.g. BH-C1, SB, DE, KS-L50") from None
+        if parsed[-1] in parsed[:-1]:  # BH-C1 and BH/C1 too: one column twice, and the reports' keys clash
+            raise bad(f"{tb!r} is named twice", "event.tiebreaks", "each tie-break once, in the order they apply")
     _check_dates(event, file)
     if event.late_entry not in ("zero", "half"):
         raise bad(f"{event.late_entry!r} must be zero or half", "event.late_entry")
