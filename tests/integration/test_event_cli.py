@@ -192,6 +192,11 @@ def test_malformed_files(tmp_path: Path) -> None:
         (["--set", "prizes=10000"], "event.prizes: must be from 1 to 9999 (the most players), not 10000"),
         # The same tie-break twice (as FIDE writes it and with '/'): two equal columns, one key in CSV and JSON.
         (["--tiebreaks", "BH-C1,BH/C1,SB"], "event.tiebreaks: 'BH/C1' is named twice"),
+        # --scoring as [scoring] reads it: inf ended in a traceback, 1.05 was taken as 1, 1-0.5-2 as it came.
+        (["--scoring", "inf-0-0"], "tmanager: scoring.win: must be a number, not inf"),
+        (["--scoring", "1.05-0.5-0"], "tmanager: scoring.win: 1.05 is not a multiple of 0.1 points"),
+        (["--scoring", "1-0.5-2"], "scoring: 1-\u00bd-2: a win must score more than a loss, and a draw no more than"),
+        (["--scoring", "100-50-0"], "scoring.win: 100 points is more than TRF writes (99.9)"),
     ],
 )
 def test_new_refuses_settings_no_event_holds(tmp_path: Path, options: list[str], says: str) -> None:

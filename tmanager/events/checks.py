@@ -17,6 +17,7 @@ from pathlib import Path
 from tmanager.core import tiebreaknames
 from tmanager.core.categories import Category
 from tmanager.core.playerfields import player_fault
+from tmanager.core.results import format_points
 from tmanager.errors import CONTROL_CHARACTERS, ConfigError
 from tmanager.events.model import HOOKS, OVERALL, Division, Event, Player, PlayerStatus, PrizeFund
 from tmanager.formats.trf import MAX_ROUND, MAX_START_RANK
@@ -25,6 +26,8 @@ _DATE = re.compile(r"^\d{4}(-\d{2}-\d{2})?$")
 _WHEN = re.compile(r"^\d{4}-\d{2}-\d{2}( \d{1,2}:\d{2})?$")
 #: TRF 222: periods ``[moves/]seconds[+increment]`` joined by ``:``; Armageddon as ``W…-B…``.
 _PERIOD = r"(\d+/)?\d+(\+\d+)?(:(\d+/)?\d+(\+\d+)?)*"
+#: The most points, in tenths, a result may score: TRF's ``162`` line writes each in four columns (99.9).
+MAX_POINTS = 999
 #: Why rounds stop at :data:`MAX_ROUND`.
 _THREE_DIGITS = "TRF numbers rounds in three digits"
 _TIME_CONTROL = re.compile(rf"^({_PERIOD}|W{_PERIOD}-B{_PERIOD})$")
@@ -49,6 +52,7 @@ def check_event(event: Event, file: Path | None = None) -> None:
         if parsed[-1] in parsed[:-1]:  # BH-C1 and BH/C1 too: one column twice, and the reports' keys clash
             raise bad(f"{tb!r} is named twice", "event.tiebreaks", "each tie-break once, in the order they apply")
     _check_dates(event, file)
+    _check_scoring(event, file)
     if event.late_entry not in ("zero", "half"):
         raise bad(f"{event.late_entry!r} must be zero or half", "event.late_entry")
     if not 0 <= event.rounds <= MAX_ROUND:
@@ -106,6 +110,20 @@ def _check_dates(event: Event, file: Path | None) -> None:
         if not (_WHEN.match(when) and _real(when, "%Y-%m-%d %H:%M" if " " in when else "%Y-%m-%d")):
             raise ConfigError(f"round {i}: {when!r} is not a date and time", file=file, field="event.schedule",
                               hint="write YYYY-MM-DD HH:MM")  # fmt: skip
+
+
+def _check_scoring(event: Event, file: Path | None) -> None:
+    """Points a standings table can mean: a win above a loss, a draw between them (1-0.5-2 was taken), and no
+    result worth more than TRF's four columns write (99.9)."""
+    s = event.scoring
+    if not (s.loss <= s.draw <= s.win and s.loss < s.win):
+        shown = "-".join(format_points(p) for p in (s.win, s.draw, s.loss))
+        what = f"{shown}: a win must score more than a loss, and a draw no more than a win and no less than a loss"
+        raise ConfigError(what, file=file, field="scoring", hint="win-draw-loss, e.g. 1-0.5-0 or 3-1-0")
+    for key in ("win", "draw", "loss", "forfeit_loss", "pairing_bye", "zero_bye"):
+        if getattr(s, key) > MAX_POINTS:
+            raise ConfigError(f"{format_points(getattr(s, key))} points is more than TRF writes ({MAX_POINTS / 10})",
+                              file=file, field=f"scoring.{key}")  # fmt: skip
 
 
 def _real(text: str, layout: str) -> bool:
