@@ -46,6 +46,8 @@ from tmanager.formats.trf_records import RecordType, register
 
 #: The most players a ``310`` line holds.
 ROSTER_LIMIT = 14
+#: The highest team number: ``300``, ``310``, ``320`` and ``802`` lines write it in three digits.
+MAX_TEAM = 999
 #: The width of one round's block in an ``802`` line.
 _SUMMARY_BLOCK = 13
 

@@ -42,6 +42,7 @@ from tmanager.events.teams import (
     team_of,
 )
 from tmanager.events.teams import entrants as team_entrants
+from tmanager.formats.trf_teams import MAX_TEAM
 from tmanager.pairing.teamswiss import pair_teams
 
 #: A lineup's word for a board left empty.
@@ -110,6 +111,8 @@ class TeamRules(ChessRules):
         names = [t.name.casefold() for t in d.teams]
         if len(set(numbers)) != len(numbers) or any(n < 1 for n in numbers):
             yield Problem("team numbers must be distinct and start at 1")
+        if any(n > MAX_TEAM for n in numbers):  # a fourth digit would shift every column of TRF's team lines
+            yield Problem(f"team number {max(numbers)} is beyond {MAX_TEAM} (TRF writes team numbers in three digits)")
         if len(set(names)) != len(names) or not all(n.strip() for n in names):
             yield Problem("every team needs a name of its own")
         known = {p.number for p in d.players}
