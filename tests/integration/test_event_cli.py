@@ -288,3 +288,22 @@ def test_whole_surname_beats_a_longer_one_and_unforbid_takes_a_pair_out(tmp_path
     assert ev.load(path).division().forbidden == [[3, 5], [1, 3]]
     ok("undo", path)
     assert ev.load(path).division().forbidden == [[1, 3, 5]]
+
+
+def test_no_round_is_paired_for_nobody(tmp_path: Path) -> None:
+    """`pair` before any player was entered paired round 1 with no board, drew its colour, and made every
+    player entered afterwards a late entry with a zero-point bye; so did a round with every player withdrawn."""
+    path = make_event(tmp_path, players=0)
+    for system in ("dutch", "manual", "double-swiss"):
+        other = tmp_path / f"{system}.toml"
+        assert run_cli("event", "new", other, "--name", "Empty", "--rounds", "4", "--system", system).returncode == 0
+        done = run_cli("event", "pair", other)
+        assert done.returncode == 2 and done.stderr == "tmanager: round 1 cannot be paired: the division has no " \
+            "players yet\n", done.stderr  # fmt: skip
+    for name in ("Kuiper, Jan", "Bakker, Sanne"):
+        assert run_cli("event", "add-player", path, name).returncode == 0
+        assert run_cli("event", "withdraw", path, name).returncode == 0
+    before = path.read_bytes()
+    done = run_cli("event", "pair", path)
+    assert done.returncode == 2 and "round 1 cannot be paired: every player is withdrawn from it" in done.stderr
+    assert path.read_bytes() == before
