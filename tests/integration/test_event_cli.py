@@ -122,6 +122,11 @@ def test_verbs_end_to_end(tmp_path: Path) -> None:
         # A typo of a round beyond the event's 5 was taken (and a bye for it refused).
         (("withdraw", "2", "--rounds", "6"), "player 2 is withdrawn from round 6, but the event has 5 rounds"),
         (("standings", "--round", "4"), "round 4 is not paired"),
+        # --round 0 was taken as no --round: the last paired round's result was entered or corrected.
+        (("result", "1", "1-0", "--round", "0"), "division 'Open': round 0 is not paired"),
+        (("correct", "--round", "0", "1", "0-1"), "division 'Open': round 0 is not paired"),
+        (("pairings", "--round", "0"), "division 'Open': round 0 is not paired"),
+        (("bye", "2", "--round", "0"), "rounds start at 1; there is no round 0"),
     ],
 )
 def test_bad_input_changes_nothing(tmp_path: Path, args: tuple[str, ...], message: str) -> None:

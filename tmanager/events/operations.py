@@ -220,6 +220,8 @@ def request_bye(event: Event, division: Division, player: Player, round_number: 
 
 
 def _check_future(event: Event, division: Division, round_number: int) -> None:
+    if round_number < 1:
+        raise StateError(f"rounds start at 1; there is no round {round_number}")
     if round_number <= division.paired_rounds:
         raise StateError(f"round {round_number} is already paired (unpair it first)", topic=Topic.ALREADY_PAIRED)
     total = event.total_rounds(division)

@@ -90,7 +90,7 @@ def _results(
     values: Mapping[str, str],
 ) -> str:
     """Each board of a round with its result form."""
-    n = page.round or division.paired_rounds
+    n = division.paired_rounds if page.round is None else page.round
     record = division.round(n)
     if not record.paired:
         raise StateError(f"round {n} is not paired")

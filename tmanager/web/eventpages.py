@@ -333,7 +333,7 @@ def pairings(snapshot: Snapshot, division: Division, page: Page) -> Sections:
     """A round's boards, and (chess) every player alphabetically with board, colour and opponent."""
     if division.paired_rounds == 0:
         return [_report_section("pairings", "Pairings", None, {})]
-    n = page.round or division.paired_rounds
+    n = division.paired_rounds if page.round is None else page.round
     links = _links(snapshot, division)
     rounds = round_links(page, division.paired_rounds, n)
     by_board, *others = snapshot.reports(division).pairings(page.round)

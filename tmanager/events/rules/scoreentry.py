@@ -101,8 +101,8 @@ def enter(
     Scores outside :data:`PLAUSIBLE` raise :class:`SuspiciousScore` unless ``confirm``.
     """
     rules = settings_of(division)
-    n = round_number or division.paired_rounds
-    if n < 1:
+    n = division.paired_rounds if round_number is None else round_number
+    if n < 1 and round_number is None:
         raise StateError("no round is paired yet")
     wrong = f"give {FORMS[rules.entry]} (entry = {str(rules.entry)!r}), or a forfeit: BOARD +- or P1 P2 +-"
     if isinstance(entry, ResultEntry):

@@ -405,7 +405,7 @@ class TeamRules(ChessRules):
         if not isinstance(entry, ResultEntry) or not isinstance(entry.where, BoardRef) or entry.where.match is None:
             return super().enter(entry, round_number, correction=correction, confirm=confirm)
         d = self.division
-        n = round_number or d.paired_rounds
+        n = d.paired_rounds if round_number is None else round_number
         record = d.round(n)
         index, number = entry.where.match, entry.where.number
         if not record.paired or not 1 <= index <= len(record.matches):
