@@ -500,8 +500,9 @@ def _foreign_settings(tournament: trf.Tournament, header: Mapping[str, list[str]
     schedule = [dates[i : i + 8].strip() for i in range(91, len(dates), 10)]
     if any(schedule):
         settings["schedule"] = [f"20{d.replace('/', '-')}" for d in schedule if d]
-    if tournament.values(trf_records.ACCELERATION) or code.endswith("_BAKU"):
-        settings["acceleration"] = "baku"
+    last = tournament.baku_last(file=file)  # 250 or XXA lines: TRF-16 files carry only the latter
+    if last is not None or code.endswith("_BAKU"):
+        settings["acceleration"], settings["baku_last"] = "baku", last
     return settings
 
 

@@ -48,7 +48,7 @@ from typing import Any, TypeVar
 
 from tmanager.core.results import TRF_CODES, format_points
 from tmanager.core.scoring import STANDARD, Game, PointsSystem
-from tmanager.errors import ConfigError, ascii_digits
+from tmanager.errors import ConfigError, PairingError, ascii_digits
 from tmanager.files import atomic_write, read_bytes
 from tmanager.formats.trf_records import (
     ACCELERATION,
@@ -60,6 +60,7 @@ from tmanager.formats.trf_records import (
     RecordType,
     tenths,
 )
+from tmanager.pairing.acceleration import baku_points
 from tmanager.pairing.model import BLACK, WHITE, PlayerState
 
 #: TRF-16 lines giving the points of each kind of result, and the PointsSystem field each sets.
@@ -158,6 +159,29 @@ class Tournament:
             next((a.points for a in reversed(records) if a.applies(player, n)), listed.at(n) if listed else 0)
             for n in range(1, rounds + 1)
         )
+
+    def baku_last(self, *, file: str | Path | None = None) -> int | None:
+        """The starting rank of the last player of the Baku method's group A (C.04.5.1), as the file's virtual
+        points (``250`` or ``XXA``) show it: a head of the pairing order carries them, each the method's points
+        round by round (as far as the file gives them). None without virtual points; :class:`ConfigError` when
+        they are another acceleration's, which pairing by Baku's would change."""
+        total = self.total_rounds or self.played_rounds
+        carried = [(p.id, self.acceleration(p.id, total)) for p in self.ranked()]
+        size = sum(1 for _, points in carried if any(points))
+        if not size:
+            return None
+        given = max(n for _, points in carried for n, value in enumerate(points, 1) if value)
+        try:
+            baku = tuple(baku_points(n, total, self.points) for n in range(1, given + 1))
+        except PairingError as exc:
+            raise ConfigError(str(exc), file=file, field="virtual points") from None
+        if any(points[:given] != baku for _, points in carried[:size]) or any(any(p) for _, p in carried[size:]):
+            raise ConfigError(
+                "they are not the Baku method's (C.04.5.1: the first players of the pairing order, "
+                f"{', '.join(format_points(b) for b in baku)} in rounds 1-{given})", file=file,
+                field="virtual points (250/XXA)", hint="tmanager accelerates by the Baku method alone",
+            )  # fmt: skip
+        return carried[size - 1][0]
 
     def first_colour(self) -> str:
         """The colour of the top-ranked player in round 1: ``152``/``XXC``, else inferred from the earliest colours.
