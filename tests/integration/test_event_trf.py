@@ -21,6 +21,8 @@ from tmanager.events.rules.chess import random_result
 from tmanager.formats import trf
 from tmanager.pairing import Game
 
+DATA = ROOT / "tests" / "data" / "bbp"
+
 
 def scripted_event(seed: int, players: int = 15, rounds: int = 5, *, played: int | None = None,
                    baku: bool = False) -> ev.Event:  # fmt: skip
@@ -167,6 +169,13 @@ def test_another_programs_accelerated_file(version: event_trf.Version) -> None:
         other_method = foreign.replace("250       1.0 001 001    1    3", "250       2.0 001 001    1    3")
         with pytest.raises(ConfigError, match=r"virtual points \(250/XXA\): they are not the Baku method's"):
             event_trf.loads(other_method)
+
+
+def test_a_bye_requested_beyond_the_last_round_is_refused() -> None:
+    """A 240 record of round 999 in a 5-round file made an event with a round 999 nothing would ever pair."""
+    text = (DATA / "random-5.trf").read_text() + "240 H 999    1\n"
+    with pytest.raises(ConfigError, match="round 999 holds requests but the event has 5 rounds"):
+        event_trf.loads(text)
 
 
 def foreign_line(rank: int, sex: str, name: str, rating: str, fed: str, fide_id: str, birth: str, points: str,

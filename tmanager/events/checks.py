@@ -235,6 +235,8 @@ def check_division(event: Event, d: Division, file: Path | None = None) -> None:
         raise bad(f"round {max(numbers)} is beyond round {MAX_ROUND} ({_THREE_DIGITS})")
     if total and paired and paired[-1] > total:
         raise bad(f"round {paired[-1]} is paired but the event has {total} rounds")
+    if total and max(numbers, default=0) > total:  # a bye requested for it (a TRF's 240 record): never paired
+        raise bad(f"round {max(numbers)} holds requests but the event has {total} rounds")
     for p in d.players:
         beyond = [n for n in p.absent if n < 1 or (total and n > total)]
         if beyond:
