@@ -99,7 +99,7 @@ def test_junk_lines_of_a_fide_list(tmp_path: Path) -> None:
     lines.insert(3, "garbage line that is no player")  # line 4
     lines.insert(4, lines[2].replace("4100026", "41000\u00b926"))  # line 5: '¹' is no digit of an ID
     junk = tmp_path / "list.txt"
-    junk.write_text("\n".join(lines) + "\n")
+    junk.write_text("\ufeff" + "\n".join(lines) + "\n")  # saved by an editor that writes a byte-order mark
     with pytest.raises(ConfigError, match=r"list.txt: line 2: federation: 'XYZ' is not .*, or pass --skip-bad"):
         ratinglist.read(junk)
     listing = ratinglist.read_listing(junk, skip_bad=True)

@@ -61,6 +61,15 @@ def test_line_endings_are_all_accepted(ending: str) -> None:
     assert trf.parse(TWO_ROUNDS.replace("\n", ending)).players == trf.parse(TWO_ROUNDS).players
 
 
+def test_a_byte_order_mark_is_read_past(tmp_path: Path) -> None:
+    """A TRF saved by Notepad starts with a UTF-8 byte-order mark: it hid the first line's code, so that the
+    012 name (or, in a file starting with its players, the first player) was lost."""
+    for text in (TWO_ROUNDS, TWO_ROUNDS.removeprefix(HEADER)):
+        path = tmp_path / "notepad.trf"
+        path.write_bytes(b"\xef\xbb\xbf" + text.encode())
+        assert trf.read(path) == trf.parse(text)
+
+
 def test_round_trip_keeps_every_line() -> None:
     t = trf.parse(TWO_ROUNDS)
     again = trf.parse(trf.dumps(t))

@@ -179,7 +179,7 @@ def _text_fault(fide_id: str, ratings: dict[str, str], sex: str) -> str | None:
 
 def _txt(f: IO[bytes], path: Path) -> Iterator[Entry | _Junk]:
     lines = (raw.decode("utf-8", errors="replace") if _utf8(raw) else raw.decode("latin-1") for raw in f)
-    header = next(lines, "")
+    header = next(lines, "").removeprefix("\ufeff")  # a byte-order mark, if an editor saved the list
     spans = _columns(header.rstrip("\r\n"), path)
     single = next((name for name in spans if _MONTH.fullmatch(name)), None)
     for number, raw in enumerate(lines, 2):

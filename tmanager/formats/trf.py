@@ -39,6 +39,7 @@ CRLF line endings are all accepted; the writer ends lines with LF.
 
 from __future__ import annotations
 
+import codecs
 import dataclasses
 import re
 from collections.abc import Mapping, Sequence
@@ -419,9 +420,11 @@ def read(path: str | Path) -> Tournament:
 
 
 def read_text(path: str | Path) -> str:
-    """A TRF file's text: UTF-8, else Latin-1 (older files). :class:`ConfigError` if it cannot be read
+    """A TRF file's text: UTF-8 (with or without a byte-order mark), else Latin-1 (older files).
+    :class:`ConfigError` if it cannot be read
     (see :func:`~tmanager.files.read_bytes`)."""
-    data = read_bytes(Path(path), kind="TRF", create=None)
+    # the byte-order mark Notepad writes would hide the first line's code (its 012 name, or a player)
+    data = read_bytes(Path(path), kind="TRF", create=None).removeprefix(codecs.BOM_UTF8)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
