@@ -20,6 +20,12 @@ def printable(text: str) -> str:
     return CONTROL_CHARACTERS.sub(lambda m: repr(m.group())[1:-1], text)
 
 
+def ascii_digits(text: str) -> bool:
+    """Whether ``text`` is a whole number as typed: one or more of the digits 0-9. ``str.isdigit`` also takes
+    '²' (AltGr+2 on many keyboards) and other Unicode digits, which ``int`` then refuses with a traceback."""
+    return text.isascii() and text.isdigit()
+
+
 class TManagerError(Exception):
     """Base class for all errors tmanager reports to its user.
 

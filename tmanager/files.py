@@ -174,6 +174,17 @@ def expect_directory(path: Path, *, hint: str | None = None) -> bool:
     return mode is not None
 
 
+def make_directory(path: Path, *, hint: str | None = None) -> None:
+    """Create directory ``path`` and its parents where missing: a :class:`ConfigError` naming the first of them
+    that is something else (a file, a FIFO), a :class:`DiskError` when one cannot be made."""
+    for directory in [*reversed(path.parents), path]:
+        expect_directory(directory, hint=hint)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise disk_error(path, exc) from None
+
+
 def open_file(path: Path, flags: int = os.O_RDONLY, *, hint: str | None = None, mode: int = 0o644) -> int:
     """Open ``path`` (``flags`` as for :func:`os.open`) and check that it is a regular file: the one check of
     every file tmanager reads or writes in place. Returns the descriptor, the caller's to close.

@@ -113,7 +113,20 @@ def test_verbs_end_to_end(tmp_path: Path) -> None:
         (("force", "2", "4"), "already met in round 1"),
         (("bye", "2", "--round", "1"), "round 1 is already paired"),
         (("withdraw", "99"), "has no player number 99"),
+        # '²' (AltGr+2) passed str.isdigit() and then failed int(): a traceback.
+        (("result", "\u00b2", "1-0"), "'\u00b2' is not a board number"),
+        (("withdraw", "\u00b2"), "no player matches '\u00b2'"),
+        # "--" is protected as a result for every verb: elsewhere its protection showed ('\x00--').
+        (("withdraw", "--"), "no player matches '--' in division 'Open'"),
+        (("prize-fund", "overall", "--"), "tmanager: '--' is not an amount"),
+        # A typo of a round beyond the event's 5 was taken (and a bye for it refused).
+        (("withdraw", "2", "--rounds", "6"), "player 2 is withdrawn from round 6, but the event has 5 rounds"),
         (("standings", "--round", "4"), "round 4 is not paired"),
+        # --round 0 was taken as no --round: the last paired round's result was entered or corrected.
+        (("result", "1", "1-0", "--round", "0"), "division 'Open': round 0 is not paired"),
+        (("correct", "--round", "0", "1", "0-1"), "division 'Open': round 0 is not paired"),
+        (("pairings", "--round", "0"), "division 'Open': round 0 is not paired"),
+        (("bye", "2", "--round", "0"), "rounds start at 1; there is no round 0"),
     ],
 )
 def test_bad_input_changes_nothing(tmp_path: Path, args: tuple[str, ...], message: str) -> None:
@@ -146,6 +159,10 @@ def test_bad_input_changes_nothing(tmp_path: Path, args: tuple[str, ...], messag
 def test_malformed_files(tmp_path: Path) -> None:
     path = make_event(tmp_path)
     good = path.read_text(encoding="utf-8")
+
+    def dated(lines: str) -> str:
+        return good.replace('name = "Club Open"', f'name = "Club Open"\n{lines}')
+
     cases = {
         "not valid TOML": good.replace("[event]", "[event"),
         "unknown key 'ratting'": good.replace("rating = 2050", "ratting = 2050"),
@@ -153,12 +170,47 @@ def test_malformed_files(tmp_path: Path) -> None:
         "have the same name": good.replace('"Name2, First"', '"Name1, First"'),
         "'dutsch' is not a pairing system (one of 'dutch',": good.replace('system = "dutch"', 'system = "dutsch"'),
         "division[1].player[1].rating: must be int": good.replace("rating = 2050", 'rating = "high"'),
+        # Days that do not exist were taken by their shape alone, and written to TRF's 042 and 132 lines.
+        "event.start: '2026-02-30' is not a date": dated('start = "2026-02-30"'),
+        "event.end: 2026-04-09 is before the start, 2026-04-10": dated('start = "2026-04-10"\nend = "2026-04-09"'),
+        "event.schedule: round 2: '2026-04-10 25:99' is not a date and time": dated(
+            'schedule = ["2026-04-10 10:00", "2026-04-10 25:99"]'
+        ),
+        # Beyond TOML's 64-bit integers (other TOML readers refuse the file) and TRF's three-digit rounds.
+        "event.rounds: must be from 0 to 999, not 99999999999999999999": good.replace(
+            "rounds = 5", "rounds = 99999999999999999999"
+        ),
     }
     for message, text in cases.items():
         path.write_text(text, encoding="utf-8")
         done = run_cli("event", "standings", path)
         assert done.returncode == 2 and message in done.stderr, (message, done.stderr)
         assert len(done.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("options", "says"),
+    [
+        (["--rounds", "99999999999999999999"], "event.rounds: must be from 0 to 999, not 99999999999999999999"),
+        (["--system", "round-robin", "--cycles", "1000"], "division[1].cycles: must be from 1 to 999, not 1000"),
+        (["--max-byes", "1000000"], "event.max_byes: must be at most 999 (the most rounds), not 1000000"),
+        (["--set", "prizes=10000"], "event.prizes: must be from 1 to 9999 (the most players), not 10000"),
+        # The same tie-break twice (as FIDE writes it and with '/'): two equal columns, one key in CSV and JSON.
+        (["--tiebreaks", "BH-C1,BH/C1,SB"], "event.tiebreaks: 'BH/C1' is named twice"),
+        # --scoring as [scoring] reads it: inf ended in a traceback, 1.05 was taken as 1, 1-0.5-2 as it came.
+        (["--scoring", "inf-0-0"], "tmanager: scoring.win: must be a number, not inf"),
+        (["--scoring", "1.05-0.5-0"], "tmanager: scoring.win: 1.05 is not a multiple of 0.1 points"),
+        (["--scoring", "1-0.5-2"], "scoring: 1-\u00bd-2: a win must score more than a loss, and a draw no more than"),
+        (["--scoring", "100-50-0"], "scoring.win: 100 points is more than TRF writes (99.9)"),
+    ],
+)
+def test_new_refuses_settings_no_event_holds(tmp_path: Path, options: list[str], says: str) -> None:
+    """A typing slip in a count was written as it came: numbers no TOML reader but Python's takes, and round
+    numbers that TRF's three-digit records cannot hold."""
+    path = tmp_path / "typo.toml"
+    done = run_cli("event", "new", path, "--name", "Typo Open", *options)
+    assert done.returncode == 2 and says in done.stderr and len(done.stderr.splitlines()) == 1, done.stderr
+    assert not path.exists()
 
 
 def test_concurrent_commands_serialize(tmp_path: Path) -> None:
@@ -241,3 +293,22 @@ def test_whole_surname_beats_a_longer_one_and_unforbid_takes_a_pair_out(tmp_path
     assert ev.load(path).division().forbidden == [[3, 5], [1, 3]]
     ok("undo", path)
     assert ev.load(path).division().forbidden == [[1, 3, 5]]
+
+
+def test_no_round_is_paired_for_nobody(tmp_path: Path) -> None:
+    """`pair` before any player was entered paired round 1 with no board, drew its colour, and made every
+    player entered afterwards a late entry with a zero-point bye; so did a round with every player withdrawn."""
+    path = make_event(tmp_path, players=0)
+    for system in ("dutch", "manual", "double-swiss"):
+        other = tmp_path / f"{system}.toml"
+        assert run_cli("event", "new", other, "--name", "Empty", "--rounds", "4", "--system", system).returncode == 0
+        done = run_cli("event", "pair", other)
+        assert done.returncode == 2 and done.stderr == "tmanager: round 1 cannot be paired: the division has no " \
+            "players yet\n", done.stderr  # fmt: skip
+    for name in ("Kuiper, Jan", "Bakker, Sanne"):
+        assert run_cli("event", "add-player", path, name).returncode == 0
+        assert run_cli("event", "withdraw", path, name).returncode == 0
+    before = path.read_bytes()
+    done = run_cli("event", "pair", path)
+    assert done.returncode == 2 and "round 1 cannot be paired: every player is withdrawn from it" in done.stderr
+    assert path.read_bytes() == before

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from tests.conftest import run_cli
@@ -110,3 +111,26 @@ def test_undo_says_what_it_undid(tmp_path: Path) -> None:
     said = run_cli("event", "undo", path).stdout.strip()
     assert said.endswith("it undid: a change that left no note (a hand edit, or made before notes were kept)")
     assert not list(journal.journal_dir(path).glob("*.note")), "each note goes with its change"
+
+
+def test_a_file_where_the_journal_or_the_reports_go(tmp_path: Path) -> None:
+    """`old` or `html` being a file (or a FIFO) ended a change or a report in a traceback; now one line, the
+    event unchanged."""
+    path = tmp_path / "open.toml"
+    ev.create(path, ev.Event(name="Journal Open", rounds=5, divisions=[ev.Division("main")]))
+    (tmp_path / "old").write_text("notes\n")
+    before = path.read_bytes()
+    done = run_cli("event", "add-player", path.name, "Kuiper, Jan", cwd=tmp_path)
+    assert done.returncode == 2 and done.stderr.strip().splitlines() == [
+        "tmanager: old: is not a directory but a regular file (move it away: tmanager keeps the journal of "
+        "open.toml there)"
+    ], done.stderr
+    assert path.read_bytes() == before and (tmp_path / "old").read_text() == "notes\n"
+    (tmp_path / "old").unlink()
+    (tmp_path / "html").mkdir()
+    os.mkfifo(tmp_path / "html" / "open")
+    done = run_cli("event", "report", path.name, "-q", cwd=tmp_path)
+    assert done.returncode == 2 and done.stderr.strip().splitlines() == [
+        "tmanager: html/open: is not a directory but a FIFO (move it away: tmanager writes the reports of "
+        "open.toml there)"
+    ], done.stderr

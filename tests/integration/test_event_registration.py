@@ -3,6 +3,7 @@ titles, sex and categories, through the real command line."""
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 
@@ -37,6 +38,22 @@ def test_a_single_list_names_its_rating_column_by_month() -> None:
     assert entries[4100018].ratings == {"standard": 2599} and 4100085 not in entries
 
 
+def test_a_list_without_the_events_rating_is_refused(tmp_path: Path) -> None:
+    """A rapid event given the standard list made every player unrated; a rapid list was read as standard."""
+    rapid_list = tmp_path / "rapid_rating_list.txt"  # FIDE's single lists are alike but for their names
+    rapid_list.write_bytes((FIDE / "standard_rating_list.txt").read_bytes())
+    assert ratinglist.read(rapid_list)[4100018].ratings == {"rapid": 2599}
+    path = tmp_path / "rapid.toml"
+    ok("new", path, "--name", "Rapid Open", "--rounds", "7", "--set", 'rating_list="rapid"')
+    ok("import-players", path, FIDE / "entries.csv", "--list", FIDE / "players_list_foa.txt")
+    assert ev.load(path).division().player(1).rating == 2540
+    standard = FIDE / "standard_rating_list.txt"
+    says = "the rating list holds standard ratings, not the rapid ratings the event is rated on (rating_list)"
+    assert says in refused(path, "update-ratings", path, standard)
+    assert says in refused(path, "import-players", path, "--list", standard, "--ids", "4100077")
+    assert "Kuiper, Jan (1): 2540 → 2599" in ok("update-ratings", path, rapid_list)
+
+
 def test_lists_that_are_not_fide_lists(tmp_path: Path) -> None:
     text = tmp_path / "notes.txt"
     text.write_text("just some notes\n")
@@ -52,6 +69,28 @@ def test_lists_that_are_not_fide_lists(tmp_path: Path) -> None:
         playercsv.read(csv)
     csv.write_text("name;rating\nA;high\n")
     with pytest.raises(ConfigError, match="line 2: rating: 'high' is not a whole number"):
+        playercsv.read(csv)
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        # str.isdigit() took '²' and int() then failed: a traceback.
+        ('name,rating\n"A, B",\u00b2\n', "line 2: rating: '\u00b2' is not a whole number"),
+        ('name,rating\n"A, B",\u0661\u0662\u0660\u0660\n', "line 2: rating: '\u0661\u0662\u0660\u0660' is not a whole"),
+        # The second name column silently replaced the first.
+        ('name,club,Name\n"A, B",x,"C, D"\n', "line 1: column 'name' is given twice"),
+        # A quote left open swallowed the line's separators into the name ("A, B,2000", unrated).
+        ('name,rating\n"C, D",2100\n"A, B,2000\n', "line 3: is not CSV: unexpected end of data"),
+        # A cell over two lines: the line numbers are the file's.
+        ('name,club\n"A, B","Schaakclub\nLeiden"\n"C, D",z,extra\n', "line 4: has 3 cells for 2 columns"),
+        ("name,rating\n", "holds no player, only the row naming the columns"),
+    ],
+)
+def test_malformed_player_csvs(tmp_path: Path, text: str, says: str) -> None:
+    csv = tmp_path / "entries.csv"
+    csv.write_text(text, encoding="utf-8")
+    with pytest.raises(ConfigError, match=re.escape(says)):
         playercsv.read(csv)
 
 

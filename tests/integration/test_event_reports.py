@@ -202,6 +202,9 @@ def test_dry_run_changes_nothing(swiss: Path, tmp_path: Path) -> None:
     assert "round 3 paired" in two and "round 4 paired" not in two
     done = run_cli("event", "dry-run", path, "--rounds", "9")
     assert done.returncode == 2 and "only 4 round(s) remain of 5" in done.stderr
+    for count in ("0", "-2"):  # simulated nothing and said nothing, exit 0
+        done = run_cli("event", "dry-run", path, "--rounds", count)
+        assert done.returncode == 2 and done.stderr == f"tmanager: --rounds {count}: simulate one round or more\n"
 
 
 def test_report_rendering_units() -> None:

@@ -11,6 +11,7 @@ import sys
 import time
 from pathlib import Path
 
+from tmanager.core.results import Result
 from tmanager.events import api as ev
 
 
@@ -136,3 +137,34 @@ def test_shell_through_a_pty(tmp_path: Path) -> None:
 
     d = ev.load(path).division()
     assert [b.result for b in d.round(1).boards] == ["1-0", "½-½", "*"]
+
+
+def test_result_modes_of_an_earlier_round(tmp_path: Path) -> None:
+    """`corrections 1` in round 2 corrects round 1 and its prompt says so (it said r2, the round the arbiter
+    then typed boards of); a round not paired is refused at once, not at the first result; an open quote
+    is an error line, not a traceback that ends the session."""
+    path = tmp_path / "club.toml"
+    ev.create(path, ev.Event(name="Club Night", rounds=4, divisions=[ev.Division("Open")]))
+
+    def setup(e: ev.Event) -> list[str]:
+        d = e.division()
+        for i in range(1, 5):
+            ev.add_player(e, d, ev.Player(i, f"Name{i}, First", rating=2100 - 50 * i))
+        messages = ev.pair(e, d, colour="white")
+        for board in d.round(1).boards:
+            messages += ev.set_result(e, d, 1, board, Result.WHITE_WINS)
+        return messages + ev.pair(e, d)
+
+    ev.apply(path, setup)
+    keys = 'corrections 1\n"unclosed\n1 0-1\n\nenter 7\nenter x\nenter 2\n2 =\n\nquit\n'
+    done = subprocess.run([sys.executable, "-m", "tmanager", "event", "shell", str(path)], input=keys,
+                          capture_output=True, text=True, timeout=60, check=False)  # fmt: skip
+    assert done.returncode == 0 and "Traceback" not in done.stdout + done.stderr, done.stderr
+    out = done.stdout
+    assert "corrections r1> error: No closing quotation\ncorrections r1> round 1: " in out, out
+    assert "Open r2> error: division 'Open': round 7 is not paired\n" in out
+    assert "Open r2> error: enter [ROUND]: a round number, or nothing for the last paired round\n" in out
+    assert "results r2> round 2: " in out
+    d = ev.load(path).division()
+    assert [b.result for b in d.round(1).boards] == ["0-1", "1-0"]
+    assert [b.result for b in d.round(2).boards] == ["*", "½-½"]

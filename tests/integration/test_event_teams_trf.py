@@ -169,3 +169,15 @@ def test_a_team_file_written_elsewhere(tmp_path: Path, version: str) -> None:
     # Board 2 with the first team's player on white: not FIDE's alternating colours.
     wrong = derby(tmp_path / "wrong.trf", (2, 4), version=version)
     assert "do not alternate by board" in _refused_new(tmp_path / "wrong.toml", wrong)
+
+
+def test_team_numbers_fit_trfs_three_digits(tmp_path: Path) -> None:
+    """A team numbered 1000 (or 99999999999999999999) was entered, and its 310 and 300 lines lost their columns."""
+    path = tmp_path / "league.toml"
+    ok("new", path, "--name", "League", "--rounds", "3", "--boards", "2", "--system", "team-swiss")
+    for i in range(1, 5):
+        ok("add-player", path, f"Player{i}, X")
+    ok("add-team", path, "Rooks", "1", "2")
+    says = refused(path, "add-team", path, "Kings", "3", "4", "--number", "1000")
+    assert says.endswith("division 'main': team number 1000 is beyond 999 (TRF writes team numbers in three digits)")
+    ok("add-team", path, "Kings", "3", "4", "--number", "999")

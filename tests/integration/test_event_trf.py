@@ -15,10 +15,13 @@ from tmanager.core.results import Result
 from tmanager.errors import ConfigError
 from tmanager.events import api as ev
 from tmanager.events import trffile as event_trf
+from tmanager.events.games import virtual_points
 from tmanager.events.registration import assign_start_numbers
 from tmanager.events.rules.chess import random_result
 from tmanager.formats import trf
 from tmanager.pairing import Game
+
+DATA = ROOT / "tests" / "data" / "bbp"
 
 
 def scripted_event(seed: int, players: int = 15, rounds: int = 5, *, played: int | None = None,
@@ -147,6 +150,32 @@ def test_accelerated_export_is_re_paired_exactly(tmp_path: Path, version: str) -
     bbp = subprocess.run([BBPPAIRINGS, "--dutch", str(out), "-c"], capture_output=True, text=True, check=False)
     assert bbp.returncode == 0, bbp.stdout + bbp.stderr
     assert [line for line in bbp.stdout.splitlines() if "Round #" not in line and line.strip()] == []
+
+
+@pytest.mark.parametrize("version", ["16", "2026"])
+def test_another_programs_accelerated_file(version: event_trf.Version) -> None:
+    """A TRF without tmanager's XTM lines keeps its acceleration: TRF-16's XXA lines were not read at all (the
+    event was imported unaccelerated), and 250 records were taken for Baku's whatever they said."""
+    e = scripted_event(5, players=30, rounds=9, played=2, baku=True)
+    d = e.division()
+    text = event_trf.dumps(e, d, version=version)
+    foreign = "".join(line for line in text.splitlines(keepends=True) if not line.startswith("XTM"))
+    imported = event_trf.loads(foreign)
+    other = imported.division()
+    assert (other.acceleration, other.baku_last) == ("baku", d.baku_last)
+    for n in range(1, 10):
+        assert virtual_points(imported, other, n) == virtual_points(e, d, n), n
+    if version == "2026":
+        other_method = foreign.replace("250       1.0 001 001    1    3", "250       2.0 001 001    1    3")
+        with pytest.raises(ConfigError, match=r"virtual points \(250/XXA\): they are not the Baku method's"):
+            event_trf.loads(other_method)
+
+
+def test_a_bye_requested_beyond_the_last_round_is_refused() -> None:
+    """A 240 record of round 999 in a 5-round file made an event with a round 999 nothing would ever pair."""
+    text = (DATA / "random-5.trf").read_text() + "240 H 999    1\n"
+    with pytest.raises(ConfigError, match="round 999 holds requests but the event has 5 rounds"):
+        event_trf.loads(text)
 
 
 def foreign_line(rank: int, sex: str, name: str, rating: str, fed: str, fide_id: str, birth: str, points: str,

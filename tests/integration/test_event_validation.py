@@ -58,6 +58,9 @@ def event(tmp_path: Path) -> Path:
         (["--fide-id", "4100018"], "fide_id: 4100018 is already entered, for Kuiper, Jan (1)"),
         (["--fide-id", "123456789012"], "fide_id: 123456789012 is not a FIDE ID"),
         (["--rating", "21050"], "rating: 21050 is not a rating: 0 (unrated) or 100-3500"),
+        # The number is the TRF starting rank, four digits: 12345 made a player line export-trf wrote and
+        # import-trf could not read back.
+        (["--number", "12345"], "number: 12345 is not a player number (1 to 9999, TRF's four-digit starting rank)"),
     ],
 )
 def test_add_player_refuses_bad_data(event: Path, options: list[str], says: str) -> None:
@@ -79,6 +82,8 @@ def test_imported_players_and_hand_edited_files(event: Path, tmp_path: Path) -> 
     assert "entries.csv line 3: federation: 'XYZ' is not a FIDE federation code" in refused(
         event, "import-players", event, csv
     )
+    csv.write_text('name,number\n"A, B",10000\n')
+    assert "number: 10000 is not a player number" in refused(event, "import-players", event, csv)
     csv.write_text('name,fide_id\n"A, B",4100099\n"C, D",4100099\n')
     assert "line 3: FIDE ID 4100099 is already entered" in refused(event, "import-players", event, csv)
     # A hand edit that gives two players one FIDE ID is refused when the file is read.
@@ -92,8 +97,9 @@ def test_junk_lines_of_a_fide_list(tmp_path: Path) -> None:
     assert "Kuiper, Jan" in lines[1]
     lines[1] = lines[1].replace(" NED ", " XYZ ")  # line 2
     lines.insert(3, "garbage line that is no player")  # line 4
+    lines.insert(4, lines[2].replace("4100026", "41000\u00b926"))  # line 5: '¹' is no digit of an ID
     junk = tmp_path / "list.txt"
-    junk.write_text("\n".join(lines) + "\n")
+    junk.write_text("\ufeff" + "\n".join(lines) + "\n")  # saved by an editor that writes a byte-order mark
     with pytest.raises(ConfigError, match=r"list.txt: line 2: federation: 'XYZ' is not .*, or pass --skip-bad"):
         ratinglist.read(junk)
     listing = ratinglist.read_listing(junk, skip_bad=True)
@@ -101,6 +107,7 @@ def test_junk_lines_of_a_fide_list(tmp_path: Path) -> None:
         "line 2: federation: 'XYZ' is not a FIDE federation code (three capitals as FIDE writes them: NED, GER, "
         "ENG, FID)",
         "line 4: 'garbage line th' is not a FIDE ID",
+        "line 5: '41000\u00b926' is not a FIDE ID",
     )
     assert 4100018 not in listing.entries and len(listing.entries) == 7
     # The command line (Jan is not asked for: his line is not looked at): refused without --skip-bad, nothing

@@ -65,6 +65,15 @@ def test_chess_event_export(tmp_path: Path) -> None:
     lines = out.read_text().splitlines()
     assert lines[:3] == ["*M2026-05-01 Club", "*A", " " * 39 + "0"]
     assert lines[-1] == "*** END OF FILE ***"
+    # The *M date and the * letter are checked: 2026-02-30, a year alone or two letters went into the file.
+    for option, says in (
+        (["--date", "2026-02-30"], "tmanager: --date: '2026-02-30' is not a day (write YYYY-MM-DD)"),
+        (["--date", "2026"], "tmanager: --date: '2026' is not a day (write YYYY-MM-DD)"),
+        (["--letter", "ab"], "tmanager: --letter: 'AB' is not a division letter (one letter, A to Z)"),
+    ):
+        done = run_cli("event", "export-tou", path, tmp_path / "C.TOU", *option)
+        assert done.returncode == 2 and done.stderr.strip() == says, done.stderr
+        assert not (tmp_path / "C.TOU").exists()
     r1, r2 = d.round(1), d.round(2)
     byes = {1: next(iter(r1.byes)), 2: next(iter(r2.byes))}
     w1, w2 = r1.boards[0], r2.boards[0]

@@ -61,6 +61,15 @@ def test_line_endings_are_all_accepted(ending: str) -> None:
     assert trf.parse(TWO_ROUNDS.replace("\n", ending)).players == trf.parse(TWO_ROUNDS).players
 
 
+def test_a_byte_order_mark_is_read_past(tmp_path: Path) -> None:
+    """A TRF saved by Notepad starts with a UTF-8 byte-order mark: it hid the first line's code, so that the
+    012 name (or, in a file starting with its players, the first player) was lost."""
+    for text in (TWO_ROUNDS, TWO_ROUNDS.removeprefix(HEADER)):
+        path = tmp_path / "notepad.trf"
+        path.write_bytes(b"\xef\xbb\xbf" + text.encode())
+        assert trf.read(path) == trf.parse(text)
+
+
 def test_round_trip_keeps_every_line() -> None:
     t = trf.parse(TWO_ROUNDS)
     again = trf.parse(trf.dumps(t))
@@ -94,6 +103,20 @@ def test_contradicting_opponents_are_refused() -> None:
     bad = TWO_ROUNDS.replace("   1 b 0", "   1 w 0", 1)
     with pytest.raises(ConfigError, match="contradicts"):
         trf.parse(bad)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "says"),
+    [
+        # '²' passed str.isdigit() and then failed int(): a traceback instead of the line's fault.
+        ("001    2", "001    \u00b2", "line 5: bad starting rank '\u00b2' in columns 5-8"),
+        ("   4 w 1", "   \u00b2 w 1", "bad opponent"),
+        ("XXR 5", "XXR \u00b2", "XXR wants the number of rounds"),
+    ],
+)
+def test_unicode_digits_are_not_numbers(old: str, new: str, says: str) -> None:
+    with pytest.raises(ConfigError, match=says):
+        trf.parse(TWO_ROUNDS.replace(old, new, 1))
 
 
 def test_forbidden_pairs_and_initial_colour() -> None:

@@ -27,10 +27,9 @@ from tmanager.cli.eventverbs import (
     with_settings,
 )
 from tmanager.core.results import Colour
-from tmanager.core.scoring import PointsSystem
 from tmanager.core.tiebreaknames import TIEBREAKS
 from tmanager.errors import StateError
-from tmanager.events import journal, service
+from tmanager.events import eventfile, journal, service
 from tmanager.events.model import (
     Division,
     EntryMode,
@@ -97,9 +96,11 @@ def _configure_new(p: argparse.ArgumentParser) -> None:
 def _new(args: argparse.Namespace) -> int:
     parts = args.scoring.replace("½", "0.5").split("-")
     try:
-        win, draw, loss = (round(float(x) * 10) for x in parts)
+        win, draw, loss = (float(x) for x in parts)
     except ValueError:
         raise StateError(f"--scoring {args.scoring!r}: write win-draw-loss points, e.g. 1-0.5-0 or 3-1-0") from None
+    # read as the file's [scoring] is: whole tenths of a point (1.05 was taken as 1), finite (inf: a traceback)
+    scoring = eventfile.points_system({"win": win, "draw": draw, "loss": loss}, None)
     system = PairingSystem(args.system or ("chew" if args.entry else "dutch"))
     event = Event(
         name=args.name,
@@ -111,7 +112,7 @@ def _new(args: argparse.Namespace) -> int:
         tiebreaks=[t.strip() for t in args.tiebreaks.split(",") if t.strip()],
         late_entry=args.late_entry,
         max_byes=args.max_byes,
-        scoring=PointsSystem(win=win, draw=draw, loss=loss, pairing_bye=win),
+        scoring=scoring,
         divisions=[
             Division(
                 name.strip(),

@@ -8,6 +8,7 @@ verb runs. See docs/events.md.
 from __future__ import annotations
 
 import argparse
+import datetime
 from pathlib import Path
 
 from tmanager.cli.eventverbs import Verb, load_division, with_settings
@@ -73,7 +74,13 @@ def _export_tou(args: argparse.Namespace) -> int:
     date = args.date or e.end or e.start
     if not date:
         raise StateError("the event has no date: give --date YYYY-MM-DD")
+    try:  # the *M line's date, as rating officers read it: a whole day (not the year alone, not 2026-02-30)
+        datetime.datetime.strptime(date, "%Y-%m-%d")
+    except ValueError:
+        raise ConfigError(f"{date!r} is not a day", field="--date", hint="write YYYY-MM-DD") from None
     letter = (args.letter or d.name[:1]).upper()
+    if not (len(letter) == 1 and "A" <= letter <= "Z"):
+        raise ConfigError(f"{letter!r} is not a division letter", field="--letter", hint="one letter, A to Z")
     players = rules_for(e, d).tou_players(aliases)
     atomic_write(args.output, tou.dumps(name=e.name, date=date, division=letter, players=players))
     print(f"wrote {args.output}: {len(d.players)} players, {d.paired_rounds} round(s)")

@@ -10,7 +10,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from tmanager.cli.eventverbs import Verb, load_division, no_options, parse_rounds, say, words
+from tmanager.cli.eventverbs import Verb, load_division, no_options, parse_rounds, say
 from tmanager.errors import StateError
 from tmanager.events import service
 from tmanager.events.model import TITLES, Player
@@ -202,7 +202,7 @@ def _configure_lineup(p: argparse.ArgumentParser) -> None:
 
 
 def _lineup(args: argparse.Namespace) -> int:
-    say(service.lineup(args.event, args.division, args.team, words(args.players), args.round).messages)
+    say(service.lineup(args.event, args.division, args.team, args.players, args.round).messages)
     return 0
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from tmanager.cli import tshcommands
 from tmanager.cli.eventverbs import Verb, VerbParser, verb_parser
 from tmanager.columns import aligned
-from tmanager.errors import StateError, TManagerError
+from tmanager.errors import StateError, TManagerError, ascii_digits
 from tmanager.events import journal, service
 from tmanager.events.entries import Entry
 from tmanager.events.messages import EXPLANATIONS, Topic, topic_of
@@ -52,9 +52,10 @@ class Shell:
         self.last = ""
         self.topic: Topic | None = None
 
-    def prompt(self, mode: str = "") -> str:
+    def prompt(self, mode: str = "", round_number: int | None = None) -> str:
+        """The prompt: the mode (or the division) and the round at stake (the last paired one unless given)."""
         d = journal.load(self.path).division(self.division)
-        return f"{mode or self.division} r{d.paired_rounds}> "
+        return f"{mode or self.division} r{round_number or d.paired_rounds}> "
 
     def run(self) -> None:
         print(f"{journal.load(self.path).name}: type help for commands, quit to leave")
@@ -77,11 +78,7 @@ class Shell:
 
     def handle(self, line: str) -> bool:
         """Run one line; False to leave."""
-        try:
-            words = shlex.split(line)
-        except ValueError as exc:
-            self.say(f"error: {exc}")
-            return True
+        words = self.words(line)
         if not words:
             return True
         try:
@@ -95,6 +92,14 @@ class Shell:
         except TManagerError as exc:
             self.error(exc)
         return True
+
+    def words(self, line: str) -> list[str]:
+        """The words of a line as a shell splits them; none, said as an error, when a quote is left open."""
+        try:
+            return shlex.split(line)
+        except ValueError as exc:  # "No closing quotation"
+            self.say(f"error: {exc}")
+            return []
 
     def score_based(self) -> bool:
         event = journal.load(self.path)
@@ -151,7 +156,9 @@ class Shell:
         elif name == "players":
             self.players()
         elif name in ("enter", "corrections"):
-            self.results(int(words[0]) if words and words[0].isdigit() else None, correction=name == "corrections")
+            if len(words) > 1 or (words and not ascii_digits(words[0])):
+                raise StateError(f"{name} [ROUND]: a round number, or nothing for the last paired round")
+            self.results(int(words[0]) if words else None, correction=name == "corrections")
         elif name == "card":
             self.card(words)
         else:
@@ -192,16 +199,23 @@ class Shell:
     def results(self, round_number: int | None, *, correction: bool = False) -> None:
         """The modal result entry (or correction): one result per line until an empty line."""
         event = journal.load(self.path)
-        rules = rules_for(event, event.division(self.division))  # reads the lines; the change finds their boards
+        division = event.division(self.division)
+        if round_number is not None and not division.round(round_number).paired:
+            raise StateError(f"division {division.name!r}: round {round_number} is not paired")
+        rules = rules_for(event, division)  # reads the lines; the change finds their boards
         mode = "correction" if correction else "result entry"
         print(f"{mode}: {rules.entry_shape}; empty line to leave")
         while True:
             try:
-                line = input(self.prompt("corrections" if correction else "results"))
+                line = input(self.prompt("corrections" if correction else "results", round_number))
             except EOFError:
                 return
-            words = shlex.split(line) if line.strip() else []
-            if not words or words[0] in (".", "end", "q"):
+            if not line.strip():
+                return
+            words = self.words(line)
+            if not words:
+                continue
+            if words[0] in (".", "end", "q"):
                 return
             if words[0] in ("missing", "m"):
                 self.verb("missing", [])

@@ -21,7 +21,7 @@ from tmanager.events.model import Division, Event
 from tmanager.events.rules import rules_for
 
 # Results starting with "-" would be read as options (or the "--" separator):
-# the verb parsers protect them with this mark, stripped again before use (:func:`words`).
+# the verb parsers protect them with this mark, stripped again once parsed.
 _MARK = "\x00"
 _DASHED = frozenset({"-+", "--", "-:+", "-:-"})
 
@@ -56,12 +56,13 @@ class VerbParser(argparse.ArgumentParser):
         self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
     ) -> tuple[argparse.Namespace, list[str]]:
         protected = [_MARK + a if a in _DASHED else a for a in (sys.argv[1:] if args is None else args)]
-        return super().parse_known_args(protected, namespace)
-
-
-def words(entry: Sequence[str]) -> list[str]:
-    """A result line's words as typed, the protection of dashed results taken off."""
-    return [w.replace(_MARK, "") for w in entry]
+        parsed, rest = super().parse_known_args(protected, namespace)
+        for key, value in vars(parsed).items():  # the words as typed, in whatever argument they landed
+            if isinstance(value, str):
+                setattr(parsed, key, value.replace(_MARK, ""))
+            elif isinstance(value, list):
+                setattr(parsed, key, [v.replace(_MARK, "") if isinstance(v, str) else v for v in value])
+        return parsed, rest
 
 
 def say(messages: Sequence[str]) -> None:
@@ -73,7 +74,7 @@ def say(messages: Sequence[str]) -> None:
 def read_entry(args: argparse.Namespace) -> Entry:
     """The result line of ``result`` and ``correct`` (``args.entry``) read by the division's rules."""
     event, division = load_division(args)
-    return rules_for(event, division).parse_entry(words(args.entry))
+    return rules_for(event, division).parse_entry(list(args.entry))
 
 
 def load_division(args: argparse.Namespace) -> tuple[Event, Division]:

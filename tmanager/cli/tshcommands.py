@@ -17,7 +17,7 @@ import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tmanager.errors import StateError
+from tmanager.errors import StateError, ascii_digits
 
 
 class Argument(enum.StrEnum):
@@ -110,7 +110,7 @@ def translate(command: TshCommand, words: Sequence[str], divisions: Sequence[str
                 division = left.pop(0)
             continue
         word = left.pop(0)
-        if argument in (Argument.ROUND, Argument.COUNT) and not word.isdigit():
+        if argument in (Argument.ROUND, Argument.COUNT) and not ascii_digits(word):
             raise StateError(f"{command.usage}: {argument} is a number, not {word!r} (tsh's {command.name})")
         if argument in command.ignored:
             continue

@@ -9,6 +9,7 @@ rules' (see :meth:`~tmanager.events.rules.base.DivisionRules.problems`).
 
 from __future__ import annotations
 
+import datetime
 import itertools
 import re
 from pathlib import Path
@@ -16,13 +17,19 @@ from pathlib import Path
 from tmanager.core import tiebreaknames
 from tmanager.core.categories import Category
 from tmanager.core.playerfields import player_fault
+from tmanager.core.results import format_points
 from tmanager.errors import CONTROL_CHARACTERS, ConfigError
 from tmanager.events.model import HOOKS, OVERALL, Division, Event, Player, PlayerStatus, PrizeFund
+from tmanager.formats.trf import MAX_ROUND, MAX_START_RANK
 
 _DATE = re.compile(r"^\d{4}(-\d{2}-\d{2})?$")
 _WHEN = re.compile(r"^\d{4}-\d{2}-\d{2}( \d{1,2}:\d{2})?$")
 #: TRF 222: periods ``[moves/]seconds[+increment]`` joined by ``:``; Armageddon as ``W…-B…``.
 _PERIOD = r"(\d+/)?\d+(\+\d+)?(:(\d+/)?\d+(\+\d+)?)*"
+#: The most points, in tenths, a result may score: TRF's ``162`` line writes each in four columns (99.9).
+MAX_POINTS = 999
+#: Why rounds stop at :data:`MAX_ROUND`.
+_THREE_DIGITS = "TRF numbers rounds in three digits"
 _TIME_CONTROL = re.compile(rf"^({_PERIOD}|W{_PERIOD}-B{_PERIOD})$")
 
 
@@ -36,22 +43,20 @@ def check_event(event: Event, file: Path | None = None) -> None:
         _check_text(getattr(event, key), f"event.{key}", file)
     for deputy in event.deputies:
         _check_text(deputy, "event.deputies", file)
+    parsed: list[tiebreaknames.Tiebreak] = []
     for tb in event.tiebreaks:
         try:
-            tiebreaknames.Tiebreak.parse(tb)
+            parsed.append(tiebreaknames.Tiebreak.parse(tb))
         except ValueError as exc:
             raise bad(str(exc), "event.tiebreaks", "FIDE's codes with modifiers, e.g. BH-C1, SB, DE, KS-L50") from None
-    for key in ("start", "end"):
-        value = getattr(event, key)
-        if value and not _DATE.match(value):
-            raise bad(f"{value!r} is not a date", f"event.{key}", "write YYYY-MM-DD")
+        if parsed[-1] in parsed[:-1]:  # BH-C1 and BH/C1 too: one column twice, and the reports' keys clash
+            raise bad(f"{tb!r} is named twice", "event.tiebreaks", "each tie-break once, in the order they apply")
+    _check_dates(event, file)
+    _check_scoring(event, file)
     if event.late_entry not in ("zero", "half"):
         raise bad(f"{event.late_entry!r} must be zero or half", "event.late_entry")
-    if event.rounds < 0:
-        raise bad("cannot be negative", "event.rounds")
-    for i, when in enumerate(event.schedule, 1):
-        if not _WHEN.match(when):
-            raise bad(f"round {i}: {when!r} is not a date and time", "event.schedule", "write YYYY-MM-DD HH:MM")
+    if not 0 <= event.rounds <= MAX_ROUND:
+        raise bad(f"must be from 0 to {MAX_ROUND}, not {event.rounds}", "event.rounds", _THREE_DIGITS)
     if event.time_control and not _TIME_CONTROL.match(event.time_control):
         hint = "seconds, moves/seconds and +increment, periods joined by ':' (5400+30, 40/6000+30:900+30)"
         raise bad(f"{event.time_control!r} is not FIDE's encoded time control", "event.time_control", hint)
@@ -62,8 +67,11 @@ def check_event(event: Event, file: Path | None = None) -> None:
             raise bad(str(exc), "event.categories") from None
     if len({c.casefold() for c in event.categories}) != len(event.categories):
         raise bad("a category is named twice", "event.categories")
-    if event.prizes < 1:
-        raise bad("must be 1 or more", "event.prizes", "the places listed per category in the prize list")
+    if not 1 <= event.prizes <= MAX_START_RANK:
+        hint = "the places listed per category in the prize list"
+        raise bad(f"must be from 1 to {MAX_START_RANK} (the most players), not {event.prizes}", "event.prizes", hint)
+    if event.max_byes is not None and event.max_byes > MAX_ROUND:
+        raise bad(f"must be at most {MAX_ROUND} (the most rounds), not {event.max_byes}", "event.max_byes")
     unknown = sorted(set(event.hooks) - set(HOOKS))
     if unknown:
         raise bad(f"unknown key {unknown[0]!r}", "hooks", "known keys: " + ", ".join(HOOKS))
@@ -77,8 +85,8 @@ def check_event(event: Event, file: Path | None = None) -> None:
     for i, d in enumerate(event.divisions, 1):
         where = f"division[{i}]"
         _check_text(d.name, f"{where}.name", file)
-        if d.cycles < 1:
-            raise bad("must be 1 or more", f"{where}.cycles")
+        if not 1 <= d.cycles <= MAX_ROUND:
+            raise bad(f"must be from 1 to {MAX_ROUND}, not {d.cycles}", f"{where}.cycles", _THREE_DIGITS)
         if any(len(group) < 2 for group in d.forbidden):
             raise bad("must be a list of player-number lists, e.g. [[3, 7]]", f"{where}.forbidden")
         for j, p in enumerate(d.players, 1):
@@ -89,14 +97,54 @@ def check_event(event: Event, file: Path | None = None) -> None:
         check_division(event, d, file)
 
 
+def _check_dates(event: Event, file: Path | None) -> None:
+    """The event's days and the rounds' times: real ones (TRF's 042, 052 and 132 carry them to the rating
+    officer), the end not before the start."""
+    for key in ("start", "end"):
+        value = getattr(event, key)
+        if value and not (_DATE.match(value) and _real(value, "%Y-%m-%d" if "-" in value else "%Y")):
+            raise ConfigError(f"{value!r} is not a date", file=file, field=f"event.{key}", hint="write YYYY-MM-DD")
+    if len(event.start) == len(event.end) == 10 and event.end < event.start:
+        raise ConfigError(f"{event.end} is before the start, {event.start}", file=file, field="event.end")
+    for i, when in enumerate(event.schedule, 1):
+        if not (_WHEN.match(when) and _real(when, "%Y-%m-%d %H:%M" if " " in when else "%Y-%m-%d")):
+            raise ConfigError(f"round {i}: {when!r} is not a date and time", file=file, field="event.schedule",
+                              hint="write YYYY-MM-DD HH:MM")  # fmt: skip
+
+
+def _check_scoring(event: Event, file: Path | None) -> None:
+    """Points a standings table can mean: a win above a loss, a draw between them (1-0.5-2 was taken), and no
+    result worth more than TRF's four columns write (99.9)."""
+    s = event.scoring
+    if not (s.loss <= s.draw <= s.win and s.loss < s.win):
+        shown = "-".join(format_points(p) for p in (s.win, s.draw, s.loss))
+        what = f"{shown}: a win must score more than a loss, and a draw no more than a win and no less than a loss"
+        raise ConfigError(what, file=file, field="scoring", hint="win-draw-loss, e.g. 1-0.5-0 or 3-1-0")
+    for key in ("win", "draw", "loss", "forfeit_loss", "pairing_bye", "zero_bye"):
+        if getattr(s, key) > MAX_POINTS:
+            raise ConfigError(f"{format_points(getattr(s, key))} points is more than TRF writes ({MAX_POINTS / 10})",
+                              file=file, field=f"scoring.{key}")  # fmt: skip
+
+
+def _real(text: str, layout: str) -> bool:
+    """Whether ``text``, already of the right shape, names a day (and time) that exists: not 2026-02-30, 25:99."""
+    try:
+        datetime.datetime.strptime(text, layout)
+    except ValueError:
+        return False
+    return True
+
+
 def check_player(p: Player, where: str, file: Path | None = None) -> None:
     """One player's fields."""
 
     def bad(message: str, key: str) -> ConfigError:
         return ConfigError(message, file=file, field=f"{where}.{key}")
 
-    if p.number < 1:
-        raise bad("player numbers start at 1", "number")
+    if not 1 <= p.number <= MAX_START_RANK:
+        # The number is the TRF starting rank: a fifth digit would shift every column of the player's line.
+        what = f"{p.number} is not a player number (1 to {MAX_START_RANK}, TRF's four-digit starting rank)"
+        raise bad(what, "number")
     for key in ("name", "club", "team", "federation"):
         _check_text(getattr(p, key), f"{where}.{key}", file)
     if not p.name.strip():
@@ -181,8 +229,19 @@ def check_division(event: Event, d: Division, file: Path | None = None) -> None:
     if any(not r.paired and r.number <= len(paired) for r in d.rounds):
         raise bad("an unpaired round comes before a paired one")
     total = event.total_rounds(d)
+    if total > MAX_ROUND:
+        raise bad(f"has {total} rounds, more than {MAX_ROUND} ({_THREE_DIGITS})")
+    if any(n > MAX_ROUND for n in numbers):
+        raise bad(f"round {max(numbers)} is beyond round {MAX_ROUND} ({_THREE_DIGITS})")
     if total and paired and paired[-1] > total:
         raise bad(f"round {paired[-1]} is paired but the event has {total} rounds")
+    if total and max(numbers, default=0) > total:  # a bye requested for it (a TRF's 240 record): never paired
+        raise bad(f"round {max(numbers)} holds requests but the event has {total} rounds")
+    for p in d.players:
+        beyond = [n for n in p.absent if n < 1 or (total and n > total)]
+        if beyond:
+            planned = f"the event has {total} rounds" if total else "rounds start at 1"
+            raise bad(f"player {p.number} is withdrawn from round {beyond[0]}, but {planned}")
     for r in d.rounds:
         taken: set[int] = set()
         for who in [n for b in r.boards for n in (b.white, b.black)] + list(r.byes):

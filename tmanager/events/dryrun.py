@@ -45,6 +45,8 @@ def simulate(
     count = remaining if rounds is None else rounds
     if rounds is None and not total:
         raise StateError("the event has no planned rounds: give --rounds N")
+    if rounds is not None and rounds < 1:  # 0 or -2 simulated nothing and said nothing
+        raise StateError(f"--rounds {rounds}: simulate one round or more")
     if total and count > remaining:
         raise StateError(f"only {remaining} round(s) remain of {total}")
     rng = random.Random(seed)

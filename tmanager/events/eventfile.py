@@ -73,7 +73,7 @@ def from_toml(data: dict[str, Any], file: Path | None = None) -> Event:
         raise ConfigError("is missing", file=file, field="file.event", hint="an event file starts with [event]")
     event = tomlmap.from_table(Event, data["event"], "event", file)
     event.hooks = _hooks(data.get("hooks", {}), file)
-    event.scoring = _points_system(data.get("scoring", {}), file)
+    event.scoring = points_system(data.get("scoring", {}), file)
     divisions = data.get("division", [])
     if not isinstance(divisions, list):
         raise ConfigError("must be an array of tables ([[division]])", file=file, field="division")
@@ -90,7 +90,8 @@ def _hooks(table: Any, file: Path | None) -> dict[str, str]:
     return dict(table)
 
 
-def _points_system(table: Any, file: Path | None) -> PointsSystem:
+def points_system(table: Any, file: Path | None) -> PointsSystem:
+    """A ``[scoring]`` table (points per result, multiples of 0.1) as a points system in tenths."""
     points = tomlmap.from_table(_Scoring, table, "scoring", file)
 
     def tenths(key: str) -> int | None:

@@ -34,7 +34,7 @@ from tmanager.errors import ConfigError, LockTimeout, StateError
 from tmanager.events.eventfile import check, dumps, loads
 from tmanager.events.messages import Note, Topic
 from tmanager.events.model import Event
-from tmanager.files import atomic_write, lock, read_text
+from tmanager.files import atomic_write, lock, make_directory, read_text
 
 _JOURNAL = re.compile(r"^(?P<stem>.+)\.(?P<seq>\d{4,})\.(?P<form>toml|delta)$")
 #: One journal entry in this many is kept whole; the others are deltas from the entry before them.
@@ -141,7 +141,7 @@ def _record(path: Path, old: str, what: Sequence[str]) -> int:
     entries = _journal(path)
     seq = entries[-1][0] + 1 if entries else 1
     directory = journal_dir(path)
-    directory.mkdir(exist_ok=True)
+    make_directory(directory, hint=f"move it away: tmanager keeps the journal of {path.name} there")
     note = _note(path, seq)
     if what:
         atomic_write(note, "\n".join(what) + "\n")

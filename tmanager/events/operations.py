@@ -15,7 +15,7 @@ from typing import Any
 
 from tmanager.core.playerfields import player_fault
 from tmanager.core.results import ByeKind, Colour
-from tmanager.errors import StateError
+from tmanager.errors import StateError, ascii_digits
 from tmanager.events.checks import check_player, player_fields
 from tmanager.events.games import games_of
 from tmanager.events.messages import Note, Topic
@@ -29,7 +29,7 @@ def find_player(division: Division, text: str) -> Player:
     """A player by number or by name (case-insensitive): the whole name, else the whole surname (``Kuiper`` is
     Kuiper, Jan even beside Kuipers, Piet), else a part of the name that only one player's has."""
     text = text.strip()
-    if text.isdigit():
+    if ascii_digits(text):
         return division.player(int(text))
     needle = text.casefold()
     matches = [p for p in division.players if needle in p.name.casefold()]
@@ -220,6 +220,8 @@ def request_bye(event: Event, division: Division, player: Player, round_number: 
 
 
 def _check_future(event: Event, division: Division, round_number: int) -> None:
+    if round_number < 1:
+        raise StateError(f"rounds start at 1; there is no round {round_number}")
     if round_number <= division.paired_rounds:
         raise StateError(f"round {round_number} is already paired (unpair it first)", topic=Topic.ALREADY_PAIRED)
     total = event.total_rounds(division)

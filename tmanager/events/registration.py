@@ -107,6 +107,17 @@ def enter_player(
 # -- lists ---------------------------------------------------------------------------------------------
 
 
+def _check_rating_kind(entries: Mapping[int, Entry], event: Event) -> None:
+    """Refuse a list without the event's kind of rating (a rapid event given the standard list): every player
+    would be taken as unrated."""
+    if entries and not any(event.rating_list in e.ratings for e in entries.values()):
+        held = "/".join(sorted({kind for e in entries.values() for kind in e.ratings}))
+        raise StateError(
+            f"the rating list holds {held} ratings, not the {event.rating_list} ratings the event is rated on "
+            f"(rating_list): give FIDE's {event.rating_list} list, or the combined players_list_foa"
+        )
+
+
 def _from_entry(entry: Entry, event: Event) -> dict[str, object]:
     """A player's fields as a FIDE list gives them."""
     fields: dict[str, object] = {
@@ -124,6 +135,7 @@ def import_players(
     """Enter the players of a CSV file (``rows``), each completed from a FIDE list (``entries``, by FIDE ID;
     None: no list); without rows, every player of ``entries``. All or none: the first bad row refuses the whole
     file."""
+    _check_rating_kind(entries or {}, event)
     known = {p.fide_id for p in division.players if p.fide_id is not None}
     wanted: list[tuple[str, dict[str, object]]] = []
     if rows:
@@ -164,6 +176,7 @@ def import_players(
 def update_ratings(event: Event, division: Division, entries: Mapping[int, Entry], *, source: str) -> list[str]:
     """Ratings (the event's ``rating_list``) and titles from a FIDE list, for every player with a FIDE ID in it;
     federation, sex and birth year filled in where the event has none."""
+    _check_rating_kind(entries, event)
     changed: list[str] = []
     absent: list[str] = []
     for p in division.players:

@@ -155,7 +155,7 @@ def request_bye(path: Path, division: str | None, who: str, round_number: int | 
     """A requested bye of ``kind`` in ``round_number`` (default: the next round)."""
 
     def operation(e: Event, d: Division) -> Change:
-        n = round_number or d.paired_rounds + 1
+        n = d.paired_rounds + 1 if round_number is None else round_number
         said = rules_for(e, d).request_bye(operations.find_player(d, who), n, kind)
         return Change(messages=tuple(said), division=d.name, round=n)
 
@@ -249,7 +249,7 @@ def save_result(
 
     def operation(e: Event, d: Division) -> Change:
         rules = rules_for(e, d)
-        n = round_number or rules.result_round()
+        n = rules.result_round() if round_number is None else round_number
         before = sum(1 for r, _ in missing(d) if r == n)
         said = rules.enter(entry, round_number, correction=correction, confirm=confirm)
         completed = before > 0 and not any(r == n for r, _ in missing(d))

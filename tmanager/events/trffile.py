@@ -53,7 +53,7 @@ from tmanager import tomlmap
 from tmanager.core import teamtiebreaks, tiebreaknames
 from tmanager.core.results import ByeKind, Colour, Result, format_points
 from tmanager.core.scoring import STANDARD, Game
-from tmanager.errors import ConfigError, StateError
+from tmanager.errors import ConfigError, StateError, ascii_digits
 from tmanager.events.eventfile import check
 from tmanager.events.games import round_games, scores, virtual_points
 from tmanager.events.model import Board, Division, Event, PairingSystem, Player, Round, TeamSettings, missing
@@ -115,7 +115,7 @@ def _read_header(line: trf.TrfPlayer) -> dict[str, Any]:
         "title": h[10:13].strip().upper(),
         "rating": line.rating,
         "federation": h[53:56].strip(),
-        "fide_id": int(fide_id) if fide_id.isdigit() else None,
+        "fide_id": int(fide_id) if ascii_digits(fide_id) else None,
         "sex": h[9] if h[9] in "mw" else "",
         "birth": _event_date(h[69:79]),
     }
@@ -500,8 +500,9 @@ def _foreign_settings(tournament: trf.Tournament, header: Mapping[str, list[str]
     schedule = [dates[i : i + 8].strip() for i in range(91, len(dates), 10)]
     if any(schedule):
         settings["schedule"] = [f"20{d.replace('/', '-')}" for d in schedule if d]
-    if tournament.values(trf_records.ACCELERATION) or code.endswith("_BAKU"):
-        settings["acceleration"] = "baku"
+    last = tournament.baku_last(file=file)  # 250 or XXA lines: TRF-16 files carry only the latter
+    if last is not None or code.endswith("_BAKU"):
+        settings["acceleration"], settings["baku_last"] = "baku", last
     return settings
 
 

@@ -12,7 +12,9 @@ factors, the birth year and flags.
   (``ID Number``, ``Name``, ``Fed``, ``Sex``, ``Tit``, ``WTit``, ``OTit``,
   ``FOA``, ``SRtng``/``RRtng``/``BRtng`` in the combined list or the month
   (``NOV25``) in a single list, ``B-day``, ``Flag``…). Reading the header
-  instead of fixed columns keeps working when FIDE widens a column.
+  instead of fixed columns keeps working when FIDE widens a column. A single
+  list's rating is the one its file is named by (``rapid_rating_list.txt``),
+  else the standard rating.
 * **XML.** ``<fideid>``, ``<name>``, ``<country>``, ``<sex>``, ``<title>``,
   ``<w_title>``, ``<rating>``, ``<rapid_rating>``, ``<blitz_rating>``,
   ``<birthday>``; read as a stream (a full list is hundreds of megabytes),
@@ -38,7 +40,7 @@ from pathlib import Path
 from typing import IO, Literal
 
 from tmanager.core.playerfields import player_fault, rating_fault
-from tmanager.errors import ConfigError
+from tmanager.errors import ConfigError, ascii_digits
 from tmanager.files import open_file
 
 Kind = Literal["standard", "rapid", "blitz"]
@@ -165,9 +167,9 @@ def _columns(header: str, path: Path) -> dict[str, tuple[int, int | None]]:
 
 def _text_fault(fide_id: str, ratings: dict[str, str], sex: str) -> str | None:
     """What is wrong with a player's FIDE ID, rating or sex column as text, if anything."""
-    if not fide_id.isdigit():
+    if not ascii_digits(fide_id):
         return f"{fide_id[:20]!r} is not a FIDE ID"
-    bad = next((kind for kind, text in ratings.items() if text and not text.isdigit()), None)
+    bad = next((kind for kind, text in ratings.items() if text and not ascii_digits(text)), None)
     if bad is not None:
         return f"the {bad} rating {ratings[bad][:10]!r} is not a number"
     if sex and sex.upper() not in _SEXES:
@@ -177,7 +179,7 @@ def _text_fault(fide_id: str, ratings: dict[str, str], sex: str) -> str | None:
 
 def _txt(f: IO[bytes], path: Path) -> Iterator[Entry | _Junk]:
     lines = (raw.decode("utf-8", errors="replace") if _utf8(raw) else raw.decode("latin-1") for raw in f)
-    header = next(lines, "")
+    header = next(lines, "").removeprefix("\ufeff")  # a byte-order mark, if an editor saved the list
     spans = _columns(header.rstrip("\r\n"), path)
     single = next((name for name in spans if _MONTH.fullmatch(name)), None)
     for number, raw in enumerate(lines, 2):
@@ -187,17 +189,24 @@ def _txt(f: IO[bytes], path: Path) -> Iterator[Entry | _Junk]:
         fields = {name: line[start:end].strip() for name, (start, end) in spans.items()}
         where = f"line {number}"
         fide_id = fields["ID Number"]
-        columns = {"standard": single} if single is not None else _TXT_RATINGS
+        columns = {_single_kind(path): single} if single is not None else _TXT_RATINGS
         texts = {kind: fields.get(column, "") for kind, column in columns.items() if column in spans}
         fault = _text_fault(fide_id, texts, fields.get("Sex", ""))
         if fault:
-            yield _Junk(where, fault, int(fide_id) if fide_id.isdigit() else None)
+            yield _Junk(where, fault, int(fide_id) if ascii_digits(fide_id) else None)
             continue
         yield Entry(
             int(fide_id), fields["Name"], fields.get("Fed", ""), _sex(fields.get("Sex", "")),
             fields.get("Tit", "") or fields.get("WTit", ""), {k: _number(t) for k, t in texts.items()},
             _year(fields.get("B-day", "")), where,
         )  # fmt: skip
+
+
+def _single_kind(path: Path) -> Kind:
+    """The rating of a list of one rating: FIDE names the files by it (``standard_rating_list.txt``,
+    ``rapid_rating_list.txt``, ``blitz_rating_list.txt``), whose columns are alike; otherwise standard."""
+    name = path.name.casefold()
+    return "rapid" if "rapid" in name else "blitz" if "blitz" in name else "standard"
 
 
 def _utf8(raw: bytes) -> bool:
@@ -221,10 +230,12 @@ def _xml(f: IO[bytes], path: Path) -> Iterator[Entry | _Junk]:
             values = {child.tag: (child.text or "").strip() for child in element}
             element.clear()
             fide_id, where = values.get("fideid", ""), f"player {count}"
-            texts = {kind: values.get(tag, "") for kind, tag in _XML_RATINGS.items()}
+            texts = {kind: values[tag] for kind, tag in _XML_RATINGS.items() if tag in values}
+            if set(texts) == {"standard"}:  # a list of one rating names it <rating>, whichever it is
+                texts = {_single_kind(path): texts["standard"]}
             fault = _text_fault(fide_id, texts, values.get("sex", ""))
             if fault:
-                yield _Junk(where, fault, int(fide_id) if fide_id.isdigit() else None)
+                yield _Junk(where, fault, int(fide_id) if ascii_digits(fide_id) else None)
                 continue
             yield Entry(
                 int(fide_id), values.get("name", ""), values.get("country", ""), _sex(values.get("sex", "")),
@@ -236,12 +247,12 @@ def _xml(f: IO[bytes], path: Path) -> Iterator[Entry | _Junk]:
 
 
 def _number(text: str) -> int:
-    return int(text) if text.isdigit() else 0
+    return int(text) if ascii_digits(text) else 0
 
 
 def _year(text: str) -> int | None:
     year = text[:4]
-    return int(year) if year.isdigit() and int(year) > 0 else None
+    return int(year) if ascii_digits(year) and int(year) > 0 else None
 
 
 _SEXES = {"M": "m", "F": "w", "W": "w"}

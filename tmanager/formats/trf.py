@@ -39,6 +39,7 @@ CRLF line endings are all accepted; the writer ends lines with LF.
 
 from __future__ import annotations
 
+import codecs
 import dataclasses
 import re
 from collections.abc import Mapping, Sequence
@@ -48,7 +49,7 @@ from typing import Any, TypeVar
 
 from tmanager.core.results import TRF_CODES, format_points
 from tmanager.core.scoring import STANDARD, Game, PointsSystem
-from tmanager.errors import ConfigError
+from tmanager.errors import ConfigError, PairingError, ascii_digits
 from tmanager.files import atomic_write, read_bytes
 from tmanager.formats.trf_records import (
     ACCELERATION,
@@ -60,6 +61,7 @@ from tmanager.formats.trf_records import (
     RecordType,
     tenths,
 )
+from tmanager.pairing.acceleration import baku_points
 from tmanager.pairing.model import BLACK, WHITE, PlayerState
 
 #: TRF-16 lines giving the points of each kind of result, and the PointsSystem field each sets.
@@ -76,6 +78,11 @@ SCORING_SYMBOLS = {
     "W": ("win",), "D": ("draw",), "L": ("loss",), "A": ("zero_bye", "forfeit_loss"),
     "Z": ("zero_bye", "forfeit_loss"), "P": ("pairing_bye",),
 }  # fmt: skip
+#: The highest starting rank a player line can hold: columns 5-8 of ``001``, and every opponent column, have four
+#: digits (so have the ``240``, ``250`` and ``260`` records).
+MAX_START_RANK = 9999
+#: The highest round TRF-2026's records can name: ``240``, ``250``, ``260`` and ``330`` write rounds in three digits.
+MAX_ROUND = 999
 _FIRST_ROUND = 91  # index of column 92
 _BLOCK = 10
 #: A header line of the tournament section: ``012``, ``142``… (three digits ending in 2).
@@ -104,7 +111,7 @@ class TrfPlayer:
     @property
     def rating(self) -> int:
         text = self.header[48:52].strip()
-        return int(text) if text.isdigit() else 0
+        return int(text) if ascii_digits(text) else 0
 
     def state(self, rounds: int | None = None, *, rank: int | None = None) -> PlayerState:
         """The pairing view of this player, with the first ``rounds`` rounds."""
@@ -153,6 +160,29 @@ class Tournament:
             next((a.points for a in reversed(records) if a.applies(player, n)), listed.at(n) if listed else 0)
             for n in range(1, rounds + 1)
         )
+
+    def baku_last(self, *, file: str | Path | None = None) -> int | None:
+        """The starting rank of the last player of the Baku method's group A (C.04.5.1), as the file's virtual
+        points (``250`` or ``XXA``) show it: a head of the pairing order carries them, each the method's points
+        round by round (as far as the file gives them). None without virtual points; :class:`ConfigError` when
+        they are another acceleration's, which pairing by Baku's would change."""
+        total = self.total_rounds or self.played_rounds
+        carried = [(p.id, self.acceleration(p.id, total)) for p in self.ranked()]
+        size = sum(1 for _, points in carried if any(points))
+        if not size:
+            return None
+        given = max(n for _, points in carried for n, value in enumerate(points, 1) if value)
+        try:
+            baku = tuple(baku_points(n, total, self.points) for n in range(1, given + 1))
+        except PairingError as exc:
+            raise ConfigError(str(exc), file=file, field="virtual points") from None
+        if any(points[:given] != baku for _, points in carried[:size]) or any(any(p) for _, p in carried[size:]):
+            raise ConfigError(
+                "they are not the Baku method's (C.04.5.1: the first players of the pairing order, "
+                f"{', '.join(format_points(b) for b in baku)} in rounds 1-{given})", file=file,
+                field="virtual points (250/XXA)", hint="tmanager accelerates by the Baku method alone",
+            )  # fmt: skip
+        return carried[size - 1][0]
 
     def first_colour(self) -> str:
         """The colour of the top-ranked player in round 1: ``152``/``XXC``, else inferred from the earliest colours.
@@ -227,7 +257,7 @@ def _points(text: str, *, file: str | Path | None, field: str) -> int:
 def _player(line: str, *, file: str | Path | None, number: int) -> TrfPlayer:
     field = f"line {number}"
     text = line[4:8].strip()
-    if not text.isdigit() or int(text) == 0:
+    if not ascii_digits(text) or int(text) == 0:
         raise ConfigError(f"bad starting rank {text!r} in columns 5-8", file=file, field=field)
     pid = int(text)
     if len(line) < 84:
@@ -245,7 +275,7 @@ def _player(line: str, *, file: str | Path | None, number: int) -> TrfPlayer:
             continue
         if opp_text.strip() in ("", "0000"):
             opponent = None
-        elif opp_text.strip().isdigit():
+        elif ascii_digits(opp_text.strip()):
             opponent = int(opp_text)
         else:
             raise ConfigError(f"bad opponent {opp_text!r}", file=file, field=round_field)
@@ -267,7 +297,7 @@ def _player(line: str, *, file: str | Path | None, number: int) -> TrfPlayer:
         games += [Game(None, None, " ")] * pending
         pending = 0
         games.append(Game(opponent, colour if colour in "wb" else None, result))
-    return TrfPlayer(pid, line[:80], points, int(rank_text) if rank_text.isdigit() else None, tuple(games))
+    return TrfPlayer(pid, line[:80], points, int(rank_text) if ascii_digits(rank_text) else None, tuple(games))
 
 
 def _scoring(line: str, points: dict[str, int], *, file: str | Path | None, field: str) -> None:
@@ -309,7 +339,7 @@ def parse(text: str, *, file: str | Path | None = None) -> Tournament:
             lines.append(line)
         words = line[3:].split()
         if code in ("XXR", "142"):
-            if len(words) != 1 or not words[0].isdigit() or int(words[0]) < 1:
+            if len(words) != 1 or not ascii_digits(words[0]) or int(words[0]) < 1:
                 raise ConfigError(f"{code} wants the number of rounds", file=file, field=where)
             total_rounds = int(words[0])
         elif code == "XXC":
@@ -324,7 +354,7 @@ def parse(text: str, *, file: str | Path | None = None) -> Tournament:
         elif code == "162":
             _scoring(line, points, file=file, field=where)
         elif code == "XXP":
-            if not all(w.isdigit() for w in words) or len(words) < 2:
+            if not all(ascii_digits(w) for w in words) or len(words) < 2:
                 raise ConfigError("XXP wants two or more starting ranks", file=file, field=where)
             forbidden.append(frozenset(int(w) for w in words))
         elif code in POINTS_CODES:
@@ -390,9 +420,11 @@ def read(path: str | Path) -> Tournament:
 
 
 def read_text(path: str | Path) -> str:
-    """A TRF file's text: UTF-8, else Latin-1 (older files). :class:`ConfigError` if it cannot be read
+    """A TRF file's text: UTF-8 (with or without a byte-order mark), else Latin-1 (older files).
+    :class:`ConfigError` if it cannot be read
     (see :func:`~tmanager.files.read_bytes`)."""
-    data = read_bytes(Path(path), kind="TRF", create=None)
+    # the byte-order mark Notepad writes would hide the first line's code (its 012 name, or a player)
+    data = read_bytes(Path(path), kind="TRF", create=None).removeprefix(codecs.BOM_UTF8)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, Literal, TypeVar
 
 from tmanager.core.results import format_points
+from tmanager.errors import ascii_digits
 
 _SCORE = re.compile(r"^\d{1,3}(\.\d)?$")
 
@@ -51,7 +52,7 @@ def _field(line: str, start: int, end: int) -> str:
 
 
 def _whole(text: str, what: str) -> int:
-    if not text.isdigit():
+    if not ascii_digits(text):
         raise ValueError(f"{what} {text!r} is not a whole number")
     return int(text)
 

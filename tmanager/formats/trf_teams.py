@@ -41,10 +41,13 @@ from dataclasses import dataclass
 from typing import Self
 
 from tmanager.core.results import format_points
+from tmanager.errors import ascii_digits
 from tmanager.formats.trf_records import RecordType, register
 
 #: The most players a ``310`` line holds.
 ROSTER_LIMIT = 14
+#: The highest team number: ``300``, ``310``, ``320`` and ``802`` lines write it in three digits.
+MAX_TEAM = 999
 #: The width of one round's block in an ``802`` line.
 _SUMMARY_BLOCK = 13
 
@@ -67,7 +70,7 @@ def _read_points(text: str, what: str) -> int:
 
 def _number(text: str, what: str, *, zero: bool = False) -> int:
     text = text.strip()
-    if not text.isdigit() or (int(text) == 0 and not zero):
+    if not ascii_digits(text) or (int(text) == 0 and not zero):
         raise ValueError(f"{what}: {text!r} is not a number here")
     return int(text)
 
@@ -113,10 +116,10 @@ class TrfTeam:
             number=_number(text[4:7], "team number"),
             name=text[8:40].strip(),
             nickname=text[41:46].strip(),
-            strength=int(strength) if strength.isdigit() else 0,
+            strength=int(strength) if ascii_digits(strength) else 0,
             match_points=_read_points(text[54:60], "match points"),
             game_points=_read_points(text[61:67], "game points"),
-            rank=int(rank) if rank.isdigit() else None,
+            rank=int(rank) if ascii_digits(rank) else None,
             players=tuple(players),
         )
 
@@ -246,7 +249,7 @@ class TeamSummary:
             block = line[start : start + _SUMMARY_BLOCK].ljust(_SUMMARY_BLOCK)
             opponent = block[2:5].strip()
             rounds.append(TeamRoundEntry(
-                int(opponent) if opponent.isdigit() else opponent, block[6].strip(),
+                int(opponent) if ascii_digits(opponent) else opponent, block[6].strip(),
                 _read_points(block[8:12], f"round {k}: game points"), block[12] == "f",
             ))  # fmt: skip
         return cls(_number(line[4:7], "team"), line[8:13].strip(), _read_points(line[14:20], "match points"),

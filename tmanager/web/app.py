@@ -35,6 +35,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tmanager.core import crosstableformats
+from tmanager.errors import ascii_digits
 from tmanager.files import open_file
 from tmanager.tourney.variants import STANDARD
 from tmanager.web import dashboard
@@ -78,7 +79,7 @@ def create_app(
     async def events(request: Request) -> Response:
         since = request.query_params.get("v", "")
         return StreamingResponse(
-            hub.stream(int(since) if since.isdigit() else None),
+            hub.stream(int(since) if ascii_digits(since) else None),
             media_type="text/event-stream",
             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
         )
@@ -193,7 +194,7 @@ class Guard:
 def _small_body(scope: Scope) -> bool:
     for name, value in scope["headers"]:
         if name == b"content-length":
-            return value.isdigit() and int(value) <= MAX_FORM_BYTES
+            return value.isdigit() and int(value) <= MAX_FORM_BYTES  # bytes: ASCII digits only
     return False
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from tmanager.core.results import PENDING, Colour
-from tmanager.errors import StateError
+from tmanager.errors import StateError, ascii_digits
 from tmanager.events import service
 from tmanager.events.change import Change
 from tmanager.web import arbiterpages
@@ -118,7 +118,7 @@ def _roster(target: Target, form: Form) -> Change:
 
 def _lineup(target: Target, form: Form) -> Change:
     team, round_number = str(_number(form, "team")), _number(form, "round")
-    boards = sorted((int(k[5:]), v) for k, v in form.items() if k.startswith("board") and k[5:].isdigit())
+    boards = sorted((int(k[5:]), v) for k, v in form.items() if k.startswith("board") and ascii_digits(k[5:]))
     return service.lineup(target.path, _division(form), team, [v for _, v in boards], round_number)
 
 
@@ -150,7 +150,7 @@ def _division(form: Form) -> str | None:
 
 def _number(form: Form, key: str) -> int:
     text = form.get(key, "").strip()
-    if not (text.isdigit() and len(text) < 6):
+    if not (ascii_digits(text) and len(text) < 6):
         raise StateError(f"the {key} must be a number, not {text[:20]!r}")
     return int(text)
 
@@ -161,4 +161,4 @@ def _confirmed(form: Form, doing: str) -> None:
 
 
 def _round_or_none(text: str) -> int | None:
-    return int(text) if text.isdigit() and len(text) < 6 else None
+    return int(text) if ascii_digits(text) and len(text) < 6 else None

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from tmanager.errors import StateError
+from tmanager.errors import StateError, ascii_digits
 from tmanager.events.entries import BoardRef, Entry, ResultEntry
 from tmanager.events.model import Division, PlayerStatus, label, missing
 from tmanager.events.rules import TeamRules
@@ -90,7 +90,7 @@ def _results(
     values: Mapping[str, str],
 ) -> str:
     """Each board of a round with its result form."""
-    n = page.round or division.paired_rounds
+    n = division.paired_rounds if page.round is None else page.round
     record = division.round(n)
     if not record.paired:
         raise StateError(f"round {n} is not paired")
@@ -227,7 +227,7 @@ def _team_forms(
         lineup += ["-"] * (size - len(lineup))
         roster_key, lineup_key = f"roster-{team.number}", f"lineup-{team.number}"
         if form == lineup_key:
-            n = int(values["round"]) if values.get("round", "").isdigit() else n
+            n = int(values["round"]) if ascii_digits(values.get("round", "")) else n
             lineup = [values.get(f"board{i}", "-") for i in range(1, size + 1)]
         teams.append({
             "number": team.number,

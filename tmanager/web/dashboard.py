@@ -23,6 +23,7 @@ from tmanager import templates
 from tmanager.core import crosstable, crosstableformats, sprt
 from tmanager.core.results import Result
 from tmanager.core.standings import grid
+from tmanager.errors import ascii_digits
 from tmanager.tourney import tuning
 from tmanager.tourney.live import GameInProgress
 from tmanager.tourney.model import PLAYING, Tourney, describe_faults
@@ -59,7 +60,7 @@ def page(fragments: Mapping[str, str], *, title: str, version: int) -> str:
 def _game_order(item: tuple[str, str]) -> tuple[int, str]:
     key = item[0]
     number = key.removeprefix("game-")
-    return (int(number), key) if number.isdigit() else (-1, key)
+    return (int(number), key) if ascii_digits(number) else (-1, key)
 
 
 # --- sections from the tourney file --------------------------------------------------------------

@@ -55,7 +55,7 @@ from starlette.responses import HTMLResponse, PlainTextResponse, RedirectRespons
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from tmanager.errors import StateError, TManagerError
+from tmanager.errors import StateError, TManagerError, ascii_digits
 from tmanager.events import journal
 from tmanager.files import Stamp, stamp
 from tmanager.web import arbiterpages, dashboard, eventpages
@@ -311,7 +311,7 @@ class EventApp:
             body: AsyncIterator[bytes] = _once(frame(self.hub.version, {"set": {}, "drop": [], "reload": True}))
         else:
             csrf = session.csrf if page.kind == "arbiter" and session else None
-            body = self.hub.stream(page, csrf, int(since) if since.isdigit() else None)
+            body = self.hub.stream(page, csrf, int(since) if ascii_digits(since) else None)
         return StreamingResponse(
             body, media_type="text/event-stream", headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
         )

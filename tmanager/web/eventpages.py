@@ -19,7 +19,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from tmanager import templates
-from tmanager.errors import StateError
+from tmanager.errors import StateError, ascii_digits
 from tmanager.events.model import Division, Event, label
 from tmanager.events.reports import DivisionReports, Report, Table, data
 from tmanager.events.reports.chess import ChessReports
@@ -64,7 +64,7 @@ class Page:
         numbers = {}
         for key in ("round", "n"):
             text = query.get(key, "")
-            if text and not (text.isdigit() and len(text) < 6):
+            if text and not (ascii_digits(text) and len(text) < 6):
                 raise StateError(f"{key} must be a number, not {text[:20]!r}")
             numbers[key] = int(text) if text else None
         category = query.get("category") or None
@@ -333,7 +333,7 @@ def pairings(snapshot: Snapshot, division: Division, page: Page) -> Sections:
     """A round's boards, and (chess) every player alphabetically with board, colour and opponent."""
     if division.paired_rounds == 0:
         return [_report_section("pairings", "Pairings", None, {})]
-    n = page.round or division.paired_rounds
+    n = division.paired_rounds if page.round is None else page.round
     links = _links(snapshot, division)
     rounds = round_links(page, division.paired_rounds, n)
     by_board, *others = snapshot.reports(division).pairings(page.round)

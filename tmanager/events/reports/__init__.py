@@ -104,8 +104,8 @@ class DivisionReports(ABC):
 
     def paired_round(self, round_number: int | None) -> Round:
         """Round ``round_number`` (default: the last paired), which must be paired."""
-        n = round_number or self.division.paired_rounds
-        if n == 0:
+        n = self.division.paired_rounds if round_number is None else round_number
+        if n == 0 and round_number is None:
             raise StateError("no round is paired yet; `pair` pairs round 1")
         record = self.division.round(n)
         if not record.paired:

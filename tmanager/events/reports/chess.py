@@ -108,9 +108,9 @@ class ChessReports(DivisionReports):
         upto = self.upto(round_number)
         makers: dict[str, Callable[[], list[Report]]] = {
             "players": lambda: [self.players()],
-            "pairings": lambda: [self.by_board(round_number)] if self.division.paired_rounds else [],
-            "pairings-alpha": lambda: [self.alphabetical(round_number)] if self.division.paired_rounds else [],
-            "slips": lambda: [self.slips(round_number)] if self.division.paired_rounds else [],
+            "pairings": lambda: [self.by_board(round_number)] if upto else [],  # round 0 has none
+            "pairings-alpha": lambda: [self.alphabetical(round_number)] if upto else [],
+            "slips": lambda: [self.slips(round_number)] if upto else [],
             "prizes": lambda: [self.prizes(upto)],
             "standings": lambda: [self.standings(upto)] + [self.standings(upto, among=g) for g in self.groups()],
             "crosstable": lambda: [self.table(upto)],

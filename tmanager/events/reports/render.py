@@ -23,7 +23,7 @@ from tmanager.columns import aligned
 from tmanager.errors import ConfigError
 from tmanager.events.model import Event
 from tmanager.events.reports import Report, Table
-from tmanager.files import atomic_write, read_text
+from tmanager.files import atomic_write, make_directory, read_text
 
 STYLESHEET = "tmanager.css"
 CUSTOM_STYLESHEET = "custom.css"
@@ -97,7 +97,7 @@ def publish(event_path: Path, event: Event, reports: Sequence[Report], *, styles
     event file) is copied as ``custom.css`` and linked after ``tmanager.css``.
     """
     directory = report_dir(event_path)
-    directory.mkdir(parents=True, exist_ok=True)
+    make_directory(directory, hint=f"move it away: tmanager writes the reports of {event_path.name} there")
     if stylesheet is None and event.stylesheet:
         stylesheet = event_path.parent / event.stylesheet
     if stylesheet is not None:

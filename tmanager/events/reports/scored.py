@@ -34,7 +34,7 @@ class ScoredReports(DivisionReports):
         upto = round_number if round_number is not None else self.division.paired_rounds
         makers: dict[str, Callable[[], list[Report]]] = {
             "players": lambda: [self.players()],
-            "pairings": lambda: self.pairings(round_number) if self.division.paired_rounds else [],
+            "pairings": lambda: self.pairings(round_number) if upto else [],  # round 0 has none
             "standings": lambda: [self.standings(upto)],
             "teams": lambda: [self.teams(upto)] if any(p.team for p in self.division.players) or only else [],
             "crosstable": lambda: [self.table(upto)],

@@ -42,7 +42,7 @@ class TeamReports(DivisionReports):
     def build(self, only: Sequence[str] = (), round_number: int | None = None) -> list[Report]:
         check_kinds(only, KINDS, " for a team division")
         upto = self.upto(round_number)
-        paired = bool(self.division.paired_rounds)
+        paired = bool(upto)  # round 0 has no matches
         makers: dict[str, Callable[[], list[Report]]] = {
             "teams": lambda: [self.teams()],
             "pairings": lambda: [self.matches(round_number)] if paired else [],

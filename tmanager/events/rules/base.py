@@ -228,11 +228,15 @@ class DivisionRules(ABC):
     # -- what every kind's pairing checks first ---------------------------------------------------
 
     def next_round(self) -> int:
-        """The round to pair next; a :class:`StateError` once every planned round is paired."""
+        """The round to pair next; a :class:`StateError` once every planned round is paired, or when no player is
+        available for it (a round of no boards would be paired, and every player entered later be a late entry)."""
         n = self.division.paired_rounds + 1
         total = self.event.total_rounds(self.division)
         if total and n > total:
             raise StateError(f"all {total} rounds are paired")
+        if not any(p.plays(n) for p in self.division.players):
+            why = "every player is withdrawn from it" if self.division.players else "the division has no players yet"
+            raise StateError(f"round {n} cannot be paired: {why}", topic=Topic.UNPAIRABLE)
         return n
 
     def refuse_missing(self, upto: int, then: str) -> None:

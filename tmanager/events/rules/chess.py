@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 
 from tmanager.core import fide
 from tmanager.core.results import ByeKind, Colour, Result, format_points
-from tmanager.errors import PairingError, ScheduleError, StateError
+from tmanager.errors import PairingError, ScheduleError, StateError, ascii_digits
 from tmanager.events.entries import BoardRef, Entry, PlayersRef, ResultEntry
 from tmanager.events.games import accelerated, history, round_games, score, scores
 from tmanager.events.messages import Note, Topic
@@ -250,7 +250,7 @@ class ChessRules(DivisionRules):
     def parse_entry(self, words: Sequence[str]) -> Entry:
         """``BOARD RESULT`` or ``P1 P2 RESULT`` (the result read as P1 against P2)."""
         if len(words) == 2:
-            if not words[0].isdigit():
+            if not ascii_digits(words[0]):
                 raise StateError(f"{words[0]!r} is not a board number; give a board or two players, then the result")
             return ResultEntry(BoardRef(int(words[0])), parse_result(words[1]))
         if len(words) == 3:
@@ -258,8 +258,8 @@ class ChessRules(DivisionRules):
         raise StateError("give BOARD RESULT or P1 P2 RESULT, e.g. `4 1-0` or `12 7 =`")
 
     def enter(self, entry: Entry, round_number: int | None, *, correction: bool, confirm: bool = False) -> list[str]:
-        n = round_number or self.result_round()
-        if n < 1:
+        n = self.result_round() if round_number is None else round_number  # --round 0 is no default
+        if n < 1 and round_number is None:
             raise StateError("no round is paired yet")
         board, result = self.locate_entry(entry, n)
         return set_result(self.event, self.division, n, board, result, correction=correction)

@@ -13,7 +13,7 @@ import random
 from collections.abc import Sequence
 
 from tmanager.core.results import Result
-from tmanager.errors import StateError
+from tmanager.errors import StateError, ascii_digits
 from tmanager.events.entries import BoardRef, Entry, PlayersRef, ResultEntry, ScoreEntry, Where
 from tmanager.events.messages import Note, Topic
 from tmanager.events.model import Board, Division, EntryMode, Event, Player, Round, label
@@ -74,7 +74,7 @@ def parse_entry(entry_mode: EntryMode, words: Sequence[str]) -> Entry:
             return ResultEntry(BoardRef(whole_number(words[0], "board number")), result)
         return ResultEntry(PlayersRef(words[0], words[1]), result)
     numbers = len(SCORE_FIELDS[entry_mode])
-    if len(words) == 1 + numbers and words[0].isdigit():
+    if len(words) == 1 + numbers and ascii_digits(words[0]):
         return ScoreEntry(BoardRef(int(words[0])), tuple(whole_number(w, "score") for w in words[1:]))
     if len(words) == 2 + numbers:
         values = tuple(whole_number(w, "score") for i, w in enumerate(words) if i not in (0, 2))
@@ -101,8 +101,8 @@ def enter(
     Scores outside :data:`PLAUSIBLE` raise :class:`SuspiciousScore` unless ``confirm``.
     """
     rules = settings_of(division)
-    n = round_number or division.paired_rounds
-    if n < 1:
+    n = division.paired_rounds if round_number is None else round_number
+    if n < 1 and round_number is None:
         raise StateError("no round is paired yet")
     wrong = f"give {FORMS[rules.entry]} (entry = {str(rules.entry)!r}), or a forfeit: BOARD +- or P1 P2 +-"
     if isinstance(entry, ResultEntry):

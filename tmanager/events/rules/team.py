@@ -22,7 +22,7 @@ from collections.abc import Iterator, Sequence
 
 from tmanager.core import teamtiebreaks
 from tmanager.core.results import ByeKind, Colour
-from tmanager.errors import PairingError, StateError
+from tmanager.errors import PairingError, StateError, ascii_digits
 from tmanager.events.entries import BoardRef, Entry, ResultEntry
 from tmanager.events.messages import Topic
 from tmanager.events.model import PairingSystem, Player, Round, Team, label
@@ -42,6 +42,7 @@ from tmanager.events.teams import (
     team_of,
 )
 from tmanager.events.teams import entrants as team_entrants
+from tmanager.formats.trf_teams import MAX_TEAM
 from tmanager.pairing.teamswiss import pair_teams
 
 #: A lineup's word for a board left empty.
@@ -51,7 +52,7 @@ EMPTY = ("-", "0")
 def find_team(teams: Sequence[Team], text: str) -> Team:
     """A team by number or by a unique part of its name (case-insensitive)."""
     text = text.strip()
-    if text.isdigit():
+    if ascii_digits(text):
         found = [t for t in teams if t.number == int(text)]
     else:
         needle = text.casefold()
@@ -110,6 +111,8 @@ class TeamRules(ChessRules):
         names = [t.name.casefold() for t in d.teams]
         if len(set(numbers)) != len(numbers) or any(n < 1 for n in numbers):
             yield Problem("team numbers must be distinct and start at 1")
+        if any(n > MAX_TEAM for n in numbers):  # a fourth digit would shift every column of TRF's team lines
+            yield Problem(f"team number {max(numbers)} is beyond {MAX_TEAM} (TRF writes team numbers in three digits)")
         if len(set(names)) != len(names) or not all(n.strip() for n in names):
             yield Problem("every team needs a name of its own")
         known = {p.number for p in d.players}
@@ -394,7 +397,7 @@ class TeamRules(ChessRules):
         if len(words) != 2 or "." not in words[0]:
             return super().parse_entry(words)
         match_text, _, board_text = words[0].partition(".")
-        if not (match_text.isdigit() and board_text.isdigit()):
+        if not (ascii_digits(match_text) and ascii_digits(board_text)):
             raise StateError(f"{words[0]!r} is not MATCH.BOARD; write e.g. 2.3 for board 3 of match 2")
         return ResultEntry(BoardRef(int(board_text), match=int(match_text)), parse_result(words[1]))
 
@@ -402,7 +405,7 @@ class TeamRules(ChessRules):
         if not isinstance(entry, ResultEntry) or not isinstance(entry.where, BoardRef) or entry.where.match is None:
             return super().enter(entry, round_number, correction=correction, confirm=confirm)
         d = self.division
-        n = round_number or d.paired_rounds
+        n = d.paired_rounds if round_number is None else round_number
         record = d.round(n)
         index, number = entry.where.match, entry.where.number
         if not record.paired or not 1 <= index <= len(record.matches):
