@@ -322,3 +322,14 @@ def test_a_tourney_pgn_with_wrapped_comments_and_fastchess_tags_reads_the_same_e
     tourney = store.read(path)
     points = {p["name"]: p["points"] for p in json.loads(table.stdout)["players"]}
     assert points == {p.name: t for p, t in zip(tourney.participants, tally(tourney), strict=True)}
+
+
+def test_the_web_index_reads_a_game_number_of_unicode_digits_as_none(tmp_path: Path) -> None:
+    """``[GameNumber "²"]``: '²' passes ``str.isdigit`` and fails ``int``, which ended the live page's index."""
+    from tmanager.web.pgnindex import PgnIndex
+
+    pgn = tmp_path / "g.pgn"
+    pgn.write_text('[White "A"]\n[Black "B"]\n[Result "1-0"]\n[GameNumber "²"]\n\n1. e4 e5 1-0\n\n')
+    index = PgnIndex(pgn)
+    index.refresh()
+    assert [(g.number, g.white, g.result) for g in index.recent(10)] == [(None, "A", "1-0")]

@@ -19,7 +19,7 @@ import pytest
 
 from tests.conftest import run_async
 from tmanager.tourney import transport as transport_module
-from tmanager.tourney.enginelines import EngineTerminated
+from tmanager.tourney.enginelines import EngineError, EngineTerminated
 from tmanager.tourney.engines import command_line, find_definition, load_definition
 from tmanager.tourney.search import SearchLimit
 from tmanager.tourney.transport import PIDFDS, popen
@@ -152,6 +152,30 @@ def test_an_engine_that_writes_and_exits_at_once_is_heard_to_the_end() -> None:
         assert engine.lines == ["id name early", "uciok"]
         with pytest.raises(EngineTerminated):
             await engine.ping()
+        transport.close()
+
+    run_async(main())
+
+
+class _Unreadable(UciClient):
+    """A client that cannot read the line ``boom``, as a parser meeting what nobody foresaw."""
+
+    def line_received(self, line: str) -> None:
+        if line == "boom":
+            raise ValueError("no reading this")
+        super().line_received(line)
+
+
+def test_a_line_the_client_cannot_read_fails_the_question_as_the_engines_error() -> None:
+    """The exception reaches the question, which the game then records as the engine's fault; escaped into the
+    event loop, it was printed there as a traceback and the question waited until its timeout."""
+    async def main() -> None:
+        code = "import sys; sys.stdin.readline(); print('boom', flush=True); sys.stdin.readline()"
+        transport, engine = await popen(_Unreadable, [sys.executable, "-c", code])
+        question = engine.expect()
+        engine.send("isready")
+        with pytest.raises(EngineError, match="unreadable line 'boom': no reading this"):
+            await asyncio.wait_for(question, 5)
         transport.close()
 
     run_async(main())

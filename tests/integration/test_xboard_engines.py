@@ -187,6 +187,23 @@ def test_done0_without_done1_times_out(monkeypatch: pytest.MonkeyPatch) -> None:
     assert_reaped(asyncio.run(run()))
 
 
+def test_a_feature_of_unicode_digits_is_kept_as_text() -> None:
+    """``memory=²``: '²' passes ``str.isdigit`` and fails ``int``, which ended the handshake in a traceback."""
+    (fairymax, *_), _ = definition("fairymax")
+    command = ["sh", "-c", f"{fairymax} | sed -u 's/done=1/memory=² done=1/'"]
+
+    async def run() -> int:
+        engine, client = await start(command, {})
+        assert client.features["memory"] == "²" and client.features["done"] == 1
+        reply = await client.play(chess.Board(BLACK_MATES), clocks(2.0))
+        assert reply.move == chess.Move.from_uci("a8a1")
+        await asyncio.wait_for(client.quit(), timeout=10)
+        engine.transport.close()
+        return engine.pid
+
+    assert_reaped(asyncio.run(run()))
+
+
 def test_abandoned_mid_move_quits_without_hanging() -> None:
     async def run() -> int:
         command, assumed = definition("fairymax")

@@ -53,6 +53,8 @@ READ = [
     ({"swiss": {"rounds": [[[0, 1]]]}}, "swiss", "Swiss pairings in a tourney of type 'round-robin'"),
     ({"faults": {"A": 5}}, "faults", "tables of counts"),
     ({"claims": {"x": {}}}, "claims", "not a game number"),
+    ({"claims": {"²": {}}}, "claims", "not a game number"),  # '²'.isdigit(), and int('²') raises
+    ({"amendments": {"²": {}}}, "amendments", "numbered from 1"),
 ]
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tmanager.errors import ConfigError
+from tmanager.errors import ConfigError, ascii_digits
 from tmanager.tomlmap import from_table, to_table
 
 if TYPE_CHECKING:
@@ -102,7 +102,7 @@ def to_toml(amendments: Sequence[Amendment]) -> dict[str, dict[str, Any]]:
 
 def from_toml(table: Any, path: Path) -> tuple[Amendment, ...]:
     """The ``[amendments]`` section as read, in their order."""
-    if not isinstance(table, dict) or not all(key.isdigit() for key in table):
+    if not isinstance(table, dict) or not all(ascii_digits(key) for key in table):
         raise ConfigError("must be tables numbered from 1 ([amendments.1] …)", file=path, field="amendments")
     return tuple(
         from_table(Amendment, table[key], f"amendments.{key}", path) for key in sorted(table, key=int)

@@ -87,7 +87,15 @@ class EngineLines(asyncio.SubprocessProtocol):
             line = raw.decode("utf-8", "replace")
             if self.observer is not None:
                 self.observer(RECEIVED, line)
-            self.line_received(line)
+            try:
+                self.line_received(line)
+            except Exception as exc:  # no line of an engine may end the worker's loop
+                # A line the client could not read is the engine's fault, told as its answer fails: the game
+                # records it, where the exception would otherwise escape into the event loop and the
+                # question wait until its timeout.
+                LOGGER.warning("%s: unreadable line %r: %s", self, line, exc)
+                LOGGER.debug("%s: the line's traceback", self, exc_info=True)
+                self.fail(EngineError(f"unreadable line {line[:200]!r}: {exc}"))
         if start < len(data):
             self._partial = data[start:]
 

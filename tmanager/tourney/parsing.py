@@ -16,7 +16,7 @@ from typing import Any
 from tmanager.core.sprt import Verdict
 from tmanager.core.spsa import TuneSettings, TuneState
 from tmanager.core.stats import SprtSettings
-from tmanager.errors import ConfigError
+from tmanager.errors import ConfigError, ascii_digits
 from tmanager.tomlmap import check_keys, from_table
 from tmanager.tourney import amendments
 from tmanager.tourney.adjudication import Adjudication
@@ -83,7 +83,7 @@ def _read_claims(table: Any, path: Path) -> dict[int, Claim]:
         raise ConfigError("must be a table", file=path, field="claims")
     claims = {}
     for key, value in table.items():
-        if not key.isdigit():
+        if not ascii_digits(key):
             raise ConfigError(f"key {key!r} is not a game number", file=path, field="claims")
         claims[int(key)] = from_table(Claim, value, f"claims.{key}", path)
     return claims

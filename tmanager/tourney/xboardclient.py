@@ -81,7 +81,7 @@ from typing import TYPE_CHECKING
 
 import chess
 
-from tmanager.errors import ConfigError, first_line
+from tmanager.errors import ConfigError, ascii_digits, first_line
 from tmanager.tourney.engineclient import EngineClient, finishes, milliseconds
 from tmanager.tourney.enginelines import EngineError
 from tmanager.tourney.engineoptions import EngineOption, OptionKind, OptionValue, xboard_option
@@ -204,7 +204,7 @@ class XBoardClient(EngineClient):
                 else:
                     self.options[option.name] = option
             else:
-                self.features[key] = int(value) if value.lstrip("-").isdigit() else value
+                self.features[key] = int(value) if ascii_digits(value.removeprefix("-")) else value
         self.features.update(self.assumed_features)
 
     def _features_settled(self) -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import chess.pgn
 
-from tmanager.errors import ConfigError
+from tmanager.errors import ConfigError, ascii_digits
 from tmanager.files import open_file
 
 #: Where one game ends and the next begins in a file written by :mod:`tmanager.formats.pgn`.
@@ -121,7 +121,7 @@ def _index_game(chunk: bytes, offset: int) -> IndexedGame | None:
     return IndexedGame(
         offset=offset,
         length=len(chunk),
-        number=int(number) if number.isdigit() else None,
+        number=int(number) if ascii_digits(number) else None,
         white=headers.get("White", "?"),
         black=headers.get("Black", "?"),
         result=headers.get("Result", "*"),
