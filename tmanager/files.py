@@ -53,8 +53,17 @@ def lock(path: Path, *, timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
 
 
 def lock_path(path: Path) -> Path:
-    """The lock file of ``path``, beside it."""
-    return path.with_name(path.name + ".lock")
+    """The lock file of ``path``, beside the file it names (see :func:`linked_file`): a link to a file and the
+    file itself take one lock."""
+    file = linked_file(path)
+    return file.with_name(file.name + ".lock")
+
+
+def linked_file(path: Path) -> Path:
+    """The file ``path`` names, through a symbolic link if it is one: what a rewrite replaces and what its lock
+    and journal go beside. Replacing the link itself would cut it from the file it names, which would then
+    keep its old content."""
+    return Path(os.path.realpath(path)) if path.is_symlink() else path
 
 
 def check_lock(path: Path) -> None:
@@ -394,6 +403,7 @@ def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None) -> N
     ``mode`` gives the file's permissions; by default it keeps those of the file it replaces,
     and a new file gets the user's usual mode (0666 less the umask: 0644 under umask 022).
     """
+    path = linked_file(path)
     directory = path.parent
     if expect_file(path) and mode is None:  # never replaces a directory, a FIFO, a device...
         with contextlib.suppress(FileNotFoundError):

@@ -134,3 +134,19 @@ def test_a_file_where_the_journal_or_the_reports_go(tmp_path: Path) -> None:
         "tmanager: html/open: is not a directory but a FIFO (move it away: tmanager writes the reports of "
         "open.toml there)"
     ], done.stderr
+
+
+def test_a_symbolic_link_to_the_event_is_written_through_and_journaled_beside_the_file(tmp_path: Path) -> None:
+    """A change made through a link (``current.toml`` naming this month's event) replaced the link with a
+    file of its own: the event itself kept its old content, and its journal went beside the link."""
+    path = tmp_path / "events" / "spring.toml"
+    path.parent.mkdir()
+    ev.create(path, ev.Event(name="Spring Open", rounds=5, divisions=[ev.Division("main")]))
+    link = tmp_path / "current.toml"
+    link.symlink_to(path)
+    assert run_cli("event", "add-player", link, "Kuiper, Jan").returncode == 0
+    assert link.is_symlink() and "Kuiper, Jan" in path.read_text()
+    assert sorted(f.name for f in journal.journal_dir(path).iterdir()) == ["spring.0001.note", "spring.0001.toml"]
+    assert not (tmp_path / "old").exists()
+    assert run_cli("event", "undo", link).returncode == 0
+    assert link.is_symlink() and "Kuiper" not in path.read_text()

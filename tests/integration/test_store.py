@@ -414,3 +414,19 @@ def test_a_line_cut_off_in_the_journal_is_cut_off_before_the_next(
     tourney = store.read(path)
     assert [tourney.results, sorted(tourney.claims), tourney.version] == fresh_read(path) == ["+*", [1], 3]
     assert store.journal_path(path).read_bytes().endswith(b"\n") and not caplog.records, caplog.text
+
+
+def test_a_symbolic_link_is_written_through_and_shares_the_files_lock_and_journal(path: Path, tmp_path: Path) -> None:
+    """An edit through a link replaced the link with a file of its own, and the tourney kept its old settings;
+    with a lock of its own, a process using the link and one using the file could change it at once."""
+    elsewhere = tmp_path / "links"
+    elsewhere.mkdir()
+    link = elsewhere / "current.toml"
+    link.symlink_to(path)
+    assert files.lock_path(link) == files.lock_path(path) and store.journal_path(link) == store.journal_path(path)
+    assert run_cli("edit", link, "--set", "cycles=4").returncode == 0
+    assert link.is_symlink() and store.read(path).settings.cycles == 4
+    with store.transaction(link) as tourney:
+        tourney.set_result(0, "+")
+    assert link.is_symlink() and store.read(path).results.startswith("+")
+    assert list(elsewhere.iterdir()) == [link]  # no lock nor journal beside the link

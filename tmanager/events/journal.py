@@ -34,7 +34,7 @@ from tmanager.errors import ConfigError, LockTimeout, StateError
 from tmanager.events.eventfile import check, dumps, loads
 from tmanager.events.messages import Note, Topic
 from tmanager.events.model import Event
-from tmanager.files import atomic_write, lock, make_directory, read_text
+from tmanager.files import atomic_write, linked_file, lock, make_directory, read_text
 
 _JOURNAL = re.compile(r"^(?P<stem>.+)\.(?P<seq>\d{4,})\.(?P<form>toml|delta)$")
 #: One journal entry in this many is kept whole; the others are deltas from the entry before them.
@@ -54,8 +54,13 @@ def _event_text(path: Path) -> str:
 
 
 def journal_dir(path: Path) -> Path:
-    """``old/`` beside the event file."""
-    return path.parent / "old"
+    """``old/`` beside the event file (beside the file a symbolic link names, as its lock is)."""
+    return linked_file(path).parent / "old"
+
+
+def _stem(path: Path) -> str:
+    """What the event's entries in :func:`journal_dir` are named after."""
+    return linked_file(path).stem
 
 
 def _journal(path: Path) -> list[tuple[int, Path]]:
@@ -66,7 +71,7 @@ def _journal(path: Path) -> list[tuple[int, Path]]:
     entries = []
     for f in directory.iterdir():
         m = _JOURNAL.match(f.name)
-        if m and m["stem"] == path.stem:
+        if m and m["stem"] == _stem(path):
             entries.append((int(m["seq"]), f))
     return sorted(entries)
 
@@ -132,7 +137,7 @@ def _entry_text(entry: Path) -> str:
 
 def _note(path: Path, seq: int) -> Path:
     """Where change ``seq`` says what it did: ``old/<event>.<seq>.note``."""
-    return journal_dir(path) / f"{path.stem}.{seq:04d}.note"
+    return journal_dir(path) / f"{_stem(path)}.{seq:04d}.note"
 
 
 def _record(path: Path, old: str, what: Sequence[str]) -> int:
@@ -147,7 +152,7 @@ def _record(path: Path, old: str, what: Sequence[str]) -> int:
         atomic_write(note, "\n".join(what) + "\n")
     elif note.exists():  # left by a change that was undone by hand: not this one's
         os.unlink(note)
-    atomic_write(directory / f"{path.stem}.{seq:04d}.toml", old)
+    atomic_write(directory / f"{_stem(path)}.{seq:04d}.toml", old)
     entries = _journal(path)
     keep = _keyframes(entries)
     texts: dict[int, str] = {}
@@ -257,7 +262,7 @@ def undo(path: Path, *, expected: int | None = None) -> Committed:
         text = _text(entries, len(entries) - 1)
         loads(text, previous)
         if path.exists():
-            atomic_write(journal_dir(path) / f"{path.stem}.undone.{seq:04d}.toml", _event_text(path))
+            atomic_write(journal_dir(path) / f"{_stem(path)}.undone.{seq:04d}.toml", _event_text(path))
         atomic_write(path, text)
         os.unlink(previous)
         what = _undone(path, seq)

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from tmanager.errors import ConfigError
-from tmanager.files import READ_LIMIT, open_file, read_bytes
+from tmanager.files import READ_LIMIT, linked_file, open_file, read_bytes
 from tmanager.tourney.model import UNPLAYED, Claim, PendingHook, PgnMark
 from tmanager.tourney.ownedpart import (
     IDENTITY_LINE,
@@ -41,8 +41,9 @@ _JOURNAL_HEAD = 256
 
 
 def journal_path(path: Path) -> Path:
-    """The journal beside tourney file ``path``."""
-    return path.with_name(f".{path.name}.journal")
+    """The journal beside tourney file ``path`` (beside the file a symbolic link names, as its lock is)."""
+    file = linked_file(path)
+    return file.with_name(f".{file.name}.journal")
 
 
 @dataclass(slots=True)
