@@ -294,6 +294,16 @@ def test_ratings_and_points_beyond_reason_are_one_line(tmp_path: Path, option: s
     assert run_cli("crosstable", _match_file(tmp_path), "--anchor-elo=-100000", "--points=3,1,0").returncode == 0
 
 
+def test_an_sprt_model_without_an_sprt_is_refused_not_ignored(tmp_path: Path) -> None:
+    result = run_cli("crosstable", _match_file(tmp_path), "--sprt-model", "logistic")
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr.splitlines() == ["tmanager: --sprt-model: tests nothing without --sprt (add --sprt ELO0 "
+                                          "ELO1 ALPHA BETA, e.g. --sprt 0 5 0.05 0.05)"]
+    tested = run_cli("crosstable", _match_file(tmp_path), "--sprt-model", "logistic",
+                     "--sprt", "0", "5", "0.05", "0.05")
+    assert tested.returncode == 0 and "LLR" in tested.stdout
+
+
 def test_several_processes_give_the_same_table(tmp_path: Path) -> None:
     rng = random.Random(7)
     games = []

@@ -55,7 +55,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar=("ELO0", "ELO1", "ALPHA", "BETA"),
         help="SPRT of the match: H0 elo0 against H1 elo1",
     )
-    parser.add_argument("--sprt-model", choices=SPRT_MODELS, default="normalized")
+    parser.add_argument("--sprt-model", choices=SPRT_MODELS, help="with --sprt (default: normalized)")
     parser.add_argument(
         "--tiebreaks",
         default="",
@@ -95,14 +95,7 @@ def command(args: argparse.Namespace) -> int:
         )
     if args.jobs is not None and args.jobs < 1:
         raise ConfigError(f"must be at least 1, not {args.jobs}", field="--jobs", hint="--jobs 1 reads in one process")
-    sprt = None
-    if args.sprt:
-        elo0, elo1, alpha, beta = args.sprt
-        sprt = SprtSettings(elo0, elo1, alpha, beta, args.sprt_model)
-        try:
-            sprt.check()
-        except ConfigError as exc:
-            raise ConfigError(f"{exc.field}: {exc.message}", field="--sprt", hint="e.g. --sprt 0 5 0.05 0.05") from None
+    sprt = _sprt(args)
     report = pgnscan.ScanReport()
     table = crosstable.build(
         pgnscan.scan_files(args.files, report, jobs=args.jobs),
@@ -133,6 +126,22 @@ def command(args: argparse.Namespace) -> int:
 
 #: The most a win may be worth: enough for any scoring (3,1,0; 2,1,0), far below a float's range.
 POINTS_LIMIT = 1000.0
+
+
+def _sprt(args: argparse.Namespace) -> SprtSettings | None:
+    """The SPRT that --sprt and --sprt-model ask for, checked; ``None`` without --sprt."""
+    if not args.sprt:
+        if args.sprt_model is not None:  # said, not ignored: the user believes a test is run
+            raise ConfigError("tests nothing without --sprt", field="--sprt-model",
+                              hint="add --sprt ELO0 ELO1 ALPHA BETA, e.g. --sprt 0 5 0.05 0.05")
+        return None
+    elo0, elo1, alpha, beta = args.sprt
+    sprt = SprtSettings(elo0, elo1, alpha, beta, args.sprt_model or "normalized")
+    try:
+        sprt.check()
+    except ConfigError as exc:
+        raise ConfigError(f"{exc.field}: {exc.message}", field="--sprt", hint="e.g. --sprt 0 5 0.05 0.05") from None
+    return sprt
 
 
 def _points(text: str) -> Points:
