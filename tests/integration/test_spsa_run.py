@@ -3,6 +3,7 @@ pair, when workers are killed at random; Stockfish tuned on two of its options; 
 
 from __future__ import annotations
 
+import os
 import random
 import re
 import subprocess
@@ -254,6 +255,21 @@ def test_bad_input_is_one_line_and_writes_nothing(
     assert done.returncode == 2
     assert says in done.stderr and len(done.stderr.splitlines()) == 1
     assert sorted(p.name for p in tmp_path.iterdir()) == ["params.txt"]
+
+
+def test_a_fifo_where_the_tunes_values_go_is_refused_before_a_game(tmp_path: Path) -> None:
+    """``NAME.spsa.txt`` is written as the tune ends: a FIFO there was found only then, and the worker waited
+    for ever for it to be fixed."""
+    path = tmp_path / "t.toml"
+    new_tune(path, 2)
+    os.mkfifo(tmp_path / "t.spsa.txt")
+    done = run_cli("run", path)
+    assert done.returncode == 2 and done.stderr.splitlines() == [
+        f"tmanager: {tmp_path / 't.spsa.txt'}: is not a regular file but a FIFO (move it away: tmanager writes the "
+        "values t.toml tunes there)"
+    ], done.stderr
+    (tmp_path / "t.spsa.txt").unlink()
+    assert store.read(path).finished_count == 0 and not path.with_suffix(".pgn").exists()
 
 
 def test_a_base_is_not_asked_for_the_tuned_options_and_spsa_base_needs_spsa(tmp_path: Path) -> None:

@@ -19,13 +19,14 @@ from tmanager.core.schedule import Schedule
 from tmanager.core.spsa import TuneSettings
 from tmanager.core.stats import SprtSettings
 from tmanager.errors import ConfigError, StateError
-from tmanager.files import expect_directory
+from tmanager.files import expect_directory, expect_file
 from tmanager.formats import pgn
 from tmanager.formats.pgn import COMMENT_FIELDS
 from tmanager.tourney.alphabet import FINISHED
 from tmanager.tourney.paths import check_directories, check_output
 from tmanager.tourney.resolution import engine_spec, time_control
 from tmanager.tourney.settings import SWISS_TYPES
+from tmanager.tourney.tuning import values_path
 from tmanager.tourney.variants import check_variant
 
 if TYPE_CHECKING:
@@ -169,8 +170,9 @@ def _check_pairings(tourney: Tourney) -> None:
 
 def _check_paths(tourney: Tourney) -> None:
     """The PGN, the EPD output and the engines' stderr logs can be written, and are not the opening
-    book; the tablebases are there (see :mod:`tmanager.tourney.paths`); the directories of the games in
-    progress and of the engine logs, if there, are directories."""
+    book; a tune's values file is a file or nothing; the tablebases are there (see
+    :mod:`tmanager.tourney.paths`); the directories of the games in progress and of the engine logs, if
+    there, are directories."""
     directory = tourney.directory
     book = directory / tourney.openings.file if tourney.openings is not None else None
     check_output(tourney.pgn_path, tourney=tourney.path, field="tourney.pgn", book=book)
@@ -178,6 +180,9 @@ def _check_paths(tourney: Tourney) -> None:
         check_output(directory / tourney.settings.epd_out, tourney=tourney.path, field="tourney.epd_out", book=book)
     for kept, holds in ((tourney.live_dir, "the games in progress"), (tourney.engine_logs_dir, "engine logs")):
         expect_directory(kept, hint=f"move it away: tmanager keeps {holds} of {tourney.path.name} there")
+    if tourney.spsa is not None:  # written as the tune ends: a FIFO there would be found only then
+        expect_file(values_path(tourney),
+                    hint=f"move it away: tmanager writes the values {tourney.path.name} tunes there")
     for i, p in enumerate(tourney.participants):
         if p.stderr:
             check_output(directory / p.stderr, tourney=tourney.path, field=f"participants[{i}].stderr")
