@@ -19,6 +19,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from tmanager.core.results import Result
 from tmanager.events.games import round_games, virtual_points
 from tmanager.events.model import Player, absent_players, missing
 from tmanager.events.ranking import Group, tiebreak_names
@@ -72,7 +73,7 @@ def standings(reports: ChessReports, upto: int | None = None, *, among: Group | 
 
 def pairings(reports: ChessReports, round_number: int | None = None) -> Row:
     """A round: its time, each board (both players with their points before the round and the virtual points of
-    an accelerated round, the result or null),
+    an accelerated round, the result, ``adj`` for a game adjourned or postponed, or null until one is entered),
     the byes with the points they give, and the players absent from it."""
     record = reports.paired_round(round_number)
     before = record.number - 1
@@ -85,7 +86,8 @@ def pairings(reports: ChessReports, round_number: int | None = None) -> Row:
         return {**player, "points": points, "virtual_points": _number(virtual.get(number, 0))}
 
     boards = [
-        {"board": i, "white": side(b.white), "black": side(b.black), "result": None if b.result.pending else b.result}
+        {"board": i, "white": side(b.white), "black": side(b.black),
+         "result": None if b.result is Result.PENDING else b.result}  # "adj": to be played, not just unentered
         for i, b in enumerate(record.boards, 1)
     ]
     entries = round_games(reports.division, record)
