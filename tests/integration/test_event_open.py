@@ -127,6 +127,15 @@ def test_json_and_csv_refused_for_a_score_based_division(tmp_path: Path) -> None
     ]
 
 
+def test_pairing_with_many_results_missing_names_the_first_and_says_there_are_more(tmp_path: Path) -> None:
+    path = tmp_path / "open.toml"
+    build_open(path, 1)
+    refused = run_cli("event", "pair", path)
+    assert refused.returncode == 2 and refused.stderr.startswith(
+        "tmanager: 32 result(s) missing (round.board: 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7, 1.8, …); "
+    ), refused.stderr
+
+
 def test_pairing_sheet_slips_and_prize_list(tmp_path: Path) -> None:
     path = tmp_path / "open.toml"
     build_open(path, 8)

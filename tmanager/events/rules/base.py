@@ -244,6 +244,7 @@ class DivisionRules(ABC):
         pending = [(r, b) for r, b in missing(self.division) if r <= upto]
         if pending:
             where = ", ".join(f"{r}.{self.division.round(r).board_number(b)}" for r, b in pending[:8])
+            where += ", …" if len(pending) > 8 else ""  # the first 8, and that there are more
             raise StateError(
                 f"{len(pending)} result(s) missing (round.board: {where}); {then}", topic=Topic.RESULTS_MISSING
             )
