@@ -108,6 +108,8 @@ def test_verbs_end_to_end(tmp_path: Path) -> None:
         (("result", "1", "9-9"), "'9-9' is not a result"),
         (("result", "1", "2", "1-0"), "do not play each other in round 1"),
         (("add-player", "name1, first"), "already has the name 'name1, first'"),
+        # 0 stood for the next free number: typed, it was silently taken as that.
+        (("add-player", "Zero, Zoe", "--number", "0"), "--number: must be at least 1, not 0"),
         (("pair",), "3 result(s) missing"),
         (("force", "1", "bye"), "round 2 already has a forced bye"),
         (("force", "2", "4"), "already met in round 1"),

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from tmanager.cli.eventverbs import Verb, load_division, no_options, parse_rounds, say
-from tmanager.errors import StateError
+from tmanager.errors import ConfigError, StateError
 from tmanager.events import service
 from tmanager.events.model import TITLES, Player
 
@@ -58,6 +58,9 @@ def _configure_add_player(p: argparse.ArgumentParser) -> None:
 
 
 def _add_player(args: argparse.Namespace) -> int:
+    if args.number is not None and args.number < 1:  # 0 stands for "the next free one" inside: not to be typed
+        raise ConfigError(f"must be at least 1, not {args.number}", field="--number",
+                          hint="leave --number out for the next free one")
     data = {key: value for key, value in _player_changes(args).items() if key != "name"}
     player = Player(args.number or 0, args.name, flags=list(args.flag), **data)
     say(service.add_player(args.event, args.division, player, missed=args.missed, take_bye=args.take_bye).messages)
