@@ -12,6 +12,7 @@ implementation of :class:`DivisionRules` registered there.
 from __future__ import annotations
 
 import random
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -278,12 +279,16 @@ def parse_result(text: str) -> Result:
         raise StateError(str(exc), topic=Topic.NOT_A_RESULT) from None
 
 
+#: A whole number as typed: the digits 0-9, at most six of them (no score, spread or board number needs more),
+#: perhaps signed. ``int`` alone also takes '٣٠٠', '1_000' and numbers too long for the event file's TOML.
+_WHOLE_NUMBER = re.compile(r"[+-]?[0-9]{1,6}")
+
+
 def whole_number(text: str, what: str) -> int:
     """``text`` as a whole number; a :class:`StateError` calling it ``what`` otherwise."""
-    try:
-        return int(text)
-    except ValueError:
-        raise StateError(f"{text!r} is not a {what}; write a whole number") from None
+    if not _WHOLE_NUMBER.fullmatch(text):
+        raise StateError(f"{text[:24]!r} is not a {what}; write a whole number (digits 0-9, at most 6 of them)")
+    return int(text)
 
 
 def parse_system(text: str) -> PairingSystem:
