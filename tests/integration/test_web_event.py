@@ -561,9 +561,12 @@ def test_score_based_division_pages_and_score_entry(tmp_path: Path, serve: Any) 
     fields = {"csrf": hidden(page, "csrf"), "d": "", "round": "4", "board": "5", "was": "*"}
     before = path.read_bytes()
     status, _, text = client.post("/result", {**fields, "s1": "40", "s2": "390"})
+    # The page says how to confirm it there (it told of the command line's --yes only).
     assert status == 400 and "looks mistyped" in text and path.read_bytes() == before
+    assert "tick &#x27;unusual score is right&#x27;" in text
     status, _, text = client.post("/result", {**fields, "s1": "", "s2": "390"})
-    assert status == 400 and "s1 is empty" in text and path.read_bytes() == before
+    # The fields as the page calls them, not their names in the form ("s1 is empty").
+    assert status == 400 and "the first player&#x27;s score is empty" in text and path.read_bytes() == before
     status, headers, _ = client.post("/result", {**fields, "s1": "401", "s2": "390"})
     assert status == 303 and headers["location"] == "arbiter?round=4"
     board = next(b for b in ev.load(path).division().round(4).boards if b.white == 8)

@@ -77,11 +77,12 @@ class EntryForm:
         chosen = form.get(self.choice, "")
         if chosen or not self.inputs:
             return ResultEntry(BoardRef(board), parse_result(chosen))
-        names = [name for name, _ in self.inputs]
-        empty = [name for name in names if not form.get(name, "").strip()]
+        # What the page calls each field ("first player's score"), never its name in the form ("s1").
+        empty = [what for name, what in self.inputs if not form.get(name, "").strip()]
         if empty:
-            raise StateError(f"give the {' and '.join(names)} (or choose a forfeit); {empty[0]} is empty")
-        return ScoreEntry(BoardRef(board), tuple(whole_number(form[name].strip(), "score") for name in names))
+            wanted = " and ".join(what for _, what in self.inputs)
+            raise StateError(f"give the {wanted} (or choose a forfeit); the {empty[0]} is empty")
+        return ScoreEntry(BoardRef(board), tuple(whole_number(form[name].strip(), "score") for name, _ in self.inputs))
 
 
 class DivisionRules(ABC):
