@@ -4,6 +4,7 @@ calls it (ASGI), on a real event file, with no server, browser or process (those
 from __future__ import annotations
 
 import asyncio
+import re
 import shutil
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -76,7 +77,7 @@ def test_actions_need_this_origin_a_session_and_its_token(tmp_path: Path) -> Non
     path = event_copy(tmp_path)
     web = EventApp(path, poll=3600)
     app = web.starlette()
-    entry = {"round": "2", "board": "3", "result": "1-0", "was": "*"}
+    entry = {"round": "2", "board": "3", "white": "2", "black": "3", "result": "1-0", "was": "*"}
 
     async def main() -> list[Reply]:
         async with web.lifespan(app):
@@ -149,13 +150,23 @@ def run(name: str, path: Path, form: dict[str, str]) -> Change:
 
 def test_each_chess_action_makes_its_change_through_the_service(tmp_path: Path) -> None:
     path = event_copy(tmp_path)
-    entered = run("result", path, {"round": "2", "board": "3", "result": "1-0", "was": "*"})
+    board3 = {"round": "2", "board": "3", "white": "2", "black": "3"}
+    entered = run("result", path, {**board3, "result": "1-0", "was": "*"})
     assert entered.messages == ("round 2: Jansen, Pieter (2) 1½ 1-0 Bakker, Sanne (3) 0",)
     assert (entered.division, entered.round) == ("main", 2)
     assert not entered.completed and entered.number == ev.last_change(path) == 1
-    corrected = run("result", path, {"round": "2", "board": "3", "result": "0-1", "was": "1-0"})
+    corrected = run("result", path, {**board3, "result": "0-1", "was": "1-0"})
     assert ev.load(path).division().round(2).boards[2].result == "0-1" and corrected.number == 2
-    last = run("result", path, {"round": "2", "board": "4", "result": "=", "was": "*"})
+    # A page shown before the correction, or one showing another game on board 3, is refused: its result
+    # went over the correction, or onto whatever game was on board 3 after the round was paired again.
+    now = "round 2 board 3 is now Jansen, Pieter (2) – Bakker, Sanne (3), not the game the page showed"
+    for stale, says in (({"was": "1-0"}, "round 2 board 3 now has 0-1, not 1-0 as the page showed"),
+                        ({"white": "5", "black": "4", "was": "0-1"}, now),
+                        ({"white": "3", "black": "2", "was": "0-1"}, now)):  # fmt: skip
+        with pytest.raises(StateError, match=re.escape(says)):
+            run("result", path, {**board3, "result": "=", **stale})
+    assert ev.load(path).division().round(2).boards[2].result == "0-1" and ev.last_change(path) == 2
+    last = run("result", path, {"round": "2", "board": "4", "white": "5", "black": "4", "result": "=", "was": "*"})
     assert last.completed and last.round == 2
     bye = run("bye", path, {"player": "5", "round": "3", "kind": "half"})
     assert bye.round == 3 and ev.load(path).division().round(3).byes[5] == ByeKind.HALF

@@ -17,6 +17,7 @@ from tmanager.core.playerfields import player_fault
 from tmanager.core.results import ByeKind, Colour
 from tmanager.errors import StateError, ascii_digits
 from tmanager.events.checks import check_player, player_fields
+from tmanager.events.entries import BoardRef, ShownBoard
 from tmanager.events.games import games_of
 from tmanager.events.messages import Note, Topic
 from tmanager.events.model import Board, Division, Event, LateEntry, Player, PlayerStatus, Round, label
@@ -359,6 +360,18 @@ def refuse_entered(division: Division, round_number: int, board: Board, *, corre
             "use `correct` to change it",
             topic=Topic.USE_CORRECT,
         )
+
+
+def refuse_changed(division: Division, round_number: int, where: BoardRef, shown: ShownBoard) -> None:
+    """Refuse an entry for board ``where`` made from a page that showed it as ``shown``, if it has changed since:
+    other players on it (the round paired again), another order, or another result (someone else's entry)."""
+    board = board_at(division, round_number, where.number)
+    now = f"round {round_number} board {where.number}"
+    if (board.white, board.black) != (shown.white, shown.black):
+        game = f"{label(division.player(board.white))} – {label(division.player(board.black))}"
+        raise StateError(f"{now} is now {game}, not the game the page showed; reload the page and check it")
+    if board.result != shown.result:
+        raise StateError(f"{now} now has {board.result}, not {shown.result} as the page showed; reload it and check")
 
 
 def locate(division: Division, round_number: int, first: Player, second: Player | None = None) -> Board:

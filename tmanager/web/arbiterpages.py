@@ -107,7 +107,11 @@ def _results(
                 "key": key,
                 "index": index,
                 "missing": board.result.pending,
-                "hidden": {**common, "round": n, "board": index, "was": board.result, **view},
+                "hidden": {
+                    **common,
+                    **{"round": n, "board": index, "white": board.white, "black": board.black, "was": board.result},
+                    **view,
+                },
                 "white": label(division.player(board.white)),
                 "black": label(division.player(board.black)),
                 "form": rules.entry_form(),
