@@ -112,6 +112,29 @@ def test_actions_need_this_origin_a_session_and_its_token(tmp_path: Path) -> Non
     assert path.read_bytes() != before
 
 
+def test_a_form_naming_a_round_or_division_the_page_cannot_show_says_why_once(tmp_path: Path) -> None:
+    path = event_copy(tmp_path)
+    web = EventApp(path, poll=3600)
+    app = web.starlette()
+    entry = {"board": "3", "white": "2", "black": "3", "result": "1-0", "was": "*"}
+
+    async def main() -> list[Reply]:
+        async with web.lifespan(app):
+            session = web.sessions.open()
+            forms = ({**entry, "round": "7"}, {**entry, "round": "2", "d": "nope"})
+            return [
+                await call(app, "POST", "/result", {**form, "csrf": session.csrf}, session=session.token)
+                for form in forms
+            ]
+
+    before = path.read_bytes()
+    replies = asyncio.run(main())
+    for reply, says in zip(replies, ("round 7 is not paired", "no division 'nope'; the event has main"), strict=True):
+        shown = reply.text.replace("&#x27;", "'")
+        assert reply.status == 400 and shown.count(says) == 1, shown[-600:]
+    assert path.read_bytes() == before
+
+
 def test_pages_are_open_to_every_viewer_and_the_arbiters_page_to_a_session(tmp_path: Path) -> None:
     path = event_copy(tmp_path)
     web = EventApp(path, poll=3600)

@@ -420,7 +420,10 @@ class EventApp:
             sections = arbiterpages.render(snapshot, page, csrf=session.csrf, error=error,
                                            values=form) if snapshot else []  # fmt: skip
         except TManagerError as problem:
-            sections = eventpages.problem(f"{error[1]} ({problem})")
+            # The form's own round or division, which the page cannot show, is usually why the action was refused:
+            # say so once ("round 7 is not paired", not that twice over).
+            said = error[1] if str(problem) in error[1] else f"{error[1]} ({problem})"
+            sections = eventpages.problem(said)
         return self.respond(page, sections, version=version, session=session, status=400)
 
 
