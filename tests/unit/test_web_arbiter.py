@@ -15,7 +15,7 @@ import pytest
 from starlette.types import ASGIApp, Message
 
 from tmanager.core.results import ByeKind
-from tmanager.errors import StateError
+from tmanager.errors import ConfigError, StateError
 from tmanager.events import api as ev
 from tmanager.events import service
 from tmanager.events.change import Change
@@ -225,6 +225,14 @@ def test_each_team_action_makes_its_change_through_the_service(tmp_path: Path) -
     service.pair(path, None)
     lined = run("lineup", path, {"team": "2", "round": "1", "board1": "3", "board2": "-"})
     assert ev.load(path).division().round(1).lineups[2] == [3, 0] and lined.number == ev.last_change(path)
+    # Forged fields: a board named with 5000 digits was int()'s ValueError (a server error); a team's name with a
+    # line break went into the file and split the reports' lines.
+    before = path.read_bytes()
+    with pytest.raises(StateError, match=re.escape("a lineup names 2 board(s) in order (- for an empty board), not 1")):
+        run("lineup", path, {"team": "2", "round": "1", "board1": "4", "board" + "9" * 5000: "3"})
+    with pytest.raises(ConfigError, match=re.escape(r"team[3].name: holds a control character (U+000A): 'New\nline'")):
+        run("add-team", path, {"name": "New\nline"})
+    assert path.read_bytes() == before
 
 
 LEAGUE = """

@@ -125,7 +125,9 @@ def _roster(target: Target, form: Form) -> Change:
 
 def _lineup(target: Target, form: Form) -> Change:
     team, round_number = str(_number(form, "team")), _number(form, "round")
-    boards = sorted((int(k[5:]), v) for k, v in form.items() if k.startswith("board") and ascii_digits(k[5:]))
+    numbered = [(k[5:], v) for k, v in form.items() if k.startswith("board")]
+    # As _number's: a field named with thousands of digits was int()'s traceback, a server error.
+    boards = sorted((int(n), v) for n, v in numbered if ascii_digits(n) and len(n) < 6)
     return service.lineup(target.path, _division(form), team, [v for _, v in boards], round_number)
 
 

@@ -23,6 +23,7 @@ from collections.abc import Iterator, Sequence
 from tmanager.core import teamtiebreaks
 from tmanager.core.results import ByeKind, Colour
 from tmanager.errors import PairingError, StateError, ascii_digits
+from tmanager.events.checks import PRINTABLE_ONLY, text_fault
 from tmanager.events.entries import BoardRef, Entry, ResultEntry
 from tmanager.events.messages import Topic
 from tmanager.events.model import PairingSystem, Player, Round, Team, label
@@ -115,6 +116,11 @@ class TeamRules(ChessRules):
             yield Problem(f"team number {max(numbers)} is beyond {MAX_TEAM} (TRF writes team numbers in three digits)")
         if len(set(names)) != len(names) or not all(n.strip() for n in names):
             yield Problem("every team needs a name of its own")
+        for i, t in enumerate(d.teams, 1):  # a team's name and short name go on every report, as players' names do
+            for key, text in (("name", t.name), ("short", t.short)):
+                fault = text_fault(text)
+                if fault is not None:
+                    yield Problem(fault, f"team[{i}].{key}", PRINTABLE_ONLY)
         known = {p.number for p in d.players}
         seen: set[int] = set()
         for t in d.teams:
