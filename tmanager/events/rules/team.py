@@ -43,7 +43,7 @@ from tmanager.events.teams import (
     team_of,
 )
 from tmanager.events.teams import entrants as team_entrants
-from tmanager.formats.trf_teams import MAX_TEAM
+from tmanager.formats.trf_teams import MAX_NICKNAME, MAX_TEAM
 from tmanager.pairing.teamswiss import pair_teams
 
 #: A lineup's word for a board left empty.
@@ -121,6 +121,9 @@ class TeamRules(ChessRules):
                 fault = text_fault(text)
                 if fault is not None:
                     yield Problem(fault, f"team[{i}].{key}", PRINTABLE_ONLY)
+            if len(t.short) > MAX_NICKNAME:  # TRF's 310 line has five columns for it: more was cut off there
+                yield Problem(f"{t.short!r} is longer than {MAX_NICKNAME} characters", f"team[{i}].short",
+                              "TRF's team nickname has 5 columns")  # fmt: skip
         known = {p.number for p in d.players}
         seen: set[int] = set()
         for t in d.teams:
