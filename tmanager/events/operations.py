@@ -31,6 +31,9 @@ def find_player(division: Division, text: str) -> Player:
     Kuiper, Jan even beside Kuipers, Piet), else a part of the name that only one player's has."""
     text = text.strip()
     if ascii_digits(text):
+        digits = len(text.lstrip("0"))
+        if digits > 9:  # no player has such a number (they are 1-9999), and int() of some 4,300 digits raises
+            raise StateError(f"division {division.name!r} has no player number {text[:12]}… ({digits} digits)")
         return division.player(int(text))
     needle = text.casefold()
     matches = [p for p in division.players if needle in p.name.casefold()]
