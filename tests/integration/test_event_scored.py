@@ -216,7 +216,9 @@ def test_refused_inputs_change_nothing(tmp_path: Path) -> None:
     assert "'swizz' is not a pairing system" in refused(path, "pair", path, "--system", "swizz")
     assert "no player matches 'Nobody'" in refused(path, "off", path, "Nobody")
     # A player "number" of 5000 digits was int()'s ValueError traceback (a server error on the web's forms).
-    assert "has no player number 999999999999… (5000 digits)" in refused(path, "off", path, "9" * 5000)
+    assert "no player matches '9999999999999999999999999999999999999999'… (5000 characters)" in refused(
+        path, "off", path, "9" * 5000
+    )
     assert "round 1 is already paired" in refused(path, "off", path, "P3", "--rounds", "1")
     assert "categories and flags rank chess divisions" in refused(path, "standings", path, "--flag", "junior")
     chess = tmp_path / "chess.toml"

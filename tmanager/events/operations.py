@@ -31,9 +31,6 @@ def find_player(division: Division, text: str) -> Player:
     Kuiper, Jan even beside Kuipers, Piet), else a part of the name that only one player's has."""
     text = text.strip()
     if ascii_digits(text):
-        digits = len(text.lstrip("0"))
-        if digits > 9:  # no player has such a number (they are 1-9999), and int() of some 4,300 digits raises
-            raise StateError(f"division {division.name!r} has no player number {text[:12]}… ({digits} digits)")
         return division.player(int(text))
     needle = text.casefold()
     matches = [p for p in division.players if needle in p.name.casefold()]
@@ -45,12 +42,17 @@ def find_player(division: Division, text: str) -> Player:
         if len(same) == 1:
             return same[0]
     if not matches:
-        raise StateError(f"no player matches {text!r} in division {division.name!r}", topic=Topic.NO_PLAYER)
+        raise StateError(f"no player matches {_typed(text)} in division {division.name!r}", topic=Topic.NO_PLAYER)
     some = ", ".join(label(p) for p in matches[:5])
     raise StateError(
-        f"{text!r} matches {len(matches)} players ({some}); type more of the name or the number",
+        f"{_typed(text)} matches {len(matches)} players ({some}); type more of the name or the number",
         topic=Topic.AMBIGUOUS_NAME,
     )
+
+
+def _typed(text: str) -> str:
+    """What was typed, quoted, cut short when long (a page's field may hold 16 KiB): a message stays readable."""
+    return repr(text) if len(text) <= 40 else f"{text[:40]!r}… ({len(text)} characters)"
 
 
 def _check_entry(division: Division, player: Player) -> None:

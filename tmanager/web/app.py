@@ -206,9 +206,9 @@ def _host(scope: Scope) -> str:
 
 
 def version_in(text: str) -> int | None:
-    """The version a live page says it has (``/events?v=42``), or ``None``: not a number of at most 18 digits
-    (``int`` of thousands of digits raises, a server error; no server lives to count that far)."""
-    return int(text) if ascii_digits(text) and len(text) <= 18 else None
+    """The version a live page says it has (``/events?v=42``), or ``None``: not a number as typed
+    (:func:`~tmanager.errors.ascii_digits`: thousands of digits were int()'s ValueError, a server error)."""
+    return int(text) if ascii_digits(text) else None
 
 
 def is_loopback(host: str) -> bool:
