@@ -139,6 +139,9 @@ def test_team_swiss_end_to_end(tmp_path: Path) -> None:
         assert one.white in division.team(first).players and one.black in division.team(second).players
         assert two.white in division.team(second).players and two.black in division.team(first).players
     assert "no match 9" in refused(path, "result", path, "9.1", "1-0")
+    # A match, board or team of thousands of digits was int()'s ValueError traceback.
+    assert "is not MATCH.BOARD" in refused(path, "result", path, "9" * 5000 + ".1", "1-0")
+    assert "no team matches" in refused(path, "roster", path, "9" * 5000, "1")
     for board, result in (("1.1", "1-0"), ("1.2", "="), ("2.1", "0-1"), ("2.2", "0-1")):
         ok("result", path, board, result)
     standings = ok("standings", path)
