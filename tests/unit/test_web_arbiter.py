@@ -20,9 +20,10 @@ from tmanager.events import api as ev
 from tmanager.events import service
 from tmanager.events.change import Change
 from tmanager.events.model import Player
+from tmanager.web import arbiterpages
 from tmanager.web.arbiteractions import ACTIONS, Target, action
 from tmanager.web.eventapp import EventApp
-from tmanager.web.eventpages import Snapshot
+from tmanager.web.eventpages import Page, Snapshot
 
 ROOT = Path(__file__).resolve().parents[2]
 #: The example Swiss: round 2 paired, boards 3 and 4 without a result.
@@ -244,4 +245,40 @@ rounds = 3
 name = "main"
 system = "team-swiss"
 team_size = 2
+"""
+
+
+def test_the_pair_form_counts_only_the_results_the_pairing_waits_for(tmp_path: Path) -> None:
+    """With session breaks a score-based round n is paired from round n-2's standings: the page said that every
+    result still missing held the pairing up, while *Pair* went ahead."""
+    path = tmp_path / "f.toml"
+    ev.create(path, ev.loads(FONTES, path))
+    for number in range(1, 7):
+        service.add_player(path, None, Player(0, f"P{number}, X", rating=1600 - 10 * number))
+    service.pair(path, None)
+    service.pair(path, None)  # round 2, from the standings after round 0
+
+    def note() -> str:
+        page = arbiterpages.render(Snapshot(ev.load(path), last_change=0), Page("arbiter"), csrf="t")
+        return dict(page)["pair"]
+
+    assert "6 result(s) still missing: pairing waits for them" not in note()
+    assert "3 result(s) still missing: pairing waits for them" in note()  # round 1's, as round 3 needs them
+    for board, spread in ((1, "100"), (2, "30"), (3, "-20")):
+        players = {"white": str(2 * board - 1), "black": str(2 * board)}  # KOTH by rating: 1-2, 3-4, 5-6
+        run("result", path, {"round": "1", "board": str(board), "spread": spread, "was": "*", **players})
+    assert "Every result the pairing needs is in (those up to round 1); 3 later still missing." in note()
+    service.pair(path, None)  # and so it is
+
+
+FONTES = """
+[event]
+name = "F"
+rounds = 6
+
+[[division]]
+name = "main"
+system = "koth"
+entry = "spread"
+session_breaks = [4]
 """

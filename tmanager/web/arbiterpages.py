@@ -148,12 +148,20 @@ def result_entry(snapshot: Snapshot | None, form: Mapping[str, str], board: int)
 def _pair_form(snapshot: Snapshot, division: Division, common: Mapping[str, str], message: str) -> str:
     nxt = division.paired_rounds + 1
     total = snapshot.event.total_rounds(division)
-    waiting = len(missing(division))
+    # Only the results the pairing needs hold it up (with session breaks, round n is paired from round n-2's).
+    needed = snapshot.rules(division).results_needed()
+    waiting = sum(1 for r, _ in missing(division) if r <= needed)
+    later = len(missing(division)) - waiting
+    note = (
+        f"{waiting} result(s) still missing: pairing waits for them." if waiting
+        else f"Every result the pairing needs is in (those up to round {needed}); {later} later still missing."
+        if later else "Every result is in."
+    )  # fmt: skip
     return render_template(
         "pair.html",
         done=bool(total and nxt > total),
         total=total,
-        note=f"{waiting} result(s) still missing: pairing waits for them." if waiting else "Every result is in.",
+        note=note,
         colour=snapshot.rules(division).draws_first_colour(nxt),
         fields={**common, "round": nxt},
         round=nxt,

@@ -241,6 +241,11 @@ class DivisionRules(ABC):
             raise StateError(f"round {n} cannot be paired: {why}", topic=Topic.UNPAIRABLE)
         return n
 
+    def results_needed(self) -> int:
+        """The last round whose results must all be in before the next round is paired by the division's own
+        system: the round before it (a score-based division with session breaks: the round of its standings)."""
+        return self.division.paired_rounds
+
     def refuse_missing(self, upto: int, then: str) -> None:
         """Refuse to pair while a result of rounds 1..``upto`` is missing; ``then`` ends the message."""
         pending = [(r, b) for r, b in missing(self.division) if r <= upto]
