@@ -113,15 +113,16 @@ def add_player(
     kind = missed or event.late_entry
     if kind not in ("zero", "half"):
         raise StateError(f"missed rounds are scored 'zero' or 'half', not {kind!r}")
+    if take_bye:  # asked for and not possible: say so, rather than enter the player with byes of missed rounds
+        _refuse_take_bye(division)
     player.name = player.name.strip()
     division.players.append(player)
     messages: list[str] = []
     if paired:
         current = division.round(paired)
         bye_holder = next((n for n, k in current.byes.items() if k == ByeKind.PAIRING), None)
-        untouched = all(b.result.pending for b in current.boards)
         missed_rounds = list(range(1, paired + 1))
-        if bye_holder is not None and untouched and take_bye:
+        if bye_holder is not None and take_bye:
             missed_rounds.pop()
             del current.byes[bye_holder]
             holder = division.player(bye_holder)
@@ -142,6 +143,20 @@ def add_player(
                 0, Note(f"late entry: round{span(missed_rounds)} scored as {kind}-point bye{plural}", Topic.LATE_ENTRY)
             )
     return messages
+
+
+def _refuse_take_bye(division: Division) -> None:
+    """``take_bye`` needs a current round whose pairing-allocated bye has not been played yet."""
+    paired = division.paired_rounds
+    if not paired:
+        raise StateError("--take-bye: no round is paired yet, so there is no bye to take (leave it out)")
+    current = division.round(paired)
+    if not any(k == ByeKind.PAIRING for k in current.byes.values()):
+        raise StateError(f"--take-bye: round {paired} has no pairing-allocated bye to take (leave it out)")
+    if not all(b.result.pending for b in current.boards):
+        raise StateError(
+            f"--take-bye: round {paired} has results already, so its bye holder keeps the bye (leave it out)"
+        )
 
 
 def edit_player(division: Division, player: Player, changes: Mapping[str, Any]) -> list[str]:
