@@ -329,8 +329,13 @@ def test_init_fontes_quads_and_round_robin_forfeits(tmp_path: Path) -> None:
             assert met[p] == quad - {p}
     firsts = {line.player.number: line.entrant.firsts for line in ev.wins_standings(d)}
     assert sorted(firsts.values()) == [1] * 4 + [2] * 4
-    with pytest.raises(StateError, match="only before round 1"):
+    with pytest.raises(StateError, match=r"only before round 1 is paired$"):
         ev.apply(path, lambda e: sc.pair(e, e.division(), system="init-fontes"))
+    # Round 3 unpaired (a withdrawal): the opening cannot pair it again, and the refusal says what can.
+    assert "round 3 unpaired" in ok("unpair", path)
+    assert "round 3 was unpaired since: `undo` brings its pairings back, or `pair --system koth`" in refused(
+        path, "pair", path
+    )
 
     rr = tmp_path / "rr.toml"
     rr_division = ev.Division("A", system=ev.PairingSystem.ROUND_ROBIN, scored=ev.ScoredSettings())

@@ -332,7 +332,10 @@ class ScoreRules(DivisionRules):
         division, rules = self.division, self.settings
         count = rules.initial_rounds
         if division.paired_rounds:
-            raise StateError("InitFontes pairs the opening rounds: only before round 1 is paired")
+            # Round n of them unpaired since (a withdrawal): say how to get a round n, not only what is not allowed.
+            after = (f"; round {division.paired_rounds + 1} was unpaired since: `undo` brings its pairings back, "
+                     "or `pair --system koth` (or another system) pairs it") if division.paired_rounds < count else ""
+            raise StateError(f"InitFontes pairs rounds 1-{count} together, only before round 1 is paired{after}")
         total = self.event.total_rounds(division)
         if total and count > total:
             raise StateError(f"InitFontes pairs {count} rounds but the event has {total}")
