@@ -20,10 +20,16 @@ def printable(text: str) -> str:
     return CONTROL_CHARACTERS.sub(lambda m: repr(m.group())[1:-1], text)
 
 
+#: The most digits of a number as typed: more is no number anyone means (board, round, player, team, version…),
+#: and ``int`` of some 4,300 digits raises, a traceback where ``ascii_digits`` promised a number.
+MOST_DIGITS = 18
+
+
 def ascii_digits(text: str) -> bool:
-    """Whether ``text`` is a whole number as typed: one or more of the digits 0-9. ``str.isdigit`` also takes
-    '²' (AltGr+2 on many keyboards) and other Unicode digits, which ``int`` then refuses with a traceback."""
-    return text.isascii() and text.isdigit()
+    """Whether ``text`` is a whole number as typed: one to :data:`MOST_DIGITS` of the digits 0-9, so that
+    ``int(text)`` cannot fail. ``str.isdigit`` also takes '²' (AltGr+2 on many keyboards) and other Unicode
+    digits, which ``int`` then refuses with a traceback."""
+    return text.isascii() and text.isdigit() and len(text) <= MOST_DIGITS
 
 
 class TManagerError(Exception):

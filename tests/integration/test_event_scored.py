@@ -204,6 +204,10 @@ def test_refused_inputs_change_nothing(tmp_path: Path) -> None:
     ok("pair", path)  # KOTH by rating: 1v2, 3v4, bye 5
     ok("result", path, "1", "120")
     assert "is not a score" in refused(path, "result", path, "2", "abc")
+    # int() took other scripts' digits, underscores and numbers too long for the file's TOML (even with --yes).
+    for typed in ("\u0663\u0660", "1_20", "9" * 20):
+        assert "is not a score; write a whole number (digits 0-9" in refused(path, "result", path, "2", typed, "--yes")
+    assert "is not a board number" in refused(path, "result", path, "\u0662", "+-")
     assert "there is no board 7" in refused(path, "result", path, "7", "30")
     assert "already has +120; use `correct`" in refused(path, "result", path, "1", "30")
     assert "give BOARD SPREAD or P1 SPREAD P2" in refused(path, "result", path, "2", "10", "20", "30", "40")
@@ -211,6 +215,10 @@ def test_refused_inputs_change_nothing(tmp_path: Path) -> None:
     assert "1 result(s) missing" in refused(path, "pair", path)
     assert "'swizz' is not a pairing system" in refused(path, "pair", path, "--system", "swizz")
     assert "no player matches 'Nobody'" in refused(path, "off", path, "Nobody")
+    # A player "number" of 5000 digits was int()'s ValueError traceback (a server error on the web's forms).
+    assert "no player matches '9999999999999999999999999999999999999999'… (5000 characters)" in refused(
+        path, "off", path, "9" * 5000
+    )
     assert "round 1 is already paired" in refused(path, "off", path, "P3", "--rounds", "1")
     assert "categories and flags rank chess divisions" in refused(path, "standings", path, "--flag", "junior")
     chess = tmp_path / "chess.toml"
@@ -321,8 +329,13 @@ def test_init_fontes_quads_and_round_robin_forfeits(tmp_path: Path) -> None:
             assert met[p] == quad - {p}
     firsts = {line.player.number: line.entrant.firsts for line in ev.wins_standings(d)}
     assert sorted(firsts.values()) == [1] * 4 + [2] * 4
-    with pytest.raises(StateError, match="only before round 1"):
+    with pytest.raises(StateError, match=r"only before round 1 is paired$"):
         ev.apply(path, lambda e: sc.pair(e, e.division(), system="init-fontes"))
+    # Round 3 unpaired (a withdrawal): the opening cannot pair it again, and the refusal says what can.
+    assert "round 3 unpaired" in ok("unpair", path)
+    assert "round 3 was unpaired since: `undo` brings its pairings back, or `pair --system koth`" in refused(
+        path, "pair", path
+    )
 
     rr = tmp_path / "rr.toml"
     rr_division = ev.Division("A", system=ev.PairingSystem.ROUND_ROBIN, scored=ev.ScoredSettings())

@@ -108,6 +108,12 @@ def lineups(path: Path, round_number: int) -> None:
 def test_team_swiss_end_to_end(tmp_path: Path) -> None:
     path = team_event(tmp_path, "team-swiss")
     assert "no player number 99" in refused(path, "add-team", path, "Bad", "99")
+    # A short name TRF cut to five letters, a line break splitting the reports' lines, and --number 0 taken
+    # as "the next free one" all went in.
+    assert "team[5].short: 'PAWNSTER' is longer than 5 characters" in refused(path, "add-team", path, "Pawns",
+                                                                              "--short", "PAWNSTER")  # fmt: skip
+    assert "team[5].name: holds a control character (U+000A)" in refused(path, "add-team", path, "Paw\nns")
+    assert "--number: must be at least 1, not 0" in refused(path, "add-team", path, "Pawns", "--number", "0")
     assert "roster" in refused(path, "lineup", path, "Rooks", "3", "1", "--round", "1")
     assert "no round 0" in refused(path, "lineup", path, "Rooks", "1", "3", "--round", "0")
     out = ok("pair", path, "--explain")
@@ -133,6 +139,9 @@ def test_team_swiss_end_to_end(tmp_path: Path) -> None:
         assert one.white in division.team(first).players and one.black in division.team(second).players
         assert two.white in division.team(second).players and two.black in division.team(first).players
     assert "no match 9" in refused(path, "result", path, "9.1", "1-0")
+    # A match, board or team of thousands of digits was int()'s ValueError traceback.
+    assert "is not MATCH.BOARD" in refused(path, "result", path, "9" * 5000 + ".1", "1-0")
+    assert "no team matches" in refused(path, "roster", path, "9" * 5000, "1")
     for board, result in (("1.1", "1-0"), ("1.2", "="), ("2.1", "0-1"), ("2.2", "0-1")):
         ok("result", path, board, result)
     standings = ok("standings", path)

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import run_cli
 from tmanager.core.results import Result
+from tmanager.errors import StateError
 from tmanager.events import api as ev
 from tmanager.formats import tou
 
@@ -97,3 +100,35 @@ def test_chess_event_export(tmp_path: Path) -> None:
     done = run_cli("event", "export-tou", path, tmp_path / "B.TOU")
     assert done.returncode == 2 and "has no result" in done.stderr
     assert not (tmp_path / "B.TOU").exists()
+
+
+def test_scores_that_would_read_as_another_outcome_are_refused(tmp_path: Path) -> None:
+    """A reader takes 2000 and more for a win, 1000-1999 for a tie, less for a loss: a losing 1020 was written
+    as 1020, a tie, and a tie of 1000 as 2000, a win, in a file that rating officers take as it is."""
+
+    def written(mine: int, theirs: int) -> str:
+        cards = [tou.ScoreCard("A, B", (2,), (mine,), (True,)), tou.ScoreCard("C, D", (1,), (theirs,), (False,))]
+        return tou.dumps(name="T", date="2026-01-01", division="A", players=tou.from_scores(cards))
+
+    assert "B A 3040 +2\nD C 990 1\n" in written(1040, 990)  # a win over 1000 still reads as a win
+    assert "B A 2400 +2\nD C -5 1\n" in written(400, -5)
+    for mine, theirs, says in (
+        (1040, 1020, "C, D: the loss's score 1020 cannot be written"),
+        (1000, 1000, "the tie's score 1000 cannot be written to .TOU: 2000 would read as a win"),
+    ):
+        with pytest.raises(StateError) as error:
+            written(mine, theirs)
+        assert says.split(": ", 1)[-1] in str(error.value)
+    # From the command line: one line, no file.
+    path = tmp_path / "s.toml"
+    for args in (
+        ("new", path, "--name", "S", "--rounds", "1", "--entry", "scores", "--system", "koth"),
+        ("add-player", path, "A, B"),
+        ("add-player", path, "C, D"),
+        ("pair", path),
+        ("result", path, "1", "1040", "1020", "--yes"),
+    ):
+        assert run_cli("event", *args).returncode == 0
+    done = run_cli("event", "export-tou", path, tmp_path / "A.TOU", "--date", "2026-01-01")
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "1020 would read as a tie" in done.stderr
+    assert not (tmp_path / "A.TOU").exists()

@@ -109,6 +109,13 @@ def hidden(page: str, name: str) -> str:
     return match[1]
 
 
+def board_form(page: str, board: int) -> dict[str, str]:
+    """The hidden fields of board ``board``'s result form on the arbiter's page (csrf, round, players, result)."""
+    form = re.search(rf'<form[^>]*id="result-{board}">(.*?)</form>', page, re.S)
+    assert form, f"no result form for board {board}"
+    return {k: html.unescape(v) for k, v in re.findall(r'type="hidden" name="([^"]+)" value="([^"]*)"', form[1])}
+
+
 # --- the browser ------------------------------------------------------------------------------------
 
 
@@ -268,11 +275,42 @@ def test_the_page_after_an_action_shows_it_even_while_the_watcher_reads_the_chan
 # --- refusals: nothing changes ---------------------------------------------------------------------
 
 
+def test_a_stale_result_form_is_refused(protected: Path, tmp_path: Path, serve: Any) -> None:
+    """A page left open while the round was paired again, or while someone else corrected a board, sent its
+    result to whatever game stood on that board number now, or over the other arbiter's correction."""
+    path = fresh(protected, tmp_path)
+    client = Client(serve(path))
+    client.login()
+    for board, result in ((3, "1-0"), (4, "=")):  # round 2 complete
+        _, _, page = client.request("GET", "/arbiter?round=2")
+        assert client.post("/result", {**board_form(page, board), "result": result})[0] == 303
+    assert run_cli("event", "pair", path).returncode == 0
+    deadline = time.monotonic() + 20  # the server reads the changed file on its next poll
+    while 'id="result-1"' not in (page := client.request("GET", "/arbiter?round=3")[2]) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    shown = board_form(page, 1)
+    assert run_cli("event", "unpair", path).returncode == 0
+    assert run_cli("event", "forbid", path, shown["white"], shown["black"]).returncode == 0
+    assert run_cli("event", "pair", path).returncode == 0
+    before = path.read_bytes()
+    status, _, text = client.post("/result", {**shown, "result": "1-0"})
+    assert status == 400 and "round 3 board 1 is now " in text and "not the game the page showed" in text
+    assert path.read_bytes() == before
+    # A correction over another arbiter's: the page showed 1-0 on round 2 board 3, someone made it 0-1 since.
+    _, _, page = client.request("GET", "/arbiter?round=2")
+    shown = board_form(page, 3)
+    assert run_cli("event", "correct", path, "--round", "2", "3", "0-1").returncode == 0
+    before = path.read_bytes()
+    status, _, text = client.post("/result", {**shown, "result": "="})
+    assert status == 400 and "round 2 board 3 now has 0-1, not 1-0 as the page showed" in text
+    assert path.read_bytes() == before
+
+
 def test_unauthenticated_and_cross_site_posts_change_nothing(protected: Path, tmp_path: Path, serve: Any) -> None:
     path = fresh(protected, tmp_path)
     server = serve(path)
     before = snapshot(path.parent)
-    entry = {"round": "2", "board": "3", "result": "1-0", "was": "*"}
+    entry = {"round": "2", "board": "3", "white": "2", "black": "3", "result": "1-0", "was": "*"}
     stranger = Client(server)
     for action, fields in (("/result", entry), ("/pair", {"round": "3"}), ("/bye", {"player": "5", "round": "3"}),
                            ("/force", {"round": "3", "white": "3", "black": "7"}),
@@ -306,7 +344,7 @@ def test_unauthenticated_and_cross_site_posts_change_nothing(protected: Path, tm
         ({**entry, "board": "9"}, "round 2 has boards 1-4; there is no board 9"),
         ({**entry, "result": "2-0"}, "'2-0' is not a result"),
         ({**entry, "round": "x"}, "the round must be a number"),
-        ({**entry, "board": "1"}, "already has ½-½; use `correct` to change it"),
+        ({**entry, "board": "1", "white": "9", "black": "8"}, "round 2 board 1 now has ½-½, not * as the page showed"),
         ({**entry, "round": "3"}, "round 3 is not paired"),
     ):
         status, _, text = arbiter.post("/result", {**fields, "csrf": csrf})
@@ -385,6 +423,8 @@ def test_pages_show_no_path_hash_or_token(protected: Path, tmp_path: Path, serve
     # The live stream of every page too.
     message = next(events(server, "?page=standings"))
     assert "standings" in message["set"]
+    # A version of thousands of digits was int()'s ValueError, a server error: it is no version this page has.
+    assert "standings" in next(events(server, "?page=standings&v=" + "9" * 5000))["set"]
     for secret in secrets:
         assert secret not in json.dumps(message, ensure_ascii=False)
 
@@ -527,8 +567,7 @@ def test_divisions_each_have_their_pages_and_entry(tmp_path: Path, serve: Any) -
     client.login()
     _, _, page = client.request("GET", "/arbiter?d=B+Group")
     assert "Beta1, X (1)" in page and "Alpha1" not in page
-    status, headers, _ = client.post("/result", {"csrf": hidden(page, "csrf"), "d": "B Group", "round": "1",
-                                                 "board": "2", "result": "=", "was": "*"})  # fmt: skip
+    status, headers, _ = client.post("/result", {**board_form(page, 2), "result": "="})
     assert status == 303 and headers["location"] == "arbiter?d=B+Group&round=1"
     event = ev.load(path)
     assert event.division("B Group").round(1).boards[1].result == "½-½"
@@ -558,18 +597,21 @@ def test_score_based_division_pages_and_score_entry(tmp_path: Path, serve: Any) 
     # Round 4's boards by their .t numbers (1, 2, 3, 5), each asking for the two scores, not a chess result.
     assert 'id="result-5"' in page and 'id="result-4"' not in page
     assert 'name="s1"' in page and 'name="s2"' in page and 'name="result"' not in page
-    fields = {"csrf": hidden(page, "csrf"), "d": "", "round": "4", "board": "5", "was": "*"}
+    fields = board_form(page, 5)
     before = path.read_bytes()
     status, _, text = client.post("/result", {**fields, "s1": "40", "s2": "390"})
+    # The page says how to confirm it there (it told of the command line's --yes only).
     assert status == 400 and "looks mistyped" in text and path.read_bytes() == before
+    assert "tick &#x27;unusual score is right&#x27;" in text
     status, _, text = client.post("/result", {**fields, "s1": "", "s2": "390"})
-    assert status == 400 and "s1 is empty" in text and path.read_bytes() == before
+    # The fields as the page calls them, not their names in the form ("s1 is empty").
+    assert status == 400 and "the first player&#x27;s score is empty" in text and path.read_bytes() == before
     status, headers, _ = client.post("/result", {**fields, "s1": "401", "s2": "390"})
     assert status == 303 and headers["location"] == "arbiter?round=4"
     board = next(b for b in ev.load(path).division().round(4).boards if b.white == 8)
     assert (board.black, board.result, board.scores) == (9, "1-0", (401, 390))
     # A forfeit, and a spread-entry division's form asks for the spread.
-    status, _, _ = client.post("/result", {**fields, "board": "1", "forfeit": "-+"})
+    status, _, _ = client.post("/result", {**board_form(page, 1), "forfeit": "-+"})
     assert status == 303 and ev.load(path).division().round(4).boards[0].result == "-+"
     path.write_text(path.read_text().replace('entry = "scores"', 'entry = "spread"'))
     deadline = time.monotonic() + 20  # the server reads the changed file on its next poll
@@ -825,7 +867,6 @@ def test_team_division_pages_show_matches_lineups_and_standings(tmp_path: Path, 
     client = Client(server)
     client.login()
     _, _, page_text = client.request("GET", "/arbiter?round=1")
-    status, _, _ = client.post("/result", {"csrf": hidden(page_text, "csrf"), "d": "", "round": "1", "board": "3",
-                                           "result": "0-1", "was": "*"})  # fmt: skip
+    status, _, _ = client.post("/result", {**board_form(page_text, 3), "result": "0-1"})
     assert status == 303
     assert ev.load(path).division().round(1).boards[2].result == "0-1"

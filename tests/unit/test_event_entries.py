@@ -102,7 +102,8 @@ def test_a_score_form_gives_its_numbers_or_the_forfeit_chosen() -> None:
     assert form.entry(2, {"s1": "412", "s2": " 389 ", "forfeit": ""}) == ScoreEntry(BoardRef(2), (412, 389))
     forfeit = ResultEntry(BoardRef(2), Result.BLACK_WINS_BY_FORFEIT)
     assert form.entry(2, {"s1": "", "s2": "", "forfeit": "-+"}) == forfeit
-    with pytest.raises(StateError, match=r"give the s1 and s2 .*; s2 is empty"):
+    # The fields as the page calls them (it said "s2 is empty").
+    with pytest.raises(StateError, match=r"give the first player's score and .*; the second player's score is empty"):
         form.entry(2, {"s1": "412", "s2": " "})
     with pytest.raises(StateError, match="'a' is not a score"):
         form.entry(2, {"s1": "a", "s2": "389"})

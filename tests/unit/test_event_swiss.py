@@ -220,6 +220,9 @@ def test_thirty_player_dutch_event(tmp_path: Path) -> None:
     assert messages[0] == "late entry: rounds 1-2 scored as zero-point byes"
     assert messages[-1].startswith("added Late, Middle (29), pairing rank ")
     play(path, 2, rng, special={3: Result.WHITE_WINS_BY_FORFEIT})
+    # Asked to take a bye there is not (round 2 has none): refused, not entered with zero-point byes instead.
+    with pytest.raises(StateError, match=r"--take-bye: round 2 has no pairing-allocated bye to take"):
+        ev.add_player(ev.load(path), ev.load(path).division(), ev.Player(31, "Late, Never"), take_bye=True)
     forfeit = ev.load(path).division().round(2).boards[2]
     assert forfeit.result == "+-"
 
@@ -339,3 +342,19 @@ def test_manual_division_and_withdrawal_rules() -> None:
 )
 def test_result_spellings(typed: str, stored: str) -> None:
     assert ev.parse_result(typed) == stored
+
+
+def test_take_bye_without_a_bye_to_take_is_refused() -> None:
+    """--take-bye was ignored in silence (the newcomer entered with zero-point byes) before round 1 was paired and
+    once the round's bye game had a result."""
+    event = ev.Event(name="S", rounds=3, divisions=[ev.Division("main")])
+    d = event.division()
+    for number in range(1, 6):
+        ev.add_player(event, d, ev.Player(number, f"P{number}, X", rating=2000 - number))
+    with pytest.raises(StateError, match=r"^--take-bye: no round is paired yet"):
+        ev.add_player(event, d, ev.Player(6, "Late, X"), take_bye=True)
+    ev.pair(event, d, colour="white")
+    ev.set_result(event, d, 1, d.round(1).boards[0], Result.WHITE_WINS)
+    with pytest.raises(StateError, match=r"^--take-bye: round 1 has results already, so its bye holder keeps"):
+        ev.add_player(event, d, ev.Player(6, "Late, X"), take_bye=True)
+    assert [p.number for p in d.players] == [1, 2, 3, 4, 5]

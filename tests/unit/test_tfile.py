@@ -103,6 +103,10 @@ def test_standings_from_a_t_file() -> None:
         ("A 1850; 0; off -50 20\n", "off takes one number"),
         ("A 1850; 0; class A B\n", "needs one word"),
         ("A 1850; 0; p12 1; p12 2\n", "p12 is given twice"),
+        # Other scripts' digits are no numbers ('٣' matches \d), and a number of thousands of digits was a
+        # traceback from int().
+        ("A 1850; \u0663\n", "'\u0663' is not a number"),
+        ("A 1850 " + "9" * 5000 + "; 0\n", "has 5000 digits (at most 9)"),
     ],
 )
 def test_errors_name_the_line_and_the_fault(text: str, message: str) -> None:

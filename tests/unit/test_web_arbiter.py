@@ -4,6 +4,7 @@ calls it (ASGI), on a real event file, with no server, browser or process (those
 from __future__ import annotations
 
 import asyncio
+import re
 import shutil
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -14,14 +15,15 @@ import pytest
 from starlette.types import ASGIApp, Message
 
 from tmanager.core.results import ByeKind
-from tmanager.errors import StateError
+from tmanager.errors import ConfigError, StateError
 from tmanager.events import api as ev
 from tmanager.events import service
 from tmanager.events.change import Change
 from tmanager.events.model import Player
+from tmanager.web import arbiterpages
 from tmanager.web.arbiteractions import ACTIONS, Target, action
 from tmanager.web.eventapp import EventApp
-from tmanager.web.eventpages import Snapshot
+from tmanager.web.eventpages import Page, Snapshot
 
 ROOT = Path(__file__).resolve().parents[2]
 #: The example Swiss: round 2 paired, boards 3 and 4 without a result.
@@ -76,7 +78,7 @@ def test_actions_need_this_origin_a_session_and_its_token(tmp_path: Path) -> Non
     path = event_copy(tmp_path)
     web = EventApp(path, poll=3600)
     app = web.starlette()
-    entry = {"round": "2", "board": "3", "result": "1-0", "was": "*"}
+    entry = {"round": "2", "board": "3", "white": "2", "black": "3", "result": "1-0", "was": "*"}
 
     async def main() -> list[Reply]:
         async with web.lifespan(app):
@@ -109,6 +111,29 @@ def test_actions_need_this_origin_a_session_and_its_token(tmp_path: Path) -> Non
     assert after_logout.status == 403 and "Log in as the arbiter first" in after_logout.text
     assert ev.load(path).division().round(2).boards[3].result == "*"
     assert path.read_bytes() != before
+
+
+def test_a_form_naming_a_round_or_division_the_page_cannot_show_says_why_once(tmp_path: Path) -> None:
+    path = event_copy(tmp_path)
+    web = EventApp(path, poll=3600)
+    app = web.starlette()
+    entry = {"board": "3", "white": "2", "black": "3", "result": "1-0", "was": "*"}
+
+    async def main() -> list[Reply]:
+        async with web.lifespan(app):
+            session = web.sessions.open()
+            forms = ({**entry, "round": "7"}, {**entry, "round": "2", "d": "nope"})
+            return [
+                await call(app, "POST", "/result", {**form, "csrf": session.csrf}, session=session.token)
+                for form in forms
+            ]
+
+    before = path.read_bytes()
+    replies = asyncio.run(main())
+    for reply, says in zip(replies, ("round 7 is not paired", "no division 'nope'; the event has main"), strict=True):
+        shown = reply.text.replace("&#x27;", "'")
+        assert reply.status == 400 and shown.count(says) == 1, shown[-600:]
+    assert path.read_bytes() == before
 
 
 def test_pages_are_open_to_every_viewer_and_the_arbiters_page_to_a_session(tmp_path: Path) -> None:
@@ -149,13 +174,23 @@ def run(name: str, path: Path, form: dict[str, str]) -> Change:
 
 def test_each_chess_action_makes_its_change_through_the_service(tmp_path: Path) -> None:
     path = event_copy(tmp_path)
-    entered = run("result", path, {"round": "2", "board": "3", "result": "1-0", "was": "*"})
+    board3 = {"round": "2", "board": "3", "white": "2", "black": "3"}
+    entered = run("result", path, {**board3, "result": "1-0", "was": "*"})
     assert entered.messages == ("round 2: Jansen, Pieter (2) 1½ 1-0 Bakker, Sanne (3) 0",)
     assert (entered.division, entered.round) == ("main", 2)
     assert not entered.completed and entered.number == ev.last_change(path) == 1
-    corrected = run("result", path, {"round": "2", "board": "3", "result": "0-1", "was": "1-0"})
+    corrected = run("result", path, {**board3, "result": "0-1", "was": "1-0"})
     assert ev.load(path).division().round(2).boards[2].result == "0-1" and corrected.number == 2
-    last = run("result", path, {"round": "2", "board": "4", "result": "=", "was": "*"})
+    # A page shown before the correction, or one showing another game on board 3, is refused: its result
+    # went over the correction, or onto whatever game was on board 3 after the round was paired again.
+    now = "round 2 board 3 is now Jansen, Pieter (2) – Bakker, Sanne (3), not the game the page showed"
+    for stale, says in (({"was": "1-0"}, "round 2 board 3 now has 0-1, not 1-0 as the page showed"),
+                        ({"white": "5", "black": "4", "was": "0-1"}, now),
+                        ({"white": "3", "black": "2", "was": "0-1"}, now)):  # fmt: skip
+        with pytest.raises(StateError, match=re.escape(says)):
+            run("result", path, {**board3, "result": "=", **stale})
+    assert ev.load(path).division().round(2).boards[2].result == "0-1" and ev.last_change(path) == 2
+    last = run("result", path, {"round": "2", "board": "4", "white": "5", "black": "4", "result": "=", "was": "*"})
     assert last.completed and last.round == 2
     bye = run("bye", path, {"player": "5", "round": "3", "kind": "half"})
     assert bye.round == 3 and ev.load(path).division().round(3).byes[5] == ByeKind.HALF
@@ -191,6 +226,14 @@ def test_each_team_action_makes_its_change_through_the_service(tmp_path: Path) -
     service.pair(path, None)
     lined = run("lineup", path, {"team": "2", "round": "1", "board1": "3", "board2": "-"})
     assert ev.load(path).division().round(1).lineups[2] == [3, 0] and lined.number == ev.last_change(path)
+    # Forged fields: a board named with 5000 digits was int()'s ValueError (a server error); a team's name with a
+    # line break went into the file and split the reports' lines.
+    before = path.read_bytes()
+    with pytest.raises(StateError, match=re.escape("a lineup names 2 board(s) in order (- for an empty board), not 1")):
+        run("lineup", path, {"team": "2", "round": "1", "board1": "4", "board" + "9" * 5000: "3"})
+    with pytest.raises(ConfigError, match=re.escape(r"team[3].name: holds a control character (U+000A): 'New\nline'")):
+        run("add-team", path, {"name": "New\nline"})
+    assert path.read_bytes() == before
 
 
 LEAGUE = """
@@ -202,4 +245,40 @@ rounds = 3
 name = "main"
 system = "team-swiss"
 team_size = 2
+"""
+
+
+def test_the_pair_form_counts_only_the_results_the_pairing_waits_for(tmp_path: Path) -> None:
+    """With session breaks a score-based round n is paired from round n-2's standings: the page said that every
+    result still missing held the pairing up, while *Pair* went ahead."""
+    path = tmp_path / "f.toml"
+    ev.create(path, ev.loads(FONTES, path))
+    for number in range(1, 7):
+        service.add_player(path, None, Player(0, f"P{number}, X", rating=1600 - 10 * number))
+    service.pair(path, None)
+    service.pair(path, None)  # round 2, from the standings after round 0
+
+    def note() -> str:
+        page = arbiterpages.render(Snapshot(ev.load(path), last_change=0), Page("arbiter"), csrf="t")
+        return dict(page)["pair"]
+
+    assert "6 result(s) still missing: pairing waits for them" not in note()
+    assert "3 result(s) still missing: pairing waits for them" in note()  # round 1's, as round 3 needs them
+    for board, spread in ((1, "100"), (2, "30"), (3, "-20")):
+        players = {"white": str(2 * board - 1), "black": str(2 * board)}  # KOTH by rating: 1-2, 3-4, 5-6
+        run("result", path, {"round": "1", "board": str(board), "spread": spread, "was": "*", **players})
+    assert "Every result the pairing needs is in (those up to round 1); 3 later still missing." in note()
+    service.pair(path, None)  # and so it is
+
+
+FONTES = """
+[event]
+name = "F"
+rounds = 6
+
+[[division]]
+name = "main"
+system = "koth"
+entry = "spread"
+session_breaks = [4]
 """

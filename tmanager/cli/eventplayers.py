@@ -175,12 +175,15 @@ def _off(args: argparse.Namespace) -> int:
 def _configure_add_team(p: argparse.ArgumentParser) -> None:
     p.add_argument("name", help="the team's name")
     p.add_argument("players", nargs="*", help="its roster in board order: players by number or name")
-    p.add_argument("--number", type=int, default=0, help="team number (default: the next free one)")
+    p.add_argument("--number", type=int, help="team number (default: the next free one)")
     p.add_argument("--short", default="", help="a short name (TRF nickname, up to 5 letters)")
 
 
 def _add_team(args: argparse.Namespace) -> int:
-    change = service.add_team(args.event, args.division, args.name, number=args.number, short=args.short,
+    if args.number is not None and args.number < 1:  # 0 stands for "the next free one" inside, as for players
+        raise ConfigError(f"must be at least 1, not {args.number}", field="--number",
+                          hint="leave --number out for the next free one")  # fmt: skip
+    change = service.add_team(args.event, args.division, args.name, number=args.number or 0, short=args.short,
                               players=args.players)  # fmt: skip
     say(change.messages)
     return 0

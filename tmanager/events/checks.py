@@ -186,15 +186,22 @@ def player_fields(p: Player) -> dict[str, object]:
             "rating": p.rating}  # fmt: skip
 
 
-def _check_text(text: str, where: str, file: Path | None) -> None:
-    """Refuse a control character in a name or a word the reports print: a line break would split a
-    line of a TRF or a report, and an escape sequence would act on the terminal that shows it."""
+#: What to do about a control character in a name (:func:`text_fault`).
+PRINTABLE_ONLY = "names hold printable characters only"
+
+
+def text_fault(text: str) -> str | None:
+    """What is wrong with a name or a word the reports print, if anything: a control character (a line break
+    would split a line of a TRF or a report, and an escape sequence would act on the terminal that shows it)."""
     found = CONTROL_CHARACTERS.search(text)
-    if found is not None:
-        raise ConfigError(
-            f"holds a control character (U+{ord(found.group()):04X}): {text!r}", file=file, field=where,
-            hint="names hold printable characters only",
-        )
+    return None if found is None else f"holds a control character (U+{ord(found.group()):04X}): {text!r}"
+
+
+def _check_text(text: str, where: str, file: Path | None) -> None:
+    """Refuse a name or a word with a control character (:func:`text_fault`)."""
+    fault = text_fault(text)
+    if fault is not None:
+        raise ConfigError(fault, file=file, field=where, hint=PRINTABLE_ONLY)
 
 
 def check_division(event: Event, d: Division, file: Path | None = None) -> None:

@@ -56,3 +56,14 @@ class ScoreEntry:
 
 
 Entry = ResultEntry | ScoreEntry
+
+
+@dataclass(frozen=True, slots=True)
+class ShownBoard:
+    """A board as the page that sent a result for it showed it: its players in order and its result. A form from
+    a page shown before the round was paired again, or the result changed, is refused rather than applied to
+    another game (:func:`tmanager.events.operations.refuse_changed`)."""
+
+    white: int
+    black: int
+    result: Result

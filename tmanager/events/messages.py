@@ -74,7 +74,8 @@ EXPLANATIONS = {
     Topic.RESTORED: "undo put back the version before the last change; the undone one stays in old/.",
     Topic.LOCKED: "Another command is changing the event; try again in a moment.",
     Topic.DIVISIONS: "Choose a division with `division NAME` (or -d NAME).",
-    Topic.MISTYPED_SCORE: "A score below 100 or above 1500 is entered only when confirmed (--yes, or y at the prompt).",
+    Topic.MISTYPED_SCORE: "A score below 100 or above 1500 is entered only when confirmed (--yes, y at the prompt, or "
+    "the box 'unusual score is right' on the arbiter's page).",
     Topic.SPREAD_MISMATCH: "With entry = 'both' the spread typed must equal the difference of the scores.",
     Topic.OFF: "A player set off (or withdrawn) gets their off spread for each round they miss.",
     Topic.GIBSONIZED: "The leader cannot be caught any more: Chew pairings give them a non-contender, not a rival.",

@@ -17,6 +17,7 @@ from tmanager.core.playerfields import player_fault
 from tmanager.core.results import ByeKind, Colour
 from tmanager.errors import StateError, ascii_digits
 from tmanager.events.checks import check_player, player_fields
+from tmanager.events.entries import BoardRef, ShownBoard
 from tmanager.events.games import games_of
 from tmanager.events.messages import Note, Topic
 from tmanager.events.model import Board, Division, Event, LateEntry, Player, PlayerStatus, Round, label
@@ -41,12 +42,17 @@ def find_player(division: Division, text: str) -> Player:
         if len(same) == 1:
             return same[0]
     if not matches:
-        raise StateError(f"no player matches {text!r} in division {division.name!r}", topic=Topic.NO_PLAYER)
+        raise StateError(f"no player matches {_typed(text)} in division {division.name!r}", topic=Topic.NO_PLAYER)
     some = ", ".join(label(p) for p in matches[:5])
     raise StateError(
-        f"{text!r} matches {len(matches)} players ({some}); type more of the name or the number",
+        f"{_typed(text)} matches {len(matches)} players ({some}); type more of the name or the number",
         topic=Topic.AMBIGUOUS_NAME,
     )
+
+
+def _typed(text: str) -> str:
+    """What was typed, quoted, cut short when long (a page's field may hold 16 KiB): a message stays readable."""
+    return repr(text) if len(text) <= 40 else f"{text[:40]!r}… ({len(text)} characters)"
 
 
 def _check_entry(division: Division, player: Player) -> None:
@@ -107,15 +113,16 @@ def add_player(
     kind = missed or event.late_entry
     if kind not in ("zero", "half"):
         raise StateError(f"missed rounds are scored 'zero' or 'half', not {kind!r}")
+    if take_bye:  # asked for and not possible: say so, rather than enter the player with byes of missed rounds
+        _refuse_take_bye(division)
     player.name = player.name.strip()
     division.players.append(player)
     messages: list[str] = []
     if paired:
         current = division.round(paired)
         bye_holder = next((n for n, k in current.byes.items() if k == ByeKind.PAIRING), None)
-        untouched = all(b.result.pending for b in current.boards)
         missed_rounds = list(range(1, paired + 1))
-        if bye_holder is not None and untouched and take_bye:
+        if bye_holder is not None and take_bye:
             missed_rounds.pop()
             del current.byes[bye_holder]
             holder = division.player(bye_holder)
@@ -136,6 +143,20 @@ def add_player(
                 0, Note(f"late entry: round{span(missed_rounds)} scored as {kind}-point bye{plural}", Topic.LATE_ENTRY)
             )
     return messages
+
+
+def _refuse_take_bye(division: Division) -> None:
+    """``take_bye`` needs a current round whose pairing-allocated bye has not been played yet."""
+    paired = division.paired_rounds
+    if not paired:
+        raise StateError("--take-bye: no round is paired yet, so there is no bye to take (leave it out)")
+    current = division.round(paired)
+    if not any(k == ByeKind.PAIRING for k in current.byes.values()):
+        raise StateError(f"--take-bye: round {paired} has no pairing-allocated bye to take (leave it out)")
+    if not all(b.result.pending for b in current.boards):
+        raise StateError(
+            f"--take-bye: round {paired} has results already, so its bye holder keeps the bye (leave it out)"
+        )
 
 
 def edit_player(division: Division, player: Player, changes: Mapping[str, Any]) -> list[str]:
@@ -359,6 +380,18 @@ def refuse_entered(division: Division, round_number: int, board: Board, *, corre
             "use `correct` to change it",
             topic=Topic.USE_CORRECT,
         )
+
+
+def refuse_changed(division: Division, round_number: int, where: BoardRef, shown: ShownBoard) -> None:
+    """Refuse an entry for board ``where`` made from a page that showed it as ``shown``, if it has changed since:
+    other players on it (the round paired again), another order, or another result (someone else's entry)."""
+    board = board_at(division, round_number, where.number)
+    now = f"round {round_number} board {where.number}"
+    if (board.white, board.black) != (shown.white, shown.black):
+        game = f"{label(division.player(board.white))} – {label(division.player(board.black))}"
+        raise StateError(f"{now} is now {game}, not the game the page showed; reload the page and check it")
+    if board.result != shown.result:
+        raise StateError(f"{now} now has {board.result}, not {shown.result} as the page showed; reload it and check")
 
 
 def locate(division: Division, round_number: int, first: Player, second: Player | None = None) -> Board:

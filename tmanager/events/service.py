@@ -23,7 +23,7 @@ from tmanager.core.results import Colour
 from tmanager.errors import StateError
 from tmanager.events import hooks, journal, operations, registration
 from tmanager.events.change import Change
-from tmanager.events.entries import Entry
+from tmanager.events.entries import BoardRef, Entry, ShownBoard
 from tmanager.events.model import Division, Event, LateEntry, Player, missing
 from tmanager.events.prizefund import FundChange, change_fund
 from tmanager.events.rules import ChessRules, PairOptions, ScoreRules, TeamRules, parse_system, require, rules_for
@@ -242,14 +242,24 @@ def unpair(path: Path, division: str | None, *, expected_round: int | None = Non
 
 
 def save_result(
-    path: Path, division: str | None, entry: Entry, round_number: int | None, *, correction: bool, confirm: bool = False
+    path: Path,
+    division: str | None,
+    entry: Entry,
+    round_number: int | None,
+    *,
+    correction: bool,
+    confirm: bool = False,
+    shown: ShownBoard | None = None,
 ) -> Change:
     """Enter one result (a result line read by the division's rules, :meth:`DivisionRules.parse_entry`, or a form
-    read by its :class:`EntryForm`) as one change, then run the event's hooks."""
+    read by its :class:`EntryForm`) as one change, then run the event's hooks. ``shown``: the board as the page
+    that sent the entry showed it; if it has changed since, the entry is refused."""
 
     def operation(e: Event, d: Division) -> Change:
         rules = rules_for(e, d)
         n = rules.result_round() if round_number is None else round_number
+        if shown is not None and isinstance(entry.where, BoardRef):
+            operations.refuse_changed(d, n, entry.where, shown)
         before = sum(1 for r, _ in missing(d) if r == n)
         said = rules.enter(entry, round_number, correction=correction, confirm=confirm)
         completed = before > 0 and not any(r == n for r, _ in missing(d))

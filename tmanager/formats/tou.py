@@ -26,6 +26,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from tmanager.errors import StateError
+
 #: What a round was for the player: .TOU adds 2000 for a win, 1000 for a tie, 1300 for a bye.
 TouOutcome = Literal["win", "tie", "loss", "bye"]
 _BONUS = {"win": 2000, "tie": 1000, "loss": 0, "bye": 1300}
@@ -63,8 +65,8 @@ def dumps(*, name: str, date: str, division: str, players: Sequence[TouPlayer]) 
     lines = [f"*M{date} {name}", f"*{division}", " " * 39 + "0"]
     for number, player in enumerate(players, 1):
         cells = [player.name]
-        for game in player.games:
-            cells.append(str(game.score + _BONUS[game.outcome]))
+        for round_number, game in enumerate(player.games, 1):
+            cells.append(str(_cell(game, player=player.name, round_number=round_number)))
             if game.opponent is None:
                 cells.append(str(number))
             else:
@@ -72,6 +74,19 @@ def dumps(*, name: str, date: str, division: str, players: Sequence[TouPlayer]) 
         lines.append(" ".join(cells))
     lines.append(END)
     return "\n".join(lines) + "\n"
+
+
+def _cell(game: TouGame, *, player: str, round_number: int) -> int:
+    """The number written for ``game``: its score plus its outcome's bonus, which must read back as that outcome
+    (2000 and more a win, 1000 to 1999 a tie, less a loss; a bye is told by the player's own number)."""
+    cell = game.score + _BONUS[game.outcome]
+    read: TouOutcome = "win" if cell >= 2000 else "tie" if cell >= 1000 else "loss"
+    if game.opponent is not None and read != game.outcome:
+        raise StateError(
+            f"{player}, round {round_number}: the {game.outcome}'s score {game.score} cannot be written to .TOU: "
+            f"{cell} would read as a {read} (check the score)"
+        )
+    return cell
 
 
 @dataclass(frozen=True, slots=True)

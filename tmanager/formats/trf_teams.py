@@ -48,6 +48,8 @@ from tmanager.formats.trf_records import RecordType, register
 ROSTER_LIMIT = 14
 #: The highest team number: ``300``, ``310``, ``320`` and ``802`` lines write it in three digits.
 MAX_TEAM = 999
+#: The longest team nickname: ``310`` and ``802`` lines have five columns for it.
+MAX_NICKNAME = 5
 #: The width of one round's block in an ``802`` line.
 _SUMMARY_BLOCK = 13
 

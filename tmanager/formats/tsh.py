@@ -27,7 +27,11 @@ from tmanager.files import atomic_write, read_text
 from tmanager.pairing.scored import BYE, Scorecard
 
 UNASSIGNED = "00"
-_INTEGER = re.compile(r"^-?\d+$")
+#: ASCII digits only: ``\d`` also matches '٣' and other scripts' digits, which a .t file never means as numbers.
+_INTEGER = re.compile(r"^-?[0-9]+$")
+#: The most digits a number of a .t file has (ratings, scores, opponents, boards); more cannot be meant, and
+#: ``int`` refuses some 4,300 digits with a traceback.
+_MOST_DIGITS = 9
 _KEYWORD = re.compile(r"^[A-Za-z_]\w*$")
 #: A name ending like this is written with one more comma (tsh's escape for names ending in a digit).
 _ESCAPED_END = re.compile(r"\d,*$")
@@ -54,6 +58,10 @@ def _number(token: str, *, where: str, file: str | Path | None) -> int | None:
         return None
     if not _INTEGER.match(token):
         raise ConfigError(f"{token!r} is not a number", file=file, field=where, hint="use digits, or 00 for unassigned")
+    if len(token.lstrip("-")) > _MOST_DIGITS:
+        raise ConfigError(
+            f"{token[:12]}… has {len(token.lstrip('-'))} digits", file=file, field=where, hint=f"at most {_MOST_DIGITS}"
+        )
     return int(token)
 
 

@@ -77,9 +77,8 @@ def create_app(
         return HTMLResponse(hub.page(), headers={"Cache-Control": "no-store"})
 
     async def events(request: Request) -> Response:
-        since = request.query_params.get("v", "")
         return StreamingResponse(
-            hub.stream(int(since) if ascii_digits(since) else None),
+            hub.stream(version_in(request.query_params.get("v", ""))),
             media_type="text/event-stream",
             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
         )
@@ -204,6 +203,12 @@ def _host(scope: Scope) -> str:
             host: str = value.decode("latin-1")
             return host[1 : host.index("]")] if host.startswith("[") and "]" in host else host.split(":")[0]
     return ""
+
+
+def version_in(text: str) -> int | None:
+    """The version a live page says it has (``/events?v=42``), or ``None``: not a number as typed
+    (:func:`~tmanager.errors.ascii_digits`: thousands of digits were int()'s ValueError, a server error)."""
+    return int(text) if ascii_digits(text) else None
 
 
 def is_loopback(host: str) -> bool:

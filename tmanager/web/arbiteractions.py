@@ -16,10 +16,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 
-from tmanager.core.results import PENDING, Colour
+from tmanager.core.results import PENDING, Colour, Result
 from tmanager.errors import StateError, ascii_digits
 from tmanager.events import service
 from tmanager.events.change import Change
+from tmanager.events.entries import ShownBoard
 from tmanager.web import arbiterpages
 from tmanager.web.eventpages import Page, Snapshot
 
@@ -62,9 +63,15 @@ class Action:
 def _enter_result(target: Target, form: Form) -> Change:
     round_number, board = _number(form, "round"), _number(form, "board")
     entry = arbiterpages.result_entry(target.snapshot, form, board)
-    correction = form.get("was", "*") not in PENDING
-    return service.save_result(target.path, _division(form), entry, round_number, correction=correction,
-                               confirm=form.get("confirm") == "yes")  # fmt: skip
+    try:
+        was = Result(form.get("was", ""))
+    except ValueError:
+        raise StateError("the form does not say which result the page showed; reload the page") from None
+    # The game and the result the page showed: a page left open while the round was paired again, or while
+    # someone else entered or corrected this board, must not put its result on another game or over theirs.
+    shown = ShownBoard(_number(form, "white"), _number(form, "black"), was)
+    return service.save_result(target.path, _division(form), entry, round_number, correction=was not in PENDING,
+                               confirm=form.get("confirm") == "yes", shown=shown)  # fmt: skip
 
 
 def _pair(target: Target, form: Form) -> Change:
@@ -118,7 +125,9 @@ def _roster(target: Target, form: Form) -> Change:
 
 def _lineup(target: Target, form: Form) -> Change:
     team, round_number = str(_number(form, "team")), _number(form, "round")
-    boards = sorted((int(k[5:]), v) for k, v in form.items() if k.startswith("board") and ascii_digits(k[5:]))
+    numbered = [(k[5:], v) for k, v in form.items() if k.startswith("board")]
+    # As _number's: a field named with thousands of digits was int()'s traceback, a server error.
+    boards = sorted((int(n), v) for n, v in numbered if ascii_digits(n) and len(n) < 6)
     return service.lineup(target.path, _division(form), team, [v for _, v in boards], round_number)
 
 

@@ -107,7 +107,11 @@ def _results(
                 "key": key,
                 "index": index,
                 "missing": board.result.pending,
-                "hidden": {**common, "round": n, "board": index, "was": board.result, **view},
+                "hidden": {
+                    **common,
+                    **{"round": n, "board": index, "white": board.white, "black": board.black, "was": board.result},
+                    **view,
+                },
                 "white": label(division.player(board.white)),
                 "black": label(division.player(board.black)),
                 "form": rules.entry_form(),
@@ -144,12 +148,20 @@ def result_entry(snapshot: Snapshot | None, form: Mapping[str, str], board: int)
 def _pair_form(snapshot: Snapshot, division: Division, common: Mapping[str, str], message: str) -> str:
     nxt = division.paired_rounds + 1
     total = snapshot.event.total_rounds(division)
-    waiting = len(missing(division))
+    # Only the results the pairing needs hold it up (with session breaks, round n is paired from round n-2's).
+    needed = snapshot.rules(division).results_needed()
+    waiting = sum(1 for r, _ in missing(division) if r <= needed)
+    later = len(missing(division)) - waiting
+    note = (
+        f"{waiting} result(s) still missing: pairing waits for them." if waiting
+        else f"Every result the pairing needs is in (those up to round {needed}); {later} later still missing."
+        if later else "Every result is in."
+    )  # fmt: skip
     return render_template(
         "pair.html",
         done=bool(total and nxt > total),
         total=total,
-        note=f"{waiting} result(s) still missing: pairing waits for them." if waiting else "Every result is in.",
+        note=note,
         colour=snapshot.rules(division).draws_first_colour(nxt),
         fields={**common, "round": nxt},
         round=nxt,

@@ -55,11 +55,11 @@ from starlette.responses import HTMLResponse, PlainTextResponse, RedirectRespons
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from tmanager.errors import StateError, TManagerError, ascii_digits
+from tmanager.errors import StateError, TManagerError
 from tmanager.events import journal
 from tmanager.files import Stamp, stamp
 from tmanager.web import arbiterpages, dashboard, eventpages
-from tmanager.web.app import STATIC, Guard, is_loopback
+from tmanager.web.app import STATIC, Guard, is_loopback, version_in
 from tmanager.web.arbiteractions import ACTIONS, Action, Target, action
 from tmanager.web.arbiterauth import SESSION_COOKIE, ArbiterAuth, form_in, from_here, read_form, session_in
 from tmanager.web.auth import (
@@ -311,7 +311,7 @@ class EventApp:
             body: AsyncIterator[bytes] = _once(frame(self.hub.version, {"set": {}, "drop": [], "reload": True}))
         else:
             csrf = session.csrf if page.kind == "arbiter" and session else None
-            body = self.hub.stream(page, csrf, int(since) if ascii_digits(since) else None)
+            body = self.hub.stream(page, csrf, version_in(since))
         return StreamingResponse(
             body, media_type="text/event-stream", headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
         )
@@ -420,7 +420,10 @@ class EventApp:
             sections = arbiterpages.render(snapshot, page, csrf=session.csrf, error=error,
                                            values=form) if snapshot else []  # fmt: skip
         except TManagerError as problem:
-            sections = eventpages.problem(f"{error[1]} ({problem})")
+            # The form's own round or division, which the page cannot show, is usually why the action was refused:
+            # say so once ("round 7 is not paired", not that twice over).
+            said = error[1] if str(problem) in error[1] else f"{error[1]} ({problem})"
+            sections = eventpages.problem(said)
         return self.respond(page, sections, version=version, session=session, status=400)
 
 

@@ -12,6 +12,7 @@ implementation of :class:`DivisionRules` registered there.
 from __future__ import annotations
 
 import random
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -76,11 +77,12 @@ class EntryForm:
         chosen = form.get(self.choice, "")
         if chosen or not self.inputs:
             return ResultEntry(BoardRef(board), parse_result(chosen))
-        names = [name for name, _ in self.inputs]
-        empty = [name for name in names if not form.get(name, "").strip()]
+        # What the page calls each field ("first player's score"), never its name in the form ("s1").
+        empty = [what for name, what in self.inputs if not form.get(name, "").strip()]
         if empty:
-            raise StateError(f"give the {' and '.join(names)} (or choose a forfeit); {empty[0]} is empty")
-        return ScoreEntry(BoardRef(board), tuple(whole_number(form[name].strip(), "score") for name in names))
+            wanted = " and ".join(what for _, what in self.inputs)
+            raise StateError(f"give the {wanted} (or choose a forfeit); the {empty[0]} is empty")
+        return ScoreEntry(BoardRef(board), tuple(whole_number(form[name].strip(), "score") for name, _ in self.inputs))
 
 
 class DivisionRules(ABC):
@@ -239,6 +241,11 @@ class DivisionRules(ABC):
             raise StateError(f"round {n} cannot be paired: {why}", topic=Topic.UNPAIRABLE)
         return n
 
+    def results_needed(self) -> int:
+        """The last round whose results must all be in before the next round is paired by the division's own
+        system: the round before it (a score-based division with session breaks: the round of its standings)."""
+        return self.division.paired_rounds
+
     def refuse_missing(self, upto: int, then: str) -> None:
         """Refuse to pair while a result of rounds 1..``upto`` is missing; ``then`` ends the message."""
         pending = [(r, b) for r, b in missing(self.division) if r <= upto]
@@ -278,12 +285,16 @@ def parse_result(text: str) -> Result:
         raise StateError(str(exc), topic=Topic.NOT_A_RESULT) from None
 
 
+#: A whole number as typed: the digits 0-9, at most six of them (no score, spread or board number needs more),
+#: perhaps signed. ``int`` alone also takes '٣٠٠', '1_000' and numbers too long for the event file's TOML.
+_WHOLE_NUMBER = re.compile(r"[+-]?[0-9]{1,6}")
+
+
 def whole_number(text: str, what: str) -> int:
     """``text`` as a whole number; a :class:`StateError` calling it ``what`` otherwise."""
-    try:
-        return int(text)
-    except ValueError:
-        raise StateError(f"{text!r} is not a {what}; write a whole number") from None
+    if not _WHOLE_NUMBER.fullmatch(text):
+        raise StateError(f"{text[:24]!r} is not a {what}; write a whole number (digits 0-9, at most 6 of them)")
+    return int(text)
 
 
 def parse_system(text: str) -> PairingSystem:

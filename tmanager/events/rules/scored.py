@@ -174,7 +174,7 @@ class ScoreRules(DivisionRules):
             return self._pair_init_fontes(rng)
         if chosen == PairingSystem.TEAM_ROUND_ROBIN:
             return self._pair_team_round_robin(options.repeats or 1, rng, explain=options.explain)
-        basis = fontes_basis(n, session_breaks=rules.session_breaks) if chosen in FROM_STANDINGS else n - 1
+        basis = self._basis(chosen, n)
         self.refuse_missing(basis, f"round {n} is paired from the standings after round {basis}: enter them first")
         record = division.round(n, create=True)
         messages: list[str] = []
@@ -195,6 +195,16 @@ class ScoreRules(DivisionRules):
         how = f"{chosen}" + (f" from the standings after round {basis}" if chosen in FROM_STANDINGS else "")
         messages.append(f"round {n} paired ({how}): {len(record.boards)} board(s)" + self.bye_note(record))
         return messages
+
+    def results_needed(self) -> int:
+        n = self.division.paired_rounds + 1
+        return self._basis(opening(self.settings, n) or self.division.system, n)
+
+    def _basis(self, chosen: PairingSystem, n: int) -> int:
+        """The round whose standings pair round ``n`` by ``chosen``: Fontes timing for those from standings."""
+        if chosen in FROM_STANDINGS:
+            return fontes_basis(n, session_breaks=self.settings.session_breaks)
+        return n - 1
 
     def _set_off(self, record: Round) -> list[str]:
         """Players not playing this round (withdrawn, absent: tsh's ``off``) get a bye with their off spread."""
@@ -322,7 +332,10 @@ class ScoreRules(DivisionRules):
         division, rules = self.division, self.settings
         count = rules.initial_rounds
         if division.paired_rounds:
-            raise StateError("InitFontes pairs the opening rounds: only before round 1 is paired")
+            # Round n of them unpaired since (a withdrawal): say how to get a round n, not only what is not allowed.
+            after = (f"; round {division.paired_rounds + 1} was unpaired since: `undo` brings its pairings back, "
+                     "or `pair --system koth` (or another system) pairs it") if division.paired_rounds < count else ""
+            raise StateError(f"InitFontes pairs rounds 1-{count} together, only before round 1 is paired{after}")
         total = self.event.total_rounds(division)
         if total and count > total:
             raise StateError(f"InitFontes pairs {count} rounds but the event has {total}")

@@ -34,7 +34,8 @@ class SuspiciousScore(StateError):
     def __init__(self, score: int) -> None:
         super().__init__(
             f"the score {score} looks mistyped (below {PLAUSIBLE.start} or above {PLAUSIBLE.stop - 1}); "
-            "check the slip, then enter it again with --yes",
+            "check the slip, then enter it again confirmed "
+            "(--yes; on the arbiter's page, tick 'unusual score is right')",
             topic=Topic.MISTYPED_SCORE,
         )
         self.score = score

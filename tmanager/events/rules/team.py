@@ -23,6 +23,7 @@ from collections.abc import Iterator, Sequence
 from tmanager.core import teamtiebreaks
 from tmanager.core.results import ByeKind, Colour
 from tmanager.errors import PairingError, StateError, ascii_digits
+from tmanager.events.checks import PRINTABLE_ONLY, text_fault
 from tmanager.events.entries import BoardRef, Entry, ResultEntry
 from tmanager.events.messages import Topic
 from tmanager.events.model import PairingSystem, Player, Round, Team, label
@@ -42,7 +43,7 @@ from tmanager.events.teams import (
     team_of,
 )
 from tmanager.events.teams import entrants as team_entrants
-from tmanager.formats.trf_teams import MAX_TEAM
+from tmanager.formats.trf_teams import MAX_NICKNAME, MAX_TEAM
 from tmanager.pairing.teamswiss import pair_teams
 
 #: A lineup's word for a board left empty.
@@ -115,6 +116,14 @@ class TeamRules(ChessRules):
             yield Problem(f"team number {max(numbers)} is beyond {MAX_TEAM} (TRF writes team numbers in three digits)")
         if len(set(names)) != len(names) or not all(n.strip() for n in names):
             yield Problem("every team needs a name of its own")
+        for i, t in enumerate(d.teams, 1):  # a team's name and short name go on every report, as players' names do
+            for key, text in (("name", t.name), ("short", t.short)):
+                fault = text_fault(text)
+                if fault is not None:
+                    yield Problem(fault, f"team[{i}].{key}", PRINTABLE_ONLY)
+            if len(t.short) > MAX_NICKNAME:  # TRF's 310 line has five columns for it: more was cut off there
+                yield Problem(f"{t.short!r} is longer than {MAX_NICKNAME} characters", f"team[{i}].short",
+                              "TRF's team nickname has 5 columns")  # fmt: skip
         known = {p.number for p in d.players}
         seen: set[int] = set()
         for t in d.teams:
