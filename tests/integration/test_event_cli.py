@@ -123,6 +123,9 @@ def test_verbs_end_to_end(tmp_path: Path) -> None:
         (("prize-fund", "overall", "--"), "tmanager: '--' is not an amount"),
         # A typo of a round beyond the event's 5 was taken (and a bye for it refused).
         (("withdraw", "2", "--rounds", "6"), "player 2 is withdrawn from round 6, but the event has 5 rounds"),
+        # int() took an Arabic-Indic 3 as round 3, and a number of 5,000 digits was its traceback.
+        (("withdraw", "2", "--rounds", "\u0663"), "--rounds '\u0663': write whole numbers separated by commas"),
+        (("withdraw", "2", "--rounds", "3," + "9" * 5000), "--rounds '3,999"),
         (("standings", "--round", "4"), "round 4 is not paired"),
         # --round 0 was taken as no --round: the last paired round's result was entered or corrected.
         (("result", "1", "1-0", "--round", "0"), "division 'Open': round 0 is not paired"),

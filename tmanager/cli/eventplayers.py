@@ -10,7 +10,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from tmanager.cli.eventverbs import Verb, load_division, no_options, parse_rounds, say
+from tmanager.cli.eventverbs import Verb, load_division, no_options, parse_rounds, say, whole_numbers
 from tmanager.errors import ConfigError, StateError
 from tmanager.events import service
 from tmanager.events.model import TITLES, Player
@@ -97,7 +97,7 @@ def _import_players(args: argparse.Namespace) -> int:
         if not rows:
             if not (args.ids or args.federation):
                 raise StateError("which players of the list? give a CSV, --ids or --federation")
-            ids = set(_numbers(args.ids, "--ids")) if args.ids else None
+            ids = set(whole_numbers(args.ids, "--ids")) if args.ids else None
         entries = _listing(args, ids=ids, federation=args.federation)
         if not rows and ids and (unlisted := sorted(ids - set(entries))):
             raise StateError(f"--ids: FIDE ID {unlisted[0]} is not in {args.list} (check the ID and the list)")
@@ -106,13 +106,6 @@ def _import_players(args: argparse.Namespace) -> int:
     source = str(args.players or args.list)
     say(service.import_players(args.event, args.division, rows, entries, source=source).messages)
     return 0
-
-
-def _numbers(text: str, option: str) -> list[int]:
-    try:
-        return [int(x) for x in text.replace(" ", "").split(",") if x]
-    except ValueError:
-        raise StateError(f"{option} {text!r}: write whole numbers separated by commas") from None
 
 
 def _configure_update_ratings(p: argparse.ArgumentParser) -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from tmanager.cli._settings import parse_assignments
-from tmanager.errors import StateError
+from tmanager.errors import StateError, ascii_digits
 from tmanager.events import eventfile, journal
 from tmanager.events.entries import Entry
 from tmanager.events.model import Division, Event
@@ -99,14 +99,20 @@ def with_settings(event: Event, settings: Sequence[str], path: Path) -> Event:
     return eventfile.from_toml(data, path)
 
 
+def whole_numbers(text: str, option: str) -> list[int]:
+    """A comma-separated list of whole numbers as typed (``3, 4``), in its order: ``int`` alone also takes '٣'
+    and '1_000', and a number of thousands of digits is its traceback (:func:`ascii_digits`)."""
+    words = [x for x in text.replace(" ", "").split(",") if x]
+    if not all(ascii_digits(x) for x in words):
+        raise StateError(f"{option} {text[:40]!r}: write whole numbers separated by commas, e.g. 3,4")
+    return [int(x) for x in words]
+
+
 def parse_rounds(text: str | None) -> list[int]:
     """A ``--rounds`` list (``3,4``): the rounds in order, none when not given."""
     if not text:
         return []
-    try:
-        rounds = sorted({int(x) for x in text.replace(" ", "").split(",") if x})
-    except ValueError:
-        raise StateError(f"{text!r} is not a list of rounds; write e.g. 3,4") from None
+    rounds = sorted(set(whole_numbers(text, "--rounds")))
     if any(r < 1 for r in rounds):
         raise StateError("rounds start at 1")
     return rounds
