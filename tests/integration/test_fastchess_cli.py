@@ -387,3 +387,17 @@ def test_without_recover_a_crash_ends_the_match(tmp_path: Path) -> None:
     assert re.search(r"^Finished game \d+ \(\w+ vs \w+\): [01]-[01] \{(White|Black) disconnects\}$", done.stdout,
                      re.MULTILINE)
     assert "Player: crash\n  Timeouts: 0\n  Crashed: 1" in done.stdout
+
+
+def test_an_illegal_move_is_warned_of_as_fastchess_warns_fishtest(tmp_path: Path) -> None:
+    # fishtest's worker stops a test on "Warning; Illegal move" (its patterns_fastchess_error): a silent loss
+    # would let an engine that plays illegal moves be tested on. White errs first, at its 4th move.
+    illegal, garbage = pyengine("bad", "--fault", "illegal"), pyengine("worse", "--fault", "garbage")
+    done = fastchess(f"{illegal} {garbage} -each tc=inf nodes=1 -rounds 1 -recover", tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert re.search(r"^Warning; Illegal move [a-h][1-8][a-h][1-8] played by bad\n"
+                     r"Finished game 1 \(bad vs worse\): 0-1 \{White makes an illegal move\}$",
+                     done.stdout, re.MULTILINE)
+    assert ("Warning; Move does not match uci move format, lowercase and 4/5 chars. Move xyz123 played by worse\n"
+            "Warning; Illegal move xyz123 played by worse\n"
+            "Finished game 2 (worse vs bad): 0-1 {White makes an illegal move}\n") in done.stdout

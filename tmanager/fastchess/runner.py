@@ -219,9 +219,12 @@ class Match:
             elif isinstance(announcement, EngineStarted):
                 self.options[announcement.participant] = {**announcement.options}
             elif isinstance(announcement, EngineWarning):
-                self._emit([fc.warning_text(announcement, test_env=self.config.test_env)])
-                if self.config.strict:  # fastchess's -strict: any warning ends the match, exit status 1
-                    self.aborted = True
+                self._warn([fc.warning_text(announcement, test_env=self.config.test_env)])
+
+    def _warn(self, lines: list[str]) -> None:
+        self._emit(lines)
+        if self.config.strict:  # fastchess's -strict: any warning ends the match, exit status 1
+            self.aborted = True
 
     def _drain(self, lines: Lines) -> None:
         """What the workers announced before they ended."""
@@ -262,6 +265,9 @@ class Match:
             self.write(f"Game {game.number + 1} stalled / disconnected and no recover option set for engine, "
                        "stopping tournament.")
             self.aborted = True
+        if game.ending == Ending.ILLEGAL_MOVE:
+            loser = game.black if game.result is Result.WHITE_WINS else game.white
+            self._warn(fc.illegal_move_text(game.illegal_move, loser))
         self.tracker.note(game)
         if self.config.crc_pgn and self.config.pgn.requested:
             name = self.config.pgn.file or self.pgn_path.name

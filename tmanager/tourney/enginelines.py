@@ -43,6 +43,15 @@ class EngineTerminated(EngineError):
     """The engine's process ended."""
 
 
+class IllegalMove(EngineError):
+    """The engine answered a search with a move that is not legal, or not a move at all; ``move`` is its
+    word as it wrote it (fastchess names it in its ``Warning; Illegal move …``)."""
+
+    def __init__(self, message: object, *, move: str) -> None:
+        super().__init__(message)
+        self.move = move
+
+
 class EngineLines(asyncio.SubprocessProtocol):
     """An engine process's pipes as lines, and one question to it at a time (see the module docstring)."""
 

@@ -28,7 +28,7 @@ from tmanager.errors import first_line
 from tmanager.formats.pgn import Notation
 from tmanager.tourney.adjudication import Adjudication, Adjudicator
 from tmanager.tourney.engine import Engine, EnginePool
-from tmanager.tourney.enginelines import EngineError, EngineTerminated
+from tmanager.tourney.enginelines import EngineError, EngineTerminated, IllegalMove
 from tmanager.tourney.enginelog import EngineLog
 from tmanager.tourney.engines import EngineSpec
 from tmanager.tourney.gamepgn import game_pgn, move_comment, push_notated
@@ -93,6 +93,8 @@ class GameRecord:
     oversteps: Mapping[str, float] = field(default_factory=dict)
     #: What :attr:`GameSpec.pv_checks` found wrong with the engines' PVs, move by move.
     pv_warnings: tuple[PvWarning, ...] = ()
+    #: The illegal move the game was lost by, as its engine wrote it (empty if none, or none was read).
+    illegal_move: str = ""
 
     @property
     def termination(self) -> Termination:
@@ -229,7 +231,7 @@ class Game:
         if not move:  # "0000" (UCI) or "@@@@" (XBoard) reads as a null move, which is never legal in a game
             return loss(
                 mover, Ending.ILLEGAL_MOVE, f"{side(mover)} makes an illegal move (a null move)",
-                fault=Fault.ILLEGAL_MOVE,
+                fault=Fault.ILLEGAL_MOVE, move=move.uci(),
             )
         irreversible = board.is_zeroing(move)
         self.movetext.append(push_notated(board, move, spec.notation))
@@ -280,7 +282,7 @@ class Game:
             own.healthy = False
             return loss(mover, Ending.ILLEGAL_MOVE,
                         f"{side(mover)} makes an illegal or unreadable move ({first_line(exc)})",
-                        fault=Fault.ILLEGAL_MOVE)
+                        fault=Fault.ILLEGAL_MOVE, move=exc.move if isinstance(exc, IllegalMove) else "")
         elapsed = engine.answered_at(started) - started
         if allowed is not None:
             own.note(elapsed - allowed)
@@ -378,6 +380,7 @@ class Game:
             faults=faults,
             oversteps={s.spec.name: s.overstep for s in self.sides.values() if s.overstep is not None},
             pv_warnings=tuple(self.pv_warnings),
+            illegal_move="" if over.fault is None else over.fault.move,
         )
 
 
