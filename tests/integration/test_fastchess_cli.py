@@ -401,3 +401,23 @@ def test_an_illegal_move_is_warned_of_as_fastchess_warns_fishtest(tmp_path: Path
     assert ("Warning; Move does not match uci move format, lowercase and 4/5 chars. Move xyz123 played by worse\n"
             "Warning; Illegal move xyz123 played by worse\n"
             "Finished game 2 (worse vs bad): 0-1 {White makes an illegal move}\n") in done.stdout
+
+
+def test_cmd_is_found_and_run_as_fastchess_finds_and_runs_it(tmp_path: Path) -> None:
+    # fastchess runs cmd whole (spaces and all), relative to dir or to where it runs (not to where its
+    # state is), and a bare name not on PATH from the engine's directory: fishtest's `cmd=NAME dir=.`.
+    engines = tmp_path / "my engines"
+    engines.mkdir()
+    script = f"#!/bin/sh\nexec {shlex.quote(sys.executable)} {shlex.quote(str(PYENGINE))} \"$@\"\n"
+    for name in ("tiny-engine-a", "tiny-engine-b"):
+        (engines / name).write_text(script)
+        (engines / name).chmod(0o755)
+    (tmp_path / "runs").mkdir()
+    line = (f"-engine cmd=tiny-engine-a dir='{engines}' name=a -engine cmd='my engines/tiny-engine-b' name=b "
+            "-each tc=inf nodes=1 -rounds 1 -config outname=runs/test.toml")
+    done = fastchess(line, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("Finished game") == 2
+    here = fastchess("-engine cmd=tiny-engine-a dir=. name=a -engine cmd=./tiny-engine-b name=b "
+                     "-each tc=inf nodes=1 -rounds 1", engines)
+    assert here.returncode == 0, here.stderr

@@ -30,6 +30,7 @@ import os
 import random
 import re
 import shlex
+import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -248,18 +249,17 @@ def _relative(name: str, directory: Path) -> str:
 
 
 def _participant(engine: EngineConfig, directory: Path) -> Participant:
-    # fastchess runs dir/cmd in dir: a command with a directory of its own is relative to dir, a bare name
-    # is looked up on PATH; tmanager resolves cmd the same way, from the engine's working directory.
-    workdir = _relative(engine.dir, directory) if engine.dir else ""
+    # fastchess runs the engine in dir, or in its own working directory without one (not the test file's).
+    workdir = _relative(engine.dir or os.curdir, directory)
     try:
         args = tuple(shlex.split(engine.args))
     except ValueError as exc:
         raise ConfigError(f"args={engine.args!r}: {str(exc).lower()}", field=f"-engine {engine.name}") from None
     return Participant(
         name=engine.name,
-        cmd=engine.cmd,
+        cmd=_program(engine),
         protocol=engine.protocol,
-        dir=workdir,
+        dir="" if workdir == os.curdir else workdir,
         args=args,
         options={key: parse_value(value) for key, value in engine.options},
         tc=engine.tc.tmanager_text(),
@@ -269,6 +269,16 @@ def _participant(engine: EngineConfig, directory: Path) -> Participant:
         restart=engine.restart,
         time_margin=engine.timemargin_ms / 1000,
     )
+
+
+def _program(engine: EngineConfig) -> str:
+    """``cmd`` as the tourney file's ``cmd``, which is split into words: fastchess runs it whole, spaces and
+    all. A command with a directory is relative to the engine's; a bare name is looked up on PATH and, when
+    it is not there, is the one in the engine's directory (fastchess's posix_spawnp, then posix_spawn there)."""
+    program = engine.cmd
+    if os.sep not in program and shutil.which(program) is None and (Path(engine.dir or os.curdir) / program).is_file():
+        program = os.path.join(os.curdir, program)
+    return shlex.quote(program)
 
 
 def _adjudication(config: MatchConfig, directory: Path) -> Adjudication:
