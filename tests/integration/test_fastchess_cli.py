@@ -421,3 +421,14 @@ def test_cmd_is_found_and_run_as_fastchess_finds_and_runs_it(tmp_path: Path) -> 
     here = fastchess("-engine cmd=tiny-engine-a dir=. name=a -engine cmd=./tiny-engine-b name=b "
                      "-each tc=inf nodes=1 -rounds 1", engines)
     assert here.returncode == 0, here.stderr
+
+
+def test_with_recover_a_crashed_engine_is_warned_of_as_not_responsive(tmp_path: Path) -> None:
+    # fishtest's worker posts "Warning; Engine .* is not responsive" to the test's event log: a crash's trace.
+    crash = pyengine("crash", "--fault", "crash-mid")
+    done = fastchess(f"{crash} {pyengine('b')} -each tc=inf nodes=1 -rounds 1 -recover", tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert ("Warning; Engine crash is not responsive\n"
+            "Finished game 1 (crash vs b): 0-1 {White disconnects}\n") in done.stdout
+    assert done.stdout.count("Warning; Engine crash is not responsive") == 2
+    assert "Warning; Engine b" not in done.stdout
