@@ -432,3 +432,15 @@ def test_with_recover_a_crashed_engine_is_warned_of_as_not_responsive(tmp_path: 
             "Finished game 1 (crash vs b): 0-1 {White disconnects}\n") in done.stdout
     assert done.stdout.count("Warning; Engine crash is not responsive") == 2
     assert "Warning; Engine b" not in done.stdout
+
+
+def test_an_engine_that_fails_to_start_stops_the_match_with_no_game_scored(tmp_path: Path) -> None:
+    # fastchess stops at a startup failure, -recover or not ("Fatal; cs engine startup failure"): a loss
+    # scored for each game would reach OpenBench's and fishtest's servers as results of games never played.
+    broken = pyengine("cs", "--fault", "crash-start")
+    done = fastchess(f"{broken} {pyengine('b')} -each nodes=1 -rounds 2 -recover", tmp_path)
+    assert done.returncode == 2
+    assert "engine 'cs' failed to start" in done.stderr
+    assert "Finished game" not in done.stdout and "Ptnml" not in done.stdout
+    (lock,) = tmp_path.iterdir()
+    assert lock.name.endswith(".toml.lock")

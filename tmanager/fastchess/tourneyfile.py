@@ -220,6 +220,7 @@ def tourney_of(config: MatchConfig, path: Path, *, seed: int, pgn: str = "", epd
         # about a millisecond a move (tests/unit/test_pvcheck.py, docs/fastchess.md): made when asked for.
         pv_checks="mates" if config.check_mate_pvs else "off",
         log_latency=config.show_latency,
+        stop_on_start_failure=True,
         wait=config.wait_ms / 1000,
     )
     openings = None

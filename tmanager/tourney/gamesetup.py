@@ -68,6 +68,7 @@ def game_spec(
         pv_checks=PvChecks(s.pv_checks),
         match_lines=s.pgn_match_lines,
         log_latency=s.log_latency,
+        stop_on_start_failure=s.stop_on_start_failure,
     )
 
 

@@ -24,7 +24,7 @@ import chess
 
 from tmanager.core.results import Result
 from tmanager.core.timecontrol import Clock, TimeControl
-from tmanager.errors import first_line
+from tmanager.errors import ConfigError, first_line
 from tmanager.formats.pgn import Notation
 from tmanager.tourney.adjudication import Adjudication, Adjudicator
 from tmanager.tourney.engine import Engine, EnginePool
@@ -74,6 +74,8 @@ class GameSpec:
     match_lines: tuple[str, ...] = ()
     #: Log each engine move's latency (measured time less the time the engine reports), as fastchess's -show-latency.
     log_latency: bool = False
+    #: An engine that fails to start is a configuration error (the game is no game), not a loss.
+    stop_on_start_failure: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -312,8 +314,11 @@ class Game:
             for color, task in tasks.items():
                 if not task.cancelled() and task.exception() is None:
                     self.sides[color].engine = task.result()
-        for task in tasks.values():
+        for color, task in tasks.items():
             failure = task.exception()
+            if isinstance(failure, _NotStarted) and self.spec.stop_on_start_failure:
+                raise ConfigError(f"engine {self.sides[color].spec.name!r} {failure}",
+                                  hint="see that it runs, e.g. with tmanager check")
             if isinstance(failure, _NotStarted):
                 return failure.over
             if failure is not None:

@@ -70,6 +70,9 @@ class Settings:
     log_latency: bool = False
     #: Seconds a lane waits after each game before it claims the next (fastchess's -wait, in ms there).
     wait: float = 0.0
+    #: An engine that fails to start (crashes or misses its handshake) stops the workers, as a configuration
+    #: error does, and its game is given back unplayed, as fastchess stops at a startup failure; else it loses.
+    stop_on_start_failure: bool = False
     log_engines: bool = False
     move_timeout: float = 60.0
     lease: float = 120.0
