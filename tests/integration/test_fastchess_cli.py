@@ -444,3 +444,15 @@ def test_an_engine_that_fails_to_start_stops_the_match_with_no_game_scored(tmp_p
     assert "Finished game" not in done.stdout and "Ptnml" not in done.stdout
     (lock,) = tmp_path.iterdir()
     assert lock.name.endswith(".toml.lock")
+
+
+def test_config_file_of_fastchess_s_own_is_told_for_what_it_is(tmp_path: Path) -> None:
+    # A tester whose fastchess run broke off tries the resume fastchess told: "-config file=config.json".
+    (tmp_path / "config.json").write_text('{"engines": []}')
+    done = fastchess("-config file=config.json", tmp_path)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith("tmanager: -config file=: no test file 'config.toml' (config.json is fastchess's own")
+    assert "tmanager new" not in done.stderr
+    absent = fastchess("-config file=absent.toml", tmp_path)
+    assert absent.returncode == 2 and "no test file 'absent.toml'" in absent.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["config.json"]

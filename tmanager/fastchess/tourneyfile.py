@@ -87,6 +87,8 @@ def prepare(config: MatchConfig, *, cwd: Path) -> Prepared:
     file that holds another test)."""
     path = state_path(config, cwd=cwd)
     if config.state.file:
+        if not path.exists():
+            raise _no_test(config.state.file, path, cwd=cwd)
         return Prepared(store.read(path), resumed=True)
     if path.exists() and not _afresh(config):
         found = store.read(path)
@@ -103,6 +105,16 @@ def prepare(config: MatchConfig, *, cwd: Path) -> Prepared:
                           hint="create the directory, or change the name")
     seed = config.seed if config.seed is not None else random.getrandbits(63)
     return Prepared(tourney_of(config, path, seed=seed), resumed=False)
+
+
+def _no_test(name: str, path: Path, *, cwd: Path) -> ConfigError:
+    """``-config file=NAME`` where no test of tmanager's is: fastchess's own config.json is not one."""
+    if Path(name).suffix == ".json" and (cwd / name).is_file():
+        hint = (f"{name} is fastchess's own state, which tmanager does not read: run the command line that began "
+                "the test, and tmanager begins it in a file of its own")
+    else:
+        hint = "a test's file is the one its command line made: fastchess-XXXXXXXX.toml, or its -config outname="
+    return ConfigError(f"no test file {os.path.relpath(path, cwd)!r}", field="-config file=", hint=hint)
 
 
 def write(config: MatchConfig, prepared: Prepared) -> None:
