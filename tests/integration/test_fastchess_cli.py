@@ -393,8 +393,10 @@ def test_an_illegal_move_is_warned_of_as_fastchess_warns_fishtest(tmp_path: Path
     # fishtest's worker stops a test on "Warning; Illegal move" (its patterns_fastchess_error): a silent loss
     # would let an engine that plays illegal moves be tested on. White errs first, at its 4th move.
     illegal, garbage = pyengine("bad", "--fault", "illegal"), pyengine("worse", "--fault", "garbage")
-    done = fastchess(f"{illegal} {garbage} -each tc=inf nodes=1 -rounds 1 -recover", tmp_path)
+    done = fastchess(f"{illegal} {garbage} -each tc=inf nodes=1 -rounds 1 -recover -pgnout file=x.pgn", tmp_path)
     assert done.returncode == 0, done.stderr
+    # OpenBench's worker reports the games whose Termination holds "illegal" (PGNHelper.get_error_reason).
+    assert [g["Termination"] for g in pgn_games(tmp_path / "x.pgn")] == ["illegal move", "illegal move"]
     assert re.search(r"^Warning; Illegal move [a-h][1-8][a-h][1-8] played by bad\n"
                      r"Finished game 1 \(bad vs worse\): 0-1 \{White makes an illegal move\}$",
                      done.stdout, re.MULTILINE)

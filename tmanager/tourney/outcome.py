@@ -36,6 +36,7 @@ class Termination(enum.StrEnum):
     ADJUDICATION = "adjudication"
     RULES_INFRACTION = "rules infraction"
     ABANDONED = "abandoned"
+    ILLEGAL_MOVE = "illegal move"  #: fastchess's word for a rules infraction that is an illegal move
 
 
 class Ending(enum.StrEnum):

@@ -64,6 +64,8 @@ class GameSpec:
     notation: Notation = "san"
     #: Only the seven tags (and GameNumber, Pair, FEN), no comments: fastchess's ``-pgnout min=true``.
     minimal: bool = False
+    #: A game lost by an illegal move is terminated by fastchess's ``illegal move``, not ``rules infraction``.
+    illegal_move_termination: bool = False
     #: A file to append every line to and from the engines to, with timestamps ("" for none).
     engine_log: str = ""
     tags: Mapping[str, str] = field(default_factory=dict)
@@ -370,9 +372,12 @@ class Game:
         """The game as it is recorded: its PGN, its final position, and what each engine did wrong."""
         board, spec = self.board, self.spec
         faults = {} if over.fault is None else {self.sides[over.fault.color].spec.name: over.fault.kind}
+        termination = over.termination
+        if spec.illegal_move_termination and over.ending is Ending.ILLEGAL_MOVE:
+            termination = Termination.ILLEGAL_MOVE
         # Off the event loop: a long opening is replayed to be written (milliseconds), and the other games' clocks run.
         pgn = await asyncio.to_thread(
-            game_pgn, spec, board, result=over.result.pgn, termination=over.termination, reason=over.reason,
+            game_pgn, spec, board, result=over.result.pgn, termination=termination, reason=over.reason,
             movetext=self.movetext, comments=self.comments, opening_plies=opening_plies, started=begun, ended=_now(),
         )
         return GameRecord(

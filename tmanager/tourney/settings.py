@@ -61,6 +61,9 @@ class Settings:
     pgn_comment_fields: tuple[str, ...] = ()
     pgn_notation: Notation = "san"
     pgn_minimal: bool = False
+    #: The Termination tag of a game lost by an illegal move is fastchess's ``illegal move`` (OpenBench's worker
+    #: reports such games by it), not the PGN standard's ``rules infraction``.
+    pgn_illegal_move_termination: bool = False
     epd_out: str = ""
     #: Regular expressions: each engine move's PGN comment quotes the last line of its search that each matches.
     pgn_match_lines: tuple[str, ...] = ()
