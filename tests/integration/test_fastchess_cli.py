@@ -458,3 +458,11 @@ def test_config_file_of_fastchess_s_own_is_told_for_what_it_is(tmp_path: Path) -
     absent = fastchess("-config file=absent.toml", tmp_path)
     assert absent.returncode == 2 and "no test file 'absent.toml'" in absent.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["config.json"]
+
+
+def test_a_book_read_in_the_wrong_format_says_which_to_give(tmp_path: Path) -> None:
+    line = f"{pyengine('a')} {pyengine('b')} -each nodes=1 -rounds 1 -openings file={BOOK} format=pgn"
+    done = fastchess(line, tmp_path)
+    assert done.returncode == 2 and done.stdout == ""
+    assert "bad PGN game" in done.stderr
+    assert done.stderr.endswith("(fix the game; an EPD book wants -openings format=epd)\n")

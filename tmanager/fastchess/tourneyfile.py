@@ -142,6 +142,8 @@ def _afresh(config: MatchConfig) -> bool:
 SETTING_OPTIONS = {
     "--affinity": "-use-affinity",
     "openings.file": "-openings file=",
+    'openings.format = "pgn"': "-openings format=pgn",
+    'openings.format = "epd"': "-openings format=epd",
     "tourney.pgn": "-pgnout file=",
     "tourney.epd_out": "-epdout file=",
     "tourney.cycles": "-rounds",
