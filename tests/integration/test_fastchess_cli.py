@@ -318,6 +318,8 @@ def test_a_bad_command_line_is_one_line_and_exit_2_with_nothing_written(tmp_path
     ("-use-affinity 0-99999999999", "tmanager: -use-affinity: CPU 99999999999 does not exist"),
     ("-log file=nowhere/x.log", "/nowhere/x.log: no directory "),
     ("-config outname=nowhere/x.json", "tmanager: -config outname=: no directory "),
+    ("-tb /no/such/tables", "tmanager: -tb: no directory '/no/such/tables' (give the directories of the Syzygy "),
+    ("-tb ../nowhere", "tmanager: -tb: no directory '../nowhere' (give the directories of the Syzygy "),
 ])
 def test_a_mistake_found_before_the_first_game_is_told_as_the_command_line_says_it(
     tmp_path: Path, extra: str, told: str,

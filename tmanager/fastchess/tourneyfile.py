@@ -299,7 +299,11 @@ def _program(engine: EngineConfig) -> str:
 
 def _adjudication(config: MatchConfig, directory: Path) -> Adjudication:
     draw, resign, tables = config.draw, config.resign, config.tablebases
-    paths = os.pathsep.join(_relative(p, directory) for p in tables.paths.split(os.pathsep) if p)
+    given = [p for p in tables.paths.split(os.pathsep) if p]
+    for missing in (p for p in given if not Path(p).is_dir()):  # told as given, not as the test's file sees it
+        raise ConfigError(f"no directory {missing!r}", field="-tb",
+                          hint=f"give the directories of the Syzygy tables, separated by {os.pathsep!r}")
+    paths = os.pathsep.join(_relative(p, directory) for p in given)
     return Adjudication(
         resign_score=resign.score if resign else None,
         resign_moves=resign.move_count if resign else 3,
