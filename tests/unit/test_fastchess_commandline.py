@@ -92,6 +92,11 @@ def test_fastchess_s_defaults_and_fixes() -> None:
     bayesian = match("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -sprt elo0=0 elo1=5 alpha=0.05 beta=0.05 "
                      "model=bayesian")
     assert bayesian.sprt == SprtSettings(0, 5, 0.05, 0.05, "bayesian") and not bayesian.report_penta
+    assert bayesian.warnings == ("Warning; Bayesian SPRT model not available with pentanomial statistics. "
+                                 "Disabling pentanomial reports...",)  # fastchess says what it fixed
+    quiet = match("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -sprt elo0=0 elo1=5 alpha=0.05 beta=0.05 "
+                  "model=bayesian -report penta=false")
+    assert quiet.warnings == ()  # nothing was fixed
     assert match("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -concurrency -6", cpus=8).concurrency == 2
     assert parse(["-version"]) == Action.VERSION and parse(["-help"]) == Action.HELP
     assert match("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -event Batch 0").event == "Batch0"  # words joined
