@@ -51,6 +51,13 @@ class IllegalMove(EngineError):
         super().__init__(message)
         self.move = move
 
+    def __reduce__(self) -> tuple[object, ...]:  # pickled (a cluster's game) with its move, a keyword
+        return _illegal_move, (self.args[0], self.move)
+
+
+def _illegal_move(message: object, move: str) -> IllegalMove:
+    return IllegalMove(message, move=move)
+
 
 class EngineLines(asyncio.SubprocessProtocol):
     """An engine process's pipes as lines, and one question to it at a time (see the module docstring)."""
