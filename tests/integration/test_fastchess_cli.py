@@ -468,3 +468,16 @@ def test_a_book_read_in_the_wrong_format_says_which_to_give(tmp_path: Path) -> N
     assert done.returncode == 2 and done.stdout == ""
     assert "bad PGN game" in done.stderr
     assert done.stderr.endswith("(fix the game; an EPD book wants -openings format=epd)\n")
+
+
+def test_an_sprt_on_the_games_stops_where_its_reports_accept(tmp_path: Path) -> None:
+    # With cutechess output fastchess's SPRT decides on the games' W/D/L, which its lines show: the match
+    # must stop where they say "accepted", not play on to where the pairs' LLR would cross.
+    line = (f"-engine cmd={STOCKFISH} name=sf {pyengine('weak')} -each tc=inf nodes=200 -rounds 100 "
+            "-sprt elo0=0 elo1=10 alpha=0.1 beta=0.1 -output format=cutechess -ratinginterval 1")
+    done = fastchess(line, tmp_path)
+    assert done.returncode == 0, done.stderr
+    verdicts = [line for line in done.stdout.splitlines() if line.startswith("SPRT:") and "accepted" in line]
+    assert len(set(verdicts)) == 1 and verdicts[0].endswith(" - H1 was accepted"), verdicts  # said, then stopped
+    assert f"{verdicts[0]}\nTournament finished\nFinished match\n" in done.stdout
+    assert "pentanomial = false" in next(tmp_path.glob("fastchess-*.toml")).read_text()

@@ -35,6 +35,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from tmanager.core.stats import SprtSettings
 from tmanager.errors import ConfigError
 from tmanager.fastchess.config import EngineConfig, MatchConfig
 from tmanager.fastchess.output import OutputFormat
@@ -181,7 +182,7 @@ def adopted(config: MatchConfig, tourney: Tourney) -> MatchConfig:
     games = tourney.settings.games_per_pairing
     sprt = tourney.sprt
     penta = (config.output is OutputFormat.FASTCHESS and games == 2 and config.report_penta
-             and not (sprt is not None and sprt.model == "bayesian"))
+             and not (sprt is not None and (sprt.model == "bayesian" or not sprt.pentanomial)))
     return dataclasses.replace(config, sprt=sprt, games=games, report_penta=penta)
 
 
@@ -247,7 +248,7 @@ def tourney_of(config: MatchConfig, path: Path, *, seed: int, pgn: str = "", epd
         )
     tourney = Tourney(
         path=path, settings=settings, participants=[_participant(engine, directory) for engine in config.engines],
-        openings=openings, adjudication=_adjudication(config, directory), sprt=config.sprt,
+        openings=openings, adjudication=_adjudication(config, directory), sprt=_sprt(config),
     )
     tourney.validate()
     return tourney
@@ -257,6 +258,14 @@ def _seconds(ms: int, option: str) -> float:
     if ms <= 0:
         raise ConfigError(f"must be more than 0, not {ms}", field=option)
     return ms / 1000
+
+
+def _sprt(config: MatchConfig) -> SprtSettings | None:
+    """The test's SPRT, deciding on the counts fastchess's does: the games' where its reports are not
+    pentanomial (cutechess output, -report penta=false)."""
+    if config.sprt is None or config.report_penta:
+        return config.sprt
+    return dataclasses.replace(config.sprt, pentanomial=False)
 
 
 def _relative(name: str, directory: Path) -> str:
