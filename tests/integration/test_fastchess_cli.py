@@ -359,8 +359,8 @@ def test_a_state_file_of_another_test_is_refused_unless_discarded(tmp_path: Path
     assert fastchess(f"{base} -rounds 1", tmp_path).returncode == 0
     other = fastchess(f"{base} -rounds 2", tmp_path)
     assert other.returncode == 2 and "holds another test" in other.stderr
-    again = fastchess(f"{base} -rounds 1", tmp_path)  # the same test: over, nothing more to play
-    assert again.returncode == 0 and "Started game" not in again.stdout
+    again = fastchess(f"{base} -rounds 1", tmp_path)  # the same test, played out: played again, as fastchess does
+    assert again.returncode == 0 and again.stdout.count("Finished game") == 2
     fresh = fastchess(f"{base} discard=true -rounds 2", tmp_path)
     assert fresh.returncode == 0 and fresh.stdout.count("Finished game") == 4
 
@@ -481,3 +481,15 @@ def test_an_sprt_on_the_games_stops_where_its_reports_accept(tmp_path: Path) -> 
     assert len(set(verdicts)) == 1 and verdicts[0].endswith(" - H1 was accepted"), verdicts  # said, then stopped
     assert f"{verdicts[0]}\nTournament finished\nFinished match\n" in done.stdout
     assert "pentanomial = false" in next(tmp_path.glob("fastchess-*.toml")).read_text()
+
+
+def test_a_command_run_again_after_its_test_was_played_out_plays_it_again(tmp_path: Path) -> None:
+    # fastchess plays a command line again; a test kept by tmanager is resumed only while it is not over
+    # (a fishtest task run again from scratch would otherwise play nothing: "Finished match uncleanly").
+    line = f"{pyengine('a')} {pyengine('b')} -each tc=inf nodes=1 -rounds 1 -pgnout file=p.pgn append=false"
+    for _ in range(2):
+        done = fastchess(line, tmp_path)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.count("Finished game") == 2 and "Games: 2, " in done.stdout
+    assert len(pgn_games(tmp_path / "p.pgn")) == 2  # append=false: the second match's games only
+    assert len(list(tmp_path.glob("fastchess-*.toml"))) == 1

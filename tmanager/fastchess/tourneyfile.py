@@ -59,6 +59,8 @@ class Prepared:
 
     tourney: Tourney
     resumed: bool
+    #: New over the file of the same command's test, which was played out: fastchess plays a command again.
+    replaces: bool = False
 
 
 def identity(config: MatchConfig) -> str:
@@ -100,12 +102,13 @@ def prepare(config: MatchConfig, *, cwd: Path) -> Prepared:
                 hint="run the command that made it, or -config discard=true to begin this one afresh there, "
                 "or -config outname=OTHER",
             )
-        return Prepared(found, resumed=True)
-    if not path.parent.is_dir():
+        if not found.is_complete():
+            return Prepared(found, resumed=True)
+    elif not path.parent.is_dir():
         raise ConfigError(f"no directory {str(path.parent)!r} to hold the test's file", field="-config outname=",
                           hint="create the directory, or change the name")
     seed = config.seed if config.seed is not None else random.getrandbits(63)
-    return Prepared(tourney_of(config, path, seed=seed), resumed=False)
+    return Prepared(tourney_of(config, path, seed=seed), resumed=False, replaces=path.exists())
 
 
 def _no_test(name: str, path: Path, *, cwd: Path) -> ConfigError:
@@ -124,7 +127,7 @@ def write(config: MatchConfig, prepared: Prepared) -> None:
     if prepared.resumed:
         return
     tourney = prepared.tourney
-    store.write_new(tourney, overwrite=_afresh(config))
+    store.write_new(tourney, overwrite=_afresh(config) or prepared.replaces)
     for asked, append, name in (
         (config.pgn.requested, config.pgn.append, tourney.settings.pgn),
         (config.epd.requested, config.epd.append, tourney.settings.epd_out),
