@@ -318,6 +318,8 @@ def test_a_bad_command_line_is_one_line_and_exit_2_with_nothing_written(tmp_path
     ("-use-affinity 0-99999999999", "tmanager: -use-affinity: CPU 99999999999 does not exist"),
     ("-log file=nowhere/x.log", "/nowhere/x.log: no directory "),
     ("-config outname=nowhere/x.json", "tmanager: -config outname=: no directory "),
+    ("-tb /no/such/tables", "tmanager: -tb: no directory '/no/such/tables' (give the directories of the Syzygy "),
+    ("-tb ../nowhere", "tmanager: -tb: no directory '../nowhere' (give the directories of the Syzygy "),
 ])
 def test_a_mistake_found_before_the_first_game_is_told_as_the_command_line_says_it(
     tmp_path: Path, extra: str, told: str,
@@ -357,8 +359,8 @@ def test_a_state_file_of_another_test_is_refused_unless_discarded(tmp_path: Path
     assert fastchess(f"{base} -rounds 1", tmp_path).returncode == 0
     other = fastchess(f"{base} -rounds 2", tmp_path)
     assert other.returncode == 2 and "holds another test" in other.stderr
-    again = fastchess(f"{base} -rounds 1", tmp_path)  # the same test: over, nothing more to play
-    assert again.returncode == 0 and "Started game" not in again.stdout
+    again = fastchess(f"{base} -rounds 1", tmp_path)  # the same test, played out: played again, as fastchess does
+    assert again.returncode == 0 and again.stdout.count("Finished game") == 2
     fresh = fastchess(f"{base} discard=true -rounds 2", tmp_path)
     assert fresh.returncode == 0 and fresh.stdout.count("Finished game") == 4
 
@@ -387,3 +389,107 @@ def test_without_recover_a_crash_ends_the_match(tmp_path: Path) -> None:
     assert re.search(r"^Finished game \d+ \(\w+ vs \w+\): [01]-[01] \{(White|Black) disconnects\}$", done.stdout,
                      re.MULTILINE)
     assert "Player: crash\n  Timeouts: 0\n  Crashed: 1" in done.stdout
+
+
+def test_an_illegal_move_is_warned_of_as_fastchess_warns_fishtest(tmp_path: Path) -> None:
+    # fishtest's worker stops a test on "Warning; Illegal move" (its patterns_fastchess_error): a silent loss
+    # would let an engine that plays illegal moves be tested on. White errs first, at its 4th move.
+    illegal, garbage = pyengine("bad", "--fault", "illegal"), pyengine("worse", "--fault", "garbage")
+    done = fastchess(f"{illegal} {garbage} -each tc=inf nodes=1 -rounds 1 -recover -pgnout file=x.pgn", tmp_path)
+    assert done.returncode == 0, done.stderr
+    # OpenBench's worker reports the games whose Termination holds "illegal" (PGNHelper.get_error_reason).
+    assert [g["Termination"] for g in pgn_games(tmp_path / "x.pgn")] == ["illegal move", "illegal move"]
+    assert re.search(r"^Warning; Illegal move [a-h][1-8][a-h][1-8] played by bad\n"
+                     r"Finished game 1 \(bad vs worse\): 0-1 \{White makes an illegal move\}$",
+                     done.stdout, re.MULTILINE)
+    assert ("Warning; Move does not match uci move format, lowercase and 4/5 chars. Move xyz123 played by worse\n"
+            "Warning; Illegal move xyz123 played by worse\n"
+            "Finished game 2 (worse vs bad): 0-1 {White makes an illegal move}\n") in done.stdout
+
+
+def test_cmd_is_found_and_run_as_fastchess_finds_and_runs_it(tmp_path: Path) -> None:
+    # fastchess runs cmd whole (spaces and all), relative to dir or to where it runs (not to where its
+    # state is), and a bare name not on PATH from the engine's directory: fishtest's `cmd=NAME dir=.`.
+    engines = tmp_path / "my engines"
+    engines.mkdir()
+    script = f"#!/bin/sh\nexec {shlex.quote(sys.executable)} {shlex.quote(str(PYENGINE))} \"$@\"\n"
+    for name in ("tiny-engine-a", "tiny-engine-b"):
+        (engines / name).write_text(script)
+        (engines / name).chmod(0o755)
+    (tmp_path / "runs").mkdir()
+    line = (f"-engine cmd=tiny-engine-a dir='{engines}' name=a -engine cmd='my engines/tiny-engine-b' name=b "
+            "-each tc=inf nodes=1 -rounds 1 -config outname=runs/test.toml")
+    done = fastchess(line, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("Finished game") == 2
+    here = fastchess("-engine cmd=tiny-engine-a dir=. name=a -engine cmd=./tiny-engine-b name=b "
+                     "-each tc=inf nodes=1 -rounds 1", engines)
+    assert here.returncode == 0, here.stderr
+
+
+def test_with_recover_a_crashed_engine_is_warned_of_as_not_responsive(tmp_path: Path) -> None:
+    # fishtest's worker posts "Warning; Engine .* is not responsive" to the test's event log: a crash's trace.
+    crash = pyengine("crash", "--fault", "crash-mid")
+    done = fastchess(f"{crash} {pyengine('b')} -each tc=inf nodes=1 -rounds 1 -recover", tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert ("Warning; Engine crash is not responsive\n"
+            "Finished game 1 (crash vs b): 0-1 {White disconnects}\n") in done.stdout
+    assert done.stdout.count("Warning; Engine crash is not responsive") == 2
+    assert "Warning; Engine b" not in done.stdout
+
+
+def test_an_engine_that_fails_to_start_stops_the_match_with_no_game_scored(tmp_path: Path) -> None:
+    # fastchess stops at a startup failure, -recover or not ("Fatal; cs engine startup failure"): a loss
+    # scored for each game would reach OpenBench's and fishtest's servers as results of games never played.
+    broken = pyengine("cs", "--fault", "crash-start")
+    done = fastchess(f"{broken} {pyengine('b')} -each nodes=1 -rounds 2 -recover", tmp_path)
+    assert done.returncode == 2
+    assert "engine 'cs' failed to start" in done.stderr
+    assert "Finished game" not in done.stdout and "Ptnml" not in done.stdout
+    (lock,) = tmp_path.iterdir()
+    assert lock.name.endswith(".toml.lock")
+
+
+def test_config_file_of_fastchess_s_own_is_told_for_what_it_is(tmp_path: Path) -> None:
+    # A tester whose fastchess run broke off tries the resume fastchess told: "-config file=config.json".
+    (tmp_path / "config.json").write_text('{"engines": []}')
+    done = fastchess("-config file=config.json", tmp_path)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith("tmanager: -config file=: no test file 'config.toml' (config.json is fastchess's own")
+    assert "tmanager new" not in done.stderr
+    absent = fastchess("-config file=absent.toml", tmp_path)
+    assert absent.returncode == 2 and "no test file 'absent.toml'" in absent.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["config.json"]
+
+
+def test_a_book_read_in_the_wrong_format_says_which_to_give(tmp_path: Path) -> None:
+    line = f"{pyengine('a')} {pyengine('b')} -each nodes=1 -rounds 1 -openings file={BOOK} format=pgn"
+    done = fastchess(line, tmp_path)
+    assert done.returncode == 2 and done.stdout == ""
+    assert "bad PGN game" in done.stderr
+    assert done.stderr.endswith("(fix the game; an EPD book wants -openings format=epd)\n")
+
+
+def test_an_sprt_on_the_games_stops_where_its_reports_accept(tmp_path: Path) -> None:
+    # With cutechess output fastchess's SPRT decides on the games' W/D/L, which its lines show: the match
+    # must stop where they say "accepted", not play on to where the pairs' LLR would cross.
+    line = (f"-engine cmd={STOCKFISH} name=sf {pyengine('weak')} -each tc=inf nodes=200 -rounds 100 "
+            "-sprt elo0=0 elo1=10 alpha=0.1 beta=0.1 -output format=cutechess -ratinginterval 1")
+    done = fastchess(line, tmp_path)
+    assert done.returncode == 0, done.stderr
+    verdicts = [line for line in done.stdout.splitlines() if line.startswith("SPRT:") and "accepted" in line]
+    assert len(set(verdicts)) == 1 and verdicts[0].endswith(" - H1 was accepted"), verdicts  # said, then stopped
+    assert f"{verdicts[0]}\nTournament finished\nFinished match\n" in done.stdout
+    assert "pentanomial = false" in next(tmp_path.glob("fastchess-*.toml")).read_text()
+
+
+def test_a_command_run_again_after_its_test_was_played_out_plays_it_again(tmp_path: Path) -> None:
+    # fastchess plays a command line again; a test kept by tmanager is resumed only while it is not over
+    # (a fishtest task run again from scratch would otherwise play nothing: "Finished match uncleanly").
+    line = f"{pyengine('a')} {pyengine('b')} -each tc=inf nodes=1 -rounds 1 -pgnout file=p.pgn append=false"
+    for _ in range(2):
+        done = fastchess(line, tmp_path)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.count("Finished game") == 2 and "Games: 2, " in done.stdout
+    assert len(pgn_games(tmp_path / "p.pgn")) == 2  # append=false: the second match's games only
+    assert len(list(tmp_path.glob("fastchess-*.toml"))) == 1

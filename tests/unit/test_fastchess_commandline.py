@@ -92,6 +92,11 @@ def test_fastchess_s_defaults_and_fixes() -> None:
     bayesian = match("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -sprt elo0=0 elo1=5 alpha=0.05 beta=0.05 "
                      "model=bayesian")
     assert bayesian.sprt == SprtSettings(0, 5, 0.05, 0.05, "bayesian") and not bayesian.report_penta
+    assert bayesian.warnings == ("Warning; Bayesian SPRT model not available with pentanomial statistics. "
+                                 "Disabling pentanomial reports...",)  # fastchess says what it fixed
+    quiet = match("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -sprt elo0=0 elo1=5 alpha=0.05 beta=0.05 "
+                  "model=bayesian -report penta=false")
+    assert quiet.warnings == ()  # nothing was fixed
     assert match("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -concurrency -6", cpus=8).concurrency == 2
     assert parse(["-version"]) == Action.VERSION and parse(["-help"]) == Action.HELP
     assert match("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -event Batch 0").event == "Batch0"  # words joined
@@ -108,7 +113,8 @@ def test_fastchess_s_defaults_and_fixes() -> None:
         ("-engine cmd=a nodes=x -engine cmd=b nodes=1", "-engine", "not a whole number"),
         ("-engine cmd=a bogus=1 -engine cmd=b nodes=1", "-engine", "unrecognized engine option"),
         ("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -concurrency 9", "-concurrency", "hardware threads"),
-        ("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -sprt elo0=5 elo1=0 alpha=0.05 beta=0.05", "elo1", "less"),
+        ("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -sprt elo0=5 elo1=0 alpha=0.05 beta=0.05", "-sprt elo1=", "less"),
+        ("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -sprt elo0=0 elo1=5 beta=0.05", "-sprt alpha=", "between 0"),
         ("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -openings file=b.epd start=0", "-openings", "at least 1"),
         ("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -variant fischerandom", "-variant", "opening book"),
         ("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -log file=l compress=true", "-log", "gzip"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 import random
 
 import chess
@@ -9,6 +10,7 @@ import chess.variant
 import pytest
 
 from tmanager.core.results import Result
+from tmanager.tourney.enginelines import IllegalMove
 from tmanager.tourney.outcome import (
     Ending,
     EngineFault,
@@ -148,3 +150,9 @@ def test_in_three_check_the_checks_given_tell_positions_apart() -> None:
         board.push_uci(uci)
         repetitions.count(board, irreversible=False)
     assert repetitions.now(board) == 2 and board.is_repetition(2)
+
+
+def test_an_illegal_move_survives_pickling_with_its_word() -> None:
+    # A cluster's game comes back pickled; the engine's word is what fastchess's warning names.
+    error = pickle.loads(pickle.dumps(IllegalMove("illegal uci: 'b1b2' in startpos", move="b1b2")))
+    assert isinstance(error, IllegalMove) and error.move == "b1b2" and str(error) == "illegal uci: 'b1b2' in startpos"

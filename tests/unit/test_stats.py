@@ -278,3 +278,11 @@ def test_every_game_of_a_match_is_in_a_pair_or_unpaired() -> None:
     counts = pairs.finish()
     assert counts.penta == (0, 0, 0, 2, 0) and counts.unpaired == 2
     assert 2 * sum(counts.penta) + counts.unpaired == 2 * len(games)
+
+
+def test_an_sprt_on_the_games_ignores_the_pairs() -> None:
+    # fastchess's -report penta=false (or cutechess output): its SPRT's LLR is the games' W/D/L.
+    penta = (1, 3, 10, 6, 4)
+    on_games = stats.SprtSettings(0, 5, pentanomial=False)
+    assert on_games.test(30, 20, 10, penta=penta) == stats.SprtSettings(0, 5).test(30, 20, 10)
+    assert stats.SprtSettings(0, 5).test(30, 20, 10, penta=penta) != stats.SprtSettings(0, 5).test(30, 20, 10)

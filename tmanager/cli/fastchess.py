@@ -129,6 +129,8 @@ def _say_beginning(config: MatchConfig, tourney: Tourney, *, resumed: bool) -> N
     """fastchess's first lines: the config loaded, the book indexed, or the lack of one."""
     if config.state.file:
         _say(f"Loading config file: {tourney.path}")
+    for warning in config.warnings:
+        _say(warning)
     if resumed and (not config.pgn.append or not config.epd.append):
         played = sum(1 for char in tourney.results if char in "+-=")
         for asked, append, option in ((config.pgn.requested, config.pgn.append, "-pgnout"),

@@ -89,6 +89,8 @@ class SprtSettings:
     alpha: float = 0.05
     beta: float = 0.05
     model: SprtModel = "normalized"
+    #: The LLR from the pairs' pentanomial counts; false: from the games' (fastchess's with -report penta=false).
+    pentanomial: bool = True
 
     def check(self) -> None:
         """:class:`ConfigError` naming the bad field (``alpha``, ``elo1``…) unless the test is well-defined."""
@@ -119,8 +121,9 @@ class SprtSettings:
 
     def test(self, wins: int, draws: int, losses: int, *, penta: Sequence[int] | None = None) -> Sprt:
         """The test on these results: on the pentanomial counts when given (except in the bayesian
-        model, which is trinomial only, as in fastchess), else on the games."""
-        counts = penta if penta is not None and self.model != "bayesian" else (losses, draws, wins)
+        model, which is trinomial only, as in fastchess, or when :attr:`pentanomial` is false), else on the games."""
+        by_pairs = self.pentanomial and self.model != "bayesian"
+        counts = penta if penta is not None and by_pairs else (losses, draws, wins)
         return sprt(counts, elo0=self.elo0, elo1=self.elo1, alpha=self.alpha, beta=self.beta, model=self.model)
 
 

@@ -19,8 +19,11 @@ def sanitized(config: MatchConfig, *, cpus: int) -> MatchConfig:
             raise ConfigError(f"{games} games per round: at most 2", field="-games",
                               hint="-rounds N -games 2 plays N rounds of a colour-reversed pair")
     penta = config.report_penta and config.output is OutputFormat.FASTCHESS and games == 2
-    if config.sprt is not None and config.sprt.model == "bayesian":
-        penta = False  # fastchess: the bayesian model has no pentanomial form
+    warnings = config.warnings
+    if penta and config.sprt is not None and config.sprt.model == "bayesian":
+        penta = False  # the bayesian model has no pentanomial form
+        warnings += ("Warning; Bayesian SPRT model not available with pentanomial statistics. "
+                     "Disabling pentanomial reports...",)
     concurrency = config.concurrency if config.concurrency > 0 else cpus - abs(config.concurrency)
     if concurrency > cpus and not config.force_concurrency:
         raise ConfigError(f"{concurrency} games at once on {cpus} hardware threads", field="-concurrency",
@@ -46,6 +49,7 @@ def sanitized(config: MatchConfig, *, cpus: int) -> MatchConfig:
                           hint=f"at most {len(engines) - 1}")
     return dataclasses.replace(
         config, games=games, rounds=rounds, report_penta=penta, concurrency=concurrency, engines=tuple(engines),
+        warnings=warnings,
     )
 
 

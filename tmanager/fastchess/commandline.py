@@ -76,7 +76,7 @@ def parse(argv: Sequence[str], *, cpus: int | None = None) -> MatchConfig | str:
         try:
             handler(_checked(flag, style, values), reading)
         except ConfigError as exc:
-            raise ConfigError(exc.message, field=exc.field or flag, hint=exc.hint) from None
+            raise ConfigError(exc.message, field=_option_field(flag, exc.field), hint=exc.hint) from None
         if reading.action is not None:
             return reading.action
     _apply_each(reading)
@@ -255,6 +255,14 @@ def _openings(values: list[str], reading: _Reading) -> None:
         else:
             raise _unknown("openings", key, value)
     reading.update(openings=book)
+
+
+def _option_field(flag: str, field: str | None) -> str:
+    """The field of an error in option ``flag``'s values: an option named, or a key of this one (``alpha``
+    of the SPRT's settings is ``-sprt alpha=``)."""
+    if not field or field.startswith("-"):
+        return field or flag
+    return f"{flag} {field}="
 
 
 def _sprt(values: list[str], reading: _Reading) -> None:

@@ -148,5 +148,7 @@ class MatchConfig:
     startup_ms: int = 10_000
     ucinewgame_ms: int = 60_000
     ping_ms: int = 60_000
+    #: fastchess's warnings of its fixes to the command line, printed as the match begins
+    warnings: tuple[str, ...] = ()
     #: (engine name, key, its -engine value, the -each value that won), to be said
     overridden: tuple[tuple[str, str, str, str], ...] = ()

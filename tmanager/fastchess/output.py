@@ -20,6 +20,7 @@ from __future__ import annotations
 import enum
 import functools
 import math
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -73,6 +74,9 @@ class Report:
 
 #: What fastchess says of each ending ({winner} and {loser} are White or Black); the others (variants, an
 #: XBoard engine's resignation or false claim), which fastchess does not know, keep tmanager's words.
+#: A move in the form fastchess's ``isUciMove`` accepts, legal or not.
+_UCI_MOVE = re.compile(r"[a-h][1-8][a-h][1-8][nbrq]?")
+
 _REASONS = {
     Ending.CHECKMATE: "{winner} mates",
     Ending.STALEMATE: "Draw by stalemate",
@@ -100,6 +104,16 @@ def reason_text(ending: str, result: Result, reason: str, *, overstep_ms: int | 
         return reason
     winner, loser = ("White", "Black") if result is Result.WHITE_WINS else ("Black", "White")
     return template.format(winner=winner, loser=loser, overrun=max(overstep_ms or 0, 0))
+
+
+def illegal_move_text(move: str, engine: str) -> list[str]:
+    """fastchess's warnings of an engine that lost by an illegal ``move`` (its word, empty if none was read):
+    fishtest's worker stops a test on them."""
+    lines = []
+    if move and not _UCI_MOVE.fullmatch(move):
+        lines.append("Warning; Move does not match uci move format, lowercase and 4/5 chars. "
+                     f"Move {move} played by {engine}")
+    return [*lines, f"Warning; Illegal move {move or '<none>'} played by {engine}"]
 
 
 def warning_text(warning: EngineWarning, *, test_env: bool) -> str:

@@ -48,6 +48,8 @@ REFRESH_SECONDS = 0.5
 UNANNOUNCED_SECONDS = 2.0
 #: Endings that fastchess calls a stall or a disconnection: without -recover they end the match.
 _FAULTS = {Ending.CRASH, Ending.STALL, Ending.NOT_STARTED}
+#: Endings of a game whose loser fastchess finds not responsive, and warns of (fishtest's worker logs it).
+_UNRESPONSIVE = {Ending.CRASH, Ending.STALL}
 
 
 @dataclass(slots=True)
@@ -219,9 +221,12 @@ class Match:
             elif isinstance(announcement, EngineStarted):
                 self.options[announcement.participant] = {**announcement.options}
             elif isinstance(announcement, EngineWarning):
-                self._emit([fc.warning_text(announcement, test_env=self.config.test_env)])
-                if self.config.strict:  # fastchess's -strict: any warning ends the match, exit status 1
-                    self.aborted = True
+                self._warn([fc.warning_text(announcement, test_env=self.config.test_env)])
+
+    def _warn(self, lines: list[str]) -> None:
+        self._emit(lines)
+        if self.config.strict:  # fastchess's -strict: any warning ends the match, exit status 1
+            self.aborted = True
 
     def _drain(self, lines: Lines) -> None:
         """What the workers announced before they ended."""
@@ -262,6 +267,10 @@ class Match:
             self.write(f"Game {game.number + 1} stalled / disconnected and no recover option set for engine, "
                        "stopping tournament.")
             self.aborted = True
+        elif game.ending in _UNRESPONSIVE:  # fastchess pings both engines after a game it goes on from
+            self._warn([f"Warning; Engine {self._loser(game)} is not responsive"])
+        if game.ending == Ending.ILLEGAL_MOVE:
+            self._warn(fc.illegal_move_text(game.illegal_move, self._loser(game)))
         self.tracker.note(game)
         if self.config.crc_pgn and self.config.pgn.requested:
             name = self.config.pgn.file or self.pgn_path.name
@@ -280,6 +289,10 @@ class Match:
             due = (before + 1) % self.config.rating_interval == 0
         if due or last:
             self._emit(self.output.interval(self._report(first, second)))
+
+    @staticmethod
+    def _loser(game: GameFinished) -> str:
+        return game.black if game.result is Result.WHITE_WINS else game.white
 
     def _count(self, number: int, result: Result) -> bool:
         """Count a finished game on the scoreboard; whether it completed its pair."""

@@ -30,10 +30,12 @@ import os
 import random
 import re
 import shlex
+import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from tmanager.core.stats import SprtSettings
 from tmanager.errors import ConfigError
 from tmanager.fastchess.config import EngineConfig, MatchConfig
 from tmanager.fastchess.output import OutputFormat
@@ -57,6 +59,8 @@ class Prepared:
 
     tourney: Tourney
     resumed: bool
+    #: New over the file of the same command's test, which was played out: fastchess plays a command again.
+    replaces: bool = False
 
 
 def identity(config: MatchConfig) -> str:
@@ -86,6 +90,8 @@ def prepare(config: MatchConfig, *, cwd: Path) -> Prepared:
     file that holds another test)."""
     path = state_path(config, cwd=cwd)
     if config.state.file:
+        if not path.exists():
+            raise _no_test(config.state.file, path, cwd=cwd)
         return Prepared(store.read(path), resumed=True)
     if path.exists() and not _afresh(config):
         found = store.read(path)
@@ -96,12 +102,23 @@ def prepare(config: MatchConfig, *, cwd: Path) -> Prepared:
                 hint="run the command that made it, or -config discard=true to begin this one afresh there, "
                 "or -config outname=OTHER",
             )
-        return Prepared(found, resumed=True)
-    if not path.parent.is_dir():
+        if not found.is_complete():
+            return Prepared(found, resumed=True)
+    elif not path.parent.is_dir():
         raise ConfigError(f"no directory {str(path.parent)!r} to hold the test's file", field="-config outname=",
                           hint="create the directory, or change the name")
     seed = config.seed if config.seed is not None else random.getrandbits(63)
-    return Prepared(tourney_of(config, path, seed=seed), resumed=False)
+    return Prepared(tourney_of(config, path, seed=seed), resumed=False, replaces=path.exists())
+
+
+def _no_test(name: str, path: Path, *, cwd: Path) -> ConfigError:
+    """``-config file=NAME`` where no test of tmanager's is: fastchess's own config.json is not one."""
+    if Path(name).suffix == ".json" and (cwd / name).is_file():
+        hint = (f"{name} is fastchess's own state, which tmanager does not read: run the command line that began "
+                "the test, and tmanager begins it in a file of its own")
+    else:
+        hint = "a test's file is the one its command line made: fastchess-XXXXXXXX.toml, or its -config outname="
+    return ConfigError(f"no test file {os.path.relpath(path, cwd)!r}", field="-config file=", hint=hint)
 
 
 def write(config: MatchConfig, prepared: Prepared) -> None:
@@ -110,7 +127,7 @@ def write(config: MatchConfig, prepared: Prepared) -> None:
     if prepared.resumed:
         return
     tourney = prepared.tourney
-    store.write_new(tourney, overwrite=_afresh(config))
+    store.write_new(tourney, overwrite=_afresh(config) or prepared.replaces)
     for asked, append, name in (
         (config.pgn.requested, config.pgn.append, tourney.settings.pgn),
         (config.epd.requested, config.epd.append, tourney.settings.epd_out),
@@ -129,6 +146,8 @@ def _afresh(config: MatchConfig) -> bool:
 SETTING_OPTIONS = {
     "--affinity": "-use-affinity",
     "openings.file": "-openings file=",
+    'openings.format = "pgn"': "-openings format=pgn",
+    'openings.format = "epd"': "-openings format=epd",
     "tourney.pgn": "-pgnout file=",
     "tourney.epd_out": "-epdout file=",
     "tourney.cycles": "-rounds",
@@ -166,7 +185,7 @@ def adopted(config: MatchConfig, tourney: Tourney) -> MatchConfig:
     games = tourney.settings.games_per_pairing
     sprt = tourney.sprt
     penta = (config.output is OutputFormat.FASTCHESS and games == 2 and config.report_penta
-             and not (sprt is not None and sprt.model == "bayesian"))
+             and not (sprt is not None and (sprt.model == "bayesian" or not sprt.pentanomial)))
     return dataclasses.replace(config, sprt=sprt, games=games, report_penta=penta)
 
 
@@ -219,6 +238,8 @@ def tourney_of(config: MatchConfig, path: Path, *, seed: int, pgn: str = "", epd
         # about a millisecond a move (tests/unit/test_pvcheck.py, docs/fastchess.md): made when asked for.
         pv_checks="mates" if config.check_mate_pvs else "off",
         log_latency=config.show_latency,
+        stop_on_start_failure=True,
+        pgn_illegal_move_termination=True,
         wait=config.wait_ms / 1000,
     )
     openings = None
@@ -230,7 +251,7 @@ def tourney_of(config: MatchConfig, path: Path, *, seed: int, pgn: str = "", epd
         )
     tourney = Tourney(
         path=path, settings=settings, participants=[_participant(engine, directory) for engine in config.engines],
-        openings=openings, adjudication=_adjudication(config, directory), sprt=config.sprt,
+        openings=openings, adjudication=_adjudication(config, directory), sprt=_sprt(config),
     )
     tourney.validate()
     return tourney
@@ -242,24 +263,31 @@ def _seconds(ms: int, option: str) -> float:
     return ms / 1000
 
 
+def _sprt(config: MatchConfig) -> SprtSettings | None:
+    """The test's SPRT, deciding on the counts fastchess's does: the games' where its reports are not
+    pentanomial (cutechess output, -report penta=false)."""
+    if config.sprt is None or config.report_penta:
+        return config.sprt
+    return dataclasses.replace(config.sprt, pentanomial=False)
+
+
 def _relative(name: str, directory: Path) -> str:
     """A path given on the command line (relative to the current directory) as the tourney file sees it."""
     return os.path.relpath(Path(name).resolve(), directory)
 
 
 def _participant(engine: EngineConfig, directory: Path) -> Participant:
-    # fastchess runs dir/cmd in dir: a command with a directory of its own is relative to dir, a bare name
-    # is looked up on PATH; tmanager resolves cmd the same way, from the engine's working directory.
-    workdir = _relative(engine.dir, directory) if engine.dir else ""
+    # fastchess runs the engine in dir, or in its own working directory without one (not the test file's).
+    workdir = _relative(engine.dir or os.curdir, directory)
     try:
         args = tuple(shlex.split(engine.args))
     except ValueError as exc:
         raise ConfigError(f"args={engine.args!r}: {str(exc).lower()}", field=f"-engine {engine.name}") from None
     return Participant(
         name=engine.name,
-        cmd=engine.cmd,
+        cmd=_program(engine),
         protocol=engine.protocol,
-        dir=workdir,
+        dir="" if workdir == os.curdir else workdir,
         args=args,
         options={key: parse_value(value) for key, value in engine.options},
         tc=engine.tc.tmanager_text(),
@@ -271,9 +299,23 @@ def _participant(engine: EngineConfig, directory: Path) -> Participant:
     )
 
 
+def _program(engine: EngineConfig) -> str:
+    """``cmd`` as the tourney file's ``cmd``, which is split into words: fastchess runs it whole, spaces and
+    all. A command with a directory is relative to the engine's; a bare name is looked up on PATH and, when
+    it is not there, is the one in the engine's directory (fastchess's posix_spawnp, then posix_spawn there)."""
+    program = engine.cmd
+    if os.sep not in program and shutil.which(program) is None and (Path(engine.dir or os.curdir) / program).is_file():
+        program = os.path.join(os.curdir, program)
+    return shlex.quote(program)
+
+
 def _adjudication(config: MatchConfig, directory: Path) -> Adjudication:
     draw, resign, tables = config.draw, config.resign, config.tablebases
-    paths = os.pathsep.join(_relative(p, directory) for p in tables.paths.split(os.pathsep) if p)
+    given = [p for p in tables.paths.split(os.pathsep) if p]
+    for missing in (p for p in given if not Path(p).is_dir()):  # told as given, not as the test's file sees it
+        raise ConfigError(f"no directory {missing!r}", field="-tb",
+                          hint=f"give the directories of the Syzygy tables, separated by {os.pathsep!r}")
+    paths = os.pathsep.join(_relative(p, directory) for p in given)
     return Adjudication(
         resign_score=resign.score if resign else None,
         resign_moves=resign.move_count if resign else 3,

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from tmanager.tourney.model import Tourney
 
 #: What an SPRT test's question is made of.
-SPRT_KEYS = ("elo0", "elo1", "alpha", "beta", "model")
+SPRT_KEYS = ("elo0", "elo1", "alpha", "beta", "model", "pentanomial")
 #: A participant's or the tourney's limits.
 LIMIT_KEYS = ("tc", "st", "nodes", "depth", "time_margin")
 #: The book and how it is walked.

@@ -46,7 +46,8 @@ class GameStarted:
 class GameFinished:
     """Game ``number`` ended, and its result is stored. ``ending`` is the kind of end
     (:class:`~tmanager.tourney.outcome.Ending`'s value); ``overstep_ms`` how far the loser of a
-    game lost on time went over its time."""
+    game lost on time went over its time; ``illegal_move`` the illegal move it was lost by, as the
+    engine wrote it."""
 
     number: int
     white: str
@@ -55,6 +56,7 @@ class GameFinished:
     ending: str
     reason: str
     overstep_ms: int | None = None
+    illegal_move: str = ""
 
 
 @dataclass(frozen=True, slots=True)

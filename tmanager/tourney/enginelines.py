@@ -43,6 +43,22 @@ class EngineTerminated(EngineError):
     """The engine's process ended."""
 
 
+class IllegalMove(EngineError):
+    """The engine answered a search with a move that is not legal, or not a move at all; ``move`` is its
+    word as it wrote it (fastchess names it in its ``Warning; Illegal move …``)."""
+
+    def __init__(self, message: object, *, move: str) -> None:
+        super().__init__(message)
+        self.move = move
+
+    def __reduce__(self) -> tuple[object, ...]:  # pickled (a cluster's game) with its move, a keyword
+        return _illegal_move, (self.args[0], self.move)
+
+
+def _illegal_move(message: object, move: str) -> IllegalMove:
+    return IllegalMove(message, move=move)
+
+
 class EngineLines(asyncio.SubprocessProtocol):
     """An engine process's pipes as lines, and one question to it at a time (see the module docstring)."""
 

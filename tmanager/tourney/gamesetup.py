@@ -63,11 +63,13 @@ def game_spec(
         comment_fields=s.pgn_comment_fields,
         notation=s.pgn_notation,
         minimal=s.pgn_minimal,
+        illegal_move_termination=s.pgn_illegal_move_termination,
         engine_log=str(tourney.engine_logs_dir / f"game-{game.number}.log") if s.log_engines or log_engines else "",
         tags=tags,
         pv_checks=PvChecks(s.pv_checks),
         match_lines=s.pgn_match_lines,
         log_latency=s.log_latency,
+        stop_on_start_failure=s.stop_on_start_failure,
     )
 
 

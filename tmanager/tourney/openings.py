@@ -259,7 +259,8 @@ class _BookText:
             board, ops = _book_position(self.board_type, epd, self.chess960)
         except ValueError as exc:
             line = self._line(begin)
-            raise ConfigError(f"not a valid EPD line: {exc}", file=self.path, field=f"line {line}") from None
+            raise ConfigError(f"not a valid EPD line: {exc}", file=self.path, field=f"line {line}",
+                              hint="fix the line; a PGN book wants openings.format = \"pgn\"") from None
         self._check(board, begin)
         name = ops.get("id")
         return Opening(
@@ -274,7 +275,8 @@ class _BookText:
         game = chess.pgn.read_game(io.StringIO(self.text[begin:end]), Visitor=reader)
         assert game is not None, "a game begins here: _game_starts found it"
         if game.errors:
-            raise ConfigError(f"bad PGN game: {game.errors[0]}", file=self.path, field=f"line {self._line(begin)}")
+            raise ConfigError(f"bad PGN game: {game.errors[0]}", file=self.path, field=f"line {self._line(begin)}",
+                              hint="fix the game; an EPD book wants openings.format = \"epd\"")
         start = game.start
         assert start is not None, "python-chess reports a start position it cannot set up as an error"
         if type(start) is not self.board_type or (start.chess960 and not self.chess960):

@@ -36,6 +36,7 @@ class Termination(enum.StrEnum):
     ADJUDICATION = "adjudication"
     RULES_INFRACTION = "rules infraction"
     ABANDONED = "abandoned"
+    ILLEGAL_MOVE = "illegal move"  #: fastchess's word for a rules infraction that is an illegal move
 
 
 class Ending(enum.StrEnum):
@@ -94,10 +95,12 @@ class Fault(enum.StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class EngineFault:
-    """The engine of ``color`` lost the game by a fault of ``kind``."""
+    """The engine of ``color`` lost the game by a fault of ``kind``; ``move`` is the illegal move it lost by,
+    as it wrote it (empty for other faults)."""
 
     color: chess.Color
     kind: Fault
+    move: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,11 +132,11 @@ def win(color: chess.Color, ending: Ending, reason: str) -> GameOver:
     return GameOver(Result.WHITE_WINS if color else Result.BLACK_WINS, ending, reason)
 
 
-def loss(color: chess.Color, ending: Ending, reason: str, *, fault: Fault | None = None) -> GameOver:
-    """``color`` loses the game, by a ``fault`` of its engine if one is given."""
+def loss(color: chess.Color, ending: Ending, reason: str, *, fault: Fault | None = None, move: str = "") -> GameOver:
+    """``color`` loses the game, by a ``fault`` of its engine if one is given (by its illegal ``move``)."""
     return GameOver(
         Result.BLACK_WINS if color else Result.WHITE_WINS, ending, reason,
-        None if fault is None else EngineFault(color, fault),
+        None if fault is None else EngineFault(color, fault, move),
     )
 
 

@@ -24,11 +24,11 @@ import chess
 
 from tmanager.core.results import Result
 from tmanager.core.timecontrol import Clock, TimeControl
-from tmanager.errors import first_line
+from tmanager.errors import ConfigError, first_line
 from tmanager.formats.pgn import Notation
 from tmanager.tourney.adjudication import Adjudication, Adjudicator
 from tmanager.tourney.engine import Engine, EnginePool
-from tmanager.tourney.enginelines import EngineError, EngineTerminated
+from tmanager.tourney.enginelines import EngineError, EngineTerminated, IllegalMove
 from tmanager.tourney.enginelog import EngineLog
 from tmanager.tourney.engines import EngineSpec
 from tmanager.tourney.gamepgn import game_pgn, move_comment, push_notated
@@ -64,6 +64,8 @@ class GameSpec:
     notation: Notation = "san"
     #: Only the seven tags (and GameNumber, Pair, FEN), no comments: fastchess's ``-pgnout min=true``.
     minimal: bool = False
+    #: A game lost by an illegal move is terminated by fastchess's ``illegal move``, not ``rules infraction``.
+    illegal_move_termination: bool = False
     #: A file to append every line to and from the engines to, with timestamps ("" for none).
     engine_log: str = ""
     tags: Mapping[str, str] = field(default_factory=dict)
@@ -74,6 +76,8 @@ class GameSpec:
     match_lines: tuple[str, ...] = ()
     #: Log each engine move's latency (measured time less the time the engine reports), as fastchess's -show-latency.
     log_latency: bool = False
+    #: An engine that fails to start is a configuration error (the game is no game), not a loss.
+    stop_on_start_failure: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +97,8 @@ class GameRecord:
     oversteps: Mapping[str, float] = field(default_factory=dict)
     #: What :attr:`GameSpec.pv_checks` found wrong with the engines' PVs, move by move.
     pv_warnings: tuple[PvWarning, ...] = ()
+    #: The illegal move the game was lost by, as its engine wrote it (empty if none, or none was read).
+    illegal_move: str = ""
 
     @property
     def termination(self) -> Termination:
@@ -229,7 +235,7 @@ class Game:
         if not move:  # "0000" (UCI) or "@@@@" (XBoard) reads as a null move, which is never legal in a game
             return loss(
                 mover, Ending.ILLEGAL_MOVE, f"{side(mover)} makes an illegal move (a null move)",
-                fault=Fault.ILLEGAL_MOVE,
+                fault=Fault.ILLEGAL_MOVE, move=move.uci(),
             )
         irreversible = board.is_zeroing(move)
         self.movetext.append(push_notated(board, move, spec.notation))
@@ -280,7 +286,7 @@ class Game:
             own.healthy = False
             return loss(mover, Ending.ILLEGAL_MOVE,
                         f"{side(mover)} makes an illegal or unreadable move ({first_line(exc)})",
-                        fault=Fault.ILLEGAL_MOVE)
+                        fault=Fault.ILLEGAL_MOVE, move=exc.move if isinstance(exc, IllegalMove) else "")
         elapsed = engine.answered_at(started) - started
         if allowed is not None:
             own.note(elapsed - allowed)
@@ -310,8 +316,11 @@ class Game:
             for color, task in tasks.items():
                 if not task.cancelled() and task.exception() is None:
                     self.sides[color].engine = task.result()
-        for task in tasks.values():
+        for color, task in tasks.items():
             failure = task.exception()
+            if isinstance(failure, _NotStarted) and self.spec.stop_on_start_failure:
+                raise ConfigError(f"engine {self.sides[color].spec.name!r} {failure}",
+                                  hint="see that it runs, e.g. with tmanager check")
             if isinstance(failure, _NotStarted):
                 return failure.over
             if failure is not None:
@@ -363,9 +372,12 @@ class Game:
         """The game as it is recorded: its PGN, its final position, and what each engine did wrong."""
         board, spec = self.board, self.spec
         faults = {} if over.fault is None else {self.sides[over.fault.color].spec.name: over.fault.kind}
+        termination = over.termination
+        if spec.illegal_move_termination and over.ending is Ending.ILLEGAL_MOVE:
+            termination = Termination.ILLEGAL_MOVE
         # Off the event loop: a long opening is replayed to be written (milliseconds), and the other games' clocks run.
         pgn = await asyncio.to_thread(
-            game_pgn, spec, board, result=over.result.pgn, termination=over.termination, reason=over.reason,
+            game_pgn, spec, board, result=over.result.pgn, termination=termination, reason=over.reason,
             movetext=self.movetext, comments=self.comments, opening_plies=opening_plies, started=begun, ended=_now(),
         )
         return GameRecord(
@@ -378,6 +390,7 @@ class Game:
             faults=faults,
             oversteps={s.spec.name: s.overstep for s in self.sides.values() if s.overstep is not None},
             pv_warnings=tuple(self.pv_warnings),
+            illegal_move="" if over.fault is None else over.fault.move,
         )
 
 

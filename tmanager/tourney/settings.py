@@ -61,6 +61,9 @@ class Settings:
     pgn_comment_fields: tuple[str, ...] = ()
     pgn_notation: Notation = "san"
     pgn_minimal: bool = False
+    #: The Termination tag of a game lost by an illegal move is fastchess's ``illegal move`` (OpenBench's worker
+    #: reports such games by it), not the PGN standard's ``rules infraction``.
+    pgn_illegal_move_termination: bool = False
     epd_out: str = ""
     #: Regular expressions: each engine move's PGN comment quotes the last line of its search that each matches.
     pgn_match_lines: tuple[str, ...] = ()
@@ -70,6 +73,9 @@ class Settings:
     log_latency: bool = False
     #: Seconds a lane waits after each game before it claims the next (fastchess's -wait, in ms there).
     wait: float = 0.0
+    #: An engine that fails to start (crashes or misses its handshake) stops the workers, as a configuration
+    #: error does, and its game is given back unplayed, as fastchess stops at a startup failure; else it loses.
+    stop_on_start_failure: bool = False
     log_engines: bool = False
     move_timeout: float = 60.0
     lease: float = 120.0

@@ -37,7 +37,7 @@ import chess
 
 from tmanager.errors import ConfigError
 from tmanager.tourney.engineclient import EngineClient, finishes, milliseconds
-from tmanager.tourney.enginelines import EngineError
+from tmanager.tourney.enginelines import EngineError, IllegalMove
 from tmanager.tourney.engineoptions import EngineOption, OptionKind, OptionValue, option_text, uci_option
 from tmanager.tourney.search import NO_REPORT, Reply, SearchLimit, Wanted, uci_report
 
@@ -348,7 +348,7 @@ class UciClient(EngineClient):
             try:
                 move = self._board.parse_uci(words[0].lower())  # AnMon 5.75 promotes in upper case
             except ValueError as exc:
-                self.fail(EngineError(exc))
+                self.fail(IllegalMove(exc, move=words[0]))
                 return
             if len(words) >= 3 and words[1] == "ponder" and move and words[2] not in ("(none)", "NULL"):
                 self._ponder_word = words[2].lower()

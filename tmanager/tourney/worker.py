@@ -230,7 +230,7 @@ class Worker:
         overstep = record.oversteps.get(loser) if record.ending is Ending.TIME_FORFEIT else None
         self.announcer.announce(GameFinished(
             game.number, spec.white.name, spec.black.name, result, record.ending,
-            record.reason, None if overstep is None else round(overstep * 1000),
+            record.reason, None if overstep is None else round(overstep * 1000), record.illegal_move,
         ))
 
     def _seen(self, tourney: Tourney) -> None:

@@ -83,7 +83,7 @@ import chess
 
 from tmanager.errors import ConfigError, ascii_digits, first_line
 from tmanager.tourney.engineclient import EngineClient, finishes, milliseconds
-from tmanager.tourney.enginelines import EngineError
+from tmanager.tourney.enginelines import EngineError, IllegalMove
 from tmanager.tourney.engineoptions import EngineOption, OptionKind, OptionValue, xboard_option
 from tmanager.tourney.search import NO_REPORT, Reply, SearchLimit, Wanted, xboard_report
 
@@ -510,7 +510,7 @@ class XBoardClient(EngineClient):
             try:
                 move = self._board.parse_xboard(rest)
             except ValueError as exc:
-                self._answer(error=EngineError(exc))
+                self._answer(error=IllegalMove(exc, move=rest.strip()))
             else:
                 self._sent_plies = len(self._board.move_stack) + 1  # the engine made it on its board
                 self._answer(Reply(move, self._report, lines=self._kept or ()))
