@@ -235,6 +235,41 @@ def test_an_engine_that_refuses_the_variant_stops_the_tourney_before_a_game_is_s
         assert not tourney.pgn_path.exists()
 
 
+@pytest.mark.skipif(not Path("/usr/games/fairymax").exists(), reason="fairymax is not installed")
+def test_an_xboard_engine_without_nps_stops_a_node_limited_tourney_before_a_game_is_scored(tmp_path: Path) -> None:
+    """Fairy-Max answers XBoard's `nps` with 'Error (unknown command): nps': each of its games was scored as a loss
+    by 'an illegal or unreadable move', and a whole round robin given away in seconds."""
+    path = tmp_path / "nodes.toml"
+    new(path, "-e", "greedy-uci", "-e", "fairymax", "--nodes", "2000")
+    done = run_cli("run", path)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.splitlines()[-1] == (
+        f"tmanager: {path}: engine 'fairymax' cannot search a node limit: it answered "
+        "'Error (unknown command): nps' (give it tc, st or depth instead of nodes)"
+    )
+    tourney = store.read(path)
+    assert tourney.results.strip() == "" and tourney.claims == {} and tourney.faults == {}
+    assert not tourney.pgn_path.exists()
+
+
+def test_an_xboard_node_limit_with_a_clock_is_refused_when_the_file_is_made(tmp_path: Path) -> None:
+    """XBoard's node limit is `nps 1` and `st NODES`: with a clock as well, each game of the XBoard engine was lost
+    as 'an illegal or unreadable move (xboard does not support mixing node limits with time limits)'."""
+    path = tmp_path / "mixed.toml"
+    done = run_cli("new", path, "-e", "random-xboard", "-e", "greedy-uci", "--tc", "10+0.1", "--nodes", "2000")
+    assert done.returncode == 2 and not path.exists()
+    assert done.stderr == (
+        "tmanager: tourney.nodes: xboard engine 'random-xboard' cannot search a node limit with a clock or a time "
+        "per move (XBoard's nps makes the nodes its clock) (give it nodes alone, or tc, st or depth without nodes)\n"
+    )
+    new(path, "-e", "random-xboard", "-e", "greedy-uci", "--tc", "10+0.1")
+    before = path.read_bytes()
+    done = run_cli("edit", path, "--set", "participants.random-xboard.nodes=2000")
+    assert done.returncode == 2 and "participants[0].nodes: xboard engine 'random-xboard'" in done.stderr
+    assert path.read_bytes() == before
+    assert run_cli("edit", path, "--set", "participants.greedy-uci.nodes=2000").returncode == 0  # UCI: go nodes wtime
+
+
 def test_a_python_engine_gone_stops_the_tourney_before_a_game_is_scored(tmp_path: Path) -> None:
     """A .py engine runs with this Python: once the script was moved away, each game started the interpreter, saw
     it exit with status 2 and scored a loss ('failed to start'); a program gone is a configuration error."""

@@ -32,6 +32,8 @@ from tmanager.tourney.variants import check_variant
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from tmanager.core.timecontrol import TimeControl
+    from tmanager.tourney.engines import EngineSpec
     from tmanager.tourney.model import Tourney
 
 #: The most games a tourney may schedule: the results string is kept in memory (and in the
@@ -60,8 +62,7 @@ def validate(tourney: Tourney, *, settings: bool = True) -> None:
     if tourney.sprt is not None:
         _check_sprt(tourney, tourney.sprt)
     for i in range(len(tourney.participants)):
-        time_control(tourney, i)
-        engine_spec(tourney, i)
+        _check_limits(tourney, i, time_control(tourney, i), engine_spec(tourney, i))
     _check_paths(tourney)
 
 
@@ -124,6 +125,23 @@ def _check_participants(tourney: Tourney) -> None:
     duplicate = next((n for n, count in Counter(p.name for p in tourney.participants).items() if count > 1), None)
     if duplicate:
         raise ConfigError(f"two participants are named {duplicate!r}", file=tourney.path, field="participants")
+
+
+def _check_limits(tourney: Tourney, index: int, limits: TimeControl, spec: EngineSpec) -> None:
+    """The participant's engine can search with its limits at all (an XBoard engine's node limit stands alone):
+    otherwise it would lose every game as a fault."""
+    if limits.nodes is None:
+        return  # the one limit an engine class refuses; without it `status` does without them and python-chess
+    from tmanager.tourney.engine import client_class
+
+    problem = client_class(spec).limit_problem(spec, limits)
+    if problem is not None:
+        own = tourney.participants[index].nodes is not None
+        raise ConfigError(
+            f"{spec.protocol} engine {spec.name!r} {problem}",
+            file=tourney.path, field=f"participants[{index}].nodes" if own else "tourney.nodes",
+            hint="give it nodes alone, or tc, st or depth without nodes",
+        )
 
 
 def _too_many_games(tourney: Tourney, schedule: Schedule) -> ConfigError:
