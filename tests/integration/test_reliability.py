@@ -464,6 +464,24 @@ def test_a_new_file_written_by_hand_under_an_old_name_plays_all_its_games(tmp_pa
     assert "belonged to another file" in path.with_suffix(".log").read_text()
 
 
+def test_participants_reordered_by_hand_before_the_first_game_play_in_their_new_order(tmp_path: Path) -> None:
+    """Allowed while no result exists; but the first claim was written in place beside the old list, the game's
+    result was then refused ('the participants differ from those the results were recorded with') and the worker
+    waited for ever for the file to be fixed, its game claimed."""
+    path = fast_tourney(tmp_path / "t.toml", players=3, cycles=1)
+    assert run_cli("edit", path, "--set", "cycles=2").returncode == 0  # the owned part and its journal
+    text = path.read_text()
+    first = '[[participants]]\nname = "R0"\nengine = "random-uci"\nargs = ["--seed", "0"]\n'
+    path.write_text(text.replace(first, "").replace("[progress]", first + "\n[progress]"))
+    done = subprocess.run([sys.executable, "-m", "tmanager", "run", str(path)], capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    tourney = store.read(path)
+    assert [p.name for p in tourney.participants] == ["R1", "R2", "R0"] and tourney.finished_count == 12
+    assert 'participants = [\n  "R1",\n  "R2",\n  "R0",\n]' in path.read_text()
+    assert_consistent(path)
+
+
 def test_a_result_set_back_by_hand_supersedes_its_game_and_runs_the_replays_hook_once(tmp_path: Path) -> None:
     path = fast_tourney(tmp_path / "t.toml", players=3, cycles=1, extra=hooks_extra(tmp_path))
     assert run_to_the_end(path).returncode == 0

@@ -410,6 +410,9 @@ def _append(path: Path, state: _State, tourney: Tourney, before: _Before) -> boo
     total = tourney.schedule().total_games
     if journal is None or owned.layout is None or owned.padded != total:
         return False
+    if owned.names is not None and owned.names != tuple(p.name for p in tourney.participants):
+        # The list was changed by hand before any result: the first result must be recorded with the new one.
+        return False
     if journal.offset > max(JOURNAL_LIMIT, 2 * state.size):
         return False  # fold the journal into a checkpoint from time to time
     version = tourney.version + 1
