@@ -77,7 +77,8 @@ def apply_setting(tourney: Tourney, key: str, value: Any) -> None:
     current = targets[section]
     if current is None and section in ("sprt", "spsa"):
         needs = {"sprt": "elo0 and elo1", "spsa": "parameters and iterations"}[section]
-        raise ConfigError(f"the tourney has no [{section}] section", field=key, hint=f"add one with {needs} by hand")
+        raise ConfigError(f"the tourney has no [{section}] section", file=tourney.path, field=key,
+                          hint=f"add one with {needs} by hand")
     if current is None:  # openings: start a section from the given key
         table = {name: value}
         if "file" not in table:
@@ -107,7 +108,7 @@ def _participant_key(tourney: Tourney, key: str) -> tuple[str, str]:
         if rest.startswith(name + "."):
             return name, rest[len(name) + 1 :]
     names = ", ".join(p.name for p in tourney.participants)
-    raise ConfigError(f"{key!r} names no participant", field=key, hint=f"participants: {names}")
+    raise ConfigError(f"{key!r} names no participant", file=tourney.path, field=key, hint=f"participants: {names}")
 
 
 def set_participant(tourney: Tourney, name: str, key: str, value: Any, *, playing_only: bool = False) -> None:
