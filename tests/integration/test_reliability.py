@@ -482,6 +482,37 @@ def test_participants_reordered_by_hand_before_the_first_game_play_in_their_new_
     assert_consistent(path)
 
 
+def test_a_schedule_changed_by_hand_once_results_exist_is_refused_with_nothing_changed(tmp_path: Path) -> None:
+    """games_per_pairing 2 -> 1 with cycles 2 -> 4 keeps the results string's length: every recorded result was
+    silently taken for another game (edit refuses the change; the file edited by hand did not)."""
+    path = fast_tourney(tmp_path / "t.toml", players=3, cycles=2, extra="games_per_pairing = 2")
+    assert start_worker(path, "--games", "3").wait(timeout=120) == 0
+    edited = path.read_text().replace("games_per_pairing = 2", "games_per_pairing = 1").replace(
+        "cycles = 2", "cycles = 4")
+    path.write_text(edited)
+    for command, status in (("status", 2), ("work", 2), ("run", 2)):
+        done = run_cli(command, path, timeout=120)
+        assert (done.returncode, done.stderr.splitlines()[-1]) == (status, (
+            f"tmanager: {path}: tourney.games_per_pairing: the results were recorded with games_per_pairing = 2, "
+            "not 1 (put it back: the results string would mean other games; to play another schedule, clone the "
+            "tourney (tmanager clone --set))")), command
+        assert path.read_text() == edited
+    restored = edited.replace("games_per_pairing = 1", "games_per_pairing = 2").replace("cycles = 4", "cycles = 2")
+    path.write_text(restored)
+    assert run_to_the_end(path).returncode == 0
+    assert len(assert_consistent(path)) == 12
+
+
+def test_a_schedule_changed_by_hand_before_the_first_game_is_played_as_changed(tmp_path: Path) -> None:
+    path = fast_tourney(tmp_path / "t.toml", players=3, cycles=1, extra="games_per_pairing = 2")
+    assert run_cli("edit", path, "--set", "cycles=2").returncode == 0  # the owned part and its journal
+    path.write_text(path.read_text().replace("games_per_pairing = 2", "games_per_pairing = 1"))
+    done = run_to_the_end(path)
+    assert done.returncode == 0, done.stderr
+    assert store.read(path).finished_count == 6 and len(assert_consistent(path)) == 6
+    assert "tourney.games_per_pairing=1 " in path.read_text()
+
+
 def test_a_result_set_back_by_hand_supersedes_its_game_and_runs_the_replays_hook_once(tmp_path: Path) -> None:
     path = fast_tourney(tmp_path / "t.toml", players=3, cycles=1, extra=hooks_extra(tmp_path))
     assert run_to_the_end(path).returncode == 0

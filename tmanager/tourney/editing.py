@@ -16,17 +16,9 @@ from typing import Any
 from tmanager.errors import ConfigError, StateError
 from tmanager.tomlmap import from_table, to_table
 from tmanager.tourney.alphabet import FINISHED_CHARS, PLAYING, UNPLAYED
-from tmanager.tourney.model import Tourney
+from tmanager.tourney.model import RESHAPING_KEYS, Tourney
 from tmanager.tourney.settings import Openings, Participant
 
-#: Settings, as ``(section, field)``, whose change would give recorded results another meaning (a tune's
-#: opponent: against a base a step is four games, not two).
-RESHAPING_KEYS = frozenset(
-    {
-        *(("tourney", key) for key in ("type", "gauntlet_seeds", "games_per_pairing", "order", "noswap", "reverse")),
-        ("spsa", "opponent"),
-    }
-)
 #: The conditions of a participant's slot, which an engine substituted in it keeps.
 SLOT_KEYS = ("tc", "st", "nodes", "depth", "ponder", "restart", "time_margin")
 #: What edit may change of a participant on a running tourney: how its engine plays, not which engine it is.
