@@ -45,6 +45,13 @@ POSITIVE_SETTINGS = ("handshake_timeout", "move_timeout", "lease")
 #: Durations that may be left out (None) but never be zero or less.
 OPTIONAL_POSITIVE_SETTINGS = ("ready_timeout", "ping_timeout")
 
+#: Counts of moves in [adjudication], each at least one, and how their rule is turned off instead.
+ADJUDICATION_COUNTS = {
+    "resign_moves": "leave resign_score out to turn the resign rule off",
+    "draw_moves": "leave draw_score out to turn the draw rule off",
+    "max_moves": "leave it out for no move limit",
+}
+
 #: The PGN standard's limit on a string token such as a tag value (section 7).
 MAX_TAG_LENGTH = 255
 
@@ -105,6 +112,10 @@ def _check_settings(tourney: Tourney) -> None:
             raise ConfigError(f"must be positive, not {value:g}", file=path, field=f"tourney.{key}")
     if s.wait < 0:
         raise ConfigError(f"must not be negative, not {s.wait:g}", file=path, field="tourney.wait")
+    for key, off in ADJUDICATION_COUNTS.items():
+        count = getattr(tourney.adjudication, key)
+        if count is not None and count < 1:  # 0 ended every game before its first move
+            raise ConfigError(f"must be at least 1, not {count}", file=path, field=f"adjudication.{key}", hint=off)
     for pattern in s.pgn_match_lines:
         try:
             re.compile(pattern)
