@@ -235,21 +235,41 @@ def test_an_engine_that_refuses_the_variant_stops_the_tourney_before_a_game_is_s
         assert not tourney.pgn_path.exists()
 
 
-@pytest.mark.skipif(not Path("/usr/games/fairymax").exists(), reason="fairymax is not installed")
-def test_an_xboard_engine_without_nps_stops_a_node_limited_tourney_before_a_game_is_scored(tmp_path: Path) -> None:
-    """Fairy-Max answers XBoard's `nps` with 'Error (unknown command): nps': each of its games was scored as a loss
-    by 'an illegal or unreadable move', and a whole round robin given away in seconds."""
+@pytest.mark.parametrize(
+    ("program", "answer"),
+    [("fairymax", "Error (unknown command): nps"), ("phalanx", "Illegal move: nps 1")],
+)
+def test_an_xboard_engine_without_nps_stops_a_node_limited_tourney_before_a_game_is_scored(
+    tmp_path: Path, program: str, answer: str
+) -> None:
+    """Fairy-Max answers XBoard's `nps` with 'Error (unknown command): nps', Phalanx with 'Illegal move: nps 1': each
+    of their games was scored as a loss by 'an illegal or unreadable move', a whole round robin given away in
+    seconds. Named by their program (their definitions say nps=0, which `new` refuses)."""
+    if not Path(f"/usr/games/{program}").exists():
+        pytest.skip(f"{program} is not installed")
     path = tmp_path / "nodes.toml"
-    new(path, "-e", "greedy-uci", "-e", "fairymax", "--nodes", "2000")
+    new(path, "-e", "greedy-uci", "-e", f"cmd=/usr/games/{program},proto=xboard,name=X", "--nodes", "2000")
     done = run_cli("run", path)
     assert done.returncode == 2, done.stderr
-    assert done.stderr.splitlines()[-1] == (
-        f"tmanager: {path}: engine 'fairymax' cannot search a node limit: it answered "
-        "'Error (unknown command): nps' (give it tc, st or depth instead of nodes)"
-    )
+    errors = [line for line in done.stderr.splitlines() if line.startswith("tmanager:")]
+    assert errors == [
+        f"tmanager: {path}: engine 'X' cannot search a node limit: it answered '{answer}' "
+        "(give it tc, st or depth instead of nodes)"
+    ], done.stderr
     tourney = store.read(path)
     assert tourney.results.strip() == "" and tourney.claims == {} and tourney.faults == {}
     assert not tourney.pgn_path.exists()
+
+
+@pytest.mark.parametrize("engine", ["fairymax", "gnuchess", "phalanx", "sjeng", "hoichess"])
+def test_a_node_limit_for_a_shipped_xboard_engine_without_nps_is_refused_by_new(tmp_path: Path, engine: str) -> None:
+    """GNU Chess and Sjeng take `st NODES` for seconds and stalled game after game; the definitions say so."""
+    path = tmp_path / "nodes.toml"
+    done = run_cli("new", path, "-e", engine, "-e", "greedy-uci", "--nodes", "2000")
+    assert (done.returncode, done.stderr) == (2, (
+        f"tmanager: tourney.nodes: xboard engine '{engine}' cannot search a node limit: its definition says nps=0 "
+        "(give it tc, st or depth instead of nodes)\n"))
+    assert not path.exists()
 
 
 def test_an_xboard_node_limit_with_a_clock_is_refused_when_the_file_is_made(tmp_path: Path) -> None:

@@ -53,9 +53,9 @@ class EngineClient(EngineLines, abc.ABC):
         return cls()
 
     @classmethod
-    def limit_problem(cls, spec: EngineSpec, limits: TimeControl) -> str | None:
+    def limit_problem(cls, spec: EngineSpec, limits: TimeControl) -> tuple[str, str] | None:
         """What keeps the engine of ``spec`` from searching with ``limits`` in any game (known before one
-        starts), or ``None``."""
+        starts), and how to give it limits it can search; or ``None``."""
         return None
 
     @abc.abstractmethod

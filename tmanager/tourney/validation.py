@@ -149,9 +149,8 @@ def _check_limits(tourney: Tourney, index: int, limits: TimeControl, spec: Engin
     if problem is not None:
         own = tourney.participants[index].nodes is not None
         raise ConfigError(
-            f"{spec.protocol} engine {spec.name!r} {problem}",
-            file=tourney.path, field=f"participants[{index}].nodes" if own else "tourney.nodes",
-            hint="give it nodes alone, or tc, st or depth without nodes",
+            f"{spec.protocol} engine {spec.name!r} {problem[0]}",
+            file=tourney.path, field=f"participants[{index}].nodes" if own else "tourney.nodes", hint=problem[1],
         )
 
 

@@ -99,8 +99,10 @@ FeatureValue = str | int | bool
 _NUMBERED_MOVE = re.compile(r"^\s*\d+\s*\.*\s+\.\.\.\s+(\S+)\s*$")
 #: Lines an engine prints when it rejects a command.
 _COMPLAINT = re.compile(r"^\s*(Error|Illegal|Invalid|tellusererror)", re.IGNORECASE)
-#: The engine's refusal of ``nps``, the command a node limit is given by (Fairy-Max: ``Error (unknown command): nps``).
-_NPS_REFUSED = re.compile(r"^\s*Error\s*(\([^()]+\))?\s*:\s*nps\b")
+#: The engine's refusal of ``nps``, the command a node limit is given by: ``Error (unknown command): nps``
+#: (Fairy-Max, HoiChess), or an old engine's taking it for a move, ``Illegal move: nps 1`` (Phalanx),
+#: ``Invalid move: nps 1`` (GNU Chess).
+_NPS_REFUSED = re.compile(r"^\s*(Error|Illegal move|Invalid move)\s*(\([^()]+\))?\s*:\s*nps\b")
 #: An error that says the engine and the runner no longer agree on the position (python-chess's).
 _OUT_OF_STEP = re.compile(r"^\s*(Error|Illegal move)(\s*\([^()]+\))?\s*:")
 #: Options the protocol sets by commands of its own rather than ``option``, with their commands.
@@ -142,15 +144,16 @@ class XBoardClient(EngineClient):
         return cls(features=spec.xboard_features)
 
     @classmethod
-    def limit_problem(cls, spec: EngineSpec, limits: TimeControl) -> str | None:
+    def limit_problem(cls, spec: EngineSpec, limits: TimeControl) -> tuple[str, str] | None:
         """A node limit stands alone: XBoard gives it as ``nps 1`` and ``st NODES``, which take the place of the
         clock and of the time per move."""
         if limits.nodes is None:
             return None
         if limits.has_clock or limits.increment or limits.move_time is not None:
-            return "cannot search a node limit with a clock or a time per move (XBoard's nps makes the nodes its clock)"
+            return ("cannot search a node limit with a clock or a time per move (XBoard's nps makes the nodes its "
+                    "clock)", "give it nodes alone, or tc, st or depth without nodes")
         if spec.xboard_features.get("nps") in (0, False):
-            return "cannot search a node limit: its definition says nps=0"
+            return "cannot search a node limit: its definition says nps=0", "give it tc, st or depth instead of nodes"
         return None
 
     def __init__(self, *, features: Mapping[str, FeatureValue] = {}) -> None:
