@@ -288,6 +288,24 @@ def test_an_xboard_node_limit_with_a_clock_is_refused_when_the_file_is_made(tmp_
     assert done.returncode == 2 and "participants[0].nodes: xboard engine 'random-xboard'" in done.stderr
     assert path.read_bytes() == before
     assert run_cli("edit", path, "--set", "participants.greedy-uci.nodes=2000").returncode == 0  # UCI: go nodes wtime
+    # Written by hand: status reads it (without the engine layer), work refuses it before a game.
+    path.write_text(path.read_text().replace('tc = "10+0.1"', 'tc = "10+0.1"\nnodes = 2000', 1))
+    assert run_cli("status", path).returncode == 0
+    done = run_cli("work", path)
+    assert done.returncode == 2 and "tourney.nodes: xboard engine 'random-xboard' cannot" in done.stderr
+    assert store.read(path).results.strip() == "" and not store.read(path).pgn_path.exists()
+
+
+def test_a_substitute_without_nps_in_a_node_limited_tourney_is_refused_with_nothing_changed(tmp_path: Path) -> None:
+    path = tmp_path / "nodes.toml"
+    new(path, "-e", "greedy-uci:A", "-e", "random-uci:B", "--nodes", "1")
+    assert run_cli("work", path).returncode == 0
+    before, pgn_before = path.read_bytes(), store.read(path).pgn_path.read_bytes()
+    done = run_cli("substitute", path, "B", "sjeng", "--replace")
+    assert (done.returncode, done.stderr) == (2, (
+        f"tmanager: {path}: tourney.nodes: xboard engine 'sjeng' cannot search a node limit: its definition says "
+        "nps=0 (give it tc, st or depth instead of nodes)\n"))
+    assert path.read_bytes() == before and store.read(path).pgn_path.read_bytes() == pgn_before
 
 
 def test_a_python_engine_gone_stops_the_tourney_before_a_game_is_scored(tmp_path: Path) -> None:

@@ -127,7 +127,7 @@ def command(args: argparse.Namespace) -> int:
     for key, value in assignments.pairs:
         apply_setting(tourney, key, value)
     try:
-        tourney.validate()
+        tourney.validate(engines=True)
         tunecheck.check_options(tourney)  # a tune's engines are started once: do they have its options?
     except ConfigError as exc:
         raise ConfigError(exc.message, field=exc.field, hint=exc.hint) from None

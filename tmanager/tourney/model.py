@@ -327,11 +327,11 @@ class Tourney:
 
     # --- views computed by their modules (imported when asked: they need this module first) ---------
 
-    def validate(self, *, settings: bool = True) -> None:
+    def validate(self, *, settings: bool = True, engines: bool = False) -> None:
         """:func:`tmanager.tourney.validation.validate`."""
         from tmanager.tourney import validation
 
-        validation.validate(self, settings=settings)
+        validation.validate(self, settings=settings, engines=engines)
 
     def crosstable(self) -> Crosstable:
         """:func:`tmanager.tourney.tallies.crosstable`."""

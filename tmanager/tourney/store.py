@@ -288,7 +288,7 @@ def write_new(tourney: Tourney, *, overwrite: bool = False) -> None:
     if expect_file(tourney.path) and not overwrite:  # a device or a directory there is refused, --force or not
         raise StateError(f"{tourney.path}: file exists; choose another name or remove it first")
     with lock(tourney.path):
-        tourney.validate()
+        tourney.validate(engines=True)
         _checkpoint(tourney.path, None, tourney, version=0, identity=None)
 
 
@@ -487,7 +487,7 @@ def transaction(path: Path, *, settings: bool = False, timeout: float = LOCK_TIM
         before = _Before.of(tourney)
         settings_before = settings_to_toml(tourney) if settings else None
         yield tourney
-        tourney.validate(settings=settings)
+        tourney.validate(settings=settings, engines=settings)
         head = state.head
         if settings_before is not None:  # the user's part changed: rewrite only what did, comments kept
             from tmanager.tourney import settings_text  # here: tomlkit is for the rare edit, not every claim

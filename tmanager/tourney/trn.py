@@ -153,7 +153,7 @@ def import_trn(path: Path, target: Path) -> Tourney:
         results=results.rstrip(UNPLAYED),
     )
     try:
-        tourney.validate()
+        tourney.validate(engines=True)
     except ConfigError as exc:
         if exc.file != str(target):
             raise  # an engine definition's own error

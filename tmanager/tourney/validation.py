@@ -32,8 +32,6 @@ from tmanager.tourney.variants import check_variant
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from tmanager.core.timecontrol import TimeControl
-    from tmanager.tourney.engines import EngineSpec
     from tmanager.tourney.model import Tourney
 
 #: The most games a tourney may schedule: the results string is kept in memory (and in the
@@ -56,9 +54,10 @@ ADJUDICATION_COUNTS = {
 MAX_TAG_LENGTH = 255
 
 
-def validate(tourney: Tourney, *, settings: bool = True) -> None:
+def validate(tourney: Tourney, *, settings: bool = True, engines: bool = False) -> None:
     """Check everything that can be checked without starting an engine; with ``settings``
-    false only what a change of the owned tail (results, claims, pairings) can break."""
+    false only what a change of the owned tail (results, claims, pairings) can break; with ``engines``
+    (before a write of the settings), also what the engine classes say of the limits (:func:`check_limits`)."""
     if settings and tourney.spsa is not None:  # first: a tune's iterations make the schedule
         _check_spsa(tourney, tourney.spsa)
     _check_progress(tourney)
@@ -69,8 +68,29 @@ def validate(tourney: Tourney, *, settings: bool = True) -> None:
     if tourney.sprt is not None:
         _check_sprt(tourney, tourney.sprt)
     for i in range(len(tourney.participants)):
-        _check_limits(tourney, i, time_control(tourney, i), engine_spec(tourney, i))
+        time_control(tourney, i)
+        engine_spec(tourney, i)
     _check_paths(tourney)
+    if engines:
+        check_limits(tourney)
+
+
+def check_limits(tourney: Tourney) -> None:
+    """Every participant's engine can search with its limits at all (an XBoard engine's node limit stands
+    alone, and needs ``nps``): otherwise it would lose every game as a fault. Asked of the engine classes,
+    which `status` and every other reader do without (they load python-chess): checked before the settings
+    are written and before games are played."""
+    from tmanager.tourney.engine import client_class
+
+    for index in range(len(tourney.participants)):
+        spec, limits = engine_spec(tourney, index), time_control(tourney, index)
+        problem = client_class(spec).limit_problem(spec, limits)
+        if problem is not None:
+            own = tourney.participants[index].nodes is not None
+            raise ConfigError(
+                f"{spec.protocol} engine {spec.name!r} {problem[0]}",
+                file=tourney.path, field=f"participants[{index}].nodes" if own else "tourney.nodes", hint=problem[1],
+            )
 
 
 def _check_progress(tourney: Tourney) -> None:
@@ -136,22 +156,6 @@ def _check_participants(tourney: Tourney) -> None:
     duplicate = next((n for n, count in Counter(p.name for p in tourney.participants).items() if count > 1), None)
     if duplicate:
         raise ConfigError(f"two participants are named {duplicate!r}", file=tourney.path, field="participants")
-
-
-def _check_limits(tourney: Tourney, index: int, limits: TimeControl, spec: EngineSpec) -> None:
-    """The participant's engine can search with its limits at all (an XBoard engine's node limit stands alone):
-    otherwise it would lose every game as a fault."""
-    if limits.nodes is None:
-        return  # the one limit an engine class refuses; without it `status` does without them and python-chess
-    from tmanager.tourney.engine import client_class
-
-    problem = client_class(spec).limit_problem(spec, limits)
-    if problem is not None:
-        own = tourney.participants[index].nodes is not None
-        raise ConfigError(
-            f"{spec.protocol} engine {spec.name!r} {problem[0]}",
-            file=tourney.path, field=f"participants[{index}].nodes" if own else "tourney.nodes", hint=problem[1],
-        )
 
 
 def _too_many_games(tourney: Tourney, schedule: Schedule) -> ConfigError:
