@@ -203,6 +203,17 @@ def test_new_refuses_bad_participant_settings(tmp_path: Path, args: list[str], s
     assert not path.exists()
 
 
+@pytest.mark.parametrize("kind", ["round-robin", "swiss"])
+def test_new_refuses_seeds_of_a_tourney_that_is_no_gauntlet(tmp_path: Path, kind: str) -> None:
+    """--seeds 2 of a round robin was written to the file and played no part, silently."""
+    path = tmp_path / "o.toml"
+    done = run_cli("new", path, "--type", kind, "--seeds", "2", "-e", "stockfish:A", "-e", "stockfish:B",
+                   "-e", "stockfish:C", "--nodes", "100", "--set", "swiss_rounds=2")
+    assert (done.returncode, done.stderr) == (2, (
+        f"tmanager: --seeds: only a gauntlet has seeds, not a {kind} (add --type gauntlet, or leave --seeds out)\n"))
+    assert not path.exists()
+
+
 @pytest.mark.parametrize(
     ("key", "says"),
     [
