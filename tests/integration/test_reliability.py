@@ -79,6 +79,25 @@ def test_sigterm_stops_a_worker_of_fast_games_at_once_and_gives_its_game_back(tm
     assert_consistent(path, complete=False)
 
 
+def test_a_stopped_worker_says_whether_it_gave_a_game_back(tmp_path: Path) -> None:
+    """A worker stopped while its last hook ran (every game recorded) said 'its game given back' all the same."""
+    path = fast_tourney(tmp_path / "t.toml", players=2, cycles=1,
+                        extra=f'after_game = "sleep 5; echo $TMANAGER_GAME >> {tmp_path}/after_game.txt"')
+    worker = start_worker(path)
+    wait_for(lambda: recorded(path) == 2, timeout=60)
+    worker.send_signal(signal.SIGTERM)
+    out, _ = worker.communicate(timeout=60)
+    assert (worker.returncode, out) == (130, "2 game(s) played; stopped by a signal\n")
+    slow_engine = f"{PYENGINE} --protocol uci --fault slow --delay 0.5"
+    slow = fast_tourney(tmp_path / "s.toml", players=2, cycles=1, cmd=slow_engine)
+    worker = start_worker(slow)
+    wait_for(lambda: store.read(slow).claims != {}, timeout=60)
+    worker.send_signal(signal.SIGTERM)
+    out, _ = worker.communicate(timeout=60)
+    given_back = "0 game(s) played; stopped by a signal, 1 game(s) in progress given back\n"
+    assert (worker.returncode, out) == (130, given_back)
+
+
 @pytest.mark.timing
 def test_sigterm_stops_run_with_nothing_left_claimed(tmp_path: Path) -> None:
     path = fast_tourney(tmp_path / "t.toml", cycles=40)
