@@ -401,6 +401,13 @@ CASES = [
     # --- [adjudication] and [openings] -----------------------------------------------------------
     Case("max moves negative", before_progress("[adjudication]\nmax_moves = -1\n"), "adjudication.max_moves",
          "negative"),
+    # A count of 0 ended every game before its first move, as a draw or as Black's resignation.
+    Case("max moves zero", before_progress("[adjudication]\nmax_moves = 0\n"), "adjudication.max_moves",
+         "must be at least 1, not 0 (leave it out for no move limit)"),
+    Case("resign moves zero", before_progress("[adjudication]\nresign_score = 600\nresign_moves = 0\n"),
+         "adjudication.resign_moves", "must be at least 1, not 0"),
+    Case("draw moves zero", before_progress("[adjudication]\ndraw_score = 10\ndraw_moves = 0\n"),
+         "adjudication.draw_moves", "must be at least 1, not 0"),
     Case("resign score a string", before_progress("[adjudication]\nresign_score = 'x'\n"),
          "adjudication.resign_score", "whole number"),
     Case("syzygy a number", before_progress("[adjudication]\nsyzygy = 5\n"), "adjudication.syzygy",

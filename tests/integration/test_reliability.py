@@ -79,6 +79,25 @@ def test_sigterm_stops_a_worker_of_fast_games_at_once_and_gives_its_game_back(tm
     assert_consistent(path, complete=False)
 
 
+def test_a_stopped_worker_says_whether_it_gave_a_game_back(tmp_path: Path) -> None:
+    """A worker stopped while its last hook ran (every game recorded) said 'its game given back' all the same."""
+    path = fast_tourney(tmp_path / "t.toml", players=2, cycles=1,
+                        extra=f'after_game = "sleep 5; echo $TMANAGER_GAME >> {tmp_path}/after_game.txt"')
+    worker = start_worker(path)
+    wait_for(lambda: recorded(path) == 2, timeout=60)
+    worker.send_signal(signal.SIGTERM)
+    out, _ = worker.communicate(timeout=60)
+    assert (worker.returncode, out) == (130, "2 game(s) played; stopped by a signal\n")
+    slow_engine = f"{PYENGINE} --protocol uci --fault slow --delay 0.5"
+    slow = fast_tourney(tmp_path / "s.toml", players=2, cycles=1, cmd=slow_engine)
+    worker = start_worker(slow)
+    wait_for(lambda: store.read(slow).claims != {}, timeout=60)
+    worker.send_signal(signal.SIGTERM)
+    out, _ = worker.communicate(timeout=60)
+    given_back = "0 game(s) played; stopped by a signal, 1 game(s) in progress given back\n"
+    assert (worker.returncode, out) == (130, given_back)
+
+
 @pytest.mark.timing
 def test_sigterm_stops_run_with_nothing_left_claimed(tmp_path: Path) -> None:
     path = fast_tourney(tmp_path / "t.toml", cycles=40)
@@ -462,6 +481,55 @@ def test_a_new_file_written_by_hand_under_an_old_name_plays_all_its_games(tmp_pa
     games = assert_consistent(path)
     assert len(games) == store.read(path).schedule().total_games == 6
     assert "belonged to another file" in path.with_suffix(".log").read_text()
+
+
+def test_participants_reordered_by_hand_before_the_first_game_play_in_their_new_order(tmp_path: Path) -> None:
+    """Allowed while no result exists; but the first claim was written in place beside the old list, the game's
+    result was then refused ('the participants differ from those the results were recorded with') and the worker
+    waited for ever for the file to be fixed, its game claimed."""
+    path = fast_tourney(tmp_path / "t.toml", players=3, cycles=1)
+    assert run_cli("edit", path, "--set", "cycles=2").returncode == 0  # the owned part and its journal
+    text = path.read_text()
+    first = '[[participants]]\nname = "R0"\nengine = "random-uci"\nargs = ["--seed", "0"]\n'
+    path.write_text(text.replace(first, "").replace("[progress]", first + "\n[progress]"))
+    done = subprocess.run([sys.executable, "-m", "tmanager", "run", str(path)], capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    tourney = store.read(path)
+    assert [p.name for p in tourney.participants] == ["R1", "R2", "R0"] and tourney.finished_count == 12
+    assert 'participants = [\n  "R1",\n  "R2",\n  "R0",\n]' in path.read_text()
+    assert_consistent(path)
+
+
+def test_a_schedule_changed_by_hand_once_results_exist_is_refused_with_nothing_changed(tmp_path: Path) -> None:
+    """games_per_pairing 2 -> 1 with cycles 2 -> 4 keeps the results string's length: every recorded result was
+    silently taken for another game (edit refuses the change; the file edited by hand did not)."""
+    path = fast_tourney(tmp_path / "t.toml", players=3, cycles=2, extra="games_per_pairing = 2")
+    assert start_worker(path, "--games", "3").wait(timeout=120) == 0
+    edited = path.read_text().replace("games_per_pairing = 2", "games_per_pairing = 1").replace(
+        "cycles = 2", "cycles = 4")
+    path.write_text(edited)
+    for command, status in (("status", 2), ("work", 2), ("run", 2)):
+        done = run_cli(command, path, timeout=120)
+        assert (done.returncode, done.stderr.splitlines()[-1]) == (status, (
+            f"tmanager: {path}: tourney.games_per_pairing: the results were recorded with games_per_pairing = 2, "
+            "not 1 (put it back: the results string would mean other games; to play another schedule, clone the "
+            "tourney (tmanager clone --set))")), command
+        assert path.read_text() == edited
+    restored = edited.replace("games_per_pairing = 1", "games_per_pairing = 2").replace("cycles = 4", "cycles = 2")
+    path.write_text(restored)
+    assert run_to_the_end(path).returncode == 0
+    assert len(assert_consistent(path)) == 12
+
+
+def test_a_schedule_changed_by_hand_before_the_first_game_is_played_as_changed(tmp_path: Path) -> None:
+    path = fast_tourney(tmp_path / "t.toml", players=3, cycles=1, extra="games_per_pairing = 2")
+    assert run_cli("edit", path, "--set", "cycles=2").returncode == 0  # the owned part and its journal
+    path.write_text(path.read_text().replace("games_per_pairing = 2", "games_per_pairing = 1"))
+    done = run_to_the_end(path)
+    assert done.returncode == 0, done.stderr
+    assert store.read(path).finished_count == 6 and len(assert_consistent(path)) == 6
+    assert "tourney.games_per_pairing=1 " in path.read_text()
 
 
 def test_a_result_set_back_by_hand_supersedes_its_game_and_runs_the_replays_hook_once(tmp_path: Path) -> None:

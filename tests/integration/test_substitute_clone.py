@@ -170,6 +170,30 @@ def test_import_xboard_unknown_engine_lists_what_to_define(tmp_path: Path) -> No
     assert not (tmp_path / "manual.toml").exists()
 
 
+def test_import_xboard_refuses_a_bad_option_naming_it_in_the_trn(tmp_path: Path) -> None:
+    """A bad index was a traceback; a value refused by the checks named the .toml that was never written, and
+    our field (progress.results, tourney.cycles) rather than the XBoard option to fix."""
+    engines = tmp_path / "engines"
+    engines.mkdir()
+    for name in ("a", "b"):
+        (engines / f"{name}.toml").write_text('cmd = "stockfish"\nprotocol = "uci"\n')
+    cases = [
+        ('-loadPositionFile "o.epd" -loadPositionIndex abc', "-loadPositionIndex: 'abc' is not a number"),
+        ("-tourneyCycles 0", "-tourneyCycles: must be at least 1"),
+        ("-defaultMatchGames 2.5", "-defaultMatchGames: '2.5' is not a whole number"),
+        ("-tc 5 -inc x", "-inc: 'x' is not a number"),
+        ("-tc 1e400", "-tc: '1e400' is not a finite number"),
+        ('-results "+-=+-"', "-results: results string has 5 games but the schedule only 2 (remove the extra "
+                            "characters, or raise cycles)"),
+    ]
+    trn = tmp_path / "x.trn"
+    for options, error in cases:
+        trn.write_text("-participants {a\nb\n}\n-defaultMatchGames 2\n" + options + "\n")
+        done = run_cli("import-xboard", trn)
+        assert (done.returncode, done.stderr) == (2, f"tmanager: {trn}: {error}\n"), options
+        assert not (tmp_path / "x.toml").exists()
+
+
 def test_workers_see_substitution_without_restart(tmp_path: Path) -> None:
     path = slow_tourney(tmp_path / "w.toml", players=2, games=2, cycles=3, delay=0.02, max_moves=10)
     run = subprocess.Popen([sys.executable, "-m", "tmanager", "run", str(path)], stdout=subprocess.PIPE,

@@ -8,7 +8,7 @@ from pathlib import Path
 from tests.conftest import assert_consistent, run_cli
 from tests.integration.test_workers import slow_tourney
 from tmanager.pairing import PointsSystem
-from tmanager.tourney import store
+from tmanager.tourney import store, tallies
 from tmanager.tourney.tallies import byes, tally
 
 
@@ -28,6 +28,13 @@ def test_swiss_odd_field_two_cycles(tmp_path: Path) -> None:
         assert len(set(given)) == 3, "a second bye within a cycle"
     # Points: games plus 1.5 per bye; the results string is the only other source.
     assert sum(tally(tourney)) == len(games) + 1.5 * 6
+    # status's standings count the byes too: they showed the games alone, ranking otherwise than the pairings did.
+    table = tallies.crosstable(tourney)
+    names = [p.name for p in tourney.participants]
+    shown_points = {line.standing.name: line.standing.points for line in table.lines}
+    assert shown_points == dict(zip(names, tally(tourney), strict=True))
+    shown = run_cli("status", path)
+    assert shown.returncode == 0 and "note: points include those of byes: " in shown.stdout
     # Sync is implied: the log shows each round paired only after the previous one finished.
     log = path.with_suffix(".log").read_text()
     assert log.count("Swiss round") == 6

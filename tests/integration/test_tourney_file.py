@@ -203,6 +203,34 @@ def test_new_refuses_bad_participant_settings(tmp_path: Path, args: list[str], s
     assert not path.exists()
 
 
+@pytest.mark.parametrize("kind", ["round-robin", "swiss"])
+def test_new_refuses_seeds_of_a_tourney_that_is_no_gauntlet(tmp_path: Path, kind: str) -> None:
+    """--seeds 2 of a round robin was written to the file and played no part, silently."""
+    path = tmp_path / "o.toml"
+    done = run_cli("new", path, "--type", kind, "--seeds", "2", "-e", "stockfish:A", "-e", "stockfish:B",
+                   "-e", "stockfish:C", "--nodes", "100", "--set", "swiss_rounds=2")
+    assert (done.returncode, done.stderr) == (2, (
+        f"tmanager: --seeds: only a gauntlet has seeds, not a {kind} (add --type gauntlet, or leave --seeds out)\n"))
+    assert not path.exists()
+
+
+@pytest.mark.parametrize(
+    ("key", "says"),
+    [
+        ("participants.Z.tc=1+0",
+         "participants.Z.tc: 'participants.Z.tc' names no participant (participants: A, B, C)"),
+        ("sprt.elo0=1", "sprt.elo0: the tourney has no [sprt] section (add one with elo0 and elo1 by hand)"),
+    ],
+)
+def test_edit_names_the_file_it_refuses_to_change(write_tourney: Callable[..., Path], key: str, says: str) -> None:
+    """FILE: FIELD: what is wrong: these two said no file, unlike every other refusal of edit."""
+    path = write_tourney(GOOD)
+    before = path.read_bytes()
+    done = run_cli("edit", path, "--set", key)
+    assert (done.returncode, done.stderr) == (2, f"tmanager: {path}: {says}\n")
+    assert path.read_bytes() == before
+
+
 def test_edit_changes_how_participants_play_not_who_they_are(write_tourney: Callable[..., Path]) -> None:
     path = write_tourney(GOOD)
     done = run_cli("edit", path, "--option", "A:Hash=32", "--each", "time_margin=0.2",

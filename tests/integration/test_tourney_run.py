@@ -235,6 +235,79 @@ def test_an_engine_that_refuses_the_variant_stops_the_tourney_before_a_game_is_s
         assert not tourney.pgn_path.exists()
 
 
+@pytest.mark.parametrize(
+    ("program", "answer"),
+    [("fairymax", "Error (unknown command): nps"), ("phalanx", "Illegal move: nps 1")],
+)
+def test_an_xboard_engine_without_nps_stops_a_node_limited_tourney_before_a_game_is_scored(
+    tmp_path: Path, program: str, answer: str
+) -> None:
+    """Fairy-Max answers XBoard's `nps` with 'Error (unknown command): nps', Phalanx with 'Illegal move: nps 1': each
+    of their games was scored as a loss by 'an illegal or unreadable move', a whole round robin given away in
+    seconds. Named by their program (their definitions say nps=0, which `new` refuses)."""
+    if not Path(f"/usr/games/{program}").exists():
+        pytest.skip(f"{program} is not installed")
+    path = tmp_path / "nodes.toml"
+    new(path, "-e", "greedy-uci", "-e", f"cmd=/usr/games/{program},proto=xboard,name=X", "--nodes", "2000")
+    done = run_cli("run", path)
+    assert done.returncode == 2, done.stderr
+    errors = [line for line in done.stderr.splitlines() if line.startswith("tmanager:")]
+    assert errors == [
+        f"tmanager: {path}: engine 'X' cannot search a node limit: it answered '{answer}' "
+        "(give it tc, st or depth instead of nodes)"
+    ], done.stderr
+    tourney = store.read(path)
+    assert tourney.results.strip() == "" and tourney.claims == {} and tourney.faults == {}
+    assert not tourney.pgn_path.exists()
+
+
+@pytest.mark.parametrize("engine", ["fairymax", "gnuchess", "phalanx", "sjeng", "hoichess"])
+def test_a_node_limit_for_a_shipped_xboard_engine_without_nps_is_refused_by_new(tmp_path: Path, engine: str) -> None:
+    """GNU Chess and Sjeng take `st NODES` for seconds and stalled game after game; the definitions say so."""
+    path = tmp_path / "nodes.toml"
+    done = run_cli("new", path, "-e", engine, "-e", "greedy-uci", "--nodes", "2000")
+    assert (done.returncode, done.stderr) == (2, (
+        f"tmanager: tourney.nodes: xboard engine '{engine}' cannot search a node limit: its definition says nps=0 "
+        "(give it tc, st or depth instead of nodes)\n"))
+    assert not path.exists()
+
+
+def test_an_xboard_node_limit_with_a_clock_is_refused_when_the_file_is_made(tmp_path: Path) -> None:
+    """XBoard's node limit is `nps 1` and `st NODES`: with a clock as well, each game of the XBoard engine was lost
+    as 'an illegal or unreadable move (xboard does not support mixing node limits with time limits)'."""
+    path = tmp_path / "mixed.toml"
+    done = run_cli("new", path, "-e", "random-xboard", "-e", "greedy-uci", "--tc", "10+0.1", "--nodes", "2000")
+    assert done.returncode == 2 and not path.exists()
+    assert done.stderr == (
+        "tmanager: tourney.nodes: xboard engine 'random-xboard' cannot search a node limit with a clock or a time "
+        "per move (XBoard's nps makes the nodes its clock) (give it nodes alone, or tc, st or depth without nodes)\n"
+    )
+    new(path, "-e", "random-xboard", "-e", "greedy-uci", "--tc", "10+0.1")
+    before = path.read_bytes()
+    done = run_cli("edit", path, "--set", "participants.random-xboard.nodes=2000")
+    assert done.returncode == 2 and "participants[0].nodes: xboard engine 'random-xboard'" in done.stderr
+    assert path.read_bytes() == before
+    assert run_cli("edit", path, "--set", "participants.greedy-uci.nodes=2000").returncode == 0  # UCI: go nodes wtime
+    # Written by hand: status reads it (without the engine layer), work refuses it before a game.
+    path.write_text(path.read_text().replace('tc = "10+0.1"', 'tc = "10+0.1"\nnodes = 2000', 1))
+    assert run_cli("status", path).returncode == 0
+    done = run_cli("work", path)
+    assert done.returncode == 2 and "tourney.nodes: xboard engine 'random-xboard' cannot" in done.stderr
+    assert store.read(path).results.strip() == "" and not store.read(path).pgn_path.exists()
+
+
+def test_a_substitute_without_nps_in_a_node_limited_tourney_is_refused_with_nothing_changed(tmp_path: Path) -> None:
+    path = tmp_path / "nodes.toml"
+    new(path, "-e", "greedy-uci:A", "-e", "random-uci:B", "--nodes", "1")
+    assert run_cli("work", path).returncode == 0
+    before, pgn_before = path.read_bytes(), store.read(path).pgn_path.read_bytes()
+    done = run_cli("substitute", path, "B", "sjeng", "--replace")
+    assert (done.returncode, done.stderr) == (2, (
+        f"tmanager: {path}: tourney.nodes: xboard engine 'sjeng' cannot search a node limit: its definition says "
+        "nps=0 (give it tc, st or depth instead of nodes)\n"))
+    assert path.read_bytes() == before and store.read(path).pgn_path.read_bytes() == pgn_before
+
+
 def test_a_python_engine_gone_stops_the_tourney_before_a_game_is_scored(tmp_path: Path) -> None:
     """A .py engine runs with this Python: once the script was moved away, each game started the interpreter, saw
     it exit with status 2 and scored a loss ('failed to start'); a program gone is a configuration error."""

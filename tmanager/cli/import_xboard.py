@@ -31,7 +31,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def command(args: argparse.Namespace) -> int:
     target: Path = (args.new_file or args.file.with_suffix(".toml")).resolve()
     tourney = import_trn(args.file, target)
-    tourney.validate()
     store.write_new(tourney, overwrite=args.force)
     done = tourney.finished_count
     print(f"{target}: {len(tourney.participants)} participants, {done} of {tourney.schedule().total_games} "

@@ -54,7 +54,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--name", help="the tourney's name (default: the file name)")
     parser.add_argument("--type", choices=["round-robin", "gauntlet", "swiss", "double-swiss"], default="round-robin")
-    parser.add_argument("--seeds", type=int, default=1, help="gauntlet: the first N participants play all others")
+    parser.add_argument("--seeds", type=int, help="gauntlet: the first N participants play all others (default: 1)")
     parser.add_argument("--cycles", type=int, default=1)
     parser.add_argument("--games", type=int, default=2, help="games per pairing")
     parser.add_argument("--tc", default="inf", help='time control: "40/60+0.6", "10+0.1" or "inf"')
@@ -98,11 +98,14 @@ def command(args: argparse.Namespace) -> int:
     path: Path = args.file.resolve()
     if not args.engine:
         raise ConfigError("no participants", field="--engine", hint="give at least two: -e stockfish -e fairymax")
+    if args.seeds is not None and args.type != "gauntlet":  # it would be kept, and play no part
+        raise ConfigError(f"only a gauntlet has seeds, not a {args.type}", field="--seeds",
+                          hint="add --type gauntlet, or leave --seeds out")
     participants = [participant(item) for item in args.engine]
     settings = Settings(
         name=args.name or path.stem,
         type=args.type,
-        gauntlet_seeds=args.seeds,
+        gauntlet_seeds=1 if args.seeds is None else args.seeds,
         cycles=args.cycles,
         games_per_pairing=args.games,
         tc=args.tc,
@@ -127,7 +130,7 @@ def command(args: argparse.Namespace) -> int:
     for key, value in assignments.pairs:
         apply_setting(tourney, key, value)
     try:
-        tourney.validate()
+        tourney.validate(engines=True)
         tunecheck.check_options(tourney)  # a tune's engines are started once: do they have its options?
     except ConfigError as exc:
         raise ConfigError(exc.message, field=exc.field, hint=exc.hint) from None

@@ -69,7 +69,7 @@ def command(args: argparse.Namespace) -> int:
         for key, value in options:
             set_participant(tourney, name, f"options.{key}", value)
         check_runnable(tourney, tourney.participant_index(name))
-        tourney.validate()  # before the PGN is touched: a name that cannot be a tag value is refused first
+        tourney.validate(engines=True)  # before the PGN is touched: a name that cannot be a tag value is refused first
         marked = pgn.mark_superseded(tourney.pgn_path, set(reset), reason=f"{args.old} replaced by {name}")
     engine = args.cmd or args.new
     if args.replace:

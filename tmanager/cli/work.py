@@ -64,10 +64,13 @@ def command(args: argparse.Namespace) -> int:
     setup_logging(args.log, quiet=args.quiet)
     if cpus is not None:
         affinity.bind(cpus)  # the engines, started later, inherit it
-    played, stopped = work(
+    played, given_back = work(
         args.file, max_games=args.games, log_engines=args.log_engines, concurrency=args.concurrency,
         announce_fd=args.announce_fd,
     )
     # On stdout: under `run` (which stops its workers itself) it goes nowhere.
-    print(f"{played} game(s) played" + ("; stopped by a signal, its game given back" if stopped else ""))
-    return INTERRUPTED if stopped else 0
+    stop = "" if given_back is None else "; stopped by a signal" + (
+        f", {given_back} game(s) in progress given back" if given_back else ""
+    )
+    print(f"{played} game(s) played{stop}")
+    return 0 if given_back is None else INTERRUPTED

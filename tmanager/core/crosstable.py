@@ -8,7 +8,7 @@ string or a human event.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -90,8 +90,10 @@ def build(
     match: tuple[str, str] | None = None,
     sprt: SprtSettings | None = None,
     tiebreak_names: Sequence[str] = (),
+    byes: Mapping[str, float] | None = None,
 ) -> Crosstable:
-    """Aggregate ``games`` (streamed once) and compute standings, ratings and statistics.
+    """Aggregate ``games`` (streamed once) and compute standings, ratings and statistics; ``byes`` are points
+    won without a game (a Swiss tourney's byes), by player.
 
     The two-player match statistics are computed for ``match``, from its
     first player's side, or for the only two players when there are exactly
@@ -118,6 +120,8 @@ def build(
                 pairing = GamePairs(game.white, game.black)
         if pairing is not None:
             pairing.add(game)
+    for name, won in (byes or {}).items():
+        tally.add_bye(name, won)
     return summarize(
         tally, title=title, points=points, anchor=anchor, anchor_elo=anchor_elo, white_advantage=white_advantage,
         match=match, pairs=pairing.finish() if pairing is not None else None, sprt=sprt,
@@ -149,6 +153,9 @@ def summarize(
     elos = fitted.elo()
     table = standings(tally, points=points, ratings=elos)
     notes = []
+    if tally.byes:
+        credited = ", ".join(f"{name} {won:g}" for name, won in tally.byes.items())
+        notes.append(f"points include those of byes: {credited}")
     if fitted.groups > 1:
         notes.append(
             f"the players form {fitted.groups} groups that never met each other: "

@@ -82,6 +82,8 @@ class Tally:
     #: unordered pair -> games in arrival order, while within ``grid_limit``
     sequences: dict[frozenset[str], list[GameResult]] = field(default_factory=dict)
     grid_complete: bool = True
+    #: points credited without a game (a Swiss bye), by player
+    byes: dict[str, float] = field(default_factory=dict)
 
     def add(self, game: GameResult) -> None:
         """Count one game."""
@@ -110,6 +112,11 @@ class Tally:
             own[i] += n
         self.grid_complete = False
         self.sequences.clear()
+
+    def add_bye(self, player: str, points: float) -> None:
+        """Credit ``player`` with ``points`` won without a game (a Swiss bye)."""
+        self.players.setdefault(player)
+        self.byes[player] = self.byes.get(player, 0.0) + points
 
     def update(self, games: Iterable[GameResult]) -> Tally:
         """Count many games; returns ``self``."""
@@ -191,7 +198,8 @@ def standings(
     for name in tally.players:
         total = white[name] + black[name]
         average = opp_sum[name] / total.games if ratings is not None and total.games else None
-        lines.append(Standing(name, white[name], black[name], total.points(points), average))
+        won = total.points(points) + tally.byes.get(name, 0.0)
+        lines.append(Standing(name, white[name], black[name], won, average))
     order = {name: i for i, name in enumerate(tally.players)}
     lines.sort(key=lambda s: (-s.points, s.games, order[s.name]))
     return lines

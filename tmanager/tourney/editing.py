@@ -16,17 +16,9 @@ from typing import Any
 from tmanager.errors import ConfigError, StateError
 from tmanager.tomlmap import from_table, to_table
 from tmanager.tourney.alphabet import FINISHED_CHARS, PLAYING, UNPLAYED
-from tmanager.tourney.model import Tourney
+from tmanager.tourney.model import RESHAPING_KEYS, Tourney
 from tmanager.tourney.settings import Openings, Participant
 
-#: Settings, as ``(section, field)``, whose change would give recorded results another meaning (a tune's
-#: opponent: against a base a step is four games, not two).
-RESHAPING_KEYS = frozenset(
-    {
-        *(("tourney", key) for key in ("type", "gauntlet_seeds", "games_per_pairing", "order", "noswap", "reverse")),
-        ("spsa", "opponent"),
-    }
-)
 #: The conditions of a participant's slot, which an engine substituted in it keeps.
 SLOT_KEYS = ("tc", "st", "nodes", "depth", "ponder", "restart", "time_margin")
 #: What edit may change of a participant on a running tourney: how its engine plays, not which engine it is.
@@ -77,7 +69,8 @@ def apply_setting(tourney: Tourney, key: str, value: Any) -> None:
     current = targets[section]
     if current is None and section in ("sprt", "spsa"):
         needs = {"sprt": "elo0 and elo1", "spsa": "parameters and iterations"}[section]
-        raise ConfigError(f"the tourney has no [{section}] section", field=key, hint=f"add one with {needs} by hand")
+        raise ConfigError(f"the tourney has no [{section}] section", file=tourney.path, field=key,
+                          hint=f"add one with {needs} by hand")
     if current is None:  # openings: start a section from the given key
         table = {name: value}
         if "file" not in table:
@@ -107,7 +100,7 @@ def _participant_key(tourney: Tourney, key: str) -> tuple[str, str]:
         if rest.startswith(name + "."):
             return name, rest[len(name) + 1 :]
     names = ", ".join(p.name for p in tourney.participants)
-    raise ConfigError(f"{key!r} names no participant", field=key, hint=f"participants: {names}")
+    raise ConfigError(f"{key!r} names no participant", file=tourney.path, field=key, hint=f"participants: {names}")
 
 
 def set_participant(tourney: Tourney, name: str, key: str, value: Any, *, playing_only: bool = False) -> None:

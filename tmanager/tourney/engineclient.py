@@ -21,6 +21,7 @@ from tmanager.tourney.engineoptions import EngineOption, OptionValue
 from tmanager.tourney.search import Reply, SearchLimit, Wanted
 
 if TYPE_CHECKING:
+    from tmanager.core.timecontrol import TimeControl
     from tmanager.tourney.engines import EngineSpec
 
 
@@ -50,6 +51,12 @@ class EngineClient(EngineLines, abc.ABC):
     def for_engine(cls, spec: EngineSpec) -> Self:
         """A client for the engine of ``spec`` (its definition may say more of the protocol than the engine)."""
         return cls()
+
+    @classmethod
+    def limit_problem(cls, spec: EngineSpec, limits: TimeControl) -> tuple[str, str] | None:
+        """What keeps the engine of ``spec`` from searching with ``limits`` in any game (known before one
+        starts), and how to give it limits it can search; or ``None``."""
+        return None
 
     @abc.abstractmethod
     async def handshake(self) -> None:

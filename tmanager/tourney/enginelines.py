@@ -59,6 +59,11 @@ def _illegal_move(message: object, move: str) -> IllegalMove:
     return IllegalMove(message, move=move)
 
 
+class UnsupportedLimit(EngineError):
+    """The engine cannot search with the limit it was given (XBoard's ``nps`` it does not know): the tourney's
+    configuration is at fault, not the engine's play, so it is never scored as a game."""
+
+
 class EngineLines(asyncio.SubprocessProtocol):
     """An engine process's pipes as lines, and one question to it at a time (see the module docstring)."""
 

@@ -68,6 +68,15 @@ if TYPE_CHECKING:
 #: Sections tmanager writes after the user's part (``[claims]`` only in files of older versions).
 OWNED_SECTIONS = ("swiss", "claims", "faults", "verdict", "amendments", "tuning", "progress")
 
+#: Settings, as ``(section, field)``, whose change would give recorded results another meaning (a tune's
+#: opponent: against a base a step is four games, not two).
+RESHAPING_KEYS = frozenset(
+    {
+        *(("tourney", key) for key in ("type", "gauntlet_seeds", "games_per_pairing", "order", "noswap", "reverse")),
+        ("spsa", "opponent"),
+    }
+)
+
 #: The key in an engine's ``[faults]`` table holding the worst overstep of its clock in ms (not a count).
 OVERSTEP = "worst overstep ms"
 
@@ -203,6 +212,19 @@ class Tourney:
     def pgn_path(self) -> Path:
         return self.directory / (self.settings.pgn or self.path.with_suffix(".pgn").name)
 
+    def shape(self) -> dict[str, str]:
+        """The values of :data:`RESHAPING_KEYS` (``section.field`` to its text): what the results string's
+        characters mean, kept beside it so that a hand edit of one of them is told rather than obeyed."""
+        sections = {"tourney": self.settings, "spsa": self.spsa}
+        shape = {}
+        for section, key in sorted(RESHAPING_KEYS):
+            holder = sections[section]
+            if holder is not None:
+                value = getattr(holder, key)
+                value = getattr(value, "value", value)  # an enum's value
+                shape[f"{section}.{key}"] = str(value).lower() if isinstance(value, bool) else str(value)
+        return shape
+
     def schedule(self) -> Schedule:
         """The schedule of this tourney's type; a :class:`ConfigError` names this tourney's file."""
         try:
@@ -305,11 +327,11 @@ class Tourney:
 
     # --- views computed by their modules (imported when asked: they need this module first) ---------
 
-    def validate(self, *, settings: bool = True) -> None:
+    def validate(self, *, settings: bool = True, engines: bool = False) -> None:
         """:func:`tmanager.tourney.validation.validate`."""
         from tmanager.tourney import validation
 
-        validation.validate(self, settings=settings)
+        validation.validate(self, settings=settings, engines=engines)
 
     def crosstable(self) -> Crosstable:
         """:func:`tmanager.tourney.tallies.crosstable`."""

@@ -60,7 +60,8 @@ def new_identity() -> str:
 def render_owned(tourney: Tourney, *, version: int, identity: str) -> str:
     """The owned part at ``version``: sections, then ``[progress]`` laid out for changes in place, with the
     ``identity`` the file shares with its journal."""
-    progress = {"participants": [p.name for p in tourney.participants], "id": identity}
+    progress = {"participants": [p.name for p in tourney.participants], "schedule": write_shape(tourney.shape()),
+                "id": identity}
     lines = ("participants", "rounds", "history", "begun")  # arrays of arrays: one element a line
     text = dumps({**owned_sections_to_toml(tourney), "progress": progress}, multiline=lines)
     results = tourney.results.ljust(tourney.schedule().total_games, UNPLAYED)
@@ -113,6 +114,7 @@ class OwnedPart:
     sections: Mapping[str, Any]  #: every owned section but ``[progress]``
     sections_text: bytes  #: their text, as a cache key
     names: tuple[str, ...] | None  #: the participants the results were recorded with
+    shape: dict[str, str] | None  #: the settings they were recorded with (:meth:`Tourney.shape`)
     identity: str | None  #: the ``id`` it shares with its journal (``None`` in files of older versions)
     version: int | None
     results: str  #: without its padding
@@ -127,6 +129,7 @@ class _Frame:
     sections: Mapping[str, Any]
     sections_text: bytes
     names: tuple[str, ...] | None
+    shape: dict[str, str] | None
     identity: str | None
 
 
@@ -174,19 +177,33 @@ def parse_laid_out(owned: bytes | bytearray, layout: Layout, path: Path, *, resu
 
 
 def _frame(sections: dict[str, Any], sections_text: bytes, progress: dict[str, Any], path: Path) -> _Frame:
-    unknown = set(progress) - {"results", "version", "participants", "id"}
+    unknown = set(progress) - {"results", "version", "participants", "schedule", "id"}
     if unknown:
         raise ConfigError(
             f"unknown key {sorted(unknown)[0]!r}", file=path, field="progress",
-            hint="known keys: participants, id, version, results",
+            hint="known keys: participants, schedule, id, version, results",
         )
+    shape = progress.get("schedule")
+    if shape is not None and not isinstance(shape, str):
+        raise ConfigError("must be str (text)", file=path, field="progress.schedule")
     identity = progress.get("id")
     if identity is not None and not isinstance(identity, str):
         raise ConfigError("must be str (text)", file=path, field="progress.id")
     names = progress.get("participants")
     if names is not None and (not isinstance(names, list) or not all(isinstance(n, str) for n in names)):
         raise ConfigError("must be a list of names", file=path, field="progress.participants")
-    return _Frame(sections, sections_text, tuple(names) if names is not None else None, identity)
+    names_read = tuple(names) if names is not None else None
+    return _Frame(sections, sections_text, names_read, None if shape is None else read_shape(shape), identity)
+
+
+def write_shape(shape: dict[str, str]) -> str:
+    """:meth:`Tourney.shape` as ``[progress]``'s ``schedule``: ``tourney.type=round-robin …``."""
+    return " ".join(f"{key}={value}" for key, value in shape.items())
+
+
+def read_shape(text: str) -> dict[str, str]:
+    """``[progress]``'s ``schedule`` as :meth:`Tourney.shape` gives it (a word without ``=`` is kept whole)."""
+    return dict(word.partition("=")[::2] for word in text.split())
 
 
 def _results(results: bytes, path: Path) -> str:
@@ -209,6 +226,7 @@ def _owned(frame: _Frame, version: Any, results: str, padded: int, layout: Layou
         sections=frame.sections,
         sections_text=frame.sections_text,
         names=frame.names,
+        shape=frame.shape,
         identity=frame.identity,
         version=version,
         results=results,

@@ -28,7 +28,7 @@ from tmanager.errors import ConfigError, first_line
 from tmanager.formats.pgn import Notation
 from tmanager.tourney.adjudication import Adjudication, Adjudicator
 from tmanager.tourney.engine import Engine, EnginePool
-from tmanager.tourney.enginelines import EngineError, EngineTerminated, IllegalMove
+from tmanager.tourney.enginelines import EngineError, EngineTerminated, IllegalMove, UnsupportedLimit
 from tmanager.tourney.enginelog import EngineLog
 from tmanager.tourney.engines import EngineSpec
 from tmanager.tourney.gamepgn import game_pgn, move_comment, push_notated
@@ -282,6 +282,10 @@ class Game:
         except EngineTerminated:
             own.healthy = False
             return loss(mover, Ending.CRASH, f"{side(mover)}'s engine crashed", fault=Fault.CRASH)
+        except UnsupportedLimit as exc:
+            own.healthy = False  # still searching what it took for another limit
+            raise ConfigError(f"engine {own.spec.name!r} {exc}",
+                              hint="give it tc, st or depth instead of nodes") from None
         except EngineError as exc:
             own.healthy = False
             return loss(mover, Ending.ILLEGAL_MOVE,

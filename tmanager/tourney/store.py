@@ -227,9 +227,22 @@ def _model(path: Path, head: bytes, owned: OwnedPart) -> Tourney:
 
 
 def _check_names(tourney: Tourney, owned: OwnedPart, path: Path) -> None:
-    """Refuse a participant list changed by hand while results exist: they would credit the wrong engines."""
+    """Refuse a participant list or a schedule changed by hand while results exist: they would credit the wrong
+    engines, or stand for other games."""
+    if not tourney.results.strip(UNPLAYED):
+        return
+    shape, recorded = tourney.shape(), owned.shape or {}
+    changed = next((key for key, value in recorded.items() if shape.get(key, value) != value), None)
+    if changed is not None:
+        raise ConfigError(
+            f"the results were recorded with {changed.partition('.')[2]} = {recorded[changed]}, not {shape[changed]}",
+            file=path,
+            field=changed,
+            hint="put it back: the results string would mean other games; to play another schedule, clone the "
+            "tourney (tmanager clone --set)",
+        )
     names = tuple(p.name for p in tourney.participants)
-    if owned.names is not None and names != owned.names and tourney.results.strip(UNPLAYED):
+    if owned.names is not None and names != owned.names:
         raise ConfigError(
             f"the participants differ from those the results were recorded with ({', '.join(owned.names)})",
             file=path,
@@ -275,7 +288,7 @@ def write_new(tourney: Tourney, *, overwrite: bool = False) -> None:
     if expect_file(tourney.path) and not overwrite:  # a device or a directory there is refused, --force or not
         raise StateError(f"{tourney.path}: file exists; choose another name or remove it first")
     with lock(tourney.path):
-        tourney.validate()
+        tourney.validate(engines=True)
         _checkpoint(tourney.path, None, tourney, version=0, identity=None)
 
 
@@ -410,6 +423,11 @@ def _append(path: Path, state: _State, tourney: Tourney, before: _Before) -> boo
     total = tourney.schedule().total_games
     if journal is None or owned.layout is None or owned.padded != total:
         return False
+    if (owned.names is not None and owned.names != tuple(p.name for p in tourney.participants)) or (
+        owned.shape is not None and owned.shape != tourney.shape()
+    ):
+        # The list or the schedule was changed by hand before any result: the first result is recorded with it.
+        return False
     if journal.offset > max(JOURNAL_LIMIT, 2 * state.size):
         return False  # fold the journal into a checkpoint from time to time
     version = tourney.version + 1
@@ -469,7 +487,7 @@ def transaction(path: Path, *, settings: bool = False, timeout: float = LOCK_TIM
         before = _Before.of(tourney)
         settings_before = settings_to_toml(tourney) if settings else None
         yield tourney
-        tourney.validate(settings=settings)
+        tourney.validate(settings=settings, engines=settings)
         head = state.head
         if settings_before is not None:  # the user's part changed: rewrite only what did, comments kept
             from tmanager.tourney import settings_text  # here: tomlkit is for the rare edit, not every claim

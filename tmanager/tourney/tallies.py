@@ -152,9 +152,14 @@ def crosstable(tourney: Tourney) -> Crosstable:
     title = tourney.settings.name
     names = [p.name for p in tourney.participants]
     match = (names[0], names[1]) if len(names) == 2 else None  # a match's first participant is the one tested
+    credited: dict[str, float] = {}
+    for index in byes(tourney):
+        credited[names[index]] = credited.get(names[index], 0.0) + bye_points(tourney)
     if tourney.finished_count <= GAME_BY_GAME:
-        return tables.build(game_results(tourney), title=title, match=match, sprt=tourney.sprt)
+        return tables.build(game_results(tourney), title=title, match=match, sprt=tourney.sprt, byes=credited)
     counted = Tally()
+    for name, won in credited.items():
+        counted.add_bye(name, won)
     for (white, black), counts in sorted(pair_counts(tourney).items()):
         counted.count(names[white], names[black], counts)
     state = match_state(tourney)

@@ -20,6 +20,22 @@ from tmanager.tourney.model import PLAYING, UNPLAYED, Openings, Participant, Set
 _TOKEN = re.compile(r'\s*(?:-(\w+)\s*(\{[^}]*\}|"(?:[^"\\]|\\.)*"|[^\s"{][^\s]*)?)', re.DOTALL)
 
 
+#: The option of a .trn each setting of ours comes from, to name it in an error.
+_OPTIONS = {
+    "tourney.type": "-tourneyType",
+    "tourney.gauntlet_seeds": "-tourneyType",
+    "tourney.cycles": "-tourneyCycles",
+    "tourney.games_per_pairing": "-defaultMatchGames",
+    "tourney.pgn": "-saveGameFile",
+    "tourney.after_game": "-afterGame",
+    "tourney.after_tourney": "-afterTourney",
+    "tourney.tc": "-tc",
+    "tourney.st": "-st",
+    "tourney.depth": "-searchDepth",
+    "progress.results": "-results",
+}
+
+
 def parse_options(text: str, path: Path) -> dict[str, str]:
     """The ``-option value`` pairs of an XBoard settings file, values unquoted."""
     options: dict[str, str] = {}
@@ -53,18 +69,39 @@ def _bool(value: str) -> bool:
     return value.strip().lower() in ("true", "1", "yes")
 
 
-def _time_control(options: dict[str, str]) -> tuple[str, float | None, int | None]:
+def _number(options: dict[str, str], key: str, default: str, path: Path) -> float:
+    """Option ``-key`` as a number (``default`` when absent or empty); a :class:`ConfigError` naming it otherwise."""
+    text = options.get(key) or default
+    try:
+        value = float(text)
+    except ValueError:
+        raise ConfigError(f"{text!r} is not a number", file=path, field=f"-{key}") from None
+    if value != value or value in (float("inf"), float("-inf")):
+        raise ConfigError(f"{text!r} is not a finite number", file=path, field=f"-{key}")
+    return value
+
+
+def _whole(options: dict[str, str], key: str, default: str, path: Path) -> int:
+    value = _number(options, key, default, path)
+    if value != int(value):
+        raise ConfigError(f"{options[key]!r} is not a whole number", file=path, field=f"-{key}")
+    return int(value)
+
+
+def _time_control(options: dict[str, str], path: Path) -> tuple[str, float | None, int | None]:
     """XBoard's -tc (minutes, or m:ss), -mps, -inc, -st, -searchDepth as our (tc, st, depth)."""
-    st = float(options["st"]) if options.get("st", "0") not in ("", "0") else None
-    depth = int(options["searchDepth"]) if options.get("searchDepth", "0") not in ("", "0") else None
-    tc = options.get("tc") or options.get("timeControl")
+    st = _number(options, "st", "0", path) or None
+    depth = _whole(options, "searchDepth", "0", path) or None
+    key = "tc" if options.get("tc") else "timeControl"
+    tc = options.get(key)
     if not tc:
         # XBoard's default is 40 moves in 5 minutes, unless a per-move limit is given.
         return ("inf" if st or depth else "40/300"), st, depth
     minutes, _, seconds = tc.partition(":")
-    base = f"{float(minutes) * 60 + float(seconds or 0):g}"
-    mps = int(options.get("mps") or options.get("movesPerSession") or 0)
-    inc = float(options.get("inc") or options.get("timeIncrement") or -1)
+    parts = {key: minutes, "seconds": seconds or "0"}
+    base = f"{_number(parts, key, '0', path) * 60 + _number(parts, 'seconds', '0', path):g}"
+    mps = _whole(options, "mps" if options.get("mps") else "movesPerSession", "0", path)
+    inc = _number(options, "inc" if options.get("inc") else "timeIncrement", "-1", path)
     if inc >= 0:  # XBoard: a non-negative increment means incremental, not classical, clocks
         return f"{base}+{inc:g}", st, depth
     return (f"{mps}/{base}" if mps > 0 else base), st, depth
@@ -87,40 +124,46 @@ def import_trn(path: Path, target: Path) -> Tourney:
             hint="define each in engines/NAME.toml (cmd, protocol) beside the new tourney file; "
             f"known: {', '.join(known) or 'none'}",
         )
-    kind = int(options.get("tourneyType", "0") or 0)
+    kind = _whole(options, "tourneyType", "0", path)
     if kind < 0:
         raise ConfigError("Swiss XBoard tourneys (-tourneyType -1) cannot be imported", file=path,
                           field="-tourneyType", hint="create a Swiss tourney with `tmanager new --type swiss`")
-    try:
-        tc, st, depth = _time_control(options)
-        settings = Settings(
-            name=target.stem,
-            type="gauntlet" if kind > 0 else "round-robin",
-            gauntlet_seeds=max(kind, 1),
-            cycles=int(options.get("tourneyCycles", "1") or 1),
-            games_per_pairing=int(options.get("defaultMatchGames", "1") or 1),
-            sync_after_round=_bool(options.get("syncAfterRound", "false")),
-            sync_after_cycle=_bool(options.get("syncAfterCycle", "false")),
-            pgn=options.get("saveGameFile", "") or target.with_suffix(".pgn").name,
-            after_game=options.get("afterGame", ""),
-            after_tourney=options.get("afterTourney", ""),
-            tc=tc,
-            st=st,
-            depth=depth,
-        )
-    except ValueError as exc:
-        raise ConfigError(f"bad number: {exc}", file=path) from None
+    tc, st, depth = _time_control(options, path)
+    settings = Settings(
+        name=target.stem,
+        type="gauntlet" if kind > 0 else "round-robin",
+        gauntlet_seeds=max(kind, 1),
+        cycles=_whole(options, "tourneyCycles", "1", path),
+        games_per_pairing=_whole(options, "defaultMatchGames", "1", path),
+        sync_after_round=_bool(options.get("syncAfterRound", "false")),
+        sync_after_cycle=_bool(options.get("syncAfterCycle", "false")),
+        pgn=options.get("saveGameFile", "") or target.with_suffix(".pgn").name,
+        after_game=options.get("afterGame", ""),
+        after_tourney=options.get("afterTourney", ""),
+        tc=tc,
+        st=st,
+        depth=depth,
+    )
     results = options.get("results", "").replace(PLAYING, UNPLAYED)
-    return Tourney(
+    tourney = Tourney(
         path=target,
         settings=settings,
         participants=[Participant(name=n, engine=str(_definition_for(n, known))) for n in names],
-        openings=_openings(options),
+        openings=_openings(options, path),
         results=results.rstrip(UNPLAYED),
     )
+    try:
+        tourney.validate(engines=True)
+    except ConfigError as exc:
+        if exc.file != str(target):
+            raise  # an engine definition's own error
+        # Nothing is written: the option of the .trn that gave the value is at fault, not the new file.
+        field = _OPTIONS.get(exc.field or "", exc.field)
+        raise ConfigError(exc.message, file=path, field=field, hint=exc.hint) from None
+    return tourney
 
 
-def _openings(options: dict[str, str]) -> Openings | None:
+def _openings(options: dict[str, str], path: Path) -> Openings | None:
     """-loadGameFile / -loadPositionFile with their index: N > 0 starts at N, -1 steps on, -2 is random."""
     for file_key, index_key, kind in (
         ("loadPositionFile", "loadPositionIndex", "epd"),
@@ -128,7 +171,7 @@ def _openings(options: dict[str, str]) -> Openings | None:
     ):
         file = options.get(file_key, "")
         if file:
-            index = int(options.get(index_key, "1") or 1)
+            index = _whole(options, index_key, "1", path)
             return Openings(
                 file=file,
                 format="epd" if kind == "epd" else "pgn",

@@ -43,13 +43,21 @@ POSITIVE_SETTINGS = ("handshake_timeout", "move_timeout", "lease")
 #: Durations that may be left out (None) but never be zero or less.
 OPTIONAL_POSITIVE_SETTINGS = ("ready_timeout", "ping_timeout")
 
+#: Counts of moves in [adjudication], each at least one, and how their rule is turned off instead.
+ADJUDICATION_COUNTS = {
+    "resign_moves": "leave resign_score out to turn the resign rule off",
+    "draw_moves": "leave draw_score out to turn the draw rule off",
+    "max_moves": "leave it out for no move limit",
+}
+
 #: The PGN standard's limit on a string token such as a tag value (section 7).
 MAX_TAG_LENGTH = 255
 
 
-def validate(tourney: Tourney, *, settings: bool = True) -> None:
+def validate(tourney: Tourney, *, settings: bool = True, engines: bool = False) -> None:
     """Check everything that can be checked without starting an engine; with ``settings``
-    false only what a change of the owned tail (results, claims, pairings) can break."""
+    false only what a change of the owned tail (results, claims, pairings) can break; with ``engines``
+    (before a write of the settings), also what the engine classes say of the limits (:func:`check_limits`)."""
     if settings and tourney.spsa is not None:  # first: a tune's iterations make the schedule
         _check_spsa(tourney, tourney.spsa)
     _check_progress(tourney)
@@ -63,6 +71,26 @@ def validate(tourney: Tourney, *, settings: bool = True) -> None:
         time_control(tourney, i)
         engine_spec(tourney, i)
     _check_paths(tourney)
+    if engines:
+        check_limits(tourney)
+
+
+def check_limits(tourney: Tourney) -> None:
+    """Every participant's engine can search with its limits at all (an XBoard engine's node limit stands
+    alone, and needs ``nps``): otherwise it would lose every game as a fault. Asked of the engine classes,
+    which `status` and every other reader do without (they load python-chess): checked before the settings
+    are written and before games are played."""
+    from tmanager.tourney.engine import client_class
+
+    for index in range(len(tourney.participants)):
+        spec, limits = engine_spec(tourney, index), time_control(tourney, index)
+        problem = client_class(spec).limit_problem(spec, limits)
+        if problem is not None:
+            own = tourney.participants[index].nodes is not None
+            raise ConfigError(
+                f"{spec.protocol} engine {spec.name!r} {problem[0]}",
+                file=tourney.path, field=f"participants[{index}].nodes" if own else "tourney.nodes", hint=problem[1],
+            )
 
 
 def _check_progress(tourney: Tourney) -> None:
@@ -104,6 +132,10 @@ def _check_settings(tourney: Tourney) -> None:
             raise ConfigError(f"must be positive, not {value:g}", file=path, field=f"tourney.{key}")
     if s.wait < 0:
         raise ConfigError(f"must not be negative, not {s.wait:g}", file=path, field="tourney.wait")
+    for key, off in ADJUDICATION_COUNTS.items():
+        count = getattr(tourney.adjudication, key)
+        if count is not None and count < 1:  # 0 ended every game before its first move
+            raise ConfigError(f"must be at least 1, not {count}", file=path, field=f"adjudication.{key}", hint=off)
     for pattern in s.pgn_match_lines:
         try:
             re.compile(pattern)

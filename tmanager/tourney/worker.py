@@ -108,6 +108,7 @@ class Worker:
         self._lanes_done = False
         self.books = Books()
         self.live_pace = LivePace()  # shared by the live files of its lanes' games
+        self.given_back = 0  #: games a stop gave back unplayed
 
     @property
     def stopping(self) -> bool:
@@ -392,6 +393,7 @@ class Lane:
             # One attempt: a stop must be prompt even when another process holds the lock for long.
             char = await asyncio.to_thread(self.worker.release, number)
             if char == UNPLAYED:
+                self.worker.given_back += 1
                 log.info("game %d released unplayed", number)
             elif char is not None:
                 log.info("game %d recorded from the PGN, where it was written before the stop", number)
@@ -484,12 +486,12 @@ def _pidfd_child_watcher(loop: asyncio.AbstractEventLoop) -> Iterator[None]:
 def work(
     path: Path, *, max_games: int | None = None, log_engines: bool = False, concurrency: int = 1,
     announce_fd: int | None = None,
-) -> tuple[int, bool]:
+) -> tuple[int, int | None]:
     """Run one worker of ``concurrency`` lanes in this process until the tourney is done; SIGINT/SIGTERM
     stop every lane cleanly. ``log_engines`` writes engine logs as the tourney's ``log_engines`` setting does;
     with ``announce_fd``, its games are announced on that descriptor (:mod:`tmanager.tourney.announce`).
 
-    Returns the games played and whether a signal stopped it.
+    Returns the games played and, if a signal stopped it, how many games it gave back (else ``None``).
     """
     if concurrency < 1:
         raise ConfigError(f"must be at least 1, not {concurrency}", field="--concurrency")
@@ -523,4 +525,5 @@ def work(
         sys.setswitchinterval(switch_interval)
     if worker.stopping:
         log.info("worker stopped by signal")
-    return played, worker.stopping
+        return played, worker.given_back
+    return played, None

@@ -83,11 +83,12 @@ import chess
 
 from tmanager.errors import ConfigError, ascii_digits, first_line
 from tmanager.tourney.engineclient import EngineClient, finishes, milliseconds
-from tmanager.tourney.enginelines import EngineError, IllegalMove
+from tmanager.tourney.enginelines import EngineError, IllegalMove, UnsupportedLimit
 from tmanager.tourney.engineoptions import EngineOption, OptionKind, OptionValue, xboard_option
 from tmanager.tourney.search import NO_REPORT, Reply, SearchLimit, Wanted, xboard_report
 
 if TYPE_CHECKING:
+    from tmanager.core.timecontrol import TimeControl
     from tmanager.tourney.engines import EngineSpec
 
 LOGGER = logging.getLogger(__name__)
@@ -98,6 +99,10 @@ FeatureValue = str | int | bool
 _NUMBERED_MOVE = re.compile(r"^\s*\d+\s*\.*\s+\.\.\.\s+(\S+)\s*$")
 #: Lines an engine prints when it rejects a command.
 _COMPLAINT = re.compile(r"^\s*(Error|Illegal|Invalid|tellusererror)", re.IGNORECASE)
+#: The engine's refusal of ``nps``, the command a node limit is given by: ``Error (unknown command): nps``
+#: (Fairy-Max, HoiChess), or an old engine's taking it for a move, ``Illegal move: nps 1`` (Phalanx),
+#: ``Invalid move: nps 1`` (GNU Chess).
+_NPS_REFUSED = re.compile(r"^\s*(Error|Illegal move|Invalid move)\s*(\([^()]+\))?\s*:\s*nps\b")
 #: An error that says the engine and the runner no longer agree on the position (python-chess's).
 _OUT_OF_STEP = re.compile(r"^\s*(Error|Illegal move)(\s*\([^()]+\))?\s*:")
 #: Options the protocol sets by commands of its own rather than ``option``, with their commands.
@@ -137,6 +142,19 @@ class XBoardClient(EngineClient):
     @classmethod
     def for_engine(cls, spec: EngineSpec) -> XBoardClient:
         return cls(features=spec.xboard_features)
+
+    @classmethod
+    def limit_problem(cls, spec: EngineSpec, limits: TimeControl) -> tuple[str, str] | None:
+        """A node limit stands alone: XBoard gives it as ``nps 1`` and ``st NODES``, which take the place of the
+        clock and of the time per move."""
+        if limits.nodes is None:
+            return None
+        if limits.has_clock or limits.increment or limits.move_time is not None:
+            return ("cannot search a node limit with a clock or a time per move (XBoard's nps makes the nodes its "
+                    "clock)", "give it nodes alone, or tc, st or depth without nodes")
+        if spec.xboard_features.get("nps") in (0, False):
+            return "cannot search a node limit: its definition says nps=0", "give it tc, st or depth instead of nodes"
+        return None
 
     def __init__(self, *, features: Mapping[str, FeatureValue] = {}) -> None:
         super().__init__()
@@ -461,9 +479,9 @@ class XBoardClient(EngineClient):
                 lines.append(f"st {max(0.01, limit.move_time)}")
         if limit.nodes is not None:
             if limit.move_time is not None or limit.has_clocks or increment is not None:
-                raise EngineError("xboard does not support mixing node limits with time limits")
+                raise UnsupportedLimit("cannot search a node limit with a clock or a time per move")
             if "nps" in self.features and not self.features["nps"]:
-                raise EngineError("xboard engine does not support node limits (feature nps=0)")
+                raise UnsupportedLimit("cannot search a node limit: it declares feature nps=0")
             lines += ["nps 1", f"st {max(1, limit.nodes)}"]
         if limit.depth is not None:
             lines.append(f"sd {max(1, limit.depth)}")
@@ -518,6 +536,8 @@ class XBoardClient(EngineClient):
             self._answer(Reply(None, self._report, resigned=True, lines=self._kept or ()))
         elif token in ("1-0", "0-1", "1/2-1/2"):
             self._answer(Reply(None, self._report, resigned="resign" in line, lines=self._kept or ()))
+        elif _NPS_REFUSED.match(line):
+            self._answer(error=UnsupportedLimit(f"cannot search a node limit: it answered {line.strip()!r}"))
         elif _OUT_OF_STEP.match(line):
             self._new_game_due = True  # the engine's board may no longer be the game's
             self._answer(error=EngineError(line))
