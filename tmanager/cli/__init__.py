@@ -49,7 +49,14 @@ RAW_COMMANDS = {"fastchess"}
 
 
 class _Formatter(argparse.RawDescriptionHelpFormatter, argparse.ArgumentDefaultsHelpFormatter):
-    pass
+    """Examples kept as written, and each option's default told, once: not where its help already tells it
+    (``(default: 1)``), nor a ``None`` (no value given), which argparse wrote as ``(default: None)``."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        help_text = action.help or ""
+        if action.default is None or "default" in help_text:
+            return help_text
+        return super()._get_help_string(action)
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
