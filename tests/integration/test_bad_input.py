@@ -321,7 +321,8 @@ CASES = [
          "3 seeds with 3 participants"),
     Case("swiss without rounds", edited(("nodes = 100\n", 'nodes = 100\ntype = "swiss"\n'),
                                         ('results = "+-="', 'results = ""')),
-         "tourney.swiss_rounds", "0 Swiss rounds"),
+         "tourney.swiss_rounds", "a Swiss tourney needs its rounds per cycle (set swiss_rounds = N from 1 to 2, or "
+         "give tmanager new --rounds N)"),
     Case("bye points negative", setting("bye_points = -1"), "tourney.bye_points", "non-negative"),
     Case("sync not a boolean", setting('sync_after_round = "yes"'), "tourney.sync_after_round", "true or false"),
     Case("pgn a number", setting("pgn = 5"), "tourney.pgn", "must be str (text)"),

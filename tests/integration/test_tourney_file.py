@@ -214,6 +214,23 @@ def test_new_refuses_seeds_of_a_tourney_that_is_no_gauntlet(tmp_path: Path, kind
     assert not path.exists()
 
 
+def test_new_takes_a_swiss_tourney_s_rounds_and_refuses_them_elsewhere(tmp_path: Path) -> None:
+    """A Swiss's rounds could only be given by --set swiss_rounds=N; without them it said '0 Swiss rounds'."""
+    path, engines = tmp_path / "s.toml", ["-e", "stockfish:A", "-e", "stockfish:B", "-e", "stockfish:C"]
+    done = run_cli("new", path, "--type", "swiss", *engines, "--nodes", "100")
+    assert (done.returncode, done.stderr) == (2, (
+        "tmanager: tourney.swiss_rounds: a Swiss tourney needs its rounds per cycle (set swiss_rounds = N from 1 to "
+        "2, or give tmanager new --rounds N)\n"))
+    assert not path.exists()
+    done = run_cli("new", path, "--rounds", "2", *engines, "--nodes", "100")
+    assert (done.returncode, done.stderr) == (2, (
+        "tmanager: --rounds: only a Swiss tourney has rounds, not a round-robin (add --type swiss, or leave --rounds "
+        "out)\n"))
+    assert not path.exists()
+    assert run_cli("new", path, "--type", "swiss", "--rounds", "2", *engines, "--nodes", "100").returncode == 0
+    assert store.read(path).settings.swiss_rounds == 2
+
+
 @pytest.mark.parametrize(
     ("key", "says"),
     [

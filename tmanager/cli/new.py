@@ -33,6 +33,8 @@ EXAMPLES = """\
   tmanager new rr.toml -e stockfish -e fairymax -e greedy-uci -e random-xboard --tc 10+0.1
   tmanager new gauntlet.toml --type gauntlet --seeds 1 -e stockfish:SF-dev -e fairymax -e greedy-uci \\
       --games 2 --cycles 10 --nodes 5000 --openings tourneys/openings/sample.epd
+  tmanager new swiss.toml --type swiss --rounds 5 -e stockfish:SF -e fairymax -e greedy-uci -e random-uci \\
+      -e greedy-xboard -e random-xboard --games 2 --tc 10+0.1
   tmanager new match.toml -e stockfish:A -e stockfish:B --tc 40/60+0.6 --set adjudication.max_moves=200
   tmanager new sf.toml -e stockfish:base -e stockfish:dev --option dev:Hash=64 --each option.Threads=1 \\
       --each tc=10+0.1 --each time_margin=0.05
@@ -55,6 +57,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--name", help="the tourney's name (default: the file name)")
     parser.add_argument("--type", choices=["round-robin", "gauntlet", "swiss", "double-swiss"], default="round-robin")
     parser.add_argument("--seeds", type=int, help="gauntlet: the first N participants play all others (default: 1)")
+    parser.add_argument("--rounds", type=int, help="swiss, double-swiss: rounds per cycle (1 to participants - 1)")
     parser.add_argument("--cycles", type=int, default=1)
     parser.add_argument("--games", type=int, default=2, help="games per pairing")
     parser.add_argument("--tc", default="inf", help='time control: "40/60+0.6", "10+0.1" or "inf"')
@@ -101,11 +104,15 @@ def command(args: argparse.Namespace) -> int:
     if args.seeds is not None and args.type != "gauntlet":  # it would be kept, and play no part
         raise ConfigError(f"only a gauntlet has seeds, not a {args.type}", field="--seeds",
                           hint="add --type gauntlet, or leave --seeds out")
+    if args.rounds is not None and args.type not in ("swiss", "double-swiss"):  # as --seeds
+        raise ConfigError(f"only a Swiss tourney has rounds, not a {args.type}", field="--rounds",
+                          hint="add --type swiss, or leave --rounds out")
     participants = [participant(item) for item in args.engine]
     settings = Settings(
         name=args.name or path.stem,
         type=args.type,
         gauntlet_seeds=1 if args.seeds is None else args.seeds,
+        swiss_rounds=0 if args.rounds is None else args.rounds,
         cycles=args.cycles,
         games_per_pairing=args.games,
         tc=args.tc,

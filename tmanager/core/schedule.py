@@ -391,6 +391,11 @@ class SwissSchedule(Schedule):
         cycles: int = 1,
     ) -> None:
         super().__init__(participants, games_per_pairing=games_per_pairing, cycles=cycles)
+        if not rounds:  # the setting's default: a Swiss has no natural number of rounds
+            raise ConfigError(
+                "a Swiss tourney needs its rounds per cycle", field="tourney.swiss_rounds",
+                hint=f"set swiss_rounds = N from 1 to {participants - 1}, or give tmanager new --rounds N",
+            )
         if not 1 <= rounds < participants:
             raise ConfigError(
                 f"{rounds} Swiss rounds with {participants} participants",
