@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from tmanager.core.timecontrol import TimeControl
@@ -77,3 +79,12 @@ def test_move_time_deadline() -> None:
     clock = TimeControl.parse("inf", move_time=0.5).new_clock()
     assert clock.deadline(0.1) == pytest.approx(0.6)
     assert TimeControl.parse("inf", nodes=5).new_clock().deadline(0.1) is None
+
+
+@pytest.mark.parametrize(("move_time", "says"), [(0.0, "st must be positive, not 0.0"),
+                                                 (math.inf, "st must be a finite number, not inf"),
+                                                 (math.nan, "st must be a finite number, not nan")])
+def test_a_move_time_without_an_end_is_told_for_what_it_is(move_time: float, says: str) -> None:
+    """`new --st inf` said 'st must be positive, not inf'."""
+    with pytest.raises(ConfigError, match=says):
+        TimeControl.parse("inf", move_time=move_time)

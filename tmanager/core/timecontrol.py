@@ -100,7 +100,8 @@ class TimeControl:
         """Refuse limits that allow a game never to end."""
         for name, value in (("st", self.move_time), ("nodes", self.nodes), ("depth", self.depth)):
             if value is not None and (value <= 0 or (isinstance(value, float) and not math.isfinite(value))):
-                raise ConfigError(f"{name} must be positive, not {value}", field=name)
+                what = "positive" if value <= 0 else "a finite number"  # inf, nan: never an end to a move
+                raise ConfigError(f"{name} must be {what}, not {value}", field=name)
             if isinstance(value, int) and value > MAX_COUNT:
                 raise ConfigError(f"{name} must be at most {MAX_COUNT:,}, not {value:,}", field=name,
                                   hint="engines count in 64 bits, and so does TOML")
