@@ -300,6 +300,8 @@ CASES = [
     Case("tourney name a number", edited(('name = "t"', "name = 5")), "tourney.name", "must be str (text)"),
     Case("tourney name with a newline", edited(('name = "t"', 'name = "t\\n[Round \\"9\\"]"')), "tourney.name",
          "control character"),
+    # A blank name was taken: the title of status, of the pages and of the PGN's Event said nothing.
+    Case("tourney name blank", edited(('name = "t"', 'name = "  "')), "tourney.name", "is empty"),
     Case("event with a quote", setting('event = "a\\"b"'), "tourney.event", "quote"),
     Case("type unknown", setting('type = "knockout"'), "tourney.type", "'knockout'"),
     Case("type a number", setting("type = 1"), "tourney.type", "not one of"),
@@ -548,6 +550,7 @@ ARGUMENTS = [
     ("edit", ("--set", "cycles=" + nested("[", "]", 20_000)), "tourney.cycles", "whole number"),
     ("edit", ("--set", "x={" + "a." * 20_000 + "a = 1}"), "tourney", "unknown key 'x'"),
     ("edit", ("--set", 'name="t\\n[Result \\"1-0\\"]"'), "tourney.name", "control character"),
+    ("edit", ("--set", 'name=""'), "tourney.name", "is empty (give the tourney a name, or leave it out)"),
     ("edit", ("--set", "lease=0"), "tourney.lease", "must be positive"),
     ("edit", ("--set", "cycles=0"), "tourney.cycles", "must be at least 1"),
     ("edit", ("--set", "nodes=9223372036854775808"), "tourney.nodes", "at most 9,223,372,036,854,775,807"),

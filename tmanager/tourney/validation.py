@@ -124,6 +124,8 @@ def _check_settings(tourney: Tourney) -> None:
             field="tourney.pgn_comment_fields",
             hint=f"choose among {', '.join(COMMENT_FIELDS)}",
         )
+    if not s.name.strip():  # the title of status, the pages and the PGN's Event: a blank says nothing
+        raise ConfigError("is empty", file=path, field="tourney.name", hint="give the tourney a name, or leave it out")
     for key in ("name", "event", "site"):
         check_tag_value(getattr(s, key), file=path, field=f"tourney.{key}")
     for key in POSITIVE_SETTINGS + OPTIONAL_POSITIVE_SETTINGS:
