@@ -250,7 +250,9 @@ def test_web_json_pairings_layout_and_missing_results_view(built: Path, tmp_path
         ok("result", path, str(board), "½-½")
     only = missing_view(client, until=["31", "32"])  # the server sees the file's changes at its next poll
     assert "All boards" in only
-    form = {"csrf": hidden(only, "csrf"), "round": "9", "board": "31", "was": "*", "result": "1-0", "missing": "1"}
+    board31 = d.round(9).boards[30]  # the form names the game it shows, which must still stand there
+    form = {"csrf": hidden(only, "csrf"), "round": "9", "board": "31", "white": str(board31.white),
+            "black": str(board31.black), "was": "*", "result": "1-0", "missing": "1"}
     status, headers, _ = client.post("/result", form)
     assert status == 303 and headers["location"] == "arbiter?round=9&missing=1"
     missing_view(client, until=["32"])
