@@ -25,7 +25,7 @@ from tmanager.tourney.model import UNPLAYED
 from tmanager.tourney.openings import Opening, OpeningBook
 from tmanager.tourney.owners import ENGINE_TAG
 from tmanager.tourney.variants import variant_board
-from tmanager.tourney.worker import work
+from tmanager.tourney.worker import WorkDone, work
 
 BOOKS = Path(__file__).resolve().parents[2] / "tourneys" / "openings"
 
@@ -313,7 +313,7 @@ def test_a_game_reads_its_opening_off_the_event_loop_that_plays_the_other_games(
 
     monkeypatch.setattr(OpeningBook, "opening_for", noting_the_reader)
     monkeypatch.setenv(ENGINE_TAG, "")  # work() marks its engines in the environment: restored afterwards
-    assert work(path, concurrency=2) == (4, False)
+    assert work(path, concurrency=2) == WorkDone(4, stopped=False)
     assert len(read_on_a_loop) >= 4 and not any(read_on_a_loop)  # each game asked for its opening
 
 
@@ -337,7 +337,7 @@ def test_a_long_opening_is_replayed_off_the_event_loop_that_plays_the_other_game
 
     monkeypatch.setattr(play, "after_opening", noting_the_replay)
     monkeypatch.setenv(ENGINE_TAG, "")  # work() marks its engines in the environment: restored afterwards
-    assert work(path, concurrency=2) == (2, False)
+    assert work(path, concurrency=2) == WorkDone(2, stopped=False)
     assert replayed_on_a_loop == [False, False]
     assert path.with_suffix(".pgn").read_text().count("Ng8") >= 2 * (play.REPLAYED_ON_LOOP // 4 + 1)
 

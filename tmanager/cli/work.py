@@ -64,13 +64,12 @@ def command(args: argparse.Namespace) -> int:
     setup_logging(args.log, quiet=args.quiet)
     if cpus is not None:
         affinity.bind(cpus)  # the engines, started later, inherit it
-    played, given_back = work(
+    done = work(
         args.file, max_games=args.games, log_engines=args.log_engines, concurrency=args.concurrency,
         announce_fd=args.announce_fd,
     )
     # On stdout: under `run` (which stops its workers itself) it goes nowhere.
-    stop = "" if given_back is None else "; stopped by a signal" + (
-        f", {given_back} game(s) in progress given back" if given_back else ""
-    )
-    print(f"{played} game(s) played{stop}")
-    return 0 if given_back is None else INTERRUPTED
+    stop = "; stopped by a signal" if done.stopped else ""
+    given_back = f", {done.given_back} game(s) in progress given back" if done.given_back else ""
+    print(f"{done.played} game(s) played{stop}{given_back}")
+    return INTERRUPTED if done.stopped else 0

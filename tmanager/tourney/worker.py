@@ -352,17 +352,15 @@ class Lane:
     def __init__(self, worker: Worker) -> None:
         self.worker = worker
         self.playing: int | None = None
+        self.played = 0  #: games recorded
 
     async def run(self) -> int:
         """Play until no game is left for this lane (or a stop); returns the games played."""
         worker = self.worker
-        played = 0
         try:
             while isinstance(claimed := await self._claim(), Claimed):
                 self.playing = claimed.game.number
                 await self._play(claimed.tourney, claimed.game)
-                self.playing = None
-                played += 1
                 if claimed.tourney.settings.wait:  # fastchess's -wait: a pause before the next game
                     await asyncio.sleep(claimed.tourney.settings.wait)
         except (asyncio.CancelledError, StopRequested):
@@ -373,7 +371,7 @@ class Lane:
                 # A stop arriving now (a second signal, a sibling lane's error) must neither cut the
                 # give-back short nor replace the error or stop this lane is ending with.
                 await through_cancellation(self._give_back(self.playing))
-        return played
+        return self.played
 
     async def _claim(self) -> ClaimAnswer:
         """Claim a game, waiting (taking turns with the worker's other waiting lanes) for one to be
@@ -387,6 +385,11 @@ class Lane:
     def _remember(self, answer: ClaimAnswer) -> None:
         if isinstance(answer, Claimed):
             self.playing = answer.game.number
+
+    def _recorded(self, outcome: Tourney | None) -> None:
+        """The game's record is done: it is no longer this lane's to give back, and it was played."""
+        self.playing = None
+        self.played += 1
 
     async def _give_back(self, number: int) -> None:
         try:
@@ -420,8 +423,10 @@ class Lane:
             raise exc.located(file=tourney.path) from None
         result = record.result.pgn
         env = game_env(game.number, result, record.termination, record.reason, spec.white.name, spec.black.name)
-        outcome = await transact(worker.record, game.number, record, env)
-        self.playing = None
+        # A stop during the record learns its outcome too (its thread goes on regardless): a game recorded is
+        # a game played and counted, not one to give back.
+        outcome = await transact(worker.record, game.number, record, env, settled=self._recorded)
+        self._recorded(outcome)
         if outcome is None:
             return
         worker.announce_finished(game, spec, record)
@@ -483,16 +488,24 @@ def _pidfd_child_watcher(loop: asyncio.AbstractEventLoop) -> Iterator[None]:
         asyncio.set_child_watcher(asyncio.ThreadedChildWatcher())  # closes ours
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class WorkDone:
+    """What a worker did before it ended."""
+
+    played: int
+    #: A signal stopped it (else nothing was left for it to play).
+    stopped: bool
+    #: Games in progress the stop gave back unplayed (a stop while the last hooks ran gives back none).
+    given_back: int = 0
+
+
 def work(
     path: Path, *, max_games: int | None = None, log_engines: bool = False, concurrency: int = 1,
     announce_fd: int | None = None,
-) -> tuple[int, int | None]:
+) -> WorkDone:
     """Run one worker of ``concurrency`` lanes in this process until the tourney is done; SIGINT/SIGTERM
     stop every lane cleanly. ``log_engines`` writes engine logs as the tourney's ``log_engines`` setting does;
-    with ``announce_fd``, its games are announced on that descriptor (:mod:`tmanager.tourney.announce`).
-
-    Returns the games played and, if a signal stopped it, how many games it gave back (else ``None``).
-    """
+    with ``announce_fd``, its games are announced on that descriptor (:mod:`tmanager.tourney.announce`)."""
     if concurrency < 1:
         raise ConfigError(f"must be at least 1, not {concurrency}", field="--concurrency")
     tourney = store.read(path)  # before anything else looks at the path: it may not be a file at all
@@ -525,5 +538,4 @@ def work(
         sys.setswitchinterval(switch_interval)
     if worker.stopping:
         log.info("worker stopped by signal")
-        return played, worker.given_back
-    return played, None
+    return WorkDone(played, stopped=worker.stopping, given_back=worker.given_back)
