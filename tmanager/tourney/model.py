@@ -212,19 +212,6 @@ class Tourney:
     def pgn_path(self) -> Path:
         return self.directory / (self.settings.pgn or self.path.with_suffix(".pgn").name)
 
-    def shape(self) -> dict[str, str]:
-        """The values of :data:`RESHAPING_KEYS` (``section.field`` to its text): what the results string's
-        characters mean, kept beside it so that a hand edit of one of them is told rather than obeyed."""
-        sections = {"tourney": self.settings, "spsa": self.spsa}
-        shape = {}
-        for section, key in sorted(RESHAPING_KEYS):
-            holder = sections[section]
-            if holder is not None:
-                value = getattr(holder, key)
-                value = getattr(value, "value", value)  # an enum's value
-                shape[f"{section}.{key}"] = str(value).lower() if isinstance(value, bool) else str(value)
-        return shape
-
     def schedule(self) -> Schedule:
         """The schedule of this tourney's type; a :class:`ConfigError` names this tourney's file."""
         try:

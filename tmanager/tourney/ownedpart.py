@@ -23,7 +23,7 @@ from typing import Any
 from tmanager.errors import ConfigError
 from tmanager.files import decode, parse_toml
 from tmanager.tomlmap import dumps
-from tmanager.tourney.model import OWNED_SECTIONS, UNPLAYED, Tourney
+from tmanager.tourney.model import OWNED_SECTIONS, RESHAPING_KEYS, UNPLAYED, Tourney
 from tmanager.tourney.serialising import owned_sections_to_toml
 
 _OWNED_HEADER = re.compile(rb"^[ \t]*\[[ \t]*(?:" + "|".join(OWNED_SECTIONS).encode() + rb")[ \t]*[\].]", re.MULTILINE)
@@ -60,7 +60,7 @@ def new_identity() -> str:
 def render_owned(tourney: Tourney, *, version: int, identity: str) -> str:
     """The owned part at ``version``: sections, then ``[progress]`` laid out for changes in place, with the
     ``identity`` the file shares with its journal."""
-    progress = {"participants": [p.name for p in tourney.participants], "schedule": write_shape(tourney.shape()),
+    progress = {"participants": [p.name for p in tourney.participants], "schedule": write_shape(shape_of(tourney)),
                 "id": identity}
     lines = ("participants", "rounds", "history", "begun")  # arrays of arrays: one element a line
     text = dumps({**owned_sections_to_toml(tourney), "progress": progress}, multiline=lines)
@@ -114,7 +114,7 @@ class OwnedPart:
     sections: Mapping[str, Any]  #: every owned section but ``[progress]``
     sections_text: bytes  #: their text, as a cache key
     names: tuple[str, ...] | None  #: the participants the results were recorded with
-    shape: dict[str, str] | None  #: the settings they were recorded with (:meth:`Tourney.shape`)
+    shape: dict[str, str] | None  #: the settings they were recorded with (:func:`shape_of`)
     identity: str | None  #: the ``id`` it shares with its journal (``None`` in files of older versions)
     version: int | None
     results: str  #: without its padding
@@ -196,13 +196,28 @@ def _frame(sections: dict[str, Any], sections_text: bytes, progress: dict[str, A
     return _Frame(sections, sections_text, names_read, None if shape is None else read_shape(shape), identity)
 
 
+def shape_of(tourney: Tourney) -> dict[str, str]:
+    """The values of :data:`~tmanager.tourney.model.RESHAPING_KEYS` (``section.field`` to its text): what the
+    results string's characters mean, kept beside it so that a hand edit of one of them is told rather than
+    obeyed."""
+    sections = {"tourney": tourney.settings, "spsa": tourney.spsa}
+    shape = {}
+    for section, key in sorted(RESHAPING_KEYS):
+        holder = sections[section]
+        if holder is not None:
+            value = getattr(holder, key)
+            value = getattr(value, "value", value)  # an enum's value
+            shape[f"{section}.{key}"] = str(value).lower() if isinstance(value, bool) else str(value)
+    return shape
+
+
 def write_shape(shape: dict[str, str]) -> str:
-    """:meth:`Tourney.shape` as ``[progress]``'s ``schedule``: ``tourney.type=round-robin …``."""
+    """:func:`shape_of` as ``[progress]``'s ``schedule``: ``tourney.type=round-robin …``."""
     return " ".join(f"{key}={value}" for key, value in shape.items())
 
 
 def read_shape(text: str) -> dict[str, str]:
-    """``[progress]``'s ``schedule`` as :meth:`Tourney.shape` gives it (a word without ``=`` is kept whole)."""
+    """``[progress]``'s ``schedule`` as :func:`shape_of` gives it (a word without ``=`` is kept whole)."""
     return dict(word.partition("=")[::2] for word in text.split())
 
 

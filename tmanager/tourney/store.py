@@ -87,6 +87,7 @@ from tmanager.tourney.ownedpart import (
     parse_owned,
     read_toml,
     render_owned,
+    shape_of,
 )
 from tmanager.tourney.ownedpart import split as split
 from tmanager.tourney.parsing import from_toml
@@ -231,7 +232,7 @@ def _check_names(tourney: Tourney, owned: OwnedPart, path: Path) -> None:
     engines, or stand for other games."""
     if not tourney.results.strip(UNPLAYED):
         return
-    shape, recorded = tourney.shape(), owned.shape or {}
+    shape, recorded = shape_of(tourney), owned.shape or {}
     changed = next((key for key, value in recorded.items() if shape.get(key, value) != value), None)
     if changed is not None:
         raise ConfigError(
@@ -424,7 +425,7 @@ def _append(path: Path, state: _State, tourney: Tourney, before: _Before) -> boo
     if journal is None or owned.layout is None or owned.padded != total:
         return False
     if (owned.names is not None and owned.names != tuple(p.name for p in tourney.participants)) or (
-        owned.shape is not None and owned.shape != tourney.shape()
+        owned.shape is not None and owned.shape != shape_of(tourney)
     ):
         # The list or the schedule was changed by hand before any result: the first result is recorded with it.
         return False
