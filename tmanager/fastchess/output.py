@@ -72,11 +72,11 @@ class Report:
     sprt: SprtSettings | None = None
 
 
-#: What fastchess says of each ending ({winner} and {loser} are White or Black); the others (variants, an
-#: XBoard engine's resignation or false claim), which fastchess does not know, keep tmanager's words.
 #: A move in the form fastchess's ``isUciMove`` accepts, legal or not.
 _UCI_MOVE = re.compile(r"[a-h][1-8][a-h][1-8][nbrq]?")
 
+#: What fastchess says of each ending ({winner} and {loser} are White or Black); the others (variants, an
+#: XBoard engine's resignation or false claim), which fastchess does not know, keep tmanager's words.
 _REASONS = {
     Ending.CHECKMATE: "{winner} mates",
     Ending.STALEMATE: "Draw by stalemate",
