@@ -9,6 +9,7 @@ playing) become not played.
 
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 
@@ -76,7 +77,7 @@ def _number(options: dict[str, str], key: str, default: str, path: Path) -> floa
         value = float(text)
     except ValueError:
         raise ConfigError(f"{text!r} is not a number", file=path, field=f"-{key}") from None
-    if value != value or value in (float("inf"), float("-inf")):
+    if not math.isfinite(value):
         raise ConfigError(f"{text!r} is not a finite number", file=path, field=f"-{key}")
     return value
 
