@@ -57,12 +57,19 @@ def _configure_add_player(p: argparse.ArgumentParser) -> None:
     )
 
 
-def _add_player(args: argparse.Namespace) -> int:
-    if args.number is not None and args.number < 1:  # 0 stands for "the next free one" inside: not to be typed
+def _new_number(args: argparse.Namespace) -> int:
+    """``--number`` of a new player or team; 0, which stands for "the next free one" inside, when not given
+    (typed, 0 or less is refused: it would silently be taken as that)."""
+    if args.number is not None and args.number < 1:
         raise ConfigError(f"must be at least 1, not {args.number}", field="--number",
                           hint="leave --number out for the next free one")
+    return args.number or 0
+
+
+def _add_player(args: argparse.Namespace) -> int:
+    number = _new_number(args)
     data = {key: value for key, value in _player_changes(args).items() if key != "name"}
-    player = Player(args.number or 0, args.name, flags=list(args.flag), **data)
+    player = Player(number, args.name, flags=list(args.flag), **data)
     say(service.add_player(args.event, args.division, player, missed=args.missed, take_bye=args.take_bye).messages)
     return 0
 
@@ -173,10 +180,7 @@ def _configure_add_team(p: argparse.ArgumentParser) -> None:
 
 
 def _add_team(args: argparse.Namespace) -> int:
-    if args.number is not None and args.number < 1:  # 0 stands for "the next free one" inside, as for players
-        raise ConfigError(f"must be at least 1, not {args.number}", field="--number",
-                          hint="leave --number out for the next free one")  # fmt: skip
-    change = service.add_team(args.event, args.division, args.name, number=args.number or 0, short=args.short,
+    change = service.add_team(args.event, args.division, args.name, number=_new_number(args), short=args.short,
                               players=args.players)  # fmt: skip
     say(change.messages)
     return 0
