@@ -105,6 +105,20 @@ def test_clone_copies_settings_not_results(tmp_path: Path) -> None:
     assert len(assert_consistent(clone)) == 4
 
 
+def test_clone_onto_itself_is_refused_and_a_used_pgn_is_told(tmp_path: Path) -> None:
+    path = slow_tourney(tmp_path / "c.toml", players=2)
+    assert run_cli("run", path).returncode == 0
+    before, games = path.read_bytes(), path.with_suffix(".pgn").read_bytes()
+    for target in (path, tmp_path / "sub" / ".." / "c.toml"):  # --force would have wiped c's results
+        done = run_cli("clone", path, target, "--force")
+        assert done.returncode == 2 and "is the tourney being cloned (give the clone a name of its own)" in done.stderr
+        assert path.read_bytes() == before
+    done = run_cli("clone", path, tmp_path / "d.toml", "--set", "pgn=c.pgn")
+    assert done.returncode == 0
+    assert f"note: {path.with_suffix('.pgn')} already holds {len(games):,} bytes" in done.stderr
+    assert "note:" not in run_cli("clone", path, tmp_path / "e.toml").stderr  # e.pgn: none yet
+
+
 def test_edit_adds_a_cycle_to_a_finished_tourney(tmp_path: Path) -> None:
     path = slow_tourney(tmp_path / "e.toml", players=2, games=2)
     assert run_cli("run", path).returncode == 0

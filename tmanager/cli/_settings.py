@@ -7,6 +7,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from tmanager.errors import ConfigError
@@ -96,3 +97,16 @@ def _option(item: str, names: Sequence[str]) -> tuple[str, Any]:
     if not sep or not key.strip():
         raise ConfigError(f"--option {item!r} is not NAME:KEY=VALUE", field="--option", hint="e.g. SF-B:Hash=64")
     return _key(name, f"options.{key.strip()}"), parse_value(value.strip())
+
+
+def note_shared_pgn(pgn: Path) -> None:
+    """Say that a new tourney's games will follow those already in its PGN file (as XBoard and fastchess append
+    to theirs): a PGN left by an earlier tourney of the same name would otherwise mix two tourneys' games, with
+    the same game numbers, into the file that ``crosstable`` reads."""
+    try:
+        size = pgn.stat().st_size
+    except OSError:  # not there yet: the first game creates it
+        return
+    if size:
+        print(f"tmanager: note: {pgn} already holds {size:,} bytes; this tourney's games are appended to it "
+              "(remove it first, or name another PGN file, to keep them apart)", file=sys.stderr)

@@ -12,7 +12,8 @@ import os
 from pathlib import Path
 
 from tmanager import files
-from tmanager.cli._settings import parse_assignments
+from tmanager.cli._settings import note_shared_pgn, parse_assignments
+from tmanager.errors import ConfigError
 from tmanager.tourney import store
 from tmanager.tourney.editing import apply_setting
 from tmanager.tourney.model import Tourney
@@ -31,8 +32,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def command(args: argparse.Namespace) -> int:
-    source = store.read(args.file)
     path: Path = args.new_file.resolve()
+    if files.same_file(args.file, path):  # --force would wipe the results of the very tourney being copied
+        raise ConfigError("is the tourney being cloned", file=args.new_file, hint="give the clone a name of its own")
+    source = store.read(args.file)
     clone = Tourney(
         path=path,
         settings=source.settings,
@@ -49,6 +52,7 @@ def command(args: argparse.Namespace) -> int:
         apply_setting(clone, key, value)
     clone.validate()
     store.write_new(clone, overwrite=args.force)
+    note_shared_pgn(clone.pgn_path)
     print(f"{path}: {len(clone.participants)} participants, {clone.schedule().total_games} games, no results")
     return 0
 

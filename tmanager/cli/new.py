@@ -18,7 +18,7 @@ import argparse
 from pathlib import Path
 
 from tmanager.cli._engines import participant
-from tmanager.cli._settings import add_participant_arguments, ordered_assignments
+from tmanager.cli._settings import add_participant_arguments, note_shared_pgn, ordered_assignments
 from tmanager.core.spsa import Opponent, TuneSettings, parse_input
 from tmanager.core.stats import SPRT_MODELS, SprtSettings
 from tmanager.errors import ConfigError
@@ -144,6 +144,7 @@ def command(args: argparse.Namespace) -> int:
     load_book(tourney)  # a bad line is reported now (of a large book: in its first opening)
     store.write_new(tourney, overwrite=args.force)
     assignments.say_notes()
+    note_shared_pgn(tourney.pgn_path)
     print(f"{path}: {len(participants)} participants, {tourney.schedule().total_games} games")
     return 0
 
