@@ -548,6 +548,32 @@ def test_a_result_set_back_by_hand_supersedes_its_game_and_runs_the_replays_hook
     assert sum(int(line.split(",")[2]) for line in crosstable.stdout.splitlines()[1:4]) == 2 * len(games)
 
 
+def test_a_result_changed_by_hand_is_corrected_in_the_pgn_where_crosstable_counts_it(tmp_path: Path) -> None:
+    path = fast_tourney(tmp_path / "t.toml", players=3, cycles=2)  # 12 games
+    assert start_worker(path, "--games", "6").wait(timeout=300) == 0
+    other = {"+": "-", "-": "=", "=": "+"}
+    results = store.read(path).results
+    set_by_hand(path, {1: other[results[1]], 4: other[results[4]]})  # a worker takes them in at its next claim
+    assert run_to_the_end(path).returncode == 0
+    assert_consistent(path)
+    results = store.read(path).results
+    set_by_hand(path, {7: other[results[7]]})  # a finished tourney: `run` takes it in, with nothing to play
+    done = run_to_the_end(path)
+    assert done.returncode == 0 and "game(s) 7 given another result by hand" in done.stderr, done.stderr
+    games = assert_consistent(path)  # the Result tags say what the results string says
+    corrected = {int(g["GameNumber"]): g["Corrected"] for g in games if "Corrected" in g}
+    assert sorted(corrected) == [1, 4, 7] and corrected[7].startswith("result set by hand, was ")
+    crosstable = subprocess.run([sys.executable, "-m", "tmanager", "crosstable", str(path.with_suffix(".pgn")),
+                                 "--format", "csv"], capture_output=True, text=True, check=True)
+    points: dict[str, float] = {}
+    for game in games:  # what the results string says, as the Result tags now say it
+        white, black = {"1-0": (1.0, 0.0), "0-1": (0.0, 1.0), "1/2-1/2": (0.5, 0.5)}[game["Result"]]
+        points[game["White"]] = points.get(game["White"], 0.0) + white
+        points[game["Black"]] = points.get(game["Black"], 0.0) + black
+    rows = [line.split(",") for line in crosstable.stdout.splitlines()[1:4]]
+    assert {row[1]: float(row[3]) for row in rows} == points
+
+
 def test_a_pgn_cut_by_hand_is_refused_loudly_until_it_is_restored_or_its_games_replayed(tmp_path: Path) -> None:
     path = fast_tourney(tmp_path / "t.toml", players=3, cycles=4)
     assert start_worker(path, "--games", "12").wait(timeout=300) == 0

@@ -117,6 +117,7 @@ def command(args: argparse.Namespace) -> int:
         reported=reported(tourney),
     )
     if monitor.finished(tourney) and not tourney.hooks:
+        store.settle(path)  # no worker will: a result changed by hand goes into the PGN now
         monitor.final(tourney)
         print(f"tmanager: nothing to play: {_why_over(tourney, path)}", file=sys.stderr)
         return 0

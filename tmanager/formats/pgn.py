@@ -11,6 +11,7 @@ import io
 import mmap
 import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -175,3 +176,30 @@ def mark_superseded(path: Path, numbers: set[int], *, reason: str) -> int:
     pieces.append(data[last:])
     atomic_write_bytes(path, b"".join(pieces))
     return len(inserts)
+
+
+#: The result that ends a game's moves (PGN standard, section 8.2.6).
+_TERMINATION_MARKER = re.compile(rb"(1-0|0-1|1/2-1/2|\*)(\s*)$")
+
+
+def correct_results(path: Path, results: Mapping[int, tuple[str, str]], *, reason: str) -> int:
+    """Give the current games with these ``GameNumber``s another result (atomic rewrite): ``results`` maps a
+    game number to its (old, new) PGN result. The ``Result`` tag and the marker ending the moves change, and a
+    tag ``[Corrected "reason, was OLD"]`` keeps the old one for the record. The caller holds the tourney lock.
+    Returns how many games were corrected."""
+    if not results or not path.exists():
+        return 0
+    data = read_bytes(path, kind="PGN", create=None, limit=None)
+    games = sorted((start, end, *results[n]) for n in results for start, end in _header_blocks(data, n))
+    pieces, last = [], 0
+    for start, end, old, new in games:
+        following = data.find(_GAME_START, end)
+        stop = following + 2 if following >= 0 else len(data)
+        tags = re.sub(rb'\[Result "[^"]*"\]', f'[Result "{new}"]'.encode(), data[start:end], count=1)
+        tags += b'\n[Corrected "' + tag_value(f"{reason}, was {old}").encode() + b'"]'
+        moves = _TERMINATION_MARKER.sub(new.encode() + rb"\2", data[end:stop], count=1)
+        pieces += [data[last:start], tags, moves]
+        last = stop
+    pieces.append(data[last:])
+    atomic_write_bytes(path, b"".join(pieces))
+    return len(games)

@@ -59,6 +59,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tmanager.core.results import Result
 from tmanager.errors import ConfigError, StateError
 from tmanager.files import (
     LOCK_TIMEOUT,
@@ -122,6 +123,41 @@ class _Template:
 _templates: dict[Path, _Template] = {}
 
 
+@dataclass(frozen=True, slots=True)
+class HandEdits:
+    """The games played by the journal's account whose result a hand edit of the results string changed."""
+
+    #: set back to not played, to be played again
+    replayed: tuple[int, ...] = ()
+    #: given another result: game number -> (the PGN result recorded, the PGN result the edit gives)
+    rescored: Mapping[int, tuple[str, str]] = dataclasses.field(default_factory=dict)
+
+    @classmethod
+    def between(cls, played: str, edited: str) -> HandEdits:
+        """The hand edits that turned results string ``played`` into ``edited``."""
+        replayed, rescored = [], {}
+        for n, char in sorted(_changed_results(played, edited).items()):
+            if n >= len(played) or played[n] not in FINISHED_CHARS:
+                continue
+            if char == UNPLAYED:
+                replayed.append(n)
+            elif char in FINISHED_CHARS:
+                rescored[n] = (Result.from_xboard(played[n]).pgn, Result.from_xboard(char).pgn)
+        return cls(tuple(replayed), rescored)
+
+    def apply_to_pgn(self, path: Path, pgn_path: Path) -> None:
+        """Bring the PGN in line: a game set back stays for the record, superseded, as ``substitute --replace``
+        leaves one; a game given another result says so, so that ``crosstable`` counts what ``status`` does."""
+        if self.replayed:
+            marked = pgn.mark_superseded(pgn_path, set(self.replayed), reason="replayed: set back by hand")
+            log.warning("%s: game(s) %s set back to not played by hand: %d PGN game(s) superseded", path,
+                        ", ".join(map(str, self.replayed)), marked)
+        if self.rescored:
+            corrected = pgn.correct_results(pgn_path, self.rescored, reason="result set by hand")
+            log.warning("%s: game(s) %s given another result by hand: %d PGN game(s) corrected", path,
+                        ", ".join(map(str, self.rescored)), corrected)
+
+
 @dataclass(slots=True)
 class _State:
     """What a transaction starts from: the file as it is, and the resolved model."""
@@ -133,8 +169,8 @@ class _State:
     tourney: Tourney
     #: why the file must be checkpointed before anything else ("" when it is current)
     repair: str
-    #: games played by the journal's account that a hand edit set back to not played, to be played again
-    replayed: tuple[int, ...] = ()
+    #: what a hand edit changed of the games played by the journal's account
+    hand_edits: HandEdits
 
 
 def _load(path: Path) -> _State:
@@ -148,7 +184,7 @@ def _load(path: Path) -> _State:
     owned_text = data[start:]
     owned = parse_owned(owned_text, path)
     repair = ""
-    replayed: tuple[int, ...] = ()
+    hand_edits = HandEdits()
     if journal is not None and journal.identity != owned.identity:
         journal, repair = None, "foreign"  # a journal left by another file of this name: not this file's
     elif journal is None:
@@ -156,12 +192,7 @@ def _load(path: Path) -> _State:
         repair = "journal" if layout_ok else "layout"  # "layout": an XBoard import, a hand-made or older file
     elif owned.version is not None and owned.version == journal.version:
         repair = "hand edit"
-        played = journal.parsed(path).results
-        changes = _changed_results(played, owned.results)
-        replayed = tuple(
-            n for n, char in sorted(changes.items())
-            if char == UNPLAYED and n < len(played) and played[n] in FINISHED_CHARS
-        )
+        hand_edits = HandEdits.between(journal.parsed(path).results, owned.results)
     elif owned.version is None or owned.version < journal.version:
         # Cut off between the journal and the file: one change behind, and exactly as before it.
         interrupted = owned.version == journal.version - 1 and owned.version >= journal.checkpoint and (
@@ -171,12 +202,12 @@ def _load(path: Path) -> _State:
         owned = journal.parsed(path)
     else:  # the file is newer than its journal (the journal was replaced): the file wins
         repair = "journal"
-    return _resolved(path, len(data), head, owned, journal, repair=repair, replayed=replayed)
+    return _resolved(path, len(data), head, owned, journal, repair=repair, hand_edits=hand_edits)
 
 
 def _resolved(
     path: Path, size: int, head: bytes, owned: OwnedPart, journal: Journal | None, *, repair: str,
-    replayed: tuple[int, ...] = (),
+    hand_edits: HandEdits | None = None,
 ) -> _State:
     """The state of a file of ``size`` bytes read with ``journal``: its ``head`` and the owned part that holds."""
     tourney = _model(path, head, owned)
@@ -186,7 +217,7 @@ def _resolved(
         tourney.pgn_mark = journal.pgn_mark
     tourney.version = max(owned.version or 0, journal.version if journal else 0)
     _check_names(tourney, owned, path)
-    return _State(size, head, owned, journal, tourney, repair, replayed)
+    return _State(size, head, owned, journal, tourney, repair, hand_edits or HandEdits())
 
 
 def _model(path: Path, head: bytes, owned: OwnedPart) -> Tourney:
@@ -257,6 +288,14 @@ def read(path: Path) -> Tourney:
     check_lock(path)  # a worker would wait for ever to take a lock that is a directory
     with _in_process(path):  # the caches must not be changed by two threads at once
         return _load(path).tourney
+
+
+def settle(path: Path) -> None:
+    """Take what was edited by hand into the files now, as the next change would (a result changed by hand
+    into the PGN, the journal brought up to date): for a command that has nothing to change, on a tourney
+    that will see no other change (``run`` of a finished one)."""
+    with transaction(path):
+        pass
 
 
 #: One lock per tourney file for the threads of this process (see :func:`_in_process`).
@@ -481,10 +520,7 @@ def transaction(path: Path, *, settings: bool = False, timeout: float = LOCK_TIM
     with _in_process(path, timeout=timeout), lock(path, timeout=timeout):
         state = _load(path)
         tourney = state.tourney
-        if state.replayed:  # the games played before stay in the PGN for the record, as substitute --replace does
-            marked = pgn.mark_superseded(tourney.pgn_path, set(state.replayed), reason="replayed: set back by hand")
-            log.warning("%s: game(s) %s set back to not played by hand: %d PGN game(s) superseded", path,
-                        ", ".join(map(str, state.replayed)), marked)
+        state.hand_edits.apply_to_pgn(path, tourney.pgn_path)
         before = _Before.of(tourney)
         settings_before = settings_to_toml(tourney) if settings else None
         yield tourney
