@@ -17,8 +17,8 @@ A big file is cut into stretches that start at tag sections and are scanned
 by one forked process per core; the games come back in file order, and the
 result is always the one-process result (see :func:`_parallel_pieces`).
 
-Malformed input never raises: games without players or result, unfinished
-(``*``) games, unknown results, a truncated last game and an unterminated
+Malformed input never raises: games without players or result, a player's game against himself,
+unfinished (``*``) games, unknown results, a truncated last game and an unterminated
 comment are counted in a :class:`ScanReport`, and every readable game is kept.
 A game tagged ``[Superseded "yes"]`` (or with tmanager's reason, ``[Superseded "A
 replaced by B"]``) has been replaced by a later one and is skipped (counted, without
@@ -380,7 +380,7 @@ def _games(sections: list[tuple[bytes, ...]], path: str, report: ScanReport) -> 
             report.superseded += 1
             continue
         outcome = _RESULTS.get(result)
-        if outcome is None or not white or not black:
+        if outcome is None or not white or not black or white == black:
             _warn_game(report, path, number, white, black, result)
             continue
         whites.append(names.get(white) or names.setdefault(white, _decode(white)))
@@ -399,6 +399,10 @@ def _warn_game(report: ScanReport, path: str, number: int, white: bytes, black: 
     if not white or not black:
         missing = " and ".join(t for t, v in (("White", white), ("Black", black)) if not v)
         report.warn("missing-player", f"no {missing} tag; game skipped", path=path, game=number)
+    elif white == black:  # no rating, pair or standing can hold it: it counted twice for one player
+        report.warn(
+            "same-player", f"White and Black are both {_decode(white)!r}; game skipped", path=path, game=number
+        )
     elif not result:
         report.warn("missing-result", "no Result tag; game skipped", path=path, game=number)
     elif result == b"*":

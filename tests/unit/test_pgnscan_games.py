@@ -1,0 +1,45 @@
+"""Which games of a PGN the tag scanner counts: the checks on each game's tags, on small files (no process)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tmanager.core import crosstable
+from tmanager.formats import pgnscan
+
+SELF_PLAY = """\
+[White "sf"]
+[Black "sf"]
+[Result "1-0"]
+
+1. e4 1-0
+
+[White "sf"]
+[Black "sf"]
+[Result "1/2-1/2"]
+
+1. e4 1/2-1/2
+
+[White "sf"]
+[Black "x"]
+[Result "1/2-1/2"]
+
+1. e4 1/2-1/2
+"""
+
+
+def test_a_game_of_a_player_against_himself_is_skipped_with_a_warning(tmp_path: Path) -> None:
+    """Two games of sf against sf (a self-play PGN, or a database's "?" against "?") counted twice for sf: five
+    games in the standings out of three, +60 Elo from one drawn game, and the two paired into a pentanomial 1.5/2
+    of a match "sf vs x" that was one draw."""
+    path = tmp_path / "self.pgn"
+    path.write_text(SELF_PLAY)
+    report = pgnscan.ScanReport()
+    table = crosstable.build(pgnscan.scan(path, report))
+    assert report.warnings == {"same-player": 2}
+    assert report.examples[0] == f"{path}: game 1: White and Black are both 'sf'; game skipped"
+    assert [(line.standing.name, line.standing.games, line.elo) for line in table.lines] == [
+        ("sf", 1, 0.0),
+        ("x", 1, 0.0),
+    ]
+    assert table.match is not None and table.match.stats.penta is None and table.match.stats.draws == 1
