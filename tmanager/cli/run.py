@@ -30,6 +30,7 @@ from tmanager.cli import INTERRUPTED, main
 from tmanager.cli._bounds import MAX_GAMES_AT_ONCE, MAX_WORKERS, check_count
 from tmanager.cli.status import report, report_lines
 from tmanager.core import sprt
+from tmanager.core.standings import points_text
 from tmanager.errors import ConfigError
 from tmanager.logs import ERASE_LINE, check_log_file, setup_logging
 from tmanager.tourney import affinity, eventloop, store, tuning
@@ -238,7 +239,7 @@ class Progress:
         points = tally(tourney)
         if done:
             best = max(range(len(points)), key=points.__getitem__)
-            text += f", leader {tourney.participants[best].name} {points[best]:g}"
+            text += f", leader {tourney.participants[best].name} {points_text(points[best])}"
         stale = stale_games(tourney)
         if stale:
             text += f", {len(stale)} stale"

@@ -43,6 +43,16 @@ class Points:
 STANDARD_POINTS = Points()
 
 
+def points_text(value: float) -> str:
+    """Points or a tie-break as people read them, whatever their size: ``12556.25``, ``3926905``, ``2.5``.
+
+    Never in exponent form and never cut to six digits, as ``:g`` does (``1.2556e+04``, ``3.92690e+06``);
+    two decimals hold any sum of halves and quarters, and hide a float's noise (``0.1`` thirty times).
+    """
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
 @dataclass(frozen=True, slots=True)
 class Record:
     """Wins, draws and losses of one side."""
