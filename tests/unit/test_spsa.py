@@ -121,6 +121,8 @@ def test_the_values_are_written_as_the_engine_takes_them() -> None:
         ("A, int, five, 0, 10, 1, 0.1", "line 1: A: not a number among five, 0, 10, 1, 0.1"),
         ("A, int, 5, 0", "line 1: 4 fields in 'A, int, 5, 0'"),
         ("A, int, 5, 0, 10, 1, 0.1\nA, int, 5, 0, 10, 1, 0.1", "line 2: A is given twice (one line a parameter)"),
+        ("Skill Level, int, 5, 0, 10, 1, 0.1\nskill level, int, 5, 0, 10, 1, 0.1",
+         "line 2: skill level is given twice (as Skill Level: option names ignore case) (one line a parameter)"),
         ("A, float, nan, 0, 10, 1, 0.1", "line 1: A: start must be a number, not nan"),
         ("# nothing\n", "no parameter"),
     ],

@@ -354,8 +354,12 @@ def parse_input(text: str) -> tuple[SpsaParam, ...]:
             param.check()
         except ConfigError as error:
             raise ConfigError(f"line {number}: {error.message}", hint=error.hint) from None
-        if any(p.name == param.name for p in params):
-            raise ConfigError(f"line {number}: {param.name} is given twice", hint="one line a parameter")
+        # An engine takes its options in any case (UCI's names are not case-sensitive): "Hash" and "hash" are
+        # one option, set twice a game, the second value played and the first parameter moved by its results.
+        same = next((p for p in params if p.name.casefold() == param.name.casefold()), None)
+        if same is not None:
+            also = "" if same.name == param.name else f" (as {same.name}: option names ignore case)"
+            raise ConfigError(f"line {number}: {param.name} is given twice{also}", hint="one line a parameter")
         params.append(param)
     if not params:
         raise ConfigError("no parameter", hint="one line a parameter: name, int, start, min, max, c_end, r_end")
