@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tmanager.core import crosstable
+from tmanager.core import crosstable, crosstableformats
 from tmanager.formats import pgnscan
 
 SELF_PLAY = """\
@@ -43,3 +43,21 @@ def test_a_game_of_a_player_against_himself_is_skipped_with_a_warning(tmp_path: 
         ("x", 1, 0.0),
     ]
     assert table.match is not None and table.match.stats.penta is None and table.match.stats.draws == 1
+
+
+def test_numbers_too_long_for_int_are_no_numbers(tmp_path: Path) -> None:
+    """A GameNumber, Pair or Round tag of 5,000 digits was int()'s ValueError (Python refuses more than 4,300
+    digits): a traceback where a malformed game is a warning at most. Such a number names no game: unknown."""
+    digits = "9" * 5000
+    games = [
+        f'[White "A"]\n[Black "B"]\n[Result "1-0"]\n[{tag} "{digits}"]\n\n1-0\n'
+        for tag in ("GameNumber", "Pair", "Round")
+    ]
+    path = tmp_path / "digits.pgn"
+    path.write_text("\n".join(games))
+    read = list(pgnscan.scan(path))
+    unknown = (None, None, "")
+    assert [(g.game_number, g.pair, g.round) for g in read] == [unknown, unknown, (None, None, digits)]
+    table = crosstable.build(read)
+    assert table.tally.games == 3 and table.match is not None and table.match.stats.wins == 3
+    assert crosstableformats.render(table, "text").count("111") == 1  # the grid, its games in round order

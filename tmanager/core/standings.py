@@ -13,6 +13,8 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from tmanager.errors import ascii_digits
+
 WHITE_WIN, BLACK_WIN, DRAW = "1-0", "0-1", "1/2-1/2"
 RESULTS = (WHITE_WIN, BLACK_WIN, DRAW)
 
@@ -273,8 +275,9 @@ def grid(tally: Tally, player: str, opponent: str) -> str | None:
 
 
 def round_key(text: str) -> tuple[int, ...]:
-    """A Round tag ("3", "2.1") as a sort key; unknown parts and an empty tag sort first."""
-    return tuple(int(part) if part.isdigit() else -1 for part in text.split("."))
+    """A Round tag ("3", "2.1") as a sort key; unknown parts (and numbers too long for ``int``) and an empty tag
+    sort first."""
+    return tuple(int(part) if ascii_digits(part) else -1 for part in text.split("."))
 
 
 @dataclass(frozen=True, slots=True)
@@ -367,7 +370,7 @@ class GamePairs:
             return [(game.opening, "tag", game.pair)]
         if game.game_number is not None:
             return [(game.opening, "number", game.game_number // 2)]
-        if game.round.isdigit():
+        if ascii_digits(game.round):
             number = int(game.round)
             return [(game.opening, "round", number), (game.opening, "pair", (number - 1) // 2)]
         return [(game.opening, "pair", (self._arrivals - 1) // 2)]

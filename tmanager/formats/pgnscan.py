@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import BinaryIO, NamedTuple
 
 from tmanager.core.standings import RESULTS, GameResult
-from tmanager.errors import ConfigError
+from tmanager.errors import MOST_DIGITS, ConfigError
 from tmanager.files import open_file
 
 #: Bytes read at a time.
@@ -387,9 +387,10 @@ def _games(sections: list[tuple[bytes, ...]], path: str, report: ScanReport) -> 
         blacks.append(names.get(black) or names.setdefault(black, _decode(black)))
         outcomes.append(outcome)
         rounds.append(round_.decode("ascii", "replace") if round_ else "")
-        game_numbers.append(int(game_number) if game_number.isdigit() else None)
+        # bytes.isdigit is ASCII's; past MOST_DIGITS a number is nobody's, and int() of 4,300 digits raises
+        game_numbers.append(int(game_number) if game_number.isdigit() and len(game_number) <= MOST_DIGITS else None)
         openings.append((names.get(fen) or names.setdefault(fen, _decode(fen))) if fen else "")
-        pairs.append(int(pair) if pair.isdigit() else None)
+        pairs.append(int(pair) if pair.isdigit() and len(pair) <= MOST_DIGITS else None)
     report.sections = number
     report.games += len(outcomes)
     return columns
