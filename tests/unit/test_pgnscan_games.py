@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import gzip
 from pathlib import Path
 
+import pytest
+
 from tmanager.core import crosstable, crosstableformats
+from tmanager.errors import ConfigError
 from tmanager.formats import pgnscan
 
 SELF_PLAY = """\
@@ -61,3 +65,13 @@ def test_numbers_too_long_for_int_are_no_numbers(tmp_path: Path) -> None:
     table = crosstable.build(read)
     assert table.tally.games == 3 and table.match is not None and table.match.stats.wins == 3
     assert crosstableformats.render(table, "text").count("111") == 1  # the grid, its games in round order
+
+
+def test_a_compressed_pgn_is_refused_naming_its_compression(tmp_path: Path) -> None:
+    """A games.pgn.gz read as text held no tag line: an empty table and "no game in the file(s) given", exit
+    status 0, of a file of a million games."""
+    path = tmp_path / "games.pgn.gz"
+    path.write_bytes(gzip.compress(SELF_PLAY.encode()))
+    with pytest.raises(ConfigError) as caught:
+        list(pgnscan.scan(path))
+    assert str(caught.value) == f"{path}: is gzip-compressed, not PGN text (decompress it first: gunzip -k {path})"

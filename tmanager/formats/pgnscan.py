@@ -132,7 +132,7 @@ def scan(path: str | Path, report: ScanReport | None = None, *, jobs: int | None
     scanned by ``jobs`` forked processes (default: one per core); ``jobs=1``,
     and any call from a process that runs threads, scans in this process.
 
-    Raises :class:`ConfigError` only when the file cannot be opened.
+    Raises :class:`ConfigError` only when the file cannot be opened, or is compressed.
     """
     report = ScanReport() if report is None else report
     name = str(path)
@@ -142,6 +142,7 @@ def scan(path: str | Path, report: ScanReport | None = None, *, jobs: int | None
     except OSError as exc:
         raise ConfigError(f"cannot read PGN file: {exc.strerror or exc}", file=path) from None
     with handle:
+        _refuse_compressed(handle, path)
         if jobs is None:
             jobs = (os.cpu_count() or 1) if size >= PARALLEL_SIZE else 1
         if threading.active_count() > 1:
@@ -158,6 +159,28 @@ def scan(path: str | Path, report: ScanReport | None = None, *, jobs: int | None
             report.warn("unterminated-comment", "a { comment is never closed", path=name)
         if piece is not None and piece.truncated:
             report.warn("truncated", "the file ends inside this game", path=name, game=games_before)
+
+
+#: How a compressed file begins, and the command that gives its text back.
+_COMPRESSED = (
+    (b"\x1f\x8b", "gzip", "gunzip -k"),
+    (b"BZh", "bzip2", "bunzip2 -k"),
+    (b"\xfd7zXZ\x00", "xz", "unxz -k"),
+    (b"\x28\xb5\x2f\xfd", "zstd", "unzstd"),
+    (b"7z\xbc\xaf\x27\x1c", "7-Zip", "7z x"),
+    (b"PK\x03\x04", "zip", "unzip"),
+)
+
+
+def _refuse_compressed(handle: BinaryIO, path: str | Path) -> None:
+    """:class:`ConfigError` for a compressed file (``games.pgn.gz``, a rating list's ``.7z``): read as text it
+    holds no tag line, and it was an empty table with "no game in the file(s) given", of a file of millions."""
+    start = os.pread(handle.fileno(), 8, 0)
+    for magic, kind, command in _COMPRESSED:
+        if start.startswith(magic):
+            raise ConfigError(
+                f"is {kind}-compressed, not PGN text", file=path, hint=f"decompress it first: {command} {path}"
+            )
 
 
 def scan_files(
