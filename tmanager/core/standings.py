@@ -295,6 +295,17 @@ class PairCounts:
     first_white: str | None = None
 
 
+def _partners(waiting: GameResult, game: GameResult, *, by_tag: bool) -> bool:
+    """Whether ``game`` completes the pair ``waiting`` waits in: their colours reversed, or, the Pair tag naming
+    them one pair, their GameNumbers other: a ``noswap`` tourney (fastchess's ``-noswap``) plays both games of
+    a pair in the same colours, and counts them as one, where the same game read twice (a file given twice)
+    has one number."""
+    if waiting.white == game.black:
+        return True
+    numbers = (waiting.game_number, game.game_number)
+    return by_tag and None not in numbers and numbers[0] != numbers[1]
+
+
 def match_order(players: Collection[str], pairs: PairCounts | None) -> tuple[str, str, str]:
     """The two ``players`` of a match nobody named: the one tested first, the other, and why it is first
     (white in the lowest GameNumber, else in the first game read, else the first in alphabetical order)."""
@@ -313,7 +324,8 @@ class GamePairs:
 
     Two games form a pair when they share the start position (FEN, or none),
     the colours are reversed, and their numbers make them a pair: the same
-    Pair tag (tmanager's own games, which carry the schedule's pairs); else
+    Pair tag (tmanager's own games, which carry the schedule's pairs; two games of
+    other GameNumbers then pair in the same colours too, as a ``noswap`` tourney's); else
     GameNumber tags 2k and 2k+1; else, from Round tags, the same round
     (cutechess-cli, fastchess) or rounds 2k-1 and 2k (XBoard); or, with
     none of these, consecutive games in the file. Counts are from ``first``'s
@@ -352,7 +364,7 @@ class GamePairs:
         keys = self._keys(game)
         for key in keys:
             waiting = self._pending.get(key)
-            if waiting is not None and waiting[0].white == game.black:
+            if waiting is not None and _partners(waiting[0], game, by_tag=key[1] == "tag"):
                 for other in waiting[1]:
                     self._pending.pop(other, None)
                 self.penta[round(2 * (self._points(waiting[0]) + self._points(game)))] += 1
