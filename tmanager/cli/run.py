@@ -195,6 +195,9 @@ def _why_over(tourney: Tourney, path: Path) -> str:
     decision = sprt.describe(state) if state is not None and state.decided else None
     if decision:
         return f"{decision}; to go on, change its bounds (tmanager edit {path.name} --set sprt.elo1=…)"
+    if tourney.spsa is not None:  # a tune's cycles stay 1: its iterations make its length
+        return (f"every step of the tune is played; to go on, raise its iterations (tmanager edit {path.name} "
+                "--set spsa.iterations=…)")
     return f"every game is played; to go on, raise cycles (tmanager edit {path.name} --set cycles=…)"
 
 
