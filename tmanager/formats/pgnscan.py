@@ -213,8 +213,11 @@ def _parallel_pieces(path: str, handle: BinaryIO, size: int, jobs: int) -> Itera
     stretches = list(itertools.pairwise(bounds))
     # The processes read the descriptor they inherit: the very file measured here, even if it is replaced meanwhile.
     fd = handle.fileno()
-    # fork (scan only forks a single-threaded process): spawn would re-run the caller's main module.
-    pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork"), initializer=_start_worker)
+    # fork (scan only forks a single-threaded process): spawn would re-run the caller's main module. A fork pool
+    # starts all its processes at once: no more than there are stretches to scan.
+    pool = ProcessPoolExecutor(
+        min(jobs, len(stretches)), mp_context=multiprocessing.get_context("fork"), initializer=_start_worker
+    )
     try:
         running: deque[Future[_Piece]] = deque()
         ahead = iter(stretches)
