@@ -124,10 +124,10 @@ class SpsaParam:
             )
         if self.c_end <= 0 or self.r_end <= 0:
             raise ConfigError(f"{self.name}: c_end and r_end must be above 0", hint="e.g. c_end 10, r_end 0.002")
-        if self.kind is ParamKind.INT and not all(n.is_integer() for n in (self.start, self.minimum, self.maximum)):
-            raise ConfigError(
-                f"{self.name}: an int parameter's start, min and max are whole numbers", hint="or make it float"
-            )
+        # θ is a real number, and its start may be one (fishtest's lines, a tune's θ pasted back: OpenBench and
+        # fishtest take them); the engine plays it rounded. Only the bounds an engine's spin checks are whole.
+        if self.kind is ParamKind.INT and not all(n.is_integer() for n in (self.minimum, self.maximum)):
+            raise ConfigError(f"{self.name}: an int parameter's min and max are whole numbers", hint="or make it float")
 
     def clip(self, value: float) -> float:
         return min(max(value, self.minimum), self.maximum)
