@@ -274,6 +274,9 @@ def test_bad_options_are_config_errors(tmp_path: Path) -> None:
         _run(str(path), "--anchor", "Nobody")
     with pytest.raises(ConfigError, match="--jobs"):
         _run(str(path), "--jobs", "0")
+    # Not checked against a file too small to be read in parallel: on one of 64 MB, a process per job was forked.
+    with pytest.raises(ConfigError, match="--jobs: must be from 1 to 1,024, not 100,000"):
+        _run(str(path), "--jobs", "100000")
 
 
 @pytest.mark.parametrize(

@@ -132,6 +132,12 @@ def test_a_tune_finds_the_hidden_optimum_and_hands_its_values_over(tmp_path: Pat
     hooked = (tmp_path / "hook.txt").read_text()
     assert f"TMANAGER_SPSA_FILE={tmp_path / 'tune.spsa.txt'}\n" in hooked and "TMANAGER_SPSA_PAIRS=24\n" in hooked
     assert f"TMANAGER_SPSA_VALUES={values.splitlines()[0]}\n" in hooked
+    # Run again, the tune over: its length is its iterations (raising its cycles, as the message said, is refused).
+    again = run_cli("run", path, "--workers", "1")
+    assert again.returncode == 0 and again.stderr == (
+        "tmanager: nothing to play: every step of the tune is played; to go on, raise its iterations "
+        "(tmanager edit tune.toml --set spsa.iterations=…)\n"
+    )
 
 
 def test_a_tune_against_a_fixed_base_finds_the_hidden_optimum(tmp_path: Path) -> None:

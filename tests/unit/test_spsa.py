@@ -106,6 +106,19 @@ def test_the_lines_written_are_read_back_and_start_from_theta() -> None:
     assert [p.start for p in moved] == [124, 0.25]
 
 
+def test_an_int_parameter_may_start_between_two_whole_numbers() -> None:
+    """fishtest's lines carry θ as a real number (``Foo, 10.37, 0, 20, 1, 0.002``, a tune's result pasted back),
+    as OpenBench's may: both take them, and were refused ("start, min and max are whole numbers")."""
+    (param,) = spsa.parse_input("Foo, 10.37, 0, 20, 1, 0.002")
+    assert param.kind is spsa.ParamKind.INT and param.start == 10.37
+    tune = spsa.TuneSettings("Foo, 10.37, 0, 20, 1, 0.002", iterations=100)
+    state = spsa.TuneState.initial(tune)
+    assert state.theta == (10.37,)
+    played = {value for pair in range(200) for value in (*state.step(tune, pair).plus, *state.step(tune, pair).minus)}
+    assert played <= set(range(7, 15)) and all(isinstance(value, int) for value in played)
+    assert spsa.format_values(tune.params, state.theta) == "Foo, 10"
+
+
 def test_the_values_are_written_as_the_engine_takes_them() -> None:
     assert spsa.format_values((HASH, BLEND), (123.4, 0.3125)) == "Aggression, 123\nBlend, 0.3125"
 
@@ -115,12 +128,15 @@ def test_the_values_are_written_as_the_engine_takes_them() -> None:
     [
         ("A, int, 5, 10, 0, 1, 0.1", "line 1: A: min 10 is above max 0 (swap them)"),
         ("A, int, 50, 0, 10, 1, 0.1", "line 1: A: start 50 is outside [0, 10]"),
-        ("A, int, 5.5, 0, 10, 1, 0.1", "line 1: A: an int parameter's start, min and max are whole numbers"),
+        ("A, int, 5, 0.5, 10, 1, 0.1", "line 1: A: an int parameter's min and max are whole numbers"),
+        ("A, int, 5, 0, 9.5, 1, 0.1", "line 1: A: an int parameter's min and max are whole numbers"),
         ("A, int, 5, 0, 10, 0, 0.1", "line 1: A: c_end and r_end must be above 0"),
         ("A, bool, 5, 0, 10, 1, 0.1", "line 1: A: type 'bool' is neither int nor float"),
         ("A, int, five, 0, 10, 1, 0.1", "line 1: A: not a number among five, 0, 10, 1, 0.1"),
         ("A, int, 5, 0", "line 1: 4 fields in 'A, int, 5, 0'"),
         ("A, int, 5, 0, 10, 1, 0.1\nA, int, 5, 0, 10, 1, 0.1", "line 2: A is given twice (one line a parameter)"),
+        ("Skill Level, int, 5, 0, 10, 1, 0.1\nskill level, int, 5, 0, 10, 1, 0.1",
+         "line 2: skill level is given twice (as Skill Level: option names ignore case) (one line a parameter)"),
         ("A, float, nan, 0, 10, 1, 0.1", "line 1: A: start must be a number, not nan"),
         ("# nothing\n", "no parameter"),
     ],

@@ -8,6 +8,8 @@ import random
 import pytest
 
 from tmanager.core import stats
+from tmanager.core.schedule import RoundRobin
+from tmanager.core.sprt import match_state
 from tmanager.core.standings import GamePairs, GameResult
 from tmanager.errors import ConfigError
 
@@ -286,3 +288,29 @@ def test_an_sprt_on_the_games_ignores_the_pairs() -> None:
     on_games = stats.SprtSettings(0, 5, pentanomial=False)
     assert on_games.test(30, 20, 10, penta=penta) == stats.SprtSettings(0, 5).test(30, 20, 10)
     assert stats.SprtSettings(0, 5).test(30, 20, 10, penta=penta) != stats.SprtSettings(0, 5).test(30, 20, 10)
+
+
+def test_a_noswap_match_pairs_by_its_pair_tags_as_its_status_counts_it() -> None:
+    """A ``noswap`` tourney plays both games of a pair with the same colours; its status counted them as pairs
+    (as fastchess's -noswap does) and crosstable, asking for reversed colours, found none: "no game pairs found",
+    another LLR from the same games than the tourney's own."""
+    schedule = RoundRobin(2, games_per_pairing=2, cycles=4, noswap=True)
+    results = "+=-+==++"
+    games = []
+    for number, char in enumerate(results):
+        scheduled = schedule.game(number)
+        partner = schedule.partner(number)
+        assert scheduled is not None and partner is not None
+        names = ("A", "B") if scheduled.white == 0 else ("B", "A")
+        games.append(GameResult(*names, {"+": "1-0", "=": "1/2-1/2", "-": "0-1"}[char], game_number=number,
+                                pair=min(number, partner)))  # fmt: skip
+    assert {game.white for game in games} == {"A"}
+    pairs = GamePairs("A", "B")
+    for result in games:
+        pairs.add(result)
+    counts = pairs.finish()
+    assert counts.penta == match_state(schedule, results).penta == (0, 0, 2, 1, 1) and counts.unpaired == 0
+    twice = GamePairs("A", "B")
+    for result in [games[0], GameResult(*games[0])]:  # one game read twice is no pair
+        twice.add(result)
+    assert twice.finish().unpaired == 2

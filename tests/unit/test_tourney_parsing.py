@@ -83,6 +83,26 @@ VALIDATED = [
 ]
 
 
+#: A tune's length is its iterations (its cycles stay 1): what was too long blamed "tourney.cycles", "at most
+#: 50,000,000 cycles", and "raise cycles", a setting the tune refuses.
+TUNE = {"parameters": "A, int, 5, 0, 10, 1, 0.1", "opponent": "base"}
+
+
+@pytest.mark.parametrize(
+    ("changes", "field", "hint"),
+    [
+        ({"spsa": {**TUNE, "iterations": MAX_GAMES}}, "spsa.iterations", "at most 25,000,000 iterations of 4 games"),
+        ({"spsa": {**TUNE, "iterations": 1}, "progress": {"results": "+-=+-"}}, "progress.results",
+         "remove the extra characters, or raise spsa.iterations"),
+    ],
+)
+def test_a_tune_too_long_or_too_short_for_its_results_names_its_iterations(
+    tmp_path: Path, changes: dict[str, Any], field: str, hint: str
+) -> None:
+    error = refused(tmp_path, data(**changes))
+    assert error.field == field and error.hint == hint
+
+
 @pytest.mark.parametrize(("changes", "where", "says"), READ + VALIDATED)
 def test_a_file_is_refused_with_the_field_at_fault(
     tmp_path: Path, changes: dict[str, Any], where: str, says: str

@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 
 from tmanager import files
+from tmanager.cli._bounds import MAX_WORKERS, check_count
 from tmanager.core import crosstable, crosstableformats, tiebreaknames
 from tmanager.core.ratingmodel import ANCHOR_LIMIT
 from tmanager.core.standings import Points
@@ -95,6 +96,7 @@ def command(args: argparse.Namespace) -> int:
         )
     if args.jobs is not None and args.jobs < 1:
         raise ConfigError(f"must be at least 1, not {args.jobs}", field="--jobs", hint="--jobs 1 reads in one process")
+    check_count(args.jobs, option="--jobs", most=MAX_WORKERS)  # a typing slip would fork a process per job
     sprt = _sprt(args)
     report = pgnscan.ScanReport()
     table = crosstable.build(

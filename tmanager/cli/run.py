@@ -30,6 +30,7 @@ from tmanager.cli import INTERRUPTED, main
 from tmanager.cli._bounds import MAX_GAMES_AT_ONCE, MAX_WORKERS, check_count
 from tmanager.cli.status import report, report_lines
 from tmanager.core import sprt
+from tmanager.core.standings import points_text
 from tmanager.errors import ConfigError
 from tmanager.logs import ERASE_LINE, check_log_file, setup_logging
 from tmanager.tourney import affinity, eventloop, store, tuning
@@ -195,6 +196,9 @@ def _why_over(tourney: Tourney, path: Path) -> str:
     decision = sprt.describe(state) if state is not None and state.decided else None
     if decision:
         return f"{decision}; to go on, change its bounds (tmanager edit {path.name} --set sprt.elo1=…)"
+    if tourney.spsa is not None:  # a tune's cycles stay 1: its iterations make its length
+        return (f"every step of the tune is played; to go on, raise its iterations (tmanager edit {path.name} "
+                "--set spsa.iterations=…)")
     return f"every game is played; to go on, raise cycles (tmanager edit {path.name} --set cycles=…)"
 
 
@@ -239,7 +243,7 @@ class Progress:
         points = tally(tourney)
         if done:
             best = max(range(len(points)), key=points.__getitem__)
-            text += f", leader {tourney.participants[best].name} {points[best]:g}"
+            text += f", leader {tourney.participants[best].name} {points_text(points[best])}"
         stale = stale_games(tourney)
         if stale:
             text += f", {len(stale)} stale"

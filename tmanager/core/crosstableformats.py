@@ -15,7 +15,7 @@ from typing import Any
 from tmanager.columns import aligned
 from tmanager.core import stats
 from tmanager.core.crosstable import MAX_GRID_GAMES, MAX_TABLE_PLAYERS, Crosstable, Format, Match
-from tmanager.core.standings import grid
+from tmanager.core.standings import grid, points_text
 from tmanager.core.stats import SprtSettings
 
 
@@ -41,10 +41,6 @@ def _margin(value: float, digits: int = 0) -> str:
     return "inf" if math.isinf(value) else f"{value:.{digits}f}"
 
 
-def _number(value: float) -> str:
-    return f"{value:g}"
-
-
 def _ratio(value: float) -> str:
     """A ratio to two decimals; ``inf`` (nothing below the line) and ``-`` (nothing at all) as words."""
     return "-" if math.isnan(value) else "inf" if math.isinf(value) else f"{value:.2f}"
@@ -62,7 +58,7 @@ def _standings_rows(table: Crosstable) -> tuple[list[str], list[list[str]]]:
                 str(line.rank),
                 s.name,
                 str(s.games),
-                _number(s.points),
+                points_text(s.points),
                 f"{s.percent:.1f}",
                 str(total.wins),
                 str(total.draws),
@@ -71,7 +67,7 @@ def _standings_rows(table: Crosstable) -> tuple[list[str], list[list[str]]]:
                 _margin(line.elo_error),
                 f"{s.draw_percent:.1f}",
                 _signed(s.opponent_rating) if s.opponent_rating is not None else "",
-                *(_number(v) if v is not None else "" for v in line.tiebreaks),
+                *(points_text(v) if v is not None else "" for v in line.tiebreaks),
             ]
         )
     return header, rows
@@ -87,7 +83,7 @@ def _cell(table: Crosstable, player: str, opponent: str, *, allow_grid: bool) ->
         marks = grid(table.tally, player, opponent)
         if marks is not None:
             return marks
-    return f"{_number(record.wins + record.draws / 2)}/{record.games}"
+    return f"{points_text(record.wins + record.draws / 2)}/{record.games}"
 
 
 def _matrix(table: Crosstable) -> tuple[list[str], list[list[str]]] | None:
@@ -100,7 +96,7 @@ def _matrix(table: Crosstable) -> tuple[list[str], list[list[str]]] | None:
     rows = []
     for i, name in enumerate(names, 1):
         cells = [_cell(table, name, other, allow_grid=allow_grid) for other in names]
-        rows.append([str(i), name, *cells, _number(table.lines[i - 1].standing.points)])
+        rows.append([str(i), name, *cells, points_text(table.lines[i - 1].standing.points)])
     return header, rows
 
 
@@ -185,7 +181,7 @@ def match_line(first: str, second: str, match: stats.MatchStats, sprt: SprtSetti
 
 def _rating_note(table: Crosstable) -> str:
     r = table.ratings
-    anchor = f"{r.anchor} = {_number(r.anchor_elo)}" if r.anchor else f"average = {_number(r.anchor_elo)}"
+    anchor = f"{r.anchor} = {r.anchor_elo:g}" if r.anchor else f"average = {r.anchor_elo:g}"
     note = f"Elo: joint maximum likelihood, anchored on {anchor}; ± is the 95 % interval"
     if r.white_advantage:
         note += f"; white advantage {_signed(r.white_advantage, 1)} +/- {_margin(r.white_advantage_error, 1)}"

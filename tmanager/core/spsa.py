@@ -124,10 +124,10 @@ class SpsaParam:
             )
         if self.c_end <= 0 or self.r_end <= 0:
             raise ConfigError(f"{self.name}: c_end and r_end must be above 0", hint="e.g. c_end 10, r_end 0.002")
-        if self.kind is ParamKind.INT and not all(n.is_integer() for n in (self.start, self.minimum, self.maximum)):
-            raise ConfigError(
-                f"{self.name}: an int parameter's start, min and max are whole numbers", hint="or make it float"
-            )
+        # θ is a real number, and its start may be one (fishtest's lines, a tune's θ pasted back: OpenBench and
+        # fishtest take them); the engine plays it rounded. Only the bounds an engine's spin checks are whole.
+        if self.kind is ParamKind.INT and not all(n.is_integer() for n in (self.minimum, self.maximum)):
+            raise ConfigError(f"{self.name}: an int parameter's min and max are whole numbers", hint="or make it float")
 
     def clip(self, value: float) -> float:
         return min(max(value, self.minimum), self.maximum)
@@ -354,8 +354,12 @@ def parse_input(text: str) -> tuple[SpsaParam, ...]:
             param.check()
         except ConfigError as error:
             raise ConfigError(f"line {number}: {error.message}", hint=error.hint) from None
-        if any(p.name == param.name for p in params):
-            raise ConfigError(f"line {number}: {param.name} is given twice", hint="one line a parameter")
+        # An engine takes its options in any case (UCI's names are not case-sensitive): "Hash" and "hash" are
+        # one option, set twice a game, the second value played and the first parameter moved by its results.
+        same = next((p for p in params if p.name.casefold() == param.name.casefold()), None)
+        if same is not None:
+            also = "" if same.name == param.name else f" (as {same.name}: option names ignore case)"
+            raise ConfigError(f"line {number}: {param.name} is given twice{also}", hint="one line a parameter")
         params.append(param)
     if not params:
         raise ConfigError("no parameter", hint="one line a parameter: name, int, start, min, max, c_end, r_end")

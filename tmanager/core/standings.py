@@ -13,6 +13,8 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from tmanager.errors import ascii_digits
+
 WHITE_WIN, BLACK_WIN, DRAW = "1-0", "0-1", "1/2-1/2"
 RESULTS = (WHITE_WIN, BLACK_WIN, DRAW)
 
@@ -41,6 +43,16 @@ class Points:
 
 #: 1 for a win, ½ for a draw, 0 for a loss.
 STANDARD_POINTS = Points()
+
+
+def points_text(value: float) -> str:
+    """Points or a tie-break as people read them, whatever their size: ``12556.25``, ``3926905``, ``2.5``.
+
+    Never in exponent form and never cut to six digits, as ``:g`` does (``1.2556e+04``, ``3.92690e+06``);
+    two decimals hold any sum of halves and quarters, and hide a float's noise (``0.1`` thirty times).
+    """
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,8 +275,9 @@ def grid(tally: Tally, player: str, opponent: str) -> str | None:
 
 
 def round_key(text: str) -> tuple[int, ...]:
-    """A Round tag ("3", "2.1") as a sort key; unknown parts and an empty tag sort first."""
-    return tuple(int(part) if part.isdigit() else -1 for part in text.split("."))
+    """A Round tag ("3", "2.1") as a sort key; unknown parts (and numbers too long for ``int``) and an empty tag
+    sort first."""
+    return tuple(int(part) if ascii_digits(part) else -1 for part in text.split("."))
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,6 +293,17 @@ class PairCounts:
     #: the pairs of two draws (the rest of ``penta[2]`` are a win and a loss)
     double_draws: int = 0
     first_white: str | None = None
+
+
+def _partners(waiting: GameResult, game: GameResult, *, by_tag: bool) -> bool:
+    """Whether ``game`` completes the pair ``waiting`` waits in: their colours reversed, or, the Pair tag naming
+    them one pair, their GameNumbers other: a ``noswap`` tourney (fastchess's ``-noswap``) plays both games of
+    a pair in the same colours, and counts them as one, where the same game read twice (a file given twice)
+    has one number."""
+    if waiting.white == game.black:
+        return True
+    numbers = (waiting.game_number, game.game_number)
+    return by_tag and None not in numbers and numbers[0] != numbers[1]
 
 
 def match_order(players: Collection[str], pairs: PairCounts | None) -> tuple[str, str, str]:
@@ -300,7 +324,8 @@ class GamePairs:
 
     Two games form a pair when they share the start position (FEN, or none),
     the colours are reversed, and their numbers make them a pair: the same
-    Pair tag (tmanager's own games, which carry the schedule's pairs); else
+    Pair tag (tmanager's own games, which carry the schedule's pairs; two games of
+    other GameNumbers then pair in the same colours too, as a ``noswap`` tourney's); else
     GameNumber tags 2k and 2k+1; else, from Round tags, the same round
     (cutechess-cli, fastchess) or rounds 2k-1 and 2k (XBoard); or, with
     none of these, consecutive games in the file. Counts are from ``first``'s
@@ -339,7 +364,7 @@ class GamePairs:
         keys = self._keys(game)
         for key in keys:
             waiting = self._pending.get(key)
-            if waiting is not None and waiting[0].white == game.black:
+            if waiting is not None and _partners(waiting[0], game, by_tag=key[1] == "tag"):
                 for other in waiting[1]:
                     self._pending.pop(other, None)
                 self.penta[round(2 * (self._points(waiting[0]) + self._points(game)))] += 1
@@ -357,7 +382,7 @@ class GamePairs:
             return [(game.opening, "tag", game.pair)]
         if game.game_number is not None:
             return [(game.opening, "number", game.game_number // 2)]
-        if game.round.isdigit():
+        if ascii_digits(game.round):
             number = int(game.round)
             return [(game.opening, "round", number), (game.opening, "pair", (number - 1) // 2)]
         return [(game.opening, "pair", (self._arrivals - 1) // 2)]

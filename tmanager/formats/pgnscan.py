@@ -17,8 +17,8 @@ A big file is cut into stretches that start at tag sections and are scanned
 by one forked process per core; the games come back in file order, and the
 result is always the one-process result (see :func:`_parallel_pieces`).
 
-Malformed input never raises: games without players or result, unfinished
-(``*``) games, unknown results, a truncated last game and an unterminated
+Malformed input never raises: games without players or result, a player's game against himself,
+unfinished (``*``) games, unknown results, a truncated last game and an unterminated
 comment are counted in a :class:`ScanReport`, and every readable game is kept.
 A game tagged ``[Superseded "yes"]`` (or with tmanager's reason, ``[Superseded "A
 replaced by B"]``) has been replaced by a later one and is skipped (counted, without
@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import BinaryIO, NamedTuple
 
 from tmanager.core.standings import RESULTS, GameResult
-from tmanager.errors import ConfigError
+from tmanager.errors import MOST_DIGITS, ConfigError
 from tmanager.files import open_file
 
 #: Bytes read at a time.
@@ -132,7 +132,7 @@ def scan(path: str | Path, report: ScanReport | None = None, *, jobs: int | None
     scanned by ``jobs`` forked processes (default: one per core); ``jobs=1``,
     and any call from a process that runs threads, scans in this process.
 
-    Raises :class:`ConfigError` only when the file cannot be opened.
+    Raises :class:`ConfigError` only when the file cannot be opened, or is compressed.
     """
     report = ScanReport() if report is None else report
     name = str(path)
@@ -142,6 +142,7 @@ def scan(path: str | Path, report: ScanReport | None = None, *, jobs: int | None
     except OSError as exc:
         raise ConfigError(f"cannot read PGN file: {exc.strerror or exc}", file=path) from None
     with handle:
+        _refuse_compressed(handle, path)
         if jobs is None:
             jobs = (os.cpu_count() or 1) if size >= PARALLEL_SIZE else 1
         if threading.active_count() > 1:
@@ -158,6 +159,28 @@ def scan(path: str | Path, report: ScanReport | None = None, *, jobs: int | None
             report.warn("unterminated-comment", "a { comment is never closed", path=name)
         if piece is not None and piece.truncated:
             report.warn("truncated", "the file ends inside this game", path=name, game=games_before)
+
+
+#: How a compressed file begins, and the command that gives its text back.
+_COMPRESSED = (
+    (b"\x1f\x8b", "gzip", "gunzip -k"),
+    (b"BZh", "bzip2", "bunzip2 -k"),
+    (b"\xfd7zXZ\x00", "xz", "unxz -k"),
+    (b"\x28\xb5\x2f\xfd", "zstd", "unzstd"),
+    (b"7z\xbc\xaf\x27\x1c", "7-Zip", "7z x"),
+    (b"PK\x03\x04", "zip", "unzip"),
+)
+
+
+def _refuse_compressed(handle: BinaryIO, path: str | Path) -> None:
+    """:class:`ConfigError` for a compressed file (``games.pgn.gz``, a rating list's ``.7z``): read as text it
+    holds no tag line, and it was an empty table with "no game in the file(s) given", of a file of millions."""
+    start = os.pread(handle.fileno(), 8, 0)
+    for magic, kind, command in _COMPRESSED:
+        if start.startswith(magic):
+            raise ConfigError(
+                f"is {kind}-compressed, not PGN text", file=path, hint=f"decompress it first: {command} {path}"
+            )
 
 
 def scan_files(
@@ -190,8 +213,11 @@ def _parallel_pieces(path: str, handle: BinaryIO, size: int, jobs: int) -> Itera
     stretches = list(itertools.pairwise(bounds))
     # The processes read the descriptor they inherit: the very file measured here, even if it is replaced meanwhile.
     fd = handle.fileno()
-    # fork (scan only forks a single-threaded process): spawn would re-run the caller's main module.
-    pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork"), initializer=_start_worker)
+    # fork (scan only forks a single-threaded process): spawn would re-run the caller's main module. A fork pool
+    # starts all its processes at once: no more than there are stretches to scan.
+    pool = ProcessPoolExecutor(
+        min(jobs, len(stretches)), mp_context=multiprocessing.get_context("fork"), initializer=_start_worker
+    )
     try:
         running: deque[Future[_Piece]] = deque()
         ahead = iter(stretches)
@@ -380,16 +406,17 @@ def _games(sections: list[tuple[bytes, ...]], path: str, report: ScanReport) -> 
             report.superseded += 1
             continue
         outcome = _RESULTS.get(result)
-        if outcome is None or not white or not black:
+        if outcome is None or not white or not black or white == black:
             _warn_game(report, path, number, white, black, result)
             continue
         whites.append(names.get(white) or names.setdefault(white, _decode(white)))
         blacks.append(names.get(black) or names.setdefault(black, _decode(black)))
         outcomes.append(outcome)
         rounds.append(round_.decode("ascii", "replace") if round_ else "")
-        game_numbers.append(int(game_number) if game_number.isdigit() else None)
+        # bytes.isdigit is ASCII's; past MOST_DIGITS a number is nobody's, and int() of 4,300 digits raises
+        game_numbers.append(int(game_number) if game_number.isdigit() and len(game_number) <= MOST_DIGITS else None)
         openings.append((names.get(fen) or names.setdefault(fen, _decode(fen))) if fen else "")
-        pairs.append(int(pair) if pair.isdigit() else None)
+        pairs.append(int(pair) if pair.isdigit() and len(pair) <= MOST_DIGITS else None)
     report.sections = number
     report.games += len(outcomes)
     return columns
@@ -399,6 +426,10 @@ def _warn_game(report: ScanReport, path: str, number: int, white: bytes, black: 
     if not white or not black:
         missing = " and ".join(t for t, v in (("White", white), ("Black", black)) if not v)
         report.warn("missing-player", f"no {missing} tag; game skipped", path=path, game=number)
+    elif white == black:  # no rating, pair or standing can hold it: it counted twice for one player
+        report.warn(
+            "same-player", f"White and Black are both {_decode(white)!r}; game skipped", path=path, game=number
+        )
     elif not result:
         report.warn("missing-result", "no Result tag; game skipped", path=path, game=number)
     elif result == b"*":

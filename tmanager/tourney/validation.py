@@ -104,7 +104,7 @@ def _check_progress(tourney: Tourney) -> None:
             f"results string has {len(tourney.results)} games but the schedule only {total}",
             file=tourney.path,
             field="progress.results",
-            hint="remove the extra characters, or raise cycles",
+            hint=f"remove the extra characters, or raise {'spsa.iterations' if tourney.spsa else 'cycles'}",
         )
     _check_pairings(tourney)
 
@@ -164,7 +164,10 @@ def _too_many_games(tourney: Tourney, schedule: Schedule) -> ConfigError:
     """The error for a schedule beyond :data:`MAX_GAMES`, blaming the first setting that alone could fix it."""
     per_cycle = schedule.games_per_cycle
     pairings_per_cycle = per_cycle // schedule.games_per_pairing
-    if per_cycle <= MAX_GAMES:
+    if tourney.spsa is not None:  # its cycles stay 1: the iterations make its length
+        per_step = tourney.spsa.opponent.games_per_step
+        field, hint = "spsa.iterations", f"at most {MAX_GAMES // per_step:,} iterations of {per_step} games"
+    elif per_cycle <= MAX_GAMES:
         field, hint = "tourney.cycles", f"at most {MAX_GAMES // per_cycle:,} cycles of {per_cycle:,} games"
     elif pairings_per_cycle <= MAX_GAMES:
         field, hint = "tourney.games_per_pairing", f"at most {MAX_GAMES // pairings_per_cycle:,} games per pairing"

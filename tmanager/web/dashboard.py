@@ -22,7 +22,7 @@ import chess.svg
 from tmanager import templates
 from tmanager.core import crosstable, crosstableformats, sprt
 from tmanager.core.results import Result
-from tmanager.core.standings import grid
+from tmanager.core.standings import grid, points_text
 from tmanager.errors import ascii_digits
 from tmanager.tourney import tuning
 from tmanager.tourney.live import GameInProgress
@@ -128,7 +128,7 @@ def standings_and_crosstable(tourney: Tourney) -> tuple[str, str]:
         total = s.total
         rows.append(
             {
-                "rank": line.rank, "name": s.name, "games": s.games, "played": True, "points": f"{s.points:g}",
+                "rank": line.rank, "name": s.name, "games": s.games, "played": True, "points": points_text(s.points),
                 "percent": f"{s.percent:.1f}", "record": f"{total.wins}-{total.draws}-{total.losses}",
                 "elo": _signed(line.elo), "margin": _margin(line.elo_error),
             }
@@ -151,7 +151,7 @@ def standings_and_crosstable(tourney: Tourney) -> tuple[str, str]:
                 {"kind": "self" if other == name else "cell", "text": _cell(table, name, other, by_game=by_game)}
                 for other in names
             ],
-            "points": f"{points.get(name, 0):g}",
+            "points": points_text(points.get(name, 0)),
         }
         for name in names
     ]
@@ -165,7 +165,7 @@ def _cell(table: crosstable.Crosstable, player: str, opponent: str, *, by_game: 
     if not record.games:
         return ""
     marks = grid(table.tally, player, opponent) if by_game else None
-    return marks.replace("=", "½") if marks else f"{record.wins + record.draws / 2:g}/{record.games}"
+    return marks.replace("=", "½") if marks else f"{points_text(record.wins + record.draws / 2)}/{record.games}"
 
 
 def _signed(value: float) -> str:
@@ -191,8 +191,8 @@ def score_chart(tourney: Tourney) -> str:
     plot = _plot([list(enumerate(points)) for points in series], top=top, length=most_games)
     plot["lines"] = [
         {
-            **_line(i, polyline, title=f"{name}: {points[-1]:g} of {len(points) - 1}"),
-            "name": name, "score": f"{points[-1]:g}", "games": len(points) - 1,
+            **_line(i, polyline, title=f"{name}: {points_text(points[-1])} of {len(points) - 1}"),
+            "name": name, "score": points_text(points[-1]), "games": len(points) - 1,
         }
         for i, (name, points, polyline) in enumerate(zip(names, series, plot.pop("polylines"), strict=True))
     ]  # fmt: skip

@@ -1,0 +1,42 @@
+"""How a cross-table writes points and tie-breaks: every figure as it is, in every format."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+from tmanager.core import crosstable, crosstableformats
+from tmanager.core.standings import DRAW, WHITE_WIN, GameResult, points_text
+
+TIEBREAKS = ("SB", "EBH", "PS", "BH")
+
+
+def _games() -> list[GameResult]:
+    """Three engines, 1,201 games: tie-breaks of six digits and a half, EBH in the hundreds of millions."""
+    games = []
+    for white, black, wins, draws in (("A", "B", 300, 101), ("A", "C", 350, 49), ("B", "C", 250, 151)):
+        games += [GameResult(white, black, WHITE_WIN)] * wins + [GameResult(white, black, DRAW)] * draws
+    return games
+
+
+def test_points_and_tiebreaks_are_written_whole_in_every_format() -> None:
+    """``:g`` wrote PS 297062.5 as 297062 and EBH 308241174 as 3.08241e+08 in the CSV, text, markdown and HTML alike."""
+    table = crosstable.build(_games(), tiebreak_names=TIEBREAKS)
+    exact = {p["name"]: p for p in json.loads(crosstableformats.render(table, "json"))["players"]}
+    assert any(not float(v).is_integer() and v > 10_000 for p in exact.values() for v in p["tiebreaks"].values())
+    assert any(v >= 1e6 for p in exact.values() for v in p["tiebreaks"].values())
+    rows = list(csv.DictReader(io.StringIO(crosstableformats.render(table, "csv"))))
+    text_rows = {line.split()[1]: line.split() for line in crosstableformats.render(table, "text").splitlines()[3:6]}
+    for row in rows:
+        player = exact[row["Name"]]
+        assert float(row["Points"]) == player["points"]
+        for name in TIEBREAKS:
+            assert "e" not in row[name] and float(row[name]) == player["tiebreaks"][name]
+        assert text_rows[row["Name"]][-len(TIEBREAKS):] == [row[name] for name in TIEBREAKS]
+
+
+def test_points_text() -> None:
+    assert [points_text(v) for v in (0.0, -0.0, 2.5, 3.0, 12556.25, 3926905.0, 1234567.5, 0.1 * 30, -4.5)] == [
+        "0", "0", "2.5", "3", "12556.25", "3926905", "1234567.5", "3", "-4.5",
+    ]  # fmt: skip
