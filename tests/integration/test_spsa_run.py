@@ -79,20 +79,27 @@ def replayed_history(path: Path) -> list[tuple[int, tuple[float, ...]]]:
     tourney = store.read(path)
     tune = tourney.spsa
     assert tune is not None
-    tuned = tourney.participants[0].name
-    games = {int(g["GameNumber"]): (g["White"], g["Result"]) for g in pgn_games(tourney.pgn_path)}
-    size = tune.opponent.games_per_step
     state = spsa.TuneState.initial(tune)
     history = [(0, state.theta)]
     for step in range(tune.iterations):
-        points = []
-        for number in range(size * step, size * (step + 1)):
-            white, result = games[number]
-            white_points = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[result]
-            points.append(white_points if white == tuned else 1 - white_points)
-        state = state.begin(step).apply(tune, plus_margin=spsa.step_margin(tune.opponent, points))
+        state = state.begin(step).apply(tune, plus_margin=step_points(tourney, step))
         history.append((step + 1, state.theta))
     return history
+
+
+def step_points(tourney: Tourney, step: int) -> float:
+    """How many points more the θ + cΔ side of ``step`` scored than its θ − cΔ side, by the games in the PGN."""
+    tune = tourney.spsa
+    assert tune is not None
+    tuned = tourney.participants[0].name
+    games = {int(g["GameNumber"]): (g["White"], g["Result"]) for g in pgn_games(tourney.pgn_path)}
+    size = tune.opponent.games_per_step
+    points = []
+    for number in range(size * step, size * (step + 1)):
+        white, result = games[number]
+        white_points = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[result]
+        points.append(white_points if white == tuned else 1 - white_points)
+    return spsa.step_margin(tune.opponent, points)
 
 
 def played_24_steps(path: Path) -> tuple[Tourney, spsa.TuneState, spsa.TuneSettings]:
@@ -138,6 +145,29 @@ def test_a_tune_finds_the_hidden_optimum_and_hands_its_values_over(tmp_path: Pat
         "tmanager: nothing to play: every step of the tune is played; to go on, raise its iterations "
         "(tmanager edit tune.toml --set spsa.iterations=…)\n"
     )
+
+
+def test_an_edit_of_the_tune_between_the_games_of_a_pair_leaves_that_pair_as_it_was_drawn(tmp_path: Path) -> None:
+    path = tmp_path / "tune.toml"
+    new_tune(path, 3, "--set", "tourney.log_engines=true")
+    assert run_cli("work", path, "--games", "1").returncode == 0  # pair 0 half played
+    before = store.read(path)
+    assert before.spsa is not None
+    drawn = spsa.TuneState.initial(before.spsa).begin(0).step(before.spsa, 0)
+    edited = run_cli("edit", path, "--set", "spsa.seed=7", "--set", "spsa.alpha=0.7")  # other directions, gains
+    assert edited.returncode == 0, edited.stderr
+    assert run_cli("work", path, "--games", "1").returncode == 0
+    logs = [(store.read(path).engine_logs_dir / f"game-{n}.log").read_text() for n in (0, 1)]
+    for name, plus, minus in zip(("A", "B"), drawn.plus, drawn.minus, strict=True):  # both games: one step
+        for log in logs:
+            assert f"plus <--- setoption name {name} value {plus}\n" in log, log
+            assert f"minus <--- setoption name {name} value {minus}\n" in log, log
+    after = store.read(path)
+    assert after.spsa is not None and after.tuning is not None and after.tuning.pairs == 1
+    assert after.tuning.drawn == {}  # applied: nothing of the pair is kept
+    points = step_points(after, 0)
+    want = spsa.updated_theta(after.spsa.gains, after.spsa.params, drawn, drawn.theta, plus_margin=points)
+    assert after.tuning.theta == want  # moved along the directions played, by the gains of now
 
 
 def test_a_tune_against_a_fixed_base_finds_the_hidden_optimum(tmp_path: Path) -> None:

@@ -3,6 +3,7 @@ and the input lines people paste."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import pytest
@@ -195,6 +196,22 @@ def test_a_pair_begun_keeps_the_theta_it_was_drawn_at() -> None:
         == again.step(TUNE, 1)
         == spsa.plan_step(TUNE.gains, TUNE.params, moved.theta, pair=1, seed=spsa.pair_seed(11, 1))
     )
+
+
+def test_a_pair_under_way_keeps_its_step_through_an_edit_of_the_settings() -> None:
+    state = spsa.TuneState.initial(TUNE).begin(0)
+    drawn = state.step(TUNE, 0)
+    edited = dataclasses.replace(TUNE, seed=12, alpha=0.7, iterations=TUNE.iterations * 2)
+    assert state.step(edited, 0) != drawn  # what the edit would have done to the pair under way
+    frozen = state.frozen(TUNE)
+    assert frozen.step(edited, 0) == drawn and frozen.frozen(edited).step(edited, 0) == drawn  # a second edit too
+    moved = frozen.begin(1).apply(edited, plus_margin=2)
+    assert moved.drawn == {} and moved.theta == spsa.updated_theta(
+        edited.gains, edited.params, drawn, state.theta, plus_margin=2
+    )
+    assert moved.step(edited, 1) == spsa.plan_step(
+        edited.gains, edited.params, state.theta, pair=1, seed=spsa.pair_seed(12, 1)
+    )  # a pair begun after the edit is drawn by the new settings
 
 
 def test_the_history_keeps_theta_every_so_many_pairs_and_at_the_end() -> None:

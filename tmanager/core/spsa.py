@@ -207,7 +207,6 @@ class Step:
     """One pair's step: drawn from its seed at the θ it was claimed at, so that a replay plays the same."""
 
     pair: int  #: 0-based; the iteration is ``pair + 1``
-    seed: int
     theta: tuple[float, ...]
     directions: tuple[int, ...]  #: Δ, ±1 per parameter
     perturbations: tuple[float, ...]  #: cₖ per parameter
@@ -228,7 +227,7 @@ def plan_step(gains: Gains, params: Sequence[SpsaParam], theta: Sequence[float],
             nudged = value + sign * delta * c
             side.append(int(p.clip(math.floor(nudged + u))) if p.kind is ParamKind.INT else p.clip(nudged))
         sides.append(tuple(side))
-    return Step(pair, seed, tuple(theta), directions, perturbations, sides[0], sides[1])
+    return Step(pair, tuple(theta), directions, perturbations, sides[0], sides[1])
 
 
 def updated_theta(
@@ -298,6 +297,8 @@ class TuneState:
     begun: dict[int, tuple[float, ...]] = field(default_factory=dict, metadata=SIGNED)
     #: (pairs applied, θ then), from the start
     history: tuple[tuple[int, tuple[float, ...]], ...] = field(default=(), metadata=SIGNED)
+    #: the steps of pairs under way when the tune's settings were edited, as they were drawn (:meth:`frozen`)
+    drawn: dict[int, tuple[float, ...]] = field(default_factory=dict, metadata=SIGNED)
 
     @classmethod
     def initial(cls, settings: TuneSettings) -> TuneState:
@@ -316,10 +317,20 @@ class TuneState:
 
     def step(self, settings: TuneSettings, pair: int) -> Step:
         """The step of pair ``pair``: the same each time it is asked, from its seed and the θ it was begun at
-        (a pair never begun, its games' results set by hand, is drawn at the current θ)."""
-        seed = pair_seed(settings.seed, pair)
+        (a pair never begun, its games' results set by hand, is drawn at the current θ), or as it was drawn
+        before an edit of the settings (:meth:`frozen`)."""
         theta = self.begun.get(pair, self.theta)
-        return plan_step(settings.gains, settings.params, theta, pair=pair, seed=seed)
+        if pair in self.drawn:
+            return _thawed(self.drawn[pair], pair=pair, theta=theta)
+        return plan_step(settings.gains, settings.params, theta, pair=pair, seed=pair_seed(settings.seed, pair))
+
+    def frozen(self, settings: TuneSettings) -> TuneState:
+        """The state with the step of every pair under way kept as ``settings`` draw it: an edit of the tune's
+        settings (its parameters, gains, seed or length) applies to the pairs begun after it, so that both
+        sides of a pair under way play what its first game played, and its update moves θ as they were
+        drawn (as fishtest's and OpenBench's workers play out the values they were sent)."""
+        drawn = {pair: _frozen(self.step(settings, pair)) for pair in self.begun}
+        return dataclasses.replace(self, drawn=drawn)
 
     def apply(self, settings: TuneSettings, *, plus_margin: float) -> TuneState:
         """The state with the next pair in order, complete with ``plus_margin``, applied to θ."""
@@ -334,7 +345,21 @@ class TuneState:
             pairs,
             {n: t for n, t in self.begun.items() if n != pair},
             (*self.history, (pairs, theta)) if kept else self.history,
+            {n: d for n, d in self.drawn.items() if n != pair},
         )
+
+
+def _frozen(step: Step) -> tuple[float, ...]:
+    """A step as ``[tuning] drawn`` keeps it: its directions, perturbations, and both sides' values."""
+    return (*map(float, step.directions), *step.perturbations, *map(float, step.plus), *map(float, step.minus))
+
+
+def _thawed(values: Sequence[float], *, pair: int, theta: tuple[float, ...]) -> Step:
+    """The step :func:`_frozen` kept (an ``int`` parameter's values as whole floats, which its option rounds)."""
+    n = len(theta)
+    directions = tuple(int(d) for d in values[:n])
+    return Step(pair, theta, directions, tuple(values[n : 2 * n]), tuple(values[2 * n : 3 * n]),
+                tuple(values[3 * n :]))
 
 
 # --- the text people paste ----------------------------------------------------------------------

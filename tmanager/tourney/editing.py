@@ -87,6 +87,8 @@ def apply_setting(tourney: Tourney, key: str, value: Any) -> None:
     elif section == "sprt":
         tourney.sprt = updated
     elif section == "spsa":
+        if tourney.tuning is not None:  # the pairs under way play out as they were drawn
+            tourney.tuning = tourney.tuning.frozen(current)
         tourney.spsa = updated
     else:
         tourney.openings = updated

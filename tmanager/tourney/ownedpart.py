@@ -62,7 +62,7 @@ def render_owned(tourney: Tourney, *, version: int, identity: str) -> str:
     ``identity`` the file shares with its journal."""
     progress = {"participants": [p.name for p in tourney.participants], "schedule": write_shape(shape_of(tourney)),
                 "id": identity}
-    lines = ("participants", "rounds", "history", "begun")  # arrays of arrays: one element a line
+    lines = ("participants", "rounds", "history", "begun", "drawn")  # arrays of arrays: one element a line
     text = dumps({**owned_sections_to_toml(tourney), "progress": progress}, multiline=lines)
     results = tourney.results.ljust(tourney.schedule().total_games, UNPLAYED)
     return f'{text}version = {version:<{VERSION_WIDTH}d}\nresults = "{results}"\n'

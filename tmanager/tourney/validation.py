@@ -276,6 +276,11 @@ def _check_spsa(tourney: Tourney, spsa: TuneSettings) -> None:
             field="tuning.theta",
             hint="the parameters changed under way: put them back, or start the tune afresh",
         )
+    if tourney.tuning is not None and any(len(v) != 4 * len(spsa.params) for v in tourney.tuning.drawn.values()):
+        raise ConfigError(
+            f"a pair's step must hold 4 values for each of the {len(spsa.params)} parameters",
+            file=tourney.path, field="tuning.drawn", hint="tmanager writes it: put it back as it was",
+        )
 
 
 def check_tag_value(text: str, *, file: Path, field: str) -> None:
