@@ -170,6 +170,7 @@ def _print_warnings(report: pgnscan.ScanReport) -> None:
     if not report.warnings:
         return
     kinds = ", ".join(f"{count} {kind}" for kind, count in report.warnings.most_common())
-    print(f"tmanager: warning: {report.warning_count} games not counted or suspect ({kinds})", file=sys.stderr)
+    games = "1 game" if report.warning_count == 1 else f"{report.warning_count} games"
+    print(f"tmanager: warning: {games} not counted or suspect ({kinds})", file=sys.stderr)
     for line in report.examples[:SHOWN_WARNINGS]:
         print(f"tmanager: warning: {printable(line)}", file=sys.stderr)
