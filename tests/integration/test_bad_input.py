@@ -776,6 +776,15 @@ def test_what_is_not_a_regular_file_is_never_replaced(tmp_path: Path, node: Call
     assert snapshot(tmp_path) == before and os.stat(target).st_rdev == device
 
 
+@pytest.mark.parametrize("port", ["²", "9" * 5000, ""])
+def test_a_dask_address_without_a_port_number_is_one_line(tmp_path: Path, port: str) -> None:
+    path = text(GOOD.replace('results = "+-="', 'results = ""'))(tmp_path)
+    before = snapshot(tmp_path)
+    line = one_line(["run", path, "--dask", f"tcp://127.0.0.1:{port}"])  # '²': a traceback of distributed's
+    assert "is not a scheduler address (e.g. tcp://10.0.0.1:8786)" in line, line
+    assert snapshot(tmp_path) == before
+
+
 COUNTS = [
     ("run", ("--workers", "1000000"), "--workers"),
     ("run", ("--concurrency", "1000000000"), "--concurrency"),

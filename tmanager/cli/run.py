@@ -31,7 +31,7 @@ from tmanager.cli._bounds import MAX_GAMES_AT_ONCE, MAX_WORKERS, check_count
 from tmanager.cli.status import report, report_lines
 from tmanager.core import sprt
 from tmanager.core.standings import points_text
-from tmanager.errors import ConfigError
+from tmanager.errors import ConfigError, ascii_digits
 from tmanager.logs import ERASE_LINE, check_log_file, setup_logging
 from tmanager.tourney import affinity, eventloop, store, tuning
 from tmanager.tourney.claims import stale_games
@@ -179,6 +179,9 @@ def _check_options(args: argparse.Namespace) -> None:
         option = "--concurrency" if args.concurrency is not None else "--workers"
         raise ConfigError("not with --dask", field=option, hint="the cluster's threads, or --dask-concurrency, "
                           "say how many games it plays at once")
+    if args.dask is not None and not ascii_digits(args.dask.rpartition("://")[2].rpartition(":")[2]):
+        # '²' is a digit to str.isdigit, and distributed's own error then leaves coroutines never awaited
+        raise ConfigError(f"{args.dask!r} is not a scheduler address", field="--dask", hint="e.g. tcp://10.0.0.1:8786")
     if args.report_every < 0:
         raise ConfigError(f"must not be negative, not {args.report_every}", field="--report-every")
     if args.affinity is not None and args.dask is not None:

@@ -288,8 +288,6 @@ async def coordinate(
     """
     if concurrency is not None and concurrency < 1:
         raise ConfigError("must be at least 1", field="--dask-concurrency")
-    if not address.rpartition("://")[2].rpartition(":")[2].isdigit():
-        raise ConfigError(f"{address!r} is not a scheduler address", field="--dask", hint="e.g. tcp://10.0.0.1:8786")
     path = path.resolve()
     tourney = store.read(path)
     load_book(tourney)
