@@ -25,6 +25,11 @@ def test_each_field_as_fide_keeps_it() -> None:
     assert "day is out of range" in str(playerfields.birth_fault("1999-02-30", today=today))
     assert "between 1900 and 2026" in str(playerfields.birth_fault("2027", today=today))
     assert "not a date" in str(playerfields.birth_fault("12/05/2001", today=today))
+    # The year alone was checked: a birth date later this year was taken.
+    assert playerfields.birth_fault("2026-04-10", today=today) is None
+    assert "'2026-04-11' is a day still to come (today is 2026-04-10)" in str(
+        playerfields.birth_fault("2026-04-11", today=today)
+    )
     assert playerfields.federation_fault("NED") is None and playerfields.federation_fault("FID") is None
     assert "is written 'NED'" in str(playerfields.federation_fault("ned"))
     assert "not a FIDE federation code" in str(playerfields.federation_fault("XYZW"))
