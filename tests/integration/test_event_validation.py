@@ -72,6 +72,18 @@ def test_add_player_refuses_bad_data(event: Path, options: list[str], says: str)
     assert says in refused(event, "add-player", event, "Laat, Karel", *options)
 
 
+def test_a_refusal_shows_a_huge_input_by_its_start_and_end(event: Path) -> None:
+    """A value pasted by mistake, thousands of characters long, was echoed whole in the one line of a refusal,
+    by tmanager's errors and by the parser's alike."""
+    pasted = "x" * 120 + "y" * 5000 + "z" * 40
+    said = refused(event, "add-player", event, "Laat, Karel", "--federation", pasted)
+    assert said == f"tmanager: federation: '{'X' * 119}…[5002 characters]…{'Z' * 39}' is not a FIDE federation " \
+        "code (three capitals as FIDE writes them: NED, GER, ENG, FID)"  # fmt: skip
+    done = run_cli("event", "bye", event, "Kuiper", "--round", pasted)
+    assert done.returncode == 2 and max(len(line) for line in done.stderr.splitlines()) < 300, done.stderr
+    assert "invalid int value: 'xxx" in done.stderr and "…[5002 characters]…" in done.stderr
+
+
 def test_edit_player_and_the_lower_case_federation(event: Path) -> None:
     assert ev.load(event).division().player(2).federation == "NED", "typed in lower case, stored as FIDE writes it"
     assert "fide_id: 4100018 is already entered" in refused(event, "edit-player", event, "Bakker", "--fide-id",
