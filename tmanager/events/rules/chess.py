@@ -258,7 +258,7 @@ class ChessRules(DivisionRules):
         raise StateError("give BOARD RESULT or P1 P2 RESULT, e.g. `4 1-0` or `12 7 =`")
 
     def enter(self, entry: Entry, round_number: int | None, *, correction: bool, confirm: bool = False) -> list[str]:
-        n = self.result_round() if round_number is None else round_number  # --round 0 is no default
+        n = self.entry_round(entry, round_number, correction=correction)  # --round 0 is no default
         if n < 1 and round_number is None:
             raise StateError("no round is paired yet")
         board, result = self.locate_entry(entry, n)
