@@ -125,6 +125,14 @@ class ChessRules(DivisionRules):
         """The top-ranked's colour in round 1: as ``--colour`` asks, else drawn by lot when round 1 is paired (a note
         in ``wording``, which places ``{colour}``)."""
         division = self.division
+        recorded = division.initial_colour or "white"
+        if n > 1 and options.colour is not None and options.colour != Colour.from_word(recorded):
+            # It decides colours from round 1 on (5.2.5) and TRF's 152/XXC says it: a later round cannot change it.
+            raise StateError(
+                f"--colour chooses the top-ranked's colour when round 1 is paired; round 1 was paired with {recorded} "
+                f"for the top-ranked, and round {n} keeps it (unpair back to round 1 to choose again)",
+                topic=Topic.COLOUR_BY_LOT,
+            )
         if n == 1 and options.colour is None and division.initial_colour is None:
             division.initial_colour = (options.rng or random.SystemRandom()).choice(["white", "black"])
             return [Note(f"initial colour drawn by lot: {wording.format(colour=division.initial_colour)}",
@@ -143,6 +151,9 @@ class ChessRules(DivisionRules):
         record = self.open_round(options)
         n = record.number
         messages: list[str] = []
+        if options.colour is not None and division.system != PairingSystem.DUTCH:
+            raise StateError(f"--colour is for Swiss divisions: a {division.system.value} division's colours are "
+                             "the Berger tables' or the arbiter's (force)")  # fmt: skip
         if division.system == PairingSystem.ROUND_ROBIN:
             self._pair_berger(record)
             if options.explain:
