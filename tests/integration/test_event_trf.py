@@ -102,6 +102,19 @@ def test_starting_ranks_are_player_numbers_listed_in_pairing_order(tmp_path: Pat
     assert numbered.players[5].name == "Dekker, Ruben"
 
 
+@pytest.mark.parametrize(("version", "line"), [("16", "122 40/6000+30:900+30"), ("2026", "222 40/6000+30:900+30")])
+def test_the_time_control_in_both_versions(version: event_trf.Version, line: str) -> None:
+    """TRF-16 has no 222: its time control is the free text of 122, which the export left out."""
+    e = scripted_event(1, players=6, rounds=2)
+    e.time_control = "40/6000+30:900+30"
+    e.schedule = ["2026-03-01 10:00", "2026-03-02 10:00"]
+    text = event_trf.dumps(e, e.division(), version=version)
+    codes = [row[:3] for row in text.splitlines()]
+    assert line in text.splitlines() and codes.index("102") < codes.index(line[:3])
+    assert ("122" in codes) == (version == "16") and (version == "2026" or codes.index("122") < codes.index("132"))
+    assert event_trf.dumps(event_trf.loads(text), event_trf.loads(text).division(), version=version) == text
+
+
 def test_cli_round_trip_and_checker(tmp_path: Path) -> None:
     path = tmp_path / "open.toml"
     ev.create(path, scripted_event(2, players=16, rounds=6))

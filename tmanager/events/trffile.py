@@ -2,8 +2,8 @@
 
 The export is a standard TRF. Its header: ``012`` name, ``022`` city,
 ``032`` federation, ``042``/``052`` dates, ``062``/``072`` players and rated
-players, ``092`` type, ``102`` chief arbiter, ``112`` deputies, ``132`` the
-rounds' dates, then in TRF-2026 ``142`` rounds, ``152`` initial colour,
+players, ``092`` type, ``102`` chief arbiter, ``112`` deputies, (TRF-16) ``122`` the
+time control, ``132`` the rounds' dates, then in TRF-2026 ``142`` rounds, ``152`` initial colour,
 ``162`` points per result (when not 1-½-0), ``192`` the encoded type
 (``FIDE_DUTCH_2025``, ``…_BAKU``, ``FIDE_ROUNDROBIN``…), ``202`` the tie-breaks
 (as FIDE's TieBreakServer reads them, ``BH/C1``; a team division's: ``MP,GP,EMGSB,BH:MP``) and ``222`` the encoded time
@@ -191,6 +191,8 @@ def _header_lines(event: Event, division: Division, version: Version, *, teams: 
     if event.arbiter:
         lines.append(f"102 {event.arbiter}")
     lines += [f"112 {deputy}" for deputy in event.deputies]
+    if version == "16" and event.time_control:  # TRF-16's only time control, free text (TRF-2026: 222, encoded)
+        lines.append(f"122 {event.time_control}")
     if event.schedule:
         dates = "".join(f"{when[2:10].replace('-', '/'):<10}" for when in event.schedule)
         lines.append(f"{'132':<91}{dates}".rstrip())
