@@ -11,11 +11,13 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT, run_cli
+from tmanager.core.prizes import Sharing
 from tmanager.core.results import Result
 from tmanager.errors import ConfigError
 from tmanager.events import api as ev
 from tmanager.events import trffile as event_trf
 from tmanager.events.games import virtual_points
+from tmanager.events.model import PrizeFund
 from tmanager.events.registration import assign_start_numbers
 from tmanager.events.rules.chess import random_result
 from tmanager.formats import trf
@@ -59,10 +61,16 @@ def scripted_event(seed: int, players: int = 15, rounds: int = 5, *, played: int
 def test_round_trip_of_the_examples_and_a_scripted_event() -> None:
     events = [ev.load(ROOT / "tourneys" / "events" / name) for name in ("small-open.toml", "club-rr.toml")]
     events.append(scripted_event(1))
+    # The prize fund was left out of the XTM lines: the event came back without it.
+    funded = scripted_event(2)
+    funded.division().prize_fund = PrizeFund({"overall": (100000, 50050), "U18": (15000,)}, Sharing.HORT,
+                                                ["U18"], "EUR")  # fmt: skip
+    events.append(funded)
     for e in events:
+        for version in ("2026", "16"):
+            back = event_trf.loads(event_trf.dumps(e, e.division(), version=version))
+            assert ev.dumps(back) == ev.dumps(e)
         text = event_trf.dumps(e, e.division())
-        back = event_trf.loads(text)
-        assert ev.dumps(back) == ev.dumps(e)
         # The file is a TRF the pairing reader takes: points columns checked against the results. A round in
         # progress (small-open's round 2) is left out of the player lines: every game there has its result.
         tournament = trf.parse(text)
