@@ -72,7 +72,7 @@ def test_reports_of_a_swiss_event(swiss: Path) -> None:
     assert all(f"{p.name} ({p.number})" in cards for p in d.players)
     assert cards.count("FIDE estimate:") == len(d.players)
     ratings = (folder / "ratings-r3.txt").read_text()
-    assert "Change" in ratings and "Perf" in ratings
+    assert "Change" in ratings and "Perf" in ratings and "still missing" not in ratings
     # The players list and missing results (none: every result is in).
     assert all(p.name in (folder / "players.txt").read_text() for p in d.players)
     assert "no results missing" in (folder / "missing.txt").read_text()
@@ -113,6 +113,8 @@ def test_round_robin_crosstable_and_missing(tmp_path: Path) -> None:
                 assert cells[b][int(a) - 1] == "".join(symbol[c] for c in cells[a][int(b) - 1])
     missing = (folder / "missing.txt").read_text()
     assert missing.count("no result") == 2
+    # The estimates did not say that round 3 is still being played.
+    assert "2 result(s) still missing: these estimates are not final" in (folder / "ratings-r3.txt").read_text()
 
 
 def test_custom_stylesheet(swiss: Path, tmp_path: Path) -> None:
