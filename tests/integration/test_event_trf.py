@@ -123,6 +123,16 @@ def test_the_time_control_in_both_versions(version: event_trf.Version, line: str
     assert event_trf.dumps(event_trf.loads(text), event_trf.loads(text).division(), version=version) == text
 
 
+def test_a_tie_break_not_fides_is_written_as_mtb26_says() -> None:
+    """202 wrote Chaos's EBH as a FIDE code; MTB26 writes a tie-break of another kind with the prefix OTHER_."""
+    e = scripted_event(1, players=6, rounds=2)
+    e.tiebreaks = ["BH-C1", "EBH", "KS-L60"]
+    text = event_trf.dumps(e, e.division())
+    assert "202 BH/C1,OTHER_EBH,KS/L60" in text.splitlines()
+    foreign = "".join(line for line in text.splitlines(keepends=True) if not line.startswith("XTM"))
+    assert event_trf.loads(foreign).tiebreaks == ["BH-C1", "EBH", "KS-L60"]
+
+
 def test_cli_round_trip_and_checker(tmp_path: Path) -> None:
     path = tmp_path / "open.toml"
     ev.create(path, scripted_event(2, players=16, rounds=6))

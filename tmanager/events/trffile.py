@@ -217,7 +217,7 @@ def _tiebreak_names(event: Event, division: Division, *, teams: bool) -> list[st
     """``202``'s names: the event's tie-breaks; a team division's primary score (MP or GP) and team tie-breaks."""
     if teams:
         return ["MP" if settings(division).primary == "match" else "GP", *settings(division).team_tiebreaks]
-    return [t.name for t in tiebreaknames.parse_all(event.tiebreaks)]
+    return [t.trf_name for t in tiebreaknames.parse_all(event.tiebreaks)]
 
 
 def _type_code(division: Division, *, teams: bool) -> str:
