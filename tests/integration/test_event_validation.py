@@ -96,9 +96,13 @@ def test_edit_player_and_the_lower_case_federation(event: Path) -> None:
 def test_imported_players_and_hand_edited_files(event: Path, tmp_path: Path) -> None:
     csv = tmp_path / "entries.csv"
     csv.write_text('name,federation,birth\n"A, B",NED,2001-01-01\n"C, D",XYZ,2002\n')
-    assert "entries.csv line 3: federation: 'XYZ' is not a FIDE federation code" in refused(
+    assert "entries.csv: line 3: federation: 'XYZ' is not a FIDE federation code" in refused(
         event, "import-players", event, csv
     )
+    # A cell the event file's type refuses was named as 'entries.csv line 2.sex', unlike every other line.
+    csv.write_text('name,sex\n"A, B",M\n')
+    assert refused(event, "import-players", event, csv).endswith("entries.csv: line 2: player.sex: 'M' is not one "
+                                                                 "of 'm', 'w'")  # fmt: skip
     csv.write_text('name,number\n"A, B",10000\n')
     assert "number: 10000 is not a player number" in refused(event, "import-players", event, csv)
     csv.write_text('name,fide_id\n"A, B",4100099\n"C, D",4100099\n')
