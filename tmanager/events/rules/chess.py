@@ -211,11 +211,14 @@ class ChessRules(DivisionRules):
         division = self.division
         if division.acceleration != "baku" or round_number != 1:
             return []
+        if not self.event.total_rounds(division):  # else round 1 alone was accelerated, whatever the event's length
+            raise StateError("the Baku acceleration gives virtual points in the first half of the planned rounds: "
+                             "set the event's rounds (rounds = N in [event], or new --rounds N)")  # fmt: skip
         if division.baku_last is None:
             ranks = division.ranks()
             size = min(baku_group(len(division.players)), len(division.players))
             division.baku_last = next(number for number, rank in ranks.items() if rank == size)
-        full, half = baku_rounds(self.event.total_rounds(division) or 1)
+        full, half = baku_rounds(self.event.total_rounds(division))
         last = division.player(division.baku_last)
         return [
             f"Baku acceleration: GA is the players ranked down to {label(last)}; one virtual point in "
