@@ -262,6 +262,30 @@ def test_team_apart_and_late_entry_statement(tmp_path: Path) -> None:
     assert "pairing rank 2 of 7 by rating" in out
 
 
+def test_the_first_colour_is_chosen_for_round_1_only(tmp_path: Path) -> None:
+    """``pair --colour`` in a later round changed the recorded first colour without a word: the rounds already
+    played kept theirs, while TRF's XXC (and 5.2.5 from then on) said the other one."""
+    path = make_event(tmp_path)
+    ok("pair", path, "--colour", "black")
+    for board in (1, 2, 3):
+        ok("result", path, str(board), "1-0")
+    before = path.read_bytes()
+    done = run_cli("event", "pair", path, "--colour", "white")
+    assert done.returncode == 2 and path.read_bytes() == before
+    assert done.stderr == (
+        "tmanager: --colour chooses the top-ranked's colour when round 1 is paired; round 1 was paired with black "
+        "for the top-ranked, and round 2 keeps it (unpair back to round 1 to choose again)\n"
+    )
+    ok("pair", path, "--colour", "black")  # the colour it has: nothing to change
+    assert ev.load(path).division().initial_colour == "black"
+    robin = tmp_path / "robin.toml"
+    ok("new", robin, "--name", "Robin", "--system", "round-robin")
+    for name in ("A", "B", "C", "D"):
+        ok("add-player", robin, name)
+    done = run_cli("event", "pair", robin, "--colour", "black")
+    assert done.returncode == 2 and "--colour is for Swiss divisions" in done.stderr, done.stderr
+
+
 def test_shipped_examples_load_and_list() -> None:
     examples = sorted((Path(__file__).parents[2] / "tourneys" / "events").glob("*.toml"))
     assert [p.name for p in examples] == ["club-rr.toml", "small-open.toml"]

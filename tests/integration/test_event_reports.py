@@ -72,7 +72,7 @@ def test_reports_of_a_swiss_event(swiss: Path) -> None:
     assert all(f"{p.name} ({p.number})" in cards for p in d.players)
     assert cards.count("FIDE estimate:") == len(d.players)
     ratings = (folder / "ratings-r3.txt").read_text()
-    assert "Change" in ratings and "Perf" in ratings
+    assert "Change" in ratings and "Perf" in ratings and "still missing" not in ratings
     # The players list and missing results (none: every result is in).
     assert all(p.name in (folder / "players.txt").read_text() for p in d.players)
     assert "no results missing" in (folder / "missing.txt").read_text()
@@ -113,6 +113,8 @@ def test_round_robin_crosstable_and_missing(tmp_path: Path) -> None:
                 assert cells[b][int(a) - 1] == "".join(symbol[c] for c in cells[a][int(b) - 1])
     missing = (folder / "missing.txt").read_text()
     assert missing.count("no result") == 2
+    # The estimates did not say that round 3 is still being played.
+    assert "2 result(s) still missing: these estimates are not final" in (folder / "ratings-r3.txt").read_text()
 
 
 def test_custom_stylesheet(swiss: Path, tmp_path: Path) -> None:
@@ -205,6 +207,12 @@ def test_dry_run_changes_nothing(swiss: Path, tmp_path: Path) -> None:
     for count in ("0", "-2"):  # simulated nothing and said nothing, exit 0
         done = run_cli("event", "dry-run", path, "--rounds", count)
         assert done.returncode == 2 and done.stderr == f"tmanager: --rounds {count}: simulate one round or more\n"
+    # Every round paired: the dry run simulated nothing and said only that the file was unchanged.
+    e = ev.load(path)
+    e.rounds = 1
+    path.write_text(ev.dumps(e))
+    done = run_cli("event", "dry-run", path)
+    assert done.returncode == 2 and done.stderr == "tmanager: round 1 of 1 is paired: no round remains to simulate\n"
 
 
 def test_report_rendering_units() -> None:

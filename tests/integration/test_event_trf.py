@@ -11,11 +11,13 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT, run_cli
+from tmanager.core.prizes import Sharing
 from tmanager.core.results import Result
 from tmanager.errors import ConfigError
 from tmanager.events import api as ev
 from tmanager.events import trffile as event_trf
 from tmanager.events.games import virtual_points
+from tmanager.events.model import PrizeFund
 from tmanager.events.registration import assign_start_numbers
 from tmanager.events.rules.chess import random_result
 from tmanager.formats import trf
@@ -59,10 +61,16 @@ def scripted_event(seed: int, players: int = 15, rounds: int = 5, *, played: int
 def test_round_trip_of_the_examples_and_a_scripted_event() -> None:
     events = [ev.load(ROOT / "tourneys" / "events" / name) for name in ("small-open.toml", "club-rr.toml")]
     events.append(scripted_event(1))
+    # The prize fund was left out of the XTM lines: the event came back without it.
+    funded = scripted_event(2)
+    funded.division().prize_fund = PrizeFund({"overall": (100000, 50050), "U18": (15000,)}, Sharing.HORT,
+                                                ["U18"], "EUR")  # fmt: skip
+    events.append(funded)
     for e in events:
+        for version in ("2026", "16"):
+            back = event_trf.loads(event_trf.dumps(e, e.division(), version=version))
+            assert ev.dumps(back) == ev.dumps(e)
         text = event_trf.dumps(e, e.division())
-        back = event_trf.loads(text)
-        assert ev.dumps(back) == ev.dumps(e)
         # The file is a TRF the pairing reader takes: points columns checked against the results. A round in
         # progress (small-open's round 2) is left out of the player lines: every game there has its result.
         tournament = trf.parse(text)
@@ -100,6 +108,29 @@ def test_starting_ranks_are_player_numbers_listed_in_pairing_order(tmp_path: Pat
     numbered = trf.parse(event_trf.dumps(e, d))
     assert not numbered.by_rank and [p.id for p in numbered.players] == list(range(1, 11))
     assert numbered.players[5].name == "Dekker, Ruben"
+
+
+@pytest.mark.parametrize(("version", "line"), [("16", "122 40/6000+30:900+30"), ("2026", "222 40/6000+30:900+30")])
+def test_the_time_control_in_both_versions(version: event_trf.Version, line: str) -> None:
+    """TRF-16 has no 222: its time control is the free text of 122, which the export left out."""
+    e = scripted_event(1, players=6, rounds=2)
+    e.time_control = "40/6000+30:900+30"
+    e.schedule = ["2026-03-01 10:00", "2026-03-02 10:00"]
+    text = event_trf.dumps(e, e.division(), version=version)
+    codes = [row[:3] for row in text.splitlines()]
+    assert line in text.splitlines() and codes.index("102") < codes.index(line[:3])
+    assert ("122" in codes) == (version == "16") and (version == "2026" or codes.index("122") < codes.index("132"))
+    assert event_trf.dumps(event_trf.loads(text), event_trf.loads(text).division(), version=version) == text
+
+
+def test_a_tie_break_not_fides_is_written_as_mtb26_says() -> None:
+    """202 wrote Chaos's EBH as a FIDE code; MTB26 writes a tie-break of another kind with the prefix OTHER_."""
+    e = scripted_event(1, players=6, rounds=2)
+    e.tiebreaks = ["BH-C1", "EBH", "KS-L60"]
+    text = event_trf.dumps(e, e.division())
+    assert "202 BH/C1,OTHER_EBH,KS/L60" in text.splitlines()
+    foreign = "".join(line for line in text.splitlines(keepends=True) if not line.startswith("XTM"))
+    assert event_trf.loads(foreign).tiebreaks == ["BH-C1", "EBH", "KS-L60"]
 
 
 def test_cli_round_trip_and_checker(tmp_path: Path) -> None:

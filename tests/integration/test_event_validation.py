@@ -25,6 +25,11 @@ def test_each_field_as_fide_keeps_it() -> None:
     assert "day is out of range" in str(playerfields.birth_fault("1999-02-30", today=today))
     assert "between 1900 and 2026" in str(playerfields.birth_fault("2027", today=today))
     assert "not a date" in str(playerfields.birth_fault("12/05/2001", today=today))
+    # The year alone was checked: a birth date later this year was taken.
+    assert playerfields.birth_fault("2026-04-10", today=today) is None
+    assert "'2026-04-11' is a day still to come (today is 2026-04-10)" in str(
+        playerfields.birth_fault("2026-04-11", today=today)
+    )
     assert playerfields.federation_fault("NED") is None and playerfields.federation_fault("FID") is None
     assert "is written 'NED'" in str(playerfields.federation_fault("ned"))
     assert "not a FIDE federation code" in str(playerfields.federation_fault("XYZW"))
@@ -67,6 +72,18 @@ def test_add_player_refuses_bad_data(event: Path, options: list[str], says: str)
     assert says in refused(event, "add-player", event, "Laat, Karel", *options)
 
 
+def test_a_refusal_shows_a_huge_input_by_its_start_and_end(event: Path) -> None:
+    """A value pasted by mistake, thousands of characters long, was echoed whole in the one line of a refusal,
+    by tmanager's errors and by the parser's alike."""
+    pasted = "x" * 120 + "y" * 5000 + "z" * 40
+    said = refused(event, "add-player", event, "Laat, Karel", "--federation", pasted)
+    assert said == f"tmanager: federation: '{'X' * 119}…[5002 characters]…{'Z' * 39}' is not a FIDE federation " \
+        "code (three capitals as FIDE writes them: NED, GER, ENG, FID)"  # fmt: skip
+    done = run_cli("event", "bye", event, "Kuiper", "--round", pasted)
+    assert done.returncode == 2 and max(len(line) for line in done.stderr.splitlines()) < 300, done.stderr
+    assert "invalid int value: 'xxx" in done.stderr and "…[5002 characters]…" in done.stderr
+
+
 def test_edit_player_and_the_lower_case_federation(event: Path) -> None:
     assert ev.load(event).division().player(2).federation == "NED", "typed in lower case, stored as FIDE writes it"
     assert "fide_id: 4100018 is already entered" in refused(event, "edit-player", event, "Bakker", "--fide-id",
@@ -79,9 +96,13 @@ def test_edit_player_and_the_lower_case_federation(event: Path) -> None:
 def test_imported_players_and_hand_edited_files(event: Path, tmp_path: Path) -> None:
     csv = tmp_path / "entries.csv"
     csv.write_text('name,federation,birth\n"A, B",NED,2001-01-01\n"C, D",XYZ,2002\n')
-    assert "entries.csv line 3: federation: 'XYZ' is not a FIDE federation code" in refused(
+    assert "entries.csv: line 3: federation: 'XYZ' is not a FIDE federation code" in refused(
         event, "import-players", event, csv
     )
+    # A cell the event file's type refuses was named as 'entries.csv line 2.sex', unlike every other line.
+    csv.write_text('name,sex\n"A, B",M\n')
+    assert refused(event, "import-players", event, csv).endswith("entries.csv: line 2: player.sex: 'M' is not one "
+                                                                 "of 'm', 'w'")  # fmt: skip
     csv.write_text('name,number\n"A, B",10000\n')
     assert "number: 10000 is not a player number" in refused(event, "import-players", event, csv)
     csv.write_text('name,fide_id\n"A, B",4100099\n"C, D",4100099\n')

@@ -4,12 +4,15 @@ through the command line to the norm report and certificate."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from tests.integration.test_event_scored import ok
 from tmanager.core import norms
 from tmanager.core.norms import NormTitle, Opponent
 from tmanager.core.results import Result
 from tmanager.events import api as ev
+from tmanager.events.norms import titles_sought
+from tmanager.events.ranking import category
 
 #: An IM of Spain in a 9-round Swiss: (rating, title, federation, points) round by round.
 SWISS = [
@@ -21,6 +24,24 @@ SWISS = [
 
 def opponents(games: list[tuple[int, str, str, float]]) -> list[Opponent]:
     return [Opponent(*game) for game in games]
+
+
+def test_the_titles_each_player_seeks() -> None:
+    """A WFM entered without her sex (add-player --title WFM, a TRF's blank sex column) was judged for GM and IM
+    only, her WIM and WGM norms unseen, and left out of the category women."""
+    cases: list[tuple[str, Literal["", "m", "w"]]] = [("WFM", ""), ("WFM", "w"), ("FM", ""), ("", "w"), ("IM", "w"),
+                                                       ("WGM", "")]  # fmt: skip
+    sought = {(title, sex): [str(t) for t in titles_sought(ev.Player(1, "A, B", title=title, sex=sex))]
+              for title, sex in cases}  # fmt: skip
+    assert sought == {
+        ("WFM", ""): ["GM", "IM", "WGM", "WIM"], ("WFM", "w"): ["GM", "IM", "WGM", "WIM"], ("FM", ""): ["GM", "IM"],
+        ("", "w"): ["GM", "IM", "WGM", "WIM"], ("IM", "w"): ["GM", "WGM"], ("WGM", ""): ["GM", "IM"],
+    }  # fmt: skip
+    event = ev.Event(name="Women", start="2026-05-01", divisions=[ev.Division("main")])
+    field: list[tuple[str, Literal["", "m", "w"]]] = [("WFM", ""), ("FM", ""), ("", "w"), ("", "m")]
+    for number, (title, sex) in enumerate(field, 1):
+        ev.add_player(event, event.division(), ev.Player(number, f"P{number}", title=title, sex=sex))
+    assert category(event, event.division(), "women").members == {1, 3}
 
 
 def test_gm_norm_with_the_rating_floor() -> None:
@@ -121,6 +142,16 @@ def test_round_robin_to_the_norm_report(tmp_path: Path) -> None:
     assert "IM norm" not in figures, "an IM seeks no IM norm"
     assert "wrote" in ok("report", path, "--only", "norms", "-q")
     assert (tmp_path / "html" / "rr" / "norms-r9.html").exists()
+    assert "still missing" not in report
+
+    def reopen(e: ev.Event) -> list[str]:  # a game of round 9 still being played
+        next(b for b in e.division().round(9).boards if 1 not in (b.white, b.black)).result = Result.PENDING
+        return []
+
+    # The verdicts did not say that a result was missing (a game still to play is no 1.4.1 failure yet).
+    ev.apply(path, reopen)
+    said = "1 result(s) still missing: they count as nothing yet, and these verdicts are not final"
+    assert said in ok("norms", path) and said in ok("norms", path, "Ruiz")
 
 
 #: A published certificate of title result, reconstructed: the "CERTIFICATE OF TITLE RESULT" (FIDE form H.5) the

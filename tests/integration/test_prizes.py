@@ -215,6 +215,11 @@ def test_a_bad_fund_is_refused_and_changes_nothing(played: Path) -> None:
         "place 1 down; players level on points share by the sharing setting)"
     )
     assert "'U99x' is not a category" in refused("prize-fund", played, "U99x", "100")
+    # Every refusal of a list's name ended in ", or overall", also where it made no sense.
+    assert refused("prize-fund", played, "2200-2000", "100").endswith(
+        "prizes.2200-2000: '2200-2000': the band's first rating is above its last (a prize list is overall or a "
+        "category)"
+    )
     assert refused("prize-fund", played, "women", "--remove") == (
         "tmanager: the prize fund has no list 'women'; it has overall"
     )

@@ -358,3 +358,17 @@ def test_take_bye_without_a_bye_to_take_is_refused() -> None:
     with pytest.raises(StateError, match=r"^--take-bye: round 1 has results already, so its bye holder keeps"):
         ev.add_player(event, d, ev.Player(6, "Late, X"), take_bye=True)
     assert [p.number for p in d.players] == [1, 2, 3, 4, 5]
+
+
+def test_the_baku_acceleration_needs_the_planned_rounds() -> None:
+    """Without the event's rounds, round 1 alone was accelerated (its total taken as the rounds paired so far),
+    whatever the event's length, and the TRF had no 142 to tell a checker."""
+    event = ev.Event(name="Open", divisions=[ev.Division("main", acceleration="baku")])
+    d = event.division()
+    for i in range(1, 9):
+        ev.add_player(event, d, ev.Player(i, f"P{i}", rating=2000 - 10 * i))
+    with pytest.raises(StateError, match=r"the Baku acceleration gives virtual points in the first half of the "
+                                         r"planned rounds: set the event's rounds"):  # fmt: skip
+        ev.pair(event, d, colour="white")
+    event.rounds = 9
+    assert "one virtual point in rounds 1-3, half a point in rounds 4-5" in " ".join(ev.pair(event, d, colour="white"))

@@ -21,9 +21,10 @@ import sys
 import tokenize
 from collections.abc import Sequence
 from types import FrameType, ModuleType
+from typing import NoReturn
 
 from tmanager import __version__
-from tmanager.errors import TManagerError, printable
+from tmanager.errors import TManagerError, bounded, printable
 
 #: command name -> module implementing it.
 COMMANDS: dict[str, str] = {
@@ -59,11 +60,19 @@ class _Formatter(argparse.RawDescriptionHelpFormatter, argparse.ArgumentDefaults
         return super()._get_help_string(action)
 
 
+class Parser(argparse.ArgumentParser):
+    """A parser whose refusal echoes what was typed :func:`~tmanager.errors.bounded`, as every other error
+    does (``--round`` given thousands of characters by mistake); its subcommands' parsers are of its class."""
+
+    def error(self, message: str) -> NoReturn:
+        super().error(bounded(message))
+
+
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The parser; with ``only``, just that command is loaded (the others are bare names), and
     without, every command is listed with its summary and none is loaded: running or listing
     commands never imports the modules of all of them."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="tmanager",
         description="Tournament manager for chess engines and human events.",
         formatter_class=_Formatter,

@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
+from tmanager.cli import Parser
 from tmanager.cli._settings import parse_assignments
 from tmanager.errors import StateError, ascii_digits
 from tmanager.events import eventfile, journal
@@ -49,7 +50,7 @@ def verb_parser(parser: argparse.ArgumentParser, verb: Verb) -> None:
     parser.set_defaults(verb_handler=verb.handler)
 
 
-class VerbParser(argparse.ArgumentParser):
+class VerbParser(Parser):
     """A verb's parser: results such as ``-+`` and ``--`` are taken as words, not options."""
 
     def parse_known_args(  # type: ignore[override]

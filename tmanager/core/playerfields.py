@@ -32,15 +32,17 @@ def birth_fault(text: str, *, today: datetime.date | None = None) -> str | None:
     match = _BIRTH.match(text)
     if match is None:
         return f"{text!r} is not a date (write YYYY-MM-DD or the year YYYY)"
+    today = today or datetime.date.today()
     if match.group(2):
         try:
-            datetime.date.fromisoformat(text)
+            born = datetime.date.fromisoformat(text)
         except ValueError as exc:
             return f"{text!r} is not a real date: {exc}"
+        if born > today:
+            return f"{text!r} is a day still to come (today is {today.isoformat()})"
     year = int(match.group(1))
-    last = (today or datetime.date.today()).year
-    if not FIRST_BIRTH_YEAR <= year <= last:
-        return f"{text!r}: the year must be between {FIRST_BIRTH_YEAR} and {last}"
+    if not FIRST_BIRTH_YEAR <= year <= today.year:
+        return f"{text!r}: the year must be between {FIRST_BIRTH_YEAR} and {today.year}"
     return None
 
 

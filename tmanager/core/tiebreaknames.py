@@ -45,8 +45,10 @@ CATALOGUE: dict[str, Definition] = {
 }  # fmt: skip
 #: The codes of the catalogue, in its order.
 TIEBREAKS = tuple(CATALOGUE)
-#: Codes written otherwise in older regulations and programs.
-_ALIASES = {"GE": "REP"}
+#: The codes of the catalogue that are not FIDE's, and the prefix TRF-2026 (MTB26) gives a tie-break not FIDE's.
+NOT_FIDE, OTHER = frozenset({"EBH"}), "OTHER_"
+#: Codes written otherwise in older regulations and programs, or in TRF-2026 (``OTHER_EBH``).
+_ALIASES = {"GE": "REP", **{OTHER + code: code for code in NOT_FIDE}}
 _MODIFIER = re.compile(r"([CMLU])(\d+)")
 _CUT_NAMES = {"C": "Cut", "M": "Median"}
 #: The Koya system's limit unless a modifier gives one (percent of the maximum score).
@@ -99,6 +101,11 @@ class Tiebreak:
         modifiers = [f"C{self.cut}" * bool(self.cut), f"M{self.median}" * bool(self.median)]
         modifiers += [f"L{self.limit}" * (self.limit is not None), f"U{self.unrated}" * (self.unrated is not None)]
         return "-".join([self.code, *(m for m in modifiers if m)])
+
+    @property
+    def trf_name(self) -> str:
+        """The tie-break as TRF-2026's ``202`` writes it: ``BH/C1``; one not FIDE's with MTB26's ``OTHER_``."""
+        return (OTHER if self.code in NOT_FIDE else "") + self.name.replace("-", "/")
 
     @property
     def title(self) -> str:

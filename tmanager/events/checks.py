@@ -165,7 +165,8 @@ def check_prize_fund(fund: PrizeFund, where: str, file: Path | None = None) -> N
             try:
                 Category.parse(name)
             except ValueError as exc:
-                raise ConfigError(f"{exc}, or overall", file=file, field=f"{where}.{name}") from None
+                raise ConfigError(str(exc), file=file, field=f"{where}.{name}",
+                                  hint="a prize list is overall or a category") from None  # fmt: skip
         if name.casefold() in seen:
             raise ConfigError("this list is given twice", file=file, field=f"{where}.{name}")
         seen.add(name.casefold())

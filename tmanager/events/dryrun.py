@@ -47,6 +47,8 @@ def simulate(
         raise StateError("the event has no planned rounds: give --rounds N")
     if rounds is not None and rounds < 1:  # 0 or -2 simulated nothing and said nothing
         raise StateError(f"--rounds {rounds}: simulate one round or more")
+    if total and not remaining:  # the default simulated nothing and said nothing
+        raise StateError(f"round {total} of {total} is paired: no round remains to simulate")
     if total and count > remaining:
         raise StateError(f"only {remaining} round(s) remain of {total}")
     rng = random.Random(seed)

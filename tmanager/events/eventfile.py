@@ -129,7 +129,7 @@ def _division(table: Any, where: str, file: Path | None) -> Division:
     rest = {k: v for k, v in table.items() if k not in _SCORED_KEYS | _TEAM_KEYS and k not in ("round", "prizes")}
     division = tomlmap.from_table(Division, rest, where, file)
     if "prizes" in table:
-        division.prize_fund = _prize_fund(table["prizes"], f"{where}.prizes", file)
+        division.prize_fund = prize_fund(table["prizes"], f"{where}.prizes", file)
     team = {k: v for k, v in table.items() if k in _TEAM_KEYS}
     if team or division.teams:
         if "team_size" not in team:
@@ -157,7 +157,7 @@ def _division(table: Any, where: str, file: Path | None) -> Division:
     return division
 
 
-def _prize_fund(table: Any, where: str, file: Path | None) -> PrizeFund:
+def prize_fund(table: Any, where: str, file: Path | None) -> PrizeFund:
     """``[division.prizes]``: the settings, then each list's amounts (``overall = [1000, 500]``) in cents."""
     if not isinstance(table, dict):
         raise ConfigError("must be a table ([division.prizes])", file=file, field=where)
@@ -287,9 +287,7 @@ def _division_table(d: Division) -> dict[str, Any]:
     if d.team_settings is not None:
         table.update(tomlmap.to_table(d.team_settings, keep_defaults=False))
     if d.prize_fund is not None:
-        fund = d.prize_fund
-        amounts = {name: [c // 100 if c % 100 == 0 else c / 100 for c in cents] for name, cents in fund.lists.items()}
-        table["prizes"] = tomlmap.to_table(fund, keep_defaults=False) | amounts
+        table["prizes"] = prize_fund_table(d.prize_fund)
     if teams:
         table["team"] = teams
     if players:
@@ -297,6 +295,12 @@ def _division_table(d: Division) -> dict[str, Any]:
     if d.rounds:
         table["round"] = [_round_table(r) for r in d.rounds]
     return table
+
+
+def prize_fund_table(fund: PrizeFund) -> dict[str, Any]:
+    """``[division.prizes]`` as written: the settings, then each list's amounts in the currency's units."""
+    amounts = {name: [c // 100 if c % 100 == 0 else c / 100 for c in cents] for name, cents in fund.lists.items()}
+    return tomlmap.to_table(fund, keep_defaults=False) | amounts
 
 
 def _round_table(r: Round) -> dict[str, Any]:

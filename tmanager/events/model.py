@@ -99,6 +99,12 @@ class Player:
     def birth_year(self) -> int | None:
         return int(self.birth[:4]) if self.birth else None
 
+    @property
+    def woman(self) -> bool:
+        """Sex ``w``, or none given by a player who holds a women's title (only women hold one): the category
+        ``women`` and the women's norms."""
+        return self.sex == "w" or (not self.sex and self.title.startswith("W"))
+
 
 def fide_order(player: Player) -> tuple[int, int, str, int]:
     """FIDE's initial order (C.04.2): rating (highest first), title (GM first), name; then the number."""

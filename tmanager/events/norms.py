@@ -54,9 +54,9 @@ class PlayerNorm:
 
 
 def titles_sought(player: Player) -> list[NormTitle]:
-    """The norms a player may still need: women's titles only for women."""
+    """The norms a player may still need: women's titles only for women (:attr:`Player.woman`)."""
     wanted = [t for t in NormTitle if player.title not in _HELD[t]]
-    return [t for t in wanted if not t.startswith("W") or player.sex == "w"]
+    return [t for t in wanted if not t.startswith("W") or player.woman]
 
 
 def results(event: Event, division: Division, upto: int) -> list[PlayerNorm]:

@@ -62,7 +62,7 @@ def category(event: Event, division: Division, name: str) -> Group:
     year = event_year(event)
     members = frozenset(
         p.number for p in division.players
-        if found.includes(year=year, birth_year=p.birth_year, sex=p.sex, rating=p.rating)
+        if found.includes(year=year, birth_year=p.birth_year, sex="w" if p.woman else p.sex, rating=p.rating)
     )  # fmt: skip
     return Group(found.name, members)
 

@@ -145,12 +145,12 @@ def import_players(
             if isinstance(fide_id, int) and entries is not None:
                 entry = entries.get(fide_id)
                 if entry is None:
-                    raise StateError(f"{source} line {row.line}: FIDE ID {fide_id} is not in the rating list")
+                    raise StateError(f"{source}: line {row.line}: FIDE ID {fide_id} is not in the rating list")
                 fields.update(_from_entry(entry, event))
             fields.update(row.fields)  # what the file says wins over the list
             if "name" not in fields:
-                raise StateError(f"{source} line {row.line}: no name (and no rating list to look the FIDE ID up)")
-            wanted.append((f"{source} line {row.line}", fields))
+                raise StateError(f"{source}: line {row.line}: no name (and no rating list to look the FIDE ID up)")
+            wanted.append((f"{source}: line {row.line}", fields))
     else:
         by_name = sorted((entries or {}).values(), key=lambda e: e.name)
         wanted = [(f"FIDE ID {e.fide_id}", _from_entry(e, event)) for e in by_name]
@@ -165,7 +165,7 @@ def import_players(
                 raise StateError(f"{where}: FIDE ID {listed} is already entered")
             known.add(listed)
         fields.setdefault("number", max((p.number for p in division.players), default=0) + 1)
-        player = tomlmap.from_table(Player, fields, where, None)
+        player = tomlmap.from_table(Player, fields, f"{where}: player", None)
         try:
             messages += enter_player(event, division, player)
         except StateError as exc:

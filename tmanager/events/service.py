@@ -257,7 +257,7 @@ def save_result(
 
     def operation(e: Event, d: Division) -> Change:
         rules = rules_for(e, d)
-        n = rules.result_round() if round_number is None else round_number
+        n = rules.entry_round(entry, round_number, correction=correction)
         if shown is not None and isinstance(entry.where, BoardRef):
             operations.refuse_changed(d, n, entry.where, shown)
         before = sum(1 for r, _ in missing(d) if r == n)

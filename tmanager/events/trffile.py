@@ -1,18 +1,15 @@
 """A chess division as a FIDE TRF-2026 (or TRF-16) file, and back (:mod:`tmanager.formats.trf` holds the syntax).
 
-The export is a standard TRF. Its header: ``012`` name, ``022`` city,
-``032`` federation, ``042``/``052`` dates, ``062``/``072`` players and rated
-players, ``092`` type, ``102`` chief arbiter, ``112`` deputies, ``132`` the
-rounds' dates, then in TRF-2026 ``142`` rounds, ``152`` initial colour,
-``162`` points per result (when not 1-½-0), ``192`` the encoded type
-(``FIDE_DUTCH_2025``, ``…_BAKU``, ``FIDE_ROUNDROBIN``…), ``202`` the tie-breaks
-(as FIDE's TieBreakServer reads them, ``BH/C1``; a team division's: ``MP,GP,EMGSB,BH:MP``) and ``222`` the encoded time
-control; in TRF-16 the pairing programs' ``XXR``, ``XXC`` and ``BBW``… lines
-instead. Records: ``240`` the requested byes of rounds not in the player
-lines, ``250`` the Baku method's virtual points (``XXA`` in TRF-16: a line per
-accelerated player with the points of each round), ``260`` players who must
-not meet (``XXP`` in TRF-16). One ``001`` line per player: sex and title, name,
-rating, federation, FIDE ID, birth, points, rank, rounds.
+The export is a standard TRF. Its header: ``012`` name, ``022`` city, ``032`` federation, ``042``/``052`` dates,
+``062``/``072`` players and rated players, ``092`` type, ``102`` chief arbiter, ``112`` deputies, (TRF-16) ``122``
+the time control, ``132`` the rounds' dates, then in TRF-2026 ``142`` rounds, ``152`` initial colour, ``162`` points
+per result (when not 1-½-0), ``192`` the encoded type (``FIDE_DUTCH_2025``, ``…_BAKU``, ``FIDE_ROUNDROBIN``…),
+``202`` the tie-breaks (as FIDE's TieBreakServer reads them, ``BH/C1``; a team division's: ``MP,GP,EMGSB,BH:MP``)
+and ``222`` the encoded time control; in TRF-16 the pairing programs' ``XXR``, ``XXC`` and ``BBW``… lines instead.
+Records: ``240`` the requested byes of rounds not in the player lines, ``250`` the Baku method's virtual points
+(``XXA`` in TRF-16: a line per accelerated player with the points of each round), ``260`` players who must not meet
+(``XXP`` in TRF-16). One ``001`` line per player: sex and title, name, rating, federation, FIDE ID, birth, points,
+rank, rounds.
 
 **Numbers.** A player's starting rank is their player number, the number
 printed everywhere. In a division with start numbers (``event start-numbers``)
@@ -33,8 +30,8 @@ A team division adds TRF-2026's team records (``352``, ``362``, ``310``,
 and its teams, settings, matches and lineups go into the ``XTM`` lines.
 
 What TRF cannot hold — clubs, teams, flags, withdrawals, board order,
-adjourned games, forced games, requested byes of rounds not yet paired and the
-event's settings — goes into ``XTM`` lines, one JSON object each (``XTM event
+adjourned games, forced games, requested byes of rounds not yet paired, the
+prize fund and the event's settings — goes into ``XTM`` lines, one JSON object each (``XTM event
 {…}``, ``XTM player N {…}``, ``XTM round N {…}``). Pairing programs skip lines
 of unknown kinds, and :func:`loads` reads them back, so an exported event
 re-imported is the same event. A TRF written by another program (no ``XTM``
@@ -54,7 +51,7 @@ from tmanager.core import teamtiebreaks, tiebreaknames
 from tmanager.core.results import ByeKind, Colour, Result, format_points
 from tmanager.core.scoring import STANDARD, Game
 from tmanager.errors import ConfigError, StateError, ascii_digits
-from tmanager.events.eventfile import check
+from tmanager.events.eventfile import check, prize_fund, prize_fund_table
 from tmanager.events.games import round_games, scores, virtual_points
 from tmanager.events.model import Board, Division, Event, PairingSystem, Player, Round, TeamSettings, missing
 from tmanager.events.ranking import tiebreak_standings
@@ -191,6 +188,8 @@ def _header_lines(event: Event, division: Division, version: Version, *, teams: 
     if event.arbiter:
         lines.append(f"102 {event.arbiter}")
     lines += [f"112 {deputy}" for deputy in event.deputies]
+    if version == "16" and event.time_control:  # TRF-16's only time control, free text (TRF-2026: 222, encoded)
+        lines.append(f"122 {event.time_control}")
     if event.schedule:
         dates = "".join(f"{when[2:10].replace('-', '/'):<10}" for when in event.schedule)
         lines.append(f"{'132':<91}{dates}".rstrip())
@@ -218,7 +217,7 @@ def _tiebreak_names(event: Event, division: Division, *, teams: bool) -> list[st
     """``202``'s names: the event's tie-breaks; a team division's primary score (MP or GP) and team tie-breaks."""
     if teams:
         return ["MP" if settings(division).primary == "match" else "GP", *settings(division).team_tiebreaks]
-    return [t.name for t in tiebreaknames.parse_all(event.tiebreaks)]
+    return [t.trf_name for t in tiebreaknames.parse_all(event.tiebreaks)]
 
 
 def _type_code(division: Division, *, teams: bool) -> str:
@@ -339,7 +338,7 @@ def _event_extras(event: Event, division: Division, *, teams: bool) -> dict[str,
         "max_byes": (event.max_byes, None), "stylesheet": (event.stylesheet, ""),
         "rating_list": (event.rating_list, "standard"), "categories": (event.categories, []),
         "prizes": (event.prizes, 3), "schedule": (event.schedule, []), "time_control": (event.time_control, ""),
-        "hooks": (event.hooks, {}),
+        "hooks": (event.hooks, {}), "prize_fund": (division.prize_fund and prize_fund_table(division.prize_fund), None),
     }  # fmt: skip
     extras.update({key: value for key, (value, default) in optional.items() if value != default})
     if teams:
@@ -437,6 +436,8 @@ def loads(text: str, *, file: Path | None = None) -> Event:
     division = tomlmap.from_table(Division, table, where, file)
     if "team_settings" in meta:
         division.team_settings = tomlmap.from_table(TeamSettings, meta["team_settings"], where, file)
+    if "prize_fund" in meta:
+        division.prize_fund = prize_fund(meta["prize_fund"], f"{where}.prize_fund", file)
     order = list(extras["player"]) or [p.id for p in tournament.players]
     for rank in order:
         if rank not in by_id:

@@ -126,8 +126,12 @@ def _roster(target: Target, form: Form) -> Change:
 def _lineup(target: Target, form: Form) -> Change:
     team, round_number = str(_number(form, "team")), _number(form, "round")
     numbered = [(k[5:], v) for k, v in form.items() if k.startswith("board")]
-    # As _number's: a field named with thousands of digits was int()'s traceback, a server error.
+    # As _number's: a field named with thousands of digits was int()'s traceback, a server error. A board missing
+    # between others (board1, board3) moved the later players up a board, without a word.
     boards = sorted((int(n), v) for n, v in numbered if ascii_digits(n) and len(n) < 6)
+    if len(boards) != len(numbered) or [n for n, _ in boards] != list(range(1, len(boards) + 1)):
+        fields = ", ".join(sorted(f"board{n}" for n, _ in numbered))
+        raise StateError(f"the lineup form's boards are {fields}, not board1, board2, … each once; reload the page")
     return service.lineup(target.path, _division(form), team, [v for _, v in boards], round_number)
 
 

@@ -452,7 +452,9 @@ class ChessReports(DivisionReports):
             "Unrated players: initial rating with two hypothetical draws against 1800, at most 2200."
         )
         title = f"{self.heading}: FIDE rating estimates after round {n}"
-        return Report(f"{self.prefix}ratings-r{n}", title, (Table(header, tuple(rows)), notes), kind="ratings")
+        pending = sum(1 for r, _ in missing(self.division) if r <= n)
+        unsure = [f"{pending} result(s) still missing: these estimates are not final"] if pending else []
+        return Report(f"{self.prefix}ratings-r{n}", title, (Table(header, tuple(rows)), notes, *unsure), kind="ratings")
 
     # -- a player at a glance, and the terminal's views -------------------------------------------
 

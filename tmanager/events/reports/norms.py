@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from tmanager.core.norms import STANDARDS, NormCheck
 from tmanager.core.results import format_points
 from tmanager.events import norms
-from tmanager.events.model import Player
+from tmanager.events.model import Player, missing
 from tmanager.events.reports import Report, Table
 
 if TYPE_CHECKING:
@@ -57,6 +57,7 @@ def norms_report(reports: ChessReports, upto: int | None = None) -> Report:
     ]
     for result in (r for r in title_results if r.check.achieved):
         blocks += certificate(reports, result)
+    blocks += _not_final(reports, n)
     return Report(f"{reports.prefix}norms-r{n}", f"{reports.heading}: title norms after round {n}", tuple(blocks),
                   kind="norms")  # fmt: skip
 
@@ -102,8 +103,17 @@ def player_report(reports: ChessReports, player: Player, upto: int | None = None
         )
         if c.achieved:
             blocks += certificate(reports, r)
+    blocks += _not_final(reports, n)
     return Report(f"{reports.prefix}norms-{player.number}-r{n}", f"{reports.heading}: {_who(player)}, title norms "
                   f"after round {n}", tuple(blocks), kind="norms")  # fmt: skip
+
+
+def _not_final(reports: ChessReports, n: int) -> list[Table | str]:
+    """The results of rounds 1-``n`` still missing, which count as nothing yet: a game to be played is not a
+    norm failed (1.4.1 games) until it is in."""
+    pending = sum(1 for r, _ in missing(reports.division) if r <= n)
+    return [f"{pending} result(s) still missing: they count as nothing yet, and these verdicts are not final"] \
+        if pending else []  # fmt: skip
 
 
 def _requirements(c: NormCheck, *, verdicts: bool) -> Table:

@@ -193,6 +193,11 @@ class DivisionRules(ABC):
         pending = {r for r, _ in missing(self.division)}
         return next((n for n in self.match_rounds(last) if n in pending), last) if last else last
 
+    def entry_round(self, entry: Entry, round_number: int | None, *, correction: bool) -> int:
+        """The round an entry goes to: ``round_number`` when given, else :meth:`result_round` (a Double-Swiss:
+        the game of the match that the entry's board is at)."""
+        return self.result_round() if round_number is None else round_number
+
     def request_bye(self, player: Player, round_number: int, kind: str) -> list[str]:
         """A requested bye of ``kind`` in round ``round_number`` (and the other rounds of its match)."""
         return [

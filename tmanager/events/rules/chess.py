@@ -125,6 +125,14 @@ class ChessRules(DivisionRules):
         """The top-ranked's colour in round 1: as ``--colour`` asks, else drawn by lot when round 1 is paired (a note
         in ``wording``, which places ``{colour}``)."""
         division = self.division
+        recorded = division.initial_colour or "white"
+        if n > 1 and options.colour is not None and options.colour != Colour.from_word(recorded):
+            # It decides colours from round 1 on (5.2.5) and TRF's 152/XXC says it: a later round cannot change it.
+            raise StateError(
+                f"--colour chooses the top-ranked's colour when round 1 is paired; round 1 was paired with {recorded} "
+                f"for the top-ranked, and round {n} keeps it (unpair back to round 1 to choose again)",
+                topic=Topic.COLOUR_BY_LOT,
+            )
         if n == 1 and options.colour is None and division.initial_colour is None:
             division.initial_colour = (options.rng or random.SystemRandom()).choice(["white", "black"])
             return [Note(f"initial colour drawn by lot: {wording.format(colour=division.initial_colour)}",
@@ -143,6 +151,9 @@ class ChessRules(DivisionRules):
         record = self.open_round(options)
         n = record.number
         messages: list[str] = []
+        if options.colour is not None and division.system != PairingSystem.DUTCH:
+            raise StateError(f"--colour is for Swiss divisions: a {division.system.value} division's colours are "
+                             "the Berger tables' or the arbiter's (force)")  # fmt: skip
         if division.system == PairingSystem.ROUND_ROBIN:
             self._pair_berger(record)
             if options.explain:
@@ -200,11 +211,14 @@ class ChessRules(DivisionRules):
         division = self.division
         if division.acceleration != "baku" or round_number != 1:
             return []
+        if not self.event.total_rounds(division):  # else round 1 alone was accelerated, whatever the event's length
+            raise StateError("the Baku acceleration gives virtual points in the first half of the planned rounds: "
+                             "set the event's rounds (rounds = N in [event], or new --rounds N)")  # fmt: skip
         if division.baku_last is None:
             ranks = division.ranks()
             size = min(baku_group(len(division.players)), len(division.players))
             division.baku_last = next(number for number, rank in ranks.items() if rank == size)
-        full, half = baku_rounds(self.event.total_rounds(division) or 1)
+        full, half = baku_rounds(self.event.total_rounds(division))
         last = division.player(division.baku_last)
         return [
             f"Baku acceleration: GA is the players ranked down to {label(last)}; one virtual point in "
@@ -258,7 +272,7 @@ class ChessRules(DivisionRules):
         raise StateError("give BOARD RESULT or P1 P2 RESULT, e.g. `4 1-0` or `12 7 =`")
 
     def enter(self, entry: Entry, round_number: int | None, *, correction: bool, confirm: bool = False) -> list[str]:
-        n = self.result_round() if round_number is None else round_number  # --round 0 is no default
+        n = self.entry_round(entry, round_number, correction=correction)  # --round 0 is no default
         if n < 1 and round_number is None:
             raise StateError("no round is paired yet")
         board, result = self.locate_entry(entry, n)

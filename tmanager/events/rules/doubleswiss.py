@@ -24,7 +24,7 @@ from tmanager.events.games import history
 from tmanager.events.messages import Topic
 from tmanager.events.model import Board, PairingSystem, Player, Round, label
 from tmanager.events.rules.base import PairOptions, Problem
-from tmanager.events.rules.chess import ChessRules, set_result
+from tmanager.events.rules.chess import ChessRules
 from tmanager.pairing.doubleswiss import pair_double_swiss
 
 
@@ -54,22 +54,25 @@ class DoubleSwissRules(ChessRules):
         first = round_number - (1 - round_number % 2)
         return [first, first + 1]
 
-    def enter(self, entry: Entry, round_number: int | None, *, correction: bool, confirm: bool = False) -> list[str]:
+    def entry_round(self, entry: Entry, round_number: int | None, *, correction: bool) -> int:
         """A result without ``--round`` goes to the game of the last match whose board has none yet: game 1,
-        then game 2 of the same board (or the same two players)."""
+        then game 2 of the same board (or the same two players). Once game 1 is complete on every board, the
+        board is looked for in game 2 alone, so that a refusal names the round the result would go to."""
         last = self.division.paired_rounds
         if round_number is not None or correction or not last:
-            return super().enter(entry, round_number, correction=correction, confirm=confirm)
-        games = [(n, *self.locate_entry(entry, n)) for n in self.match_rounds(last)]
-        found = next(((n, board, result) for n, board, result in games if board.result.pending), None)
+            return super().entry_round(entry, round_number, correction=correction)
+        rounds = self.match_rounds(last)
+        open_from = self.result_round()
+        games = [(n, self.locate_entry(entry, n)[0]) for n in rounds if n >= open_from]
+        found = next((n for n, board in games if board.result.pending), None)
         if found is None:
-            shown = ", ".join(f"game {i} (round {n}) {board.result}" for i, (n, board, _) in enumerate(games, 1))
+            shown = ", ".join(f"game {i} (round {n}) {self.locate_entry(entry, n)[0].result}"
+                              for i, n in enumerate(rounds, 1))  # fmt: skip
             raise StateError(
                 f"both games of that match have results: {shown}; `correct --round R` changes one",
                 topic=Topic.USE_CORRECT,
             )
-        n, board, result = found
-        return set_result(self.event, self.division, n, board, result)
+        return found
 
     def pair(self, options: PairOptions) -> list[str]:
         """Pair the next match: its two rounds, game 2 with reversed colours; a bye is ``pairing`` then ``half``."""
