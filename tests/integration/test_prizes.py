@@ -55,6 +55,17 @@ def test_hort_shares_what_players_level_on_every_tiebreak_would_get() -> None:
     assert [a.amount for a in third] == [900, 50, 50], "level on every tie-break: places 2 and 3 shared (100 + 0)"
 
 
+def test_shares_are_paid_in_whole_cents_that_add_up_to_the_places_shared() -> None:
+    six = tuple(Ranked(n, 60, n) for n in range(1, 7))  # six level on points, ranked 1 to 6 by tie-break
+    equal = allocate([PrizeList("overall", (3334, 3333, 3333), six)], Sharing.SPLIT)
+    assert [a.amount for a in equal] == [1667, 1667, 1667, 1667, 1666, 1666]  # 100.00 / 6: the odd cents first
+    hort = allocate([PrizeList("overall", (20000,), six)], Sharing.HORT)  # 100 equally, 100 to place 5's first
+    assert [a.amount for a in hort] == [11667, 1667, 1667, 1667, 1666, 1666] and sum(a.amount for a in hort) == 20000
+    # 1001 by Hort: 166.83 each, and 500, 0.5 and 0 by tie-break; the two cents left go to the largest remainders
+    uneven = allocate([PrizeList("overall", (1000, 1), six[:3])], Sharing.HORT)
+    assert [a.amount for a in uneven] == [667, 167, 167]
+
+
 def test_one_prize_per_player_the_highest() -> None:
     # Players 1 and 3 are juniors. Player 1 wins overall (1000 > 200); player 3, third overall (400), leaves the
     # U18 list, whose prizes go to the next juniors, 4 and 5.

@@ -20,14 +20,17 @@ gives every player at most one prize:
   by their tie-break order, each the half of the prize of their own place);
   or prizes follow the tie-break order alone (``tiebreak``), where only
   players level on every tie-break share. Players level on every tie-break
-  always share what the tie-break order would give them.
+  always share what the tie-break order would give them. A share is paid in
+  whole cents, the group's shares adding up to its places' prizes.
 
 Pure: rankings and amounts in, awards out.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import enum
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -71,7 +74,8 @@ class PrizeList:
 @dataclass(frozen=True, slots=True)
 class Award:
     """A player's prize: the list, the places shared (``first`` to ``last``, the same place if not shared),
-    how many players share them, and the amount in cents (a fraction when shared)."""
+    how many players share them, and the amount in cents (a fraction when shared, by :func:`shares`; whole
+    cents once allocated, by :func:`allocate`)."""
 
     player: int
     prize_list: str
@@ -130,9 +134,24 @@ def allocate(lists: Sequence[PrizeList], sharing: Sharing) -> list[Award]:
         if best is None:
             break
         chosen[best[3]] = best[1]
-    return [
+    return _to_the_cent([
         Award(a.player, prize_list.name, a.first, a.last, a.sharers, a.amount)
         for index, prize_list in enumerate(lists)
         for a in shares(prize_list.amounts, standing(index), sharing)
         if chosen.get(a.player) == index
-    ]
+    ])
+
+
+def _to_the_cent(awards: list[Award]) -> list[Award]:
+    """The awards in whole cents, each group sharing places paid exactly what its places are worth: a share
+    rounded down to the cent, and the cents left over one each to the largest remainders (equal remainders:
+    the better ranked first). Rounded each on its own, six shares of 100 would pay 16.67 six times, 100.02."""
+    paid: list[Award] = []
+    for _, group in groupby(awards, key=lambda a: (a.prize_list, a.first, a.last)):
+        shared = list(group)
+        floors = [math.floor(a.amount) for a in shared]
+        left = round(sum(a.amount for a in shared)) - sum(floors)
+        by_remainder = sorted(range(len(shared)), key=lambda i: (floors[i] - shared[i].amount, i))
+        extra = set(by_remainder[:left])
+        paid += [dataclasses.replace(a, amount=Fraction(floors[i] + (i in extra))) for i, a in enumerate(shared)]
+    return paid
