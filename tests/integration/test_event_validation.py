@@ -100,9 +100,14 @@ def test_imported_players_and_hand_edited_files(event: Path, tmp_path: Path) -> 
         event, "import-players", event, csv
     )
     # A cell the event file's type refuses was named as 'entries.csv line 2.sex', unlike every other line.
-    csv.write_text('name,sex\n"A, B",M\n')
-    assert refused(event, "import-players", event, csv).endswith("entries.csv: line 2: player.sex: 'M' is not one "
+    csv.write_text('name,sex\n"A, B",X\n')
+    assert refused(event, "import-players", event, csv).endswith("entries.csv: line 2: player.sex: 'X' is not one "
                                                                  "of 'm', 'w'")  # fmt: skip
+    csv.write_text('name,sex\n"Jansen, Eva",F\n"Jansen, Piet",M\n')  # as FIDE's lists write them
+    assert run_cli("event", "import-players", event, csv).returncode == 0
+    players = ev.load(event).divisions[0].players
+    jansens = [(p.name, p.sex) for p in players if p.name.startswith("Jansen")]
+    assert jansens == [("Jansen, Eva", "w"), ("Jansen, Piet", "m")]
     csv.write_text('name,number\n"A, B",10000\n')
     assert "number: 10000 is not a player number" in refused(event, "import-players", event, csv)
     csv.write_text('name,fide_id\n"A, B",4100099\n"C, D",4100099\n')

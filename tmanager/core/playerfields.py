@@ -55,6 +55,16 @@ def federation_fault(code: str) -> str | None:
     return f"{code!r} is not a FIDE federation code (three capitals as FIDE writes them: NED, GER, ENG, FID)"
 
 
+#: FIDE's rating lists' sexes (``M``, ``F``; ``W`` too), in any case, as TRF's ``m`` and ``w``.
+_FIDE_SEXES = {"M": "m", "F": "w", "W": "w"}
+
+
+def sex_code(text: str) -> str:
+    """A sex as FIDE's lists or a spreadsheet write it (``F``, ``m``) as TRF and the event file do (``w``, ``m``);
+    any other text as it is, for :func:`sex_fault` to refuse."""
+    return _FIDE_SEXES.get(text.upper(), text)
+
+
 def sex_fault(sex: str) -> str | None:
     return None if sex in ("m", "w") else f"{sex!r} is not a sex as TRF writes it; use m or w (or leave it empty)"
 

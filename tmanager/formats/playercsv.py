@@ -3,7 +3,7 @@
 The first row names the columns, as the event file names a player's fields:
 ``name``, ``title``, ``rating``, ``fide_id``, ``federation``, ``sex``,
 ``birth``, ``club``, ``team``, ``flags`` (several separated by ``;``) and
-``number``, in any order and any case; ``name`` is needed unless ``fide_id``
+``number``, in any order and any case (a ``sex`` may be FIDE's ``M`` or ``F``); ``name`` is needed unless ``fide_id``
 is there to look the player up in a FIDE list. Commas or semicolons separate
 the columns (Python's :mod:`csv` sniffs which), UTF-8 (with or without BOM)
 or Latin-1. A cell left empty is a field not given. A column named twice, a quote left open and a number
@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tmanager.core.playerfields import sex_code
 from tmanager.errors import ConfigError, ascii_digits
 from tmanager.files import read_bytes
 
@@ -95,6 +96,8 @@ def _row(path: Path, number: int, header: list[str], cells: list[str]) -> Row:
             fields[name] = int(cell)
         elif name == "flags":
             fields[name] = [f.strip() for f in cell.split(";") if f.strip()]
+        elif name == "sex":  # FIDE's lists write F and M
+            fields[name] = sex_code(cell)
         else:
             fields[name] = cell
     return Row(number, fields)

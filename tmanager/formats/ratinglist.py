@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Literal
 
-from tmanager.core.playerfields import player_fault, rating_fault
+from tmanager.core.playerfields import player_fault, rating_fault, sex_code
 from tmanager.errors import ConfigError, ascii_digits
 from tmanager.files import open_file
 
@@ -172,7 +172,7 @@ def _text_fault(fide_id: str, ratings: dict[str, str], sex: str) -> str | None:
     bad = next((kind for kind, text in ratings.items() if text and not ascii_digits(text)), None)
     if bad is not None:
         return f"the {bad} rating {ratings[bad][:10]!r} is not a number"
-    if sex and sex.upper() not in _SEXES:
+    if sex and sex_code(sex) not in ("m", "w"):
         return f"sex {sex[:5]!r} is neither M nor F"
     return None
 
@@ -255,8 +255,7 @@ def _year(text: str) -> int | None:
     return int(year) if ascii_digits(year) and int(year) > 0 else None
 
 
-_SEXES = {"M": "m", "F": "w", "W": "w"}
-
-
 def _sex(text: str) -> str:
-    return _SEXES.get(text.upper(), "")
+    """A list's sex as the event file writes it; an unknown one (refused by :func:`_text_fault`) as none."""
+    code = sex_code(text)
+    return code if code in ("m", "w") else ""
