@@ -388,7 +388,8 @@ def test_without_recover_a_crash_ends_the_match(tmp_path: Path) -> None:
                      done.stdout, re.MULTILINE)
     assert re.search(r"^Finished game \d+ \(\w+ vs \w+\): [01]-[01] \{(White|Black) disconnects\}$", done.stdout,
                      re.MULTILINE)
-    assert "Player: crash\n  Timeouts: 0\n  Crashed: 1" in done.stdout
+    # fastchess's tracker does not count the fault that stops the match: no "Player:" block for it.
+    assert "Player:" not in done.stdout
 
 
 def test_an_illegal_move_is_warned_of_as_fastchess_warns_fishtest(tmp_path: Path) -> None:

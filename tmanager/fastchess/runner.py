@@ -263,7 +263,8 @@ class Match:
     def _finished(self, game: GameFinished) -> None:
         if game.number in self.told:
             return
-        if not self.config.recover and game.ending in _FAULTS:
+        aborts = not self.config.recover and game.ending in _FAULTS
+        if aborts and not self.aborted:  # told once, as fastchess's atomic stop tells it
             self.write(f"Game {game.number + 1} stalled / disconnected and no recover option set for engine, "
                        "stopping tournament.")
             self.aborted = True
@@ -271,7 +272,8 @@ class Match:
             self._warn([f"Warning; Engine {self._loser(game)} is not responsive"])
         if game.ending == Ending.ILLEGAL_MOVE:
             self._warn(fc.illegal_move_text(game.illegal_move, self._loser(game)))
-        self.tracker.note(game)
+        if not aborts:  # fastchess's playGame returns from the fault that stops it before its tracker counts it
+            self.tracker.note(game)
         if self.config.crc_pgn and self.config.pgn.requested:
             name = self.config.pgn.file or self.pgn_path.name
             self._emit([f"File {name} has CRC32: {self.crc.of(self.pgn_path):#x}"])
