@@ -494,3 +494,21 @@ def test_a_command_run_again_after_its_test_was_played_out_plays_it_again(tmp_pa
         assert done.stdout.count("Finished game") == 2 and "Games: 2, " in done.stdout
     assert len(pgn_games(tmp_path / "p.pgn")) == 2  # append=false: the second match's games only
     assert len(list(tmp_path.glob("fastchess-*.toml"))) == 1
+
+
+def test_sigterm_ends_the_command_by_the_signal_as_it_ends_fastchess(tmp_path: Path) -> None:
+    # fastchess does not catch SIGTERM: it dies by it (status 143 in a shell), with no "Finished match" for a
+    # reader to take for a match's end (fishtest's worker checks its games at that line). The test resumes.
+    line = f"{pyengine('a')} {pyengine('b')} -each tc=inf nodes=1 -rounds 3 -pgnout file=p.pgn"
+    command = [sys.executable, "-m", "tmanager", "fastchess", *shlex.split(line)]
+    first = subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.PIPE, text=True)
+    assert first.stdout is not None
+    while not first.stdout.readline().startswith("Finished game"):
+        pass
+    first.send_signal(signal.SIGTERM)
+    rest = first.stdout.read()
+    assert first.wait() == -signal.SIGTERM
+    assert "Finished match" not in rest and "Tournament was interrupted" not in rest
+    again = fastchess(line, tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert len(pgn_games(tmp_path / "p.pgn")) == 6
