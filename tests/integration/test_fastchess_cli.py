@@ -334,14 +334,13 @@ def test_a_mistake_found_before_the_first_game_is_told_as_the_command_line_says_
 
 
 def test_an_engine_refusing_its_options_takes_the_new_test_back(tmp_path: Path) -> None:
-    """Found only when the engine starts: no game is scored, and the new test's file and log are removed
-    (its lock file stays); a test with games played is kept whatever happens next."""
+    """Found only when the engine starts: no game is scored, and the new test's files are removed, its lock
+    file too; a test with games played is kept whatever happens next."""
     done = fastchess(f"{pyengine('a')} option.NoSuchOption=1 {pyengine('b')} -each nodes=1 -rounds 1", tmp_path)
     assert done.returncode == 2
     assert "engine 'a' refuses its options" in done.stderr
     assert "Finished game" not in done.stdout
-    (lock,) = tmp_path.iterdir()
-    assert re.fullmatch(r"fastchess-[0-9a-f]{8}\.toml\.lock", lock.name)
+    assert list(tmp_path.iterdir()) == []
 
     # A test resumed is kept, whatever happens to it: here its games played, then an option added by hand.
     kept = tmp_path / "kept.toml"
@@ -447,8 +446,7 @@ def test_an_engine_that_fails_to_start_stops_the_match_with_no_game_scored(tmp_p
     assert done.returncode == 2
     assert "engine 'cs' failed to start" in done.stderr
     assert "Finished game" not in done.stdout and "Ptnml" not in done.stdout
-    (lock,) = tmp_path.iterdir()
-    assert lock.name.endswith(".toml.lock")
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_config_file_of_fastchess_s_own_is_told_for_what_it_is(tmp_path: Path) -> None:
@@ -475,13 +473,13 @@ def test_an_sprt_on_the_games_stops_where_its_reports_accept(tmp_path: Path) -> 
     # With cutechess output fastchess's SPRT decides on the games' W/D/L, which its lines show: the match
     # must stop where they say "accepted", not play on to where the pairs' LLR would cross.
     line = (f"-engine cmd={STOCKFISH} name=sf {pyengine('weak')} -each tc=inf nodes=200 -rounds 100 "
-            "-sprt elo0=0 elo1=10 alpha=0.1 beta=0.1 -output format=cutechess -ratinginterval 1")
+            "-sprt elo0=0 elo1=10 alpha=0.1 beta=0.1 -output format=cutechess -ratinginterval 1 -config outname=t.toml")
     done = fastchess(line, tmp_path)
     assert done.returncode == 0, done.stderr
     verdicts = [line for line in done.stdout.splitlines() if line.startswith("SPRT:") and "accepted" in line]
     assert len(set(verdicts)) == 1 and verdicts[0].endswith(" - H1 was accepted"), verdicts  # said, then stopped
     assert f"{verdicts[0]}\nTournament finished\nFinished match\n" in done.stdout
-    assert "pentanomial = false" in next(tmp_path.glob("fastchess-*.toml")).read_text()
+    assert "pentanomial = false" in (tmp_path / "t.toml").read_text()
 
 
 def test_a_command_run_again_after_its_test_was_played_out_plays_it_again(tmp_path: Path) -> None:
@@ -493,7 +491,23 @@ def test_a_command_run_again_after_its_test_was_played_out_plays_it_again(tmp_pa
         assert done.returncode == 0, done.stderr
         assert done.stdout.count("Finished game") == 2 and "Games: 2, " in done.stdout
     assert len(pgn_games(tmp_path / "p.pgn")) == 2  # append=false: the second match's games only
-    assert len(list(tmp_path.glob("fastchess-*.toml"))) == 1
+
+
+def test_a_played_out_test_leaves_only_what_was_asked_for(tmp_path: Path) -> None:
+    # fastchess leaves one config.json; fishtest's worker runs a new command line every SPSA batch and trims
+    # only *.pgn: a test's state files left behind would pile up by the thousand.
+    batch = f"{pyengine('a')} {pyengine('b')} -each tc=inf nodes=1 -rounds 1 -pgnout file=p.pgn"
+    for value in (1, 2):  # two commands, two tests
+        done = fastchess(f"{batch} -each option.Hash={value}", tmp_path)
+        assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.pgn"]
+    assert len(pgn_games(tmp_path / "p.pgn")) == 4
+    unasked = fastchess(f"{pyengine('a')} {pyengine('b')} -each tc=inf nodes=1 -rounds 1", tmp_path)
+    assert unasked.returncode == 0, unasked.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.pgn"]  # no PGN, no log: none was asked for
+    named = fastchess(f"{batch} -config outname=state.toml", tmp_path)  # a state file named is the user's
+    assert named.returncode == 0, named.stderr
+    assert (tmp_path / "state.toml").is_file()
 
 
 def test_sigterm_ends_the_command_by_the_signal_as_it_ends_fastchess(tmp_path: Path) -> None:

@@ -90,6 +90,8 @@ def play(argv: Sequence[str]) -> int:
         _die_by_sigterm()
     if status == 2 and not prepared.resumed:
         _take_back(config, tourney, log_path)
+    elif status == 0:
+        _clear_away(config, tourney, log_path)
     _say("Finished match")
     minutes, seconds = divmod(int(time.monotonic() - started), 60)
     hours, minutes = divmod(minutes, 60)
@@ -121,6 +123,19 @@ def _take_back(config: MatchConfig, tourney: Tourney, log_path: Path) -> None:
     the mistake leaves nothing behind; one where anything was recorded is kept."""
     if store.remove_unplayed(tourney.path) and not config.log.file:
         log_path.unlink(missing_ok=True)
+
+
+def _clear_away(config: MatchConfig, tourney: Tourney, log_path: Path) -> None:
+    """A test played out under a name of the command's making (``fastchess-XXXXXXXX.toml``) is removed with
+    its state, and the log and PGN no option asked for: fastchess leaves one config.json, and a worker that
+    runs a new command every batch (fishtest's SPSA) would otherwise fill its directory. The command run
+    again plays it again, as it would over the file. A file named by ``-config`` is the user's, and stays."""
+    if config.state.file or config.state.outname or not store.remove_finished(tourney.path):
+        return
+    if not config.log.file:
+        log_path.unlink(missing_ok=True)
+    if not config.pgn.requested:
+        tourney.pgn_path.unlink(missing_ok=True)
 
 
 def _die_by_sigterm() -> None:
