@@ -35,7 +35,7 @@ from tmanager.logs import check_log_file, setup_logging
 from tmanager.tourney import affinity, eventloop, store
 from tmanager.tourney.gamesetup import preflight, read_ahead
 from tmanager.tourney.model import Tourney
-from tmanager.tourney.processes import split
+from tmanager.tourney.processes import Main, split
 
 EXAMPLES = """\
   tmanager fastchess -engine cmd=./dev name=dev -engine cmd=./base name=base -each tc=10+0.1 option.Hash=16 \\
@@ -84,7 +84,8 @@ def play(argv: Sequence[str]) -> int:
     if config.log.file and not config.log.append and log_path.is_file():
         os.truncate(log_path, 0)
     setup_logging(None, quiet=True)
-    match = Match(config, tourney, main=main, write=_say, lanes=lanes, log_path=log_path, cpus=cpus)
+    workers_main = _workers_main(config, new=not prepared.resumed)
+    match = Match(config, tourney, main=workers_main, write=_say, lanes=lanes, log_path=log_path, cpus=cpus)
     status = match.run()
     if match.terminated:
         _die_by_sigterm()
@@ -115,6 +116,20 @@ def _checked(config: MatchConfig, lanes: list[int]) -> tuple[tourneyfile.Prepare
             raise
         raise tourneyfile.told_as_options(exc, config, cwd=cwd) from None
     return prepared, cpus
+
+
+def _workers_main(config: MatchConfig, *, new: bool) -> Main:
+    """The workers' entry point: `tmanager work`, whose errors (an engine that fails to start or refuses its
+    options, found as a game begins) are told in the command line's terms, as :func:`_checked` tells those
+    found before, and not as errors of a file the user never named (a new test's, taken back at once)."""
+    if config.state.file:  # the user named the test's file: its terms are the user's
+        return main
+    cwd = Path.cwd()
+
+    def work(argv: Sequence[str]) -> int:
+        return main(argv, told=lambda exc: tourneyfile.told_as_options(exc, config, cwd=cwd, new=new))
+
+    return work
 
 
 def _take_back(config: MatchConfig, tourney: Tourney, log_path: Path) -> None:

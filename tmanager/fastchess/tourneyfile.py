@@ -155,10 +155,17 @@ SETTING_OPTIONS = {
 }
 
 
-def told_as_options(error: ConfigError, config: MatchConfig, *, cwd: Path) -> ConfigError:
+#: The words of hints that speak of the tourney file, as a command line's user reads them.
+HINT_TERMS = {
+    "fix the options of the participant or of its engine definition": "fix its option.NAME=VALUE",
+    ", relative to the tourney file": "",
+}
+
+
+def told_as_options(error: ConfigError, config: MatchConfig, *, cwd: Path, new: bool = False) -> ConfigError:
     """``error``, found in the tourney the command line ``config`` makes, in the command line's terms: a
-    participant's field is its ``-engine``'s, a setting its option's, and the tourney file (a new test's is
-    not written yet) is not named."""
+    participant's field is its ``-engine``'s, a setting its option's, and the tourney file is not named
+    where an option says what is wrong, nor when it holds a ``new`` test (not written yet, or taken back)."""
     field = error.field or ""
     head, dot, rest = field.partition(".")
     participant = re.fullmatch(r"participants\[(\d+)\]", head)
@@ -169,11 +176,13 @@ def told_as_options(error: ConfigError, config: MatchConfig, *, cwd: Path) -> Co
         del options["tourney.pgn"]
     field = options.get(field, field)
     hint = error.hint or ""
-    for setting, option in options.items():
+    for setting, option in {**options, **HINT_TERMS}.items():
         hint = hint.replace(setting, option)
-    # The test's file is named only where no option says what is wrong (a new test's is not written yet).
+    # The test's file is named only where no option says what is wrong, and never a new test's: not written
+    # yet, or taken back at once when an engine fails as it starts.
     told_by_option = field != (error.field or "")
-    file = None if told_by_option and error.file == str(state_path(config, cwd=cwd)) else error.file
+    ours = error.file == str(state_path(config, cwd=cwd))
+    file = None if ours and (told_by_option or new) else error.file
     if file is not None:  # a path given on the command line, as the test's directory joined it (x/../../book)
         file = os.path.normpath(file)
     return ConfigError(error.message, file=file, field=field or None, hint=hint or None)
