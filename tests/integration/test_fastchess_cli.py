@@ -528,3 +528,17 @@ def test_sigterm_ends_the_command_by_the_signal_as_it_ends_fastchess(tmp_path: P
     again = fastchess(line, tmp_path)
     assert again.returncode == 0, again.stderr
     assert len(pgn_games(tmp_path / "p.pgn")) == 6
+
+
+def test_tablebases_gone_since_the_test_began_are_told_as_minus_tb(tmp_path: Path) -> None:
+    # The test's file keeps -tb's directories relative to itself: told from there, the line named the file
+    # and the setting ("adjudication.syzygy", "relative to the tourney file"), not the command line's words.
+    (tmp_path / "tables").mkdir()
+    (tmp_path / "runs").mkdir()
+    line = f"{pyengine('a')} {pyengine('b')} -each tc=inf nodes=1 -rounds 1 -tb tables -config outname=runs/t.toml"
+    assert fastchess(line, tmp_path).returncode == 0
+    (tmp_path / "tables").rmdir()
+    again = fastchess(line, tmp_path)
+    assert again.returncode == 2 and again.stdout == ""
+    assert again.stderr == ("tmanager: -tb: no directory 'tables' (give the directories of the Syzygy tables, "
+                            "separated by ':')\n")

@@ -93,6 +93,7 @@ def prepare(config: MatchConfig, *, cwd: Path) -> Prepared:
         if not path.exists():
             raise _no_test(config.state.file, path, cwd=cwd)
         return Prepared(store.read(path), resumed=True)
+    _check_tablebases(config)  # before the file of a test begun is read: told as -tb gives them, not as it keeps them
     if path.exists() and not _afresh(config):
         found = store.read(path)
         wanted = tourney_of(config, path, seed=_seed(found), pgn=found.settings.pgn, epd=found.settings.epd_out)
@@ -158,7 +159,6 @@ SETTING_OPTIONS = {
 #: The words of hints that speak of the tourney file, as a command line's user reads them.
 HINT_TERMS = {
     "fix the options of the participant or of its engine definition": "fix its option.NAME=VALUE",
-    ", relative to the tourney file": "",
 }
 
 
@@ -318,13 +318,18 @@ def _program(engine: EngineConfig) -> str:
     return shlex.quote(program)
 
 
-def _adjudication(config: MatchConfig, directory: Path) -> Adjudication:
-    draw, resign, tables = config.draw, config.resign, config.tablebases
-    given = [p for p in tables.paths.split(os.pathsep) if p]
-    for missing in (p for p in given if not Path(p).is_dir()):  # told as given, not as the test's file sees it
+def _check_tablebases(config: MatchConfig) -> list[str]:
+    """The directories of ``-tb``, each refused as given (relative to the current directory) when it is none."""
+    given = [p for p in config.tablebases.paths.split(os.pathsep) if p]
+    for missing in (p for p in given if not Path(p).is_dir()):
         raise ConfigError(f"no directory {missing!r}", field="-tb",
                           hint=f"give the directories of the Syzygy tables, separated by {os.pathsep!r}")
-    paths = os.pathsep.join(_relative(p, directory) for p in given)
+    return given
+
+
+def _adjudication(config: MatchConfig, directory: Path) -> Adjudication:
+    draw, resign, tables = config.draw, config.resign, config.tablebases
+    paths = os.pathsep.join(_relative(p, directory) for p in _check_tablebases(config))
     return Adjudication(
         resign_score=resign.score if resign else None,
         resign_moves=resign.move_count if resign else 3,
