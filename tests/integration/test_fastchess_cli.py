@@ -21,6 +21,7 @@ import zlib
 from pathlib import Path
 
 import chess.pgn
+import psutil
 import pytest
 
 from tests.conftest import ROOT, run_cli
@@ -542,3 +543,26 @@ def test_tablebases_gone_since_the_test_began_are_told_as_minus_tb(tmp_path: Pat
     assert again.returncode == 2 and again.stdout == ""
     assert again.stderr == ("tmanager: -tb: no directory 'tables' (give the directories of the Syzygy tables, "
                             "separated by ':')\n")
+
+
+def test_the_runner_script_of_the_docs_keeps_its_name_for_openbench_s_kill(tmp_path: Path) -> None:
+    # OpenBench's client stops its runners with `pkill -KILL -f fastchess-ob`: the process that the script of
+    # docs/fastchess.md runs must carry that name, and its workers must die with it.
+    docs = (ROOT / "docs" / "fastchess.md").read_text()
+    script = re.search(r"match runner\n.*?```python\n(.*?)```", docs, re.DOTALL)
+    assert script is not None
+    runner = tmp_path / "fastchess-ob"
+    runner.write_text(script[1].replace("/path/to/tmanager/.venv/bin/python", sys.executable))
+    runner.chmod(0o755)
+    line = f"-engine cmd={STOCKFISH} name=a -engine cmd={STOCKFISH} name=b -each tc=inf nodes=5000 -rounds 50"
+    process = subprocess.Popen(["./fastchess-ob", *shlex.split(line)], cwd=tmp_path, stdout=subprocess.PIPE, text=True)
+    assert process.stdout is not None
+    while not process.stdout.readline().startswith("Started game"):
+        pass
+    assert b"fastchess-ob" in Path(f"/proc/{process.pid}/cmdline").read_bytes()
+    children = psutil.Process(process.pid).children(recursive=True)
+    assert children
+    process.kill()
+    process.wait()
+    _, alive = psutil.wait_procs(children, timeout=30)
+    assert alive == []
