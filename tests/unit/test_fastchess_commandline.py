@@ -98,6 +98,10 @@ def test_fastchess_s_defaults_and_fixes() -> None:
                   "model=bayesian -report penta=false")
     assert quiet.warnings == ()  # nothing was fixed
     assert match("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -concurrency -6", cpus=8).concurrency == 2
+    # and says so first, as fastchess's sanitize does
+    assert match("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -concurrency 0", cpus=8).warnings == (
+        "Info: Adjusted concurrency to 8 based on number of available hardware threads.",)
+    assert match("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -concurrency 2", cpus=8).warnings == ()
     assert parse(["-version"]) == Action.VERSION and parse(["-help"]) == Action.HELP
     assert match("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -event Batch 0").event == "Batch0"  # words joined
 

@@ -25,6 +25,9 @@ def sanitized(config: MatchConfig, *, cpus: int) -> MatchConfig:
         warnings += ("Warning; Bayesian SPRT model not available with pentanomial statistics. "
                      "Disabling pentanomial reports...",)
     concurrency = config.concurrency if config.concurrency > 0 else cpus - abs(config.concurrency)
+    if config.concurrency <= 0:
+        warnings = (f"Info: Adjusted concurrency to {concurrency} based on number of available hardware threads.",
+                    *warnings)
     if concurrency > cpus and not config.force_concurrency:
         raise ConfigError(f"{concurrency} games at once on {cpus} hardware threads", field="-concurrency",
                           hint="fewer, or -force-concurrency")
@@ -37,7 +40,7 @@ def sanitized(config: MatchConfig, *, cpus: int) -> MatchConfig:
         if config.engines:
             raise ConfigError(f"not with -config file={config.state.file}", field="-engine",
                               hint="the file holds the test and its engines; leave -engine out")
-        return dataclasses.replace(config, concurrency=concurrency)
+        return dataclasses.replace(config, concurrency=concurrency, warnings=warnings)
     if config.variant == "fischerandom" and not (config.openings and config.openings.file):
         raise ConfigError("Chess960 needs an opening book of Chess960 positions", field="-variant",
                           hint="-openings file=chess960.epd")
