@@ -566,3 +566,14 @@ def test_the_runner_script_of_the_docs_keeps_its_name_for_openbench_s_kill(tmp_p
     process.wait()
     _, alive = psutil.wait_procs(children, timeout=30)
     assert alive == []
+
+
+def test_each_clock_starts_with_one_increment_as_fastchess_s(tmp_path: Path) -> None:
+    # fastchess's clock starts at its base time plus one increment: `go wtime 1100 btime 1100 winc 100` at the
+    # first move of 1+0.1, which an engine's time management (and the game's length in time) depends on.
+    done = fastchess(f"{pyengine('a')} {pyengine('b')} -each tc=1+0.1 -rounds 1 -games 1 -log file=l.log engine=true",
+                     tmp_path)
+    assert done.returncode == 0, done.stderr
+    (log,) = tmp_path.glob("*.engine-logs/game-0.log")
+    first = next(line for line in log.read_text().splitlines() if "<--- go " in line)
+    assert first.endswith("a <--- go wtime 1100 btime 1100 winc 100 binc 100"), first
