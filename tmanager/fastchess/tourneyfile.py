@@ -282,8 +282,12 @@ def _sprt(config: MatchConfig) -> SprtSettings | None:
 
 
 def _relative(name: str, directory: Path) -> str:
-    """A path given on the command line (relative to the current directory) as the tourney file sees it."""
-    return os.path.relpath(Path(name).resolve(), directory)
+    """A path given on the command line (relative to the current directory) as the tourney file keeps it:
+    relative to the file's directory when within it, else absolute, so that a message names it as a path
+    ('/data/books'), not as the file's directory joined with a climb ('/work/runs/../../data/books')."""
+    path = Path(name).resolve()
+    relative = os.path.relpath(path, directory)
+    return str(path) if relative == os.pardir or relative.startswith(os.pardir + os.sep) else relative
 
 
 def _participant(engine: EngineConfig, directory: Path) -> Participant:
