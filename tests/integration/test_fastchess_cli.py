@@ -581,3 +581,15 @@ def test_each_clock_starts_with_one_increment_as_fastchess_s(tmp_path: Path) -> 
     (log,) = tmp_path.glob("*.engine-logs/game-0.log")
     first = next(line for line in log.read_text().splitlines() if "<--- go " in line)
     assert first.endswith("a <--- go wtime 1100 btime 1100 winc 100 binc 100"), first
+
+
+def test_one_command_run_twice_at_once_plays_one_test_and_the_last_to_end_clears_it(tmp_path: Path) -> None:
+    # The run that ends first must not remove the test under the other, whose workers would wait for its file.
+    line = f"{pyengine('a')} {pyengine('b')} -each tc=inf nodes=1 -rounds 4 -pgnout file=p.pgn"
+    command = [sys.executable, "-m", "tmanager", "fastchess", *shlex.split(line)]
+    runs = [subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.PIPE, text=True) for _ in range(2)]
+    for run in runs:
+        run.communicate(timeout=120)
+        assert run.returncode == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.pgn"]
+    assert len(pgn_games(tmp_path / "p.pgn")) == 8

@@ -17,6 +17,7 @@ with one line (exit status 2); what it does otherwise is in docs/fastchess.md.
 from __future__ import annotations
 
 import argparse
+import fcntl
 import os
 import signal
 import sys
@@ -86,13 +87,18 @@ def play(argv: Sequence[str]) -> int:
     setup_logging(None, quiet=True)
     workers_main = _workers_main(config, new=not prepared.resumed)
     match = Match(config, tourney, main=workers_main, write=_say, lanes=lanes, log_path=log_path, cpus=cpus)
-    status = match.run()
-    if match.terminated:
-        _die_by_sigterm()
-    if status == 2 and not prepared.resumed:
-        _take_back(config, tourney, log_path)
-    elif status == 0:
-        _clear_away(config, tourney, log_path)
+    attendance = _attend(tourney)
+    try:
+        status = match.run()
+        if match.terminated:
+            _die_by_sigterm()
+        if status == 2 and not prepared.resumed:
+            _take_back(config, tourney, log_path)
+        elif status == 0 and _alone(attendance):
+            _clear_away(config, tourney, log_path)
+    finally:
+        if attendance is not None:
+            os.close(attendance)
     _say("Finished match")
     minutes, seconds = divmod(int(time.monotonic() - started), 60)
     hours, minutes = divmod(minutes, 60)
@@ -138,6 +144,35 @@ def _take_back(config: MatchConfig, tourney: Tourney, log_path: Path) -> None:
     the mistake leaves nothing behind; one where anything was recorded is kept."""
     if store.remove_unplayed(tourney.path) and not config.log.file:
         log_path.unlink(missing_ok=True)
+
+
+def _attend(tourney: Tourney) -> int | None:
+    """This run's presence at its test: a shared lock (``flock``) on the directory of its games in progress,
+    held while it plays. The same command run twice at once in one directory plays one test; the run that
+    ends first must not clear it away under the other (whose workers would wait for ever for its file).
+    ``None`` where the lock cannot be had: the test is then kept."""
+    try:
+        tourney.live_dir.mkdir(exist_ok=True)
+        descriptor = os.open(tourney.live_dir, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_SH)
+    except OSError:
+        os.close(descriptor)
+        return None
+    return descriptor
+
+
+def _alone(attendance: int | None) -> bool:
+    """Whether no other run attends this run's test (:func:`_attend`): the last run to end clears it away."""
+    if attendance is None:
+        return False
+    try:
+        fcntl.flock(attendance, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return False
+    return True
 
 
 def _clear_away(config: MatchConfig, tourney: Tourney, log_path: Path) -> None:
