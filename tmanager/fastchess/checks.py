@@ -44,6 +44,12 @@ def sanitized(config: MatchConfig, *, cpus: int) -> MatchConfig:
     if config.variant == "fischerandom" and not (config.openings and config.openings.file):
         raise ConfigError("Chess960 needs an opening book of Chess960 positions", field="-variant",
                           hint="-openings file=chess960.epd")
+    book = config.openings
+    if book is not None and book.format != "epd" and book.plies != -1 and book.plies <= 0:
+        # fastchess's PGN reader then keeps none of a line's moves; a tourney's plies = 0 means all of them.
+        raise ConfigError(f"{book.plies}: no move of a PGN book's lines, as fastchess reads it, which tmanager "
+                          "cannot play", field="-openings plies=",
+                          hint="give plies=N above 0, or leave plies out for the whole of each line")
     if len(config.engines) < 2:
         raise ConfigError(f"{len(config.engines)} engine(s): a match needs at least two", field="-engine")
     engines = _named([_checked_engine(engine, index) for index, engine in enumerate(config.engines)])
