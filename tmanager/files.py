@@ -15,6 +15,7 @@ import re
 import secrets
 import shutil
 import stat
+import time
 import tomllib
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -39,17 +40,48 @@ def lock(path: Path, *, timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
     if not path.parent.is_dir():
         raise ConfigError(f"cannot use: {path.parent} is not a directory", file=path, hint="check the path")
     check_lock(path)
-    held = filelock.FileLock(str(lock_path(path)))
-    try:
-        held.acquire(timeout=timeout)
-    except filelock.Timeout:
-        raise lock_timeout(path, timeout) from None
-    except OSError as exc:
-        raise ConfigError(f"cannot take the lock: {_reason(exc)}", file=lock_path(path)) from None
+    lock_file = lock_path(path)
+    deadline = time.monotonic() + timeout
+    while True:
+        held = filelock.FileLock(str(lock_file), on_acquired=_still_named(lock_file))
+        try:
+            held.acquire(timeout=max(0.0, deadline - time.monotonic()))
+        except _Unlinked:
+            continue  # filelock gave the stale lock back: take the one the path names now
+        except filelock.Timeout:
+            raise lock_timeout(path, timeout) from None
+        except OSError as exc:
+            raise ConfigError(f"cannot take the lock: {_reason(exc)}", file=lock_file) from None
+        break
     try:
         yield
     finally:
         held.release()
+
+
+class _Unlinked(Exception):
+    """The lock was taken on a lock file no longer at its path: removed (:func:`remove_lock_file`) by the
+    holder this process waited for, maybe made anew by a third that holds it now."""
+
+
+def _still_named(lock_file: Path) -> Callable[[int], None]:
+    """filelock's ``on_acquired`` check: the descriptor locked is the file ``lock_file`` names (else
+    :class:`_Unlinked`, and filelock releases it)."""
+    def check(descriptor: int) -> None:
+        try:
+            named = os.stat(lock_file)
+        except FileNotFoundError:
+            raise _Unlinked from None
+        if not os.path.samestat(named, os.fstat(descriptor)):
+            raise _Unlinked
+    return check
+
+
+def remove_lock_file(path: Path) -> None:
+    """Remove ``path``'s lock file, the lock being held (by :func:`lock`): a process waiting for it finds,
+    once it takes it, that its path no longer names it, and takes the lock again on a new file (see
+    :func:`_still_named`); without that check the waiter and a third process could hold one lock each."""
+    lock_path(path).unlink(missing_ok=True)
 
 
 def lock_path(path: Path) -> Path:

@@ -21,6 +21,7 @@ import zlib
 from pathlib import Path
 
 import chess.pgn
+import psutil
 import pytest
 
 from tests.conftest import ROOT, run_cli
@@ -314,6 +315,10 @@ def test_a_bad_command_line_is_one_line_and_exit_2_with_nothing_written(tmp_path
     ("-maxmoves 2147483648", "tmanager: -maxmoves: must be at most 2147483647, not 2147483648"),
     ("-each tc=99999999999999999+0", "tmanager: -each: '99999999999999999' is beyond a clock's "),
     ("-pgnout file=.", "tmanager: -pgnout file=: "),
+    ("-pgnout file=/no/such/x.pgn", "tmanager: -pgnout file=: no directory '/no/such' to hold it"),
+    ("-pgnout file=../no/such/x.pgn", "tmanager: -pgnout file=: no directory '/"),
+    ("-epdout file=/no/such/x.epd", "tmanager: -epdout file=: no directory '/no/such' to hold it"),
+    (f"-engine cmd={PYENGINE} name=c dir=/no/such", "tmanager: -engine c dir: working directory '/no/such' "),
     ("-use-affinity 4000", "tmanager: -use-affinity: CPU 4000 is not available to this process"),
     ("-use-affinity 0-99999999999", "tmanager: -use-affinity: CPU 99999999999 does not exist"),
     ("-log file=nowhere/x.log", "/nowhere/x.log: no directory "),
@@ -334,14 +339,15 @@ def test_a_mistake_found_before_the_first_game_is_told_as_the_command_line_says_
 
 
 def test_an_engine_refusing_its_options_takes_the_new_test_back(tmp_path: Path) -> None:
-    """Found only when the engine starts: no game is scored, and the new test's file and log are removed
-    (its lock file stays); a test with games played is kept whatever happens next."""
+    """Found only when the engine starts: no game is scored, and the new test's files are removed, its lock
+    file too; a test with games played is kept whatever happens next."""
     done = fastchess(f"{pyengine('a')} option.NoSuchOption=1 {pyengine('b')} -each nodes=1 -rounds 1", tmp_path)
     assert done.returncode == 2
-    assert "engine 'a' refuses its options" in done.stderr
+    # Told in the command line's terms: not of the test's file, which is gone, nor of a "participant".
+    assert done.stderr.startswith("tmanager: engine 'a' refuses its options"), done.stderr
+    assert done.stderr.endswith("(fix its option.NAME=VALUE)\n") and "fastchess-" not in done.stderr
     assert "Finished game" not in done.stdout
-    (lock,) = tmp_path.iterdir()
-    assert re.fullmatch(r"fastchess-[0-9a-f]{8}\.toml\.lock", lock.name)
+    assert list(tmp_path.iterdir()) == []
 
     # A test resumed is kept, whatever happens to it: here its games played, then an option added by hand.
     kept = tmp_path / "kept.toml"
@@ -388,7 +394,8 @@ def test_without_recover_a_crash_ends_the_match(tmp_path: Path) -> None:
                      done.stdout, re.MULTILINE)
     assert re.search(r"^Finished game \d+ \(\w+ vs \w+\): [01]-[01] \{(White|Black) disconnects\}$", done.stdout,
                      re.MULTILINE)
-    assert "Player: crash\n  Timeouts: 0\n  Crashed: 1" in done.stdout
+    # fastchess's tracker does not count the fault that stops the match: no "Player:" block for it.
+    assert "Player:" not in done.stdout
 
 
 def test_an_illegal_move_is_warned_of_as_fastchess_warns_fishtest(tmp_path: Path) -> None:
@@ -444,10 +451,9 @@ def test_an_engine_that_fails_to_start_stops_the_match_with_no_game_scored(tmp_p
     broken = pyengine("cs", "--fault", "crash-start")
     done = fastchess(f"{broken} {pyengine('b')} -each nodes=1 -rounds 2 -recover", tmp_path)
     assert done.returncode == 2
-    assert "engine 'cs' failed to start" in done.stderr
+    assert done.stderr.startswith("tmanager: engine 'cs' failed to start"), done.stderr  # not the file taken back
     assert "Finished game" not in done.stdout and "Ptnml" not in done.stdout
-    (lock,) = tmp_path.iterdir()
-    assert lock.name.endswith(".toml.lock")
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_config_file_of_fastchess_s_own_is_told_for_what_it_is(tmp_path: Path) -> None:
@@ -474,13 +480,13 @@ def test_an_sprt_on_the_games_stops_where_its_reports_accept(tmp_path: Path) -> 
     # With cutechess output fastchess's SPRT decides on the games' W/D/L, which its lines show: the match
     # must stop where they say "accepted", not play on to where the pairs' LLR would cross.
     line = (f"-engine cmd={STOCKFISH} name=sf {pyengine('weak')} -each tc=inf nodes=200 -rounds 100 "
-            "-sprt elo0=0 elo1=10 alpha=0.1 beta=0.1 -output format=cutechess -ratinginterval 1")
+            "-sprt elo0=0 elo1=10 alpha=0.1 beta=0.1 -output format=cutechess -ratinginterval 1 -config outname=t.toml")
     done = fastchess(line, tmp_path)
     assert done.returncode == 0, done.stderr
     verdicts = [line for line in done.stdout.splitlines() if line.startswith("SPRT:") and "accepted" in line]
     assert len(set(verdicts)) == 1 and verdicts[0].endswith(" - H1 was accepted"), verdicts  # said, then stopped
     assert f"{verdicts[0]}\nTournament finished\nFinished match\n" in done.stdout
-    assert "pentanomial = false" in next(tmp_path.glob("fastchess-*.toml")).read_text()
+    assert "pentanomial = false" in (tmp_path / "t.toml").read_text()
 
 
 def test_a_command_run_again_after_its_test_was_played_out_plays_it_again(tmp_path: Path) -> None:
@@ -492,4 +498,98 @@ def test_a_command_run_again_after_its_test_was_played_out_plays_it_again(tmp_pa
         assert done.returncode == 0, done.stderr
         assert done.stdout.count("Finished game") == 2 and "Games: 2, " in done.stdout
     assert len(pgn_games(tmp_path / "p.pgn")) == 2  # append=false: the second match's games only
-    assert len(list(tmp_path.glob("fastchess-*.toml"))) == 1
+
+
+def test_a_played_out_test_leaves_only_what_was_asked_for(tmp_path: Path) -> None:
+    # fastchess leaves one config.json; fishtest's worker runs a new command line every SPSA batch and trims
+    # only *.pgn: a test's state files left behind would pile up by the thousand.
+    batch = f"{pyengine('a')} {pyengine('b')} -each tc=inf nodes=1 -rounds 1 -pgnout file=p.pgn"
+    for value in (1, 2):  # two commands, two tests
+        done = fastchess(f"{batch} -each option.Hash={value}", tmp_path)
+        assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.pgn"]
+    assert len(pgn_games(tmp_path / "p.pgn")) == 4
+    unasked = fastchess(f"{pyengine('a')} {pyengine('b')} -each tc=inf nodes=1 -rounds 1", tmp_path)
+    assert unasked.returncode == 0, unasked.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.pgn"]  # no PGN, no log: none was asked for
+    named = fastchess(f"{batch} -config outname=state.toml", tmp_path)  # a state file named is the user's
+    assert named.returncode == 0, named.stderr
+    assert (tmp_path / "state.toml").is_file()
+
+
+def test_sigterm_ends_the_command_by_the_signal_as_it_ends_fastchess(tmp_path: Path) -> None:
+    # fastchess does not catch SIGTERM: it dies by it (status 143 in a shell), with no "Finished match" for a
+    # reader to take for a match's end (fishtest's worker checks its games at that line). The test resumes.
+    line = f"{pyengine('a')} {pyengine('b')} -each tc=inf nodes=1 -rounds 3 -pgnout file=p.pgn"
+    command = [sys.executable, "-m", "tmanager", "fastchess", *shlex.split(line)]
+    first = subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.PIPE, text=True)
+    assert first.stdout is not None
+    while not first.stdout.readline().startswith("Finished game"):
+        pass
+    first.send_signal(signal.SIGTERM)
+    rest = first.stdout.read()
+    assert first.wait() == -signal.SIGTERM
+    assert "Finished match" not in rest and "Tournament was interrupted" not in rest
+    again = fastchess(line, tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert len(pgn_games(tmp_path / "p.pgn")) == 6
+
+
+def test_tablebases_gone_since_the_test_began_are_told_as_minus_tb(tmp_path: Path) -> None:
+    # The test's file keeps -tb's directories relative to itself: told from there, the line named the file
+    # and the setting ("adjudication.syzygy", "relative to the tourney file"), not the command line's words.
+    (tmp_path / "tables").mkdir()
+    (tmp_path / "runs").mkdir()
+    line = f"{pyengine('a')} {pyengine('b')} -each tc=inf nodes=1 -rounds 1 -tb tables -config outname=runs/t.toml"
+    assert fastchess(line, tmp_path).returncode == 0
+    (tmp_path / "tables").rmdir()
+    again = fastchess(line, tmp_path)
+    assert again.returncode == 2 and again.stdout == ""
+    assert again.stderr == ("tmanager: -tb: no directory 'tables' (give the directories of the Syzygy tables, "
+                            "separated by ':')\n")
+
+
+def test_the_runner_script_of_the_docs_keeps_its_name_for_openbench_s_kill(tmp_path: Path) -> None:
+    # OpenBench's client stops its runners with `pkill -KILL -f fastchess-ob`: the process that the script of
+    # docs/fastchess.md runs must carry that name, and its workers must die with it.
+    docs = (ROOT / "docs" / "fastchess.md").read_text()
+    script = re.search(r"match runner\n.*?```python\n(.*?)```", docs, re.DOTALL)
+    assert script is not None
+    runner = tmp_path / "fastchess-ob"
+    runner.write_text(script[1].replace("/path/to/tmanager/.venv/bin/python", sys.executable))
+    runner.chmod(0o755)
+    line = f"-engine cmd={STOCKFISH} name=a -engine cmd={STOCKFISH} name=b -each tc=inf nodes=5000 -rounds 50"
+    process = subprocess.Popen(["./fastchess-ob", *shlex.split(line)], cwd=tmp_path, stdout=subprocess.PIPE, text=True)
+    assert process.stdout is not None
+    while not process.stdout.readline().startswith("Started game"):
+        pass
+    assert b"fastchess-ob" in Path(f"/proc/{process.pid}/cmdline").read_bytes()
+    children = psutil.Process(process.pid).children(recursive=True)
+    assert children
+    process.kill()
+    process.wait()
+    _, alive = psutil.wait_procs(children, timeout=30)
+    assert alive == []
+
+
+def test_each_clock_starts_with_one_increment_as_fastchess_s(tmp_path: Path) -> None:
+    # fastchess's clock starts at its base time plus one increment: `go wtime 1100 btime 1100 winc 100` at the
+    # first move of 1+0.1, which an engine's time management (and the game's length in time) depends on.
+    done = fastchess(f"{pyengine('a')} {pyengine('b')} -each tc=1+0.1 -rounds 1 -games 1 -log file=l.log engine=true",
+                     tmp_path)
+    assert done.returncode == 0, done.stderr
+    (log,) = tmp_path.glob("*.engine-logs/game-0.log")
+    first = next(line for line in log.read_text().splitlines() if "<--- go " in line)
+    assert first.endswith("a <--- go wtime 1100 btime 1100 winc 100 binc 100"), first
+
+
+def test_one_command_run_twice_at_once_plays_one_test_and_the_last_to_end_clears_it(tmp_path: Path) -> None:
+    # The run that ends first must not remove the test under the other, whose workers would wait for its file.
+    line = f"{pyengine('a')} {pyengine('b')} -each tc=inf nodes=1 -rounds 4 -pgnout file=p.pgn"
+    command = [sys.executable, "-m", "tmanager", "fastchess", *shlex.split(line)]
+    runs = [subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.PIPE, text=True) for _ in range(2)]
+    for run in runs:
+        run.communicate(timeout=120)
+        assert run.returncode == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.pgn"]
+    assert len(pgn_games(tmp_path / "p.pgn")) == 8

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import fcntl
 import json
 import logging
 import random
@@ -10,6 +11,7 @@ import re
 import subprocess
 import sys
 import textwrap
+import threading
 from pathlib import Path
 
 import pytest
@@ -76,7 +78,37 @@ def test_only_a_file_where_nothing_was_recorded_is_removed(path: Path, recorded:
     removed = store.remove_unplayed(path)
     assert removed == (recorded == "nothing")
     assert path.exists() != removed and store.journal_path(path).exists() != removed
-    assert files.lock_path(path).exists()  # another process may be waiting on it
+    assert files.lock_path(path).exists() != removed
+
+
+def test_a_lock_file_removed_while_another_waits_leaves_it_the_lock_of_the_file_now_there(path: Path) -> None:
+    """The waiter takes the lock on the file the path names afterwards, not on the removed one: a third process
+    opening the path must find it locked."""
+    lock_file = files.lock_path(path)
+    waiting, held, done = threading.Event(), threading.Event(), threading.Event()
+    found: list[bool] = []
+
+    def waiter() -> None:
+        waiting.set()
+        with files.lock(path):
+            with lock_file.open("a") as third:
+                try:
+                    fcntl.flock(third, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    found.append(False)
+                except BlockingIOError:
+                    found.append(True)
+            held.set()
+            done.wait()
+
+    with files.lock(path):
+        thread = threading.Thread(target=waiter)
+        thread.start()
+        waiting.wait()
+        files.remove_lock_file(path)
+    held.wait()
+    done.set()
+    thread.join()
+    assert found == [True] and lock_file.exists()
 
 
 def test_claims_and_hooks_live_in_the_journal(path: Path) -> None:

@@ -98,6 +98,19 @@ def test_fastchess_s_defaults_and_fixes() -> None:
                   "model=bayesian -report penta=false")
     assert quiet.warnings == ()  # nothing was fixed
     assert match("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -concurrency -6", cpus=8).concurrency == 2
+    # and says so first, as fastchess's sanitize does
+    assert match("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -concurrency 0", cpus=8).warnings == (
+        "Info: Adjusted concurrency to 8 based on number of available hardware threads.",)
+    assert match("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -concurrency 2", cpus=8).warnings == ()
+
+
+@pytest.mark.parametrize("plies", ["0", "-5"])
+def test_a_pgn_book_read_to_no_move_is_refused(plies: str) -> None:
+    # fastchess keeps none of a PGN line's moves with plies=0 (or below -1); tmanager's plies = 0 is all of them.
+    with pytest.raises(ConfigError, match=r"-openings plies=: .*no move of a PGN book's lines"):
+        match(f"-engine cmd=a nodes=1 -engine cmd=b nodes=1 -openings file=b.pgn format=pgn plies={plies}")
+    for fine in (f"file=b.epd format=epd plies={plies}", "file=b.pgn plies=-1", "file=b.pgn plies=8"):
+        match(f"-engine cmd=a nodes=1 -engine cmd=b nodes=1 -openings {fine}")
     assert parse(["-version"]) == Action.VERSION and parse(["-help"]) == Action.HELP
     assert match("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -event Batch 0").event == "Batch0"  # words joined
 

@@ -88,3 +88,10 @@ def test_a_move_time_without_an_end_is_told_for_what_it_is(move_time: float, say
     """`new --st inf` said 'st must be positive, not inf'."""
     with pytest.raises(ConfigError, match=says):
         TimeControl.parse("inf", move_time=move_time)
+
+
+def test_a_clock_may_start_with_one_increment_as_fastchess_s_does() -> None:
+    control = TimeControl.parse("40/60+0.5")
+    assert control.new_clock().remaining == 60
+    assert control.new_clock(increment_at_start=True).remaining == 60.5
+    assert TimeControl.parse("inf", nodes=100).new_clock(increment_at_start=True).remaining == 0

@@ -19,12 +19,12 @@ import os
 import signal
 import sys
 import tokenize
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from types import FrameType, ModuleType
 from typing import NoReturn
 
 from tmanager import __version__
-from tmanager.errors import TManagerError, bounded, printable
+from tmanager.errors import ConfigError, TManagerError, bounded, printable
 
 #: command name -> module implementing it.
 COMMANDS: dict[str, str] = {
@@ -132,8 +132,9 @@ def _interrupt(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``tmanager`` console script."""
+def main(argv: Sequence[str] | None = None, *, told: Callable[[ConfigError], ConfigError] | None = None) -> int:
+    """Entry point of the ``tmanager`` console script; ``told`` puts a configuration error in the terms of
+    the command that started this one (`tmanager fastchess`'s workers speak of its command line)."""
     # SIGTERM ends a command as Ctrl-C does (one line, status 130), from the first instant on;
     # commands that stop more gracefully install their own handler.
     signal.signal(signal.SIGTERM, _interrupt)
@@ -149,6 +150,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Piped output is buffered: a reader that left early (`| head`) shows up here, not at exit.
         sys.stdout.flush()
     except TManagerError as exc:
+        if told is not None and isinstance(exc, ConfigError):
+            exc = told(exc)
         print(f"tmanager: {printable(str(exc))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -17,7 +17,9 @@ with one line (exit status 2); what it does otherwise is in docs/fastchess.md.
 from __future__ import annotations
 
 import argparse
+import fcntl
 import os
+import signal
 import sys
 import time
 from collections.abc import Sequence
@@ -34,7 +36,7 @@ from tmanager.logs import check_log_file, setup_logging
 from tmanager.tourney import affinity, eventloop, store
 from tmanager.tourney.gamesetup import preflight, read_ahead
 from tmanager.tourney.model import Tourney
-from tmanager.tourney.processes import split
+from tmanager.tourney.processes import Main, split
 
 EXAMPLES = """\
   tmanager fastchess -engine cmd=./dev name=dev -engine cmd=./base name=base -each tc=10+0.1 option.Hash=16 \\
@@ -83,10 +85,20 @@ def play(argv: Sequence[str]) -> int:
     if config.log.file and not config.log.append and log_path.is_file():
         os.truncate(log_path, 0)
     setup_logging(None, quiet=True)
-    match = Match(config, tourney, main=main, write=_say, lanes=lanes, log_path=log_path, cpus=cpus)
-    status = match.run()
-    if status == 2 and not prepared.resumed:
-        _take_back(config, tourney, log_path)
+    workers_main = _workers_main(config, new=not prepared.resumed)
+    match = Match(config, tourney, main=workers_main, write=_say, lanes=lanes, log_path=log_path, cpus=cpus)
+    attendance = _attend(tourney)
+    try:
+        status = match.run()
+        if match.terminated:
+            _die_by_sigterm()
+        if status == 2 and not prepared.resumed:
+            _take_back(config, tourney, log_path)
+        elif status == 0 and _alone(attendance):
+            _clear_away(config, tourney, log_path)
+    finally:
+        if attendance is not None:
+            os.close(attendance)
     _say("Finished match")
     minutes, seconds = divmod(int(time.monotonic() - started), 60)
     hours, minutes = divmod(minutes, 60)
@@ -112,12 +124,78 @@ def _checked(config: MatchConfig, lanes: list[int]) -> tuple[tourneyfile.Prepare
     return prepared, cpus
 
 
+def _workers_main(config: MatchConfig, *, new: bool) -> Main:
+    """The workers' entry point: `tmanager work`, whose errors (an engine that fails to start or refuses its
+    options, found as a game begins) are told in the command line's terms, as :func:`_checked` tells those
+    found before, and not as errors of a file the user never named (a new test's, taken back at once)."""
+    if config.state.file:  # the user named the test's file: its terms are the user's
+        return main
+    cwd = Path.cwd()
+
+    def work(argv: Sequence[str]) -> int:
+        return main(argv, told=lambda exc: tourneyfile.told_as_options(exc, config, cwd=cwd, new=new))
+
+    return work
+
+
 def _take_back(config: MatchConfig, tourney: Tourney, log_path: Path) -> None:
     """A new test that ended by a configuration error found as its first game began (an engine refusing
     its options, told on stderr) is taken back with the log it began (not one -log file= named), so that
     the mistake leaves nothing behind; one where anything was recorded is kept."""
     if store.remove_unplayed(tourney.path) and not config.log.file:
         log_path.unlink(missing_ok=True)
+
+
+def _attend(tourney: Tourney) -> int | None:
+    """This run's presence at its test: a shared lock (``flock``) on the directory of its games in progress,
+    held while it plays. The same command run twice at once in one directory plays one test; the run that
+    ends first must not clear it away under the other (whose workers would wait for ever for its file).
+    ``None`` where the lock cannot be had: the test is then kept."""
+    try:
+        tourney.live_dir.mkdir(exist_ok=True)
+        descriptor = os.open(tourney.live_dir, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_SH)
+    except OSError:
+        os.close(descriptor)
+        return None
+    return descriptor
+
+
+def _alone(attendance: int | None) -> bool:
+    """Whether no other run attends this run's test (:func:`_attend`): the last run to end clears it away."""
+    if attendance is None:
+        return False
+    try:
+        fcntl.flock(attendance, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return False
+    return True
+
+
+def _clear_away(config: MatchConfig, tourney: Tourney, log_path: Path) -> None:
+    """A test played out under a name of the command's making (``fastchess-XXXXXXXX.toml``) is removed with
+    its state, and the log and PGN no option asked for: fastchess leaves one config.json, and a worker that
+    runs a new command every batch (fishtest's SPSA) would otherwise fill its directory. The command run
+    again plays it again, as it would over the file. A file named by ``-config`` is the user's, and stays."""
+    if config.state.file or config.state.outname or not store.remove_finished(tourney.path):
+        return
+    if not config.log.file:
+        log_path.unlink(missing_ok=True)
+    if not config.pgn.requested:
+        tourney.pgn_path.unlink(missing_ok=True)
+
+
+def _die_by_sigterm() -> None:
+    """End as fastchess ends on SIGTERM, which it does not catch: killed by the signal (status 143 in a shell,
+    -15 to Python's subprocess), with no closing line. The test stays resumable: the workers have given
+    their games back."""
+    sys.stdout.flush()
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    os.kill(os.getpid(), signal.SIGTERM)
+    signal.pause()  # the signal is on its way; nothing below runs
 
 
 def _say(line: str) -> None:

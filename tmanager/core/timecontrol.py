@@ -130,8 +130,11 @@ class TimeControl:
         period = f"{self.moves}/{self.base:.6g}" if self.moves else f"{self.base:.6g}"
         return f"{period}+{self.increment:.6g}" if self.increment else period
 
-    def new_clock(self) -> Clock:
-        return Clock(self, remaining=self.base, moves_left=self.moves)
+    def new_clock(self, *, increment_at_start: bool = False) -> Clock:
+        """A clock at the start of a game: its base time, plus one increment with ``increment_at_start``
+        (fastchess's clock, which gives the first move's increment before it)."""
+        extra = self.increment if increment_at_start and self.has_clock else 0.0
+        return Clock(self, remaining=self.base + extra, moves_left=self.moves)
 
 
 @dataclass(slots=True)

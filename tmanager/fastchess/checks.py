@@ -25,6 +25,9 @@ def sanitized(config: MatchConfig, *, cpus: int) -> MatchConfig:
         warnings += ("Warning; Bayesian SPRT model not available with pentanomial statistics. "
                      "Disabling pentanomial reports...",)
     concurrency = config.concurrency if config.concurrency > 0 else cpus - abs(config.concurrency)
+    if config.concurrency <= 0:
+        warnings = (f"Info: Adjusted concurrency to {concurrency} based on number of available hardware threads.",
+                    *warnings)
     if concurrency > cpus and not config.force_concurrency:
         raise ConfigError(f"{concurrency} games at once on {cpus} hardware threads", field="-concurrency",
                           hint="fewer, or -force-concurrency")
@@ -37,10 +40,16 @@ def sanitized(config: MatchConfig, *, cpus: int) -> MatchConfig:
         if config.engines:
             raise ConfigError(f"not with -config file={config.state.file}", field="-engine",
                               hint="the file holds the test and its engines; leave -engine out")
-        return dataclasses.replace(config, concurrency=concurrency)
+        return dataclasses.replace(config, concurrency=concurrency, warnings=warnings)
     if config.variant == "fischerandom" and not (config.openings and config.openings.file):
         raise ConfigError("Chess960 needs an opening book of Chess960 positions", field="-variant",
                           hint="-openings file=chess960.epd")
+    book = config.openings
+    if book is not None and book.format != "epd" and book.plies != -1 and book.plies <= 0:
+        # fastchess's PGN reader then keeps none of a line's moves; a tourney's plies = 0 means all of them.
+        raise ConfigError(f"{book.plies}: no move of a PGN book's lines, as fastchess reads it, which tmanager "
+                          "cannot play", field="-openings plies=",
+                          hint="give plies=N above 0, or leave plies out for the whole of each line")
     if len(config.engines) < 2:
         raise ConfigError(f"{len(config.engines)} engine(s): a match needs at least two", field="-engine")
     engines = _named([_checked_engine(engine, index) for index, engine in enumerate(config.engines)])

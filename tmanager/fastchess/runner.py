@@ -156,6 +156,9 @@ class Match:
         self.pgn_path = tourney.pgn_path
         self.crc = _Crc()
         self.aborted = False  # a stall or crash without -recover
+        #: Stopped by SIGTERM, which fastchess does not catch: the match ends with no closing line, and the
+        #: command dies by the signal once its workers have given their games back.
+        self.terminated = False
         self.read_end, self.write_end = os.pipe()
         self.workers = Workers(
             self.path, lanes, log_path, main=main, log_engines=config.log.engine, cpus=cpus,
@@ -174,6 +177,7 @@ class Match:
         def stop(signum: int, frame: FrameType | None) -> None:
             nonlocal stopping
             stopping = True
+            self.terminated = self.terminated or signum == signal.SIGTERM
 
         previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
         lines = Lines()
@@ -202,6 +206,8 @@ class Match:
             os.close(self.write_end)
         if status:
             return status
+        if self.terminated:  # fastchess dies by SIGTERM, with no closing lines: its caller (play) does too
+            return 1
         tourney = store.read(self.path)
         self._tell_unannounced(tourney, at_once=True)
         # Workers that all ended with games left (none should) leave the match as a stop does: resumable.
@@ -263,7 +269,8 @@ class Match:
     def _finished(self, game: GameFinished) -> None:
         if game.number in self.told:
             return
-        if not self.config.recover and game.ending in _FAULTS:
+        aborts = not self.config.recover and game.ending in _FAULTS
+        if aborts and not self.aborted:  # told once, as fastchess's atomic stop tells it
             self.write(f"Game {game.number + 1} stalled / disconnected and no recover option set for engine, "
                        "stopping tournament.")
             self.aborted = True
@@ -271,7 +278,8 @@ class Match:
             self._warn([f"Warning; Engine {self._loser(game)} is not responsive"])
         if game.ending == Ending.ILLEGAL_MOVE:
             self._warn(fc.illegal_move_text(game.illegal_move, self._loser(game)))
-        self.tracker.note(game)
+        if not aborts:  # fastchess's playGame returns from the fault that stops it before its tracker counts it
+            self.tracker.note(game)
         if self.config.crc_pgn and self.config.pgn.requested:
             name = self.config.pgn.file or self.pgn_path.name
             self._emit([f"File {name} has CRC32: {self.crc.of(self.pgn_path):#x}"])

@@ -93,6 +93,7 @@ def prepare(config: MatchConfig, *, cwd: Path) -> Prepared:
         if not path.exists():
             raise _no_test(config.state.file, path, cwd=cwd)
         return Prepared(store.read(path), resumed=True)
+    _check_tablebases(config)  # before the file of a test begun is read: told as -tb gives them, not as it keeps them
     if path.exists() and not _afresh(config):
         found = store.read(path)
         wanted = tourney_of(config, path, seed=_seed(found), pgn=found.settings.pgn, epd=found.settings.epd_out)
@@ -155,10 +156,16 @@ SETTING_OPTIONS = {
 }
 
 
-def told_as_options(error: ConfigError, config: MatchConfig, *, cwd: Path) -> ConfigError:
+#: The words of hints that speak of the tourney file, as a command line's user reads them.
+HINT_TERMS = {
+    "fix the options of the participant or of its engine definition": "fix its option.NAME=VALUE",
+}
+
+
+def told_as_options(error: ConfigError, config: MatchConfig, *, cwd: Path, new: bool = False) -> ConfigError:
     """``error``, found in the tourney the command line ``config`` makes, in the command line's terms: a
-    participant's field is its ``-engine``'s, a setting its option's, and the tourney file (a new test's is
-    not written yet) is not named."""
+    participant's field is its ``-engine``'s, a setting its option's, and the tourney file is not named
+    where an option says what is wrong, nor when it holds a ``new`` test (not written yet, or taken back)."""
     field = error.field or ""
     head, dot, rest = field.partition(".")
     participant = re.fullmatch(r"participants\[(\d+)\]", head)
@@ -169,11 +176,13 @@ def told_as_options(error: ConfigError, config: MatchConfig, *, cwd: Path) -> Co
         del options["tourney.pgn"]
     field = options.get(field, field)
     hint = error.hint or ""
-    for setting, option in options.items():
+    for setting, option in {**options, **HINT_TERMS}.items():
         hint = hint.replace(setting, option)
-    # The test's file is named only where no option says what is wrong (a new test's is not written yet).
+    # The test's file is named only where no option says what is wrong, and never a new test's: not written
+    # yet, or taken back at once when an engine fails as it starts.
     told_by_option = field != (error.field or "")
-    file = None if told_by_option and error.file == str(state_path(config, cwd=cwd)) else error.file
+    ours = error.file == str(state_path(config, cwd=cwd))
+    file = None if ours and (told_by_option or new) else error.file
     if file is not None:  # a path given on the command line, as the test's directory joined it (x/../../book)
         file = os.path.normpath(file)
     return ConfigError(error.message, file=file, field=field or None, hint=hint or None)
@@ -239,6 +248,7 @@ def tourney_of(config: MatchConfig, path: Path, *, seed: int, pgn: str = "", epd
         pv_checks="mates" if config.check_mate_pvs else "off",
         log_latency=config.show_latency,
         stop_on_start_failure=True,
+        increment_at_start=True,
         pgn_illegal_move_termination=True,
         wait=config.wait_ms / 1000,
     )
@@ -272,8 +282,12 @@ def _sprt(config: MatchConfig) -> SprtSettings | None:
 
 
 def _relative(name: str, directory: Path) -> str:
-    """A path given on the command line (relative to the current directory) as the tourney file sees it."""
-    return os.path.relpath(Path(name).resolve(), directory)
+    """A path given on the command line (relative to the current directory) as the tourney file keeps it:
+    relative to the file's directory when within it, else absolute, so that a message names it as a path
+    ('/data/books'), not as the file's directory joined with a climb ('/work/runs/../../data/books')."""
+    path = Path(name).resolve()
+    relative = os.path.relpath(path, directory)
+    return str(path) if relative == os.pardir or relative.startswith(os.pardir + os.sep) else relative
 
 
 def _participant(engine: EngineConfig, directory: Path) -> Participant:
@@ -309,13 +323,18 @@ def _program(engine: EngineConfig) -> str:
     return shlex.quote(program)
 
 
-def _adjudication(config: MatchConfig, directory: Path) -> Adjudication:
-    draw, resign, tables = config.draw, config.resign, config.tablebases
-    given = [p for p in tables.paths.split(os.pathsep) if p]
-    for missing in (p for p in given if not Path(p).is_dir()):  # told as given, not as the test's file sees it
+def _check_tablebases(config: MatchConfig) -> list[str]:
+    """The directories of ``-tb``, each refused as given (relative to the current directory) when it is none."""
+    given = [p for p in config.tablebases.paths.split(os.pathsep) if p]
+    for missing in (p for p in given if not Path(p).is_dir()):
         raise ConfigError(f"no directory {missing!r}", field="-tb",
                           hint=f"give the directories of the Syzygy tables, separated by {os.pathsep!r}")
-    paths = os.pathsep.join(_relative(p, directory) for p in given)
+    return given
+
+
+def _adjudication(config: MatchConfig, directory: Path) -> Adjudication:
+    draw, resign, tables = config.draw, config.resign, config.tablebases
+    paths = os.pathsep.join(_relative(p, directory) for p in _check_tablebases(config))
     return Adjudication(
         resign_score=resign.score if resign else None,
         resign_moves=resign.move_count if resign else 3,

@@ -70,6 +70,7 @@ def game_spec(
         match_lines=s.pgn_match_lines,
         log_latency=s.log_latency,
         stop_on_start_failure=s.stop_on_start_failure,
+        increment_at_start=s.increment_at_start,
     )
 
 

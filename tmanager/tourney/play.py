@@ -78,6 +78,8 @@ class GameSpec:
     log_latency: bool = False
     #: An engine that fails to start is a configuration error (the game is no game), not a loss.
     stop_on_start_failure: bool = False
+    #: Each clock starts with one increment added to its base time, as fastchess's does.
+    increment_at_start: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +137,7 @@ class _Side:
     spec: EngineSpec
     limits: TimeControl
     margin: float  #: seconds it may overstep its clock
+    increment_at_start: bool  #: its clock starts with one increment added (GameSpec.increment_at_start)
     clock: Clock = field(init=False)
     #: The limit of every move when there is no clock (and then the same object each move).
     fixed: SearchLimit = field(init=False)
@@ -143,7 +146,7 @@ class _Side:
     overstep: float | None = None  #: its worst (thinking time - time it had), see GameRecord.oversteps
 
     def __post_init__(self) -> None:
-        self.clock = self.limits.new_clock()
+        self.clock = self.limits.new_clock(increment_at_start=self.increment_at_start)
         limits = self.limits
         self.fixed = SearchLimit(move_time=limits.move_time, nodes=limits.nodes, depth=limits.depth)
 
@@ -157,8 +160,8 @@ class Game:
     def __init__(self, spec: GameSpec, pool: EnginePool, *, on_move: MoveObserver | None = None) -> None:
         self.spec, self.pool, self.on_move = spec, pool, on_move
         self.sides = {
-            chess.WHITE: _Side(spec.white, spec.white_limits, spec.white_time_margin),
-            chess.BLACK: _Side(spec.black, spec.black_limits, spec.black_time_margin),
+            chess.WHITE: _Side(spec.white, spec.white_limits, spec.white_time_margin, spec.increment_at_start),
+            chess.BLACK: _Side(spec.black, spec.black_limits, spec.black_time_margin, spec.increment_at_start),
         }
         self.adjudicator = Adjudicator(spec.adjudication)
         self.movetext: list[str] = []  # the engines' moves as the PGN writes them

@@ -76,6 +76,9 @@ class Settings:
     #: An engine that fails to start (crashes or misses its handshake) stops the workers, as a configuration
     #: error does, and its game is given back unplayed, as fastchess stops at a startup failure; else it loses.
     stop_on_start_failure: bool = False
+    #: Each clock starts at its base time plus one increment, as fastchess's does (``go wtime 1100 winc 100``
+    #: at the first move of 1+0.1); else at its base time, as XBoard's.
+    increment_at_start: bool = False
     log_engines: bool = False
     move_timeout: float = 60.0
     lease: float = 120.0

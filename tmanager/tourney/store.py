@@ -53,6 +53,7 @@ import dataclasses
 import json
 import logging
 import re
+import shutil
 import threading
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -72,6 +73,7 @@ from tmanager.files import (
     lock,
     lock_timeout,
     read_bytes,
+    remove_lock_file,
     write_at,
 )
 from tmanager.files import stamp as file_stamp
@@ -333,17 +335,40 @@ def write_new(tourney: Tourney, *, overwrite: bool = False) -> None:
 
 
 def remove_unplayed(path: Path) -> bool:
-    """Remove tourney file ``path`` and its journal, under its lock, if nothing was ever recorded there (no
-    result, claim or hook); ``False``, and nothing removed, otherwise. A command that made the file for
-    itself takes it back this way when it fails before its first game (a fastchess command line whose
-    engine refuses its options). The lock file stays: another process may be waiting on it."""
+    """Remove tourney file ``path`` and the files that keep its state (:func:`_remove`), under its lock, if
+    nothing was ever recorded there (no result, claim or hook); ``False``, and nothing removed, otherwise.
+    A command that made the file for itself takes it back this way when it fails before its first game (a
+    fastchess command line whose engine refuses its options)."""
     with _in_process(path), lock(path):
         tourney = _load(path).tourney
         if tourney.results.strip(UNPLAYED) or tourney.claims or tourney.hooks:
             return False
-        for leftover in (path, journal_path(path)):
-            leftover.unlink(missing_ok=True)
+        _remove(tourney)
         return True
+
+
+def remove_finished(path: Path) -> bool:
+    """Remove tourney file ``path`` and the files that keep its state (:func:`_remove`), under its lock, if
+    it is played out with nothing claimed or pending; ``False``, and nothing removed, otherwise. A command
+    that made the file for itself and whose user has no use for it once it is over (a fastchess command
+    line) clears it away this way: its outputs (PGN, EPD, log) are the caller's to keep or remove."""
+    with _in_process(path), lock(path):
+        tourney = _load(path).tourney
+        if not tourney.is_complete() or tourney.claims or tourney.hooks:
+            return False
+        _remove(tourney)
+        return True
+
+
+def _remove(tourney: Tourney) -> None:
+    """Remove ``tourney``'s file, its journal, the directory of its games in progress and, last, its lock file
+    (held by the caller; a process waiting for it takes the lock again on a new one, see
+    :func:`~tmanager.files.remove_lock_file`)."""
+    for leftover in (tourney.path, journal_path(tourney.path)):
+        leftover.unlink(missing_ok=True)
+    with contextlib.suppress(OSError):  # not a directory of tmanager's making (a link): left as it is
+        shutil.rmtree(tourney.live_dir)
+    remove_lock_file(tourney.path)
 
 
 def _checkpoint(path: Path, head: bytes | None, tourney: Tourney, *, version: int, identity: str | None) -> None:
