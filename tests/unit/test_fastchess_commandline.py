@@ -98,6 +98,7 @@ def test_fastchess_s_defaults_and_fixes() -> None:
                   "model=bayesian -report penta=false")
     assert quiet.warnings == ()  # nothing was fixed
     assert match("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -concurrency -6", cpus=8).concurrency == 2
+    assert match("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -repeat \u00b2").games == 2  # as -repeat x: 2
     # and says so first, as fastchess's sanitize does
     assert match("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -concurrency 0", cpus=8).warnings == (
         "Info: Adjusted concurrency to 8 based on number of available hardware threads.",)
@@ -136,6 +137,7 @@ def test_a_pgn_book_read_to_no_move_is_refused(plies: str) -> None:
         ("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -draw movecount", "-draw", "key=value"),
         ("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -recover 3", "-recover", "no value"),
         ("stray -engine cmd=a", "stray", "not an option"),
+        ("-engine cmd=a tc=\u00b2/10+0.1 -engine cmd=b nodes=1", "-engine", "moves must be positive"),  # '²'
     ],
 )
 def test_a_bad_command_line_is_one_line_naming_the_option(line: str, field: str, says: str) -> None:

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from tmanager.core.stats import SPRT_MODELS, SprtModel, SprtSettings
-from tmanager.errors import ConfigError
+from tmanager.errors import ConfigError, ascii_digits
 from tmanager.fastchess import limits
 from tmanager.fastchess.checks import sanitized
 from tmanager.fastchess.config import (
@@ -423,7 +423,8 @@ def _crc32(values: list[str], reading: _Reading) -> None:
 
 
 def _repeat(values: list[str], reading: _Reading) -> None:
-    reading.update(games=int(values[0]) if len(values) == 1 and values[0].isdigit() else 2)
+    # fastchess's is_number: ASCII digits ('²' is one to str.isdigit, not to int())
+    reading.update(games=int(values[0]) if len(values) == 1 and ascii_digits(values[0]) else 2)
 
 
 def _variant(values: list[str], reading: _Reading) -> None:

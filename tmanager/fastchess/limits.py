@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass
 
 from tmanager.core.timecontrol import TimeControl
-from tmanager.errors import ConfigError
+from tmanager.errors import ConfigError, ascii_digits
 
 #: The largest ``int64_t``, which fastchess keeps a clock's milliseconds in (and an engine's nodes and plies).
 INT64_MAX = 2**63 - 1
@@ -98,7 +98,7 @@ def _halves(text: str, separator: str, whole: str) -> tuple[str, str]:
 
 
 def _positive(text: str, whole: str) -> int:
-    if not text.isdigit() or int(text) <= 0:
+    if not ascii_digits(text) or int(text) <= 0:  # '²' is a digit to str.isdigit, not to int()
         raise ConfigError(f"tc={whole}: the number of moves must be positive")
     return int(text)
 
