@@ -195,6 +195,70 @@ def test_dashboard_shows_a_game_in_progress_and_follows_the_worker(tmp_path: Pat
             browser.close()
 
 
+def _live_card(path: Path, number: int) -> None:
+    """Game ``number`` claimed and published in progress by hand, as a worker would (three moves in)."""
+    with store.transaction(path) as tourney:
+        tourney.set_result(number, "*")
+    live = store.read(path).live_dir
+    live.mkdir(exist_ok=True)
+    board = chess.Board()
+    for san in ("e4", "e5", "Nf3"):
+        board.push_san(san)
+    (live / f"{number}.json").write_text(json.dumps({
+        "game": number, "round": number + 1, "white": "E1", "black": "E0", "variant": "chess",
+        "start_fen": chess.STARTING_FEN, "moves": [m.uci() for m in board.move_stack], "fen": board.fen(),
+        "white_clock": 0, "black_clock": 0, "updated": time.time(),
+    }))  # fmt: skip
+
+
+def pumping(page: Any, predicate: Any, timeout: float = 30.0) -> None:
+    """wait_for, letting Playwright's own events (a route handler) run meanwhile."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, "timed out"
+        page.wait_for_timeout(50)
+
+
+def _version(server: Server) -> int:
+    return int(fetch(server.url)[2].split(b'data-version="')[1].split(b'"')[0])
+
+
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (tools/test.sh installs it)")
+def test_a_page_that_fell_behind_drops_the_games_that_ended_meanwhile(tmp_path: Path, serve: Any) -> None:
+    """A page more than one version behind is sent the whole state, which said nothing of the games that
+    ended meanwhile: their cards stayed on the page, a finished game shown in progress until a reload."""
+    from playwright.sync_api import Route, sync_playwright
+
+    path = slow_tourney(tmp_path / "behind.toml", players=3, games=2)
+    _live_card(path, 0)
+    server = serve(path)
+    wait_for(lambda: b'id="game-0"' in fetch(server.url)[2])
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page()
+            held: list[Route] = []
+            page.route("**/events?*", lambda route: held.append(route))  # updates wait until the page is behind
+            page.goto(server.url)
+            pumping(page, lambda: bool(held))
+            assert page.locator("#game-0").count() == 1
+            shown = int(page.evaluate("document.body.dataset.version"))
+            (store.read(path).live_dir / "0.json").unlink()
+            with store.transaction(path) as tourney:
+                tourney.set_result(0, "=")  # the game ends: its card goes
+            pumping(page, lambda: _version(server) > shown)
+            with store.transaction(path) as tourney:
+                tourney.set_result(1, "+")  # and something else changes after
+            pumping(page, lambda: _version(server) > shown + 1)
+            latest = _version(server)
+            held[0].continue_()
+            pumping(page, lambda: int(page.evaluate("document.body.dataset.version")) == latest)
+            assert "2</strong> of 6 games played" in page.inner_html("#progress")
+            assert page.locator("#games .game").count() == 0, "a game that ended is still shown in progress"
+        finally:
+            browser.close()
+
+
 # --- nothing can be changed, nothing leaks --------------------------------------------------------
 
 

@@ -256,14 +256,18 @@ class Hub(Watcher):
         self._full = None
         self.wake()
 
-    def _body(self, changed: dict[str, str], dropped: list[str]) -> bytes:
+    def _body(self, changed: dict[str, str], dropped: list[str], *, full: bool = False) -> bytes:
         # "v" and "done" come first: a client can read them without parsing the fragments.
-        body = {"v": self.version, "done": self.done, "set": changed, "drop": dropped}
+        body: dict[str, object] = {"v": self.version, "done": self.done, "set": changed, "drop": dropped}
+        if full:
+            # The whole state: what the viewer has that it leaves out (the card of a game that ended while
+            # the viewer was behind) is gone, though no "drop" can name it (the server knows not what it has).
+            body["full"] = True
         return json.dumps(body, ensure_ascii=False, separators=(",", ":"))[1:].encode()
 
     def _full_body(self) -> bytes:
         if self._full is None or self._full[0] != self.version:
-            self._full = (self.version, self._body(self.fragments, []))
+            self._full = (self.version, self._body(self.fragments, [], full=True))
         return self._full[1]
 
     def _frame(self, body: bytes) -> bytes:
