@@ -202,9 +202,8 @@ class Hub(Watcher):
         self._stamps = (self._stamps[0], stamp(tourney.pgn_path))
 
     def _render_sections(self, tourney: Tourney) -> None:
-        total = tourney.schedule().total_games
         self.done = tourney.finished_count
-        finish = self._estimate.update(self.done, total, now=time.time())
+        finish = self._estimate.update(self.done, dashboard.planned(tourney), now=time.time())
         sections = {
             "head": dashboard.head(tourney),
             "notice": dashboard.notice(self._notice),
