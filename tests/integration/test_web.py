@@ -259,6 +259,31 @@ def test_a_page_that_fell_behind_drops_the_games_that_ended_meanwhile(tmp_path: 
             browser.close()
 
 
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (tools/test.sh installs it)")
+def test_a_long_name_wraps_on_a_phone_and_leaves_the_points_in_sight(tmp_path: Path, serve: Any) -> None:
+    """Names did not wrap: on a phone a long one pushed the standings' points, and every column after the
+    name, out of the box (to be scrolled to, sideways, one table at a time)."""
+    from playwright.sync_api import sync_playwright
+
+    path = slow_tourney(tmp_path / "long.toml", players=3, games=2)
+    long = "Stockfish 17 dev-20260101-abcdef with a very long name for the standings"
+    path.write_text(path.read_text().replace('name = "E1"', f'name = "{long}"'))
+    server = serve(path)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 390, "height": 800})
+            page.goto(server.url)
+            page.wait_for_selector("#standings td.name")
+            assert long in page.inner_text("#standings")
+            for table in ("#standings", "#crosstable"):
+                wide, box = page.evaluate(f"[document.querySelector('{table}').scrollWidth, "
+                                          f"document.querySelector('{table}').clientWidth]")  # fmt: skip
+                assert wide <= box, f"{table} is {wide} px wide in a box of {box} px"
+        finally:
+            browser.close()
+
+
 # --- nothing can be changed, nothing leaks --------------------------------------------------------
 
 
