@@ -284,6 +284,30 @@ def test_a_long_name_wraps_on_a_phone_and_leaves_the_points_in_sight(tmp_path: P
             browser.close()
 
 
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (tools/test.sh installs it)")
+def test_the_full_crosstable_page_is_styled_in_a_browser(played: Path, serve: Any) -> None:
+    """The page carries its stylesheet inline (it is `crosstable --format html`'s file), which the dashboard's
+    Content-Security-Policy blocked: the browser showed the tables without their rules and shading."""
+    from playwright.sync_api import sync_playwright
+
+    server = serve(played)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page()
+            blocked: list[str] = []
+            page.on("console", lambda message: blocked.append(message.text) if "Security Policy" in message.text
+                    else None)  # fmt: skip
+            page.goto(server.url + "crosstable.html")
+            page.wait_for_selector("th")
+            colour = page.evaluate("getComputedStyle(document.querySelector('th')).backgroundColor")
+            assert colour == "rgb(232, 232, 232)" and not blocked, (colour, blocked)
+        finally:
+            browser.close()
+    headers = fetch(server.url + "crosstable.html")[1]
+    assert "script-src" not in headers["content-security-policy"] and "unsafe" not in headers["content-security-policy"]
+
+
 # --- nothing can be changed, nothing leaks --------------------------------------------------------
 
 
