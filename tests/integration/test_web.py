@@ -308,6 +308,32 @@ def test_the_full_crosstable_page_is_styled_in_a_browser(played: Path, serve: An
     assert "script-src" not in headers["content-security-policy"] and "unsafe" not in headers["content-security-policy"]
 
 
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (tools/test.sh installs it)")
+def test_downloads_keep_a_name_in_any_script(played: Path, tmp_path: Path, serve: Any) -> None:
+    """Downloads were named from the ASCII letters of the tourney's name only: "Турнир 東京 <b>" gave "b.pgn",
+    "Турнир" "tourney.pgn", and a name with accents lost them ("Zürich Open" gave "Z-rich-Open.pgn")."""
+    from playwright.sync_api import sync_playwright
+
+    path = copy_of(played, tmp_path)
+    path.write_text(path.read_text().replace('name = "w"', 'name = "Турнир 東京 <b>"', 1))
+    server = serve(path)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page()
+            page.goto(server.url)
+            with page.expect_download() as whole:
+                page.click("#progress a[href='pgn']")
+            with page.expect_download() as one:
+                page.click("#results a[href='pgn/0']")
+            assert whole.value.suggested_filename == "Турнир-東京-b.pgn"
+            assert one.value.suggested_filename == "Турнир-東京-b-game-0.pgn"
+        finally:
+            browser.close()
+    disposition = fetch(server.url + "pgn")[1]["content-disposition"]
+    assert disposition.startswith('attachment; filename="b.pgn"; filename*=UTF-8')  # the ASCII name for others
+
+
 # --- nothing can be changed, nothing leaks --------------------------------------------------------
 
 

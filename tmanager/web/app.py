@@ -27,6 +27,7 @@ import ipaddress
 import re
 from collections.abc import AsyncIterator, Iterator, Mapping
 from pathlib import Path
+from urllib.parse import quote
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -92,7 +93,7 @@ def create_app(
         return StreamingResponse(
             _redacted_lines(tourney.pgn_path, hub.redact),
             media_type="application/x-chess-pgn",
-            headers=_attachment(f"{_file_name(tourney.settings.name)}.pgn"),
+            headers=_attachment(tourney.settings.name, ".pgn"),
         )
 
     async def one_game(request: Request) -> Response:
@@ -104,7 +105,7 @@ def create_app(
         return Response(
             hub.redact(text),
             media_type="application/x-chess-pgn",
-            headers=_attachment(f"{_file_name(tourney.settings.name)}-game-{number}.pgn"),
+            headers=_attachment(tourney.settings.name, f"-game-{number}.pgn"),
         )
 
     async def board(request: Request) -> Response:
@@ -263,9 +264,12 @@ def _redacted_lines(path: Path, redact: Redactor) -> Iterator[bytes]:
             yield redact("".join(lines)).encode()
 
 
-def _file_name(name: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-.") or "tourney"
-
-
-def _attachment(name: str) -> dict[str, str]:
-    return {"Content-Disposition": f'attachment; filename="{name}"', "Cache-Control": "no-store"}
+def _attachment(name: str, suffix: str) -> dict[str, str]:
+    """A download of the tourney ``name``'s file ending in ``suffix``: its name as ASCII for every client and,
+    for a name with other letters (which that drops: "Турнир" was "tourney.pgn"), in full (RFC 6266)."""
+    plain = re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-.") or "tourney"
+    disposition = f'attachment; filename="{plain}{suffix}"'
+    if not name.isascii():
+        full = re.sub(r"[^\w.-]+", "-", name).strip("-.") or "tourney"
+        disposition += f"; filename*=UTF-8''{quote(full + suffix, safe='')}"
+    return {"Content-Disposition": disposition, "Cache-Control": "no-store"}
