@@ -334,6 +334,27 @@ def test_downloads_keep_a_name_in_any_script(played: Path, tmp_path: Path, serve
     assert disposition.startswith('attachment; filename="b.pgn"; filename*=UTF-8')  # the ASCII name for others
 
 
+def test_a_game_whose_worker_is_gone_is_shown_so(tmp_path: Path, serve: Any) -> None:
+    """A worker killed mid-game left its card as it was, the side to move's clock running down to 0:00 in the
+    browser, a game shown in progress for as long as no other worker came; `status` said "worker gone"."""
+    path = slow_tourney(tmp_path / "gone.toml", players=2, games=2, delay=0.2, max_moves=30)
+    path.write_text(path.read_text().replace("nodes = 1", 'tc = "10:00"'))  # clocks that would run
+    server = serve(path)
+    worker = start_worker(path, "--games", "1")
+    try:
+        wait_for(lambda: b'data-running="1"' in fetch(server.url)[2])
+    finally:
+        worker.kill()  # as kill -9: its claim and its live file stay
+        worker.wait()
+    wait_for(lambda: b"Its worker is gone" in fetch(server.url)[2], timeout=10)
+    page = fetch(server.url)[2]
+    assert b'id="game-0"' in page and b'data-running="1"' not in page  # no clock runs for it
+    assert b"1 in progress" in page
+    done = run_cli("reset-stale", path)  # the game is given back: its card goes
+    assert done.returncode == 0, done.stderr
+    wait_for(lambda: b'id="game-0"' not in fetch(server.url)[2], timeout=10)
+
+
 # --- nothing can be changed, nothing leaks --------------------------------------------------------
 
 

@@ -315,13 +315,14 @@ def engines(tourney: Tourney) -> str:
 # --- games in progress ---------------------------------------------------------------------------
 
 
-def game_card(game: GameInProgress, *, has_clock: Callable[[str], bool]) -> str:
-    """One game in progress: players and clocks, the board, the last moves."""
+def game_card(game: GameInProgress, *, has_clock: Callable[[str], bool], gone: bool = False) -> str:
+    """One game in progress: players and clocks, the board, the last moves; with ``gone``, its worker is gone
+    (the claim is stale): no clock runs, and the card says the game will be played again."""
     turn_white = " w " in f" {game.fen} "
     query = {"fen": game.fen, **({"last": game.moves[-1]} if game.moves else {})}
 
     def player(name: str, clock: float, *, white: bool) -> dict[str, Any]:
-        running = white == turn_white
+        running = white == turn_white and not gone
         shown = has_clock(name) and math.isfinite(clock)
         return {
             "name": name,
@@ -343,6 +344,7 @@ def game_card(game: GameInProgress, *, has_clock: Callable[[str], bool]) -> str:
         title=f"{game.white} – {game.black}, game {game.number}",
         moves=game.last_moves(LAST_MOVES),
         plies=len(game.moves),
+        gone=gone,
     )
 
 

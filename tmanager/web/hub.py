@@ -24,6 +24,7 @@ from pathlib import Path
 from tmanager.errors import TManagerError
 from tmanager.files import Stamp, stamp
 from tmanager.tourney import store
+from tmanager.tourney.claims import stale_games
 from tmanager.tourney.live import GameInProgress
 from tmanager.tourney.model import PLAYING, Tourney
 from tmanager.web import dashboard
@@ -38,6 +39,8 @@ POLL_SECONDS = 0.05
 KEEPALIVE_SECONDS = 15.0
 #: Finished games the finish-time estimate looks back on.
 ESTIMATE_WINDOW = 20
+#: How often the owners of the games in progress are looked at (a process table entry each, or a heartbeat).
+OWNERS_SECONDS = 1.0
 
 _LIVE_FILE = re.compile(r"\d+\.json")
 
@@ -151,6 +154,8 @@ class Hub(Watcher):
         self._sections: dict[str, str] = {}
         self._standings_key: tuple[str, tuple[str, ...]] | None = None
         self._games: dict[str, tuple[Stamp, str]] = {}
+        self._gone: frozenset[int] = frozenset()  # games in progress whose worker is gone (stale claims)
+        self._owners_seen = -OWNERS_SECONDS
         self._estimate = FinishEstimate()
         self._notice = ""
         self._delta = b""
@@ -171,6 +176,8 @@ class Hub(Watcher):
             return {"notice": dashboard.notice(self._notice)} if file_changed else None
         live = live_stamps(tourney.live_dir)
         games_changed = set(live) != set(self._games) or any(self._games[n][0] != s for n, s in live.items())
+        if self._look_at_owners(tourney):
+            games_changed, self._games = True, {}  # every card again: whether its worker is gone changed
         if not (file_changed or games_changed):
             return None
         if games_changed:
@@ -200,6 +207,17 @@ class Hub(Watcher):
         self.pgn.refresh()
         self.tourney = tourney
         self._stamps = (self._stamps[0], stamp(tourney.pgn_path))
+
+    def _look_at_owners(self, tourney: Tourney) -> bool:
+        """Whether the games in progress whose worker is gone changed: looked at every
+        :data:`OWNERS_SECONDS` (a worker killed changes no file), not at every change of a busy file."""
+        now = time.monotonic()
+        if now - self._owners_seen < OWNERS_SECONDS:
+            return False
+        self._owners_seen = now
+        gone = frozenset(stale_games(tourney)) if PLAYING in tourney.results else frozenset()
+        changed, self._gone = gone != self._gone, gone
+        return changed
 
     def _render_sections(self, tourney: Tourney) -> None:
         self.done = tourney.finished_count
@@ -233,7 +251,8 @@ class Hub(Watcher):
                 continue
             game = GameInProgress.load(tourney.live_dir / name)
             if game is not None:
-                games[name] = (file_stamp, self.redact(dashboard.game_card(game, has_clock=tourney.plays_on_a_clock)))
+                card = dashboard.game_card(game, has_clock=tourney.plays_on_a_clock, gone=game.number in self._gone)
+                games[name] = (file_stamp, self.redact(card))
         self._games = games
 
     # --- publishing (runs in the event loop) --------------------------------------------------
