@@ -523,6 +523,11 @@ def test_serve_reports_a_bad_file_and_a_busy_port(tmp_path: Path, played: Path, 
     server = serve(played)
     busy = run_cli("serve", played, "--port", server.port)
     assert busy.returncode == 2 and "cannot listen on 127.0.0.1 port" in busy.stderr
+    # An empty host (an unset variable) listened on every address; a host that does not resolve blamed --port.
+    for host, says in (("", "tmanager: --host: is empty (leave it out for this machine only, or give 0.0.0.0 for "
+                            "all)\n"), ("999.1.1.1", "tmanager: --host: cannot listen on 999.1.1.1: ")):
+        refused = run_cli("serve", played, "--port", "0", "--host", host, timeout=20)
+        assert refused.returncode == 2 and refused.stderr.startswith(says), refused.stderr
     for port in ("65536", "-1"):  # bind() itself raised OverflowError, a traceback
         beyond = run_cli("serve", played, "--port", port)
         assert beyond.returncode == 2 and beyond.stderr == (
