@@ -355,6 +355,31 @@ def test_a_game_whose_worker_is_gone_is_shown_so(tmp_path: Path, serve: Any) -> 
     wait_for(lambda: b'id="game-0"' not in fetch(server.url)[2], timeout=10)
 
 
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (tools/test.sh installs it)")
+def test_a_page_left_open_follows_a_server_started_again(played: Path, tmp_path: Path, serve: Any) -> None:
+    """Versions were counted from 0 by every server: a page left open while the server was started again
+    came back with a version the new server had too, and was sent nothing until the next change (of a
+    finished tourney, never): here the tourney renamed meanwhile kept its old name on the page."""
+    from playwright.sync_api import sync_playwright
+
+    path = copy_of(played, tmp_path)
+    first = serve(path)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page()
+            page.goto(first.url)
+            page.wait_for_selector("#standings td.name")
+            first.stop()
+            edited = run_cli("edit", path, "--set", "name=Renamed")
+            assert edited.returncode == 0, edited.stderr
+            again = serve(path, "--port", first.port)
+            assert again.url == first.url
+            pumping(page, lambda: "Renamed" in page.inner_text("#head"), timeout=20)
+        finally:
+            browser.close()
+
+
 # --- nothing can be changed, nothing leaks --------------------------------------------------------
 
 

@@ -44,6 +44,13 @@ OWNERS_SECONDS = 1.0
 
 _LIVE_FILE = re.compile(r"\d+\.json")
 
+def first_version() -> int:
+    """The version of a server's first state: the time it started, in ms. Counted from 0, a server started
+    again gave a page left open (whose stream comes back with the version it has) a version of its own
+    before the restart: the page was then sent nothing until the next change, a finished tourney never."""
+    return time.time_ns() // 1_000_000
+
+
 def live_stamps(directory: Path) -> dict[str, Stamp]:
     """The stamp of each published game in progress."""
     try:
@@ -144,7 +151,8 @@ class Hub(Watcher):
         super().__init__(poll=poll)
         self.path = path.resolve()
         self.show_engines = show_engines
-        self.version = 0
+        self.version = first_version()
+        self._published = False
         self.done = 0
         self.fragments: dict[str, str] = {}
         self.tourney: Tourney | None = None
@@ -266,8 +274,9 @@ class Hub(Watcher):
         """Make ``fragments`` the current state and wake every stream if anything changed."""
         changed = {k: v for k, v in fragments.items() if self.fragments.get(k) != v}
         dropped = [k for k in self.fragments if k not in fragments]
-        if self.version and not changed and not dropped:
+        if self._published and not changed and not dropped:
             return
+        self._published = True
         self.version += 1
         self.fragments = fragments
         self._delta = self._body(changed, dropped)
