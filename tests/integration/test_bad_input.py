@@ -808,6 +808,16 @@ def test_counts_beyond_their_bounds_are_refused_before_anything_starts(
     assert snapshot(tmp_path) == before
 
 
+def test_dask_concurrency_without_dask_is_refused(tmp_path: Path) -> None:
+    """--dask-concurrency without --dask was ignored: the tourney was played by local workers, not the cluster."""
+    path = text(GOOD.replace('results = "+-="', 'results = ""'))(tmp_path)
+    before = snapshot(tmp_path)
+    line = one_line(["run", path, "--dask-concurrency", "2"])
+    assert line == "tmanager: --dask-concurrency: only with --dask (give the scheduler's address, or --concurrency " \
+        "for games at once here)", line
+    assert snapshot(tmp_path) == before
+
+
 @pytest.mark.parametrize("command", ["run", "work"])
 @pytest.mark.parametrize(("log", "says"), [("nowhere/w.log", "no directory"), (".", "directory"), ("fifo", "FIFO")],
                          ids=["missing directory", "directory", "FIFO"])

@@ -317,6 +317,29 @@ def test_cluster_games_are_published_live_then_removed(tmp_path: Path, cluster: 
     assert any(len(states) >= 2 and len(states[-1]["moves"]) > len(states[0]["moves"]) for states in shown.values())
 
 
+def test_a_cluster_game_shows_a_reply_made_at_once(tmp_path: Path, cluster: DaskCluster) -> None:
+    """A report that came within LIVE_SECONDS of the last was dropped: an instant reply to a long think was
+    never shown, the position before it staying on the dashboard for the whole of the next think."""
+    cluster.add_worker("w1")
+    path = tmp_path / "r.toml"
+    path.write_text(
+        '[tourney]\nname = "r"\nnodes = 1\ngames_per_pairing = 1\n[adjudication]\nmax_moves = 3\n'
+        f'[[participants]]\nname = "Slow"\ncmd = "{PYENGINE} --protocol uci --fault slow --delay 1.5"\n'
+        'protocol = "uci"\n'
+        f'[[participants]]\nname = "Fast"\ncmd = "{PYENGINE} --protocol uci"\nprotocol = "uci"\n'
+    )
+    run = start_run(path, cluster.address)  # Slow has White: it thinks 1.5 s a move, Fast none
+    try:
+        shown = watch_live(path, run)
+        assert run.wait(timeout=5) == 0, run.stderr.read() if run.stderr else ""
+    finally:
+        if run.poll() is None:
+            run.kill()
+            run.wait()
+    sides = [(len(state["moves"]), state["fen"].split()[1]) for state in shown.get(0, [])]
+    assert any(plies >= 2 and side == "w" for plies, side in sides), f"Fast's replies never shown: {sides}"
+
+
 def test_lanes_shrink_when_a_worker_leaves(tmp_path: Path, cluster: DaskCluster) -> None:
     cluster.add_worker("w1")
     leaving = cluster.workers[cluster.add_worker("w2")]

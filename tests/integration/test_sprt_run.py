@@ -129,6 +129,28 @@ def test_a_pair_begun_when_the_test_decides_is_completed(tmp_path: Path) -> None
     assert tourney.verdict is not None and (tourney.verdict.result, tourney.verdict.pairs) == ("H1", 3)
 
 
+def test_a_decided_test_leaves_only_the_games_of_its_pairs_begun(tmp_path: Path) -> None:
+    """The games a decided SPRT will never play were still counted as left: `status` said "35 left (of 40)"
+    and the dashboard "35 to play · finished", its bar at an eighth, for a test with nothing more to play."""
+    path = tmp_path / "decided.toml"
+    new(path, "-e", "random-uci:A", "-e", "random-uci:B", "--games", "2", "--cycles", "20", "--nodes", "1",
+        "--sprt", *WIDE, "0.1", "0.1", "--sprt-model", "logistic")
+    # Decided by games 0 to 4 (see above), with game 5 left to complete the pair that game 4 began.
+    path.write_text(re.sub(r'results = " *"', 'results = "+-+-+"', path.read_text()))
+    assert "decided: 5 played, 0 in progress, 1 left (of 40)" in run_cli("status", path).stdout
+    server = Server(path)
+    try:
+        page = fetch(server.url)[2].decode()
+        assert '<progress value="5" max="6">' in page and "0 in progress · 1 to play · no game is being played" in page
+        with store.transaction(path) as tourney:
+            tourney.set_result(5, "-")
+        assert "decided: 6 played, 0 in progress, 0 left (of 40)" in run_cli("status", path).stdout
+        page = fetch(server.url)[2].decode()
+        assert '<progress value="6" max="6">' in page and "0 in progress · 0 to play · finished" in page
+    finally:
+        server.stop()
+
+
 def test_an_undecided_test_continues_when_cycles_are_raised(tmp_path: Path) -> None:
     path = tmp_path / "undecided.toml"
     new(path, "-e", "random-uci:A", "-e", "random-xboard:B", "--games", "2", "--nodes", "1",

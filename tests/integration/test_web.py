@@ -195,6 +195,191 @@ def test_dashboard_shows_a_game_in_progress_and_follows_the_worker(tmp_path: Pat
             browser.close()
 
 
+def _live_card(path: Path, number: int) -> None:
+    """Game ``number`` claimed and published in progress by hand, as a worker would (three moves in)."""
+    with store.transaction(path) as tourney:
+        tourney.set_result(number, "*")
+    live = store.read(path).live_dir
+    live.mkdir(exist_ok=True)
+    board = chess.Board()
+    for san in ("e4", "e5", "Nf3"):
+        board.push_san(san)
+    (live / f"{number}.json").write_text(json.dumps({
+        "game": number, "round": number + 1, "white": "E1", "black": "E0", "variant": "chess",
+        "start_fen": chess.STARTING_FEN, "moves": [m.uci() for m in board.move_stack], "fen": board.fen(),
+        "white_clock": 0, "black_clock": 0, "updated": time.time(),
+    }))  # fmt: skip
+
+
+def pumping(page: Any, predicate: Any, timeout: float = 30.0) -> None:
+    """wait_for, letting Playwright's own events (a route handler) run meanwhile."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, "timed out"
+        page.wait_for_timeout(50)
+
+
+def _version(server: Server) -> int:
+    return int(fetch(server.url)[2].split(b'data-version="')[1].split(b'"')[0])
+
+
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (tools/test.sh installs it)")
+def test_a_page_that_fell_behind_drops_the_games_that_ended_meanwhile(tmp_path: Path, serve: Any) -> None:
+    """A page more than one version behind is sent the whole state, which said nothing of the games that
+    ended meanwhile: their cards stayed on the page, a finished game shown in progress until a reload."""
+    from playwright.sync_api import Route, sync_playwright
+
+    path = slow_tourney(tmp_path / "behind.toml", players=3, games=2)
+    _live_card(path, 0)
+    server = serve(path)
+    wait_for(lambda: b'id="game-0"' in fetch(server.url)[2])
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page()
+            held: list[Route] = []
+            page.route("**/events?*", lambda route: held.append(route))  # updates wait until the page is behind
+            page.goto(server.url)
+            pumping(page, lambda: bool(held))
+            assert page.locator("#game-0").count() == 1
+            shown = int(page.evaluate("document.body.dataset.version"))
+            (store.read(path).live_dir / "0.json").unlink()
+            with store.transaction(path) as tourney:
+                tourney.set_result(0, "=")  # the game ends: its card goes
+            pumping(page, lambda: _version(server) > shown)
+            with store.transaction(path) as tourney:
+                tourney.set_result(1, "+")  # and something else changes after
+            pumping(page, lambda: _version(server) > shown + 1)
+            latest = _version(server)
+            held[0].continue_()
+            pumping(page, lambda: int(page.evaluate("document.body.dataset.version")) == latest)
+            assert "2</strong> of 6 games played" in page.inner_html("#progress")
+            assert page.locator("#games .game").count() == 0, "a game that ended is still shown in progress"
+        finally:
+            browser.close()
+
+
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (tools/test.sh installs it)")
+def test_a_long_name_wraps_on_a_phone_and_leaves_the_points_in_sight(tmp_path: Path, serve: Any) -> None:
+    """Names did not wrap: on a phone a long one pushed the standings' points, and every column after the
+    name, out of the box (to be scrolled to, sideways, one table at a time)."""
+    from playwright.sync_api import sync_playwright
+
+    path = slow_tourney(tmp_path / "long.toml", players=3, games=2)
+    long = "Stockfish 17 dev-20260101-abcdef with a very long name for the standings"
+    path.write_text(path.read_text().replace('name = "E1"', f'name = "{long}"'))
+    server = serve(path)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 390, "height": 800})
+            page.goto(server.url)
+            page.wait_for_selector("#standings td.name")
+            assert long in page.inner_text("#standings")
+            for table in ("#standings", "#crosstable"):
+                wide, box = page.evaluate(f"[document.querySelector('{table}').scrollWidth, "
+                                          f"document.querySelector('{table}').clientWidth]")  # fmt: skip
+                assert wide <= box, f"{table} is {wide} px wide in a box of {box} px"
+        finally:
+            browser.close()
+
+
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (tools/test.sh installs it)")
+def test_the_full_crosstable_page_is_styled_in_a_browser(played: Path, serve: Any) -> None:
+    """The page carries its stylesheet inline (it is `crosstable --format html`'s file), which the dashboard's
+    Content-Security-Policy blocked: the browser showed the tables without their rules and shading."""
+    from playwright.sync_api import sync_playwright
+
+    server = serve(played)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page()
+            blocked: list[str] = []
+            page.on("console", lambda message: blocked.append(message.text) if "Security Policy" in message.text
+                    else None)  # fmt: skip
+            page.goto(server.url + "crosstable.html")
+            page.wait_for_selector("th")
+            colour = page.evaluate("getComputedStyle(document.querySelector('th')).backgroundColor")
+            assert colour == "rgb(232, 232, 232)" and not blocked, (colour, blocked)
+        finally:
+            browser.close()
+    headers = fetch(server.url + "crosstable.html")[1]
+    assert "script-src" not in headers["content-security-policy"] and "unsafe" not in headers["content-security-policy"]
+
+
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (tools/test.sh installs it)")
+def test_downloads_keep_a_name_in_any_script(played: Path, tmp_path: Path, serve: Any) -> None:
+    """Downloads were named from the ASCII letters of the tourney's name only: "Турнир 東京 <b>" gave "b.pgn",
+    "Турнир" "tourney.pgn", and a name with accents lost them ("Zürich Open" gave "Z-rich-Open.pgn")."""
+    from playwright.sync_api import sync_playwright
+
+    path = copy_of(played, tmp_path)
+    path.write_text(path.read_text().replace('name = "w"', 'name = "Турнир 東京 <b>"', 1))
+    server = serve(path)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page()
+            page.goto(server.url)
+            with page.expect_download() as whole:
+                page.click("#progress a[href='pgn']")
+            with page.expect_download() as one:
+                page.click("#results a[href='pgn/0']")
+            assert whole.value.suggested_filename == "Турнир-東京-b.pgn"
+            assert one.value.suggested_filename == "Турнир-東京-b-game-0.pgn"
+        finally:
+            browser.close()
+    disposition = fetch(server.url + "pgn")[1]["content-disposition"]
+    assert disposition.startswith('attachment; filename="b.pgn"; filename*=UTF-8')  # the ASCII name for others
+
+
+def test_a_game_whose_worker_is_gone_is_shown_so(tmp_path: Path, serve: Any) -> None:
+    """A worker killed mid-game left its card as it was, the side to move's clock running down to 0:00 in the
+    browser, a game shown in progress for as long as no other worker came; `status` said "worker gone"."""
+    path = slow_tourney(tmp_path / "gone.toml", players=2, games=2, delay=0.2, max_moves=30)
+    path.write_text(path.read_text().replace("nodes = 1", 'tc = "10:00"'))  # clocks that would run
+    server = serve(path)
+    worker = start_worker(path, "--games", "1")
+    try:
+        wait_for(lambda: b'data-running="1"' in fetch(server.url)[2])
+    finally:
+        worker.kill()  # as kill -9: its claim and its live file stay
+        worker.wait()
+    wait_for(lambda: b"Its worker is gone" in fetch(server.url)[2], timeout=10)
+    page = fetch(server.url)[2]
+    assert b'id="game-0"' in page and b'data-running="1"' not in page  # no clock runs for it
+    assert b"1 in progress" in page
+    done = run_cli("reset-stale", path)  # the game is given back: its card goes
+    assert done.returncode == 0, done.stderr
+    wait_for(lambda: b'id="game-0"' not in fetch(server.url)[2], timeout=10)
+
+
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (tools/test.sh installs it)")
+def test_a_page_left_open_follows_a_server_started_again(played: Path, tmp_path: Path, serve: Any) -> None:
+    """Versions were counted from 0 by every server: a page left open while the server was started again
+    came back with a version the new server had too, and was sent nothing until the next change (of a
+    finished tourney, never): here the tourney renamed meanwhile kept its old name on the page."""
+    from playwright.sync_api import sync_playwright
+
+    path = copy_of(played, tmp_path)
+    first = serve(path)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page()
+            page.goto(first.url)
+            page.wait_for_selector("#standings td.name")
+            first.stop()
+            edited = run_cli("edit", path, "--set", "name=Renamed")
+            assert edited.returncode == 0, edited.stderr
+            again = serve(path, "--port", first.port)
+            assert again.url == first.url
+            pumping(page, lambda: "Renamed" in page.inner_text("#head"), timeout=20)
+        finally:
+            browser.close()
+
+
 # --- nothing can be changed, nothing leaks --------------------------------------------------------
 
 
@@ -363,6 +548,11 @@ def test_serve_reports_a_bad_file_and_a_busy_port(tmp_path: Path, played: Path, 
     server = serve(played)
     busy = run_cli("serve", played, "--port", server.port)
     assert busy.returncode == 2 and "cannot listen on 127.0.0.1 port" in busy.stderr
+    # An empty host (an unset variable) listened on every address; a host that does not resolve blamed --port.
+    for host, says in (("", "tmanager: --host: is empty (leave it out for this machine only, or give 0.0.0.0 for "
+                            "all)\n"), ("999.1.1.1", "tmanager: --host: cannot listen on 999.1.1.1: ")):
+        refused = run_cli("serve", played, "--port", "0", "--host", host, timeout=20)
+        assert refused.returncode == 2 and refused.stderr.startswith(says), refused.stderr
     for port in ("65536", "-1"):  # bind() itself raised OverflowError, a traceback
         beyond = run_cli("serve", played, "--port", port)
         assert beyond.returncode == 2 and beyond.stderr == (

@@ -367,6 +367,31 @@ def test_games_in_progress_are_published_live(tmp_path: Path) -> None:
     assert not live.exists()
 
 
+def test_a_reply_made_at_once_is_shown_while_the_other_side_thinks(tmp_path: Path) -> None:
+    """The live file, written at most every quarter of a second, dropped a move that came sooner: an instant
+    reply to a long think was never shown, and the position before it stayed, with the wrong side to move and
+    its clock running, for the whole of the next think."""
+    import json
+
+    path = tmp_path / "r.toml"
+    path.write_text(
+        '[tourney]\nname = "r"\nnodes = 1\ngames_per_pairing = 1\n[adjudication]\nmax_moves = 4\n'
+        f'[[participants]]\nname = "Slow"\ncmd = "{PYENGINE} --protocol uci --fault slow --delay 1"\n'
+        'protocol = "uci"\n'
+        f'[[participants]]\nname = "Fast"\ncmd = "{PYENGINE} --protocol uci"\nprotocol = "uci"\n'
+    )
+    live = store.read(path).live_dir / "0.json"  # Slow has White: it thinks a second a move, Fast none
+    worker = start_worker(path, "--games", "1")
+    shown: set[tuple[int, str]] = set()
+    while worker.poll() is None:
+        with contextlib.suppress(OSError, ValueError):  # not written yet, or gone
+            state = json.loads(live.read_text())
+            shown.add((len(state["moves"]), state["fen"].split()[1]))
+        time.sleep(0.05)
+    assert worker.returncode == 0
+    assert any(plies >= 2 and side == "w" for plies, side in shown), f"Fast's replies never shown: {shown}"
+
+
 def test_worker_waits_for_a_broken_hand_edit_and_loses_nothing(tmp_path: Path) -> None:
     path = slow_tourney(tmp_path / "e.toml", players=2, games=2, delay=0.05, max_moves=20)
     worker = start_worker(path)

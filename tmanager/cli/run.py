@@ -182,6 +182,10 @@ def _check_options(args: argparse.Namespace) -> None:
     if args.dask is not None and not ascii_digits(args.dask.rpartition("://")[2].rpartition(":")[2]):
         # '²' is a digit to str.isdigit, and distributed's own error then leaves coroutines never awaited
         raise ConfigError(f"{args.dask!r} is not a scheduler address", field="--dask", hint="e.g. tcp://10.0.0.1:8786")
+    if args.dask_concurrency is not None and args.dask is None:
+        # Ignored, the games were played here, by local workers, while the user meant the cluster.
+        raise ConfigError("only with --dask", field="--dask-concurrency",
+                          hint="give the scheduler's address, or --concurrency for games at once here")
     if args.report_every < 0:
         raise ConfigError(f"must not be negative, not {args.report_every}", field="--report-every")
     if args.affinity is not None and args.dask is not None:

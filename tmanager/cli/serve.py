@@ -109,12 +109,19 @@ def _listen(host: str, port: int) -> socket.socket:
     """A listening socket, bound here so that port 0 works and a busy port is a one-line error."""
     if not 0 <= port <= MAX_PORT:
         raise ConfigError(f"must be from 0 to {MAX_PORT:,}, not {port}", field="--port", hint="0 picks a free one")
+    if not host.strip():
+        # bind() takes "" for every address: an unset variable (--host "$HOST") opened the pages to the network.
+        raise ConfigError("is empty", field="--host",
+                          hint="leave it out for this machine only, or give 0.0.0.0 for all")
     try:
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
         listener = socket.socket(family, socket.SOCK_STREAM)
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         listener.bind((host, port))
         listener.listen(512)
+    except socket.gaierror as exc:  # the address itself, not the port
+        raise ConfigError(f"cannot listen on {host}: {exc.strerror or exc}", field="--host",
+                          hint="give an address of this machine, or a name it resolves") from None
     except OSError as exc:
         raise ConfigError(
             f"cannot listen on {host} port {port}: {exc.strerror or exc}",

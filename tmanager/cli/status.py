@@ -15,7 +15,7 @@ from pathlib import Path
 
 from tmanager.core import crosstable, crosstableformats, fieldtable, sprt
 from tmanager.errors import StateError, printable
-from tmanager.tourney import store, tuning
+from tmanager.tourney import progress, store, tuning
 from tmanager.tourney.claims import claim_is_alive
 from tmanager.tourney.live import GameInProgress
 from tmanager.tourney.model import PLAYING, Tourney, describe_faults
@@ -56,7 +56,7 @@ def report(tourney: Tourney, fmt: crosstable.Format = "text") -> str:
     done = tourney.finished_count
     playing = tourney.results.count(PLAYING)
     lines = [
-        f"{tourney.settings.name}: {done} played, {playing} in progress, {total - done - playing} left "
+        f"{tourney.settings.name}: {done} played, {playing} in progress, {progress.games_left(tourney)} left "
         f"(of {total})"
     ]
     lines += [f"  {line}" for line in report_lines(tourney)]

@@ -48,7 +48,7 @@ from tmanager.tourney import eventloop, store
 from tmanager.tourney.engine import EnginePool
 from tmanager.tourney.engines import EngineSpec
 from tmanager.tourney.gamesetup import load_book
-from tmanager.tourney.live import LiveGame, PositionView
+from tmanager.tourney.live import HeldBack, LiveGame, PositionView
 from tmanager.tourney.model import Participant, Settings, Tourney
 from tmanager.tourney.play import GameRecord, GameSpec, play_game
 from tmanager.tourney.resolution import resolve_engine
@@ -145,23 +145,32 @@ def play_remote(
 
     reported = -LIVE_SECONDS
     view = PositionView()
+    held = HeldBack()  # a report that came too soon is made when its time comes (see HeldBack)
+
+    def report(board: chess.Board, white_clock: float, black_clock: float) -> None:
+        nonlocal reported
+        held.cancel()
+        reported = time.monotonic()
+        worker.log_event(LIVE_TOPIC, {"key": task_key, "position": view(board, white_clock, black_clock)})
 
     def on_move(board: chess.Board, white_clock: float, black_clock: float) -> None:
         # The scheduler cancels the task when its coordinator releases it or disconnects.
         task = worker.state.tasks.get(task_key)
         if task is None or task.state == "cancelled":
             raise GameReleased(task_key)
-        nonlocal reported
-        now = time.monotonic()
-        if now - reported >= LIVE_SECONDS:
-            reported = now
-            position = view(board, white_clock, black_clock)
-            worker.log_event(LIVE_TOPIC, {"key": task_key, "position": position})
+        wait = reported + LIVE_SECONDS - time.monotonic()
+        if wait > 0:
+            held.hold(wait, report, board, white_clock, black_clock)
+        else:
+            report(board, white_clock, black_clock)
 
     loop, pool = _engine_loop()
-    record = loop.run_until_complete(
-        play_game(replace(spec, white=engines[0], black=engines[1]), pool, on_move=on_move)
-    )
+    try:
+        record = loop.run_until_complete(
+            play_game(replace(spec, white=engines[0], black=engines[1]), pool, on_move=on_move)
+        )
+    finally:
+        held.cancel()  # the loop is the thread's next task's too
     return Played(record, worker.address)
 
 

@@ -7,10 +7,12 @@ It never decides anything: the tourney file and its journal do.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -89,10 +91,58 @@ class LivePace:
         return max(LiveGame.INTERVAL, self.games / self.writes_per_second)
 
 
+class HeldBack:
+    """The last of the moves of a game that came too soon to be reported, reported when its time comes.
+
+    A paced view that only dropped what came too soon would show the position
+    before an instant reply for the whole of the next think, with the wrong
+    clock running (a move played at once after a long think was never shown
+    until the move after it). The clock of the side to move is reported as it
+    stands when the report is made, run down since the move, since a view
+    counts it down from the report's time. Needs the running event loop of
+    the game; without one (a view driven by hand) what comes too soon is dropped.
+    """
+
+    def __init__(self) -> None:
+        self._timer: asyncio.TimerHandle | None = None
+        self._move: tuple[chess.Board, float, float, float] | None = None
+        self._report: Callable[[chess.Board, float, float], None] | None = None
+
+    def hold(self, delay: float, report: Callable[[chess.Board, float, float], None],
+             board: chess.Board, white_clock: float, black_clock: float) -> None:
+        """Report the move (as :data:`~tmanager.tourney.play.MoveObserver` has it) in ``delay`` seconds,
+        unless a later one or :meth:`cancel` comes first."""
+        self._move, self._report = (board, white_clock, black_clock, time.monotonic()), report
+        if self._timer is None:
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:
+                return
+            self._timer = loop.call_later(delay, self._fire)
+
+    def cancel(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer = self._move = self._report = None
+
+    def _fire(self) -> None:
+        move, report = self._move, self._report
+        self._timer = self._move = self._report = None
+        if move is None or report is None:
+            return
+        board, white_clock, black_clock, moved = move
+        spent = time.monotonic() - moved
+        if board.turn:  # White to move: its clock has run since the move
+            report(board, white_clock - spent, black_clock)
+        else:
+            report(board, white_clock, black_clock - spent)
+
+
 class LiveGame:
     """Publishes a game in progress as ``live_dir/N.json`` for status pages and dashboards.
 
-    Written at most every :attr:`INTERVAL` seconds (or its ``pace``'s interval), atomically (rename) but
+    Written at most every :attr:`INTERVAL` seconds (or its ``pace``'s interval; a move that came sooner is
+    written when the interval is over, see :class:`HeldBack`), atomically (rename) but
     without fsync: it is a view, rebuilt by the next move, and removed when the
     game is recorded or given back. Each game writes at a phase of its own, drawn at
     random: the games of a worker mostly start together, and written together, their
@@ -117,13 +167,23 @@ class LiveGame:
         self.since = time.monotonic()
         self.share = random.random()
         self.position = PositionView()
+        self.held = HeldBack()
 
     def __call__(self, board: chess.Board, white_clock: float, black_clock: float) -> None:
-        now = time.monotonic()
-        if now - self.since < self.share * self.pace.interval:
+        wait = self.since + self.share * self.pace.interval - time.monotonic()
+        if wait > 0:
+            self.held.hold(wait, self._publish, board, white_clock, black_clock)
             return
-        self.since, self.share = now, 1.0
+        self._publish(board, white_clock, black_clock)
+
+    def _publish(self, board: chess.Board, white_clock: float, black_clock: float) -> None:
+        self.held.cancel()
+        self.since, self.share = time.monotonic(), 1.0
         self.write(self.position(board, white_clock, black_clock))
+
+    def close(self) -> None:
+        """The game is over: nothing held back is written after it (its file is about to go)."""
+        self.held.cancel()
 
     def write(self, position: dict[str, Any]) -> None:
         """Write the file now: the game's header and ``position`` (see :class:`PositionView`).

@@ -49,6 +49,15 @@ def claimable(tourney: Tourney) -> Collection[int] | None:
     return None if state is None else state.claimable
 
 
+def games_left(tourney: Tourney) -> int:
+    """The games still to begin: every unplayed one, or once the SPRT has decided, only those of the pairs
+    begun (the rest will never be played, so they are not "left")."""
+    allowed = claimable(tourney)
+    if allowed is not None:
+        return len(allowed)
+    return tourney.schedule().total_games - tourney.finished_count - tourney.results.count(PLAYING)
+
+
 def update_verdict(tourney: Tourney) -> None:
     """Record the SPRT's verdict once the test is over, and drop one that no longer holds
     (the bounds or cycles were changed, or ``[sprt]`` removed)."""

@@ -446,7 +446,10 @@ class Lane:
     async def _run_game(self, tourney: Tourney, game: ScheduledGame, spec: GameSpec) -> GameRecord:
         """Play the claimed game here, publishing it live; a subclass may play it elsewhere."""
         live = LiveGame(tourney, game, spec, pace=self.worker.live_pace)
-        return await play_game(spec, self.worker.pool, on_move=self._until_stopped(live))
+        try:
+            return await play_game(spec, self.worker.pool, on_move=self._until_stopped(live))
+        finally:
+            live.close()
 
     def _until_stopped(self, observer: MoveObserver) -> MoveObserver:
         """``observer``, stopping the game between two moves once a stop was asked for (should the

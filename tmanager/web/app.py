@@ -19,12 +19,15 @@ session and CSRF token their own middleware checks
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import functools
+import hashlib
 import ipaddress
 import re
 from collections.abc import AsyncIterator, Iterator, Mapping
 from pathlib import Path
+from urllib.parse import quote
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -90,7 +93,7 @@ def create_app(
         return StreamingResponse(
             _redacted_lines(tourney.pgn_path, hub.redact),
             media_type="application/x-chess-pgn",
-            headers=_attachment(f"{_file_name(tourney.settings.name)}.pgn"),
+            headers=_attachment(tourney.settings.name, ".pgn"),
         )
 
     async def one_game(request: Request) -> Response:
@@ -102,7 +105,7 @@ def create_app(
         return Response(
             hub.redact(text),
             media_type="application/x-chess-pgn",
-            headers=_attachment(f"{_file_name(tourney.settings.name)}-game-{number}.pgn"),
+            headers=_attachment(tourney.settings.name, f"-game-{number}.pgn"),
         )
 
     async def board(request: Request) -> Response:
@@ -113,7 +116,8 @@ def create_app(
         if tourney is None:
             return PlainTextResponse("The tourney file has not been read yet.", status_code=503)
         built = await run_in_threadpool(tourney.crosstable)
-        return HTMLResponse(hub.redact(crosstableformats.render(built, "html")), headers={"Cache-Control": "no-store"})
+        page = hub.redact(crosstableformats.render(built, "html"))
+        return HTMLResponse(page, headers={"Cache-Control": "no-store", "Content-Security-Policy": _styled(page)})
 
     app = Starlette(
         routes=[
@@ -241,6 +245,18 @@ def _board_svg(fen: str, last: str, variant: str) -> str:
     return dashboard.board_svg(fen, last, variant=variant)
 
 
+def _styled(page: str) -> str:
+    """The policy of a page made to stand alone (``tmanager crosstable --format html``), which carries its
+    stylesheet inline: :data:`PAGE_POLICY` blocked it, and the page was shown unstyled. Its own stylesheets
+    are let through by their hash, nothing else (it has no script)."""
+    hashes = [
+        f"'sha256-{base64.b64encode(hashlib.sha256(css.encode()).digest()).decode()}'"
+        for css in re.findall(r"<style>(.*?)</style>", page, flags=re.DOTALL)
+    ]
+    styles = " ".join(hashes) or "'none'"
+    return f"default-src 'none'; style-src {styles}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+
 def _redacted_lines(path: Path, redact: Redactor) -> Iterator[bytes]:
     """The file in blocks of whole lines, redacted (paths never span lines)."""
     with open(open_file(path), encoding="utf-8", errors="replace") as f:
@@ -248,9 +264,12 @@ def _redacted_lines(path: Path, redact: Redactor) -> Iterator[bytes]:
             yield redact("".join(lines)).encode()
 
 
-def _file_name(name: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-.") or "tourney"
-
-
-def _attachment(name: str) -> dict[str, str]:
-    return {"Content-Disposition": f'attachment; filename="{name}"', "Cache-Control": "no-store"}
+def _attachment(name: str, suffix: str) -> dict[str, str]:
+    """A download of the tourney ``name``'s file ending in ``suffix``: its name as ASCII for every client and,
+    for a name with other letters (which that drops: "Турнир" was "tourney.pgn"), in full (RFC 6266)."""
+    plain = re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-.") or "tourney"
+    disposition = f'attachment; filename="{plain}{suffix}"'
+    if not name.isascii():
+        full = re.sub(r"[^\w.-]+", "-", name).strip("-.") or "tourney"
+        disposition += f"; filename*=UTF-8''{quote(full + suffix, safe='')}"
+    return {"Content-Disposition": disposition, "Cache-Control": "no-store"}

@@ -27,6 +27,7 @@ from tmanager.errors import ascii_digits
 from tmanager.tourney import tuning
 from tmanager.tourney.live import GameInProgress
 from tmanager.tourney.model import PLAYING, Tourney, describe_faults
+from tmanager.tourney.progress import games_left
 from tmanager.tourney.variants import STANDARD, variant_board
 from tmanager.web.pgnindex import IndexedGame
 
@@ -87,19 +88,25 @@ def notice(text: str) -> str:
     return _render("notice.html", text=text)
 
 
+def planned(tourney: Tourney) -> int:
+    """The games the tourney will have played when it is over: all scheduled, or once its SPRT has decided,
+    those played, in progress and of the pairs begun."""
+    return tourney.finished_count + tourney.results.count(PLAYING) + games_left(tourney)
+
+
 def progress(tourney: Tourney, *, finish_at: float | None) -> str:
-    """Games played, in progress and left; a bar; the estimated finish time."""
+    """Games played, in progress and left; a bar (to the games the tourney will play); the estimated finish time."""
     total = tourney.schedule().total_games
     done = tourney.finished_count
     playing = tourney.results.count(PLAYING)
-    left = total - done - playing
     local = time.strftime("%H:%M", time.localtime(finish_at)) if finish_at is not None else ""
     return _render(
         "progress.html",
         done=done,
         total=total,
+        planned=planned(tourney),
         playing=playing,
-        left=left,
+        left=games_left(tourney),
         finished=tourney.is_complete(),  # every game played, or the SPRT decided
         finish_at=f"{finish_at:.0f}" if finish_at is not None else None,
         local=local,
@@ -308,13 +315,14 @@ def engines(tourney: Tourney) -> str:
 # --- games in progress ---------------------------------------------------------------------------
 
 
-def game_card(game: GameInProgress, *, has_clock: Callable[[str], bool]) -> str:
-    """One game in progress: players and clocks, the board, the last moves."""
+def game_card(game: GameInProgress, *, has_clock: Callable[[str], bool], gone: bool = False) -> str:
+    """One game in progress: players and clocks, the board, the last moves; with ``gone``, its worker is gone
+    (the claim is stale): no clock runs, and the card says the game will be played again."""
     turn_white = " w " in f" {game.fen} "
     query = {"fen": game.fen, **({"last": game.moves[-1]} if game.moves else {})}
 
     def player(name: str, clock: float, *, white: bool) -> dict[str, Any]:
-        running = white == turn_white
+        running = white == turn_white and not gone
         shown = has_clock(name) and math.isfinite(clock)
         return {
             "name": name,
@@ -336,6 +344,7 @@ def game_card(game: GameInProgress, *, has_clock: Callable[[str], bool]) -> str:
         title=f"{game.white} – {game.black}, game {game.number}",
         moves=game.last_moves(LAST_MOVES),
         plies=len(game.moves),
+        gone=gone,
     )
 
 

@@ -73,7 +73,7 @@ from tmanager.web.auth import (
     same_token,
 )
 from tmanager.web.eventpages import Page, Sections, Snapshot
-from tmanager.web.hub import POLL_SECONDS, Watcher
+from tmanager.web.hub import POLL_SECONDS, Watcher, first_version
 from tmanager.web.redact import Redactor
 
 log = logging.getLogger("tmanager.web")
@@ -100,7 +100,7 @@ class EventHub(Watcher):
     def __init__(self, path: Path, *, poll: float = POLL_SECONDS) -> None:
         super().__init__(poll=poll)
         self.path = path.resolve()
-        self.version = 0
+        self.version = first_version()
         self.snapshot: Snapshot | None = None
         self.notice = ""
         self.redact = Redactor(())  # nothing is rendered before the file is read

@@ -24,6 +24,7 @@ from pathlib import Path
 from tmanager.errors import TManagerError
 from tmanager.files import Stamp, stamp
 from tmanager.tourney import store
+from tmanager.tourney.claims import stale_games
 from tmanager.tourney.live import GameInProgress
 from tmanager.tourney.model import PLAYING, Tourney
 from tmanager.web import dashboard
@@ -38,8 +39,17 @@ POLL_SECONDS = 0.05
 KEEPALIVE_SECONDS = 15.0
 #: Finished games the finish-time estimate looks back on.
 ESTIMATE_WINDOW = 20
+#: How often the owners of the games in progress are looked at (a process table entry each, or a heartbeat).
+OWNERS_SECONDS = 1.0
 
 _LIVE_FILE = re.compile(r"\d+\.json")
+
+def first_version() -> int:
+    """The version of a server's first state: the time it started, in ms. Counted from 0, a server started
+    again gave a page left open (whose stream comes back with the version it has) a version of its own
+    before the restart: the page was then sent nothing until the next change, a finished tourney never."""
+    return time.time_ns() // 1_000_000
+
 
 def live_stamps(directory: Path) -> dict[str, Stamp]:
     """The stamp of each published game in progress."""
@@ -141,7 +151,8 @@ class Hub(Watcher):
         super().__init__(poll=poll)
         self.path = path.resolve()
         self.show_engines = show_engines
-        self.version = 0
+        self.version = first_version()
+        self._published = False
         self.done = 0
         self.fragments: dict[str, str] = {}
         self.tourney: Tourney | None = None
@@ -151,6 +162,8 @@ class Hub(Watcher):
         self._sections: dict[str, str] = {}
         self._standings_key: tuple[str, tuple[str, ...]] | None = None
         self._games: dict[str, tuple[Stamp, str]] = {}
+        self._gone: frozenset[int] = frozenset()  # games in progress whose worker is gone (stale claims)
+        self._owners_seen = -OWNERS_SECONDS
         self._estimate = FinishEstimate()
         self._notice = ""
         self._delta = b""
@@ -171,6 +184,8 @@ class Hub(Watcher):
             return {"notice": dashboard.notice(self._notice)} if file_changed else None
         live = live_stamps(tourney.live_dir)
         games_changed = set(live) != set(self._games) or any(self._games[n][0] != s for n, s in live.items())
+        if self._look_at_owners(tourney):
+            games_changed, self._games = True, {}  # every card again: whether its worker is gone changed
         if not (file_changed or games_changed):
             return None
         if games_changed:
@@ -201,10 +216,20 @@ class Hub(Watcher):
         self.tourney = tourney
         self._stamps = (self._stamps[0], stamp(tourney.pgn_path))
 
+    def _look_at_owners(self, tourney: Tourney) -> bool:
+        """Whether the games in progress whose worker is gone changed: looked at every
+        :data:`OWNERS_SECONDS` (a worker killed changes no file), not at every change of a busy file."""
+        now = time.monotonic()
+        if now - self._owners_seen < OWNERS_SECONDS:
+            return False
+        self._owners_seen = now
+        gone = frozenset(stale_games(tourney)) if PLAYING in tourney.results else frozenset()
+        changed, self._gone = gone != self._gone, gone
+        return changed
+
     def _render_sections(self, tourney: Tourney) -> None:
-        total = tourney.schedule().total_games
         self.done = tourney.finished_count
-        finish = self._estimate.update(self.done, total, now=time.time())
+        finish = self._estimate.update(self.done, dashboard.planned(tourney), now=time.time())
         sections = {
             "head": dashboard.head(tourney),
             "notice": dashboard.notice(self._notice),
@@ -234,7 +259,8 @@ class Hub(Watcher):
                 continue
             game = GameInProgress.load(tourney.live_dir / name)
             if game is not None:
-                games[name] = (file_stamp, self.redact(dashboard.game_card(game, has_clock=tourney.plays_on_a_clock)))
+                card = dashboard.game_card(game, has_clock=tourney.plays_on_a_clock, gone=game.number in self._gone)
+                games[name] = (file_stamp, self.redact(card))
         self._games = games
 
     # --- publishing (runs in the event loop) --------------------------------------------------
@@ -248,22 +274,27 @@ class Hub(Watcher):
         """Make ``fragments`` the current state and wake every stream if anything changed."""
         changed = {k: v for k, v in fragments.items() if self.fragments.get(k) != v}
         dropped = [k for k in self.fragments if k not in fragments]
-        if self.version and not changed and not dropped:
+        if self._published and not changed and not dropped:
             return
+        self._published = True
         self.version += 1
         self.fragments = fragments
         self._delta = self._body(changed, dropped)
         self._full = None
         self.wake()
 
-    def _body(self, changed: dict[str, str], dropped: list[str]) -> bytes:
+    def _body(self, changed: dict[str, str], dropped: list[str], *, full: bool = False) -> bytes:
         # "v" and "done" come first: a client can read them without parsing the fragments.
-        body = {"v": self.version, "done": self.done, "set": changed, "drop": dropped}
+        body: dict[str, object] = {"v": self.version, "done": self.done, "set": changed, "drop": dropped}
+        if full:
+            # The whole state: what the viewer has that it leaves out (the card of a game that ended while
+            # the viewer was behind) is gone, though no "drop" can name it (the server knows not what it has).
+            body["full"] = True
         return json.dumps(body, ensure_ascii=False, separators=(",", ":"))[1:].encode()
 
     def _full_body(self) -> bytes:
         if self._full is None or self._full[0] != self.version:
-            self._full = (self.version, self._body(self.fragments, []))
+            self._full = (self.version, self._body(self.fragments, [], full=True))
         return self._full[1]
 
     def _frame(self, body: bytes) -> bytes:

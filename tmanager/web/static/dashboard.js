@@ -44,6 +44,12 @@
       const gone = document.getElementById(key);
       if (gone) gone.remove();
     }
+    if (message.full) {
+      // The whole state names every game in progress: a card it leaves out ended while this page was behind.
+      for (const card of document.querySelectorAll("#games > .game")) {
+        if (!(card.id in message.set)) card.remove();
+      }
+    }
     body.dataset.version = message.v;
     tick();
   }
