@@ -125,6 +125,21 @@ def test_worker_writes_only_the_tail(write_tourney: Callable[..., Path]) -> None
     assert "# my comment" in path.read_text()
 
 
+def test_a_hand_edit_of_the_laid_out_part_is_checked_and_named_by_its_line(write_tourney: Callable[..., Path]) -> None:
+    path = write_tourney(GOOD)
+    with store.transaction(path) as tourney:  # tmanager's own layout, read without parsing its results as TOML
+        tourney.set_result(3, "=")
+    laid_out = path.read_text()
+    lines = laid_out.count("\n")
+    path.write_text(laid_out + "garbage [[[\n")  # it was read as if it were not there
+    expect_error(path, "not valid TOML", f"(at line {lines + 1}, column 9)")
+    broken = laid_out.replace("[progress]\n", "[progress]\nx = = 1\n")
+    path.write_text(broken)
+    expect_error(path, "(at line {}, column 5)".format(broken.splitlines().index("x = = 1") + 1))
+    path.write_text(laid_out + "# a comment at the end\n")
+    assert run_cli("status", path).returncode == 0
+
+
 def test_failed_transaction_leaves_file_untouched(write_tourney: Callable[..., Path]) -> None:
     path = write_tourney(GOOD)
     before = path.read_bytes()

@@ -101,6 +101,8 @@ class Layout:
         line_end = owned.find(b"\n", results_end) + 1 or len(owned)
         if results_end < 0 or owned[results_end + 1 : line_end].strip():
             return None
+        if owned[line_end:].strip():  # written after the results line: read it all as TOML, which checks it
+            return None
         version = _VERSION_LINE.search(owned, progress.end(), line_at)
         if version is None or len(version.group(1)) > VERSION_WIDTH:
             return None
@@ -136,11 +138,12 @@ class _Frame:
 _frames: dict[bytes, _Frame] = {}
 
 
-def parse_owned(owned: bytes, path: Path) -> OwnedPart:
-    """Read an owned part; in tmanager's own layout without parsing the results string as TOML."""
+def parse_owned(owned: bytes, path: Path, *, lines_before: int = 0) -> OwnedPart:
+    """Read an owned part, which starts after ``lines_before`` lines of the file (an error names the file's
+    line); in tmanager's own layout without parsing the results string as TOML."""
     layout = Layout.find(owned)
     if layout is None:  # another layout (a hand-made or older file): read it all as TOML
-        data = read_toml(owned, path)
+        data = read_toml(owned, path, lines_before=lines_before)
         progress = data.pop("progress", {})
         if not isinstance(progress, dict):
             raise ConfigError("must be a table", file=path, field="progress")
@@ -150,10 +153,12 @@ def parse_owned(owned: bytes, path: Path) -> OwnedPart:
         parsed = _frame(data, json.dumps(data, sort_keys=True, default=str).encode(), progress, path)
         encoded = results.encode("utf-8")
         return _owned(parsed, progress.get("version"), _results(encoded, path), len(encoded), None, path)
-    return parse_laid_out(owned, layout, path)
+    return parse_laid_out(owned, layout, path, lines_before=lines_before)
 
 
-def parse_laid_out(owned: bytes | bytearray, layout: Layout, path: Path, *, results: str | None = None) -> OwnedPart:
+def parse_laid_out(
+    owned: bytes | bytearray, layout: Layout, path: Path, *, results: str | None = None, lines_before: int = 0
+) -> OwnedPart:
     """Read an owned part in tmanager's own layout; its ``results`` without padding if known (they are
     then taken as valid: they are the journal's)."""
     version_end = owned.index(b"\n", layout.version_at)
@@ -163,10 +168,12 @@ def parse_laid_out(owned: bytes | bytearray, layout: Layout, path: Path, *, resu
         progress_at = PROGRESS_HEADER.search(owned)
         assert progress_at is not None
         sections_text = bytes(owned[: progress_at.start()])
-        progress = read_toml(bytes(owned[progress_at.start() : layout.line_at]), path).get("progress", {})
+        sections_lines = lines_before + owned.count(b"\n", 0, progress_at.start())
+        progress_text = bytes(owned[progress_at.start() : layout.line_at])
+        progress = read_toml(progress_text, path, lines_before=sections_lines).get("progress", {})
         if "results" in progress:
             raise ConfigError("results is given twice", file=path, field="progress.results")
-        frame = _frame(read_toml(sections_text, path), sections_text, progress, path)
+        frame = _frame(read_toml(sections_text, path, lines_before=lines_before), sections_text, progress, path)
         if len(_frames) > 16:
             _frames.clear()
         _frames[key] = frame
@@ -250,5 +257,7 @@ def _owned(frame: _Frame, version: Any, results: str, padded: int, layout: Layou
     )
 
 
-def read_toml(data: bytes, path: Path) -> dict[str, Any]:
-    return parse_toml(decode(data, path), file=path)
+def read_toml(data: bytes, path: Path, *, lines_before: int = 0) -> dict[str, Any]:
+    """``data``, a part of file ``path`` after its first ``lines_before`` lines, as TOML; an error names the
+    file's line (blank lines before it cost TOML nothing)."""
+    return parse_toml("\n" * lines_before + decode(data, path), file=path)

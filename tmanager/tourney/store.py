@@ -184,7 +184,7 @@ def _load(path: Path) -> _State:
     if journal is not None and len(data) - start == len(journal.owned) and data.endswith(journal.owned):
         return _resolved(path, len(data), head, journal.parsed(path), journal, repair="")
     owned_text = data[start:]
-    owned = parse_owned(owned_text, path)
+    owned = parse_owned(owned_text, path, lines_before=head.count(b"\n"))
     repair = ""
     hand_edits = HandEdits()
     if journal is not None and journal.identity != owned.identity:
