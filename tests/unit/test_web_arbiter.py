@@ -39,7 +39,8 @@ class Reply:
 
 
 async def call(app: ASGIApp, method: str, address: str, fields: Mapping[str, str] | None = None, *,
-               session: str | None = None, origin: str | None = ORIGIN) -> Reply:  # fmt: skip
+               session: str | None = None, origin: str | None = ORIGIN,
+               length: bytes | None = None) -> Reply:  # fmt: skip
     """One request as the server hands it to the app: from this machine, to ``localhost``."""
     path, _, query = address.partition("?")
     body = urlencode(fields or {}).encode()
@@ -49,7 +50,8 @@ async def call(app: ASGIApp, method: str, address: str, fields: Mapping[str, str
     if session is not None:
         headers.append((b"cookie", f"tmanager_session={session}".encode()))
     if method == "POST":
-        headers += [(b"content-type", b"application/x-www-form-urlencoded"), (b"content-length", b"%d" % len(body))]
+        headers += [(b"content-type", b"application/x-www-form-urlencoded"),
+                    (b"content-length", b"%d" % len(body) if length is None else length)]
     scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method, "scheme": "http",
              "path": path, "raw_path": path.encode(), "query_string": query.encode(), "root_path": "",
              "headers": headers, "client": ("127.0.0.1", 40000), "server": ("localhost", 80)}  # fmt: skip
@@ -111,6 +113,20 @@ def test_actions_need_this_origin_a_session_and_its_token(tmp_path: Path) -> Non
     assert after_logout.status == 403 and "Log in as the arbiter first" in after_logout.text
     assert ev.load(path).division().round(2).boards[3].result == "*"
     assert path.read_bytes() != before
+
+
+def test_a_form_whose_length_is_no_small_number_is_refused_unread(tmp_path: Path) -> None:
+    web = EventApp(event_copy(tmp_path), poll=3600)
+    app = web.starlette()
+
+    async def main() -> list[Reply]:
+        async with web.lifespan(app):
+            session = web.sessions.open()
+            lengths = (b"9" * 5000, b"\xc2\xb2", b"-1", b"99999999")  # int() raised on 5,000 digits
+            return [await call(app, "POST", "/result", {}, session=session.token, length=n) for n in lengths]
+
+    for reply in asyncio.run(main()):
+        assert reply.status == 413 and reply.text == "The form is too large or its length is not given."
 
 
 def test_a_form_naming_a_round_or_division_the_page_cannot_show_says_why_once(tmp_path: Path) -> None:

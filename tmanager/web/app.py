@@ -38,7 +38,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tmanager.core import crosstableformats
-from tmanager.errors import ascii_digits
+from tmanager.errors import MOST_DIGITS, ascii_digits
 from tmanager.files import open_file
 from tmanager.tourney.variants import STANDARD
 from tmanager.web import dashboard
@@ -197,7 +197,8 @@ class Guard:
 def _small_body(scope: Scope) -> bool:
     for name, value in scope["headers"]:
         if name == b"content-length":
-            return value.isdigit() and int(value) <= MAX_FORM_BYTES  # bytes: ASCII digits only
+            # bytes.isdigit is ASCII's; a length of thousands of digits is refused before int() raises on it
+            return value.isdigit() and len(value) <= MOST_DIGITS and int(value) <= MAX_FORM_BYTES
     return False
 
 
