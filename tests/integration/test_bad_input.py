@@ -776,7 +776,7 @@ def test_what_is_not_a_regular_file_is_never_replaced(tmp_path: Path, node: Call
     assert snapshot(tmp_path) == before and os.stat(target).st_rdev == device
 
 
-@pytest.mark.parametrize("port", ["²", "9" * 5000, ""])
+@pytest.mark.parametrize("port", ["²", "9" * 5000, "", "0", "65536"])
 def test_a_dask_address_without_a_port_number_is_one_line(tmp_path: Path, port: str) -> None:
     path = text(GOOD.replace('results = "+-="', 'results = ""'))(tmp_path)
     before = snapshot(tmp_path)

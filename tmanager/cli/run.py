@@ -179,9 +179,13 @@ def _check_options(args: argparse.Namespace) -> None:
         option = "--concurrency" if args.concurrency is not None else "--workers"
         raise ConfigError("not with --dask", field=option, hint="the cluster's threads, or --dask-concurrency, "
                           "say how many games it plays at once")
-    if args.dask is not None and not ascii_digits(args.dask.rpartition("://")[2].rpartition(":")[2]):
-        # '²' is a digit to str.isdigit, and distributed's own error then leaves coroutines never awaited
-        raise ConfigError(f"{args.dask!r} is not a scheduler address", field="--dask", hint="e.g. tcp://10.0.0.1:8786")
+    if args.dask is not None:
+        port = args.dask.rpartition("://")[2].rpartition(":")[2]
+        # '²' is a digit to str.isdigit, and distributed's own error then leaves coroutines never awaited;
+        # a port beyond 65535 is tried for 10 s
+        if not ascii_digits(port) or not 0 < int(port) < 65536:
+            raise ConfigError(f"{args.dask!r} is not a scheduler address", field="--dask",
+                              hint="e.g. tcp://10.0.0.1:8786")
     if args.dask_concurrency is not None and args.dask is None:
         # Ignored, the games were played here, by local workers, while the user meant the cluster.
         raise ConfigError("only with --dask", field="--dask-concurrency",
