@@ -99,6 +99,12 @@ def test_four_workers_started_separately_play_every_game_once(tmp_path: Path) ->
     # More than one worker really played: the log shows several pids starting games.
     log = path.with_suffix(".log").read_text()
     assert len(set(re.findall(r" (\d+) INFO game \d+: .* started", log))) >= 2
+    # One more worker finds nothing to play, and says why (as `run` does), on the line it ends with.
+    done = run_cli("work", path)
+    assert done.returncode == 0 and done.stdout == (
+        "0 game(s) played; nothing to play: every game is played; to go on, raise cycles "
+        "(tmanager edit t.toml --set cycles=…)\n"
+    )
 
 
 def test_kill_9_mid_game_is_detected_and_replayed(tmp_path: Path) -> None:

@@ -28,8 +28,8 @@ from typing import TYPE_CHECKING
 
 from tmanager.cli import INTERRUPTED, main
 from tmanager.cli._bounds import MAX_GAMES_AT_ONCE, MAX_WORKERS, check_count
+from tmanager.cli._over import why_over
 from tmanager.cli.status import report, report_lines
-from tmanager.core import sprt
 from tmanager.core.standings import points_text
 from tmanager.errors import ConfigError, ascii_digits
 from tmanager.logs import ERASE_LINE, check_log_file, setup_logging
@@ -38,7 +38,6 @@ from tmanager.tourney.claims import stale_games
 from tmanager.tourney.gamesetup import preflight, read_ahead
 from tmanager.tourney.model import PLAYING, Tourney
 from tmanager.tourney.processes import Workers, split
-from tmanager.tourney.progress import sprt_state
 from tmanager.tourney.tallies import tally
 
 if TYPE_CHECKING:
@@ -120,7 +119,7 @@ def command(args: argparse.Namespace) -> int:
     if monitor.finished(tourney) and not tourney.hooks:
         store.settle(path)  # no worker will: a result changed by hand goes into the PGN now
         monitor.final(tourney)
-        print(f"tmanager: nothing to play: {_why_over(tourney, path)}", file=sys.stderr)
+        print(f"tmanager: nothing to play: {why_over(tourney, path)}", file=sys.stderr)
         return 0
     workers = (
         Workers(path, lanes, log_path, main=main, log_engines=args.log_engines, cpus=cpus) if args.dask is None
@@ -199,18 +198,6 @@ def _check_options(args: argparse.Namespace) -> None:
             "not with --dask", field="--log-engines",
             hint="set log_engines = true in the tourney file: each game's log is written on the host that plays it",
         )
-
-
-def _why_over(tourney: Tourney, path: Path) -> str:
-    """Why a tourney that is over has nothing to play, and how to go on."""
-    state = sprt_state(tourney)
-    decision = sprt.describe(state) if state is not None and state.decided else None
-    if decision:
-        return f"{decision}; to go on, change its bounds (tmanager edit {path.name} --set sprt.elo1=…)"
-    if tourney.spsa is not None:  # a tune's cycles stay 1: its iterations make its length
-        return (f"every step of the tune is played; to go on, raise its iterations (tmanager edit {path.name} "
-                "--set spsa.iterations=…)")
-    return f"every game is played; to go on, raise cycles (tmanager edit {path.name} --set cycles=…)"
 
 
 def _coordinator(args: argparse.Namespace, path: Path, log_path: Path) -> Coordinator:

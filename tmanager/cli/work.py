@@ -15,8 +15,9 @@ from pathlib import Path
 
 from tmanager.cli import INTERRUPTED
 from tmanager.cli._bounds import MAX_GAMES, MAX_GAMES_AT_ONCE, check_count
+from tmanager.cli._over import why_over
 from tmanager.logs import setup_logging
-from tmanager.tourney import affinity
+from tmanager.tourney import affinity, store
 from tmanager.tourney.worker import work
 
 EXAMPLES = """\
@@ -71,5 +72,11 @@ def command(args: argparse.Namespace) -> int:
     # On stdout: under `run` (which stops its workers itself) it goes nowhere.
     stop = "; stopped by a signal" if done.stopped else ""
     given_back = f", {done.given_back} game(s) in progress given back" if done.given_back else ""
-    print(f"{done.played} game(s) played{stop}{given_back}")
+    print(f"{done.played} game(s) played{stop}{given_back}{_why_none(args.file) if not done.played else ''}")
     return INTERRUPTED if done.stopped else 0
+
+
+def _why_none(path: Path) -> str:
+    """Why a worker found nothing to play, when the tourney is over (and not, say, stopped or full of claims)."""
+    tourney = store.read(path)
+    return f"; nothing to play: {why_over(tourney, tourney.path)}" if tourney.is_complete() else ""
