@@ -284,13 +284,9 @@ def test_worker_joining_without_an_engine_is_found_out_by_its_first_game(
     assert_consistent(path, complete=False)
 
 
-def test_cluster_games_are_published_live_then_removed(tmp_path: Path, cluster: DaskCluster) -> None:
-    for name in ("w1", "w2"):
-        cluster.add_worker(name)
-    # Rounds of two games for two lanes: the lane done first waits at the barrier (WaitingLanes).
-    path = slow_tourney(tmp_path / "l.toml", players=4, games=1, delay=0.05, max_moves=10,
-                        extra=HOOKS + "\nsync_after_round = true")
-    run = start_run(path, cluster.address)
+def run_watching_live(path: Path, address: str) -> dict[int, list[dict[str, Any]]]:
+    """``run --dask`` to the end, and every state of a game its live files showed meanwhile."""
+    run = start_run(path, address)
     try:
         shown = watch_live(path, run)
         assert run.wait(timeout=5) == 0, run.stderr.read() if run.stderr else ""
@@ -298,6 +294,16 @@ def test_cluster_games_are_published_live_then_removed(tmp_path: Path, cluster: 
         if run.poll() is None:
             run.kill()
             run.wait()
+    return shown
+
+
+def test_cluster_games_are_published_live_then_removed(tmp_path: Path, cluster: DaskCluster) -> None:
+    for name in ("w1", "w2"):
+        cluster.add_worker(name)
+    # Rounds of two games for two lanes: the lane done first waits at the barrier (WaitingLanes).
+    path = slow_tourney(tmp_path / "l.toml", players=4, games=1, delay=0.05, max_moves=10,
+                        extra=HOOKS + "\nsync_after_round = true")
+    shown = run_watching_live(path, cluster.address)
     tourney = store.read(path)
     assert_consistent(path)
     assert sorted(played_on(path)) == list(range(6)) and hooked_games(tmp_path) == list(range(6))
@@ -328,14 +334,7 @@ def test_a_cluster_game_shows_a_reply_made_at_once(tmp_path: Path, cluster: Dask
         'protocol = "uci"\n'
         f'[[participants]]\nname = "Fast"\ncmd = "{PYENGINE} --protocol uci"\nprotocol = "uci"\n'
     )
-    run = start_run(path, cluster.address)  # Slow has White: it thinks 1.5 s a move, Fast none
-    try:
-        shown = watch_live(path, run)
-        assert run.wait(timeout=5) == 0, run.stderr.read() if run.stderr else ""
-    finally:
-        if run.poll() is None:
-            run.kill()
-            run.wait()
+    shown = run_watching_live(path, cluster.address)  # Slow has White: it thinks 1.5 s a move, Fast none
     sides = [(len(state["moves"]), state["fen"].split()[1]) for state in shown.get(0, [])]
     assert any(plies >= 2 and side == "w" for plies, side in sides), f"Fast's replies never shown: {sides}"
 
