@@ -6,6 +6,8 @@ import ast
 from collections.abc import Collection, Mapping
 from pathlib import Path
 
+import pytest
+
 PACKAGE = Path(__file__).resolve().parents[2] / "tmanager"
 
 #: Modules that know nothing of chess, tourneys or events (and the package itself, which holds the version):
@@ -139,45 +141,59 @@ def test_the_engine_classes_answer_what_differs_between_protocols() -> None:
     assert found == []
 
 
-def python_chess_private_names() -> set[str]:
-    """Every private name python-chess defines, in its modules and their classes."""
+#: The packages tmanager reads and writes its files with: their private names may change in any release (tomlkit
+#: 0.15.3 took away the ``Container._insert_after`` that tmanager used), as python-chess's may.
+LIBRARIES = {
+    "chess": ("chess", "chess.engine", "chess.pgn", "chess.variant", "chess.syzygy", "chess.polyglot", "chess.gaviota",
+              "chess.svg"),
+    "tomlkit": ("tomlkit", "tomlkit.items", "tomlkit.container", "tomlkit.toml_document"),
+    "filelock": ("filelock",),
+}
+
+
+def private_names(module_names: Collection[str]) -> set[str]:
+    """Every private name these modules define, in themselves and their classes."""
     import importlib
     import inspect
 
     names = set()
-    for module_name in ("chess", "chess.engine", "chess.pgn", "chess.variant", "chess.syzygy", "chess.polyglot",
-                        "chess.gaviota", "chess.svg"):
+    for module_name in module_names:
         module = importlib.import_module(module_name)
+        package = module_name.split(".")[0]
         for name, value in vars(module).items():
             names.add(name)
-            if inspect.isclass(value) and value.__module__.startswith("chess"):
-                names |= {attribute for klass in value.__mro__ if klass.__module__.startswith("chess")
+            if inspect.isclass(value) and value.__module__.startswith(package):
+                names |= {attribute for klass in value.__mro__ if klass.__module__.startswith(package)
                           for attribute in vars(klass)}
     return {name for name in names if name.startswith("_") and not name.startswith("__")}
 
 
-def private_uses(module: ast.Module, private: set[str]) -> list[int]:
-    """The lines where ``module`` uses a private python-chess name: an attribute of anything but ``self`` or
+def private_uses(module: ast.Module, private: set[str], *, package: str = "chess") -> list[int]:
+    """The lines where ``module`` uses a private name of ``package``: an attribute of anything but ``self`` or
     ``cls`` (``board._transposition_key()``, ``chess.engine._next_token``, ``super()._line_received``), or one
-    imported from python-chess."""
+    imported from it."""
     found = []
     for node in ast.walk(module):
         if isinstance(node, ast.Attribute) and node.attr in private:
             if not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")):
                 found.append(node.lineno)
-        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "chess":
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == package:
             found += [node.lineno for alias in node.names if alias.name.startswith("_")]
     return sorted(found)
 
 
-def test_no_private_python_chess_name_is_used() -> None:
-    """Any python-chess 1.x release may change its private names: tmanager uses its public API only (issue 48).
-    (A subclass of a python-chess class could still reach them through ``self``: none uses one.)"""
-    private = python_chess_private_names()
-    assert {"_transposition_key", "_next_token", "_parse_uci_info", "_line_received"} <= private
+@pytest.mark.parametrize("package", sorted(LIBRARIES))
+def test_no_private_name_of_a_library_is_used(package: str) -> None:
+    """Any release may change a library's private names (any python-chess 1.x, issue 48; tomlkit 0.15.3 did):
+    tmanager uses their public API only. (A subclass of a library's class could still reach them through
+    ``self``: none uses one.)"""
+    private = private_names(LIBRARIES[package])
     sample = "board._transposition_key()\nchess.engine._next_token(line)\nfrom chess.engine import _next_token"
-    assert private_uses(ast.parse(sample), private) == [1, 2, 3]
-    found = [f"{name}:{line}" for name, module in modules().items() for line in private_uses(module, private)]
+    if package == "chess":
+        assert {"_transposition_key", "_next_token", "_parse_uci_info", "_line_received"} <= private
+        assert private_uses(ast.parse(sample), private) == [1, 2, 3]
+    found = [f"{name}:{line}" for name, module in modules().items()
+             for line in private_uses(module, private, package=package)]
     assert found == []
 
 

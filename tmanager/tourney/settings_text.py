@@ -82,17 +82,24 @@ def _update_table(table: Any, old: Data, new: Data) -> None:
 
 def _add(table: Any, key: str, value: Any) -> None:
     """Put a new key after the last plain key of ``table``, before the comments and blank lines
-    that end it. tomlkit appends after them and has no public way to insert at a position
-    (its issue #7), hence its ``_insert_after``; after a sub-table, or in an inline table,
-    tomlkit's own append already puts the key where it belongs."""
+    that end it. tomlkit appends after them and has no public way to insert at a position (its
+    issue #7; the private ``_insert_after`` this used went in tomlkit 0.15.3): the trailing
+    comments and blank lines are taken off the table's body, the key appended, and they are put
+    back after it. After a sub-table, or in an inline table, tomlkit's own append already puts
+    the key where it belongs."""
     container = table.value if isinstance(table, tomlkit.items.Table) else None
     last = None
     if isinstance(container, tomlkit.container.Container):
         last = next(((k, item) for k, item in reversed(container.body) if k is not None), None)
     if container is None or last is None or isinstance(last[1], tomlkit.items.Table | tomlkit.items.AoT):
         table[key] = value
-    else:
-        container._insert_after(last[0], key, value)
+        return
+    trailing = []
+    while container.body[-1][0] is None:  # keyless: comments and blank lines, after the last key
+        trailing.append(container.body.pop()[1])
+    container.append(key, value)
+    for item in reversed(trailing):
+        container.append(None, item)
 
 
 def _value(value: Any) -> Any:
