@@ -91,7 +91,9 @@ def _add(table: Any, key: str, value: Any) -> None:
     last = None
     if isinstance(container, tomlkit.container.Container):
         last = next(((k, item) for k, item in reversed(container.body) if k is not None), None)
-    if container is None or last is None or isinstance(last[1], tomlkit.items.Table | tomlkit.items.AoT):
+    # (``body`` is the container's own list, not a copy; were it one, the key is appended as tomlkit does.)
+    if (container is None or last is None or isinstance(last[1], tomlkit.items.Table | tomlkit.items.AoT)
+            or container.body is not container.body):
         table[key] = value
         return
     trailing = []
