@@ -7,7 +7,6 @@ It never decides anything: the tourney file and its journal do.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import random
@@ -21,6 +20,8 @@ from tmanager.errors import ConfigError
 from tmanager.files import read_bytes
 
 if TYPE_CHECKING:
+    import asyncio
+
     import chess
 
     from tmanager.core.schedule import ScheduledGame
@@ -114,6 +115,8 @@ class HeldBack:
         unless a later one or :meth:`cancel` comes first."""
         self._move, self._report = (board, white_clock, black_clock, time.monotonic()), report
         if self._timer is None:
+            import asyncio  # here: the readers of live files (status, the dashboard) never run an event loop
+
             try:
                 loop = asyncio.get_running_loop()
             except RuntimeError:
