@@ -9,7 +9,8 @@ import chess
 from tmanager.tourney.live import HeldBack
 
 
-def _held(board: chess.Board, *, cancel: bool = False) -> list[tuple[str, float, float]]:
+def _held(board: chess.Board, *, cancel: bool = False, clocks: tuple[float, float] = (30.0, 20.0)
+          ) -> list[tuple[str, float, float]]:
     reported: list[tuple[str, float, float]] = []
 
     def report(shown: chess.Board, white_clock: float, black_clock: float) -> None:
@@ -17,7 +18,7 @@ def _held(board: chess.Board, *, cancel: bool = False) -> list[tuple[str, float,
 
     async def main() -> None:
         held = HeldBack()
-        held.hold(0.01, report, board, 30.0, 20.0)
+        held.hold(0.01, report, board, *clocks)
         if cancel:
             held.cancel()
         await asyncio.sleep(0.05)
@@ -40,3 +41,9 @@ def test_the_move_held_back_is_reported_with_the_clock_of_the_side_to_move_run_d
 
 def test_a_move_held_back_is_not_reported_after_a_cancel() -> None:
     assert _held(chess.Board(), cancel=True) == []
+
+
+def test_a_clock_runs_down_to_zero_at_most() -> None:
+    """A game without a clock reports 0 for both sides: run down, it was shown below zero (-0.023)."""
+    board = chess.Board()
+    assert _held(board, clocks=(0.0, 0.0)) == [(board.fen(), 0.0, 0.0)]

@@ -135,10 +135,11 @@ class HeldBack:
             return
         board, white_clock, black_clock, moved = move
         spent = time.monotonic() - moved
-        if board.turn:  # White to move: its clock has run since the move
-            report(board, white_clock - spent, black_clock)
+        # The side to move's clock has run since the move, down to 0 at most: a game without a clock reports 0.
+        if board.turn:
+            report(board, max(0.0, white_clock - spent), black_clock)
         else:
-            report(board, white_clock, black_clock - spent)
+            report(board, white_clock, max(0.0, black_clock - spent))
 
 
 class LiveGame:
