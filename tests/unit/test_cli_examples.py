@@ -3,7 +3,10 @@ so a command cut across lines keeps its ``\\`` at each line's end."""
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import io
+import re
 
 import pytest
 
@@ -20,9 +23,56 @@ def test_examples_fit_the_terminal_and_keep_their_line_breaks(name: str) -> None
 
 @pytest.mark.parametrize("name", sorted(set(COMMANDS) - RAW_COMMANDS))
 def test_help_tells_each_default_once_and_never_none(name: str, capsys: pytest.CaptureFixture[str]) -> None:
-    """argparse's default formatter wrote '(default: None)' after every option without a value, and a second
-    default after a help that told its own ('(default: 1) (default: None)')."""
+    """argparse's default formatter wrote '(default: None)' after every option without a value, '(default: )'
+    and '(default: [])' after an empty one, '(default: False)' after every flag, and a second default after a
+    help that told its own ('(default: 1) (default: None)')."""
     with pytest.raises(SystemExit):
         build_parser(name).parse_args([name, "--help"])
     options = " ".join(capsys.readouterr().out.split()).split(" -")  # one option's help a piece
-    assert [o for o in options if "(default: None)" in o or o.count("(default") > 1] == []
+    no_value = ("(default: None)", "(default: )", "(default: [])", "(default: False)")
+    assert [o for o in options if any(d in o for d in no_value) or o.count("(default") > 1] == []
+
+
+def _help(*words: str) -> str:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.suppress(SystemExit):
+        build_parser(words[0]).parse_args([*words, "--help"])
+    return out.getvalue()
+
+
+#: The verbs ``tmanager event --help`` lists, each on a line of its own indented by four spaces.
+EVENT_VERBS = re.findall(r"^    ([a-z][a-z-]*)", _help("event"), flags=re.MULTILINE)
+
+
+def test_event_verbs_are_listed() -> None:
+    assert {"new", "pair", "result", "standings", "shell"} <= set(EVENT_VERBS)
+
+
+@pytest.mark.parametrize("verb", EVENT_VERBS)
+def test_event_verbs_help_tells_no_empty_default(verb: str) -> None:
+    """``event VERB --help`` as each command's: 'add-player --flag F (default: [])' and 'pair --explain
+    (default: False)' told nothing."""
+    options = " ".join(_help("event", verb).split()).split(" -")
+    no_value = ("(default: None)", "(default: )", "(default: [])", "(default: False)")
+    assert [o for o in options if any(d in o for d in no_value) or o.count("(default") > 1] == []
+
+
+def _options_without_help(text: str) -> list[str]:
+    """Option lines of a --help with no words of help: argparse then writes the option alone, and the next line
+    is another option (help text, when it does not fit beside the option, goes on an indented line below)."""
+    lines = text.split("\noptions:\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    bare = []
+    for line, after in zip(lines, [*lines[1:], ""], strict=True):
+        alone = re.fullmatch(r"  (-[-\w]+)(?: [A-Z_{][^ ]*)?(?:, --[-\w]+(?: [A-Z_{][^ ]*)?)?", line)
+        if alone and not after.startswith(" " * 8):
+            bare.append(alone.group(1))
+    return bare
+
+
+@pytest.mark.parametrize("words", [(name,) for name in sorted(set(COMMANDS) - RAW_COMMANDS)] + [
+    ("event", verb) for verb in EVENT_VERBS
+])
+def test_every_option_says_what_it_does(words: tuple[str, ...]) -> None:
+    """`new --type`, `--cycles`, `--sync-after-round`, `--sync-after-cycle` and `event import-t --system` had no
+    help: their lines said neither what they do nor their default."""
+    assert _options_without_help(_help(*words)) == []
