@@ -50,3 +50,29 @@ def test_the_match_lines_shown_are_what_run_prints(page: str, count: int) -> Non
     samples = _sample_match_lines(DOCS / page)
     assert len(samples) == count
     assert [_printed(s) for s in samples] == samples
+
+
+def _python_blocks(page: Path) -> list[str]:
+    return re.findall(r"^```python\n(.*?)^```", page.read_text(encoding="utf-8"), flags=re.MULTILINE | re.DOTALL)
+
+
+#: Files the examples read, as a reader has them beside the code: a ``.t`` file of two players.
+_TSH_FILE = "Chew, John   1850 400 450; 2 2; p12 1 2\nKing, Anna   1700 380 460; 1 1; p12 2 1\n"
+
+
+@pytest.mark.parametrize(("page", "count"), [("scored-events.md", 3), ("pairing.md", 1), ("crosstable.md", 1)])
+def test_the_python_examples_run(page: str, count: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each page's examples run in order in one namespace, as a reader pastes them: scored-events.md imported
+    a module ``tmanager.tfile`` that is not there (it is ``tmanager.formats.tsh``), and ``fontes_basis`` and
+    ``chew`` from nowhere."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a.t").write_text(_TSH_FILE)
+    (tmp_path / "games.pgn").write_text(
+        '[White "Stockfish"]\n[Black "Fairy-Max"]\n[Result "1-0"]\n\n1. e4 e5 1-0\n\n'
+        '[White "Fairy-Max"]\n[Black "Stockfish"]\n[Result "1/2-1/2"]\n\n1. d4 d5 1/2-1/2\n'
+    )
+    blocks = _python_blocks(DOCS / page)
+    assert len(blocks) == count
+    namespace: dict[str, object] = {}
+    for block in blocks:
+        exec(compile(block, f"{page} example", "exec"), namespace)
