@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from tmanager.cli import COMMANDS, RAW_COMMANDS, build_parser
+from tmanager.cli import COMMANDS, RAW_COMMANDS, build_parser, main
 
 
 @pytest.mark.parametrize("name", sorted(COMMANDS))
@@ -76,3 +76,17 @@ def test_every_option_says_what_it_does(words: tuple[str, ...]) -> None:
     """`new --type`, `--cycles`, `--sync-after-round`, `--sync-after-cycle` and `event import-t --system` had no
     help: their lines said neither what they do nor their default."""
     assert _options_without_help(_help(*words)) == []
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_help_shows_the_commands_examples(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """The README promises examples in every command's --help: `tmanager fastchess --help`, which prints its
+    own help, left out the EXAMPLES its module holds."""
+    if name in RAW_COMMANDS:
+        assert main([name, "--help"]) == 0
+        shown = capsys.readouterr().out
+    else:
+        shown = _help(name)
+    examples = getattr(importlib.import_module(COMMANDS[name]), "EXAMPLES", "")
+    assert examples.strip()
+    assert "examples:\n" + examples in shown
