@@ -90,3 +90,11 @@ def test_help_shows_the_commands_examples(name: str, capsys: pytest.CaptureFixtu
     examples = getattr(importlib.import_module(COMMANDS[name]), "EXAMPLES", "")
     assert examples.strip()
     assert "examples:\n" + examples in shown
+
+
+def test_event_verbs_tell_their_defaults() -> None:
+    """The event verbs' help was formatted without the defaults every other command tells: `event new` hid that
+    scoring is 1-0.5-0, the tie-breaks BH-C1,BH,SB and late entries' missed rounds zero."""
+    told = " ".join(_help("event", "new").split())
+    for default in ("(default: 1-0.5-0)", "(default: BH-C1,BH,SB)", "(default: zero)", "(default: main)"):
+        assert default in told
