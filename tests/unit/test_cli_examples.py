@@ -21,18 +21,6 @@ def test_examples_fit_the_terminal_and_keep_their_line_breaks(name: str) -> None
 
 
 
-@pytest.mark.parametrize("name", sorted(set(COMMANDS) - RAW_COMMANDS))
-def test_help_tells_each_default_once_and_never_none(name: str, capsys: pytest.CaptureFixture[str]) -> None:
-    """argparse's default formatter wrote '(default: None)' after every option without a value, '(default: )'
-    and '(default: [])' after an empty one, '(default: False)' after every flag, and a second default after a
-    help that told its own ('(default: 1) (default: None)')."""
-    with pytest.raises(SystemExit):
-        build_parser(name).parse_args([name, "--help"])
-    options = " ".join(capsys.readouterr().out.split()).split(" -")  # one option's help a piece
-    no_value = ("(default: None)", "(default: )", "(default: [])", "(default: False)")
-    assert [o for o in options if any(d in o for d in no_value) or o.count("(default") > 1] == []
-
-
 def _help(*words: str) -> str:
     out = io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.suppress(SystemExit):
@@ -42,17 +30,20 @@ def _help(*words: str) -> str:
 
 #: The verbs ``tmanager event --help`` lists, each on a line of its own indented by four spaces.
 EVENT_VERBS = re.findall(r"^    ([a-z][a-z-]*)", _help("event"), flags=re.MULTILINE)
+#: Every help but fastchess's (which prints its own): each command's, and each event verb's.
+HELPS = [(name,) for name in sorted(set(COMMANDS) - RAW_COMMANDS)] + [("event", verb) for verb in EVENT_VERBS]
 
 
 def test_event_verbs_are_listed() -> None:
     assert {"new", "pair", "result", "standings", "shell"} <= set(EVENT_VERBS)
 
 
-@pytest.mark.parametrize("verb", EVENT_VERBS)
-def test_event_verbs_help_tells_no_empty_default(verb: str) -> None:
-    """``event VERB --help`` as each command's: 'add-player --flag F (default: [])' and 'pair --explain
-    (default: False)' told nothing."""
-    options = " ".join(_help("event", verb).split()).split(" -")
+@pytest.mark.parametrize("words", HELPS)
+def test_help_tells_each_default_once_and_never_none(words: tuple[str, ...]) -> None:
+    """argparse's default formatter wrote '(default: None)' after every option without a value, '(default: )'
+    and '(default: [])' after an empty one, '(default: False)' after every flag, and a second default after a
+    help that told its own ('(default: 1) (default: None)')."""
+    options = " ".join(_help(*words).split()).split(" -")  # one option's help a piece
     no_value = ("(default: None)", "(default: )", "(default: [])", "(default: False)")
     assert [o for o in options if any(d in o for d in no_value) or o.count("(default") > 1] == []
 
@@ -69,9 +60,7 @@ def _options_without_help(text: str) -> list[str]:
     return bare
 
 
-@pytest.mark.parametrize("words", [(name,) for name in sorted(set(COMMANDS) - RAW_COMMANDS)] + [
-    ("event", verb) for verb in EVENT_VERBS
-])
+@pytest.mark.parametrize("words", HELPS)
 def test_every_option_says_what_it_does(words: tuple[str, ...]) -> None:
     """`new --type`, `--cycles`, `--sync-after-round`, `--sync-after-cycle` and `event import-t --system` had no
     help: their lines said neither what they do nor their default."""
