@@ -168,3 +168,18 @@ def test_result_modes_of_an_earlier_round(tmp_path: Path) -> None:
     d = ev.load(path).division()
     assert [b.result for b in d.round(1).boards] == ["0-1", "1-0"]
     assert [b.result for b in d.round(2).boards] == ["*", "½-½"]
+
+
+def test_help_lists_the_commands_in_one_column(tmp_path: Path) -> None:
+    """`help` lined the descriptions up at 12 characters, so those of import-players, update-ratings,
+    start-numbers and team-standings began one word further on than the others."""
+    path = tmp_path / "club.toml"
+    ev.create(path, ev.Event(name="Club Night", rounds=4, divisions=[ev.Division("Open")]))
+    done = subprocess.run([sys.executable, "-m", "tmanager", "event", "shell", str(path)], input="help\nquit\n",
+                          capture_output=True, text=True, timeout=60, check=False)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    listing = done.stdout.split("commands (any unique abbreviation", 1)[1].split("\n`help COMMAND`")[0]
+    rows = [re.match(r"  (\S+)( +)", line) for line in listing.splitlines()[1:]]
+    assert len(rows) > 30 and all(rows)
+    assert len({len(m.group(0)) for m in rows if m}) == 1
+    assert any(m.group(1) == "import-players" for m in rows if m)

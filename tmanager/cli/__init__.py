@@ -49,13 +49,15 @@ COMMANDS: dict[str, str] = {
 RAW_COMMANDS = {"fastchess"}
 
 
-class _Formatter(argparse.RawDescriptionHelpFormatter, argparse.ArgumentDefaultsHelpFormatter):
+class HelpFormatter(argparse.RawDescriptionHelpFormatter, argparse.ArgumentDefaultsHelpFormatter):
     """Examples kept as written, and each option's default told, once: not where its help already tells it
-    (``(default: 1)``), nor a ``None`` (no value given), which argparse wrote as ``(default: None)``."""
+    (``(default: 1)``), nor a default that is no value (``None``, an empty string or list), which argparse wrote
+    as ``(default: None)``, ``(default: )`` and ``(default: [])``, nor a flag's ``(default: False)``."""
 
     def _get_help_string(self, action: argparse.Action) -> str | None:
         help_text = action.help or ""
-        if action.default is None or "default" in help_text:
+        no_value = action.default is None or action.default == "" or action.default == []
+        if no_value or action.nargs == 0 or "default" in help_text:
             return help_text
         return super()._get_help_string(action)
 
@@ -75,7 +77,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     parser = Parser(
         prog="tmanager",
         description="Tournament manager for chess engines and human events.",
-        formatter_class=_Formatter,
+        formatter_class=HelpFormatter,
         epilog="Run `tmanager COMMAND --help` for a command's options and examples.",
     )
     parser.add_argument("--version", action="version", version=f"tmanager {__version__}")
@@ -95,7 +97,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
             help=summary,
             description=doc,
             epilog=_examples(module),
-            formatter_class=_Formatter,
+            formatter_class=HelpFormatter,
         )
         module.configure(command_parser)
         command_parser.set_defaults(handler=module.command)

@@ -12,6 +12,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from tmanager.cli import HelpFormatter
 from tmanager.cli.eventfiles import VERBS as FILE_VERBS
 from tmanager.cli.eventplayers import VERBS as PLAYER_VERBS
 from tmanager.cli.eventprizes import VERBS as PRIZE_VERBS
@@ -578,7 +579,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
             help=verb.help,
             description=verb.help,
             epilog="examples:\n" + "\n".join(f"  tmanager event {line}" for line in verb.examples),
-            formatter_class=argparse.RawDescriptionHelpFormatter,
+            formatter_class=HelpFormatter,
         )
         p.add_argument("event", type=Path, help="the event file (TOML)")
         verb_parser(p, verb)

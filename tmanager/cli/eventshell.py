@@ -265,10 +265,11 @@ class Shell:
                 print(f"{name}: {SHELL_ONLY[name]}")
             return
         print("commands (any unique abbreviation; players by number or part of the name):")
+        width = max(map(len, [*self.verbs, *SHELL_ONLY]))  # import-players and the like are longer than 12
         for name, verb in self.verbs.items():
-            print(f"  {name:12} {verb.help}")
+            print(f"  {name:{width}} {verb.help}")
         for name, text in SHELL_ONLY.items():
-            print(f"  {name:12} {text}")
+            print(f"  {name:{width}} {text}")
         if self.score_based():
             print("tsh's commands (in this score-based division; d: a division, left out for this one):")
             for tsh in tshcommands.COMMANDS:

@@ -66,7 +66,7 @@ def play(argv: Sequence[str]) -> int:
         print(f"fastchess alpha {FASTCHESS_VERSION} (tmanager {__version__})")
         return 0
     if parsed == Action.HELP:
-        print(__doc__.strip() + "\n\nOptions and what differs from fastchess: docs/fastchess.md")
+        print(f"{__doc__.strip()}\n\nexamples:\n{EXAMPLES}\nOptions and what differs from fastchess: docs/fastchess.md")
         return 0
     assert isinstance(parsed, MatchConfig)
     config = parsed

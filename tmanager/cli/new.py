@@ -55,18 +55,25 @@ def configure(parser: argparse.ArgumentParser) -> None:
         'or fastchess\'s keys: cmd=PATH,name=NAME[,proto=uci|xboard][,dir=DIR][,args="A B"]',
     )
     parser.add_argument("--name", help="the tourney's name (default: the file name)")
-    parser.add_argument("--type", choices=["round-robin", "gauntlet", "swiss", "double-swiss"], default="round-robin")
+    parser.add_argument(
+        "--type", choices=["round-robin", "gauntlet", "swiss", "double-swiss"], default="round-robin",
+        help="the schedule: everyone against everyone, the seeds against the rest, or Swiss rounds",
+    )
     parser.add_argument("--seeds", type=int, help="gauntlet: the first N participants play all others (default: 1)")
     parser.add_argument("--rounds", type=int, help="swiss, double-swiss: rounds per cycle (1 to participants - 1)")
-    parser.add_argument("--cycles", type=int, default=1)
+    parser.add_argument("--cycles", type=int, default=1, help="complete repetitions of the schedule")
     parser.add_argument("--games", type=int, default=2, help="games per pairing")
     parser.add_argument("--tc", default="inf", help='time control: "40/60+0.6", "10+0.1" or "inf"')
     parser.add_argument("--st", type=float, help="fixed seconds per move")
     parser.add_argument("--nodes", type=int, help="nodes per move")
     parser.add_argument("--depth", type=int, help="depth per move")
     parser.add_argument("--pgn", default="", help="PGN file, relative to the tourney file (default: FILE.pgn)")
-    parser.add_argument("--sync-after-round", action="store_true")
-    parser.add_argument("--sync-after-cycle", action="store_true")
+    parser.add_argument(
+        "--sync-after-round", action="store_true", help="no game of a round starts before the round before it is over"
+    )
+    parser.add_argument(
+        "--sync-after-cycle", action="store_true", help="no game of a cycle starts before the cycle before it is over"
+    )
     parser.add_argument("--after-game", default="", help="shell command run after every game")
     parser.add_argument("--after-tourney", default="", help="shell command run once, after the last game")
     parser.add_argument("--openings", help="EPD or PGN opening book, relative to the tourney file")
