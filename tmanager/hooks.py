@@ -16,7 +16,7 @@ import contextlib
 import os
 import signal
 import subprocess
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from pathlib import Path
 
 #: Seconds a hook may run before it is stopped and reported.
@@ -24,10 +24,18 @@ TIMEOUT = 300.0
 
 
 def run(
-    command: str, *, name: str, directory: Path, variables: Mapping[str, str], timeout: float = TIMEOUT
+    command: str,
+    *,
+    name: str,
+    directory: Path,
+    variables: Mapping[str, str],
+    hidden: Collection[str] = (),
+    timeout: float = TIMEOUT,
 ) -> str | None:
-    """Run hook ``name``'s ``command``; what went wrong (``failed with status 3``…), or None when it succeeded."""
-    env = {**os.environ, "TMANAGER_HOOK": name, **variables}
+    """Run hook ``name``'s ``command`` without the variables ``hidden`` of tmanager's own environment; what went
+    wrong (``failed with status 3``…), or None when it succeeded."""
+    env = {key: value for key, value in os.environ.items() if key not in hidden}
+    env.update({"TMANAGER_HOOK": name, **variables})
     try:
         # The user's own command line, run through the shell by design.
         process = subprocess.Popen(command, shell=True, cwd=directory, env=env, start_new_session=True)

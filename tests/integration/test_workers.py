@@ -81,7 +81,8 @@ def hooked_tourney(path: Path, *, delay: float) -> Path:
     return slow_tourney(
         path, delay=delay, cycles=2,
         extra='after_game = "echo $TMANAGER_GAME $TMANAGER_RESULT >> after_game.txt"\n'
-              'after_tourney = "echo done >> after_tourney.txt"',
+              # A hook is no engine: the tag that marks its worker's engines for killing is not in its environment.
+              '''after_tourney = 'printf "done%s\\n" "${TMANAGER_ENGINE_OF+ tagged}" >> after_tourney.txt'\n''',
     )
 
 

@@ -173,12 +173,14 @@ def run_hook(hook: PendingHook, *, marker: Path, tourney_path: Path, pgn_path: P
         "TMANAGER_TOURNEY": str(tourney_path),
         "TMANAGER_PGN": str(pgn_path),
         "TMANAGER_HOOK_MARKER": str(marker),
-        ENGINE_TAG: "",  # a hook is not an engine: it must outlive its worker, not be killed with it
         **hook.env,
     }
     # Without the marker, the hook was given to another taker: this one must not run it too.
     script = f'rm -- "$TMANAGER_HOOK_MARKER" 2>/dev/null || exit 0\n{hook.command}'
-    problem = hooks.run(script, name=hook.name, directory=tourney_path.parent, variables=variables)
+    # A hook is not an engine: it must outlive its worker, not be killed with it as the worker's engines are.
+    problem = hooks.run(
+        script, name=hook.name, directory=tourney_path.parent, variables=variables, hidden=(ENGINE_TAG,)
+    )
     if problem is not None:
         marker.unlink(missing_ok=True)
         log.warning("%s hook %r %s", hook.name, hook.command, problem)
