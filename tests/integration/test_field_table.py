@@ -80,6 +80,8 @@ def test_the_table_puts_the_strongest_first_with_its_los() -> None:
     assert [line.split()[1] for line in lines[1:]] == ["strong", "weak", "idle"]
     strong = lines[1]
     assert "[0, 0, 1, 1, 3]" in strong and "%" in strong and "+" in strong
+    # An engine without games (a substitute not yet played) shows no figure: not +0.0 ± inf with a LOS of 50 %.
+    assert lines[3].split()[1:] == ["idle", "-", "-", "-", "-", "-", "0", "-", "-", "-"]
 
 
 def test_a_match_s_line_has_los_drawn_pairs_pairs_ratio_wl_dd_and_the_llr_s_share() -> None:

@@ -69,8 +69,14 @@ def render(records: Sequence[FieldRecord]) -> list[str]:
     lines = [head]
     for rank, row in enumerate(table, 1):
         record = row.record
-        score = (record.wins + record.draws / 2) / record.games if record.games else 0.0
-        draws = record.draws / record.games if record.games else 0.0
+        if not record.games:  # a newcomer (a substitute, a late entry): no figure means anything yet
+            lines.append(
+                f"{rank:>4}  {record.name:<{width}}  {'-':>7} {'-':>6}  {'-':>7} {'-':>6}  {'-':>6}  "
+                f"{0:>6}  {'-':>6}  {'-':>6}  -"
+            )
+            continue
+        score = (record.wins + record.draws / 2) / record.games
+        draws = record.draws / record.games
         penta = f"[{', '.join(map(str, record.penta))}]" if record.penta is not None and row.pairs else "-"
         lines.append(
             f"{rank:>4}  {record.name:<{width}}  {_signed(row.elo.value)} {_margin(row.elo.margin)}  "
