@@ -47,14 +47,17 @@ def random_double_swiss(
     ratings = sorted((rng.randrange(1400, 2700) for _ in range(count)), reverse=True)
     games: dict[int, list[Game]] = {i: [] for i in range(1, count + 1)}
     for match in range(1, matches + 1):
-        for pid in games:
-            if rng.random() < ABSENCE:
-                games[pid] += [Game(None, None, "Z"), Game(None, None, "Z")]
-        states = [PlayerState(pid, tuple(g), ratings[pid - 1], pid) for pid, g in games.items()]
+        absent = [pid for pid in games if rng.random() < ABSENCE]
+        states = [
+            PlayerState(pid, tuple(g) + (_ABSENT if pid in absent else ()), ratings[pid - 1], pid)
+            for pid, g in games.items()
+        ]
         try:
             pairing = pair_double_swiss(states, round_number=match, total_rounds=matches, points=points).pairing
         except PairingError:
-            break  # too many matches for the field: the tournament ends here
+            break  # too many matches for the field: the tournament ends here, its absences unrecorded
+        for pid in absent:
+            games[pid] += _ABSENT
         for white, black in pairing.boards:
             first, second = _match_result(ratings[white - 1], ratings[black - 1], rng)
             games[white] += [Game(black, WHITE, first), Game(black, BLACK, second)]
@@ -62,6 +65,10 @@ def random_double_swiss(
         if pairing.bye is not None:
             games[pairing.bye] += [Game(None, None, "U"), Game(None, None, "H")]
     return [PlayerState(pid, tuple(g), ratings[pid - 1], pid) for pid, g in games.items()]
+
+
+#: A match missed: both games unpaired, no points (TRF's ``Z``).
+_ABSENT = (Game(None, None, "Z"), Game(None, None, "Z"))
 
 
 def _match_result(white: int, black: int, rng: random.Random) -> tuple[str, str]:
