@@ -206,7 +206,8 @@ def _coordinator(args: argparse.Namespace, path: Path, log_path: Path) -> Coordi
     except ImportError as exc:
         if (exc.name or "").partition(".")[0] not in ("dask", "distributed"):
             raise
-        raise ConfigError("needs Dask distributed", field="--dask", hint="pip install 'tmanager[dask]'") from None
+        hint = "pip install -e '.[dask]' in tmanager's checkout"
+        raise ConfigError("needs Dask distributed", field="--dask", hint=hint) from None
     return Coordinator(path, args.dask, log_path=log_path, concurrency=args.dask_concurrency)
 
 
