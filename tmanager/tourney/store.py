@@ -173,6 +173,8 @@ class _State:
     repair: str
     #: what a hand edit changed of the games played by the journal's account
     hand_edits: HandEdits
+    #: the settings the results string's characters depend on, as the file has them (:func:`shape_of`)
+    shape: dict[str, str]
 
 
 def _load(path: Path) -> _State:
@@ -182,7 +184,7 @@ def _load(path: Path) -> _State:
     journal = journals.read(path)
     # The usual case, told at memory speed without copying the owned part: the file holds the journal's.
     if journal is not None and len(data) - start == len(journal.owned) and data.endswith(journal.owned):
-        return _resolved(path, len(data), head, journal.parsed(path), journal, repair="")
+        return _resolved(path, len(data), head, journal.parsed(path), journal, repair="", hand_edits=HandEdits())
     owned_text = data[start:]
     owned = parse_owned(owned_text, path, lines_before=head.count(b"\n"))
     repair = ""
@@ -209,7 +211,7 @@ def _load(path: Path) -> _State:
 
 def _resolved(
     path: Path, size: int, head: bytes, owned: OwnedPart, journal: Journal | None, *, repair: str,
-    hand_edits: HandEdits | None = None,
+    hand_edits: HandEdits,
 ) -> _State:
     """The state of a file of ``size`` bytes read with ``journal``: its ``head`` and the owned part that holds."""
     tourney = _model(path, head, owned)
@@ -218,8 +220,9 @@ def _resolved(
         tourney.hooks = dict(journal.hooks)
         tourney.pgn_mark = journal.pgn_mark
     tourney.version = max(owned.version or 0, journal.version if journal else 0)
-    _check_names(tourney, owned, path)
-    return _State(size, head, owned, journal, tourney, repair, hand_edits or HandEdits())
+    shape = shape_of(tourney)
+    _check_names(tourney, owned, path, shape=shape)
+    return _State(size, head, owned, journal, tourney, repair, hand_edits, shape)
 
 
 def _model(path: Path, head: bytes, owned: OwnedPart) -> Tourney:
@@ -260,12 +263,12 @@ def _model(path: Path, head: bytes, owned: OwnedPart) -> Tourney:
     return tourney
 
 
-def _check_names(tourney: Tourney, owned: OwnedPart, path: Path) -> None:
-    """Refuse a participant list or a schedule changed by hand while results exist: they would credit the wrong
-    engines, or stand for other games."""
+def _check_names(tourney: Tourney, owned: OwnedPart, path: Path, *, shape: dict[str, str]) -> None:
+    """Refuse a participant list or a schedule (its ``shape``) changed by hand while results exist: they would
+    credit the wrong engines, or stand for other games."""
     if not tourney.results.strip(UNPLAYED):
         return
-    shape, recorded = shape_of(tourney), owned.shape or {}
+    recorded = owned.shape or {}
     changed = next((key for key, value in recorded.items() if shape.get(key, value) != value), None)
     if changed is not None:
         raise ConfigError(
@@ -489,7 +492,7 @@ def _append(path: Path, state: _State, tourney: Tourney, before: _Before) -> boo
     if journal is None or owned.layout is None or owned.padded != total:
         return False
     if (owned.names is not None and owned.names != tuple(p.name for p in tourney.participants)) or (
-        owned.shape is not None and owned.shape != shape_of(tourney)
+        owned.shape is not None and owned.shape != state.shape  # as read: a change of settings checkpoints
     ):
         # The list or the schedule was changed by hand before any result: the first result is recorded with it.
         return False
