@@ -187,7 +187,8 @@ def team_rounds(event: Event, division: Division, upto: int | None = None) -> di
 def team_bye_round(event: Event, division: Division, round_number: int, kind: ByeKind) -> TeamRound:
     """A team's bye: the pairing-allocated one counts as the division's ``team_bye``; the others as they say."""
     rules, points = settings(division), scoring(division)
-    outcome = rules.team_bye if kind == ByeKind.PAIRING else {"full": "win", "half": "draw"}.get(kind, "loss")
+    requested = {ByeKind.FULL: "win", ByeKind.HALF: "draw"}
+    outcome = rules.team_bye if kind == ByeKind.PAIRING else requested.get(kind, "loss")
     per_board = {"win": event.scoring.win, "draw": event.scoring.draw, "loss": 0}[outcome]
     match = {"win": points.win, "draw": points.draw, "loss": points.loss}[outcome]
     return bye_round(round_number, match_points=match, game_points=per_board * rules.team_size)
