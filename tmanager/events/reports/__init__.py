@@ -3,7 +3,7 @@
 A :class:`Report` is a title and blocks of tables and notes. Each kind of
 division has its reports (:class:`DivisionReports`: chess in
 :mod:`~tmanager.events.reports.chess`, score-based in
-:mod:`~tmanager.events.reports.scored`), handed out by its rules
+:mod:`~tmanager.events.reports.scored`, teams in :mod:`~tmanager.events.reports.team`), handed out by its rules
 (:meth:`~tmanager.events.rules.base.DivisionRules.reports`);
 :mod:`~tmanager.events.reports.render` turns any report into text and HTML
 and publishes a set of them beside the event.
