@@ -108,6 +108,12 @@ class DivisionRules(ABC):
         return SYSTEM_TITLES[self.division.system]
 
     @property
+    def team_size(self) -> int | None:
+        """The boards of a match in a team division (the players of a team in each); None where players meet
+        players."""
+        return None
+
+    @property
     def paired_by_hand(self) -> bool:
         """Every game of a round is forced by the arbiter: nothing pairs it (a manual division)."""
         return self.division.system == PairingSystem.MANUAL
