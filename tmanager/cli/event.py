@@ -342,13 +342,7 @@ def _team_standings(args: argparse.Namespace) -> int:
         print(text(total_team_report(event, divisions, args.round)), end="")
         return 0
     division = event.division(args.division)
-    rules = rules_for(event, division)
-    if isinstance(rules, ScoreRules):
-        print(text(rules.reports().teams(args.round)), end="")
-    elif isinstance(rules, TeamRules):
-        print(rules.reports().standings_text(args.round), end="")  # a team division's standings rank its teams
-    else:
-        raise StateError(f"division {division.name!r} ranks players only: team standings need teams")
+    print(text(rules_for(event, division).reports().team_standings(args.round)), end="")
     return 0
 
 

@@ -144,6 +144,11 @@ class DivisionReports(ABC):
     def standings_text(self, upto: int | None = None, *, among: Group | None = None) -> str:
         """The standings for the terminal; ``among`` ranks one category or class of players (chess)."""
 
+    def team_standings(self, upto: int | None = None) -> Report:
+        """The teams ranked after round ``upto`` (default: the last paired): a team division's standings, tsh's
+        TeamStandings of a score-based one; refused where players play on their own."""
+        raise StateError(f"division {self.division.name!r} ranks players only: team standings need teams")
+
 
 def slug(text: str) -> str:
     """``Open A`` as ``open-a``: a name as part of a file name."""
