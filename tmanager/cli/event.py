@@ -41,7 +41,7 @@ from tmanager.events.model import (
 )
 from tmanager.events.operations import find_player
 from tmanager.events.ranking import category, flag
-from tmanager.events.reports import data
+from tmanager.events.reports import data, require_reports
 from tmanager.events.reports.chess import ChessReports
 from tmanager.events.reports.scored import ScoredReports
 from tmanager.events.reports.team import TeamReports
@@ -262,9 +262,8 @@ def _format_option(p: argparse.ArgumentParser) -> None:
 def _chess_reports(event: Event, division: Division) -> ChessReports:
     refusal = f"division {division.name!r} is score-based: --format json|csv is for chess divisions"
     reports = require(rules_for(event, division), ChessRules, refusal).reports()
-    if not isinstance(reports, ChessReports):
-        raise StateError(f"division {division.name!r} ranks teams: --format json|csv is for players' divisions")
-    return reports
+    teams = f"division {division.name!r} ranks teams: --format json|csv is for players' divisions"
+    return require_reports(reports, ChessReports, teams)
 
 
 def _configure_pairings(p: argparse.ArgumentParser) -> None:
@@ -314,9 +313,10 @@ def _norms(args: argparse.Namespace) -> int:
     from tmanager.events.reports.render import text
 
     event, division = load_division(args)
-    reports = require(rules_for(event, division), ChessRules, "title norms are for chess divisions").reports()
-    if not isinstance(reports, ChessReports):
-        raise StateError(f"division {division.name!r} ranks teams: title norms are reported for players' divisions")
+    reports = require_reports(
+        require(rules_for(event, division), ChessRules, "title norms are for chess divisions").reports(),
+        ChessReports, f"division {division.name!r} ranks teams: title norms are reported for players' divisions",
+    )
     if args.player:
         report = player_report(reports, find_player(division, args.player), args.round)
     else:

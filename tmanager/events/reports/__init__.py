@@ -15,7 +15,7 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, TypeVar
 
 from tmanager.errors import StateError
 from tmanager.events.model import Player, Round
@@ -148,6 +148,17 @@ class DivisionReports(ABC):
         """The teams ranked after round ``upto`` (default: the last paired): a team division's standings, tsh's
         TeamStandings of a score-based one; refused where players play on their own."""
         raise StateError(f"division {self.division.name!r} ranks players only: team standings need teams")
+
+
+_D = TypeVar("_D", bound=DivisionReports)
+
+
+def require_reports(reports: DivisionReports, kind: type[_D], refusal: str) -> _D:
+    """``reports`` if they are of ``kind``; else :class:`StateError` ``refusal`` (a prize list of a team
+    division…), as :func:`tmanager.events.rules.require` for the rules."""
+    if not isinstance(reports, kind):
+        raise StateError(refusal)
+    return reports
 
 
 def slug(text: str) -> str:
