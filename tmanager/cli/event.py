@@ -45,7 +45,7 @@ from tmanager.events.reports import data, require_reports
 from tmanager.events.reports.chess import ChessReports
 from tmanager.events.reports.scored import ScoredReports
 from tmanager.events.reports.team import TeamReports
-from tmanager.events.rules import SYSTEMS, ChessRules, ScoreRules, TeamRules, require, rules_for
+from tmanager.events.rules import SYSTEMS, ChessRules, ScoreRules, require, rules_for
 
 EXAMPLES = """\
   tmanager event new spring.toml --name "Spring Open" --rounds 7 --scoring 1-0.5-0
@@ -336,7 +336,7 @@ def _team_standings(args: argparse.Namespace) -> int:
 
     event = journal.load(args.event)
     if args.total:
-        divisions = [d for d in event.divisions if isinstance(rules_for(event, d), ScoreRules)]
+        divisions = [d for d in event.divisions if rules_for(event, d).score_based]
         if not divisions:
             raise StateError("the event has no score-based division (team divisions: standings)")
         print(text(total_team_report(event, divisions, args.round)), end="")
@@ -364,7 +364,7 @@ def _highs(args: argparse.Namespace) -> int:
 def _missing(args: argparse.Namespace) -> int:
     event, d = load_division(args)
     rules = rules_for(event, d)
-    if isinstance(rules, TeamRules):  # boards as MATCH.BOARD, and the lineups still to give
+    if rules.team_size is not None:  # boards as MATCH.BOARD, and the lineups still to give
         from tmanager.events.reports.render import text
 
         print(text(rules.reports().missing()), end="")

@@ -97,6 +97,8 @@ class DivisionRules(ABC):
     explains: ClassVar[bool] = False
     #: Whether the division ranks players by points (a chess division of players): its prize fund is allocated.
     awards_prizes: ClassVar[bool] = False
+    #: Whether the division is score-based, as tsh runs one: tsh's commands and its team standings apply.
+    score_based: ClassVar[bool] = False
 
     def __init__(self, event: Event, division: Division) -> None:
         self.event = event
