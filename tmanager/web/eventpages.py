@@ -350,13 +350,12 @@ def standings_sections(snapshot: Snapshot, division: Division, page: Page) -> Se
     n = division.paired_rounds if page.round is None else page.round
     reports = snapshot.reports(division)
     choices: list[dict[str, Any]] = []
-    if isinstance(reports, ChessReports) and (snapshot.event.categories or page.category):
-        report = reports.standings(n, among=reports.group(page.category) if page.category else None)
+    if page.category or (snapshot.event.categories and snapshot.rules(division).awards_prizes):
+        chess = require_reports(reports, ChessReports, f"division {division.name!r} has no prize categories")
+        report = chess.standings(n, among=chess.group(page.category) if page.category else None)
         names = [None, *snapshot.event.categories]
         choices = [{"href": page.url(category=c), "text": c or "Overall", "current": c == page.category}
                    for c in names]  # fmt: skip
-    elif page.category:
-        raise StateError(f"division {division.name!r} has no prize categories")
     else:
         report = reports.standings(n)
     rounds = round_links(page, division.paired_rounds, n)
