@@ -45,7 +45,7 @@ from tmanager.events.reports import data, require_reports
 from tmanager.events.reports.chess import ChessReports
 from tmanager.events.reports.scored import ScoredReports
 from tmanager.events.reports.team import TeamReports
-from tmanager.events.rules import SYSTEMS, ChessRules, ScoreRules, require, rules_for
+from tmanager.events.rules import SYSTEMS, ChessRules, ScoreRules, default_system, require, rules_for
 
 EXAMPLES = """\
   tmanager event new spring.toml --name "Spring Open" --rounds 7 --scoring 1-0.5-0
@@ -101,7 +101,7 @@ def _new(args: argparse.Namespace) -> int:
         raise StateError(f"--scoring {args.scoring!r}: write win-draw-loss points, e.g. 1-0.5-0 or 3-1-0") from None
     # read as the file's [scoring] is: whole tenths of a point (1.05 was taken as 1), finite (inf: a traceback)
     scoring = eventfile.points_system({"win": win, "draw": draw, "loss": loss}, None)
-    system = PairingSystem(args.system or ("chew" if args.entry else "dutch"))
+    system = PairingSystem(args.system) if args.system else default_system(score_based=bool(args.entry))
     event = Event(
         name=args.name,
         rounds=args.rounds,
