@@ -179,22 +179,29 @@ def expect_file(path: Path, *, hint: str | None = None) -> bool:
     return mode is not None
 
 
-def check_writable(path: Path, *, file: Path | None, field: str) -> None:
-    """Refuse, as ``field`` (of ``file``), an output that cannot be written: anything but a regular file (see
-    :func:`expect_file`), a file or directory without write permission, or a path whose directory is missing.
-    Said before any work is done, not after it when the output is written."""
+def check_writable(path: Path, *, file: Path | None = None, field: str | None = None, what: str = "file") -> None:
+    """Refuse an output that cannot be written: anything but a regular file (see :func:`expect_file`), a file
+    or directory without write permission, or a path whose directory is missing. Said before any work is
+    done, not after it when the output is written (or, for a log, by each worker started).
+
+    Told as ``field`` of ``file`` (a tourney's setting, a command's option), or without a ``field`` as the
+    path itself (a log named on the command line); ``what`` the path should name, for the hint."""
+    hint = f"name a {what}"
     try:
-        exists = expect_file(path)
+        exists = expect_file(path, hint=hint)
     except ConfigError as exc:
-        raise ConfigError(f"{str(path)!r} {exc.message}", file=file, field=field, hint="name a file") from None
+        if field is None:
+            raise
+        raise ConfigError(f"{str(path)!r} {exc.message}", file=file, field=field, hint=hint) from None
+    told = path if field is None else file
     if not exists and not path.parent.is_dir():
         raise ConfigError(
-            f"no directory {str(path.parent)!r} to hold it", file=file, field=field,
+            f"no directory {str(path.parent)!r} to hold it", file=told, field=field,
             hint="create the directory, or change the path",
         )
     if not os.access(path if exists else path.parent, os.W_OK | (0 if exists else os.X_OK)):
         where = str(path if exists else path.parent)
-        raise ConfigError(f"cannot write to {where!r}", file=file, field=field, hint="check its permissions")
+        raise ConfigError(f"cannot write to {where!r}", file=told, field=field, hint="check its permissions")
 
 
 def same_file(path: Path, other: Path) -> bool:

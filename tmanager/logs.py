@@ -7,17 +7,7 @@ import sys
 from pathlib import Path
 
 from tmanager.errors import ConfigError, printable
-from tmanager.files import expect_file
-
-
-def check_log_file(path: Path) -> None:
-    """:class:`ConfigError` unless log lines can be appended to ``path``: a regular file, or none yet in a
-    directory that exists (a FIFO would hang the first line logged). A command checks its workers' log
-    before it starts them, which would otherwise each fail on it."""
-    if not expect_file(path, hint="name a log file") and not path.parent.is_dir():
-        raise ConfigError(f"no directory {str(path.parent)!r} to hold it", file=path,
-                          hint="create the directory, or name another log file")
-
+from tmanager.files import check_writable
 
 #: A terminal's carriage return and erase to the end of the line: a line written over `run`'s progress line,
 #: which it rewrites in place.
@@ -42,7 +32,7 @@ def setup_logging(path: Path | None = None, *, quiet: bool = False) -> None:
     handler: logging.Handler = logging.StreamHandler(sys.stderr)
     echo: logging.Handler | None = None
     if path is not None:
-        check_log_file(path)
+        check_writable(path, what="log file")  # a FIFO would hang the first line logged
         try:
             handler = logging.FileHandler(path)
         except OSError as exc:  # no permission, a read-only file system

@@ -22,6 +22,7 @@ from tmanager import files
 from tmanager.core.schedule import SwissSchedule
 from tmanager.tourney import store
 from tmanager.tourney.model import DRAW, WHITE_WINS, Claim, Participant, PendingHook, Settings, Tourney, TourneyType
+from tmanager.tourney.resultchanges import changed_results
 from tmanager.tourney.tallies import game_results, pair_counts
 
 GOOD = '# my comment\n[tourney]\nname = "t"\nnodes = 100\ncycles = 3\n' + PARTICIPANTS
@@ -230,7 +231,7 @@ def test_results_changed_are_found_wherever_they_are() -> None:
         expected = {
             i: b for i, (a, b) in enumerate(zip(before.ljust(length), changed.ljust(length), strict=True)) if a != b
         }
-        assert store._changed_results(before, changed) == expected
+        assert changed_results(before, changed) == expected
 
 
 def test_results_changed_in_a_long_string_are_found_in_every_block() -> None:
@@ -256,7 +257,7 @@ def test_results_changed_in_a_long_string_are_found_in_every_block() -> None:
             i: b for i, (a, b) in enumerate(zip(before.ljust(length_both), changed.ljust(length_both), strict=True))
             if a != b
         }
-        assert store._changed_results(before, changed) == expected
+        assert changed_results(before, changed) == expected
 
 
 def test_set_result_pads_replaces_and_trims_the_results_string() -> None:

@@ -103,6 +103,26 @@ def test_a_division_kind_is_told_apart_in_one_place() -> None:
     assert tests == []
 
 
+#: The kinds of division's rules and reports, told apart only by the packages that own them.
+DIVISION_KINDS = {"DivisionRules", "ChessRules", "DoubleSwissRules", "TeamRules", "ScoreRules", "DivisionReports",
+                  "ChessReports", "ScoredReports", "TeamReports"}
+
+
+def test_a_division_s_rules_and_reports_are_asked_not_tested_for_their_kind() -> None:
+    """The command line, the pages and the TRF export tested ``isinstance(rules, TeamRules)`` or ``isinstance(
+    reports, ChessReports)``; they ask the rules (``team_size``, ``score_based``, ``awards_prizes``) or the reports
+    (``team_standings``), and a command for one kind takes it through ``rules.require`` or ``require_reports``."""
+    found = [
+        f"{name}:{node.lineno}"
+        for name, module in modules().items()
+        if not name.startswith(("tmanager.events.rules", "tmanager.events.reports"))
+        for node in ast.walk(module)
+        if isinstance(node, ast.Call) and _name(node.func) == "isinstance" and len(node.args) == 2
+        and {_name(n) for n in ast.walk(node.args[1])} & DIVISION_KINDS
+    ]
+    assert found == []
+
+
 #: Where an engine's protocol may be told apart: the engine classes, and the engine that picks its client.
 ENGINE_MODULES = {
     "tmanager.tourney.engine", "tmanager.tourney.engineclient", "tmanager.tourney.uciclient",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tmanager.formats.pgn import correct_results
-from tmanager.tourney.store import HandEdits
+from tmanager.tourney.resultchanges import HandEdits
 
 GAME = """[Event "t"]
 [White "{white}"]

@@ -42,11 +42,11 @@ from tmanager.events.model import (
 )
 from tmanager.events.operations import find_player
 from tmanager.events.ranking import category, flag
-from tmanager.events.reports import data
+from tmanager.events.reports import data, require_reports
 from tmanager.events.reports.chess import ChessReports
 from tmanager.events.reports.scored import ScoredReports
 from tmanager.events.reports.team import TeamReports
-from tmanager.events.rules import SYSTEMS, ChessRules, ScoreRules, TeamRules, require, rules_for
+from tmanager.events.rules import SYSTEMS, ChessRules, ScoreRules, default_system, require, rules_for
 
 EXAMPLES = """\
   tmanager event new spring.toml --name "Spring Open" --rounds 7 --scoring 1-0.5-0
@@ -102,7 +102,7 @@ def _new(args: argparse.Namespace) -> int:
         raise StateError(f"--scoring {args.scoring!r}: write win-draw-loss points, e.g. 1-0.5-0 or 3-1-0") from None
     # read as the file's [scoring] is: whole tenths of a point (1.05 was taken as 1), finite (inf: a traceback)
     scoring = eventfile.points_system({"win": win, "draw": draw, "loss": loss}, None)
-    system = PairingSystem(args.system or ("chew" if args.entry else "dutch"))
+    system = PairingSystem(args.system) if args.system else default_system(score_based=bool(args.entry))
     event = Event(
         name=args.name,
         rounds=args.rounds,
@@ -263,9 +263,8 @@ def _format_option(p: argparse.ArgumentParser) -> None:
 def _chess_reports(event: Event, division: Division) -> ChessReports:
     refusal = f"division {division.name!r} is score-based: --format json|csv is for chess divisions"
     reports = require(rules_for(event, division), ChessRules, refusal).reports()
-    if not isinstance(reports, ChessReports):
-        raise StateError(f"division {division.name!r} ranks teams: --format json|csv is for players' divisions")
-    return reports
+    teams = f"division {division.name!r} ranks teams: --format json|csv is for players' divisions"
+    return require_reports(reports, ChessReports, teams)
 
 
 def _configure_pairings(p: argparse.ArgumentParser) -> None:
@@ -315,9 +314,10 @@ def _norms(args: argparse.Namespace) -> int:
     from tmanager.events.reports.render import text
 
     event, division = load_division(args)
-    reports = require(rules_for(event, division), ChessRules, "title norms are for chess divisions").reports()
-    if not isinstance(reports, ChessReports):
-        raise StateError(f"division {division.name!r} ranks teams: title norms are reported for players' divisions")
+    reports = require_reports(
+        require(rules_for(event, division), ChessRules, "title norms are for chess divisions").reports(),
+        ChessReports, f"division {division.name!r} ranks teams: title norms are reported for players' divisions",
+    )
     if args.player:
         report = player_report(reports, find_player(division, args.player), args.round)
     else:
@@ -337,19 +337,13 @@ def _team_standings(args: argparse.Namespace) -> int:
 
     event = journal.load(args.event)
     if args.total:
-        divisions = [d for d in event.divisions if isinstance(rules_for(event, d), ScoreRules)]
+        divisions = [d for d in event.divisions if rules_for(event, d).score_based]
         if not divisions:
             raise StateError("the event has no score-based division (team divisions: standings)")
         print(text(total_team_report(event, divisions, args.round)), end="")
         return 0
     division = event.division(args.division)
-    rules = rules_for(event, division)
-    if isinstance(rules, ScoreRules):
-        print(text(rules.reports().teams(args.round)), end="")
-    elif isinstance(rules, TeamRules):
-        print(rules.reports().standings_text(args.round), end="")  # a team division's standings rank its teams
-    else:
-        raise StateError(f"division {division.name!r} ranks players only: team standings need teams")
+    print(text(rules_for(event, division).reports().team_standings(args.round)), end="")
     return 0
 
 
@@ -371,7 +365,7 @@ def _highs(args: argparse.Namespace) -> int:
 def _missing(args: argparse.Namespace) -> int:
     event, d = load_division(args)
     rules = rules_for(event, d)
-    if isinstance(rules, TeamRules):  # boards as MATCH.BOARD, and the lineups still to give
+    if rules.team_size is not None:  # boards as MATCH.BOARD, and the lineups still to give
         from tmanager.events.reports.render import text
 
         print(text(rules.reports().missing()), end="")

@@ -15,7 +15,7 @@ from tmanager.cli.eventverbs import Verb, load_division, with_settings
 from tmanager.errors import ConfigError, StateError
 from tmanager.events import journal
 from tmanager.events.model import Division, EntryMode, Event, PairingSystem, ScoredSettings
-from tmanager.events.rules import rules_for
+from tmanager.events.rules import default_system, rules_for
 from tmanager.events.rules.scored import DIVISION_SYSTEMS
 
 
@@ -103,7 +103,10 @@ def _configure_import_t(p: argparse.ArgumentParser) -> None:
     p.add_argument("--name", help="the event's name (default: the file's name)")
     p.add_argument("--rounds", type=int, help="planned rounds (default: the rounds in the file)")
     p.add_argument("--entry", choices=tuple(EntryMode), default="scores", help="how results are entered from now on")
-    p.add_argument("--system", choices=DIVISION_SYSTEMS, default="chew", help="the division's pairing system")
+    p.add_argument(
+        "--system", choices=DIVISION_SYSTEMS, default=default_system(score_based=True),
+        help="the division's pairing system",
+    )
     p.add_argument(
         "--set", action="append", default=[], metavar="KEY=VALUE", help="a division setting, e.g. prize_bands=[1,2]"
     )

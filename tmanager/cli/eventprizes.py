@@ -10,7 +10,6 @@ import argparse
 
 from tmanager.cli.eventverbs import Verb, load_division, say
 from tmanager.core.prizes import Sharing
-from tmanager.errors import StateError
 from tmanager.events import service
 from tmanager.events.prizefund import FundChange, describe
 
@@ -43,15 +42,15 @@ def _configure_prizes(p: argparse.ArgumentParser) -> None:
 
 
 def _prizes(args: argparse.Namespace) -> int:
+    from tmanager.events.reports import require_reports
     from tmanager.events.reports.chess import ChessReports
     from tmanager.events.reports.prizes import prize_report
     from tmanager.events.reports.render import text
     from tmanager.events.rules import rules_for
 
     event, division = load_division(args)
-    reports = rules_for(event, division).reports()
-    if not isinstance(reports, ChessReports):
-        raise StateError(f"division {division.name!r} does not rank players by points: prize lists are for chess")
+    refusal = f"division {division.name!r} does not rank players by points: prize lists are for chess"
+    reports = require_reports(rules_for(event, division).reports(), ChessReports, refusal)
     print(text(prize_report(reports, args.round)), end="")
     return 0
 

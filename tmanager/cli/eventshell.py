@@ -25,7 +25,7 @@ from tmanager.events.messages import EXPLANATIONS, Topic, topic_of
 from tmanager.events.model import label
 from tmanager.events.operations import find_player
 from tmanager.events.reports import PlayerSummary
-from tmanager.events.rules import ScoreRules, rules_for
+from tmanager.events.rules import rules_for
 from tmanager.events.rules.scoreentry import SuspiciousScore
 
 SHELL_ONLY = {
@@ -103,7 +103,7 @@ class Shell:
 
     def score_based(self) -> bool:
         event = journal.load(self.path)
-        return isinstance(rules_for(event, event.division(self.division)), ScoreRules)
+        return rules_for(event, event.division(self.division)).score_based
 
     def tsh_command(self, words: list[str]) -> tshcommands.TshCommand | None:
         """tsh's command that a line names in a score-based division. A name both have (``missing``,

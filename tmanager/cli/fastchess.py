@@ -32,7 +32,8 @@ from tmanager.fastchess import commandline, tourneyfile
 from tmanager.fastchess.commandline import Action
 from tmanager.fastchess.config import MatchConfig
 from tmanager.fastchess.runner import Match
-from tmanager.logs import check_log_file, setup_logging
+from tmanager.files import check_writable
+from tmanager.logs import setup_logging
 from tmanager.tourney import affinity, eventloop, store
 from tmanager.tourney.gamesetup import preflight, read_ahead
 from tmanager.tourney.model import Tourney
@@ -116,7 +117,7 @@ def _checked(config: MatchConfig, lanes: list[int]) -> tuple[tourneyfile.Prepare
         prepared = tourneyfile.prepare(config, cwd=cwd)
         cpus = None if config.affinity is None else affinity.assign(config.affinity, lanes)
         preflight(prepared.tourney)
-        check_log_file(_log_path(config, prepared.tourney))
+        check_writable(_log_path(config, prepared.tourney), what="log file")
     except ConfigError as exc:
         if config.state.file:
             raise

@@ -32,7 +32,8 @@ from tmanager.cli._over import why_over
 from tmanager.cli.status import report, report_lines
 from tmanager.core.standings import points_text
 from tmanager.errors import ConfigError, ascii_digits
-from tmanager.logs import ERASE_LINE, check_log_file, setup_logging
+from tmanager.files import check_writable
+from tmanager.logs import ERASE_LINE, setup_logging
 from tmanager.tourney import affinity, eventloop, store, tuning
 from tmanager.tourney.claims import stale_games
 from tmanager.tourney.gamesetup import preflight, read_ahead
@@ -110,7 +111,7 @@ def command(args: argparse.Namespace) -> int:
         eventloop.factory()  # an error in TMANAGER_LOOP is told here once, not by every worker
         read_ahead(tourney, games=2 * sum(lanes))  # the workers, forked, inherit what it read
     log_path = args.log or path.with_suffix(".log")
-    check_log_file(log_path)  # here, once, not by each worker started
+    check_writable(log_path, what="log file")  # here, once, not by each worker started
     setup_logging(None)
     monitor = Progress(
         path, interactive=sys.stderr.isatty(), report_every=args.report_every, done=tourney.finished_count,

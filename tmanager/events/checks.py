@@ -17,7 +17,7 @@ from pathlib import Path
 from tmanager.core import tiebreaknames
 from tmanager.core.categories import Category
 from tmanager.core.playerfields import player_fault
-from tmanager.core.results import format_points
+from tmanager.core.results import ByeKind, format_points
 from tmanager.errors import CONTROL_CHARACTERS, ConfigError
 from tmanager.events.model import HOOKS, OVERALL, Division, Event, Player, PlayerStatus, PrizeFund
 from tmanager.formats.trf import MAX_ROUND, MAX_START_RANK
@@ -263,7 +263,7 @@ def check_division(event: Event, d: Division, file: Path | None = None) -> None:
         pairs = {(b.white, b.black) for b in r.boards}
         if not set(r.forced) <= pairs:
             raise bad(f"round {r.number}: a forced game is not among its boards")
-        if r.forced_bye is not None and r.byes.get(r.forced_bye) != "pairing":
+        if r.forced_bye is not None and r.byes.get(r.forced_bye) != ByeKind.PAIRING:
             raise bad(f"round {r.number}: the forced bye is not among its byes")
         if not r.paired and any(not b.result.pending for b in r.boards):
             raise bad(f"round {r.number} is not paired but has results")

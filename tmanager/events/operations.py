@@ -233,7 +233,9 @@ def request_bye(event: Event, division: Division, player: Player, round_number: 
     record = division.round(round_number, create=True)
     _check_free(division, record, player)
     if event.max_byes is not None:
-        taken = sum(1 for r in division.rounds for n, k in r.byes.items() if n == player.number and k != "pairing")
+        taken = sum(
+            1 for r in division.rounds for n, k in r.byes.items() if n == player.number and k != ByeKind.PAIRING
+        )
         if taken >= event.max_byes:
             raise StateError(f"{label(player)} has had {taken} byes; the event allows {event.max_byes} (max_byes)")
     record.byes[player.number] = ByeKind(kind)
@@ -317,7 +319,8 @@ def force(event: Event, division: Division, white: Player, black: Player | None)
         if record.forced_bye is not None:
             raise StateError(f"round {n} already has a forced bye ({label(division.player(record.forced_bye))})")
         earlier = [
-            r.number for r in division.rounds if r.number < n and r.byes.get(white.number) in ("pairing", "full")
+            r.number for r in division.rounds
+            if r.number < n and r.byes.get(white.number) in (ByeKind.PAIRING, ByeKind.FULL)
         ]
         if earlier:
             raise StateError(
@@ -362,7 +365,7 @@ def unpair(division: Division) -> list[str]:
         )
     record.paired = False
     record.boards = [b for b in record.boards if (b.white, b.black) in record.forced]
-    record.byes = {p: k for p, k in record.byes.items() if k != "pairing" or p == record.forced_bye}
+    record.byes = {p: k for p, k in record.byes.items() if k != ByeKind.PAIRING or p == record.forced_bye}
     record.spreads = {p: v for p, v in record.spreads.items() if p in record.byes}
     record.board_numbers, record.p12 = {}, {}
     return [f"round {n} unpaired; {len(record.forced)} forced game(s) and the requested byes kept"]

@@ -26,7 +26,7 @@ after the last complete round. Its pairing and the results already in go into
 program pairs it again from the file as the event did.
 
 A team division adds TRF-2026's team records (``352``, ``362``, ``310``,
-``320``, ``330``, ``300``, ``802``: :func:`~tmanager.events.teams.trf_team_records`),
+``320``, ``330``, ``300``, ``802``: :func:`~tmanager.events.teamtrf.trf_team_records`),
 and its teams, settings, matches and lineups go into the ``XTM`` lines.
 
 What TRF cannot hold — clubs, teams, flags, withdrawals, board order,
@@ -55,8 +55,9 @@ from tmanager.events.eventfile import check, prize_fund, prize_fund_table
 from tmanager.events.games import round_games, scores, virtual_points
 from tmanager.events.model import Board, Division, Event, PairingSystem, Player, Round, TeamSettings, missing
 from tmanager.events.ranking import tiebreak_standings
-from tmanager.events.rules import ChessRules, TeamRules, require, rules_for
-from tmanager.events.teams import settings, teams_from_trf, trf16_team_records, trf_team_records
+from tmanager.events.rules import ChessRules, require, rules_for
+from tmanager.events.teams import settings
+from tmanager.events.teamtrf import teams_from_trf, trf16_team_records, trf_team_records
 from tmanager.formats import trf, trf_records, trf_teams
 
 Version = Literal["2026", "16"]
@@ -137,7 +138,7 @@ def dumps(event: Event, division: Division, *, version: Version = "2026") -> str
     by_rank = sorted(division.players, key=lambda p: ranks[p.number])
     in_order = [p.number for p in by_rank] == sorted(ranks)
     places = {s.player.number: s.rank for s in tiebreak_standings(event, division, rounds)} if rounds else {}
-    teams = isinstance(rules, TeamRules)
+    teams = rules.team_size is not None
     lines = [*_header_lines(event, division, version, teams=teams),
              *_pairing_lines(event, division, version, in_order)]  # fmt: skip
     lines.append("XTM event " + _json(_event_extras(event, division, teams=teams)))

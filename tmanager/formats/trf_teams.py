@@ -31,7 +31,7 @@ under its code in the record registry (:mod:`tmanager.formats.trf_records`): imp
 module makes :func:`~tmanager.formats.trf.parse` read these records into
 ``Tournament.records`` and :func:`~tmanager.formats.trf.dumps` write them.
 Points are tenths, as everywhere in tmanager. These types know nothing of
-events (:func:`tmanager.events.teams.trf_team_records` builds them from a team
+events (:func:`tmanager.events.teamtrf.trf_team_records` builds them from a team
 division).
 """
 

@@ -93,6 +93,41 @@ def pair_double_swiss(
         raise PairingError("matches are numbered from 1")
     played = round_number - 1
     last = round_number >= total_rounds
+    history, contenders = _field(players, played=played, points=points)
+    by_id = {c.id: c for c in contenders}
+
+    def opponent_floated(top: Contender, bottom: Contender, upfloaters: frozenset[int]) -> bool:
+        """[C8]: an upfloater's opponent who floated in the previous round (not in the last round)."""
+        if last or (top.id in upfloaters) == (bottom.id in upfloaters):
+            return False
+        resident = bottom if top.id in upfloaters else top
+        return resident.floated
+
+    criteria: list[PairCriterion] = [("C8", opponent_floated)]
+    round_pairing = pair_round(
+        contenders,
+        criteria=criteria,
+        forbidden=forbidden,
+        float_criteria_lapse=last,
+        score_text=lambda s: format_points(s),
+    )
+    first = Colour(initial_colour)
+    colours = [allocate(by_id[a], by_id[b], history, initial_colour=first) for a, b in round_pairing.pairs]
+    colours.sort(key=lambda c: _board_key(by_id[c[0]], by_id[c[1]]))
+    lines = list(round_pairing.notes)
+    for bracket in round_pairing.brackets:
+        lines += bracket.notes
+    for board, (white, black, why) in enumerate(colours, 1):
+        lines.append(f"board {board}: {white} has white in game 1, {black} black [{why}]")
+    boards = tuple((white, black) for white, black, _ in colours)
+    return ExplainedPairing(Pairing(boards, round_pairing.bye), tuple(lines))
+
+
+def _field(
+    players: Sequence[PlayerState], *, played: int, points: PointsSystem
+) -> tuple[dict[int, list[MatchEntry]], list[Contender]]:
+    """The players to pair (those without an entry for this match yet) as the criteria see them: each one's
+    matches so far, and as a :class:`Contender` (TPN, score, opponents met, 1.5's float)."""
     history: dict[int, list[MatchEntry]] = {}
     tpn: dict[int, int] = {}
     for order, p in enumerate(sorted(players, key=lambda p: (p.rank if p.rank is not None else p.id, p.id)), 1):
@@ -126,33 +161,7 @@ def pair_double_swiss(
         )
         for pid, entries in history.items()
     ]
-    by_id = {c.id: c for c in contenders}
-
-    def opponent_floated(top: Contender, bottom: Contender, upfloaters: frozenset[int]) -> bool:
-        """[C8]: an upfloater's opponent who floated in the previous round (not in the last round)."""
-        if last or (top.id in upfloaters) == (bottom.id in upfloaters):
-            return False
-        resident = bottom if top.id in upfloaters else top
-        return resident.floated
-
-    criteria: list[PairCriterion] = [("C8", opponent_floated)]
-    round_pairing = pair_round(
-        contenders,
-        criteria=criteria,
-        forbidden=forbidden,
-        float_criteria_lapse=last,
-        score_text=lambda s: format_points(s),
-    )
-    first = Colour(initial_colour)
-    colours = [allocate(by_id[a], by_id[b], history, initial_colour=first) for a, b in round_pairing.pairs]
-    colours.sort(key=lambda c: _board_key(by_id[c[0]], by_id[c[1]]))
-    lines = list(round_pairing.notes)
-    for bracket in round_pairing.brackets:
-        lines += bracket.notes
-    for board, (white, black, why) in enumerate(colours, 1):
-        lines.append(f"board {board}: {white} has white in game 1, {black} black [{why}]")
-    boards = tuple((white, black) for white, black, _ in colours)
-    return ExplainedPairing(Pairing(boards, round_pairing.bye), tuple(lines))
+    return history, contenders
 
 
 def _board_key(a: Contender, b: Contender) -> tuple[int, int, int]:

@@ -21,7 +21,7 @@ from tmanager.tourney.model import UNPLAYED, Tourney
 from tmanager.tourney.openings import Opening, OpeningBook
 from tmanager.tourney.play import GameSpec
 from tmanager.tourney.pvcheck import PvChecks
-from tmanager.tourney.resolution import check_runnable, time_margin
+from tmanager.tourney.resolution import check_runnable, resolve_all, time_margin
 from tmanager.tourney.validation import check_limits, check_pgn
 
 
@@ -120,7 +120,7 @@ def preflight(tourney: Tourney) -> None:
     the others are read as their games come)."""
     for index in range(len(tourney.participants)):
         check_runnable(tourney, index)
-    check_limits(tourney)  # a file edited by hand, or written by an older tmanager
+    check_limits(tourney, resolve_all(tourney))  # a file edited by hand, or written by an older tmanager
     load_book(tourney)
     check_pgn(tourney)
 

@@ -49,6 +49,16 @@ def time_control(tourney: Tourney, index: int) -> TimeControl:
         raise ConfigError(exc.message, file=tourney.path, field=f"{where}.{key}", hint=exc.hint) from None
 
 
+def resolve_all(tourney: Tourney) -> list[tuple[EngineSpec, TimeControl]]:
+    """Every participant's engine and limits, resolved once for the checks that ask both (each participant's
+    limits checked before its engine, so that the first error found is the same as one by one)."""
+    resolved = []
+    for index in range(len(tourney.participants)):
+        limits = time_control(tourney, index)
+        resolved.append((engine_spec(tourney, index), limits))
+    return resolved
+
+
 def time_margin(tourney: Tourney, index: int) -> float:
     """Seconds participant ``index`` may overstep its clock (its own margin, else the tourney's)."""
     own = tourney.participants[index].time_margin

@@ -52,7 +52,6 @@ import copy
 import dataclasses
 import json
 import logging
-import re
 import shutil
 import threading
 from collections.abc import Iterator, Mapping
@@ -60,7 +59,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tmanager.core.results import Result
 from tmanager.errors import ConfigError, StateError
 from tmanager.files import (
     LOCK_TIMEOUT,
@@ -77,11 +75,10 @@ from tmanager.files import (
     write_at,
 )
 from tmanager.files import stamp as file_stamp
-from tmanager.formats import pgn
 from tmanager.tomlmap import dumps
 from tmanager.tourney.journal import Journal, journals, owned_at
 from tmanager.tourney.journal import journal_path as journal_path
-from tmanager.tourney.model import FINISHED_CHARS, OWNED_SECTIONS, UNPLAYED, Claim, PendingHook, PgnMark, Tourney
+from tmanager.tourney.model import OWNED_SECTIONS, UNPLAYED, Claim, PendingHook, PgnMark, Tourney
 from tmanager.tourney.ownedpart import (
     VERSION_WIDTH,
     OwnedPart,
@@ -94,11 +91,10 @@ from tmanager.tourney.ownedpart import (
 )
 from tmanager.tourney.ownedpart import split as split
 from tmanager.tourney.parsing import from_toml
+from tmanager.tourney.resultchanges import HandEdits, changed_results
 from tmanager.tourney.serialising import owned_sections_to_toml, settings_to_toml
 
 log = logging.getLogger("tmanager")
-
-_PLAYED = re.compile(r"[^ ]")
 
 #: A journal grown past this (and past the file's size) is folded into a checkpoint.
 JOURNAL_LIMIT = 1 << 20
@@ -125,41 +121,6 @@ class _Template:
 _templates: dict[Path, _Template] = {}
 
 
-@dataclass(frozen=True, slots=True)
-class HandEdits:
-    """The games played by the journal's account whose result a hand edit of the results string changed."""
-
-    #: set back to not played, to be played again
-    replayed: tuple[int, ...] = ()
-    #: given another result: game number -> (the PGN result recorded, the PGN result the edit gives)
-    rescored: Mapping[int, tuple[str, str]] = dataclasses.field(default_factory=dict)
-
-    @classmethod
-    def between(cls, played: str, edited: str) -> HandEdits:
-        """The hand edits that turned results string ``played`` into ``edited``."""
-        replayed, rescored = [], {}
-        for n, char in sorted(_changed_results(played, edited).items()):
-            if n >= len(played) or played[n] not in FINISHED_CHARS:
-                continue
-            if char == UNPLAYED:
-                replayed.append(n)
-            elif char in FINISHED_CHARS:
-                rescored[n] = (Result.from_xboard(played[n]).pgn, Result.from_xboard(char).pgn)
-        return cls(tuple(replayed), rescored)
-
-    def apply_to_pgn(self, path: Path, pgn_path: Path) -> None:
-        """Bring the PGN in line: a game set back stays for the record, superseded, as ``substitute --replace``
-        leaves one; a game given another result says so, so that ``crosstable`` counts what ``status`` does."""
-        if self.replayed:
-            marked = pgn.mark_superseded(pgn_path, set(self.replayed), reason="replayed: set back by hand")
-            log.warning("%s: game(s) %s set back to not played by hand: %d PGN game(s) superseded", path,
-                        ", ".join(map(str, self.replayed)), marked)
-        if self.rescored:
-            corrected = pgn.correct_results(pgn_path, self.rescored, reason="result set by hand")
-            log.warning("%s: game(s) %s given another result by hand: %d PGN game(s) corrected", path,
-                        ", ".join(map(str, self.rescored)), corrected)
-
-
 @dataclass(slots=True)
 class _State:
     """What a transaction starts from: the file as it is, and the resolved model."""
@@ -173,6 +134,8 @@ class _State:
     repair: str
     #: what a hand edit changed of the games played by the journal's account
     hand_edits: HandEdits
+    #: the settings the results string's characters depend on, as the file has them (:func:`shape_of`)
+    shape: dict[str, str]
 
 
 def _load(path: Path) -> _State:
@@ -182,7 +145,7 @@ def _load(path: Path) -> _State:
     journal = journals.read(path)
     # The usual case, told at memory speed without copying the owned part: the file holds the journal's.
     if journal is not None and len(data) - start == len(journal.owned) and data.endswith(journal.owned):
-        return _resolved(path, len(data), head, journal.parsed(path), journal, repair="")
+        return _resolved(path, len(data), head, journal.parsed(path), journal, repair="", hand_edits=HandEdits())
     owned_text = data[start:]
     owned = parse_owned(owned_text, path, lines_before=head.count(b"\n"))
     repair = ""
@@ -209,7 +172,7 @@ def _load(path: Path) -> _State:
 
 def _resolved(
     path: Path, size: int, head: bytes, owned: OwnedPart, journal: Journal | None, *, repair: str,
-    hand_edits: HandEdits | None = None,
+    hand_edits: HandEdits,
 ) -> _State:
     """The state of a file of ``size`` bytes read with ``journal``: its ``head`` and the owned part that holds."""
     tourney = _model(path, head, owned)
@@ -218,8 +181,9 @@ def _resolved(
         tourney.hooks = dict(journal.hooks)
         tourney.pgn_mark = journal.pgn_mark
     tourney.version = max(owned.version or 0, journal.version if journal else 0)
-    _check_names(tourney, owned, path)
-    return _State(size, head, owned, journal, tourney, repair, hand_edits or HandEdits())
+    shape = shape_of(tourney)
+    _check_names(tourney, owned, path, shape=shape)
+    return _State(size, head, owned, journal, tourney, repair, hand_edits, shape)
 
 
 def _model(path: Path, head: bytes, owned: OwnedPart) -> Tourney:
@@ -260,12 +224,12 @@ def _model(path: Path, head: bytes, owned: OwnedPart) -> Tourney:
     return tourney
 
 
-def _check_names(tourney: Tourney, owned: OwnedPart, path: Path) -> None:
-    """Refuse a participant list or a schedule changed by hand while results exist: they would credit the wrong
-    engines, or stand for other games."""
+def _check_names(tourney: Tourney, owned: OwnedPart, path: Path, *, shape: dict[str, str]) -> None:
+    """Refuse a participant list or a schedule (its ``shape``) changed by hand while results exist: they would
+    credit the wrong engines, or stand for other games."""
     if not tourney.results.strip(UNPLAYED):
         return
-    shape, recorded = shape_of(tourney), owned.shape or {}
+    recorded = owned.shape or {}
     changed = next((key for key, value in recorded.items() if shape.get(key, value) != value), None)
     if changed is not None:
         raise ConfigError(
@@ -397,35 +361,6 @@ def _checkpoint(path: Path, head: bytes | None, tourney: Tourney, *, version: in
     tourney.version = version
 
 
-def _changed_results(before: str, after: str) -> dict[int, str]:
-    """Results characters that differ (beyond a string's end counts as not played).
-
-    Equal stretches compare at memory speed: blocks of ``after`` against ``before`` in
-    place, then sub-blocks, then characters, so a change of one game in a million costs
-    a few comparisons, and neither string is padded or copied but a block at a time.
-    Past the shorter string's end, the games played in the longer one differ. A game
-    claimed after the last one played, or the last one released, changes only that:
-    one comparison tells.
-    """
-    common = min(len(before), len(after))
-    shorter, longer = (before, after) if len(before) == common else (after, before)
-    changes: dict[int, str] = {}
-    # No reference cycle (a recursive closure) may hold the strings: freed at once, their memory is reused.
-    stretches = [] if len(longer) > common and longer.startswith(shorter) else [(0, common, 1 << 16)]
-    while stretches:
-        start, end, step = stretches.pop()
-        for at in range(start, end, step):
-            block = after[at : min(at + step, end)]
-            if not before.startswith(block, at):
-                if step == 1:
-                    changes[at] = block
-                else:
-                    stretches.append((at, min(at + step, end), max(1, step // 64)))
-    for match in _PLAYED.finditer(longer, common):
-        changes[match.start()] = match.group() if longer is after else UNPLAYED
-    return changes
-
-
 def _changed(before: Mapping[Any, Any], after: Mapping[Any, Any]) -> dict[str, Any]:
     """A journal line's entries for a mapping of claims or hooks: changed values, and ``None`` for removals."""
     changed: dict[str, Any] = {str(k): v.to_json() for k, v in after.items() if before.get(k) != v}
@@ -489,14 +424,14 @@ def _append(path: Path, state: _State, tourney: Tourney, before: _Before) -> boo
     if journal is None or owned.layout is None or owned.padded != total:
         return False
     if (owned.names is not None and owned.names != tuple(p.name for p in tourney.participants)) or (
-        owned.shape is not None and owned.shape != shape_of(tourney)
+        owned.shape is not None and owned.shape != state.shape  # as read: a change of settings checkpoints
     ):
         # The list or the schedule was changed by hand before any result: the first result is recorded with it.
         return False
     if journal.offset > max(JOURNAL_LIMIT, 2 * state.size):
         return False  # fold the journal into a checkpoint from time to time
     version = tourney.version + 1
-    changes = _changed_results(before.results, tourney.results)
+    changes = changed_results(before.results, tourney.results)
     line: dict[str, Any] = {"v": version}
     if changes:
         line["results"] = {str(n): c for n, c in sorted(changes.items())}

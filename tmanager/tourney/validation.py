@@ -24,14 +24,17 @@ from tmanager.formats import pgn
 from tmanager.formats.pgn import COMMENT_FIELDS
 from tmanager.tourney.alphabet import FINISHED
 from tmanager.tourney.paths import check_directories, check_output
-from tmanager.tourney.resolution import engine_spec, time_control
+from tmanager.tourney.resolution import resolve_all
 from tmanager.tourney.settings import SWISS_TYPES
 from tmanager.tourney.tuning import values_path
 from tmanager.tourney.variants import check_variant
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from pathlib import Path
 
+    from tmanager.core.timecontrol import TimeControl
+    from tmanager.tourney.engines import EngineSpec
     from tmanager.tourney.model import Tourney
 
 #: The most games a tourney may schedule: the results string is kept in memory (and in the
@@ -67,23 +70,20 @@ def validate(tourney: Tourney, *, settings: bool = True, engines: bool = False) 
     _check_participants(tourney)
     if tourney.sprt is not None:
         _check_sprt(tourney, tourney.sprt)
-    for i in range(len(tourney.participants)):
-        time_control(tourney, i)
-        engine_spec(tourney, i)
+    resolved = resolve_all(tourney)
     _check_paths(tourney)
     if engines:
-        check_limits(tourney)
+        check_limits(tourney, resolved)
 
 
-def check_limits(tourney: Tourney) -> None:
+def check_limits(tourney: Tourney, resolved: Sequence[tuple[EngineSpec, TimeControl]]) -> None:
     """Every participant's engine can search with its limits at all (an XBoard engine's node limit stands
     alone, and needs ``nps``): otherwise it would lose every game as a fault. Asked of the engine classes,
     which `status` and every other reader do without (they load python-chess): checked before the settings
-    are written and before games are played."""
+    are written and before games are played. ``resolved``: :func:`~tmanager.tourney.resolution.resolve_all`."""
     from tmanager.tourney.engine import client_class
 
-    for index in range(len(tourney.participants)):
-        spec, limits = engine_spec(tourney, index), time_control(tourney, index)
+    for index, (spec, limits) in enumerate(resolved):
         problem = client_class(spec).limit_problem(spec, limits)
         if problem is not None:
             own = tourney.participants[index].nodes is not None

@@ -14,7 +14,6 @@ from collections.abc import Mapping
 from tmanager.errors import StateError, ascii_digits
 from tmanager.events.entries import BoardRef, Entry, ResultEntry
 from tmanager.events.model import Division, PlayerStatus, label, missing
-from tmanager.events.rules import TeamRules
 from tmanager.events.rules.base import parse_result
 from tmanager.events.rules.team import team_label
 from tmanager.events.teams import lineup_round
@@ -67,9 +66,9 @@ def arbiter(
     sections.append(("bye", _bye_form(division, common, message if form == "bye" else "", values)))
     sections.append(("force", _force_form(snapshot, division, common, message if form == "force" else "", values)))
     sections.append(("unpair", _unpair_form(division, common, message if form == "unpair" else "")))
-    rules = snapshot.rules(division)
-    if isinstance(rules, TeamRules):
-        sections.append(("teams", _team_forms(rules, common, form, message, values)))
+    size = snapshot.rules(division).team_size
+    if size is not None:
+        sections.append(("teams", _team_forms(division, size, common, form, message, values)))
     fields = {**common, "change": snapshot.last_change}
     undo = render_template("undo.html", fields=fields, message=message if form == "undo" else "")
     sections.append(("undo", undo))
@@ -225,11 +224,10 @@ def _force_form(
 
 
 def _team_forms(
-    rules: TeamRules, common: Mapping[str, str], form: str, message: str, values: Mapping[str, str]
+    division: Division, size: int, common: Mapping[str, str], form: str, message: str, values: Mapping[str, str]
 ) -> str:
     """A team division's forms, as ``add-team``, ``roster`` and ``lineup``: a new team with its roster, and for
-    each team its roster's board order and its lineup for a round, board by board."""
-    division, size = rules.division, rules.team_size
+    each team its roster's board order and its lineup for a round (``size`` boards), board by board."""
     teams = []
     for team in sorted(division.teams, key=lambda t: t.number):
         n = lineup_round(division, team.number)

@@ -21,7 +21,7 @@ from urllib.parse import urlencode
 from tmanager import templates
 from tmanager.errors import StateError, ascii_digits
 from tmanager.events.model import Division, Event, label
-from tmanager.events.reports import DivisionReports, Report, Table, data
+from tmanager.events.reports import DivisionReports, Report, Table, data, require_reports
 from tmanager.events.reports.chess import ChessReports
 from tmanager.events.rules import DivisionRules, rules_for
 
@@ -350,13 +350,12 @@ def standings_sections(snapshot: Snapshot, division: Division, page: Page) -> Se
     n = division.paired_rounds if page.round is None else page.round
     reports = snapshot.reports(division)
     choices: list[dict[str, Any]] = []
-    if isinstance(reports, ChessReports) and (snapshot.event.categories or page.category):
-        report = reports.standings(n, among=reports.group(page.category) if page.category else None)
+    if page.category or (snapshot.event.categories and snapshot.rules(division).awards_prizes):
+        chess = require_reports(reports, ChessReports, f"division {division.name!r} has no prize categories")
+        report = chess.standings(n, among=chess.group(page.category) if page.category else None)
         names = [None, *snapshot.event.categories]
         choices = [{"href": page.url(category=c), "text": c or "Overall", "current": c == page.category}
                    for c in names]  # fmt: skip
-    elif page.category:
-        raise StateError(f"division {division.name!r} has no prize categories")
     else:
         report = reports.standings(n)
     rounds = round_links(page, division.paired_rounds, n)
@@ -382,10 +381,8 @@ def prizes(snapshot: Snapshot, division: Division, page: Page) -> Sections:
 
 
 def _players_reports(snapshot: Snapshot, division: Division, what: str) -> ChessReports:
-    reports = snapshot.reports(division)
-    if not isinstance(reports, ChessReports):
-        raise StateError(f"division {division.name!r} does not rank players by points: it has no {what}")
-    return reports
+    refusal = f"division {division.name!r} does not rank players by points: it has no {what}"
+    return require_reports(snapshot.reports(division), ChessReports, refusal)
 
 
 def table(snapshot: Snapshot, division: Division) -> Sections:
@@ -418,9 +415,8 @@ def page_data(snapshot: Snapshot, page: Page) -> dict[str, Any]:
     """What the pairings or standings page shows, as :mod:`tmanager.events.reports.data` rows (chess divisions;
     the page's ``category`` ranks one prize category); a :class:`StateError` for anything else."""
     division = snapshot.division(page.division)
-    reports = snapshot.reports(division)
-    if not isinstance(reports, ChessReports):
-        raise StateError(f"division {division.name!r} is score-based: its pages have no JSON")
+    refusal = f"division {division.name!r} is score-based: its pages have no JSON"
+    reports = require_reports(snapshot.reports(division), ChessReports, refusal)
     if page.kind == "pairings":
         return data.pairings(reports, page.round)
     among = reports.group(page.category) if page.category else None

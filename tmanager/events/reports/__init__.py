@@ -3,7 +3,7 @@
 A :class:`Report` is a title and blocks of tables and notes. Each kind of
 division has its reports (:class:`DivisionReports`: chess in
 :mod:`~tmanager.events.reports.chess`, score-based in
-:mod:`~tmanager.events.reports.scored`), handed out by its rules
+:mod:`~tmanager.events.reports.scored`, teams in :mod:`~tmanager.events.reports.team`), handed out by its rules
 (:meth:`~tmanager.events.rules.base.DivisionRules.reports`);
 :mod:`~tmanager.events.reports.render` turns any report into text and HTML
 and publishes a set of them beside the event.
@@ -15,7 +15,7 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, TypeVar
 
 from tmanager.errors import StateError
 from tmanager.events.model import Player, Round
@@ -143,6 +143,22 @@ class DivisionReports(ABC):
     @abstractmethod
     def standings_text(self, upto: int | None = None, *, among: Group | None = None) -> str:
         """The standings for the terminal; ``among`` ranks one category or class of players (chess)."""
+
+    def team_standings(self, upto: int | None = None) -> Report:
+        """The teams ranked after round ``upto`` (default: the last paired): a team division's standings, tsh's
+        TeamStandings of a score-based one; refused where players play on their own."""
+        raise StateError(f"division {self.division.name!r} ranks players only: team standings need teams")
+
+
+_D = TypeVar("_D", bound=DivisionReports)
+
+
+def require_reports(reports: DivisionReports, kind: type[_D], refusal: str) -> _D:
+    """``reports`` if they are of ``kind``; else :class:`StateError` ``refusal`` (a prize list of a team
+    division…), as :func:`tmanager.events.rules.require` for the rules."""
+    if not isinstance(reports, kind):
+        raise StateError(refusal)
+    return reports
 
 
 def slug(text: str) -> str:

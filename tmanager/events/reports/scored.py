@@ -36,7 +36,7 @@ class ScoredReports(DivisionReports):
             "players": lambda: [self.players()],
             "pairings": lambda: self.pairings(round_number) if upto else [],  # round 0 has none
             "standings": lambda: [self.standings(upto)],
-            "teams": lambda: [self.teams(upto)] if any(p.team for p in self.division.players) or only else [],
+            "teams": lambda: [self.team_standings(upto)] if any(p.team for p in self.division.players) or only else [],
             "crosstable": lambda: [self.table(upto)],
             "highs": lambda: [self.highs(upto)],
             "missing": lambda: [self.missing()],
@@ -117,7 +117,7 @@ class ScoredReports(DivisionReports):
         title = f"{self.heading}: standings after round {n}"
         return Report(f"{self.prefix}standings-r{n}", title, tuple(blocks), kind="standings")
 
-    def teams(self, upto: int | None = None) -> Report:
+    def team_standings(self, upto: int | None = None) -> Report:
         """tsh's TeamStandings: the division's teams by their members' average record."""
         n = self.division.paired_rounds if upto is None else upto
         title = f"{self.heading}: team standings after round {n}"

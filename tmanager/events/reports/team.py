@@ -286,6 +286,9 @@ class TeamReports(DivisionReports):
     def pairings_text(self, round_number: int | None = None) -> str:
         return text(self.matches(round_number))
 
+    def team_standings(self, upto: int | None = None) -> Report:
+        return self.standings(upto)  # a team division's standings rank its teams
+
     def standings_text(self, upto: int | None = None, *, among: Group | None = None) -> str:
         if among is not None:
             raise StateError(f"{among.name}: categories and flags rank players; a team division ranks its teams")

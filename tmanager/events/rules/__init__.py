@@ -31,6 +31,7 @@ __all__ = [
     "Problem",
     "ScoreRules",
     "TeamRules",
+    "default_system",
     "pair",
     "parse_system",
     "require",
@@ -55,6 +56,12 @@ def rules_for(event: Event, division: Division) -> DivisionRules:
     if division.system == PairingSystem.DOUBLE_SWISS:
         return DoubleSwissRules(event, division)
     return ChessRules(event, division)
+
+
+def default_system(*, score_based: bool) -> PairingSystem:
+    """A new division's pairing system when none is named: Chew's for a score-based one (tsh's default), else
+    FIDE's Dutch."""
+    return PairingSystem.CHEW if score_based else PairingSystem.DUTCH
 
 
 def require(rules: DivisionRules, kind: type[_R], refusal: str) -> _R:

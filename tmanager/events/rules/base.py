@@ -97,6 +97,8 @@ class DivisionRules(ABC):
     explains: ClassVar[bool] = False
     #: Whether the division ranks players by points (a chess division of players): its prize fund is allocated.
     awards_prizes: ClassVar[bool] = False
+    #: Whether the division is score-based, as tsh runs one: tsh's commands and its team standings apply.
+    score_based: ClassVar[bool] = False
 
     def __init__(self, event: Event, division: Division) -> None:
         self.event = event
@@ -106,6 +108,12 @@ class DivisionRules(ABC):
     def system_title(self) -> str:
         """The division's pairing system as pages name it."""
         return SYSTEM_TITLES[self.division.system]
+
+    @property
+    def team_size(self) -> int | None:
+        """The boards of a match in a team division (the players of a team in each); None where players meet
+        players."""
+        return None
 
     @property
     def paired_by_hand(self) -> bool:

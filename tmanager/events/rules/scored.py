@@ -116,6 +116,7 @@ class ScoreRules(DivisionRules):
     sides = ("first", "second")
     side_titles = ("First player", "Second player")
     explains = True  # KOTH, factored and round robins; pair refuses the other systems
+    score_based = True
 
     def __init__(self, event: Event, division: Division) -> None:
         super().__init__(event, division)
