@@ -535,6 +535,32 @@ def test_sigterm_ends_the_command_by_the_signal_as_it_ends_fastchess(tmp_path: P
     assert len(pgn_games(tmp_path / "p.pgn")) == 6
 
 
+def interrupted_after_a_game(line: str, cwd: Path) -> str:
+    """Run ``line``, SIGINT it as fishtest's worker stops a batch it gives up once a game is finished; its output."""
+    command = [sys.executable, "-m", "tmanager", "fastchess", *shlex.split(line)]
+    run = subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, text=True)
+    assert run.stdout is not None
+    while not run.stdout.readline().startswith("Finished game"):
+        pass
+    run.send_signal(signal.SIGINT)
+    rest = run.stdout.read()
+    assert run.wait() == 1
+    return rest
+
+
+def test_an_spsa_batch_given_up_by_sigint_leaves_no_state_behind(tmp_path: Path) -> None:
+    # fishtest's worker runs each command line once (a new task id, an SPSA batch's new values) and SIGINTs the
+    # batch it gives up: with its -autosaveinterval 0, a state kept for resuming would never be resumed.
+    batch = f"{pyengine('a')} {pyengine('b')} -each tc=inf nodes=1 -rounds 20 -autosaveinterval 0"
+    for value in (1, 2):
+        rest = interrupted_after_a_game(f"{batch} -each option.Hash={value}", tmp_path)
+        assert "Tournament was interrupted.\n" in rest and "Finished match" in rest
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+    kept = interrupted_after_a_game(batch.replace(" -autosaveinterval 0", ""), tmp_path)  # a user's Ctrl-C
+    assert "To resume it, run the same command again" in kept
+    assert len(list(tmp_path.glob("fastchess-*.toml"))) == 1
+
+
 def test_tablebases_gone_since_the_test_began_are_told_as_minus_tb(tmp_path: Path) -> None:
     # The test's file keeps -tb's directories relative to itself: told from there, the line named the file
     # and the setting ("adjudication.syzygy", "relative to the tourney file"), not the command line's words.

@@ -343,8 +343,10 @@ class Match:
             self._emit(self.output.end_tournament(fc.verdict_message(self.config.sprt, verdict.result)))
         if self.output.format is fc.OutputFormat.FASTCHESS:
             self._emit(self.tracker.lines())
-        if interrupted:
+        if interrupted and self.config.keeps_cut_short:
             self.write(f"Tournament was interrupted. To resume it, run the same command again (its state: {self.path})")
+        elif interrupted:  # cleared away by its caller, as fastchess says it without a state to resume
+            self.write("Tournament was interrupted.")
 
     def _conditions(self, tourney: Tourney) -> fc.Conditions:
         """The head of a two-engine report: the limits of both, and (filled in as engines start) threads
