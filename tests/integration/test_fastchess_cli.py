@@ -10,6 +10,7 @@ what the PGN holds.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import re
 import shlex
@@ -559,6 +560,35 @@ def test_an_spsa_batch_given_up_by_sigint_leaves_no_state_behind(tmp_path: Path)
     kept = interrupted_after_a_game(batch.replace(" -autosaveinterval 0", ""), tmp_path)  # a user's Ctrl-C
     assert "To resume it, run the same command again" in kept
     assert len(list(tmp_path.glob("fastchess-*.toml"))) == 1
+
+
+def wait_until_idle(pid: int) -> None:
+    """Wait until process ``pid`` has spent (almost) no CPU for half a second: it waits for something."""
+    process = psutil.Process(pid)
+    deadline = time.monotonic() + 60
+    before = sum(process.cpu_times()[:2])
+    while True:
+        time.sleep(0.5)
+        now = sum(process.cpu_times()[:2])
+        if now - before < 0.05:
+            return
+        assert time.monotonic() < deadline
+        before = now
+
+
+def test_sigterm_before_the_first_game_ends_the_command_by_the_signal_too(tmp_path: Path) -> None:
+    # Not only while games are played: held up before them (here, writing the new test's file, by its lock,
+    # which another process holds), the command dies by SIGTERM as fastchess does, not by tmanager's
+    # "interrupted" (status 130).
+    line = f"{pyengine('a')} {pyengine('b')} -each tc=inf nodes=1 -rounds 20 -config outname=state.toml"
+    with (tmp_path / "state.toml.lock").open("a") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        command = [sys.executable, "-m", "tmanager", "fastchess", *shlex.split(line)]
+        waiting = subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        wait_until_idle(waiting.pid)  # past its imports, polling for the lock
+        waiting.send_signal(signal.SIGTERM)
+        out, err = waiting.communicate(timeout=60)
+    assert (waiting.returncode, out, err) == (-signal.SIGTERM, "", "")
 
 
 def test_tablebases_gone_since_the_test_began_are_told_as_minus_tb(tmp_path: Path) -> None:

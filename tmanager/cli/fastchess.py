@@ -61,6 +61,10 @@ def command(args: argparse.Namespace) -> int:
 def play(argv: Sequence[str]) -> int:
     """Run fastchess's command line ``argv`` (without the program's name); the exit status."""
     started = time.monotonic()
+    # fastchess does not catch SIGTERM, from its first instant to its last: neither does this command (not
+    # `tmanager`'s "interrupted", status 130), but while its match plays (Match.run), to stop its workers first.
+    # Until then no engine runs, and a kill leaves what kill -9 leaves: nothing, or a test to resume.
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     parsed = commandline.parse(argv)
     if parsed == Action.VERSION:
         print(f"fastchess alpha {FASTCHESS_VERSION} (tmanager {__version__})")
