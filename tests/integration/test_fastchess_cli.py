@@ -324,6 +324,7 @@ def test_a_bad_command_line_is_one_line_and_exit_2_with_nothing_written(tmp_path
     ("-use-affinity 0-99999999999", "tmanager: -use-affinity: CPU 99999999999 does not exist"),
     ("-log file=nowhere/x.log", "/nowhere/x.log: no directory "),
     ("-config outname=nowhere/x.json", "tmanager: -config outname=: no directory "),
+    ("-config outname=.", "tmanager: -config outname=: '/"),  # "… is a directory (name a file)"
     ("-tb /no/such/tables", "tmanager: -tb: no directory '/no/such/tables' (give the directories of the Syzygy "),
     ("-tb ../nowhere", "tmanager: -tb: no directory '../nowhere' (give the directories of the Syzygy "),
 ])
@@ -466,6 +467,9 @@ def test_config_file_of_fastchess_s_own_is_told_for_what_it_is(tmp_path: Path) -
     assert "tmanager new" not in done.stderr
     absent = fastchess("-config file=absent.toml", tmp_path)
     assert absent.returncode == 2 and "no test file 'absent.toml'" in absent.stderr
+    directory = fastchess("-config file=.", tmp_path)
+    assert directory.returncode == 2
+    assert directory.stderr == f"tmanager: -config file=: {str(tmp_path)!r} is a directory (name a file)\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["config.json"]
 
 
