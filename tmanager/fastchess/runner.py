@@ -36,7 +36,15 @@ from tmanager.fastchess.limits import report_text
 from tmanager.fastchess.scoreboard import Scoreboard
 from tmanager.formats import pgn
 from tmanager.tourney import store
-from tmanager.tourney.announce import EngineStarted, EngineWarning, GameFinished, GameStarted, Lines, decode
+from tmanager.tourney.announce import (
+    EngineStarted,
+    EngineWarning,
+    GameFinished,
+    GameStarted,
+    Lines,
+    OptionRefused,
+    decode,
+)
 from tmanager.tourney.model import Tourney
 from tmanager.tourney.outcome import Ending
 from tmanager.tourney.processes import Main, Workers
@@ -228,6 +236,8 @@ class Match:
                 self.options[announcement.participant] = {**announcement.options}
             elif isinstance(announcement, EngineWarning):
                 self._warn([fc.warning_text(announcement, test_env=self.config.test_env)])
+            elif isinstance(announcement, OptionRefused):
+                self._warn([fc.option_refused_text(announcement)])
 
     def _warn(self, lines: list[str]) -> None:
         self._emit(lines)

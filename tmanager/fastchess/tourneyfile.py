@@ -251,6 +251,7 @@ def tourney_of(config: MatchConfig, path: Path, *, seed: int, pgn: str = "", epd
         pv_checks="mates" if config.check_mate_pvs else "off",
         log_latency=config.show_latency,
         stop_on_start_failure=True,
+        warn_refused_options=True,
         increment_at_start=True,
         pgn_illegal_move_termination=True,
         wait=config.wait_ms / 1000,
