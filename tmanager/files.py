@@ -51,12 +51,27 @@ def lock(path: Path, *, timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
         except filelock.Timeout:
             raise lock_timeout(path, timeout) from None
         except OSError as exc:
-            raise ConfigError(f"cannot take the lock: {_reason(exc)}", file=lock_file) from None
+            raise _cannot_lock(lock_file, exc) from None
         break
     try:
         yield
     finally:
         held.release()
+
+
+def _cannot_lock(lock_file: Path, exc: OSError) -> ConfigError:
+    """The error of a lock that could not be taken. A file system without ``flock`` (Lustre mounted noflock, NFS
+    without its lock daemon) is refused, not worked around with filelock's soft lock (a marker file whose
+    existence is the lock, which ``on_acquired`` disables anyway): a holder killed on another host would leave
+    the marker held for ever, and a lock file removed while held (:func:`remove_lock_file`) would read as its
+    release; the engines' starts and `tmanager fastchess`'s runs need ``flock`` as well."""
+    if exc.errno in (errno.ENOSYS, errno.ENOLCK, errno.EOPNOTSUPP):
+        return ConfigError(
+            f"cannot take the lock: this file system does not lock files ({_reason(exc)})", file=lock_file,
+            hint="tmanager locks with flock: keep the tourney's directory on a local disk, or on a network file "
+            "system mounted with locking",
+        )
+    return ConfigError(f"cannot take the lock: {_reason(exc)}", file=lock_file)
 
 
 class _Unlinked(Exception):

@@ -10,6 +10,7 @@ what the PGN holds.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import re
 import shlex
@@ -323,6 +324,7 @@ def test_a_bad_command_line_is_one_line_and_exit_2_with_nothing_written(tmp_path
     ("-use-affinity 0-99999999999", "tmanager: -use-affinity: CPU 99999999999 does not exist"),
     ("-log file=nowhere/x.log", "/nowhere/x.log: no directory "),
     ("-config outname=nowhere/x.json", "tmanager: -config outname=: no directory "),
+    ("-config outname=.", "tmanager: -config outname=: '/"),  # "… is a directory (name a file)"
     ("-tb /no/such/tables", "tmanager: -tb: no directory '/no/such/tables' (give the directories of the Syzygy "),
     ("-tb ../nowhere", "tmanager: -tb: no directory '../nowhere' (give the directories of the Syzygy "),
 ])
@@ -340,8 +342,9 @@ def test_a_mistake_found_before_the_first_game_is_told_as_the_command_line_says_
 
 def test_an_engine_refusing_its_options_takes_the_new_test_back(tmp_path: Path) -> None:
     """Found only when the engine starts: no game is scored, and the new test's files are removed, its lock
-    file too; a test with games played is kept whatever happens next."""
-    done = fastchess(f"{pyengine('a')} option.NoSuchOption=1 {pyengine('b')} -each nodes=1 -rounds 1", tmp_path)
+    file too; a test with games played is kept whatever happens next. (An option the engine lacks is warned of
+    and played without, as fastchess does; one the runner sets itself, MultiPV, cannot be played as asked.)"""
+    done = fastchess(f"{pyengine('a')} option.MultiPV=2 {pyengine('b')} -each nodes=1 -rounds 1", tmp_path)
     assert done.returncode == 2
     # Told in the command line's terms: not of the test's file, which is gone, nor of a "participant".
     assert done.stderr.startswith("tmanager: engine 'a' refuses its options"), done.stderr
@@ -354,10 +357,25 @@ def test_an_engine_refusing_its_options_takes_the_new_test_back(tmp_path: Path) 
     assert fastchess(f"{pyengine('a')} {pyengine('b')} -each nodes=1 -rounds 1 -config outname=kept.toml",
                      tmp_path).returncode == 0
     assert run_cli("edit", str(kept), "--set", "cycles=2").returncode == 0
-    kept.write_text(kept.read_text().replace('name = "a"', 'name = "a"\noptions = { NoSuchOption = 1 }', 1))
+    kept.write_text(kept.read_text().replace('name = "a"', 'name = "a"\noptions = { MultiPV = 2 }', 1))
     again = fastchess("-config file=kept.toml", tmp_path)
     assert again.returncode == 2 and "refuses its options" in again.stderr
     assert re.search(r'^results = "[-+=]{2} *"$', kept.read_text(), re.MULTILINE)
+
+
+def test_an_option_an_engine_refuses_is_warned_of_as_fastchess_warns_fishtest(tmp_path: Path) -> None:
+    # fastchess plays on without the option, warning at each game; fishtest's worker stops the test on the warning
+    # (but for an official release's engine, whose games go on). A tmanager error (exit status 2) left fishtest a
+    # bare "error code 2", and a release's test unplayable.
+    line = f"{pyengine('a')} option.NoSuchOption=1 {pyengine('b')} option.Hash=0 -each nodes=1 -rounds 1 -testEnv"
+    done = fastchess(line, tmp_path)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    lines = done.stdout.splitlines()
+    warnings = ["Warning; a doesn't have option NoSuchOption", "Warning; Invalid value for option Hash; 0"]
+    for number in (1, 2):  # each game's engines, before its end
+        finished = next(i for i, line in enumerate(lines) if line.startswith(f"Finished game {number} "))
+        assert sorted(lines[finished - 2:finished]) == sorted(warnings), lines
+    assert "Games: 2, " in done.stdout
 
 
 def test_a_state_file_of_another_test_is_refused_unless_discarded(tmp_path: Path) -> None:
@@ -465,6 +483,9 @@ def test_config_file_of_fastchess_s_own_is_told_for_what_it_is(tmp_path: Path) -
     assert "tmanager new" not in done.stderr
     absent = fastchess("-config file=absent.toml", tmp_path)
     assert absent.returncode == 2 and "no test file 'absent.toml'" in absent.stderr
+    directory = fastchess("-config file=.", tmp_path)
+    assert directory.returncode == 2
+    assert directory.stderr == f"tmanager: -config file=: {str(tmp_path)!r} is a directory (name a file)\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["config.json"]
 
 
@@ -517,22 +538,78 @@ def test_a_played_out_test_leaves_only_what_was_asked_for(tmp_path: Path) -> Non
     assert (tmp_path / "state.toml").is_file()
 
 
+def signalled_after_a_game(line: str, cwd: Path, signum: int = signal.SIGINT) -> tuple[int, str]:
+    """Run ``line``, send it ``signum`` once a game is finished (SIGINT: as fishtest's worker stops a batch it
+    gives up); its exit status (``-signum`` when killed by it) and its output from then on."""
+    command = [sys.executable, "-m", "tmanager", "fastchess", *shlex.split(line)]
+    run = subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, text=True)
+    assert run.stdout is not None
+    while not run.stdout.readline().startswith("Finished game"):
+        pass
+    run.send_signal(signum)
+    rest = run.stdout.read()
+    return run.wait(), rest
+
+
+def interrupted_after_a_game(line: str, cwd: Path) -> str:
+    """Run ``line``, SIGINT it once a game is finished; its output from then on (exit status 1, as fastchess)."""
+    status, rest = signalled_after_a_game(line, cwd)
+    assert status == 1
+    return rest
+
+
 def test_sigterm_ends_the_command_by_the_signal_as_it_ends_fastchess(tmp_path: Path) -> None:
     # fastchess does not catch SIGTERM: it dies by it (status 143 in a shell), with no "Finished match" for a
     # reader to take for a match's end (fishtest's worker checks its games at that line). The test resumes.
     line = f"{pyengine('a')} {pyengine('b')} -each tc=inf nodes=1 -rounds 3 -pgnout file=p.pgn"
-    command = [sys.executable, "-m", "tmanager", "fastchess", *shlex.split(line)]
-    first = subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.PIPE, text=True)
-    assert first.stdout is not None
-    while not first.stdout.readline().startswith("Finished game"):
-        pass
-    first.send_signal(signal.SIGTERM)
-    rest = first.stdout.read()
-    assert first.wait() == -signal.SIGTERM
+    status, rest = signalled_after_a_game(line, tmp_path, signal.SIGTERM)
+    assert status == -signal.SIGTERM
     assert "Finished match" not in rest and "Tournament was interrupted" not in rest
     again = fastchess(line, tmp_path)
     assert again.returncode == 0, again.stderr
     assert len(pgn_games(tmp_path / "p.pgn")) == 6
+
+
+def test_an_spsa_batch_given_up_by_sigint_leaves_no_state_behind(tmp_path: Path) -> None:
+    # fishtest's worker runs each command line once (a new task id, an SPSA batch's new values) and SIGINTs the
+    # batch it gives up: with its -autosaveinterval 0, a state kept for resuming would never be resumed.
+    batch = f"{pyengine('a')} {pyengine('b')} -each tc=inf nodes=1 -rounds 20 -autosaveinterval 0"
+    for value in (1, 2):
+        rest = interrupted_after_a_game(f"{batch} -each option.Hash={value}", tmp_path)
+        assert "Tournament was interrupted.\n" in rest and "Finished match" in rest
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+    kept = interrupted_after_a_game(batch.replace(" -autosaveinterval 0", ""), tmp_path)  # a user's Ctrl-C
+    assert "To resume it, run the same command again" in kept
+    assert len(list(tmp_path.glob("fastchess-*.toml"))) == 1
+
+
+def wait_until_idle(pid: int) -> None:
+    """Wait until process ``pid`` has spent (almost) no CPU for half a second: it waits for something."""
+    process = psutil.Process(pid)
+    deadline = time.monotonic() + 60
+    before = sum(process.cpu_times()[:2])
+    while True:
+        time.sleep(0.5)
+        now = sum(process.cpu_times()[:2])
+        if now - before < 0.05:
+            return
+        assert time.monotonic() < deadline
+        before = now
+
+
+def test_sigterm_before_the_first_game_ends_the_command_by_the_signal_too(tmp_path: Path) -> None:
+    # Not only while games are played: held up before them (here, writing the new test's file, by its lock,
+    # which another process holds), the command dies by SIGTERM as fastchess does, not by tmanager's
+    # "interrupted" (status 130).
+    line = f"{pyengine('a')} {pyengine('b')} -each tc=inf nodes=1 -rounds 20 -config outname=state.toml"
+    with (tmp_path / "state.toml.lock").open("a") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        command = [sys.executable, "-m", "tmanager", "fastchess", *shlex.split(line)]
+        waiting = subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        wait_until_idle(waiting.pid)  # past its imports, polling for the lock
+        waiting.send_signal(signal.SIGTERM)
+        out, err = waiting.communicate(timeout=60)
+    assert (waiting.returncode, out, err) == (-signal.SIGTERM, "", "")
 
 
 def test_tablebases_gone_since_the_test_began_are_told_as_minus_tb(tmp_path: Path) -> None:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
+import errno
 import fcntl
 import json
 import logging
+import os
 import random
 import re
 import subprocess
@@ -20,6 +22,7 @@ from tests.conftest import run_cli
 from tests.integration.test_tourney_file import PARTICIPANTS
 from tmanager import files
 from tmanager.core.schedule import SwissSchedule
+from tmanager.errors import ConfigError
 from tmanager.tourney import store
 from tmanager.tourney.model import DRAW, WHITE_WINS, Claim, Participant, PendingHook, Settings, Tourney, TourneyType
 from tmanager.tourney.resultchanges import changed_results
@@ -80,6 +83,23 @@ def test_only_a_file_where_nothing_was_recorded_is_removed(path: Path, recorded:
     assert removed == (recorded == "nothing")
     assert path.exists() != removed and store.journal_path(path).exists() != removed
     assert files.lock_path(path).exists() != removed
+
+
+def test_a_file_system_without_flock_is_told_in_one_line(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Lustre mounted noflock answers flock with ENOSYS. No such file system mounts here, so flock answers as it
+    would: filelock's soft fallback is off with on_acquired (filelock 4.3), and the line says what to do, not
+    merely "function not implemented"."""
+    def no_flock(fd: int, operation: int) -> None:
+        raise OSError(errno.ENOSYS, os.strerror(errno.ENOSYS))
+
+    monkeypatch.setattr(fcntl, "flock", no_flock)
+    with pytest.raises(ConfigError) as raised, files.lock(path):
+        pass
+    assert str(raised.value) == (
+        f"{files.lock_path(path)}: cannot take the lock: this file system does not lock files (function not "
+        "implemented) (tmanager locks with flock: keep the tourney's directory on a local disk, or on a network "
+        "file system mounted with locking)"
+    )
 
 
 def test_a_lock_file_removed_while_another_waits_leaves_it_the_lock_of_the_file_now_there(path: Path) -> None:

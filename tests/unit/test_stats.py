@@ -314,3 +314,20 @@ def test_a_noswap_match_pairs_by_its_pair_tags_as_its_status_counts_it() -> None
     for result in [games[0], GameResult(*games[0])]:  # one game read twice is no pair
         twice.add(result)
     assert twice.finish().unpaired == 2
+
+
+def test_a_fastchess_noswap_pgn_pairs_by_its_round_tags() -> None:
+    """fastchess's -noswap PGN (no Pair nor GameNumber tag) plays both games of a pair with the same colours and
+    gives them the pair's number as Round tag, by which alone fastchess pairs them: crosstable found no pair.
+    The games, in the order and with the results of a real fastchess run (12 games, 2 at once)."""
+    rounds = [1, 1, 2, 3, 2, 4, 3, 4, 5, 5, 6, 6]
+    results = ["0-1", "0-1", "0-1", "0-1", "0-1", "1-0", "0-1", "1-0", "1-0", "1-0", "0-1", "0-1"]
+    pairs = GamePairs("a", "b")
+    for round_number, result in zip(rounds, results, strict=True):
+        pairs.add(GameResult("a", "b", result, round=str(round_number), opening=f"fen {round_number}"))
+    counts = pairs.finish()
+    assert counts.penta == (4, 0, 0, 0, 2) and counts.unpaired == 0
+    swapped = GamePairs("a", "b")  # with colours swapped, a game of one round in the same colours is no partner
+    for white, black in [("a", "b"), ("b", "a"), ("a", "b"), ("a", "b")]:
+        swapped.add(GameResult(white, black, "1-0", round="1"))
+    assert swapped.finish().penta == (0, 0, 1, 0, 0) and swapped.finish().unpaired == 2

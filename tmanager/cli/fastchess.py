@@ -62,6 +62,10 @@ def command(args: argparse.Namespace) -> int:
 def play(argv: Sequence[str]) -> int:
     """Run fastchess's command line ``argv`` (without the program's name); the exit status."""
     started = time.monotonic()
+    # fastchess does not catch SIGTERM, from its first instant to its last: neither does this command (not
+    # `tmanager`'s "interrupted", status 130), but while its match plays (Match.run), to stop its workers first.
+    # Until then no engine runs, and a kill leaves what kill -9 leaves: nothing, or a test to resume.
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     parsed = commandline.parse(argv)
     if parsed == Action.VERSION:
         print(f"fastchess alpha {FASTCHESS_VERSION} (tmanager {__version__})")
@@ -91,12 +95,13 @@ def play(argv: Sequence[str]) -> int:
     attendance = _attend(tourney)
     try:
         status = match.run()
+        if status == 2 and not match.terminated:
+            if not prepared.resumed:
+                _take_back(config, tourney, log_path)
+        elif (status == 0 or not config.keeps_cut_short) and _alone(attendance):
+            _clear_away(config, tourney, log_path, cut_short=status != 0)
         if match.terminated:
             _die_by_sigterm()
-        if status == 2 and not prepared.resumed:
-            _take_back(config, tourney, log_path)
-        elif status == 0 and _alone(attendance):
-            _clear_away(config, tourney, log_path)
     finally:
         if attendance is not None:
             os.close(attendance)
@@ -176,12 +181,13 @@ def _alone(attendance: int | None) -> bool:
     return True
 
 
-def _clear_away(config: MatchConfig, tourney: Tourney, log_path: Path) -> None:
-    """A test played out under a name of the command's making (``fastchess-XXXXXXXX.toml``) is removed with
-    its state, and the log and PGN no option asked for: fastchess leaves one config.json, and a worker that
-    runs a new command every batch (fishtest's SPSA) would otherwise fill its directory. The command run
-    again plays it again, as it would over the file. A file named by ``-config`` is the user's, and stays."""
-    if config.state.file or config.state.outname or not store.remove_finished(tourney.path):
+def _clear_away(config: MatchConfig, tourney: Tourney, log_path: Path, *, cut_short: bool) -> None:
+    """A test played out (or ``cut_short`` where it is not kept, :attr:`MatchConfig.keeps_cut_short`) under a
+    name of the command's making (``fastchess-XXXXXXXX.toml``) is removed with its state, and the log and PGN
+    no option asked for: fastchess leaves one config.json, and a worker that runs a new command every batch
+    (fishtest's SPSA) would otherwise fill its directory. The command run again plays it again, as it would
+    over the file. A file named by ``-config`` is the user's, and stays."""
+    if config.state.file or config.state.outname or not store.remove_finished(tourney.path, cut_short=cut_short):
         return
     if not config.log.file:
         log_path.unlink(missing_ok=True)

@@ -295,15 +295,18 @@ class PairCounts:
     first_white: str | None = None
 
 
-def _partners(waiting: GameResult, game: GameResult, *, by_tag: bool) -> bool:
-    """Whether ``game`` completes the pair ``waiting`` waits in: their colours reversed, or, the Pair tag naming
-    them one pair, their GameNumbers other: a ``noswap`` tourney (fastchess's ``-noswap``) plays both games of
-    a pair in the same colours, and counts them as one, where the same game read twice (a file given twice)
-    has one number."""
+def _partners(waiting: GameResult, game: GameResult, *, kind: str, one_sided: bool) -> bool:
+    """Whether ``game`` completes the pair ``waiting`` waits in (by a key of ``kind``): their colours reversed;
+    or in the same colours, as a ``noswap`` tourney (fastchess's ``-noswap``) plays both games of a pair, when
+    the Pair tag names them one pair and their GameNumbers differ (the same game read twice, a file given
+    twice, has one number), or when they share a Round tag in a match whose every game so far had one White
+    (``one_sided``): fastchess's Round tag is its pair's number, by which alone its pentanomial pairs games."""
     if waiting.white == game.black:
         return True
+    if kind == "round":
+        return one_sided
     numbers = (waiting.game_number, game.game_number)
-    return by_tag and None not in numbers and numbers[0] != numbers[1]
+    return kind == "tag" and None not in numbers and numbers[0] != numbers[1]
 
 
 def match_order(players: Collection[str], pairs: PairCounts | None) -> tuple[str, str, str]:
@@ -327,7 +330,8 @@ class GamePairs:
     Pair tag (tmanager's own games, which carry the schedule's pairs; two games of
     other GameNumbers then pair in the same colours too, as a ``noswap`` tourney's); else
     GameNumber tags 2k and 2k+1; else, from Round tags, the same round
-    (cutechess-cli, fastchess) or rounds 2k-1 and 2k (XBoard); or, with
+    (cutechess-cli, fastchess; in the same colours too while no game had the other
+    White: fastchess's ``-noswap``) or rounds 2k-1 and 2k (XBoard); or, with
     none of these, consecutive games in the file. Counts are from ``first``'s
     side: index = points scored in the pair × 2, i.e. ``[LL, LD, WL+DD, WD, WW]``.
 
@@ -351,6 +355,8 @@ class GamePairs:
     #: games whose every slot a game of the same colours already waits in (the same game twice, files joined):
     #: they pair with nothing, and are unpaired
     _shut_out: int = field(default=0, init=False, repr=False)
+    #: whether both players had White in some game (else the match may be a ``noswap`` one)
+    _two_sided: bool = field(default=False, init=False, repr=False)
 
     def add(self, game: GameResult) -> None:
         """Consider one game; games of other players are ignored."""
@@ -359,12 +365,13 @@ class GamePairs:
         self._arrivals += 1
         if self.first_white is None:
             self.first_white = game.white
+        self._two_sided = self._two_sided or game.white != self.first_white
         if game.game_number is not None and (self.lowest is None or game.game_number < self.lowest[0]):
             self.lowest = (game.game_number, game.white)
         keys = self._keys(game)
         for key in keys:
             waiting = self._pending.get(key)
-            if waiting is not None and _partners(waiting[0], game, by_tag=key[1] == "tag"):
+            if waiting is not None and _partners(waiting[0], game, kind=key[1], one_sided=not self._two_sided):
                 for other in waiting[1]:
                     self._pending.pop(other, None)
                 self.penta[round(2 * (self._points(waiting[0]) + self._points(game)))] += 1

@@ -152,3 +152,12 @@ class MatchConfig:
     warnings: tuple[str, ...] = ()
     #: (engine name, key, its -engine value, the -each value that won), to be said
     overridden: tuple[tuple[str, str, str, str], ...] = ()
+
+    @property
+    def keeps_cut_short(self) -> bool:
+        """Whether a test cut short (a signal, a fault, ``-strict``) is kept for the same command to resume.
+        ``-autosaveinterval 0`` says that no state is wanted: fishtest's worker passes it, runs each command
+        line once (a task id and, for SPSA, the parameters' values in it) and stops each batch it gives up
+        with SIGINT, so a test kept would never be resumed and would pile up with every batch. A file named by
+        ``-config`` is the user's, and always kept."""
+        return self.autosave_interval > 0 or bool(self.state.file or self.state.outname)

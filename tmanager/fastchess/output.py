@@ -31,7 +31,7 @@ from tmanager.core.results import Result
 from tmanager.core.stats import SprtSettings
 from tmanager.fastchess.elo import Estimate, Stats, estimate
 from tmanager.fastchess.scoreboard import Scoreboard
-from tmanager.tourney.announce import EngineWarning
+from tmanager.tourney.announce import EngineWarning, OptionRefused
 from tmanager.tourney.outcome import Ending
 from tmanager.tourney.pvcheck import PvProblem
 
@@ -114,6 +114,13 @@ def illegal_move_text(move: str, engine: str) -> list[str]:
         lines.append("Warning; Move does not match uci move format, lowercase and 4/5 chars. "
                      f"Move {move} played by {engine}")
     return [*lines, f"Warning; Illegal move {move or '<none>'} played by {engine}"]
+
+
+def option_refused_text(refused: OptionRefused) -> str:
+    """fastchess's warning of an option value an engine refused, which it plays its game without."""
+    if refused.missing:
+        return f"Warning; {refused.engine} doesn't have option {refused.option}"
+    return f"Warning; Invalid value for option {refused.option}; {refused.value}"
 
 
 def warning_text(warning: EngineWarning, *, test_env: bool) -> str:

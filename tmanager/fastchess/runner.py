@@ -36,7 +36,15 @@ from tmanager.fastchess.limits import report_text
 from tmanager.fastchess.scoreboard import Scoreboard
 from tmanager.formats import pgn
 from tmanager.tourney import store
-from tmanager.tourney.announce import EngineStarted, EngineWarning, GameFinished, GameStarted, Lines, decode
+from tmanager.tourney.announce import (
+    EngineStarted,
+    EngineWarning,
+    GameFinished,
+    GameStarted,
+    Lines,
+    OptionRefused,
+    decode,
+)
 from tmanager.tourney.model import Tourney
 from tmanager.tourney.outcome import Ending
 from tmanager.tourney.processes import Main, Workers
@@ -228,6 +236,8 @@ class Match:
                 self.options[announcement.participant] = {**announcement.options}
             elif isinstance(announcement, EngineWarning):
                 self._warn([fc.warning_text(announcement, test_env=self.config.test_env)])
+            elif isinstance(announcement, OptionRefused):
+                self._warn([fc.option_refused_text(announcement)])
 
     def _warn(self, lines: list[str]) -> None:
         self._emit(lines)
@@ -343,8 +353,10 @@ class Match:
             self._emit(self.output.end_tournament(fc.verdict_message(self.config.sprt, verdict.result)))
         if self.output.format is fc.OutputFormat.FASTCHESS:
             self._emit(self.tracker.lines())
-        if interrupted:
+        if interrupted and self.config.keeps_cut_short:
             self.write(f"Tournament was interrupted. To resume it, run the same command again (its state: {self.path})")
+        elif interrupted:  # cleared away by its caller, as fastchess says it without a state to resume
+            self.write("Tournament was interrupted.")
 
     def _conditions(self, tourney: Tourney) -> fc.Conditions:
         """The head of a two-engine report: the limits of both, and (filled in as engines start) threads

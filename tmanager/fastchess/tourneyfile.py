@@ -39,6 +39,7 @@ from tmanager.core.stats import SprtSettings
 from tmanager.errors import ConfigError
 from tmanager.fastchess.config import EngineConfig, MatchConfig
 from tmanager.fastchess.output import OutputFormat
+from tmanager.files import check_writable
 from tmanager.tomlmap import parse_value
 from tmanager.tourney import store
 from tmanager.tourney.adjudication import Adjudication
@@ -89,9 +90,11 @@ def prepare(config: MatchConfig, *, cwd: Path) -> Prepared:
     """The tourney of ``config``: its file resumed, or a new one, not written yet (:class:`ConfigError` for a
     file that holds another test)."""
     path = state_path(config, cwd=cwd)
+    if config.state.file and not path.exists():
+        raise _no_test(config.state.file, path, cwd=cwd)
+    if (config.state.file or config.state.outname) and path.exists():  # a directory, a FIFO: said as named
+        check_writable(path, file=None, field="-config file=" if config.state.file else "-config outname=")
     if config.state.file:
-        if not path.exists():
-            raise _no_test(config.state.file, path, cwd=cwd)
         return Prepared(store.read(path), resumed=True)
     _check_tablebases(config)  # before the file of a test begun is read: told as -tb gives them, not as it keeps them
     if path.exists() and not _afresh(config):
@@ -248,6 +251,7 @@ def tourney_of(config: MatchConfig, path: Path, *, seed: int, pgn: str = "", epd
         pv_checks="mates" if config.check_mate_pvs else "off",
         log_latency=config.show_latency,
         stop_on_start_failure=True,
+        warn_refused_options=True,
         increment_at_start=True,
         pgn_illegal_move_termination=True,
         wait=config.wait_ms / 1000,

@@ -83,9 +83,22 @@ class EngineWarning:
     moves: tuple[str, ...]  #: the game's moves before the search
 
 
-Announcement = GameStarted | GameFinished | EngineStarted | EngineWarning
+@dataclass(frozen=True, slots=True)
+class OptionRefused:
+    """An option value ``engine`` refused and plays its game without (``Settings.warn_refused_options``): fastchess
+    prints ``Warning; dev doesn't have option X`` or ``Warning; Invalid value for option X; V``, and fishtest
+    stops a test for it."""
+
+    engine: str
+    option: str
+    value: str
+    missing: bool  #: the engine has no such option (else the value is one it cannot take)
+
+
+Announcement = GameStarted | GameFinished | EngineStarted | EngineWarning | OptionRefused
 _KINDS: dict[str, type[Announcement]] = {
     "started": GameStarted, "finished": GameFinished, "engine": EngineStarted, "warning": EngineWarning,
+    "option": OptionRefused,
 }  # fmt: skip
 _NAMES = {kind: name for name, kind in _KINDS.items()}
 

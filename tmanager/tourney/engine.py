@@ -26,7 +26,7 @@ import chess
 from tmanager.errors import ConfigError
 from tmanager.tourney.engineclient import EngineClient
 from tmanager.tourney.enginelines import EngineError, LineObserver
-from tmanager.tourney.engineoptions import option_text
+from tmanager.tourney.engineoptions import MANAGED, RefusedOption, option_text
 from tmanager.tourney.engines import EngineSpec, Protocol
 from tmanager.tourney.outcome import GameOver
 from tmanager.tourney.search import Reply, SearchLimit, Wanted
@@ -90,6 +90,25 @@ def client_class(spec: EngineSpec) -> type[EngineClient]:
     return CLIENTS[spec.protocol]
 
 
+def _configure(client: EngineClient, spec: EngineSpec) -> tuple[RefusedOption, ...]:
+    """Give the engine ``spec``'s options; the values it refused and is left without, with
+    ``spec.warn_refused_options`` (one at a time then, as fastchess sets them), else :class:`EngineError` at the
+    first. An option the runner sets itself is refused either way: the game could not be played as asked."""
+    if not spec.warn_refused_options:
+        client.configure(spec.options)
+        return ()
+    declared = {name.lower() for name in client.options}
+    refused = []
+    for name, value in spec.options.items():
+        try:
+            client.configure({name: value})
+        except EngineError:
+            if name.lower() in MANAGED:
+                raise
+            refused.append(RefusedOption(name, option_text(value), missing=name.lower() not in declared))
+    return tuple(refused)
+
+
 class Engine:
     """A running engine process: its client (:class:`~tmanager.tourney.engineclient.EngineClient`) and the
     process group to kill."""
@@ -100,6 +119,8 @@ class Engine:
         self.client = client
         self.pid = transport.get_pid()
         self._getting_ready: asyncio.Task[None] | None = None  # begun by get_ready(), awaited by ready()
+        #: The options it refused and plays without (``EngineSpec.warn_refused_options``).
+        self.refused: tuple[RefusedOption, ...] = ()
 
     @classmethod
     async def start(cls, spec: EngineSpec, *, observer: LineObserver | None = None) -> Engine:
@@ -126,7 +147,7 @@ class Engine:
             if not isinstance(stderr, int):
                 stderr.close()
         try:
-            engine.client.configure(spec.options)
+            engine.refused = _configure(engine.client, spec)
         except EngineError as exc:
             await engine.close()
             # Whole, not cut at 120 characters as first_line would: the list of the options the engine has is the help.

@@ -84,6 +84,16 @@ class EngineOption:
         return text
 
 
+@dataclass(frozen=True, slots=True)
+class RefusedOption:
+    """An option value an engine refused and was left without: an option it does not have (``missing``), or a
+    value the option cannot take."""
+
+    name: str
+    value: str  #: as the engine would have been told it
+    missing: bool
+
+
 def option_text(value: OptionValue) -> str:
     """A value as an engine is told it (``true``/``false`` for a check)."""
     return ("true" if value else "false") if isinstance(value, bool) else "" if value is None else str(value)

@@ -64,6 +64,8 @@ class EngineSpec:
     #: ``None``: ``handshake_timeout``.
     ready_timeout: float | None = None
     ping_timeout: float | None = None
+    #: Leave the options the engine refuses unset, and play on (``Settings.warn_refused_options``).
+    warn_refused_options: bool = False
 
     @property
     def key(self) -> Hashable:

@@ -125,4 +125,5 @@ def resolve_engine(
         handshake_timeout=settings.handshake_timeout,
         ready_timeout=settings.ready_timeout,
         ping_timeout=settings.ping_timeout,
+        warn_refused_options=settings.warn_refused_options,
     )

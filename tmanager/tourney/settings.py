@@ -76,6 +76,10 @@ class Settings:
     #: An engine that fails to start (crashes or misses its handshake) stops the workers, as a configuration
     #: error does, and its game is given back unplayed, as fastchess stops at a startup failure; else it loses.
     stop_on_start_failure: bool = False
+    #: An option the engine does not have, or a value it cannot take, is left unset, and the engine plays on
+    #: (each game's engines warned of, as fastchess warns of them); else a configuration error, which stops the
+    #: workers before the game. An option the runner sets itself (``MultiPV``…) stops them either way.
+    warn_refused_options: bool = False
     #: Each clock starts at its base time plus one increment, as fastchess's does (``go wtime 1100 winc 100``
     #: at the first move of 1+0.1); else at its base time, as XBoard's.
     increment_at_start: bool = False

@@ -311,14 +311,15 @@ def remove_unplayed(path: Path) -> bool:
         return True
 
 
-def remove_finished(path: Path) -> bool:
+def remove_finished(path: Path, *, cut_short: bool = False) -> bool:
     """Remove tourney file ``path`` and the files that keep its state (:func:`_remove`), under its lock, if
-    it is played out with nothing claimed or pending; ``False``, and nothing removed, otherwise. A command
-    that made the file for itself and whose user has no use for it once it is over (a fastchess command
-    line) clears it away this way: its outputs (PGN, EPD, log) are the caller's to keep or remove."""
+    it is played out (or ``cut_short``: stopped before its end, by a caller that will never resume it) with
+    nothing claimed or pending; ``False``, and nothing removed, otherwise. A command that made the file for
+    itself and whose user has no use for it once it is over (a fastchess command line) clears it away this
+    way: its outputs (PGN, EPD, log) are the caller's to keep or remove."""
     with _in_process(path), lock(path):
         tourney = _load(path).tourney
-        if not tourney.is_complete() or tourney.claims or tourney.hooks:
+        if not (cut_short or tourney.is_complete()) or tourney.claims or tourney.hooks:
             return False
         _remove(tourney)
         return True

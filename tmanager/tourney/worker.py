@@ -42,10 +42,18 @@ from tmanager.files import append_line
 from tmanager.formats import pgn
 from tmanager.logs import TOLD
 from tmanager.tourney import eventloop, store, swiss, tuning
-from tmanager.tourney.announce import Announcer, EngineStarted, EngineWarning, GameFinished, GameStarted
+from tmanager.tourney.announce import (
+    Announcer,
+    EngineStarted,
+    EngineWarning,
+    GameFinished,
+    GameStarted,
+    OptionRefused,
+)
 from tmanager.tourney.bookkeeping import BookkeepingThread, through_cancellation, transact
 from tmanager.tourney.claims import give_back, release_stale
 from tmanager.tourney.engine import Engine, EnginePool
+from tmanager.tourney.engineoptions import RefusedOption
 from tmanager.tourney.gamesetup import Books, game_spec, preflight
 from tmanager.tourney.hookrun import TakenHook, add_after_tourney, add_hooks, finish_hook, game_env, take_hook
 from tmanager.tourney.lanes import ClaimAnswer, Claimed, LaneScheduler
@@ -99,7 +107,9 @@ class Worker:
         self.announcer = announcer
         self.bookkeeping_idle = asyncio.Event()  # cleared by a BookkeepingThread (work() makes one) while it works
         self.bookkeeping_idle.set()
-        self.pool = EnginePool(settled=self.bookkeeping_idle, on_start=self._engine_started if announcer else None)
+        self.pool = EnginePool(settled=self.bookkeeping_idle, on_start=self._engine_started)
+        #: The options each participant's engine refused and plays without, as it last started.
+        self.refused: dict[str, tuple[RefusedOption, ...]] = {}
         self.scheduler = LaneScheduler(functools.partial(store.stamp, self.path), max_games=max_games)
         self.make_lane: Callable[[Worker], Lane] = lane or Lane
         self.lanes: dict[asyncio.Task[int], Lane] = {}  # those that have not ended
@@ -213,6 +223,13 @@ class Worker:
             self._seen(tourney)
 
     def _engine_started(self, engine: Engine) -> None:
+        self.refused[engine.spec.name] = engine.refused
+        # A warning of the worker's (on stderr), unless its follower warns in its own words (tmanager fastchess).
+        level = logging.INFO if self.announcer is not None else logging.WARNING
+        for option in engine.refused:
+            what = "has no such option" if option.missing else "refuses the value"
+            log.log(level, "engine %r plays without option %s=%s: it %s", engine.spec.name, option.name,
+                    option.value, what)
         if self.announcer is not None:
             identity = engine.identity()
             self.announcer.announce(EngineStarted(engine.spec.name, identity.name, identity.author, identity.options))
@@ -221,6 +238,9 @@ class Worker:
         """Tell the follower of this run (if any) that ``game`` ended and is stored."""
         if self.announcer is None:
             return
+        for name in (spec.white.name, spec.black.name):  # fastchess warns as it sets each game's options
+            for option in self.refused.get(name, ()):
+                self.announcer.announce(OptionRefused(name, option.name, option.value, option.missing))
         for warning in record.pv_warnings:
             finding = warning.finding
             self.announcer.announce(EngineWarning(
