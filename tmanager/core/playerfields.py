@@ -18,6 +18,8 @@ from tmanager.core.federations import FEDERATIONS
 
 #: FIDE's titles in the order that ranks players of equal rating (C.04.2, initial order), as TRF writes them.
 TITLES = ("GM", "IM", "WGM", "FM", "WIM", "CM", "WFM", "WCM")
+#: The titles FIDE awards to women only (B.01): a holder with no sex given is a woman, a holder of sex ``m`` a slip.
+WOMEN_TITLES = frozenset({"WGM", "WIM", "WFM", "WCM"})
 #: Ratings an event may hold besides 0 (unrated): FIDE's floor is 1400, national lists go lower; TRF has 4 digits.
 MIN_RATING, MAX_RATING = 100, 3500
 #: FIDE IDs are positive whole numbers of at most ten digits (TRF's column holds eleven).
@@ -104,4 +106,7 @@ def player_fault(fields: Mapping[str, object]) -> tuple[str, str] | None:
         fault = check(value)
         if fault is not None:
             return key, fault
+    if fields.get("title") in WOMEN_TITLES and fields.get("sex") == "m":
+        title = fields["title"]
+        return "title", f"{title} is a women's title and the player's sex is m (correct the title or the sex)"
     return None

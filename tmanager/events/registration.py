@@ -20,7 +20,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from tmanager import tomlmap
+from tmanager.core.playerfields import player_fault
 from tmanager.errors import StateError
+from tmanager.events.checks import player_fields
 from tmanager.events.model import Division, Event, LateEntry, Player, fide_order, label
 from tmanager.events.operations import add_player
 from tmanager.formats.playercsv import Row
@@ -197,6 +199,9 @@ def update_ratings(event: Event, division: Division, entries: Mapping[int, Entry
                 setattr(p, key, value)
         if entry.birth_year is not None and not p.birth:
             p.birth = str(entry.birth_year)
+        fault = player_fault(player_fields(p))
+        if fault is not None:  # the list's women's title beside the sex the event has (m)
+            raise StateError(f"{label(p)}: {source} ({entry.where}): {fault[0]}: {fault[1]}")
         if notes:
             changed.append(f"{label(p)}: {', '.join(notes)}")
     messages = [f"{event.rating_list} ratings from {source}: {len(changed)} player(s) changed", *changed]

@@ -132,7 +132,7 @@ def read_listing(
 def _checked(entry: Entry) -> Entry | _Junk:
     """``entry``, or the junk it is when its fields are not as FIDE writes them."""
     fields = {"federation": entry.federation, "title": entry.title, "fide_id": entry.fide_id,
-              "birth": str(entry.birth_year or "")}  # fmt: skip
+              "birth": str(entry.birth_year or ""), "sex": entry.sex}  # fmt: skip
     fault = player_fault(fields) or next(
         ((key, f) for key, r in entry.ratings.items() if r and (f := rating_fault(r))), None
     )
