@@ -77,6 +77,8 @@ class Player:
     name: str
     title: str = ""  # one of TITLES
     rating: int = field(default=0, metadata=tomlmap.KEEP)
+    #: The development coefficient K that FIDE's list gave beside the rating (0: none given): the rating report's K.
+    k: int = 0
     fide_id: int | None = None
     federation: str = ""
     sex: Sex = ""

@@ -124,7 +124,7 @@ def _from_entry(entry: Entry, event: Event) -> dict[str, object]:
     """A player's fields as a FIDE list gives them."""
     fields: dict[str, object] = {
         "fide_id": entry.fide_id, "name": entry.name, "title": entry.title, "federation": entry.federation,
-        "sex": entry.sex, "rating": entry.rating(event.rating_list),
+        "sex": entry.sex, "rating": entry.rating(event.rating_list), "k": entry.k_factor(event.rating_list),
     }  # fmt: skip
     if entry.birth_year is not None:
         fields["birth"] = str(entry.birth_year)
@@ -194,6 +194,9 @@ def update_ratings(event: Event, division: Division, entries: Mapping[int, Entry
         if entry.title != p.title:
             notes.append(f"title {p.title or '-'} → {entry.title or '-'}")
             p.title = entry.title
+        if entry.k_factor(event.rating_list) != p.k:
+            notes.append(f"K {p.k or '-'} → {entry.k_factor(event.rating_list) or '-'}")
+            p.k = entry.k_factor(event.rating_list)
         for key, value in (("federation", entry.federation), ("sex", entry.sex)):
             if value and not getattr(p, key):
                 setattr(p, key, value)
