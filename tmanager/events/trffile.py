@@ -74,6 +74,7 @@ _TYPE_CODES = {PairingSystem.DUTCH: "FIDE_DUTCH_2025", PairingSystem.MANUAL: "CU
                PairingSystem.DOUBLE_SWISS: "FIDE_DOUBLESWISS"}  # fmt: skip
 #: What a ``192`` code says of the system (prefixes; the rest is manual).
 _SYSTEMS_OF_TYPE = (("FIDE_DUTCH", PairingSystem.DUTCH), ("FIDE_ROUNDROBIN", PairingSystem.ROUND_ROBIN),
+                    ("FIDE_DOUBLESWISS", PairingSystem.DOUBLE_SWISS),
                     ("FIDE_DOUBLEROUNDROBIN", PairingSystem.ROUND_ROBIN),
                     ("BERGER_", PairingSystem.ROUND_ROBIN), ("FIDE_TEAM_", PairingSystem.TEAM_SWISS),
                     ("FIDE_TEAM_ROUNDROBIN", PairingSystem.ROUND_ROBIN),
@@ -401,7 +402,7 @@ def loads(text: str, *, file: Path | None = None) -> Event:
         code, _, rest = line.partition(" ")
         if code == "XTM":
             _read_extra(rest, extras, file)
-        elif code in ("012", "022", "032", "042", "052", "092", "102", "112", "132", "192", "202", "222"):
+        elif code in ("012", "022", "032", "042", "052", "092", "102", "112", "132", "192", "202", "212", "222"):
             header.setdefault(code, []).append(line if code == "132" else rest.strip())
     meta = extras.get("event")
     if meta is None:
@@ -485,7 +486,10 @@ def _foreign_settings(tournament: trf.Tournament, header: Mapping[str, list[str]
         settings["system"] = PairingSystem.MANUAL
     if "DOUBLEROUNDROBIN" in code:
         settings["cycles"] = 2
-    names = _first(header, "202").replace(",", " ").split()
+    if settings.get("system") == PairingSystem.DOUBLE_SWISS:  # 142 counts rounds, the event matches of two
+        settings["rounds"] = -(-(tournament.total_rounds or tournament.played_rounds) // 2)
+    # 212 is 202 with the primary score first (PTS; a team's MP or GP): the tie-breaks when 202 is absent.
+    names = (_first(header, "202") or _first(header, "212")).replace(",", " ").split()
     try:
         settings["tiebreaks"] = [tiebreaknames.Tiebreak.parse(n).name for n in names if n.upper() != "PTS"] or None
     except ValueError as exc:
