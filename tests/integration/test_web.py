@@ -49,6 +49,7 @@ class Server:
         assert self.process.stdout is not None
         line = self.process.stdout.readline()
         assert "http://" in line, (line, self.process.stderr.read() if self.process.stderr else "")
+        self.line = line
         self.url = "http://" + line.split("http://", 1)[1].split()[0]
         self.host, self.port = self.url.removeprefix("http://").rstrip("/").rsplit(":", 1)
 
@@ -431,6 +432,28 @@ def test_show_engines_reveals_the_command_lines_on_request(played: Path, serve: 
     server = serve(played, "--show-engines")
     _, _, body = fetch(server.url)
     assert b"pyengine.py --protocol xboard --seed 0" in body and str(played.parent).encode() in body
+
+
+def test_every_address_is_printed_as_addresses_a_browser_opens(played: Path, serve: Any) -> None:
+    """``--host 0.0.0.0`` printed http://0.0.0.0:PORT/, which browsers do not open: the line gives this machine's
+    loopback address first, then its name and network address for the other machines, each one that serves."""
+    server = serve(played, "--host", "0.0.0.0")
+    assert "0.0.0.0" not in server.line and server.host == "127.0.0.1", server.line
+    assert "here and on every address of this machine" in server.line
+    urls = [word.rstrip(",") for word in server.line.split() if word.startswith("http://")]
+    assert urls[0] == server.url and f"http://{socket.gethostname()}:{server.port}/" in urls
+    for url in urls:
+        assert fetch(url)[0] == 200, url
+
+
+def test_show_engines_is_refused_for_an_event(tmp_path: Path) -> None:
+    """``serve EVENT --show-engines`` served the event as if the option had not been given."""
+    event = tmp_path / "open.toml"
+    assert run_cli("event", "new", event, "--name", "Open").returncode == 0
+    done = run_cli("serve", event, "--show-engines", "--port", "0")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.strip() == (f"tmanager: {event}: --show-engines: an event's pages show no engines (leave "
+                                   "it out; it is for a tourney's dashboard)")  # fmt: skip
 
 
 @pytest.mark.timing
