@@ -212,6 +212,32 @@ def _live_card(path: Path, number: int) -> None:
     }))  # fmt: skip
 
 
+def test_a_crazyhouse_card_shows_the_pieces_in_hand(tmp_path: Path, serve: Any) -> None:
+    """The diagram of a crazyhouse game drew no pockets, and the card said nothing of them: the pieces each side
+    may drop were nowhere on the page. Each player's line now lists them."""
+    import chess.variant
+
+    path = slow_tourney(tmp_path / "zh.toml", players=2, games=2, extra='variant = "crazyhouse"')
+    with store.transaction(path) as tourney:
+        tourney.set_result(0, "*")
+    board = chess.variant.CrazyhouseBoard()
+    for san in ("e4", "d5", "exd5", "Qxd5", "Nc3", "Qxd2+"):
+        board.push_san(san)
+    live = store.read(path).live_dir
+    live.mkdir(exist_ok=True)
+    (live / "0.json").write_text(json.dumps({
+        "game": 0, "round": 1, "white": "E0", "black": "E1", "variant": "crazyhouse", "start_fen": board.starting_fen,
+        "moves": [m.uci() for m in board.move_stack], "fen": board.fen(), "white_clock": 0, "black_clock": 0,
+        "updated": time.time(),
+    }))  # fmt: skip
+    server = serve(path)
+    wait_for(lambda: b'id="game-0"' in fetch(server.url)[2])
+    card = fetch(server.url)[2].decode().split('id="game-0"')[1].split("</article>")[0]
+    black, white = card.split('class="player ')[1:3]
+    assert '<span class="pocket" title="pieces in hand">\u265f\u00d72</span>' in black, black  # two pawns taken
+    assert '<span class="pocket" title="pieces in hand">\u2659</span>' in white, white  # and one
+
+
 def pumping(page: Any, predicate: Any, timeout: float = 30.0) -> None:
     """wait_for, letting Playwright's own events (a route handler) run meanwhile."""
     deadline = time.monotonic() + timeout
