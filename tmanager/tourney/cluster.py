@@ -262,7 +262,11 @@ class Cluster:
                     raise StateError(f"game {number}: every Dask worker that played it died; "
                                      "look at the workers' logs, then run again") from None
                 log.warning("game %d: the Dask workers playing it kept dying; submitting it again", number)
-            except FutureCancelledError as exc:  # e.g. the connection to the scheduler was lost
+            except FutureCancelledError as exc:
+                if exc.reason == "scheduler-connection-lost":
+                    raise StateError("lost the connection to the Dask scheduler; the games in progress were given "
+                                     "back (restart the scheduler and its workers, then run the same command)"
+                                     ) from None  # fmt: skip
                 reason = " ".join(str(exc).split())
                 raise StateError(f"game {number}: {reason} (check the Dask scheduler, then run again)") from None
             finally:
@@ -358,7 +362,9 @@ class Coordinator:
 
     def start(self) -> None:
         """Connect and check the engines on the workers; errors are raised here."""
-        setup_logging(self.log_path)  # its warnings (an engine missing on a host) also go to the terminal
+        # Its warnings (an engine missing on a host) also go to the terminal; distributed's own (a lost scheduler,
+        # with its traceback) to the log file only: what they mean ends the run as one tmanager line.
+        setup_logging(self.log_path, libraries=("distributed", "tornado"))
         self._thread.start()
         self._ready.wait()
         if self.error is not None:
