@@ -52,6 +52,7 @@ from tmanager.tourney.live import HeldBack, LiveGame, PositionView
 from tmanager.tourney.model import Participant, Settings, Tourney
 from tmanager.tourney.play import GameRecord, GameSpec, play_game
 from tmanager.tourney.resolution import resolve_engine
+from tmanager.tourney.validation import games_elsewhere
 from tmanager.tourney.worker import Lane, Worker
 
 log = logging.getLogger("tmanager")
@@ -313,6 +314,8 @@ async def coordinate(
             f"cannot reach the Dask scheduler at {address}: {exc} (start it with `dask scheduler`, "
             "or check the address)"
         ) from None
+    if (elsewhere := games_elsewhere(tourney)) is not None:
+        log.warning("%s", elsewhere)
     async with client:
         cluster = Cluster(client, tourney.directory)
         await cluster.check_engines(tourney)
