@@ -260,6 +260,16 @@ def test_the_212_tie_breaks_and_fides_double_swiss_code() -> None:
     assert (e.division().system, e.rounds) == (ev.PairingSystem.DOUBLE_SWISS, 2)
 
 
+def test_titles_in_trf06_letters_and_a_sex_in_capitals() -> None:
+    """A title as TRF-06 writes it (``g``, ``wg``, as older programs still do) refused the whole file ('G' is not
+    a FIDE title), and a sex in capitals (``M``) was dropped: both read as TRF-16 writes them."""
+    lines = FOREIGN.splitlines()
+    lines[3] = lines[3][:9] + "Mg  " + lines[3][13:]
+    lines[4] = lines[4][:9] + "wwg " + lines[4][13:]
+    d = event_trf.loads("\n".join(lines) + "\n").division()
+    assert [(p.sex, p.title) for p in d.players[:2]] == [("m", "GM"), ("w", "WGM")]
+
+
 def test_malformed_xtm_line_names_the_file(tmp_path: Path) -> None:
     bad = tmp_path / "bad.trf"
     bad.write_text(FOREIGN.replace("XXR 3\n", "XXR 3\nXTM player 1 {not json\n"))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from tmanager.core.playerfields import sex_code
 from tmanager.core.results import ByeKind
 from tmanager.errors import ascii_digits
 from tmanager.events.model import PairingSystem, Player
@@ -46,20 +47,26 @@ def player_header(p: Player) -> str:
     )
 
 
+#: The titles as TRF-06 and the programs still writing it code them (``g``, ``wm``): read as TRF-16 writes them.
+_TRF06_TITLES = {"g": "GM", "m": "IM", "f": "FM", "c": "CM", "wg": "WGM", "wm": "WIM", "wf": "WFM", "wc": "WCM"}
+
+
 def read_player_header(line: trf.TrfPlayer) -> dict[str, Any]:
-    """The player fields a ``001`` line holds."""
+    """The player fields a ``001`` line holds; a sex written in capitals (``M``, ``F``, as FIDE's lists) and a
+    title in TRF-06's letters (``g``, ``wm``) read as TRF-16 writes them."""
     h = line.header.ljust(80)
     fide_id = h[57:68].strip()
+    title = h[10:13].strip()
+    sex = sex_code(h[9])
     return {
         "name": line.name,
-        "title": h[10:13].strip().upper(),
+        "title": _TRF06_TITLES.get(title.lower(), title.upper()),
         "rating": line.rating,
         "federation": h[53:56].strip(),
         "fide_id": int(fide_id) if ascii_digits(fide_id) else None,
-        "sex": h[9] if h[9] in "mw" else "",
+        "sex": sex if sex in ("m", "w") else "",
         "birth": event_date(h[69:79]),
     }
-
 
 
 #: Settings the ``XTM event`` line carries to the event and to the division.
