@@ -34,6 +34,23 @@ def test_fide_lists_in_both_formats(name: str) -> None:
     assert set(ratinglist.read(FIDE / name, federation="ger")) == {4100077}
 
 
+@pytest.mark.parametrize("name", ["players_list_foa.txt", "players_list_xml_foa.xml"])
+def test_the_higher_of_the_title_and_the_womens_title(name: str, tmp_path: Path) -> None:
+    """The FIDE title won over the women's title whatever they were: an FM who is a WGM was entered as an FM,
+    ranked below the WGMs of her rating and judged for a WGM norm she had no need of."""
+    text = (FIDE / name).read_text(encoding="latin-1")
+    if name.endswith(".txt"):
+        line = next(line for line in text.splitlines() if line.startswith("4100034"))
+        text = text.replace(line, line.replace(" F   WGM  WGM ", " F   FM   WGM "))
+    else:
+        anna = text.index("<fideid>4100034</fideid>")
+        text = text[:anna] + text[anna:].replace("<title>WGM</title>", "<title>FM</title>", 1)
+    listed = tmp_path / name
+    listed.write_text(text, encoding="latin-1")
+    entries = ratinglist.read(listed)
+    assert (entries[4100034].title, entries[4100018].title, entries[4100042].title) == ("WGM", "GM", "WIM")
+
+
 def test_a_single_list_names_its_rating_column_by_month() -> None:
     entries = ratinglist.read(FIDE / "standard_rating_list.txt")
     assert entries[4100018].ratings == {"standard": 2599} and 4100085 not in entries

@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Literal
 
-from tmanager.core.playerfields import k_fault, player_fault, rating_fault, sex_code
+from tmanager.core.playerfields import TITLES, k_fault, player_fault, rating_fault, sex_code
 from tmanager.errors import ConfigError, ascii_digits
 from tmanager.files import open_file
 
@@ -67,7 +67,7 @@ class Entry:
     name: str
     federation: str
     sex: str  # "m", "w" or ""
-    title: str  # the FIDE title (GM…), else the women's title (WGM…), else ""
+    title: str  # the higher of the FIDE title (GM…) and the women's title (WGM…), else ""
     ratings: dict[str, int]
     birth_year: int | None
     where: str = ""  # the line (TXT) or the player (XML) it was read from
@@ -215,7 +215,7 @@ def _txt(f: IO[bytes], path: Path) -> Iterator[Entry | _Junk]:
             continue
         yield Entry(
             int(fide_id), fields["Name"], fields.get("Fed", ""), _sex(fields.get("Sex", "")),
-            fields.get("Tit", "") or fields.get("WTit", ""), {k: _number(t) for k, t in texts.items()},
+            _title(fields.get("Tit", ""), fields.get("WTit", "")), {k: _number(t) for k, t in texts.items()},
             _year(fields.get("B-day", "")), where, {k: int(t) for k, t in ks.items()},
         )  # fmt: skip
 
@@ -259,11 +259,21 @@ def _xml(f: IO[bytes], path: Path) -> Iterator[Entry | _Junk]:
                 continue
             yield Entry(
                 int(fide_id), values.get("name", ""), values.get("country", ""), _sex(values.get("sex", "")),
-                values.get("title", "") or values.get("w_title", ""), {k: _number(t) for k, t in texts.items()},
+                _title(values.get("title", ""), values.get("w_title", "")), {k: _number(t) for k, t in texts.items()},
                 _year(values.get("birthday", "")), where, {k: int(t) for k, t in ks.items()},
             )  # fmt: skip
     except ElementTree.ParseError as exc:
         raise ConfigError(f"is not well-formed XML ({exc})", file=path, hint="save the list again from FIDE") from None
+
+
+def _title(title: str, women: str) -> str:
+    """The player's title: the higher in FIDE's order (GM, IM, WGM, FM, WIM…) of the title and the women's title,
+    so that a WGM who is also an FM is a WGM (for the initial order and the norms); a title FIDE does not write
+    is kept, for the checks to refuse."""
+    known = [t for t in (title, women) if t in TITLES]
+    if len(known) < len([t for t in (title, women) if t]):
+        return title or women
+    return min(known, key=TITLES.index, default="")
 
 
 def _number(text: str) -> int:
