@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from tmanager.errors import ConfigError, printable
@@ -25,10 +26,12 @@ def line_start() -> str:
 TOLD = {"told": True}
 
 
-def setup_logging(path: Path | None = None, *, quiet: bool = False) -> None:
+def setup_logging(path: Path | None = None, *, quiet: bool = False, libraries: Sequence[str] = ()) -> None:
     """Log to ``path`` (appending) or to stderr, one timestamped line per event. With a ``path``, warnings and
     errors are also told on stderr, a line each (``tmanager: warning: …``): `run`'s workers log to a file,
-    and `run` shows what they say there on its terminal, each kind once."""
+    and `run` shows what they say there on its terminal, each kind once. The loggers of ``libraries``
+    (``distributed``) write their warnings and errors to the same place, a line each, and never to the terminal
+    on their own: what matters of them reaches the user as tmanager's own message."""
     handler: logging.Handler = logging.StreamHandler(sys.stderr)
     echo: logging.Handler | None = None
     if path is not None:
@@ -54,6 +57,33 @@ def setup_logging(path: Path | None = None, *, quiet: bool = False) -> None:
     engine_log.handlers[:] = [handler]
     engine_log.setLevel(logging.ERROR)
     engine_log.propagate = False
+    for name in libraries:
+        library = logging.getLogger(name)
+        library.handlers[:] = [_OneLine(handler)]
+        library.setLevel(logging.WARNING)
+        library.propagate = False
+        # Its own loggers below it (distributed.client) may hold handlers of their own, to the terminal.
+        for below in [logger for key, logger in logging.root.manager.loggerDict.items() if key.startswith(f"{name}.")]:
+            if isinstance(below, logging.Logger):
+                below.handlers[:] = []
+                below.propagate = True
+
+
+class _OneLine(logging.Handler):
+    """Hands a library's records to ``target`` with their traceback folded into their line (the exception's
+    type and message): the log stays one line an event."""
+
+    def __init__(self, target: logging.Handler) -> None:
+        super().__init__()
+        self.target = target
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.exc_info and record.exc_info[1] is not None:
+            error, message = record.exc_info[1], record.getMessage()
+            text = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+            record.msg, record.args = f"{message} ({text})" if message else text, None
+            record.exc_info, record.exc_text = None, None
+        self.target.handle(record)
 
 
 class _Printable(logging.Formatter):

@@ -365,3 +365,29 @@ def test_lanes_shrink_when_a_worker_leaves(tmp_path: Path, cluster: DaskCluster)
     assert hooked_games(tmp_path) == list(range(6))
     assert (tmp_path / "after_tourney.txt").read_text() == "done\n"
 
+
+
+def test_the_scheduler_dying_is_one_line_of_tmanager(tmp_path: Path, cluster: DaskCluster) -> None:
+    """When the scheduler died, distributed's own log line (``distributed.client - ERROR - …``) came before
+    tmanager's: the arbiter of the run saw a library's message, with a traceback's worth of detail, twice over."""
+    cluster.add_worker("w1")
+    path = slow_tourney(tmp_path / "s.toml", players=2, games=2, delay=0.1, max_moves=40)
+    run = start_run(path, cluster.address)
+    try:
+        wait_for(lambda: len(claims_of(path, run.pid)) == 1)
+        os.killpg(cluster.processes[0].pid, signal.SIGKILL)  # the scheduler
+        assert run.wait(timeout=60) == 2
+    finally:
+        if run.poll() is None:
+            run.kill()
+            run.wait()
+    assert run.stderr is not None
+    errors = run.stderr.read()
+    assert "distributed" not in errors and "Traceback" not in errors, errors
+    assert errors.endswith("tmanager: lost the connection to the Dask scheduler; the games in progress were given "
+                           "back (restart the scheduler and its workers, then run the same command)\n"), errors
+    log = path.with_suffix(".log").read_text()
+    assert "distributed.client" not in log and "ERROR" in log, "distributed's error is in the log, a line"
+    assert "Traceback" not in log
+    assert_consistent(path, complete=False)
+    assert store.read(path).claims == {}, "the games are given back"

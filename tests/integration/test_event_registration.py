@@ -26,6 +26,7 @@ def test_fide_lists_in_both_formats(name: str) -> None:
     jan, anna, sanne, ruben = (entries[i] for i in (4100018, 4100034, 4100042, 4100085))
     assert (jan.name, jan.federation, jan.sex, jan.title, jan.birth_year) == ("Kuiper, Jan", "NED", "m", "GM", 1991)
     assert jan.ratings == {"standard": 2587, "rapid": 2540, "blitz": 2561}
+    assert jan.k_factors == {"standard": 10, "rapid": 20, "blitz": 20} and jan.k_factor("standard") == 10
     assert (anna.sex, anna.title, anna.rating("rapid")) == ("w", "WGM", 0)
     assert sanne.title == "WIM", "the women's title when there is no other"
     assert (ruben.rating("standard"), ruben.rating("rapid")) == (0, 1650)
@@ -33,9 +34,58 @@ def test_fide_lists_in_both_formats(name: str) -> None:
     assert set(ratinglist.read(FIDE / name, federation="ger")) == {4100077}
 
 
+@pytest.mark.parametrize("name", ["players_list_foa.txt", "players_list_xml_foa.xml"])
+def test_the_higher_of_the_title_and_the_womens_title(name: str, tmp_path: Path) -> None:
+    """The FIDE title won over the women's title whatever they were: an FM who is a WGM was entered as an FM,
+    ranked below the WGMs of her rating and judged for a WGM norm she had no need of."""
+    text = (FIDE / name).read_text(encoding="latin-1")
+    if name.endswith(".txt"):
+        line = next(line for line in text.splitlines() if line.startswith("4100034"))
+        text = text.replace(line, line.replace(" F   WGM  WGM ", " F   FM   WGM "))
+    else:
+        anna = text.index("<fideid>4100034</fideid>")
+        text = text[:anna] + text[anna:].replace("<title>WGM</title>", "<title>FM</title>", 1)
+    listed = tmp_path / name
+    listed.write_text(text, encoding="latin-1")
+    entries = ratinglist.read(listed)
+    assert (entries[4100034].title, entries[4100018].title, entries[4100042].title) == ("WGM", "GM", "WIM")
+
+
 def test_a_single_list_names_its_rating_column_by_month() -> None:
     entries = ratinglist.read(FIDE / "standard_rating_list.txt")
     assert entries[4100018].ratings == {"standard": 2599} and 4100085 not in entries
+    assert entries[4100018].k_factors == {"standard": 10}, "a single list's K column is named K"
+
+
+def test_the_rating_report_takes_the_lists_k(tmp_path: Path) -> None:
+    """The rating estimates ignored the K that FIDE's list gives: an adult new to the list (K 40 until 30 games,
+    8.3.3) was estimated with K 20 from the rating alone. The list's K is kept with the player and used."""
+    listed = tmp_path / "standard_rating_list.txt"
+    text = (FIDE / "standard_rating_list.txt").read_text()
+    piet = next(line for line in text.splitlines() if line.startswith("4100026"))
+    listed.write_text(text.replace(piet, piet.replace("  0    20 1975", "  0    40 1975")))
+    path = tmp_path / "open.toml"
+    ok("new", path, "--name", "Open", "--rounds", "3", "--start", "2026-04-10")
+    ok("import-players", path, "--list", listed, "--ids", "4100018,4100026")
+    d = ev.load(path).division()
+    assert [(p.name, p.k) for p in d.players] == [("Kuiper, Jan", 10), ("Kuipers, Piet", 40)]
+    ok("pair", path, "--colour", "white")
+    ok("result", path, "1", "0-1")
+    rows = {line.split()[1]: line.split() for line in ok("report", path, "--only", "ratings").splitlines()
+            if line[:3].strip() in ("1", "2")}  # fmt: skip
+    assert rows["Kuipers,"][4:9] == ["40", "1", "1", "0.16", "+34"], "K 40 from the list, not 20 from 2313"
+    assert rows["Kuiper,"][4] == "10"
+    # The next month's list gives K 20 (his 30 games are in): update-ratings says so and the report follows.
+    out = ok("update-ratings", path, FIDE / "standard_rating_list.txt")
+    assert "Kuipers, Piet (2): K 40 → 20" in out
+    assert "+17" in ok("report", path, "--only", "ratings")
+    # A K that is not one is a junk line of the list.
+    listed.write_text(text.replace(piet, piet.replace("  0    20 1975", "  0    x0 1975")))
+    with pytest.raises(ConfigError, match="line 3: the standard K 'x0' is not a number"):
+        ratinglist.read(listed)
+    listed.write_text(text.replace(piet, piet.replace("  0    20 1975", "  0    70 1975")))
+    with pytest.raises(ConfigError, match="line 3: standard K: 70 is not a K factor"):
+        ratinglist.read(listed)
 
 
 def test_a_list_without_the_events_rating_is_refused(tmp_path: Path) -> None:

@@ -242,6 +242,34 @@ def test_trf_from_another_program() -> None:
     assert ev.score(e, d, 3) == 5
 
 
+def test_the_212_tie_breaks_and_fides_double_swiss_code() -> None:
+    """TRF-2026's 212 (202 with PTS first) was not read: a file giving only 212 lost its tie-breaks; and 192's
+    FIDE_DOUBLESWISS made a manual division of a Double-Swiss, with its 142 rounds taken for matches."""
+    e = event_trf.loads(FOREIGN.replace("XXR 3\n", "XXR 3\n212 PTS,BH/C1,ARO/U1400\n"))
+    assert e.tiebreaks == ["BH-C1", "ARO-U1400"]
+    e = event_trf.loads(FOREIGN.replace("XXR 3\n", "XXR 3\n202 SB\n212 PTS,BH/C1\n"))
+    assert e.tiebreaks == ["SB"], "202 says how ties are broken; 212 only when 202 is absent"
+    double = "\n".join([  # the first match (rounds 1 and 2, colours reversed) of two
+        "012 Double", "142 4", "192 FIDE_DOUBLESWISS",
+        foreign_line(1, "m", "Alpha, Anna", "2100", "GER", "", "", "1.5", ["   3 w 1", "   3 b ="]),
+        foreign_line(2, "w", "Beta, Berta", "2000", "GER", "", "", "1.0", ["   4 b =", "   4 w ="]),
+        foreign_line(3, "m", "Gamma, Gert", "1900", "GER", "", "", "0.5", ["   1 b 0", "   1 w ="]),
+        foreign_line(4, "m", "Delta, Dirk", "1800", "GER", "", "", "1.0", ["   2 w =", "   2 b ="]),
+    ]) + "\n"  # fmt: skip
+    e = event_trf.loads(double)
+    assert (e.division().system, e.rounds) == (ev.PairingSystem.DOUBLE_SWISS, 2)
+
+
+def test_titles_in_trf06_letters_and_a_sex_in_capitals() -> None:
+    """A title as TRF-06 writes it (``g``, ``wg``, as older programs still do) refused the whole file ('G' is not
+    a FIDE title), and a sex in capitals (``M``) was dropped: both read as TRF-16 writes them."""
+    lines = FOREIGN.splitlines()
+    lines[3] = lines[3][:9] + "Mg  " + lines[3][13:]
+    lines[4] = lines[4][:9] + "wwg " + lines[4][13:]
+    d = event_trf.loads("\n".join(lines) + "\n").division()
+    assert [(p.sex, p.title) for p in d.players[:2]] == [("m", "GM"), ("w", "WGM")]
+
+
 def test_malformed_xtm_line_names_the_file(tmp_path: Path) -> None:
     bad = tmp_path / "bad.trf"
     bad.write_text(FOREIGN.replace("XXR 3\n", "XXR 3\nXTM player 1 {not json\n"))

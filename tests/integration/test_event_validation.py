@@ -43,6 +43,11 @@ def test_each_field_as_fide_keeps_it() -> None:
     assert playerfields.player_fault({"sex": "x", "title": "NM"}) == (
         "sex", "'x' is not a sex as TRF writes it; use m or w (or leave it empty)"
     )  # fmt: skip
+    assert playerfields.player_fault({"sex": "m", "title": "WCM"}) == (
+        "title", "WCM is a women's title and the player's sex is m (correct the title or the sex)"
+    )  # fmt: skip
+    assert playerfields.player_fault({"sex": "w", "title": "WCM"}) is None
+    assert playerfields.player_fault({"sex": "m", "title": "CM"}) is None
 
 
 @pytest.fixture
@@ -91,6 +96,31 @@ def test_edit_player_and_the_lower_case_federation(event: Path) -> None:
     assert "edit-player.birth: '2001-04-31' is not a real date" in refused(
         event, "edit-player", event, "Bakker", "--birth", "2001-04-31"
     )
+
+
+def test_a_womens_title_with_sex_m_is_refused(event: Path, tmp_path: Path) -> None:
+    """A WCM of sex m was entered (as were WGM, WIM and WFM): a slip in the title or the sex, which put the player
+    in or out of the category women and the women's norms by chance."""
+    says = "title: WCM is a women's title and the player's sex is m (correct the title or the sex)"
+    assert refused(event, "add-player", event, "Laat, Karel", "--title", "WCM", "--sex", "m").endswith(says)
+    assert "WIM is a women's title" in refused(event, "edit-player", event, "Kuiper", "--title", "WIM", "--sex", "m")
+    ok("add-player", event, "Visser, Tom", "--sex", "m", "--fide-id", "4100042")
+    assert "WFM is a women's title" in refused(event, "edit-player", event, "Visser", "--title", "WFM")
+    ok("edit-player", event, "Bakker", "--title", "WGM")  # sex w: a woman's title as it should be
+    assert "WGM is a women's title" in refused(event, "edit-player", event, "Bakker", "--sex", "m")
+    # The list gives Visser's FIDE ID the title WIM: the event's sex m makes the update a slip to correct first.
+    listed = FIDE / "standard_rating_list.txt"
+    assert refused(event, "update-ratings", event, listed).endswith(
+        f"Visser, Tom (3): {listed} (line 5): title: WIM is a women's title and the player's sex is m (correct "
+        "the title or the sex)"
+    )
+    # A list's own line with a women's title and sex M is junk like any other.
+    lines = listed.read_text().splitlines()
+    lines[2] = lines[2].replace(" M   FM  ", " M   WFM ")
+    junk = tmp_path / "list.txt"
+    junk.write_text("\n".join(lines) + "\n")
+    with pytest.raises(ConfigError, match="line 3: title: WFM is a women's title and the player's sex is m"):
+        ratinglist.read(junk)
 
 
 def test_imported_players_and_hand_edited_files(event: Path, tmp_path: Path) -> None:

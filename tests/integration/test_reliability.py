@@ -610,6 +610,23 @@ def test_a_pgn_named_anew_by_edit_is_not_taken_for_a_cut_one(tmp_path: Path) -> 
     assert run_cli("status", path).returncode == 0
 
 
+def test_a_copy_pointed_at_a_new_pgn_says_its_games_are_elsewhere(tmp_path: Path) -> None:
+    """A file copied with cp and given a new PGN said "4 played", silently, over a PGN that held none of them."""
+    path = fast_tourney(tmp_path / "t.toml", players=2, cycles=3)
+    assert start_worker(path, "--games", "4").wait(timeout=300) == 0
+    copy = tmp_path / "copy.toml"
+    copy.write_text(path.read_text().replace('[tourney]\n', '[tourney]\npgn = "copy.pgn"\n', 1))
+    says = (f"tmanager: warning: {tmp_path / 'copy.pgn'}: holds none of the 4 game(s) the results say were played: "
+            "their games are in another PGN (a copy of another tourney's file? `tmanager clone` makes copies; set "
+            "the results back to spaces to play the games again here)")  # fmt: skip
+    done = run_cli("status", copy)
+    assert done.returncode == 1 and done.stdout.startswith("fast: 4 played") and done.stderr.strip() == says
+    assert run_cli("status", path).returncode == 0, "the original and its PGN are as they should be"
+    done = run_cli("run", copy, "--workers", "2")  # the remaining games are played, said once
+    assert done.returncode == 0 and done.stderr.count(says.removeprefix("tmanager: warning: ")) == 1, done.stderr
+    assert len(pgn_games(tmp_path / "copy.pgn")) == 2
+
+
 @pytest.mark.skipif(os.geteuid() != 0, reason="mounting a small file system needs root (CI runs as root)")
 def test_a_full_disk_stops_run_with_one_line_however_many_workers_hit_it(tmp_path: Path) -> None:
     with tiny_disk(tmp_path / "disk", "160k") as disk:

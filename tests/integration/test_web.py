@@ -49,6 +49,7 @@ class Server:
         assert self.process.stdout is not None
         line = self.process.stdout.readline()
         assert "http://" in line, (line, self.process.stderr.read() if self.process.stderr else "")
+        self.line = line
         self.url = "http://" + line.split("http://", 1)[1].split()[0]
         self.host, self.port = self.url.removeprefix("http://").rstrip("/").rsplit(":", 1)
 
@@ -209,6 +210,32 @@ def _live_card(path: Path, number: int) -> None:
         "start_fen": chess.STARTING_FEN, "moves": [m.uci() for m in board.move_stack], "fen": board.fen(),
         "white_clock": 0, "black_clock": 0, "updated": time.time(),
     }))  # fmt: skip
+
+
+def test_a_crazyhouse_card_shows_the_pieces_in_hand(tmp_path: Path, serve: Any) -> None:
+    """The diagram of a crazyhouse game drew no pockets, and the card said nothing of them: the pieces each side
+    may drop were nowhere on the page. Each player's line now lists them."""
+    import chess.variant
+
+    path = slow_tourney(tmp_path / "zh.toml", players=2, games=2, extra='variant = "crazyhouse"')
+    with store.transaction(path) as tourney:
+        tourney.set_result(0, "*")
+    board = chess.variant.CrazyhouseBoard()
+    for san in ("e4", "d5", "exd5", "Qxd5", "Nc3", "Qxd2+"):
+        board.push_san(san)
+    live = store.read(path).live_dir
+    live.mkdir(exist_ok=True)
+    (live / "0.json").write_text(json.dumps({
+        "game": 0, "round": 1, "white": "E0", "black": "E1", "variant": "crazyhouse", "start_fen": board.starting_fen,
+        "moves": [m.uci() for m in board.move_stack], "fen": board.fen(), "white_clock": 0, "black_clock": 0,
+        "updated": time.time(),
+    }))  # fmt: skip
+    server = serve(path)
+    wait_for(lambda: b'id="game-0"' in fetch(server.url)[2])
+    card = fetch(server.url)[2].decode().split('id="game-0"')[1].split("</article>")[0]
+    black, white = card.split('class="player ')[1:3]
+    assert '<span class="pocket" title="pieces in hand">\u265f\u00d72</span>' in black, black  # two pawns taken
+    assert '<span class="pocket" title="pieces in hand">\u2659</span>' in white, white  # and one
 
 
 def pumping(page: Any, predicate: Any, timeout: float = 30.0) -> None:
@@ -431,6 +458,28 @@ def test_show_engines_reveals_the_command_lines_on_request(played: Path, serve: 
     server = serve(played, "--show-engines")
     _, _, body = fetch(server.url)
     assert b"pyengine.py --protocol xboard --seed 0" in body and str(played.parent).encode() in body
+
+
+def test_every_address_is_printed_as_addresses_a_browser_opens(played: Path, serve: Any) -> None:
+    """``--host 0.0.0.0`` printed http://0.0.0.0:PORT/, which browsers do not open: the line gives this machine's
+    loopback address first, then its name and network address for the other machines, each one that serves."""
+    server = serve(played, "--host", "0.0.0.0")
+    assert "0.0.0.0" not in server.line and server.host == "127.0.0.1", server.line
+    assert "here and on every address of this machine" in server.line
+    urls = [word.rstrip(",") for word in server.line.split() if word.startswith("http://")]
+    assert urls[0] == server.url and f"http://{socket.gethostname()}:{server.port}/" in urls
+    for url in urls:
+        assert fetch(url)[0] == 200, url
+
+
+def test_show_engines_is_refused_for_an_event(tmp_path: Path) -> None:
+    """``serve EVENT --show-engines`` served the event as if the option had not been given."""
+    event = tmp_path / "open.toml"
+    assert run_cli("event", "new", event, "--name", "Open").returncode == 0
+    done = run_cli("serve", event, "--show-engines", "--port", "0")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.strip() == (f"tmanager: {event}: --show-engines: an event's pages show no engines (leave "
+                                   "it out; it is for a tourney's dashboard)")  # fmt: skip
 
 
 @pytest.mark.timing

@@ -73,6 +73,10 @@ def command(args: argparse.Namespace) -> int:
     if is_event_file(args.file):
         from tmanager.web.eventapp import create_event_app
 
+        if args.show_engines:  # an option that would do nothing is refused, not silently dropped
+            raise ConfigError("an event's pages show no engines", file=args.file, field="--show-engines",
+                              hint="leave it out; it is for a tourney's dashboard")  # fmt: skip
+
         name = journal.load(args.file).name
         app = create_event_app(args.file, loopback_only=is_loopback(args.host))
     else:
@@ -80,16 +84,43 @@ def command(args: argparse.Namespace) -> int:
         app = create_app(args.file, show_engines=args.show_engines, loopback_only=is_loopback(args.host))
     listener = _listen(args.host, args.port)
     host, port = listener.getsockname()[:2]
-    shown = f"[{host}]" if ":" in host else host
-    scheme = "https" if tls else "http"
     certfile, keyfile = tls or (None, None)
-    print(f"serving {name!r} on {scheme}://{shown}:{port}/ (Ctrl-C to stop)", flush=True)
+    print(f"serving {name!r} on {_addresses(host, port, scheme='https' if tls else 'http')} (Ctrl-C to stop)",
+          flush=True)  # fmt: skip
     config = uvicorn.Config(
         app, log_level="warning", access_log=False, server_header=False, timeout_graceful_shutdown=1,
         http=DeadlineProtocol, timeout_keep_alive=IDLE_SECONDS, ssl_certfile=certfile, ssl_keyfile=keyfile,
     )
     uvicorn.Server(config).run(sockets=[listener])
     return 0
+
+
+#: The wildcard addresses: listening on every address of the machine, but no address a browser can open.
+_EVERY_ADDRESS = {"0.0.0.0": "127.0.0.1", "::": "[::1]"}
+
+
+def _addresses(host: str, port: int, *, scheme: str) -> str:
+    """Where a browser finds the pages: the address listened on; for a wildcard (``0.0.0.0``, ``::``, which
+    browsers do not open) this machine's loopback address, then its name and network address for the others."""
+    local = _EVERY_ADDRESS.get(host)
+    if local is None:
+        return f"{scheme}://{f'[{host}]' if ':' in host else host}:{port}/"
+    others = [f"{scheme}://{address}:{port}/" for address in _network_names()]
+    reach = f": {' or '.join(others)} from other machines" if others else ""
+    return f"{scheme}://{local}:{port}/ here and on every address of this machine{reach}"
+
+
+def _network_names() -> list[str]:
+    """This machine's name and the address it reaches the network from (a UDP socket's connect sends nothing),
+    as far as they are known and not the loopback."""
+    names = [name for name in (socket.gethostname(),) if name and name != "localhost"]
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: a route is looked up, no packet leaves
+            address = probe.getsockname()[0]
+    except OSError:  # no network at all
+        return names
+    return names if address.startswith("127.") or address == "0.0.0.0" else [*names, address]
 
 
 def is_event_file(path: Path) -> bool:

@@ -20,7 +20,7 @@ from tmanager.tourney.claims import claim_is_alive
 from tmanager.tourney.live import GameInProgress
 from tmanager.tourney.model import PLAYING, Tourney, describe_faults
 from tmanager.tourney.tallies import field_records
-from tmanager.tourney.validation import check_pgn
+from tmanager.tourney.validation import check_pgn, games_elsewhere
 
 EXAMPLES = """\
   tmanager status gauntlet.toml
@@ -42,6 +42,10 @@ def command(args: argparse.Namespace) -> int:
         check_pgn(tourney)
     except StateError as exc:
         print(f"tmanager: {printable(str(exc))}", file=sys.stderr)
+        return 1
+    elsewhere = games_elsewhere(tourney)
+    if elsewhere is not None:
+        print(f"tmanager: warning: {printable(elsewhere)}", file=sys.stderr)
         return 1
     return 0
 

@@ -87,9 +87,13 @@ def k_factor(
         k = 10
     else:
         k = 20
-    if games and k * games > MAX_K_TIMES_GAMES:
-        k = MAX_K_TIMES_GAMES // games
-    return k
+    return capped_k(k, games=games)
+
+
+def capped_k(k: int, *, games: int) -> int:
+    """``k`` (as 8.3.3 assigns it, or as FIDE's list gives it) for ``games`` rated games in the period: the largest
+    whole number not above ``k`` whose product with ``games`` does not exceed 700."""
+    return MAX_K_TIMES_GAMES // games if games and k * games > MAX_K_TIMES_GAMES else k
 
 
 @dataclass(frozen=True, slots=True)

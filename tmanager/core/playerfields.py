@@ -18,8 +18,12 @@ from tmanager.core.federations import FEDERATIONS
 
 #: FIDE's titles in the order that ranks players of equal rating (C.04.2, initial order), as TRF writes them.
 TITLES = ("GM", "IM", "WGM", "FM", "WIM", "CM", "WFM", "WCM")
+#: The titles FIDE awards to women only (B.01): a holder with no sex given is a woman, a holder of sex ``m`` a slip.
+WOMEN_TITLES = frozenset({"WGM", "WIM", "WFM", "WCM"})
 #: Ratings an event may hold besides 0 (unrated): FIDE's floor is 1400, national lists go lower; TRF has 4 digits.
 MIN_RATING, MAX_RATING = 100, 3500
+#: The largest development coefficient K of FIDE's lists (8.3.3: 40, 20 or 10; older lists 30, 25 or 15).
+MAX_K = 40
 #: FIDE IDs are positive whole numbers of at most ten digits (TRF's column holds eleven).
 MAX_FIDE_ID = 9_999_999_999
 #: The earliest birth year taken (older is a typing slip).
@@ -84,6 +88,10 @@ def rating_fault(rating: int) -> str | None:
     return f"{rating} is not a rating: 0 (unrated) or {MIN_RATING}-{MAX_RATING}"
 
 
+def k_fault(k: int) -> str | None:
+    return None if 0 <= k <= MAX_K else f"{k} is not a K factor: 0 (none given) or 1-{MAX_K}, as FIDE's list gives it"
+
+
 #: Each checked field and its check; empty strings and None are fields not given.
 _CHECKS: dict[str, Callable[[object], str | None]] = {
     "birth": lambda v: birth_fault(str(v)),
@@ -92,6 +100,7 @@ _CHECKS: dict[str, Callable[[object], str | None]] = {
     "title": lambda v: title_fault(str(v)),
     "fide_id": lambda v: fide_id_fault(v) if isinstance(v, int) else f"{v!r} is not a FIDE ID",
     "rating": lambda v: rating_fault(v) if isinstance(v, int) else f"{v!r} is not a rating",
+    "k": lambda v: k_fault(v) if isinstance(v, int) else f"{v!r} is not a K factor",
 }
 
 
@@ -99,9 +108,12 @@ def player_fault(fields: Mapping[str, object]) -> tuple[str, str] | None:
     """The first faulty field of a player's ``fields`` (the event file's keys) and what is wrong, or None."""
     for key, check in _CHECKS.items():
         value = fields.get(key)
-        if value in (None, "") or (key == "rating" and value == 0):
+        if value in (None, "") or (key in ("rating", "k") and value == 0):
             continue
         fault = check(value)
         if fault is not None:
             return key, fault
+    if fields.get("title") in WOMEN_TITLES and fields.get("sex") == "m":
+        title = fields["title"]
+        return "title", f"{title} is a women's title and the player's sex is m (correct the title or the sex)"
     return None

@@ -184,7 +184,7 @@ def check_prize_fund(fund: PrizeFund, where: str, file: Path | None = None) -> N
 def player_fields(p: Player) -> dict[str, object]:
     """The fields of ``p`` that :func:`~tmanager.core.playerfields.player_fault` checks."""
     return {"birth": p.birth, "federation": p.federation, "sex": p.sex, "title": p.title, "fide_id": p.fide_id,
-            "rating": p.rating}  # fmt: skip
+            "rating": p.rating, "k": p.k}  # fmt: skip
 
 
 #: What to do about a control character in a name (:func:`text_fault`).

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from tmanager import tomlmap
-from tmanager.core.playerfields import TITLES
+from tmanager.core.playerfields import TITLES, WOMEN_TITLES
 from tmanager.core.prizes import Sharing
 from tmanager.core.results import ByeKind, Result
 from tmanager.core.scoring import PointsSystem
@@ -77,6 +77,8 @@ class Player:
     name: str
     title: str = ""  # one of TITLES
     rating: int = field(default=0, metadata=tomlmap.KEEP)
+    #: The development coefficient K that FIDE's list gave beside the rating (0: none given): the rating report's K.
+    k: int = 0
     fide_id: int | None = None
     federation: str = ""
     sex: Sex = ""
@@ -102,8 +104,8 @@ class Player:
     @property
     def woman(self) -> bool:
         """Sex ``w``, or none given by a player who holds a women's title (only women hold one): the category
-        ``women`` and the women's norms."""
-        return self.sex == "w" or (not self.sex and self.title.startswith("W"))
+        ``women`` and the women's norms. A women's title beside sex ``m`` is refused at every entry path."""
+        return self.sex == "w" or (not self.sex and self.title in WOMEN_TITLES)
 
 
 def fide_order(player: Player) -> tuple[int, int, str, int]:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from tmanager.core import norms
 from tmanager.core.federations import NO_FEDERATION
 from tmanager.core.norms import NormCheck, NormTitle
+from tmanager.core.playerfields import WOMEN_TITLES
 from tmanager.core.scoring import Game
 from tmanager.events.games import round_games
 from tmanager.events.model import Division, Event, Player
@@ -56,7 +57,7 @@ class PlayerNorm:
 def titles_sought(player: Player) -> list[NormTitle]:
     """The norms a player may still need: women's titles only for women (:attr:`Player.woman`)."""
     wanted = [t for t in NormTitle if player.title not in _HELD[t]]
-    return [t for t in wanted if not t.startswith("W") or player.woman]
+    return [t for t in wanted if t not in WOMEN_TITLES or player.woman]
 
 
 def results(event: Event, division: Division, upto: int) -> list[PlayerNorm]:

@@ -20,7 +20,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from tmanager import tomlmap
+from tmanager.core.playerfields import player_fault
 from tmanager.errors import StateError
+from tmanager.events.checks import player_fields
 from tmanager.events.model import Division, Event, LateEntry, Player, fide_order, label
 from tmanager.events.operations import add_player
 from tmanager.formats.playercsv import Row
@@ -122,7 +124,7 @@ def _from_entry(entry: Entry, event: Event) -> dict[str, object]:
     """A player's fields as a FIDE list gives them."""
     fields: dict[str, object] = {
         "fide_id": entry.fide_id, "name": entry.name, "title": entry.title, "federation": entry.federation,
-        "sex": entry.sex, "rating": entry.rating(event.rating_list),
+        "sex": entry.sex, "rating": entry.rating(event.rating_list), "k": entry.k_factor(event.rating_list),
     }  # fmt: skip
     if entry.birth_year is not None:
         fields["birth"] = str(entry.birth_year)
@@ -192,11 +194,17 @@ def update_ratings(event: Event, division: Division, entries: Mapping[int, Entry
         if entry.title != p.title:
             notes.append(f"title {p.title or '-'} → {entry.title or '-'}")
             p.title = entry.title
+        if entry.k_factor(event.rating_list) != p.k:
+            notes.append(f"K {p.k or '-'} → {entry.k_factor(event.rating_list) or '-'}")
+            p.k = entry.k_factor(event.rating_list)
         for key, value in (("federation", entry.federation), ("sex", entry.sex)):
             if value and not getattr(p, key):
                 setattr(p, key, value)
         if entry.birth_year is not None and not p.birth:
             p.birth = str(entry.birth_year)
+        fault = player_fault(player_fields(p))
+        if fault is not None:  # the list's women's title beside the sex the event has (m)
+            raise StateError(f"{label(p)}: {source} ({entry.where}): {fault[0]}: {fault[1]}")
         if notes:
             changed.append(f"{label(p)}: {', '.join(notes)}")
     messages = [f"{event.rating_list} ratings from {source}: {len(changed)} player(s) changed", *changed]

@@ -5,7 +5,10 @@ standard, rapid and blitz ratings side by side; ``standard_rating_list.txt``
 and the like, one rating) and as XML (``players_list_xml_foa.xml``, one
 ``<player>`` element each). Both hold for every player the FIDE ID, the name,
 the federation, the sex, the titles, the ratings with their game counts and K
-factors, the birth year and flags.
+factors, the birth year and flags. The K of each rating (``SK``, ``Rk``, ``BK``;
+``K`` in a single list; ``<k>``, ``<rapid_k>``, ``<blitz_k>``) is the one FIDE
+applies to the player's next games (8.3.3 rests on the player's history, which
+only FIDE holds), so the rating report takes it from here.
 
 * **TXT.** The first line names the columns; each field is the text under
   its name, from where the name starts to where the next one starts
@@ -23,7 +26,7 @@ factors, the birth year and flags.
 :func:`read` takes a set of FIDE IDs (or a federation) so that a full list is
 never held in memory. No network access: the file is the arbiter's.
 
-**Junk lines** — a FIDE ID that is no number, a rating that is not one, a
+**Junk lines** — a FIDE ID that is no number, a rating or a K that is not one, a
 sex other than M or F, or, for the players asked for, a federation, title or
 birth year FIDE does not write (:mod:`tmanager.core.playerfields`) — refuse the
 file with the line's number; :func:`read_listing` with ``skip_bad`` skips them
@@ -35,19 +38,23 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ElementTree
 from collections.abc import Collection, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Literal
 
-from tmanager.core.playerfields import player_fault, rating_fault, sex_code
+from tmanager.core.playerfields import TITLES, k_fault, player_fault, rating_fault, sex_code
 from tmanager.errors import ConfigError, ascii_digits
 from tmanager.files import open_file
 
 Kind = Literal["standard", "rapid", "blitz"]
 #: The TXT columns of each rating in the combined list.
 _TXT_RATINGS = {"standard": "SRtng", "rapid": "RRtng", "blitz": "BRtng"}
+#: The TXT columns of each rating's K (FIDE writes the rapid one ``Rk``); a single list's is ``K``.
+_TXT_KS = {"standard": "SK", "rapid": "Rk", "blitz": "BK"}
 #: The XML elements of each rating.
 _XML_RATINGS = {"standard": "rating", "rapid": "rapid_rating", "blitz": "blitz_rating"}
+#: The XML elements of each rating's K.
+_XML_KS = {"standard": "k", "rapid": "rapid_k", "blitz": "blitz_k"}
 #: A single list's rating column is named by its month: ``NOV25``, ``Nov25``.
 _MONTH = re.compile(r"[A-Za-z]{3}\d{2}")
 
@@ -60,13 +67,19 @@ class Entry:
     name: str
     federation: str
     sex: str  # "m", "w" or ""
-    title: str  # the FIDE title (GM…), else the women's title (WGM…), else ""
+    title: str  # the higher of the FIDE title (GM…) and the women's title (WGM…), else ""
     ratings: dict[str, int]
     birth_year: int | None
     where: str = ""  # the line (TXT) or the player (XML) it was read from
+    #: The development coefficient K FIDE publishes beside each rating (8.3.3); a kind without one is absent.
+    k_factors: dict[str, int] = field(default_factory=dict)
 
     def rating(self, kind: Kind) -> int:
         return self.ratings.get(kind, 0)
+
+    def k_factor(self, kind: Kind) -> int:
+        """The list's K for ``kind``; 0 when the list gives none."""
+        return self.k_factors.get(kind, 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,10 +145,10 @@ def read_listing(
 def _checked(entry: Entry) -> Entry | _Junk:
     """``entry``, or the junk it is when its fields are not as FIDE writes them."""
     fields = {"federation": entry.federation, "title": entry.title, "fide_id": entry.fide_id,
-              "birth": str(entry.birth_year or "")}  # fmt: skip
+              "birth": str(entry.birth_year or ""), "sex": entry.sex}  # fmt: skip
     fault = player_fault(fields) or next(
         ((key, f) for key, r in entry.ratings.items() if r and (f := rating_fault(r))), None
-    )
+    ) or next(((f"{key} K", f) for key, k in entry.k_factors.items() if (f := k_fault(k))), None)
     if fault is None and not entry.name.strip():
         fault = ("name", "is empty")
     return entry if fault is None else _Junk(entry.where, f"{fault[0]}: {fault[1]}", entry.fide_id)
@@ -165,13 +178,16 @@ def _columns(header: str, path: Path) -> dict[str, tuple[int, int | None]]:
     return spans
 
 
-def _text_fault(fide_id: str, ratings: dict[str, str], sex: str) -> str | None:
-    """What is wrong with a player's FIDE ID, rating or sex column as text, if anything."""
+def _text_fault(fide_id: str, ratings: dict[str, str], sex: str, ks: dict[str, str]) -> str | None:
+    """What is wrong with a player's FIDE ID, rating, K or sex column as text, if anything."""
     if not ascii_digits(fide_id):
         return f"{fide_id[:20]!r} is not a FIDE ID"
     bad = next((kind for kind, text in ratings.items() if text and not ascii_digits(text)), None)
     if bad is not None:
         return f"the {bad} rating {ratings[bad][:10]!r} is not a number"
+    bad = next((kind for kind, text in ks.items() if not ascii_digits(text)), None)
+    if bad is not None:
+        return f"the {bad} K {ks[bad][:10]!r} is not a number"
     if sex and sex_code(sex) not in ("m", "w"):
         return f"sex {sex[:5]!r} is neither M nor F"
     return None
@@ -191,14 +207,16 @@ def _txt(f: IO[bytes], path: Path) -> Iterator[Entry | _Junk]:
         fide_id = fields["ID Number"]
         columns = {_single_kind(path): single} if single is not None else _TXT_RATINGS
         texts = {kind: fields.get(column, "") for kind, column in columns.items() if column in spans}
-        fault = _text_fault(fide_id, texts, fields.get("Sex", ""))
+        k_columns = {_single_kind(path): "K"} if single is not None else _TXT_KS
+        ks = {kind: fields[column] for kind, column in k_columns.items() if fields.get(column)}
+        fault = _text_fault(fide_id, texts, fields.get("Sex", ""), ks)
         if fault:
             yield _Junk(where, fault, int(fide_id) if ascii_digits(fide_id) else None)
             continue
         yield Entry(
             int(fide_id), fields["Name"], fields.get("Fed", ""), _sex(fields.get("Sex", "")),
-            fields.get("Tit", "") or fields.get("WTit", ""), {k: _number(t) for k, t in texts.items()},
-            _year(fields.get("B-day", "")), where,
+            _title(fields.get("Tit", ""), fields.get("WTit", "")), {k: _number(t) for k, t in texts.items()},
+            _year(fields.get("B-day", "")), where, {k: int(t) for k, t in ks.items()},
         )  # fmt: skip
 
 
@@ -231,19 +249,31 @@ def _xml(f: IO[bytes], path: Path) -> Iterator[Entry | _Junk]:
             element.clear()
             fide_id, where = values.get("fideid", ""), f"player {count}"
             texts = {kind: values[tag] for kind, tag in _XML_RATINGS.items() if tag in values}
-            if set(texts) == {"standard"}:  # a list of one rating names it <rating>, whichever it is
+            ks = {kind: values[tag] for kind, tag in _XML_KS.items() if values.get(tag)}
+            if set(texts) == {"standard"}:  # a list of one rating names it <rating> and <k>, whichever it is
                 texts = {_single_kind(path): texts["standard"]}
-            fault = _text_fault(fide_id, texts, values.get("sex", ""))
+                ks = {_single_kind(path): ks["standard"]} if "standard" in ks else {}
+            fault = _text_fault(fide_id, texts, values.get("sex", ""), ks)
             if fault:
                 yield _Junk(where, fault, int(fide_id) if ascii_digits(fide_id) else None)
                 continue
             yield Entry(
                 int(fide_id), values.get("name", ""), values.get("country", ""), _sex(values.get("sex", "")),
-                values.get("title", "") or values.get("w_title", ""), {k: _number(t) for k, t in texts.items()},
-                _year(values.get("birthday", "")), where,
+                _title(values.get("title", ""), values.get("w_title", "")), {k: _number(t) for k, t in texts.items()},
+                _year(values.get("birthday", "")), where, {k: int(t) for k, t in ks.items()},
             )  # fmt: skip
     except ElementTree.ParseError as exc:
         raise ConfigError(f"is not well-formed XML ({exc})", file=path, hint="save the list again from FIDE") from None
+
+
+def _title(title: str, women: str) -> str:
+    """The player's title: the higher in FIDE's order (GM, IM, WGM, FM, WIM…) of the title and the women's title,
+    so that a WGM who is also an FM is a WGM (for the initial order and the norms); a title FIDE does not write
+    is kept, for the checks to refuse."""
+    known = [t for t in (title, women) if t in TITLES]
+    if len(known) < len([t for t in (title, women) if t]):
+        return title or women
+    return min(known, key=TITLES.index, default="")
 
 
 def _number(text: str) -> int:

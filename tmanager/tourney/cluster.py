@@ -52,6 +52,7 @@ from tmanager.tourney.live import HeldBack, LiveGame, PositionView
 from tmanager.tourney.model import Participant, Settings, Tourney
 from tmanager.tourney.play import GameRecord, GameSpec, play_game
 from tmanager.tourney.resolution import resolve_engine
+from tmanager.tourney.validation import games_elsewhere
 from tmanager.tourney.worker import Lane, Worker
 
 log = logging.getLogger("tmanager")
@@ -262,7 +263,11 @@ class Cluster:
                     raise StateError(f"game {number}: every Dask worker that played it died; "
                                      "look at the workers' logs, then run again") from None
                 log.warning("game %d: the Dask workers playing it kept dying; submitting it again", number)
-            except FutureCancelledError as exc:  # e.g. the connection to the scheduler was lost
+            except FutureCancelledError as exc:
+                if exc.reason == "scheduler-connection-lost":
+                    raise StateError("lost the connection to the Dask scheduler; the games in progress were given "
+                                     "back (restart the scheduler and its workers, then run the same command)"
+                                     ) from None  # fmt: skip
                 reason = " ".join(str(exc).split())
                 raise StateError(f"game {number}: {reason} (check the Dask scheduler, then run again)") from None
             finally:
@@ -309,6 +314,8 @@ async def coordinate(
             f"cannot reach the Dask scheduler at {address}: {exc} (start it with `dask scheduler`, "
             "or check the address)"
         ) from None
+    if (elsewhere := games_elsewhere(tourney)) is not None:
+        log.warning("%s", elsewhere)
     async with client:
         cluster = Cluster(client, tourney.directory)
         await cluster.check_engines(tourney)
@@ -358,7 +365,9 @@ class Coordinator:
 
     def start(self) -> None:
         """Connect and check the engines on the workers; errors are raised here."""
-        setup_logging(self.log_path)  # its warnings (an engine missing on a host) also go to the terminal
+        # Its warnings (an engine missing on a host) also go to the terminal; distributed's own (a lost scheduler,
+        # with its traceback) to the log file only: what they mean ends the run as one tmanager line.
+        setup_logging(self.log_path, libraries=("distributed", "tornado"))
         self._thread.start()
         self._ready.wait()
         if self.error is not None:

@@ -4,7 +4,8 @@
 engine (the schedule, the results, the settings, the participants, the SPRT,
 the paths written); after a transaction that changed only the owned tail, only
 what that can break. :func:`check_pgn` checks that no recorded game went
-missing from the PGN.
+missing from the PGN; :func:`games_elsewhere` finds a file whose games were
+never in its PGN (a copy pointed at a new one).
 """
 
 from __future__ import annotations
@@ -326,3 +327,23 @@ def check_pgn(tourney: Tourney) -> None:
             f"backup, or set those results back to a space in {tourney.path.name} to play the games again)"
         )
     tourney.pgn_mark = dataclasses.replace(mark, size=size)
+
+
+def games_elsewhere(tourney: Tourney) -> str | None:
+    """What to say when the results hold finished games but the PGN, which no game of this file went into
+    (no mark in the journal), is missing or empty: a copy made with ``cp`` and pointed at a new PGN, whose
+    games are in the original's. One ``stat``; None when all is as it should be."""
+    done = tourney.finished_count
+    if tourney.pgn_mark is not None or done == 0:  # games were recorded here: check_pgn watches the PGN
+        return None
+    try:
+        empty = os.stat(tourney.pgn_path).st_size == 0
+    except OSError:
+        empty = True
+    if not empty:
+        return None
+    return (
+        f"{tourney.pgn_path}: holds none of the {done} game(s) the results say were played: their games are "
+        f"in another PGN (a copy of another tourney's file? `tmanager clone` makes copies; set the results "
+        f"back to spaces to play the games again here)"
+    )

@@ -63,7 +63,7 @@ from tmanager.tourney.outcome import Ending
 from tmanager.tourney.owners import ENGINE_TAG, Owner, reap_engines
 from tmanager.tourney.play import GameRecord, GameSpec, MoveObserver, play_game
 from tmanager.tourney.progress import claimable, update_verdict
-from tmanager.tourney.validation import check_pgn
+from tmanager.tourney.validation import check_pgn, games_elsewhere
 
 log = logging.getLogger("tmanager")
 
@@ -533,6 +533,8 @@ def work(
         raise ConfigError(f"must be at least 1, not {concurrency}", field="--concurrency")
     tourney = store.read(path)  # before anything else looks at the path: it may not be a file at all
     preflight(tourney)
+    if (elsewhere := games_elsewhere(tourney)) is not None:
+        log.warning("%s", elsewhere)
     loop_factory = eventloop.factory()
     path = tourney.path  # resolved
     announcer = None if announce_fd is None else Announcer(announce_fd)

@@ -23,7 +23,7 @@ from tmanager import templates
 from tmanager.core import crosstable, crosstableformats, sprt
 from tmanager.core.results import Result
 from tmanager.core.standings import grid, points_text
-from tmanager.errors import ascii_digits
+from tmanager.errors import ConfigError, ascii_digits
 from tmanager.tourney import tuning
 from tmanager.tourney.live import GameInProgress
 from tmanager.tourney.model import PLAYING, Tourney, describe_faults
@@ -320,12 +320,14 @@ def game_card(game: GameInProgress, *, has_clock: Callable[[str], bool], gone: b
     (the claim is stale): no clock runs, and the card says the game will be played again."""
     turn_white = " w " in f" {game.fen} "
     query = {"fen": game.fen, **({"last": game.moves[-1]} if game.moves else {})}
+    pockets = _pockets(game)
 
     def player(name: str, clock: float, *, white: bool) -> dict[str, Any]:
         running = white == turn_white and not gone
         shown = has_clock(name) and math.isfinite(clock)
         return {
             "name": name,
+            "pocket": pockets and pockets[white],
             "side": "white" if white else "black",
             "to_move": running,
             "clock": f"{clock:.3f}" if shown else None,
@@ -346,6 +348,32 @@ def game_card(game: GameInProgress, *, has_clock: Callable[[str], bool], gone: b
         plies=len(game.moves),
         gone=gone,
     )
+
+
+#: The pieces a pocket may hold, most valuable first, as a card lists them.
+_POCKET_ORDER = (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT, chess.PAWN)
+
+
+def _pockets(game: GameInProgress) -> dict[chess.Color, str] | None:
+    """Each side's pieces in hand in a variant with pockets (crazyhouse): the board diagram, python-chess's,
+    draws none. ``♕ ♙×3``, ``–`` for an empty pocket; None in a variant without pockets (or an unreadable FEN)."""
+    if "[" not in game.fen:  # python-chess writes a pocket in brackets: no pocket, nothing more to load
+        return None
+    import chess.variant
+
+    try:
+        board_class, chess960 = variant_board(game.variant)
+        if not issubclass(board_class, chess.variant.CrazyhouseBoard):
+            return None
+        board = board_class(game.fen, chess960=chess960)
+    except (ConfigError, ValueError):
+        return None
+    shown = {}
+    for color in chess.COLORS:
+        pocket = board.pockets[color]
+        held = [(chess.Piece(kind, color).unicode_symbol(), pocket.count(kind)) for kind in _POCKET_ORDER]
+        shown[color] = " ".join(symbol + (f"×{n}" if n > 1 else "") for symbol, n in held if n) or "–"
+    return shown
 
 
 def _clock(seconds: float) -> str:

@@ -424,11 +424,14 @@ class ChessReports(DivisionReports):
         return estimates
 
     def _k(self, p: Player, games: int) -> int:
-        """K from a ``K40``/``K20``/``K10`` flag, else from the age (birth year) and the rating."""
+        """K from a ``K40``/``K20``/``K10`` flag (the arbiter's word), else the K of FIDE's list (it rests on the
+        player's history: 30 games played, 2400 ever reached), else from the age (birth year) and the rating."""
         for f in p.flags:
             m = _K_FLAG.fullmatch(f)
             if m:
                 return int(m[1])
+        if p.k:
+            return fide.capped_k(p.k, games=games)
         year = int((self.event.end or self.event.start or datetime.date.today().isoformat())[:4])
         junior = bool(p.birth) and year - int(p.birth[:4]) <= 18
         return fide.k_factor(p.rating, junior=junior, games=games)
@@ -448,7 +451,8 @@ class ChessReports(DivisionReports):
         header = ("No", "Name", "Rtg", "K", "Games", "Score", "Exp", "Change", "New", "Perf")
         notes = (
             "Games and scores count only games played over the board against rated opponents (FIDE 8.3.1). "
-            "K: 40, 20 or 10 (a flag K40/K20/K10 overrides; juniors by birth year). "
+            "K: the FIDE list's, else 40, 20 or 10 by rating and birth year (juniors); a flag K40/K20/K10 overrides; "
+            "K times the games at most 700. "
             "Unrated players: initial rating with two hypothetical draws against 1800, at most 2200."
         )
         title = f"{self.heading}: FIDE rating estimates after round {n}"

@@ -1,0 +1,76 @@
+"""What the TRF writer and reader share: the format versions, the names and codes of the systems, the byes' record
+codes, the settings an ``XTM event`` line carries, and a player's ``001`` columns written and read back."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from tmanager.core.playerfields import sex_code
+from tmanager.core.results import ByeKind
+from tmanager.errors import ascii_digits
+from tmanager.events.model import PairingSystem, Player
+from tmanager.formats import trf, trf_records
+
+Version = Literal["2026", "16"]
+VERSIONS: tuple[Version, ...] = ("2026", "16")
+SYSTEM_NAMES = {
+    PairingSystem.DUTCH: "Swiss system (FIDE Dutch)", PairingSystem.ROUND_ROBIN: "Round robin (Berger)",
+    PairingSystem.MANUAL: "Manual", PairingSystem.DOUBLE_SWISS: "Double-Swiss system (FIDE C.04.5)",
+    PairingSystem.TEAM_SWISS: "Swiss system for teams (FIDE C.04.6)",
+}  # fmt: skip
+#: A team division's round fields, kept in the ``XTM round`` lines.
+TEAM_ROUND_KEYS = ("matches", "lineups", "team_byes", "forced_matches")
+#: TRF-2026 ``240`` records' codes of the byes a player requests.
+BYE_RECORDS: dict[ByeKind, trf_records.ByeCode] = {ByeKind.FULL: "F", ByeKind.HALF: "H", ByeKind.ZERO: "Z"}
+
+
+def trf_date(text: str) -> str:
+    if not text:
+        return ""
+    return text.replace("-", "/") if len(text) == 10 else f"{text}/00/00"
+
+
+def event_date(text: str) -> str:
+    text = text.strip()
+    if text.endswith("/00/00"):
+        return text[:4]
+    return text.replace("/", "-") if text else ""
+
+
+def player_header(p: Player) -> str:
+    """Columns 1–80 of a player line."""
+    rating = str(p.rating) if p.rating else ""
+    fide_id = str(p.fide_id) if p.fide_id is not None else ""
+    return (
+        f"001 {p.number:4d} {p.sex or ' '}{p.title:3.3} {p.name[:33]:33} {rating:>4.4} {p.federation[:3]:3} "
+        f"{fide_id:>11.11} {trf_date(p.birth):10.10} "
+    )
+
+
+#: The titles as TRF-06 and the programs still writing it code them (``g``, ``wm``): read as TRF-16 writes them.
+_TRF06_TITLES = {"g": "GM", "m": "IM", "f": "FM", "c": "CM", "wg": "WGM", "wm": "WIM", "wf": "WFM", "wc": "WCM"}
+
+
+def read_player_header(line: trf.TrfPlayer) -> dict[str, Any]:
+    """The player fields a ``001`` line holds; a sex written in capitals (``M``, ``F``, as FIDE's lists) and a
+    title in TRF-06's letters (``g``, ``wm``) read as TRF-16 writes them."""
+    h = line.header.ljust(80)
+    fide_id = h[57:68].strip()
+    title = h[10:13].strip()
+    sex = sex_code(h[9])
+    return {
+        "name": line.name,
+        "title": _TRF06_TITLES.get(title.lower(), title.upper()),
+        "rating": line.rating,
+        "federation": h[53:56].strip(),
+        "fide_id": int(fide_id) if ascii_digits(fide_id) else None,
+        "sex": sex if sex in ("m", "w") else "",
+        "birth": event_date(h[69:79]),
+    }
+
+
+#: Settings the ``XTM event`` line carries to the event and to the division.
+EVENT_KEYS = ("tiebreaks", "late_entry", "max_byes", "stylesheet", "rating_list", "categories", "prizes",
+               "schedule", "time_control")  # fmt: skip
+DIVISION_KEYS = ("system", "cycles", "initial_colour", "forbidden", "team_apart", "start_numbers", "acceleration",
+                  "baku_last", "team")  # fmt: skip

@@ -1,0 +1,246 @@
+"""An event read from a TRF file: tmanager's own (its ``XTM`` lines restore what TRF cannot hold) or another
+program's (:mod:`tmanager.events.trffile` says what is read)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+from tmanager import tomlmap
+from tmanager.core import teamtiebreaks, tiebreaknames
+from tmanager.core.results import ByeKind, Colour, Result
+from tmanager.core.scoring import Game
+from tmanager.errors import ConfigError
+from tmanager.events.eventfile import check, prize_fund
+from tmanager.events.model import Board, Division, Event, PairingSystem, Player, Round, TeamSettings
+from tmanager.events.teamtrf import teams_from_trf
+from tmanager.events.trffile.common import (
+    BYE_RECORDS,
+    DIVISION_KEYS,
+    EVENT_KEYS,
+    SYSTEM_NAMES,
+    TEAM_ROUND_KEYS,
+    event_date,
+    read_player_header,
+)  # fmt: skip
+from tmanager.formats import trf, trf_records, trf_teams
+
+#: What a ``192`` code says of the system (prefixes; the rest is manual).
+_SYSTEMS_OF_TYPE = (("FIDE_DUTCH", PairingSystem.DUTCH), ("FIDE_ROUNDROBIN", PairingSystem.ROUND_ROBIN),
+                    ("FIDE_DOUBLESWISS", PairingSystem.DOUBLE_SWISS),
+                    ("FIDE_DOUBLEROUNDROBIN", PairingSystem.ROUND_ROBIN),
+                    ("BERGER_", PairingSystem.ROUND_ROBIN), ("FIDE_TEAM_", PairingSystem.TEAM_SWISS),
+                    ("FIDE_TEAM_ROUNDROBIN", PairingSystem.ROUND_ROBIN),
+                    ("FIDE_TEAM_DOUBLEROUNDROBIN", PairingSystem.ROUND_ROBIN))  # fmt: skip
+
+
+def loads(text: str, *, file: Path | None = None) -> Event:
+    """An event from TRF text; ``XTM`` lines (from :func:`dumps`) restore what TRF cannot hold."""
+    tournament = trf.parse(text, file=file)
+    header: dict[str, list[str]] = {}
+    extras: dict[str, Any] = {"player": {}, "round": {}}
+    for line in tournament.lines:
+        code, _, rest = line.partition(" ")
+        if code == "XTM":
+            _read_extra(rest, extras, file)
+        elif code in ("012", "022", "032", "042", "052", "092", "102", "112", "132", "192", "202", "212", "222"):
+            header.setdefault(code, []).append(line if code == "132" else rest.strip())
+    meta = extras.get("event")
+    if meta is None:
+        meta = _foreign_settings(tournament, header, file)
+    where = "XTM event"
+    settings = {
+        "name": _first(header, "012") or (file.stem if file else "imported"),
+        "rounds": meta.get("rounds", tournament.total_rounds or tournament.played_rounds),
+        "site": _first(header, "022"),
+        "federation": _first(header, "032"),
+        "start": event_date(_first(header, "042")),
+        "end": event_date(_first(header, "052")),
+        "arbiter": _first(header, "102"),
+        "deputies": header.get("112", []),
+        **{key: meta[key] for key in EVENT_KEYS if key in meta},
+    }
+    event = tomlmap.from_table(Event, settings, where, file)
+    event.hooks = dict(meta.get("hooks", {}))
+    event.scoring = tournament.points
+    colour = Colour(tournament.initial_colour).word if tournament.initial_colour else None
+    by_id = {p.id: p for p in tournament.players}
+    # Starting ranks are player numbers; files of earlier versions name the number in their XTM player lines.
+    numbers = {p.id: extras["player"].get(p.id, {}).get("number", p.id) for p in tournament.players}
+    unknown = [n for group in tournament.forbidden for n in group if n not in by_id]
+    if unknown:
+        raise ConfigError(f"a prohibited pairing names starting rank {unknown[0]}, which no 001 line has", file=file)
+    table = {
+        "name": meta.get("division", "main"),
+        "forbidden": [sorted(numbers[n] for n in group) for group in tournament.forbidden],
+        **({"initial_colour": colour} if colour else {}),
+        **{key: meta[key] for key in DIVISION_KEYS if key in meta},
+    }
+    division = tomlmap.from_table(Division, table, where, file)
+    if "team_settings" in meta:
+        division.team_settings = tomlmap.from_table(TeamSettings, meta["team_settings"], where, file)
+    if "prize_fund" in meta:
+        division.prize_fund = prize_fund(meta["prize_fund"], f"{where}.prize_fund", file)
+    order = list(extras["player"]) or [p.id for p in tournament.players]
+    for rank in order:
+        if rank not in by_id:
+            raise ConfigError(f"XTM player {rank} has no 001 line", file=file)
+        division.players.append(_import_player(by_id[rank], extras["player"].get(rank), numbers[rank], file))
+    for n in range(1, tournament.played_rounds + 1):
+        data = extras["round"].get(n, {})
+        division.rounds.append(_with_teams(_import_round(tournament, n, numbers, data), data, file))
+    for n, data in sorted(extras["round"].items()):
+        if n > tournament.played_rounds:
+            division.rounds.append(_with_teams(_later_round(n, data), data, file))
+    _requested_byes(tournament, division, numbers)
+    if "event" not in extras and _team_file(tournament):
+        primary: Literal["match", "game"] = "game" if "_GP_MP" in _first(header, "192").upper() else "match"
+        teams_from_trf(tournament, division, primary=primary, tiebreaks=meta.get("team_tiebreaks"), file=file)
+    event.divisions.append(division)
+    check(event, file)
+    return event
+
+
+def _team_file(tournament: trf.Tournament) -> bool:
+    """The file has team records: ``310`` (TRF-2026) or ``013`` (TRF-16)."""
+    return bool(tournament.values(trf_teams.TEAMS) or tournament.values(trf_teams.TEAM_ROSTERS))
+
+
+def _first(header: Mapping[str, list[str]], code: str) -> str:
+    return header.get(code, [""])[0]
+
+
+def _foreign_settings(tournament: trf.Tournament, header: Mapping[str, list[str]], file: Path | None) -> dict[str, Any]:
+    """The settings of a TRF without ``XTM`` lines: its starting ranks as start numbers (unless it lists players
+    in pairing order), its tie-breaks (``202``), system and acceleration (``192``, ``250``), round dates (``132``)
+    and time control (``222``)."""
+    settings: dict[str, Any] = {"start_numbers": not tournament.by_rank}
+    code = _first(header, "192").upper()
+    # The last prefix that fits decides: FIDE_TEAM_ROUNDROBIN is not FIDE_TEAM_'s team Swiss.
+    for prefix, system in _SYSTEMS_OF_TYPE:
+        if code.startswith(prefix):
+            settings["system"] = system
+    if _team_file(tournament) and not code:  # TRF-16: the system as 092 names it, if tmanager's words
+        systems = {name: system for system, name in SYSTEM_NAMES.items()}
+        settings["system"] = systems.get(_first(header, "092"), PairingSystem.MANUAL)
+    if code and "system" not in settings:
+        settings["system"] = PairingSystem.MANUAL
+    if "DOUBLEROUNDROBIN" in code:
+        settings["cycles"] = 2
+    if settings.get("system") == PairingSystem.DOUBLE_SWISS:  # 142 counts rounds, the event matches of two
+        settings["rounds"] = -(-(tournament.total_rounds or tournament.played_rounds) // 2)
+    # 212 is 202 with the primary score first (PTS; a team's MP or GP): the tie-breaks when 202 is absent.
+    names = (_first(header, "202") or _first(header, "212")).replace(",", " ").split()
+    try:
+        settings["tiebreaks"] = [tiebreaknames.Tiebreak.parse(n).name for n in names if n.upper() != "PTS"] or None
+    except ValueError as exc:
+        # A team file's 202 may rank the teams (MP, GP, EMGSB…): those become the division's team tie-breaks.
+        team = [n.upper().replace("/", "-") for n in names if n.upper() != "PTS"]
+        if not (_team_file(tournament) and all(n in teamtiebreaks.TEAM_TIEBREAKS for n in team)):
+            raise ConfigError(f"202: {exc}", file=file) from None
+        settings["tiebreaks"], settings["team_tiebreaks"] = None, team
+    if settings["tiebreaks"] is None:
+        del settings["tiebreaks"]
+    if _first(header, "222"):
+        settings["time_control"] = _first(header, "222")
+    dates = _first(header, "132")
+    schedule = [dates[i : i + 8].strip() for i in range(91, len(dates), 10)]
+    if any(schedule):
+        settings["schedule"] = [f"20{d.replace('/', '-')}" for d in schedule if d]
+    last = tournament.baku_last(file=file)  # 250 or XXA lines: TRF-16 files carry only the latter
+    if last is not None or code.endswith("_BAKU"):
+        settings["acceleration"], settings["baku_last"] = "baku", last
+    return settings
+
+
+def _read_extra(rest: str, extras: dict[str, Any], file: Path | None) -> None:
+    kind, _, tail = rest.partition(" ")
+    try:
+        if kind == "event":
+            extras["event"] = json.loads(tail)
+        elif kind in ("player", "round"):
+            key, _, data = tail.partition(" ")
+            extras[kind][int(key)] = json.loads(data)
+    except (ValueError, json.JSONDecodeError) as exc:
+        raise ConfigError(
+            f"bad XTM {kind} line: {exc}", file=file, hint="the line is tmanager's; fix or remove it"
+        ) from None
+
+
+def _import_player(line: trf.TrfPlayer, extras: dict[str, Any] | None, number: int, file: Path | None) -> Player:
+    read = read_player_header(line)
+    data = {key: value for key, value in read.items() if value is not None}
+    data.update({k: v for k, v in (extras or {}).items() if k != "number"})
+    return tomlmap.from_table(Player, {"number": number, **data}, f"XTM player {line.id}", file)
+
+
+def _import_round(tournament: trf.Tournament, n: int, numbers: Mapping[int, int], extras: dict[str, Any]) -> Round:
+    record = Round(n, paired=True, forced_bye=extras.get("forced_bye"))
+    record.forced = [(w, b) for w, b in extras.get("forced", [])]
+    boards: dict[tuple[int, int], Board] = {}
+    entries = {p.id: p.games[n - 1] if len(p.games) >= n else Game(None, None, "-") for p in tournament.players}
+    for rank, game in entries.items():
+        if game.opponent is None:
+            kind = ByeKind.from_trf(game.result)
+            if kind is not None:
+                record.byes[numbers[rank]] = kind
+            continue
+        if game.colour == "b" or (game.colour is None and rank > game.opponent):
+            continue
+        theirs = entries[game.opponent]
+        white, black = numbers[rank], numbers[game.opponent]
+        boards[(white, black)] = Board(white, black, Result.from_trf(game.result, theirs.result) or Result.PENDING)
+    order = [(b[0], b[1]) for b in extras.get("boards", [])] or sorted(boards)
+    record.boards = [boards[(w, b)] for w, b in order if (w, b) in boards]
+    if len(record.boards) != len(boards):
+        raise ConfigError(f"round {n}: the XTM board list does not match the player lines")
+    if "byes" in extras:  # the event's order of the byes
+        bye_order = [n for n, _ in extras["byes"]]
+        record.byes = dict(
+            sorted(
+                record.byes.items(),
+                key=lambda item: bye_order.index(item[0]) if item[0] in bye_order else len(bye_order),
+            )
+        )
+    for index in extras.get("adjourned", []):
+        record.boards[index - 1].result = Result.ADJOURNED
+    return record
+
+
+def _later_round(n: int, data: Mapping[str, Any]) -> Round:
+    """A round the player lines leave out: one in progress (paired, results as far as they are in), or one being
+    prepared (requested byes, forced games)."""
+    record = Round(n, paired=data.get("paired", True), forced_bye=data.get("forced_bye"))
+    record.boards = [Board(b[0], b[1], Result.parse(b[2]) if len(b) > 2 else Result.PENDING)
+                     for b in data.get("boards", [])]  # fmt: skip
+    record.byes = {p: ByeKind(k) for p, k in data.get("byes", [])}
+    record.forced = [(w, b) for w, b in data.get("forced", [])]
+    return record
+
+
+def _with_teams(record: Round, extras: Mapping[str, Any], file: Path | None) -> Round:
+    """``record`` with a team division's matches, lineups and byes from its ``XTM round`` line."""
+    table = {key: extras[key] for key in TEAM_ROUND_KEYS if key in extras}
+    teams = tomlmap.from_table(Round, {"number": record.number, **table}, f"XTM round {record.number}", file)
+    record.matches, record.lineups = teams.matches, teams.lineups
+    record.team_byes, record.forced_matches = teams.team_byes, teams.forced_matches
+    return record
+
+
+def _requested_byes(tournament: trf.Tournament, division: Division, numbers: Mapping[int, int]) -> None:
+    """``240`` records of rounds the file does not hold yet become requested byes (as the XTM lines already say
+    for tmanager's own files)."""
+    kinds = {code: kind for kind, code in BYE_RECORDS.items()}
+    for bye in tournament.values(trf_records.BYES):
+        if bye.round <= tournament.played_rounds:
+            continue
+        record = division.round(bye.round, create=True)
+        for player in bye.players:
+            record.byes.setdefault(numbers.get(player, player), kinds[bye.kind])
+
+
+def read(path: Path) -> Event:
+    """Read a TRF file as an event."""
+    return loads(trf.read_text(path), file=path)
