@@ -67,7 +67,7 @@ def command(args: argparse.Namespace) -> int:
     import uvicorn
 
     from tmanager.web.app import create_app, is_loopback
-    from tmanager.web.connections import IDLE_SECONDS, DeadlineProtocol
+    from tmanager.web.connections import IDLE_SECONDS, DeadlineProtocol, more_descriptors
 
     tls = _tls(args)
     if is_event_file(args.file):
@@ -88,6 +88,7 @@ def command(args: argparse.Namespace) -> int:
         app, log_level="warning", access_log=False, server_header=False, timeout_graceful_shutdown=1,
         http=DeadlineProtocol, timeout_keep_alive=IDLE_SECONDS, ssl_certfile=certfile, ssl_keyfile=keyfile,
     )
+    more_descriptors()
     uvicorn.Server(config).run(sockets=[listener])
     return 0
 
