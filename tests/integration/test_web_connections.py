@@ -1,5 +1,5 @@
-"""How many connections a client may hold, and for how long it may take to send a request: a real
-`tmanager serve EVENT`, raw sockets."""
+"""How many connections a client may hold, how long it may take to send a request, and how large a form may be:
+a real `tmanager serve EVENT`, raw sockets."""
 
 # The fixture `serve` comes from the dashboard's tests, imported so both start servers the same way.
 # ruff: noqa: F401, F811
@@ -119,6 +119,26 @@ def test_a_form_sent_a_byte_at_a_time_is_let_go(event: Path, serve: Any) -> None
                 break
         else:
             pytest.fail("a request body sent a byte a second was kept open")
+    finally:
+        connection.close()
+    assert fetch(server.url)[0] == 200
+
+
+def test_a_chunked_form_is_refused_before_its_body_is_read(event: Path, serve: Any) -> None:
+    """A POST declaring a small Content-Length but sent chunked (which overrides it) passed the size check, and its
+    body, of any size, was read whole into memory: 600 MiB to /login, unauthenticated, took 1.3 GB."""
+    server = serve(event)
+    connection = socket.create_connection((server.host, int(server.port)), timeout=10)
+    origin = f"{server.host}:{server.port}"
+    connection.sendall(
+        f"POST /login HTTP/1.1\r\nHost: {origin}\r\nOrigin: http://{origin}\r\n"
+        "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 10\r\nTransfer-Encoding: chunked\r\n\r\n"
+        "100000\r\n".encode() + b"a" * 65536  # a chunk of 1 MiB begun, never ended
+    )
+    try:
+        assert connection.recv(12) == b"HTTP/1.1 413"  # at once, without waiting for the body
+    except TimeoutError:
+        pytest.fail("the server waited for a chunked body of any size")
     finally:
         connection.close()
     assert fetch(server.url)[0] == 200
