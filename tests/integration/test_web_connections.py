@@ -1,5 +1,6 @@
-"""How many connections a client may hold, how long it may take to send a request, and how large a form may be:
-a real `tmanager serve EVENT`, raw sockets."""
+"""The server's bounds on its clients: how many connections each may hold, how long it may take to send a request,
+how large a form may be, and which host names it answers while it listens on loopback. A real `tmanager serve
+EVENT`, raw sockets."""
 
 # The fixture `serve` comes from the dashboard's tests, imported so both start servers the same way.
 # ruff: noqa: F401, F811
@@ -16,6 +17,7 @@ import pytest
 
 from tests.integration.test_web import fetch, serve
 from tests.integration.test_web_event import EXAMPLE
+from tmanager.web.app import is_loopback
 from tmanager.web.connections import HEAD_SECONDS, MAX_PER_CLIENT, client_of
 
 
@@ -144,6 +146,15 @@ def test_a_chunked_form_is_refused_before_its_body_is_read(event: Path, serve: A
     assert fetch(server.url)[0] == 200
 
 
+def test_a_loopback_address_however_spelt_refuses_other_host_names(event: Path, serve: Any) -> None:
+    """--host 127.1 (or this machine's name, 127.0.1.1 on Debian) listened on loopback, but was not taken for it: a
+    web page elsewhere could read the pages through DNS rebinding. The address bound decides."""
+    server = serve(event, "--host", "127.1")
+    assert server.host == "127.0.0.1"
+    assert fetch(server.url, headers={"Host": "evil.example"})[0] == 400
+    assert fetch(server.url)[0] == 200
+
+
 def test_clients_are_counted_by_address_and_ipv6_network() -> None:
     assert client_of("192.168.1.20") == "192.168.1.20"
     assert client_of("::ffff:192.168.1.20") == "192.168.1.20"
@@ -151,3 +162,9 @@ def test_clients_are_counted_by_address_and_ipv6_network() -> None:
     assert client_of("2001:db8:1:3::1") != client_of("2001:db8:1:2::1")
     assert client_of("127.0.0.1") is None and client_of("::1") is None  # a reverse proxy on this machine
     assert client_of("/run/tmanager.sock") is None
+
+
+def test_loopback_addresses() -> None:
+    assert is_loopback("127.0.1.1") and is_loopback("::1") and is_loopback("::ffff:127.0.0.1")
+    assert is_loopback("localhost") and is_loopback("app.localhost")
+    assert not is_loopback("::ffff:192.0.2.1") and not is_loopback("192.0.2.1") and not is_loopback("evil.example")

@@ -70,16 +70,19 @@ def command(args: argparse.Namespace) -> int:
     from tmanager.web.connections import IDLE_SECONDS, DeadlineProtocol, more_descriptors
 
     tls = _tls(args)
-    if is_event_file(args.file):
-        from tmanager.web.eventapp import create_event_app
-
-        name = journal.load(args.file).name
-        app = create_event_app(args.file, loopback_only=is_loopback(args.host))
-    else:
-        name = store.read(args.file).settings.name
-        app = create_app(args.file, show_engines=args.show_engines, loopback_only=is_loopback(args.host))
+    event = is_event_file(args.file)
+    name = journal.load(args.file).name if event else store.read(args.file).settings.name
     listener = _listen(args.host, args.port)
     host, port = listener.getsockname()[:2]
+    # By the address bound, not as --host spells it: 127.1 or this machine's name (127.0.1.1 on Debian) bound to
+    # loopback, but were not taken for it, and the Host check against DNS rebinding was off.
+    loopback_only = is_loopback(host)
+    if event:
+        from tmanager.web.eventapp import create_event_app
+
+        app = create_event_app(args.file, loopback_only=loopback_only)
+    else:
+        app = create_app(args.file, show_engines=args.show_engines, loopback_only=loopback_only)
     shown = f"[{host}]" if ":" in host else host
     scheme = "https" if tls else "http"
     certfile, keyfile = tls or (None, None)

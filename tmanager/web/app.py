@@ -227,9 +227,12 @@ def is_loopback(host: str) -> bool:
     if host == "localhost" or host.endswith(".localhost"):
         return True
     try:
-        return ipaddress.ip_address(host).is_loopback
+        address = ipaddress.ip_address(host)
     except ValueError:
         return False
+    # ::ffff:127.0.0.1 (an IPv6 socket's view of 127.0.0.1) is not loopback to ipaddress before Python 3.13
+    mapped = address.ipv4_mapped if isinstance(address, ipaddress.IPv6Address) else None
+    return (mapped or address).is_loopback
 
 
 def _board_diagram(query: Mapping[str, str], variant: str) -> Response:
