@@ -6,6 +6,7 @@ import http.client
 import io
 import json
 import os
+import resource
 import shutil
 import socket
 import subprocess
@@ -41,9 +42,13 @@ CHROMIUM_ARGS = [
 class Server:
     """`tmanager serve FILE --port 0` as a real process; ``url`` is where it listens."""
 
-    def __init__(self, path: Path, *args: str) -> None:
+    def __init__(self, path: Path, *args: str, files: int | None = None) -> None:
+        def limited() -> None:  # the limit of open files a service manager may start it with
+            if files is not None:
+                resource.setrlimit(resource.RLIMIT_NOFILE, (files, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "tmanager", "serve", str(path), "--port", "0", *args],
+            [sys.executable, "-m", "tmanager", "serve", str(path), "--port", "0", *args], preexec_fn=limited,
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )  # fmt: skip
         assert self.process.stdout is not None
@@ -66,8 +71,8 @@ class Server:
 def serve() -> Iterator[Any]:
     servers: list[Server] = []
 
-    def start(path: Path, *args: str) -> Server:
-        servers.append(Server(path, *args))
+    def start(path: Path, *args: str, files: int | None = None) -> Server:
+        servers.append(Server(path, *args, files=files))
         return servers[-1]
 
     yield start

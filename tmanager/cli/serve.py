@@ -67,23 +67,25 @@ def command(args: argparse.Namespace) -> int:
     import uvicorn
 
     from tmanager.web.app import create_app, is_loopback
-    from tmanager.web.connections import IDLE_SECONDS, DeadlineProtocol
+    from tmanager.web.connections import IDLE_SECONDS, DeadlineProtocol, more_descriptors
 
     tls = _tls(args)
-    if is_event_file(args.file):
-        from tmanager.web.eventapp import create_event_app
-
-        if args.show_engines:  # an option that would do nothing is refused, not silently dropped
-            raise ConfigError("an event's pages show no engines", file=args.file, field="--show-engines",
-                              hint="leave it out; it is for a tourney's dashboard")  # fmt: skip
-
-        name = journal.load(args.file).name
-        app = create_event_app(args.file, loopback_only=is_loopback(args.host))
-    else:
-        name = store.read(args.file).settings.name
-        app = create_app(args.file, show_engines=args.show_engines, loopback_only=is_loopback(args.host))
+    event = is_event_file(args.file)
+    if event and args.show_engines:  # an option that would do nothing is refused, not silently dropped
+        raise ConfigError("an event's pages show no engines", file=args.file, field="--show-engines",
+                          hint="leave it out; it is for a tourney's dashboard")  # fmt: skip
+    name = journal.load(args.file).name if event else store.read(args.file).settings.name
     listener = _listen(args.host, args.port)
     host, port = listener.getsockname()[:2]
+    # By the address bound, not as --host spells it: 127.1 or this machine's name (127.0.1.1 on Debian) bound to
+    # loopback, but were not taken for it, and the Host check against DNS rebinding was off.
+    loopback_only = is_loopback(host)
+    if event:
+        from tmanager.web.eventapp import create_event_app
+
+        app = create_event_app(args.file, loopback_only=loopback_only)
+    else:
+        app = create_app(args.file, show_engines=args.show_engines, loopback_only=loopback_only)
     certfile, keyfile = tls or (None, None)
     print(f"serving {name!r} on {_addresses(host, port, scheme='https' if tls else 'http')} (Ctrl-C to stop)",
           flush=True)  # fmt: skip
@@ -91,6 +93,7 @@ def command(args: argparse.Namespace) -> int:
         app, log_level="warning", access_log=False, server_header=False, timeout_graceful_shutdown=1,
         http=DeadlineProtocol, timeout_keep_alive=IDLE_SECONDS, ssl_certfile=certfile, ssl_keyfile=keyfile,
     )
+    more_descriptors()
     uvicorn.Server(config).run(sockets=[listener])
     return 0
 

@@ -195,7 +195,13 @@ class Guard:
 
 
 def _small_body(scope: Scope) -> bool:
-    for name, value in scope["headers"]:
+    """Whether the request's body is declared, by its length alone, to be at most :data:`MAX_FORM_BYTES`."""
+    headers = scope["headers"]
+    if any(name == b"transfer-encoding" for name, _ in headers):
+        # It overrides Content-Length (RFC 9112, 6.3): a chunked body of any size, sent with a small length
+        # declared, was read whole into memory (600 MiB to a login form, unauthenticated). Browsers never chunk forms.
+        return False
+    for name, value in headers:
         if name == b"content-length":
             # bytes.isdigit is ASCII's; a length of thousands of digits is refused before int() raises on it
             return value.isdigit() and len(value) <= MOST_DIGITS and int(value) <= MAX_FORM_BYTES
@@ -221,9 +227,12 @@ def is_loopback(host: str) -> bool:
     if host == "localhost" or host.endswith(".localhost"):
         return True
     try:
-        return ipaddress.ip_address(host).is_loopback
+        address = ipaddress.ip_address(host)
     except ValueError:
         return False
+    # ::ffff:127.0.0.1 (an IPv6 socket's view of 127.0.0.1) is not loopback to ipaddress before Python 3.13
+    mapped = address.ipv4_mapped if isinstance(address, ipaddress.IPv6Address) else None
+    return (mapped or address).is_loopback
 
 
 def _board_diagram(query: Mapping[str, str], variant: str) -> Response:

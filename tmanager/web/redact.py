@@ -8,6 +8,8 @@ command line the tourney file leads to and blanks them out of any text.
 
 from __future__ import annotations
 
+import html
+import json
 import os
 import re
 import sys
@@ -29,7 +31,12 @@ class Redactor:
     """Replaces each known secret (path or command line) in a text with :data:`MASK`."""
 
     def __init__(self, secrets: Iterable[str]) -> None:
-        kept = sorted({s for s in secrets if _is_secret(s)}, key=len, reverse=True)
+        # Also as a page or a JSON answer writes them: a directory "o'brien & co" was in an error message as
+        # "o&#x27;brien &amp; co", which the text alone did not match, and was shown.
+        forms = {
+            f for s in secrets if _is_secret(s) for f in (s, html.escape(s), json.dumps(s, ensure_ascii=False)[1:-1])
+        }
+        kept = sorted(forms, key=len, reverse=True)
         self.secrets = tuple(kept)
         self._pattern = re.compile("|".join(map(re.escape, kept))) if kept else None
 
