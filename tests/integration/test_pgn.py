@@ -64,7 +64,8 @@ def find_result(path: Path, number: int, start: int = 0) -> str | None:
 
 def test_find_game_and_superseded_games(tmp_path: Path) -> None:
     path = tmp_path / "t.pgn"
-    offsets = [pgn.append_game(path, GAME.format(n=n, result=r)) for n, r in [(0, "1-0"), (1, "0-1"), (2, "1/2-1/2")]]
+    results = [(0, "1-0"), (1, "0-1"), (2, "1/2-1/2")]
+    offsets = [pgn.append_game(path, GAME.format(n=n, result=r))[0] for n, r in results]
     assert find_result(path, 1) == "0-1"
     found = pgn.find_game(path, 1)
     assert found is not None and (found.white, found.black) == ("A", "B")

@@ -277,6 +277,7 @@ def test_a_dead_workers_hook_runs_once_even_when_its_shell_starts_late(tmp_path:
     # worker sees the marker and takes the hook over, and then the orphaned shell gets to run.
     from tmanager.tourney.hookrun import hook_marker, run_hook, settle_hooks
     from tmanager.tourney.model import PendingHook
+    from tmanager.tourney.owners import Owner
 
     path = fast_tourney(tmp_path / "t.toml", players=2, cycles=1)
     ran = tmp_path / "ran.txt"
@@ -293,7 +294,7 @@ def test_a_dead_workers_hook_runs_once_even_when_its_shell_starts_late(tmp_path:
         hook_marker(tourney, started, dead).unlink()  # as the dead taker's shell did
         late = tourney.hooks[never_started], hook_marker(tourney, never_started, dead), tourney.pgn_path
     with store.transaction(path) as tourney:
-        settle_hooks(tourney)
+        settle_hooks(tourney, Owner.me())
         assert started not in tourney.hooks  # it ran, or runs on its own
         assert tourney.hooks[never_started].taken_by is None  # free for the next taker
     hook, marker, pgn_path = late

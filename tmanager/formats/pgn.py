@@ -39,15 +39,17 @@ def tag_value(text: str) -> str:
     return UNSAFE_IN_TAG.sub(lambda m: "\\" + m.group() if m.group() in '"\\' else " ", text)
 
 
-def append_game(path: Path, text: str) -> int:
-    """Append one game's PGN text (tags, moves, result), checked and fsynced; returns its offset.
+def append_game(path: Path, text: str) -> tuple[int, int]:
+    """Append one game's PGN text (tags, moves, result), checked and fsynced; returns the offsets where it
+    starts and where it ends.
 
     The caller holds the tourney lock. On a full disk the file is cut back to
     what it was and :class:`~tmanager.errors.DiskError` is raised: a game is
     either in the file whole or not at all.
     """
     data = text.rstrip("\n").encode("utf-8") + b"\n\n"
-    return append_checked(path, data, keep=_complete_games)
+    start = append_checked(path, data, keep=_complete_games)
+    return start, start + len(data)
 
 
 def _complete_games(fd: int) -> int:

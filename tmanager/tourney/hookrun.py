@@ -101,14 +101,19 @@ def hook_marker(tourney: Tourney, key: str, taker: tuple[str, int, float, str]) 
     return tourney.live_dir / f"hook-{key.replace(':', '-')}-{pid}-{started:.3f}"
 
 
-def settle_hooks(tourney: Tourney) -> None:
-    """Free the hooks whose taker died before starting them; drop those it started (they ran or still run)."""
+def settle_hooks(tourney: Tourney, taker: Owner) -> None:
+    """Free the hooks whose taker died before starting them; drop those it started (they ran or still run).
+
+    So too the hooks marked taken by ``taker`` itself, which is taking its next: it runs one at a time, so
+    it runs none of them now. Such a mark outlives its hook when the journal lost the line that finished it
+    (cut by hand); left there, every worker waited for ever for a hook that had run."""
     host = socket.gethostname()
     for key, hook in list(tourney.hooks.items()):
         if hook.taken_by is None:
             continue
         taker_host, pid, started, boot = hook.taken_by
-        if taker_host != host or process_is_alive(pid, started, boot=boot):
+        mine = hook.taken_by == taker.key
+        if not mine and (taker_host != host or process_is_alive(pid, started, boot=boot)):
             continue
         try:  # the dead taker's shell may yet start: whichever removes the marker first goes on
             hook_marker(tourney, key, hook.taken_by).unlink()
@@ -148,7 +153,7 @@ def take_hook(tourney: Tourney, taker: Owner) -> TakenHook | None:
     """Take the next pending hook for ``taker``, if any (pending -> taken), after settling those of dead takers.
 
     The marker is made before the transaction commits: a taker that dies after it leaves the marker."""
-    settle_hooks(tourney)
+    settle_hooks(tourney, taker)
     key = next_hook(tourney)
     if key is None:
         return None

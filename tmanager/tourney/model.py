@@ -160,6 +160,15 @@ class PgnMark:
     def from_json(cls, data: Any) -> PgnMark | None:
         return None if data is None else cls(str(data[0]), int(data[1]))
 
+    @classmethod
+    def after_append(cls, before: PgnMark | None, path: Path, *, start: int, end: int) -> PgnMark:
+        """The mark of PGN ``path`` once a game is appended there from ``start`` to ``end``: the game's length
+        past the mark ``before``, never less. Not the file's size after the append: a PGN deleted or cut
+        while the game was written (after the check of its size) would then leave a mark that a file of
+        this one game satisfies, and the games lost with it would go unnoticed."""
+        kept = before.size if before is not None and before.path == str(path) else 0
+        return cls(str(path), max(kept, start) + end - start)
+
 
 @dataclass(slots=True)
 class Tourney:

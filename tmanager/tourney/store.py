@@ -52,6 +52,7 @@ import copy
 import dataclasses
 import json
 import logging
+import os
 import shutil
 import threading
 from collections.abc import Iterator, Mapping
@@ -151,7 +152,12 @@ def _load(path: Path) -> _State:
     repair = ""
     hand_edits = HandEdits()
     if journal is not None and journal.identity != owned.identity:
-        journal, repair = None, "foreign"  # a journal left by another file of this name: not this file's
+        if owned.identity is None and _pgn_kept(journal.pgn_mark):
+            # Not a new file under an old name (its tourney's PGN would be gone with it): this file without its
+            # [progress] was cut short (an editor's save in progress) or had the section removed by hand.
+            repair, owned = "lost", journal.parsed(path)
+        else:
+            journal, repair = None, "foreign"  # a journal left by another file of this name: not this file's
     elif journal is None:
         layout_ok = owned.layout is not None and owned.version is not None
         repair = "journal" if layout_ok else "layout"  # "layout": an XBoard import, a hand-made or older file
@@ -168,6 +174,16 @@ def _load(path: Path) -> _State:
     else:  # the file is newer than its journal (the journal was replaced): the file wins
         repair = "journal"
     return _resolved(path, len(data), head, owned, journal, repair=repair, hand_edits=hand_edits)
+
+
+def _pgn_kept(mark: PgnMark | None) -> bool:
+    """Whether the PGN of the games a journal recorded (``mark``) still holds games."""
+    if mark is None:
+        return False
+    try:
+        return os.stat(mark.path).st_size > 0
+    except OSError:
+        return False
 
 
 def _resolved(
@@ -468,6 +484,9 @@ _REPAIRS = {
     "stale": "its owned part was older than the journal (an editor saved a stale copy?): the settings are "
     "kept, the results, pairings and faults restored",
     "hand edit": "its owned part was edited by hand: the edit stands",
+    "lost": "it had lost its [progress] section (cut off, or removed by hand) while its games are in the PGN: "
+    "the settings are kept, the results, pairings and faults restored from the journal (to play the tourney "
+    "afresh, clone it: tmanager clone)",
 }
 
 

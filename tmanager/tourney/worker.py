@@ -184,14 +184,14 @@ class Worker:
                             number)
                 return None
             check_pgn(tourney)
-            at = pgn.append_game(tourney.pgn_path, record.pgn)
+            at, end = pgn.append_game(tourney.pgn_path, record.pgn)
             if tourney.settings.epd_out:
                 try:
                     append_line(tourney.directory / tourney.settings.epd_out, record.epd)
                 except TManagerError:
                     pgn.cut_back(tourney.pgn_path, at)  # the game is recorded whole, or not at all
                     raise
-            tourney.pgn_mark = PgnMark(str(tourney.pgn_path), _size(tourney.pgn_path))
+            tourney.pgn_mark = PgnMark.after_append(tourney.pgn_mark, tourney.pgn_path, start=at, end=end)
             tourney.set_result(number, record.result.xboard)
             update_verdict(tourney)
             tuning.advance(tourney)

@@ -1,0 +1,94 @@
+"""What a careless user does to a tourney's files, with real processes: files written by hand or cut
+while workers play. Nothing recorded may be lost, doubled or quietly forgotten."""
+
+from __future__ import annotations
+
+import collections
+import re
+from pathlib import Path
+
+from tests.conftest import assert_consistent, pgn_games, run_cli
+from tests.integration.test_reliability import (
+    fast_tourney,
+    hooks_extra,
+    recorded,
+    run_to_the_end,
+    without_progress,
+)
+from tests.integration.test_workers import start_worker, wait_for
+from tmanager import files
+from tmanager.tourney import store
+
+
+def test_a_file_whose_progress_section_was_removed_by_hand_keeps_its_results(tmp_path: Path) -> None:
+    """Its journal was set aside as another file's (as for a new file written under a deleted one's name):
+    every result was forgotten, and the games played again went into the PGN beside the first ones."""
+    path = fast_tourney(tmp_path / "t.toml", players=3, cycles=2)
+    assert start_worker(path, "--games", "5").wait(timeout=300) == 0
+    path.write_text(without_progress(path).replace("cycles = 2", "cycles = 3"))  # settings kept, and changed
+    done = run_to_the_end(path)
+    assert done.returncode == 0, done.stderr
+    games = assert_consistent(path)
+    assert len(games) == len(pgn_games(path.with_suffix(".pgn"))) == 18
+    assert "lost its [progress] section" in path.with_suffix(".log").read_text()
+    participants = without_progress(path).replace('[[participants]]\nname = "R2"', '[[xparticipants]]\nname = "R2"')
+    path.write_text(participants.split("[[xparticipants]]")[0])  # a participant removed as well: refused
+    cut = path.read_text()
+    for command in ("status", "run"):
+        refused = run_cli(command, path, timeout=120)
+        assert refused.returncode == 2 and "results string has 18 games" in refused.stderr, command
+        assert path.read_text() == cut
+
+
+def test_an_editor_saving_in_place_while_a_worker_claims_loses_nothing(tmp_path: Path) -> None:
+    """An editor that writes the file in place (nano, and many others) truncates it, then writes it: a worker
+    that read it between the settings and [progress] took it for a new tourney, gave it a journal of its
+    own, and played every game again."""
+    path = fast_tourney(tmp_path / "t.toml", players=3, cycles=8)
+    worker = start_worker(path)
+    wait_for(lambda: recorded(path) >= 4, timeout=120)
+    text = path.read_text()
+    settings = without_progress(path).encode()
+    with path.open("r+b") as saving:  # the save, slowed down between its two halves
+        saving.truncate(0)
+        saving.write(settings)
+        saving.flush()
+        played = recorded(path)
+        wait_for(lambda: store.read(path).finished_count > played, timeout=120)
+        saving.write(text.encode()[len(settings) :])
+    assert worker.wait(timeout=300) == 0, worker.stderr.read() if worker.stderr else ""
+    games = assert_consistent(path)
+    assert len(games) == len(pgn_games(path.with_suffix(".pgn"))) == 48
+
+
+def finished_hook_lines(journal: bytes) -> list[int]:
+    """The ends of the journal's lines that took a hook whose finishing line follows."""
+    lines = journal.split(b"\n")
+    ends, at = [], 0
+    for number, line in enumerate(lines[:-1]):
+        at += len(line) + 1
+        taken = re.search(rb'"(after_game:\d+)": \{[^\n]*"taken_by"', line)
+        if taken and any(f'"{taken[1].decode()}": null'.encode() in later for later in lines[number + 1 :]):
+            ends.append(at)
+    return ends
+
+
+def test_a_journal_cut_by_hand_after_a_hook_was_taken_does_not_hang_its_worker(tmp_path: Path) -> None:
+    """The journal cut after the line taking a hook, before the one finishing it: the hook stayed taken by its
+    worker, alive, which had run it and would never finish it again, and every worker waited for it for ever."""
+    path = fast_tourney(tmp_path / "t.toml", players=3, cycles=4, extra=hooks_extra(tmp_path))
+    worker = start_worker(path)
+    wait_for(lambda: recorded(path) >= 6, timeout=120)
+    journal = store.journal_path(path)
+    with files.lock(path):
+        data = journal.read_bytes()
+        with journal.open("r+b") as cut:
+            cut.truncate(finished_hook_lines(data)[-1])
+    try:
+        assert worker.wait(timeout=60) == 0
+    finally:
+        worker.kill()
+    games = assert_consistent(path)
+    assert len(games) == 24
+    ran = collections.Counter((tmp_path / "after_game.txt").read_text().split())
+    assert set(ran) == {str(n) for n in range(24)}, "a hook never ran"  # some twice: their done lines were cut
