@@ -219,6 +219,14 @@ def check_writable(path: Path, *, file: Path | None = None, field: str | None = 
         raise ConfigError(f"cannot write to {where!r}", file=told, field=field, hint="check its permissions")
 
 
+def file_size(path: Path | str) -> int:
+    """``path``'s size in bytes; 0 when there is no file there to look at (not yet made, or removed)."""
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0
+
+
 def same_file(path: Path, other: Path) -> bool:
     """Whether two paths name one file: the same resolved path, or (both existing) the same inode."""
     if os.path.realpath(path) == os.path.realpath(other):

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from tmanager.errors import ConfigError
+from tmanager.files import file_size
 from tmanager.tomlmap import parse_value
 from tmanager.tourney.editing import PARTICIPANTS
 
@@ -103,10 +104,7 @@ def note_shared_pgn(pgn: Path) -> None:
     """Say that a new tourney's games will follow those already in its PGN file (as XBoard and fastchess append
     to theirs): a PGN left by an earlier tourney of the same name would otherwise mix two tourneys' games, with
     the same game numbers, into the file that ``crosstable`` reads."""
-    try:
-        size = pgn.stat().st_size
-    except OSError:  # not there yet: the first game creates it
-        return
+    size = file_size(pgn)  # 0 when not there yet: the first game creates it
     if size:
         print(f"tmanager: note: {pgn} already holds {size:,} bytes; this tourney's games are appended to it "
               "(remove it first, or name another PGN file, to keep them apart)", file=sys.stderr)

@@ -52,7 +52,6 @@ import copy
 import dataclasses
 import json
 import logging
-import os
 import shutil
 import threading
 from collections.abc import Iterator, Mapping
@@ -69,6 +68,7 @@ from tmanager.files import (
     check_lock,
     decode,
     expect_file,
+    file_size,
     lock,
     lock_timeout,
     read_bytes,
@@ -178,12 +178,7 @@ def _load(path: Path) -> _State:
 
 def _pgn_kept(mark: PgnMark | None) -> bool:
     """Whether the PGN of the games a journal recorded (``mark``) still holds games."""
-    if mark is None:
-        return False
-    try:
-        return os.stat(mark.path).st_size > 0
-    except OSError:
-        return False
+    return mark is not None and file_size(mark.path) > 0
 
 
 def _resolved(

@@ -20,7 +20,7 @@ from tmanager.core.schedule import Schedule
 from tmanager.core.spsa import TuneSettings
 from tmanager.core.stats import SprtSettings
 from tmanager.errors import ConfigError, StateError
-from tmanager.files import expect_directory, expect_file
+from tmanager.files import expect_directory, expect_file, file_size
 from tmanager.formats import pgn
 from tmanager.formats.pgn import COMMENT_FIELDS
 from tmanager.tourney.alphabet import FINISHED
@@ -336,11 +336,7 @@ def games_elsewhere(tourney: Tourney) -> str | None:
     done = tourney.finished_count
     if tourney.pgn_mark is not None or done == 0:  # games were recorded here: check_pgn watches the PGN
         return None
-    try:
-        empty = os.stat(tourney.pgn_path).st_size == 0
-    except OSError:
-        empty = True
-    if not empty:
+    if file_size(tourney.pgn_path):
         return None
     return (
         f"{tourney.pgn_path}: holds none of the {done} game(s) the results say were played: their games are "

@@ -38,7 +38,7 @@ import chess
 from tmanager.core.results import Result
 from tmanager.core.schedule import DONE, WAIT, NoGame, ScheduledGame, next_game
 from tmanager.errors import ConfigError, DiskError, LockTimeout, TManagerError
-from tmanager.files import append_line
+from tmanager.files import append_line, file_size
 from tmanager.formats import pgn
 from tmanager.logs import TOLD
 from tmanager.tourney import eventloop, store, swiss, tuning
@@ -168,7 +168,7 @@ class Worker:
             tuning.begin(tourney, choice.number)
             tourney.claims[choice.number] = Claim(
                 host=self.owner.host, pid=self.owner.pid, started=self.owner.started, claimed=now, heartbeat=now,
-                pgn_offset=_size(tourney.pgn_path), boot=self.owner.boot,
+                pgn_offset=file_size(tourney.pgn_path), boot=self.owner.boot,
             )
             self._seen(tourney)
             return Claimed(tourney, choice)
@@ -481,13 +481,6 @@ class Lane:
             observer(board, white_clock, black_clock)
 
         return watch
-
-
-def _size(path: Path) -> int:
-    try:
-        return path.stat().st_size
-    except OSError:
-        return 0
 
 
 @contextlib.contextmanager
