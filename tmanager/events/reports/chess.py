@@ -148,16 +148,16 @@ class ChessReports(DivisionReports):
         ranks = self.division.ranks()
         rows = tuple(
             (
-                str(p.number), p.name, str(p.rating or ""), str(ranks[p.number]), p.federation,
+                str(p.number), p.name, str(p.rating or ""), str(p.k or ""), str(ranks[p.number]), p.federation,
                 str(p.fide_id or ""), p.club, p.birth, ", ".join(p.flags), p.status,
             )
             for p in sorted(self.division.players, key=lambda p: p.number)
         )  # fmt: skip
-        header = ("No", "Name", "Rtg", "Rank", "Fed", "FIDE id", "Club", "Born", "Flags", "Status")
+        header = ("No", "Name", "Rtg", "K", "Rank", "Fed", "FIDE id", "Club", "Born", "Flags", "Status")
         return Report(
             self.prefix + "players",
             f"{self.heading}: players",
-            (Table(header, rows, frozenset({1, 6, 8, 9})), f"{len(rows)} players"),
+            (Table(header, rows, frozenset({1, 7, 9, 10})), f"{len(rows)} players"),
             kind="players",
         )
 
@@ -469,7 +469,7 @@ class ChessReports(DivisionReports):
         paired = division.paired_rounds
         rank = next((s.rank for s in self.ranking() if s.player.number == p.number), None)
         facts = (
-            p.title, f"no. {p.number}", *([f"rating {p.rating}"] if p.rating else []),
+            p.title, f"no. {p.number}", *([f"rating {p.rating}"] if p.rating else []), *([f"K {p.k}"] if p.k else []),
             *([f"FIDE ID {p.fide_id}"] if p.fide_id else []), p.federation, p.club, *p.flags,
             *(["withdrawn"] if p.status == PlayerStatus.WITHDRAWN else []),
         )  # fmt: skip

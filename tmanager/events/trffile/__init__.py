@@ -29,7 +29,7 @@ A team division adds TRF-2026's team records (``352``, ``362``, ``310``,
 ``320``, ``330``, ``300``, ``802``: :func:`~tmanager.events.teamtrf.trf_team_records`),
 and its teams, settings, matches and lineups go into the ``XTM`` lines.
 
-What TRF cannot hold — clubs, teams, flags, withdrawals, board order,
+What TRF cannot hold — K factors, clubs, teams, flags, withdrawals, board order,
 adjourned games, forced games, requested byes of rounds not yet paired, the
 prize fund and the event's settings — goes into ``XTM`` lines, one JSON object each (``XTM event
 {…}``, ``XTM player N {…}``, ``XTM round N {…}``). Pairing programs skip lines
