@@ -36,7 +36,8 @@ prize fund and the event's settings — goes into ``XTM`` lines, one JSON object
 of unknown kinds, and :func:`loads` reads them back, so an exported event
 re-imported is the same event. A TRF written by another program (no ``XTM``
 lines) imports too: players numbered by starting rank (the pairing order), the
-results, byes and absences, the records, the header data.
+results, byes and absences, the records, the header data, and the system its ``192`` code names
+(:mod:`~tmanager.events.trffile.typecodes`: a system tmanager does not pair is refused, naming the code).
 """
 
 from __future__ import annotations
