@@ -263,6 +263,9 @@ def test_the_k_factor_on_every_entry_path(tmp_path: Path) -> None:
     header = next(line.split() for line in players if line.split()[:1] == ["No"])
     assert header[:4] == ["No", "Name", "Rtg", "K"]
     assert [line.split()[4] for line in players if line.split()[:1] in (["1"], ["2"])] == ["40", "10"]  # "Aa, A"
+    loaded = ev.load(path)
+    reports = ev.rules_for(loaded, loaded.division()).reports()
+    assert "K 40" in reports.summary(1).facts and "K 10" in reports.summary(2).facts, "the player's page and card"
     for bad in ("15", "41", "-20"):
         says = refused(path, "edit-player", path, "Cc", "--k", bad)
         assert f"k: {bad} is not a K factor: FIDE's are 10, 20, 40 (8.3.3), or 0 for none given" in says
