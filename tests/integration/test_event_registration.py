@@ -245,3 +245,34 @@ def test_titles_and_sex_on_the_command_line(tmp_path: Path) -> None:
     path.write_text(path.read_text(encoding="utf-8").replace('title = "IM"', 'title = "GMX"'), encoding="utf-8")
     done = run_cli("event", "standings", path)
     assert done.returncode == 2 and "division[1].player[1].title: 'GMX' is not a FIDE title" in done.stderr
+
+
+def test_the_k_factor_on_every_entry_path(tmp_path: Path) -> None:
+    """K (FIDE's development coefficient) came only from a FIDE list: a CSV's ``k`` column was an unknown column,
+    add-player and edit-player had no --k, any K of 1-40 passed (FIDE's are 10, 20 and 40), the players report
+    did not show it and a TRF export and import lost it. Now each path takes it, checked, and keeps it."""
+    path = tmp_path / "k.toml"
+    ok("new", path, "--name", "K", "--rounds", "3", "--start", "2026-04-10")
+    ok("import-players", path, _csv(tmp_path, 'name,rating,k\n"Aa, A",2300,40\n"Bb, B",2250,\n'))
+    ok("add-player", path, "Cc, C", "--rating", "2200", "--k", "20")
+    d = ev.load(path).division()
+    assert [(p.name, p.k) for p in d.players] == [("Aa, A", 40), ("Bb, B", 0), ("Cc, C", 20)]
+    assert "changed k of Bb, B (2)" in ok("edit-player", path, "Bb", "--k", "10")
+    assert "k = 10" in path.read_text(encoding="utf-8")
+    players = ok("report", path, "--only", "players").splitlines()
+    header = next(line.split() for line in players if line.split()[:1] == ["No"])
+    assert header[:4] == ["No", "Name", "Rtg", "K"]
+    assert [line.split()[4] for line in players if line.split()[:1] in (["1"], ["2"])] == ["40", "10"]  # "Aa, A"
+    loaded = ev.load(path)
+    reports = ev.rules_for(loaded, loaded.division()).reports()
+    assert "K 40" in reports.summary(1).facts and "K 10" in reports.summary(2).facts, "the player's page and card"
+    for bad in ("15", "41", "-20"):
+        says = refused(path, "edit-player", path, "Cc", "--k", bad)
+        assert f"k: {bad} is not a K factor: FIDE's are 10, 20, 40 (8.3.3), or 0 for none given" in says
+    csv = _csv(tmp_path, "name,k\nDd D,30\n")
+    assert "k: 30 is not a K factor" in refused(path, "import-players", path, csv)
+    trf = tmp_path / "k.trf"
+    ok("export-trf", path, trf)
+    copy = tmp_path / "copy.toml"
+    ok("import-trf", copy, trf)
+    assert [p.k for p in ev.load(copy).division().players] == [40, 10, 20]

@@ -221,3 +221,31 @@ def test_report_rendering_units() -> None:
     assert reports.text(report).splitlines()[2:5] == ["", "No  Name     Pts", " 1  Ann <A>   1½"]
     page = reports.html(report)
     assert "<title>Title &amp; co</title>" in page and '<td class="name">Ann &lt;A&gt;</td>' in page
+
+
+def test_rating_tiebreaks_with_an_unrated_player(tmp_path: Path) -> None:
+    """An unrated player in the field: ARO was worked out over the rated opponents alone, where C.07 drops a
+    rating-based tie-break without ``Un`` (as FIDE's TieBreakServer does). Now it is blank, the standings say
+    why, and ARO-U1400 counts the unrated player at 1400."""
+    path = tmp_path / "club.toml"
+    ok("new", path, "--name", "Club", "--rounds", "3", "--set", "tiebreaks=['ARO', 'ARO-U1400']")
+    for name, rating in (("Aa, A", "2000"), ("Bb, B", "1900"), ("Cc, C", "1800"), ("Dd, D", "0")):
+        ok("add-player", path, name, "--rating", rating)
+    ok("pair", path, "--colour", "white")
+    ok("result", path, "1", "1-0")
+    ok("result", path, "2", "1-0")
+    out = ok("standings", path)
+    header = next(line.split() for line in out.splitlines() if line.split()[:1] == ["Rk"])
+    assert header[-2:] == ["ARO", "ARO-U1400"]
+    rows = [line.split() for line in out.splitlines() if line[:3].strip().isdigit()]
+    assert len(rows) == 4 and all(not row[-1].isdigit() or int(row[-1]) >= 1400 for row in rows)
+    aro = ev.load(path)
+    assert ev.tiebreak_standings(aro, aro.division())[0].values[0] is None
+    assert {s.values[1] for s in ev.tiebreak_standings(aro, aro.division())} == {1400, 1800, 1900, 2000}
+    assert "ARO left blank: unrated players are present" in out
+    report = ok("report", path, "--only", "standings")
+    assert "ARO left blank: unrated players are present" in report and "ARO-U1400 left blank" not in report
+    ok("edit-player", path, "Dd", "--rating", "1500")
+    assert "left blank" not in ok("standings", path), "every player rated: ARO counts"
+    aro = ev.load(path)
+    assert {s.values[0] for s in ev.tiebreak_standings(aro, aro.division())} == {1500, 1800, 1900, 2000}

@@ -20,6 +20,7 @@ from tmanager.events.games import virtual_points
 from tmanager.events.model import PrizeFund
 from tmanager.events.registration import assign_start_numbers
 from tmanager.events.rules.chess import random_result
+from tmanager.events.trffile.typecodes import read_type_code
 from tmanager.formats import trf
 from tmanager.pairing import Game
 
@@ -258,6 +259,52 @@ def test_the_212_tie_breaks_and_fides_double_swiss_code() -> None:
     ]) + "\n"  # fmt: skip
     e = event_trf.loads(double)
     assert (e.division().system, e.rounds) == (ev.PairingSystem.DOUBLE_SWISS, 2)
+
+
+@pytest.mark.parametrize(
+    ("code", "says"),
+    [
+        ("FIDE_DUTCH_2017", "FIDE_DUTCH_2017 is the Dutch system by its rules of 2017, which tmanager does not pair"),
+        ("FIDE_DUBOV", "FIDE_DUBOV is the Dubov system, which tmanager does not pair"),
+        ("FIDE_BURSTEIN_BAKU", "FIDE_BURSTEIN_BAKU is the Burstein system, which tmanager does not pair"),
+        ("FIDE_TEAM_TYPEB_MP_GP", "FIDE_TEAM_TYPEB_MP_GP is the Swiss team system with Type B colour preferences"),
+        ("FIDE_TEAM_MP_GP", "FIDE_TEAM_MP_GP is the Swiss team system with no colour preference type"),
+        ("FIDE_SCHEVENINGEN", "FIDE_SCHEVENINGEN is a Scheveningen tournament, which tmanager does not pair"),
+        ("FIDE_DOUBLESWISS_BAKU", "FIDE_DOUBLESWISS_BAKU: tmanager accelerates the Dutch system only"),
+        ("FIDE_DUTHC", "'FIDE_DUTHC' is no tournament-type code"),
+    ],
+)
+def test_192_codes_of_systems_tmanager_does_not_pair_are_refused(tmp_path: Path, code: str, says: str) -> None:
+    """192 was read by prefix, the rest taken as manual: FIDE_DUTCH_2017 became a Dutch division paired on by the
+    2025 rules, FIDE_TEAM_TYPEB_… a team Swiss paired with Type A colours, Dubov, Burstein, a Scheveningen or a
+    typing slip a manual division, all without a word. Each is now refused in one line naming the code, what it
+    is and what tmanager pairs, and nothing is written."""
+    trf_file = tmp_path / "foreign.trf"
+    trf_file.write_text(FOREIGN.replace("XXR 3\n", f"XXR 3\n192 {code}\n"))
+    done = run_cli("event", "import-trf", tmp_path / "copy.toml", trf_file)
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert f"{trf_file}: 192: {says}" in done.stderr and "CUSTOM_SWISS" in done.stderr
+    assert "Traceback" not in done.stderr and not (tmp_path / "copy.toml").exists()
+
+
+def test_192_codes_tmanager_pairs() -> None:
+    """The codes of FIDE's table that tmanager pairs, read exactly: cycles from a Berger code's _Gn, the Baku
+    acceleration, a team's primary score from _GP alone too (FIDE_TEAM_TYPEA_GP ranked by match points)."""
+
+    def system(code: str) -> tuple[ev.PairingSystem, int, str]:
+        d = event_trf.loads(FOREIGN.replace("XXR 3\n", f"XXR 3\n192 {code}\n")).division()
+        return d.system, d.cycles, d.acceleration
+
+    assert system("FIDE_DUTCH") == system("FIDE_DUTCH_2026") == (ev.PairingSystem.DUTCH, 1, "")
+    assert system("fide_dutch_2025_baku") == (ev.PairingSystem.DUTCH, 1, "baku")
+    assert system("CUSTOM_SWISS") == system("CUSTOM_DOUBLESWISS") == (ev.PairingSystem.MANUAL, 1, "")
+    assert system("FIDE_ROUNDROBIN")[:2] == (ev.PairingSystem.ROUND_ROBIN, 1)
+    assert system("BERGER_DOUBLEROUNDROBIN")[:2] == system("BERGER_ROUNDROBIN_G2")[:2] == (
+        ev.PairingSystem.ROUND_ROBIN, 2
+    )
+    assert read_type_code("FIDE_TEAM_TYPEA_GP", file=None).primary == "game"
+    assert read_type_code("FIDE_TEAM_TYPEA_MP_GP", file=None).primary == "match"
+    assert read_type_code("CUSTOM_TEAM_SWISS_GP", file=None).system == ev.PairingSystem.MANUAL
 
 
 def test_titles_in_trf06_letters_and_a_sex_in_capitals() -> None:

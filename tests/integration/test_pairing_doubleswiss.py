@@ -155,7 +155,24 @@ def test_a_generated_tournament_ends_with_its_last_paired_match() -> None:
     # had two games more than the others, and the file -g wrote was refused by -p as a match cut in half).
     players = random_double_swiss(10, 10, random.Random(1))
     assert {len(p.games) for p in players} == {16}
-    assert check_double_swiss(players, matches=10) == []
+    assert check_double_swiss(players, matches=8) == [], "paired as a tournament of the 8 matches it has"
+
+
+def test_a_generated_file_says_the_matches_it_holds(tmp_path: Path) -> None:
+    """-g wrote the XXR asked for (XXR 20 for 10 matches) over a field that ran out of pairings after 8: the file
+    claimed two matches to come that no pairing exists for (-p: "the round cannot be completed"). Its XXR is
+    now the 8 matches really paired, each paired for a tournament of 8, so -p says all are paired and -c
+    finds each as it stands."""
+    path = tmp_path / "short.trf"
+    done = run_cli("pair", "--double-swiss", "-g", path, "--players", "10", "--rounds", "10", "--seed", "1")
+    assert done.returncode == 0, done.stderr
+    assert "10 players, 8 match(es) of 2 games (XXR 16); 10 asked, the field ran out of pairings" in done.stdout
+    assert "XXR 16" in path.read_text().splitlines()
+    assert {len(p.games) for p in trf.read(path).players} == {16}
+    paired = run_cli("pair", "--double-swiss", path, "-p")
+    assert paired.returncode == 1 and "all 8 matches are paired (XXR 16)" in paired.stderr, paired.stderr
+    checked = run_cli("pair", "--double-swiss", path, "-c")
+    assert checked.returncode == 0 and checked.stdout.endswith("0 difference(s)\n"), checked.stdout
 
 
 def test_the_checker_finds_a_deliberately_broken_pairing() -> None:

@@ -211,11 +211,22 @@ def test_names_modifiers_and_legends() -> None:
         tiebreaks.compute(SWISS, ["XYZ"])
 
 
-def test_unrated_opponents_are_left_out_unless_a_rating_is_given() -> None:
-    values = tiebreaks.compute(SWISS, ["ARO", "ARO-U1000", "TPR"], ratings={"B": 1800, "C": 1900})
-    assert values["A"]["ARO"] == 1850 and values["A"]["ARO-U1000"] == 1567
-    assert values["A"]["TPR"] == 1850 + fide.dp(0.75)
-    assert tiebreaks.compute(SWISS, ["ARO", "PTP"], ratings={})["A"] == {"ARO": None, "PTP": None}
+def test_rating_tiebreaks_are_dropped_when_unrated_players_are_present_unless_a_rating_is_given() -> None:
+    """C.07 drops a rating-based tie-break from the list when unrated players are present, unless the rules give
+    them a rating (``Un``). ARO, TPR and the rest were computed over the rated opponents alone (A's ARO 1850, as
+    if B and C were the only opponents), ranking by a rule nobody announced; FIDE's TieBreakServer leaves them
+    without a value, and so does tmanager now: blank for everyone, separating nobody."""
+    unrated = {"B": 1800, "C": 1900}  # A and D are unrated
+    values = tiebreaks.compute(SWISS, ["ARO", "TPR", "PTP", "APRO", "APPO", "ARO-U1000", "BH"], ratings=unrated)
+    for p in SWISS:
+        assert [values[p][t] for t in ("ARO", "TPR", "PTP", "APRO", "APPO")] == [None] * 5
+    assert values["A"]["ARO-U1000"] == 1567 and values["A"]["BH"] == 3.5, "a rating given, or not rating-based"
+    assert tiebreaks.compute(SWISS, ["ARO", "TPR"], ratings=RATINGS)["A"] == {"ARO": 1800, "TPR": 1800 + fide.dp(5 / 6)}
+    parsed = [Tiebreak.parse(t) for t in ("ARO", "ARO-U1400", "TPR-C1", "BH")]
+    assert tiebreaks.dropped(parsed, SWISS, unrated) == [parsed[0], parsed[2]]
+    assert tiebreaks.dropped(parsed, SWISS, RATINGS) == []
+    # A rating of 0 is a rating (a cross-table's Elo anchored at 0): never unrated.
+    assert tiebreaks.compute(SWISS, ["ARO"], ratings={**RATINGS, "B": 0})["A"]["ARO"] == round((0 + 1900 + 1700) / 3)
 
 
 def test_dp_table() -> None:

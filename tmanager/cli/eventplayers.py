@@ -21,6 +21,7 @@ from tmanager.events.model import TITLES, Player
 def _player_options(p: argparse.ArgumentParser, *, edit: bool) -> None:
     p.add_argument("--title", choices=("", *TITLES), help="FIDE title")
     p.add_argument("--rating", type=int, help="rating (0 = unrated)")
+    p.add_argument("--k", type=int, help="FIDE's development coefficient K: 10, 20 or 40 (0 = none given)")
     p.add_argument("--fide-id", type=int, help="FIDE id")
     p.add_argument("--federation", help="federation, e.g. NED")
     p.add_argument("--sex", choices=("m", "w"), help="m or w, as TRF writes it (the category women)")
@@ -37,7 +38,7 @@ def _player_options(p: argparse.ArgumentParser, *, edit: bool) -> None:
 def _player_changes(args: argparse.Namespace) -> dict[str, Any]:
     changes = {
         key: getattr(args, key)
-        for key in ("name", "title", "rating", "fide_id", "federation", "sex", "club", "team", "birth")
+        for key in ("name", "title", "rating", "k", "fide_id", "federation", "sex", "club", "team", "birth")
         if getattr(args, key, None) is not None
     }
     if isinstance(changes.get("federation"), str):

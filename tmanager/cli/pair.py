@@ -9,7 +9,8 @@ paired again from the rounds before it and each difference is reported.
 A Double-Swiss file holds each match as two TRF rounds, game 1 first (``XXR``
 counts TRF rounds, twice the matches); its boards are game 1's colours. With
 ``-g`` a random Double-Swiss tournament is paired and played and written as
-such a file, for ``-c`` here or in another program. ``--explain`` prints why
+such a file, for ``-c`` here or in another program; its ``XXR`` is the matches
+really paired (fewer than ``--rounds`` when the field runs out of pairings). ``--explain`` prints why
 each pair and colour of a ``-p`` pairing was chosen, in the system's own terms
 (C.04.3's brackets, criteria and colour rules; the Berger table's round and
 board; C.04.5's articles), to standard error.
@@ -271,6 +272,10 @@ def _generate(args: argparse.Namespace) -> int:
         return _fail("-g needs --players 2 or more and --rounds 1 or more", INVALID_INPUT)
     rng = random.Random(args.seed)
     states = random_double_swiss(args.players, args.rounds, rng)
+    # XXR is the rounds the file's tournament was paired for: the matches the field could be paired for, which
+    # are fewer than asked when it ran out (the generator pairs those again with the last one as the last).
+    matches = max((len(s.games) for s in states), default=0) // 2
+    short = f"; {args.rounds} asked, the field ran out of pairings" if matches < args.rounds else ""
     tournament = trf.Tournament(
         players=tuple(
             trf.TrfPlayer(
@@ -284,14 +289,13 @@ def _generate(args: argparse.Namespace) -> int:
         ),
         lines=(
             "012 Random Double-Swiss",
-            f"### tmanager pair --double-swiss -g, {args.players} players, {args.rounds} matches, seed {args.seed}",
-            f"XXR {2 * args.rounds}",
+            f"### tmanager pair --double-swiss -g, {args.players} players, seed {args.seed}, {matches} matches{short}",
+            f"XXR {2 * matches}",
         ),
     )
     try:
         trf.write(args.generate, tournament)
     except TManagerError as exc:
         return _fail(str(exc), UNREADABLE)
-    matches = max((len(s.games) for s in states), default=0) // 2
-    print(f"wrote {args.generate}: {args.players} players, {matches} match(es) of 2 games (XXR {2 * args.rounds})")
+    print(f"wrote {args.generate}: {args.players} players, {matches} match(es) of 2 games (XXR {2 * matches}){short}")
     return 0

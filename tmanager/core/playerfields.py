@@ -22,8 +22,9 @@ TITLES = ("GM", "IM", "WGM", "FM", "WIM", "CM", "WFM", "WCM")
 WOMEN_TITLES = frozenset({"WGM", "WIM", "WFM", "WCM"})
 #: Ratings an event may hold besides 0 (unrated): FIDE's floor is 1400, national lists go lower; TRF has 4 digits.
 MIN_RATING, MAX_RATING = 100, 3500
-#: The largest development coefficient K of FIDE's lists (8.3.3: 40, 20 or 10; older lists 30, 25 or 15).
-MAX_K = 40
+#: The development coefficients K of FIDE's rating regulations (8.3.3), the only ones its lists give now; a K
+#: that the number of games caps (K × games at most 700) is the report's to work out, never a player's field.
+K_FACTORS = (10, 20, 40)
 #: FIDE IDs are positive whole numbers of at most ten digits (TRF's column holds eleven).
 MAX_FIDE_ID = 9_999_999_999
 #: The earliest birth year taken (older is a typing slip).
@@ -89,7 +90,9 @@ def rating_fault(rating: int) -> str | None:
 
 
 def k_fault(k: int) -> str | None:
-    return None if 0 <= k <= MAX_K else f"{k} is not a K factor: 0 (none given) or 1-{MAX_K}, as FIDE's list gives it"
+    if k == 0 or k in K_FACTORS:
+        return None
+    return f"{k} is not a K factor: FIDE's are {', '.join(map(str, K_FACTORS))} (8.3.3), or 0 for none given"
 
 
 #: Each checked field and its check; empty strings and None are fields not given.

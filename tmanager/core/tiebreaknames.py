@@ -103,6 +103,12 @@ class Tiebreak:
         return "-".join([self.code, *(m for m in modifiers if m)])
 
     @property
+    def needs_every_rating(self) -> bool:
+        """A rating-based tie-break (one that takes ``Un``) that gives unrated players no rating: C.07 drops it
+        from the list when unrated players are present (:func:`tmanager.core.tiebreaks.dropped`)."""
+        return "U" in CATALOGUE[self.code].modifiers and self.unrated is None
+
+    @property
     def trf_name(self) -> str:
         """The tie-break as TRF-2026's ``202`` writes it: ``BH/C1``; one not FIDE's with MTB26's ``OTHER_``."""
         return (OTHER if self.code in NOT_FIDE else "") + self.name.replace("-", "/")

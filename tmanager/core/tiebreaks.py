@@ -7,7 +7,8 @@ code and its modifiers (:class:`Tiebreak`): ``BH-C1`` (or ``BH/C1``) is
 Buchholz without the least significant value, ``BH-M1`` without the least and
 the most significant ones, ``KS-L60`` the Koya system counting opponents with
 60 % or more, ``ARO-U1400`` the average rating of opponents with unrated ones
-counted at 1400. :data:`CATALOGUE` holds the codes with their names and
+counted at 1400 (without ``Un``, a rating-based tie-break is dropped, no value
+for anyone, while a player is unrated: :func:`dropped`). :data:`CATALOGUE` holds the codes with their names and
 meanings (each report prints them as a legend):
 
 ========  ================================================================
@@ -57,7 +58,7 @@ tenths in the events).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -214,23 +215,18 @@ class _Computation:
 
     # -- ratings --------------------------------------------------------------------------------
 
-    def _opponent_ratings(self, name: str, tb: Tiebreak) -> tuple[list[tuple[float, float]], int]:
-        """(rating, points on the 1-½-0 scale) of the opponents met over the board that count, after the cuts;
-        and the number of games played."""
-        games = [r for r in self.event[name] if r.over_the_board]
+    def _opponent_ratings(self, name: str, tb: Tiebreak) -> list[tuple[float, float]]:
+        """(rating, points on the 1-½-0 scale) of the opponents met over the board, after the cuts; an unrated
+        opponent at the tie-break's ``Un`` (:meth:`column` drops a tie-break that gives unrated players none)."""
         counted = []
-        for r in games:
-            rating = self.ratings.get(r.opponent or "", tb.unrated)
-            if rating:
+        for r in self.event[name]:
+            if r.over_the_board:
+                rating = self.ratings.get(r.opponent or "", tb.unrated)
+                assert rating is not None, "a rating tie-break without Un is dropped when a player is unrated"
                 counted.append((float(rating), self._standard(r.points)))
         counted.sort()
-        # Games not counted (unrated opponents) are the first cut, as if the lowest.
-        low, high = tb.cut + tb.median, tb.median
-        skipped = len(games) - len(counted)
-        low, skipped = max(low - skipped, 0), max(skipped - low, 0)
-        high = max(high - skipped, 0)
-        counted = counted[low:]
-        return counted[: max(len(counted) - high, 0)], len(games)
+        counted = counted[tb.cut + tb.median :]
+        return counted[: max(len(counted) - tb.median, 0)]
 
     def _standard(self, points: float) -> float:
         """Points on the 1-½-0 scale."""
@@ -238,7 +234,7 @@ class _Computation:
 
     def rating_value(self, name: str, tb: Tiebreak) -> float | None:
         """ARO, TPR or PTP of one player; None without a counted opponent."""
-        counted, _ = self._opponent_ratings(name, tb)
+        counted = self._opponent_ratings(name, tb)
         if not counted:
             return None
         ratings = [rating for rating, _ in counted]
@@ -260,6 +256,8 @@ class _Computation:
         column: dict[str, float | None]
         if tb.code in ("BH", "FB", "SB"):
             column = {p: self.buchholz(p, tb) for p in event}
+        elif dropped([tb], event, self.ratings):
+            column = dict.fromkeys(event)
         elif tb.code in ("ARO", "TPR", "PTP"):
             column = {p: self.rating_value(p, tb) for p in event}
         elif tb.code in ("APRO", "APPO", "AOB"):
@@ -305,6 +303,15 @@ class _Computation:
             p: sum((r.points for r in rounds if r.opponent is not None and self.score[r.opponent] >= threshold), 0.0)
             for p, rounds in self.event.items()
         }
+
+
+def dropped(tiebreaks: Sequence[Tiebreak], players: Iterable[str], ratings: Mapping[str, float]) -> list[Tiebreak]:
+    """The rating-based tie-breaks of ``tiebreaks`` that C.07 drops among ``players``: those without ``Un`` when
+    a player has no rating. The regulations keep them only where the tournament's rules say how unrated players
+    count (``ARO-U1400``); counting the rated opponents alone would rank by a rule nobody announced."""
+    if all(p in ratings for p in players):
+        return []
+    return [tb for tb in tiebreaks if tb.needs_every_rating]
 
 
 def _round_half_up(value: float) -> int:

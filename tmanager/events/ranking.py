@@ -77,6 +77,16 @@ def tiebreak_names(event: Event) -> tuple[tiebreaknames.Tiebreak, ...]:
     return tuple(tiebreaknames.parse_all(event.tiebreaks))
 
 
+def _ratings(division: Division) -> dict[str, float]:
+    """The ratings the tie-breaks count, by player number as text; an unrated player has none."""
+    return {str(p.number): float(p.rating) for p in division.players if p.rating}
+
+
+def dropped_tiebreaks(event: Event, division: Division) -> list[tiebreaknames.Tiebreak]:
+    """The event's rating-based tie-breaks that C.07 drops in ``division`` (unrated players, and no ``Un``)."""
+    return tiebreaks.dropped(tiebreak_names(event), (str(p.number) for p in division.players), _ratings(division))
+
+
 def round_results(event: Event, division: Division, upto: int) -> dict[str, list[tiebreaks.RoundResult]]:
     """Each player's rounds as the tie-break module takes them (keys are player numbers as text)."""
     table: dict[str, list[tiebreaks.RoundResult]] = {str(p.number): [] for p in division.players}
@@ -106,11 +116,10 @@ def tiebreak_standings(
     if not 0 <= upto <= division.paired_rounds:
         raise StateError(f"round {upto} is not paired; standings exist for rounds 0-{division.paired_rounds}")
     table = round_results(event, division, upto)
-    ratings = {str(p.number): float(p.rating) for p in division.players if p.rating}
     ranked = tiebreaks.rank(
         table,
         event.tiebreaks,
-        ratings=ratings,
+        ratings=_ratings(division),
         round_robin=division.round_robin,
         win=event.scoring.win / 10,
         draw=event.scoring.draw / 10,

@@ -1,8 +1,8 @@
 """A list of players as CSV, the way registration forms and spreadsheets export them.
 
 The first row names the columns, as the event file names a player's fields:
-``name``, ``title``, ``rating``, ``fide_id``, ``federation``, ``sex``,
-``birth``, ``club``, ``team``, ``flags`` (several separated by ``;``) and
+``name``, ``title``, ``rating``, ``k`` (FIDE's development coefficient K: 10, 20 or 40), ``fide_id``,
+``federation``, ``sex``, ``birth``, ``club``, ``team``, ``flags`` (several separated by ``;``) and
 ``number``, in any order and any case (a ``sex`` may be FIDE's ``M`` or ``F``); ``name`` is needed unless ``fide_id``
 is there to look the player up in a FIDE list. Commas or semicolons separate
 the columns (Python's :mod:`csv` sniffs which), UTF-8 (with or without BOM)
@@ -22,8 +22,8 @@ from tmanager.core.playerfields import sex_code
 from tmanager.errors import ConfigError, ascii_digits
 from tmanager.files import read_bytes
 
-COLUMNS = ("number", "name", "title", "rating", "fide_id", "federation", "sex", "birth", "club", "team", "flags")
-_NUMBERS = ("number", "rating", "fide_id")
+COLUMNS = ("number", "name", "title", "rating", "k", "fide_id", "federation", "sex", "birth", "club", "team", "flags")
+_NUMBERS = ("number", "rating", "k", "fide_id")
 
 
 @dataclass(frozen=True, slots=True)

@@ -41,9 +41,25 @@ def random_double_swiss(
     Ratings are drawn between 1400 and 2700 and give the pairing numbers
     (highest first); game results follow FIDE's expected score. Now and then a
     player is absent for a match (not paired) or forfeits it (both games).
+
+    A field too small for ``matches`` runs out of pairings: the tournament is then played again from the same
+    random numbers over the matches that could be paired, so that its last match is paired as a last match
+    (C.04.5 lets the float criteria lapse there) and the history is one that :func:`check_double_swiss` with
+    its real number of matches pairs again as it stands.
     """
     if count < 2 or matches < 1:
         raise ValueError("a tournament needs 2 players and 1 match")
+    start = rng.getstate()
+    players = _play(count, matches, rng, points)
+    while 0 < (played := max(len(p.games) for p in players) // 2) < matches:
+        matches = played  # fewer each time round, so this ends
+        rng.setstate(start)
+        players = _play(count, matches, rng, points)
+    return players
+
+
+def _play(count: int, matches: int, rng: random.Random, points: PointsSystem) -> list[PlayerState]:
+    """:func:`random_double_swiss`'s tournament, ended by the first match that cannot be paired."""
     ratings = sorted((rng.randrange(1400, 2700) for _ in range(count)), reverse=True)
     games: dict[int, list[Game]] = {i: [] for i in range(1, count + 1)}
     for match in range(1, matches + 1):

@@ -23,7 +23,15 @@ from tmanager.core.results import ByeKind, Colour, format_points
 from tmanager.core.scoring import Game
 from tmanager.events.games import round_games, scores, virtual_points
 from tmanager.events.model import Player, PlayerStatus, Round, absent_players, label, missing
-from tmanager.events.ranking import Group, TiebreakStanding, category, flag, tiebreak_names, tiebreak_standings
+from tmanager.events.ranking import (
+    Group,
+    TiebreakStanding,
+    category,
+    dropped_tiebreaks,
+    flag,
+    tiebreak_names,
+    tiebreak_standings,
+)
 from tmanager.events.reports import (
     DivisionReports,
     PlayerSummary,
@@ -148,16 +156,16 @@ class ChessReports(DivisionReports):
         ranks = self.division.ranks()
         rows = tuple(
             (
-                str(p.number), p.name, str(p.rating or ""), str(ranks[p.number]), p.federation,
+                str(p.number), p.name, str(p.rating or ""), str(p.k or ""), str(ranks[p.number]), p.federation,
                 str(p.fide_id or ""), p.club, p.birth, ", ".join(p.flags), p.status,
             )
             for p in sorted(self.division.players, key=lambda p: p.number)
         )  # fmt: skip
-        header = ("No", "Name", "Rtg", "Rank", "Fed", "FIDE id", "Club", "Born", "Flags", "Status")
+        header = ("No", "Name", "Rtg", "K", "Rank", "Fed", "FIDE id", "Club", "Born", "Flags", "Status")
         return Report(
             self.prefix + "players",
             f"{self.heading}: players",
-            (Table(header, rows, frozenset({1, 6, 8, 9})), f"{len(rows)} players"),
+            (Table(header, rows, frozenset({1, 7, 9, 10})), f"{len(rows)} players"),
             kind="players",
         )
 
@@ -280,10 +288,20 @@ class ChessReports(DivisionReports):
         blocks: list[Table | str] = [Table(header, rows, frozenset({2, 3, 5}))]
         if pending:
             blocks.append(f"{pending} result(s) still missing: they count as nothing yet")
+        blocks += self._dropped()
         blocks.append(self.legend())
         suffix = f"-{slug(among.name)}" if among else ""
         title = f"{self.heading}: standings after round {n}" + (f", {among.name}" if among else "")
         return Report(f"{self.prefix}standings{suffix}-r{n}", title, tuple(blocks), kind="standings")
+
+    def _dropped(self) -> list[str]:
+        """Why the rating-based tie-breaks C.07 drops are blank, if any are."""
+        dropped = [t.name for t in dropped_tiebreaks(self.event, self.division)]
+        if not dropped:
+            return []
+        return [f"{', '.join(dropped)} left blank: unrated players are present, and FIDE's tie-break regulations "
+                "(C.07) drop a rating-based tie-break then unless the event gives them a rating (ARO-U1400 counts "
+                "them at 1400)"]  # fmt: skip
 
     def table(self, upto: int | None = None) -> Report:
         """Round robin: the cross-table by player number; Swiss: the wall chart in standings order."""
@@ -469,7 +487,7 @@ class ChessReports(DivisionReports):
         paired = division.paired_rounds
         rank = next((s.rank for s in self.ranking() if s.player.number == p.number), None)
         facts = (
-            p.title, f"no. {p.number}", *([f"rating {p.rating}"] if p.rating else []),
+            p.title, f"no. {p.number}", *([f"rating {p.rating}"] if p.rating else []), *([f"K {p.k}"] if p.k else []),
             *([f"FIDE ID {p.fide_id}"] if p.fide_id else []), p.federation, p.club, *p.flags,
             *(["withdrawn"] if p.status == PlayerStatus.WITHDRAWN else []),
         )  # fmt: skip
@@ -538,7 +556,8 @@ class ChessReports(DivisionReports):
         names = tiebreak_names(self.event)
         header = ["Rk", "No", "Tit", "Name", "Rtg", "Pts", *(t.name for t in names)]
         legend = [f"  {t.legend}" for t in names]
-        return "\n".join([title, *aligned(header, rows, left={2, 3}), "", "tie-breaks:", *legend]) + "\n"
+        lines = [title, *aligned(header, rows, left={2, 3}), *self._dropped(), "", "tie-breaks:", *legend]
+        return "\n".join(lines) + "\n"
 
 
 def _withdrawn(player: Player) -> str:

@@ -29,14 +29,15 @@ A team division adds TRF-2026's team records (``352``, ``362``, ``310``,
 ``320``, ``330``, ``300``, ``802``: :func:`~tmanager.events.teamtrf.trf_team_records`),
 and its teams, settings, matches and lineups go into the ``XTM`` lines.
 
-What TRF cannot hold — clubs, teams, flags, withdrawals, board order,
+What TRF cannot hold — K factors, clubs, teams, flags, withdrawals, board order,
 adjourned games, forced games, requested byes of rounds not yet paired, the
 prize fund and the event's settings — goes into ``XTM`` lines, one JSON object each (``XTM event
 {…}``, ``XTM player N {…}``, ``XTM round N {…}``). Pairing programs skip lines
 of unknown kinds, and :func:`loads` reads them back, so an exported event
 re-imported is the same event. A TRF written by another program (no ``XTM``
 lines) imports too: players numbered by starting rank (the pairing order), the
-results, byes and absences, the records, the header data.
+results, byes and absences, the records, the header data, and the system its ``192`` code names
+(:mod:`~tmanager.events.trffile.typecodes`: a system tmanager does not pair is refused, naming the code).
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from tmanager import tomlmap
 from tmanager.core import teamtiebreaks, tiebreaknames
@@ -25,15 +25,8 @@ from tmanager.events.trffile.common import (
     event_date,
     read_player_header,
 )  # fmt: skip
+from tmanager.events.trffile.typecodes import read_type_code
 from tmanager.formats import trf, trf_records, trf_teams
-
-#: What a ``192`` code says of the system (prefixes; the rest is manual).
-_SYSTEMS_OF_TYPE = (("FIDE_DUTCH", PairingSystem.DUTCH), ("FIDE_ROUNDROBIN", PairingSystem.ROUND_ROBIN),
-                    ("FIDE_DOUBLESWISS", PairingSystem.DOUBLE_SWISS),
-                    ("FIDE_DOUBLEROUNDROBIN", PairingSystem.ROUND_ROBIN),
-                    ("BERGER_", PairingSystem.ROUND_ROBIN), ("FIDE_TEAM_", PairingSystem.TEAM_SWISS),
-                    ("FIDE_TEAM_ROUNDROBIN", PairingSystem.ROUND_ROBIN),
-                    ("FIDE_TEAM_DOUBLEROUNDROBIN", PairingSystem.ROUND_ROBIN))  # fmt: skip
 
 
 def loads(text: str, *, file: Path | None = None) -> Event:
@@ -96,7 +89,8 @@ def loads(text: str, *, file: Path | None = None) -> Event:
             division.rounds.append(_with_teams(_later_round(n, data), data, file))
     _requested_byes(tournament, division, numbers)
     if "event" not in extras and _team_file(tournament):
-        primary: Literal["match", "game"] = "game" if "_GP_MP" in _first(header, "192").upper() else "match"
+        code = _first(header, "192")
+        primary = read_type_code(code, file=file).primary if code else "match"
         teams_from_trf(tournament, division, primary=primary, tiebreaks=meta.get("team_tiebreaks"), file=file)
     event.divisions.append(division)
     check(event, file)
@@ -117,18 +111,16 @@ def _foreign_settings(tournament: trf.Tournament, header: Mapping[str, list[str]
     in pairing order), its tie-breaks (``202``), system and acceleration (``192``, ``250``), round dates (``132``)
     and time control (``222``)."""
     settings: dict[str, Any] = {"start_numbers": not tournament.by_rank}
-    code = _first(header, "192").upper()
-    # The last prefix that fits decides: FIDE_TEAM_ROUNDROBIN is not FIDE_TEAM_'s team Swiss.
-    for prefix, system in _SYSTEMS_OF_TYPE:
-        if code.startswith(prefix):
-            settings["system"] = system
-    if _team_file(tournament) and not code:  # TRF-16: the system as 092 names it, if tmanager's words
+    code = _first(header, "192")
+    baku = False
+    if code:
+        typed = read_type_code(code, file=file)
+        settings["system"], baku = typed.system, typed.baku
+        if typed.cycles != 1:
+            settings["cycles"] = typed.cycles
+    elif _team_file(tournament):  # TRF-16: the system as 092 names it, if tmanager's words
         systems = {name: system for system, name in SYSTEM_NAMES.items()}
         settings["system"] = systems.get(_first(header, "092"), PairingSystem.MANUAL)
-    if code and "system" not in settings:
-        settings["system"] = PairingSystem.MANUAL
-    if "DOUBLEROUNDROBIN" in code:
-        settings["cycles"] = 2
     if settings.get("system") == PairingSystem.DOUBLE_SWISS:  # 142 counts rounds, the event matches of two
         settings["rounds"] = -(-(tournament.total_rounds or tournament.played_rounds) // 2)
     # 212 is 202 with the primary score first (PTS; a team's MP or GP): the tie-breaks when 202 is absent.
@@ -150,7 +142,7 @@ def _foreign_settings(tournament: trf.Tournament, header: Mapping[str, list[str]
     if any(schedule):
         settings["schedule"] = [f"20{d.replace('/', '-')}" for d in schedule if d]
     last = tournament.baku_last(file=file)  # 250 or XXA lines: TRF-16 files carry only the latter
-    if last is not None or code.endswith("_BAKU"):
+    if last is not None or baku:
         settings["acceleration"], settings["baku_last"] = "baku", last
     return settings
 
