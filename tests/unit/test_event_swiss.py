@@ -229,8 +229,8 @@ def test_thirty_player_dutch_event(tmp_path: Path) -> None:
     # Round 3: a half-point bye requested for round 4, a third late entry with half points for missed rounds.
     ev.apply(path, lambda e: ev.request_bye(e, e.division(), e.division().player(7), 4, "half"))
     pair_and_check(path, 3)
-    ev.apply(path, lambda e: ev.add_player(e, e.division(), ev.Player(30, "Late, Last", rating=1500), missed="half",
-                                                    take_bye=True))
+    late = ev.Player(30, "Late, Last", rating=1500)
+    ev.apply(path, lambda e: ev.add_player(e, e.division(), late, missed=ev.LateEntry.HALF, take_bye=True))
     d = ev.load(path).division()
     assert all(d.round(n).byes[30] == "half" for n in (1, 2))
     # 29 players had a bye in round 3: the newcomer took that board (asked for).

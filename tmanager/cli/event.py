@@ -35,6 +35,7 @@ from tmanager.events.model import (
     Division,
     EntryMode,
     Event,
+    LateEntry,
     PairingSystem,
     ScoredSettings,
     label,
@@ -88,7 +89,8 @@ def _configure_new(p: argparse.ArgumentParser) -> None:
     p.add_argument("--scoring", default="1-0.5-0", help="points for win-draw-loss, e.g. 3-1-0")
     p.add_argument("--tiebreaks", default="BH-C1,BH,SB", help="tie-break order: " + ",".join(TIEBREAKS))
     p.add_argument(
-        "--late-entry", choices=("zero", "half"), default="zero", help="score of rounds missed by late entries"
+        "--late-entry", choices=[kind.value for kind in LateEntry], default=LateEntry.ZERO.value,
+        help="score of rounds missed by late entries",
     )
     p.add_argument("--max-byes", type=int, help="requested byes allowed per player")
     p.add_argument("--divisions", default="main", help="division names, comma-separated")
@@ -111,7 +113,7 @@ def _new(args: argparse.Namespace) -> int:
         end=args.end,
         arbiter=args.arbiter,
         tiebreaks=[t.strip() for t in args.tiebreaks.split(",") if t.strip()],
-        late_entry=args.late_entry,
+        late_entry=LateEntry(args.late_entry),
         max_byes=args.max_byes,
         scoring=scoring,
         divisions=[

@@ -20,7 +20,6 @@ from tmanager.tourney import tuning
 from tmanager.tourney.model import UNPLAYED, Tourney
 from tmanager.tourney.openings import Opening, OpeningBook
 from tmanager.tourney.play import GameSpec
-from tmanager.tourney.pvcheck import PvChecks
 from tmanager.tourney.resolution import check_runnable, resolve_all, time_margin
 from tmanager.tourney.validation import check_limits, check_pgn
 
@@ -66,7 +65,7 @@ def game_spec(
         illegal_move_termination=s.pgn_illegal_move_termination,
         engine_log=str(tourney.engine_logs_dir / f"game-{game.number}.log") if s.log_engines or log_engines else "",
         tags=tags,
-        pv_checks=PvChecks(s.pv_checks),
+        pv_checks=s.pv_checks,
         match_lines=s.pgn_match_lines,
         log_latency=s.log_latency,
         stop_on_start_failure=s.stop_on_start_failure,
