@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from tmanager.core.results import Result
+from tmanager.core.results import Colour, Result
 from tmanager.errors import PairingError, StateError
 from tmanager.events import api as ev
 from tmanager.events import trffile as event_trf
@@ -53,8 +53,8 @@ def expected_pairing(path: Path, number: int) -> tuple[set[tuple[int, int]], int
             if current and [white, black] not in r.get("forced", []):
                 continue  # boards the engine made: what we want to reproduce
             w, b = CODES[result]
-            entries[white] = Game(black, "w", w)
-            entries[black] = Game(white, "b", b)
+            entries[white] = Game(black, Colour.WHITE, w)
+            entries[black] = Game(white, Colour.BLACK, b)
         for player, kind in r.get("byes", []):
             if not (current and kind == "pairing" and r.get("forced_bye") != player):
                 entries[player] = Game(None, None, BYES[kind])
@@ -83,7 +83,7 @@ def expected_pairing(path: Path, number: int) -> tuple[set[tuple[int, int]], int
         total_rounds=data["event"]["rounds"],
         forbidden=forbidden,
         points=points,
-        initial_colour="w" if division["initial_colour"] == "white" else "b",
+        initial_colour=Colour.from_word(division["initial_colour"]),
     )
     return set(pairing.boards), pairing.bye
 
