@@ -10,6 +10,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from tmanager.cli import words
 from tmanager.cli.eventverbs import Verb, load_division, no_options, parse_rounds, say, whole_numbers
 from tmanager.errors import ConfigError, StateError
 from tmanager.events import service
@@ -52,7 +53,7 @@ def _configure_add_player(p: argparse.ArgumentParser) -> None:
     _player_options(p, edit=False)
     p.add_argument("--number", type=int, help="player number (default: the next free one)")
     p.add_argument(
-        "--missed", choices=[kind.value for kind in LateEntry],
+        "--missed", choices=words(LateEntry),
         help="score of rounds already paired (event's late_entry)",
     )
     p.add_argument(

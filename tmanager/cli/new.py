@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from tmanager.cli import words
 from tmanager.cli._engines import participant
 from tmanager.cli._settings import add_participant_arguments, note_shared_pgn, ordered_assignments
 from tmanager.core.spsa import Opponent, TuneSettings, parse_input
@@ -56,7 +57,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--name", help="the tourney's name (default: the file name)")
     parser.add_argument(
-        "--type", choices=[kind.value for kind in TourneyType], default=TourneyType.ROUND_ROBIN.value,
+        "--type", choices=words(TourneyType), default=TourneyType.ROUND_ROBIN.value,
         help="the schedule: everyone against everyone, the seeds against the rest, or Swiss rounds",
     )
     parser.add_argument("--seeds", type=int, help="gauntlet: the first N participants play all others (default: 1)")
