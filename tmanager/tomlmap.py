@@ -9,7 +9,7 @@ missing required keys with a :class:`~tmanager.errors.ConfigError` that names
 
 The types understood: ``bool``; ``int`` (never negative unless the field is
 :data:`SIGNED`); ``float`` (finite, never negative unless :data:`SIGNED`); ``str`` (a TOML date reads
-as its ISO text); ``Literal`` and :class:`~enum.Enum` (by value); unions such
+as its ISO text); ``Literal``, :class:`Choice` and :class:`~enum.Enum` (by value); unions such
 as ``X | None``; ``list[X]``; ``tuple[X, ...]`` and ``tuple[X, Y]`` (an array of
 that length); ``dict[int, X]`` (an array of ``[key, value]`` pairs, in order);
 ``Mapping[str, …]`` (a table of strings, whole numbers or booleans, such as
@@ -47,6 +47,12 @@ SIGNED: Mapping[str, object] = types.MappingProxyType({"signed": True})
 KEEP: Mapping[str, object] = types.MappingProxyType({"keep": True})
 #: Metadata: not a key of the table; the file keeps it elsewhere and the caller maps it.
 OUTSIDE: Mapping[str, object] = types.MappingProxyType({"outside": True})
+
+
+class Choice(enum.StrEnum):
+    """A kind the file spells as one of a few words (its members' values): read as the ``Literal`` of those
+    words was, a value not among them refused as ``'x' is not one of 'a', 'b'`` (an empty value, which means
+    "unset", left out of the list). Other enums are refused naming what they are (``is not a pairing system``)."""
 
 
 def key(name: str, **more: object) -> Mapping[str, object]:
@@ -129,6 +135,8 @@ def _coerce(value: Any, hint: Any, *, signed: bool = False) -> Any:
         if read is None:
             raise TypeError(f"unsupported type {hint}")  # a programming error in the model
         return read(value, hint, signed)
+    if isinstance(hint, type) and issubclass(hint, Choice):
+        return _choice(value, hint)
     if isinstance(hint, type) and issubclass(hint, enum.Enum):
         return _enum(value, hint)
     read_plain = _PLAIN_READERS.get(hint)
@@ -138,8 +146,16 @@ def _coerce(value: Any, hint: Any, *, signed: bool = False) -> Any:
 
 
 def _literal(value: Any, hint: Any, signed: bool) -> Any:
-    if value not in get_args(hint):
-        raise ValueError(f"{_shown(value)} is not one of {', '.join(repr(a) for a in get_args(hint) if a)}")
+    return _one_of(value, get_args(hint))
+
+
+def _choice(value: Any, cls: type[Choice]) -> Choice:
+    return cls(_one_of(value, tuple(member.value for member in cls)))
+
+
+def _one_of(value: Any, words: tuple[Any, ...]) -> Any:
+    if value not in words:
+        raise ValueError(f"{_shown(value)} is not one of {', '.join(repr(a) for a in words if a)}")
     return value
 
 

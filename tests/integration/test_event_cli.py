@@ -218,6 +218,25 @@ def test_new_refuses_settings_no_event_holds(tmp_path: Path, options: list[str],
     assert not path.exists()
 
 
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["new", "{path}", "--name", "X", "--entry", "bogus"], "(choose from 'scores', 'spread', 'both')"),
+        (["new", "{path}", "--name", "X", "--system", "bogus"], "(choose from 'dutch', 'round-robin', 'manual',"),
+        (["new", "{path}", "--name", "X", "--late-entry", "bogus"], "(choose from 'zero', 'half')"),
+        (["prize-fund", "{path}", "overall", "10", "--sharing", "bogus"], "(choose from 'hort', 'split', 'tiebreak')"),
+        (["import-t", "{path}", "x.t", "--system", "bogus"], "(choose from 'koth', 'factored', 'tsh-swiss', 'chew',"),
+    ],
+)
+def test_a_choice_not_offered_is_refused_naming_the_words_to_type(
+    tmp_path: Path, args: list[str], says: str
+) -> None:
+    """Options whose values are an enum's members listed the members' reprs (``<EntryMode.SCORES: 'scores'>``)
+    when refusing another word."""
+    done = run_cli("event", *(a.format(path=tmp_path / "e.toml") for a in args))
+    assert done.returncode == 2 and says in done.stderr and "<" not in done.stderr, done.stderr
+
+
 def test_concurrent_commands_serialize(tmp_path: Path) -> None:
     """Eight processes add players at once: the lock serializes them and none is lost."""
     path = make_event(tmp_path, players=2)

@@ -10,6 +10,7 @@ import pytest
 
 from tests.integration.test_event_scored import ok, refused
 from tests.integration.test_event_teams import TEAMS, lineups, team_event
+from tmanager.core.results import Colour
 from tmanager.events import api as ev
 from tmanager.events.model import Division
 from tmanager.formats import trf, trf_teams
@@ -128,9 +129,9 @@ def _refused_new(target: Path, broken: Path) -> str:
 def derby(path: Path, board2: tuple[int, int], *, version: str) -> Path:
     """A TRF of one round of two teams of two boards, as another program writes it: no XTM lines. Board 1:
     1 (white) beats 3; board 2: ``board2`` (white, black) draw."""
-    games = {1: Game(3, "w", "1"), 3: Game(1, "b", "0")}
+    games = {1: Game(3, Colour.WHITE, "1"), 3: Game(1, Colour.BLACK, "0")}
     white, black = board2
-    games |= {white: Game(black, "w", "="), black: Game(white, "b", "=")}
+    games |= {white: Game(black, Colour.WHITE, "="), black: Game(white, Colour.BLACK, "=")}
     points = {1: 10, 2: 5, 3: 0, 4: 5}
     players = tuple(
         trf.TrfPlayer(n, f"001 {n:4d}      {f'Player {n}':<33} {2300 - 10 * n:4d}", points[n], None, (games[n],))

@@ -13,7 +13,7 @@ from tmanager.core import crosstableformats, fieldtable
 from tmanager.core.schedule import Schedule
 from tmanager.core.sprt import match_state
 from tmanager.core.stats import SprtSettings
-from tmanager.tourney.model import Participant, Settings, Tourney
+from tmanager.tourney.model import GameOrder, Participant, Settings, Tourney, TourneyType
 from tmanager.tourney.tallies import field_records
 
 WHITE_HALVES = {"+": 2, "=": 1, "-": 0}
@@ -49,11 +49,14 @@ def one_by_one(schedule: Schedule, results: str, players: int) -> list[tuple[int
 
 
 SHAPES = [
-    Settings(type="round-robin", cycles=3, games_per_pairing=2),
-    Settings(type="round-robin", cycles=3, games_per_pairing=1),
-    Settings(type="gauntlet", gauntlet_seeds=2, cycles=4, games_per_pairing=2),
-    Settings(type="round-robin", cycles=3, games_per_pairing=2, order="fastchess"),
-    Settings(type="gauntlet", gauntlet_seeds=2, cycles=2, games_per_pairing=2, order="fastchess", noswap=True),
+    Settings(type=TourneyType.ROUND_ROBIN, cycles=3, games_per_pairing=2),
+    Settings(type=TourneyType.ROUND_ROBIN, cycles=3, games_per_pairing=1),
+    Settings(type=TourneyType.GAUNTLET, gauntlet_seeds=2, cycles=4, games_per_pairing=2),
+    Settings(type=TourneyType.ROUND_ROBIN, cycles=3, games_per_pairing=2, order=GameOrder.FASTCHESS),
+    Settings(
+        type=TourneyType.GAUNTLET, gauntlet_seeds=2, cycles=2, games_per_pairing=2, order=GameOrder.FASTCHESS,
+        noswap=True,
+    ),
 ]
 
 

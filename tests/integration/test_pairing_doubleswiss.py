@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import run_cli
+from tmanager.core.results import Colour
 from tmanager.core.scoring import Game
 from tmanager.errors import PairingError
 from tmanager.formats import trf
@@ -24,8 +25,8 @@ REVERSED = {"1": "0", "0": "1", "=": "=", "+": "-", "-": "+"}
 
 def play(games: dict[int, list[Game]], white: int, black: int, first: str, second: str) -> None:
     """A match: ``white`` has white in game 1; ``first`` and ``second`` are white's results in games 1 and 2."""
-    games[white] += [Game(black, "w", first), Game(black, "b", second)]
-    games[black] += [Game(white, "b", REVERSED[first]), Game(white, "w", REVERSED[second])]
+    games[white] += [Game(black, Colour.WHITE, first), Game(black, Colour.BLACK, second)]
+    games[black] += [Game(white, Colour.BLACK, REVERSED[first]), Game(white, Colour.WHITE, REVERSED[second])]
 
 
 def states(games: dict[int, list[Game]]) -> list[PlayerState]:
@@ -37,7 +38,7 @@ def test_first_match_pairs_top_half_against_bottom_half_and_alternates_colours()
     result = pair_double_swiss(players, round_number=1, total_rounds=5)
     assert result.pairing.boards == ((1, 5), (6, 2), (3, 7), (8, 4))
     assert result.pairing.bye is None
-    black = pair_double_swiss(players, round_number=1, total_rounds=5, initial_colour="b")
+    black = pair_double_swiss(players, round_number=1, total_rounds=5, initial_colour=Colour.BLACK)
     assert black.pairing.boards == ((5, 1), (2, 6), (7, 3), (4, 8))
     assert "board 1: 1 has white in game 1, 5 black [4.3.1: first match, the higher-ranked player's TPN 1 is odd]" in (
         result.explanation
@@ -81,11 +82,11 @@ def test_scores_are_game_points_and_a_match_won_on_games_makes_an_upfloater() ->
 
 
 def test_no_rematch_unless_the_match_was_forfeited_as_a_whole() -> None:
-    assert not match_of(Game(2, "w", "+"), Game(2, "b", "+")).meeting
-    assert match_of(Game(2, "w", "+"), Game(2, "b", "+")).bars_bye  # a match won by forfeit [C2]
-    single = match_of(Game(2, "w", "-"), Game(2, "b", "1"))
+    assert not match_of(Game(2, Colour.WHITE, "+"), Game(2, Colour.BLACK, "+")).meeting
+    assert match_of(Game(2, Colour.WHITE, "+"), Game(2, Colour.BLACK, "+")).bars_bye  # a match won by forfeit [C2]
+    single = match_of(Game(2, Colour.WHITE, "-"), Game(2, Colour.BLACK, "1"))
     assert single.meeting and single.colour == "w" and single.points == 10
-    unplayed = match_of(Game(2, "w", "-"), Game(2, "b", "-"))
+    unplayed = match_of(Game(2, Colour.WHITE, "-"), Game(2, Colour.BLACK, "-"))
     assert not unplayed.meeting and unplayed.colour is None
     games: dict[int, list[Game]] = {i: [] for i in range(1, 3)}
     play(games, 1, 2, "+", "+")  # 2 did not come: 1 won the match by forfeit

@@ -11,7 +11,10 @@ import pytest
 
 from tests.conftest import assert_consistent, assert_no_faults, run_cli
 from tmanager.core.schedule import RoundRobin
-from tmanager.tourney import store
+from tmanager.tourney import resolution, store
+from tmanager.tourney.engines import EngineSpec
+from tmanager.tourney.gamesetup import preflight
+from tmanager.tourney.model import Tourney
 from tmanager.tourney.tallies import tally
 
 
@@ -437,3 +440,19 @@ def test_time_losses_and_the_worst_overstep_per_engine_in_status(tmp_path: Path)
     losses = re.findall(r"(?:White|Black) loses on time \(\d+ ms overrun: no move after \d+ ms with 500 ms left, "
                         r"margin 50 ms\)", " ".join(tourney.pgn_path.read_text().split()))  # comments wrap
     assert len(losses) == 2
+
+
+def test_preflight_resolves_each_engine_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "t.toml"
+    new(path, "-e", "greedy-uci", "-e", "random-xboard", "-e", "random-uci", "--nodes", "1")
+    tourney = store.read(path)
+    resolved: list[int] = []
+    real = resolution.engine_spec
+
+    def counted(tourney: Tourney, index: int) -> EngineSpec:
+        resolved.append(index)
+        return real(tourney, index)
+
+    monkeypatch.setattr(resolution, "engine_spec", counted)
+    preflight(tourney)
+    assert resolved == [0, 1, 2]

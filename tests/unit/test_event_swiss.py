@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from tmanager.core.results import Result
+from tmanager.core.results import Colour, Result
 from tmanager.errors import PairingError, StateError
 from tmanager.events import api as ev
 from tmanager.events import trffile as event_trf
@@ -53,8 +53,8 @@ def expected_pairing(path: Path, number: int) -> tuple[set[tuple[int, int]], int
             if current and [white, black] not in r.get("forced", []):
                 continue  # boards the engine made: what we want to reproduce
             w, b = CODES[result]
-            entries[white] = Game(black, "w", w)
-            entries[black] = Game(white, "b", b)
+            entries[white] = Game(black, Colour.WHITE, w)
+            entries[black] = Game(white, Colour.BLACK, b)
         for player, kind in r.get("byes", []):
             if not (current and kind == "pairing" and r.get("forced_bye") != player):
                 entries[player] = Game(None, None, BYES[kind])
@@ -83,7 +83,7 @@ def expected_pairing(path: Path, number: int) -> tuple[set[tuple[int, int]], int
         total_rounds=data["event"]["rounds"],
         forbidden=forbidden,
         points=points,
-        initial_colour="w" if division["initial_colour"] == "white" else "b",
+        initial_colour=Colour.from_word(division["initial_colour"]),
     )
     return set(pairing.boards), pairing.bye
 
@@ -229,8 +229,8 @@ def test_thirty_player_dutch_event(tmp_path: Path) -> None:
     # Round 3: a half-point bye requested for round 4, a third late entry with half points for missed rounds.
     ev.apply(path, lambda e: ev.request_bye(e, e.division(), e.division().player(7), 4, "half"))
     pair_and_check(path, 3)
-    ev.apply(path, lambda e: ev.add_player(e, e.division(), ev.Player(30, "Late, Last", rating=1500), missed="half",
-                                                    take_bye=True))
+    late = ev.Player(30, "Late, Last", rating=1500)
+    ev.apply(path, lambda e: ev.add_player(e, e.division(), late, missed=ev.LateEntry.HALF, take_bye=True))
     d = ev.load(path).division()
     assert all(d.round(n).byes[30] == "half" for n in (1, 2))
     # 29 players had a bye in round 3: the newcomer took that board (asked for).

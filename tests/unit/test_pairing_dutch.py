@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from tmanager.cli.pair import _round_view, format_pairing
+from tmanager.core.results import Colour
 from tmanager.errors import PairingError
 from tmanager.formats import trf
 from tmanager.pairing import Game, Pairing, PlayerState, PointsSystem, pair_round
@@ -27,8 +28,8 @@ def history(
     for index in range(len(rounds) + 1):
         for white, black, result in rounds[index] if index < len(rounds) else []:
             w, b = _SCORES[result]
-            games[white].append(Game(black, "w", w))
-            games[black].append(Game(white, "b", b))
+            games[white].append(Game(black, Colour.WHITE, w))
+            games[black].append(Game(white, Colour.BLACK, b))
         for pid, code in byes.get(index, {}).items():
             games[pid].append(Game(None, None, code))
     return [PlayerState(id=i, games=tuple(g)) for i, g in games.items()]
@@ -43,7 +44,7 @@ def pair(players: list[PlayerState], rounds: int = 5, **kwargs: object) -> Pairi
 def test_round_one_top_half_meets_bottom_half_with_alternating_colours() -> None:
     result = pair(history(6, []))
     assert result == Pairing(((1, 4), (5, 2), (3, 6)), None)
-    assert pair(history(6, []), initial_colour="b").boards == ((4, 1), (2, 5), (6, 3))
+    assert pair(history(6, []), initial_colour=Colour.BLACK).boards == ((4, 1), (2, 5), (6, 3))
 
 
 def test_odd_field_gives_the_bye_to_the_lowest_ranked() -> None:
@@ -122,7 +123,7 @@ def test_equal_preferences_alternate_from_the_last_round_with_different_colours(
     # Both prefer white (no imbalance, black last). Going back, round 2 is the latest
     # in which their colours differed (1 white, 2 black): so now 1 gets black (E.3).
     def player(pid: int, colours: str, first_opponent: int) -> PlayerState:
-        games = tuple(Game(first_opponent + i, c, "=") for i, c in enumerate(colours))
+        games = tuple(Game(first_opponent + i, Colour(c), "=") for i, c in enumerate(colours))
         return PlayerState(id=pid, games=games)
 
     players = [player(1, "bwwb", 11), player(2, "wbwb", 21)]

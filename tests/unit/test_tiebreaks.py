@@ -9,15 +9,18 @@ from __future__ import annotations
 import pytest
 
 from tmanager.core import fide, tiebreaknames, tiebreaks
+from tmanager.core.results import Colour
 from tmanager.core.tiebreaknames import Tiebreak
 from tmanager.core.tiebreaks import RoundResult as R
 
+WHITE, BLACK = Colour.WHITE, Colour.BLACK
+
 # Four players, three rounds; scores A 2.5, C 2, B 1, D 0.5.
 SWISS = {
-    "A": [R(1, "B", "w"), R(0.5, "C", "b"), R(1, "D", "w")],
-    "B": [R(0, "A", "b"), R(1, "D", "b"), R(0, "C", "w")],
-    "C": [R(0.5, "D", "w"), R(0.5, "A", "w"), R(1, "B", "b")],
-    "D": [R(0.5, "C", "b"), R(0, "B", "w"), R(0, "A", "b")],
+    "A": [R(1, "B", WHITE), R(0.5, "C", BLACK), R(1, "D", WHITE)],
+    "B": [R(0, "A", BLACK), R(1, "D", BLACK), R(0, "C", WHITE)],
+    "C": [R(0.5, "D", WHITE), R(0.5, "A", WHITE), R(1, "B", BLACK)],
+    "D": [R(0.5, "C", BLACK), R(0, "B", WHITE), R(0, "A", BLACK)],
 }
 RATINGS = {"A": 2000, "B": 1800, "C": 1900, "D": 1700}
 EVERY = [t for t in tiebreaknames.TIEBREAKS if t != "DE"]
@@ -69,9 +72,9 @@ def test_fore_buchholz_counts_the_last_round_as_draws_once_it_is_the_events_last
 
 # P took a half-point bye in round 2; Q was absent in the last round; R missed round 1.
 UNPLAYED = {
-    "P": [R(1, "Q", "w"), R(0.5, None, "", "half-bye"), R(0, "R", "b")],
-    "Q": [R(0, "P", "b"), R(1, "R", "w"), R(0, None, "", "absent")],
-    "R": [R(0, None, "", "absent"), R(0, "Q", "b"), R(1, "P", "w")],
+    "P": [R(1, "Q", WHITE), R(0.5, None, None, "half-bye"), R(0, "R", BLACK)],
+    "Q": [R(0, "P", BLACK), R(1, "R", WHITE), R(0, None, None, "absent")],
+    "R": [R(0, None, None, "absent"), R(0, "Q", BLACK), R(1, "P", WHITE)],
 }
 
 
@@ -91,10 +94,10 @@ def test_unplayed_rounds() -> None:
 def test_a_vur_adding_less_than_the_lowest_value_spares_nothing() -> None:
     """SB-C1: the forfeit loss (a VUR) adds 0; cutting it would spare the player, so the lowest value goes."""
     event = {
-        "X": [R(1, "A", "w"), R(0, "B", "b", "forfeit-loss"), R(1, "C", "w")],
-        "A": [R(0, "X", "b"), R(1, "C", "b"), R(1, "B", "w")],
-        "B": [R(0.5, "C", "w"), R(1, "X", "w", "forfeit-win"), R(0, "A", "b")],
-        "C": [R(0.5, "B", "b"), R(0, "A", "w"), R(0, "X", "b")],
+        "X": [R(1, "A", WHITE), R(0, "B", BLACK, "forfeit-loss"), R(1, "C", WHITE)],
+        "A": [R(0, "X", BLACK), R(1, "C", BLACK), R(1, "B", WHITE)],
+        "B": [R(0.5, "C", WHITE), R(1, "X", WHITE, "forfeit-win"), R(0, "A", BLACK)],
+        "C": [R(0.5, "B", BLACK), R(0, "A", WHITE), R(0, "X", BLACK)],
     }
     values = tiebreaks.compute(event, ["SB", "SB-C1", "BH-C1"], rules=2024)
     # X's rounds: A (2 points) won, dummy (X's own 2) lost by forfeit, C (0.5) won.
@@ -106,10 +109,10 @@ def test_a_vur_adding_less_than_the_lowest_value_spares_nothing() -> None:
 def test_the_2026_rules_cap_the_dummy_opponent() -> None:
     """From 1 March 2026 a round without a game counts no more than the absent opponent or all draws."""
     event = {
-        "X": [R(1, "A", "w"), R(1, "B", "b", "forfeit-win"), R(1, "C", "w"), R(0.5, None, "", "half-bye")],
-        "A": [R(0, "X", "b"), R(0, "C", "b"), R(1, "B", "w"), R(0, None, "", "zero-bye")],
-        "B": [R(0.5, "C", "w"), R(0, "X", "w", "forfeit-loss"), R(0, "A", "b"), R(0, None, "", "zero-bye")],
-        "C": [R(0.5, "B", "b"), R(1, "A", "w"), R(0, "X", "b"), R(0, None, "", "zero-bye")],
+        "X": [R(1, "A", WHITE), R(1, "B", BLACK, "forfeit-win"), R(1, "C", WHITE), R(0.5, None, None, "half-bye")],
+        "A": [R(0, "X", BLACK), R(0, "C", BLACK), R(1, "B", WHITE), R(0, None, None, "zero-bye")],
+        "B": [R(0.5, "C", WHITE), R(0, "X", WHITE, "forfeit-loss"), R(0, "A", BLACK), R(0, None, None, "zero-bye")],
+        "C": [R(0.5, "B", BLACK), R(1, "A", WHITE), R(0, "X", BLACK), R(0, None, None, "zero-bye")],
     }
     old = tiebreaks.compute(event, ["BH"], rules=2024)["X"]["BH"]
     new = tiebreaks.compute(event, ["BH"], rules=2026)["X"]["BH"]
@@ -124,7 +127,7 @@ def test_the_2026_rules_cap_the_dummy_opponent() -> None:
 def test_a_trailing_absence_counts_as_a_draw_of_the_scoring_in_use() -> None:
     # The same event under 3-1-0: Q's trailing absence adds a draw's 1 point (not half of 3).
     three = {name: [R(r.points * 3, r.opponent, r.colour, r.kind) for r in rounds] for name, rounds in UNPLAYED.items()}
-    three["P"][1] = R(1, None, "", "half-bye")
+    three["P"][1] = R(1, None, None, "half-bye")
     values = tiebreaks.compute(three, ["BH", "SB", "STD"], win=3, draw=1, rules=2024)
     assert values["P"]["BH"] == (0 + 3 + 1) + 4 + 3  # Q adjusted, dummy with P's own 4, R's 3
     assert values["P"]["SB"] == 4 * 3 + 4 * 1 + 3 * 0  # the points as scored, as TieBreakServer weighs them
@@ -134,8 +137,8 @@ def test_a_trailing_absence_counts_as_a_draw_of_the_scoring_in_use() -> None:
 
 def test_forfeit_win_counts_as_win_but_not_won() -> None:
     event = {
-        "A": [R(1, "B", "w", "forfeit-win"), R(1, None, "", "pairing-bye")],
-        "B": [R(0, "A", "b", "forfeit-loss"), R(0, None, "", "zero-bye")],
+        "A": [R(1, "B", WHITE, "forfeit-win"), R(1, None, None, "pairing-bye")],
+        "B": [R(0, "A", BLACK, "forfeit-loss"), R(0, None, None, "zero-bye")],
     }
     values = tiebreaks.compute(event, ["WIN", "WON", "BPG", "REP"])
     assert values["A"] == {"WIN": 2, "WON": 0, "BPG": 0, "REP": 2}
@@ -146,10 +149,10 @@ def test_koya_in_a_round_robin() -> None:
     """Five players, five rounds (a rest round each): 50 % of the 4 games is 2 points."""
     results = {("A", "B"): 1, ("A", "C"): 1, ("A", "D"): 0.5, ("A", "E"): 1, ("B", "C"): 0.5,
                ("B", "D"): 1, ("B", "E"): 1, ("C", "D"): 0, ("C", "E"): 1, ("D", "E"): 0}  # fmt: skip
-    event: dict[str, list[R]] = {p: [R(0, None, "", "zero-bye")] for p in "ABCDE"}
+    event: dict[str, list[R]] = {p: [R(0, None, None, "zero-bye")] for p in "ABCDE"}
     for (w, b), points in results.items():
-        event[w].append(R(points, b, "w"))
-        event[b].append(R(1 - points, w, "b"))
+        event[w].append(R(points, b, WHITE))
+        event[b].append(R(1 - points, w, BLACK))
     values = tiebreaks.compute(event, ["KS", "KS-L75"], round_robin=True)
     # Scores: A 3.5, B 2.5, C 1.5, D 1.5, E 1: A and B reach 2, only A reaches 75 % (3).
     assert values["A"] == {"KS": 1.0, "KS-L75": 0.0}
@@ -159,14 +162,17 @@ def test_koya_in_a_round_robin() -> None:
 def test_direct_encounter_as_fide_writes_it() -> None:
     """DE is the place within the tied group: 0 when nobody is separated, blank (None) outside a tie."""
     cycle = {
-        "A": [R(0, "B", "w"), R(1, "C", "b"), R(1, "X", "w")],
-        "B": [R(1, "A", "b"), R(0, "C", "w"), R(1, "X", "b")],
-        "C": [R(1, "B", "b"), R(0, "A", "w"), R(1, "X", "w")],
-        "X": [R(0, "A", "b"), R(0, "B", "w"), R(0, "C", "b")],
+        "A": [R(0, "B", WHITE), R(1, "C", BLACK), R(1, "X", WHITE)],
+        "B": [R(1, "A", BLACK), R(0, "C", WHITE), R(1, "X", BLACK)],
+        "C": [R(1, "B", BLACK), R(0, "A", WHITE), R(1, "X", WHITE)],
+        "X": [R(0, "A", BLACK), R(0, "B", WHITE), R(0, "C", BLACK)],
     }
     ranked = tiebreaks.rank(cycle, ["DE"])
     assert [(r.name, r.values) for r in ranked] == [("A", (0.0,)), ("B", (0.0,)), ("C", (0.0,)), ("X", (None,))]
-    two = {"A": [R(0, "B", "w"), R(1, None, "", "pairing-bye")], "B": [R(1, "A", "b"), R(0, None, "", "zero-bye")]}
+    two = {
+        "A": [R(0, "B", WHITE), R(1, None, None, "pairing-bye")],
+        "B": [R(1, "A", BLACK), R(0, None, None, "zero-bye")],
+    }
     assert [(r.name, r.values) for r in tiebreaks.rank(two, ["DE"])] == [("B", (1.0,)), ("A", (2.0,))]
 
 
@@ -174,18 +180,18 @@ def test_direct_encounter_separates_again_among_those_still_level() -> None:
     # Four players level on points. Among them: A 3 (beat all), B and C 1.5 each (drew, both lost to A,
     # both beat D), D 0. B and C are compared again on their own game: a draw leaves them sharing 2nd.
     group = {
-        "A": [R(1, "B", "w"), R(1, "C", "b"), R(1, "D", "w")],
-        "B": [R(0, "A", "b"), R(0.5, "C", "w"), R(1, "D", "b")],
-        "C": [R(0.5, "B", "b"), R(0, "A", "w"), R(1, "D", "w")],
-        "D": [R(0, "A", "b"), R(0, "B", "w"), R(0, "C", "b")],
+        "A": [R(1, "B", WHITE), R(1, "C", BLACK), R(1, "D", WHITE)],
+        "B": [R(0, "A", BLACK), R(0.5, "C", WHITE), R(1, "D", BLACK)],
+        "C": [R(0.5, "B", BLACK), R(0, "A", WHITE), R(1, "D", WHITE)],
+        "D": [R(0, "A", BLACK), R(0, "B", WHITE), R(0, "C", BLACK)],
     }
     assert tiebreaks.direct_encounter(group, ["A", "B", "C", "D"]) == {"A": 1, "B": 2, "C": 2, "D": 4}
     # Only B and C tied: the second step, among them alone, is the draw again.
     assert tiebreaks.direct_encounter(group, ["B", "C"]) == {"B": 0, "C": 0}
     # A and B tied, C with them on points but having met only A: A is placed, B and C cannot be told apart.
-    partial = {"A": [R(1, "B", "w"), R(0.5, "C", "b")], "B": [R(0, "A", "b")], "C": [R(0.5, "A", "w")]}
+    partial = {"A": [R(1, "B", WHITE), R(0.5, "C", BLACK)], "B": [R(0, "A", BLACK)], "C": [R(0.5, "A", WHITE)]}
     assert tiebreaks.direct_encounter(partial, ["A", "B", "C"]) == {"A": 0, "B": 0, "C": 0}
-    beaten = {"A": [R(1, "B", "w"), R(1, "C", "b")], "B": [R(0, "A", "b")], "C": [R(0, "A", "w")]}
+    beaten = {"A": [R(1, "B", WHITE), R(1, "C", BLACK)], "B": [R(0, "A", BLACK)], "C": [R(0, "A", WHITE)]}
     # A scored 2 of 2; B and C, who never met, could each reach 1: A first, then B and C share 2nd.
     assert tiebreaks.direct_encounter(beaten, ["A", "B", "C"]) == {"A": 1, "B": 2, "C": 2}
 

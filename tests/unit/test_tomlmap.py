@@ -10,7 +10,7 @@ from typing import Any, Literal
 import pytest
 
 from tmanager.errors import ConfigError
-from tmanager.tomlmap import dumps, from_table, to_table
+from tmanager.tomlmap import Choice, dumps, from_table, to_table
 
 
 def test_what_is_written_reads_back_as_it_was() -> None:
@@ -78,6 +78,32 @@ def test_a_wrong_value_is_named_with_its_key(table: dict[str, Any], where: str, 
     with pytest.raises(ConfigError) as caught:
         from_table(Sample, table, "sample", None)
     assert caught.value.field == where and says in caught.value.message
+
+
+class Shape(Choice):
+    NONE = ""
+    ROUND = "round"
+    SQUARE = "square"
+
+
+@dataclass(frozen=True)
+class Drawn:
+    shape: Shape = Shape.NONE
+
+
+def test_a_choice_reads_as_its_member_and_is_written_as_its_word() -> None:
+    drawn = from_table(Drawn, {"shape": "round"}, "drawn", None)
+    assert drawn.shape is Shape.ROUND
+    assert to_table(drawn, keep_defaults=False) == {"shape": "round"}
+    assert dumps({"drawn": to_table(drawn, keep_defaults=False)}) == '[drawn]\nshape = "round"\n'
+
+
+@pytest.mark.parametrize("value", ["oval", "ROUND", 1, ["round"]])
+def test_a_wrong_choice_is_refused_as_a_literal_of_its_words(value: object) -> None:
+    with pytest.raises(ConfigError) as caught:
+        from_table(Drawn, {"shape": value}, "drawn", None)
+    assert caught.value.field == "drawn.shape"
+    assert caught.value.message == f"{value!r} is not one of 'round', 'square'"
 
 
 @pytest.mark.parametrize(

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import argparse
 import ast
+import enum
 import importlib
 import importlib.util
 import os
 import signal
 import sys
 import tokenize
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from types import FrameType, ModuleType
 from typing import NoReturn
 
@@ -60,6 +61,13 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter, argparse.ArgumentDefau
         if no_value or action.nargs == 0 or "default" in help_text:
             return help_text
         return super()._get_help_string(action)
+
+
+def words(members: Iterable[enum.StrEnum]) -> list[str]:
+    """``choices`` of an option that takes an enum's member: its values, which argparse shows as they are
+    typed (given the members, its usage and its ``invalid choice`` refusal showed ``<EntryMode.SCORES: 'scores'>``).
+    """
+    return [member.value for member in members]
 
 
 class Parser(argparse.ArgumentParser):

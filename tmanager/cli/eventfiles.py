@@ -11,6 +11,7 @@ import argparse
 import datetime
 from pathlib import Path
 
+from tmanager.cli import words
 from tmanager.cli.eventverbs import Verb, load_division, with_settings
 from tmanager.errors import ConfigError, StateError
 from tmanager.events import journal
@@ -102,9 +103,11 @@ def _configure_import_t(p: argparse.ArgumentParser) -> None:
     p.add_argument("input", type=Path, help="the tsh .t file to read")
     p.add_argument("--name", help="the event's name (default: the file's name)")
     p.add_argument("--rounds", type=int, help="planned rounds (default: the rounds in the file)")
-    p.add_argument("--entry", choices=tuple(EntryMode), default="scores", help="how results are entered from now on")
     p.add_argument(
-        "--system", choices=DIVISION_SYSTEMS, default=default_system(score_based=True),
+        "--entry", choices=words(EntryMode), default=EntryMode.SCORES.value, help="how results are entered from now on"
+    )
+    p.add_argument(
+        "--system", choices=words(DIVISION_SYSTEMS), default=default_system(score_based=True),
         help="the division's pairing system",
     )
     p.add_argument(

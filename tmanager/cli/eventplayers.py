@@ -10,10 +10,11 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from tmanager.cli import words
 from tmanager.cli.eventverbs import Verb, load_division, no_options, parse_rounds, say, whole_numbers
 from tmanager.errors import ConfigError, StateError
 from tmanager.events import service
-from tmanager.events.model import TITLES, Player
+from tmanager.events.model import TITLES, LateEntry, Player
 
 # -- players ------------------------------------------------------------------------------------
 
@@ -52,7 +53,10 @@ def _configure_add_player(p: argparse.ArgumentParser) -> None:
     p.add_argument("name", help='"Last, First"')
     _player_options(p, edit=False)
     p.add_argument("--number", type=int, help="player number (default: the next free one)")
-    p.add_argument("--missed", choices=("zero", "half"), help="score of rounds already paired (event's late_entry)")
+    p.add_argument(
+        "--missed", choices=words(LateEntry),
+        help="score of rounds already paired (event's late_entry)",
+    )
     p.add_argument(
         "--take-bye", action="store_true", help="a late entry plays the current round's bye holder (Chaos's habit)"
     )
@@ -71,7 +75,8 @@ def _add_player(args: argparse.Namespace) -> int:
     number = _new_number(args)
     data = {key: value for key, value in _player_changes(args).items() if key != "name"}
     player = Player(number, args.name, flags=list(args.flag), **data)
-    say(service.add_player(args.event, args.division, player, missed=args.missed, take_bye=args.take_bye).messages)
+    missed = LateEntry(args.missed) if args.missed else None
+    say(service.add_player(args.event, args.division, player, missed=missed, take_bye=args.take_bye).messages)
     return 0
 
 

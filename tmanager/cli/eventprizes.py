@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 
+from tmanager.cli import words
 from tmanager.cli.eventverbs import Verb, load_division, say
 from tmanager.core.prizes import Sharing
 from tmanager.events import service
@@ -18,7 +19,7 @@ def _configure_prize_fund(p: argparse.ArgumentParser) -> None:
     p.add_argument("list", nargs="?", default="", help="overall, or a category (U18, S50, women, 2000-2199…)")
     p.add_argument("amounts", nargs="*", help="the prizes of places 1, 2, … in the currency's units (62.50)")
     p.add_argument("--remove", action="store_true", help="take the list out of the fund")
-    p.add_argument("--sharing", choices=tuple(Sharing), help="how players level on points share (default split)")
+    p.add_argument("--sharing", choices=words(Sharing), help="how players level on points share (default split)")
     p.add_argument("--preference", help="lists in order of preference on equal amounts: overall,U18,women")
     p.add_argument("--currency", help="the currency shown beside amounts: EUR, USD, €")
 

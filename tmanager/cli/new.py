@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from tmanager.cli import words
 from tmanager.cli._engines import participant
 from tmanager.cli._settings import add_participant_arguments, note_shared_pgn, ordered_assignments
 from tmanager.core.spsa import Opponent, TuneSettings, parse_input
@@ -26,7 +27,7 @@ from tmanager.files import read_text
 from tmanager.tourney import store, tunecheck
 from tmanager.tourney.editing import apply_setting
 from tmanager.tourney.gamesetup import load_book
-from tmanager.tourney.model import Settings, Tourney
+from tmanager.tourney.model import SWISS_TYPES, Settings, Tourney, TourneyType
 
 EXAMPLES = """\
   tmanager new match.toml -e /usr/games/stockfish -e cmd=./build/dev,name=dev,args="--bench 0" --nodes 5000
@@ -56,7 +57,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--name", help="the tourney's name (default: the file name)")
     parser.add_argument(
-        "--type", choices=["round-robin", "gauntlet", "swiss", "double-swiss"], default="round-robin",
+        "--type", choices=words(TourneyType), default=TourneyType.ROUND_ROBIN.value,
         help="the schedule: everyone against everyone, the seeds against the rest, or Swiss rounds",
     )
     parser.add_argument("--seeds", type=int, help="gauntlet: the first N participants play all others (default: 1)")
@@ -108,16 +109,17 @@ def command(args: argparse.Namespace) -> int:
     path: Path = args.file.resolve()
     if not args.engine:
         raise ConfigError("no participants", field="--engine", hint="give at least two: -e stockfish -e fairymax")
-    if args.seeds is not None and args.type != "gauntlet":  # it would be kept, and play no part
+    kind = TourneyType(args.type)
+    if args.seeds is not None and kind is not TourneyType.GAUNTLET:  # it would be kept, and play no part
         raise ConfigError(f"only a gauntlet has seeds, not a {args.type}", field="--seeds",
                           hint="add --type gauntlet, or leave --seeds out")
-    if args.rounds is not None and args.type not in ("swiss", "double-swiss"):  # as --seeds
+    if args.rounds is not None and kind not in SWISS_TYPES:  # as --seeds
         raise ConfigError(f"only a Swiss tourney has rounds, not a {args.type}", field="--rounds",
                           hint="add --type swiss, or leave --rounds out")
     participants = [participant(item) for item in args.engine]
     settings = Settings(
         name=args.name or path.stem,
-        type=args.type,
+        type=kind,
         gauntlet_seeds=1 if args.seeds is None else args.seeds,
         swiss_rounds=0 if args.rounds is None else args.rounds,
         cycles=args.cycles,

@@ -14,6 +14,7 @@ from typing import Literal
 
 from tmanager.core import ratings, stats, tiebreaks
 from tmanager.core.ratingmodel import RatingList
+from tmanager.core.results import Colour
 from tmanager.core.standings import (
     DRAW,
     STANDARD_POINTS,
@@ -237,8 +238,8 @@ def _rounds(games: Sequence[GameResult], points: Points) -> dict[str, list[tiebr
     for _, g in ordered:
         white_points = {WHITE_WIN: points.win, DRAW: points.draw}.get(g.result, points.loss)
         black_points = {WHITE_WIN: points.loss, DRAW: points.draw}.get(g.result, points.win)
-        event.setdefault(g.white, []).append(tiebreaks.RoundResult(white_points, g.black, "w"))
-        event.setdefault(g.black, []).append(tiebreaks.RoundResult(black_points, g.white, "b"))
+        event.setdefault(g.white, []).append(tiebreaks.RoundResult(white_points, g.black, Colour.WHITE))
+        event.setdefault(g.black, []).append(tiebreaks.RoundResult(black_points, g.white, Colour.BLACK))
     return event
 
 

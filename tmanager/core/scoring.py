@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tmanager.core.results import PLAYED_CODES
+from tmanager.core.results import PLAYED_CODES, Colour
 
 _WINS = frozenset("1W+FU")
 _DRAWS = frozenset("=DH")
@@ -20,14 +20,14 @@ _DRAWS = frozenset("=DH")
 class Game:
     """One round of one player's history, as in a TRF round entry.
 
-    ``opponent`` is None for a bye or an absence; ``colour`` is ``"w"``, ``"b"``
+    ``opponent`` is None for a bye or an absence; ``colour`` is a :class:`Colour`
     or None; ``result`` is a TRF result code (``1 = 0 + - W D L H F U Z`` or a
     space). ``+``/``-`` with an opponent are forfeits; ``U`` is the
     pairing-allocated bye, ``H``/``F``/``Z`` half-, full- and zero-point byes.
     """
 
     opponent: int | None
-    colour: str | None
+    colour: Colour | None
     result: str
 
     @property

@@ -16,6 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from tmanager.core.results import Colour
+
 TeamRoundKind = Literal["played", "forfeit-win", "forfeit-loss", "bye", "absent"]
 
 
@@ -50,6 +52,11 @@ class TeamRound:
     @property
     def complete(self) -> bool:
         return self.match_points is not None
+
+    @property
+    def board_one(self) -> Colour:
+        """The team's colour on board 1 (of a match: ``white_on_first`` is set)."""
+        return Colour.WHITE if self.white_on_first else Colour.BLACK
 
     @property
     def met(self) -> bool:

@@ -63,6 +63,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from tmanager.core import fide
+from tmanager.core.results import Colour
 from tmanager.core.tiebreaknames import KOYA_LIMIT, RULES, Tiebreak, parse_all
 
 RoundKind = Literal[
@@ -78,7 +79,7 @@ class RoundResult:
 
     points: float
     opponent: str | None = None
-    colour: Literal["w", "b", ""] = ""
+    colour: Colour | None = None
     kind: RoundKind = "played"
 
     @property
@@ -286,9 +287,10 @@ class _Computation:
         if code == "WON":
             return float(sum(w and r.over_the_board for w, r in zip(wins, rounds, strict=True)))
         if code == "BPG":
-            return float(sum(r.over_the_board and r.colour == "b" for r in rounds))
+            return float(sum(r.over_the_board and r.colour is Colour.BLACK for r in rounds))
         if code == "BWG":
-            return float(sum(w and r.over_the_board and r.colour == "b" for w, r in zip(wins, rounds, strict=True)))
+            won = zip(wins, rounds, strict=True)
+            return float(sum(w and r.over_the_board and r.colour is Colour.BLACK for w, r in won))
         if code == "REP":
             return float(sum(w or r.over_the_board for w, r in zip(wins, rounds, strict=True)))
         return sum(1.0 if r.points > self.draw else 0.5 if r.points == self.draw else 0.0 for r in rounds)

@@ -53,8 +53,6 @@ def check_event(event: Event, file: Path | None = None) -> None:
             raise bad(f"{tb!r} is named twice", "event.tiebreaks", "each tie-break once, in the order they apply")
     _check_dates(event, file)
     _check_scoring(event, file)
-    if event.late_entry not in ("zero", "half"):
-        raise bad(f"{event.late_entry!r} must be zero or half", "event.late_entry")
     if not 0 <= event.rounds <= MAX_ROUND:
         raise bad(f"must be from 0 to {MAX_ROUND}, not {event.rounds}", "event.rounds", _THREE_DIGITS)
     if event.time_control and not _TIME_CONTROL.match(event.time_control):

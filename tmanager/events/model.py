@@ -59,8 +59,17 @@ class EntryMode(enum.StrEnum):
     BOTH = "both"
 
 
-#: How rounds missed before a late entry are scored: as zero- or half-point byes.
-LateEntry = Literal["zero", "half"]
+class LateEntry(tomlmap.Choice):
+    """How rounds missed before a late entry are scored: as zero- or half-point byes."""
+
+    ZERO = "zero"
+    HALF = "half"
+
+    @property
+    def bye(self) -> ByeKind:
+        return ByeKind.ZERO if self is LateEntry.ZERO else ByeKind.HALF
+
+
 #: A player's sex as TRF writes it: ``m``, ``w`` or unknown.
 Sex = Literal["", "m", "w"]
 #: Which of a FIDE player's three ratings an event uses.
@@ -338,7 +347,7 @@ class Event:
     #: The time control as FIDE encodes it (TRF 222): ``5400+30``, ``40/6000+30:900+30``.
     time_control: str = ""
     tiebreaks: list[str] = field(default_factory=lambda: ["BH-C1", "BH", "SB"], metadata=tomlmap.KEEP)
-    late_entry: LateEntry = field(default="zero", metadata=tomlmap.KEEP)
+    late_entry: LateEntry = field(default=LateEntry.ZERO, metadata=tomlmap.KEEP)
     max_byes: int | None = None  # requested byes allowed per player
     stylesheet: str = ""  # a CSS file for the HTML reports, relative to the event file
     #: The rating FIDE rating lists give players: standard, rapid or blitz.

@@ -111,8 +111,6 @@ def add_player(
     if total and paired >= total:
         raise StateError(f"round {paired} of {total} is paired: no player can enter any more")
     kind = missed or event.late_entry
-    if kind not in ("zero", "half"):
-        raise StateError(f"missed rounds are scored 'zero' or 'half', not {kind!r}")
     if take_bye:  # asked for and not possible: say so, rather than enter the player with byes of missed rounds
         _refuse_take_bye(division)
     player.name = player.name.strip()
@@ -136,7 +134,7 @@ def add_player(
                 )
             )
         for n in missed_rounds:
-            division.round(n).byes[player.number] = ByeKind(kind)
+            division.round(n).byes[player.number] = kind.bye
         if missed_rounds:
             plural = "s" * (len(missed_rounds) > 1)
             messages.insert(

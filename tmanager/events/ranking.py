@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass
-from typing import Literal
 
 from tmanager.core import tiebreaknames, tiebreaks
 from tmanager.core.categories import Category
-from tmanager.core.results import Colour, format_points
+from tmanager.core.results import format_points
 from tmanager.errors import StateError
 from tmanager.events.games import round_games, scores
 from tmanager.events.model import Division, Event, Player
@@ -97,13 +96,12 @@ def round_results(event: Event, division: Division, upto: int) -> dict[str, list
             points = event.scoring.points(game) / 10
             if game.opponent is None:
                 kind = _ROUND_KINDS.get(game.result, "absent")
-                table[str(number)].append(tiebreaks.RoundResult(points, None, "", kind))
+                table[str(number)].append(tiebreaks.RoundResult(points, None, None, kind))
                 continue
             played: tiebreaks.RoundKind = (
                 "forfeit-win" if game.result == "+" else "forfeit-loss" if game.result == "-" else "played"
             )
-            colour: Literal["w", "b"] = "w" if game.colour == Colour.WHITE else "b"
-            table[str(number)].append(tiebreaks.RoundResult(points, str(game.opponent), colour, played))
+            table[str(number)].append(tiebreaks.RoundResult(points, str(game.opponent), game.colour, played))
     return table
 
 

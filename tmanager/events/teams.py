@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tmanager.core import teamtiebreaks
-from tmanager.core.results import ByeKind, Colour
+from tmanager.core.results import ByeKind
 from tmanager.core.teams import MatchPoints, TeamRound, TeamTotals, bye_round, forfeited, match_rounds, totals
 from tmanager.errors import StateError
 from tmanager.events.games import round_games
@@ -250,9 +250,7 @@ def entrants(event: Event, division: Division, round_number: int) -> list[TeamEn
                 tpn=ranks[team.number],
                 primary=score(team.number, round_number - 1, rules.primary),
                 secondary=score(team.number, round_number - 1, "game" if rules.primary == "match" else "match"),
-                colours=tuple(
-                    Colour.WHITE if r.white_on_first else Colour.BLACK for r in own if r.met
-                ),
+                colours=tuple(r.board_one for r in own if r.met),
                 met=frozenset(r.opponent for r in own if r.met and r.opponent is not None),
                 matches=sum(1 for r in own if r.met),
                 bye_barred=any(r.kind in ("bye", "forfeit-win") for r in own),

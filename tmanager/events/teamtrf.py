@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Literal
 
-from tmanager.core.results import ByeKind
+from tmanager.core.results import ByeKind, Colour
 from tmanager.core.teams import totals
 from tmanager.errors import ConfigError
 from tmanager.events.model import Division, Event, Round, Team, TeamBye, TeamSettings
@@ -77,7 +77,7 @@ def trf_team_records(event: Event, division: Division) -> dict[str, tuple[Any, .
                 entries.append(trf_teams.TeamRoundEntry(bye_type, "", r.game_points))
                 continue
             forfeit = r.kind in ("forfeit-win", "forfeit-loss")
-            entries.append(trf_teams.TeamRoundEntry(r.opponent, "w" if r.white_on_first else "b", r.game_points,
+            entries.append(trf_teams.TeamRoundEntry(r.opponent, r.board_one, r.game_points,
                                                     forfeit))  # fmt: skip
         summaries.append(trf_teams.TeamSummary(t.number, t.short, total.match_points, total.game_points,
                                                tuple(entries)))  # fmt: skip
@@ -203,10 +203,10 @@ def _team_round(
                                   "no team matches", file=file, field=where,
                                   hint="each team meets one team a round")  # fmt: skip
 
-    colour_of: dict[int, str] = {}
+    colour_of: dict[int, Colour] = {}
     for board in record.boards:
         meet(team(board.white), team(board.black))
-        colour_of[board.white], colour_of[board.black] = "w", "b"
+        colour_of[board.white], colour_of[board.black] = Colour.WHITE, Colour.BLACK
     for forfeit in tournament.values(trf_records.FORFEITS):
         if forfeit.round == n:
             meet(forfeit.white, forfeit.black)
@@ -238,12 +238,12 @@ def _team_round(
     matches: dict[tuple[int, int], list[tuple[int, int]]] = {}
     for a, b in sorted({tuple(sorted(m)) for m in opponents.items()}):
         seats = _seats(division, a, b, record, given, unopposed, where, file)
-        first = next((a if (i % 2 == 1) == (colour_of[x] == "w") else b for i, (x, y) in enumerate(seats, 1)
+        first = next((a if (i % 2 == 1) == (colour_of[x] is Colour.WHITE) else b for i, (x, y) in enumerate(seats, 1)
                       if x and y), next((w for w, k in named if {w, k} == {a, b}), a))  # fmt: skip
         if first != a:
             seats = [(y, x) for x, y in seats]
         for i, (x, y) in enumerate(seats, 1):
-            if x and y and colour_of[x] != ("w" if i % 2 else "b"):
+            if x and y and colour_of[x] is not (Colour.WHITE if i % 2 else Colour.BLACK):
                 raise ConfigError(f"the colours of team {first} against team {a + b - first} do not alternate by "
                                   "board", file=file, field=where,
                                   hint="tmanager keeps FIDE's colours: the first team has white on boards 1, 3, "

@@ -18,13 +18,12 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
-import math
 import os
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import Any, Literal
 
 from tmanager.core.stats import SPRT_MODELS, SprtModel, SprtSettings
 from tmanager.errors import ConfigError, ascii_digits
@@ -38,11 +37,10 @@ from tmanager.fastchess.config import (
     OpeningsConfig,
     ResignRule,
 )
+from tmanager.fastchess.enginekeys import engine_setting, with_each
 from tmanager.fastchess.output import OutputFormat
+from tmanager.fastchess.values import UINT64_MAX, Dataclass, boolean, integer, number, pairs, replaced, unknown
 from tmanager.tourney import affinity
-
-if TYPE_CHECKING:
-    from _typeshed import DataclassInstance
 
 Style = Literal["none", "single", "pairs", "optional-pairs", "free"]
 
@@ -114,122 +112,20 @@ def _checked(flag: str, style: Style, values: list[str]) -> list[str]:
     return values
 
 
-_D = TypeVar("_D", bound="DataclassInstance")
-
-
-def _with(value: _D, **changes: Any) -> _D:
-    """``value``, a frozen dataclass, with ``changes`` (fields named at run time, as the option keys)."""
-    return dataclasses.replace(value, **changes)
-
-
-def _pairs(values: list[str]) -> list[tuple[str, str]]:
-    return [(key, value) for key, _, value in (v.partition("=") for v in values)]
-
-
-#: The largest value of the other integer types fastchess reads its options into (``parseScalar<int>``,
-#: ``<uint64_t>``; ``<int64_t>``'s is :data:`limits.INT64_MAX`): it refuses a number beyond its option's.
-INT_MAX, UINT64_MAX = 2**31 - 1, 2**64 - 1
-
-
-def integer(text: str, *, minimum: int | None = None, maximum: int = INT_MAX) -> int:
-    """A whole number as fastchess's ``parseScalar<int>`` reads it: digits and a sign, nothing else, at
-    most ``maximum`` (its type's largest value)."""
-    if not re.fullmatch(r"[+-]?\d+", text):
-        raise ConfigError(f"{text!r} is not a whole number")
-    value = int(text)
-    if minimum is not None and value < minimum:
-        raise ConfigError(f"must be at least {minimum}, not {value}")
-    if value > maximum:
-        raise ConfigError(f"must be at most {maximum}, not {value}")
-    return value
-
-
-def number(text: str) -> float:
-    """A finite decimal number without spaces (fastchess's ``parseScalar<double>``)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise ConfigError(f"{text!r} is not a number") from None
-    if not math.isfinite(value) or text.strip() != text:
-        raise ConfigError(f"{text!r} is not a number")
-    return value
-
-
-def boolean(key: str, text: str) -> bool:
-    if text not in ("true", "false"):
-        raise ConfigError(f"{key}={text}: write true or false")
-    return text == "true"
-
-
-def _unknown(option: str, key: str, value: str) -> ConfigError:
-    return ConfigError(f"unrecognized {option} option {key!r} with value {value!r}")
-
-
-# --- engines -------------------------------------------------------------------------------------
-
-_TEXT_KEYS = ("cmd", "name", "dir", "args")
-_NUMBER_KEYS = {"timemargin": "timemargin_ms", "nodes": "nodes", "plies": "plies", "depth": "plies"}
-
-
-def engine_setting(engine: EngineConfig, key: str, value: str) -> EngineConfig:
-    """``engine`` with one ``key=value`` of ``-engine``/``-each`` (fastchess's ``parseEngineKeyValues``)."""
-    if key in _TEXT_KEYS:
-        return _with(engine, **{key: value})
-    if key in _NUMBER_KEYS:
-        return _with(engine, **{_NUMBER_KEYS[key]: integer(value, minimum=0, maximum=limits.INT64_MAX)})
-    if key.startswith("option."):
-        name = key.removeprefix("option.")
-        return dataclasses.replace(engine, options=(*((k, v) for k, v in engine.options if k != name), (name, value)))
-    if key == "tc":
-        return dataclasses.replace(engine, tc=limits.parse_tc(value))
-    if key == "st":
-        return dataclasses.replace(engine, st_ms=limits.duration_ms(value))
-    if key == "restart":
-        if value not in ("on", "off"):
-            raise ConfigError(f"restart={value}: write on or off")
-        return dataclasses.replace(engine, restart=value == "on")
-    if key == "proto":
-        if value not in ("uci", "xboard"):
-            raise ConfigError(f"proto={value}: not a protocol", hint="proto=uci (or, in tmanager, proto=xboard)")
-        return dataclasses.replace(engine, protocol="uci" if value == "uci" else "xboard")
-    raise _unknown("engine", key, value)
-
-
 def _engine(values: list[str], reading: _Reading) -> None:
     engine = EngineConfig()
-    for key, value in _pairs(values):
+    for key, value in pairs(values):
         engine = engine_setting(engine, key, value)
     reading.update(engines=(*reading.config.engines, engine))
 
 
 def _each(values: list[str], reading: _Reading) -> None:
-    reading.each += _pairs(values)
+    reading.each += pairs(values)
 
 
 def _apply_each(reading: _Reading) -> None:
-    """``-each``'s pairs on every engine, after every ``-engine`` (fastchess defers them): they win."""
-    engines, overridden = [], []
-    for engine in reading.config.engines:
-        for key, value in reading.each:
-            before = engine
-            try:
-                engine = engine_setting(engine, key, value)
-            except ConfigError as exc:
-                raise ConfigError(exc.message, field="-each", hint=exc.hint) from None
-            mine, theirs = _engine_value(before, key), _engine_value(engine, key)
-            if mine is not None and mine != theirs:
-                overridden.append((before.name or before.cmd, key, mine, value))
-        engines.append(engine)
-    reading.update(engines=tuple(engines), overridden=tuple(overridden))
-
-
-def _engine_value(engine: EngineConfig, key: str) -> str | None:
-    """What ``engine`` has for ``key`` when ``-engine`` set it, as text; None where it has fastchess's default."""
-    if key.startswith("option."):
-        return dict(engine.options).get(key.removeprefix("option."))
-    attribute = {"st": "st_ms", "proto": "protocol", **_NUMBER_KEYS}.get(key, key)
-    value = getattr(engine, attribute, None)
-    return None if value is None or value == getattr(EngineConfig(), attribute, None) else str(value)
+    engines, overridden = with_each(reading.config.engines, reading.each)
+    reading.update(engines=engines, overridden=overridden)
 
 
 # --- the other options ---------------------------------------------------------------------------
@@ -237,7 +133,7 @@ def _engine_value(engine: EngineConfig, key: str) -> str | None:
 
 def _openings(values: list[str], reading: _Reading) -> None:
     book = reading.config.openings or OpeningsConfig()
-    for key, value in _pairs(values):
+    for key, value in pairs(values):
         if key == "file":
             suffix = Path(value).suffix.lower()
             book = dataclasses.replace(book, file=value, format="epd" if suffix == ".epd" else "pgn" if suffix == ".pgn"
@@ -253,7 +149,7 @@ def _openings(values: list[str], reading: _Reading) -> None:
         elif key == "policy" and value == "round":
             continue
         else:
-            raise _unknown("openings", key, value)
+            raise unknown("openings", key, value)
     reading.update(openings=book)
 
 
@@ -268,13 +164,13 @@ def _option_field(flag: str, field: str | None) -> str:
 def _sprt(values: list[str], reading: _Reading) -> None:
     given = {"elo0": 0.0, "elo1": 0.0, "alpha": 0.0, "beta": 0.0}
     model = "normalized"
-    for key, value in _pairs(values):
+    for key, value in pairs(values):
         if key in given:
             given[key] = number(value)
         elif key == "model":
             model = value
         else:
-            raise _unknown("sprt", key, value)
+            raise unknown("sprt", key, value)
     models: dict[str, SprtModel] = {name: name for name in SPRT_MODELS}
     if model not in models:
         raise ConfigError(f"model={model}: not an SPRT model", hint="normalized, logistic or bayesian")
@@ -291,13 +187,13 @@ def _at_least(minimum: int) -> Callable[[str, str], int]:
     return lambda key, text: integer(text, minimum=minimum)
 
 
-def _keyed(option: str, rule: _D, keys: Keys, values: list[str]) -> _D:
+def _keyed(option: str, rule: Dataclass, keys: Keys, values: list[str]) -> Dataclass:
     """``rule`` with the ``key=value`` pairs of ``option`` set, each through its entry of ``keys``."""
-    for key, value in _pairs(values):
+    for key, value in pairs(values):
         if key not in keys:
-            raise _unknown(option, key, value)
+            raise unknown(option, key, value)
         field_name, read = keys[key]
-        rule = _with(rule, **{field_name: read(key, value)})
+        rule = replaced(rule, **{field_name: read(key, value)})
     return rule
 
 
@@ -325,20 +221,20 @@ PGN_FIELDS = ("timeleft", "latency", "nodes", "seldepth", "nps", "hashfull", "tb
 def _pgnout(values: list[str], reading: _Reading) -> None:
     pgn = dataclasses.replace(reading.config.pgn, requested=True)
     fields = set(pgn.fields)
-    for key, value in _pairs(values):
+    for key, value in pairs(values):
         if key == "file":
             pgn = dataclasses.replace(pgn, file=value)
         elif key == "notation" and value in ("san", "lan", "uci"):
             pgn = dataclasses.replace(pgn, notation="san" if value == "san" else "lan" if value == "lan" else "uci")
         elif key in ("append", "min"):
-            pgn = _with(pgn, **{"append" if key == "append" else "minimal": boolean(key, value)})
+            pgn = replaced(pgn, **{"append" if key == "append" else "minimal": boolean(key, value)})
         elif key in PGN_FIELDS:
             (fields.add if boolean(key, value) else fields.discard)(key)
         elif key == "match_line":
             _regex(value)
             pgn = dataclasses.replace(pgn, match_lines=(*pgn.match_lines, value))
         else:
-            raise _unknown("pgnout", key, value)
+            raise unknown("pgnout", key, value)
     reading.update(pgn=dataclasses.replace(pgn, fields=tuple(f for f in PGN_FIELDS if f in fields)))
 
 
@@ -351,13 +247,13 @@ def _regex(text: str) -> None:
 
 def _epdout(values: list[str], reading: _Reading) -> None:
     epd = EpdConfig(requested=True)
-    for key, value in _pairs(values):
+    for key, value in pairs(values):
         if key == "file":
             epd = dataclasses.replace(epd, file=value)
         elif key == "append":
             epd = dataclasses.replace(epd, append=boolean(key, value))
         else:
-            raise _unknown("epdout", key, value)
+            raise unknown("epdout", key, value)
     reading.update(epd=epd)
 
 
@@ -368,26 +264,26 @@ _LEVELS: dict[str, Literal["trace", "info", "warn", "err", "fatal"]] = {
 
 def _log(values: list[str], reading: _Reading) -> None:
     log = reading.config.log
-    for key, value in _pairs(values):
+    for key, value in pairs(values):
         if key == "file":
             log = dataclasses.replace(log, file=value)
         elif key == "level" and value in _LEVELS:
             log = dataclasses.replace(log, level=_LEVELS[value])
         elif key in ("append", "engine"):
-            log = _with(log, **{key: boolean(key, value)})
+            log = replaced(log, **{key: boolean(key, value)})
         elif key == "realtime":
             boolean(key, value)  # tmanager's log is always written as it goes
         elif key == "compress":
             if boolean(key, value):
                 raise ConfigError("compress=true: tmanager does not gzip its log", hint="leave compress out")
         else:
-            raise _unknown("log", key, value)
+            raise unknown("log", key, value)
     reading.update(log=log)
 
 
 def _config(values: list[str], reading: _Reading) -> None:
     state = reading.config.state
-    for key, value in _pairs(values):
+    for key, value in pairs(values):
         if key == "file":
             state = dataclasses.replace(state, file=value)
         elif key == "outname":
@@ -397,28 +293,28 @@ def _config(values: list[str], reading: _Reading) -> None:
         elif key == "stats":
             state = dataclasses.replace(state, stats=value != "false")
         else:
-            raise _unknown("config", key, value)
+            raise unknown("config", key, value)
     reading.update(state=state)
 
 
 def _report(values: list[str], reading: _Reading) -> None:
-    for key, value in _pairs(values):
+    for key, value in pairs(values):
         if key != "penta":
-            raise _unknown("report", key, value)
+            raise unknown("report", key, value)
         reading.update(report_penta=boolean(key, value))
 
 
 def _output(values: list[str], reading: _Reading) -> None:
-    for key, value in _pairs(values):
+    for key, value in pairs(values):
         if key != "format" or value not in ("fastchess", "cutechess"):
-            raise _unknown("output", key, value)
+            raise unknown("output", key, value)
         reading.update(output=OutputFormat(value))
 
 
 def _crc32(values: list[str], reading: _Reading) -> None:
-    for key, value in _pairs(values):
+    for key, value in pairs(values):
         if key != "pgn":
-            raise _unknown("crc", key, value)
+            raise unknown("crc", key, value)
         reading.update(crc_pgn=boolean(key, value))
 
 
@@ -460,13 +356,13 @@ def _quick(values: list[str], reading: _Reading) -> None:
     """fastchess's ``-quick cmd=A cmd=B book=FILE``: two engines at 10+0.1, 25,000 rounds of 2 games, its
     draw rule, cutechess's output, every hardware thread but two."""
     engines, book = [], ""
-    for key, value in _pairs(values):
+    for key, value in pairs(values):
         if key == "cmd":
             engines.append(EngineConfig(cmd=value, name=value, tc=limits.TimeLimit(time_ms=10_000, increment_ms=100)))
         elif key == "book":
             book = value
         else:
-            raise _unknown("quick", key, value)
+            raise unknown("quick", key, value)
     if len(engines) != 2 or not book.endswith((".epd", ".pgn")):
         raise ConfigError("takes two cmd= and a book= ending in .epd or .pgn", hint="-quick cmd=A cmd=B book=x.epd")
     if engines[0].name == engines[1].name:
@@ -497,7 +393,7 @@ def _flag(name: str) -> Callable[[list[str], _Reading], None]:
 def _tablebase(name: str, convert: Callable[[str], object]) -> Callable[[list[str], _Reading], None]:
     def handle(values: list[str], reading: _Reading) -> None:
         tables = reading.config.tablebases
-        reading.update(tablebases=_with(tables, **{name: convert(values[0]) if values else True}))
+        reading.update(tablebases=replaced(tables, **{name: convert(values[0]) if values else True}))
 
     return handle
 

@@ -43,7 +43,8 @@ from tmanager.files import check_writable
 from tmanager.tomlmap import parse_value
 from tmanager.tourney import store
 from tmanager.tourney.adjudication import Adjudication
-from tmanager.tourney.model import Openings, Participant, Settings, Tourney, settings_to_toml
+from tmanager.tourney.model import GameOrder, Openings, Participant, Settings, Tourney, TourneyType, settings_to_toml
+from tmanager.tourney.pvcheck import PvChecks
 
 #: MatchConfig's fields that say which games are played and how they are written: a test's identity.
 TEST_FIELDS = (
@@ -224,11 +225,11 @@ def tourney_of(config: MatchConfig, path: Path, *, seed: int, pgn: str = "", epd
     names = [engine.name for engine in config.engines]
     settings = Settings(
         name=" vs ".join(names) if len(names) <= 3 else f"{names[0]} and {len(names) - 1} others",
-        type="gauntlet" if config.type == "gauntlet" else "round-robin",
+        type=TourneyType.GAUNTLET if config.type == "gauntlet" else TourneyType.ROUND_ROBIN,
         gauntlet_seeds=config.seeds,
         cycles=config.rounds,
         games_per_pairing=config.games,
-        order="fastchess",
+        order=GameOrder.FASTCHESS,
         noswap=config.noswap,
         reverse=config.reverse,
         pgn=pgn,
@@ -248,7 +249,7 @@ def tourney_of(config: MatchConfig, path: Path, *, seed: int, pgn: str = "", epd
         pgn_match_lines=config.pgn.match_lines,
         # fastchess checks every PV's moves, and with -check-mate-pvs its mates too; in Python the checks cost
         # about a millisecond a move (tests/unit/test_pvcheck.py, docs/fastchess.md): made when asked for.
-        pv_checks="mates" if config.check_mate_pvs else "off",
+        pv_checks=PvChecks.MATES if config.check_mate_pvs else PvChecks.OFF,
         log_latency=config.show_latency,
         stop_on_start_failure=True,
         warn_refused_options=True,

@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from tmanager.core.results import TRF_CODES, format_points
+from tmanager.core.results import TRF_CODES, Colour, format_points
 from tmanager.core.scoring import STANDARD, Game, PointsSystem
 from tmanager.errors import ConfigError, PairingError, ascii_digits
 from tmanager.files import atomic_write, read_bytes
@@ -120,13 +120,13 @@ class TrfPlayer:
 
 @dataclass(frozen=True, slots=True)
 class Tournament:
-    """A parsed TRF. ``points`` is the points system (tenths); ``initial_colour`` is ``"w"``, ``"b"`` or None;
+    """A parsed TRF. ``points`` is the points system (tenths); ``initial_colour`` is a :class:`Colour` or None;
     ``by_rank``: the order of :attr:`players` is the pairing order (``XXC rank``), else their starting ranks are.
     ``records`` holds the values of registered record types by code; ``lines`` every other line, in order."""
 
     players: tuple[TrfPlayer, ...]
     total_rounds: int | None = None
-    initial_colour: str | None = None
+    initial_colour: Colour | None = None
     forbidden: tuple[frozenset[int], ...] = ()
     points: PointsSystem = STANDARD
     lines: tuple[str, ...] = ()
@@ -184,7 +184,7 @@ class Tournament:
             )  # fmt: skip
         return carried[size - 1][0]
 
-    def first_colour(self) -> str:
+    def first_colour(self) -> Colour:
         """The colour of the top-ranked player in round 1: ``152``/``XXC``, else inferred from the earliest colours.
 
         As the endorsed programs infer it: the colour of the highest player
@@ -202,7 +202,7 @@ class Tournament:
                 continue
             colour = p.games[first].colour if first < len(p.games) else None
             if colour is not None:
-                return colour if seen % 2 == 0 else (BLACK if colour == WHITE else WHITE)
+                return colour if seen % 2 == 0 else colour.other
             seen += 1
         return WHITE
 
@@ -296,7 +296,7 @@ def _player(line: str, *, file: str | Path | None, number: int) -> TrfPlayer:
             raise ConfigError("a played game without a colour", file=file, field=round_field)
         games += [Game(None, None, " ")] * pending
         pending = 0
-        games.append(Game(opponent, colour if colour in "wb" else None, result))
+        games.append(Game(opponent, Colour(colour) if colour in "wb" else None, result))
     return TrfPlayer(pid, line[:80], points, int(rank_text) if ascii_digits(rank_text) else None, tuple(games))
 
 
@@ -318,7 +318,7 @@ def parse(text: str, *, file: str | Path | None = None) -> Tournament:
     lines: list[str] = []
     records: dict[str, list[Any]] = {}
     total_rounds: int | None = None
-    initial: str | None = None
+    initial: Colour | None = None
     by_rank = False
     forbidden: list[frozenset[int]] = []
     points: dict[str, int] = {}

@@ -81,7 +81,7 @@ def pair_double_swiss(
     total_rounds: int,
     forbidden: Iterable[Collection[int]] = (),
     points: PointsSystem = STANDARD,
-    initial_colour: str = "w",
+    initial_colour: Colour = Colour.WHITE,
 ) -> ExplainedPairing:
     """Pair match ``round_number`` of ``total_rounds`` from the players' game entries.
 
@@ -111,8 +111,7 @@ def pair_double_swiss(
         float_criteria_lapse=last,
         score_text=lambda s: format_points(s),
     )
-    first = Colour(initial_colour)
-    colours = [allocate(by_id[a], by_id[b], history, initial_colour=first) for a, b in round_pairing.pairs]
+    colours = [allocate(by_id[a], by_id[b], history, initial_colour=initial_colour) for a, b in round_pairing.pairs]
     colours.sort(key=lambda c: _board_key(by_id[c[0]], by_id[c[1]]))
     lines = list(round_pairing.notes)
     for bracket in round_pairing.brackets:

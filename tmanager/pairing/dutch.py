@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
 
+from tmanager.core.results import Colour
 from tmanager.core.scoring import STANDARD, PointsSystem
 from tmanager.errors import PairingError
 from tmanager.pairing.dutchcolours import allocate
@@ -278,7 +279,7 @@ def pair_round(
     total_rounds: int,
     forbidden: Iterable[Collection[int]] = (),
     points: PointsSystem = STANDARD,
-    initial_colour: str = WHITE,
+    initial_colour: Colour = WHITE,
 ) -> Pairing:
     """Pair round ``round_number`` by the FIDE Dutch system.
 
@@ -301,7 +302,7 @@ def explain_round(
     total_rounds: int,
     forbidden: Iterable[Collection[int]] = (),
     points: PointsSystem = STANDARD,
-    initial_colour: str = WHITE,
+    initial_colour: Colour = WHITE,
 ) -> DutchExplanation:
     """Pair round ``round_number`` exactly as :func:`pair_round` does (same arguments), and say why.
 

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from tmanager.core.results import format_points
-from tmanager.pairing.dutchcolours import allocate, colour_word
+from tmanager.pairing.dutchcolours import allocate
 from tmanager.pairing.dutchfield import DutchField, Entrant, Float, colour_fields
 from tmanager.pairing.model import WHITE, Pairing, Reason
 
@@ -193,7 +193,7 @@ class _Reader:
             return Reason("C1", "{} and {} may not meet (a forbidden pair)", (a.id, b.id))
         if not self.field.compatible(a, b):
             assert a.pref is not None
-            return Reason("C3", "{} and {} both have an absolute preference for " + colour_word(a.pref), (a.id, b.id))
+            return Reason("C3", "{} and {} both have an absolute preference for " + a.pref.word, (a.id, b.id))
         return None
 
     def _why_not(self, high: int, natural: int, chosen: int, mate: dict[int, int]) -> tuple[Reason, ...]:
@@ -311,7 +311,7 @@ def _list(count: int) -> str:
 
 def _colour_reason(rule: str, x: Entrant, y: Entrant) -> Reason:
     """What pairing ``x`` with ``y`` would cost by a colour criterion (C10-C13)."""
-    wanted = colour_word(x.pref) if x.pref else "a colour"
+    wanted = x.pref.word if x.pref else "a colour"
     text = {
         "C10": "{} - {} would give a topscorer a colour difference beyond 2",
         "C11": "{} - {} would give a topscorer the same colour three times running",

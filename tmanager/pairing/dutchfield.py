@@ -16,9 +16,10 @@ import enum
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 
+from tmanager.core.results import Colour
 from tmanager.core.scoring import Game, PointsSystem
 from tmanager.errors import PairingError
-from tmanager.pairing.model import BLACK, WHITE, PlayerState, invert
+from tmanager.pairing.model import BLACK, WHITE, PlayerState
 
 
 class Float(enum.StrEnum):
@@ -37,9 +38,9 @@ class Entrant:
     score: int
     games: tuple[Game, ...]
     played_games: int
-    pref: str | None
+    pref: Colour | None
     imbalance: int
-    repeated: str | None
+    repeated: Colour | None
     strong: bool
     bye_eligible: bool
     floats: tuple[Float | None, Float | None]
@@ -53,10 +54,10 @@ class Entrant:
         return self.imbalance > 1 or self.repeated is not None
 
 
-def colour_state(games: Sequence[Game]) -> tuple[str | None, int, str | None, bool, int]:
+def colour_state(games: Sequence[Game]) -> tuple[Colour | None, int, Colour | None, bool, int]:
     """Colour preference, imbalance, repeated colour (two or more in a row), strength, games played."""
     whites = blacks = run = 0
-    last: str | None = None
+    last: Colour | None = None
     for game in games:
         if not game.played:
             continue
@@ -68,21 +69,21 @@ def colour_state(games: Sequence[Game]) -> tuple[str | None, int, str | None, bo
         last = game.colour
     lower = BLACK if whites > blacks else WHITE
     imbalance = abs(whites - blacks)
-    pref: str | None
+    pref: Colour | None
     if imbalance > 1:
         pref = lower
     elif run > 1:
-        pref = invert(last) if last else None
+        pref = last.other if last else None
     elif imbalance > 0:
         pref = lower
     else:
-        pref = invert(last) if last else None
+        pref = last.other if last else None
     repeated = last if run > 1 else None
     strong = not (imbalance > 1 or repeated is not None) and imbalance > 0
     return pref, imbalance, repeated, strong, whites + blacks
 
 
-def compatible_prefs(a: str | None, b: str | None) -> bool:
+def compatible_prefs(a: Colour | None, b: Colour | None) -> bool:
     """Whether two colour preferences can both be granted."""
     return a != b or a is None or b is None
 
@@ -97,7 +98,7 @@ def colour_fields(p: Entrant, o: Entrant) -> tuple[bool, bool, bool, bool]:
         absolute = p.repeated is None or p.repeated != o.repeated
     else:
         worse = o if p.imbalance > o.imbalance else p
-        absolute = p.pref is not None and worse.repeated != invert(p.pref)
+        absolute = p.pref is not None and worse.repeated != p.pref.other
     strong = (
         (not p.strong and not p.abs_pref)
         or (not o.strong and not o.abs_pref)
@@ -156,7 +157,7 @@ class DutchField:
     total_rounds: int
     #: The score a topscorer exceeds: half the points of a win (or a draw, if more) in every round played.
     top_threshold: int
-    initial_colour: str
+    initial_colour: Colour
 
     @classmethod
     def of(
@@ -167,7 +168,7 @@ class DutchField:
         total_rounds: int,
         forbidden: Iterable[Collection[int]],
         points: PointsSystem,
-        initial_colour: str,
+        initial_colour: Colour,
     ) -> DutchField:
         """The field of round ``round_number``: every player without an entry for it yet (see
         :func:`~tmanager.pairing.dutch.pair_round`)."""

@@ -17,11 +17,6 @@ WHITE = Colour.WHITE
 BLACK = Colour.BLACK
 
 
-def invert(colour: str) -> Colour:
-    """The other colour."""
-    return Colour(colour).other
-
-
 @dataclass(frozen=True, slots=True)
 class PlayerState:
     """A player and the history the pairing rules look at.

@@ -20,6 +20,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from tmanager.core import fide
+from tmanager.core.results import Colour
 from tmanager.core.scoring import STANDARD, Game, PointsSystem
 from tmanager.errors import PairingError
 from tmanager.pairing.doubleswiss import pair_double_swiss
@@ -115,7 +116,7 @@ def check_double_swiss(
     matches: int,
     forbidden: Iterable[Collection[int]] = (),
     points: PointsSystem = STANDARD,
-    initial_colour: str = "w",
+    initial_colour: Colour = WHITE,
 ) -> list[Difference]:
     """Pair every match of the history again from the matches before it; what differs from the history.
 

@@ -20,8 +20,7 @@ from tmanager.tourney import tuning
 from tmanager.tourney.model import UNPLAYED, Tourney
 from tmanager.tourney.openings import Opening, OpeningBook
 from tmanager.tourney.play import GameSpec
-from tmanager.tourney.pvcheck import PvChecks
-from tmanager.tourney.resolution import check_runnable, resolve_all, time_margin
+from tmanager.tourney.resolution import resolve_all, time_margin
 from tmanager.tourney.validation import check_limits, check_pgn
 
 
@@ -66,7 +65,7 @@ def game_spec(
         illegal_move_termination=s.pgn_illegal_move_termination,
         engine_log=str(tourney.engine_logs_dir / f"game-{game.number}.log") if s.log_engines or log_engines else "",
         tags=tags,
-        pv_checks=PvChecks(s.pv_checks),
+        pv_checks=s.pv_checks,
         match_lines=s.pgn_match_lines,
         log_latency=s.log_latency,
         stop_on_start_failure=s.stop_on_start_failure,
@@ -117,10 +116,11 @@ def read_ahead(tourney: Tourney, *, games: int, seconds: float = READ_AHEAD_SECO
 def preflight(tourney: Tourney) -> None:
     """Check what can fail before any game is claimed: every engine resolves and can be
     started, and the opening book loads and fits the settings (a large book: its first opening;
-    the others are read as their games come)."""
-    for index in range(len(tourney.participants)):
-        check_runnable(tourney, index)
-    check_limits(tourney, resolve_all(tourney))  # a file edited by hand, or written by an older tmanager
+    the others are read as their games come). Each engine is resolved once, for both checks."""
+    resolved = resolve_all(tourney)
+    for index, (spec, _) in enumerate(resolved):
+        spec.check_runnable(file=tourney.path, where=f"participants[{index}]")
+    check_limits(tourney, resolved)  # a file edited by hand, or written by an older tmanager
     load_book(tourney)
     check_pgn(tourney)
 

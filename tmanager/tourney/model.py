@@ -54,6 +54,7 @@ from tmanager.tourney.alphabet import WHITE_WINS as WHITE_WINS
 from tmanager.tourney.amendments import Amendment
 from tmanager.tourney.serialising import settings_to_toml as settings_to_toml
 from tmanager.tourney.settings import SWISS_TYPES as SWISS_TYPES
+from tmanager.tourney.settings import GameOrder as GameOrder
 from tmanager.tourney.settings import Openings as Openings
 from tmanager.tourney.settings import Participant as Participant
 from tmanager.tourney.settings import Settings as Settings
@@ -236,19 +237,22 @@ class Tourney:
         }
         if self.spsa is not None:  # a tune is one pair a cycle, a step's pairs times its iterations
             shape["cycles"] = self.spsa.iterations * self.spsa.opponent.games_per_step // 2
-        if s.order == "fastchess" and s.type in ("round-robin", "gauntlet"):
-            return FastchessOrder(n, seeds=s.gauntlet_seeds if s.type == "gauntlet" else None, **shape)
-        if s.type == "round-robin":
+        if s.order is GameOrder.FASTCHESS and s.type in (TourneyType.ROUND_ROBIN, TourneyType.GAUNTLET):
+            return FastchessOrder(n, seeds=s.gauntlet_seeds if s.type is TourneyType.GAUNTLET else None, **shape)
+        if s.type is TourneyType.ROUND_ROBIN:
             return RoundRobin(n, **shape)
-        if s.type == "gauntlet":
+        if s.type is TourneyType.GAUNTLET:
             return Gauntlet(n, seeds=s.gauntlet_seeds, **shape)
-        if s.order != "xboard" or s.noswap or s.reverse:
+        if s.order is not GameOrder.XBOARD or s.noswap or s.reverse:
             raise ConfigError(
                 "a Swiss is paired round by round: its order and colours are the pairing's",
-                field="tourney.order" if s.order != "xboard" else "tourney.noswap" if s.noswap else "tourney.reverse",
+                field=(
+                    "tourney.order" if s.order is not GameOrder.XBOARD
+                    else "tourney.noswap" if s.noswap else "tourney.reverse"
+                ),
                 hint='remove it (order = "xboard", noswap = false, reverse = false)',
             )
-        if s.type == "double-swiss" and s.games_per_pairing != 2:
+        if s.type is TourneyType.DOUBLE_SWISS and s.games_per_pairing != 2:
             raise ConfigError(
                 f"a Double-Swiss match is 2 games, not {s.games_per_pairing}",
                 field="tourney.games_per_pairing",

@@ -22,6 +22,8 @@ from dataclasses import dataclass
 
 import chess
 
+from tmanager.tomlmap import Choice
+
 #: The words an ``info`` line is made of, besides its values: where a PV ends.
 _INFO_KEYWORDS = frozenset({
     "depth", "seldepth", "time", "nodes", "pv", "multipv", "score", "currmove", "currmovenumber", "hashfull", "nps",
@@ -29,7 +31,7 @@ _INFO_KEYWORDS = frozenset({
 })  # fmt: skip
 
 
-class PvChecks(enum.StrEnum):
+class PvChecks(Choice):
     """Which checks to make: none, the PVs' moves (fastchess's default), or their mates too (``-check-mate-pvs``)."""
 
     OFF = "off"

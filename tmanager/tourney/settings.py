@@ -12,14 +12,30 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from tmanager.formats.pgn import Notation
+from tmanager.tomlmap import Choice
 from tmanager.tourney.engines import OptionValue
+from tmanager.tourney.pvcheck import PvChecks
 from tmanager.tourney.variants import STANDARD
 
-TourneyType = Literal["round-robin", "gauntlet", "swiss", "double-swiss"]
-GameOrder = Literal["xboard", "fastchess"]
-PvCheckLevel = Literal["off", "legal", "mates"]
+
+class TourneyType(Choice):
+    """``[tourney] type``: who meets whom."""
+
+    ROUND_ROBIN = "round-robin"
+    GAUNTLET = "gauntlet"
+    SWISS = "swiss"
+    DOUBLE_SWISS = "double-swiss"
+
+
+class GameOrder(Choice):
+    """``[tourney] order``: the order and numbering of the games, XBoard's or fastchess's."""
+
+    XBOARD = "xboard"
+    FASTCHESS = "fastchess"
+
+
 #: The tourney types paired round by round (``[swiss]`` holds their pairings): FIDE Dutch and Double-Swiss.
-SWISS_TYPES = ("swiss", "double-swiss")
+SWISS_TYPES = frozenset({TourneyType.SWISS, TourneyType.DOUBLE_SWISS})
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,7 +43,7 @@ class Settings:
     """``[tourney]``: how the event is organised and played."""
 
     name: str = "tourney"
-    type: TourneyType = "round-robin"
+    type: TourneyType = TourneyType.ROUND_ROBIN
     gauntlet_seeds: int = 1
     cycles: int = 1
     games_per_pairing: int = 2
@@ -36,7 +52,7 @@ class Settings:
     sync_after_round: bool = False
     sync_after_cycle: bool = False
     #: The order and numbering of the games: XBoard's, or fastchess's (see core.schedule.FastchessOrder).
-    order: GameOrder = "xboard"
+    order: GameOrder = GameOrder.XBOARD
     noswap: bool = False  #: the first of a pairing has white in all its games (fastchess's -noswap)
     reverse: bool = False  #: the other colours than the schedule gives (fastchess's -reverse)
     pgn: str = ""
@@ -68,7 +84,7 @@ class Settings:
     #: Regular expressions: each engine move's PGN comment quotes the last line of its search that each matches.
     pgn_match_lines: tuple[str, ...] = ()
     #: Check the engines' PVs as fastchess does: "off", "legal" (their moves) or "mates" (and mate lengths).
-    pv_checks: PvCheckLevel = "off"
+    pv_checks: PvChecks = PvChecks.OFF
     #: Log each move's latency (the time measured less the time the engine reports), as fastchess's -show-latency.
     log_latency: bool = False
     #: Seconds a lane waits after each game before it claims the next (fastchess's -wait, in ms there).

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from tmanager.tourney import tallies
-from tmanager.tourney.model import BLACK_WINS, DRAW, FINISHED_CHARS, SWISS_TYPES, WHITE_WINS, Tourney
+from tmanager.tourney.model import BLACK_WINS, DRAW, FINISHED_CHARS, SWISS_TYPES, WHITE_WINS, Tourney, TourneyType
 
 if TYPE_CHECKING:
     from tmanager.pairing import PlayerState
@@ -98,7 +98,7 @@ def pair_next_round(tourney: Tourney) -> bool:
     cycle, round_in_cycle = divmod(absolute, rounds)
     from tmanager.pairing import PointsSystem, pair_round
 
-    if tourney.settings.type == "double-swiss":
+    if tourney.settings.type is TourneyType.DOUBLE_SWISS:
         from tmanager.pairing.doubleswiss import pair_double_swiss
 
         draw = PointsSystem().draw

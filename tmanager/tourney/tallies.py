@@ -19,7 +19,7 @@ from tmanager.core.results import Result
 from tmanager.core.standings import GameResult, PairCounts, Tally
 from tmanager.tourney.alphabet import BLACK_WINS, DRAW, WHITE_WINS
 from tmanager.tourney.progress import match_state
-from tmanager.tourney.settings import SWISS_TYPES
+from tmanager.tourney.settings import SWISS_TYPES, TourneyType
 
 if TYPE_CHECKING:
     from tmanager.core.crosstable import Crosstable
@@ -98,7 +98,7 @@ def bye_points(tourney: Tourney) -> float:
     s = tourney.settings
     if s.bye_points is not None:
         return s.bye_points
-    return 1.5 if s.type == "double-swiss" else float(s.games_per_pairing)
+    return 1.5 if s.type is TourneyType.DOUBLE_SWISS else float(s.games_per_pairing)
 
 
 def byes(tourney: Tourney) -> list[int]:

@@ -16,7 +16,7 @@ from pathlib import Path
 from tmanager.errors import ConfigError
 from tmanager.files import read_bytes
 from tmanager.tourney.engines import available_definitions
-from tmanager.tourney.model import PLAYING, UNPLAYED, Openings, Participant, Settings, Tourney
+from tmanager.tourney.model import PLAYING, UNPLAYED, Openings, Participant, Settings, Tourney, TourneyType
 
 _TOKEN = re.compile(r'\s*(?:-(\w+)\s*(\{[^}]*\}|"(?:[^"\\]|\\.)*"|[^\s"{][^\s]*)?)', re.DOTALL)
 
@@ -132,7 +132,7 @@ def import_trn(path: Path, target: Path) -> Tourney:
     tc, st, depth = _time_control(options, path)
     settings = Settings(
         name=target.stem,
-        type="gauntlet" if kind > 0 else "round-robin",
+        type=TourneyType.GAUNTLET if kind > 0 else TourneyType.ROUND_ROBIN,
         gauntlet_seeds=max(kind, 1),
         cycles=_whole(options, "tourneyCycles", "1", path),
         games_per_pairing=_whole(options, "defaultMatchGames", "1", path),

@@ -26,7 +26,7 @@ from tmanager.formats.pgn import COMMENT_FIELDS
 from tmanager.tourney.alphabet import FINISHED
 from tmanager.tourney.paths import check_directories, check_output
 from tmanager.tourney.resolution import resolve_all
-from tmanager.tourney.settings import SWISS_TYPES
+from tmanager.tourney.settings import SWISS_TYPES, TourneyType
 from tmanager.tourney.tuning import values_path
 from tmanager.tourney.variants import check_variant
 
@@ -187,7 +187,7 @@ def _check_pairings(tourney: Tourney) -> None:
     n = len(tourney.participants)
     if tourney.swiss and tourney.settings.type not in SWISS_TYPES:
         raise ConfigError(
-            f"Swiss pairings in a tourney of type {tourney.settings.type!r}", file=tourney.path, field="swiss",
+            f"Swiss pairings in a tourney of type {tourney.settings.type.value!r}", file=tourney.path, field="swiss",
             hint="remove [swiss], or set type back to \"swiss\"",
         )
     for r, boards in enumerate(tourney.swiss):
@@ -261,7 +261,7 @@ def _check_spsa(tourney: Tourney, spsa: TuneSettings) -> None:
     shape = (
         ("participants", len(tourney.participants) == 2, "a tune needs exactly 2 participants",
          "the engine twice, or the engine then its base"),
-        ("tourney.type", s.type == "round-robin", "a tune is a round robin", 'type = "round-robin"'),
+        ("tourney.type", s.type is TourneyType.ROUND_ROBIN, "a tune is a round robin", 'type = "round-robin"'),
         ("tourney.games_per_pairing", s.games_per_pairing == 2, "a tune plays pairs", "games_per_pairing = 2"),
         ("tourney.cycles", s.cycles == 1, "a tune's length is spsa.iterations", "cycles = 1"),
         ("tourney.noswap", not (s.noswap or s.reverse), "each pair of a tune reverses colours", "noswap = false"),

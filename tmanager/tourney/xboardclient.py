@@ -22,7 +22,7 @@ deviations, each one what XBoard (``backend.c``) does in the same situation:
    declares. ``sigterm=0`` is accepted, not rejected: nothing here sends
    SIGTERM, and HoiChess answers the rejection with a warning. Option names may
    hold spaces (Fairy-Max's ``Resign Threshold``).
-2. **No setboard**: ``setboard FEN`` becomes XBoard's ``edit`` sequence. For a
+2. **No setboard**: ``setboard FEN`` becomes XBoard's ``edit`` sequence (:mod:`.xboardedit`). For a
    Black-to-move position the engine first gets ``a2a3`` (it has just had
    ``new`` and ``force``), as XBoard does. ``edit`` cannot say "no castling" for
    a king and rook on their home squares; such a position is refused with a
@@ -76,7 +76,7 @@ import re
 import shlex
 import signal
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 import chess
@@ -86,6 +86,7 @@ from tmanager.tourney.engineclient import EngineClient, finishes, milliseconds
 from tmanager.tourney.enginelines import EngineError, IllegalMove, UnsupportedLimit
 from tmanager.tourney.engineoptions import EngineOption, OptionKind, OptionValue, xboard_option
 from tmanager.tourney.search import NO_REPORT, Reply, SearchLimit, Wanted, xboard_report
+from tmanager.tourney.xboardedit import edit_lines
 
 if TYPE_CHECKING:
     from tmanager.core.timecontrol import TimeControl
@@ -436,32 +437,7 @@ class XBoardClient(EngineClient):
     def _setboard(self, fen: str) -> list[str]:
         if self.features.get("setboard"):
             return [f"setboard {fen}"]
-        return list(self._edit_lines(fen))
-
-    def _edit_lines(self, fen: str) -> Iterator[str]:
-        """XBoard's ``edit`` sequence for ``fen``, sent right after ``new`` and ``force``."""
-        board = chess.Board(fen, chess960=True)
-        implied = _home_castling_rights(board)
-        if implied != board.clean_castling_rights():
-            assumed = board.copy(stack=False)
-            assumed.castling_rights = implied
-            raise EngineError(
-                f"engine has no setboard (feature setboard=0) and edit cannot set up {fen!r}: it would assume "
-                f"castling rights {assumed.castling_xfen()} from the king and rook squares, not {board.castling_xfen()}"
-            )
-        if board.turn == chess.BLACK:
-            # Kludge from XBoard: one white move makes Black the side to move; edit keeps it.
-            yield ("usermove " if self.features.get("usermove") else "") + "a2a3"
-        yield "edit"
-        yield "#"
-        for color in (chess.WHITE, chess.BLACK):
-            if color == chess.BLACK:
-                yield "c"
-            for square in chess.SQUARES_180:
-                piece = board.piece_at(square)
-                if piece is not None and piece.color == color:
-                    yield f"{piece.symbol().upper()}{chess.square_name(square)}"
-        yield "."
+        return list(edit_lines(fen, usermove=bool(self.features.get("usermove"))))
 
     def _time_control(self, board: chess.Board, limit: SearchLimit) -> list[str]:
         """``level`` once a game, as XBoard sends it; ``st``, ``sd`` and ``nps`` as python-chess sends them; the
@@ -567,16 +543,6 @@ class XBoardClient(EngineClient):
         settled, self._settled = self._settled, None
         if settled is not None and not settled.done():
             settled.set_result(None)
-
-
-def _home_castling_rights(board: chess.Board) -> chess.Bitboard:
-    """The castling rights an ``edit`` position implies: rooks at home beside their king at home."""
-    rights = chess.BB_EMPTY
-    if board.king(chess.WHITE) == chess.E1:
-        rights |= board.pieces_mask(chess.ROOK, chess.WHITE) & (chess.BB_A1 | chess.BB_H1)
-    if board.king(chess.BLACK) == chess.E8:
-        rights |= board.pieces_mask(chess.ROOK, chess.BLACK) & (chess.BB_A8 | chess.BB_H8)
-    return rights
 
 
 def kill_group(transport: asyncio.SubprocessTransport) -> None:

@@ -176,8 +176,7 @@ class TeamReports(DivisionReports):
                 if r.opponent is None:
                     cells.append("bye" if r.kind == "bye" else "-")
                     continue
-                colour = "w" if r.white_on_first else "b"
-                cells.append(f"{r.opponent}{colour} {format_points(r.game_points)}")
+                cells.append(f"{r.opponent}{r.board_one} {format_points(r.game_points)}")
             mp = sum(r.match_points or 0 for r in rounds[t.number])
             rows.append((str(places[t.number]), str(t.number), t.name, *cells, format_points(mp)))
         header = ("Rk", "No", "Team", *(f"R{i}" for i in range(1, n + 1)), "MP")

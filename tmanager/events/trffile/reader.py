@@ -58,7 +58,7 @@ def loads(text: str, *, file: Path | None = None) -> Event:
     event = tomlmap.from_table(Event, settings, where, file)
     event.hooks = dict(meta.get("hooks", {}))
     event.scoring = tournament.points
-    colour = Colour(tournament.initial_colour).word if tournament.initial_colour else None
+    colour = tournament.initial_colour.word if tournament.initial_colour else None
     by_id = {p.id: p for p in tournament.players}
     # Starting ranks are player numbers; files of earlier versions name the number in their XTM player lines.
     numbers = {p.id: extras["player"].get(p.id, {}).get("number", p.id) for p in tournament.players}
@@ -179,7 +179,7 @@ def _import_round(tournament: trf.Tournament, n: int, numbers: Mapping[int, int]
             if kind is not None:
                 record.byes[numbers[rank]] = kind
             continue
-        if game.colour == "b" or (game.colour is None and rank > game.opponent):
+        if game.colour is Colour.BLACK or (game.colour is None and rank > game.opponent):
             continue
         theirs = entries[game.opponent]
         white, black = numbers[rank], numbers[game.opponent]
