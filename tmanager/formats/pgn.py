@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from tmanager.errors import ConfigError
 from tmanager.files import append_checked, atomic_write_bytes, open_file, read_bytes
 
 _GAME_START = b"\n\n["
@@ -87,6 +88,29 @@ def current_games(path: Path) -> set[int]:
             }
     except (FileNotFoundError, ValueError):  # ValueError: mmap of an empty file
         return set()
+
+
+#: The most bytes :func:`numbers_written` reads: more than a look of ``run`` ever finds written since the last.
+_WRITTEN_LIMIT = 1 << 26
+
+
+def numbers_written(path: Path, *, start: int, end: int) -> list[int]:
+    """The ``GameNumber`` of each game written to ``path`` from byte ``start`` to ``end``, in the order they were
+    written: the order they finished, since each is appended as its result is recorded. Empty when the file
+    cannot be read, or the span is beyond :data:`_WRITTEN_LIMIT`."""
+    if not 0 <= start <= end or end - start > _WRITTEN_LIMIT:
+        return []
+    try:
+        fd = open_file(path)
+    except (OSError, ConfigError):  # not there, or not a file: the workers say so
+        return []
+    try:
+        data = os.pread(fd, end - start, start)
+    except OSError:
+        return []
+    finally:
+        os.close(fd)
+    return [int(match[1]) for match in _GAME_NUMBER.finditer(data)]
 
 
 def _superseded(data: bytes | mmap.mmap, at: int) -> bool:
