@@ -63,6 +63,7 @@ if TYPE_CHECKING:
     from tmanager.core.crosstable import Crosstable
     from tmanager.core.sprt import MatchState
     from tmanager.core.timecontrol import TimeControl
+    from tmanager.formats.pgn import Appended
     from tmanager.tourney.engines import EngineSpec
 
 #: Sections tmanager writes after the user's part (``[claims]`` only in files of older versions).
@@ -148,26 +149,31 @@ class PendingHook:
 @dataclass(frozen=True, slots=True)
 class PgnMark:
     """The PGN's size after the last game recorded, and which file it was (the ``pgn`` setting may change):
-    the same PGN found shorter was cut."""
+    the same PGN found shorter was cut. With the ``fingerprint`` of the bytes before it (see
+    :func:`tmanager.formats.pgn.fingerprint`; "" in a journal of an older tmanager: not checked), a PGN found
+    as long or longer, but with other bytes there, was replaced."""
 
     path: str
     size: int
+    fingerprint: str = ""
 
     def to_json(self) -> list[Any]:
-        return [self.path, self.size]
+        return [self.path, self.size, self.fingerprint]
 
     @classmethod
     def from_json(cls, data: Any) -> PgnMark | None:
-        return None if data is None else cls(str(data[0]), int(data[1]))
+        return None if data is None else cls(str(data[0]), int(data[1]), str(data[2]) if len(data) > 2 else "")
 
     @classmethod
-    def after_append(cls, before: PgnMark | None, path: Path, *, start: int, end: int) -> PgnMark:
-        """The mark of PGN ``path`` once a game is appended there from ``start`` to ``end``: the game's length
-        past the mark ``before``, never less. Not the file's size after the append: a PGN deleted or cut
-        while the game was written (after the check of its size) would then leave a mark that a file of
-        this one game satisfies, and the games lost with it would go unnoticed."""
+    def after_append(cls, before: PgnMark | None, path: Path, appended: Appended) -> PgnMark:
+        """The mark of PGN ``path`` once a game is ``appended`` there: the game's length past the mark
+        ``before``, never less. Not the file's size after the append: a PGN deleted or cut while the game was
+        written (after the check of its size) would then leave a mark that a file of this one game satisfies,
+        and the games lost with it would go unnoticed. (Such a mark is past the game's end, and has no
+        fingerprint: the file is short of it.)"""
         kept = before.size if before is not None and before.path == str(path) else 0
-        return cls(str(path), max(kept, start) + end - start)
+        size = max(kept, appended.start) + appended.end - appended.start
+        return cls(str(path), size, appended.fingerprint if size == appended.end else "")
 
 
 @dataclass(slots=True)

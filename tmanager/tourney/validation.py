@@ -11,7 +11,6 @@ never in its PGN (a copy pointed at a new one).
 from __future__ import annotations
 
 import dataclasses
-import os
 import re
 from collections import Counter
 from typing import TYPE_CHECKING
@@ -302,31 +301,36 @@ def check_tag_value(text: str, *, file: Path, field: str) -> None:
     raise ConfigError(f"holds {what}: {text!r}", file=file, field=field, hint=hint)
 
 
-def check_pgn(tourney: Tourney) -> None:
+def check_pgn(tourney: Tourney, *, contents: bool = True) -> None:
     """:class:`StateError` when recorded games are missing from the PGN: it is shorter than the last game
-    recorded left it (cut by hand, or an older copy put back), and finished games have no current game
-    there. One ``stat`` when it has not shrunk. When every finished game is still there (superseded games
-    removed by hand, the missing ones set back to be played again), its size now is the mark from now on.
+    recorded left it (cut by hand, or an older copy put back) or, with ``contents``, the bytes before that
+    mark are not those the last game ended with (replaced by another, longer file), and finished games have
+    no current game there. One ``stat`` and (with ``contents``) one small read when all is well. When every
+    finished game is still there (superseded games removed by hand, the missing ones set back to be played
+    again, games marked superseded or corrected), the PGN as it is now is the mark from now on.
     """
     mark = tourney.pgn_mark
     if mark is None or mark.path != str(tourney.pgn_path):  # no game recorded yet, or in another file
         return
-    try:
-        size = os.stat(tourney.pgn_path).st_size
-    except OSError:
-        size = 0
-    if size >= mark.size:
+    size = file_size(tourney.pgn_path)
+    if size >= mark.size and not (
+        contents and mark.fingerprint and pgn.fingerprint_at(tourney.pgn_path, mark.size) != mark.fingerprint
+    ):
         return
     found = pgn.current_games(tourney.pgn_path)
     missing = [m.start() for m in FINISHED.finditer(tourney.results) if m.start() not in found]
     if missing:
         shown = ", ".join(map(str, missing[:10])) + (", …" if len(missing) > 10 else "")
-        raise StateError(
-            f"{tourney.pgn_path}: {len(missing)} recorded game(s) missing ({shown}): it has {size:,} bytes where "
-            f"the last game recorded left {mark.size:,}, so it was cut or replaced (put it back from a "
-            f"backup, or set those results back to a space in {tourney.path.name} to play the games again)"
+        where = (
+            f"it has {size:,} bytes where the last game recorded left {mark.size:,}" if size < mark.size
+            else f"its bytes before {mark.size:,} are not those the last game recorded ended with"
         )
-    tourney.pgn_mark = dataclasses.replace(mark, size=size)
+        raise StateError(
+            f"{tourney.pgn_path}: {len(missing)} recorded game(s) missing ({shown}): {where}, so it was cut or "
+            f"replaced (put it back from a backup, or set those results back to a space in {tourney.path.name} "
+            "to play the games again)"
+        )
+    tourney.pgn_mark = dataclasses.replace(mark, size=size, fingerprint=pgn.fingerprint_at(tourney.pgn_path, size))
 
 
 def games_elsewhere(tourney: Tourney) -> str | None:
