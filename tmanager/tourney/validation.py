@@ -22,6 +22,7 @@ from tmanager.errors import ConfigError, StateError
 from tmanager.files import expect_directory, expect_file, file_size
 from tmanager.formats import pgn
 from tmanager.formats.pgn import COMMENT_FIELDS
+from tmanager.tomlmap import check_least
 from tmanager.tourney.alphabet import FINISHED
 from tmanager.tourney.paths import check_directories, check_output
 from tmanager.tourney.resolution import resolve_all
@@ -61,6 +62,8 @@ def validate(tourney: Tourney, *, settings: bool = True, engines: bool = False) 
     """Check everything that can be checked without starting an engine; with ``settings``
     false only what a change of the owned tail (results, claims, pairings) can break; with ``engines``
     (before a write of the settings), also what the engine classes say of the limits (:func:`check_limits`)."""
+    if settings:  # first: the schedule is made of them (a file's were checked as it was read, new's were not)
+        check_least(tourney.settings, "tourney", tourney.path)
     if settings and tourney.spsa is not None:  # first: a tune's iterations make the schedule
         _check_spsa(tourney, tourney.spsa)
     _check_progress(tourney)
