@@ -639,15 +639,23 @@ def test_a_copy_pointed_at_a_new_pgn_says_its_games_are_elsewhere(tmp_path: Path
     assert start_worker(path, "--games", "4").wait(timeout=300) == 0
     copy = tmp_path / "copy.toml"
     copy.write_text(path.read_text().replace('[tourney]\n', '[tourney]\npgn = "copy.pgn"\n', 1))
-    says = (f"tmanager: warning: {tmp_path / 'copy.pgn'}: holds none of the 4 game(s) the results say were played: "
-            "their games are in another PGN (a copy of another tourney's file? `tmanager clone` makes copies; set "
-            "the results back to spaces to play the games again here)")  # fmt: skip
+    says = (f"tmanager: warning: {tmp_path / 'copy.pgn'}: holds none of the 4 game(s) the results say were played "
+            "before its first game here: their games are in another PGN (a copy of another tourney's file? "
+            "`tmanager clone` makes copies; set the results back to spaces to play the games again here)")  # fmt: skip
     done = run_cli("status", copy)
     assert done.returncode == 0 and done.stdout.startswith("fast: 4 played") and done.stderr.strip() == says
     assert run_cli("status", path).returncode == 0, "the original and its PGN are as they should be"
-    done = run_cli("run", copy, "--workers", "2")  # the remaining games are played, said once
+    done = run_cli("run", copy)  # the remaining games are played, said once
     assert done.returncode == 0 and done.stderr.count(says.removeprefix("tmanager: warning: ")) == 1, done.stderr
     assert len(pgn_games(tmp_path / "copy.pgn")) == 2
+    # Said as long as it holds: the warning went with the first game recorded, the 4 results still not in its PGN.
+    done = run_cli("status", copy)
+    assert done.returncode == 0 and done.stderr.strip() == says
+    set_by_hand(copy, dict.fromkeys(range(4), " "))  # as it says: played again here, and all is well
+    assert run_cli("run", copy).returncode == 0
+    done = run_cli("status", copy)
+    assert done.returncode == 0 and done.stderr == "" and len(assert_consistent(copy)) == 6
+    assert run_cli("status", path).stderr == "", "a tourney played here is told nothing"
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="mounting a small file system needs root (CI runs as root)")

@@ -337,16 +337,20 @@ def check_pgn(tourney: Tourney, *, contents: bool = True) -> None:
 
 
 def games_elsewhere(tourney: Tourney) -> str | None:
-    """What to say when the results hold finished games but the PGN, which no game of this file went into
-    (no mark in the journal), is missing or empty: a copy made with ``cp`` and pointed at a new PGN, whose
-    games are in the original's. One ``stat``; None when all is as it should be."""
-    done = tourney.finished_count
-    if tourney.pgn_mark is not None or done == 0:  # games were recorded here: check_pgn watches the PGN
-        return None
-    if file_size(tourney.pgn_path):
+    """What to say when the results hold finished games whose games are not in the PGN: a copy made with ``cp``
+    and pointed at a new PGN, whose games are in the original's. Before this file's first game, told by the
+    PGN (which no game of this file went into: no mark in the journal) missing or empty, with one ``stat``;
+    after, by the mark, which counts them as its first game went in (:attr:`PgnMark.elsewhere`), until they
+    are set back to be played here. None when all is as it should be."""
+    mark = tourney.pgn_mark
+    if mark is not None:  # games were recorded here: check_pgn watches the PGN
+        count = mark.elsewhere if mark.path == str(tourney.pgn_path) else 0
+    else:
+        count = 0 if file_size(tourney.pgn_path) else tourney.finished_count
+    if not count:
         return None
     return (
-        f"{tourney.pgn_path}: holds none of the {done} game(s) the results say were played: their games are "
-        f"in another PGN (a copy of another tourney's file? `tmanager clone` makes copies; set the results "
-        f"back to spaces to play the games again here)"
+        f"{tourney.pgn_path}: holds none of the {count} game(s) the results say were played before its first "
+        f"game here: their games are in another PGN (a copy of another tourney's file? `tmanager clone` makes "
+        f"copies; set the results back to spaces to play the games again here)"
     )

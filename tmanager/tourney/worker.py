@@ -193,7 +193,9 @@ class Worker:
                 except TManagerError:
                     pgn.cut_back(tourney.pgn_path, appended.start)  # the game is recorded whole, or not at all
                     raise
-            tourney.pgn_mark = PgnMark.after_append(tourney.pgn_mark, tourney.pgn_path, appended)
+            tourney.pgn_mark = PgnMark.after_append(
+                tourney.pgn_mark, tourney.pgn_path, appended, finished=tourney.finished_count
+            )
             tourney.set_result(number, record.result.xboard)
             update_verdict(tourney)
             tuning.advance(tourney)
