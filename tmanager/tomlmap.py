@@ -18,7 +18,7 @@ engine options); and dataclasses (a table, or an array of tables for a list).
 Field metadata (``field(metadata=…)``) adjusts a field: :data:`SIGNED` lets a
 number be negative; :data:`KEEP` writes it even at its default; :data:`OUTSIDE`
 keeps it out of the table (the file holds it elsewhere: the caller reads and
-writes it); :func:`key` gives it another name in the file. Nothing here knows
+writes it); :func:`key` gives it another name in the file; :func:`at_least` bounds a whole number. Nothing here knows
 what the files mean.
 """
 
@@ -55,6 +55,27 @@ class Choice(enum.StrEnum):
     "unset", left out of the list). Other enums are refused naming what they are (``is not a pairing system``)."""
 
 
+def at_least(least: int, *, hint: str) -> Mapping[str, object]:
+    """Metadata: the whole number must be at least ``least`` (a count of which 0 means nothing, such as cycles);
+    ``hint`` says what to give. One wording for a value below, negative or not, in a file or from a command
+    line (:func:`check_least`)."""
+    return types.MappingProxyType({"least": least, "hint": hint})
+
+
+def check_least(instance: Any, section: str, path: Path | None) -> None:
+    """Refuse a field of dataclass ``instance`` below its :func:`at_least`: for one made without
+    :func:`from_table` (from a command line's values), as :func:`from_table` refuses it in a file."""
+    for f in dataclasses.fields(instance):
+        _check_least(getattr(instance, f.name), f, f"{section}.{f.metadata.get('key', f.name)}", path)
+
+
+def _check_least(value: Any, f: dataclasses.Field[Any], where: str, path: Path | None) -> None:
+    least = f.metadata.get("least")
+    if isinstance(least, int) and isinstance(value, int) and value < least:
+        hint = str(f.metadata["hint"])
+        raise ConfigError(f"must be at least {least}, not {value}", file=path, field=where, hint=hint)
+
+
 def key(name: str, **more: object) -> Mapping[str, object]:
     """Metadata: the field is called ``name`` in the file (``player`` for a list field ``players``)."""
     return types.MappingProxyType({"key": name, **more})
@@ -87,9 +108,12 @@ def from_table(cls: type[_T], table: Any, section: str, path: Path | None) -> _T
             values[f.name] = _nested(hints[f.name], value, where, path)
             continue
         try:
-            values[f.name] = _coerce(value, hints[f.name], signed=bool(f.metadata.get("signed")))
+            # A bound of its own (at_least) says what is wrong with a negative number in its own words.
+            signed = bool(f.metadata.get("signed")) or "least" in f.metadata
+            values[f.name] = _coerce(value, hints[f.name], signed=signed)
         except (TypeError, ValueError) as exc:
             raise ConfigError(str(exc), file=path, field=where) from None
+        _check_least(values[f.name], f, where, path)
     try:
         return cls(**values)
     except TypeError as exc:

@@ -308,13 +308,18 @@ CASES = [
     Case("cycles a string", setting('cycles = "two"'), "tourney.cycles", "whole number"),
     Case("cycles a fraction", setting("cycles = 2.5"), "tourney.cycles", "whole number"),
     Case("cycles a boolean", setting("cycles = true"), "tourney.cycles", "whole number"),
-    Case("cycles negative", setting("cycles = -1"), "tourney.cycles", "negative"),
-    Case("cycles zero", setting("cycles = 0"), "tourney.cycles", "at least 1"),
+    # A negative count and 0 break one rule: one wording (it was "cannot be negative, not -1" for one of them).
+    Case("cycles negative", setting("cycles = -1"), "tourney.cycles",
+         "must be at least 1, not -1 (the times the schedule is played: 1 or more)"),
+    Case("cycles zero", setting("cycles = 0"), "tourney.cycles",
+         "must be at least 1, not 0 (the times the schedule is played: 1 or more)"),
     Case("cycles a trillion", setting("cycles = 1000000000000"), "tourney.cycles", "100,000,000"),
     Case("cycles beyond 64 bits", setting("cycles = 99999999999999999999999999"), "tourney.cycles",
          "100,000,000"),
     Case("games per pairing zero", setting("games_per_pairing = 0"), "tourney.games_per_pairing",
-         "at least 1"),
+         "must be at least 1, not 0 (the games of each pairing: 1, or 2 for a colour-reversed pair)"),
+    Case("games per pairing negative", setting("games_per_pairing = -2"), "tourney.games_per_pairing",
+         "must be at least 1, not -2 (the games of each pairing: 1, or 2 for a colour-reversed pair)"),
     Case("games per pairing huge", setting("games_per_pairing = 50000000"), "tourney.games_per_pairing",
          "100,000,000"),
     Case("gauntlet without seeds", setting('type = "gauntlet"\ngauntlet_seeds = 0'), "tourney.gauntlet_seeds",
@@ -552,7 +557,10 @@ ARGUMENTS = [
     ("edit", ("--set", 'name="t\\n[Result \\"1-0\\"]"'), "tourney.name", "control character"),
     ("edit", ("--set", 'name=""'), "tourney.name", "is empty (give the tourney a name, or leave it out)"),
     ("edit", ("--set", "lease=0"), "tourney.lease", "must be positive"),
-    ("edit", ("--set", "cycles=0"), "tourney.cycles", "must be at least 1"),
+    ("edit", ("--set", "cycles=0"), "tourney.cycles", "must be at least 1, not 0 (the times the schedule is played: "
+     "1 or more)"),
+    ("edit", ("--set", "cycles=-1"), "tourney.cycles", "must be at least 1, not -1 (the times the schedule is played: "
+     "1 or more)"),
     ("edit", ("--set", "nodes=9223372036854775808"), "tourney.nodes", "at most 9,223,372,036,854,775,807"),
     ("edit", ("--set", "depth=99999999999999999999999"), "tourney.depth", "at most 9,223,372,036,854,775,807"),
     ("edit", ("--set", "swiss.rounds=[]"), "swiss.rounds", "cannot set"),
@@ -597,6 +605,11 @@ def test_new_refuses_what_it_could_not_play(tmp_path: Path) -> None:
         (["-e", "stockfish:A", "--pgn", "n.toml"], "the tourney file itself"),
         (["-e", "stockfish:A", "--cycles", "1000000000"], "100,000,000"),
         (["-e", "stockfish:A", "--set", "move_timeout=0"], "must be positive"),
+        # as in the file and from edit --set, below 1 in one wording (-1 was not told from 0)
+        (["-e", "stockfish:A", "--cycles", "-1"], "tourney.cycles: must be at least 1, not -1 (the times the "
+         "schedule is played: 1 or more)"),
+        (["-e", "stockfish:A", "--games", "0"], "tourney.games_per_pairing: must be at least 1, not 0 (the games "
+         "of each pairing: 1, or 2 for a colour-reversed pair)"),
     ]:
         done = subprocess.run([*base, *extra], capture_output=True, text=True, timeout=LIMIT, check=False)
         assert done.returncode == 2 and len(done.stderr.splitlines()) == 1 and says in done.stderr, done.stderr

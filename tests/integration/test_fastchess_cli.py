@@ -583,6 +583,20 @@ def test_an_spsa_batch_given_up_by_sigint_leaves_no_state_behind(tmp_path: Path)
     assert len(list(tmp_path.glob("fastchess-*.toml"))) == 1
 
 
+def test_sigint_before_the_first_game_is_recorded_leaves_nothing_behind(tmp_path: Path) -> None:
+    # fastchess stopped before a game ends leaves no state; the test's file stayed, and said it could be resumed.
+    line = f"-engine cmd={STOCKFISH} name=a -engine cmd={STOCKFISH} name=b -each tc=60+1 -rounds 2"
+    command = [sys.executable, "-m", "tmanager", "fastchess", *shlex.split(line)]
+    run = subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert run.stdout is not None
+    while not run.stdout.readline().startswith("Started game"):
+        pass
+    run.send_signal(signal.SIGINT)  # a minute's game: no game ends before
+    rest, err = run.communicate(timeout=120)
+    assert run.returncode == 1 and "Tournament was interrupted.\n" in rest and "To resume" not in rest, err
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
 def wait_until_idle(pid: int) -> None:
     """Wait until process ``pid`` has spent (almost) no CPU for half a second: it waits for something."""
     process = psutil.Process(pid)

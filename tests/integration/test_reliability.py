@@ -601,6 +601,28 @@ def test_a_pgn_cut_by_hand_is_refused_loudly_until_it_is_restored_or_its_games_r
     assert len(assert_consistent(path)) == 24
 
 
+def test_a_pgn_replaced_by_a_longer_unrelated_one_is_refused_as_a_cut_one(tmp_path: Path) -> None:
+    """The PGN replaced by hand by another file, longer than the games recorded left it: its size satisfied the
+    mark, and the workers appended to it as if it held the tourney's games."""
+    path = fast_tourney(tmp_path / "t.toml", players=3, cycles=4)
+    assert start_worker(path, "--games", "4").wait(timeout=300) == 0
+    pgn_path = path.with_suffix(".pgn")
+    whole = pgn_path.read_bytes()
+    club = b'[Event "club"]\n[White "a"]\n[Black "b"]\n[Result "1/2-1/2"]\n\n1. d4 d5 1/2-1/2\n\n'
+    other = club * (len(whole) // len(club) + 2)
+    pgn_path.write_bytes(other)
+    for command, status in (("status", 1), ("work", 2), ("run", 2)):
+        done = run_cli(command, path)
+        errors = [line for line in done.stderr.splitlines() if line.startswith("tmanager:")]
+        assert done.returncode == status and len(errors) == 1, (command, done.stderr)
+        assert "4 recorded game(s) missing (0, 1, 2, 3)" in errors[0] and "replaced" in errors[0], errors
+        assert pgn_path.read_bytes() == other, f"{command} wrote to the other PGN"
+    pgn_path.write_bytes(whole)  # put back: all is well again
+    done = run_to_the_end(path)
+    assert done.returncode == 0, done.stderr
+    assert len(assert_consistent(path)) == 24
+
+
 def test_a_pgn_named_anew_by_edit_is_not_taken_for_a_cut_one(tmp_path: Path) -> None:
     path = fast_tourney(tmp_path / "t.toml", players=3, cycles=2)
     assert start_worker(path, "--games", "4").wait(timeout=300) == 0
@@ -617,15 +639,23 @@ def test_a_copy_pointed_at_a_new_pgn_says_its_games_are_elsewhere(tmp_path: Path
     assert start_worker(path, "--games", "4").wait(timeout=300) == 0
     copy = tmp_path / "copy.toml"
     copy.write_text(path.read_text().replace('[tourney]\n', '[tourney]\npgn = "copy.pgn"\n', 1))
-    says = (f"tmanager: warning: {tmp_path / 'copy.pgn'}: holds none of the 4 game(s) the results say were played: "
-            "their games are in another PGN (a copy of another tourney's file? `tmanager clone` makes copies; set "
-            "the results back to spaces to play the games again here)")  # fmt: skip
+    says = (f"tmanager: warning: {tmp_path / 'copy.pgn'}: holds none of the 4 game(s) the results say were played "
+            "before its first game here: their games are in another PGN (a copy of another tourney's file? "
+            "`tmanager clone` makes copies; set the results back to spaces to play the games again here)")  # fmt: skip
     done = run_cli("status", copy)
     assert done.returncode == 0 and done.stdout.startswith("fast: 4 played") and done.stderr.strip() == says
     assert run_cli("status", path).returncode == 0, "the original and its PGN are as they should be"
-    done = run_cli("run", copy, "--workers", "2")  # the remaining games are played, said once
+    done = run_cli("run", copy)  # the remaining games are played, said once
     assert done.returncode == 0 and done.stderr.count(says.removeprefix("tmanager: warning: ")) == 1, done.stderr
     assert len(pgn_games(tmp_path / "copy.pgn")) == 2
+    # Said as long as it holds: the warning went with the first game recorded, the 4 results still not in its PGN.
+    done = run_cli("status", copy)
+    assert done.returncode == 0 and done.stderr.strip() == says
+    set_by_hand(copy, dict.fromkeys(range(4), " "))  # as it says: played again here, and all is well
+    assert run_cli("run", copy).returncode == 0
+    done = run_cli("status", copy)
+    assert done.returncode == 0 and done.stderr == "" and len(assert_consistent(copy)) == 6
+    assert run_cli("status", path).stderr == "", "a tourney played here is told nothing"
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="mounting a small file system needs root (CI runs as root)")

@@ -83,22 +83,20 @@ def play(argv: Sequence[str]) -> int:
     if config.state.file:
         config = tourneyfile.adopted(config, tourney)
     eventloop.factory()  # an error in TMANAGER_LOOP is told here once, not by every worker
-    tourneyfile.write(config, prepared)
-    _say_beginning(config, tourney, resumed=prepared.resumed)
-    read_ahead(tourney, games=2 * sum(lanes))
     log_path = _log_path(config, tourney)
-    if config.log.file and not config.log.append and log_path.is_file():
-        os.truncate(log_path, 0)
-    setup_logging(None, quiet=True)
-    workers_main = _workers_main(config, new=not prepared.resumed)
-    match = Match(config, tourney, main=workers_main, write=_say, lanes=lanes, log_path=log_path, cpus=cpus)
+    tourneyfile.write(config, prepared)
     attendance = _attend(tourney)
     try:
-        status = match.run()
-        if status == 2 and not match.terminated:
-            if not prepared.resumed:
-                _take_back(config, tourney, log_path)
-        elif (status == 0 or not config.keeps_cut_short) and _alone(attendance):
+        try:
+            status, match = _match(config, prepared, log_path=log_path, lanes=lanes, cpus=cpus)
+        except KeyboardInterrupt:  # Ctrl-C before the match took the signal (its first milliseconds)
+            _take_back(config, prepared, log_path, attendance)
+            raise
+        # A new test that stopped (a signal, or a configuration error found as its first game began) with
+        # nothing recorded is taken back; one where anything was is kept, or cleared away as it ends.
+        taken_back = status != 0 and _take_back(config, prepared, log_path, attendance)
+        errored = status == 2 and not match.terminated
+        if not (taken_back or errored) and (status == 0 or not config.keeps_cut_short) and _alone(attendance):
             _clear_away(config, tourney, log_path, cut_short=status != 0)
         if match.terminated:
             _die_by_sigterm()
@@ -110,6 +108,23 @@ def play(argv: Sequence[str]) -> int:
     hours, minutes = divmod(minutes, 60)
     _say(f"Total Time: {hours:02}:{minutes:02}:{seconds:02} (hours:minutes:seconds)\n")
     return status
+
+
+def _match(
+    config: MatchConfig, prepared: tourneyfile.Prepared, *, log_path: Path, lanes: list[int],
+    cpus: list[tuple[int, ...]] | None,
+) -> tuple[int, Match]:
+    """Say the beginning, play the test's match, and return its exit status and the match."""
+    tourney = prepared.tourney
+    _say_beginning(config, tourney, resumed=prepared.resumed)
+    read_ahead(tourney, games=2 * sum(lanes))
+    if config.log.file and not config.log.append and log_path.is_file():
+        os.truncate(log_path, 0)
+    setup_logging(None, quiet=True)
+    workers_main = _workers_main(config, new=not prepared.resumed)
+    match = Match(config, tourney, main=workers_main, write=_say, lanes=lanes, log_path=log_path, cpus=cpus,
+                  new=not prepared.resumed)
+    return match.run(), match
 
 
 def _checked(config: MatchConfig, lanes: list[int]) -> tuple[tourneyfile.Prepared, list[tuple[int, ...]] | None]:
@@ -144,12 +159,16 @@ def _workers_main(config: MatchConfig, *, new: bool) -> Main:
     return work
 
 
-def _take_back(config: MatchConfig, tourney: Tourney, log_path: Path) -> None:
-    """A new test that ended by a configuration error found as its first game began (an engine refusing
-    its options, told on stderr) is taken back with the log it began (not one -log file= named), so that
-    the mistake leaves nothing behind; one where anything was recorded is kept."""
-    if store.remove_unplayed(tourney.path) and not config.log.file:
+def _take_back(config: MatchConfig, prepared: tourneyfile.Prepared, log_path: Path, attendance: int | None) -> bool:
+    """Whether a new test that stopped before anything was recorded (Ctrl-C or SIGTERM before its first game,
+    an engine refusing its options as it began, told on stderr) was taken back, with the log it began (not one
+    -log file= named): fastchess leaves no state then, and a mistake leaves nothing behind. Not one resumed,
+    one where anything was recorded, nor one another run attends."""
+    if prepared.resumed or not _alone(attendance) or not store.remove_unplayed(prepared.tourney.path):
+        return False
+    if not config.log.file:
         log_path.unlink(missing_ok=True)
+    return True
 
 
 def _attend(tourney: Tourney) -> int | None:

@@ -8,7 +8,8 @@ cleanly when `run` dies, even by ``kill -9``. Ctrl-C or SIGTERM stops all
 workers cleanly: their games in progress are given back unplayed. Running the
 command again resumes where the tourney stopped; games of workers that were
 killed outright are detected and replayed. The statistics are printed every
---report-every games: a match's line (Elo, nElo, LOS, pentanomial, LLR), or a
+--report-every games, one report at each multiple of N of the first games to
+finish (as fastchess): a match's line (Elo, nElo, LOS, pentanomial, LLR), or a
 table of each engine against the field; with [sprt] a match stops once the
 test decides (on whole game pairs) and prints the verdict. A tune ([spsa])
 prints each parameter's value and path every --report-every pairs.
@@ -36,6 +37,7 @@ from tmanager.files import check_writable
 from tmanager.logs import ERASE_LINE, setup_logging
 from tmanager.tourney import affinity, eventloop, store, tuning
 from tmanager.tourney.claims import stale_games
+from tmanager.tourney.finishing import Look, finished_since, without
 from tmanager.tourney.gamesetup import preflight, read_ahead
 from tmanager.tourney.model import PLAYING, Tourney
 from tmanager.tourney.processes import Workers, split
@@ -113,10 +115,7 @@ def command(args: argparse.Namespace) -> int:
     log_path = args.log or path.with_suffix(".log")
     check_writable(log_path, what="log file")  # here, once, not by each worker started
     setup_logging(None)
-    monitor = Progress(
-        path, interactive=sys.stderr.isatty(), report_every=args.report_every, done=tourney.finished_count,
-        reported=reported(tourney),
-    )
+    monitor = Progress(path, interactive=sys.stderr.isatty(), report_every=args.report_every, start=tourney)
     if monitor.finished(tourney) and not tourney.hooks:
         store.settle(path)  # no worker will: a result changed by hand goes into the PGN now
         monitor.final(tourney)
@@ -215,18 +214,17 @@ def _coordinator(args: argparse.Namespace, path: Path, log_path: Path) -> Coordi
 class Progress:
     """Live progress: a rewritten line on a terminal, a log line per finished game otherwise."""
 
-    def __init__(
-        self, path: Path, *, interactive: bool, report_every: int = 0, done: int = 0, reported: int = 0
-    ) -> None:
+    def __init__(self, path: Path, *, interactive: bool, report_every: int = 0, start: Tourney) -> None:
         self.path = path
         self.interactive = interactive
         self.report_every = report_every
         self.started = time.monotonic()
-        self.done_at_start = done  # the games finished before this run
+        self.done_at_start = start.finished_count  # the games finished before this run
         self.last_done = -1
         # A report each time the count passes a multiple of report_every in this run: not at the first look,
         # whatever it finds already done (on a slow machine, two games were, and a third report came out).
-        self.last_report = reported // report_every if report_every else 0
+        self.last_report = reported(start) // report_every if report_every else 0
+        self.last_look = Look.of(start)
 
     @staticmethod
     def finished(tourney: Tourney) -> bool:
@@ -251,12 +249,7 @@ class Progress:
 
     def show(self, tourney: Tourney) -> None:
         done = tourney.finished_count
-        count = reported(tourney)
-        if self.report_every and count // self.report_every != self.last_report:
-            self.last_report = count // self.report_every
-            # The match's statistics stay on the screen, above the rewritten progress line.
-            for line in report_lines(tourney):
-                print((ERASE_LINE if self.interactive else "") + line, file=sys.stderr, flush=True)
+        self._print_reports(tourney)
         if self.interactive:
             sys.stderr.write(ERASE_LINE + self.line(tourney))
             sys.stderr.flush()
@@ -264,7 +257,29 @@ class Progress:
             print(self.line(tourney), file=sys.stderr, flush=True)
         self.last_done = done
 
+    def _print_reports(self, tourney: Tourney) -> None:
+        for lines in self._reports(tourney):
+            # The match's statistics stay on the screen, above the rewritten progress line.
+            for line in lines:
+                print((ERASE_LINE if self.interactive else "") + line, file=sys.stderr, flush=True)
+        self.last_look = Look.of(tourney)
+
+    def _reports(self, tourney: Tourney) -> list[list[str]]:
+        """A report for each multiple of report_every the count passed since the last look, each of the first
+        games to finish up to that multiple, as fastchess prints them; a tune's values only as they are now."""
+        if not self.report_every:
+            return []
+        count = reported(tourney)
+        due = range(self.last_report + 1, count // self.report_every + 1)
+        self.last_report = count // self.report_every
+        if not due or tourney.spsa is not None:
+            return [report_lines(tourney)] if due else []
+        new = finished_since(self.last_look, tourney)
+        earlier = count - len(new)
+        return [report_lines(without(tourney, new[max(0, k * self.report_every - earlier) :])) for k in due]
+
     def final(self, tourney: Tourney) -> None:
+        self._print_reports(tourney)  # the multiples the last games passed after the last look
         if self.interactive:
             sys.stderr.write(ERASE_LINE)
         print(report(tourney))

@@ -77,9 +77,9 @@ class Schedule(ABC):
                 hint="add [[participants]] entries",
             )
         if games_per_pairing < 1:
-            raise ConfigError("must be at least 1", field="tourney.games_per_pairing")
+            raise ConfigError(f"must be at least 1, not {games_per_pairing}", field="tourney.games_per_pairing")
         if cycles < 1:
-            raise ConfigError("must be at least 1", field="tourney.cycles")
+            raise ConfigError(f"must be at least 1, not {cycles}", field="tourney.cycles")
         self.participants = participants
         self.games_per_pairing = games_per_pairing
         self.cycles = cycles

@@ -36,6 +36,7 @@ from tmanager.fastchess.limits import report_text
 from tmanager.fastchess.scoreboard import Scoreboard
 from tmanager.formats import pgn
 from tmanager.tourney import store
+from tmanager.tourney.alphabet import FINISHED
 from tmanager.tourney.announce import (
     EngineStarted,
     EngineWarning,
@@ -147,9 +148,10 @@ class Match:
 
     def __init__(
         self, config: MatchConfig, tourney: Tourney, *, main: Main, write: Callable[[str], None],
-        lanes: list[int], log_path: Path, cpus: list[tuple[int, ...]] | None = None,
+        lanes: list[int], log_path: Path, cpus: list[tuple[int, ...]] | None = None, new: bool = False,
     ) -> None:
         self.config = config
+        self.new = new  #: a test this run began: stopped before anything was recorded, its caller takes it back
         self.path = tourney.path
         self.schedule = tourney.schedule()
         self.names = [p.name for p in tourney.participants]
@@ -353,9 +355,10 @@ class Match:
             self._emit(self.output.end_tournament(fc.verdict_message(self.config.sprt, verdict.result)))
         if self.output.format is fc.OutputFormat.FASTCHESS:
             self._emit(self.tracker.lines())
-        if interrupted and self.config.keeps_cut_short:
+        taken_back = self.new and FINISHED.search(tourney.results) is None  # nothing to resume: see play()
+        if interrupted and self.config.keeps_cut_short and not taken_back:
             self.write(f"Tournament was interrupted. To resume it, run the same command again (its state: {self.path})")
-        elif interrupted:  # cleared away by its caller, as fastchess says it without a state to resume
+        elif interrupted:  # cleared away or taken back by its caller, as fastchess says it without a state to resume
             self.write("Tournament was interrupted.")
 
     def _conditions(self, tourney: Tourney) -> fc.Conditions:

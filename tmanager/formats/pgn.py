@@ -7,6 +7,7 @@ its last complete game, so a PGN reader never meets a broken game.
 
 from __future__ import annotations
 
+import hashlib
 import io
 import mmap
 import os
@@ -14,8 +15,9 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Literal, NamedTuple
 
+from tmanager.errors import ConfigError
 from tmanager.files import append_checked, atomic_write_bytes, open_file, read_bytes
 
 _GAME_START = b"\n\n["
@@ -39,9 +41,36 @@ def tag_value(text: str) -> str:
     return UNSAFE_IN_TAG.sub(lambda m: "\\" + m.group() if m.group() in '"\\' else " ", text)
 
 
-def append_game(path: Path, text: str) -> tuple[int, int]:
+#: The bytes before a PGN's mark (its size after the last game recorded) that :func:`fingerprint` covers: a game's
+#: last moves and result, which a file replaced by another, longer one, does not have at the same offset.
+FINGERPRINT_BYTES = 64
+
+
+class Appended(NamedTuple):
+    """Where a game appended to a PGN starts and ends, and the :func:`fingerprint` of the bytes up to its end."""
+
+    start: int
+    end: int
+    fingerprint: str
+
+
+def fingerprint(tail: bytes) -> str:
+    """A short digest of the :data:`FINGERPRINT_BYTES` bytes ``tail`` that end a PGN at its mark; "" for fewer
+    (no fingerprint: nothing checked)."""
+    if len(tail) < FINGERPRINT_BYTES:
+        return ""
+    return hashlib.blake2b(tail[-FINGERPRINT_BYTES:], digest_size=8).hexdigest()
+
+
+def fingerprint_at(path: Path, end: int) -> str:
+    """The :func:`fingerprint` of the bytes of ``path`` that end at byte ``end``: one small read ("" when the
+    file cannot be read there)."""
+    return fingerprint(_read_at(path, end - FINGERPRINT_BYTES, FINGERPRINT_BYTES)) if end >= FINGERPRINT_BYTES else ""
+
+
+def append_game(path: Path, text: str) -> Appended:
     """Append one game's PGN text (tags, moves, result), checked and fsynced; returns the offsets where it
-    starts and where it ends.
+    starts and where it ends, with the fingerprint of the file up to its end (from the bytes written: no read).
 
     The caller holds the tourney lock. On a full disk the file is cut back to
     what it was and :class:`~tmanager.errors.DiskError` is raised: a game is
@@ -49,7 +78,7 @@ def append_game(path: Path, text: str) -> tuple[int, int]:
     """
     data = text.rstrip("\n").encode("utf-8") + b"\n\n"
     start = append_checked(path, data, keep=_complete_games)
-    return start, start + len(data)
+    return Appended(start, start + len(data), fingerprint(data))
 
 
 def _complete_games(fd: int) -> int:
@@ -87,6 +116,34 @@ def current_games(path: Path) -> set[int]:
             }
     except (FileNotFoundError, ValueError):  # ValueError: mmap of an empty file
         return set()
+
+
+#: The most bytes :func:`numbers_written` reads: more than a look of ``run`` ever finds written since the last.
+_WRITTEN_LIMIT = 1 << 26
+
+
+def numbers_written(path: Path, *, start: int, end: int) -> list[int]:
+    """The ``GameNumber`` of each game written to ``path`` from byte ``start`` to ``end``, in the order they were
+    written: the order they finished, since each is appended as its result is recorded. Empty when the file
+    cannot be read, or the span is beyond :data:`_WRITTEN_LIMIT`."""
+    if not 0 <= start <= end or end - start > _WRITTEN_LIMIT:
+        return []
+    return [int(match[1]) for match in _GAME_NUMBER.finditer(_read_at(path, start, end - start))]
+
+
+def _read_at(path: Path, start: int, length: int) -> bytes:
+    """``length`` bytes of ``path`` from byte ``start``, fewer at its end; none when it cannot be read (not
+    there, or not a file: the workers say so)."""
+    try:
+        fd = open_file(path)
+    except (OSError, ConfigError):
+        return b""
+    try:
+        return os.pread(fd, length, start)
+    except OSError:
+        return b""
+    finally:
+        os.close(fd)
 
 
 def _superseded(data: bytes | mmap.mmap, at: int) -> bool:

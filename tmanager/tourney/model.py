@@ -64,6 +64,7 @@ if TYPE_CHECKING:
     from tmanager.core.crosstable import Crosstable
     from tmanager.core.sprt import MatchState
     from tmanager.core.timecontrol import TimeControl
+    from tmanager.formats.pgn import Appended
     from tmanager.tourney.engines import EngineSpec
 
 #: Sections tmanager writes after the user's part (``[claims]`` only in files of older versions).
@@ -149,26 +150,45 @@ class PendingHook:
 @dataclass(frozen=True, slots=True)
 class PgnMark:
     """The PGN's size after the last game recorded, and which file it was (the ``pgn`` setting may change):
-    the same PGN found shorter was cut."""
+    the same PGN found shorter was cut. With the ``fingerprint`` of the bytes before it (see
+    :func:`tmanager.formats.pgn.fingerprint`; "" in a journal of an older tmanager: not checked), a PGN found
+    as long or longer, but with other bytes there, was replaced."""
 
     path: str
     size: int
+    fingerprint: str = ""
+    #: Finished games whose games are in another PGN: the results held them when the first game went into this
+    #: empty PGN with no mark before (a file copied with ``cp``, its journal left with the original).
+    elsewhere: int = 0
 
     def to_json(self) -> list[Any]:
-        return [self.path, self.size]
+        return [self.path, self.size, self.fingerprint, self.elsewhere]
 
     @classmethod
     def from_json(cls, data: Any) -> PgnMark | None:
-        return None if data is None else cls(str(data[0]), int(data[1]))
+        if data is None:
+            return None
+        fingerprint, elsewhere = (str(data[2]) if len(data) > 2 else ""), (int(data[3]) if len(data) > 3 else 0)
+        return cls(str(data[0]), int(data[1]), fingerprint, elsewhere)
 
     @classmethod
-    def after_append(cls, before: PgnMark | None, path: Path, *, start: int, end: int) -> PgnMark:
-        """The mark of PGN ``path`` once a game is appended there from ``start`` to ``end``: the game's length
-        past the mark ``before``, never less. Not the file's size after the append: a PGN deleted or cut
-        while the game was written (after the check of its size) would then leave a mark that a file of
-        this one game satisfies, and the games lost with it would go unnoticed."""
-        kept = before.size if before is not None and before.path == str(path) else 0
-        return cls(str(path), max(kept, start) + end - start)
+    def after_append(cls, before: PgnMark | None, path: Path, appended: Appended, *, finished: int) -> PgnMark:
+        """The mark of PGN ``path`` once a game is ``appended`` there, when ``finished`` games were finished
+        before it: the game's length past the mark ``before``, never less. Not the file's size after the
+        append: a PGN deleted or cut while the game was written (after the check of its size) would then leave
+        a mark that a file of this one game satisfies, and the games lost with it would go unnoticed. (Such a
+        mark is past the game's end, and has no fingerprint: the file is short of it.)"""
+        size = appended.end
+        elsewhere = finished if appended.start == 0 else 0  # the first game into an empty PGN
+        if before is not None:  # a PGN named anew (edit --set pgn=…): the games before are in the old one
+            same = before.path == str(path)
+            size = max(before.size if same else 0, appended.start) + appended.end - appended.start
+            elsewhere = before.elsewhere if same else 0
+        return cls(str(path), size, appended.fingerprint if size == appended.end else "", elsewhere)
+
+    def replayed(self, games: int) -> PgnMark:
+        """The mark once ``games`` finished games not in the PGN were set back to be played again here."""
+        return dataclasses.replace(self, elsewhere=max(0, self.elsewhere - games))
 
 
 @dataclass(slots=True)

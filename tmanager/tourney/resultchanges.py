@@ -74,14 +74,18 @@ class HandEdits:
                 rescored[n] = (Result.from_xboard(played[n]).pgn, Result.from_xboard(char).pgn)
         return cls(tuple(replayed), rescored)
 
-    def apply_to_pgn(self, path: Path, pgn_path: Path) -> None:
+    def apply_to_pgn(self, path: Path, pgn_path: Path) -> int:
         """Bring the PGN in line: a game set back stays for the record, superseded, as ``substitute --replace``
-        leaves one; a game given another result says so, so that ``crosstable`` counts what ``status`` does."""
+        leaves one; a game given another result says so, so that ``crosstable`` counts what ``status`` does.
+        Returns how many of the games set back had no game there (their games are in another PGN)."""
+        absent = 0
         if self.replayed:
             marked = pgn.mark_superseded(pgn_path, set(self.replayed), reason="replayed: set back by hand")
             log.warning("%s: game(s) %s set back to not played by hand: %d PGN game(s) superseded", path,
                         ", ".join(map(str, self.replayed)), marked)
+            absent = max(0, len(self.replayed) - marked)
         if self.rescored:
             corrected = pgn.correct_results(pgn_path, self.rescored, reason="result set by hand")
             log.warning("%s: game(s) %s given another result by hand: %d PGN game(s) corrected", path,
                         ", ".join(map(str, self.rescored)), corrected)
+        return absent

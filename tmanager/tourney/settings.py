@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from tmanager.formats.pgn import Notation
-from tmanager.tomlmap import Choice
+from tmanager.tomlmap import Choice, at_least
 from tmanager.tourney.engines import OptionValue
 from tmanager.tourney.pvcheck import PvChecks
 from tmanager.tourney.variants import STANDARD
@@ -45,8 +45,10 @@ class Settings:
     name: str = "tourney"
     type: TourneyType = TourneyType.ROUND_ROBIN
     gauntlet_seeds: int = 1
-    cycles: int = 1
-    games_per_pairing: int = 2
+    cycles: int = field(default=1, metadata=at_least(1, hint="the times the schedule is played: 1 or more"))
+    games_per_pairing: int = field(
+        default=2, metadata=at_least(1, hint="the games of each pairing: 1, or 2 for a colour-reversed pair")
+    )
     swiss_rounds: int = 0
     bye_points: float | None = None
     sync_after_round: bool = False

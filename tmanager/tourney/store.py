@@ -495,7 +495,9 @@ def transaction(path: Path, *, settings: bool = False, timeout: float = LOCK_TIM
     with _in_process(path, timeout=timeout), lock(path, timeout=timeout):
         state = _load(path)
         tourney = state.tourney
-        state.hand_edits.apply_to_pgn(path, tourney.pgn_path)
+        absent = state.hand_edits.apply_to_pgn(path, tourney.pgn_path)
+        if absent and tourney.pgn_mark is not None:  # set back to be played here: no longer elsewhere
+            tourney.pgn_mark = tourney.pgn_mark.replayed(absent)
         before = _Before.of(tourney)
         settings_before = settings_to_toml(tourney) if settings else None
         yield tourney

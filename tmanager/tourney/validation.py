@@ -11,7 +11,6 @@ never in its PGN (a copy pointed at a new one).
 from __future__ import annotations
 
 import dataclasses
-import os
 import re
 from collections import Counter
 from typing import TYPE_CHECKING
@@ -23,6 +22,7 @@ from tmanager.errors import ConfigError, StateError
 from tmanager.files import expect_directory, expect_file, file_size
 from tmanager.formats import pgn
 from tmanager.formats.pgn import COMMENT_FIELDS
+from tmanager.tomlmap import check_least
 from tmanager.tourney.alphabet import FINISHED
 from tmanager.tourney.paths import check_directories, check_output
 from tmanager.tourney.resolution import resolve_all
@@ -62,6 +62,8 @@ def validate(tourney: Tourney, *, settings: bool = True, engines: bool = False) 
     """Check everything that can be checked without starting an engine; with ``settings``
     false only what a change of the owned tail (results, claims, pairings) can break; with ``engines``
     (before a write of the settings), also what the engine classes say of the limits (:func:`check_limits`)."""
+    if settings:  # first: the schedule is made of them (a file's were checked as it was read, new's were not)
+        check_least(tourney.settings, "tourney", tourney.path)
     if settings and tourney.spsa is not None:  # first: a tune's iterations make the schedule
         _check_spsa(tourney, tourney.spsa)
     _check_progress(tourney)
@@ -302,44 +304,53 @@ def check_tag_value(text: str, *, file: Path, field: str) -> None:
     raise ConfigError(f"holds {what}: {text!r}", file=file, field=field, hint=hint)
 
 
-def check_pgn(tourney: Tourney) -> None:
+def check_pgn(tourney: Tourney, *, contents: bool = True) -> None:
     """:class:`StateError` when recorded games are missing from the PGN: it is shorter than the last game
-    recorded left it (cut by hand, or an older copy put back), and finished games have no current game
-    there. One ``stat`` when it has not shrunk. When every finished game is still there (superseded games
-    removed by hand, the missing ones set back to be played again), its size now is the mark from now on.
+    recorded left it (cut by hand, or an older copy put back) or, with ``contents``, the bytes before that
+    mark are not those the last game ended with (replaced by another, longer file), and finished games have
+    no current game there. One ``stat`` and (with ``contents``) one small read when all is well. When every
+    finished game is still there (superseded games removed by hand, the missing ones set back to be played
+    again, games marked superseded or corrected), the PGN as it is now is the mark from now on.
     """
     mark = tourney.pgn_mark
     if mark is None or mark.path != str(tourney.pgn_path):  # no game recorded yet, or in another file
         return
-    try:
-        size = os.stat(tourney.pgn_path).st_size
-    except OSError:
-        size = 0
-    if size >= mark.size:
+    size = file_size(tourney.pgn_path)
+    if size >= mark.size and not (
+        contents and mark.fingerprint and pgn.fingerprint_at(tourney.pgn_path, mark.size) != mark.fingerprint
+    ):
         return
     found = pgn.current_games(tourney.pgn_path)
     missing = [m.start() for m in FINISHED.finditer(tourney.results) if m.start() not in found]
     if missing:
         shown = ", ".join(map(str, missing[:10])) + (", …" if len(missing) > 10 else "")
-        raise StateError(
-            f"{tourney.pgn_path}: {len(missing)} recorded game(s) missing ({shown}): it has {size:,} bytes where "
-            f"the last game recorded left {mark.size:,}, so it was cut or replaced (put it back from a "
-            f"backup, or set those results back to a space in {tourney.path.name} to play the games again)"
+        where = (
+            f"it has {size:,} bytes where the last game recorded left {mark.size:,}" if size < mark.size
+            else f"its bytes before {mark.size:,} are not those the last game recorded ended with"
         )
-    tourney.pgn_mark = dataclasses.replace(mark, size=size)
+        raise StateError(
+            f"{tourney.pgn_path}: {len(missing)} recorded game(s) missing ({shown}): {where}, so it was cut or "
+            f"replaced (put it back from a backup, or set those results back to a space in {tourney.path.name} "
+            "to play the games again)"
+        )
+    tourney.pgn_mark = dataclasses.replace(mark, size=size, fingerprint=pgn.fingerprint_at(tourney.pgn_path, size))
 
 
 def games_elsewhere(tourney: Tourney) -> str | None:
-    """What to say when the results hold finished games but the PGN, which no game of this file went into
-    (no mark in the journal), is missing or empty: a copy made with ``cp`` and pointed at a new PGN, whose
-    games are in the original's. One ``stat``; None when all is as it should be."""
-    done = tourney.finished_count
-    if tourney.pgn_mark is not None or done == 0:  # games were recorded here: check_pgn watches the PGN
-        return None
-    if file_size(tourney.pgn_path):
+    """What to say when the results hold finished games whose games are not in the PGN: a copy made with ``cp``
+    and pointed at a new PGN, whose games are in the original's. Before this file's first game, told by the
+    PGN (which no game of this file went into: no mark in the journal) missing or empty, with one ``stat``;
+    after, by the mark, which counts them as its first game went in (:attr:`PgnMark.elsewhere`), until they
+    are set back to be played here. None when all is as it should be."""
+    mark = tourney.pgn_mark
+    if mark is not None:  # games were recorded here: check_pgn watches the PGN
+        count = mark.elsewhere if mark.path == str(tourney.pgn_path) else 0
+    else:
+        count = 0 if file_size(tourney.pgn_path) else tourney.finished_count
+    if not count:
         return None
     return (
-        f"{tourney.pgn_path}: holds none of the {done} game(s) the results say were played: their games are "
-        f"in another PGN (a copy of another tourney's file? `tmanager clone` makes copies; set the results "
-        f"back to spaces to play the games again here)"
+        f"{tourney.pgn_path}: holds none of the {count} game(s) the results say were played before its first "
+        f"game here: their games are in another PGN (a copy of another tourney's file? `tmanager clone` makes "
+        f"copies; set the results back to spaces to play the games again here)"
     )

@@ -141,7 +141,9 @@ class Worker:
     def claim(self) -> ClaimAnswer:
         """Claim the next game, or say why there is none: :data:`~tmanager.core.schedule.WAIT` or ``DONE``."""
         with store.transaction(self.path, timeout=LOCK_POLL) as tourney:
-            check_pgn(tourney)  # a PGN cut by hand stops the tourney here, before more is written
+            # A PGN cut by hand stops the tourney here, before more is written (one stat: a PGN replaced by a
+            # longer one is told at the game's record, by the bytes before the mark, one small read a game).
+            check_pgn(tourney, contents=False)
             self.lease = tourney.settings.lease
             for number, char in release_stale(tourney):
                 what = "recovered from the PGN" if char != UNPLAYED else "will be replayed"
@@ -184,14 +186,16 @@ class Worker:
                             number)
                 return None
             check_pgn(tourney)
-            at, end = pgn.append_game(tourney.pgn_path, record.pgn)
+            appended = pgn.append_game(tourney.pgn_path, record.pgn)
             if tourney.settings.epd_out:
                 try:
                     append_line(tourney.directory / tourney.settings.epd_out, record.epd)
                 except TManagerError:
-                    pgn.cut_back(tourney.pgn_path, at)  # the game is recorded whole, or not at all
+                    pgn.cut_back(tourney.pgn_path, appended.start)  # the game is recorded whole, or not at all
                     raise
-            tourney.pgn_mark = PgnMark.after_append(tourney.pgn_mark, tourney.pgn_path, start=at, end=end)
+            tourney.pgn_mark = PgnMark.after_append(
+                tourney.pgn_mark, tourney.pgn_path, appended, finished=tourney.finished_count
+            )
             tourney.set_result(number, record.result.xboard)
             update_verdict(tourney)
             tuning.advance(tourney)
