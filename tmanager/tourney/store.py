@@ -454,8 +454,10 @@ def _append(path: Path, state: _State, tourney: Tourney, before: _Before) -> boo
     if tourney.pgn_mark != before.pgn_mark:
         line["pgn"] = tourney.pgn_mark.to_json() if tourney.pgn_mark else None
     text = json.dumps(line, ensure_ascii=False)
-    at, end = append_line(journal_path(path), text)  # after a fragment a power cut left, cut off first
-    journals.appended(path, journal, line, at=at, end=end, results=tourney.results.rstrip(UNPLAYED))
+    at, _end = append_line(journal_path(path), text)  # after a fragment a power cut left, cut off first
+    journals.appended(
+        path, journal, line, text=f"{text}\n".encode(), at=at, results=tourney.results.rstrip(UNPLAYED)
+    )
     base = len(state.head)
     results_at, version_at = base + owned.layout.results_at, base + owned.layout.version_at
     old = before.results
