@@ -9,6 +9,7 @@ from pathlib import Path
 
 from tests.conftest import assert_consistent, pgn_games, run_cli
 from tests.integration.test_reliability import (
+    PYENGINE,
     fast_tourney,
     hooks_extra,
     recorded,
@@ -92,3 +93,33 @@ def test_a_journal_cut_by_hand_after_a_hook_was_taken_does_not_hang_its_worker(t
     assert len(games) == 24
     ran = collections.Counter((tmp_path / "after_game.txt").read_text().split())
     assert set(ran) == {str(n) for n in range(24)}, "a hook never ran"  # some twice: their done lines were cut
+
+
+def line_start(journal: bytes, pattern: bytes) -> int:
+    """Where the journal's first line matching ``pattern`` starts."""
+    found = re.search(pattern, journal)
+    assert found is not None, pattern
+    return journal.rindex(b"\n", 0, found.start()) + 1
+
+
+def cut_journal(path: Path, at: int) -> None:
+    """Cut ``path``'s journal by hand at byte ``at`` (under the lock, as a careful hand would)."""
+    with files.lock(path), store.journal_path(path).open("r+b") as journal:
+        journal.truncate(at)
+
+
+def test_a_journal_cut_by_hand_below_the_claim_of_a_game_in_progress_keeps_the_games_result(tmp_path: Path) -> None:
+    """The journal cut before the line claiming the game a worker plays: the file has the game in progress, the
+    journal no claim on it. The worker discarded its result as another worker's, and played the game again."""
+    slow = f"{PYENGINE} --protocol uci --fault slow --delay 0.1"
+    path = fast_tourney(tmp_path / "t.toml", players=2, cycles=1, max_moves=8, cmd=slow)
+    worker = start_worker(path)
+    try:
+        wait_for(lambda: 0 in store.read(path).claims, timeout=60)
+        cut_journal(path, line_start(store.journal_path(path).read_bytes(), rb'"results": \{"0": "\*"'))
+        assert worker.wait(timeout=120) == 0
+    finally:
+        worker.kill()
+    assert len(assert_consistent(path)) == 2
+    log = path.with_suffix(".log").read_text()
+    assert "discarded" not in log and log.count("game 0: ") == 2, log  # started, and ended: played once

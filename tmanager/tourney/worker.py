@@ -176,10 +176,11 @@ class Worker:
     def record(self, number: int, record: GameRecord, env: dict[str, str]) -> Tourney | None:
         """Write the game to the PGN and its result and hooks to the file, and return the tourney so changed;
         ``None`` if the game is no longer ours. A game released meanwhile and not claimed by another worker is
-        still recorded: it was played in full."""
+        still recorded: it was played in full. So is one in progress without a claim: its claim's line was cut
+        from the journal by hand, and no worker claims it."""
         with store.transaction(self.path, timeout=LOCK_POLL) as tourney:
-            char = tourney.result(number)
-            if not (char == UNPLAYED or (char == PLAYING and self.owner.owns(tourney.claims.get(number)))):
+            char, claim = tourney.result(number), tourney.claims.get(number)
+            if not (char == UNPLAYED or (char == PLAYING and (claim is None or self.owner.owns(claim)))):
                 log.warning("game %d: recorded or claimed by another worker meanwhile; this result is discarded",
                             number)
                 return None
