@@ -4,6 +4,7 @@ while workers play. Nothing recorded may be lost, doubled or quietly forgotten."
 from __future__ import annotations
 
 import collections
+import json
 import re
 from pathlib import Path
 
@@ -106,6 +107,27 @@ def cut_journal(path: Path, at: int) -> None:
     """Cut ``path``'s journal by hand at byte ``at`` (under the lock, as a careful hand would)."""
     with files.lock(path), store.journal_path(path).open("r+b") as journal:
         journal.truncate(at)
+
+
+def test_a_journal_cut_by_hand_between_a_claim_and_its_record_runs_the_games_hooks(tmp_path: Path) -> None:
+    """The journal cut after the line claiming a game, before the one recording it, while the game's hook waited
+    for the hook before it: the file's results stood, but the hook, pending only in the lost line, never ran."""
+    go = tmp_path / "go"
+    hook = f"while [ $TMANAGER_GAME = 1 ] && [ ! -e {go} ]; do sleep 0.05; done; echo $TMANAGER_GAME >> after_game.txt"
+    path = fast_tourney(tmp_path / "t.toml", players=3, cycles=1, extra=f"after_game = {json.dumps(hook)}\n")
+    worker = start_worker(path, "--games", "3")
+    try:
+        wait_for(lambda: recorded(path) >= 3, timeout=120)  # game 2's hook waits behind game 1's
+        cut_journal(path, line_start(store.journal_path(path).read_bytes(), rb'"results": \{"2": "[-+=]"'))
+        go.touch()
+        assert worker.wait(timeout=60) == 0
+    finally:
+        worker.kill()
+    done = run_to_the_end(path)
+    assert done.returncode == 0, done.stderr
+    assert len(assert_consistent(path)) == 6
+    ran = collections.Counter((tmp_path / "after_game.txt").read_text().split())
+    assert ran == collections.Counter({str(n): 1 for n in range(6)}), "a hook never ran, or ran twice"
 
 
 def test_a_journal_cut_by_hand_below_the_claim_of_a_game_in_progress_keeps_the_games_result(tmp_path: Path) -> None:

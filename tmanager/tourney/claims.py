@@ -18,7 +18,7 @@ import time
 from tmanager.core.results import Result
 from tmanager.formats import pgn
 from tmanager.tourney import tuning
-from tmanager.tourney.hookrun import add_hooks, game_env
+from tmanager.tourney.hookrun import add_hooks_found
 from tmanager.tourney.live import LiveGame
 from tmanager.tourney.model import PLAYING, UNPLAYED, Claim, Tourney
 from tmanager.tourney.owners import process_is_alive, reap_engines
@@ -77,7 +77,6 @@ def give_back(tourney: Tourney, number: int) -> str:
     tourney.set_result(number, char)
     if found is not None and char != UNPLAYED:
         tuning.advance(tourney)
-        add_hooks(tourney, number, game_env(number, found.result, found.termination, found.reason, found.white,
-                                            found.black))
+        add_hooks_found(tourney, number, found)
     LiveGame.remove(tourney, number)
     return char
