@@ -145,3 +145,31 @@ def test_a_journal_cut_by_hand_below_the_claim_of_a_game_in_progress_keeps_the_g
     assert len(assert_consistent(path)) == 2
     log = path.with_suffix(".log").read_text()
     assert "discarded" not in log and log.count("game 0: ") == 2, log  # started, and ended: played once
+
+
+def test_a_tourney_put_back_from_a_copy_taken_while_its_worker_played_does_not_hang_it(tmp_path: Path) -> None:
+    """The file and its journal put back from a copy taken while the worker played the last game, after it
+    recorded it: the game was back in progress, claimed by the worker, alive, which would never play it again,
+    and it waited for it for ever (no other worker takes a game whose owner lives)."""
+    go = tmp_path / "go"
+    hook = f"while [ $TMANAGER_GAME = 0 ] && [ ! -e {go} ]; do sleep 0.05; done; echo $TMANAGER_GAME >> after_game.txt"
+    slow = f"{PYENGINE} --protocol uci --fault slow --delay 0.1"
+    path = fast_tourney(tmp_path / "t.toml", players=2, cycles=1, max_moves=8, cmd=slow,
+                        extra=f"after_game = {json.dumps(hook)}\n")
+    journal = store.journal_path(path)
+    worker = start_worker(path)
+    try:
+        wait_for(lambda: 1 in store.read(path).claims, timeout=60)
+        with files.lock(path):
+            copies = {kept: kept.read_bytes() for kept in (path, journal)}
+        wait_for(lambda: recorded(path) == 2, timeout=60)  # and game 0's hook still waits
+        with files.lock(path):
+            for kept, data in copies.items():
+                kept.write_bytes(data)  # as cp does: in place
+        go.touch()
+        assert worker.wait(timeout=60) == 0
+    finally:
+        worker.kill()
+    assert len(assert_consistent(path)) == 2
+    ran = collections.Counter((tmp_path / "after_game.txt").read_text().split())
+    assert ran == collections.Counter({"0": 1, "1": 1}), "a hook never ran, or ran twice"
