@@ -22,7 +22,7 @@ from tmanager.tourney.openings import Opening, OpeningBook
 from tmanager.tourney.play import GameSpec
 from tmanager.tourney.pvcheck import PvChecks
 from tmanager.tourney.resolution import check_runnable, resolve_all, time_margin
-from tmanager.tourney.validation import check_limits, check_pgn
+from tmanager.tourney.validation import check_limits, check_outputs, check_pgn
 
 
 def game_spec(
@@ -117,7 +117,8 @@ def read_ahead(tourney: Tourney, *, games: int, seconds: float = READ_AHEAD_SECO
 def preflight(tourney: Tourney) -> None:
     """Check what can fail before any game is claimed: every engine resolves and can be
     started, and the opening book loads and fits the settings (a large book: its first opening;
-    the others are read as their games come)."""
+    the others are read as their games come), and the outputs can be written."""
+    check_outputs(tourney)
     for index in range(len(tourney.participants)):
         check_runnable(tourney, index)
     check_limits(tourney, resolve_all(tourney))  # a file edited by hand, or written by an older tmanager
