@@ -194,10 +194,13 @@ def expect_file(path: Path, *, hint: str | None = None) -> bool:
     return mode is not None
 
 
-def check_writable(path: Path, *, file: Path | None = None, field: str | None = None, what: str = "file") -> None:
+def check_writable(
+    path: Path, *, file: Path | None = None, field: str | None = None, what: str = "file", access: bool = True
+) -> None:
     """Refuse an output that cannot be written: anything but a regular file (see :func:`expect_file`), a file
     or directory without write permission, or a path whose directory is missing. Said before any work is
-    done, not after it when the output is written (or, for a log, by each worker started).
+    done, not after it when the output is written (or, for a log, by each worker started). Without ``access``,
+    the permissions are not asked: for a look at what would be written there, which writes nothing.
 
     Told as ``field`` of ``file`` (a tourney's setting, a command's option), or without a ``field`` as the
     path itself (a log named on the command line); ``what`` the path should name, for the hint."""
@@ -214,7 +217,7 @@ def check_writable(path: Path, *, file: Path | None = None, field: str | None = 
             f"no directory {str(path.parent)!r} to hold it", file=told, field=field,
             hint="create the directory, or change the path",
         )
-    if not os.access(path if exists else path.parent, os.W_OK | (0 if exists else os.X_OK)):
+    if access and not os.access(path if exists else path.parent, os.W_OK | (0 if exists else os.X_OK)):
         where = str(path if exists else path.parent)
         raise ConfigError(f"cannot write to {where!r}", file=told, field=field, hint="check its permissions")
 

@@ -10,6 +10,7 @@ directory as it was: same names, same bytes, same modes.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -17,13 +18,15 @@ import re
 import stat
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
+from tests.integration.test_reliability import fast_tourney
 from tests.integration.test_tourney_file import GOOD
+from tests.integration.test_workers import start_worker
 
 #: What each command is given besides the file.
 COMMANDS: dict[str, tuple[str, ...]] = {
@@ -870,23 +873,54 @@ def test_names_that_would_act_on_the_terminal_are_refused(tmp_path: Path, name: 
     assert "control character" in one_line(["event", "standings", path])
 
 
-@pytest.mark.skipif(os.geteuid() != 0, reason="mounting a read-only file system needs root (CI runs as root)")
-def test_an_epd_file_that_cannot_be_written_is_refused_before_any_game(tmp_path: Path) -> None:
-    """It was found only when the first game was recorded: the worker then said "nothing was recorded"
-    with the game in the PGN."""
-    directory = tmp_path / "ro"
+@contextlib.contextmanager
+def mounted(directory: Path, options: str) -> Iterator[None]:
+    """A small tmpfs mounted with ``options`` on ``directory`` (made) while the block runs; the test is skipped
+    where no file system can be mounted."""
     directory.mkdir()
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "ro,size=64k", "tmpfs", str(directory)],
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(directory)],
                           capture_output=True, text=True, check=False)
     if done.returncode != 0:
         pytest.skip(f"cannot mount a file system here ({done.stderr.strip()})")
     try:
+        yield
+    finally:
+        subprocess.run(["umount", "-l", str(directory)], check=False)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="mounting a read-only file system needs root (CI runs as root)")
+def test_an_epd_file_that_cannot_be_written_is_refused_before_any_game(tmp_path: Path) -> None:
+    """It was found only when the first game was recorded: the worker then said "nothing was recorded"
+    with the game in the PGN."""
+    with mounted(tmp_path / "ro", "ro,size=64k"):
         path = setting('epd_out = "ro/final.epd"')(tmp_path)
         path.write_text(path.read_text().replace('results = "+-="', 'results = ""'))
         before = snapshot(tmp_path)
-        for command in ("status", "work"):
-            line = one_line([command, path])
+        for command, status in (("status", 0), ("work", 2)):  # status looks, and warns
+            line = one_line([command, path], status=status)
             assert "tourney.epd_out" in line and "cannot write" in line, line
         assert snapshot(tmp_path) == before
-    finally:
-        subprocess.run(["umount", "-l", str(directory)], check=False)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="mounting a read-only file system needs root (CI runs as root)")
+def test_a_tourney_on_a_read_only_file_system_can_be_looked_at_but_not_played(tmp_path: Path) -> None:
+    """An archived tourney (on a read-only file system, or in a directory that is): `status` refused it as `work`
+    does, since its PGN cannot be written, though a look writes nothing. It reports, warning that the games left
+    cannot be played there; `crosstable` reads the PGN; `work` refuses in one line; nothing changes."""
+    directory = tmp_path / "archive"
+    with mounted(directory, "size=1m"):
+        path = fast_tourney(directory / "t.toml", players=2, cycles=2)
+        assert start_worker(path, "--games", "2").wait(timeout=120) == 0
+        subprocess.run(["mount", "-o", "remount,ro", str(directory)], check=True)
+        before = snapshot(directory)
+        line = one_line(["status", path], status=0)
+        assert line.startswith("tmanager: warning: ") and "tourney.pgn" in line and "cannot write" in line, line
+        looked = subprocess.run([sys.executable, "-m", "tmanager", "status", str(path)], capture_output=True,
+                                text=True, timeout=LIMIT, check=False)
+        assert "2 played" in looked.stdout and "R0" in looked.stdout, looked.stdout
+        table = subprocess.run([sys.executable, "-m", "tmanager", "crosstable", str(path.with_suffix(".pgn"))],
+                               capture_output=True, text=True, timeout=LIMIT, check=False)
+        assert table.returncode == 0 and "R1" in table.stdout, table.stderr
+        line = one_line(["work", path])
+        assert "tourney.pgn" in line and "cannot write" in line, line
+        assert snapshot(directory) == before

@@ -4,11 +4,13 @@ while workers play. Nothing recorded may be lost, doubled or quietly forgotten."
 from __future__ import annotations
 
 import collections
+import json
 import re
 from pathlib import Path
 
 from tests.conftest import assert_consistent, pgn_games, run_cli
 from tests.integration.test_reliability import (
+    PYENGINE,
     fast_tourney,
     hooks_extra,
     recorded,
@@ -92,3 +94,82 @@ def test_a_journal_cut_by_hand_after_a_hook_was_taken_does_not_hang_its_worker(t
     assert len(games) == 24
     ran = collections.Counter((tmp_path / "after_game.txt").read_text().split())
     assert set(ran) == {str(n) for n in range(24)}, "a hook never ran"  # some twice: their done lines were cut
+
+
+def line_start(journal: bytes, pattern: bytes) -> int:
+    """Where the journal's first line matching ``pattern`` starts."""
+    found = re.search(pattern, journal)
+    assert found is not None, pattern
+    return journal.rindex(b"\n", 0, found.start()) + 1
+
+
+def cut_journal(path: Path, at: int) -> None:
+    """Cut ``path``'s journal by hand at byte ``at`` (under the lock, as a careful hand would)."""
+    with files.lock(path), store.journal_path(path).open("r+b") as journal:
+        journal.truncate(at)
+
+
+def test_a_journal_cut_by_hand_between_a_claim_and_its_record_runs_the_games_hooks(tmp_path: Path) -> None:
+    """The journal cut after the line claiming a game, before the one recording it, while the game's hook waited
+    for the hook before it: the file's results stood, but the hook, pending only in the lost line, never ran."""
+    go = tmp_path / "go"
+    hook = f"while [ $TMANAGER_GAME = 1 ] && [ ! -e {go} ]; do sleep 0.05; done; echo $TMANAGER_GAME >> after_game.txt"
+    path = fast_tourney(tmp_path / "t.toml", players=3, cycles=1, extra=f"after_game = {json.dumps(hook)}\n")
+    worker = start_worker(path, "--games", "3")
+    try:
+        wait_for(lambda: recorded(path) >= 3, timeout=120)  # game 2's hook waits behind game 1's
+        cut_journal(path, line_start(store.journal_path(path).read_bytes(), rb'"results": \{"2": "[-+=]"'))
+        go.touch()
+        assert worker.wait(timeout=60) == 0
+    finally:
+        worker.kill()
+    done = run_to_the_end(path)
+    assert done.returncode == 0, done.stderr
+    assert len(assert_consistent(path)) == 6
+    ran = collections.Counter((tmp_path / "after_game.txt").read_text().split())
+    assert ran == collections.Counter({str(n): 1 for n in range(6)}), "a hook never ran, or ran twice"
+
+
+def test_a_journal_cut_by_hand_below_the_claim_of_a_game_in_progress_keeps_the_games_result(tmp_path: Path) -> None:
+    """The journal cut before the line claiming the game a worker plays: the file has the game in progress, the
+    journal no claim on it. The worker discarded its result as another worker's, and played the game again."""
+    slow = f"{PYENGINE} --protocol uci --fault slow --delay 0.1"
+    path = fast_tourney(tmp_path / "t.toml", players=2, cycles=1, max_moves=8, cmd=slow)
+    worker = start_worker(path)
+    try:
+        wait_for(lambda: 0 in store.read(path).claims, timeout=60)
+        cut_journal(path, line_start(store.journal_path(path).read_bytes(), rb'"results": \{"0": "\*"'))
+        assert worker.wait(timeout=120) == 0
+    finally:
+        worker.kill()
+    assert len(assert_consistent(path)) == 2
+    log = path.with_suffix(".log").read_text()
+    assert "discarded" not in log and log.count("game 0: ") == 2, log  # started, and ended: played once
+
+
+def test_a_tourney_put_back_from_a_copy_taken_while_its_worker_played_does_not_hang_it(tmp_path: Path) -> None:
+    """The file and its journal put back from a copy taken while the worker played the last game, after it
+    recorded it: the game was back in progress, claimed by the worker, alive, which would never play it again,
+    and it waited for it for ever (no other worker takes a game whose owner lives)."""
+    go = tmp_path / "go"
+    hook = f"while [ $TMANAGER_GAME = 0 ] && [ ! -e {go} ]; do sleep 0.05; done; echo $TMANAGER_GAME >> after_game.txt"
+    slow = f"{PYENGINE} --protocol uci --fault slow --delay 0.1"
+    path = fast_tourney(tmp_path / "t.toml", players=2, cycles=1, max_moves=8, cmd=slow,
+                        extra=f"after_game = {json.dumps(hook)}\n")
+    journal = store.journal_path(path)
+    worker = start_worker(path)
+    try:
+        wait_for(lambda: 1 in store.read(path).claims, timeout=60)
+        with files.lock(path):
+            copies = {kept: kept.read_bytes() for kept in (path, journal)}
+        wait_for(lambda: recorded(path) == 2, timeout=60)  # and game 0's hook still waits
+        with files.lock(path):
+            for kept, data in copies.items():
+                kept.write_bytes(data)  # as cp does: in place
+        go.touch()
+        assert worker.wait(timeout=60) == 0
+    finally:
+        worker.kill()
+    assert len(assert_consistent(path)) == 2
+    ran = collections.Counter((tmp_path / "after_game.txt").read_text().split())
+    assert ran == collections.Counter({"0": 1, "1": 1}), "a hook never ran, or ran twice"

@@ -24,6 +24,7 @@ from tmanager import files
 from tmanager.core.schedule import SwissSchedule
 from tmanager.errors import ConfigError
 from tmanager.tourney import store
+from tmanager.tourney.journal import JournalReader
 from tmanager.tourney.model import DRAW, WHITE_WINS, Claim, Participant, PendingHook, Settings, Tourney, TourneyType
 from tmanager.tourney.resultchanges import changed_results
 from tmanager.tourney.tallies import game_results, pair_counts
@@ -403,6 +404,7 @@ FRESH_READ = """
 import json, sys
 from pathlib import Path
 from tmanager.tourney import store
+from tmanager.tourney.journal import JournalReader
 tourney = store.read(Path(sys.argv[1]))
 print(json.dumps([tourney.results, sorted(tourney.claims), tourney.version]))
 """
@@ -483,3 +485,31 @@ def test_a_symbolic_link_is_written_through_and_shares_the_files_lock_and_journa
         tourney.set_result(0, "+")
     assert link.is_symlink() and store.read(path).results.startswith("+")
     assert list(elsewhere.iterdir()) == [link]  # no lock nor journal beside the link
+
+
+def test_a_journal_cut_by_hand_below_what_a_process_read_is_read_afresh(path: Path) -> None:
+    # A heartbeat's line cut off by hand: the writer, which had read past the cut, went on after it (the
+    # results are as the file has them, so that nothing else tells the cut). A reader that had read past it
+    # too went on reading at its old offset, from the middle of a line: a claim made since was skipped as
+    # unreadable (another worker took the game for free and played it again), and a claim given back since
+    # stayed (`status` showed it, a test of CI saw it). It must read the journal afresh, as a new process does.
+    with store.transaction(path) as tourney:
+        tourney.set_result(0, "*")
+        tourney.claims[0] = claim(0)
+    cut = store.journal_path(path).stat().st_size
+    with store.transaction(path) as tourney:
+        tourney.claims[0] = dataclasses.replace(claim(0), heartbeat=4.0)
+    other = JournalReader()  # another process's reading: a status, another worker
+    assert other.read(path) is not None
+    with files.lock(path), store.journal_path(path).open("r+b") as journal:
+        journal.truncate(cut)
+    for number in range(1, 6):
+        with store.transaction(path) as tourney:
+            tourney.set_result(number, "*")
+            tourney.claims[number] = claim(number)
+    seen, fresh = other.read(path), JournalReader().read(path)
+    assert seen is not None and fresh is not None
+    assert (seen.version, seen.parsed(path).results, seen.claims) == (
+        fresh.version, fresh.parsed(path).results, fresh.claims
+    )
+    assert sorted(seen.claims) == [0, 1, 2, 3, 4, 5] and seen.parsed(path).results == "******"

@@ -4,6 +4,8 @@ It only reads the file (writes are atomic renames), so it never disturbs a
 running tourney. Stale claims, whose worker is gone, are listed; they are
 released by the next worker or by `tmanager reset-stale`. Recorded games missing
 from the PGN (cut by hand) are said on standard error, and the status is then 1.
+Outputs that cannot be written (an archived tourney, read-only) are a warning
+while games are left: `work` would refuse them, but a look writes nothing.
 """
 
 from __future__ import annotations
@@ -14,13 +16,13 @@ import time
 from pathlib import Path
 
 from tmanager.core import crosstable, crosstableformats, fieldtable, sprt
-from tmanager.errors import StateError, printable
+from tmanager.errors import ConfigError, StateError, printable
 from tmanager.tourney import progress, store, tuning
 from tmanager.tourney.claims import claim_is_alive
 from tmanager.tourney.live import GameInProgress
 from tmanager.tourney.model import PLAYING, Tourney, describe_faults
 from tmanager.tourney.tallies import field_records
-from tmanager.tourney.validation import check_pgn, games_elsewhere
+from tmanager.tourney.validation import check_outputs, check_pgn, games_elsewhere
 
 EXAMPLES = """\
   tmanager status gauntlet.toml
@@ -43,6 +45,11 @@ def command(args: argparse.Namespace) -> int:
     except StateError as exc:
         print(f"tmanager: {printable(str(exc))}", file=sys.stderr)
         return 1
+    if not tourney.is_complete():
+        try:  # what `work` would refuse: an archived tourney (read-only) is looked at, not played
+            check_outputs(tourney)
+        except ConfigError as exc:
+            print(f"tmanager: warning: {printable(str(exc))}", file=sys.stderr)
     elsewhere = games_elsewhere(tourney)
     if elsewhere is not None:
         # A warning, not a failure: with no game recorded here, a copy cannot be told from results typed in by

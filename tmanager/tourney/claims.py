@@ -7,21 +7,24 @@ tourney's lease. A claim whose owner is gone is released and its game replayed,
 unless the owner had already appended the game to the PGN: then the game keeps
 the result found there, and its hooks become due (:func:`give_back`). Workers
 release stale claims at every claim, `tmanager reset-stale` by hand; both under
-the lock, and neither needs the engine layer.
+the lock, and neither needs the engine layer. A worker also gives back, as it
+claims, the claims of its own that none of its lanes holds, which only a journal
+put back from an older copy makes (:func:`give_back_strays`).
 """
 
 from __future__ import annotations
 
 import socket
 import time
+from collections.abc import Collection
 
 from tmanager.core.results import Result
 from tmanager.formats import pgn
 from tmanager.tourney import tuning
-from tmanager.tourney.hookrun import add_hooks, game_env
+from tmanager.tourney.hookrun import add_hooks_found
 from tmanager.tourney.live import LiveGame
 from tmanager.tourney.model import PLAYING, UNPLAYED, Claim, Tourney
-from tmanager.tourney.owners import process_is_alive, reap_engines
+from tmanager.tourney.owners import Owner, process_is_alive, reap_engines
 
 
 def claim_is_alive(claim: Claim, *, lease: float, now: float, host: str | None = None) -> bool:
@@ -67,6 +70,16 @@ def release_stale(tourney: Tourney) -> list[tuple[int, str]]:
     return released
 
 
+def give_back_strays(tourney: Tourney, owner: Owner, *, held: Collection[int]) -> list[tuple[int, str]]:
+    """Give back the games in progress claimed by ``owner``, a live worker, that it does not hold: their claims
+    came back with a journal put back from an older copy, after the worker had recorded or given back the
+    games. It never plays them again, and no other worker takes a game whose owner lives.
+
+    Returns (game, new results character) for each, as :func:`release_stale` does."""
+    strays = [n for n, claim in tourney.claims.items() if owner.owns(claim) and n not in held]
+    return [(number, give_back(tourney, number)) for number in strays if tourney.result(number) == PLAYING]
+
+
 def give_back(tourney: Tourney, number: int) -> str:
     """End the claim on game ``number``: the game is not played, unless it is already in the PGN (its
     worker died, or failed to write, after appending it): then it keeps that result and gets its hooks.
@@ -77,7 +90,6 @@ def give_back(tourney: Tourney, number: int) -> str:
     tourney.set_result(number, char)
     if found is not None and char != UNPLAYED:
         tuning.advance(tourney)
-        add_hooks(tourney, number, game_env(number, found.result, found.termination, found.reason, found.white,
-                                            found.black))
+        add_hooks_found(tourney, number, found)
     LiveGame.remove(tourney, number)
     return char

@@ -52,7 +52,7 @@ from tmanager.tourney.live import HeldBack, LiveGame, PositionView
 from tmanager.tourney.model import Participant, Settings, Tourney
 from tmanager.tourney.play import GameRecord, GameSpec, play_game
 from tmanager.tourney.resolution import resolve_engine
-from tmanager.tourney.validation import games_elsewhere
+from tmanager.tourney.validation import check_outputs, games_elsewhere
 from tmanager.tourney.worker import Lane, Worker
 
 log = logging.getLogger("tmanager")
@@ -304,6 +304,7 @@ async def coordinate(
         raise ConfigError("must be at least 1", field="--dask-concurrency")
     path = path.resolve()
     tourney = store.read(path)
+    check_outputs(tourney)  # the coordinator writes them; the engines are checked on the cluster's hosts
     load_book(tourney)
     try:
         client = await distributed.Client(  # type: ignore[no-untyped-call]

@@ -20,8 +20,9 @@ from tmanager.tourney import tuning
 from tmanager.tourney.model import UNPLAYED, Tourney
 from tmanager.tourney.openings import Opening, OpeningBook
 from tmanager.tourney.play import GameSpec
+from tmanager.tourney.pvcheck import PvChecks
 from tmanager.tourney.resolution import resolve_all, time_margin
-from tmanager.tourney.validation import check_limits, check_pgn
+from tmanager.tourney.validation import check_limits, check_outputs, check_pgn
 
 
 def game_spec(
@@ -116,7 +117,9 @@ def read_ahead(tourney: Tourney, *, games: int, seconds: float = READ_AHEAD_SECO
 def preflight(tourney: Tourney) -> None:
     """Check what can fail before any game is claimed: every engine resolves and can be
     started, and the opening book loads and fits the settings (a large book: its first opening;
-    the others are read as their games come). Each engine is resolved once, for both checks."""
+    the others are read as their games come), and the outputs can be written. Each engine is resolved once,
+    for both checks."""
+    check_outputs(tourney)
     resolved = resolve_all(tourney)
     for index, (spec, _) in enumerate(resolved):
         spec.check_runnable(file=tourney.path, where=f"participants[{index}]")

@@ -29,6 +29,9 @@ worked. A hook whose taker died is run again only if its marker is still there
 taker that starts late gives up. Removing a file succeeds once, so exactly one
 of the two goes on; a hook that started ran, or is running on its own, and is
 done. ``after_tourney`` runs once every ``after_game`` is done (:func:`next_hook`).
+A journal cut by hand loses the lines past the cut: a game whose recording line
+was lost has its hooks pending again (:func:`restore_hooks`), and a hook whose
+finishing line was lost is settled again; either may run twice, none is dropped.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tmanager import hooks
+from tmanager.formats import pgn
 from tmanager.tourney import tuning
 from tmanager.tourney.model import PendingHook, Tourney
 from tmanager.tourney.owners import ENGINE_TAG, Owner, process_is_alive
@@ -69,6 +73,29 @@ def add_hooks(tourney: Tourney, number: int, env: dict[str, str]) -> None:
         tourney.hooks[f"{AFTER_GAME}:{number}"] = PendingHook(AFTER_GAME, s.after_game, env, game=number)
     if tourney.is_complete():
         add_after_tourney(tourney)
+
+
+def add_hooks_found(tourney: Tourney, number: int, found: pgn.FoundGame) -> None:
+    """:func:`add_hooks` of game ``number``, told of it by its game in the PGN."""
+    add_hooks(tourney, number, game_env(number, found.result, found.termination, found.reason, found.white,
+                                        found.black))
+
+
+def restore_hooks(tourney: Tourney, games: tuple[int, ...]) -> None:
+    """Record the hooks of ``games`` as pending again: the file has them recorded, but its journal lost the lines
+    that recorded them (cut by hand), and with them their hooks, pending or done, which is not known. Run again
+    rather than never. A game not in the PGN (a result typed in by hand) calls for none."""
+    if not (games and (tourney.settings.after_game or tourney.settings.after_tourney)):
+        return  # no hook to run: the PGN need not be read
+    restored = []
+    for number in games:
+        found = pgn.find_game(tourney.pgn_path, number)
+        if found is not None:
+            add_hooks_found(tourney, number, found)
+            restored.append(number)
+    if restored:
+        log.warning("%s: its journal lost the lines that recorded game(s) %s (cut by hand?): their hooks are due "
+                    "again", tourney.path, ", ".join(map(str, restored)))
 
 
 def add_after_tourney(tourney: Tourney) -> None:

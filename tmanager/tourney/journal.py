@@ -38,6 +38,10 @@ JOURNAL_READ_LIMIT = 4 * READ_LIMIT
 #: Bytes of a journal's first line that tell it from the journal it replaced: its checkpoint's version
 #: and the start of its owned part (file systems give a new file the inode number just freed).
 _JOURNAL_HEAD = 256
+#: Bytes before a reader's offset that tell a journal grown by appends from one cut by hand below that offset
+#: and written again since: the end of the last line read, with its version, claims' heartbeats or hooks'
+#: takers, which no line written after the cut repeats at that place (versions only grow).
+_JOURNAL_TAIL = 256
 
 
 def journal_path(path: Path) -> Path:
@@ -66,6 +70,22 @@ class Journal:
     #: the results of ``owned`` without padding, decoded when first asked for after a line changed them
     results: str | None = None
     pgn_mark: PgnMark | None = None  #: the PGN's size after the last game recorded
+    tail: bytes = b""  #: the journal's last bytes read, up to ``offset`` (see :data:`_JOURNAL_TAIL`)
+
+    def continues(self, fd: int, *, inode: int, size: int) -> bool:
+        """Whether the journal open as ``fd`` (of ``inode`` and ``size``) is this one, grown by appends alone:
+        its first line and the end of what was read are still there. A journal cut by hand below what was read
+        is not: folded further, its lines written since would be read from the middle of one, and what the
+        cut took away (claims, results, hooks) would stay in this fold."""
+        if inode != self.inode or size < self.offset:
+            return False
+        at = self.offset - len(self.tail)
+        return os.pread(fd, len(self.head), 0) == self.head and os.pread(fd, len(self.tail), at) == self.tail
+
+    def read_up_to(self, data: bytes, end: int) -> None:
+        """Note that ``data[:end]``, read from ``offset``, is folded in: the offset and tail move past it."""
+        self.tail = (self.tail + data[max(0, end - _JOURNAL_TAIL) : end])[-_JOURNAL_TAIL:]
+        self.offset += end
 
     @property
     def identity(self) -> str | None:
@@ -132,7 +152,7 @@ class JournalReader:
             if size > JOURNAL_READ_LIMIT:
                 raise ConfigError(f"{size:,} bytes, more than a journal grows to", file=journal_path(path), hint=hint)
             state = self.cache.get(path)
-            if state is None or state.inode != inode or os.pread(fd, len(state.head), 0) != state.head:
+            if state is None or not state.continues(fd, inode=inode, size=size):
                 state = self._start(fd, inode, path)
             if state is None:
                 self.cache.pop(path, None)
@@ -146,21 +166,22 @@ class JournalReader:
                 state.apply(json.loads(raw))
             except (ValueError, KeyError, TypeError):
                 log.warning("%s: an unreadable line was skipped", journal_path(path))
-        state.offset += end
+        state.read_up_to(data, end)
         self.cache[path] = state
         return state
 
     def appended(
-        self, path: Path, journal: Journal, line: Mapping[str, Any], *, at: int, end: int, results: str
+        self, path: Path, journal: Journal, line: Mapping[str, Any], *, text: bytes, at: int, results: str
     ) -> None:
         """Fold ``line`` into ``journal``, read from ``path``'s journal: this process has just appended
-        it from offset ``at`` to ``end``, leaving the results string ``results`` (unpadded). So its
-        next read has nothing to read back nor to decode, unless another process has written since."""
+        it as ``text`` (its bytes, newline included) at offset ``at``, leaving the results string ``results``
+        (unpadded). So its next read has nothing to read back nor to decode, unless another process has
+        written since."""
         if self.cache.get(path) is not journal or journal.offset != at:
             self.cache.pop(path, None)  # not appended where the reading stopped (after a fragment?): read afresh
             return
         journal.apply(line)
-        journal.offset = end
+        journal.read_up_to(text, len(text))
         journal.results = results
 
     @staticmethod
@@ -175,6 +196,7 @@ class JournalReader:
             return Journal(
                 inode=inode,
                 head=first[:_JOURNAL_HEAD],
+                tail=data[max(0, len(first) + 1 - _JOURNAL_TAIL) : len(first) + 1],
                 offset=len(first) + 1,
                 checkpoint=int(head["checkpoint"]),
                 version=int(head["checkpoint"]),

@@ -52,6 +52,14 @@ def changed_results(before: str, after: str) -> dict[int, str]:
     return changes
 
 
+def recorded_since(before: str, after: str) -> tuple[int, ...]:
+    """The games finished in results string ``after`` that were not in ``before``."""
+    return tuple(
+        n for n, char in sorted(changed_results(before, after).items())
+        if char in FINISHED_CHARS and (n >= len(before) or before[n] not in FINISHED_CHARS)
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class HandEdits:
     """The games played by the journal's account whose result a hand edit of the results string changed."""

@@ -26,7 +26,9 @@ Reading compares the two. A journal belongs to one file: both hold the same
 ``id`` in ``[progress]``, and a journal of another (a deleted file's) is set
 aside. A file whose version is behind the journal's was saved from a stale copy
 (an editor) or was cut off between the two writes: it gets the journal's owned
-part back, the user's part kept. A file at the journal's version with other
+part back, the user's part kept. A file ahead of its journal (cut by hand) keeps
+its results, and the hooks of the games whose lines the journal lost are due
+again (:func:`~tmanager.tourney.hookrun.restore_hooks`). A file at the journal's version with other
 contents was edited by hand, and the edit stands (a game set back to not played
 is superseded in the PGN). So a kill at any instant loses nothing, and a stale
 save is merged, never obeyed.
@@ -41,8 +43,8 @@ decoded again only after another process has changed them.
 Readers (``status``, dashboards) need no lock: each write is an atomic rename
 or an in-place write of a few bytes, and whatever a reader sees resolves to a
 consistent state. This module stores the
-:class:`~tmanager.tourney.model.Tourney` model; it knows nothing of engines,
-games or hooks.
+:class:`~tmanager.tourney.model.Tourney` model; it knows nothing of engines or
+games, and of hooks only that a cut journal makes some due again.
 """
 
 from __future__ import annotations
@@ -77,6 +79,7 @@ from tmanager.files import (
 )
 from tmanager.files import stamp as file_stamp
 from tmanager.tomlmap import dumps
+from tmanager.tourney.hookrun import restore_hooks
 from tmanager.tourney.journal import Journal, journals, owned_at
 from tmanager.tourney.journal import journal_path as journal_path
 from tmanager.tourney.model import OWNED_SECTIONS, UNPLAYED, Claim, PendingHook, PgnMark, Tourney
@@ -92,7 +95,7 @@ from tmanager.tourney.ownedpart import (
 )
 from tmanager.tourney.ownedpart import split as split
 from tmanager.tourney.parsing import from_toml
-from tmanager.tourney.resultchanges import HandEdits, changed_results
+from tmanager.tourney.resultchanges import HandEdits, changed_results, recorded_since
 from tmanager.tourney.serialising import owned_sections_to_toml, settings_to_toml
 
 log = logging.getLogger("tmanager")
@@ -135,6 +138,8 @@ class _State:
     repair: str
     #: what a hand edit changed of the games played by the journal's account
     hand_edits: HandEdits
+    #: games the file has recorded whose lines the journal lost (cut by hand): their hooks are due again
+    cut: tuple[int, ...]
     #: the settings the results string's characters depend on, as the file has them (:func:`shape_of`)
     shape: dict[str, str]
 
@@ -151,6 +156,7 @@ def _load(path: Path) -> _State:
     owned = parse_owned(owned_text, path, lines_before=head.count(b"\n"))
     repair = ""
     hand_edits = HandEdits()
+    cut: tuple[int, ...] = ()
     if journal is not None and journal.identity != owned.identity:
         if owned.identity is None and _pgn_kept(journal.pgn_mark):
             # Not a new file under an old name (its tourney's PGN would be gone with it): this file without its
@@ -171,9 +177,10 @@ def _load(path: Path) -> _State:
         )
         repair = "behind" if interrupted else "stale"
         owned = journal.parsed(path)
-    else:  # the file is newer than its journal (the journal was replaced): the file wins
+    else:  # the file is newer than its journal (the journal was replaced, or cut by hand): the file wins
         repair = "journal"
-    return _resolved(path, len(data), head, owned, journal, repair=repair, hand_edits=hand_edits)
+        cut = recorded_since(journal.parsed(path).results, owned.results)
+    return _resolved(path, len(data), head, owned, journal, repair=repair, hand_edits=hand_edits, cut=cut)
 
 
 def _pgn_kept(mark: PgnMark | None) -> bool:
@@ -183,7 +190,7 @@ def _pgn_kept(mark: PgnMark | None) -> bool:
 
 def _resolved(
     path: Path, size: int, head: bytes, owned: OwnedPart, journal: Journal | None, *, repair: str,
-    hand_edits: HandEdits,
+    hand_edits: HandEdits, cut: tuple[int, ...] = (),
 ) -> _State:
     """The state of a file of ``size`` bytes read with ``journal``: its ``head`` and the owned part that holds."""
     tourney = _model(path, head, owned)
@@ -194,7 +201,7 @@ def _resolved(
     tourney.version = max(owned.version or 0, journal.version if journal else 0)
     shape = shape_of(tourney)
     _check_names(tourney, owned, path, shape=shape)
-    return _State(size, head, owned, journal, tourney, repair, hand_edits, shape)
+    return _State(size, head, owned, journal, tourney, repair, hand_edits, cut, shape)
 
 
 def _model(path: Path, head: bytes, owned: OwnedPart) -> Tourney:
@@ -454,8 +461,10 @@ def _append(path: Path, state: _State, tourney: Tourney, before: _Before) -> boo
     if tourney.pgn_mark != before.pgn_mark:
         line["pgn"] = tourney.pgn_mark.to_json() if tourney.pgn_mark else None
     text = json.dumps(line, ensure_ascii=False)
-    at, end = append_line(journal_path(path), text)  # after a fragment a power cut left, cut off first
-    journals.appended(path, journal, line, at=at, end=end, results=tourney.results.rstrip(UNPLAYED))
+    at, _end = append_line(journal_path(path), text)  # after a fragment a power cut left, cut off first
+    journals.appended(
+        path, journal, line, text=f"{text}\n".encode(), at=at, results=tourney.results.rstrip(UNPLAYED)
+    )
     base = len(state.head)
     results_at, version_at = base + owned.layout.results_at, base + owned.layout.version_at
     old = before.results
@@ -498,6 +507,7 @@ def transaction(path: Path, *, settings: bool = False, timeout: float = LOCK_TIM
         absent = state.hand_edits.apply_to_pgn(path, tourney.pgn_path)
         if absent and tourney.pgn_mark is not None:  # set back to be played here: no longer elsewhere
             tourney.pgn_mark = tourney.pgn_mark.replayed(absent)
+        restore_hooks(tourney, state.cut)
         before = _Before.of(tourney)
         settings_before = settings_to_toml(tourney) if settings else None
         yield tourney

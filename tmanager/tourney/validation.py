@@ -58,10 +58,11 @@ ADJUDICATION_COUNTS = {
 MAX_TAG_LENGTH = 255
 
 
-def validate(tourney: Tourney, *, settings: bool = True, engines: bool = False) -> None:
+def validate(tourney: Tourney, *, settings: bool = True, engines: bool = False, outputs: bool = True) -> None:
     """Check everything that can be checked without starting an engine; with ``settings``
     false only what a change of the owned tail (results, claims, pairings) can break; with ``engines``
-    (before a write of the settings), also what the engine classes say of the limits (:func:`check_limits`)."""
+    (before a write of the settings), also what the engine classes say of the limits (:func:`check_limits`);
+    with ``outputs`` false (a file read), not whether the outputs may be written (:func:`check_outputs`)."""
     if settings:  # first: the schedule is made of them (a file's were checked as it was read, new's were not)
         check_least(tourney.settings, "tourney", tourney.path)
     if settings and tourney.spsa is not None:  # first: a tune's iterations make the schedule
@@ -74,7 +75,7 @@ def validate(tourney: Tourney, *, settings: bool = True, engines: bool = False) 
     if tourney.sprt is not None:
         _check_sprt(tourney, tourney.sprt)
     resolved = resolve_all(tourney)
-    _check_paths(tourney)
+    _check_paths(tourney, access=outputs)
     if engines:
         check_limits(tourney, resolved)
 
@@ -208,16 +209,23 @@ def _check_pairings(tourney: Tourney) -> None:
         )
 
 
-def _check_paths(tourney: Tourney) -> None:
-    """The PGN, the EPD output and the engines' stderr logs can be written, and are not the opening
-    book; a tune's values file is a file or nothing; the tablebases are there (see
-    :mod:`tmanager.tourney.paths`); the directories of the games in progress and of the engine logs, if
-    there, are directories."""
+def check_outputs(tourney: Tourney) -> None:
+    """The PGN, the EPD output and the engines' stderr logs can be written: before games are played. Not when a
+    file is read: a look at a tourney writes nothing, and an archived one (read-only) must be readable."""
+    _check_paths(tourney, access=True)
+
+
+def _check_paths(tourney: Tourney, *, access: bool) -> None:
+    """The PGN, the EPD output and the engines' stderr logs are files (or nothing) that could be written
+    (that they may be, with ``access``), and are not the opening book; a tune's values file is a file or
+    nothing; the tablebases are there (see :mod:`tmanager.tourney.paths`); the directories of the games in
+    progress and of the engine logs, if there, are directories."""
     directory = tourney.directory
     book = directory / tourney.openings.file if tourney.openings is not None else None
-    check_output(tourney.pgn_path, tourney=tourney.path, field="tourney.pgn", book=book)
+    check_output(tourney.pgn_path, tourney=tourney.path, field="tourney.pgn", book=book, access=access)
     if tourney.settings.epd_out:
-        check_output(directory / tourney.settings.epd_out, tourney=tourney.path, field="tourney.epd_out", book=book)
+        check_output(directory / tourney.settings.epd_out, tourney=tourney.path, field="tourney.epd_out", book=book,
+                     access=access)
     for kept, holds in ((tourney.live_dir, "the games in progress"), (tourney.engine_logs_dir, "engine logs")):
         expect_directory(kept, hint=f"move it away: tmanager keeps {holds} of {tourney.path.name} there")
     if tourney.spsa is not None:  # written as the tune ends: a FIFO there would be found only then
@@ -225,7 +233,7 @@ def _check_paths(tourney: Tourney) -> None:
                     hint=f"move it away: tmanager writes the values {tourney.path.name} tunes there")
     for i, p in enumerate(tourney.participants):
         if p.stderr:
-            check_output(directory / p.stderr, tourney=tourney.path, field=f"participants[{i}].stderr")
+            check_output(directory / p.stderr, tourney=tourney.path, field=f"participants[{i}].stderr", access=access)
     check_directories(
         tourney.adjudication.syzygy_paths, base=directory, tourney=tourney.path, field="adjudication.syzygy"
     )

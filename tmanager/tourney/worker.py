@@ -51,7 +51,7 @@ from tmanager.tourney.announce import (
     OptionRefused,
 )
 from tmanager.tourney.bookkeeping import BookkeepingThread, through_cancellation, transact
-from tmanager.tourney.claims import give_back, release_stale
+from tmanager.tourney.claims import give_back, give_back_strays, release_stale
 from tmanager.tourney.engine import Engine, EnginePool
 from tmanager.tourney.engineoptions import RefusedOption
 from tmanager.tourney.gamesetup import Books, game_spec, preflight
@@ -119,6 +119,9 @@ class Worker:
         self.books = Books()
         self.live_pace = LivePace()  # shared by the live files of its lanes' games
         self.given_back = 0  #: games a stop gave back unplayed
+        #: The games its lanes hold claims on, kept by its transactions as they commit them: a lane learns of its
+        #: claim only after the transaction, and another lane's may come between.
+        self.held: set[int] = set()
 
     @property
     def stopping(self) -> bool:
@@ -145,9 +148,12 @@ class Worker:
             # longer one is told at the game's record, by the bytes before the mark, one small read a game).
             check_pgn(tourney, contents=False)
             self.lease = tourney.settings.lease
-            for number, char in release_stale(tourney):
+            gone = [(number, char, "its worker is gone") for number, char in release_stale(tourney)]
+            strays = [(number, char, "this worker claimed it, and no longer plays it")
+                      for number, char in give_back_strays(tourney, self.owner, held=self.held)]
+            for number, char, why in gone + strays:
                 what = "recovered from the PGN" if char != UNPLAYED else "will be replayed"
-                log.warning("game %d: its worker is gone; the game %s", number, what)
+                log.warning("game %d: %s; the game %s", number, why, what)
             if swiss.pair_next_round(tourney):
                 log.info("Swiss round %d paired: %s", len(tourney.swiss), tourney.swiss[-1])
             decided = tourney.verdict
@@ -172,49 +178,58 @@ class Worker:
                 host=self.owner.host, pid=self.owner.pid, started=self.owner.started, claimed=now, heartbeat=now,
                 pgn_offset=file_size(tourney.pgn_path), boot=self.owner.boot,
             )
+            self.held.add(choice.number)
             self._seen(tourney)
             return Claimed(tourney, choice)
 
     def record(self, number: int, record: GameRecord, env: dict[str, str]) -> Tourney | None:
         """Write the game to the PGN and its result and hooks to the file, and return the tourney so changed;
         ``None`` if the game is no longer ours. A game released meanwhile and not claimed by another worker is
-        still recorded: it was played in full."""
+        still recorded: it was played in full. So is one in progress without a claim: its claim's line was cut
+        from the journal by hand, and no worker claims it."""
         with store.transaction(self.path, timeout=LOCK_POLL) as tourney:
-            char = tourney.result(number)
-            if not (char == UNPLAYED or (char == PLAYING and self.owner.owns(tourney.claims.get(number)))):
-                log.warning("game %d: recorded or claimed by another worker meanwhile; this result is discarded",
-                            number)
-                return None
-            check_pgn(tourney)
-            appended = pgn.append_game(tourney.pgn_path, record.pgn)
-            if tourney.settings.epd_out:
-                try:
-                    append_line(tourney.directory / tourney.settings.epd_out, record.epd)
-                except TManagerError:
-                    pgn.cut_back(tourney.pgn_path, appended.start)  # the game is recorded whole, or not at all
-                    raise
-            tourney.pgn_mark = PgnMark.after_append(
-                tourney.pgn_mark, tourney.pgn_path, appended, finished=tourney.finished_count
-            )
-            tourney.set_result(number, record.result.xboard)
-            update_verdict(tourney)
-            tuning.advance(tourney)
-            add_hooks(tourney, number, env)
-            LiveGame.remove(tourney, number)
-            for engine, kind in record.faults.items():
-                tourney.count_fault(engine, kind)
-            for engine, seconds in record.oversteps.items():
-                tourney.note_overstep(engine, seconds)
-            self._seen(tourney)
-            return tourney
+            recorded = self._record_in(tourney, number, record, env)
+        self.held.discard(number)  # once committed: a transaction tried again must find it held still
+        return recorded
+
+    def _record_in(self, tourney: Tourney, number: int, record: GameRecord, env: dict[str, str]) -> Tourney | None:
+        """:meth:`record`'s changes, in its transaction."""
+        char, claim = tourney.result(number), tourney.claims.get(number)
+        if not (char == UNPLAYED or (char == PLAYING and (claim is None or self.owner.owns(claim)))):
+            log.warning("game %d: recorded or claimed by another worker meanwhile; this result is discarded",
+                        number)
+            return None
+        check_pgn(tourney)
+        appended = pgn.append_game(tourney.pgn_path, record.pgn)
+        if tourney.settings.epd_out:
+            try:
+                append_line(tourney.directory / tourney.settings.epd_out, record.epd)
+            except TManagerError:
+                pgn.cut_back(tourney.pgn_path, appended.start)  # the game is recorded whole, or not at all
+                raise
+        tourney.pgn_mark = PgnMark.after_append(
+            tourney.pgn_mark, tourney.pgn_path, appended, finished=tourney.finished_count
+        )
+        tourney.set_result(number, record.result.xboard)
+        update_verdict(tourney)
+        tuning.advance(tourney)
+        add_hooks(tourney, number, env)
+        LiveGame.remove(tourney, number)
+        for engine, kind in record.faults.items():
+            tourney.count_fault(engine, kind)
+        for engine, seconds in record.oversteps.items():
+            tourney.note_overstep(engine, seconds)
+        self._seen(tourney)
+        return tourney
 
     def release(self, number: int) -> str | None:
         """Give a claimed game back (clean stop): unplayed, or recorded if its game made it to the PGN.
         Returns its new results character (``None`` if it was no longer ours)."""
         with store.transaction(self.path, timeout=LOCK_POLL) as tourney:
-            if self.owner.owns(tourney.claims.get(number)) and tourney.result(number) == PLAYING:
-                return give_back(tourney, number)
-            return None
+            mine = self.owner.owns(tourney.claims.get(number)) and tourney.result(number) == PLAYING
+            char = give_back(tourney, number) if mine else None
+        self.held.discard(number)
+        return char
 
     def heartbeat(self, numbers: Collection[int]) -> None:
         """Refresh the heartbeat of this worker's claims on games ``numbers``, all in one transaction."""
