@@ -20,7 +20,6 @@ from tmanager.tourney import tuning
 from tmanager.tourney.model import UNPLAYED, Tourney
 from tmanager.tourney.openings import Opening, OpeningBook
 from tmanager.tourney.play import GameSpec
-from tmanager.tourney.pvcheck import PvChecks
 from tmanager.tourney.resolution import resolve_all, time_margin
 from tmanager.tourney.validation import check_limits, check_outputs, check_pgn
 
