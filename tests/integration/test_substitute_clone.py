@@ -193,7 +193,7 @@ def test_import_xboard_refuses_a_bad_option_naming_it_in_the_trn(tmp_path: Path)
         (engines / f"{name}.toml").write_text('cmd = "stockfish"\nprotocol = "uci"\n')
     cases = [
         ('-loadPositionFile "o.epd" -loadPositionIndex abc', "-loadPositionIndex: 'abc' is not a number"),
-        ("-tourneyCycles 0", "-tourneyCycles: must be at least 1"),
+        ("-tourneyCycles 0", "-tourneyCycles: must be at least 1, not 0 (the times the schedule is played: 1 or more)"),
         ("-defaultMatchGames 2.5", "-defaultMatchGames: '2.5' is not a whole number"),
         ("-tc 5 -inc x", "-inc: 'x' is not a number"),
         ("-tc 1e400", "-tc: '1e400' is not a finite number"),

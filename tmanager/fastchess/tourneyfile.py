@@ -44,7 +44,7 @@ from tmanager.tomlmap import parse_value
 from tmanager.tourney import store
 from tmanager.tourney.adjudication import Adjudication
 from tmanager.tourney.model import GameOrder, Openings, Participant, Settings, Tourney, TourneyType, settings_to_toml
-from tmanager.tourney.pvcheck import PvChecks
+from tmanager.tourney.settings import PvChecks
 
 #: MatchConfig's fields that say which games are played and how they are written: a test's identity.
 TEST_FIELDS = (

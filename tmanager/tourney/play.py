@@ -33,8 +33,9 @@ from tmanager.tourney.enginelog import EngineLog
 from tmanager.tourney.engines import EngineSpec
 from tmanager.tourney.gamepgn import game_pgn, move_comment, push_notated
 from tmanager.tourney.outcome import Ending, Fault, GameOver, Repetitions, Termination, loss, rules_outcome, side
-from tmanager.tourney.pvcheck import PvChecks, PvWarning, check_search, matching_lines
+from tmanager.tourney.pvcheck import PvWarning, check_search, matching_lines
 from tmanager.tourney.search import Reply, Report, SearchLimit, Wanted
+from tmanager.tourney.settings import PvChecks
 from tmanager.tourney.variants import STANDARD, variant_board
 
 LOG = logging.getLogger("tmanager")

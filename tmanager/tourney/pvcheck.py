@@ -22,21 +22,11 @@ from dataclasses import dataclass
 
 import chess
 
-from tmanager.tomlmap import Choice
-
 #: The words an ``info`` line is made of, besides its values: where a PV ends.
 _INFO_KEYWORDS = frozenset({
     "depth", "seldepth", "time", "nodes", "pv", "multipv", "score", "currmove", "currmovenumber", "hashfull", "nps",
     "tbhits", "sbhits", "cpuload", "string", "refutation", "currline", "wdl", "lowerbound", "upperbound", "ebf",
 })  # fmt: skip
-
-
-class PvChecks(Choice):
-    """Which checks to make: none, the PVs' moves (fastchess's default), or their mates too (``-check-mate-pvs``)."""
-
-    OFF = "off"
-    LEGAL = "legal"
-    MATES = "mates"
 
 
 class PvProblem(enum.StrEnum):

@@ -14,7 +14,6 @@ from typing import Literal
 from tmanager.formats.pgn import Notation
 from tmanager.tomlmap import Choice, at_least
 from tmanager.tourney.engines import OptionValue
-from tmanager.tourney.pvcheck import PvChecks
 from tmanager.tourney.variants import STANDARD
 
 
@@ -32,6 +31,15 @@ class GameOrder(Choice):
 
     XBOARD = "xboard"
     FASTCHESS = "fastchess"
+
+
+class PvChecks(Choice):
+    """``[tourney] pv_checks``: which checks of the engines' PVs to make: none, the PVs' moves (fastchess's
+    default), or their mates too (``-check-mate-pvs``)."""
+
+    OFF = "off"
+    LEGAL = "legal"
+    MATES = "mates"
 
 
 #: The tourney types paired round by round (``[swiss]`` holds their pairings): FIDE Dutch and Double-Swiss.
