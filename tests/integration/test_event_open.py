@@ -22,7 +22,7 @@ import pytest
 from tests.conftest import run_cli
 from tests.integration.test_web import CHROMIUM, CHROMIUM_ARGS, fetch, serve
 from tests.integration.test_web_event import PASSWORD, Client, hidden, set_password
-from tmanager.core.playerfields import WOMEN_TITLES
+from tmanager.core.playerfields import WOMEN_TITLES, Sex
 from tmanager.core.results import Result
 from tmanager.events import api as ev
 from tmanager.events.model import Division, Event, Player
@@ -42,7 +42,7 @@ def build_open(path: Path, rounds: int) -> None:
         Player(
             i, f"{SURNAMES[i % 8]}, Player {i}", title=TITLES[i % 9] if i < 24 else "",
             rating=0 if i % 13 == 0 else 2600 - i * 17,
-            sex="w" if i % 4 == 0 or (i < 24 and TITLES[i % 9] in WOMEN_TITLES) else "m",
+            sex=Sex.WOMAN if i % 4 == 0 or (i < 24 and TITLES[i % 9] in WOMEN_TITLES) else Sex.MAN,
             birth=str(1950 + (i * 7) % 62), federation=("NED", "GER", "BEL")[i % 3], fide_id=4100000 + i,
         )
         for i in range(1, 65)

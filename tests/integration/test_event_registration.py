@@ -11,6 +11,7 @@ import pytest
 
 from tests.conftest import ROOT, run_cli
 from tests.integration.test_event_scored import ok, refused
+from tmanager.core.playerfields import RatingKind
 from tmanager.core.results import Result
 from tmanager.errors import ConfigError
 from tmanager.events import api as ev
@@ -26,10 +27,10 @@ def test_fide_lists_in_both_formats(name: str) -> None:
     jan, anna, sanne, ruben = (entries[i] for i in (4100018, 4100034, 4100042, 4100085))
     assert (jan.name, jan.federation, jan.sex, jan.title, jan.birth_year) == ("Kuiper, Jan", "NED", "m", "GM", 1991)
     assert jan.ratings == {"standard": 2587, "rapid": 2540, "blitz": 2561}
-    assert jan.k_factors == {"standard": 10, "rapid": 20, "blitz": 20} and jan.k_factor("standard") == 10
-    assert (anna.sex, anna.title, anna.rating("rapid")) == ("w", "WGM", 0)
+    assert jan.k_factors == {"standard": 10, "rapid": 20, "blitz": 20} and jan.k_factor(RatingKind.STANDARD) == 10
+    assert (anna.sex, anna.title, anna.rating(RatingKind.RAPID)) == ("w", "WGM", 0)
     assert sanne.title == "WIM", "the women's title when there is no other"
-    assert (ruben.rating("standard"), ruben.rating("rapid")) == (0, 1650)
+    assert (ruben.rating(RatingKind.STANDARD), ruben.rating(RatingKind.RAPID)) == (0, 1650)
     assert set(ratinglist.read(FIDE / name, ids={4100018, 999})) == {4100018}
     assert set(ratinglist.read(FIDE / name, federation="ger")) == {4100077}
 

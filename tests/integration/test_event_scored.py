@@ -305,7 +305,9 @@ def test_both_entry_checks_the_spread(tmp_path: Path) -> None:
 
 def test_init_fontes_quads_and_round_robin_forfeits(tmp_path: Path) -> None:
     path = tmp_path / "f.toml"
-    rules = ev.ScoredSettings(entry=ev.EntryMode.SPREAD, track_firsts=True, assign_firsts=True, initial="init-fontes")
+    rules = ev.ScoredSettings(
+        entry=ev.EntryMode.SPREAD, track_firsts=True, assign_firsts=True, initial=ev.Opening.INIT_FONTES
+    )
     rules.initial_snaked = True
     division = ev.Division("A", system=ev.PairingSystem.CHEW, scored=rules)
     ev.create(path, ev.Event(name="F", rounds=6, divisions=[division]))

@@ -32,7 +32,7 @@ def scripted_event(seed: int, players: int = 15, rounds: int = 5, *, played: int
     """A Dutch event paired by tmanager (``played`` of its ``rounds``, Baku-accelerated with ``baku``): a requested
     bye, a forfeit, a withdrawal, unrated players, flags."""
     rng = random.Random(seed)
-    division = ev.Division("Open", acceleration="baku" if baku else "")
+    division = ev.Division("Open", acceleration=ev.Acceleration.BAKU if baku else ev.Acceleration.NONE)
     e = ev.Event(name="Scripted", site="Delft", start="2026-03-01", end="2026-03-03", arbiter="Arbiter, A",
                  rounds=rounds, divisions=[division])  # fmt: skip
     d = e.division()
@@ -68,7 +68,7 @@ def test_round_trip_of_the_examples_and_a_scripted_event() -> None:
                                                 ["U18"], "EUR")  # fmt: skip
     events.append(funded)
     for e in events:
-        for version in ("2026", "16"):
+        for version in event_trf.Version:
             back = event_trf.loads(event_trf.dumps(e, e.division(), version=version))
             assert ev.dumps(back) == ev.dumps(e)
         text = event_trf.dumps(e, e.division())
@@ -111,7 +111,8 @@ def test_starting_ranks_are_player_numbers_listed_in_pairing_order(tmp_path: Pat
     assert numbered.players[5].name == "Dekker, Ruben"
 
 
-@pytest.mark.parametrize(("version", "line"), [("16", "122 40/6000+30:900+30"), ("2026", "222 40/6000+30:900+30")])
+@pytest.mark.parametrize(("version", "line"), [(event_trf.Version.TRF_16, "122 40/6000+30:900+30"),
+                                                (event_trf.Version.TRF_2026, "222 40/6000+30:900+30")])
 def test_the_time_control_in_both_versions(version: event_trf.Version, line: str) -> None:
     """TRF-16 has no 222: its time control is the free text of 122, which the export left out."""
     e = scripted_event(1, players=6, rounds=2)
@@ -184,7 +185,7 @@ def test_accelerated_export_is_re_paired_exactly(tmp_path: Path, version: str) -
     assert [line for line in bbp.stdout.splitlines() if "Round #" not in line and line.strip()] == []
 
 
-@pytest.mark.parametrize("version", ["16", "2026"])
+@pytest.mark.parametrize("version", [event_trf.Version.TRF_16, event_trf.Version.TRF_2026])
 def test_another_programs_accelerated_file(version: event_trf.Version) -> None:
     """A TRF without tmanager's XTM lines keeps its acceleration: TRF-16's XXA lines were not read at all (the
     event was imported unaccelerated), and 250 records were taken for Baku's whatever they said."""

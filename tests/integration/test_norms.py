@@ -9,6 +9,7 @@ from typing import Literal
 from tests.integration.test_event_scored import ok
 from tmanager.core import norms
 from tmanager.core.norms import NormTitle, Opponent
+from tmanager.core.playerfields import Sex
 from tmanager.core.results import Result
 from tmanager.events import api as ev
 from tmanager.events.norms import titles_sought
@@ -31,7 +32,7 @@ def test_the_titles_each_player_seeks() -> None:
     only, her WIM and WGM norms unseen, and left out of the category women."""
     cases: list[tuple[str, Literal["", "m", "w"]]] = [("WFM", ""), ("WFM", "w"), ("FM", ""), ("", "w"), ("IM", "w"),
                                                        ("WGM", "")]  # fmt: skip
-    sought = {(title, sex): [str(t) for t in titles_sought(ev.Player(1, "A, B", title=title, sex=sex))]
+    sought = {(title, sex): [str(t) for t in titles_sought(ev.Player(1, "A, B", title=title, sex=Sex(sex)))]
               for title, sex in cases}  # fmt: skip
     assert sought == {
         ("WFM", ""): ["GM", "IM", "WGM", "WIM"], ("WFM", "w"): ["GM", "IM", "WGM", "WIM"], ("FM", ""): ["GM", "IM"],
@@ -40,7 +41,7 @@ def test_the_titles_each_player_seeks() -> None:
     event = ev.Event(name="Women", start="2026-05-01", divisions=[ev.Division("main")])
     field: list[tuple[str, Literal["", "m", "w"]]] = [("WFM", ""), ("FM", ""), ("", "w"), ("", "m")]
     for number, (title, sex) in enumerate(field, 1):
-        ev.add_player(event, event.division(), ev.Player(number, f"P{number}", title=title, sex=sex))
+        ev.add_player(event, event.division(), ev.Player(number, f"P{number}", title=title, sex=Sex(sex)))
     assert category(event, event.division(), "women").members == {1, 3}
 
 

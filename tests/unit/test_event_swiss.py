@@ -363,7 +363,7 @@ def test_take_bye_without_a_bye_to_take_is_refused() -> None:
 def test_the_baku_acceleration_needs_the_planned_rounds() -> None:
     """Without the event's rounds, round 1 alone was accelerated (its total taken as the rounds paired so far),
     whatever the event's length, and the TRF had no 142 to tell a checker."""
-    event = ev.Event(name="Open", divisions=[ev.Division("main", acceleration="baku")])
+    event = ev.Event(name="Open", divisions=[ev.Division("main", acceleration=ev.Acceleration.BAKU)])
     d = event.division()
     for i in range(1, 9):
         ev.add_player(event, d, ev.Player(i, f"P{i}", rating=2000 - 10 * i))

@@ -11,6 +11,7 @@ import pytest
 from tmanager.core import fide, tiebreaknames, tiebreaks
 from tmanager.core.results import Colour
 from tmanager.core.tiebreaknames import Tiebreak
+from tmanager.core.tiebreaks import RoundKind as K
 from tmanager.core.tiebreaks import RoundResult as R
 
 WHITE, BLACK = Colour.WHITE, Colour.BLACK
@@ -72,9 +73,9 @@ def test_fore_buchholz_counts_the_last_round_as_draws_once_it_is_the_events_last
 
 # P took a half-point bye in round 2; Q was absent in the last round; R missed round 1.
 UNPLAYED = {
-    "P": [R(1, "Q", WHITE), R(0.5, None, None, "half-bye"), R(0, "R", BLACK)],
-    "Q": [R(0, "P", BLACK), R(1, "R", WHITE), R(0, None, None, "absent")],
-    "R": [R(0, None, None, "absent"), R(0, "Q", BLACK), R(1, "P", WHITE)],
+    "P": [R(1, "Q", WHITE), R(0.5, None, None, K.HALF_BYE), R(0, "R", BLACK)],
+    "Q": [R(0, "P", BLACK), R(1, "R", WHITE), R(0, None, None, K.ABSENT)],
+    "R": [R(0, None, None, K.ABSENT), R(0, "Q", BLACK), R(1, "P", WHITE)],
 }
 
 
@@ -94,9 +95,9 @@ def test_unplayed_rounds() -> None:
 def test_a_vur_adding_less_than_the_lowest_value_spares_nothing() -> None:
     """SB-C1: the forfeit loss (a VUR) adds 0; cutting it would spare the player, so the lowest value goes."""
     event = {
-        "X": [R(1, "A", WHITE), R(0, "B", BLACK, "forfeit-loss"), R(1, "C", WHITE)],
+        "X": [R(1, "A", WHITE), R(0, "B", BLACK, K.FORFEIT_LOSS), R(1, "C", WHITE)],
         "A": [R(0, "X", BLACK), R(1, "C", BLACK), R(1, "B", WHITE)],
-        "B": [R(0.5, "C", WHITE), R(1, "X", WHITE, "forfeit-win"), R(0, "A", BLACK)],
+        "B": [R(0.5, "C", WHITE), R(1, "X", WHITE, K.FORFEIT_WIN), R(0, "A", BLACK)],
         "C": [R(0.5, "B", BLACK), R(0, "A", WHITE), R(0, "X", BLACK)],
     }
     values = tiebreaks.compute(event, ["SB", "SB-C1", "BH-C1"], rules=2024)
@@ -109,10 +110,10 @@ def test_a_vur_adding_less_than_the_lowest_value_spares_nothing() -> None:
 def test_the_2026_rules_cap_the_dummy_opponent() -> None:
     """From 1 March 2026 a round without a game counts no more than the absent opponent or all draws."""
     event = {
-        "X": [R(1, "A", WHITE), R(1, "B", BLACK, "forfeit-win"), R(1, "C", WHITE), R(0.5, None, None, "half-bye")],
-        "A": [R(0, "X", BLACK), R(0, "C", BLACK), R(1, "B", WHITE), R(0, None, None, "zero-bye")],
-        "B": [R(0.5, "C", WHITE), R(0, "X", WHITE, "forfeit-loss"), R(0, "A", BLACK), R(0, None, None, "zero-bye")],
-        "C": [R(0.5, "B", BLACK), R(1, "A", WHITE), R(0, "X", BLACK), R(0, None, None, "zero-bye")],
+        "X": [R(1, "A", WHITE), R(1, "B", BLACK, K.FORFEIT_WIN), R(1, "C", WHITE), R(0.5, None, None, K.HALF_BYE)],
+        "A": [R(0, "X", BLACK), R(0, "C", BLACK), R(1, "B", WHITE), R(0, None, None, K.ZERO_BYE)],
+        "B": [R(0.5, "C", WHITE), R(0, "X", WHITE, K.FORFEIT_LOSS), R(0, "A", BLACK), R(0, None, None, K.ZERO_BYE)],
+        "C": [R(0.5, "B", BLACK), R(1, "A", WHITE), R(0, "X", BLACK), R(0, None, None, K.ZERO_BYE)],
     }
     old = tiebreaks.compute(event, ["BH"], rules=2024)["X"]["BH"]
     new = tiebreaks.compute(event, ["BH"], rules=2026)["X"]["BH"]
@@ -127,7 +128,7 @@ def test_the_2026_rules_cap_the_dummy_opponent() -> None:
 def test_a_trailing_absence_counts_as_a_draw_of_the_scoring_in_use() -> None:
     # The same event under 3-1-0: Q's trailing absence adds a draw's 1 point (not half of 3).
     three = {name: [R(r.points * 3, r.opponent, r.colour, r.kind) for r in rounds] for name, rounds in UNPLAYED.items()}
-    three["P"][1] = R(1, None, None, "half-bye")
+    three["P"][1] = R(1, None, None, K.HALF_BYE)
     values = tiebreaks.compute(three, ["BH", "SB", "STD"], win=3, draw=1, rules=2024)
     assert values["P"]["BH"] == (0 + 3 + 1) + 4 + 3  # Q adjusted, dummy with P's own 4, R's 3
     assert values["P"]["SB"] == 4 * 3 + 4 * 1 + 3 * 0  # the points as scored, as TieBreakServer weighs them
@@ -137,8 +138,8 @@ def test_a_trailing_absence_counts_as_a_draw_of_the_scoring_in_use() -> None:
 
 def test_forfeit_win_counts_as_win_but_not_won() -> None:
     event = {
-        "A": [R(1, "B", WHITE, "forfeit-win"), R(1, None, None, "pairing-bye")],
-        "B": [R(0, "A", BLACK, "forfeit-loss"), R(0, None, None, "zero-bye")],
+        "A": [R(1, "B", WHITE, K.FORFEIT_WIN), R(1, None, None, K.PAIRING_BYE)],
+        "B": [R(0, "A", BLACK, K.FORFEIT_LOSS), R(0, None, None, K.ZERO_BYE)],
     }
     values = tiebreaks.compute(event, ["WIN", "WON", "BPG", "REP"])
     assert values["A"] == {"WIN": 2, "WON": 0, "BPG": 0, "REP": 2}
@@ -149,7 +150,7 @@ def test_koya_in_a_round_robin() -> None:
     """Five players, five rounds (a rest round each): 50 % of the 4 games is 2 points."""
     results = {("A", "B"): 1, ("A", "C"): 1, ("A", "D"): 0.5, ("A", "E"): 1, ("B", "C"): 0.5,
                ("B", "D"): 1, ("B", "E"): 1, ("C", "D"): 0, ("C", "E"): 1, ("D", "E"): 0}  # fmt: skip
-    event: dict[str, list[R]] = {p: [R(0, None, None, "zero-bye")] for p in "ABCDE"}
+    event: dict[str, list[R]] = {p: [R(0, None, None, K.ZERO_BYE)] for p in "ABCDE"}
     for (w, b), points in results.items():
         event[w].append(R(points, b, WHITE))
         event[b].append(R(1 - points, w, BLACK))
@@ -170,8 +171,8 @@ def test_direct_encounter_as_fide_writes_it() -> None:
     ranked = tiebreaks.rank(cycle, ["DE"])
     assert [(r.name, r.values) for r in ranked] == [("A", (0.0,)), ("B", (0.0,)), ("C", (0.0,)), ("X", (None,))]
     two = {
-        "A": [R(0, "B", WHITE), R(1, None, None, "pairing-bye")],
-        "B": [R(1, "A", BLACK), R(0, None, None, "zero-bye")],
+        "A": [R(0, "B", WHITE), R(1, None, None, K.PAIRING_BYE)],
+        "B": [R(1, "A", BLACK), R(0, None, None, K.ZERO_BYE)],
     }
     assert [(r.name, r.values) for r in tiebreaks.rank(two, ["DE"])] == [("B", (1.0,)), ("A", (2.0,))]
 

@@ -18,6 +18,7 @@ from tmanager.events import journal
 from tmanager.events.model import Division, EntryMode, Event, PairingSystem, ScoredSettings
 from tmanager.events.rules import default_system, rules_for
 from tmanager.events.rules.scored import DIVISION_SYSTEMS
+from tmanager.formats.trf import Version as TrfVersion
 
 
 def _configure_output(p: argparse.ArgumentParser) -> None:
@@ -26,7 +27,10 @@ def _configure_output(p: argparse.ArgumentParser) -> None:
 
 def _configure_export_trf(p: argparse.ArgumentParser) -> None:
     p.add_argument("output", type=Path, help="the file to write")
-    p.add_argument("--version", choices=("2026", "16"), default="2026", help="TRF-2026 (from 2025-09-01) or TRF-16")
+    p.add_argument(
+        "--version", choices=words(TrfVersion), default=TrfVersion.TRF_2026.value,
+        help="TRF-2026 (from 2025-09-01) or TRF-16",
+    )
 
 
 def _export_trf(args: argparse.Namespace) -> int:
@@ -34,7 +38,7 @@ def _export_trf(args: argparse.Namespace) -> int:
     from tmanager.files import atomic_write
 
     e, d = load_division(args)
-    atomic_write(args.output, trffile.dumps(e, d, version=args.version))  # refuses a score-based division
+    atomic_write(args.output, trffile.dumps(e, d, version=TrfVersion(args.version)))  # refuses a score-based division
     complete = trffile.complete_rounds(d)
     note = f"; round {complete + 1} is in progress: its pairing is in XTM lines" if complete < d.paired_rounds else ""
     print(f"wrote {args.output} (TRF-{args.version}): {len(d.players)} players, {complete} complete round(s){note}")

@@ -12,6 +12,7 @@ from typing import Any
 
 from tmanager.cli import words
 from tmanager.cli.eventverbs import Verb, load_division, no_options, parse_rounds, say, whole_numbers
+from tmanager.core.playerfields import Sex
 from tmanager.errors import ConfigError, StateError
 from tmanager.events import service
 from tmanager.events.model import TITLES, LateEntry, Player
@@ -25,7 +26,7 @@ def _player_options(p: argparse.ArgumentParser, *, edit: bool) -> None:
     p.add_argument("--k", type=int, help="FIDE's development coefficient K: 10, 20 or 40 (0 = none given)")
     p.add_argument("--fide-id", type=int, help="FIDE id")
     p.add_argument("--federation", help="federation, e.g. NED")
-    p.add_argument("--sex", choices=("m", "w"), help="m or w, as TRF writes it (the category women)")
+    p.add_argument("--sex", choices=words((Sex.MAN, Sex.WOMAN)), help="m or w, as TRF writes it (the category women)")
     p.add_argument("--club", help="club")
     p.add_argument("--team", help="team (see forbid --teams)")
     p.add_argument("--birth", help="birth date YYYY-MM-DD or year")
@@ -42,6 +43,8 @@ def _player_changes(args: argparse.Namespace) -> dict[str, Any]:
         for key in ("name", "title", "rating", "k", "fide_id", "federation", "sex", "club", "team", "birth")
         if getattr(args, key, None) is not None
     }
+    if "sex" in changes:
+        changes["sex"] = Sex(changes["sex"])
     if isinstance(changes.get("federation"), str):
         changes["federation"] = changes["federation"].strip().upper()  # FIDE writes the codes in capitals
     if getattr(args, "flags", None) is not None:

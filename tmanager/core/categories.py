@@ -22,6 +22,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from tmanager.core.playerfields import Sex
+
 _AGE = 100  # numbers below this after U or S are ages, from it on ratings
 _BAND = re.compile(r"(\d*)-(\d*)")
 
@@ -35,7 +37,7 @@ class Category:
     oldest: int | None = None
     lowest: int | None = None  # rating
     highest: int | None = None
-    sex: str | None = None
+    sex: Sex | None = None
     unrated: bool = False
 
     @classmethod
@@ -44,7 +46,7 @@ class Category:
         name = text.strip()
         word = name.casefold()
         if word in ("women", "woman", "w"):
-            return cls(name, sex="w")
+            return cls(name, sex=Sex.WOMAN)
         if word == "unrated":
             return cls(name, unrated=True)
         m = re.fullmatch(r"([us])(\d+)", word)
@@ -65,10 +67,10 @@ class Category:
             f"{name!r} is not a category; write U18, S50, women, unrated, U1800 or a rating band such as 1800-1999"
         )
 
-    def includes(self, *, year: int, birth_year: int | None, sex: str, rating: int) -> bool:
+    def includes(self, *, year: int, birth_year: int | None, sex: Sex, rating: int) -> bool:
         """Whether a player with these facts belongs, in an event held in ``year``."""
         if self.sex is not None:
-            return sex == self.sex
+            return sex is self.sex
         if self.unrated:
             return rating == 0
         if self.youngest is not None or self.oldest is not None:

@@ -14,7 +14,31 @@ import datetime
 import re
 from collections.abc import Callable, Mapping
 
+from tmanager import tomlmap
 from tmanager.core.federations import FEDERATIONS
+
+
+class RatingKind(tomlmap.Choice):
+    """Which of a FIDE player's three ratings: an event's ``rating_list``, a column of FIDE's lists."""
+
+    STANDARD = "standard"
+    RAPID = "rapid"
+    BLITZ = "blitz"
+
+
+class Sex(tomlmap.Choice):
+    """A player's sex as TRF and the event file write it: ``m``, ``w`` or none given."""
+
+    NONE = ""
+    MAN = "m"
+    WOMAN = "w"
+
+    @classmethod
+    def read(cls, text: str) -> Sex:
+        """The sex of a TRF line or a FIDE list (``m``, ``w``, ``M``, ``F``); none for any other text."""
+        code = sex_code(text)
+        return cls(code) if code in tuple(cls) else cls.NONE
+
 
 #: FIDE's titles in the order that ranks players of equal rating (C.04.2, initial order), as TRF writes them.
 TITLES = ("GM", "IM", "WGM", "FM", "WIM", "CM", "WFM", "WCM")
@@ -71,7 +95,9 @@ def sex_code(text: str) -> str:
 
 
 def sex_fault(sex: str) -> str | None:
-    return None if sex in ("m", "w") else f"{sex!r} is not a sex as TRF writes it; use m or w (or leave it empty)"
+    if sex in (Sex.MAN, Sex.WOMAN):
+        return None
+    return f"{sex!r} is not a sex as TRF writes it; use m or w (or leave it empty)"
 
 
 def title_fault(title: str) -> str | None:
@@ -116,7 +142,7 @@ def player_fault(fields: Mapping[str, object]) -> tuple[str, str] | None:
         fault = check(value)
         if fault is not None:
             return key, fault
-    if fields.get("title") in WOMEN_TITLES and fields.get("sex") == "m":
+    if fields.get("title") in WOMEN_TITLES and fields.get("sex") == Sex.MAN:
         title = fields["title"]
         return "title", f"{title} is a women's title and the player's sex is m (correct the title or the sex)"
     return None

@@ -12,13 +12,46 @@ with it. What this module does not know: players, files, pairing.
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
 
+from tmanager import tomlmap
 from tmanager.core.results import Colour
 
-TeamRoundKind = Literal["played", "forfeit-win", "forfeit-loss", "bye", "absent"]
+
+class TeamRoundKind(enum.StrEnum):
+    """How a team's round went: a match over the boards, a forfeited match won or lost, a pairing bye, or none."""
+
+    PLAYED = "played"
+    FORFEIT_WIN = "forfeit-win"
+    FORFEIT_LOSS = "forfeit-loss"
+    BYE = "bye"
+    ABSENT = "absent"
+
+
+class TeamScore(tomlmap.Choice):
+    """One of a team's two scores: match points or game points. A team division's file names its primary score
+    by the word (``primary = "match"``), tie-break names and TRF type codes by the :attr:`code` (``MP``, ``GP``).
+    """
+
+    MATCH = "match"
+    GAME = "game"
+
+    @property
+    def code(self) -> str:
+        """``MP`` or ``GP``, as C.07 and the TRF write the score."""
+        return "MP" if self is TeamScore.MATCH else "GP"
+
+    @property
+    def other(self) -> TeamScore:
+        """The secondary score of a division whose primary score is this one."""
+        return TeamScore.GAME if self is TeamScore.MATCH else TeamScore.MATCH
+
+    @classmethod
+    def from_code(cls, code: str) -> TeamScore:
+        """The score a code (``MP``, ``GP``; the first letter decides) names."""
+        return TeamScore.MATCH if code.startswith("M") else TeamScore.GAME
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +78,7 @@ class TeamRound:
     game_points: int
     opponent_game_points: int
     match_points: int | None
-    kind: TeamRoundKind = "played"
+    kind: TeamRoundKind = TeamRoundKind.PLAYED
     boards: tuple[int | None, ...] = ()
     white_on_first: bool | None = None
 
@@ -61,7 +94,7 @@ class TeamRound:
     @property
     def met(self) -> bool:
         """A match over the boards (a forfeited match is no meeting: the teams may be paired again)."""
-        return self.opponent is not None and self.kind == "played"
+        return self.opponent is not None and self.kind is TeamRoundKind.PLAYED
 
 
 def match_rounds(
@@ -78,9 +111,9 @@ def match_rounds(
     other = sum(b or 0 for _, b in boards)
     complete = all(a is not None and b is not None for a, b in boards)
     return (
-        TeamRound(round_number, second, own, other, scoring.of(own, other) if complete else None, "played",
+        TeamRound(round_number, second, own, other, scoring.of(own, other) if complete else None, TeamRoundKind.PLAYED,
                   tuple(a for a, _ in boards), True),
-        TeamRound(round_number, first, other, own, scoring.of(other, own) if complete else None, "played",
+        TeamRound(round_number, first, other, own, scoring.of(other, own) if complete else None, TeamRoundKind.PLAYED,
                   tuple(b for _, b in boards), False),
     )  # fmt: skip
 
@@ -89,14 +122,14 @@ def forfeited(team_round: TeamRound, *, won: bool) -> TeamRound:
     """The same round as a forfeited match, won or lost."""
     return TeamRound(
         team_round.round, team_round.opponent, team_round.game_points, team_round.opponent_game_points,
-        team_round.match_points, "forfeit-win" if won else "forfeit-loss", team_round.boards,
+        team_round.match_points, TeamRoundKind.FORFEIT_WIN if won else TeamRoundKind.FORFEIT_LOSS, team_round.boards,
         team_round.white_on_first,
     )  # fmt: skip
 
 
 def bye_round(round_number: int, *, match_points: int, game_points: int) -> TeamRound:
     """A team's round without an opponent that scores (a pairing-allocated bye)."""
-    return TeamRound(round_number, None, game_points, 0, match_points, "bye")
+    return TeamRound(round_number, None, game_points, 0, match_points, TeamRoundKind.BYE)
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,11 +28,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
 
-from tmanager.core.teams import TeamRound
+from tmanager.core.teams import TeamRound, TeamScore
 
-Score = Literal["MP", "GP"]
 TEAM_TIEBREAKS = (
     "MP", "GP", "BH:MP", "BH:GP", "BH-C1:MP", "BH-C1:GP", "SB:MP", "SB:GP", "EMGSB", "EMMSB", "EGMSB", "EGGSB",
     "DE", "WIN", "BH", "BH-C1", "SB",
@@ -47,28 +45,24 @@ def check(name: str) -> None:
         raise ValueError(f"unknown team tie-break {name!r}; choose from {', '.join(TEAM_TIEBREAKS)}")
 
 
-def _score(rounds: Sequence[TeamRound], kind: Score) -> float:
-    if kind == "MP":
+def _score(rounds: Sequence[TeamRound], kind: TeamScore) -> float:
+    if kind is TeamScore.MATCH:
         return sum(r.match_points or 0 for r in rounds) / 10
     return sum(r.game_points for r in rounds) / 10
 
 
-def _of(r: TeamRound, kind: Score) -> float:
+def _of(r: TeamRound, kind: TeamScore) -> float:
     """What a round gave the team in ``kind``."""
-    return ((r.match_points or 0) if kind == "MP" else r.game_points) / 10
+    return ((r.match_points or 0) if kind is TeamScore.MATCH else r.game_points) / 10
 
 
-def _resolved(name: str, primary: Score) -> tuple[str, Score, Score]:
+def _resolved(name: str, primary: TeamScore) -> tuple[str, TeamScore, TeamScore]:
     """``(family, opponent's score, own result)`` of a name, the primary score filling in an omitted one."""
     if name.startswith("E") and name.endswith("SB") and len(name) == 5:
-        return "SB", _kind(name[1]), _kind(name[2])
+        return "SB", TeamScore.from_code(name[1]), TeamScore.from_code(name[2])
     family, _, which = name.partition(":")
-    kind: Score = _kind(which[0]) if which else primary
+    kind = TeamScore.from_code(which) if which else primary
     return family, kind, kind
-
-
-def _kind(letter: str) -> Score:
-    return "MP" if letter == "M" else "GP"
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,24 +75,21 @@ class RankedTeam:
 
 
 def compute(
-    rounds: Rounds, names: Sequence[str], *, primary: Score = "MP", win: int = 20
+    rounds: Rounds, names: Sequence[str], *, primary: TeamScore = TeamScore.MATCH, win: int = 20
 ) -> dict[int, dict[str, float]]:
     """Every tie-break of ``names`` (except ``DE``, which depends on the tie) for every team; ``win`` is the match
     points (tenths) of a won match."""
     for name in names:
         check(name)
-    scores: dict[Score, dict[int, float]] = {
-        "MP": {t: _score(rs, "MP") for t, rs in rounds.items()},
-        "GP": {t: _score(rs, "GP") for t, rs in rounds.items()},
-    }
+    scores = {kind: {t: _score(rs, kind) for t, rs in rounds.items()} for kind in TeamScore}
     values: dict[int, dict[str, float]] = {}
     for team, own in rounds.items():
         table: dict[str, float] = {}
         for name in names:
             if name == "DE":
                 continue
-            if name in ("MP", "GP"):
-                table[name] = scores["MP" if name == "MP" else "GP"][team]
+            if name in (TeamScore.MATCH.code, TeamScore.GAME.code):
+                table[name] = scores[TeamScore.from_code(name)][team]
                 continue
             if name == "WIN":
                 table[name] = float(sum(1 for r in own if r.match_points == win))
@@ -118,7 +109,9 @@ def compute(
     return values
 
 
-def direct_encounter(rounds: Rounds, tied: Sequence[int], *, primary: Score = "MP") -> dict[int, float]:
+def direct_encounter(
+    rounds: Rounds, tied: Sequence[int], *, primary: TeamScore = TeamScore.MATCH
+) -> dict[int, float]:
     """DE among ``tied`` teams: the primary points scored in the matches among them, if every one met every
     other; else 0 for all (the tie stands)."""
     group = set(tied)
@@ -133,7 +126,9 @@ def direct_encounter(rounds: Rounds, tied: Sequence[int], *, primary: Score = "M
     return dict.fromkeys(tied, 0.0)
 
 
-def rank(rounds: Rounds, names: Sequence[str], *, primary: Score = "MP", win: int = 20) -> list[RankedTeam]:
+def rank(
+    rounds: Rounds, names: Sequence[str], *, primary: TeamScore = TeamScore.MATCH, win: int = 20
+) -> list[RankedTeam]:
     """Teams by primary score, then each tie-break of ``names`` in turn; ties keep the teams' numbers' order."""
     values = compute(rounds, names, primary=primary, win=win)
     keys: dict[int, list[float]] = {t: [_score(rs, primary)] for t, rs in rounds.items()}

@@ -58,19 +58,29 @@ tenths in the events).
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
 
 from tmanager.core import fide
 from tmanager.core.results import Colour
 from tmanager.core.tiebreaknames import KOYA_LIMIT, RULES, Tiebreak, parse_all
 
-RoundKind = Literal[
-    "played", "forfeit-win", "forfeit-loss", "pairing-bye", "full-bye", "half-bye", "zero-bye", "absent"
-]
-_VUR = frozenset({"forfeit-loss", "half-bye", "zero-bye", "absent"})
 
+class RoundKind(enum.StrEnum):
+    """How a player's round went: a game over the board, a forfeit won or lost, a bye of its kind, or absent."""
+
+    PLAYED = "played"
+    FORFEIT_WIN = "forfeit-win"
+    FORFEIT_LOSS = "forfeit-loss"
+    PAIRING_BYE = "pairing-bye"
+    FULL_BYE = "full-bye"
+    HALF_BYE = "half-bye"
+    ZERO_BYE = "zero-bye"
+    ABSENT = "absent"
+
+
+_VUR = frozenset({RoundKind.FORFEIT_LOSS, RoundKind.HALF_BYE, RoundKind.ZERO_BYE, RoundKind.ABSENT})
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,11 +90,11 @@ class RoundResult:
     points: float
     opponent: str | None = None
     colour: Colour | None = None
-    kind: RoundKind = "played"
+    kind: RoundKind = RoundKind.PLAYED
 
     @property
     def over_the_board(self) -> bool:
-        return self.kind == "played" and self.opponent is not None
+        return self.kind is RoundKind.PLAYED and self.opponent is not None
 
     @property
     def voluntary(self) -> bool:

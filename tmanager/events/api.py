@@ -6,11 +6,13 @@ from tmanager.events.eventfile import check, dumps, loads
 from tmanager.events.games import history, round_games, score, scores
 from tmanager.events.journal import apply, change, create, journal_dir, last_change, load, undo
 from tmanager.events.model import (
+    Acceleration,
     Board,
     Division,
     EntryMode,
     Event,
     LateEntry,
+    Opening,
     PairingSystem,
     Player,
     PlayerStatus,
@@ -41,11 +43,13 @@ from tmanager.events.rules.chess import set_result
 
 __all__ = [
     "PENDING",
+    "Acceleration",
     "Board",
     "Division",
     "EntryMode",
     "Event",
     "LateEntry",
+    "Opening",
     "PairingSystem",
     "Player",
     "PlayerStatus",

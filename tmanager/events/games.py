@@ -14,7 +14,7 @@ import dataclasses
 
 from tmanager.core.results import Colour
 from tmanager.core.scoring import Game
-from tmanager.events.model import Division, Event, Round
+from tmanager.events.model import Acceleration, Division, Event, Round
 from tmanager.pairing import PlayerState
 from tmanager.pairing.acceleration import baku_group, baku_points
 
@@ -40,7 +40,7 @@ def round_games(division: Division, record: Round) -> dict[int, Game]:
 def virtual_points(event: Event, division: Division, round_number: int) -> dict[int, int]:
     """The virtual points (tenths) each player carries into ``round_number`` (Baku acceleration), by number;
     players without any are left out."""
-    if division.acceleration != "baku" or not division.players:
+    if division.acceleration is not Acceleration.BAKU or not division.players:
         return {}
     ranks = division.ranks()
     last = ranks[division.baku_last] if division.baku_last in ranks else baku_group(len(division.players))

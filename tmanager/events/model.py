@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Literal
 
 from tmanager import tomlmap
-from tmanager.core.playerfields import TITLES, WOMEN_TITLES
+from tmanager.core.playerfields import TITLES, WOMEN_TITLES, RatingKind, Sex
 from tmanager.core.prizes import Sharing
-from tmanager.core.results import ByeKind, Result
+from tmanager.core.results import ByeKind, Colour, Result
 from tmanager.core.scoring import PointsSystem
+from tmanager.core.teams import TeamScore
 from tmanager.errors import StateError
 from tmanager.events.messages import Topic
 
@@ -70,12 +70,34 @@ class LateEntry(tomlmap.Choice):
         return ByeKind.ZERO if self is LateEntry.ZERO else ByeKind.HALF
 
 
-#: A player's sex as TRF writes it: ``m``, ``w`` or unknown.
-Sex = Literal["", "m", "w"]
-#: Which of a FIDE player's three ratings an event uses.
-RatingList = Literal["standard", "rapid", "blitz"]
-#: The opening pairing of a score-based division: none, round 1 at random, or InitFontes.
-Opening = Literal["", "random", "init-fontes"]
+class Opening(tomlmap.Choice):
+    """The opening pairing of a score-based division: none, round 1 at random, or InitFontes."""
+
+    NONE = ""
+    RANDOM = "random"
+    INIT_FONTES = "init-fontes"
+
+
+class InitialColour(tomlmap.Choice):
+    """The top-ranked player's colour in round 1, as a division's file words it."""
+
+    WHITE = "white"
+    BLACK = "black"
+
+    @property
+    def colour(self) -> Colour:
+        return Colour.from_word(self.value)
+
+    @classmethod
+    def of(cls, colour: Colour) -> InitialColour:
+        return cls(colour.word)
+
+
+class Acceleration(tomlmap.Choice):
+    """Accelerated pairings of a Dutch division: none, or Baku's (C.04.5.1)."""
+
+    NONE = ""
+    BAKU = "baku"
 
 
 @dataclass
@@ -90,7 +112,7 @@ class Player:
     k: int = 0
     fide_id: int | None = None
     federation: str = ""
-    sex: Sex = ""
+    sex: Sex = Sex.NONE
     club: str = ""
     team: str = ""
     birth: str = ""
@@ -114,7 +136,7 @@ class Player:
     def woman(self) -> bool:
         """Sex ``w``, or none given by a player who holds a women's title (only women hold one): the category
         ``women`` and the women's norms. A women's title beside sex ``m`` is refused at every entry path."""
-        return self.sex == "w" or (not self.sex and self.title in WOMEN_TITLES)
+        return self.sex is Sex.WOMAN or (self.sex is Sex.NONE and self.title in WOMEN_TITLES)
 
 
 def fide_order(player: Player) -> tuple[int, int, str, int]:
@@ -189,7 +211,7 @@ class ScoredSettings:
     forfeit_spread: int = field(default=-50, metadata=tomlmap.SIGNED)
     track_firsts: bool = False
     assign_firsts: bool = False
-    initial: Opening = ""
+    initial: Opening = Opening.NONE
     initial_rounds: int = 3
     initial_snaked: bool = False
     repeats: int = 0
@@ -208,8 +230,12 @@ class Team:
     short: str = ""
 
 
-#: What a team's pairing-allocated bye counts as: a match won, drawn or lost (with that many game points).
-TeamBye = Literal["win", "draw", "loss"]
+class TeamBye(tomlmap.Choice):
+    """What a team's pairing-allocated bye counts as: a match won, drawn or lost (with that many game points)."""
+
+    WIN = "win"
+    DRAW = "draw"
+    LOSS = "loss"
 
 
 @dataclass
@@ -221,9 +247,9 @@ class TeamSettings:
 
     team_size: int = field(metadata=tomlmap.KEEP)
     match_points: tuple[int, int, int] = (2, 1, 0)
-    primary: Literal["match", "game"] = "match"
+    primary: TeamScore = TeamScore.MATCH
     team_tiebreaks: list[str] = field(default_factory=lambda: ["GP", "EMGSB", "BH:MP"], metadata=tomlmap.KEEP)
-    team_bye: TeamBye = "draw"
+    team_bye: TeamBye = TeamBye.DRAW
     prize_games: int = 1
 
 
@@ -255,15 +281,15 @@ class Division:
     name: str
     system: PairingSystem = field(default=PairingSystem.DUTCH, metadata=tomlmap.KEEP)
     cycles: int = 1
-    #: The top-ranked player's colour in round 1, as the file says it (:meth:`Colour.from_word` reads it).
-    initial_colour: Literal["white", "black"] | None = None
+    #: The top-ranked player's colour in round 1 (None: drawn by lot when round 1 is paired).
+    initial_colour: InitialColour | None = None
     forbidden: list[list[int]] = field(default_factory=list)
     team_apart: bool = False
     #: The player numbers are FIDE start numbers (`event start-numbers`): they are the pairing order and the TRF
     #: starting ranks. Otherwise numbers are permanent entry numbers and the pairing order is FIDE's initial order.
     start_numbers: bool = False
-    #: Accelerated pairings of a Dutch division: "baku" (C.04.5.1), or none.
-    acceleration: Literal["", "baku"] = ""
+    #: Accelerated pairings of a Dutch division.
+    acceleration: Acceleration = Acceleration.NONE
     #: The last player of the Baku group GA (a player number), fixed when round 1 is paired.
     baku_last: int | None = None
     scored: ScoredSettings | None = field(default=None, metadata=tomlmap.OUTSIDE)
@@ -303,6 +329,11 @@ class Division:
         """Paired by Berger tables: every game fixed before round 1 (no forced games, requested byes or late
         entries; a cross-table rather than a wall chart)."""
         return self.system == PairingSystem.ROUND_ROBIN
+
+    @property
+    def first_colour(self) -> Colour:
+        """The top-ranked player's colour in round 1: as set, else white (before the lot is drawn)."""
+        return (self.initial_colour or InitialColour.WHITE).colour
 
     @property
     def paired_rounds(self) -> int:
@@ -351,7 +382,7 @@ class Event:
     max_byes: int | None = None  # requested byes allowed per player
     stylesheet: str = ""  # a CSS file for the HTML reports, relative to the event file
     #: The rating FIDE rating lists give players: standard, rapid or blitz.
-    rating_list: RatingList = "standard"
+    rating_list: RatingKind = RatingKind.STANDARD
     #: Prize categories, ranked apart: U18, S50, women, unrated, 1800-1999, U1600… (:mod:`tmanager.core.categories`)
     categories: list[str] = field(default_factory=list)
     #: Places listed per category in the prize list of a division without a prize fund (``[division.prizes]``).

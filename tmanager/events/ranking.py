@@ -13,7 +13,9 @@ from dataclasses import dataclass
 
 from tmanager.core import tiebreaknames, tiebreaks
 from tmanager.core.categories import Category
+from tmanager.core.playerfields import Sex
 from tmanager.core.results import format_points
+from tmanager.core.tiebreaks import RoundKind
 from tmanager.errors import StateError
 from tmanager.events.games import round_games, scores
 from tmanager.events.model import Division, Event, Player
@@ -21,7 +23,9 @@ from tmanager.events.scorecards import check_upto, scorecards, scored_games
 from tmanager.pairing.scored import Entrant, tally
 
 #: Tie-break kinds of the rounds without an opponent, by TRF code (anything else is an absence).
-_ROUND_KINDS: dict[str, tiebreaks.RoundKind] = {"U": "pairing-bye", "F": "full-bye", "H": "half-bye", "Z": "zero-bye"}
+_ROUND_KINDS = {
+    "U": RoundKind.PAIRING_BYE, "F": RoundKind.FULL_BYE, "H": RoundKind.HALF_BYE, "Z": RoundKind.ZERO_BYE,
+}
 
 
 # -- chess divisions ---------------------------------------------------------------------------------
@@ -61,7 +65,7 @@ def category(event: Event, division: Division, name: str) -> Group:
     year = event_year(event)
     members = frozenset(
         p.number for p in division.players
-        if found.includes(year=year, birth_year=p.birth_year, sex="w" if p.woman else p.sex, rating=p.rating)
+        if found.includes(year=year, birth_year=p.birth_year, sex=Sex.WOMAN if p.woman else p.sex, rating=p.rating)
     )  # fmt: skip
     return Group(found.name, members)
 
@@ -95,12 +99,13 @@ def round_results(event: Event, division: Division, upto: int) -> dict[str, list
         for number, game in round_games(division, record).items():
             points = event.scoring.points(game) / 10
             if game.opponent is None:
-                kind = _ROUND_KINDS.get(game.result, "absent")
+                kind = _ROUND_KINDS.get(game.result, RoundKind.ABSENT)
                 table[str(number)].append(tiebreaks.RoundResult(points, None, None, kind))
                 continue
-            played: tiebreaks.RoundKind = (
-                "forfeit-win" if game.result == "+" else "forfeit-loss" if game.result == "-" else "played"
-            )
+            played = (
+                RoundKind.FORFEIT_WIN if game.result == "+"
+                else RoundKind.FORFEIT_LOSS if game.result == "-" else RoundKind.PLAYED
+            )  # fmt: skip
             table[str(number)].append(tiebreaks.RoundResult(points, str(game.opponent), game.colour, played))
     return table
 

@@ -19,10 +19,20 @@ from dataclasses import dataclass
 
 from tmanager.core import teamtiebreaks
 from tmanager.core.results import ByeKind
-from tmanager.core.teams import MatchPoints, TeamRound, TeamTotals, bye_round, forfeited, match_rounds, totals
+from tmanager.core.teams import (
+    MatchPoints,
+    TeamRound,
+    TeamRoundKind,
+    TeamScore,
+    TeamTotals,
+    bye_round,
+    forfeited,
+    match_rounds,
+    totals,
+)  # fmt: skip
 from tmanager.errors import StateError
 from tmanager.events.games import round_games
-from tmanager.events.model import Board, Division, Event, Round, Team, TeamSettings
+from tmanager.events.model import Board, Division, Event, Round, Team, TeamBye, TeamSettings
 from tmanager.pairing.teamswiss import TeamEntrant
 
 
@@ -180,17 +190,17 @@ def team_rounds(event: Event, division: Division, upto: int | None = None) -> di
         seated = {t for m in record.matches for t in m} | set(record.team_byes)
         for team in table:
             if team not in seated:
-                table[team].append(TeamRound(record.number, None, 0, 0, points.loss, "absent"))
+                table[team].append(TeamRound(record.number, None, 0, 0, points.loss, TeamRoundKind.ABSENT))
     return table
 
 
 def team_bye_round(event: Event, division: Division, round_number: int, kind: ByeKind) -> TeamRound:
     """A team's bye: the pairing-allocated one counts as the division's ``team_bye``; the others as they say."""
     rules, points = settings(division), scoring(division)
-    requested = {ByeKind.FULL: "win", ByeKind.HALF: "draw"}
-    outcome = rules.team_bye if kind == ByeKind.PAIRING else requested.get(kind, "loss")
-    per_board = {"win": event.scoring.win, "draw": event.scoring.draw, "loss": 0}[outcome]
-    match = {"win": points.win, "draw": points.draw, "loss": points.loss}[outcome]
+    requested = {ByeKind.FULL: TeamBye.WIN, ByeKind.HALF: TeamBye.DRAW}
+    outcome = rules.team_bye if kind == ByeKind.PAIRING else requested.get(kind, TeamBye.LOSS)
+    per_board = {TeamBye.WIN: event.scoring.win, TeamBye.DRAW: event.scoring.draw, TeamBye.LOSS: 0}[outcome]
+    match = {TeamBye.WIN: points.win, TeamBye.DRAW: points.draw, TeamBye.LOSS: points.loss}[outcome]
     return bye_round(round_number, match_points=match, game_points=per_board * rules.team_size)
 
 
@@ -211,8 +221,7 @@ def standings(event: Event, division: Division, upto: int | None = None) -> list
         raise StateError(f"round {last} is not paired; standings exist for rounds 0-{division.paired_rounds}")
     rules = settings(division)
     rounds = team_rounds(event, division, last)
-    primary: teamtiebreaks.Score = "MP" if rules.primary == "match" else "GP"
-    ranked = teamtiebreaks.rank(rounds, rules.team_tiebreaks, primary=primary, win=scoring(division).win)
+    ranked = teamtiebreaks.rank(rounds, rules.team_tiebreaks, primary=rules.primary, win=scoring(division).win)
     lines: list[TeamStanding] = []
     previous: tuple[float, ...] | None = None
     for place, r in enumerate(ranked, 1):
@@ -229,9 +238,9 @@ def entrants(event: Event, division: Division, round_number: int) -> list[TeamEn
     rounds = team_rounds(event, division, round_number - 1)
     ranks = team_ranks(division)
 
-    def score(team: int, upto: int, kind: str) -> int:
+    def score(team: int, upto: int, kind: TeamScore) -> int:
         kept = [r for r in rounds[team] if r.round <= upto]
-        if kind == "match":
+        if kind is TeamScore.MATCH:
             return sum(r.match_points or 0 for r in kept)
         return sum(r.game_points for r in kept)
 
@@ -249,11 +258,11 @@ def entrants(event: Event, division: Division, round_number: int) -> list[TeamEn
                 id=team.number,
                 tpn=ranks[team.number],
                 primary=score(team.number, round_number - 1, rules.primary),
-                secondary=score(team.number, round_number - 1, "game" if rules.primary == "match" else "match"),
+                secondary=score(team.number, round_number - 1, rules.primary.other),
                 colours=tuple(r.board_one for r in own if r.met),
                 met=frozenset(r.opponent for r in own if r.met and r.opponent is not None),
                 matches=sum(1 for r in own if r.met),
-                bye_barred=any(r.kind in ("bye", "forfeit-win") for r in own),
+                bye_barred=any(r.kind in (TeamRoundKind.BYE, TeamRoundKind.FORFEIT_WIN) for r in own),
                 floated=floated,
             )
         )

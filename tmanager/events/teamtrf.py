@@ -9,14 +9,17 @@ The records' syntax is :mod:`tmanager.formats.trf_teams`'s; the division's match
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from tmanager.core.results import ByeKind, Colour
-from tmanager.core.teams import totals
+from tmanager.core.teams import TeamRoundKind, TeamScore, totals
 from tmanager.errors import ConfigError
 from tmanager.events.model import Division, Event, Round, Team, TeamBye, TeamSettings
 from tmanager.events.teams import place_boards, scoring, settings, standings, team_bye_round, team_rounds
 from tmanager.formats import trf, trf_records, trf_teams
+
+#: A team's rounds of a forfeited match, won or lost.
+_FORFEITED = frozenset({TeamRoundKind.FORFEIT_WIN, TeamRoundKind.FORFEIT_LOSS})
 
 
 def trf16_team_records(division: Division) -> dict[str, tuple[Any, ...]]:
@@ -55,11 +58,14 @@ def trf_team_records(event: Event, division: Division) -> dict[str, tuple[Any, .
     for record in paired:
         for first, second in record.matches:
             mine = next(r for r in rounds[first] if r.round == record.number)
-            if mine.kind in ("forfeit-win", "forfeit-loss"):
+            if mine.kind in _FORFEITED:
                 theirs = next(r for r in rounds[second] if r.round == record.number)
-                kind: trf_records.ForfeitCode = "+-"
-                if mine.kind == "forfeit-loss":
-                    kind = "-+" if theirs.kind == "forfeit-win" else "--"
+                kind = trf_records.ForfeitCode.WHITE_WINS
+                if mine.kind is TeamRoundKind.FORFEIT_LOSS:
+                    kind = (
+                        trf_records.ForfeitCode.BLACK_WINS if theirs.kind is TeamRoundKind.FORFEIT_WIN
+                        else trf_records.ForfeitCode.BOTH_LOSE
+                    )  # fmt: skip
                 forfeits.append(trf_records.Forfeit(kind, record.number, first, second))
         for first, second in record.matches:
             for team, opponent in ((first, second), (second, first)):
@@ -76,7 +82,7 @@ def trf_team_records(event: Event, division: Division) -> dict[str, tuple[Any, .
                 bye_type = bye_types.get(record.team_byes.get(t.number, ByeKind.ZERO), "ZPB")
                 entries.append(trf_teams.TeamRoundEntry(bye_type, "", r.game_points))
                 continue
-            forfeit = r.kind in ("forfeit-win", "forfeit-loss")
+            forfeit = r.kind in _FORFEITED
             entries.append(trf_teams.TeamRoundEntry(r.opponent, r.board_one, r.game_points,
                                                     forfeit))  # fmt: skip
         summaries.append(trf_teams.TeamSummary(t.number, t.short, total.match_points, total.game_points,
@@ -103,7 +109,7 @@ def teams_from_trf(
     tournament: trf.Tournament,
     division: Division,
     *,
-    primary: Literal["match", "game"],
+    primary: TeamScore,
     tiebreaks: list[str] | None,
     file: Path | None,
 ) -> None:
@@ -151,13 +157,13 @@ def teams_from_trf(
     if widest > size:
         raise ConfigError(f"a team fields {widest} players in a match; the 352 line gives {size} board(s)",
                           file=file, field="352", hint="one W or B per board")  # fmt: skip
-    team_bye: TeamBye = "draw"
+    team_bye = TeamBye.DRAW
     if byes:
-        team_bye = "win" if byes[0].match_points == points.win else "loss" if byes[0].match_points == points.loss \
-            else "draw"  # fmt: skip
+        team_bye = TeamBye.WIN if byes[0].match_points == points.win else TeamBye.LOSS \
+            if byes[0].match_points == points.loss else TeamBye.DRAW  # fmt: skip
     division.team_settings = TeamSettings(team_size=size, primary=primary, team_bye=team_bye,
                                           match_points=(points.win // 10, points.draw // 10, points.loss // 10))
-    if tiebreaks and tiebreaks[0] == ("MP" if primary == "match" else "GP"):
+    if tiebreaks and tiebreaks[0] == primary.code:
         tiebreaks = tiebreaks[1:]  # the primary score itself, as PTS in a players' 202
     if tiebreaks:
         division.team_settings.team_tiebreaks = tiebreaks

@@ -40,21 +40,20 @@ import xml.etree.ElementTree as ElementTree
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Literal
+from typing import IO
 
-from tmanager.core.playerfields import TITLES, k_fault, player_fault, rating_fault, sex_code
+from tmanager.core.playerfields import TITLES, RatingKind, Sex, k_fault, player_fault, rating_fault, sex_code
 from tmanager.errors import ConfigError, ascii_digits
 from tmanager.files import open_file
 
-Kind = Literal["standard", "rapid", "blitz"]
 #: The TXT columns of each rating in the combined list.
-_TXT_RATINGS = {"standard": "SRtng", "rapid": "RRtng", "blitz": "BRtng"}
+_TXT_RATINGS = {RatingKind.STANDARD: "SRtng", RatingKind.RAPID: "RRtng", RatingKind.BLITZ: "BRtng"}
 #: The TXT columns of each rating's K (FIDE writes the rapid one ``Rk``); a single list's is ``K``.
-_TXT_KS = {"standard": "SK", "rapid": "Rk", "blitz": "BK"}
+_TXT_KS = {RatingKind.STANDARD: "SK", RatingKind.RAPID: "Rk", RatingKind.BLITZ: "BK"}
 #: The XML elements of each rating.
-_XML_RATINGS = {"standard": "rating", "rapid": "rapid_rating", "blitz": "blitz_rating"}
+_XML_RATINGS = {RatingKind.STANDARD: "rating", RatingKind.RAPID: "rapid_rating", RatingKind.BLITZ: "blitz_rating"}
 #: The XML elements of each rating's K.
-_XML_KS = {"standard": "k", "rapid": "rapid_k", "blitz": "blitz_k"}
+_XML_KS = {RatingKind.STANDARD: "k", RatingKind.RAPID: "rapid_k", RatingKind.BLITZ: "blitz_k"}
 #: A single list's rating column is named by its month: ``NOV25``, ``Nov25``.
 _MONTH = re.compile(r"[A-Za-z]{3}\d{2}")
 
@@ -66,18 +65,18 @@ class Entry:
     fide_id: int
     name: str
     federation: str
-    sex: str  # "m", "w" or ""
+    sex: Sex
     title: str  # the higher of the FIDE title (GM…) and the women's title (WGM…), else ""
-    ratings: dict[str, int]
+    ratings: dict[RatingKind, int]
     birth_year: int | None
     where: str = ""  # the line (TXT) or the player (XML) it was read from
     #: The development coefficient K FIDE publishes beside each rating (8.3.3); a kind without one is absent.
-    k_factors: dict[str, int] = field(default_factory=dict)
+    k_factors: dict[RatingKind, int] = field(default_factory=dict)
 
-    def rating(self, kind: Kind) -> int:
+    def rating(self, kind: RatingKind) -> int:
         return self.ratings.get(kind, 0)
 
-    def k_factor(self, kind: Kind) -> int:
+    def k_factor(self, kind: RatingKind) -> int:
         """The list's K for ``kind``; 0 when the list gives none."""
         return self.k_factors.get(kind, 0)
 
@@ -178,7 +177,9 @@ def _columns(header: str, path: Path) -> dict[str, tuple[int, int | None]]:
     return spans
 
 
-def _text_fault(fide_id: str, ratings: dict[str, str], sex: str, ks: dict[str, str]) -> str | None:
+def _text_fault(
+    fide_id: str, ratings: dict[RatingKind, str], sex: str, ks: dict[RatingKind, str]
+) -> str | None:
     """What is wrong with a player's FIDE ID, rating, K or sex column as text, if anything."""
     if not ascii_digits(fide_id):
         return f"{fide_id[:20]!r} is not a FIDE ID"
@@ -188,7 +189,7 @@ def _text_fault(fide_id: str, ratings: dict[str, str], sex: str, ks: dict[str, s
     bad = next((kind for kind, text in ks.items() if not ascii_digits(text)), None)
     if bad is not None:
         return f"the {bad} K {ks[bad][:10]!r} is not a number"
-    if sex and sex_code(sex) not in ("m", "w"):
+    if sex and sex_code(sex) not in (Sex.MAN, Sex.WOMAN):
         return f"sex {sex[:5]!r} is neither M nor F"
     return None
 
@@ -214,17 +215,17 @@ def _txt(f: IO[bytes], path: Path) -> Iterator[Entry | _Junk]:
             yield _Junk(where, fault, int(fide_id) if ascii_digits(fide_id) else None)
             continue
         yield Entry(
-            int(fide_id), fields["Name"], fields.get("Fed", ""), _sex(fields.get("Sex", "")),
+            int(fide_id), fields["Name"], fields.get("Fed", ""), Sex.read(fields.get("Sex", "")),
             _title(fields.get("Tit", ""), fields.get("WTit", "")), {k: _number(t) for k, t in texts.items()},
             _year(fields.get("B-day", "")), where, {k: int(t) for k, t in ks.items()},
         )  # fmt: skip
 
 
-def _single_kind(path: Path) -> Kind:
+def _single_kind(path: Path) -> RatingKind:
     """The rating of a list of one rating: FIDE names the files by it (``standard_rating_list.txt``,
     ``rapid_rating_list.txt``, ``blitz_rating_list.txt``), whose columns are alike; otherwise standard."""
     name = path.name.casefold()
-    return "rapid" if "rapid" in name else "blitz" if "blitz" in name else "standard"
+    return next((kind for kind in (RatingKind.RAPID, RatingKind.BLITZ) if kind.value in name), RatingKind.STANDARD)
 
 
 def _utf8(raw: bytes) -> bool:
@@ -250,15 +251,15 @@ def _xml(f: IO[bytes], path: Path) -> Iterator[Entry | _Junk]:
             fide_id, where = values.get("fideid", ""), f"player {count}"
             texts = {kind: values[tag] for kind, tag in _XML_RATINGS.items() if tag in values}
             ks = {kind: values[tag] for kind, tag in _XML_KS.items() if values.get(tag)}
-            if set(texts) == {"standard"}:  # a list of one rating names it <rating> and <k>, whichever it is
-                texts = {_single_kind(path): texts["standard"]}
-                ks = {_single_kind(path): ks["standard"]} if "standard" in ks else {}
+            if set(texts) == {RatingKind.STANDARD}:  # a list of one rating names it <rating> and <k>, whichever
+                texts = {_single_kind(path): texts[RatingKind.STANDARD]}
+                ks = {_single_kind(path): ks[RatingKind.STANDARD]} if RatingKind.STANDARD in ks else {}
             fault = _text_fault(fide_id, texts, values.get("sex", ""), ks)
             if fault:
                 yield _Junk(where, fault, int(fide_id) if ascii_digits(fide_id) else None)
                 continue
             yield Entry(
-                int(fide_id), values.get("name", ""), values.get("country", ""), _sex(values.get("sex", "")),
+                int(fide_id), values.get("name", ""), values.get("country", ""), Sex.read(values.get("sex", "")),
                 _title(values.get("title", ""), values.get("w_title", "")), {k: _number(t) for k, t in texts.items()},
                 _year(values.get("birthday", "")), where, {k: int(t) for k, t in ks.items()},
             )  # fmt: skip
@@ -284,8 +285,3 @@ def _year(text: str) -> int | None:
     year = text[:4]
     return int(year) if ascii_digits(year) and int(year) > 0 else None
 
-
-def _sex(text: str) -> str:
-    """A list's sex as the event file writes it; an unknown one (refused by :func:`_text_fault`) as none."""
-    code = sex_code(text)
-    return code if code in ("m", "w") else ""

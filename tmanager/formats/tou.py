@@ -22,15 +22,24 @@ knows the event model.
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
 
 from tmanager.errors import StateError
 
-#: What a round was for the player: .TOU adds 2000 for a win, 1000 for a tie, 1300 for a bye.
-TouOutcome = Literal["win", "tie", "loss", "bye"]
-_BONUS = {"win": 2000, "tie": 1000, "loss": 0, "bye": 1300}
+
+class TouOutcome(enum.StrEnum):
+    """What a round was for the player."""
+
+    WIN = "win"
+    TIE = "tie"
+    LOSS = "loss"
+    BYE = "bye"
+
+
+#: .TOU adds 2000 for a win, 1000 for a tie, 1300 for a bye.
+_BONUS = {TouOutcome.WIN: 2000, TouOutcome.TIE: 1000, TouOutcome.LOSS: 0, TouOutcome.BYE: 1300}
 END = "*** END OF FILE ***"
 
 
@@ -80,8 +89,8 @@ def _cell(game: TouGame, *, player: str, round_number: int) -> int:
     """The number written for ``game``: its score plus its outcome's bonus, which must read back as that outcome
     (2000 and more a win, 1000 to 1999 a tie, less a loss; a bye is told by the player's own number)."""
     cell = game.score + _BONUS[game.outcome]
-    read: TouOutcome = "win" if cell >= 2000 else "tie" if cell >= 1000 else "loss"
-    if game.opponent is not None and read != game.outcome:
+    read = TouOutcome.WIN if cell >= 2000 else TouOutcome.TIE if cell >= 1000 else TouOutcome.LOSS
+    if game.opponent is not None and read is not game.outcome:
         raise StateError(
             f"{player}, round {round_number}: the {game.outcome}'s score {game.score} cannot be written to .TOU: "
             f"{cell} would read as a {read} (check the score)"
@@ -106,10 +115,10 @@ def from_scores(cards: Sequence[ScoreCard], aliases: Mapping[str, str] | None = 
         games = []
         for i, (opponent, score) in enumerate(zip(card.opponents, card.scores, strict=True)):
             if opponent == 0:
-                games.append(TouGame(score, "bye"))
+                games.append(TouGame(score, TouOutcome.BYE))
                 continue
             theirs = cards[opponent - 1].scores[i]
-            outcome: TouOutcome = "win" if score > theirs else "tie" if score == theirs else "loss"
+            outcome = TouOutcome.WIN if score > theirs else TouOutcome.TIE if score == theirs else TouOutcome.LOSS
             games.append(TouGame(score, outcome, opponent, card.first[i]))
         players.append(TouPlayer(display_name(card.name, aliases), tuple(games)))
     return players

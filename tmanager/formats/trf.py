@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import codecs
 import dataclasses
+import enum
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -63,6 +64,13 @@ from tmanager.formats.trf_records import (
 )
 from tmanager.pairing.acceleration import baku_points
 from tmanager.pairing.model import BLACK, WHITE, PlayerState
+
+
+class Version(enum.StrEnum):
+    """The TRF versions written: TRF-2026 (FIDE's from 1 September 2025) and TRF-16."""
+
+    TRF_2026 = "2026"
+    TRF_16 = "16"
 
 #: TRF-16 lines giving the points of each kind of result, and the PointsSystem field each sets.
 POINTS_CODES = {
@@ -216,7 +224,7 @@ class Tournament:
             state = p.state(rounds, rank=rank if self.by_rank else None)
             games = state.games
             if rounds is None and p.id in byes and len(games) < upcoming:
-                games += (Game(None, None, " "),) * (upcoming - 1 - len(games)) + (Game(None, None, byes[p.id]),)
+                games += (Game(None, None, " "),) * (upcoming - 1 - len(games)) + (Game(None, None, byes[p.id].value),)
             acceleration = self.acceleration(p.id, upcoming if rounds is None else rounds + 1)
             states.append(dataclasses.replace(state, games=games, acceleration=acceleration))
         return states

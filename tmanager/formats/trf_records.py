@@ -9,10 +9,11 @@ events are registered the same way by :mod:`tmanager.formats.trf_teams`).
 
 from __future__ import annotations
 
+import enum
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Generic, Literal, TypeVar
+from typing import Any, Generic, TypeVar
 
 from tmanager.core.results import format_points
 from tmanager.errors import ascii_digits
@@ -75,8 +76,12 @@ def _ids(text: str, what: str) -> tuple[int, ...]:
 
 # -- TRF-2026 records --------------------------------------------------------------------------------------
 
-ByeCode = Literal["F", "H", "Z"]
-_BYE_CODES: dict[str, ByeCode] = {"F": "F", "H": "H", "Z": "Z"}
+class ByeCode(enum.StrEnum):
+    """A ``240`` bye's type: full-, half- or zero-point."""
+
+    FULL = "F"
+    HALF = "H"
+    ZERO = "Z"
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,13 +94,13 @@ class Bye:
 
     @classmethod
     def read(cls, line: str) -> Bye:
-        kind = _BYE_CODES.get(_field(line, 5, 5))
-        if kind is None:
-            raise ValueError(f"bye type {_field(line, 5, 5)!r} is not F, H or Z")
-        return cls(kind, _whole(_field(line, 7, 9), "round"), _ids(line[10:], "player"))
+        code = _field(line, 5, 5)
+        if code not in tuple(ByeCode):
+            raise ValueError(f"bye type {code!r} is not F, H or Z")
+        return cls(ByeCode(code), _whole(_field(line, 7, 9), "round"), _ids(line[10:], "player"))
 
     def write(self) -> str:
-        return f"240 {self.kind} {self.round:03d} " + " ".join(f"{p:4d}" for p in self.players)
+        return f"240 {self.kind.value} {self.round:03d} " + " ".join(f"{p:4d}" for p in self.players)
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,8 +161,12 @@ class Prohibited:
         return f"260 {self.first_round:03d} {self.last_round:03d} " + " ".join(f"{p:4d}" for p in self.players)
 
 
-ForfeitCode = Literal["+-", "-+", "--"]
-_FORFEIT_CODES: dict[str, ForfeitCode] = {"+-": "+-", "-+": "-+", "--": "--"}
+class ForfeitCode(enum.StrEnum):
+    """A ``330`` forfeited match's type: white wins, black wins, or both lose."""
+
+    WHITE_WINS = "+-"
+    BLACK_WINS = "-+"
+    BOTH_LOSE = "--"
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,14 +180,14 @@ class Forfeit:
 
     @classmethod
     def read(cls, line: str) -> Forfeit:
-        kind = _FORFEIT_CODES.get(_field(line, 5, 6))
-        if kind is None:
-            raise ValueError(f"forfeit type {_field(line, 5, 6)!r} is not +-, -+ or --")
-        return cls(kind, _whole(_field(line, 8, 10), "round"), _whole(_field(line, 12, 14), "white"),
+        code = _field(line, 5, 6)
+        if code not in tuple(ForfeitCode):
+            raise ValueError(f"forfeit type {code!r} is not +-, -+ or --")
+        return cls(ForfeitCode(code), _whole(_field(line, 8, 10), "round"), _whole(_field(line, 12, 14), "white"),
                    _whole(_field(line, 16, 18), "black"))  # fmt: skip
 
     def write(self) -> str:
-        return f"330 {self.kind} {self.round:03d} {self.white:3d} {self.black:3d}"
+        return f"330 {self.kind.value} {self.round:03d} {self.white:3d} {self.black:3d}"
 
 
 @dataclass(frozen=True, slots=True)

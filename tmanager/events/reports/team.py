@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from tmanager.core.results import Colour, format_points
+from tmanager.core.teams import TeamRoundKind
 from tmanager.errors import StateError
 from tmanager.events.games import scores
 from tmanager.events.model import label, missing
@@ -145,8 +146,8 @@ class TeamReports(DivisionReports):
         open_matches = sum(1 for s in standings(self.event, self.division, n) if s.totals.open)
         if open_matches:
             blocks.append("a match with a game still to finish counts its game points so far and no match points")
-        primary = "match points" if self.settings.primary == "match" else "game points"
-        blocks.append(f"ranked by {primary}, then: " + ", ".join(self.settings.team_tiebreaks))
+        ranked = f"ranked by {self.settings.primary.value} points, then: "
+        blocks.append(ranked + ", ".join(self.settings.team_tiebreaks))
         return Report(f"{self.prefix}standings-r{n}", f"{self.heading}: standings after round {n}", tuple(blocks),
                       kind="standings")  # fmt: skip
 
@@ -174,7 +175,7 @@ class TeamReports(DivisionReports):
             cells = []
             for r in rounds[t.number]:
                 if r.opponent is None:
-                    cells.append("bye" if r.kind == "bye" else "-")
+                    cells.append("bye" if r.kind is TeamRoundKind.BYE else "-")
                     continue
                 cells.append(f"{r.opponent}{r.board_one} {format_points(r.game_points)}")
             mp = sum(r.match_points or 0 for r in rounds[t.number])

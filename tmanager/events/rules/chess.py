@@ -22,7 +22,17 @@ from tmanager.errors import PairingError, ScheduleError, StateError, ascii_digit
 from tmanager.events.entries import BoardRef, Entry, PlayersRef, ResultEntry
 from tmanager.events.games import accelerated, history, round_games, score, scores
 from tmanager.events.messages import Note, Topic
-from tmanager.events.model import Board, Division, Event, PairingSystem, Round, label, missing
+from tmanager.events.model import (
+    Acceleration,
+    Board,
+    Division,
+    Event,
+    InitialColour,
+    PairingSystem,
+    Round,
+    label,
+    missing,
+)
 from tmanager.events.operations import board_at, find_player, locate, refuse_entered, span
 from tmanager.events.ranking import tiebreak_standings
 from tmanager.events.reports import DivisionReports
@@ -56,9 +66,10 @@ UNRATED = 1400
 #: The draw probability of two equally rated players in dry runs; it shrinks with the expected score's distance from ½.
 DRAW_RATE = 0.3
 #: A round's TRF code as a .TOU outcome and score (AUPAIR: a bye scores 50 and counts as a win).
-_TOU: dict[str, tuple[TouOutcome, int]] = {
-    "1": ("win", 0), "+": ("win", 0), "=": ("tie", 0), "0": ("loss", 0), "-": ("loss", 0),
-    "U": ("bye", 50), "F": ("bye", 50), "H": ("tie", 0), "Z": ("loss", 0),
+_TOU = {
+    "1": (TouOutcome.WIN, 0), "+": (TouOutcome.WIN, 0), "=": (TouOutcome.TIE, 0), "0": (TouOutcome.LOSS, 0),
+    "-": (TouOutcome.LOSS, 0), "U": (TouOutcome.BYE, 50), "F": (TouOutcome.BYE, 50), "H": (TouOutcome.TIE, 0),
+    "Z": (TouOutcome.LOSS, 0),
 }  # fmt: skip
 
 
@@ -90,10 +101,10 @@ class ChessRules(DivisionRules):
             for i, b in enumerate(r.boards, 1):
                 if b.scores is not None:
                     yield Problem(f"round {r.number} board {i}: scores are for score-based divisions (set entry)")
-        if d.acceleration and d.system != PairingSystem.DUTCH:
+        if d.acceleration is not Acceleration.NONE and d.system != PairingSystem.DUTCH:
             yield Problem("accelerates Dutch divisions only", "acceleration")
         scoring = self.event.scoring
-        if d.acceleration == "baku" and (scoring.loss != 0 or 2 * scoring.draw != scoring.win):
+        if d.acceleration is Acceleration.BAKU and (scoring.loss != 0 or 2 * scoring.draw != scoring.win):
             yield Problem("the Baku method needs a draw to score half a win and a loss nothing", "acceleration")
         if d.baku_last is not None and all(p.number != d.baku_last for p in d.players):
             yield Problem(f"names no player of the division ({d.baku_last})", "baku_last")
@@ -125,8 +136,8 @@ class ChessRules(DivisionRules):
         """The top-ranked's colour in round 1: as ``--colour`` asks, else drawn by lot when round 1 is paired (a note
         in ``wording``, which places ``{colour}``)."""
         division = self.division
-        recorded = division.initial_colour or "white"
-        if n > 1 and options.colour is not None and options.colour != Colour.from_word(recorded):
+        recorded = division.initial_colour or InitialColour.WHITE
+        if n > 1 and options.colour is not None and options.colour != recorded.colour:
             # It decides colours from round 1 on (5.2.5) and TRF's 152/XXC says it: a later round cannot change it.
             raise StateError(
                 f"--colour chooses the top-ranked's colour when round 1 is paired; round 1 was paired with {recorded} "
@@ -134,11 +145,11 @@ class ChessRules(DivisionRules):
                 topic=Topic.COLOUR_BY_LOT,
             )
         if n == 1 and options.colour is None and division.initial_colour is None:
-            division.initial_colour = (options.rng or random.SystemRandom()).choice(["white", "black"])
+            division.initial_colour = (options.rng or random.SystemRandom()).choice(list(InitialColour))
             return [Note(f"initial colour drawn by lot: {wording.format(colour=division.initial_colour)}",
                          Topic.COLOUR_BY_LOT)]  # fmt: skip
         if options.colour is not None:
-            division.initial_colour = "white" if options.colour == Colour.WHITE else "black"
+            division.initial_colour = InitialColour.of(options.colour)
         return []
 
     def pair(self, options: PairOptions) -> list[str]:
@@ -187,7 +198,7 @@ class ChessRules(DivisionRules):
             "total_rounds": max(self.event.rounds, record.number),
             "forbidden": groups,
             "points": self.event.scoring,
-            "initial_colour": Colour.from_word(division.initial_colour or "white"),
+            "initial_colour": division.first_colour,
         }
         try:
             if explain:
@@ -209,7 +220,7 @@ class ChessRules(DivisionRules):
     def _baku(self, round_number: int) -> list[str]:
         """Round 1 of a Baku-accelerated division fixes GA's last player (C.04.5.1) and says what follows."""
         division = self.division
-        if division.acceleration != "baku" or round_number != 1:
+        if division.acceleration is not Acceleration.BAKU or round_number != 1:
             return []
         if not self.event.total_rounds(division):  # else round 1 alone was accelerated, whatever the event's length
             raise StateError("the Baku acceleration gives virtual points in the first half of the planned rounds: "

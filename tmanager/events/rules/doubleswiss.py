@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from tmanager.core.results import ByeKind, Colour
+from tmanager.core.results import ByeKind
 from tmanager.errors import PairingError, StateError
 from tmanager.events import operations
 from tmanager.events.entries import Entry
@@ -93,7 +93,7 @@ class DoubleSwissRules(ChessRules):
                 total_rounds=max(self.event.rounds, match),
                 forbidden=division.forbidden_groups(),
                 points=self.event.scoring,
-                initial_colour=Colour.from_word(division.initial_colour or "white"),
+                initial_colour=division.first_colour,
             )
         except PairingError as exc:
             raise PairingError(f"match {match} cannot be paired: {exc}", topic=Topic.UNPAIRABLE) from None

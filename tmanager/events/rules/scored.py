@@ -23,6 +23,7 @@ from tmanager.events.model import (
     Division,
     EntryMode,
     Event,
+    Opening,
     PairingSystem,
     Player,
     Round,
@@ -89,9 +90,9 @@ def set_off(division: Division, player: Player, spread: int | None, rounds: Sequ
 
 def opening(rules: ScoredSettings, round_number: int) -> PairingSystem | None:
     """The opening system that pairs ``round_number``, if any (``initial``)."""
-    if rules.initial == "random" and round_number == 1:
+    if rules.initial is Opening.RANDOM and round_number == 1:
         return PairingSystem.RANDOM
-    if rules.initial == "init-fontes" and round_number <= rules.initial_rounds:
+    if rules.initial is Opening.INIT_FONTES and round_number <= rules.initial_rounds:
         return PairingSystem.INIT_FONTES
     return None
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from tmanager.core import teamtiebreaks
-from tmanager.core.results import ByeKind, Colour
+from tmanager.core.results import ByeKind
 from tmanager.errors import PairingError, StateError, ascii_digits
 from tmanager.events.checks import PRINTABLE_ONLY, text_fault
 from tmanager.events.entries import BoardRef, Entry, ResultEntry
@@ -217,7 +217,7 @@ class TeamRules(ChessRules):
                 round_number=n,
                 total_rounds=max(self.event.rounds, n),
                 forbidden=division.forbidden,
-                initial_colour=Colour.from_word(division.initial_colour or "white"),
+                initial_colour=division.first_colour,
             )
         except PairingError as exc:
             raise PairingError(f"round {n} cannot be paired: {exc}", topic=Topic.UNPAIRABLE) from None

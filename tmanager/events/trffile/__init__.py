@@ -42,8 +42,8 @@ results, byes and absences, the records, the header data, and the system its ``1
 
 from __future__ import annotations
 
-from tmanager.events.trffile.common import VERSIONS, Version
 from tmanager.events.trffile.reader import loads, read
 from tmanager.events.trffile.writer import complete_rounds, dumps
+from tmanager.formats.trf import Version
 
-__all__ = ["VERSIONS", "Version", "complete_rounds", "dumps", "loads", "read"]
+__all__ = ["Version", "complete_rounds", "dumps", "loads", "read"]

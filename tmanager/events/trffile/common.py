@@ -1,18 +1,16 @@
-"""What the TRF writer and reader share: the format versions, the names and codes of the systems, the byes' record
+"""What the TRF writer and reader share: the names and codes of the systems, the byes' record
 codes, the settings an ``XTM event`` line carries, and a player's ``001`` columns written and read back."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
-from tmanager.core.playerfields import sex_code
+from tmanager.core.playerfields import Sex
 from tmanager.core.results import ByeKind
 from tmanager.errors import ascii_digits
 from tmanager.events.model import PairingSystem, Player
 from tmanager.formats import trf, trf_records
 
-Version = Literal["2026", "16"]
-VERSIONS: tuple[Version, ...] = ("2026", "16")
 SYSTEM_NAMES = {
     PairingSystem.DUTCH: "Swiss system (FIDE Dutch)", PairingSystem.ROUND_ROBIN: "Round robin (Berger)",
     PairingSystem.MANUAL: "Manual", PairingSystem.DOUBLE_SWISS: "Double-Swiss system (FIDE C.04.5)",
@@ -21,7 +19,10 @@ SYSTEM_NAMES = {
 #: A team division's round fields, kept in the ``XTM round`` lines.
 TEAM_ROUND_KEYS = ("matches", "lineups", "team_byes", "forced_matches")
 #: TRF-2026 ``240`` records' codes of the byes a player requests.
-BYE_RECORDS: dict[ByeKind, trf_records.ByeCode] = {ByeKind.FULL: "F", ByeKind.HALF: "H", ByeKind.ZERO: "Z"}
+BYE_RECORDS = {
+    ByeKind.FULL: trf_records.ByeCode.FULL, ByeKind.HALF: trf_records.ByeCode.HALF,
+    ByeKind.ZERO: trf_records.ByeCode.ZERO,
+}
 
 
 def trf_date(text: str) -> str:
@@ -42,7 +43,7 @@ def player_header(p: Player) -> str:
     rating = str(p.rating) if p.rating else ""
     fide_id = str(p.fide_id) if p.fide_id is not None else ""
     return (
-        f"001 {p.number:4d} {p.sex or ' '}{p.title:3.3} {p.name[:33]:33} {rating:>4.4} {p.federation[:3]:3} "
+        f"001 {p.number:4d} {p.sex.value or ' '}{p.title:3.3} {p.name[:33]:33} {rating:>4.4} {p.federation[:3]:3} "
         f"{fide_id:>11.11} {trf_date(p.birth):10.10} "
     )
 
@@ -57,14 +58,13 @@ def read_player_header(line: trf.TrfPlayer) -> dict[str, Any]:
     h = line.header.ljust(80)
     fide_id = h[57:68].strip()
     title = h[10:13].strip()
-    sex = sex_code(h[9])
     return {
         "name": line.name,
         "title": _TRF06_TITLES.get(title.lower(), title.upper()),
         "rating": line.rating,
         "federation": h[53:56].strip(),
         "fide_id": int(fide_id) if ascii_digits(fide_id) else None,
-        "sex": sex if sex in ("m", "w") else "",
+        "sex": Sex.read(h[9]),
         "birth": event_date(h[69:79]),
     }
 

@@ -12,9 +12,10 @@ from tmanager import tomlmap
 from tmanager.core import teamtiebreaks, tiebreaknames
 from tmanager.core.results import ByeKind, Colour, Result
 from tmanager.core.scoring import Game
+from tmanager.core.teams import TeamScore
 from tmanager.errors import ConfigError
 from tmanager.events.eventfile import check, prize_fund
-from tmanager.events.model import Board, Division, Event, PairingSystem, Player, Round, TeamSettings
+from tmanager.events.model import Acceleration, Board, Division, Event, PairingSystem, Player, Round, TeamSettings
 from tmanager.events.teamtrf import teams_from_trf
 from tmanager.events.trffile.common import (
     BYE_RECORDS,
@@ -90,7 +91,7 @@ def loads(text: str, *, file: Path | None = None) -> Event:
     _requested_byes(tournament, division, numbers)
     if "event" not in extras and _team_file(tournament):
         code = _first(header, "192")
-        primary = read_type_code(code, file=file).primary if code else "match"
+        primary = read_type_code(code, file=file).primary if code else TeamScore.MATCH
         teams_from_trf(tournament, division, primary=primary, tiebreaks=meta.get("team_tiebreaks"), file=file)
     event.divisions.append(division)
     check(event, file)
@@ -143,7 +144,7 @@ def _foreign_settings(tournament: trf.Tournament, header: Mapping[str, list[str]
         settings["schedule"] = [f"20{d.replace('/', '-')}" for d in schedule if d]
     last = tournament.baku_last(file=file)  # 250 or XXA lines: TRF-16 files carry only the latter
     if last is not None or baku:
-        settings["acceleration"], settings["baku_last"] = "baku", last
+        settings["acceleration"], settings["baku_last"] = Acceleration.BAKU.value, last
     return settings
 
 

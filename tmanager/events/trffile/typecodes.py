@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
 
+from tmanager.core.teams import TeamScore
 from tmanager.errors import ConfigError
 from tmanager.events.model import PairingSystem
 
@@ -28,7 +28,7 @@ class TypeCode:
 
     system: PairingSystem
     cycles: int = 1
-    primary: Literal["match", "game"] = "match"
+    primary: TeamScore = TeamScore.MATCH
     baku: bool = False
 
 
@@ -62,7 +62,7 @@ def read_type_code(code: str, *, file: Path | None) -> TypeCode:
     code = code.strip().upper()
     base, baku = (code.removesuffix(_BAKU), True) if code.endswith(_BAKU) else (code, False)
     scores = re.search(r"_(MP|GP)(_MP|_GP)?$", base)  # the team scores, the primary one first
-    primary: Literal["match", "game"] = "game" if scores and scores[1] == "GP" else "match"
+    primary = TeamScore.from_code(scores[1]) if scores else TeamScore.MATCH
     if base.startswith("CUSTOM_"):
         return TypeCode(PairingSystem.MANUAL, primary=primary)
     found = _ROUND_ROBIN.fullmatch(base)

@@ -13,7 +13,7 @@ from tmanager.core.scoring import STANDARD, Game
 from tmanager.errors import StateError
 from tmanager.events.eventfile import prize_fund_table
 from tmanager.events.games import round_games, scores, virtual_points
-from tmanager.events.model import Division, Event, PairingSystem, Player, Round, missing
+from tmanager.events.model import Acceleration, Division, Event, PairingSystem, Player, Round, missing
 from tmanager.events.ranking import tiebreak_standings
 from tmanager.events.rules import ChessRules, require, rules_for
 from tmanager.events.teams import settings
@@ -22,12 +22,12 @@ from tmanager.events.trffile.common import (
     BYE_RECORDS,
     SYSTEM_NAMES,
     TEAM_ROUND_KEYS,
-    Version,
     player_header,
     read_player_header,
     trf_date,
 )  # fmt: skip
 from tmanager.formats import trf, trf_records
+from tmanager.formats.trf import Version
 
 #: TRF-2026 ``192``: the division's system as FIDE's tournament-type codes write it.
 _TYPE_CODES = {PairingSystem.DUTCH: "FIDE_DUTCH_2025", PairingSystem.MANUAL: "CUSTOM_SWISS",
@@ -40,7 +40,7 @@ def complete_rounds(division: Division) -> int:
     return min(pending, default=division.paired_rounds + 1) - 1
 
 
-def dumps(event: Event, division: Division, *, version: Version = "2026") -> str:
+def dumps(event: Event, division: Division, *, version: Version = Version.TRF_2026) -> str:
     """The division as TRF text (LF line endings); a :class:`StateError` for a score-based division."""
     rules = require(
         rules_for(event, division),
@@ -72,9 +72,10 @@ def dumps(event: Event, division: Division, *, version: Version = "2026") -> str
                       tuple(entries[p.number] for entries in paired) + upcoming.get(p.number, ()))
         for p in by_rank
     )  # fmt: skip
-    records = _records(event, division, version, rounds) if version == "2026" else _trf16_records(event, division)
+    trf_2026 = version is Version.TRF_2026
+    records = _records(event, division, version, rounds) if trf_2026 else _trf16_records(event, division)
     if teams:
-        records.update(trf_team_records(event, division) if version == "2026" else trf16_team_records(division))
+        records.update(trf_team_records(event, division) if trf_2026 else trf16_team_records(division))
     return trf.dumps(trf.Tournament(players=players, lines=tuple(lines), records=records, by_rank=not in_order))
 
 
@@ -104,18 +105,18 @@ def _header_lines(event: Event, division: Division, version: Version, *, teams: 
     if event.arbiter:
         lines.append(f"102 {event.arbiter}")
     lines += [f"112 {deputy}" for deputy in event.deputies]
-    if version == "16" and event.time_control:  # TRF-16's only time control, free text (TRF-2026: 222, encoded)
+    if version is Version.TRF_16 and event.time_control:  # TRF-16's only time control, free text (2026: 222, encoded)
         lines.append(f"122 {event.time_control}")
     if event.schedule:
         dates = "".join(f"{when[2:10].replace('-', '/'):<10}" for when in event.schedule)
         lines.append(f"{'132':<91}{dates}".rstrip())
-    if version == "16":
+    if version is Version.TRF_16:
         return lines
     total = event.total_rounds(division)
     if total:
         lines.append(f"142 {total}")
     if division.initial_colour:
-        lines.append(f"152 {division.initial_colour[0].upper()}")
+        lines.append(f"152 {division.initial_colour.colour.value.upper()}")
     try:
         scoring = trf.scoring_line(event.scoring)
     except ValueError as exc:
@@ -132,7 +133,7 @@ def _header_lines(event: Event, division: Division, version: Version, *, teams: 
 def _tiebreak_names(event: Event, division: Division, *, teams: bool) -> list[str]:
     """``202``'s names: the event's tie-breaks; a team division's primary score (MP or GP) and team tie-breaks."""
     if teams:
-        return ["MP" if settings(division).primary == "match" else "GP", *settings(division).team_tiebreaks]
+        return [settings(division).primary.code, *settings(division).team_tiebreaks]
     return [t.trf_name for t in tiebreaknames.parse_all(event.tiebreaks)]
 
 
@@ -142,7 +143,7 @@ def _type_code(division: Division, *, teams: bool) -> str:
     if division.round_robin:
         return "FIDE_DOUBLEROUNDROBIN" if division.cycles == 2 else "FIDE_ROUNDROBIN"
     code = _TYPE_CODES[division.system]
-    return code + "_BAKU" if division.acceleration == "baku" else code
+    return code + "_BAKU" if division.acceleration is Acceleration.BAKU else code
 
 
 def _team_type_code(division: Division) -> str:
@@ -151,7 +152,8 @@ def _team_type_code(division: Division) -> str:
     if division.round_robin:
         return "FIDE_TEAM_DOUBLEROUNDROBIN" if division.cycles == 2 else "FIDE_TEAM_ROUNDROBIN"
     if division.system == PairingSystem.TEAM_SWISS:
-        return "FIDE_TEAM_TYPEA_MP_GP" if settings(division).primary == "match" else "FIDE_TEAM_TYPEA_GP_MP"
+        primary = settings(division).primary
+        return f"FIDE_TEAM_TYPEA_{primary.code}_{primary.other.code}"
     return "CUSTOM_TEAM_SWISS"
 
 
@@ -159,10 +161,10 @@ def _pairing_lines(event: Event, division: Division, version: Version, in_order:
     """The pairing programs' lines: ``XXC rank`` when the file lists players in pairing order; in TRF-16 the
     rounds, the initial colour, the points and the forbidden pairs as XX and BB lines."""
     words = [] if in_order else ["rank"]
-    if version == "16" and division.initial_colour:
-        words.append(f"{division.initial_colour}1")
+    if version is Version.TRF_16 and division.initial_colour:
+        words.append(f"{division.initial_colour.value}1")
     lines = [f"XXC {' '.join(words)}"] if words else []
-    if version == "2026":
+    if version is Version.TRF_2026:
         return lines
     total = event.total_rounds(division)
     if total:
