@@ -8,6 +8,7 @@ from typing import Any
 
 from tmanager import tomlmap
 from tmanager.core import tiebreaknames
+from tmanager.core.playerfields import RatingKind
 from tmanager.core.results import Result, format_points
 from tmanager.core.scoring import STANDARD, Game
 from tmanager.errors import StateError
@@ -251,10 +252,10 @@ def _event_extras(event: Event, division: Division, *, teams: bool) -> dict[str,
     optional: dict[str, tuple[Any, Any]] = {
         "cycles": (division.cycles, 1), "initial_colour": (division.initial_colour, None),
         "forbidden": (division.forbidden, []), "team_apart": (division.team_apart, False),
-        "start_numbers": (division.start_numbers, False), "acceleration": (division.acceleration, ""),
+        "start_numbers": (division.start_numbers, False), "acceleration": (division.acceleration, Acceleration.NONE),
         "baku_last": (division.baku_last, None),
         "max_byes": (event.max_byes, None), "stylesheet": (event.stylesheet, ""),
-        "rating_list": (event.rating_list, "standard"), "categories": (event.categories, []),
+        "rating_list": (event.rating_list, RatingKind.STANDARD), "categories": (event.categories, []),
         "prizes": (event.prizes, 3), "schedule": (event.schedule, []), "time_control": (event.time_control, ""),
         "hooks": (event.hooks, {}), "prize_fund": (division.prize_fund and prize_fund_table(division.prize_fund), None),
     }  # fmt: skip
