@@ -122,6 +122,10 @@ class LockTimeout(StateError):
     """The lock of a file stayed taken for longer than a command would wait."""
 
 
+class FileExists(StateError):
+    """A file to be made anew is there (made, maybe, by another process since the command looked)."""
+
+
 def first_line(exc: BaseException) -> str:
     """The first line of what an exception says (at most 120 characters), or its type's name."""
     lines = str(exc).strip().splitlines()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
@@ -21,6 +22,7 @@ import pytest
 
 from tests.conftest import ROOT, assert_consistent, run_cli
 from tests.integration.test_workers import claims_of, engines_in, slow_tourney, start_worker, wait_for
+from tmanager.errors import StateError
 from tmanager.tourney import store
 
 pytest.importorskip("distributed")
@@ -365,6 +367,33 @@ def test_lanes_shrink_when_a_worker_leaves(tmp_path: Path, cluster: DaskCluster)
     assert hooked_games(tmp_path) == list(range(6))
     assert (tmp_path / "after_tourney.txt").read_text() == "done\n"
 
+
+
+def test_the_scheduler_dying_while_asked_for_the_cluster_s_size_is_the_same_line(
+    tmp_path: Path, cluster: DaskCluster,
+) -> None:
+    """The coordinator asks the scheduler for its workers every 2 s: a scheduler that died while asked ended
+    `run --dask` with distributed's CommClosedError and a traceback, where one that died while a game was
+    awaited ended it with one line. Which came first hung on the moment of the death (under load, the asking
+    takes longer)."""
+    # Here, not above: the module is skipped where distributed is not installed, and these import it.
+    import distributed
+
+    from tmanager.tourney.cluster import SCHEDULER_LOST, Cluster
+
+    async def ask() -> str:
+        client = await distributed.Client(  # type: ignore[no-untyped-call]
+            cluster.address, asynchronous=True, timeout=10
+        )
+        threads = Cluster(client, tmp_path).threads
+        await threads()
+        os.killpg(cluster.processes[0].pid, signal.SIGKILL)  # the scheduler
+        with pytest.raises(StateError) as raised:
+            await threads()
+        await client.close()
+        return str(raised.value)
+
+    assert asyncio.run(ask()) == SCHEDULER_LOST
 
 
 def test_the_scheduler_dying_is_one_line_of_tmanager(tmp_path: Path, cluster: DaskCluster) -> None:

@@ -10,6 +10,7 @@ what the PGN holds.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 import re
@@ -19,6 +20,7 @@ import subprocess
 import sys
 import time
 import zlib
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import chess.pgn
@@ -26,6 +28,7 @@ import psutil
 import pytest
 
 from tests.conftest import ROOT, run_cli
+from tests.integration.test_workers import wait_for
 
 STOCKFISH = "/usr/games/stockfish"
 PYENGINE = ROOT / "engines" / "pyengine.py"
@@ -597,18 +600,29 @@ def test_sigint_before_the_first_game_is_recorded_leaves_nothing_behind(tmp_path
     assert sorted(p.name for p in tmp_path.iterdir()) == []
 
 
-def wait_until_idle(pid: int) -> None:
-    """Wait until process ``pid`` has spent (almost) no CPU for half a second: it waits for something."""
-    process = psutil.Process(pid)
-    deadline = time.monotonic() + 60
-    before = sum(process.cpu_times()[:2])
-    while True:
-        time.sleep(0.5)
-        now = sum(process.cpu_times()[:2])
-        if now - before < 0.05:
-            return
-        assert time.monotonic() < deadline
-        before = now
+@contextlib.contextmanager
+def held_and_watched(lock_file: Path) -> Iterator[Callable[[], None]]:
+    """Hold ``lock_file``'s lock (``flock``) while the block runs; the block is given a function that returns once
+    another process has tried to open the file, to take the lock. The try is seen by a read lease: the kernel
+    breaks it on another's open, whatever the load (time spent without CPU was taken for a wait, but a process
+    starved of CPU on a loaded machine spends none either, halfway through its imports)."""
+    lock_file.touch()
+    descriptor = os.open(lock_file, os.O_RDONLY)  # a read lease is had only on a file no one has open to write
+    ignored = signal.signal(signal.SIGIO, signal.SIG_IGN)  # the lease's break is told by SIGIO too, which kills
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        fcntl.fcntl(descriptor, fcntl.F_SETLEASE, fcntl.F_RDLCK)
+
+        def tried() -> None:
+            deadline = time.monotonic() + 60
+            while fcntl.fcntl(descriptor, fcntl.F_GETLEASE) == fcntl.F_RDLCK:  # F_UNLCK once it is broken
+                assert time.monotonic() < deadline, f"no process tried to take {lock_file.name}"
+                time.sleep(0.01)
+
+        yield tried
+    finally:
+        os.close(descriptor)
+        signal.signal(signal.SIGIO, ignored)
 
 
 def test_sigterm_before_the_first_game_ends_the_command_by_the_signal_too(tmp_path: Path) -> None:
@@ -616,14 +630,70 @@ def test_sigterm_before_the_first_game_ends_the_command_by_the_signal_too(tmp_pa
     # which another process holds), the command dies by SIGTERM as fastchess does, not by tmanager's
     # "interrupted" (status 130).
     line = f"{pyengine('a')} {pyengine('b')} -each tc=inf nodes=1 -rounds 20 -config outname=state.toml"
-    with (tmp_path / "state.toml.lock").open("a") as held:
-        fcntl.flock(held, fcntl.LOCK_EX)
+    with held_and_watched(tmp_path / "state.toml.lock") as tried:
         command = [sys.executable, "-m", "tmanager", "fastchess", *shlex.split(line)]
         waiting = subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        wait_until_idle(waiting.pid)  # past its imports, polling for the lock
+        tried()  # past its imports, polling for the lock
         waiting.send_signal(signal.SIGTERM)
         out, err = waiting.communicate(timeout=60)
     assert (waiting.returncode, out, err) == (-signal.SIGTERM, "", "")
+
+
+#: `python -m tmanager` that sends itself a signal at the first audit event (``event``, ``args``) for which a
+#: condition holds: a moment in its run told as a time cannot tell it on a loaded machine.
+SIGNALLING_ITSELF = """
+import os, runpy, signal, sys
+pending = [True]
+def hook(event, args):
+    if pending and ({when}):
+        pending.clear()
+        os.kill(os.getpid(), {signal})
+sys.addaudithook(hook)
+runpy.run_module("tmanager", run_name="__main__", alter_sys=True)
+"""
+
+
+def signalling_itself(signum: signal.Signals, *, when: str) -> list[str]:
+    """The program, before its arguments, of `python -m tmanager` sending itself ``signum`` once the Python
+    condition ``when`` holds (see :data:`SIGNALLING_ITSELF`)."""
+    return [sys.executable, "-c", SIGNALLING_ITSELF.format(when=when, signal=int(signum))]
+
+
+def test_sigterm_while_the_command_is_imported_ends_it_by_the_signal_too(tmp_path: Path) -> None:
+    # `tmanager` took SIGTERM for Ctrl-C ("tmanager: interrupted", status 130) from its first instant, and the
+    # command gave it back to the system only once its module had been imported: a SIGTERM in between (under
+    # load, the better part of a second) did not end it as fastchess ends.
+    line = f"{pyengine('a')} {pyengine('b')} -each tc=inf nodes=1 -rounds 1"
+    program = signalling_itself(signal.SIGTERM, when='event == "exec" and args[0].co_filename.endswith('
+                                'os.path.join("cli", "fastchess.py"))')
+    done = subprocess.run([*program, "fastchess", *shlex.split(line)], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert (done.returncode, done.stdout, done.stderr) == (-signal.SIGTERM, "", "")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_run_that_finds_its_test_begun_as_it_writes_it_plays_it_with_the_other(tmp_path: Path) -> None:
+    # The same command run twice at once: each found no test, and the one that wrote it second either ended
+    # with "file exists" (status 2) or wrote its own over the test the other was playing. Here the first run is
+    # stopped as it goes to take the lock to write its test, and goes on once the second is playing.
+    line = f"{pyengine('a')} {pyengine('b')} -each tc=inf nodes=1 -rounds 4 -pgnout file=p.pgn"
+    program = signalling_itself(signal.SIGSTOP, when='event == "open" and str(args[0]).endswith(".toml.lock")')
+    first = subprocess.Popen([*program, "fastchess", *shlex.split(line)], cwd=tmp_path, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    try:
+        wait_for(lambda: psutil.Process(first.pid).status() == psutil.STATUS_STOPPED, timeout=120)
+        command = [sys.executable, "-m", "tmanager", "fastchess", *shlex.split(line)]
+        second = subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert second.stdout is not None
+        while not second.stdout.readline().startswith("Finished game"):
+            assert second.poll() is None
+    finally:
+        first.send_signal(signal.SIGCONT)
+    for run in (first, second):
+        _, err = run.communicate(timeout=120)
+        assert run.returncode == 0, err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.pgn"]
+    assert len(pgn_games(tmp_path / "p.pgn")) == 8
 
 
 def test_tablebases_gone_since_the_test_began_are_told_as_minus_tb(tmp_path: Path) -> None:

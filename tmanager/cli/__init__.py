@@ -145,15 +145,18 @@ def _interrupt(signum: int, frame: FrameType | None) -> None:
 def main(argv: Sequence[str] | None = None, *, told: Callable[[ConfigError], ConfigError] | None = None) -> int:
     """Entry point of the ``tmanager`` console script; ``told`` puts a configuration error in the terms of
     the command that started this one (`tmanager fastchess`'s workers speak of its command line)."""
-    # SIGTERM ends a command as Ctrl-C does (one line, status 130), from the first instant on;
-    # commands that stop more gracefully install their own handler.
-    signal.signal(signal.SIGTERM, _interrupt)
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    command = next((a for a in arguments if not a.startswith("-")), None)
+    raw = command if command in RAW_COMMANDS and arguments[0] == command else None
+    # SIGTERM ends a command as Ctrl-C does (one line, status 130), from the first instant on; commands that
+    # stop more gracefully install their own handler. Not a raw command's: fastchess does not catch SIGTERM,
+    # so `tmanager fastchess` dies by it, even while its module is still being imported.
+    if raw is None:
+        signal.signal(signal.SIGTERM, _interrupt)
     try:
-        arguments = list(sys.argv[1:] if argv is None else argv)
-        command = next((a for a in arguments if not a.startswith("-")), None)
-        if command in RAW_COMMANDS and arguments[0] == command:
-            raw: int = importlib.import_module(COMMANDS[command]).play(arguments[1:])
-            return raw
+        if raw is not None:
+            played: int = importlib.import_module(COMMANDS[raw]).play(arguments[1:])
+            return played
         parser = build_parser(command if command in COMMANDS else None)
         args = parser.parse_args(arguments)
         status: int = args.handler(args)

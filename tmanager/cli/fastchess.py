@@ -27,7 +27,7 @@ from pathlib import Path
 
 from tmanager import __version__
 from tmanager.cli import main
-from tmanager.errors import ConfigError
+from tmanager.errors import ConfigError, FileExists
 from tmanager.fastchess import commandline, tourneyfile
 from tmanager.fastchess.commandline import Action
 from tmanager.fastchess.config import MatchConfig
@@ -63,9 +63,9 @@ def play(argv: Sequence[str]) -> int:
     """Run fastchess's command line ``argv`` (without the program's name); the exit status."""
     started = time.monotonic()
     # fastchess does not catch SIGTERM, from its first instant to its last: neither does this command (not
-    # `tmanager`'s "interrupted", status 130), but while its match plays (Match.run), to stop its workers first.
-    # Until then no engine runs, and a kill leaves what kill -9 leaves: nothing, or a test to resume.
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    # `tmanager`'s "interrupted", status 130; `tmanager.cli.main` leaves it alone), but while its match plays
+    # (Match.run), to stop its workers first. Until then no engine runs, and a kill leaves what kill -9
+    # leaves: nothing, or a test to resume.
     parsed = commandline.parse(argv)
     if parsed == Action.VERSION:
         print(f"fastchess alpha {FASTCHESS_VERSION} (tmanager {__version__})")
@@ -79,12 +79,16 @@ def play(argv: Sequence[str]) -> int:
         print(f"tmanager: note: -each {key}={theirs} overrides -engine name={name} {key}={mine}", file=sys.stderr)
     lanes = split(workers=None, concurrency=config.concurrency)
     prepared, cpus = _checked(config, lanes)
+    eventloop.factory()  # an error in TMANAGER_LOOP is told here once, not by every worker
+    try:
+        tourneyfile.write(config, prepared)
+    except FileExists:  # the same command run at once here began the test since: this run plays it too
+        prepared, cpus = _checked(config, lanes)
+        tourneyfile.write(config, prepared)
     tourney = prepared.tourney
     if config.state.file:
         config = tourneyfile.adopted(config, tourney)
-    eventloop.factory()  # an error in TMANAGER_LOOP is told here once, not by every worker
     log_path = _log_path(config, tourney)
-    tourneyfile.write(config, prepared)
     attendance = _attend(tourney)
     try:
         try:

@@ -65,6 +65,9 @@ MAX_RESUBMITS = 3
 STOP_SECONDS = 30.0
 #: The Dask event topic on which tasks report their games' positions (each coordinator keeps its own tasks').
 LIVE_TOPIC = "tmanager-live"
+#: What ends the coordinator whose scheduler died, whichever request of its learnt it (a game's, the cluster's size).
+SCHEDULER_LOST = ("lost the connection to the Dask scheduler; the games in progress were given back (restart the "
+                  "scheduler and its workers, then run the same command)")
 #: Least seconds between two position reports of one game: every report crosses the scheduler.
 LIVE_SECONDS = 0.5
 
@@ -190,8 +193,11 @@ class Cluster:
         self.live: dict[str, LiveGame] = {}  # key of an awaited task -> its game's live file
 
     async def threads(self) -> dict[str, int]:
-        """The connected workers and their thread counts."""
-        threads: dict[str, int] = await self.client.nthreads()  # type: ignore[no-untyped-call]
+        """The connected workers and their thread counts (asked of the scheduler)."""
+        try:
+            threads: dict[str, int] = await self.client.nthreads()  # type: ignore[no-untyped-call]
+        except OSError:  # the scheduler died while asked (distributed's CommClosedError): as a game's end says it
+            raise StateError(SCHEDULER_LOST) from None
         return threads
 
     def publish(self, event: tuple[float, Any]) -> None:
@@ -265,9 +271,7 @@ class Cluster:
                 log.warning("game %d: the Dask workers playing it kept dying; submitting it again", number)
             except FutureCancelledError as exc:
                 if exc.reason == "scheduler-connection-lost":
-                    raise StateError("lost the connection to the Dask scheduler; the games in progress were given "
-                                     "back (restart the scheduler and its workers, then run the same command)"
-                                     ) from None  # fmt: skip
+                    raise StateError(SCHEDULER_LOST) from None
                 reason = " ".join(str(exc).split())
                 raise StateError(f"game {number}: {reason} (check the Dask scheduler, then run again)") from None
             finally:

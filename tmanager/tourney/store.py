@@ -61,7 +61,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tmanager.errors import ConfigError, StateError
+from tmanager.errors import ConfigError, FileExists
 from tmanager.files import (
     LOCK_TIMEOUT,
     Stamp,
@@ -308,12 +308,19 @@ def _in_process(path: Path, *, timeout: float = -1) -> Iterator[None]:
 
 
 def write_new(tourney: Tourney, *, overwrite: bool = False) -> None:
-    """Write a whole tourney file from the model (``new``, ``clone``, ``import-xboard``)."""
-    if expect_file(tourney.path) and not overwrite:  # a device or a directory there is refused, --force or not
-        raise StateError(f"{tourney.path}: file exists; choose another name or remove it first")
+    """Write a whole tourney file from the model (``new``, ``clone``, ``import-xboard``); :class:`FileExists`
+    when one is there and not to be overwritten."""
+    _refuse_existing(tourney.path, overwrite=overwrite)  # before the lock, whose file a refused path must not get
     with lock(tourney.path):
+        # Again: another process may have made it since (the same `tmanager fastchess` command run at once).
+        _refuse_existing(tourney.path, overwrite=overwrite)
         tourney.validate(engines=True)
         _checkpoint(tourney.path, None, tourney, version=0, identity=None)
+
+
+def _refuse_existing(path: Path, *, overwrite: bool) -> None:
+    if expect_file(path) and not overwrite:  # a device or a directory there is refused, --force or not
+        raise FileExists(f"{path}: file exists; choose another name or remove it first")
 
 
 def remove_unplayed(path: Path) -> bool:
