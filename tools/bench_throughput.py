@@ -38,6 +38,9 @@ move, 16 MB hash, no book, two games at a time (--concurrency).
   an event loop with a thread reading each engine's output, which hands the
   loop only the awaited line: whether a loop that wakes once an answer, and not
   once a line, costs less (it did not on 2 December 2026: docs/performance.md).
+- **tmanager in one process** (``--one-process``): ``tmanager run FILE --workers 1
+  --concurrency C``, the C games at a time played by one worker process on one
+  event loop (``--workers C`` starts C processes of one game each).
 - **fastchess** (``--fastchess PATH``): ``fastchess -engine cmd=stockfish
   name=a -engine cmd=stockfish name=b -each tc=inf nodes=1000 option.Hash=16
   -rounds N/2 -games 2 -concurrency C -pgnout file=…``.
@@ -565,13 +568,16 @@ def run_in_processes(
 # --- tmanager ------------------------------------------------------------------------------------
 
 
-def run_tmanager(games: int, concurrency: int, stockfish: Path, *, pinned: bool) -> Run:
+def run_tmanager(games: int, concurrency: int, stockfish: Path, *, pinned: bool, one_process: bool = False) -> Run:
+    """``tmanager run --workers C`` (C processes of a game at a time), or with ``one_process``
+    ``tmanager run --workers 1 --concurrency C`` (one process of C games at a time)."""
     # The engine definition's command, ``stockfish``, is found on the PATH: the timing script first.
     env = {**ENV, "PATH": f"{stockfish.parent}{os.pathsep}{ENV.get('PATH', '')}"}
+    how = ["--workers", "1", "--concurrency", str(concurrency)] if one_process else ["--workers", str(concurrency)]
 
     def run(directory: Path) -> tuple[int, Path | None]:
         path = directory / "bench.toml"
-        subprocess.run([*TMANAGER, "run", str(path), "--workers", str(concurrency), *(["--affinity"] * pinned)],
+        subprocess.run([*TMANAGER, "run", str(path), *how, *(["--affinity"] * pinned)],
                        check=True, capture_output=True, env=env)
         return pgn_plies(path.with_suffix(".pgn")), path.with_suffix(".pgn")
 
@@ -617,6 +623,9 @@ def main() -> None:
     parser.add_argument("--split", type=int, metavar="FEWER",
                         help="also run each contender with FEWER games (even, fewer than --games), interleaved, and "
                              "split the manager's CPU into a part per game and a fixed part (start-up and end)")
+    parser.add_argument("--one-process", action="store_true",
+                        help="also tmanager run --workers 1 --concurrency C: the C games at a time in one worker "
+                             "process, on one event loop")
     parser.add_argument("--bounded-reads", action="store_true",
                         help="also the minimal Python loop with each read bounded (poll with a deadline, then read)")
     parser.add_argument("--alarm-reads", action="store_true",
@@ -652,6 +661,10 @@ def contenders(games: int, args: argparse.Namespace, engines: EngineTimes) -> di
     runs: dict[str, Run] = {ours: run_tmanager(games, args.concurrency, engines.command, pinned=False)}
     if args.affinity:
         runs[f"{ours} --affinity"] = run_tmanager(games, args.concurrency, engines.command, pinned=True)
+    if args.one_process:
+        runs[one_process_name(args.concurrency)] = run_tmanager(
+            games, args.concurrency, engines.command, pinned=False, one_process=True
+        )
     runs[NAIVE] = run_in_processes(naive_games, games, args.concurrency, engines.command)
     runs[MINIMAL] = run_in_processes(minimal_games, games, args.concurrency, engines.command)
     runs[MINIMAL_ON_LOOP] = run_in_processes(minimal_loop_games, games, args.concurrency, engines.command)
@@ -671,6 +684,11 @@ def contenders(games: int, args: argparse.Namespace, engines: EngineTimes) -> di
                 binary, games, args.concurrency, engines.command, pinned=True
             )
     return runs
+
+
+def one_process_name(concurrency: int) -> str:
+    """The contender of ``--one-process``."""
+    return f"tmanager run --workers 1 --concurrency {concurrency}"
 
 
 def fewer(name: str, games: int) -> str:
@@ -724,6 +742,8 @@ def summarise(results: dict[str, list[Measured]], *, games: int, concurrency: in
         (ours, MINIMAL, "tmanager / minimal Python loop", "what tmanager does beyond it"),
         (ours, MINIMAL_ON_LOOP, "tmanager / minimal on a loop", "what tmanager does beyond it"),
         (pinned, f"{FASTCHESS} -use-affinity", "tmanager / fastchess, both bound", "--affinity, -use-affinity"),
+        (one_process_name(concurrency), FASTCHESS, "one process / fastchess", "goal: manager <= 1.5"),
+        (one_process_name(concurrency), ours, "one process / a process a game", "what one process changes"),
         (ours, NAIVE, "tmanager / naive", "goal: <= 0.60"),
         (pinned, ours, "tmanager bound / unbound", "what --affinity changes"),
     ]
