@@ -6,7 +6,10 @@ from __future__ import annotations
 import collections
 import json
 import re
+import signal
 from pathlib import Path
+
+import pytest
 
 from tests.conftest import assert_consistent, pgn_games, run_cli
 from tests.integration.test_reliability import (
@@ -173,3 +176,44 @@ def test_a_tourney_put_back_from_a_copy_taken_while_its_worker_played_does_not_h
     assert len(assert_consistent(path)) == 2
     ran = collections.Counter((tmp_path / "after_game.txt").read_text().split())
     assert ran == collections.Counter({"0": 1, "1": 1}), "a hook never ran, or ran twice"
+
+
+def hook_taken(path: Path, key: str) -> bool:
+    hook = store.read(path).hooks.get(key)
+    return hook is not None and hook.taken_by is not None
+
+
+@pytest.mark.parametrize("stop", [False, True], ids=["games-reached", "signal"])
+def test_a_worker_ending_gives_back_its_claim_put_back_from_a_copy(tmp_path: Path, stop: bool) -> None:
+    """The same copy put back, under a worker with `--games 2` whose lanes had claimed their two games and ended
+    (or that is stopped by a signal then): no claim of its own came to give the stray back. It exited with game 1
+    still claimed by itself: `status` showed a game in progress nobody played, until the next worker found the
+    claim stale. Now the game is recovered from the PGN as the worker ends, its hook run (or, on a stop, due)."""
+    go = tmp_path / "go"
+    hook = f"while [ $TMANAGER_GAME = 0 ] && [ ! -e {go} ]; do sleep 0.05; done; echo $TMANAGER_GAME >> after_game.txt"
+    slow = f"{PYENGINE} --protocol uci --fault slow --delay 0.1"
+    path = fast_tourney(tmp_path / "t.toml", players=2, cycles=2, max_moves=8, cmd=slow,
+                        extra=f"after_game = {json.dumps(hook)}\n")
+    journal = store.journal_path(path)
+    worker = start_worker(path, "--games", "2")
+    try:
+        wait_for(lambda: 1 in store.read(path).claims and hook_taken(path, "after_game:0"), timeout=60)
+        with files.lock(path):
+            copies = {kept: kept.read_bytes() for kept in (path, journal)}
+        wait_for(lambda: recorded(path) == 2, timeout=60)  # and game 0's hook still waits
+        with files.lock(path):
+            for kept, data in copies.items():
+                kept.write_bytes(data)  # as cp does: in place
+        if stop:
+            worker.send_signal(signal.SIGTERM)
+        go.touch()
+        assert worker.wait(timeout=60) == (130 if stop else 0)
+    finally:
+        worker.kill()
+    tourney = store.read(path)
+    assert tourney.claims == {} and "*" not in tourney.results and tourney.finished_count == 2, tourney.claims
+    assert list(tourney.hooks) == (["after_game:1"] if stop else [])
+    looked = run_cli("status", path, timeout=60)
+    assert "2 played, 0 in progress" in looked.stdout, looked.stdout
+    ran = collections.Counter((tmp_path / "after_game.txt").read_text().split())
+    assert ran == collections.Counter({"0": 1} if stop else {"0": 1, "1": 1}), "a hook never ran, or ran twice"

@@ -148,12 +148,7 @@ class Worker:
             # longer one is told at the game's record, by the bytes before the mark, one small read a game).
             check_pgn(tourney, contents=False)
             self.lease = tourney.settings.lease
-            gone = [(number, char, "its worker is gone") for number, char in release_stale(tourney)]
-            strays = [(number, char, "this worker claimed it, and no longer plays it")
-                      for number, char in give_back_strays(tourney, self.owner, held=self.held)]
-            for number, char, why in gone + strays:
-                what = "recovered from the PGN" if char != UNPLAYED else "will be replayed"
-                log.warning("game %d: %s; the game %s", number, why, what)
+            self._give_back_strays(tourney, stale=True)
             if swiss.pair_next_round(tourney):
                 log.info("Swiss round %d paired: %s", len(tourney.swiss), tourney.swiss[-1])
             decided = tourney.verdict
@@ -273,6 +268,21 @@ class Worker:
             record.reason, None if overstep is None else round(overstep * 1000), record.illegal_move,
         ))
 
+    def _give_back_strays(self, tourney: Tourney, *, stale: bool) -> None:
+        """Give back this worker's claims that none of its lanes holds (and, with ``stale``, those of workers
+        gone), saying so: at each claim, and as the worker ends, which claims no more."""
+        gone = [(number, char, "its worker is gone") for number, char in release_stale(tourney)] if stale else []
+        strays = [(number, char, "this worker claimed it, and no longer plays it")
+                  for number, char in give_back_strays(tourney, self.owner, held=self.held)]
+        for number, char, why in gone + strays:
+            what = "recovered from the PGN" if char != UNPLAYED else "will be replayed"
+            log.warning("game %d: %s; the game %s", number, why, what)
+
+    def end(self) -> None:
+        """As a stopped worker ends: give back its claims that no lane holds (its lanes gave theirs back)."""
+        with store.transaction(self.path, timeout=LOCK_POLL) as tourney:
+            self._give_back_strays(tourney, stale=False)
+
     def _seen(self, tourney: Tourney) -> None:
         """Note how many games are in progress (every worker's), for the pace of the live files."""
         self.live_pace.claims = len(tourney.claims)
@@ -280,6 +290,8 @@ class Worker:
     def take_hook(self) -> TakenHook | None:
         """Take the next pending hook, if any (see :func:`~tmanager.tourney.hookrun.take_hook`)."""
         with store.transaction(self.path, timeout=LOCK_POLL) as tourney:
+            if self._lanes_done:  # no claim is left to give its strays back: these takes do, and run their hooks
+                self._give_back_strays(tourney, stale=False)
             return take_hook(tourney, self.owner)
 
     def finish_hook(self, key: str) -> None:
@@ -327,8 +339,16 @@ class Worker:
             # What they ended with: an error of theirs after a lane's (a full disk hits all) is no news, and
             # left unretrieved, asyncio would print it as a traceback.
             await asyncio.gather(beat, hooks, return_exceptions=True)
+            if self.stopping:
+                await through_cancellation(self._end())
             await self.pool.close()
         return played
+
+    async def _end(self) -> None:
+        try:  # one attempt, as a lane's give-back: a stop must be prompt
+            await asyncio.to_thread(self.end)
+        except TManagerError as exc:
+            log.error("%s; this worker's claims that no lane holds stay until they are found stale", exc)
 
     def resize(self, wanted: int, *, why: str) -> None:
         """Aim at ``wanted`` lanes: start the missing ones; the surplus ones retire when they can."""
@@ -365,13 +385,14 @@ class Worker:
             while True:
                 await self._hooks_due.wait()
                 self._hooks_due.clear()
+                ending = self._lanes_done  # as read before the takes, which then give back the lanes' strays
                 while not self.stopping:
                     taken = await transact(self.take_hook)
                     if taken is None:
                         break
                     await loop.run_in_executor(hook_thread, taken.run)
                     await transact(self.finish_hook, taken.key)
-                if self._lanes_done or self.stopping:
+                if ending or self.stopping:
                     return
         finally:
             hook_thread.shutdown(wait=False)
