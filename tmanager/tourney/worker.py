@@ -55,7 +55,15 @@ from tmanager.tourney.claims import give_back, give_back_strays, release_stale
 from tmanager.tourney.engine import Engine, EnginePool
 from tmanager.tourney.engineoptions import RefusedOption
 from tmanager.tourney.gamesetup import Books, game_spec, preflight
-from tmanager.tourney.hookrun import TakenHook, add_after_tourney, add_hooks, finish_hook, game_env, take_hook
+from tmanager.tourney.hookrun import (
+    TakenHook,
+    add_after_tourney,
+    add_hooks,
+    finish_hook,
+    game_env,
+    restore_hooks,
+    take_hook,
+)
 from tmanager.tourney.lanes import ClaimAnswer, Claimed, LaneScheduler
 from tmanager.tourney.live import LiveGame, LivePace
 from tmanager.tourney.model import PLAYING, UNPLAYED, Claim, PgnMark, Settings, Tourney
@@ -141,9 +149,17 @@ class Worker:
 
     # --- file transactions (each one short, under the lock) ---------------------------------
 
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[Tourney]:
+        """:func:`~tmanager.tourney.store.transaction`, whose wait for the lock is short (a stop must be prompt),
+        in which the hooks of games a journal cut by hand lost are due again (it may be the first since the cut)."""
+        with store.transaction(self.path, timeout=LOCK_POLL) as tourney:
+            restore_hooks(tourney)
+            yield tourney
+
     def claim(self) -> ClaimAnswer:
         """Claim the next game, or say why there is none: :data:`~tmanager.core.schedule.WAIT` or ``DONE``."""
-        with store.transaction(self.path, timeout=LOCK_POLL) as tourney:
+        with self._transaction() as tourney:
             # A PGN cut by hand stops the tourney here, before more is written (one stat: a PGN replaced by a
             # longer one is told at the game's record, by the bytes before the mark, one small read a game).
             check_pgn(tourney, contents=False)
@@ -182,7 +198,7 @@ class Worker:
         ``None`` if the game is no longer ours. A game released meanwhile and not claimed by another worker is
         still recorded: it was played in full. So is one in progress without a claim: its claim's line was cut
         from the journal by hand, and no worker claims it."""
-        with store.transaction(self.path, timeout=LOCK_POLL) as tourney:
+        with self._transaction() as tourney:
             recorded = self._record_in(tourney, number, record, env)
         self.held.discard(number)  # once committed: a transaction tried again must find it held still
         return recorded
@@ -220,7 +236,7 @@ class Worker:
     def release(self, number: int) -> str | None:
         """Give a claimed game back (clean stop): unplayed, or recorded if its game made it to the PGN.
         Returns its new results character (``None`` if it was no longer ours)."""
-        with store.transaction(self.path, timeout=LOCK_POLL) as tourney:
+        with self._transaction() as tourney:
             mine = self.owner.owns(tourney.claims.get(number)) and tourney.result(number) == PLAYING
             char = give_back(tourney, number) if mine else None
         self.held.discard(number)
@@ -228,7 +244,7 @@ class Worker:
 
     def heartbeat(self, numbers: Collection[int]) -> None:
         """Refresh the heartbeat of this worker's claims on games ``numbers``, all in one transaction."""
-        with store.transaction(self.path, timeout=LOCK_POLL) as tourney:
+        with self._transaction() as tourney:
             now = time.time()
             for number in numbers:
                 claim = tourney.claims.get(number)
@@ -280,7 +296,7 @@ class Worker:
 
     def end(self) -> None:
         """As a stopped worker ends: give back its claims that no lane holds (its lanes gave theirs back)."""
-        with store.transaction(self.path, timeout=LOCK_POLL) as tourney:
+        with self._transaction() as tourney:
             self._give_back_strays(tourney, stale=False)
 
     def _seen(self, tourney: Tourney) -> None:
@@ -289,13 +305,13 @@ class Worker:
 
     def take_hook(self) -> TakenHook | None:
         """Take the next pending hook, if any (see :func:`~tmanager.tourney.hookrun.take_hook`)."""
-        with store.transaction(self.path, timeout=LOCK_POLL) as tourney:
+        with self._transaction() as tourney:
             if self._lanes_done:  # no claim is left to give its strays back: these takes do, and run their hooks
                 self._give_back_strays(tourney, stale=False)
             return take_hook(tourney, self.owner)
 
     def finish_hook(self, key: str) -> None:
-        with store.transaction(self.path, timeout=LOCK_POLL) as tourney:
+        with self._transaction() as tourney:
             finish_hook(tourney, key, self.owner)
 
     # --- the lanes ---------------------------------------------------------------------------
@@ -523,27 +539,6 @@ class Lane:
         return watch
 
 
-@contextlib.contextmanager
-def _pidfd_child_watcher(loop: asyncio.AbstractEventLoop) -> Iterator[None]:
-    """Have asyncio learn of engines' exits through pidfds on this loop while the worker runs.
-
-    Python 3.11 waits for each child in a thread of its own, and starting that thread stalls the
-    event loop for milliseconds per engine (hundreds start at once); 3.12 watches pidfds by default,
-    so there this does nothing, nor on uvloop, which watches its children itself. The previous
-    watcher is back afterwards.
-    """
-    if sys.version_info >= (3, 12) or not hasattr(os, "pidfd_open") or eventloop.name(loop) != "asyncio":
-        yield
-        return
-    watcher = asyncio.PidfdChildWatcher()
-    watcher.attach_loop(loop)
-    asyncio.set_child_watcher(watcher)
-    try:
-        yield
-    finally:
-        asyncio.set_child_watcher(asyncio.ThreadedChildWatcher())  # closes ours
-
-
 @dataclasses.dataclass(frozen=True, slots=True)
 class WorkDone:
     """What a worker did before it ended."""
@@ -582,7 +577,7 @@ def work(
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, worker.stop)
         loop.set_default_executor(BookkeepingThread(worker.bookkeeping_idle))
-        with _pidfd_child_watcher(loop):
+        with eventloop.pidfd_child_watcher(loop):
             return await worker.run(concurrency)
 
     # What exists now (modules, engine definitions) lives as long as the process: kept out of the cycle
