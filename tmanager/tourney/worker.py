@@ -363,8 +363,8 @@ class Worker:
     async def _end(self) -> None:
         try:  # one attempt, as a lane's give-back: a stop must be prompt
             await asyncio.to_thread(self.end)
-        except TManagerError as exc:
-            log.error("%s; this worker's claims that no lane holds stay until they are found stale", exc)
+        except TManagerError as exc:  # the lanes' give-backs have said so (a held lock, a full disk) if it matters
+            log.info("%s; this worker's claims that no lane holds stay until they are found stale", exc)
 
     def resize(self, wanted: int, *, why: str) -> None:
         """Aim at ``wanted`` lanes: start the missing ones; the surplus ones retire when they can."""
