@@ -194,16 +194,20 @@ def expect_file(path: Path, *, hint: str | None = None) -> bool:
     return mode is not None
 
 
-def check_writable(
-    path: Path, *, file: Path | None = None, field: str | None = None, what: str = "file", access: bool = True
-) -> None:
-    """Refuse an output that cannot be written: anything but a regular file (see :func:`expect_file`), a file
-    or directory without write permission, or a path whose directory is missing. Said before any work is
-    done, not after it when the output is written (or, for a log, by each worker started). Without ``access``,
-    the permissions are not asked: for a look at what would be written there, which writes nothing.
+def check_writable(path: Path, *, file: Path | None = None, field: str | None = None, what: str = "file") -> None:
+    """Refuse an output that cannot be written: anything but a regular file, a path whose directory is missing
+    (:func:`expect_output`), or a file or directory without write permission (:func:`check_access`). Said
+    before any work is done, not after it when the output is written (or, for a log, by each worker started).
 
     Told as ``field`` of ``file`` (a tourney's setting, a command's option), or without a ``field`` as the
     path itself (a log named on the command line); ``what`` the path should name, for the hint."""
+    expect_output(path, file=file, field=field, what=what)
+    check_access(path, file=file, field=field)
+
+
+def expect_output(path: Path, *, file: Path | None = None, field: str | None = None, what: str = "file") -> None:
+    """:func:`check_writable`'s look at what is there, without asking for permissions: for a look at what would
+    be written there, which writes nothing (and a read-only archive must be readable)."""
     hint = f"name a {what}"
     try:
         exists = expect_file(path, hint=hint)
@@ -211,15 +215,23 @@ def check_writable(
         if field is None:
             raise
         raise ConfigError(f"{str(path)!r} {exc.message}", file=file, field=field, hint=hint) from None
-    told = path if field is None else file
     if not exists and not path.parent.is_dir():
         raise ConfigError(
-            f"no directory {str(path.parent)!r} to hold it", file=told, field=field,
+            f"no directory {str(path.parent)!r} to hold it", file=path if field is None else file, field=field,
             hint="create the directory, or change the path",
         )
-    if access and not os.access(path if exists else path.parent, os.W_OK | (0 if exists else os.X_OK)):
+
+
+def check_access(path: Path, *, file: Path | None = None, field: str | None = None) -> None:
+    """Refuse an output this process may not write: the file, or if there is none yet, its directory. The rest
+    of :func:`check_writable`, for an output whose kind :func:`expect_output` has looked at already."""
+    exists = os.path.exists(path)
+    if not os.access(path if exists else path.parent, os.W_OK | (0 if exists else os.X_OK)):
         where = str(path if exists else path.parent)
-        raise ConfigError(f"cannot write to {where!r}", file=told, field=field, hint="check its permissions")
+        raise ConfigError(
+            f"cannot write to {where!r}", file=path if field is None else file, field=field,
+            hint="check its permissions",
+        )
 
 
 def file_size(path: Path | str) -> int:

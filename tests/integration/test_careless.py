@@ -6,7 +6,10 @@ from __future__ import annotations
 import collections
 import json
 import re
+import signal
 from pathlib import Path
+
+import pytest
 
 from tests.conftest import assert_consistent, pgn_games, run_cli
 from tests.integration.test_reliability import (
@@ -147,29 +150,80 @@ def test_a_journal_cut_by_hand_below_the_claim_of_a_game_in_progress_keeps_the_g
     assert "discarded" not in log and log.count("game 0: ") == 2, log  # started, and ended: played once
 
 
-def test_a_tourney_put_back_from_a_copy_taken_while_its_worker_played_does_not_hang_it(tmp_path: Path) -> None:
-    """The file and its journal put back from a copy taken while the worker played the last game, after it
-    recorded it: the game was back in progress, claimed by the worker, alive, which would never play it again,
-    and it waited for it for ever (no other worker takes a game whose owner lives)."""
+def hook_taken(path: Path, key: str) -> bool:
+    hook = store.read(path).hooks.get(key)
+    return hook is not None and hook.taken_by is not None
+
+
+def put_back_under_a_worker(tmp_path: Path, *, cycles: int, args: tuple[str, ...] = (), stop: bool = False) -> Path:
+    """Two slow players, a worker (with ``args``): the file and its journal copied while it plays game 1, game 0's
+    hook taken and waiting; put back once game 1 is recorded, then (after a SIGTERM, with ``stop``) the hook let
+    go. Returns the tourney's path once the worker has ended as it should."""
     go = tmp_path / "go"
     hook = f"while [ $TMANAGER_GAME = 0 ] && [ ! -e {go} ]; do sleep 0.05; done; echo $TMANAGER_GAME >> after_game.txt"
     slow = f"{PYENGINE} --protocol uci --fault slow --delay 0.1"
-    path = fast_tourney(tmp_path / "t.toml", players=2, cycles=1, max_moves=8, cmd=slow,
+    path = fast_tourney(tmp_path / "t.toml", players=2, cycles=cycles, max_moves=8, cmd=slow,
                         extra=f"after_game = {json.dumps(hook)}\n")
     journal = store.journal_path(path)
-    worker = start_worker(path)
+    worker = start_worker(path, *args)
     try:
-        wait_for(lambda: 1 in store.read(path).claims, timeout=60)
+        wait_for(lambda: 1 in store.read(path).claims and hook_taken(path, "after_game:0"), timeout=60)
         with files.lock(path):
             copies = {kept: kept.read_bytes() for kept in (path, journal)}
         wait_for(lambda: recorded(path) == 2, timeout=60)  # and game 0's hook still waits
         with files.lock(path):
             for kept, data in copies.items():
                 kept.write_bytes(data)  # as cp does: in place
+        if stop:
+            worker.send_signal(signal.SIGTERM)
         go.touch()
-        assert worker.wait(timeout=60) == 0
+        assert worker.wait(timeout=60) == (130 if stop else 0)
     finally:
         worker.kill()
+    return path
+
+
+def test_a_tourney_put_back_from_a_copy_taken_while_its_worker_played_does_not_hang_it(tmp_path: Path) -> None:
+    """The file and its journal put back from a copy taken while the worker played the last game, after it
+    recorded it: the game was back in progress, claimed by the worker, alive, which would never play it again,
+    and it waited for it for ever (no other worker takes a game whose owner lives)."""
+    path = put_back_under_a_worker(tmp_path, cycles=1)
     assert len(assert_consistent(path)) == 2
     ran = collections.Counter((tmp_path / "after_game.txt").read_text().split())
     assert ran == collections.Counter({"0": 1, "1": 1}), "a hook never ran, or ran twice"
+
+
+@pytest.mark.parametrize("stop", [False, True], ids=["games-reached", "signal"])
+def test_a_worker_ending_gives_back_its_claim_put_back_from_a_copy(tmp_path: Path, stop: bool) -> None:
+    """The same copy put back, under a worker with `--games 2` whose lanes had claimed their two games and ended
+    (or that is stopped by a signal then): no claim of its own came to give the stray back. It exited with game 1
+    still claimed by itself: `status` showed a game in progress nobody played, until the next worker found the
+    claim stale. Now the game is recovered from the PGN as the worker ends, its hook run (or, on a stop, due)."""
+    path = put_back_under_a_worker(tmp_path, cycles=2, args=("--games", "2"), stop=stop)
+    tourney = store.read(path)
+    assert tourney.claims == {} and "*" not in tourney.results and tourney.finished_count == 2, tourney.claims
+    assert list(tourney.hooks) == (["after_game:1"] if stop else [])
+    looked = run_cli("status", path, timeout=60)
+    assert "2 played, 0 in progress" in looked.stdout, looked.stdout
+    ran = collections.Counter((tmp_path / "after_game.txt").read_text().split())
+    assert ran == collections.Counter({"0": 1} if stop else {"0": 1, "1": 1}), "a hook never ran, or ran twice"
+
+
+@pytest.mark.parametrize("command", [["reset-stale"], ["edit", "--set", "lease=90"]], ids=lambda c: c[0])
+def test_a_journal_cut_by_hand_then_changed_by_a_command_still_makes_the_lost_games_hooks_due(
+    tmp_path: Path, command: list[str]
+) -> None:
+    """The first change after the cut made by a command, not a worker: it too makes the hooks of the game whose
+    recording line was lost due again (they may have run: they run again rather than never), since after it
+    the cut is no longer there to be seen."""
+    path = fast_tourney(tmp_path / "t.toml", players=3, cycles=1, extra=hooks_extra(tmp_path))
+    assert start_worker(path, "--games", "3").wait(timeout=120) == 0
+    cut_journal(path, line_start(store.journal_path(path).read_bytes(), rb'"results": \{"2": "[-+=]"'))
+    done = run_cli(*command, path, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "after_game:2" in store.read(path).hooks
+    done = run_to_the_end(path)
+    assert done.returncode == 0, done.stderr
+    assert len(assert_consistent(path)) == 6
+    ran = collections.Counter((tmp_path / "after_game.txt").read_text().split())
+    assert ran == collections.Counter({"0": 1, "1": 1, "2": 2, "3": 1, "4": 1, "5": 1}), ran

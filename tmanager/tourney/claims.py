@@ -8,8 +8,8 @@ unless the owner had already appended the game to the PGN: then the game keeps
 the result found there, and its hooks become due (:func:`give_back`). Workers
 release stale claims at every claim, `tmanager reset-stale` by hand; both under
 the lock, and neither needs the engine layer. A worker also gives back, as it
-claims, the claims of its own that none of its lanes holds, which only a journal
-put back from an older copy makes (:func:`give_back_strays`).
+claims and as it ends, the claims of its own that none of its lanes holds, which
+only a journal put back from an older copy makes (:func:`give_back_strays`).
 """
 
 from __future__ import annotations

@@ -16,8 +16,10 @@ not decided here.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
-from collections.abc import Callable, Coroutine
+import sys
+from collections.abc import Callable, Coroutine, Iterator
 from typing import Any, TypeVar
 
 from tmanager.errors import ConfigError
@@ -73,3 +75,24 @@ def kind() -> str:
 def name(loop: asyncio.AbstractEventLoop) -> str:
     """``uvloop`` or ``asyncio``: which kind ``loop`` is (for the log and the tests)."""
     return "uvloop" if type(loop).__module__.startswith("uvloop") else "asyncio"
+
+
+@contextlib.contextmanager
+def pidfd_child_watcher(loop: asyncio.AbstractEventLoop) -> Iterator[None]:
+    """Have asyncio learn of engines' exits through pidfds on this loop while the worker runs.
+
+    Python 3.11 waits for each child in a thread of its own, and starting that thread stalls the
+    event loop for milliseconds per engine (hundreds start at once); 3.12 watches pidfds by default,
+    so there this does nothing, nor on uvloop, which watches its children itself. The previous
+    watcher is back afterwards.
+    """
+    if sys.version_info >= (3, 12) or not hasattr(os, "pidfd_open") or name(loop) != "asyncio":
+        yield
+        return
+    watcher = asyncio.PidfdChildWatcher()
+    watcher.attach_loop(loop)
+    asyncio.set_child_watcher(watcher)
+    try:
+        yield
+    finally:
+        asyncio.set_child_watcher(asyncio.ThreadedChildWatcher())  # closes ours

@@ -14,14 +14,14 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from tmanager.errors import ConfigError
-from tmanager.files import check_writable, same_file
+from tmanager.files import expect_output, same_file
 
 
-def check_output(path: Path, *, tourney: Path, field: str, book: Path | None = None, access: bool = True) -> None:
+def check_output(path: Path, *, tourney: Path, field: str, book: Path | None = None) -> None:
     """Refuse an output file that cannot be appended to: the tourney file itself, the opening ``book``,
     anything but a regular file (a directory, a FIFO, a device: see :func:`~tmanager.files.expect_file`),
-    a file or directory that cannot be written (unless ``access`` is false), or a path whose directory does
-    not exist."""
+    or a path whose directory does not exist. Whether it may be written is asked before games are played
+    (:func:`~tmanager.files.check_access`), not when a file is read."""
     if same_file(path, tourney):
         raise ConfigError("is the tourney file itself", file=tourney, field=field, hint="give it a name of its own")
     if book is not None and same_file(path, book):
@@ -29,7 +29,7 @@ def check_output(path: Path, *, tourney: Path, field: str, book: Path | None = N
             f"is the opening book {str(book)!r}", file=tourney, field=field,
             hint="games written there would become openings: give it a file of its own",
         )
-    check_writable(path, file=tourney, field=field, access=access)
+    expect_output(path, file=tourney, field=field)
 
 
 def check_directories(directories: Iterable[str], *, base: Path, tourney: Path, field: str) -> None:

@@ -19,7 +19,7 @@ from tmanager.core.schedule import Schedule
 from tmanager.core.spsa import TuneSettings
 from tmanager.core.stats import SprtSettings
 from tmanager.errors import ConfigError, StateError
-from tmanager.files import expect_directory, expect_file, file_size
+from tmanager.files import check_access, expect_directory, expect_file, file_size
 from tmanager.formats import pgn
 from tmanager.formats.pgn import COMMENT_FIELDS
 from tmanager.tomlmap import check_least
@@ -31,7 +31,7 @@ from tmanager.tourney.tuning import values_path
 from tmanager.tourney.variants import check_variant
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Iterator, Sequence
     from pathlib import Path
 
     from tmanager.core.timecontrol import TimeControl
@@ -75,7 +75,9 @@ def validate(tourney: Tourney, *, settings: bool = True, engines: bool = False, 
     if tourney.sprt is not None:
         _check_sprt(tourney, tourney.sprt)
     resolved = resolve_all(tourney)
-    _check_paths(tourney, access=outputs)
+    _check_paths(tourney)
+    if outputs:
+        check_outputs(tourney)
     if engines:
         check_limits(tourney, resolved)
 
@@ -211,31 +213,39 @@ def _check_pairings(tourney: Tourney) -> None:
 
 def check_outputs(tourney: Tourney) -> None:
     """The PGN, the EPD output and the engines' stderr logs can be written: before games are played. Not when a
-    file is read: a look at a tourney writes nothing, and an archived one (read-only) must be readable."""
-    _check_paths(tourney, access=True)
+    file is read: a look at a tourney writes nothing, and an archived one (read-only) must be readable. What
+    they are was checked as the tourney was read (:func:`validate`): this asks only for the permissions."""
+    for path, field, _book in _outputs(tourney):
+        check_access(path, file=tourney.path, field=field)
 
 
-def _check_paths(tourney: Tourney, *, access: bool) -> None:
-    """The PGN, the EPD output and the engines' stderr logs are files (or nothing) that could be written
-    (that they may be, with ``access``), and are not the opening book; a tune's values file is a file or
-    nothing; the tablebases are there (see :mod:`tmanager.tourney.paths`); the directories of the games in
-    progress and of the engine logs, if there, are directories."""
+def _outputs(tourney: Tourney) -> Iterator[tuple[Path, str, Path | None]]:
+    """The files a tourney's games append to: each path, its field, and the opening book it must not be (none
+    for the engines' logs)."""
     directory = tourney.directory
     book = directory / tourney.openings.file if tourney.openings is not None else None
-    check_output(tourney.pgn_path, tourney=tourney.path, field="tourney.pgn", book=book, access=access)
+    yield tourney.pgn_path, "tourney.pgn", book
     if tourney.settings.epd_out:
-        check_output(directory / tourney.settings.epd_out, tourney=tourney.path, field="tourney.epd_out", book=book,
-                     access=access)
+        yield directory / tourney.settings.epd_out, "tourney.epd_out", book
+    for i, p in enumerate(tourney.participants):
+        if p.stderr:
+            yield directory / p.stderr, f"participants[{i}].stderr", None
+
+
+def _check_paths(tourney: Tourney) -> None:
+    """The PGN, the EPD output and the engines' stderr logs are files (or nothing) that could be written, and
+    are not the opening book; a tune's values file is a file or nothing; the tablebases are there (see
+    :mod:`tmanager.tourney.paths`); the directories of the games in progress and of the engine logs, if there,
+    are directories."""
+    for path, field, book in _outputs(tourney):
+        check_output(path, tourney=tourney.path, field=field, book=book)
     for kept, holds in ((tourney.live_dir, "the games in progress"), (tourney.engine_logs_dir, "engine logs")):
         expect_directory(kept, hint=f"move it away: tmanager keeps {holds} of {tourney.path.name} there")
     if tourney.spsa is not None:  # written as the tune ends: a FIFO there would be found only then
         expect_file(values_path(tourney),
                     hint=f"move it away: tmanager writes the values {tourney.path.name} tunes there")
-    for i, p in enumerate(tourney.participants):
-        if p.stderr:
-            check_output(directory / p.stderr, tourney=tourney.path, field=f"participants[{i}].stderr", access=access)
     check_directories(
-        tourney.adjudication.syzygy_paths, base=directory, tourney=tourney.path, field="adjudication.syzygy"
+        tourney.adjudication.syzygy_paths, base=tourney.directory, tourney=tourney.path, field="adjudication.syzygy"
     )
 
 

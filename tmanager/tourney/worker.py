@@ -55,7 +55,15 @@ from tmanager.tourney.claims import give_back, give_back_strays, release_stale
 from tmanager.tourney.engine import Engine, EnginePool
 from tmanager.tourney.engineoptions import RefusedOption
 from tmanager.tourney.gamesetup import Books, game_spec, preflight
-from tmanager.tourney.hookrun import TakenHook, add_after_tourney, add_hooks, finish_hook, game_env, take_hook
+from tmanager.tourney.hookrun import (
+    TakenHook,
+    add_after_tourney,
+    add_hooks,
+    finish_hook,
+    game_env,
+    restore_hooks,
+    take_hook,
+)
 from tmanager.tourney.lanes import ClaimAnswer, Claimed, LaneScheduler
 from tmanager.tourney.live import LiveGame, LivePace
 from tmanager.tourney.model import PLAYING, UNPLAYED, Claim, PgnMark, Settings, Tourney
@@ -141,19 +149,22 @@ class Worker:
 
     # --- file transactions (each one short, under the lock) ---------------------------------
 
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[Tourney]:
+        """:func:`~tmanager.tourney.store.transaction`, whose wait for the lock is short (a stop must be prompt),
+        in which the hooks of games a journal cut by hand lost are due again (it may be the first since the cut)."""
+        with store.transaction(self.path, timeout=LOCK_POLL) as tourney:
+            restore_hooks(tourney)
+            yield tourney
+
     def claim(self) -> ClaimAnswer:
         """Claim the next game, or say why there is none: :data:`~tmanager.core.schedule.WAIT` or ``DONE``."""
-        with store.transaction(self.path, timeout=LOCK_POLL) as tourney:
+        with self._transaction() as tourney:
             # A PGN cut by hand stops the tourney here, before more is written (one stat: a PGN replaced by a
             # longer one is told at the game's record, by the bytes before the mark, one small read a game).
             check_pgn(tourney, contents=False)
             self.lease = tourney.settings.lease
-            gone = [(number, char, "its worker is gone") for number, char in release_stale(tourney)]
-            strays = [(number, char, "this worker claimed it, and no longer plays it")
-                      for number, char in give_back_strays(tourney, self.owner, held=self.held)]
-            for number, char, why in gone + strays:
-                what = "recovered from the PGN" if char != UNPLAYED else "will be replayed"
-                log.warning("game %d: %s; the game %s", number, why, what)
+            self._give_back_strays(tourney, stale=True)
             if swiss.pair_next_round(tourney):
                 log.info("Swiss round %d paired: %s", len(tourney.swiss), tourney.swiss[-1])
             decided = tourney.verdict
@@ -187,7 +198,7 @@ class Worker:
         ``None`` if the game is no longer ours. A game released meanwhile and not claimed by another worker is
         still recorded: it was played in full. So is one in progress without a claim: its claim's line was cut
         from the journal by hand, and no worker claims it."""
-        with store.transaction(self.path, timeout=LOCK_POLL) as tourney:
+        with self._transaction() as tourney:
             recorded = self._record_in(tourney, number, record, env)
         self.held.discard(number)  # once committed: a transaction tried again must find it held still
         return recorded
@@ -225,7 +236,7 @@ class Worker:
     def release(self, number: int) -> str | None:
         """Give a claimed game back (clean stop): unplayed, or recorded if its game made it to the PGN.
         Returns its new results character (``None`` if it was no longer ours)."""
-        with store.transaction(self.path, timeout=LOCK_POLL) as tourney:
+        with self._transaction() as tourney:
             mine = self.owner.owns(tourney.claims.get(number)) and tourney.result(number) == PLAYING
             char = give_back(tourney, number) if mine else None
         self.held.discard(number)
@@ -233,7 +244,7 @@ class Worker:
 
     def heartbeat(self, numbers: Collection[int]) -> None:
         """Refresh the heartbeat of this worker's claims on games ``numbers``, all in one transaction."""
-        with store.transaction(self.path, timeout=LOCK_POLL) as tourney:
+        with self._transaction() as tourney:
             now = time.time()
             for number in numbers:
                 claim = tourney.claims.get(number)
@@ -273,17 +284,34 @@ class Worker:
             record.reason, None if overstep is None else round(overstep * 1000), record.illegal_move,
         ))
 
+    def _give_back_strays(self, tourney: Tourney, *, stale: bool) -> None:
+        """Give back this worker's claims that none of its lanes holds (and, with ``stale``, those of workers
+        gone), saying so: at each claim, and as the worker ends, which claims no more."""
+        gone = [(number, char, "its worker is gone") for number, char in release_stale(tourney)] if stale else []
+        strays = [(number, char, "this worker claimed it, and no longer plays it")
+                  for number, char in give_back_strays(tourney, self.owner, held=self.held)]
+        for number, char, why in gone + strays:
+            what = "recovered from the PGN" if char != UNPLAYED else "will be replayed"
+            log.warning("game %d: %s; the game %s", number, why, what)
+
+    def end(self) -> None:
+        """As a stopped worker ends: give back its claims that no lane holds (its lanes gave theirs back)."""
+        with self._transaction() as tourney:
+            self._give_back_strays(tourney, stale=False)
+
     def _seen(self, tourney: Tourney) -> None:
         """Note how many games are in progress (every worker's), for the pace of the live files."""
         self.live_pace.claims = len(tourney.claims)
 
     def take_hook(self) -> TakenHook | None:
         """Take the next pending hook, if any (see :func:`~tmanager.tourney.hookrun.take_hook`)."""
-        with store.transaction(self.path, timeout=LOCK_POLL) as tourney:
+        with self._transaction() as tourney:
+            if self._lanes_done:  # no claim is left to give its strays back: these takes do, and run their hooks
+                self._give_back_strays(tourney, stale=False)
             return take_hook(tourney, self.owner)
 
     def finish_hook(self, key: str) -> None:
-        with store.transaction(self.path, timeout=LOCK_POLL) as tourney:
+        with self._transaction() as tourney:
             finish_hook(tourney, key, self.owner)
 
     # --- the lanes ---------------------------------------------------------------------------
@@ -327,8 +355,16 @@ class Worker:
             # What they ended with: an error of theirs after a lane's (a full disk hits all) is no news, and
             # left unretrieved, asyncio would print it as a traceback.
             await asyncio.gather(beat, hooks, return_exceptions=True)
+            if self.stopping:
+                await through_cancellation(self._end())
             await self.pool.close()
         return played
+
+    async def _end(self) -> None:
+        try:  # one attempt, as a lane's give-back: a stop must be prompt
+            await asyncio.to_thread(self.end)
+        except TManagerError as exc:  # the lanes' give-backs have said so (a held lock, a full disk) if it matters
+            log.info("%s; this worker's claims that no lane holds stay until they are found stale", exc)
 
     def resize(self, wanted: int, *, why: str) -> None:
         """Aim at ``wanted`` lanes: start the missing ones; the surplus ones retire when they can."""
@@ -365,13 +401,14 @@ class Worker:
             while True:
                 await self._hooks_due.wait()
                 self._hooks_due.clear()
+                ending = self._lanes_done  # as read before the takes, which then give back the lanes' strays
                 while not self.stopping:
                     taken = await transact(self.take_hook)
                     if taken is None:
                         break
                     await loop.run_in_executor(hook_thread, taken.run)
                     await transact(self.finish_hook, taken.key)
-                if self._lanes_done or self.stopping:
+                if ending or self.stopping:
                     return
         finally:
             hook_thread.shutdown(wait=False)
@@ -502,27 +539,6 @@ class Lane:
         return watch
 
 
-@contextlib.contextmanager
-def _pidfd_child_watcher(loop: asyncio.AbstractEventLoop) -> Iterator[None]:
-    """Have asyncio learn of engines' exits through pidfds on this loop while the worker runs.
-
-    Python 3.11 waits for each child in a thread of its own, and starting that thread stalls the
-    event loop for milliseconds per engine (hundreds start at once); 3.12 watches pidfds by default,
-    so there this does nothing, nor on uvloop, which watches its children itself. The previous
-    watcher is back afterwards.
-    """
-    if sys.version_info >= (3, 12) or not hasattr(os, "pidfd_open") or eventloop.name(loop) != "asyncio":
-        yield
-        return
-    watcher = asyncio.PidfdChildWatcher()
-    watcher.attach_loop(loop)
-    asyncio.set_child_watcher(watcher)
-    try:
-        yield
-    finally:
-        asyncio.set_child_watcher(asyncio.ThreadedChildWatcher())  # closes ours
-
-
 @dataclasses.dataclass(frozen=True, slots=True)
 class WorkDone:
     """What a worker did before it ended."""
@@ -561,7 +577,7 @@ def work(
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, worker.stop)
         loop.set_default_executor(BookkeepingThread(worker.bookkeeping_idle))
-        with _pidfd_child_watcher(loop):
+        with eventloop.pidfd_child_watcher(loop):
             return await worker.run(concurrency)
 
     # What exists now (modules, engine definitions) lives as long as the process: kept out of the cycle
