@@ -14,6 +14,7 @@ from tmanager.fastchess.commandline import Action, parse
 from tmanager.fastchess.config import DrawRule, EngineConfig, MatchConfig, OpeningsConfig, ResignRule
 from tmanager.fastchess.limits import TimeLimit, parse_tc, report_text
 from tmanager.fastchess.output import OutputFormat
+from tmanager.tourney.settings import BookFormat, BookOrder
 
 #: OpenBench's client (Client/worker.py, build_runner_command) for a fixed-nodes test on one runner.
 OPENBENCH = (
@@ -42,7 +43,9 @@ def test_openbench_s_command_line() -> None:
     assert (config.rounds, config.games, config.concurrency, config.recover, config.test_env) == (8, 2, 2, True, True)
     assert config.resign == ResignRule(move_count=3, score=400)
     assert config.draw == DrawRule(move_number=40, move_count=8, score=10)
-    assert config.openings == OpeningsConfig(file="Books/UHO.epd", format="epd", order="random", start=17)
+    assert config.openings == OpeningsConfig(
+        file="Books/UHO.epd", format=BookFormat.EPD, order=BookOrder.RANDOM, start=17
+    )
     assert config.seed == 424242
     assert config.pgn.file == "PGNs/1.2.3.0.pgn" and config.pgn.fields == ("nodes", "seldepth")
     assert config.pgn.match_lines == ("^info string pgncomment .*",)
