@@ -10,6 +10,9 @@ from typing import Any
 
 import pytest
 
+from tmanager.core.schedule import RoundRobin
+from tmanager.core.sprt import VerdictResult, match_state
+from tmanager.core.stats import Sprt, SprtModel, SprtSettings, SprtVerdict
 from tmanager.errors import ConfigError
 from tmanager.fastchess.commandline import parse
 from tmanager.fastchess.config import LogLevel, MatchConfig, TournamentType, Variant
@@ -19,7 +22,7 @@ from tmanager.tourney.adjudication import TablebaseResults
 from tmanager.tourney.engines import Protocol
 from tmanager.tourney.parsing import from_toml
 from tmanager.tourney.resolution import resolve_engine
-from tmanager.tourney.serialising import settings_to_toml
+from tmanager.tourney.serialising import owned_sections_to_toml, settings_to_toml
 from tmanager.tourney.settings import BookFormat, BookOrder, Participant, Settings
 
 FILE = """\
@@ -138,3 +141,44 @@ def test_fastchess_s_defaults_are_members() -> None:
     quick = match("-quick cmd=a cmd=b book=x.pgn")
     assert quick.openings is not None
     assert quick.openings.format is BookFormat.PGN and quick.openings.order is BookOrder.RANDOM
+
+
+SPRT = """
+[sprt]
+elo0 = 0.0
+elo1 = 5.0
+model = "logistic"
+
+[verdict]
+result = "undecided"
+llr = 0.5
+lower = -2.94
+upper = 2.94
+games = 2
+pairs = 1
+
+[progress]
+results = "+-"
+"""
+
+
+def test_an_sprt_s_words_read_as_members_and_are_written_back_as_they_were(tmp_path: Path) -> None:
+    tourney = from_toml(tomllib.loads(FILE + SPRT), tmp_path / "t.toml")
+    assert tourney.sprt is not None and tourney.sprt.model is SprtModel.LOGISTIC
+    assert tourney.verdict is not None and tourney.verdict.result is VerdictResult.UNDECIDED
+    assert 'model = "logistic"' in dumps(settings_to_toml(tourney))
+    assert 'result = "undecided"' in dumps(owned_sections_to_toml(tourney))
+    config = match(ENGINES + "-sprt elo0=0 elo1=5 alpha=0.05 beta=0.05 model=bayesian")
+    assert config.sprt is not None and config.sprt.model is SprtModel.BAYESIAN
+    assert match(ENGINES + "-sprt elo0=0 elo1=5 alpha=0.05 beta=0.05").sprt == SprtSettings(0, 5)
+
+
+def test_where_an_sprt_stands_and_how_it_ended_are_members() -> None:
+    assert [Sprt(llr, -2.94, 2.94).verdict for llr in (-3.0, 3.0, 0.0)] == list(SprtVerdict)
+    schedule = RoundRobin(2, games_per_pairing=2, cycles=1)
+    wide = SprtSettings(-200, 200, 0.01, 0.01, SprtModel.LOGISTIC)
+    ended = match_state(schedule, "+-", wide).verdict
+    assert ended is not None and ended.result is VerdictResult.UNDECIDED
+    logistic = SprtSettings(-200, 200, 0.1, 0.1, SprtModel.LOGISTIC)  # two won pairs decide
+    won = match_state(RoundRobin(2, games_per_pairing=2, cycles=10), "+-+-+-+=", logistic)
+    assert won.verdict is not None and won.verdict.result is VerdictResult.H1

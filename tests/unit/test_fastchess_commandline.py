@@ -7,7 +7,7 @@ import shlex
 
 import pytest
 
-from tmanager.core.stats import SprtSettings
+from tmanager.core.stats import SprtModel, SprtSettings
 from tmanager.core.timecontrol import TimeControl
 from tmanager.errors import ConfigError
 from tmanager.fastchess.commandline import Action, parse
@@ -94,7 +94,7 @@ def test_fastchess_s_defaults_and_fixes() -> None:
     assert not match("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -output format=cutechess").report_penta
     bayesian = match("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -sprt elo0=0 elo1=5 alpha=0.05 beta=0.05 "
                      "model=bayesian")
-    assert bayesian.sprt == SprtSettings(0, 5, 0.05, 0.05, "bayesian") and not bayesian.report_penta
+    assert bayesian.sprt == SprtSettings(0, 5, 0.05, 0.05, SprtModel.BAYESIAN) and not bayesian.report_penta
     assert bayesian.warnings == ("Warning; Bayesian SPRT model not available with pentanomial statistics. "
                                  "Disabling pentanomial reports...",)  # fastchess says what it fixed
     quiet = match("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -sprt elo0=0 elo1=5 alpha=0.05 beta=0.05 "

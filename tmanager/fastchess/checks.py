@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+from tmanager.core.stats import SprtModel
 from tmanager.errors import ConfigError
 from tmanager.fastchess.config import EngineConfig, MatchConfig, TournamentType, Variant
 from tmanager.fastchess.output import OutputFormat
@@ -21,7 +22,7 @@ def sanitized(config: MatchConfig, *, cpus: int) -> MatchConfig:
                               hint="-rounds N -games 2 plays N rounds of a colour-reversed pair")
     penta = config.report_penta and config.output is OutputFormat.FASTCHESS and games == 2
     warnings = config.warnings
-    if penta and config.sprt is not None and config.sprt.model == "bayesian":
+    if penta and config.sprt is not None and config.sprt.model is SprtModel.BAYESIAN:
         penta = False  # the bayesian model has no pentanomial form
         warnings += ("Warning; Bayesian SPRT model not available with pentanomial statistics. "
                      "Disabling pentanomial reports...",)

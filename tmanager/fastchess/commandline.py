@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tmanager.core.stats import SPRT_MODELS, SprtModel, SprtSettings
+from tmanager.core.stats import SprtModel, SprtSettings
 from tmanager.errors import ConfigError, ascii_digits
 from tmanager.fastchess import limits
 from tmanager.fastchess.checks import sanitized
@@ -182,7 +182,7 @@ def _option_field(flag: str, field: str | None) -> str:
 
 def _sprt(values: list[str], reading: _Reading) -> None:
     given = {"elo0": 0.0, "elo1": 0.0, "alpha": 0.0, "beta": 0.0}
-    model = "normalized"
+    model = SprtModel.NORMALIZED.value
     for key, value in pairs(values):
         if key in given:
             given[key] = number(value)
@@ -190,10 +190,9 @@ def _sprt(values: list[str], reading: _Reading) -> None:
             model = value
         else:
             raise unknown("sprt", key, value)
-    models: dict[str, SprtModel] = {name: name for name in SPRT_MODELS}
-    if model not in models:
+    if model not in list(SprtModel):
         raise ConfigError(f"model={model}: not an SPRT model", hint="normalized, logistic or bayesian")
-    settings = SprtSettings(given["elo0"], given["elo1"], given["alpha"], given["beta"], models[model])
+    settings = SprtSettings(given["elo0"], given["elo1"], given["alpha"], given["beta"], SprtModel(model))
     settings.check()
     reading.update(sprt=settings)
 

@@ -35,7 +35,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from tmanager.core.stats import SprtSettings
+from tmanager.core.stats import SprtModel, SprtSettings
 from tmanager.errors import ConfigError
 from tmanager.fastchess.config import EngineConfig, MatchConfig, TournamentType, Variant
 from tmanager.fastchess.output import OutputFormat
@@ -200,7 +200,7 @@ def adopted(config: MatchConfig, tourney: Tourney) -> MatchConfig:
     games = tourney.settings.games_per_pairing
     sprt = tourney.sprt
     penta = (config.output is OutputFormat.FASTCHESS and games == 2 and config.report_penta
-             and not (sprt is not None and (sprt.model == "bayesian" or not sprt.pentanomial)))
+             and not (sprt is not None and (sprt.model is SprtModel.BAYESIAN or not sprt.pentanomial)))
     return dataclasses.replace(config, sprt=sprt, games=games, report_penta=penta)
 
 
