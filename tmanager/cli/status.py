@@ -30,6 +30,9 @@ EXAMPLES = """\
   watch -n 5 tmanager status gauntlet.toml
 """
 
+#: The formats status prints the standings in.
+SHOWN_FORMATS = (crosstable.Format.TEXT, crosstable.Format.MARKDOWN)
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", type=Path, help="the tourney file")
@@ -60,8 +63,6 @@ def command(args: argparse.Namespace) -> int:
     return 0
 
 
-#: The formats status prints the standings in.
-SHOWN_FORMATS = (crosstable.Format.TEXT, crosstable.Format.MARKDOWN)
 #: Moves shown of each game in progress.
 LIVE_MOVES = 6
 
