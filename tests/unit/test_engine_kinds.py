@@ -16,6 +16,7 @@ from tmanager.core.stats import Sprt, SprtModel, SprtSettings, SprtVerdict
 from tmanager.errors import ConfigError
 from tmanager.fastchess.commandline import parse
 from tmanager.fastchess.config import LogLevel, MatchConfig, TournamentType, Variant
+from tmanager.fastchess.tourneyfile import identity
 from tmanager.formats.pgn import Notation
 from tmanager.tomlmap import dumps
 from tmanager.tourney.adjudication import TablebaseResults
@@ -182,3 +183,19 @@ def test_where_an_sprt_stands_and_how_it_ended_are_members() -> None:
     logistic = SprtSettings(-200, 200, 0.1, 0.1, SprtModel.LOGISTIC)  # two won pairs decide
     won = match_state(RoundRobin(2, games_per_pairing=2, cycles=10), "+-+-+-+=", logistic)
     assert won.verdict is not None and won.verdict.result is VerdictResult.H1
+
+
+@pytest.mark.parametrize(
+    ("line", "name"),
+    [
+        ("-engine cmd=a name=A proto=xboard -engine cmd=b name=B -each tc=10+0.1 -rounds 4", "c67a5142"),
+        (ENGINES + "-openings file=x.pgn format=pgn order=random -pgnout file=o.pgn notation=lan -log file=l "
+         "level=info -tournament gauntlet -variant fischerandom -tb /tmp -tbadjudicate WIN_LOSS "
+         "-sprt elo0=0 elo1=5 alpha=0.05 beta=0.05 model=logistic", "5c1d9158"),
+        (ENGINES + "-openings file=book.txt plies=4 order=sequential -log level=trace", "0b989ad7"),
+    ],
+)
+def test_a_fastchess_test_keeps_the_name_it_had_before_its_kinds_were_enums(line: str, name: str) -> None:
+    """The test's file is named by a hash of its command's values (a test begun is resumed by running the command
+    again): its kinds hash as the words they were, and -openings without format= as "" as it was."""
+    assert identity(match(line)) == name
