@@ -27,8 +27,8 @@ import pytest
 
 from tests.conftest import pgn_games, run_cli
 from tmanager.core.timecontrol import TimeControl
-from tmanager.tourney.adjudication import Adjudication
-from tmanager.tourney.engines import EngineSpec, command_line
+from tmanager.tourney.adjudication import Adjudication, TablebaseResults
+from tmanager.tourney.engines import EngineSpec, Protocol, command_line
 from tmanager.tourney.play import GameSpec, play_game
 
 START = chess.STARTING_FEN
@@ -78,14 +78,14 @@ TB_CASES: list[tuple[str, str, str, bool, dict[str, Any], int, str]] = [
     ("--seed 11", "--seed 12", KQR_KQ, False, TB, 5, "1-0"),
     ("--seed 11", "--seed 12", KN_KN, True, TB, 0, "1/2-1/2"),
     ("--seed 11", "--seed 12", KPB_KP, True, TB, 19, "1-0"),
-    ("--seed 13", "--seed 14", KQR_KQ, True, {**TB, "syzygy_adjudicate": "win_loss"}, 4, "0-1"),
-    ("--seed 13", "--seed 14", KBN_KN, False, {**TB, "syzygy_adjudicate": "win_loss"}, 8, "1/2-1/2"),
-    ("--seed 15", "--seed 16", KPB_KP, True, {**TB, "syzygy_adjudicate": "draw"}, 6, "1/2-1/2"),
+    ("--seed 13", "--seed 14", KQR_KQ, True, {**TB, "syzygy_adjudicate": TablebaseResults.WIN_LOSS}, 4, "0-1"),
+    ("--seed 13", "--seed 14", KBN_KN, False, {**TB, "syzygy_adjudicate": TablebaseResults.WIN_LOSS}, 8, "1/2-1/2"),
+    ("--seed 15", "--seed 16", KPB_KP, True, {**TB, "syzygy_adjudicate": TablebaseResults.DRAW}, 6, "1/2-1/2"),
 ]
 
 
 def pyengine(name: str, args: str) -> EngineSpec:
-    return EngineSpec(name, command_line("engines/pyengine.py", args.split()), "uci", restart=True)
+    return EngineSpec(name, command_line("engines/pyengine.py", args.split()), Protocol.UCI, restart=True)
 
 
 def play(a: str, b: str, fen: str, a_white: bool, rules: dict[str, Any]) -> tuple[int, str, str]:

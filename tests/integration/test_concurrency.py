@@ -19,7 +19,7 @@ from tests.conftest import ROOT, assert_consistent, children_running, run_async,
 from tests.integration.test_workers import claims_of, engines_in, hooked_tourney, slow_tourney, start_worker, wait_for
 from tmanager.tourney import store
 from tmanager.tourney.engine import EnginePool
-from tmanager.tourney.engines import EngineSpec
+from tmanager.tourney.engines import EngineSpec, Protocol
 from tmanager.tourney.processes import split
 
 pytestmark = pytest.mark.usefixtures("each_event_loop")
@@ -144,7 +144,7 @@ def test_handshake_timeout_runs_from_the_start_of_each_engine_not_from_its_turn(
     # Four engines that take 0.5 s each to start, one start at a time: the last waits 1.5 s for
     # its turn, longer than its timeout, and must not be failed for that.
     spec = EngineSpec(name="slow", command=(sys.executable, "-S", "-I", str(SLEEPER), "--start-delay", "0.5"),
-                      protocol="uci", handshake_timeout=1.5)
+                      protocol=Protocol.UCI, handshake_timeout=1.5)
 
     async def start_four() -> int:
         pool = EnginePool(start_limit=1)
@@ -164,7 +164,7 @@ def test_a_healthy_engine_gets_its_handshake_timeout_to_quit_a_broken_one_half_a
     # An engine that takes 1.5 s to quit (it saves what it learnt): given its time when it is healthy,
     # it exits on its own; found broken, it is killed after BROKEN_ENGINE_QUIT, not 1.5 s later.
     spec = EngineSpec(name="slow-quit", command=(sys.executable, "-S", "-I", str(SLEEPER), "--quit-delay", "1.5"),
-                      protocol="uci", handshake_timeout=5)
+                      protocol=Protocol.UCI, handshake_timeout=5)
 
     async def quit_one(*, healthy: bool) -> tuple[int | None, float]:
         pool = EnginePool()

@@ -170,7 +170,7 @@ def test_same_round_pairs_and_fen_openings(tmp_path: Path) -> None:
     assert table.match.stats.penta == (0, 0, 0, 4, 0) and table.match.unpaired == 0
 
 
-@pytest.mark.parametrize("fmt", ["text", "markdown", "csv", "html"])
+@pytest.mark.parametrize("fmt", [crosstable.Format(word) for word in ("text", "markdown", "csv", "html")])
 def test_formats_carry_the_standings(tmp_path: Path, fmt: crosstable.Format) -> None:
     games = [
         GameResult("Alpha", "Bravo", "1-0", "1"),
@@ -380,5 +380,6 @@ def test_an_llr_without_a_value_is_null_in_json() -> None:
         )
     ]
     table = crosstable.build(games, sprt=stats.SprtSettings(0, 200))
-    data = json.loads(crosstableformats.render(table, "json"), parse_constant=lambda word: pytest.fail(word))
+    text = crosstableformats.render(table, crosstable.Format.JSON)
+    data = json.loads(text, parse_constant=lambda word: pytest.fail(word))
     assert data["match"]["sprt"]["llr"] is None and data["match"]["sprt"]["verdict"] == "continue"

@@ -13,6 +13,7 @@ from tmanager.core import crosstableformats, fieldtable
 from tmanager.core.schedule import Schedule
 from tmanager.core.sprt import match_state
 from tmanager.core.stats import SprtSettings
+from tmanager.tourney.engines import Protocol
 from tmanager.tourney.model import GameOrder, Participant, Settings, Tourney, TourneyType
 from tmanager.tourney.tallies import field_records
 
@@ -20,7 +21,7 @@ WHITE_HALVES = {"+": 2, "=": 1, "-": 0}
 
 
 def tourney(settings: Settings, players: int, results: str) -> Tourney:
-    names = [Participant(name=f"p{i}", cmd="stockfish", protocol="uci") for i in range(players)]
+    names = [Participant(name=f"p{i}", cmd="stockfish", protocol=Protocol.UCI) for i in range(players)]
     return Tourney(path=Path("/nonexistent/t.toml"), settings=settings, participants=names, results=results)
 
 

@@ -18,6 +18,7 @@ import pytest
 from tests.conftest import children_running, run_async
 from tmanager.core.timecontrol import TimeControl
 from tmanager.errors import ConfigError
+from tmanager.formats.pgn import Notation
 from tmanager.tourney.adjudication import Adjudication
 from tmanager.tourney.engine import STOP_GRACE, EnginePool
 from tmanager.tourney.engines import EngineSpec, command_line, find_definition, load_definition
@@ -314,8 +315,8 @@ def test_pgn_comments_carry_the_chosen_fields_as_fastchess_writes_them() -> None
     assert re.fullmatch(pattern + ", Draw by adjudication: 3 moves reached", comments[-1]), comments[-1]
 
 
-@pytest.mark.parametrize(("notation", "first"), [("san", "1. "), ("lan", "-"), ("uci", "")])
-def test_pgn_notation_and_minimal_pgn(notation: str, first: str) -> None:
+@pytest.mark.parametrize(("notation", "first"), [(Notation.SAN, "1. "), (Notation.LAN, "-"), (Notation.UCI, "")])
+def test_pgn_notation_and_minimal_pgn(notation: Notation, first: str) -> None:
     opening = ("e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6")
     record = play(spec("random-uci", "A"), spec("random-uci", "B"), notation=notation, opening_moves=opening,
                   adjudication=Adjudication(max_moves=4), tags={"GameNumber": "7", "Round": "3"})
@@ -352,7 +353,7 @@ class ByReplay(chess.pgn.StringExporter):
         self.force_movenumber = False
 
 
-@pytest.mark.parametrize("notation", ["san", "lan", "uci"])
+@pytest.mark.parametrize("notation", list(Notation))
 @pytest.mark.parametrize(("variant", "fen", "opening"), [
     # A rook that goes e1-h1 where the king stood on e1 at the start (not castling: the king has moved).
     ("chess", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", ("e1d1", "e8d8", "h1e1", "a8a7", "e1h1")),
@@ -361,7 +362,7 @@ class ByReplay(chess.pgn.StringExporter):
     ("chess", None, ("e2e4", "f7f6", "d1h5")),  # a check in the opening
     ("3check", None, ("e2e4", "f7f6", "d1h5")),
 ])
-def test_a_pgn_is_what_python_chess_writes(notation: str, variant: str, fen: str | None,
+def test_a_pgn_is_what_python_chess_writes(notation: Notation, variant: str, fen: str | None,
                                            opening: tuple[str, ...]) -> None:
     """The moves are written without a move tree or a board replay: python-chess's exporter, reading the
     game back and writing it again, must give the very same text, with the same moves and comments."""
@@ -376,8 +377,10 @@ def test_a_pgn_is_what_python_chess_writes(notation: str, variant: str, fen: str
     assert game.accept(ByReplay(notation)) + "\n\n" == record.pgn
 
 
-@pytest.mark.parametrize(("notation", "mate"), [("san", "Ra8#"), ("lan", "Ra1-a8#"), ("uci", "a1a8")])
-def test_an_engines_mate_is_written_with_its_sign(notation: str, mate: str) -> None:
+@pytest.mark.parametrize(
+    ("notation", "mate"), [(Notation.SAN, "Ra8#"), (Notation.LAN, "Ra1-a8#"), (Notation.UCI, "a1a8")]
+)
+def test_an_engines_mate_is_written_with_its_sign(notation: Notation, mate: str) -> None:
     record = play(spec("stockfish", "SF1"), spec("stockfish", "SF2"), notation=notation,
                   start_fen="6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1")
     assert record.result.pgn == "1-0" and record.reason == "White mates"

@@ -24,6 +24,7 @@ from tmanager.tourney.gamesetup import load_book, read_ahead
 from tmanager.tourney.model import UNPLAYED
 from tmanager.tourney.openings import Opening, OpeningBook
 from tmanager.tourney.owners import ENGINE_TAG
+from tmanager.tourney.settings import BookFormat, BookOrder
 from tmanager.tourney.variants import variant_board
 from tmanager.tourney.worker import WorkDone, work
 
@@ -109,7 +110,7 @@ def test_sequential_order_walks_the_book_from_start(sample: OpeningBook) -> None
     assert [sample.opening_for(k) for k in range(size)] == list(sample)
     assert sample.opening_for(0, start=3) == sample[2]
     assert sample.opening_for(size - 2, start=3) == sample[0]  # wraps round
-    assert sample.opening_for(size, order="sequential") == sample[0]
+    assert sample.opening_for(size, order=BookOrder.SEQUENTIAL) == sample[0]
 
 
 def test_a_start_past_the_end_of_the_book_wraps_round_as_in_fastchess(sample: OpeningBook) -> None:
@@ -119,8 +120,8 @@ def test_a_start_past_the_end_of_the_book_wraps_round_as_in_fastchess(sample: Op
     assert sample.opening_for(0, start=3 * size + 5) == sample[4]
     assert sample.opening_for(size - 5, start=3 * size + 5) == sample[size - 1]
     assert sample.opening_for(size - 4, start=3 * size + 5) == sample[0]
-    walk = [sample.opening_for(k, order="random", seed=7, start=5) for k in range(2 * size)]
-    assert [sample.opening_for(k, order="random", seed=7, start=size + 5) for k in range(2 * size)] == walk
+    walk = [sample.opening_for(k, order=BookOrder.RANDOM, seed=7, start=5) for k in range(2 * size)]
+    assert [sample.opening_for(k, order=BookOrder.RANDOM, seed=7, start=size + 5) for k in range(2 * size)] == walk
     for start in (0, -3):
         with pytest.raises(ConfigError, match=rf"openings.start: must be at least 1, not {start}"):
             sample.opening_for(0, start=start)
@@ -142,11 +143,11 @@ def test_new_and_edit_take_a_start_past_the_end_of_the_book(tmp_path: Path) -> N
 def test_random_order_uses_every_opening_once_per_pass(sample: OpeningBook) -> None:
     size = len(sample)
     for first in (0, size, 2 * size):
-        chosen = [sample.opening_for(k, order="random", seed=42) for k in range(first, first + size)]
+        chosen = [sample.opening_for(k, order=BookOrder.RANDOM, seed=42) for k in range(first, first + size)]
         assert sorted(chosen, key=sample.index) == list(sample)
-    one = [sample.opening_for(k, order="random", seed=42) for k in range(3 * size)]
-    assert one == [sample.opening_for(k, order="random", seed=42) for k in range(3 * size)]
-    assert one != [sample.opening_for(k, order="random", seed=43) for k in range(3 * size)]
+    one = [sample.opening_for(k, order=BookOrder.RANDOM, seed=42) for k in range(3 * size)]
+    assert one == [sample.opening_for(k, order=BookOrder.RANDOM, seed=42) for k in range(3 * size)]
+    assert one != [sample.opening_for(k, order=BookOrder.RANDOM, seed=43) for k in range(3 * size)]
     assert one[:size] != one[size : 2 * size]  # each pass is shuffled anew
     assert one[:size] != list(sample)
 
@@ -154,8 +155,9 @@ def test_random_order_uses_every_opening_once_per_pass(sample: OpeningBook) -> N
 def test_random_order_is_the_same_in_every_process(sample: OpeningBook) -> None:
     script = (
         "from tmanager.tourney.openings import OpeningBook\n"
+        "from tmanager.tourney.settings import BookOrder\n"
         f"book = OpeningBook.load({str(BOOKS / 'sample.epd')!r})\n"
-        "print([book.index(book.opening_for(k, order='random', seed=7, start=5)) for k in range(30)])\n"
+        "print([book.index(book.opening_for(k, order=BookOrder.RANDOM, seed=7, start=5)) for k in range(30)])\n"
     )
     outputs = {
         subprocess.run(
@@ -167,7 +169,7 @@ def test_random_order_is_the_same_in_every_process(sample: OpeningBook) -> None:
         ).stdout
         for hash_seed in ("1", "2")
     }
-    here = [sample.index(sample.opening_for(k, order="random", seed=7, start=5)) for k in range(30)]
+    here = [sample.index(sample.opening_for(k, order=BookOrder.RANDOM, seed=7, start=5)) for k in range(30)]
     assert outputs == {f"{here}\n"}
 
 
@@ -176,7 +178,7 @@ def test_both_games_of_a_pair_get_the_same_opening(sample: OpeningBook) -> None:
     by_opening: dict[Opening, list[int]] = defaultdict(list)
     for number in range(schedule.total_games):
         key = schedule.opening_key(number)
-        by_opening[sample.opening_for(key, order="random", seed=1)].append(number)
+        by_opening[sample.opening_for(key, order=BookOrder.RANDOM, seed=1)].append(number)
     for numbers in by_opening.values():
         assert len(numbers) == 2  # 10 pairs, 14 openings: no opening is reused across pairs
         a, b = (schedule.game(n) for n in numbers)
@@ -459,7 +461,7 @@ def test_bad_pgn_games_give_the_line_of_the_game(tmp_path: Path, caplog: pytest.
     assert "line 6: the game's variant (Atomic) differs" in error_of(atomic)
     assert "holds no openings" in error_of(write(tmp_path, "empty.pgn", ""))
     # The format setting overrides the file's suffix.
-    assert "not a valid EPD line" in error_of(illegal, format="epd")
+    assert "not a valid EPD line" in error_of(illegal, format=BookFormat.EPD)
 
 
 # --- variants and Chess960 -----------------------------------------------------------------------

@@ -24,6 +24,7 @@ from tmanager import files
 from tmanager.core.schedule import SwissSchedule
 from tmanager.errors import ConfigError
 from tmanager.tourney import store
+from tmanager.tourney.engines import Protocol
 from tmanager.tourney.journal import JournalReader
 from tmanager.tourney.model import DRAW, WHITE_WINS, Claim, Participant, PendingHook, Settings, Tourney, TourneyType
 from tmanager.tourney.resultchanges import changed_results
@@ -304,7 +305,7 @@ def test_pair_counts_equal_counting_game_by_game(kind: TourneyType) -> None:
         games = rng.randint(1, 3)
         settings = Settings(type=kind, games_per_pairing=games, cycles=rng.randint(1, 4),
                             gauntlet_seeds=rng.randint(1, players - 1), swiss_rounds=players - 1)
-        tourney = Tourney(Path("t.toml"), settings, [Participant(f"p{i}", cmd="x", protocol="uci")
+        tourney = Tourney(Path("t.toml"), settings, [Participant(f"p{i}", cmd="x", protocol=Protocol.UCI)
                                                      for i in range(players)])
         schedule = tourney.schedule()
         if isinstance(schedule, SwissSchedule):  # pair every round at random
@@ -337,7 +338,7 @@ def test_a_large_tourneys_crosstable_counted_per_pair_equals_the_game_by_game_on
     rng = random.Random(17)
     for players in (2, 5):
         settings = Settings(games_per_pairing=2, cycles=GAME_BY_GAME // (players * (players - 1)) + 50)
-        tourney = Tourney(Path("big.toml"), settings, [Participant(f"p{i}", cmd="x", protocol="uci")
+        tourney = Tourney(Path("big.toml"), settings, [Participant(f"p{i}", cmd="x", protocol=Protocol.UCI)
                                                        for i in range(players)])
         weights = [0.45, 0.35, 0.2] if players == 2 else [0.4, 0.2, 0.4]
         tourney.results = "".join(rng.choices("+=-", weights, k=tourney.schedule().total_games - 7))

@@ -12,7 +12,7 @@ import pytest
 
 from tmanager.tourney.engine import Engine
 from tmanager.tourney.enginelines import SENT, EngineError, EngineTerminated, LineObserver
-from tmanager.tourney.engines import GAMES_PATH, EngineSpec, command_line, find_definition, load_definition
+from tmanager.tourney.engines import GAMES_PATH, EngineSpec, Protocol, command_line, find_definition, load_definition
 from tmanager.tourney.search import SearchLimit
 from tmanager.tourney.xboardclient import XBoardClient
 
@@ -45,7 +45,7 @@ async def start(
     command: tuple[str, ...] | list[str], features: FeatureMap, sent: list[str] | None = None
 ) -> tuple[Engine, XBoardClient]:
     """The engine started as a game starts it; each line sent to it noted in ``sent``."""
-    spec = EngineSpec("X", tuple(command), "xboard", xboard_features=features, handshake_timeout=10)
+    spec = EngineSpec("X", tuple(command), Protocol.XBOARD, xboard_features=features, handshake_timeout=10)
     observer: LineObserver | None = None if sent is None else (lambda arrow, line: sent.append(line) if arrow == SENT
                                                                 else None)
     engine = await Engine.start(spec, observer=observer)

@@ -18,6 +18,7 @@ from tmanager.tourney.adjudication import (
     MoveLimitRule,
     ResignRule,
     Rule,
+    TablebaseResults,
     TablebaseRule,
 )
 from tmanager.tourney.outcome import Ending, GameOver
@@ -129,17 +130,19 @@ def test_the_adjudicator_holds_the_rules_turned_on_in_fastchess_order(syzygy: st
 @pytest.mark.parametrize(
     ("fen", "adjudicate", "expected"),
     [
-        ("8/8/8/4k3/8/8/8/KQ6 b - - 0 1", "both", (Result.WHITE_WINS, Ending.TABLEBASE_WIN)),
-        ("8/8/8/4K3/8/8/8/kq6 w - - 0 1", "both", (Result.BLACK_WINS, Ending.TABLEBASE_WIN)),
-        ("8/8/3k4/3n4/8/3N4/3K4/8 w - - 0 1", "both", (Result.DRAW, Ending.TABLEBASE_DRAW)),
-        ("8/8/8/4k3/8/8/8/KQ6 b - - 0 1", "draw", None),
-        ("8/8/3k4/3n4/8/3N4/3K4/8 w - - 0 1", "win_loss", None),
-        ("8/8/8/4k3/8/8/8/KQ6 b - - 1 1", "both", None),  # the fifty-move counter has run: not probed
-        ("8/p7/8/4k3/8/8/8/KQ3B2 b - - 0 1", "both", None),  # five pieces, more than the limit of four
+        ("8/8/8/4k3/8/8/8/KQ6 b - - 0 1", TablebaseResults.BOTH, (Result.WHITE_WINS, Ending.TABLEBASE_WIN)),
+        ("8/8/8/4K3/8/8/8/kq6 w - - 0 1", TablebaseResults.BOTH, (Result.BLACK_WINS, Ending.TABLEBASE_WIN)),
+        ("8/8/3k4/3n4/8/3N4/3K4/8 w - - 0 1", TablebaseResults.BOTH, (Result.DRAW, Ending.TABLEBASE_DRAW)),
+        ("8/8/8/4k3/8/8/8/KQ6 b - - 0 1", TablebaseResults.DRAW, None),
+        ("8/8/3k4/3n4/8/3N4/3K4/8 w - - 0 1", TablebaseResults.WIN_LOSS, None),
+        ("8/8/8/4k3/8/8/8/KQ6 b - - 1 1", TablebaseResults.BOTH, None),  # the fifty-move counter has run: not probed
+        ("8/p7/8/4k3/8/8/8/KQ3B2 b - - 0 1", TablebaseResults.BOTH, None),  # five pieces, more than the limit of four
     ],
 )
-def test_tablebase_verdicts(syzygy: str, fen: str, adjudicate: str, expected: tuple[Result, Ending] | None) -> None:
-    rule = TablebaseRule(Adjudication(syzygy=syzygy, syzygy_pieces=4, syzygy_adjudicate=adjudicate))  # type: ignore[arg-type]
+def test_tablebase_verdicts(
+    syzygy: str, fen: str, adjudicate: TablebaseResults, expected: tuple[Result, Ending] | None
+) -> None:
+    rule = TablebaseRule(Adjudication(syzygy=syzygy, syzygy_pieces=4, syzygy_adjudicate=adjudicate))
     try:
         over = rule.verdict(chess.Board(fen))
     finally:

@@ -23,11 +23,12 @@ def _games() -> list[GameResult]:
 def test_points_and_tiebreaks_are_written_whole_in_every_format() -> None:
     """``:g`` wrote PS 297062.5 as 297062 and EBH 308241174 as 3.08241e+08 in the CSV, text, markdown and HTML alike."""
     table = crosstable.build(_games(), tiebreak_names=TIEBREAKS)
-    exact = {p["name"]: p for p in json.loads(crosstableformats.render(table, "json"))["players"]}
+    exact = {p["name"]: p for p in json.loads(crosstableformats.render(table, crosstable.Format.JSON))["players"]}
     assert any(not float(v).is_integer() and v > 10_000 for p in exact.values() for v in p["tiebreaks"].values())
     assert any(v >= 1e6 for p in exact.values() for v in p["tiebreaks"].values())
-    rows = list(csv.DictReader(io.StringIO(crosstableformats.render(table, "csv"))))
-    text_rows = {line.split()[1]: line.split() for line in crosstableformats.render(table, "text").splitlines()[3:6]}
+    rows = list(csv.DictReader(io.StringIO(crosstableformats.render(table, crosstable.Format.CSV))))
+    text = crosstableformats.render(table, crosstable.Format.TEXT)
+    text_rows = {line.split()[1]: line.split() for line in text.splitlines()[3:6]}
     for row in rows:
         player = exact[row["Name"]]
         assert float(row["Points"]) == player["points"]

@@ -7,13 +7,14 @@ import shlex
 
 import pytest
 
-from tmanager.core.stats import SprtSettings
+from tmanager.core.stats import SprtModel, SprtSettings
 from tmanager.core.timecontrol import TimeControl
 from tmanager.errors import ConfigError
 from tmanager.fastchess.commandline import Action, parse
 from tmanager.fastchess.config import DrawRule, EngineConfig, MatchConfig, OpeningsConfig, ResignRule
 from tmanager.fastchess.limits import TimeLimit, parse_tc, report_text
 from tmanager.fastchess.output import OutputFormat
+from tmanager.tourney.settings import BookFormat, BookOrder
 
 #: OpenBench's client (Client/worker.py, build_runner_command) for a fixed-nodes test on one runner.
 OPENBENCH = (
@@ -42,7 +43,9 @@ def test_openbench_s_command_line() -> None:
     assert (config.rounds, config.games, config.concurrency, config.recover, config.test_env) == (8, 2, 2, True, True)
     assert config.resign == ResignRule(move_count=3, score=400)
     assert config.draw == DrawRule(move_number=40, move_count=8, score=10)
-    assert config.openings == OpeningsConfig(file="Books/UHO.epd", format="epd", order="random", start=17)
+    assert config.openings == OpeningsConfig(
+        file="Books/UHO.epd", format=BookFormat.EPD, order=BookOrder.RANDOM, start=17
+    )
     assert config.seed == 424242
     assert config.pgn.file == "PGNs/1.2.3.0.pgn" and config.pgn.fields == ("nodes", "seldepth")
     assert config.pgn.match_lines == ("^info string pgncomment .*",)
@@ -91,7 +94,7 @@ def test_fastchess_s_defaults_and_fixes() -> None:
     assert not match("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -output format=cutechess").report_penta
     bayesian = match("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -sprt elo0=0 elo1=5 alpha=0.05 beta=0.05 "
                      "model=bayesian")
-    assert bayesian.sprt == SprtSettings(0, 5, 0.05, 0.05, "bayesian") and not bayesian.report_penta
+    assert bayesian.sprt == SprtSettings(0, 5, 0.05, 0.05, SprtModel.BAYESIAN) and not bayesian.report_penta
     assert bayesian.warnings == ("Warning; Bayesian SPRT model not available with pentanomial statistics. "
                                  "Disabling pentanomial reports...",)  # fastchess says what it fixed
     quiet = match("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -sprt elo0=0 elo1=5 alpha=0.05 beta=0.05 "

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tmanager.tourney.engines import Protocol
 from tmanager.tourney.finishing import Look, finished_since, without
 from tmanager.tourney.model import Participant, PgnMark, Settings, Tourney
 
 
 def tourney(tmp_path: Path, results: str, mark: PgnMark | None) -> Tourney:
-    names = [Participant(name=f"p{i}", cmd="stockfish", protocol="uci") for i in range(2)]
+    names = [Participant(name=f"p{i}", cmd="stockfish", protocol=Protocol.UCI) for i in range(2)]
     t = Tourney(path=tmp_path / "t.toml", settings=Settings(cycles=4), participants=names, results=results)
     t.pgn_mark = mark
     return t

@@ -7,6 +7,7 @@ import os
 import socket
 from pathlib import Path
 
+from tmanager.tourney.engines import Protocol
 from tmanager.tourney.hookrun import (
     AFTER_TOURNEY,
     add_hooks,
@@ -34,7 +35,7 @@ def tourney(tmp_path: Path, results: str = "") -> Tourney:
     return Tourney(
         path=tmp_path / "t.toml",
         settings=Settings(after_game="echo game", after_tourney="echo end"),
-        participants=[Participant("A", cmd="a", protocol="uci"), Participant("B", cmd="b", protocol="uci")],
+        participants=[Participant(name, cmd=name.lower(), protocol=Protocol.UCI) for name in ("A", "B")],
         results=results,
     )
 

@@ -64,7 +64,8 @@ def test_numbers_too_long_for_int_are_no_numbers(tmp_path: Path) -> None:
     assert [(g.game_number, g.pair, g.round) for g in read] == [unknown, unknown, (None, None, digits)]
     table = crosstable.build(read)
     assert table.tally.games == 3 and table.match is not None and table.match.stats.wins == 3
-    assert crosstableformats.render(table, "text").count("111") == 1  # the grid, its games in round order
+    text = crosstableformats.render(table, crosstable.Format.TEXT)
+    assert text.count("111") == 1  # the grid, its games in round order
 
 
 def test_a_compressed_pgn_is_refused_naming_its_compression(tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ import pytest
 
 from tmanager.tourney import store
 from tmanager.tourney.editing import edit_setting, substitute
+from tmanager.tourney.engines import Protocol
 from tmanager.tourney.model import Participant, Tourney, settings_to_toml
 from tmanager.tourney.settings_text import updated
 
@@ -106,7 +107,7 @@ def test_a_new_value_goes_after_the_last_key_before_the_next_sections_comment(tm
 
 def test_a_value_back_to_its_default_goes_with_its_line(tmp_path: Path) -> None:
     def change(t: Tourney) -> None:
-        t.participants[2] = Participant(name="Greedy", cmd="pyengine.py", protocol="uci")
+        t.participants[2] = Participant(name="Greedy", cmd="pyengine.py", protocol=Protocol.UCI)
 
     result = rewritten(COMMENTED, tmp_path, change)
     assert changed_lines(COMMENTED, result) == ['- args = ["--protocol", "uci", "--style", "greedy"]']
@@ -125,7 +126,7 @@ def test_a_substituted_participant_keeps_the_comments_in_its_table(tmp_path: Pat
 
 def test_a_participant_given_a_command_instead_of_a_definition(tmp_path: Path) -> None:
     def change(t: Tourney) -> None:
-        substitute(t, "SF", Participant(name="SF", cmd="stockfish", protocol="uci"), replace=False)
+        substitute(t, "SF", Participant(name="SF", cmd="stockfish", protocol=Protocol.UCI), replace=False)
 
     result = rewritten(COMMENTED, tmp_path, change)
     assert changed_lines(COMMENTED, result) == [

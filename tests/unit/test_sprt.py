@@ -8,6 +8,7 @@ import pytest
 
 from tmanager.core import sprt, stats
 from tmanager.core.schedule import Gauntlet, RoundRobin, Schedule
+from tmanager.core.stats import SprtModel
 
 SHAPES = [RoundRobin(2, games_per_pairing=g, cycles=c) for g in (1, 2, 3, 4) for c in (1, 2, 3, 5)] + [
     Gauntlet(2, seeds=1, games_per_pairing=3, cycles=3)
@@ -76,7 +77,7 @@ def test_the_first_participant_is_the_one_tested() -> None:
     assert (state.wins, state.draws, state.losses, state.penta) == (4, 0, 0, (0, 0, 0, 0, 2))
 
 
-LOGISTIC_200 = stats.SprtSettings(-200, 200, 0.1, 0.1, "logistic")  # bounds ±2.20; two won pairs give 2.30
+LOGISTIC_200 = stats.SprtSettings(-200, 200, 0.1, 0.1, SprtModel.LOGISTIC)  # bounds ±2.20; two won pairs give 2.30
 
 
 def test_decided_test_completes_its_begun_pairs_then_stops() -> None:
@@ -91,7 +92,8 @@ def test_decided_test_completes_its_begun_pairs_then_stops() -> None:
     over = sprt.match_state(schedule, "+-+-+-+=", LOGISTIC_200)
     assert over.over and over.claimable == ()
     assert over.sprt is not None and over.verdict is not None
-    assert over.verdict == sprt.Verdict("H1", over.sprt.llr, over.sprt.lower, over.sprt.upper, games=8, pairs=4)
+    h1 = sprt.VerdictResult.H1
+    assert over.verdict == sprt.Verdict(h1, over.sprt.llr, over.sprt.lower, over.sprt.upper, games=8, pairs=4)
     assert over.verdict.upper == pytest.approx(2.1972, abs=1e-4) and over.verdict.llr > over.verdict.upper
     assert "H1 accepted" in (sprt.describe(over) or "")
 
@@ -100,7 +102,7 @@ def test_wider_bounds_reopen_and_an_exhausted_schedule_is_undecided() -> None:
     schedule = RoundRobin(2, games_per_pairing=2, cycles=2)
     results = "+-+-"
     assert sprt.match_state(schedule, results, LOGISTIC_200).verdict is not None
-    wider = stats.SprtSettings(-200, 200, 0.01, 0.01, "logistic")
+    wider = stats.SprtSettings(-200, 200, 0.01, 0.01, SprtModel.LOGISTIC)
     state = sprt.match_state(RoundRobin(2, games_per_pairing=2, cycles=3), results, wider)
     assert not state.decided and not state.over and state.claimable is None
     exhausted = sprt.match_state(schedule, results, wider)

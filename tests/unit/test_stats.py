@@ -11,6 +11,7 @@ from tmanager.core import stats
 from tmanager.core.schedule import RoundRobin
 from tmanager.core.sprt import match_state
 from tmanager.core.standings import GamePairs, GameResult
+from tmanager.core.stats import SprtModel
 from tmanager.errors import ConfigError
 
 
@@ -30,7 +31,7 @@ def test_pentanomial_vector() -> None:
 
 
 def test_normalized_sprt_vector() -> None:
-    test = stats.sprt([50, 287, 610, 387, 73], elo0=0, elo1=5, alpha=0.05, beta=0.05, model="normalized")
+    test = stats.sprt([50, 287, 610, 387, 73], elo0=0, elo1=5, alpha=0.05, beta=0.05, model=SprtModel.NORMALIZED)
     assert f"{test.llr:.2f}" == "2.97"
     assert f"{test.lower:.2f} {test.upper:.2f}" == "-2.94 2.94"
     assert test.verdict == "H1"
@@ -44,8 +45,8 @@ def test_second_pentanomial_vector() -> None:
 
 
 def test_logistic_sprt_sign_follows_the_data() -> None:
-    stronger = stats.sprt((300, 400, 400), elo0=0, elo1=10, model="logistic")
-    weaker = stats.sprt((400, 400, 300), elo0=0, elo1=10, model="logistic")
+    stronger = stats.sprt((300, 400, 400), elo0=0, elo1=10, model=SprtModel.LOGISTIC)
+    weaker = stats.sprt((400, 400, 300), elo0=0, elo1=10, model=SprtModel.LOGISTIC)
     assert stronger.llr > 0 > weaker.llr
     assert weaker.verdict == "H0"
 
@@ -58,7 +59,7 @@ def test_sprt_trinomial_logistic_matches_the_score_approximation() -> None:
     var = (wins * (1 - s) ** 2 + draws * (0.5 - s) ** 2 + losses * s * s) / n
     s0, s1 = stats.score_from_elo(0), stats.score_from_elo(3)
     approx = 0.5 * n * (s1 - s0) * (2 * s - s0 - s1) / var
-    exact = stats.sprt((losses, draws, wins), elo0=0, elo1=3, model="logistic").llr
+    exact = stats.sprt((losses, draws, wins), elo0=0, elo1=3, model=SprtModel.LOGISTIC).llr
     assert exact == pytest.approx(approx, rel=0.01)
 
 
@@ -69,29 +70,29 @@ def test_match_stats_uses_pentanomial_for_sprt() -> None:
     assert result.sprt is not None and f"{result.sprt.llr:.2f}" == "2.97"
     assert result.games == 3000
     bayesian = stats.match_stats(
-        797, 637, 1566, penta=[50, 287, 610, 387, 73], sprt_settings=stats.SprtSettings(0, 5, model="bayesian")
+        797, 637, 1566, penta=[50, 287, 610, 387, 73], sprt_settings=stats.SprtSettings(0, 5, model=SprtModel.BAYESIAN)
     )
-    trinomial = stats.sprt((637, 1566, 797), elo0=0, elo1=5, model="bayesian")
+    trinomial = stats.sprt((637, 1566, 797), elo0=0, elo1=5, model=SprtModel.BAYESIAN)
     assert bayesian.sprt == trinomial  # fastchess: the bayesian model has no pentanomial form
 
 
 # fastchess's own SPRT test cases (app/tests/sprt_test.cpp), which it checks to 1 %:
 # (wins, losses, draws) or pentanomial (LL, LD, WL, DD, WD, WW), elo0, elo1, model, LLR.
 FASTCHESS_TRINOMIAL = [
-    ((36433, 36027, 68692), 0, 2, "normalized", 0.92),
-    ((10871, 10650, 20431), -1.75, 0.25, "normalized", 2.30),
-    ((4250, 0, 0), 0, 10, "normalized", 120.56),
-    ((21404, 21184, 40708), 0.5, 2.5, "logistic", -1.57),
-    ((57433, 57030, 106593), 0, 2, "logistic", -2.59),
-    ((68965, 68526, 128429), 0, 2, "bayesian", -1.26),
-    ((21629, 21484, 41111), 0.5, 2.5, "bayesian", -1.13),
+    ((36433, 36027, 68692), 0, 2, SprtModel.NORMALIZED, 0.92),
+    ((10871, 10650, 20431), -1.75, 0.25, SprtModel.NORMALIZED, 2.30),
+    ((4250, 0, 0), 0, 10, SprtModel.NORMALIZED, 120.56),
+    ((21404, 21184, 40708), 0.5, 2.5, SprtModel.LOGISTIC, -1.57),
+    ((57433, 57030, 106593), 0, 2, SprtModel.LOGISTIC, -2.59),
+    ((68965, 68526, 128429), 0, 2, SprtModel.BAYESIAN, -1.26),
+    ((21629, 21484, 41111), 0.5, 2.5, SprtModel.BAYESIAN, -1.13),
 ]
 FASTCHESS_PENTANOMIAL = [
-    ((365, 16618, 36029, 200, 16974, 390), 0, 2, "normalized", 2.25),
-    ((127, 4883, 10311, 401, 5150, 104), -1.75, 0.25, "normalized", 3.01),
-    ((0, 0, 0, 0, 0, 5550), 0, 5, "normalized", 111.82),
-    ((223, 9863, 20279, 1000, 10037, 246), 0.5, 2.5, "logistic", -3.07),
-    ((871, 26175, 55003, 980, 26678, 821), 0, 2, "logistic", -4.98),
+    ((365, 16618, 36029, 200, 16974, 390), 0, 2, SprtModel.NORMALIZED, 2.25),
+    ((127, 4883, 10311, 401, 5150, 104), -1.75, 0.25, SprtModel.NORMALIZED, 3.01),
+    ((0, 0, 0, 0, 0, 5550), 0, 5, SprtModel.NORMALIZED, 111.82),
+    ((223, 9863, 20279, 1000, 10037, 246), 0.5, 2.5, SprtModel.LOGISTIC, -3.07),
+    ((871, 26175, 55003, 980, 26678, 821), 0, 2, SprtModel.LOGISTIC, -4.98),
 ]
 
 
@@ -147,23 +148,23 @@ def _exact_bayesian_llr(wins: int, draws: int, losses: int, elo0: float, elo1: f
 def test_bayesian_model_is_close_to_the_exact_likelihood_ratio(
     wins: int, draws: int, losses: int, elo0: float, elo1: float
 ) -> None:
-    ours = stats.sprt((losses, draws, wins), elo0=elo0, elo1=elo1, model="bayesian").llr
+    ours = stats.sprt((losses, draws, wins), elo0=elo0, elo1=elo1, model=SprtModel.BAYESIAN).llr
     assert ours == pytest.approx(_exact_bayesian_llr(wins, draws, losses, elo0, elo1), rel=1e-3)
 
 
 #: LLRs that fastchess 74deac23 (SPRT::getLLR, built from its sources) printed with {:.17g} for these
 #: counts: pentanomial [LL, LD, WL, DD, WD, WW] or (wins, draws, losses), elo0, elo1, alpha, beta, model.
 FASTCHESS_EXACT = [
-    ((50, 287, 300, 310, 387, 73), 0, 5, 0.05, 0.05, "normalized", 2.9659419027881588),
-    ((835, 6884, 6000, 7116, 7201, 852), 0, 2, 0.05, 0.05, "normalized", 2.4073469707762052),
-    ((50, 287, 300, 310, 387, 73), 0, 5, 0.05, 0.05, "logistic", 4.3596556285093078),
-    ((0, 3, 0, 2, 1, 0), -1.75, 0.25, 0.05, 0.05, "normalized", -0.019534753509064081),
-    ((0, 0, 0, 0, 0, 17), 0, 10, 0.05, 0.1, "logistic", 0.48231456619909147),
-    ((332, 352, 316), 0, 5, 0.05, 0.05, "normalized", 0.18249441027288865),
-    ((137, 20, 6), 0, 5, 0.05, 0.05, "logistic", 2.1316494311648597),
-    ((120, 300, 100), 0, 5, 0.05, 0.05, "bayesian", 0.39668261540557032),
-    ((40, 20, 60), -3, 1, 0.05, 0.05, "bayesian", -0.26371035625340827),
-    ((0, 6, 0), 0, 5, 0.05, 0.05, "normalized", -0.00071456423656607543),
+    ((50, 287, 300, 310, 387, 73), 0, 5, 0.05, 0.05, SprtModel.NORMALIZED, 2.9659419027881588),
+    ((835, 6884, 6000, 7116, 7201, 852), 0, 2, 0.05, 0.05, SprtModel.NORMALIZED, 2.4073469707762052),
+    ((50, 287, 300, 310, 387, 73), 0, 5, 0.05, 0.05, SprtModel.LOGISTIC, 4.3596556285093078),
+    ((0, 3, 0, 2, 1, 0), -1.75, 0.25, 0.05, 0.05, SprtModel.NORMALIZED, -0.019534753509064081),
+    ((0, 0, 0, 0, 0, 17), 0, 10, 0.05, 0.1, SprtModel.LOGISTIC, 0.48231456619909147),
+    ((332, 352, 316), 0, 5, 0.05, 0.05, SprtModel.NORMALIZED, 0.18249441027288865),
+    ((137, 20, 6), 0, 5, 0.05, 0.05, SprtModel.LOGISTIC, 2.1316494311648597),
+    ((120, 300, 100), 0, 5, 0.05, 0.05, SprtModel.BAYESIAN, 0.39668261540557032),
+    ((40, 20, 60), -3, 1, 0.05, 0.05, SprtModel.BAYESIAN, -0.26371035625340827),
+    ((0, 6, 0), 0, 5, 0.05, 0.05, SprtModel.NORMALIZED, -0.00071456423656607543),
 ]
 
 
@@ -184,9 +185,9 @@ def test_llr_is_fastchess_s_to_the_last_bit(
 
 
 def test_bayesian_model_waits_for_wins_and_losses() -> None:
-    assert stats.sprt((0, 10, 30), elo0=0, elo1=5, model="bayesian").llr == 0.0
+    assert stats.sprt((0, 10, 30), elo0=0, elo1=5, model=SprtModel.BAYESIAN).llr == 0.0
     with pytest.raises(ValueError):
-        stats.sprt((1, 2, 3, 4, 5), elo0=0, elo1=5, model="bayesian")
+        stats.sprt((1, 2, 3, 4, 5), elo0=0, elo1=5, model=SprtModel.BAYESIAN)
 
 
 @pytest.mark.parametrize(
@@ -199,9 +200,9 @@ def test_bayesian_model_waits_for_wins_and_losses() -> None:
         (stats.SprtSettings(0, 250), "elo1"),
         (stats.SprtSettings(-201, 0), "elo0"),
         # a float rounds their expected score to 1 or 0: the SPRT died of a ZeroDivisionError or OverflowError
-        (stats.SprtSettings(0, 10_000, model="logistic"), "elo1"),
-        (stats.SprtSettings(-1e6, 0, model="bayesian"), "elo0"),
-        (stats.SprtSettings(0, stats.ELO_LIMIT + 1, model="logistic"), "elo1"),
+        (stats.SprtSettings(0, 10_000, model=SprtModel.LOGISTIC), "elo1"),
+        (stats.SprtSettings(-1e6, 0, model=SprtModel.BAYESIAN), "elo0"),
+        (stats.SprtSettings(0, stats.ELO_LIMIT + 1, model=SprtModel.LOGISTIC), "elo1"),
     ],
 )
 def test_bad_sprt_settings_name_the_field(settings: stats.SprtSettings, field: str) -> None:
@@ -216,23 +217,23 @@ def test_normalized_model_is_finite_up_to_its_limit() -> None:
     for _ in range(300):
         counts = [rng.choice([0, 0, 1, 5, 1000]) for _ in range(rng.choice([3, 5]))]
         elo0 = rng.uniform(-stats.NELO_LIMIT, stats.NELO_LIMIT - 1)
-        test = stats.sprt(counts, elo0=elo0, elo1=stats.NELO_LIMIT, model="normalized")
+        test = stats.sprt(counts, elo0=elo0, elo1=stats.NELO_LIMIT, model=SprtModel.NORMALIZED)
         assert math.isfinite(test.llr)
     stats.SprtSettings(-stats.NELO_LIMIT, stats.NELO_LIMIT).check()
-    stats.SprtSettings(0, 1000, model="logistic").check()
+    stats.SprtSettings(0, 1000, model=SprtModel.LOGISTIC).check()
 
 
 def test_logistic_and_bayesian_models_are_finite_up_to_their_limit() -> None:
     rng = random.Random(3)
-    for model in ("logistic", "bayesian"):
+    for model in (SprtModel.LOGISTIC, SprtModel.BAYESIAN):
         stats.SprtSettings(-stats.ELO_LIMIT, stats.ELO_LIMIT, model=model).check()
         for _ in range(300):
-            counts = [rng.choice([0, 0, 1, 5, 1000, 10**9]) for _ in range(3 if model == "bayesian" else 5)]
+            counts = [rng.choice([0, 0, 1, 5, 1000, 10**9]) for _ in range(3 if model == SprtModel.BAYESIAN else 5)]
             elo0 = rng.choice([-stats.ELO_LIMIT, rng.uniform(-stats.ELO_LIMIT, stats.ELO_LIMIT - 1)])
             test = stats.sprt(counts, elo0=elo0, elo1=stats.ELO_LIMIT, model=model)
             assert math.isfinite(test.llr)
     with pytest.raises(ValueError):
-        stats.sprt((1, 1, 1), elo0=0, elo1=stats.ELO_LIMIT * 5, model="logistic")
+        stats.sprt((1, 1, 1), elo0=0, elo1=stats.ELO_LIMIT * 5, model=SprtModel.LOGISTIC)
 
 
 def test_invalid_sprt_is_refused() -> None:

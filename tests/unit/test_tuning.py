@@ -11,7 +11,7 @@ import pytest
 from tmanager.core import spsa
 from tmanager.errors import ConfigError
 from tmanager.tourney import editing, tuning
-from tmanager.tourney.engines import EngineSpec
+from tmanager.tourney.engines import EngineSpec, Protocol
 from tmanager.tourney.hookrun import AFTER_TOURNEY, add_hooks
 from tmanager.tourney.model import PLAYING, Participant, Settings, Tourney
 
@@ -56,7 +56,7 @@ def test_a_pair_begun_again_keeps_its_theta_and_plays_the_same_values(tmp_path: 
     t = tune(tmp_path)
     t.set_result(0, PLAYING)
     tuning.begin(t, 0)
-    spec = EngineSpec("plus", ("engine",), "uci", options={"Hash": 16, "Aggression": 1})
+    spec = EngineSpec("plus", ("engine",), Protocol.UCI, options={"Hash": 16, "Aggression": 1})
     first = [tuning.nudged(t, 0, index, spec) for index in (0, 1)]
     t.set_result(0, "=")
     t.set_result(1, "=")
@@ -98,8 +98,8 @@ def test_against_a_base_a_step_is_four_games_on_one_opening_applied_once_all_fou
     t.spsa = BASE_TUNE
     assert t.schedule().total_games == 12  # 3 steps of 4 games
     assert [tuning.opening_key(BASE_TUNE, n) for n in range(8)] == [0, 0, 0, 0, 1, 1, 1, 1]
-    spec = EngineSpec("plus", ("engine",), "uci", options={"Aggression": 1})
-    base = EngineSpec("base", ("engine",), "uci", options={"Aggression": 7})
+    spec = EngineSpec("plus", ("engine",), Protocol.UCI, options={"Aggression": 1})
+    base = EngineSpec("base", ("engine",), Protocol.UCI, options={"Aggression": 7})
     t.set_result(0, PLAYING)
     tuning.begin(t, 0)
     step = spsa.TuneState.initial(BASE_TUNE).begin(0).step(BASE_TUNE, 0)

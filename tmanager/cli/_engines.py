@@ -19,12 +19,11 @@ import shlex
 from pathlib import Path
 
 from tmanager.errors import ConfigError
-from tmanager.tourney.engines import EngineSpec, Protocol, command_line
+from tmanager.tourney.engines import SPOKEN, EngineSpec, Protocol, command_line
 from tmanager.tourney.model import Participant
 
 #: fastchess's ``-engine`` keys that say which engine a participant is.
 ENGINE_KEYS = ("cmd", "name", "proto", "dir", "args")
-PROTOCOLS = ("uci", "xboard")
 _FIELD = "--engine"
 
 
@@ -34,7 +33,7 @@ def participant(text: str) -> Participant:
         return _from_keys(text)
     head, _, name = text.partition(":")
     if os.sep in head or (os.altsep is not None and os.altsep in head):
-        return _from_program(head, name=name, protocol="uci", workdir="", args=())
+        return _from_program(head, name=name, protocol=Protocol.UCI, workdir="", args=())
     return Participant(name=name or head, engine=head)
 
 
@@ -56,15 +55,15 @@ def _from_keys(text: str) -> Participant:
         keys[key] = value
     if not keys.get("cmd"):
         raise ConfigError(f"{text!r} has no cmd=", field=_FIELD, hint="e.g. -e cmd=./dev,name=dev")
-    if keys.get("proto", "uci") not in PROTOCOLS:
-        raise ConfigError(f"proto={keys['proto']!r}: not uci or xboard", field=_FIELD)
-    protocol: Protocol = "xboard" if keys.get("proto") == "xboard" else "uci"
+    word = keys.get("proto", Protocol.UCI.value)
+    if word not in SPOKEN:
+        raise ConfigError(f"proto={word!r}: not uci or xboard", field=_FIELD)
     try:
         args = tuple(shlex.split(keys.get("args", "")))
     except ValueError as exc:
         raise ConfigError(f"args={keys['args']!r}: {str(exc).lower()}", field=_FIELD, hint="close the quote") from None
     return _from_program(
-        keys["cmd"], name=keys.get("name", ""), protocol=protocol, workdir=keys.get("dir", ""), args=args
+        keys["cmd"], name=keys.get("name", ""), protocol=Protocol(word), workdir=keys.get("dir", ""), args=args
     )
 
 

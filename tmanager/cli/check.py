@@ -21,10 +21,12 @@ import dataclasses
 import logging
 from pathlib import Path
 
+from tmanager.cli import words
 from tmanager.cli._engines import participant as engine_participant
 from tmanager.cli._settings import parse_assignments
 from tmanager.errors import ConfigError
 from tmanager.tourney.compliance import Step, check
+from tmanager.tourney.engines import SPOKEN, Protocol
 from tmanager.tourney.model import Participant, Settings
 from tmanager.tourney.resolution import resolve_engine
 
@@ -42,7 +44,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "engine", help="an engine definition, a UCI engine's path, cmd=PATH,proto=uci|xboard, or the name with --cmd"
     )
     parser.add_argument("--cmd", help="the engine's command line, instead of a definition")
-    parser.add_argument("--protocol", choices=["uci", "xboard"], help="with --cmd")
+    parser.add_argument("--protocol", choices=words(SPOKEN), help="with --cmd")
     parser.add_argument(
         "--option", action="append", default=[], metavar="KEY=VALUE", help="an engine option to set (repeat)"
     )
@@ -58,7 +60,7 @@ def command(args: argparse.Namespace) -> int:
         # ENGINE as `new -e` takes it: a definition, a program's path (fastchess's --compliance takes that), or
         # fastchess's cmd=…,proto=… keys
         participant = (
-            Participant(name=args.engine, cmd=args.cmd, protocol=args.protocol) if args.cmd
+            Participant(name=args.engine, cmd=args.cmd, protocol=Protocol(args.protocol)) if args.cmd
             else engine_participant(args.engine)
         )
         spec = resolve_engine(participant, Settings(handshake_timeout=args.timeout), directory=Path.cwd())

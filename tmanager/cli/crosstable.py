@@ -20,11 +20,12 @@ import sys
 from pathlib import Path
 
 from tmanager import files
+from tmanager.cli import words
 from tmanager.cli._bounds import MAX_WORKERS, check_count
 from tmanager.core import crosstable, crosstableformats, tiebreaknames
 from tmanager.core.ratingmodel import ANCHOR_LIMIT
 from tmanager.core.standings import Points
-from tmanager.core.stats import SPRT_MODELS, SprtSettings
+from tmanager.core.stats import SprtModel, SprtSettings
 from tmanager.errors import ConfigError, printable
 from tmanager.formats import pgnscan
 
@@ -42,7 +43,9 @@ SHOWN_WARNINGS = 5
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="+", type=Path, metavar="FILE", help="PGN files")
-    parser.add_argument("--format", choices=crosstable.FORMATS, default="text", help="output format")
+    parser.add_argument(
+        "--format", choices=words(crosstable.Format), default=crosstable.Format.TEXT.value, help="output format"
+    )
     parser.add_argument("-o", "--output", type=Path, help="write to this file (atomically) instead of stdout")
     parser.add_argument("--title", help="heading of the table (default: the file names)")
     parser.add_argument("--anchor", metavar="NAME", help="player whose rating is fixed (default: the average)")
@@ -56,7 +59,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar=("ELO0", "ELO1", "ALPHA", "BETA"),
         help="SPRT of the match: H0 elo0 against H1 elo1",
     )
-    parser.add_argument("--sprt-model", choices=SPRT_MODELS, help="with --sprt (default: normalized)")
+    parser.add_argument("--sprt-model", choices=words(SprtModel), help="with --sprt (default: normalized)")
     parser.add_argument(
         "--tiebreaks",
         default="",
@@ -118,7 +121,7 @@ def command(args: argparse.Namespace) -> int:
             f"no match to test: the games have {len(table.tally.players)} players, not two", field="--sprt",
             hint="name the pair with --match A B (A tested against B)",
         )
-    text = crosstableformats.render(table, args.format)
+    text = crosstableformats.render(table, crosstable.Format(args.format))
     if args.output:
         files.atomic_write(args.output, text)
     else:
@@ -138,7 +141,7 @@ def _sprt(args: argparse.Namespace) -> SprtSettings | None:
                               hint="add --sprt ELO0 ELO1 ALPHA BETA, e.g. --sprt 0 5 0.05 0.05")
         return None
     elo0, elo1, alpha, beta = args.sprt
-    sprt = SprtSettings(elo0, elo1, alpha, beta, args.sprt_model or "normalized")
+    sprt = SprtSettings(elo0, elo1, alpha, beta, SprtModel(args.sprt_model or SprtModel.NORMALIZED))
     try:
         sprt.check()
     except ConfigError as exc:

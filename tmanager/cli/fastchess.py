@@ -38,6 +38,7 @@ from tmanager.tourney import affinity, eventloop, store
 from tmanager.tourney.gamesetup import preflight, read_ahead
 from tmanager.tourney.model import Tourney
 from tmanager.tourney.processes import Main, split
+from tmanager.tourney.settings import BookOrder
 
 EXAMPLES = """\
   tmanager fastchess -engine cmd=./dev name=dev -engine cmd=./base name=base -each tc=10+0.1 option.Hash=16 \\
@@ -248,7 +249,7 @@ def _say_beginning(config: MatchConfig, tourney: Tourney, *, resumed: bool) -> N
     if tourney.openings is None:
         _say("Warning: No opening book specified! Consider using one, otherwise all games will be played from the "
              "starting position.")
-    elif tourney.openings.order == "random":
+    elif tourney.openings.order is BookOrder.RANDOM:
         _say("Indexing opening suite...")
 
 

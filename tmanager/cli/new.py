@@ -21,7 +21,7 @@ from tmanager.cli import words
 from tmanager.cli._engines import participant
 from tmanager.cli._settings import add_participant_arguments, note_shared_pgn, ordered_assignments
 from tmanager.core.spsa import Opponent, TuneSettings, parse_input
-from tmanager.core.stats import SPRT_MODELS, SprtSettings
+from tmanager.core.stats import SprtModel, SprtSettings
 from tmanager.errors import ConfigError
 from tmanager.files import read_text
 from tmanager.tourney import store, tunecheck
@@ -85,7 +85,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "the tourney stops once it decides",
     )
     parser.add_argument(
-        "--sprt-model", choices=SPRT_MODELS, default="normalized",
+        "--sprt-model", choices=words(SprtModel), default=SprtModel.NORMALIZED.value,
         help="what the SPRT's bounds mean: normalized (nElo), logistic or bayesian Elo",
     )
     parser.add_argument(
@@ -137,7 +137,7 @@ def command(args: argparse.Namespace) -> int:
     tourney = Tourney(path=path, settings=settings, participants=participants)
     if args.sprt:
         elo0, elo1, alpha, beta = args.sprt
-        tourney.sprt = SprtSettings(elo0, elo1, alpha, beta, args.sprt_model)
+        tourney.sprt = SprtSettings(elo0, elo1, alpha, beta, SprtModel(args.sprt_model))
     if args.spsa or args.iterations is not None or args.spsa_base:
         tourney.spsa = _tune(args.spsa, args.iterations, base=args.spsa_base)
     if args.openings:

@@ -15,6 +15,7 @@ import sys
 import time
 from pathlib import Path
 
+from tmanager.cli import words
 from tmanager.core import crosstable, crosstableformats, fieldtable, sprt
 from tmanager.errors import ConfigError, StateError, printable
 from tmanager.tourney import progress, store, tuning
@@ -29,17 +30,21 @@ EXAMPLES = """\
   watch -n 5 tmanager status gauntlet.toml
 """
 
+#: The formats status prints the standings in.
+SHOWN_FORMATS = (crosstable.Format.TEXT, crosstable.Format.MARKDOWN)
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", type=Path, help="the tourney file")
     parser.add_argument(
-        "--format", choices=["text", "markdown"], default="text", help="how to print the standings"
+        "--format", choices=words(SHOWN_FORMATS), default=crosstable.Format.TEXT.value,
+        help="how to print the standings",
     )
 
 
 def command(args: argparse.Namespace) -> int:
     tourney = store.read(args.file)
-    print(report(tourney, args.format))
+    print(report(tourney, crosstable.Format(args.format)))
     try:
         check_pgn(tourney)
     except StateError as exc:
@@ -62,7 +67,7 @@ def command(args: argparse.Namespace) -> int:
 LIVE_MOVES = 6
 
 
-def report(tourney: Tourney, fmt: crosstable.Format = "text") -> str:
+def report(tourney: Tourney, fmt: crosstable.Format = crosstable.Format.TEXT) -> str:
     """Progress, claims, faults, then standings and cross-table computed from the results string."""
     total = tourney.schedule().total_games
     done = tourney.finished_count

@@ -18,11 +18,13 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from tmanager.cli import words
 from tmanager.cli._settings import parse_assignments
 from tmanager.errors import ConfigError
 from tmanager.formats import pgn
 from tmanager.tourney import store
 from tmanager.tourney.editing import set_participant, substitute
+from tmanager.tourney.engines import SPOKEN, Protocol
 from tmanager.tourney.hookrun import restore_hooks
 from tmanager.tourney.model import Participant
 from tmanager.tourney.resolution import check_runnable
@@ -43,7 +45,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     mode.add_argument("--replace", action="store_true", help="also replay the old participant's finished games")
     parser.add_argument("--name", help="with --replace: the new participant's name (default: NEW)")
     parser.add_argument("--cmd", help="the new engine's command line, instead of a definition")
-    parser.add_argument("--protocol", choices=["uci", "xboard"], help="with --cmd")
+    parser.add_argument("--protocol", choices=words(SPOKEN), help="with --cmd")
     parser.add_argument(
         "--option", action="append", default=[], metavar="KEY=VALUE", help="an engine option of the new engine (repeat)"
     )
@@ -60,7 +62,7 @@ def command(args: argparse.Namespace) -> int:
         )
     name = args.old if args.upgrade else args.name or args.new
     new = (
-        Participant(name=name, cmd=args.cmd, protocol=args.protocol)
+        Participant(name=name, cmd=args.cmd, protocol=Protocol(args.protocol))
         if args.cmd
         else Participant(name=name, engine=args.new)
     )

@@ -8,9 +8,9 @@ string or a human event.
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
 
 from tmanager.core import ratings, stats, tiebreaks
 from tmanager.core.ratingmodel import RatingList
@@ -33,8 +33,16 @@ from tmanager.core.standings import (
 )
 from tmanager.core.stats import SprtSettings
 
-Format = Literal["text", "html", "markdown", "csv", "json"]
-FORMATS: tuple[Format, ...] = ("text", "html", "markdown", "csv", "json")
+
+class Format(enum.StrEnum):
+    """How a cross-table is written (``crosstable --format``, ``status --format``)."""
+
+    TEXT = "text"
+    HTML = "html"
+    MARKDOWN = "markdown"
+    CSV = "csv"
+    JSON = "json"
+
 
 #: Fields up to this size get the full opponent-by-opponent table.
 MAX_TABLE_PLAYERS = 24

@@ -16,17 +16,22 @@ from tmanager.columns import aligned
 from tmanager.core import stats
 from tmanager.core.crosstable import MAX_GRID_GAMES, MAX_TABLE_PLAYERS, Crosstable, Format, Match
 from tmanager.core.standings import grid, points_text
-from tmanager.core.stats import SprtSettings
+from tmanager.core.stats import SprtModel, SprtSettings, SprtVerdict
+
+#: The SPRT line's last words, by where its LLR stands.
+_VERDICT_WORDS = {
+    SprtVerdict.H1: "H1 was accepted", SprtVerdict.H0: "H0 was accepted", SprtVerdict.CONTINUE: "no decision yet",
+}
 
 
-def render(table: Crosstable, fmt: Format = "text") -> str:
-    """The cross-table in one of :data:`FORMATS`."""
+def render(table: Crosstable, fmt: Format = Format.TEXT) -> str:
+    r"""The cross-table in one of the :class:`~tmanager.core.crosstable.Format`\ s."""
     renderer = {
-        "text": _text,
-        "html": _html,
-        "markdown": _markdown,
-        "csv": _csv,
-        "json": _json,
+        Format.TEXT: _text,
+        Format.HTML: _html,
+        Format.MARKDOWN: _markdown,
+        Format.CSV: _csv,
+        Format.JSON: _json,
     }[fmt]
     return renderer(table)
 
@@ -137,8 +142,8 @@ def _match_lines(table: Crosstable) -> list[str]:
     else:
         lines.append(f"nElo: {_signed(s.nelo.value, 2)} +/- {_margin(s.nelo.margin, 2)} (no game pairs found)")
     if s.sprt is not None and m.sprt is not None:
-        verdict = {"H1": "H1 was accepted", "H0": "H0 was accepted", "continue": "no decision yet"}[s.sprt.verdict]
-        counted = "pentanomial" if s.penta is not None and m.sprt.model != "bayesian" else "trinomial"
+        verdict = _VERDICT_WORDS[s.sprt.verdict]
+        counted = "pentanomial" if s.penta is not None and m.sprt.model is not SprtModel.BAYESIAN else "trinomial"
         order = f" ({m.first}: {m.chosen_by}; --match to choose)" if m.chosen_by else ""
         lines.append(
             f"SPRT of {m.first} against {m.second}{order}, [{m.sprt.elo0:g}, {m.sprt.elo1:g}] "
@@ -315,13 +320,13 @@ def _match_json(m: Match) -> dict[str, Any]:
         out["nelo_pentanomial_error"] = _finite(s.nelo_penta.margin)
     if s.sprt is not None and m.sprt is not None:
         out["sprt"] = {
-            "model": m.sprt.model,
+            "model": m.sprt.model.value,
             "elo0": m.sprt.elo0,
             "elo1": m.sprt.elo1,
             "llr": _finite(s.sprt.llr, 4),  # NaN where the normalized model has no estimate, as in fastchess
             "lower": round(s.sprt.lower, 4),
             "upper": round(s.sprt.upper, 4),
-            "verdict": s.sprt.verdict,
+            "verdict": s.sprt.verdict.value,
         }
     return out
 

@@ -32,16 +32,23 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
-from typing import Literal
 
 from tmanager.core import stats
 from tmanager.core.schedule import Schedule
-from tmanager.core.stats import SprtSettings
-from tmanager.tomlmap import SIGNED
+from tmanager.core.stats import SprtSettings, SprtVerdict
+from tmanager.tomlmap import SIGNED, Choice
 
 #: Codes of a game from the first participant's side: half points 0 (loss), 1 (draw) and 2 (win), then these.
 PLAYING_CODE, UNPLAYED_CODE = 8, 16
-VerdictResult = Literal["H0", "H1", "undecided"]
+
+
+class VerdictResult(Choice):
+    """``[verdict] result``: how an SPRT ended: ``H1`` or ``H0`` accepted, or ``undecided`` when the schedule ran
+    out first (the live LLR's :class:`~tmanager.core.stats.SprtVerdict` was ``continue`` then)."""
+
+    H0 = "H0"
+    H1 = "H1"
+    UNDECIDED = "undecided"
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +97,7 @@ class MatchState:
     @property
     def decided(self) -> bool:
         """Whether the LLR is beyond a bound."""
-        return self.sprt is not None and self.sprt.verdict != "continue"
+        return self.sprt is not None and self.sprt.verdict is not SprtVerdict.CONTINUE
 
     @property
     def claimable(self) -> tuple[int, ...] | None:
@@ -110,7 +117,7 @@ class MatchState:
             return None
         decision = self.sprt.verdict
         return Verdict(
-            result="undecided" if decision == "continue" else decision,
+            result=VerdictResult.UNDECIDED if decision is SprtVerdict.CONTINUE else VerdictResult(decision.value),
             llr=self.sprt.llr,
             lower=self.sprt.lower,
             upper=self.sprt.upper,
@@ -265,7 +272,7 @@ def describe(state: MatchState) -> str | None:
             f"{name}: no decision after all {state.games} games (LLR {test.llr:.2f}, bounds {test.lower:.2f}, "
             f"{test.upper:.2f}); raise cycles to continue"
         )
-    crossed = f">= {test.upper:.2f}" if test.verdict == "H1" else f"<= {test.lower:.2f}"
+    crossed = f">= {test.upper:.2f}" if test.verdict is SprtVerdict.H1 else f"<= {test.lower:.2f}"
     bound = f"LLR {test.llr:.2f} {crossed}"
     if not state.over:
         left = len(state.open_games) + state.playing

@@ -22,14 +22,14 @@ The formulas follow cutechess-cli and fastchess, re-derived:
 
 from __future__ import annotations
 
+import enum
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
 
 from tmanager.core import ieee
 from tmanager.errors import ConfigError
-from tmanager.tomlmap import SIGNED
+from tmanager.tomlmap import SIGNED, Choice
 
 #: Two-sided 95 % quantile of the standard normal distribution.
 Z95 = 1.959963984540054
@@ -39,8 +39,26 @@ NELO_SCALE = 800 / math.log(10)
 PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)
 GAME_SCORES = (0.0, 0.5, 1.0)
 
-SprtModel = Literal["normalized", "logistic", "bayesian"]
-SPRT_MODELS: tuple[SprtModel, ...] = ("normalized", "logistic", "bayesian")
+
+
+class SprtModel(Choice):
+    """``[sprt] model``: what an SPRT's bounds mean: normalized Elo (nElo), logistic Elo, or BayesElo."""
+
+    NORMALIZED = "normalized"
+    LOGISTIC = "logistic"
+    BAYESIAN = "bayesian"
+
+
+class SprtVerdict(enum.StrEnum):
+    """Where an SPRT's LLR stands: ``H1`` (elo1 accepted) or ``H0`` (elo0 accepted) beyond a bound, or
+    ``continue`` between them. Not the verdict a test ended with (``core.sprt.VerdictResult``), whose third
+    word is ``undecided``: a test the schedule ended between the bounds."""
+
+    H0 = "H0"
+    H1 = "H1"
+    CONTINUE = "continue"
+
+
 #: The normalized model's bounds stay within ± this many nElo: beyond about 230 its maximum-likelihood
 #: estimate need not exist (no real test comes near; far bounds can use the logistic model).
 NELO_LIMIT = 200.0
@@ -67,13 +85,13 @@ class Sprt:
     upper: float
 
     @property
-    def verdict(self) -> Literal["H0", "H1", "continue"]:
+    def verdict(self) -> SprtVerdict:
         """``H1`` (elo1 accepted), ``H0`` (elo0 accepted) or ``continue``."""
         if self.llr >= self.upper:
-            return "H1"
+            return SprtVerdict.H1
         if self.llr <= self.lower:
-            return "H0"
-        return "continue"
+            return SprtVerdict.H0
+        return SprtVerdict.CONTINUE
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +106,7 @@ class SprtSettings:
     elo1: float = field(metadata=SIGNED)
     alpha: float = 0.05
     beta: float = 0.05
-    model: SprtModel = "normalized"
+    model: SprtModel = SprtModel.NORMALIZED
     #: The LLR from the pairs' pentanomial counts; false: from the games' (fastchess's with -report penta=false).
     pentanomial: bool = True
 
@@ -112,17 +130,17 @@ class SprtSettings:
         for name, elo in (("elo0", self.elo0), ("elo1", self.elo1)):
             if abs(elo) > limit:
                 raise ConfigError(
-                    f"{elo:g} {'nElo' if self.model == 'normalized' else 'Elo'} is beyond the {self.model} model's"
-                    f" ±{limit:g}",
+                    f"{elo:g} {'nElo' if self.model is SprtModel.NORMALIZED else 'Elo'} is beyond the "
+                    f"{self.model} model's ±{limit:g}",
                     field=name,
-                    hint='use smaller bounds, or model = "logistic"' if self.model == "normalized"
+                    hint='use smaller bounds, or model = "logistic"' if self.model is SprtModel.NORMALIZED
                     else "use smaller bounds: a test's are a few Elo, e.g. 0 and 5",
                 )
 
     def test(self, wins: int, draws: int, losses: int, *, penta: Sequence[int] | None = None) -> Sprt:
         """The test on these results: on the pentanomial counts when given (except in the bayesian
         model, which is trinomial only, as in fastchess, or when :attr:`pentanomial` is false), else on the games."""
-        by_pairs = self.pentanomial and self.model != "bayesian"
+        by_pairs = self.pentanomial and self.model is not SprtModel.BAYESIAN
         counts = penta if penta is not None and by_pairs else (losses, draws, wins)
         return sprt(counts, elo0=self.elo0, elo1=self.elo1, alpha=self.alpha, beta=self.beta, model=self.model)
 
@@ -229,7 +247,7 @@ def sprt(
     elo1: float,
     alpha: float = 0.05,
     beta: float = 0.05,
-    model: SprtModel = "normalized",
+    model: SprtModel = SprtModel.NORMALIZED,
 ) -> Sprt:
     """GSPRT of H0 = ``elo0`` against H1 = ``elo1``.
 
@@ -244,7 +262,7 @@ def sprt(
         raise ValueError(f"{model} SPRT bounds must lie within ±{_elo_limit(model):g}")
     lower, upper = sprt_bounds(alpha, beta)
     scores = PAIR_SCORES if len(counts) == 5 else GAME_SCORES
-    if len(counts) not in (3, 5) or (model == "bayesian" and len(counts) != 3):
+    if len(counts) not in (3, 5) or (model is SprtModel.BAYESIAN and len(counts) != 3):
         raise ValueError("counts must be (losses, draws, wins) or (not bayesian) five pentanomial counts")
     # An outcome never seen gets a tiny weight so that the MLE stays interior. The total is summed in
     # fastchess's order (best outcome first for pairs, worst first for games): the LLR is then its own.
@@ -253,14 +271,14 @@ def sprt(
     for count in reversed(regular) if len(counts) == 5 else regular:
         total += count
     observed = [c / total for c in regular]
-    if model == "bayesian":
+    if model is SprtModel.BAYESIAN:
         if not counts[0] or not counts[2]:
             return Sprt(0.0, lower, upper)
         loss, win = observed[0], observed[2]
         draw_elo = 200 * math.log10((1 - loss) / loss * (1 - win) / win)
         p0 = _mle_mean(scores, observed, score_from_bayeselo(elo0, draw_elo))
         p1 = _mle_mean(scores, observed, score_from_bayeselo(elo1, draw_elo))
-    elif model == "logistic":
+    elif model is SprtModel.LOGISTIC:
         p0 = _mle_mean(scores, observed, score_from_elo(elo0))
         p1 = _mle_mean(scores, observed, score_from_elo(elo1))
     else:
@@ -274,7 +292,7 @@ def sprt(
 
 def _elo_limit(model: SprtModel) -> float:
     """How far from 0 the bounds of ``model`` may lie (nElo in the normalized model, else Elo)."""
-    return NELO_LIMIT if model == "normalized" else ELO_LIMIT
+    return NELO_LIMIT if model is SprtModel.NORMALIZED else ELO_LIMIT
 
 
 def _mean(values: Sequence[float], weights: Sequence[float]) -> float:

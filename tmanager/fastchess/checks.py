@@ -5,9 +5,11 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+from tmanager.core.stats import SprtModel
 from tmanager.errors import ConfigError
-from tmanager.fastchess.config import EngineConfig, MatchConfig
+from tmanager.fastchess.config import EngineConfig, MatchConfig, TournamentType, Variant
 from tmanager.fastchess.output import OutputFormat
+from tmanager.tourney.settings import BookFormat
 
 
 def sanitized(config: MatchConfig, *, cpus: int) -> MatchConfig:
@@ -20,7 +22,7 @@ def sanitized(config: MatchConfig, *, cpus: int) -> MatchConfig:
                               hint="-rounds N -games 2 plays N rounds of a colour-reversed pair")
     penta = config.report_penta and config.output is OutputFormat.FASTCHESS and games == 2
     warnings = config.warnings
-    if penta and config.sprt is not None and config.sprt.model == "bayesian":
+    if penta and config.sprt is not None and config.sprt.model is SprtModel.BAYESIAN:
         penta = False  # the bayesian model has no pentanomial form
         warnings += ("Warning; Bayesian SPRT model not available with pentanomial statistics. "
                      "Disabling pentanomial reports...",)
@@ -41,11 +43,11 @@ def sanitized(config: MatchConfig, *, cpus: int) -> MatchConfig:
             raise ConfigError(f"not with -config file={config.state.file}", field="-engine",
                               hint="the file holds the test and its engines; leave -engine out")
         return dataclasses.replace(config, concurrency=concurrency, warnings=warnings)
-    if config.variant == "fischerandom" and not (config.openings and config.openings.file):
+    if config.variant is Variant.FISCHERANDOM and not (config.openings and config.openings.file):
         raise ConfigError("Chess960 needs an opening book of Chess960 positions", field="-variant",
                           hint="-openings file=chess960.epd")
     book = config.openings
-    if book is not None and book.format != "epd" and book.plies != -1 and book.plies <= 0:
+    if book is not None and book.format is not BookFormat.EPD and book.plies != -1 and book.plies <= 0:
         # fastchess's PGN reader then keeps none of a line's moves; a tourney's plies = 0 means all of them.
         raise ConfigError(f"{book.plies}: no move of a PGN book's lines, as fastchess reads it, which tmanager "
                           "cannot play", field="-openings plies=",
@@ -53,7 +55,7 @@ def sanitized(config: MatchConfig, *, cpus: int) -> MatchConfig:
     if len(config.engines) < 2:
         raise ConfigError(f"{len(config.engines)} engine(s): a match needs at least two", field="-engine")
     engines = _named([_checked_engine(engine, index) for index, engine in enumerate(config.engines)])
-    if config.type == "gauntlet" and config.seeds >= len(engines):
+    if config.type is TournamentType.GAUNTLET and config.seeds >= len(engines):
         raise ConfigError(f"{config.seeds} seeds with {len(engines)} engines", field="-seeds",
                           hint=f"at most {len(engines) - 1}")
     return dataclasses.replace(

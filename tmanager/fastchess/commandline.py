@@ -18,14 +18,15 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import enum
 import os
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
-from tmanager.core.stats import SPRT_MODELS, SprtModel, SprtSettings
+from tmanager.core.stats import SprtModel, SprtSettings
 from tmanager.errors import ConfigError, ascii_digits
 from tmanager.fastchess import limits
 from tmanager.fastchess.checks import sanitized
@@ -33,16 +34,30 @@ from tmanager.fastchess.config import (
     DrawRule,
     EngineConfig,
     EpdConfig,
+    LogLevel,
     MatchConfig,
     OpeningsConfig,
     ResignRule,
+    TournamentType,
+    Variant,
 )
 from tmanager.fastchess.enginekeys import engine_setting, with_each
 from tmanager.fastchess.output import OutputFormat
 from tmanager.fastchess.values import UINT64_MAX, Dataclass, boolean, integer, number, pairs, replaced, unknown
+from tmanager.formats.pgn import Notation
 from tmanager.tourney import affinity
+from tmanager.tourney.adjudication import TablebaseResults
+from tmanager.tourney.settings import BookFormat, BookOrder
 
-Style = Literal["none", "single", "pairs", "optional-pairs", "free"]
+
+class Style(enum.StrEnum):
+    """The values an option takes: none, one, ``key=value`` pairs (at least one, or perhaps none), or free words."""
+
+    NONE = "none"
+    SINGLE = "single"
+    PAIRS = "pairs"
+    OPTIONAL_PAIRS = "optional-pairs"
+    FREE = "free"
 
 
 class Action:
@@ -99,12 +114,12 @@ def split(argv: Sequence[str]) -> list[tuple[str, list[str]]]:
 
 
 def _checked(flag: str, style: Style, values: list[str]) -> list[str]:
-    if style == "none" and values:
+    if style is Style.NONE and values:
         raise ConfigError(f"takes no value, not {' '.join(values)!r}", field=flag)
-    if style == "single" and len(values) != 1:
+    if style is Style.SINGLE and len(values) != 1:
         raise ConfigError(f"takes one value, not {len(values)}", field=flag)
-    if style in ("pairs", "optional-pairs"):
-        if style == "pairs" and not values:
+    if style in (Style.PAIRS, Style.OPTIONAL_PAIRS):
+        if style is Style.PAIRS and not values:
             raise ConfigError("takes key=value pairs", field=flag)
         bad = next((v for v in values if not re.fullmatch(r"[^=]+=.+", v, re.DOTALL)), None)
         if bad is not None:
@@ -131,17 +146,21 @@ def _apply_each(reading: _Reading) -> None:
 # --- the other options ---------------------------------------------------------------------------
 
 
+#: The formats -openings format= names, and the suffixes of -openings file= that say one (fastchess's).
+_BOOK_FORMATS = (BookFormat.EPD, BookFormat.PGN)
+_BOOK_SUFFIXES = {f".{kind.value}": kind for kind in _BOOK_FORMATS}
+
+
 def _openings(values: list[str], reading: _Reading) -> None:
     book = reading.config.openings or OpeningsConfig()
     for key, value in pairs(values):
         if key == "file":
             suffix = Path(value).suffix.lower()
-            book = dataclasses.replace(book, file=value, format="epd" if suffix == ".epd" else "pgn" if suffix == ".pgn"
-                                       else book.format)
-        elif key == "format" and value in ("epd", "pgn"):
-            book = dataclasses.replace(book, format="epd" if value == "epd" else "pgn")
-        elif key == "order" and value in ("sequential", "random"):
-            book = dataclasses.replace(book, order="random" if value == "random" else "sequential")
+            book = dataclasses.replace(book, file=value, format=_BOOK_SUFFIXES.get(suffix, book.format))
+        elif key == "format" and value in _BOOK_FORMATS:
+            book = dataclasses.replace(book, format=BookFormat(value))
+        elif key == "order" and value in list(BookOrder):
+            book = dataclasses.replace(book, order=BookOrder(value))
         elif key == "plies":
             book = dataclasses.replace(book, plies=integer(value))
         elif key == "start":
@@ -163,7 +182,7 @@ def _option_field(flag: str, field: str | None) -> str:
 
 def _sprt(values: list[str], reading: _Reading) -> None:
     given = {"elo0": 0.0, "elo1": 0.0, "alpha": 0.0, "beta": 0.0}
-    model = "normalized"
+    model = SprtModel.NORMALIZED.value
     for key, value in pairs(values):
         if key in given:
             given[key] = number(value)
@@ -171,10 +190,9 @@ def _sprt(values: list[str], reading: _Reading) -> None:
             model = value
         else:
             raise unknown("sprt", key, value)
-    models: dict[str, SprtModel] = {name: name for name in SPRT_MODELS}
-    if model not in models:
+    if model not in list(SprtModel):
         raise ConfigError(f"model={model}: not an SPRT model", hint="normalized, logistic or bayesian")
-    settings = SprtSettings(given["elo0"], given["elo1"], given["alpha"], given["beta"], models[model])
+    settings = SprtSettings(given["elo0"], given["elo1"], given["alpha"], given["beta"], SprtModel(model))
     settings.check()
     reading.update(sprt=settings)
 
@@ -224,8 +242,8 @@ def _pgnout(values: list[str], reading: _Reading) -> None:
     for key, value in pairs(values):
         if key == "file":
             pgn = dataclasses.replace(pgn, file=value)
-        elif key == "notation" and value in ("san", "lan", "uci"):
-            pgn = dataclasses.replace(pgn, notation="san" if value == "san" else "lan" if value == "lan" else "uci")
+        elif key == "notation" and value in list(Notation):
+            pgn = dataclasses.replace(pgn, notation=Notation(value))
         elif key in ("append", "min"):
             pgn = replaced(pgn, **{"append" if key == "append" else "minimal": boolean(key, value)})
         elif key in PGN_FIELDS:
@@ -257,18 +275,13 @@ def _epdout(values: list[str], reading: _Reading) -> None:
     reading.update(epd=epd)
 
 
-_LEVELS: dict[str, Literal["trace", "info", "warn", "err", "fatal"]] = {
-    "trace": "trace", "info": "info", "warn": "warn", "err": "err", "fatal": "fatal",
-}
-
-
 def _log(values: list[str], reading: _Reading) -> None:
     log = reading.config.log
     for key, value in pairs(values):
         if key == "file":
             log = dataclasses.replace(log, file=value)
-        elif key == "level" and value in _LEVELS:
-            log = dataclasses.replace(log, level=_LEVELS[value])
+        elif key == "level" and value in list(LogLevel):
+            log = dataclasses.replace(log, level=LogLevel(value))
         elif key in ("append", "engine"):
             log = replaced(log, **{key: boolean(key, value)})
         elif key == "realtime":
@@ -324,15 +337,15 @@ def _repeat(values: list[str], reading: _Reading) -> None:
 
 
 def _variant(values: list[str], reading: _Reading) -> None:
-    if values[0] not in ("standard", "fischerandom"):
+    if values[0] not in list(Variant):
         raise ConfigError(f"unknown variant {values[0]!r}", hint="standard or fischerandom")
-    reading.update(variant="fischerandom" if values[0] == "fischerandom" else "standard")
+    reading.update(variant=Variant(values[0]))
 
 
 def _tournament(values: list[str], reading: _Reading) -> None:
-    if values[0] not in ("roundrobin", "gauntlet"):
+    if values[0] not in list(TournamentType):
         raise ConfigError(f"unknown tournament type {values[0]!r}", hint="roundrobin or gauntlet")
-    reading.update(type="gauntlet" if values[0] == "gauntlet" else "roundrobin")
+    reading.update(type=TournamentType(values[0]))
 
 
 def _affinity(values: list[str], reading: _Reading) -> None:
@@ -346,7 +359,7 @@ def _affinity(values: list[str], reading: _Reading) -> None:
 
 
 def _tbadjudicate(values: list[str], reading: _Reading) -> None:
-    kinds: dict[str, Literal["both", "win_loss", "draw"]] = {"BOTH": "both", "WIN_LOSS": "win_loss", "DRAW": "draw"}
+    kinds = {kind.name: kind for kind in TablebaseResults}  # fastchess's words: BOTH, WIN_LOSS, DRAW
     if values[0] not in kinds:
         raise ConfigError(f"invalid tb adjudication type {values[0]!r}", hint="BOTH, WIN_LOSS or DRAW")
     reading.update(tablebases=dataclasses.replace(reading.config.tablebases, adjudicate=kinds[values[0]]))
@@ -370,7 +383,7 @@ def _quick(values: list[str], reading: _Reading) -> None:
                    dataclasses.replace(engines[1], name=engines[1].name + "2")]
     reading.update(
         engines=(*reading.config.engines, *engines), games=2, rounds=25_000, recover=True,
-        openings=OpeningsConfig(file=book, format="epd" if book.endswith(".epd") else "pgn", order="random"),
+        openings=OpeningsConfig(file=book, format=_BOOK_SUFFIXES[book[-4:]], order=BookOrder.RANDOM),
         concurrency=max(1, (os.cpu_count() or 1) - 2), draw=DrawRule(move_number=30, move_count=8, score=8),
         output=OutputFormat.CUTECHESS,
     )
@@ -428,56 +441,56 @@ def _unsigned_64(text: str) -> int:
 
 
 OPTIONS: dict[str, tuple[Style, Callable[[list[str], _Reading], None]]] = {
-    "-engine": ("pairs", _engine),
-    "-each": ("pairs", _each),
-    "-pgnout": ("optional-pairs", _pgnout),
-    "-epdout": ("optional-pairs", _epdout),
-    "-openings": ("pairs", _openings),
-    "-sprt": ("pairs", _sprt),
-    "-draw": ("pairs", _draw),
-    "-resign": ("pairs", _resign),
-    "-maxmoves": ("single", _single("max_moves", lambda v: integer(v, minimum=1))),
-    "-tb": ("single", _tablebase("paths", str)),
-    "-tbpieces": ("single", _tablebase("pieces", _non_negative)),
-    "-tbignore50": ("none", _tablebase("ignore50", bool)),
-    "-tbadjudicate": ("single", _tbadjudicate),
-    "-autosaveinterval": ("single", _single("autosave_interval", _non_negative)),
-    "-log": ("pairs", _log),
-    "-config": ("pairs", _config),
-    "-report": ("pairs", _report),
-    "-output": ("pairs", _output),
-    "-concurrency": ("single", _single("concurrency", integer)),
-    "-crc32": ("pairs", _crc32),
-    "-force-concurrency": ("none", _flag("force_concurrency")),
-    "-event": ("free", _free_text("event")),
-    "-site": ("free", _free_text("site")),
-    "-games": ("single", _single("games", lambda v: integer(v, minimum=1))),
-    "-rounds": ("single", _single("rounds", lambda v: integer(v, minimum=1))),
-    "-wait": ("single", _single("wait_ms", _non_negative)),
-    "-noswap": ("none", _flag("noswap")),
-    "-reverse": ("none", _flag("reverse")),
-    "-ratinginterval": ("single", _single("rating_interval", _non_negative)),
-    "-scoreinterval": ("single", _single("score_interval", _non_negative)),
-    "-srand": ("single", _single("seed", _unsigned_64)),
-    "-seeds": ("single", _single("seeds", lambda v: integer(v, minimum=1))),
-    "-version": ("none", _action(Action.VERSION)),
-    "--version": ("none", _action(Action.VERSION)),
-    "-v": ("none", _action(Action.VERSION)),
-    "--v": ("none", _action(Action.VERSION)),
-    "-help": ("none", _action(Action.HELP)),
-    "--help": ("none", _action(Action.HELP)),
-    "-recover": ("none", _flag("recover")),
-    "-repeat": ("free", _repeat),
-    "-variant": ("single", _variant),
-    "-tournament": ("single", _tournament),
-    "-quick": ("pairs", _quick),
-    "-use-affinity": ("free", _affinity),
-    "-check-mate-pvs": ("none", _flag("check_mate_pvs")),
-    "-show-latency": ("none", _flag("show_latency")),
-    "-debug": ("none", _refused("there is no -debug", "-log file=NAME level=trace engine=true logs everything")),
-    "-testEnv": ("none", _flag("test_env")),
-    "-strict": ("none", _flag("strict")),
-    "-startup-ms": ("single", _single("startup_ms", _unsigned_64)),
-    "-ucinewgame-ms": ("single", _single("ucinewgame_ms", _unsigned_64)),
-    "-ping-ms": ("single", _single("ping_ms", _unsigned_64)),
+    "-engine": (Style.PAIRS, _engine),
+    "-each": (Style.PAIRS, _each),
+    "-pgnout": (Style.OPTIONAL_PAIRS, _pgnout),
+    "-epdout": (Style.OPTIONAL_PAIRS, _epdout),
+    "-openings": (Style.PAIRS, _openings),
+    "-sprt": (Style.PAIRS, _sprt),
+    "-draw": (Style.PAIRS, _draw),
+    "-resign": (Style.PAIRS, _resign),
+    "-maxmoves": (Style.SINGLE, _single("max_moves", lambda v: integer(v, minimum=1))),
+    "-tb": (Style.SINGLE, _tablebase("paths", str)),
+    "-tbpieces": (Style.SINGLE, _tablebase("pieces", _non_negative)),
+    "-tbignore50": (Style.NONE, _tablebase("ignore50", bool)),
+    "-tbadjudicate": (Style.SINGLE, _tbadjudicate),
+    "-autosaveinterval": (Style.SINGLE, _single("autosave_interval", _non_negative)),
+    "-log": (Style.PAIRS, _log),
+    "-config": (Style.PAIRS, _config),
+    "-report": (Style.PAIRS, _report),
+    "-output": (Style.PAIRS, _output),
+    "-concurrency": (Style.SINGLE, _single("concurrency", integer)),
+    "-crc32": (Style.PAIRS, _crc32),
+    "-force-concurrency": (Style.NONE, _flag("force_concurrency")),
+    "-event": (Style.FREE, _free_text("event")),
+    "-site": (Style.FREE, _free_text("site")),
+    "-games": (Style.SINGLE, _single("games", lambda v: integer(v, minimum=1))),
+    "-rounds": (Style.SINGLE, _single("rounds", lambda v: integer(v, minimum=1))),
+    "-wait": (Style.SINGLE, _single("wait_ms", _non_negative)),
+    "-noswap": (Style.NONE, _flag("noswap")),
+    "-reverse": (Style.NONE, _flag("reverse")),
+    "-ratinginterval": (Style.SINGLE, _single("rating_interval", _non_negative)),
+    "-scoreinterval": (Style.SINGLE, _single("score_interval", _non_negative)),
+    "-srand": (Style.SINGLE, _single("seed", _unsigned_64)),
+    "-seeds": (Style.SINGLE, _single("seeds", lambda v: integer(v, minimum=1))),
+    "-version": (Style.NONE, _action(Action.VERSION)),
+    "--version": (Style.NONE, _action(Action.VERSION)),
+    "-v": (Style.NONE, _action(Action.VERSION)),
+    "--v": (Style.NONE, _action(Action.VERSION)),
+    "-help": (Style.NONE, _action(Action.HELP)),
+    "--help": (Style.NONE, _action(Action.HELP)),
+    "-recover": (Style.NONE, _flag("recover")),
+    "-repeat": (Style.FREE, _repeat),
+    "-variant": (Style.SINGLE, _variant),
+    "-tournament": (Style.SINGLE, _tournament),
+    "-quick": (Style.PAIRS, _quick),
+    "-use-affinity": (Style.FREE, _affinity),
+    "-check-mate-pvs": (Style.NONE, _flag("check_mate_pvs")),
+    "-show-latency": (Style.NONE, _flag("show_latency")),
+    "-debug": (Style.NONE, _refused("there is no -debug", "-log file=NAME level=trace engine=true logs everything")),
+    "-testEnv": (Style.NONE, _flag("test_env")),
+    "-strict": (Style.NONE, _flag("strict")),
+    "-startup-ms": (Style.SINGLE, _single("startup_ms", _unsigned_64)),
+    "-ucinewgame-ms": (Style.SINGLE, _single("ucinewgame_ms", _unsigned_64)),
+    "-ping-ms": (Style.SINGLE, _single("ping_ms", _unsigned_64)),
 }

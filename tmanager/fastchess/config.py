@@ -2,12 +2,40 @@
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
-from typing import Literal
 
 from tmanager.core.stats import SprtSettings
 from tmanager.fastchess.limits import TimeLimit
 from tmanager.fastchess.output import OutputFormat
+from tmanager.formats.pgn import Notation
+from tmanager.tourney.adjudication import TablebaseResults
+from tmanager.tourney.engines import Protocol
+from tmanager.tourney.settings import BookFormat, BookOrder
+
+
+class LogLevel(enum.StrEnum):
+    """``-log level=``: the least severe of fastchess's messages its log keeps."""
+
+    TRACE = "trace"
+    INFO = "info"
+    WARN = "warn"
+    ERR = "err"
+    FATAL = "fatal"
+
+
+class TournamentType(enum.StrEnum):
+    """``-tournament``: everyone against everyone, or the seeds (``-seeds``) against the rest."""
+
+    ROUND_ROBIN = "roundrobin"
+    GAUNTLET = "gauntlet"
+
+
+class Variant(enum.StrEnum):
+    """``-variant``: standard chess, or Chess960 (from a book of its start positions)."""
+
+    STANDARD = "standard"
+    FISCHERANDOM = "fischerandom"
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,7 +52,7 @@ class EngineConfig:
     nodes: int = 0
     plies: int = 0
     restart: bool = False
-    protocol: Literal["uci", "xboard"] = "uci"
+    protocol: Protocol = Protocol.UCI
     options: tuple[tuple[str, str], ...] = ()
 
 
@@ -33,8 +61,8 @@ class OpeningsConfig:
     """``-openings``."""
 
     file: str = ""
-    format: Literal["", "epd", "pgn"] = ""
-    order: Literal["sequential", "random"] = "sequential"
+    format: BookFormat = BookFormat.AUTO  #: AUTO: not given (fastchess goes by the file's suffix)
+    order: BookOrder = BookOrder.SEQUENTIAL
     plies: int = -1
     start: int = 1
 
@@ -45,7 +73,7 @@ class PgnConfig:
 
     requested: bool = False
     file: str = ""
-    notation: Literal["san", "lan", "uci"] = "san"
+    notation: Notation = Notation.SAN
     append: bool = True
     fields: tuple[str, ...] = ()  # nodes, seldepth… in fastchess's order
     minimal: bool = False
@@ -66,7 +94,7 @@ class LogConfig:
     """``-log``."""
 
     file: str = ""
-    level: Literal["trace", "info", "warn", "err", "fatal"] = "warn"
+    level: LogLevel = LogLevel.WARN
     append: bool = True
     engine: bool = False
 
@@ -102,7 +130,7 @@ class TablebaseConfig:
     paths: str = ""
     pieces: int = 0  # 0: as many as the tables hold
     ignore50: bool = False
-    adjudicate: Literal["both", "win_loss", "draw"] = "both"
+    adjudicate: TablebaseResults = TablebaseResults.BOTH
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,7 +138,7 @@ class MatchConfig:
     """Everything a fastchess command line says, with fastchess's defaults."""
 
     engines: tuple[EngineConfig, ...] = ()
-    type: Literal["roundrobin", "gauntlet"] = "roundrobin"
+    type: TournamentType = TournamentType.ROUND_ROBIN
     seeds: int = 1
     rounds: int = 2
     games: int = 2
@@ -123,7 +151,7 @@ class MatchConfig:
     resign: ResignRule | None = None
     max_moves: int | None = None
     tablebases: TablebaseConfig = TablebaseConfig()
-    variant: Literal["standard", "fischerandom"] = "standard"
+    variant: Variant = Variant.STANDARD
     noswap: bool = False
     reverse: bool = False
     wait_ms: int = 0

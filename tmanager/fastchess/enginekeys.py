@@ -12,6 +12,7 @@ from tmanager.errors import ConfigError
 from tmanager.fastchess import limits
 from tmanager.fastchess.config import EngineConfig
 from tmanager.fastchess.values import integer, replaced, unknown
+from tmanager.tourney.engines import SPOKEN, Protocol
 
 #: An ``-each`` pair that overrode ``-engine``'s: the engine's name, the key, ``-engine``'s value, ``-each``'s.
 Overridden = tuple[str, str, str, str]
@@ -38,9 +39,9 @@ def engine_setting(engine: EngineConfig, key: str, value: str) -> EngineConfig:
             raise ConfigError(f"restart={value}: write on or off")
         return dataclasses.replace(engine, restart=value == "on")
     if key == "proto":
-        if value not in ("uci", "xboard"):
+        if value not in SPOKEN:
             raise ConfigError(f"proto={value}: not a protocol", hint="proto=uci (or, in tmanager, proto=xboard)")
-        return dataclasses.replace(engine, protocol="uci" if value == "uci" else "xboard")
+        return dataclasses.replace(engine, protocol=Protocol(value))
     raise unknown("engine", key, value)
 
 

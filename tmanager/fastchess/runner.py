@@ -29,6 +29,7 @@ from pathlib import Path
 from types import FrameType
 
 from tmanager.core.results import Result
+from tmanager.core.sprt import VerdictResult
 from tmanager.errors import ConfigError
 from tmanager.fastchess import output as fc
 from tmanager.fastchess.config import MatchConfig
@@ -348,11 +349,14 @@ class Match:
         """What fastchess prints when a match ends: the SPRT's report and verdict, the engines' faults, and
         how to go on after an interruption."""
         verdict = tourney.verdict
-        if not interrupted and self.config.sprt is not None and verdict is not None and verdict.result != "undecided":
+        if (
+            not interrupted and self.config.sprt is not None and verdict is not None
+            and verdict.result is not VerdictResult.UNDECIDED
+        ):
             first, second = self.names[0], self.names[1]
             self._emit(self.output.score(self.scoreboard.head_to_head(first, second), first, second))
             self._emit(self.output.interval(self._report(first, second)))
-            self._emit(self.output.end_tournament(fc.verdict_message(self.config.sprt, verdict.result)))
+            self._emit(self.output.end_tournament(fc.verdict_message(self.config.sprt, verdict.result.value)))
         if self.output.format is fc.OutputFormat.FASTCHESS:
             self._emit(self.tracker.lines())
         taken_back = self.new and FINISHED.search(tourney.results) is None  # nothing to resume: see play()

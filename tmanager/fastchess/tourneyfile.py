@@ -35,16 +35,16 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from tmanager.core.stats import SprtSettings
+from tmanager.core.stats import SprtModel, SprtSettings
 from tmanager.errors import ConfigError
-from tmanager.fastchess.config import EngineConfig, MatchConfig
+from tmanager.fastchess.config import EngineConfig, MatchConfig, TournamentType, Variant
 from tmanager.fastchess.output import OutputFormat
 from tmanager.files import check_writable
 from tmanager.tomlmap import parse_value
 from tmanager.tourney import store
 from tmanager.tourney.adjudication import Adjudication
 from tmanager.tourney.model import GameOrder, Openings, Participant, Settings, Tourney, TourneyType, settings_to_toml
-from tmanager.tourney.settings import PvChecks
+from tmanager.tourney.settings import BookFormat, PvChecks
 
 #: MatchConfig's fields that say which games are played and how they are written: a test's identity.
 TEST_FIELDS = (
@@ -74,9 +74,11 @@ def identity(config: MatchConfig) -> str:
 
 def _plain(value: object) -> object:
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return dataclasses.asdict(value)
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
     if isinstance(value, tuple):
         return [_plain(v) for v in value]
+    if value is BookFormat.AUTO:  # -openings without format=, "" before it was a BookFormat: the test's name kept
+        return ""
     return value
 
 
@@ -198,7 +200,7 @@ def adopted(config: MatchConfig, tourney: Tourney) -> MatchConfig:
     games = tourney.settings.games_per_pairing
     sprt = tourney.sprt
     penta = (config.output is OutputFormat.FASTCHESS and games == 2 and config.report_penta
-             and not (sprt is not None and (sprt.model == "bayesian" or not sprt.pentanomial)))
+             and not (sprt is not None and (sprt.model is SprtModel.BAYESIAN or not sprt.pentanomial)))
     return dataclasses.replace(config, sprt=sprt, games=games, report_penta=penta)
 
 
@@ -225,7 +227,7 @@ def tourney_of(config: MatchConfig, path: Path, *, seed: int, pgn: str = "", epd
     names = [engine.name for engine in config.engines]
     settings = Settings(
         name=" vs ".join(names) if len(names) <= 3 else f"{names[0]} and {len(names) - 1} others",
-        type=TourneyType.GAUNTLET if config.type == "gauntlet" else TourneyType.ROUND_ROBIN,
+        type=TourneyType.GAUNTLET if config.type is TournamentType.GAUNTLET else TourneyType.ROUND_ROBIN,
         gauntlet_seeds=config.seeds,
         cycles=config.rounds,
         games_per_pairing=config.games,
@@ -235,7 +237,7 @@ def tourney_of(config: MatchConfig, path: Path, *, seed: int, pgn: str = "", epd
         pgn=pgn,
         event=config.event,
         site=config.site,
-        variant="chess960" if config.variant == "fischerandom" else "chess",
+        variant="chess960" if config.variant is Variant.FISCHERANDOM else "chess",
         time_margin=0.0,
         handshake_timeout=_seconds(config.startup_ms, "-startup-ms"),
         pgn_comments=not config.pgn.minimal,
@@ -261,7 +263,7 @@ def tourney_of(config: MatchConfig, path: Path, *, seed: int, pgn: str = "", epd
     if config.openings is not None and config.openings.file:
         book = config.openings
         openings = Openings(
-            file=_relative(book.file, directory), format=book.format or "auto", order=book.order, seed=seed,
+            file=_relative(book.file, directory), format=book.format, order=book.order, seed=seed,
             start=book.start, plies=max(book.plies, 0),
         )
     tourney = Tourney(

@@ -15,10 +15,11 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal, NamedTuple
+from typing import NamedTuple
 
 from tmanager.errors import ConfigError
 from tmanager.files import append_checked, atomic_write_bytes, open_file, read_bytes
+from tmanager.tomlmap import Choice
 
 _GAME_START = b"\n\n["
 _GAME_NUMBER = re.compile(rb'\[GameNumber "(\d+)"\]')
@@ -28,8 +29,17 @@ _GAME_NUMBER = re.compile(rb'\[GameNumber "(\d+)"\]')
 #: tag of its own), and the quote and backslash, which must be escaped.
 UNSAFE_IN_TAG = re.compile(r'[\x00-\x1f\x7f-\x9f\u2028\u2029"\\]')
 
-#: How moves are written: standard algebraic, long algebraic or UCI (fastchess's -pgnout notation=).
-Notation = Literal["san", "lan", "uci"]
+
+
+class Notation(Choice):
+    """How moves are written: standard algebraic, long algebraic or UCI (``[tourney] pgn_notation``, fastchess's
+    ``-pgnout notation=``)."""
+
+    SAN = "san"
+    LAN = "lan"
+    UCI = "uci"
+
+
 #: What a move's PGN comment may add to "score/depth time", in fastchess's order and spelling (-pgnout).
 COMMENT_FIELDS = ("timeleft", "latency", "nodes", "seldepth", "nps", "hashfull", "tbhits", "pv")
 

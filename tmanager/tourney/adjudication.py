@@ -22,15 +22,24 @@ import dataclasses
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
+from tmanager.tomlmap import Choice
 from tmanager.tourney.outcome import Ending, GameOver, draw, side, win
 
 if TYPE_CHECKING:
     import chess
     import chess.syzygy
 
-TablebaseResults = Literal["both", "win_loss", "draw"]
+
+class TablebaseResults(Choice):
+    """``syzygy_adjudicate``: which tablebase results end a game (fastchess's ``-tbadjudicate``, which spells
+    them as the members' names)."""
+
+    BOTH = "both"
+    WIN_LOSS = "win_loss"
+    DRAW = "draw"
+
 
 #: What a mate counts as in centipawns (less the moves to it), as fastchess counts it.
 MATE_SCORE = 100_000
@@ -56,7 +65,7 @@ class Adjudication:
     syzygy: str = ""  # -tb
     syzygy_pieces: int = 7  # -tbpieces
     syzygy_ignore50: bool = False  # -tbignore50
-    syzygy_adjudicate: TablebaseResults = "both"  # -tbadjudicate
+    syzygy_adjudicate: TablebaseResults = TablebaseResults.BOTH  # -tbadjudicate
 
     @property
     def syzygy_paths(self) -> tuple[str, ...]:
@@ -116,10 +125,10 @@ class TablebaseRule(Rule):
         if abs(wdl) == 1 and not settings.syzygy_ignore50:
             wdl = 0  # a cursed win or blessed loss is a draw under the fifty-move rule
         if wdl == 0:
-            return None if settings.syzygy_adjudicate == "win_loss" else draw(
+            return None if settings.syzygy_adjudicate is TablebaseResults.WIN_LOSS else draw(
                 Ending.TABLEBASE_DRAW, "Draw by tablebase adjudication"
             )
-        if settings.syzygy_adjudicate == "draw":
+        if settings.syzygy_adjudicate is TablebaseResults.DRAW:
             return None
         winner = board.turn if wdl > 0 else not board.turn
         return win(winner, Ending.TABLEBASE_WIN, f"{side(winner)} wins by tablebase adjudication")

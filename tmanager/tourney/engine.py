@@ -82,7 +82,7 @@ class EngineIdentity:
 
 
 #: The client of each protocol: the one place an engine's protocol is told apart.
-CLIENTS: Mapping[Protocol, type[EngineClient]] = {"uci": UciClient, "xboard": XBoardClient}
+CLIENTS: Mapping[Protocol, type[EngineClient]] = {Protocol.UCI: UciClient, Protocol.XBOARD: XBoardClient}
 
 
 def client_class(spec: EngineSpec) -> type[EngineClient]:

@@ -27,12 +27,25 @@ import sys
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from tmanager.errors import ConfigError
 from tmanager.files import Stamp, expect_file, parse_toml, read_text, stamp
+from tmanager.tomlmap import Choice
 
-Protocol = Literal["uci", "xboard"]
+
+class Protocol(Choice):
+    """How an engine is spoken to. ``UNSET`` is a participant's ``protocol = ""``: its definition's protocol;
+    a resolved engine (:class:`EngineSpec`) speaks one of :data:`SPOKEN`."""
+
+    UNSET = ""
+    UCI = "uci"
+    XBOARD = "xboard"
+
+
+#: The protocols an engine speaks.
+SPOKEN = (Protocol.UCI, Protocol.XBOARD)
+
 OptionValue = str | int | bool
 
 BUNDLED_ENGINES = Path(__file__).resolve().parents[2] / "engines"

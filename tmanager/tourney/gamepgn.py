@@ -46,9 +46,9 @@ def push_notated(board: chess.Board, move: chess.Move, notation: Notation) -> st
     move's rivals and the check after it are looked at once, not again by a
     replay when the game is written, which cost twice as much. UCI is the move
     stack's own notation."""
-    if notation == "san":
+    if notation is Notation.SAN:
         return board.san_and_push(move)
-    text = board.lan(move) if notation == "lan" else move.uci()
+    text = board.lan(move) if notation is Notation.LAN else move.uci()
     board.push(move)
     return text
 
@@ -107,7 +107,7 @@ def game_pgn(
     for key in list(game.headers):  # names are checked when the tourney file is read; this holds whatever comes
         game.headers[key] = tag_value(game.headers[key])
     opening = board.move_stack[:opening_plies]
-    if spec.notation == "uci":
+    if spec.notation is Notation.UCI:
         notated = [move.uci() for move in opening]  # UCI needs no board
     else:
         replay = root.copy(stack=False)

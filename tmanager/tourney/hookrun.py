@@ -118,7 +118,7 @@ def verdict_environment(tourney: Tourney) -> dict[str, str]:
     if v is None:
         return {}
     return {
-        "TMANAGER_SPRT_RESULT": v.result,
+        "TMANAGER_SPRT_RESULT": v.result.value,
         "TMANAGER_SPRT_LLR": f"{v.llr:.4f}",
         "TMANAGER_SPRT_LOWER": f"{v.lower:.4f}",
         "TMANAGER_SPRT_UPPER": f"{v.upper:.4f}",

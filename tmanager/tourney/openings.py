@@ -20,21 +20,20 @@ from array import array
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal, overload
+from typing import overload
 
 import chess
 import chess.pgn
 
 from tmanager.errors import ConfigError
 from tmanager.files import read_text
+from tmanager.tourney.settings import BookFormat, BookOrder
 from tmanager.tourney.variants import STANDARD, variant_board, variant_name
 
 _NON_BLANK = re.compile(r"\S")
 #: The start of an EPD line: not blank, not a comment.
 _EPD_LINE = re.compile(r"^[^\S\n]*[^\s#;]", re.MULTILINE)
 
-BookFormat = Literal["auto", "epd", "pgn"]
-Order = Literal["sequential", "random"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,24 +106,26 @@ class OpeningBook(Sequence[Opening]):
 
     @classmethod
     def load(
-        cls, path: str | Path, *, format: BookFormat = "auto", plies: int = 0, variant: str = STANDARD
+        cls, path: str | Path, *, format: BookFormat = BookFormat.AUTO, plies: int = 0, variant: str = STANDARD
     ) -> OpeningBook:
-        """Read an EPD or PGN book, or index a large one; ``format="auto"`` goes by the suffix, else by the content."""
+        """Read an EPD or PGN book, or index a large one; ``AUTO`` goes by the suffix, else by the content."""
         path = Path(path)
         try:
             text = read_text(path, kind="opening book", create=None, limit=None)  # books of millions of lines
         except ConfigError as exc:
             raise ConfigError(exc.message, file=path, hint="check openings.file") from None
         board_type, chess960 = variant_board(variant)
-        if format == "auto":
+        if format is BookFormat.AUTO:
             format = _guess_format(path, text)
-        text_book = _BookText(text, path, board_type, chess960, plies, pgn=format == "pgn")
+        text_book = _BookText(text, path, board_type, chess960, plies, pgn=format is BookFormat.PGN)
         if len(text) > cls.READ_WHOLE:
             return cls(len(text_book), text_book.opening, path)
         openings = tuple(map(text_book.opening, range(len(text_book))))
         return cls(len(openings), openings.__getitem__, path)
 
-    def opening_for(self, key: int, *, order: Order = "sequential", seed: int = 0, start: int = 1) -> Opening:
+    def opening_for(
+        self, key: int, *, order: BookOrder = BookOrder.SEQUENTIAL, seed: int = 0, start: int = 1
+    ) -> Opening:
         """The opening of the games with opening key ``key`` (see :meth:`~tmanager.core.schedule.Schedule.opening_key`).
 
         Sequential: opening ``start`` (1-based) for key 0, then on through the book and
@@ -139,7 +140,7 @@ class OpeningBook(Sequence[Opening]):
             )
         size = len(self)
         passes, index = divmod((start - 1) % size + key, size)
-        if order == "random":
+        if order is BookOrder.RANDOM:
             index = _shuffled(size, seed, passes)[index]
         return self[index]
 
@@ -153,14 +154,15 @@ def _shuffled(size: int, seed: int, passes: int) -> tuple[int, ...]:
     return tuple(order)
 
 
-def _guess_format(path: Path, text: str) -> Literal["epd", "pgn"]:
+def _guess_format(path: Path, text: str) -> BookFormat:
+    """EPD or PGN (never ``AUTO``): by the suffix, else by the first line."""
     suffix = path.suffix.lower()
     if suffix == ".pgn":
-        return "pgn"
+        return BookFormat.PGN
     if suffix in (".epd", ".fen"):
-        return "epd"
+        return BookFormat.EPD
     first = next((line.strip() for line in text.splitlines() if line.strip()), "")
-    return "pgn" if first.startswith("[") or first.startswith("1.") else "epd"
+    return BookFormat.PGN if first.startswith("[") or first.startswith("1.") else BookFormat.EPD
 
 
 #: EPD operations as python-chess reads them.

@@ -62,7 +62,7 @@ class GameSpec:
     #: Per-move comments ("+0.25/12 0.105s"), with ``comment_fields`` (see :data:`COMMENT_FIELDS`) added.
     comments: bool = False
     comment_fields: tuple[str, ...] = ()
-    notation: Notation = "san"
+    notation: Notation = Notation.SAN
     #: Only the seven tags (and GameNumber, Pair, FEN), no comments: fastchess's ``-pgnout min=true``.
     minimal: bool = False
     #: A game lost by an illegal move is terminated by fastchess's ``illegal move``, not ``rules infraction``.

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from tmanager.core.timecontrol import TimeControl
 from tmanager.errors import ConfigError
-from tmanager.tourney.engines import EngineSpec, command_line, find_definition, load_definition
+from tmanager.tourney.engines import SPOKEN, EngineSpec, Protocol, command_line, find_definition, load_definition
 from tmanager.tourney.settings import Participant, Settings
 
 if TYPE_CHECKING:
@@ -91,7 +91,7 @@ def resolve_engine(
                 raise
             raise exc.located(file=file, field=f"{where}.engine") from None
     cmd = p.cmd or base.get("cmd")
-    protocol = p.protocol or base.get("protocol", "")
+    word = p.protocol.value or base.get("protocol", "")  # a definition's word, read here: said as it is written
     if not cmd:
         raise ConfigError(
             f"participant {p.name!r} has neither engine nor cmd",
@@ -99,9 +99,9 @@ def resolve_engine(
             field=where,
             hint='add engine = "<definition>" or cmd = "<program>" with protocol',
         )
-    if protocol not in ("uci", "xboard"):
+    if word not in SPOKEN:
         raise ConfigError(
-            f"protocol must be \"uci\" or \"xboard\", not {protocol!r}",
+            f"protocol must be \"uci\" or \"xboard\", not {word!r}",
             file=file,
             field=f"{where}.protocol",
         )
@@ -115,7 +115,7 @@ def resolve_engine(
     return EngineSpec(
         name=p.name,
         command=command,
-        protocol=protocol,
+        protocol=Protocol(word),
         workdir=workdir,
         options={**base.get("options", {}), **p.options},
         xboard_features=dict(base.get("xboard_features", {})),

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal
 
 from tmanager.formats.pgn import Notation
 from tmanager.tomlmap import Choice, at_least
-from tmanager.tourney.engines import OptionValue
+from tmanager.tourney.engines import OptionValue, Protocol
 from tmanager.tourney.variants import STANDARD
 
 
@@ -40,6 +39,21 @@ class PvChecks(Choice):
     OFF = "off"
     LEGAL = "legal"
     MATES = "mates"
+
+
+class BookFormat(Choice):
+    """``[openings] format``: an EPD or a PGN book, or ``auto``: by the file's suffix, else by its content."""
+
+    AUTO = "auto"
+    EPD = "epd"
+    PGN = "pgn"
+
+
+class BookOrder(Choice):
+    """``[openings] order``: the book's openings in its order, or in a seeded random order."""
+
+    SEQUENTIAL = "sequential"
+    RANDOM = "random"
 
 
 #: The tourney types paired round by round (``[swiss]`` holds their pairings): FIDE Dutch and Double-Swiss.
@@ -85,7 +99,7 @@ class Settings:
     restart: bool = False
     pgn_comments: bool = False
     pgn_comment_fields: tuple[str, ...] = ()
-    pgn_notation: Notation = "san"
+    pgn_notation: Notation = Notation.SAN
     pgn_minimal: bool = False
     #: The Termination tag of a game lost by an illegal move is fastchess's ``illegal move`` (OpenBench's worker
     #: reports such games by it), not the PGN standard's ``rules infraction``.
@@ -119,8 +133,8 @@ class Openings:
     """``[openings]``: an EPD or PGN book; both games of a colour-reversed pair share an opening."""
 
     file: str
-    format: Literal["auto", "epd", "pgn"] = "auto"
-    order: Literal["sequential", "random"] = "sequential"
+    format: BookFormat = BookFormat.AUTO
+    order: BookOrder = BookOrder.SEQUENTIAL
     seed: int = 0
     start: int = 1
     plies: int = 0
@@ -133,7 +147,7 @@ class Participant:
     name: str
     engine: str = ""
     cmd: str = ""
-    protocol: Literal["", "uci", "xboard"] = ""
+    protocol: Protocol = Protocol.UNSET
     dir: str = ""
     args: tuple[str, ...] = ()
     options: Mapping[str, OptionValue] = field(default_factory=dict)

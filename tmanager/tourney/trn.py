@@ -17,6 +17,7 @@ from tmanager.errors import ConfigError
 from tmanager.files import read_bytes
 from tmanager.tourney.engines import available_definitions
 from tmanager.tourney.model import PLAYING, UNPLAYED, Openings, Participant, Settings, Tourney, TourneyType
+from tmanager.tourney.settings import BookFormat, BookOrder
 
 _TOKEN = re.compile(r'\s*(?:-(\w+)\s*(\{[^}]*\}|"(?:[^"\\]|\\.)*"|[^\s"{][^\s]*)?)', re.DOTALL)
 
@@ -167,16 +168,16 @@ def import_trn(path: Path, target: Path) -> Tourney:
 def _openings(options: dict[str, str], path: Path) -> Openings | None:
     """-loadGameFile / -loadPositionFile with their index: N > 0 starts at N, -1 steps on, -2 is random."""
     for file_key, index_key, kind in (
-        ("loadPositionFile", "loadPositionIndex", "epd"),
-        ("loadGameFile", "loadGameIndex", "pgn"),
+        ("loadPositionFile", "loadPositionIndex", BookFormat.EPD),
+        ("loadGameFile", "loadGameIndex", BookFormat.PGN),
     ):
         file = options.get(file_key, "")
         if file:
             index = _whole(options, index_key, "1", path)
             return Openings(
                 file=file,
-                format="epd" if kind == "epd" else "pgn",
-                order="random" if index == -2 else "sequential",
+                format=kind,
+                order=BookOrder.RANDOM if index == -2 else BookOrder.SEQUENTIAL,
                 start=max(index, 1),
             )
     return None

@@ -37,7 +37,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from tmanager.core import crosstableformats
+from tmanager.core import crosstable, crosstableformats
 from tmanager.errors import MOST_DIGITS, ascii_digits
 from tmanager.files import open_file
 from tmanager.tourney.variants import STANDARD
@@ -116,7 +116,7 @@ def create_app(
         if tourney is None:
             return PlainTextResponse("The tourney file has not been read yet.", status_code=503)
         built = await run_in_threadpool(tourney.crosstable)
-        page = hub.redact(crosstableformats.render(built, "html"))
+        page = hub.redact(crosstableformats.render(built, crosstable.Format.HTML))
         return HTMLResponse(page, headers={"Cache-Control": "no-store", "Content-Security-Policy": _styled(page)})
 
     app = Starlette(

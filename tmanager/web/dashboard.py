@@ -308,7 +308,9 @@ def engines(tourney: Tourney) -> str:
     for index, p in enumerate(tourney.participants):
         spec = tourney.engine_spec(index)
         command = " ".join(spec.command)
-        rows.append({"name": p.name, "protocol": spec.protocol, "command": command, "workdir": spec.workdir or ""})
+        rows.append(
+            {"name": p.name, "protocol": spec.protocol.value, "command": command, "workdir": spec.workdir or ""}
+        )
     return _render("engines.html", engines=rows)
 
 
