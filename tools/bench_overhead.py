@@ -58,7 +58,7 @@ from tmanager.core.timecontrol import TimeControl
 from tmanager.tourney import eventloop
 from tmanager.tourney.adjudication import Adjudication
 from tmanager.tourney.engine import EnginePool
-from tmanager.tourney.engines import EngineSpec
+from tmanager.tourney.engines import EngineSpec, Protocol
 from tmanager.tourney.play import GameSpec, play_game
 from tmanager.tourney.search import SearchLimit
 from tmanager.tourney.transport import popen
@@ -188,7 +188,7 @@ class Bench:
     def runner(self, logs: list[Path]) -> float:
         async def games() -> float:
             limits = TimeControl.parse("inf", nodes=1)
-            white, black = (EngineSpec(name=f"E{i}", command=tuple(self.command(log)), protocol="uci")
+            white, black = (EngineSpec(name=f"E{i}", command=tuple(self.command(log)), protocol=Protocol.UCI)
                             for i, log in enumerate(logs))
             spec = GameSpec(white=white, black=black, white_limits=limits, black_limits=limits,
                             adjudication=Adjudication(max_moves=self.plies // 2))
