@@ -295,28 +295,6 @@ def test_no_module_of_the_package_imports_itself_through_others() -> None:
     assert cycles(graph) == []
 
 
-#: Modules and what they must not import, even through others: each concern in one place.
-KEPT_APART = {
-    # The store keeps pending hooks as data; the games a journal cut by hand lost are told to the caller
-    # (Tourney.lost), which makes their hooks due (hookrun.restore_hooks). It imported hookrun to do so itself.
-    "tmanager.tourney.store": {"tmanager.tourney.hookrun", "tmanager.hooks"},
-}
-
-
-def test_the_store_knows_nothing_of_hooks() -> None:
-    tree = modules()
-    graph = {name: runtime_imports(name, module, tree) for name, module in tree.items()}
-    for name, kept_out in KEPT_APART.items():
-        reached: set[str] = set()
-        work = [name]
-        while work:
-            for target in graph[work.pop()] - reached:
-                reached.add(target)
-                work.append(target)
-        assert "tmanager.tourney.model" in reached, "the scan followed the imports"
-        assert reached & kept_out == set(), name
-
-
 def test_pairing_systems_are_told_apart_by_the_rules() -> None:
     """Only the rules name a pairing system to compare a division's with (``division.system ==
     PairingSystem.DUTCH``) or to choose among; everything else asks the rules object (``rules.system_title``,

@@ -25,7 +25,6 @@ from tmanager.errors import ConfigError
 from tmanager.tourney import amendments, store
 from tmanager.tourney.editing import edit_setting
 from tmanager.tourney.gamesetup import load_book
-from tmanager.tourney.hookrun import restore_hooks
 
 EXAMPLES = """\
   tmanager edit gauntlet.toml --set cycles=4               # add cycles, also to a finished tourney
@@ -58,7 +57,6 @@ def command(args: argparse.Namespace) -> int:
     if not (args.set or args.option or args.each):
         raise ConfigError("nothing to change", field="--set", hint="give --set, --option or --each")
     with store.transaction(args.file, settings=True) as tourney:
-        restore_hooks(tourney)  # if this is the first change since the journal was cut by hand
         before = amendments.conditions(tourney)
         assignments = ordered_assignments(args, [p.name for p in tourney.participants])
         for key, value in assignments.pairs:

@@ -12,7 +12,6 @@ from pathlib import Path
 
 from tmanager.tourney import store
 from tmanager.tourney.claims import release_stale
-from tmanager.tourney.hookrun import restore_hooks
 from tmanager.tourney.model import UNPLAYED
 
 EXAMPLES = """\
@@ -26,7 +25,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def command(args: argparse.Namespace) -> int:
     with store.transaction(args.file) as tourney:
-        restore_hooks(tourney)  # if this is the first change since the journal was cut by hand
         released = release_stale(tourney)
     for number, char in released:
         what = "released, will be replayed" if char == UNPLAYED else f"recovered {char!r} from the PGN"

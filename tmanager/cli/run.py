@@ -39,7 +39,6 @@ from tmanager.tourney import affinity, eventloop, store, tuning
 from tmanager.tourney.claims import stale_games
 from tmanager.tourney.finishing import Look, finished_since, without
 from tmanager.tourney.gamesetup import preflight, read_ahead
-from tmanager.tourney.hookrun import restore_hooks
 from tmanager.tourney.model import PLAYING, Tourney
 from tmanager.tourney.processes import Workers, split
 from tmanager.tourney.tallies import tally
@@ -118,8 +117,7 @@ def command(args: argparse.Namespace) -> int:
     setup_logging(None)
     monitor = Progress(path, interactive=sys.stderr.isatty(), report_every=args.report_every, start=tourney)
     if monitor.finished(tourney) and not tourney.hooks:
-        with store.transaction(path) as settled:  # no worker will: a result changed by hand goes into the PGN now
-            restore_hooks(settled)  # and the hooks of games a journal cut by hand lost are due, for the next run
+        store.settle(path)  # no worker will: a result changed by hand goes into the PGN now
         monitor.final(tourney)
         print(f"tmanager: nothing to play: {why_over(tourney, path)}", file=sys.stderr)
         return 0

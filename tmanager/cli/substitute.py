@@ -25,7 +25,6 @@ from tmanager.formats import pgn
 from tmanager.tourney import store
 from tmanager.tourney.editing import set_participant, substitute
 from tmanager.tourney.engines import SPOKEN, Protocol
-from tmanager.tourney.hookrun import restore_hooks
 from tmanager.tourney.model import Participant
 from tmanager.tourney.resolution import check_runnable
 
@@ -68,7 +67,6 @@ def command(args: argparse.Namespace) -> int:
     )
     options = parse_assignments(args.option, flag="--option")
     with store.transaction(args.file, settings=True) as tourney:
-        restore_hooks(tourney)  # if this is the first change since the journal was cut by hand
         reset = substitute(tourney, args.old, new, replace=args.replace)
         for key, value in options:
             set_participant(tourney, name, f"options.{key}", value)

@@ -30,11 +30,9 @@ taker that starts late gives up. Removing a file succeeds once, so exactly one
 of the two goes on; a hook that started ran, or is running on its own, and is
 done. ``after_tourney`` runs once every ``after_game`` is done (:func:`next_hook`).
 A journal cut by hand loses the lines past the cut: a game whose recording line
-was lost has its hooks pending again (:func:`restore_hooks`, in the first
-transaction after the cut, which the store tells of those games as
-:attr:`Tourney.lost <tmanager.tourney.model.Tourney.lost>`: it knows nothing of
-hooks), and a hook whose finishing line was lost is settled again; either may
-run twice, none is dropped.
+was lost has its hooks pending again (:func:`restore_hooks`, which the store
+calls in the first transaction after the cut), and a hook whose finishing line
+was lost is settled again; either may run twice, none is dropped.
 """
 
 from __future__ import annotations
@@ -84,13 +82,11 @@ def add_hooks_found(tourney: Tourney, number: int, found: pgn.FoundGame) -> None
                                         found.black))
 
 
-def restore_hooks(tourney: Tourney) -> None:
-    """Record the hooks of the games the store found lost (:attr:`Tourney.lost
-    <tmanager.tourney.model.Tourney.lost>`) as pending again: the file has them recorded, but its journal lost
-    the lines that recorded them (cut by hand), and with them their hooks, pending or done, which is not known.
-    Run again rather than never. A game not in the PGN (a result typed in by hand) calls for none. Called in
-    every transaction that may be the first after the cut: only that one is told of them."""
-    games, tourney.lost = tourney.lost, ()
+def restore_hooks(tourney: Tourney, games: tuple[int, ...]) -> None:
+    """Record the hooks of ``games`` as pending again: the file has them recorded, but its journal lost the lines
+    that recorded them (cut by hand), and with them their hooks, pending or done, which is not known. Run again
+    rather than never. A game not in the PGN (a result typed in by hand) calls for none. The store calls it in
+    the first transaction after the cut, the only one that knows of them, whoever its caller."""
     if not (games and (tourney.settings.after_game or tourney.settings.after_tourney)):
         return  # no hook to run: the PGN need not be read
     restored = []

@@ -223,9 +223,6 @@ class Tourney:
     version: int = 0
     #: The PGN's size after the last game recorded (kept in the journal): a PGN found shorter was cut.
     pgn_mark: PgnMark | None = None
-    #: Games the file has recorded whose recording lines its journal lost (cut by hand), as the store read
-    #: them: their hooks are due again, which a transaction's caller sees to (hookrun.restore_hooks). Not stored.
-    lost: tuple[int, ...] = ()
 
     @property
     def directory(self) -> Path:

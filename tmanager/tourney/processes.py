@@ -27,7 +27,6 @@ from tmanager.logs import line_start
 from tmanager.tourney import affinity, store
 from tmanager.tourney.claims import release_stale
 from tmanager.tourney.engine import die_with_parent
-from tmanager.tourney.hookrun import restore_hooks
 from tmanager.tourney.model import Tourney
 
 #: The most games `run --concurrency C` gives one process: a process's pauses (its cycle collector's
@@ -239,5 +238,4 @@ class Workers:
         self.errors.close()
         if killed or any(p.exitcode is not None and p.exitcode < 0 for p in self.processes):
             with contextlib.suppress(TManagerError), store.transaction(self.path) as tourney:
-                restore_hooks(tourney)  # if this is the first change since the journal was cut by hand
                 release_stale(tourney)

@@ -27,9 +27,8 @@ Reading compares the two. A journal belongs to one file: both hold the same
 aside. A file whose version is behind the journal's was saved from a stale copy
 (an editor) or was cut off between the two writes: it gets the journal's owned
 part back, the user's part kept. A file ahead of its journal (cut by hand) keeps
-its results, and the games whose lines the journal lost are told to the caller
-(:attr:`Tourney.lost <tmanager.tourney.model.Tourney.lost>`), whose hooks are due again. A file at the
-journal's version with other
+its results, and the hooks of the games whose lines the journal lost are due
+again (:func:`~tmanager.tourney.hookrun.restore_hooks`). A file at the journal's version with other
 contents was edited by hand, and the edit stands (a game set back to not played
 is superseded in the PGN). So a kill at any instant loses nothing, and a stale
 save is merged, never obeyed.
@@ -44,8 +43,9 @@ decoded again only after another process has changed them.
 Readers (``status``, dashboards) need no lock: each write is an atomic rename
 or an in-place write of a few bytes, and whatever a reader sees resolves to a
 consistent state. This module stores the
-:class:`~tmanager.tourney.model.Tourney` model; it knows nothing of engines,
-games or hooks (pending hooks are data it keeps in the journal).
+:class:`~tmanager.tourney.model.Tourney` model; it knows nothing of engines or
+games, and of hooks only that a cut journal makes some due again (in the one
+place every change passes through, so that no caller can forget them).
 """
 
 from __future__ import annotations
@@ -80,6 +80,7 @@ from tmanager.files import (
 )
 from tmanager.files import stamp as file_stamp
 from tmanager.tomlmap import dumps
+from tmanager.tourney.hookrun import restore_hooks
 from tmanager.tourney.journal import Journal, journals, owned_at
 from tmanager.tourney.journal import journal_path as journal_path
 from tmanager.tourney.model import OWNED_SECTIONS, UNPLAYED, Claim, PendingHook, PgnMark, Tourney
@@ -138,6 +139,8 @@ class _State:
     repair: str
     #: what a hand edit changed of the games played by the journal's account
     hand_edits: HandEdits
+    #: games the file has recorded whose lines the journal lost (cut by hand): their hooks are due again
+    cut: tuple[int, ...]
     #: the settings the results string's characters depend on, as the file has them (:func:`shape_of`)
     shape: dict[str, str]
 
@@ -197,10 +200,9 @@ def _resolved(
         tourney.hooks = dict(journal.hooks)
         tourney.pgn_mark = journal.pgn_mark
     tourney.version = max(owned.version or 0, journal.version if journal else 0)
-    tourney.lost = cut
     shape = shape_of(tourney)
     _check_names(tourney, owned, path, shape=shape)
-    return _State(size, head, owned, journal, tourney, repair, hand_edits, shape)
+    return _State(size, head, owned, journal, tourney, repair, hand_edits, cut, shape)
 
 
 def _model(path: Path, head: bytes, owned: OwnedPart) -> Tourney:
@@ -271,6 +273,15 @@ def read(path: Path) -> Tourney:
     check_lock(path)  # a worker would wait for ever to take a lock that is a directory
     with _in_process(path):  # the caches must not be changed by two threads at once
         return _load(path).tourney
+
+
+def settle(path: Path) -> None:
+    """Take what was edited by hand into the files now, as the next change would (a result changed by hand
+    into the PGN, the journal brought up to date, the hooks of games a cut journal lost due again): for a
+    command that has nothing to change, on a tourney that will see no other change (``run`` of a finished
+    one)."""
+    with transaction(path):
+        pass
 
 
 #: One lock per tourney file for the threads of this process (see :func:`_in_process`).
@@ -498,9 +509,9 @@ def transaction(path: Path, *, settings: bool = False, timeout: float = LOCK_TIM
 
     With ``settings`` (edit, substitute) the user's part is regenerated from
     the model too. An exception inside the block leaves the files untouched.
-    The games a journal cut by hand lost (:attr:`Tourney.lost <tmanager.tourney.model.Tourney.lost>`)
-    are told once, to the first transaction after the cut: its caller makes their hooks due
-    (:func:`~tmanager.tourney.hookrun.restore_hooks`), or they are never run.
+    The hooks of the games a journal cut by hand lost are made due here
+    (:func:`~tmanager.tourney.hookrun.restore_hooks`): only the first transaction after the cut knows of
+    those games, whoever its caller, so the one place every change passes through sees to them.
     """
     with _in_process(path, timeout=timeout), lock(path, timeout=timeout):
         state = _load(path)
@@ -508,6 +519,7 @@ def transaction(path: Path, *, settings: bool = False, timeout: float = LOCK_TIM
         absent = state.hand_edits.apply_to_pgn(path, tourney.pgn_path)
         if absent and tourney.pgn_mark is not None:  # set back to be played here: no longer elsewhere
             tourney.pgn_mark = tourney.pgn_mark.replayed(absent)
+        restore_hooks(tourney, state.cut)
         before = _Before.of(tourney)
         settings_before = settings_to_toml(tourney) if settings else None
         yield tourney

@@ -61,7 +61,6 @@ from tmanager.tourney.hookrun import (
     add_hooks,
     finish_hook,
     game_env,
-    restore_hooks,
     take_hook,
 )
 from tmanager.tourney.lanes import ClaimAnswer, Claimed, LaneScheduler
@@ -151,10 +150,8 @@ class Worker:
 
     @contextlib.contextmanager
     def _transaction(self) -> Iterator[Tourney]:
-        """:func:`~tmanager.tourney.store.transaction`, whose wait for the lock is short (a stop must be prompt),
-        in which the hooks of games a journal cut by hand lost are due again (it may be the first since the cut)."""
+        """:func:`~tmanager.tourney.store.transaction`, whose wait for the lock is short (a stop must be prompt)."""
         with store.transaction(self.path, timeout=LOCK_POLL) as tourney:
-            restore_hooks(tourney)
             yield tourney
 
     def claim(self) -> ClaimAnswer:
