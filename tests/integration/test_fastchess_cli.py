@@ -29,6 +29,7 @@ import pytest
 
 from tests.conftest import ROOT, run_cli
 from tests.integration.test_workers import wait_for
+from tmanager.tourney import store
 
 STOCKFISH = "/usr/games/stockfish"
 PYENGINE = ROOT / "engines" / "pyengine.py"
@@ -672,18 +673,17 @@ def test_sigterm_while_the_command_is_imported_ends_it_by_the_signal_too(tmp_pat
     assert list(tmp_path.iterdir()) == []
 
 
-def test_a_run_that_finds_its_test_begun_as_it_writes_it_plays_it_with_the_other(tmp_path: Path) -> None:
-    # The same command run twice at once: each found no test, and the one that wrote it second either ended
-    # with "file exists" (status 2) or wrote its own over the test the other was playing. Here the first run is
-    # stopped as it goes to take the lock to write its test, and goes on once the second is playing.
-    line = f"{pyengine('a')} {pyengine('b')} -each tc=inf nodes=1 -rounds 4 -pgnout file=p.pgn"
+def race_to_write(line: str, cwd: Path) -> None:
+    """Run fastchess command ``line`` twice at once in ``cwd``, the first stopped as it goes to take the lock to
+    write its test (having looked for one, and found none or one played out) and let go once the second has
+    recorded a game: both must end well."""
     program = signalling_itself(signal.SIGSTOP, when='event == "open" and str(args[0]).endswith(".toml.lock")')
-    first = subprocess.Popen([*program, "fastchess", *shlex.split(line)], cwd=tmp_path, stdout=subprocess.PIPE,
+    first = subprocess.Popen([*program, "fastchess", *shlex.split(line)], cwd=cwd, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True)
     try:
         wait_for(lambda: psutil.Process(first.pid).status() == psutil.STATUS_STOPPED, timeout=120)
         command = [sys.executable, "-m", "tmanager", "fastchess", *shlex.split(line)]
-        second = subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        second = subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         assert second.stdout is not None
         while not second.stdout.readline().startswith("Finished game"):
             assert second.poll() is None
@@ -692,6 +692,60 @@ def test_a_run_that_finds_its_test_begun_as_it_writes_it_plays_it_with_the_other
     for run in (first, second):
         _, err = run.communicate(timeout=120)
         assert run.returncode == 0, err
+
+
+def test_a_run_that_finds_its_test_begun_as_it_writes_it_plays_it_with_the_other(tmp_path: Path) -> None:
+    # The same command run twice at once: each found no test, and the one that wrote it second either ended
+    # with "file exists" (status 2) or wrote its own over the test the other was playing.
+    line = f"{pyengine('a')} {pyengine('b')} -each tc=inf nodes=1 -rounds 4 -pgnout file=p.pgn"
+    race_to_write(line, tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.pgn"]
+    assert len(pgn_games(tmp_path / "p.pgn")) == 8
+
+
+@pytest.mark.parametrize("option", ["", "-config discard=true"])
+def test_a_run_that_finds_its_test_begun_again_as_it_writes_it_plays_it_with_the_other(
+    tmp_path: Path, option: str,
+) -> None:
+    # The same command run twice at once over a test played out (which fastchess plays again), or begun afresh
+    # over one under way: each wrote a new test over whatever was there by then, the second over the one the
+    # first had begun, whose games then went to a file replaced under them.
+    line = (f"{pyengine('a')} {pyengine('b')} -each tc=inf nodes=1 -rounds 2 -pgnout file=p.pgn "
+            f"-config outname=t.toml {option}")
+    assert fastchess(line, tmp_path).returncode == 0
+    race_to_write(line, tmp_path)
+    tourney = store.read(tmp_path / "t.toml")
+    assert (tourney.results.count("+") + tourney.results.count("-") + tourney.results.count("="), tourney.claims) == (
+        4, {})
+    assert len(pgn_games(tmp_path / "p.pgn")) == 8
+
+
+def test_a_run_that_resumes_a_test_cleared_away_before_it_attends_plays_it_again(tmp_path: Path) -> None:
+    # The same command run twice at once: the second found the test under way, and the first played it out and
+    # cleared it away before the second attended it (there was no other run yet to keep it for): the second
+    # ended with "no such tourney file" (status 2), leaving the directory of the games in progress behind.
+    line = f"{pyengine('a')} {pyengine('b')} -each tc=inf nodes=1 -rounds 2 -pgnout file=p.pgn"
+    command = [sys.executable, "-m", "tmanager", "fastchess", *shlex.split(line)]
+    first = subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             start_new_session=True)
+    assert first.stdout is not None
+    while not first.stdout.readline().startswith("Finished game"):
+        assert first.poll() is None
+    os.killpg(first.pid, signal.SIGSTOP)  # the test under way as the second run finds it, with its engines
+    program = signalling_itself(signal.SIGSTOP, when='event == "os.mkdir" and str(args[0]).endswith(".live")')
+    second = subprocess.Popen([*program, "fastchess", *shlex.split(line)], cwd=tmp_path, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+    try:
+        wait_for(lambda: psutil.Process(second.pid).status() == psutil.STATUS_STOPPED, timeout=120)
+    finally:
+        os.killpg(first.pid, signal.SIGCONT)
+    try:
+        _, err = first.communicate(timeout=120)
+        assert first.returncode == 0, err
+    finally:
+        second.send_signal(signal.SIGCONT)
+    _, err = second.communicate(timeout=120)
+    assert second.returncode == 0, err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["p.pgn"]
     assert len(pgn_games(tmp_path / "p.pgn")) == 8
 

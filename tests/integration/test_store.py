@@ -22,7 +22,7 @@ from tests.conftest import run_cli
 from tests.integration.test_tourney_file import PARTICIPANTS
 from tmanager import files
 from tmanager.core.schedule import SwissSchedule
-from tmanager.errors import ConfigError
+from tmanager.errors import ConfigError, FileExists
 from tmanager.tourney import store
 from tmanager.tourney.engines import Protocol
 from tmanager.tourney.journal import JournalReader
@@ -514,3 +514,22 @@ def test_a_journal_cut_by_hand_below_what_a_process_read_is_read_afresh(path: Pa
         fresh.version, fresh.parsed(path).results, fresh.claims
     )
     assert sorted(seen.claims) == [0, 1, 2, 3, 4, 5] and seen.parsed(path).results == "******"
+
+
+def test_a_new_file_replaces_only_the_file_its_writer_saw(path: Path, tmp_path: Path) -> None:
+    # `tmanager fastchess` writes a new test over its played-out one, and wrote it over whatever was there by
+    # then: also over the test another run of the command had begun there since, and was playing.
+    seen, tourney = store.Seen.now(path), store.read(path)
+    with store.transaction(path) as other:  # another process records a game: in place, the same inode
+        other.set_result(0, "=")
+    with pytest.raises(FileExists, match=r"t\.toml: written by another process since it was read; run the"):
+        store.write_new(tourney, overwrite=seen)
+    assert store.read(path).results.rstrip() == "="
+    store.write_new(tourney, overwrite=store.Seen.now(path))
+    assert store.read(path).results.rstrip() == ""
+    other_path = tmp_path / "other.toml"
+    none_there = store.Seen.now(other_path)
+    other_path.write_text(GOOD)
+    with pytest.raises(FileExists):
+        store.write_new(dataclasses.replace(tourney, path=other_path), overwrite=none_there)
+    assert other_path.read_text() == GOOD

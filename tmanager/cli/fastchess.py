@@ -79,18 +79,11 @@ def play(argv: Sequence[str]) -> int:
     for name, key, mine, theirs in config.overridden:
         print(f"tmanager: note: -each {key}={theirs} overrides -engine name={name} {key}={mine}", file=sys.stderr)
     lanes = split(workers=None, concurrency=config.concurrency)
-    prepared, cpus = _checked(config, lanes)
-    eventloop.factory()  # an error in TMANAGER_LOOP is told here once, not by every worker
-    try:
-        tourneyfile.write(config, prepared)
-    except FileExists:  # the same command run at once here began the test since: this run plays it too
-        prepared, cpus = _checked(config, lanes)
-        tourneyfile.write(config, prepared)
+    prepared, cpus, attendance = _begun(config, lanes)
     tourney = prepared.tourney
     if config.state.file:
         config = tourneyfile.adopted(config, tourney)
     log_path = _log_path(config, tourney)
-    attendance = _attend(tourney)
     try:
         try:
             status, match = _match(config, prepared, log_path=log_path, lanes=lanes, cpus=cpus)
@@ -132,14 +125,42 @@ def _match(
     return match.run(), match
 
 
-def _checked(config: MatchConfig, lanes: list[int]) -> tuple[tourneyfile.Prepared, list[tuple[int, ...]] | None]:
+def _begun(
+    config: MatchConfig, lanes: list[int],
+) -> tuple[tourneyfile.Prepared, list[tuple[int, ...]] | None, int | None]:
+    """The command's test (written if new), the CPUs of its lanes, and this run's attendance at it
+    (:func:`_attend`). The same command run at once here may have begun the test (again) since this run
+    looked, or, once it played it out, cleared it away before this run attended: this run then looks once
+    more, and plays the test with the other, or again."""
+    joining = False
+    while True:
+        prepared, cpus = _checked(config, lanes, joining=joining)
+        eventloop.factory()  # an error in TMANAGER_LOOP is told here once, not by every worker
+        try:
+            tourneyfile.write(config, prepared)
+        except FileExists:
+            if joining:
+                raise
+            joining = True
+            continue
+        attendance = _attend(prepared.tourney)
+        if joining or not prepared.resumed or prepared.tourney.path.exists():
+            return prepared, cpus, attendance
+        if attendance is not None:
+            os.close(attendance)
+        joining = True
+
+
+def _checked(
+    config: MatchConfig, lanes: list[int], *, joining: bool = False,
+) -> tuple[tourneyfile.Prepared, list[tuple[int, ...]] | None]:
     """The command's test, and the CPUs of its lanes with -use-affinity, once everything that can be checked
     before a game is (engines, book, outputs, CPUs): a new test's file is not written before, so that a
     mistake leaves nothing behind. Its errors are told in the command line's terms (not with -config file=,
-    whose file holds the test)."""
+    whose file holds the test). ``joining``: see :func:`tourneyfile.prepare`."""
     cwd = Path.cwd()
     try:
-        prepared = tourneyfile.prepare(config, cwd=cwd)
+        prepared = tourneyfile.prepare(config, cwd=cwd, joining=joining)
         cpus = None if config.affinity is None else affinity.assign(config.affinity, lanes)
         preflight(prepared.tourney)
         check_writable(_log_path(config, prepared.tourney), what="log file")

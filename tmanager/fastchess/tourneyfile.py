@@ -61,8 +61,9 @@ class Prepared:
 
     tourney: Tourney
     resumed: bool
-    #: New over the file of the same command's test, which was played out: fastchess plays a command again.
-    replaces: bool = False
+    #: The file as it was before it was read: a new test is written only over that (a test played out, which
+    #: fastchess plays again, or one begun afresh), not over one another run of the command wrote since.
+    seen: store.Seen
 
 
 def identity(config: MatchConfig) -> str:
@@ -89,18 +90,20 @@ def state_path(config: MatchConfig, *, cwd: Path) -> Path:
     return path.with_suffix(".toml") if path.suffix == ".json" else path
 
 
-def prepare(config: MatchConfig, *, cwd: Path) -> Prepared:
+def prepare(config: MatchConfig, *, cwd: Path, joining: bool = False) -> Prepared:
     """The tourney of ``config``: its file resumed, or a new one, not written yet (:class:`ConfigError` for a
-    file that holds another test)."""
+    file that holds another test). ``joining``: another run of the command wrote its test since this one
+    looked, which is then resumed, not begun afresh again by ``-config discard=true``."""
     path = state_path(config, cwd=cwd)
+    seen = store.Seen.now(path)
     if config.state.file and not path.exists():
         raise _no_test(config.state.file, path, cwd=cwd)
     if (config.state.file or config.state.outname) and path.exists():  # a directory, a FIFO: said as named
         check_writable(path, file=None, field="-config file=" if config.state.file else "-config outname=")
     if config.state.file:
-        return Prepared(store.read(path), resumed=True)
+        return Prepared(store.read(path), resumed=True, seen=seen)
     _check_tablebases(config)  # before the file of a test begun is read: told as -tb gives them, not as it keeps them
-    if path.exists() and not _afresh(config):
+    if path.exists() and (joining or not _afresh(config)):
         found = store.read(path)
         wanted = tourney_of(config, path, seed=_seed(found), pgn=found.settings.pgn, epd=found.settings.epd_out)
         if settings_to_toml(found) != settings_to_toml(wanted):
@@ -110,12 +113,12 @@ def prepare(config: MatchConfig, *, cwd: Path) -> Prepared:
                 "or -config outname=OTHER",
             )
         if not found.is_complete():
-            return Prepared(found, resumed=True)
+            return Prepared(found, resumed=True, seen=seen)
     elif not path.parent.is_dir():
         raise ConfigError(f"no directory {str(path.parent)!r} to hold the test's file", field="-config outname=",
                           hint="create the directory, or change the name")
     seed = config.seed if config.seed is not None else random.getrandbits(63)
-    return Prepared(tourney_of(config, path, seed=seed), resumed=False, replaces=path.exists())
+    return Prepared(tourney_of(config, path, seed=seed), resumed=False, seen=seen)
 
 
 def _no_test(name: str, path: Path, *, cwd: Path) -> ConfigError:
@@ -129,12 +132,13 @@ def _no_test(name: str, path: Path, *, cwd: Path) -> ConfigError:
 
 
 def write(config: MatchConfig, prepared: Prepared) -> None:
-    """Write a new test's tourney file (over the one there with ``-config discard=true``), and empty the
-    outputs fastchess would begin afresh; a resumed test's file is left as it is."""
+    """Write a new test's tourney file (over the one it was prepared from, if any: :class:`FileExists` when
+    another process wrote one there since), and empty the outputs fastchess would begin afresh; a resumed
+    test's file is left as it is."""
     if prepared.resumed:
         return
     tourney = prepared.tourney
-    store.write_new(tourney, overwrite=_afresh(config) or prepared.replaces)
+    store.write_new(tourney, overwrite=prepared.seen)
     for asked, append, name in (
         (config.pgn.requested, config.pgn.append, tourney.settings.pgn),
         (config.epd.requested, config.epd.append, tourney.settings.epd_out),

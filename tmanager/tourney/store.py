@@ -309,9 +309,25 @@ def _in_process(path: Path, *, timeout: float = -1) -> Iterator[None]:
 # --- writing -------------------------------------------------------------------------------------
 
 
-def write_new(tourney: Tourney, *, overwrite: bool = False) -> None:
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """Tourney file ``path`` as a caller saw it before it chose to write a new one there (its :func:`stamp`:
+    ``None`` for a file or journal that was not there): :func:`write_new` replaces only that, not what
+    another process wrote since (the same `tmanager fastchess` command run twice at once, each finding the
+    test played out, each beginning it again)."""
+
+    stamps: tuple[Stamp, Stamp]
+
+    @classmethod
+    def now(cls, path: Path) -> Seen:
+        """``path`` as it is now: taken before it is read, so that a change while it is read is seen too."""
+        return cls(stamp(path))
+
+
+def write_new(tourney: Tourney, *, overwrite: bool | Seen = False) -> None:
     """Write a whole tourney file from the model (``new``, ``clone``, ``import-xboard``); :class:`FileExists`
-    when one is there and not to be overwritten."""
+    when one is there and not to be overwritten: ``overwrite`` any (``--force``), none, or only the file
+    :class:`Seen` (or its absence), if it is so still."""
     _refuse_existing(tourney.path, overwrite=overwrite)  # before the lock, whose file a refused path must not get
     with lock(tourney.path):
         # Again: another process may have made it since (the same `tmanager fastchess` command run at once).
@@ -320,8 +336,12 @@ def write_new(tourney: Tourney, *, overwrite: bool = False) -> None:
         _checkpoint(tourney.path, None, tourney, version=0, identity=None)
 
 
-def _refuse_existing(path: Path, *, overwrite: bool) -> None:
-    if expect_file(path) and not overwrite:  # a device or a directory there is refused, --force or not
+def _refuse_existing(path: Path, *, overwrite: bool | Seen) -> None:
+    exists = expect_file(path)  # a device or a directory there is refused, --force or not
+    if isinstance(overwrite, Seen):
+        if stamp(path) != overwrite.stamps:
+            raise FileExists(f"{path}: written by another process since it was read; run the command again")
+    elif exists and not overwrite:
         raise FileExists(f"{path}: file exists; choose another name or remove it first")
 
 
