@@ -44,7 +44,8 @@ def tourney(tmp_path: Path) -> Path:
 def test_help_and_version_load_no_command(args: list[str], tmp_path: Path) -> None:
     modules = imported(*args, cwd=tmp_path)
     assert not packages(modules) & (HEAVY | {"chess", "asyncio", "psutil", "filelock"})
-    assert {m for m in modules if m.startswith("tmanager.")} == {"tmanager.cli", "tmanager.errors"}
+    ours = {m for m in modules if m.startswith("tmanager.")}
+    assert ours == {"tmanager.cli", "tmanager.cli._dispatch", "tmanager.errors"}
 
 
 def test_status_imports_no_heavy_library(tourney: Path) -> None:
@@ -142,3 +143,34 @@ def test_ratings_leave_the_environment_as_they_found_it(given: str | None, tmp_p
                           timeout=300, check=False)  # fmt: skip
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.split() == [str(given), "numpy"]
+
+
+#: A `tmanager` entry point run with an audit hook that says on standard error, as the process first imports
+#: argparse and tmanager's errors (the command line's first modules, a good part of a second under load),
+#: whether it catches SIGTERM by then.
+TELLING_THE_HANDLER = """
+import runpy, signal, sys
+def hook(event, args):
+    if event == "import" and args[0] in ("argparse", "tmanager.errors"):
+        caught = signal.getsignal(signal.SIGTERM) not in (signal.SIG_DFL, None)
+        print(args[0], "caught" if caught else "not caught", file=sys.stderr)
+sys.addaudithook(hook)
+"""
+ENTRY_POINTS = {
+    "python -m tmanager": 'runpy.run_module("tmanager", run_name="__main__", alter_sys=True)',
+    "the tmanager script": f"sys.argv[0] = {str(Path(sys.executable).with_name('tmanager'))!r}\n"
+    "runpy.run_path(sys.argv[0], run_name='__main__')",
+}
+
+
+@pytest.mark.parametrize("entry", sorted(ENTRY_POINTS))
+def test_sigterm_is_taken_before_the_command_line_s_modules_are_imported(entry: str, tmp_path: Path) -> None:
+    # `tmanager` took SIGTERM for Ctrl-C (one line, status 130) only once tmanager.cli had imported argparse,
+    # tokenize, its errors…: a SIGTERM 0.3 s after the start of `run` on a loaded machine killed it by the signal
+    # (status -15). fastchess's command does not take it, as fastchess does not.
+    program = TELLING_THE_HANDLER + ENTRY_POINTS[entry]
+    for args, expected in ((["--version"], "caught"), (["fastchess", "-version"], "not caught")):
+        done = subprocess.run([sys.executable, "-c", program, *args], capture_output=True, text=True, cwd=tmp_path,
+                              timeout=120, check=False)
+        assert done.returncode == 0, done.stderr
+        assert sorted(done.stderr.splitlines()) == [f"argparse {expected}", f"tmanager.errors {expected}"]

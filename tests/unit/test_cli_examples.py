@@ -10,7 +10,8 @@ import re
 
 import pytest
 
-from tmanager.cli import COMMANDS, RAW_COMMANDS, build_parser, main
+from tmanager.cli import RAW_COMMANDS, main
+from tmanager.cli._dispatch import COMMANDS, build_parser
 
 
 @pytest.mark.parametrize("name", sorted(COMMANDS))

@@ -21,7 +21,7 @@ import dataclasses
 import logging
 from pathlib import Path
 
-from tmanager.cli import words
+from tmanager.cli._dispatch import words
 from tmanager.cli._engines import participant as engine_participant
 from tmanager.cli._settings import parse_assignments
 from tmanager.errors import ConfigError

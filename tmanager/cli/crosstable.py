@@ -20,8 +20,8 @@ import sys
 from pathlib import Path
 
 from tmanager import files
-from tmanager.cli import words
 from tmanager.cli._bounds import MAX_WORKERS, check_count
+from tmanager.cli._dispatch import words
 from tmanager.core import crosstable, crosstableformats, tiebreaknames
 from tmanager.core.ratingmodel import ANCHOR_LIMIT
 from tmanager.core.standings import Points

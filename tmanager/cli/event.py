@@ -12,7 +12,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from tmanager.cli import HelpFormatter, words
+from tmanager.cli._dispatch import HelpFormatter, words
 from tmanager.cli.eventfiles import VERBS as FILE_VERBS
 from tmanager.cli.eventplayers import VERBS as PLAYER_VERBS
 from tmanager.cli.eventprizes import VERBS as PRIZE_VERBS

@@ -11,7 +11,7 @@ import argparse
 import datetime
 from pathlib import Path
 
-from tmanager.cli import words
+from tmanager.cli._dispatch import words
 from tmanager.cli.eventverbs import Verb, load_division, with_settings
 from tmanager.errors import ConfigError, StateError
 from tmanager.events import journal

@@ -10,7 +10,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from tmanager.cli import words
+from tmanager.cli._dispatch import words
 from tmanager.cli.eventverbs import Verb, load_division, no_options, parse_rounds, say, whole_numbers
 from tmanager.core.playerfields import Sex
 from tmanager.errors import ConfigError, StateError

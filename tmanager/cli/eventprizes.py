@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-from tmanager.cli import words
+from tmanager.cli._dispatch import words
 from tmanager.cli.eventverbs import Verb, load_division, say
 from tmanager.core.prizes import Sharing
 from tmanager.events import service

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from tmanager.cli import Parser
+from tmanager.cli._dispatch import Parser
 from tmanager.cli._settings import parse_assignments
 from tmanager.errors import StateError, ascii_digits
 from tmanager.events import eventfile, journal

@@ -17,7 +17,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from tmanager.cli import words
+from tmanager.cli._dispatch import words
 from tmanager.cli._engines import participant
 from tmanager.cli._settings import add_participant_arguments, note_shared_pgn, ordered_assignments
 from tmanager.core.spsa import Opponent, TuneSettings, parse_input

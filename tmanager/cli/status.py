@@ -15,7 +15,7 @@ import sys
 import time
 from pathlib import Path
 
-from tmanager.cli import words
+from tmanager.cli._dispatch import words
 from tmanager.core import crosstable, crosstableformats, fieldtable, sprt
 from tmanager.errors import ConfigError, StateError, printable
 from tmanager.tourney import progress, store, tuning

@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from tmanager.cli import words
+from tmanager.cli._dispatch import words
 from tmanager.cli._settings import parse_assignments
 from tmanager.errors import ConfigError
 from tmanager.formats import pgn

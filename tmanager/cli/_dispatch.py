@@ -1,0 +1,158 @@
+"""The ``tmanager`` command line's parser, and a command run from it: its errors as one line and exit status 2.
+
+Imported by :func:`tmanager.cli.main` once it has taken SIGTERM, not before: see there.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import enum
+import importlib
+import importlib.util
+import os
+import sys
+import tokenize
+from collections.abc import Callable, Iterable, Sequence
+from types import ModuleType
+from typing import NoReturn
+
+from tmanager import __version__
+from tmanager.errors import ConfigError, TManagerError, bounded, printable
+
+#: command name -> module implementing it.
+COMMANDS: dict[str, str] = {
+    "new": "tmanager.cli.new",
+    "run": "tmanager.cli.run",
+    "work": "tmanager.cli.work",
+    "status": "tmanager.cli.status",
+    "pair": "tmanager.cli.pair",
+    "reset-stale": "tmanager.cli.reset_stale",
+    "edit": "tmanager.cli.edit",
+    "clone": "tmanager.cli.clone",
+    "substitute": "tmanager.cli.substitute",
+    "check": "tmanager.cli.check",
+    "import-xboard": "tmanager.cli.import_xboard",
+    "crosstable": "tmanager.cli.crosstable",
+    "event": "tmanager.cli.event",
+    "serve": "tmanager.cli.serve",
+    "fastchess": "tmanager.cli.fastchess",
+}
+
+
+class HelpFormatter(argparse.RawDescriptionHelpFormatter, argparse.ArgumentDefaultsHelpFormatter):
+    """Examples kept as written, and each option's default told, once: not where its help already tells it
+    (``(default: 1)``), nor a default that is no value (``None``, an empty string or list), which argparse wrote
+    as ``(default: None)``, ``(default: )`` and ``(default: [])``, nor a flag's ``(default: False)``."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        help_text = action.help or ""
+        no_value = action.default is None or action.default == "" or action.default == []
+        if no_value or action.nargs == 0 or "default" in help_text:
+            return help_text
+        return super()._get_help_string(action)
+
+
+def words(members: Iterable[enum.StrEnum]) -> list[str]:
+    """``choices`` of an option that takes an enum's member: its values, which argparse shows as they are
+    typed (given the members, its usage and its ``invalid choice`` refusal showed ``<EntryMode.SCORES: 'scores'>``).
+    """
+    return [member.value for member in members]
+
+
+class Parser(argparse.ArgumentParser):
+    """A parser whose refusal echoes what was typed :func:`~tmanager.errors.bounded`, as every other error
+    does (``--round`` given thousands of characters by mistake); its subcommands' parsers are of its class."""
+
+    def error(self, message: str) -> NoReturn:
+        super().error(bounded(message))
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser; with ``only``, just that command is loaded (the others are bare names), and
+    without, every command is listed with its summary and none is loaded: running or listing
+    commands never imports the modules of all of them."""
+    parser = Parser(
+        prog="tmanager",
+        description="Tournament manager for chess engines and human events.",
+        formatter_class=HelpFormatter,
+        epilog="Run `tmanager COMMAND --help` for a command's options and examples.",
+    )
+    parser.add_argument("--version", action="version", version=f"tmanager {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name, module_name in COMMANDS.items():
+        if only is None:
+            sub.add_parser(name, help=_summary(module_name) or name)
+            continue
+        if name != only:
+            sub.add_parser(name)
+            continue
+        module = importlib.import_module(module_name)
+        doc = (module.__doc__ or "").strip()
+        summary = doc.splitlines()[0] if doc else name
+        command_parser = sub.add_parser(
+            name,
+            help=summary,
+            description=doc,
+            epilog=_examples(module),
+            formatter_class=HelpFormatter,
+        )
+        module.configure(command_parser)
+        command_parser.set_defaults(handler=module.command)
+    return parser
+
+
+def _summary(module_name: str) -> str:
+    """The first line of a command module's docstring, read from its source without importing it
+    (importing every command, with numpy, networkx and the web stack, only to list them took most
+    of a second)."""
+    spec = importlib.util.find_spec(module_name)
+    if spec is None or spec.origin is None:
+        return ""
+    with tokenize.open(spec.origin) as source:
+        for token in tokenize.generate_tokens(source.readline):
+            if token.type == tokenize.STRING:
+                lines = str(ast.literal_eval(token.string)).strip().splitlines()
+                return lines[0] if lines else ""
+            if token.type not in (tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE):
+                break
+    return ""
+
+
+def _examples(module: ModuleType) -> str | None:
+    examples = getattr(module, "EXAMPLES", None)
+    return f"examples:\n{examples.rstrip()}" if examples else None
+
+
+def run(
+    arguments: Sequence[str], *, command: str | None, raw: bool, told: Callable[[ConfigError], ConfigError] | None,
+) -> int:
+    """Run ``command``, the first word of ``arguments`` that is no option (``raw``: one that reads its arguments
+    itself, see :data:`~tmanager.cli.RAW_COMMANDS`); its exit status, and an error told in one line with status
+    2 (``told`` puts a configuration error in the terms of the command that started this one)."""
+    try:
+        if raw and command is not None:
+            played: int = importlib.import_module(COMMANDS[command]).play(arguments[1:])
+            return played
+        parser = build_parser(command if command in COMMANDS else None)
+        args = parser.parse_args(arguments)
+        status: int = args.handler(args)
+        # Piped output is buffered: a reader that left early (`| head`) shows up here, not at exit.
+        sys.stdout.flush()
+    except TManagerError as exc:
+        if told is not None and isinstance(exc, ConfigError):
+            exc = told(exc)
+        print(f"tmanager: {printable(str(exc))}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return _reader_gone()
+    return status
+
+
+def _reader_gone() -> int:
+    """The reader of standard output went away (``tmanager … | head``): stop quietly, as Python's
+    documentation advises (signal module, "Note on SIGPIPE"): what is still buffered goes to
+    /dev/null, so that flushing it at exit raises nothing more."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    return 1
