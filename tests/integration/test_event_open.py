@@ -151,10 +151,13 @@ def test_pairing_sheet_slips_and_prize_list(tmp_path: Path) -> None:
     assert sheet.splitlines()[0] == "Leiden Open, division main: round 9, 2026-04-14 10:00"
     assert f"absent: {gone.name} (17)" in sheet
     assert json.loads(ok("pairings", path, "--format", "json"))["absent"][0]["no"] == 17
+    withdrawn = [r["no"] for r in json.loads(ok("standings", path, "--format", "json"))["rows"] if r["withdrawn"]]
+    assert withdrawn == [17]
     ok("result", path, "1", "adj")  # adjourned: to be played, told apart from a result not entered yet
     assert [b["result"] for b in json.loads(ok("pairings", path, "--format", "json"))["boards"][:2]] == ["adj", None]
     assert [row["result"] for row in csv.DictReader(io.StringIO(ok("pairings", path, "--format", "csv")))][:2] == \
         ["adj", ""]
+    assert ok("missing", path).splitlines()[0].endswith(": adjourned")  # board 1's state; the others have none
     ok("report", path, "--only", "slips", "--only", "pairings")
     out = ok("report", path, "--round", "8", "--only", "prizes")
     directory = path.parent / "html" / "open"

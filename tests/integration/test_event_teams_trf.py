@@ -10,7 +10,7 @@ import pytest
 
 from tests.integration.test_event_scored import ok, refused
 from tests.integration.test_event_teams import TEAMS, lineups, team_event
-from tmanager.core.results import Colour
+from tmanager.core.results import Colour, TrfResult
 from tmanager.events import api as ev
 from tmanager.events.model import Division
 from tmanager.formats import trf, trf_teams
@@ -129,9 +129,9 @@ def _refused_new(target: Path, broken: Path) -> str:
 def derby(path: Path, board2: tuple[int, int], *, version: str) -> Path:
     """A TRF of one round of two teams of two boards, as another program writes it: no XTM lines. Board 1:
     1 (white) beats 3; board 2: ``board2`` (white, black) draw."""
-    games = {1: Game(3, Colour.WHITE, "1"), 3: Game(1, Colour.BLACK, "0")}
+    games = {1: Game(3, Colour.WHITE, TrfResult.WIN), 3: Game(1, Colour.BLACK, TrfResult.LOSS)}
     white, black = board2
-    games |= {white: Game(black, Colour.WHITE, "="), black: Game(white, Colour.BLACK, "=")}
+    games |= {white: Game(black, Colour.WHITE, TrfResult.DRAW), black: Game(white, Colour.BLACK, TrfResult.DRAW)}
     points = {1: 10, 2: 5, 3: 0, 4: 5}
     players = tuple(
         trf.TrfPlayer(n, f"001 {n:4d}      {f'Player {n}':<33} {2300 - 10 * n:4d}", points[n], None, (games[n],))

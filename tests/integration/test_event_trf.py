@@ -12,7 +12,7 @@ import pytest
 
 from tests.conftest import ROOT, run_cli
 from tmanager.core.prizes import Sharing
-from tmanager.core.results import Result
+from tmanager.core.results import Result, TrfResult
 from tmanager.errors import ConfigError
 from tmanager.events import api as ev
 from tmanager.events import trffile as event_trf
@@ -97,11 +97,12 @@ def test_starting_ranks_are_player_numbers_listed_in_pairing_order(tmp_path: Pat
         # A requested bye or an absence of the round in progress follows the complete rounds (pairing programs
         # leave such a player out of that round) and counts in the points; games and the pairing bye do not.
         game = in_progress.get(p.number)
-        sitting_out = (game,) if game is not None and game.opponent is None and game.result != "U" else ()
+        sits_out = game is not None and game.opponent is None and game.result is not TrfResult.PAIRING_BYE
+        sitting_out = (game,) if game is not None and sits_out else ()
         assert line.games[complete:] == sitting_out
         assert line.points == ev.score(e, d, p.number, complete) + sum(e.scoring.points(g) for g in sitting_out)
     mulder = next(line for line in tournament.players if line.id == 7)  # a half-point bye in round 2
-    assert mulder.games[complete:] == (Game(None, None, "H"),)
+    assert mulder.games[complete:] == (Game(None, None, TrfResult.HALF_BYE),)
     # Late entry Dekker (number 10, 2001) is 6th by rating: starting rank 10, the sixth line.
     assert tournament.players[5].id == 10 and tournament.players[5].name == "Dekker, Ruben"
     # With start numbers the numbers are the pairing order: no XXC rank, lines by number.

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import run_cli
-from tmanager.core.results import Colour
+from tmanager.core.results import Colour, TrfResult
 from tmanager.core.scoring import Game
 from tmanager.errors import PairingError
 from tmanager.formats import trf
@@ -25,8 +25,9 @@ REVERSED = {"1": "0", "0": "1", "=": "=", "+": "-", "-": "+"}
 
 def play(games: dict[int, list[Game]], white: int, black: int, first: str, second: str) -> None:
     """A match: ``white`` has white in game 1; ``first`` and ``second`` are white's results in games 1 and 2."""
-    games[white] += [Game(black, Colour.WHITE, first), Game(black, Colour.BLACK, second)]
-    games[black] += [Game(white, Colour.BLACK, REVERSED[first]), Game(white, Colour.WHITE, REVERSED[second])]
+    codes = [TrfResult.parse(c) for c in (first, second, REVERSED[first], REVERSED[second])]
+    games[white] += [Game(black, Colour.WHITE, codes[0]), Game(black, Colour.BLACK, codes[1])]
+    games[black] += [Game(white, Colour.BLACK, codes[2]), Game(white, Colour.WHITE, codes[3])]
 
 
 def states(games: dict[int, list[Game]]) -> list[PlayerState]:
@@ -52,7 +53,7 @@ def test_the_bye_goes_to_the_lowest_score_then_most_matches_then_largest_tpn_and
     assert "bye: 5, score 0, 0 match(es) played, TPN 5" in first.explanation[0]
     play(games, 1, 3, "1", "1")  # 1 beats 3 2-0
     play(games, 4, 2, "0", "0")  # 2 beats 4 2-0
-    games[5] += [Game(None, None, "U"), Game(None, None, "H")]
+    games[5] += [Game(None, None, TrfResult.PAIRING_BYE), Game(None, None, TrfResult.HALF_BYE)]
     second = pair_double_swiss(states(games), round_number=2, total_rounds=4)
     # 3 and 4 have nothing; 5 had the bye [C2]; of 3 and 4 (one match each), the larger TPN.
     assert second.pairing.bye == 4
@@ -82,11 +83,12 @@ def test_scores_are_game_points_and_a_match_won_on_games_makes_an_upfloater() ->
 
 
 def test_no_rematch_unless_the_match_was_forfeited_as_a_whole() -> None:
-    assert not match_of(Game(2, Colour.WHITE, "+"), Game(2, Colour.BLACK, "+")).meeting
-    assert match_of(Game(2, Colour.WHITE, "+"), Game(2, Colour.BLACK, "+")).bars_bye  # a match won by forfeit [C2]
-    single = match_of(Game(2, Colour.WHITE, "-"), Game(2, Colour.BLACK, "1"))
+    won = Game(2, Colour.WHITE, TrfResult.FORFEIT_WIN), Game(2, Colour.BLACK, TrfResult.FORFEIT_WIN)
+    assert not match_of(*won).meeting
+    assert match_of(*won).bars_bye  # a match won by forfeit [C2]
+    single = match_of(Game(2, Colour.WHITE, TrfResult.FORFEIT_LOSS), Game(2, Colour.BLACK, TrfResult.WIN))
     assert single.meeting and single.colour == "w" and single.points == 10
-    unplayed = match_of(Game(2, Colour.WHITE, "-"), Game(2, Colour.BLACK, "-"))
+    unplayed = match_of(Game(2, Colour.WHITE, TrfResult.FORFEIT_LOSS), Game(2, Colour.BLACK, TrfResult.FORFEIT_LOSS))
     assert not unplayed.meeting and unplayed.colour is None
     games: dict[int, list[Game]] = {i: [] for i in range(1, 3)}
     play(games, 1, 2, "+", "+")  # 2 did not come: 1 won the match by forfeit

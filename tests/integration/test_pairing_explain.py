@@ -13,7 +13,7 @@ from pathlib import Path
 from tests.conftest import run_cli
 from tests.integration.test_event_scored import ok, refused
 from tmanager.cli.pair import format_pairing
-from tmanager.core.results import Colour
+from tmanager.core.results import Colour, TrfResult
 from tmanager.events import api as ev
 from tmanager.formats import trf
 from tmanager.pairing import Game, PlayerState, explain_round, explain_round_robin, pair_round, round_robin
@@ -97,10 +97,10 @@ def test_dutch_explanation_by_hand() -> None:
                 id=i, header=f"001 {i:4d}      {f'P{i}':<33} {2000 - i:4d}", points=points, rank=None, games=(game,)
             )
             for i, points, game in (
-                (1, 10, Game(3, Colour.WHITE, "1")),
-                (2, 10, Game(4, Colour.BLACK, "1")),
-                (3, 0, Game(1, Colour.BLACK, "0")),
-                (4, 0, Game(2, Colour.WHITE, "0")),
+                (1, 10, Game(3, Colour.WHITE, TrfResult.WIN)),
+                (2, 10, Game(4, Colour.BLACK, TrfResult.WIN)),
+                (3, 0, Game(1, Colour.BLACK, TrfResult.LOSS)),
+                (4, 0, Game(2, Colour.WHITE, TrfResult.LOSS)),
             )
         ),
         total_rounds=3,

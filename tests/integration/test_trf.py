@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tmanager.cli import pair
-from tmanager.core.results import Colour
+from tmanager.core.results import Colour, TrfResult
 from tmanager.errors import ConfigError
 from tmanager.formats import trf
 from tmanager.pairing import Game, PointsSystem
@@ -53,8 +53,8 @@ def test_parse_reads_players_rounds_and_codes() -> None:
     assert t.total_rounds == 5 and t.initial_colour == "w" and t.played_rounds == 2
     first = t.players[0]
     assert first.id == 1 and first.name == "Player 1" and first.rating == 2000 and first.points == 20
-    assert first.games == (Game(3, Colour.WHITE, "1"), Game(2, Colour.BLACK, "1"))
-    assert t.players[2].games[1] == Game(None, None, "H")
+    assert first.games == (Game(3, Colour.WHITE, TrfResult.WIN), Game(2, Colour.BLACK, TrfResult.WIN))
+    assert t.players[2].games[1] == Game(None, None, TrfResult.HALF_BYE)
 
 
 @pytest.mark.parametrize("ending", ["\n", "\r\n", "\r"])
@@ -131,8 +131,8 @@ def test_forbidden_pairs_and_initial_colour() -> None:
 def test_with_round_enters_a_pairing(tmp_path: Path) -> None:
     t = trf.parse(TWO_ROUNDS)
     entered = t.with_round([(1, 3)], 2, 3)
-    assert entered.players[0].games[2] == Game(3, Colour.WHITE, " ")
-    assert entered.players[1].games[2] == Game(None, None, "U")
+    assert entered.players[0].games[2] == Game(3, Colour.WHITE, TrfResult.NOT_PLAYED)
+    assert entered.players[1].games[2] == Game(None, None, TrfResult.PAIRING_BYE)
     trf.write(tmp_path / "t.trf", entered)
     assert trf.read(tmp_path / "t.trf").played_rounds == 3
 

@@ -331,3 +331,83 @@ def test_modules_and_functions_stay_small() -> None:
             and node.end_lineno - node.lineno + 1 > FUNCTION_LINES
         ]
     assert too_long == []
+
+
+#: A round's TRF result codes and the event file's results, as text: ``.result`` holds a ``TrfResult`` or a
+#: ``Result`` member, which code compares and looks up as members (issue 48).
+RESULT_TEXTS = frozenset("1=0WDL+-HFUZ ") | {"1-0", "0-1", "½-½", "+-", "-+", "--", "*", "adj"}
+
+
+def _result_text(node: ast.AST, containers: Mapping[str, ast.AST]) -> bool:
+    """A literal result code or result (``"U"``, ``"UF"``, ``"adj"``), or a tuple, set, ``set("+-")`` or module
+    constant of them."""
+    if isinstance(node, ast.Name) and node.id in containers:
+        return _result_text(containers[node.id], {})
+    if isinstance(node, ast.Constant):
+        value = node.value
+        return isinstance(value, str) and value != "" and (value in RESULT_TEXTS or set(value) <= RESULT_TEXTS)
+    if isinstance(node, ast.Tuple | ast.List | ast.Set):
+        return bool(node.elts) and all(_result_text(e, {}) for e in node.elts)
+    if isinstance(node, ast.Call) and _name(node.func) in ("set", "frozenset") and len(node.args) == 1:
+        return _result_text(node.args[0], {})
+    return False
+
+
+def _code_table(node: ast.AST, tables: Mapping[str, ast.AST]) -> bool:
+    """A dict whose keys are result codes as text (``{"U": "bye+", …}``), literal or a module constant."""
+    node = tables.get(node.id, node) if isinstance(node, ast.Name) else node
+    return isinstance(node, ast.Dict) and bool(node.keys) and all(
+        k is not None and isinstance(k, ast.Constant) and _result_text(k, {}) for k in node.keys
+    )
+
+
+def _holds_result(node: ast.AST) -> bool:
+    """``game.result``, or a tuple or set holding one (``{first.result, second.result}``)."""
+    elements = node.elts if isinstance(node, ast.Tuple | ast.List | ast.Set) else [node]
+    return any(_name(e) == "result" for e in elements)
+
+
+def result_texts(module: ast.Module) -> list[int]:
+    """The lines where ``module`` compares a ``….result`` with result codes as text, or looks one up in a table
+    keyed by them (``_SYMBOLS[game.result]``, ``{...}.get(game.result)``)."""
+    constants = {
+        target.id: node.value
+        for node in module.body
+        if isinstance(node, ast.Assign)
+        for target in node.targets
+        if isinstance(target, ast.Name)
+    }
+    containers = {name: value for name, value in constants.items() if not isinstance(value, ast.Constant)}
+    found = []
+    for node in ast.walk(module):
+        if isinstance(node, ast.Compare):
+            sides = [node.left, *node.comparators]
+            if any(_holds_result(s) for s in sides) and any(_result_text(s, containers) for s in sides):
+                found.append(node.lineno)
+        elif isinstance(node, ast.expr) and _looks_up_result(node, constants):
+            found.append(node.lineno)
+    return sorted(found)
+
+
+def _looks_up_result(node: ast.AST, tables: Mapping[str, ast.AST]) -> bool:
+    """``table[game.result]`` or ``table.get(game.result…)`` with a table keyed by codes as text."""
+    if isinstance(node, ast.Subscript):
+        return _name(node.slice) == "result" and _code_table(node.value, tables)
+    return (
+        isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get"
+        and bool(node.args) and _name(node.args[0]) == "result" and _code_table(node.func.value, tables)
+    )  # fmt: skip
+
+
+def test_results_are_compared_as_members_not_as_their_codes() -> None:
+    """A round's TRF code was a ``str`` tested as ``game.result in "UF"``, ``== "+"``, looked up in tables keyed by
+    ``"U"``, ``"="``…, and a board's ``result == "adj"``; they are members of ``TrfResult`` and ``Result`` now,
+    read once where the text comes in, whose questions the members answer (``.full_point_bye``, ``.forfeit``)."""
+    sample = (
+        'g.result in "UF"\nb.result == "adj"\n{first.result} <= set("+-")\n_SYMBOLS[g.result]\n'
+        '{"U": "bye+"}.get(game.result, "-")\ngame.result in _WINS\n'
+        'g.result is TrfResult.PAIRING_BYE\nb.result == DRAW\n_SYMBOLS = {"1": "1", "=": "½"}\n_WINS = ("+", "F")\n'
+    )
+    assert result_texts(ast.parse(sample)) == [1, 2, 3, 4, 5, 6]
+    found = [f"{name}:{line}" for name, module in modules().items() for line in result_texts(module)]
+    assert found == []

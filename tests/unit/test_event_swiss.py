@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from tmanager.core.results import Colour, Result
+from tmanager.core.results import Colour, Result, TrfResult
 from tmanager.errors import PairingError, StateError
 from tmanager.events import api as ev
 from tmanager.events import trffile as event_trf
@@ -53,21 +53,21 @@ def expected_pairing(path: Path, number: int) -> tuple[set[tuple[int, int]], int
             if current and [white, black] not in r.get("forced", []):
                 continue  # boards the engine made: what we want to reproduce
             w, b = CODES[result]
-            entries[white] = Game(black, Colour.WHITE, w)
-            entries[black] = Game(white, Colour.BLACK, b)
+            entries[white] = Game(black, Colour.WHITE, TrfResult.parse(w))
+            entries[black] = Game(white, Colour.BLACK, TrfResult.parse(b))
         for player, kind in r.get("byes", []):
             if not (current and kind == "pairing" and r.get("forced_bye") != player):
-                entries[player] = Game(None, None, BYES[kind])
+                entries[player] = Game(None, None, TrfResult.parse(BYES[kind]))
         for p in players:
             absent = p.get("status") == "withdrawn" or n in p.get("absent", [])
             if p["number"] not in entries and (not current or absent):
-                entries[p["number"]] = Game(None, None, "-")
+                entries[p["number"]] = Game(None, None, TrfResult.FORFEIT_LOSS)
         per_round.append(entries)
     order = sorted(players, key=lambda p: (-p.get("rating", 0), p["name"].casefold(), p["number"]))
     rank = {p["number"]: i for i, p in enumerate(order, 1)}
     states = []
     for p in players:
-        games = [entries.get(p["number"], Game(None, None, "-")) for entries in per_round[:-1]]
+        games = [entries.get(p["number"], Game(None, None, TrfResult.FORFEIT_LOSS)) for entries in per_round[:-1]]
         if p["number"] in per_round[-1]:
             games.append(per_round[-1][p["number"]])
         states.append(PlayerState(p["number"], tuple(games), p.get("rating", 0), rank[p["number"]]))

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from tmanager.cli.pair import _round_view, format_pairing
-from tmanager.core.results import Colour
+from tmanager.core.results import Colour, TrfResult
 from tmanager.errors import PairingError
 from tmanager.formats import trf
 from tmanager.pairing import Game, Pairing, PlayerState, PointsSystem, pair_round
@@ -28,10 +28,10 @@ def history(
     for index in range(len(rounds) + 1):
         for white, black, result in rounds[index] if index < len(rounds) else []:
             w, b = _SCORES[result]
-            games[white].append(Game(black, Colour.WHITE, w))
-            games[black].append(Game(white, Colour.BLACK, b))
+            games[white].append(Game(black, Colour.WHITE, TrfResult.parse(w)))
+            games[black].append(Game(white, Colour.BLACK, TrfResult.parse(b)))
         for pid, code in byes.get(index, {}).items():
-            games[pid].append(Game(None, None, code))
+            games[pid].append(Game(None, None, TrfResult.parse(code)))
     return [PlayerState(id=i, games=tuple(g)) for i, g in games.items()]
 
 
@@ -123,7 +123,7 @@ def test_equal_preferences_alternate_from_the_last_round_with_different_colours(
     # Both prefer white (no imbalance, black last). Going back, round 2 is the latest
     # in which their colours differed (1 white, 2 black): so now 1 gets black (E.3).
     def player(pid: int, colours: str, first_opponent: int) -> PlayerState:
-        games = tuple(Game(first_opponent + i, Colour(c), "=") for i, c in enumerate(colours))
+        games = tuple(Game(first_opponent + i, Colour(c), TrfResult.DRAW) for i, c in enumerate(colours))
         return PlayerState(id=pid, games=games)
 
     players = [player(1, "bwwb", 11), player(2, "wbwb", 21)]

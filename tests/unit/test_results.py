@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tmanager.core.results import ByeKind, Colour, Result, format_points
+from tmanager.core.results import ByeKind, Colour, Result, TrfResult, format_points
 
 
 @pytest.mark.parametrize(("typed", "result"), [
@@ -41,8 +41,8 @@ def test_forfeits_in_pgn_and_trf() -> None:
     assert Result.BLACK_WINS_BY_FORFEIT.pgn == "0-1"
     assert Result.DOUBLE_FORFEIT.pgn == "*"
     assert Result.BLACK_WINS_BY_FORFEIT.trf_codes == ("-", "+")
-    assert Result.from_trf("W", "L") is Result.WHITE_WINS
-    assert Result.from_trf("+", "+") is None
+    assert Result.from_trf(TrfResult.UNRATED_WIN, TrfResult.UNRATED_LOSS) is Result.WHITE_WINS
+    assert Result.from_trf(TrfResult.FORFEIT_WIN, TrfResult.FORFEIT_WIN) is None
 
 
 def test_seen_from_the_other_side() -> None:
@@ -56,7 +56,8 @@ def test_colours_and_byes() -> None:
     assert Colour.WHITE.other is Colour.BLACK
     with pytest.raises(ValueError, match="write white or black"):
         Colour.parse("red")
-    assert [ByeKind.from_trf(c) for c in "UFHZ-"] == [ByeKind.PAIRING, ByeKind.FULL, ByeKind.HALF, ByeKind.ZERO, None]
+    byes = [ByeKind.from_trf(TrfResult.parse(c)) for c in "UFHZ-"]
+    assert byes == [ByeKind.PAIRING, ByeKind.FULL, ByeKind.HALF, ByeKind.ZERO, None]
 
 
 def test_points_in_tenths() -> None:

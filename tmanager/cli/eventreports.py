@@ -9,7 +9,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from tmanager.cli import words
 from tmanager.cli.eventverbs import Verb, load_division, no_options
+from tmanager.core.results import Result
 from tmanager.errors import StateError
 from tmanager.events import journal
 from tmanager.events.model import Division, Event, label, missing
@@ -31,7 +33,8 @@ def _configure_round(p: argparse.ArgumentParser) -> None:
 
 def _format_option(p: argparse.ArgumentParser) -> None:
     p.add_argument(
-        "--format", choices=data.FORMATS, default="text", help="json or csv: rows for other programs (chess)"
+        "--format", choices=words(data.ReportFormat), default=data.ReportFormat.TEXT.value,
+        help="json or csv: rows for other programs (chess)",
     )
 
 
@@ -49,11 +52,12 @@ def _configure_pairings(p: argparse.ArgumentParser) -> None:
 
 def _pairings(args: argparse.Namespace) -> int:
     event, division = load_division(args)
-    if args.format == "text":
+    form = data.ReportFormat(args.format)
+    if form is data.ReportFormat.TEXT:
         print(rules_for(event, division).reports().pairings_text(args.round), end="")
         return 0
     rows = data.pairings(_chess_reports(event, division), args.round)
-    print(data.to_json(rows) if args.format == "json" else data.pairings_csv(rows), end="")
+    print(data.to_json(rows) if form is data.ReportFormat.JSON else data.pairings_csv(rows), end="")
     return 0
 
 
@@ -71,11 +75,12 @@ def _standings(args: argparse.Namespace) -> int:
     if args.category or args.flag:
         require(rules_for(event, division), ChessRules, "categories and flags rank chess divisions")
         among = category(event, division, args.category) if args.category else flag(division, args.flag)
-    if args.format == "text":
+    form = data.ReportFormat(args.format)
+    if form is data.ReportFormat.TEXT:
         print(rules_for(event, division).reports().standings_text(args.round, among=among), end="")
         return 0
     rows = data.standings(_chess_reports(event, division), args.round, among=among)
-    print(data.to_json(rows) if args.format == "json" else data.standings_csv(rows), end="")
+    print(data.to_json(rows) if form is data.ReportFormat.JSON else data.standings_csv(rows), end="")
     return 0
 
 
@@ -148,7 +153,7 @@ def _missing(args: argparse.Namespace) -> int:
     pending = missing(d)
     for n, b in pending:
         index = d.round(n).board_number(b)
-        state = "adjourned" if b.result == "adj" else "no result"
+        state = "adjourned" if b.result is Result.ADJOURNED else "no result"
         print(f"round {n} board {index}: {label(d.player(b.white))} - {label(d.player(b.black))}: {state}")
     if not pending:
         print(f"no results missing (round {d.paired_rounds} is the last paired)")

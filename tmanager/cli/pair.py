@@ -27,6 +27,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from tmanager.core.results import TrfResult
 from tmanager.core.scoring import STANDARD, Game
 from tmanager.errors import ConfigError, PairingError, ScheduleError, TManagerError, printable
 from tmanager.files import atomic_write
@@ -174,8 +175,8 @@ def _round_view(tournament: trf.Tournament, round_number: int) -> tuple[list[Pla
     bye = None
     for rank, p in enumerate(tournament.ranked(), 1):
         games = p.games[: round_number - 1]
-        games += (Game(None, None, "Z"),) * (round_number - 1 - len(games))
-        entry = p.games[round_number - 1] if len(p.games) >= round_number else Game(None, None, " ")
+        games += (Game(None, None, TrfResult.ZERO_BYE),) * (round_number - 1 - len(games))
+        entry = p.games[round_number - 1] if len(p.games) >= round_number else Game(None, None, TrfResult.NOT_PLAYED)
         if not entry.paired:
             games += (entry,)  # absent: not paired this round
         elif entry.opponent is None:

@@ -8,10 +8,11 @@
   not entered yet, ``adj`` adjourned); it converts to and from what arbiters
   type (:meth:`Result.parse`), PGN result strings, XBoard's results characters
   (an engine tourney's results string) and the two players' TRF codes.
-* TRF round-entry codes, one player's round: ``1 = 0`` played, ``W D L``
-  played without a move counting, ``+ -`` forfeits, ``H F U Z`` byes (half,
-  full, pairing-allocated, zero), a space for nothing yet
-  (:data:`PLAYED_CODES`, :data:`UNPLAYED_CODES`).
+* :class:`TrfResult`: one player's round as a TRF round entry codes it
+  (``1 = 0`` played, ``W D L`` played but not rated, ``+ -`` forfeits,
+  ``H F U Z`` byes: half, full, pairing-allocated, zero; a space for nothing
+  yet), read from its code once where a TRF is read and written back as it;
+  its members answer what the scoring, pairing and reports ask of a round.
 * :class:`ByeKind`: a round without an opponent, with its TRF code.
 * **Points are whole tenths of a point** (``int``; a win is 10 by default)
   wherever they are stored, summed or compared, as in TRF's points column, so
@@ -54,11 +55,90 @@ class Colour(enum.StrEnum):
         return cls(text) if text in tuple(cls) else cls.from_word(text)
 
 
-#: TRF codes of games played over the board (``W D L``: played, though the moves do not count).
-PLAYED_CODES = frozenset("1=0WDL")
-#: TRF codes of rounds without a game: forfeits, byes, and a space for nothing entered.
-UNPLAYED_CODES = frozenset("+-HFUZ ")
-TRF_CODES = PLAYED_CODES | UNPLAYED_CODES
+class Outcome(enum.Enum):
+    """What a round counts as when it is scored: a win, a draw or a loss (a bye or forfeit as the points it gives)."""
+
+    WIN = "win"
+    DRAW = "draw"
+    LOSS = "loss"
+
+
+class TrfResult(enum.StrEnum):
+    """One player's round as a TRF round entry codes it; the value is the code (column 8 of the round's block)."""
+
+    WIN = "1"
+    DRAW = "="
+    LOSS = "0"
+    UNRATED_WIN = "W"  # played over the board, not rated (``W D L``: the moves do not count)
+    UNRATED_DRAW = "D"
+    UNRATED_LOSS = "L"
+    FORFEIT_WIN = "+"  # the opponent did not come; without an opponent, some programs' pairing-allocated bye
+    FORFEIT_LOSS = "-"  # did not come; without an opponent, an absence
+    PAIRING_BYE = "U"
+    FULL_BYE = "F"
+    HALF_BYE = "H"
+    ZERO_BYE = "Z"
+    NOT_PLAYED = " "  # nothing entered: a game still to be played, or a round not reached
+
+    @classmethod
+    def parse(cls, code: str) -> TrfResult:
+        """The round whose TRF code is ``code`` (one character, upper case); :class:`ValueError` otherwise."""
+        if code not in _TRF_RESULTS:
+            raise ValueError(f"{code!r} is not a TRF result; write one of 1 = 0 + - W D L H F U Z or a space")
+        return _TRF_RESULTS[code]
+
+    @property
+    def played(self) -> bool:
+        """A game played over the board (``1 = 0 W D L``), rated or not."""
+        return self in _PLAYED
+
+    @property
+    def forfeit(self) -> bool:
+        """A forfeit, won or lost (``+ -``)."""
+        return self in (TrfResult.FORFEIT_WIN, TrfResult.FORFEIT_LOSS)
+
+    @property
+    def pairing_allocated(self) -> bool:
+        """Without an opponent, the pairing-allocated bye: ``U``, or ``+`` as some programs write it."""
+        return self in (TrfResult.PAIRING_BYE, TrfResult.FORFEIT_WIN)
+
+    @property
+    def full_point_bye(self) -> bool:
+        """A bye worth a win: the pairing-allocated bye or a requested full-point bye (``U F``)."""
+        return self in (TrfResult.PAIRING_BYE, TrfResult.FULL_BYE)
+
+    @property
+    def outcome(self) -> Outcome:
+        """What the round counts as when it is scored (a forfeit win or a full bye as a win, ``H`` as a draw)."""
+        return _OUTCOMES.get(self, Outcome.LOSS)
+
+    @property
+    def rated_score(self) -> float | None:
+        """The player's score in a rated game (``1 = 0``: 1, ½ or 0) as the rating regulations count it; None for
+        anything else (``W D L`` included: their moves do not count)."""
+        return _RATED_SCORES.get(self)
+
+    @property
+    def opposite(self) -> TrfResult:
+        """The opponent's code for the same game (``1`` and ``0``, ``+`` and ``-``…); a round without an opponent
+        keeps its own."""
+        return _OPPOSITE.get(self, self)
+
+
+_TRF_RESULTS = {member.value: member for member in TrfResult}
+_PLAYED = frozenset({TrfResult.WIN, TrfResult.DRAW, TrfResult.LOSS, TrfResult.UNRATED_WIN, TrfResult.UNRATED_DRAW,
+                     TrfResult.UNRATED_LOSS})  # fmt: skip
+_OUTCOMES = {
+    TrfResult.WIN: Outcome.WIN, TrfResult.UNRATED_WIN: Outcome.WIN, TrfResult.FORFEIT_WIN: Outcome.WIN,
+    TrfResult.FULL_BYE: Outcome.WIN, TrfResult.PAIRING_BYE: Outcome.WIN,
+    TrfResult.DRAW: Outcome.DRAW, TrfResult.UNRATED_DRAW: Outcome.DRAW, TrfResult.HALF_BYE: Outcome.DRAW,
+}  # fmt: skip
+_RATED_SCORES = {TrfResult.WIN: 1.0, TrfResult.DRAW: 0.5, TrfResult.LOSS: 0.0}
+_OPPOSITE = {
+    TrfResult.WIN: TrfResult.LOSS, TrfResult.LOSS: TrfResult.WIN,
+    TrfResult.UNRATED_WIN: TrfResult.UNRATED_LOSS, TrfResult.UNRATED_LOSS: TrfResult.UNRATED_WIN,
+    TrfResult.FORFEIT_WIN: TrfResult.FORFEIT_LOSS, TrfResult.FORFEIT_LOSS: TrfResult.FORFEIT_WIN,
+}  # fmt: skip
 
 
 class Result(enum.StrEnum):
@@ -87,9 +167,9 @@ class Result(enum.StrEnum):
         return cls.WHITE_WINS if first > second else cls.BLACK_WINS if first < second else cls.DRAW
 
     @classmethod
-    def from_trf(cls, white: str, black: str) -> Result | None:
+    def from_trf(cls, white: TrfResult, black: TrfResult) -> Result | None:
         """The result two TRF codes give (``W D L`` read as ``1 = 0``); None if they do not make one."""
-        return _FROM_TRF.get((_SCORED.get(white, white), _SCORED.get(black, black)))
+        return _FROM_TRF.get((_RATED.get(white, white), _RATED.get(black, black)))
 
     @classmethod
     def from_xboard(cls, char: str) -> Result:
@@ -117,7 +197,7 @@ class Result(enum.StrEnum):
         return _REVERSED.get(self, self)
 
     @property
-    def trf_codes(self) -> tuple[str, str]:
+    def trf_codes(self) -> tuple[TrfResult, TrfResult]:
         """White's and black's TRF codes (spaces while pending)."""
         return _TRF[self]
 
@@ -152,13 +232,19 @@ _REVERSED = {
     Result.BLACK_WINS_BY_FORFEIT: Result.WHITE_WINS_BY_FORFEIT,
 }  # fmt: skip
 _TRF = {
-    Result.WHITE_WINS: ("1", "0"), Result.BLACK_WINS: ("0", "1"), Result.DRAW: ("=", "="),
-    Result.WHITE_WINS_BY_FORFEIT: ("+", "-"), Result.BLACK_WINS_BY_FORFEIT: ("-", "+"),
-    Result.DOUBLE_FORFEIT: ("-", "-"), Result.PENDING: (" ", " "), Result.ADJOURNED: (" ", " "),
+    Result.WHITE_WINS: (TrfResult.WIN, TrfResult.LOSS), Result.BLACK_WINS: (TrfResult.LOSS, TrfResult.WIN),
+    Result.DRAW: (TrfResult.DRAW, TrfResult.DRAW),
+    Result.WHITE_WINS_BY_FORFEIT: (TrfResult.FORFEIT_WIN, TrfResult.FORFEIT_LOSS),
+    Result.BLACK_WINS_BY_FORFEIT: (TrfResult.FORFEIT_LOSS, TrfResult.FORFEIT_WIN),
+    Result.DOUBLE_FORFEIT: (TrfResult.FORFEIT_LOSS, TrfResult.FORFEIT_LOSS),
+    Result.PENDING: (TrfResult.NOT_PLAYED, TrfResult.NOT_PLAYED),
+    Result.ADJOURNED: (TrfResult.NOT_PLAYED, TrfResult.NOT_PLAYED),
 }  # fmt: skip
 #: A TRF pair of codes back to the result; adjourned games look pending in TRF.
 _FROM_TRF = {codes: result for result, codes in _TRF.items() if result is not Result.ADJOURNED}
-_SCORED = {"W": "1", "D": "=", "L": "0"}
+#: The unrated codes read as the rated ones, for the result of a board.
+_RATED = {TrfResult.UNRATED_WIN: TrfResult.WIN, TrfResult.UNRATED_DRAW: TrfResult.DRAW,
+          TrfResult.UNRATED_LOSS: TrfResult.LOSS}  # fmt: skip
 _PGN = {
     Result.WHITE_WINS: "1-0", Result.BLACK_WINS: "0-1", Result.DRAW: "1/2-1/2",
     Result.WHITE_WINS_BY_FORFEIT: "1-0", Result.BLACK_WINS_BY_FORFEIT: "0-1",
@@ -183,17 +269,20 @@ class ByeKind(enum.StrEnum):
     FORFEIT = "forfeit"  # score-based events: a forfeit loss without an opponent
 
     @property
-    def trf_code(self) -> str:
+    def trf_code(self) -> TrfResult:
         """The TRF code of the round (a forfeit loss without an opponent is ``-``)."""
         return _BYE_CODES[self]
 
     @classmethod
-    def from_trf(cls, code: str) -> ByeKind | None:
+    def from_trf(cls, code: TrfResult) -> ByeKind | None:
         """The bye a TRF code without an opponent stands for (``U F H Z``), else None."""
-        return next((kind for kind, c in _BYE_CODES.items() if c == code and kind is not cls.FORFEIT), None)
+        return next((kind for kind, c in _BYE_CODES.items() if c is code and kind is not cls.FORFEIT), None)
 
 
-_BYE_CODES = {ByeKind.PAIRING: "U", ByeKind.FULL: "F", ByeKind.HALF: "H", ByeKind.ZERO: "Z", ByeKind.FORFEIT: "-"}
+_BYE_CODES = {
+    ByeKind.PAIRING: TrfResult.PAIRING_BYE, ByeKind.FULL: TrfResult.FULL_BYE, ByeKind.HALF: TrfResult.HALF_BYE,
+    ByeKind.ZERO: TrfResult.ZERO_BYE, ByeKind.FORFEIT: TrfResult.FORFEIT_LOSS,
+}  # fmt: skip
 
 
 def format_points(tenths: int, *, decimal: bool = False) -> str:

@@ -10,10 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tmanager.core.results import PLAYED_CODES, Colour
-
-_WINS = frozenset("1W+FU")
-_DRAWS = frozenset("=DH")
+from tmanager.core.results import Colour, Outcome, TrfResult
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,35 +18,28 @@ class Game:
     """One round of one player's history, as in a TRF round entry.
 
     ``opponent`` is None for a bye or an absence; ``colour`` is a :class:`Colour`
-    or None; ``result`` is a TRF result code (``1 = 0 + - W D L H F U Z`` or a
-    space). ``+``/``-`` with an opponent are forfeits; ``U`` is the
-    pairing-allocated bye, ``H``/``F``/``Z`` half-, full- and zero-point byes.
+    or None; ``result`` is the round's :class:`TrfResult`. ``+``/``-`` with an
+    opponent are forfeits; ``U`` is the pairing-allocated bye, ``H``/``F``/``Z``
+    half-, full- and zero-point byes.
     """
 
     opponent: int | None
     colour: Colour | None
-    result: str
+    result: TrfResult
 
     @property
     def played(self) -> bool:
         """A game over the board (forfeits and byes are not)."""
-        return self.opponent is not None and self.result in PLAYED_CODES
+        return self.opponent is not None and self.result.played
 
     @property
     def paired(self) -> bool:
         """The player took part in the pairing of this round (game, forfeit or pairing-allocated bye)."""
-        return self.opponent is not None or self.result in "U+"
+        return self.opponent is not None or self.result.pairing_allocated
 
     @property
     def pairing_allocated_bye(self) -> bool:
-        return self.opponent is None and self.result in "U+"
-
-    @property
-    def outcome(self) -> str:
-        """``"win"``, ``"draw"`` or ``"loss"`` as far as scoring goes."""
-        if self.result in _WINS:
-            return "win"
-        return "draw" if self.result in _DRAWS else "loss"
+        return self.opponent is None and self.result.pairing_allocated
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,10 +55,10 @@ class PointsSystem:
 
     def points(self, game: Game) -> int:
         """The points a player scored for one round entry."""
-        outcome = game.outcome
-        if outcome == "draw":
+        outcome = game.result.outcome
+        if outcome is Outcome.DRAW:
             return self.draw
-        if outcome == "win":
+        if outcome is Outcome.WIN:
             return self.pairing_bye if game.pairing_allocated_bye else self.win
         if not game.paired:
             return self.zero_bye

@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import dataclasses
 
-from tmanager.core.results import Colour
+from tmanager.core.results import Colour, TrfResult
 from tmanager.core.scoring import Game
 from tmanager.events.model import Acceleration, Division, Event, Round
 from tmanager.pairing import PlayerState
 from tmanager.pairing.acceleration import baku_group, baku_points
 
 #: The entry of a round without anything: an absence.
-ABSENT = Game(None, None, "-")
+ABSENT = Game(None, None, TrfResult.FORFEIT_LOSS)
 
 
 def round_games(division: Division, record: Round) -> dict[int, Game]:

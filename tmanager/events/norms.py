@@ -21,8 +21,9 @@ from tmanager.core import norms
 from tmanager.core.federations import NO_FEDERATION
 from tmanager.core.norms import NormCheck, NormTitle
 from tmanager.core.playerfields import WOMEN_TITLES
+from tmanager.core.results import TrfResult
 from tmanager.core.scoring import Game
-from tmanager.events.games import round_games
+from tmanager.events.games import ABSENT, round_games
 from tmanager.events.model import Division, Event, Player
 
 #: The titles above each norm's title (B.01 0.3): holding one, a player seeks no norm of it.
@@ -30,7 +31,6 @@ _HELD = {
     NormTitle.GM: {"GM"}, NormTitle.IM: {"GM", "IM"}, NormTitle.WGM: {"GM", "WGM"},
     NormTitle.WIM: {"GM", "IM", "WGM", "WIM"},
 }  # fmt: skip
-_POINTS = {"1": 1.0, "=": 0.5, "0": 0.0}
 #: 1.4.3d: foreign rated players, their federations and how many of them hold GM, IM, WGM or WIM.
 _EXEMPT_PLAYERS, _EXEMPT_FEDERATIONS, _EXEMPT_TITLED = 20, 3, 10
 
@@ -86,8 +86,9 @@ def _history(division: Division, upto: int) -> dict[int, dict[int, Game]]:
 def _games(division: Division, number: int, history: dict[int, dict[int, Game]], upto: int) -> Iterator[NormGame]:
     for n, entries in sorted(history.items()):
         game = entries.get(number)
-        if n <= upto and game is not None and game.played and game.opponent is not None:
-            yield NormGame(n, division.player(game.opponent), _POINTS[game.result])
+        score = game.result.rated_score if game is not None else None  # a rated game over the board
+        if n <= upto and game is not None and game.opponent is not None and score is not None:
+            yield NormGame(n, division.player(game.opponent), score)
 
 
 def _judge(
@@ -96,7 +97,7 @@ def _judge(
 ) -> PlayerNorm:  # fmt: skip
     games = tuple(_games(division, player.number, history, upto))
     unplayed_win = any(
-        entries.get(player.number, Game(None, None, "-")).result in ("+", "U")
+        entries.get(player.number, ABSENT).result in (TrfResult.FORFEIT_WIN, TrfResult.PAIRING_BYE)
         for n, entries in history.items() if n <= upto
     )  # fmt: skip
     opponents = [norms.Opponent(g.opponent.rating, g.opponent.title, g.opponent.federation, g.points) for g in games]
@@ -125,4 +126,4 @@ def foreign_exempt(event: Event, division: Division, history: dict[int, dict[int
 
 
 def _missed(game: Game | None) -> bool:
-    return game is None or not (game.played or game.result == "U")
+    return game is None or not (game.played or game.result is TrfResult.PAIRING_BYE)

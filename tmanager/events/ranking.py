@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from tmanager.core import tiebreaknames, tiebreaks
 from tmanager.core.categories import Category
 from tmanager.core.playerfields import Sex
-from tmanager.core.results import format_points
+from tmanager.core.results import TrfResult, format_points
 from tmanager.core.tiebreaks import RoundKind
 from tmanager.errors import StateError
 from tmanager.events.games import round_games, scores
@@ -24,8 +24,11 @@ from tmanager.pairing.scored import Entrant, tally
 
 #: Tie-break kinds of the rounds without an opponent, by TRF code (anything else is an absence).
 _ROUND_KINDS = {
-    "U": RoundKind.PAIRING_BYE, "F": RoundKind.FULL_BYE, "H": RoundKind.HALF_BYE, "Z": RoundKind.ZERO_BYE,
-}
+    TrfResult.PAIRING_BYE: RoundKind.PAIRING_BYE, TrfResult.FULL_BYE: RoundKind.FULL_BYE,
+    TrfResult.HALF_BYE: RoundKind.HALF_BYE, TrfResult.ZERO_BYE: RoundKind.ZERO_BYE,
+}  # fmt: skip
+#: Tie-break kinds of the rounds with an opponent but no game (anything else was played).
+_FORFEIT_KINDS = {TrfResult.FORFEIT_WIN: RoundKind.FORFEIT_WIN, TrfResult.FORFEIT_LOSS: RoundKind.FORFEIT_LOSS}
 
 
 # -- chess divisions ---------------------------------------------------------------------------------
@@ -102,10 +105,7 @@ def round_results(event: Event, division: Division, upto: int) -> dict[str, list
                 kind = _ROUND_KINDS.get(game.result, RoundKind.ABSENT)
                 table[str(number)].append(tiebreaks.RoundResult(points, None, None, kind))
                 continue
-            played = (
-                RoundKind.FORFEIT_WIN if game.result == "+"
-                else RoundKind.FORFEIT_LOSS if game.result == "-" else RoundKind.PLAYED
-            )  # fmt: skip
+            played = _FORFEIT_KINDS.get(game.result, RoundKind.PLAYED)
             table[str(number)].append(tiebreaks.RoundResult(points, str(game.opponent), game.colour, played))
     return table
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tmanager.core.results import ByeKind, Colour
+from tmanager.core.results import ByeKind, Colour, TrfResult
 from tmanager.core.teams import TeamRoundKind, TeamScore, totals
 from tmanager.errors import ConfigError
 from tmanager.events.model import Division, Event, Round, Team, TeamBye, TeamSettings
@@ -102,7 +102,7 @@ def trf_team_records(event: Event, division: Division) -> dict[str, tuple[Any, .
 # -- teams from another program's TRF -------------------------------------------------------------------
 
 #: A TRF result without an opponent that wins the board: a player facing an empty board.
-_UNOPPOSED_WINS = ("+", "F")
+_UNOPPOSED_WINS = (TrfResult.FORFEIT_WIN, TrfResult.FULL_BYE)
 
 
 def teams_from_trf(

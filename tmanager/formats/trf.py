@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from tmanager.core.results import TRF_CODES, Colour, format_points
+from tmanager.core.results import Colour, TrfResult, format_points
 from tmanager.core.scoring import STANDARD, Game, PointsSystem
 from tmanager.errors import ConfigError, PairingError, ascii_digits
 from tmanager.files import atomic_write, read_bytes
@@ -224,7 +224,8 @@ class Tournament:
             state = p.state(rounds, rank=rank if self.by_rank else None)
             games = state.games
             if rounds is None and p.id in byes and len(games) < upcoming:
-                games += (Game(None, None, " "),) * (upcoming - 1 - len(games)) + (Game(None, None, byes[p.id].value),)
+                games += (Game(None, None, TrfResult.NOT_PLAYED),) * (upcoming - 1 - len(games))
+                games += (Game(None, None, byes[p.id].result),)
             acceleration = self.acceleration(p.id, upcoming if rounds is None else rounds + 1)
             states.append(dataclasses.replace(state, games=games, acceleration=acceleration))
         return states
@@ -233,14 +234,14 @@ class Tournament:
         """This tournament with a round's pairing entered: results left blank, the bye's points added."""
         entries: dict[int, Game] = {}
         for white, black in boards:
-            entries[white] = Game(black, WHITE, " ")
-            entries[black] = Game(white, BLACK, " ")
+            entries[white] = Game(black, WHITE, TrfResult.NOT_PLAYED)
+            entries[black] = Game(white, BLACK, TrfResult.NOT_PLAYED)
         if bye is not None:
-            entries[bye] = Game(None, None, "U")
+            entries[bye] = Game(None, None, TrfResult.PAIRING_BYE)
         players = []
         for p in self.players:
             games = p.games[: round_number - 1]
-            games += (Game(None, None, " "),) * (round_number - 1 - len(games))
+            games += (Game(None, None, TrfResult.NOT_PLAYED),) * (round_number - 1 - len(games))
             points = p.points
             if p.id in entries:
                 games += (entries[p.id],)
@@ -262,6 +263,18 @@ def _points(text: str, *, file: str | Path | None, field: str) -> int:
         raise ConfigError(f"{text.strip()!r} is not a score", file=file, field=field, hint=hint) from None
 
 
+#: The codes that stand for a bye, which has no opponent.
+_BYES = frozenset({TrfResult.HALF_BYE, TrfResult.FULL_BYE, TrfResult.PAIRING_BYE, TrfResult.ZERO_BYE})
+
+
+def _round_result(code: str) -> TrfResult | None:
+    """The round a block's result column codes, or None for a character that is no TRF code."""
+    try:
+        return TrfResult.parse(code)
+    except ValueError:
+        return None
+
+
 def _player(line: str, *, file: str | Path | None, number: int) -> TrfPlayer:
     field = f"line {number}"
     text = line[4:8].strip()
@@ -277,7 +290,7 @@ def _player(line: str, *, file: str | Path | None, number: int) -> TrfPlayer:
     for start in range(_FIRST_ROUND, len(line), _BLOCK):
         block = line[start : start + 8].ljust(8)
         round_field = f"{field}: round {(start - _FIRST_ROUND) // _BLOCK + 1}"
-        opp_text, colour, result = block[0:4], block[5], block[7].upper()
+        opp_text, colour, code = block[0:4], block[5], block[7].upper()
         if not block.strip():
             pending += 1
             continue
@@ -289,20 +302,21 @@ def _player(line: str, *, file: str | Path | None, number: int) -> TrfPlayer:
             raise ConfigError(f"bad opponent {opp_text!r}", file=file, field=round_field)
         if opponent == pid:
             raise ConfigError("player is paired against themself", file=file, field=round_field)
-        if colour not in "wb- " or result not in TRF_CODES:
+        result = _round_result(code)
+        if colour not in "wb- " or result is None:
             raise ConfigError(
-                f"bad colour {colour!r} or result {result!r}",
+                f"bad colour {colour!r} or result {code!r}",
                 file=file,
                 field=round_field,
                 hint="colour is w, b or -; result one of 1 = 0 + - W D L H F U Z",
             )
         if opponent is None and colour in "wb":
             raise ConfigError("a colour without an opponent", file=file, field=round_field)
-        if opponent is not None and result in "HFUZ":
-            raise ConfigError(f"bye code {result!r} with an opponent", file=file, field=round_field)
-        if opponent is not None and result in "1=0WDL" and colour not in "wb":
+        if opponent is not None and result in _BYES:
+            raise ConfigError(f"bye code {code!r} with an opponent", file=file, field=round_field)
+        if opponent is not None and result.played and colour not in "wb":
             raise ConfigError("a played game without a colour", file=file, field=round_field)
-        games += [Game(None, None, " ")] * pending
+        games += [Game(None, None, TrfResult.NOT_PLAYED)] * pending
         pending = 0
         games.append(Game(opponent, Colour(colour) if colour in "wb" else None, result))
     return TrfPlayer(pid, line[:80], points, int(rank_text) if ascii_digits(rank_text) else None, tuple(games))
@@ -459,7 +473,7 @@ def _player_line(p: TrfPlayer) -> str:
     for g in p.games:
         opponent = f"{g.opponent:4d}" if g.opponent is not None else "0000"
         colour = g.colour or "-"
-        blocks.append(f"{opponent} {colour} {g.result}")
+        blocks.append(f"{opponent} {colour} {g.result.value}")
     head = f"{p.header.ljust(80)[:80]}{format_points(p.points, decimal=True):>4} {rank}"
     return ("  ".join([head, *blocks])).rstrip()
 

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from tmanager.core.results import format_points
+from tmanager.core.results import TrfResult, format_points
 from tmanager.errors import ascii_digits
 
 _SCORE = re.compile(r"^\d{1,3}(\.\d)?$")
@@ -82,6 +82,11 @@ class ByeCode(enum.StrEnum):
     FULL = "F"
     HALF = "H"
     ZERO = "Z"
+
+    @property
+    def result(self) -> TrfResult:
+        """The round entry of the bye (the same code)."""
+        return TrfResult(self.value)
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,14 +32,14 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
-from tmanager.core.results import PLAYED_CODES, Colour, format_points
+from tmanager.core.results import Colour, TrfResult, format_points
 from tmanager.core.scoring import STANDARD, Game, PointsSystem
 from tmanager.errors import PairingError
 from tmanager.pairing.model import Pairing, PlayerState
 from tmanager.pairing.topscore import Contender, ExplainedPairing, PairCriterion, pair_round
 
 #: The game entry of a round without anything: an absence (zero-point bye).
-_ABSENT = Game(None, None, "Z")
+_ABSENT = Game(None, None, TrfResult.ZERO_BYE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,13 +58,13 @@ def match_of(first: Game, second: Game, points: PointsSystem = STANDARD) -> Matc
     opponent = first.opponent if first.opponent is not None else second.opponent
     total = points.points(first) + points.points(second)
     if opponent is None:
-        return MatchEntry(None, None, total, False, any(g.result in "UF" for g in (first, second)))
-    forfeited = {first.result, second.result} <= set("+-")
-    played = [g for g in (first, second) if g.result in PLAYED_CODES]
+        return MatchEntry(None, None, total, False, any(g.result.full_point_bye for g in (first, second)))
+    forfeited = first.result.forfeit and second.result.forfeit
+    played = [g for g in (first, second) if g.result.played]
     colour = Colour(first.colour) if played and first.colour else None
     if colour is None and played and second.colour:  # game 1 unplayed: its colour is the other of game 2's
         colour = Colour(second.colour).other
-    won_by_forfeit = forfeited and first.result == "+" and second.result == "+"
+    won_by_forfeit = first.result is TrfResult.FORFEIT_WIN and second.result is TrfResult.FORFEIT_WIN
     return MatchEntry(opponent, colour, total, not forfeited, won_by_forfeit)
 
 

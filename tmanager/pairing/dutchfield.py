@@ -16,7 +16,7 @@ import enum
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 
-from tmanager.core.results import Colour
+from tmanager.core.results import Colour, TrfResult
 from tmanager.core.scoring import Game, PointsSystem
 from tmanager.errors import PairingError
 from tmanager.pairing.model import BLACK, WHITE, PlayerState
@@ -179,7 +179,7 @@ class DutchField:
 
         def padded(p: PlayerState) -> tuple[Game, ...]:
             games = p.games[:pr]
-            return games + (Game(None, None, "Z"),) * (pr - len(games))
+            return games + (Game(None, None, TrfResult.ZERO_BYE),) * (pr - len(games))
 
         valid = [p for p in players if len(p.games) <= pr or any(g.paired for g in p.games)]
         valid.sort(key=lambda p: (p.rank if p.rank is not None else p.id, p.id))

@@ -20,7 +20,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from tmanager.core import fide
-from tmanager.core.results import Colour
+from tmanager.core.results import Colour, TrfResult
 from tmanager.core.scoring import STANDARD, Game, PointsSystem
 from tmanager.errors import PairingError
 from tmanager.pairing.doubleswiss import pair_double_swiss
@@ -31,7 +31,6 @@ ABSENCE = 0.02
 FORFEIT = 0.02
 #: Draws between equals, in generated results; fewer as the expected score moves from ½.
 DRAW_RATE = 0.35
-_REVERSED = {"1": "0", "0": "1", "=": "=", "+": "-", "-": "+"}
 
 
 def random_double_swiss(
@@ -78,28 +77,29 @@ def _play(count: int, matches: int, rng: random.Random, points: PointsSystem) ->
         for white, black in pairing.boards:
             first, second = _match_result(ratings[white - 1], ratings[black - 1], rng)
             games[white] += [Game(black, WHITE, first), Game(black, BLACK, second)]
-            games[black] += [Game(white, BLACK, _REVERSED[first]), Game(white, WHITE, _REVERSED[second])]
+            games[black] += [Game(white, BLACK, first.opposite), Game(white, WHITE, second.opposite)]
         if pairing.bye is not None:
-            games[pairing.bye] += [Game(None, None, "U"), Game(None, None, "H")]
+            games[pairing.bye] += [Game(None, None, TrfResult.PAIRING_BYE), Game(None, None, TrfResult.HALF_BYE)]
     return [PlayerState(pid, tuple(g), ratings[pid - 1], pid) for pid, g in games.items()]
 
 
 #: A match missed: both games unpaired, no points (TRF's ``Z``).
-_ABSENT = (Game(None, None, "Z"), Game(None, None, "Z"))
+_ABSENT = (Game(None, None, TrfResult.ZERO_BYE), Game(None, None, TrfResult.ZERO_BYE))
 
 
-def _match_result(white: int, black: int, rng: random.Random) -> tuple[str, str]:
+def _match_result(white: int, black: int, rng: random.Random) -> tuple[TrfResult, TrfResult]:
     """Game 1's and game 2's result for the player with white in game 1 (``+``: the other forfeited)."""
     if rng.random() < FORFEIT:
-        return ("+", "+") if rng.random() < 0.5 else ("-", "-")
-    return _game(white, black, rng), _REVERSED[_game(black, white, rng)]
+        won = rng.random() < 0.5
+        return (TrfResult.FORFEIT_WIN,) * 2 if won else (TrfResult.FORFEIT_LOSS,) * 2
+    return _game(white, black, rng), _game(black, white, rng).opposite
 
 
-def _game(white: int, black: int, rng: random.Random) -> str:
+def _game(white: int, black: int, rng: random.Random) -> TrfResult:
     expected = fide.expected(white, black)
     draw = DRAW_RATE * (1 - abs(2 * expected - 1))
     x = rng.random()
-    return "1" if x < expected - draw / 2 else "=" if x < expected + draw / 2 else "0"
+    return TrfResult.WIN if x < expected - draw / 2 else TrfResult.DRAW if x < expected + draw / 2 else TrfResult.LOSS
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,8 +156,8 @@ def check_double_swiss(
 def _before(p: PlayerState, match: int) -> PlayerState:
     """The player as the pairing of ``match`` saw it: earlier matches, and this match's entry if not paired."""
     games = p.games[: 2 * match - 2]
-    entry = p.games[2 * match - 2] if len(p.games) >= 2 * match - 1 else Game(None, None, "Z")
-    if entry.opponent is None and entry.result != "U":
+    entry = p.games[2 * match - 2] if len(p.games) >= 2 * match - 1 else _ABSENT[0]
+    if entry.opponent is None and entry.result is not TrfResult.PAIRING_BYE:
         games += (entry,)  # not paired: a requested bye or an absence
     return PlayerState(p.id, games, p.rating, p.rank)
 
@@ -171,7 +171,7 @@ def _actual(players: Sequence[PlayerState], match: int) -> Pairing:
             continue
         game = p.games[2 * match - 2]
         if game.opponent is None:
-            bye = p.id if game.result == "U" else bye
+            bye = p.id if game.result is TrfResult.PAIRING_BYE else bye
         elif game.colour == WHITE:
             boards.append((p.id, game.opponent))
     return Pairing(tuple(boards), bye)

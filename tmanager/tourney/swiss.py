@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from tmanager.core.results import TrfResult
 from tmanager.tourney import tallies
 from tmanager.tourney.model import BLACK_WINS, DRAW, FINISHED_CHARS, SWISS_TYPES, WHITE_WINS, Tourney, TourneyType
 
@@ -45,7 +46,8 @@ def game_history(tourney: Tourney, cycle: int, rounds: int) -> list[PlayerState]
     """
     from tmanager.pairing import BLACK, WHITE, Game, PlayerState
 
-    codes = {WHITE_WINS: ("1", "0"), BLACK_WINS: ("0", "1"), DRAW: ("=", "=")}
+    codes = {WHITE_WINS: (TrfResult.WIN, TrfResult.LOSS), BLACK_WINS: (TrfResult.LOSS, TrfResult.WIN),
+             DRAW: (TrfResult.DRAW, TrfResult.DRAW)}  # fmt: skip
     n = len(tourney.participants)
     games: list[list[Game]] = [[] for _ in range(n)]
     schedule = tourney.schedule()
@@ -60,7 +62,7 @@ def game_history(tourney: Tourney, cycle: int, rounds: int) -> list[PlayerState]
                 games[on_white].append(Game(opponent=on_black + 1, colour=WHITE, result=first))
                 games[on_black].append(Game(opponent=on_white + 1, colour=BLACK, result=second))
         if byes:
-            games[byes[absolute]] += [Game(opponent=None, colour=None, result="U"), Game(None, None, "H")]
+            games[byes[absolute]] += [Game(None, None, TrfResult.PAIRING_BYE), Game(None, None, TrfResult.HALF_BYE)]
     return [PlayerState(id=i + 1, games=tuple(g), rank=i + 1) for i, g in enumerate(games)]
 
 
@@ -76,11 +78,12 @@ def history(tourney: Tourney, cycle: int, rounds: int) -> list[PlayerState]:
     for absolute in range(first_round, first_round + rounds):
         for pairing, (white, black) in enumerate(tourney.swiss[absolute]):
             white_points, black_points = _match_points(tourney, absolute, pairing)
-            outcome = "1" if white_points > black_points else "0" if white_points < black_points else "="
+            outcome = (TrfResult.WIN if white_points > black_points
+                       else TrfResult.LOSS if white_points < black_points else TrfResult.DRAW)  # fmt: skip
             games[white].append(Game(opponent=black + 1, colour=WHITE, result=outcome))
-            games[black].append(Game(opponent=white + 1, colour=BLACK, result={"1": "0", "0": "1"}.get(outcome, "=")))
+            games[black].append(Game(opponent=white + 1, colour=BLACK, result=outcome.opposite))
         if byes:
-            games[byes[absolute]].append(Game(opponent=None, colour=None, result="U"))
+            games[byes[absolute]].append(Game(opponent=None, colour=None, result=TrfResult.PAIRING_BYE))
     # Pairing numbers follow the participants' order, as a seeded list would.
     return [PlayerState(id=i + 1, games=tuple(g), rank=i + 1) for i, g in enumerate(games)]
 

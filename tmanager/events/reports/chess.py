@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from tmanager.columns import aligned
 from tmanager.core import fide
-from tmanager.core.results import ByeKind, Colour, format_points
+from tmanager.core.results import ByeKind, Colour, Result, TrfResult, format_points
 from tmanager.core.scoring import Game
 from tmanager.events.games import round_games, scores, virtual_points
 from tmanager.events.model import Player, PlayerStatus, Round, absent_players, label, missing
@@ -53,13 +53,20 @@ KINDS = (
     "players", "pairings", "pairings-alpha", "slips", "standings", "prizes", "crosstable", "progress", "cards",
     "missing", "ratings", "norms",
 )  # fmt: skip
-_SYMBOLS = {"1": "1", "=": "½", "0": "0", "+": "+", "-": "-", " ": "*", "U": "+", "F": "+", "H": "½", "Z": "0"}
+#: A round's result in a cross-table cell or a card.
+_SYMBOLS = {
+    TrfResult.WIN: "1", TrfResult.DRAW: "½", TrfResult.LOSS: "0", TrfResult.FORFEIT_WIN: "+",
+    TrfResult.FORFEIT_LOSS: "-", TrfResult.NOT_PLAYED: "*", TrfResult.PAIRING_BYE: "+", TrfResult.FULL_BYE: "+",
+    TrfResult.HALF_BYE: "½", TrfResult.ZERO_BYE: "0",
+}  # fmt: skip
+#: A bye's wall-chart cell (any other round without an opponent is an absence, ``-``).
+_BYE_CELLS = {
+    TrfResult.PAIRING_BYE: "bye+", TrfResult.FULL_BYE: "bye+", TrfResult.HALF_BYE: "bye½", TrfResult.ZERO_BYE: "bye0",
+}  # fmt: skip
 BYE_NAMES = {
     ByeKind.PAIRING: "pairing-allocated bye", ByeKind.FULL: "full-point bye", ByeKind.HALF: "half-point bye",
     ByeKind.ZERO: "zero-point bye",
 }  # fmt: skip
-#: A game's points as the rating regulations count them, by TRF result (played games only).
-_GAME_POINTS = {"1": 1.0, "=": 0.5, "0": 0.0}
 #: A flag that sets a player's K factor (``K40``) rather than a class to rank.
 _K_FLAG = re.compile(r"[kK]=?(\d+)")
 
@@ -397,8 +404,7 @@ class ChessReports(DivisionReports):
         o = self.division.player(game.opponent)
         colour = Colour(game.colour).word if game.colour else ""
         change = ""
-        if k and o.rating and game.played:
-            points = _GAME_POINTS[game.result]
+        if k and o.rating and (points := game.result.rated_score) is not None:
             change = f"{k * (points - fide.expected(p.rating, o.rating)):+.1f}"
         return (str(r), colour, str(o.number), o.title, o.name, o.federation, str(o.rating or ""),
                 _SYMBOLS[game.result], score, change)  # fmt: skip
@@ -409,7 +415,7 @@ class ChessReports(DivisionReports):
         rows = tuple(
             (
                 str(n), str(division.round(n).boards.index(b) + 1), label(division.player(b.white)),
-                label(division.player(b.black)), "adjourned" if b.result == "adj" else "no result",
+                label(division.player(b.black)), "adjourned" if b.result is Result.ADJOURNED else "no result",
             )
             for n, b in missing(division)
         )  # fmt: skip
@@ -427,8 +433,7 @@ class ChessReports(DivisionReports):
         per_player: dict[int, list[tuple[int, float]]] = {p.number: [] for p in division.players}
         for entries in self.entries(n).values():
             for number, game in entries.items():
-                if game.played and game.opponent is not None:
-                    points = _GAME_POINTS[game.result]
+                if game.opponent is not None and (points := game.result.rated_score) is not None:
                     per_player[number].append((division.player(game.opponent).rating, points))
         estimates = []
         for p in sorted(division.players, key=lambda p: p.number):
@@ -569,7 +574,7 @@ def _cell(game: Game | None) -> str:
     if game is None:
         return ""
     if game.opponent is None:
-        return {"U": "bye+", "F": "bye+", "H": "bye½", "Z": "bye0"}.get(game.result, "-")
+        return _BYE_CELLS.get(game.result, "-")
     return f"{game.opponent}{game.colour or '-'}{_SYMBOLS[game.result]}"
 
 

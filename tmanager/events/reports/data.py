@@ -14,6 +14,7 @@ rows without a board number).
 from __future__ import annotations
 
 import csv
+import enum
 import io
 import json
 from collections.abc import Sequence
@@ -21,12 +22,18 @@ from typing import Any
 
 from tmanager.core.results import Result
 from tmanager.events.games import round_games, virtual_points
-from tmanager.events.model import Player, absent_players, missing
+from tmanager.events.model import Player, PlayerStatus, absent_players, missing
 from tmanager.events.ranking import Group, tiebreak_names
 from tmanager.events.reports.chess import BYE_NAMES, ChessReports
 
-#: The output formats of ``--format``.
-FORMATS = ("text", "json", "csv")
+
+class ReportFormat(enum.StrEnum):
+    """How ``pairings`` and ``standings`` print: as text, or as rows for other programs (``--format``)."""
+
+    TEXT = "text"
+    JSON = "json"
+    CSV = "csv"
+
 
 Row = dict[str, Any]
 
@@ -55,7 +62,7 @@ def standings(reports: ChessReports, upto: int | None = None, *, among: Group | 
     names = tiebreak_names(reports.event)
     rows = [
         {
-            "rank": s.rank, **_player(s.player), "withdrawn": s.player.status == "withdrawn",
+            "rank": s.rank, **_player(s.player), "withdrawn": s.player.status is PlayerStatus.WITHDRAWN,
             "points": _number(s.points), **{t.name: _value(v) for t, v in zip(names, s.values, strict=True)},
         }
         for s in reports.ranking(n, among=among)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from tmanager.core.results import Colour, format_points
+from tmanager.core.results import Colour, Result, format_points
 from tmanager.core.teams import TeamRoundKind
 from tmanager.errors import StateError
 from tmanager.events.games import scores
@@ -228,7 +228,7 @@ class TeamReports(DivisionReports):
             where = match_of_board(record, board)
             at = f"{where[0]}.{where[1]}" if where else str(record.boards.index(board) + 1)
             rows.append((str(n), at, label(division.player(board.white)), label(division.player(board.black)),
-                         "adjourned" if board.result == "adj" else "no result"))  # fmt: skip
+                         "adjourned" if board.result is Result.ADJOURNED else "no result"))  # fmt: skip
         for record in division.rounds:
             if record.paired:
                 rows += [

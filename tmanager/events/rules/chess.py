@@ -17,7 +17,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
 from tmanager.core import fide
-from tmanager.core.results import ByeKind, Colour, Result, format_points
+from tmanager.core.results import ByeKind, Colour, Result, TrfResult, format_points
 from tmanager.errors import PairingError, ScheduleError, StateError, ascii_digits
 from tmanager.events.entries import BoardRef, Entry, PlayersRef, ResultEntry
 from tmanager.events.games import accelerated, history, round_games, score, scores
@@ -67,9 +67,11 @@ UNRATED = 1400
 DRAW_RATE = 0.3
 #: A round's TRF code as a .TOU outcome and score (AUPAIR: a bye scores 50 and counts as a win).
 _TOU = {
-    "1": (TouOutcome.WIN, 0), "+": (TouOutcome.WIN, 0), "=": (TouOutcome.TIE, 0), "0": (TouOutcome.LOSS, 0),
-    "-": (TouOutcome.LOSS, 0), "U": (TouOutcome.BYE, 50), "F": (TouOutcome.BYE, 50), "H": (TouOutcome.TIE, 0),
-    "Z": (TouOutcome.LOSS, 0),
+    TrfResult.WIN: (TouOutcome.WIN, 0), TrfResult.FORFEIT_WIN: (TouOutcome.WIN, 0),
+    TrfResult.DRAW: (TouOutcome.TIE, 0), TrfResult.LOSS: (TouOutcome.LOSS, 0),
+    TrfResult.FORFEIT_LOSS: (TouOutcome.LOSS, 0), TrfResult.PAIRING_BYE: (TouOutcome.BYE, 50),
+    TrfResult.FULL_BYE: (TouOutcome.BYE, 50), TrfResult.HALF_BYE: (TouOutcome.TIE, 0),
+    TrfResult.ZERO_BYE: (TouOutcome.LOSS, 0),
 }  # fmt: skip
 
 
@@ -376,7 +378,7 @@ def _why_unpairable(division: Division, states: Sequence[PlayerState], n: int, g
     if len(lonely) > len(ids) % 2:
         return f"{label(division.player(lonely[0]))} has already met every remaining opponent"
     if len(ids) % 2:
-        eligible = {s.id for s in entrants if not any(g.opponent is None and g.result in "UF" for g in s.games)}
+        eligible = {s.id for s in entrants if not any(g.opponent is None and g.result.full_point_bye for g in s.games)}
         if not eligible:
             return "every remaining player has already had a full-point bye"
         edges |= {(i, len(ids)): 0 for i, a in enumerate(ids) if a in eligible}  # the bye, one more vertex

@@ -11,10 +11,10 @@ from typing import Any
 from tmanager import tomlmap
 from tmanager.core import teamtiebreaks, tiebreaknames
 from tmanager.core.results import ByeKind, Colour, Result
-from tmanager.core.scoring import Game
 from tmanager.core.teams import TeamScore
 from tmanager.errors import ConfigError
 from tmanager.events.eventfile import check, prize_fund
+from tmanager.events.games import ABSENT
 from tmanager.events.model import Acceleration, Board, Division, Event, PairingSystem, Player, Round, TeamSettings
 from tmanager.events.teamtrf import teams_from_trf
 from tmanager.events.trffile.common import (
@@ -173,7 +173,7 @@ def _import_round(tournament: trf.Tournament, n: int, numbers: Mapping[int, int]
     record = Round(n, paired=True, forced_bye=extras.get("forced_bye"))
     record.forced = [(w, b) for w, b in extras.get("forced", [])]
     boards: dict[tuple[int, int], Board] = {}
-    entries = {p.id: p.games[n - 1] if len(p.games) >= n else Game(None, None, "-") for p in tournament.players}
+    entries = {p.id: p.games[n - 1] if len(p.games) >= n else ABSENT for p in tournament.players}
     for rank, game in entries.items():
         if game.opponent is None:
             kind = ByeKind.from_trf(game.result)

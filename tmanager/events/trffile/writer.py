@@ -9,7 +9,7 @@ from typing import Any
 from tmanager import tomlmap
 from tmanager.core import tiebreaknames
 from tmanager.core.playerfields import RatingKind
-from tmanager.core.results import Result, format_points
+from tmanager.core.results import Result, TrfResult, format_points
 from tmanager.core.scoring import STANDARD, Game
 from tmanager.errors import StateError
 from tmanager.events.eventfile import prize_fund_table
@@ -90,7 +90,7 @@ def _sitting_out(division: Division, number: int) -> dict[int, tuple[Game, ...]]
         return {}
     return {
         player: (game,) for player, game in round_games(division, record).items()
-        if game.opponent is None and game.result != "U"
+        if game.opponent is None and game.result is not TrfResult.PAIRING_BYE
     }  # fmt: skip
 
 
