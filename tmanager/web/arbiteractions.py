@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 
-from tmanager.core.results import PENDING, Colour, Result
+from tmanager.core.results import PENDING, ByeKind, Colour, Result
 from tmanager.errors import StateError, ascii_digits
 from tmanager.events import service
 from tmanager.events.change import Change
@@ -85,7 +85,8 @@ def _pair(target: Target, form: Form) -> Change:
 
 
 def _bye(target: Target, form: Form) -> Change:
-    who, kind, round_number = form.get("player", "").strip(), form.get("kind", "half"), _number(form, "round")
+    # The word goes to the service as the command line's does: the division's rules read it (and refuse another).
+    who, kind, round_number = form.get("player", "").strip(), form.get("kind", ByeKind.HALF), _number(form, "round")
     if not who:
         raise StateError("choose the player who asked for the bye")
     return service.request_bye(target.path, _division(form), who, round_number, kind)

@@ -13,6 +13,7 @@ import enum
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from tmanager.core.results import ByeKind
 from tmanager.errors import StateError, ascii_digits
 from tmanager.events.entries import BoardRef, Entry, ResultEntry
 from tmanager.events.model import Division, PlayerStatus, label, missing
@@ -22,7 +23,7 @@ from tmanager.events.teams import lineup_round
 from tmanager.web.eventpages import Page, Sections, Snapshot, head, read_word, render_template, round_links
 
 #: The byes an arbiter may set for a player who asks.
-REQUESTED_BYES = ("half", "zero", "full")
+REQUESTED_BYES = (ByeKind.HALF, ByeKind.ZERO, ByeKind.FULL)
 
 
 class ArbiterForm(enum.StrEnum):

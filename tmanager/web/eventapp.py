@@ -90,8 +90,10 @@ MAX_RENDERS = 512
 MAX_PASSWORD = 1024
 #: The POSTs that need the arbiter's session and its token: logging out and the actions.
 GUARDED = frozenset({"/logout", *(f"/{kind.value}" for kind in ACTIONS)})
+#: The login form's path, GET and POST.
+LOGIN = f"/{PageKind.LOGIN.value}"
 #: The paths that take a POST at all.
-WRITABLE = GUARDED | {"/login"}
+WRITABLE = GUARDED | {LOGIN}
 #: The pages at ``/KIND``: all but the home page (at ``/``) and the login form (its own routes, below).
 _PAGES = tuple(kind for kind in PageKind if kind not in (PageKind.HOME, PageKind.LOGIN))
 #: The pages also at ``/KIND.json``, as data.
@@ -220,8 +222,8 @@ class EventApp:
                 *(Route(f"/{kind.value}", self.page_route(kind)) for kind in _PAGES),
                 *(Route(f"/{kind.value}.json", self.data_route(kind)) for kind in _DATA_PAGES),
                 Route("/events", self.events),
-                Route("/login", self.login_form, methods=["GET"]),
-                Route("/login", self.login, methods=["POST"]),
+                Route(LOGIN, self.login_form, methods=["GET"]),
+                Route(LOGIN, self.login, methods=["POST"]),
                 Route("/logout", self.logout, methods=["POST"]),
                 *(Route(f"/{kind.value}", self.action_route(kind), methods=["POST"]) for kind in ACTIONS),
                 Mount("/static", StaticFiles(directory=STATIC), name="static"),

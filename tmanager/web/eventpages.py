@@ -248,7 +248,7 @@ def navigation(snapshot: Snapshot | None, page: Page, *, arbiter: bool) -> list[
     if arbiter:
         links.append({"kind": "arbiter", "href": target.url(), "text": "Arbiter"})
     else:
-        links.append({"kind": "arbiter", "href": "login", "text": "Arbiter login"})
+        links.append({"kind": "arbiter", "href": Page(PageKind.LOGIN).url(), "text": "Arbiter login"})
     return [{"kind": "", "current": "", **link} for link in links]
 
 
