@@ -3,15 +3,18 @@ member once, each member with what renders or runs it (pure code: no server, bro
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
 
+from tests.unit.test_web_arbiter import Reply, call, event_copy
 from tmanager.errors import StateError
 from tmanager.events import api as ev
 from tmanager.web import arbiterpages, eventpages
 from tmanager.web.arbiteractions import ACTIONS
 from tmanager.web.arbiterpages import ArbiterForm, FormError
+from tmanager.web.eventapp import EventApp
 from tmanager.web.eventpages import DIVISION_PAGES, Page, PageKind, Snapshot
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -102,3 +105,24 @@ def test_a_refused_form_is_shown_beside_that_form_only() -> None:
                           (FormError(ArbiterForm.RESULT, "not now", "04"), "error")):  # fmt: skip
         sections = arbiterpages.render(shown, Page(PageKind.ARBITER, round=2), csrf="t", error=error)
         assert [key for key, html in sections if "not now" in html] == [beside], error
+
+
+def test_a_word_of_an_address_that_names_no_page_gets_the_answer_it_always_had(tmp_path: Path) -> None:
+    """The words are read where the request comes in: by the routes (made from the members) and by the live
+    stream's ``page=``; what names no page is refused there as before, and the pages' own words still work."""
+    web = EventApp(event_copy(tmp_path), poll=3600)
+    app = web.starlette()
+    addresses = ["/events?page=nope", "/events?page=home&round=zz", "/home", "/nope.json", "/pairings?round=x",
+                 "/arbiter", "/pairings.json?round=1"]  # fmt: skip
+
+    async def main() -> list[Reply]:
+        async with web.lifespan(app):
+            return [await call(app, "GET", address) for address in addresses]
+
+    nope, bad_round, home, json, round_x, arbiter, data = asyncio.run(main())
+    assert (nope.status, nope.text) == (400, "there is no page 'nope'")
+    assert (bad_round.status, bad_round.text) == (400, "round must be a number, not 'zz'")
+    assert (home.status, home.text) == (404, "Not Found") and json.status == 404
+    assert round_x.status == 404 and "round must be a number, not &#x27;x&#x27;" in round_x.text
+    assert (arbiter.status, arbiter.headers["location"]) == (303, "login")
+    assert data.status == 200 and data.headers["content-type"] == "application/json"

@@ -59,10 +59,10 @@ class PageKind(enum.StrEnum):
     @property
     def caption(self) -> str:
         """What the browser's tab calls a page of this kind."""
-        return _TITLES[self]
+        return _CAPTIONS[self]
 
 
-_TITLES = {
+_CAPTIONS = {
     PageKind.HOME: "Players", PageKind.START: "Starting rank", PageKind.PAIRINGS: "Pairings",
     PageKind.STANDINGS: "Standings", PageKind.TABLE: "Table", PageKind.PRIZES: "Prizes", PageKind.PLAYER: "Player",
     PageKind.ARBITER: "Arbiter", PageKind.LOGIN: "Arbiter login",
