@@ -21,9 +21,10 @@ from tmanager.events import service
 from tmanager.events.change import Change
 from tmanager.events.model import Player
 from tmanager.web import arbiterpages
-from tmanager.web.arbiteractions import ACTIONS, Target, action
+from tmanager.web.arbiteractions import ACTIONS, Target
+from tmanager.web.arbiterpages import ArbiterForm
 from tmanager.web.eventapp import EventApp
-from tmanager.web.eventpages import Page, Snapshot
+from tmanager.web.eventpages import Page, PageKind, Snapshot
 
 ROOT = Path(__file__).resolve().parents[2]
 #: The example Swiss: round 2 paired, boards 3 and 4 without a result.
@@ -175,17 +176,18 @@ def test_pages_are_open_to_every_viewer_and_the_arbiters_page_to_a_session(tmp_p
 
 def test_an_unknown_action_is_refused_in_one_line() -> None:
     with pytest.raises(StateError) as refused:
-        action("delete-everything")
+        ArbiterForm.parse("delete-everything")
     message = str(refused.value)
     assert "\n" not in message
     assert message == ("there is no action 'delete-everything' (the actions: result, pair, bye, force, unpair, undo, "
                        "add-team, roster, lineup)")  # fmt: skip
-    assert action("pair") is ACTIONS["pair"]
+    assert ACTIONS[ArbiterForm.parse("pair")] is ACTIONS[ArbiterForm.PAIR]
 
 
 def run(name: str, path: Path, form: dict[str, str]) -> Change:
     """Action ``name`` with ``form``, on the event as a page would show it."""
-    return ACTIONS[name].run(Target(path, Snapshot(ev.load(path), last_change=ev.last_change(path))), form)
+    target = Target(path, Snapshot(ev.load(path), last_change=ev.last_change(path)))
+    return ACTIONS[ArbiterForm.parse(name)].run(target, form)
 
 
 def test_each_chess_action_makes_its_change_through_the_service(tmp_path: Path) -> None:
@@ -280,7 +282,7 @@ def test_the_pair_form_counts_only_the_results_the_pairing_waits_for(tmp_path: P
     service.pair(path, None)  # round 2, from the standings after round 0
 
     def note() -> str:
-        page = arbiterpages.render(Snapshot(ev.load(path), last_change=0), Page("arbiter"), csrf="t")
+        page = arbiterpages.render(Snapshot(ev.load(path), last_change=0), Page(PageKind.ARBITER), csrf="t")
         return dict(page)["pair"]
 
     assert "6 result(s) still missing: pairing waits for them" not in note()

@@ -16,13 +16,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 
-from tmanager.core.results import PENDING, Colour, Result
+from tmanager.core.results import PENDING, ByeKind, Colour, Result
 from tmanager.errors import StateError, ascii_digits
 from tmanager.events import service
 from tmanager.events.change import Change
 from tmanager.events.entries import ShownBoard
 from tmanager.web import arbiterpages
-from tmanager.web.eventpages import Page, Snapshot
+from tmanager.web.arbiterpages import ArbiterForm, FormError
+from tmanager.web.eventpages import Page, PageKind, Snapshot
 
 Form = Mapping[str, str]
 
@@ -48,16 +49,16 @@ class Action:
     per: str | None = None
     back_to_round: bool = False
 
-    def form_key(self, name: str, form: Form) -> str:
-        """The key of the form that posted ``form`` (``result-3``, ``roster-2``, ``pair``)."""
-        return name if self.per is None else f"{name}-{form.get(self.per, '')}"
+    def refused(self, kind: ArbiterForm, form: Form, message: str) -> FormError:
+        """Why ``form``, a form of ``kind`` (this action's), was refused, for the page to show beside it."""
+        return FormError(kind, message, None if self.per is None else form.get(self.per, ""))
 
     def page(self, form: Form) -> Page:
         """The arbiter's page to show after the action, or with its error."""
         if not self.back_to_round:
-            return Page("arbiter", _division(form))
+            return Page(PageKind.ARBITER, _division(form))
         round_number = _round_or_none(form.get("round", ""))
-        return Page("arbiter", _division(form), round_number, missing=bool(form.get("missing")))
+        return Page(PageKind.ARBITER, _division(form), round_number, missing=bool(form.get("missing")))
 
 
 def _enter_result(target: Target, form: Form) -> Change:
@@ -71,7 +72,7 @@ def _enter_result(target: Target, form: Form) -> Change:
     # someone else entered or corrected this board, must not put its result on another game or over theirs.
     shown = ShownBoard(_number(form, "white"), _number(form, "black"), was)
     return service.save_result(target.path, _division(form), entry, round_number, correction=was not in PENDING,
-                               confirm=form.get("confirm") == "yes", shown=shown)  # fmt: skip
+                               confirm=_ticked(form), shown=shown)  # fmt: skip
 
 
 def _pair(target: Target, form: Form) -> Change:
@@ -84,7 +85,8 @@ def _pair(target: Target, form: Form) -> Change:
 
 
 def _bye(target: Target, form: Form) -> Change:
-    who, kind, round_number = form.get("player", "").strip(), form.get("kind", "half"), _number(form, "round")
+    # The word goes to the service as the command line's does: the division's rules read it (and refuse another).
+    who, kind, round_number = form.get("player", "").strip(), form.get("kind", ByeKind.HALF), _number(form, "round")
     if not who:
         raise StateError("choose the player who asked for the bye")
     return service.request_bye(target.path, _division(form), who, round_number, kind)
@@ -135,26 +137,18 @@ def _lineup(target: Target, form: Form) -> Change:
     return service.lineup(target.path, _division(form), team, [v for _, v in boards], round_number)
 
 
-#: Each action by its name, which is also its path (``POST /result``).
-ACTIONS: Mapping[str, Action] = MappingProxyType({
-    "result": Action(_enter_result, per="board", back_to_round=True),
-    "pair": Action(_pair),
-    "bye": Action(_bye),
-    "force": Action(_force),
-    "unpair": Action(_unpair),
-    "undo": Action(_undo),
-    "add-team": Action(_add_team),
-    "roster": Action(_roster, per="team"),
-    "lineup": Action(_lineup, per="team"),
+#: Each form's action, by the form's kind, whose value is also the action's path (``POST /result``).
+ACTIONS: Mapping[ArbiterForm, Action] = MappingProxyType({
+    ArbiterForm.RESULT: Action(_enter_result, per="board", back_to_round=True),
+    ArbiterForm.PAIR: Action(_pair),
+    ArbiterForm.BYE: Action(_bye),
+    ArbiterForm.FORCE: Action(_force),
+    ArbiterForm.UNPAIR: Action(_unpair),
+    ArbiterForm.UNDO: Action(_undo),
+    ArbiterForm.ADD_TEAM: Action(_add_team),
+    ArbiterForm.ROSTER: Action(_roster, per="team"),
+    ArbiterForm.LINEUP: Action(_lineup, per="team"),
 })  # fmt: skip
-
-
-def action(name: str) -> Action:
-    """The action called ``name``, or a one-line refusal naming the actions there are."""
-    found = ACTIONS.get(name)
-    if found is None:
-        raise StateError(f"there is no action {name[:40]!r} (the actions: {', '.join(ACTIONS)})")
-    return found
 
 
 def _division(form: Form) -> str | None:
@@ -168,8 +162,13 @@ def _number(form: Form, key: str) -> int:
     return int(text)
 
 
+def _ticked(form: Form) -> bool:
+    """Whether the form's confirmation box was ticked (a checkbox sends its value only then)."""
+    return form.get("confirm") == "yes"
+
+
 def _confirmed(form: Form, doing: str) -> None:
-    if form.get("confirm") != "yes":
+    if not _ticked(form):
         raise StateError(f"tick the box to {doing}; nothing was changed")
 
 

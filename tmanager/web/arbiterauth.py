@@ -24,10 +24,11 @@ from starlette.responses import RedirectResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from tmanager.web.auth import Session, same_origin, same_token
+from tmanager.web.eventpages import Page, PageKind
 
 SESSION_COOKIE = "tmanager_session"
 #: The page only a session may see; without one it leads to the login page.
-ARBITER_PAGE = "/arbiter"
+ARBITER_PAGE = f"/{PageKind.ARBITER.value}"
 
 
 class ArbiterAuth:
@@ -60,7 +61,7 @@ class ArbiterAuth:
                 await self.refuse(refusal)(scope, receive, send)
                 return
         elif scope["path"] == ARBITER_PAGE and session is None:
-            await RedirectResponse("login", status_code=303)(scope, receive, send)
+            await RedirectResponse(Page(PageKind.LOGIN).url(), status_code=303)(scope, receive, send)
             return
         await self.app(scope, receive, send)
 

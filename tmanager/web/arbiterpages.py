@@ -3,24 +3,76 @@ forced games, undo and a team division's teams, rosters and lineups, rendered fr
 
 Each form posts to the route of :mod:`tmanager.web.eventapp` that runs the same
 :mod:`tmanager.events.service` function as the command line; a refused change
-comes back here as ``error`` (the form's key and the message) with what was
-typed, shown beside that form.
+comes back here as a :class:`FormError` (which form, and the message) with
+what was typed, shown beside that form.
 """
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Mapping
+from dataclasses import dataclass
 
+from tmanager.core.results import ByeKind
 from tmanager.errors import StateError, ascii_digits
 from tmanager.events.entries import BoardRef, Entry, ResultEntry
 from tmanager.events.model import Division, PlayerStatus, label, missing
 from tmanager.events.rules.base import parse_result
 from tmanager.events.rules.team import team_label
 from tmanager.events.teams import lineup_round
-from tmanager.web.eventpages import Page, Sections, Snapshot, head, render_template, round_links
+from tmanager.web.eventpages import Page, Sections, Snapshot, head, read_word, render_template, round_links
 
 #: The byes an arbiter may set for a player who asks.
-REQUESTED_BYES = ("half", "zero", "full")
+REQUESTED_BYES = (ByeKind.HALF, ByeKind.ZERO, ByeKind.FULL)
+
+
+class ArbiterForm(enum.StrEnum):
+    """The kinds of the arbiter's forms; the value is the action's path (``POST /pair``) and the form's id on the
+    page (``pair``; a form of which the page has one per board or team adds its number: ``result-3``)."""
+
+    RESULT = "result"
+    PAIR = "pair"
+    BYE = "bye"
+    FORCE = "force"
+    UNPAIR = "unpair"
+    UNDO = "undo"
+    ADD_TEAM = "add-team"
+    ROSTER = "roster"
+    LINEUP = "lineup"
+
+    @classmethod
+    def parse(cls, word: str) -> ArbiterForm:
+        """The form ``word`` names, or a one-line refusal naming the actions there are."""
+        return read_word(cls, word, f"there is no action {word[:40]!r} (the actions: {', '.join(cls)})")
+
+
+@dataclass(frozen=True, slots=True)
+class FormError:
+    """Why a form the arbiter sent was refused: ``form`` is its kind, ``of`` (a form the page has once per board
+    or team) the number that form sent as it was sent, ``None`` for a form the page has once."""
+
+    form: ArbiterForm
+    message: str
+    of: str | None = None
+
+    @property
+    def key(self) -> str:
+        """The form's id on the page (``pair``, ``result-3``, ``roster-2``)."""
+        return self.form.value if self.of is None else f"{self.form.value}-{self.of}"
+
+    def about(self, form: ArbiterForm, of: int | None = None) -> bool:
+        """Whether this is about ``form`` (the one of board or team ``of``)."""
+        return self.form is form and self.of == (None if of is None else str(of))
+
+
+def _sent(error: FormError | None, form: ArbiterForm, of: int | None = None) -> bool:
+    """Whether that form (of board or team ``of``) was sent and refused: it shows what was typed into it."""
+    return error is not None and error.about(form, of)
+
+
+def _said(error: FormError | None, form: ArbiterForm, of: int | None = None) -> str:
+    """``error``'s message if it is about that form (of that board or team), else nothing."""
+    return error.message if error is not None and error.about(form, of) else ""
 
 
 def render(
@@ -28,11 +80,11 @@ def render(
     page: Page,
     *,
     csrf: str | None,
-    error: tuple[str, str] | None = None,
+    error: FormError | None = None,
     values: Mapping[str, str] | None = None,
 ) -> Sections:
-    """The arbiter's page of ``page``'s division (logged in: ``csrf``); ``error`` is (form, message) to show
-    beside that form, ``values`` what was typed into it."""
+    """The arbiter's page of ``page``'s division (logged in: ``csrf``); ``error`` is shown beside its form,
+    ``values`` what was typed into it."""
     if csrf is None:
         raise StateError("log in first")
     division = snapshot.division(page.division)
@@ -51,31 +103,30 @@ def arbiter(
     page: Page,
     *,
     csrf: str,
-    error: tuple[str, str] | None,
+    error: FormError | None,
     values: Mapping[str, str],
 ) -> Sections:
     """Result entry and correction for a round, pairing and unpairing, requested byes, forced games, undo;
     in a team division, teams, rosters and lineups; and logging out."""
     name = division.name if len(snapshot.event.divisions) > 1 else None
-    form, message = error or ("", "")
     common = {"csrf": csrf, "d": name or ""}
     sections: Sections = []
     if division.paired_rounds:
-        sections.append(("results", _results(snapshot, division, page, common, form, message, values)))
-    sections.append(("pair", _pair_form(snapshot, division, common, message if form == "pair" else "")))
-    sections.append(("bye", _bye_form(division, common, message if form == "bye" else "", values)))
-    sections.append(("force", _force_form(snapshot, division, common, message if form == "force" else "", values)))
-    sections.append(("unpair", _unpair_form(division, common, message if form == "unpair" else "")))
+        sections.append(("results", _results(snapshot, division, page, common, error, values)))
+    sections.append(("pair", _pair_form(snapshot, division, common, _said(error, ArbiterForm.PAIR))))
+    sections.append(("bye", _bye_form(division, common, _said(error, ArbiterForm.BYE), values)))
+    sections.append(("force", _force_form(snapshot, division, common, _said(error, ArbiterForm.FORCE), values)))
+    sections.append(("unpair", _unpair_form(division, common, _said(error, ArbiterForm.UNPAIR))))
     size = snapshot.rules(division).team_size
     if size is not None:
-        sections.append(("teams", _team_forms(division, size, common, form, message, values)))
+        sections.append(("teams", _team_forms(division, size, common, error, values)))
     fields = {**common, "change": snapshot.last_change}
-    undo = render_template("undo.html", fields=fields, message=message if form == "undo" else "")
+    undo = render_template("undo.html", fields=fields, message=_said(error, ArbiterForm.UNDO))
     sections.append(("undo", undo))
     sections.append(("logout", render_template("logout.html", csrf=csrf)))
-    if form and not any(f'id="{form}"' in html for _, html in sections):
+    if error and not any(f'id="{error.key}"' in html for _, html in sections):
         # The form named is not on the page (a board that does not exist): say it at the top.
-        sections.insert(0, ("error", render_template("form-error.html", message=message)))
+        sections.insert(0, ("error", render_template("form-error.html", message=error.message)))
     return sections
 
 
@@ -84,8 +135,7 @@ def _results(
     division: Division,
     page: Page,
     common: Mapping[str, str],
-    form: str,
-    message: str,
+    error: FormError | None,
     values: Mapping[str, str],
 ) -> str:
     """Each board of a round with its result form."""
@@ -100,10 +150,10 @@ def _results(
         if page.missing and not board.result.pending:
             continue
         index = record.board_number(board)
-        key = f"result-{index}"
+        sent = _sent(error, ArbiterForm.RESULT, index)
         boards.append(
             {
-                "key": key,
+                "key": f"{ArbiterForm.RESULT.value}-{index}",
                 "index": index,
                 "missing": board.result.pending,
                 "hidden": {
@@ -115,9 +165,9 @@ def _results(
                 "black": label(division.player(board.black)),
                 "form": rules.entry_form(),
                 "now": rules.entry_values(board),
-                "typed": values if form == key else {},
+                "typed": values if sent else {},
                 "action": "Save" if board.result.pending else "Correct",
-                "error": message if form == key else "",
+                "error": _said(error, ArbiterForm.RESULT, index),
             }
         )
     pending = sum(1 for r, _ in missing(division) if r == n)
@@ -224,7 +274,7 @@ def _force_form(
 
 
 def _team_forms(
-    division: Division, size: int, common: Mapping[str, str], form: str, message: str, values: Mapping[str, str]
+    division: Division, size: int, common: Mapping[str, str], error: FormError | None, values: Mapping[str, str]
 ) -> str:
     """A team division's forms, as ``add-team``, ``roster`` and ``lineup``: a new team with its roster, and for
     each team its roster's board order and its lineup for a round (``size`` boards), board by board."""
@@ -235,8 +285,7 @@ def _team_forms(
         given = record.lineups.get(team.number) if record else None
         lineup = [str(p) if p else "-" for p in (given or team.players[:size])]
         lineup += ["-"] * (size - len(lineup))
-        roster_key, lineup_key = f"roster-{team.number}", f"lineup-{team.number}"
-        if form == lineup_key:
+        if _sent(error, ArbiterForm.LINEUP, team.number):
             n = int(values["round"]) if ascii_digits(values.get("round", "")) else n
             lineup = [values.get(f"board{i}", "-") for i in range(1, size + 1)]
         teams.append({
@@ -245,16 +294,16 @@ def _team_forms(
             "fields": {**common, "team": team.number},
             "roster": " ".join(str(p) for p in team.players),
             "players": [(p, label(division.player(p))) for p in team.players],
-            "typed_roster": values.get("players", "") if form == roster_key else None,
-            "roster_error": message if form == roster_key else "",
+            "typed_roster": values.get("players", "") if _sent(error, ArbiterForm.ROSTER, team.number) else None,
+            "roster_error": _said(error, ArbiterForm.ROSTER, team.number),
             "round": n,
             "given": given is not None,
             "boards": lineup,
-            "lineup_error": message if form == lineup_key else "",
+            "lineup_error": _said(error, ArbiterForm.LINEUP, team.number),
         })  # fmt: skip
-    typed = values if form == "add-team" else {}
+    typed = values if _sent(error, ArbiterForm.ADD_TEAM) else {}
     return render_template("teams.html", teams=teams, fields=common, typed=typed, size=size,
-                   message=message if form == "add-team" else "")  # fmt: skip
+                           message=_said(error, ArbiterForm.ADD_TEAM))  # fmt: skip
 
 
 def _unpair_form(division: Division, common: Mapping[str, str], message: str) -> str:

@@ -60,8 +60,9 @@ from tmanager.events import journal
 from tmanager.files import Stamp, stamp
 from tmanager.web import arbiterpages, dashboard, eventpages
 from tmanager.web.app import STATIC, Guard, is_loopback, version_in
-from tmanager.web.arbiteractions import ACTIONS, Action, Target, action
+from tmanager.web.arbiteractions import ACTIONS, Action, Target
 from tmanager.web.arbiterauth import SESSION_COOKIE, ArbiterAuth, form_in, from_here, read_form, session_in
+from tmanager.web.arbiterpages import ArbiterForm, FormError
 from tmanager.web.auth import (
     SESSION_LIFETIME,
     KnownDevices,
@@ -72,7 +73,7 @@ from tmanager.web.auth import (
     read_password,
     same_token,
 )
-from tmanager.web.eventpages import Page, Sections, Snapshot
+from tmanager.web.eventpages import Page, PageKind, Sections, Snapshot
 from tmanager.web.hub import POLL_SECONDS, Watcher, first_version
 from tmanager.web.redact import Redactor
 
@@ -88,10 +89,15 @@ MAX_RENDERS = 512
 #: Longest password tried (scrypt of a huge text would be a cheap way to keep the server busy).
 MAX_PASSWORD = 1024
 #: The POSTs that need the arbiter's session and its token: logging out and the actions.
-GUARDED = frozenset({"/logout", *(f"/{name}" for name in ACTIONS)})
+GUARDED = frozenset({"/logout", *(f"/{kind.value}" for kind in ACTIONS)})
+#: The login form's path, GET and POST.
+LOGIN = f"/{PageKind.LOGIN.value}"
 #: The paths that take a POST at all.
-WRITABLE = GUARDED | {"/login"}
-_PAGES = ("start", "pairings", "standings", "table", "prizes", "player", "arbiter")
+WRITABLE = GUARDED | {LOGIN}
+#: The pages at ``/KIND``: all but the home page (at ``/``) and the login form (its own routes, below).
+_PAGES = tuple(kind for kind in PageKind if kind not in (PageKind.HOME, PageKind.LOGIN))
+#: The pages also at ``/KIND.json``, as data.
+_DATA_PAGES = (PageKind.PAIRINGS, PageKind.STANDINGS)
 
 
 class EventHub(Watcher):
@@ -149,7 +155,7 @@ class EventHub(Watcher):
         if snapshot is None:
             return notice
         try:
-            if page.kind == "arbiter":
+            if page.kind is PageKind.ARBITER:
                 sections = arbiterpages.render(snapshot, page, csrf=csrf)
             else:
                 sections = eventpages.render(snapshot, page)
@@ -212,14 +218,14 @@ class EventApp:
         """The application: the pages, the login, the actions, behind :class:`Guard` and :class:`ArbiterAuth`."""
         return Starlette(
             routes=[
-                Route("/", self.page_route("home")),
-                *(Route(f"/{kind}", self.page_route(kind)) for kind in _PAGES),
-                *(Route(f"/{kind}.json", self.data_route(kind)) for kind in ("pairings", "standings")),
+                Route("/", self.page_route(PageKind.HOME)),
+                *(Route(f"/{kind.value}", self.page_route(kind)) for kind in _PAGES),
+                *(Route(f"/{kind.value}.json", self.data_route(kind)) for kind in _DATA_PAGES),
                 Route("/events", self.events),
-                Route("/login", self.login_form, methods=["GET"]),
-                Route("/login", self.login, methods=["POST"]),
+                Route(LOGIN, self.login_form, methods=["GET"]),
+                Route(LOGIN, self.login, methods=["POST"]),
                 Route("/logout", self.logout, methods=["POST"]),
-                *(Route(f"/{name}", self.action_route(name), methods=["POST"]) for name in ACTIONS),
+                *(Route(f"/{kind.value}", self.action_route(kind), methods=["POST"]) for kind in ACTIONS),
                 Mount("/static", StaticFiles(directory=STATIC), name="static"),
             ],
             middleware=[
@@ -256,35 +262,35 @@ class EventApp:
         return HTMLResponse(self.hub.redact(document), status_code=status, headers={"Cache-Control": "no-store"})
 
     def refusal(self, message: str) -> Response:
-        return self.respond(Page("home"), eventpages.problem(message), version=self.hub.version, session=None,
+        return self.respond(Page(PageKind.HOME), eventpages.problem(message), version=self.hub.version, session=None,
                             status=403, live=False)  # fmt: skip
 
     # --- the pages ------------------------------------------------------------------------------
 
-    def page_route(self, kind: str) -> Callable[[Request], Awaitable[Response]]:
+    def page_route(self, kind: PageKind) -> Callable[[Request], Awaitable[Response]]:
         async def handler(request: Request) -> Response:
             return await self.show(request, kind)
 
         return handler
 
-    async def show(self, request: Request, kind: str) -> Response:
+    async def show(self, request: Request, kind: PageKind) -> Response:
         session = session_in(request)
         try:
             page = Page.from_query(kind, request.query_params)
         except StateError as exc:
-            return self.respond(Page("home"), eventpages.problem(str(exc)), version=0, session=session, status=404,
-                                live=False)  # fmt: skip
+            return self.respond(Page(PageKind.HOME), eventpages.problem(str(exc)), version=0, session=session,
+                                status=404, live=False)  # fmt: skip
         version = self.hub.version
-        arbiter = session if kind == "arbiter" else None
+        arbiter = session if kind is PageKind.ARBITER else None
         sections = await self.hub.sections(page, arbiter.csrf if arbiter else None)
         flash: list[str] = []
         if arbiter is not None:
             flash, arbiter.flash = arbiter.flash, []
-        missing = any(key == "problem" for key, _ in sections)
+        missing = eventpages.has_problem(sections)
         return self.respond(page, sections, version=version, session=session, status=404 if missing else 200,
                             flash=flash)  # fmt: skip
 
-    def data_route(self, kind: str) -> Callable[[Request], Awaitable[Response]]:
+    def data_route(self, kind: PageKind) -> Callable[[Request], Awaitable[Response]]:
         async def handler(request: Request) -> Response:
             snapshot = self.hub.snapshot
             try:
@@ -302,15 +308,15 @@ class EventApp:
     async def events(self, request: Request) -> Response:
         query = request.query_params
         try:
-            page = Page.from_query(query.get("page", "home"), query)
+            page = Page.from_query(PageKind.parse(query.get("page", PageKind.HOME.value)), query)
         except StateError as exc:
             return PlainTextResponse(str(exc), status_code=400)
         session = session_in(request)
         since = query.get("v", "")
-        if page.kind == "arbiter" and session is None:
+        if page.kind is PageKind.ARBITER and session is None:
             body: AsyncIterator[bytes] = _once(frame(self.hub.version, {"set": {}, "drop": [], "reload": True}))
         else:
-            csrf = session.csrf if page.kind == "arbiter" and session else None
+            csrf = session.csrf if page.kind is PageKind.ARBITER and session else None
             body = self.hub.stream(page, csrf, version_in(since))
         return StreamingResponse(
             body, media_type="text/event-stream", headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
@@ -325,7 +331,7 @@ class EventApp:
         except TManagerError:
             configured, error = True, error or "The password file is damaged: set the password again."
         response = self.respond(
-            Page("login"), arbiterpages.login(csrf=token, error=error, configured=configured),
+            Page(PageKind.LOGIN), arbiterpages.login(csrf=token, error=error, configured=configured),
             version=self.hub.version, session=None, status=status, live=False,
         )  # fmt: skip
         _cookie(request, response, LOGIN_COOKIE, token, max_age=3600)
@@ -333,7 +339,7 @@ class EventApp:
 
     async def login_form(self, request: Request) -> Response:
         if session_in(request) is not None:
-            return RedirectResponse("arbiter", status_code=303)
+            return RedirectResponse(Page(PageKind.ARBITER).url(), status_code=303)
         return self.login_page(request)
 
     async def login(self, request: Request) -> Response:
@@ -363,7 +369,7 @@ class EventApp:
             return self.login_page(request, error=message, status=403)
         self.limiter.succeeded(client)
         session = self.sessions.open()
-        response = RedirectResponse("arbiter", status_code=303)
+        response = RedirectResponse(Page(PageKind.ARBITER).url(), status_code=303)
         _cookie(request, response, SESSION_COOKIE, session.token, max_age=int(SESSION_LIFETIME))
         if not known:
             _cookie(request, response, DEVICE_COOKIE, self.devices.issue(), max_age=DEVICE_LIFETIME)
@@ -390,15 +396,15 @@ class EventApp:
 
     # --- the arbiter's actions ------------------------------------------------------------------
 
-    def action_route(self, name: str) -> Callable[[Request], Awaitable[Response]]:
-        chosen = action(name)
+    def action_route(self, kind: ArbiterForm) -> Callable[[Request], Awaitable[Response]]:
+        chosen = ACTIONS[kind]
 
         async def handler(request: Request) -> Response:
-            return await self.act(request, name, chosen)
+            return await self.act(request, kind, chosen)
 
         return handler
 
-    async def act(self, request: Request, name: str, chosen: Action) -> Response:
+    async def act(self, request: Request, kind: ArbiterForm, chosen: Action) -> Response:
         """Run one action from its form: redirect with its messages, or show the page with the error beside the
         form that was sent."""
         session, form = session_in(request), form_in(request)
@@ -407,14 +413,13 @@ class EventApp:
         try:
             change = await run_in_threadpool(chosen.run, Target(self.hub.path, self.hub.snapshot), form)
         except TManagerError as exc:
-            return self._refused_action(page, session, form, (chosen.form_key(name, form), str(exc)))
+            return self._refused_action(page, session, form, chosen.refused(kind, form, str(exc)))
         session.flash = [self.hub.redact(m) for m in change.messages]
         await self.hub.look()  # the next page shows the change at once
         return RedirectResponse(page.url(), status_code=303)
 
-    def _refused_action(self, page: Page, session: Session, form: dict[str, str], error: tuple[str, str]) -> Response:
-        """The arbiter's page with the reason beside the form (``error``: its key and the reason), its fields
-        as they were sent."""
+    def _refused_action(self, page: Page, session: Session, form: dict[str, str], error: FormError) -> Response:
+        """The arbiter's page with the reason beside the form, its fields as they were sent."""
         version, snapshot = self.hub.version, self.hub.snapshot
         try:
             sections = arbiterpages.render(snapshot, page, csrf=session.csrf, error=error,
@@ -422,7 +427,7 @@ class EventApp:
         except TManagerError as problem:
             # The form's own round or division, which the page cannot show, is usually why the action was refused:
             # say so once ("round 7 is not paired", not that twice over).
-            said = error[1] if str(problem) in error[1] else f"{error[1]} ({problem})"
+            said = error.message if str(problem) in error.message else f"{error.message} ({problem})"
             sections = eventpages.problem(said)
         return self.respond(page, sections, version=version, session=session, status=400)
 

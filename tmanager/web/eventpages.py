@@ -11,11 +11,13 @@ caller redacts it before it leaves.
 
 from __future__ import annotations
 
+import enum
 import re
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from types import MappingProxyType
+from typing import Any, TypeVar
 from urllib.parse import urlencode
 
 from tmanager import templates
@@ -25,13 +27,50 @@ from tmanager.events.reports import DivisionReports, Report, Table, data, requir
 from tmanager.events.reports.chess import ChessReports
 from tmanager.events.rules import DivisionRules, rules_for
 
-#: Page kinds a URL may name, with their titles.
-KINDS = {
-    "home": "Players", "start": "Starting rank", "pairings": "Pairings", "standings": "Standings", "table": "Table",
-    "prizes": "Prizes", "player": "Player", "arbiter": "Arbiter", "login": "Arbiter login",
+Word = TypeVar("Word", bound=enum.StrEnum)
+
+
+def read_word(kind: type[Word], word: str, refusal: str) -> Word:
+    """The member of ``kind`` that ``word`` (of an address or a form) names, or a :class:`StateError` ``refusal``."""
+    try:
+        return kind(word)
+    except ValueError:
+        raise StateError(refusal) from None
+
+
+class PageKind(enum.StrEnum):
+    """The kinds of page a URL may name; the value is the word in the address (``/pairings``, ``page=pairings``)."""
+
+    HOME = "home"
+    START = "start"
+    PAIRINGS = "pairings"
+    STANDINGS = "standings"
+    TABLE = "table"
+    PRIZES = "prizes"
+    PLAYER = "player"
+    ARBITER = "arbiter"
+    LOGIN = "login"
+
+    @classmethod
+    def parse(cls, word: str) -> PageKind:
+        """The kind ``word`` names; a :class:`StateError` (the page a viewer asked for does not exist) if none."""
+        return read_word(cls, word, f"there is no page {word!r}")
+
+    @property
+    def caption(self) -> str:
+        """What the browser's tab calls a page of this kind."""
+        return _CAPTIONS[self]
+
+
+_CAPTIONS = {
+    PageKind.HOME: "Players", PageKind.START: "Starting rank", PageKind.PAIRINGS: "Pairings",
+    PageKind.STANDINGS: "Standings", PageKind.TABLE: "Table", PageKind.PRIZES: "Prizes", PageKind.PLAYER: "Player",
+    PageKind.ARBITER: "Arbiter", PageKind.LOGIN: "Arbiter login",
 }  # fmt: skip
 #: The pages only a chess division of players has.
-_PLAYERS_PAGES = ("start", "prizes")
+_PLAYERS_PAGES = frozenset({PageKind.START, PageKind.PRIZES})
+#: The section a page that cannot be shown has instead of its own (:func:`problem`).
+_PROBLEM = "problem"
 #: What a round's second view is called when it is not the alphabetical list (a team division's lineups).
 _SECOND_VIEWS = {"lineups": "lineups"}
 
@@ -48,7 +87,7 @@ class Page:
     the arbiter's page with only the boards still without a result; ``category``: the standings of a prize
     category."""
 
-    kind: str
+    kind: PageKind
     division: str | None = None
     round: int | None = None
     player: int | None = None
@@ -56,11 +95,9 @@ class Page:
     category: str | None = None
 
     @classmethod
-    def from_query(cls, kind: str, query: Mapping[str, str]) -> Page:
+    def from_query(cls, kind: PageKind, query: Mapping[str, str]) -> Page:
         """The page of ``kind`` with the URL's ``d``, ``round``, ``n`` and ``category``; a :class:`StateError` if
         malformed."""
-        if kind not in KINDS:
-            raise StateError(f"there is no page {kind!r}")
         numbers = {}
         for key in ("round", "n"):
             text = query.get(key, "")
@@ -77,14 +114,13 @@ class Page:
         ``category``."""
         values = {"d": self.division, "round": self.round, "n": self.player, "missing": 1 if self.missing else None,
                   "category": self.category}  # fmt: skip
-        values.update({{"division": "d", "player": "n"}.get(k, k): v for k, v in changes.items() if k != "kind"})
+        values.update({{"division": "d", "player": "n"}.get(k, k): v for k, v in changes.items()})
         return [(k, str(v)) for k, v in values.items() if v is not None and v is not False]
 
     def url(self, **changes: Any) -> str:
-        """A relative address of this page with ``changes`` (also to ``kind``)."""
-        kind = changes.get("kind", self.kind)
+        """A relative address of this page with ``changes`` (as :meth:`params`)."""
         query = urlencode(self.params(**changes))
-        return ("./" if kind == "home" else kind) + (f"?{query}" if query else "")
+        return ("./" if self.kind is PageKind.HOME else self.kind.value) + (f"?{query}" if query else "")
 
 
 class Snapshot:
@@ -150,7 +186,7 @@ def _links(snapshot: Snapshot, division: Division) -> dict[str, str]:
     name = division.name if len(snapshot.event.divisions) > 1 else None
     links = {}
     for p in division.players:
-        links[p.name] = links[label(p)] = Page("player", name, player=p.number).url()
+        links[p.name] = links[label(p)] = Page(PageKind.PLAYER, name, player=p.number).url()
     return links
 
 
@@ -175,11 +211,11 @@ def document(
     event = snapshot.event if snapshot else None
     page_html = render_template(
         "document.html",
-        title=KINDS.get(page.kind, "") + (f" · {event.name}" if event else ""),
+        title=page.kind.caption + (f" · {event.name}" if event else ""),
         name=event.name if event else "Event",
         version=version,
         now=f"{time.time():.3f}",
-        stream="events?" + urlencode([("page", page.kind), *page.params()]) if live else "",
+        stream="events?" + urlencode([("page", page.kind.value), *page.params()]) if live else "",
         links=navigation(snapshot, page, arbiter=arbiter),
         flash=flash,
         sections=[html for _, html in sections],
@@ -190,30 +226,29 @@ def document(
 def navigation(snapshot: Snapshot | None, page: Page, *, arbiter: bool) -> list[dict[str, str]]:
     """Links to the division's pages, to the other divisions, and to the arbiter's page or the login."""
     links = []
-    target = Page("arbiter")
+    target = Page(PageKind.ARBITER)
     if snapshot is not None:
         division = _division_or_none(snapshot, page.division)
         name = division.name if division and len(snapshot.event.divisions) > 1 else None
         table = "Cross-table" if division and division.round_robin else "Wall chart"
-        pages = [("home", "Players"), ("start", "Starting rank"), ("pairings", "Pairings"),
-                 ("standings", "Standings"), ("table", table), ("prizes", "Prizes")]  # fmt: skip
-        for kind, text in pages:
+        for kind in _NAVIGATION:
             if kind in _PLAYERS_PAGES and not (division and ranks_players(snapshot, division)):
                 continue
-            current = "page" if page.kind == kind else ""
+            current = "page" if page.kind is kind else ""
+            text = table if kind is PageKind.TABLE else kind.caption
             links.append({"href": Page(kind, name).url(), "text": text, "current": current})
         if len(snapshot.event.divisions) > 1:
             for d in snapshot.event.divisions:
-                kind = page.kind if page.kind != "player" else "home"
-                kind = "home" if kind in _PLAYERS_PAGES and not ranks_players(snapshot, d) else kind
+                kind = page.kind if page.kind is not PageKind.PLAYER else PageKind.HOME
+                kind = PageKind.HOME if kind in _PLAYERS_PAGES and not ranks_players(snapshot, d) else kind
                 current = "true" if division is d else ""
                 href = Page(kind, d.name).url()
                 links.append({"kind": "division", "href": href, "text": d.name, "current": current})
-        target = Page("arbiter", name)
+        target = Page(PageKind.ARBITER, name)
     if arbiter:
         links.append({"kind": "arbiter", "href": target.url(), "text": "Arbiter"})
     else:
-        links.append({"kind": "arbiter", "href": "login", "text": "Arbiter login"})
+        links.append({"kind": "arbiter", "href": Page(PageKind.LOGIN).url(), "text": "Arbiter login"})
     return [{"kind": "", "current": "", **link} for link in links]
 
 
@@ -235,25 +270,13 @@ def _division_or_none(snapshot: Snapshot, name: str | None) -> Division | None:
 def render(snapshot: Snapshot, page: Page) -> Sections:
     """The sections of public page ``page``; a :class:`StateError` if it names something the event does not have
     (the arbiter's page: :func:`tmanager.web.arbiterpages.render`)."""
-    if page.kind == "home":
+    if page.kind is PageKind.HOME:
         return home(snapshot, page)
+    body = DIVISION_PAGES.get(page.kind)
+    if body is None:
+        raise StateError(f"there is no public page {page.kind.value!r}")
     division = snapshot.division(page.division)
-    sections = [("head", head(snapshot, division))]
-    if page.kind == "pairings":
-        sections += pairings(snapshot, division, page)
-    elif page.kind == "standings":
-        sections += standings_sections(snapshot, division, page)
-    elif page.kind == "table":
-        sections += table(snapshot, division)
-    elif page.kind == "player":
-        sections += player(snapshot, division, page)
-    elif page.kind == "start":
-        sections += starting_list(snapshot, division)
-    elif page.kind == "prizes":
-        sections += prizes(snapshot, division, page)
-    else:
-        raise StateError(f"there is no public page {page.kind!r}")
-    return sections
+    return [("head", head(snapshot, division)), *body(snapshot, division, page)]
 
 
 def head(snapshot: Snapshot, division: Division, *, element: str = "head") -> str:
@@ -286,7 +309,7 @@ def home(snapshot: Snapshot, page: Page) -> Sections:
         scores = rules.scores_text()
         players = [
             {
-                "href": Page("player", name, player=p.number).url(),
+                "href": Page(PageKind.PLAYER, name, player=p.number).url(),
                 "name": p.name,
                 "number": p.number,
                 "score": scores[p.number],
@@ -300,8 +323,8 @@ def home(snapshot: Snapshot, page: Page) -> Sections:
             head=head(snapshot, d, element=f"head-{index}"),
             title=f"Division {d.name}" if len(e.divisions) > 1 else "Players",
             paired=paired,
-            pairings=Page("pairings", name).url(),
-            standings=Page("standings", name).url(),
+            pairings=Page(PageKind.PAIRINGS, name).url(),
+            standings=Page(PageKind.STANDINGS, name).url(),
             players=players,
         )
         sections.append((f"players-{index}", html))
@@ -365,8 +388,9 @@ def standings_sections(snapshot: Snapshot, division: Division, page: Page) -> Se
     return [(key, html)]
 
 
-def starting_list(snapshot: Snapshot, division: Division) -> Sections:
-    """The starting rank list: pairing order, title, name, federation, FIDE ID, rating, club."""
+def starting_list(snapshot: Snapshot, division: Division, page: Page) -> Sections:
+    """The starting rank list: pairing order, title, name, federation, FIDE ID, rating, club (one list: ``page``,
+    given to every page of a division, chooses nothing here)."""
     reports = _players_reports(snapshot, division, "starting rank list")
     return [_report_section("start", "Starting rank list", reports.starting_list(), _links(snapshot, division))]
 
@@ -385,8 +409,9 @@ def _players_reports(snapshot: Snapshot, division: Division, what: str) -> Chess
     return require_reports(snapshot.reports(division), ChessReports, refusal)
 
 
-def table(snapshot: Snapshot, division: Division) -> Sections:
-    """The cross-table (round robin) or the wall chart (Swiss)."""
+def table(snapshot: Snapshot, division: Division, page: Page) -> Sections:
+    """The cross-table (round robin) or the wall chart (Swiss), after the last paired round (``page``, given to
+    every page of a division, chooses nothing here)."""
     report = snapshot.reports(division).table()
     title = "Cross-table" if division.round_robin else "Wall chart"
     heading = f"{title} after round {division.paired_rounds}"
@@ -417,12 +442,30 @@ def page_data(snapshot: Snapshot, page: Page) -> dict[str, Any]:
     division = snapshot.division(page.division)
     refusal = f"division {division.name!r} is score-based: its pages have no JSON"
     reports = require_reports(snapshot.reports(division), ChessReports, refusal)
-    if page.kind == "pairings":
+    if page.kind is PageKind.PAIRINGS:
         return data.pairings(reports, page.round)
     among = reports.group(page.category) if page.category else None
     return data.standings(reports, page.round, among=among)
 
 
+#: The pages of a division, each after the division's head, by kind (the home page is the event's: :func:`home`).
+DIVISION_PAGES: Mapping[PageKind, Callable[[Snapshot, Division, Page], Sections]] = MappingProxyType({
+    PageKind.START: starting_list,
+    PageKind.PAIRINGS: pairings,
+    PageKind.STANDINGS: standings_sections,
+    PageKind.TABLE: table,
+    PageKind.PRIZES: prizes,
+    PageKind.PLAYER: player,
+})  # fmt: skip
+#: The pages the navigation links to, in its order.
+_NAVIGATION = (PageKind.HOME, PageKind.START, PageKind.PAIRINGS, PageKind.STANDINGS, PageKind.TABLE, PageKind.PRIZES)
+
+
 def problem(message: str) -> Sections:
     """A page that cannot be shown: the reason."""
-    return [("problem", render_template("problem.html", message=message))]
+    return [(_PROBLEM, render_template("problem.html", message=message))]
+
+
+def has_problem(sections: Sections) -> bool:
+    """Whether ``sections`` are a page that cannot be shown (its reason, :func:`problem`) or hold one."""
+    return any(key == _PROBLEM for key, _ in sections)
