@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from tmanager.cli import words
+from tmanager.cli._dispatch import words
 from tmanager.cli.eventverbs import Verb, load_division, no_options
 from tmanager.core.results import Result
 from tmanager.errors import StateError
