@@ -32,7 +32,7 @@ def _tourney_games(results: str, schedule: RoundRobin) -> list[GameResult]:
         if char in "+-=":
             g = schedule.game(number)
             assert g is not None
-            result = Result.from_xboard(char).pgn
+            result = Result.from_xboard(char)
             games.append(GameResult(NAMES[g.white], NAMES[g.black], result, str(g.pgn_round), number))
     return games
 
@@ -115,7 +115,7 @@ def test_text_output_of_a_match(tmp_path: Path, capsys: pytest.CaptureFixture[st
            "pentanomial): LLR" in text
 
 
-def _numbered(games: list[tuple[str, str, str, int, int | None]]) -> list[GameResult]:
+def _numbered(games: list[tuple[str, str, Result, int, int | None]]) -> list[GameResult]:
     """(white, black, result, GameNumber, Pair) as tmanager's PGN carries them."""
     return [GameResult(w, b, r, "", number, "", pair) for w, b, r, number, pair in games]
 
@@ -123,8 +123,9 @@ def _numbered(games: list[tuple[str, str, str, int, int | None]]) -> list[GameRe
 def test_pair_tags_pair_games_across_cycles() -> None:
     # Three games per pairing, two cycles: pairs (0, 1), (3, 4) and, across the cycles, (2, 5).
     games = _numbered([
-        ("Dev", "Base", "1-0", 0, 0), ("Base", "Dev", "0-1", 1, 0), ("Dev", "Base", "1/2-1/2", 2, 2),
-        ("Base", "Dev", "1/2-1/2", 3, 3), ("Dev", "Base", "0-1", 4, 3), ("Base", "Dev", "1-0", 5, 2),
+        ("Dev", "Base", Result.WHITE_WINS, 0, 0), ("Base", "Dev", Result.BLACK_WINS, 1, 0),
+        ("Dev", "Base", Result.DRAW, 2, 2), ("Base", "Dev", Result.DRAW, 3, 3),
+        ("Dev", "Base", Result.BLACK_WINS, 4, 3), ("Base", "Dev", Result.WHITE_WINS, 5, 2),
     ])  # fmt: skip
     table = crosstable.build(games)
     assert table.match is not None and table.match.first == "Dev"
@@ -136,8 +137,8 @@ def test_pair_tags_pair_games_across_cycles() -> None:
 
 
 def test_automatic_match_has_a_fixed_orientation() -> None:
-    games = _numbered([("Zed", "Alf", "1-0", 0, 0), ("Alf", "Zed", "1/2-1/2", 1, 0),
-                       ("Zed", "Alf", "1-0", 2, 2), ("Alf", "Zed", "0-1", 3, 2)])  # fmt: skip
+    games = _numbered([("Zed", "Alf", Result.WHITE_WINS, 0, 0), ("Alf", "Zed", Result.DRAW, 1, 0),
+                       ("Zed", "Alf", Result.WHITE_WINS, 2, 2), ("Alf", "Zed", Result.BLACK_WINS, 3, 2)])  # fmt: skip
     sprt = stats.SprtSettings(0, 5)
     # Whatever order parallel workers wrote them in, the white player of game 0 is tested.
     for order in (games, games[::-1], games[2:] + games[:2]):
@@ -161,10 +162,10 @@ def test_same_round_pairs_and_fen_openings(tmp_path: Path) -> None:
     games = []
     for k in range(4):
         fen = f"8/8/8/8/8/8/{k}PPPPPPP/K6k w - - 0 1".replace("0P", "PP")
-        games.append(GameResult("A", "B", "1-0", str(k + 1), None, fen))
+        games.append(GameResult("A", "B", Result.WHITE_WINS, str(k + 1), None, fen))
     for k in reversed(range(4)):  # partners arrive out of order
         fen = f"8/8/8/8/8/8/{k}PPPPPPP/K6k w - - 0 1".replace("0P", "PP")
-        games.append(GameResult("B", "A", "1/2-1/2", str(k + 1), None, fen))
+        games.append(GameResult("B", "A", Result.DRAW, str(k + 1), None, fen))
     table = crosstable.build(games)
     assert table.match is not None
     assert table.match.stats.penta == (0, 0, 0, 4, 0) and table.match.unpaired == 0
@@ -173,9 +174,9 @@ def test_same_round_pairs_and_fen_openings(tmp_path: Path) -> None:
 @pytest.mark.parametrize("fmt", [crosstable.Format(word) for word in ("text", "markdown", "csv", "html")])
 def test_formats_carry_the_standings(tmp_path: Path, fmt: crosstable.Format) -> None:
     games = [
-        GameResult("Alpha", "Bravo", "1-0", "1"),
-        GameResult("Charlie", "Alpha", "1/2-1/2", "2"),
-        GameResult("Bravo", "Charlie", "0-1", "3"),
+        GameResult("Alpha", "Bravo", Result.WHITE_WINS, "1"),
+        GameResult("Charlie", "Alpha", Result.DRAW, "2"),
+        GameResult("Bravo", "Charlie", Result.BLACK_WINS, "3"),
     ]
     text = crosstableformats.render(crosstable.build(games, title="Club <cup>", tiebreak_names=["SB", "BH"]), fmt)
     for name in ("Alpha", "Bravo", "Charlie"):
@@ -376,7 +377,7 @@ def test_an_llr_without_a_value_is_null_in_json() -> None:
     games = [
         GameResult(*names, result, game_number=number, pair=number // 2)
         for number, (names, result) in zip(
-            range(200_000), [(("A", "B"), "0-1"), (("B", "A"), "1/2-1/2")] * 100_000, strict=True
+            range(200_000), [(("A", "B"), Result.BLACK_WINS), (("B", "A"), Result.DRAW)] * 100_000, strict=True
         )
     ]
     table = crosstable.build(games, sprt=stats.SprtSettings(0, 200))

@@ -45,7 +45,7 @@ def test_python_chess_pgn_read_back(tmp_path: Path) -> None:
         games.append(str(game))
     path = _write(tmp_path, "\n\n".join(games) + "\n")
     read, report = _scan(path)
-    assert [(g.white, g.black, g.result, g.round) for g in read] == [
+    assert [(g.white, g.black, g.result.pgn, g.round) for g in read] == [
         ("Åsa", "Bob", "1-0", "1"),
         ("Bob", "Åsa", "1/2-1/2", "2"),
         ('C "x"', "Bob", "0-1", "3"),
@@ -56,7 +56,7 @@ def test_python_chess_pgn_read_back(tmp_path: Path) -> None:
         theirs = []
         while (headers := chess.pgn.read_headers(handle)) is not None:
             theirs.append((headers["White"], headers["Black"], headers["Result"]))
-    assert theirs == [(g.white, g.black, g.result) for g in read]
+    assert theirs == [(g.white, g.black, g.result.pgn) for g in read]
 
 
 @pytest.mark.skipif(not Path(STOCKFISH).exists(), reason="stockfish not installed")
@@ -75,7 +75,7 @@ def test_real_engine_game(tmp_path: Path) -> None:
     game.headers["FEN"] = chess.STARTING_FEN
     path = _write(tmp_path, str(game) + "\n")
     [read], report = _scan(path)
-    assert (read.white, read.black, read.result, read.opening) == (
+    assert (read.white, read.black, read.result.pgn, read.opening) == (
         "Stockfish A",
         "Stockfish B",
         result,
@@ -116,7 +116,9 @@ lines} 1/2-1/2
 
 def test_comment_traps(tmp_path: Path) -> None:
     read, report = _scan(_write(tmp_path, TRAPS))
-    assert [(g.white, g.black, g.result) for g in read] == [("A", "B", "1-0"), ("B", "A", "1/2-1/2"), ("A", "B", "0-1")]
+    assert [(g.white, g.black, g.result.pgn) for g in read] == [
+        ("A", "B", "1-0"), ("B", "A", "1/2-1/2"), ("A", "B", "0-1")
+    ]  # fmt: skip
     assert not report.warnings
 
 
@@ -124,7 +126,7 @@ def test_comment_trap_across_chunks(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     # Tiny chunks put every cut inside comments, tag sections and escape lines.
     monkeypatch.setattr(pgnscan, "CHUNK_SIZE", 7)
     read, report = _scan(_write(tmp_path, TRAPS * 3))
-    assert [(g.white, g.result) for g in read] == [("A", "1-0"), ("B", "1/2-1/2"), ("A", "0-1")] * 3
+    assert [(g.white, g.result.pgn) for g in read] == [("A", "1-0"), ("B", "1/2-1/2"), ("A", "0-1")] * 3
     assert not report.warnings
 
 
@@ -173,7 +175,7 @@ MALFORMED = """[White "A"]
 
 def test_malformed_games_are_counted_not_fatal(tmp_path: Path) -> None:
     read, report = _scan(_write(tmp_path, MALFORMED))
-    assert [(g.white, g.black, g.result) for g in read] == [("B", "A", "1-0")]
+    assert [(g.white, g.black, g.result.pgn) for g in read] == [("B", "A", "1-0")]
     assert report.warnings == {
         "missing-result": 1,
         "unfinished": 1,
@@ -189,7 +191,7 @@ def test_unterminated_comment_and_bom(tmp_path: Path) -> None:
     path = tmp_path / "bom.pgn"
     path.write_bytes(b'\xef\xbb\xbf[White "A"]\n[Black "B"]\n[Result "1-0"]\n\n1. e4 {never closed\n[White "X"]\n')
     read, report = _scan(path)
-    assert [(g.white, g.result) for g in read] == [("A", "1-0")]
+    assert [(g.white, g.result.pgn) for g in read] == [("A", "1-0")]
     assert report.warnings["unterminated-comment"] == 1
 
 
@@ -199,7 +201,7 @@ def test_latin1_names_and_crlf(tmp_path: Path) -> None:
         '[White "Åke"]\r\n[Black "Zoë"]\r\n[Result "0-1"]\r\n[GameNumber "7"]\r\n\r\n1. e4 0-1\r\n'.encode("latin-1")
     )
     [game], report = _scan(path)
-    assert (game.white, game.black, game.result, game.game_number) == ("Åke", "Zoë", "0-1", 7)
+    assert (game.white, game.black, game.result.pgn, game.game_number) == ("Åke", "Zoë", "0-1", 7)
     assert not report.warnings
 
 
@@ -313,7 +315,7 @@ def test_a_tourney_pgn_with_wrapped_comments_and_fastchess_tags_reads_the_same_e
             h = game.headers
             theirs.append((h["White"], h["Black"], h["Result"], h["Round"], int(h["GameNumber"]), int(h["Pair"]),
                            h["FEN"]))
-    assert theirs == [(g.white, g.black, g.result, g.round, g.game_number, g.pair, g.opening) for g in scanned]
+    assert theirs == [(g.white, g.black, g.result.pgn, g.round, g.game_number, g.pair, g.opening) for g in scanned]
     index = PgnIndex(pgn)
     index.refresh()
     assert sorted((g.number, g.white, g.result) for g in index.recent(10)) == sorted((t[4], t[0], t[2]) for t in theirs)

@@ -7,7 +7,8 @@ import io
 import json
 
 from tmanager.core import crosstable, crosstableformats
-from tmanager.core.standings import DRAW, WHITE_WIN, GameResult, points_text
+from tmanager.core.results import Result
+from tmanager.core.standings import GameResult, points_text
 
 TIEBREAKS = ("SB", "EBH", "PS", "BH")
 
@@ -16,7 +17,7 @@ def _games() -> list[GameResult]:
     """Three engines, 1,201 games: tie-breaks of six digits and a half, EBH in the hundreds of millions."""
     games = []
     for white, black, wins, draws in (("A", "B", 300, 101), ("A", "C", 350, 49), ("B", "C", 250, 151)):
-        games += [GameResult(white, black, WHITE_WIN)] * wins + [GameResult(white, black, DRAW)] * draws
+        games += [GameResult(white, black, Result.WHITE_WINS)] * wins + [GameResult(white, black, Result.DRAW)] * draws
     return games
 
 

@@ -7,16 +7,17 @@ import math
 import pytest
 
 from tmanager.core import crosstable, jointfit, ratings, stats
+from tmanager.core.results import Result
 from tmanager.core.standings import GameResult, Tally
 from tmanager.errors import ConfigError
 
-FLIP = {"1-0": "0-1", "0-1": "1-0", "1/2-1/2": "1/2-1/2"}
+FLIP = {Result.WHITE_WINS: Result.BLACK_WINS, Result.BLACK_WINS: Result.WHITE_WINS, Result.DRAW: Result.DRAW}
 
 
 def _match(wins: int, losses: int, draws: int) -> Tally:
     """A vs B with colours alternating; results from A's side."""
     tally = Tally()
-    results = ["1-0"] * wins + ["0-1"] * losses + ["1/2-1/2"] * draws
+    results = [Result.WHITE_WINS] * wins + [Result.BLACK_WINS] * losses + [Result.DRAW] * draws
     for i, result in enumerate(results):
         tally.add(GameResult("A", "B", result) if i % 2 else GameResult("B", "A", FLIP[result]))
     return tally
@@ -65,7 +66,8 @@ def test_a_match_s_closed_form_gives_the_joint_fit_s_numbers(seed: int) -> None:
         for _ in range(rng.choice([1, 2, 3, 7, 40, 500])):
             white, black = ("A", "B") if rng.random() < strength else ("B", "A")
             r = rng.random()
-            tally.add(GameResult(white, black, "1/2-1/2" if r < 0.3 else "1-0" if r < 0.3 + 0.7 * strength else "0-1"))
+            won = Result.WHITE_WINS if r < 0.3 + 0.7 * strength else Result.BLACK_WINS
+            tally.add(GameResult(white, black, Result.DRAW if r < 0.3 else won))
         options = {"anchor": rng.choice([None, "A", "B"]), "anchor_elo": rng.choice([0.0, 1500.0]),
                    "prior": rng.choice([0.5, 1.0, 2.0])}  # fmt: skip
         closed = ratings.fit(tally, **options)  # type: ignore[arg-type]
@@ -81,12 +83,12 @@ def test_a_match_s_closed_form_gives_the_joint_fit_s_numbers(seed: int) -> None:
 def test_three_player_round_robin_is_transitive() -> None:
     tally = Tally()
     for _ in range(20):
-        tally.add(GameResult("A", "B", "1-0"))
-        tally.add(GameResult("B", "A", "1/2-1/2"))
-        tally.add(GameResult("B", "C", "1-0"))
-        tally.add(GameResult("C", "B", "1/2-1/2"))
-        tally.add(GameResult("A", "C", "1-0"))
-        tally.add(GameResult("C", "A", "0-1"))
+        tally.add(GameResult("A", "B", Result.WHITE_WINS))
+        tally.add(GameResult("B", "A", Result.DRAW))
+        tally.add(GameResult("B", "C", Result.WHITE_WINS))
+        tally.add(GameResult("C", "B", Result.DRAW))
+        tally.add(GameResult("A", "C", Result.WHITE_WINS))
+        tally.add(GameResult("C", "A", Result.BLACK_WINS))
     fitted = ratings.fit(tally)
     elo = fitted.elo()
     assert elo["A"] > elo["B"] > elo["C"]
@@ -105,10 +107,10 @@ def test_three_player_round_robin_is_transitive() -> None:
 def test_white_advantage_is_fitted() -> None:
     tally = Tally()
     for _ in range(30):  # white scores 75 % whoever plays it
-        tally.add(GameResult("A", "B", "1-0"))
-        tally.add(GameResult("A", "B", "1/2-1/2"))
-        tally.add(GameResult("B", "A", "1-0"))
-        tally.add(GameResult("B", "A", "1/2-1/2"))
+        tally.add(GameResult("A", "B", Result.WHITE_WINS))
+        tally.add(GameResult("A", "B", Result.DRAW))
+        tally.add(GameResult("B", "A", Result.WHITE_WINS))
+        tally.add(GameResult("B", "A", Result.DRAW))
     fitted = ratings.fit(tally, white_advantage=True)
     assert fitted.white_advantage == pytest.approx(stats.elo_from_score(0.75), abs=1e-4)
     assert fitted.ratings["A"].elo == pytest.approx(0, abs=1e-6)
@@ -118,10 +120,10 @@ def test_white_advantage_is_fitted() -> None:
 
 def test_disconnected_groups_are_reported() -> None:
     tally = Tally()
-    tally.add(GameResult("A", "B", "1-0"))
-    tally.add(GameResult("B", "A", "1/2-1/2"))
-    tally.add(GameResult("C", "D", "0-1"))
-    tally.add(GameResult("D", "C", "1/2-1/2"))
+    tally.add(GameResult("A", "B", Result.WHITE_WINS))
+    tally.add(GameResult("B", "A", Result.DRAW))
+    tally.add(GameResult("C", "D", Result.BLACK_WINS))
+    tally.add(GameResult("D", "C", Result.DRAW))
     assert ratings.fit(tally).groups == 2
 
 
@@ -131,7 +133,7 @@ def test_many_players_fit_quickly_enough_to_finish() -> None:
     for i, white in enumerate(players):
         for j, black in enumerate(players):
             if i != j and (i + j) % 3 == 0:
-                tally.add(GameResult(white, black, "1-0" if i < j else "1/2-1/2"))
+                tally.add(GameResult(white, black, Result.WHITE_WINS if i < j else Result.DRAW))
     fitted = ratings.fit(tally)
     assert len(fitted.ratings) == 120
     assert all(math.isfinite(r.elo) and math.isfinite(r.error) for r in fitted.ratings.values())
@@ -208,11 +210,12 @@ def _random_field(seed: int, players: int, games: int, *, groups: int = 1, perfe
         a, b = rng.sample(range(group, players, groups), 2)
         p = stats.score_from_elo(strength[a] - strength[b] + 35)
         r = rng.random()
-        result = "1/2-1/2" if r < 0.3 * (1 - abs(2 * p - 1)) else "1-0" if r < p else "0-1"
+        result = Result.DRAW if r < 0.3 * (1 - abs(2 * p - 1)) else Result.WHITE_WINS if r < p else Result.BLACK_WINS
         tally.add(GameResult(f"P{a}", f"P{b}", result))
     for k in range(perfect):
         for j in range(3):
-            tally.add(GameResult(f"X{k}", f"P{(k + j) % players}", "1-0" if k % 2 == 0 else "0-1"))
+            result = Result.WHITE_WINS if k % 2 == 0 else Result.BLACK_WINS
+            tally.add(GameResult(f"X{k}", f"P{(k + j) % players}", result))
     return tally
 
 
@@ -238,9 +241,9 @@ def test_a_group_beating_another_in_every_game_gives_everybody_the_virtual_draws
     tally = Tally()
     for _ in range(5):
         for a, b in [("A1", "A2"), ("A2", "A1"), ("B1", "B2"), ("B2", "B1")]:
-            tally.add(GameResult(a, b, "1-0"))
-        tally.add(GameResult("A1", "B1", "1-0"))
-        tally.add(GameResult("B2", "A2", "0-1"))
+            tally.add(GameResult(a, b, Result.WHITE_WINS))
+        tally.add(GameResult("A1", "B1", Result.WHITE_WINS))
+        tally.add(GameResult("B2", "A2", Result.BLACK_WINS))
     fitted = ratings.fit(tally)
     expected, _ = _reference(tally, anchor=None, white_advantage=False, prior=1.0, everybody=True)
     for name, (elo, error) in expected.items():
@@ -259,9 +262,9 @@ def test_white_winning_every_game_gives_everybody_the_virtual_draws(
         monkeypatch.setattr(jointfit, "DENSE_LIMIT", 0)
     tally = Tally()
     for a, b in [("A", "B"), ("B", "A"), ("A", "B")]:
-        tally.add(GameResult(a, b, "1-0"))
-    tally.add(GameResult("C", "A", "1-0"))
-    tally.add(GameResult("B", "C", "1-0"))
+        tally.add(GameResult(a, b, Result.WHITE_WINS))
+    tally.add(GameResult("C", "A", Result.WHITE_WINS))
+    tally.add(GameResult("B", "C", Result.WHITE_WINS))
     fitted = ratings.fit(tally, white_advantage=True)
     assert 0 < fitted.white_advantage < 1000 and 0 < fitted.white_advantage_error < 1000
     assert all(abs(r.elo) < 200 and 0 < r.error < 1000 for r in fitted.ratings.values())
@@ -286,7 +289,8 @@ def test_a_thousand_players_who_meet_similar_opponents_recover_their_strengths()
         if a != b:
             p = stats.score_from_elo(strength[a] - strength[b])
             r = rng.random()
-            tally.add(GameResult(f"P{a}", f"P{b}", "1/2-1/2" if r < 0.2 else "1-0" if r < p + 0.1 else "0-1"))
+            won = Result.WHITE_WINS if r < p + 0.1 else Result.BLACK_WINS
+            tally.add(GameResult(f"P{a}", f"P{b}", Result.DRAW if r < 0.2 else won))
     fitted = ratings.fit(tally, anchor="P500", anchor_elo=strength[500])
     inside = sum(abs(r.elo - strength[int(name[1:])]) <= r.error for name, r in fitted.ratings.items())
     assert fitted.groups == 1
@@ -313,7 +317,7 @@ def test_the_large_field_method_gives_the_same_ratings(seed: int, monkeypatch: p
     games = [
         GameResult(white, black, result)
         for (white, black), counts in tally.pairs.items()
-        for result, count in zip(("1-0", "1/2-1/2", "0-1"), counts, strict=True)
+        for result, count in zip((Result.WHITE_WINS, Result.DRAW, Result.BLACK_WINS), counts, strict=True)
         for _ in range(count)
     ]
     table = crosstable.build(games)
@@ -324,5 +328,5 @@ def test_the_large_field_method_gives_the_same_ratings(seed: int, monkeypatch: p
 def test_no_games_and_one_game(white_advantage: bool) -> None:
     # A tourney's dashboard fits before any game and after the first.
     assert ratings.fit(Tally(), white_advantage=white_advantage).ratings == {}
-    one = ratings.fit(Tally().update([GameResult("A", "B", "1-0")]), white_advantage=white_advantage)
+    one = ratings.fit(Tally().update([GameResult("A", "B", Result.WHITE_WINS)]), white_advantage=white_advantage)
     assert one.elo()["A"] > one.elo()["B"] and one.groups == 1

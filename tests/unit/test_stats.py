@@ -8,6 +8,7 @@ import random
 import pytest
 
 from tmanager.core import stats
+from tmanager.core.results import Result
 from tmanager.core.schedule import RoundRobin
 from tmanager.core.sprt import match_state
 from tmanager.core.standings import GamePairs, GameResult
@@ -273,8 +274,8 @@ def test_a_normalized_estimate_that_does_not_exist_is_nan_as_in_fastchess(counts
 def test_every_game_of_a_match_is_in_a_pair_or_unpaired() -> None:
     """A game whose slot a game of the same colours already held (the same games twice, files joined) vanished
     from the counts: 64 games gave '30 pairs, 2 unpaired games'."""
-    games = [GameResult("A", "B", "1-0", game_number=0), GameResult("B", "A", "1/2-1/2", game_number=1),
-             GameResult("A", "B", "0-1", game_number=2)]  # game 3 never played
+    games = [GameResult("A", "B", Result.WHITE_WINS, game_number=0), GameResult("B", "A", Result.DRAW, game_number=1),
+             GameResult("A", "B", Result.BLACK_WINS, game_number=2)]  # game 3 never played
     pairs = GamePairs("A", "B")
     for game in games + [GameResult(*game) for game in games]:  # the file read twice
         pairs.add(game)
@@ -303,8 +304,7 @@ def test_a_noswap_match_pairs_by_its_pair_tags_as_its_status_counts_it() -> None
         partner = schedule.partner(number)
         assert scheduled is not None and partner is not None
         names = ("A", "B") if scheduled.white == 0 else ("B", "A")
-        games.append(GameResult(*names, {"+": "1-0", "=": "1/2-1/2", "-": "0-1"}[char], game_number=number,
-                                pair=min(number, partner)))  # fmt: skip
+        games.append(GameResult(*names, Result.from_xboard(char), game_number=number, pair=min(number, partner)))
     assert {game.white for game in games} == {"A"}
     pairs = GamePairs("A", "B")
     for result in games:
@@ -322,7 +322,7 @@ def test_a_fastchess_noswap_pgn_pairs_by_its_round_tags() -> None:
     gives them the pair's number as Round tag, by which alone fastchess pairs them: crosstable found no pair.
     The games, in the order and with the results of a real fastchess run (12 games, 2 at once)."""
     rounds = [1, 1, 2, 3, 2, 4, 3, 4, 5, 5, 6, 6]
-    results = ["0-1", "0-1", "0-1", "0-1", "0-1", "1-0", "0-1", "1-0", "1-0", "1-0", "0-1", "0-1"]
+    results = [Result.from_xboard(char) for char in "-----+-+++--"]
     pairs = GamePairs("a", "b")
     for round_number, result in zip(rounds, results, strict=True):
         pairs.add(GameResult("a", "b", result, round=str(round_number), opening=f"fen {round_number}"))
@@ -330,5 +330,5 @@ def test_a_fastchess_noswap_pgn_pairs_by_its_round_tags() -> None:
     assert counts.penta == (4, 0, 0, 0, 2) and counts.unpaired == 0
     swapped = GamePairs("a", "b")  # with colours swapped, a game of one round in the same colours is no partner
     for white, black in [("a", "b"), ("b", "a"), ("a", "b"), ("a", "b")]:
-        swapped.add(GameResult(white, black, "1-0", round="1"))
+        swapped.add(GameResult(white, black, Result.WHITE_WINS, round="1"))
     assert swapped.finish().penta == (0, 0, 1, 0, 0) and swapped.finish().unpaired == 2

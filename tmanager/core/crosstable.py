@@ -14,11 +14,9 @@ from dataclasses import dataclass, field
 
 from tmanager.core import ratings, stats, tiebreaks
 from tmanager.core.ratingmodel import RatingList
-from tmanager.core.results import Colour
+from tmanager.core.results import Colour, Result
 from tmanager.core.standings import (
-    DRAW,
     STANDARD_POINTS,
-    WHITE_WIN,
     GamePairs,
     GameResult,
     HeadToHead,
@@ -244,8 +242,8 @@ def _rounds(games: Sequence[GameResult], points: Points) -> dict[str, list[tiebr
     )
     event: dict[str, list[tiebreaks.RoundResult]] = {}
     for _, g in ordered:
-        white_points = {WHITE_WIN: points.win, DRAW: points.draw}.get(g.result, points.loss)
-        black_points = {WHITE_WIN: points.loss, DRAW: points.draw}.get(g.result, points.win)
+        white_points = {Result.WHITE_WINS: points.win, Result.DRAW: points.draw}.get(g.result, points.loss)
+        black_points = {Result.WHITE_WINS: points.loss, Result.DRAW: points.draw}.get(g.result, points.win)
         event.setdefault(g.white, []).append(tiebreaks.RoundResult(white_points, g.black, Colour.WHITE))
         event.setdefault(g.black, []).append(tiebreaks.RoundResult(black_points, g.white, Colour.BLACK))
     return event

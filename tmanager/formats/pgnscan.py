@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, NamedTuple
 
-from tmanager.core.standings import RESULTS, GameResult
+from tmanager.core.standings import FINISHED, GameResult
 from tmanager.errors import MOST_DIGITS, ConfigError
 from tmanager.files import open_file
 
@@ -67,7 +67,7 @@ _TRAP = re.compile(rb"\{(?:[^}\n]++|\n(?!\[))*+(?:\n\[|\Z)")
 # Careful tokens: a tag line, a % escape line, a ; comment, a brace comment (closed or not).
 _TOKEN = re.compile(rb"\n\[[^\n]*+|\n%[^\n]*+|;[^\n]*+|\{[^}]*+(\}?)")
 _TERMINATED = re.compile(rb"(?:1-0|0-1|1/2-1/2|\*)\s*\Z")
-_RESULTS = {r.encode(): r for r in RESULTS}
+_RESULTS = {result.pgn.encode(): result for result in FINISHED}
 #: ``Superseded`` values that say a game is not: any other (``yes``, or tmanager's reason why) skips it.
 _NOT_SUPERSEDED = (b"no", b"false", b"0")
 

@@ -132,7 +132,7 @@ def game_results(tourney: Tourney) -> list[GameResult]:
         pair = None if partner is None else min(game.number, partner)
         games.append(
             GameResult(
-                names[game.white], names[game.black], Result.from_xboard(char).pgn, str(game.pgn_round),
+                names[game.white], names[game.black], Result.from_xboard(char), str(game.pgn_round),
                 game.number, pair=pair,
             )
         )
