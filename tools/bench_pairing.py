@@ -20,6 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from tmanager.core.results import Colour, TrfResult
 from tmanager.core.scoring import STANDARD, Game
 from tmanager.formats import trf
 from tmanager.pairing import PlayerState, pair_round
@@ -38,14 +39,13 @@ def synthetic(players: int, rounds: int, seed: int) -> list[PlayerState]:
             met = {g.opponent for g in games[a]}
             b = next((x for x in free if x not in met), free[0])
             free.remove(b)
-            whites = sum(g.colour == "w" for g in games[a])
+            whites = sum(g.colour is Colour.WHITE for g in games[a])
             white, black = (a, b) if whites * 2 <= len(games[a]) else (b, a)
-            result = rng.choice(["1", "0", "=", "1", "0"])
-            other = {"1": "0", "0": "1", "=": "="}[result]
-            games[white].append(Game(black, "w", result))
-            games[black].append(Game(white, "b", other))
+            result = rng.choice([TrfResult.WIN, TrfResult.LOSS, TrfResult.DRAW, TrfResult.WIN, TrfResult.LOSS])
+            games[white].append(Game(black, Colour.WHITE, result))
+            games[black].append(Game(white, Colour.BLACK, result.opposite))
         for a in free:
-            games[a].append(Game(None, None, "U"))
+            games[a].append(Game(None, None, TrfResult.PAIRING_BYE))
     return [PlayerState(id=i, games=tuple(g)) for i, g in games.items()]
 
 
@@ -53,7 +53,9 @@ def to_trf(states: list[PlayerState], total: int) -> str:
     players = tuple(
         trf.TrfPlayer(s.id, f"001 {s.id:4d}".ljust(80), s.score(STANDARD), None, s.games) for s in states
     )
-    return trf.dumps(trf.Tournament(players=players, total_rounds=total, initial_colour="w", lines=(f"XXR {total}",)))
+    lines = (f"XXR {total}",)
+    tournament = trf.Tournament(players=players, total_rounds=total, initial_colour=Colour.WHITE, lines=lines)
+    return trf.dumps(tournament)
 
 
 def time_ours(states: list[PlayerState], rounds: int, runs: int) -> float:

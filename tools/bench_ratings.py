@@ -21,6 +21,7 @@ import statistics
 import time
 
 from tmanager.core import ratings, stats
+from tmanager.core.results import Result
 from tmanager.core.standings import GameResult, Tally
 
 
@@ -36,7 +37,7 @@ def band_field(players: int, games_per_player: int, seed: int = 1) -> Tally:
         p = stats.score_from_elo(strength[a] - strength[b] + 30)
         draw = 0.4 * (1 - abs(2 * p - 1))
         r = rng.random()
-        result = "1/2-1/2" if r < draw else "1-0" if r < p + draw / 2 else "0-1"
+        result = Result.DRAW if r < draw else Result.WHITE_WINS if r < p + draw / 2 else Result.BLACK_WINS
         tally.add(GameResult(f"P{a}", f"P{b}", result))
     return tally
 
@@ -55,10 +56,10 @@ def baseline_fit(tally: Tally) -> list[float]:
     index = {name: i for i, name in enumerate(tally.players)}
     n = len(index)
     edges: list[list[tuple[int, float, float, int]]] = [[] for _ in range(n)]
-    for (w, b), (ww, d, bw) in tally.pairs.items():
-        games = ww + d + bw
-        edges[index[w]].append((index[b], games, ww + d / 2, +1))
-        edges[index[b]].append((index[w], games, bw + d / 2, -1))
+    for (white, black), (ww, d, bw) in tally.pairs.items():
+        played = float(ww + d + bw)
+        edges[index[white]].append((index[black], played, ww + d / 2, +1))
+        edges[index[black]].append((index[white], played, bw + d / 2, -1))
     beta, eta = [0.0] * n, 0.0
     for _ in range(5000):
         largest = 0.0

@@ -80,7 +80,7 @@ def timed(command: list[str], *, cwd: Path) -> float:
 def write_book(path: Path, games: int) -> None:
     """A PGN book of ``games`` games of 16 plies (1,000 different ones, over and over)."""
     rng = random.Random(1)
-    different = []
+    different: list[str] = []
     while len(different) < 1000:
         board = chess.Board()
         while len(board.move_stack) < 16 and not board.is_game_over():

@@ -37,7 +37,7 @@ fi
 export TMANAGER_TEST_SYZYGY="$PWD/$syzygy"
 
 .venv/bin/ruff check tmanager tests tools
-.venv/bin/mypy --strict tmanager tests
+.venv/bin/mypy --strict tmanager tests tools
 if [ $# -gt 0 ]; then
     exec .venv/bin/pytest -q -p no:cacheprovider "$@"
 fi
