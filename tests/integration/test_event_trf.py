@@ -12,7 +12,7 @@ import pytest
 
 from tests.conftest import ROOT, run_cli
 from tmanager.core.prizes import Sharing
-from tmanager.core.results import Result, TrfResult
+from tmanager.core.results import ByeKind, Result, TrfResult
 from tmanager.errors import ConfigError
 from tmanager.events import api as ev
 from tmanager.events import trffile as event_trf
@@ -45,7 +45,7 @@ def scripted_event(seed: int, players: int = 15, rounds: int = 5, *, played: int
         ev.add_player(e, d, player)
     for n in range(1, (played or rounds) + 1):
         if n == 2:
-            ev.request_bye(e, d, d.player(3), 2, "half")
+            ev.request_bye(e, d, d.player(3), 2, ByeKind.HALF)
         if n == 3:
             ev.withdraw(d, d.player(9))
         ev.pair(e, d, rng=rng)

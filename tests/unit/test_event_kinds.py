@@ -10,9 +10,9 @@ import pytest
 
 from tmanager import tomlmap
 from tmanager.core.playerfields import RatingKind, Sex
-from tmanager.core.results import Colour
+from tmanager.core.results import REQUESTED_BYES, ByeKind, Colour
 from tmanager.core.teams import TeamScore
-from tmanager.errors import ConfigError
+from tmanager.errors import ConfigError, StateError
 from tmanager.events.model import (
     Acceleration,
     Division,
@@ -24,6 +24,7 @@ from tmanager.events.model import (
     TeamBye,
     TeamSettings,
 )
+from tmanager.events.operations import request_bye
 from tmanager.formats.trf_records import Bye, ByeCode, Forfeit, ForfeitCode
 
 #: (the class, the table without the field, the field, a good word, its member, the words another is refused with)
@@ -92,3 +93,23 @@ def test_the_initial_colour_word_and_its_colour() -> None:
     assert [InitialColour.of(c).colour for c in Colour] == list(Colour)
     assert Division("A").first_colour is Colour.WHITE
     assert Division("A", initial_colour=InitialColour.BLACK).first_colour is Colour.BLACK
+
+
+@pytest.mark.parametrize("kind", [ByeKind.HALF, ByeKind.ZERO, ByeKind.FULL])
+def test_a_requested_bye_is_read_from_its_word(kind: ByeKind) -> None:
+    assert kind in REQUESTED_BYES and ByeKind.requested(kind.value) is kind
+
+
+@pytest.mark.parametrize("word", ["pairing", "forfeit", "Half", "double", ""])
+def test_a_bye_nobody_may_ask_for_is_refused_by_its_word(word: str) -> None:
+    with pytest.raises(ValueError, match=f"^a requested bye is 'half', 'zero' or 'full', not '{word}'$"):
+        ByeKind.requested(word)
+
+
+@pytest.mark.parametrize("kind", [ByeKind.PAIRING, ByeKind.FORFEIT])
+def test_a_bye_nobody_may_ask_for_is_refused_as_a_member_too(kind: ByeKind) -> None:
+    event = Event(name="X", divisions=[Division(name="A", players=[Player(number=1, name="A, B")])])
+    division = event.division()
+    with pytest.raises(StateError, match=f"^a requested bye is 'half', 'zero' or 'full', not '{kind.value}'$"):
+        request_bye(event, division, division.player(1), 1, kind)
+    assert not any(r.byes for r in division.rounds)

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from tmanager.core.results import Colour, Result, TrfResult
+from tmanager.core.results import ByeKind, Colour, Result, TrfResult
 from tmanager.errors import PairingError, StateError
 from tmanager.events import api as ev
 from tmanager.events import trffile as event_trf
@@ -227,7 +227,7 @@ def test_thirty_player_dutch_event(tmp_path: Path) -> None:
     assert forfeit.result == "+-"
 
     # Round 3: a half-point bye requested for round 4, a third late entry with half points for missed rounds.
-    ev.apply(path, lambda e: ev.request_bye(e, e.division(), e.division().player(7), 4, "half"))
+    ev.apply(path, lambda e: ev.request_bye(e, e.division(), e.division().player(7), 4, ByeKind.HALF))
     pair_and_check(path, 3)
     late = ev.Player(30, "Late, Last", rating=1500)
     ev.apply(path, lambda e: ev.add_player(e, e.division(), late, missed=ev.LateEntry.HALF, take_bye=True))
@@ -245,7 +245,7 @@ def test_thirty_player_dutch_event(tmp_path: Path) -> None:
     play(path, 4, rng)
 
     # A zero-point bye for round 5, a forced game, then a correction of round 3 after round 5 is paired.
-    ev.apply(path, lambda e: ev.request_bye(e, e.division(), e.division().player(20), 5, "zero"))
+    ev.apply(path, lambda e: ev.request_bye(e, e.division(), e.division().player(20), 5, ByeKind.ZERO))
     d = ev.load(path).division()
     met = {n for r in d.rounds for b in r.boards if 1 in (b.white, b.black) for n in (b.white, b.black)}
     partner = next(p.number for p in d.players if p.number not in met and p.plays(5) and p.number not in (20, 3, 4))
@@ -321,10 +321,10 @@ def test_manual_division_and_withdrawal_rules() -> None:
     ev.force(e, d, d.player(3), d.player(4))
     with pytest.raises(StateError, match=r"1 player\(s\) have no game or bye in round 1: M5 \(5\)"):
         ev.pair(e, d)
-    ev.request_bye(e, d, d.player(5), 1, "zero")
+    ev.request_bye(e, d, d.player(5), 1, ByeKind.ZERO)
     ev.pair(e, d)
     assert [(b.white, b.black) for b in d.round(1).boards] == [(1, 2), (3, 4)]
-    ev.request_bye(e, d, d.player(2), 3, "half")
+    ev.request_bye(e, d, d.player(2), 3, ByeKind.HALF)
     messages = ev.withdraw(d, d.player(2))
     assert "their requested bye in round 3 is cancelled" in messages
     assert 2 not in d.round(3).byes

@@ -27,7 +27,7 @@ from tmanager.cli.eventverbs import (
     verb_parser,
     with_settings,
 )
-from tmanager.core.results import Colour
+from tmanager.core.results import REQUESTED_BYES, ByeKind, Colour
 from tmanager.core.tiebreaknames import TIEBREAKS
 from tmanager.errors import StateError
 from tmanager.events import eventfile, journal, service
@@ -128,11 +128,11 @@ def _new(args: argparse.Namespace) -> int:
 def _configure_bye(p: argparse.ArgumentParser) -> None:
     p.add_argument("player", help="number or unique part of the name")
     p.add_argument("--round", type=int, help="round (default: the next one)")
-    p.add_argument("--kind", choices=("half", "zero", "full"), default="half", help="points of the bye")
+    p.add_argument("--kind", choices=[kind.value for kind in REQUESTED_BYES], default="half", help="points of the bye")
 
 
 def _bye(args: argparse.Namespace) -> int:
-    say(service.request_bye(args.event, args.division, args.player, args.round, args.kind).messages)
+    say(service.request_bye(args.event, args.division, args.player, args.round, ByeKind(args.kind)).messages)
     return 0
 
 

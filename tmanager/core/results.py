@@ -278,6 +278,19 @@ class ByeKind(enum.StrEnum):
         """The bye a TRF code without an opponent stands for (``U F H Z``), else None."""
         return next((kind for kind, c in _BYE_CODES.items() if c is code and kind is not cls.FORFEIT), None)
 
+    @classmethod
+    def requested(cls, word: str) -> ByeKind:
+        """The bye a player asks for, by its word (``half zero full``: :data:`REQUESTED_BYES`); :class:`ValueError`
+        for another."""
+        kind = _REQUESTED_WORDS.get(word)
+        if kind is None:
+            raise ValueError(f"a requested bye is 'half', 'zero' or 'full', not {word!r}")
+        return kind
+
+
+#: The byes a player may ask for.
+REQUESTED_BYES = (ByeKind.HALF, ByeKind.ZERO, ByeKind.FULL)
+_REQUESTED_WORDS = {kind.value: kind for kind in REQUESTED_BYES}
 
 _BYE_CODES = {
     ByeKind.PAIRING: TrfResult.PAIRING_BYE, ByeKind.FULL: TrfResult.FULL_BYE, ByeKind.HALF: TrfResult.HALF_BYE,

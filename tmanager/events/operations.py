@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tmanager.core.playerfields import player_fault
-from tmanager.core.results import ByeKind, Colour
+from tmanager.core.results import REQUESTED_BYES, ByeKind, Colour
 from tmanager.errors import StateError, ascii_digits
 from tmanager.events.checks import check_player, player_fields
 from tmanager.events.entries import BoardRef, ShownBoard
@@ -217,14 +217,11 @@ def reinstate(division: Division, player: Player, rounds: Sequence[int] = ()) ->
 
 # -- byes, forbidden pairs and forced games ------------------------------------------------------
 
-#: The byes a player may ask for.
-REQUESTED_BYES = (ByeKind.HALF, ByeKind.ZERO, ByeKind.FULL)
-
-
-def request_bye(event: Event, division: Division, player: Player, round_number: int, kind: str) -> list[str]:
-    """A requested bye (half-, zero- or full-point) for a round not yet paired."""
+def request_bye(event: Event, division: Division, player: Player, round_number: int, kind: ByeKind) -> list[str]:
+    """A requested bye (half-, zero- or full-point: :data:`~tmanager.core.results.REQUESTED_BYES`) for a round
+    not yet paired."""
     if kind not in REQUESTED_BYES:
-        raise StateError(f"a requested bye is 'half', 'zero' or 'full', not {kind!r}")
+        raise StateError(f"a requested bye is 'half', 'zero' or 'full', not {kind.value!r}")
     _check_future(event, division, round_number)
     if division.round_robin:
         raise StateError("round-robin games are fixed by the Berger tables; enter the game as a forfeit instead")
@@ -236,7 +233,7 @@ def request_bye(event: Event, division: Division, player: Player, round_number: 
         )
         if taken >= event.max_byes:
             raise StateError(f"{label(player)} has had {taken} byes; the event allows {event.max_byes} (max_byes)")
-    record.byes[player.number] = ByeKind(kind)
+    record.byes[player.number] = kind
     return [f"{label(player)}: {kind}-point bye in round {round_number}"]
 
 

@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from tmanager.core.results import Colour
+from tmanager.core.results import ByeKind, Colour
 from tmanager.errors import StateError
 from tmanager.events import hooks, journal, operations, registration
 from tmanager.events.change import Change
@@ -151,7 +151,7 @@ def lineup(path: Path, division: str | None, team: str, players: Sequence[str], 
     return _change(path, division, lambda e, d: _team_rules(e, d).lineup(team, players, round_number))
 
 
-def request_bye(path: Path, division: str | None, who: str, round_number: int | None, kind: str) -> Change:
+def request_bye(path: Path, division: str | None, who: str, round_number: int | None, kind: ByeKind) -> Change:
     """A requested bye of ``kind`` in ``round_number`` (default: the next round)."""
 
     def operation(e: Event, d: Division) -> Change:

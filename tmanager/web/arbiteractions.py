@@ -85,10 +85,13 @@ def _pair(target: Target, form: Form) -> Change:
 
 
 def _bye(target: Target, form: Form) -> Change:
-    # The word goes to the service as the command line's does: the division's rules read it (and refuse another).
-    who, kind, round_number = form.get("player", "").strip(), form.get("kind", ByeKind.HALF), _number(form, "round")
+    who, round_number = form.get("player", "").strip(), _number(form, "round")
     if not who:
         raise StateError("choose the player who asked for the bye")
+    try:
+        kind = ByeKind.requested(form.get("kind", ByeKind.HALF))
+    except ValueError as error:
+        raise StateError(str(error)) from None
     return service.request_bye(target.path, _division(form), who, round_number, kind)
 
 

@@ -13,7 +13,7 @@ import enum
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from tmanager.core.results import ByeKind
+from tmanager.core.results import REQUESTED_BYES
 from tmanager.errors import StateError, ascii_digits
 from tmanager.events.entries import BoardRef, Entry, ResultEntry
 from tmanager.events.model import Division, PlayerStatus, label, missing
@@ -21,9 +21,6 @@ from tmanager.events.rules.base import parse_result
 from tmanager.events.rules.team import team_label
 from tmanager.events.teams import lineup_round
 from tmanager.web.eventpages import Page, Sections, Snapshot, head, read_word, render_template, round_links
-
-#: The byes an arbiter may set for a player who asks.
-REQUESTED_BYES = (ByeKind.HALF, ByeKind.ZERO, ByeKind.FULL)
 
 
 class ArbiterForm(enum.StrEnum):

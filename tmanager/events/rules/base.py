@@ -18,7 +18,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-from tmanager.core.results import Colour, Result
+from tmanager.core.results import ByeKind, Colour, Result
 from tmanager.errors import StateError
 from tmanager.events import operations
 from tmanager.events.entries import BoardRef, Entry, ResultEntry, ScoreEntry
@@ -206,7 +206,7 @@ class DivisionRules(ABC):
         the game of the match that the entry's board is at)."""
         return self.result_round() if round_number is None else round_number
 
-    def request_bye(self, player: Player, round_number: int, kind: str) -> list[str]:
+    def request_bye(self, player: Player, round_number: int, kind: ByeKind) -> list[str]:
         """A requested bye of ``kind`` in round ``round_number`` (and the other rounds of its match)."""
         return [
             m for n in self.match_rounds(round_number)

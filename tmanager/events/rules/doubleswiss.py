@@ -143,7 +143,7 @@ class DoubleSwissRules(ChessRules):
         return [f"match {second.number // 2} (rounds {first.number}-{second.number}) unpaired; forced games and "
                 "requested byes kept"]  # fmt: skip
 
-    def request_bye(self, player: Player, round_number: int, kind: str) -> list[str]:
+    def request_bye(self, player: Player, round_number: int, kind: ByeKind) -> list[str]:
         """A requested bye takes the whole match: both its rounds."""
         super().request_bye(player, round_number, kind)
         first, second = self.match_rounds(round_number)

@@ -278,7 +278,7 @@ class TeamRules(ChessRules):
         record.team_byes = {t: ByeKind.PAIRING for t, b in record.forced_matches if not b}
         return [f"round {n} unpaired; {len(record.forced_matches)} forced match(es) and the lineups kept"]
 
-    def request_bye(self, player: Player, round_number: int, kind: str) -> list[str]:
+    def request_bye(self, player: Player, round_number: int, kind: ByeKind) -> list[str]:
         raise StateError(
             "a team division has no byes of players: leave the player out of the team's lineup (lineup)"
         )
