@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import run_cli
+from tmanager.core.scoring import PointsSystem
 from tmanager.events import api as ev
 
 
@@ -362,3 +364,24 @@ def test_no_round_is_paired_for_nobody(tmp_path: Path) -> None:
     done = run_cli("event", "pair", path)
     assert done.returncode == 2 and "round 1 cannot be paired: every player is withdrawn from it" in done.stderr
     assert path.read_bytes() == before
+
+
+def test_a_game_still_to_be_played_scores_nothing_where_a_forfeit_loss_scores(tmp_path: Path) -> None:
+    """With 3-2-1 and a forfeit loss worth ½ (a loss is 1), the standings of a paired round gave every player ½
+    before any result was in: a game without its result was scored as a forfeit loss."""
+    path = tmp_path / "league.toml"
+    scoring = PointsSystem(win=30, draw=20, loss=10, forfeit_loss=5)
+    ev.create(path, ev.Event(name="League", rounds=3, divisions=[ev.Division("Open")], scoring=scoring))
+    for i in range(1, 5):
+        ok("add-player", path, f"Name{i}, First", "--rating", str(2100 - 50 * i))
+    ok("pair", path)
+
+    def points() -> dict[int, float]:
+        table = json.loads(ok("standings", path, "--format", "json"))
+        return {row["no"]: row["points"] for row in table["rows"]}
+
+    assert points() == {1: 0, 2: 0, 3: 0, 4: 0}
+    board = ev.load(path).division().round(1).boards[0]
+    ok("result", path, "1", "-+")  # white did not come: ½ for the forfeit, 3 for the win; board 2 still to play
+    others = {n: 0 for n in (1, 2, 3, 4) if n not in (board.white, board.black)}
+    assert points() == {board.white: 0.5, board.black: 3, **others}

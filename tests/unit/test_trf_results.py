@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tmanager.core.results import ByeKind, Outcome, Result, TrfResult
+from tmanager.core.results import ByeKind, Colour, Outcome, Result, TrfResult
 from tmanager.core.scoring import STANDARD, Game, PointsSystem
 from tmanager.errors import ConfigError
 from tmanager.formats import trf
@@ -70,6 +70,7 @@ def test_points_of_every_kind_of_round() -> None:
         Game(None, None, TrfResult.PAIRING_BYE): 20, Game(None, None, TrfResult.FORFEIT_WIN): 20,
         Game(None, None, TrfResult.FULL_BYE): 30, Game(None, None, TrfResult.HALF_BYE): 10,
         Game(None, None, TrfResult.ZERO_BYE): 0, Game(None, None, TrfResult.FORFEIT_LOSS): 0,
+        Game(2, Colour.WHITE, TrfResult.NOT_PLAYED): 0,  # paired, its result not in yet: no forfeit's -1
     }  # fmt: skip
     assert {game: three.points(game) for game in rounds} == rounds
     assert STANDARD.points(Game(None, None, TrfResult.HALF_BYE)) == 5

@@ -62,6 +62,8 @@ class PointsSystem:
             return self.pairing_bye if game.pairing_allocated_bye else self.win
         if not game.paired:
             return self.zero_bye
+        if game.result is TrfResult.NOT_PLAYED:
+            return 0  # a game still to be played: it scores when its result is entered, not as a forfeit now
         return self.loss if game.played else self.forfeit_loss
 
 
