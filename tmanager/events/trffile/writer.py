@@ -171,7 +171,8 @@ def _pairing_lines(event: Event, division: Division, version: Version, in_order:
     if total:
         lines.insert(0, f"XXR {total}")
     if event.scoring != STANDARD:
-        lines += [f"{code} {format_points(getattr(event.scoring, name), decimal=True)}"
+        # bbpPairings reads the points in columns 5-8 (``BBW  3.0``) and refuses a shorter line.
+        lines += [f"{code} {format_points(getattr(event.scoring, name), decimal=True):>4}"
                   for code, name in trf.POINTS_CODES.items()]  # fmt: skip
     lines += ["XXP " + " ".join(str(n) for n in sorted(group)) for group in division.forbidden_groups()]
     return lines
