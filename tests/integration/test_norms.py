@@ -109,9 +109,9 @@ def test_wim_norm_with_an_unrated_opponent() -> None:
     assert not wgm.achieved and "1.4.8a" in {r.article for r in wgm.failed}
 
 
-def test_round_robin_to_the_norm_report(tmp_path: Path) -> None:
+def norm_round_robin(tmp_path: Path) -> Path:
     """The Swiss example's player and opponents as a 10-player round robin: the other games drawn, the player's
-    results as above, so the same figures (Ra 2442 with the floor, Rp 2608) and a certificate."""
+    results as above."""
     path = tmp_path / "rr.toml"
     field = [(2430, "IM", "ESP", "Ruiz, Ana"), *((r, t, f, f"Opponent{i}, X") for i, (r, t, f, _) in enumerate(SWISS))]
     division = ev.Division("main", system=ev.PairingSystem.ROUND_ROBIN)
@@ -134,6 +134,12 @@ def test_round_robin_to_the_norm_report(tmp_path: Path) -> None:
                 result = Result.DRAW
             ev.set_result(event, d, n, board, result)
     ev.create(path, event)
+    return path
+
+
+def test_round_robin_to_the_norm_report(tmp_path: Path) -> None:
+    """The round robin gives the Swiss example's figures (Ra 2442 with the floor, Rp 2608) and a certificate."""
+    path = norm_round_robin(tmp_path)
     report = ok("norms", path)
     row = next(line for line in report.splitlines() if "Ruiz, Ana" in line and " GM " in line)
     assert row.split()[-1] == "NORM" and " 2442 " in row and " 2608 " in row and " 6½ " in row
@@ -153,6 +159,17 @@ def test_round_robin_to_the_norm_report(tmp_path: Path) -> None:
     ev.apply(path, reopen)
     said = "1 result(s) still missing: they count as nothing yet, and these verdicts are not final"
     assert said in ok("norms", path) and said in ok("norms", path, "Ruiz")
+
+
+def test_the_norm_report_says_for_counts_federations(tmp_path: Path) -> None:
+    """The report's legend read "For: opponents of other federations" above the count of federations other than
+    the player's (1.4.3): a player with six foreign opponents from four federations showed "For 4", which read as
+    two opponents too few (found checking a norm report of a 9-round open by hand)."""
+    report = ok("norms", norm_round_robin(tmp_path))
+    row = next(line for line in report.splitlines() if "Ruiz, Ana" in line and " GM " in line)
+    assert row.split()[-3:-1] == ["4", "5"], "ENG, FRA, GER, NED besides ESP; five federations met"
+    assert "For: federations other than the player's (1.4.3); Feds: federations met." in report
+    assert "opponents of other federations" not in report
 
 
 #: A published certificate of title result, reconstructed: the "CERTIFICATE OF TITLE RESULT" (FIDE form H.5) the

@@ -53,7 +53,7 @@ def norms_report(reports: ChessReports, upto: int | None = None) -> Report:
         "Rd: judged after this round (in a Swiss a norm may end before the last round, 1.4.1e); G: games played "
         "over the board; Req: the score the norm needs; Ra: average rating of the opponents (unrated 1400, the "
         "lowest raised to the norm's floor); Rp: performance; TH: title-holders (not CM, WCM); NT: opponents of "
-        "the norm's title or higher; For: opponents of other federations; Feds: federations met.",
+        "the norm's title or higher; For: federations other than the player's (1.4.3); Feds: federations met.",
     ]
     for result in (r for r in title_results if r.check.achieved):
         blocks += certificate(reports, result)
