@@ -305,6 +305,20 @@ def test_two_engines_that_both_see_their_own_mate_are_warned_of_as_fastchess_war
     assert done.stdout.index("Sign mismatch") < done.stdout.index("Finished game 1")
 
 
+def test_a_search_reported_without_a_score_is_warned_of_as_fastchess_warns_fishtest(tmp_path: Path) -> None:
+    # A reports its searches without a score from its third move on: fastchess 74deac23 printed the line
+    # below after each of its two moves then (the same command), and fishtest's worker stops a test on it.
+    line = (f"{pyengine('A', '--seed', '1', '--fault', 'no-score', '--after', '2')} {pyengine('B', '--seed', '2')} "
+            "-each tc=inf nodes=1 -rounds 1 -games 1 -maxmoves 4 -check-mate-pvs -testEnv")
+    done = fastchess(line, tmp_path)
+    assert done.returncode == 0, done.stderr
+    warnings = [line for line in done.stdout.splitlines() if line.startswith("Warning;")]
+    assert warnings == ["Warning; No info line available to extract score from engine A"] * 2, done.stdout
+    xboard = fastchess(f"{pyengine('X', '--protocol', 'xboard')} proto=xboard {pyengine('B')} -each tc=inf nodes=1 "
+                       "-rounds 1 -maxmoves 4 -check-mate-pvs", tmp_path)  # its thinking lines are no info lines
+    assert xboard.returncode == 0 and "Warning;" not in xboard.stdout, xboard.stdout
+
+
 def test_match_line_quotes_the_engine_s_lines_in_the_pgn(tmp_path: Path) -> None:
     line = (f"{pyengine('a', '--info-string', 'pgncomment hello')} {pyengine('b')} -each tc=inf nodes=1 "
             "-rounds 1 -pgnout file=q.pgn match_line='^info string pgncomment .*'")

@@ -182,3 +182,11 @@ def test_a_sign_mismatch_is_fastchess_s_lines() -> None:
         "Position; startpos",
         "Moves; b1c3 f6g8",
     ]
+
+
+def test_a_search_without_a_score_is_one_line_as_fastchess_s() -> None:
+    none = EngineWarning(PvProblem.NO_INFO_LINE, "dev", "", "", "startpos", ("e2e4",))
+    assert warning_text(none, test_env=True) == "Warning; No info line available to extract score from engine dev"
+    bad = EngineWarning(PvProblem.NO_SCORE, "dev", "", "Invalid score value: x1", "startpos", ())
+    said = "Warning; Could not extract score from engine dev: Invalid score value: x1"
+    assert warning_text(bad, test_env=False) == said

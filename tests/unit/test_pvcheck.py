@@ -12,6 +12,7 @@ from tmanager.tourney.pvcheck import (
     last_info_line,
     mate_sign_mismatch,
     read_info,
+    score_problem,
 )
 
 
@@ -103,3 +104,17 @@ def test_two_engines_that_both_see_their_own_mate_or_loss_mismatch() -> None:
     assert mate_sign_mismatch("info score mate 3", "info score mate -2") is None  # they agree
     assert mate_sign_mismatch("info score cp 900", "info score mate 2") is None
     assert mate_sign_mismatch("", "info score mate 2") is None
+
+
+def test_a_search_reported_without_a_score_is_found_as_fastchess_finds_it() -> None:
+    assert score_problem([]) is None  # nothing but its bestmove: fastchess says nothing
+    assert score_problem(["info depth 3 score cp 12 pv e2e4"]) is None
+    none = score_problem(["info depth 1 nodes 20 pv e2e4", "info string score 5"])
+    assert none is not None and (none.problem, none.info) == (PvProblem.NO_INFO_LINE, "")
+    for line, why in [
+        ("info depth 1 score cp", "Element 'score' has no type or value"),
+        ("info depth 1 score wdl 10 pv e2e4", "Unexpected score type: info depth 1 score wdl 10 pv e2e4"),
+        ("info depth 1 score cp x10 pv e2e4", "Invalid score value: x10"),
+    ]:
+        found = score_problem([line])
+        assert found is not None and (found.problem, found.info) == (PvProblem.NO_SCORE, why), line

@@ -45,13 +45,20 @@ class PvProblem(enum.StrEnum):
     BESTMOVE_MISMATCH = "Bestmove does not match beginning of last PV"
     #: Of two engines' moves in a row, not of one line: see :func:`mate_sign_mismatch`.
     SIGN_MISMATCH = "Sign mismatch in mate scores"
+    #: Of a search's report, which gives no score (:func:`score_problem`): one line each, without the game.
+    NO_INFO_LINE = "No info line available to extract score from engine"
+    NO_SCORE = "Could not extract score from engine"
 
     @property
     def names_a_move(self) -> bool:
         return self not in (
             PvProblem.INCOMPLETE_MATE, PvProblem.TOO_LONG_MATE, PvProblem.MATE_WITHOUT_CHECKMATE,
-            PvProblem.SIGN_MISMATCH,
+            PvProblem.SIGN_MISMATCH, PvProblem.NO_INFO_LINE, PvProblem.NO_SCORE,
         )
+
+    @property
+    def of_the_score(self) -> bool:
+        return self in (PvProblem.NO_INFO_LINE, PvProblem.NO_SCORE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,6 +216,33 @@ def last_info_line(lines: Sequence[str]) -> str:
             return line
         fallback = fallback or line
     return fallback
+
+
+def score_problem(lines: Sequence[str]) -> PvFinding | None:
+    """What fastchess finds missing in the report of a search that sent more than its ``bestmove`` (``lines``,
+    the others): a scored line (:func:`last_info_line`), or a score that reads; a ``NO_SCORE`` finding's
+    ``info`` is fastchess's reason."""
+    if not lines:
+        return None
+    line = last_info_line(lines)
+    if not line:
+        return PvFinding(PvProblem.NO_INFO_LINE, "")
+    error = None
+    words = line.split()
+    for i, word in enumerate(words):  # fastchess's parseInfo: the last score read wins, up to the PV
+        if word == "pv":
+            break
+        if word != "score":
+            continue
+        if i + 2 >= len(words):
+            error = "Element 'score' has no type or value"
+        elif words[i + 1] not in ("cp", "mate"):
+            error = f"Unexpected score type: {line}"
+        elif not re.fullmatch(r"-?[0-9]+", words[i + 2]):
+            error = f"Invalid score value: {words[i + 2]}"
+        else:
+            error = None
+    return None if error is None else PvFinding(PvProblem.NO_SCORE, error)
 
 
 def mate_sign_mismatch(them: str, us: str) -> PvFinding | None:
