@@ -74,6 +74,7 @@ FAULTS = {
     "slow": "think --delay seconds for every move, whatever the clock says",
     "bad-pv": "UCI only: a PV that goes on with an illegal move (the best move twice), once N moves old",
     "bad-mate-pv": "UCI only: report mate in 1 with a PV that does not mate, once N moves old",
+    "no-score": "UCI only: report the search without a score ('info depth 1 nodes N pv MOVE'), once N moves old",
 }
 
 GARBAGE = "xyz123"
@@ -139,6 +140,7 @@ class Reply:
     seconds: float
     pv: str = ""  #: the reported PV, when not the move alone
     mate: int | None = None  #: a mate score to report instead of ``score``
+    scored: bool = True  #: whether the report gives a score at all
 
 
 class Engine:
@@ -206,6 +208,8 @@ class Engine:
             return dataclasses.replace(reply, pv=f"{reply.text} {reply.text}")
         if fault == "bad-mate-pv" and not mates(board, move):
             return dataclasses.replace(reply, mate=1)
+        if fault == "no-score":
+            return dataclasses.replace(reply, scored=False)
         return reply
 
 
@@ -255,9 +259,10 @@ def uci(engine: Engine, lines: Iterable[str]) -> None:
                 if not answer and (reply := engine.reply(board, board.uci)):
                     ms = round(reply.seconds * 1000)
                     score = f"mate {reply.mate}" if reply.mate is not None else f"cp {reply.score}"
+                    score = f" score {score}" if reply.scored else ""
                     strings = [f"info string {engine.info_string}"] if engine.info_string else []
                     answer = [*strings,
-                              f"info depth 1 score {score} nodes {reply.nodes} time {ms} pv {reply.pv or reply.text}",
+                              f"info depth 1{score} nodes {reply.nodes} time {ms} pv {reply.pv or reply.text}",
                               f"bestmove {reply.text}"]
                 if "infinite" in rest.split():
                     held = answer  # an infinite search ends only on stop

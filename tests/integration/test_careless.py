@@ -227,3 +227,58 @@ def test_a_journal_cut_by_hand_then_changed_by_a_command_still_makes_the_lost_ga
     assert len(assert_consistent(path)) == 6
     ran = collections.Counter((tmp_path / "after_game.txt").read_text().split())
     assert ran == collections.Counter({"0": 1, "1": 1, "2": 2, "3": 1, "4": 1, "5": 1}), ran
+
+
+#: Lines of a journal damaged on disk or edited by hand: JSON, but not what tmanager writes. Each was a
+#: traceback in every command that read the file (a result past the end of the results string, an object
+#: that is not one, a version that is not a number), or was taken in: a result `-1` changed the byte before
+#: the results string, a foreign character became a result, a version of 30 digits shifted the results
+#: string by the digits beyond the room the version has, and a claim of `NaN` times was kept.
+DAMAGED_LINES = [
+    {"v": 99, "results": {"99": "+"}},
+    {"v": 99, "results": {"-1": "+"}},
+    {"v": 99, "results": {"2": "x"}},
+    {"v": 99, "results": ["+"]},
+    {"v": 99, "hooks": 5},
+    {"v": 99, "hooks": {"after_game:0": 5}},
+    {"v": 99, "pgn": ["t.pgn", -5]},
+    {"v": 10**29},
+    {"v": "99", "results": {"2": "+"}},
+    {"v": 99, "results": {"2": "*"}, "claims": {"2": {"host": 5, "pid": "x", "started": "a", "claimed": [],
+                                                     "heartbeat": {}, "pgn_offset": "z", "boot": 7}}},
+    {"v": 99, "results": {"2": "*"}, "claims": {"2": {"host": "h", "pid": 1, "started": float("nan"),
+                                                     "claimed": 1, "heartbeat": float("inf")}}},
+]
+
+
+@pytest.mark.parametrize("line", DAMAGED_LINES, ids=[json.dumps(line)[:60] for line in DAMAGED_LINES])
+def test_a_damaged_journal_line_is_skipped_whole(tmp_path: Path, line: dict[str, object]) -> None:
+    path = fast_tourney(tmp_path / "t.toml", players=2, cycles=2)
+    assert start_worker(path, "--games", "2").wait(timeout=300) == 0
+    journal = files.linked_file(path).with_name(".t.toml.journal")
+    with journal.open("a") as appending:
+        appending.write(json.dumps(line) + "\n")
+    for command in ("status", "reset-stale"):
+        done = run_cli(command, path, timeout=120)
+        assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+        assert "an unreadable line was skipped" in done.stderr, done.stderr
+    tourney = store.read(path)
+    assert (len(tourney.results), tourney.finished_count, tourney.claims) == (2, 2, {}), tourney.results
+    done = run_to_the_end(path)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    assert len(assert_consistent(path)) == 4
+
+
+@pytest.mark.parametrize("damage", [{"claims": 5}, {"hooks": []}, {"checkpoint": 1e999}, {"owned": 5}])
+def test_a_damaged_journal_checkpoint_leaves_the_file_in_charge(tmp_path: Path, damage: dict[str, object]) -> None:
+    path = fast_tourney(tmp_path / "t.toml", players=2, cycles=2)
+    assert start_worker(path, "--games", "2").wait(timeout=300) == 0
+    journal = files.linked_file(path).with_name(".t.toml.journal")
+    first, rest = journal.read_text().split("\n", 1)
+    journal.write_text(json.dumps({**json.loads(first), **damage}) + "\n" + rest)
+    done = run_cli("status", path, timeout=120)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    assert "unreadable; the tourney file is taken as it is" in done.stderr and "2 played" in done.stdout
+    done = run_to_the_end(path)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    assert len(assert_consistent(path)) == 4

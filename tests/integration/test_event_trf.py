@@ -324,3 +324,35 @@ def test_malformed_xtm_line_names_the_file(tmp_path: Path) -> None:
     bad.write_text(FOREIGN.replace("XXR 3\n", "XXR 3\nXTM player 1 {not json\n"))
     with pytest.raises(ConfigError, match="bad XTM player line"):
         event_trf.read(bad)
+
+
+#: ``XTM`` lines of tmanager's own export edited by hand: JSON, but not of the shape tmanager writes. Each
+#: ended `event import-trf` in a traceback (AttributeError, TypeError, IndexError, ValueError).
+XTM_EDITS = [
+    ("XTM player 3 {}", "XTM player 3 5", "XTM player 3: must be an object"),
+    ("XTM event {", 'XTM event 5\nXTM x {', "XTM event: must be an object"),
+    ('XTM round 1 {"boards":', 'XTM round 1 {"adjourned":[99],"boards":',
+     "XTM round 1.adjourned: round 1 has no board 99"),
+    ('XTM round 1 {"boards":', 'XTM round 1 {"adjourned":5,"boards":', "XTM round 1.adjourned: must be list"),
+    ('XTM round 1 {"boards":', 'XTM round 1 {"forced":[[1]],"boards":', "XTM round 1.forced: [1] is not 2 values"),
+    ('"byes":[[3,"half"]', '"byes":[[3,"x"]', "XTM round 2.byes: 'x' is not a bye"),
+    ('XTM round 1 {"boards":', 'XTM round 1 {"boards":5,"x":', "XTM round 1.boards: must be list, not 5"),
+    ('XTM round 1 {"boards":', 'XTM round 1 {"boards":[[3]],"x":', "XTM round 1.boards: [3] is not 3 values"),
+    ('XTM round 2 {"boards":', 'XTM round 2 {"boards":[[4,3,"zz"]],"x":', "XTM round 2.boards: 'zz' is not a result"),
+    ('XTM round 1 {"boards":', "XTM round 1 []\nXTM x {", "XTM round 1: must be an object"),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "says"), XTM_EDITS, ids=[edit[1][:40] for edit in XTM_EDITS])
+def test_an_xtm_line_edited_by_hand_is_one_line(tmp_path: Path, old: str, new: str, says: str) -> None:
+    path = tmp_path / "e.toml"
+    ev.create(path, scripted_event(3, players=6, rounds=3, played=2))
+    done = run_cli("event", "export-trf", path, tmp_path / "e.trf")
+    assert done.returncode == 0, done.stderr
+    text = (tmp_path / "e.trf").read_text()
+    assert old in text, text
+    (tmp_path / "e.trf").write_text(text.replace(old, new, 1))
+    done = run_cli("event", "import-trf", tmp_path / "copy.toml", tmp_path / "e.trf")
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.splitlines() == [done.stderr.strip()] and f"e.trf: {says}" in done.stderr, done.stderr
+    assert not (tmp_path / "copy.toml").exists()

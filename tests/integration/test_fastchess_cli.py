@@ -286,6 +286,39 @@ def test_pv_warnings_as_fastchess_prints_them(tmp_path: Path) -> None:
     assert not is_a_wrong_mating_pv(sound)  # the test's own check: Qxf7 mates in one
 
 
+def test_two_engines_that_both_see_their_own_mate_are_warned_of_as_fastchess_warns_fishtest(tmp_path: Path) -> None:
+    # Both claim a mate in one from their third move on: after each of those moves (but the first, whose
+    # opponent had scored centipawns) fastchess printed this line (fastchess 74deac23, the same command), and
+    # fishtest's worker stops a test on it. tmanager printed the PV warnings and not it.
+    line = (f"{pyengine('A', '--seed', '1', '--fault', 'bad-mate-pv', '--after', '2')} "
+            f"{pyengine('B', '--seed', '2', '--fault', 'bad-mate-pv', '--after', '2')} "
+            "-each tc=inf nodes=1 -rounds 1 -games 1 -maxmoves 3 -check-mate-pvs -testEnv")
+    done = fastchess(line, tmp_path)
+    assert done.returncode == 0, done.stderr
+    mismatches = [line for line in done.stdout.splitlines() if "Sign mismatch" in line]
+    assert len(mismatches) == 1, done.stdout
+    assert re.fullmatch(
+        r"Warning; Sign mismatch in mate scores 1 and 1 from A \(White\) and B \(Black\) :: "
+        r"Infos; info depth 1 score mate 1 nodes 20 time \d+ pv b1c3 ; info depth 1 score mate 1 nodes 22 time \d+ "
+        r"pv f6g8 :: Position; startpos :: Moves; h2h3 g8f6 a2a4 b8a6 b1c3 f6g8", mismatches[0],
+    ), mismatches[0]
+    assert done.stdout.index("Sign mismatch") < done.stdout.index("Finished game 1")
+
+
+def test_a_search_reported_without_a_score_is_warned_of_as_fastchess_warns_fishtest(tmp_path: Path) -> None:
+    # A reports its searches without a score from its third move on: fastchess 74deac23 printed the line
+    # below after each of its two moves then (the same command), and fishtest's worker stops a test on it.
+    line = (f"{pyengine('A', '--seed', '1', '--fault', 'no-score', '--after', '2')} {pyengine('B', '--seed', '2')} "
+            "-each tc=inf nodes=1 -rounds 1 -games 1 -maxmoves 4 -check-mate-pvs -testEnv")
+    done = fastchess(line, tmp_path)
+    assert done.returncode == 0, done.stderr
+    warnings = [line for line in done.stdout.splitlines() if line.startswith("Warning;")]
+    assert warnings == ["Warning; No info line available to extract score from engine A"] * 2, done.stdout
+    xboard = fastchess(f"{pyengine('X', '--protocol', 'xboard')} proto=xboard {pyengine('B')} -each tc=inf nodes=1 "
+                       "-rounds 1 -maxmoves 4 -check-mate-pvs", tmp_path)  # its thinking lines are no info lines
+    assert xboard.returncode == 0 and "Warning;" not in xboard.stdout, xboard.stdout
+
+
 def test_match_line_quotes_the_engine_s_lines_in_the_pgn(tmp_path: Path) -> None:
     line = (f"{pyengine('a', '--info-string', 'pgncomment hello')} {pyengine('b')} -each tc=inf nodes=1 "
             "-rounds 1 -pgnout file=q.pgn match_line='^info string pgncomment .*'")

@@ -25,6 +25,7 @@ from tests.conftest import ROOT, run_cli
 from tests.integration.test_workers import slow_tourney, start_worker, wait_for
 from tests.screenshots import png_pixels
 from tmanager.tourney import store
+from tmanager.tourney.model import Claim
 from tmanager.web.hub import FinishEstimate
 from tmanager.web.pgnindex import PgnIndex
 from tmanager.web.redact import MASK, Redactor
@@ -385,6 +386,26 @@ def test_a_game_whose_worker_is_gone_is_shown_so(tmp_path: Path, serve: Any) -> 
     done = run_cli("reset-stale", path)  # the game is given back: its card goes
     assert done.returncode == 0, done.stderr
     wait_for(lambda: b'id="game-0"' not in fetch(server.url)[2], timeout=10)
+
+
+@pytest.mark.parametrize("damage", [{"game": 1e999}, {"variant": "xiangqi"}, {"white_clock": None},
+                                    {"moves": "e2e4"}, {"updated": float("nan")}])
+def test_a_damaged_live_file_is_no_card_and_stops_nothing(tmp_path: Path, serve: Any, damage: dict[str, Any]) -> None:
+    """A file of the games in progress damaged (or written by hand): a game number of 1e999 or a variant
+    python-chess does not know stopped `serve` as it started, with a traceback (and the variant's made
+    `status` of a tourney of chess blame its `tourney.variant`). Such a file is now no card, as one that is not
+    JSON was."""
+    path = slow_tourney(tmp_path / "t.toml", players=2, games=2)
+    _live_card(path, 0)
+    with store.transaction(path) as tourney:  # claimed by another host's worker: `status` shows its moves
+        tourney.claims[0] = Claim(host="elsewhere", pid=1, started=0.0, claimed=time.time(), heartbeat=time.time())
+    live = store.read(path).live_dir / "0.json"
+    live.write_text(json.dumps({**json.loads(live.read_text()), **damage}))
+    server = serve(path)
+    status, _, page = fetch(server.url)
+    assert status == 200 and b"1 in progress" in page and b'id="game-0"' not in page
+    done = run_cli("status", path)
+    assert done.returncode == 0 and "Traceback" not in done.stderr and "game 0: elsewhere" in done.stdout, done.stderr
 
 
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (tools/test.sh installs it)")

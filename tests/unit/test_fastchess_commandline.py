@@ -12,7 +12,7 @@ from tmanager.core.timecontrol import TimeControl
 from tmanager.errors import ConfigError
 from tmanager.fastchess.commandline import Action, parse
 from tmanager.fastchess.config import DrawRule, EngineConfig, MatchConfig, OpeningsConfig, ResignRule
-from tmanager.fastchess.limits import TimeLimit, parse_tc, report_text
+from tmanager.fastchess.limits import TimeLimit, duration_ms, parse_tc, report_text
 from tmanager.fastchess.output import OutputFormat
 from tmanager.tourney.settings import BookFormat, BookOrder
 
@@ -157,7 +157,13 @@ def test_a_bad_command_line_is_one_line_naming_the_option(line: str, field: str,
         ("40/1:30+0.5", TimeLimit(moves=40, time_ms=90_000, increment_ms=500)),
         ("10s+0.1s", TimeLimit(time_ms=10_000, increment_ms=100)),
         ("inf/60", TimeLimit(time_ms=60_000)),
-        ("0.601+0.006", TimeLimit(time_ms=601, increment_ms=6)),
+        # fastchess multiplies in x86-64's long double, which keeps the error of 0.601 (0.60099…): 600 ms, as
+        # its clock (go wtime 606 winc 6), its report (0.6+0.006) and its TimeControl tag say; 1.23+0.29 is
+        # go wtime 1518 winc 289 and "1.229+0.29"; st=0.03 is go movetime 29 (fastchess 74deac23).
+        ("0.601+0.006", TimeLimit(time_ms=600, increment_ms=6)),
+        ("1.23+0.29", TimeLimit(time_ms=1229, increment_ms=289)),
+        ("13.579+0.136", TimeLimit(time_ms=13_579, increment_ms=136)),
+        ("1:0.07", TimeLimit(time_ms=60_070)),
         ("inf", TimeLimit()),
     ],
 )
@@ -168,6 +174,12 @@ def test_time_controls_read_as_fastchess_reads_them(text: str, limit: TimeLimit)
         assert (clock.moves or 0, clock.base * 1000, clock.increment * 1000) == pytest.approx(
             (limit.moves, limit.time_ms, limit.increment_ms)
         )
+
+
+def test_st_is_cut_to_milliseconds_as_fastchess_cuts_it() -> None:
+    assert duration_ms("0.03") == 29  # fastchess's go movetime 29, "0.029/move"
+    assert duration_ms("0.5") == 500
+    assert duration_ms("2", unit_ms=60_000) == 120_000
 
 
 @pytest.mark.parametrize(

@@ -13,9 +13,11 @@ from tmanager.core import ieee
 from tmanager.core.results import Result
 from tmanager.core.stats import SprtSettings
 from tmanager.fastchess.elo import Stats, estimate
-from tmanager.fastchess.output import Conditions, CutechessOutput, FastchessOutput, Report, reason_text
+from tmanager.fastchess.output import Conditions, CutechessOutput, FastchessOutput, Report, reason_text, warning_text
 from tmanager.fastchess.scoreboard import Scoreboard
+from tmanager.tourney.announce import EngineWarning
 from tmanager.tourney.outcome import Ending
+from tmanager.tourney.pvcheck import PvProblem
 
 
 def penta(ll: int, ld: int, wl: int, dd: int, wd: int, ww: int, **games: int) -> Stats:
@@ -167,3 +169,24 @@ def test_cutechess_lines() -> None:
 def test_reasons_are_fastchess_s_words(ending: Ending, result: Result, overstep: int | None, text: str) -> None:
     """The words OpenBench's worker looks for in them: "disconnect", "stalls", "on time", "illegal"."""
     assert reason_text(ending, result, "tmanager's own words", overstep_ms=overstep) == text
+
+
+def test_a_sign_mismatch_is_fastchess_s_lines() -> None:
+    warning = EngineWarning(
+        PvProblem.SIGN_MISMATCH, "A (White) and B (Black)", "1 and 1",
+        "info depth 1 score mate 1 pv b1c3 ; info depth 1 score mate 1 pv f6g8", "startpos", ("b1c3", "f6g8"),
+    )
+    assert warning_text(warning, test_env=False).splitlines() == [
+        "Warning; Sign mismatch in mate scores 1 and 1 from A (White) and B (Black)",
+        "Infos; info depth 1 score mate 1 pv b1c3 ; info depth 1 score mate 1 pv f6g8",
+        "Position; startpos",
+        "Moves; b1c3 f6g8",
+    ]
+
+
+def test_a_search_without_a_score_is_one_line_as_fastchess_s() -> None:
+    none = EngineWarning(PvProblem.NO_INFO_LINE, "dev", "", "", "startpos", ("e2e4",))
+    assert warning_text(none, test_env=True) == "Warning; No info line available to extract score from engine dev"
+    bad = EngineWarning(PvProblem.NO_SCORE, "dev", "", "Invalid score value: x1", "startpos", ())
+    said = "Warning; Could not extract score from engine dev: Invalid score value: x1"
+    assert warning_text(bad, test_env=False) == said

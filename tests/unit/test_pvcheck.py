@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import chess
 
-from tmanager.tourney.pvcheck import PvProblem, check_bestmove, check_line, check_search, read_info
+from tmanager.tourney.pvcheck import (
+    PvProblem,
+    check_bestmove,
+    check_line,
+    check_search,
+    last_info_line,
+    mate_sign_mismatch,
+    read_info,
+    score_problem,
+)
 
 
 def problem(board: chess.Board, line: str, *, mates: bool = True) -> tuple[PvProblem, str] | None:
@@ -76,3 +85,36 @@ def test_info_lines_are_read_word_by_word() -> None:
     info = read_info("info depth 12 seldepth 15 multipv 2 score mate -3 upperbound nodes 5 pv a2a3 b7b6 time 7")
     assert (info.pv, info.mate, info.bound, info.multipv) == (("a2a3", "b7b6"), -3, True, 2)
     assert read_info("info string pv is what I say").pv == ()
+
+
+def test_the_last_info_line_is_fastchess_s() -> None:
+    exact, bound = "info depth 9 score cp 20 pv e2e4", "info depth 10 score cp 40 lowerbound pv e2e4"
+    second = "info depth 10 multipv 2 score cp 10 pv d2d4"
+    assert last_info_line([exact, bound, second, "info string score 5", "info depth 10 nodes 5"]) == exact
+    assert last_info_line([bound, "info depth 10 currmove e2e4"]) == bound  # a bound when nothing better
+    assert last_info_line(["info depth 1 nodes 3 pv e2e4"]) == ""
+
+
+def test_two_engines_that_both_see_their_own_mate_or_loss_mismatch() -> None:
+    them, us = "info depth 5 score mate 3 pv e2e4", "info depth 7 score mate 1 pv d7d5"
+    finding = mate_sign_mismatch(them, us)
+    assert finding is not None and finding.problem is PvProblem.SIGN_MISMATCH
+    assert (finding.move, finding.info) == ("3 and 1", f"{them} ; {us}")
+    assert mate_sign_mismatch("info score mate -2", "info score mate -4") is not None
+    assert mate_sign_mismatch("info score mate 3", "info score mate -2") is None  # they agree
+    assert mate_sign_mismatch("info score cp 900", "info score mate 2") is None
+    assert mate_sign_mismatch("", "info score mate 2") is None
+
+
+def test_a_search_reported_without_a_score_is_found_as_fastchess_finds_it() -> None:
+    assert score_problem([]) is None  # nothing but its bestmove: fastchess says nothing
+    assert score_problem(["info depth 3 score cp 12 pv e2e4"]) is None
+    none = score_problem(["info depth 1 nodes 20 pv e2e4", "info string score 5"])
+    assert none is not None and (none.problem, none.info) == (PvProblem.NO_INFO_LINE, "")
+    for line, why in [
+        ("info depth 1 score cp", "Element 'score' has no type or value"),
+        ("info depth 1 score wdl 10 pv e2e4", "Unexpected score type: info depth 1 score wdl 10 pv e2e4"),
+        ("info depth 1 score cp x10 pv e2e4", "Invalid score value: x10"),
+    ]:
+        found = score_problem([line])
+        assert found is not None and (found.problem, found.info) == (PvProblem.NO_SCORE, why), line

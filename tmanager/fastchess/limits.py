@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from fractions import Fraction
 
 from tmanager.core.timecontrol import TimeControl
 from tmanager.errors import ConfigError, ascii_digits
@@ -61,7 +62,24 @@ def duration_ms(text: str, *, unit_ms: int = 1000) -> int:
         raise ConfigError(f"{text!r} is not a duration")
     if value * unit_ms > INT64_MAX:
         raise ConfigError(f"{text!r} is beyond a clock's {INT64_MAX // 1000:,} seconds")
-    return int(value * unit_ms)
+    return long_double_product(value, unit_ms)
+
+
+def long_double_product(value: float, factor: int) -> int:
+    """``value * factor`` cut to a whole number as fastchess's ``parseDuration`` computes it: in x86-64's
+    ``long double``, whose 64-bit significand keeps the double's error, so that ``1.23`` s (1.22999…) is
+    1229 ms, not the 1230 of a product of doubles, which rounds the error away."""
+    exact = Fraction(value) * factor
+    if exact <= 0:
+        return 0
+    # The power of two that puts the product's first bit at bit 63, then the product rounded (to even) to
+    # 64 bits at that scale, as the x87 unit rounds it.
+    scale = Fraction(2) ** (exact.numerator.bit_length() - exact.denominator.bit_length() - 63)
+    while exact / scale >= 2**64:
+        scale *= 2
+    while exact / scale < 2**63:
+        scale /= 2
+    return math.floor(round(exact / scale) * scale)
 
 
 def parse_tc(text: str) -> TimeLimit:

@@ -127,11 +127,14 @@ def warning_text(warning: EngineWarning, *, test_env: bool) -> str:
     """fastchess's warning of a PV problem: what, from whom, the info line, the position and the moves, on
     lines of their own, or on one joined by `` :: `` with ``-testEnv``."""
     problem = PvProblem(warning.problem)
-    what = f"move {warning.move} from" if problem.names_a_move else "from"
-    parts = [
-        f"Warning; {problem} - {what} {warning.engine}", f"Info; {warning.info}", f"Position; {warning.start}",
-        f"Moves; {' '.join(warning.moves)}",
-    ]
+    if problem.of_the_score:  # one line: the engine, and why its score does not read
+        return f"Warning; {problem} {warning.engine}" + (f": {warning.info}" if warning.info else "")
+    if problem is PvProblem.SIGN_MISMATCH:  # both engines' mate scores and lines
+        head, info = f"Warning; {problem} {warning.move} from {warning.engine}", f"Infos; {warning.info}"
+    else:
+        what = f"move {warning.move} from" if problem.names_a_move else "from"
+        head, info = f"Warning; {problem} - {what} {warning.engine}", f"Info; {warning.info}"
+    parts = [head, info, f"Position; {warning.start}", f"Moves; {' '.join(warning.moves)}"]
     return (" :: " if test_env else "\n").join(parts)
 
 

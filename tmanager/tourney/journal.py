@@ -12,14 +12,15 @@ from __future__ import annotations
 import json
 import logging
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from tmanager.errors import ConfigError
 from tmanager.files import READ_LIMIT, linked_file, open_file, read_bytes
-from tmanager.tourney.model import UNPLAYED, Claim, PendingHook, PgnMark
+from tmanager.tourney.jsonvalues import number_key, table, text, whole
+from tmanager.tourney.model import RESULT_CHARS, UNPLAYED, Claim, PendingHook, PgnMark
 from tmanager.tourney.ownedpart import (
     IDENTITY_LINE,
     PROGRESS_HEADER,
@@ -31,6 +32,9 @@ from tmanager.tourney.ownedpart import (
 )
 
 log = logging.getLogger("tmanager")
+
+Key = TypeVar("Key")
+Value = TypeVar("Value")
 
 #: The most bytes of a journal read: its checkpoint holds an owned part (the results string of the largest
 #: tourney is 100 MB), and it is folded into a new checkpoint once it grows past twice the file's size.
@@ -94,22 +98,41 @@ class Journal:
         found = IDENTITY_LINE.search(self.owned, progress.end()) if progress else None
         return found.group(1).decode("ascii") if found else None
 
-    def apply(self, line: Mapping[str, Any]) -> None:
-        version = int(line["v"])
+    def apply(self, line: Any) -> None:
+        """Fold in one change line. A damaged one (a value of the wrong type or out of range: a journal edited
+        by hand, or damaged on disk) raises :class:`ValueError`, :class:`KeyError` or :class:`TypeError` and
+        changes nothing: every value is checked before the first is applied."""
+        line = table(line)
+        version = whole(line["v"], most=10**VERSION_WIDTH - 1)  # more digits would shift the results string
+        results = self._result_changes(line.get("results", {}))
+        mark = PgnMark.from_json(line["pgn"]) if "pgn" in line else self.pgn_mark
+        claims = _changes(line.get("claims", {}), Claim.from_json, number_key)
+        hooks = _changes(line.get("hooks", {}), PendingHook.from_json, text)
         if self.layout is not None:
-            changes = line.get("results", {})
-            if changes:
+            if results:
                 self.results = None
-            for number, char in changes.items():
-                self.owned[self.layout.results_at + int(number)] = ord(char)
+            for at, byte in results:
+                self.owned[at] = byte
             self.owned[self.layout.version_at : self.layout.version_at + VERSION_WIDTH] = (
                 f"{version:<{VERSION_WIDTH}d}".encode()
             )
         self.version = version
-        if "pgn" in line:
-            self.pgn_mark = PgnMark.from_json(line["pgn"])
-        _merge(self.claims, line.get("claims", {}), Claim.from_json, int)
-        _merge(self.hooks, line.get("hooks", {}), PendingHook.from_json, str)
+        self.pgn_mark = mark
+        _merge(self.claims, claims)
+        _merge(self.hooks, hooks)
+
+    def _result_changes(self, changes: Any) -> list[tuple[int, int]]:
+        """A line's changes of results as (offset in ``owned``, byte): each a game of the results string and
+        a character of its alphabet."""
+        if self.layout is None:
+            return []
+        found = []
+        for number, char in table(changes).items():
+            game = number_key(number)
+            if game >= self.layout.padded or not (isinstance(char, str) and len(char) == 1 and char in RESULT_CHARS):
+                raise ValueError(f"not a result of one of the {self.layout.padded} games: {number!r}: {char!r}"[:200])
+            found.append((self.layout.results_at + game, ord(char)))
+        return found
 
     def parsed(self, path: Path) -> OwnedPart:
         """The owned part, parsed (the results string decoded only when a line has changed it)."""
@@ -121,12 +144,17 @@ class Journal:
         return parse_laid_out(self.owned, self.layout, path, results=self.results)
 
 
-def _merge(target: dict[Any, Any], changes: Mapping[str, Any], make: Any, key: Any) -> None:
-    for name, value in changes.items():
+def _changes(changes: Any, make: Callable[[Any], Value], key: Callable[[str], Key]) -> list[tuple[Key, Value | None]]:
+    """A line's changes of claims or hooks, each read (``None``: the key is gone)."""
+    return [(key(name), None if value is None else make(value)) for name, value in table(changes).items()]
+
+
+def _merge(target: dict[Key, Value], changes: list[tuple[Key, Value | None]]) -> None:
+    for name, value in changes:
         if value is None:
-            target.pop(key(name), None)
+            target.pop(name, None)
         else:
-            target[key(name)] = make(value)
+            target[name] = value
 
 
 class JournalReader:
@@ -191,19 +219,20 @@ class JournalReader:
         if not newline:
             return None
         try:
-            head = json.loads(first)
-            owned = bytearray(str(head["owned"]).encode("utf-8"))
+            head = table(json.loads(first))
+            owned = bytearray(text(head["owned"]).encode("utf-8"))
+            checkpoint = whole(head["checkpoint"], most=10**VERSION_WIDTH - 1)
             return Journal(
                 inode=inode,
                 head=first[:_JOURNAL_HEAD],
                 tail=data[max(0, len(first) + 1 - _JOURNAL_TAIL) : len(first) + 1],
                 offset=len(first) + 1,
-                checkpoint=int(head["checkpoint"]),
-                version=int(head["checkpoint"]),
+                checkpoint=checkpoint,
+                version=checkpoint,
                 owned=owned,
                 layout=Layout.find(owned),
-                claims={int(k): Claim.from_json(v) for k, v in head.get("claims", {}).items()},
-                hooks={k: PendingHook.from_json(v) for k, v in head.get("hooks", {}).items()},
+                claims={number_key(k): Claim.from_json(v) for k, v in table(head.get("claims", {})).items()},
+                hooks={text(k): PendingHook.from_json(v) for k, v in table(head.get("hooks", {})).items()},
                 pgn_mark=PgnMark.from_json(head.get("pgn")),
             )
         except (ValueError, KeyError, TypeError):
@@ -226,14 +255,13 @@ def owned_at(path: Path, journal: Journal, version: int) -> bytes:
     """The journal's owned part as it was at ``version`` (its checkpoint and the changes up to it)."""
     try:
         lines = read_bytes(journal_path(path), kind="journal", limit=JOURNAL_READ_LIMIT).split(b"\n")
-        first = json.loads(lines[0])
-        owned = bytearray(str(first["owned"]).encode("utf-8"))
-        past = Journal(
-            0, b"", 0, int(first["checkpoint"]), int(first["checkpoint"]), owned, Layout.find(owned), {}, {}
-        )
+        first = table(json.loads(lines[0]))
+        owned = bytearray(text(first["owned"]).encode("utf-8"))
+        checkpoint = whole(first["checkpoint"])
+        past = Journal(0, b"", 0, checkpoint, checkpoint, owned, Layout.find(owned), {}, {})
         for raw in lines[1:]:
-            line = json.loads(raw) if raw else None
-            if line is None or int(line["v"]) > version:
+            line = table(json.loads(raw)) if raw else None
+            if line is None or whole(line["v"]) > version:
                 break
             past.apply(line)
     except (ConfigError, ValueError, KeyError, TypeError):

@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 from tmanager.errors import ConfigError
 from tmanager.files import read_bytes
+from tmanager.tourney.jsonvalues import finite, table, text, whole
+from tmanager.tourney.variants import check_variant
 
 if TYPE_CHECKING:
     import asyncio
@@ -228,21 +230,26 @@ class GameInProgress:
     def load(cls, path: Path) -> GameInProgress | None:
         """Read one live file; ``None`` if it is gone or not what a worker writes."""
         try:
-            data: Any = json.loads(read_bytes(path, kind="live game", create=None, limit=LIVE_LIMIT))
+            data = table(json.loads(read_bytes(path, kind="live game", create=None, limit=LIVE_LIMIT)))
+            check_variant(variant := text(data["variant"]))  # the board its moves are shown on
+            moves = data["moves"]
+            if not isinstance(moves, list):
+                raise ValueError(f"not a list of moves: {moves!r}"[:200])
             return cls(
-                number=int(data["game"]),
-                round=int(data["round"]),
-                white=str(data["white"]),
-                black=str(data["black"]),
-                variant=str(data["variant"]),
-                start_fen=str(data["start_fen"]),
-                moves=tuple(str(m) for m in data["moves"]),
-                fen=str(data["fen"]),
-                white_clock=float(data["white_clock"]),
-                black_clock=float(data["black_clock"]),
-                updated=float(data["updated"]),
+                number=whole(data["game"]),
+                round=whole(data["round"]),
+                white=text(data["white"]),
+                black=text(data["black"]),
+                variant=variant,
+                start_fen=text(data["start_fen"]),
+                moves=tuple(text(m) for m in moves),
+                fen=text(data["fen"]),
+                white_clock=finite(data["white_clock"]),
+                black_clock=finite(data["black_clock"]),
+                updated=finite(data["updated"]),
             )
-        except (ConfigError, ValueError, KeyError, TypeError):  # gone, or not what a worker writes
+        # Gone, or not what a worker writes (damaged, or written by hand): a view, never a reason to stop.
+        except (ConfigError, ValueError, KeyError, TypeError):
             return None
 
     def last_moves(self, count: int) -> str:

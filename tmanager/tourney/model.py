@@ -52,6 +52,7 @@ from tmanager.tourney.alphabet import RESULT_CHARS as RESULT_CHARS
 from tmanager.tourney.alphabet import UNPLAYED as UNPLAYED
 from tmanager.tourney.alphabet import WHITE_WINS as WHITE_WINS
 from tmanager.tourney.amendments import Amendment
+from tmanager.tourney.jsonvalues import finite, table, text, whole
 from tmanager.tourney.serialising import settings_to_toml as settings_to_toml
 from tmanager.tourney.settings import SWISS_TYPES as SWISS_TYPES
 from tmanager.tourney.settings import GameOrder as GameOrder
@@ -110,8 +111,25 @@ class Claim:
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Claim:
-        return cls(**data)
+    def from_json(cls, data: Any) -> Claim:
+        """A claim as the journal keeps it; :class:`ValueError` if a field is missing, unknown or of the wrong
+        type (a journal damaged or edited by hand)."""
+        data = table(data)
+        if not set(data) <= _CLAIM_FIELDS:
+            raise ValueError(f"unknown fields in a claim: {sorted(set(data) - _CLAIM_FIELDS)}"[:200])
+        return cls(
+            host=text(data["host"]),
+            pid=whole(data["pid"], least=1),
+            started=finite(data["started"]),
+            claimed=finite(data["claimed"]),
+            heartbeat=finite(data["heartbeat"]),
+            pgn_offset=whole(data.get("pgn_offset", 0)),
+            boot=text(data.get("boot", "")),
+        )
+
+
+#: The fields a claim may have in the journal.
+_CLAIM_FIELDS = frozenset(f.name for f in dataclasses.fields(Claim))
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,16 +152,20 @@ class PendingHook:
         return {**dataclasses.asdict(self), "env": dict(self.env)}
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> PendingHook:
+    def from_json(cls, data: Any) -> PendingHook:
+        """A pending hook as the journal keeps it; :class:`ValueError` if a field is of the wrong type."""
+        data = table(data)
         taken = data.get("taken_by")
+        if taken is not None and not (isinstance(taken, list | tuple) and len(taken) in (3, 4)):
+            raise ValueError(f"not a hook's taker: {taken!r}"[:200])
         return cls(
-            name=str(data["name"]),
-            command=str(data["command"]),
-            env={str(k): str(v) for k, v in data["env"].items()},
-            game=int(data.get("game", -1)),
+            name=text(data["name"]),
+            command=text(data["command"]),
+            env={text(k): text(v) for k, v in table(data["env"]).items()},
+            game=whole(data.get("game", -1), least=-1),
             # Without the boot when an older tmanager took it.
-            taken_by=(str(taken[0]), int(taken[1]), float(taken[2]), str(taken[3]) if len(taken) > 3 else "")
-            if taken else None,
+            taken_by=(text(taken[0]), whole(taken[1], least=1), finite(taken[2]), text(taken[3]) if len(taken) > 3
+                      else "") if taken else None,
         )
 
 
@@ -166,10 +188,13 @@ class PgnMark:
 
     @classmethod
     def from_json(cls, data: Any) -> PgnMark | None:
+        """A mark as the journal keeps it (``None``: none); :class:`ValueError` if it is not one."""
         if data is None:
             return None
-        fingerprint, elsewhere = (str(data[2]) if len(data) > 2 else ""), (int(data[3]) if len(data) > 3 else 0)
-        return cls(str(data[0]), int(data[1]), fingerprint, elsewhere)
+        if not (isinstance(data, list | tuple) and 2 <= len(data) <= 4):
+            raise ValueError(f"not a PGN's mark: {data!r}"[:200])
+        fingerprint, elsewhere = (text(data[2]) if len(data) > 2 else ""), (whole(data[3]) if len(data) > 3 else 0)
+        return cls(text(data[0]), whole(data[1]), fingerprint, elsewhere)
 
     @classmethod
     def after_append(cls, before: PgnMark | None, path: Path, appended: Appended, *, finished: int) -> PgnMark:

@@ -17,7 +17,7 @@ import asyncio
 import datetime as dt
 import logging
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import chess
@@ -30,10 +30,17 @@ from tmanager.tourney.adjudication import Adjudication, Adjudicator
 from tmanager.tourney.engine import Engine, EnginePool
 from tmanager.tourney.enginelines import EngineError, EngineTerminated, IllegalMove, UnsupportedLimit
 from tmanager.tourney.enginelog import EngineLog
-from tmanager.tourney.engines import EngineSpec
+from tmanager.tourney.engines import EngineSpec, Protocol
 from tmanager.tourney.gamepgn import game_pgn, move_comment, push_notated
 from tmanager.tourney.outcome import Ending, Fault, GameOver, Repetitions, Termination, loss, rules_outcome, side
-from tmanager.tourney.pvcheck import PvWarning, check_search, matching_lines
+from tmanager.tourney.pvcheck import (
+    PvWarning,
+    check_search,
+    last_info_line,
+    matching_lines,
+    mate_sign_mismatch,
+    score_problem,
+)
 from tmanager.tourney.search import Reply, Report, SearchLimit, Wanted
 from tmanager.tourney.settings import PvChecks
 from tmanager.tourney.variants import STANDARD, variant_board
@@ -169,6 +176,8 @@ class Game:
         self.comments: list[str] = []
         self.keep_lines = spec.pv_checks is not PvChecks.OFF or bool(spec.match_lines)
         self.pv_warnings: list[PvWarning] = []
+        #: The last scored line of the search of the game's last move, ``None`` before the engines' first.
+        self.last_info: str | None = None
         self.wanted = _wanted(spec)
         self.log: EngineLog | None = None
         self.board = chess.Board()
@@ -243,6 +252,8 @@ class Game:
             )
         irreversible = board.is_zeroing(move)
         self.movetext.append(push_notated(board, move, spec.notation))
+        if spec.pv_checks is not PvChecks.OFF:
+            self._check_mate_signs(mover, reply.lines)
         if spec.comments and not spec.minimal:
             own = self.sides[mover]
             left = own.clock.remaining if own.limits.has_clock else None
@@ -306,9 +317,22 @@ class Game:
         quoted: list[str] = []
         if self.keep_lines:
             lines = list(reply.lines)
-            self.pv_warnings += _pv_warnings(self.spec, board, lines, reply.move, own.spec.name)
+            self.pv_warnings += _pv_warnings(self.spec, board, lines, reply.move, own.spec)
             quoted = matching_lines(lines, self.spec.match_lines)
         return reply, elapsed, quoted
+
+    def _check_mate_signs(self, mover: chess.Color, lines: Sequence[str]) -> None:
+        """fastchess's check after each move, made here with the PV checks: the engine that moved and its
+        opponent, who moved before it, do not both see their own mate, nor both their own loss."""
+        line = last_info_line(lines)
+        previous, self.last_info = self.last_info, line
+        finding = None if previous is None else mate_sign_mismatch(previous, line)
+        if finding is None:
+            return
+        them, us = self.sides[not mover].spec.name, self.sides[mover].spec.name
+        engines = f"{them} ({side(not mover)}) and {us} ({side(mover)})"
+        moves = tuple(m.uci() for m in self.board.move_stack)
+        self.pv_warnings.append(PvWarning(finding, engines, _start_text(self.spec, self.board), moves))
 
     async def _acquire_both(self) -> GameOver | None:
         """Start (or take from the pool) both engines side by side, keeping each that starts, also when the
@@ -453,19 +477,27 @@ def _log_latency(engine: str, elapsed: float, reported: float) -> None:
 
 
 def _pv_warnings(
-    spec: GameSpec, board: chess.Board, lines: list[str], move: chess.Move | None, engine: str
+    spec: GameSpec, board: chess.Board, lines: list[str], move: chess.Move | None, engine: EngineSpec
 ) -> list[PvWarning]:
     """What :mod:`~tmanager.tourney.pvcheck` finds wrong with one search of ``engine`` in ``board``."""
     if spec.pv_checks is PvChecks.OFF:
         return []
     infos = [line for line in lines if line.startswith("info")]
     findings = check_search(board, infos, move.uci() if move else "", mates=spec.pv_checks is PvChecks.MATES)
+    # fastchess reads the score first; of a UCI engine's whole search (a ponder hit's lines are only the last)
+    unscored = score_problem(lines) if engine.protocol is Protocol.UCI and not engine.ponder else None
+    if unscored is not None:
+        findings = [unscored, *findings]
     if not findings:
         return []
+    start, moves = _start_text(spec, board), tuple(m.uci() for m in board.move_stack)
+    return [PvWarning(finding, engine.name, start, moves) for finding in findings]
+
+
+def _start_text(spec: GameSpec, board: chess.Board) -> str:
+    """The game's start as fastchess's warnings give it: ``startpos``, or ``fen …``."""
     root = board.root()
-    start = "startpos" if spec.start_fen is None else f"fen {root.fen(shredder=root.chess960)}"
-    moves = tuple(m.uci() for m in board.move_stack)
-    return [PvWarning(finding, engine, start, moves) for finding in findings]
+    return "startpos" if spec.start_fen is None else f"fen {root.fen(shredder=root.chess960)}"
 
 
 # uvloop's timers count whole milliseconds from a truncated clock and fire up to 1.5 ms early; the

@@ -8,7 +8,9 @@ as fastchess's ``checkParsedPvLine`` and ``checkParsedBestmovePv`` make them:
   a stalemate, a threefold repetition counting the game's own history, the
   fifty-move rule; insufficient material does not end a PV);
 * a mate score's PV (not a bound) mates in exactly the plies the score says;
-* the best move is the first move of the last PV of the first line (``multipv 1``).
+* the best move is the first move of the last PV of the first line (``multipv 1``);
+* after each move, the engine that made it and the one that moved before it do not both claim a mate,
+  nor both to be mated (``checkMateScoreSignMismatch``, on each one's last scored line).
 
 Pure functions of a board and the engine's lines: no engine, no process.
 """
@@ -41,15 +43,28 @@ class PvProblem(enum.StrEnum):
     TOO_LONG_MATE = "Too long mating PV"
     MATE_WITHOUT_CHECKMATE = "Mating PV does not end with checkmate"
     BESTMOVE_MISMATCH = "Bestmove does not match beginning of last PV"
+    #: Of two engines' moves in a row, not of one line: see :func:`mate_sign_mismatch`.
+    SIGN_MISMATCH = "Sign mismatch in mate scores"
+    #: Of a search's report, which gives no score (:func:`score_problem`): one line each, without the game.
+    NO_INFO_LINE = "No info line available to extract score from engine"
+    NO_SCORE = "Could not extract score from engine"
 
     @property
     def names_a_move(self) -> bool:
-        return self not in (PvProblem.INCOMPLETE_MATE, PvProblem.TOO_LONG_MATE, PvProblem.MATE_WITHOUT_CHECKMATE)
+        return self not in (
+            PvProblem.INCOMPLETE_MATE, PvProblem.TOO_LONG_MATE, PvProblem.MATE_WITHOUT_CHECKMATE,
+            PvProblem.SIGN_MISMATCH, PvProblem.NO_INFO_LINE, PvProblem.NO_SCORE,
+        )
+
+    @property
+    def of_the_score(self) -> bool:
+        return self in (PvProblem.NO_INFO_LINE, PvProblem.NO_SCORE)
 
 
 @dataclass(frozen=True, slots=True)
 class PvFinding:
-    """A problem of one ``info`` line: what, and the move at fault (if one is)."""
+    """A problem of one ``info`` line: what, and the move at fault (if one is). A sign mismatch's ``info`` is
+    the two engines' lines joined by `` ; ``, and its ``move`` their two mate scores (``3 and 1``)."""
 
     problem: PvProblem
     info: str
@@ -58,7 +73,8 @@ class PvFinding:
 
 @dataclass(frozen=True, slots=True)
 class PvWarning:
-    """A finding with what shows it: the engine, the game's start (``startpos`` or ``fen …``) and its moves."""
+    """A finding with what shows it: the engine (a sign mismatch's two with their colours, ``A (White) and
+    B (Black)``), the game's start (``startpos`` or ``fen …``) and its moves."""
 
     finding: PvFinding
     engine: str
@@ -185,6 +201,59 @@ def check_bestmove(lines: list[str], bestmove: str) -> PvFinding | None:
                 return None
             return PvFinding(PvProblem.BESTMOVE_MISMATCH, line, bestmove)
     return None
+
+
+def last_info_line(lines: Sequence[str]) -> str:
+    """fastchess's ``lastInfoLine`` of a search: its last line with a score of the first PV (no ``multipv``,
+    or ``multipv 1``), an exact score before a bound, never an ``info string``; empty when there is none."""
+    fallback = ""
+    for line in reversed(lines):
+        if "info string" in line or "info" not in line or " score " not in line:
+            continue
+        if " multipv " in line and " multipv 1" not in line:
+            continue
+        if "lowerbound" not in line and "upperbound" not in line:
+            return line
+        fallback = fallback or line
+    return fallback
+
+
+def score_problem(lines: Sequence[str]) -> PvFinding | None:
+    """What fastchess finds missing in the report of a search that sent more than its ``bestmove`` (``lines``,
+    the others): a scored line (:func:`last_info_line`), or a score that reads; a ``NO_SCORE`` finding's
+    ``info`` is fastchess's reason."""
+    if not lines:
+        return None
+    line = last_info_line(lines)
+    if not line:
+        return PvFinding(PvProblem.NO_INFO_LINE, "")
+    error = None
+    words = line.split()
+    for i, word in enumerate(words):  # fastchess's parseInfo: the last score read wins, up to the PV
+        if word == "pv":
+            break
+        if word != "score":
+            continue
+        if i + 2 >= len(words):
+            error = "Element 'score' has no type or value"
+        elif words[i + 1] not in ("cp", "mate"):
+            error = f"Unexpected score type: {line}"
+        elif not re.fullmatch(r"-?[0-9]+", words[i + 2]):
+            error = f"Invalid score value: {words[i + 2]}"
+        else:
+            error = None
+    return None if error is None else PvFinding(PvProblem.NO_SCORE, error)
+
+
+def mate_sign_mismatch(them: str, us: str) -> PvFinding | None:
+    """fastchess's check after each move of an engine whose opponent played the move before (not a book
+    move): ``us``, the last scored line (:func:`last_info_line`) of the search that chose the move, and
+    ``them``, the opponent's, both give mate scores of one sign: both engines see their own mate, or both
+    their own loss."""
+    them_mate, us_mate = read_info(them).mate, read_info(us).mate
+    if them_mate is None or us_mate is None or them_mate * us_mate <= 0:
+        return None
+    return PvFinding(PvProblem.SIGN_MISMATCH, f"{them} ; {us}", f"{them_mate} and {us_mate}")
 
 
 def check_search(board: chess.Board, lines: list[str], bestmove: str, *, mates: bool) -> list[PvFinding]:

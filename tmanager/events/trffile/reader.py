@@ -84,7 +84,7 @@ def loads(text: str, *, file: Path | None = None) -> Event:
         division.players.append(_import_player(by_id[rank], extras["player"].get(rank), numbers[rank], file))
     for n in range(1, tournament.played_rounds + 1):
         data = extras["round"].get(n, {})
-        division.rounds.append(_with_teams(_import_round(tournament, n, numbers, data), data, file))
+        division.rounds.append(_with_teams(_import_round(tournament, n, numbers, data, file), data, file))
     for n, data in sorted(extras["round"].items()):
         if n > tournament.played_rounds:
             division.rounds.append(_with_teams(_later_round(n, data), data, file))
@@ -153,13 +153,57 @@ def _read_extra(rest: str, extras: dict[str, Any], file: Path | None) -> None:
     try:
         if kind == "event":
             extras["event"] = json.loads(tail)
+            _check_shape(extras["event"], dict, f"XTM {kind}", file)
         elif kind in ("player", "round"):
             key, _, data = tail.partition(" ")
             extras[kind][int(key)] = json.loads(data)
+            _check_shape(extras[kind][int(key)], dict, f"XTM {kind} {int(key)}", file)
+            if kind == "round":
+                _check_round(extras[kind][int(key)], f"XTM {kind} {int(key)}", file)
     except (ValueError, json.JSONDecodeError) as exc:
         raise ConfigError(
             f"bad XTM {kind} line: {exc}", file=file, hint="the line is tmanager's; fix or remove it"
         ) from None
+
+
+#: The lists an ``XTM round`` line may hold, with the types of each item's fields (a board's result is optional).
+_ROUND_LISTS = {"boards": (int, int, str), "byes": (int, str), "forced": (int, int), "adjourned": (int,)}
+
+
+def _check_shape(value: Any, kind: type, where: str, file: Path | None) -> None:
+    """Refuse a value of an ``XTM`` line that is not of the type tmanager writes there (a line edited by hand)."""
+    if (isinstance(value, bool) and kind is not bool) or not isinstance(value, kind):
+        raise ConfigError(f"must be {'an object' if kind is dict else kind.__name__}, not {value!r}"[:200],
+                          file=file, field=where, hint="the line is tmanager's; fix or remove it")  # fmt: skip
+
+
+def _check_round(data: Mapping[str, Any], where: str, file: Path | None) -> None:
+    """Refuse the lists of an ``XTM round`` line whose items are not what tmanager writes."""
+    for key, types in _ROUND_LISTS.items():
+        items = data.get(key, [])
+        _check_shape(items, list, f"{where}.{key}", file)
+        for item in items:
+            fields = [item] if key == "adjourned" else item
+            _check_shape(fields, list, f"{where}.{key}", file)
+            if not min(2, len(types)) <= len(fields) <= len(types):
+                raise ConfigError(f"{fields!r} is not {len(types)} values"[:200], file=file, field=f"{where}.{key}",
+                                  hint="the line is tmanager's; fix or remove it")  # fmt: skip
+            for value, kind in zip(fields, types, strict=False):
+                _check_shape(value, kind, f"{where}.{key}", file)
+    for board in data.get("boards", []):
+        try:
+            if len(board) > 2:
+                Result.parse(board[2])
+        except ValueError as exc:
+            raise ConfigError(str(exc), file=file, field=f"{where}.boards", hint="the line is tmanager's") from None
+    kinds = {kind.value for kind in ByeKind}
+    for _, kind in data.get("byes", []):
+        if kind not in kinds:
+            raise ConfigError(f"{kind!r} is not a bye (one of {', '.join(sorted(kinds))})"[:200], file=file,
+                              field=f"{where}.byes", hint="the line is tmanager's; fix or remove it")  # fmt: skip
+    _check_shape(data.get("paired", True), bool, f"{where}.paired", file)
+    if data.get("forced_bye") is not None:
+        _check_shape(data["forced_bye"], int, f"{where}.forced_bye", file)
 
 
 def _import_player(line: trf.TrfPlayer, extras: dict[str, Any] | None, number: int, file: Path | None) -> Player:
@@ -169,7 +213,9 @@ def _import_player(line: trf.TrfPlayer, extras: dict[str, Any] | None, number: i
     return tomlmap.from_table(Player, {"number": number, **data}, f"XTM player {line.id}", file)
 
 
-def _import_round(tournament: trf.Tournament, n: int, numbers: Mapping[int, int], extras: dict[str, Any]) -> Round:
+def _import_round(
+    tournament: trf.Tournament, n: int, numbers: Mapping[int, int], extras: dict[str, Any], file: Path | None
+) -> Round:
     record = Round(n, paired=True, forced_bye=extras.get("forced_bye"))
     record.forced = [(w, b) for w, b in extras.get("forced", [])]
     boards: dict[tuple[int, int], Board] = {}
@@ -198,6 +244,8 @@ def _import_round(tournament: trf.Tournament, n: int, numbers: Mapping[int, int]
             )
         )
     for index in extras.get("adjourned", []):
+        if not 1 <= index <= len(record.boards):
+            raise ConfigError(f"round {n} has no board {index}", file=file, field=f"XTM round {n}.adjourned")
         record.boards[index - 1].result = Result.ADJOURNED
     return record
 
