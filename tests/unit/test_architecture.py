@@ -135,14 +135,15 @@ ENGINE_CLASSES = {"EngineClient", "UciClient", "XBoardClient", "UciProtocol", "X
 
 def kind_tests(module: ast.Module) -> list[int]:
     """The lines where ``module`` asks which protocol an engine speaks: ``isinstance`` with an engine class, or a
-    ``….protocol`` compared with ``"uci"`` or ``"xboard"``."""
+    ``….protocol`` compared with ``"uci"`` or ``"xboard"``, or with ``Protocol.UCI`` or ``Protocol.XBOARD``."""
     found = []
     for node in ast.walk(module):
         if isinstance(node, ast.Call) and _name(node.func) == "isinstance" and len(node.args) == 2:
             if {_name(n) for n in ast.walk(node.args[1])} & ENGINE_CLASSES:
                 found.append(node.lineno)
         elif isinstance(node, ast.Compare) and _name(node.left) == "protocol" and any(
-            isinstance(c, ast.Constant) and c.value in ("uci", "xboard") for c in node.comparators
+            (isinstance(c, ast.Constant) and c.value in ("uci", "xboard")) or _name(c) in ("UCI", "XBOARD")
+            for c in node.comparators
         ):
             found.append(node.lineno)
     return sorted(found)
@@ -155,7 +156,8 @@ def _name(node: ast.AST) -> str:
 def test_the_engine_classes_answer_what_differs_between_protocols() -> None:
     """play.py and compliance.py asked ``isinstance(protocol, XBoardProtocol)`` or ``spec.protocol == "uci"``;
     the engine classes answer instead (issue 48), and nothing else asks."""
-    assert kind_tests(ast.parse("isinstance(p, chess.engine.XBoardProtocol)\nspec.protocol == 'uci'")) == [1, 2]
+    assert kind_tests(ast.parse("isinstance(p, chess.engine.XBoardProtocol)\nspec.protocol == 'uci'\n"
+                                "spec.protocol is Protocol.UCI")) == [1, 2, 3]
     found = [f"{name}:{line}" for name, module in modules().items() if name not in ENGINE_MODULES
              for line in kind_tests(module)]
     assert found == []

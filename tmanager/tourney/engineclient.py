@@ -38,6 +38,9 @@ class EngineClient(EngineLines, abc.ABC):
     fixed_limits: ClassVar[bool]
     #: The compliance check's step that cuts a long search short (:meth:`interruption_check`).
     interruption: ClassVar[str]
+    #: Whether the lines of a search are reports whose score fastchess reads (UCI's ``info`` lines; an XBoard
+    #: engine's thinking lines are not).
+    scored_reports: ClassVar[bool]
 
     def __init__(self) -> None:
         super().__init__()

@@ -30,7 +30,7 @@ from tmanager.tourney.adjudication import Adjudication, Adjudicator
 from tmanager.tourney.engine import Engine, EnginePool
 from tmanager.tourney.enginelines import EngineError, EngineTerminated, IllegalMove, UnsupportedLimit
 from tmanager.tourney.enginelog import EngineLog
-from tmanager.tourney.engines import EngineSpec, Protocol
+from tmanager.tourney.engines import EngineSpec
 from tmanager.tourney.gamepgn import game_pgn, move_comment, push_notated
 from tmanager.tourney.outcome import Ending, Fault, GameOver, Repetitions, Termination, loss, rules_outcome, side
 from tmanager.tourney.pvcheck import (
@@ -317,7 +317,7 @@ class Game:
         quoted: list[str] = []
         if self.keep_lines:
             lines = list(reply.lines)
-            self.pv_warnings += _pv_warnings(self.spec, board, lines, reply.move, own.spec)
+            self.pv_warnings += _pv_warnings(self.spec, board, lines, reply.move, engine)
             quoted = matching_lines(lines, self.spec.match_lines)
         return reply, elapsed, quoted
 
@@ -477,7 +477,7 @@ def _log_latency(engine: str, elapsed: float, reported: float) -> None:
 
 
 def _pv_warnings(
-    spec: GameSpec, board: chess.Board, lines: list[str], move: chess.Move | None, engine: EngineSpec
+    spec: GameSpec, board: chess.Board, lines: list[str], move: chess.Move | None, engine: Engine
 ) -> list[PvWarning]:
     """What :mod:`~tmanager.tourney.pvcheck` finds wrong with one search of ``engine`` in ``board``."""
     if spec.pv_checks is PvChecks.OFF:
@@ -485,13 +485,13 @@ def _pv_warnings(
     infos = [line for line in lines if line.startswith("info")]
     findings = check_search(board, infos, move.uci() if move else "", mates=spec.pv_checks is PvChecks.MATES)
     # fastchess reads the score first; of a UCI engine's whole search (a ponder hit's lines are only the last)
-    unscored = score_problem(lines) if engine.protocol is Protocol.UCI and not engine.ponder else None
+    unscored = score_problem(lines) if engine.client.scored_reports and not engine.spec.ponder else None
     if unscored is not None:
         findings = [unscored, *findings]
     if not findings:
         return []
     start, moves = _start_text(spec, board), tuple(m.uci() for m in board.move_stack)
-    return [PvWarning(finding, engine.name, start, moves) for finding in findings]
+    return [PvWarning(finding, engine.spec.name, start, moves) for finding in findings]
 
 
 def _start_text(spec: GameSpec, board: chess.Board) -> str:

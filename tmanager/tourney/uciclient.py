@@ -74,6 +74,7 @@ class UciClient(EngineClient):
     no_move = "(none)"
     fixed_limits = True
     interruption = "stop during an infinite search"
+    scored_reports = True
 
     def __init__(self) -> None:
         super().__init__()

@@ -129,6 +129,7 @@ class XBoardClient(EngineClient):
     no_move = "a result claim"
     fixed_limits = False
     interruption = "? during a long search"
+    scored_reports = False
 
     #: Seconds to wait for ``feature done=…`` before going on without it.
     feature_timeout: float = 2.0
