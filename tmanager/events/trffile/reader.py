@@ -162,10 +162,12 @@ def _read_extra(rest: str, extras: dict[str, Any], file: Path | None) -> None:
                 _check_round(extras[kind][int(key)], f"XTM {kind} {int(key)}", file)
     except (ValueError, json.JSONDecodeError) as exc:
         raise ConfigError(
-            f"bad XTM {kind} line: {exc}", file=file, hint="the line is tmanager's; fix or remove it"
+            f"bad XTM {kind} line: {exc}", file=file, hint=_XTM_HINT
         ) from None
 
 
+#: What to do with an ``XTM`` line that does not read.
+_XTM_HINT = "the line is tmanager's; fix or remove it"
 #: The lists an ``XTM round`` line may hold, with the types of each item's fields (a board's result is optional).
 _ROUND_LISTS = {"boards": (int, int, str), "byes": (int, str), "forced": (int, int), "adjourned": (int,)}
 
@@ -174,7 +176,7 @@ def _check_shape(value: Any, kind: type, where: str, file: Path | None) -> None:
     """Refuse a value of an ``XTM`` line that is not of the type tmanager writes there (a line edited by hand)."""
     if (isinstance(value, bool) and kind is not bool) or not isinstance(value, kind):
         raise ConfigError(f"must be {'an object' if kind is dict else kind.__name__}, not {value!r}"[:200],
-                          file=file, field=where, hint="the line is tmanager's; fix or remove it")  # fmt: skip
+                          file=file, field=where, hint=_XTM_HINT)  # fmt: skip
 
 
 def _check_round(data: Mapping[str, Any], where: str, file: Path | None) -> None:
@@ -187,7 +189,7 @@ def _check_round(data: Mapping[str, Any], where: str, file: Path | None) -> None
             _check_shape(fields, list, f"{where}.{key}", file)
             if not min(2, len(types)) <= len(fields) <= len(types):
                 raise ConfigError(f"{fields!r} is not {len(types)} values"[:200], file=file, field=f"{where}.{key}",
-                                  hint="the line is tmanager's; fix or remove it")  # fmt: skip
+                                  hint=_XTM_HINT)  # fmt: skip
             for value, kind in zip(fields, types, strict=False):
                 _check_shape(value, kind, f"{where}.{key}", file)
     for board in data.get("boards", []):
@@ -200,7 +202,7 @@ def _check_round(data: Mapping[str, Any], where: str, file: Path | None) -> None
     for _, kind in data.get("byes", []):
         if kind not in kinds:
             raise ConfigError(f"{kind!r} is not a bye (one of {', '.join(sorted(kinds))})"[:200], file=file,
-                              field=f"{where}.byes", hint="the line is tmanager's; fix or remove it")  # fmt: skip
+                              field=f"{where}.byes", hint=_XTM_HINT)  # fmt: skip
     _check_shape(data.get("paired", True), bool, f"{where}.paired", file)
     if data.get("forced_bye") is not None:
         _check_shape(data["forced_bye"], int, f"{where}.forced_bye", file)
