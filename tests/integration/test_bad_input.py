@@ -429,6 +429,9 @@ CASES = [
          "openings.format", "'cbh'"),
     Case("openings plies negative", before_progress("[openings]\nfile = 'b.epd'\nplies = -1\n"),
          "openings.plies", "negative"),
+    # status took a start of 0 that only a worker refused, as it played its first game.
+    Case("openings start zero", before_progress("[openings]\nfile = 'b.epd'\nstart = 0\n"), "openings.start",
+         "must be at least 1, not 0 (the book's first opening is 1; a start past its end wraps round)"),
     Case("openings book missing", before_progress("[openings]\nfile = 'b.epd'\n"), None,
          "no such opening book file", PLAYING, file="b.epd"),
     Case("openings book a FIFO", also_fifo("b.epd", before_progress("[openings]\nfile = 'b.epd'\n")),

@@ -122,9 +122,6 @@ def test_a_start_past_the_end_of_the_book_wraps_round_as_in_fastchess(sample: Op
     assert sample.opening_for(size - 4, start=3 * size + 5) == sample[0]
     walk = [sample.opening_for(k, order=BookOrder.RANDOM, seed=7, start=5) for k in range(2 * size)]
     assert [sample.opening_for(k, order=BookOrder.RANDOM, seed=7, start=size + 5) for k in range(2 * size)] == walk
-    for start in (0, -3):
-        with pytest.raises(ConfigError, match=rf"openings.start: must be at least 1, not {start}"):
-            sample.opening_for(0, start=start)
 
 
 def test_new_and_edit_take_a_start_past_the_end_of_the_book(tmp_path: Path) -> None:

@@ -133,11 +133,7 @@ class OpeningBook(Sequence[Opening]):
         pass, so every opening is used once before any is used again. A ``start`` past the
         end of the book wraps round, as fastchess rotates its book by ``(start - 1) mod size``.
         """
-        if start < 1:
-            raise ConfigError(
-                f"must be at least 1, not {start}", field="openings.start",
-                hint="the book's first opening is 1; a start past its end wraps round",
-            )
+        assert start >= 1, "openings.start is refused below 1 where the tourney file is read"
         size = len(self)
         passes, index = divmod((start - 1) % size + key, size)
         if order is BookOrder.RANDOM:

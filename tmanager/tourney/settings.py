@@ -136,7 +136,11 @@ class Openings:
     format: BookFormat = BookFormat.AUTO
     order: BookOrder = BookOrder.SEQUENTIAL
     seed: int = 0
-    start: int = 1
+    #: Counted from 1, as fastchess's ``start=``; past the end of the book it wraps round. Refused below 1 where
+    #: the file is read, so that every command agrees (``status`` took 0, which only a worker refused).
+    start: int = field(
+        default=1, metadata=at_least(1, hint="the book's first opening is 1; a start past its end wraps round")
+    )
     plies: int = 0
 
 

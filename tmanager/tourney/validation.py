@@ -65,6 +65,8 @@ def validate(tourney: Tourney, *, settings: bool = True, engines: bool = False, 
     with ``outputs`` false (a file read), not whether the outputs may be written (:func:`check_outputs`)."""
     if settings:  # first: the schedule is made of them (a file's were checked as it was read, new's were not)
         check_least(tourney.settings, "tourney", tourney.path)
+        if tourney.openings is not None:
+            check_least(tourney.openings, "openings", tourney.path)
     if settings and tourney.spsa is not None:  # first: a tune's iterations make the schedule
         _check_spsa(tourney, tourney.spsa)
     _check_progress(tourney)
