@@ -384,3 +384,22 @@ def test_an_llr_without_a_value_is_null_in_json() -> None:
     text = crosstableformats.render(table, crosstable.Format.JSON)
     data = json.loads(text, parse_constant=lambda word: pytest.fail(word))
     assert data["match"]["sprt"]["llr"] is None and data["match"]["sprt"]["verdict"] == "continue"
+
+
+def test_a_file_named_twice_is_refused_before_it_counts_twice(tmp_path: Path) -> None:
+    """`crosstable g.pgn g.pgn` counted every game twice: twice the games, half the error bars, and nothing to
+    tell in the table. The same file under another name (a symbolic or a hard link) is the same file."""
+    path = _match_file(tmp_path)
+    link, hard = tmp_path / "link.pgn", tmp_path / "hard.pgn"
+    link.symlink_to(path)
+    hard.hardlink_to(path)
+    for second, says in [
+        (path, f"{path}: named twice"),
+        (link, f"{link}: the same file as '{path}'"),
+        (hard, f"{hard}: the same file as '{path}'"),
+    ]:
+        result = run_cli("crosstable", path, second, "--format", "csv")
+        assert (result.returncode, result.stdout) == (2, "")
+        refusal = f"tmanager: {says}: its games would count twice (name each PGN file once)"
+        assert result.stderr.splitlines() == [refusal]
+    assert run_cli("crosstable", path, "--format", "csv").returncode == 0

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
 from pathlib import Path
 
@@ -79,6 +80,7 @@ def command(args: argparse.Namespace) -> int:
     for path in args.files:
         if not files.expect_file(path):  # a directory, a FIFO, a device: said so here
             raise ConfigError("no such PGN file", file=path, hint="check the path")
+    _refuse_a_file_named_twice(args.files)
     if args.output:  # refused now, not after reading what may be millions of games
         for path in args.files:
             if files.same_file(args.output, path):
@@ -127,6 +129,19 @@ def command(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(text)
     return 0
+
+
+def _refuse_a_file_named_twice(paths: list[Path]) -> None:
+    """One file named twice (as such, through a link, or by a glob overlapping another) would count each of its
+    games twice, with nothing to show it in the table: refused, naming both, before anything is read."""
+    first_named: dict[tuple[int, int], Path] = {}
+    for path in paths:
+        info = os.stat(path)  # each is a regular file: expect_file said so
+        first = first_named.setdefault((info.st_dev, info.st_ino), path)
+        if first is path:
+            continue
+        same = "named twice" if str(first) == str(path) else f"the same file as {str(first)!r}"
+        raise ConfigError(f"{same}: its games would count twice", file=path, hint="name each PGN file once")
 
 
 #: The most a win may be worth: enough for any scoring (3,1,0; 2,1,0), far below a float's range.
