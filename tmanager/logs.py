@@ -43,7 +43,7 @@ def setup_logging(path: Path | None = None, *, quiet: bool = False, libraries: S
                               hint="name a log file you may write") from None
         echo = logging.StreamHandler(sys.stderr)
         echo.setLevel(logging.WARNING)
-        echo.setFormatter(_Printable(line_start() + "tmanager: warning: %(message)s"))
+        echo.setFormatter(_warning_line())
         echo.addFilter(lambda record: not getattr(record, "told", False))
     handler.setFormatter(
         _Printable("%(asctime)s.%(msecs)03d %(process)d %(levelname)s %(message)s", "%Y-%m-%d %H:%M:%S")
@@ -67,6 +67,20 @@ def setup_logging(path: Path | None = None, *, quiet: bool = False, libraries: S
             if isinstance(below, logging.Logger):
                 below.handlers[:] = []
                 below.propagate = True
+
+
+def warnings_to_stderr() -> None:
+    """Tell tmanager's warnings on stderr as a command's own warnings are told (``tmanager: warning: FILE: …``),
+    for a command that keeps no log (`status`, `edit`…): with no handler, Python's last resort wrote the bare
+    message. A command that keeps one replaces this with :func:`setup_logging`."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setLevel(logging.WARNING)
+    handler.setFormatter(_warning_line())
+    logging.getLogger("tmanager").handlers[:] = [handler]
+
+
+def _warning_line() -> logging.Formatter:
+    return _Printable(line_start() + "tmanager: warning: %(message)s")
 
 
 class _OneLine(logging.Handler):

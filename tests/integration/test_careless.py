@@ -256,12 +256,25 @@ def test_a_damaged_journal_line_is_skipped_whole(tmp_path: Path, line: dict[str,
     path = fast_tourney(tmp_path / "t.toml", players=2, cycles=2)
     assert start_worker(path, "--games", "2").wait(timeout=300) == 0
     journal = files.linked_file(path).with_name(".t.toml.journal")
+    damaged = json.dumps(line)
     with journal.open("a") as appending:
-        appending.write(json.dumps(line) + "\n")
-    for command in ("status", "reset-stale"):
-        done = run_cli(command, path, timeout=120)
-        assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
-        assert "an unreadable line was skipped" in done.stderr, done.stderr
+        appending.write(damaged + "\n")
+    at = journal.stat().st_size - len(damaged) - 1
+    skipped = (f"tmanager: warning: {journal}: an unreadable line was skipped (at byte {at}; the next change of "
+               "the tourney sets it aside in .t.toml.journal.damaged)")
+    for _look in range(2):  # a look writes nothing: it says so each time, as `tmanager: warning: FILE: …`
+        done = run_cli("status", path, timeout=120)
+        assert done.returncode == 0 and done.stderr.splitlines() == [skipped], done.stderr
+    # The first change of the tourney keeps the line aside and writes the journal afresh: nothing said again.
+    done = run_cli("reset-stale", path, timeout=120)
+    assert done.returncode == 0 and done.stderr.splitlines() == [
+        skipped, f"tmanager: warning: {journal}: 1 unreadable line(s) set aside in .t.toml.journal.damaged; the "
+        "journal is written afresh without them",
+    ], done.stderr
+    assert journal.with_name(".t.toml.journal.damaged").read_text() == damaged + "\n"
+    assert damaged not in journal.read_text()
+    done = run_cli("status", path, timeout=120)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
     tourney = store.read(path)
     assert (len(tourney.results), tourney.finished_count, tourney.claims) == (2, 2, {}), tourney.results
     done = run_to_the_end(path)

@@ -136,6 +136,9 @@ def run(
             return played
         parser = build_parser(command if command in COMMANDS else None)
         args = parser.parse_args(arguments)
+        from tmanager.logs import warnings_to_stderr  # not for --help, which imports next to nothing
+
+        warnings_to_stderr()
         status: int = args.handler(args)
         # Piped output is buffered: a reader that left early (`| head`) shows up here, not at exit.
         sys.stdout.flush()

@@ -13,12 +13,12 @@ import json
 import logging
 import os
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
 from tmanager.errors import ConfigError
-from tmanager.files import READ_LIMIT, linked_file, open_file, read_bytes
+from tmanager.files import READ_LIMIT, atomic_write_bytes, expect_file, linked_file, open_file, read_bytes
 from tmanager.tourney.jsonvalues import number_key, table, text, whole
 from tmanager.tourney.model import RESULT_CHARS, UNPLAYED, Claim, PendingHook, PgnMark
 from tmanager.tourney.ownedpart import (
@@ -54,6 +54,28 @@ def journal_path(path: Path) -> Path:
     return file.with_name(f".{file.name}.journal")
 
 
+def damaged_path(path: Path) -> Path:
+    """Where the unreadable lines of tourney file ``path``'s journal are set aside, as they were, before the
+    journal is written afresh without them (:func:`set_aside`)."""
+    journal = journal_path(path)
+    return journal.with_name(f"{journal.name}.damaged")
+
+
+def set_aside(path: Path, damaged: list[bytes]) -> None:
+    """Append ``damaged``, the unreadable lines of tourney file ``path``'s journal, to :func:`damaged_path`,
+    under the tourney's lock, before the caller replaces the journal by a checkpoint: they are kept for whoever
+    wants to see what was there, and no command warns of them again."""
+    aside = damaged_path(path)
+    kept = b""
+    if expect_file(aside):  # a directory, a FIFO there: said in one line, never replaced
+        kept = read_bytes(aside, kind="journal's damaged lines", create=None, limit=JOURNAL_READ_LIMIT)
+    atomic_write_bytes(aside, kept + b"".join(line + b"\n" for line in damaged))
+    log.warning(
+        "%s: %d unreadable line(s) set aside in %s; the journal is written afresh without them",
+        journal_path(path), len(damaged), aside.name,
+    )
+
+
 @dataclass(slots=True)
 class Journal:
     """A journal folded up to its end: the owned part at its checkpoint, with every change since applied.
@@ -75,6 +97,8 @@ class Journal:
     results: str | None = None
     pgn_mark: PgnMark | None = None  #: the PGN's size after the last game recorded
     tail: bytes = b""  #: the journal's last bytes read, up to ``offset`` (see :data:`_JOURNAL_TAIL`)
+    #: the lines skipped as unreadable, as they were: the next transaction sets them aside (:func:`set_aside`)
+    damaged: list[bytes] = field(default_factory=list)
 
     def continues(self, fd: int, *, inode: int, size: int) -> bool:
         """Whether the journal open as ``fd`` (of ``inode`` and ``size``) is this one, grown by appends alone:
@@ -162,6 +186,7 @@ class JournalReader:
 
     def __init__(self) -> None:
         self.cache: dict[Path, Journal] = {}
+        self.told: set[tuple[int, int]] = set()  #: the unreadable lines warned of, by inode and offset
 
     def read(self, path: Path) -> Journal | None:
         """The folded journal of tourney file ``path``; ``None`` when there is none or it is unreadable.
@@ -189,11 +214,13 @@ class JournalReader:
         finally:
             os.close(fd)
         end = data.rfind(b"\n") + 1  # a line still being written, or cut off by a kill, is not read yet
-        for raw in data[:end].splitlines():
+        at = state.offset
+        for raw in data[:end].splitlines(keepends=True):
             try:
                 state.apply(json.loads(raw))
             except (ValueError, KeyError, TypeError):
-                log.warning("%s: an unreadable line was skipped", journal_path(path))
+                self._skipped(path, state, raw, at)
+            at += len(raw)
         state.read_up_to(data, end)
         self.cache[path] = state
         return state
@@ -211,6 +238,18 @@ class JournalReader:
         journal.apply(line)
         journal.read_up_to(text, len(text))
         journal.results = results
+
+    def _skipped(self, path: Path, state: Journal, raw: bytes, at: int) -> None:
+        """Keep an unreadable line to be set aside, and say so once a process: the same journal read under
+        another name of its file (relative, then absolute) is folded apart, but its line is one."""
+        state.damaged.append(raw.rstrip(b"\r\n"))
+        if (state.inode, at) in self.told:
+            return
+        self.told.add((state.inode, at))
+        log.warning(
+            "%s: an unreadable line was skipped (at byte %d; the next change of the tourney sets it aside in %s)",
+            journal_path(path), at, damaged_path(path).name,
+        )
 
     @staticmethod
     def _start(fd: int, inode: int, path: Path) -> Journal | None:

@@ -81,7 +81,7 @@ from tmanager.files import (
 from tmanager.files import stamp as file_stamp
 from tmanager.tomlmap import dumps
 from tmanager.tourney.hookrun import restore_hooks
-from tmanager.tourney.journal import Journal, journals, owned_at
+from tmanager.tourney.journal import Journal, damaged_path, journals, owned_at, set_aside
 from tmanager.tourney.journal import journal_path as journal_path
 from tmanager.tourney.model import OWNED_SECTIONS, UNPLAYED, Claim, PendingHook, PgnMark, Tourney
 from tmanager.tourney.ownedpart import (
@@ -376,7 +376,7 @@ def _remove(tourney: Tourney) -> None:
     """Remove ``tourney``'s file, its journal, the directory of its games in progress and, last, its lock file
     (held by the caller; a process waiting for it takes the lock again on a new one, see
     :func:`~tmanager.files.remove_lock_file`)."""
-    for leftover in (tourney.path, journal_path(tourney.path)):
+    for leftover in (tourney.path, journal_path(tourney.path), damaged_path(tourney.path)):
         leftover.unlink(missing_ok=True)
     with contextlib.suppress(OSError):  # not a directory of tmanager's making (a link): left as it is
         shutil.rmtree(tourney.live_dir)
@@ -552,7 +552,12 @@ def transaction(path: Path, *, settings: bool = False, timeout: float = LOCK_TIM
             head = settings_text.updated(decode(head, path), before=settings_before, after=after).encode()
         if state.repair in _REPAIRS:
             log.warning("%s: %s", path, _REPAIRS[state.repair])
-        structural = settings or before.structure_changed(tourney)
+        # Unreadable lines are set aside and the journal checkpointed without them, or every reader would skip
+        # them, and warn, until the journal next grew past its limit.
+        damaged = state.journal.damaged if state.journal is not None else []
+        if damaged:
+            set_aside(path, damaged)
+        structural = settings or bool(damaged) or before.structure_changed(tourney)
         if not structural and not state.repair and before.unchanged(tourney):
             return
         if structural or state.repair or not _append(path, state, tourney, before):
