@@ -415,6 +415,19 @@ def test_an_option_an_engine_refuses_is_warned_of_as_fastchess_warns_fishtest(tm
     assert "Games: 2, " in done.stdout
 
 
+def test_a_spin_value_that_is_no_number_is_warned_of_in_fastchess_s_words(tmp_path: Path) -> None:
+    # fastchess's std::stoi throws on such a value, and its refreshUci says so in other words than an
+    # "Invalid value": fishtest's worker stops a test on "Warning; Failed to set.*option" too.
+    line = f"{pyengine('a')} option.Hash=abc {pyengine('b')} option.Threads=99999999999 -each nodes=1 -rounds 1"
+    done = fastchess(line, tmp_path)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    lines = done.stdout.splitlines()
+    warnings = ["Warning; Failed to set option Hash with value abc for engine a: stoi",
+                "Warning; Failed to set option Threads with value 99999999999 for engine b: stoi"]
+    finished = next(i for i, line in enumerate(lines) if line.startswith("Finished game 1 "))
+    assert sorted(lines[finished - 2:finished]) == warnings, lines
+
+
 def test_a_state_file_of_another_test_is_refused_unless_discarded(tmp_path: Path) -> None:
     base = f"{pyengine('a')} {pyengine('b')} -each tc=inf nodes=1 -config outname=state.toml"
     assert fastchess(f"{base} -rounds 1", tmp_path).returncode == 0
@@ -498,6 +511,25 @@ def test_with_recover_a_crashed_engine_is_warned_of_as_not_responsive(tmp_path: 
             "Finished game 1 (crash vs b): 0-1 {White disconnects}\n") in done.stdout
     assert done.stdout.count("Warning; Engine crash is not responsive") == 2
     assert "Warning; Engine b" not in done.stdout
+
+
+def test_an_engine_not_ready_for_a_game_in_time_is_warned_of_as_not_responsive(tmp_path: Path) -> None:
+    # fastchess's isready before each game (-ucinewgame-ms) times out with "Warning; Engine dev is not
+    # responsive", -recover or not, and fishtest's worker posts it to the test's event log; tmanager said nothing.
+    line = f"{pyengine('dev', '--fault', 'no-ready')} {pyengine('b')} -each nodes=1 -rounds 1 -ucinewgame-ms 300"
+    done = fastchess(f"{line} -recover", tmp_path)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    for finished in ("Finished game 1 (dev vs b): 0-1 {White disconnects}",
+                     "Finished game 2 (b vs dev): 1-0 {Black disconnects}"):
+        assert lines[lines.index(finished) - 1] == "Warning; Engine dev is not responsive", lines
+    assert "Warning; Engine b" not in done.stdout
+    cut_short = fastchess(line, tmp_path)
+    assert cut_short.returncode == 1, cut_short.stderr
+    assert cut_short.stdout.splitlines()[1:4] == [
+        "Started game 1 of 2 (dev vs b)", "Warning; Engine dev is not responsive",
+        "Game 1 stalled / disconnected and no recover option set for engine, stopping tournament.",
+    ], cut_short.stdout
 
 
 def test_an_engine_that_fails_to_start_stops_the_match_with_no_game_scored(tmp_path: Path) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tmanager.tourney.enginelines import EngineError
-from tmanager.tourney.engineoptions import EngineOption, OptionKind, uci_option, xboard_option
+from tmanager.tourney.engineoptions import EngineOption, OptionKind, uci_option, unconverted, xboard_option
 from tmanager.tourney.search import MATE_SCORE, Report, Score, Wanted, uci_report, xboard_report
 
 SEARCH = [
@@ -105,3 +105,17 @@ def test_option_values_are_checked() -> None:
     with pytest.raises(EngineError, match="line-break"):
         EngineOption("Name", OptionKind.STRING).parse("a\nb")
     assert EngineOption("MultiPV", OptionKind.SPIN).managed and not spin.managed
+
+
+@pytest.mark.parametrize(("text", "failed"), [
+    ("abc", "stoi"), ("", "stoi"), ("+", "stoi"), ("0x10", ""), (" 12abc", ""), ("1.5", ""), ("-7", ""),
+    ("2147483647", ""), ("2147483648", "stoi"), ("-2147483648", ""), ("-2147483649", "stoi"),
+    ("99999999999", "stoi"),
+])
+def test_a_spin_value_fastchess_cannot_read_as_a_number(text: str, failed: str) -> None:
+    """fastchess reads a spin's value with std::stoi: what stoi throws on (no number first, or one beyond a C++ int)
+    it warns of as "Failed to set option … : stoi"; a number it reads (from the start of ' 12abc') is in range or
+    not, and other words are printed then."""
+    hash_option = EngineOption("Hash", OptionKind.SPIN, 16, 1, 65536)
+    assert unconverted(hash_option, text) == failed
+    assert unconverted(EngineOption("Style", OptionKind.STRING, "x"), text) == ""

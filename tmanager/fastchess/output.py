@@ -120,6 +120,9 @@ def option_refused_text(refused: OptionRefused) -> str:
     """fastchess's warning of an option value an engine refused, which it plays its game without."""
     if refused.missing:
         return f"Warning; {refused.engine} doesn't have option {refused.option}"
+    if refused.unconverted:  # its std::stoi threw: caught apart, and told in other words
+        return (f"Warning; Failed to set option {refused.option} with value {refused.value} for engine "
+                f"{refused.engine}: {refused.unconverted}")
     return f"Warning; Invalid value for option {refused.option}; {refused.value}"
 
 

@@ -48,7 +48,7 @@ from tmanager.tourney.announce import (
     decode,
 )
 from tmanager.tourney.model import Tourney
-from tmanager.tourney.outcome import Ending
+from tmanager.tourney.outcome import Ending, Fault
 from tmanager.tourney.processes import Main, Workers
 
 #: How often the file is read: for games stored but never announced, and for dead workers.
@@ -282,6 +282,9 @@ class Match:
     def _finished(self, game: GameFinished) -> None:
         if game.number in self.told:
             return
+        if game.ending == Ending.NOT_STARTED and game.fault == Fault.HANDSHAKE:
+            # fastchess's isready before the game timed out (-ucinewgame-ms): warned of as it waits, -recover or not
+            self._warn([f"Warning; Engine {self._loser(game)} is not responsive"])
         aborts = not self.config.recover and game.ending in _FAULTS
         if aborts and not self.aborted:  # told once, as fastchess's atomic stop tells it
             self.write(f"Game {game.number + 1} stalled / disconnected and no recover option set for engine, "

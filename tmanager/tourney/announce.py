@@ -47,7 +47,8 @@ class GameFinished:
     """Game ``number`` ended, and its result is stored. ``ending`` is the kind of end
     (:class:`~tmanager.tourney.outcome.Ending`'s value); ``overstep_ms`` how far the loser of a
     game lost on time went over its time; ``illegal_move`` the illegal move it was lost by, as the
-    engine wrote it."""
+    engine wrote it; ``fault`` the loser's fault, if it lost by one (:class:`~tmanager.tourney.outcome.Fault`'s
+    value)."""
 
     number: int
     white: str
@@ -57,6 +58,7 @@ class GameFinished:
     reason: str
     overstep_ms: int | None = None
     illegal_move: str = ""
+    fault: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,13 +88,15 @@ class EngineWarning:
 @dataclass(frozen=True, slots=True)
 class OptionRefused:
     """An option value ``engine`` refused and plays its game without (``Settings.warn_refused_options``): fastchess
-    prints ``Warning; dev doesn't have option X`` or ``Warning; Invalid value for option X; V``, and fishtest
-    stops a test for it."""
+    prints ``Warning; dev doesn't have option X``, ``Warning; Invalid value for option X; V`` or ``Warning; Failed
+    to set option X with value V for engine dev: stoi``, and fishtest stops a test for it."""
 
     engine: str
     option: str
     value: str
     missing: bool  #: the engine has no such option (else the value is one it cannot take)
+    #: the C++ conversion that fastchess's reading of the value fails in (``stoi``), if it does
+    unconverted: str = ""
 
 
 Announcement = GameStarted | GameFinished | EngineStarted | EngineWarning | OptionRefused

@@ -26,7 +26,7 @@ import chess
 from tmanager.errors import ConfigError
 from tmanager.tourney.engineclient import EngineClient
 from tmanager.tourney.enginelines import EngineError, LineObserver
-from tmanager.tourney.engineoptions import MANAGED, RefusedOption, option_text
+from tmanager.tourney.engineoptions import MANAGED, RefusedOption, option_text, unconverted
 from tmanager.tourney.engines import EngineSpec, Protocol
 from tmanager.tourney.outcome import GameOver
 from tmanager.tourney.search import Reply, SearchLimit, Wanted
@@ -97,7 +97,7 @@ def _configure(client: EngineClient, spec: EngineSpec) -> tuple[RefusedOption, .
     if not spec.warn_refused_options:
         client.configure(spec.options)
         return ()
-    declared = {name.lower() for name in client.options}
+    declared = {name.lower(): option for name, option in client.options.items()}
     refused = []
     for name, value in spec.options.items():
         try:
@@ -105,7 +105,10 @@ def _configure(client: EngineClient, spec: EngineSpec) -> tuple[RefusedOption, .
         except EngineError:
             if name.lower() in MANAGED:
                 raise
-            refused.append(RefusedOption(name, option_text(value), missing=name.lower() not in declared))
+            option, text = declared.get(name.lower()), option_text(value)
+            refused.append(RefusedOption(
+                name, text, missing=option is None, unconverted="" if option is None else unconverted(option, text)
+            ))
     return tuple(refused)
 
 

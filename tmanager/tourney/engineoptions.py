@@ -87,11 +87,30 @@ class EngineOption:
 @dataclass(frozen=True, slots=True)
 class RefusedOption:
     """An option value an engine refused and was left without: an option it does not have (``missing``), or a
-    value the option cannot take."""
+    value the option cannot take (``unconverted``: a spin's value that is no number at all, see
+    :func:`unconverted`)."""
 
     name: str
     value: str  #: as the engine would have been told it
     missing: bool
+    unconverted: str = ""
+
+
+#: The start of a whole number as C++'s ``std::stoi`` reads it: blanks, a sign, digits (what follows is ignored).
+_STOI_START = re.compile(r"\s*[+-]?[0-9]+")
+#: The range of C++'s ``int``, whose ``std::stoi`` throws beyond it.
+_INT_RANGE = range(-(2**31), 2**31)
+
+
+def unconverted(option: EngineOption, text: str) -> str:
+    """``"stoi"`` when the value ``text`` of spin ``option`` does not even begin with a number that fits in a C++
+    ``int``, else ``""``. fastchess reads a spin's value with ``std::stoi``, whose exception it reports apart
+    (``Warning; Failed to set option Hash with value abc for engine dev: stoi``, which fishtest's worker stops a
+    test on), where a number out of the option's range is ``Warning; Invalid value for option Hash; 0``."""
+    if option.kind is not OptionKind.SPIN:
+        return ""
+    start = _STOI_START.match(text)
+    return "" if start is not None and int(start.group()) in _INT_RANGE else "stoi"
 
 
 def option_text(value: OptionValue) -> str:

@@ -267,7 +267,9 @@ class Worker:
             return
         for name in (spec.white.name, spec.black.name):  # fastchess warns as it sets each game's options
             for option in self.refused.get(name, ()):
-                self.announcer.announce(OptionRefused(name, option.name, option.value, option.missing))
+                self.announcer.announce(
+                    OptionRefused(name, option.name, option.value, option.missing, option.unconverted)
+                )
         for warning in record.pv_warnings:
             finding = warning.finding
             self.announcer.announce(EngineWarning(
@@ -279,6 +281,7 @@ class Worker:
         self.announcer.announce(GameFinished(
             game.number, spec.white.name, spec.black.name, result, record.ending,
             record.reason, None if overstep is None else round(overstep * 1000), record.illegal_move,
+            record.faults.get(loser, ""),
         ))
 
     def _give_back_strays(self, tourney: Tourney, *, stale: bool) -> None:
