@@ -635,6 +635,40 @@ def test_a_pgn_replaced_by_a_longer_unrelated_one_is_refused_as_a_cut_one(tmp_pa
     assert len(assert_consistent(path)) == 24
 
 
+def test_a_pgn_replaced_by_another_tourneys_of_as_many_games_is_refused(tmp_path: Path) -> None:
+    """The fingerprint of the bytes before the mark tells the replacement, but the scan it leads to took any PGN
+    with a current game of each finished game's number for this tourney's: another tourney's PGN of as many
+    games passed, its mark moved onto it, and the workers appended to it. A game is now this tourney's only
+    with its players and its result."""
+    path = fast_tourney(tmp_path / "t.toml", players=3, cycles=4)
+    assert start_worker(path, "--games", "4").wait(timeout=300) == 0
+    (tmp_path / "other").mkdir()
+    other = fast_tourney(tmp_path / "other" / "t.toml", players=3)
+    other.write_text(other.read_text().replace('name = "R', 'name = "S'))
+    assert start_worker(other, "--games", "4").wait(timeout=300) == 0
+    pgn_path = path.with_suffix(".pgn")
+    whole = pgn_path.read_bytes()
+    # This tourney's games, the last one with another result (tag and movetext): as a run of the same engines.
+    last_result = whole.rindex(b'[Result "')
+    result = whole[last_result:].split(b'"')[1]
+    changed = b"0-1" if result != b"0-1" else b"1-0"
+    last_game = whole[last_result:].replace(b'"' + result + b'"', b'"' + changed + b'"', 1)
+    rescored = whole[:last_result] + last_game.rstrip().removesuffix(result) + changed + b"\n\n"
+    for replacement, missing in ((other.with_suffix(".pgn").read_bytes(), "4 recorded game(s) missing (0, 1, 2, 3)"),
+                                 (rescored, "1 recorded game(s) missing (3)")):
+        pgn_path.write_bytes(replacement)
+        for command, status in (("status", 1), ("work", 2)):
+            done = run_cli(command, path)
+            errors = [line for line in done.stderr.splitlines() if line.startswith("tmanager:")]
+            assert done.returncode == status and len(errors) == 1, (command, done.stderr)
+            assert missing in errors[0], errors
+            assert pgn_path.read_bytes() == replacement, f"{command} wrote to the other PGN"
+    pgn_path.write_bytes(whole)  # put back: all is well again
+    done = run_to_the_end(path)
+    assert done.returncode == 0, done.stderr
+    assert len(assert_consistent(path)) == 24
+
+
 def test_a_pgn_named_anew_by_edit_is_not_taken_for_a_cut_one(tmp_path: Path) -> None:
     path = fast_tourney(tmp_path / "t.toml", players=3, cycles=2)
     assert start_worker(path, "--games", "4").wait(timeout=300) == 0

@@ -3,9 +3,10 @@ the bytes before it."""
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
-from tmanager.formats.pgn import Appended
+from tmanager.formats.pgn import Appended, append_game, fingerprint_at, last_game_fingerprint
 from tmanager.tourney.model import PgnMark
 
 PGN = Path("/t/t.pgn")
@@ -48,3 +49,22 @@ def test_the_first_game_into_an_empty_pgn_without_a_mark_counts_the_games_finish
     assert first.replayed(3).elsewhere == 1 and first.replayed(9).elsewhere == 0
     # a PGN that held games already (an XBoard import's), or results typed in with the PGN kept: not elsewhere
     assert PgnMark.after_append(None, PGN, Appended(800, 1300, "f1"), finished=4).elsewhere == 0
+
+
+def test_the_fingerprint_covers_the_whole_last_game_and_reads_an_older_one(tmp_path: Path) -> None:
+    """Another tourney's PGN of as many games, the same engines run again under other names, ends with the same
+    64 bytes: the older fingerprint of those bytes took it for this tourney's. The last game's tags differ."""
+    ours, theirs = tmp_path / "ours.pgn", tmp_path / "theirs.pgn"
+    moves = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 1/2-1/2"
+    last = {}
+    for path, white in ((ours, "R0"), (theirs, "S0")):
+        for number in range(2):
+            last[path] = append_game(path, f'[White "{white}"]\n[Black "R1"]\n[GameNumber "{number}"]\n\n{moves}')
+    mark = PgnMark.after_append(None, ours, last[ours], finished=1)
+    assert mark.size == ours.stat().st_size == theirs.stat().st_size
+    assert fingerprint_at(ours, mark.size, like=mark.fingerprint) == mark.fingerprint
+    assert fingerprint_at(theirs, mark.size, like=mark.fingerprint) not in ("", mark.fingerprint)
+    assert last_game_fingerprint(ours, mark.size) == mark.fingerprint  # the PGN as it is, made the mark
+    older = hashlib.blake2b(ours.read_bytes()[-64:], digest_size=8).hexdigest()  # a journal of an older tmanager
+    assert fingerprint_at(ours, mark.size, like=older) == older == fingerprint_at(theirs, mark.size, like=older)
+    assert fingerprint_at(ours, mark.size + 10, like=mark.fingerprint) == ""  # past the file's end

@@ -51,9 +51,11 @@ def tag_value(text: str) -> str:
     return UNSAFE_IN_TAG.sub(lambda m: "\\" + m.group() if m.group() in '"\\' else " ", text)
 
 
-#: The bytes before a PGN's mark (its size after the last game recorded) that :func:`fingerprint` covers: a game's
-#: last moves and result, which a file replaced by another, longer one, does not have at the same offset.
-FINGERPRINT_BYTES = 64
+#: The bytes before a PGN's mark that a fingerprint of an older tmanager covers (one without a length): the end of
+#: the last game's moves and its result.
+OLD_FINGERPRINT_BYTES = 64
+#: The most bytes of a PGN's last game that a fingerprint taken of the file (not of a game written) covers.
+_LAST_GAME_WINDOW = 1 << 20
 
 
 class Appended(NamedTuple):
@@ -64,18 +66,38 @@ class Appended(NamedTuple):
     fingerprint: str
 
 
-def fingerprint(tail: bytes) -> str:
-    """A short digest of the :data:`FINGERPRINT_BYTES` bytes ``tail`` that end a PGN at its mark; "" for fewer
-    (no fingerprint: nothing checked)."""
-    if len(tail) < FINGERPRINT_BYTES:
+def fingerprint(game: bytes) -> str:
+    """A short digest of ``game``, the bytes of the last game recorded that end a PGN at its mark (its tags, moves
+    and result), with their length: ``LENGTH:DIGEST``. A file put in its place differs there, even another
+    tourney's PGN of as many games whose last moves are those of this one (the same engines, with the same seeds,
+    run again, under other names); the 64 bytes before the mark that an older fingerprint covered did not.
+    "" for no bytes (nothing checked)."""
+    return f"{len(game)}:{hashlib.blake2b(game, digest_size=8).hexdigest()}" if game else ""
+
+
+def fingerprint_at(path: Path, end: int, *, like: str) -> str:
+    """The fingerprint of the bytes of ``path`` that end at byte ``end``, covering as many as the fingerprint
+    ``like`` (one taken before) covers: one read of a game's length ("" when the file cannot be read there). A
+    ``like`` of an older tmanager, a digest alone, is of the :data:`OLD_FINGERPRINT_BYTES` before ``end``."""
+    length_text, colon, _digest = like.partition(":")
+    if not colon:
+        if end < OLD_FINGERPRINT_BYTES:
+            return ""
+        tail = _read_at(path, end - OLD_FINGERPRINT_BYTES, OLD_FINGERPRINT_BYTES)
+        return hashlib.blake2b(tail, digest_size=8).hexdigest() if len(tail) == OLD_FINGERPRINT_BYTES else ""
+    length = int(length_text) if length_text.isdigit() else 0
+    if not 0 < length <= end:
         return ""
-    return hashlib.blake2b(tail[-FINGERPRINT_BYTES:], digest_size=8).hexdigest()
+    game = _read_at(path, end - length, length)
+    return fingerprint(game) if len(game) == length else ""
 
 
-def fingerprint_at(path: Path, end: int) -> str:
-    """The :func:`fingerprint` of the bytes of ``path`` that end at byte ``end``: one small read ("" when the
-    file cannot be read there)."""
-    return fingerprint(_read_at(path, end - FINGERPRINT_BYTES, FINGERPRINT_BYTES)) if end >= FINGERPRINT_BYTES else ""
+def last_game_fingerprint(path: Path, end: int) -> str:
+    """The :func:`fingerprint` of the last game of ``path`` that ends at byte ``end`` (of its last megabyte, for a
+    longer one): the mark's, when the PGN as it is becomes the mark."""
+    window = _read_at(path, max(0, end - _LAST_GAME_WINDOW), min(end, _LAST_GAME_WINDOW))
+    start = window.rfind(_GAME_START, 0, max(0, len(window) - 2))
+    return fingerprint(window[start + 2:] if start >= 0 else window)
 
 
 def append_game(path: Path, text: str) -> Appended:
@@ -115,17 +137,34 @@ def cut_back(path: Path, size: int) -> None:
         os.close(fd)
 
 
-def current_games(path: Path) -> set[int]:
-    """The ``GameNumber`` of every complete current (not superseded) game in ``path`` (none if it is missing)."""
+class TaggedGame(NamedTuple):
+    """Who played a game of a PGN, and how it ended, as its tags say (empty where a tag is missing)."""
+
+    white: str
+    black: str
+    result: str
+
+
+#: The tags of a game that say which game it is, each on a line of its own as tmanager writes them.
+_WHO_AND_HOW = re.compile(rb'^\[(White|Black|Result) "([^"\n]*)"\]', re.MULTILINE)
+
+
+def current_games(path: Path) -> dict[int, list[TaggedGame]]:
+    """Every complete current (not superseded) game in ``path`` by its ``GameNumber`` (none if it is missing),
+    with the tags that tell one tourney's game from another's of that number."""
+    games: dict[int, list[TaggedGame]] = {}
     try:
         with open(open_file(path), "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:
             complete = _complete_games(f.fileno())
-            return {
-                int(match[1]) for match in _GAME_NUMBER.finditer(data, 0, complete)
-                if not _superseded(data, match.start())
-            }
+            for match in _GAME_NUMBER.finditer(data, 0, complete):
+                if not _superseded(data, match.start()):
+                    start, end = _tag_section(data, match.start())
+                    tags = {m[1]: m[2].decode("utf-8", "replace") for m in _WHO_AND_HOW.finditer(data, start, end)}
+                    found = TaggedGame(tags.get(b"White", ""), tags.get(b"Black", ""), tags.get(b"Result", ""))
+                    games.setdefault(int(match[1]), []).append(found)
     except (FileNotFoundError, ValueError):  # ValueError: mmap of an empty file
-        return set()
+        return {}
+    return games
 
 
 #: The most bytes :func:`numbers_written` reads: more than a look of ``run`` ever finds written since the last.

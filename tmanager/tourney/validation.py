@@ -15,6 +15,7 @@ import re
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from tmanager.core.results import Result
 from tmanager.core.schedule import Schedule
 from tmanager.core.spsa import TuneSettings
 from tmanager.core.stats import SprtSettings
@@ -23,7 +24,6 @@ from tmanager.files import check_access, expect_directory, expect_file, file_siz
 from tmanager.formats import pgn
 from tmanager.formats.pgn import COMMENT_FIELDS
 from tmanager.tomlmap import check_least
-from tmanager.tourney.alphabet import FINISHED
 from tmanager.tourney.paths import check_directories, check_output
 from tmanager.tourney.resolution import resolve_all
 from tmanager.tourney.settings import SWISS_TYPES, TourneyType
@@ -337,11 +337,19 @@ def check_pgn(tourney: Tourney, *, contents: bool = True) -> None:
         return
     size = file_size(tourney.pgn_path)
     if size >= mark.size and not (
-        contents and mark.fingerprint and pgn.fingerprint_at(tourney.pgn_path, mark.size) != mark.fingerprint
+        contents and mark.fingerprint
+        and pgn.fingerprint_at(tourney.pgn_path, mark.size, like=mark.fingerprint) != mark.fingerprint
     ):
         return
     found = pgn.current_games(tourney.pgn_path)
-    missing = [m.start() for m in FINISHED.finditer(tourney.results) if m.start() not in found]
+    names = [p.name for p in tourney.participants]
+    # A game of this number is this tourney's game only with its players and result: another tourney's PGN of as
+    # many games (a test of the same engines run again, whose PGN was copied over this one) has those numbers too.
+    missing = [
+        game.number for game, char in tourney.finished_games()
+        if pgn.TaggedGame(names[game.white], names[game.black], Result.from_xboard(char).pgn)
+        not in found.get(game.number, ())
+    ]
     if missing:
         shown = ", ".join(map(str, missing[:10])) + (", …" if len(missing) > 10 else "")
         where = (
@@ -353,7 +361,8 @@ def check_pgn(tourney: Tourney, *, contents: bool = True) -> None:
             f"replaced (put it back from a backup, or set those results back to a space in {tourney.path.name} "
             "to play the games again)"
         )
-    tourney.pgn_mark = dataclasses.replace(mark, size=size, fingerprint=pgn.fingerprint_at(tourney.pgn_path, size))
+    fingerprint = pgn.last_game_fingerprint(tourney.pgn_path, size)
+    tourney.pgn_mark = dataclasses.replace(mark, size=size, fingerprint=fingerprint)
 
 
 def games_elsewhere(tourney: Tourney) -> str | None:
