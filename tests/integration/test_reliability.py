@@ -24,6 +24,7 @@ from tests.conftest import ROOT, assert_consistent, pgn_games, run_async, run_cl
 from tests.integration.test_workers import claims_of, start_worker, wait_for
 from tmanager import files
 from tmanager.tourney import store
+from tmanager.tourney.processes import Workers
 
 pytestmark = pytest.mark.usefixtures("each_event_loop")
 
@@ -141,6 +142,30 @@ def test_a_signal_while_run_starts_ends_it_with_one_line(tmp_path: Path, delay: 
     assert "Traceback" not in stderr and stderr.strip()
     wait_for(lambda: not claims_of(path, run.pid), timeout=10)
     assert "*" not in store.read(path).results
+
+
+@pytest.mark.timing
+def test_a_signal_as_run_forks_its_workers_stops_them_at_once(tmp_path: Path) -> None:
+    """A forked worker starts with `run`'s handler of SIGTERM, which only notes a stop in `run`: `run` stopped as
+    it forked its workers sent each its SIGTERM, and one still in its first instants lost it, played on (games
+    recorded after the stop) and was killed by SIGKILL when `run` gave up waiting, 5 s later."""
+    path = fast_tourney(tmp_path / "t.toml", cycles=40)
+    for _ in range(3):
+        run = subprocess.Popen([sys.executable, "-m", "tmanager", "run", str(path), "--workers", "6"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        children = Path(f"/proc/{run.pid}/task/{run.pid}/children")
+        deadline = time.monotonic() + 60
+        while not children.read_text().split():  # its first worker forked: closer than wait_for looks
+            assert time.monotonic() < deadline, "no worker started"
+            time.sleep(0.0005)
+        run.send_signal(signal.SIGTERM)
+        started = time.monotonic()
+        _, stderr = run.communicate(timeout=60)
+        assert run.returncode == 130 and "Traceback" not in stderr, stderr
+        assert time.monotonic() - started < Workers.STOP_SECONDS, "a worker had to be killed"
+        tourney = store.read(path)
+        assert "*" not in tourney.results and tourney.claims == {}
+    assert_consistent(path, complete=False)
 
 
 def test_python_m_ends_with_130_after_an_interrupt_inside_exec_d_code(tmp_path: Path) -> None:

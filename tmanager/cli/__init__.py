@@ -52,6 +52,8 @@ def main(argv: Sequence[str] | None = None, *, told: Callable[[ConfigError], Con
     if not raw:
         signal.signal(signal.SIGTERM, _interrupt)
     try:
+        if not raw:  # one held back by whoever started this process (`run`, for its workers) is taken now
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
         from tmanager.cli import _dispatch  # under the handler: an interrupted import is "interrupted" too
 
         return _dispatch.run(arguments, command=command, raw=raw, told=told)

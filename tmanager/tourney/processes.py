@@ -158,7 +158,14 @@ class Workers:
         process = _FORK.Process(
             target=_worker, args=(self.main, argv, self.errors.write_end), name=f"tmanager work ({lanes} lanes)"
         )
-        process.start()
+        # SIGTERM is held back from the fork until the worker has a handler of its own (tmanager.cli.main lets it
+        # through): the child starts with `run`'s handler, which only notes a stop in `run`, and a SIGTERM there
+        # (`run` stopped as it starts its workers) was lost: the worker played on until it was killed 5 s later.
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+        try:
+            process.start()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
         return process
 
     def start(self) -> None:
