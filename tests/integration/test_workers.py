@@ -368,7 +368,8 @@ def test_games_in_progress_are_published_live(tmp_path: Path) -> None:
     # `status` shows the last moves under the game's claim, numbered, in SAN (the game goes on meanwhile).
     shown = run_cli("status", path).stdout
     players = f"{state['white']} – {state['black']}"
-    assert re.search(rf"game {game}: .*\n    {players}: (… )?\d+\.(\.\.)? ?[NBRQK]?[a-h].* \(\d+ s ago\)", shown), shown
+    san = r"(O-O(-O)?|[NBRQK][a-h]?[1-8]?x?[a-h][1-8]|[a-h](x[a-h])?[1-8](=[NBRQ])?)[+#]?"  # captures, castling too
+    assert re.search(rf"game {game}: .*\n    {players}: (… )?\d+\.(\.\.)? ?{san}( .*)? \(\d+ s ago\)", shown), shown
     worker.send_signal(signal.SIGTERM)
     worker.wait(timeout=20)
     assert not live.exists()
