@@ -206,13 +206,15 @@ def test_dry_run_changes_nothing(swiss: Path, tmp_path: Path) -> None:
     assert done.returncode == 2 and "only 4 round(s) remain of 5" in done.stderr
     for count in ("0", "-2"):  # simulated nothing and said nothing, exit 0
         done = run_cli("event", "dry-run", path, "--rounds", count)
-        assert done.returncode == 2 and done.stderr == f"tmanager: --rounds {count}: simulate one round or more\n"
+        assert done.returncode == 2
+        assert done.stderr == f"tmanager: {path}: --rounds {count}: simulate one round or more\n"
     # Every round paired: the dry run simulated nothing and said only that the file was unchanged.
     e = ev.load(path)
     e.rounds = 1
     path.write_text(ev.dumps(e))
     done = run_cli("event", "dry-run", path)
-    assert done.returncode == 2 and done.stderr == "tmanager: round 1 of 1 is paired: no round remains to simulate\n"
+    assert done.returncode == 2
+    assert done.stderr == f"tmanager: {path}: round 1 of 1 is paired: no round remains to simulate\n"
 
 
 def test_report_rendering_units() -> None:

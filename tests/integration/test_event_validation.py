@@ -82,8 +82,8 @@ def test_a_refusal_shows_a_huge_input_by_its_start_and_end(event: Path) -> None:
     by tmanager's errors and by the parser's alike."""
     pasted = "x" * 120 + "y" * 5000 + "z" * 40
     said = refused(event, "add-player", event, "Laat, Karel", "--federation", pasted)
-    assert said == f"tmanager: federation: '{'X' * 119}…[5002 characters]…{'Z' * 39}' is not a FIDE federation " \
-        "code (three capitals as FIDE writes them: NED, GER, ENG, FID)"  # fmt: skip
+    assert said == f"tmanager: {event}: federation: '{'X' * 119}…[5002 characters]…{'Z' * 39}' is not a FIDE " \
+        "federation code (three capitals as FIDE writes them: NED, GER, ENG, FID)"  # fmt: skip
     done = run_cli("event", "bye", event, "Kuiper", "--round", pasted)
     assert done.returncode == 2 and max(len(line) for line in done.stderr.splitlines()) < 300, done.stderr
     assert "invalid int value: 'xxx" in done.stderr and "…[5002 characters]…" in done.stderr
@@ -184,4 +184,4 @@ def test_no_entry_once_the_last_round_is_paired(tmp_path: Path) -> None:
     ok("add-player", path, "Bakker, Sanne", "--rating", "2188")
     ok("pair", path, "--colour", "white")
     says = refused(path, "add-player", path, "Laat, Karel")
-    assert says == "tmanager: round 1 of 1 is paired: no player can enter any more"
+    assert says == f"tmanager: {path}: round 1 of 1 is paired: no player can enter any more"
