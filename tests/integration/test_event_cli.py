@@ -239,7 +239,8 @@ def test_new_refuses_settings_no_event_holds(tmp_path: Path, options: list[str],
         (["prize-fund", "{path}", "overall", "10", "--sharing", "bogus"], "(choose from 'hort', 'split', 'tiebreak')"),
         (["import-t", "{path}", "x.t", "--system", "bogus"], "(choose from 'koth', 'factored', 'tsh-swiss', 'chew',"),
         (["export-trf", "{path}", "x.trf", "--version", "bogus"], "(choose from '2026', '16')"),
-        (["add-player", "{path}", "A, B", "--sex", "bogus"], "(choose from 'm', 'w')"),
+        # --sex is read as a CSV's cell is (f, F, M…): another word is the one line of the field's check.
+        (["add-player", "{path}", "A, B", "--sex", "bogus"], "sex: 'bogus' is not a sex as TRF writes it; use m or w"),
     ],
 )
 def test_a_choice_not_offered_is_refused_naming_the_words_to_type(

@@ -89,6 +89,26 @@ def test_a_refusal_shows_a_huge_input_by_its_start_and_end(event: Path) -> None:
     assert "invalid int value: 'xxx" in done.stderr and "…[5002 characters]…" in done.stderr
 
 
+def test_sex_title_and_federation_in_any_case_as_the_csv_takes_them(event: Path, tmp_path: Path) -> None:
+    """``--sex f`` and ``--title gm`` were refused by the parser's usage message, where a CSV took ``F``: the command
+    line and the CSV now make the three fields as FIDE writes them by one function, and refuse the rest in one line."""
+    ok("add-player", event, "Laat, Karel", "--sex", "M", "--title", "fm", "--federation", "ger")
+    ok("add-player", event, "Smit, Anna", "--sex", "f", "--title", "wgm")
+    ok("edit-player", event, "Bakker", "--sex", "F", "--title", "Wim")
+    csv = tmp_path / "entries.csv"
+    csv.write_text('name,sex,title,federation\n"Jong, Eva",F,wfm,bel\n')
+    ok("import-players", event, csv)
+    players = {p.name: (p.sex.value, p.title, p.federation) for p in ev.load(event).division().players}
+    assert players["Laat, Karel"] == ("m", "FM", "GER") and players["Smit, Anna"] == ("w", "WGM", "")
+    assert players["Bakker, Sanne"] == ("w", "WIM", "NED") and players["Jong, Eva"] == ("w", "WFM", "BEL")
+    assert refused(event, "add-player", event, "Vos, Piet", "--sex", "x") == (
+        f"tmanager: {event}: sex: 'x' is not a sex as TRF writes it; use m or w (or leave it empty)"
+    )
+    assert refused(event, "edit-player", event, "Laat", "--title", "nm").endswith(
+        "edit-player.title: 'NM' is not a FIDE title; use GM, IM, WGM, FM, WIM, CM, WFM, WCM or leave it empty"
+    )
+
+
 def test_edit_player_and_the_lower_case_federation(event: Path) -> None:
     assert ev.load(event).division().player(2).federation == "NED", "typed in lower case, stored as FIDE writes it"
     assert "fide_id: 4100018 is already entered" in refused(event, "edit-player", event, "Bakker", "--fide-id",
