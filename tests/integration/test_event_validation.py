@@ -109,6 +109,22 @@ def test_sex_title_and_federation_in_any_case_as_the_csv_takes_them(event: Path,
     )
 
 
+def test_a_birth_year_written_as_a_toml_integer(event: Path) -> None:
+    """``birth = 2010``, the year as a TOML integer, was refused as 'must be str (text), not 2010' with no hint, where
+    ``birth = 2010-05-03``, a TOML date, was taken: a year is taken as its text, and checked as any birth."""
+    text = event.read_text(encoding="utf-8")
+    event.write_text(text.replace('name = "Bakker, Sanne"\n', 'name = "Bakker, Sanne"\nbirth = 2010\n'))
+    assert ev.load(event).division().player(2).birth_year == 2010
+    assert "Bakker, Sanne" in ok("standings", event)
+    ok("edit-player", event, "Bakker", "--club", "Leiden")  # written back as the text every birth is
+    assert 'birth = "2010"' in event.read_text(encoding="utf-8")
+    event.write_text(text.replace('name = "Bakker, Sanne"\n', 'name = "Bakker, Sanne"\nbirth = 1800\n'))
+    assert refused(event, "standings", event) == (
+        f"tmanager: {event}: division[1].player[2].birth: '1800': the year must be between 1900 and "
+        f"{datetime.date.today().year}"
+    )
+
+
 def test_edit_player_and_the_lower_case_federation(event: Path) -> None:
     assert ev.load(event).division().player(2).federation == "NED", "typed in lower case, stored as FIDE writes it"
     assert "fide_id: 4100018 is already entered" in refused(event, "edit-player", event, "Bakker", "--fide-id",
