@@ -252,6 +252,20 @@ def test_a_choice_not_offered_is_refused_naming_the_words_to_type(
     assert done.returncode == 2 and says in done.stderr and "<" not in done.stderr, done.stderr
 
 
+def test_a_cancelled_bye_leaves_no_trace(tmp_path: Path) -> None:
+    """A requested bye cancelled by the player's withdrawal left its round behind, an empty [[division.round]]."""
+    path = make_event(tmp_path)
+    ok("pair", path, "--colour", "white")
+    before = tomllib.loads(path.read_text(encoding="utf-8"))["division"][0]["round"]
+    ok("bye", path, "2", "--round", "3")
+    ok("bye", path, "3", "--round", "4")
+    assert "their requested bye in round 3 is cancelled" in ok("withdraw", path, "2")
+    rounds = tomllib.loads(path.read_text(encoding="utf-8"))["division"][0]["round"]
+    assert [r["number"] for r in rounds] == [1, 4] and rounds[1]["byes"] == [[3, "half"]]
+    assert "their requested bye in round 4 is cancelled" in ok("withdraw", path, "3")
+    assert tomllib.loads(path.read_text(encoding="utf-8"))["division"][0]["round"] == before
+
+
 def test_concurrent_commands_serialize(tmp_path: Path) -> None:
     """Eight processes add players at once: the lock serializes them and none is lost."""
     path = make_event(tmp_path, players=2)

@@ -196,6 +196,8 @@ def withdraw(division: Division, player: Player, rounds: Sequence[int] = ()) -> 
         if not record.paired and player.number in record.byes:
             del record.byes[player.number]
             messages.append(f"their requested bye in round {record.number} is cancelled")
+    # A round prepared for that bye alone would stay in the file as an empty [[division.round]].
+    division.rounds = [r for r in division.rounds if not r.holds_nothing]
     current = next((r for r in division.rounds if r.number == nxt - 1), None)
     board = current.seat(player.number) if current else None
     if board and board.result.pending:
