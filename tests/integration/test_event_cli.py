@@ -252,6 +252,31 @@ def test_a_choice_not_offered_is_refused_naming_the_words_to_type(
     assert done.returncode == 2 and says in done.stderr and "<" not in done.stderr, done.stderr
 
 
+def test_standings_of_a_category_or_flag_the_event_does_not_have(tmp_path: Path) -> None:
+    """``standings --flag nope`` and ``--category U0`` printed an empty table and exited 0, as for a group with
+    nobody in it: a slip of the name passed for an answer. A category the event names stays a table, empty or not."""
+    path = tmp_path / "open.toml"
+    ok("new", path, "--name", "Open", "--rounds", "5", "--start", "2026-04-10", "--set", "categories=['U18','women']")
+    ok("add-player", path, "Jong, Piet", "--rating", "1900", "--birth", "2012", "--flag", "junior")
+    ok("add-player", path, "Oud, Kees", "--rating", "2100", "--birth", "1950", "--flag", "club")
+    for args, says in (
+        (("--flag", "nope"), "--flag: no player of division 'main' has the flag 'nope'; the players' flags are club, "
+                             "junior"),
+        (("--flag", "Junior"), "--flag: no player of division 'main' has the flag 'Junior'; the players' flags are "
+                               "club, junior"),
+        (("--category", "U0"), "--category: 'U0' is not a category of the event; it has U18, women (add it to [event] "
+                               "categories in the event file to rank it)"),
+        (("--category", "juniors"), "--category: 'juniors' is not a category; write U18, S50, women, unrated"),
+    ):
+        done = run_cli("event", "standings", path, *args)
+        assert done.returncode == 2 and done.stdout == "", done
+        assert done.stderr.startswith(f"tmanager: {path}: {says}") and len(done.stderr.splitlines()) == 1, done.stderr
+    assert "Jong, Piet" in ok("standings", path, "--category", "u18") and "Jong" in ok("standings", path, "--flag",
+                                                                                        "junior")  # fmt: skip
+    women = ok("standings", path, "--category", "women").splitlines()
+    assert women[0].endswith("standings after round 0, women") and women[2] == "", "the columns, and nobody"
+
+
 def test_a_cancelled_bye_leaves_no_trace(tmp_path: Path) -> None:
     """A requested bye cancelled by the player's withdrawal left its round behind, an empty [[division.round]]."""
     path = make_event(tmp_path)
