@@ -109,6 +109,8 @@ def test_verbs_end_to_end(tmp_path: Path) -> None:
         (("result", "Name", "1", "1-0"), "matches 6 players"),
         (("result", "1", "9-9"), "'9-9' is not a result"),
         (("result", "1", "2", "1-0"), "do not play each other in round 1"),
+        # A player named twice was taken for the board's two players: the result was entered on their board.
+        (("result", "Name1", "1", "1-0"), "Name1, First (1) is named twice; give the two players of the board"),
         (("add-player", "name1, first"), "already has the name 'name1, first'"),
         # 0 stood for the next free number: typed, it was silently taken as that.
         (("add-player", "Zero, Zoe", "--number", "0"), "--number: must be at least 1, not 0"),

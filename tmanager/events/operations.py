@@ -396,6 +396,8 @@ def refuse_changed(division: Division, round_number: int, where: BoardRef, shown
 
 def locate(division: Division, round_number: int, first: Player, second: Player | None = None) -> Board:
     """The board of ``first`` (and ``second``) in a paired round."""
+    if second is not None and second.number == first.number:  # its board was found by the first alone
+        raise StateError(f"{label(first)} is named twice; give the two players of the board")
     record = division.round(round_number)
     if not record.paired:
         raise StateError(f"round {round_number} is not paired yet")
