@@ -109,6 +109,8 @@ def test_verbs_end_to_end(tmp_path: Path) -> None:
         (("result", "Name", "1", "1-0"), "matches 6 players"),
         (("result", "1", "9-9"), "'9-9' is not a result"),
         (("result", "1", "2", "1-0"), "do not play each other in round 1"),
+        # A player named twice was taken for the board's two players: the result was entered on their board.
+        (("result", "Name1", "1", "1-0"), "Name1, First (1) is named twice; give the two players of the board"),
         (("add-player", "name1, first"), "already has the name 'name1, first'"),
         # 0 stood for the next free number: typed, it was silently taken as that.
         (("add-player", "Zero, Zoe", "--number", "0"), "--number: must be at least 1, not 0"),
@@ -122,7 +124,7 @@ def test_verbs_end_to_end(tmp_path: Path) -> None:
         (("withdraw", "\u00b2"), "no player matches '\u00b2'"),
         # "--" is protected as a result for every verb: elsewhere its protection showed ('\x00--').
         (("withdraw", "--"), "no player matches '--' in division 'Open'"),
-        (("prize-fund", "overall", "--"), "tmanager: '--' is not an amount"),
+        (("prize-fund", "overall", "--"), "'--' is not an amount"),
         # A typo of a round beyond the event's 5 was taken (and a bye for it refused).
         (("withdraw", "2", "--rounds", "6"), "player 2 is withdrawn from round 6, but the event has 5 rounds"),
         # int() took an Arabic-Indic 3 as round 3, and a number of 5,000 digits was its traceback.
@@ -134,6 +136,13 @@ def test_verbs_end_to_end(tmp_path: Path) -> None:
         (("correct", "--round", "0", "1", "0-1"), "division 'Open': round 0 is not paired"),
         (("pairings", "--round", "0"), "division 'Open': round 0 is not paired"),
         (("bye", "2", "--round", "0"), "rounds start at 1; there is no round 0"),
+        (("withdraw", "2", "--rounds", "0"), "--rounds '0': rounds start at 1"),
+        (("add-player", ""), 'a player needs a name ("Last, First")'),
+        (("add-player", "Laat, Karel", "--rating", "21050"), "rating: 21050 is not a rating"),
+        (("edit-player", "2", "--rating", "21050"), "edit-player.rating: 21050 is not a rating"),
+        (("unforbid", "1", "2"), "are not a forbidden pair"),
+        (("standings", "-d", "Nope"), "no division 'Nope'; the event has Open"),
+        (("export-t", "out.t"), "is not score-based"),
     ],
 )
 def test_bad_input_changes_nothing(tmp_path: Path, args: tuple[str, ...], message: str) -> None:
@@ -159,6 +168,8 @@ def test_bad_input_changes_nothing(tmp_path: Path, args: tuple[str, ...], messag
     assert done.returncode == 2
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and message in lines[0], done.stderr
+    # The service's refusals named no file (the shell and the web pages share them): the line now names the event.
+    assert lines[0].startswith(f"tmanager: {path}: "), lines[0]
     assert path.read_bytes() == before
     assert sorted(os.listdir(tmp_path / "old")) == journal
 
@@ -205,8 +216,8 @@ def test_malformed_files(tmp_path: Path) -> None:
         # The same tie-break twice (as FIDE writes it and with '/'): two equal columns, one key in CSV and JSON.
         (["--tiebreaks", "BH-C1,BH/C1,SB"], "event.tiebreaks: 'BH/C1' is named twice"),
         # --scoring as [scoring] reads it: inf ended in a traceback, 1.05 was taken as 1, 1-0.5-2 as it came.
-        (["--scoring", "inf-0-0"], "tmanager: scoring.win: must be a number, not inf"),
-        (["--scoring", "1.05-0.5-0"], "tmanager: scoring.win: 1.05 is not a multiple of 0.1 points"),
+        (["--scoring", "inf-0-0"], "scoring.win: must be a number, not inf"),
+        (["--scoring", "1.05-0.5-0"], "scoring.win: 1.05 is not a multiple of 0.1 points"),
         (["--scoring", "1-0.5-2"], "scoring: 1-\u00bd-2: a win must score more than a loss, and a draw no more than"),
         (["--scoring", "100-50-0"], "scoring.win: 100 points is more than TRF writes (99.9)"),
     ],
@@ -217,6 +228,7 @@ def test_new_refuses_settings_no_event_holds(tmp_path: Path, options: list[str],
     path = tmp_path / "typo.toml"
     done = run_cli("event", "new", path, "--name", "Typo Open", *options)
     assert done.returncode == 2 and says in done.stderr and len(done.stderr.splitlines()) == 1, done.stderr
+    assert done.stderr.startswith(f"tmanager: {path}: "), done.stderr
     assert not path.exists()
 
 
@@ -229,7 +241,8 @@ def test_new_refuses_settings_no_event_holds(tmp_path: Path, options: list[str],
         (["prize-fund", "{path}", "overall", "10", "--sharing", "bogus"], "(choose from 'hort', 'split', 'tiebreak')"),
         (["import-t", "{path}", "x.t", "--system", "bogus"], "(choose from 'koth', 'factored', 'tsh-swiss', 'chew',"),
         (["export-trf", "{path}", "x.trf", "--version", "bogus"], "(choose from '2026', '16')"),
-        (["add-player", "{path}", "A, B", "--sex", "bogus"], "(choose from 'm', 'w')"),
+        # --sex is read as a CSV's cell is (f, F, M…): another word is the one line of the field's check.
+        (["add-player", "{path}", "A, B", "--sex", "bogus"], "sex: 'bogus' is not a sex as TRF writes it; use m or w"),
     ],
 )
 def test_a_choice_not_offered_is_refused_naming_the_words_to_type(
@@ -239,6 +252,45 @@ def test_a_choice_not_offered_is_refused_naming_the_words_to_type(
     when refusing another word."""
     done = run_cli("event", *(a.format(path=tmp_path / "e.toml") for a in args))
     assert done.returncode == 2 and says in done.stderr and "<" not in done.stderr, done.stderr
+
+
+def test_standings_of_a_category_or_flag_the_event_does_not_have(tmp_path: Path) -> None:
+    """``standings --flag nope`` and ``--category U0`` printed an empty table and exited 0, as for a group with
+    nobody in it: a slip of the name passed for an answer. A category the event names stays a table, empty or not."""
+    path = tmp_path / "open.toml"
+    ok("new", path, "--name", "Open", "--rounds", "5", "--start", "2026-04-10", "--set", "categories=['U18','women']")
+    ok("add-player", path, "Jong, Piet", "--rating", "1900", "--birth", "2012", "--flag", "junior")
+    ok("add-player", path, "Oud, Kees", "--rating", "2100", "--birth", "1950", "--flag", "club")
+    for args, says in (
+        (("--flag", "nope"), "--flag: no player of division 'main' has the flag 'nope'; the players' flags are club, "
+                             "junior"),
+        (("--flag", "Junior"), "--flag: no player of division 'main' has the flag 'Junior'; the players' flags are "
+                               "club, junior"),
+        (("--category", "U0"), "--category: 'U0' is not a category of the event; it has U18, women (add it to [event] "
+                               "categories in the event file to rank it)"),
+        (("--category", "juniors"), "--category: 'juniors' is not a category; write U18, S50, women, unrated"),
+    ):
+        done = run_cli("event", "standings", path, *args)
+        assert done.returncode == 2 and done.stdout == "", done
+        assert done.stderr.startswith(f"tmanager: {path}: {says}") and len(done.stderr.splitlines()) == 1, done.stderr
+    assert "Jong, Piet" in ok("standings", path, "--category", "u18") and "Jong" in ok("standings", path, "--flag",
+                                                                                        "junior")  # fmt: skip
+    women = ok("standings", path, "--category", "women").splitlines()
+    assert women[0].endswith("standings after round 0, women") and women[2] == "", "the columns, and nobody"
+
+
+def test_a_cancelled_bye_leaves_no_trace(tmp_path: Path) -> None:
+    """A requested bye cancelled by the player's withdrawal left its round behind, an empty [[division.round]]."""
+    path = make_event(tmp_path)
+    ok("pair", path, "--colour", "white")
+    before = tomllib.loads(path.read_text(encoding="utf-8"))["division"][0]["round"]
+    ok("bye", path, "2", "--round", "3")
+    ok("bye", path, "3", "--round", "4")
+    assert "their requested bye in round 3 is cancelled" in ok("withdraw", path, "2")
+    rounds = tomllib.loads(path.read_text(encoding="utf-8"))["division"][0]["round"]
+    assert [r["number"] for r in rounds] == [1, 4] and rounds[1]["byes"] == [[3, "half"]]
+    assert "their requested bye in round 4 is cancelled" in ok("withdraw", path, "3")
+    assert tomllib.loads(path.read_text(encoding="utf-8"))["division"][0]["round"] == before
 
 
 def test_concurrent_commands_serialize(tmp_path: Path) -> None:
@@ -296,8 +348,8 @@ def test_the_first_colour_is_chosen_for_round_1_only(tmp_path: Path) -> None:
     done = run_cli("event", "pair", path, "--colour", "white")
     assert done.returncode == 2 and path.read_bytes() == before
     assert done.stderr == (
-        "tmanager: --colour chooses the top-ranked's colour when round 1 is paired; round 1 was paired with black "
-        "for the top-ranked, and round 2 keeps it (unpair back to round 1 to choose again)\n"
+        f"tmanager: {path}: --colour chooses the top-ranked's colour when round 1 is paired; round 1 was paired "
+        "with black for the top-ranked, and round 2 keeps it (unpair back to round 1 to choose again)\n"
     )
     ok("pair", path, "--colour", "black")  # the colour it has: nothing to change
     assert ev.load(path).division().initial_colour == "black"
@@ -337,7 +389,7 @@ def test_whole_surname_beats_a_longer_one_and_unforbid_takes_a_pair_out(tmp_path
         (("Kuiper", "Nobody"), "no player matches 'Nobody' in division 'main'"),
     ):
         done = run_cli("event", "unforbid", path, *args)
-        assert done.returncode == 2 and done.stderr.strip() == f"tmanager: {message}", done.stderr
+        assert done.returncode == 2 and done.stderr.strip() == f"tmanager: {path}: {message}", done.stderr
         assert path.read_bytes() == before
     assert "may be paired against each other again" in ok("unforbid", path, "Jansen", "Kuiper")
     assert ev.load(path).division().forbidden == [[1, 3, 5]]
@@ -355,8 +407,8 @@ def test_no_round_is_paired_for_nobody(tmp_path: Path) -> None:
         other = tmp_path / f"{system}.toml"
         assert run_cli("event", "new", other, "--name", "Empty", "--rounds", "4", "--system", system).returncode == 0
         done = run_cli("event", "pair", other)
-        assert done.returncode == 2 and done.stderr == "tmanager: round 1 cannot be paired: the division has no " \
-            "players yet\n", done.stderr  # fmt: skip
+        assert done.returncode == 2 and done.stderr == f"tmanager: {other}: round 1 cannot be paired: the division " \
+            "has no players yet\n", done.stderr  # fmt: skip
     for name in ("Kuiper, Jan", "Bakker, Sanne"):
         assert run_cli("event", "add-player", path, name).returncode == 0
         assert run_cli("event", "withdraw", path, name).returncode == 0

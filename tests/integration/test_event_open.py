@@ -125,7 +125,7 @@ def test_json_and_csv_refused_for_a_score_based_division(tmp_path: Path) -> None
     done = run_cli("event", "standings", path, "--format", "json")
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.strip().splitlines() == [
-        "tmanager: division 'main' is score-based: --format json|csv is for chess divisions"
+        f"tmanager: {path}: division 'main' is score-based: --format json|csv is for chess divisions"
     ]
 
 
@@ -134,7 +134,7 @@ def test_pairing_with_many_results_missing_names_the_first_and_says_there_are_mo
     build_open(path, 1)
     refused = run_cli("event", "pair", path)
     assert refused.returncode == 2 and refused.stderr.startswith(
-        "tmanager: 32 result(s) missing (round.board: 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7, 1.8, …); "
+        f"tmanager: {path}: 32 result(s) missing (round.board: 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7, 1.8, …); "
     ), refused.stderr
 
 

@@ -206,13 +206,15 @@ def test_dry_run_changes_nothing(swiss: Path, tmp_path: Path) -> None:
     assert done.returncode == 2 and "only 4 round(s) remain of 5" in done.stderr
     for count in ("0", "-2"):  # simulated nothing and said nothing, exit 0
         done = run_cli("event", "dry-run", path, "--rounds", count)
-        assert done.returncode == 2 and done.stderr == f"tmanager: --rounds {count}: simulate one round or more\n"
+        assert done.returncode == 2
+        assert done.stderr == f"tmanager: {path}: --rounds {count}: simulate one round or more\n"
     # Every round paired: the dry run simulated nothing and said only that the file was unchanged.
     e = ev.load(path)
     e.rounds = 1
     path.write_text(ev.dumps(e))
     done = run_cli("event", "dry-run", path)
-    assert done.returncode == 2 and done.stderr == "tmanager: round 1 of 1 is paired: no round remains to simulate\n"
+    assert done.returncode == 2
+    assert done.stderr == f"tmanager: {path}: round 1 of 1 is paired: no round remains to simulate\n"
 
 
 def test_report_rendering_units() -> None:
@@ -249,3 +251,20 @@ def test_rating_tiebreaks_with_an_unrated_player(tmp_path: Path) -> None:
     assert "left blank" not in ok("standings", path), "every player rated: ARO counts"
     aro = ev.load(path)
     assert {s.values[0] for s in ev.tiebreak_standings(aro, aro.division())} == {1500, 1800, 1900, 2000}
+
+
+def test_no_rating_change_is_written_0_as_fide_writes_it(tmp_path: Path) -> None:
+    """A change of nothing was written '+0' (and a game's '+0.0'), where FIDE's published calculations give no
+    zero a sign ('0.00'): a draw between two players rated 2000 changes neither."""
+    path = tmp_path / "z.toml"
+    ok("new", path, "--name", "Z", "--rounds", "3", "--start", "2026-04-10")
+    for name in ("A, Anna", "B, Bea"):
+        ok("add-player", path, name, "--rating", "2000", "--k", "20")
+    ok("pair", path)
+    ok("result", path, "1", "=")
+    out = ok("report", path, "--only", "ratings", "--only", "cards")
+    rows = [line.split() for line in out.splitlines() if line.startswith((" 1  A, Anna", " 2  B, Bea"))]
+    assert [row[-3] for row in rows] == ["0", "0"], out  # Change, then New and Perf
+    assert out.count("K 20: 0 → 2000") == 2 and "+0" not in out, out
+    games = [line.split() for line in out.splitlines() if line.startswith((" 1  black", " 1  white"))]
+    assert [game[-1] for game in games] == ["0.0", "0.0"], out  # each player card's game

@@ -340,6 +340,11 @@ XTM_EDITS = [
     ('XTM round 1 {"boards":', 'XTM round 1 {"boards":[[3]],"x":', "XTM round 1.boards: [3] is not 3 values"),
     ('XTM round 2 {"boards":', 'XTM round 2 {"boards":[[4,3,"zz"]],"x":', "XTM round 2.boards: 'zz' is not a result"),
     ('XTM round 1 {"boards":', "XTM round 1 []\nXTM x {", "XTM round 1: must be an object"),
+    # A round 0 and a kind tmanager does not write were dropped without a word.
+    ("XTM player 3 {}", 'XTM round 0 {"boards":[]}\nXTM player 3 {}',
+     "XTM round 0: there is no round 0; they start at 1 (the line is tmanager's; fix or remove it)"),
+    ("XTM player 3 {}", "XTM player 3 {}\nXTM rounds 2 {}",
+     "XTM: 'rounds' is not a kind of XTM line (tmanager writes event, player and round lines)"),
 ]
 
 

@@ -82,11 +82,47 @@ def test_a_refusal_shows_a_huge_input_by_its_start_and_end(event: Path) -> None:
     by tmanager's errors and by the parser's alike."""
     pasted = "x" * 120 + "y" * 5000 + "z" * 40
     said = refused(event, "add-player", event, "Laat, Karel", "--federation", pasted)
-    assert said == f"tmanager: federation: '{'X' * 119}…[5002 characters]…{'Z' * 39}' is not a FIDE federation " \
-        "code (three capitals as FIDE writes them: NED, GER, ENG, FID)"  # fmt: skip
+    assert said == f"tmanager: {event}: federation: '{'X' * 119}…[5002 characters]…{'Z' * 39}' is not a FIDE " \
+        "federation code (three capitals as FIDE writes them: NED, GER, ENG, FID)"  # fmt: skip
     done = run_cli("event", "bye", event, "Kuiper", "--round", pasted)
     assert done.returncode == 2 and max(len(line) for line in done.stderr.splitlines()) < 300, done.stderr
     assert "invalid int value: 'xxx" in done.stderr and "…[5002 characters]…" in done.stderr
+
+
+def test_sex_title_and_federation_in_any_case_as_the_csv_takes_them(event: Path, tmp_path: Path) -> None:
+    """``--sex f`` and ``--title gm`` were refused by the parser's usage message, where a CSV took ``F``: the command
+    line and the CSV now make the three fields as FIDE writes them by one function, and refuse the rest in one line."""
+    ok("add-player", event, "Laat, Karel", "--sex", "M", "--title", "fm", "--federation", "ger")
+    ok("add-player", event, "Smit, Anna", "--sex", "f", "--title", "wgm")
+    ok("edit-player", event, "Bakker", "--sex", "F", "--title", "Wim")
+    csv = tmp_path / "entries.csv"
+    csv.write_text('name,sex,title,federation\n"Jong, Eva",F,wfm,bel\n')
+    ok("import-players", event, csv)
+    players = {p.name: (p.sex.value, p.title, p.federation) for p in ev.load(event).division().players}
+    assert players["Laat, Karel"] == ("m", "FM", "GER") and players["Smit, Anna"] == ("w", "WGM", "")
+    assert players["Bakker, Sanne"] == ("w", "WIM", "NED") and players["Jong, Eva"] == ("w", "WFM", "BEL")
+    assert refused(event, "add-player", event, "Vos, Piet", "--sex", "x") == (
+        f"tmanager: {event}: sex: 'x' is not a sex as TRF writes it; use m or w (or leave it empty)"
+    )
+    assert refused(event, "edit-player", event, "Laat", "--title", "nm").endswith(
+        "edit-player.title: 'NM' is not a FIDE title; use GM, IM, WGM, FM, WIM, CM, WFM, WCM or leave it empty"
+    )
+
+
+def test_a_birth_year_written_as_a_toml_integer(event: Path) -> None:
+    """``birth = 2010``, the year as a TOML integer, was refused as 'must be str (text), not 2010' with no hint, where
+    ``birth = 2010-05-03``, a TOML date, was taken: a year is taken as its text, and checked as any birth."""
+    text = event.read_text(encoding="utf-8")
+    event.write_text(text.replace('name = "Bakker, Sanne"\n', 'name = "Bakker, Sanne"\nbirth = 2010\n'))
+    assert ev.load(event).division().player(2).birth_year == 2010
+    assert "Bakker, Sanne" in ok("standings", event)
+    ok("edit-player", event, "Bakker", "--club", "Leiden")  # written back as the text every birth is
+    assert 'birth = "2010"' in event.read_text(encoding="utf-8")
+    event.write_text(text.replace('name = "Bakker, Sanne"\n', 'name = "Bakker, Sanne"\nbirth = 1800\n'))
+    assert refused(event, "standings", event) == (
+        f"tmanager: {event}: division[1].player[2].birth: '1800': the year must be between 1900 and "
+        f"{datetime.date.today().year}"
+    )
 
 
 def test_edit_player_and_the_lower_case_federation(event: Path) -> None:
@@ -184,4 +220,4 @@ def test_no_entry_once_the_last_round_is_paired(tmp_path: Path) -> None:
     ok("add-player", path, "Bakker, Sanne", "--rating", "2188")
     ok("pair", path, "--colour", "white")
     says = refused(path, "add-player", path, "Laat, Karel")
-    assert says == "tmanager: round 1 of 1 is paired: no player can enter any more"
+    assert says == f"tmanager: {path}: round 1 of 1 is paired: no player can enter any more"

@@ -70,9 +70,9 @@ def test_chess_event_export(tmp_path: Path) -> None:
     assert lines[-1] == "*** END OF FILE ***"
     # The *M date and the * letter are checked: 2026-02-30, a year alone or two letters went into the file.
     for option, says in (
-        (["--date", "2026-02-30"], "tmanager: --date: '2026-02-30' is not a day (write YYYY-MM-DD)"),
-        (["--date", "2026"], "tmanager: --date: '2026' is not a day (write YYYY-MM-DD)"),
-        (["--letter", "ab"], "tmanager: --letter: 'AB' is not a division letter (one letter, A to Z)"),
+        (["--date", "2026-02-30"], f"tmanager: {path}: --date: '2026-02-30' is not a day (write YYYY-MM-DD)"),
+        (["--date", "2026"], f"tmanager: {path}: --date: '2026' is not a day (write YYYY-MM-DD)"),
+        (["--letter", "ab"], f"tmanager: {path}: --letter: 'AB' is not a division letter (one letter, A to Z)"),
     ):
         done = run_cli("event", "export-tou", path, tmp_path / "C.TOU", *option)
         assert done.returncode == 2 and done.stderr.strip() == says, done.stderr

@@ -686,7 +686,8 @@ class Twins:
         message = error(page)
         if verb:
             cli = run_cli("event", verb[0], self.cli, *verb[1:])
-            assert cli.returncode == 2 and cli.stderr.strip() == f"tmanager: {message}", (cli.stderr, message)
+            said = cli.stderr.strip()
+            assert cli.returncode == 2 and said == f"tmanager: {self.cli}: {message}", (said, message)
             assert snapshot(self.cli.parent) == before
         return message
 

@@ -35,6 +35,13 @@ def test_rating_change_of_a_tournament() -> None:
     assert fide.rating_change(2212, [(0, 1.0)], k=20).games == 0
 
 
+def test_a_change_of_nothing_has_no_sign() -> None:
+    """FIDE's calculations write no change as 0.00: '+0' and '+0.0' (or '-0.0' for -0.04) were written."""
+    assert [fide.signed(x) for x in (12, -7, 0)] == ["+12", "-7", "0"]
+    assert [fide.signed(x, 1) for x in (4.4, -3.6, 0.0, -0.04, 0.04)] == ["+4.4", "-3.6", "0.0", "0.0", "0.0"]
+    assert fide.rating_change(2000, [(2000, 0.5)], k=20).shown == "0"
+
+
 def test_rounding_half_away_from_zero() -> None:
     assert fide.round_half_away(2.5) == 3
     assert fide.round_half_away(-2.5) == -3

@@ -21,6 +21,7 @@ from tmanager.cli.eventverbs import (
     Handler,
     Verb,
     VerbParser,
+    naming_the_file,
     no_options,
     read_entry,
     say,
@@ -29,7 +30,7 @@ from tmanager.cli.eventverbs import (
 )
 from tmanager.core.results import REQUESTED_BYES, ByeKind, Colour
 from tmanager.core.tiebreaknames import TIEBREAKS
-from tmanager.errors import StateError
+from tmanager.errors import StateError, TManagerError
 from tmanager.events import eventfile, journal, service
 from tmanager.events.model import (
     Division,
@@ -380,4 +381,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def command(args: argparse.Namespace) -> int:
     handler: Handler = args.verb_handler
-    return handler(args)
+    try:
+        return handler(args)
+    except TManagerError as exc:
+        raise naming_the_file(exc, args) from exc

@@ -12,7 +12,7 @@ from typing import Any
 
 from tmanager.cli._dispatch import words
 from tmanager.cli.eventverbs import Verb, load_division, no_options, parse_rounds, say, whole_numbers
-from tmanager.core.playerfields import Sex
+from tmanager.core.playerfields import Sex, as_fide_writes, sex_fault
 from tmanager.errors import ConfigError, StateError
 from tmanager.events import service
 from tmanager.events.model import TITLES, LateEntry, Player
@@ -21,12 +21,12 @@ from tmanager.events.model import TITLES, LateEntry, Player
 
 
 def _player_options(p: argparse.ArgumentParser, *, edit: bool) -> None:
-    p.add_argument("--title", choices=("", *TITLES), help="FIDE title")
+    p.add_argument("--title", help=f"FIDE title: {', '.join(TITLES)} (in any case; '' for none)")
     p.add_argument("--rating", type=int, help="rating (0 = unrated)")
     p.add_argument("--k", type=int, help="FIDE's development coefficient K: 10, 20 or 40 (0 = none given)")
     p.add_argument("--fide-id", type=int, help="FIDE id")
     p.add_argument("--federation", help="federation, e.g. NED")
-    p.add_argument("--sex", choices=words((Sex.MAN, Sex.WOMAN)), help="m or w, as TRF writes it (the category women)")
+    p.add_argument("--sex", help="m or w, as TRF writes it, or FIDE's M and F (any case): the category women")
     p.add_argument("--club", help="club")
     p.add_argument("--team", help="team (see forbid --teams)")
     p.add_argument("--birth", help="birth date YYYY-MM-DD or year")
@@ -43,10 +43,14 @@ def _player_changes(args: argparse.Namespace) -> dict[str, Any]:
         for key in ("name", "title", "rating", "k", "fide_id", "federation", "sex", "club", "team", "birth")
         if getattr(args, key, None) is not None
     }
+    for key in ("sex", "title", "federation"):  # typed as the CSV's cells are: gm, f, ned
+        if key in changes:
+            changes[key] = as_fide_writes(key, changes[key])
     if "sex" in changes:
+        fault = sex_fault(changes["sex"])
+        if fault is not None:
+            raise ConfigError(fault, field="sex")
         changes["sex"] = Sex(changes["sex"])
-    if isinstance(changes.get("federation"), str):
-        changes["federation"] = changes["federation"].strip().upper()  # FIDE writes the codes in capitals
     if getattr(args, "flags", None) is not None:
         changes["flags"] = [f.strip() for f in args.flags.split(",") if f.strip()]
     return changes

@@ -11,12 +11,13 @@ from pathlib import Path
 
 from tmanager.cli._dispatch import words
 from tmanager.cli.eventverbs import Verb, load_division, no_options
+from tmanager.core.categories import Category
 from tmanager.core.results import Result
-from tmanager.errors import StateError
+from tmanager.errors import ConfigError, StateError
 from tmanager.events import journal
-from tmanager.events.model import Division, Event, label, missing
+from tmanager.events.model import OVERALL, Division, Event, label, missing
 from tmanager.events.operations import find_player
-from tmanager.events.ranking import category, flag
+from tmanager.events.ranking import Group, category, flag
 from tmanager.events.reports import data, require_reports
 from tmanager.events.reports.chess import ChessReports
 from tmanager.events.reports.scored import ScoredReports
@@ -74,7 +75,7 @@ def _standings(args: argparse.Namespace) -> int:
     among = None
     if args.category or args.flag:
         require(rules_for(event, division), ChessRules, "categories and flags rank chess divisions")
-        among = category(event, division, args.category) if args.category else flag(division, args.flag)
+        among = _named_category(event, division, args.category) if args.category else _carried_flag(division, args.flag)
     form = data.ReportFormat(args.format)
     if form is data.ReportFormat.TEXT:
         print(rules_for(event, division).reports().standings_text(args.round, among=among), end="")
@@ -82,6 +83,31 @@ def _standings(args: argparse.Namespace) -> int:
     rows = data.standings(_chess_reports(event, division), args.round, among=among)
     print(data.to_json(rows) if form is data.ReportFormat.JSON else data.standings_csv(rows), end="")
     return 0
+
+
+def _named_category(event: Event, division: Division, name: str) -> Group:
+    """Category ``name`` when the event names it (its ``categories``, or a list of the division's prize fund): another,
+    a typo (``U81``) or a name no player can be in (``U0``), printed an empty table as if nobody was in it."""
+    try:
+        Category.parse(name)  # a name that is no category at all says so first
+    except ValueError as exc:
+        raise ConfigError(str(exc), field="--category") from None
+    fund = division.prize_fund.lists if division.prize_fund else {}
+    named = [*event.categories, *(list_name for list_name in fund if list_name != OVERALL)]
+    if name.strip().casefold() not in {n.casefold() for n in named}:
+        has = f"it has {', '.join(named)}" if named else "it has none"
+        raise ConfigError(f"{name!r} is not a category of the event; {has}", field="--category",
+                          hint="add it to [event] categories in the event file to rank it")  # fmt: skip
+    return category(event, division, name)
+
+
+def _carried_flag(division: Division, name: str) -> Group:
+    """Flag ``name`` when a player of the division carries it: another printed an empty table."""
+    flags = sorted({f for p in division.players for f in p.flags})
+    if name not in flags:
+        has = f"the players' flags are {', '.join(flags)}" if flags else "no player has a flag"
+        raise ConfigError(f"no player of division {division.name!r} has the flag {name!r}; {has}", field="--flag")
+    return flag(division, name)
 
 
 def _configure_norms(p: argparse.ArgumentParser) -> None:

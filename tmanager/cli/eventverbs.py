@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from tmanager.cli._dispatch import Parser
 from tmanager.cli._settings import parse_assignments
-from tmanager.errors import StateError, ascii_digits
+from tmanager.errors import ConfigError, StateError, TManagerError, ascii_digits
 from tmanager.events import eventfile, journal
 from tmanager.events.entries import Entry
 from tmanager.events.model import Division, Event
@@ -64,6 +64,20 @@ class VerbParser(Parser):
             elif isinstance(value, list):
                 setattr(parsed, key, [v.replace(_MARK, "") if isinstance(v, str) else v for v in value])
         return parsed, rest
+
+
+def naming_the_file(exc: TManagerError, args: argparse.Namespace) -> TManagerError:
+    """A verb's refusal as the command line says it, ``FILE: FIELD: what is wrong``. The service's refusals name
+    no file, for the shell and the web pages share them (one event is open there, and its path is kept off the
+    pages): said of the event file here. One that names its file already (a ConfigError's ``file``, or a message
+    starting with one of the verb's files: the event's journal or lock, a CSV, a TRF, a FIDE list) is left alone."""
+    if isinstance(exc, ConfigError):
+        return exc if exc.file else exc.located(file=args.event)
+    text = str(exc)
+    files = [str(value) for value in vars(args).values() if isinstance(value, Path)]
+    if any(text.startswith(f"{name}:") for name in files):
+        return exc
+    return StateError(f"{args.event}: {text}", topic=exc.topic)
 
 
 def say(messages: Sequence[str]) -> None:
@@ -115,7 +129,7 @@ def parse_rounds(text: str | None) -> list[int]:
         return []
     rounds = sorted(set(whole_numbers(text, "--rounds")))
     if any(r < 1 for r in rounds):
-        raise StateError("rounds start at 1")
+        raise StateError(f"--rounds {text!r}: rounds start at 1")
     return rounds
 
 

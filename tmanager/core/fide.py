@@ -111,6 +111,11 @@ class RatingChange:
         """ΣΔR: the score minus the expected score."""
         return self.score - self.expected
 
+    @property
+    def shown(self) -> str:
+        """The change as a report shows it (:func:`signed`): ``+12``, ``-7``, ``0``."""
+        return signed(self.change)
+
 
 def rating_change(rating: int, games: Sequence[tuple[int, float]], k: int) -> RatingChange:
     """The change of a rated player from ``(opponent rating, score)`` of games played over the board.
@@ -143,3 +148,10 @@ def performance(games: Sequence[tuple[int, float]]) -> int | None:
         return None
     average = round_half_away(sum(opponent for opponent, _ in rated) / len(rated))
     return average + dp(sum(points for _, points in rated) / len(rated))
+
+
+def signed(change: float, digits: int = 0) -> str:
+    """A rating change as a report shows it: ``+12``, ``-7``, and no change as ``0``, not ``+0``: FIDE's published
+    calculations give a sign to no zero (``0.00``); with ``digits``, that many decimals (``+4.4``, ``0.0``)."""
+    text = f"{change:+.{digits}f}"
+    return text[1:] if float(text) == 0 else text

@@ -94,6 +94,18 @@ def sex_code(text: str) -> str:
     return _FIDE_SEXES.get(text.upper(), text)
 
 
+#: How a person types a field in any case, on the command line or in a spreadsheet's cell, made as FIDE writes it.
+_AS_FIDE_WRITES: dict[str, Callable[[str], str]] = {"sex": sex_code, "title": str.upper, "federation": str.upper}
+
+
+def as_fide_writes(key: str, text: str) -> str:
+    """A player's field ``key`` as typed (``f``, ``gm``, ``ned``) as FIDE and TRF write it (``w``, ``GM``, ``NED``),
+    for ``add-player``, ``edit-player`` and a CSV alike; other fields, and text no case makes right, as they are,
+    for the ``*_fault`` checks to refuse."""
+    made = _AS_FIDE_WRITES.get(key)
+    return made(text.strip()) if made else text
+
+
 def sex_fault(sex: str) -> str | None:
     if sex in (Sex.MAN, Sex.WOMAN):
         return None

@@ -142,8 +142,11 @@ class _Computation:
         draw: float,
         final: bool,
         rules: int,
+        fore_event: Event | None = None,
     ) -> None:
         self.event = event
+        #: Fore Buchholz's rounds: the games of the last round still being played count there, as draws.
+        self.fore_event = event if fore_event is None else fore_event
         self.rules = rules
         self.ratings = ratings
         self.round_robin = round_robin
@@ -174,21 +177,20 @@ class _Computation:
 
     def _fore_scores(self) -> dict[str, float]:
         if self._fore is None:
-            self._fore = {name: self._adjusted(rounds, fore=True) for name, rounds in self.event.items()}
+            self._fore = {name: self._adjusted(rounds, fore=True) for name, rounds in self.fore_event.items()}
         return self._fore
 
     def _fore_own(self, name: str) -> float:
-        rounds = self.event[name]
-        if rounds and rounds[-1].opponent is not None:
-            return self.score[name] - rounds[-1].points + self.draw
-        return self.score[name]
+        rounds = self.fore_event[name]
+        score = sum(r.points for r in rounds)
+        return score - rounds[-1].points + self.draw if rounds and rounds[-1].opponent is not None else score
 
     # -- Buchholz and Sonneborn-Berger ------------------------------------------------------------
 
     def _values(self, name: str, *, fore: bool, sonneborn: bool) -> list[_Value]:
         """Per round: the opponent's score (a dummy's in a Swiss round without one) and what it adds."""
-        rounds = self.event[name]
-        fore = fore and self.final and bool(rounds)
+        fore = fore and self.final and bool(self.fore_event[name])
+        rounds = self.fore_event[name] if fore else self.event[name]
         scores = self._fore_scores() if fore else self.adjusted
         own = self._fore_own(name) if fore else self.score[name]
         values = []
@@ -373,17 +375,19 @@ def compute(
     draw: float | None = None,
     final: bool = False,
     rules: int = RULES,
+    fore_event: Event | None = None,
 ) -> dict[str, dict[str, float | None]]:
     """Every tie-break in ``names`` (except ``DE``, which depends on the tie) for every player, keyed by the
     tie-break's name as FIDE writes it (:attr:`Tiebreak.name`).
 
     ``win`` and ``draw`` are what a win and a draw score (a draw: half a win unless given); ``final`` says that
-    the rounds given end with the event's last round (Fore Buchholz counts its games as draws); ``rules`` is
-    the year of the regulations (:func:`rules_for`).
+    the rounds given end with the event's last round (Fore Buchholz counts its games as draws), and
+    ``fore_event`` gives Fore Buchholz its rounds when they differ: with the last round's games still being played,
+    which ``event`` leaves out; ``rules`` is the year of the regulations (:func:`rules_for`).
     """
     computation = _Computation(
         event, ratings=ratings or {}, round_robin=round_robin, win=win, draw=win / 2 if draw is None else draw,
-        final=final, rules=rules,
+        final=final, rules=rules, fore_event=fore_event,
     )  # fmt: skip
     columns = {tb.name: computation.column(tb) for tb in parse_all(names) if tb.code != "DE"}
     return {p: {name: column[p] for name, column in columns.items()} for p in event}
@@ -465,15 +469,15 @@ def rank(
     draw: float | None = None,
     final: bool = False,
     rules: int = RULES,
+    fore_event: Event | None = None,
 ) -> list[Ranked]:
     """Players ordered by score, then by each tie-break of ``names`` in turn (see :func:`compute`).
 
     Every value but DE ranks the higher first; DE ranks by place (players it does not separate stay level).
     """
     tiebreaks = parse_all(names)
-    values = compute(
-        event, names, ratings=ratings, round_robin=round_robin, win=win, draw=draw, final=final, rules=rules
-    )
+    values = compute(event, names, ratings=ratings, round_robin=round_robin, win=win, draw=draw, final=final,
+                     rules=rules, fore_event=fore_event)  # fmt: skip
     score = {p: sum(r.points for r in rounds) for p, rounds in event.items()}
     shown: dict[str, list[float | None]] = {p: [] for p in event}
     keys: dict[str, list[float]] = {p: [-score[p]] for p in event}

@@ -127,6 +127,8 @@ def _division(table: Any, where: str, file: Path | None) -> Division:
     if not isinstance(table, dict):
         raise ConfigError("must be a table", file=file, field=where)
     rest = {k: v for k, v in table.items() if k not in _SCORED_KEYS | _TEAM_KEYS and k not in ("round", "prizes")}
+    if "player" in rest:
+        rest["player"] = _birth_years(rest["player"])
     division = tomlmap.from_table(Division, rest, where, file)
     if "prizes" in table:
         division.prize_fund = prize_fund(table["prizes"], f"{where}.prizes", file)
@@ -155,6 +157,17 @@ def _division(table: Any, where: str, file: Path | None) -> Division:
         raise ConfigError("must be an array of tables ([[division.round]])", file=file, field=f"{where}.round")
     division.rounds = [_round(t, f"{where}.round[{i}]", file) for i, t in enumerate(rounds, 1)]
     return division
+
+
+def _birth_years(players: Any) -> Any:
+    """The players with a ``birth`` written as a TOML integer (``birth = 2010``) as its text, as a TOML date
+    (``birth = 2010-05-03``) already reads: a year alone is a birth as FIDE's lists give it, checked then as any
+    (a number of the wrong size is no date); the file is written back with the text."""
+    if not isinstance(players, list):
+        return players
+    return [
+        {**p, "birth": str(p["birth"])} if isinstance(p, dict) and type(p.get("birth")) is int else p for p in players
+    ]
 
 
 def prize_fund(table: Any, where: str, file: Path | None) -> PrizeFund:

@@ -187,6 +187,11 @@ class Round:
     #: Team divisions: matches set before pairing (``force``); ``(team, 0)`` gives a team the pairing bye.
     forced_matches: list[tuple[int, int]] = field(default_factory=list)
 
+    @property
+    def holds_nothing(self) -> bool:
+        """Whether this is a record of a round not paired that sets nothing for it (its only bye cancelled)."""
+        return self == Round(self.number)
+
     def seat(self, player: int) -> Board | None:
         """The board ``player`` plays on in this round, if any."""
         return next((b for b in self.boards if player in (b.white, b.black)), None)

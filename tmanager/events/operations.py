@@ -196,6 +196,8 @@ def withdraw(division: Division, player: Player, rounds: Sequence[int] = ()) -> 
         if not record.paired and player.number in record.byes:
             del record.byes[player.number]
             messages.append(f"their requested bye in round {record.number} is cancelled")
+    # A round prepared for that bye alone would stay in the file as an empty [[division.round]].
+    division.rounds = [r for r in division.rounds if not r.holds_nothing]
     current = next((r for r in division.rounds if r.number == nxt - 1), None)
     board = current.seat(player.number) if current else None
     if board and board.result.pending:
@@ -394,6 +396,8 @@ def refuse_changed(division: Division, round_number: int, where: BoardRef, shown
 
 def locate(division: Division, round_number: int, first: Player, second: Player | None = None) -> Board:
     """The board of ``first`` (and ``second``) in a paired round."""
+    if second is not None and second.number == first.number:  # its board was found by the first alone
+        raise StateError(f"{label(first)} is named twice; give the two players of the board")
     record = division.round(round_number)
     if not record.paired:
         raise StateError(f"round {round_number} is not paired yet")

@@ -93,8 +93,12 @@ def dropped_tiebreaks(event: Event, division: Division) -> list[tiebreaknames.Ti
     return tiebreaks.dropped(tiebreak_names(event), (str(p.number) for p in division.players), _ratings(division))
 
 
-def round_results(event: Event, division: Division, upto: int) -> dict[str, list[tiebreaks.RoundResult]]:
-    """Each player's rounds as the tie-break module takes them (keys are player numbers as text)."""
+def round_results(
+    event: Event, division: Division, upto: int, *, pending: bool = False
+) -> dict[str, list[tiebreaks.RoundResult]]:
+    """Each player's rounds as the tie-break module takes them (keys are player numbers as text). A game still
+    being played counts as nothing yet, neither a game lost nor a round unplayed: it is left out, but ``pending``
+    (Fore Buchholz's rounds, where every game of the last round counts as a draw)."""
     table: dict[str, list[tiebreaks.RoundResult]] = {str(p.number): [] for p in division.players}
     for record in division.rounds:
         if not record.paired or record.number > upto:
@@ -104,6 +108,8 @@ def round_results(event: Event, division: Division, upto: int) -> dict[str, list
             if game.opponent is None:
                 kind = _ROUND_KINDS.get(game.result, RoundKind.ABSENT)
                 table[str(number)].append(tiebreaks.RoundResult(points, None, None, kind))
+                continue
+            if game.result is TrfResult.NOT_PLAYED and not pending:
                 continue
             played = _FORFEIT_KINDS.get(game.result, RoundKind.PLAYED)
             table[str(number)].append(tiebreaks.RoundResult(points, str(game.opponent), game.colour, played))
@@ -119,6 +125,7 @@ def tiebreak_standings(
     if not 0 <= upto <= division.paired_rounds:
         raise StateError(f"round {upto} is not paired; standings exist for rounds 0-{division.paired_rounds}")
     table = round_results(event, division, upto)
+    final = upto > 0 and upto == event.total_rounds(division)
     ranked = tiebreaks.rank(
         table,
         event.tiebreaks,
@@ -126,8 +133,9 @@ def tiebreak_standings(
         round_robin=division.round_robin,
         win=event.scoring.win / 10,
         draw=event.scoring.draw / 10,
-        final=upto > 0 and upto == event.total_rounds(division),
+        final=final,
         rules=tiebreaknames.rules_for(event.start),
+        fore_event=round_results(event, division, upto, pending=True) if final else None,
     )
     by_number = {str(p.number): p for p in division.players}
     points = scores(event, division, upto)

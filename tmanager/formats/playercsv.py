@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tmanager.core.playerfields import sex_code
+from tmanager.core.playerfields import as_fide_writes
 from tmanager.errors import ConfigError, ascii_digits
 from tmanager.files import read_bytes
 
@@ -96,8 +96,6 @@ def _row(path: Path, number: int, header: list[str], cells: list[str]) -> Row:
             fields[name] = int(cell)
         elif name == "flags":
             fields[name] = [f.strip() for f in cell.split(";") if f.strip()]
-        elif name == "sex":  # FIDE's lists write F and M
-            fields[name] = sex_code(cell)
-        else:
-            fields[name] = cell
+        else:  # FIDE's lists write F and M, a person gm or ned
+            fields[name] = as_fide_writes(name, cell)
     return Row(number, fields)

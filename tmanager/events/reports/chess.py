@@ -405,7 +405,7 @@ class ChessReports(DivisionReports):
         colour = Colour(game.colour).word if game.colour else ""
         change = ""
         if k and o.rating and (points := game.result.rated_score) is not None:
-            change = f"{k * (points - fide.expected(p.rating, o.rating)):+.1f}"
+            change = fide.signed(k * (points - fide.expected(p.rating, o.rating)), 1)
         return (str(r), colour, str(o.number), o.title, o.name, o.federation, str(o.rating or ""),
                 _SYMBOLS[game.result], score, change)  # fmt: skip
 
@@ -465,7 +465,7 @@ class ChessReports(DivisionReports):
         rows = []
         for e in self.estimate_ratings(n):
             c = e.change
-            rated = (str(c.k), str(c.games), f"{c.score:g}", f"{c.expected:.2f}", f"{c.change:+d}") if c else ("",) * 5
+            rated = (str(c.k), str(c.games), f"{c.score:g}", f"{c.expected:.2f}", c.shown) if c else ("",) * 5
             player = e.player
             rows.append(
                 (str(player.number), player.name, str(player.rating or ""), *rated, str(e.new_rating or ""),
@@ -596,5 +596,5 @@ class RatingEstimate:
         c = self.change
         return (
             f"FIDE estimate: {c.games} rated game(s), score {c.score:g}, expected {c.expected:.2f}, "
-            f"K {c.k}: {c.change:+d} → {self.new_rating}; {perf}"
+            f"K {c.k}: {c.shown} → {self.new_rating}; {perf}"
         )

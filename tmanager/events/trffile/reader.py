@@ -156,10 +156,17 @@ def _read_extra(rest: str, extras: dict[str, Any], file: Path | None) -> None:
             _check_shape(extras["event"], dict, f"XTM {kind}", file)
         elif kind in ("player", "round"):
             key, _, data = tail.partition(" ")
-            extras[kind][int(key)] = json.loads(data)
-            _check_shape(extras[kind][int(key)], dict, f"XTM {kind} {int(key)}", file)
+            number = int(key)
+            if number < 1:  # no round (or starting rank) 0 reads back: the line was dropped without a word
+                raise ConfigError(f"there is no {kind} {number}; they start at 1", file=file,
+                                  field=f"XTM {kind} {number}", hint=_XTM_HINT)  # fmt: skip
+            extras[kind][number] = json.loads(data)
+            _check_shape(extras[kind][number], dict, f"XTM {kind} {number}", file)
             if kind == "round":
-                _check_round(extras[kind][int(key)], f"XTM {kind} {int(key)}", file)
+                _check_round(extras[kind][number], f"XTM {kind} {number}", file)
+        else:  # a kind tmanager does not write (a typo, a later version's) was dropped without a word
+            raise ConfigError(f"{kind[:40]!r} is not a kind of XTM line (tmanager writes event, player and round "
+                              "lines)", file=file, field="XTM", hint=_XTM_HINT)  # fmt: skip
     except (ValueError, json.JSONDecodeError) as exc:
         raise ConfigError(
             f"bad XTM {kind} line: {exc}", file=file, hint=_XTM_HINT
