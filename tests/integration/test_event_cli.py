@@ -256,7 +256,8 @@ def test_a_choice_not_offered_is_refused_naming_the_words_to_type(
 
 def test_standings_of_a_category_or_flag_the_event_does_not_have(tmp_path: Path) -> None:
     """``standings --flag nope`` and ``--category U0`` printed an empty table and exited 0, as for a group with
-    nobody in it: a slip of the name passed for an answer. A category the event names stays a table, empty or not."""
+    nobody in it: a slip of the name passed for an answer. A real category stays a table, empty or not, whether the
+    event lists it or not (an arbiter ranks the U12 of an open ad hoc)."""
     path = tmp_path / "open.toml"
     ok("new", path, "--name", "Open", "--rounds", "5", "--start", "2026-04-10", "--set", "categories=['U18','women']")
     ok("add-player", path, "Jong, Piet", "--rating", "1900", "--birth", "2012", "--flag", "junior")
@@ -266,8 +267,8 @@ def test_standings_of_a_category_or_flag_the_event_does_not_have(tmp_path: Path)
                              "junior"),
         (("--flag", "Junior"), "--flag: no player of division 'main' has the flag 'Junior'; the players' flags are "
                                "club, junior"),
-        (("--category", "U0"), "--category: 'U0' is not a category of the event; it has U18, women (add it to [event] "
-                               "categories in the event file to rank it)"),
+        (("--category", "U0"), "--category: 'U0': an age category counts from 1 (U8, U18, S50)"),
+        (("--category", "s0"), "--category: 's0': an age category counts from 1 (U8, U18, S50)"),
         (("--category", "juniors"), "--category: 'juniors' is not a category; write U18, S50, women, unrated"),
     ):
         done = run_cli("event", "standings", path, *args)
@@ -275,6 +276,7 @@ def test_standings_of_a_category_or_flag_the_event_does_not_have(tmp_path: Path)
         assert done.stderr.startswith(f"tmanager: {path}: {says}") and len(done.stderr.splitlines()) == 1, done.stderr
     assert "Jong, Piet" in ok("standings", path, "--category", "u18") and "Jong" in ok("standings", path, "--flag",
                                                                                         "junior")  # fmt: skip
+    assert "Jong, Piet" in ok("standings", path, "--category", "U14"), "a category the event does not list"
     women = ok("standings", path, "--category", "women").splitlines()
     assert women[0].endswith("standings after round 0, women") and women[2] == "", "the columns, and nobody"
 

@@ -15,7 +15,7 @@ from tmanager.core.categories import Category
 from tmanager.core.results import Result
 from tmanager.errors import ConfigError, StateError
 from tmanager.events import journal
-from tmanager.events.model import OVERALL, Division, Event, label, missing
+from tmanager.events.model import Division, Event, label, missing
 from tmanager.events.operations import find_player
 from tmanager.events.ranking import Group, category, flag
 from tmanager.events.reports import data, require_reports
@@ -75,7 +75,7 @@ def _standings(args: argparse.Namespace) -> int:
     among = None
     if args.category or args.flag:
         require(rules_for(event, division), ChessRules, "categories and flags rank chess divisions")
-        among = _named_category(event, division, args.category) if args.category else _carried_flag(division, args.flag)
+        among = _any_category(event, division, args.category) if args.category else _carried_flag(division, args.flag)
     form = data.ReportFormat(args.format)
     if form is data.ReportFormat.TEXT:
         print(rules_for(event, division).reports().standings_text(args.round, among=among), end="")
@@ -85,19 +85,13 @@ def _standings(args: argparse.Namespace) -> int:
     return 0
 
 
-def _named_category(event: Event, division: Division, name: str) -> Group:
-    """Category ``name`` when the event names it (its ``categories``, or a list of the division's prize fund): another,
-    a typo (``U81``) or a name no player can be in (``U0``), printed an empty table as if nobody was in it."""
+def _any_category(event: Event, division: Division, name: str) -> Group:
+    """Category ``name`` (U18, S50, women, 1800-1999…), any the event's year, birth years, sexes and ratings make:
+    one the event does not list may be ranked ad hoc (``U12`` among the players of an open)."""
     try:
-        Category.parse(name)  # a name that is no category at all says so first
+        Category.parse(name)
     except ValueError as exc:
         raise ConfigError(str(exc), field="--category") from None
-    fund = division.prize_fund.lists if division.prize_fund else {}
-    named = [*event.categories, *(list_name for list_name in fund if list_name != OVERALL)]
-    if name.strip().casefold() not in {n.casefold() for n in named}:
-        has = f"it has {', '.join(named)}" if named else "it has none"
-        raise ConfigError(f"{name!r} is not a category of the event; {has}", field="--category",
-                          hint="add it to [event] categories in the event file to rank it")  # fmt: skip
     return category(event, division, name)
 
 

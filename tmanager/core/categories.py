@@ -52,6 +52,8 @@ class Category:
         m = re.fullmatch(r"([us])(\d+)", word)
         if m:
             n = int(m[2])
+            if n == 0:  # under 0 takes nobody, over 0 everybody: a slip of the name, not a category
+                raise ValueError(f"{name!r}: an age category counts from 1 (U8, U18, S50)")
             if m[1] == "s":
                 if n >= _AGE:
                     raise ValueError(f"{name!r}: S takes an age (S50, S65)")
