@@ -18,6 +18,7 @@ from tmanager.tourney.adjudication import Adjudication
 from tmanager.tourney.play import GameSpec, play_game
 
 SEVEN = ["Event", "Site", "Date", "Round", "White", "Black", "Result"]
+ENGINES = ["EngineWhiteName", "EngineWhiteAuthor", "EngineBlackName", "EngineBlackAuthor"]
 FASTCHESS = ["GameDuration", "GameStartTime", "GameEndTime", "PlyCount", "Termination"]
 TAGS = {"GameNumber": "7", "Pair": "6", "Round": "4", "Event": "E"}
 
@@ -33,7 +34,8 @@ def test_fastchess_s_tags_follow_the_seven_in_its_order() -> None:
     record = play(spec("random-uci", "A"), spec("random-uci", "B"), adjudication=Adjudication(max_moves=5), tags=TAGS)
     after = dt.datetime.now().astimezone()
     tags = headers(record.pgn)
-    assert list(tags) == [*SEVEN, *FASTCHESS, "TimeControl", "GameNumber", "Pair"]
+    assert list(tags) == [*SEVEN, *ENGINES, *FASTCHESS, "TimeControl", "GameNumber", "Pair"]
+    assert [tags[t] for t in ENGINES] == ["pyengine", "tmanager", "pyengine", "tmanager"], "their id name and author"
     start, end = (dt.datetime.strptime(tags[t], "%Y-%m-%dT%H:%M:%S %z") for t in ("GameStartTime", "GameEndTime"))
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d [+-]\d{4}", tags["GameStartTime"])
     assert before <= start <= end <= after and tags["Date"] == start.strftime("%Y.%m.%d")
@@ -91,10 +93,19 @@ def test_chess960_fens_are_shredder_fens_as_fastchess_writes_them(fen: str | Non
     record = play(spec("random-uci", "A"), spec("random-uci", "B"), variant="chess960", start_fen=fen,
                   adjudication=Adjudication(max_moves=2))
     tags = headers(record.pgn)
-    assert list(tags)[7:10] == ["SetUp", "FEN", "Variant"]
+    assert list(tags)[7:14] == [*ENGINES, "SetUp", "FEN", "Variant"]
     assert (tags["SetUp"], tags["FEN"], tags["Variant"]) == ("1", shredder, "Chess960")
     game = chess.pgn.read_game(io.StringIO(record.pgn))
     assert game is not None and game.board().chess960 and len(list(game.mainline_moves())) == 4
+
+
+def test_an_engine_s_own_name_is_written_where_it_gave_one() -> None:
+    """An XBoard engine's ``myname`` is its name (it gives no author); an engine that never started gave neither:
+    its tags are left out, as fastchess leaves out an empty ``id name``."""
+    record = play(spec("random-xboard", "X"), spec("fault-crash-start", "C"))
+    tags = headers(record.pgn)
+    assert [t for t in tags if t.startswith("Engine")] == ["EngineWhiteName"] and tags["EngineWhiteName"] == "pyengine"
+    assert tags["Black"] == "C" and tags["Result"] == "1-0"
 
 
 def test_a_minimal_pgn_has_none_of_the_new_tags() -> None:

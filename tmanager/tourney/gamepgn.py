@@ -17,7 +17,7 @@ from __future__ import annotations
 import datetime as dt
 import socket
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import chess
 import chess.pgn
@@ -79,15 +79,27 @@ def move_comment(
     return ", ".join(parts)
 
 
+class SelfNamed(NamedTuple):
+    """What an engine calls itself: UCI's ``id name`` and ``id author``, XBoard's ``myname`` (no author); "" for
+    what it does not say (an engine that never started says nothing)."""
+
+    name: str = ""
+    author: str = ""
+
+
 def game_pgn(
     spec: GameSpec, board: chess.Board, *, result: str, termination: str, reason: str, movetext: list[str],
     comments: list[str], opening_plies: int, started: dt.datetime, ended: dt.datetime,
+    engines: tuple[SelfNamed, SelfNamed] = (SelfNamed(), SelfNamed()),
 ) -> str:
     """The game's PGN; ``movetext`` holds the engines' moves as :func:`push_notated` gave them, ``comments``
-    one per engine move; ``started`` and ``ended`` are aware datetimes (local time)."""
+    one per engine move; ``started`` and ``ended`` are aware datetimes (local time); ``engines`` what White's
+    and Black's engines call themselves."""
     root = board.root()
     game = chess.pgn.Game.from_board(root)  # the start position's tags (FEN, SetUp, Variant), no moves yet
     _roster(game.headers, spec, result=result, date=started)
+    if not spec.minimal:
+        _engine_tags(game.headers, engines)
     _start_position(game.headers, root)
     plies = len(board.move_stack)
     move_comments: list[str] = []
@@ -123,6 +135,15 @@ def _roster(headers: chess.pgn.Headers, spec: GameSpec, *, result: str, date: dt
     headers["White"] = spec.white.name
     headers["Black"] = spec.black.name
     headers["Result"] = result
+
+
+def _engine_tags(headers: chess.pgn.Headers, engines: tuple[SelfNamed, SelfNamed]) -> None:
+    """fastchess's tags after the seven: each engine's own name and author, each where the engine gave it."""
+    for side, engine in zip(("White", "Black"), engines, strict=True):
+        if engine.name:
+            headers[f"Engine{side}Name"] = engine.name
+        if engine.author:
+            headers[f"Engine{side}Author"] = engine.author
 
 
 def _start_position(headers: chess.pgn.Headers, root: chess.Board) -> None:

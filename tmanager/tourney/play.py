@@ -31,7 +31,7 @@ from tmanager.tourney.engine import Engine, EnginePool
 from tmanager.tourney.enginelines import EngineError, EngineTerminated, IllegalMove, UnsupportedLimit
 from tmanager.tourney.enginelog import EngineLog
 from tmanager.tourney.engines import EngineSpec
-from tmanager.tourney.gamepgn import game_pgn, move_comment, push_notated
+from tmanager.tourney.gamepgn import SelfNamed, game_pgn, move_comment, push_notated
 from tmanager.tourney.outcome import Ending, Fault, GameOver, Repetitions, Termination, loss, rules_outcome, side
 from tmanager.tourney.pvcheck import (
     PvWarning,
@@ -157,6 +157,11 @@ class _Side:
         self.clock = self.limits.new_clock(increment_at_start=self.increment_at_start)
         limits = self.limits
         self.fixed = SearchLimit(move_time=limits.move_time, nodes=limits.nodes, depth=limits.depth)
+
+    def self_named(self) -> SelfNamed:
+        """What its engine calls itself (nothing if it never started)."""
+        engine = self.engine
+        return SelfNamed() if engine is None else SelfNamed(engine.client.name, engine.client.author)
 
     def note(self, overstep: float) -> None:
         self.overstep = overstep if self.overstep is None else max(self.overstep, overstep)
@@ -411,6 +416,7 @@ class Game:
         pgn = await asyncio.to_thread(
             game_pgn, spec, board, result=over.result.pgn, termination=termination, reason=over.reason,
             movetext=self.movetext, comments=self.comments, opening_plies=opening_plies, started=begun, ended=_now(),
+            engines=(self.sides[chess.WHITE].self_named(), self.sides[chess.BLACK].self_named()),
         )
         return GameRecord(
             result=over.result,
