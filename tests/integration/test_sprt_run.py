@@ -129,6 +129,20 @@ def test_a_pair_begun_when_the_test_decides_is_completed(tmp_path: Path) -> None
     assert tourney.verdict is not None and (tourney.verdict.result, tourney.verdict.pairs) == ("H1", 3)
 
 
+def test_runs_time_left_once_the_test_decides_counts_only_the_pairs_begun(tmp_path: Path) -> None:
+    """`run`'s progress line estimated the time left from every game of the schedule, those a decided test will
+    never play included: a test with nothing more to play ended on "6/1000 done, …, left ~0:18:34"."""
+    path = tmp_path / "eta.toml"
+    new(path, "-e", "random-uci:A", "-e", "random-uci:B", "--games", "2", "--cycles", "500", "--nodes", "1",
+        "--sprt", *WIDE, "0.1", "0.1", "--sprt-model", "logistic")
+    # Decided by games 0 to 4 (see above), with game 5 left to complete the pair that game 4 began.
+    path.write_text(re.sub(r'results = " *"', 'results = "+-+-+"', path.read_text()))
+    done = run_cli("run", path)
+    assert done.returncode == 0, done.stderr
+    lines = [line for line in done.stderr.splitlines() if line.startswith("6/1000 done")]
+    assert lines and lines[-1].startswith("6/1000 done, 0 playing, elapsed ") and ", left ~0:00:00" in lines[-1]
+
+
 def test_a_decided_test_leaves_only_the_games_of_its_pairs_begun(tmp_path: Path) -> None:
     """The games a decided SPRT will never play were still counted as left: `status` said "35 left (of 40)"
     and the dashboard "35 to play · finished", its bar at an eighth, for a test with nothing more to play."""

@@ -41,6 +41,7 @@ from tmanager.tourney.finishing import Look, finished_since, without
 from tmanager.tourney.gamesetup import preflight, read_ahead
 from tmanager.tourney.model import PLAYING, Tourney
 from tmanager.tourney.processes import Workers, split
+from tmanager.tourney.progress import games_planned
 from tmanager.tourney.tallies import tally
 
 if TYPE_CHECKING:
@@ -236,7 +237,8 @@ class Progress:
         playing = tourney.results.count(PLAYING)
         elapsed = time.monotonic() - self.started
         new = done - self.done_at_start
-        eta = _clock(elapsed / new * (total - done)) if new else "?"
+        # a decided SPRT plays only the games of its pairs begun: the rest of the schedule takes no time
+        eta = _clock(elapsed / new * (games_planned(tourney) - done)) if new else "?"
         text = f"{done}/{total} done, {playing} playing, elapsed {_clock(elapsed)}, left ~{eta}"
         points = tally(tourney)
         if done:

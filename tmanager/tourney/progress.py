@@ -58,6 +58,12 @@ def games_left(tourney: Tourney) -> int:
     return tourney.schedule().total_games - tourney.finished_count - tourney.results.count(PLAYING)
 
 
+def games_planned(tourney: Tourney) -> int:
+    """The games the tourney will have played when it is over: all scheduled, or once its SPRT has decided,
+    those played, in progress and of the pairs begun."""
+    return tourney.finished_count + tourney.results.count(PLAYING) + games_left(tourney)
+
+
 def update_verdict(tourney: Tourney) -> None:
     """Record the SPRT's verdict once the test is over, and drop one that no longer holds
     (the bounds or cycles were changed, or ``[sprt]`` removed)."""

@@ -27,7 +27,7 @@ from tmanager.errors import ConfigError, ascii_digits
 from tmanager.tourney import tuning
 from tmanager.tourney.live import GameInProgress
 from tmanager.tourney.model import PLAYING, Tourney, describe_faults
-from tmanager.tourney.progress import games_left
+from tmanager.tourney.progress import games_left, games_planned
 from tmanager.tourney.variants import STANDARD, variant_board
 from tmanager.web.pgnindex import IndexedGame
 
@@ -88,12 +88,6 @@ def notice(text: str) -> str:
     return _render("notice.html", text=text)
 
 
-def planned(tourney: Tourney) -> int:
-    """The games the tourney will have played when it is over: all scheduled, or once its SPRT has decided,
-    those played, in progress and of the pairs begun."""
-    return tourney.finished_count + tourney.results.count(PLAYING) + games_left(tourney)
-
-
 def progress(tourney: Tourney, *, finish_at: float | None) -> str:
     """Games played, in progress and left; a bar (to the games the tourney will play); the estimated finish time."""
     total = tourney.schedule().total_games
@@ -104,7 +98,7 @@ def progress(tourney: Tourney, *, finish_at: float | None) -> str:
         "progress.html",
         done=done,
         total=total,
-        planned=planned(tourney),
+        planned=games_planned(tourney),
         playing=playing,
         left=games_left(tourney),
         finished=tourney.is_complete(),  # every game played, or the SPRT decided

@@ -27,6 +27,7 @@ from tmanager.tourney import store
 from tmanager.tourney.claims import stale_games
 from tmanager.tourney.live import GameInProgress
 from tmanager.tourney.model import PLAYING, Tourney
+from tmanager.tourney.progress import games_planned
 from tmanager.web import dashboard
 from tmanager.web.pgnindex import PgnIndex
 from tmanager.web.redact import Redactor
@@ -229,7 +230,7 @@ class Hub(Watcher):
 
     def _render_sections(self, tourney: Tourney) -> None:
         self.done = tourney.finished_count
-        finish = self._estimate.update(self.done, dashboard.planned(tourney), now=time.time())
+        finish = self._estimate.update(self.done, games_planned(tourney), now=time.time())
         sections = {
             "head": dashboard.head(tourney),
             "notice": dashboard.notice(self._notice),
