@@ -225,12 +225,18 @@ def _int(value: Any, signed: bool) -> int:
     return value
 
 
+#: Numbers read as floats stay within ± this: float() overflows on huge integers, and no setting needs more.
+FLOAT_MAGNITUDE = 1e300
+
+
 def _float(value: Any, signed: bool) -> float:
-    number = math.nan
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        number = float(value) if abs(value) < 1e300 else math.inf  # float() overflows on huge integers
-    if not math.isfinite(number):
+    if isinstance(value, bool) or not isinstance(value, int | float) or (
+        isinstance(value, float) and not math.isfinite(value)
+    ):
         raise ValueError(f"must be a number, not {_shown(value)}")
+    if not abs(value) < FLOAT_MAGNITUDE:  # 1e308 or 10**400 is a number, only too large: say so
+        raise ValueError(f"{_shown(value)} is too large (a number within ±{FLOAT_MAGNITUDE:g})")
+    number = float(value)
     if number < 0 and not signed:
         raise ValueError(f"must be a non-negative number, not {_shown(value)}")
     return number

@@ -80,6 +80,21 @@ def test_a_wrong_value_is_named_with_its_key(table: dict[str, Any], where: str, 
     assert caught.value.field == where and says in caught.value.message
 
 
+@pytest.mark.parametrize(("share", "says"), [
+    ("much", "must be a number, not 'much'"),
+    (True, "must be a number, not True"),
+    (float("nan"), "must be a number, not nan"),
+    (float("inf"), "must be a number, not inf"),
+    (1e308, "1e+308 is too large (a number within ±1e+300)"),
+    (-(10**400), f"-1{'0' * 48}…000000 is too large (a number within ±1e+300)"),
+])
+def test_a_number_out_of_a_floats_reach_is_told_too_large_not_no_number(share: object, says: str) -> None:
+    """1e308 in a float setting (``spsa.alpha = 1e308``) was refused as "must be a number, not 1e+308"."""
+    with pytest.raises(ConfigError) as caught:
+        from_table(Sample, {"name": "x", "share": share}, "sample", None)
+    assert caught.value.field == "sample.share" and caught.value.message == says
+
+
 class Shape(Choice):
     NONE = ""
     ROUND = "round"
