@@ -6,7 +6,7 @@ import csv
 import io
 import json
 
-from tmanager.core import crosstable, crosstableformats
+from tmanager.core import crosstable, crosstableformats, stats
 from tmanager.core.results import Result
 from tmanager.core.standings import GameResult, points_text
 
@@ -42,3 +42,10 @@ def test_points_text() -> None:
     assert [points_text(v) for v in (0.0, -0.0, 2.5, 3.0, 12556.25, 3926905.0, 1234567.5, 0.1 * 30, -4.5)] == [
         "0", "0", "2.5", "3", "12556.25", "3926905", "1234567.5", "3", "-4.5",
     ]  # fmt: skip
+
+
+def test_an_elo_of_nothing_has_a_plus_sign_not_a_minus() -> None:
+    """All draws gave ``Elo -0.0 ± 0.0`` beside ``nElo +0.0``: -400 log10(1) is -0.0, and a tiny loss rounds to it."""
+    assert "Elo +0.0 ± 0.0, nElo +0.0" in crosstableformats.match_line("A", "B", stats.match_stats(0, 0, 10))
+    assert "Elo +0.0 ±" in crosstableformats.match_line("A", "B", stats.match_stats(10_000, 10_001, 0))
+    assert "Elo -0.2 ±" in crosstableformats.match_line("A", "B", stats.match_stats(10_000, 10_010, 0))

@@ -39,7 +39,8 @@ def render(table: Crosstable, fmt: Format = Format.TEXT) -> str:
 def _signed(value: float, digits: int = 0) -> str:
     if math.isinf(value):
         return "inf" if value > 0 else "-inf"
-    return f"{value:+.{digits}f}"
+    # A value that rounds to zero, or is -0.0 (all draws: -400 log10(1)), is +0.0, not -0.0.
+    return f"{round(value, digits) + 0.0:+.{digits}f}"
 
 
 def _margin(value: float, digits: int = 0) -> str:
