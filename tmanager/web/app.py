@@ -97,15 +97,18 @@ def create_app(
         )
 
     async def one_game(request: Request) -> Response:
-        number: int = request.path_params["number"]
+        # Read here, not by Starlette's {number:int}, which is int() of any run of digits: past 4,300 of them
+        # a ValueError while routing, a server error with a traceback.
+        number: str = request.path_params["number"]
         tourney, index = hub.tourney, hub.pgn
-        text = await run_in_threadpool(index.game_text, number) if index is not None else None
-        if tourney is None or text is None:
-            return PlainTextResponse(f"Game {number} is not in the PGN file.", status_code=404)
+        game = int(number) if ascii_digits(number) else None
+        text = await run_in_threadpool(index.game_text, game) if index is not None and game is not None else None
+        if tourney is None or game is None or text is None:
+            return PlainTextResponse(f"Game {number[:20]} is not in the PGN file.", status_code=404)
         return Response(
             hub.redact(text),
             media_type="application/x-chess-pgn",
-            headers=_attachment(tourney.settings.name, f"-game-{number}.pgn"),
+            headers=_attachment(tourney.settings.name, f"-game-{game}.pgn"),
         )
 
     async def board(request: Request) -> Response:
@@ -124,7 +127,7 @@ def create_app(
             Route("/", index),
             Route("/events", events),
             Route("/pgn", whole_pgn),
-            Route("/pgn/{number:int}", one_game),
+            Route("/pgn/{number}", one_game),
             Route("/board.svg", board),
             Route("/crosstable.html", table_page),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),

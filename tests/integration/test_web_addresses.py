@@ -1,0 +1,24 @@
+"""Odd addresses a real `tmanager serve` is sent: each gets a readable 4xx, never a server error."""
+
+# The fixtures `serve` and `played` come from the dashboard's tests.
+# ruff: noqa: F401, F811
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tests.integration.test_web import fetch, played, serve
+
+
+def test_a_game_number_of_thousands_of_digits_is_no_game(played: Path, serve: Any) -> None:
+    server = serve(played)
+    # int() refuses more than 4,300 digits: Starlette's {number:int} raised it while routing, a 500 and a traceback.
+    for number in ("9" * 4301, "0" * 5000 + "1", "%D9%A3", "1x"):  # %D9%A3: the Arabic-Indic digit 3
+        status, _, body = fetch(server.url + f"pgn/{number}")
+        assert status == 404, (number[:10], status)
+        assert body.startswith(b"Game ") and b"is not in the PGN file" in body and len(body) < 100, body[:120]
+    status, _, body = fetch(server.url + "pgn/00")
+    assert status == 200 and b'[GameNumber "0"]' in body
+    server.stop()
+    assert "Traceback" not in server.process.stderr.read()
