@@ -24,9 +24,16 @@
     games.insertBefore(element, after || null);
   }
 
+  // Whether the server sends a section the page lacks (but a game's card, which comes and goes): the page's
+  // layout is not the server's. A page that missed the update saying so (it reconnected after a round was
+  // paired, or to a server started again) kept its old layout while it said "live", the sections it lacked lost.
+  function layoutDiffers(message) {
+    return Object.keys(message.set).some((key) => !key.startsWith("game-") && !document.getElementById(key));
+  }
+
   function apply(message) {
     if (leaving) return;
-    if (message.reload) {
+    if (message.reload || layoutDiffers(message)) {
       location.reload();
       return;
     }
