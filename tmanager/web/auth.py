@@ -159,12 +159,18 @@ class Sessions:
         session = self._sessions.get(token or "")
         if session is None:
             return None
-        if now - session.seen > SESSION_IDLE or now - session.created > SESSION_LIFETIME:
+        if _expired(session, now):
             del self._sessions[session.token]
             return None
         session.seen = now
         self._sessions.move_to_end(session.token)
         return session
+
+    def holds(self, session: Session, *, now: float | None = None) -> bool:
+        """Whether ``session`` is still open (not closed, cleared nor expired), without counting a request: an
+        open page's live updates are not the arbiter's doing."""
+        now = time.time() if now is None else now
+        return self._sessions.get(session.token) is session and not _expired(session, now)
 
     def close(self, token: str) -> None:
         """End one session."""
@@ -173,6 +179,10 @@ class Sessions:
     def clear(self) -> None:
         """End every session (the password changed)."""
         self._sessions.clear()
+
+
+def _expired(session: Session, now: float) -> bool:
+    return now - session.seen > SESSION_IDLE or now - session.created > SESSION_LIFETIME
 
 
 def same_token(given: str | None, expected: str) -> bool:

@@ -94,6 +94,8 @@ GUARDED = frozenset({"/logout", *(f"/{kind.value}" for kind in ACTIONS)})
 LOGIN = f"/{PageKind.LOGIN.value}"
 #: The paths that take a POST at all.
 WRITABLE = GUARDED | {LOGIN}
+#: A live update that has the page load itself again (an arbiter's page without its session: the login form).
+RELOAD: Mapping[str, object] = {"set": {}, "drop": [], "reload": True}
 #: The pages at ``/KIND``: all but the home page (at ``/``) and the login form (its own routes, below).
 _PAGES = tuple(kind for kind in PageKind if kind not in (PageKind.HOME, PageKind.LOGIN))
 #: The pages also at ``/KIND.json``, as data.
@@ -312,15 +314,28 @@ class EventApp:
         except StateError as exc:
             return PlainTextResponse(str(exc), status_code=400)
         session = session_in(request)
-        since = query.get("v", "")
-        if page.kind is PageKind.ARBITER and session is None:
-            body: AsyncIterator[bytes] = _once(frame(self.hub.version, {"set": {}, "drop": [], "reload": True}))
+        since = version_in(query.get("v", ""))
+        body: AsyncIterator[bytes]
+        if page.kind is not PageKind.ARBITER:
+            body = self.hub.stream(page, None, since)
+        elif session is None:
+            body = _once(frame(self.hub.version, RELOAD))
         else:
-            csrf = session.csrf if page.kind is PageKind.ARBITER and session else None
-            body = self.hub.stream(page, csrf, version_in(since))
+            body = self._while_open(session, self.hub.stream(page, session.csrf, since))
         return StreamingResponse(
             body, media_type="text/event-stream", headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
         )
+
+    async def _while_open(self, session: Session, stream: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
+        """The arbiter's page's ``stream`` while ``session`` lasts, then a reload, which leads to the login form: a
+        page left open went on being sent the arbiter's forms, with the ended session's token, after its session
+        ended (logged out, expired, or a new password set to shut out a lost phone)."""
+        async for chunk in stream:
+            self.notice_password()
+            if not self.sessions.holds(session):
+                yield frame(self.hub.version, RELOAD)
+                return
+            yield chunk
 
     # --- logging in and out ---------------------------------------------------------------------
 

@@ -1,0 +1,78 @@
+"""An arbiter's page left open when its session ends: a real `tmanager serve EVENT`, its live stream over HTTP."""
+
+# The fixtures `serve` and `protected` come from the web tests.
+# ruff: noqa: F401, F811
+
+from __future__ import annotations
+
+import http.client
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import run_cli
+from tests.integration.test_web import serve
+from tests.integration.test_web_event import Client, fresh, hidden, protected, set_password
+from tmanager.web.auth import Sessions
+
+
+def arbiter_stream(client: Client) -> Iterator[dict[str, Any]]:
+    """The messages of the arbiter's page's live stream, opened now with the client's session, as they come."""
+    _, _, page = client.request("GET", "/arbiter")
+    version = re.search(r'data-version="(\d+)"', page)
+    assert version, "the arbiter's page is live"
+    connection = http.client.HTTPConnection(client.server.host, int(client.server.port), timeout=20)
+    cookies = "; ".join(f"{k}={v}" for k, v in client.cookies.items())
+    connection.request("GET", f"/events?page=arbiter&v={version[1]}", headers={"Cookie": cookies})
+    response = connection.getresponse()
+    assert response.status == 200
+    return _messages(connection, response)
+
+
+def _messages(connection: http.client.HTTPConnection, response: http.client.HTTPResponse) -> Iterator[dict[str, Any]]:
+    try:
+        while line := response.readline():
+            if line.startswith(b"data: "):
+                yield json.loads(line[6:])
+    finally:
+        connection.close()
+
+
+@pytest.mark.parametrize("ending", ["new password", "log out"])
+def test_an_ended_session_s_open_arbiter_page_gets_no_more_of_it(
+    protected: Path, tmp_path: Path, serve: Any, ending: str
+) -> None:
+    path = fresh(protected, tmp_path)
+    server = serve(path)
+    arbiter = Client(server)
+    assert arbiter.login()[0] == 303
+    _, _, page = arbiter.request("GET", "/arbiter")
+    token = hidden(page, "csrf")
+    stream = arbiter_stream(arbiter)
+    if ending == "new password":  # the arbiter's phone was lost: a new password ends its session
+        assert set_password(path, "another long password").returncode == 0
+    else:
+        assert arbiter.post("/logout", {"csrf": token})[0] == 303
+    assert arbiter.request("GET", "/arbiter")[0] == 303, "the session has ended"
+    assert run_cli("event", "bye", path, "Visser", "--round", "3").returncode == 0
+    # The stream went on sending the arbiter's page, its forms and the ended session's token with them.
+    message = next(stream)
+    assert message["reload"] is True and message["set"] == {}, message
+    assert token not in json.dumps(message)
+
+
+def test_a_live_stream_does_not_keep_its_session_alive() -> None:
+    sessions = Sessions()
+    session = sessions.open(now=0.0)
+    # Updates sent to an open page are no requests of the arbiter's: the idle time runs on.
+    assert sessions.holds(session, now=3 * 3600.0) and sessions.holds(session, now=4 * 3600.0)
+    assert not sessions.holds(session, now=4 * 3600.0 + 1)
+    renewed = sessions.open(now=0.0)
+    assert sessions.get(renewed.token, now=3 * 3600.0) is renewed  # a request, which renews it
+    assert sessions.holds(renewed, now=6 * 3600.0) and not sessions.holds(renewed, now=16 * 3600.0 + 1)
+    sessions.close(renewed.token)
+    assert not sessions.holds(renewed, now=3 * 3600.0)
