@@ -44,7 +44,7 @@ import logging
 import math
 import secrets
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 
 from starlette.applications import Starlette
@@ -165,7 +165,7 @@ class EventHub(Watcher):
             sections = eventpages.problem(str(exc))
         return [(key, self.redact(html)) for key, html in notice + sections]
 
-    async def stream(self, page: Page, csrf: str | None, since: int | None) -> AsyncIterator[bytes]:
+    async def stream(self, page: Page, csrf: str | None, since: int | None) -> AsyncGenerator[bytes, None]:
         """Server-sent events for one viewer of ``page`` whose copy is version ``since`` (``None``: none)."""
         sent = dict(await self.sections(page, csrf)) if since == self.version else {}
         seen = since if since == self.version else None
@@ -326,16 +326,17 @@ class EventApp:
             body, media_type="text/event-stream", headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
         )
 
-    async def _while_open(self, session: Session, stream: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
+    async def _while_open(self, session: Session, stream: AsyncGenerator[bytes, None]) -> AsyncIterator[bytes]:
         """The arbiter's page's ``stream`` while ``session`` lasts, then a reload, which leads to the login form: a
         page left open went on being sent the arbiter's forms, with the ended session's token, after its session
         ended (logged out, expired, or a new password set to shut out a lost phone)."""
-        async for chunk in stream:
-            self.notice_password()
-            if not self.sessions.holds(session):
-                yield frame(self.hub.version, RELOAD)
-                return
-            yield chunk
+        async with contextlib.aclosing(stream):  # the hub's stream ends with the page, not when collected
+            async for chunk in stream:
+                self.notice_password()
+                if not self.sessions.holds(session):
+                    yield frame(self.hub.version, RELOAD)
+                    return
+                yield chunk
 
     # --- logging in and out ---------------------------------------------------------------------
 
