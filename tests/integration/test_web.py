@@ -91,11 +91,11 @@ def fetch(url: str, *, method: str = "GET", headers: dict[str, str] | None = Non
         return error.code, {k.lower(): v for k, v in error.headers.items()}, error.read()
 
 
-def events(server: Server, since: str = "") -> Iterator[dict[str, Any]]:
-    """The decoded messages of the server's event stream, as they come."""
-    # Less than the keep-alive interval: a message that never comes fails the test.
-    connection = http.client.HTTPConnection(server.host, int(server.port), timeout=10)
-    connection.request("GET", f"/events{since}")
+def events(server: Server, since: str = "", *, cookies: str = "", timeout: float = 10) -> Iterator[dict[str, Any]]:
+    """The decoded messages of the server's event stream, as they come (with a session's ``cookies``)."""
+    # Less than the keep-alive interval by default: a message that never comes fails the test.
+    connection = http.client.HTTPConnection(server.host, int(server.port), timeout=timeout)
+    connection.request("GET", f"/events{since}", headers={"Cookie": cookies} if cookies else {})
     response = connection.getresponse()
     assert response.status == 200 and response.getheader("Content-Type", "").startswith("text/event-stream")
     try:

@@ -5,7 +5,6 @@
 
 from __future__ import annotations
 
-import http.client
 import json
 import re
 from collections.abc import Iterator
@@ -15,7 +14,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import run_cli
-from tests.integration.test_web import serve
+from tests.integration.test_web import events, serve
 from tests.integration.test_web_event import Client, fresh, hidden, protected, set_password
 from tmanager.web.auth import Sessions
 
@@ -25,21 +24,9 @@ def arbiter_stream(client: Client) -> Iterator[dict[str, Any]]:
     _, _, page = client.request("GET", "/arbiter")
     version = re.search(r'data-version="(\d+)"', page)
     assert version, "the arbiter's page is live"
-    connection = http.client.HTTPConnection(client.server.host, int(client.server.port), timeout=20)
     cookies = "; ".join(f"{k}={v}" for k, v in client.cookies.items())
-    connection.request("GET", f"/events?page=arbiter&v={version[1]}", headers={"Cookie": cookies})
-    response = connection.getresponse()
-    assert response.status == 200
-    return _messages(connection, response)
-
-
-def _messages(connection: http.client.HTTPConnection, response: http.client.HTTPResponse) -> Iterator[dict[str, Any]]:
-    try:
-        while line := response.readline():
-            if line.startswith(b"data: "):
-                yield json.loads(line[6:])
-    finally:
-        connection.close()
+    # Longer than the keep-alive interval (15 s): a session is also looked at with each keep-alive.
+    return events(client.server, f"?page=arbiter&v={version[1]}", cookies=cookies, timeout=20)
 
 
 @pytest.mark.parametrize("ending", ["new password", "log out"])
