@@ -6,6 +6,7 @@ import http.client
 import io
 import json
 import os
+import re
 import resource
 import shutil
 import socket
@@ -477,6 +478,8 @@ def test_no_path_or_command_line_in_any_page(played: Path, tmp_path: Path, serve
         assert "echo $TMANAGER_GAME" not in text
     assert pages["pgn/999"][0] == 404 and pages["board.svg?fen=nonsense"][0] == 400
     assert f"failed to start ([Errno 2] No such file: '{MASK}')" in pages["pgn"][2].decode()
+    # What each engine calls itself names the program as its command line does.
+    assert f'[EngineWhiteName "{MASK}"]\n' in pages["pgn"][2].decode()
     assert pages[""][1]["content-security-policy"].startswith("default-src 'none'")
 
 
@@ -484,6 +487,8 @@ def test_show_engines_reveals_the_command_lines_on_request(played: Path, serve: 
     server = serve(played, "--show-engines")
     _, _, body = fetch(server.url)
     assert b"pyengine.py --protocol xboard --seed 0" in body and str(played.parent).encode() in body
+    _, _, pgn = fetch(server.url + "pgn")
+    assert b'[EngineWhiteName "pyengine"]\n[EngineWhiteAuthor "tmanager"]\n' in pgn
 
 
 def test_every_address_is_printed_as_addresses_a_browser_opens(played: Path, serve: Any) -> None:
@@ -565,7 +570,9 @@ def test_pgn_downloads_whole_file_and_single_games(played: Path, serve: Any) -> 
     server = serve(played)
     pgn = store.read(played).pgn_path
     status, headers, body = fetch(server.url + "pgn")
-    assert status == 200 and body == pgn.read_bytes()
+    # The file as it is, but for the names the engines give themselves (masked: they name the programs).
+    masked = re.sub(rb'(?m)^(\[Engine(White|Black)(Name|Author) ")[^"]*', rb"\g<1>" + MASK.encode(), pgn.read_bytes())
+    assert status == 200 and body == masked and body.count(MASK.encode()) >= 6 * 2, "both names of every game"
     assert headers["content-disposition"] == 'attachment; filename="w.pgn"'
     for number in range(6):
         status, headers, body = fetch(server.url + f"pgn/{number}")

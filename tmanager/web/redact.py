@@ -25,12 +25,15 @@ from tmanager.web.auth import password_path
 
 #: What a redacted path or command line is replaced with.
 MASK = "…"
+#: The PGN tags of what each engine calls itself (fastchess's ``EngineWhiteName``…): they name the programs that
+#: play, as their command lines do, which a tourney of anonymous participants keeps to itself.
+_ENGINE_TAGS = re.compile(r'^(\[Engine(?:White|Black)(?:Name|Author) ")(?:[^"\\\n]|\\.)*("\])', re.MULTILINE)
 
 
 class Redactor:
     """Replaces each known secret (path or command line) in a text with :data:`MASK`."""
 
-    def __init__(self, secrets: Iterable[str]) -> None:
+    def __init__(self, secrets: Iterable[str], *, engine_tags: bool = True) -> None:
         # Also as a page or a JSON answer writes them: a directory "o'brien & co" was in an error message as
         # "o&#x27;brien &amp; co", which the text alone did not match, and was shown.
         forms = {
@@ -39,14 +42,19 @@ class Redactor:
         kept = sorted(forms, key=len, reverse=True)
         self.secrets = tuple(kept)
         self._pattern = re.compile("|".join(map(re.escape, kept))) if kept else None
+        self.engine_tags = engine_tags  #: whether the engines' own names in a PGN's tags are masked too
 
     def __call__(self, text: str) -> str:
-        return self._pattern.sub(MASK, text) if self._pattern is not None else text
+        if self._pattern is not None:
+            text = self._pattern.sub(MASK, text)
+        if self.engine_tags and "[Engine" in text:
+            text = _ENGINE_TAGS.sub(rf"\g<1>{MASK}\g<2>", text)
+        return text
 
     @classmethod
     def nothing(cls) -> Redactor:
         """A redactor that leaves texts alone (the owner asked to show the engines)."""
-        return cls(())
+        return cls((), engine_tags=False)
 
     @classmethod
     def for_tourney(cls, tourney: Tourney) -> Redactor:
