@@ -14,6 +14,7 @@ it can (see there).
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 
@@ -38,6 +39,19 @@ def _interrupt(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt
 
 
+def _stop_again(unraisable: sys.UnraisableHookArgs) -> None:
+    """A stop that landed in a finalizer (a weak reference's callback, a ``__del__``), where Python can only print
+    it, with a traceback, and drop it: sent again a moment later, to land in the command's own code."""
+    if not isinstance(unraisable.exc_value, KeyboardInterrupt):
+        sys.__unraisablehook__(unraisable)
+        return
+    import threading  # rarely needed: not imported before
+
+    again = threading.Timer(0.01, os.kill, (os.getpid(), signal.SIGTERM))
+    again.daemon = True
+    again.start()
+
+
 def main(argv: Sequence[str] | None = None, *, told: Callable[[ConfigError], ConfigError] | None = None) -> int:
     """Entry point of the ``tmanager`` console script; ``told`` puts a configuration error in the terms of
     the command that started this one (`tmanager fastchess`'s workers speak of its command line)."""
@@ -51,6 +65,7 @@ def main(argv: Sequence[str] | None = None, *, told: Callable[[ConfigError], Con
     # by it, even while its module is still being imported.
     if not raw:
         signal.signal(signal.SIGTERM, _interrupt)
+        sys.unraisablehook = _stop_again
     try:
         if not raw:  # one held back by whoever started this process (`run`, for its workers) is taken now
             signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})

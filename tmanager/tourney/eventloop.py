@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import signal
 import sys
 from collections.abc import Callable, Coroutine, Iterator
 from typing import Any, TypeVar
@@ -62,9 +63,30 @@ def factory() -> LoopFactory:
 def run(main: Coroutine[Any, Any, T], *, loop_factory: LoopFactory | None = None) -> T:
     """``asyncio.run(main)`` on a loop of ``loop_factory``, by default on the one :func:`factory` chooses
     now. A caller that must refuse a bad choice before it changes anything calls :func:`factory` first
-    and passes what it returned."""
-    with asyncio.Runner(loop_factory=loop_factory or factory()) as runner:
-        return runner.run(main)
+    and passes what it returned. A stop that comes as it starts (SIGTERM, Ctrl-C) ends it as quietly as a later
+    one: ``main``, if it never started, is closed, not warned of as never awaited."""
+    try:
+        with asyncio.Runner(loop_factory=_whole(loop_factory or factory())) as runner:
+            return runner.run(main)
+    finally:
+        main.close()
+
+
+def _whole(make: LoopFactory) -> LoopFactory:
+    """``make`` with SIGINT and SIGTERM held back while it makes the loop: a stop's exception raised in asyncio's
+    constructor left a loop half made, whose collection wrote a traceback (``'_UnixSelectorEventLoop' object has no
+    attribute '_signal_handlers'``); held back, the signal lands once the loop is whole."""
+    if not hasattr(signal, "pthread_sigmask"):  # Windows: no signal to hold back
+        return make
+
+    def made_whole() -> asyncio.AbstractEventLoop:
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+        try:
+            return make()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+    return made_whole
 
 
 def kind() -> str:
