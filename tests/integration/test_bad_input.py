@@ -927,3 +927,26 @@ def test_a_tourney_on_a_read_only_file_system_can_be_looked_at_but_not_played(tm
         line = one_line(["work", path])
         assert "tourney.pgn" in line and "cannot write" in line, line
         assert snapshot(directory) == before
+
+
+USAGE = [
+    (["run", "t.toml", "--workers", "abc"],
+     "tmanager run: --workers: invalid int value: 'abc' (see `tmanager run --help`)"),
+    (["run"], "tmanager run: the following arguments are required: file (see `tmanager run --help`)"),
+    (["run", "t.toml", "--bogus"], "tmanager: unrecognized arguments: --bogus (see `tmanager run --help`)"),
+    (["frob"], "tmanager: COMMAND: invalid choice: 'frob' (choose from 'new', 'run', 'work', 'status', 'pair', "
+     "'reset-stale', 'edit', 'clone', 'substitute', 'check', 'import-xboard', 'crosstable', 'event', 'serve', "
+     "'fastchess')"),
+    (["crosstable", "g.pgn", "--format", "zz"], "tmanager crosstable: --format: invalid choice: 'zz' (choose from "
+     "'text', 'html', 'markdown', 'csv', 'json')"),
+    (["event", "bye", "e.toml", "x", "--round", "1x"],
+     "tmanager event bye: --round: invalid int value: '1x' (see `tmanager event bye --help`)"),
+]
+
+
+@pytest.mark.parametrize(("arguments", "says"), USAGE, ids=[" ".join(u[0]) for u in USAGE])
+def test_a_command_line_the_parser_refuses_is_one_line(tmp_path: Path, arguments: list[str], says: str) -> None:
+    """argparse printed its whole usage, four lines and more, before the line that said what was wrong; the option
+    is now named by its long name, as every other refusal names its field, and the line says where help is."""
+    assert one_line([tmp_path / word if word.endswith((".toml", ".pgn")) else word for word in arguments]) \
+        .replace(str(tmp_path) + "/", "") == says

@@ -61,11 +61,27 @@ def words(members: Iterable[enum.StrEnum]) -> list[str]:
 
 
 class Parser(argparse.ArgumentParser):
-    """A parser whose refusal echoes what was typed :func:`~tmanager.errors.bounded`, as every other error
-    does (``--round`` given thousands of characters by mistake); its subcommands' parsers are of its class."""
+    """A parser whose refusal is one line, as every other error is: ``PROG: OPTION: what is wrong (how to fix
+    it)``, what was typed echoed :func:`~tmanager.errors.bounded` (``--round`` given thousands of characters by
+    mistake), exit status 2; its subcommands' parsers are of its class. (argparse's own refusal printed the whole
+    usage first, four lines and more before the one that said what was wrong.)"""
+
+    #: The program whose ``--help`` tells how to fix a refusal: the command's, for the words after a command that
+    #: the top parser refuses (``tmanager run FILE --bogus``).
+    help_prog = ""
 
     def error(self, message: str) -> NoReturn:
-        super().error(bounded(message))
+        self.exit(2, f"{self.prog}: {refusal(bounded(message), self.help_prog or self.prog)}\n")
+
+
+def refusal(message: str, prog: str) -> str:
+    """argparse's ``message`` as ``OPTION: what is wrong (how to fix it)``: ``argument -w/--workers: invalid int
+    value: 'x'`` names the option by its long name, ``--workers: invalid int value: 'x' (see `tmanager run
+    --help`)``; a message that already says how to fix it (``invalid choice: … (choose from …)``) keeps its own."""
+    if message.startswith("argument ") and ": " in message:
+        names, message = message.removeprefix("argument ").split(": ", 1)
+        message = f"{names.split('/')[-1]}: {message}"
+    return message if message.endswith(")") else f"{message} (see `{prog} --help`)"
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
@@ -98,6 +114,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
             formatter_class=HelpFormatter,
         )
         module.configure(command_parser)
+        parser.help_prog = command_parser.prog
         command_parser.set_defaults(handler=module.command)
     return parser
 
