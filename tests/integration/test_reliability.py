@@ -148,25 +148,24 @@ def test_a_signal_while_run_starts_ends_it_with_one_line(tmp_path: Path, delay: 
 def test_a_signal_as_run_forks_its_workers_stops_them_at_once(tmp_path: Path) -> None:
     """A forked worker starts with `run`'s handler of SIGTERM, which only notes a stop in `run`: `run` stopped as
     it forked its workers sent each its SIGTERM, and one still in its first instants lost it, played on (games
-    recorded after the stop) and was killed by SIGKILL when `run` gave up waiting, 5 s later."""
+    recorded after the stop) and was killed by SIGKILL when `run` gave up waiting, 5 s later. A stop that landed
+    as uvloop set up its signals left a loop that could not be closed: a traceback, about one start in thirty."""
     path = fast_tourney(tmp_path / "t.toml", cycles=40)
-    # Once, not three times: a stop that lands in the interpreter's own machinery still loses a worker's SIGTERM in
-    # about one start in fifty (noted; the worker is killed after STOP_SECONDS, nothing lost), which three starts
-    # on each of two loops made a failure of CI one run in eight.
-    run = subprocess.Popen([sys.executable, "-m", "tmanager", "run", str(path), "--workers", "6"],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    children = Path(f"/proc/{run.pid}/task/{run.pid}/children")
-    deadline = time.monotonic() + 60
-    while not children.read_text().split():  # its first worker forked: closer than wait_for looks
-        assert time.monotonic() < deadline, "no worker started"
-        time.sleep(0.0005)
-    run.send_signal(signal.SIGTERM)
-    started = time.monotonic()
-    _, stderr = run.communicate(timeout=60)
-    assert run.returncode == 130 and "Traceback" not in stderr, stderr
-    assert time.monotonic() - started < Workers.STOP_SECONDS, "a worker had to be killed"
-    tourney = store.read(path)
-    assert "*" not in tourney.results and tourney.claims == {}
+    for _ in range(3):
+        run = subprocess.Popen([sys.executable, "-m", "tmanager", "run", str(path), "--workers", "6"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        children = Path(f"/proc/{run.pid}/task/{run.pid}/children")
+        deadline = time.monotonic() + 60
+        while not children.read_text().split():  # its first worker forked: closer than wait_for looks
+            assert time.monotonic() < deadline, "no worker started"
+            time.sleep(0.0005)
+        run.send_signal(signal.SIGTERM)
+        started = time.monotonic()
+        _, stderr = run.communicate(timeout=60)
+        assert run.returncode == 130 and "Traceback" not in stderr, stderr
+        assert time.monotonic() - started < Workers.STOP_SECONDS, "a worker had to be killed"
+        tourney = store.read(path)
+        assert "*" not in tourney.results and tourney.claims == {}
     assert_consistent(path, complete=False)
 
 

@@ -60,33 +60,66 @@ def factory() -> LoopFactory:
     return uvloop.new_event_loop
 
 
-def run(main: Coroutine[Any, Any, T], *, loop_factory: LoopFactory | None = None) -> T:
+#: The signals that stop a worker.
+STOPS = frozenset({signal.SIGINT, signal.SIGTERM})
+
+
+def run(
+    main: Coroutine[Any, Any, T], *, loop_factory: LoopFactory | None = None,
+    on_stop: Callable[[], object] | None = None,
+) -> T:
     """``asyncio.run(main)`` on a loop of ``loop_factory``, by default on the one :func:`factory` chooses
     now. A caller that must refuse a bad choice before it changes anything calls :func:`factory` first
-    and passes what it returned. A stop that comes as it starts (SIGTERM, Ctrl-C) ends it as quietly as a later
-    one: ``main``, if it never started, is closed, not warned of as never awaited."""
-    try:
-        with asyncio.Runner(loop_factory=_whole(loop_factory or factory())) as runner:
-            return runner.run(main)
-    finally:
-        main.close()
+    and passes what it returned. ``main``, if it never started, is closed, not warned of as never awaited.
 
-
-def _whole(make: LoopFactory) -> LoopFactory:
-    """``make`` with SIGINT and SIGTERM held back while it makes the loop: a stop's exception raised in asyncio's
-    constructor left a loop half made, whose collection wrote a traceback (``'_UnixSelectorEventLoop' object has no
-    attribute '_signal_handlers'``); held back, the signal lands once the loop is whole."""
-    if not hasattr(signal, "pthread_sigmask"):  # Windows: no signal to hold back
-        return make
-
-    def made_whole() -> asyncio.AbstractEventLoop:
-        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    With ``on_stop``, SIGINT and SIGTERM call it on the loop while ``main`` runs, and are held back from the
+    moment the loop is made until its handlers are in place, and again from the moment ``main`` ends until the
+    loop is closed: one held back lands on the loop's handler, or once the loop is gone. Let through, a stop's
+    exception (the command line's handler raises ``KeyboardInterrupt``) landed inside the loop's own machinery:
+    in asyncio's constructor, it left a loop half made whose collection wrote a traceback (``'_UnixSelectorEventLoop'
+    object has no attribute '_signal_handlers'``); in uvloop's start, as it set up its signals, a loop marked as
+    running for ever, which could not be closed (``RuntimeError: Cannot close a running event loop``)."""
+    with _held(STOPS) if on_stop is not None and _CAN_HOLD else contextlib.nullcontext():
         try:
-            return make()
+            with asyncio.Runner(loop_factory=loop_factory or factory()) as runner:
+                return runner.run(main if on_stop is None else _stoppable(main, on_stop))
         finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, held)
+            main.close()
 
-    return made_whole
+
+async def _stoppable(main: Coroutine[Any, Any, T], on_stop: Callable[[], object]) -> T:
+    """``main``, with ``on_stop`` the loop's handler of :data:`STOPS`, which :func:`run` holds back but while
+    ``main`` runs."""
+    loop = asyncio.get_running_loop()
+    for sig in STOPS:
+        loop.add_signal_handler(sig, on_stop)
+    with _let_through(STOPS):
+        return await main
+
+
+#: Whether signals can be held back here (not on Windows, which tmanager's workers do not run on anyway).
+_CAN_HOLD = hasattr(signal, "pthread_sigmask")
+
+
+@contextlib.contextmanager
+def _held(signals: frozenset[signal.Signals]) -> Iterator[None]:
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, signals)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
+@contextlib.contextmanager
+def _let_through(signals: frozenset[signal.Signals]) -> Iterator[None]:
+    if not _CAN_HOLD:
+        yield
+        return
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, signals)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_BLOCK, signals)
 
 
 def kind() -> str:

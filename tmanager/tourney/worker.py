@@ -27,7 +27,6 @@ import functools
 import gc
 import logging
 import os
-import signal
 import sys
 import time
 from collections.abc import Awaitable, Callable, Collection, Iterator
@@ -574,8 +573,6 @@ def work(
     async def main() -> int:
         loop = asyncio.get_running_loop()
         log.info("event loop: %s", eventloop.name(loop))
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(sig, worker.stop)
         loop.set_default_executor(BookkeepingThread(worker.bookkeeping_idle))
         with eventloop.pidfd_child_watcher(loop):
             return await worker.run(concurrency)
@@ -586,7 +583,7 @@ def work(
     switch_interval = sys.getswitchinterval()
     sys.setswitchinterval(SWITCH_INTERVAL)
     try:
-        played = eventloop.run(main(), loop_factory=loop_factory)
+        played = eventloop.run(main(), loop_factory=loop_factory, on_stop=worker.stop)
     finally:
         sys.setswitchinterval(switch_interval)
     if worker.stopping:
