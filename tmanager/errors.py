@@ -10,8 +10,12 @@ import re
 from pathlib import Path
 
 #: Characters a terminal may act on rather than show (line breaks, ESC starting a colour or an
-#: operating-system command, C1 controls), and the Unicode line and paragraph separators.
-CONTROL_CHARACTERS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+#: operating-system command, C1 controls), the Unicode line and paragraph separators, and the explicit
+#: bidirectional formatting characters (embeddings, overrides and isolates, U+202A-U+202E and U+2066-U+2069),
+#: which reorder what follows them as it is shown: "Smith\u202e0-1" shows as "Smith1-0", in a terminal, a
+#: report or a page alike. As a class of a regular expression, for the patterns that refuse more.
+CONTROLS = r"\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+CONTROL_CHARACTERS = re.compile(f"[{CONTROLS}]")
 
 
 def printable(text: str) -> str:

@@ -374,6 +374,7 @@ CASES = [
     Case("name with a tab", named('"A\\tB"'), "participants[0].name", "control character"),
     Case("name with a bell", named('"A\\u0007"'), "participants[0].name", "control character"),
     Case("name with a line separator", named('"A\\u2028B"'), "participants[0].name", "control character"),
+    Case("name that reorders what follows it", named('"A\\u202e0-1"'), "participants[0].name", "control character"),
     Case("name with a backslash", named('"A\\\\B"'), "participants[0].name", "backslash"),
     Case("name too long", named(f'"{"N" * 300}"'), "participants[0].name", "255"),
     Case("name a number", named("5"), "participants[0].name", "must be str (text)"),
@@ -861,8 +862,9 @@ def test_crosstable_refuses_numbers_that_are_not(tmp_path: Path, arguments: tupl
     assert arguments[0] in one_line(["crosstable", path, "--anchor", "A", *arguments])
 
 
-@pytest.mark.parametrize("name", ["Spring\x1b]0;owned\x07", "Evil\x1b[2J, Guy", "A\nB", "C\u2028D"],
-                         ids=["OSC", "CSI", "newline", "line separator"])
+@pytest.mark.parametrize("name", ["Spring\x1b]0;owned\x07", "Evil\x1b[2J, Guy", "A\nB", "C\u2028D", "Smith\u202e0-1",
+                                  "Lee\u2067x"],
+                         ids=["OSC", "CSI", "newline", "line separator", "right-to-left override", "isolate"])
 def test_names_that_would_act_on_the_terminal_are_refused(tmp_path: Path, name: str) -> None:
     path = tmp_path / "e.toml"
     assert "control character" in one_line(["event", "new", path, "--name", name])

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
-from tmanager.errors import ConfigError
+from tmanager.errors import CONTROLS, ConfigError
 from tmanager.files import append_checked, atomic_write_bytes, open_file, read_bytes
 from tmanager.tomlmap import Choice
 
@@ -26,8 +26,9 @@ _GAME_NUMBER = re.compile(rb'\[GameNumber "(\d+)"\]')
 
 #: What cannot stand as it is between the quotes of a tag value (PGN standard, section 7):
 #: control characters and line breaks (they would end the tag, and what follows could be a
-#: tag of its own), and the quote and backslash, which must be escaped.
-UNSAFE_IN_TAG = re.compile(r'[\x00-\x1f\x7f-\x9f\u2028\u2029"\\]')
+#: tag of its own), the characters that reorder what a reader shows (:data:`~tmanager.errors.CONTROLS`),
+#: and the quote and backslash, which must be escaped.
+UNSAFE_IN_TAG = re.compile(f'[{CONTROLS}"\\\\]')
 
 
 
