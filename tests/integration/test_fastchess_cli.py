@@ -785,6 +785,52 @@ def test_a_run_that_finds_its_test_begun_again_as_it_writes_it_plays_it_with_the
     assert len(pgn_games(tmp_path / "p.pgn")) == 8
 
 
+def test_a_run_that_finds_its_test_begun_again_each_time_it_writes_it_looks_again(tmp_path: Path) -> None:
+    # Three runs of the same command over a test played out: the first went to write the test afresh, found the
+    # second had written and played it out since, looked again and went to write it afresh once more, and found
+    # the third had done the same since: it ended with "written by another process since it was read; run the
+    # command again" (status 2), where it now looks again, and plays the test.
+    line = (f"{pyengine('a')} {pyengine('b')} -each tc=inf nodes=1 -rounds 1 -pgnout file=p.pgn "
+            "-config outname=t.toml")
+    command = [sys.executable, "-m", "tmanager", "fastchess", *shlex.split(line)]
+    assert subprocess.run(command, cwd=tmp_path, capture_output=True, timeout=120, check=False).returncode == 0
+    program = [sys.executable, "-c", STOPPING_ITSELF_TWICE, "fastchess", *shlex.split(line)]
+    first = subprocess.Popen(program, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        for _ in range(2):  # stopped as it goes to take the lock to write the test afresh; another run plays it
+            wait_for(lambda: psutil.Process(first.pid).status() == psutil.STATUS_STOPPED, timeout=120)
+            other = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=120, check=False)
+            assert other.returncode == 0, other.stderr
+            first.send_signal(signal.SIGCONT)
+    finally:
+        first.send_signal(signal.SIGCONT)
+    _, err = first.communicate(timeout=120)
+    assert first.returncode == 0, err
+    assert len(pgn_games(tmp_path / "p.pgn")) == 2 * 4
+    assert store.read(tmp_path / "t.toml").results.count("*") == 0
+
+
+#: `python -m tmanager` stopping itself (SIGSTOP) as it opens a tourney's lock to write a new tourney file, the
+#: first two times (once each time: the file lock opens its file twice when it is there).
+STOPPING_ITSELF_TWICE = """
+import os, runpy, signal, sys
+stopped = []
+def writing():
+    frame = sys._getframe(2)
+    while frame is not None and frame.f_code.co_name != "write_new":
+        frame = frame.f_back
+    return frame
+def hook(event, args):
+    if event == "open" and str(args[0]).endswith(".toml.lock") and len(stopped) < 2:
+        frame = writing()
+        if frame is not None and frame not in stopped:
+            stopped.append(frame)
+            os.kill(os.getpid(), signal.SIGSTOP)
+sys.addaudithook(hook)
+runpy.run_module("tmanager", run_name="__main__", alter_sys=True)
+"""
+
+
 def test_a_run_that_resumes_a_test_cleared_away_before_it_attends_plays_it_again(tmp_path: Path) -> None:
     # The same command run twice at once: the second found the test under way, and the first played it out and
     # cleared it away before the second attended it (there was no other run yet to keep it for): the second

@@ -125,22 +125,26 @@ def _match(
     return match.run(), match
 
 
+#: How often a run looks for its test, at most: once, and again each time another run of the same command wrote
+#: it (or began it again, or cleared it away) as this one went to. Runs begun at once each need a look more for
+#: each of the others at most; a bound, so that a stream of them cannot keep one looking for ever.
+LOOKS = 8
+
+
 def _begun(
     config: MatchConfig, lanes: list[int],
 ) -> tuple[tourneyfile.Prepared, list[tuple[int, ...]] | None, int | None]:
     """The command's test (written if new), the CPUs of its lanes, and this run's attendance at it
     (:func:`_attend`). The same command run at once here may have begun the test (again) since this run
-    looked, or, once it played it out, cleared it away before this run attended: this run then looks once
-    more, and plays the test with the other, or again."""
+    looked, or, once it played it out, cleared it away before this run attended: this run then looks again
+    (:data:`LOOKS` times at most), and plays the test with the others, or again."""
     joining = False
-    while True:
+    for _ in range(LOOKS):
         prepared, cpus = _checked(config, lanes, joining=joining)
         eventloop.factory()  # an error in TMANAGER_LOOP is told here once, not by every worker
         try:
             tourneyfile.write(config, prepared)
         except FileExists:
-            if joining:
-                raise
             joining = True
             continue
         attendance = _attend(prepared.tourney)
@@ -149,6 +153,8 @@ def _begun(
         if attendance is not None:
             os.close(attendance)
         joining = True
+    raise FileExists(f"{prepared.tourney.path}: written by other runs of this command each time this one looked, "
+                     f"{LOOKS} times; run the command again")
 
 
 def _checked(
