@@ -4,7 +4,9 @@
 (the session cookie, :class:`~tmanager.web.auth.Sessions`) and leaves it in
 the request's state for the pages (:func:`session_in`), which show the arbiter's
 links and forms to a session only. The arbiter's page itself (``GET
-/arbiter``) without a session goes to the login page. A POST to a guarded
+/arbiter``) without a session goes to the login page, which leads back to
+that very address (its division and round) once the password is right
+(:func:`login_address`, :func:`back_address`). A POST to a guarded
 path (the arbiter's actions and logging out) passes only if it came from a
 page of this server (``Origin``, else ``Referer``), carries the session
 cookie and the session's CSRF token in its form, checked in that order; its
@@ -16,8 +18,9 @@ refuses other methods).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
-from urllib.parse import parse_qs
+from urllib.parse import parse_qs, urlencode
 
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
@@ -29,6 +32,10 @@ from tmanager.web.eventpages import Page, PageKind
 SESSION_COOKIE = "tmanager_session"
 #: The page only a session may see; without one it leads to the login page.
 ARBITER_PAGE = f"/{PageKind.ARBITER.value}"
+#: Where a login may lead back to: the arbiter's page by its relative address, with any query of printable ASCII
+#: but a backslash (``arbiter?d=B+Group&round=2``). Nothing else, so that a link to the login form cannot send
+#: the arbiter to another host once logged in (``//evil``, ``\\evil``, ``https:``, ``javascript:``).
+_BACK = re.compile(rf"{PageKind.ARBITER.value}(?:\?[!-\[\]-~]*)?")
 
 
 class ArbiterAuth:
@@ -61,7 +68,9 @@ class ArbiterAuth:
                 await self.refuse(refusal)(scope, receive, send)
                 return
         elif scope["path"] == ARBITER_PAGE and session is None:
-            await RedirectResponse(Page(PageKind.LOGIN).url(), status_code=303)(scope, receive, send)
+            query = scope["query_string"].decode("latin-1")
+            back = PageKind.ARBITER.value + (f"?{query}" if query else "")
+            await RedirectResponse(login_address(back), status_code=303)(scope, receive, send)
             return
         await self.app(scope, receive, send)
 
@@ -77,6 +86,18 @@ class ArbiterAuth:
             return "The form is missing its security token (or it expired); reload the page and try again."
         request.state.form = form
         return None
+
+
+def login_address(back: str) -> str:
+    """The login form that leads back to ``back``, the relative address of the arbiter's page asked for: the
+    login led to the arbiter's page of the first division, whatever division and round had been asked for."""
+    login = Page(PageKind.LOGIN).url()
+    return login if back == PageKind.ARBITER.value else f"{login}?{urlencode({'next': back})}"
+
+
+def back_address(asked: str | None) -> str:
+    """Where the login leads: ``asked`` (a login form's ``next``) if it is the arbiter's page, else that page."""
+    return asked if asked is not None and _BACK.fullmatch(asked) else PageKind.ARBITER.value
 
 
 def session_in(request: Request) -> Session | None:

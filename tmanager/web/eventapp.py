@@ -61,7 +61,15 @@ from tmanager.files import Stamp, stamp
 from tmanager.web import arbiterpages, dashboard, eventpages
 from tmanager.web.app import STATIC, Guard, is_loopback, version_in
 from tmanager.web.arbiteractions import ACTIONS, Action, Target
-from tmanager.web.arbiterauth import SESSION_COOKIE, ArbiterAuth, form_in, from_here, read_form, session_in
+from tmanager.web.arbiterauth import (
+    SESSION_COOKIE,
+    ArbiterAuth,
+    back_address,
+    form_in,
+    from_here,
+    read_form,
+    session_in,
+)
 from tmanager.web.arbiterpages import ArbiterForm, FormError
 from tmanager.web.auth import (
     SESSION_LIFETIME,
@@ -340,30 +348,35 @@ class EventApp:
 
     # --- logging in and out ---------------------------------------------------------------------
 
-    def login_page(self, request: Request, *, error: str = "", status: int = 200) -> Response:
+    def login_page(self, request: Request, back: str | None, *, error: str = "", status: int = 200) -> Response:
+        """The login form, which leads to ``back`` (:func:`~tmanager.web.arbiterauth.back_address`)."""
         token = secrets.token_urlsafe(32)
         try:
             configured = read_password(self.hub.path) is not None
         except TManagerError:
             configured, error = True, error or "The password file is damaged: set the password again."
         response = self.respond(
-            Page(PageKind.LOGIN), arbiterpages.login(csrf=token, error=error, configured=configured),
+            Page(PageKind.LOGIN),
+            arbiterpages.login(csrf=token, back=back_address(back), error=error, configured=configured),
             version=self.hub.version, session=None, status=status, live=False,
         )  # fmt: skip
         _cookie(request, response, LOGIN_COOKIE, token, max_age=3600)
         return response
 
     async def login_form(self, request: Request) -> Response:
+        back = request.query_params.get("next")
         if session_in(request) is not None:
-            return RedirectResponse(Page(PageKind.ARBITER).url(), status_code=303)
-        return self.login_page(request)
+            return RedirectResponse(back_address(back), status_code=303)
+        return self.login_page(request, back)
 
     async def login(self, request: Request) -> Response:
         if not from_here(request):
             return self.refusal("This form was not sent from this server's page; the request is refused.")
         form = await read_form(request)
+        back = form.get("next")
         if not same_token(form.get("csrf"), request.cookies.get(LOGIN_COOKIE) or "\x00"):
-            return self.login_page(request, error="The login form had expired; enter the password again.", status=403)
+            expired = "The login form had expired; enter the password again."
+            return self.login_page(request, back, error=expired, status=403)
         self.notice_password()
         address = request.client.host if request.client else ""
         device = request.cookies.get(DEVICE_COOKIE)
@@ -373,19 +386,18 @@ class EventApp:
             # Checked inside the lock, so guesses sent at once queue and then wait their backoff too.
             wait = self.limiter.wait(client)
             if wait > 0:
-                response = self.login_page(
-                    request, error=f"Too many failed logins: wait {math.ceil(wait)} s before trying again.", status=429
-                )
+                waiting = f"Too many failed logins: wait {math.ceil(wait)} s before trying again."
+                response = self.login_page(request, back, error=waiting, status=429)
                 response.headers["Retry-After"] = str(math.ceil(wait))
                 return response
             configured, good = await self._verify(form.get("password", ""))
         if not good:
             self.limiter.failed(client)
             message = "Wrong password." if configured else "No arbiter password is set for this event."
-            return self.login_page(request, error=message, status=403)
+            return self.login_page(request, back, error=message, status=403)
         self.limiter.succeeded(client)
         session = self.sessions.open()
-        response = RedirectResponse(Page(PageKind.ARBITER).url(), status_code=303)
+        response = RedirectResponse(back_address(back), status_code=303)
         _cookie(request, response, SESSION_COOKIE, session.token, max_age=int(SESSION_LIFETIME))
         if not known:
             _cookie(request, response, DEVICE_COOKIE, self.devices.issue(), max_age=DEVICE_LIFETIME)
