@@ -106,3 +106,34 @@ def test_the_login_leads_back_only_to_a_page_of_this_server(two_divisions: Path,
                                                       "next": elsewhere})  # fmt: skip
         assert status == 303 and headers["location"] == "arbiter", (elsewhere, headers["location"])
 
+
+# --- a category the event does not have ------------------------------------------------------------------------
+
+
+def test_standings_of_a_category_the_event_does_not_have_are_refused(
+    protected: Path, tmp_path: Path, serve: Any
+) -> None:
+    """`?category=U1700` showed the players rated under 1700, a ranking of no prize of this event, as any other
+    name that parses as a category did, without a word."""
+    path = fresh(protected, tmp_path)
+    path.write_text(path.read_text().replace("max_byes = 2\n", 'max_byes = 2\ncategories = ["U18", "S50"]\n'))
+    server = serve(path)
+    client = Client(server)
+    # The event's categories, in any case, and the flags its players carry, rank their players.
+    for name in ("U18", "s50", "junior"):
+        status, _, page = client.request("GET", f"/standings?category={name}")
+        assert status == 200 and f"Standings after round 2 · {name}" in page, name
+    listed = "the event's categories are U18, S50, junior, senior, woman"
+    for name, reason in (
+        ("U1700", "'U1700' is not a category of this event"),
+        ("women", "'women' is not a category of this event"),
+        ("U0", "'U0': an age category counts from 1 (U8, U18, S50)"),
+        ("2000-1800", "'2000-1800': the band's first rating is above its last"),
+        ("<b>x</b>", "'<b>x</b>' is not a category; write U18, S50, women, unrated, U1800 or a rating band"),
+    ):
+        status, _, page = client.request("GET", "/standings?category=" + quote(name))
+        assert status == 404 and alert(page).startswith(reason) and alert(page).endswith(listed), (name, page[:500])
+        assert "<b>x" not in page
+        status, headers, text = client.request("GET", "/standings.json?category=" + quote(name))
+        assert status == 404 and headers["content-type"].startswith("text/plain"), name
+        assert text.startswith(reason) and text.endswith(listed) and "\n" not in text, text
