@@ -137,3 +137,34 @@ def test_standings_of_a_category_the_event_does_not_have_are_refused(
         status, headers, text = client.request("GET", "/standings.json?category=" + quote(name))
         assert status == 404 and headers["content-type"].startswith("text/plain"), name
         assert text.startswith(reason) and text.endswith(listed) and "\n" not in text, text
+
+
+# --- a field given twice -------------------------------------------------------------------------------------
+
+
+def test_a_field_given_twice_is_refused_and_changes_nothing(protected: Path, tmp_path: Path, serve: Any) -> None:
+    """`?round=1&round=2` showed round 2 (the last), and a result form with two results recorded the first."""
+    path = fresh(protected, tmp_path)
+    server = serve(path)
+    client = Client(server)
+    for address, name in (("/pairings?round=1&round=2", "round"), ("/standings.json?d=main&round=1&d=main", "d"),
+                          ("/arbiter?round=1&%72ound=2", "round"), ("/events?page=pairings&page=standings", "page"),
+                          ("/login?next=arbiter&next=arbiter%3Fround%3D1", "next")):  # fmt: skip
+        status, _, text = client.request("GET", address)
+        assert (status, text) == (400, f"the field {name!r} is given more than once; give it once"), address
+    before = snapshot(path.parent)
+    _, _, page = client.request("GET", "/login")
+    status, _, page = client.post("/login", [("csrf", hidden(page, "csrf")), ("password", PASSWORD),
+                                             ("password", "wrong password")])  # fmt: skip
+    assert status == 400 and alert(page) == "the field 'password' is given more than once; give it once"
+    assert "tmanager_session" not in client.cookies
+    assert client.post("/login", [("csrf", hidden(page, "csrf")), ("password", PASSWORD)])[0] == 303
+
+    _, _, page = client.request("GET", "/arbiter?round=2")
+    entry = [*board_form(page, 3).items(), ("result", "1-0")]
+    for twice in (("result", "0-1"), ("result", "1-0"), ("csrf", "x"), ("board", "4")):
+        status, _, page = client.post("/result", [*entry, twice])
+        assert status == 400 and alert(page) == f"the field {twice[0]!r} is given more than once; give it once"
+    assert snapshot(path.parent) == before, "a refused form changed a file"
+    status, _, _ = client.post("/result", entry)  # the same form with each field once is recorded
+    assert status == 303 and ev.load(path).division().round(2).boards[2].result == "1-0"

@@ -23,7 +23,7 @@ Routes::
 
 The app is an :class:`EventApp`: its routes are its methods; before them,
 :class:`~tmanager.web.app.Guard` refuses what no page may do (other methods,
-large bodies, strange hosts) and :class:`~tmanager.web.arbiterauth.ArbiterAuth`
+large bodies, strange hosts, a query field given twice) and :class:`~tmanager.web.arbiterauth.ArbiterAuth`
 authenticates: every POST but the login must come from a page of this server
 (``Origin``, else ``Referer``), carry the session cookie and the session's
 CSRF token. The actions are a table (:data:`~tmanager.web.arbiteractions.ACTIONS`):
@@ -82,6 +82,7 @@ from tmanager.web.auth import (
     same_token,
 )
 from tmanager.web.eventpages import Page, PageKind, Sections, Snapshot
+from tmanager.web.fields import RepeatedField
 from tmanager.web.hub import POLL_SECONDS, Watcher, first_version
 from tmanager.web.redact import Redactor
 
@@ -271,9 +272,9 @@ class EventApp:
         )
         return HTMLResponse(self.hub.redact(document), status_code=status, headers={"Cache-Control": "no-store"})
 
-    def refusal(self, message: str) -> Response:
+    def refusal(self, message: str, status: int = 403) -> Response:
         return self.respond(Page(PageKind.HOME), eventpages.problem(message), version=self.hub.version, session=None,
-                            status=403, live=False)  # fmt: skip
+                            status=status, live=False)  # fmt: skip
 
     # --- the pages ------------------------------------------------------------------------------
 
@@ -372,7 +373,10 @@ class EventApp:
     async def login(self, request: Request) -> Response:
         if not from_here(request):
             return self.refusal("This form was not sent from this server's page; the request is refused.")
-        form = await read_form(request)
+        try:
+            form = await read_form(request)
+        except RepeatedField as exc:
+            return self.login_page(request, None, error=str(exc), status=400)
         back = form.get("next")
         if not same_token(form.get("csrf"), request.cookies.get(LOGIN_COOKIE) or "\x00"):
             expired = "The login form had expired; enter the password again."
