@@ -22,3 +22,12 @@ def test_a_game_number_of_thousands_of_digits_is_no_game(played: Path, serve: An
     assert status == 200 and b'[GameNumber "0"]' in body
     server.stop()
     assert "Traceback" not in server.process.stderr.read()
+
+
+def test_a_field_given_twice_is_refused(played: Path, serve: Any) -> None:
+    """The dashboard's queries, as the event pages' (test_web_requests.py): `?fen=A&fen=B` drew B, without a word."""
+    server = serve(played)
+    fen = "8/8/8/8/8/8/8/K6k w - - 0 1"
+    status, _, body = fetch(server.url + f"board.svg?fen={fen}&last=a1a2&fen={fen}".replace(" ", "+"))
+    assert (status, body) == (400, b"the field 'fen' is given more than once; give it once")
+    assert fetch(server.url + f"board.svg?fen={fen}&last=a1a2".replace(" ", "+"))[0] == 200

@@ -15,6 +15,7 @@ import stat
 import subprocess
 import sys
 import time
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -35,6 +36,8 @@ from tmanager.web.auth import (
 
 PASSWORD = "correct horse battery"
 EXAMPLE = ROOT / "tourneys" / "events" / "small-open.toml"
+#: A form's fields by name, or as pairs in the order sent.
+Fields = Mapping[str, str] | Sequence[tuple[str, str]]
 browser_only = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (tools/test.sh installs it)")
 
 
@@ -71,7 +74,7 @@ class Client:
         self.origin = f"http://{server.host}:{server.port}"
         self.cookies: dict[str, str] = {}
 
-    def request(self, method: str, path: str, fields: dict[str, str] | None = None,
+    def request(self, method: str, path: str, fields: Fields | None = None,
                 headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], str]:  # fmt: skip
         connection = http.client.HTTPConnection(self.server.host, int(self.server.port), timeout=30,
                                                 source_address=(self.source, 0) if self.source else None)
@@ -93,8 +96,9 @@ class Client:
         connection.close()
         return response.status, {k.lower(): v for k, v in response.getheaders()}, text
 
-    def post(self, path: str, fields: dict[str, str], *, origin: str | None = "") -> tuple[int, dict[str, str], str]:
-        """A POST with this server's Origin (``""``), another one, or none (``None``)."""
+    def post(self, path: str, fields: Fields, *, origin: str | None = "") -> tuple[int, dict[str, str], str]:
+        """A POST with this server's Origin (``""``), another one, or none (``None``); ``fields`` as pairs may give
+        a field twice."""
         headers = {} if origin is None else {"Origin": origin or self.origin}
         return self.request("POST", path, fields, headers)
 

@@ -60,7 +60,7 @@ def test_every_page_kind_has_its_renderer() -> None:
         assert sections and not eventpages.has_problem(sections), kind
         assert (sections[0][0] == "head") is (kind is not PageKind.HOME), kind
     assert dict(arbiterpages.render(shown, Page(PageKind.ARBITER), csrf="t"))["pair"]
-    assert dict(arbiterpages.login(csrf="t"))["login"]
+    assert dict(arbiterpages.login(csrf="t", back="arbiter"))["login"]
     for kind in (PageKind.ARBITER, PageKind.LOGIN):
         with pytest.raises(StateError, match=f"^there is no public page '{kind.value}'$"):
             eventpages.render(shown, Page(kind))

@@ -42,6 +42,7 @@ from tmanager.errors import MOST_DIGITS, ascii_digits
 from tmanager.files import open_file
 from tmanager.tourney.variants import STANDARD
 from tmanager.web import dashboard
+from tmanager.web.fields import RepeatedField, check_query
 from tmanager.web.hub import POLL_SECONDS, Hub
 from tmanager.web.redact import Redactor
 
@@ -144,7 +145,8 @@ class Guard:
 
     Methods other than GET and HEAD get 405, except POST to the ``writable``
     paths, and only with a declared body of at most :data:`MAX_FORM_BYTES`; with
-    ``loopback_only``, a Host header that is not a loopback name gets 400. Every
+    ``loopback_only``, a Host header that is not a loopback name gets 400, and so
+    does a query that gives a field twice (:mod:`tmanager.web.fields`). Every
     response carries headers that keep browsers from sniffing types, framing the
     pages or sending referrers to other sites.
     """
@@ -173,6 +175,11 @@ class Guard:
             return
         if self.loopback_only and not is_loopback(_host(scope)):
             await PlainTextResponse("Unknown host.", status_code=400)(scope, receive, self._secured(send))
+            return
+        try:
+            check_query(scope["query_string"])
+        except RepeatedField as exc:
+            await PlainTextResponse(str(exc), status_code=400)(scope, receive, self._secured(send))
             return
         await self.app(scope, receive, self._secured(send))
 

@@ -4,7 +4,9 @@
 (the session cookie, :class:`~tmanager.web.auth.Sessions`) and leaves it in
 the request's state for the pages (:func:`session_in`), which show the arbiter's
 links and forms to a session only. The arbiter's page itself (``GET
-/arbiter``) without a session goes to the login page. A POST to a guarded
+/arbiter``) without a session goes to the login page, which leads back to
+that very address (its division and round) once the password is right
+(:func:`login_address`, :func:`back_address`). A POST to a guarded
 path (the arbiter's actions and logging out) passes only if it came from a
 page of this server (``Origin``, else ``Referer``), carries the session
 cookie and the session's CSRF token in its form, checked in that order; its
@@ -16,8 +18,9 @@ refuses other methods).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
-from urllib.parse import parse_qs
+from urllib.parse import parse_qsl, urlencode
 
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
@@ -25,15 +28,20 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from tmanager.web.auth import Session, same_origin, same_token
 from tmanager.web.eventpages import Page, PageKind
+from tmanager.web.fields import RepeatedField, once_each
 
 SESSION_COOKIE = "tmanager_session"
 #: The page only a session may see; without one it leads to the login page.
 ARBITER_PAGE = f"/{PageKind.ARBITER.value}"
+#: Where a login may lead back to: the arbiter's page by its relative address, with any query of printable ASCII
+#: but a backslash (``arbiter?d=B+Group&round=2``). Nothing else, so that a link to the login form cannot send
+#: the arbiter to another host once logged in (``//evil``, ``\\evil``, ``https:``, ``javascript:``).
+_BACK = re.compile(rf"{PageKind.ARBITER.value}(?:\?[!-\[\]-~]*)?")
 
 
 class ArbiterAuth:
     """The middleware: ``session_of`` finds a session by its cookie's token; ``guarded`` are the paths whose POST
-    needs the session and its token; ``refuse`` makes the page that says why a POST was refused."""
+    needs the session and its token; ``refuse`` makes the page that says why a POST was refused, with its status."""
 
     def __init__(
         self,
@@ -41,7 +49,7 @@ class ArbiterAuth:
         *,
         session_of: Callable[[str | None], Session | None],
         guarded: frozenset[str],
-        refuse: Callable[[str], Response],
+        refuse: Callable[[str, int], Response],
     ) -> None:
         self.app = app
         self.session_of = session_of
@@ -58,25 +66,43 @@ class ArbiterAuth:
         if scope["method"] == "POST" and scope["path"] in self.guarded:
             refusal = await self._refusal(request, session)
             if refusal is not None:
-                await self.refuse(refusal)(scope, receive, send)
+                await self.refuse(*refusal)(scope, receive, send)
                 return
         elif scope["path"] == ARBITER_PAGE and session is None:
-            await RedirectResponse(Page(PageKind.LOGIN).url(), status_code=303)(scope, receive, send)
+            query = scope["query_string"].decode("latin-1")
+            back = PageKind.ARBITER.value + (f"?{query}" if query else "")
+            await RedirectResponse(login_address(back), status_code=303)(scope, receive, send)
             return
         await self.app(scope, receive, send)
 
     @staticmethod
-    async def _refusal(request: Request, session: Session | None) -> str | None:
-        """Why a guarded POST is refused (``None``: it is not); its form goes into the request's state."""
+    async def _refusal(request: Request, session: Session | None) -> tuple[str, int] | None:
+        """Why a guarded POST is refused, and the status that says so (``None``: it is not); its form goes into
+        the request's state."""
         if not from_here(request):
-            return "This form was not sent from this server's page; the request is refused."
+            return "This form was not sent from this server's page; the request is refused.", 403
         if session is None:
-            return "Log in as the arbiter first."
-        form = await read_form(request)
+            return "Log in as the arbiter first.", 403
+        try:
+            form = await read_form(request)
+        except RepeatedField as exc:
+            return str(exc), 400
         if not same_token(form.get("csrf"), session.csrf):
-            return "The form is missing its security token (or it expired); reload the page and try again."
+            return "The form is missing its security token (or it expired); reload the page and try again.", 403
         request.state.form = form
         return None
+
+
+def login_address(back: str) -> str:
+    """The login form that leads back to ``back``, the relative address of the arbiter's page asked for: the
+    login led to the arbiter's page of the first division, whatever division and round had been asked for."""
+    login = Page(PageKind.LOGIN).url()
+    return login if back == PageKind.ARBITER.value else f"{login}?{urlencode({'next': back})}"
+
+
+def back_address(asked: str | None) -> str:
+    """Where the login leads: ``asked`` (a login form's ``next``) if it is the arbiter's page, else that page."""
+    return asked if asked is not None and _BACK.fullmatch(asked) else PageKind.ARBITER.value
 
 
 def session_in(request: Request) -> Session | None:
@@ -98,9 +124,10 @@ def from_here(request: Request) -> bool:
 
 
 async def read_form(request: Request) -> dict[str, str]:
-    """The fields of a URL-encoded form (the first value of each); empty if it is not one."""
+    """The fields of a URL-encoded form; empty if it is not one; a :class:`~tmanager.web.fields.RepeatedField` if
+    it gives a field twice."""
     try:
-        fields = parse_qs((await request.body()).decode("utf-8"), keep_blank_values=True, max_num_fields=32)
+        fields = parse_qsl((await request.body()).decode("utf-8"), keep_blank_values=True, max_num_fields=32)
     except (UnicodeDecodeError, ValueError):
         return {}
-    return {key: values[0] for key, values in fields.items()}
+    return once_each(fields)

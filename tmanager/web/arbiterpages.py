@@ -89,9 +89,9 @@ def render(
     return sections + arbiter(snapshot, division, page, csrf=csrf, error=error, values=values or {})
 
 
-def login(*, csrf: str, error: str = "", configured: bool = True) -> Sections:
-    """The login form (one field: the arbiter's password)."""
-    return [("login", render_template("login.html", csrf=csrf, message=error, configured=configured))]
+def login(*, csrf: str, back: str, error: str = "", configured: bool = True) -> Sections:
+    """The login form (one field: the arbiter's password), which leads to ``back``, a relative address."""
+    return [("login", render_template("login.html", csrf=csrf, back=back, message=error, configured=configured))]
 
 
 def arbiter(

@@ -23,7 +23,7 @@ Routes::
 
 The app is an :class:`EventApp`: its routes are its methods; before them,
 :class:`~tmanager.web.app.Guard` refuses what no page may do (other methods,
-large bodies, strange hosts) and :class:`~tmanager.web.arbiterauth.ArbiterAuth`
+large bodies, strange hosts, a query field given twice) and :class:`~tmanager.web.arbiterauth.ArbiterAuth`
 authenticates: every POST but the login must come from a page of this server
 (``Origin``, else ``Referer``), carry the session cookie and the session's
 CSRF token. The actions are a table (:data:`~tmanager.web.arbiteractions.ACTIONS`):
@@ -61,7 +61,15 @@ from tmanager.files import Stamp, stamp
 from tmanager.web import arbiterpages, dashboard, eventpages
 from tmanager.web.app import STATIC, Guard, is_loopback, version_in
 from tmanager.web.arbiteractions import ACTIONS, Action, Target
-from tmanager.web.arbiterauth import SESSION_COOKIE, ArbiterAuth, form_in, from_here, read_form, session_in
+from tmanager.web.arbiterauth import (
+    SESSION_COOKIE,
+    ArbiterAuth,
+    back_address,
+    form_in,
+    from_here,
+    read_form,
+    session_in,
+)
 from tmanager.web.arbiterpages import ArbiterForm, FormError
 from tmanager.web.auth import (
     SESSION_LIFETIME,
@@ -74,6 +82,7 @@ from tmanager.web.auth import (
     same_token,
 )
 from tmanager.web.eventpages import Page, PageKind, Sections, Snapshot
+from tmanager.web.fields import RepeatedField
 from tmanager.web.hub import POLL_SECONDS, Watcher, first_version
 from tmanager.web.redact import Redactor
 
@@ -263,9 +272,9 @@ class EventApp:
         )
         return HTMLResponse(self.hub.redact(document), status_code=status, headers={"Cache-Control": "no-store"})
 
-    def refusal(self, message: str) -> Response:
+    def refusal(self, message: str, status: int = 403) -> Response:
         return self.respond(Page(PageKind.HOME), eventpages.problem(message), version=self.hub.version, session=None,
-                            status=403, live=False)  # fmt: skip
+                            status=status, live=False)  # fmt: skip
 
     # --- the pages ------------------------------------------------------------------------------
 
@@ -340,30 +349,38 @@ class EventApp:
 
     # --- logging in and out ---------------------------------------------------------------------
 
-    def login_page(self, request: Request, *, error: str = "", status: int = 200) -> Response:
+    def login_page(self, request: Request, back: str | None, *, error: str = "", status: int = 200) -> Response:
+        """The login form, which leads to ``back`` (:func:`~tmanager.web.arbiterauth.back_address`)."""
         token = secrets.token_urlsafe(32)
         try:
             configured = read_password(self.hub.path) is not None
         except TManagerError:
             configured, error = True, error or "The password file is damaged: set the password again."
         response = self.respond(
-            Page(PageKind.LOGIN), arbiterpages.login(csrf=token, error=error, configured=configured),
+            Page(PageKind.LOGIN),
+            arbiterpages.login(csrf=token, back=back_address(back), error=error, configured=configured),
             version=self.hub.version, session=None, status=status, live=False,
         )  # fmt: skip
         _cookie(request, response, LOGIN_COOKIE, token, max_age=3600)
         return response
 
     async def login_form(self, request: Request) -> Response:
+        back = request.query_params.get("next")
         if session_in(request) is not None:
-            return RedirectResponse(Page(PageKind.ARBITER).url(), status_code=303)
-        return self.login_page(request)
+            return RedirectResponse(back_address(back), status_code=303)
+        return self.login_page(request, back)
 
     async def login(self, request: Request) -> Response:
         if not from_here(request):
             return self.refusal("This form was not sent from this server's page; the request is refused.")
-        form = await read_form(request)
+        try:
+            form = await read_form(request)
+        except RepeatedField as exc:
+            return self.login_page(request, None, error=str(exc), status=400)
+        back = form.get("next")
         if not same_token(form.get("csrf"), request.cookies.get(LOGIN_COOKIE) or "\x00"):
-            return self.login_page(request, error="The login form had expired; enter the password again.", status=403)
+            expired = "The login form had expired; enter the password again."
+            return self.login_page(request, back, error=expired, status=403)
         self.notice_password()
         address = request.client.host if request.client else ""
         device = request.cookies.get(DEVICE_COOKIE)
@@ -373,19 +390,18 @@ class EventApp:
             # Checked inside the lock, so guesses sent at once queue and then wait their backoff too.
             wait = self.limiter.wait(client)
             if wait > 0:
-                response = self.login_page(
-                    request, error=f"Too many failed logins: wait {math.ceil(wait)} s before trying again.", status=429
-                )
+                waiting = f"Too many failed logins: wait {math.ceil(wait)} s before trying again."
+                response = self.login_page(request, back, error=waiting, status=429)
                 response.headers["Retry-After"] = str(math.ceil(wait))
                 return response
             configured, good = await self._verify(form.get("password", ""))
         if not good:
             self.limiter.failed(client)
             message = "Wrong password." if configured else "No arbiter password is set for this event."
-            return self.login_page(request, error=message, status=403)
+            return self.login_page(request, back, error=message, status=403)
         self.limiter.succeeded(client)
         session = self.sessions.open()
-        response = RedirectResponse(Page(PageKind.ARBITER).url(), status_code=303)
+        response = RedirectResponse(back_address(back), status_code=303)
         _cookie(request, response, SESSION_COOKIE, session.token, max_age=int(SESSION_LIFETIME))
         if not known:
             _cookie(request, response, DEVICE_COOKIE, self.devices.issue(), max_age=DEVICE_LIFETIME)

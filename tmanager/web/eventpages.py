@@ -21,8 +21,10 @@ from typing import Any, TypeVar
 from urllib.parse import urlencode
 
 from tmanager import templates
+from tmanager.core.categories import Category
 from tmanager.errors import StateError, ascii_digits
 from tmanager.events.model import Division, Event, label
+from tmanager.events.ranking import Group
 from tmanager.events.reports import DivisionReports, Report, Table, data, require_reports
 from tmanager.events.reports.chess import ChessReports
 from tmanager.events.rules import DivisionRules, rules_for
@@ -375,7 +377,7 @@ def standings_sections(snapshot: Snapshot, division: Division, page: Page) -> Se
     choices: list[dict[str, Any]] = []
     if page.category or (snapshot.event.categories and snapshot.rules(division).awards_prizes):
         chess = require_reports(reports, ChessReports, f"division {division.name!r} has no prize categories")
-        report = chess.standings(n, among=chess.group(page.category) if page.category else None)
+        report = chess.standings(n, among=group(chess, page.category) if page.category else None)
         names = [None, *snapshot.event.categories]
         choices = [{"href": page.url(category=c), "text": c or "Overall", "current": c == page.category}
                    for c in names]  # fmt: skip
@@ -386,6 +388,23 @@ def standings_sections(snapshot: Snapshot, division: Division, page: Page) -> Se
     key, html = _report_section("standings", heading, report, _links(snapshot, division), rounds=rounds,
                                 rounds_label="After round:", choices=choices)  # fmt: skip
     return [(key, html)]
+
+
+def group(reports: ChessReports, name: str) -> Group:
+    """The event's prize category (in any case) or the players' flag that a page's ``category`` names; a
+    :class:`StateError` saying why not and naming those there are for any other name: ``category=U1700`` ranked
+    the players rated under 1700, a ranking of no prize of this event, and a name of nothing an empty table."""
+    groups = reports.groups()
+    found = next((g for g in groups if g.name.casefold() == name.casefold()), None)
+    if found is not None:
+        return found
+    try:
+        Category.parse(name)
+        why = f"{name!r} is not a category of this event"
+    except ValueError as exc:
+        why = str(exc)
+    listed = ", ".join(g.name for g in groups)
+    raise StateError(f"{why}; the event's categories are {listed}" if listed else f"{why}; the event has none")
 
 
 def starting_list(snapshot: Snapshot, division: Division, page: Page) -> Sections:
@@ -444,7 +463,7 @@ def page_data(snapshot: Snapshot, page: Page) -> dict[str, Any]:
     reports = require_reports(snapshot.reports(division), ChessReports, refusal)
     if page.kind is PageKind.PAIRINGS:
         return data.pairings(reports, page.round)
-    among = reports.group(page.category) if page.category else None
+    among = group(reports, page.category) if page.category else None
     return data.standings(reports, page.round, among=among)
 
 

@@ -145,14 +145,6 @@ class ChessReports(DivisionReports):
             flag(self.division, f) for f in flags if f.casefold() not in named
         ]
 
-    def group(self, name: str) -> Group:
-        """A category of the event (or any category written as one), else a flag."""
-        if name.casefold() in {c.casefold() for c in self.event.categories}:
-            return category(self.event, self.division, name)
-        if any(name in p.flags for p in self.division.players):
-            return flag(self.division, name)
-        return category(self.event, self.division, name)
-
     def legend(self) -> Table:
         """The event's tie-breaks with FIDE's names and what they count."""
         rows = tuple((t.name, t.description) for t in tiebreak_names(self.event))

@@ -1,0 +1,170 @@
+"""What the event pages make of the addresses and forms they are sent: the login leads back to the page asked for,
+and nowhere else; a category the event does not have, or a field given twice, is refused with the reason.
+A real `tmanager serve EVENT` on loopback, plain HTTP and Chromium by Playwright."""
+
+# The fixtures `serve` and `protected` come from the dashboard's and the event pages' tests.
+# ruff: noqa: F401, F811
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+
+from tests.conftest import run_cli
+from tests.integration.test_web import CHROMIUM, CHROMIUM_ARGS, serve, snapshot
+from tests.integration.test_web_event import (
+    PASSWORD,
+    Client,
+    board_form,
+    browser_only,
+    fresh,
+    hidden,
+    protected,
+    set_password,
+)
+from tmanager.events import api as ev
+
+
+@pytest.fixture(scope="module")
+def two_divisions(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Divisions A and "B Group", four players each, round 1 paired, with an arbiter password."""
+    path = tmp_path_factory.mktemp("divisions") / "m.toml"
+    commands: list[tuple[str | Path, ...]] = [("new", path, "--name", "Two groups", "--rounds", "3",
+                                               "--divisions", "A,B Group")]  # fmt: skip
+    commands += [("add-player", path, f"{group}{i}, X", "-d", name) for group, name in (("Alpha", "A"),
+                 ("Beta", "B Group")) for i in range(1, 5)]  # fmt: skip
+    commands += [("pair", path, "-d", "A"), ("pair", path, "-d", "B Group")]
+    for command in commands:
+        done = run_cli("event", *command)
+        assert done.returncode == 0, (command, done.stderr)
+    assert set_password(path, PASSWORD).returncode == 0
+    return path
+
+
+def alert(page: str) -> str:
+    """The one line of a page's error, unescaped."""
+    shown = re.search(r'<p class="error" role="alert">(.*?)</p>', page)
+    assert shown, f"no error on the page: {page[:300]}"
+    return html.unescape(shown[1])
+
+
+# --- the login leads back --------------------------------------------------------------------------------------
+
+
+@browser_only
+def test_the_login_leads_back_to_the_division_asked_for(two_divisions: Path, serve: Any) -> None:
+    """The arbiter's page of division B without a session went to the login, which then led to division A's page."""
+    from playwright.sync_api import sync_playwright
+
+    server = serve(two_divisions)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            arbiter = browser.new_page()
+            arbiter.goto(server.url + "arbiter?d=B+Group&round=1")
+            arbiter.fill("#password", PASSWORD)
+            arbiter.click("form.login button")
+            arbiter.wait_for_selector("#results form.entry")
+            assert arbiter.url == server.url + "arbiter?d=B+Group&round=1"
+            assert "Beta1, X" in arbiter.inner_text("#results") and "Alpha1" not in arbiter.inner_text("#results")
+        finally:
+            browser.close()
+
+
+def test_the_login_leads_back_only_to_a_page_of_this_server(two_divisions: Path, serve: Any) -> None:
+    server = serve(two_divisions)
+    back = "arbiter?d=B+Group&round=1"
+    client = Client(server)
+    status, headers, _ = client.request("GET", "/" + back)
+    assert status == 303 and headers["location"] == "login?next=" + quote(back, safe="")
+    status, _, page = client.request("GET", "/" + headers["location"])
+    assert status == 200 and html.unescape(hidden(page, "next")) == back
+    # A wrong password keeps where the form leads (sent from another address of this machine, whose failure
+    # makes only that address wait).
+    other = Client(server, source="127.0.0.2")
+    _, _, form = other.request("GET", "/" + headers["location"])
+    status, _, form = other.post("/login", {"csrf": hidden(form, "csrf"), "next": back, "password": "wrong one"})
+    assert status == 403 and html.unescape(hidden(form, "next")) == back
+    status, headers, _ = client.post("/login", {"csrf": hidden(page, "csrf"), "next": back, "password": PASSWORD})
+    assert status == 303 and headers["location"] == back
+    status, headers, _ = client.request("GET", "/login?next=" + quote("arbiter?d=A", safe=""))
+    assert status == 303 and headers["location"] == "arbiter?d=A", "logged in already: straight there"
+
+    # Anywhere else is the arbiter's page: another host, a scheme, a path of the server's machine, a header.
+    for elsewhere in ("//evil.example/arbiter", "\\\\evil.example", "/\\evil.example", "https://evil.example/",
+                      "javascript:alert(1)", "/arbiter", "arbiter/../../x", "arbiter?d=A\r\nSet-Cookie: x=1",
+                      "arbiter?d=\\evil", " arbiter", "pairings", "arbiter?d=Ä", ""):  # fmt: skip
+        stranger = Client(server)
+        _, _, page = stranger.request("GET", "/login?next=" + quote(elsewhere, safe=""))
+        assert hidden(page, "next") == "arbiter", elsewhere
+        status, headers, _ = stranger.post("/login", {"csrf": hidden(page, "csrf"), "password": PASSWORD,
+                                                      "next": elsewhere})  # fmt: skip
+        assert status == 303 and headers["location"] == "arbiter", (elsewhere, headers["location"])
+
+
+# --- a category the event does not have ------------------------------------------------------------------------
+
+
+def test_standings_of_a_category_the_event_does_not_have_are_refused(
+    protected: Path, tmp_path: Path, serve: Any
+) -> None:
+    """`?category=U1700` showed the players rated under 1700, a ranking of no prize of this event, as any other
+    name that parses as a category did, without a word."""
+    path = fresh(protected, tmp_path)
+    path.write_text(path.read_text().replace("max_byes = 2\n", 'max_byes = 2\ncategories = ["U18", "S50"]\n'))
+    server = serve(path)
+    client = Client(server)
+    # The event's categories, in any case, and the flags its players carry, rank their players.
+    for name in ("U18", "s50", "junior"):
+        status, _, page = client.request("GET", f"/standings?category={name}")
+        assert status == 200 and f"Standings after round 2 · {name}" in page, name
+    listed = "the event's categories are U18, S50, junior, senior, woman"
+    for name, reason in (
+        ("U1700", "'U1700' is not a category of this event"),
+        ("women", "'women' is not a category of this event"),
+        ("U0", "'U0': an age category counts from 1 (U8, U18, S50)"),
+        ("2000-1800", "'2000-1800': the band's first rating is above its last"),
+        ("<b>x</b>", "'<b>x</b>' is not a category; write U18, S50, women, unrated, U1800 or a rating band"),
+    ):
+        status, _, page = client.request("GET", "/standings?category=" + quote(name))
+        assert status == 404 and alert(page).startswith(reason) and alert(page).endswith(listed), (name, page[:500])
+        assert "<b>x" not in page
+        status, headers, text = client.request("GET", "/standings.json?category=" + quote(name))
+        assert status == 404 and headers["content-type"].startswith("text/plain"), name
+        assert text.startswith(reason) and text.endswith(listed) and "\n" not in text, text
+
+
+# --- a field given twice -------------------------------------------------------------------------------------
+
+
+def test_a_field_given_twice_is_refused_and_changes_nothing(protected: Path, tmp_path: Path, serve: Any) -> None:
+    """`?round=1&round=2` showed round 2 (the last), and a result form with two results recorded the first."""
+    path = fresh(protected, tmp_path)
+    server = serve(path)
+    client = Client(server)
+    for address, name in (("/pairings?round=1&round=2", "round"), ("/standings.json?d=main&round=1&d=main", "d"),
+                          ("/arbiter?round=1&%72ound=2", "round"), ("/events?page=pairings&page=standings", "page"),
+                          ("/login?next=arbiter&next=arbiter%3Fround%3D1", "next")):  # fmt: skip
+        status, _, text = client.request("GET", address)
+        assert (status, text) == (400, f"the field {name!r} is given more than once; give it once"), address
+    before = snapshot(path.parent)
+    _, _, page = client.request("GET", "/login")
+    status, _, page = client.post("/login", [("csrf", hidden(page, "csrf")), ("password", PASSWORD),
+                                             ("password", "wrong password")])  # fmt: skip
+    assert status == 400 and alert(page) == "the field 'password' is given more than once; give it once"
+    assert "tmanager_session" not in client.cookies
+    assert client.post("/login", [("csrf", hidden(page, "csrf")), ("password", PASSWORD)])[0] == 303
+
+    _, _, page = client.request("GET", "/arbiter?round=2")
+    entry = [*board_form(page, 3).items(), ("result", "1-0")]
+    for twice in (("result", "0-1"), ("result", "1-0"), ("csrf", "x"), ("board", "4")):
+        status, _, page = client.post("/result", [*entry, twice])
+        assert status == 400 and alert(page) == f"the field {twice[0]!r} is given more than once; give it once"
+    assert snapshot(path.parent) == before, "a refused form changed a file"
+    status, _, _ = client.post("/result", entry)  # the same form with each field once is recorded
+    assert status == 303 and ev.load(path).division().round(2).boards[2].result == "1-0"
