@@ -8,6 +8,7 @@ import os
 import random
 import shutil
 import subprocess
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -165,15 +166,20 @@ GAPPED = {1: ("Anand, Vis", 2500), 2: ("Berg, Bo", 2100), 4: ("Carlsen, Cas", 23
           12: ("Ivanov, Ivo", 1700), 14: ("Jansen, Jan", 1600)}  # fmt: skip
 
 
+def enter_players(path: Path, players: Mapping[int, tuple[str, int]]) -> None:
+    """Enter players, by number, with `event import-players` from a CSV file."""
+    entries = path.with_name("entries.csv")
+    rows = "".join(f'{n},"{name}",{rating or ""}\n' for n, (name, rating) in players.items())
+    entries.write_text("number,name,rating\n" + rows, encoding="utf-8")
+    ok("import-players", path, entries)
+
+
 def gapped_event(tmp_path: Path) -> Path:
     """A Baku-accelerated open of players numbered with gaps, made with `tmanager event`: a forbidden pair,
     requested byes, rounds 1-2 played, round 3 in progress (one result in) and a bye requested for round 4."""
     path = tmp_path / "gaps.toml"
-    entries = tmp_path / "entries.csv"
-    rows = "".join(f'{n},"{name}",{rating or ""}\n' for n, (name, rating) in GAPPED.items())
-    entries.write_text("number,name,rating\n" + rows, encoding="utf-8")
     ok("new", path, "--name", "Gaps", "--rounds", "4", "--set", "acceleration=baku")
-    ok("import-players", path, entries)
+    enter_players(path, GAPPED)
     ok("forbid", path, "4", "8")
     ok("bye", path, "5", "--round", "2")
     ok("bye", path, "11", "--round", "3")
