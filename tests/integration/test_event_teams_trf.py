@@ -10,6 +10,7 @@ import pytest
 
 from tests.integration.test_event_scored import ok, refused
 from tests.integration.test_event_teams import TEAMS, lineups, team_event
+from tests.integration.test_event_trf import enter_players, xtm_numbers
 from tmanager.core.results import Colour, TrfResult
 from tmanager.events import api as ev
 from tmanager.events.model import Division
@@ -182,3 +183,35 @@ def test_team_numbers_fit_trfs_three_digits(tmp_path: Path) -> None:
     says = refused(path, "add-team", path, "Kings", "3", "4", "--number", "1000")
     assert says.endswith("division 'main': team number 1000 is beyond 999 (TRF writes team numbers in three digits)")
     ok("add-team", path, "Kings", "3", "4", "--number", "999")
+
+
+def test_a_team_divisions_players_numbered_with_gaps(tmp_path: Path) -> None:
+    """Player numbers with gaps were the starting ranks of the 001 lines and of the rosters (310, TRF-16's 013) and
+    lineups (300), which pairing programs refuse; they are now ranks 1..N everywhere in the file, and the XTM player
+    lines give the numbers back."""
+    path = tmp_path / "league.toml"
+    ok("new", path, "--name", "League", "--system", "team-swiss", "--boards", "2", "--rounds", "3")
+    rosters = {"Rooks": (1, 2, 4), "Knights": (5, 7, 8), "Bishops": (10, 11), "Queens": (13, 14)}
+    enter_players(path, {n: (f"P{n}, X", 2400 - 20 * n) for team in rosters.values() for n in team})
+    for name, players in rosters.items():
+        ok("add-team", path, name, *map(str, players))
+    ok("pair", path, "--colour", "white")
+    ok("lineup", path, "Rooks", "1", "4")  # not the roster's first boards: a 300 record
+    for match, board in itertools.product((1, 2), (1, 2)):
+        ok("result", path, f"{match}.{board}", "1-0" if board == 1 else "=")
+    for version in ("2026", "16"):
+        exported = tmp_path / f"league-{version}.trf"
+        ok("export-trf", path, exported, "--version", version)
+        tournament = trf.read(exported)
+        assert sorted(p.id for p in tournament.players) == list(range(1, 11))
+        number = xtm_numbers(exported.read_text(encoding="utf-8"))
+        assert sorted(number.values()) == sorted(n for team in rosters.values() for n in team)
+        named = [(t.name, t.players) for t in tournament.values(trf_teams.TEAMS)] or [
+            (t.name, t.players) for t in tournament.values(trf_teams.TEAM_ROSTERS)
+        ]
+        assert [(name, tuple(number[p] for p in players)) for name, players in named] == list(rosters.items())
+        lineups = [tuple(number[p] for p in x.players) for x in tournament.values(trf_teams.LINEUPS)]
+        assert lineups == ([(1, 4)] if version == "2026" else [])
+        back = tmp_path / f"back-{version}.toml"
+        ok("import-trf", back, exported)
+        assert back.read_text(encoding="utf-8") == path.read_text(encoding="utf-8")

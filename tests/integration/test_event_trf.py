@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import os
 import random
 import shutil
 import subprocess
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import ROOT, run_cli
+from tests.integration.test_event_scored import ok
 from tmanager.core.prizes import Sharing
 from tmanager.core.results import ByeKind, Result, TrfResult
 from tmanager.errors import ConfigError
@@ -21,7 +25,7 @@ from tmanager.events.model import PrizeFund
 from tmanager.events.registration import assign_start_numbers
 from tmanager.events.rules.chess import random_result
 from tmanager.events.trffile.typecodes import read_type_code
-from tmanager.formats import trf
+from tmanager.formats import trf, trf_records
 from tmanager.pairing import Game
 
 DATA = ROOT / "tests" / "data" / "bbp"
@@ -154,6 +158,102 @@ def test_cli_round_trip_and_checker(tmp_path: Path) -> None:
     assert report == []
     # Importing onto an existing file is refused.
     assert run_cli("event", "import-trf", copy, out).returncode == 2
+
+
+#: Players entered with numbers of their own: 3, 6, 10 and 13 are nobody's (entries taken back before round 1).
+GAPPED = {1: ("Anand, Vis", 2500), 2: ("Berg, Bo", 2100), 4: ("Carlsen, Cas", 2300), 5: ("Dekker, Dora", 1900),
+          7: ("Eriksen, Emil", 2000), 8: ("Fischer, Fay", 1800), 9: ("Gunsberg, Gus", 0), 11: ("Huber, Hal", 2200),
+          12: ("Ivanov, Ivo", 1700), 14: ("Jansen, Jan", 1600)}  # fmt: skip
+
+
+def enter_players(path: Path, players: Mapping[int, tuple[str, int]]) -> None:
+    """Enter players, by number, with `event import-players` from a CSV file."""
+    entries = path.with_name("entries.csv")
+    rows = "".join(f'{n},"{name}",{rating or ""}\n' for n, (name, rating) in players.items())
+    entries.write_text("number,name,rating\n" + rows, encoding="utf-8")
+    ok("import-players", path, entries)
+
+
+def gapped_event(tmp_path: Path) -> Path:
+    """A Baku-accelerated open of players numbered with gaps, made with `tmanager event`: a forbidden pair,
+    requested byes, rounds 1-2 played, round 3 in progress (one result in) and a bye requested for round 4."""
+    path = tmp_path / "gaps.toml"
+    ok("new", path, "--name", "Gaps", "--rounds", "4", "--set", "acceleration=baku")
+    enter_players(path, GAPPED)
+    ok("forbid", path, "4", "8")
+    ok("bye", path, "5", "--round", "2")
+    ok("bye", path, "11", "--round", "3")
+    ok("bye", path, "2", "--round", "4", "--kind", "zero")
+    for n in (1, 2, 3):
+        ok("pair", path, *(("--colour", "white") if n == 1 else ()))
+        boards = len(ev.load(path).division().round(n).boards) if n < 3 else 1
+        for board in range(1, boards + 1):
+            ok("result", path, str(board), ("1-0", "=", "0-1")[board % 3])
+    return path
+
+
+def xtm_numbers(text: str) -> dict[int, int]:
+    """Each starting rank's player number, as the file's XTM player lines give it."""
+    players = [line.split(" ", 3)[2:] for line in text.splitlines() if line.startswith("XTM player ")]
+    return {int(rank): json.loads(data).get("number", int(rank)) for rank, data in players}
+
+
+def test_numbers_with_gaps_are_written_as_starting_ranks_1_to_n(tmp_path: Path) -> None:
+    """The player numbers were the TRF's starting ranks, gaps and all (1, 2, 4, 5, 7…): pairing programs take
+    starting ranks 1..N only (bbpPairings refuses the file), so an event with an entry taken back could be neither
+    submitted nor re-paired from its export. The starting ranks are now 1..N in the numbers' order, every reference
+    to a player in the file is by them, and `import-trf` gives the numbers back from the XTM player lines."""
+    path = gapped_event(tmp_path)
+    e = ev.load(path)
+    d = e.division()
+    for version in event_trf.Version:
+        out = tmp_path / f"gaps-{version}.trf"
+        ok("export-trf", path, out, "--version", version)
+        text = out.read_text(encoding="utf-8")
+        tournament = trf.parse(text)
+        assert sorted(p.id for p in tournament.players) == list(range(1, len(GAPPED) + 1))
+        assert f"062 {len(GAPPED)}" in text.splitlines()
+        number = xtm_numbers(text)
+        assert sorted(number.values()) == sorted(GAPPED), "the XTM player lines name every player's number"
+        rank = {n: r for r, n in number.items()}
+        assert [number[p.id] for p in tournament.players] == sorted(d.ranks(), key=d.ranks().__getitem__)
+        assert all(p.name == GAPPED[number[p.id]][0] for p in tournament.players)
+        # The round entries name opponents by starting rank; a requested bye of round 3 (in progress) follows.
+        for n in (1, 2):
+            games = ev.round_games(d, d.round(n))
+            for p in tournament.players:
+                game = games[number[p.id]]
+                opponent = None if game.opponent is None else rank[game.opponent]
+                assert p.games[n - 1] == dataclasses.replace(game, opponent=opponent), (version, n, p.id)
+        assert next(p for p in tournament.players if p.id == rank[11]).games[2:] == (
+            Game(None, None, TrfResult.HALF_BYE),
+        )
+        # The records: the forbidden pair (260/XXP), the virtual points (250/XXA), the requested byes (240).
+        assert tournament.forbidden == (frozenset({rank[4], rank[8]}),)
+        for p in tournament.players:
+            virtual = tuple(virtual_points(e, d, n).get(number[p.id], 0) for n in range(1, 5))
+            assert tournament.acceleration(p.id, 4) == virtual, (version, p.id)
+        byes = {(b.round, b.kind, p) for b in tournament.values(trf_records.BYES) for p in b.players}
+        assert byes == (set() if version == "16" else {(3, "H", rank[11]), (4, "Z", rank[2])})
+        # The checker re-pairs rounds 1 and 2 as the event did, and pairs round 3 as the event did too.
+        check = run_cli("pair", "--dutch", out, "-c")
+        assert check.returncode == 0, check.stderr
+        assert check.stdout.count("Round #") == 2, check.stdout
+        assert [line for line in check.stdout.splitlines() if "Round #" not in line] == [], check.stdout
+        paired = run_cli("pair", "--dutch", out, "-p")
+        assert paired.returncode == 0, paired.stderr
+        pairs = [tuple(number.get(int(x), 0) for x in row.split()) for row in paired.stdout.splitlines()[1:]]
+        third = d.round(3)
+        holder = next(n for n, kind in third.byes.items() if kind == ByeKind.PAIRING)
+        assert sorted(pairs) == sorted([(b.white, b.black) for b in third.boards] + [(holder, 0)])
+        # Re-imported, the event is the same, numbers and all; without the XTM lines (another program's file)
+        # the players are numbered by starting rank, as before.
+        copy = tmp_path / f"copy-{version}.toml"
+        ok("import-trf", copy, out)
+        assert copy.read_text(encoding="utf-8") == path.read_text(encoding="utf-8")
+        foreign = "".join(line for line in text.splitlines(keepends=True) if not line.startswith("XTM"))
+        players = event_trf.loads(foreign).division().players
+        assert sorted((p.number, p.name) for p in players) == sorted((rank[n], v[0]) for n, v in GAPPED.items())
 
 
 BBPPAIRINGS = shutil.which(os.environ.get("BBPPAIRINGS", "bbpPairings"))

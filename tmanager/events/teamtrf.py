@@ -8,6 +8,7 @@ The records' syntax is :mod:`tmanager.formats.trf_teams`'s; the division's match
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -22,18 +23,24 @@ from tmanager.formats import trf, trf_records, trf_teams
 _FORFEITED = frozenset({TeamRoundKind.FORFEIT_WIN, TeamRoundKind.FORFEIT_LOSS})
 
 
-def trf16_team_records(division: Division) -> dict[str, tuple[Any, ...]]:
-    """TRF-16's team records: an ``013`` line per team, by team number, with its roster in board order."""
+def _ranked(players: Sequence[int], starting: Mapping[int, int]) -> tuple[int, ...]:
+    """A roster or lineup by starting rank; an empty board (0) stays 0."""
+    return tuple(starting[p] if p else 0 for p in players)
+
+
+def trf16_team_records(division: Division, starting: Mapping[int, int]) -> dict[str, tuple[Any, ...]]:
+    """TRF-16's team records: an ``013`` line per team, by team number, with its roster in board order (players by
+    ``starting`` rank)."""
     numbered = sorted(division.teams, key=lambda t: t.number)
-    rosters = tuple(trf_teams.TeamRoster(t.name, tuple(t.players)) for t in numbered)
+    rosters = tuple(trf_teams.TeamRoster(t.name, _ranked(t.players, starting)) for t in numbered)
     return {trf_teams.TEAM_ROSTERS.code: rosters}
 
 
-def trf_team_records(event: Event, division: Division) -> dict[str, tuple[Any, ...]]:
+def trf_team_records(event: Event, division: Division, starting: Mapping[int, int]) -> dict[str, tuple[Any, ...]]:
     """The team records of TRF-2026 for a team division, by code (:mod:`tmanager.formats.trf_teams`, and
     :class:`~tmanager.formats.trf_records.Forfeit`): ``352``, ``362``, a ``310`` per team, ``320`` for the
     pairing-allocated byes, ``330`` per forfeited match, ``300`` per lineup that is not the roster's first boards
-    in order, and an ``802`` per team. Players are named by their numbers, the file's starting ranks."""
+    in order, and an ``802`` per team. Players are named by their ``starting`` ranks, the file's."""
     rules = settings(division)
     points = scoring(division)
     last = division.paired_rounds
@@ -48,7 +55,7 @@ def trf_team_records(event: Event, division: Division) -> dict[str, tuple[Any, .
             number=t.number, name=t.name, nickname=t.short,
             strength=sum(ratings) // len(ratings) if ratings else 0,
             match_points=total.match_points, game_points=total.game_points, rank=places[t.number],
-            players=tuple(t.players[: trf_teams.ROSTER_LIMIT]),
+            players=_ranked(t.players[: trf_teams.ROSTER_LIMIT], starting),
         ))  # fmt: skip
     paired = [r for r in division.rounds if r.paired]
     byes = tuple(next((t for t, k in r.team_byes.items() if k == ByeKind.PAIRING), None) for r in paired)
@@ -71,7 +78,7 @@ def trf_team_records(event: Event, division: Division) -> dict[str, tuple[Any, .
             for team, opponent in ((first, second), (second, first)):
                 lineup = record.lineups.get(team)
                 if lineup is not None and lineup != division.team(team).players[: rules.team_size]:
-                    lineups.append(trf_teams.Lineup(record.number, team, opponent, tuple(lineup)))
+                    lineups.append(trf_teams.Lineup(record.number, team, opponent, _ranked(lineup, starting)))
     bye_types = {ByeKind.PAIRING: "PAB", ByeKind.FULL: "FPB", ByeKind.HALF: "HPB"}
     summaries = []
     for t in numbered:

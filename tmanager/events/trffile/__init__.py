@@ -17,6 +17,13 @@ that is also the pairing order; otherwise (numbers in the order of entry) the
 file says ``XXC rank`` and lists the players in pairing order, as JaVaFo and
 bbpPairings read it, so that ``bbpPairings --dutch FILE -c`` and
 ``tmanager pair --dutch FILE -c`` re-pair every round as the event did.
+Numbers with gaps (1, 2, 4: a player entered with ``--number``, an entry taken
+out of the event file) are closed up to starting ranks 1..N in the same order
+(:func:`~tmanager.events.trffile.writer.starting_ranks`), since pairing programs
+take 1..N only: every ``001`` line, round entry and record then names players
+by starting rank, the ``XTM player`` line (keyed by starting rank) gives the
+number back (``XTM player 3 {"number":4}``), and the other ``XTM`` lines name
+players by number, as the event does.
 
 **A round in progress** (paired, results missing) is left out of the player
 lines: every game there has its result, as pairing programs require (a blank

@@ -38,12 +38,12 @@ def event_date(text: str) -> str:
     return text.replace("/", "-") if text else ""
 
 
-def player_header(p: Player) -> str:
-    """Columns 1–80 of a player line."""
+def player_header(p: Player, rank: int) -> str:
+    """Columns 1–80 of a player line, the player's starting ``rank`` in 5–8."""
     rating = str(p.rating) if p.rating else ""
     fide_id = str(p.fide_id) if p.fide_id is not None else ""
     return (
-        f"001 {p.number:4d} {p.sex.value or ' '}{p.title:3.3} {p.name[:33]:33} {rating:>4.4} {p.federation[:3]:3} "
+        f"001 {rank:4d} {p.sex.value or ' '}{p.title:3.3} {p.name[:33]:33} {rating:>4.4} {p.federation[:3]:3} "
         f"{fide_id:>11.11} {trf_date(p.birth):10.10} "
     )
 

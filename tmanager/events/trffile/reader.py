@@ -61,7 +61,7 @@ def loads(text: str, *, file: Path | None = None) -> Event:
     event.scoring = tournament.points
     colour = tournament.initial_colour.word if tournament.initial_colour else None
     by_id = {p.id: p for p in tournament.players}
-    # Starting ranks are player numbers; files of earlier versions name the number in their XTM player lines.
+    # A starting rank is the player's number, unless the XTM player line names another (numbers with gaps).
     numbers = {p.id: extras["player"].get(p.id, {}).get("number", p.id) for p in tournament.players}
     unknown = [n for group in tournament.forbidden for n in group if n not in by_id]
     if unknown:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from tmanager import tomlmap
@@ -41,6 +42,13 @@ def complete_rounds(division: Division) -> int:
     return min(pending, default=division.paired_rounds + 1) - 1
 
 
+def starting_ranks(division: Division) -> dict[int, int]:
+    """Each player's TRF starting rank, by number: the numbers closed up to 1..N in their order. Pairing programs
+    take starting ranks 1..N only (bbpPairings refuses a file with a gap), and numbers can have gaps (a player
+    entered with ``--number``, an entry taken out of the event file); without gaps the rank is the number."""
+    return {number: rank for rank, number in enumerate(sorted(p.number for p in division.players), 1)}
+
+
 def dumps(event: Event, division: Division, *, version: Version = Version.TRF_2026) -> str:
     """The division as TRF text (LF line endings); a :class:`StateError` for a score-based division."""
     rules = require(
@@ -50,34 +58,45 @@ def dumps(event: Event, division: Division, *, version: Version = Version.TRF_20
         "write it as a tsh .t file with `event export-t` (or .TOU with `event export-tou`)",
     )
     rounds = complete_rounds(division)
+    starting = starting_ranks(division)
     ranks = division.ranks()
     by_rank = sorted(division.players, key=lambda p: ranks[p.number])
     in_order = [p.number for p in by_rank] == sorted(ranks)
     places = {s.player.number: s.rank for s in tiebreak_standings(event, division, rounds)} if rounds else {}
     teams = rules.team_size is not None
     lines = [*_header_lines(event, division, version, teams=teams),
-             *_pairing_lines(event, division, version, in_order)]  # fmt: skip
+             *_pairing_lines(event, division, version, in_order, starting)]  # fmt: skip
     lines.append("XTM event " + _json(_event_extras(event, division, teams=teams)))
     for p in division.players:
-        lines.append(f"XTM player {p.number} " + _json(_player_extras(p)))
+        lines.append(f"XTM player {starting[p.number]} " + _json(_player_extras(p, starting[p.number])))
     for r in division.rounds:
         lines.append(f"XTM round {r.number} " + _json(_round_extras(r, results=r.number > rounds)))
-    paired = [round_games(division, r) for r in division.rounds if r.paired and r.number <= rounds]
+    paired = [_by_rank(round_games(division, r), starting) for r in division.rounds if r.paired and r.number <= rounds]
     points = scores(event, division, rounds)
     upcoming = _sitting_out(division, rounds + 1)
     # The points count a requested bye of the round in progress, as its entry is written (bbpPairings' checker
     # counts it; its pairing takes it off again).
     points = {n: v + sum(event.scoring.points(g) for g in upcoming.get(n, ())) for n, v in points.items()}
     players = tuple(
-        trf.TrfPlayer(p.number, player_header(p), points[p.number], places.get(p.number),
+        trf.TrfPlayer(starting[p.number], player_header(p, starting[p.number]), points[p.number], places.get(p.number),
                       tuple(entries[p.number] for entries in paired) + upcoming.get(p.number, ()))
         for p in by_rank
     )  # fmt: skip
     trf_2026 = version is Version.TRF_2026
-    records = _records(event, division, version, rounds) if trf_2026 else _trf16_records(event, division)
+    records = _records(event, division, rounds, starting) if trf_2026 else _trf16_records(event, division, starting)
     if teams:
-        records.update(trf_team_records(event, division) if trf_2026 else trf16_team_records(division))
+        records.update(
+            trf_team_records(event, division, starting) if trf_2026 else trf16_team_records(division, starting)
+        )
     return trf.dumps(trf.Tournament(players=players, lines=tuple(lines), records=records, by_rank=not in_order))
+
+
+def _by_rank(games: Mapping[int, Game], starting: Mapping[int, int]) -> dict[int, Game]:
+    """A round's entries, by number, with their opponents named by starting rank."""
+    return {
+        number: game if game.opponent is None else dataclasses.replace(game, opponent=starting[game.opponent])
+        for number, game in games.items()
+    }  # fmt: skip
 
 
 def _sitting_out(division: Division, number: int) -> dict[int, tuple[Game, ...]]:
@@ -158,7 +177,9 @@ def _team_type_code(division: Division) -> str:
     return "CUSTOM_TEAM_SWISS"
 
 
-def _pairing_lines(event: Event, division: Division, version: Version, in_order: bool) -> list[str]:
+def _pairing_lines(
+    event: Event, division: Division, version: Version, in_order: bool, starting: Mapping[int, int]
+) -> list[str]:
     """The pairing programs' lines: ``XXC rank`` when the file lists players in pairing order; in TRF-16 the
     rounds, the initial colour, the points and the forbidden pairs as XX and BB lines."""
     words = [] if in_order else ["rank"]
@@ -174,11 +195,13 @@ def _pairing_lines(event: Event, division: Division, version: Version, in_order:
         # bbpPairings reads the points in columns 5-8 (``BBW  3.0``) and refuses a shorter line.
         lines += [f"{code} {format_points(getattr(event.scoring, name), decimal=True):>4}"
                   for code, name in trf.POINTS_CODES.items()]  # fmt: skip
-    lines += ["XXP " + " ".join(str(n) for n in sorted(group)) for group in division.forbidden_groups()]
+    lines += ["XXP " + " ".join(str(n) for n in _ranked(group, starting)) for group in division.forbidden_groups()]
     return lines
 
 
-def _records(event: Event, division: Division, version: Version, rounds: int) -> dict[str, tuple[Any, ...]]:
+def _records(
+    event: Event, division: Division, rounds: int, starting: Mapping[int, int]
+) -> dict[str, tuple[Any, ...]]:
     """TRF-2026 records: byes of the rounds after the player lines, Baku's virtual points, forbidden pairs."""
     total = event.total_rounds(division) or max(division.paired_rounds, 1)
     byes = []
@@ -186,21 +209,21 @@ def _records(event: Event, division: Division, version: Version, rounds: int) ->
         if r.number <= rounds:
             continue
         for kind, code in BYE_RECORDS.items():
-            players = tuple(sorted(p for p, k in r.byes.items() if k == kind))
+            players = tuple(_ranked((p for p, k in r.byes.items() if k == kind), starting))
             if players:
                 byes.append(trf_records.Bye(code, r.number, players))
     accelerations = []
     for n in range(1, total + 1):
         virtual = virtual_points(event, division, n)
         for points in sorted(set(virtual.values())):
-            for first, last in _ranges(sorted(p for p, v in virtual.items() if v == points)):
+            for first, last in _ranges(_ranked((p for p, v in virtual.items() if v == points), starting)):
                 accelerations.append(trf_records.Acceleration(points, n, n, first, last))
-    prohibited = [trf_records.Prohibited(1, total, tuple(sorted(g))) for g in division.forbidden_groups()]
+    prohibited = [trf_records.Prohibited(1, total, tuple(_ranked(g, starting))) for g in division.forbidden_groups()]
     return {trf_records.BYES.code: tuple(byes), trf_records.ACCELERATION.code: tuple(_merged(accelerations)),
             trf_records.PROHIBITED.code: tuple(prohibited)}  # fmt: skip
 
 
-def _trf16_records(event: Event, division: Division) -> dict[str, tuple[Any, ...]]:
+def _trf16_records(event: Event, division: Division, starting: Mapping[int, int]) -> dict[str, tuple[Any, ...]]:
     """TRF-16's records: each accelerated player's virtual points, round by round (``XXA``; 250 in TRF-2026)."""
     total = event.total_rounds(division) or max(division.paired_rounds, 1)
     virtual = [virtual_points(event, division, n) for n in range(1, total + 1)]
@@ -208,8 +231,13 @@ def _trf16_records(event: Event, division: Division) -> dict[str, tuple[Any, ...
     for p in division.players:
         points = tuple(v.get(p.number, 0) for v in virtual)
         if any(points):
-            lines.append(trf_records.PlayerAcceleration(p.number, points))
+            lines.append(trf_records.PlayerAcceleration(starting[p.number], points))
     return {trf_records.PLAYER_ACCELERATION.code: tuple(lines)}
+
+
+def _ranked(numbers: Iterable[int], starting: Mapping[int, int]) -> list[int]:
+    """Players named by number, as their sorted starting ranks."""
+    return sorted(starting[n] for n in numbers)
 
 
 def _ranges(numbers: Sequence[int]) -> list[tuple[int, int]]:
@@ -269,10 +297,11 @@ def _event_extras(event: Event, division: Division, *, teams: bool) -> dict[str,
 
 
 
-def _player_extras(p: Player) -> dict[str, Any]:
-    """Everything of the player that the ``001`` line does not give back as it is."""
-    read = read_player_header(trf.TrfPlayer(p.number, player_header(p), 0, None, ()))
-    extras: dict[str, Any] = {}
+def _player_extras(p: Player, rank: int) -> dict[str, Any]:
+    """Everything of the player that the ``001`` line does not give back as it is: the number, too, when it is not
+    the starting ``rank``."""
+    read = read_player_header(trf.TrfPlayer(rank, player_header(p, rank), 0, None, ()))
+    extras: dict[str, Any] = {} if p.number == rank else {"number": p.number}
     for key in ("name", "title", "rating", "federation", "fide_id", "sex", "birth"):
         if read[key] != getattr(p, key):
             extras[key] = getattr(p, key)
