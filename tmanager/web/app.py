@@ -145,8 +145,8 @@ class Guard:
 
     Methods other than GET and HEAD get 405, except POST to the ``writable``
     paths, and only with a declared body of at most :data:`MAX_FORM_BYTES`; with
-    ``loopback_only``, a Host header that is not a loopback name gets 400, and so
-    does a query that gives a field twice (:mod:`tmanager.web.fields`). Every
+    ``loopback_only``, a Host header that is not a loopback name gets 400; and any
+    query that gives a field twice gets 400 (:mod:`tmanager.web.fields`). Every
     response carries headers that keep browsers from sniffing types, framing the
     pages or sending referrers to other sites.
     """
