@@ -165,6 +165,17 @@ def test_a_field_given_twice_is_refused_and_changes_nothing(protected: Path, tmp
     for twice in (("result", "0-1"), ("result", "1-0"), ("csrf", "x"), ("board", "4")):
         status, _, page = client.post("/result", [*entry, twice])
         assert status == 400 and alert(page) == f"the field {twice[0]!r} is given more than once; give it once"
+        assert problem_heading(page) == "Bad request"  # the refusals' page was headed "Not found" whatever it said
+    status, _, page = client.post("/result", [(name, "x" if name == "csrf" else value) for name, value in entry])
+    assert (status, problem_heading(page)) == (403, "Forbidden")
+    status, _, page = client.request("GET", "/pairings?round=99")
+    assert (status, problem_heading(page)) == (404, "Not found")
     assert snapshot(path.parent) == before, "a refused form changed a file"
     status, _, _ = client.post("/result", entry)  # the same form with each field once is recorded
     assert status == 303 and ev.load(path).division().round(2).boards[2].result == "1-0"
+
+
+def problem_heading(page: str) -> str | None:
+    """The heading of a page that says why it cannot be shown (a refusal, an address of nothing)."""
+    found = re.search(r'<section id="problem"[^>]*><h2>([^<]*)</h2>', page)
+    return found[1] if found else None

@@ -45,6 +45,7 @@ import math
 import secrets
 import time
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from http import HTTPStatus
 from pathlib import Path
 
 from starlette.applications import Starlette
@@ -273,8 +274,8 @@ class EventApp:
         return HTMLResponse(self.hub.redact(document), status_code=status, headers={"Cache-Control": "no-store"})
 
     def refusal(self, message: str, status: int = 403) -> Response:
-        return self.respond(Page(PageKind.HOME), eventpages.problem(message), version=self.hub.version, session=None,
-                            status=status, live=False)  # fmt: skip
+        return self.respond(Page(PageKind.HOME), eventpages.problem(message, status=status), version=self.hub.version,
+                            session=None, status=status, live=False)  # fmt: skip
 
     # --- the pages ------------------------------------------------------------------------------
 
@@ -460,8 +461,8 @@ class EventApp:
             # The form's own round or division, which the page cannot show, is usually why the action was refused:
             # say so once ("round 7 is not paired", not that twice over).
             said = error.message if str(problem) in error.message else f"{error.message} ({problem})"
-            sections = eventpages.problem(said)
-        return self.respond(page, sections, version=version, session=session, status=400)
+            sections = eventpages.problem(said, status=HTTPStatus.BAD_REQUEST)
+        return self.respond(page, sections, version=version, session=session, status=HTTPStatus.BAD_REQUEST)
 
 
 def create_event_app(

@@ -16,6 +16,7 @@ import re
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from http import HTTPStatus
 from types import MappingProxyType
 from typing import Any, TypeVar
 from urllib.parse import urlencode
@@ -480,9 +481,11 @@ DIVISION_PAGES: Mapping[PageKind, Callable[[Snapshot, Division, Page], Sections]
 _NAVIGATION = (PageKind.HOME, PageKind.START, PageKind.PAIRINGS, PageKind.STANDINGS, PageKind.TABLE, PageKind.PRIZES)
 
 
-def problem(message: str) -> Sections:
-    """A page that cannot be shown: the reason."""
-    return [(_PROBLEM, render_template("problem.html", message=message))]
+def problem(message: str, *, status: int = HTTPStatus.NOT_FOUND) -> Sections:
+    """A page that cannot be shown: the reason, under the heading of the response's ``status`` ("Not found",
+    "Forbidden", "Bad request": a form refused was headed "Not found" too)."""
+    heading = HTTPStatus(status).phrase.capitalize()
+    return [(_PROBLEM, render_template("problem.html", heading=heading, message=message))]
 
 
 def has_problem(sections: Sections) -> bool:
