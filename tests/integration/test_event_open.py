@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import run_cli
-from tests.integration.test_web import CHROMIUM, CHROMIUM_ARGS, fetch, serve
+from tests.integration.test_web import CHROMIUM, chromium, fetch, serve
 from tests.integration.test_web_event import PASSWORD, Client, hidden, set_password
 from tmanager.core.playerfields import WOMEN_TITLES, Sex
 from tmanager.core.results import Result
@@ -186,14 +186,11 @@ def _pdf_pages(pdf: bytes) -> list[tuple[float, float]]:
 
 @browser_only
 def test_reports_print_on_a4_portrait(built: Path, tmp_path: Path) -> None:
-    from playwright.sync_api import sync_playwright
-
     path = copy(built, tmp_path)
     ok("report", path, "--round", "8", "--only", "standings", "--only", "pairings", "--only", "prizes")
     ok("report", path, "--only", "pairings", "--only", "slips")
     directory = path.parent / "html" / "open"
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+    with chromium() as browser:
         page = browser.new_page()
         for name, most in (("standings-r8", 2), ("pairings-r9", 1), ("prizes-r8", 3), ("slips-r9", 8)):
             page.goto((directory / f"{name}.html").as_uri())
@@ -210,8 +207,6 @@ def test_reports_print_on_a4_portrait(built: Path, tmp_path: Path) -> None:
 
 @browser_only
 def test_web_json_pairings_layout_and_missing_results_view(built: Path, tmp_path: Path, serve: Any) -> None:
-    from playwright.sync_api import sync_playwright
-
     path = copy(built, tmp_path)
     assert set_password(path, PASSWORD).returncode == 0
     server = serve(path)
@@ -234,8 +229,7 @@ def test_web_json_pairings_layout_and_missing_results_view(built: Path, tmp_path
                 view: innerWidth, clipped: black.filter(c => c.getBoundingClientRect().right > right + 1
                                                      || c.scrollWidth > c.clientWidth).length,
                 names: black.length}; }"""
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+    with chromium() as browser:
         for width in (1600, 390):
             page = browser.new_page(viewport={"width": width, "height": 900})
             page.goto(f"{server.url}pairings")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import io
 import json
@@ -17,7 +18,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import chess.pgn
 import pytest
@@ -31,11 +32,28 @@ from tmanager.web.hub import FinishEstimate
 from tmanager.web.pgnindex import PgnIndex
 from tmanager.web.redact import MASK, Redactor
 
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
+
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]  # fmt: skip
+
+
+@contextlib.contextmanager
+def chromium() -> Iterator[Browser]:
+    """Debian's Chromium, headless under Playwright (imported here: only the tests that need a browser need it),
+    closed however the block ends."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
 
 
 # --- helpers -------------------------------------------------------------------------------------
@@ -153,54 +171,49 @@ def copy_of(path: Path, tmp_path: Path) -> Path:
 
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (tools/test.sh installs it)")
 def test_dashboard_shows_a_game_in_progress_and_follows_the_worker(tmp_path: Path, serve: Any) -> None:
-    from playwright.sync_api import sync_playwright
 
     path = slow_tourney(tmp_path / "live.toml", players=2, games=2, delay=0.1, max_moves=12)
     path.write_text(path.read_text().replace("nodes = 1", 'tc = "10:00"'))  # clocks to show
     server = serve(path)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+    with chromium() as browser:
+        page = browser.new_page(viewport={"width": 1100, "height": 900})
+        page.goto(server.url)
+        page.wait_for_selector("#standings td.name")
+        assert page.inner_text("#progress").startswith("0 of 2 games played")
+        page.evaluate("window.notReloaded = true")
+        worker = start_worker(path, "--games", "1")
         try:
-            page = browser.new_page(viewport={"width": 1100, "height": 900})
-            page.goto(server.url)
-            page.wait_for_selector("#standings td.name")
-            assert page.inner_text("#progress").startswith("0 of 2 games played")
-            page.evaluate("window.notReloaded = true")
-            worker = start_worker(path, "--games", "1")
-            try:
-                # Polled from here: the page's CSP forbids the eval that wait_for_function needs.
-                wait_for(lambda: page.evaluate("document.querySelector('#games .game img.board')?.naturalWidth > 0"))
-                card = page.locator("#games .game").first
-                assert "E0" in card.inner_text() and "E1" in card.inner_text()
-                assert "1." in card.locator(".moves").inner_text()  # moves in SAN
-                clocks = card.locator(".clock").all_inner_texts()
-                assert len(clocks) == 2 and all(":" in c for c in clocks), clocks
-                during = page.screenshot(full_page=True)
-                (tmp_path / "during.png").write_bytes(during)
-                assert_not_blank(during)
+            # Polled from here: the page's CSP forbids the eval that wait_for_function needs.
+            wait_for(lambda: page.evaluate("document.querySelector('#games .game img.board')?.naturalWidth > 0"))
+            card = page.locator("#games .game").first
+            assert "E0" in card.inner_text() and "E1" in card.inner_text()
+            assert "1." in card.locator(".moves").inner_text()  # moves in SAN
+            clocks = card.locator(".clock").all_inner_texts()
+            assert len(clocks) == 2 and all(":" in c for c in clocks), clocks
+            during = page.screenshot(full_page=True)
+            (tmp_path / "during.png").write_bytes(during)
+            assert_not_blank(during)
 
-                page.wait_for_selector("#progress[data-done='1']", timeout=40_000)
-                page.wait_for_selector("#results td.result")
-                assert worker.wait(timeout=30) == 0
-            finally:
-                if worker.poll() is None:
-                    worker.kill()
-                    worker.wait()
-            assert page.evaluate("window.notReloaded") is True, "the page was reloaded instead of updated"
-            tourney = store.read(path)
-            rows = [row.split("\t") for row in page.locator("#standings tbody tr").all_inner_texts()]
-            assert [row[2] for row in rows] == ["1", "1"], rows  # both played the one game
-            assert page.locator("#games .game").count() == 0, "a recorded game is still shown as in progress"
-            result = page.inner_text("#results td.result")
-            assert result == {"+": "1-0", "-": "0-1", "=": "1/2-1/2"}[tourney.results.strip()[0]]
-            after = page.screenshot(full_page=True)
-            (tmp_path / "after.png").write_bytes(after)
-            assert_not_blank(after)
-            content = page.content()
-            for secret in secrets_of(tmp_path):
-                assert secret not in content
+            page.wait_for_selector("#progress[data-done='1']", timeout=40_000)
+            page.wait_for_selector("#results td.result")
+            assert worker.wait(timeout=30) == 0
         finally:
-            browser.close()
+            if worker.poll() is None:
+                worker.kill()
+                worker.wait()
+        assert page.evaluate("window.notReloaded") is True, "the page was reloaded instead of updated"
+        tourney = store.read(path)
+        rows = [row.split("\t") for row in page.locator("#standings tbody tr").all_inner_texts()]
+        assert [row[2] for row in rows] == ["1", "1"], rows  # both played the one game
+        assert page.locator("#games .game").count() == 0, "a recorded game is still shown as in progress"
+        result = page.inner_text("#results td.result")
+        assert result == {"+": "1-0", "-": "0-1", "=": "1/2-1/2"}[tourney.results.strip()[0]]
+        after = page.screenshot(full_page=True)
+        (tmp_path / "after.png").write_bytes(after)
+        assert_not_blank(after)
+        content = page.content()
+        for secret in secrets_of(tmp_path):
+            assert secret not in content
 
 
 def _live_card(path: Path, number: int) -> None:
@@ -261,83 +274,69 @@ def _version(server: Server) -> int:
 def test_a_page_that_fell_behind_drops_the_games_that_ended_meanwhile(tmp_path: Path, serve: Any) -> None:
     """A page more than one version behind is sent the whole state, which said nothing of the games that
     ended meanwhile: their cards stayed on the page, a finished game shown in progress until a reload."""
-    from playwright.sync_api import Route, sync_playwright
+    from playwright.sync_api import Route
 
     path = slow_tourney(tmp_path / "behind.toml", players=3, games=2)
     _live_card(path, 0)
     server = serve(path)
     wait_for(lambda: b'id="game-0"' in fetch(server.url)[2])
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page()
-            held: list[Route] = []
-            page.route("**/events?*", lambda route: held.append(route))  # updates wait until the page is behind
-            page.goto(server.url)
-            pumping(page, lambda: bool(held))
-            assert page.locator("#game-0").count() == 1
-            shown = int(page.evaluate("document.body.dataset.version"))
-            (store.read(path).live_dir / "0.json").unlink()
-            with store.transaction(path) as tourney:
-                tourney.set_result(0, "=")  # the game ends: its card goes
-            pumping(page, lambda: _version(server) > shown)
-            with store.transaction(path) as tourney:
-                tourney.set_result(1, "+")  # and something else changes after
-            pumping(page, lambda: _version(server) > shown + 1)
-            latest = _version(server)
-            held[0].continue_()
-            pumping(page, lambda: int(page.evaluate("document.body.dataset.version")) == latest)
-            assert "2</strong> of 6 games played" in page.inner_html("#progress")
-            assert page.locator("#games .game").count() == 0, "a game that ended is still shown in progress"
-        finally:
-            browser.close()
+    with chromium() as browser:
+        page = browser.new_page()
+        held: list[Route] = []
+        page.route("**/events?*", lambda route: held.append(route))  # updates wait until the page is behind
+        page.goto(server.url)
+        pumping(page, lambda: bool(held))
+        assert page.locator("#game-0").count() == 1
+        shown = int(page.evaluate("document.body.dataset.version"))
+        (store.read(path).live_dir / "0.json").unlink()
+        with store.transaction(path) as tourney:
+            tourney.set_result(0, "=")  # the game ends: its card goes
+        pumping(page, lambda: _version(server) > shown)
+        with store.transaction(path) as tourney:
+            tourney.set_result(1, "+")  # and something else changes after
+        pumping(page, lambda: _version(server) > shown + 1)
+        latest = _version(server)
+        held[0].continue_()
+        pumping(page, lambda: int(page.evaluate("document.body.dataset.version")) == latest)
+        assert "2</strong> of 6 games played" in page.inner_html("#progress")
+        assert page.locator("#games .game").count() == 0, "a game that ended is still shown in progress"
 
 
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (tools/test.sh installs it)")
 def test_a_long_name_wraps_on_a_phone_and_leaves_the_points_in_sight(tmp_path: Path, serve: Any) -> None:
     """Names did not wrap: on a phone a long one pushed the standings' points, and every column after the
     name, out of the box (to be scrolled to, sideways, one table at a time)."""
-    from playwright.sync_api import sync_playwright
 
     path = slow_tourney(tmp_path / "long.toml", players=3, games=2)
     long = "Stockfish 17 dev-20260101-abcdef with a very long name for the standings"
     path.write_text(path.read_text().replace('name = "E1"', f'name = "{long}"'))
     server = serve(path)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 390, "height": 800})
-            page.goto(server.url)
-            page.wait_for_selector("#standings td.name")
-            assert long in page.inner_text("#standings")
-            for table in ("#standings", "#crosstable"):
-                wide, box = page.evaluate(f"[document.querySelector('{table}').scrollWidth, "
-                                          f"document.querySelector('{table}').clientWidth]")  # fmt: skip
-                assert wide <= box, f"{table} is {wide} px wide in a box of {box} px"
-        finally:
-            browser.close()
+    with chromium() as browser:
+        page = browser.new_page(viewport={"width": 390, "height": 800})
+        page.goto(server.url)
+        page.wait_for_selector("#standings td.name")
+        assert long in page.inner_text("#standings")
+        for table in ("#standings", "#crosstable"):
+            wide, box = page.evaluate(f"[document.querySelector('{table}').scrollWidth, "
+                                      f"document.querySelector('{table}').clientWidth]")  # fmt: skip
+            assert wide <= box, f"{table} is {wide} px wide in a box of {box} px"
 
 
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (tools/test.sh installs it)")
 def test_the_full_crosstable_page_is_styled_in_a_browser(played: Path, serve: Any) -> None:
     """The page carries its stylesheet inline (it is `crosstable --format html`'s file), which the dashboard's
     Content-Security-Policy blocked: the browser showed the tables without their rules and shading."""
-    from playwright.sync_api import sync_playwright
 
     server = serve(played)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page()
-            blocked: list[str] = []
-            page.on("console", lambda message: blocked.append(message.text) if "Security Policy" in message.text
-                    else None)  # fmt: skip
-            page.goto(server.url + "crosstable.html")
-            page.wait_for_selector("th")
-            colour = page.evaluate("getComputedStyle(document.querySelector('th')).backgroundColor")
-            assert colour == "rgb(232, 232, 232)" and not blocked, (colour, blocked)
-        finally:
-            browser.close()
+    with chromium() as browser:
+        page = browser.new_page()
+        blocked: list[str] = []
+        page.on("console", lambda message: blocked.append(message.text) if "Security Policy" in message.text
+                else None)  # fmt: skip
+        page.goto(server.url + "crosstable.html")
+        page.wait_for_selector("th")
+        colour = page.evaluate("getComputedStyle(document.querySelector('th')).backgroundColor")
+        assert colour == "rgb(232, 232, 232)" and not blocked, (colour, blocked)
     headers = fetch(server.url + "crosstable.html")[1]
     assert "script-src" not in headers["content-security-policy"] and "unsafe" not in headers["content-security-policy"]
 
@@ -346,24 +345,19 @@ def test_the_full_crosstable_page_is_styled_in_a_browser(played: Path, serve: An
 def test_downloads_keep_a_name_in_any_script(played: Path, tmp_path: Path, serve: Any) -> None:
     """Downloads were named from the ASCII letters of the tourney's name only: "Турнир 東京 <b>" gave "b.pgn",
     "Турнир" "tourney.pgn", and a name with accents lost them ("Zürich Open" gave "Z-rich-Open.pgn")."""
-    from playwright.sync_api import sync_playwright
 
     path = copy_of(played, tmp_path)
     path.write_text(path.read_text().replace('name = "w"', 'name = "Турнир 東京 <b>"', 1))
     server = serve(path)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page()
-            page.goto(server.url)
-            with page.expect_download() as whole:
-                page.click("#progress a[href='pgn']")
-            with page.expect_download() as one:
-                page.click("#results a[href='pgn/0']")
-            assert whole.value.suggested_filename == "Турнир-東京-b.pgn"
-            assert one.value.suggested_filename == "Турнир-東京-b-game-0.pgn"
-        finally:
-            browser.close()
+    with chromium() as browser:
+        page = browser.new_page()
+        page.goto(server.url)
+        with page.expect_download() as whole:
+            page.click("#progress a[href='pgn']")
+        with page.expect_download() as one:
+            page.click("#results a[href='pgn/0']")
+        assert whole.value.suggested_filename == "Турнир-東京-b.pgn"
+        assert one.value.suggested_filename == "Турнир-東京-b-game-0.pgn"
     disposition = fetch(server.url + "pgn")[1]["content-disposition"]
     assert disposition.startswith('attachment; filename="b.pgn"; filename*=UTF-8')  # the ASCII name for others
 
@@ -414,24 +408,19 @@ def test_a_page_left_open_follows_a_server_started_again(played: Path, tmp_path:
     """Versions were counted from 0 by every server: a page left open while the server was started again
     came back with a version the new server had too, and was sent nothing until the next change (of a
     finished tourney, never): here the tourney renamed meanwhile kept its old name on the page."""
-    from playwright.sync_api import sync_playwright
 
     path = copy_of(played, tmp_path)
     first = serve(path)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page()
-            page.goto(first.url)
-            page.wait_for_selector("#standings td.name")
-            first.stop()
-            edited = run_cli("edit", path, "--set", "name=Renamed")
-            assert edited.returncode == 0, edited.stderr
-            again = serve(path, "--port", first.port)
-            assert again.url == first.url
-            pumping(page, lambda: "Renamed" in page.inner_text("#head"), timeout=20)
-        finally:
-            browser.close()
+    with chromium() as browser:
+        page = browser.new_page()
+        page.goto(first.url)
+        page.wait_for_selector("#standings td.name")
+        first.stop()
+        edited = run_cli("edit", path, "--set", "name=Renamed")
+        assert edited.returncode == 0, edited.stderr
+        again = serve(path, "--port", first.port)
+        assert again.url == first.url
+        pumping(page, lambda: "Renamed" in page.inner_text("#head"), timeout=20)
 
 
 # --- nothing can be changed, nothing leaks --------------------------------------------------------

@@ -23,7 +23,16 @@ from urllib.parse import urlencode
 import pytest
 
 from tests.conftest import ROOT, run_cli
-from tests.integration.test_web import CHROMIUM, CHROMIUM_ARGS, assert_not_blank, events, fetch, serve, snapshot
+from tests.integration.test_web import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    assert_not_blank,
+    chromium,
+    events,
+    fetch,
+    serve,
+    snapshot,
+)
 from tmanager.events import api as ev
 from tmanager.web.auth import (
     SCRYPT_N,
@@ -125,81 +134,75 @@ def board_form(page: str, board: int) -> dict[str, str]:
 
 @browser_only
 def test_arbiter_logs_in_enters_a_result_and_viewers_follow(protected: Path, tmp_path: Path, serve: Any) -> None:
-    from playwright.sync_api import sync_playwright
-
     path = fresh(protected, tmp_path)
     server = serve(path)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            viewer = browser.new_page(viewport={"width": 1100, "height": 900})
-            viewer.goto(server.url + "pairings")
-            viewer.wait_for_selector("#connection.connection:not(.lost)")
-            board3 = "#pairings tbody tr:nth-child(3) td.col-result"
-            assert viewer.inner_text(board3) == "*"
-            viewer.evaluate("window.notReloaded = true")
+    with chromium() as browser:
+        viewer = browser.new_page(viewport={"width": 1100, "height": 900})
+        viewer.goto(server.url + "pairings")
+        viewer.wait_for_selector("#connection.connection:not(.lost)")
+        board3 = "#pairings tbody tr:nth-child(3) td.col-result"
+        assert viewer.inner_text(board3) == "*"
+        viewer.evaluate("window.notReloaded = true")
 
-            arbiter = browser.new_page(viewport={"width": 900, "height": 1000})
-            arbiter.goto(server.url + "arbiter")
-            assert arbiter.url.endswith("/login"), "the arbiter's page asks for the login first"
-            arbiter.fill("#password", PASSWORD)
-            arbiter.click("form.login button")
-            arbiter.wait_for_selector("#results form.entry")
-            cookie = next(c for c in arbiter.context.cookies() if c["name"] == "tmanager_session")
-            assert cookie["httpOnly"] and cookie["sameSite"] == "Strict"
-            assert cookie["value"] not in arbiter.url
+        arbiter = browser.new_page(viewport={"width": 900, "height": 1000})
+        arbiter.goto(server.url + "arbiter")
+        assert arbiter.url.endswith("/login"), "the arbiter's page asks for the login first"
+        arbiter.fill("#password", PASSWORD)
+        arbiter.click("form.login button")
+        arbiter.wait_for_selector("#results form.entry")
+        cookie = next(c for c in arbiter.context.cookies() if c["name"] == "tmanager_session")
+        assert cookie["httpOnly"] and cookie["sameSite"] == "Strict"
+        assert cookie["value"] not in arbiter.url
 
-            before = path.read_bytes()
-            arbiter.select_option("#result-3 select", "1-0")
-            arbiter.click("#result-3 button")
-            arbiter.wait_for_selector(".flash p.done")
-            assert "Jansen, Pieter (2) 1½ 1-0 Bakker, Sanne (3) 0" in arbiter.inner_text(".flash")
-            assert path.read_bytes() != before
-            assert ev.load(path).division().round(2).boards[2].result == "1-0"
-            assert (path.parent / "old" / "open.0001.toml").read_bytes() == before, "journaled as the CLI does"
-            wait_text(viewer, board3, "1-0")  # the open page followed without a reload
+        before = path.read_bytes()
+        arbiter.select_option("#result-3 select", "1-0")
+        arbiter.click("#result-3 button")
+        arbiter.wait_for_selector(".flash p.done")
+        assert "Jansen, Pieter (2) 1½ 1-0 Bakker, Sanne (3) 0" in arbiter.inner_text(".flash")
+        assert path.read_bytes() != before
+        assert ev.load(path).division().round(2).boards[2].result == "1-0"
+        assert (path.parent / "old" / "open.0001.toml").read_bytes() == before, "journaled as the CLI does"
+        wait_text(viewer, board3, "1-0")  # the open page followed without a reload
 
-            # A change from the CLI reaches both pages too.
-            done = run_cli("event", "result", path, "4", "0-1")
-            assert done.returncode == 0, done.stderr
-            wait_text(viewer, "#pairings tbody tr:nth-child(4) td.col-result", "0-1")
-            assert viewer.evaluate("window.notReloaded") is True
+        # A change from the CLI reaches both pages too.
+        done = run_cli("event", "result", path, "4", "0-1")
+        assert done.returncode == 0, done.stderr
+        wait_text(viewer, "#pairings tbody tr:nth-child(4) td.col-result", "0-1")
+        assert viewer.evaluate("window.notReloaded") is True
 
-            # Bad input: an inline error beside its form, and the file untouched.
-            unchanged = path.read_bytes()
-            arbiter.goto(server.url + "arbiter?round=1")
-            arbiter.select_option("#result-1 select", "0-1")
-            arbiter.click("#result-1 button")  # a correction of round 1: allowed, warns about round 2
-            arbiter.wait_for_selector(".flash p.warning")
-            assert ev.load(path).division().round(1).boards[0].result == "0-1"
-            unchanged = path.read_bytes()
-            arbiter.goto(server.url + "arbiter")
-            arbiter.select_option("#bye select[name=player]", "5")
-            arbiter.fill("#bye input[name=round]", "2")
-            arbiter.click("#bye button")
-            assert "already paired" in arbiter.inner_text("#bye .error")
-            assert path.read_bytes() == unchanged
+        # Bad input: an inline error beside its form, and the file untouched.
+        unchanged = path.read_bytes()
+        arbiter.goto(server.url + "arbiter?round=1")
+        arbiter.select_option("#result-1 select", "0-1")
+        arbiter.click("#result-1 button")  # a correction of round 1: allowed, warns about round 2
+        arbiter.wait_for_selector(".flash p.warning")
+        assert ev.load(path).division().round(1).boards[0].result == "0-1"
+        unchanged = path.read_bytes()
+        arbiter.goto(server.url + "arbiter")
+        arbiter.select_option("#bye select[name=player]", "5")
+        arbiter.fill("#bye input[name=round]", "2")
+        arbiter.click("#bye button")
+        assert "already paired" in arbiter.inner_text("#bye .error")
+        assert path.read_bytes() == unchanged
 
-            # Pair the next round, then a requested bye for the one after.
-            arbiter.click("#pair button")
-            arbiter.wait_for_selector(".flash p.done")
-            assert "round 3 paired" in arbiter.inner_text(".flash")
-            assert ev.load(path).division().paired_rounds == 3
-            arbiter.select_option("#bye select[name=player]", "5")
-            arbiter.click("#bye button")
-            arbiter.wait_for_selector(".flash p.done")
-            assert ev.load(path).division().round(4).byes == {5: "half"}
-            wait_text(viewer, "#pairings h2", "Round 3 · by board")
+        # Pair the next round, then a requested bye for the one after.
+        arbiter.click("#pair button")
+        arbiter.wait_for_selector(".flash p.done")
+        assert "round 3 paired" in arbiter.inner_text(".flash")
+        assert ev.load(path).division().paired_rounds == 3
+        arbiter.select_option("#bye select[name=player]", "5")
+        arbiter.click("#bye button")
+        arbiter.wait_for_selector(".flash p.done")
+        assert ev.load(path).division().round(4).byes == {5: "half"}
+        wait_text(viewer, "#pairings h2", "Round 3 · by board")
 
-            for name, shot in (("arbiter", arbiter.screenshot(full_page=True)),
-                               ("viewer", viewer.screenshot(full_page=True))):  # fmt: skip
-                (tmp_path / f"{name}.png").write_bytes(shot)
-                assert_not_blank(shot)
-            arbiter.click("#logout button")
-            arbiter.goto(server.url + "arbiter")
-            assert arbiter.url.endswith("/login")
-        finally:
-            browser.close()
+        for name, shot in (("arbiter", arbiter.screenshot(full_page=True)),
+                           ("viewer", viewer.screenshot(full_page=True))):  # fmt: skip
+            (tmp_path / f"{name}.png").write_bytes(shot)
+            assert_not_blank(shot)
+        arbiter.click("#logout button")
+        arbiter.goto(server.url + "arbiter")
+        assert arbiter.url.endswith("/login")
 
 
 def wait_text(page: Any, selector: str, text: str, timeout: float = 10.0) -> None:
@@ -212,32 +215,26 @@ def wait_text(page: Any, selector: str, text: str, timeout: float = 10.0) -> Non
 
 @browser_only
 def test_pages_read_well_on_a_phone(protected: Path, serve: Any) -> None:
-    from playwright.sync_api import sync_playwright
-
     server = serve(protected)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            phone = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
-                                     has_touch=True)  # fmt: skip
-            phone.goto(server.url)
-            phone.click("text=Bakker, Sanne")
-            assert "Round 2: board 3 with black against Jansen, Pieter (2)" in phone.inner_text(".now")
-            assert phone.locator("#player tbody tr").count() == 2
-            for address in ("", "pairings", "standings", "table", "player?n=3"):
-                phone.goto(server.url + address)
-                # The page itself fits the width; only wide tables scroll, inside their own box.
-                assert phone.evaluate("document.documentElement.scrollWidth") <= 390, address
-            phone.goto(server.url + "pairings")
-            assert not phone.locator("#pairings th.col-rtg").first.is_visible(), "ratings left out on a phone"
-            shot = phone.screenshot(full_page=True)
-            assert_not_blank(shot)
-            phone.goto(server.url + "standings")
-            header = phone.locator("#standings thead").first.inner_text()
-            assert all(tb in header for tb in ("BH-C1", "BH", "SB", "WIN"))
-            assert "Buchholz Cut-1" in phone.locator("#standings").inner_text(), "the tie-breaks' legend"
-        finally:
-            browser.close()
+    with chromium() as browser:
+        phone = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                                 has_touch=True)  # fmt: skip
+        phone.goto(server.url)
+        phone.click("text=Bakker, Sanne")
+        assert "Round 2: board 3 with black against Jansen, Pieter (2)" in phone.inner_text(".now")
+        assert phone.locator("#player tbody tr").count() == 2
+        for address in ("", "pairings", "standings", "table", "player?n=3"):
+            phone.goto(server.url + address)
+            # The page itself fits the width; only wide tables scroll, inside their own box.
+            assert phone.evaluate("document.documentElement.scrollWidth") <= 390, address
+        phone.goto(server.url + "pairings")
+        assert not phone.locator("#pairings th.col-rtg").first.is_visible(), "ratings left out on a phone"
+        shot = phone.screenshot(full_page=True)
+        assert_not_blank(shot)
+        phone.goto(server.url + "standings")
+        header = phone.locator("#standings thead").first.inner_text()
+        assert all(tb in header for tb in ("BH-C1", "BH", "SB", "WIN"))
+        assert "Buchholz Cut-1" in phone.locator("#standings").inner_text(), "the tie-breaks' legend"
 
 
 def test_the_page_after_an_action_shows_it_even_while_the_watcher_reads_the_change(
@@ -832,8 +829,6 @@ def test_score_based_force_unpair_and_undo_as_the_cli_does(tmp_path: Path, serve
 
 @browser_only
 def test_team_division_pages_show_matches_lineups_and_standings(tmp_path: Path, serve: Any) -> None:
-    from playwright.sync_api import sync_playwright
-
     from tests.integration.test_event_teams import lineups, team_event
 
     path = team_event(tmp_path, "team-swiss")
@@ -846,29 +841,25 @@ def test_team_division_pages_show_matches_lineups_and_standings(tmp_path: Path, 
     record = ev.load(path).division().round(1)
     first, second = record.matches[0]
     names = {t.number: t.name for t in ev.load(path).division().teams}
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1100, "height": 900})
-            page.goto(server.url + "pairings")
-            shown = page.inner_text("main")
-            # The match with its score, the board results under it, then each team's lineup.
-            assert f"Match 1: {names[first]} ({first}) 1½ – ½ {names[second]} ({second})" in shown
-            assert "1.1" in shown and "1-0" in shown and "½-½" in shown
-            headings = shown.casefold()  # headings are shown in capitals
-            assert "round 1 · lineups" in headings and "alphabetical" not in headings and "Bd 1" in shown
-            page.goto(server.url + "standings")
-            header = page.locator("#standings thead").inner_text()
-            assert all(column in header for column in ("MP", "GP", "EMGSB", "BH:MP"))
-            top = page.locator("#standings tbody tr").first.inner_text()
-            assert names[first] in top
-            page.goto(server.url)
-            white = record.boards[0].white
-            assert "round 1: board 1.1, white" in page.inner_text("main")  # as results are entered
-            assert ev.load(path).division().player(white).name in page.inner_text("main")
-            assert_not_blank(page.screenshot(full_page=True))
-        finally:
-            browser.close()
+    with chromium() as browser:
+        page = browser.new_page(viewport={"width": 1100, "height": 900})
+        page.goto(server.url + "pairings")
+        shown = page.inner_text("main")
+        # The match with its score, the board results under it, then each team's lineup.
+        assert f"Match 1: {names[first]} ({first}) 1½ – ½ {names[second]} ({second})" in shown
+        assert "1.1" in shown and "1-0" in shown and "½-½" in shown
+        headings = shown.casefold()  # headings are shown in capitals
+        assert "round 1 · lineups" in headings and "alphabetical" not in headings and "Bd 1" in shown
+        page.goto(server.url + "standings")
+        header = page.locator("#standings thead").inner_text()
+        assert all(column in header for column in ("MP", "GP", "EMGSB", "BH:MP"))
+        top = page.locator("#standings tbody tr").first.inner_text()
+        assert names[first] in top
+        page.goto(server.url)
+        white = record.boards[0].white
+        assert "round 1: board 1.1, white" in page.inner_text("main")  # as results are entered
+        assert ev.load(path).division().player(white).name in page.inner_text("main")
+        assert_not_blank(page.screenshot(full_page=True))
     client = Client(server)
     client.login()
     _, _, page_text = client.request("GET", "/arbiter?round=1")

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from tests.integration.test_event_open import build_open, ok
-from tests.integration.test_web import CHROMIUM, CHROMIUM_ARGS, fetch, serve
+from tests.integration.test_web import CHROMIUM, chromium, fetch, serve
 from tmanager.events import api as ev
 
 browser_only = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium (tools/test.sh installs it)")
@@ -51,8 +51,6 @@ def fits(page: Any) -> bool:
 @browser_only
 @pytest.mark.parametrize("size", ["desktop", "phone"])
 def test_public_pages_as_chess_results_shows_them(rated_open: Path, tmp_path: Path, serve: Any, size: str) -> None:
-    from playwright.sync_api import sync_playwright
-
     path = tmp_path / "open.toml"
     shutil.copy(rated_open, path)
     d = ev.load(path).division()
@@ -60,8 +58,7 @@ def test_public_pages_as_chess_results_shows_them(rated_open: Path, tmp_path: Pa
     after8 = json.loads(fetch(f"{server.url}standings.json?round=8")[2])["rows"]
     rank8 = {row["no"]: str(row["rank"]) for row in after8}
     juniors = json.loads(ok("standings", path, "--category", "U18", "--format", "json"))["rows"]
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+    with chromium() as browser:
         width, height = SIZES[size]
         page = browser.new_page(viewport={"width": width, "height": height}, is_mobile=size == "phone")
         phone = size == "phone"

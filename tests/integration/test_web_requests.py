@@ -16,7 +16,7 @@ from urllib.parse import quote
 import pytest
 
 from tests.conftest import run_cli
-from tests.integration.test_web import CHROMIUM, CHROMIUM_ARGS, serve, snapshot
+from tests.integration.test_web import chromium, serve, snapshot
 from tests.integration.test_web_event import (
     PASSWORD,
     Client,
@@ -59,21 +59,15 @@ def alert(page: str) -> str:
 @browser_only
 def test_the_login_leads_back_to_the_division_asked_for(two_divisions: Path, serve: Any) -> None:
     """The arbiter's page of division B without a session went to the login, which then led to division A's page."""
-    from playwright.sync_api import sync_playwright
-
     server = serve(two_divisions)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            arbiter = browser.new_page()
-            arbiter.goto(server.url + "arbiter?d=B+Group&round=1")
-            arbiter.fill("#password", PASSWORD)
-            arbiter.click("form.login button")
-            arbiter.wait_for_selector("#results form.entry")
-            assert arbiter.url == server.url + "arbiter?d=B+Group&round=1"
-            assert "Beta1, X" in arbiter.inner_text("#results") and "Alpha1" not in arbiter.inner_text("#results")
-        finally:
-            browser.close()
+    with chromium() as browser:
+        arbiter = browser.new_page()
+        arbiter.goto(server.url + "arbiter?d=B+Group&round=1")
+        arbiter.fill("#password", PASSWORD)
+        arbiter.click("form.login button")
+        arbiter.wait_for_selector("#results form.entry")
+        assert arbiter.url == server.url + "arbiter?d=B+Group&round=1"
+        assert "Beta1, X" in arbiter.inner_text("#results") and "Alpha1" not in arbiter.inner_text("#results")
 
 
 def test_the_login_leads_back_only_to_a_page_of_this_server(two_divisions: Path, serve: Any) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 
 from tests.conftest import run_cli
 from tests.integration.test_event_teams import team_event
-from tests.integration.test_web import CHROMIUM, CHROMIUM_ARGS, assert_not_blank, serve
+from tests.integration.test_web import CHROMIUM, CHROMIUM_ARGS, assert_not_blank, chromium, serve
 from tests.integration.test_web_event import PASSWORD, Client, Twins, browser_only, set_password, twins
 from tmanager.events import api as ev
 
@@ -72,42 +72,36 @@ def logged_in(page: Any, url: str) -> Any:
 
 @browser_only
 def test_arbiter_enters_teams_and_lineups_in_a_browser(tmp_path: Path, serve: Any) -> None:
-    from playwright.sync_api import sync_playwright
-
     path = league(tmp_path)
     url = serve(path).url
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            page = logged_in(browser.new_page(viewport={"width": 1000, "height": 1000}), url)
-            page.fill("#add-team input[name=name]", "Pawns")
-            page.fill("#add-team input[name=players]", "12")
-            page.click("#add-team button")
-            page.wait_for_selector(".flash p.done")
-            assert "added team Pawns (5)" in page.inner_text(".flash")
-            assert ev.load(path).division().team(5).players == [12]
-            # The board order, then round 1's lineup chosen board by board from the roster.
-            page.fill("#roster-1 input[name=players]", "2 1 3")
-            page.click("#roster-1 button")
-            page.wait_for_selector(".flash p.done")
-            assert ev.load(path).division().team(1).players == [2, 1, 3]
-            assert page.input_value("#lineup-1 input[name=round]") == "1"
-            page.select_option("#lineup-1 select[name=board1]", "1")
-            page.select_option("#lineup-1 select[name=board2]", "3")
-            page.click("#lineup-1 button")
-            page.wait_for_selector(".flash p.done")
-            assert ev.load(path).division().round(1).lineups[1] == [1, 3]
-            # A refusal shows the CLI's line beside the form and changes nothing.
-            before = path.read_bytes()
-            page.select_option("#lineup-1 select[name=board1]", "3")
-            page.select_option("#lineup-1 select[name=board2]", "2")
-            page.click("#lineup-1 button")
-            page.wait_for_selector("#lineup-1 .error")
-            assert "board order" in page.inner_text("#lineup-1 .error")
-            assert path.read_bytes() == before
-            assert page.input_value("#lineup-1 select[name=board1]") == "3", "the choices typed stay on the form"
-            shot = page.screenshot(full_page=True)
-            (tmp_path / "teams.png").write_bytes(shot)
-            assert_not_blank(shot)
-        finally:
-            browser.close()
+    with chromium() as browser:
+        page = logged_in(browser.new_page(viewport={"width": 1000, "height": 1000}), url)
+        page.fill("#add-team input[name=name]", "Pawns")
+        page.fill("#add-team input[name=players]", "12")
+        page.click("#add-team button")
+        page.wait_for_selector(".flash p.done")
+        assert "added team Pawns (5)" in page.inner_text(".flash")
+        assert ev.load(path).division().team(5).players == [12]
+        # The board order, then round 1's lineup chosen board by board from the roster.
+        page.fill("#roster-1 input[name=players]", "2 1 3")
+        page.click("#roster-1 button")
+        page.wait_for_selector(".flash p.done")
+        assert ev.load(path).division().team(1).players == [2, 1, 3]
+        assert page.input_value("#lineup-1 input[name=round]") == "1"
+        page.select_option("#lineup-1 select[name=board1]", "1")
+        page.select_option("#lineup-1 select[name=board2]", "3")
+        page.click("#lineup-1 button")
+        page.wait_for_selector(".flash p.done")
+        assert ev.load(path).division().round(1).lineups[1] == [1, 3]
+        # A refusal shows the CLI's line beside the form and changes nothing.
+        before = path.read_bytes()
+        page.select_option("#lineup-1 select[name=board1]", "3")
+        page.select_option("#lineup-1 select[name=board2]", "2")
+        page.click("#lineup-1 button")
+        page.wait_for_selector("#lineup-1 .error")
+        assert "board order" in page.inner_text("#lineup-1 .error")
+        assert path.read_bytes() == before
+        assert page.input_value("#lineup-1 select[name=board1]") == "3", "the choices typed stay on the form"
+        shot = page.screenshot(full_page=True)
+        (tmp_path / "teams.png").write_bytes(shot)
+        assert_not_blank(shot)
