@@ -74,11 +74,13 @@ def run(
 
     With ``on_stop``, SIGINT and SIGTERM call it on the loop while ``main`` runs, and are held back from the
     moment the loop is made until its handlers are in place, and again from the moment ``main`` ends until the
-    loop is closed: one held back lands on the loop's handler, or once the loop is gone. Let through, a stop's
-    exception (the command line's handler raises ``KeyboardInterrupt``) landed inside the loop's own machinery:
-    in asyncio's constructor, it left a loop half made whose collection wrote a traceback (``'_UnixSelectorEventLoop'
-    object has no attribute '_signal_handlers'``); in uvloop's start, as it set up its signals, a loop marked as
-    running for ever, which could not be closed (``RuntimeError: Cannot close a running event loop``)."""
+    loop is closed: one held back lands on the loop's handler, or, once the loop is gone, on the handler that
+    was there before it (a loop's closing leaves the system's default, which killed the process). Let through,
+    a stop's exception (the command line's handler raises ``KeyboardInterrupt``) landed inside the loop's own
+    machinery: in asyncio's constructor, it left a loop half made whose collection wrote a traceback
+    (``'_UnixSelectorEventLoop' object has no attribute '_signal_handlers'``); in uvloop's start, as it set up
+    its signals, a loop marked as running for ever, which could not be closed (``RuntimeError: Cannot close a
+    running event loop``)."""
     with _held(STOPS) if on_stop is not None and _CAN_HOLD else contextlib.nullcontext():
         try:
             with asyncio.Runner(loop_factory=loop_factory or factory()) as runner:
@@ -103,10 +105,16 @@ _CAN_HOLD = hasattr(signal, "pthread_sigmask")
 
 @contextlib.contextmanager
 def _held(signals: frozenset[signal.Signals]) -> Iterator[None]:
+    """``signals`` held back while the block runs, and their handlers put back as they were before it, so that
+    one that came meanwhile lands on them as the block ends."""
+    handlers = {sig: signal.getsignal(sig) for sig in signals}
     held = signal.pthread_sigmask(signal.SIG_BLOCK, signals)
     try:
         yield
     finally:
+        for sig, handler in handlers.items():
+            if handler is not None:  # None: not set from Python, so not to be set back from it
+                signal.signal(sig, handler)
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
