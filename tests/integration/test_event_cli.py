@@ -439,3 +439,33 @@ def test_a_game_still_to_be_played_scores_nothing_where_a_forfeit_loss_scores(tm
     ok("result", path, "1", "-+")  # white did not come: ½ for the forfeit, 3 for the win; board 2 still to play
     others = {n: 0 for n in (1, 2, 3, 4) if n not in (board.white, board.black)}
     assert points() == {board.white: 0.5, board.black: 3, **others}
+
+
+def test_a_requested_bye_is_cancelled_before_its_round_is_paired(tmp_path: Path) -> None:
+    """A player who asked for a bye and then wants to play (or a bye typed for the wrong round or kind) could only
+    be undone while it was the last change: `bye --cancel` takes it out, and a bye of another kind can follow."""
+    path = make_event(tmp_path)
+    ok("pair", path, "--colour", "white")
+    before = path.read_text(encoding="utf-8")
+    ok("bye", path, "2", "--round", "3")
+    ok("bye", path, "3", "--round", "3", "--kind", "zero")
+    ok("result", path, "1", "1-0")  # another change since: undo would take the result back first
+    said = ok("bye", path, "2", "--round", "3", "--cancel")
+    assert said.strip() == "Name2, First (2): half-point bye in round 3 cancelled"
+    rounds = tomllib.loads(path.read_text(encoding="utf-8"))["division"][0]["round"]
+    assert [r["number"] for r in rounds] == [1, 3] and rounds[1]["byes"] == [[3, "zero"]]
+    assert "full-point bye in round 3" in ok("bye", path, "3", "--round", "3", "--cancel") + ok(
+        "bye", path, "3", "--round", "3", "--kind", "full"
+    )
+    ok("bye", path, "3", "--round", "3", "--cancel")
+    ok("correct", path, "--round", "1", "1", "*")
+    assert path.read_text(encoding="utf-8") == before, "no empty round is left behind"
+    for args, says in (
+        (("4", "--round", "3", "--cancel"), "Name4, First (4) has no requested bye in round 3"),
+        (("4", "--round", "1", "--cancel"), "round 1 is already paired"),
+        (("4", "--cancel", "--kind", "zero"), "--kind: a cancelled bye has no kind"),
+    ):
+        done = run_cli("event", "bye", path, *args)
+        assert done.returncode == 2 and done.stdout == "", done
+        assert done.stderr.startswith(f"tmanager: {path}: {says}") and len(done.stderr.splitlines()) == 1, done.stderr
+        assert path.read_text(encoding="utf-8") == before

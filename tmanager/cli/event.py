@@ -30,7 +30,7 @@ from tmanager.cli.eventverbs import (
 )
 from tmanager.core.results import REQUESTED_BYES, ByeKind, Colour
 from tmanager.core.tiebreaknames import TIEBREAKS
-from tmanager.errors import StateError, TManagerError
+from tmanager.errors import ConfigError, StateError, TManagerError
 from tmanager.events import eventfile, journal, service
 from tmanager.events.model import (
     Division,
@@ -129,11 +129,18 @@ def _new(args: argparse.Namespace) -> int:
 def _configure_bye(p: argparse.ArgumentParser) -> None:
     p.add_argument("player", help="number or unique part of the name")
     p.add_argument("--round", type=int, help="round (default: the next one)")
-    p.add_argument("--kind", choices=[kind.value for kind in REQUESTED_BYES], default="half", help="points of the bye")
+    p.add_argument("--kind", choices=[kind.value for kind in REQUESTED_BYES], help="points of the bye (default: half)")
+    p.add_argument("--cancel", action="store_true", help="take back the player's requested bye of that round")
 
 
 def _bye(args: argparse.Namespace) -> int:
-    say(service.request_bye(args.event, args.division, args.player, args.round, ByeKind(args.kind)).messages)
+    if args.cancel:
+        if args.kind:
+            raise ConfigError("a cancelled bye has no kind", field="--kind", hint="leave --kind out with --cancel")
+        say(service.cancel_bye(args.event, args.division, args.player, args.round).messages)
+        return 0
+    kind = ByeKind(args.kind or ByeKind.HALF)
+    say(service.request_bye(args.event, args.division, args.player, args.round, kind).messages)
     return 0
 
 
@@ -302,8 +309,8 @@ VERBS: dict[str, Verb] = {
     "bye": Verb(
         _configure_bye,
         _bye,
-        "a requested half-, zero- or full-point bye",
-        ("bye spring.toml Smith --round 5 --kind half",),
+        "a requested half-, zero- or full-point bye (--cancel takes it back)",
+        ("bye spring.toml Smith --round 5 --kind half", "bye spring.toml Smith --round 5 --cancel"),
     ),
     "forbid": Verb(
         _configure_forbid,

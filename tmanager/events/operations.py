@@ -184,7 +184,8 @@ def withdraw(division: Division, player: Player, rounds: Sequence[int] = ()) -> 
     for n in rounds or [nxt]:
         record = next((r for r in division.rounds if r.number == n), None)
         if record and (player.number in record.byes or any(player.number in f for f in record.forced)):
-            raise StateError(f"{label(player)} has a bye or a forced game in round {n}; remove it first (undo)")
+            raise StateError(f"{label(player)} has a bye or a forced game in round {n}; remove it first "
+                             "(bye --cancel, or undo a forced game)")
     if rounds:
         player.absent = sorted(set(player.absent) | set(rounds))
         return [f"{label(player)} will not be paired in round{span(sorted(set(rounds)))}"]
@@ -239,6 +240,19 @@ def request_bye(event: Event, division: Division, player: Player, round_number: 
     return [f"{label(player)}: {kind}-point bye in round {round_number}"]
 
 
+def cancel_bye(event: Event, division: Division, player: Player, round_number: int) -> list[str]:
+    """Take back a requested bye of a round not yet paired (the player will play, or asked for another kind)."""
+    _check_future(event, division, round_number)
+    record = next((r for r in division.rounds if r.number == round_number), None)
+    kind = record.byes.get(player.number) if record else None
+    if record is None or kind is None or record.forced_bye == player.number:
+        raise StateError(f"{label(player)} has no requested bye in round {round_number}")
+    del record.byes[player.number]
+    # A round prepared for that bye alone would stay in the file as an empty [[division.round]].
+    division.rounds = [r for r in division.rounds if not r.holds_nothing]
+    return [f"{label(player)}: {kind}-point bye in round {round_number} cancelled"]
+
+
 def _check_future(event: Event, division: Division, round_number: int) -> None:
     if round_number < 1:
         raise StateError(f"rounds start at 1; there is no round {round_number}")
@@ -255,7 +269,8 @@ def _check_free(division: Division, record: Round, player: Player) -> None:
         raise StateError(f"{label(player)} is withdrawn from round {record.number}")
     if player.number in record.byes:
         raise StateError(
-            f"{label(player)} already has a {record.byes[player.number]}-point bye in round {record.number}",
+            f"{label(player)} already has a {record.byes[player.number]}-point bye in round {record.number}"
+            f" (bye --cancel takes it back)",
             topic=Topic.ROUND_TAKEN,
         )
     if record.forced_bye == player.number:
