@@ -469,3 +469,22 @@ def test_a_requested_bye_is_cancelled_before_its_round_is_paired(tmp_path: Path)
         assert done.returncode == 2 and done.stdout == "", done
         assert done.stderr.startswith(f"tmanager: {path}: {says}") and len(done.stderr.splitlines()) == 1, done.stderr
         assert path.read_text(encoding="utf-8") == before
+
+
+def test_a_bye_written_twice_by_hand_is_refused(tmp_path: Path) -> None:
+    """Two byes of one player in one round, typed into the file by hand, were read as the last of them: the other
+    was dropped without a word (and from the file at the next change)."""
+    path = make_event(tmp_path)
+    ok("bye", path, "2", "--round", "1", "--kind", "zero")
+    text = path.read_text(encoding="utf-8")
+    assert '[2, "zero"],\n' in text
+    path.write_text(text.replace('[2, "zero"],\n', '[2, "zero"],\n  [2, "half"],\n'), encoding="utf-8")
+    edited = path.read_text(encoding="utf-8")
+    for verb in (("standings",), ("pair",)):
+        done = run_cli("event", verb[0], path, *verb[1:])
+        assert done.returncode == 2 and done.stdout == "", done
+        assert done.stderr == (
+            f"tmanager: {path}: division[1].round[1].byes[2]: a second bye of player 2 in this round (the first "
+            "is 'zero') (keep one)\n"
+        )
+        assert path.read_text(encoding="utf-8") == edited
