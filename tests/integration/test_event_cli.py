@@ -488,3 +488,35 @@ def test_a_bye_written_twice_by_hand_is_refused(tmp_path: Path) -> None:
             "is 'zero') (keep one)\n"
         )
         assert path.read_text(encoding="utf-8") == edited
+
+
+def test_a_forced_game_is_cancelled_before_its_round_is_paired(tmp_path: Path) -> None:
+    """A game or bye set with `force` by mistake stayed, through `unpair` too, unless undo reached back to it:
+    `force --cancel` takes it out (either order of the two players), and a withdrawal it blocked can follow."""
+    path = make_event(tmp_path)
+    before = path.read_text(encoding="utf-8")
+    ok("force", path, "1", "4")
+    ok("force", path, "2", "5")
+    ok("force", path, "3", "bye")
+    ok("edit-player", path, "6", "--club", "Rooks")  # another change since: undo would take it back first
+    assert ok("force", path, "4", "1", "--cancel").strip() == (
+        "round 1: the forced game Name1, First (1) – Name4, First (4) is taken out"
+    )
+    record = tomllib.loads(path.read_text(encoding="utf-8"))["division"][0]["round"][0]
+    assert record["forced"] == [[2, 5]] and record["boards"] == [[2, 5, "*"]] and record["forced_bye"] == 3
+    assert ok("force", path, "3", "bye", "--cancel").strip() == (
+        "round 1: the forced bye of Name3, First (3) is taken out"
+    )
+    ok("force", path, "5", "2", "--cancel")
+    ok("withdraw", path, "5")
+    ok("return", path, "5")
+    ok("edit-player", path, "6", "--club", "")
+    assert path.read_text(encoding="utf-8") == before, "no empty round is left behind"
+    for args, says in (
+        (("1", "4"), "Name1, First (1) and Name4, First (4) have no forced game in round 1"),
+        (("1", "bye"), "Name1, First (1) has no forced bye in round 1"),
+    ):
+        done = run_cli("event", "force", path, *args, "--cancel")
+        assert done.returncode == 2 and done.stdout == "", done
+        assert done.stderr == f"tmanager: {path}: {says}\n"
+        assert path.read_text(encoding="utf-8") == before

@@ -168,10 +168,12 @@ def _unforbid(args: argparse.Namespace) -> int:
 def _configure_force(p: argparse.ArgumentParser) -> None:
     p.add_argument("white", help="player with white (or the player to get the bye)")
     p.add_argument("black", help="player with black, or the word bye")
+    p.add_argument("--cancel", action="store_true", help="take back that game (or bye), set before")
 
 
 def _force(args: argparse.Namespace) -> int:
-    say(service.force(args.event, args.division, args.white, args.black).messages)
+    change = service.unforce if args.cancel else service.force
+    say(change(args.event, args.division, args.white, args.black).messages)
     return 0
 
 
@@ -328,7 +330,7 @@ VERBS: dict[str, Verb] = {
         _configure_force,
         _force,
         "set a game (or the bye) of the next round before pairing",
-        ("force spring.toml 3 17", "force spring.toml 22 bye"),
+        ("force spring.toml 3 17", "force spring.toml 22 bye", "force spring.toml 3 17 --cancel"),
     ),
     "pair": Verb(
         _configure_pair, _pair, "pair the next round", ("pair spring.toml", "pair spring.toml --colour white")

@@ -208,6 +208,16 @@ def force(path: Path, division: str | None, white: str, black: str, *, expected_
     return _made(path, division, operation)
 
 
+def unforce(path: Path, division: str | None, white: str, black: str) -> Change:
+    """Take back a game (``black`` ``bye``: the bye) of the next round set with :func:`force`."""
+
+    def operation(e: Event, d: Division) -> Change:
+        said = rules_for(e, d).unforce(white, black)
+        return Change(messages=tuple(said), division=d.name, round=d.paired_rounds + 1)
+
+    return _made(path, division, operation)
+
+
 def pair(
     path: Path,
     division: str | None,

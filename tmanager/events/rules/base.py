@@ -224,6 +224,10 @@ class DivisionRules(ABC):
         """A game of the next round set before pairing (``black`` ``bye``: the pairing-allocated bye)."""
         return operations.force_named(self.event, self.division, white, black)
 
+    def unforce(self, white: str, black: str) -> list[str]:
+        """Take back a game (``black`` ``bye``: the bye) of the next round set with :meth:`force`."""
+        return operations.unforce(self.event, self.division, *operations.players_named(self.division, white, black))
+
     def unpair(self) -> list[str]:
         """Take back the last round's pairing while none of its results is in."""
         return operations.unpair(self.division)
