@@ -439,3 +439,84 @@ def test_a_game_still_to_be_played_scores_nothing_where_a_forfeit_loss_scores(tm
     ok("result", path, "1", "-+")  # white did not come: ½ for the forfeit, 3 for the win; board 2 still to play
     others = {n: 0 for n in (1, 2, 3, 4) if n not in (board.white, board.black)}
     assert points() == {board.white: 0.5, board.black: 3, **others}
+
+
+def test_a_requested_bye_is_cancelled_before_its_round_is_paired(tmp_path: Path) -> None:
+    """A player who asked for a bye and then wants to play (or a bye typed for the wrong round or kind) could only
+    be undone while it was the last change: `bye --cancel` takes it out, and a bye of another kind can follow."""
+    path = make_event(tmp_path)
+    ok("pair", path, "--colour", "white")
+    before = path.read_text(encoding="utf-8")
+    ok("bye", path, "2", "--round", "3")
+    ok("bye", path, "3", "--round", "3", "--kind", "zero")
+    ok("result", path, "1", "1-0")  # another change since: undo would take the result back first
+    said = ok("bye", path, "2", "--round", "3", "--cancel")
+    assert said.strip() == "Name2, First (2): half-point bye in round 3 cancelled"
+    rounds = tomllib.loads(path.read_text(encoding="utf-8"))["division"][0]["round"]
+    assert [r["number"] for r in rounds] == [1, 3] and rounds[1]["byes"] == [[3, "zero"]]
+    assert "full-point bye in round 3" in ok("bye", path, "3", "--round", "3", "--cancel") + ok(
+        "bye", path, "3", "--round", "3", "--kind", "full"
+    )
+    ok("bye", path, "3", "--round", "3", "--cancel")
+    ok("correct", path, "--round", "1", "1", "*")
+    assert path.read_text(encoding="utf-8") == before, "no empty round is left behind"
+    for args, says in (
+        (("4", "--round", "3", "--cancel"), "Name4, First (4) has no requested bye in round 3"),
+        (("4", "--round", "1", "--cancel"), "round 1 is already paired"),
+        (("4", "--cancel", "--kind", "zero"), "--kind: a cancelled bye has no kind"),
+    ):
+        done = run_cli("event", "bye", path, *args)
+        assert done.returncode == 2 and done.stdout == "", done
+        assert done.stderr.startswith(f"tmanager: {path}: {says}") and len(done.stderr.splitlines()) == 1, done.stderr
+        assert path.read_text(encoding="utf-8") == before
+
+
+def test_a_bye_written_twice_by_hand_is_refused(tmp_path: Path) -> None:
+    """Two byes of one player in one round, typed into the file by hand, were read as the last of them: the other
+    was dropped without a word (and from the file at the next change)."""
+    path = make_event(tmp_path)
+    ok("bye", path, "2", "--round", "1", "--kind", "zero")
+    text = path.read_text(encoding="utf-8")
+    assert '[2, "zero"],\n' in text
+    path.write_text(text.replace('[2, "zero"],\n', '[2, "zero"],\n  [2, "half"],\n'), encoding="utf-8")
+    edited = path.read_text(encoding="utf-8")
+    for verb in (("standings",), ("pair",)):
+        done = run_cli("event", verb[0], path, *verb[1:])
+        assert done.returncode == 2 and done.stdout == "", done
+        assert done.stderr == (
+            f"tmanager: {path}: division[1].round[1].byes[2]: a second bye of player 2 in this round (the first "
+            "is 'zero') (keep one)\n"
+        )
+        assert path.read_text(encoding="utf-8") == edited
+
+
+def test_a_forced_game_is_cancelled_before_its_round_is_paired(tmp_path: Path) -> None:
+    """A game or bye set with `force` by mistake stayed, through `unpair` too, unless undo reached back to it:
+    `force --cancel` takes it out (either order of the two players), and a withdrawal it blocked can follow."""
+    path = make_event(tmp_path)
+    before = path.read_text(encoding="utf-8")
+    ok("force", path, "1", "4")
+    ok("force", path, "2", "5")
+    ok("force", path, "3", "bye")
+    ok("edit-player", path, "6", "--club", "Rooks")  # another change since: undo would take it back first
+    assert ok("force", path, "4", "1", "--cancel").strip() == (
+        "round 1: the forced game Name1, First (1) – Name4, First (4) is taken out"
+    )
+    record = tomllib.loads(path.read_text(encoding="utf-8"))["division"][0]["round"][0]
+    assert record["forced"] == [[2, 5]] and record["boards"] == [[2, 5, "*"]] and record["forced_bye"] == 3
+    assert ok("force", path, "3", "bye", "--cancel").strip() == (
+        "round 1: the forced bye of Name3, First (3) is taken out"
+    )
+    ok("force", path, "5", "2", "--cancel")
+    ok("withdraw", path, "5")
+    ok("return", path, "5")
+    ok("edit-player", path, "6", "--club", "")
+    assert path.read_text(encoding="utf-8") == before, "no empty round is left behind"
+    for args, says in (
+        (("1", "4"), "Name1, First (1) and Name4, First (4) have no forced game in round 1"),
+        (("1", "bye"), "Name1, First (1) has no forced bye in round 1"),
+    ):
+        done = run_cli("event", "force", path, *args, "--cancel")
+        assert done.returncode == 2 and done.stdout == "", done
+        assert done.stderr == f"tmanager: {path}: {says}\n"
+        assert path.read_text(encoding="utf-8") == before

@@ -337,3 +337,25 @@ def test_dry_runs_of_team_and_double_swiss_divisions(tmp_path: Path) -> None:
     out = ok("dry-run", rapid, "--seed", "4")
     assert "standings after round 4" in out and "round 3" in out and "still missing" not in out
     assert ev.load(rapid).division().paired_rounds == 0
+
+
+def test_a_forced_match_is_cancelled_in_team_and_double_swiss_divisions(tmp_path: Path) -> None:
+    """`force --cancel` takes back a team's forced match or bye, and a Double-Swiss match with its game 2."""
+    path = team_event(tmp_path, "team-swiss")
+    before = path.read_text(encoding="utf-8")
+    ok("force", path, "Rooks", "Knights")
+    ok("force", path, "Bishops", "bye")
+    assert "the forced match Rooks (1) – Knights (2) is taken out" in ok("force", path, "Knights", "Rooks", "--cancel")
+    assert "the forced bye of Bishops (3) is taken out" in ok("force", path, "Bishops", "bye", "--cancel")
+    assert path.read_text(encoding="utf-8") == before
+    assert "Bishops (3) has no forced bye in round 1" in refused(path, "force", path, "Bishops", "bye", "--cancel")
+    double = tmp_path / "ds.toml"
+    ok("new", double, "--name", "DS", "--system", "double-swiss", "--rounds", "4")
+    for i in range(1, 5):
+        ok("add-player", double, f"D{i}", "--rating", str(2300 - 10 * i))
+    ok("force", double, "1", "3")
+    ok("force", double, "2", "4")
+    ok("force", double, "3", "1", "--cancel")
+    division = ev.load(double).division()
+    assert [r.forced for r in division.rounds] == [[(2, 4)], [(4, 2)]]
+    assert [[(b.white, b.black) for b in r.boards] for r in division.rounds] == [[(2, 4)], [(4, 2)]]

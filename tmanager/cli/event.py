@@ -30,7 +30,7 @@ from tmanager.cli.eventverbs import (
 )
 from tmanager.core.results import REQUESTED_BYES, ByeKind, Colour
 from tmanager.core.tiebreaknames import TIEBREAKS
-from tmanager.errors import StateError, TManagerError
+from tmanager.errors import ConfigError, StateError, TManagerError
 from tmanager.events import eventfile, journal, service
 from tmanager.events.model import (
     Division,
@@ -129,11 +129,18 @@ def _new(args: argparse.Namespace) -> int:
 def _configure_bye(p: argparse.ArgumentParser) -> None:
     p.add_argument("player", help="number or unique part of the name")
     p.add_argument("--round", type=int, help="round (default: the next one)")
-    p.add_argument("--kind", choices=[kind.value for kind in REQUESTED_BYES], default="half", help="points of the bye")
+    p.add_argument("--kind", choices=[kind.value for kind in REQUESTED_BYES], help="points of the bye (default: half)")
+    p.add_argument("--cancel", action="store_true", help="take back the player's requested bye of that round")
 
 
 def _bye(args: argparse.Namespace) -> int:
-    say(service.request_bye(args.event, args.division, args.player, args.round, ByeKind(args.kind)).messages)
+    if args.cancel:
+        if args.kind:
+            raise ConfigError("a cancelled bye has no kind", field="--kind", hint="leave --kind out with --cancel")
+        say(service.cancel_bye(args.event, args.division, args.player, args.round).messages)
+        return 0
+    kind = ByeKind(args.kind or ByeKind.HALF)
+    say(service.request_bye(args.event, args.division, args.player, args.round, kind).messages)
     return 0
 
 
@@ -161,10 +168,12 @@ def _unforbid(args: argparse.Namespace) -> int:
 def _configure_force(p: argparse.ArgumentParser) -> None:
     p.add_argument("white", help="player with white (or the player to get the bye)")
     p.add_argument("black", help="player with black, or the word bye")
+    p.add_argument("--cancel", action="store_true", help="take back that game (or bye), set before")
 
 
 def _force(args: argparse.Namespace) -> int:
-    say(service.force(args.event, args.division, args.white, args.black).messages)
+    change = service.unforce if args.cancel else service.force
+    say(change(args.event, args.division, args.white, args.black).messages)
     return 0
 
 
@@ -302,8 +311,8 @@ VERBS: dict[str, Verb] = {
     "bye": Verb(
         _configure_bye,
         _bye,
-        "a requested half-, zero- or full-point bye",
-        ("bye spring.toml Smith --round 5 --kind half",),
+        "a requested half-, zero- or full-point bye (--cancel takes it back)",
+        ("bye spring.toml Smith --round 5 --kind half", "bye spring.toml Smith --round 5 --cancel"),
     ),
     "forbid": Verb(
         _configure_forbid,
@@ -321,7 +330,7 @@ VERBS: dict[str, Verb] = {
         _configure_force,
         _force,
         "set a game (or the bye) of the next round before pairing",
-        ("force spring.toml 3 17", "force spring.toml 22 bye"),
+        ("force spring.toml 3 17", "force spring.toml 22 bye", "force spring.toml 3 17 --cancel"),
     ),
     "pair": Verb(
         _configure_pair, _pair, "pair the next round", ("pair spring.toml", "pair spring.toml --colour white")

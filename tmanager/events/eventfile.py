@@ -207,6 +207,10 @@ def _round(table: Any, where: str, file: Path | None) -> Round:
     record.boards = [_board(item, f"{where}.boards[{i}]", file) for i, item in enumerate(boards, 1)]
     for i, item in enumerate(byes, 1):
         number, kind, spread = _bye(item, f"{where}.byes[{i}]", file)
+        # The byes become a map by player: a second entry would silently replace the first.
+        if number in record.byes:
+            raise ConfigError(f"a second bye of player {number} in this round (the first is '{record.byes[number]}')",
+                              file=file, field=f"{where}.byes[{i}]", hint="keep one")  # fmt: skip
         record.byes[number] = kind
         if spread is not None:
             record.spreads[number] = spread

@@ -51,7 +51,9 @@ EXPLANATIONS = {
     Topic.NO_PLAYER: "Neither a number nor a part of any player's name: check the spelling or `players`.",
     Topic.AMBIGUOUS_NAME: "A part of a name found several players: type more of it, or the number.",
     Topic.NAME_TAKEN: "Two players may not share a name: add an initial or a city to tell them apart.",
-    Topic.ROUND_TAKEN: "The player has a bye, a forced game or a board in that round already; undo it first.",
+    Topic.ROUND_TAKEN: (
+        "The player has a bye, a forced game or a board in that round already; `bye --cancel` takes back a bye."
+    ),
     Topic.USE_CORRECT: "Results are entered once; `correct` changes them and warns if later rounds used the old one.",
     Topic.NOT_A_RESULT: "Results: 1-0, 0-1, = or ½-½, +- / -+ (forfeit), -- (both forfeit), adj (adjourned), *.",
     Topic.NO_BOARD: "The board number is beyond the round's boards; `pairings` lists them.",

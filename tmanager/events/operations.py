@@ -184,7 +184,8 @@ def withdraw(division: Division, player: Player, rounds: Sequence[int] = ()) -> 
     for n in rounds or [nxt]:
         record = next((r for r in division.rounds if r.number == n), None)
         if record and (player.number in record.byes or any(player.number in f for f in record.forced)):
-            raise StateError(f"{label(player)} has a bye or a forced game in round {n}; remove it first (undo)")
+            raise StateError(f"{label(player)} has a bye or a forced game in round {n}; remove it first "
+                             "(bye --cancel, force --cancel)")
     if rounds:
         player.absent = sorted(set(player.absent) | set(rounds))
         return [f"{label(player)} will not be paired in round{span(sorted(set(rounds)))}"]
@@ -239,6 +240,19 @@ def request_bye(event: Event, division: Division, player: Player, round_number: 
     return [f"{label(player)}: {kind}-point bye in round {round_number}"]
 
 
+def cancel_bye(event: Event, division: Division, player: Player, round_number: int) -> list[str]:
+    """Take back a requested bye of a round not yet paired (the player will play, or asked for another kind)."""
+    _check_future(event, division, round_number)
+    record = next((r for r in division.rounds if r.number == round_number), None)
+    kind = record.byes.get(player.number) if record else None
+    if record is None or kind is None or record.forced_bye == player.number:
+        raise StateError(f"{label(player)} has no requested bye in round {round_number}")
+    del record.byes[player.number]
+    # A round prepared for that bye alone would stay in the file as an empty [[division.round]].
+    division.rounds = [r for r in division.rounds if not r.holds_nothing]
+    return [f"{label(player)}: {kind}-point bye in round {round_number} cancelled"]
+
+
 def _check_future(event: Event, division: Division, round_number: int) -> None:
     if round_number < 1:
         raise StateError(f"rounds start at 1; there is no round {round_number}")
@@ -255,7 +269,8 @@ def _check_free(division: Division, record: Round, player: Player) -> None:
         raise StateError(f"{label(player)} is withdrawn from round {record.number}")
     if player.number in record.byes:
         raise StateError(
-            f"{label(player)} already has a {record.byes[player.number]}-point bye in round {record.number}",
+            f"{label(player)} already has a {record.byes[player.number]}-point bye in round {record.number}"
+            f" (bye --cancel takes it back)",
             topic=Topic.ROUND_TAKEN,
         )
     if record.forced_bye == player.number:
@@ -345,8 +360,37 @@ def force(event: Event, division: Division, white: Player, black: Player | None)
 
 def force_named(event: Event, division: Division, white: str, black: str) -> list[str]:
     """:func:`force` with the players as typed (number or unique part of the name); ``black`` ``bye`` sets the bye."""
-    second = None if black.lower() == "bye" else find_player(division, black)
-    return force(event, division, find_player(division, white), second)
+    return force(event, division, *players_named(division, white, black))
+
+
+def unforce(event: Event, division: Division, white: Player, black: Player | None) -> list[str]:
+    """Take back a game (the two players in either order) or, with ``black`` None, the pairing-allocated bye set
+    with :func:`force` for the next round."""
+    n = division.paired_rounds + 1
+    _check_future(event, division, n)
+    record = next((r for r in division.rounds if r.number == n), Round(n))
+    if black is None:
+        if record.forced_bye != white.number:
+            raise StateError(f"{label(white)} has no forced bye in round {n}")
+        record.forced_bye = None
+        del record.byes[white.number]
+        said = f"round {n}: the forced bye of {label(white)} is taken out"
+    else:
+        game = next((g for g in record.forced if set(g) == {white.number, black.number}), None)
+        if game is None:
+            raise StateError(f"{label(white)} and {label(black)} have no forced game in round {n}")
+        record.forced.remove(game)
+        record.boards = [b for b in record.boards if (b.white, b.black) != game]
+        said = f"round {n}: the forced game {label(division.player(game[0]))} – {label(division.player(game[1]))} " \
+               "is taken out"  # fmt: skip
+    # A round prepared for that game alone would stay in the file as an empty [[division.round]].
+    division.rounds = [r for r in division.rounds if not r.holds_nothing]
+    return [said]
+
+
+def players_named(division: Division, white: str, black: str) -> tuple[Player, Player | None]:
+    """The two players of :func:`force` as typed (number or unique part of the name); ``black`` ``bye``: None."""
+    return find_player(division, white), None if black.lower() == "bye" else find_player(division, black)
 
 
 def unpair(division: Division) -> list[str]:

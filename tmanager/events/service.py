@@ -162,6 +162,17 @@ def request_bye(path: Path, division: str | None, who: str, round_number: int | 
     return _made(path, division, operation)
 
 
+def cancel_bye(path: Path, division: str | None, who: str, round_number: int | None) -> Change:
+    """Take back a requested bye of ``round_number`` (default: the next round)."""
+
+    def operation(e: Event, d: Division) -> Change:
+        n = d.paired_rounds + 1 if round_number is None else round_number
+        said = rules_for(e, d).cancel_bye(operations.find_player(d, who), n)
+        return Change(messages=tuple(said), division=d.name, round=n)
+
+    return _made(path, division, operation)
+
+
 def forbid(path: Path, division: str | None, players: Sequence[str], *, teams: bool | None = None) -> Change:
     """Players who must never meet; ``teams`` keeps (or lets) the players of one team apart."""
 
@@ -192,6 +203,16 @@ def force(path: Path, division: str | None, white: str, black: str, *, expected_
     def operation(e: Event, d: Division) -> Change:
         _still_last(d, expected_round, "forcing a game")
         said = rules_for(e, d).force(white, black)
+        return Change(messages=tuple(said), division=d.name, round=d.paired_rounds + 1)
+
+    return _made(path, division, operation)
+
+
+def unforce(path: Path, division: str | None, white: str, black: str) -> Change:
+    """Take back a game (``black`` ``bye``: the bye) of the next round set with :func:`force`."""
+
+    def operation(e: Event, d: Division) -> Change:
+        said = rules_for(e, d).unforce(white, black)
         return Change(messages=tuple(said), division=d.name, round=d.paired_rounds + 1)
 
     return _made(path, division, operation)

@@ -213,9 +213,20 @@ class DivisionRules(ABC):
             for m in operations.request_bye(self.event, self.division, player, n, kind)
         ]  # fmt: skip
 
+    def cancel_bye(self, player: Player, round_number: int) -> list[str]:
+        """Take back a requested bye of round ``round_number`` (and of the other rounds of its match)."""
+        return [
+            m for n in self.match_rounds(round_number)
+            for m in operations.cancel_bye(self.event, self.division, player, n)
+        ]  # fmt: skip
+
     def force(self, white: str, black: str) -> list[str]:
         """A game of the next round set before pairing (``black`` ``bye``: the pairing-allocated bye)."""
         return operations.force_named(self.event, self.division, white, black)
+
+    def unforce(self, white: str, black: str) -> list[str]:
+        """Take back a game (``black`` ``bye``: the bye) of the next round set with :meth:`force`."""
+        return operations.unforce(self.event, self.division, *operations.players_named(self.division, white, black))
 
     def unpair(self) -> list[str]:
         """Take back the last round's pairing while none of its results is in."""

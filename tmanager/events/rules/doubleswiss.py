@@ -124,6 +124,21 @@ class DoubleSwissRules(ChessRules):
                 second.boards.append(Board(b, w))
         return [*messages, f"match {(first.number + 1) // 2}: round {second.number} holds game 2, colours reversed"]
 
+    def unforce(self, white: str, black: str) -> list[str]:
+        """Take back a forced match: game 1 as set, and game 2, its colours reversed."""
+        division = self.division
+        n = division.paired_rounds + 1
+        messages = super().unforce(white, black)
+        first = next((r for r in division.rounds if r.number == n), Round(n))
+        second = next((r for r in division.rounds if r.number == n + 1), None)
+        if second is not None:
+            mirrored = {(b, w) for w, b in first.forced}
+            gone = set(second.forced) - mirrored
+            second.boards = [b for b in second.boards if (b.white, b.black) not in gone]
+            second.forced = [g for g in second.forced if g in mirrored]
+            division.rounds = [r for r in division.rounds if not r.holds_nothing]
+        return messages
+
     def unpair(self) -> list[str]:
         """Take back the last match (both its rounds) while none of its results is in."""
         division = self.division

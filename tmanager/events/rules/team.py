@@ -262,6 +262,29 @@ class TeamRules(ChessRules):
         record.forced_matches.append((first.number, second.number))
         return [f"round {n}: {team_label(first)} – {team_label(second)} set ({first.name} white on board 1)"]
 
+    def unforce(self, white: str, black: str) -> list[str]:
+        """Take back a match (the two teams in either order) or a team's bye set with :meth:`force`."""
+        division = self.division
+        n = division.paired_rounds + 1
+        record = next((r for r in division.rounds if r.number == n), Round(n))
+        first = find_team(division.teams, white)
+        second = None if black.lower() == "bye" else find_team(division.teams, black)
+        wanted = {first.number, second.number if second else 0}
+        match = next((m for m in record.forced_matches if set(m) == wanted), None)
+        if match is None:
+            what = f"forced match with {team_label(second)}" if second else "forced bye"
+            raise StateError(f"{team_label(first)} has no {what} in round {n}")
+        record.forced_matches.remove(match)
+        if second:
+            record.matches.remove(match)
+            home, away = (first, second) if match[0] == first.number else (second, first)
+            said = f"the forced match {team_label(home)} – {team_label(away)}"
+        else:
+            del record.team_byes[first.number]
+            said = f"the forced bye of {team_label(first)}"
+        division.rounds = [r for r in division.rounds if not r.holds_nothing]
+        return [f"round {n}: {said} is taken out"]
+
     def unpair(self) -> list[str]:
         """Take back the last round's pairing while none of its games has a result; lineups and forced matches
         stay."""
