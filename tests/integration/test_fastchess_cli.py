@@ -364,6 +364,8 @@ def test_a_bad_command_line_is_one_line_and_exit_2_with_nothing_written(tmp_path
     ("-config outname=.", "tmanager: -config outname=: '/"),  # "… is a directory (name a file)"
     ("-tb /no/such/tables", "tmanager: -tb: no directory '/no/such/tables' (give the directories of the Syzygy "),
     ("-tb ../nowhere", "tmanager: -tb: no directory '../nowhere' (give the directories of the Syzygy "),
+    (f"-engine cmd={PYENGINE} name=c -sprt elo0=0 elo1=5 alpha=0.05 beta=0.05",
+     "tmanager: -sprt: an SPRT of 3 engines (tmanager's SPRT tests one engine against another"),
 ])
 def test_a_mistake_found_before_the_first_game_is_told_as_the_command_line_says_it(
     tmp_path: Path, extra: str, told: str,

@@ -55,6 +55,10 @@ def sanitized(config: MatchConfig, *, cpus: int) -> MatchConfig:
     if len(config.engines) < 2:
         raise ConfigError(f"{len(config.engines)} engine(s): a match needs at least two", field="-engine")
     engines = _named([_checked_engine(engine, index) for index, engine in enumerate(config.engines)])
+    if config.sprt is not None and len(engines) != 2:
+        # fastchess weighs each game's own pair then, and stops when any pair decides: no test of one engine.
+        raise ConfigError(f"an SPRT of {len(engines)} engines", field="-sprt",
+                          hint="tmanager's SPRT tests one engine against another: give two -engine, or leave -sprt out")
     if config.type is TournamentType.GAUNTLET and config.seeds >= len(engines):
         raise ConfigError(f"{config.seeds} seeds with {len(engines)} engines", field="-seeds",
                           hint=f"at most {len(engines) - 1}")
