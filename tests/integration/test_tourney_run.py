@@ -238,6 +238,32 @@ def test_an_engine_that_refuses_the_variant_stops_the_tourney_before_a_game_is_s
         assert not tourney.pgn_path.exists()
 
 
+def test_an_opening_an_engine_without_setboard_cannot_be_given_stops_the_tourney_unscored(tmp_path: Path) -> None:
+    """Fairy-Max has no setboard, and edit cannot say that a king and rooks at home have lost their castling
+    rights: each game from such an opening was scored as Fairy-Max's loss by 'an illegal or unreadable move'
+    (after its opponent had moved, when it had Black), though no move of its own was ever asked for."""
+    if not Path("/usr/games/fairymax").exists():
+        pytest.skip("fairymax is not installed")
+    fen = "r3k2r/pppq1ppp/2npbn2/2b1p3/2B1P3/2NPBN2/PPPQ1PPP/R3K2R w - -"
+    (tmp_path / "book.epd").write_text(f'{fen} id "castled nowhere";\n')
+    path = tmp_path / "edit.toml"
+    new(path, "-e", "greedy-xboard", "-e", "fairymax", "--tc", "40/2", "--openings", "book.epd")
+    commands: list[list[str | Path]] = [["run", path, "--workers", "2"], ["work", path]]
+    for command in commands:
+        done = run_cli(*command)
+        assert done.returncode == 2, done.stderr
+        errors = [line for line in done.stderr.splitlines() if line.startswith("tmanager:")]
+        assert errors and all(e == errors[0] for e in errors), done.stderr
+        assert errors[0] == (
+            f"tmanager: {path}: engine 'fairymax' cannot be given the position '{fen} 0 1': it has no setboard "
+            "(feature setboard=0), and edit would give it castling rights KQkq from the king and rook squares, "
+            "not - (use openings whose castling rights their kings and rooks imply, or an engine with setboard)"
+        )
+        tourney = store.read(path)
+        assert tourney.results.strip() == "" and tourney.faults == {}
+        assert not tourney.pgn_path.exists()
+
+
 @pytest.mark.parametrize(
     ("program", "answer"),
     [("fairymax", "Error (unknown command): nps"), ("phalanx", "Illegal move: nps 1")],

@@ -175,7 +175,7 @@ class Engine:
         self.client.observer = observer
 
     def check_variant(self, board: chess.Board) -> None:
-        """Raise :class:`ConfigError` if the engine cannot play ``board``'s variant."""
+        """Raise :class:`ConfigError` if the engine cannot play ``board``'s variant, or be given its start."""
         self.client.check_variant(board, self.spec.name)
 
     def play(

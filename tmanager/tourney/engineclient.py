@@ -73,7 +73,8 @@ class EngineClient(EngineLines, abc.ABC):
     @abc.abstractmethod
     def check_variant(self, board: chess.Board, name: str) -> None:
         """Raise :class:`~tmanager.errors.ConfigError` (naming the participant ``name``) if the engine cannot
-        play ``board``'s variant: a configuration error must never be scored as a game."""
+        play ``board``'s variant, or be given its start position: a configuration error must never be scored as
+        a game."""
 
     @abc.abstractmethod
     async def new_game(self, *, ponder: bool = False) -> None:

@@ -25,9 +25,9 @@ deviations, each one what XBoard (``backend.c``) does in the same situation:
 2. **No setboard**: ``setboard FEN`` becomes XBoard's ``edit`` sequence (:mod:`.xboardedit`). For a
    Black-to-move position the engine first gets ``a2a3`` (it has just had
    ``new`` and ``force``), as XBoard does. ``edit`` cannot say "no castling" for
-   a king and rook on their home squares; such a position is refused with a
-   clear :class:`~tmanager.tourney.enginelines.EngineError` rather than silently
-   changed. The en-passant square and the move counters are lost, as with XBoard.
+   a king and rook on their home squares; such a start is refused before the
+   game as a configuration error (:meth:`~XBoardClient.check_variant`) rather
+   than silently changed. The en-passant square and the move counters are lost, as with XBoard.
 3. **No ping**: where python-chess waits for ``pong`` after the engine's move,
    the move is taken as the synchronisation, as XBoard does. With ``ping``, the
    move is the answer at once, and the ``pong`` is awaited before the engine is
@@ -86,7 +86,7 @@ from tmanager.tourney.engineclient import EngineClient, finishes, milliseconds
 from tmanager.tourney.enginelines import EngineError, IllegalMove, UnsupportedLimit
 from tmanager.tourney.engineoptions import EngineOption, OptionKind, OptionValue, xboard_option
 from tmanager.tourney.search import NO_REPORT, Reply, SearchLimit, Wanted, xboard_report
-from tmanager.tourney.xboardedit import edit_lines
+from tmanager.tourney.xboardedit import edit_lines, edit_refusal
 
 if TYPE_CHECKING:
     from tmanager.core.timecontrol import TimeControl
@@ -286,6 +286,13 @@ class XBoardClient(EngineClient):
             shown = ", ".join(variants) or "none"
             raise ConfigError(f"engine {name!r} does not play variant {wanted} (it offers {shown})",
                               hint="choose another engine or variant")
+        # A start edit cannot set up is the tourney's openings' doing, never a move of the engine's.
+        fen = _start_fen(board)
+        refusal = None if fen is None or self.features.get("setboard") else edit_refusal(fen)
+        if refusal is not None:
+            raise ConfigError(f"engine {name!r} cannot be given the position {fen!r}: {refusal}",
+                              hint="use openings whose castling rights their kings and rooks imply, "
+                                   "or an engine with setboard")
 
     async def new_game(self, *, ponder: bool = False) -> None:
         """The next move begins a game (``new``, the variant, the position, ``level``)."""
@@ -403,13 +410,12 @@ class XBoardClient(EngineClient):
 
     def _position(self, board: chess.Board) -> list[str]:
         """A new game's set-up, or ``force``; then the moves the engine has not seen."""
-        root = board.root()
         lines = ["force"]
         if self._new_game_due or len(board.move_stack) < self._sent_plies:
             self._new_game_due, self._level_sent, self._sent_plies = False, False, 0
             lines = ["new", *self._variant(board), "force"]
-            fen = root.fen(shredder=board.chess960, en_passant="fen")
-            if type(board).xboard_variant != "normal" or fen != chess.STARTING_FEN or board.chess960:
+            fen = _start_fen(board)
+            if fen is not None:
                 lines += self._setboard(fen)
         return [*lines, *self._moves(board)]
 
@@ -544,6 +550,14 @@ class XBoardClient(EngineClient):
         settled, self._settled = self._settled, None
         if settled is not None and not settled.done():
             settled.set_result(None)
+
+
+def _start_fen(board: chess.Board) -> str | None:
+    """The FEN of ``board``'s start position when ``new`` and the variant do not give it: it is set up."""
+    fen = board.root().fen(shredder=board.chess960, en_passant="fen")
+    if type(board).xboard_variant != "normal" or fen != chess.STARTING_FEN or board.chess960:
+        return fen
+    return None
 
 
 def kill_group(transport: asyncio.SubprocessTransport) -> None:
