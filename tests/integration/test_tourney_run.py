@@ -238,6 +238,25 @@ def test_an_engine_that_refuses_the_variant_stops_the_tourney_before_a_game_is_s
         assert not tourney.pgn_path.exists()
 
 
+def test_an_xboard_engine_that_exits_right_after_its_move_crashed_and_did_not_lose_on_time(tmp_path: Path) -> None:
+    """An XBoard engine gone right after writing its move, before the pong to the ping that follows it: the game
+    waited for that pong for the whole clock (20 s here) and was then lost 'on time', 'no move after 20000 ms'."""
+    pyengine = Path(__file__).parents[2] / "engines" / "pyengine.py"
+    brief = tmp_path / "brief.sh"
+    brief.write_text(f"#!/bin/sh\n{sys.executable} {pyengine} --protocol xboard | sed -u '/^move /q'\n")
+    brief.chmod(0o755)
+    path = tmp_path / "brief.toml"
+    new(path, "-e", "greedy-uci", "-e", f"cmd={brief},name=Brief,proto=xboard", "--tc", "20")
+    done = run_cli("run", path, "--workers", "2", timeout=120)
+    assert done.returncode == 0, done.stderr
+    games = assert_consistent(path)
+    assert [g["Termination"] for g in games] == ["abandoned", "abandoned"]
+    games.sort(key=lambda g: int(g["GameNumber"]))  # Brief has Black, then White: its one move is in the game
+    assert [g["PlyCount"] for g in games] == ["3", "2"]
+    assert path.with_suffix(".pgn").read_text().count("engine crashed }") == 2
+    assert store.read(path).faults == {"Brief": {"crash": 2}}
+
+
 def test_an_opening_an_engine_without_setboard_cannot_be_given_stops_the_tourney_unscored(tmp_path: Path) -> None:
     """Fairy-Max has no setboard, and edit cannot say that a king and rooks at home have lost their castling
     rights: each game from such an opening was scored as Fairy-Max's loss by 'an illegal or unreadable move'

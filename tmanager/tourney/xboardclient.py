@@ -546,6 +546,11 @@ class XBoardClient(EngineClient):
             self._state = _State.IDLE
             self._in_step()
 
+    def terminated(self) -> None:
+        # Nothing is out of step with an engine gone (one may exit right after its move, before the pong):
+        # what is asked next fails at once as its crash, not when the clock of a move never asked for runs out.
+        self._in_step()
+
     def _in_step(self) -> None:
         settled, self._settled = self._settled, None
         if settled is not None and not settled.done():
