@@ -7,6 +7,7 @@ import re
 import sys
 from pathlib import Path
 
+import chess.pgn
 import pytest
 
 from tests.conftest import assert_consistent, assert_no_faults, run_cli
@@ -255,6 +256,29 @@ def test_an_xboard_engine_that_exits_right_after_its_move_crashed_and_did_not_lo
     assert [g["PlyCount"] for g in games] == ["3", "2"]
     assert path.with_suffix(".pgn").read_text().count("engine crashed }") == 2
     assert store.read(path).faults == {"Brief": {"crash": 2}}
+
+
+def test_an_xboard_engine_that_never_answers_ping_loses_within_ping_timeout_not_on_time(tmp_path: Path) -> None:
+    """An XBoard engine that declares ping=1 but never answers it (its pongs filtered out): each game waited on the
+    pong after its first move for the whole clock, then was lost 'on time' with 'no move after 20000 ms', though
+    the engine had never been asked for that move. Now the ping gets ping_timeout, before the clock runs."""
+    pyengine = Path(__file__).parents[2] / "engines" / "pyengine.py"
+    mute = tmp_path / "mute.sh"
+    mute.write_text(f"#!/bin/sh\n{sys.executable} {pyengine} --protocol xboard | grep --line-buffered -v '^pong'\n")
+    mute.chmod(0o755)
+    path = tmp_path / "pong.toml"
+    new(path, "-e", "greedy-uci", "-e", f"cmd={mute},name=Mute,proto=xboard", "--tc", "20",
+        "--set", "ping_timeout=1")
+    done = run_cli("run", path, "--workers", "2", timeout=120)
+    assert done.returncode == 0, done.stderr
+    games = assert_consistent(path)
+    assert [g["Termination"] for g in games] == ["abandoned", "abandoned"]
+    assert all(g["Result"] == ("1-0" if g["White"] == "greedy-uci" else "0-1") for g in games)
+    with path.with_suffix(".pgn").open() as pgn:
+        endings = [game.end().comment for game in iter(lambda: chess.pgn.read_game(pgn), None)]
+    unanswered = "did not answer the ping after its move in 1 s"
+    assert [ending.split("'s engine ")[1] for ending in endings] == [unanswered, unanswered]
+    assert store.read(path).faults == {"Mute": {"stall": 2}}
 
 
 def test_an_opening_an_engine_without_setboard_cannot_be_given_stops_the_tourney_unscored(tmp_path: Path) -> None:

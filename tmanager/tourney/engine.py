@@ -185,6 +185,16 @@ class Engine:
         client's coroutine itself: one frame less a move)."""
         return self.client.play(board, limit, wanted=wanted, keep_lines=keep_lines, ponder=self.spec.ponder)
 
+    async def caught_up(self) -> bool:
+        """Whether the engine answered, within its ``ping_timeout``, what it was asked after its last move (XBoard's
+        ``ping``): awaited before its clock runs, as it is no thinking of its own."""
+        try:
+            async with asyncio.timeout(self.spec.ping_within):
+                await self.client.caught_up()
+        except TimeoutError:
+            return False
+        return True
+
     def get_ready(self) -> None:
         """Begin :meth:`ready`'s work for the engine's next game now: the engine clears its hash for it
         while its worker records the game just played, not while the next game waits."""

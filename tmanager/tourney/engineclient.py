@@ -101,6 +101,10 @@ class EngineClient(EngineLines, abc.ABC):
     def stop(self) -> None:
         """Ask the engine to end the search under way now (UCI's ``stop``, XBoard's ``?``)."""
 
+    async def caught_up(self) -> None:
+        """Wait until the engine has answered what the client asked it after its last move (XBoard's ``ping``;
+        nothing for UCI, whose engine is asked nothing then); the caller bounds the wait."""
+
     @abc.abstractmethod
     async def settle(self) -> None:
         """Wait until a search the caller gave up on (or a ponder search) has ended."""

@@ -279,6 +279,10 @@ class Game:
         own, board = self.sides[mover], self.board
         engine = own.engine
         assert engine is not None
+        if not await engine.caught_up():
+            own.healthy = False
+            return loss(mover, Ending.STALL, f"{side(mover)}'s engine did not answer the ping after its move in "
+                        f"{engine.spec.ping_within:g} s", fault=Fault.STALL)
         deadline = own.clock.deadline(own.margin)
         allowed = None if deadline is None else deadline - own.margin  # the time it has
         limit = _limit(self.sides, mover)
