@@ -333,6 +333,30 @@ def test_an_xboard_engine_without_nps_stops_a_node_limited_tourney_before_a_game
     assert not tourney.pgn_path.exists()
 
 
+@pytest.mark.parametrize(("engine", "answer"), [("phalanx", "Illegal move: sd 3"), ("gnuchess", "Invalid move: sd 3")])
+def test_an_xboard_engine_without_sd_stops_a_depth_limited_tourney_before_a_game_is_scored(
+    tmp_path: Path, engine: str, answer: str
+) -> None:
+    """Phalanx answers XBoard's `sd 3` with 'Illegal move: sd 3', and each of its games was scored as its loss by
+    'an illegal or unreadable move'; GNU Chess answers 'Invalid move: sd 3' and never moves, each game lost as a
+    stall after move_timeout. A depth limit they cannot search is the tourney's error, as a node limit is."""
+    if not Path(f"/usr/games/{engine}").exists():
+        pytest.skip(f"{engine} is not installed")
+    path = tmp_path / "depth.toml"
+    new(path, "-e", "greedy-xboard", "-e", engine, "--depth", "3", "--set", "move_timeout=20")
+    done = run_cli("run", path, "--workers", "2", timeout=120)
+    assert done.returncode == 2, done.stderr
+    errors = [line for line in done.stderr.splitlines() if line.startswith("tmanager:")]
+    assert errors and all(e == errors[0] for e in errors), done.stderr
+    assert errors[0] == (
+        f"tmanager: {path}: engine '{engine}' cannot search a depth limit: it answered '{answer}' "
+        "(give it tc or st instead of depth)"
+    )
+    tourney = store.read(path)
+    assert tourney.results.strip() == "" and tourney.claims == {} and tourney.faults == {}
+    assert not tourney.pgn_path.exists()
+
+
 @pytest.mark.parametrize("engine", ["fairymax", "gnuchess", "phalanx", "sjeng", "hoichess"])
 def test_a_node_limit_for_a_shipped_xboard_engine_without_nps_is_refused_by_new(tmp_path: Path, engine: str) -> None:
     """GNU Chess and Sjeng take `st NODES` for seconds and stalled game after game; the definitions say so."""

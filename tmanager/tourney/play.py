@@ -308,8 +308,7 @@ class Game:
             return loss(mover, Ending.CRASH, f"{side(mover)}'s engine crashed", fault=Fault.CRASH)
         except UnsupportedLimit as exc:
             own.healthy = False  # still searching what it took for another limit
-            raise ConfigError(f"engine {own.spec.name!r} {exc}",
-                              hint="give it tc, st or depth instead of nodes") from None
+            raise ConfigError(f"engine {own.spec.name!r} {exc}", hint=exc.hint) from None
         except EngineError as exc:
             own.healthy = False
             return loss(mover, Ending.ILLEGAL_MOVE,

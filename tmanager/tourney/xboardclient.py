@@ -100,10 +100,15 @@ FeatureValue = str | int | bool
 _NUMBERED_MOVE = re.compile(r"^\s*\d+\s*\.*\s+\.\.\.\s+(\S+)\s*$")
 #: Lines an engine prints when it rejects a command.
 _COMPLAINT = re.compile(r"^\s*(Error|Illegal|Invalid|tellusererror)", re.IGNORECASE)
-#: The engine's refusal of ``nps``, the command a node limit is given by: ``Error (unknown command): nps``
-#: (Fairy-Max, HoiChess), or an old engine's taking it for a move, ``Illegal move: nps 1`` (Phalanx),
-#: ``Invalid move: nps 1`` (GNU Chess).
-_NPS_REFUSED = re.compile(r"^\s*(Error|Illegal move|Invalid move)\s*(\([^()]+\))?\s*:\s*nps\b")
+#: The engine's refusal of ``nps`` or ``sd``, the commands a node or depth limit is given by: ``Error (unknown
+#: command): nps`` (Fairy-Max, HoiChess), or an old engine's taking it for a move, ``Illegal move: nps 1`` and
+#: ``Illegal move: sd 3`` (Phalanx), ``Invalid move: nps 1`` and ``Invalid move: sd 3`` (GNU Chess).
+_LIMIT_REFUSED = re.compile(r"^\s*(Error|Illegal move|Invalid move)\s*(\([^()]+\))?\s*:\s*(nps|sd)\b")
+#: What each refused command limits, and the limits to give the engine instead.
+_REFUSED_LIMITS = {
+    "nps": ("a node limit", "give it tc, st or depth instead of nodes"),
+    "sd": ("a depth limit", "give it tc or st instead of depth"),
+}
 #: An error that says the engine and the runner no longer agree on the position (python-chess's).
 _OUT_OF_STEP = re.compile(r"^\s*(Error|Illegal move)(\s*\([^()]+\))?\s*:")
 #: Options the protocol sets by commands of its own rather than ``option``, with their commands.
@@ -466,9 +471,11 @@ class XBoardClient(EngineClient):
                 lines.append(f"st {max(0.01, limit.move_time)}")
         if limit.nodes is not None:
             if limit.move_time is not None or limit.has_clocks or increment is not None:
-                raise UnsupportedLimit("cannot search a node limit with a clock or a time per move")
+                raise UnsupportedLimit("cannot search a node limit with a clock or a time per move",
+                                       hint="give it nodes alone, or tc, st or depth without nodes")
             if "nps" in self.features and not self.features["nps"]:
-                raise UnsupportedLimit("cannot search a node limit: it declares feature nps=0")
+                raise UnsupportedLimit("cannot search a node limit: it declares feature nps=0",
+                                       hint=_REFUSED_LIMITS["nps"][1])
             lines += ["nps 1", f"st {max(1, limit.nodes)}"]
         if limit.depth is not None:
             lines.append(f"sd {max(1, limit.depth)}")
@@ -523,8 +530,9 @@ class XBoardClient(EngineClient):
             self._answer(Reply(None, self._report, resigned=True, lines=self._kept or ()))
         elif token in ("1-0", "0-1", "1/2-1/2"):
             self._answer(Reply(None, self._report, resigned="resign" in line, lines=self._kept or ()))
-        elif _NPS_REFUSED.match(line):
-            self._answer(error=UnsupportedLimit(f"cannot search a node limit: it answered {line.strip()!r}"))
+        elif refused := _LIMIT_REFUSED.match(line):
+            limit, instead = _REFUSED_LIMITS[refused.group(3)]
+            self._answer(error=UnsupportedLimit(f"cannot search {limit}: it answered {line.strip()!r}", hint=instead))
         elif _OUT_OF_STEP.match(line):
             self._new_game_due = True  # the engine's board may no longer be the game's
             self._answer(error=EngineError(line))
