@@ -244,7 +244,8 @@ def test_an_xboard_engine_that_exits_right_after_its_move_crashed_and_did_not_lo
     waited for that pong for the whole clock (20 s here) and was then lost 'on time', 'no move after 20000 ms'."""
     pyengine = Path(__file__).parents[2] / "engines" / "pyengine.py"
     brief = tmp_path / "brief.sh"
-    brief.write_text(f"#!/bin/sh\n{sys.executable} {pyengine} --protocol xboard | sed -u '/^move /q'\n")
+    # Its whole process group ends with its first move (the engine alone could still answer the ping into the pipe).
+    brief.write_text(f"#!/bin/sh\n{sys.executable} {pyengine} --protocol xboard | {{ sed -u '/^move /q'; kill 0; }}\n")
     brief.chmod(0o755)
     path = tmp_path / "brief.toml"
     new(path, "-e", "greedy-uci", "-e", f"cmd={brief},name=Brief,proto=xboard", "--tc", "20")
