@@ -334,25 +334,33 @@ def test_an_xboard_engine_without_nps_stops_a_node_limited_tourney_before_a_game
     assert not tourney.pgn_path.exists()
 
 
-@pytest.mark.parametrize(("engine", "answer"), [("phalanx", "Illegal move: sd 3"), ("gnuchess", "Invalid move: sd 3")])
-def test_an_xboard_engine_without_sd_stops_a_depth_limited_tourney_before_a_game_is_scored(
-    tmp_path: Path, engine: str, answer: str
+@pytest.mark.parametrize(
+    ("engine", "limit", "refusal"),
+    [
+        ("phalanx", "--depth=3", "a depth limit: it answered 'Illegal move: sd 3' (give it tc or st instead of "
+                                 "depth)"),
+        ("gnuchess", "--depth=3", "a depth limit: it answered 'Invalid move: sd 3' (give it tc or st instead of "
+                                  "depth)"),
+        ("hoichess", "--st=0.5", "a time per move: it answered 'Illegal time value.' "
+                                 "(give it st in whole seconds, or tc or depth instead)"),
+    ],
+)
+def test_an_xboard_engine_refusing_its_limit_stops_the_tourney_before_a_game_is_scored(
+    tmp_path: Path, engine: str, limit: str, refusal: str
 ) -> None:
     """Phalanx answers XBoard's `sd 3` with 'Illegal move: sd 3', and each of its games was scored as its loss by
     'an illegal or unreadable move'; GNU Chess answers 'Invalid move: sd 3' and never moves, each game lost as a
-    stall after move_timeout. A depth limit they cannot search is the tourney's error, as a node limit is."""
+    stall after move_timeout; HoiChess answers `st 0.5` with 'Illegal time value.' and exits, each game lost as a
+    crash. A limit the engine cannot search is the tourney's error, as a node limit is."""
     if not Path(f"/usr/games/{engine}").exists():
         pytest.skip(f"{engine} is not installed")
-    path = tmp_path / "depth.toml"
-    new(path, "-e", "greedy-xboard", "-e", engine, "--depth", "3", "--set", "move_timeout=20")
+    path = tmp_path / "limit.toml"
+    new(path, "-e", "greedy-xboard", "-e", engine, limit, "--set", "move_timeout=20")
     done = run_cli("run", path, "--workers", "2", timeout=120)
     assert done.returncode == 2, done.stderr
     errors = [line for line in done.stderr.splitlines() if line.startswith("tmanager:")]
     assert errors and all(e == errors[0] for e in errors), done.stderr
-    assert errors[0] == (
-        f"tmanager: {path}: engine '{engine}' cannot search a depth limit: it answered '{answer}' "
-        "(give it tc or st instead of depth)"
-    )
+    assert errors[0] == f"tmanager: {path}: engine '{engine}' cannot search {refusal}"
     tourney = store.read(path)
     assert tourney.results.strip() == "" and tourney.claims == {} and tourney.faults == {}
     assert not tourney.pgn_path.exists()

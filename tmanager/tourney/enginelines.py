@@ -60,7 +60,7 @@ def _illegal_move(message: object, move: str) -> IllegalMove:
 
 
 class UnsupportedLimit(EngineError):
-    """The engine cannot search with the limit it was given (XBoard's ``nps`` or ``sd`` it does not know): the
+    """The engine cannot search with the limit it was given (XBoard's ``nps``, ``sd`` or ``st`` it refuses): the
     tourney's configuration is at fault, not the engine's play, so it is never scored as a game. ``hint`` says
     which limits to give it instead."""
 

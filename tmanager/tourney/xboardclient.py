@@ -102,12 +102,17 @@ _NUMBERED_MOVE = re.compile(r"^\s*\d+\s*\.*\s+\.\.\.\s+(\S+)\s*$")
 _COMPLAINT = re.compile(r"^\s*(Error|Illegal|Invalid|tellusererror)", re.IGNORECASE)
 #: The engine's refusal of ``nps`` or ``sd``, the commands a node or depth limit is given by: ``Error (unknown
 #: command): nps`` (Fairy-Max, HoiChess), or an old engine's taking it for a move, ``Illegal move: nps 1`` and
-#: ``Illegal move: sd 3`` (Phalanx), ``Invalid move: nps 1`` and ``Invalid move: sd 3`` (GNU Chess).
-_LIMIT_REFUSED = re.compile(r"^\s*(Error|Illegal move|Invalid move)\s*(\([^()]+\))?\s*:\s*(nps|sd)\b")
+#: ``Illegal move: sd 3`` (Phalanx), ``Invalid move: nps 1`` and ``Invalid move: sd 3`` (GNU Chess); or of
+#: ``st``, by HoiChess, which takes whole seconds only and answers ``st 0.5`` with ``Illegal time value.``
+#: (then exits). Of the other commands that give it times, it names the one it refuses (``level``).
+_LIMIT_REFUSED = re.compile(
+    r"^\s*(?:(?:Error|Illegal move|Invalid move)\s*(?:\([^()]+\))?\s*:\s*(?P<command>nps|sd)\b|Illegal time value)"
+)
 #: What each refused command limits, and the limits to give the engine instead.
 _REFUSED_LIMITS = {
     "nps": ("a node limit", "give it tc, st or depth instead of nodes"),
     "sd": ("a depth limit", "give it tc or st instead of depth"),
+    "st": ("a time per move", "give it st in whole seconds, or tc or depth instead"),
 }
 #: An error that says the engine and the runner no longer agree on the position (python-chess's).
 _OUT_OF_STEP = re.compile(r"^\s*(Error|Illegal move)(\s*\([^()]+\))?\s*:")
@@ -531,7 +536,7 @@ class XBoardClient(EngineClient):
         elif token in ("1-0", "0-1", "1/2-1/2"):
             self._answer(Reply(None, self._report, resigned="resign" in line, lines=self._kept or ()))
         elif refused := _LIMIT_REFUSED.match(line):
-            limit, instead = _REFUSED_LIMITS[refused.group(3)]
+            limit, instead = _REFUSED_LIMITS[refused["command"] or "st"]
             self._answer(error=UnsupportedLimit(f"cannot search {limit}: it answered {line.strip()!r}", hint=instead))
         elif _OUT_OF_STEP.match(line):
             self._new_game_due = True  # the engine's board may no longer be the game's
