@@ -7,6 +7,7 @@ import re
 import sys
 from pathlib import Path
 
+import chess.pgn
 import pytest
 
 from tests.conftest import assert_consistent, assert_no_faults, run_cli
@@ -238,6 +239,75 @@ def test_an_engine_that_refuses_the_variant_stops_the_tourney_before_a_game_is_s
         assert not tourney.pgn_path.exists()
 
 
+def test_an_xboard_engine_that_exits_right_after_its_move_crashed_and_did_not_lose_on_time(tmp_path: Path) -> None:
+    """An XBoard engine gone right after writing its move, before the pong to the ping that follows it: the game
+    waited for that pong for the whole clock (20 s here) and was then lost 'on time', 'no move after 20000 ms'."""
+    pyengine = Path(__file__).parents[2] / "engines" / "pyengine.py"
+    brief = tmp_path / "brief.sh"
+    # Its whole process group ends with its first move (the engine alone could still answer the ping into the pipe).
+    brief.write_text(f"#!/bin/sh\n{sys.executable} {pyengine} --protocol xboard | {{ sed -u '/^move /q'; kill 0; }}\n")
+    brief.chmod(0o755)
+    path = tmp_path / "brief.toml"
+    new(path, "-e", "greedy-uci", "-e", f"cmd={brief},name=Brief,proto=xboard", "--tc", "20")
+    done = run_cli("run", path, "--workers", "2", timeout=120)
+    assert done.returncode == 0, done.stderr
+    games = assert_consistent(path)
+    assert [g["Termination"] for g in games] == ["abandoned", "abandoned"]
+    games.sort(key=lambda g: int(g["GameNumber"]))  # Brief has Black, then White: its one move is in the game
+    assert [g["PlyCount"] for g in games] == ["3", "2"]
+    assert path.with_suffix(".pgn").read_text().count("engine crashed }") == 2
+    assert store.read(path).faults == {"Brief": {"crash": 2}}
+
+
+def test_an_xboard_engine_that_never_answers_ping_loses_within_ping_timeout_not_on_time(tmp_path: Path) -> None:
+    """An XBoard engine that declares ping=1 but never answers it (its pongs filtered out): each game waited on the
+    pong after its first move for the whole clock, then was lost 'on time' with 'no move after 20000 ms', though
+    the engine had never been asked for that move. Now the ping gets ping_timeout, before the clock runs."""
+    pyengine = Path(__file__).parents[2] / "engines" / "pyengine.py"
+    mute = tmp_path / "mute.sh"
+    mute.write_text(f"#!/bin/sh\n{sys.executable} {pyengine} --protocol xboard | grep --line-buffered -v '^pong'\n")
+    mute.chmod(0o755)
+    path = tmp_path / "pong.toml"
+    new(path, "-e", "greedy-uci", "-e", f"cmd={mute},name=Mute,proto=xboard", "--tc", "20",
+        "--set", "ping_timeout=1")
+    done = run_cli("run", path, "--workers", "2", timeout=120)
+    assert done.returncode == 0, done.stderr
+    games = assert_consistent(path)
+    assert [g["Termination"] for g in games] == ["abandoned", "abandoned"]
+    assert all(g["Result"] == ("1-0" if g["White"] == "greedy-uci" else "0-1") for g in games)
+    with path.with_suffix(".pgn").open() as pgn:
+        endings = [game.end().comment for game in iter(lambda: chess.pgn.read_game(pgn), None)]
+    unanswered = "did not answer the ping after its move in 1 s"
+    assert [ending.split("'s engine ")[1] for ending in endings] == [unanswered, unanswered]
+    assert store.read(path).faults == {"Mute": {"stall": 2}}
+
+
+def test_an_opening_an_engine_without_setboard_cannot_be_given_stops_the_tourney_unscored(tmp_path: Path) -> None:
+    """Fairy-Max has no setboard, and edit cannot say that a king and rooks at home have lost their castling
+    rights: each game from such an opening was scored as Fairy-Max's loss by 'an illegal or unreadable move'
+    (after its opponent had moved, when it had Black), though no move of its own was ever asked for."""
+    if not Path("/usr/games/fairymax").exists():
+        pytest.skip("fairymax is not installed")
+    fen = "r3k2r/pppq1ppp/2npbn2/2b1p3/2B1P3/2NPBN2/PPPQ1PPP/R3K2R w - -"
+    (tmp_path / "book.epd").write_text(f'{fen} id "castled nowhere";\n')
+    path = tmp_path / "edit.toml"
+    new(path, "-e", "greedy-xboard", "-e", "fairymax", "--tc", "40/2", "--openings", "book.epd")
+    commands: list[list[str | Path]] = [["run", path, "--workers", "2"], ["work", path]]
+    for command in commands:
+        done = run_cli(*command)
+        assert done.returncode == 2, done.stderr
+        errors = [line for line in done.stderr.splitlines() if line.startswith("tmanager:")]
+        assert errors and all(e == errors[0] for e in errors), done.stderr
+        assert errors[0] == (
+            f"tmanager: {path}: engine 'fairymax' cannot be given the position '{fen} 0 1': it has no setboard "
+            "(feature setboard=0), and edit would give it castling rights KQkq from the king and rook squares, "
+            "not - (use openings whose castling rights their kings and rooks imply, or an engine with setboard)"
+        )
+        tourney = store.read(path)
+        assert tourney.results.strip() == "" and tourney.faults == {}
+        assert not tourney.pgn_path.exists()
+
+
 @pytest.mark.parametrize(
     ("program", "answer"),
     [("fairymax", "Error (unknown command): nps"), ("phalanx", "Illegal move: nps 1")],
@@ -259,6 +329,38 @@ def test_an_xboard_engine_without_nps_stops_a_node_limited_tourney_before_a_game
         f"tmanager: {path}: engine 'X' cannot search a node limit: it answered '{answer}' "
         "(give it tc, st or depth instead of nodes)"
     ], done.stderr
+    tourney = store.read(path)
+    assert tourney.results.strip() == "" and tourney.claims == {} and tourney.faults == {}
+    assert not tourney.pgn_path.exists()
+
+
+@pytest.mark.parametrize(
+    ("engine", "limit", "refusal"),
+    [
+        ("phalanx", "--depth=3", "a depth limit: it answered 'Illegal move: sd 3' (give it tc or st instead of "
+                                 "depth)"),
+        ("gnuchess", "--depth=3", "a depth limit: it answered 'Invalid move: sd 3' (give it tc or st instead of "
+                                  "depth)"),
+        ("hoichess", "--st=0.5", "a time per move: it answered 'Illegal time value.' "
+                                 "(give it st in whole seconds, or tc or depth instead)"),
+    ],
+)
+def test_an_xboard_engine_refusing_its_limit_stops_the_tourney_before_a_game_is_scored(
+    tmp_path: Path, engine: str, limit: str, refusal: str
+) -> None:
+    """Phalanx answers XBoard's `sd 3` with 'Illegal move: sd 3', and each of its games was scored as its loss by
+    'an illegal or unreadable move'; GNU Chess answers 'Invalid move: sd 3' and never moves, each game lost as a
+    stall after move_timeout; HoiChess answers `st 0.5` with 'Illegal time value.' and exits, each game lost as a
+    crash. A limit the engine cannot search is the tourney's error, as a node limit is."""
+    if not Path(f"/usr/games/{engine}").exists():
+        pytest.skip(f"{engine} is not installed")
+    path = tmp_path / "limit.toml"
+    new(path, "-e", "greedy-xboard", "-e", engine, limit, "--set", "move_timeout=20")
+    done = run_cli("run", path, "--workers", "2", timeout=120)
+    assert done.returncode == 2, done.stderr
+    errors = [line for line in done.stderr.splitlines() if line.startswith("tmanager:")]
+    assert errors and all(e == errors[0] for e in errors), done.stderr
+    assert errors[0] == f"tmanager: {path}: engine '{engine}' cannot search {refusal}"
     tourney = store.read(path)
     assert tourney.results.strip() == "" and tourney.claims == {} and tourney.faults == {}
     assert not tourney.pgn_path.exists()

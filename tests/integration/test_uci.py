@@ -13,7 +13,8 @@ import chess.engine
 import chess.variant
 import pytest
 
-from tests.conftest import run_async
+from tests.conftest import assert_consistent, run_async, run_cli
+from tmanager.tourney import store
 from tmanager.tourney.enginelines import SENT
 from tmanager.tourney.engines import command_line, find_definition, load_definition
 from tmanager.tourney.search import Score, SearchLimit, Wanted
@@ -223,3 +224,27 @@ def test_reports_nobody_reads_are_dropped_as_they_are_read_and_nothing_else() ->
     assert lines(b"readyok\ninfo depth 1\n") == ["readyok"]
     assert lines(b"info depth 1 score cp 3\n", skip=False) == ["info depth 1 score cp 3"]
     assert lines(b"info depth 1\n", watched=True) == ["info depth 1"]  # an engine log sees every line
+
+
+@pytest.mark.parametrize("opponent", ["greedy-uci", "fault-slow"])
+def test_an_engine_gone_while_pondering_crashed_and_did_not_lose_on_time(tmp_path: Path, opponent: str) -> None:
+    """Stockfish behind a shell loop that ends at `go ponder` (Stockfish then quits at the end of its input): on a
+    ponder miss the game waited for the ponder search's bestmove for the engine's whole clock (20 s here) and was
+    scored as a loss 'on time', 'no move after 19184 ms', for a move never asked for. Its opponent answers at once
+    (the miss, and stop, come before the engine is gone) or after a second (they come after)."""
+    stockfish = Path("/usr/games/stockfish")
+    if not stockfish.exists():
+        pytest.skip("stockfish is not installed")
+    gone = tmp_path / "gone.sh"
+    gone.write_text('#!/bin/bash\nwhile IFS= read -r line; do case "$line" in "go ponder"*) exit 0;; esac\n'
+                    f"printf '%s\\n' \"$line\"; done | {stockfish}\n")
+    gone.chmod(0o755)
+    path = tmp_path / "ponder.toml"
+    path.write_text(f'[tourney]\ntc = "20"\n\n[[participants]]\nname = "Gone"\ncmd = "{gone}"\nprotocol = "uci"\n'
+                    f'ponder = true\n\n[[participants]]\nname = "Other"\nengine = "{opponent}"\n')
+    done = run_cli("run", path, "--workers", "2", timeout=120)
+    assert done.returncode == 0, done.stderr
+    games = assert_consistent(path)
+    assert [g["Termination"] for g in games] == ["abandoned", "abandoned"]
+    assert all(g["Result"] == ("0-1" if g["White"] == "Gone" else "1-0") for g in games)
+    assert store.read(path).faults == {"Gone": {"crash": 2}}

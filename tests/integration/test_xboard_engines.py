@@ -11,7 +11,7 @@ import chess
 import pytest
 
 from tmanager.tourney.engine import Engine
-from tmanager.tourney.enginelines import SENT, EngineError, EngineTerminated, LineObserver
+from tmanager.tourney.enginelines import SENT, EngineError, LineObserver, UnsupportedLimit
 from tmanager.tourney.engines import GAMES_PATH, EngineSpec, Protocol, command_line, find_definition, load_definition
 from tmanager.tourney.search import SearchLimit
 from tmanager.tourney.xboardclient import XBoardClient
@@ -245,7 +245,8 @@ def test_hoichess_rejecting_a_command_is_explained() -> None:
         command, assumed = definition("hoichess")
         engine, client = await start(command, assumed)
         try:
-            with pytest.raises(EngineTerminated, match="exit code: 1"):
+            # It writes why, then exits: the why comes first, and is the tourney's error, not a crash.
+            with pytest.raises(UnsupportedLimit, match=r"time per move: it answered 'Illegal time value\.'"):
                 await client.play(chess.Board(), SearchLimit(move_time=0.5))
         finally:
             engine.transport.close()

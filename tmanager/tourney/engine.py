@@ -175,7 +175,7 @@ class Engine:
         self.client.observer = observer
 
     def check_variant(self, board: chess.Board) -> None:
-        """Raise :class:`ConfigError` if the engine cannot play ``board``'s variant."""
+        """Raise :class:`ConfigError` if the engine cannot play ``board``'s variant, or be given its start."""
         self.client.check_variant(board, self.spec.name)
 
     def play(
@@ -184,6 +184,16 @@ class Engine:
         """The engine's move in ``board``, the game's board moved on since this engine's previous move (the
         client's coroutine itself: one frame less a move)."""
         return self.client.play(board, limit, wanted=wanted, keep_lines=keep_lines, ponder=self.spec.ponder)
+
+    async def caught_up(self) -> bool:
+        """Whether the engine answered, within its ``ping_timeout``, what it was asked after its last move (XBoard's
+        ``ping``): awaited before its clock runs, as it is no thinking of its own."""
+        try:
+            async with asyncio.timeout(self.spec.ping_within):
+                await self.client.caught_up()
+        except TimeoutError:
+            return False
+        return True
 
     def get_ready(self) -> None:
         """Begin :meth:`ready`'s work for the engine's next game now: the engine clears its hash for it

@@ -73,7 +73,8 @@ class EngineClient(EngineLines, abc.ABC):
     @abc.abstractmethod
     def check_variant(self, board: chess.Board, name: str) -> None:
         """Raise :class:`~tmanager.errors.ConfigError` (naming the participant ``name``) if the engine cannot
-        play ``board``'s variant: a configuration error must never be scored as a game."""
+        play ``board``'s variant, or be given its start position: a configuration error must never be scored as
+        a game."""
 
     @abc.abstractmethod
     async def new_game(self, *, ponder: bool = False) -> None:
@@ -99,6 +100,10 @@ class EngineClient(EngineLines, abc.ABC):
     @abc.abstractmethod
     def stop(self) -> None:
         """Ask the engine to end the search under way now (UCI's ``stop``, XBoard's ``?``)."""
+
+    async def caught_up(self) -> None:
+        """Wait until the engine has answered what the client asked it after its last move (XBoard's ``ping``;
+        nothing for UCI, whose engine is asked nothing then); the caller bounds the wait."""
 
     @abc.abstractmethod
     async def settle(self) -> None:

@@ -60,8 +60,13 @@ def _illegal_move(message: object, move: str) -> IllegalMove:
 
 
 class UnsupportedLimit(EngineError):
-    """The engine cannot search with the limit it was given (XBoard's ``nps`` it does not know): the tourney's
-    configuration is at fault, not the engine's play, so it is never scored as a game."""
+    """The engine cannot search with the limit it was given (XBoard's ``nps``, ``sd`` or ``st`` it refuses): the
+    tourney's configuration is at fault, not the engine's play, so it is never scored as a game. ``hint`` says
+    which limits to give it instead."""
+
+    def __init__(self, message: str, *, hint: str) -> None:
+        super().__init__(message)
+        self.hint = hint
 
 
 class EngineLines(asyncio.SubprocessProtocol):

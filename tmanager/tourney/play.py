@@ -279,6 +279,10 @@ class Game:
         own, board = self.sides[mover], self.board
         engine = own.engine
         assert engine is not None
+        if not await engine.caught_up():
+            own.healthy = False
+            return loss(mover, Ending.STALL, f"{side(mover)}'s engine did not answer the ping after its move in "
+                        f"{engine.spec.ping_within:g} s", fault=Fault.STALL)
         deadline = own.clock.deadline(own.margin)
         allowed = None if deadline is None else deadline - own.margin  # the time it has
         limit = _limit(self.sides, mover)
@@ -304,8 +308,7 @@ class Game:
             return loss(mover, Ending.CRASH, f"{side(mover)}'s engine crashed", fault=Fault.CRASH)
         except UnsupportedLimit as exc:
             own.healthy = False  # still searching what it took for another limit
-            raise ConfigError(f"engine {own.spec.name!r} {exc}",
-                              hint="give it tc, st or depth instead of nodes") from None
+            raise ConfigError(f"engine {own.spec.name!r} {exc}", hint=exc.hint) from None
         except EngineError as exc:
             own.healthy = False
             return loss(mover, Ending.ILLEGAL_MOVE,

@@ -235,11 +235,18 @@ class UciClient(EngineClient):
     def _abandon(self) -> None:
         """End the search under way (or the ponder search) with ``stop``, nobody waiting for its ``bestmove``,
         which is thrown away (see :meth:`settle`)."""
-        if self._state in (_State.SEARCH, _State.PONDER):
+        if self._state in (_State.SEARCH, _State.PONDER) and self.alive:  # nothing of an engine gone ends
             self._state = _State.STOPPED
             self._stopped = self.loop.create_future()
             self._pondering = None
             self.send("stop")
+
+    def terminated(self) -> None:
+        # A search given up on (a ponder search, on a ponder miss) never ends in an engine gone: what is asked
+        # next fails at once as its crash, not when the clock of a move never asked for runs out.
+        stopped, self._stopped = self._stopped, None
+        if stopped is not None and not stopped.done():
+            stopped.set_result(None)
 
     async def settle(self) -> None:
         """Stop pondering, and wait until a search given up on has ended (the caller bounds the wait)."""

@@ -25,9 +25,9 @@ deviations, each one what XBoard (``backend.c``) does in the same situation:
 2. **No setboard**: ``setboard FEN`` becomes XBoard's ``edit`` sequence (:mod:`.xboardedit`). For a
    Black-to-move position the engine first gets ``a2a3`` (it has just had
    ``new`` and ``force``), as XBoard does. ``edit`` cannot say "no castling" for
-   a king and rook on their home squares; such a position is refused with a
-   clear :class:`~tmanager.tourney.enginelines.EngineError` rather than silently
-   changed. The en-passant square and the move counters are lost, as with XBoard.
+   a king and rook on their home squares; such a start is refused before the
+   game as a configuration error (:meth:`~XBoardClient.check_variant`) rather
+   than silently changed. The en-passant square and the move counters are lost, as with XBoard.
 3. **No ping**: where python-chess waits for ``pong`` after the engine's move,
    the move is taken as the synchronisation, as XBoard does. With ``ping``, the
    move is the answer at once, and the ``pong`` is awaited before the engine is
@@ -86,7 +86,7 @@ from tmanager.tourney.engineclient import EngineClient, finishes, milliseconds
 from tmanager.tourney.enginelines import EngineError, IllegalMove, UnsupportedLimit
 from tmanager.tourney.engineoptions import EngineOption, OptionKind, OptionValue, xboard_option
 from tmanager.tourney.search import NO_REPORT, Reply, SearchLimit, Wanted, xboard_report
-from tmanager.tourney.xboardedit import edit_lines
+from tmanager.tourney.xboardedit import edit_lines, edit_refusal
 
 if TYPE_CHECKING:
     from tmanager.core.timecontrol import TimeControl
@@ -100,10 +100,20 @@ FeatureValue = str | int | bool
 _NUMBERED_MOVE = re.compile(r"^\s*\d+\s*\.*\s+\.\.\.\s+(\S+)\s*$")
 #: Lines an engine prints when it rejects a command.
 _COMPLAINT = re.compile(r"^\s*(Error|Illegal|Invalid|tellusererror)", re.IGNORECASE)
-#: The engine's refusal of ``nps``, the command a node limit is given by: ``Error (unknown command): nps``
-#: (Fairy-Max, HoiChess), or an old engine's taking it for a move, ``Illegal move: nps 1`` (Phalanx),
-#: ``Invalid move: nps 1`` (GNU Chess).
-_NPS_REFUSED = re.compile(r"^\s*(Error|Illegal move|Invalid move)\s*(\([^()]+\))?\s*:\s*nps\b")
+#: The engine's refusal of ``nps`` or ``sd``, the commands a node or depth limit is given by: ``Error (unknown
+#: command): nps`` (Fairy-Max, HoiChess), or an old engine's taking it for a move, ``Illegal move: nps 1`` and
+#: ``Illegal move: sd 3`` (Phalanx), ``Invalid move: nps 1`` and ``Invalid move: sd 3`` (GNU Chess); or of
+#: ``st``, by HoiChess, which takes whole seconds only and answers ``st 0.5`` with ``Illegal time value.``
+#: (then exits). Of the other commands that give it times, it names the one it refuses (``level``).
+_LIMIT_REFUSED = re.compile(
+    r"^\s*(?:(?:Error|Illegal move|Invalid move)\s*(?:\([^()]+\))?\s*:\s*(?P<command>nps|sd)\b|Illegal time value)"
+)
+#: What each refused command limits, and the limits to give the engine instead.
+_REFUSED_LIMITS = {
+    "nps": ("a node limit", "give it tc, st or depth instead of nodes"),
+    "sd": ("a depth limit", "give it tc or st instead of depth"),
+    "st": ("a time per move", "give it st in whole seconds, or tc or depth instead"),
+}
 #: An error that says the engine and the runner no longer agree on the position (python-chess's).
 _OUT_OF_STEP = re.compile(r"^\s*(Error|Illegal move)(\s*\([^()]+\))?\s*:")
 #: Options the protocol sets by commands of its own rather than ``option``, with their commands.
@@ -286,6 +296,13 @@ class XBoardClient(EngineClient):
             shown = ", ".join(variants) or "none"
             raise ConfigError(f"engine {name!r} does not play variant {wanted} (it offers {shown})",
                               hint="choose another engine or variant")
+        # A start edit cannot set up is the tourney's openings' doing, never a move of the engine's.
+        fen = _start_fen(board)
+        refusal = None if fen is None or self.features.get("setboard") else edit_refusal(fen)
+        if refusal is not None:
+            raise ConfigError(f"engine {name!r} cannot be given the position {fen!r}: {refusal}",
+                              hint="use openings whose castling rights their kings and rooks imply, "
+                                   "or an engine with setboard")
 
     async def new_game(self, *, ponder: bool = False) -> None:
         """The next move begins a game (``new``, the variant, the position, ``level``)."""
@@ -311,6 +328,10 @@ class XBoardClient(EngineClient):
     async def settle(self) -> None:
         if self._settled is not None:
             await asyncio.shield(self._settled)
+
+    async def caught_up(self) -> None:
+        """The ``pong`` to the ``ping`` after the engine's move (or its move after ``?``)."""
+        await self.settle()
 
     def stop(self) -> None:
         """``?``: move now; the move answers the move request."""
@@ -403,13 +424,12 @@ class XBoardClient(EngineClient):
 
     def _position(self, board: chess.Board) -> list[str]:
         """A new game's set-up, or ``force``; then the moves the engine has not seen."""
-        root = board.root()
         lines = ["force"]
         if self._new_game_due or len(board.move_stack) < self._sent_plies:
             self._new_game_due, self._level_sent, self._sent_plies = False, False, 0
             lines = ["new", *self._variant(board), "force"]
-            fen = root.fen(shredder=board.chess960, en_passant="fen")
-            if type(board).xboard_variant != "normal" or fen != chess.STARTING_FEN or board.chess960:
+            fen = _start_fen(board)
+            if fen is not None:
                 lines += self._setboard(fen)
         return [*lines, *self._moves(board)]
 
@@ -456,9 +476,11 @@ class XBoardClient(EngineClient):
                 lines.append(f"st {max(0.01, limit.move_time)}")
         if limit.nodes is not None:
             if limit.move_time is not None or limit.has_clocks or increment is not None:
-                raise UnsupportedLimit("cannot search a node limit with a clock or a time per move")
+                raise UnsupportedLimit("cannot search a node limit with a clock or a time per move",
+                                       hint="give it nodes alone, or tc, st or depth without nodes")
             if "nps" in self.features and not self.features["nps"]:
-                raise UnsupportedLimit("cannot search a node limit: it declares feature nps=0")
+                raise UnsupportedLimit("cannot search a node limit: it declares feature nps=0",
+                                       hint=_REFUSED_LIMITS["nps"][1])
             lines += ["nps 1", f"st {max(1, limit.nodes)}"]
         if limit.depth is not None:
             lines.append(f"sd {max(1, limit.depth)}")
@@ -513,8 +535,9 @@ class XBoardClient(EngineClient):
             self._answer(Reply(None, self._report, resigned=True, lines=self._kept or ()))
         elif token in ("1-0", "0-1", "1/2-1/2"):
             self._answer(Reply(None, self._report, resigned="resign" in line, lines=self._kept or ()))
-        elif _NPS_REFUSED.match(line):
-            self._answer(error=UnsupportedLimit(f"cannot search a node limit: it answered {line.strip()!r}"))
+        elif refused := _LIMIT_REFUSED.match(line):
+            limit, instead = _REFUSED_LIMITS[refused["command"] or "st"]
+            self._answer(error=UnsupportedLimit(f"cannot search {limit}: it answered {line.strip()!r}", hint=instead))
         elif _OUT_OF_STEP.match(line):
             self._new_game_due = True  # the engine's board may no longer be the game's
             self._answer(error=EngineError(line))
@@ -540,10 +563,23 @@ class XBoardClient(EngineClient):
             self._state = _State.IDLE
             self._in_step()
 
+    def terminated(self) -> None:
+        # Nothing is out of step with an engine gone (one may exit right after its move, before the pong):
+        # what is asked next fails at once as its crash, not when the clock of a move never asked for runs out.
+        self._in_step()
+
     def _in_step(self) -> None:
         settled, self._settled = self._settled, None
         if settled is not None and not settled.done():
             settled.set_result(None)
+
+
+def _start_fen(board: chess.Board) -> str | None:
+    """The FEN of ``board``'s start position when ``new`` and the variant do not give it: it is set up."""
+    fen = board.root().fen(shredder=board.chess960, en_passant="fen")
+    if type(board).xboard_variant != "normal" or fen != chess.STARTING_FEN or board.chess960:
+        return fen
+    return None
 
 
 def kill_group(transport: asyncio.SubprocessTransport) -> None:
