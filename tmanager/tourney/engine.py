@@ -188,9 +188,11 @@ class Engine:
     async def caught_up(self) -> bool:
         """Whether the engine answered, within its ``ping_timeout``, what it was asked after its last move (XBoard's
         ``ping``): awaited before its clock runs, as it is no thinking of its own."""
+        if not self.client.behind:  # every UCI move, and XBoard's without ping: no timer a move for nothing
+            return True
         try:
             async with asyncio.timeout(self.spec.ping_within):
-                await self.client.caught_up()
+                await self.client.settle()
         except TimeoutError:
             return False
         return True

@@ -101,9 +101,11 @@ class EngineClient(EngineLines, abc.ABC):
     def stop(self) -> None:
         """Ask the engine to end the search under way now (UCI's ``stop``, XBoard's ``?``)."""
 
-    async def caught_up(self) -> None:
-        """Wait until the engine has answered what the client asked it after its last move (XBoard's ``ping``;
-        nothing for UCI, whose engine is asked nothing then); the caller bounds the wait."""
+    @property
+    def behind(self) -> bool:
+        """Whether the engine has yet to answer what it was asked after its last move (XBoard's ``ping``; never
+        for UCI, whose engine is asked nothing then): :meth:`settle` waits for it."""
+        return False
 
     @abc.abstractmethod
     async def settle(self) -> None:

@@ -329,9 +329,10 @@ class XBoardClient(EngineClient):
         if self._settled is not None:
             await asyncio.shield(self._settled)
 
-    async def caught_up(self) -> None:
-        """The ``pong`` to the ``ping`` after the engine's move (or its move after ``?``)."""
-        await self.settle()
+    @property
+    def behind(self) -> bool:
+        """Whether the ``pong`` to the ``ping`` after the engine's move (or its move after ``?``) is still due."""
+        return self._settled is not None
 
     def stop(self) -> None:
         """``?``: move now; the move answers the move request."""
