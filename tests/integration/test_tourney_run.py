@@ -24,6 +24,20 @@ def new(path: Path, *args: str) -> None:
     assert done.returncode == 0, done.stderr
 
 
+def refused_unscored(path: Path, *command: str | Path, says: str, timeout: float = 600) -> list[str]:
+    """`tmanager COMMAND` on tourney ``path`` refused it before a game was scored: exit 2, each of its lines of
+    error (one a worker) ``says`` the same, no result, claim, fault or PGN; those lines."""
+    done = run_cli(*command, timeout=timeout)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    errors = [line for line in done.stderr.splitlines() if line.startswith("tmanager:")]
+    assert errors and all(e == errors[0] for e in errors), done.stderr
+    assert errors[0] == f"tmanager: {path}: {says}"
+    tourney = store.read(path)
+    assert tourney.results.strip() == "" and tourney.claims == {} and tourney.faults == {}
+    assert not tourney.pgn_path.exists()
+    return errors
+
+
 def test_four_engine_round_robin_two_cycles(tmp_path: Path) -> None:
     path = tmp_path / "rr.toml"
     new(path, "-e", "greedy-uci", "-e", "greedy-xboard", "-e", "random-uci", "-e", "random-xboard",
@@ -223,20 +237,10 @@ def test_an_engine_that_refuses_the_variant_stops_the_tourney_before_a_game_is_s
     path = tmp_path / "atomic.toml"
     new(path, "-e", "random-uci", "-e", "stockfish", "-e", "greedy-uci", "--nodes", "1",
         "--set", 'variant="atomic"', "--set", "adjudication.max_moves=10")
-    commands: list[list[str | Path]] = [["run", path, "--workers", "2"], ["work", path]]
-    for command in commands:
-        done = run_cli(*command)
-        assert done.returncode == 2, done.stderr
-        errors = [line for line in done.stderr.splitlines() if line.startswith("tmanager:")]
-        assert errors and all(e == errors[0] for e in errors), done.stderr
-        assert errors[0] == (
-            f"tmanager: {path}: engine 'stockfish' does not play variant atomic "
-            "(it offers none: it has no UCI_Variant option) (choose another engine or variant)"
-        )
-        assert "Traceback" not in done.stderr
-        tourney = store.read(path)
-        assert tourney.results.strip() == "" and tourney.claims == {} and tourney.faults == {}
-        assert not tourney.pgn_path.exists()
+    says = ("engine 'stockfish' does not play variant atomic (it offers none: it has no UCI_Variant option) "
+            "(choose another engine or variant)")
+    refused_unscored(path, "run", path, "--workers", "2", says=says)
+    refused_unscored(path, "work", path, says=says)
 
 
 def test_an_xboard_engine_that_exits_right_after_its_move_crashed_and_did_not_lose_on_time(tmp_path: Path) -> None:
@@ -292,20 +296,11 @@ def test_an_opening_an_engine_without_setboard_cannot_be_given_stops_the_tourney
     (tmp_path / "book.epd").write_text(f'{fen} id "castled nowhere";\n')
     path = tmp_path / "edit.toml"
     new(path, "-e", "greedy-xboard", "-e", "fairymax", "--tc", "40/2", "--openings", "book.epd")
-    commands: list[list[str | Path]] = [["run", path, "--workers", "2"], ["work", path]]
-    for command in commands:
-        done = run_cli(*command)
-        assert done.returncode == 2, done.stderr
-        errors = [line for line in done.stderr.splitlines() if line.startswith("tmanager:")]
-        assert errors and all(e == errors[0] for e in errors), done.stderr
-        assert errors[0] == (
-            f"tmanager: {path}: engine 'fairymax' cannot be given the position '{fen} 0 1': it has no setboard "
-            "(feature setboard=0), and edit would give it castling rights KQkq from the king and rook squares, "
-            "not - (use openings whose castling rights their kings and rooks imply, or an engine with setboard)"
-        )
-        tourney = store.read(path)
-        assert tourney.results.strip() == "" and tourney.faults == {}
-        assert not tourney.pgn_path.exists()
+    says = (f"engine 'fairymax' cannot be given the position '{fen} 0 1': it has no setboard (feature setboard=0), "
+            "and edit would give it castling rights KQkq from the king and rook squares, not - (use openings whose "
+            "castling rights their kings and rooks imply, or an engine with setboard)")
+    refused_unscored(path, "run", path, "--workers", "2", says=says)
+    refused_unscored(path, "work", path, says=says)
 
 
 @pytest.mark.parametrize(
@@ -322,16 +317,8 @@ def test_an_xboard_engine_without_nps_stops_a_node_limited_tourney_before_a_game
         pytest.skip(f"{program} is not installed")
     path = tmp_path / "nodes.toml"
     new(path, "-e", "greedy-uci", "-e", f"cmd=/usr/games/{program},proto=xboard,name=X", "--nodes", "2000")
-    done = run_cli("run", path)
-    assert done.returncode == 2, done.stderr
-    errors = [line for line in done.stderr.splitlines() if line.startswith("tmanager:")]
-    assert errors == [
-        f"tmanager: {path}: engine 'X' cannot search a node limit: it answered '{answer}' "
-        "(give it tc, st or depth instead of nodes)"
-    ], done.stderr
-    tourney = store.read(path)
-    assert tourney.results.strip() == "" and tourney.claims == {} and tourney.faults == {}
-    assert not tourney.pgn_path.exists()
+    says = f"engine 'X' cannot search a node limit: it answered '{answer}' (give it tc, st or depth instead of nodes)"
+    assert len(refused_unscored(path, "run", path, says=says)) == 1
 
 
 @pytest.mark.parametrize(
@@ -356,14 +343,8 @@ def test_an_xboard_engine_refusing_its_limit_stops_the_tourney_before_a_game_is_
         pytest.skip(f"{engine} is not installed")
     path = tmp_path / "limit.toml"
     new(path, "-e", "greedy-xboard", "-e", engine, limit, "--set", "move_timeout=20")
-    done = run_cli("run", path, "--workers", "2", timeout=120)
-    assert done.returncode == 2, done.stderr
-    errors = [line for line in done.stderr.splitlines() if line.startswith("tmanager:")]
-    assert errors and all(e == errors[0] for e in errors), done.stderr
-    assert errors[0] == f"tmanager: {path}: engine '{engine}' cannot search {refusal}"
-    tourney = store.read(path)
-    assert tourney.results.strip() == "" and tourney.claims == {} and tourney.faults == {}
-    assert not tourney.pgn_path.exists()
+    says = f"engine '{engine}' cannot search {refusal}"
+    refused_unscored(path, "run", path, "--workers", "2", says=says, timeout=120)
 
 
 @pytest.mark.parametrize("engine", ["fairymax", "gnuchess", "phalanx", "sjeng", "hoichess"])
