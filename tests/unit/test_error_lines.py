@@ -6,7 +6,8 @@ import os
 
 import pytest
 
-from tmanager.tourney.processes import ErrorLines
+from tmanager.cli import INTERRUPTED_LINE
+from tmanager.tourney.processes import INTERRUPTED, ErrorLines
 
 FULL = "cannot write (No space left on device, 0 kB free there); nothing was recorded (free some space, then run again)"
 
@@ -21,10 +22,15 @@ def test_a_fault_said_of_several_files_of_one_folder_is_shown_once(capsys: pytes
             f"tmanager: /elsewhere/u.pgn: {FULL}",  # another folder: another disk, perhaps
             "tmanager: /d/t.toml: tourney.tc: '1+' is not a time control",
             "a worker's log line",
+            "tmanager: interrupted",  # a worker `run` stopped as its loop closed: `run` tells of the stop itself
             "a worker's log line",
         ]
         os.write(lines.write_end, "".join(f"{line}\n" for line in said).encode())
         lines.show()
     finally:
         lines.close()
-    assert capsys.readouterr().err.splitlines() == [said[0], said[3], said[4], said[5], said[6]]
+    assert capsys.readouterr().err.splitlines() == [said[0], said[3], said[4], said[5], said[7]]
+
+
+def test_the_stop_run_does_not_show_is_the_line_a_stopped_command_says() -> None:
+    assert INTERRUPTED == INTERRUPTED_LINE

@@ -31,8 +31,9 @@ if TYPE_CHECKING:
 #: which argparse would take for options of its own): ``tmanager fastchess ARG…`` calls ``play(ARGS)``.
 RAW_COMMANDS = {"fastchess"}
 
-#: The exit status of a command stopped by Ctrl-C or SIGTERM (128 + SIGINT, as shells report it).
+#: The exit status of a command stopped by Ctrl-C or SIGTERM (128 + SIGINT, as shells report it), and its line.
 INTERRUPTED = 130
+INTERRUPTED_LINE = "tmanager: interrupted"
 
 
 def _interrupt(signum: int, frame: FrameType | None) -> None:
@@ -73,7 +74,7 @@ def main(argv: Sequence[str] | None = None, *, told: Callable[[ConfigError], Con
 
         return _dispatch.run(arguments, command=command, raw=raw, told=told)
     except KeyboardInterrupt:
-        print("tmanager: interrupted", file=sys.stderr)
+        print(INTERRUPTED_LINE, file=sys.stderr)
         return INTERRUPTED
 
 

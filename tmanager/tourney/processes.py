@@ -96,6 +96,8 @@ class ErrorLines:
         *lines, self._partial = b"".join(chunks).split(b"\n")
         for raw in lines:
             line = raw.decode("utf-8", "replace")
+            if line == INTERRUPTED:
+                continue
             if line.startswith("tmanager: "):
                 fault = _fault(line)
                 if fault in self._said:
@@ -107,6 +109,12 @@ class ErrorLines:
         self.show()
         for end in (self.read_end, self.write_end):
             os.close(end)
+
+
+#: The command line's line for a command stopped by Ctrl-C or SIGTERM (:func:`tmanager.cli.main`): a worker says it
+#: when its starter stops it outside its event loop (as it starts, or once its loop is closed), and says nothing
+#: when stopped inside it. Its starter stopped it, and says so itself: not shown.
+INTERRUPTED = "tmanager: interrupted"
 
 
 def _fault(line: str) -> tuple[str, str]:
