@@ -317,6 +317,11 @@ class Division:
                 return p
         raise StateError(f"division {self.name!r} has no player number {number}")
 
+    def drop_empty_rounds(self) -> None:
+        """Drop the records of rounds not paired that set nothing any more (a bye or a forced game taken back),
+        which would stay in the file as empty ``[[division.round]]`` tables."""
+        self.rounds = [r for r in self.rounds if not r.holds_nothing]
+
     def round(self, number: int, *, create: bool = False) -> Round:
         """Round ``number``; an empty unpaired record is added when ``create`` is true."""
         for r in self.rounds:

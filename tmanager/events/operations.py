@@ -197,8 +197,7 @@ def withdraw(division: Division, player: Player, rounds: Sequence[int] = ()) -> 
         if not record.paired and player.number in record.byes:
             del record.byes[player.number]
             messages.append(f"their requested bye in round {record.number} is cancelled")
-    # A round prepared for that bye alone would stay in the file as an empty [[division.round]].
-    division.rounds = [r for r in division.rounds if not r.holds_nothing]
+    division.drop_empty_rounds()
     current = next((r for r in division.rounds if r.number == nxt - 1), None)
     board = current.seat(player.number) if current else None
     if board and board.result.pending:
@@ -248,8 +247,7 @@ def cancel_bye(event: Event, division: Division, player: Player, round_number: i
     if record is None or kind is None or record.forced_bye == player.number:
         raise StateError(f"{label(player)} has no requested bye in round {round_number}")
     del record.byes[player.number]
-    # A round prepared for that bye alone would stay in the file as an empty [[division.round]].
-    division.rounds = [r for r in division.rounds if not r.holds_nothing]
+    division.drop_empty_rounds()
     return [f"{label(player)}: {kind}-point bye in round {round_number} cancelled"]
 
 
@@ -383,8 +381,7 @@ def unforce(event: Event, division: Division, white: Player, black: Player | Non
         record.boards = [b for b in record.boards if (b.white, b.black) != game]
         said = f"round {n}: the forced game {label(division.player(game[0]))} – {label(division.player(game[1]))} " \
                "is taken out"  # fmt: skip
-    # A round prepared for that game alone would stay in the file as an empty [[division.round]].
-    division.rounds = [r for r in division.rounds if not r.holds_nothing]
+    division.drop_empty_rounds()
     return [said]
 
 

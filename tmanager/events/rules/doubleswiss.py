@@ -136,7 +136,7 @@ class DoubleSwissRules(ChessRules):
             gone = set(second.forced) - mirrored
             second.boards = [b for b in second.boards if (b.white, b.black) not in gone]
             second.forced = [g for g in second.forced if g in mirrored]
-            division.rounds = [r for r in division.rounds if not r.holds_nothing]
+            division.drop_empty_rounds()
         return messages
 
     def unpair(self) -> list[str]:

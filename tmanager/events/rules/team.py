@@ -282,7 +282,7 @@ class TeamRules(ChessRules):
         else:
             del record.team_byes[first.number]
             said = f"the forced bye of {team_label(first)}"
-        division.rounds = [r for r in division.rounds if not r.holds_nothing]
+        division.drop_empty_rounds()
         return [f"round {n}: {said} is taken out"]
 
     def unpair(self) -> list[str]:
