@@ -911,6 +911,19 @@ def test_each_clock_starts_with_one_increment_as_fastchess_s(tmp_path: Path) -> 
     assert first.endswith("a <--- go wtime 1100 btime 1100 winc 100 binc 100"), first
 
 
+def test_a_clock_of_increments_alone_is_played_as_fastchess_plays_it(tmp_path: Path) -> None:
+    # fishtest's tc "0+1" scaled (tc=0.000+0.101), or a tester's tc=0+0.1: fastchess plays it, its clock starting
+    # at one increment; tmanager refused it as a clock without base time.
+    done = fastchess(f"{pyengine('a')} {pyengine('b')} -each tc=0+0.1 -rounds 1 -games 2 -maxmoves 3 "
+                     "-log file=l.log engine=true -pgnout file=p.pgn", tmp_path)
+    assert done.returncode == 0, done.stderr
+    (log,) = tmp_path.glob("*.engine-logs/game-0.log")
+    first = next(line for line in log.read_text().splitlines() if "<--- go " in line)
+    assert first.endswith("a <--- go wtime 100 btime 100 winc 100 binc 100"), first
+    assert "Results of a vs b (0+0.1, 1t, 1MB):" in done.stdout.splitlines()
+    assert [g["TimeControl"] for g in pgn_games(tmp_path / "p.pgn")] == ["0+0.1", "0+0.1"]
+
+
 def test_one_command_run_twice_at_once_plays_one_test_and_the_last_to_end_clears_it(tmp_path: Path) -> None:
     # The run that ends first must not remove the test under the other, whose workers would wait for its file.
     line = f"{pyengine('a')} {pyengine('b')} -each tc=inf nodes=1 -rounds 4 -pgnout file=p.pgn"

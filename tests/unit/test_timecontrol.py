@@ -44,9 +44,12 @@ def test_inf_needs_another_limit() -> None:
 
 @pytest.mark.parametrize("limit", ["nodes", "depth"])
 def test_counts_fit_in_64_bits(limit: str) -> None:
-    assert getattr(TimeControl.parse("inf", **{limit: 2**63 - 1}), limit) == 2**63 - 1
+    def parse(count: int) -> TimeControl:
+        return TimeControl.parse("inf", nodes=count) if limit == "nodes" else TimeControl.parse("inf", depth=count)
+
+    assert getattr(parse(2**63 - 1), limit) == 2**63 - 1
     with pytest.raises(ConfigError, match=f"{limit} must be at most 9,223,372,036,854,775,807"):
-        TimeControl.parse("inf", **{limit: 2**63})
+        parse(2**63)
 
 
 @pytest.mark.parametrize(
@@ -95,3 +98,20 @@ def test_a_clock_may_start_with_one_increment_as_fastchess_s_does() -> None:
     assert control.new_clock().remaining == 60
     assert control.new_clock(increment_at_start=True).remaining == 60.5
     assert TimeControl.parse("inf", nodes=100).new_clock(increment_at_start=True).remaining == 0
+
+
+def test_a_clock_of_increments_alone_only_where_it_starts_with_one() -> None:
+    """fastchess plays `tc=0+0.1` (fishtest's tc of "0+N" scaled): its clock starts with one increment. XBoard's
+    would start empty, so that the first move is lost on time: refused there, with the way out."""
+    with pytest.raises(ConfigError, match="must be positive") as refused:
+        TimeControl.parse("0+0.1")
+    assert "increment_at_start = true" in (refused.value.hint or "")
+    control = TimeControl.parse("0+0.1", increment_at_start=True)
+    assert control.has_clock and (control.base, control.increment) == (0, 0.1)
+    assert (str(control), control.pgn_tag()) == ("0+0.1", "0+0.1")  # fastchess's TimeControl tag
+    clock = control.new_clock(increment_at_start=True)
+    assert clock.remaining == 0.1 and clock.deadline(0.0) == 0.1
+    clock.spend(0.06)
+    assert clock.remaining == pytest.approx(0.14)
+    with pytest.raises(ConfigError, match="must be positive"):
+        TimeControl.parse("0", increment_at_start=True)  # no time at all, still

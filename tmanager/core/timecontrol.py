@@ -42,7 +42,7 @@ class TimeControl:
 
     @property
     def has_clock(self) -> bool:
-        return self.base > 0
+        return self.base > 0 or self.increment > 0
 
     @property
     def is_timed(self) -> bool:
@@ -58,10 +58,13 @@ class TimeControl:
         move_time: float | None = None,
         nodes: int | None = None,
         depth: int | None = None,
+        increment_at_start: bool = False,
     ) -> TimeControl:
         """Parse ``[moves/]base[:seconds][+increment]`` or ``inf``.
 
-        ``base`` is in seconds, except that ``m:ss`` gives minutes and seconds.
+        ``base`` is in seconds, except that ``m:ss`` gives minutes and seconds. A base of 0 (``0+0.1``, a clock
+        of its increments alone) only for a clock that starts with one increment (``increment_at_start``,
+        fastchess's clock, which plays it): XBoard's would start empty, and lose the first move on time.
         Raises :class:`ConfigError` (field ``tc``) for anything else.
         """
         stripped = text.strip().lower()
@@ -79,15 +82,18 @@ class TimeControl:
             if match["sec"] is not None:
                 base = base * 60 + float(match["sec"])
             moves = int(match["moves"]) if match["moves"] else None
-            if base <= 0 or (moves is not None and moves <= 0):
+            increment = float(match["inc"] or 0)
+            if (base <= 0 and not (increment > 0 and increment_at_start)) or (moves is not None and moves <= 0):
+                hint = 'use "inf" for no clock'
+                if base <= 0 < increment:
+                    hint = "give it a base time, or increment_at_start = true (fastchess's clock, which starts with " \
+                           "one increment)"
                 raise ConfigError(
-                    f"bad time control {text!r}: time and moves must be positive",
-                    field="tc",
-                    hint='use "inf" for no clock',
+                    f"bad time control {text!r}: time and moves must be positive", field="tc", hint=hint
                 )
             tc = cls(
                 base=base,
-                increment=float(match["inc"] or 0),
+                increment=increment,
                 moves=moves,
                 move_time=move_time,
                 nodes=nodes,

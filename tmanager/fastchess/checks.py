@@ -76,9 +76,6 @@ def _checked_engine(engine: EngineConfig, index: int) -> EngineConfig:
         raise ConfigError("has no time control", field=where, hint="tc=10+0.1, st=0.5, nodes=N or depth=N (or -each)")
     if engine.tc.is_set and engine.st_ms:
         raise ConfigError("has both tc and st", field=where, hint="choose one")
-    if engine.tc.is_set and not engine.tc.time_ms:
-        raise ConfigError(f"tc={engine.tc.tmanager_text()}: a clock without base time", field=where,
-                          hint="give the clock some time, as tc=1+0.1")
     name = engine.name or Path(engine.cmd).stem
     if not name:
         raise ConfigError("has no name", field=where, hint="name=NAME")

@@ -41,6 +41,7 @@ def time_control(tourney: Tourney, index: int) -> TimeControl:
             move_time=p.st if p.st is not None else s.st,
             nodes=p.nodes if p.nodes is not None else s.nodes,
             depth=p.depth if p.depth is not None else s.depth,
+            increment_at_start=s.increment_at_start,
         )
     except ConfigError as exc:
         key = exc.field or "tc"
