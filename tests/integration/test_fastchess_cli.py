@@ -226,9 +226,9 @@ def test_fishtest_s_worker_reads_each_pair_s_report_and_the_pgn_s_crc(tmp_path: 
 
 
 def pyengine(name: str, *args: str) -> str:
-    """An -engine of our tiny engine, with its arguments."""
-    quoted = f' args="{shlex.join(args)}"' if args else ""
-    return f"-engine cmd={PYENGINE} name={name}{quoted}"
+    """An -engine of our tiny engine, with its arguments, run by this Python: fastchess runs a script by its
+    #! line, whose python3 (the system's) may lack python-chess."""
+    return f"-engine cmd={sys.executable} name={name} args=\"{shlex.join([str(PYENGINE), *args])}\""
 
 
 def test_cutechess_output(tmp_path: Path) -> None:
@@ -502,6 +502,29 @@ def test_cmd_is_found_and_run_as_fastchess_finds_and_runs_it(tmp_path: Path) -> 
     here = fastchess("-engine cmd=tiny-engine-a dir=. name=a -engine cmd=./tiny-engine-b name=b "
                      "-each tc=inf nodes=1 -rounds 1", engines)
     assert here.returncode == 0, here.stderr
+
+
+def test_a_python_script_runs_by_its_own_interpreter_as_fastchess_runs_it(tmp_path: Path) -> None:
+    # fastchess execs cmd, and the system runs a script by its #! line: a Python engine with an interpreter (an
+    # environment) of its own. tmanager ran every .py with its own Python, where the engine's imports failed.
+    (tmp_path / "site").mkdir()
+    (tmp_path / "site" / "engine_own_module.py").write_text("")
+    interpreter = tmp_path / "engine-python"
+    interpreter.write_text(f"#!/bin/sh\nPYTHONPATH={shlex.quote(str(tmp_path / 'site'))} "
+                           f"exec {shlex.quote(sys.executable)} \"$@\"\n")
+    engine = tmp_path / "engine.py"
+    engine.write_text(f"#!{interpreter}\nimport runpy\nimport sys\n\nimport engine_own_module  # noqa\n\n"
+                      f"sys.argv[0] = {str(PYENGINE)!r}\nrunpy.run_path(sys.argv[0], run_name='__main__')\n")
+    for program in (interpreter, engine):
+        program.chmod(0o755)
+    done = fastchess(f"-engine cmd=./engine.py name=a -engine cmd={engine} name=b -each tc=inf nodes=1 -rounds 1",
+                     tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("Finished game") == 2
+    engine.chmod(0o644)  # fastchess cannot run it then, nor can tmanager: told before anything is written
+    refused = fastchess(f"-engine cmd=./engine.py name=a {pyengine('b')} -each tc=inf nodes=1 -rounds 1", tmp_path)
+    assert refused.returncode == 2
+    assert "program './engine.py' of engine 'a' not found or not executable" in refused.stderr, refused.stderr
 
 
 def test_with_recover_a_crashed_engine_is_warned_of_as_not_responsive(tmp_path: Path) -> None:

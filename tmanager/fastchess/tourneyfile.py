@@ -260,6 +260,7 @@ def tourney_of(config: MatchConfig, path: Path, *, seed: int, pgn: str = "", epd
         stop_on_start_failure=True,
         warn_refused_options=True,
         increment_at_start=True,
+        exec_scripts=True,
         pgn_illegal_move_termination=True,
         wait=config.wait_ms / 1000,
     )

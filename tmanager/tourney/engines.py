@@ -211,16 +211,17 @@ def _check_definition_types(data: dict[str, Any], path: Path) -> None:
             )
 
 
-def command_line(cmd: str | Sequence[str], args: Sequence[str] = ()) -> tuple[str, ...]:
+def command_line(cmd: str | Sequence[str], args: Sequence[str] = (), *, exec_scripts: bool = False) -> tuple[str, ...]:
     """Split ``cmd`` and append ``args``; a bare program name is looked up on PATH and in
-    /usr/games, and a ``.py`` program runs with this Python. :class:`ConfigError` (field
-    ``cmd``) when ``cmd`` holds no word or cannot be split."""
+    /usr/games, and a ``.py`` program runs with this Python (by its ``#!`` line with ``exec_scripts``,
+    :attr:`Settings.exec_scripts`). :class:`ConfigError` (field ``cmd``) when ``cmd`` holds no word or cannot be
+    split."""
     words = _words(cmd) if isinstance(cmd, str) else list(cmd)
     if not words:
         raise ConfigError("empty command", field="cmd", hint='give the program, e.g. cmd = "stockfish"')
     if os.sep not in words[0]:
         words[0] = shutil.which(words[0]) or shutil.which(words[0], path=GAMES_PATH) or words[0]
-    if words[0].endswith(".py"):
+    if words[0].endswith(".py") and not exec_scripts:
         words.insert(0, sys.executable)
     return (*words, *args)
 

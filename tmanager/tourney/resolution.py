@@ -110,7 +110,7 @@ def resolve_engine(
     if not Path(workdir).is_absolute():
         workdir = str(directory / workdir)
     try:
-        command = command_line(cmd, [*base.get("args", []), *p.args])
+        command = command_line(cmd, [*base.get("args", []), *p.args], exec_scripts=settings.exec_scripts)
     except ConfigError as exc:
         raise ConfigError(exc.message, file=file, field=f"{where}.cmd", hint=exc.hint) from None
     return EngineSpec(

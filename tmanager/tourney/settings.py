@@ -123,6 +123,9 @@ class Settings:
     #: Each clock starts at its base time plus one increment, as fastchess's does (``go wtime 1100 winc 100``
     #: at the first move of 1+0.1); else at its base time, as XBoard's.
     increment_at_start: bool = False
+    #: A program ending in ``.py`` runs as the system runs any program, by its ``#!`` line (fastchess's way: an
+    #: engine's own interpreter and environment); else with tmanager's own Python, whose python-chess it has.
+    exec_scripts: bool = False
     log_engines: bool = False
     move_timeout: float = 60.0
     lease: float = 120.0
