@@ -21,15 +21,22 @@ def line_start() -> str:
     return ERASE_LINE if sys.stderr.isatty() else ""
 
 
+#: The levels a log file may keep from (``tmanager work --log-level``), least severe first.
+LOG_LEVELS = ("info", "warning", "error", "critical")
+
+
 #: The ``extra`` of a log record whose news the command tells on stderr itself (its last line, as it ends):
 #: a log to a file does not echo it there too.
 TOLD = {"told": True}
 
 
-def setup_logging(path: Path | None = None, *, quiet: bool = False, libraries: Sequence[str] = ()) -> None:
+def setup_logging(
+    path: Path | None = None, *, quiet: bool = False, libraries: Sequence[str] = (), file_level: int = logging.NOTSET,
+) -> None:
     """Log to ``path`` (appending) or to stderr, one timestamped line per event. With a ``path``, warnings and
     errors are also told on stderr, a line each (``tmanager: warning: …``): `run`'s workers log to a file,
-    and `run` shows what they say there on its terminal, each kind once. The loggers of ``libraries``
+    and `run` shows what they say there on its terminal, each kind once; ``file_level`` is the least severe
+    line the file keeps (fastchess's ``-log level=``), whatever is told on stderr. The loggers of ``libraries``
     (``distributed``) write their warnings and errors to the same place, a line each, and never to the terminal
     on their own: what matters of them reaches the user as tmanager's own message."""
     handler: logging.Handler = logging.StreamHandler(sys.stderr)
@@ -41,6 +48,7 @@ def setup_logging(path: Path | None = None, *, quiet: bool = False, libraries: S
         except OSError as exc:  # no permission, a read-only file system
             raise ConfigError(f"cannot append to it: {exc.strerror or exc}", file=path,
                               hint="name a log file you may write") from None
+        handler.setLevel(file_level)
         echo = logging.StreamHandler(sys.stderr)
         echo.setLevel(logging.WARNING)
         echo.setFormatter(_warning_line())

@@ -947,6 +947,18 @@ def test_a_clock_of_increments_alone_is_played_as_fastchess_plays_it(tmp_path: P
     assert [g["TimeControl"] for g in pgn_games(tmp_path / "p.pgn")] == ["0+0.1", "0+0.1"]
 
 
+def test_the_log_keeps_the_lines_of_its_level_as_fastchess_s(tmp_path: Path) -> None:
+    # fastchess's log keeps the messages of -log level= and above (warn without it: nothing, in a clean match);
+    # tmanager's kept every line whatever the level.
+    line = f"{pyengine('a')} {pyengine('b')} -each tc=inf nodes=1 -rounds 1 -games 1 -show-latency"
+    for level, kept in (("", False), ("level=err", False), ("level=trace", True)):
+        done = fastchess(f"{line} -log file=x.log append=false {level}", tmp_path)
+        assert done.returncode == 0, done.stderr
+        text = (tmp_path / "x.log").read_text()
+        assert ("INFO game 0: a - b started" in text and "INFO engine a latency: " in text) is kept, (level, text)
+        assert kept or text == "", (level, text)
+
+
 def test_one_command_run_twice_at_once_plays_one_test_and_the_last_to_end_clears_it(tmp_path: Path) -> None:
     # The run that ends first must not remove the test under the other, whose workers would wait for its file.
     line = f"{pyengine('a')} {pyengine('b')} -each tc=inf nodes=1 -rounds 4 -pgnout file=p.pgn"

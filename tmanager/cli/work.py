@@ -11,12 +11,13 @@ variable TMANAGER_LOOP=asyncio (or uvloop, or auto) chooses.
 from __future__ import annotations
 
 import argparse
+import logging
 from pathlib import Path
 
 from tmanager.cli import INTERRUPTED
 from tmanager.cli._bounds import MAX_GAMES, MAX_GAMES_AT_ONCE, check_count
 from tmanager.cli._over import why_over
-from tmanager.logs import setup_logging
+from tmanager.logs import LOG_LEVELS, setup_logging
 from tmanager.tourney import affinity, store
 from tmanager.tourney.worker import work
 
@@ -46,6 +47,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("-q", "--quiet", action="store_true", help="log warnings only")
     parser.add_argument(
+        "--log-level", choices=LOG_LEVELS, default=None,
+        help="with --log: the least severe lines the file keeps (warnings are told on stderr whatever it keeps)",
+    )
+    parser.add_argument(
         "--log-engines", action="store_true",
         help="write every line to and from the engines to FILE.engine-logs/game-N.log (as log_engines = true)",
     )
@@ -62,7 +67,8 @@ def command(args: argparse.Namespace) -> int:
     cpus = None if args.affinity is None else affinity.parse(args.affinity)
     if cpus is not None:
         affinity.check(cpus, games=args.concurrency)
-    setup_logging(args.log, quiet=args.quiet)
+    level = logging.getLevelNamesMapping()[args.log_level.upper()] if args.log_level else logging.NOTSET
+    setup_logging(args.log, quiet=args.quiet, file_level=level)
     if cpus is not None:
         affinity.bind(cpus)  # the engines, started later, inherit it
     done = work(

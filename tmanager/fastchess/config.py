@@ -23,6 +23,11 @@ class LogLevel(enum.StrEnum):
     ERR = "err"
     FATAL = "fatal"
 
+    @property
+    def workers_level(self) -> str:
+        """The workers' ``--log-level`` that keeps as much: their lines are tmanager's, of which none is a trace."""
+        return {"trace": "info", "warn": "warning", "err": "error", "fatal": "critical"}.get(self.value, self.value)
+
 
 class TournamentType(enum.StrEnum):
     """``-tournament``: everyone against everyone, or the seeds (``-seeds``) against the rest."""

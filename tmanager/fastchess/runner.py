@@ -173,6 +173,7 @@ class Match:
         self.read_end, self.write_end = os.pipe()
         self.workers = Workers(
             self.path, lanes, log_path, main=main, log_engines=config.log.engine, cpus=cpus,
+            log_level=config.log.level.workers_level,
             announce_fd=self.write_end,
         )
         self.conditions = self._conditions(tourney)

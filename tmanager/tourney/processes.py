@@ -144,7 +144,7 @@ class Workers:
 
     def __init__(
         self, path: Path, lanes: list[int], log_path: Path, *, main: Main, log_engines: bool = False,
-        cpus: list[tuple[int, ...]] | None = None, announce_fd: int | None = None,
+        cpus: list[tuple[int, ...]] | None = None, announce_fd: int | None = None, log_level: str | None = None,
     ) -> None:
         self.main = main
         self.path = path
@@ -152,6 +152,7 @@ class Workers:
         self.cpus = cpus  # each worker's, with --affinity
         self.log_path = log_path
         self.log_engines = log_engines
+        self.log_level = log_level  # the least severe line the log keeps (`tmanager work --log-level`)
         self.announce_fd = announce_fd  # inherited by every worker: they announce their games on it
         self.processes: list[BaseProcess] = []
         self.failures: list[float] = []
@@ -161,6 +162,7 @@ class Workers:
         lanes = self.lanes[index]
         argv = ["work", str(self.path), "--log", str(self.log_path), "--concurrency", str(lanes),
                 *(["--log-engines"] if self.log_engines else []),
+                *(["--log-level", self.log_level] if self.log_level else []),
                 *(["--announce-fd", str(self.announce_fd)] if self.announce_fd is not None else []),
                 *(["--affinity", affinity.format_cpus(self.cpus[index])] if self.cpus else [])]
         process = _FORK.Process(
