@@ -347,6 +347,7 @@ def test_a_bad_command_line_is_one_line_and_exit_2_with_nothing_written(tmp_path
     (f"-engine cmd={PYENGINE} dir=missing", "tmanager: -engine pyengine dir: working directory "),
     ("-openings file=none.epd format=epd", "/none.epd: no such opening book file (check -openings file=)"),
     ("-openings file=../none.epd format=epd", "/none.epd: no such opening book file (check -openings file=)"),
+    ("-openings file=none.txt", "/none.txt: no such opening book file (check -openings file=)"),
     ("-games 200000000", "tmanager: -rounds: 200,000,000 games scheduled, more than the 100,000,000"),
     ("-srand 18446744073709551616", "tmanager: -srand: must be at most 18446744073709551615, not "),
     ("-ping-ms 18446744073709551616", "tmanager: -ping-ms: must be at most 18446744073709551615, not "),
@@ -589,6 +590,20 @@ def test_a_book_read_in_the_wrong_format_says_which_to_give(tmp_path: Path) -> N
     assert done.returncode == 2 and done.stdout == ""
     assert "bad PGN game" in done.stderr
     assert done.stderr.endswith("(fix the game; an EPD book wants -openings format=epd)\n")
+
+
+def test_a_book_of_no_format_is_warned_of_and_played_without_as_fastchess_plays_it(tmp_path: Path) -> None:
+    # Neither format= nor a suffix .epd/.pgn: fastchess warns and plays from the start position; tmanager played
+    # the book, read by its content, and said nothing, so that the same command gave other games and results.
+    (tmp_path / "book.txt").write_bytes(BOOK.read_bytes())
+    done = fastchess(f"{pyengine('a')} {pyengine('b')} -each tc=inf nodes=1 -rounds 1 -openings file=book.txt "
+                     "order=random -pgnout file=p.pgn", tmp_path)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "Warning: Unknown opening format, 2. All games will be played from the starting position."
+    assert "Indexing opening suite..." not in lines and "Warning: No opening book specified!" not in done.stdout
+    assert "Results of a vs b (1 nodes, 1t, 1MB, book.txt):" in lines  # named, as fastchess names it
+    assert [g.get("FEN") for g in pgn_games(tmp_path / "p.pgn")] == [None, None]
 
 
 def test_an_sprt_on_the_games_stops_where_its_reports_accept(tmp_path: Path) -> None:

@@ -117,7 +117,7 @@ ENGINES = "-engine cmd=a name=A -engine cmd=b name=B -each tc=1+0.01 "
 
 def test_fastchess_s_words_read_as_members() -> None:
     config = match(
-        ENGINES + "-engine cmd=c name=C proto=xboard tc=1 -openings file=x.EPD order=random -pgnout notation=lan "
+        ENGINES + "-engine cmd=c name=C proto=xboard tc=1 -openings file=x.epd order=random -pgnout notation=lan "
         "-log file=l level=info -tournament gauntlet -variant fischerandom -tb /tables -tbadjudicate WIN_LOSS"
     )
     assert [engine.protocol for engine in config.engines] == [Protocol.UCI, Protocol.UCI, Protocol.XBOARD]
@@ -130,7 +130,9 @@ def test_fastchess_s_words_read_as_members() -> None:
     assert config.tablebases.adjudicate is TablebaseResults.WIN_LOSS
 
 
-def test_fastchess_s_defaults_are_members() -> None:
+def test_fastchess_s_defaults_are_members(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "book.txt").write_text("")  # a book of no format, which must be there all the same
     config = match(ENGINES + "-openings file=book.txt format=pgn")
     assert config.openings is not None and config.openings.format is BookFormat.PGN
     unsaid = match(ENGINES + "-openings file=book.txt").openings
@@ -195,7 +197,11 @@ def test_where_an_sprt_stands_and_how_it_ended_are_members() -> None:
         (ENGINES + "-openings file=book.txt plies=4 order=sequential -log level=trace", "0b989ad7"),
     ],
 )
-def test_a_fastchess_test_keeps_the_name_it_had_before_its_kinds_were_enums(line: str, name: str) -> None:
+def test_a_fastchess_test_keeps_the_name_it_had_before_its_kinds_were_enums(
+    line: str, name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """The test's file is named by a hash of its command's values (a test begun is resumed by running the command
     again): its kinds hash as the words they were, and -openings without format= as "" as it was."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "book.txt").write_text("")
     assert identity(match(line)) == name

@@ -4,6 +4,7 @@ fastchess's defaults and checks, and one-line refusals. No process is started he
 from __future__ import annotations
 
 import shlex
+from pathlib import Path
 
 import pytest
 
@@ -106,6 +107,26 @@ def test_fastchess_s_defaults_and_fixes() -> None:
     assert match("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -concurrency 0", cpus=8).warnings == (
         "Info: Adjusted concurrency to 8 based on number of available hardware threads.",)
     assert match("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -concurrency 2", cpus=8).warnings == ()
+
+
+@pytest.mark.parametrize(("book", "read_as"), [
+    ("file=b.epd", BookFormat.EPD), ("file=b.pgn", BookFormat.PGN), ("file=b.txt format=epd", BookFormat.EPD),
+    ("file=b.txt", BookFormat.AUTO), ("file=b.EPD", BookFormat.AUTO), ("format=pgn file=b", BookFormat.PGN),
+])
+def test_a_book_s_format_is_told_as_fastchess_tells_it(
+    book: str, read_as: BookFormat, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # fastchess reads the format from format= or the file's suffix, in lower case; with neither it plays from the
+    # start position and says so (tmanager read the book by its content, silently). It must be there all the same.
+    monkeypatch.chdir(tmp_path)
+    if read_as is BookFormat.AUTO:
+        with pytest.raises(ConfigError, match="no such opening book file"):
+            match(f"-engine cmd=a nodes=1 -engine cmd=b nodes=1 -openings {book}")
+    (tmp_path / book.split("file=")[1].split()[0]).write_text("")
+    config = match(f"-engine cmd=a nodes=1 -engine cmd=b nodes=1 -openings {book}")
+    assert config.openings is not None and config.openings.format is read_as
+    unknown = "Warning: Unknown opening format, 2. All games will be played from the starting position."
+    assert config.warnings == ((unknown,) if read_as is BookFormat.AUTO else ())
 
 
 @pytest.mark.parametrize("plies", ["0", "-5"])

@@ -273,11 +273,12 @@ def _say_beginning(config: MatchConfig, tourney: Tourney, *, resumed: bool) -> N
                                       (config.epd.requested, config.epd.append, "-epdout")):
             if asked and not append:
                 _say(f"Resuming from {played} games, ignoring {option} append=false.")
-    if tourney.openings is None:
+    if tourney.openings is not None:
+        if tourney.openings.order is BookOrder.RANDOM:
+            _say("Indexing opening suite...")
+    elif not (config.openings and config.openings.file):  # one of unknown format was warned of with the others
         _say("Warning: No opening book specified! Consider using one, otherwise all games will be played from the "
              "starting position.")
-    elif tourney.openings.order is BookOrder.RANDOM:
-        _say("Indexing opening suite...")
 
 
 def _log_path(config: MatchConfig, tourney: Tourney) -> Path:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 from pathlib import Path
 
 from tmanager.core.stats import SprtModel
@@ -47,7 +48,13 @@ def sanitized(config: MatchConfig, *, cpus: int) -> MatchConfig:
         raise ConfigError("Chess960 needs an opening book of Chess960 positions", field="-variant",
                           hint="-openings file=chess960.epd")
     book = config.openings
-    if book is not None and book.format is not BookFormat.EPD and book.plies != -1 and book.plies <= 0:
+    if book is not None and book.file and book.format is BookFormat.AUTO:
+        # Neither format= nor the file's suffix said one: fastchess plays from the start position, and says so
+        # (the book, never read, must be there all the same).
+        if not os.path.exists(book.file):
+            raise ConfigError("no such opening book file", file=Path(book.file).resolve(), hint="check -openings file=")
+        warnings += ("Warning: Unknown opening format, 2. All games will be played from the starting position.",)
+    if book is not None and book.format is BookFormat.PGN and book.plies != -1 and book.plies <= 0:
         # fastchess's PGN reader then keeps none of a line's moves; a tourney's plies = 0 means all of them.
         raise ConfigError(f"{book.plies}: no move of a PGN book's lines, as fastchess reads it, which tmanager "
                           "cannot play", field="-openings plies=",

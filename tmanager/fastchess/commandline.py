@@ -23,7 +23,6 @@ import os
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from tmanager.core.stats import SprtModel, SprtSettings
@@ -154,8 +153,8 @@ _BOOK_SUFFIXES = {f".{kind.value}": kind for kind in _BOOK_FORMATS}
 def _openings(values: list[str], reading: _Reading) -> None:
     book = reading.config.openings or OpeningsConfig()
     for key, value in pairs(values):
-        if key == "file":
-            suffix = Path(value).suffix.lower()
+        if key == "file":  # the suffix says the format as fastchess reads it: in lower case (book.EPD says none)
+            suffix = next((s for s in _BOOK_SUFFIXES if value.endswith(s)), "")
             book = dataclasses.replace(book, file=value, format=_BOOK_SUFFIXES.get(suffix, book.format))
         elif key == "format" and value in _BOOK_FORMATS:
             book = dataclasses.replace(book, format=BookFormat(value))

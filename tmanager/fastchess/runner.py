@@ -377,8 +377,9 @@ class Match:
             tc = tourney.time_control(index)
             texts.append(report_text(tc))
         time_control = texts[0] if len(set(texts)) == 1 else " - ".join(texts)
-        book = Path(tourney.openings.file).name if tourney.openings is not None else ""
-        return fc.Conditions(time_control, "NULL", "NULL", book)
+        # A book of unknown format is named, as fastchess names it, though no game is played from it.
+        book = tourney.openings or self.config.openings
+        return fc.Conditions(time_control, "NULL", "NULL", Path(book.file).name if book and book.file else "")
 
     def _with_engine_options(self, conditions: fc.Conditions) -> fc.Conditions:
         """Threads and hash as the first two engines have them (``NULL`` for an engine without the option)."""

@@ -265,8 +265,8 @@ def tourney_of(config: MatchConfig, path: Path, *, seed: int, pgn: str = "", epd
         wait=config.wait_ms / 1000,
     )
     openings = None
-    if config.openings is not None and config.openings.file:
-        book = config.openings
+    if config.openings is not None and config.openings.file and config.openings.format is not BookFormat.AUTO:
+        book = config.openings  # a book of no format is not read, as fastchess reads none (checks.sanitized)
         openings = Openings(
             file=_relative(book.file, directory), format=book.format, order=book.order, seed=seed,
             start=book.start, plies=max(book.plies, 0),
