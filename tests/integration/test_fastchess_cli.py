@@ -264,6 +264,17 @@ def test_three_engines_play_in_fastchess_s_order_and_get_its_table(tmp_path: Pat
     assert "Rank Name" in done.stdout and done.stdout.count("Ptnml(0-2)") == 2  # blocks at pairs 3 and 6 (the last)
 
 
+def test_more_than_two_engines_take_the_openings_fastchess_gives_them(tmp_path: Path) -> None:
+    # fastchess cuts its book to as many openings as rounds, which its pairings take in turn: 3 engines over 2
+    # rounds play 6 pairings from the book's first 2 openings. tmanager gave each pairing the next, 6 in all.
+    done = fastchess(f"{pyengine('a')} {pyengine('b')} {pyengine('c')} -each tc=inf nodes=1 -rounds 2 "
+                     f"-openings file={BOOK} order=sequential -pgnout file=p.pgn", tmp_path)
+    assert done.returncode == 0, done.stderr
+    book = [" ".join(line.split()[:4]) for line in BOOK.read_text().splitlines() if line.strip()]
+    played = {int(g["GameNumber"]): " ".join(g["FEN"].split()[:4]) for g in pgn_games(tmp_path / "p.pgn")}
+    assert [played[n] for n in range(12)] == [book[(n // 2) % 2] for n in range(12)]
+
+
 def test_pv_warnings_as_fastchess_prints_them(tmp_path: Path) -> None:
     bad = pyengine("bad", "--fault", "bad-pv", "--after", "1")
     line = f"{bad} {pyengine('good')} -each tc=inf nodes=1 -rounds 1 -games 1 -check-mate-pvs"

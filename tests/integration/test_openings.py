@@ -113,6 +113,18 @@ def test_sequential_order_walks_the_book_from_start(sample: OpeningBook) -> None
     assert sample.opening_for(size, order=BookOrder.SEQUENTIAL) == sample[0]
 
 
+def test_fastchess_s_book_is_cut_to_its_rounds_and_taken_in_turn(sample: OpeningBook) -> None:
+    # fastchess shuffles (random), rotates to start, then keeps the first `rounds` openings, which its pairings
+    # take in turn: 3 engines over 2 rounds play 6 pairings from 2 openings, where tmanager gave each its own.
+    assert [sample.opening_for(k, cut=2) for k in range(6)] == [sample[0], sample[1]] * 3
+    assert [sample.opening_for(k, start=14, cut=2) for k in range(4)] == [sample[13], sample[0]] * 2
+    assert [sample.opening_for(k, start=3, cut=20) for k in range(14)] == [sample.opening_for(k, start=3)
+                                                                        for k in range(14)]
+    assert sample.opening_for(17, start=3, cut=20) == sample[(2 + 17 % 14) % 14]  # a book shorter than the rounds
+    shuffled = [sample.opening_for(k, order=BookOrder.RANDOM, seed=7, start=13, cut=3) for k in range(6)]
+    assert shuffled[:3] == shuffled[3:] and len(set(map(str, shuffled))) == 3  # one shuffle, cut, in turn
+
+
 def test_a_start_past_the_end_of_the_book_wraps_round_as_in_fastchess(sample: OpeningBook) -> None:
     size = len(sample)
     assert size == 14

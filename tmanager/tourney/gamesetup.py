@@ -21,6 +21,7 @@ from tmanager.tourney.model import UNPLAYED, Tourney
 from tmanager.tourney.openings import Opening, OpeningBook
 from tmanager.tourney.play import GameSpec
 from tmanager.tourney.resolution import resolve_all, time_margin
+from tmanager.tourney.settings import GameOrder
 from tmanager.tourney.validation import check_limits, check_outputs, check_pgn
 
 
@@ -79,7 +80,10 @@ def opening_of(tourney: Tourney, number: int, book: OpeningBook) -> Opening:
     settings = tourney.openings
     assert settings is not None, "a tourney without [openings] has no book"
     key = schedule.opening_key(number) if tourney.spsa is None else tuning.opening_key(tourney.spsa, number)
-    return book.opening_for(key, order=settings.order, seed=settings.seed, start=settings.start)
+    # fastchess's order is fastchess's book too: cut to as many openings as rounds (cycles), taken in turn.
+    fastchess = tourney.settings.order is GameOrder.FASTCHESS and tourney.spsa is None
+    cut = tourney.settings.cycles if fastchess else None
+    return book.opening_for(key, order=settings.order, seed=settings.seed, start=settings.start, cut=cut)
 
 
 #: The longest `run` reads openings before its workers start (see :func:`read_ahead`).

@@ -124,7 +124,8 @@ class OpeningBook(Sequence[Opening]):
         return cls(len(openings), openings.__getitem__, path)
 
     def opening_for(
-        self, key: int, *, order: BookOrder = BookOrder.SEQUENTIAL, seed: int = 0, start: int = 1
+        self, key: int, *, order: BookOrder = BookOrder.SEQUENTIAL, seed: int = 0, start: int = 1,
+        cut: int | None = None,
     ) -> Opening:
         """The opening of the games with opening key ``key`` (see :meth:`~tmanager.core.schedule.Schedule.opening_key`).
 
@@ -132,10 +133,15 @@ class OpeningBook(Sequence[Opening]):
         round again. Random: the same walk through a shuffled book, reshuffled for each
         pass, so every opening is used once before any is used again. A ``start`` past the
         end of the book wraps round, as fastchess rotates its book by ``(start - 1) mod size``.
+        ``cut``: fastchess's book, cut to its first ``cut`` openings from ``start`` (its rounds) once shuffled
+        and rotated, which its pairings take in turn: with more than two engines, a round's pairings share them.
         """
         assert start >= 1, "openings.start is refused below 1 where the tourney file is read"
         size = len(self)
-        passes, index = divmod((start - 1) % size + key, size)
+        if cut is None:
+            passes, index = divmod((start - 1) % size + key, size)
+        else:
+            passes, index = 0, ((start - 1) % size + key % min(cut, size)) % size
         if order is BookOrder.RANDOM:
             index = _shuffled(size, seed, passes)[index]
         return self[index]
