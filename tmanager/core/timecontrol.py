@@ -86,8 +86,8 @@ class TimeControl:
             if (base <= 0 and not (increment > 0 and increment_at_start)) or (moves is not None and moves <= 0):
                 hint = 'use "inf" for no clock'
                 if base <= 0 < increment:
-                    hint = "give it a base time, or increment_at_start = true (fastchess's clock, which starts with " \
-                           "one increment)"
+                    hint = "give it a base time, or set increment_at_start = true: fastchess's clock, which starts " \
+                           "with one increment"
                 raise ConfigError(
                     f"bad time control {text!r}: time and moves must be positive", field="tc", hint=hint
                 )
