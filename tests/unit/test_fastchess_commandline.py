@@ -138,6 +138,10 @@ def test_a_pgn_book_read_to_no_move_is_refused(plies: str) -> None:
         match(f"-engine cmd=a nodes=1 -engine cmd=b nodes=1 -openings {fine}")
     assert parse(["-version"]) == Action.VERSION and parse(["-help"]) == Action.HELP
     assert match("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -event Batch 0").event == "Batch0"  # words joined
+    # fastchess's -rounds 0 before -sprt: as many rounds as the test takes (500,000); tmanager refused the 0
+    sprt = "-sprt elo0=0 elo1=5 alpha=0.05 beta=0.05"
+    assert match(f"-engine cmd=a nodes=1 -engine cmd=b nodes=1 -rounds 0 {sprt}").rounds == 500_000
+    assert match(f"-engine cmd=a nodes=1 -engine cmd=b nodes=1 -rounds 7 {sprt}").rounds == 7
 
 
 @pytest.mark.parametrize(
@@ -154,6 +158,9 @@ def test_a_pgn_book_read_to_no_move_is_refused(plies: str) -> None:
         ("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -sprt elo0=5 elo1=0 alpha=0.05 beta=0.05", "-sprt elo1=", "less"),
         ("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -sprt elo0=0 elo1=5 beta=0.05", "-sprt alpha=", "between 0"),
         ("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -openings file=b.epd start=0", "-openings", "at least 1"),
+        ("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -rounds 0", "-rounds", "no rounds to play"),
+        ("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -sprt elo0=0 elo1=5 alpha=0.05 beta=0.05 -rounds 0", "-rounds",
+         "no rounds to play"),
         ("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -variant fischerandom", "-variant", "opening book"),
         ("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -log file=l compress=true", "-log", "gzip"),
         ("-engine cmd=a tc=1+1hg -engine cmd=b nodes=1", "-engine", "hourglass"),

@@ -16,6 +16,8 @@ from tmanager.tourney.settings import BookFormat
 def sanitized(config: MatchConfig, *, cpus: int) -> MatchConfig:
     """``config`` after fastchess's fixes and checks, each failure a one-line :class:`ConfigError`."""
     games, rounds = config.games, config.rounds
+    if rounds == 0:  # fastchess's scheduler refuses it (but -rounds 0 -sprt …, which is as many as the test takes)
+        raise ConfigError("no rounds to play", field="-rounds", hint="-rounds N from 1, or -rounds 0 before -sprt")
     if games > 2:  # fastchess takes -games 100 -rounds 2 for a slip, and swaps them
         games, rounds = rounds, games
         if games > 2:

@@ -179,6 +179,10 @@ def _option_field(flag: str, field: str | None) -> str:
     return f"{flag} {field}="
 
 
+#: The rounds of ``-rounds 0 -sprt …``: fastchess's.
+SPRT_ROUNDS = 500_000
+
+
 def _sprt(values: list[str], reading: _Reading) -> None:
     given = {"elo0": 0.0, "elo1": 0.0, "alpha": 0.0, "beta": 0.0}
     model = SprtModel.NORMALIZED.value
@@ -193,7 +197,8 @@ def _sprt(values: list[str], reading: _Reading) -> None:
         raise ConfigError(f"model={model}: not an SPRT model", hint="normalized, logistic or bayesian")
     settings = SprtSettings(given["elo0"], given["elo1"], given["alpha"], given["beta"], SprtModel(model))
     settings.check()
-    reading.update(sprt=settings)
+    # fastchess's -rounds 0 before -sprt: as many rounds as the test takes, which it puts at 500,000
+    reading.update(sprt=settings, rounds=reading.config.rounds or SPRT_ROUNDS)
 
 
 #: An option's key: the field it sets, and how its text is read (given the key, for messages).
@@ -464,7 +469,7 @@ OPTIONS: dict[str, tuple[Style, Callable[[list[str], _Reading], None]]] = {
     "-event": (Style.FREE, _free_text("event")),
     "-site": (Style.FREE, _free_text("site")),
     "-games": (Style.SINGLE, _single("games", lambda v: integer(v, minimum=1))),
-    "-rounds": (Style.SINGLE, _single("rounds", lambda v: integer(v, minimum=1))),
+    "-rounds": (Style.SINGLE, _single("rounds", _non_negative)),  # 0: see _sprt
     "-wait": (Style.SINGLE, _single("wait_ms", _non_negative)),
     "-noswap": (Style.NONE, _flag("noswap")),
     "-reverse": (Style.NONE, _flag("reverse")),
