@@ -833,6 +833,40 @@ def test_counts_beyond_their_bounds_are_refused_before_anything_starts(
     assert snapshot(tmp_path) == before
 
 
+CLOSED = "not an open file descriptor"
+
+
+@pytest.mark.parametrize(("fd", "says"), [("1000000000000", CLOSED), ("-1", CLOSED), ("99999", CLOSED),
+                                         ("a pipe's read end", "open for reading only")])
+def test_an_announce_fd_that_cannot_be_written_is_refused_before_anything_starts(
+    tmp_path: Path, fd: str, says: str
+) -> None:
+    """A descriptor too large for a C int ended the worker in a traceback at its first game;
+    a closed or read-only one was taken, the worker playing on silent."""
+    path = text(GOOD.replace('results = "+-="', 'results = ""'))(tmp_path)
+    before = snapshot(tmp_path)
+    read_end, write_end = os.pipe()
+    fd = str(read_end) if fd == "a pipe's read end" else fd
+    try:
+        done = subprocess.run([sys.executable, "-m", "tmanager", "work", str(path), "--announce-fd", fd,
+                               "--games", "1"], capture_output=True, text=True, timeout=LIMIT, check=False,
+                              pass_fds=(read_end,))
+    finally:
+        os.close(read_end)
+        os.close(write_end)
+    assert done.returncode == 2 and done.stderr == (
+        f"tmanager: --announce-fd: {fd} is {says} (give the write end of a pipe this process inherits)\n"), done.stderr
+    assert snapshot(tmp_path) == before
+
+
+@pytest.mark.parametrize("timeout", ["nan", "inf", "1e300", "0"])
+def test_a_check_timeout_that_is_not_a_number_of_seconds_is_refused(tmp_path: Path, timeout: str) -> None:
+    """nan failed the engine's every step ("no uciok in nan s": a configuration error told as the engine's);
+    inf waited for ever for an engine that does not answer."""
+    line = one_line(["check", "greedy-uci", "--timeout", timeout])
+    assert line == f"tmanager: --timeout: must be a positive number of seconds, not {float(timeout):g} (such as 10)"
+
+
 def test_dask_concurrency_without_dask_is_refused(tmp_path: Path) -> None:
     """--dask-concurrency without --dask was ignored: the tourney was played by local workers, not the cluster."""
     path = text(GOOD.replace('results = "+-="', 'results = ""'))(tmp_path)
