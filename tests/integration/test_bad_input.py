@@ -609,6 +609,21 @@ def test_bad_values_on_the_command_line_change_nothing(
     assert snapshot(tmp_path) == before
 
 
+@pytest.mark.parametrize(("make", "says"), [(os.mkfifo, "is not a regular file but a FIFO (an engine definition is "
+                                                       "a TOML file)"),
+                                            (lambda p: p.write_text(""), "cmd: missing cmd")],
+                         ids=["FIFO", "no cmd"])
+def test_new_names_the_engine_definition_at_fault(tmp_path: Path, make: Callable[[Path], object], says: str) -> None:
+    """`new` said "tmanager: is not a regular file but a FIFO (…)", or "tmanager: cmd: missing cmd": the new
+    tourney file's name is left out of its errors (it is not written yet), and the definition's went with it."""
+    (tmp_path / "engines").mkdir()
+    definition = tmp_path / "engines" / "dev.toml"
+    make(definition)
+    line = one_line(["new", tmp_path / "n.toml", "-e", "dev", "-e", "greedy-uci", "--nodes", "9"])
+    assert line == f"tmanager: {definition}: {says}", line
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["engines"]
+
+
 def test_new_refuses_what_it_could_not_play(tmp_path: Path) -> None:
     base = [sys.executable, "-m", "tmanager", "new", str(tmp_path / "n.toml"), "-e", "stockfish:B", "--nodes", "9"]
     for extra, says in [
