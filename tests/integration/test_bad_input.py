@@ -624,6 +624,39 @@ def test_new_names_the_engine_definition_at_fault(tmp_path: Path, make: Callable
     assert sorted(p.name for p in tmp_path.iterdir()) == ["engines"]
 
 
+LONG = "y" * 300  # a file name longer than the 255 bytes a file system allows
+
+
+@pytest.mark.parametrize("arguments", [["status", f"{LONG}.toml"], ["edit", f"{LONG}.toml", "--set", "cycles=2"],
+                                       ["serve", f"{LONG}.toml"], ["check", "long"],
+                                       ["new", "n.toml", "-e", f"/tmp/{LONG}", "-e", "greedy-uci", "--nodes", "9"],
+                                       ["new", "n.toml", "-e", "long", "-e", "greedy-uci", "--nodes", "9"],
+                                       ["fastchess", "-engine", f"cmd={LONG}", "-engine", f"cmd={LONG}", "-each",
+                                        "tc=1+0.1"]],
+                         ids=["status", "edit", "serve", "check", "new -e PATH", "new -e DEF", "fastchess"])
+def test_a_file_name_too_long_is_one_line(tmp_path: Path, arguments: list[str]) -> None:
+    """pathlib's is_file(), exists() and is_symlink() raise for a name too long (Python 3.11): a traceback."""
+    (tmp_path / "engines").mkdir()
+    (tmp_path / "engines" / "long.toml").write_text(f'cmd = "{LONG}"\nprotocol = "uci"\n')
+    before = snapshot(tmp_path)
+    done = subprocess.run([sys.executable, "-m", "tmanager", *arguments], capture_output=True, text=True,
+                          timeout=LIMIT, check=False, cwd=tmp_path)
+    assert done.returncode == 2 and len(done.stderr.splitlines()) == 1, done.stderr[-2000:]
+    assert done.stderr.startswith("tmanager: ") and ": file name too long (a name has at most 255 bytes, a path " \
+        "4,096)" in done.stderr, done.stderr
+    assert snapshot(tmp_path) == before
+
+
+def test_a_command_line_of_a_megabyte_is_refused_at_once(tmp_path: Path) -> None:
+    """Split by shlex, whose time grows with the square of its length: 35 s for a definition's megabyte, and a
+    tourney file's 30 MB line held every command that read it for ever."""
+    (tmp_path / "engines").mkdir()
+    (tmp_path / "engines" / "huge.toml").write_text(f'cmd = "{"x" * (1 << 20)}"\nprotocol = "uci"\n')
+    line = one_line(["new", tmp_path / "n.toml", "-e", "huge", "-e", "greedy-uci", "--nodes", "9"])
+    assert line == f"tmanager: {tmp_path}/engines/huge.toml: cmd: 1,048,576 characters, more than the 131,072 of a " \
+        "command line (give the engine's program and its arguments)", line
+
+
 def test_new_refuses_what_it_could_not_play(tmp_path: Path) -> None:
     base = [sys.executable, "-m", "tmanager", "new", str(tmp_path / "n.toml"), "-e", "stockfish:B", "--nodes", "9"]
     for extra, says in [
