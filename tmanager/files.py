@@ -114,8 +114,11 @@ def linked_file(path: Path) -> Path:
 
 
 def check_lock(path: Path) -> None:
-    """:class:`ConfigError` when ``path``'s lock file is there but is not a regular file (see :func:`expect_file`)."""
-    expect_file(lock_path(path), hint=f"move it away: tmanager locks {path.name} with it")
+    """:class:`ConfigError` when ``path``'s lock file is there but is not a regular file (see :func:`expect_file`),
+    or is a symbolic link to nothing, which the lock cannot be taken through (a worker waited for ever)."""
+    lock_file, hint = lock_path(path), f"move it away: tmanager locks {path.name} with it"
+    if not expect_file(lock_file, hint=hint) and os.path.islink(lock_file):
+        raise ConfigError("is a symbolic link to nothing", file=lock_file, hint=hint)
 
 
 def lock_timeout(path: Path, timeout: float) -> LockTimeout:

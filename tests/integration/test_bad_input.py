@@ -447,6 +447,9 @@ CASES = [
          READERS, file=".t.toml.journal"),
     Case("lock a directory", beside("t.toml.lock", Path.mkdir), None, "is a directory", READERS, file="t.toml.lock"),
     Case("lock a symlink loop", beside("t.toml.lock", loop), None, "symbolic links", READERS, file="t.toml.lock"),
+    # The lock cannot be taken through it: `work` waited for ever, and SIGTERM did not end it.
+    Case("lock a link to nothing", beside("t.toml.lock", link_to("nowhere")), None, "is a symbolic link to nothing",
+         READERS, file="t.toml.lock"),
     Case("live directory a file", beside(".t.live", Path.touch), None, "not a directory", READERS, file=".t.live"),
     Case("engine logs a file", beside("t.engine-logs", Path.touch), None, "not a directory", file="t.engine-logs"),
     Case("pgn a copy of /dev/null", beside("t.pgn", DEV_NULL), "tourney.pgn", "character device", READERS),
