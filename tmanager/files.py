@@ -114,8 +114,11 @@ def linked_file(path: Path) -> Path:
 
 
 def check_lock(path: Path) -> None:
-    """:class:`ConfigError` when ``path``'s lock file is there but is not a regular file (see :func:`expect_file`)."""
-    expect_file(lock_path(path), hint=f"move it away: tmanager locks {path.name} with it")
+    """:class:`ConfigError` when ``path``'s lock file is there but is not a regular file (see :func:`expect_file`),
+    or is a symbolic link to nothing, which the lock cannot be taken through (a worker waited for ever)."""
+    lock_file, hint = lock_path(path), f"move it away: tmanager locks {path.name} with it"
+    if not expect_file(lock_file, hint=hint) and os.path.islink(lock_file):
+        raise ConfigError("is a symbolic link to nothing", file=lock_file, hint=hint)
 
 
 def lock_timeout(path: Path, timeout: float) -> LockTimeout:
@@ -402,11 +405,12 @@ def disk_error(path: Path, exc: OSError) -> DiskError:
     return DiskError(f"{path}: cannot write ({exc.strerror or exc}{free}); nothing was recorded ({hint})")
 
 
-def append_checked(path: Path, data: bytes, *, keep: Callable[[int], int] | None = None) -> int:
+def append_checked(path: Path, data: bytes, *, keep: Callable[[int], tuple[int, bytes]] | None = None) -> int:
     """Append ``data`` to ``path`` and fsync; returns the offset where it starts. The caller holds the lock.
 
     ``keep(fd)`` may first cut off a fragment left by an earlier writer: it returns
-    the size to keep. On any failure (a full disk, a short write) the file is cut
+    the size to keep, and the bytes that must come between what is kept and ``data``
+    (a separator a hand edit removed). On any failure (a full disk, a short write) the file is cut
     back to its old size and :class:`~tmanager.errors.DiskError` says why.
     """
     try:
@@ -414,12 +418,13 @@ def append_checked(path: Path, data: bytes, *, keep: Callable[[int], int] | None
     except OSError as exc:
         raise disk_error(path, exc) from None
     try:
-        size = os.fstat(fd).st_size
+        size, lead = os.fstat(fd).st_size, b""
         if keep is not None:
-            kept = keep(fd)
+            kept, lead = keep(fd)
             if kept != size:
                 os.ftruncate(fd, kept)
                 size = kept
+        start, data = size + len(lead), lead + data
         try:
             view = memoryview(data)
             while view:
@@ -432,7 +437,7 @@ def append_checked(path: Path, data: bytes, *, keep: Callable[[int], int] | None
             with contextlib.suppress(OSError):
                 os.ftruncate(fd, size)
             raise disk_error(path, exc) from None
-        return size
+        return start
     finally:
         os.close(fd)
 
@@ -530,10 +535,10 @@ def append_line(path: Path, line: str) -> tuple[int, int]:
     return start, start + len(data)
 
 
-def _complete_lines(fd: int) -> int:
-    """The size of the file up to the end of its last complete line."""
+def _complete_lines(fd: int) -> tuple[int, bytes]:
+    """The size of the file up to the end of its last complete line (and nothing to put after it)."""
     size = os.fstat(fd).st_size
     if not size or os.pread(fd, 1, size - 1) == b"\n":
-        return size
+        return size, b""
     start = max(0, size - (1 << 16))
-    return start + os.pread(fd, size - start, start).rfind(b"\n") + 1
+    return start + os.pread(fd, size - start, start).rfind(b"\n") + 1, b""

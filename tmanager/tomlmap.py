@@ -208,7 +208,21 @@ def _mapping(value: Any, hint: Any, signed: bool) -> dict[Any, Any]:
         return _pairs(value, get_args(hint)[1], signed=signed)
     if not isinstance(value, dict) or not all(_is_text(v) or isinstance(v, int) for v in value.values()):
         raise ValueError("must be a table of strings, whole numbers or booleans")
+    for name, number in value.items():
+        if isinstance(number, int):
+            try:
+                _check_width(number)
+            except ValueError as exc:
+                raise ValueError(f"{name}: {exc}") from None
     return dict(value)
+
+
+def _check_width(value: int) -> None:
+    """:class:`ValueError` for a whole number wider than TOML's (:data:`INT_LIMIT`)."""
+    if not -INT_LIMIT <= value < INT_LIMIT:
+        bound = "at most" if value > 0 else "at least"
+        raise ValueError(f"must be {bound} {'-' * (value < 0)}{INT_LIMIT - (value > 0):,}, not {value:,} "
+                         "(TOML's whole numbers are 64 bits)")
 
 
 def _bool(value: Any, signed: bool) -> bool:
@@ -217,9 +231,15 @@ def _bool(value: Any, signed: bool) -> bool:
     return value
 
 
+#: TOML's integers are 64 bits wide (its specification): Python's reader takes wider ones, which tmanager would
+#: write back into a file that other TOML readers refuse, and engines (a hash size, a seed) count in 64 bits too.
+INT_LIMIT = 2**63
+
+
 def _int(value: Any, signed: bool) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise ValueError(f"must be int (a whole number), not {_shown(value)}")
+    _check_width(value)
     if value < 0 and not signed:
         raise ValueError(f"cannot be negative, not {value}")
     return value

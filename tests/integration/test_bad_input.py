@@ -318,7 +318,7 @@ CASES = [
          "must be at least 1, not 0 (the times the schedule is played: 1 or more)"),
     Case("cycles a trillion", setting("cycles = 1000000000000"), "tourney.cycles", "100,000,000"),
     Case("cycles beyond 64 bits", setting("cycles = 99999999999999999999999999"), "tourney.cycles",
-         "100,000,000"),
+         "must be at most 9,223,372,036,854,775,807"),
     Case("games per pairing zero", setting("games_per_pairing = 0"), "tourney.games_per_pairing",
          "must be at least 1, not 0 (the games of each pairing: 1, or 2 for a colour-reversed pair)"),
     Case("games per pairing negative", setting("games_per_pairing = -2"), "tourney.games_per_pairing",
@@ -447,6 +447,9 @@ CASES = [
          READERS, file=".t.toml.journal"),
     Case("lock a directory", beside("t.toml.lock", Path.mkdir), None, "is a directory", READERS, file="t.toml.lock"),
     Case("lock a symlink loop", beside("t.toml.lock", loop), None, "symbolic links", READERS, file="t.toml.lock"),
+    # The lock cannot be taken through it: `work` waited for ever, and SIGTERM did not end it.
+    Case("lock a link to nothing", beside("t.toml.lock", link_to("nowhere")), None, "is a symbolic link to nothing",
+         READERS, file="t.toml.lock"),
     Case("live directory a file", beside(".t.live", Path.touch), None, "not a directory", READERS, file=".t.live"),
     Case("engine logs a file", beside("t.engine-logs", Path.touch), None, "not a directory", file="t.engine-logs"),
     Case("pgn a copy of /dev/null", beside("t.pgn", DEV_NULL), "tourney.pgn", "character device", READERS),
@@ -570,6 +573,11 @@ ARGUMENTS = [
      "1 or more)"),
     ("edit", ("--set", "nodes=9223372036854775808"), "tourney.nodes", "at most 9,223,372,036,854,775,807"),
     ("edit", ("--set", "depth=99999999999999999999999"), "tourney.depth", "at most 9,223,372,036,854,775,807"),
+    # Wider than TOML's 64 bits: Python's reader took them, and the file written was one no other reader takes.
+    ("edit", ("--set", "adjudication.max_moves=9223372036854775808"), "adjudication.max_moves",
+     "must be at most 9,223,372,036,854,775,807, not 9,223,372,036,854,775,808 (TOML's whole numbers are 64 bits)"),
+    ("edit", ("--option", "A:Hash=-99999999999999999999"), "participants[0].options",
+     "Hash: must be at least -9,223,372,036,854,775,808"),
     ("edit", ("--set", "swiss.rounds=[]"), "swiss.rounds", "cannot set"),
     ("edit", ("--set", "openings.plies=4"), "openings.plies", "set openings.file first"),
     ("edit", ("--set", "handshake_timeout=-1"), "tourney.handshake_timeout", "non-negative"),
@@ -602,6 +610,54 @@ def test_bad_values_on_the_command_line_change_nothing(
     match = ONE_LINE.fullmatch(lines[0])
     assert match is not None and match["field"] == field and says in match["what"], lines[0][:2000]
     assert snapshot(tmp_path) == before
+
+
+@pytest.mark.parametrize(("make", "says"), [(os.mkfifo, "is not a regular file but a FIFO (an engine definition is "
+                                                       "a TOML file)"),
+                                            (lambda p: p.write_text(""), "cmd: missing cmd")],
+                         ids=["FIFO", "no cmd"])
+def test_new_names_the_engine_definition_at_fault(tmp_path: Path, make: Callable[[Path], object], says: str) -> None:
+    """`new` said "tmanager: is not a regular file but a FIFO (…)", or "tmanager: cmd: missing cmd": the new
+    tourney file's name is left out of its errors (it is not written yet), and the definition's went with it."""
+    (tmp_path / "engines").mkdir()
+    definition = tmp_path / "engines" / "dev.toml"
+    make(definition)
+    line = one_line(["new", tmp_path / "n.toml", "-e", "dev", "-e", "greedy-uci", "--nodes", "9"])
+    assert line == f"tmanager: {definition}: {says}", line
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["engines"]
+
+
+LONG = "y" * 300  # a file name longer than the 255 bytes a file system allows
+
+
+@pytest.mark.parametrize("arguments", [["status", f"{LONG}.toml"], ["edit", f"{LONG}.toml", "--set", "cycles=2"],
+                                       ["serve", f"{LONG}.toml"], ["check", "long"],
+                                       ["new", "n.toml", "-e", f"/tmp/{LONG}", "-e", "greedy-uci", "--nodes", "9"],
+                                       ["new", "n.toml", "-e", "long", "-e", "greedy-uci", "--nodes", "9"],
+                                       ["fastchess", "-engine", f"cmd={LONG}", "-engine", f"cmd={LONG}", "-each",
+                                        "tc=1+0.1"]],
+                         ids=["status", "edit", "serve", "check", "new -e PATH", "new -e DEF", "fastchess"])
+def test_a_file_name_too_long_is_one_line(tmp_path: Path, arguments: list[str]) -> None:
+    """pathlib's is_file(), exists() and is_symlink() raise for a name too long (Python 3.11): a traceback."""
+    (tmp_path / "engines").mkdir()
+    (tmp_path / "engines" / "long.toml").write_text(f'cmd = "{LONG}"\nprotocol = "uci"\n')
+    before = snapshot(tmp_path)
+    done = subprocess.run([sys.executable, "-m", "tmanager", *arguments], capture_output=True, text=True,
+                          timeout=LIMIT, check=False, cwd=tmp_path)
+    assert done.returncode == 2 and len(done.stderr.splitlines()) == 1, done.stderr[-2000:]
+    assert done.stderr.startswith("tmanager: ") and ": file name too long (a name has at most 255 bytes, a path " \
+        "4,096)" in done.stderr, done.stderr
+    assert snapshot(tmp_path) == before
+
+
+def test_a_command_line_of_a_megabyte_is_refused_at_once(tmp_path: Path) -> None:
+    """Split by shlex, whose time grows with the square of its length: 35 s for a definition's megabyte, and a
+    tourney file's 30 MB line held every command that read it for ever."""
+    (tmp_path / "engines").mkdir()
+    (tmp_path / "engines" / "huge.toml").write_text(f'cmd = "{"x" * (1 << 20)}"\nprotocol = "uci"\n')
+    line = one_line(["new", tmp_path / "n.toml", "-e", "huge", "-e", "greedy-uci", "--nodes", "9"])
+    assert line == f"tmanager: {tmp_path}/engines/huge.toml: cmd: 1,048,576 characters, more than the 131,072 of a " \
+        "command line (give the engine's program and its arguments)", line
 
 
 def test_new_refuses_what_it_could_not_play(tmp_path: Path) -> None:
@@ -826,6 +882,40 @@ def test_counts_beyond_their_bounds_are_refused_before_anything_starts(
     line = one_line([command, path, *arguments])
     assert option in line and "must be from 1 to" in line, line
     assert snapshot(tmp_path) == before
+
+
+CLOSED = "not an open file descriptor"
+
+
+@pytest.mark.parametrize(("fd", "says"), [("1000000000000", CLOSED), ("-1", CLOSED), ("99999", CLOSED),
+                                         ("a pipe's read end", "open for reading only")])
+def test_an_announce_fd_that_cannot_be_written_is_refused_before_anything_starts(
+    tmp_path: Path, fd: str, says: str
+) -> None:
+    """A descriptor too large for a C int ended the worker in a traceback at its first game;
+    a closed or read-only one was taken, the worker playing on silent."""
+    path = text(GOOD.replace('results = "+-="', 'results = ""'))(tmp_path)
+    before = snapshot(tmp_path)
+    read_end, write_end = os.pipe()
+    fd = str(read_end) if fd == "a pipe's read end" else fd
+    try:
+        done = subprocess.run([sys.executable, "-m", "tmanager", "work", str(path), "--announce-fd", fd,
+                               "--games", "1"], capture_output=True, text=True, timeout=LIMIT, check=False,
+                              pass_fds=(read_end,))
+    finally:
+        os.close(read_end)
+        os.close(write_end)
+    assert done.returncode == 2 and done.stderr == (
+        f"tmanager: --announce-fd: {fd} is {says} (give the write end of a pipe this process inherits)\n"), done.stderr
+    assert snapshot(tmp_path) == before
+
+
+@pytest.mark.parametrize("timeout", ["nan", "inf", "1e300", "0"])
+def test_a_check_timeout_that_is_not_a_number_of_seconds_is_refused(tmp_path: Path, timeout: str) -> None:
+    """nan failed the engine's every step ("no uciok in nan s": a configuration error told as the engine's);
+    inf waited for ever for an engine that does not answer."""
+    line = one_line(["check", "greedy-uci", "--timeout", timeout])
+    assert line == f"tmanager: --timeout: must be a positive number of seconds, not {float(timeout):g} (such as 10)"
 
 
 def test_dask_concurrency_without_dask_is_refused(tmp_path: Path) -> None:

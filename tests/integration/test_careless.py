@@ -295,3 +295,26 @@ def test_a_damaged_journal_checkpoint_leaves_the_file_in_charge(tmp_path: Path, 
     done = run_to_the_end(path)
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
     assert len(assert_consistent(path)) == 4
+
+
+def test_a_pgn_saved_by_an_editor_without_its_last_blank_line_loses_no_game(tmp_path: Path) -> None:
+    """An editor that trims the blank line ending the file (or a game added by hand that ends on its result
+    line): the last game was taken for one a writer had left half written. `status` and `work` said it was
+    missing (and so told to play it again), and an append cut a game added by hand off the file."""
+    path = fast_tourney(tmp_path / "t.toml", players=3, cycles=2)
+    assert start_worker(path, "--games", "3").wait(timeout=300) == 0
+    pgn_path = path.with_suffix(".pgn")
+    pgn_path.write_bytes(pgn_path.read_bytes().rstrip(b"\n") + b"\n")  # saved by an editor that trims
+    done = run_cli("status", path)
+    assert done.returncode == 0 and "missing" not in done.stderr, done.stderr
+    assert start_worker(path, "--games", "1").wait(timeout=300) == 0
+    by_hand = (b'[Event "by hand"]\n[White "a"]\n[Black "b"]\n[Result "1-0"]\n\n'
+               b"1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n")
+    with pgn_path.open("ab") as pgn:
+        pgn.write(by_hand)
+    done = run_to_the_end(path)
+    assert done.returncode == 0, done.stderr
+    kept = pgn_path.read_bytes()
+    assert by_hand + b"\n[" in kept and [g["Event"] for g in pgn_games(pgn_path)].count("by hand") == 1
+    pgn_path.write_bytes(kept.replace(by_hand + b"\n", b""))  # the tourney's games alone: each there once
+    assert len(assert_consistent(path)) == 12

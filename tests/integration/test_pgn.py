@@ -53,8 +53,27 @@ def test_a_fragment_is_not_found_though_its_tags_are_whole(tmp_path: Path) -> No
     pgn.append_game(path, GAME.format(n=3, result="1/2-1/2"))
     assert [g.headers["GameNumber"] for g in games_in(path)] == ["1", "3"]
     with path.open("a") as f:
-        f.write(whole.rstrip("\n") + "\n")  # all but the blank line that ends every game
-    assert find_result(path, 2) is None
+        f.write(whole.rstrip("\n") + "\n")  # all but the blank line that ends every game: whole, moves and result
+    assert find_result(path, 2) == "0-1"
+    pgn.append_game(path, GAME.format(n=4, result="1-0"))  # kept, and given its blank line back
+    assert [g.headers["GameNumber"] for g in games_in(path)] == ["1", "3", "2", "4"]
+    assert "0-1\n\n[" in path.read_text()
+
+
+def test_a_game_is_whole_only_with_its_result_outside_a_comment(tmp_path: Path) -> None:
+    """A game short of its blank line is kept (an editor trimmed it, or it was added by hand); one short of its
+    result, or cut inside a comment that quotes one, is a fragment."""
+    path = tmp_path / "t.pgn"
+    pgn.append_game(path, GAME.format(n=1, result="1-0"))
+    for tail, kept in (("1-0", True), ("1/2-1/2 \n", True), ("*", True), ("{ info 1-0", False),
+                       ("2. Nf3", False), ("", False)):
+        size = path.stat().st_size
+        with path.open("a") as f:
+            f.write('[Event "t"]\n[White "A"]\n[Black "B"]\n[Result "1-0"]\n\n1. e4 e5 ' + tail)
+        found = pgn.append_game(path, GAME.format(n=2, result="1-0"))
+        assert (found.start > size + 60) == kept, tail
+        assert path.read_text().endswith("1-0\n\n")
+        pgn.cut_back(path, size)
 
 
 def find_result(path: Path, number: int, start: int = 0) -> str | None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import ast
 import enum
+import errno
 import importlib
 import importlib.util
 import os
@@ -160,13 +161,25 @@ def run(
         # Piped output is buffered: a reader that left early (`| head`) shows up here, not at exit.
         sys.stdout.flush()
     except TManagerError as exc:
-        if told is not None and isinstance(exc, ConfigError):
-            exc = told(exc)
-        print(f"tmanager: {printable(str(exc))}", file=sys.stderr)
-        return 2
+        return _refused(exc, told)
     except BrokenPipeError:
         return _reader_gone()
+    except OSError as exc:
+        if exc.errno != errno.ENAMETOOLONG:
+            raise
+        # pathlib's is_file(), exists() and is_symlink() let this error through (Python 3.11) wherever a name
+        # given is looked at (a tourney file, an engine's program or definition): before, a traceback.
+        return _refused(ConfigError("file name too long", file=os.fsdecode(exc.filename or ""),
+                                    hint="a name has at most 255 bytes, a path 4,096"), told)
     return status
+
+
+def _refused(exc: TManagerError, told: Callable[[ConfigError], ConfigError] | None) -> int:
+    """Say ``exc`` in one line (in the terms of the command that started this one, through ``told``): status 2."""
+    if told is not None and isinstance(exc, ConfigError):
+        exc = told(exc)
+    print(f"tmanager: {printable(str(exc))}", file=sys.stderr)
+    return 2
 
 
 def _reader_gone() -> int:

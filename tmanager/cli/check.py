@@ -25,6 +25,7 @@ from tmanager.cli._dispatch import words
 from tmanager.cli._engines import participant as engine_participant
 from tmanager.cli._settings import parse_assignments
 from tmanager.errors import ConfigError
+from tmanager.tomlmap import FLOAT_MAGNITUDE
 from tmanager.tourney.compliance import Step, check
 from tmanager.tourney.engines import SPOKEN, Protocol
 from tmanager.tourney.model import Participant, Settings
@@ -54,8 +55,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def command(args: argparse.Namespace) -> int:
     if bool(args.cmd) != bool(args.protocol):
         raise ConfigError("--cmd and --protocol go together", field="--cmd", hint="give both, or neither")
-    if args.timeout <= 0:
-        raise ConfigError("must be positive", field="--timeout")
+    if not 0 < args.timeout < FLOAT_MAGNITUDE:  # nan too: it failed every step, blamed on the engine
+        raise ConfigError(f"must be a positive number of seconds, not {args.timeout:g}", field="--timeout",
+                          hint="such as 10")
     try:
         # ENGINE as `new -e` takes it: a definition, a program's path (fastchess's --compliance takes that), or
         # fastchess's cmd=…,proto=… keys

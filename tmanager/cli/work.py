@@ -11,12 +11,15 @@ variable TMANAGER_LOOP=asyncio (or uvloop, or auto) chooses.
 from __future__ import annotations
 
 import argparse
+import fcntl
 import logging
+import os
 from pathlib import Path
 
 from tmanager.cli import INTERRUPTED
 from tmanager.cli._bounds import MAX_GAMES, MAX_GAMES_AT_ONCE, check_count
 from tmanager.cli._over import why_over
+from tmanager.errors import ConfigError
 from tmanager.logs import LOG_LEVELS, setup_logging
 from tmanager.tourney import affinity, store
 from tmanager.tourney.worker import work
@@ -64,6 +67,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def command(args: argparse.Namespace) -> int:
     check_count(args.games, option="--games", most=MAX_GAMES)
     check_count(args.concurrency, option="--concurrency", most=MAX_GAMES_AT_ONCE)
+    _check_announce_fd(args.announce_fd)
     cpus = None if args.affinity is None else affinity.parse(args.affinity)
     if cpus is not None:
         affinity.check(cpus, games=args.concurrency)
@@ -80,6 +84,21 @@ def command(args: argparse.Namespace) -> int:
     given_back = f", {done.given_back} game(s) in progress given back" if done.given_back else ""
     print(f"{done.played} game(s) played{stop}{given_back}{_why_none(args.file) if not done.played else ''}")
     return INTERRUPTED if done.stopped else 0
+
+
+def _check_announce_fd(fd: int | None) -> None:
+    """Refuse a descriptor that is not open for writing: the worker went on silent (its announcements are
+    dropped once the follower is gone), or ended in a traceback at its first game (one too large for a C int)."""
+    if fd is None:
+        return
+    try:
+        writable = fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_ACCMODE != os.O_RDONLY
+    except (OSError, OverflowError, ValueError):  # ValueError: a negative one
+        writable = None
+    if not writable:
+        what = "open for reading only" if writable is False else "not an open file descriptor"
+        raise ConfigError(f"{fd} is {what}", field="--announce-fd",
+                          hint="give the write end of a pipe this process inherits")
 
 
 def _why_none(path: Path) -> str:

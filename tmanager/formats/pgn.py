@@ -2,7 +2,9 @@
 
 Every game ends with a blank line. Before appending, a file that does not
 end that way (a writer died mid-write, or the disk filled up) is cut back to
-its last complete game, so a PGN reader never meets a broken game.
+its last complete game, so a PGN reader never meets a broken game; a last game
+whole but for its blank line (an editor trimmed it, or it was added by hand) is
+kept and given it back.
 """
 
 from __future__ import annotations
@@ -110,7 +112,7 @@ def append_game(path: Path, text: str) -> Appended:
     either in the file whole or not at all.
     """
     data = text.rstrip("\n").encode("utf-8") + b"\n\n"
-    start = append_checked(path, data, keep=_complete_games)
+    start = append_checked(path, data, keep=_append_point)
     return Appended(start, start + len(data), fingerprint(data))
 
 
@@ -122,11 +124,35 @@ def _complete_games(fd: int) -> int:
     tail = os.pread(fd, 2, size - 2) if size >= 2 else b""
     if tail == b"\n\n":
         return size
-    # Look back for the start of the last (incomplete) game and cut it off.
+    # Look back for the start of the last game: cut it off unless it is whole, only short of its blank line.
     window = min(size, 1 << 20)
     chunk = os.pread(fd, window, size - window)
     cut = chunk.rfind(_GAME_START)
+    if _ends_a_game(chunk[cut + 2 if cut >= 0 else 0:]):
+        return size
     return size - window + cut + 2 if cut >= 0 else 0
+
+
+#: The result that ends a game's moves (PGN standard, section 8.2.6), then nothing but white space.
+_ENDS_ON_RESULT = re.compile(rb"(?:^|\s)(?:1-0|0-1|1/2-1/2|\*)\s*\Z")
+
+
+def _ends_a_game(game: bytes) -> bool:
+    """Whether ``game``, the last of a PGN from its tags on, is whole: moves after its tags that end on its result,
+    outside a comment. An editor that trims the blank line ending a file leaves one so, as does a game added by
+    hand without it; a writer that died mid-game leaves one short of its result (or in a comment quoting one)."""
+    _tags, blank, moves = game.partition(b"\n\n")
+    return bool(blank) and moves.rfind(b"{") <= moves.rfind(b"}") and _ENDS_ON_RESULT.search(moves) is not None
+
+
+def _append_point(fd: int) -> tuple[int, bytes]:
+    """Where a game is appended (:func:`_complete_games`), and the line breaks that end the last game there
+    with its blank line, when a hand edit removed it."""
+    size = _complete_games(fd)
+    tail = os.pread(fd, 2, max(0, size - 2))[: size]
+    if not size or tail == b"\n\n":
+        return size, b""
+    return size, b"\n" if tail.endswith(b"\n") else b"\n\n"
 
 
 def cut_back(path: Path, size: int) -> None:

@@ -30,7 +30,10 @@ RETRY_SECONDS = 2.0
 LOCK_WARN_SECONDS = 30.0
 
 
-async def transact(transaction: Callable[..., _R], *args: Any, settled: Callable[[_R], None] | None = None) -> _R:
+async def transact(
+    transaction: Callable[..., _R], *args: Any, settled: Callable[[_R], None] | None = None,
+    until: Callable[[], bool] = lambda: False,
+) -> _R:
     """Run a file transaction in a thread; wait while the file is invalid or the lock is held.
 
     Someone may be editing the file by hand, or a process holding the lock may
@@ -38,6 +41,8 @@ async def transact(transaction: Callable[..., _R], *args: Any, settled: Callable
     it says what is wrong and tries again. When cancelled (a clean stop), the
     attempt under way still finishes, since a thread cannot be stopped, and
     ``settled`` learns its outcome; the waiting between attempts ends at once.
+    Once ``until()`` (a stop, for a caller that is not cancelled), an invalid file's error is raised, not waited
+    out: a file that stays invalid held the worker for ever.
     """
     waiting_since: float | None = None
     warned = 0.0
@@ -52,6 +57,8 @@ async def transact(transaction: Callable[..., _R], *args: Any, settled: Callable
                     settled(outcome)
             raise
         except ConfigError as exc:
+            if until():
+                raise
             log.error("%s; waiting for the file to be fixed", exc)
             await asyncio.sleep(RETRY_SECONDS)
         except LockTimeout as exc:

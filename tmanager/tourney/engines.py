@@ -226,8 +226,17 @@ def command_line(cmd: str | Sequence[str], args: Sequence[str] = (), *, exec_scr
     return (*words, *args)
 
 
+#: The longest command line split: Linux's most for one argument of a program (MAX_ARG_STRLEN). shlex splits in
+#: a time that grows with the square of the length (a megabyte took 35 s, a file's 30 MB line for ever).
+MAX_COMMAND = 128 << 10
+
+
 def _words(cmd: str) -> list[str]:
-    """``cmd`` split as a shell would; :class:`ConfigError` (field ``cmd``) when a quote is not closed."""
+    """``cmd`` split as a shell would; :class:`ConfigError` (field ``cmd``) when a quote is not closed, or it is
+    longer than :data:`MAX_COMMAND`."""
+    if len(cmd) > MAX_COMMAND:
+        raise ConfigError(f"{len(cmd):,} characters, more than the {MAX_COMMAND:,} of a command line", field="cmd",
+                          hint="give the engine's program and its arguments")
     try:
         return shlex.split(cmd)
     except ValueError as exc:  # shlex says "No closing quotation" or "No escaped character"

@@ -402,11 +402,14 @@ class Worker:
                 self._hooks_due.clear()
                 ending = self._lanes_done  # as read before the takes, which then give back the lanes' strays
                 while not self.stopping:
-                    taken = await transact(self.take_hook)
-                    if taken is None:
-                        break
-                    await loop.run_in_executor(hook_thread, taken.run)
-                    await transact(self.finish_hook, taken.key)
+                    try:
+                        taken = await transact(self.take_hook, until=lambda: self.stopping)
+                        if taken is None:
+                            break
+                        await loop.run_in_executor(hook_thread, taken.run)
+                        await transact(self.finish_hook, taken.key, until=lambda: self.stopping)
+                    except ConfigError:  # raised once stopping: the file stays unfit, and a stop must end
+                        return
                 if ending or self.stopping:
                     return
         finally:
