@@ -520,3 +520,17 @@ def test_a_forced_game_is_cancelled_before_its_round_is_paired(tmp_path: Path) -
         assert done.returncode == 2 and done.stdout == "", done
         assert done.stderr == f"tmanager: {path}: {says}\n"
         assert path.read_text(encoding="utf-8") == before
+
+
+def test_an_option_before_a_verbs_list_of_words_is_taken(tmp_path: Path) -> None:
+    """``-d B`` (or any option) may come before a verb's words, as it may before ``result``'s: argparse took
+    the words after it for a list already ended (``unrecognized arguments: overall 100 50``)."""
+    path = tmp_path / "two.toml"
+    ok("new", path, "--name", "Two", "--rounds", "3", "--divisions", "A,B")
+    ok("add-player", path, "-d", "B", "Kuiper, Jan", "--rating", "2000")
+    ok("add-player", path, "-d", "B", "Visser, Tom", "--rating", "1900")
+    assert "overall: 100, 50" in ok("prize-fund", path, "-d", "B", "overall", "100", "50")
+    assert "will not pair" in ok("forbid", path, "-d", "B", "Kuiper", "Visser")
+    assert "Kuiper, Jan (1)" in ok("norms", path, "-d", "B", "Kuiper")
+    division = tomllib.loads(path.read_text())["division"][1]
+    assert division["prizes"]["overall"] == [100, 50] and division["forbidden"] == [[1, 2]]
