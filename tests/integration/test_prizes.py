@@ -255,3 +255,20 @@ def test_a_bad_fund_is_refused_and_changes_nothing(played: Path) -> None:
     assert refused("prize-fund", scrabble, "overall", "100").endswith(
         "division[1].prizes: a prize fund is allocated in chess divisions of players"
     )
+
+
+def test_the_funds_settings_given_before_its_lists_are_kept(played: Path) -> None:
+    """``--sharing`` and ``--currency`` given before any list (or left when the last list goes) are kept for the
+    lists to come, and said: they were dropped without a word, and the lists were then split and had no currency."""
+    assert ok("prize-fund", played, "--sharing", "hort", "--currency", "EUR").splitlines() == [
+        "no prize fund (shared prizes: hort, currency EUR, kept for the lists to come): the prize list shows each "
+        "ranking's first places"
+    ]
+    assert "no prize fund" in ok("prizes", played), "no list yet: the rankings, as without a fund"
+    said = ok("prize-fund", played, "overall", "1000", "600", "400")
+    assert said.splitlines() == ["overall: 1000, 600, 400 EUR", "total 2000 EUR; shared prizes: hort; on equal "
+                                 "amounts: overall"]  # fmt: skip
+    assert prize_rows(ok("prizes", played))["Overall"][1:] == [("2-3", "2", "550"), ("2-3", "3", "450")]
+    assert "kept for the lists to come" in ok("prize-fund", played, "overall", "--remove")
+    fund = ev.load(played).division().prize_fund
+    assert fund is not None and fund.sharing is Sharing.HORT and fund.currency == "EUR"

@@ -63,7 +63,9 @@ def change_fund(event: Event, division: Division, change: FundChange) -> list[st
         fund.preference = [_list_name(names, n) for n in change.preference]
     if change.currency is not None:
         fund.currency = change.currency.strip()
-    division.prize_fund = fund if fund.lists or fund.preference else None
+    # Settings given before any list (or kept when the last list goes) stay for the lists to come: a fund of
+    # settings alone was dropped, and `prize-fund EVENT --sharing hort --currency EUR` said so by saying nothing.
+    division.prize_fund = fund if fund != PrizeFund() else None
     return describe(division.prize_fund)
 
 
@@ -79,13 +81,21 @@ def _list_name(names: Sequence[str], text: str) -> str:
 def describe(fund: PrizeFund | None) -> list[str]:
     """The fund in a few lines: each list's amounts in order of preference, the total and the sharing."""
     if fund is None or not fund.lists:
-        return ["no prize fund: the prize list shows each ranking's first places"]
+        settings = [] if fund is None else _settings(fund)
+        kept = f" ({', '.join(settings)}, kept for the lists to come)" if settings else ""
+        return [f"no prize fund{kept}: the prize list shows each ranking's first places"]
     unit = f" {fund.currency}" if fund.currency else ""
     lines = [f"{name}: {_amounts(fund.lists[name])}{unit}" for name in fund.order()]
     total = sum(sum(amounts) for amounts in fund.lists.values())
     lines.append(f"total {money(total)}{unit}; shared prizes: {fund.sharing}; on equal amounts: "
                  + ", ".join(fund.order()))  # fmt: skip
     return lines
+
+
+def _settings(fund: PrizeFund) -> list[str]:
+    """The settings of a fund that are not the defaults, in words."""
+    said = [f"shared prizes: {fund.sharing}"] if fund.sharing is not Sharing.SPLIT else []
+    return said + ([f"currency {fund.currency}"] if fund.currency else [])
 
 
 def _amounts(cents: Sequence[int]) -> str:
