@@ -42,11 +42,13 @@ def find_player(division: Division, text: str) -> Player:
         if len(same) == 1:
             return same[0]
     if not matches:
-        raise StateError(f"no player matches {_typed(text)} in division {division.name!r}", topic=Topic.NO_PLAYER)
+        raise StateError(f"no player matches {_typed(text)} in division {division.name!r}", topic=Topic.NO_PLAYER,
+                         field="player", hint="a number, or a part of the name")
     some = ", ".join(label(p) for p in matches[:5])
     raise StateError(
         f"{_typed(text)} matches {len(matches)} players ({some}); type more of the name or the number",
         topic=Topic.AMBIGUOUS_NAME,
+        field="player",
     )
 
 
@@ -253,12 +255,12 @@ def cancel_bye(event: Event, division: Division, player: Player, round_number: i
 
 def _check_future(event: Event, division: Division, round_number: int) -> None:
     if round_number < 1:
-        raise StateError(f"rounds start at 1; there is no round {round_number}")
+        raise StateError(f"rounds start at 1; there is no round {round_number}", field="round")
     if round_number <= division.paired_rounds:
         raise StateError(f"round {round_number} is already paired (unpair it first)", topic=Topic.ALREADY_PAIRED)
     total = event.total_rounds(division)
     if total and round_number > total:
-        raise StateError(f"the event has {total} rounds; there is no round {round_number}")
+        raise StateError(f"the event has {total} rounds; there is no round {round_number}", field="round")
 
 
 def _check_free(division: Division, record: Round, player: Player) -> None:
@@ -438,19 +440,19 @@ def refuse_changed(division: Division, round_number: int, where: BoardRef, shown
 def locate(division: Division, round_number: int, first: Player, second: Player | None = None) -> Board:
     """The board of ``first`` (and ``second``) in a paired round."""
     if second is not None and second.number == first.number:  # its board was found by the first alone
-        raise StateError(f"{label(first)} is named twice; give the two players of the board")
+        raise StateError(f"{label(first)} is named twice; give the two players of the board", field="player")
     record = division.round(round_number)
     if not record.paired:
-        raise StateError(f"round {round_number} is not paired yet")
+        raise StateError(f"round {round_number} is not paired yet", field="round")
     board = record.seat(first.number)
     if board is None:
         if first.number in record.byes:
             raise StateError(f"{label(first)} has a bye in round {round_number}", topic=Topic.HAS_BYE)
-        raise StateError(f"{label(first)} is not paired in round {round_number}")
+        raise StateError(f"{label(first)} is not paired in round {round_number}", field="player")
     if second is not None and second.number not in (board.white, board.black):
         raise StateError(
             f"{label(first)} and {label(second)} do not play each other in round {round_number}",
-            topic=Topic.NOT_OPPONENTS,
+            topic=Topic.NOT_OPPONENTS, field="player",
         )
     return board
 
@@ -459,18 +461,20 @@ def board_at(division: Division, round_number: int, index: int) -> Board:
     """Board ``index`` (its number as shown) of a paired round."""
     record = division.round(round_number)
     if not record.paired:
-        raise StateError(f"round {round_number} is not paired yet")
+        raise StateError(f"round {round_number} is not paired yet", field="round")
     if record.board_numbers:
         found = [b for b in record.boards if record.board_number(b) == index]
         if len(found) == 1:
             return found[0]
         numbers = ", ".join(str(record.board_number(b)) for b in record.boards)
         raise StateError(
-            f"round {round_number} has boards {numbers}; there is no single board {index}", topic=Topic.NO_BOARD
+            f"round {round_number} has boards {numbers}; there is no single board {index}", topic=Topic.NO_BOARD,
+            field="board",
         )
     if not 1 <= index <= len(record.boards):
         raise StateError(
-            f"round {round_number} has boards 1-{len(record.boards)}; there is no board {index}", topic=Topic.NO_BOARD
+            f"round {round_number} has boards 1-{len(record.boards)}; there is no board {index}", topic=Topic.NO_BOARD,
+            field="board",
         )
     return record.boards[index - 1]
 

@@ -123,7 +123,8 @@ def tiebreak_standings(
     with ``among``, only that group's players (ranked among themselves)."""
     upto = division.paired_rounds if upto is None else upto
     if not 0 <= upto <= division.paired_rounds:
-        raise StateError(f"round {upto} is not paired; standings exist for rounds 0-{division.paired_rounds}")
+        raise StateError(f"round {upto} is not paired; standings exist for rounds 0-{division.paired_rounds}",
+                         field="round")
     table = round_results(event, division, upto)
     final = upto > 0 and upto == event.total_rounds(division)
     ranked = tiebreaks.rank(
