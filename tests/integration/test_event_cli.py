@@ -117,16 +117,18 @@ def test_verbs_end_to_end(tmp_path: Path) -> None:
         (("pair",), "3 result(s) missing"),
         (("force", "1", "bye"), "round 2 already has a forced bye"),
         (("force", "2", "4"), "already met in round 1"),
-        (("bye", "2", "--round", "1"), "round 1 is already paired"),
+        (("bye", "2", "--round", "1"), "round: round 1 is already paired (unpair it first)"),
         (("bye", "2", "--round", "9"), "round: the event has 5 rounds; there is no round 9"),
         (("result", "--round", "3", "1", "1-0"), "round: division 'Open': round 3 is not paired (only round 1 is"),
         (("withdraw", "99"), "player: division 'Open' has no player number 99"),
+        (("return", "1"), "player: Name1, First (1) is not withdrawn"),
+        (("forbid", "1", "1"), "player: forbid needs at least two different players"),
         # '²' (AltGr+2) passed str.isdigit() and then failed int(): a traceback.
         (("result", "\u00b2", "1-0"), "'\u00b2' is not a board number"),
         (("withdraw", "\u00b2"), "player: no player matches '\u00b2'"),
         # "--" is protected as a result for every verb: elsewhere its protection showed ('\x00--').
         (("withdraw", "--"), "player: no player matches '--' in division 'Open'"),
-        (("prize-fund", "overall", "--"), "'--' is not an amount"),
+        (("prize-fund", "overall", "--"), "amount: '--' is not an amount (write 1000 or 62.50)"),
         # A typo of a round beyond the event's 5 was taken (and a bye for it refused).
         (("withdraw", "2", "--rounds", "6"), "player 2 is withdrawn from round 6, but the event has 5 rounds"),
         # int() took an Arabic-Indic 3 as round 3, and a number of 5,000 digits was its traceback.
@@ -389,7 +391,7 @@ def test_whole_surname_beats_a_longer_one_and_unforbid_takes_a_pair_out(tmp_path
     before = path.read_bytes()
     for args, message in (
         (("Kuiper", "de Vries"), "Kuiper, Jan (2) and de Vries, Anna (3) are not a forbidden pair"),
-        (("Jansen", "Jansen"), "unforbid needs two different players"),
+        (("Jansen", "Jansen"), "player: unforbid needs two different players"),
         (("Kuiper", "Nobody"), "player: no player matches 'Nobody' in division 'main' (a number, or a part of the "
                                "name)"),
     ):
@@ -465,7 +467,7 @@ def test_a_requested_bye_is_cancelled_before_its_round_is_paired(tmp_path: Path)
     assert path.read_text(encoding="utf-8") == before, "no empty round is left behind"
     for args, says in (
         (("4", "--round", "3", "--cancel"), "Name4, First (4) has no requested bye in round 3"),
-        (("4", "--round", "1", "--cancel"), "round 1 is already paired"),
+        (("4", "--round", "1", "--cancel"), "round: round 1 is already paired (unpair it first)"),
         (("4", "--cancel", "--kind", "zero"), "--kind: a cancelled bye has no kind"),
     ):
         done = run_cli("event", "bye", path, *args)

@@ -219,7 +219,7 @@ def test_a_bad_fund_is_refused_and_changes_nothing(played: Path) -> None:
     ok("prize-fund", played, "overall", "500", "250.50")
     before = played.read_text(encoding="utf-8")
     assert refused("prize-fund", played, "overall", "1,000") == (
-        f"tmanager: {played}: '1,000' is not an amount; write 1000 or 62.50"
+        f"tmanager: {played}: amount: '1,000' is not an amount (write 1000 or 62.50)"
     )
     assert refused("prize-fund", played, "overall", "100", "200").endswith(
         "division[1].prizes.overall: a place's prize is larger than the place's before it (list the amounts from "
@@ -232,11 +232,11 @@ def test_a_bad_fund_is_refused_and_changes_nothing(played: Path) -> None:
         "category)"
     )
     assert refused("prize-fund", played, "women", "--remove") == (
-        f"tmanager: {played}: the prize fund has no list 'women'; it has overall"
+        f"tmanager: {played}: list: the prize fund has no list 'women' (it has overall)"
     )
     assert "'U18' is not a list of the fund" in refused("prize-fund", played, "--preference", "U18")
     assert refused("prize-fund", played, "U18") == (
-        f"tmanager: {played}: give the amounts of U18's places 1, 2, … (or --remove to take the list out)"
+        f"tmanager: {played}: amounts: give the amounts of U18's places 1, 2, … (or --remove to take the list out)"
     )
     assert played.read_text(encoding="utf-8") == before
 

@@ -213,7 +213,7 @@ def reinstate(division: Division, player: Player, rounds: Sequence[int] = ()) ->
         player.absent = [n for n in player.absent if n not in rounds]
         return [f"{label(player)} will be paired again in round{span(sorted(set(rounds)))}"]
     if player.status == PlayerStatus.ACTIVE and not player.absent:
-        raise StateError(f"{label(player)} is not withdrawn")
+        raise StateError(f"{label(player)} is not withdrawn", field="player")
     player.status = PlayerStatus.ACTIVE
     player.absent = [n for n in player.absent if n <= division.paired_rounds]
     return [f"{label(player)} returns from round {division.paired_rounds + 1}"]
@@ -257,7 +257,8 @@ def _check_future(event: Event, division: Division, round_number: int) -> None:
     if round_number < 1:
         raise StateError(f"rounds start at 1; there is no round {round_number}", field="round")
     if round_number <= division.paired_rounds:
-        raise StateError(f"round {round_number} is already paired (unpair it first)", topic=Topic.ALREADY_PAIRED)
+        raise StateError(f"round {round_number} is already paired", topic=Topic.ALREADY_PAIRED, field="round",
+                         hint="unpair it first")
     total = event.total_rounds(division)
     if total and round_number > total:
         raise StateError(f"the event has {total} rounds; there is no round {round_number}", field="round")
@@ -289,7 +290,7 @@ def forbid(division: Division, players: Sequence[Player]) -> list[str]:
     """Players who must never be paired against each other."""
     numbers = sorted({p.number for p in players})
     if len(numbers) < 2:
-        raise StateError("forbid needs at least two different players")
+        raise StateError("forbid needs at least two different players", field="player")
     if numbers not in division.forbidden:
         division.forbidden.append(numbers)
     return [f"will not pair {', '.join(label(p) for p in players)} against each other"]
@@ -300,7 +301,7 @@ def unforbid(division: Division, first: Player, second: Player) -> list[str]:
     its other pairs, split in two)."""
     pair = {first.number, second.number}
     if len(pair) < 2:
-        raise StateError("unforbid needs two different players")
+        raise StateError("unforbid needs two different players", field="player")
     if not any(pair <= set(group) for group in division.forbidden):
         teams = " (they share a team: `forbid --teams off` lets team mates meet)" if division.team_apart and (
             first.team and first.team.casefold() == second.team.casefold()
@@ -421,7 +422,7 @@ def refuse_entered(division: Division, round_number: int, board: Board, *, corre
         raise StateError(
             f"round {round_number} board {index} ({board.white}-{board.black}) already has {shown}; "
             "use `correct` to change it",
-            topic=Topic.USE_CORRECT,
+            topic=Topic.USE_CORRECT, field="board",
         )
 
 

@@ -37,7 +37,7 @@ def parse_amount(text: str) -> int:
     """``1000``, ``62.50`` or ``62,5`` as cents; a :class:`StateError` for anything else."""
     m = _AMOUNT.fullmatch(text.strip())
     if m is None:
-        raise StateError(f"{text!r} is not an amount; write 1000 or 62.50")
+        raise StateError(f"{text!r} is not an amount", field="amount", hint="write 1000 or 62.50")
     return int(m[1]) * 100 + int((m[2] or "0").ljust(2, "0"))
 
 
@@ -48,12 +48,14 @@ def change_fund(event: Event, division: Division, change: FundChange) -> list[st
     name = _list_name(names, change.list_name) if change.list_name else ""
     if name and change.remove:
         if name not in fund.lists:
-            raise StateError(f"the prize fund has no list {name!r}; it has {', '.join(fund.lists) or 'none'}")
+            raise StateError(f"the prize fund has no list {name!r}", field="list",
+                             hint=f"it has {', '.join(fund.lists) or 'none'}")
         del fund.lists[name]
         fund.preference = [n for n in fund.preference if n != name]
     elif name:
         if not change.amounts:
-            raise StateError(f"give the amounts of {name}'s places 1, 2, … (or --remove to take the list out)")
+            raise StateError(f"give the amounts of {name}'s places 1, 2, …", field="amounts",
+                             hint="or --remove to take the list out")
         fund.lists[name] = tuple(parse_amount(a) for a in change.amounts)
     elif change.remove:
         raise StateError("--remove needs the list to take out: overall or a category")
