@@ -8,6 +8,7 @@ level on everything share a rank.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 from dataclasses import dataclass
 
@@ -152,6 +153,27 @@ def tiebreak_standings(
         rank = lines[-1].rank if previous == key and lines else shown
         previous = key
         lines.append(TiebreakStanding(rank, player, points[player.number], r.values))
+    return _outside_a_tie(lines, tiebreak_names(event)) if among is not None else lines
+
+
+def _outside_a_tie(
+    lines: list[TiebreakStanding], names: tuple[tiebreaknames.Tiebreak, ...]
+) -> list[TiebreakStanding]:
+    """A group's lines with DE blank where the player ties nobody of the group: DE is the place within the tied
+    players, blank outside a tie, and a player tied overall with others outside the group showed their 0 (not
+    separated) alone in the group's list."""
+    for i, tb in enumerate(names):
+        if tb.code != "DE":
+            continue
+        tied: dict[tuple[object, ...], int] = {}
+        for line in lines:
+            key = (line.points, *line.values[:i])
+            tied[key] = tied.get(key, 0) + 1
+        lines = [
+            line if tied[(line.points, *line.values[:i])] > 1
+            else dataclasses.replace(line, values=(*line.values[:i], None, *line.values[i + 1:]))
+            for line in lines
+        ]  # fmt: skip
     return lines
 
 
