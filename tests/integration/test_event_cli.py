@@ -122,6 +122,8 @@ def test_verbs_end_to_end(tmp_path: Path) -> None:
         (("result", "--round", "3", "1", "1-0"), "round: division 'Open': round 3 is not paired (only round 1 is"),
         (("withdraw", "99"), "player: division 'Open' has no player number 99"),
         (("return", "1"), "player: Name1, First (1) is not withdrawn"),
+        (("withdraw", "2", "--rounds", "1"), "round: round 1 is already paired (enter a forfeit for Name2, First (2)"),
+        (("withdraw", "6", "--rounds", "2"), "round: Name6, First (6) has a bye or a forced game in round 2 (remove"),
         (("forbid", "1", "1"), "player: forbid needs at least two different players"),
         # '²' (AltGr+2) passed str.isdigit() and then failed int(): a traceback.
         (("result", "\u00b2", "1-0"), "'\u00b2' is not a board number"),
@@ -466,7 +468,7 @@ def test_a_requested_bye_is_cancelled_before_its_round_is_paired(tmp_path: Path)
     ok("correct", path, "--round", "1", "1", "*")
     assert path.read_text(encoding="utf-8") == before, "no empty round is left behind"
     for args, says in (
-        (("4", "--round", "3", "--cancel"), "Name4, First (4) has no requested bye in round 3"),
+        (("4", "--round", "3", "--cancel"), "player: Name4, First (4) has no requested bye in round 3"),
         (("4", "--round", "1", "--cancel"), "round: round 1 is already paired (unpair it first)"),
         (("4", "--cancel", "--kind", "zero"), "--kind: a cancelled bye has no kind"),
     ):

@@ -180,19 +180,18 @@ def withdraw(division: Division, player: Player, rounds: Sequence[int] = ()) -> 
     nxt = division.paired_rounds + 1
     for n in rounds:
         if n < nxt:
-            raise StateError(
-                f"round {n} is already paired; enter a forfeit for {label(player)} instead", topic=Topic.ALREADY_PAIRED
-            )
+            raise StateError(f"round {n} is already paired", topic=Topic.ALREADY_PAIRED, field="round",
+                             hint=f"enter a forfeit for {label(player)} instead")
     for n in rounds or [nxt]:
         record = next((r for r in division.rounds if r.number == n), None)
         if record and (player.number in record.byes or any(player.number in f for f in record.forced)):
-            raise StateError(f"{label(player)} has a bye or a forced game in round {n}; remove it first "
-                             "(bye --cancel, force --cancel)")
+            raise StateError(f"{label(player)} has a bye or a forced game in round {n}", field="round",
+                             hint="remove it first: bye --cancel, force --cancel")
     if rounds:
         player.absent = sorted(set(player.absent) | set(rounds))
         return [f"{label(player)} will not be paired in round{span(sorted(set(rounds)))}"]
     if player.status == PlayerStatus.WITHDRAWN:
-        raise StateError(f"{label(player)} is already withdrawn")
+        raise StateError(f"{label(player)} is already withdrawn", field="player")
     player.status = PlayerStatus.WITHDRAWN
     messages = [f"{label(player)} withdrawn from round {nxt} on"]
     for record in division.rounds:
@@ -247,7 +246,7 @@ def cancel_bye(event: Event, division: Division, player: Player, round_number: i
     record = next((r for r in division.rounds if r.number == round_number), None)
     kind = record.byes.get(player.number) if record else None
     if record is None or kind is None or record.forced_bye == player.number:
-        raise StateError(f"{label(player)} has no requested bye in round {round_number}")
+        raise StateError(f"{label(player)} has no requested bye in round {round_number}", field="player")
     del record.byes[player.number]
     division.drop_empty_rounds()
     return [f"{label(player)}: {kind}-point bye in round {round_number} cancelled"]
