@@ -119,7 +119,18 @@ class DiskError(TManagerError):
 
 
 class StateError(TManagerError):
-    """An operation refused because of the tourney's current state (a game in progress…)."""
+    """An operation refused because of the tourney's current state (a game in progress…).
+
+    ``field`` names what was typed that the state refuses (a round, a board, a player, a result: the field of
+    ``FILE: FIELD: what is wrong (how to fix it)``, whose file the command line adds), ``hint`` how to fix it.
+    """
+
+    def __init__(
+        self, message: object = "", *, topic: str | None = None, field: str | None = None, hint: str | None = None
+    ) -> None:
+        text = f"{field}: {message}" if field else str(message)
+        super().__init__(f"{text} ({hint})" if hint else text, topic=topic)
+        self.field = field
 
 
 class LockTimeout(StateError):

@@ -104,44 +104,50 @@ def test_verbs_end_to_end(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (("result", "4", "1-0"), "round 1 has boards 1-3; there is no board 4"),
-        (("result", "Zebra", "1", "1-0"), "no player matches 'Zebra'"),
-        (("result", "Name", "1", "1-0"), "matches 6 players"),
-        (("result", "1", "9-9"), "'9-9' is not a result"),
-        (("result", "1", "2", "1-0"), "do not play each other in round 1"),
+        (("result", "4", "1-0"), "board: round 1 has boards 1-3; there is no board 4"),
+        (("result", "Zebra", "1", "1-0"), "player: no player matches 'Zebra' in division 'Open' (a number, or a part"),
+        (("result", "Name", "1", "1-0"), "player: 'Name' matches 6 players"),
+        (("result", "1", "9-9"), "result: '9-9' is not a result"),
+        (("result", "1", "2", "1-0"), "player: Name1, First (1) and"),
         # A player named twice was taken for the board's two players: the result was entered on their board.
-        (("result", "Name1", "1", "1-0"), "Name1, First (1) is named twice; give the two players of the board"),
+        (("result", "Name1", "1", "1-0"), "player: Name1, First (1) is named twice; give the two players of the board"),
         (("add-player", "name1, first"), "already has the name 'name1, first'"),
         # 0 stood for the next free number: typed, it was silently taken as that.
         (("add-player", "Zero, Zoe", "--number", "0"), "--number: must be at least 1, not 0"),
         (("pair",), "3 result(s) missing"),
         (("force", "1", "bye"), "round 2 already has a forced bye"),
         (("force", "2", "4"), "already met in round 1"),
-        (("bye", "2", "--round", "1"), "round 1 is already paired"),
-        (("withdraw", "99"), "has no player number 99"),
+        (("bye", "2", "--round", "1"), "round: round 1 is already paired (unpair it first)"),
+        (("bye", "2", "--round", "9"), "round: the event has 5 rounds; there is no round 9"),
+        (("result", "--round", "3", "1", "1-0"), "round: division 'Open': round 3 is not paired (only round 1 is"),
+        (("withdraw", "99"), "player: division 'Open' has no player number 99"),
+        (("return", "1"), "player: Name1, First (1) is not withdrawn"),
+        (("withdraw", "2", "--rounds", "1"), "round: round 1 is already paired (enter a forfeit for Name2, First (2)"),
+        (("withdraw", "6", "--rounds", "2"), "round: Name6, First (6) has a bye or a forced game in round 2 (remove"),
+        (("forbid", "1", "1"), "player: forbid needs at least two different players"),
         # '²' (AltGr+2) passed str.isdigit() and then failed int(): a traceback.
         (("result", "\u00b2", "1-0"), "'\u00b2' is not a board number"),
-        (("withdraw", "\u00b2"), "no player matches '\u00b2'"),
+        (("withdraw", "\u00b2"), "player: no player matches '\u00b2'"),
         # "--" is protected as a result for every verb: elsewhere its protection showed ('\x00--').
-        (("withdraw", "--"), "no player matches '--' in division 'Open'"),
-        (("prize-fund", "overall", "--"), "'--' is not an amount"),
+        (("withdraw", "--"), "player: no player matches '--' in division 'Open'"),
+        (("prize-fund", "overall", "--"), "amount: '--' is not an amount (write 1000 or 62.50)"),
         # A typo of a round beyond the event's 5 was taken (and a bye for it refused).
         (("withdraw", "2", "--rounds", "6"), "player 2 is withdrawn from round 6, but the event has 5 rounds"),
         # int() took an Arabic-Indic 3 as round 3, and a number of 5,000 digits was its traceback.
         (("withdraw", "2", "--rounds", "\u0663"), "--rounds '\u0663': write whole numbers separated by commas"),
         (("withdraw", "2", "--rounds", "3," + "9" * 5000), "--rounds '3,999"),
-        (("standings", "--round", "4"), "round 4 is not paired"),
+        (("standings", "--round", "4"), "round: round 4 is not paired; reports exist for rounds 0-1"),
         # --round 0 was taken as no --round: the last paired round's result was entered or corrected.
-        (("result", "1", "1-0", "--round", "0"), "division 'Open': round 0 is not paired"),
-        (("correct", "--round", "0", "1", "0-1"), "division 'Open': round 0 is not paired"),
-        (("pairings", "--round", "0"), "division 'Open': round 0 is not paired"),
-        (("bye", "2", "--round", "0"), "rounds start at 1; there is no round 0"),
+        (("result", "1", "1-0", "--round", "0"), "round: division 'Open': round 0 is not paired (only round 1"),
+        (("correct", "--round", "0", "1", "0-1"), "round: division 'Open': round 0 is not paired"),
+        (("pairings", "--round", "0"), "round: division 'Open': round 0 is not paired"),
+        (("bye", "2", "--round", "0"), "round: rounds start at 1; there is no round 0"),
         (("withdraw", "2", "--rounds", "0"), "--rounds '0': rounds start at 1"),
         (("add-player", ""), 'a player needs a name ("Last, First")'),
         (("add-player", "Laat, Karel", "--rating", "21050"), "rating: 21050 is not a rating"),
         (("edit-player", "2", "--rating", "21050"), "edit-player.rating: 21050 is not a rating"),
         (("unforbid", "1", "2"), "are not a forbidden pair"),
-        (("standings", "-d", "Nope"), "no division 'Nope'; the event has Open"),
+        (("standings", "-d", "Nope"), "division: no division 'Nope'; the event has Open"),
         (("export-t", "out.t"), "is not score-based"),
     ],
 )
@@ -387,8 +393,9 @@ def test_whole_surname_beats_a_longer_one_and_unforbid_takes_a_pair_out(tmp_path
     before = path.read_bytes()
     for args, message in (
         (("Kuiper", "de Vries"), "Kuiper, Jan (2) and de Vries, Anna (3) are not a forbidden pair"),
-        (("Jansen", "Jansen"), "unforbid needs two different players"),
-        (("Kuiper", "Nobody"), "no player matches 'Nobody' in division 'main'"),
+        (("Jansen", "Jansen"), "player: unforbid needs two different players"),
+        (("Kuiper", "Nobody"), "player: no player matches 'Nobody' in division 'main' (a number, or a part of the "
+                               "name)"),
     ):
         done = run_cli("event", "unforbid", path, *args)
         assert done.returncode == 2 and done.stderr.strip() == f"tmanager: {path}: {message}", done.stderr
@@ -461,8 +468,8 @@ def test_a_requested_bye_is_cancelled_before_its_round_is_paired(tmp_path: Path)
     ok("correct", path, "--round", "1", "1", "*")
     assert path.read_text(encoding="utf-8") == before, "no empty round is left behind"
     for args, says in (
-        (("4", "--round", "3", "--cancel"), "Name4, First (4) has no requested bye in round 3"),
-        (("4", "--round", "1", "--cancel"), "round 1 is already paired"),
+        (("4", "--round", "3", "--cancel"), "player: Name4, First (4) has no requested bye in round 3"),
+        (("4", "--round", "1", "--cancel"), "round: round 1 is already paired (unpair it first)"),
         (("4", "--cancel", "--kind", "zero"), "--kind: a cancelled bye has no kind"),
     ):
         done = run_cli("event", "bye", path, *args)
@@ -520,3 +527,17 @@ def test_a_forced_game_is_cancelled_before_its_round_is_paired(tmp_path: Path) -
         assert done.returncode == 2 and done.stdout == "", done
         assert done.stderr == f"tmanager: {path}: {says}\n"
         assert path.read_text(encoding="utf-8") == before
+
+
+def test_an_option_before_a_verbs_list_of_words_is_taken(tmp_path: Path) -> None:
+    """``-d B`` (or any option) may come before a verb's words, as it may before ``result``'s: argparse took
+    the words after it for a list already ended (``unrecognized arguments: overall 100 50``)."""
+    path = tmp_path / "two.toml"
+    ok("new", path, "--name", "Two", "--rounds", "3", "--divisions", "A,B")
+    ok("add-player", path, "-d", "B", "Kuiper, Jan", "--rating", "2000")
+    ok("add-player", path, "-d", "B", "Visser, Tom", "--rating", "1900")
+    assert "overall: 100, 50" in ok("prize-fund", path, "-d", "B", "overall", "100", "50")
+    assert "will not pair" in ok("forbid", path, "-d", "B", "Kuiper", "Visser")
+    assert "Kuiper, Jan (1)" in ok("norms", path, "-d", "B", "Kuiper")
+    division = tomllib.loads(path.read_text())["division"][1]
+    assert division["prizes"]["overall"] == [100, 50] and division["forbidden"] == [[1, 2]]

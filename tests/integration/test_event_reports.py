@@ -203,11 +203,11 @@ def test_dry_run_changes_nothing(swiss: Path, tmp_path: Path) -> None:
     two = ok("dry-run", path, "--rounds", "2", "--seed", "1")
     assert "round 3 paired" in two and "round 4 paired" not in two
     done = run_cli("event", "dry-run", path, "--rounds", "9")
-    assert done.returncode == 2 and "only 4 round(s) remain of 5" in done.stderr
+    assert done.returncode == 2 and "--rounds: only 4 round(s) remain of 5 (--rounds 4 or fewer)" in done.stderr
     for count in ("0", "-2"):  # simulated nothing and said nothing, exit 0
         done = run_cli("event", "dry-run", path, "--rounds", count)
         assert done.returncode == 2
-        assert done.stderr == f"tmanager: {path}: --rounds {count}: simulate one round or more\n"
+        assert done.stderr == f"tmanager: {path}: --rounds: {count} rounds simulate nothing (one round or more)\n"
     # Every round paired: the dry run simulated nothing and said only that the file was unchanged.
     e = ev.load(path)
     e.rounds = 1

@@ -94,7 +94,7 @@ def test_shell_through_a_pty(tmp_path: Path) -> None:
     assert "round 1: Fischer, Bobby (5) ½ ½-½ Botvinnik, Mikhail (2) ½" in out
     term.type("mikhail 3 1-0")
     out = term.expect(r"results r1> ")
-    assert "error: 'mikhail' matches 2 players" in out
+    assert "error: player: 'mikhail' matches 2 players" in out
     term.type("9 1-0")
     out = term.expect(r"results r1> ")
     assert "there is no board 9" in out
@@ -162,7 +162,7 @@ def test_result_modes_of_an_earlier_round(tmp_path: Path) -> None:
     assert done.returncode == 0 and "Traceback" not in done.stdout + done.stderr, done.stderr
     out = done.stdout
     assert "corrections r1> error: No closing quotation\ncorrections r1> round 1: " in out, out
-    assert "Open r2> error: division 'Open': round 7 is not paired\n" in out
+    assert "Open r2> error: round: division 'Open': round 7 is not paired (rounds 1-2 are paired)\n" in out
     assert "Open r2> error: enter [ROUND]: a round number, or nothing for the last paired round\n" in out
     assert "results r2> round 2: " in out
     d = ev.load(path).division()

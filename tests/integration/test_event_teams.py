@@ -224,7 +224,9 @@ def test_double_swiss_division(tmp_path: Path) -> None:
     assert ok("result", path, white, black, "0-1").startswith(f"round 2: {black}")
     assert ev.load(path).division().round(2).boards[1].result == "1-0", "game 2: the second player, white, won"
     # Game 1 is complete: a board that is not there is said to be missing from game 2, where the result would go.
-    assert refused(path, "result", path, "3", "1-0") == f"tmanager: {path}: round 2 has boards 1-2; there is no board 3"
+    assert refused(path, "result", path, "3", "1-0") == (
+        f"tmanager: {path}: board: round 2 has boards 1-2; there is no board 3"
+    )
     assert refused(path, "result", path, "1", "0-1") == (
         f"tmanager: {path}: both games of that match have results: game 1 (round 1) 1-0, game 2 (round 2) ½-½; "
         "`correct --round R` changes one"

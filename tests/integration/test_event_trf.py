@@ -8,6 +8,7 @@ import os
 import random
 import shutil
 import subprocess
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -284,6 +285,45 @@ def test_accelerated_export_is_re_paired_exactly(tmp_path: Path, version: str) -
     bbp = subprocess.run([BBPPAIRINGS, "--dutch", str(out), "-c"], capture_output=True, text=True, check=False)
     assert bbp.returncode == 0, bbp.stdout + bbp.stderr
     assert [line for line in bbp.stdout.splitlines() if "Round #" not in line and line.strip()] == []
+
+
+@pytest.mark.parametrize("version", ["16", "2026"])
+def test_the_next_rounds_byes_and_withdrawals_are_in_the_file(tmp_path: Path, version: str) -> None:
+    """Between rounds, the players the next round leaves out (a requested bye, a withdrawal) have its entry in the
+    file (``0000 - H``, ``0000 - -``), so that a pairing program pairs it as tmanager does: before, `pair --dutch
+    -p` and bbpPairings paired the withdrawn player and the one who asked for a bye. The finished event's file
+    shows no round it did not play."""
+    path = tmp_path / "open.toml"
+    e = scripted_event(7, players=20, rounds=5, played=3)
+    ev.request_bye(e, e.division(), e.division().player(4), 4, ByeKind.HALF)
+    ev.create(path, e)
+    out = tmp_path / "open.trf"
+    assert run_cli("event", "export-trf", path, out, "--version", version).returncode == 0
+    start = 89 + 10 * 3  # the entry of round 4, after its two blanks
+    line = {int(x[4:8]): x for x in out.read_text().splitlines() if x.startswith("001")}
+    assert line[4][start:start + 10] == "  0000 - H" and line[9][start:start + 10] == "  0000 - -"
+    # Another program's file says the same without tmanager's XTM lines: import-trf dropped it.
+    foreign = event_trf.loads("\n".join(x for x in out.read_text().splitlines() if not x.startswith("XTM")))
+    assert foreign.division().round(4).byes == {4: ByeKind.HALF}
+    assert [p.number for p in foreign.division().players if 4 in p.absent] == [9]
+    programs = [[sys.executable, "-m", "tmanager", "pair"]] + ([[BBPPAIRINGS]] if BBPPAIRINGS else [])
+    d = e.division()
+    ev.pair(e, d)
+    ours = sorted(f"{b.white} {b.black}" for b in d.round(4).boards) + [f"{n} 0" for n, k in d.round(4).byes.items()
+                                                                           if k is ByeKind.PAIRING]  # fmt: skip
+    for program in programs:
+        done = subprocess.run([*program, "--dutch", str(out), "-p"], capture_output=True, text=True, check=False)
+        assert done.returncode == 0, done.stderr
+        assert sorted(done.stdout.split("\n")[1:-1]) == sorted(ours), program
+    for n in (4, 5):
+        for board in d.round(n).boards:
+            ev.set_result(e, d, n, board, Result.DRAW)
+        if n == 4:
+            ev.pair(e, d)
+    final = tmp_path / "final.toml"
+    ev.create(final, e)
+    assert run_cli("event", "export-trf", final, out, "--version", version).returncode == 0
+    assert max(len(x) for x in out.read_text().splitlines() if x.startswith("001")) <= 91 + 10 * 5
 
 
 @pytest.mark.parametrize("version", [event_trf.Version.TRF_16, event_trf.Version.TRF_2026])

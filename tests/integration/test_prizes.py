@@ -219,7 +219,7 @@ def test_a_bad_fund_is_refused_and_changes_nothing(played: Path) -> None:
     ok("prize-fund", played, "overall", "500", "250.50")
     before = played.read_text(encoding="utf-8")
     assert refused("prize-fund", played, "overall", "1,000") == (
-        f"tmanager: {played}: '1,000' is not an amount; write 1000 or 62.50"
+        f"tmanager: {played}: amount: '1,000' is not an amount (write 1000 or 62.50)"
     )
     assert refused("prize-fund", played, "overall", "100", "200").endswith(
         "division[1].prizes.overall: a place's prize is larger than the place's before it (list the amounts from "
@@ -232,11 +232,11 @@ def test_a_bad_fund_is_refused_and_changes_nothing(played: Path) -> None:
         "category)"
     )
     assert refused("prize-fund", played, "women", "--remove") == (
-        f"tmanager: {played}: the prize fund has no list 'women'; it has overall"
+        f"tmanager: {played}: list: the prize fund has no list 'women' (it has overall)"
     )
     assert "'U18' is not a list of the fund" in refused("prize-fund", played, "--preference", "U18")
     assert refused("prize-fund", played, "U18") == (
-        f"tmanager: {played}: give the amounts of U18's places 1, 2, … (or --remove to take the list out)"
+        f"tmanager: {played}: amounts: give the amounts of U18's places 1, 2, … (or --remove to take the list out)"
     )
     assert played.read_text(encoding="utf-8") == before
 
@@ -255,3 +255,20 @@ def test_a_bad_fund_is_refused_and_changes_nothing(played: Path) -> None:
     assert refused("prize-fund", scrabble, "overall", "100").endswith(
         "division[1].prizes: a prize fund is allocated in chess divisions of players"
     )
+
+
+def test_the_funds_settings_given_before_its_lists_are_kept(played: Path) -> None:
+    """``--sharing`` and ``--currency`` given before any list (or left when the last list goes) are kept for the
+    lists to come, and said: they were dropped without a word, and the lists were then split and had no currency."""
+    assert ok("prize-fund", played, "--sharing", "hort", "--currency", "EUR").splitlines() == [
+        "no prize fund (shared prizes: hort, currency EUR, kept for the lists to come): the prize list shows each "
+        "ranking's first places"
+    ]
+    assert "no prize fund" in ok("prizes", played), "no list yet: the rankings, as without a fund"
+    said = ok("prize-fund", played, "overall", "1000", "600", "400")
+    assert said.splitlines() == ["overall: 1000, 600, 400 EUR", "total 2000 EUR; shared prizes: hort; on equal "
+                                 "amounts: overall"]  # fmt: skip
+    assert prize_rows(ok("prizes", played))["Overall"][1:] == [("2-3", "2", "550"), ("2-3", "3", "450")]
+    assert "kept for the lists to come" in ok("prize-fund", played, "overall", "--remove")
+    fund = ev.load(played).division().prize_fund
+    assert fund is not None and fund.sharing is Sharing.HORT and fund.currency == "EUR"

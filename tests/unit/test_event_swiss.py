@@ -22,6 +22,7 @@ from tmanager.core.results import ByeKind, Colour, Result, TrfResult
 from tmanager.errors import PairingError, StateError
 from tmanager.events import api as ev
 from tmanager.events import trffile as event_trf
+from tmanager.events.ranking import flag
 from tmanager.formats import trf
 from tmanager.pairing import Game, PlayerState, PointsSystem, pair_round
 
@@ -395,3 +396,23 @@ def test_a_game_still_being_played_counts_as_nothing_yet_in_the_tie_breaks() -> 
     ev.set_result(e, d, 2, d.round(2).boards[1], Result.BLACK_WINS)
     values = {line.player.number: line.values for line in ev.tiebreak_standings(e, d)}
     assert values[3][:5] == (1.5, 2.0, 2.0, 2350.0, 1.0), "the game counts once its result is in"
+
+
+def test_de_is_blank_in_a_groups_list_for_a_player_it_ties_with_nobody() -> None:
+    """DE is the place among the tied players, blank outside a tie: in a category's or flag's list, a player tied
+    overall only with players outside the group showed their 0 (not separated) alone; players tied within the
+    group keep it."""
+    e = ev.Event(name="T", rounds=2, tiebreaks=["DE"], divisions=[ev.Division("M")])
+    d = e.division()
+    for number, rating in enumerate((2400, 2300, 2200, 2100), 1):
+        ev.add_player(e, d, ev.Player(number, f"P{number}", rating=rating, flags=["x"] if number in (1, 2) else []))
+    ev.pair(e, d, colour="white")
+    for board in d.round(1).boards:
+        ev.set_result(e, d, 1, board, Result.WHITE_WINS)  # P1 beat P3, P4 beat P2: P1 and P4 tie, never met
+    overall = {line.player.number: line.values for line in ev.tiebreak_standings(e, d)}
+    assert overall[1] == overall[4] == (0.0,) and overall[2] == overall[3] == (0.0,)
+    group = {line.player.number: line.values for line in ev.tiebreak_standings(e, d, among=flag(d, "x"))}
+    assert group == {1: (None,), 2: (None,)}
+    d.player(3).flags = ["x"]
+    group = {line.player.number: line.values for line in ev.tiebreak_standings(e, d, among=flag(d, "x"))}
+    assert group == {1: (None,), 2: (0.0,), 3: (0.0,)}, "P2 and P3 tie in the group: their DE stays"

@@ -51,13 +51,24 @@ def verb_parser(parser: argparse.ArgumentParser, verb: Verb) -> None:
 
 
 class VerbParser(Parser):
-    """A verb's parser: results such as ``-+`` and ``--`` are taken as words, not options."""
+    """A verb's parser: results such as ``-+`` and ``--`` are taken as words, not options, and options may come
+    anywhere among the words (``prize-fund open.toml -d B overall 100 50``): argparse alone took the words after
+    an option for a list already ended before it (``unrecognized arguments: overall 100 50``)."""
+
+    #: Inside :meth:`parse_known_intermixed_args`, whose two passes call :meth:`parse_known_args` again.
+    _passes = False
 
     def parse_known_args(  # type: ignore[override]
         self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
     ) -> tuple[argparse.Namespace, list[str]]:
+        if self._passes:
+            return super().parse_known_args(args, namespace)
         protected = [_MARK + a if a in _DASHED else a for a in (sys.argv[1:] if args is None else args)]
-        parsed, rest = super().parse_known_args(protected, namespace)
+        self._passes = True
+        try:
+            parsed, rest = self.parse_known_intermixed_args(protected, namespace)
+        finally:
+            self._passes = False
         for key, value in vars(parsed).items():  # the words as typed, in whatever argument they landed
             if isinstance(value, str):
                 setattr(parsed, key, value.replace(_MARK, ""))

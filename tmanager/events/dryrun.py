@@ -46,11 +46,12 @@ def simulate(
     if rounds is None and not total:
         raise StateError("the event has no planned rounds: give --rounds N")
     if rounds is not None and rounds < 1:  # 0 or -2 simulated nothing and said nothing
-        raise StateError(f"--rounds {rounds}: simulate one round or more")
+        raise StateError(f"{rounds} rounds simulate nothing", field="--rounds", hint="one round or more")
     if total and not remaining:  # the default simulated nothing and said nothing
         raise StateError(f"round {total} of {total} is paired: no round remains to simulate")
     if total and count > remaining:
-        raise StateError(f"only {remaining} round(s) remain of {total}")
+        raise StateError(f"only {remaining} round(s) remain of {total}", field="--rounds",
+                         hint=f"--rounds {remaining} or fewer")
     rng = random.Random(seed)
     rules = rules_for(event, d)
     for record in d.rounds:

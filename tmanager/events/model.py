@@ -315,7 +315,7 @@ class Division:
         for p in self.players:
             if p.number == number:
                 return p
-        raise StateError(f"division {self.name!r} has no player number {number}")
+        raise StateError(f"division {self.name!r} has no player number {number}", field="player")
 
     def drop_empty_rounds(self) -> None:
         """Drop the records of rounds not paired that set nothing any more (a bye or a forced game taken back),
@@ -328,7 +328,10 @@ class Division:
             if r.number == number:
                 return r
         if not create:
-            raise StateError(f"division {self.name!r}: round {number} is not paired")
+            paired = self.paired_rounds
+            hint = f"rounds 1-{paired} are paired" if paired > 1 else "only round 1 is paired" if paired else (
+                "no round is paired yet")
+            raise StateError(f"division {self.name!r}: round {number} is not paired", field="round", hint=hint)
         record = Round(number)
         self.rounds.append(record)
         self.rounds.sort(key=lambda r: r.number)
@@ -413,7 +416,8 @@ class Event:
         for d in self.divisions:
             if d.name.casefold() == name.casefold():
                 return d
-        raise StateError(f"no division {name!r}; the event has {', '.join(d.name for d in self.divisions)}")
+        raise StateError(f"no division {name!r}; the event has {', '.join(d.name for d in self.divisions)}",
+                         field="division")
 
     def round_time(self, number: int) -> str:
         """When round ``number`` starts, as the schedule says (empty if it does not)."""

@@ -42,11 +42,13 @@ def find_player(division: Division, text: str) -> Player:
         if len(same) == 1:
             return same[0]
     if not matches:
-        raise StateError(f"no player matches {_typed(text)} in division {division.name!r}", topic=Topic.NO_PLAYER)
+        raise StateError(f"no player matches {_typed(text)} in division {division.name!r}", topic=Topic.NO_PLAYER,
+                         field="player", hint="a number, or a part of the name")
     some = ", ".join(label(p) for p in matches[:5])
     raise StateError(
         f"{_typed(text)} matches {len(matches)} players ({some}); type more of the name or the number",
         topic=Topic.AMBIGUOUS_NAME,
+        field="player",
     )
 
 
@@ -178,19 +180,18 @@ def withdraw(division: Division, player: Player, rounds: Sequence[int] = ()) -> 
     nxt = division.paired_rounds + 1
     for n in rounds:
         if n < nxt:
-            raise StateError(
-                f"round {n} is already paired; enter a forfeit for {label(player)} instead", topic=Topic.ALREADY_PAIRED
-            )
+            raise StateError(f"round {n} is already paired", topic=Topic.ALREADY_PAIRED, field="round",
+                             hint=f"enter a forfeit for {label(player)} instead")
     for n in rounds or [nxt]:
         record = next((r for r in division.rounds if r.number == n), None)
         if record and (player.number in record.byes or any(player.number in f for f in record.forced)):
-            raise StateError(f"{label(player)} has a bye or a forced game in round {n}; remove it first "
-                             "(bye --cancel, force --cancel)")
+            raise StateError(f"{label(player)} has a bye or a forced game in round {n}", field="round",
+                             hint="remove it first: bye --cancel, force --cancel")
     if rounds:
         player.absent = sorted(set(player.absent) | set(rounds))
         return [f"{label(player)} will not be paired in round{span(sorted(set(rounds)))}"]
     if player.status == PlayerStatus.WITHDRAWN:
-        raise StateError(f"{label(player)} is already withdrawn")
+        raise StateError(f"{label(player)} is already withdrawn", field="player")
     player.status = PlayerStatus.WITHDRAWN
     messages = [f"{label(player)} withdrawn from round {nxt} on"]
     for record in division.rounds:
@@ -211,7 +212,7 @@ def reinstate(division: Division, player: Player, rounds: Sequence[int] = ()) ->
         player.absent = [n for n in player.absent if n not in rounds]
         return [f"{label(player)} will be paired again in round{span(sorted(set(rounds)))}"]
     if player.status == PlayerStatus.ACTIVE and not player.absent:
-        raise StateError(f"{label(player)} is not withdrawn")
+        raise StateError(f"{label(player)} is not withdrawn", field="player")
     player.status = PlayerStatus.ACTIVE
     player.absent = [n for n in player.absent if n <= division.paired_rounds]
     return [f"{label(player)} returns from round {division.paired_rounds + 1}"]
@@ -245,7 +246,7 @@ def cancel_bye(event: Event, division: Division, player: Player, round_number: i
     record = next((r for r in division.rounds if r.number == round_number), None)
     kind = record.byes.get(player.number) if record else None
     if record is None or kind is None or record.forced_bye == player.number:
-        raise StateError(f"{label(player)} has no requested bye in round {round_number}")
+        raise StateError(f"{label(player)} has no requested bye in round {round_number}", field="player")
     del record.byes[player.number]
     division.drop_empty_rounds()
     return [f"{label(player)}: {kind}-point bye in round {round_number} cancelled"]
@@ -253,12 +254,13 @@ def cancel_bye(event: Event, division: Division, player: Player, round_number: i
 
 def _check_future(event: Event, division: Division, round_number: int) -> None:
     if round_number < 1:
-        raise StateError(f"rounds start at 1; there is no round {round_number}")
+        raise StateError(f"rounds start at 1; there is no round {round_number}", field="round")
     if round_number <= division.paired_rounds:
-        raise StateError(f"round {round_number} is already paired (unpair it first)", topic=Topic.ALREADY_PAIRED)
+        raise StateError(f"round {round_number} is already paired", topic=Topic.ALREADY_PAIRED, field="round",
+                         hint="unpair it first")
     total = event.total_rounds(division)
     if total and round_number > total:
-        raise StateError(f"the event has {total} rounds; there is no round {round_number}")
+        raise StateError(f"the event has {total} rounds; there is no round {round_number}", field="round")
 
 
 def _check_free(division: Division, record: Round, player: Player) -> None:
@@ -287,7 +289,7 @@ def forbid(division: Division, players: Sequence[Player]) -> list[str]:
     """Players who must never be paired against each other."""
     numbers = sorted({p.number for p in players})
     if len(numbers) < 2:
-        raise StateError("forbid needs at least two different players")
+        raise StateError("forbid needs at least two different players", field="player")
     if numbers not in division.forbidden:
         division.forbidden.append(numbers)
     return [f"will not pair {', '.join(label(p) for p in players)} against each other"]
@@ -298,7 +300,7 @@ def unforbid(division: Division, first: Player, second: Player) -> list[str]:
     its other pairs, split in two)."""
     pair = {first.number, second.number}
     if len(pair) < 2:
-        raise StateError("unforbid needs two different players")
+        raise StateError("unforbid needs two different players", field="player")
     if not any(pair <= set(group) for group in division.forbidden):
         teams = " (they share a team: `forbid --teams off` lets team mates meet)" if division.team_apart and (
             first.team and first.team.casefold() == second.team.casefold()
@@ -419,7 +421,7 @@ def refuse_entered(division: Division, round_number: int, board: Board, *, corre
         raise StateError(
             f"round {round_number} board {index} ({board.white}-{board.black}) already has {shown}; "
             "use `correct` to change it",
-            topic=Topic.USE_CORRECT,
+            topic=Topic.USE_CORRECT, field="board",
         )
 
 
@@ -438,19 +440,19 @@ def refuse_changed(division: Division, round_number: int, where: BoardRef, shown
 def locate(division: Division, round_number: int, first: Player, second: Player | None = None) -> Board:
     """The board of ``first`` (and ``second``) in a paired round."""
     if second is not None and second.number == first.number:  # its board was found by the first alone
-        raise StateError(f"{label(first)} is named twice; give the two players of the board")
+        raise StateError(f"{label(first)} is named twice; give the two players of the board", field="player")
     record = division.round(round_number)
     if not record.paired:
-        raise StateError(f"round {round_number} is not paired yet")
+        raise StateError(f"round {round_number} is not paired yet", field="round")
     board = record.seat(first.number)
     if board is None:
         if first.number in record.byes:
             raise StateError(f"{label(first)} has a bye in round {round_number}", topic=Topic.HAS_BYE)
-        raise StateError(f"{label(first)} is not paired in round {round_number}")
+        raise StateError(f"{label(first)} is not paired in round {round_number}", field="player")
     if second is not None and second.number not in (board.white, board.black):
         raise StateError(
             f"{label(first)} and {label(second)} do not play each other in round {round_number}",
-            topic=Topic.NOT_OPPONENTS,
+            topic=Topic.NOT_OPPONENTS, field="player",
         )
     return board
 
@@ -459,18 +461,20 @@ def board_at(division: Division, round_number: int, index: int) -> Board:
     """Board ``index`` (its number as shown) of a paired round."""
     record = division.round(round_number)
     if not record.paired:
-        raise StateError(f"round {round_number} is not paired yet")
+        raise StateError(f"round {round_number} is not paired yet", field="round")
     if record.board_numbers:
         found = [b for b in record.boards if record.board_number(b) == index]
         if len(found) == 1:
             return found[0]
         numbers = ", ".join(str(record.board_number(b)) for b in record.boards)
         raise StateError(
-            f"round {round_number} has boards {numbers}; there is no single board {index}", topic=Topic.NO_BOARD
+            f"round {round_number} has boards {numbers}; there is no single board {index}", topic=Topic.NO_BOARD,
+            field="board",
         )
     if not 1 <= index <= len(record.boards):
         raise StateError(
-            f"round {round_number} has boards 1-{len(record.boards)}; there is no board {index}", topic=Topic.NO_BOARD
+            f"round {round_number} has boards 1-{len(record.boards)}; there is no board {index}", topic=Topic.NO_BOARD,
+            field="board",
         )
     return record.boards[index - 1]
 

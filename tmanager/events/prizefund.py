@@ -37,7 +37,7 @@ def parse_amount(text: str) -> int:
     """``1000``, ``62.50`` or ``62,5`` as cents; a :class:`StateError` for anything else."""
     m = _AMOUNT.fullmatch(text.strip())
     if m is None:
-        raise StateError(f"{text!r} is not an amount; write 1000 or 62.50")
+        raise StateError(f"{text!r} is not an amount", field="amount", hint="write 1000 or 62.50")
     return int(m[1]) * 100 + int((m[2] or "0").ljust(2, "0"))
 
 
@@ -48,12 +48,14 @@ def change_fund(event: Event, division: Division, change: FundChange) -> list[st
     name = _list_name(names, change.list_name) if change.list_name else ""
     if name and change.remove:
         if name not in fund.lists:
-            raise StateError(f"the prize fund has no list {name!r}; it has {', '.join(fund.lists) or 'none'}")
+            raise StateError(f"the prize fund has no list {name!r}", field="list",
+                             hint=f"it has {', '.join(fund.lists) or 'none'}")
         del fund.lists[name]
         fund.preference = [n for n in fund.preference if n != name]
     elif name:
         if not change.amounts:
-            raise StateError(f"give the amounts of {name}'s places 1, 2, … (or --remove to take the list out)")
+            raise StateError(f"give the amounts of {name}'s places 1, 2, …", field="amounts",
+                             hint="or --remove to take the list out")
         fund.lists[name] = tuple(parse_amount(a) for a in change.amounts)
     elif change.remove:
         raise StateError("--remove needs the list to take out: overall or a category")
@@ -63,7 +65,9 @@ def change_fund(event: Event, division: Division, change: FundChange) -> list[st
         fund.preference = [_list_name(names, n) for n in change.preference]
     if change.currency is not None:
         fund.currency = change.currency.strip()
-    division.prize_fund = fund if fund.lists or fund.preference else None
+    # Settings given before any list (or kept when the last list goes) stay for the lists to come: a fund of
+    # settings alone was dropped, and `prize-fund EVENT --sharing hort --currency EUR` said so by saying nothing.
+    division.prize_fund = fund if fund != PrizeFund() else None
     return describe(division.prize_fund)
 
 
@@ -79,13 +83,21 @@ def _list_name(names: Sequence[str], text: str) -> str:
 def describe(fund: PrizeFund | None) -> list[str]:
     """The fund in a few lines: each list's amounts in order of preference, the total and the sharing."""
     if fund is None or not fund.lists:
-        return ["no prize fund: the prize list shows each ranking's first places"]
+        settings = [] if fund is None else _settings(fund)
+        kept = f" ({', '.join(settings)}, kept for the lists to come)" if settings else ""
+        return [f"no prize fund{kept}: the prize list shows each ranking's first places"]
     unit = f" {fund.currency}" if fund.currency else ""
     lines = [f"{name}: {_amounts(fund.lists[name])}{unit}" for name in fund.order()]
     total = sum(sum(amounts) for amounts in fund.lists.values())
     lines.append(f"total {money(total)}{unit}; shared prizes: {fund.sharing}; on equal amounts: "
                  + ", ".join(fund.order()))  # fmt: skip
     return lines
+
+
+def _settings(fund: PrizeFund) -> list[str]:
+    """The settings of a fund that are not the defaults, in words."""
+    said = [f"shared prizes: {fund.sharing}"] if fund.sharing is not Sharing.SPLIT else []
+    return said + ([f"currency {fund.currency}"] if fund.currency else [])
 
 
 def _amounts(cents: Sequence[int]) -> str:

@@ -8,6 +8,7 @@ level on everything share a rank.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 from dataclasses import dataclass
 
@@ -123,7 +124,8 @@ def tiebreak_standings(
     with ``among``, only that group's players (ranked among themselves)."""
     upto = division.paired_rounds if upto is None else upto
     if not 0 <= upto <= division.paired_rounds:
-        raise StateError(f"round {upto} is not paired; standings exist for rounds 0-{division.paired_rounds}")
+        raise StateError(f"round {upto} is not paired; standings exist for rounds 0-{division.paired_rounds}",
+                         field="round")
     table = round_results(event, division, upto)
     final = upto > 0 and upto == event.total_rounds(division)
     ranked = tiebreaks.rank(
@@ -151,6 +153,27 @@ def tiebreak_standings(
         rank = lines[-1].rank if previous == key and lines else shown
         previous = key
         lines.append(TiebreakStanding(rank, player, points[player.number], r.values))
+    return _outside_a_tie(lines, tiebreak_names(event)) if among is not None else lines
+
+
+def _outside_a_tie(
+    lines: list[TiebreakStanding], names: tuple[tiebreaknames.Tiebreak, ...]
+) -> list[TiebreakStanding]:
+    """A group's lines with DE blank where the player ties nobody of the group: DE is the place within the tied
+    players, blank outside a tie, and a player tied overall with others outside the group showed their 0 (not
+    separated) alone in the group's list."""
+    for i, tb in enumerate(names):
+        if tb.code != "DE":
+            continue
+        tied: dict[tuple[object, ...], int] = {}
+        for line in lines:
+            key = (line.points, *line.values[:i])
+            tied[key] = tied.get(key, 0) + 1
+        lines = [
+            line if tied[(line.points, *line.values[:i])] > 1
+            else dataclasses.replace(line, values=(*line.values[:i], None, *line.values[i + 1:]))
+            for line in lines
+        ]  # fmt: skip
     return lines
 
 

@@ -99,7 +99,7 @@ class DivisionReports(ABC):
         paired = self.division.paired_rounds
         n = paired if upto is None else upto
         if not 0 <= n <= paired:
-            raise StateError(f"round {n} is not paired; reports exist for rounds 0-{paired}")
+            raise StateError(f"round {n} is not paired; reports exist for rounds 0-{paired}", field="round")
         return n
 
     def paired_round(self, round_number: int | None) -> Round:
@@ -109,7 +109,7 @@ class DivisionReports(ABC):
             raise StateError("no round is paired yet; `pair` pairs round 1")
         record = self.division.round(n)
         if not record.paired:
-            raise StateError(f"round {n} is not paired yet")
+            raise StateError(f"round {n} is not paired yet", field="round")
         return record
 
     @abstractmethod

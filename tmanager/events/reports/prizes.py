@@ -53,7 +53,7 @@ def prize_report(reports: ChessReports, upto: int | None = None) -> Report:
     """The prize list after round ``upto``: the fund allocated, else the first places of each ranking."""
     n = reports.upto(upto)
     fund = reports.division.prize_fund
-    blocks = _allocated(reports, fund, n) if fund is not None else _rankings(reports, n)
+    blocks = _allocated(reports, fund, n) if fund is not None and fund.lists else _rankings(reports, n)
     pending = sum(1 for r, _ in missing(reports.division) if r <= n)
     if pending:
         blocks.append(f"{pending} result(s) still missing: this list is not final")

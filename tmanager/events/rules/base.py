@@ -306,7 +306,7 @@ def parse_result(text: str) -> Result:
     try:
         return Result.parse(text)
     except ValueError as exc:
-        raise StateError(str(exc), topic=Topic.NOT_A_RESULT) from None
+        raise StateError(str(exc), topic=Topic.NOT_A_RESULT, field="result") from None
 
 
 #: A whole number as typed: the digits 0-9, at most six of them (no score, spread or board number needs more),

@@ -10,7 +10,7 @@ from typing import Any
 
 from tmanager import tomlmap
 from tmanager.core import teamtiebreaks, tiebreaknames
-from tmanager.core.results import ByeKind, Colour, Result
+from tmanager.core.results import ByeKind, Colour, Result, TrfResult
 from tmanager.core.teams import TeamScore
 from tmanager.errors import ConfigError
 from tmanager.events.eventfile import check, prize_fund
@@ -89,6 +89,8 @@ def loads(text: str, *, file: Path | None = None) -> Event:
         if n > tournament.played_rounds:
             division.rounds.append(_with_teams(_later_round(n, data), data, file))
     _requested_byes(tournament, division, numbers)
+    if "event" not in extras:
+        _upcoming_entries(tournament, division, numbers, event.total_rounds(division))
     if "event" not in extras and _team_file(tournament):
         code = _first(header, "192")
         primary = read_type_code(code, file=file).primary if code else TeamScore.MATCH
@@ -289,6 +291,27 @@ def _requested_byes(tournament: trf.Tournament, division: Division, numbers: Map
         record = division.round(bye.round, create=True)
         for player in bye.players:
             record.byes.setdefault(numbers.get(player, player), kinds[bye.kind])
+
+
+def _upcoming_entries(
+    tournament: trf.Tournament, division: Division, numbers: Mapping[int, int], total: int
+) -> None:
+    """Another program's entries of the round after the paired ones (``0000 - H``, ``0000 - -``), which pairing
+    programs read as "not paired in the next round": requested byes, and absences for ``-``. (They were dropped,
+    and the player who asked for a bye, or had withdrawn, was paired.) An entry of a round the event does not
+    plan is no round of it."""
+    played = tournament.played_rounds
+    by_number = {p.number: p for p in division.players}
+    for line in tournament.players:
+        for n, game in enumerate(line.games[played:], played + 1):
+            if game.opponent is not None or (total and n > total):
+                continue
+            kind = ByeKind.from_trf(game.result)
+            if kind is not None and kind is not ByeKind.PAIRING:
+                division.round(n, create=True).byes.setdefault(numbers[line.id], kind)
+            elif game.result is TrfResult.FORFEIT_LOSS:
+                player = by_number[numbers[line.id]]
+                player.absent = sorted({*player.absent, n})
 
 
 def read(path: Path) -> Event:

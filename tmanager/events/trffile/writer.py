@@ -73,7 +73,7 @@ def dumps(event: Event, division: Division, *, version: Version = Version.TRF_20
         lines.append(f"XTM round {r.number} " + _json(_round_extras(r, results=r.number > rounds)))
     paired = [_by_rank(round_games(division, r), starting) for r in division.rounds if r.paired and r.number <= rounds]
     points = scores(event, division, rounds)
-    upcoming = _sitting_out(division, rounds + 1)
+    upcoming = _sitting_out(event, division, rounds + 1, teams=teams)
     # The points count a requested bye of the round in progress, as its entry is written (bbpPairings' checker
     # counts it; its pairing takes it off again).
     points = {n: v + sum(event.scoring.points(g) for g in upcoming.get(n, ())) for n, v in points.items()}
@@ -99,14 +99,18 @@ def _by_rank(games: Mapping[int, Game], starting: Mapping[int, int]) -> dict[int
     }  # fmt: skip
 
 
-def _sitting_out(division: Division, number: int) -> dict[int, tuple[Game, ...]]:
-    """The players of a round in progress who are not paired in it — requested byes and absences — as the entry
-    after their complete rounds (``0000 - H``, ``0000 - Z``…). Pairing programs read such an entry as "not to be
-    paired in the next round", so that they pair the round again with the same players; the pairing-allocated
-    bye is left for them to allocate."""
-    record = next((r for r in division.rounds if r.number == number and r.paired), None)
-    if record is None:
-        return {}
+def _sitting_out(event: Event, division: Division, number: int, *, teams: bool) -> dict[int, tuple[Game, ...]]:
+    """The players of the round after the complete ones who are not paired in it — requested byes and absences —
+    as the entry after their complete rounds (``0000 - H``, ``0000 - Z``, ``0000 - -``…). Pairing programs read
+    such an entry as "not to be paired in the next round", so that they pair a round in progress again with the
+    same players, and the next round of a Swiss without the players tmanager leaves out (before, bbpPairings
+    paired a withdrawn player and one with a requested bye there); the pairing-allocated bye is left for them to
+    allocate. Not for a round the event does not plan, which a finished event's file must not show."""
+    record = next((r for r in division.rounds if r.number == number), None)
+    if record is None or not record.paired:
+        if teams or division.round_robin or not 0 < number <= event.total_rounds(division):
+            return {}
+        record = record or Round(number)
     return {
         player: (game,) for player, game in round_games(division, record).items()
         if game.opponent is None and game.result is not TrfResult.PAIRING_BYE
