@@ -179,8 +179,8 @@ def test_an_unknown_action_is_refused_in_one_line() -> None:
         ArbiterForm.parse("delete-everything")
     message = str(refused.value)
     assert "\n" not in message
-    assert message == ("there is no action 'delete-everything' (the actions: result, pair, bye, force, unpair, undo, "
-                       "add-team, roster, lineup)")  # fmt: skip
+    assert message == ("there is no action 'delete-everything' (the actions: result, pair, bye, cancel-bye, force, "
+                       "unforce, unpair, undo, add-team, roster, lineup)")  # fmt: skip
     assert ACTIONS[ArbiterForm.parse("pair")] is ACTIONS[ArbiterForm.PAIR]
 
 
@@ -214,6 +214,14 @@ def test_each_chess_action_makes_its_change_through_the_service(tmp_path: Path) 
     assert bye.round == 3 and ev.load(path).division().round(3).byes[5] == ByeKind.HALF
     forced = run("force", path, {"round": "3", "white": "9", "black": "1"})
     assert forced.round == 3 and forced.number == ev.last_change(path)
+    assert ev.load(path).division().round(3).forced == [(9, 1)]
+    # Taken back as `bye --cancel` and `force --cancel` do (the players of a game in either order), and set again.
+    cancelled = run("cancel-bye", path, {"player": "5", "round": "3"})
+    assert cancelled.round == 3 and 5 not in ev.load(path).division().round(3).byes
+    run("bye", path, {"player": "5", "round": "3", "kind": "half"})
+    run("force", path, {"round": "3", "white": "6", "black": "7"})
+    taken = run("unforce", path, {"round": "3", "white": "7", "black": "6"})
+    assert taken.round == 3 and taken.number == ev.last_change(path)
     assert ev.load(path).division().round(3).forced == [(9, 1)]
     paired = run("pair", path, {"round": "3", "colour": ""})
     assert paired.round == 3 == ev.load(path).division().paired_rounds

@@ -30,7 +30,9 @@ class ArbiterForm(enum.StrEnum):
     RESULT = "result"
     PAIR = "pair"
     BYE = "bye"
+    CANCEL_BYE = "cancel-bye"
     FORCE = "force"
+    UNFORCE = "unforce"
     UNPAIR = "unpair"
     UNDO = "undo"
     ADD_TEAM = "add-team"
@@ -111,8 +113,8 @@ def arbiter(
     if division.paired_rounds:
         sections.append(("results", _results(snapshot, division, page, common, error, values)))
     sections.append(("pair", _pair_form(snapshot, division, common, _said(error, ArbiterForm.PAIR))))
-    sections.append(("bye", _bye_form(division, common, _said(error, ArbiterForm.BYE), values)))
-    sections.append(("force", _force_form(snapshot, division, common, _said(error, ArbiterForm.FORCE), values)))
+    sections.append(("bye", _bye_form(division, common, error, values)))
+    sections.append(("force", _force_form(snapshot, division, common, error, values)))
     sections.append(("unpair", _unpair_form(division, common, _said(error, ArbiterForm.UNPAIR))))
     size = snapshot.rules(division).team_size
     if size is not None:
@@ -221,11 +223,17 @@ def _player_choices(division: Division) -> list[tuple[int, str]]:
     return [(p.number, label(p)) for p in players if p.status == PlayerStatus.ACTIVE]
 
 
-def _bye_form(division: Division, common: Mapping[str, str], message: str, values: Mapping[str, str]) -> str:
+def _bye_form(
+    division: Division, common: Mapping[str, str], error: FormError | None, values: Mapping[str, str]
+) -> str:
+    """A requested bye, as ``tmanager event bye``; the byes requested so far, each with its cancel button
+    (``bye --cancel``). A forced bye is not one of them: the forced games list it, with its own button."""
     nxt = str(division.paired_rounds + 1)
+    message = _said(error, ArbiterForm.BYE)
     requested = [
-        f"round {r.number}: {label(division.player(p))}, {kind}" for r in division.rounds if not r.paired
-        for p, kind in r.byes.items()
+        {"text": f"round {r.number}: {label(division.player(p))}, {kind}",
+         "fields": {**common, "round": r.number, "player": p}}
+        for r in division.rounds if not r.paired for p, kind in r.byes.items() if p != r.forced_bye
     ]  # fmt: skip
     return render_template(
         "bye.html",
@@ -237,28 +245,37 @@ def _bye_form(division: Division, common: Mapping[str, str], message: str, value
         kinds=REQUESTED_BYES,
         message=message,
         requested=requested,
+        cancel_message=_said(error, ArbiterForm.CANCEL_BYE),
     )
 
 
 def _force_form(
-    snapshot: Snapshot, division: Division, common: Mapping[str, str], message: str, values: Mapping[str, str]
+    snapshot: Snapshot, division: Division, common: Mapping[str, str], error: FormError | None,
+    values: Mapping[str, str],
 ) -> str:
-    """A forced game (or the pairing-allocated bye) of the next round, as ``tmanager event force``."""
+    """A forced game (or the pairing-allocated bye) of the next round, as ``tmanager event force``; the round's
+    forced games, each with its button to take it back (``force --cancel``)."""
     nxt = division.paired_rounds + 1
     total = snapshot.event.total_rounds(division)
+    message = _said(error, ArbiterForm.FORCE)
     typed = values if message else {}
     record = next((r for r in division.rounds if r.number == nxt), None)
-    forced = []
-    if record is not None:
-        forced = [f"{label(division.player(w))} – {label(division.player(b))}" for w, b in record.forced]
-        if record.forced_bye is not None:
-            forced.append(f"bye: {label(division.player(record.forced_bye))}")
+    games: list[tuple[int, int | None]] = [] if record is None else [(w, b) for w, b in record.forced]
+    if record is not None and record.forced_bye is not None:
+        games.append((record.forced_bye, None))
+    fields = {**common, "round": nxt}
+    forced = [
+        {"text": f"{label(division.player(w))} – {label(division.player(b))}" if b is not None
+         else f"bye: {label(division.player(w))}",
+         "fields": {**fields, "white": w, "black": "bye" if b is None else b}}
+        for w, b in games
+    ]  # fmt: skip
     return render_template(
         "force.html",
         round_robin=division.round_robin,
         done=bool(total and nxt > total),
         total=total,
-        fields={**common, "round": nxt},
+        fields=fields,
         # A score-based board's first player is the one listed first (who starts, with assign_firsts).
         titles=snapshot.rules(division).side_titles,
         players=_player_choices(division),
@@ -267,6 +284,7 @@ def _force_form(
         round=nxt,
         message=message,
         forced=forced,
+        cancel_message=_said(error, ArbiterForm.UNFORCE),
     )
 
 

@@ -17,7 +17,7 @@ Routes::
     GET  /arbiter?d=&round=     result entry and correction, pairing, byes, forced games, undo (logged in);
                                 &missing=1: only the boards still without a result
     POST /result, /pair, /bye   the arbiter's actions; POST /logout
-    POST /force, /unpair, /undo
+    POST /cancel-bye, /force, /unforce, /unpair, /undo
     POST /add-team, /roster, /lineup
                                 a team division's teams, board orders and lineups
 
@@ -29,7 +29,7 @@ authenticates: every POST but the login must come from a page of this server
 CSRF token. The actions are a table (:data:`~tmanager.web.arbiteractions.ACTIONS`):
 each reads its form into the arguments of the very function the CLI runs
 (:mod:`tmanager.events.service`: ``save_result``, ``pair``, ``request_bye``,
-``force``, ``unpair``, ``undo``; ``add_team``, ``roster``, ``lineup``), so
+``cancel_bye``, ``force``, ``unforce``, ``unpair``, ``undo``; ``add_team``, ``roster``, ``lineup``), so
 each is one locked, journaled change, and a refused one writes nothing and
 shows its reason beside the form. Unpairing and undoing also want the form's
 confirmation box ticked.
