@@ -92,13 +92,51 @@ def test_the_login_leads_back_only_to_a_page_of_this_server(two_divisions: Path,
     # Anywhere else is the arbiter's page: another host, a scheme, a path of the server's machine, a header.
     for elsewhere in ("//evil.example/arbiter", "\\\\evil.example", "/\\evil.example", "https://evil.example/",
                       "javascript:alert(1)", "/arbiter", "arbiter/../../x", "arbiter?d=A\r\nSet-Cookie: x=1",
-                      "arbiter?d=\\evil", " arbiter", "pairings", "arbiter?d=Ä", ""):  # fmt: skip
+                      "arbiter?d=\\evil", " arbiter", "login", "login?next=pairings", "pairings.json", ".//evil",
+                      "./../x", "pairings/x", "arbiter?d=Ä", ""):  # fmt: skip
         stranger = Client(server)
         _, _, page = stranger.request("GET", "/login?next=" + quote(elsewhere, safe=""))
         assert hidden(page, "next") == "arbiter", elsewhere
         status, headers, _ = stranger.post("/login", {"csrf": hidden(page, "csrf"), "password": PASSWORD,
                                                       "next": elsewhere})  # fmt: skip
         assert status == 303 and headers["location"] == "arbiter", (elsewhere, headers["location"])
+
+
+@browser_only
+def test_the_navigations_login_leads_back_to_the_page_it_was_followed_from(two_divisions: Path, serve: Any) -> None:
+    """"Arbiter login" in the navigation of any page led to the arbiter's page of the first division, so that a
+    viewer who logged in from the standings of division B lost both the page and the division."""
+    server = serve(two_divisions)
+    with chromium() as browser:
+        viewer = browser.new_page()
+        for address in ("standings?d=B+Group&round=1", "player?d=B+Group&n=2", "?d=B+Group"):
+            viewer.context.clear_cookies()  # logged out
+            viewer.goto(server.url + address)
+            viewer.click("nav a.arbiter")
+            viewer.fill("#password", PASSWORD)
+            viewer.click("form.login button")
+            viewer.wait_for_selector("nav a.arbiter:text-is('Arbiter')")
+            assert viewer.url == server.url + address
+        viewer.click("nav a.arbiter")  # logged in: the arbiter's page of the division shown
+        viewer.wait_for_selector("#results form.entry")
+        assert viewer.url == server.url + "arbiter?d=B+Group"
+
+
+def test_a_login_from_any_page_of_this_server_leads_back_to_it(two_divisions: Path, serve: Any) -> None:
+    server = serve(two_divisions)
+    viewer = Client(server)
+    _, _, page = viewer.request("GET", "/standings?d=B+Group&round=1")
+    link = re.search(r'<a class="arbiter" href="([^"]*)">Arbiter login</a>', page)
+    assert link and html.unescape(link[1]) == "login?next=" + quote("standings?d=B+Group&round=1", safe="")
+    _, _, page = viewer.request("GET", "/login")
+    assert re.search(r'<a class="arbiter" href="login">Arbiter login</a>', page), "the login page's link is itself"
+    for back in ("./", "./?d=A", "pairings?round=1", "player?d=B+Group&n=2", "table", "start", "prizes?round=1"):
+        client = Client(server)
+        _, _, page = client.request("GET", "/login?next=" + quote(back, safe=""))
+        assert html.unescape(hidden(page, "next")) == back
+        status, headers, _ = client.post("/login", {"csrf": hidden(page, "csrf"), "password": PASSWORD,
+                                                    "next": back})  # fmt: skip
+        assert status == 303 and headers["location"] == back, (back, headers["location"])
 
 
 # --- a category the event does not have ------------------------------------------------------------------------

@@ -6,7 +6,7 @@ the request's state for the pages (:func:`session_in`), which show the arbiter's
 links and forms to a session only. The arbiter's page itself (``GET
 /arbiter``) without a session goes to the login page, which leads back to
 that very address (its division and round) once the password is right
-(:func:`login_address`, :func:`back_address`). A POST to a guarded
+(:func:`~tmanager.web.eventpages.login_address`, :func:`~tmanager.web.eventpages.back_address`). A POST to a guarded
 path (the arbiter's actions and logging out) passes only if it came from a
 page of this server (``Origin``, else ``Referer``), carries the session
 cookie and the session's CSRF token in its form, checked in that order; its
@@ -18,25 +18,20 @@ refuses other methods).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
-from urllib.parse import parse_qsl, urlencode
+from urllib.parse import parse_qsl
 
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from tmanager.web.auth import Session, same_origin, same_token
-from tmanager.web.eventpages import Page, PageKind
+from tmanager.web.eventpages import PageKind, login_address
 from tmanager.web.fields import RepeatedField, once_each
 
 SESSION_COOKIE = "tmanager_session"
 #: The page only a session may see; without one it leads to the login page.
 ARBITER_PAGE = f"/{PageKind.ARBITER.value}"
-#: Where a login may lead back to: the arbiter's page by its relative address, with any query of printable ASCII
-#: but a backslash (``arbiter?d=B+Group&round=2``). Nothing else, so that a link to the login form cannot send
-#: the arbiter to another host once logged in (``//evil``, ``\\evil``, ``https:``, ``javascript:``).
-_BACK = re.compile(rf"{PageKind.ARBITER.value}(?:\?[!-\[\]-~]*)?")
 
 
 class ArbiterAuth:
@@ -91,18 +86,6 @@ class ArbiterAuth:
             return "The form is missing its security token (or it expired); reload the page and try again.", 403
         request.state.form = form
         return None
-
-
-def login_address(back: str) -> str:
-    """The login form that leads back to ``back``, the relative address of the arbiter's page asked for: the
-    login led to the arbiter's page of the first division, whatever division and round had been asked for."""
-    login = Page(PageKind.LOGIN).url()
-    return login if back == PageKind.ARBITER.value else f"{login}?{urlencode({'next': back})}"
-
-
-def back_address(asked: str | None) -> str:
-    """Where the login leads: ``asked`` (a login form's ``next``) if it is the arbiter's page, else that page."""
-    return asked if asked is not None and _BACK.fullmatch(asked) else PageKind.ARBITER.value
 
 
 def session_in(request: Request) -> Session | None:

@@ -65,7 +65,6 @@ from tmanager.web.arbiteractions import ACTIONS, Action, Target
 from tmanager.web.arbiterauth import (
     SESSION_COOKIE,
     ArbiterAuth,
-    back_address,
     form_in,
     from_here,
     read_form,
@@ -82,7 +81,7 @@ from tmanager.web.auth import (
     read_password,
     same_token,
 )
-from tmanager.web.eventpages import Page, PageKind, Sections, Snapshot
+from tmanager.web.eventpages import Page, PageKind, Sections, Snapshot, back_address
 from tmanager.web.fields import RepeatedField
 from tmanager.web.hub import POLL_SECONDS, Watcher, first_version
 from tmanager.web.redact import Redactor
@@ -351,7 +350,7 @@ class EventApp:
     # --- logging in and out ---------------------------------------------------------------------
 
     def login_page(self, request: Request, back: str | None, *, error: str = "", status: int = 200) -> Response:
-        """The login form, which leads to ``back`` (:func:`~tmanager.web.arbiterauth.back_address`)."""
+        """The login form, which leads to ``back`` (:func:`~tmanager.web.eventpages.back_address`)."""
         token = secrets.token_urlsafe(32)
         try:
             configured = read_password(self.hub.path) is not None
