@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from tmanager.core.results import REQUESTED_BYES
 from tmanager.errors import StateError, ascii_digits
 from tmanager.events.entries import BoardRef, Entry, ResultEntry
-from tmanager.events.model import Division, PlayerStatus, label, missing
+from tmanager.events.model import Division, PlayerStatus, Round, label, missing
 from tmanager.events.rules.base import parse_result
 from tmanager.events.rules.team import team_label
 from tmanager.events.teams import lineup_round
@@ -249,24 +249,29 @@ def _bye_form(
     )
 
 
+#: The force form's titles in a team division: its choices are teams, the first with white on board 1.
+_TEAM_SIDES = ("Team (white on board 1)", "Opponent")
+
+
 def _force_form(
     snapshot: Snapshot, division: Division, common: Mapping[str, str], error: FormError | None,
     values: Mapping[str, str],
 ) -> str:
     """A forced game (or the pairing-allocated bye) of the next round, as ``tmanager event force``; the round's
-    forced games, each with its button to take it back (``force --cancel``)."""
+    forced games, each with its button to take it back (``force --cancel``). In a team division, a forced match
+    (or a team's bye): the choices are its teams."""
     nxt = division.paired_rounds + 1
     total = snapshot.event.total_rounds(division)
     message = _said(error, ArbiterForm.FORCE)
     typed = values if message else {}
     record = next((r for r in division.rounds if r.number == nxt), None)
-    games: list[tuple[int, int | None]] = [] if record is None else [(w, b) for w, b in record.forced]
-    if record is not None and record.forced_bye is not None:
-        games.append((record.forced_bye, None))
+    teams = snapshot.rules(division).team_size is not None
+    choices, games = _teams_forced(division, record) if teams else _players_forced(division, record)
+    # A player who withdrew since the game was forced is no choice any more, but is named in the list still.
+    named = dict(choices) if teams else {p.number: label(p) for p in division.players}
     fields = {**common, "round": nxt}
     forced = [
-        {"text": f"{label(division.player(w))} – {label(division.player(b))}" if b is not None
-         else f"bye: {label(division.player(w))}",
+        {"text": f"{named[w]} – {named[b]}" if b is not None else f"bye: {named[w]}",
          "fields": {**fields, "white": w, "black": "bye" if b is None else b}}
         for w, b in games
     ]  # fmt: skip
@@ -277,8 +282,8 @@ def _force_form(
         total=total,
         fields=fields,
         # A score-based board's first player is the one listed first (who starts, with assign_firsts).
-        titles=snapshot.rules(division).side_titles,
-        players=_player_choices(division),
+        titles=_TEAM_SIDES if teams else snapshot.rules(division).side_titles,
+        players=choices,
         white=typed.get("white", ""),
         black=typed.get("black", ""),
         round=nxt,
@@ -286,6 +291,25 @@ def _force_form(
         forced=forced,
         cancel_message=_said(error, ArbiterForm.UNFORCE),
     )
+
+
+Forced = tuple[list[tuple[int, str]], list[tuple[int, int | None]]]
+
+
+def _players_forced(division: Division, record: Round | None) -> Forced:
+    """The players a game may be forced between, and the round's forced games (``None``: the forced bye)."""
+    games: list[tuple[int, int | None]] = [] if record is None else [(w, b) for w, b in record.forced]
+    if record is not None and record.forced_bye is not None:
+        games.append((record.forced_bye, None))
+    return _player_choices(division), games
+
+
+def _teams_forced(division: Division, record: Round | None) -> Forced:
+    """The teams a match may be forced between, and the round's forced matches (``None``: a team's bye): the form
+    listed the players, whose numbers ``force`` read as teams' (player 3 forced team 3's match)."""
+    teams = sorted(division.teams, key=lambda t: t.name.casefold())
+    games = [] if record is None else [(a, b or None) for a, b in record.forced_matches]
+    return [(t.number, team_label(t)) for t in teams], games
 
 
 def _team_forms(
