@@ -391,7 +391,7 @@ def test_login_form_needs_its_token_and_this_origin(protected: Path, serve: Any)
     _, _, page = client.request("GET", "/login")
     status, _, page = client.post("/login", {"password": PASSWORD})  # no token
     assert status == 403 and "The login form had expired" in page
-    token = hidden(page, "csrf")  # each login form has a fresh one
+    token = hidden(page, "csrf")  # the token of this browser's login forms (its login cookie's)
     assert client.post("/login", {"csrf": token, "password": PASSWORD}, origin="http://evil.example")[0] == 403
     assert "tmanager_session" not in client.cookies
     assert client.post("/login", {"csrf": token, "password": PASSWORD})[0] == 303

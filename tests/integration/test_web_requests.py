@@ -122,6 +122,28 @@ def test_the_navigations_login_leads_back_to_the_page_it_was_followed_from(two_d
         assert viewer.url == server.url + "arbiter?d=B+Group"
 
 
+@browser_only
+def test_a_login_form_in_another_tab_is_not_expired_by_a_newer_one(two_divisions: Path, serve: Any) -> None:
+    """Each login form set a new token in the browser's login cookie, so that only the last form shown was good:
+    the arbiter's pages of two divisions, both sent to the login form when the session ended, refused the
+    password typed into the first as "The login form had expired"."""
+    server = serve(two_divisions)
+    with chromium() as browser:
+        context = browser.new_context()
+        first, second = context.new_page(), context.new_page()
+        first.goto(server.url + "arbiter?d=A")
+        second.goto(server.url + "arbiter?d=B+Group")
+        assert "/login" in first.url and "/login" in second.url
+        first.fill("#password", PASSWORD)
+        first.click("form.login button")
+        first.wait_for_selector("#results form.entry, p.error")
+        assert first.url == server.url + "arbiter?d=A", first.inner_text("main")
+        second.reload()  # logged in now, in this browser: the form leads on
+        second.wait_for_selector("#results form.entry")
+        assert second.url == server.url + "arbiter?d=B+Group"
+        context.close()
+
+
 def test_a_login_from_any_page_of_this_server_leads_back_to_it(two_divisions: Path, serve: Any) -> None:
     server = serve(two_divisions)
     viewer = Client(server)

@@ -42,6 +42,7 @@ import contextlib
 import json
 import logging
 import math
+import re
 import secrets
 import time
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Mapping, Sequence
@@ -93,6 +94,8 @@ DEVICE_COOKIE = "tmanager_device"
 DEVICE_LIFETIME = 90 * 24 * 3600
 #: The login form's own CSRF token travels in this cookie and in the form (double submit).
 LOGIN_COOKIE = "tmanager_login"
+#: What a login token looks like (``secrets.token_urlsafe(32)``): a cookie of any other form is not one of ours.
+_LOGIN_TOKEN = re.compile(r"[A-Za-z0-9_-]{43}")
 #: Rendered pages kept per version at most; more distinct addresses than this start the cache afresh.
 MAX_RENDERS = 512
 #: Longest password tried (scrypt of a huge text would be a cheap way to keep the server busy).
@@ -351,7 +354,11 @@ class EventApp:
 
     def login_page(self, request: Request, back: str | None, *, error: str = "", status: int = 200) -> Response:
         """The login form, which leads to ``back`` (:func:`~tmanager.web.eventpages.back_address`)."""
-        token = secrets.token_urlsafe(32)
+        # The browser's login token while it has one: every login form it shows carries the same. A new token for
+        # each form made the forms of the browser's other tabs "expired" (the arbiter's pages of two divisions, both
+        # sent to the login form as their session ended): the password typed into any but the last was refused.
+        given = request.cookies.get(LOGIN_COOKIE) or ""
+        token = given if _LOGIN_TOKEN.fullmatch(given) else secrets.token_urlsafe(32)
         try:
             configured = read_password(self.hub.path) is not None
         except TManagerError:
