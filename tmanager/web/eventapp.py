@@ -73,6 +73,7 @@ from tmanager.web.arbiterauth import (
 )
 from tmanager.web.arbiterpages import ArbiterForm, FormError
 from tmanager.web.auth import (
+    MAX_PASSWORD,
     SESSION_LIFETIME,
     KnownDevices,
     LoginThrottle,
@@ -98,8 +99,6 @@ LOGIN_COOKIE = "tmanager_login"
 _LOGIN_TOKEN = re.compile(r"[A-Za-z0-9_-]{43}")
 #: Rendered pages kept per version at most; more distinct addresses than this start the cache afresh.
 MAX_RENDERS = 512
-#: Longest password tried (scrypt of a huge text would be a cheap way to keep the server busy).
-MAX_PASSWORD = 1024
 #: The POSTs that need the arbiter's session and its token: logging out and the actions.
 GUARDED = frozenset({"/logout", *(f"/{kind.value}" for kind in ACTIONS)})
 #: The login form's path, GET and POST.
