@@ -135,3 +135,13 @@ def test_a_forced_match_is_chosen_by_its_teams_and_taken_back(tmp_path: Path, se
         arbiter.wait_for_selector(".flash p.done")
         assert arbiter.inner_text(".flash") == "round 2: the forced match Queens (4) – Rooks (1) is taken out"
         assert all(r.number != 2 for r in ev.load(web).division().rounds)
+
+
+def test_a_team_division_offers_no_bye_of_a_player(tmp_path: Path, serve: Any) -> None:
+    """Its page had the requested bye's form, listing the players, which `bye` could only refuse ("a team division
+    has no byes of players"): now it says what to do instead."""
+    client = Client(serve(league(tmp_path)))
+    client.login()
+    _, _, page = client.request("GET", "/arbiter")
+    assert 'action="bye"' not in page and 'action="force"' in page
+    assert "A team division has no byes of players: leave the player out of the team&#x27;s lineup." in page

@@ -110,13 +110,13 @@ def arbiter(
     name = division.name if len(snapshot.event.divisions) > 1 else None
     common = {"csrf": csrf, "d": name or ""}
     sections: Sections = []
+    size = snapshot.rules(division).team_size
     if division.paired_rounds:
         sections.append(("results", _results(snapshot, division, page, common, error, values)))
     sections.append(("pair", _pair_form(snapshot, division, common, _said(error, ArbiterForm.PAIR))))
-    sections.append(("bye", _bye_form(division, common, error, values)))
+    sections.append(("bye", _bye_form(division, common, error, values, teams=size is not None)))
     sections.append(("force", _force_form(snapshot, division, common, error, values)))
     sections.append(("unpair", _unpair_form(division, common, _said(error, ArbiterForm.UNPAIR))))
-    size = snapshot.rules(division).team_size
     if size is not None:
         sections.append(("teams", _team_forms(division, size, common, error, values)))
     fields = {**common, "change": snapshot.last_change}
@@ -224,7 +224,8 @@ def _player_choices(division: Division) -> list[tuple[int, str]]:
 
 
 def _bye_form(
-    division: Division, common: Mapping[str, str], error: FormError | None, values: Mapping[str, str]
+    division: Division, common: Mapping[str, str], error: FormError | None, values: Mapping[str, str], *,
+    teams: bool,
 ) -> str:
     """A requested bye, as ``tmanager event bye``; the byes requested so far, each with its cancel button
     (``bye --cancel``). A forced bye is not one of them: the forced games list it, with its own button."""
@@ -235,9 +236,15 @@ def _bye_form(
          "fields": {**common, "round": r.number, "player": p}}
         for r in division.rounds if not r.paired for p, kind in r.byes.items() if p != r.forced_bye
     ]  # fmt: skip
+    # Where `bye` could only refuse, why, instead of the form.
+    unavailable = (
+        "A team division has no byes of players: leave the player out of the team's lineup." if teams
+        else "A round robin has no requested byes: enter a missed game as a forfeit." if division.round_robin
+        else ""
+    )  # fmt: skip
     return render_template(
         "bye.html",
-        round_robin=division.round_robin,
+        unavailable=unavailable,
         fields=common,
         players=_player_choices(division),
         chosen=values.get("player", "") if message else "",
