@@ -237,6 +237,31 @@ def test_pages_read_well_on_a_phone(protected: Path, serve: Any) -> None:
         assert "Buchholz Cut-1" in phone.locator("#standings").inner_text(), "the tie-breaks' legend"
 
 
+@browser_only
+def test_the_arbiters_page_fits_a_phone_whatever_the_names(protected: Path, tmp_path: Path, serve: Any) -> None:
+    """A long name made the arbiter's page on a phone twice as wide as its screen (739 px in 390): the menus of
+    players take the width of their longest choice, and a name of one long word did not wrap."""
+    path = fresh(protected, tmp_path)
+    for name in ("Wolfeschlegelsteinhausenbergerdorff-Vogelsangwarnerbergheim, Hubert Blaine Maximilian",
+                 "Ŧŧ" * 45 + ", A"):  # fmt: skip
+        done = run_cli("event", "add-player", path, name)  # byes of rounds 1 and 2: in the round's list too
+        assert done.returncode == 0, done.stderr
+    assert run_cli("event", "force", path, "11", "12").returncode == 0
+    server = serve(path)
+    with chromium() as browser:
+        phone = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                                 has_touch=True)  # fmt: skip
+        phone.goto(server.url + "arbiter")
+        phone.fill("#password", PASSWORD)
+        phone.click("form.login button")
+        phone.wait_for_selector("#results form.entry")
+        assert "Wolfeschlegelsteinhausenbergerdorff" in phone.inner_text("#force")
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+        for menu in ("#bye select[name=player]", "#force select[name=white]"):
+            box = phone.locator(menu).bounding_box()
+            assert box is not None and box["x"] + box["width"] <= 390, menu
+
+
 def test_the_page_after_an_action_shows_it_even_while_the_watcher_reads_the_change(
     protected: Path, tmp_path: Path
 ) -> None:
