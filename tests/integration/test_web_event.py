@@ -237,15 +237,35 @@ def test_pages_read_well_on_a_phone(protected: Path, serve: Any) -> None:
         assert "Buchholz Cut-1" in phone.locator("#standings").inner_text(), "the tie-breaks' legend"
 
 
-@browser_only
-def test_the_arbiters_page_fits_a_phone_whatever_the_names(protected: Path, tmp_path: Path, serve: Any) -> None:
-    """A long name made the arbiter's page on a phone twice as wide as its screen (739 px in 390): the menus of
-    players take the width of their longest choice, and a name of one long word did not wrap."""
-    path = fresh(protected, tmp_path)
+def long_names(path: Path) -> Path:
+    """The event with players 11 and 12, of long names: one of many words, one of one long word."""
     for name in ("Wolfeschlegelsteinhausenbergerdorff-Vogelsangwarnerbergheim, Hubert Blaine Maximilian",
                  "Ŧŧ" * 45 + ", A"):  # fmt: skip
         done = run_cli("event", "add-player", path, name)  # byes of rounds 1 and 2: in the round's list too
         assert done.returncode == 0, done.stderr
+    return path
+
+
+@browser_only
+def test_the_public_pages_fit_a_phone_whatever_the_names(protected: Path, tmp_path: Path, serve: Any) -> None:
+    """A name of one long word made the list of players 653 px wide and its player's page 899 px in a phone's
+    390: the tables scroll in their boxes, but the list and the headings did not wrap it."""
+    path = long_names(fresh(protected, tmp_path))
+    server = serve(path)
+    with chromium() as browser:
+        phone = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                                 has_touch=True)  # fmt: skip
+        for address in ("", "start", "pairings", "standings", "table", "prizes", "player?n=11", "player?n=12"):
+            phone.goto(server.url + address)
+            assert phone.evaluate("document.documentElement.scrollWidth") <= 390, address
+        assert "ŦŧŦŧ" in phone.inner_text("#player h2")
+
+
+@browser_only
+def test_the_arbiters_page_fits_a_phone_whatever_the_names(protected: Path, tmp_path: Path, serve: Any) -> None:
+    """A long name made the arbiter's page on a phone twice as wide as its screen (739 px in 390): the menus of
+    players take the width of their longest choice, and a name of one long word did not wrap."""
+    path = long_names(fresh(protected, tmp_path))
     assert run_cli("event", "force", path, "11", "12").returncode == 0
     server = serve(path)
     with chromium() as browser:
