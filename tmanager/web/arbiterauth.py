@@ -9,7 +9,8 @@ that very address (its division and round) once the password is right
 (:func:`~tmanager.web.eventpages.login_address`, :func:`~tmanager.web.eventpages.back_address`). A POST to a guarded
 path (the arbiter's actions and logging out) passes only if it came from a
 page of this server (``Origin``, else ``Referer``), carries the session
-cookie and the session's CSRF token in its form, checked in that order; its
+cookie and the session's CSRF token in its form, checked in that order (a logout without a session passes: there
+is nothing to end); its
 form is then left in the state (:func:`form_in`), and anything else is
 refused with the reason, before any route could change anything. Every
 other page is open to everyone, read-only (:class:`~tmanager.web.app.Guard`
@@ -32,6 +33,8 @@ from tmanager.web.fields import RepeatedField, once_each
 SESSION_COOKIE = "tmanager_session"
 #: The page only a session may see; without one it leads to the login page.
 ARBITER_PAGE = f"/{PageKind.ARBITER.value}"
+#: Logging out: a POST from this server's page, with the session's token; without a session, there is none to end.
+LOGOUT = "/logout"
 
 
 class ArbiterAuth:
@@ -77,7 +80,9 @@ class ArbiterAuth:
         if not from_here(request):
             return "This form was not sent from this server's page; the request is refused.", 403
         if session is None:
-            return "Log in as the arbiter first.", 403
+            # Logged out already (in another tab, whose page this one has not heard of yet, or by a second click):
+            # that is done, where it was a 403 page saying to log in.
+            return None if request.url.path == LOGOUT else ("Log in as the arbiter first.", 403)
         try:
             form = await read_form(request)
         except RepeatedField as exc:

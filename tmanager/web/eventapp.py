@@ -64,6 +64,7 @@ from tmanager.web import arbiterpages, dashboard, eventpages
 from tmanager.web.app import STATIC, Guard, is_loopback, version_in
 from tmanager.web.arbiteractions import ACTIONS, Action, Target
 from tmanager.web.arbiterauth import (
+    LOGOUT,
     SESSION_COOKIE,
     ArbiterAuth,
     form_in,
@@ -100,7 +101,7 @@ _LOGIN_TOKEN = re.compile(r"[A-Za-z0-9_-]{43}")
 #: Rendered pages kept per version at most; more distinct addresses than this start the cache afresh.
 MAX_RENDERS = 512
 #: The POSTs that need the arbiter's session and its token: logging out and the actions.
-GUARDED = frozenset({"/logout", *(f"/{kind.value}" for kind in ACTIONS)})
+GUARDED = frozenset({LOGOUT, *(f"/{kind.value}" for kind in ACTIONS)})
 #: The login form's path, GET and POST.
 LOGIN = f"/{PageKind.LOGIN.value}"
 #: The paths that take a POST at all.
@@ -237,7 +238,7 @@ class EventApp:
                 Route("/events", self.events),
                 Route(LOGIN, self.login_form, methods=["GET"]),
                 Route(LOGIN, self.login, methods=["POST"]),
-                Route("/logout", self.logout, methods=["POST"]),
+                Route(LOGOUT, self.logout, methods=["POST"]),
                 *(Route(f"/{kind.value}", self.action_route(kind), methods=["POST"]) for kind in ACTIONS),
                 Mount("/static", StaticFiles(directory=STATIC), name="static"),
             ],
@@ -426,8 +427,8 @@ class EventApp:
 
     async def logout(self, request: Request) -> Response:
         session = session_in(request)
-        assert session is not None  # ArbiterAuth lets no POST /logout through without one
-        self.sessions.close(session.token)
+        if session is not None:  # else ended already: ArbiterAuth lets such a logout through
+            self.sessions.close(session.token)
         response = RedirectResponse("./", status_code=303)
         response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="strict")
         return response
