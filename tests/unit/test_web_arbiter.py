@@ -313,3 +313,28 @@ system = "koth"
 entry = "spread"
 session_breaks = [4]
 """
+
+
+def test_a_lineup_of_many_boards_is_read_whole(tmp_path: Path) -> None:
+    """A form was read only up to 32 fields, and past them as no form at all: the lineup of a team of 30 boards
+    (34 fields with its token, division, team and round) was refused as "missing its security token"."""
+    path = tmp_path / "league.toml"
+    ev.create(path, ev.loads(LEAGUE.replace("team_size = 2", "team_size = 30"), path))
+    for number in range(1, 61):
+        service.add_player(path, None, Player(0, f"P{number}, X", rating=2400 - number))
+    for team, name in ((1, "Rooks"), (2, "Knights")):
+        service.add_team(path, None, name, short="", players=[str(n) for n in range(team, 61, 2)])
+    service.pair(path, None)
+    web = EventApp(path, poll=3600)
+    app = web.starlette()
+
+    async def main() -> Reply:
+        async with web.lifespan(app):
+            session = web.sessions.open()
+            boards = {f"board{n}": str(2 * n) for n in range(1, 31)}
+            form = {"csrf": session.csrf, "d": "", "team": "2", "round": "1", **boards}
+            return await call(app, "POST", "/lineup", form, session=session.token)
+
+    reply = asyncio.run(main())
+    assert (reply.status, reply.headers.get("location")) == (303, "arbiter"), reply.text[-500:]
+    assert ev.load(path).division().round(1).lineups[2] == list(range(2, 61, 2))
