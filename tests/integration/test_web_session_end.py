@@ -83,3 +83,19 @@ def test_logging_out_of_an_ended_session_is_done_not_forbidden(protected: Path, 
     assert arbiter.login()[0] == 303
     assert arbiter.post("/logout", {"csrf": token})[0] == 403
     assert arbiter.request("GET", "/arbiter")[0] == 200, "the session is still open"
+
+
+def test_an_action_refused_for_an_ended_session_leads_to_the_login_and_back(protected: Path, serve: Any) -> None:
+    """A result saved after the session ended is refused; the refusal's "Arbiter login" led back to the home page
+    once logged in (since the navigation's login leads back to its page), away from the arbiter's forms."""
+    server = serve(protected)
+    arbiter = Client(server)
+    assert arbiter.login()[0] == 303
+    _, _, page = arbiter.request("GET", "/arbiter")
+    assert arbiter.post("/logout", {"csrf": hidden(page, "csrf")})[0] == 303
+    status, _, page = arbiter.post("/pair", {"csrf": hidden(page, "csrf"), "round": "3"})
+    assert status == 403 and "Log in as the arbiter first." in page
+    login = re.search(r'<a class="arbiter" href="([^"]*)">Arbiter login</a>', page)
+    assert login and login[1] == "login"
+    _, _, form = arbiter.request("GET", "/" + login[1])
+    assert hidden(form, "next") == "arbiter"

@@ -276,8 +276,10 @@ class EventApp:
         return HTMLResponse(self.hub.redact(document), status_code=status, headers={"Cache-Control": "no-store"})
 
     def refusal(self, message: str, status: int = 403) -> Response:
-        return self.respond(Page(PageKind.HOME), eventpages.problem(message, status=status), version=self.hub.version,
-                            session=None, status=status, live=False)  # fmt: skip
+        """The page of a refused POST (an action or a login): as the arbiter's page's, whose login leads back to it,
+        where the home page's led there (12184c9), away from the arbiter's forms the arbiter was using."""
+        return self.respond(Page(PageKind.ARBITER), eventpages.problem(message, status=status),
+                            version=self.hub.version, session=None, status=status, live=False)  # fmt: skip
 
     # --- the pages ------------------------------------------------------------------------------
 
