@@ -233,3 +233,30 @@ def problem_heading(page: str) -> str | None:
     """The heading of a page that says why it cannot be shown (a refusal, an address of nothing)."""
     found = re.search(r'<section id="problem"[^>]*><h2>([^<]*)</h2>', page)
     return found[1] if found else None
+
+
+# --- behind a reverse proxy ------------------------------------------------------------------------------------
+
+
+def test_the_arbiter_logs_in_through_a_reverse_proxy_on_this_machine(
+    protected: Path, tmp_path: Path, serve: Any
+) -> None:
+    """Behind a proxy (TLS at https://chess.example, the server on 127.0.0.1), the browser's Origin names the
+    public host and the Host header the server's own address (a public name there is refused: DNS rebinding), so
+    every POST was refused as "not sent from this server's page" and the arbiter could never log in. The proxy's
+    X-Forwarded-Host names the host the browser sent its request to (nginx: `proxy_set_header X-Forwarded-Host
+    $host;`)."""
+    path = fresh(protected, tmp_path)
+    client = Client(serve(path))
+    proxied = {"X-Forwarded-Host": "chess.example", "X-Forwarded-Proto": "https", "X-Forwarded-For": "192.0.2.7"}
+    _, _, page = client.request("GET", "/login", headers=proxied)
+    form = {"csrf": hidden(page, "csrf"), "password": PASSWORD}
+    for origin, host in (("https://evil.example", "chess.example"), ("https://chess.example", "evil.example")):
+        status, _, _ = client.request("POST", "/login", form, {**proxied, "Origin": origin, "X-Forwarded-Host": host})
+        assert status == 403 and "tmanager_session" not in client.cookies, (origin, host)
+    status, headers, _ = client.request("POST", "/login", form, {**proxied, "Origin": "https://chess.example"})
+    assert status == 303 and headers["location"] == "arbiter"
+    _, _, page = client.request("GET", "/arbiter", headers=proxied)
+    entry = {**board_form(page, 3), "result": "1-0"}
+    status, _, _ = client.request("POST", "/result", entry, {**proxied, "Origin": "https://chess.example"})
+    assert status == 303 and ev.load(path).division().round(2).boards[2].result == "1-0"

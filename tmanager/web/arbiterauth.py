@@ -106,9 +106,18 @@ def form_in(request: Request) -> dict[str, str]:
 
 
 def from_here(request: Request) -> bool:
-    """Whether the request came from a page of this server (its ``Origin``, else its ``Referer``)."""
+    """Whether the request came from a page of this server (its ``Origin``, else its ``Referer``): of the host it
+    was sent to, which a reverse proxy names in ``X-Forwarded-Host`` (its ``Host`` is the server's own address).
+
+    Behind a proxy every POST was refused, the login's too: the browser's origin is the proxy's public name, and a
+    server on a loopback address refuses that name as its ``Host`` (DNS rebinding). Believing the header opens
+    nothing to another site: a page elsewhere cannot make a browser send it with a form (nor with a script's request
+    but after a preflight, which this server never answers).
+    """
     headers = request.headers
-    return same_origin(host=headers.get("host", ""), origin=headers.get("origin"), referer=headers.get("referer"))
+    origin, referer = headers.get("origin"), headers.get("referer")
+    hosts = [headers.get("host", ""), headers.get("x-forwarded-host", "").split(",")[0].strip()]
+    return any(same_origin(host=host, origin=origin, referer=referer) for host in hosts if host)
 
 
 async def read_form(request: Request) -> dict[str, str]:
