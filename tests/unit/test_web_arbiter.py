@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import re
 import shutil
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlencode
@@ -41,11 +41,12 @@ class Reply:
 
 async def call(app: ASGIApp, method: str, address: str, fields: Mapping[str, str] | None = None, *,
                session: str | None = None, origin: str | None = ORIGIN,
-               length: bytes | None = None) -> Reply:  # fmt: skip
-    """One request as the server hands it to the app: from this machine, to ``localhost``."""
+               length: bytes | None = None, extra: Sequence[tuple[bytes, bytes]] = ()) -> Reply:  # fmt: skip
+    """One request as the server hands it to the app: from this machine, to ``localhost`` (``extra``: more
+    headers)."""
     path, _, query = address.partition("?")
     body = urlencode(fields or {}).encode()
-    headers = [(b"host", b"localhost")]
+    headers = [(b"host", b"localhost"), *extra]
     if origin is not None:
         headers.append((b"origin", origin.encode()))
     if session is not None:
@@ -338,3 +339,26 @@ def test_a_lineup_of_many_boards_is_read_whole(tmp_path: Path) -> None:
     reply = asyncio.run(main())
     assert (reply.status, reply.headers.get("location")) == (303, "arbiter"), reply.text[-500:]
     assert ev.load(path).division().round(1).lineups[2] == list(range(2, 61, 2))
+
+
+def test_a_login_with_a_damaged_password_file_says_so(tmp_path: Path) -> None:
+    """The login form said the file was damaged, but a password sent with it was answered "No arbiter password
+    is set for this event", as if none had ever been set."""
+    path = event_copy(tmp_path)
+    (tmp_path / "open.password").write_text("scrypt$not a hash\n")
+    web = EventApp(path, poll=3600)
+    app = web.starlette()
+
+    async def main() -> tuple[Reply, Reply]:
+        async with web.lifespan(app):
+            form = await call(app, "GET", "/login")
+            token = re.search(r'name="csrf" value="([^"]*)"', form.text)
+            assert token
+            fields = {"csrf": token[1], "password": "any long password"}
+            headers = [(b"cookie", f"tmanager_login={token[1]}".encode())]
+            return form, await call(app, "POST", "/login", fields, extra=headers)
+
+    form, sent = asyncio.run(main())
+    said = "The password file is damaged: set the password again."
+    assert said in form.text
+    assert sent.status == 403 and said in sent.text and "No arbiter password is set" not in sent.text

@@ -364,7 +364,9 @@ class EventApp:
         try:
             configured = read_password(self.hub.path) is not None
         except TManagerError:
-            configured, error = True, error or "The password file is damaged: set the password again."
+            # Before what a login said: it found no password to check ("No arbiter password is set"), as if none
+            # had ever been set.
+            configured, error = True, "The password file is damaged: set the password again."
         response = self.respond(
             Page(PageKind.LOGIN),
             arbiterpages.login(csrf=token, back=back_address(back), error=error, configured=configured),
