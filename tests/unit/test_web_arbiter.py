@@ -362,3 +362,42 @@ def test_a_login_with_a_damaged_password_file_says_so(tmp_path: Path) -> None:
     said = "The password file is damaged: set the password again."
     assert said in form.text
     assert sent.status == 403 and said in sent.text and "No arbiter password is set" not in sent.text
+
+
+NEW_EVENT = """
+[event]
+name = "Spring"
+rounds = 5
+
+[[division]]
+name = "main"
+system = "dutch"
+"""
+
+
+def test_the_pages_of_an_event_with_no_round_paired_yet(tmp_path: Path) -> None:
+    """Every page shows the players and that nothing is paired; a round asked for says no round is paired yet (it
+    said "reports exist for rounds 0-0", a range of one round, which is no round at all)."""
+    path = tmp_path / "spring.toml"
+    ev.create(path, ev.loads(NEW_EVENT, path))
+    for number in range(1, 4):
+        service.add_player(path, None, Player(0, f"P{number}, X", rating=2000 - number))
+    service.withdraw(path, None, "3")
+    web = EventApp(path, poll=3600)
+    app = web.starlette()
+    pages = ["/", "/start", "/pairings", "/standings", "/table", "/prizes", "/player?n=1", "/player?n=3",
+             "/standings.json"]  # fmt: skip
+
+    async def main() -> tuple[list[Reply], Reply, list[Reply]]:
+        async with web.lifespan(app):
+            shown = [await call(app, "GET", page) for page in pages]
+            arbiter = await call(app, "GET", "/arbiter", session=web.sessions.open().token)
+            asked = [await call(app, "GET", page) for page in ("/standings?round=1", "/standings.json?round=1")]
+            return shown, arbiter, asked
+
+    shown, arbiter, (standings, data) = asyncio.run(main())
+    assert [reply.status for reply in shown] == [200] * len(pages)
+    assert arbiter.status == 200 and "Pair round 1" in arbiter.text and "No round is paired." in arbiter.text
+    said = "round 1 is not paired; no round is paired yet"
+    assert standings.status == 404 and said in standings.text
+    assert (data.status, data.text) == (404, said)
