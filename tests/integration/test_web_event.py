@@ -237,6 +237,51 @@ def test_pages_read_well_on_a_phone(protected: Path, serve: Any) -> None:
         assert "Buchholz Cut-1" in phone.locator("#standings").inner_text(), "the tie-breaks' legend"
 
 
+def long_names(path: Path) -> Path:
+    """The event with players 11 and 12, of long names: one of many words, one of one long word."""
+    for name in ("Wolfeschlegelsteinhausenbergerdorff-Vogelsangwarnerbergheim, Hubert Blaine Maximilian",
+                 "Ŧŧ" * 45 + ", A"):  # fmt: skip
+        done = run_cli("event", "add-player", path, name)  # byes of rounds 1 and 2: in the round's list too
+        assert done.returncode == 0, done.stderr
+    return path
+
+
+@browser_only
+def test_the_public_pages_fit_a_phone_whatever_the_names(protected: Path, tmp_path: Path, serve: Any) -> None:
+    """A name of one long word made the list of players 653 px wide and its player's page 899 px in a phone's
+    390: the tables scroll in their boxes, but the list and the headings did not wrap it."""
+    path = long_names(fresh(protected, tmp_path))
+    server = serve(path)
+    with chromium() as browser:
+        phone = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                                 has_touch=True)  # fmt: skip
+        for address in ("", "start", "pairings", "standings", "table", "prizes", "player?n=11", "player?n=12"):
+            phone.goto(server.url + address)
+            assert phone.evaluate("document.documentElement.scrollWidth") <= 390, address
+        assert "ŦŧŦŧ" in phone.inner_text("#player h2")
+
+
+@browser_only
+def test_the_arbiters_page_fits_a_phone_whatever_the_names(protected: Path, tmp_path: Path, serve: Any) -> None:
+    """A long name made the arbiter's page on a phone twice as wide as its screen (739 px in 390): the menus of
+    players take the width of their longest choice, and a name of one long word did not wrap."""
+    path = long_names(fresh(protected, tmp_path))
+    assert run_cli("event", "force", path, "11", "12").returncode == 0
+    server = serve(path)
+    with chromium() as browser:
+        phone = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                                 has_touch=True)  # fmt: skip
+        phone.goto(server.url + "arbiter")
+        phone.fill("#password", PASSWORD)
+        phone.click("form.login button")
+        phone.wait_for_selector("#results form.entry")
+        assert "Wolfeschlegelsteinhausenbergerdorff" in phone.inner_text("#force")
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+        for menu in ("#bye select[name=player]", "#force select[name=white]"):
+            box = phone.locator(menu).bounding_box()
+            assert box is not None and box["x"] + box["width"] <= 390, menu
+
+
 def test_the_page_after_an_action_shows_it_even_while_the_watcher_reads_the_change(
     protected: Path, tmp_path: Path
 ) -> None:
@@ -315,9 +360,10 @@ def test_unauthenticated_and_cross_site_posts_change_nothing(protected: Path, tm
     stranger = Client(server)
     for action, fields in (("/result", entry), ("/pair", {"round": "3"}), ("/bye", {"player": "5", "round": "3"}),
                            ("/force", {"round": "3", "white": "3", "black": "7"}),
-                           ("/unpair", {"round": "2", "confirm": "yes"}), ("/logout", {})):  # fmt: skip
+                           ("/unpair", {"round": "2", "confirm": "yes"})):  # fmt: skip
         status, _, text = stranger.post(action, fields)
         assert status == 403 and "Log in as the arbiter first" in text, (action, status)
+    assert stranger.post("/logout", {})[0] == 303, "logged out already: nothing to end"
     arbiter = Client(server)
     status, headers, _ = arbiter.login()
     assert status == 303 and headers["location"] == "arbiter"
@@ -391,7 +437,7 @@ def test_login_form_needs_its_token_and_this_origin(protected: Path, serve: Any)
     _, _, page = client.request("GET", "/login")
     status, _, page = client.post("/login", {"password": PASSWORD})  # no token
     assert status == 403 and "The login form had expired" in page
-    token = hidden(page, "csrf")  # each login form has a fresh one
+    token = hidden(page, "csrf")  # the token of this browser's login forms (its login cookie's)
     assert client.post("/login", {"csrf": token, "password": PASSWORD}, origin="http://evil.example")[0] == 403
     assert "tmanager_session" not in client.cookies
     assert client.post("/login", {"csrf": token, "password": PASSWORD})[0] == 303
@@ -460,6 +506,12 @@ def test_set_password_stores_only_a_salted_scrypt_hash(tmp_path: Path) -> None:
     assert stat.S_IMODE(target.stat().st_mode) == 0o600
     short = set_password(path, "short")
     assert short.returncode == 2 and "at least 8 characters" in short.stderr
+    # The login tries no password over 1,024 characters: a longer one was set, and no login could ever pass.
+    kept = target.read_bytes()
+    long = set_password(path, "x" * 1025)
+    assert long.returncode == 2 and long.stderr.strip().endswith("the password must have at most 1024 characters, "
+                                                                  "not 1025")  # fmt: skip
+    assert len(long.stderr.strip().splitlines()) == 1 and target.read_bytes() == kept
     tourney = set_password(ROOT / "tourneys" / "gauntlet.toml", PASSWORD)
     assert tourney.returncode == 2 and "Traceback" not in tourney.stderr
     target.write_text("scrypt$n=3,r=8,p=1$AAAA$AAAA\n")
@@ -718,7 +770,9 @@ def test_force_unpair_and_undo_as_the_cli_does(protected: Path, tmp_path: Path, 
     assert both.done("/force", {"round": "3", "white": "5", "black": "bye"}, "force", "5", "bye") == [
         "round 3: pairing-allocated bye set for Smit, Daan (5)"
     ]
-    assert "<li>de Vries, Jan (1) – Visser, Lotte (4)</li><li>bye: Smit, Daan (5)</li>" in both.page()
+    forced = re.search(r'<ul class="forced".*?</ul>', both.page(), re.S)
+    listed = re.findall(r"<li>([^<]*) <form", forced[0] if forced else "")
+    assert listed == ["de Vries, Jan (1) – Visser, Lotte (4)", "bye: Smit, Daan (5)"]
     both.cli_both("withdraw", "8", "--rounds", "3")
     for fields, verb, message in (
         ({"white": "2", "black": "6"}, ("2", "6"), "Jansen, Pieter (2) and Meijer, Thomas (6) already met in round 1"),

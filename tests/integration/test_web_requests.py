@@ -92,13 +92,73 @@ def test_the_login_leads_back_only_to_a_page_of_this_server(two_divisions: Path,
     # Anywhere else is the arbiter's page: another host, a scheme, a path of the server's machine, a header.
     for elsewhere in ("//evil.example/arbiter", "\\\\evil.example", "/\\evil.example", "https://evil.example/",
                       "javascript:alert(1)", "/arbiter", "arbiter/../../x", "arbiter?d=A\r\nSet-Cookie: x=1",
-                      "arbiter?d=\\evil", " arbiter", "pairings", "arbiter?d=Ä", ""):  # fmt: skip
+                      "arbiter?d=\\evil", " arbiter", "login", "login?next=pairings", "pairings.json", ".//evil",
+                      "./../x", "pairings/x", "arbiter?d=Ä", ""):  # fmt: skip
         stranger = Client(server)
         _, _, page = stranger.request("GET", "/login?next=" + quote(elsewhere, safe=""))
         assert hidden(page, "next") == "arbiter", elsewhere
         status, headers, _ = stranger.post("/login", {"csrf": hidden(page, "csrf"), "password": PASSWORD,
                                                       "next": elsewhere})  # fmt: skip
         assert status == 303 and headers["location"] == "arbiter", (elsewhere, headers["location"])
+
+
+@browser_only
+def test_the_navigations_login_leads_back_to_the_page_it_was_followed_from(two_divisions: Path, serve: Any) -> None:
+    """"Arbiter login" in the navigation of any page led to the arbiter's page of the first division, so that a
+    viewer who logged in from the standings of division B lost both the page and the division."""
+    server = serve(two_divisions)
+    with chromium() as browser:
+        viewer = browser.new_page()
+        for address in ("standings?d=B+Group&round=1", "player?d=B+Group&n=2", "?d=B+Group"):
+            viewer.context.clear_cookies()  # logged out
+            viewer.goto(server.url + address)
+            viewer.click("nav a.arbiter")
+            viewer.fill("#password", PASSWORD)
+            viewer.click("form.login button")
+            viewer.wait_for_selector("nav a.arbiter:text-is('Arbiter')")
+            assert viewer.url == server.url + address
+        viewer.click("nav a.arbiter")  # logged in: the arbiter's page of the division shown
+        viewer.wait_for_selector("#results form.entry")
+        assert viewer.url == server.url + "arbiter?d=B+Group"
+
+
+@browser_only
+def test_a_login_form_in_another_tab_is_not_expired_by_a_newer_one(two_divisions: Path, serve: Any) -> None:
+    """Each login form set a new token in the browser's login cookie, so that only the last form shown was good:
+    the arbiter's pages of two divisions, both sent to the login form when the session ended, refused the
+    password typed into the first as "The login form had expired"."""
+    server = serve(two_divisions)
+    with chromium() as browser:
+        context = browser.new_context()
+        first, second = context.new_page(), context.new_page()
+        first.goto(server.url + "arbiter?d=A")
+        second.goto(server.url + "arbiter?d=B+Group")
+        assert "/login" in first.url and "/login" in second.url
+        first.fill("#password", PASSWORD)
+        first.click("form.login button")
+        first.wait_for_selector("#results form.entry, p.error")
+        assert first.url == server.url + "arbiter?d=A", first.inner_text("main")
+        second.reload()  # logged in now, in this browser: the form leads on
+        second.wait_for_selector("#results form.entry")
+        assert second.url == server.url + "arbiter?d=B+Group"
+        context.close()
+
+
+def test_a_login_from_any_page_of_this_server_leads_back_to_it(two_divisions: Path, serve: Any) -> None:
+    server = serve(two_divisions)
+    viewer = Client(server)
+    _, _, page = viewer.request("GET", "/standings?d=B+Group&round=1")
+    link = re.search(r'<a class="arbiter" href="([^"]*)">Arbiter login</a>', page)
+    assert link and html.unescape(link[1]) == "login?next=" + quote("standings?d=B+Group&round=1", safe="")
+    _, _, page = viewer.request("GET", "/login")
+    assert re.search(r'<a class="arbiter" href="login">Arbiter login</a>', page), "the login page's link is itself"
+    for back in ("./", "./?d=A", "pairings?round=1", "player?d=B+Group&n=2", "table", "start", "prizes?round=1"):
+        client = Client(server)
+        _, _, page = client.request("GET", "/login?next=" + quote(back, safe=""))
+        assert html.unescape(hidden(page, "next")) == back
+        status, headers, _ = client.post("/login", {"csrf": hidden(page, "csrf"), "password": PASSWORD,
+                                                    "next": back})  # fmt: skip
+        assert status == 303 and headers["location"] == back, (back, headers["location"])
 
 
 # --- a category the event does not have ------------------------------------------------------------------------
@@ -173,3 +233,30 @@ def problem_heading(page: str) -> str | None:
     """The heading of a page that says why it cannot be shown (a refusal, an address of nothing)."""
     found = re.search(r'<section id="problem"[^>]*><h2>([^<]*)</h2>', page)
     return found[1] if found else None
+
+
+# --- behind a reverse proxy ------------------------------------------------------------------------------------
+
+
+def test_the_arbiter_logs_in_through_a_reverse_proxy_on_this_machine(
+    protected: Path, tmp_path: Path, serve: Any
+) -> None:
+    """Behind a proxy (TLS at https://chess.example, the server on 127.0.0.1), the browser's Origin names the
+    public host and the Host header the server's own address (a public name there is refused: DNS rebinding), so
+    every POST was refused as "not sent from this server's page" and the arbiter could never log in. The proxy's
+    X-Forwarded-Host names the host the browser sent its request to (nginx: `proxy_set_header X-Forwarded-Host
+    $host;`)."""
+    path = fresh(protected, tmp_path)
+    client = Client(serve(path))
+    proxied = {"X-Forwarded-Host": "chess.example", "X-Forwarded-Proto": "https", "X-Forwarded-For": "192.0.2.7"}
+    _, _, page = client.request("GET", "/login", headers=proxied)
+    form = {"csrf": hidden(page, "csrf"), "password": PASSWORD}
+    for origin, host in (("https://evil.example", "chess.example"), ("https://chess.example", "evil.example")):
+        status, _, _ = client.request("POST", "/login", form, {**proxied, "Origin": origin, "X-Forwarded-Host": host})
+        assert status == 403 and "tmanager_session" not in client.cookies, (origin, host)
+    status, headers, _ = client.request("POST", "/login", form, {**proxied, "Origin": "https://chess.example"})
+    assert status == 303 and headers["location"] == "arbiter"
+    _, _, page = client.request("GET", "/arbiter", headers=proxied)
+    entry = {**board_form(page, 3), "result": "1-0"}
+    status, _, _ = client.request("POST", "/result", entry, {**proxied, "Origin": "https://chess.example"})
+    assert status == 303 and ev.load(path).division().round(2).boards[2].result == "1-0"

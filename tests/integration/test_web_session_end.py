@@ -63,3 +63,39 @@ def test_a_live_stream_does_not_keep_its_session_alive() -> None:
     assert sessions.holds(renewed, now=6 * 3600.0) and not sessions.holds(renewed, now=16 * 3600.0 + 1)
     sessions.close(renewed.token)
     assert not sessions.holds(renewed, now=3 * 3600.0)
+
+
+def test_logging_out_of_an_ended_session_is_done_not_forbidden(protected: Path, serve: Any) -> None:
+    """Log out in a second tab, or a second click, after the session had ended (logged out in another tab, whose
+    page this one had not heard of yet): a 403 page saying "Log in as the arbiter first"."""
+    server = serve(protected)
+    arbiter = Client(server)
+    assert arbiter.login()[0] == 303
+    _, _, page = arbiter.request("GET", "/arbiter")
+    token, session = hidden(page, "csrf"), arbiter.cookies["tmanager_session"]
+    assert arbiter.post("/logout", {"csrf": token})[0] == 303
+    arbiter.cookies["tmanager_session"] = session  # the other tab still sends it
+    for _ in range(2):
+        status, headers, _ = arbiter.post("/logout", {"csrf": token})
+        assert (status, headers["location"]) == (303, "./") and "tmanager_session" not in arbiter.cookies
+    # Still only from this server's pages; and a session that is open is ended only with its token.
+    assert arbiter.post("/logout", {"csrf": token}, origin="http://evil.example")[0] == 403
+    assert arbiter.login()[0] == 303
+    assert arbiter.post("/logout", {"csrf": token})[0] == 403
+    assert arbiter.request("GET", "/arbiter")[0] == 200, "the session is still open"
+
+
+def test_an_action_refused_for_an_ended_session_leads_to_the_login_and_back(protected: Path, serve: Any) -> None:
+    """A result saved after the session ended is refused; the refusal's "Arbiter login" led back to the home page
+    once logged in (since the navigation's login leads back to its page), away from the arbiter's forms."""
+    server = serve(protected)
+    arbiter = Client(server)
+    assert arbiter.login()[0] == 303
+    _, _, page = arbiter.request("GET", "/arbiter")
+    assert arbiter.post("/logout", {"csrf": hidden(page, "csrf")})[0] == 303
+    status, _, page = arbiter.post("/pair", {"csrf": hidden(page, "csrf"), "round": "3"})
+    assert status == 403 and "Log in as the arbiter first." in page
+    login = re.search(r'<a class="arbiter" href="([^"]*)">Arbiter login</a>', page)
+    assert login and login[1] == "login"
+    _, _, form = arbiter.request("GET", "/" + login[1])
+    assert hidden(form, "next") == "arbiter"

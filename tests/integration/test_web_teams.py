@@ -105,3 +105,43 @@ def test_arbiter_enters_teams_and_lineups_in_a_browser(tmp_path: Path, serve: An
         shot = page.screenshot(full_page=True)
         (tmp_path / "teams.png").write_bytes(shot)
         assert_not_blank(shot)
+
+
+@browser_only
+def test_a_forced_match_is_chosen_by_its_teams_and_taken_back(tmp_path: Path, serve: Any) -> None:
+    """The force form of a team division listed the players, whose numbers `force` reads as teams': choosing
+    P3 and P2 forced team 3's match with team 2, two teams the arbiter never chose (and P10 was 'no team 10')."""
+    web, cli = twins(league(tmp_path), tmp_path)
+    for path in (web, cli):
+        assert run_cli("event", "result", path, "1.1", "1-0").returncode == 0  # round 2 waits for round 1
+    server = serve(web)
+    with chromium() as browser:
+        arbiter = browser.new_page(viewport={"width": 1000, "height": 1000})
+        arbiter.goto(server.url + "arbiter")
+        arbiter.fill("#password", PASSWORD)
+        arbiter.click("form.login button")
+        arbiter.wait_for_selector("#force select[name=white]")
+        options = arbiter.locator("#force select[name=white] option").all_inner_texts()
+        assert options == ["choose…", "Bishops (3)", "Knights (2)", "Queens (4)", "Rooks (1)"]
+        arbiter.select_option("#force select[name=white]", label="Queens (4)")
+        arbiter.select_option("#force select[name=black]", label="Rooks (1)")
+        arbiter.click("#force form.force button")
+        arbiter.wait_for_selector(".flash p.done")
+        done = run_cli("event", "force", cli, "4", "1")
+        assert done.returncode == 0 and arbiter.inner_text(".flash") == done.stdout.strip()
+        assert ev.load(web).division().round(2).forced_matches == [(4, 1)]
+        assert arbiter.locator("#unforce li").first.inner_text().startswith("Queens (4) – Rooks (1)")
+        arbiter.click("#unforce button")
+        arbiter.wait_for_selector(".flash p.done")
+        assert arbiter.inner_text(".flash") == "round 2: the forced match Queens (4) – Rooks (1) is taken out"
+        assert all(r.number != 2 for r in ev.load(web).division().rounds)
+
+
+def test_a_team_division_offers_no_bye_of_a_player(tmp_path: Path, serve: Any) -> None:
+    """Its page had the requested bye's form, listing the players, which `bye` could only refuse ("a team division
+    has no byes of players"): now it says what to do instead."""
+    client = Client(serve(league(tmp_path)))
+    client.login()
+    _, _, page = client.request("GET", "/arbiter")
+    assert 'action="bye"' not in page and 'action="force"' in page
+    assert "A team division has no byes of players: leave the player out of the team&#x27;s lineup." in page

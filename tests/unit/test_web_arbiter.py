@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import re
 import shutil
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlencode
@@ -41,11 +41,12 @@ class Reply:
 
 async def call(app: ASGIApp, method: str, address: str, fields: Mapping[str, str] | None = None, *,
                session: str | None = None, origin: str | None = ORIGIN,
-               length: bytes | None = None) -> Reply:  # fmt: skip
-    """One request as the server hands it to the app: from this machine, to ``localhost``."""
+               length: bytes | None = None, extra: Sequence[tuple[bytes, bytes]] = ()) -> Reply:  # fmt: skip
+    """One request as the server hands it to the app: from this machine, to ``localhost`` (``extra``: more
+    headers)."""
     path, _, query = address.partition("?")
     body = urlencode(fields or {}).encode()
-    headers = [(b"host", b"localhost")]
+    headers = [(b"host", b"localhost"), *extra]
     if origin is not None:
         headers.append((b"origin", origin.encode()))
     if session is not None:
@@ -179,8 +180,8 @@ def test_an_unknown_action_is_refused_in_one_line() -> None:
         ArbiterForm.parse("delete-everything")
     message = str(refused.value)
     assert "\n" not in message
-    assert message == ("there is no action 'delete-everything' (the actions: result, pair, bye, force, unpair, undo, "
-                       "add-team, roster, lineup)")  # fmt: skip
+    assert message == ("there is no action 'delete-everything' (the actions: result, pair, bye, cancel-bye, force, "
+                       "unforce, unpair, undo, add-team, roster, lineup)")  # fmt: skip
     assert ACTIONS[ArbiterForm.parse("pair")] is ACTIONS[ArbiterForm.PAIR]
 
 
@@ -214,6 +215,14 @@ def test_each_chess_action_makes_its_change_through_the_service(tmp_path: Path) 
     assert bye.round == 3 and ev.load(path).division().round(3).byes[5] == ByeKind.HALF
     forced = run("force", path, {"round": "3", "white": "9", "black": "1"})
     assert forced.round == 3 and forced.number == ev.last_change(path)
+    assert ev.load(path).division().round(3).forced == [(9, 1)]
+    # Taken back as `bye --cancel` and `force --cancel` do (the players of a game in either order), and set again.
+    cancelled = run("cancel-bye", path, {"player": "5", "round": "3"})
+    assert cancelled.round == 3 and 5 not in ev.load(path).division().round(3).byes
+    run("bye", path, {"player": "5", "round": "3", "kind": "half"})
+    run("force", path, {"round": "3", "white": "6", "black": "7"})
+    taken = run("unforce", path, {"round": "3", "white": "7", "black": "6"})
+    assert taken.round == 3 and taken.number == ev.last_change(path)
     assert ev.load(path).division().round(3).forced == [(9, 1)]
     paired = run("pair", path, {"round": "3", "colour": ""})
     assert paired.round == 3 == ev.load(path).division().paired_rounds
@@ -305,3 +314,90 @@ system = "koth"
 entry = "spread"
 session_breaks = [4]
 """
+
+
+def test_a_lineup_of_many_boards_is_read_whole(tmp_path: Path) -> None:
+    """A form was read only up to 32 fields, and past them as no form at all: the lineup of a team of 30 boards
+    (34 fields with its token, division, team and round) was refused as "missing its security token"."""
+    path = tmp_path / "league.toml"
+    ev.create(path, ev.loads(LEAGUE.replace("team_size = 2", "team_size = 30"), path))
+    for number in range(1, 61):
+        service.add_player(path, None, Player(0, f"P{number}, X", rating=2400 - number))
+    for team, name in ((1, "Rooks"), (2, "Knights")):
+        service.add_team(path, None, name, short="", players=[str(n) for n in range(team, 61, 2)])
+    service.pair(path, None)
+    web = EventApp(path, poll=3600)
+    app = web.starlette()
+
+    async def main() -> Reply:
+        async with web.lifespan(app):
+            session = web.sessions.open()
+            boards = {f"board{n}": str(2 * n) for n in range(1, 31)}
+            form = {"csrf": session.csrf, "d": "", "team": "2", "round": "1", **boards}
+            return await call(app, "POST", "/lineup", form, session=session.token)
+
+    reply = asyncio.run(main())
+    assert (reply.status, reply.headers.get("location")) == (303, "arbiter"), reply.text[-500:]
+    assert ev.load(path).division().round(1).lineups[2] == list(range(2, 61, 2))
+
+
+def test_a_login_with_a_damaged_password_file_says_so(tmp_path: Path) -> None:
+    """The login form said the file was damaged, but a password sent with it was answered "No arbiter password
+    is set for this event", as if none had ever been set."""
+    path = event_copy(tmp_path)
+    (tmp_path / "open.password").write_text("scrypt$not a hash\n")
+    web = EventApp(path, poll=3600)
+    app = web.starlette()
+
+    async def main() -> tuple[Reply, Reply]:
+        async with web.lifespan(app):
+            form = await call(app, "GET", "/login")
+            token = re.search(r'name="csrf" value="([^"]*)"', form.text)
+            assert token
+            fields = {"csrf": token[1], "password": "any long password"}
+            headers = [(b"cookie", f"tmanager_login={token[1]}".encode())]
+            return form, await call(app, "POST", "/login", fields, extra=headers)
+
+    form, sent = asyncio.run(main())
+    said = "The password file is damaged: set the password again."
+    assert said in form.text
+    assert sent.status == 403 and said in sent.text and "No arbiter password is set" not in sent.text
+
+
+NEW_EVENT = """
+[event]
+name = "Spring"
+rounds = 5
+
+[[division]]
+name = "main"
+system = "dutch"
+"""
+
+
+def test_the_pages_of_an_event_with_no_round_paired_yet(tmp_path: Path) -> None:
+    """Every page shows the players and that nothing is paired; a round asked for says no round is paired yet (it
+    said "reports exist for rounds 0-0", a range of one round, which is no round at all)."""
+    path = tmp_path / "spring.toml"
+    ev.create(path, ev.loads(NEW_EVENT, path))
+    for number in range(1, 4):
+        service.add_player(path, None, Player(0, f"P{number}, X", rating=2000 - number))
+    service.withdraw(path, None, "3")
+    web = EventApp(path, poll=3600)
+    app = web.starlette()
+    pages = ["/", "/start", "/pairings", "/standings", "/table", "/prizes", "/player?n=1", "/player?n=3",
+             "/standings.json"]  # fmt: skip
+
+    async def main() -> tuple[list[Reply], Reply, list[Reply]]:
+        async with web.lifespan(app):
+            shown = [await call(app, "GET", page) for page in pages]
+            arbiter = await call(app, "GET", "/arbiter", session=web.sessions.open().token)
+            asked = [await call(app, "GET", page) for page in ("/standings?round=1", "/standings.json?round=1")]
+            return shown, arbiter, asked
+
+    shown, arbiter, (standings, data) = asyncio.run(main())
+    assert [reply.status for reply in shown] == [200] * len(pages)
+    assert arbiter.status == 200 and "Pair round 1" in arbiter.text and "No round is paired." in arbiter.text
+    said = "round 1 is not paired; no round is paired yet"
+    assert standings.status == 404 and said in standings.text
+    assert (data.status, data.text) == (404, said)

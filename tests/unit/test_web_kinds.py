@@ -86,8 +86,8 @@ def test_every_action_is_a_form_and_every_form_an_action() -> None:
 def test_a_word_that_names_no_form_is_refused_naming_the_actions(word: str) -> None:
     with pytest.raises(StateError) as refused:
         ArbiterForm.parse(word)
-    assert str(refused.value) == (f"there is no action {word!r} (the actions: result, pair, bye, force, unpair, "
-                                  "undo, add-team, roster, lineup)")  # fmt: skip
+    assert str(refused.value) == (f"there is no action {word!r} (the actions: result, pair, bye, cancel-bye, force, "
+                                  "unforce, unpair, undo, add-team, roster, lineup)")  # fmt: skip
 
 
 def test_a_refused_form_is_shown_beside_that_form_only() -> None:

@@ -208,10 +208,11 @@ def force(path: Path, division: str | None, white: str, black: str, *, expected_
     return _made(path, division, operation)
 
 
-def unforce(path: Path, division: str | None, white: str, black: str) -> Change:
+def unforce(path: Path, division: str | None, white: str, black: str, *, expected_round: int | None = None) -> Change:
     """Take back a game (``black`` ``bye``: the bye) of the next round set with :func:`force`."""
 
     def operation(e: Event, d: Division) -> Change:
+        _still_last(d, expected_round, "taking back a forced game")
         said = rules_for(e, d).unforce(white, black)
         return Change(messages=tuple(said), division=d.name, round=d.paired_rounds + 1)
 

@@ -95,12 +95,27 @@ def _bye(target: Target, form: Form) -> Change:
     return service.request_bye(target.path, _division(form), who, round_number, kind)
 
 
+def _cancel_bye(target: Target, form: Form) -> Change:
+    who, round_number = form.get("player", "").strip(), _number(form, "round")
+    if not who:
+        raise StateError("the form does not say whose bye to cancel; reload the page")
+    return service.cancel_bye(target.path, _division(form), who, round_number)
+
+
 def _force(target: Target, form: Form) -> Change:
     expected = _number(form, "round")
     white, black = form.get("white", "").strip(), form.get("black", "").strip()
     if not (white and black):
         raise StateError("choose both players (or a player and bye)")
     return service.force(target.path, _division(form), white, black, expected_round=expected - 1)
+
+
+def _unforce(target: Target, form: Form) -> Change:
+    expected = _number(form, "round")
+    white, black = form.get("white", "").strip(), form.get("black", "").strip()
+    if not (white and black):
+        raise StateError("the form does not say which forced game to take back; reload the page")
+    return service.unforce(target.path, _division(form), white, black, expected_round=expected - 1)
 
 
 def _unpair(target: Target, form: Form) -> Change:
@@ -145,7 +160,9 @@ ACTIONS: Mapping[ArbiterForm, Action] = MappingProxyType({
     ArbiterForm.RESULT: Action(_enter_result, per="board", back_to_round=True),
     ArbiterForm.PAIR: Action(_pair),
     ArbiterForm.BYE: Action(_bye),
+    ArbiterForm.CANCEL_BYE: Action(_cancel_bye),
     ArbiterForm.FORCE: Action(_force),
+    ArbiterForm.UNFORCE: Action(_unforce),
     ArbiterForm.UNPAIR: Action(_unpair),
     ArbiterForm.UNDO: Action(_undo),
     ArbiterForm.ADD_TEAM: Action(_add_team),

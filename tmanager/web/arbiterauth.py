@@ -6,10 +6,11 @@ the request's state for the pages (:func:`session_in`), which show the arbiter's
 links and forms to a session only. The arbiter's page itself (``GET
 /arbiter``) without a session goes to the login page, which leads back to
 that very address (its division and round) once the password is right
-(:func:`login_address`, :func:`back_address`). A POST to a guarded
+(:func:`~tmanager.web.eventpages.login_address`, :func:`~tmanager.web.eventpages.back_address`). A POST to a guarded
 path (the arbiter's actions and logging out) passes only if it came from a
 page of this server (``Origin``, else ``Referer``), carries the session
-cookie and the session's CSRF token in its form, checked in that order; its
+cookie and the session's CSRF token in its form, checked in that order (a logout without a session passes: there
+is nothing to end); its
 form is then left in the state (:func:`form_in`), and anything else is
 refused with the reason, before any route could change anything. Every
 other page is open to everyone, read-only (:class:`~tmanager.web.app.Guard`
@@ -18,25 +19,22 @@ refuses other methods).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
-from urllib.parse import parse_qsl, urlencode
+from urllib.parse import parse_qsl
 
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from tmanager.web.auth import Session, same_origin, same_token
-from tmanager.web.eventpages import Page, PageKind
+from tmanager.web.eventpages import PageKind, login_address
 from tmanager.web.fields import RepeatedField, once_each
 
 SESSION_COOKIE = "tmanager_session"
 #: The page only a session may see; without one it leads to the login page.
 ARBITER_PAGE = f"/{PageKind.ARBITER.value}"
-#: Where a login may lead back to: the arbiter's page by its relative address, with any query of printable ASCII
-#: but a backslash (``arbiter?d=B+Group&round=2``). Nothing else, so that a link to the login form cannot send
-#: the arbiter to another host once logged in (``//evil``, ``\\evil``, ``https:``, ``javascript:``).
-_BACK = re.compile(rf"{PageKind.ARBITER.value}(?:\?[!-\[\]-~]*)?")
+#: Logging out: a POST from this server's page, with the session's token; without a session, there is none to end.
+LOGOUT = "/logout"
 
 
 class ArbiterAuth:
@@ -82,7 +80,9 @@ class ArbiterAuth:
         if not from_here(request):
             return "This form was not sent from this server's page; the request is refused.", 403
         if session is None:
-            return "Log in as the arbiter first.", 403
+            # Logged out already (in another tab, whose page this one has not heard of yet, or by a second click):
+            # that is done, where it was a 403 page saying to log in.
+            return None if request.url.path == LOGOUT else ("Log in as the arbiter first.", 403)
         try:
             form = await read_form(request)
         except RepeatedField as exc:
@@ -91,18 +91,6 @@ class ArbiterAuth:
             return "The form is missing its security token (or it expired); reload the page and try again.", 403
         request.state.form = form
         return None
-
-
-def login_address(back: str) -> str:
-    """The login form that leads back to ``back``, the relative address of the arbiter's page asked for: the
-    login led to the arbiter's page of the first division, whatever division and round had been asked for."""
-    login = Page(PageKind.LOGIN).url()
-    return login if back == PageKind.ARBITER.value else f"{login}?{urlencode({'next': back})}"
-
-
-def back_address(asked: str | None) -> str:
-    """Where the login leads: ``asked`` (a login form's ``next``) if it is the arbiter's page, else that page."""
-    return asked if asked is not None and _BACK.fullmatch(asked) else PageKind.ARBITER.value
 
 
 def session_in(request: Request) -> Session | None:
@@ -118,16 +106,27 @@ def form_in(request: Request) -> dict[str, str]:
 
 
 def from_here(request: Request) -> bool:
-    """Whether the request came from a page of this server (its ``Origin``, else its ``Referer``)."""
+    """Whether the request came from a page of this server (its ``Origin``, else its ``Referer``): of the host it
+    was sent to, which a reverse proxy names in ``X-Forwarded-Host`` (its ``Host`` is the server's own address).
+
+    Behind a proxy every POST was refused, the login's too: the browser's origin is the proxy's public name, and a
+    server on a loopback address refuses that name as its ``Host`` (DNS rebinding). Believing the header opens
+    nothing to another site: a page elsewhere cannot make a browser send it with a form (nor with a script's request
+    but after a preflight, which this server never answers).
+    """
     headers = request.headers
-    return same_origin(host=headers.get("host", ""), origin=headers.get("origin"), referer=headers.get("referer"))
+    origin, referer = headers.get("origin"), headers.get("referer")
+    hosts = [headers.get("host", ""), headers.get("x-forwarded-host", "").split(",")[0].strip()]
+    return any(same_origin(host=host, origin=origin, referer=referer) for host in hosts if host)
 
 
 async def read_form(request: Request) -> dict[str, str]:
     """The fields of a URL-encoded form; empty if it is not one; a :class:`~tmanager.web.fields.RepeatedField` if
     it gives a field twice."""
+    # Every field, however many: the body is small (Guard lets none over 16 KiB through). It was read only up to 32
+    # fields, and past them as no form at all, so that a team of 30 boards' lineup was "missing its security token".
     try:
-        fields = parse_qsl((await request.body()).decode("utf-8"), keep_blank_values=True, max_num_fields=32)
-    except (UnicodeDecodeError, ValueError):
+        text = (await request.body()).decode("utf-8")
+    except UnicodeDecodeError:
         return {}
-    return once_each(fields)
+    return once_each(parse_qsl(text, keep_blank_values=True))

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from tmanager.core.results import REQUESTED_BYES
 from tmanager.errors import StateError, ascii_digits
 from tmanager.events.entries import BoardRef, Entry, ResultEntry
-from tmanager.events.model import Division, PlayerStatus, label, missing
+from tmanager.events.model import Division, PlayerStatus, Round, label, missing
 from tmanager.events.rules.base import parse_result
 from tmanager.events.rules.team import team_label
 from tmanager.events.teams import lineup_round
@@ -30,7 +30,9 @@ class ArbiterForm(enum.StrEnum):
     RESULT = "result"
     PAIR = "pair"
     BYE = "bye"
+    CANCEL_BYE = "cancel-bye"
     FORCE = "force"
+    UNFORCE = "unforce"
     UNPAIR = "unpair"
     UNDO = "undo"
     ADD_TEAM = "add-team"
@@ -108,13 +110,13 @@ def arbiter(
     name = division.name if len(snapshot.event.divisions) > 1 else None
     common = {"csrf": csrf, "d": name or ""}
     sections: Sections = []
+    size = snapshot.rules(division).team_size
     if division.paired_rounds:
         sections.append(("results", _results(snapshot, division, page, common, error, values)))
     sections.append(("pair", _pair_form(snapshot, division, common, _said(error, ArbiterForm.PAIR))))
-    sections.append(("bye", _bye_form(division, common, _said(error, ArbiterForm.BYE), values)))
-    sections.append(("force", _force_form(snapshot, division, common, _said(error, ArbiterForm.FORCE), values)))
+    sections.append(("bye", _bye_form(division, common, error, values, teams=size is not None)))
+    sections.append(("force", _force_form(snapshot, division, common, error, values)))
     sections.append(("unpair", _unpair_form(division, common, _said(error, ArbiterForm.UNPAIR))))
-    size = snapshot.rules(division).team_size
     if size is not None:
         sections.append(("teams", _team_forms(division, size, common, error, values)))
     fields = {**common, "change": snapshot.last_change}
@@ -221,15 +223,28 @@ def _player_choices(division: Division) -> list[tuple[int, str]]:
     return [(p.number, label(p)) for p in players if p.status == PlayerStatus.ACTIVE]
 
 
-def _bye_form(division: Division, common: Mapping[str, str], message: str, values: Mapping[str, str]) -> str:
+def _bye_form(
+    division: Division, common: Mapping[str, str], error: FormError | None, values: Mapping[str, str], *,
+    teams: bool,
+) -> str:
+    """A requested bye, as ``tmanager event bye``; the byes requested so far, each with its cancel button
+    (``bye --cancel``). A forced bye is not one of them: the forced games list it, with its own button."""
     nxt = str(division.paired_rounds + 1)
+    message = _said(error, ArbiterForm.BYE)
     requested = [
-        f"round {r.number}: {label(division.player(p))}, {kind}" for r in division.rounds if not r.paired
-        for p, kind in r.byes.items()
+        {"text": f"round {r.number}: {label(division.player(p))}, {kind}",
+         "fields": {**common, "round": r.number, "player": p}}
+        for r in division.rounds if not r.paired for p, kind in r.byes.items() if p != r.forced_bye
     ]  # fmt: skip
+    # Where `bye` could only refuse, why, instead of the form.
+    unavailable = (
+        "A team division has no byes of players: leave the player out of the team's lineup." if teams
+        else "A round robin has no requested byes: enter a missed game as a forfeit." if division.round_robin
+        else ""
+    )  # fmt: skip
     return render_template(
         "bye.html",
-        round_robin=division.round_robin,
+        unavailable=unavailable,
         fields=common,
         players=_player_choices(division),
         chosen=values.get("player", "") if message else "",
@@ -237,37 +252,71 @@ def _bye_form(division: Division, common: Mapping[str, str], message: str, value
         kinds=REQUESTED_BYES,
         message=message,
         requested=requested,
+        cancel_message=_said(error, ArbiterForm.CANCEL_BYE),
     )
 
 
+#: The force form's titles in a team division: its choices are teams, the first with white on board 1.
+_TEAM_SIDES = ("Team (white on board 1)", "Opponent")
+
+
 def _force_form(
-    snapshot: Snapshot, division: Division, common: Mapping[str, str], message: str, values: Mapping[str, str]
+    snapshot: Snapshot, division: Division, common: Mapping[str, str], error: FormError | None,
+    values: Mapping[str, str],
 ) -> str:
-    """A forced game (or the pairing-allocated bye) of the next round, as ``tmanager event force``."""
+    """A forced game (or the pairing-allocated bye) of the next round, as ``tmanager event force``; the round's
+    forced games, each with its button to take it back (``force --cancel``). In a team division, a forced match
+    (or a team's bye): the choices are its teams."""
     nxt = division.paired_rounds + 1
     total = snapshot.event.total_rounds(division)
+    message = _said(error, ArbiterForm.FORCE)
     typed = values if message else {}
     record = next((r for r in division.rounds if r.number == nxt), None)
-    forced = []
-    if record is not None:
-        forced = [f"{label(division.player(w))} – {label(division.player(b))}" for w, b in record.forced]
-        if record.forced_bye is not None:
-            forced.append(f"bye: {label(division.player(record.forced_bye))}")
+    teams = snapshot.rules(division).team_size is not None
+    choices, games = _teams_forced(division, record) if teams else _players_forced(division, record)
+    # A player who withdrew since the game was forced is no choice any more, but is named in the list still.
+    named = dict(choices) if teams else {p.number: label(p) for p in division.players}
+    fields = {**common, "round": nxt}
+    forced = [
+        {"text": f"{named[w]} – {named[b]}" if b is not None else f"bye: {named[w]}",
+         "fields": {**fields, "white": w, "black": "bye" if b is None else b}}
+        for w, b in games
+    ]  # fmt: skip
     return render_template(
         "force.html",
         round_robin=division.round_robin,
         done=bool(total and nxt > total),
         total=total,
-        fields={**common, "round": nxt},
+        fields=fields,
         # A score-based board's first player is the one listed first (who starts, with assign_firsts).
-        titles=snapshot.rules(division).side_titles,
-        players=_player_choices(division),
+        titles=_TEAM_SIDES if teams else snapshot.rules(division).side_titles,
+        players=choices,
         white=typed.get("white", ""),
         black=typed.get("black", ""),
         round=nxt,
         message=message,
         forced=forced,
+        cancel_message=_said(error, ArbiterForm.UNFORCE),
     )
+
+
+Forced = tuple[list[tuple[int, str]], list[tuple[int, int | None]]]
+
+
+def _players_forced(division: Division, record: Round | None) -> Forced:
+    """The players a game may be forced between, and the round's forced games (``None``: the forced bye)."""
+    games: list[tuple[int, int | None]] = [] if record is None else [(w, b) for w, b in record.forced]
+    if record is not None and record.forced_bye is not None:
+        games.append((record.forced_bye, None))
+    return _player_choices(division), games
+
+
+def _teams_forced(division: Division, record: Round | None) -> Forced:
+    """The teams a match may be forced between, and the round's forced matches (``None``: a team's bye): the form
+    listed the players, whose numbers ``force`` read as teams' (player 3 forced team 3's match)."""
+    teams = sorted(division.teams, key=lambda t: t.name.casefold())
+    games = [] if record is None else [(a, b or None) for a, b in record.forced_matches]
+    return [(t.number, team_label(t)) for t in teams], games
 
 
 def _team_forms(

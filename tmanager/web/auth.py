@@ -32,6 +32,9 @@ SCRYPT_R = 8
 SCRYPT_P = 1
 #: Passwords shorter than this are refused.
 MIN_PASSWORD = 8
+#: Nor longer than this: the login tries none longer (an scrypt of a huge text would be a cheap way to keep the
+#: server busy), so a longer one, once set, could never log in.
+MAX_PASSWORD = 1024
 #: Bytes of random salt and of derived key.
 SALT_BYTES = 16
 KEY_BYTES = 32
@@ -109,6 +112,8 @@ def set_password(event_path: Path, password: str) -> Path:
     """Store the hash of ``password`` for the event (mode 0600); returns the password file."""
     if len(password) < MIN_PASSWORD:
         raise StateError(f"the password must have at least {MIN_PASSWORD} characters")
+    if len(password) > MAX_PASSWORD:
+        raise StateError(f"the password must have at most {MAX_PASSWORD} characters, not {len(password)}")
     if not event_path.is_file():
         raise ConfigError("no such event file", file=event_path, hint="create one with `tmanager event new`")
     target = password_path(event_path)

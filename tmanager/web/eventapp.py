@@ -17,7 +17,7 @@ Routes::
     GET  /arbiter?d=&round=     result entry and correction, pairing, byes, forced games, undo (logged in);
                                 &missing=1: only the boards still without a result
     POST /result, /pair, /bye   the arbiter's actions; POST /logout
-    POST /force, /unpair, /undo
+    POST /cancel-bye, /force, /unforce, /unpair, /undo
     POST /add-team, /roster, /lineup
                                 a team division's teams, board orders and lineups
 
@@ -29,7 +29,7 @@ authenticates: every POST but the login must come from a page of this server
 CSRF token. The actions are a table (:data:`~tmanager.web.arbiteractions.ACTIONS`):
 each reads its form into the arguments of the very function the CLI runs
 (:mod:`tmanager.events.service`: ``save_result``, ``pair``, ``request_bye``,
-``force``, ``unpair``, ``undo``; ``add_team``, ``roster``, ``lineup``), so
+``cancel_bye``, ``force``, ``unforce``, ``unpair``, ``undo``; ``add_team``, ``roster``, ``lineup``), so
 each is one locked, journaled change, and a refused one writes nothing and
 shows its reason beside the form. Unpairing and undoing also want the form's
 confirmation box ticked.
@@ -42,6 +42,7 @@ import contextlib
 import json
 import logging
 import math
+import re
 import secrets
 import time
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Mapping, Sequence
@@ -63,9 +64,9 @@ from tmanager.web import arbiterpages, dashboard, eventpages
 from tmanager.web.app import STATIC, Guard, is_loopback, version_in
 from tmanager.web.arbiteractions import ACTIONS, Action, Target
 from tmanager.web.arbiterauth import (
+    LOGOUT,
     SESSION_COOKIE,
     ArbiterAuth,
-    back_address,
     form_in,
     from_here,
     read_form,
@@ -73,6 +74,7 @@ from tmanager.web.arbiterauth import (
 )
 from tmanager.web.arbiterpages import ArbiterForm, FormError
 from tmanager.web.auth import (
+    MAX_PASSWORD,
     SESSION_LIFETIME,
     KnownDevices,
     LoginThrottle,
@@ -82,7 +84,7 @@ from tmanager.web.auth import (
     read_password,
     same_token,
 )
-from tmanager.web.eventpages import Page, PageKind, Sections, Snapshot
+from tmanager.web.eventpages import Page, PageKind, Sections, Snapshot, back_address
 from tmanager.web.fields import RepeatedField
 from tmanager.web.hub import POLL_SECONDS, Watcher, first_version
 from tmanager.web.redact import Redactor
@@ -94,12 +96,12 @@ DEVICE_COOKIE = "tmanager_device"
 DEVICE_LIFETIME = 90 * 24 * 3600
 #: The login form's own CSRF token travels in this cookie and in the form (double submit).
 LOGIN_COOKIE = "tmanager_login"
+#: What a login token looks like (``secrets.token_urlsafe(32)``): a cookie of any other form is not one of ours.
+_LOGIN_TOKEN = re.compile(r"[A-Za-z0-9_-]{43}")
 #: Rendered pages kept per version at most; more distinct addresses than this start the cache afresh.
 MAX_RENDERS = 512
-#: Longest password tried (scrypt of a huge text would be a cheap way to keep the server busy).
-MAX_PASSWORD = 1024
 #: The POSTs that need the arbiter's session and its token: logging out and the actions.
-GUARDED = frozenset({"/logout", *(f"/{kind.value}" for kind in ACTIONS)})
+GUARDED = frozenset({LOGOUT, *(f"/{kind.value}" for kind in ACTIONS)})
 #: The login form's path, GET and POST.
 LOGIN = f"/{PageKind.LOGIN.value}"
 #: The paths that take a POST at all.
@@ -236,7 +238,7 @@ class EventApp:
                 Route("/events", self.events),
                 Route(LOGIN, self.login_form, methods=["GET"]),
                 Route(LOGIN, self.login, methods=["POST"]),
-                Route("/logout", self.logout, methods=["POST"]),
+                Route(LOGOUT, self.logout, methods=["POST"]),
                 *(Route(f"/{kind.value}", self.action_route(kind), methods=["POST"]) for kind in ACTIONS),
                 Mount("/static", StaticFiles(directory=STATIC), name="static"),
             ],
@@ -274,8 +276,10 @@ class EventApp:
         return HTMLResponse(self.hub.redact(document), status_code=status, headers={"Cache-Control": "no-store"})
 
     def refusal(self, message: str, status: int = 403) -> Response:
-        return self.respond(Page(PageKind.HOME), eventpages.problem(message, status=status), version=self.hub.version,
-                            session=None, status=status, live=False)  # fmt: skip
+        """The page of a refused POST (an action or a login): as the arbiter's page's, whose login leads back to it,
+        where the home page's led there (12184c9), away from the arbiter's forms the arbiter was using."""
+        return self.respond(Page(PageKind.ARBITER), eventpages.problem(message, status=status),
+                            version=self.hub.version, session=None, status=status, live=False)  # fmt: skip
 
     # --- the pages ------------------------------------------------------------------------------
 
@@ -351,12 +355,18 @@ class EventApp:
     # --- logging in and out ---------------------------------------------------------------------
 
     def login_page(self, request: Request, back: str | None, *, error: str = "", status: int = 200) -> Response:
-        """The login form, which leads to ``back`` (:func:`~tmanager.web.arbiterauth.back_address`)."""
-        token = secrets.token_urlsafe(32)
+        """The login form, which leads to ``back`` (:func:`~tmanager.web.eventpages.back_address`)."""
+        # The browser's login token while it has one: every login form it shows carries the same. A new token for
+        # each form made the forms of the browser's other tabs "expired" (the arbiter's pages of two divisions, both
+        # sent to the login form as their session ended): the password typed into any but the last was refused.
+        given = request.cookies.get(LOGIN_COOKIE) or ""
+        token = given if _LOGIN_TOKEN.fullmatch(given) else secrets.token_urlsafe(32)
         try:
             configured = read_password(self.hub.path) is not None
         except TManagerError:
-            configured, error = True, error or "The password file is damaged: set the password again."
+            # Before what a login said: it found no password to check ("No arbiter password is set"), as if none
+            # had ever been set.
+            configured, error = True, "The password file is damaged: set the password again."
         response = self.respond(
             Page(PageKind.LOGIN),
             arbiterpages.login(csrf=token, back=back_address(back), error=error, configured=configured),
@@ -421,8 +431,8 @@ class EventApp:
 
     async def logout(self, request: Request) -> Response:
         session = session_in(request)
-        assert session is not None  # ArbiterAuth lets no POST /logout through without one
-        self.sessions.close(session.token)
+        if session is not None:  # else ended already: ArbiterAuth lets such a logout through
+            self.sessions.close(session.token)
         response = RedirectResponse("./", status_code=303)
         response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="strict")
         return response

@@ -126,6 +126,30 @@ class Page:
         return ("./" if self.kind is PageKind.HOME else self.kind.value) + (f"?{query}" if query else "")
 
 
+#: Where a login may lead back to: a page of this server by its relative address (``./``, ``pairings?round=2``,
+#: ``arbiter?d=B+Group``), with any query of printable ASCII but a backslash. Nothing else, so that a link to the
+#: login form cannot send the arbiter to another host once logged in (``//evil``, ``\\evil``, ``https:``,
+#: ``javascript:``).
+_BACK = re.compile(
+    r"(?:\./|(?:{}))(?:\?[!-\[\]-~]*)?".format(
+        "|".join(kind.value for kind in PageKind if kind not in (PageKind.HOME, PageKind.LOGIN))
+    )
+)
+
+
+def login_address(back: str) -> str:
+    """The login form that leads back to ``back``, the relative address of the page the login was asked from (the
+    arbiter's page, or the page whose navigation's login link was followed)."""
+    login = Page(PageKind.LOGIN).url()
+    return login if back == PageKind.ARBITER.value else f"{login}?{urlencode({'next': back})}"
+
+
+def back_address(asked: str | None) -> str:
+    """Where the login leads: ``asked`` (a login form's ``next``) if it is a page of this server, else the
+    arbiter's page."""
+    return asked if asked is not None and _BACK.fullmatch(asked) else PageKind.ARBITER.value
+
+
 class Snapshot:
     """One version of the event, with each division's rules and reports made at most once for all viewers."""
 
@@ -251,7 +275,9 @@ def navigation(snapshot: Snapshot | None, page: Page, *, arbiter: bool) -> list[
     if arbiter:
         links.append({"kind": "arbiter", "href": target.url(), "text": "Arbiter"})
     else:
-        links.append({"kind": "arbiter", "href": Page(PageKind.LOGIN).url(), "text": "Arbiter login"})
+        # Back to this very page once logged in (it led to the arbiter's page, whatever page it was followed from).
+        login = login_address(page.url()) if page.kind is not PageKind.LOGIN else Page(PageKind.LOGIN).url()
+        links.append({"kind": "arbiter", "href": login, "text": "Arbiter login"})
     return [{"kind": "", "current": "", **link} for link in links]
 
 

@@ -99,7 +99,9 @@ class DivisionReports(ABC):
         paired = self.division.paired_rounds
         n = paired if upto is None else upto
         if not 0 <= n <= paired:
-            raise StateError(f"round {n} is not paired; reports exist for rounds 0-{paired}", field="round")
+            # Before any round, "reports exist for rounds 0-0" named a range of one round, and no round at all.
+            after = f"reports exist for rounds 0-{paired}" if paired else "no round is paired yet"
+            raise StateError(f"round {n} is not paired; {after}", field="round")
         return n
 
     def paired_round(self, round_number: int | None) -> Round:

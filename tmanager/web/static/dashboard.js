@@ -42,6 +42,7 @@
       const element = fragment(html);
       const current = document.getElementById(key);
       if (current) {
+        keepEdited(current, element);
         current.replaceWith(element);
       } else if (key.startsWith("game-")) {
         placeGame(element);
@@ -59,6 +60,33 @@
     }
     body.dataset.version = message.v;
     tick();
+  }
+
+  // A form of the section being replaced that someone has begun to fill in (a result chosen, not yet saved) goes
+  // into the new section in place of its fresh copy, if that copy sends what it sent (the same board, game and
+  // result shown): another board's result, entered in another browser, reset the choice, and a Save then sent the
+  // board's old value. A form the change is about (its board's result changed) is replaced: it is to be checked.
+  function keepEdited(current, element) {
+    for (const form of current.querySelectorAll("form")) {
+      if (!edited(form)) continue;
+      const key = form.id ? `form#${CSS.escape(form.id)}` : `form[action="${CSS.escape(form.getAttribute("action"))}"]`;
+      const fresh = element.querySelectorAll(key);
+      if (current.querySelectorAll(key).length === 1 && fresh.length === 1 && sent(fresh[0]) === sent(form)) {
+        fresh[0].replaceWith(form);
+      }
+    }
+  }
+
+  function edited(form) {
+    return Array.from(form.elements).some((field) => {
+      if (field.tagName === "SELECT") return Array.from(field.options).some((o) => o.selected !== o.defaultSelected);
+      if (field.type === "checkbox" || field.type === "radio") return field.checked !== field.defaultChecked;
+      return field.tagName === "INPUT" && field.type !== "hidden" && field.value !== field.defaultValue;
+    });
+  }
+
+  function sent(form) {
+    return Array.from(form.querySelectorAll("input[type=hidden]"), (field) => `${field.name}=${field.value}`).join("&");
   }
 
   function clockText(seconds) {
