@@ -126,7 +126,7 @@ def test_verbs_end_to_end(tmp_path: Path) -> None:
         (("withdraw", "6", "--rounds", "2"), "round: Name6, First (6) has a bye or a forced game in round 2 (remove"),
         (("forbid", "1", "1"), "player: forbid needs at least two different players"),
         # '²' (AltGr+2) passed str.isdigit() and then failed int(): a traceback.
-        (("result", "\u00b2", "1-0"), "'\u00b2' is not a board number"),
+        (("result", "\u00b2", "1-0"), "board: '\u00b2' is not a board number (give a board or two players"),
         (("withdraw", "\u00b2"), "player: no player matches '\u00b2'"),
         # "--" is protected as a result for every verb: elsewhere its protection showed ('\x00--').
         (("withdraw", "--"), "player: no player matches '--' in division 'Open'"),

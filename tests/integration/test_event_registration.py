@@ -277,3 +277,18 @@ def test_the_k_factor_on_every_entry_path(tmp_path: Path) -> None:
     copy = tmp_path / "copy.toml"
     ok("import-trf", copy, trf)
     assert [p.k for p in ev.load(copy).division().players] == [40, 10, 20]
+
+
+def test_the_players_report_shows_title_and_sex(tmp_path: Path) -> None:
+    """The list of players, which the arbiter checks the registration against, showed neither title nor sex,
+    which FIDE's data and the women's categories go by."""
+    path = tmp_path / "t.toml"
+    ok("new", path, "--name", "T", "--rounds", "3", "--start", "2026-04-10")
+    ok("add-player", path, "Bakker, Eva", "--rating", "2380", "--title", "WGM", "--sex", "w", "--federation", "NED")
+    ok("add-player", path, "Visser, Tom", "--rating", "2350", "--title", "FM", "--sex", "m")
+    lines = ok("report", path, "--only", "players").splitlines()
+    header = next(line.split() for line in lines if line.split()[:1] == ["No"])
+    assert header[5:8] == ["Tit", "Sex", "Fed"]
+    rows = {line.split()[0]: line.split()[5:8] for line in lines if line.split()[:1] in (["1"], ["2"])
+            and "players" not in line}  # fmt: skip
+    assert rows == {"1": ["WGM", "w", "NED"], "2": ["FM", "m", "active"]}

@@ -151,20 +151,21 @@ class ChessReports(DivisionReports):
         return Table(("Tie-break", "Meaning"), rows, frozenset({0, 1}), "Tie-breaks")
 
     def players(self) -> Report:
-        """The list of players with their data and pairing rank."""
+        """The list of players with their data and pairing rank: every field the arbiter checks at registration,
+        title and sex among them (the women's categories and titles go by them)."""
         ranks = self.division.ranks()
         rows = tuple(
             (
-                str(p.number), p.name, str(p.rating or ""), str(p.k or ""), str(ranks[p.number]), p.federation,
-                str(p.fide_id or ""), p.club, p.birth, ", ".join(p.flags), p.status,
+                str(p.number), p.name, str(p.rating or ""), str(p.k or ""), str(ranks[p.number]), p.title, p.sex,
+                p.federation, str(p.fide_id or ""), p.club, p.birth, ", ".join(p.flags), p.status,
             )
             for p in sorted(self.division.players, key=lambda p: p.number)
         )  # fmt: skip
-        header = ("No", "Name", "Rtg", "K", "Rank", "Fed", "FIDE id", "Club", "Born", "Flags", "Status")
+        header = ("No", "Name", "Rtg", "K", "Rank", "Tit", "Sex", "Fed", "FIDE id", "Club", "Born", "Flags", "Status")
         return Report(
             self.prefix + "players",
             f"{self.heading}: players",
-            (Table(header, rows, frozenset({1, 7, 9, 10})), f"{len(rows)} players"),
+            (Table(header, rows, frozenset({1, 5, 6, 9, 11, 12})), f"{len(rows)} players"),
             kind="players",
         )
 

@@ -278,7 +278,8 @@ class ChessRules(DivisionRules):
         """``BOARD RESULT`` or ``P1 P2 RESULT`` (the result read as P1 against P2)."""
         if len(words) == 2:
             if not ascii_digits(words[0]):
-                raise StateError(f"{words[0]!r} is not a board number; give a board or two players, then the result")
+                raise StateError(f"{words[0]!r} is not a board number", field="board",
+                                 hint="give a board or two players, then the result")
             return ResultEntry(BoardRef(int(words[0])), parse_result(words[1]))
         if len(words) == 3:
             return ResultEntry(PlayersRef(words[0], words[1]), parse_result(words[2]))
