@@ -201,7 +201,7 @@ def test_malformed_files(tmp_path: Path) -> None:
             'schedule = ["2026-04-10 10:00", "2026-04-10 25:99"]'
         ),
         # Beyond TOML's 64-bit integers (other TOML readers refuse the file) and TRF's three-digit rounds.
-        "event.rounds: must be from 0 to 999, not 99999999999999999999": good.replace(
+        "event.rounds: must be at most 9,223,372,036,854,775,807, not 99,999,999,999,999,999,999": good.replace(
             "rounds = 5", "rounds = 99999999999999999999"
         ),
     }

@@ -65,7 +65,7 @@ def history(division: Division, round_number: int) -> list[PlayerState]:
     """
     per_round = []
     for n in range(1, round_number + 1):
-        record = next((r for r in division.rounds if r.number == n), Round(n, paired=n < round_number))
+        record = division.find_round(n) or Round(n, paired=n < round_number)
         per_round.append(round_games(division, record))
     ranks = division.ranks()
     states = []

@@ -322,11 +322,15 @@ class Division:
         which would stay in the file as empty ``[[division.round]]`` tables."""
         self.rounds = [r for r in self.rounds if not r.holds_nothing]
 
+    def find_round(self, number: int) -> Round | None:
+        """The record of round ``number``, if the division holds one (paired, or with byes or forced games set)."""
+        return next((r for r in self.rounds if r.number == number), None)
+
     def round(self, number: int, *, create: bool = False) -> Round:
         """Round ``number``; an empty unpaired record is added when ``create`` is true."""
-        for r in self.rounds:
-            if r.number == number:
-                return r
+        record = self.find_round(number)
+        if record is not None:
+            return record
         if not create:
             paired = self.paired_rounds
             hint = f"rounds 1-{paired} are paired" if paired > 1 else "only round 1 is paired" if paired else (

@@ -183,7 +183,7 @@ def withdraw(division: Division, player: Player, rounds: Sequence[int] = ()) -> 
             raise StateError(f"round {n} is already paired", topic=Topic.ALREADY_PAIRED, field="round",
                              hint=f"enter a forfeit for {label(player)} instead")
     for n in rounds or [nxt]:
-        record = next((r for r in division.rounds if r.number == n), None)
+        record = division.find_round(n)
         if record and (player.number in record.byes or any(player.number in f for f in record.forced)):
             raise StateError(f"{label(player)} has a bye or a forced game in round {n}", field="round",
                              hint="remove it first: bye --cancel, force --cancel")
@@ -199,7 +199,7 @@ def withdraw(division: Division, player: Player, rounds: Sequence[int] = ()) -> 
             del record.byes[player.number]
             messages.append(f"their requested bye in round {record.number} is cancelled")
     division.drop_empty_rounds()
-    current = next((r for r in division.rounds if r.number == nxt - 1), None)
+    current = division.find_round(nxt - 1)
     board = current.seat(player.number) if current else None
     if board and board.result.pending:
         messages.append(f"round {nxt - 1} is still paired for them: enter the game's result or a forfeit")
@@ -243,7 +243,7 @@ def request_bye(event: Event, division: Division, player: Player, round_number: 
 def cancel_bye(event: Event, division: Division, player: Player, round_number: int) -> list[str]:
     """Take back a requested bye of a round not yet paired (the player will play, or asked for another kind)."""
     _check_future(event, division, round_number)
-    record = next((r for r in division.rounds if r.number == round_number), None)
+    record = division.find_round(round_number)
     kind = record.byes.get(player.number) if record else None
     if record is None or kind is None or record.forced_bye == player.number:
         raise StateError(f"{label(player)} has no requested bye in round {round_number}", field="player")
@@ -368,7 +368,7 @@ def unforce(event: Event, division: Division, white: Player, black: Player | Non
     with :func:`force` for the next round."""
     n = division.paired_rounds + 1
     _check_future(event, division, n)
-    record = next((r for r in division.rounds if r.number == n), Round(n))
+    record = division.find_round(n) or Round(n)
     if black is None:
         if record.forced_bye != white.number:
             raise StateError(f"{label(white)} has no forced bye in round {n}")

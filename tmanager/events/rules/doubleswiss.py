@@ -42,7 +42,7 @@ class DoubleSwissRules(ChessRules):
         for first in d.rounds:
             if first.number % 2 == 0 or not first.paired:
                 continue
-            second = next((r for r in d.rounds if r.number == first.number + 1), None)
+            second = d.find_round(first.number + 1)
             games = {(b.white, b.black) for b in first.boards}
             if second is None or {(b.black, b.white) for b in second.boards} != games:
                 yield Problem(
@@ -129,8 +129,8 @@ class DoubleSwissRules(ChessRules):
         division = self.division
         n = division.paired_rounds + 1
         messages = super().unforce(white, black)
-        first = next((r for r in division.rounds if r.number == n), Round(n))
-        second = next((r for r in division.rounds if r.number == n + 1), None)
+        first = division.find_round(n) or Round(n)
+        second = division.find_round(n + 1)
         if second is not None:
             mirrored = {(b, w) for w, b in first.forced}
             gone = set(second.forced) - mirrored

@@ -266,7 +266,7 @@ class TeamRules(ChessRules):
         """Take back a match (the two teams in either order) or a team's bye set with :meth:`force`."""
         division = self.division
         n = division.paired_rounds + 1
-        record = next((r for r in division.rounds if r.number == n), Round(n))
+        record = division.find_round(n) or Round(n)
         first = find_team(division.teams, white)
         second = None if black.lower() == "bye" else find_team(division.teams, black)
         wanted = {first.number, second.number if second else 0}

@@ -106,7 +106,7 @@ def _sitting_out(event: Event, division: Division, number: int, *, teams: bool) 
     same players, and the next round of a Swiss without the players tmanager leaves out (before, bbpPairings
     paired a withdrawn player and one with a requested bye there); the pairing-allocated bye is left for them to
     allocate. Not for a round the event does not plan, which a finished event's file must not show."""
-    record = next((r for r in division.rounds if r.number == number), None)
+    record = division.find_round(number)
     if record is None or not record.paired:
         if teams or division.round_robin or not 0 < number <= event.total_rounds(division):
             return {}
