@@ -17,6 +17,7 @@ from tests.integration.test_web_event import (
     Client,
     Twins,
     browser_only,
+    error,
     fresh,
     protected,
     twins,
@@ -81,11 +82,10 @@ def test_cancelling_from_the_page_is_the_clis_change_and_refusal(protected: Path
     client = Client(serve(web))
     client.login()
     both = Twins(client, web, cli)
-    assert both.done("/cancel-bye", {"round": "4", "player": "5"}, "bye", "5", "--round", "4", "--cancel") == [
-        "Smit, Daan (5): half-point bye in round 4 cancelled"
-    ]
+    bye, cancel = {"round": "4", "player": "5", "kind": "half"}, ("bye", "5", "--round", "4", "--cancel")
+    assert both.done("/cancel-bye", bye, *cancel) == ["Smit, Daan (5): half-point bye in round 4 cancelled"]
     # A page left open after someone else cancelled it: the CLI's refusal, beside the list it was sent from.
-    refused = both.refused("/cancel-bye", {"round": "4", "player": "5"}, "bye", "5", "--round", "4", "--cancel")
+    refused = both.refused("/cancel-bye", bye, *cancel)
     assert refused == "Smit, Daan (5) has no requested bye in round 4"
     # The players in either order, as the CLI takes them.
     assert both.done("/unforce", {"round": "3", "white": "4", "black": "1"}, "force", "4", "1", "--cancel") == [
@@ -101,12 +101,37 @@ def test_cancelling_from_the_page_is_the_clis_change_and_refusal(protected: Path
     assert both.refused("/unforce", {"round": "3", "white": "6", "black": ""}) == (
         "the form does not say which forced game to take back; reload the page"
     )
-    assert both.refused("/cancel-bye", {"round": "4", "player": " "}) == (
+    assert both.refused("/cancel-bye", {"round": "4", "player": " ", "kind": "half"}) == (
         "the form does not say whose bye to cancel; reload the page"
     )
     assert both.done("/unforce", {"round": "3", "white": "6", "black": "bye"}, "force", "6", "bye", "--cancel") == [
         "round 3: the forced bye of Meijer, Thomas (6) is taken out"
     ]
+
+
+def test_a_stale_page_does_not_cancel_a_bye_asked_for_again_since(protected: Path, tmp_path: Path, serve: Any) -> None:
+    """A page showing a half-point bye, cancelled and asked for again as a full-point one meanwhile (from the
+    command line, or another arbiter's page): its Cancel took back the full-point bye its arbiter never saw."""
+    path = fresh(protected, tmp_path)
+    prepared(path)
+    client = Client(serve(path))
+    client.login()
+    _, _, page = client.request("GET", "/arbiter")
+    form = re.search(r'<form method="post" action="cancel-bye"[^>]*>(.*?)</form>', page)
+    assert form
+    shown = dict(re.findall(r'name="([^"]+)" value="([^"]*)"', form[1]))
+    assert (shown["round"], shown["player"], shown["kind"]) == ("4", "5", "half")
+    for verb in (("bye", "5", "--round", "4", "--cancel"), ("bye", "5", "--round", "4", "--kind", "full")):
+        assert run_cli("event", verb[0], path, *verb[1:]).returncode == 0
+    before = path.read_bytes()
+    status, _, page = client.post("/cancel-bye", shown)
+    assert status == 400 and path.read_bytes() == before
+    assert error(page) == ("Smit, Daan (5)'s bye in round 4 is now full-point, not half-point as the page showed; "
+                           "reload the page and check it")  # fmt: skip
+    assert client.post("/cancel-bye", {**shown, "kind": "full"})[0] == 303
+    assert all(r.number != 4 for r in ev.load(path).division().rounds)
+    status, _, page = client.post("/cancel-bye", {**shown, "kind": ""})
+    assert status == 400 and error(page) == "the form does not say which bye the page showed; reload the page"
 
 
 def test_a_refused_cancel_is_shown_beside_the_list_it_came_from(protected: Path, tmp_path: Path, serve: Any) -> None:
@@ -116,7 +141,7 @@ def test_a_refused_cancel_is_shown_beside_the_list_it_came_from(protected: Path,
     client.login()
     _, _, page = client.request("GET", "/arbiter")
     csrf = re.findall(r'name="csrf" value="([^"]*)"', page)[0]
-    status, _, page = client.post("/cancel-bye", {"csrf": csrf, "round": "3", "player": "5"})
+    status, _, page = client.post("/cancel-bye", {"csrf": csrf, "round": "3", "player": "5", "kind": "half"})
     assert status == 400
     bye = re.search(r'<section id="bye".*?</section>', page, re.S)
     assert bye and "Smit, Daan (5) has no requested bye in round 3" in bye[0]

@@ -217,7 +217,7 @@ def test_each_chess_action_makes_its_change_through_the_service(tmp_path: Path) 
     assert forced.round == 3 and forced.number == ev.last_change(path)
     assert ev.load(path).division().round(3).forced == [(9, 1)]
     # Taken back as `bye --cancel` and `force --cancel` do (the players of a game in either order), and set again.
-    cancelled = run("cancel-bye", path, {"player": "5", "round": "3"})
+    cancelled = run("cancel-bye", path, {"player": "5", "round": "3", "kind": "half"})
     assert cancelled.round == 3 and 5 not in ev.load(path).division().round(3).byes
     run("bye", path, {"player": "5", "round": "3", "kind": "half"})
     run("force", path, {"round": "3", "white": "6", "black": "7"})

@@ -24,7 +24,7 @@ from tmanager.errors import StateError
 from tmanager.events import hooks, journal, operations, registration
 from tmanager.events.change import Change
 from tmanager.events.entries import BoardRef, Entry, ShownBoard
-from tmanager.events.model import Division, Event, LateEntry, Player, missing
+from tmanager.events.model import Division, Event, LateEntry, Player, label, missing
 from tmanager.events.prizefund import FundChange, change_fund
 from tmanager.events.rules import ChessRules, PairOptions, ScoreRules, TeamRules, parse_system, require, rules_for
 from tmanager.events.rules.scored import set_off as scored_set_off
@@ -162,12 +162,21 @@ def request_bye(path: Path, division: str | None, who: str, round_number: int | 
     return _made(path, division, operation)
 
 
-def cancel_bye(path: Path, division: str | None, who: str, round_number: int | None) -> Change:
-    """Take back a requested bye of ``round_number`` (default: the next round)."""
+def cancel_bye(
+    path: Path, division: str | None, who: str, round_number: int | None, *, shown: ByeKind | None = None
+) -> Change:
+    """Take back a requested bye of ``round_number`` (default: the next round). ``shown``: the bye's kind as the
+    page that sent this showed it; another kind now (cancelled and asked for again since) is refused."""
 
     def operation(e: Event, d: Division) -> Change:
         n = d.paired_rounds + 1 if round_number is None else round_number
-        said = rules_for(e, d).cancel_bye(operations.find_player(d, who), n)
+        player = operations.find_player(d, who)
+        record = next((r for r in d.rounds if r.number == n), None)
+        now = record.byes.get(player.number) if record is not None else None
+        if shown is not None and now is not None and now != shown:
+            raise StateError(f"{label(player)}'s bye in round {n} is now {now}-point, not {shown}-point as the page "
+                             "showed; reload the page and check it")  # fmt: skip
+        said = rules_for(e, d).cancel_bye(player, n)
         return Change(messages=tuple(said), division=d.name, round=n)
 
     return _made(path, division, operation)

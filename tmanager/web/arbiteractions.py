@@ -99,7 +99,12 @@ def _cancel_bye(target: Target, form: Form) -> Change:
     who, round_number = form.get("player", "").strip(), _number(form, "round")
     if not who:
         raise StateError("the form does not say whose bye to cancel; reload the page")
-    return service.cancel_bye(target.path, _division(form), who, round_number)
+    try:
+        shown = ByeKind(form.get("kind", ""))
+    except ValueError:
+        raise StateError("the form does not say which bye the page showed; reload the page") from None
+    # The bye the page showed: one cancelled and asked for again since, of another kind, is not the one to cancel.
+    return service.cancel_bye(target.path, _division(form), who, round_number, shown=shown)
 
 
 def _force(target: Target, form: Form) -> Change:

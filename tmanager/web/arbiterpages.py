@@ -233,7 +233,7 @@ def _bye_form(
     message = _said(error, ArbiterForm.BYE)
     requested = [
         {"text": f"round {r.number}: {label(division.player(p))}, {kind}",
-         "fields": {**common, "round": r.number, "player": p}}
+         "fields": {**common, "round": r.number, "player": p, "kind": kind}}
         for r in division.rounds if not r.paired for p, kind in r.byes.items() if p != r.forced_bye
     ]  # fmt: skip
     # Where `bye` could only refuse, why, instead of the form.
