@@ -171,7 +171,7 @@ def cancel_bye(
     def operation(e: Event, d: Division) -> Change:
         n = d.paired_rounds + 1 if round_number is None else round_number
         player = operations.find_player(d, who)
-        record = next((r for r in d.rounds if r.number == n), None)
+        record = d.find_round(n)
         now = record.byes.get(player.number) if record is not None else None
         if shown is not None and now is not None and now != shown:
             raise StateError(f"{label(player)}'s bye in round {n} is now {now}-point, not {shown}-point as the page "

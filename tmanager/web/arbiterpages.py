@@ -271,7 +271,7 @@ def _force_form(
     total = snapshot.event.total_rounds(division)
     message = _said(error, ArbiterForm.FORCE)
     typed = values if message else {}
-    record = next((r for r in division.rounds if r.number == nxt), None)
+    record = division.find_round(nxt)
     teams = snapshot.rules(division).team_size is not None
     choices, games = _teams_forced(division, record) if teams else _players_forced(division, record)
     # A player who withdrew since the game was forced is no choice any more, but is named in the list still.
@@ -327,7 +327,7 @@ def _team_forms(
     teams = []
     for team in sorted(division.teams, key=lambda t: t.number):
         n = lineup_round(division, team.number)
-        record = next((r for r in division.rounds if r.number == n), None)
+        record = division.find_round(n)
         given = record.lineups.get(team.number) if record else None
         lineup = [str(p) if p else "-" for p in (given or team.players[:size])]
         lineup += ["-"] * (size - len(lineup))
