@@ -86,7 +86,7 @@ def test_cancelling_from_the_page_is_the_clis_change_and_refusal(protected: Path
     assert both.done("/cancel-bye", bye, *cancel) == ["Smit, Daan (5): half-point bye in round 4 cancelled"]
     # A page left open after someone else cancelled it: the CLI's refusal, beside the list it was sent from.
     refused = both.refused("/cancel-bye", bye, *cancel)
-    assert refused == "Smit, Daan (5) has no requested bye in round 4"
+    assert refused == "player: Smit, Daan (5) has no requested bye in round 4"
     # The players in either order, as the CLI takes them.
     assert both.done("/unforce", {"round": "3", "white": "4", "black": "1"}, "force", "4", "1", "--cancel") == [
         "round 3: the forced game de Vries, Jan (1) – Visser, Lotte (4) is taken out"
