@@ -298,6 +298,23 @@ def test_ratings_and_points_beyond_reason_are_one_line(tmp_path: Path, option: s
     assert run_cli("crosstable", _match_file(tmp_path), "--anchor-elo=-100000", "--points=3,1,0").returncode == 0
 
 
+@pytest.mark.parametrize(
+    ("pair", "says"),
+    [
+        (("New", "New"), "--match: 'New' against itself (name two different players: --match A B)"),
+        (("New", "new"), "--match: 'new' played no game (use a player name from the PGN: New, Old)"),
+        (("Nobody", "Old"), "--match: 'Nobody' played no game (use a player name from the PGN: New, Old)"),
+    ],
+)
+def test_a_match_of_a_player_with_itself_or_of_a_name_not_in_the_pgn_says_so(
+    tmp_path: Path, pair: tuple[str, str], says: str
+) -> None:
+    """Both were told "'New' and 'New' played no game together": a player against itself, or a misspelt name
+    (case counts), read as if the two had simply never met."""
+    result = run_cli("crosstable", _match_file(tmp_path), "--match", *pair)
+    assert (result.returncode, result.stdout, result.stderr) == (2, "", f"tmanager: {says}\n")
+
+
 def test_an_sprt_model_without_an_sprt_is_refused_not_ignored(tmp_path: Path) -> None:
     result = run_cli("crosstable", _match_file(tmp_path), "--sprt-model", "logistic")
     assert (result.returncode, result.stdout) == (2, "")

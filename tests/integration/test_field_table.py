@@ -88,6 +88,16 @@ def test_the_table_puts_the_strongest_first_with_its_los() -> None:
     assert lines[3].split()[1:] == ["idle", "-", "-", "-", "-", "-", "0", "-", "-", "-"]
 
 
+def test_an_even_score_is_plus_zero_elo_as_in_the_match_line() -> None:
+    """An even score is -400 log10(1) = -0.0 Elo: the table showed `-0.0 ± 0.0` beside nElo `+0.0` (one drawn
+    game of a newcomer, a 1-1 record), where the match line and the cross-table say +0."""
+    records = [fieldtable.FieldRecord("even", 1, 0, 1, None), fieldtable.FieldRecord("d", 0, 1, 0, None)]
+    lines = fieldtable.render(records)
+    for line in lines[1:]:
+        elo, nelo = line.split()[2], line.split()[4]
+        assert elo == "+0.0" and nelo == "+0.0", line
+
+
 def test_a_match_s_line_has_los_drawn_pairs_pairs_ratio_wl_dd_and_the_llr_s_share() -> None:
     """p0 has white in the even games. Pairs from p0's side: "+-" WW, "==" DD twice, "++" WL, "=-" WD."""
     t = tourney(Settings(cycles=5, games_per_pairing=2), 2, "+-====++=-")

@@ -247,6 +247,39 @@ def test_new_takes_a_swiss_tourney_s_rounds_and_refuses_them_elsewhere(tmp_path:
 
 
 @pytest.mark.parametrize(
+    ("kind", "setting", "says"),
+    [
+        ("round-robin", "gauntlet_seeds=2",
+         'tourney.gauntlet_seeds: only a gauntlet has seeds, not a round-robin (set type = "gauntlet", or '
+         "gauntlet_seeds = 1)"),
+        ("swiss", "gauntlet_seeds=2",
+         'tourney.gauntlet_seeds: only a gauntlet has seeds, not a swiss (set type = "gauntlet", or '
+         "gauntlet_seeds = 1)"),
+        ("round-robin", "swiss_rounds=2",
+         'tourney.swiss_rounds: only a Swiss tourney has rounds, not a round-robin (set type = "swiss", or '
+         "swiss_rounds = 0)"),
+        ("gauntlet", "swiss_rounds=2",
+         'tourney.swiss_rounds: only a Swiss tourney has rounds, not a gauntlet (set type = "swiss", or '
+         "swiss_rounds = 0)"),
+    ],
+)
+def test_edit_refuses_seeds_or_rounds_the_tourney_s_type_has_not(
+    tmp_path: Path, kind: str, setting: str, says: str
+) -> None:
+    """`edit --set gauntlet_seeds=2` of a round robin (the tester thinking it a gauntlet) said 'updated' and the
+    seeds played no part, as --seeds of `new` did before `new` refused it; so too swiss_rounds of a gauntlet."""
+    path = tmp_path / "o.toml"
+    rounds = ["--rounds", "2"] if kind == "swiss" else []
+    made = run_cli("new", path, "--type", kind, *rounds, "-e", "stockfish:A", "-e", "stockfish:B",
+                   "-e", "stockfish:C", "-e", "stockfish:D", "--nodes", "100")
+    assert made.returncode == 0, made.stderr
+    before = path.read_bytes()
+    done = run_cli("edit", path, "--set", setting)
+    assert (done.returncode, done.stderr) == (2, f"tmanager: {path}: {says}\n")
+    assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize(
     ("key", "says"),
     [
         ("participants.Z.tc=1+0",
@@ -321,6 +354,8 @@ def test_new_names_engines_by_their_program_and_plays_them(tmp_path: Path) -> No
         ("cmd=/usr/games/stockfish,hash=64", "'hash=64' is not one of cmd=, name=, proto=, dir=, args="),
         ("cmd=/usr/games/stockfish,proto=cecp", "proto='cecp': not uci or xboard"),
         ('cmd=/usr/games/stockfish,args="-a', "no closing quotation"),
+        # Was "participants[0]: participant 'dev' has neither engine nor cmd": a file's field, of a file not made.
+        (":dev", "tmanager: --engine: ':dev' names no engine (write DEFINITION:NAME, e.g. -e stockfish:dev)"),
     ],
 )
 def test_new_refuses_an_engine_program_it_cannot_run(tmp_path: Path, engine: str, says: str) -> None:

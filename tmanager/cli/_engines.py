@@ -32,6 +32,9 @@ def participant(text: str) -> Participant:
     if any(text.startswith(f"{key}=") for key in ENGINE_KEYS):
         return _from_keys(text)
     head, _, name = text.partition(":")
+    if not head:  # ":dev": a name and no engine, which the file's check would blame on a file not yet made
+        raise ConfigError(f"{text!r} names no engine", field=_FIELD,
+                          hint="write DEFINITION:NAME, e.g. -e stockfish:dev")
     if os.sep in head or (os.altsep is not None and os.altsep in head):
         return _from_program(head, name=name, protocol=Protocol.UCI, workdir="", args=())
     return Participant(name=name or head, engine=head)

@@ -18,7 +18,9 @@ import argparse
 import math
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
+from typing import NoReturn
 
 from tmanager import files
 from tmanager.cli._bounds import MAX_WORKERS, check_count
@@ -102,6 +104,9 @@ def command(args: argparse.Namespace) -> int:
     if args.jobs is not None and args.jobs < 1:
         raise ConfigError(f"must be at least 1, not {args.jobs}", field="--jobs", hint="--jobs 1 reads in one process")
     check_count(args.jobs, option="--jobs", most=MAX_WORKERS)  # a typing slip would fork a process per job
+    if args.match and args.match[0] == args.match[1]:  # before reading: the PGN may hold millions of games
+        raise ConfigError(f"{args.match[0]!r} against itself", field="--match",
+                          hint="name two different players: --match A B")
     sprt = _sprt(args)
     report = pgnscan.ScanReport()
     table = crosstable.build(
@@ -117,7 +122,7 @@ def command(args: argparse.Namespace) -> int:
     )
     _print_warnings(report)
     if args.match and table.match is None:
-        raise ConfigError(f"{args.match[0]!r} and {args.match[1]!r} played no game together", field="--match")
+        _no_match(args.match, list(table.tally.players))
     if sprt is not None and table.match is None:
         raise ConfigError(
             f"no match to test: the games have {len(table.tally.players)} players, not two", field="--sprt",
@@ -192,3 +197,12 @@ def _print_warnings(report: pgnscan.ScanReport) -> None:
     print(f"tmanager: warning: {games} not counted or suspect ({kinds})", file=sys.stderr)
     for line in report.examples[:SHOWN_WARNINGS]:
         print(f"tmanager: warning: {printable(line)}", file=sys.stderr)
+
+
+def _no_match(pair: Sequence[str], players: list[str]) -> NoReturn:
+    """Why ``--match`` found no game: a name the PGN has not (misspelt: case counts), or two that never met."""
+    unknown = next((name for name in pair if name not in players), None)
+    if unknown is None:
+        raise ConfigError(f"{pair[0]!r} and {pair[1]!r} played no game together", field="--match")
+    shown = ", ".join(players[:10]) + (f" and {len(players) - 10} more" if len(players) > 10 else "")
+    raise ConfigError(f"{unknown!r} played no game", field="--match", hint=f"use a player name from the PGN: {shown}")

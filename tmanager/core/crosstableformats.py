@@ -36,13 +36,6 @@ def render(table: Crosstable, fmt: Format = Format.TEXT) -> str:
     return renderer(table)
 
 
-def _signed(value: float, digits: int = 0) -> str:
-    if math.isinf(value):
-        return "inf" if value > 0 else "-inf"
-    # A value that rounds to zero, or is -0.0 (all draws: -400 log10(1)), is +0.0, not -0.0.
-    return f"{round(value, digits) + 0.0:+.{digits}f}"
-
-
 def _margin(value: float, digits: int = 0) -> str:
     return "inf" if math.isinf(value) else f"{value:.{digits}f}"
 
@@ -69,10 +62,10 @@ def _standings_rows(table: Crosstable) -> tuple[list[str], list[list[str]]]:
                 str(total.wins),
                 str(total.draws),
                 str(total.losses),
-                _signed(line.elo),
+                stats.signed(line.elo),
                 _margin(line.elo_error),
                 f"{s.draw_percent:.1f}",
-                _signed(s.opponent_rating) if s.opponent_rating is not None else "",
+                stats.signed(s.opponent_rating) if s.opponent_rating is not None else "",
                 *(points_text(v) if v is not None else "" for v in line.tiebreaks),
             ]
         )
@@ -126,7 +119,7 @@ def _match_lines(table: Crosstable) -> list[str]:
     s = m.stats
     lines = [
         f"Score of {m.first} vs {m.second}: {s.wins} - {s.losses} - {s.draws}  [{s.score:.3f}] {s.games}",
-        f"Elo difference: {_signed(s.elo.value, 1)} +/- {_margin(s.elo.margin, 1)}, "
+        f"Elo difference: {stats.signed(s.elo.value, 1)} +/- {_margin(s.elo.margin, 1)}, "
         f"LOS: {100 * s.los:.1f} %, DrawRatio: {100 * s.draw_ratio:.1f} % of games",
     ]
     pairs_draws, pairs_ratio, wl_dd = s.draw_ratio_pairs, s.pairs_ratio, s.wl_dd_ratio
@@ -134,14 +127,14 @@ def _match_lines(table: Crosstable) -> list[str]:
             and pairs_ratio is not None and wl_dd is not None):
         lines += [
             f"Ptnml(0-2): [{', '.join(str(c) for c in s.penta)}], {sum(s.penta)} pairs, {m.unpaired} unpaired games",
-            f"Elo (pentanomial): {_signed(s.elo_penta.value, 2)} +/- {_margin(s.elo_penta.margin, 2)}, "
-            f"nElo: {_signed(s.nelo_penta.value, 2)} +/- {_margin(s.nelo_penta.margin, 2)}, "
+            f"Elo (pentanomial): {stats.signed(s.elo_penta.value, 2)} +/- {_margin(s.elo_penta.margin, 2)}, "
+            f"nElo: {stats.signed(s.nelo_penta.value, 2)} +/- {_margin(s.nelo_penta.margin, 2)}, "
             f"LOS: {100 * (s.los_penta or 0):.2f} %",
             f"DrawRatio: {100 * pairs_draws:.2f} % of pairs (fastchess's), PairsRatio: {_ratio(pairs_ratio)}, "
             f"WL/DD Ratio: {_ratio(wl_dd)}",
         ]
     else:
-        lines.append(f"nElo: {_signed(s.nelo.value, 2)} +/- {_margin(s.nelo.margin, 2)} (no game pairs found)")
+        lines.append(f"nElo: {stats.signed(s.nelo.value, 2)} +/- {_margin(s.nelo.margin, 2)} (no game pairs found)")
     if s.sprt is not None and m.sprt is not None:
         verdict = _VERDICT_WORDS[s.sprt.verdict]
         counted = "pentanomial" if s.penta is not None and m.sprt.model is not SprtModel.BAYESIAN else "trinomial"
@@ -164,8 +157,8 @@ def match_line(first: str, second: str, match: stats.MatchStats, sprt: SprtSetti
         elo, nelo, los = match.elo_penta, match.nelo_penta, match.los_penta
     text = (
         f"{first} vs {second}: {match.games} games, W-D-L {match.wins}-{match.draws}-{match.losses}, "
-        f"Elo {_signed(elo.value, 1)} ± {_margin(elo.margin, 1)}, "
-        f"nElo {_signed(nelo.value, 1)} ± {_margin(nelo.margin, 1)}, LOS {100 * los:.1f} %"
+        f"Elo {stats.signed(elo.value, 1)} ± {_margin(elo.margin, 1)}, "
+        f"nElo {stats.signed(nelo.value, 1)} ± {_margin(nelo.margin, 1)}, LOS {100 * los:.1f} %"
     )
     pairs_draws, pairs_ratio, wl_dd = match.draw_ratio_pairs, match.pairs_ratio, match.wl_dd_ratio
     if match.penta is not None and pairs_draws is not None and pairs_ratio is not None and wl_dd is not None:
@@ -190,7 +183,7 @@ def _rating_note(table: Crosstable) -> str:
     anchor = f"{r.anchor} = {r.anchor_elo:g}" if r.anchor else f"average = {r.anchor_elo:g}"
     note = f"Elo: joint maximum likelihood, anchored on {anchor}; ± is the 95 % interval"
     if r.white_advantage:
-        note += f"; white advantage {_signed(r.white_advantage, 1)} +/- {_margin(r.white_advantage_error, 1)}"
+        note += f"; white advantage {stats.signed(r.white_advantage, 1)} +/- {_margin(r.white_advantage_error, 1)}"
     return note
 
 

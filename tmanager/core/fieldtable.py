@@ -87,7 +87,8 @@ def render(records: Sequence[FieldRecord]) -> list[str]:
 
 
 def _signed(value: float) -> str:
-    return f"{value:>+7.1f}" if abs(value) != float("inf") else f"{'+inf' if value > 0 else '-inf':>7}"
+    text = stats.signed(value, 1)
+    return f"{'+inf' if text == 'inf' else text:>7}"
 
 
 def _margin(value: float) -> str:

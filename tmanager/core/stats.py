@@ -145,6 +145,14 @@ class SprtSettings:
         return sprt(counts, elo0=self.elo0, elo1=self.elo1, alpha=self.alpha, beta=self.beta, model=self.model)
 
 
+def signed(value: float, digits: int = 0) -> str:
+    """An Elo figure as testers read it: a sign always, ``inf``/``-inf`` as words. A value that rounds to zero,
+    or is -0.0 (an even score: -400 log10(1)), is +0, never -0."""
+    if math.isinf(value):
+        return "inf" if value > 0 else "-inf"
+    return f"{round(value, digits) + 0.0:+.{digits}f}"
+
+
 def elo_from_score(score: float) -> float:
     """Logistic Elo difference for an expected score strictly between 0 and 1."""
     return -400.0 * math.log10(1.0 / score - 1.0)

@@ -232,7 +232,7 @@ def tourney_of(config: MatchConfig, path: Path, *, seed: int, pgn: str = "", epd
     settings = Settings(
         name=" vs ".join(names) if len(names) <= 3 else f"{names[0]} and {len(names) - 1} others",
         type=TourneyType.GAUNTLET if config.type is TournamentType.GAUNTLET else TourneyType.ROUND_ROBIN,
-        gauntlet_seeds=config.seeds,
+        gauntlet_seeds=config.seeds if config.type is TournamentType.GAUNTLET else 1,  # fastchess's RR has none
         cycles=config.rounds,
         games_per_pairing=config.games,
         order=GameOrder.FASTCHESS,

@@ -132,6 +132,7 @@ def _check_settings(tourney: Tourney) -> None:
             field="tourney.pgn_comment_fields",
             hint=f"choose among {', '.join(COMMENT_FIELDS)}",
         )
+    _check_type_fields(tourney)
     if not s.name.strip():  # the title of status, the pages and the PGN's Event: a blank says nothing
         raise ConfigError("is empty", file=path, field="tourney.name", hint="give the tourney a name, or leave it out")
     for key in ("name", "event", "site"):
@@ -153,6 +154,18 @@ def _check_settings(tourney: Tourney) -> None:
             raise ConfigError(
                 f"{pattern!r} is not a regular expression ({exc})", file=path, field="tourney.pgn_match_lines"
             ) from None
+
+
+def _check_type_fields(tourney: Tourney) -> None:
+    """Seeds and Swiss rounds only where the type has them: elsewhere they would be kept and play no part (an
+    `edit --set gauntlet_seeds=2` of a round robin said 'updated'), as `new` refuses --seeds and --rounds."""
+    s, path = tourney.settings, tourney.path
+    if s.gauntlet_seeds != 1 and s.type is not TourneyType.GAUNTLET:
+        raise ConfigError(f"only a gauntlet has seeds, not a {s.type.value}", file=path, field="tourney.gauntlet_seeds",
+                          hint='set type = "gauntlet", or gauntlet_seeds = 1')
+    if s.swiss_rounds and s.type not in SWISS_TYPES:
+        raise ConfigError(f"only a Swiss tourney has rounds, not a {s.type.value}", file=path,
+                          field="tourney.swiss_rounds", hint='set type = "swiss", or swiss_rounds = 0')
 
 
 def _check_participants(tourney: Tourney) -> None:
