@@ -141,6 +141,32 @@ def test_a_tie_break_not_fides_is_written_as_mtb26_says() -> None:
     assert event_trf.loads(foreign).tiebreaks == ["BH-C1", "EBH", "KS-L60"]
 
 
+def test_an_export_without_the_rounds_dates_warns_of_its_132_line(tmp_path: Path) -> None:
+    """FIDE's rating server takes a rated event's round dates from TRF's 132 line, which the export wrote only from
+    the schedule, and left out without a word when the event had none."""
+    path = tmp_path / "open.toml"
+    e = scripted_event(2, players=10, rounds=3)
+    ev.create(path, e)
+    out = tmp_path / "open.trf"
+    done = run_cli("event", "export-trf", path, out)
+    assert done.returncode == 0 and out.exists(), done.stderr
+    assert done.stderr == (
+        f"warning: {path}: event.schedule: no round dates, so the TRF's 132 line misses rounds a rating officer "
+        'needs (give the [event] table schedule = ["YYYY-MM-DD HH:MM", …], round 1 first)\n'
+    )
+    e.schedule = ["2026-03-01 10:00"]
+    path.unlink()
+    ev.create(path, e)
+    done = run_cli("event", "export-trf", path, out)
+    assert "event.schedule: dates for 1 of the 3 rounds paired, so" in done.stderr
+    e.schedule += ["2026-03-02 10:00", "2026-03-03 10:00"]
+    path.unlink()
+    ev.create(path, e)
+    done = run_cli("event", "export-trf", path, out)
+    assert done.returncode == 0 and done.stderr == ""
+    assert "26/03/01  26/03/02  26/03/03" in out.read_text(encoding="utf-8")
+
+
 def test_cli_round_trip_and_checker(tmp_path: Path) -> None:
     path = tmp_path / "open.toml"
     ev.create(path, scripted_event(2, players=16, rounds=6))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import sys
 from pathlib import Path
 
 from tmanager.cli._dispatch import words
@@ -42,6 +43,11 @@ def _export_trf(args: argparse.Namespace) -> int:
     complete = trffile.complete_rounds(d)
     note = f"; round {complete + 1} is in progress: its pairing is in XTM lines" if complete < d.paired_rounds else ""
     print(f"wrote {args.output} (TRF-{args.version}): {len(d.players)} players, {complete} complete round(s){note}")
+    dated = len(e.schedule)
+    if dated < d.paired_rounds:  # FIDE's rating server takes a rated event's round dates from the 132 line
+        which = "no round dates" if not dated else f"dates for {dated} of the {d.paired_rounds} rounds paired"
+        print(f"warning: {args.event}: event.schedule: {which}, so the TRF's 132 line misses rounds a rating officer "
+              "needs (give the [event] table schedule = [\"YYYY-MM-DD HH:MM\", …], round 1 first)", file=sys.stderr)
     return 0
 
 
