@@ -132,7 +132,8 @@ def test_verbs_end_to_end(tmp_path: Path) -> None:
         (("withdraw", "--"), "player: no player matches '--' in division 'Open'"),
         (("prize-fund", "overall", "--"), "amount: '--' is not an amount (write 1000 or 62.50)"),
         # A typo of a round beyond the event's 5 was taken (and a bye for it refused).
-        (("withdraw", "2", "--rounds", "6"), "player 2 is withdrawn from round 6, but the event has 5 rounds"),
+        (("withdraw", "2", "--rounds", "6"), "--rounds: the event has 5 rounds; there is no round 6 (name rounds from"),
+        (("return", "2", "--rounds", "4,6"), "--rounds: the event has 5 rounds; there is no round 6 (name rounds from"),
         # int() took an Arabic-Indic 3 as round 3, and a number of 5,000 digits was its traceback.
         (("withdraw", "2", "--rounds", "\u0663"), "--rounds '\u0663': write whole numbers separated by commas"),
         (("withdraw", "2", "--rounds", "3," + "9" * 5000), "--rounds '3,999"),

@@ -99,7 +99,13 @@ def edit_player(path: Path, division: str | None, who: str, changes: Mapping[str
 
 
 def _whole_matches(e: Event, d: Division, rounds: Sequence[int]) -> list[int]:
-    """``rounds`` with the other rounds of their matches (a Double-Swiss match is two rounds)."""
+    """``rounds`` with the other rounds of their matches (a Double-Swiss match is two rounds); a round beyond the
+    event's is refused as the typing slip it is (the file's check would refuse it too, without naming --rounds)."""
+    total = e.total_rounds(d)
+    beyond = [n for n in rounds if total and n > total]
+    if beyond:
+        raise StateError(f"the event has {total} rounds; there is no round {beyond[0]}", field="--rounds",
+                         hint=f"name rounds from 1 to {total}")
     rules = rules_for(e, d)
     return sorted({r for n in rounds for r in rules.match_rounds(n)})
 
