@@ -523,16 +523,24 @@ def _new_temporary(path: Path, mode: int) -> tuple[int, Path]:
     return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, mode), tmp
 
 
-def append_line(path: Path, line: str) -> tuple[int, int]:
+def append_line(path: Path, line: str, *, ended_by_hand: bool = False) -> tuple[int, int]:
     """Append one line of text, checked and fsynced (see :func:`append_checked`); returns the offsets where
     it starts and where it ends. The caller holds the lock.
 
     A file that does not end in a newline (a writer died mid-line) is first cut back to its last
-    complete line, so a reader never meets half a line.
+    complete line, so a reader never meets half a line; or, ``ended_by_hand`` (a file that is the user's to
+    edit, written in one short write that a kill does not split), its last line is kept and given its newline
+    (an editor saved it without one).
     """
     data = line.rstrip("\n").encode("utf-8") + b"\n"
-    start = append_checked(path, data, keep=_complete_lines)
+    start = append_checked(path, data, keep=_ended_lines if ended_by_hand else _complete_lines)
     return start, start + len(data)
+
+
+def _ended_lines(fd: int) -> tuple[int, bytes]:
+    """The whole file, and the newline its last line lacks, if it does."""
+    size = os.fstat(fd).st_size
+    return size, b"" if not size or os.pread(fd, 1, size - 1) == b"\n" else b"\n"
 
 
 def _complete_lines(fd: int) -> tuple[int, bytes]:

@@ -583,6 +583,10 @@ ARGUMENTS = [
     ("edit", ("--set", "handshake_timeout=-1"), "tourney.handshake_timeout", "non-negative"),
     ("edit", ("--set", 'pgn="."'), "tourney.pgn", "is a directory"),
     ("edit", ("--set", 'pgn="t.toml"'), "tourney.pgn", "the tourney file itself"),
+    # An EPD line appended to the PGN: the next game cut the game before it off the file.
+    ("edit", ("--set", 'epd_out="t.pgn"'), "tourney.epd_out", "is tourney.pgn too (give each its own file)"),
+    ("edit", ("--set", 'epd_out=".t.toml.journal"'), "tourney.epd_out", "is the tourney's journal"),
+    ("edit", ("--set", 'pgn="t.toml.lock"'), "tourney.pgn", "is the tourney's lock file"),
     ("substitute", ("A", "stockfish", "--name", 'X"]\n[Result "1-0"]', "--replace"), "participants[0].name",
      "holds a quote"),
     # An upgrade keeps the slot's name (--name is refused there): an empty one can only come with --replace.

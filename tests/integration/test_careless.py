@@ -318,3 +318,15 @@ def test_a_pgn_saved_by_an_editor_without_its_last_blank_line_loses_no_game(tmp_
     assert by_hand + b"\n[" in kept and [g["Event"] for g in pgn_games(pgn_path)].count("by hand") == 1
     pgn_path.write_bytes(kept.replace(by_hand + b"\n", b""))  # the tourney's games alone: each there once
     assert len(assert_consistent(path)) == 12
+
+
+def test_a_line_added_by_hand_to_epd_out_without_a_line_break_is_kept(tmp_path: Path) -> None:
+    """It was taken for the half line of a writer that died, and cut off the file by the next game's line."""
+    path = fast_tourney(tmp_path / "t.toml", players=3, cycles=1, extra='epd_out = "final.epd"')
+    assert start_worker(path, "--games", "2").wait(timeout=300) == 0
+    epd = tmp_path / "final.epd"
+    with epd.open("a") as f:
+        f.write("# checked by hand")
+    assert run_to_the_end(path).returncode == 0
+    lines = epd.read_text().splitlines()
+    assert len(lines) == 7 and lines[2] == "# checked by hand" and epd.read_text().endswith("\n")

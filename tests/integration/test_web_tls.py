@@ -58,3 +58,18 @@ def test_certificate_options_refused_in_one_line(tmp_path: Path) -> None:
     bad = run_cli("serve", path, "--port", "0", "--certfile", junk, "--keyfile", junk)
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
     assert "junk.pem: cannot load the certificate and key" in bad.stderr
+
+
+@pytest.mark.parametrize("which", ["--certfile", "--keyfile"])
+def test_a_certificate_or_key_that_is_a_fifo_is_refused_at_once(tmp_path: Path, which: str) -> None:
+    """OpenSSL opens them blocking: `serve` waited for ever on a FIFO for a writer that never came."""
+    path = tmp_path / "open.toml"
+    ok("new", path, "--name", "Hall Open", "--rounds", "5")
+    junk, fifo = tmp_path / "junk.pem", tmp_path / "fifo.pem"
+    junk.write_text("not a certificate\n")
+    os.mkfifo(fifo)
+    given = {"--certfile": junk, "--keyfile": junk, which: fifo}
+    done = run_cli("serve", path, "--port", "0", *[str(v) for pair in given.items() for v in pair], timeout=30)
+    assert done.returncode == 2 and done.stderr == (
+        f"tmanager: {fifo}: is not a regular file but a FIFO (PEM files: the certificate (chain) and its unencrypted "
+        "private key)\n"), done.stderr

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from tmanager.errors import ConfigError
 from tmanager.events import journal
-from tmanager.files import parse_toml, read_text
+from tmanager.files import expect_file, parse_toml, read_text
 from tmanager.tourney import store
 
 #: The largest TCP port.
@@ -53,11 +53,13 @@ def _tls(args: argparse.Namespace) -> tuple[str, str] | None:
         return None
     if args.certfile is None or args.keyfile is None:
         raise ConfigError("--certfile and --keyfile go together", hint="give the certificate and its private key")
+    hint = "PEM files: the certificate (chain) and its unencrypted private key"
+    for path in (args.certfile, args.keyfile):  # OpenSSL opens them blocking: a FIFO held serve for ever
+        expect_file(path, hint=hint)
     try:
         ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(args.certfile, args.keyfile)
     except (OSError, ssl.SSLError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        hint = "PEM files: the certificate (chain) and its unencrypted private key"
         raise ConfigError(f"cannot load the certificate and key: {reason}", file=args.certfile, hint=hint) from None
     return str(args.certfile), str(args.keyfile)
 

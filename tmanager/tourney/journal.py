@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from tmanager.errors import ConfigError
-from tmanager.files import READ_LIMIT, atomic_write_bytes, expect_file, linked_file, open_file, read_bytes
+from tmanager.files import READ_LIMIT, atomic_write_bytes, expect_file, open_file, read_bytes
 from tmanager.tourney.jsonvalues import number_key, table, text, whole
 from tmanager.tourney.model import RESULT_CHARS, UNPLAYED, Claim, PendingHook, PgnMark
 from tmanager.tourney.ownedpart import (
@@ -30,6 +30,7 @@ from tmanager.tourney.ownedpart import (
     parse_laid_out,
     parse_owned,
 )
+from tmanager.tourney.paths import journal_path
 
 log = logging.getLogger("tmanager")
 
@@ -46,12 +47,6 @@ _JOURNAL_HEAD = 256
 #: and written again since: the end of the last line read, with its version, claims' heartbeats or hooks'
 #: takers, which no line written after the cut repeats at that place (versions only grow).
 _JOURNAL_TAIL = 256
-
-
-def journal_path(path: Path) -> Path:
-    """The journal beside tourney file ``path`` (beside the file a symbolic link names, as its lock is)."""
-    file = linked_file(path)
-    return file.with_name(f".{file.name}.journal")
 
 
 def damaged_path(path: Path) -> Path:

@@ -10,11 +10,17 @@ book is the book.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from tmanager.errors import ConfigError
-from tmanager.files import expect_output, same_file
+from tmanager.files import expect_output, linked_file, same_file
+
+
+def journal_path(path: Path) -> Path:
+    """The journal beside tourney file ``path`` (beside the file a symbolic link names, as its lock is)."""
+    file = linked_file(path)
+    return file.with_name(f".{file.name}.journal")
 
 
 def check_output(path: Path, *, tourney: Path, field: str, book: Path | None = None) -> None:
@@ -30,6 +36,20 @@ def check_output(path: Path, *, tourney: Path, field: str, book: Path | None = N
             hint="games written there would become openings: give it a file of its own",
         )
     expect_output(path, file=tourney, field=field)
+
+
+def check_apart(outputs: Sequence[tuple[Path, str]], *, own: Mapping[Path, str], tourney: Path) -> None:
+    """Refuse an output (path, field) that is one of tmanager's ``own`` files (path: what it is), or the PGN or
+    ``epd_out`` that is another output too: an EPD line appended to the PGN left it without its last game's
+    blank line, and the next game cut that game off the file. (Engines may share a stderr log.)"""
+    for i, (path, field) in enumerate(outputs):
+        for kept, what in own.items():
+            if same_file(path, kept):
+                raise ConfigError(f"is {what}", file=tourney, field=field, hint="give it a name of its own")
+        for other, other_field in outputs[:i]:
+            if not (field.endswith(".stderr") and other_field.endswith(".stderr")) and same_file(path, other):
+                raise ConfigError(f"is {other_field} too", file=tourney, field=field,
+                                  hint="give each its own file")
 
 
 def check_directories(directories: Iterable[str], *, base: Path, tourney: Path, field: str) -> None:

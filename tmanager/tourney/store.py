@@ -82,7 +82,6 @@ from tmanager.files import stamp as file_stamp
 from tmanager.tomlmap import dumps
 from tmanager.tourney.hookrun import restore_hooks
 from tmanager.tourney.journal import Journal, damaged_path, journals, owned_at, set_aside
-from tmanager.tourney.journal import journal_path as journal_path
 from tmanager.tourney.model import OWNED_SECTIONS, UNPLAYED, Claim, PendingHook, PgnMark, Tourney
 from tmanager.tourney.ownedpart import (
     VERSION_WIDTH,
@@ -96,6 +95,7 @@ from tmanager.tourney.ownedpart import (
 )
 from tmanager.tourney.ownedpart import split as split
 from tmanager.tourney.parsing import from_toml
+from tmanager.tourney.paths import journal_path as journal_path
 from tmanager.tourney.resultchanges import HandEdits, changed_results, recorded_since
 from tmanager.tourney.serialising import owned_sections_to_toml, settings_to_toml
 

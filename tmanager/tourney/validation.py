@@ -20,11 +20,11 @@ from tmanager.core.schedule import Schedule
 from tmanager.core.spsa import TuneSettings
 from tmanager.core.stats import SprtSettings
 from tmanager.errors import ConfigError, StateError
-from tmanager.files import check_access, expect_directory, expect_file, file_size
+from tmanager.files import check_access, expect_directory, expect_file, file_size, lock_path
 from tmanager.formats import pgn
 from tmanager.formats.pgn import COMMENT_FIELDS
 from tmanager.tomlmap import check_least
-from tmanager.tourney.paths import check_directories, check_output
+from tmanager.tourney.paths import check_apart, check_directories, check_output, journal_path
 from tmanager.tourney.resolution import resolve_all
 from tmanager.tourney.settings import SWISS_TYPES, TourneyType
 from tmanager.tourney.tuning import values_path
@@ -254,6 +254,8 @@ def _check_paths(tourney: Tourney) -> None:
     are directories."""
     for path, field, book in _outputs(tourney):
         check_output(path, tourney=tourney.path, field=field, book=book)
+    own = {journal_path(tourney.path): "the tourney's journal", lock_path(tourney.path): "the tourney's lock file"}
+    check_apart([(path, field) for path, field, _book in _outputs(tourney)], own=own, tourney=tourney.path)
     for kept, holds in ((tourney.live_dir, "the games in progress"), (tourney.engine_logs_dir, "engine logs")):
         expect_directory(kept, hint=f"move it away: tmanager keeps {holds} of {tourney.path.name} there")
     if tourney.spsa is not None:  # written as the tune ends: a FIFO there would be found only then

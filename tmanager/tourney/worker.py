@@ -210,7 +210,7 @@ class Worker:
         appended = pgn.append_game(tourney.pgn_path, record.pgn)
         if tourney.settings.epd_out:
             try:
-                append_line(tourney.directory / tourney.settings.epd_out, record.epd)
+                append_line(tourney.directory / tourney.settings.epd_out, record.epd, ended_by_hand=True)
             except TManagerError:
                 pgn.cut_back(tourney.pgn_path, appended.start)  # the game is recorded whole, or not at all
                 raise
