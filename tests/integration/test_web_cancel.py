@@ -19,6 +19,7 @@ from tests.integration.test_web_event import (
     browser_only,
     error,
     fresh,
+    logged_in,
     protected,
     twins,
 )
@@ -47,11 +48,7 @@ def test_the_arbiter_cancels_a_bye_and_takes_back_forced_games_in_the_browser(
     prepared(path)
     server = serve(path)
     with chromium() as browser:
-        arbiter = browser.new_page(viewport={"width": 1000, "height": 1000})
-        arbiter.goto(server.url + "arbiter")
-        arbiter.fill("#password", PASSWORD)
-        arbiter.click("form.login button")
-        arbiter.wait_for_selector("#results form.entry")
+        arbiter = logged_in(browser.new_page(viewport={"width": 1000, "height": 1000}), server.url)
         # The forced bye is listed with the forced games only, not as a requested bye too.
         assert listed(arbiter, "#cancel-bye li") == ["round 4: Smit, Daan (5), half Cancel bye"]
         assert listed(arbiter, "#unforce li") == [

@@ -205,6 +205,16 @@ def test_arbiter_logs_in_enters_a_result_and_viewers_follow(protected: Path, tmp
         assert arbiter.url.endswith("/login")
 
 
+def logged_in(page: Any, url: str, *, address: str = "arbiter", ready: str = "#results form.entry") -> Any:
+    """``page`` past the login form that ``url + address`` asks for first, once ``ready`` shows on the page it
+    leads to."""
+    page.goto(url + address)
+    page.fill("#password", PASSWORD)
+    page.click("form.login button")
+    page.wait_for_selector(ready)
+    return page
+
+
 def wait_text(page: Any, selector: str, text: str, timeout: float = 10.0) -> None:
     """Polled from here: the pages' CSP forbids the eval that Playwright's wait_for_function needs."""
     deadline = time.monotonic() + timeout
@@ -271,10 +281,7 @@ def test_the_arbiters_page_fits_a_phone_whatever_the_names(protected: Path, tmp_
     with chromium() as browser:
         phone = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
                                  has_touch=True)  # fmt: skip
-        phone.goto(server.url + "arbiter")
-        phone.fill("#password", PASSWORD)
-        phone.click("form.login button")
-        phone.wait_for_selector("#results form.entry")
+        logged_in(phone, server.url)
         assert "Wolfeschlegelsteinhausenbergerdorff" in phone.inner_text("#force")
         assert phone.evaluate("document.documentElement.scrollWidth") <= 390
         for menu in ("#bye select[name=player]", "#force select[name=white]"):

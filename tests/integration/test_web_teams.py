@@ -12,7 +12,7 @@ from typing import Any
 from tests.conftest import run_cli
 from tests.integration.test_event_teams import team_event
 from tests.integration.test_web import CHROMIUM, CHROMIUM_ARGS, assert_not_blank, chromium, serve
-from tests.integration.test_web_event import PASSWORD, Client, Twins, browser_only, set_password, twins
+from tests.integration.test_web_event import PASSWORD, Client, Twins, browser_only, logged_in, set_password, twins
 from tmanager.events import api as ev
 
 
@@ -61,21 +61,13 @@ def test_teams_rosters_and_lineups_as_the_cli_does(tmp_path: Path, serve: Any) -
     assert after.lineups[2] == [4, 5] and after.lineups[1] == [1, 3] and after.matches == record.matches
 
 
-def logged_in(page: Any, url: str) -> Any:
-    """The arbiter's page of the server at ``url``, after the login form."""
-    page.goto(url + "login")
-    page.fill("#password", PASSWORD)
-    page.click("form.login button")
-    page.wait_for_selector("#teams")
-    return page
-
-
 @browser_only
 def test_arbiter_enters_teams_and_lineups_in_a_browser(tmp_path: Path, serve: Any) -> None:
     path = league(tmp_path)
     url = serve(path).url
     with chromium() as browser:
-        page = logged_in(browser.new_page(viewport={"width": 1000, "height": 1000}), url)
+        page = browser.new_page(viewport={"width": 1000, "height": 1000})
+        logged_in(page, url, address="login", ready="#teams")
         page.fill("#add-team input[name=name]", "Pawns")
         page.fill("#add-team input[name=players]", "12")
         page.click("#add-team button")
@@ -116,11 +108,8 @@ def test_a_forced_match_is_chosen_by_its_teams_and_taken_back(tmp_path: Path, se
         assert run_cli("event", "result", path, "1.1", "1-0").returncode == 0  # round 2 waits for round 1
     server = serve(web)
     with chromium() as browser:
-        arbiter = browser.new_page(viewport={"width": 1000, "height": 1000})
-        arbiter.goto(server.url + "arbiter")
-        arbiter.fill("#password", PASSWORD)
-        arbiter.click("form.login button")
-        arbiter.wait_for_selector("#force select[name=white]")
+        arbiter = logged_in(browser.new_page(viewport={"width": 1000, "height": 1000}), server.url,
+                            ready="#force select[name=white]")
         options = arbiter.locator("#force select[name=white] option").all_inner_texts()
         assert options == ["choose…", "Bishops (3)", "Knights (2)", "Queens (4)", "Rooks (1)"]
         arbiter.select_option("#force select[name=white]", label="Queens (4)")

@@ -11,17 +11,13 @@ from pathlib import Path
 from typing import Any
 
 from tests.integration.test_web import chromium, serve
-from tests.integration.test_web_event import PASSWORD, browser_only, fresh, protected, wait_text
+from tests.integration.test_web_event import PASSWORD, browser_only, fresh, logged_in, protected, wait_text
 from tmanager.events import api as ev
 
 
-def logged_in(browser: Any, url: str) -> Any:
-    """A page of a browser of its own (its own cookies: its own session), on the arbiter's page."""
-    page = browser.new_context(viewport={"width": 1000, "height": 1000}).new_page()
-    page.goto(url + "arbiter")
-    page.fill("#password", PASSWORD)
-    page.click("form.login button")
-    page.wait_for_selector("#results form.entry")
+def arbiter_page(browser: Any, url: str) -> Any:
+    """A page of a browser of its own (its own cookies: its own session), on the arbiter's page, connected."""
+    page = logged_in(browser.new_context(viewport={"width": 1000, "height": 1000}).new_page(), url)
     page.wait_for_selector("#connection.connection:not(.lost)")
     return page
 
@@ -33,7 +29,7 @@ def test_a_result_being_chosen_survives_another_arbiters_entry(protected: Path, 
     path = fresh(protected, tmp_path)
     server = serve(path)
     with chromium() as browser:
-        first, second = logged_in(browser, server.url), logged_in(browser, server.url)
+        first, second = arbiter_page(browser, server.url), arbiter_page(browser, server.url)
         second.select_option("#result-4 select", "0-1")
         first.select_option("#result-3 select", "1-0")
         first.click("#result-3 button")

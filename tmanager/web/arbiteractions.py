@@ -107,19 +107,24 @@ def _cancel_bye(target: Target, form: Form) -> Change:
     return service.cancel_bye(target.path, _division(form), who, round_number, shown=shown)
 
 
-def _force(target: Target, form: Form) -> Change:
+def _pair_of(form: Form, *, missing: str) -> tuple[str, str, int]:
+    """The white and black of a forced game's form, and the round it was shown for; ``missing`` says what to do
+    when a side is not given."""
     expected = _number(form, "round")
     white, black = form.get("white", "").strip(), form.get("black", "").strip()
     if not (white and black):
-        raise StateError("choose both players (or a player and bye)")
+        raise StateError(missing)
+    return white, black, expected
+
+
+def _force(target: Target, form: Form) -> Change:
+    white, black, expected = _pair_of(form, missing="choose both players (or a player and bye)")
     return service.force(target.path, _division(form), white, black, expected_round=expected - 1)
 
 
 def _unforce(target: Target, form: Form) -> Change:
-    expected = _number(form, "round")
-    white, black = form.get("white", "").strip(), form.get("black", "").strip()
-    if not (white and black):
-        raise StateError("the form does not say which forced game to take back; reload the page")
+    missing = "the form does not say which forced game to take back; reload the page"
+    white, black, expected = _pair_of(form, missing=missing)
     return service.unforce(target.path, _division(form), white, black, expected_round=expected - 1)
 
 
