@@ -40,6 +40,7 @@ def lock(path: Path, *, timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
     if not path.parent.is_dir():
         raise ConfigError(f"cannot use: {path.parent} is not a directory", file=path, hint="check the path")
     check_lock(path)
+    expect_file(path)  # a directory, a FIFO or a device is refused before its lock file is made beside it
     lock_file = lock_path(path)
     deadline = time.monotonic() + timeout
     while True:
@@ -180,7 +181,14 @@ def _mode(path: Path, hint: str | None) -> int | None:
     except OSError as exc:
         if exc.errno == errno.ELOOP:
             raise _loop(path, hint) from None
+        if exc.errno == errno.ENAMETOOLONG:
+            raise name_too_long(path) from None
         raise ConfigError(f"cannot use: {_reason(exc)}", file=path) from None
+
+
+def name_too_long(path: str | Path) -> ConfigError:
+    """What is said of a path the file system refuses as too long."""
+    return ConfigError("file name too long", file=path, hint="a name has at most 255 bytes, a path 4,096")
 
 
 def expect_file(path: Path, *, hint: str | None = None) -> bool:
@@ -300,6 +308,11 @@ def open_file(path: Path, flags: int = os.O_RDONLY, *, hint: str | None = None, 
     return fd
 
 
+def missing_file(path: Path, *, kind: str = "tourney", create: str | None = "tmanager new") -> ConfigError:
+    """What is said of a ``kind`` file that is not there, and how to ``create`` one (if given)."""
+    return ConfigError(f"no such {kind} file", file=path, hint=f"create one with `{create}`" if create else None)
+
+
 def read_bytes(
     path: Path, *, kind: str = "tourney", create: str | None = "tmanager new", limit: int | None = READ_LIMIT
 ) -> bytes:
@@ -310,8 +323,7 @@ def read_bytes(
     try:
         fd = open_file(path)
     except FileNotFoundError:
-        hint = f"create one with `{create}`" if create else None
-        raise ConfigError(f"no such {kind} file", file=path, hint=hint) from None
+        raise missing_file(path, kind=kind, create=create) from None
     except OSError as exc:
         raise ConfigError(f"cannot read: {_reason(exc)}", file=path) from None
     try:

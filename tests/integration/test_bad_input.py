@@ -278,6 +278,8 @@ CASES = [
          "must be str (text)"),
     Case("results foreign character", edited(('results = "+-="', 'results = "+x="')), "progress.results",
          "foreign character 'x'"),
+    Case("results foreign letter", edited(('results = "+-="', 'results = "+\u00e9="')), "progress.results",
+         "foreign character '\u00e9' at game 1"),  # it was shown as '\ufffd', its first byte alone
     Case("results too long", edited(('results = "+-="', 'results = "+-=+-=+"')), "progress.results",
          "only 6"),
     Case("results with a newline", edited(('results = "+-="', 'results = "+\\n="')), "progress.results",
@@ -618,8 +620,11 @@ def test_bad_values_on_the_command_line_change_nothing(
 
 @pytest.mark.parametrize(("make", "says"), [(os.mkfifo, "is not a regular file but a FIFO (an engine definition is "
                                                        "a TOML file)"),
-                                            (lambda p: p.write_text(""), "cmd: missing cmd")],
-                         ids=["FIFO", "no cmd"])
+                                            (lambda p: p.write_text(""), "cmd: missing cmd"),
+                                            # It was 'unknown engine 'dev'', listing dev among the known ones.
+                                            (lambda p: p.symlink_to("nowhere.toml"), "is a symbolic link to nothing "
+                                             "(link it to the engine's definition, or remove it)")],
+                         ids=["FIFO", "no cmd", "link to nothing"])
 def test_new_names_the_engine_definition_at_fault(tmp_path: Path, make: Callable[[Path], object], says: str) -> None:
     """`new` said "tmanager: is not a regular file but a FIFO (…)", or "tmanager: cmd: missing cmd": the new
     tourney file's name is left out of its errors (it is not written yet), and the definition's went with it."""
@@ -1046,3 +1051,24 @@ def test_a_command_line_the_parser_refuses_is_one_line(tmp_path: Path, arguments
     is now named by its long name, as every other refusal names its field, and the line says where help is."""
     assert one_line([tmp_path / word if word.endswith((".toml", ".pgn")) else word for word in arguments]) \
         .replace(str(tmp_path) + "/", "") == says
+
+
+@pytest.mark.parametrize(
+    ("make", "says"),
+    [(os.mkdir, "is a directory"), (os.mkfifo, "is not a regular file but a FIFO"),
+     (lambda p: p.symlink_to("nowhere.toml"), "no such"), (lambda p: None, "no such")],
+    ids=["directory", "FIFO", "link to nothing", "missing"],
+)
+@pytest.mark.parametrize("command", [["edit", "--set", "cycles=2"], ["reset-stale"], ["event", "pair"],
+                                     ["event", "undo"]])  # fmt: skip
+def test_a_change_refused_for_what_its_file_is_leaves_no_lock_file(
+    tmp_path: Path, make: Callable[[Path], object], says: str, command: list[str]
+) -> None:
+    """A change of a tourney or event file took the file's lock before it read the file: refused, it left
+    `d.toml.lock` beside a directory, a FIFO or a mistyped name, or `nowhere.toml.lock` beside a link's target."""
+    path = tmp_path / "d.toml"
+    make(path)
+    verb, *options = command
+    arguments: list[str | Path] = [verb, options[0], path, *options[1:]] if verb == "event" else [verb, path, *options]
+    assert says in one_line(arguments)
+    assert sorted(p.name for p in tmp_path.iterdir()) == (["d.toml"] if os.path.lexists(path) else [])

@@ -169,8 +169,9 @@ def run(
             raise
         # pathlib's is_file(), exists() and is_symlink() let this error through (Python 3.11) wherever a name
         # given is looked at (a tourney file, an engine's program or definition): before, a traceback.
-        return _refused(ConfigError("file name too long", file=os.fsdecode(exc.filename or ""),
-                                    hint="a name has at most 255 bytes, a path 4,096"), told)
+        from tmanager.files import name_too_long  # here: the dispatcher starts every command, and loads no more
+
+        return _refused(name_too_long(os.fsdecode(exc.filename or "")), told)
     return status
 
 

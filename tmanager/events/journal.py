@@ -34,7 +34,7 @@ from tmanager.errors import ConfigError, LockTimeout, StateError
 from tmanager.events.eventfile import check, dumps, loads
 from tmanager.events.messages import Note, Topic
 from tmanager.events.model import Event
-from tmanager.files import atomic_write, linked_file, lock, make_directory, read_text
+from tmanager.files import atomic_write, expect_file, linked_file, lock, make_directory, missing_file, read_text
 
 _JOURNAL = re.compile(r"^(?P<stem>.+)\.(?P<seq>\d{4,})\.(?P<form>toml|delta)$")
 #: One journal entry in this many is kept whole; the others are deltas from the entry before them.
@@ -170,7 +170,11 @@ def _record(path: Path, old: str, what: Sequence[str]) -> int:
 
 
 @contextlib.contextmanager
-def _locked(path: Path) -> Iterator[None]:
+def _locked(path: Path, *, existing: bool = True) -> Iterator[None]:
+    """Hold the event file's lock; refuse first an ``existing`` file that is not there, whose lock file a
+    mistyped name must not get."""
+    if existing and not expect_file(path) and path.parent.is_dir():  # (the lock says what a path under none is)
+        raise missing_file(path, kind="event", create="tmanager event new")
     with contextlib.ExitStack() as held:
         try:
             held.enter_context(lock(path))
@@ -182,7 +186,7 @@ def _locked(path: Path) -> Iterator[None]:
 def create(path: Path, event: Event) -> None:
     """Write a new event file; refuses to overwrite."""
     check(event)
-    with _locked(path):
+    with _locked(path, existing=False):
         if path.exists():
             raise StateError(f"{path}: file exists; choose another name or remove it first")
         atomic_write(path, dumps(event))

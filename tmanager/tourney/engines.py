@@ -147,7 +147,7 @@ def engine_dirs(tourney_dir: Path | None = None) -> list[Path]:
 
 def available_definitions(tourney_dir: Path | None = None) -> list[str]:
     """Names of all engine definitions that can be found."""
-    names = {p.stem for d in engine_dirs(tourney_dir) if d.is_dir() for p in d.glob("*.toml")}
+    names = {p.stem for d in engine_dirs(tourney_dir) if d.is_dir() for p in d.glob("*.toml") if p.exists()}
     return sorted(names)
 
 
@@ -157,6 +157,9 @@ def find_definition(name: str, tourney_dir: Path | None = None) -> Path:
         path = directory / f"{name}.toml"
         if expect_file(path, hint="an engine definition is a TOML file"):  # a FIFO there is said to be one
             return path
+        if path.is_symlink():  # it was listed among the known engines of its unknown-engine error
+            raise ConfigError("is a symbolic link to nothing", file=path,
+                              hint="link it to the engine's definition, or remove it")
     known = ", ".join(available_definitions(tourney_dir)) or "none"
     raise ConfigError(
         f"unknown engine {name!r}",

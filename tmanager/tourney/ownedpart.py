@@ -232,8 +232,11 @@ def _results(results: bytes, path: Path) -> str:
     """A results string as written, checked, without its padding."""
     if results.translate(None, _RESULT_BYTES):
         index = next(i for i, c in enumerate(results) if c not in _RESULT_BYTES)
+        # The character whole (UTF-8's up to four bytes, the bytes before it all results): its first byte alone
+        # showed any letter beyond ASCII as '\ufffd'.
+        foreign = results[index:index + 4].decode("utf-8", "replace")[0]
         raise ConfigError(
-            f"foreign character {results[index:index + 1].decode('utf-8', 'replace')!r} at game {index}",
+            f"foreign character {foreign!r} at game {index}",
             file=path,
             field="progress.results",
             hint='use only "+", "-", "=", "*" and space',

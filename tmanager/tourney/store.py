@@ -74,6 +74,7 @@ from tmanager.files import (
     file_size,
     lock,
     lock_timeout,
+    missing_file,
     read_bytes,
     remove_lock_file,
     write_at,
@@ -533,6 +534,8 @@ def transaction(path: Path, *, settings: bool = False, timeout: float = LOCK_TIM
     (:func:`~tmanager.tourney.hookrun.restore_hooks`): only the first transaction after the cut knows of
     those games, whoever its caller, so the one place every change passes through sees to them.
     """
+    if not expect_file(path) and path.parent.is_dir():  # before the lock, whose file a mistyped name must not get
+        raise missing_file(path)  # (the lock says what a path under no directory is)
     with _in_process(path, timeout=timeout), lock(path, timeout=timeout):
         state = _load(path)
         tourney = state.tourney
