@@ -150,3 +150,17 @@ def test_a_symbolic_link_to_the_event_is_written_through_and_journaled_beside_th
     assert not (tmp_path / "old").exists()
     assert run_cli("event", "undo", link).returncode == 0
     assert link.is_symlink() and "Kuiper" not in path.read_text()
+
+
+def test_undo_brings_a_deleted_event_file_back_from_its_journal(tmp_path: Path) -> None:
+    """A change of a missing event file is refused before its lock is taken, but undo of a file deleted by
+    mistake restores it from the journal: the version before the last change."""
+    path = tmp_path / "open.toml"
+    texts = grow(path, 2)
+    path.unlink()
+    done = run_cli("event", "undo", path)
+    assert done.returncode == 0, done.stderr
+    assert path.read_text(encoding="utf-8") == texts[-2]
+    refused = run_cli("event", "undo", tmp_path / "other.toml")
+    assert refused.returncode == 2 and "no such event file" in refused.stderr
+    assert not (tmp_path / "other.toml.lock").exists()

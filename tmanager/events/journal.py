@@ -252,9 +252,10 @@ def undo(path: Path, *, expected: int | None = None) -> Committed:
     says, and the number of the change undone.
 
     With ``expected`` (a :func:`last_change` number), only if that change is still the last one:
-    a page shown before someone else's change must not undo it.
+    a page shown before someone else's change must not undo it. An event file deleted is brought back from its
+    journal; only a name with neither file nor journal is refused before the lock.
     """
-    with _locked(path):
+    with _locked(path, existing=not _journal(path)):
         entries = _journal(path)
         if not entries:
             raise StateError(
