@@ -893,6 +893,16 @@ def test_counts_beyond_their_bounds_are_refused_before_anything_starts(
     assert snapshot(tmp_path) == before
 
 
+@pytest.mark.parametrize("every", ["-1", "100000001", "9" * 30])
+def test_a_report_interval_beyond_any_tourney_is_refused(tmp_path: Path, every: str) -> None:
+    """--report-every had no upper bound: 10**29 was taken, and never reported."""
+    path = text(GOOD.replace('results = "+-="', 'results = ""'))(tmp_path)
+    before = snapshot(tmp_path)
+    line = one_line(["run", path, "--report-every", every])
+    assert line == f"tmanager: --report-every: must be from 0 to 100,000,000, not {int(every):,}", line
+    assert snapshot(tmp_path) == before
+
+
 CLOSED = "not an open file descriptor"
 
 
