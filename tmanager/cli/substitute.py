@@ -4,7 +4,8 @@
 name; results so far stay. The results, status, the dashboard, the PGN and
 its cross-tables all show one player whose engine changed.
 --replace: the old participant's finished games are reset to not played and
-will be replayed by the new engine under its own name (NEW, or --name); their
+will be replayed by the new engine under its own name (NEW, or --name, never the name of an engine
+replaced earlier: OLD's own, or a new one); their
 PGN games stay in the file, tagged [Superseded], and cross-tables of the
 tourney no longer count them. Replace is refused while the old participant is
 playing. Either way the slot keeps its conditions (tc, st, nodes, depth,

@@ -14,6 +14,7 @@ import re
 from typing import Any
 
 from tmanager.errors import ConfigError, StateError
+from tmanager.formats import pgn
 from tmanager.tomlmap import from_table, to_table
 from tmanager.tourney.alphabet import FINISHED_CHARS, PLAYING, UNPLAYED
 from tmanager.tourney.model import RESHAPING_KEYS, Tourney
@@ -135,6 +136,12 @@ def set_participant(tourney: Tourney, name: str, key: str, value: Any, *, playin
     tourney.participants[index] = from_table(Participant, table, where, tourney.path)
 
 
+def _named_before(tourney: Tourney, name: str) -> bool:
+    """Whether ``name`` was a player of this tourney's past: in its PGN (superseded games included), or in its
+    faults, whose keys are names."""
+    return name in tourney.faults or pgn.tag_value(name) in pgn.players(tourney.pgn_path)
+
+
 def games_of(tourney: Tourney, index: int, chars: str) -> list[int]:
     """Numbers of the games of participant ``index`` whose results character is in ``chars``."""
     schedule = tourney.schedule()
@@ -161,6 +168,11 @@ def substitute(tourney: Tourney, old: str, new: Participant, *, replace: bool) -
         new = dataclasses.replace(new, name=old)
     if new.name != old and any(p.name == new.name for p in tourney.participants):
         raise ConfigError(f"a participant is already named {new.name!r}", file=tourney.path, hint="choose --name")
+    if new.name != old and _named_before(tourney, new.name):
+        # The PGN's games (superseded ones too) and the faults would credit it with another engine's record.
+        raise ConfigError(f"{new.name!r} named an engine replaced earlier (in the PGN's games or the faults), "
+                          "whose record would be taken for the new engine's", file=tourney.path,
+                          hint="choose another --name")
     reset: list[int] = []
     if replace:
         playing = games_of(tourney, index, PLAYING)
