@@ -260,8 +260,8 @@ def test_a_base_under_a_second_or_a_minute_is_a_level_the_engine_takes(
             for _ in range(2):
                 limit = SearchLimit(white_clock=base, black_clock=base, white_inc=increment, black_inc=increment)
                 reply = await asyncio.wait_for(client.play(board, limit), timeout=30)
-                assert reply.move in board.legal_moves
-                board.push(reply.move)  # type: ignore[arg-type]
+                assert reply.move is not None and reply.move in board.legal_moves
+                board.push(reply.move)
             await client.quit()
         finally:
             engine.transport.close()
