@@ -947,6 +947,16 @@ def test_dask_concurrency_without_dask_is_refused(tmp_path: Path) -> None:
     assert snapshot(tmp_path) == before
 
 
+def test_a_log_level_without_a_log_is_refused(tmp_path: Path) -> None:
+    """work --log-level without --log was ignored: the worker played on, every info line on stderr."""
+    path = text(GOOD.replace('results = "+-="', 'results = ""'))(tmp_path)
+    before = snapshot(tmp_path)
+    line = one_line(["work", path, "--log-level", "error", "--games", "1"])
+    assert line == "tmanager: --log-level: only with --log (name the log file it sets the level of, or -q for " \
+        "warnings only on stderr)", line
+    assert snapshot(tmp_path) == before
+
+
 @pytest.mark.parametrize("command", ["run", "work"])
 @pytest.mark.parametrize(("log", "says"), [("nowhere/w.log", "no directory"), (".", "directory"), ("fifo", "FIFO")],
                          ids=["missing directory", "directory", "FIFO"])
