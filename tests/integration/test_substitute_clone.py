@@ -149,6 +149,21 @@ def test_edit_adds_a_cycle_to_a_finished_tourney(tmp_path: Path) -> None:
     assert store.read(path).adjudication.max_moves == 8
 
 
+def test_a_text_setting_typed_as_a_number_is_the_text(tmp_path: Path) -> None:
+    """--set tc=10 (ten seconds) and tc=inf, the README's own values, were refused, 'must be str (text), not 10':
+    TOML read them as numbers; so were --each tc=60 and event=2026."""
+    path = tmp_path / "n.toml"
+    made = run_cli("new", path, "-e", "random-uci:A", "-e", "random-uci:B", "--each", "tc=60", "--set", "event=2026")
+    assert made.returncode == 0, made.stderr
+    done = run_cli("edit", path, "--set", "tc=10", "--set", "participants.B.tc=inf", "--set", "participants.B.nodes=5")
+    assert done.returncode == 0, done.stderr
+    tourney = store.read(path)
+    assert (tourney.settings.tc, tourney.settings.event) == ("10", "2026")
+    assert [p.tc for p in tourney.participants] == ["60", "inf"]
+    refused = run_cli("edit", path, "--set", "name=true")  # a boolean is no text: still refused
+    assert refused.returncode == 2 and "tourney.name: must be str (text), not True" in refused.stderr
+
+
 def test_edit_refuses_changes_that_change_recorded_meaning(tmp_path: Path) -> None:
     path = slow_tourney(tmp_path / "f.toml", players=3, games=2)
     assert run_cli("work", path, "--games", "3").returncode == 0

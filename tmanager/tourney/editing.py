@@ -15,7 +15,7 @@ from typing import Any
 
 from tmanager.errors import ConfigError, StateError
 from tmanager.formats import pgn
-from tmanager.tomlmap import from_table, to_table
+from tmanager.tomlmap import from_table, given_as, to_table
 from tmanager.tourney.alphabet import FINISHED_CHARS, PLAYING, UNPLAYED
 from tmanager.tourney.model import RESHAPING_KEYS, Tourney
 from tmanager.tourney.settings import Openings, Participant
@@ -73,13 +73,13 @@ def apply_setting(tourney: Tourney, key: str, value: Any) -> None:
         raise ConfigError(f"the tourney has no [{section}] section", file=tourney.path, field=key,
                           hint=f"add one with {needs} by hand")
     if current is None:  # openings: start a section from the given key
-        table = {name: value}
+        table = {name: given_as(Openings, name, value)}
         if "file" not in table:
             raise ConfigError("set openings.file first", file=tourney.path, field=key)
         tourney.openings = from_table(Openings, table, section, tourney.path)
         return
     table = to_table(current, keep_defaults=True)
-    table[name] = value
+    table[name] = given_as(type(current), name, value)
     updated = from_table(type(current), table, section, tourney.path)
     if section == "tourney":
         tourney.settings = updated
@@ -132,7 +132,8 @@ def set_participant(tourney: Tourney, name: str, key: str, value: Any, *, playin
         )
     participant = tourney.participants[index]
     table = to_table(participant, keep_defaults=False)
-    table[field_name] = {**participant.options, option: value} if field_name == "options" else value
+    table[field_name] = ({**participant.options, option: value} if field_name == "options"
+                         else given_as(Participant, field_name, value))
     tourney.participants[index] = from_table(Participant, table, where, tourney.path)
 
 
