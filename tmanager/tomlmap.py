@@ -339,6 +339,15 @@ def parse_value(text: str) -> Any:
         return text
 
 
+def given_as(cls: type[Any], name: str, value: Any) -> Any:
+    """``value`` of a command line's ``--set``, as :func:`parse_value` read it, for field ``name`` of dataclass
+    ``cls``: a number where the field is text is the text it stood for (``tc=10``, ``tc=inf``, ``event=2026``),
+    which TOML read as a number; anything else as it is, for :func:`from_table` to check."""
+    if _hints(cls).get(name) is str and isinstance(value, int | float) and not isinstance(value, bool):
+        return str(value)
+    return value
+
+
 # --- writing -----------------------------------------------------------------------------------
 
 

@@ -157,3 +157,28 @@ def test_tablebases_from_a_path_list_are_all_probed(tmp_path: Path) -> None:
     assert done.returncode == 2 and done.stderr.count("\n") == 1
     assert f"{path}: adjudication.syzygy: no directory 'nowhere'" in done.stderr
     assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize(("make", "says"), [
+    (os.mkfifo, "is not a regular file but a FIFO (put the table itself there, or move it away)"),
+    (os.mkdir, "is a directory (put the table itself there, or move it away)"),
+    (lambda path: os.symlink("gone.rtbw", path), "is a symbolic link to nothing (put the table itself there, or "),
+], ids=["FIFO", "directory", "link to nothing"])
+def test_a_table_that_is_not_a_file_is_refused(tmp_path: Path, make: Any, says: str) -> None:
+    """python-chess passed over a KQvK.rtbw that was a FIFO, a directory or a dangling link without a word: the
+    tourney was taken, and its KQ v K endings played on unadjudicated, as if the table had not been given."""
+    (tmp_path / "tables").mkdir()
+    make(tmp_path / "tables" / "KQvK.rtbw")
+    os.mkfifo(tmp_path / "tables" / "notes.txt")  # not a table: python-chess never looks at it
+    path = tmp_path / "tb.toml"
+    made = run_cli("new", path, "-e", "random-uci:A", "-e", "random-uci:B", "--nodes", "1")
+    assert made.returncode == 0, made.stderr
+    before = path.read_bytes()
+    new: list[str | Path] = ["new", tmp_path / "other.toml", "-e", "random-uci:A", "-e", "random-uci:B", "--nodes", "1"]
+    edit: list[str | Path] = ["edit", path]
+    for command, told in ((new, ""), (edit, f"{path}: ")):  # new's file is not written: not named
+        done = run_cli(*command, "--set", "adjudication.syzygy=tables")
+        assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+        assert done.stderr.startswith(f"tmanager: {told}adjudication.syzygy: KQvK.rtbw in 'tables' {says}"), \
+            done.stderr
+    assert path.read_bytes() == before and not (tmp_path / "other.toml").exists()

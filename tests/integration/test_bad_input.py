@@ -893,6 +893,16 @@ def test_counts_beyond_their_bounds_are_refused_before_anything_starts(
     assert snapshot(tmp_path) == before
 
 
+@pytest.mark.parametrize("every", ["-1", "100000001", "9" * 30])
+def test_a_report_interval_beyond_any_tourney_is_refused(tmp_path: Path, every: str) -> None:
+    """--report-every had no upper bound: 10**29 was taken, and never reported."""
+    path = text(GOOD.replace('results = "+-="', 'results = ""'))(tmp_path)
+    before = snapshot(tmp_path)
+    line = one_line(["run", path, "--report-every", every])
+    assert line == f"tmanager: --report-every: must be from 0 to 100,000,000, not {int(every):,}", line
+    assert snapshot(tmp_path) == before
+
+
 CLOSED = "not an open file descriptor"
 
 
@@ -934,6 +944,16 @@ def test_dask_concurrency_without_dask_is_refused(tmp_path: Path) -> None:
     line = one_line(["run", path, "--dask-concurrency", "2"])
     assert line == "tmanager: --dask-concurrency: only with --dask (give the scheduler's address, or --concurrency " \
         "for games at once here)", line
+    assert snapshot(tmp_path) == before
+
+
+def test_a_log_level_without_a_log_is_refused(tmp_path: Path) -> None:
+    """work --log-level without --log was ignored: the worker played on, every info line on stderr."""
+    path = text(GOOD.replace('results = "+-="', 'results = ""'))(tmp_path)
+    before = snapshot(tmp_path)
+    line = one_line(["work", path, "--log-level", "error", "--games", "1"])
+    assert line == "tmanager: --log-level: only with --log (name the log file it sets the level of, or -q for " \
+        "warnings only on stderr)", line
     assert snapshot(tmp_path) == before
 
 

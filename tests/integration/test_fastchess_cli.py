@@ -926,6 +926,17 @@ def test_tablebases_gone_since_the_test_began_are_told_as_minus_tb(tmp_path: Pat
                             "separated by ':')\n")
 
 
+def test_a_table_that_is_a_fifo_is_told_as_minus_tb(tmp_path: Path) -> None:
+    """python-chess passed over the FIFO in silence: the test ran, its KQ v K endings unadjudicated."""
+    (tmp_path / "tables").mkdir()
+    os.mkfifo(tmp_path / "tables" / "KQvK.rtbz")
+    done = fastchess(f"{pyengine('a')} {pyengine('b')} -each tc=inf nodes=1 -rounds 1 -tb tables", tmp_path)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == ("tmanager: -tb: KQvK.rtbz in 'tables' is not a regular file but a FIFO (put the table "
+                           "itself there, or move it away)\n")
+    assert [p.name for p in tmp_path.iterdir()] == ["tables"]
+
+
 def test_the_runner_script_of_the_docs_keeps_its_name_for_openbench_s_kill(tmp_path: Path) -> None:
     # OpenBench's client stops its runners with `pkill -KILL -f fastchess-ob`: the process that the script of
     # docs/fastchess.md runs must carry that name, and its workers must die with it.

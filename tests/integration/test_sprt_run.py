@@ -308,6 +308,28 @@ def test_a_test_under_way_refuses_a_change_of_its_bounds_limits_or_book(
     assert path.read_bytes() == before
 
 
+def test_an_upgrade_of_an_engine_under_test_is_refused_unless_forced(tmp_path: Path) -> None:
+    """substitute --upgrade of A, with games of the test recorded, was taken: the verdict weighed A's old engine's
+    games and the new one's as one, while a change of A's nodes was refused."""
+    path = tmp_path / "s.toml"
+    sprt_under_way(path)
+    before = path.read_bytes()
+    done = run_cli("substitute", path, "A", "greedy-uci", "--upgrade")
+    assert done.returncode == 2 and done.stderr == (
+        f"tmanager: {path}: participants.A.engine: cannot change it from random-uci to greedy-uci with 2 games of "
+        "the SPRT test recorded: its verdict would mix two tests (start a new test with tmanager clone --set, or "
+        "give --force to change it all the same, recorded in the file)\n")
+    assert path.read_bytes() == before
+    forced = run_cli("substitute", path, "A", "greedy-uci", "--upgrade", "--force")
+    assert forced.returncode == 0, forced.stderr
+    assert "recorded as an amendment of the SPRT test: after 2 games (" in forced.stdout
+    assert [(a.key, a.old, a.new) for a in store.read(path).amendments] == [
+        ("participants.A.engine", "random-uci", "greedy-uci")]
+    # A replace sets every game of the test back: a new test, nothing mixed, nothing to force
+    replaced = run_cli("substitute", path, "B", "random-uci", "--name", "C", "--replace")
+    assert replaced.returncode == 0, replaced.stderr
+
+
 def test_a_forced_change_of_a_test_under_way_is_recorded_and_kept(tmp_path: Path) -> None:
     path = tmp_path / "s.toml"
     sprt_under_way(path)

@@ -58,6 +58,26 @@ def test_replace_resets_finished_games_and_supersedes_them(tmp_path: Path) -> No
     assert len(games) == 6 and sum(1 for g in games if "Greedy" in (g["White"], g["Black"])) == 4
 
 
+def test_replace_refuses_the_name_of_an_engine_replaced_earlier(tmp_path: Path) -> None:
+    """E1 replaced by Greedy, then E2 by an engine named E1: taken, the new E1 was given the PGN's superseded
+    games and the faults of the engine that E1 had named."""
+    path = slow_tourney(tmp_path / "n.toml", players=3, games=2)
+    assert run_cli("run", path).returncode == 0
+    assert run_cli("substitute", path, "E1", "greedy-uci", "--name", "Greedy", "--replace").returncode == 0
+    before, games = path.read_bytes(), path.with_suffix(".pgn").read_bytes()
+    for name in ("E1", "Greedy"):  # the replaced one's; a participant's (refused already)
+        done = run_cli("substitute", path, "E2", "random-uci", "--name", name, "--replace")
+        assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+        assert path.read_bytes() == before and path.with_suffix(".pgn").read_bytes() == games
+    assert done.stderr == f"tmanager: {path}: a participant is already named 'Greedy' (choose --name)\n"
+    first = run_cli("substitute", path, "E2", "random-uci", "--name", "E1", "--replace")
+    assert first.stderr == (f"tmanager: {path}: 'E1' named an engine replaced earlier (in the PGN's games or the "
+                            "faults), whose record would be taken for the new engine's (choose another --name)\n")
+    # Its own name stays a participant's: the replaced engine's games are superseded, the slot's name the same.
+    assert run_cli("substitute", path, "E2", "random-uci", "--replace").returncode == 0
+    assert run_cli("substitute", path, "random-uci", "greedy-uci", "--name", "random-uci", "--replace").returncode == 0
+
+
 def test_replace_refused_while_playing(tmp_path: Path) -> None:
     path = slow_tourney(tmp_path / "p.toml", players=2, games=2, delay=0.1, max_moves=30)
     worker = start_worker(path)
@@ -127,6 +147,21 @@ def test_edit_adds_a_cycle_to_a_finished_tourney(tmp_path: Path) -> None:
     assert run_cli("run", path).returncode == 0
     assert len(assert_consistent(path)) == 4
     assert store.read(path).adjudication.max_moves == 8
+
+
+def test_a_text_setting_typed_as_a_number_is_the_text(tmp_path: Path) -> None:
+    """--set tc=10 (ten seconds) and tc=inf, the README's own values, were refused, 'must be str (text), not 10':
+    TOML read them as numbers; so were --each tc=60 and event=2026."""
+    path = tmp_path / "n.toml"
+    made = run_cli("new", path, "-e", "random-uci:A", "-e", "random-uci:B", "--each", "tc=60", "--set", "event=2026")
+    assert made.returncode == 0, made.stderr
+    done = run_cli("edit", path, "--set", "tc=10", "--set", "participants.B.tc=inf", "--set", "participants.B.nodes=5")
+    assert done.returncode == 0, done.stderr
+    tourney = store.read(path)
+    assert (tourney.settings.tc, tourney.settings.event) == ("10", "2026")
+    assert [p.tc for p in tourney.participants] == ["60", "inf"]
+    refused = run_cli("edit", path, "--set", "name=true")  # a boolean is no text: still refused
+    assert refused.returncode == 2 and "tourney.name: must be str (text), not True" in refused.stderr
 
 
 def test_edit_refuses_changes_that_change_recorded_meaning(tmp_path: Path) -> None:

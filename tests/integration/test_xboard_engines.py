@@ -240,6 +240,37 @@ def test_hoichess_survives_a_clock_under_one_second() -> None:
     assert [line for line in lines if line.startswith("level")] == ["level 0 0:03 0"]
 
 
+@pytest.mark.parametrize("name", ["hoichess", "fairymax"])
+@pytest.mark.parametrize(("base", "increment", "level"), [
+    (0.9, 0.1, "level 0 0:01 0.1"),  # under a second: 0:00 (or XBoard's 0) made HoiChess exit, scored as a crash
+    (0.3, 0.0, "level 0 0:01 0"),
+    (59.5, 1.0, "level 0 0:59 1"),  # whole seconds, as XBoard sends them; INC as its %g
+    (90.0, 0.25, "level 0 1:30 0.25"),
+])
+def test_a_base_under_a_second_or_a_minute_is_a_level_the_engine_takes(
+    name: str, base: float, increment: float, level: str,
+) -> None:
+    lines: list[str] = []
+
+    async def run() -> None:
+        command, assumed = definition(name)
+        engine, client = await start(command, assumed, lines)
+        board = chess.Board()
+        try:
+            for _ in range(2):
+                limit = SearchLimit(white_clock=base, black_clock=base, white_inc=increment, black_inc=increment)
+                reply = await asyncio.wait_for(client.play(board, limit), timeout=30)
+                assert reply.move is not None and reply.move in board.legal_moves
+                board.push(reply.move)
+            await client.quit()
+        finally:
+            engine.transport.close()
+        assert engine.transport.get_returncode() == 0
+
+    asyncio.run(run())
+    assert [line for line in lines if line.startswith("level")] == [level]
+
+
 def test_hoichess_rejecting_a_command_is_explained() -> None:
     async def run() -> XBoardClient:
         command, assumed = definition("hoichess")

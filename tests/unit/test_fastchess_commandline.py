@@ -82,7 +82,19 @@ def test_fishtest_s_command_line() -> None:
 def test_each_is_applied_last_and_its_wins_are_listed() -> None:
     config = match("-each tc=10+0.1 -engine cmd=a tc=20+0.2 -engine cmd=b")
     assert [e.tc for e in config.engines] == [TimeLimit(time_ms=10_000, increment_ms=100)] * 2
-    assert config.overridden == (("a", "tc", "TimeLimit(moves=0, time_ms=20000, increment_ms=200)", "10+0.1"),)
+    assert config.overridden == (("a", "tc", "20+0.2", "10+0.1"),)  # as typed: it was the TimeLimit's repr
+
+
+def test_an_override_is_of_engine_s_value_as_typed_never_of_an_earlier_each() -> None:
+    """A second -each tc= was said to override -engine's tc of every engine, naming the first -each's (as a repr);
+    st= was told in milliseconds, restart= as True."""
+    config = match("-engine cmd=a st=2 restart=on proto=uci timemargin=100 -engine cmd=b -each st=1 "
+                   "-each st=0.5 restart=off timemargin=50 -each st=0.25")
+    assert config.overridden == (("a", "st", "2", "0.25"), ("a", "restart", "on", "off"),
+                                 ("a", "timemargin", "100", "50"))
+    assert match("-engine cmd=a -engine cmd=b -each tc=1+0.01 -each tc=2+0.02").overridden == ()
+    again = match("-engine cmd=a tc=40/90+0.5 -engine cmd=b tc=40/90+0.5 -each tc=40/90+0.5")
+    assert again.overridden == ()  # the same value: nothing overridden
 
 
 def test_fastchess_s_defaults_and_fixes() -> None:

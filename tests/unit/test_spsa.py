@@ -132,6 +132,9 @@ def test_the_values_are_written_as_the_engine_takes_them() -> None:
         ("A, int, 5, 0.5, 10, 1, 0.1", "line 1: A: an int parameter's min and max are whole numbers"),
         ("A, int, 5, 0, 9.5, 1, 0.1", "line 1: A: an int parameter's min and max are whole numbers"),
         ("A, int, 5, 0, 10, 0, 0.1", "line 1: A: c_end and r_end must be above 0"),
+        # r_end 0 divides by nothing (Rₖ = aₖ/cₖ², cₖ ≥ c_end > 0) but makes every aₖ 0: θ would never move
+        ("A, int, 5, 0, 10, 1, 0", "line 1: A: c_end and r_end must be above 0"),
+        ("A, 5, 0, 10, 1, -0", "line 1: A: c_end and r_end must be above 0"),  # fishtest's line, minus zero
         ("A, bool, 5, 0, 10, 1, 0.1", "line 1: A: type 'bool' is neither int nor float"),
         ("A, int, five, 0, 10, 1, 0.1", "line 1: A: not a number among five, 0, 10, 1, 0.1"),
         ("A, int, 5, 0", "line 1: 4 fields in 'A, int, 5, 0'"),

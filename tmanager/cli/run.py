@@ -28,7 +28,7 @@ from types import FrameType
 from typing import TYPE_CHECKING
 
 from tmanager.cli import INTERRUPTED, main
-from tmanager.cli._bounds import MAX_GAMES_AT_ONCE, MAX_WORKERS, check_count
+from tmanager.cli._bounds import MAX_GAMES, MAX_GAMES_AT_ONCE, MAX_WORKERS, check_count
 from tmanager.cli._over import why_over
 from tmanager.cli.status import report, report_lines
 from tmanager.core.standings import points_text
@@ -190,8 +190,8 @@ def _check_options(args: argparse.Namespace) -> None:
         # Ignored, the games were played here, by local workers, while the user meant the cluster.
         raise ConfigError("only with --dask", field="--dask-concurrency",
                           hint="give the scheduler's address, or --concurrency for games at once here")
-    if args.report_every < 0:
-        raise ConfigError(f"must not be negative, not {args.report_every}", field="--report-every")
+    # 0 is never; more games than a tourney holds is a slip (and never a report too)
+    check_count(args.report_every, option="--report-every", least=0, most=MAX_GAMES)
     if args.affinity is not None and args.dask is not None:
         raise ConfigError("not with --dask", field="--affinity", hint="each host's worker binds its own")
     if args.log_engines and args.dask is not None:

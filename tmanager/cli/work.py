@@ -68,6 +68,10 @@ def command(args: argparse.Namespace) -> int:
     check_count(args.games, option="--games", most=MAX_GAMES)
     check_count(args.concurrency, option="--concurrency", most=MAX_GAMES_AT_ONCE)
     _check_announce_fd(args.announce_fd)
+    if args.log_level is not None and args.log is None:
+        # Ignored, every info line on stderr, while the user meant fewer of them.
+        raise ConfigError("only with --log", field="--log-level",
+                          hint="name the log file it sets the level of, or -q for warnings only on stderr")
     cpus = None if args.affinity is None else affinity.parse(args.affinity)
     if cpus is not None:
         affinity.check(cpus, games=args.concurrency)

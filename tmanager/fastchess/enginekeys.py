@@ -48,26 +48,39 @@ def engine_setting(engine: EngineConfig, key: str, value: str) -> EngineConfig:
 def with_each(
     engines: Sequence[EngineConfig], each: Sequence[tuple[str, str]]
 ) -> tuple[tuple[EngineConfig, ...], tuple[Overridden, ...]]:
-    """``engines`` with ``-each``'s pairs applied to every one, and where they overrode ``-engine``'s values."""
+    """``engines`` with ``-each``'s pairs applied to every one, and where they overrode ``-engine``'s values:
+    compared with the engine as ``-engine`` left it (a second ``-each`` of a key overrides the first, not
+    ``-engine``), each key once, with the last value ``-each`` gave it."""
     done, overridden = [], []
-    for engine in engines:
+    last = dict(each)
+    for given in engines:
+        engine = given
         for key, value in each:
-            before = engine
             try:
                 engine = engine_setting(engine, key, value)
             except ConfigError as exc:
                 raise ConfigError(exc.message, field="-each", hint=exc.hint) from None
-            mine, theirs = _engine_value(before, key), _engine_value(engine, key)
+        for key, value in last.items():
+            mine, theirs = _engine_value(given, key), _engine_value(engine, key)
             if mine is not None and mine != theirs:
-                overridden.append((before.name or before.cmd, key, mine, value))
+                overridden.append((given.name or given.cmd, key, mine, value))
         done.append(engine)
     return tuple(done), tuple(overridden)
 
 
 def _engine_value(engine: EngineConfig, key: str) -> str | None:
-    """What ``engine`` has for ``key`` when ``-engine`` set it, as text; None where it has fastchess's default."""
+    """What ``engine`` has for ``key`` when ``-engine`` set it, written as the key takes it (``tc=40/90+0.5``,
+    ``st=0.5``, ``restart=on``); None where it has fastchess's default."""
     if key.startswith("option."):
         return dict(engine.options).get(key.removeprefix("option."))
     attribute = {"st": "st_ms", "proto": "protocol", **_NUMBER_KEYS}.get(key, key)
     value = getattr(engine, attribute, None)
-    return None if value is None or value == getattr(EngineConfig(), attribute, None) else str(value)
+    if value is None or value == getattr(EngineConfig(), attribute, None):
+        return None
+    if isinstance(value, limits.TimeLimit):
+        return value.tmanager_text()
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, Protocol):
+        return value.value
+    return limits.shortest(value / 1000) if key == "st" else str(value)

@@ -44,6 +44,7 @@ from tmanager.tomlmap import parse_value
 from tmanager.tourney import store
 from tmanager.tourney.adjudication import Adjudication
 from tmanager.tourney.model import GameOrder, Openings, Participant, Settings, Tourney, TourneyType, settings_to_toml
+from tmanager.tourney.paths import check_tables
 from tmanager.tourney.settings import BookFormat, PvChecks
 
 #: MatchConfig's fields that say which games are played and how they are written: a test's identity.
@@ -341,6 +342,8 @@ def _check_tablebases(config: MatchConfig) -> list[str]:
     for missing in (p for p in given if not Path(p).is_dir()):
         raise ConfigError(f"no directory {missing!r}", field="-tb",
                           hint=f"give the directories of the Syzygy tables, separated by {os.pathsep!r}")
+    for directory in given:
+        check_tables(Path(directory), shown=directory, file=None, field="-tb")
     return given
 
 

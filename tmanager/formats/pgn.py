@@ -194,6 +194,21 @@ def current_games(path: Path) -> dict[int, list[TaggedGame]]:
     return games
 
 
+#: A player's tag as tmanager writes it, on a line of its own: the value, escapes and all (:func:`tag_value`).
+_PLAYER = re.compile(rb'^\[(?:White|Black) "((?:[^"\\\n]|\\.)*)"\]', re.MULTILINE)
+
+
+def players(path: Path) -> set[str]:
+    """Every name the games of ``path`` give a player, superseded games included, each as :func:`tag_value`
+    writes it: who the file has ever named."""
+    try:
+        with open(open_file(path), "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:
+            names = {match[1] for match in _PLAYER.finditer(data)}
+    except (FileNotFoundError, ValueError):  # ValueError: mmap of an empty file
+        return set()
+    return {name.decode("utf-8", "replace") for name in names}
+
+
 #: The most bytes :func:`numbers_written` reads: more than a look of ``run`` ever finds written since the last.
 _WRITTEN_LIMIT = 1 << 26
 

@@ -4,7 +4,8 @@ An SPRT weighs every game of a test as evidence about one question, asked under
 one set of conditions. Once a game of a tourney with ``[sprt]`` is recorded, a
 change of the question (the ``[sprt]`` bounds, error rates or model) or of the
 conditions (a participant's or the tourney's limits, ``tc``, ``st``, ``nodes``,
-``depth``, ``time_margin``; the ``[openings]`` book and how it is walked) would
+``depth``, ``time_margin``; the ``[openings]`` book and how it is walked; which engine a participant is,
+which ``substitute --upgrade`` changes under its name) would
 mix games of two tests into one verdict. ``tmanager edit`` refuses it unless
 forced; a forced change is made and kept as an :class:`Amendment` in the file's
 owned part (``[amendments.N]``, see :mod:`tmanager.tourney.store`), with the time
@@ -33,6 +34,8 @@ SPRT_KEYS = ("elo0", "elo1", "alpha", "beta", "model", "pentanomial")
 LIMIT_KEYS = ("tc", "st", "nodes", "depth", "time_margin")
 #: The book and how it is walked.
 BOOK_KEYS = ("file", "format", "order", "seed", "start", "plies")
+#: Which engine a participant is (``substitute --upgrade`` changes it under the same name).
+ENGINE_KEYS = ("engine", "cmd", "protocol", "dir", "args")
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +61,7 @@ def conditions(tourney: Tourney) -> dict[str, Any]:
         values.update({f"sprt.{key}": getattr(tourney.sprt, key) for key in SPRT_KEYS})
     values.update({f"tourney.{key}": getattr(tourney.settings, key) for key in LIMIT_KEYS})
     for p in tourney.participants:
-        values.update({f"participants.{p.name}.{key}": getattr(p, key) for key in LIMIT_KEYS})
+        values.update({f"participants.{p.name}.{key}": getattr(p, key) for key in (*LIMIT_KEYS, *ENGINE_KEYS)})
     book = tourney.openings
     values.update({f"openings.{key}": getattr(book, key) if book else None for key in BOOK_KEYS})
     return values
@@ -91,6 +94,8 @@ def guard(tourney: Tourney, before: Mapping[str, Any], *, force: bool) -> list[A
 
 
 def _text(value: Any) -> str:
+    if isinstance(value, tuple):  # a participant's args
+        return " ".join(map(str, value))
     return "" if value is None else str(value)
 
 

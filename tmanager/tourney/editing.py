@@ -14,7 +14,8 @@ import re
 from typing import Any
 
 from tmanager.errors import ConfigError, StateError
-from tmanager.tomlmap import from_table, to_table
+from tmanager.formats import pgn
+from tmanager.tomlmap import from_table, given_as, to_table
 from tmanager.tourney.alphabet import FINISHED_CHARS, PLAYING, UNPLAYED
 from tmanager.tourney.model import RESHAPING_KEYS, Tourney
 from tmanager.tourney.settings import Openings, Participant
@@ -72,13 +73,13 @@ def apply_setting(tourney: Tourney, key: str, value: Any) -> None:
         raise ConfigError(f"the tourney has no [{section}] section", file=tourney.path, field=key,
                           hint=f"add one with {needs} by hand")
     if current is None:  # openings: start a section from the given key
-        table = {name: value}
+        table = {name: given_as(Openings, name, value)}
         if "file" not in table:
             raise ConfigError("set openings.file first", file=tourney.path, field=key)
         tourney.openings = from_table(Openings, table, section, tourney.path)
         return
     table = to_table(current, keep_defaults=True)
-    table[name] = value
+    table[name] = given_as(type(current), name, value)
     updated = from_table(type(current), table, section, tourney.path)
     if section == "tourney":
         tourney.settings = updated
@@ -131,8 +132,15 @@ def set_participant(tourney: Tourney, name: str, key: str, value: Any, *, playin
         )
     participant = tourney.participants[index]
     table = to_table(participant, keep_defaults=False)
-    table[field_name] = {**participant.options, option: value} if field_name == "options" else value
+    table[field_name] = ({**participant.options, option: value} if field_name == "options"
+                         else given_as(Participant, field_name, value))
     tourney.participants[index] = from_table(Participant, table, where, tourney.path)
+
+
+def _named_before(tourney: Tourney, name: str) -> bool:
+    """Whether ``name`` was a player of this tourney's past: in its PGN (superseded games included), or in its
+    faults, whose keys are names."""
+    return name in tourney.faults or pgn.tag_value(name) in pgn.players(tourney.pgn_path)
 
 
 def games_of(tourney: Tourney, index: int, chars: str) -> list[int]:
@@ -161,6 +169,11 @@ def substitute(tourney: Tourney, old: str, new: Participant, *, replace: bool) -
         new = dataclasses.replace(new, name=old)
     if new.name != old and any(p.name == new.name for p in tourney.participants):
         raise ConfigError(f"a participant is already named {new.name!r}", file=tourney.path, hint="choose --name")
+    if new.name != old and _named_before(tourney, new.name):
+        # The PGN's games (superseded ones too) and the faults would credit it with another engine's record.
+        raise ConfigError(f"{new.name!r} named an engine replaced earlier (in the PGN's games or the faults), "
+                          "whose record would be taken for the new engine's", file=tourney.path,
+                          hint="choose another --name")
     reset: list[int] = []
     if replace:
         playing = games_of(tourney, index, PLAYING)

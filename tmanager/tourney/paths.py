@@ -3,8 +3,8 @@ than after the first game.
 
 Outputs (the PGN, ``epd_out``, the engines' stderr logs) must be files that can be appended to, and
 neither the tourney file nor the opening book: games appended to the book would become openings of
-later games. The tablebase directories must exist. Paths are compared resolved, so a symlink to the
-book is the book.
+later games. The tablebase directories must exist, and hold no table that is not a file. Paths are
+compared resolved, so a symlink to the book is the book.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from tmanager.errors import ConfigError
-from tmanager.files import expect_output, linked_file, same_file
+from tmanager.files import expect_file, expect_output, linked_file, same_file
 
 
 def journal_path(path: Path) -> Path:
@@ -53,7 +53,8 @@ def check_apart(outputs: Sequence[tuple[Path, str]], *, own: Mapping[Path, str],
 
 
 def check_directories(directories: Iterable[str], *, base: Path, tourney: Path, field: str) -> None:
-    """Refuse a tablebase directory (relative to ``base``) that is not a directory, naming it."""
+    """Refuse a tablebase directory (relative to ``base``) that is not a directory, naming it, or that holds a
+    table that is not a file (:func:`check_tables`)."""
     for directory in directories:
         if not (base / directory).is_dir():
             raise ConfigError(
@@ -61,3 +62,31 @@ def check_directories(directories: Iterable[str], *, base: Path, tourney: Path, 
                 hint=f"give the directories of the Syzygy tables, separated by {os.pathsep!r}, "
                 "relative to the tourney file",
             )
+        check_tables(base / directory, shown=directory, file=tourney, field=field)
+
+
+#: The suffixes of chess's WDL and DTZ tables, the files python-chess's ``add_directory`` loads.
+TABLE_SUFFIXES = (".rtbw", ".rtbz")
+
+
+def check_tables(directory: Path, *, shown: str, file: Path | None, field: str) -> None:
+    """Refuse a table of ``directory`` (``shown`` as the user gave it) that is not a regular file: a FIFO, a
+    directory, a device, a link to nothing. python-chess passes such a name over in silence, and the games
+    reaching its material then go on unadjudicated, as if the table had never been given."""
+    import chess.syzygy  # here: only a tourney with tables loads the prober
+
+    try:
+        with os.scandir(directory) as entries:
+            tables = sorted(entry.name for entry in entries if not entry.is_file()
+                            and entry.name.endswith(TABLE_SUFFIXES) and chess.syzygy.is_tablename(entry.name[:-5]))
+    except OSError as exc:  # unreadable: python-chess's add_directory would fail in every game
+        raise ConfigError(f"cannot read {shown!r}: {exc.strerror}", file=file, field=field,
+                          hint="let this user read the tables' directory") from None
+    hint = "put the table itself there, or move it away"
+    for name in tables:
+        try:
+            if expect_file(directory / name, hint=hint):
+                continue  # a file by now
+        except ConfigError as exc:
+            raise ConfigError(f"{name} in {shown!r} {exc.message}", file=file, field=field, hint=exc.hint) from None
+        raise ConfigError(f"{name} in {shown!r} is a symbolic link to nothing", file=file, field=field, hint=hint)

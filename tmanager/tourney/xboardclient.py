@@ -37,7 +37,8 @@ deviations, each one what XBoard (``backend.c``) does in the same situation:
 5. **Time control**: ``level`` is sent once per game (python-chess resends it
    whenever the caller gives no clock id, with the mover's current clock as the
    base time). Besides being what XBoard does, this avoids ``level 0 0:00 INC``
-   when a clock falls under one second, which HoiChess rejects.
+   when a clock falls under one second, which HoiChess rejects; a base under one
+   second from the start (``tc = "0.5+0.1"``) is sent as ``0:01`` for that reason.
 6. **Quit** never hangs: :meth:`XBoardClient.quit` waits at most
    :attr:`~XBoardClient.quit_timeout` seconds, then kills the process (its whole
    group when it leads one).
@@ -471,8 +472,11 @@ class XBoardClient(EngineClient):
         if not self._level_sent:
             self._level_sent = True
             if limit.moves_to_go or clock is not None or increment is not None:
-                minutes, base = divmod(int(clock or 0), 60)
-                lines.append(f"level {limit.moves_to_go or 0} {minutes}:{base:02d} {increment or 0}")
+                # BASE is minutes or min:sec, whole seconds; a base under a second (tc 0.5+0.1) is said as one:
+                # HoiChess exits on `level 0 0:00 INC` (and on XBoard's `level 0 0 INC`). The engine is told its
+                # true clock by `time` before each move. INC as XBoard writes it (%g).
+                minutes, base = divmod(max(1, int(clock or 0)), 60)
+                lines.append(f"level {limit.moves_to_go or 0} {minutes}:{base:02d} {increment or 0:g}")
             if limit.move_time is not None:
                 lines.append(f"st {max(0.01, limit.move_time)}")
         if limit.nodes is not None:
