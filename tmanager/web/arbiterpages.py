@@ -17,6 +17,7 @@ from tmanager.core.results import REQUESTED_BYES
 from tmanager.errors import StateError, ascii_digits
 from tmanager.events.entries import BoardRef, Entry, ResultEntry
 from tmanager.events.model import Division, PlayerStatus, Round, label, missing
+from tmanager.events.rules import DivisionRules
 from tmanager.events.rules.base import parse_result
 from tmanager.events.rules.team import team_label
 from tmanager.events.teams import lineup_round
@@ -110,12 +111,14 @@ def arbiter(
     name = division.name if len(snapshot.event.divisions) > 1 else None
     common = {"csrf": csrf, "d": name or ""}
     sections: Sections = []
-    size = snapshot.rules(division).team_size
+    # The division's rules, asked once for every form below: each form asked for them again, the force form twice.
+    rules = snapshot.rules(division)
+    size = rules.team_size
     if division.paired_rounds:
-        sections.append(("results", _results(snapshot, division, page, common, error, values)))
-    sections.append(("pair", _pair_form(snapshot, division, common, _said(error, ArbiterForm.PAIR))))
-    sections.append(("bye", _bye_form(division, common, error, values, teams=size is not None)))
-    sections.append(("force", _force_form(snapshot, division, common, error, values)))
+        sections.append(("results", _results(rules, page, common, error, values)))
+    sections.append(("pair", _pair_form(snapshot, rules, common, _said(error, ArbiterForm.PAIR))))
+    sections.append(("bye", _bye_form(rules, common, error, values, teams=size is not None)))
+    sections.append(("force", _force_form(snapshot, rules, common, error, values, teams=size is not None)))
     sections.append(("unpair", _unpair_form(division, common, _said(error, ArbiterForm.UNPAIR))))
     if size is not None:
         sections.append(("teams", _team_forms(division, size, common, error, values)))
@@ -130,19 +133,18 @@ def arbiter(
 
 
 def _results(
-    snapshot: Snapshot,
-    division: Division,
+    rules: DivisionRules,
     page: Page,
     common: Mapping[str, str],
     error: FormError | None,
     values: Mapping[str, str],
 ) -> str:
     """Each board of a round with its result form."""
+    division = rules.division
     n = division.paired_rounds if page.round is None else page.round
     record = division.round(n)
     if not record.paired:
         raise StateError(f"round {n} is not paired")
-    rules = snapshot.rules(division)
     view = {"missing": 1} if page.missing else {}  # a saved result comes back to the same view
     boards = []
     for board in record.boards:
@@ -193,11 +195,12 @@ def result_entry(snapshot: Snapshot | None, form: Mapping[str, str], board: int)
     return snapshot.rules(division).entry_form().entry(board, form)
 
 
-def _pair_form(snapshot: Snapshot, division: Division, common: Mapping[str, str], message: str) -> str:
+def _pair_form(snapshot: Snapshot, rules: DivisionRules, common: Mapping[str, str], message: str) -> str:
+    division = rules.division
     nxt = division.paired_rounds + 1
     total = snapshot.event.total_rounds(division)
     # Only the results the pairing needs hold it up (with session breaks, round n is paired from round n-2's).
-    needed = snapshot.rules(division).results_needed()
+    needed = rules.results_needed()
     waiting = sum(1 for r, _ in missing(division) if r <= needed)
     later = len(missing(division)) - waiting
     note = (
@@ -210,7 +213,7 @@ def _pair_form(snapshot: Snapshot, division: Division, common: Mapping[str, str]
         done=bool(total and nxt > total),
         total=total,
         note=note,
-        colour=snapshot.rules(division).draws_first_colour(nxt),
+        colour=rules.draws_first_colour(nxt),
         fields={**common, "round": nxt},
         round=nxt,
         message=message,
@@ -224,11 +227,12 @@ def _player_choices(division: Division) -> list[tuple[int, str]]:
 
 
 def _bye_form(
-    division: Division, common: Mapping[str, str], error: FormError | None, values: Mapping[str, str], *,
+    rules: DivisionRules, common: Mapping[str, str], error: FormError | None, values: Mapping[str, str], *,
     teams: bool,
 ) -> str:
     """A requested bye, as ``tmanager event bye``; the byes requested so far, each with its cancel button
     (``bye --cancel``). A forced bye is not one of them: the forced games list it, with its own button."""
+    division = rules.division
     nxt = str(division.paired_rounds + 1)
     message = _said(error, ArbiterForm.BYE)
     requested = [
@@ -261,18 +265,18 @@ _TEAM_SIDES = ("Team (white on board 1)", "Opponent")
 
 
 def _force_form(
-    snapshot: Snapshot, division: Division, common: Mapping[str, str], error: FormError | None,
-    values: Mapping[str, str],
+    snapshot: Snapshot, rules: DivisionRules, common: Mapping[str, str], error: FormError | None,
+    values: Mapping[str, str], *, teams: bool,
 ) -> str:
     """A forced game (or the pairing-allocated bye) of the next round, as ``tmanager event force``; the round's
-    forced games, each with its button to take it back (``force --cancel``). In a team division, a forced match
-    (or a team's bye): the choices are its teams."""
+    forced games, each with its button to take it back (``force --cancel``). In a team division (``teams``), a
+    forced match (or a team's bye): the choices are its teams."""
+    division = rules.division
     nxt = division.paired_rounds + 1
     total = snapshot.event.total_rounds(division)
     message = _said(error, ArbiterForm.FORCE)
     typed = values if message else {}
     record = division.find_round(nxt)
-    teams = snapshot.rules(division).team_size is not None
     choices, games = _teams_forced(division, record) if teams else _players_forced(division, record)
     # A player who withdrew since the game was forced is no choice any more, but is named in the list still.
     named = dict(choices) if teams else {p.number: label(p) for p in division.players}
@@ -289,7 +293,7 @@ def _force_form(
         total=total,
         fields=fields,
         # A score-based board's first player is the one listed first (who starts, with assign_firsts).
-        titles=_TEAM_SIDES if teams else snapshot.rules(division).side_titles,
+        titles=_TEAM_SIDES if teams else rules.side_titles,
         players=choices,
         white=typed.get("white", ""),
         black=typed.get("black", ""),
