@@ -359,6 +359,37 @@ def test_a_stale_result_form_is_refused(protected: Path, tmp_path: Path, serve: 
     assert path.read_bytes() == before
 
 
+def test_saving_what_a_board_has_already_says_that_nothing_changed(protected: Path, tmp_path: Path, serve: Any) -> None:
+    """*Save* with the menu left at "no result" on a board without one answered `round 2: Jansen, Pieter (2) ½ *
+    Bakker, Sanne (3) 0`, as a result saved reads, and ran the after_results hook, while nothing was written."""
+    path = fresh(protected, tmp_path)
+
+    def hooked(e: ev.Event) -> list[str]:
+        e.hooks = {"after_results": "echo ran >> hook.txt"}
+        return []
+
+    ev.apply(path, hooked)
+    client = Client(serve(path))
+    client.login()
+    before = snapshot(path.parent)
+    cases = (
+        (3, "*", ("result", "3", "*"),
+         "nothing changed: the board already has no result (round 2: Jansen, Pieter (2) ½ * Bakker, Sanne (3) 0)"),
+        (2, "1-0", ("correct", "--round", "2", "2", "1-0"),  # a correction to the result it has
+         "nothing changed: the board already has this result (round 2: Meijer, Thomas (6) 1½ 1-0 de Vries, Jan (1) 1)"),
+    )  # fmt: skip
+    for board, result, verb, said in cases:
+        _, _, page = client.request("GET", "/arbiter")
+        status, headers, _ = client.post("/result", {**board_form(page, board), "result": result})
+        assert status == 303
+        _, _, page = client.request("GET", "/" + headers["location"])
+        assert flash(page) == [said]
+        assert snapshot(path.parent) == before, "nothing is written, and no hook runs"
+        cli = run_cli("event", verb[0], path, *verb[1:])
+        assert cli.returncode == 0 and cli.stdout.splitlines() == [said], cli.stderr
+        assert snapshot(path.parent) == before
+
+
 def test_unauthenticated_and_cross_site_posts_change_nothing(protected: Path, tmp_path: Path, serve: Any) -> None:
     path = fresh(protected, tmp_path)
     server = serve(path)
