@@ -85,7 +85,7 @@ from tmanager.web.auth import (
     same_token,
 )
 from tmanager.web.eventpages import Page, PageKind, Sections, Snapshot, back_address
-from tmanager.web.fields import RepeatedField
+from tmanager.web.fields import BadForm
 from tmanager.web.hub import POLL_SECONDS, Watcher, first_version
 from tmanager.web.redact import Redactor
 
@@ -386,7 +386,7 @@ class EventApp:
             return self.refusal("This form was not sent from this server's page; the request is refused.")
         try:
             form = await read_form(request)
-        except RepeatedField as exc:
+        except BadForm as exc:
             return self.login_page(request, None, error=str(exc), status=400)
         back = form.get("next")
         if not same_token(form.get("csrf"), request.cookies.get(LOGIN_COOKIE) or "\x00"):
