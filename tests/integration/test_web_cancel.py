@@ -21,6 +21,7 @@ from tests.integration.test_web_event import (
     fresh,
     logged_in,
     protected,
+    set_password,
     twins,
 )
 from tmanager.events import api as ev
@@ -146,3 +147,27 @@ def test_a_refused_cancel_is_shown_beside_the_list_it_came_from(protected: Path,
     assert status == 400
     force = re.search(r'<section id="force".*?</section>', page, re.S)
     assert force and "Jansen, Pieter (2) has no forced bye in round 3" in force[0]
+
+
+@browser_only
+def test_a_double_swiss_bye_is_listed_once_for_its_match(protected: Path, tmp_path: Path, serve: Any) -> None:
+    """A Double-Swiss keeps a requested bye in both rounds of its match, and the page listed it twice (round 3, then
+    round 4), each with a *Cancel bye* that cancelled both."""
+    path = tmp_path / "double.toml"
+    commands: list[tuple[str | Path, ...]] = [("new", path, "--name", "Double", "--rounds", "3", "--system",
+                                               "double-swiss")]  # fmt: skip
+    commands += [("add-player", path, f"P{i}, X", "--rating", str(2000 - i)) for i in range(1, 7)]
+    commands += [("pair", path), ("bye", path, "5")]
+    for command in commands:
+        done = run_cli("event", *command)
+        assert done.returncode == 0, (command, done.stderr)
+    assert ev.load(path).division().round(4).byes == {5: "half"}
+    assert set_password(path, PASSWORD).returncode == 0
+    server = serve(path)
+    with chromium() as browser:
+        arbiter = logged_in(browser.new_page(viewport={"width": 1000, "height": 1000}), server.url)
+        assert listed(arbiter, "#cancel-bye li") == ["rounds 3-4: P5, X (5), half Cancel bye"]
+        arbiter.click("#cancel-bye button")
+        arbiter.wait_for_selector(".flash p.done")
+        assert all(r.number < 3 for r in ev.load(path).division().rounds), "both games' byes are cancelled"
+        assert arbiter.locator("#cancel-bye").count() == 0

@@ -12,6 +12,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from tmanager.core.results import REQUESTED_BYES
 from tmanager.errors import StateError, ascii_digits
@@ -235,11 +236,7 @@ def _bye_form(
     division = rules.division
     nxt = str(division.paired_rounds + 1)
     message = _said(error, ArbiterForm.BYE)
-    requested = [
-        {"text": f"round {r.number}: {label(division.player(p))}, {kind}",
-         "fields": {**common, "round": r.number, "player": p, "kind": kind}}
-        for r in division.rounds if not r.paired for p, kind in r.byes.items() if p != r.forced_bye
-    ]  # fmt: skip
+    requested = _requested_byes(rules, common)
     # Where `bye` could only refuse, why, instead of the form.
     unavailable = (
         "A team division has no byes of players: leave the player out of the team's lineup." if teams
@@ -258,6 +255,23 @@ def _bye_form(
         requested=requested,
         cancel_message=_said(error, ArbiterForm.CANCEL_BYE),
     )
+
+
+def _requested_byes(rules: DivisionRules, common: Mapping[str, str]) -> list[dict[str, Any]]:
+    """Each bye requested for a round not yet paired, once: a Double-Swiss keeps one in both rounds of its match
+    (``cancel_bye`` takes back both), and the list showed it twice, round 3 and round 4."""
+    division, listed, seen = rules.division, [], set()
+    for r in division.rounds:
+        if r.paired:
+            continue
+        rounds = rules.match_rounds(r.number)
+        where = f"round {r.number}" if len(rounds) == 1 else f"rounds {rounds[0]}-{rounds[-1]}"
+        for p, kind in r.byes.items():
+            if p != r.forced_bye and (rounds[0], p) not in seen:
+                seen.add((rounds[0], p))
+                listed.append({"text": f"{where}: {label(division.player(p))}, {kind}",
+                               "fields": {**common, "round": r.number, "player": p, "kind": kind}})  # fmt: skip
+    return listed
 
 
 #: The force form's titles in a team division: its choices are teams, the first with white on board 1.
