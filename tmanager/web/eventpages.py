@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from http import HTTPStatus
 from types import MappingProxyType
 from typing import Any, TypeVar
-from urllib.parse import urlencode
+from urllib.parse import parse_qsl, urlencode
 
 from tmanager import templates
 from tmanager.core.categories import Category
@@ -29,6 +29,7 @@ from tmanager.events.ranking import Group
 from tmanager.events.reports import DivisionReports, Report, Table, data, require_reports
 from tmanager.events.reports.chess import ChessReports
 from tmanager.events.rules import DivisionRules, rules_for
+from tmanager.web.fields import once_each
 
 Word = TypeVar("Word", bound=enum.StrEnum)
 
@@ -150,6 +151,17 @@ def back_address(asked: str | None) -> str:
     return asked if asked is not None and _BACK.fullmatch(asked) else PageKind.ARBITER.value
 
 
+def page_at(address: str) -> Page:
+    """The page that ``address``, one :func:`back_address` gave, names; the arbiter's page if its query is none a
+    page takes (``round=x``, a field twice)."""
+    path, _, query = address.partition("?")
+    kind = PageKind.HOME if path == "./" else PageKind.parse(path)
+    try:
+        return Page.from_query(kind, once_each(parse_qsl(query, keep_blank_values=True)))
+    except StateError:
+        return Page(PageKind.ARBITER)
+
+
 class Snapshot:
     """One version of the event, with each division's rules and reports made at most once for all viewers."""
 
@@ -233,8 +245,10 @@ def document(
     arbiter: bool,
     flash: Sequence[str] = (),
     live: bool = True,
+    leads_to: Page | None = None,
 ) -> str:
-    """A whole page: head, navigation, messages for the arbiter, the sections, and the live-update hookup."""
+    """A whole page: head, navigation, messages for the arbiter, the sections, and the live-update hookup; the
+    login form's (:func:`navigation`) ``leads_to`` the page it was asked for."""
     event = snapshot.event if snapshot else None
     page_html = render_template(
         "document.html",
@@ -243,19 +257,25 @@ def document(
         version=version,
         now=f"{time.time():.3f}",
         stream="events?" + urlencode([("page", page.kind.value), *page.params()]) if live else "",
-        links=navigation(snapshot, page, arbiter=arbiter),
+        links=navigation(snapshot, page, arbiter=arbiter, leads_to=leads_to),
         flash=flash,
         sections=[html for _, html in sections],
     )
     return page_html + "\n"
 
 
-def navigation(snapshot: Snapshot | None, page: Page, *, arbiter: bool) -> list[dict[str, str]]:
-    """Links to the division's pages, to the other divisions, and to the arbiter's page or the login."""
+def navigation(
+    snapshot: Snapshot | None, page: Page, *, arbiter: bool, leads_to: Page | None = None
+) -> list[dict[str, str]]:
+    """Links to the division's pages, to the other divisions, and to the arbiter's page or the login. The login
+    form's are those of the page it ``leads_to``, and its links to the divisions are login forms that lead to that
+    page of each division: they were ``login?d=B``, which dropped where the login was to lead (the arbiter's page of
+    the first division, whichever was chosen)."""
     links = []
     target = Page(PageKind.ARBITER)
+    shown = leads_to if page.kind is PageKind.LOGIN and leads_to is not None else page
     if snapshot is not None:
-        division = _division_or_none(snapshot, page.division)
+        division = _division_or_none(snapshot, shown.division)
         name = division.name if division and len(snapshot.event.divisions) > 1 else None
         table = "Cross-table" if division and division.round_robin else "Wall chart"
         for kind in _NAVIGATION:
@@ -266,17 +286,18 @@ def navigation(snapshot: Snapshot | None, page: Page, *, arbiter: bool) -> list[
             links.append({"href": Page(kind, name).url(), "text": text, "current": current})
         if len(snapshot.event.divisions) > 1:
             for d in snapshot.event.divisions:
-                kind = page.kind if page.kind is not PageKind.PLAYER else PageKind.HOME
+                kind = shown.kind if shown.kind is not PageKind.PLAYER else PageKind.HOME
                 kind = PageKind.HOME if kind in _PLAYERS_PAGES and not ranks_players(snapshot, d) else kind
                 current = "true" if division is d else ""
                 href = Page(kind, d.name).url()
+                href = login_address(href) if page.kind is PageKind.LOGIN else href
                 links.append({"kind": "division", "href": href, "text": d.name, "current": current})
         target = Page(PageKind.ARBITER, name)
     if arbiter:
         links.append({"kind": "arbiter", "href": target.url(), "text": "Arbiter"})
     else:
         # Back to this very page once logged in (it led to the arbiter's page, whatever page it was followed from).
-        login = login_address(page.url()) if page.kind is not PageKind.LOGIN else Page(PageKind.LOGIN).url()
+        login = login_address(shown.url()) if shown.kind is not PageKind.LOGIN else Page(PageKind.LOGIN).url()
         links.append({"kind": "arbiter", "href": login, "text": "Arbiter login"})
     return [{"kind": "", "current": "", **link} for link in links]
 
