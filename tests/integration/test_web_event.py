@@ -359,6 +359,27 @@ def test_a_stale_result_form_is_refused(protected: Path, tmp_path: Path, serve: 
     assert path.read_bytes() == before
 
 
+@browser_only
+def test_a_refused_bye_comes_back_as_chosen(protected: Path, tmp_path: Path, serve: Any) -> None:
+    """A bye refused (its round paired already) came back with its player and round, but at half-point: sent again
+    with the round put right, it asked for a half-point bye where a full-point one was chosen."""
+    path = fresh(protected, tmp_path)
+    server = serve(path)
+    with chromium() as browser:
+        arbiter = logged_in(browser.new_page(viewport={"width": 1000, "height": 1000}), server.url)
+        arbiter.select_option("#bye select[name=player]", "5")
+        arbiter.fill("#bye input[name=round]", "2")
+        arbiter.select_option("#bye select[name=kind]", "full")
+        arbiter.click("#bye button")
+        assert "already paired" in arbiter.inner_text("#bye .error")
+        shown = [arbiter.input_value(f"#bye [name={name}]") for name in ("player", "round", "kind")]
+        assert shown == ["5", "2", "full"]
+        arbiter.fill("#bye input[name=round]", "4")
+        arbiter.click("#bye button")
+        arbiter.wait_for_selector(".flash p.done")
+        assert ev.load(path).division().round(4).byes == {5: "full"}
+
+
 def test_saving_what_a_board_has_already_says_that_nothing_changed(protected: Path, tmp_path: Path, serve: Any) -> None:
     """*Save* with the menu left at "no result" on a board without one answered `round 2: Jansen, Pieter (2) ½ *
     Bakker, Sanne (3) 0`, as a result saved reads, and ran the after_results hook, while nothing was written."""

@@ -251,6 +251,9 @@ def _bye_form(
         chosen=values.get("player", "") if message else "",
         round=values.get("round", nxt) if message else nxt,
         kinds=REQUESTED_BYES,
+        # The kind as sent too: it was back at half-point, and the form sent again with the round put right asked
+        # for a half-point bye where a full-point one was chosen.
+        kind=values.get("kind", "") if message else "",
         message=message,
         requested=requested,
         cancel_message=_said(error, ArbiterForm.CANCEL_BYE),
