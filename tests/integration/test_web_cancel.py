@@ -17,11 +17,11 @@ from tests.integration.test_web_event import (
     Client,
     Twins,
     browser_only,
+    double_swiss,
     error,
     fresh,
     logged_in,
     protected,
-    set_password,
     twins,
 )
 from tmanager.events import api as ev
@@ -153,16 +153,8 @@ def test_a_refused_cancel_is_shown_beside_the_list_it_came_from(protected: Path,
 def test_a_double_swiss_bye_is_listed_once_for_its_match(protected: Path, tmp_path: Path, serve: Any) -> None:
     """A Double-Swiss keeps a requested bye in both rounds of its match, and the page listed it twice (round 3, then
     round 4), each with a *Cancel bye* that cancelled both."""
-    path = tmp_path / "double.toml"
-    commands: list[tuple[str | Path, ...]] = [("new", path, "--name", "Double", "--rounds", "3", "--system",
-                                               "double-swiss")]  # fmt: skip
-    commands += [("add-player", path, f"P{i}, X", "--rating", str(2000 - i)) for i in range(1, 7)]
-    commands += [("pair", path), ("bye", path, "5")]
-    for command in commands:
-        done = run_cli("event", *command)
-        assert done.returncode == 0, (command, done.stderr)
+    path = double_swiss(tmp_path, ("bye", "5"))
     assert ev.load(path).division().round(4).byes == {5: "half"}
-    assert set_password(path, PASSWORD).returncode == 0
     server = serve(path)
     with chromium() as browser:
         arbiter = logged_in(browser.new_page(viewport={"width": 1000, "height": 1000}), server.url)

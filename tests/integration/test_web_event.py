@@ -215,6 +215,22 @@ def logged_in(page: Any, url: str, *, address: str = "arbiter", ready: str = "#r
     return page
 
 
+def double_swiss(directory: Path, *commands: tuple[str, ...]) -> Path:
+    """A Double-Swiss of three matches, six players (P1, X to P6, X, rated 1999 down), match 1 paired, then
+    ``commands`` (`tmanager event` verbs with their arguments after the file), with the arbiter's password."""
+    path = directory / "double.toml"
+    verbs: list[tuple[str | Path, ...]] = [("new", path, "--name", "Double", "--rounds", "3", "--system",
+                                            "double-swiss")]  # fmt: skip
+    verbs += [("add-player", path, f"P{i}, X", "--rating", str(2000 - i)) for i in range(1, 7)]
+    verbs += [("pair", path, "--colour", "white")]
+    verbs += [(verb, path, *rest) for verb, *rest in commands]
+    for verb in verbs:
+        done = run_cli("event", *verb)
+        assert done.returncode == 0, (verb, done.stderr)
+    assert set_password(path, PASSWORD).returncode == 0
+    return path
+
+
 def wait_text(page: Any, selector: str, text: str, timeout: float = 10.0) -> None:
     """Polled from here: the pages' CSP forbids the eval that Playwright's wait_for_function needs."""
     deadline = time.monotonic() + timeout
@@ -378,6 +394,39 @@ def test_a_refused_bye_comes_back_as_chosen(protected: Path, tmp_path: Path, ser
         arbiter.click("#bye button")
         arbiter.wait_for_selector(".flash p.done")
         assert ev.load(path).division().round(4).byes == {5: "full"}
+
+
+@browser_only
+def test_a_double_swiss_shows_the_game_being_played(tmp_path: Path, serve: Any) -> None:
+    """While game 1 of a match was played, the arbiter's page offered game 2's boards for its results, and the
+    pairings, the players' list and a player's page showed game 2, whose colours are reversed: a player read the
+    wrong colour, and a result read off game 1's scoresheet went onto game 2."""
+    path = double_swiss(tmp_path)
+    server = serve(path)
+    with chromium() as browser:
+        viewer = browser.new_page(viewport={"width": 1000, "height": 1000})
+        viewer.goto(server.url + "pairings")
+        assert viewer.text_content("#pairings h2") == "Round 1 · by board"
+        first = viewer.inner_text("#pairings tbody tr:nth-child(1)")
+        assert first.index("P1, X") < first.index("P4, X"), "P1 has white in game 1"
+        viewer.goto(server.url + "player?n=1")
+        assert "Round 1: board 1 with white against P4, X" in " ".join(viewer.inner_text("#player").split())
+        viewer.goto(server.url)
+        assert "round 1: board 1, white" in viewer.inner_text("#players-0")
+
+        arbiter = logged_in(browser.new_page(viewport={"width": 1000, "height": 1000}), server.url)
+        assert arbiter.text_content("#results h2") == "Round 1 results"
+        assert arbiter.inner_text("#result-1 .pair") == "P1, X (1) – P4, X (4)"
+        for board in (1, 2, 3):
+            arbiter.select_option(f"#result-{board} select", "1-0")
+            arbiter.click(f"#result-{board} button")
+            arbiter.wait_for_selector(".flash p.done")
+        assert [b.result for b in ev.load(path).division().round(1).boards] == ["1-0"] * 3
+        arbiter.goto(server.url + "arbiter")  # game 1 complete: game 2 is next
+        assert arbiter.text_content("#results h2") == "Round 2 results"
+        assert arbiter.inner_text("#result-1 .pair") == "P4, X (4) – P1, X (1)"
+        viewer.goto(server.url + "pairings")
+        assert viewer.text_content("#pairings h2") == "Round 2 · by board"
 
 
 def test_saving_what_a_board_has_already_says_that_nothing_changed(protected: Path, tmp_path: Path, serve: Any) -> None:

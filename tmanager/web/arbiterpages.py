@@ -140,9 +140,10 @@ def _results(
     error: FormError | None,
     values: Mapping[str, str],
 ) -> str:
-    """Each board of a round with its result form."""
+    """Each board of a round with its result form: by default the round the results go to (:meth:`result_round`, a
+    Double-Swiss's game 1 while it lacks results: the page showed game 2, colours reversed, as game 1 was played)."""
     division = rules.division
-    n = division.paired_rounds if page.round is None else page.round
+    n = rules.result_round() if page.round is None else page.round
     record = division.round(n)
     if not record.paired:
         raise StateError(f"round {n} is not paired")

@@ -353,9 +353,8 @@ def home(snapshot: Snapshot, page: Page) -> Sections:
     divisions = [snapshot.division(page.division)] if page.division else e.divisions
     for index, d in enumerate(divisions):
         name = d.name if len(e.divisions) > 1 else None
-        paired = d.paired_rounds
-        record = d.round(paired) if paired else None
         rules = snapshot.rules(d)
+        record = d.round(rules.result_round()) if d.paired_rounds else None  # being played, as on the pairings
         scores = rules.scores_text()
         players = [
             {
@@ -372,7 +371,7 @@ def home(snapshot: Snapshot, page: Page) -> Sections:
             index=index,
             head=head(snapshot, d, element=f"head-{index}"),
             title=f"Division {d.name}" if len(e.divisions) > 1 else "Players",
-            paired=paired,
+            paired=record.number if record else 0,
             pairings=Page(PageKind.PAIRINGS, name).url(),
             standings=Page(PageKind.STANDINGS, name).url(),
             players=players,
@@ -403,13 +402,15 @@ def _report_section(
 
 
 def pairings(snapshot: Snapshot, division: Division, page: Page) -> Sections:
-    """A round's boards, and (chess) every player alphabetically with board, colour and opponent."""
+    """A round's boards, and (chess) every player alphabetically with board, colour and opponent; by default the
+    round being played (a Double-Swiss's game 1 while it lacks results: the page showed game 2, whose colours are
+    reversed, so that players read the wrong colour for the game they were about to play)."""
     if division.paired_rounds == 0:
         return [_report_section("pairings", "Pairings", None, {})]
-    n = division.paired_rounds if page.round is None else page.round
+    n = snapshot.rules(division).result_round() if page.round is None else page.round
     links = _links(snapshot, division)
     rounds = round_links(page, division.paired_rounds, n)
-    by_board, *others = snapshot.reports(division).pairings(page.round)
+    by_board, *others = snapshot.reports(division).pairings(n)
     heading = f"Round {n} · by board"
     sections = [_report_section("pairings", heading, by_board, links, rounds=rounds, rounds_label="Round:")]
     sections += [_report_section(r.kind, f"Round {n} · {_SECOND_VIEWS.get(r.kind, 'alphabetical')}", r, links)
