@@ -429,6 +429,28 @@ def test_a_double_swiss_shows_the_game_being_played(tmp_path: Path, serve: Any) 
         assert viewer.text_content("#pairings h2") == "Round 2 · by board"
 
 
+def test_a_double_swiss_game_1_corrected_warns_only_of_the_matches_paired_after_it(tmp_path: Path, serve: Any) -> None:
+    """Correcting game 1 of a match warned that game 2, paired with it before any result, 'was paired with the old
+    result', and after the next match named both rounds of the match itself among the rounds paired with it."""
+    path = double_swiss(tmp_path, ("result", "1", "1-0"))
+    client = Client(serve(path))
+    client.login()
+
+    def corrected(round_number: int, board: int, result: str) -> list[str]:
+        _, _, page = client.request("GET", f"/arbiter?round={round_number}")
+        status, headers, _ = client.post("/result", {**board_form(page, board), "result": result})
+        assert status == 303
+        return flash(client.request("GET", "/" + headers["location"])[2])
+
+    assert corrected(1, 1, "=") == ["round 1: P1, X (1) ½ ½-½ P4, X (4) ½"]
+    for verb in (("result", "2", "1-0"), ("result", "3", "1-0"), *(("result", str(b), "0-1") for b in (1, 2, 3)),
+                 ("pair",)):  # fmt: skip
+        assert run_cli("event", verb[0], path, *verb[1:]).returncode == 0
+    said = "warning: rounds 3-4 were paired with the old result {}; the pairings stand unless you unpair and pair again"
+    assert corrected(1, 1, "1-0")[1:] == [said.format("½-½")]
+    assert corrected(2, 1, "1-0")[1:] == [said.format("0-1")]
+
+
 def test_saving_what_a_board_has_already_says_that_nothing_changed(protected: Path, tmp_path: Path, serve: Any) -> None:
     """*Save* with the menu left at "no result" on a board without one answered `round 2: Jansen, Pieter (2) ½ *
     Bakker, Sanne (3) 0`, as a result saved reads, and ran the after_results hook, while nothing was written."""
