@@ -417,6 +417,10 @@ def test_a_double_swiss_shows_the_game_being_played(tmp_path: Path, serve: Any) 
         arbiter = logged_in(browser.new_page(viewport={"width": 1000, "height": 1000}), server.url)
         assert arbiter.text_content("#results h2") == "Round 1 results"
         assert arbiter.inner_text("#result-1 .pair") == "P1, X (1) – P4, X (4)"
+        # Each button names the rounds it pairs, forces or unpairs: a match's two (it said round 3, and round 2).
+        buttons = [arbiter.inner_text(f"#{form} button") for form in ("pair", "force", "unpair")]
+        assert buttons == ["Pair rounds 3-4", "Force for rounds 3-4", "Unpair rounds 1-2"]
+        assert "take back the pairings of rounds 1-2" in arbiter.inner_text("#unpair label")
         for board in (1, 2, 3):
             arbiter.select_option(f"#result-{board} select", "1-0")
             arbiter.click(f"#result-{board} button")

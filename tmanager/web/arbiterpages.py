@@ -120,7 +120,7 @@ def arbiter(
     sections.append(("pair", _pair_form(snapshot, rules, common, _said(error, ArbiterForm.PAIR))))
     sections.append(("bye", _bye_form(rules, common, error, values, teams=size is not None)))
     sections.append(("force", _force_form(snapshot, rules, common, error, values, teams=size is not None)))
-    sections.append(("unpair", _unpair_form(division, common, _said(error, ArbiterForm.UNPAIR))))
+    sections.append(("unpair", _unpair_form(rules, common, _said(error, ArbiterForm.UNPAIR))))
     if size is not None:
         sections.append(("teams", _team_forms(division, size, common, error, values)))
     fields = {**common, "change": snapshot.last_change}
@@ -217,7 +217,7 @@ def _pair_form(snapshot: Snapshot, rules: DivisionRules, common: Mapping[str, st
         note=note,
         colour=rules.draws_first_colour(nxt),
         fields={**common, "round": nxt},
-        round=nxt,
+        rounds=_spanned(rules, nxt),
         message=message,
     )
 
@@ -261,6 +261,13 @@ def _bye_form(
     )
 
 
+def _spanned(rules: DivisionRules, n: int) -> str:
+    """The rounds that round ``n``'s pairing spans, as the forms name them: ``round 3``, or a Double-Swiss's match
+    ``rounds 3-4`` (whose buttons said *Pair round 3* and *Unpair round 2*, which took back round 1 too)."""
+    rounds = rules.match_rounds(n)
+    return f"round {n}" if len(rounds) == 1 else f"rounds {rounds[0]}-{rounds[-1]}"
+
+
 def _requested_byes(rules: DivisionRules, common: Mapping[str, str]) -> list[dict[str, Any]]:
     """Each bye requested for a round not yet paired, once: a Double-Swiss keeps one in both rounds of its match
     (``cancel_bye`` takes back both), and the list showed it twice, round 3 and round 4."""
@@ -268,11 +275,10 @@ def _requested_byes(rules: DivisionRules, common: Mapping[str, str]) -> list[dic
     for r in division.rounds:
         if r.paired:
             continue
-        rounds = rules.match_rounds(r.number)
-        where = f"round {r.number}" if len(rounds) == 1 else f"rounds {rounds[0]}-{rounds[-1]}"
+        first, where = rules.match_rounds(r.number)[0], _spanned(rules, r.number)
         for p, kind in r.byes.items():
-            if p != r.forced_bye and (rounds[0], p) not in seen:
-                seen.add((rounds[0], p))
+            if p != r.forced_bye and (first, p) not in seen:
+                seen.add((first, p))
                 listed.append({"text": f"{where}: {label(division.player(p))}, {kind}",
                                "fields": {**common, "round": r.number, "player": p, "kind": kind}})  # fmt: skip
     return listed
@@ -315,7 +321,7 @@ def _force_form(
         players=choices,
         white=typed.get("white", ""),
         black=typed.get("black", ""),
-        round=nxt,
+        rounds=_spanned(rules, nxt),
         message=message,
         forced=forced,
         cancel_message=_said(error, ArbiterForm.UNFORCE),
@@ -374,7 +380,9 @@ def _team_forms(
                            message=_said(error, ArbiterForm.ADD_TEAM))  # fmt: skip
 
 
-def _unpair_form(division: Division, common: Mapping[str, str], message: str) -> str:
-    """Taking back the last round's pairings, as ``tmanager event unpair``; a box to tick first."""
-    n = division.paired_rounds
-    return render_template("unpair.html", round=n, fields={**common, "round": n}, message=message)
+def _unpair_form(rules: DivisionRules, common: Mapping[str, str], message: str) -> str:
+    """Taking back the last round's pairings (a Double-Swiss's last match), as ``tmanager event unpair``; a box to
+    tick first."""
+    n = rules.division.paired_rounds
+    rounds = _spanned(rules, n) if n else ""
+    return render_template("unpair.html", round=n, rounds=rounds, fields={**common, "round": n}, message=message)
