@@ -778,6 +778,9 @@ def test_score_based_division_pages_and_score_entry(tmp_path: Path, serve: Any) 
     _, _, text = client.request("GET", "/pairings?round=2")
     assert "Chew pairings" in text and "forfeit loss: Ten, J (10), spread -50" in text
     assert "0-2 -100" in client.request("GET", "/player?n=10")[2]  # the two rounds off at 0 count neither way
+    status, _, text = client.request("GET", "/standings.json")
+    assert (status, text) == (404, "division 'a' is score-based: its pages have no JSON (they are for chess "
+                                   "divisions of players)")  # fmt: skip
 
     client.login()
     _, _, page = client.request("GET", "/arbiter?round=4")

@@ -134,3 +134,12 @@ def test_a_team_division_offers_no_bye_of_a_player(tmp_path: Path, serve: Any) -
     _, _, page = client.request("GET", "/arbiter")
     assert 'action="bye"' not in page and 'action="force"' in page
     assert "A team division has no byes of players: leave the player out of the team&#x27;s lineup." in page
+
+
+def test_a_team_divisions_pages_have_no_json_and_say_why(tmp_path: Path, serve: Any) -> None:
+    """`/pairings.json` of a team division was refused as 'division 'main' is score-based', which it is not."""
+    client = Client(serve(league(tmp_path)))
+    for address in ("/pairings.json", "/standings.json"):
+        status, _, text = client.request("GET", address)
+        assert (status, text) == (404, "division 'main' ranks teams: its pages have no JSON (they are for chess "
+                                       "divisions of players)")  # fmt: skip

@@ -508,7 +508,9 @@ def page_data(snapshot: Snapshot, page: Page) -> dict[str, Any]:
     """What the pairings or standings page shows, as :mod:`tmanager.events.reports.data` rows (chess divisions;
     the page's ``category`` ranks one prize category); a :class:`StateError` for anything else."""
     division = snapshot.division(page.division)
-    refusal = f"division {division.name!r} is score-based: its pages have no JSON"
+    # A team division's refusal said it was score-based.
+    kind = "is score-based" if snapshot.rules(division).score_based else "ranks teams"
+    refusal = f"division {division.name!r} {kind}: its pages have no JSON (they are for chess divisions of players)"
     reports = require_reports(snapshot.reports(division), ChessReports, refusal)
     if page.kind is PageKind.PAIRINGS:
         return data.pairings(reports, page.round)
