@@ -149,7 +149,8 @@ def test_a_team_divisions_pages_have_no_json_and_say_why(tmp_path: Path, serve: 
 @browser_only
 def test_a_match_board_is_named_on_the_arbiters_page_as_everywhere_else(tmp_path: Path, serve: Any) -> None:
     """The arbiter's page numbered a round's boards 1 to 4 through its matches, where the pairings, the players' list
-    and `event result` name them MATCH.BOARD: board 2.1 was the form numbered 3."""
+    and `event result` name them MATCH.BOARD: board 2.1 was the form numbered 3; and the results a pairing waited for
+    were named so too (1.3, which `event result 1.3` reads as match 1's third board)."""
     web, cli = twins(league(tmp_path), tmp_path)
     record = ev.load(web).division().round(1)
     game = next(b for b in record.boards if match_of_board(record, b) == (2, 1))  # white drawn by lot
@@ -163,5 +164,11 @@ def test_a_match_board_is_named_on_the_arbiters_page_as_everywhere_else(tmp_path
         form.locator("select").select_option("0-1")
         form.locator("button").click()
         arbiter.wait_for_selector(".flash p.done")
+        # So does the pairing waiting for the others (it said 1.1, 1.2, 1.4: round 1's boards 1, 2 and 4).
+        arbiter.click("#pair button")
+        said = "3 result(s) missing (round.match.board: 1.1.1, 1.1.2, 1.2.2); enter them before pairing round 2"
+        assert arbiter.inner_text("#pair .error") == said
     assert run_cli("event", "result", cli, "2.1", "0-1").returncode == 0
     assert ev.load(web).division().round(1) == ev.load(cli).division().round(1)
+    refused = run_cli("event", "pair", cli)
+    assert refused.returncode == 2 and refused.stderr == f"tmanager: {cli}: {said}\n"

@@ -21,7 +21,7 @@ from tmanager.events.model import Division, PlayerStatus, Round, label, missing
 from tmanager.events.rules import DivisionRules
 from tmanager.events.rules.base import parse_result
 from tmanager.events.rules.team import team_label
-from tmanager.events.teams import lineup_round, match_of_board
+from tmanager.events.teams import lineup_round
 from tmanager.web.eventpages import Page, Sections, Snapshot, head, read_word, render_template, round_links
 
 
@@ -153,15 +153,14 @@ def _results(
         if page.missing and not board.result.pending:
             continue
         index = record.board_number(board)
-        # A team match's board by the name every other page and `event result` give it (2.1); numbered through the
-        # round (3), the arbiter had to count the matches' boards to find it.
-        where = match_of_board(record, board) if rules.team_size is not None else None
         sent = _sent(error, ArbiterForm.RESULT, index)
         boards.append(
             {
                 "key": f"{ArbiterForm.RESULT.value}-{index}",
                 "index": index,
-                "name": f"{where[0]}.{where[1]}" if where else str(index),
+                # A team match's board as every other page and `event result` name it (2.1): numbered through the
+                # round (3), the arbiter had to count the matches' boards to find it.
+                "name": rules.board_name(record, board),
                 "missing": board.result.pending,
                 "hidden": {
                     **common,
