@@ -426,7 +426,7 @@ def test_a_double_swiss_shows_the_game_being_played(tmp_path: Path, serve: Any) 
             arbiter.click(f"#result-{board} button")
             arbiter.wait_for_selector(".flash p.done")
         assert [b.result for b in ev.load(path).division().round(1).boards] == ["1-0"] * 3
-        arbiter.goto(server.url + "arbiter")  # game 1 complete: game 2 is next
+        # Game 1 complete: the page, back to the view it was (the round the results go to), offers game 2's boards.
         assert arbiter.text_content("#results h2") == "Round 2 results"
         assert arbiter.inner_text("#result-1 .pair") == "P4, X (4) – P1, X (1)"
         viewer.goto(server.url + "pairings")
@@ -755,7 +755,7 @@ def test_divisions_each_have_their_pages_and_entry(tmp_path: Path, serve: Any) -
     _, _, page = client.request("GET", "/arbiter?d=B+Group")
     assert "Beta1, X (1)" in page and "Alpha1" not in page
     status, headers, _ = client.post("/result", {**board_form(page, 2), "result": "="})
-    assert status == 303 and headers["location"] == "arbiter?d=B+Group&round=1"
+    assert status == 303 and headers["location"] == "arbiter?d=B+Group"  # the view it came from: its division's
     event = ev.load(path)
     assert event.division("B Group").round(1).boards[1].result == "½-½"
     assert all(b.result == "*" for b in event.division("A").round(1).boards)

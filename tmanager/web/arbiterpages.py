@@ -147,7 +147,10 @@ def _results(
     record = division.round(n)
     if not record.paired:
         raise StateError(f"round {n} is not paired")
-    view = {"missing": 1} if page.missing else {}  # a saved result comes back to the same view
+    # A saved result comes back to the same view: the boards filter, and the round the page was asked for, none for
+    # the round the results go to, which moves on to a Double-Swiss's game 2 once game 1 is complete (the page stayed
+    # on game 1, with nothing left to enter).
+    view = {"view_round": "" if page.round is None else page.round, **({"missing": 1} if page.missing else {})}
     boards = []
     for board in record.boards:
         if page.missing and not board.result.pending:
