@@ -17,6 +17,7 @@ from tests.integration.test_web_event import (
     Client,
     Twins,
     browser_only,
+    double_swiss,
     error,
     fresh,
     logged_in,
@@ -146,3 +147,19 @@ def test_a_refused_cancel_is_shown_beside_the_list_it_came_from(protected: Path,
     assert status == 400
     force = re.search(r'<section id="force".*?</section>', page, re.S)
     assert force and "Jansen, Pieter (2) has no forced bye in round 3" in force[0]
+
+
+@browser_only
+def test_a_double_swiss_bye_is_listed_once_for_its_match(protected: Path, tmp_path: Path, serve: Any) -> None:
+    """A Double-Swiss keeps a requested bye in both rounds of its match, and the page listed it twice (round 3, then
+    round 4), each with a *Cancel bye* that cancelled both."""
+    path = double_swiss(tmp_path, ("bye", "5"))
+    assert ev.load(path).division().round(4).byes == {5: "half"}
+    server = serve(path)
+    with chromium() as browser:
+        arbiter = logged_in(browser.new_page(viewport={"width": 1000, "height": 1000}), server.url)
+        assert listed(arbiter, "#cancel-bye li") == ["rounds 3-4: P5, X (5), half Cancel bye"]
+        arbiter.click("#cancel-bye button")
+        arbiter.wait_for_selector(".flash p.done")
+        assert all(r.number < 3 for r in ev.load(path).division().rounds), "both games' byes are cancelled"
+        assert arbiter.locator("#cancel-bye").count() == 0

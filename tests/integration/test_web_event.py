@@ -215,6 +215,22 @@ def logged_in(page: Any, url: str, *, address: str = "arbiter", ready: str = "#r
     return page
 
 
+def double_swiss(directory: Path, *commands: tuple[str, ...]) -> Path:
+    """A Double-Swiss of three matches, six players (P1, X to P6, X, rated 1999 down), match 1 paired, then
+    ``commands`` (`tmanager event` verbs with their arguments after the file), with the arbiter's password."""
+    path = directory / "double.toml"
+    verbs: list[tuple[str | Path, ...]] = [("new", path, "--name", "Double", "--rounds", "3", "--system",
+                                            "double-swiss")]  # fmt: skip
+    verbs += [("add-player", path, f"P{i}, X", "--rating", str(2000 - i)) for i in range(1, 7)]
+    verbs += [("pair", path, "--colour", "white")]
+    verbs += [(verb, path, *rest) for verb, *rest in commands]
+    for verb in verbs:
+        done = run_cli("event", *verb)
+        assert done.returncode == 0, (verb, done.stderr)
+    assert set_password(path, PASSWORD).returncode == 0
+    return path
+
+
 def wait_text(page: Any, selector: str, text: str, timeout: float = 10.0) -> None:
     """Polled from here: the pages' CSP forbids the eval that Playwright's wait_for_function needs."""
     deadline = time.monotonic() + timeout
@@ -357,6 +373,117 @@ def test_a_stale_result_form_is_refused(protected: Path, tmp_path: Path, serve: 
     status, _, text = client.post("/result", {**shown, "result": "="})
     assert status == 400 and "round 2 board 3 now has 0-1, not 1-0 as the page showed" in text
     assert path.read_bytes() == before
+
+
+@browser_only
+def test_a_refused_bye_comes_back_as_chosen(protected: Path, tmp_path: Path, serve: Any) -> None:
+    """A bye refused (its round paired already) came back with its player and round, but at half-point: sent again
+    with the round put right, it asked for a half-point bye where a full-point one was chosen."""
+    path = fresh(protected, tmp_path)
+    server = serve(path)
+    with chromium() as browser:
+        arbiter = logged_in(browser.new_page(viewport={"width": 1000, "height": 1000}), server.url)
+        arbiter.select_option("#bye select[name=player]", "5")
+        arbiter.fill("#bye input[name=round]", "2")
+        arbiter.select_option("#bye select[name=kind]", "full")
+        arbiter.click("#bye button")
+        assert "already paired" in arbiter.inner_text("#bye .error")
+        shown = [arbiter.input_value(f"#bye [name={name}]") for name in ("player", "round", "kind")]
+        assert shown == ["5", "2", "full"]
+        arbiter.fill("#bye input[name=round]", "4")
+        arbiter.click("#bye button")
+        arbiter.wait_for_selector(".flash p.done")
+        assert ev.load(path).division().round(4).byes == {5: "full"}
+
+
+@browser_only
+def test_a_double_swiss_shows_the_game_being_played(tmp_path: Path, serve: Any) -> None:
+    """While game 1 of a match was played, the arbiter's page offered game 2's boards for its results, and the
+    pairings, the players' list and a player's page showed game 2, whose colours are reversed: a player read the
+    wrong colour, and a result read off game 1's scoresheet went onto game 2."""
+    path = double_swiss(tmp_path)
+    server = serve(path)
+    with chromium() as browser:
+        viewer = browser.new_page(viewport={"width": 1000, "height": 1000})
+        viewer.goto(server.url + "pairings")
+        assert viewer.text_content("#pairings h2") == "Round 1 · by board"
+        first = viewer.inner_text("#pairings tbody tr:nth-child(1)")
+        assert first.index("P1, X") < first.index("P4, X"), "P1 has white in game 1"
+        viewer.goto(server.url + "player?n=1")
+        assert "Round 1: board 1 with white against P4, X" in " ".join(viewer.inner_text("#player").split())
+        viewer.goto(server.url)
+        assert "round 1: board 1, white" in viewer.inner_text("#players-0")
+
+        arbiter = logged_in(browser.new_page(viewport={"width": 1000, "height": 1000}), server.url)
+        assert arbiter.text_content("#results h2") == "Round 1 results"
+        assert arbiter.inner_text("#result-1 .pair") == "P1, X (1) – P4, X (4)"
+        # Each button names the rounds it pairs, forces or unpairs: a match's two (it said round 3, and round 2).
+        buttons = [arbiter.inner_text(f"#{form} button") for form in ("pair", "force", "unpair")]
+        assert buttons == ["Pair rounds 3-4", "Force for rounds 3-4", "Unpair rounds 1-2"]
+        assert "take back the pairings of rounds 1-2" in arbiter.inner_text("#unpair label")
+        for board in (1, 2, 3):
+            arbiter.select_option(f"#result-{board} select", "1-0")
+            arbiter.click(f"#result-{board} button")
+            arbiter.wait_for_selector(".flash p.done")
+        assert [b.result for b in ev.load(path).division().round(1).boards] == ["1-0"] * 3
+        # Game 1 complete: the page, back to the view it was (the round the results go to), offers game 2's boards.
+        assert arbiter.text_content("#results h2") == "Round 2 results"
+        assert arbiter.inner_text("#result-1 .pair") == "P4, X (4) – P1, X (1)"
+        viewer.goto(server.url + "pairings")
+        assert viewer.text_content("#pairings h2") == "Round 2 · by board"
+
+
+def test_a_double_swiss_game_1_corrected_warns_only_of_the_matches_paired_after_it(tmp_path: Path, serve: Any) -> None:
+    """Correcting game 1 of a match warned that game 2, paired with it before any result, 'was paired with the old
+    result', and after the next match named both rounds of the match itself among the rounds paired with it."""
+    path = double_swiss(tmp_path, ("result", "1", "1-0"))
+    client = Client(serve(path))
+    client.login()
+
+    def corrected(round_number: int, board: int, result: str) -> list[str]:
+        _, _, page = client.request("GET", f"/arbiter?round={round_number}")
+        status, headers, _ = client.post("/result", {**board_form(page, board), "result": result})
+        assert status == 303
+        return flash(client.request("GET", "/" + headers["location"])[2])
+
+    assert corrected(1, 1, "=") == ["round 1: P1, X (1) ½ ½-½ P4, X (4) ½"]
+    for verb in (("result", "2", "1-0"), ("result", "3", "1-0"), *(("result", str(b), "0-1") for b in (1, 2, 3)),
+                 ("pair",)):  # fmt: skip
+        assert run_cli("event", verb[0], path, *verb[1:]).returncode == 0
+    said = "warning: rounds 3-4 were paired with the old result {}; the pairings stand unless you unpair and pair again"
+    assert corrected(1, 1, "1-0")[1:] == [said.format("½-½")]
+    assert corrected(2, 1, "1-0")[1:] == [said.format("0-1")]
+
+
+def test_saving_what_a_board_has_already_says_that_nothing_changed(protected: Path, tmp_path: Path, serve: Any) -> None:
+    """*Save* with the menu left at "no result" on a board without one answered `round 2: Jansen, Pieter (2) ½ *
+    Bakker, Sanne (3) 0`, as a result saved reads, and ran the after_results hook, while nothing was written."""
+    path = fresh(protected, tmp_path)
+
+    def hooked(e: ev.Event) -> list[str]:
+        e.hooks = {"after_results": "echo ran >> hook.txt"}
+        return []
+
+    ev.apply(path, hooked)
+    client = Client(serve(path))
+    client.login()
+    before = snapshot(path.parent)
+    cases = (
+        (3, "*", ("result", "3", "*"),
+         "nothing changed: the board already has no result (round 2: Jansen, Pieter (2) ½ * Bakker, Sanne (3) 0)"),
+        (2, "1-0", ("correct", "--round", "2", "2", "1-0"),  # a correction to the result it has
+         "nothing changed: the board already has this result (round 2: Meijer, Thomas (6) 1½ 1-0 de Vries, Jan (1) 1)"),
+    )  # fmt: skip
+    for board, result, verb, said in cases:
+        _, _, page = client.request("GET", "/arbiter")
+        status, headers, _ = client.post("/result", {**board_form(page, board), "result": result})
+        assert status == 303
+        _, _, page = client.request("GET", "/" + headers["location"])
+        assert flash(page) == [said]
+        assert snapshot(path.parent) == before, "nothing is written, and no hook runs"
+        cli = run_cli("event", verb[0], path, *verb[1:])
+        assert cli.returncode == 0 and cli.stdout.splitlines() == [said], cli.stderr
+        assert snapshot(path.parent) == before
 
 
 def test_unauthenticated_and_cross_site_posts_change_nothing(protected: Path, tmp_path: Path, serve: Any) -> None:
@@ -628,7 +755,7 @@ def test_divisions_each_have_their_pages_and_entry(tmp_path: Path, serve: Any) -
     _, _, page = client.request("GET", "/arbiter?d=B+Group")
     assert "Beta1, X (1)" in page and "Alpha1" not in page
     status, headers, _ = client.post("/result", {**board_form(page, 2), "result": "="})
-    assert status == 303 and headers["location"] == "arbiter?d=B+Group&round=1"
+    assert status == 303 and headers["location"] == "arbiter?d=B+Group"  # the view it came from: its division's
     event = ev.load(path)
     assert event.division("B Group").round(1).boards[1].result == "½-½"
     assert all(b.result == "*" for b in event.division("A").round(1).boards)
@@ -651,6 +778,9 @@ def test_score_based_division_pages_and_score_entry(tmp_path: Path, serve: Any) 
     _, _, text = client.request("GET", "/pairings?round=2")
     assert "Chew pairings" in text and "forfeit loss: Ten, J (10), spread -50" in text
     assert "0-2 -100" in client.request("GET", "/player?n=10")[2]  # the two rounds off at 0 count neither way
+    status, _, text = client.request("GET", "/standings.json")
+    assert (status, text) == (404, "division 'a' is score-based: its pages have no JSON (they are for chess "
+                                   "divisions of players)")  # fmt: skip
 
     client.login()
     _, _, page = client.request("GET", "/arbiter?round=4")

@@ -123,6 +123,27 @@ def test_the_navigations_login_leads_back_to_the_page_it_was_followed_from(two_d
 
 
 @browser_only
+def test_the_login_forms_division_links_lead_to_that_divisions_page(two_divisions: Path, serve: Any) -> None:
+    """The login form's links to the divisions were `login?d=B+Group`, which dropped where the login was to lead:
+    choosing division B there led, once logged in, to the arbiter's page of division A."""
+    server = serve(two_divisions)
+    with chromium() as browser:
+        viewer = browser.new_page()
+        for start, after in (("standings?d=A", "standings?d=B+Group"), ("arbiter?d=A&round=1", "arbiter?d=B+Group")):
+            viewer.context.clear_cookies()  # logged out
+            viewer.goto(server.url + start)
+            if "/login" not in viewer.url:
+                viewer.click("nav a.arbiter")
+            viewer.wait_for_selector("#password")
+            viewer.click("nav a.division:text-is('B Group')")
+            viewer.wait_for_selector("nav a.division[aria-current='true']:text-is('B Group')")
+            viewer.fill("#password", PASSWORD)
+            viewer.click("form.login button")
+            viewer.wait_for_selector("nav a.arbiter:text-is('Arbiter')")
+            assert viewer.url == server.url + after
+
+
+@browser_only
 def test_a_login_form_in_another_tab_is_not_expired_by_a_newer_one(two_divisions: Path, serve: Any) -> None:
     """Each login form set a new token in the browser's login cookie, so that only the last form shown was good:
     the arbiter's pages of two divisions, both sent to the login form when the session ended, refused the

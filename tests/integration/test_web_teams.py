@@ -14,6 +14,7 @@ from tests.integration.test_event_teams import team_event
 from tests.integration.test_web import CHROMIUM, CHROMIUM_ARGS, assert_not_blank, chromium, serve
 from tests.integration.test_web_event import PASSWORD, Client, Twins, browser_only, logged_in, set_password, twins
 from tmanager.events import api as ev
+from tmanager.events.teams import match_of_board
 
 
 def league(tmp_path: Path) -> Path:
@@ -134,3 +135,40 @@ def test_a_team_division_offers_no_bye_of_a_player(tmp_path: Path, serve: Any) -
     _, _, page = client.request("GET", "/arbiter")
     assert 'action="bye"' not in page and 'action="force"' in page
     assert "A team division has no byes of players: leave the player out of the team&#x27;s lineup." in page
+
+
+def test_a_team_divisions_pages_have_no_json_and_say_why(tmp_path: Path, serve: Any) -> None:
+    """`/pairings.json` of a team division was refused as 'division 'main' is score-based', which it is not."""
+    client = Client(serve(league(tmp_path)))
+    for address in ("/pairings.json", "/standings.json"):
+        status, _, text = client.request("GET", address)
+        assert (status, text) == (404, "division 'main' ranks teams: its pages have no JSON (they are for chess "
+                                       "divisions of players)")  # fmt: skip
+
+
+@browser_only
+def test_a_match_board_is_named_on_the_arbiters_page_as_everywhere_else(tmp_path: Path, serve: Any) -> None:
+    """The arbiter's page numbered a round's boards 1 to 4 through its matches, where the pairings, the players' list
+    and `event result` name them MATCH.BOARD: board 2.1 was the form numbered 3; and the results a pairing waited for
+    were named so too (1.3, which `event result 1.3` reads as match 1's third board)."""
+    web, cli = twins(league(tmp_path), tmp_path)
+    record = ev.load(web).division().round(1)
+    game = next(b for b in record.boards if match_of_board(record, b) == (2, 1))  # white drawn by lot
+    with chromium() as browser:
+        arbiter = logged_in(browser.new_page(viewport={"width": 1000, "height": 1000}), serve(web).url)
+        names = [" ".join(text.split()) for text in arbiter.locator("#results form.entry .bd").all_inner_texts()]
+        assert names == ["1.1", "1.2", "2.1", "2.2"]
+        form = arbiter.locator("#results form.entry", has=arbiter.locator(".bd", has_text="2.1"))
+        white, black = (f"P{n}, X ({n})" for n in (game.white, game.black))
+        assert form.locator(".pair").inner_text() == f"{white} – {black}"
+        form.locator("select").select_option("0-1")
+        form.locator("button").click()
+        arbiter.wait_for_selector(".flash p.done")
+        # So does the pairing waiting for the others (it said 1.1, 1.2, 1.4: round 1's boards 1, 2 and 4).
+        arbiter.click("#pair button")
+        said = "3 result(s) missing (round.match.board: 1.1.1, 1.1.2, 1.2.2); enter them before pairing round 2"
+        assert arbiter.inner_text("#pair .error") == said
+    assert run_cli("event", "result", cli, "2.1", "0-1").returncode == 0
+    assert ev.load(web).division().round(1) == ev.load(cli).division().round(1)
+    refused = run_cli("event", "pair", cli)
+    assert refused.returncode == 2 and refused.stderr == f"tmanager: {cli}: {said}\n"

@@ -23,6 +23,7 @@ from tmanager.events.model import Player
 from tmanager.web import arbiterpages
 from tmanager.web.arbiteractions import ACTIONS, Target
 from tmanager.web.arbiterpages import ArbiterForm
+from tmanager.web.auth import set_password
 from tmanager.web.eventapp import EventApp
 from tmanager.web.eventpages import Page, PageKind, Snapshot
 
@@ -41,11 +42,12 @@ class Reply:
 
 async def call(app: ASGIApp, method: str, address: str, fields: Mapping[str, str] | None = None, *,
                session: str | None = None, origin: str | None = ORIGIN,
-               length: bytes | None = None, extra: Sequence[tuple[bytes, bytes]] = ()) -> Reply:  # fmt: skip
+               length: bytes | None = None, extra: Sequence[tuple[bytes, bytes]] = (),
+               raw: bytes | None = None) -> Reply:  # fmt: skip
     """One request as the server hands it to the app: from this machine, to ``localhost`` (``extra``: more
-    headers)."""
+    headers; ``raw``: the body as sent, instead of ``fields``)."""
     path, _, query = address.partition("?")
-    body = urlencode(fields or {}).encode()
+    body = urlencode(fields or {}).encode() if raw is None else raw
     headers = [(b"host", b"localhost"), *extra]
     if origin is not None:
         headers.append((b"origin", origin.encode()))
@@ -129,6 +131,30 @@ def test_a_form_whose_length_is_no_small_number_is_refused_unread(tmp_path: Path
 
     for reply in asyncio.run(main()):
         assert reply.status == 413 and reply.text == "The form is too large or its length is not given."
+
+
+def test_a_form_that_is_not_utf8_is_refused_in_one_line(tmp_path: Path) -> None:
+    """A form whose bytes were not UTF-8 was read as no form at all: an action was refused as missing its security
+    token (403), a login as an expired form; a byte percent-encoded that is no UTF-8 was read as U+FFFD."""
+    path = event_copy(tmp_path)
+    set_password(path, "a password for the login form")
+    web = EventApp(path, poll=3600)
+    app = web.starlette()
+
+    async def main() -> list[Reply]:
+        async with web.lifespan(app):
+            session = web.sessions.open()
+            token = f"csrf={session.csrf}".encode()
+            bye = b"&round=3&kind=half&player="
+            bodies = (token + bye + b"Sm\xe9t", token + bye + b"Sm%E9t", b"\xff\xfe" + token + bye + b"5")
+            sent = [await call(app, "POST", "/bye", session=session.token, raw=body) for body in bodies]
+            return [*sent, await call(app, "POST", "/login", raw=b"password=caf\xe9 au lait")]
+
+    before = path.read_bytes()
+    said = "the form is not UTF-8 text; send it from this server&#x27;s page"
+    for reply in asyncio.run(main()):
+        assert reply.status == 400 and reply.text.count(said) == 1, reply.text[-600:]
+    assert path.read_bytes() == before
 
 
 def test_a_form_naming_a_round_or_division_the_page_cannot_show_says_why_once(tmp_path: Path) -> None:

@@ -19,11 +19,11 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from tmanager.core.results import ByeKind, Colour
+from tmanager.core.results import ByeKind, Colour, Result
 from tmanager.errors import StateError
 from tmanager.events import hooks, journal, operations, registration
 from tmanager.events.change import Change
-from tmanager.events.entries import BoardRef, Entry, ShownBoard
+from tmanager.events.entries import BoardRef, Entry, ResultEntry, ShownBoard
 from tmanager.events.model import Division, Event, LateEntry, Player, label, missing
 from tmanager.events.prizefund import FundChange, change_fund
 from tmanager.events.rules import ChessRules, PairOptions, ScoreRules, TeamRules, parse_system, require, rules_for
@@ -304,6 +304,12 @@ def save_result(
 
     change = _made(path, division, operation)
     assert change.division is not None and change.round is not None  # set by the operation above
+    if change.number == 0:
+        # The board held this already ("no result" saved on a board without one, a result given again): nothing was
+        # written, so no hook runs, and the echo alone read as a result saved.
+        held = "no result" if isinstance(entry, ResultEntry) and entry.result is Result.PENDING else "this result"
+        said = f"nothing changed: the board already has {held} ({change.messages[0]})"
+        return dataclasses.replace(change, messages=(said,))
     ran = hooks.after_results(path, change.division, change.round, completed=change.completed)
     return dataclasses.replace(change, messages=change.messages + tuple(ran))
 

@@ -42,7 +42,7 @@ class Action:
 
     ``per`` names the field that tells a page's forms of this action apart (one result form per board, one
     roster per team), so that an error shows beside the form it is about; ``back_to_round``: the page after it
-    is the round (and the boards filter) the form was in.
+    is the view the form was in (its ``view_round``, none for the round the results go to, and boards filter).
     """
 
     run: Callable[[Target, Form], Change]
@@ -57,7 +57,7 @@ class Action:
         """The arbiter's page to show after the action, or with its error."""
         if not self.back_to_round:
             return Page(PageKind.ARBITER, _division(form))
-        round_number = _round_or_none(form.get("round", ""))
+        round_number = _round_or_none(form.get("view_round", form.get("round", "")))
         return Page(PageKind.ARBITER, _division(form), round_number, missing=bool(form.get("missing")))
 
 

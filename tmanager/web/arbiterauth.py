@@ -20,7 +20,6 @@ refuses other methods).
 from __future__ import annotations
 
 from collections.abc import Callable
-from urllib.parse import parse_qsl
 
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
@@ -28,7 +27,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from tmanager.web.auth import Session, same_origin, same_token
 from tmanager.web.eventpages import PageKind, login_address
-from tmanager.web.fields import RepeatedField, once_each
+from tmanager.web.fields import BadForm, form_fields
 
 SESSION_COOKIE = "tmanager_session"
 #: The page only a session may see; without one it leads to the login page.
@@ -85,7 +84,7 @@ class ArbiterAuth:
             return None if request.url.path == LOGOUT else ("Log in as the arbiter first.", 403)
         try:
             form = await read_form(request)
-        except RepeatedField as exc:
+        except BadForm as exc:
             return str(exc), 400
         if not same_token(form.get("csrf"), session.csrf):
             return "The form is missing its security token (or it expired); reload the page and try again.", 403
@@ -121,12 +120,8 @@ def from_here(request: Request) -> bool:
 
 
 async def read_form(request: Request) -> dict[str, str]:
-    """The fields of a URL-encoded form; empty if it is not one; a :class:`~tmanager.web.fields.RepeatedField` if
-    it gives a field twice."""
+    """The fields of a URL-encoded form; a :class:`~tmanager.web.fields.BadForm` if it is not UTF-8 text or gives a
+    field twice (:func:`~tmanager.web.fields.form_fields`)."""
     # Every field, however many: the body is small (Guard lets none over 16 KiB through). It was read only up to 32
     # fields, and past them as no form at all, so that a team of 30 boards' lineup was "missing its security token".
-    try:
-        text = (await request.body()).decode("utf-8")
-    except UnicodeDecodeError:
-        return {}
-    return once_each(parse_qsl(text, keep_blank_values=True))
+    return form_fields(await request.body())

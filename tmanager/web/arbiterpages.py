@@ -12,11 +12,13 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from tmanager.core.results import REQUESTED_BYES
 from tmanager.errors import StateError, ascii_digits
 from tmanager.events.entries import BoardRef, Entry, ResultEntry
 from tmanager.events.model import Division, PlayerStatus, Round, label, missing
+from tmanager.events.rules import DivisionRules
 from tmanager.events.rules.base import parse_result
 from tmanager.events.rules.team import team_label
 from tmanager.events.teams import lineup_round
@@ -110,13 +112,15 @@ def arbiter(
     name = division.name if len(snapshot.event.divisions) > 1 else None
     common = {"csrf": csrf, "d": name or ""}
     sections: Sections = []
-    size = snapshot.rules(division).team_size
+    # The division's rules, asked once for every form below: each form asked for them again, the force form twice.
+    rules = snapshot.rules(division)
+    size = rules.team_size
     if division.paired_rounds:
-        sections.append(("results", _results(snapshot, division, page, common, error, values)))
-    sections.append(("pair", _pair_form(snapshot, division, common, _said(error, ArbiterForm.PAIR))))
-    sections.append(("bye", _bye_form(division, common, error, values, teams=size is not None)))
-    sections.append(("force", _force_form(snapshot, division, common, error, values)))
-    sections.append(("unpair", _unpair_form(division, common, _said(error, ArbiterForm.UNPAIR))))
+        sections.append(("results", _results(rules, page, common, error, values)))
+    sections.append(("pair", _pair_form(snapshot, rules, common, _said(error, ArbiterForm.PAIR))))
+    sections.append(("bye", _bye_form(rules, common, error, values, teams=size is not None)))
+    sections.append(("force", _force_form(snapshot, rules, common, error, values, teams=size is not None)))
+    sections.append(("unpair", _unpair_form(rules, common, _said(error, ArbiterForm.UNPAIR))))
     if size is not None:
         sections.append(("teams", _team_forms(division, size, common, error, values)))
     fields = {**common, "change": snapshot.last_change}
@@ -130,20 +134,23 @@ def arbiter(
 
 
 def _results(
-    snapshot: Snapshot,
-    division: Division,
+    rules: DivisionRules,
     page: Page,
     common: Mapping[str, str],
     error: FormError | None,
     values: Mapping[str, str],
 ) -> str:
-    """Each board of a round with its result form."""
-    n = division.paired_rounds if page.round is None else page.round
+    """Each board of a round with its result form: by default the round the results go to (:meth:`result_round`, a
+    Double-Swiss's game 1 while it lacks results: the page showed game 2, colours reversed, as game 1 was played)."""
+    division = rules.division
+    n = rules.result_round() if page.round is None else page.round
     record = division.round(n)
     if not record.paired:
         raise StateError(f"round {n} is not paired")
-    rules = snapshot.rules(division)
-    view = {"missing": 1} if page.missing else {}  # a saved result comes back to the same view
+    # A saved result comes back to the same view: the boards filter, and the round the page was asked for, none for
+    # the round the results go to, which moves on to a Double-Swiss's game 2 once game 1 is complete (the page stayed
+    # on game 1, with nothing left to enter).
+    view = {"view_round": "" if page.round is None else page.round, **({"missing": 1} if page.missing else {})}
     boards = []
     for board in record.boards:
         if page.missing and not board.result.pending:
@@ -154,6 +161,9 @@ def _results(
             {
                 "key": f"{ArbiterForm.RESULT.value}-{index}",
                 "index": index,
+                # A team match's board as every other page and `event result` name it (2.1): numbered through the
+                # round (3), the arbiter had to count the matches' boards to find it.
+                "name": rules.board_name(record, board),
                 "missing": board.result.pending,
                 "hidden": {
                     **common,
@@ -193,11 +203,12 @@ def result_entry(snapshot: Snapshot | None, form: Mapping[str, str], board: int)
     return snapshot.rules(division).entry_form().entry(board, form)
 
 
-def _pair_form(snapshot: Snapshot, division: Division, common: Mapping[str, str], message: str) -> str:
+def _pair_form(snapshot: Snapshot, rules: DivisionRules, common: Mapping[str, str], message: str) -> str:
+    division = rules.division
     nxt = division.paired_rounds + 1
     total = snapshot.event.total_rounds(division)
     # Only the results the pairing needs hold it up (with session breaks, round n is paired from round n-2's).
-    needed = snapshot.rules(division).results_needed()
+    needed = rules.results_needed()
     waiting = sum(1 for r, _ in missing(division) if r <= needed)
     later = len(missing(division)) - waiting
     note = (
@@ -210,9 +221,9 @@ def _pair_form(snapshot: Snapshot, division: Division, common: Mapping[str, str]
         done=bool(total and nxt > total),
         total=total,
         note=note,
-        colour=snapshot.rules(division).draws_first_colour(nxt),
+        colour=rules.draws_first_colour(nxt),
         fields={**common, "round": nxt},
-        round=nxt,
+        rounds=_spanned(rules, nxt),
         message=message,
     )
 
@@ -224,18 +235,15 @@ def _player_choices(division: Division) -> list[tuple[int, str]]:
 
 
 def _bye_form(
-    division: Division, common: Mapping[str, str], error: FormError | None, values: Mapping[str, str], *,
+    rules: DivisionRules, common: Mapping[str, str], error: FormError | None, values: Mapping[str, str], *,
     teams: bool,
 ) -> str:
     """A requested bye, as ``tmanager event bye``; the byes requested so far, each with its cancel button
     (``bye --cancel``). A forced bye is not one of them: the forced games list it, with its own button."""
+    division = rules.division
     nxt = str(division.paired_rounds + 1)
     message = _said(error, ArbiterForm.BYE)
-    requested = [
-        {"text": f"round {r.number}: {label(division.player(p))}, {kind}",
-         "fields": {**common, "round": r.number, "player": p, "kind": kind}}
-        for r in division.rounds if not r.paired for p, kind in r.byes.items() if p != r.forced_bye
-    ]  # fmt: skip
+    requested = _requested_byes(rules, common)
     # Where `bye` could only refuse, why, instead of the form.
     unavailable = (
         "A team division has no byes of players: leave the player out of the team's lineup." if teams
@@ -250,10 +258,36 @@ def _bye_form(
         chosen=values.get("player", "") if message else "",
         round=values.get("round", nxt) if message else nxt,
         kinds=REQUESTED_BYES,
+        # The kind as sent too: it was back at half-point, and the form sent again with the round put right asked
+        # for a half-point bye where a full-point one was chosen.
+        kind=values.get("kind", "") if message else "",
         message=message,
         requested=requested,
         cancel_message=_said(error, ArbiterForm.CANCEL_BYE),
     )
+
+
+def _spanned(rules: DivisionRules, n: int) -> str:
+    """The rounds that round ``n``'s pairing spans, as the forms name them: ``round 3``, or a Double-Swiss's match
+    ``rounds 3-4`` (whose buttons said *Pair round 3* and *Unpair round 2*, which took back round 1 too)."""
+    rounds = rules.match_rounds(n)
+    return f"round {n}" if len(rounds) == 1 else f"rounds {rounds[0]}-{rounds[-1]}"
+
+
+def _requested_byes(rules: DivisionRules, common: Mapping[str, str]) -> list[dict[str, Any]]:
+    """Each bye requested for a round not yet paired, once: a Double-Swiss keeps one in both rounds of its match
+    (``cancel_bye`` takes back both), and the list showed it twice, round 3 and round 4."""
+    division, listed, seen = rules.division, [], set()
+    for r in division.rounds:
+        if r.paired:
+            continue
+        first, where = rules.match_rounds(r.number)[0], _spanned(rules, r.number)
+        for p, kind in r.byes.items():
+            if p != r.forced_bye and (first, p) not in seen:
+                seen.add((first, p))
+                listed.append({"text": f"{where}: {label(division.player(p))}, {kind}",
+                               "fields": {**common, "round": r.number, "player": p, "kind": kind}})  # fmt: skip
+    return listed
 
 
 #: The force form's titles in a team division: its choices are teams, the first with white on board 1.
@@ -261,18 +295,18 @@ _TEAM_SIDES = ("Team (white on board 1)", "Opponent")
 
 
 def _force_form(
-    snapshot: Snapshot, division: Division, common: Mapping[str, str], error: FormError | None,
-    values: Mapping[str, str],
+    snapshot: Snapshot, rules: DivisionRules, common: Mapping[str, str], error: FormError | None,
+    values: Mapping[str, str], *, teams: bool,
 ) -> str:
     """A forced game (or the pairing-allocated bye) of the next round, as ``tmanager event force``; the round's
-    forced games, each with its button to take it back (``force --cancel``). In a team division, a forced match
-    (or a team's bye): the choices are its teams."""
+    forced games, each with its button to take it back (``force --cancel``). In a team division (``teams``), a
+    forced match (or a team's bye): the choices are its teams."""
+    division = rules.division
     nxt = division.paired_rounds + 1
     total = snapshot.event.total_rounds(division)
     message = _said(error, ArbiterForm.FORCE)
     typed = values if message else {}
     record = division.find_round(nxt)
-    teams = snapshot.rules(division).team_size is not None
     choices, games = _teams_forced(division, record) if teams else _players_forced(division, record)
     # A player who withdrew since the game was forced is no choice any more, but is named in the list still.
     named = dict(choices) if teams else {p.number: label(p) for p in division.players}
@@ -289,11 +323,11 @@ def _force_form(
         total=total,
         fields=fields,
         # A score-based board's first player is the one listed first (who starts, with assign_firsts).
-        titles=_TEAM_SIDES if teams else snapshot.rules(division).side_titles,
+        titles=_TEAM_SIDES if teams else rules.side_titles,
         players=choices,
         white=typed.get("white", ""),
         black=typed.get("black", ""),
-        round=nxt,
+        rounds=_spanned(rules, nxt),
         message=message,
         forced=forced,
         cancel_message=_said(error, ArbiterForm.UNFORCE),
@@ -352,7 +386,9 @@ def _team_forms(
                            message=_said(error, ArbiterForm.ADD_TEAM))  # fmt: skip
 
 
-def _unpair_form(division: Division, common: Mapping[str, str], message: str) -> str:
-    """Taking back the last round's pairings, as ``tmanager event unpair``; a box to tick first."""
-    n = division.paired_rounds
-    return render_template("unpair.html", round=n, fields={**common, "round": n}, message=message)
+def _unpair_form(rules: DivisionRules, common: Mapping[str, str], message: str) -> str:
+    """Taking back the last round's pairings (a Double-Swiss's last match), as ``tmanager event unpair``; a box to
+    tick first."""
+    n = rules.division.paired_rounds
+    rounds = _spanned(rules, n) if n else ""
+    return render_template("unpair.html", round=n, rounds=rounds, fields={**common, "round": n}, message=message)

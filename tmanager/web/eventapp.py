@@ -84,8 +84,8 @@ from tmanager.web.auth import (
     read_password,
     same_token,
 )
-from tmanager.web.eventpages import Page, PageKind, Sections, Snapshot, back_address
-from tmanager.web.fields import RepeatedField
+from tmanager.web.eventpages import Page, PageKind, Sections, Snapshot, back_address, page_at
+from tmanager.web.fields import BadForm
 from tmanager.web.hub import POLL_SECONDS, Watcher, first_version
 from tmanager.web.redact import Redactor
 
@@ -269,10 +269,9 @@ class EventApp:
         return self.sessions.get(token)
 
     def respond(self, page: Page, sections: Sections, *, version: int, session: Session | None, status: int = 200,
-                flash: Sequence[str] = (), live: bool = True) -> Response:  # fmt: skip
-        document = eventpages.document(
-            self.hub.snapshot, page, sections, version=version, arbiter=session is not None, flash=flash, live=live
-        )
+                flash: Sequence[str] = (), live: bool = True, leads_to: Page | None = None) -> Response:  # fmt: skip
+        document = eventpages.document(self.hub.snapshot, page, sections, version=version, arbiter=session is not None,
+                                       flash=flash, live=live, leads_to=leads_to)  # fmt: skip
         return HTMLResponse(self.hub.redact(document), status_code=status, headers={"Cache-Control": "no-store"})
 
     def refusal(self, message: str, status: int = 403) -> Response:
@@ -367,10 +366,11 @@ class EventApp:
             # Before what a login said: it found no password to check ("No arbiter password is set"), as if none
             # had ever been set.
             configured, error = True, "The password file is damaged: set the password again."
+        leads = back_address(back)
         response = self.respond(
             Page(PageKind.LOGIN),
-            arbiterpages.login(csrf=token, back=back_address(back), error=error, configured=configured),
-            version=self.hub.version, session=None, status=status, live=False,
+            arbiterpages.login(csrf=token, back=leads, error=error, configured=configured),
+            version=self.hub.version, session=None, status=status, live=False, leads_to=page_at(leads),
         )  # fmt: skip
         _cookie(request, response, LOGIN_COOKIE, token, max_age=3600)
         return response
@@ -386,7 +386,7 @@ class EventApp:
             return self.refusal("This form was not sent from this server's page; the request is refused.")
         try:
             form = await read_form(request)
-        except RepeatedField as exc:
+        except BadForm as exc:
             return self.login_page(request, None, error=str(exc), status=400)
         back = form.get("next")
         if not same_token(form.get("csrf"), request.cookies.get(LOGIN_COOKIE) or "\x00"):

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from http import HTTPStatus
 from types import MappingProxyType
 from typing import Any, TypeVar
-from urllib.parse import urlencode
+from urllib.parse import parse_qsl, urlencode
 
 from tmanager import templates
 from tmanager.core.categories import Category
@@ -29,6 +29,7 @@ from tmanager.events.ranking import Group
 from tmanager.events.reports import DivisionReports, Report, Table, data, require_reports
 from tmanager.events.reports.chess import ChessReports
 from tmanager.events.rules import DivisionRules, rules_for
+from tmanager.web.fields import once_each
 
 Word = TypeVar("Word", bound=enum.StrEnum)
 
@@ -150,6 +151,17 @@ def back_address(asked: str | None) -> str:
     return asked if asked is not None and _BACK.fullmatch(asked) else PageKind.ARBITER.value
 
 
+def page_at(address: str) -> Page:
+    """The page that ``address``, one :func:`back_address` gave, names; the arbiter's page if its query is none a
+    page takes (``round=x``, a field twice)."""
+    path, _, query = address.partition("?")
+    kind = PageKind.HOME if path == "./" else PageKind.parse(path)
+    try:
+        return Page.from_query(kind, once_each(parse_qsl(query, keep_blank_values=True)))
+    except StateError:
+        return Page(PageKind.ARBITER)
+
+
 class Snapshot:
     """One version of the event, with each division's rules and reports made at most once for all viewers."""
 
@@ -233,8 +245,10 @@ def document(
     arbiter: bool,
     flash: Sequence[str] = (),
     live: bool = True,
+    leads_to: Page | None = None,
 ) -> str:
-    """A whole page: head, navigation, messages for the arbiter, the sections, and the live-update hookup."""
+    """A whole page: head, navigation, messages for the arbiter, the sections, and the live-update hookup; the
+    login form's (:func:`navigation`) ``leads_to`` the page it was asked for."""
     event = snapshot.event if snapshot else None
     page_html = render_template(
         "document.html",
@@ -243,19 +257,25 @@ def document(
         version=version,
         now=f"{time.time():.3f}",
         stream="events?" + urlencode([("page", page.kind.value), *page.params()]) if live else "",
-        links=navigation(snapshot, page, arbiter=arbiter),
+        links=navigation(snapshot, page, arbiter=arbiter, leads_to=leads_to),
         flash=flash,
         sections=[html for _, html in sections],
     )
     return page_html + "\n"
 
 
-def navigation(snapshot: Snapshot | None, page: Page, *, arbiter: bool) -> list[dict[str, str]]:
-    """Links to the division's pages, to the other divisions, and to the arbiter's page or the login."""
+def navigation(
+    snapshot: Snapshot | None, page: Page, *, arbiter: bool, leads_to: Page | None = None
+) -> list[dict[str, str]]:
+    """Links to the division's pages, to the other divisions, and to the arbiter's page or the login. The login
+    form's are those of the page it ``leads_to``, and its links to the divisions are login forms that lead to that
+    page of each division: they were ``login?d=B``, which dropped where the login was to lead (the arbiter's page of
+    the first division, whichever was chosen)."""
     links = []
     target = Page(PageKind.ARBITER)
+    shown = leads_to if page.kind is PageKind.LOGIN and leads_to is not None else page
     if snapshot is not None:
-        division = _division_or_none(snapshot, page.division)
+        division = _division_or_none(snapshot, shown.division)
         name = division.name if division and len(snapshot.event.divisions) > 1 else None
         table = "Cross-table" if division and division.round_robin else "Wall chart"
         for kind in _NAVIGATION:
@@ -266,17 +286,18 @@ def navigation(snapshot: Snapshot | None, page: Page, *, arbiter: bool) -> list[
             links.append({"href": Page(kind, name).url(), "text": text, "current": current})
         if len(snapshot.event.divisions) > 1:
             for d in snapshot.event.divisions:
-                kind = page.kind if page.kind is not PageKind.PLAYER else PageKind.HOME
+                kind = shown.kind if shown.kind is not PageKind.PLAYER else PageKind.HOME
                 kind = PageKind.HOME if kind in _PLAYERS_PAGES and not ranks_players(snapshot, d) else kind
                 current = "true" if division is d else ""
                 href = Page(kind, d.name).url()
+                href = login_address(href) if page.kind is PageKind.LOGIN else href
                 links.append({"kind": "division", "href": href, "text": d.name, "current": current})
         target = Page(PageKind.ARBITER, name)
     if arbiter:
         links.append({"kind": "arbiter", "href": target.url(), "text": "Arbiter"})
     else:
         # Back to this very page once logged in (it led to the arbiter's page, whatever page it was followed from).
-        login = login_address(page.url()) if page.kind is not PageKind.LOGIN else Page(PageKind.LOGIN).url()
+        login = login_address(shown.url()) if shown.kind is not PageKind.LOGIN else Page(PageKind.LOGIN).url()
         links.append({"kind": "arbiter", "href": login, "text": "Arbiter login"})
     return [{"kind": "", "current": "", **link} for link in links]
 
@@ -332,9 +353,8 @@ def home(snapshot: Snapshot, page: Page) -> Sections:
     divisions = [snapshot.division(page.division)] if page.division else e.divisions
     for index, d in enumerate(divisions):
         name = d.name if len(e.divisions) > 1 else None
-        paired = d.paired_rounds
-        record = d.round(paired) if paired else None
         rules = snapshot.rules(d)
+        record = d.round(rules.result_round()) if d.paired_rounds else None  # being played, as on the pairings
         scores = rules.scores_text()
         players = [
             {
@@ -351,7 +371,7 @@ def home(snapshot: Snapshot, page: Page) -> Sections:
             index=index,
             head=head(snapshot, d, element=f"head-{index}"),
             title=f"Division {d.name}" if len(e.divisions) > 1 else "Players",
-            paired=paired,
+            paired=record.number if record else 0,
             pairings=Page(PageKind.PAIRINGS, name).url(),
             standings=Page(PageKind.STANDINGS, name).url(),
             players=players,
@@ -382,13 +402,15 @@ def _report_section(
 
 
 def pairings(snapshot: Snapshot, division: Division, page: Page) -> Sections:
-    """A round's boards, and (chess) every player alphabetically with board, colour and opponent."""
+    """A round's boards, and (chess) every player alphabetically with board, colour and opponent; by default the
+    round being played (a Double-Swiss's game 1 while it lacks results: the page showed game 2, whose colours are
+    reversed, so that players read the wrong colour for the game they were about to play)."""
     if division.paired_rounds == 0:
         return [_report_section("pairings", "Pairings", None, {})]
-    n = division.paired_rounds if page.round is None else page.round
+    n = snapshot.rules(division).result_round() if page.round is None else page.round
     links = _links(snapshot, division)
     rounds = round_links(page, division.paired_rounds, n)
-    by_board, *others = snapshot.reports(division).pairings(page.round)
+    by_board, *others = snapshot.reports(division).pairings(n)
     heading = f"Round {n} · by board"
     sections = [_report_section("pairings", heading, by_board, links, rounds=rounds, rounds_label="Round:")]
     sections += [_report_section(r.kind, f"Round {n} · {_SECOND_VIEWS.get(r.kind, 'alphabetical')}", r, links)
@@ -486,7 +508,9 @@ def page_data(snapshot: Snapshot, page: Page) -> dict[str, Any]:
     """What the pairings or standings page shows, as :mod:`tmanager.events.reports.data` rows (chess divisions;
     the page's ``category`` ranks one prize category); a :class:`StateError` for anything else."""
     division = snapshot.division(page.division)
-    refusal = f"division {division.name!r} is score-based: its pages have no JSON"
+    # A team division's refusal said it was score-based.
+    kind = "is score-based" if snapshot.rules(division).score_based else "ranks teams"
+    refusal = f"division {division.name!r} {kind}: its pages have no JSON (they are for chess divisions of players)"
     reports = require_reports(snapshot.reports(division), ChessReports, refusal)
     if page.kind is PageKind.PAIRINGS:
         return data.pairings(reports, page.round)

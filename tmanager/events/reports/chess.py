@@ -491,16 +491,18 @@ class ChessReports(DivisionReports):
         )  # fmt: skip
         seat = None
         if paired:
-            record = division.round(paired)
+            # The round being played: a Double-Swiss's game 1 while it lacks results, not game 2, whose colour is the
+            # other one.
+            record = division.round(self.rules.result_round())
             board = record.seat(p.number)
             if board is not None:
                 white = board.white == p.number
                 opponent = division.player(board.black if white else board.white)
                 after = "" if board.result.pending else f", result {board.result}"
-                before = f"Round {paired}: board {record.boards.index(board) + 1} with "
+                before = f"Round {record.number}: board {record.boards.index(board) + 1} with "
                 seat = Seat(before, (Colour.WHITE if white else Colour.BLACK).word, opponent, after)
             else:
-                seat = Seat(self.rules.seat_text(record, p.number) or f"round {paired}: not paired")
+                seat = Seat(self.rules.seat_text(record, p.number) or f"round {record.number}: not paired")
         cards = self.cards()
         rounds = next(b for b in cards.blocks if isinstance(b, Table) and b.anchor == f"p{p.number}")
         estimate = cards.blocks[cards.blocks.index(rounds) + 1]

@@ -93,6 +93,8 @@ class DivisionRules(ABC):
     #: What the two players of a board are called, and their titles on forms.
     sides: ClassVar[tuple[str, str]]
     side_titles: ClassVar[tuple[str, str]]
+    #: How a result still missing is named when a pairing waits for it: ``2.3`` (:meth:`board_name` after the round).
+    board_notation: ClassVar[str] = "round.board"
     #: Whether :meth:`pair` can say why each pair and colour was chosen (``PairOptions.explain``).
     explains: ClassVar[bool] = False
     #: Whether the division ranks players by points (a chess division of players): its prize fund is allocated.
@@ -236,6 +238,10 @@ class DivisionRules(ABC):
         """What the division does with a player just entered (a team division puts them on their team)."""
         return []
 
+    def board_name(self, record: Round, board: Board) -> str:
+        """A board of round ``record`` as results name it: its number (a team division: ``MATCH.BOARD``)."""
+        return str(record.board_number(board))
+
     def seat_text(self, record: Round, number: int) -> str:
         """Where a player sits in a round: ``round 3: board 4, white`` (or ``first``), a bye, or nothing."""
         board = record.seat(number)
@@ -274,10 +280,13 @@ class DivisionRules(ABC):
         """Refuse to pair while a result of rounds 1..``upto`` is missing; ``then`` ends the message."""
         pending = [(r, b) for r, b in missing(self.division) if r <= upto]
         if pending:
-            where = ", ".join(f"{r}.{self.division.round(r).board_number(b)}" for r, b in pending[:8])
+            # Each board as results name it: a team division's were numbered through the round (1.3 for match 2's
+            # first board, which `result 1.3` reads as match 1's third).
+            where = ", ".join(f"{r}.{self.board_name(self.division.round(r), b)}" for r, b in pending[:8])
             where += ", …" if len(pending) > 8 else ""  # the first 8, and that there are more
             raise StateError(
-                f"{len(pending)} result(s) missing (round.board: {where}); {then}", topic=Topic.RESULTS_MISSING
+                f"{len(pending)} result(s) missing ({self.board_notation}: {where}); {then}",
+                topic=Topic.RESULTS_MISSING,
             )
 
     def refuse_unseated(self, record: Round) -> None:

@@ -290,7 +290,8 @@ class ChessRules(DivisionRules):
         if n < 1 and round_number is None:
             raise StateError("no round is paired yet")
         board, result = self.locate_entry(entry, n)
-        return set_result(self.event, self.division, n, board, result, correction=correction)
+        return set_result(self.event, self.division, n, board, result, correction=correction,
+                          paired_with=self.match_rounds(n)[-1])  # fmt: skip
 
     def locate_entry(self, entry: Entry, n: int) -> tuple[Board, Result]:
         """The board of round ``n`` an entry names, and its result from white's side."""
@@ -392,9 +393,11 @@ def _why_unpairable(division: Division, states: Sequence[PlayerState], n: int, g
 
 
 def set_result(
-    event: Event, division: Division, round_number: int, board: Board, result: Result, *, correction: bool = False
+    event: Event, division: Division, round_number: int, board: Board, result: Result, *, correction: bool = False,
+    paired_with: int | None = None,
 ) -> list[str]:
-    """Enter (or, with ``correction``, change) a board's result; returns the echo and any warning."""
+    """Enter (or, with ``correction``, change) a board's result; returns the echo and any warning. ``paired_with``:
+    the last round paired together with ``round_number`` (a Double-Swiss's game 2), which no result of it paired."""
     result = Result(result)
     refuse_entered(division, round_number, board, correction=correction, shown=board.result)
     old = board.result
@@ -406,8 +409,11 @@ def set_result(
         f"{result} {label(black)} {format_points(score(event, division, black.number, upto))}"
     )
     messages = [echo]
-    if correction and old != result and round_number < division.paired_rounds:
-        later = list(range(round_number + 1, division.paired_rounds + 1))
+    # Only the rounds paired after it were paired with the old result: a Double-Swiss's game 1 corrected warned that
+    # game 2, paired with it before any result, was paired with the old result.
+    together = round_number if paired_with is None else paired_with
+    if correction and old != result and together < division.paired_rounds:
+        later = list(range(together + 1, division.paired_rounds + 1))
         messages.append(
             Note(
                 f"warning: round{span(later)} {'was' if len(later) == 1 else 'were'} paired with the old result "

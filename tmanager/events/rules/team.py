@@ -26,7 +26,7 @@ from tmanager.errors import PairingError, StateError, ascii_digits
 from tmanager.events.checks import PRINTABLE_ONLY, text_fault
 from tmanager.events.entries import BoardRef, Entry, ResultEntry
 from tmanager.events.messages import Topic
-from tmanager.events.model import PairingSystem, Player, Round, Team, label
+from tmanager.events.model import Board, PairingSystem, Player, Round, Team, label
 from tmanager.events.operations import find_player
 from tmanager.events.reports.team import TeamReports
 from tmanager.events.rules.base import PairOptions, Problem, parse_result
@@ -74,6 +74,7 @@ class TeamRules(ChessRules):
     """The rules of a team division."""
 
     systems = (PairingSystem.ROUND_ROBIN, PairingSystem.TEAM_SWISS, PairingSystem.MANUAL)
+    board_notation = "round.match.board"
     explains = True
     awards_prizes = False  # its standings rank teams
 
@@ -414,6 +415,10 @@ class TeamRules(ChessRules):
         place_boards(self.division, record)
 
     # -- results -----------------------------------------------------------------------------------
+
+    def board_name(self, record: Round, board: Board) -> str:
+        where = match_of_board(record, board)
+        return f"{where[0]}.{where[1]}" if where else super().board_name(record, board)
 
     def seat_text(self, record: Round, number: int) -> str:
         """``round 3: board 2.1, white``: the board as ``MATCH.BOARD``, as results are entered."""
