@@ -145,8 +145,17 @@ def test_verbs_end_to_end(tmp_path: Path) -> None:
         (("bye", "2", "--round", "0"), "round: rounds start at 1; there is no round 0"),
         (("withdraw", "2", "--rounds", "0"), "--rounds '0': rounds start at 1"),
         (("add-player", ""), 'a player needs a name ("Last, First")'),
-        (("add-player", "Laat, Karel", "--rating", "21050"), "rating: 21050 is not a rating"),
-        (("edit-player", "2", "--rating", "21050"), "edit-player.rating: 21050 is not a rating"),
+        # A player's field is named as it was typed, entered or edited alike (edit-player said edit-player.birth).
+        (("add-player", "Laat, Karel", "--rating", "21050"), "--rating: 21050 is not a rating"),
+        (("edit-player", "2", "--rating", "21050"), "--rating: 21050 is not a rating"),
+        (("add-player", "Laat, Karel", "--birth", "1990-13-01"), "--birth: '1990-13-01' is not a real date"),
+        (("edit-player", "2", "--birth", "1990-13-01"), "--birth: '1990-13-01' is not a real date"),
+        (("add-player", "Laat, Karel", "--fide-id", "0"), "--fide-id: 0 is not a FIDE ID"),
+        (("edit-player", "2", "--fide-id", "0"), "--fide-id: 0 is not a FIDE ID"),
+        (("add-player", "Laat, Karel", "--club", "A\tB"), "--club: holds a control character (U+0009)"),
+        (("edit-player", "2", "--club", "A\tB"), "--club: holds a control character (U+0009)"),
+        (("add-player", "Laat\x1b, Karel"), "name: holds a control character (U+001B)"),
+        (("edit-player", "2", "--name", "Laat\x1b, Karel"), "--name: holds a control character (U+001B)"),
         (("unforbid", "1", "2"), "are not a forbidden pair"),
         (("standings", "-d", "Nope"), "division: no division 'Nope'; the event has Open"),
         (("export-t", "out.t"), "is not score-based"),
@@ -249,7 +258,7 @@ def test_new_refuses_settings_no_event_holds(tmp_path: Path, options: list[str],
         (["import-t", "{path}", "x.t", "--system", "bogus"], "(choose from 'koth', 'factored', 'tsh-swiss', 'chew',"),
         (["export-trf", "{path}", "x.trf", "--version", "bogus"], "(choose from '2026', '16')"),
         # --sex is read as a CSV's cell is (f, F, M…): another word is the one line of the field's check.
-        (["add-player", "{path}", "A, B", "--sex", "bogus"], "sex: 'bogus' is not a sex as TRF writes it; use m or w"),
+        (["add-player", "{path}", "A, B", "--sex", "bogus"], "--sex: 'bogus' is not a sex as TRF writes it"),
     ],
 )
 def test_a_choice_not_offered_is_refused_naming_the_words_to_type(

@@ -133,18 +133,21 @@ def _real(text: str, layout: str) -> bool:
     return True
 
 
-def check_player(p: Player, where: str, file: Path | None = None) -> None:
-    """One player's fields."""
+def check_player(p: Player, where: str = "", file: Path | None = None) -> None:
+    """One player's fields, each named ``where.key`` (``where`` empty: the key alone, a player entered or edited)."""
+
+    def at(key: str) -> str:
+        return f"{where}.{key}" if where else key
 
     def bad(message: str, key: str) -> ConfigError:
-        return ConfigError(message, file=file, field=f"{where}.{key}")
+        return ConfigError(message, file=file, field=at(key))
 
     if not 1 <= p.number <= MAX_START_RANK:
         # The number is the TRF starting rank: a fifth digit would shift every column of the player's line.
         what = f"{p.number} is not a player number (1 to {MAX_START_RANK}, TRF's four-digit starting rank)"
         raise bad(what, "number")
     for key in ("name", "club", "team", "federation"):
-        _check_text(getattr(p, key), f"{where}.{key}", file)
+        _check_text(getattr(p, key), at(key), file)
     if not p.name.strip():
         raise bad('is empty; write "Last, First"', "name")
     if p.status not in tuple(PlayerStatus):

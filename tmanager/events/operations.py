@@ -13,10 +13,9 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tmanager.core.playerfields import player_fault
 from tmanager.core.results import REQUESTED_BYES, ByeKind, Colour
 from tmanager.errors import StateError, ascii_digits
-from tmanager.events.checks import check_player, player_fields
+from tmanager.events.checks import check_player
 from tmanager.events.entries import BoardRef, ShownBoard
 from tmanager.events.games import games_of
 from tmanager.events.messages import Note, Topic
@@ -58,13 +57,13 @@ def _typed(text: str) -> str:
 
 
 def _check_entry(division: Division, player: Player) -> None:
-    """A player's data as FIDE keeps it (:mod:`tmanager.core.playerfields`), and a FIDE ID nobody else has."""
-    fault = player_fault(player_fields(player))
-    if fault is not None:
-        raise StateError(f"{fault[0]}: {fault[1]}")
+    """A player's data as the event file's check takes it (printable names, FIDE's fields as
+    :mod:`tmanager.core.playerfields` has them), and a FIDE ID nobody else has: entered and edited alike, each
+    refusal naming the field by its key alone (``birth``), which the command line names as its option."""
+    check_player(player)
     twin = next((p for p in division.players if p.fide_id == player.fide_id and p is not player), None)
     if player.fide_id is not None and twin is not None:
-        raise StateError(f"fide_id: {player.fide_id} is already entered, for {label(twin)}")
+        raise StateError(f"{player.fide_id} is already entered, for {label(twin)}", field="fide_id")
 
 
 def _check_name(division: Division, name: str, number: int | None = None) -> None:
@@ -170,7 +169,6 @@ def edit_player(division: Division, player: Player, changes: Mapping[str, Any]) 
         if key not in editable:
             raise StateError(f"edit-player cannot change {key!r}")
         setattr(player, key, value)
-    check_player(player, "edit-player")
     _check_entry(division, player)
     return [f"changed {', '.join(sorted(changes))} of {label(player)}"] if changes else ["nothing to change"]
 
