@@ -47,7 +47,8 @@ def _export_trf(args: argparse.Namespace) -> int:
     if dated < d.paired_rounds:  # FIDE's rating server takes a rated event's round dates from the 132 line
         which = "no round dates" if not dated else f"dates for {dated} of the {d.paired_rounds} rounds paired"
         print(f"warning: {args.event}: event.schedule: {which}, so the TRF's 132 line misses rounds a rating officer "
-              "needs (give the [event] table schedule = [\"YYYY-MM-DD HH:MM\", …], round 1 first)", file=sys.stderr)
+              f"needs (tmanager event set {args.event} \"schedule=YYYY-MM-DD HH:MM,…\", round 1 first)",
+              file=sys.stderr)  # fmt: skip
     return 0
 
 
