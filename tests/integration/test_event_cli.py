@@ -227,7 +227,9 @@ def test_malformed_files(tmp_path: Path) -> None:
     [
         (["--rounds", "99999999999999999999"], "event.rounds: must be from 0 to 999, not 99999999999999999999"),
         (["--system", "round-robin", "--cycles", "1000"], "division[1].cycles: must be from 1 to 999, not 1000"),
-        (["--max-byes", "1000000"], "event.max_byes: must be at most 999 (the most rounds), not 1000000"),
+        (["--max-byes", "1000000"], "event.max_byes: must be from 0 to 999 (the most rounds), not 1000000"),
+        # A negative one was written, and every later command refused the file its reader would not take.
+        (["--max-byes", "-1"], "event.max_byes: must be from 0 to 999 (the most rounds), not -1"),
         (["--set", "prizes=10000"], "event.prizes: must be from 1 to 9999 (the most players), not 10000"),
         # The same tie-break twice (as FIDE writes it and with '/'): two equal columns, one key in CSV and JSON.
         (["--tiebreaks", "BH-C1,BH/C1,SB"], "event.tiebreaks: 'BH/C1' is named twice"),

@@ -68,8 +68,9 @@ def check_event(event: Event, file: Path | None = None) -> None:
     if not 1 <= event.prizes <= MAX_START_RANK:
         hint = "the places listed per category in the prize list"
         raise bad(f"must be from 1 to {MAX_START_RANK} (the most players), not {event.prizes}", "event.prizes", hint)
-    if event.max_byes is not None and event.max_byes > MAX_ROUND:
-        raise bad(f"must be at most {MAX_ROUND} (the most rounds), not {event.max_byes}", "event.max_byes")
+    # (negative too: `event new --max-byes -1` wrote a file that its reader, and so every later command, refused)
+    if event.max_byes is not None and not 0 <= event.max_byes <= MAX_ROUND:
+        raise bad(f"must be from 0 to {MAX_ROUND} (the most rounds), not {event.max_byes}", "event.max_byes")
     unknown = sorted(set(event.hooks) - set(HOOKS))
     if unknown:
         raise bad(f"unknown key {unknown[0]!r}", "hooks", "known keys: " + ", ".join(HOOKS))
