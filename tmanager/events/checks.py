@@ -160,7 +160,8 @@ def check_player(p: Player, where: str = "", file: Path | None = None) -> None:
 
 def check_prize_fund(fund: PrizeFund, where: str, file: Path | None = None) -> None:
     """A prize fund: lists named ``overall`` or by a category, once each, with amounts that never rise with the
-    place; a preference naming those lists."""
+    place; a preference naming those lists; a currency without control characters (every prize line prints it)."""
+    _check_text(fund.currency, f"{where}.currency", file)
     seen: set[str] = set()
     for name, amounts in fund.lists.items():
         if name != OVERALL:
