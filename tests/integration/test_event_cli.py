@@ -156,6 +156,9 @@ def test_verbs_end_to_end(tmp_path: Path) -> None:
         (("edit-player", "2", "--club", "A\tB"), "--club: holds a control character (U+0009)"),
         (("add-player", "Laat\x1b, Karel"), "name: holds a control character (U+001B)"),
         (("edit-player", "2", "--name", "Laat\x1b, Karel"), "--name: holds a control character (U+001B)"),
+        # Flags are printed in the player lists and a .t file's line: a line break or an escape was taken.
+        (("add-player", "Laat, Karel", "--flag", "junior\x1b[31m"), "--flag: holds a control character (U+001B)"),
+        (("edit-player", "2", "--flags", "junior,a\nb"), "--flags: holds a control character (U+000A)"),
         (("unforbid", "1", "2"), "are not a forbidden pair"),
         (("standings", "-d", "Nope"), "division: no division 'Nope'; the event has Open"),
         (("export-t", "out.t"), "is not score-based"),

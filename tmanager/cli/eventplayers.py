@@ -65,13 +65,14 @@ _TYPED_AS = {
 }
 
 
-def _as_typed(change: Callable[[], Change], *, name: str) -> Change:
+def _as_typed(change: Callable[[], Change], *, name: str, flags: str) -> Change:
     """``change`` made, a refusal of one of the player's fields naming the field as it was typed (``--fide-id``;
-    the name as ``name``), where the service names it by the event file's key (``fide_id``)."""
+    the name and the flags as the verb takes them: ``name``, ``flags``), where the service names it by the event
+    file's key (``fide_id``)."""
     try:
         return change()
     except ConfigError as exc:
-        typed = name if exc.field == "name" else _TYPED_AS.get(exc.field or "")
+        typed = {"name": name, "flags": flags}.get(exc.field or "") or _TYPED_AS.get(exc.field or "")
         if typed is None or exc.file:
             raise
         raise ConfigError(exc.message, field=typed, hint=exc.hint) from None
@@ -110,7 +111,7 @@ def _add_player(args: argparse.Namespace) -> int:
     player = Player(number, args.name, flags=list(args.flag), **data)
     missed = LateEntry(args.missed) if args.missed else None
     change = _as_typed(lambda: service.add_player(args.event, args.division, player, missed=missed,
-                                                  take_bye=args.take_bye), name="name")  # fmt: skip
+                                                  take_bye=args.take_bye), name="name", flags="--flag")  # fmt: skip
     say(change.messages)
     return 0
 
@@ -122,7 +123,9 @@ def _configure_edit_player(p: argparse.ArgumentParser) -> None:
 
 def _edit_player(args: argparse.Namespace) -> int:
     changes = _player_changes(args)
-    say(_as_typed(lambda: service.edit_player(args.event, args.division, args.player, changes), name="--name").messages)
+    change = _as_typed(lambda: service.edit_player(args.event, args.division, args.player, changes), name="--name",
+                       flags="--flags")  # fmt: skip
+    say(change.messages)
     return 0
 
 

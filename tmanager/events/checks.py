@@ -149,6 +149,8 @@ def check_player(p: Player, where: str = "", file: Path | None = None) -> None:
         raise bad(what, "number")
     for key in ("name", "club", "team", "federation"):
         _check_text(getattr(p, key), at(key), file)
+    for flag in p.flags:  # printed in the reports' player lists, and a .t file's line (a line break splits it)
+        _check_text(flag, at("flags"), file)
     if not p.name.strip():
         raise bad('is empty; write "Last, First"', "name")
     if p.status not in tuple(PlayerStatus):
