@@ -234,6 +234,8 @@ def test_malformed_files(tmp_path: Path) -> None:
         # A negative one was written, and every later command refused the file its reader would not take.
         (["--max-byes", "-1"], "event.max_byes: must be from 0 to 999 (the most rounds), not -1"),
         (["--set", "prizes=10000"], "event.prizes: must be from 1 to 9999 (the most players), not 10000"),
+        # The organising federation is TRF's 032 line: a line break split it, an escape acted on the terminal.
+        (["--set", 'federation="NED\\u001b[2J"'], "event.federation: holds a control character (U+001B)"),
         # The same tie-break twice (as FIDE writes it and with '/'): two equal columns, one key in CSV and JSON.
         (["--tiebreaks", "BH-C1,BH/C1,SB"], "event.tiebreaks: 'BH/C1' is named twice"),
         # --scoring as [scoring] reads it: inf ended in a traceback, 1.05 was taken as 1, 1-0.5-2 as it came.

@@ -39,7 +39,7 @@ def check_event(event: Event, file: Path | None = None) -> None:
     def bad(message: str, where: str, hint: str | None = None) -> ConfigError:
         return ConfigError(message, file=file, field=where, hint=hint)
 
-    for key in ("name", "site", "arbiter"):
+    for key in ("name", "site", "federation", "arbiter"):  # (the federation: TRF 032, a line of its own)
         _check_text(getattr(event, key), f"event.{key}", file)
     for deputy in event.deputies:
         _check_text(deputy, "event.deputies", file)
