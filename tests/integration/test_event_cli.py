@@ -558,3 +558,27 @@ def test_an_option_before_a_verbs_list_of_words_is_taken(tmp_path: Path) -> None
     assert "Kuiper, Jan (1)" in ok("norms", path, "-d", "B", "Kuiper")
     division = tomllib.loads(path.read_text())["division"][1]
     assert division["prizes"]["overall"] == [100, 50] and division["forbidden"] == [[1, 2]]
+
+
+@pytest.mark.parametrize("verb", ["export-trf", "export-tou", "export-t"])
+def test_an_export_never_replaces_the_events_own_files(tmp_path: Path, verb: str) -> None:
+    """`export-trf EVENT EVENT` wrote the TRF over the event file (its last change, which no journal entry holds,
+    lost), and as readily over its lock file, its arbiter password or a journal entry: each is refused, naming it."""
+    path = make_event(tmp_path)
+    (tmp_path / "club.password").write_text("kept\n", encoding="utf-8")
+    (tmp_path / "link.toml").symlink_to(path.name)
+    own = {
+        path: "is the event file itself",
+        tmp_path / "link.toml": "is the event file itself",
+        tmp_path / "club.toml.lock": "is the event's lock file",
+        tmp_path / "club.password": "is the event's arbiter password file",
+        tmp_path / "old" / "club.0002.toml": "is in the event's journal directory",
+    }
+    kept = {target: target.read_bytes() if target.exists() else None for target in own}
+    for target, says in own.items():
+        done = run_cli("event", verb, path, target, "--date", "2026-05-01") if verb == "export-tou" else (
+            run_cli("event", verb, path, target))  # fmt: skip
+        assert done.returncode == 2 and done.stderr == (
+            f"tmanager: {target}: {says} (give the export a name of its own)\n"
+        ), done.stderr
+    assert {target: target.read_bytes() if target.exists() else None for target in own} == kept
