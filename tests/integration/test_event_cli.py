@@ -144,6 +144,11 @@ def test_verbs_end_to_end(tmp_path: Path) -> None:
         (("pairings", "--round", "0"), "round: division 'Open': round 0 is not paired"),
         (("bye", "2", "--round", "0"), "round: rounds start at 1; there is no round 0"),
         (("withdraw", "2", "--rounds", "0"), "--rounds '0': rounds start at 1"),
+        # return --rounds said "will be paired again in round 1" of a round played, or one never withdrawn from.
+        (("return", "2", "--rounds", "1"), "--rounds: round 1 is already paired (Name2, First (2) can return from "
+                                           "round 2 on)"),
+        (("return", "2", "--rounds", "3"), "--rounds: Name2, First (2) is not withdrawn from round 3 (they are "
+                                           "withdrawn from no round)"),
         (("add-player", ""), 'a player needs a name ("Last, First")'),
         # A player's field is named as it was typed, entered or edited alike (edit-player said edit-player.birth).
         (("add-player", "Laat, Karel", "--rating", "21050"), "--rating: 21050 is not a rating"),

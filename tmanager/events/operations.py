@@ -205,8 +205,20 @@ def withdraw(division: Division, player: Player, rounds: Sequence[int] = ()) -> 
 
 
 def reinstate(division: Division, player: Player, rounds: Sequence[int] = ()) -> list[str]:
-    """Undo a withdrawal: for the given rounds, or altogether."""
+    """Undo a withdrawal: for the given rounds (future ones the player was withdrawn from: another was said to be
+    undone, and nothing changed), or altogether."""
     if rounds:
+        played = [n for n in rounds if n <= division.paired_rounds]
+        if played:
+            raise StateError(f"round {played[0]} is already paired", topic=Topic.ALREADY_PAIRED, field="--rounds",
+                             hint=f"{label(player)} can return from round {division.paired_rounds + 1} on")
+        kept = [n for n in rounds if n not in player.absent]
+        if kept:
+            upcoming = [n for n in player.absent if n > division.paired_rounds]
+            hint = (f"they are withdrawn from round{span(upcoming)}" if upcoming else
+                    "they are withdrawn for good: return without --rounds" if player.status == PlayerStatus.WITHDRAWN
+                    else "they are withdrawn from no round")  # fmt: skip
+            raise StateError(f"{label(player)} is not withdrawn from round {kept[0]}", field="--rounds", hint=hint)
         player.absent = [n for n in player.absent if n not in rounds]
         return [f"{label(player)} will be paired again in round{span(sorted(set(rounds)))}"]
     if player.status == PlayerStatus.ACTIVE and not player.absent:
