@@ -45,6 +45,7 @@ from tmanager.events.settings import SETTINGS
 
 EXAMPLES = """\
   tmanager event new spring.toml --name "Spring Open" --rounds 7 --scoring 1-0.5-0
+  tmanager event set spring.toml time_control=5400+30 "schedule=2026-04-01 10:00,2026-04-02 10:00"
   tmanager event add-player spring.toml "Smith, John" --rating 2105 --federation ENG
   tmanager event pair spring.toml
   tmanager event result spring.toml 4 1-0          # board 4 of the last round
