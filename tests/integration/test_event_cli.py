@@ -587,3 +587,25 @@ def test_an_export_never_replaces_the_events_own_files(tmp_path: Path, verb: str
             f"tmanager: {target}: {says} (give the export a name of its own)\n"
         ), done.stderr
     assert {target: target.read_bytes() if target.exists() else None for target in own} == kept
+
+
+def test_a_late_entrys_missed_rounds_are_no_requested_byes(tmp_path: Path) -> None:
+    """max_byes counts the byes a player asked for: a late entry's byes of the rounds paired before it entered
+    counted too, so that one entered after round 2 of an event allowing one bye could ask for none ('has had 2
+    byes'). The rounds missed are kept (``missed``), through a TRF too."""
+    path = make_event(tmp_path)
+    ok("set", path, "max_byes=1")
+    for _ in range(2):
+        ev.apply(path, lambda e: ev.pair(e, e.division(), colour="white"))
+        for board in range(1, 4):
+            ok("result", path, str(board), "1-0")
+    assert "late entry: rounds 1-2 scored as zero-point byes" in ok("add-player", path, "Laat, Karel")
+    assert ok("bye", path, "Laat", "--round", "4") == "Laat, Karel (7): half-point bye in round 4\n"
+    done = run_cli("event", "bye", path, "Laat", "--round", "5")
+    assert done.returncode == 2 and done.stderr == (
+        f"tmanager: {path}: Laat, Karel (7) has had 1 requested bye; the event allows 1 (max_byes)\n"
+    )
+    trf, copy = tmp_path / "club.trf", tmp_path / "copy.toml"
+    ok("export-trf", path, trf)
+    ok("import-trf", copy, trf)
+    assert ev.load(copy).division().player(7).missed == 2

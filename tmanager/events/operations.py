@@ -136,6 +136,7 @@ def add_player(
             )
         for n in missed_rounds:
             division.round(n).byes[player.number] = kind.bye
+        player.missed = max(missed_rounds, default=0)
         if missed_rounds:
             plural = "s" * (len(missed_rounds) > 1)
             messages.insert(
@@ -240,12 +241,14 @@ def request_bye(event: Event, division: Division, player: Player, round_number: 
         raise StateError("round-robin games are fixed by the Berger tables; enter the game as a forfeit instead")
     record = division.round(round_number, create=True)
     _check_free(division, record, player)
-    if event.max_byes is not None:
+    if event.max_byes is not None:  # (a late entry's byes of the rounds before it entered were not requested)
         taken = sum(
-            1 for r in division.rounds for n, k in r.byes.items() if n == player.number and k != ByeKind.PAIRING
-        )
+            1 for r in division.rounds if r.number > player.missed
+            for n, k in r.byes.items() if n == player.number and k != ByeKind.PAIRING
+        )  # fmt: skip
         if taken >= event.max_byes:
-            raise StateError(f"{label(player)} has had {taken} byes; the event allows {event.max_byes} (max_byes)")
+            had = f"{taken} requested bye{'s' * (taken != 1)}"
+            raise StateError(f"{label(player)} has had {had}; the event allows {event.max_byes} (max_byes)")
     record.byes[player.number] = kind
     return [f"{label(player)}: {kind}-point bye in round {round_number}"]
 
