@@ -96,6 +96,14 @@ def test_what_the_rounds_were_paired_with_stays_once_a_round_is_paired(tmp_path:
     done = run_cli("event", "set", path, "time_control=5400+30", "rounds=5", "prizes=5", "categories=U18,women")
     assert done.returncode == 0, done.stderr
     assert settings(path)["categories"] == ["U18", "women"] and settings(path)["prizes"] == 5
+    # Fewer rounds than are paired is this refusal too, not the file check's of the division it would make.
+    for board in range(1, 4):
+        assert run_cli("event", "result", path, str(board), "1-0").returncode == 0
+    assert run_cli("event", "pair", path).returncode == 0
+    done = run_cli("event", "set", path, "rounds=1")
+    assert done.returncode == 2 and done.stderr.startswith(
+        f"tmanager: {path}: rounds: stays 5 once a round is paired (round 2 is): "
+    ), done.stderr
 
 
 def test_set_in_the_shell(tmp_path: Path) -> None:

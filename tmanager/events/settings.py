@@ -45,22 +45,22 @@ def change_settings(event: Event, typed: Sequence[tuple[str, str]]) -> list[str]
         if key not in SETTINGS:
             raise ConfigError("is not a setting of [event]", field=key, hint="the settings: " + ", ".join(SETTINGS))
         given.setdefault(key, []).append(text)
+    paired = max((d.paired_rounds for d in event.divisions), default=0)
     for key, texts in given.items():
         value = _value(key, texts)
+        if paired and key in FIXED_ONCE_PAIRED and value != table.get(key):  # (before the file's check of it)
+            raise ConfigError(f"stays {_shown(getattr(event, key))} once a round is paired (round {paired} is): "
+                              f"{FIXED_ONCE_PAIRED[key]}", field=key, hint="it can change before round 1 is paired")
         if value is None:
             table.pop(key, None)
         else:
             table[key] = value
     changed = _checked(event, table, list(given))
-    paired = max((d.paired_rounds for d in event.divisions), default=0)
     said = []
     for key in given:
         old, new = getattr(event, key), getattr(changed, key)
         if old == new:
             continue
-        if paired and key in FIXED_ONCE_PAIRED:
-            raise ConfigError(f"stays {_shown(old)} once a round is paired (round {paired} is): "
-                              f"{FIXED_ONCE_PAIRED[key]}", field=key, hint="it can change before round 1 is paired")
         setattr(event, key, new)
         said.append(f"{key} {_shown(new)} (was {_shown(old)})")
     return ["changed " + "; ".join(said)] if said else ["nothing to change: the settings are as given"]
