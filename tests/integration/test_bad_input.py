@@ -1062,6 +1062,9 @@ USAGE = [
      "'text', 'html', 'markdown', 'csv', 'json')"),
     (["event", "bye", "e.toml", "x", "--round", "1x"],
      "tmanager event bye: --round: invalid int value: '1x' (see `tmanager event bye --help`)"),
+    # A word no verb takes pointed at the list of verbs (`tmanager event --help`), not at the verb's options.
+    (["event", "missing", "e.toml", "--round", "3"],
+     "tmanager: unrecognized arguments: --round 3 (see `tmanager event missing --help`)"),
 ]
 
 

@@ -144,9 +144,26 @@ def test_verbs_end_to_end(tmp_path: Path) -> None:
         (("pairings", "--round", "0"), "round: division 'Open': round 0 is not paired"),
         (("bye", "2", "--round", "0"), "round: rounds start at 1; there is no round 0"),
         (("withdraw", "2", "--rounds", "0"), "--rounds '0': rounds start at 1"),
+        # return --rounds said "will be paired again in round 1" of a round played, or one never withdrawn from.
+        (("return", "2", "--rounds", "1"), "--rounds: round 1 is already paired (Name2, First (2) can return from "
+                                           "round 2 on)"),
+        (("return", "2", "--rounds", "3"), "--rounds: Name2, First (2) is not withdrawn from round 3 (they are "
+                                           "withdrawn from no round)"),
         (("add-player", ""), 'a player needs a name ("Last, First")'),
-        (("add-player", "Laat, Karel", "--rating", "21050"), "rating: 21050 is not a rating"),
-        (("edit-player", "2", "--rating", "21050"), "edit-player.rating: 21050 is not a rating"),
+        # A player's field is named as it was typed, entered or edited alike (edit-player said edit-player.birth).
+        (("add-player", "Laat, Karel", "--rating", "21050"), "--rating: 21050 is not a rating"),
+        (("edit-player", "2", "--rating", "21050"), "--rating: 21050 is not a rating"),
+        (("add-player", "Laat, Karel", "--birth", "1990-13-01"), "--birth: '1990-13-01' is not a real date"),
+        (("edit-player", "2", "--birth", "1990-13-01"), "--birth: '1990-13-01' is not a real date"),
+        (("add-player", "Laat, Karel", "--fide-id", "0"), "--fide-id: 0 is not a FIDE ID"),
+        (("edit-player", "2", "--fide-id", "0"), "--fide-id: 0 is not a FIDE ID"),
+        (("add-player", "Laat, Karel", "--club", "A\tB"), "--club: holds a control character (U+0009)"),
+        (("edit-player", "2", "--club", "A\tB"), "--club: holds a control character (U+0009)"),
+        (("add-player", "Laat\x1b, Karel"), "name: holds a control character (U+001B)"),
+        (("edit-player", "2", "--name", "Laat\x1b, Karel"), "--name: holds a control character (U+001B)"),
+        # Flags are printed in the player lists and a .t file's line: a line break or an escape was taken.
+        (("add-player", "Laat, Karel", "--flag", "junior\x1b[31m"), "--flag: holds a control character (U+001B)"),
+        (("edit-player", "2", "--flags", "junior,a\nb"), "--flags: holds a control character (U+000A)"),
         (("unforbid", "1", "2"), "are not a forbidden pair"),
         (("standings", "-d", "Nope"), "division: no division 'Nope'; the event has Open"),
         (("export-t", "out.t"), "is not score-based"),
@@ -218,8 +235,12 @@ def test_malformed_files(tmp_path: Path) -> None:
     [
         (["--rounds", "99999999999999999999"], "event.rounds: must be from 0 to 999, not 99999999999999999999"),
         (["--system", "round-robin", "--cycles", "1000"], "division[1].cycles: must be from 1 to 999, not 1000"),
-        (["--max-byes", "1000000"], "event.max_byes: must be at most 999 (the most rounds), not 1000000"),
+        (["--max-byes", "1000000"], "event.max_byes: must be from 0 to 999 (the most rounds), not 1000000"),
+        # A negative one was written, and every later command refused the file its reader would not take.
+        (["--max-byes", "-1"], "event.max_byes: must be from 0 to 999 (the most rounds), not -1"),
         (["--set", "prizes=10000"], "event.prizes: must be from 1 to 9999 (the most players), not 10000"),
+        # The organising federation is TRF's 032 line: a line break split it, an escape acted on the terminal.
+        (["--set", 'federation="NED\\u001b[2J"'], "event.federation: holds a control character (U+001B)"),
         # The same tie-break twice (as FIDE writes it and with '/'): two equal columns, one key in CSV and JSON.
         (["--tiebreaks", "BH-C1,BH/C1,SB"], "event.tiebreaks: 'BH/C1' is named twice"),
         # --scoring as [scoring] reads it: inf ended in a traceback, 1.05 was taken as 1, 1-0.5-2 as it came.
@@ -249,7 +270,7 @@ def test_new_refuses_settings_no_event_holds(tmp_path: Path, options: list[str],
         (["import-t", "{path}", "x.t", "--system", "bogus"], "(choose from 'koth', 'factored', 'tsh-swiss', 'chew',"),
         (["export-trf", "{path}", "x.trf", "--version", "bogus"], "(choose from '2026', '16')"),
         # --sex is read as a CSV's cell is (f, F, M…): another word is the one line of the field's check.
-        (["add-player", "{path}", "A, B", "--sex", "bogus"], "sex: 'bogus' is not a sex as TRF writes it; use m or w"),
+        (["add-player", "{path}", "A, B", "--sex", "bogus"], "--sex: 'bogus' is not a sex as TRF writes it"),
     ],
 )
 def test_a_choice_not_offered_is_refused_naming_the_words_to_type(
@@ -542,3 +563,49 @@ def test_an_option_before_a_verbs_list_of_words_is_taken(tmp_path: Path) -> None
     assert "Kuiper, Jan (1)" in ok("norms", path, "-d", "B", "Kuiper")
     division = tomllib.loads(path.read_text())["division"][1]
     assert division["prizes"]["overall"] == [100, 50] and division["forbidden"] == [[1, 2]]
+
+
+@pytest.mark.parametrize("verb", ["export-trf", "export-tou", "export-t"])
+def test_an_export_never_replaces_the_events_own_files(tmp_path: Path, verb: str) -> None:
+    """`export-trf EVENT EVENT` wrote the TRF over the event file (its last change, which no journal entry holds,
+    lost), and as readily over its lock file, its arbiter password or a journal entry: each is refused, naming it."""
+    path = make_event(tmp_path)
+    (tmp_path / "club.password").write_text("kept\n", encoding="utf-8")
+    (tmp_path / "link.toml").symlink_to(path.name)
+    own = {
+        path: "is the event file itself",
+        tmp_path / "link.toml": "is the event file itself",
+        tmp_path / "club.toml.lock": "is the event's lock file",
+        tmp_path / "club.password": "is the event's arbiter password file",
+        tmp_path / "old" / "club.0002.toml": "is in the event's journal directory",
+    }
+    kept = {target: target.read_bytes() if target.exists() else None for target in own}
+    for target, says in own.items():
+        done = run_cli("event", verb, path, target, "--date", "2026-05-01") if verb == "export-tou" else (
+            run_cli("event", verb, path, target))  # fmt: skip
+        assert done.returncode == 2 and done.stderr == (
+            f"tmanager: {target}: {says} (give the export a name of its own)\n"
+        ), done.stderr
+    assert {target: target.read_bytes() if target.exists() else None for target in own} == kept
+
+
+def test_a_late_entrys_missed_rounds_are_no_requested_byes(tmp_path: Path) -> None:
+    """max_byes counts the byes a player asked for: a late entry's byes of the rounds paired before it entered
+    counted too, so that one entered after round 2 of an event allowing one bye could ask for none ('has had 2
+    byes'). The rounds missed are kept (``missed``), through a TRF too."""
+    path = make_event(tmp_path)
+    ok("set", path, "max_byes=1")
+    for _ in range(2):
+        ev.apply(path, lambda e: ev.pair(e, e.division(), colour="white"))
+        for board in range(1, 4):
+            ok("result", path, str(board), "1-0")
+    assert "late entry: rounds 1-2 scored as zero-point byes" in ok("add-player", path, "Laat, Karel")
+    assert ok("bye", path, "Laat", "--round", "4") == "Laat, Karel (7): half-point bye in round 4\n"
+    done = run_cli("event", "bye", path, "Laat", "--round", "5")
+    assert done.returncode == 2 and done.stderr == (
+        f"tmanager: {path}: Laat, Karel (7) has had 1 requested bye; the event allows 1 (max_byes)\n"
+    )
+    trf, copy = tmp_path / "club.trf", tmp_path / "copy.toml"
+    ok("export-trf", path, trf)
+    ok("import-trf", copy, trf)
+    assert ev.load(copy).division().player(7).missed == 2

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import run_cli
+from tmanager.errors import ConfigError
 from tmanager.events import api as ev
 from tmanager.events import journal
 
@@ -163,4 +167,30 @@ def test_undo_brings_a_deleted_event_file_back_from_its_journal(tmp_path: Path) 
     assert path.read_text(encoding="utf-8") == texts[-2]
     refused = run_cli("event", "undo", tmp_path / "other.toml")
     assert refused.returncode == 2 and "no such event file" in refused.stderr
+    assert not (tmp_path / "other.toml.lock").exists()
+
+
+def test_undo_lists_the_journal_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Undo reads the journal directory once, under the lock, for a file there or deleted alike (it listed it
+    twice: once before the lock, to decide whether a missing file could be restored, and again under it)."""
+    path = tmp_path / "open.toml"
+    texts = grow(path, 2)
+    directory = journal.journal_dir(path)
+    listings: list[Path] = []
+    iterdir = Path.iterdir
+
+    def counted(self: Path) -> Iterator[Path]:
+        if self == directory:
+            listings.append(self)
+        return iterdir(self)
+
+    monkeypatch.setattr(Path, "iterdir", counted)
+    ev.undo(path)
+    assert len(listings) == 1 and path.read_text(encoding="utf-8") == texts[-2]
+    path.unlink()
+    listings.clear()
+    ev.undo(path)
+    assert len(listings) == 1 and path.read_text(encoding="utf-8") == texts[-3]
+    with pytest.raises(ConfigError, match="no such event file"):
+        ev.undo(tmp_path / "other.toml")
     assert not (tmp_path / "other.toml.lock").exists()

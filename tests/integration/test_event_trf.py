@@ -152,16 +152,12 @@ def test_an_export_without_the_rounds_dates_warns_of_its_132_line(tmp_path: Path
     assert done.returncode == 0 and out.exists(), done.stderr
     assert done.stderr == (
         f"warning: {path}: event.schedule: no round dates, so the TRF's 132 line misses rounds a rating officer "
-        'needs (give the [event] table schedule = ["YYYY-MM-DD HH:MM", …], round 1 first)\n'
+        f'needs (tmanager event set {path} "schedule=YYYY-MM-DD HH:MM,…", round 1 first)\n'
     )
-    e.schedule = ["2026-03-01 10:00"]
-    path.unlink()
-    ev.create(path, e)
+    assert run_cli("event", "set", path, "schedule=2026-03-01 10:00").returncode == 0  # what the hint says
     done = run_cli("event", "export-trf", path, out)
     assert "event.schedule: dates for 1 of the 3 rounds paired, so" in done.stderr
-    e.schedule += ["2026-03-02 10:00", "2026-03-03 10:00"]
-    path.unlink()
-    ev.create(path, e)
+    assert run_cli("event", "set", path, "schedule=2026-03-01 10:00,2026-03-02 10:00,2026-03-03 10:00").returncode == 0
     done = run_cli("event", "export-trf", path, out)
     assert done.returncode == 0 and done.stderr == ""
     assert "26/03/01  26/03/02  26/03/03" in out.read_text(encoding="utf-8")

@@ -65,8 +65,9 @@ def event(tmp_path: Path) -> Path:
         (["--birth", "2030-13-45"], "birth: '2030-13-45' is not a real date: month must be in 1..12"),
         (["--birth", "1999-02-30"], "birth: '1999-02-30' is not a real date: day is out of range for month"),
         (["--federation", "XYZW"], "federation: 'XYZW' is not a FIDE federation code"),
-        (["--fide-id", "4100018"], "fide_id: 4100018 is already entered, for Kuiper, Jan (1)"),
-        (["--fide-id", "123456789012"], "fide_id: 123456789012 is not a FIDE ID"),
+        # The field as typed: the option (--fide-id, where the file's key is fide_id).
+        (["--fide-id", "4100018"], "--fide-id: 4100018 is already entered, for Kuiper, Jan (1)"),
+        (["--fide-id", "123456789012"], "--fide-id: 123456789012 is not a FIDE ID"),
         (["--rating", "21050"], "rating: 21050 is not a rating: 0 (unrated) or 100-3500"),
         # The number is the TRF starting rank, four digits: 12345 made a player line export-trf wrote and
         # import-trf could not read back.
@@ -82,7 +83,7 @@ def test_a_refusal_shows_a_huge_input_by_its_start_and_end(event: Path) -> None:
     by tmanager's errors and by the parser's alike."""
     pasted = "x" * 120 + "y" * 5000 + "z" * 40
     said = refused(event, "add-player", event, "Laat, Karel", "--federation", pasted)
-    assert said == f"tmanager: {event}: federation: '{'X' * 119}…[5002 characters]…{'Z' * 39}' is not a FIDE " \
+    assert said == f"tmanager: {event}: --federation: '{'X' * 119}…[5002 characters]…{'Z' * 39}' is not a FIDE " \
         "federation code (three capitals as FIDE writes them: NED, GER, ENG, FID)"  # fmt: skip
     done = run_cli("event", "bye", event, "Kuiper", "--round", pasted)
     assert done.returncode == 2 and max(len(line) for line in done.stderr.splitlines()) < 300, done.stderr
@@ -102,10 +103,10 @@ def test_sex_title_and_federation_in_any_case_as_the_csv_takes_them(event: Path,
     assert players["Laat, Karel"] == ("m", "FM", "GER") and players["Smit, Anna"] == ("w", "WGM", "")
     assert players["Bakker, Sanne"] == ("w", "WIM", "NED") and players["Jong, Eva"] == ("w", "WFM", "BEL")
     assert refused(event, "add-player", event, "Vos, Piet", "--sex", "x") == (
-        f"tmanager: {event}: sex: 'x' is not a sex as TRF writes it; use m or w (or leave it empty)"
+        f"tmanager: {event}: --sex: 'x' is not a sex as TRF writes it; use m or w (or leave it empty)"
     )
     assert refused(event, "edit-player", event, "Laat", "--title", "nm").endswith(
-        "edit-player.title: 'NM' is not a FIDE title; use GM, IM, WGM, FM, WIM, CM, WFM, WCM or leave it empty"
+        ": --title: 'NM' is not a FIDE title; use GM, IM, WGM, FM, WIM, CM, WFM, WCM or leave it empty"
     )
 
 
@@ -127,9 +128,9 @@ def test_a_birth_year_written_as_a_toml_integer(event: Path) -> None:
 
 def test_edit_player_and_the_lower_case_federation(event: Path) -> None:
     assert ev.load(event).division().player(2).federation == "NED", "typed in lower case, stored as FIDE writes it"
-    assert "fide_id: 4100018 is already entered" in refused(event, "edit-player", event, "Bakker", "--fide-id",
-                                                            "4100018")  # fmt: skip
-    assert "edit-player.birth: '2001-04-31' is not a real date" in refused(
+    assert ": --fide-id: 4100018 is already entered" in refused(event, "edit-player", event, "Bakker", "--fide-id",
+                                                                "4100018")  # fmt: skip
+    assert ": --birth: '2001-04-31' is not a real date" in refused(
         event, "edit-player", event, "Bakker", "--birth", "2001-04-31"
     )
 

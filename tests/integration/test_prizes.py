@@ -238,16 +238,22 @@ def test_a_bad_fund_is_refused_and_changes_nothing(played: Path) -> None:
     assert refused("prize-fund", played, "U18") == (
         f"tmanager: {played}: amounts: give the amounts of U18's places 1, 2, … (or --remove to take the list out)"
     )
+    # A currency is printed beside every prize: an escape sequence in it acted on the terminal (it was taken).
+    assert refused("prize-fund", played, "--currency", "EUR\x1b[2J") == (
+        f"tmanager: {played}: currency: holds a control character (U+001B): 'EUR\\x1b[2J' (names hold printable "
+        "characters only)"
+    )
     assert played.read_text(encoding="utf-8") == before
 
     # A hand-edited file is checked as it is read.
-    for edit, message in (
-        ("overall = [500, 250.5]", "overall = [500, 250.555]"),
-        ("overall = [500, 250.5]", 'overall = "500"'),
+    for (edit, message), field in (
+        (("overall = [500, 250.5]", "overall = [500, 250.555]"), "overall"),
+        (("overall = [500, 250.5]", 'overall = "500"'), "overall"),
+        (("[division.prizes]\n", '[division.prizes]\ncurrency = "EUR\\u001b[2J"\n'), "currency"),
     ):
         played.write_text(before.replace(edit, message), encoding="utf-8")
         error = refused("prizes", played)
-        assert "division[1].prizes.overall:" in error, error
+        assert f"division[1].prizes.{field}:" in error, error
     played.write_text(before, encoding="utf-8")
 
     scrabble = played.parent / "scrabble.toml"

@@ -74,6 +74,20 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: {refusal(bounded(message), self.help_prog or self.prog)}\n")
 
+    def parse_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> argparse.Namespace:
+        """argparse's, but words no parser took are refused pointing at the ``--help`` of the verb they followed
+        (``tmanager event missing EVENT --round 3``: ``tmanager event missing --help``, where it was the list of
+        verbs of ``tmanager event --help``)."""
+        parsed, rest = self.parse_known_args(args, namespace)
+        if rest:
+            verb = getattr(parsed, "verb", None)
+            if self.help_prog and isinstance(verb, str):
+                self.help_prog = f"{self.help_prog} {verb}"
+            self.error(f"unrecognized arguments: {' '.join(rest)}")
+        return parsed
+
 
 def refusal(message: str, prog: str) -> str:
     """argparse's ``message`` as ``OPTION: what is wrong (how to fix it)``: ``argument -w/--workers: invalid int

@@ -41,9 +41,11 @@ from tmanager.events.model import (
     ScoredSettings,
 )
 from tmanager.events.rules import SYSTEMS, default_system, rules_for
+from tmanager.events.settings import SETTINGS
 
 EXAMPLES = """\
   tmanager event new spring.toml --name "Spring Open" --rounds 7 --scoring 1-0.5-0
+  tmanager event set spring.toml time_control=5400+30 "schedule=2026-04-01 10:00,2026-04-02 10:00"
   tmanager event add-player spring.toml "Smith, John" --rating 2105 --federation ENG
   tmanager event pair spring.toml
   tmanager event result spring.toml 4 1-0          # board 4 of the last round
@@ -120,6 +122,26 @@ def _new(args: argparse.Namespace) -> int:
                           args.event)  # fmt: skip
     journal.create(args.event, event)
     print(f"created {args.event}: {event.name}, {len(event.divisions)} division(s), {event.divisions[0].system}")
+    return 0
+
+
+def _configure_set(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "settings", nargs="+", metavar="KEY=VALUE",
+        help="an [event] setting: " + ", ".join(SETTINGS) + "; schedule, tiebreaks and categories take their items "
+        "separated by commas, deputies one name each (repeat the key), max_byes= takes the limit away. rounds and "
+        "rating_list stay once a round is paired",
+    )  # fmt: skip
+
+
+def _set(args: argparse.Namespace) -> int:
+    typed = []
+    for word in args.settings:
+        key, sep, text = word.partition("=")
+        if not sep or not key.strip():
+            raise ConfigError(f"{word[:40]!r} is not KEY=VALUE", field="settings", hint="e.g. time_control=5400+30")
+        typed.append((key.strip(), text))
+    say(service.change_settings(args.event, typed).messages)
     return 0
 
 
@@ -306,6 +328,17 @@ VERBS: dict[str, Verb] = {
         ),
         divisional=False,
         in_shell=False,
+    ),
+    "set": Verb(
+        _configure_set,
+        _set,
+        "change [event] settings: the schedule, the time control, name, place, dates, arbiters, tie-breaks…",
+        (
+            'set spring.toml time_control=5400+30 site="Leiden, NED" arbiter="Vos, Anna"',
+            'set spring.toml "schedule=2026-04-01 10:00,2026-04-02 10:00,2026-04-03 09:30"',
+            'set spring.toml deputies="Jansen, Piet" deputies="Smit, Eva" max_byes=',
+        ),
+        divisional=False,
     ),
     **PLAYER_VERBS,
     "bye": Verb(

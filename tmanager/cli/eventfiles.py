@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from tmanager.cli._dispatch import words
-from tmanager.cli.eventverbs import Verb, load_division, with_settings
+from tmanager.cli.eventverbs import Verb, check_export, load_division, with_settings
 from tmanager.errors import ConfigError, StateError
 from tmanager.events import journal
 from tmanager.events.model import Division, EntryMode, Event, PairingSystem, ScoredSettings
@@ -39,6 +39,7 @@ def _export_trf(args: argparse.Namespace) -> int:
     from tmanager.files import atomic_write
 
     e, d = load_division(args)
+    check_export(args)
     atomic_write(args.output, trffile.dumps(e, d, version=TrfVersion(args.version)))  # refuses a score-based division
     complete = trffile.complete_rounds(d)
     note = f"; round {complete + 1} is in progress: its pairing is in XTM lines" if complete < d.paired_rounds else ""
@@ -47,7 +48,8 @@ def _export_trf(args: argparse.Namespace) -> int:
     if dated < d.paired_rounds:  # FIDE's rating server takes a rated event's round dates from the 132 line
         which = "no round dates" if not dated else f"dates for {dated} of the {d.paired_rounds} rounds paired"
         print(f"warning: {args.event}: event.schedule: {which}, so the TRF's 132 line misses rounds a rating officer "
-              "needs (give the [event] table schedule = [\"YYYY-MM-DD HH:MM\", …], round 1 first)", file=sys.stderr)
+              f"needs (tmanager event set {args.event} \"schedule=YYYY-MM-DD HH:MM,…\", round 1 first)",
+              file=sys.stderr)  # fmt: skip
     return 0
 
 
@@ -77,6 +79,7 @@ def _export_tou(args: argparse.Namespace) -> int:
     from tmanager.formats import tou
 
     e, d = load_division(args)
+    check_export(args)
     aliases: dict[str, str] = {}
     if args.aliases:
         aliases = parse_toml(read_text(args.aliases, kind="alias table", create=None), file=args.aliases)
@@ -103,6 +106,7 @@ def _export_t(args: argparse.Namespace) -> int:
     from tmanager.formats import tsh
 
     _, d = load_division(args)
+    check_export(args)
     players = tshfile.to_t(d)  # refuses a chess division
     tsh.write(args.output, players)
     print(f"wrote {args.output}: {len(players)} players, {d.paired_rounds} round(s)")

@@ -7,6 +7,7 @@ The verbs join the verb table of :mod:`tmanager.cli.event` (:data:`VERBS`). See 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ from tmanager.cli.eventverbs import Verb, load_division, no_options, parse_round
 from tmanager.core.playerfields import Sex, as_fide_writes, sex_fault
 from tmanager.errors import ConfigError, StateError
 from tmanager.events import service
+from tmanager.events.change import Change
 from tmanager.events.model import TITLES, LateEntry, Player
 
 # -- players ------------------------------------------------------------------------------------
@@ -49,11 +51,36 @@ def _player_changes(args: argparse.Namespace) -> dict[str, Any]:
     if "sex" in changes:
         fault = sex_fault(changes["sex"])
         if fault is not None:
-            raise ConfigError(fault, field="sex")
+            raise ConfigError(fault, field="--sex")
         changes["sex"] = Sex(changes["sex"])
     if getattr(args, "flags", None) is not None:
         changes["flags"] = [f.strip() for f in args.flags.split(",") if f.strip()]
     return changes
+
+
+#: What a player's field (the event file's key) is typed as, on ``add-player`` and ``edit-player`` alike.
+_TYPED_AS = {
+    key: "--" + key.replace("_", "-")
+    for key in ("title", "rating", "k", "fide_id", "federation", "sex", "club", "team", "birth", "number")
+}
+
+
+def _as_typed(change: Callable[[], Change], *, name: str, flags: str) -> Change:
+    """``change`` made, a refusal of one of the player's fields naming the field as it was typed (``--fide-id``;
+    the name and the flags as the verb takes them: ``name``, ``flags``), where the service names it by the event
+    file's key (``fide_id``)."""
+    try:
+        return change()
+    except ConfigError as exc:
+        typed = {"name": name, "flags": flags}.get(exc.field or "") or _TYPED_AS.get(exc.field or "")
+        if typed is None or exc.file:
+            raise
+        raise ConfigError(exc.message, field=typed, hint=exc.hint) from None
+    except StateError as exc:
+        typed = _TYPED_AS.get(exc.field or "")
+        if typed is None:
+            raise
+        raise StateError(str(exc).removeprefix(f"{exc.field}: "), field=typed, topic=exc.topic) from None
 
 
 def _configure_add_player(p: argparse.ArgumentParser) -> None:
@@ -83,7 +110,9 @@ def _add_player(args: argparse.Namespace) -> int:
     data = {key: value for key, value in _player_changes(args).items() if key != "name"}
     player = Player(number, args.name, flags=list(args.flag), **data)
     missed = LateEntry(args.missed) if args.missed else None
-    say(service.add_player(args.event, args.division, player, missed=missed, take_bye=args.take_bye).messages)
+    change = _as_typed(lambda: service.add_player(args.event, args.division, player, missed=missed,
+                                                  take_bye=args.take_bye), name="name", flags="--flag")  # fmt: skip
+    say(change.messages)
     return 0
 
 
@@ -93,7 +122,10 @@ def _configure_edit_player(p: argparse.ArgumentParser) -> None:
 
 
 def _edit_player(args: argparse.Namespace) -> int:
-    say(service.edit_player(args.event, args.division, args.player, _player_changes(args)).messages)
+    changes = _player_changes(args)
+    change = _as_typed(lambda: service.edit_player(args.event, args.division, args.player, changes), name="--name",
+                       flags="--flags")  # fmt: skip
+    say(change.messages)
     return 0
 
 

@@ -175,7 +175,8 @@ class Shell:
         except argparse.ArgumentError as exc:
             raise StateError(f"{name}: {exc}") from None
         args.event = self.path
-        args.division = args.division or self.division
+        if verb.divisional:  # (set changes the event's settings, of no division)
+            args.division = args.division or self.division
         handler: Callable[[argparse.Namespace], int] = args.verb_handler
         if name in ("result", "correct"):
             self.confirmed(lambda yes: handler(argparse.Namespace(**{**vars(args), "yes": args.yes or yes})))

@@ -2,12 +2,14 @@
 :mod:`tmanager.cli.eventplayers`, :mod:`tmanager.cli.eventprizes`, :mod:`tmanager.cli.eventfiles`) and the shell
 that runs them (:mod:`tmanager.cli.eventshell`): the :class:`Verb` record of the verb table and its parser, which
 takes dashed results (``-+``, ``--``) as words, printing the messages of a change, the event and division a verb
-names, ``--rounds`` lists, and ``--set KEY=VALUE`` settings applied to a new event."""
+names, ``--rounds`` lists, ``--set KEY=VALUE`` settings applied to a new event, and an export's output kept off
+the event's own files."""
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -20,6 +22,7 @@ from tmanager.events import eventfile, journal
 from tmanager.events.entries import Entry
 from tmanager.events.model import Division, Event
 from tmanager.events.rules import rules_for
+from tmanager.files import linked_file, lock_path, same_file
 
 # Results starting with "-" would be read as options (or the "--" separator):
 # the verb parsers protect them with this mark, stripped again once parsed.
@@ -123,6 +126,25 @@ def with_settings(event: Event, settings: Sequence[str], path: Path) -> Event:
         for division in data["division"]:
             division[key] = value
     return eventfile.from_toml(data, path)
+
+
+def check_export(args: argparse.Namespace) -> None:
+    """Refuse an export's ``args.output`` that is one of the event's own files: the event file (a TRF written over
+    it lost the event's last change, which no journal entry holds), its lock file, its arbiter password, or a file
+    of its journal (which undo rebuilds the versions from)."""
+    from tmanager.web.auth import password_path
+
+    event, output = args.event, args.output
+    own = {
+        linked_file(event): "the event file itself",
+        lock_path(event): "the event's lock file",
+        password_path(event): "the event's arbiter password file",
+    }
+    what = next((what for path, what in own.items() if same_file(output, path)), None)
+    if what is None and same_file(Path(os.path.realpath(output)).parent, journal.journal_dir(event)):
+        what = "in the event's journal directory"
+    if what is not None:
+        raise ConfigError(f"is {what}", file=output, hint="give the export a name of its own")
 
 
 def whole_numbers(text: str, option: str) -> list[int]:

@@ -39,7 +39,7 @@ def check_event(event: Event, file: Path | None = None) -> None:
     def bad(message: str, where: str, hint: str | None = None) -> ConfigError:
         return ConfigError(message, file=file, field=where, hint=hint)
 
-    for key in ("name", "site", "arbiter"):
+    for key in ("name", "site", "federation", "arbiter"):  # (the federation: TRF 032, a line of its own)
         _check_text(getattr(event, key), f"event.{key}", file)
     for deputy in event.deputies:
         _check_text(deputy, "event.deputies", file)
@@ -68,8 +68,9 @@ def check_event(event: Event, file: Path | None = None) -> None:
     if not 1 <= event.prizes <= MAX_START_RANK:
         hint = "the places listed per category in the prize list"
         raise bad(f"must be from 1 to {MAX_START_RANK} (the most players), not {event.prizes}", "event.prizes", hint)
-    if event.max_byes is not None and event.max_byes > MAX_ROUND:
-        raise bad(f"must be at most {MAX_ROUND} (the most rounds), not {event.max_byes}", "event.max_byes")
+    # (negative too: `event new --max-byes -1` wrote a file that its reader, and so every later command, refused)
+    if event.max_byes is not None and not 0 <= event.max_byes <= MAX_ROUND:
+        raise bad(f"must be from 0 to {MAX_ROUND} (the most rounds), not {event.max_byes}", "event.max_byes")
     unknown = sorted(set(event.hooks) - set(HOOKS))
     if unknown:
         raise bad(f"unknown key {unknown[0]!r}", "hooks", "known keys: " + ", ".join(HOOKS))
@@ -133,18 +134,23 @@ def _real(text: str, layout: str) -> bool:
     return True
 
 
-def check_player(p: Player, where: str, file: Path | None = None) -> None:
-    """One player's fields."""
+def check_player(p: Player, where: str = "", file: Path | None = None) -> None:
+    """One player's fields, each named ``where.key`` (``where`` empty: the key alone, a player entered or edited)."""
+
+    def at(key: str) -> str:
+        return f"{where}.{key}" if where else key
 
     def bad(message: str, key: str) -> ConfigError:
-        return ConfigError(message, file=file, field=f"{where}.{key}")
+        return ConfigError(message, file=file, field=at(key))
 
     if not 1 <= p.number <= MAX_START_RANK:
         # The number is the TRF starting rank: a fifth digit would shift every column of the player's line.
         what = f"{p.number} is not a player number (1 to {MAX_START_RANK}, TRF's four-digit starting rank)"
         raise bad(what, "number")
     for key in ("name", "club", "team", "federation"):
-        _check_text(getattr(p, key), f"{where}.{key}", file)
+        _check_text(getattr(p, key), at(key), file)
+    for flag in p.flags:  # printed in the reports' player lists, and a .t file's line (a line break splits it)
+        _check_text(flag, at("flags"), file)
     if not p.name.strip():
         raise bad('is empty; write "Last, First"', "name")
     if p.status not in tuple(PlayerStatus):
@@ -156,7 +162,8 @@ def check_player(p: Player, where: str, file: Path | None = None) -> None:
 
 def check_prize_fund(fund: PrizeFund, where: str, file: Path | None = None) -> None:
     """A prize fund: lists named ``overall`` or by a category, once each, with amounts that never rise with the
-    place; a preference naming those lists."""
+    place; a preference naming those lists; a currency without control characters (every prize line prints it)."""
+    _check_text(fund.currency, f"{where}.currency", file)
     seen: set[str] = set()
     for name, amounts in fund.lists.items():
         if name != OVERALL:

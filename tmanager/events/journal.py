@@ -34,7 +34,16 @@ from tmanager.errors import ConfigError, LockTimeout, StateError
 from tmanager.events.eventfile import check, dumps, loads
 from tmanager.events.messages import Note, Topic
 from tmanager.events.model import Event
-from tmanager.files import atomic_write, expect_file, linked_file, lock, make_directory, missing_file, read_text
+from tmanager.files import (
+    atomic_write,
+    expect_file,
+    linked_file,
+    lock,
+    make_directory,
+    missing_file,
+    read_text,
+    remove_lock_file,
+)
 
 _JOURNAL = re.compile(r"^(?P<stem>.+)\.(?P<seq>\d{4,})\.(?P<form>toml|delta)$")
 #: One journal entry in this many is kept whole; the others are deltas from the entry before them.
@@ -253,10 +262,15 @@ def undo(path: Path, *, expected: int | None = None) -> Committed:
 
     With ``expected`` (a :func:`last_change` number), only if that change is still the last one:
     a page shown before someone else's change must not undo it. An event file deleted is brought back from its
-    journal; only a name with neither file nor journal is refused before the lock.
+    journal, which is listed once, under the lock (a listing before it could be stale by the time it is taken);
+    a name with neither file nor journal is refused there, its lock file taken away again: a mistyped name
+    leaves none.
     """
-    with _locked(path, existing=not _journal(path)):
+    with _locked(path, existing=False):
         entries = _journal(path)
+        if not entries and not expect_file(path):
+            remove_lock_file(path)
+            raise missing_file(path, kind="event", create="tmanager event new")
         if not entries:
             raise StateError(
                 f"{path}: nothing to undo (no earlier version in {journal_dir(path)}/)", topic=Topic.NOTHING_TO_UNDO

@@ -119,6 +119,9 @@ class Player:
     flags: list[str] = field(default_factory=list)
     status: PlayerStatus = PlayerStatus.ACTIVE
     absent: list[int] = field(default_factory=list)
+    #: A late entry: the rounds paired before the player entered (1 to ``missed``), scored as byes of the event's
+    #: ``late_entry`` kind, which no bye request made and ``max_byes`` does not count.
+    missed: int = 0
     #: Score-based: the spread of each round missed while withdrawn (None: the division's forfeit_spread).
     off: int | None = field(default=None, metadata=tomlmap.SIGNED)
     #: Score-based: the other fields of a tsh .t line, kept as they were.

@@ -13,10 +13,9 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tmanager.core.playerfields import player_fault
 from tmanager.core.results import REQUESTED_BYES, ByeKind, Colour
 from tmanager.errors import StateError, ascii_digits
-from tmanager.events.checks import check_player, player_fields
+from tmanager.events.checks import check_player
 from tmanager.events.entries import BoardRef, ShownBoard
 from tmanager.events.games import games_of
 from tmanager.events.messages import Note, Topic
@@ -58,13 +57,13 @@ def _typed(text: str) -> str:
 
 
 def _check_entry(division: Division, player: Player) -> None:
-    """A player's data as FIDE keeps it (:mod:`tmanager.core.playerfields`), and a FIDE ID nobody else has."""
-    fault = player_fault(player_fields(player))
-    if fault is not None:
-        raise StateError(f"{fault[0]}: {fault[1]}")
+    """A player's data as the event file's check takes it (printable names, FIDE's fields as
+    :mod:`tmanager.core.playerfields` has them), and a FIDE ID nobody else has: entered and edited alike, each
+    refusal naming the field by its key alone (``birth``), which the command line names as its option."""
+    check_player(player)
     twin = next((p for p in division.players if p.fide_id == player.fide_id and p is not player), None)
     if player.fide_id is not None and twin is not None:
-        raise StateError(f"fide_id: {player.fide_id} is already entered, for {label(twin)}")
+        raise StateError(f"{player.fide_id} is already entered, for {label(twin)}", field="fide_id")
 
 
 def _check_name(division: Division, name: str, number: int | None = None) -> None:
@@ -137,6 +136,7 @@ def add_player(
             )
         for n in missed_rounds:
             division.round(n).byes[player.number] = kind.bye
+        player.missed = max(missed_rounds, default=0)
         if missed_rounds:
             plural = "s" * (len(missed_rounds) > 1)
             messages.insert(
@@ -170,7 +170,6 @@ def edit_player(division: Division, player: Player, changes: Mapping[str, Any]) 
         if key not in editable:
             raise StateError(f"edit-player cannot change {key!r}")
         setattr(player, key, value)
-    check_player(player, "edit-player")
     _check_entry(division, player)
     return [f"changed {', '.join(sorted(changes))} of {label(player)}"] if changes else ["nothing to change"]
 
@@ -207,8 +206,20 @@ def withdraw(division: Division, player: Player, rounds: Sequence[int] = ()) -> 
 
 
 def reinstate(division: Division, player: Player, rounds: Sequence[int] = ()) -> list[str]:
-    """Undo a withdrawal: for the given rounds, or altogether."""
+    """Undo a withdrawal: for the given rounds (future ones the player was withdrawn from: another was said to be
+    undone, and nothing changed), or altogether."""
     if rounds:
+        played = [n for n in rounds if n <= division.paired_rounds]
+        if played:
+            raise StateError(f"round {played[0]} is already paired", topic=Topic.ALREADY_PAIRED, field="--rounds",
+                             hint=f"{label(player)} can return from round {division.paired_rounds + 1} on")
+        kept = [n for n in rounds if n not in player.absent]
+        if kept:
+            upcoming = [n for n in player.absent if n > division.paired_rounds]
+            hint = (f"they are withdrawn from round{span(upcoming)}" if upcoming else
+                    "they are withdrawn for good: return without --rounds" if player.status == PlayerStatus.WITHDRAWN
+                    else "they are withdrawn from no round")  # fmt: skip
+            raise StateError(f"{label(player)} is not withdrawn from round {kept[0]}", field="--rounds", hint=hint)
         player.absent = [n for n in player.absent if n not in rounds]
         return [f"{label(player)} will be paired again in round{span(sorted(set(rounds)))}"]
     if player.status == PlayerStatus.ACTIVE and not player.absent:
@@ -230,12 +241,14 @@ def request_bye(event: Event, division: Division, player: Player, round_number: 
         raise StateError("round-robin games are fixed by the Berger tables; enter the game as a forfeit instead")
     record = division.round(round_number, create=True)
     _check_free(division, record, player)
-    if event.max_byes is not None:
+    if event.max_byes is not None:  # (a late entry's byes of the rounds before it entered were not requested)
         taken = sum(
-            1 for r in division.rounds for n, k in r.byes.items() if n == player.number and k != ByeKind.PAIRING
-        )
+            1 for r in division.rounds if r.number > player.missed
+            for n, k in r.byes.items() if n == player.number and k != ByeKind.PAIRING
+        )  # fmt: skip
         if taken >= event.max_byes:
-            raise StateError(f"{label(player)} has had {taken} byes; the event allows {event.max_byes} (max_byes)")
+            had = f"{taken} requested bye{'s' * (taken != 1)}"
+            raise StateError(f"{label(player)} has had {had}; the event allows {event.max_byes} (max_byes)")
     record.byes[player.number] = kind
     return [f"{label(player)}: {kind}-point bye in round {round_number}"]
 

@@ -15,6 +15,7 @@ from fractions import Fraction
 
 from tmanager.core.prizes import Sharing
 from tmanager.errors import StateError
+from tmanager.events.checks import PRINTABLE_ONLY, text_fault
 from tmanager.events.model import OVERALL, Division, Event, PrizeFund
 
 _AMOUNT = re.compile(r"(\d{1,10})(?:[.,](\d{1,2}))?")
@@ -65,6 +66,9 @@ def change_fund(event: Event, division: Division, change: FundChange) -> list[st
         fund.preference = [_list_name(names, n) for n in change.preference]
     if change.currency is not None:
         fund.currency = change.currency.strip()
+        fault = text_fault(fund.currency)
+        if fault is not None:  # said of what was typed, before the file's check says it of the fund
+            raise StateError(fault, field="currency", hint=PRINTABLE_ONLY)
     # Settings given before any list (or kept when the last list goes) stay for the lists to come: a fund of
     # settings alone was dropped, and `prize-fund EVENT --sharing hort --currency EUR` said so by saying nothing.
     division.prize_fund = fund if fund != PrizeFund() else None

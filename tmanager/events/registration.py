@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 
 from tmanager import tomlmap
 from tmanager.core.playerfields import player_fault
-from tmanager.errors import StateError
+from tmanager.errors import ConfigError, StateError
 from tmanager.events.checks import player_fields
 from tmanager.events.model import Division, Event, LateEntry, Player, fide_order, label
 from tmanager.events.operations import add_player
@@ -170,7 +170,7 @@ def import_players(
         player = tomlmap.from_table(Player, fields, f"{where}: player", None)
         try:
             messages += enter_player(event, division, player)
-        except StateError as exc:
+        except (StateError, ConfigError) as exc:  # (a field's refusal by the player check is a ConfigError)
             raise StateError(f"{where}: {exc}") from None
     return [*messages, f"entered {len(wanted)} player(s) from {source}"]
 

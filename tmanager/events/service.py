@@ -21,7 +21,7 @@ from typing import Any
 
 from tmanager.core.results import ByeKind, Colour, Result
 from tmanager.errors import StateError
-from tmanager.events import hooks, journal, operations, registration
+from tmanager.events import hooks, journal, operations, registration, settings
 from tmanager.events.change import Change
 from tmanager.events.entries import BoardRef, Entry, ResultEntry, ShownBoard
 from tmanager.events.model import Division, Event, LateEntry, Player, label, missing
@@ -317,6 +317,13 @@ def save_result(
 def prize_fund(path: Path, division: str | None, change: FundChange) -> Change:
     """Set a list of the division's prize fund, take one out, or change how the fund is shared."""
     return _change(path, division, lambda e, d: change_fund(e, d, change))
+
+
+def change_settings(path: Path, typed: Sequence[tuple[str, str]]) -> Change:
+    """The ``[event]`` settings ``typed`` (key and text as typed), the ones the paired rounds were made with
+    refused once a round is paired (:mod:`tmanager.events.settings`)."""
+    committed = journal.commit(path, lambda e: settings.change_settings(e, typed))
+    return Change(messages=committed.said, number=committed.number)
 
 
 def undo(path: Path, *, expected: int | None = None) -> Change:

@@ -309,7 +309,8 @@ def _player_extras(p: Player, rank: int) -> dict[str, Any]:
     for key in ("name", "title", "rating", "federation", "fide_id", "sex", "birth"):
         if read[key] != getattr(p, key):
             extras[key] = getattr(p, key)
-    for key, default in (("k", 0), ("club", ""), ("team", ""), ("flags", []), ("status", "active"), ("absent", [])):
+    for key, default in (("k", 0), ("club", ""), ("team", ""), ("flags", []), ("status", "active"), ("absent", []),
+                         ("missed", 0)):
         if getattr(p, key) != default:
             extras[key] = getattr(p, key)
     return extras

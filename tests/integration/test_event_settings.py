@@ -1,0 +1,115 @@
+"""`tmanager event set`: the [event] settings changed after `event new` (there was no verb: the file was edited
+by hand), journaled and undone like any change, those the paired rounds were made with refused once paired."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import run_cli
+from tmanager.events import api as ev
+
+
+def make_event(tmp_path: Path) -> Path:
+    path = tmp_path / "spring.toml"
+    ev.create(path, ev.Event(name="Spring Open", rounds=5, divisions=[ev.Division("Open")]))
+    for i in range(1, 7):
+
+        def enter(e: ev.Event, i: int = i) -> list[str]:
+            return ev.add_player(e, e.division(), ev.Player(i, f"Name{i}, First", rating=2100 - 50 * i))
+
+        ev.apply(path, enter)
+    return path
+
+
+def settings(path: Path) -> dict[str, object]:
+    return dict(tomllib.loads(path.read_text(encoding="utf-8"))["event"])
+
+
+def test_set_changes_the_settings_as_typed_and_undo_takes_them_back(tmp_path: Path) -> None:
+    path = make_event(tmp_path)
+    before = path.read_text(encoding="utf-8")
+    done = run_cli("event", "set", path, "time_control=5400+30", "site=Leiden, NED", "federation=ned",
+                   "schedule=2026-04-01 10:00, 2026-04-02 10:00", "deputies=Jansen, Piet", "deputies=Smit, Eva",
+                   "max_byes=2", "rounds=7", "rating_list=rapid", "tiebreaks=BH,SB")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("changed time_control '5400+30' (was none); site 'Leiden, NED' (was none)")
+    assert "rating_list 'rapid' (was 'standard')" in done.stdout
+    got = settings(path)
+    assert got["time_control"] == "5400+30" and got["federation"] == "NED" and got["rounds"] == 7
+    assert got["schedule"] == ["2026-04-01 10:00", "2026-04-02 10:00"]
+    assert got["deputies"] == ["Jansen, Piet", "Smit, Eva"] and got["tiebreaks"] == ["BH", "SB"]
+    assert got["max_byes"] == 2 and got["rating_list"] == "rapid"
+    assert run_cli("event", "set", path, "max_byes=").returncode == 0
+    assert "max_byes" not in settings(path), "max_byes= takes the limit away"
+    # Each change is one journaled change: undo says what it undid, and steps back through both.
+    undone = run_cli("event", "undo", path)
+    assert undone.returncode == 0 and "it undid: changed max_byes none (was 2)" in undone.stdout
+    assert run_cli("event", "undo", path).returncode == 0
+    assert path.read_text(encoding="utf-8") == before
+    same = run_cli("event", "set", path, "rounds=5")
+    assert same.returncode == 0 and "nothing to change" in same.stdout
+
+
+@pytest.mark.parametrize(
+    ("typed", "says"),
+    [
+        (["time_control=90min"], "time_control: '90min' is not FIDE's encoded time control"),
+        (["schedule=2026-04-31 10:00"], "schedule: round 1: '2026-04-31 10:00' is not a date and time"),
+        (["start=2026-05-01", "end=2026-04-01"], "end: 2026-04-01 is before the start, 2026-05-01"),
+        (["rounds=seven"], "rounds: 'seven' is not a whole number (e.g. rounds=7)"),
+        (["tiebreaks=BH,XX"], "tiebreaks: unknown tie-break 'XX'"),
+        (["late_entry=full"], "late_entry: 'full' is not one of 'zero', 'half'"),
+        (["federation=XYZ"], "federation: 'XYZ' is not a FIDE federation code"),
+        (["name="], "name: is empty (an event needs a name"),
+        (["arbiter=Vos\x1b[31m"], "arbiter: holds a control character (U+001B)"),
+        (["system=dutch"], "system: is not a setting of [event] (the settings: name, site,"),
+        (["site=Leiden", "time_control"], "settings: 'time_control' is not KEY=VALUE"),
+    ],
+)
+def test_a_bad_setting_is_one_line_naming_it_and_changes_nothing(tmp_path: Path, typed: list[str], says: str) -> None:
+    path = make_event(tmp_path)
+    before, journal = path.read_bytes(), sorted(os.listdir(tmp_path / "old"))
+    done = run_cli("event", "set", path, *typed)
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 2 and len(lines) == 1 and lines[0].startswith(f"tmanager: {path}: {says}"), done.stderr
+    assert path.read_bytes() == before and sorted(os.listdir(tmp_path / "old")) == journal
+
+
+def test_what_the_rounds_were_paired_with_stays_once_a_round_is_paired(tmp_path: Path) -> None:
+    path = make_event(tmp_path)
+    assert run_cli("event", "pair", path, "--colour", "white").returncode == 0
+    before = path.read_bytes()
+    for typed, old in (("rounds=7", "5"), ("rating_list=rapid", "'standard'")):
+        done = run_cli("event", "set", path, "site=Leiden", typed)
+        key = typed.partition("=")[0]
+        assert done.returncode == 2 and done.stderr.startswith(
+            f"tmanager: {path}: {key}: stays {old} once a round is paired (round 1 is): "
+        ), done.stderr
+        assert "(it can change before round 1 is paired)" in done.stderr
+        assert path.read_bytes() == before, "nothing changed, not even the site"
+    done = run_cli("event", "set", path, "time_control=5400+30", "rounds=5", "prizes=5", "categories=U18,women")
+    assert done.returncode == 0, done.stderr
+    assert settings(path)["categories"] == ["U18", "women"] and settings(path)["prizes"] == 5
+    # Fewer rounds than are paired is this refusal too, not the file check's of the division it would make.
+    for board in range(1, 4):
+        assert run_cli("event", "result", path, str(board), "1-0").returncode == 0
+    assert run_cli("event", "pair", path).returncode == 0
+    done = run_cli("event", "set", path, "rounds=1")
+    assert done.returncode == 2 and done.stderr.startswith(
+        f"tmanager: {path}: rounds: stays 5 once a round is paired (round 2 is): "
+    ), done.stderr
+
+
+def test_set_in_the_shell(tmp_path: Path) -> None:
+    path = make_event(tmp_path)
+    done = subprocess.run([sys.executable, "-m", "tmanager", "event", "shell", str(path)],
+                          input='set "schedule=2026-04-01 10:00,2026-04-02 10:00" arbiter="Vos, Anna"\nquit\n',
+                          capture_output=True, text=True, timeout=60, check=False)  # fmt: skip
+    assert done.returncode == 0 and "changed schedule '2026-04-01 10:00; 2026-04-02 10:00'" in done.stdout, done
+    assert settings(path)["arbiter"] == "Vos, Anna"
