@@ -957,6 +957,16 @@ def test_a_log_level_without_a_log_is_refused(tmp_path: Path) -> None:
     assert snapshot(tmp_path) == before
 
 
+def test_a_log_level_beside_quiet_is_refused(tmp_path: Path) -> None:
+    """work -q --log F --log-level info kept no info line in F: -q had set the level before the file's was asked."""
+    path = text(GOOD.replace('results = "+-="', 'results = ""'))(tmp_path)
+    before = snapshot(tmp_path)
+    line = one_line(["work", path, "-q", "--log", str(tmp_path / "w.log"), "--log-level", "info", "--games", "1"])
+    assert line == "tmanager: --log-level: and -q both set the log's level (give one: -q keeps warnings only, " \
+        "--log-level keeps the level you name and above)", line
+    assert snapshot(tmp_path) == before
+
+
 @pytest.mark.parametrize("command", ["run", "work"])
 @pytest.mark.parametrize(("log", "says"), [("nowhere/w.log", "no directory"), (".", "directory"), ("fifo", "FIFO")],
                          ids=["missing directory", "directory", "FIFO"])

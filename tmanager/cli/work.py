@@ -51,7 +51,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-q", "--quiet", action="store_true", help="log warnings only")
     parser.add_argument(
         "--log-level", choices=LOG_LEVELS, default=None,
-        help="with --log: the least severe lines the file keeps (warnings are told on stderr whatever it keeps)",
+        help="with --log, not -q: the least severe lines the file keeps (warnings are told on stderr all the same)",
     )
     parser.add_argument(
         "--log-engines", action="store_true",
@@ -72,6 +72,10 @@ def command(args: argparse.Namespace) -> int:
         # Ignored, every info line on stderr, while the user meant fewer of them.
         raise ConfigError("only with --log", field="--log-level",
                           hint="name the log file it sets the level of, or -q for warnings only on stderr")
+    if args.log_level is not None and args.quiet:
+        # -q keeps warnings only before the file's level is asked: `-q --log-level info` kept no info line.
+        raise ConfigError("and -q both set the log's level", field="--log-level",
+                          hint="give one: -q keeps warnings only, --log-level keeps the level you name and above")
     cpus = None if args.affinity is None else affinity.parse(args.affinity)
     if cpus is not None:
         affinity.check(cpus, games=args.concurrency)
