@@ -354,6 +354,9 @@ def test_new_names_engines_by_their_program_and_plays_them(tmp_path: Path) -> No
         ("cmd=/usr/games/stockfish,hash=64", "'hash=64' is not one of cmd=, name=, proto=, dir=, args="),
         ("cmd=/usr/games/stockfish,proto=cecp", "proto='cecp': not uci or xboard"),
         ('cmd=/usr/games/stockfish,args="-a', "no closing quotation"),
+        # Was taken, the engine named b: the last of a key given twice.
+        ("cmd=/usr/games/stockfish,name=a,name=b", "tmanager: --engine: name= given twice ('a', then 'b') (give name= "
+         "once)"),
         # Was "participants[0]: participant 'dev' has neither engine nor cmd": a file's field, of a file not made.
         (":dev", "tmanager: --engine: ':dev' names no engine (write DEFINITION:NAME, e.g. -e stockfish:dev)"),
     ],

@@ -55,6 +55,9 @@ def _from_keys(text: str) -> Participant:
                 f"{item!r} is not one of {', '.join(k + '=' for k in ENGINE_KEYS)}", field=_FIELD,
                 hint="engine options and limits come with --option NAME:KEY=VALUE and --set participants.NAME.KEY=V",
             )
+        if key in keys:  # the last one taken, in silence, where the first was meant as much
+            raise ConfigError(f"{key}= given twice ({keys[key]!r}, then {value!r})", field=_FIELD,
+                              hint=f"give {key}= once")
         keys[key] = value
     if not keys.get("cmd"):
         raise ConfigError(f"{text!r} has no cmd=", field=_FIELD, hint="e.g. -e cmd=./dev,name=dev")
