@@ -43,7 +43,7 @@ def find_player(division: Division, text: str) -> Player:
     if not matches:
         raise StateError(f"no player matches {_typed(text)} in division {division.name!r}", topic=Topic.NO_PLAYER,
                          field="player", hint="a number, or a part of the name")
-    some = ", ".join(label(p) for p in matches[:5])
+    some = ", ".join(label(p) for p in matches[:5]) + (", …" if len(matches) > 5 else "")  # the first 5, and more
     raise StateError(
         f"{_typed(text)} matches {len(matches)} players ({some}); type more of the name or the number",
         topic=Topic.AMBIGUOUS_NAME,
