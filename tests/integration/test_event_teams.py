@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import run_cli
 from tests.integration.test_event_scored import ok, refused
 from tmanager.core import teamtiebreaks
 from tmanager.core.teams import MatchPoints, bye_round, match_rounds
@@ -87,6 +88,24 @@ def test_trf_team_records_round_trip() -> None:
 # -- chess team divisions ------------------------------------------------------------------------------
 
 TEAMS = {"Rooks": (1, 2, 3), "Knights": (4, 5, 6), "Bishops": (7, 8, 9), "Queens": (10, 11)}
+
+
+def test_boards_alone_make_a_team_swiss_and_a_count_beyond_bounds_is_refused(tmp_path: Path) -> None:
+    """new --boards 2 without --system was refused, 'dutch' not being a team division's system; --boards 0 said the
+    same, and team_size = 10**12 was taken (a round's pairing laid out that many boards, out of memory)."""
+    path = tmp_path / "league.toml"
+    assert "team-swiss" in ok("new", path, "--name", "League", "--boards", "2")
+    assert settings(ev.load(path).divisions[0]).team_size == 2
+    for boards in (0, 1001):
+        done = run_cli("event", "new", tmp_path / "x.toml", "--name", "X", "--boards", str(boards))
+        said = done.stderr.strip()
+        assert done.returncode == 2 and said.endswith(f"--boards: must be from 1 to 1,000, not {boards:,}"), said
+        assert not (tmp_path / "x.toml").exists()
+    done = run_cli("event", "new", tmp_path / "y.toml", "--name", "Y", "--system", "team-swiss", "--set",
+                   "team_size=1000000000000")  # fmt: skip
+    assert done.returncode == 2 and done.stderr.strip().endswith(
+        "division[1].team_size: must be from 1 to 1,000 (the boards of a match), not 1,000,000,000,000"
+    ), done.stderr
 
 
 def team_event(tmp_path: Path, system: str, rounds: int | None = 3) -> Path:

@@ -12,6 +12,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from tmanager.cli._bounds import check_count
 from tmanager.cli._dispatch import HelpFormatter, words
 from tmanager.cli.eventfiles import VERBS as FILE_VERBS
 from tmanager.cli.eventplayers import VERBS as PLAYER_VERBS
@@ -33,6 +34,7 @@ from tmanager.core.tiebreaknames import TIEBREAKS
 from tmanager.errors import ConfigError, StateError, TManagerError
 from tmanager.events import eventfile, journal, service
 from tmanager.events.model import (
+    MAX_TEAM_SIZE,
     Division,
     EntryMode,
     Event,
@@ -67,7 +69,8 @@ def _configure_new(p: argparse.ArgumentParser) -> None:
     p.add_argument("--arbiter", default="", help="chief arbiter")
     p.add_argument("--rounds", type=int, default=0, help="planned rounds (Swiss)")
     p.add_argument(
-        "--system", choices=words(SYSTEMS), help="pairing system of the divisions (default: dutch; score-based: chew)"
+        "--system", choices=words(SYSTEMS),
+        help="pairing system of the divisions (default: dutch; score-based: chew; with --boards: team-swiss)",
     )
     p.add_argument(
         "--entry", choices=words(EntryMode), help="a score-based event (Scrabble): results as scores or spreads"
@@ -95,7 +98,9 @@ def _new(args: argparse.Namespace) -> int:
         raise StateError(f"--scoring {args.scoring!r}: write win-draw-loss points, e.g. 1-0.5-0 or 3-1-0") from None
     # read as the file's [scoring] is: whole tenths of a point (1.05 was taken as 1), finite (inf: a traceback)
     scoring = eventfile.points_system({"win": win, "draw": draw, "loss": loss}, None)
-    system = PairingSystem(args.system) if args.system else default_system(score_based=bool(args.entry))
+    check_count(args.boards, option="--boards", most=MAX_TEAM_SIZE)
+    system = (PairingSystem(args.system) if args.system else
+              default_system(score_based=bool(args.entry), team=args.boards is not None))  # fmt: skip
     event = Event(
         name=args.name,
         rounds=args.rounds,

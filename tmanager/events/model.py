@@ -246,6 +246,11 @@ class TeamBye(tomlmap.Choice):
     LOSS = "loss"
 
 
+#: The most boards of a team match: more than any team event plays, and few enough that a match's boards, laid out one
+#: by one for the standings, fit in memory (``team_size = 10**12``, a slip of the hand, was taken).
+MAX_TEAM_SIZE = 1000
+
+
 @dataclass
 class TeamSettings:
     """The settings of a team division (chess team tournaments): ``team_size`` boards per match, match points for a won,

@@ -58,10 +58,12 @@ def rules_for(event: Event, division: Division) -> DivisionRules:
     return ChessRules(event, division)
 
 
-def default_system(*, score_based: bool) -> PairingSystem:
-    """A new division's pairing system when none is named: Chew's for a score-based one (tsh's default), else
-    FIDE's Dutch."""
-    return PairingSystem.CHEW if score_based else PairingSystem.DUTCH
+def default_system(*, score_based: bool, team: bool = False) -> PairingSystem:
+    """A new division's pairing system when none is named: Chew's for a score-based one (tsh's default), FIDE's
+    team Swiss for a team one (Dutch, the players' default, is no team division's), else FIDE's Dutch."""
+    if score_based:
+        return PairingSystem.CHEW
+    return PairingSystem.TEAM_SWISS if team else PairingSystem.DUTCH
 
 
 def require(rules: DivisionRules, kind: type[_R], refusal: str) -> _R:

@@ -26,7 +26,7 @@ from tmanager.errors import PairingError, StateError, ascii_digits
 from tmanager.events.checks import PRINTABLE_ONLY, text_fault
 from tmanager.events.entries import BoardRef, Entry, ResultEntry
 from tmanager.events.messages import Topic
-from tmanager.events.model import Board, PairingSystem, Player, Round, Team, label
+from tmanager.events.model import MAX_TEAM_SIZE, Board, PairingSystem, Player, Round, Team, label
 from tmanager.events.operations import find_player
 from tmanager.events.reports.team import TeamReports
 from tmanager.events.rules.base import PairOptions, Problem, parse_result
@@ -91,11 +91,12 @@ class TeamRules(ChessRules):
         for problem in super().problems():
             if problem.key != "system":
                 yield problem
+        if not 1 <= s.team_size <= MAX_TEAM_SIZE:
+            yield Problem(f"must be from 1 to {MAX_TEAM_SIZE:,} (the boards of a match), not {s.team_size:,}",
+                          "team_size")  # fmt: skip
         if d.system not in self.systems:
             yield Problem(f"{str(d.system)!r} is not a pairing system of a team division", "system",
                           "round-robin, team-swiss or manual")  # fmt: skip
-        if s.team_size < 1:
-            yield Problem("a match needs at least one board", "team_size")
         win, draw, loss = s.match_points
         if not win >= draw >= loss:
             yield Problem("must be [win, draw, loss] with win >= draw >= loss, e.g. [2, 1, 0]", "match_points")
