@@ -81,6 +81,23 @@ def test_a_bad_setting_is_one_line_naming_it_and_changes_nothing(tmp_path: Path,
     assert path.read_bytes() == before and sorted(os.listdir(tmp_path / "old")) == journal
 
 
+@pytest.mark.parametrize(("name", "says"), [("missing.css", "no such stylesheet file"), ("fifo.css", "FIFO")])
+def test_a_stylesheet_that_cannot_be_read_is_refused_when_set(tmp_path: Path, name: str, says: str) -> None:
+    """set stylesheet=missing.css was taken, and only the next report refused it."""
+    path = make_event(tmp_path)
+    os.mkfifo(tmp_path / "fifo.css")
+    before = path.read_bytes()
+    done = run_cli("event", "set", path, f"stylesheet={name}")
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 2 and len(lines) == 1 and lines[0].startswith(f"tmanager: {tmp_path / name}: "
+                                                                             f"stylesheet: "), done.stderr
+    assert says in lines[0] and path.read_bytes() == before
+    (tmp_path / "own.css").write_text("h1 { color: teal }\n")
+    assert run_cli("event", "set", path, "stylesheet=own.css").returncode == 0
+    assert run_cli("event", "report", path).returncode == 0
+    assert "teal" in (tmp_path / "html" / "spring" / "custom.css").read_text()
+
+
 def test_what_the_rounds_were_paired_with_stays_once_a_round_is_paired(tmp_path: Path) -> None:
     path = make_event(tmp_path)
     assert run_cli("event", "pair", path, "--colour", "white").returncode == 0

@@ -322,7 +322,7 @@ def prize_fund(path: Path, division: str | None, change: FundChange) -> Change:
 def change_settings(path: Path, typed: Sequence[tuple[str, str]]) -> Change:
     """The ``[event]`` settings ``typed`` (key and text as typed), the ones the paired rounds were made with
     refused once a round is paired (:mod:`tmanager.events.settings`)."""
-    committed = journal.commit(path, lambda e: settings.change_settings(e, typed))
+    committed = journal.commit(path, lambda e: settings.change_settings(e, typed, directory=path.parent))
     return Change(messages=committed.said, number=committed.number)
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from tmanager import tomlmap
@@ -20,6 +21,7 @@ from tmanager.core.playerfields import as_fide_writes, federation_fault
 from tmanager.errors import ConfigError, ascii_digits
 from tmanager.events.eventfile import check
 from tmanager.events.model import Event
+from tmanager.files import read_text
 
 #: Why a setting stays as it is once a round of any division is paired.
 FIXED_ONCE_PAIRED = {
@@ -36,9 +38,9 @@ _NUMBERS = frozenset({"rounds", "prizes", "max_byes"})
 SETTINGS = tuple(f.name for f in dataclasses.fields(Event) if not f.metadata.get("outside"))
 
 
-def change_settings(event: Event, typed: Sequence[tuple[str, str]]) -> list[str]:
-    """Give ``event`` the settings ``typed`` (key and text, in order; a list's key repeated adds to it); each
-    refusal names the key as typed. What changed, one message."""
+def change_settings(event: Event, typed: Sequence[tuple[str, str]], *, directory: Path) -> list[str]:
+    """Give ``event``, whose file is in ``directory``, the settings ``typed`` (key and text, in order; a list's key
+    repeated adds to it); each refusal names the key as typed. What changed, one message."""
     table = tomlmap.to_table(event, keep_defaults=True)
     given: dict[str, list[str]] = {}
     for key, text in typed:
@@ -56,6 +58,11 @@ def change_settings(event: Event, typed: Sequence[tuple[str, str]]) -> list[str]
         else:
             table[key] = value
     changed = _checked(event, table, list(given))
+    if "stylesheet" in given and changed.stylesheet:  # as the next report reads it: one missing was taken before
+        try:
+            read_text(directory / changed.stylesheet, kind="stylesheet", create=None)
+        except ConfigError as exc:
+            raise exc.located(field="stylesheet") from None
     said = []
     for key in given:
         old, new = getattr(event, key), getattr(changed, key)
