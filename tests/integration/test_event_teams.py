@@ -5,6 +5,7 @@ prizes, TRF-2026 team records), Double-Swiss divisions, and tsh's TeamRoundRobin
 from __future__ import annotations
 
 import itertools
+import json
 from pathlib import Path
 
 import pytest
@@ -230,18 +231,24 @@ def test_double_swiss_division(tmp_path: Path) -> None:
     division = ev.load(path).division()
     one, two = division.round(1), division.round(2)
     assert [(b.black, b.white) for b in two.boards] == [(b.white, b.black) for b in one.boards]
+    # The pairings shown are of the game being played: game 1 while it lacks results (game 2's, the colours
+    # reversed, were shown), in text and in JSON (the pages' /pairings.json).
+    assert ok("pairings", path).startswith("DS, division main: round 1\n")
+    assert json.loads(ok("pairings", path, "--format", "json"))["round"] == 1
     # Results without --round go to a board's game 1, then to its game 2 (while other boards' game 1 is out);
     # the hooks are told the round the result went to (they were told game 1's while it had results missing).
     path.write_text(path.read_text() + '\n[hooks]\nafter_results = "echo $TMANAGER_ROUND >> rounds.txt"\n')
     assert ok("result", path, "1", "1-0").startswith("round 1:")
     assert ok("result", path, "1", "=").startswith("round 2:")
     assert (tmp_path / "rounds.txt").read_text().split() == ["1", "2"]
+    assert ok("pairings", path).startswith("DS, division main: round 1\n")  # board 2's game 1 is still out
     assert "enter them before pairing match 2" in refused(path, "pair", path)
     # By the two players (as P1 against P2, whoever has white): the same, game 1 then game 2.
     white, black = (division.player(n).name for n in (one.boards[1].white, one.boards[1].black))
     assert ok("result", path, white, black, "=").startswith(f"round 1: {white}")
     assert ok("result", path, white, black, "0-1").startswith(f"round 2: {black}")
     assert ev.load(path).division().round(2).boards[1].result == "1-0", "game 2: the second player, white, won"
+    assert ok("pairings", path).startswith("DS, division main: round 2\n")  # game 1 complete
     # Game 1 is complete: a board that is not there is said to be missing from game 2, where the result would go.
     assert refused(path, "result", path, "3", "1-0") == (
         f"tmanager: {path}: board: round 2 has boards 1-2; there is no board 3"

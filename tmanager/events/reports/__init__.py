@@ -105,8 +105,11 @@ class DivisionReports(ABC):
         return n
 
     def paired_round(self, round_number: int | None) -> Round:
-        """Round ``round_number`` (default: the last paired), which must be paired."""
-        n = self.division.paired_rounds if round_number is None else round_number
+        """Round ``round_number`` (default: the one being played, :meth:`DivisionRules.result_round`: the last
+        paired, but a Double-Swiss's game 1 while it lacks results), which must be paired."""
+        # (a Double-Swiss pairs a match's two games at once: its pairings showed game 2, colours reversed, while the
+        # players sat down to game 1)
+        n = self.rules.result_round() if round_number is None else round_number
         if n == 0 and round_number is None:
             raise StateError("no round is paired yet; `pair` pairs round 1")
         record = self.division.round(n)
