@@ -947,23 +947,24 @@ def test_dask_concurrency_without_dask_is_refused(tmp_path: Path) -> None:
     assert snapshot(tmp_path) == before
 
 
-def test_a_log_level_without_a_log_is_refused(tmp_path: Path) -> None:
-    """work --log-level without --log was ignored: the worker played on, every info line on stderr."""
+# work --log-level without --log was ignored, every info line on stderr; with -q and --log F, F kept no info line
+# (-q had set the level before the file's was asked).
+@pytest.mark.parametrize(
+    ("options", "says"),
+    [
+        (["--log-level", "error"], "only with --log (name the log file it sets the level of, or -q for warnings only "
+         "on stderr)"),
+        (["-q", "--log", "w.log", "--log-level", "info"], "and -q both set the log's level (give one: -q keeps "
+         "warnings only, --log-level keeps the level you name and above)"),
+    ],
+    ids=["without --log", "beside -q"],
+)
+def test_a_log_level_that_cannot_be_honoured_is_refused(tmp_path: Path, options: list[str], says: str) -> None:
     path = text(GOOD.replace('results = "+-="', 'results = ""'))(tmp_path)
     before = snapshot(tmp_path)
-    line = one_line(["work", path, "--log-level", "error", "--games", "1"])
-    assert line == "tmanager: --log-level: only with --log (name the log file it sets the level of, or -q for " \
-        "warnings only on stderr)", line
-    assert snapshot(tmp_path) == before
-
-
-def test_a_log_level_beside_quiet_is_refused(tmp_path: Path) -> None:
-    """work -q --log F --log-level info kept no info line in F: -q had set the level before the file's was asked."""
-    path = text(GOOD.replace('results = "+-="', 'results = ""'))(tmp_path)
-    before = snapshot(tmp_path)
-    line = one_line(["work", path, "-q", "--log", str(tmp_path / "w.log"), "--log-level", "info", "--games", "1"])
-    assert line == "tmanager: --log-level: and -q both set the log's level (give one: -q keeps warnings only, " \
-        "--log-level keeps the level you name and above)", line
+    options = [str(tmp_path / o) if o == "w.log" else o for o in options]
+    line = one_line(["work", path, *options, "--games", "1"])
+    assert line == f"tmanager: --log-level: {says}", line
     assert snapshot(tmp_path) == before
 
 
