@@ -183,6 +183,11 @@ def test_imported_players_and_hand_edited_files(event: Path, tmp_path: Path) -> 
     event.write_text(event.read_text().replace('name = "Bakker, Sanne"', 'name = "Bakker, Sanne"\nfide_id = 4100018'))
     with pytest.raises(ConfigError, match="players 1 and 2 have the same FIDE ID 4100018"):
         ev.load(event)
+    # A late entry's rounds missed (315194c), out of range by hand, was taken.
+    event.write_text(event.read_text().replace("fide_id = 4100018", "missed = 1000"))
+    with pytest.raises(ConfigError, match=r"missed: must be from 0 to \d+ \(the rounds paired before the player "
+                       r"entered\), not 1000"):  # fmt: skip
+        ev.load(event)
 
 
 def test_junk_lines_of_a_fide_list(tmp_path: Path) -> None:

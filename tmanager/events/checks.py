@@ -153,6 +153,9 @@ def check_player(p: Player, where: str = "", file: Path | None = None) -> None:
         _check_text(flag, at("flags"), file)
     if not p.name.strip():
         raise bad('is empty; write "Last, First"', "name")
+    if not 0 <= p.missed <= MAX_ROUND:  # a hand edit: the rounds paired before a late entry, left out of max_byes
+        raise bad(f"must be from 0 to {MAX_ROUND} (the rounds paired before the player entered), not {p.missed}",
+                  "missed")  # fmt: skip
     if p.status not in tuple(PlayerStatus):
         raise bad(f"{p.status!r} is not a status; use active or withdrawn", "status")
     fault = player_fault(player_fields(p))
