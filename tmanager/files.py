@@ -313,6 +313,14 @@ def missing_file(path: Path, *, kind: str = "tourney", create: str | None = "tma
     return ConfigError(f"no such {kind} file", file=path, hint=f"create one with `{create}`" if create else None)
 
 
+def expect_existing(path: Path, *, kind: str = "tourney", create: str | None = "tmanager new") -> None:
+    """Refuse a ``kind`` file that is not there (:func:`missing_file`) or is not a regular file
+    (:func:`expect_file`), before its lock is taken: the lock file a mistyped name would get beside it is never
+    made. A path under no directory is left to :func:`lock`, which says so."""
+    if not expect_file(path) and path.parent.is_dir():
+        raise missing_file(path, kind=kind, create=create)
+
+
 def read_bytes(
     path: Path, *, kind: str = "tourney", create: str | None = "tmanager new", limit: int | None = READ_LIMIT
 ) -> bytes:

@@ -36,6 +36,7 @@ from tmanager.events.messages import Note, Topic
 from tmanager.events.model import Event
 from tmanager.files import (
     atomic_write,
+    expect_existing,
     expect_file,
     linked_file,
     lock,
@@ -182,8 +183,8 @@ def _record(path: Path, old: str, what: Sequence[str]) -> int:
 def _locked(path: Path, *, existing: bool = True) -> Iterator[None]:
     """Hold the event file's lock; refuse first an ``existing`` file that is not there, whose lock file a
     mistyped name must not get."""
-    if existing and not expect_file(path) and path.parent.is_dir():  # (the lock says what a path under none is)
-        raise missing_file(path, kind="event", create="tmanager event new")
+    if existing:
+        expect_existing(path, kind="event", create="tmanager event new")
     with contextlib.ExitStack() as held:
         try:
             held.enter_context(lock(path))

@@ -21,7 +21,7 @@ from tmanager.core.playerfields import as_fide_writes, federation_fault
 from tmanager.errors import ConfigError, ascii_digits
 from tmanager.events.eventfile import check
 from tmanager.events.model import Event
-from tmanager.files import read_text
+from tmanager.events.reports.render import read_stylesheet
 
 #: Why a setting stays as it is once a round of any division is paired.
 FIXED_ONCE_PAIRED = {
@@ -59,10 +59,7 @@ def change_settings(event: Event, typed: Sequence[tuple[str, str]], *, directory
             table[key] = value
     changed = _checked(event, table, list(given))
     if "stylesheet" in given and changed.stylesheet:  # as the next report reads it: one missing was taken before
-        try:
-            read_text(directory / changed.stylesheet, kind="stylesheet", create=None)
-        except ConfigError as exc:
-            raise exc.located(field="stylesheet") from None
+        read_stylesheet(directory / changed.stylesheet)
     said = []
     for key in given:
         old, new = getattr(event, key), getattr(changed, key)

@@ -70,11 +70,11 @@ from tmanager.files import (
     atomic_write,
     check_lock,
     decode,
+    expect_existing,
     expect_file,
     file_size,
     lock,
     lock_timeout,
-    missing_file,
     read_bytes,
     remove_lock_file,
     write_at,
@@ -534,8 +534,7 @@ def transaction(path: Path, *, settings: bool = False, timeout: float = LOCK_TIM
     (:func:`~tmanager.tourney.hookrun.restore_hooks`): only the first transaction after the cut knows of
     those games, whoever its caller, so the one place every change passes through sees to them.
     """
-    if not expect_file(path) and path.parent.is_dir():  # before the lock, whose file a mistyped name must not get
-        raise missing_file(path)  # (the lock says what a path under no directory is)
+    expect_existing(path)
     with _in_process(path, timeout=timeout), lock(path, timeout=timeout):
         state = _load(path)
         tourney = state.tourney

@@ -491,9 +491,7 @@ class ChessReports(DivisionReports):
         )  # fmt: skip
         seat = None
         if paired:
-            # The round being played: a Double-Swiss's game 1 while it lacks results, not game 2, whose colour is the
-            # other one.
-            record = division.round(self.rules.result_round())
+            record = self.paired_round(None)  # the round being played, as the pairings show it
             board = record.seat(p.number)
             if board is not None:
                 white = board.white == p.number

@@ -90,6 +90,15 @@ def report_dir(event_path: Path) -> Path:
     return event_path.parent / "html" / event_path.stem
 
 
+def read_stylesheet(path: Path) -> str:
+    """The text of the event's stylesheet, or :class:`ConfigError` on the ``stylesheet`` field (read as it is
+    set, as each report is published)."""
+    try:
+        return read_text(path, kind="stylesheet", create=None)
+    except ConfigError as exc:
+        raise exc.located(field="stylesheet") from None
+
+
 def publish(event_path: Path, event: Event, reports: Sequence[Report], *, stylesheet: Path | None = None) -> Path:
     """Write each report as ``KEY.html`` and ``KEY.txt``, the stylesheets and ``index.html``; returns the directory.
 
@@ -101,10 +110,7 @@ def publish(event_path: Path, event: Event, reports: Sequence[Report], *, styles
     if stylesheet is None and event.stylesheet:
         stylesheet = event_path.parent / event.stylesheet
     if stylesheet is not None:
-        try:
-            atomic_write(directory / CUSTOM_STYLESHEET, read_text(stylesheet, kind="stylesheet", create=None))
-        except ConfigError as exc:
-            raise exc.located(field="stylesheet") from None
+        atomic_write(directory / CUSTOM_STYLESHEET, read_stylesheet(stylesheet))
     elif (directory / CUSTOM_STYLESHEET).exists():
         (directory / CUSTOM_STYLESHEET).unlink()
     atomic_write(directory / STYLESHEET, (resources.files(_PACKAGE) / "templates" / STYLESHEET).read_text("utf-8"))
