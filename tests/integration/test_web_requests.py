@@ -250,6 +250,25 @@ def test_a_field_given_twice_is_refused_and_changes_nothing(protected: Path, tmp
     assert status == 303 and ev.load(path).division().round(2).boards[2].result == "1-0"
 
 
+def test_a_malformed_address_is_a_bad_request_not_a_page_not_found(protected: Path, tmp_path: Path,
+                                                                    serve: Any) -> None:
+    """`?round=x` was answered 404 "Not found", as a round not paired is: the address is malformed (400), and a
+    script that reads the status learns which of the two it sent."""
+    server = serve(fresh(protected, tmp_path))
+    client = Client(server)
+    for address in ("/pairings?round=x", "/player?n=-1", "/standings?category=" + "U" * 41):
+        status, _, page = client.request("GET", address)
+        assert (status, problem_heading(page)) == (400, "Bad request"), (address, status, page[:300])
+        if address.startswith("/player"):
+            continue  # (a player's page has no JSON)
+        status, headers, text = client.request("GET", address.replace("?", ".json?", 1))
+        assert status == 400 and headers["content-type"].startswith("text/plain") and "\n" not in text, address
+    assert client.request("GET", "/pairings?round=1x")[0] == 400
+    status, _, page = client.request("GET", "/pairings?round=99")  # well formed, and no such round: not found
+    assert (status, problem_heading(page)) == (404, "Not found")
+    assert client.request("GET", "/pairings.json?round=99")[0] == 404
+
+
 def problem_heading(page: str) -> str | None:
     """The heading of a page that says why it cannot be shown (a refusal, an address of nothing)."""
     found = re.search(r'<section id="problem"[^>]*><h2>([^<]*)</h2>', page)

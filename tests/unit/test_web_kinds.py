@@ -123,6 +123,6 @@ def test_a_word_of_an_address_that_names_no_page_gets_the_answer_it_always_had(t
     assert (nope.status, nope.text) == (400, "there is no page 'nope'")
     assert (bad_round.status, bad_round.text) == (400, "round must be a number, not 'zz'")
     assert (home.status, home.text) == (404, "Not Found") and json.status == 404
-    assert round_x.status == 404 and "round must be a number, not &#x27;x&#x27;" in round_x.text
+    assert round_x.status == 400 and "round must be a number, not &#x27;x&#x27;" in round_x.text
     assert (arbiter.status, arbiter.headers["location"]) == (303, "login")
     assert data.status == 200 and data.headers["content-type"] == "application/json"

@@ -292,9 +292,9 @@ class EventApp:
         session = session_in(request)
         try:
             page = Page.from_query(kind, request.query_params)
-        except StateError as exc:
-            return self.respond(Page(PageKind.HOME), eventpages.problem(str(exc)), version=0, session=session,
-                                status=404, live=False)  # fmt: skip
+        except StateError as exc:  # a malformed address (`round=x`): the request's fault, not a page not there
+            return self.respond(Page(PageKind.HOME), eventpages.problem(str(exc), status=400), version=0,
+                                session=session, status=400, live=False)  # fmt: skip
         version = self.hub.version
         arbiter = session if kind is PageKind.ARBITER else None
         sections = await self.hub.sections(page, arbiter.csrf if arbiter else None)
@@ -309,9 +309,12 @@ class EventApp:
         async def handler(request: Request) -> Response:
             snapshot = self.hub.snapshot
             try:
+                page = Page.from_query(kind, request.query_params)
+            except StateError as exc:
+                return PlainTextResponse(str(exc), status_code=400)
+            try:
                 if snapshot is None:
                     raise StateError("the event file cannot be read just now")
-                page = Page.from_query(kind, request.query_params)
                 body = await asyncio.to_thread(eventpages.page_data, snapshot, page)
             except TManagerError as exc:
                 return PlainTextResponse(self.hub.redact(str(exc)), status_code=404)
