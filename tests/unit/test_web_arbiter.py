@@ -15,7 +15,7 @@ import pytest
 from starlette.types import ASGIApp, Message
 
 from tmanager.core.results import ByeKind
-from tmanager.errors import ConfigError, StateError
+from tmanager.errors import ConfigError, StateError, TManagerError
 from tmanager.events import api as ev
 from tmanager.events import service
 from tmanager.events.change import Change
@@ -427,3 +427,23 @@ def test_the_pages_of_an_event_with_no_round_paired_yet(tmp_path: Path) -> None:
     said = "round 1 is not paired; no round is paired yet"
     assert standings.status == 404 and said in standings.text
     assert (data.status, data.text) == (404, f"round: {said}")  # the query's field at fault, as every refusal names it
+
+
+def test_a_refused_pair_form_keeps_the_colour_chosen(tmp_path: Path) -> None:
+    """A pairing refused (here: too few players) showed the form back at "draw by lot": sent again as shown, it drew
+    the colour the arbiter had chosen."""
+    path = tmp_path / "spring.toml"
+    ev.create(path, ev.loads(NEW_EVENT, path))
+    service.add_player(path, None, Player(0, "P1, X", rating=2000))
+    shown = Snapshot(ev.load(path), last_change=0)
+
+    def selected(error: arbiterpages.FormError | None, values: Mapping[str, str]) -> list[str]:
+        page = dict(arbiterpages.render(shown, Page(PageKind.ARBITER), csrf="t", error=error, values=values))
+        return re.findall(r'<option value="(\w*)" selected>', page["pair"])
+
+    with pytest.raises(TManagerError) as refused:
+        run("pair", path, {"round": "1", "colour": "black"})
+    error = arbiterpages.FormError(ArbiterForm.PAIR, str(refused.value))
+    assert selected(error, {"round": "1", "colour": "black"}) == ["black"]
+    assert selected(None, {}) == [""] and selected(error, {"colour": ""}) == [""]  # a fresh page: draw by lot
+    assert selected(arbiterpages.FormError(ArbiterForm.UNDO, "m"), {"colour": "black"}) == [""]  # another form's

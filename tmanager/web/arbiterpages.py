@@ -117,7 +117,7 @@ def arbiter(
     size = rules.team_size
     if division.paired_rounds:
         sections.append(("results", _results(rules, page, common, error, values)))
-    sections.append(("pair", _pair_form(snapshot, rules, common, _said(error, ArbiterForm.PAIR))))
+    sections.append(("pair", _pair_form(snapshot, rules, common, _said(error, ArbiterForm.PAIR), values)))
     sections.append(("bye", _bye_form(rules, common, error, values, teams=size is not None)))
     sections.append(("force", _force_form(snapshot, rules, common, error, values, teams=size is not None)))
     sections.append(("unpair", _unpair_form(rules, common, _said(error, ArbiterForm.UNPAIR))))
@@ -203,7 +203,9 @@ def result_entry(snapshot: Snapshot | None, form: Mapping[str, str], board: int)
     return snapshot.rules(division).entry_form().entry(board, form)
 
 
-def _pair_form(snapshot: Snapshot, rules: DivisionRules, common: Mapping[str, str], message: str) -> str:
+def _pair_form(
+    snapshot: Snapshot, rules: DivisionRules, common: Mapping[str, str], message: str, values: Mapping[str, str]
+) -> str:
     division = rules.division
     nxt = division.paired_rounds + 1
     total = snapshot.event.total_rounds(division)
@@ -222,6 +224,10 @@ def _pair_form(snapshot: Snapshot, rules: DivisionRules, common: Mapping[str, st
         total=total,
         note=note,
         colour=rules.draws_first_colour(nxt),
+        # The colour as sent, after a refusal: it was back at "draw by lot", and the form sent again once the
+        # missing results were in paired with colours drawn where the arbiter had chosen them.
+        colours=(("", "draw by lot"), ("white", "white"), ("black", "black")),
+        chosen=values.get("colour", "") if message else "",
         fields={**common, "round": nxt},
         rounds=_spanned(rules, nxt),
         message=message,
