@@ -447,3 +447,28 @@ def test_a_refused_pair_form_keeps_the_colour_chosen(tmp_path: Path) -> None:
     assert selected(error, {"round": "1", "colour": "black"}) == ["black"]
     assert selected(None, {}) == [""] and selected(error, {"colour": ""}) == [""]  # a fresh page: draw by lot
     assert selected(arbiterpages.FormError(ArbiterForm.UNDO, "m"), {"colour": "black"}) == [""]  # another form's
+
+
+def test_scores_typed_over_a_forfeit_are_entered(tmp_path: Path) -> None:
+    """A board shown with a forfeit keeps it selected in the form's menu; scores typed over it, the menu left as it
+    was, were ignored, and the forfeit entered again ("nothing changed"). A forfeit chosen over scores shown is
+    still the forfeit, and a form with neither is refused."""
+    path = tmp_path / "f.toml"
+    ev.create(path, ev.loads(FONTES.replace("session_breaks = [4]\n", ""), path))
+    for number in range(1, 5):
+        service.add_player(path, None, Player(0, f"P{number}, X", rating=1600 - 10 * number))
+    service.pair(path, None)
+    board1 = {"round": "1", "board": "1", "white": "1", "black": "2"}
+
+    def board() -> tuple[str, tuple[int, int] | None]:
+        played = ev.load(path).division().round(1).boards[0]
+        return played.result, played.scores
+
+    run("result", path, {**board1, "forfeit": "+-", "spread": "", "was": "*"})
+    assert board()[0] == "+-"
+    run("result", path, {**board1, "forfeit": "+-", "spread": "-40", "was": "+-"})
+    assert board()[0] == "0-1" and board()[1] is not None and board()[1][0] - board()[1][1] == -40
+    run("result", path, {**board1, "forfeit": "-+", "spread": "-40", "was": "0-1"})  # the old spread still shown
+    assert board()[0] == "-+"
+    with pytest.raises(StateError, match="the spread of the first player is empty"):
+        run("result", path, {**board1, "forfeit": "", "spread": "", "was": "-+"})

@@ -73,9 +73,13 @@ class EntryForm:
 
     def entry(self, board: int, form: Mapping[str, str]) -> Entry:
         """The entry a submitted form gives for board ``board`` of its round: the result chosen, or the numbers
-        typed; a :class:`StateError` names what is missing or wrong."""
+        typed; a :class:`StateError` names what is missing or wrong.
+
+        A choice left as the page showed it (the form's ``was``: a forfeit on the board stays selected in its
+        menu) gives way to numbers typed: they were ignored, and the forfeit recorded again as "nothing changed"."""
         chosen = form.get(self.choice, "")
-        if chosen or not self.inputs:
+        typed = any(form.get(name, "").strip() for name, _ in self.inputs)
+        if not self.inputs or (chosen and not (typed and chosen == form.get("was"))):
             return ResultEntry(BoardRef(board), parse_result(chosen))
         # What the page calls each field ("first player's score"), never its name in the form ("s1").
         empty = [what for name, what in self.inputs if not form.get(name, "").strip()]
