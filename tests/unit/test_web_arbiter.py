@@ -467,7 +467,8 @@ def test_scores_typed_over_a_forfeit_are_entered(tmp_path: Path) -> None:
     run("result", path, {**board1, "forfeit": "+-", "spread": "", "was": "*"})
     assert board()[0] == "+-"
     run("result", path, {**board1, "forfeit": "+-", "spread": "-40", "was": "+-"})
-    assert board()[0] == "0-1" and board()[1] is not None and board()[1][0] - board()[1][1] == -40
+    result, scores = board()
+    assert result == "0-1" and scores is not None and scores[0] - scores[1] == -40
     run("result", path, {**board1, "forfeit": "-+", "spread": "-40", "was": "0-1"})  # the old spread still shown
     assert board()[0] == "-+"
     with pytest.raises(StateError, match="the spread of the first player is empty"):
