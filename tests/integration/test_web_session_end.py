@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from collections.abc import Iterator
@@ -15,7 +16,7 @@ import pytest
 
 from tests.conftest import run_cli
 from tests.integration.test_web import events, serve
-from tests.integration.test_web_event import Client, fresh, hidden, protected, set_password
+from tests.integration.test_web_event import PASSWORD, Client, fresh, hidden, protected, set_password
 from tmanager.web.auth import Sessions
 
 
@@ -87,7 +88,8 @@ def test_logging_out_of_an_ended_session_is_done_not_forbidden(protected: Path, 
 
 def test_an_action_refused_for_an_ended_session_leads_to_the_login_and_back(protected: Path, serve: Any) -> None:
     """A result saved after the session ended is refused; the refusal's "Arbiter login" led back to the home page
-    once logged in (since the navigation's login leads back to its page), away from the arbiter's forms."""
+    once logged in (since the navigation's login leads back to its page), away from the arbiter's forms, and then
+    to the arbiter's first page, not the division and round the form was sent from."""
     server = serve(protected)
     arbiter = Client(server)
     assert arbiter.login()[0] == 303
@@ -99,3 +101,12 @@ def test_an_action_refused_for_an_ended_session_leads_to_the_login_and_back(prot
     assert login and login[1] == "login"
     _, _, form = arbiter.request("GET", "/" + login[1])
     assert hidden(form, "next") == "arbiter"
+    # A form of an earlier round's page: the login leads back to that round, where it led to the round being played.
+    status, _, page = arbiter.post("/result", {"csrf": "x", "round": "1", "board": "1", "view_round": "1"})
+    assert status == 403 and "Log in as the arbiter first." in page
+    login = re.search(r'<a class="arbiter" href="([^"]*)">Arbiter login</a>', page)
+    assert login and html.unescape(login[1]) == "login?next=arbiter%3Fround%3D1"
+    _, _, form = arbiter.request("GET", "/" + html.unescape(login[1]))
+    status, headers, _ = arbiter.post("/login", {"csrf": hidden(form, "csrf"), "password": PASSWORD,
+                                                 "next": hidden(form, "next")})  # fmt: skip
+    assert (status, headers["location"]) == (303, "arbiter?round=1")

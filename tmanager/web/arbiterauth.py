@@ -10,16 +10,16 @@ that very address (its division and round) once the password is right
 path (the arbiter's actions and logging out) passes only if it came from a
 page of this server (``Origin``, else ``Referer``), carries the session
 cookie and the session's CSRF token in its form, checked in that order (a logout without a session passes: there
-is nothing to end); its
-form is then left in the state (:func:`form_in`), and anything else is
-refused with the reason, before any route could change anything. Every
+is nothing to end); its form, read before the session is asked for, is left in the state (:func:`form_in`) for the
+route, or for the refusal's page, whose login leads back to the division and round it was sent from. Anything else
+is refused with the reason, before any route could change anything. Every
 other page is open to everyone, read-only (:class:`~tmanager.web.app.Guard`
 refuses other methods).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
@@ -38,7 +38,8 @@ LOGOUT = "/logout"
 
 class ArbiterAuth:
     """The middleware: ``session_of`` finds a session by its cookie's token; ``guarded`` are the paths whose POST
-    needs the session and its token; ``refuse`` makes the page that says why a POST was refused, with its status."""
+    needs the session and its token; ``refuse`` makes the page that says why a POST was refused, with its status,
+    from the path and the form refused (``None``: not read), which name the page the form was sent from."""
 
     def __init__(
         self,
@@ -46,7 +47,7 @@ class ArbiterAuth:
         *,
         session_of: Callable[[str | None], Session | None],
         guarded: frozenset[str],
-        refuse: Callable[[str, int], Response],
+        refuse: Callable[[str, int, str, Mapping[str, str] | None], Response],
     ) -> None:
         self.app = app
         self.session_of = session_of
@@ -63,7 +64,9 @@ class ArbiterAuth:
         if scope["method"] == "POST" and scope["path"] in self.guarded:
             refusal = await self._refusal(request, session)
             if refusal is not None:
-                await self.refuse(*refusal)(scope, receive, send)
+                message, status = refusal
+                form: Mapping[str, str] | None = getattr(request.state, "form", None)
+                await self.refuse(message, status, scope["path"], form)(scope, receive, send)
                 return
         elif scope["path"] == ARBITER_PAGE and session is None:
             query = scope["query_string"].decode("latin-1")
@@ -78,17 +81,21 @@ class ArbiterAuth:
         the request's state."""
         if not from_here(request):
             return "This form was not sent from this server's page; the request is refused.", 403
-        if session is None:
+        if session is None and request.url.path == LOGOUT:
             # Logged out already (in another tab, whose page this one has not heard of yet, or by a second click):
             # that is done, where it was a 403 page saying to log in.
-            return None if request.url.path == LOGOUT else ("Log in as the arbiter first.", 403)
+            return None
         try:
             form = await read_form(request)
         except BadForm as exc:
-            return str(exc), 400
+            return ("Log in as the arbiter first.", 403) if session is None else (str(exc), 400)
+        # Read before the session is asked for: a refusal's login leads back to the page the form was sent from
+        # (its division and round), where it led to the first division's page.
+        request.state.form = form
+        if session is None:
+            return "Log in as the arbiter first.", 403
         if not same_token(form.get("csrf"), session.csrf):
             return "The form is missing its security token (or it expired); reload the page and try again.", 403
-        request.state.form = form
         return None
 
 

@@ -100,8 +100,10 @@ LOGIN_COOKIE = "tmanager_login"
 _LOGIN_TOKEN = re.compile(r"[A-Za-z0-9_-]{43}")
 #: Rendered pages kept per version at most; more distinct addresses than this start the cache afresh.
 MAX_RENDERS = 512
+#: Each action by its path.
+_ACTION_AT = {f"/{kind.value}": action for kind, action in ACTIONS.items()}
 #: The POSTs that need the arbiter's session and its token: logging out and the actions.
-GUARDED = frozenset({LOGOUT, *(f"/{kind.value}" for kind in ACTIONS)})
+GUARDED = frozenset({LOGOUT, *_ACTION_AT})
 #: The login form's path, GET and POST.
 LOGIN = f"/{PageKind.LOGIN.value}"
 #: The paths that take a POST at all.
@@ -274,10 +276,14 @@ class EventApp:
                                        flash=flash, live=live, leads_to=leads_to)  # fmt: skip
         return HTMLResponse(self.hub.redact(document), status_code=status, headers={"Cache-Control": "no-store"})
 
-    def refusal(self, message: str, status: int = 403) -> Response:
-        """The page of a refused POST (an action or a login): as the arbiter's page's, whose login leads back to it,
-        where the home page's led there (12184c9), away from the arbiter's forms the arbiter was using."""
-        return self.respond(Page(PageKind.ARBITER), eventpages.problem(message, status=status),
+    def refusal(self, message: str, status: int = 403, path: str = "", form: Mapping[str, str] | None = None
+                ) -> Response:  # fmt: skip
+        """The page of a refused POST (an action to ``path`` with its ``form``, or a login): as the arbiter's page's,
+        whose login leads back to it (where the home page's led there, 12184c9, away from the arbiter's forms):
+        to the division and round the form was sent from, when it was read."""
+        action = _ACTION_AT.get(path)
+        page = action.page(form) if action is not None and form is not None else Page(PageKind.ARBITER)
+        return self.respond(page, eventpages.problem(message, status=status),
                             version=self.hub.version, session=None, status=status, live=False)  # fmt: skip
 
     # --- the pages ------------------------------------------------------------------------------
