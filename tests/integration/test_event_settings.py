@@ -68,7 +68,14 @@ def test_set_changes_the_settings_as_typed_and_undo_takes_them_back(tmp_path: Pa
         (["federation=XYZ"], "federation: 'XYZ' is not a FIDE federation code"),
         (["name="], "name: is empty (an event needs a name"),
         (["arbiter=Vos\x1b[31m"], "arbiter: holds a control character (U+001B)"),
-        (["system=dutch"], "system: is not a setting of [event] (the settings: name, site,"),
+        (["seats=3"], "seats: is not a setting of [event] or of a division ([event]'s: name, site,"),
+        (["acceleration=fast"], "acceleration: 'fast' is not one of 'baku'"),
+        (["cycles=0"], "cycles: must be from 1 to 999, not 0"),
+        (["system=dutch", "initial_colour=red"], "initial_colour: 'red' is not one of 'white', 'black'"),
+        (["repeats=2"], "repeats: is a setting of a score-based division, and division 'Open' is not one (entry=…"),
+        (["team_tiebreaks=GP"], "team_tiebreaks: is a setting of a team division, and division 'Open' is not one"),
+        (["-d", "Open", "rounds=7"], "rounds: is not a setting of a division (an [event] setting: give it without -d;"),
+        (["-d", "Reserves", "cycles=2"], "division: no division 'Reserves'; the event has Open"),
         (["site=Leiden", "time_control"], "settings: 'time_control' is not KEY=VALUE"),
     ],
 )
@@ -130,3 +137,82 @@ def test_set_in_the_shell(tmp_path: Path) -> None:
                           capture_output=True, text=True, timeout=60, check=False)  # fmt: skip
     assert done.returncode == 0 and "changed schedule '2026-04-01 10:00; 2026-04-02 10:00'" in done.stdout, done
     assert settings(path)["arbiter"] == "Vos, Anna"
+
+
+# --- a division's settings ------------------------------------------------------------------------------------
+
+
+def division(path: Path, number: int = 1) -> dict[str, object]:
+    table: dict[str, object] = tomllib.loads(path.read_text(encoding="utf-8"))["division"][number - 1]
+    return table
+
+
+def test_set_changes_a_divisions_settings_and_those_it_was_paired_with_stay(tmp_path: Path) -> None:
+    """A division's system, acceleration and round 1's colour were set by `new` or by a hand edit alone."""
+    path = make_event(tmp_path)
+    done = run_cli("event", "set", path, "acceleration=baku", "initial_colour=white", "site=Leiden")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["changed site 'Leiden' (was none)", "changed division 'Open': acceleration "
+                                        "'baku' (was none); initial_colour 'white' (was none)"]  # fmt: skip
+    assert division(path)["acceleration"] == "baku" and division(path)["initial_colour"] == "white"
+    assert run_cli("event", "pair", path).returncode == 0
+    paired = ev.load(path).division()
+    assert paired.baku_last is not None and paired.round(1).boards[0].white == 1  # accelerated, the top with white
+    before = path.read_bytes()
+    for typed, old in (("acceleration=", "'baku'"), ("initial_colour=black", "'white'"), ("system=burstein", "'dutch'"),
+                       ("cycles=2", "1")):  # fmt: skip
+        done = run_cli("event", "set", path, "team_apart=true", typed)
+        key = typed.partition("=")[0]
+        assert done.returncode == 2 and done.stderr == (
+            f"tmanager: {path}: {key}: stays {old} once a round of division 'Open' is paired (round 1 is): its rounds "
+            "were paired and scored with it (it can change before the division's round 1 is paired)\n"
+        ), done.stderr
+        assert path.read_bytes() == before, "nothing changed, not even team_apart"
+    done = run_cli("event", "set", path, "-d", "open", "name=Main", "team_apart=true", "acceleration=baku")
+    assert done.returncode == 0 and done.stdout == "changed division 'Open': name 'Main' (was 'Open'); team_apart " \
+        "True (was False)\n", done
+    assert division(path)["name"] == "Main" and settings(path)["name"] == "Spring Open"
+    undone = run_cli("event", "undo", path)
+    assert undone.returncode == 0 and "it undid: changed division 'Open': name 'Main'" in undone.stdout
+    assert division(path)["name"] == "Open"
+
+
+def test_a_division_of_several_is_named_and_the_others_keep_theirs(tmp_path: Path) -> None:
+    path = tmp_path / "m.toml"
+    assert run_cli("event", "new", path, "--name", "Two", "--rounds", "5", "--divisions", "A,B Group").returncode == 0
+    before = path.read_bytes()
+    done = run_cli("event", "set", path, "acceleration=baku")
+    assert done.returncode == 2 and "the event has several divisions (A, B Group); choose one with --division" in \
+        done.stderr and path.read_bytes() == before, done.stderr
+    assert run_cli("event", "set", path, "-d", "B Group", "acceleration=baku", "cycles=2").returncode == 0
+    assert division(path, 2)["acceleration"] == "baku" and division(path, 2)["cycles"] == 2
+    assert "acceleration" not in division(path, 1) and "cycles" not in division(path, 1)
+    same = run_cli("event", "set", path, "-d", "B Group", "cycles=2")
+    assert same.stdout == "nothing to change: the settings of division 'B Group' are as given\n", same
+
+
+def test_a_score_based_and_a_team_divisions_own_settings(tmp_path: Path) -> None:
+    scored, team = tmp_path / "s.toml", tmp_path / "t.toml"
+    assert run_cli("event", "new", scored, "--name", "S", "--rounds", "8", "--entry", "spread").returncode == 0
+    done = run_cli("event", "set", scored, "repeats=2", "session_breaks=4, 6", "prize_bands=2,4")
+    assert done.returncode == 0, done.stderr
+    got = division(scored)
+    assert (got["repeats"], got["session_breaks"], got["prize_bands"]) == (2, [4, 6], [2, 4])
+    assert run_cli("event", "set", scored, "session_breaks=").returncode == 0 and "session_breaks" not in \
+        division(scored)
+    done = run_cli("event", "set", scored, "bye_spread=x")
+    assert done.returncode == 2 and done.stderr.startswith(f"tmanager: {scored}: bye_spread: "), done.stderr
+    assert run_cli("event", "new", team, "--name", "T", "--rounds", "5", "--boards", "4").returncode == 0
+    done = run_cli("event", "set", team, "match_points=3,1,0", "team_tiebreaks=GP,EMGSB")
+    assert done.returncode == 0, done.stderr
+    assert division(team)["match_points"] == [3, 1, 0] and division(team)["team_tiebreaks"] == ["GP", "EMGSB"]
+
+
+def test_set_in_the_shell_changes_the_event_not_its_division_unless_named(tmp_path: Path) -> None:
+    """The shell gives its division to the verbs of a division: `set name=…` would have renamed the division."""
+    path = make_event(tmp_path)
+    done = subprocess.run([sys.executable, "-m", "tmanager", "event", "shell", str(path)],
+                          input='set "name=Autumn Open"\nset -d Open team_apart=true\nquit\n',
+                          capture_output=True, text=True, timeout=60, check=False)  # fmt: skip
+    assert done.returncode == 0 and "changed division 'Open': team_apart True (was False)" in done.stdout, done
+    assert settings(path)["name"] == "Autumn Open" and division(path)["name"] == "Open"

@@ -43,7 +43,7 @@ from tmanager.events.model import (
     ScoredSettings,
 )
 from tmanager.events.rules import SYSTEMS, default_system, rules_for
-from tmanager.events.settings import SETTINGS
+from tmanager.events.settings import DIVISION_SETTINGS, SETTINGS
 
 EXAMPLES = """\
   tmanager event new spring.toml --name "Spring Open" --rounds 7 --scoring 1-0.5-0
@@ -135,8 +135,13 @@ def _configure_set(p: argparse.ArgumentParser) -> None:
         "settings", nargs="+", metavar="KEY=VALUE",
         help="an [event] setting: " + ", ".join(SETTINGS) + "; schedule, tiebreaks and categories take their items "
         "separated by commas, deputies one name each (repeat the key), max_byes= takes the limit away. rounds and "
-        "rating_list stay once a round is paired",
+        "rating_list stay once a round is paired. Or a division's setting (with -d, or the only division's): "
+        + ", ".join(DIVISION_SETTINGS) + "; lists separated by commas, KEY= back to the default; once the division "
+        "has a paired round only name, team_apart, repeats, factor, prize_bands, team_tiebreaks and prize_games",
     )  # fmt: skip
+    # Its own option, not a divisional verb's: the shell gives those its division, and `set name=…` there would
+    # have renamed the division, not the event.
+    p.add_argument("-d", "--division", help="change this division's settings (every KEY is the division's)")
 
 
 def _set(args: argparse.Namespace) -> int:
@@ -146,7 +151,7 @@ def _set(args: argparse.Namespace) -> int:
         if not sep or not key.strip():
             raise ConfigError(f"{word[:40]!r} is not KEY=VALUE", field="settings", hint="e.g. time_control=5400+30")
         typed.append((key.strip(), text))
-    say(service.change_settings(args.event, typed).messages)
+    say(service.change_settings(args.event, typed, division=args.division).messages)
     return 0
 
 
@@ -337,11 +342,14 @@ VERBS: dict[str, Verb] = {
     "set": Verb(
         _configure_set,
         _set,
-        "change [event] settings: the schedule, the time control, name, place, dates, arbiters, tie-breaks…",
+        "change [event] settings (the schedule, the time control, name, place, dates, arbiters, tie-breaks…) or a "
+        "division's (system, acceleration, colour in round 1…)",
         (
             'set spring.toml time_control=5400+30 site="Leiden, NED" arbiter="Vos, Anna"',
             'set spring.toml "schedule=2026-04-01 10:00,2026-04-02 10:00,2026-04-03 09:30"',
             'set spring.toml deputies="Jansen, Piet" deputies="Smit, Eva" max_byes=',
+            "set spring.toml acceleration=baku initial_colour=white",
+            'set leiden.toml -d "B Group" name=Reserves team_apart=true',
         ),
         divisional=False,
     ),

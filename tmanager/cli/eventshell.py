@@ -175,7 +175,7 @@ class Shell:
         except argparse.ArgumentError as exc:
             raise StateError(f"{name}: {exc}") from None
         args.event = self.path
-        if verb.divisional:  # (set changes the event's settings, of no division)
+        if verb.divisional:  # (set changes the event's settings, and a division's only when -d names it)
             args.division = args.division or self.division
         handler: Callable[[argparse.Namespace], int] = args.verb_handler
         if name in ("result", "correct"):

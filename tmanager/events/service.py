@@ -319,10 +319,14 @@ def prize_fund(path: Path, division: str | None, change: FundChange) -> Change:
     return _change(path, division, lambda e, d: change_fund(e, d, change))
 
 
-def change_settings(path: Path, typed: Sequence[tuple[str, str]]) -> Change:
-    """The ``[event]`` settings ``typed`` (key and text as typed), the ones the paired rounds were made with
-    refused once a round is paired (:mod:`tmanager.events.settings`)."""
-    committed = journal.commit(path, lambda e: settings.change_settings(e, typed, directory=path.parent))
+def change_settings(path: Path, typed: Sequence[tuple[str, str]], *, division: str | None = None) -> Change:
+    """The settings ``typed`` (key and text as typed): ``[event]``'s, or ``division``'s (``None``: the keys that
+    are not ``[event]``'s, the only division's); the ones the paired rounds were made with refused once a round is
+    paired (:mod:`tmanager.events.settings`)."""
+    def change(event: Event) -> list[str]:
+        return settings.change_settings(event, typed, division=division, directory=path.parent)
+
+    committed = journal.commit(path, change)
     return Change(messages=committed.said, number=committed.number)
 
 

@@ -4,8 +4,13 @@ Most settings are read only where they are shown or used, and so may change at a
 place, dates, arbiters, schedule and time control (reports, pages, TRF headers), the tie-breaks, categories
 and prize places (computed afresh for every report), ``late_entry`` (read when a late entry is made),
 ``max_byes`` (when a bye is asked for) and ``stylesheet``. Two were what the paired rounds were made with,
-and stay once a round is paired (:data:`FIXED_ONCE_PAIRED`). ``[scoring]``, ``[hooks]`` and the divisions'
-settings are not ``[event]``'s.
+and stay once a round is paired (:data:`FIXED_ONCE_PAIRED`). ``[scoring]`` and ``[hooks]`` are not ``[event]``'s.
+
+A division's settings (``set --division``, or the only division's keys that are not ``[event]``'s) are
+its system, cycles, acceleration, round 1's colour and the rest of its own table, a score-based division's and a
+team division's (:data:`DIVISION_SETTINGS`); once the division has a paired round only those its later rounds
+read afresh may change (its name, team_apart, the repeats and factor of score-based pairings, prize bands, team
+tie-breaks and the games for a board prize).
 """
 
 from __future__ import annotations
@@ -19,8 +24,9 @@ from typing import Any
 from tmanager import tomlmap
 from tmanager.core.playerfields import as_fide_writes, federation_fault
 from tmanager.errors import ConfigError, ascii_digits
+from tmanager.events import eventfile
 from tmanager.events.eventfile import check
-from tmanager.events.model import Event
+from tmanager.events.model import Division, Event, ScoredSettings, TeamSettings
 from tmanager.events.reports.render import read_stylesheet
 
 #: Why a setting stays as it is once a round of any division is paired.
@@ -38,14 +44,30 @@ _NUMBERS = frozenset({"rounds", "prizes", "max_byes"})
 SETTINGS = tuple(f.name for f in dataclasses.fields(Event) if not f.metadata.get("outside"))
 
 
-def change_settings(event: Event, typed: Sequence[tuple[str, str]], *, directory: Path) -> list[str]:
+def change_settings(
+    event: Event, typed: Sequence[tuple[str, str]], *, division: str | None, directory: Path
+) -> list[str]:
+    """``set``: with ``division``, that division's settings ``typed``; else the ``[event]`` settings among them and
+    the others the only division's (several divisions: one must be named). What changed."""
+    if division is not None:
+        return change_division_settings(event, division, typed)
+    for key, _ in typed:
+        if key not in SETTINGS and key not in DIVISION_SETTINGS:
+            raise ConfigError("is not a setting of [event] or of a division", field=key,
+                              hint="[event]'s: " + ", ".join(SETTINGS) + "; a division's (-d DIVISION for one of "
+                              "several): " + ", ".join(DIVISION_SETTINGS))  # fmt: skip
+    own = [(key, text) for key, text in typed if key in SETTINGS]
+    rest = [(key, text) for key, text in typed if key not in SETTINGS]
+    said = _change_event_settings(event, own, directory=directory) if own else []
+    return said + (change_division_settings(event, None, rest) if rest else [])
+
+
+def _change_event_settings(event: Event, typed: Sequence[tuple[str, str]], *, directory: Path) -> list[str]:
     """Give ``event``, whose file is in ``directory``, the settings ``typed`` (key and text, in order; a list's key
     repeated adds to it); each refusal names the key as typed. What changed, one message."""
     table = tomlmap.to_table(event, keep_defaults=True)
     given: dict[str, list[str]] = {}
     for key, text in typed:
-        if key not in SETTINGS:
-            raise ConfigError("is not a setting of [event]", field=key, hint="the settings: " + ", ".join(SETTINGS))
         given.setdefault(key, []).append(text)
     paired = max((d.paired_rounds for d in event.divisions), default=0)
     for key, texts in given.items():
@@ -114,3 +136,111 @@ def _shown(value: object) -> str:
     if isinstance(value, list):
         value = "; ".join(map(str, value))
     return repr(value) if value not in ("", None) else "none"
+
+
+# --- a division's settings ------------------------------------------------------------------------------------
+
+#: What the division's own verbs change (the players, teams, forbidden pairs, start numbers), and the Baku
+#: group's last player, which round 1's pairing fixes: not ``set``'s.
+_BY_VERBS = frozenset({"forbidden", "start_numbers", "baku_last", "teams", "players"})
+_SCORED_KEYS = tuple(f.name for f in dataclasses.fields(ScoredSettings))
+_TEAM_KEYS = tuple(f.name for f in dataclasses.fields(TeamSettings))
+#: What ``set --division`` changes: the division's keys, a score-based division's and a team division's.
+DIVISION_SETTINGS = (
+    *(f.name for f in dataclasses.fields(Division) if not f.metadata.get("outside") and f.name not in _BY_VERBS),
+    *_SCORED_KEYS,
+    *_TEAM_KEYS,
+)
+#: What a division's later rounds read afresh, and so may change once one is paired; the rest (the system, the
+#: acceleration, round 1's colour, the entry, the spreads of byes and forfeits, the team's match points…) are what
+#: its paired rounds were made and scored with.
+_FREE_ONCE_PAIRED = frozenset({"name", "team_apart", "repeats", "factor", "prize_bands", "team_tiebreaks",
+                               "prize_games"})  # fmt: skip
+#: Lists typed as items separated by commas.
+_DIVISION_LISTS = frozenset({"session_breaks", "prize_bands", "team_tiebreaks", "match_points"})
+
+
+def change_division_settings(event: Event, name: str | None, typed: Sequence[tuple[str, str]]) -> list[str]:
+    """Give ``event``'s division ``name`` (``None``: the only one) the settings ``typed`` (key and text; the last
+    of a key counts), checked as the file would be, each refusal naming the key as typed. What changed."""
+    division = event.division(name)
+    index = event.divisions.index(division)
+    given: dict[str, Any] = {}
+    for key, text in typed:
+        if key not in DIVISION_SETTINGS:
+            event_key = "an [event] setting: give it without -d; " if key in SETTINGS else ""
+            raise ConfigError("is not a setting of a division", field=key,
+                              hint=event_key + "a division's settings: " + ", ".join(DIVISION_SETTINGS))  # fmt: skip
+        given[key] = _division_value(key, text)
+    _check_kind(division, given)
+    data = eventfile.to_toml(event)
+    table = data["division"][index]
+    for key, value in given.items():
+        if value is None:
+            table.pop(key, None)
+        else:
+            table[key] = value
+    before = _division_table(division)
+    try:
+        changed = eventfile.from_toml(data).divisions[index]
+    except ConfigError as exc:
+        _keep_fixed(division, before, given)  # said before what the file's check says of the value
+        key = (exc.field or "").removeprefix(f"division[{index + 1}].")
+        if key not in given:
+            raise
+        raise ConfigError(exc.message, field=key, hint=exc.hint) from None
+    after = _division_table(changed)
+    _keep_fixed(division, before, {key: after.get(key) for key in given})
+    said = [f"{key} {_shown(after.get(key))} (was {_shown(before.get(key))})" for key in given
+            if after.get(key) != before.get(key)]  # fmt: skip
+    if not said:
+        return [f"nothing to change: the settings of division {division.name!r} are as given"]
+    event.divisions[index] = changed
+    return [f"changed division {division.name!r}: " + "; ".join(said)]
+
+
+def _check_kind(division: Division, given: dict[str, Any]) -> None:
+    """Refuse a score-based division's setting for a division that is not one (and does not become one with
+    ``entry``), and a team division's likewise (``team_size``): the file's check said only that it "needs entry"."""
+    for keys, kind, part, making in ((_SCORED_KEYS, "score-based", division.scored, "entry"),
+                                     (_TEAM_KEYS, "team", division.team_settings, "team_size")):  # fmt: skip
+        wrong = [key for key in given if key in keys and key != making]
+        if wrong and part is None and making not in given:
+            raise ConfigError(
+                f"is a setting of a {kind} division, and division {division.name!r} is not one", field=wrong[0],
+                hint=f"{making}=… makes it one, before its round 1 is paired",
+            )
+
+
+def _keep_fixed(division: Division, before: dict[str, Any], after: dict[str, Any]) -> None:
+    """Refuse a change to ``after``'s keys from ``before`` once ``division`` has a paired round, but of those it
+    reads afresh (:data:`_FREE_ONCE_PAIRED`)."""
+    fixed = [key for key, value in after.items() if key not in _FREE_ONCE_PAIRED and value != before.get(key)]
+    if division.paired_rounds and fixed:
+        raise ConfigError(
+            f"stays {_shown(before.get(fixed[0]))} once a round of division {division.name!r} is paired (round "
+            f"{division.paired_rounds} is): its rounds were paired and scored with it", field=fixed[0],
+            hint="it can change before the division's round 1 is paired",
+        )  # fmt: skip
+
+
+def _division_table(division: Division) -> dict[str, Any]:
+    """The division's settings as the file words them, defaults included."""
+    table = tomlmap.to_table(division, keep_defaults=True)
+    for part in (division.scored, division.team_settings):
+        if part is not None:
+            table.update(tomlmap.to_table(part, keep_defaults=True))
+    return table
+
+
+def _division_value(key: str, text: str) -> Any:
+    """A division setting's value as the file holds it, from what was typed: ``None`` (nothing) is the default."""
+    text = text.strip()
+    if key == "name" and not text:
+        raise ConfigError("is empty", field=key, hint="a division needs a name, e.g. name=Open")
+    if not text:
+        return None
+    if key in _DIVISION_LISTS:
+        return [tomlmap.parse_value(item.strip()) for item in text.split(",") if item.strip()]
+    value = tomlmap.parse_value(text)
+    return text if key == "name" else value
