@@ -523,3 +523,32 @@ def test_an_xtm_line_edited_by_hand_is_one_line(tmp_path: Path, old: str, new: s
     assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
     assert done.stderr.splitlines() == [done.stderr.strip()] and f"e.trf: {says}" in done.stderr, done.stderr
     assert not (tmp_path / "copy.toml").exists()
+
+
+@pytest.mark.parametrize(
+    ("column", "text", "says"),
+    [
+        (48, "2x00", "player 2: rating: '2x00' in columns 49-52 is not a number (write it in digits; blank for an "
+                     "unrated player)"),
+        (61, "41x0002", "player 2: FIDE ID: '41x0002' in columns 58-68 is not a number (write it in digits; blank "
+                        "for a player without one)"),
+        (9, "x", "player 2: sex: 'x' in column 10 is not a sex (write m or w, as FIDE's lists M or F; blank when not "
+                 "given)"),
+    ],
+)
+def test_a_001_line_with_a_rating_fide_id_or_sex_not_of_trf_is_refused(
+    tmp_path: Path, column: int, text: str, says: str
+) -> None:
+    """import-trf read a rating, FIDE ID or sex that was none (a typo, a shifted column) as not given, without a
+    word: a player rated 2000 was entered unrated (paired, ranked and rated so), the FIDE ID dropped from the
+    rating report; now the line is refused, naming the player, the columns and what they hold."""
+    lines = FOREIGN.splitlines()
+    lines[4] = lines[4][:column] + text + lines[4][column + len(text) :]
+    trf_file = tmp_path / "foreign.trf"
+    trf_file.write_text("\n".join(lines) + "\n")
+    done = run_cli("event", "import-trf", tmp_path / "copy.toml", trf_file)
+    assert done.returncode == 2 and done.stderr.splitlines() == [f"tmanager: {trf_file}: {says}"], done.stderr
+    assert not (tmp_path / "copy.toml").exists()
+    lines[4] = lines[4][:9] + "F" + lines[4][10:48] + "    " + lines[4][52:57] + " " * 11 + lines[4][68:]
+    d = event_trf.loads("\n".join(lines) + "\n").division()
+    assert (d.players[1].sex, d.players[1].rating, d.players[1].fide_id) == ("w", 0, None), "blank: not given"

@@ -218,7 +218,7 @@ def _check_round(data: Mapping[str, Any], where: str, file: Path | None) -> None
 
 
 def _import_player(line: trf.TrfPlayer, extras: dict[str, Any] | None, number: int, file: Path | None) -> Player:
-    read = read_player_header(line)
+    read = read_player_header(line, file=file)
     data = {key: value for key, value in read.items() if value is not None}
     data.update({k: v for k, v in (extras or {}).items() if k != "number"})
     return tomlmap.from_table(Player, {"number": number, **data}, f"XTM player {line.id}", file)
