@@ -166,10 +166,12 @@ def test_imported_players_and_hand_edited_files(event: Path, tmp_path: Path) -> 
     assert "entries.csv: line 3: federation: 'XYZ' is not a FIDE federation code" in refused(
         event, "import-players", event, csv
     )
-    # A cell the event file's type refuses was named as 'entries.csv line 2.sex', unlike every other line.
+    # A sex that is none was refused as the event file's fault, unlike every other cell: 'tmanager: EVENT:
+    # entries.csv: line 2: player.sex: 'X' is not one of …', the event named first and the field as the file's.
     csv.write_text('name,sex\n"A, B",X\n')
-    assert refused(event, "import-players", event, csv).endswith("entries.csv: line 2: player.sex: 'X' is not one "
-                                                                 "of 'm', 'w'")  # fmt: skip
+    assert refused(event, "import-players", event, csv) == (
+        f"tmanager: {csv}: line 2: sex: 'X' is not a sex as TRF writes it; use m or w (or leave it empty)"
+    )
     csv.write_text('name,sex\n"Jansen, Eva",F\n"Jansen, Piet",M\n')  # as FIDE's lists write them
     assert run_cli("event", "import-players", event, csv).returncode == 0
     players = ev.load(event).divisions[0].players

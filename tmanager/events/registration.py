@@ -167,6 +167,11 @@ def import_players(
                 raise StateError(f"{where}: FIDE ID {listed} is already entered")
             known.add(listed)
         fields.setdefault("number", max((p.number for p in division.players), default=0) + 1)
+        # Checked before the fields become a Player: a sex that is none failed there as a malformed event file
+        # (the event file's name before the CSV's, 'player.sex: is not one of …').
+        fault = player_fault(fields)
+        if fault is not None:
+            raise StateError(f"{where}: {fault[0]}: {fault[1]}")
         player = tomlmap.from_table(Player, fields, f"{where}: player", None)
         try:
             messages += enter_player(event, division, player)
