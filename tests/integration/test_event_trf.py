@@ -552,3 +552,33 @@ def test_a_001_line_with_a_rating_fide_id_or_sex_not_of_trf_is_refused(
     lines[4] = lines[4][:9] + "F" + lines[4][10:48] + "    " + lines[4][52:57] + " " * 11 + lines[4][68:]
     d = event_trf.loads("\n".join(lines) + "\n").division()
     assert (d.players[1].sex, d.players[1].rating, d.players[1].fide_id) == ("w", 0, None), "blank: not given"
+
+
+@pytest.mark.parametrize(
+    ("black", "points", "says"),
+    [
+        ("   1 b =", "1.0", "round 1: players 1 and 3 have '1' and '=', which make no result of one game"),
+        ("   1 b 1", "1.5", "round 1: players 1 and 3 have '1' and '1', which make no result of one game"),
+    ],
+)
+def test_a_game_whose_two_entries_make_no_result_is_refused(
+    tmp_path: Path, black: str, points: str, says: str
+) -> None:
+    """Entries of one game that make no result (white 1 and black =, both 1, both +) passed the reader, each
+    player's points column agreeing with their own line, and became a game without a result: the standings lost
+    both players' points of it, and pair waited for a result, without a word. Now the file is refused."""
+    text = FOREIGN.replace(
+        foreign_line(3, "m", "Gamma, Gert", "1900", "GER", "", "", "0.5", ["   1 b 0", "0000 - H"]),
+        foreign_line(3, "m", "Gamma, Gert", "1900", "GER", "", "", points, [black, "0000 - H"]),
+    )
+    assert text != FOREIGN
+    trf_file = tmp_path / "foreign.trf"
+    trf_file.write_text(text)
+    done = run_cli("event", "import-trf", tmp_path / "copy.toml", trf_file)
+    assert done.returncode == 2 and done.stderr.splitlines() == [
+        f"tmanager: {trf_file}: {says} (an event holds 1-0, ½-½, 0-1, a forfeit or no result yet: correct the "
+        "entries)"
+    ], done.stderr
+    assert not (tmp_path / "copy.toml").exists()
+    forfeits = FOREIGN.replace("   3 w 1", "   3 w -").replace("   1 b 0", "   1 b -").replace(" 2.0 ", " 1.0 ")
+    assert event_trf.loads(forfeits).division().round(1).boards[0].result == Result.DOUBLE_FORFEIT

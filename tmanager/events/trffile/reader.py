@@ -241,7 +241,8 @@ def _import_round(
             continue
         theirs = entries[game.opponent]
         white, black = numbers[rank], numbers[game.opponent]
-        boards[(white, black)] = Board(white, black, Result.from_trf(game.result, theirs.result) or Result.PENDING)
+        result = _result(n, (rank, game.result), (game.opponent, theirs.result), file)
+        boards[(white, black)] = Board(white, black, result)
     order = [(b[0], b[1]) for b in extras.get("boards", [])] or sorted(boards)
     record.boards = [boards[(w, b)] for w, b in order if (w, b) in boards]
     if len(record.boards) != len(boards):
@@ -259,6 +260,20 @@ def _import_round(
             raise ConfigError(f"round {n} has no board {index}", file=file, field=f"XTM round {n}.adjourned")
         record.boards[index - 1].result = Result.ADJOURNED
     return record
+
+
+def _result(n: int, white: tuple[int, TrfResult], black: tuple[int, TrfResult], file: Path | None) -> Result:
+    """The result of a game of round ``n`` from both players' entries (starting rank and code). Entries that make
+    no one result (``1`` and ``1``, ``=`` and ``0``, ``+`` and ``+``, a result beside a blank) are refused: read as
+    a game without a result, they lost both players' points of it without a word."""
+    result = Result.from_trf(white[1], black[1])
+    if result is None:
+        raise ConfigError(
+            f"round {n}: players {white[0]} and {black[0]} have {white[1].value!r} and {black[1].value!r}, which "
+            "make no result of one game", file=file,
+            hint="an event holds 1-0, ½-½, 0-1, a forfeit or no result yet: correct the entries",
+        )  # fmt: skip
+    return result
 
 
 def _later_round(n: int, data: Mapping[str, Any]) -> Round:
