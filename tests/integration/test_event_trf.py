@@ -582,3 +582,35 @@ def test_a_game_whose_two_entries_make_no_result_is_refused(
     assert not (tmp_path / "copy.toml").exists()
     forfeits = FOREIGN.replace("   3 w 1", "   3 w -").replace("   1 b 0", "   1 b -").replace(" 2.0 ", " 1.0 ")
     assert event_trf.loads(forfeits).division().round(1).boards[0].result == Result.DOUBLE_FORFEIT
+
+
+def test_games_not_rated_stay_so_through_import_and_export(tmp_path: Path) -> None:
+    """TRF's W D L (played, not rated: a game of less than one move, …) were read as 1 = 0: the game became a
+    rated one, counted in the rating estimates and the norms, and export-trf wrote it 1 and 0 for the rating
+    officer to rate. They are kept as the round's ``unrated`` games: scored as any game, left out of the
+    estimates, and written W D L again (XTM says it too, for a round in progress or a later correction)."""
+    text = FOREIGN.replace("   3 w 1", "   3 w W").replace("   1 b 0", "   1 b L")
+    trf_file = tmp_path / "foreign.trf"
+    trf_file.write_text(text)
+    path = tmp_path / "copy.toml"
+    assert run_cli("event", "import-trf", path, trf_file).returncode == 0
+    e = ev.load(path)
+    d = e.division()
+    assert [(b.white, b.black, b.result) for b in d.round(1).boards] == [(1, 3, "1-0"), (4, 2, "0-1")]
+    assert d.round(1).unrated == [(1, 3)] and d.round(2).unrated == []
+    assert ev.score(e, d, 1) == 20, "scored as any win"
+    done = run_cli("event", "report", path, "-q", "--only", "ratings")
+    assert done.returncode == 0, done.stderr
+    ratings = (tmp_path / "html" / "copy" / "ratings-r2.txt").read_text().splitlines()
+    alpha = next(line for line in ratings if "Alpha, Anna" in line).split()
+    assert alpha[5:7] == ["1", "1"], "one rated game (against Beta), the unrated win left out"
+    for version in ("16", "2026"):
+        out = tmp_path / f"out{version}.trf"
+        assert run_cli("event", "export-trf", path, out, "--version", version).returncode == 0
+        lines = {p.id: p for p in trf.read(out).players}
+        assert (lines[1].games[0].result, lines[3].games[0].result) == (TrfResult.UNRATED_WIN, TrfResult.UNRATED_LOSS)
+        back = tmp_path / f"back{version}.toml"
+        assert run_cli("event", "import-trf", back, out).returncode == 0
+        assert back.read_text() == path.read_text()
+    with pytest.raises(ConfigError, match="round 1: an unrated game is not among its boards"):
+        ev.loads(path.read_text().replace("unrated = [[1, 3]]", "unrated = [[3, 1]]"), file=path)

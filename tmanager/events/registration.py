@@ -51,6 +51,7 @@ def renumber(division: Division, new: Mapping[int, int]) -> None:
             b.white, b.black = n(b.white), n(b.black)
         r.byes = {n(p): kind for p, kind in r.byes.items()}
         r.forced = [(n(w), n(b)) for w, b in r.forced]
+        r.unrated = [(n(w), n(b)) for w, b in r.unrated]
         r.forced_bye = n(r.forced_bye) if r.forced_bye is not None else None
         r.spreads = {n(p): v for p, v in r.spreads.items()}
         r.board_numbers = {n(p): v for p, v in r.board_numbers.items()}

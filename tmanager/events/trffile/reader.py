@@ -178,7 +178,9 @@ def _read_extra(rest: str, extras: dict[str, Any], file: Path | None) -> None:
 #: What to do with an ``XTM`` line that does not read.
 _XTM_HINT = "the line is tmanager's; fix or remove it"
 #: The lists an ``XTM round`` line may hold, with the types of each item's fields (a board's result is optional).
-_ROUND_LISTS = {"boards": (int, int, str), "byes": (int, str), "forced": (int, int), "adjourned": (int,)}
+_ROUND_LISTS = {
+    "boards": (int, int, str), "byes": (int, str), "forced": (int, int), "adjourned": (int,), "unrated": (int, int),
+}  # fmt: skip
 
 
 def _check_shape(value: Any, kind: type, where: str, file: Path | None) -> None:
@@ -230,6 +232,7 @@ def _import_round(
     record = Round(n, paired=True, forced_bye=extras.get("forced_bye"))
     record.forced = [(w, b) for w, b in extras.get("forced", [])]
     boards: dict[tuple[int, int], Board] = {}
+    unrated: set[tuple[int, int]] = set()  # games played but not rated: W D L
     entries = {p.id: p.games[n - 1] if len(p.games) >= n else ABSENT for p in tournament.players}
     for rank, game in entries.items():
         if game.opponent is None:
@@ -243,8 +246,11 @@ def _import_round(
         white, black = numbers[rank], numbers[game.opponent]
         result = _result(n, (rank, game.result), (game.opponent, theirs.result), file)
         boards[(white, black)] = Board(white, black, result)
+        if any(code.played and code.rated_score is None for code in (game.result, theirs.result)):
+            unrated.add((white, black))
     order = [(b[0], b[1]) for b in extras.get("boards", [])] or sorted(boards)
     record.boards = [boards[(w, b)] for w, b in order if (w, b) in boards]
+    record.unrated = [(w, b) for w, b in extras.get("unrated", [])] or [g for g in order if g in unrated]
     if len(record.boards) != len(boards):
         raise ConfigError(f"round {n}: the XTM board list does not match the player lines")
     if "byes" in extras:  # the event's order of the byes
@@ -284,6 +290,7 @@ def _later_round(n: int, data: Mapping[str, Any]) -> Round:
                      for b in data.get("boards", [])]  # fmt: skip
     record.byes = {p: ByeKind(k) for p, k in data.get("byes", [])}
     record.forced = [(w, b) for w, b in data.get("forced", [])]
+    record.unrated = [(w, b) for w, b in data.get("unrated", [])]
     return record
 
 
