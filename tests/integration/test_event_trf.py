@@ -523,3 +523,94 @@ def test_an_xtm_line_edited_by_hand_is_one_line(tmp_path: Path, old: str, new: s
     assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
     assert done.stderr.splitlines() == [done.stderr.strip()] and f"e.trf: {says}" in done.stderr, done.stderr
     assert not (tmp_path / "copy.toml").exists()
+
+
+@pytest.mark.parametrize(
+    ("column", "text", "says"),
+    [
+        (48, "2x00", "player 2: rating: '2x00' in columns 49-52 is not a number (write it in digits; blank for an "
+                     "unrated player)"),
+        (61, "41x0002", "player 2: FIDE ID: '41x0002' in columns 58-68 is not a number (write it in digits; blank "
+                        "for a player without one)"),
+        (9, "x", "player 2: sex: 'x' in column 10 is not a sex (write m or w, as FIDE's lists M or F; blank when not "
+                 "given)"),
+    ],
+)
+def test_a_001_line_with_a_rating_fide_id_or_sex_not_of_trf_is_refused(
+    tmp_path: Path, column: int, text: str, says: str
+) -> None:
+    """import-trf read a rating, FIDE ID or sex that was none (a typo, a shifted column) as not given, without a
+    word: a player rated 2000 was entered unrated (paired, ranked and rated so), the FIDE ID dropped from the
+    rating report; now the line is refused, naming the player, the columns and what they hold."""
+    lines = FOREIGN.splitlines()
+    lines[4] = lines[4][:column] + text + lines[4][column + len(text) :]
+    trf_file = tmp_path / "foreign.trf"
+    trf_file.write_text("\n".join(lines) + "\n")
+    done = run_cli("event", "import-trf", tmp_path / "copy.toml", trf_file)
+    assert done.returncode == 2 and done.stderr.splitlines() == [f"tmanager: {trf_file}: {says}"], done.stderr
+    assert not (tmp_path / "copy.toml").exists()
+    lines[4] = lines[4][:9] + "F" + lines[4][10:48] + "    " + lines[4][52:57] + " " * 11 + lines[4][68:]
+    d = event_trf.loads("\n".join(lines) + "\n").division()
+    assert (d.players[1].sex, d.players[1].rating, d.players[1].fide_id) == ("w", 0, None), "blank: not given"
+
+
+@pytest.mark.parametrize(
+    ("black", "points", "says"),
+    [
+        ("   1 b =", "1.0", "round 1: players 1 and 3 have '1' and '=', which make no result of one game"),
+        ("   1 b 1", "1.5", "round 1: players 1 and 3 have '1' and '1', which make no result of one game"),
+    ],
+)
+def test_a_game_whose_two_entries_make_no_result_is_refused(
+    tmp_path: Path, black: str, points: str, says: str
+) -> None:
+    """Entries of one game that make no result (white 1 and black =, both 1, both +) passed the reader, each
+    player's points column agreeing with their own line, and became a game without a result: the standings lost
+    both players' points of it, and pair waited for a result, without a word. Now the file is refused."""
+    text = FOREIGN.replace(
+        foreign_line(3, "m", "Gamma, Gert", "1900", "GER", "", "", "0.5", ["   1 b 0", "0000 - H"]),
+        foreign_line(3, "m", "Gamma, Gert", "1900", "GER", "", "", points, [black, "0000 - H"]),
+    )
+    assert text != FOREIGN
+    trf_file = tmp_path / "foreign.trf"
+    trf_file.write_text(text)
+    done = run_cli("event", "import-trf", tmp_path / "copy.toml", trf_file)
+    assert done.returncode == 2 and done.stderr.splitlines() == [
+        f"tmanager: {trf_file}: {says} (an event holds 1-0, ½-½, 0-1, a forfeit or no result yet: correct the "
+        "entries)"
+    ], done.stderr
+    assert not (tmp_path / "copy.toml").exists()
+    forfeits = FOREIGN.replace("   3 w 1", "   3 w -").replace("   1 b 0", "   1 b -").replace(" 2.0 ", " 1.0 ")
+    assert event_trf.loads(forfeits).division().round(1).boards[0].result == Result.DOUBLE_FORFEIT
+
+
+def test_games_not_rated_stay_so_through_import_and_export(tmp_path: Path) -> None:
+    """TRF's W D L (played, not rated: a game of less than one move, …) were read as 1 = 0: the game became a
+    rated one, counted in the rating estimates and the norms, and export-trf wrote it 1 and 0 for the rating
+    officer to rate. They are kept as the round's ``unrated`` games: scored as any game, left out of the
+    estimates, and written W D L again (XTM says it too, for a round in progress or a later correction)."""
+    text = FOREIGN.replace("   3 w 1", "   3 w W").replace("   1 b 0", "   1 b L")
+    trf_file = tmp_path / "foreign.trf"
+    trf_file.write_text(text)
+    path = tmp_path / "copy.toml"
+    assert run_cli("event", "import-trf", path, trf_file).returncode == 0
+    e = ev.load(path)
+    d = e.division()
+    assert [(b.white, b.black, b.result) for b in d.round(1).boards] == [(1, 3, "1-0"), (4, 2, "0-1")]
+    assert d.round(1).unrated == [(1, 3)] and d.round(2).unrated == []
+    assert ev.score(e, d, 1) == 20, "scored as any win"
+    done = run_cli("event", "report", path, "-q", "--only", "ratings")
+    assert done.returncode == 0, done.stderr
+    ratings = (tmp_path / "html" / "copy" / "ratings-r2.txt").read_text().splitlines()
+    alpha = next(line for line in ratings if "Alpha, Anna" in line).split()
+    assert alpha[5:7] == ["1", "1"], "one rated game (against Beta), the unrated win left out"
+    for version in ("16", "2026"):
+        out = tmp_path / f"out{version}.trf"
+        assert run_cli("event", "export-trf", path, out, "--version", version).returncode == 0
+        lines = {p.id: p for p in trf.read(out).players}
+        assert (lines[1].games[0].result, lines[3].games[0].result) == (TrfResult.UNRATED_WIN, TrfResult.UNRATED_LOSS)
+        back = tmp_path / f"back{version}.toml"
+        assert run_cli("event", "import-trf", back, out).returncode == 0
+        assert back.read_text() == path.read_text()
+    with pytest.raises(ConfigError, match="round 1: an unrated game is not among its boards"):
+        ev.loads(path.read_text().replace("unrated = [[1, 3]]", "unrated = [[3, 1]]"), file=path)

@@ -4,6 +4,7 @@ titles, FIDE IDs (well-formed and unique) and ratings; junk lines of a FIDE list
 from __future__ import annotations
 
 import datetime
+import re
 from pathlib import Path
 
 import pytest
@@ -166,10 +167,12 @@ def test_imported_players_and_hand_edited_files(event: Path, tmp_path: Path) -> 
     assert "entries.csv: line 3: federation: 'XYZ' is not a FIDE federation code" in refused(
         event, "import-players", event, csv
     )
-    # A cell the event file's type refuses was named as 'entries.csv line 2.sex', unlike every other line.
+    # A sex that is none was refused as the event file's fault, unlike every other cell: 'tmanager: EVENT:
+    # entries.csv: line 2: player.sex: 'X' is not one of …', the event named first and the field as the file's.
     csv.write_text('name,sex\n"A, B",X\n')
-    assert refused(event, "import-players", event, csv).endswith("entries.csv: line 2: player.sex: 'X' is not one "
-                                                                 "of 'm', 'w'")  # fmt: skip
+    assert refused(event, "import-players", event, csv) == (
+        f"tmanager: {csv}: line 2: sex: 'X' is not a sex as TRF writes it; use m or w (or leave it empty)"
+    )
     csv.write_text('name,sex\n"Jansen, Eva",F\n"Jansen, Piet",M\n')  # as FIDE's lists write them
     assert run_cli("event", "import-players", event, csv).returncode == 0
     players = ev.load(event).divisions[0].players
@@ -217,6 +220,30 @@ def test_junk_lines_of_a_fide_list(tmp_path: Path) -> None:
     done = run_cli("event", "import-players", path, "--list", junk, "--ids", "4100026", "--skip-bad")
     assert done.returncode == 0 and "warning: " in done.stderr and "line 4: 'garbage line th'" in done.stderr
     assert [p.name for p in ev.load(path).division().players] == ["Kuipers, Piet"]
+
+
+def test_a_fide_id_listed_twice_is_a_junk_line(tmp_path: Path) -> None:
+    """A list holding a player's ID twice (two downloads joined, a line edited) gave the player of its last line
+    without a word: Kuiper, Jan was entered as the second line's 'Kuiper, Jon' with its rating. FIDE's IDs are
+    unique, so the second line is junk: refused, or skipped with --skip-bad, the first line kept."""
+    lines = (FIDE / "players_list_foa.txt").read_text().splitlines()
+    assert lines[1].startswith("4100018        Kuiper, Jan ")
+    lines.append(lines[1].replace("Kuiper, Jan", "Kuiper, Jon").replace(" 2587 ", " 2001 "))
+    doubled = tmp_path / "list.txt"
+    doubled.write_text("\n".join(lines) + "\n")
+    says = f"list.txt: line {len(lines)}: FIDE ID 4100018 is listed a second time (line 2 has it)"
+    with pytest.raises(ConfigError, match=re.escape(f"{says} (correct it, or pass --skip-bad")):
+        ratinglist.read(doubled, ids=[4100018])
+    listing = ratinglist.read_listing(doubled, ids=[4100018], skip_bad=True)
+    assert listing.skipped == (says.removeprefix("list.txt: "),)
+    kept = listing.entries[4100018]
+    assert (kept.name, kept.ratings[playerfields.RatingKind.STANDARD]) == ("Kuiper, Jan", 2587)
+    assert 4100018 not in ratinglist.read(doubled, ids=[4100026]), "a player not asked for is not looked at"
+    path = tmp_path / "open.toml"
+    ok("new", path, "--name", "Open", "--rounds", "5")
+    line = refused(path, "import-players", path, "--list", doubled, "--ids", "4100018")
+    assert line.endswith(f"{says} (correct it, or pass --skip-bad to skip such lines)"), line
+    assert ev.load(path).division().players == []
 
 
 def test_no_entry_once_the_last_round_is_paired(tmp_path: Path) -> None:

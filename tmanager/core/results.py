@@ -119,6 +119,11 @@ class TrfResult(enum.StrEnum):
         return _RATED_SCORES.get(self)
 
     @property
+    def unrated(self) -> TrfResult:
+        """The code of the same round in a game not rated (``1 = 0`` as ``W D L``); any other code as it is."""
+        return _UNRATED.get(self, self)
+
+    @property
     def opposite(self) -> TrfResult:
         """The opponent's code for the same game (``1`` and ``0``, ``+`` and ``-``…); a round without an opponent
         keeps its own."""
@@ -245,6 +250,7 @@ _FROM_TRF = {codes: result for result, codes in _TRF.items() if result is not Re
 #: The unrated codes read as the rated ones, for the result of a board.
 _RATED = {TrfResult.UNRATED_WIN: TrfResult.WIN, TrfResult.UNRATED_DRAW: TrfResult.DRAW,
           TrfResult.UNRATED_LOSS: TrfResult.LOSS}  # fmt: skip
+_UNRATED = {rated: unrated for unrated, rated in _RATED.items()}
 _PGN = {
     Result.WHITE_WINS: "1-0", Result.BLACK_WINS: "0-1", Result.DRAW: "1/2-1/2",
     Result.WHITE_WINS_BY_FORFEIT: "1-0", Result.BLACK_WINS_BY_FORFEIT: "0-1",

@@ -271,6 +271,8 @@ def check_division(event: Event, d: Division, file: Path | None = None) -> None:
         pairs = {(b.white, b.black) for b in r.boards}
         if not set(r.forced) <= pairs:
             raise bad(f"round {r.number}: a forced game is not among its boards")
+        if not set(r.unrated) <= pairs:
+            raise bad(f"round {r.number}: an unrated game is not among its boards")
         if r.forced_bye is not None and r.byes.get(r.forced_bye) != ByeKind.PAIRING:
             raise bad(f"round {r.number}: the forced bye is not among its byes")
         if not r.paired and any(not b.result.pending for b in r.boards):

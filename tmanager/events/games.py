@@ -27,6 +27,8 @@ def round_games(division: Division, record: Round) -> dict[int, Game]:
     games: dict[int, Game] = {}
     for b in record.boards:
         w, k = b.result.trf_codes
+        if (b.white, b.black) in record.unrated:
+            w, k = w.unrated, k.unrated
         games[b.white] = Game(b.black, Colour.WHITE, w)
         games[b.black] = Game(b.white, Colour.BLACK, k)
     for number, kind in record.byes.items():

@@ -177,6 +177,9 @@ class Round:
     byes: dict[int, ByeKind] = field(default_factory=dict, metadata=tomlmap.OUTSIDE)
     forced: list[tuple[int, int]] = field(default_factory=list)
     forced_bye: int | None = None
+    #: Games played over the board but not rated (TRF's ``W D L``, read from another program's TRF), as
+    #: ``(white, black)``: scored as any game, left out of the rating estimates and the norms.
+    unrated: list[tuple[int, int]] = field(default_factory=list)
     #: Score-based: the spread of a bye, by player.
     spreads: dict[int, int] = field(default_factory=dict, metadata=tomlmap.OUTSIDE)
     #: Score-based, from a .t file: board numbers and p12 codes that the boards' order does not give.

@@ -420,7 +420,7 @@ def unpair(division: Division) -> list[str]:
     record.boards = [b for b in record.boards if (b.white, b.black) in record.forced]
     record.byes = {p: k for p, k in record.byes.items() if k != ByeKind.PAIRING or p == record.forced_bye}
     record.spreads = {p: v for p, v in record.spreads.items() if p in record.byes}
-    record.board_numbers, record.p12 = {}, {}
+    record.board_numbers, record.p12, record.unrated = {}, {}, []
     return [f"round {n} unpaired; {len(record.forced)} forced game(s) and the requested byes kept"]
 
 

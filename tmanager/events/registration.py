@@ -51,6 +51,7 @@ def renumber(division: Division, new: Mapping[int, int]) -> None:
             b.white, b.black = n(b.white), n(b.black)
         r.byes = {n(p): kind for p, kind in r.byes.items()}
         r.forced = [(n(w), n(b)) for w, b in r.forced]
+        r.unrated = [(n(w), n(b)) for w, b in r.unrated]
         r.forced_bye = n(r.forced_bye) if r.forced_bye is not None else None
         r.spreads = {n(p): v for p, v in r.spreads.items()}
         r.board_numbers = {n(p): v for p, v in r.board_numbers.items()}
@@ -167,6 +168,11 @@ def import_players(
                 raise StateError(f"{where}: FIDE ID {listed} is already entered")
             known.add(listed)
         fields.setdefault("number", max((p.number for p in division.players), default=0) + 1)
+        # Checked before the fields become a Player: a sex that is none failed there as a malformed event file
+        # (the event file's name before the CSV's, 'player.sex: is not one of …').
+        fault = player_fault(fields)
+        if fault is not None:
+            raise StateError(f"{where}: {fault[0]}: {fault[1]}")
         player = tomlmap.from_table(Player, fields, f"{where}: player", None)
         try:
             messages += enter_player(event, division, player)

@@ -111,7 +111,8 @@ def read_listing(
     path: Path, *, ids: Collection[int] | None = None, federation: str | None = None, skip_bad: bool = False
 ) -> Listing:
     """As :func:`read`; with ``skip_bad``, a junk line (an ID that is no number, a federation, sex, title, rating
-    or birth year FIDE does not write) is skipped and reported in :attr:`Listing.skipped` instead of refused."""
+    or birth year FIDE does not write, or a player's ID listed again: lists joined, whose last line won without a
+    word) is skipped and reported in :attr:`Listing.skipped` instead of refused."""
     wanted = set(ids) if ids is not None else None
 
     def keep(entry: Entry) -> bool:
@@ -129,6 +130,9 @@ def read_listing(
                 if isinstance(found, _Junk) and found.fide_id is not None and wanted and found.fide_id not in wanted:
                     continue  # junk the event does not ask for
                 item = _checked(found) if isinstance(found, Entry) and keep(found) else found
+                if isinstance(item, Entry) and keep(item) and item.fide_id in entries:  # FIDE's IDs are unique
+                    first = entries[item.fide_id].where
+                    item = _Junk(item.where, f"FIDE ID {item.fide_id} is listed a second time ({first} has it)")
                 if isinstance(item, _Junk):
                     if not skip_bad:
                         hint = "correct it, or pass --skip-bad to skip such lines"

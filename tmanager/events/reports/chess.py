@@ -57,7 +57,8 @@ KINDS = (
 _SYMBOLS = {
     TrfResult.WIN: "1", TrfResult.DRAW: "½", TrfResult.LOSS: "0", TrfResult.FORFEIT_WIN: "+",
     TrfResult.FORFEIT_LOSS: "-", TrfResult.NOT_PLAYED: "*", TrfResult.PAIRING_BYE: "+", TrfResult.FULL_BYE: "+",
-    TrfResult.HALF_BYE: "½", TrfResult.ZERO_BYE: "0",
+    TrfResult.HALF_BYE: "½", TrfResult.ZERO_BYE: "0", TrfResult.UNRATED_WIN: "1", TrfResult.UNRATED_DRAW: "½",
+    TrfResult.UNRATED_LOSS: "0",
 }  # fmt: skip
 #: A bye's wall-chart cell (any other round without an opponent is an absence, ``-``).
 _BYE_CELLS = {

@@ -71,7 +71,8 @@ _TOU = {
     TrfResult.DRAW: (TouOutcome.TIE, 0), TrfResult.LOSS: (TouOutcome.LOSS, 0),
     TrfResult.FORFEIT_LOSS: (TouOutcome.LOSS, 0), TrfResult.PAIRING_BYE: (TouOutcome.BYE, 50),
     TrfResult.FULL_BYE: (TouOutcome.BYE, 50), TrfResult.HALF_BYE: (TouOutcome.TIE, 0),
-    TrfResult.ZERO_BYE: (TouOutcome.LOSS, 0),
+    TrfResult.ZERO_BYE: (TouOutcome.LOSS, 0), TrfResult.UNRATED_WIN: (TouOutcome.WIN, 0),
+    TrfResult.UNRATED_DRAW: (TouOutcome.TIE, 0), TrfResult.UNRATED_LOSS: (TouOutcome.LOSS, 0),
 }  # fmt: skip
 
 

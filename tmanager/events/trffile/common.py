@@ -3,11 +3,12 @@ codes, the settings an ``XTM event`` line carries, and a player's ``001`` column
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from tmanager.core.playerfields import Sex
 from tmanager.core.results import ByeKind
-from tmanager.errors import ascii_digits
+from tmanager.errors import ConfigError, ascii_digits
 from tmanager.events.model import PairingSystem, Player
 from tmanager.formats import trf, trf_records
 
@@ -52,19 +53,31 @@ def player_header(p: Player, rank: int) -> str:
 _TRF06_TITLES = {"g": "GM", "m": "IM", "f": "FM", "c": "CM", "wg": "WGM", "wm": "WIM", "wf": "WFM", "wc": "WCM"}
 
 
-def read_player_header(line: trf.TrfPlayer) -> dict[str, Any]:
+def read_player_header(line: trf.TrfPlayer, *, file: Path | None = None) -> dict[str, Any]:
     """The player fields a ``001`` line holds; a sex written in capitals (``M``, ``F``, as FIDE's lists) and a
-    title in TRF-06's letters (``g``, ``wm``) read as TRF-16 writes them."""
+    title in TRF-06's letters (``g``, ``wm``) read as TRF-16 writes them. A rating, FIDE ID or sex that is none
+    of these is refused: read as not given, it made a rated player unrated without a word."""
     h = line.header.ljust(80)
-    fide_id = h[57:68].strip()
+    rating, fide_id, sex = h[48:52].strip(), h[57:68].strip(), h[9].strip()
+    for key, text, columns, fix in (
+        ("rating", rating, "49-52", "an unrated player"),
+        ("FIDE ID", fide_id, "58-68", "a player without one"),
+    ):
+        if text and not ascii_digits(text):
+            hint = f"write it in digits; blank for {fix}"
+            raise ConfigError(f"{text!r} in columns {columns} is not a number", file=file,
+                              field=f"player {line.id}: {key}", hint=hint)  # fmt: skip
+    if sex and not Sex.read(sex):
+        raise ConfigError(f"{sex!r} in column 10 is not a sex", file=file, field=f"player {line.id}: sex",
+                          hint="write m or w, as FIDE's lists M or F; blank when not given")  # fmt: skip
     title = h[10:13].strip()
     return {
         "name": line.name,
         "title": _TRF06_TITLES.get(title.lower(), title.upper()),
         "rating": line.rating,
         "federation": h[53:56].strip(),
-        "fide_id": int(fide_id) if ascii_digits(fide_id) else None,
-        "sex": Sex.read(h[9]),
+        "fide_id": int(fide_id) if fide_id else None,
+        "sex": Sex.read(sex),
         "birth": event_date(h[69:79]),
     }
 

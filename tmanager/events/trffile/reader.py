@@ -178,7 +178,9 @@ def _read_extra(rest: str, extras: dict[str, Any], file: Path | None) -> None:
 #: What to do with an ``XTM`` line that does not read.
 _XTM_HINT = "the line is tmanager's; fix or remove it"
 #: The lists an ``XTM round`` line may hold, with the types of each item's fields (a board's result is optional).
-_ROUND_LISTS = {"boards": (int, int, str), "byes": (int, str), "forced": (int, int), "adjourned": (int,)}
+_ROUND_LISTS = {
+    "boards": (int, int, str), "byes": (int, str), "forced": (int, int), "adjourned": (int,), "unrated": (int, int),
+}  # fmt: skip
 
 
 def _check_shape(value: Any, kind: type, where: str, file: Path | None) -> None:
@@ -218,7 +220,7 @@ def _check_round(data: Mapping[str, Any], where: str, file: Path | None) -> None
 
 
 def _import_player(line: trf.TrfPlayer, extras: dict[str, Any] | None, number: int, file: Path | None) -> Player:
-    read = read_player_header(line)
+    read = read_player_header(line, file=file)
     data = {key: value for key, value in read.items() if value is not None}
     data.update({k: v for k, v in (extras or {}).items() if k != "number"})
     return tomlmap.from_table(Player, {"number": number, **data}, f"XTM player {line.id}", file)
@@ -230,6 +232,7 @@ def _import_round(
     record = Round(n, paired=True, forced_bye=extras.get("forced_bye"))
     record.forced = [(w, b) for w, b in extras.get("forced", [])]
     boards: dict[tuple[int, int], Board] = {}
+    unrated: set[tuple[int, int]] = set()  # games played but not rated: W D L
     entries = {p.id: p.games[n - 1] if len(p.games) >= n else ABSENT for p in tournament.players}
     for rank, game in entries.items():
         if game.opponent is None:
@@ -241,9 +244,13 @@ def _import_round(
             continue
         theirs = entries[game.opponent]
         white, black = numbers[rank], numbers[game.opponent]
-        boards[(white, black)] = Board(white, black, Result.from_trf(game.result, theirs.result) or Result.PENDING)
+        result = _result(n, (rank, game.result), (game.opponent, theirs.result), file)
+        boards[(white, black)] = Board(white, black, result)
+        if any(code.played and code.rated_score is None for code in (game.result, theirs.result)):
+            unrated.add((white, black))
     order = [(b[0], b[1]) for b in extras.get("boards", [])] or sorted(boards)
     record.boards = [boards[(w, b)] for w, b in order if (w, b) in boards]
+    record.unrated = [(w, b) for w, b in extras.get("unrated", [])] or [g for g in order if g in unrated]
     if len(record.boards) != len(boards):
         raise ConfigError(f"round {n}: the XTM board list does not match the player lines")
     if "byes" in extras:  # the event's order of the byes
@@ -261,6 +268,20 @@ def _import_round(
     return record
 
 
+def _result(n: int, white: tuple[int, TrfResult], black: tuple[int, TrfResult], file: Path | None) -> Result:
+    """The result of a game of round ``n`` from both players' entries (starting rank and code). Entries that make
+    no one result (``1`` and ``1``, ``=`` and ``0``, ``+`` and ``+``, a result beside a blank) are refused: read as
+    a game without a result, they lost both players' points of it without a word."""
+    result = Result.from_trf(white[1], black[1])
+    if result is None:
+        raise ConfigError(
+            f"round {n}: players {white[0]} and {black[0]} have {white[1].value!r} and {black[1].value!r}, which "
+            "make no result of one game", file=file,
+            hint="an event holds 1-0, ½-½, 0-1, a forfeit or no result yet: correct the entries",
+        )  # fmt: skip
+    return result
+
+
 def _later_round(n: int, data: Mapping[str, Any]) -> Round:
     """A round the player lines leave out: one in progress (paired, results as far as they are in), or one being
     prepared (requested byes, forced games)."""
@@ -269,6 +290,7 @@ def _later_round(n: int, data: Mapping[str, Any]) -> Round:
                      for b in data.get("boards", [])]  # fmt: skip
     record.byes = {p: ByeKind(k) for p, k in data.get("byes", [])}
     record.forced = [(w, b) for w, b in data.get("forced", [])]
+    record.unrated = [(w, b) for w, b in data.get("unrated", [])]
     return record
 
 

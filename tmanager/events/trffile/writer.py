@@ -330,6 +330,8 @@ def _round_extras(r: Round, *, results: bool) -> dict[str, Any]:
         extras["adjourned"] = adjourned
     if r.forced:
         extras["forced"] = [list(f) for f in r.forced]
+    if r.unrated:  # the player lines' W D L say it too, but not of a round in progress or a forfeit corrected
+        extras["unrated"] = [list(g) for g in r.unrated]
     if r.forced_bye is not None:
         extras["forced_bye"] = r.forced_bye
     table = tomlmap.to_table(r, keep_defaults=False)
