@@ -496,6 +496,19 @@ def test_an_illegal_move_is_warned_of_as_fastchess_warns_fishtest(tmp_path: Path
             "Finished game 2 (worse vs bad): 0-1 {White makes an illegal move}\n") in done.stdout
 
 
+def test_no_move_where_there_is_one_is_an_illegal_move_as_fastchess_scores_it(tmp_path: Path) -> None:
+    # 'bestmove (none)' with legal moves on the board: fastchess's illegal move and its warnings, which stop a
+    # fishtest test; OpenBench counts the 'illegal' of the reason. It was a silent 'makes a false result claim'.
+    none, good = pyengine("none", "--seed", "1", "--fault", "no-move"), pyengine("good", "--seed", "2")
+    done = fastchess(f"{none} {good} -each tc=inf nodes=1 -rounds 1 -recover -pgnout file=x.pgn", tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert [g["Termination"] for g in pgn_games(tmp_path / "x.pgn")] == ["illegal move", "illegal move"]
+    assert ("Warning; Move does not match uci move format, lowercase and 4/5 chars. Move (none) played by none\n"
+            "Warning; Illegal move (none) played by none\n"
+            "Finished game 1 (none vs good): 0-1 {White makes an illegal move}\n") in done.stdout
+    assert "Finished game 2 (good vs none): 1-0 {Black makes an illegal move}" in done.stdout
+
+
 def test_cmd_is_found_and_run_as_fastchess_finds_and_runs_it(tmp_path: Path) -> None:
     # fastchess runs cmd whole (spaces and all), relative to dir or to where it runs (not to where its
     # state is), and a bare name not on PATH from the engine's directory: fishtest's `cmd=NAME dir=.`.

@@ -132,6 +132,21 @@ def test_null_move_is_illegal_even_in_check() -> None:
     assert record.faults == {"Bad": "illegal move"}
 
 
+@pytest.mark.parametrize("faulty_color", [chess.WHITE, chess.BLACK])
+def test_a_uci_engine_that_answers_no_move_where_it_has_one_makes_an_illegal_move(faulty_color: chess.Color) -> None:
+    """``bestmove (none)`` where there is a move to play claims no result (UCI has no claims): fastchess scores
+    it as an illegal move; it was scored as a false result claim."""
+    bad = spec("random-uci", "Bad")
+    bad = dataclasses.replace(bad, command=(*bad.command, "--fault", "no-move", "--after", "1"))
+    good = spec("greedy-uci", "Good")
+    white, black = (bad, good) if faulty_color == chess.WHITE else (good, bad)
+    record = play(white, black, tc="2+0.05")
+    assert record.result.pgn == ("0-1" if faulty_color == chess.WHITE else "1-0")
+    assert (record.termination, dict(record.faults)) == ("rules infraction", {"Bad": "illegal move"})
+    assert "makes an illegal or unreadable move (no move in a position that has legal moves)" in record.reason
+    moves_of(record)
+
+
 @pytest.mark.timing
 @pytest.mark.parametrize("fault", ["fault-slow", "fault-stall"])
 def test_time_loss_says_by_how_much(fault: str) -> None:
