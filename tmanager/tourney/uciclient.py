@@ -364,6 +364,11 @@ class UciClient(EngineClient):
             except ValueError as exc:
                 self.fail(IllegalMove(exc, move=words[0]))
                 return
+            if move.uci().lower() != words[0].lower():
+                # python-chess also reads castling as the king taking its rook (e1h1) outside Chess960, where
+                # UCI writes e1g1: fastchess finds no such move there, an illegal one (fishtest stops a test on it)
+                self.fail(IllegalMove(f"{words[0]} is not UCI's notation of {move.uci()}", move=words[0]))
+                return
             if len(words) >= 3 and words[1] == "ponder" and move and words[2] not in ("(none)", "NULL"):
                 self._ponder_word = words[2].lower()
         self.answer(Reply(move, uci_report(self._infos, self._wanted) if self._wanted else NO_REPORT,
