@@ -1009,6 +1009,21 @@ def test_the_log_keeps_the_lines_of_its_level_as_fastchess_s(tmp_path: Path) -> 
         assert kept or text == "", (level, text)
 
 
+def test_the_log_keeps_the_warnings_fastchess_prints(tmp_path: Path) -> None:
+    # fastchess logs each warning it prints: -log level=warn (its default) kept nothing of a match with an
+    # illegal move, the log's one use being to find out what went wrong.
+    line = f"{pyengine('bad', '--seed', '1', '--fault', 'illegal')} {pyengine('good', '--seed', '2')} " \
+           "-each tc=inf nodes=1 -rounds 1 -games 1 -recover"
+    for level, kept in (("", True), ("level=err", False)):
+        done = fastchess(f"{line} -log file=x.log append=false {level}", tmp_path)
+        assert done.returncode == 0, done.stderr
+        warning = re.search(r"^Warning; Illegal move \S+ played by bad$", done.stdout, re.MULTILINE)
+        assert warning is not None, done.stdout
+        logged = re.findall(r"^\S+ \S+ \d+ WARNING (.*)$", (tmp_path / "x.log").read_text(), re.MULTILINE)
+        assert logged == ([warning.group()] if kept else []), (level, logged)
+        assert done.stderr == ""  # logged, not told again on stderr
+
+
 def test_one_command_run_twice_at_once_plays_one_test_and_the_last_to_end_clears_it(tmp_path: Path) -> None:
     # The run that ends first must not remove the test under the other, whose workers would wait for its file.
     line = f"{pyengine('a')} {pyengine('b')} -each tc=inf nodes=1 -rounds 4 -pgnout file=p.pgn"
