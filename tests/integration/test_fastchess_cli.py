@@ -730,6 +730,25 @@ def test_sigint_before_the_first_game_is_recorded_leaves_nothing_behind(tmp_path
     assert sorted(p.name for p in tmp_path.iterdir()) == []
 
 
+def test_the_outputs_asked_for_are_there_from_the_start_as_fastchess_opens_them(tmp_path: Path) -> None:
+    # fastchess opens -pgnout and -epdout as it begins. OpenBench's worker reads every runner's PGN once the
+    # server stops the test (send_errors, slice_pgn_file), and a runner that had finished no game left none
+    # here: 'Unable to find PGNs/….pgn', an exception that ended the workload.
+    (tmp_path / "PGNs").mkdir()
+    line = (f"-engine cmd={STOCKFISH} name=a -engine cmd={STOCKFISH} name=b -each tc=60+1 -rounds 2 "
+            "-pgnout file=PGNs/1.2.3.0.pgn -epdout file=e.epd")
+    command = [sys.executable, "-m", "tmanager", "fastchess", *shlex.split(line)]
+    run = subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert run.stdout is not None
+    while not run.stdout.readline().startswith("Started game"):
+        pass
+    assert (tmp_path / "PGNs" / "1.2.3.0.pgn").read_text() == "" and (tmp_path / "e.epd").read_text() == ""
+    run.send_signal(signal.SIGINT)  # a minute's game: no game ends before
+    rest, err = run.communicate(timeout=120)
+    assert run.returncode == 1 and "Tournament was interrupted.\n" in rest, err
+    assert sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*")) == ["PGNs", "PGNs/1.2.3.0.pgn", "e.epd"]
+
+
 @contextlib.contextmanager
 def held_and_watched(lock_file: Path) -> Iterator[Callable[[], None]]:
     """Hold ``lock_file``'s lock (``flock``) while the block runs; the block is given a function that returns once
