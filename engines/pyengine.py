@@ -70,6 +70,9 @@ FAULTS = {
     "illegal": "play a move from an empty square once the game is N moves old",
     "garbage": "answer 'bestmove xyz123' / 'move xyz123' once the game is N moves old",
     "null": "answer a null move ('bestmove 0000' / 'move @@@@') once the game is N moves old",
+    "rook-castling": "castle as soon as it may once the game is N moves old, written as the king taking its rook "
+                     "(e1h1, Chess960's notation) in standard chess too, where UCI writes e1g1",
+    "no-move": "UCI only: answer 'bestmove (none)', UCI's word for no legal move, once the game is N moves old",
     "false-claim": "XBoard only: claim a mate ('1-0 {White mates}') instead of moving, once N moves old",
     "slow": "think --delay seconds for every move, whatever the clock says",
     "bad-pv": "UCI only: a PV that goes on with an illegal move (the best move twice), once N moves old",
@@ -203,6 +206,11 @@ class Engine:
             return Reply(None, GARBAGE, score, 1, time.monotonic() - start)
         if fault == "null":
             return Reply(None, notation(chess.Move.null()), score, 1, time.monotonic() - start)
+        if fault == "no-move":
+            return Reply(None, "(none)", score, 1, time.monotonic() - start)
+        castling = next((m for m in board.legal_moves if board.is_castling(m)), None)
+        if fault == "rook-castling" and castling is not None:
+            return Reply(castling, rook_castling(board, castling), score, 1, time.monotonic() - start)
         reply = Reply(move, notation(move), score, board.legal_moves.count(), time.monotonic() - start)
         if fault == "bad-pv":
             return dataclasses.replace(reply, pv=f"{reply.text} {reply.text}")
@@ -211,6 +219,14 @@ class Engine:
         if fault == "no-score":
             return dataclasses.replace(reply, scored=False)
         return reply
+
+
+def rook_castling(board: chess.Board, move: chess.Move) -> str:
+    """``move``, a castling, written as the king taking its rook (Chess960's notation, the board's own there)."""
+    if board.chess960:
+        return move.uci()
+    rook = chess.square(7 if board.is_kingside_castling(move) else 0, chess.square_rank(move.from_square))
+    return chess.square_name(move.from_square) + chess.square_name(rook)
 
 
 def board_for(variant: str, *, chess960: bool, fen: str | None = None) -> chess.Board:
@@ -371,6 +387,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     options = parser.parse_args(argv)
     if options.fault == "false-claim" and options.protocol != "xboard":
         parser.error("--fault false-claim needs --protocol xboard: UCI has no way to claim a result")
+    if options.fault == "no-move" and options.protocol != "uci":
+        parser.error("--fault no-move needs --protocol uci: '(none)' is UCI's word")
     return options
 
 

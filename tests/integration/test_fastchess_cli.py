@@ -496,6 +496,19 @@ def test_an_illegal_move_is_warned_of_as_fastchess_warns_fishtest(tmp_path: Path
             "Finished game 2 (worse vs bad): 0-1 {White makes an illegal move}\n") in done.stdout
 
 
+def test_no_move_where_there_is_one_is_an_illegal_move_as_fastchess_scores_it(tmp_path: Path) -> None:
+    # 'bestmove (none)' with legal moves on the board: fastchess's illegal move and its warnings, which stop a
+    # fishtest test; OpenBench counts the 'illegal' of the reason. It was a silent 'makes a false result claim'.
+    none, good = pyengine("none", "--seed", "1", "--fault", "no-move"), pyengine("good", "--seed", "2")
+    done = fastchess(f"{none} {good} -each tc=inf nodes=1 -rounds 1 -recover -pgnout file=x.pgn", tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert [g["Termination"] for g in pgn_games(tmp_path / "x.pgn")] == ["illegal move", "illegal move"]
+    assert ("Warning; Move does not match uci move format, lowercase and 4/5 chars. Move (none) played by none\n"
+            "Warning; Illegal move (none) played by none\n"
+            "Finished game 1 (none vs good): 0-1 {White makes an illegal move}\n") in done.stdout
+    assert "Finished game 2 (good vs none): 1-0 {Black makes an illegal move}" in done.stdout
+
+
 def test_cmd_is_found_and_run_as_fastchess_finds_and_runs_it(tmp_path: Path) -> None:
     # fastchess runs cmd whole (spaces and all), relative to dir or to where it runs (not to where its
     # state is), and a bare name not on PATH from the engine's directory: fishtest's `cmd=NAME dir=.`.
@@ -715,6 +728,25 @@ def test_sigint_before_the_first_game_is_recorded_leaves_nothing_behind(tmp_path
     rest, err = run.communicate(timeout=120)
     assert run.returncode == 1 and "Tournament was interrupted.\n" in rest and "To resume" not in rest, err
     assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def test_the_outputs_asked_for_are_there_from_the_start_as_fastchess_opens_them(tmp_path: Path) -> None:
+    # fastchess opens -pgnout and -epdout as it begins. OpenBench's worker reads every runner's PGN once the
+    # server stops the test (send_errors, slice_pgn_file), and a runner that had finished no game left none
+    # here: 'Unable to find PGNs/….pgn', an exception that ended the workload.
+    (tmp_path / "PGNs").mkdir()
+    line = (f"-engine cmd={STOCKFISH} name=a -engine cmd={STOCKFISH} name=b -each tc=60+1 -rounds 2 "
+            "-pgnout file=PGNs/1.2.3.0.pgn -epdout file=e.epd")
+    command = [sys.executable, "-m", "tmanager", "fastchess", *shlex.split(line)]
+    run = subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert run.stdout is not None
+    while not run.stdout.readline().startswith("Started game"):
+        pass
+    assert (tmp_path / "PGNs" / "1.2.3.0.pgn").read_text() == "" and (tmp_path / "e.epd").read_text() == ""
+    run.send_signal(signal.SIGINT)  # a minute's game: no game ends before
+    rest, err = run.communicate(timeout=120)
+    assert run.returncode == 1 and "Tournament was interrupted.\n" in rest, err
+    assert sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*")) == ["PGNs", "PGNs/1.2.3.0.pgn", "e.epd"]
 
 
 @contextlib.contextmanager
@@ -994,6 +1026,21 @@ def test_the_log_keeps_the_lines_of_its_level_as_fastchess_s(tmp_path: Path) -> 
         text = (tmp_path / "x.log").read_text()
         assert ("INFO game 0: a - b started" in text and "INFO engine a latency: " in text) is kept, (level, text)
         assert kept or text == "", (level, text)
+
+
+def test_the_log_keeps_the_warnings_fastchess_prints(tmp_path: Path) -> None:
+    # fastchess logs each warning it prints: -log level=warn (its default) kept nothing of a match with an
+    # illegal move, the log's one use being to find out what went wrong.
+    line = f"{pyengine('bad', '--seed', '1', '--fault', 'illegal')} {pyengine('good', '--seed', '2')} " \
+           "-each tc=inf nodes=1 -rounds 1 -games 1 -recover"
+    for level, kept in (("", True), ("level=err", False)):
+        done = fastchess(f"{line} -log file=x.log append=false {level}", tmp_path)
+        assert done.returncode == 0, done.stderr
+        warning = re.search(r"^Warning; Illegal move \S+ played by bad$", done.stdout, re.MULTILINE)
+        assert warning is not None, done.stdout
+        logged = re.findall(r"^\S+ \S+ \d+ WARNING (.*)$", (tmp_path / "x.log").read_text(), re.MULTILINE)
+        assert logged == ([warning.group()] if kept else []), (level, logged)
+        assert done.stderr == ""  # logged, not told again on stderr
 
 
 def test_one_command_run_twice_at_once_plays_one_test_and_the_last_to_end_clears_it(tmp_path: Path) -> None:

@@ -132,6 +132,37 @@ def test_null_move_is_illegal_even_in_check() -> None:
     assert record.faults == {"Bad": "illegal move"}
 
 
+@pytest.mark.parametrize(("variant", "fen"), [("chess", "KQkq"), ("chess960", "HAha")])
+def test_castling_written_as_the_king_taking_its_rook_is_a_move_in_chess960_only(variant: str, fen: str) -> None:
+    """UCI writes castling e1g1 in standard chess; python-chess also reads e1h1 there, fastchess finds no such
+    move, an illegal move (fishtest stops a test on it). tmanager played it as castling."""
+    castler = spec("random-uci", "Castler")
+    castler = dataclasses.replace(castler, command=(*castler.command, "--fault", "rook-castling", "--after", "0"))
+    record = play(castler, spec("greedy-uci", "Good"), variant=variant,
+                  start_fen=f"r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w {fen} - 0 1",
+                  adjudication=Adjudication(max_moves=1))
+    if variant == "chess":
+        assert (record.result.pgn, record.plies, dict(record.faults)) == ("0-1", 0, {"Castler": "illegal move"})
+        assert "e1h1 is not UCI's notation of e1g1" in record.reason
+    else:
+        assert record.faults == {} and moves_of(record)[0] == chess.Move.from_uci("e1h1")
+
+
+@pytest.mark.parametrize("faulty_color", [chess.WHITE, chess.BLACK])
+def test_a_uci_engine_that_answers_no_move_where_it_has_one_makes_an_illegal_move(faulty_color: chess.Color) -> None:
+    """``bestmove (none)`` where there is a move to play claims no result (UCI has no claims): fastchess scores
+    it as an illegal move; it was scored as a false result claim."""
+    bad = spec("random-uci", "Bad")
+    bad = dataclasses.replace(bad, command=(*bad.command, "--fault", "no-move", "--after", "1"))
+    good = spec("greedy-uci", "Good")
+    white, black = (bad, good) if faulty_color == chess.WHITE else (good, bad)
+    record = play(white, black, tc="2+0.05")
+    assert record.result.pgn == ("0-1" if faulty_color == chess.WHITE else "1-0")
+    assert (record.termination, dict(record.faults)) == ("rules infraction", {"Bad": "illegal move"})
+    assert "makes an illegal or unreadable move (no move in a position that has legal moves)" in record.reason
+    moves_of(record)
+
+
 @pytest.mark.timing
 @pytest.mark.parametrize("fault", ["fault-slow", "fault-stall"])
 def test_time_loss_says_by_how_much(fault: str) -> None:

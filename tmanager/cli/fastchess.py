@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import fcntl
+import logging
 import os
 import signal
 import sys
@@ -118,7 +119,9 @@ def _match(
     read_ahead(tourney, games=2 * sum(lanes))
     if config.log.file and not config.log.append and log_path.is_file():
         os.truncate(log_path, 0)
-    setup_logging(None, quiet=True)
+    # This process logs fastchess's warnings as it prints them (Match), to the log its workers write
+    level = logging.getLevelNamesMapping()[config.log.level.workers_level.upper()]
+    setup_logging(log_path, quiet=True, file_level=level)
     workers_main = _workers_main(config, new=not prepared.resumed)
     match = Match(config, tourney, main=workers_main, write=_say, lanes=lanes, log_path=log_path, cpus=cpus,
                   new=not prepared.resumed)

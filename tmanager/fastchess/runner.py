@@ -19,6 +19,7 @@ verdict and fastchess's closing lines follow.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import signal
 import time
@@ -36,6 +37,7 @@ from tmanager.fastchess.config import MatchConfig
 from tmanager.fastchess.limits import report_text
 from tmanager.fastchess.scoreboard import Scoreboard
 from tmanager.formats import pgn
+from tmanager.logs import TOLD
 from tmanager.tourney import store
 from tmanager.tourney.alphabet import FINISHED
 from tmanager.tourney.announce import (
@@ -50,6 +52,8 @@ from tmanager.tourney.announce import (
 from tmanager.tourney.model import Tourney
 from tmanager.tourney.outcome import Ending, Fault
 from tmanager.tourney.processes import Main, Workers
+
+LOGGER = logging.getLogger(__name__)
 
 #: How often the file is read: for games stored but never announced, and for dead workers.
 REFRESH_SECONDS = 0.5
@@ -245,6 +249,8 @@ class Match:
 
     def _warn(self, lines: list[str]) -> None:
         self._emit(lines)
+        for line in lines:  # fastchess's log keeps its warnings too (-log level=warn, its default, keeps only them)
+            LOGGER.warning("%s", line, extra=TOLD)
         if self.config.strict:  # fastchess's -strict: any warning ends the match, exit status 1
             self.aborted = True
 

@@ -134,18 +134,19 @@ def _no_test(name: str, path: Path, *, cwd: Path) -> ConfigError:
 
 def write(config: MatchConfig, prepared: Prepared) -> None:
     """Write a new test's tourney file (over the one it was prepared from, if any: :class:`FileExists` when
-    another process wrote one there since), and empty the outputs fastchess would begin afresh; a resumed
-    test's file is left as it is."""
-    if prepared.resumed:
-        return
+    another process wrote one there since; a resumed test's file is left as it is), and open the outputs asked
+    for as fastchess opens them as it begins: emptied when a new test begins them afresh (``append=false``),
+    and created empty where there is none. OpenBench's worker reads each runner's PGN once the server stops
+    the test, and a runner that finished no game by then left none: a missing PGN is its error."""
     tourney = prepared.tourney
-    store.write_new(tourney, overwrite=prepared.seen)
+    if not prepared.resumed:
+        store.write_new(tourney, overwrite=prepared.seen)
     for asked, append, name in (
         (config.pgn.requested, config.pgn.append, tourney.settings.pgn),
         (config.epd.requested, config.epd.append, tourney.settings.epd_out),
     ):
-        if asked and not append:
-            _empty(tourney.directory / name)
+        if asked:
+            _opened(tourney.directory / name, empty=not (append or prepared.resumed))
 
 
 def _afresh(config: MatchConfig) -> bool:
@@ -213,11 +214,15 @@ def _seed(tourney: Tourney) -> int:
     return tourney.openings.seed if tourney.openings is not None else 0
 
 
-def _empty(path: Path) -> None:
-    """fastchess's ``append=false``: the output begins empty (a file that is not a regular one is left be)."""
-    if path.is_file():
-        with path.open("r+b") as handle:
-            handle.truncate(0)
+def _opened(path: Path, *, empty: bool) -> None:
+    """An output as fastchess opens it: created empty if there is none; with ``empty`` (``append=false``)
+    emptied, if it is a regular file (anything else is left be)."""
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+    except FileExistsError:
+        if empty and path.is_file():
+            with path.open("r+b") as handle:
+                handle.truncate(0)
 
 
 def tourney_of(config: MatchConfig, path: Path, *, seed: int, pgn: str = "", epd: str = "") -> Tourney:

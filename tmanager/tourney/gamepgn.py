@@ -63,8 +63,8 @@ def move_comment(
     if report.depth is not None:
         head += f"/{report.depth}"
     values: dict[str, object] = {
-        "timeleft": None if time_left is None else f"{time_left:.3f}s",
-        "latency": None if report.time is None else f"{seconds - report.time:.3f}s",
+        "timeleft": None if time_left is None else _seconds(time_left),
+        "latency": None if report.time is None else _seconds(seconds - report.time),
         "nodes": report.nodes,
         "seldepth": report.seldepth,
         "nps": report.nps,
@@ -73,10 +73,15 @@ def move_comment(
         "pv": f'"{" ".join(report.pv)}"' if report.pv else None,
     }
     shown = {"timeleft": "tl", "nodes": "n", "seldepth": "sd"}
-    parts = [f"{head} {seconds:.3f}s".lstrip()]
+    parts = [f"{head} {_seconds(seconds)}".lstrip()]
     parts += [f"{shown.get(f, f)}={values[f]}" for f in COMMENT_FIELDS if f in fields and values[f] is not None]
     parts += [f'line="{line}"' for line in quoted]
     return ", ".join(parts)
+
+
+def _seconds(seconds: float) -> str:
+    """A time as fastchess writes it, of whole milliseconds: a latency of -0.3 ms is ``0.000s``, not ``-0.000s``."""
+    return f"{round(seconds * 1000) / 1000:.3f}s"
 
 
 class SelfNamed(NamedTuple):

@@ -352,11 +352,22 @@ class UciClient(EngineClient):
         move = None
         self._ponder_word = None
         self._state = _State.IDLE
-        if words and words[0] not in ("(none)", "NULL"):
+        if not words or words[0] in ("(none)", "NULL"):
+            # UCI's word for "no legal move": where there is one to play it claims no result (UCI has no claims)
+            # but is a move not played, an illegal move as fastchess scores it (fishtest stops a test on it)
+            if any(self._board.legal_moves):
+                self.fail(IllegalMove("no move in a position that has legal moves", move=" ".join(words[:1])))
+                return
+        else:
             try:
                 move = self._board.parse_uci(words[0].lower())  # AnMon 5.75 promotes in upper case
             except ValueError as exc:
                 self.fail(IllegalMove(exc, move=words[0]))
+                return
+            if move.uci().lower() != words[0].lower():
+                # python-chess also reads castling as the king taking its rook (e1h1) outside Chess960, where
+                # UCI writes e1g1: fastchess finds no such move there, an illegal one (fishtest stops a test on it)
+                self.fail(IllegalMove(f"{words[0]} is not UCI's notation of {move.uci()}", move=words[0]))
                 return
             if len(words) >= 3 and words[1] == "ponder" and move and words[2] not in ("(none)", "NULL"):
                 self._ponder_word = words[2].lower()
