@@ -233,16 +233,23 @@ def test_malformed_files(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("options", "says"),
     [
-        (["--rounds", "99999999999999999999"], "event.rounds: must be from 0 to 999, not 99999999999999999999"),
-        (["--system", "round-robin", "--cycles", "1000"], "division[1].cycles: must be from 1 to 999, not 1000"),
-        (["--max-byes", "1000000"], "event.max_byes: must be from 0 to 999 (the most rounds), not 1000000"),
+        # Each named as typed: the option (it was the file's field, event.rounds), or --set's key.
+        (["--rounds", "99999999999999999999"], "--rounds: must be from 0 to 999, not 99999999999999999999"),
+        (["--system", "round-robin", "--cycles", "1000"], "--cycles: must be from 1 to 999, not 1000"),
+        (["--set", "cycles=0"], "division[1].cycles: must be from 1 to 999, not 0"),
+        (["--max-byes", "1000000"], "--max-byes: must be from 0 to 999 (the most rounds), not 1000000"),
         # A negative one was written, and every later command refused the file its reader would not take.
-        (["--max-byes", "-1"], "event.max_byes: must be from 0 to 999 (the most rounds), not -1"),
+        (["--max-byes", "-1"], "--max-byes: must be from 0 to 999 (the most rounds), not -1"),
+        (["--start", "2026-13-01"], "--start: '2026-13-01' is not a date (write YYYY-MM-DD)"),
+        (["--set", "start=2026-13-01"], "event.start: '2026-13-01' is not a date"),
+        (["--divisions", "A,b,a"], "--divisions: two divisions have the same name"),
+        # An empty name was written: reports and pages without a title.
+        (["--name", " "], "--name: is empty (an event needs a name"),
         (["--set", "prizes=10000"], "event.prizes: must be from 1 to 9999 (the most players), not 10000"),
         # The organising federation is TRF's 032 line: a line break split it, an escape acted on the terminal.
         (["--set", 'federation="NED\\u001b[2J"'], "event.federation: holds a control character (U+001B)"),
         # The same tie-break twice (as FIDE writes it and with '/'): two equal columns, one key in CSV and JSON.
-        (["--tiebreaks", "BH-C1,BH/C1,SB"], "event.tiebreaks: 'BH/C1' is named twice"),
+        (["--tiebreaks", "BH-C1,BH/C1,SB"], "--tiebreaks: 'BH/C1' is named twice"),
         # --scoring as [scoring] reads it: inf ended in a traceback, 1.05 was taken as 1, 1-0.5-2 as it came.
         (["--scoring", "inf-0-0"], "scoring.win: must be a number, not inf"),
         (["--scoring", "1.05-0.5-0"], "scoring.win: 1.05 is not a multiple of 0.1 points"),

@@ -9,7 +9,9 @@ named by number or by a unique part of their name. See docs/events.md.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from tmanager.cli._bounds import check_count
@@ -123,11 +125,33 @@ def _new(args: argparse.Namespace) -> int:
             if name.strip()
         ],
     )
-    event = with_settings(event, [*args.set, *([f"team_size={args.boards}"] if args.boards is not None else [])],
-                          args.event)  # fmt: skip
-    journal.create(args.event, event)
+    try:
+        event = with_settings(event, [*args.set, *([f"team_size={args.boards}"] if args.boards is not None else [])],
+                              args.event)  # fmt: skip
+        journal.create(args.event, event)
+    except ConfigError as exc:
+        raise _as_typed(exc, args.set) from None
     print(f"created {args.event}: {event.name}, {len(event.divisions)} division(s), {event.divisions[0].system}")
     return 0
+
+
+#: The options of `new` by the file's field each fills.
+_NEW_OPTIONS = {
+    "event.name": "--name", "event.site": "--site", "event.start": "--start", "event.end": "--end",
+    "event.arbiter": "--arbiter", "event.rounds": "--rounds", "event.tiebreaks": "--tiebreaks",
+    "event.max_byes": "--max-byes", "division.cycles": "--cycles", "division.name": "--divisions",
+    "file.division": "--divisions",
+}  # fmt: skip
+
+
+def _as_typed(exc: ConfigError, settings: Sequence[str]) -> ConfigError:
+    """``exc`` naming the option typed (``--start``) where it named the file's field (``event.start``), unless
+    ``--set`` gave that field."""
+    field = re.sub(r"^division\[\d+\]\.", "division.", exc.field or "")
+    given = {word.partition("=")[0].strip() for word in settings}
+    if field not in _NEW_OPTIONS or field.rpartition(".")[2] in given:
+        return exc
+    return ConfigError(exc.message, file=exc.file, field=_NEW_OPTIONS[field], hint=exc.hint)
 
 
 def _configure_set(p: argparse.ArgumentParser) -> None:

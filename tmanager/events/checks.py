@@ -41,6 +41,8 @@ def check_event(event: Event, file: Path | None = None) -> None:
 
     for key in ("name", "site", "federation", "arbiter"):  # (the federation: TRF 032, a line of its own)
         _check_text(getattr(event, key), f"event.{key}", file)
+    if not event.name.strip():  # (`new --name ""` made one: its reports and pages had no title)
+        raise bad("is empty", "event.name", 'an event needs a name, e.g. name="Spring Open"')
     for deputy in event.deputies:
         _check_text(deputy, "event.deputies", file)
     parsed: list[tiebreaknames.Tiebreak] = []
@@ -84,6 +86,8 @@ def check_event(event: Event, file: Path | None = None) -> None:
     for i, d in enumerate(event.divisions, 1):
         where = f"division[{i}]"
         _check_text(d.name, f"{where}.name", file)
+        if not d.name.strip():
+            raise bad("is empty", f"{where}.name", "a division needs a name, e.g. name=Open")
         if not 1 <= d.cycles <= MAX_ROUND:
             raise bad(f"must be from 1 to {MAX_ROUND}, not {d.cycles}", f"{where}.cycles", _THREE_DIGITS)
         if any(len(group) < 2 for group in d.forbidden):

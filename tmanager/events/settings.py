@@ -98,8 +98,6 @@ def _value(key: str, texts: list[str]) -> Any:
         items = [item.strip() for text in texts for item in (text.split(",") if key in _COMMA_LISTS else [text])]
         return [item for item in items if item]
     text = texts[-1].strip()
-    if key == "name" and not text:
-        raise ConfigError("is empty", field=key, hint='an event needs a name, e.g. name="Spring Open"')
     if key == "federation" and text:  # typed as add-player's --federation: ned is NED, XYZ no federation
         text = as_fide_writes(key, text)
         fault = federation_fault(text)
@@ -236,10 +234,8 @@ def _division_table(division: Division) -> dict[str, Any]:
 def _division_value(key: str, text: str) -> Any:
     """A division setting's value as the file holds it, from what was typed: ``None`` (nothing) is the default."""
     text = text.strip()
-    if key == "name" and not text:
-        raise ConfigError("is empty", field=key, hint="a division needs a name, e.g. name=Open")
     if not text:
-        return None
+        return "" if key == "name" else None  # (a name is never the default: the file's check refuses it empty)
     if key in _DIVISION_LISTS:
         return [tomlmap.parse_value(item.strip()) for item in text.split(",") if item.strip()]
     value = tomlmap.parse_value(text)
