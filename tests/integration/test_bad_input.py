@@ -301,6 +301,19 @@ CASES = [
                 ('results = "+-="', 'results = "+"'),
                 ("[progress]\n", "[swiss]\nrounds = [[[0, 7]]]\n[progress]\n")),
          "swiss.rounds[0]", "participant 7"),
+    # int() took a fraction, a boolean and a text for a participant's number, and wrote them back as numbers.
+    *(Case(f"swiss pairing of {what}",
+           edited(("nodes = 100\n", 'nodes = 100\ntype = "swiss"\nswiss_rounds = 2\n'),
+                  ('results = "+-="', 'results = "+"'),
+                  ("[progress]\n", f"[swiss]\nrounds = [[[{white}, 2]]]\n[progress]\n")),
+           "swiss.rounds[0]", "pairs of participants' numbers")
+      for what, white in (("a fraction", "0.5"), ("a boolean", "true"), ("a text", '"0"'))),
+    # A round past the schedule's end was taken, and its bye counted in the standings.
+    Case("swiss rounds past the schedule",
+         edited(("nodes = 100\n", 'nodes = 100\ntype = "swiss"\nswiss_rounds = 2\n'),
+                ('results = "+-="', 'results = "+-"'),
+                ("[progress]\n", "[swiss]\nrounds = [[[0, 1]], [[2, 0]], [[1, 2]]]\n[progress]\n")),
+         "swiss.rounds[2]", "3 rounds are paired, but the schedule has 2"),
     # --- [tourney] values ------------------------------------------------------------------------
     Case("tourney name a number", edited(('name = "t"', "name = 5")), "tourney.name", "must be str (text)"),
     Case("tourney name with a newline", edited(('name = "t"', 'name = "t\\n[Round \\"9\\"]"')), "tourney.name",

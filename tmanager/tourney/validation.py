@@ -210,6 +210,12 @@ def _check_pairings(tourney: Tourney) -> None:
             f"Swiss pairings in a tourney of type {tourney.settings.type.value!r}", file=tourney.path, field="swiss",
             hint="remove [swiss], or set type back to \"swiss\"",
         )
+    total = tourney.schedule().total_rounds
+    if len(tourney.swiss) > total:  # a round past the schedule's end has no games, and gave its bye points
+        raise ConfigError(
+            f"{len(tourney.swiss)} rounds are paired, but the schedule has {total} (swiss_rounds × cycles)",
+            file=tourney.path, field=f"swiss.rounds[{total}]", hint="remove the rounds past the last, or raise cycles",
+        )
     for r, boards in enumerate(tourney.swiss):
         seated = [p for board in boards for p in board]
         stranger = next((p for p in seated if not 0 <= p < n), None)
@@ -224,6 +230,24 @@ def _check_pairings(tourney: Tourney) -> None:
         raise ConfigError(
             problem, file=tourney.path, field=f"swiss.rounds[{r}]", hint="remove the round to pair it again"
         )
+
+
+def check_pairings_kept(tourney: Tourney, recorded: object) -> None:
+    """Refuse a Swiss round whose pairings were changed or removed by hand while it has results: they would be
+    credited to other participants (and the next round paired on them), as a participant list changed by hand
+    would. ``recorded``: the ``[swiss]`` section the results were recorded with, as its TOML was read."""
+    before = recorded.get("rounds", []) if isinstance(recorded, dict) else []
+    schedule = tourney.schedule()
+    for r, boards in enumerate(before if isinstance(before, list) else []):
+        now = [list(board) for board in tourney.swiss[r]] if r < len(tourney.swiss) else None
+        games = schedule.games_of_round(r)
+        if now != boards and tourney.results[games.start : games.stop].strip(" "):
+            raise ConfigError(
+                f"round {r + 1} has results, which were recorded with its pairings {boards}, not "
+                f"{'none' if now is None else now}",
+                file=tourney.path, field=f"swiss.rounds[{r}]",
+                hint="put the pairings back; to pair the round again, set its results back to spaces as well",
+            )
 
 
 def check_outputs(tourney: Tourney) -> None:
