@@ -77,7 +77,7 @@ def validate(tourney: Tourney, *, settings: bool = True, engines: bool = False, 
     if tourney.sprt is not None:
         _check_sprt(tourney, tourney.sprt)
     resolved = resolve_all(tourney)
-    _check_paths(tourney)
+    _check_paths(tourney, [spec for spec, _limits in resolved])
     if outputs:
         check_outputs(tourney)
     if engines:
@@ -256,6 +256,7 @@ def check_outputs(tourney: Tourney) -> None:
     they are was checked as the tourney was read (:func:`validate`): this asks only for the permissions."""
     for path, field, _book in _outputs(tourney):
         check_access(path, file=tourney.path, field=field)
+    pgn.check_appendable(tourney.pgn_path)
 
 
 def _outputs(tourney: Tourney) -> Iterator[tuple[Path, str, Path | None]]:
@@ -271,14 +272,19 @@ def _outputs(tourney: Tourney) -> Iterator[tuple[Path, str, Path | None]]:
             yield directory / p.stderr, f"participants[{i}].stderr", None
 
 
-def _check_paths(tourney: Tourney) -> None:
+def _check_paths(tourney: Tourney, engines: Sequence[EngineSpec]) -> None:
     """The PGN, the EPD output and the engines' stderr logs are files (or nothing) that could be written, and
-    are not the opening book; a tune's values file is a file or nothing; the tablebases are there (see
+    are not the opening book, tmanager's own files nor an engine's program (a game appended to a script left an
+    engine that no longer ran); a tune's values file is a file or nothing; the tablebases are there (see
     :mod:`tmanager.tourney.paths`); the directories of the games in progress and of the engine logs, if there,
     are directories."""
     for path, field, book in _outputs(tourney):
         check_output(path, tourney=tourney.path, field=field, book=book)
     own = {journal_path(tourney.path): "the tourney's journal", lock_path(tourney.path): "the tourney's lock file"}
+    for spec in engines:
+        program = spec.program_file()
+        if program is not None:
+            own.setdefault(tourney.directory / program, f"the program of engine {spec.name!r}")
     check_apart([(path, field) for path, field, _book in _outputs(tourney)], own=own, tourney=tourney.path)
     for kept, holds in ((tourney.live_dir, "the games in progress"), (tourney.engine_logs_dir, "engine logs")):
         expect_directory(kept, hint=f"move it away: tmanager keeps {holds} of {tourney.path.name} there")
