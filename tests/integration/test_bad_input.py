@@ -301,6 +301,19 @@ CASES = [
                 ('results = "+-="', 'results = "+"'),
                 ("[progress]\n", "[swiss]\nrounds = [[[0, 7]]]\n[progress]\n")),
          "swiss.rounds[0]", "participant 7"),
+    # int() took a fraction, a boolean and a text for a participant's number, and wrote them back as numbers.
+    *(Case(f"swiss pairing of {what}",
+           edited(("nodes = 100\n", 'nodes = 100\ntype = "swiss"\nswiss_rounds = 2\n'),
+                  ('results = "+-="', 'results = "+"'),
+                  ("[progress]\n", f"[swiss]\nrounds = [[[{white}, 2]]]\n[progress]\n")),
+           "swiss.rounds[0]", "pairs of participants' numbers")
+      for what, white in (("a fraction", "0.5"), ("a boolean", "true"), ("a text", '"0"'))),
+    # A round past the schedule's end was taken, and its bye counted in the standings.
+    Case("swiss rounds past the schedule",
+         edited(("nodes = 100\n", 'nodes = 100\ntype = "swiss"\nswiss_rounds = 2\n'),
+                ('results = "+-="', 'results = "+-"'),
+                ("[progress]\n", "[swiss]\nrounds = [[[0, 1]], [[2, 0]], [[1, 2]]]\n[progress]\n")),
+         "swiss.rounds[2]", "3 rounds are paired, but the schedule has 2"),
     # --- [tourney] values ------------------------------------------------------------------------
     Case("tourney name a number", edited(('name = "t"', "name = 5")), "tourney.name", "must be str (text)"),
     Case("tourney name with a newline", edited(('name = "t"', 'name = "t\\n[Round \\"9\\"]"')), "tourney.name",
@@ -1106,3 +1119,29 @@ def test_a_change_refused_for_what_its_file_is_leaves_no_lock_file(
     arguments: list[str | Path] = [verb, options[0], path, *options[1:]] if verb == "event" else [verb, path, *options]
     assert says in one_line(arguments)
     assert sorted(p.name for p in tmp_path.iterdir()) == (["d.toml"] if os.path.lexists(path) else [])
+
+
+def test_a_pgn_that_is_an_engines_program_or_no_pgn_at_all_is_never_written(tmp_path: Path) -> None:
+    """A PGN named by mistake lost its contents at the first game: cut back to nothing (or to its last blank line
+    before a bracket) and given the game. An engine's program so named is refused where the file is read, as the
+    tourney's own files are; another file that ends with no game begun, before the first game and by `status`."""
+    script = tmp_path / "engine.py"
+    script.write_bytes((Path(__file__).parents[2] / "engines" / "pyengine.py").read_bytes())
+    path = fast_tourney(tmp_path / "t.toml", players=2, cycles=1, cmd=f"{script} --protocol uci",
+                        extra='pgn = "engine.py"')
+    before = snapshot(tmp_path)
+    for command in ("status", "work", "edit"):
+        refuse(command, path, Case("program", text(""), "tourney.pgn", "is the program of engine 'R0'"))
+    assert snapshot(tmp_path) == before
+    notes = tmp_path / "notes.txt"
+    notes.write_text("[Event \"t\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n\nto do\n\n[link](x)\n")
+    path.write_text(path.read_text().replace('pgn = "engine.py"', 'pgn = "notes.txt"'))
+    before = snapshot(tmp_path)
+    shown = subprocess.run([sys.executable, "-m", "tmanager", "status", str(path)], capture_output=True, text=True,
+                           timeout=LIMIT, check=False)
+    assert shown.returncode == 0 and "warning: " in shown.stderr and "not a whole game" in shown.stderr
+    done = subprocess.run([sys.executable, "-m", "tmanager", "work", str(path)], capture_output=True, text=True,
+                          timeout=LIMIT, check=False)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert "notes.txt: ends with 10 bytes that are not a whole game (from byte 46)" in done.stderr
+    assert snapshot(tmp_path) == before

@@ -6,7 +6,9 @@ import io
 from pathlib import Path
 
 import chess.pgn
+import pytest
 
+from tmanager.errors import ConfigError
 from tmanager.formats import pgn
 
 GAME = '[Event "t"]\n[White "A"]\n[Black "B"]\n[Result "{result}"]\n[GameNumber "{n}"]\n\n1. e4 e5 {result}\n'
@@ -74,6 +76,23 @@ def test_a_game_is_whole_only_with_its_result_outside_a_comment(tmp_path: Path) 
         assert (found.start > size + 60) == kept, tail
         assert path.read_text().endswith("1-0\n\n")
         pgn.cut_back(path, size)
+
+
+@pytest.mark.parametrize("content", [
+    bytes(range(256)) * 5000,  # a program named as the PGN: more than the megabyte looked back over
+    b"#!/bin/sh\nexec engine\n",  # a script: no game at all (it was cut to nothing)
+    b'[Event "t"]\n[Result "1-0"]\n\n1. e4 1-0\n\nnotes\n\n[link](x)\n',  # cut back to its last "\n\n["
+])
+def test_what_is_not_a_game_begun_is_never_cut_off(tmp_path: Path, content: bytes) -> None:
+    """A file that is no PGN, or one whose end is not a game begun by a writer that died, was cut back to its last
+    blank line before a bracket (or to nothing) and given the game: a PGN named by mistake lost its contents."""
+    path = tmp_path / "t.pgn"
+    path.write_bytes(content)
+    for attempt in (pgn.check_appendable, lambda p: pgn.append_game(p, GAME.format(n=0, result="1-0"))):
+        with pytest.raises(ConfigError, match=r"bytes that are not a whole game \(from byte \d"):
+            attempt(path)
+        assert path.read_bytes() == content
+    pgn.check_appendable(tmp_path / "none.pgn")  # a PGN still to be made is fine
 
 
 def find_result(path: Path, number: int, start: int = 0) -> str | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import re
 from pathlib import Path
 
 from tests.conftest import assert_consistent, run_cli
@@ -103,3 +104,31 @@ def test_double_swiss_needs_matches_of_two_games(tmp_path: Path) -> None:
     done = run_cli("status", path)
     assert done.returncode == 2
     assert "ds3.toml: tourney.games_per_pairing: a Double-Swiss match is 2 games, not 3" in done.stderr
+
+
+def test_a_played_rounds_pairings_changed_by_hand_are_refused(tmp_path: Path) -> None:
+    """A round's results belong to its pairings: changed (or the round removed) by hand, they were credited to
+    other engines in silence, and the next round paired on them; refused as a participant list changed is."""
+    path = slow_tourney(tmp_path / "sw.toml", players=4, games=2, extra='type = "swiss"\nswiss_rounds = 3')
+    assert run_cli("work", path, "--games", "2").returncode == 0  # round 1, both games of one pairing
+    played = store.read(path).swiss[0]
+    assert len(played) == 2
+    text = path.read_text()
+    written = f"[[{played[0][0]}, {played[0][1]}], [{played[1][0]}, {played[1][1]}]]"
+    assert written in text
+    swapped = f"[[{played[0][0]}, {played[1][0]}], [{played[0][1]}, {played[1][1]}]]"
+    for pairings in (swapped, ""):
+        path.write_text(text.replace(written + ",", pairings + ("," if pairings else "")))
+        before = path.read_bytes()
+        for command in ("status", "work"):
+            done = run_cli(command, path, timeout=60)
+            assert done.returncode == 2, done.stderr
+            lines = done.stderr.strip().splitlines()
+            assert len(lines) == 1 and "Traceback" not in done.stderr, done.stderr
+            assert "swiss.rounds[0]: round 1 has results, which were recorded with its pairings" in lines[0]
+            assert path.read_bytes() == before
+    # Its results set back as well, the round is the user's to pair again, and its games are played anew.
+    path.write_text(re.sub(r'results = "[-+=]{2}', 'results = "  ', text.replace(written + ",", swapped + ",")))
+    assert run_cli("status", path).returncode == 0
+    assert run_cli("work", path, "--games", "2").returncode == 0
+    assert store.read(path).swiss[0] == [(played[0][0], played[1][0]), (played[0][1], played[1][1])]

@@ -409,6 +409,8 @@ def test_worker_waits_for_a_broken_hand_edit_and_loses_nothing(tmp_path: Path) -
     log = path.with_suffix(".log")
     # The game ends meanwhile; the worker must keep its result.
     wait_for(lambda: "waiting for the file to be fixed" in log.read_text(), timeout=60)
+    time.sleep(5)  # two attempts and more: said once (it was said at each, every 2 s)
+    assert log.read_text().count("waiting for the file to be fixed") == 1
     assert worker.poll() is None
     with files.lock(path):
         text = path.read_text()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 
 import pytest
 
@@ -26,3 +27,32 @@ def test_a_transaction_on_a_file_that_stays_unfit_ends_once_stopping(monkeypatch
 
     asyncio.run(main())
     assert len(attempts) == 3  # retried until the stop, then said
+
+
+def test_a_file_that_stays_unfit_is_said_once_not_at_every_attempt(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A worker said the same error every 2 s while a file stayed unfit (a line a second in a log of two lanes, all
+    night for a file left broken): once now, then every 30 s while it lasts; another error at once."""
+    monkeypatch.setattr(bookkeeping, "RETRY_SECONDS", 0.001)
+    monkeypatch.setattr(bookkeeping, "_unfit_said", {})
+    errors = ["tourney.tc: bad time control 'x'"] * 20 + ["tourney.tc: bad time control 'y'"] * 20
+
+    def unfit() -> None:
+        if errors:
+            raise ConfigError(errors.pop(0), file="t.toml")
+
+    async def main() -> None:
+        # Two at once, as a worker's lanes each wait on the file.
+        await asyncio.gather(bookkeeping.transact(unfit), bookkeeping.transact(unfit))
+
+    with caplog.at_level(logging.ERROR, logger="tmanager"):
+        asyncio.run(main())
+    said = [r.getMessage() for r in caplog.records]
+    assert said == ["t.toml: tourney.tc: bad time control 'x'; waiting for the file to be fixed",
+                    "t.toml: tourney.tc: bad time control 'y'; waiting for the file to be fixed"]
+    monkeypatch.setattr(bookkeeping, "LOCK_WARN_SECONDS", 0.0)  # its time over: said again
+    errors.append("tourney.tc: bad time control 'y'")
+    with caplog.at_level(logging.ERROR, logger="tmanager"):
+        asyncio.run(main())
+    assert len(caplog.records) == 3

@@ -4,7 +4,8 @@ Every game ends with a blank line. Before appending, a file that does not
 end that way (a writer died mid-write, or the disk filled up) is cut back to
 its last complete game, so a PGN reader never meets a broken game; a last game
 whole but for its blank line (an editor trimmed it, or it was added by hand) is
-kept and given it back.
+kept and given it back. Only a game begun is cut off: a file that ends otherwise
+(no PGN at all, named by mistake) is refused, never cut.
 """
 
 from __future__ import annotations
@@ -112,8 +113,21 @@ def append_game(path: Path, text: str) -> Appended:
     either in the file whole or not at all.
     """
     data = text.rstrip("\n").encode("utf-8") + b"\n\n"
-    start = append_checked(path, data, keep=_append_point)
+    start = append_checked(path, data, keep=lambda fd: _append_point(fd, path))
     return Appended(start, start + len(data), fingerprint(data))
+
+
+def check_appendable(path: Path) -> None:
+    """Refuse a PGN that a game cannot be appended to without cutting off what is not a game's beginning
+    (:func:`_append_point`): before the first game, where an error would come only as it is recorded."""
+    try:
+        fd = open_file(path)
+    except FileNotFoundError:
+        return
+    try:
+        _append_point(fd, path)
+    finally:
+        os.close(fd)
 
 
 def _complete_games(fd: int) -> int:
@@ -145,10 +159,26 @@ def _ends_a_game(game: bytes) -> bool:
     return bool(blank) and moves.rfind(b"{") <= moves.rfind(b"}") and _ENDS_ON_RESULT.search(moves) is not None
 
 
-def _append_point(fd: int) -> tuple[int, bytes]:
+#: How a game written by tmanager (or XBoard, fastchess, cutechess) begins: a writer that died mid-game left
+#: a beginning of it, or this whole and more.
+_GAME_BEGINS = b'[Event "'
+
+
+def _append_point(fd: int, path: Path) -> tuple[int, bytes]:
     """Where a game is appended (:func:`_complete_games`), and the line breaks that end the last game there
-    with its blank line, when a hand edit removed it."""
+    with its blank line, when a hand edit removed it. What would be cut off must be the beginning of a game
+    (a writer died writing it): anything else is not ours to cut. A PGN named by mistake (a program, notes) was
+    cut to nothing, or to its last blank line before a bracket, and given the game."""
     size = _complete_games(fd)
+    end = os.fstat(fd).st_size
+    head = os.pread(fd, len(_GAME_BEGINS), size)
+    if size < end and (end - size > _LAST_GAME_WINDOW or not _GAME_BEGINS.startswith(head)):
+        raise ConfigError(
+            f"ends with {end - size:,} bytes that are not a whole game (from byte {size:,}): it is not a PGN, or "
+            "its end was edited by hand", file=path,
+            hint="give the tourney a PGN of its own (tourney.pgn), or end or remove that text by hand: tmanager cuts "
+            "off only a game it began",
+        )
     tail = os.pread(fd, 2, max(0, size - 2))[: size]
     if not size or tail == b"\n\n":
         return size, b""

@@ -26,8 +26,14 @@ _R = TypeVar("_R")
 
 #: Seconds between attempts to read a tourney file that is not valid right now.
 RETRY_SECONDS = 2.0
-#: Seconds between warnings while the lock stays taken (a process stopped while holding it).
+#: Seconds between warnings while the lock stays taken (a process stopped while holding it), and between the
+#: lines that say a file is still unfit.
 LOCK_WARN_SECONDS = 30.0
+
+#: When each unfit file's error was last logged (its text; monotonic seconds). Shared by a worker's transactions,
+#: a lane's each and the hooks': a line every RETRY_SECONDS from each filled a worker's log, a line a second for a
+#: file left broken overnight.
+_unfit_said: dict[str, float] = {}
 
 
 async def transact(
@@ -59,7 +65,7 @@ async def transact(
         except ConfigError as exc:
             if until():
                 raise
-            log.error("%s; waiting for the file to be fixed", exc)
+            _say_unfit(str(exc))
             await asyncio.sleep(RETRY_SECONDS)
         except LockTimeout as exc:
             now = time.monotonic()
@@ -67,6 +73,19 @@ async def transact(
             if now - warned >= LOCK_WARN_SECONDS and now - waiting_since >= LOCK_WARN_SECONDS:
                 warned = now
                 log.warning("%s; still waiting after %.0f s", exc, now - waiting_since)
+
+
+def _say_unfit(error: str) -> None:
+    """Log that a transaction waits for an unfit file: once, then every :data:`LOCK_WARN_SECONDS` while the same
+    error lasts; another error (the file edited again) at once."""
+    now = time.monotonic()
+    last = _unfit_said.get(error)
+    if last is not None and now - last < LOCK_WARN_SECONDS:
+        return
+    if len(_unfit_said) > 16:  # errors of edits long fixed
+        _unfit_said.clear()
+    _unfit_said[error] = now
+    log.error("%s; waiting for the file to be fixed", error)
 
 
 async def through_cancellation(work: Awaitable[_R]) -> _R:

@@ -98,20 +98,31 @@ class EngineSpec:
     def ping_within(self) -> float:
         return self.handshake_timeout if self.ping_timeout is None else self.ping_timeout
 
+    def _program(self) -> tuple[str, bool]:
+        """The program as the command names it, and whether it is a script run with this Python."""
+        # A .py program runs with this Python (command_line): the script is what must be there, or each game
+        # would start the interpreter, see it exit with status 2, and be scored as the engine's crash.
+        if self.command[0] == sys.executable and len(self.command) > 1 and self.command[1].endswith(".py"):
+            return self.command[1], True
+        return self.command[0], False
+
+    def program_file(self) -> Path | None:
+        """The file of the engine's program (a script's, for one run with this Python) when the command names it
+        by its path, else ``None`` (a program exec finds on PATH)."""
+        program, script = self._program()
+        if os.sep not in program and not script:
+            return None
+        path = Path(program)
+        return Path(self.workdir) / path if not path.is_absolute() and self.workdir else path
+
     def check_runnable(self, *, file: Path | None = None, where: str = "") -> None:
         """Raise :class:`ConfigError` if the program cannot be found or run, or its working
         directory is missing; ``file`` and ``where`` (``participants[1]``) locate the error."""
         prefix = f"{where}." if where else ""
-        program = self.command[0]
-        # A .py program runs with this Python (command_line): the script is what must be there, or each game
-        # would start the interpreter, see it exit with status 2, and be scored as the engine's crash.
-        script = program == sys.executable and len(self.command) > 1 and self.command[1].endswith(".py")
-        if script:
-            program = self.command[1]
+        program, script = self._program()
         if os.sep in program or script:
-            path = Path(program)
-            if not path.is_absolute() and self.workdir:
-                path = Path(self.workdir) / path
+            path = self.program_file()
+            assert path is not None
             if not (path.is_file() and (script or os.access(path, os.X_OK))):
                 raise ConfigError(
                     f"program {program!r} of engine {self.name!r} not found or not executable",

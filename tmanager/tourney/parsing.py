@@ -105,10 +105,15 @@ def _read_swiss(table: Any, path: Path) -> list[list[tuple[int, int]]]:
         raise ConfigError("must be a list of rounds", file=path, field="swiss.rounds")
     rounds = []
     for r, boards in enumerate(table.get("rounds", [])):
-        try:
-            rounds.append([(int(w), int(b)) for w, b in boards])
-        except (TypeError, ValueError):
+        # Participants' numbers as written: int() took 0.5 for 0, true for 1 and "2" for 2, and wrote them back so.
+        if not isinstance(boards, list) or not all(
+            isinstance(board, list) and len(board) == 2
+            and all(isinstance(p, int) and not isinstance(p, bool) for p in board)
+            for board in boards
+        ):
             raise ConfigError(
-                "each round must be a list of [white, black] pairs", file=path, field=f"swiss.rounds[{r}]"
-            ) from None
+                "each round must be a list of [white, black] pairs of participants' numbers (0, 1, …)",
+                file=path, field=f"swiss.rounds[{r}]", hint="remove the round to pair it again",
+            )
+        rounds.append([(white, black) for white, black in boards])
     return rounds

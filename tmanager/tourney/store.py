@@ -99,6 +99,7 @@ from tmanager.tourney.parsing import from_toml
 from tmanager.tourney.paths import journal_path as journal_path
 from tmanager.tourney.resultchanges import HandEdits, changed_results, recorded_since
 from tmanager.tourney.serialising import owned_sections_to_toml, settings_to_toml
+from tmanager.tourney.validation import check_pairings_kept
 
 log = logging.getLogger("tmanager")
 
@@ -203,6 +204,8 @@ def _resolved(
     tourney.version = max(owned.version or 0, journal.version if journal else 0)
     shape = shape_of(tourney)
     _check_names(tourney, owned, path, shape=shape)
+    if journal is not None and repair in ("hand edit", "journal"):  # the file's owned part over the journal's
+        check_pairings_kept(tourney, journal.parsed(path).sections.get("swiss"))
     return _State(size, head, owned, journal, tourney, repair, hand_edits, cut, shape)
 
 

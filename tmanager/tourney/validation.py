@@ -77,7 +77,7 @@ def validate(tourney: Tourney, *, settings: bool = True, engines: bool = False, 
     if tourney.sprt is not None:
         _check_sprt(tourney, tourney.sprt)
     resolved = resolve_all(tourney)
-    _check_paths(tourney)
+    _check_paths(tourney, [spec for spec, _limits in resolved])
     if outputs:
         check_outputs(tourney)
     if engines:
@@ -210,6 +210,12 @@ def _check_pairings(tourney: Tourney) -> None:
             f"Swiss pairings in a tourney of type {tourney.settings.type.value!r}", file=tourney.path, field="swiss",
             hint="remove [swiss], or set type back to \"swiss\"",
         )
+    total = tourney.schedule().total_rounds
+    if len(tourney.swiss) > total:  # a round past the schedule's end has no games, and gave its bye points
+        raise ConfigError(
+            f"{len(tourney.swiss)} rounds are paired, but the schedule has {total} (swiss_rounds × cycles)",
+            file=tourney.path, field=f"swiss.rounds[{total}]", hint="remove the rounds past the last, or raise cycles",
+        )
     for r, boards in enumerate(tourney.swiss):
         seated = [p for board in boards for p in board]
         stranger = next((p for p in seated if not 0 <= p < n), None)
@@ -226,12 +232,31 @@ def _check_pairings(tourney: Tourney) -> None:
         )
 
 
+def check_pairings_kept(tourney: Tourney, recorded: object) -> None:
+    """Refuse a Swiss round whose pairings were changed or removed by hand while it has results: they would be
+    credited to other participants (and the next round paired on them), as a participant list changed by hand
+    would. ``recorded``: the ``[swiss]`` section the results were recorded with, as its TOML was read."""
+    before = recorded.get("rounds", []) if isinstance(recorded, dict) else []
+    schedule = tourney.schedule()
+    for r, boards in enumerate(before if isinstance(before, list) else []):
+        now = [list(board) for board in tourney.swiss[r]] if r < len(tourney.swiss) else None
+        games = schedule.games_of_round(r)
+        if now != boards and tourney.results[games.start : games.stop].strip(" "):
+            raise ConfigError(
+                f"round {r + 1} has results, which were recorded with its pairings {boards}, not "
+                f"{'none' if now is None else now}",
+                file=tourney.path, field=f"swiss.rounds[{r}]",
+                hint="put the pairings back; to pair the round again, set its results back to spaces as well",
+            )
+
+
 def check_outputs(tourney: Tourney) -> None:
     """The PGN, the EPD output and the engines' stderr logs can be written: before games are played. Not when a
     file is read: a look at a tourney writes nothing, and an archived one (read-only) must be readable. What
     they are was checked as the tourney was read (:func:`validate`): this asks only for the permissions."""
     for path, field, _book in _outputs(tourney):
         check_access(path, file=tourney.path, field=field)
+    pgn.check_appendable(tourney.pgn_path)
 
 
 def _outputs(tourney: Tourney) -> Iterator[tuple[Path, str, Path | None]]:
@@ -247,14 +272,19 @@ def _outputs(tourney: Tourney) -> Iterator[tuple[Path, str, Path | None]]:
             yield directory / p.stderr, f"participants[{i}].stderr", None
 
 
-def _check_paths(tourney: Tourney) -> None:
+def _check_paths(tourney: Tourney, engines: Sequence[EngineSpec]) -> None:
     """The PGN, the EPD output and the engines' stderr logs are files (or nothing) that could be written, and
-    are not the opening book; a tune's values file is a file or nothing; the tablebases are there (see
+    are not the opening book, tmanager's own files nor an engine's program (a game appended to a script left an
+    engine that no longer ran); a tune's values file is a file or nothing; the tablebases are there (see
     :mod:`tmanager.tourney.paths`); the directories of the games in progress and of the engine logs, if there,
     are directories."""
     for path, field, book in _outputs(tourney):
         check_output(path, tourney=tourney.path, field=field, book=book)
     own = {journal_path(tourney.path): "the tourney's journal", lock_path(tourney.path): "the tourney's lock file"}
+    for spec in engines:
+        program = spec.program_file()
+        if program is not None:
+            own.setdefault(tourney.directory / program, f"the program of engine {spec.name!r}")
     check_apart([(path, field) for path, field, _book in _outputs(tourney)], own=own, tourney=tourney.path)
     for kept, holds in ((tourney.live_dir, "the games in progress"), (tourney.engine_logs_dir, "engine logs")):
         expect_directory(kept, hint=f"move it away: tmanager keeps {holds} of {tourney.path.name} there")
