@@ -20,7 +20,7 @@ from tests.integration.test_workers import claims_of, engines_in, hooked_tourney
 from tmanager.tourney import store
 from tmanager.tourney.engine import EnginePool
 from tmanager.tourney.engines import EngineSpec, Protocol
-from tmanager.tourney.processes import split
+from tmanager.tourney.processes import split, trimmed
 
 pytestmark = pytest.mark.usefixtures("each_event_loop")
 
@@ -126,6 +126,24 @@ def test_run_concurrency_alone_starts_processes_of_the_documented_split(tmp_path
     log = path.with_suffix(".log").read_text()
     lanes = sorted(int(k) for k in re.findall(r" \d+ INFO --concurrency: playing (\d+) games? at once", log))
     assert lanes == sorted(split(workers=None, concurrency=3))
+
+
+@pytest.mark.parametrize(
+    ("lanes", "games", "kept"),
+    [([1] * 1024, 6, [1] * 6), ([16, 16], 20, [16, 4]), ([4, 4], 8, [4, 4]), ([3, 2], 0, [1]), ([1, 1], 1, [1])],
+)
+def test_lanes_beyond_the_games_left_are_not_started(lanes: list[int], games: int, kept: list[int]) -> None:
+    assert trimmed(lanes, games) == kept
+
+
+def test_run_starts_no_more_games_at_once_than_are_left(tmp_path: Path) -> None:
+    """`run --workers 1024` on a tourney of 6 games started 1,024 processes, 1,018 of them to find nothing."""
+    path = slow_tourney(tmp_path / "few.toml", players=2, games=2)
+    done = run_cli("run", path, "--workers", "3", "--concurrency", "4")
+    assert done.returncode == 0 and "tmanager: note: 2 game(s) left: 2 at once, not 12\n" in done.stderr, done.stderr
+    assert_consistent(path)
+    log = path.with_suffix(".log").read_text()
+    assert re.findall(r" INFO --concurrency: playing (\d+) games? at once", log) == ["2"], log
 
 
 def test_bad_concurrency_is_one_line_and_status_2(tmp_path: Path) -> None:

@@ -40,8 +40,8 @@ from tmanager.tourney.claims import stale_games
 from tmanager.tourney.finishing import Look, finished_since, without
 from tmanager.tourney.gamesetup import preflight, read_ahead
 from tmanager.tourney.model import PLAYING, Tourney
-from tmanager.tourney.processes import Workers, split
-from tmanager.tourney.progress import games_planned
+from tmanager.tourney.processes import Workers, split, trimmed
+from tmanager.tourney.progress import games_left, games_planned
 from tmanager.tourney.tallies import tally
 
 if TYPE_CHECKING:
@@ -105,7 +105,9 @@ def command(args: argparse.Namespace) -> int:
     _check_options(args)
     tourney = store.read(args.file)  # before anything else looks at the path: it may not be a file at all
     path = tourney.path  # resolved
-    lanes = split(workers=args.workers, concurrency=args.concurrency)
+    asked = split(workers=args.workers, concurrency=args.concurrency)
+    left = games_left(tourney) + tourney.results.count(PLAYING)  # (a dead worker's claims are played again)
+    lanes = trimmed(asked, left)
     cpus: list[tuple[int, ...]] | None = None
     if args.affinity is not None:
         cpus = affinity.assign(affinity.parse(args.affinity) if args.affinity else (), lanes)
@@ -122,6 +124,8 @@ def command(args: argparse.Namespace) -> int:
         monitor.final(tourney)
         print(f"tmanager: nothing to play: {why_over(tourney, path)}", file=sys.stderr)
         return 0
+    if args.dask is None and sum(lanes) < sum(asked) and left:
+        print(f"tmanager: note: {left} game(s) left: {sum(lanes)} at once, not {sum(asked)}", file=sys.stderr)
     workers = (
         Workers(path, lanes, log_path, main=main, log_engines=args.log_engines, cpus=cpus) if args.dask is None
         else _coordinator(args, path, log_path)

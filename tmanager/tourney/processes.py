@@ -54,6 +54,20 @@ def split(*, workers: int | None, concurrency: int | None, cores: int | None = N
     return [share + 1] * extra + [share] * (processes - extra)
 
 
+def trimmed(lanes: list[int], games: int) -> list[int]:
+    """``lanes`` cut to ``games`` lanes in all (at least one, which settles hooks and results typed by hand): a
+    lane beyond the games left finds nothing to play, and `run --workers 1024` on a tourney of 6 games started
+    1,024 processes to do so."""
+    kept: list[int] = []
+    room = max(1, games)
+    for lane_count in lanes:
+        if room <= 0:
+            break
+        kept.append(min(lane_count, room))
+        room -= kept[-1]
+    return kept
+
+
 #: The command line's entry point, `tmanager ARGV`, as the command that starts workers passes it down
 #: (nothing below the command line imports it).
 Main = Callable[[Sequence[str]], int]
