@@ -115,3 +115,15 @@ def test_a_clock_of_increments_alone_only_where_it_starts_with_one() -> None:
     assert clock.remaining == pytest.approx(0.14)
     with pytest.raises(ConfigError, match="must be positive"):
         TimeControl.parse("0", increment_at_start=True)  # no time at all, still
+
+
+@pytest.mark.parametrize(("text", "move_time", "field"), [("99999999999999999999", None, "tc"),
+                                                           ("10+2000000000000000", None, "tc"),
+                                                           ("inf", 1e299, "st")])  # fmt: skip
+def test_a_time_beyond_an_engines_64_bit_milliseconds_is_refused(text: str, move_time: float | None,
+                                                                  field: str) -> None:
+    """`tc = "99999999999999999999"` was sent as a millisecond count no engine reads: Stockfish thought for ever."""
+    with pytest.raises(ConfigError, match=r"s is more than an engine's clock holds \(at most 1e\+15 s\)") as refused:
+        TimeControl.parse(text, move_time=move_time)
+    assert refused.value.field == field
+    assert TimeControl.parse("1000000000000000+1").base == 1e15  # the longest, exactly

@@ -14,6 +14,10 @@ from tmanager.errors import ConfigError
 
 #: The most nodes or plies a limit may give: engines count them in 64 bits, and TOML's integers are as wide.
 MAX_COUNT = 2**63 - 1
+#: The longest time a clock or a move may be given, in seconds: engines read times in 64-bit milliseconds (a
+#: longer one was sent as a number they cannot read, and Stockfish thought for ever); a round number below
+#: 2**63 ms, which float seconds cannot name exactly.
+MAX_SECONDS = 10**15
 
 _TC_RE = re.compile(
     r"""^\s*(?:(?P<moves>\d+)/)?
@@ -111,6 +115,10 @@ class TimeControl:
             if isinstance(value, int) and value > MAX_COUNT:
                 raise ConfigError(f"{name} must be at most {MAX_COUNT:,}, not {value:,}", field=name,
                                   hint="engines count in 64 bits, and so does TOML")
+        for name, seconds in (("tc", self.base), ("tc", self.increment), ("st", self.move_time)):
+            if seconds is not None and seconds > MAX_SECONDS:
+                raise ConfigError(f"{seconds:.6g} s is more than an engine's clock holds (at most {MAX_SECONDS:.0e} s)",
+                                  field=name, hint="engines read times in 64-bit milliseconds; no clock: tc = \"inf\"")
         if not self.is_timed and self.nodes is None and self.depth is None:
             raise ConfigError(
                 "no limit at all: with tc = \"inf\" engines would think for ever",
