@@ -254,7 +254,9 @@ def _float(value: Any, signed: bool) -> float:
         isinstance(value, float) and not math.isfinite(value)
     ):
         raise ValueError(f"must be a number, not {_shown(value)}")
-    if not abs(value) < FLOAT_MAGNITUDE:  # 1e308 or 10**400 is a number, only too large: say so
+    # 1e308 or 10**400 is a number, only too large: say so. The bound itself is within it (1e300 was refused as
+    # too large for "a number within ±1e+300").
+    if not abs(value) <= FLOAT_MAGNITUDE:
         raise ValueError(f"{_shown(value)} is too large (a number within ±{FLOAT_MAGNITUDE:g})")
     number = float(value)
     if number < 0 and not signed:

@@ -93,6 +93,7 @@ def test_a_number_out_of_a_floats_reach_is_told_too_large_not_no_number(share: o
     with pytest.raises(ConfigError) as caught:
         from_table(Sample, {"name": "x", "share": share}, "sample", None)
     assert caught.value.field == "sample.share" and caught.value.message == says
+    assert from_table(Sample, {"name": "x", "share": 1e300}, "sample", None).share == 1e300  # within, as it says
 
 
 class Shape(Choice):
