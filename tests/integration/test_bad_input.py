@@ -24,6 +24,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import run_cli
 from tests.integration.test_reliability import fast_tourney
 from tests.integration.test_tourney_file import GOOD
 from tests.integration.test_workers import start_worker
@@ -680,6 +681,21 @@ def test_a_command_line_of_a_megabyte_is_refused_at_once(tmp_path: Path) -> None
     line = one_line(["new", tmp_path / "n.toml", "-e", "huge", "-e", "greedy-uci", "--nodes", "9"])
     assert line == f"tmanager: {tmp_path}/engines/huge.toml: cmd: 1,048,576 characters, more than the 131,072 of a " \
         "command line (give the engine's program and its arguments)", line
+
+
+def test_new_never_writes_over_another_tourneys_journal_or_lock_file(tmp_path: Path) -> None:
+    """`new .t.toml.journal --force` wrote a tourney over t.toml's journal, which t.toml then read as damaged and
+    set aside, with what it held; `new t.toml.lock --force` replaced the file t.toml is locked with."""
+    path = tmp_path / "t.toml"
+    assert run_cli("new", path, "-e", "greedy-uci:A", "-e", "random-uci:B", "--nodes", "9").returncode == 0
+    assert run_cli("work", path, "--games", "1", "-q").returncode == 0
+    kept = {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()}
+    for name, what in ((".t.toml.journal", "the journal of t.toml"), ("t.toml.lock", "the lock file of t.toml")):
+        done = run_cli("new", tmp_path / name, "-e", "greedy-uci:A", "-e", "random-uci:B", "--nodes", "9", "--force")
+        assert done.returncode == 2 and done.stderr == f"tmanager: {tmp_path / name}: is {what} (choose another " \
+            "name: tmanager keeps that file's state there)\n", done.stderr
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()} == kept
+    assert run_cli("status", path).returncode == 0 and "1 played" in run_cli("status", path).stdout
 
 
 def test_new_refuses_what_it_could_not_play(tmp_path: Path) -> None:

@@ -342,11 +342,28 @@ def write_new(tourney: Tourney, *, overwrite: bool | Seen = False) -> None:
 
 def _refuse_existing(path: Path, *, overwrite: bool | Seen) -> None:
     exists = expect_file(path)  # a device or a directory there is refused, --force or not
+    keeper = _tourney_kept_by(path)
+    if keeper is not None:  # --force or not: `new .t.toml.journal --force` wrote over t.toml's journal
+        raise ConfigError(f"is {keeper}", file=path, hint="choose another name: tmanager keeps that file's state there")
     if isinstance(overwrite, Seen):
         if stamp(path) != overwrite.stamps:
             raise FileExists(f"{path}: written by another process since it was read; run the command again")
     elif exists and not overwrite:
         raise FileExists(f"{path}: file exists; choose another name or remove it first")
+
+
+def _tourney_kept_by(path: Path) -> str | None:
+    """What ``path`` is to another file beside it, if its journal or its lock file (``None``: neither)."""
+    name = path.name
+    owners = []
+    if name.startswith(".") and name.endswith(".journal"):
+        owners.append((path.with_name(name[1 : -len(".journal")]), "the journal"))
+    if name.endswith(".lock"):
+        owners.append((path.with_name(name.removesuffix(".lock")), "the lock file"))
+    for owner, what in owners:
+        if owner.name and (owner.exists() or owner.is_symlink()):
+            return f"{what} of {owner.name}"
+    return None
 
 
 def remove_unplayed(path: Path) -> bool:
