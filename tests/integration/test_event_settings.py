@@ -131,12 +131,17 @@ def test_what_the_rounds_were_paired_with_stays_once_a_round_is_paired(tmp_path:
 
 
 def test_set_in_the_shell(tmp_path: Path) -> None:
+    """The shell gives its division to the verbs of a division, not to set: `set name=…` would have renamed the
+    division; a division's settings need -d."""
     path = make_event(tmp_path)
-    done = subprocess.run([sys.executable, "-m", "tmanager", "event", "shell", str(path)],
-                          input='set "schedule=2026-04-01 10:00,2026-04-02 10:00" arbiter="Vos, Anna"\nquit\n',
+    typed = 'set "schedule=2026-04-01 10:00,2026-04-02 10:00" arbiter="Vos, Anna" "name=Autumn Open"\n' \
+            "set -d Open team_apart=true\nquit\n"
+    done = subprocess.run([sys.executable, "-m", "tmanager", "event", "shell", str(path)], input=typed,
                           capture_output=True, text=True, timeout=60, check=False)  # fmt: skip
     assert done.returncode == 0 and "changed schedule '2026-04-01 10:00; 2026-04-02 10:00'" in done.stdout, done
+    assert "changed division 'Open': team_apart True (was False)" in done.stdout, done
     assert settings(path)["arbiter"] == "Vos, Anna"
+    assert settings(path)["name"] == "Autumn Open" and division(path)["name"] == "Open"
 
 
 # --- a division's settings ------------------------------------------------------------------------------------
@@ -206,13 +211,3 @@ def test_a_score_based_and_a_team_divisions_own_settings(tmp_path: Path) -> None
     done = run_cli("event", "set", team, "match_points=3,1,0", "team_tiebreaks=GP,EMGSB")
     assert done.returncode == 0, done.stderr
     assert division(team)["match_points"] == [3, 1, 0] and division(team)["team_tiebreaks"] == ["GP", "EMGSB"]
-
-
-def test_set_in_the_shell_changes_the_event_not_its_division_unless_named(tmp_path: Path) -> None:
-    """The shell gives its division to the verbs of a division: `set name=…` would have renamed the division."""
-    path = make_event(tmp_path)
-    done = subprocess.run([sys.executable, "-m", "tmanager", "event", "shell", str(path)],
-                          input='set "name=Autumn Open"\nset -d Open team_apart=true\nquit\n',
-                          capture_output=True, text=True, timeout=60, check=False)  # fmt: skip
-    assert done.returncode == 0 and "changed division 'Open': team_apart True (was False)" in done.stdout, done
-    assert settings(path)["name"] == "Autumn Open" and division(path)["name"] == "Open"
