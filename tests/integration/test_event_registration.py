@@ -159,10 +159,12 @@ def test_an_open_registered_from_entries_and_the_list(tmp_path: Path) -> None:
         "Kuiper, Jan", "GM", 2587, 4100018, "NED", "m", "1991", "Leiden"
     )
     assert d.player(7).name == "Nieuwkomer, Noor" and d.player(7).fide_id is None
-    # Straight from the list by FIDE ID; a player already entered is refused, the whole file with it.
+    # Straight from the list by FIDE ID; a player already entered is refused, the whole file with it, the ID
+    # said once and the player who has it named (it was 'FIDE ID 4100018: FIDE ID 4100018 is already entered').
     ok("import-players", path, "--list", FIDE / "players_list_foa.txt", "--ids", "4100077")
-    assert "FIDE ID 4100018 is already entered" in refused(path, "import-players", path, "--list", xml, "--ids",
-                                                           "4100018,4100085")  # fmt: skip
+    assert refused(path, "import-players", path, "--list", xml, "--ids", "4100018,4100085") == (
+        f"tmanager: {path}: FIDE ID 4100018 is already entered, for Kuiper, Jan (1)"
+    )
     assert "FIDE ID 4100099 is not in the rating list" in refused(
         path, "import-players", path, _csv(tmp_path, "fide_id\n4100099\n"), "--list", xml
     )
