@@ -534,6 +534,15 @@ def test_an_xtm_line_edited_by_hand_is_one_line(tmp_path: Path, old: str, new: s
                         "for a player without one)"),
         (9, "x", "player 2: sex: 'x' in column 10 is not a sex (write m or w, as FIDE's lists M or F; blank when not "
                  "given)"),
+        # The fields the event file's check refused were named as the event's, a file the arbiter never saw:
+        # 'foreign.trf: division[1].player[2].federation: …'.
+        (53, "XYZ", "player 2: federation in columns 54-56: 'XYZ' is not a FIDE federation code (three capitals as "
+                    "FIDE writes them: NED, GER, ENG, FID)"),
+        (9, "mWGM", "player 2: title in columns 11-13: WGM is a women's title and the player's sex is m (correct the "
+                    "title or the sex)"),
+        (69, "2001/02/30", "player 2: birth in columns 70-79: '2001-02-30' is not a real date: day is out of range "
+                           "for month"),
+        (48, "9999", "player 2: rating in columns 49-52: 9999 is not a rating: 0 (unrated) or 100-3500"),
     ],
 )
 def test_a_001_line_with_a_rating_fide_id_or_sex_not_of_trf_is_refused(
@@ -549,7 +558,8 @@ def test_a_001_line_with_a_rating_fide_id_or_sex_not_of_trf_is_refused(
     done = run_cli("event", "import-trf", tmp_path / "copy.toml", trf_file)
     assert done.returncode == 2 and done.stderr.splitlines() == [f"tmanager: {trf_file}: {says}"], done.stderr
     assert not (tmp_path / "copy.toml").exists()
-    lines[4] = lines[4][:9] + "F" + lines[4][10:48] + "    " + lines[4][52:57] + " " * 11 + lines[4][68:]
+    kept = FOREIGN.splitlines()[4]
+    lines[4] = kept[:9] + "F" + kept[10:48] + "    " + kept[52:57] + " " * 11 + kept[68:]
     d = event_trf.loads("\n".join(lines) + "\n").division()
     assert (d.players[1].sex, d.players[1].rating, d.players[1].fide_id) == ("w", 0, None), "blank: not given"
 
