@@ -87,10 +87,6 @@ def _cut(values: tuple[int, ...], rounds: int) -> tuple[int, ...]:
     return values[:end]
 
 
-def _at(values: Sequence[int | None], i: int) -> int | None:
-    return values[i] if i < len(values) else None
-
-
 def from_t(players: Sequence[tsh.TPlayer], division: Division) -> None:
     """Fill an empty score-based ``division`` from ``.t`` players: player i is number i, one round per column.
 
@@ -129,22 +125,22 @@ def from_t(players: Sequence[tsh.TPlayer], division: Division) -> None:
         alone: dict[int, list[tsh.TPlayer]] = {}  # opponent 0, by board number
         for tp in players:
             card = tp.card
-            opponent, own = _at(card.opponents, i), _at(card.scores, i)
+            opponent, own = tsh.at(card.opponents, i), tsh.at(card.scores, i)
             if opponent == BYE:
-                alone.setdefault(_at(tp.boards, i) or 0, []).append(tp)
+                alone.setdefault(tsh.at(tp.boards, i) or 0, []).append(tp)
             elif opponent is not None and card.id < opponent:
                 other = players[opponent - 1].card
-                theirs = _at(other.scores, i)
-                swap = _at(other.p12, i) == FIRST
+                theirs = tsh.at(other.scores, i)
+                swap = tsh.at(other.p12, i) == FIRST
                 board = Board(opponent, card.id) if swap else Board(card.id, opponent)
                 if own is not None and theirs is not None:
                     board.scores = (theirs, own) if swap else (own, theirs)
                     s1, s2 = board.scores
                     board.result = Result.from_scores(s1, s2)
-                placed.append((_at(tp.boards, i) or 0, card.id, board))
+                placed.append((tsh.at(tp.boards, i) or 0, card.id, board))
         taken = {number for number, _, _ in placed}
         for number, group in alone.items():
-            entries = [(tp.card.id, _at(tp.card.scores, i)) for tp in group]
+            entries = [(tp.card.id, tsh.at(tp.card.scores, i)) for tp in group]
             forfeit = _forfeit(entries) if number and number not in taken else None
             if forfeit is not None:
                 placed.append((number, forfeit.white, forfeit))
@@ -174,7 +170,7 @@ def _keep_t_columns(rules: ScoredSettings, record: Round, players: Sequence[tsh.
         derived.update({b.white: first, b.black: second})
     for tp in players:
         number = tp.card.id
-        board, code = _at(tp.boards, i), _at(tp.card.p12, i)
+        board, code = tsh.at(tp.boards, i), tsh.at(tp.card.p12, i)
         if board is not None and board != _seat_number(record, number):
             record.board_numbers[number] = board
         if code is not None and code != derived.get(number, NEITHER):

@@ -180,14 +180,22 @@ def check(players: Sequence[TPlayer], *, file: str | Path | None = None) -> None
                     field=where,
                     hint=f"use 1..{count}, or 0 for a bye",
                 )
-            theirs = players[opponent - 1].card.opponents
-            if index < len(theirs) and theirs[index] not in (None, card.id):
+            # Paired on one line alone (00 or no column on the other) was taken, and refused later naming the
+            # event file to be written instead of this one.
+            theirs = at(players[opponent - 1].card.opponents, index)
+            if theirs != card.id:
+                has = "no opponent" if theirs is None else f"opponent {theirs}"
                 raise ConfigError(
-                    f"player {opponent} has opponent {theirs[index]} in that round, not {card.id}",
+                    f"player {opponent} has {has} in that round, not {card.id}",
                     file=file,
                     field=where,
                     hint="make the two lines agree",
                 )
+
+
+def at(values: Sequence[int | None], index: int) -> int | None:
+    """The value of round ``index`` + 1, None when not given (the record is shorter, or it is ``00``)."""
+    return values[index] if index < len(values) else None
 
 
 def _numbers(values: Sequence[int | None]) -> str:
