@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from pathlib import Path
 
 from tmanager.core.results import ByeKind, Result
-from tmanager.errors import StateError
+from tmanager.errors import ConfigError, StateError
+from tmanager.events.checks import check_player
 from tmanager.events.model import Board, Division, Player, PlayerStatus, Round, ScoredSettings, label
 from tmanager.events.scorecards import bye_kind, p12_codes, scorecards, settings_of
 from tmanager.formats import tsh
@@ -87,7 +89,7 @@ def _cut(values: tuple[int, ...], rounds: int) -> tuple[int, ...]:
     return values[:end]
 
 
-def from_t(players: Sequence[tsh.TPlayer], division: Division) -> None:
+def from_t(players: Sequence[tsh.TPlayer], division: Division, *, file: Path | None = None) -> None:
     """Fill an empty score-based ``division`` from ``.t`` players: player i is number i, one round per column.
 
     A game whose two scores are in gets its result; one without is pending;
@@ -99,23 +101,29 @@ def from_t(players: Sequence[tsh.TPlayer], division: Division) -> None:
     order does not give (gaps, 3 "to be drawn", 4 "not known yet") are kept
     in the round, and the other fields of each line in the player's
     ``extensions``, so that :func:`to_t` writes the file back as it was. A
-    player with ``off`` is withdrawn with that spread.
+    player with ``off`` is withdrawn with that spread. A player's field that no event file may hold (a rating
+    out of range, a control character in the name) is refused naming ``file`` and the player's line: the event
+    file's check named the file still to be written (``x.toml: division[1].player[1].rating: …``).
     """
     rules = settings_of(division)
     for tp in players:
         card = tp.card
-        division.players.append(
-            Player(
-                number=card.id,
-                name=tp.name,
-                rating=card.rating,
-                team=tp.team or "",
-                flags=[f"class:{tp.player_class}"] if tp.player_class else [],
-                status=PlayerStatus.WITHDRAWN if card.off is not None else PlayerStatus.ACTIVE,
-                off=card.off,
-                extensions=list(tp.extra),
-            )
+        entered = Player(
+            number=card.id,
+            name=tp.name,
+            rating=card.rating,
+            team=tp.team or "",
+            flags=[f"class:{tp.player_class}"] if tp.player_class else [],
+            status=PlayerStatus.WITHDRAWN if card.off is not None else PlayerStatus.ACTIVE,
+            off=card.off,
+            extensions=list(tp.extra),
         )
+        try:
+            check_player(entered)
+        except ConfigError as exc:
+            raise ConfigError(exc.message, file=file, field=f"line of player {card.id}: {exc.field}",
+                              hint=exc.hint) from None  # fmt: skip
+        division.players.append(entered)
     rounds = max((len(_trimmed(tp.card.opponents)) for tp in players), default=0)
     for n in range(1, rounds + 1):
         i = n - 1
