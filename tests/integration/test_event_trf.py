@@ -507,6 +507,11 @@ XTM_EDITS = [
      "XTM round 0: there is no round 0; they start at 1 (the line is tmanager's; fix or remove it)"),
     ("XTM player 3 {}", "XTM player 3 {}\nXTM rounds 2 {}",
      "XTM: 'rounds' is not a kind of XTM line (tmanager writes event, player and round lines)"),
+    # A player's field no event may hold was named as the event file's ('division[1].player[3].k: …').
+    ("XTM player 3 {}", 'XTM player 3 {"k":15}',
+     "XTM player 3: k: 15 is not a K factor: FIDE's are 10, 20, 40 (8.3.3), or 0 for none given"),
+    ("XTM player 3 {}", 'XTM player 3 {"club":"A\\u001bB"}',
+     r"XTM player 3: club: holds a control character (U+001B): 'A\x1bB' (names hold printable characters only)"),
 ]
 
 
@@ -543,6 +548,8 @@ def test_an_xtm_line_edited_by_hand_is_one_line(tmp_path: Path, old: str, new: s
         (69, "2001/02/30", "player 2: birth in columns 70-79: '2001-02-30' is not a real date: day is out of range "
                            "for month"),
         (48, "9999", "player 2: rating in columns 49-52: 9999 is not a rating: 0 (unrated) or 100-3500"),
+        (14, "Beta,\x1bBerta", r"player 2: name: holds a control character (U+001B): 'Beta,\x1bBerta' (names hold "
+                               "printable characters only)"),
     ],
 )
 def test_a_001_line_with_a_rating_fide_id_or_sex_not_of_trf_is_refused(

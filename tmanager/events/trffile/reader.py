@@ -13,6 +13,7 @@ from tmanager.core import teamtiebreaks, tiebreaknames
 from tmanager.core.results import ByeKind, Colour, Result, TrfResult
 from tmanager.core.teams import TeamScore
 from tmanager.errors import ConfigError
+from tmanager.events.checks import check_player
 from tmanager.events.eventfile import check, prize_fund
 from tmanager.events.games import ABSENT
 from tmanager.events.model import Acceleration, Board, Division, Event, PairingSystem, Player, Round, TeamSettings
@@ -223,7 +224,15 @@ def _import_player(line: trf.TrfPlayer, extras: dict[str, Any] | None, number: i
     read = read_player_header(line, file=file)
     data = {key: value for key, value in read.items() if value is not None}
     data.update({k: v for k, v in (extras or {}).items() if k != "number"})
-    return tomlmap.from_table(Player, {"number": number, **data}, f"XTM player {line.id}", file)
+    player = tomlmap.from_table(Player, {"number": number, **data}, f"XTM player {line.id}", file)
+    # Checked here, naming the line that gave the field: the event file's check named the event's field
+    # ('bad.trf: division[1].player[1].k: …'), of a file the arbiter never saw.
+    try:
+        check_player(player)
+    except ConfigError as exc:
+        where = "XTM player" if exc.field in (extras or {}) else "player"
+        raise ConfigError(exc.message, file=file, field=f"{where} {line.id}: {exc.field}", hint=exc.hint) from None
+    return player
 
 
 def _import_round(
