@@ -165,10 +165,21 @@ def loads(text: str, *, file: str | Path | None = None) -> list[TPlayer]:
 
 
 def check(players: Sequence[TPlayer], *, file: str | Path | None = None) -> None:
-    """Every opponent exists, is not the player, and lists the player back in that round."""
+    """Every opponent exists, is not the player, and lists the player back in that round; every score has its
+    round's opponent."""
     count = len(players)
     for player in players:
         card = player.card
+        # A score with no opponent was dropped without a word (the event has no game for it; export-t wrote the
+        # line back without it), or was a column shifted by a slip.
+        unpaired = [i for i, score in enumerate(card.scores) if score is not None and at(card.opponents, i) is None]
+        if unpaired:
+            raise ConfigError(
+                f"a score ({card.scores[unpaired[0]]}) but no opponent",
+                file=file,
+                field=f"line of player {card.id}: round {unpaired[0] + 1}",
+                hint="give the opponent, 0 for a bye, or take the score out",
+            )
         for index, opponent in enumerate(card.opponents):
             where = f"line of player {card.id}: round {index + 1}"
             if opponent is None or opponent == BYE:
