@@ -572,6 +572,28 @@ def test_a_001_line_with_a_rating_fide_id_or_sex_not_of_trf_is_refused(
 
 
 @pytest.mark.parametrize(
+    ("old", "new", "says"),
+    [
+        ("042 2025/01/10", "042 2025/13/45", "042 (start): '2025-13-45' is not a date (write YYYY-MM-DD)"),
+        ("042 2025/01/10", "042 2025/01/10\n052 2024/01/01", "052 (end): 2024-01-01 is before the start, 2025-01-10"),
+        ("012 Club Championship", "012 Club\x1bChampionship", r"012 (name): holds a control character (U+001B): "
+                                                              r"'Club\x1bChampionship'"),
+    ],
+)
+def test_a_header_record_no_event_may_hold_is_named_by_its_code(
+    tmp_path: Path, old: str, new: str, says: str
+) -> None:
+    """A date, or a name with a control character, in a header record was refused naming the event file's field
+    ('foreign.trf: event.start: …'), of a file the arbiter never saw; it is named by its record."""
+    trf_file = tmp_path / "foreign.trf"
+    trf_file.write_text(FOREIGN.replace(old, new, 1))
+    done = run_cli("event", "import-trf", tmp_path / "copy.toml", trf_file)
+    assert done.returncode == 2 and done.stderr.splitlines() == [done.stderr.strip()], done.stderr
+    assert done.stderr.startswith(f"tmanager: {trf_file}: {says}"), done.stderr
+    assert not (tmp_path / "copy.toml").exists()
+
+
+@pytest.mark.parametrize(
     ("black", "points", "says"),
     [
         ("   1 b =", "1.0", "round 1: players 1 and 3 have '1' and '=', which make no result of one game"),

@@ -97,8 +97,27 @@ def loads(text: str, *, file: Path | None = None) -> Event:
         primary = read_type_code(code, file=file).primary if code else TeamScore.MATCH
         teams_from_trf(tournament, division, primary=primary, tiebreaks=meta.get("team_tiebreaks"), file=file)
     event.divisions.append(division)
-    check(event, file)
+    _check_event(event, file)
     return event
+
+
+#: The event's fields a TRF's header records give, by the record's code.
+_HEADER_FIELDS = {"name": "012", "site": "022", "federation": "032", "start": "042", "end": "052", "arbiter": "102",
+                  "deputies": "112"}  # fmt: skip
+
+
+def _check_event(event: Event, file: Path | None) -> None:
+    """The event file's check of ``event``; a field a header record gave is named by its record (``042 (start)``),
+    where the refusal named the event file's field (``event.start``), of a file the arbiter never saw."""
+    try:
+        check(event, file)
+    except ConfigError as exc:
+        field = exc.field or ""
+        key = field.removeprefix("event.")
+        code = _HEADER_FIELDS.get(key.partition("[")[0]) if key != field else None
+        if code is None:
+            raise
+        raise ConfigError(exc.message, file=file, field=f"{code} ({key})", hint=exc.hint) from None
 
 
 def _team_file(tournament: trf.Tournament) -> bool:
