@@ -578,6 +578,8 @@ def test_a_001_line_with_a_rating_fide_id_or_sex_not_of_trf_is_refused(
         ("042 2025/01/10", "042 2025/01/10\n052 2024/01/01", "052 (end): 2024-01-01 is before the start, 2025-01-10"),
         ("012 Club Championship", "012 Club\x1bChampionship", r"012 (name): holds a control character (U+001B): "
                                                               r"'Club\x1bChampionship'"),
+        # The host federation (the norms' foreign players) was not checked at all: set refused XYZ, 032 gave it.
+        ("042 2025/01/10", "042 2025/01/10\n032 XYZ", "032 (federation): 'XYZ' is not a FIDE federation code"),
     ],
 )
 def test_a_header_record_no_event_may_hold_is_named_by_its_code(
