@@ -242,7 +242,8 @@ def test_titles_and_sex_on_the_command_line(tmp_path: Path) -> None:
     path = tmp_path / "t.toml"
     ok("new", path, "--name", "Titles", "--rounds", "3")
     ok("add-player", path, "Kasparova, Eva", "--title", "WIM", "--sex", "w", "--rating", "2250", "--birth", "2001")
-    assert "changed sex, title" in ok("edit-player", path, "Kasparova", "--title", "IM", "--sex", "w")
+    said = ok("edit-player", path, "Kasparova", "--title", "IM", "--sex", "w")  # (she is w already)
+    assert "changed title of Kasparova, Eva (1) (already has the sex given)" in said
     player = tomllib.loads(path.read_text(encoding="utf-8"))["division"][0]["player"][0]
     assert (player["title"], player["sex"]) == ("IM", "w")
     path.write_text(path.read_text(encoding="utf-8").replace('title = "IM"', 'title = "GMX"'), encoding="utf-8")
