@@ -159,10 +159,12 @@ def test_an_open_registered_from_entries_and_the_list(tmp_path: Path) -> None:
         "Kuiper, Jan", "GM", 2587, 4100018, "NED", "m", "1991", "Leiden"
     )
     assert d.player(7).name == "Nieuwkomer, Noor" and d.player(7).fide_id is None
-    # Straight from the list by FIDE ID; a player already entered is refused, the whole file with it.
+    # Straight from the list by FIDE ID; a player already entered is refused, the whole file with it, the ID
+    # said once and the player who has it named (it was 'FIDE ID 4100018: FIDE ID 4100018 is already entered').
     ok("import-players", path, "--list", FIDE / "players_list_foa.txt", "--ids", "4100077")
-    assert "FIDE ID 4100018 is already entered" in refused(path, "import-players", path, "--list", xml, "--ids",
-                                                           "4100018,4100085")  # fmt: skip
+    assert refused(path, "import-players", path, "--list", xml, "--ids", "4100018,4100085") == (
+        f"tmanager: {path}: FIDE ID 4100018 is already entered, for Kuiper, Jan (1)"
+    )
     assert "FIDE ID 4100099 is not in the rating list" in refused(
         path, "import-players", path, _csv(tmp_path, "fide_id\n4100099\n"), "--list", xml
     )
@@ -240,7 +242,8 @@ def test_titles_and_sex_on_the_command_line(tmp_path: Path) -> None:
     path = tmp_path / "t.toml"
     ok("new", path, "--name", "Titles", "--rounds", "3")
     ok("add-player", path, "Kasparova, Eva", "--title", "WIM", "--sex", "w", "--rating", "2250", "--birth", "2001")
-    assert "changed sex, title" in ok("edit-player", path, "Kasparova", "--title", "IM", "--sex", "w")
+    said = ok("edit-player", path, "Kasparova", "--title", "IM", "--sex", "w")  # (she is w already)
+    assert "changed title of Kasparova, Eva (1) (already has the sex given)" in said
     player = tomllib.loads(path.read_text(encoding="utf-8"))["division"][0]["player"][0]
     assert (player["title"], player["sex"]) == ("IM", "w")
     path.write_text(path.read_text(encoding="utf-8").replace('title = "IM"', 'title = "GMX"'), encoding="utf-8")

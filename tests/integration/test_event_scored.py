@@ -375,6 +375,29 @@ def test_t_file_import_of_the_seed_example(tmp_path: Path) -> None:
     assert tsh.read(tmp_path / "b.t") == tsh.read(source)
 
 
+@pytest.mark.parametrize(
+    ("old", "new", "says"),
+    [
+        ("1850", "-5", "line of player 1: rating: -5 is not a rating: 0 (unrated) or 100-3500"),
+        ("Chew, John", "Chew,\x1b[31m John", r"line of player 1: name: holds a control character (U+001B): 'Chew,"
+                                              r"\x1b[31m John' (names hold printable characters only)"),
+        ("class B", "class B; team T\x1b", "line of player 3: team: holds a control character (U+001B)"),
+    ],
+)
+def test_a_t_file_player_no_event_may_hold_is_refused_naming_its_line(
+    tmp_path: Path, old: str, new: str, says: str
+) -> None:
+    """A rating out of range or a control character in a name was refused naming the event file import-t was to
+    write, and its field ('x.toml: division[1].player[1].rating: …'), a file the arbiter never saw."""
+    source = tmp_path / "x.t"
+    source.write_text("Chew, John 1850 400; 2; p12 1\nTwo, A 1500 380; 1; p12 2\nThree, B 1400; 0; class B\n"
+                      .replace(old, new))  # fmt: skip
+    path = tmp_path / "x.toml"
+    done = run_cli("event", "import-t", path, source)
+    assert done.returncode == 2 and done.stderr.startswith(f"tmanager: {source}: {says}"), done.stderr
+    assert len(done.stderr.splitlines()) == 1 and not path.exists()
+
+
 def test_chess_events_refuse_scored_settings(tmp_path: Path) -> None:
     text = '[event]\nname = "C"\n\n[[division]]\nname = "A"\nbye_spread = 50\n'
     with pytest.raises(ConfigError, match="bye_spread needs entry"):

@@ -507,6 +507,11 @@ XTM_EDITS = [
      "XTM round 0: there is no round 0; they start at 1 (the line is tmanager's; fix or remove it)"),
     ("XTM player 3 {}", "XTM player 3 {}\nXTM rounds 2 {}",
      "XTM: 'rounds' is not a kind of XTM line (tmanager writes event, player and round lines)"),
+    # A player's field no event may hold was named as the event file's ('division[1].player[3].k: …').
+    ("XTM player 3 {}", 'XTM player 3 {"k":15}',
+     "XTM player 3: k: 15 is not a K factor: FIDE's are 10, 20, 40 (8.3.3), or 0 for none given"),
+    ("XTM player 3 {}", 'XTM player 3 {"club":"A\\u001bB"}',
+     r"XTM player 3: club: holds a control character (U+001B): 'A\x1bB' (names hold printable characters only)"),
 ]
 
 
@@ -534,6 +539,17 @@ def test_an_xtm_line_edited_by_hand_is_one_line(tmp_path: Path, old: str, new: s
                         "for a player without one)"),
         (9, "x", "player 2: sex: 'x' in column 10 is not a sex (write m or w, as FIDE's lists M or F; blank when not "
                  "given)"),
+        # The fields the event file's check refused were named as the event's, a file the arbiter never saw:
+        # 'foreign.trf: division[1].player[2].federation: …'.
+        (53, "XYZ", "player 2: federation in columns 54-56: 'XYZ' is not a FIDE federation code (three capitals as "
+                    "FIDE writes them: NED, GER, ENG, FID)"),
+        (9, "mWGM", "player 2: title in columns 11-13: WGM is a women's title and the player's sex is m (correct the "
+                    "title or the sex)"),
+        (69, "2001/02/30", "player 2: birth in columns 70-79: '2001-02-30' is not a real date: day is out of range "
+                           "for month"),
+        (48, "9999", "player 2: rating in columns 49-52: 9999 is not a rating: 0 (unrated) or 100-3500"),
+        (14, "Beta,\x1bBerta", r"player 2: name: holds a control character (U+001B): 'Beta,\x1bBerta' (names hold "
+                               "printable characters only)"),
     ],
 )
 def test_a_001_line_with_a_rating_fide_id_or_sex_not_of_trf_is_refused(
@@ -549,9 +565,34 @@ def test_a_001_line_with_a_rating_fide_id_or_sex_not_of_trf_is_refused(
     done = run_cli("event", "import-trf", tmp_path / "copy.toml", trf_file)
     assert done.returncode == 2 and done.stderr.splitlines() == [f"tmanager: {trf_file}: {says}"], done.stderr
     assert not (tmp_path / "copy.toml").exists()
-    lines[4] = lines[4][:9] + "F" + lines[4][10:48] + "    " + lines[4][52:57] + " " * 11 + lines[4][68:]
+    kept = FOREIGN.splitlines()[4]
+    lines[4] = kept[:9] + "F" + kept[10:48] + "    " + kept[52:57] + " " * 11 + kept[68:]
     d = event_trf.loads("\n".join(lines) + "\n").division()
     assert (d.players[1].sex, d.players[1].rating, d.players[1].fide_id) == ("w", 0, None), "blank: not given"
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "says"),
+    [
+        ("042 2025/01/10", "042 2025/13/45", "042 (start): '2025-13-45' is not a date (write YYYY-MM-DD)"),
+        ("042 2025/01/10", "042 2025/01/10\n052 2024/01/01", "052 (end): 2024-01-01 is before the start, 2025-01-10"),
+        ("012 Club Championship", "012 Club\x1bChampionship", r"012 (name): holds a control character (U+001B): "
+                                                              r"'Club\x1bChampionship'"),
+        # The host federation (the norms' foreign players) was not checked at all: set refused XYZ, 032 gave it.
+        ("042 2025/01/10", "042 2025/01/10\n032 XYZ", "032 (federation): 'XYZ' is not a FIDE federation code"),
+    ],
+)
+def test_a_header_record_no_event_may_hold_is_named_by_its_code(
+    tmp_path: Path, old: str, new: str, says: str
+) -> None:
+    """A date, or a name with a control character, in a header record was refused naming the event file's field
+    ('foreign.trf: event.start: …'), of a file the arbiter never saw; it is named by its record."""
+    trf_file = tmp_path / "foreign.trf"
+    trf_file.write_text(FOREIGN.replace(old, new, 1))
+    done = run_cli("event", "import-trf", tmp_path / "copy.toml", trf_file)
+    assert done.returncode == 2 and done.stderr.splitlines() == [done.stderr.strip()], done.stderr
+    assert done.stderr.startswith(f"tmanager: {trf_file}: {says}"), done.stderr
+    assert not (tmp_path / "copy.toml").exists()
 
 
 @pytest.mark.parametrize(

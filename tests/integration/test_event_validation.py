@@ -136,6 +136,19 @@ def test_edit_player_and_the_lower_case_federation(event: Path) -> None:
     )
 
 
+def test_edit_player_to_what_the_player_has_changes_nothing(event: Path) -> None:
+    """A field given the value it has was said to be changed ('changed fide_id of Kuiper, Jan (1)'): the arbiter
+    was told of a change there was none of. It is said to be as given; with nothing else, nothing is written."""
+    journal = sorted((event.parent / "old").glob("*"))
+    before = event.read_bytes()
+    same = ok("edit-player", event, "Kuiper", "--fide-id", "4100018", "--federation", "ned")
+    assert same.strip() == "nothing to change: Kuiper, Jan (1) already has the federation, fide_id given"
+    assert event.read_bytes() == before and sorted((event.parent / "old").glob("*")) == journal
+    some = ok("edit-player", event, "Kuiper", "--fide-id", "4100018", "--rating", "2600")
+    assert some.strip() == "changed rating of Kuiper, Jan (1) (already has the fide_id given)"
+    assert ev.load(event).division().player(1).rating == 2600
+
+
 def test_a_womens_title_with_sex_m_is_refused(event: Path, tmp_path: Path) -> None:
     """A WCM of sex m was entered (as were WGM, WIM and WFM): a slip in the title or the sex, which put the player
     in or out of the category women and the women's norms by chance."""

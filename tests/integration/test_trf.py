@@ -169,6 +169,18 @@ def test_exit_codes(tmp_path: Path) -> None:
     assert status == 5 and len(err.splitlines()) == 1
 
 
+def test_a_rating_that_is_no_number_is_refused(tmp_path: Path) -> None:
+    """A rating with a letter in it ('20x0') was read as 0: the player was paired as unrated, down the order,
+    without a word; it is refused as import-trf refuses it (one check for both)."""
+    typo = tmp_path / "typo.trf"
+    typo.write_text(TWO_ROUNDS.replace(line(2, "1.0")[:52], line(2, "1.0")[:48] + "20x0", 1))
+    status, out, err = run("--dutch", str(typo), "-p")
+    assert (status, out) == (3, "")
+    assert err == (f"tmanager: {typo}: player 2: rating: '20x0' in columns 49-52 is not a number (write it in "
+                   "digits; blank for an unrated player)\n")  # fmt: skip
+    assert trf.parse(TWO_ROUNDS.replace("2000", "    ")).players[1].rating == 0, "blank: unrated"
+
+
 def test_checker_reports_no_difference_on_bbppairings_files(capsys: pytest.CaptureFixture[str]) -> None:
     args = argparse.Namespace(input=DATA / "random-49.trf", check=True, berger=False, dutch=True, output=None)
     assert pair.command(args) == 0

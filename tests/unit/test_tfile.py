@@ -96,6 +96,13 @@ def test_standings_from_a_t_file() -> None:
         ("Chew, John 1850; 5\nOther 1500; 0\n", "opponent 5 is not another player"),
         ("Chew, John 1850; 1\n", "opponent 1 is not another player"),
         ("A 1850; 2\nB 1500; 0\n", "player 2 has opponent 0 in that round, not 1"),
+        # Paired on one line alone was read, and import-t then refused it naming the event file it was to write
+        # ('x.toml: division 'x': round 2: board_numbers or p12 name a player without a game or bye in it').
+        ("A 1850; 2\nB 1500; 00\n", "player 2 has no opponent in that round, not 1"),
+        ("A 1850; 0 2\nB 1500; 0\n", "line of player 1: round 2: player 2 has no opponent in that round, not 1"),
+        # A score without its round's opponent was dropped on import, and lost from the file written back.
+        ("A 1850 400 450; 2\nB 1500 350; 1\n", "line of player 1: round 2: a score (450) but no opponent"),
+        ("A 1850 400 450; 2 00\nB 1500 350; 1\n", "line of player 1: round 2: a score (450) but no opponent"),
         ("A 1850 400; 2x\n", "'2x' is not a number"),
         ("1850 400\n", "needs a name followed by a rating"),
         ("Chew, John\n", "needs a name followed by a rating"),

@@ -140,7 +140,7 @@ def _import_t(args: argparse.Namespace) -> int:
     e = with_settings(Event(name=args.name or args.input.stem, rounds=args.rounds or 0, divisions=[d]), args.set,
                       args.event)  # fmt: skip
     d = e.divisions[0]
-    tshfile.from_t(players, d)
+    tshfile.from_t(players, d, file=args.input)
     e.rounds = args.rounds or d.paired_rounds
     journal.create(args.event, e)
     print(f"created {args.event} from {args.input}: {len(d.players)} players, {d.paired_rounds} paired round(s)")

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from tmanager.core import tiebreaknames
 from tmanager.core.categories import Category
-from tmanager.core.playerfields import player_fault
+from tmanager.core.playerfields import federation_fault, player_fault
 from tmanager.core.results import ByeKind, format_points
 from tmanager.errors import CONTROL_CHARACTERS, ConfigError
 from tmanager.events.model import HOOKS, OVERALL, Division, Event, Player, PlayerStatus, PrizeFund
@@ -43,6 +43,11 @@ def check_event(event: Event, file: Path | None = None) -> None:
         _check_text(getattr(event, key), f"event.{key}", file)
     if not event.name.strip():  # (`new --name ""` made one: its reports and pages had no title)
         raise bad("is empty", "event.name", 'an event needs a name, e.g. name="Spring Open"')
+    # The host federation decides which players are foreign for the norms; set refused 'XYZ', but a hand edit and
+    # a TRF's 032 line gave it.
+    fault = federation_fault(event.federation) if event.federation else None
+    if fault is not None:
+        raise bad(fault, "event.federation")
     for deputy in event.deputies:
         _check_text(deputy, "event.deputies", file)
     parsed: list[tiebreaknames.Tiebreak] = []

@@ -166,12 +166,19 @@ def edit_player(division: Division, player: Player, changes: Mapping[str, Any]) 
         _check_name(division, changes["name"], player.number)
         changes["name"] = changes["name"].strip()
     editable = {f.name for f in dataclasses.fields(Player)} - _FIXED
-    for key, value in changes.items():
+    for key in changes:
         if key not in editable:
             raise StateError(f"edit-player cannot change {key!r}")
-        setattr(player, key, value)
+    # A field given the value it has is no change: said so, as event set does, and not called 'changed'.
+    same = sorted(key for key, value in changes.items() if getattr(player, key) == value)
+    changed = sorted(key for key in changes if key not in same)
+    for key in changed:
+        setattr(player, key, changes[key])
     _check_entry(division, player)
-    return [f"changed {', '.join(sorted(changes))} of {label(player)}"] if changes else ["nothing to change"]
+    kept = f"already has the {', '.join(same)} given" if same else ""
+    if not changed:
+        return [f"nothing to change: {label(player)} {kept}" if same else "nothing to change"]
+    return [f"changed {', '.join(changed)} of {label(player)}" + (f" ({kept})" if same else "")]
 
 
 def withdraw(division: Division, player: Player, rounds: Sequence[int] = ()) -> list[str]:

@@ -139,7 +139,8 @@ def import_players(
     None: no list); without rows, every player of ``entries``. All or none: the first bad row refuses the whole
     file."""
     _check_rating_kind(entries or {}, event)
-    known = {p.fide_id for p in division.players if p.fide_id is not None}
+    # Who has each FIDE ID: a player entered (named in the refusal), or an earlier line of the file.
+    known = {p.fide_id: f", for {label(p)}" for p in division.players if p.fide_id is not None}
     wanted: list[tuple[str, dict[str, object]]] = []
     if rows:
         for row in rows:
@@ -165,8 +166,10 @@ def import_players(
         listed = fields.get("fide_id")
         if isinstance(listed, int):
             if listed in known:
-                raise StateError(f"{where}: FIDE ID {listed} is already entered")
-            known.add(listed)
+                # A player asked for by ID is named by it already: said once, not 'FIDE ID 1: FIDE ID 1 is …'.
+                said = f"FIDE ID {listed} is already entered{known[listed]}"
+                raise StateError(f"{where}: {said}" if rows else said)
+            known[listed] = ""
         fields.setdefault("number", max((p.number for p in division.players), default=0) + 1)
         # Checked before the fields become a Player: a sex that is none failed there as a malformed event file
         # (the event file's name before the CSV's, 'player.sex: is not one of …').

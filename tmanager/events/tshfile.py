@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from pathlib import Path
 
 from tmanager.core.results import ByeKind, Result
-from tmanager.errors import StateError
+from tmanager.errors import ConfigError, StateError
+from tmanager.events.checks import check_player
 from tmanager.events.model import Board, Division, Player, PlayerStatus, Round, ScoredSettings, label
 from tmanager.events.scorecards import bye_kind, p12_codes, scorecards, settings_of
 from tmanager.formats import tsh
@@ -87,11 +89,7 @@ def _cut(values: tuple[int, ...], rounds: int) -> tuple[int, ...]:
     return values[:end]
 
 
-def _at(values: Sequence[int | None], i: int) -> int | None:
-    return values[i] if i < len(values) else None
-
-
-def from_t(players: Sequence[tsh.TPlayer], division: Division) -> None:
+def from_t(players: Sequence[tsh.TPlayer], division: Division, *, file: Path | None = None) -> None:
     """Fill an empty score-based ``division`` from ``.t`` players: player i is number i, one round per column.
 
     A game whose two scores are in gets its result; one without is pending;
@@ -103,23 +101,29 @@ def from_t(players: Sequence[tsh.TPlayer], division: Division) -> None:
     order does not give (gaps, 3 "to be drawn", 4 "not known yet") are kept
     in the round, and the other fields of each line in the player's
     ``extensions``, so that :func:`to_t` writes the file back as it was. A
-    player with ``off`` is withdrawn with that spread.
+    player with ``off`` is withdrawn with that spread. A player's field that no event file may hold (a rating
+    out of range, a control character in the name) is refused naming ``file`` and the player's line: the event
+    file's check named the file still to be written (``x.toml: division[1].player[1].rating: …``).
     """
     rules = settings_of(division)
     for tp in players:
         card = tp.card
-        division.players.append(
-            Player(
-                number=card.id,
-                name=tp.name,
-                rating=card.rating,
-                team=tp.team or "",
-                flags=[f"class:{tp.player_class}"] if tp.player_class else [],
-                status=PlayerStatus.WITHDRAWN if card.off is not None else PlayerStatus.ACTIVE,
-                off=card.off,
-                extensions=list(tp.extra),
-            )
+        entered = Player(
+            number=card.id,
+            name=tp.name,
+            rating=card.rating,
+            team=tp.team or "",
+            flags=[f"class:{tp.player_class}"] if tp.player_class else [],
+            status=PlayerStatus.WITHDRAWN if card.off is not None else PlayerStatus.ACTIVE,
+            off=card.off,
+            extensions=list(tp.extra),
         )
+        try:
+            check_player(entered)
+        except ConfigError as exc:
+            raise ConfigError(exc.message, file=file, field=f"line of player {card.id}: {exc.field}",
+                              hint=exc.hint) from None  # fmt: skip
+        division.players.append(entered)
     rounds = max((len(_trimmed(tp.card.opponents)) for tp in players), default=0)
     for n in range(1, rounds + 1):
         i = n - 1
@@ -129,22 +133,22 @@ def from_t(players: Sequence[tsh.TPlayer], division: Division) -> None:
         alone: dict[int, list[tsh.TPlayer]] = {}  # opponent 0, by board number
         for tp in players:
             card = tp.card
-            opponent, own = _at(card.opponents, i), _at(card.scores, i)
+            opponent, own = tsh.at(card.opponents, i), tsh.at(card.scores, i)
             if opponent == BYE:
-                alone.setdefault(_at(tp.boards, i) or 0, []).append(tp)
+                alone.setdefault(tsh.at(tp.boards, i) or 0, []).append(tp)
             elif opponent is not None and card.id < opponent:
                 other = players[opponent - 1].card
-                theirs = _at(other.scores, i)
-                swap = _at(other.p12, i) == FIRST
+                theirs = tsh.at(other.scores, i)
+                swap = tsh.at(other.p12, i) == FIRST
                 board = Board(opponent, card.id) if swap else Board(card.id, opponent)
                 if own is not None and theirs is not None:
                     board.scores = (theirs, own) if swap else (own, theirs)
                     s1, s2 = board.scores
                     board.result = Result.from_scores(s1, s2)
-                placed.append((_at(tp.boards, i) or 0, card.id, board))
+                placed.append((tsh.at(tp.boards, i) or 0, card.id, board))
         taken = {number for number, _, _ in placed}
         for number, group in alone.items():
-            entries = [(tp.card.id, _at(tp.card.scores, i)) for tp in group]
+            entries = [(tp.card.id, tsh.at(tp.card.scores, i)) for tp in group]
             forfeit = _forfeit(entries) if number and number not in taken else None
             if forfeit is not None:
                 placed.append((number, forfeit.white, forfeit))
@@ -174,7 +178,7 @@ def _keep_t_columns(rules: ScoredSettings, record: Round, players: Sequence[tsh.
         derived.update({b.white: first, b.black: second})
     for tp in players:
         number = tp.card.id
-        board, code = _at(tp.boards, i), _at(tp.card.p12, i)
+        board, code = tsh.at(tp.boards, i), tsh.at(tp.card.p12, i)
         if board is not None and board != _seat_number(record, number):
             record.board_numbers[number] = board
         if code is not None and code != derived.get(number, NEITHER):

@@ -102,6 +102,28 @@ _V = TypeVar("_V")
 # -- players and the tournament ------------------------------------------------------------------------
 
 
+#: The numbers of a ``001`` line: what the player's line calls each, its columns (0-based slice, 1-based as TRF
+#: names them), and what a blank stands for.
+_NUMBERS = {
+    "rating": ("rating", slice(48, 52), "49-52", "an unrated player"),
+    "fide_id": ("FIDE ID", slice(57, 68), "58-68", "a player without one"),
+}  # fmt: skip
+
+
+def header_number(header: str, player: int, key: str, *, file: str | Path | None = None) -> int | None:
+    """The rating or FIDE ID (``key``) in columns 1–80 of starting rank ``player``'s ``001`` line; None when blank.
+    Anything else is refused: read as not given, a rating typed with a letter made a rated player unrated (paired
+    and ranked so) without a word."""
+    name, columns, said, blank = _NUMBERS[key]
+    text = header[columns].strip()
+    if not text:
+        return None
+    if not ascii_digits(text):
+        raise ConfigError(f"{text!r} in columns {said} is not a number", file=file, field=f"player {player}: {name}",
+                          hint=f"write it in digits; blank for {blank}")  # fmt: skip
+    return int(text)
+
+
 @dataclass(frozen=True, slots=True)
 class TrfPlayer:
     """One ``001`` line. ``header`` is columns 1–80 as read (name, rating, federation…)."""
@@ -118,8 +140,7 @@ class TrfPlayer:
 
     @property
     def rating(self) -> int:
-        text = self.header[48:52].strip()
-        return int(text) if ascii_digits(text) else 0
+        return header_number(self.header, self.id, "rating") or 0
 
     def state(self, rounds: int | None = None, *, rank: int | None = None) -> PlayerState:
         """The pairing view of this player, with the first ``rounds`` rounds."""
@@ -284,6 +305,7 @@ def _player(line: str, *, file: str | Path | None, number: int) -> TrfPlayer:
     if len(line) < 84:
         raise ConfigError("player line ends before the points column (81-84)", file=file, field=field)
     points = _points(line[80:84], file=file, field=f"{field}: points")
+    header_number(line, pid, "rating", file=file)  # (refused here, where the file is known)
     rank_text = line[85:89].strip()
     games: list[Game] = []
     pending = 0  # blank blocks, kept only if a later block is filled

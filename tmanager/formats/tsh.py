@@ -165,10 +165,21 @@ def loads(text: str, *, file: str | Path | None = None) -> list[TPlayer]:
 
 
 def check(players: Sequence[TPlayer], *, file: str | Path | None = None) -> None:
-    """Every opponent exists, is not the player, and lists the player back in that round."""
+    """Every opponent exists, is not the player, and lists the player back in that round; every score has its
+    round's opponent."""
     count = len(players)
     for player in players:
         card = player.card
+        # A score with no opponent was dropped without a word (the event has no game for it; export-t wrote the
+        # line back without it), or was a column shifted by a slip.
+        unpaired = [i for i, score in enumerate(card.scores) if score is not None and at(card.opponents, i) is None]
+        if unpaired:
+            raise ConfigError(
+                f"a score ({card.scores[unpaired[0]]}) but no opponent",
+                file=file,
+                field=f"line of player {card.id}: round {unpaired[0] + 1}",
+                hint="give the opponent, 0 for a bye, or take the score out",
+            )
         for index, opponent in enumerate(card.opponents):
             where = f"line of player {card.id}: round {index + 1}"
             if opponent is None or opponent == BYE:
@@ -180,14 +191,22 @@ def check(players: Sequence[TPlayer], *, file: str | Path | None = None) -> None
                     field=where,
                     hint=f"use 1..{count}, or 0 for a bye",
                 )
-            theirs = players[opponent - 1].card.opponents
-            if index < len(theirs) and theirs[index] not in (None, card.id):
+            # Paired on one line alone (00 or no column on the other) was taken, and refused later naming the
+            # event file to be written instead of this one.
+            theirs = at(players[opponent - 1].card.opponents, index)
+            if theirs != card.id:
+                has = "no opponent" if theirs is None else f"opponent {theirs}"
                 raise ConfigError(
-                    f"player {opponent} has opponent {theirs[index]} in that round, not {card.id}",
+                    f"player {opponent} has {has} in that round, not {card.id}",
                     file=file,
                     field=where,
                     hint="make the two lines agree",
                 )
+
+
+def at(values: Sequence[int | None], index: int) -> int | None:
+    """The value of round ``index`` + 1, None when not given (the record is shorter, or it is ``00``)."""
+    return values[index] if index < len(values) else None
 
 
 def _numbers(values: Sequence[int | None]) -> str:

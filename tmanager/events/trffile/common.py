@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tmanager.core.playerfields import Sex
+from tmanager.core.playerfields import Sex, player_fault
 from tmanager.core.results import ByeKind
-from tmanager.errors import ConfigError, ascii_digits
+from tmanager.errors import ConfigError
 from tmanager.events.model import PairingSystem, Player
 from tmanager.formats import trf, trf_records
 
@@ -58,28 +58,36 @@ def read_player_header(line: trf.TrfPlayer, *, file: Path | None = None) -> dict
     title in TRF-06's letters (``g``, ``wm``) read as TRF-16 writes them. A rating, FIDE ID or sex that is none
     of these is refused: read as not given, it made a rated player unrated without a word."""
     h = line.header.ljust(80)
-    rating, fide_id, sex = h[48:52].strip(), h[57:68].strip(), h[9].strip()
-    for key, text, columns, fix in (
-        ("rating", rating, "49-52", "an unrated player"),
-        ("FIDE ID", fide_id, "58-68", "a player without one"),
-    ):
-        if text and not ascii_digits(text):
-            hint = f"write it in digits; blank for {fix}"
-            raise ConfigError(f"{text!r} in columns {columns} is not a number", file=file,
-                              field=f"player {line.id}: {key}", hint=hint)  # fmt: skip
+    sex = h[9].strip()
+    fide_id = trf.header_number(h, line.id, "fide_id", file=file)
     if sex and not Sex.read(sex):
         raise ConfigError(f"{sex!r} in column 10 is not a sex", file=file, field=f"player {line.id}: sex",
                           hint="write m or w, as FIDE's lists M or F; blank when not given")  # fmt: skip
     title = h[10:13].strip()
-    return {
+    read = {
         "name": line.name,
         "title": _TRF06_TITLES.get(title.lower(), title.upper()),
-        "rating": line.rating,
+        "rating": trf.header_number(h, line.id, "rating", file=file) or 0,
         "federation": h[53:56].strip(),
-        "fide_id": int(fide_id) if fide_id else None,
+        "fide_id": fide_id,
         "sex": Sex.read(sex),
         "birth": event_date(h[69:79]),
     }
+    # Checked here, naming the line's columns: the event file's check named the event's field instead
+    # ('bad.trf: division[1].player[2].federation: …'), a file the arbiter never saw.
+    fault = player_fault(read)
+    if fault is not None:
+        key, what = fault
+        field = f"player {line.id}: {_FIELDS.get(key, key)} in {_COLUMNS[key]}"
+        raise ConfigError(what, file=file, field=field)
+    return read
+
+
+#: The ``001`` columns of the fields :func:`~tmanager.core.playerfields.player_fault` checks, as a refusal names
+#: them; and the fields a TRF line names otherwise than the event file.
+_COLUMNS = {"sex": "column 10", "title": "columns 11-13", "rating": "columns 49-52", "federation": "columns 54-56",
+            "fide_id": "columns 58-68", "birth": "columns 70-79"}  # fmt: skip
+_FIELDS = {"fide_id": "FIDE ID"}
 
 
 #: Settings the ``XTM event`` line carries to the event and to the division.

@@ -13,6 +13,7 @@ from tmanager.core import teamtiebreaks, tiebreaknames
 from tmanager.core.results import ByeKind, Colour, Result, TrfResult
 from tmanager.core.teams import TeamScore
 from tmanager.errors import ConfigError
+from tmanager.events.checks import check_player
 from tmanager.events.eventfile import check, prize_fund
 from tmanager.events.games import ABSENT
 from tmanager.events.model import Acceleration, Board, Division, Event, PairingSystem, Player, Round, TeamSettings
@@ -96,8 +97,27 @@ def loads(text: str, *, file: Path | None = None) -> Event:
         primary = read_type_code(code, file=file).primary if code else TeamScore.MATCH
         teams_from_trf(tournament, division, primary=primary, tiebreaks=meta.get("team_tiebreaks"), file=file)
     event.divisions.append(division)
-    check(event, file)
+    _check_event(event, file)
     return event
+
+
+#: The event's fields a TRF's header records give, by the record's code.
+_HEADER_FIELDS = {"name": "012", "site": "022", "federation": "032", "start": "042", "end": "052", "arbiter": "102",
+                  "deputies": "112"}  # fmt: skip
+
+
+def _check_event(event: Event, file: Path | None) -> None:
+    """The event file's check of ``event``; a field a header record gave is named by its record (``042 (start)``),
+    where the refusal named the event file's field (``event.start``), of a file the arbiter never saw."""
+    try:
+        check(event, file)
+    except ConfigError as exc:
+        field = exc.field or ""
+        key = field.removeprefix("event.")
+        code = _HEADER_FIELDS.get(key.partition("[")[0]) if key != field else None
+        if code is None:
+            raise
+        raise ConfigError(exc.message, file=file, field=f"{code} ({key})", hint=exc.hint) from None
 
 
 def _team_file(tournament: trf.Tournament) -> bool:
@@ -223,7 +243,15 @@ def _import_player(line: trf.TrfPlayer, extras: dict[str, Any] | None, number: i
     read = read_player_header(line, file=file)
     data = {key: value for key, value in read.items() if value is not None}
     data.update({k: v for k, v in (extras or {}).items() if k != "number"})
-    return tomlmap.from_table(Player, {"number": number, **data}, f"XTM player {line.id}", file)
+    player = tomlmap.from_table(Player, {"number": number, **data}, f"XTM player {line.id}", file)
+    # Checked here, naming the line that gave the field: the event file's check named the event's field
+    # ('bad.trf: division[1].player[1].k: …'), of a file the arbiter never saw.
+    try:
+        check_player(player)
+    except ConfigError as exc:
+        where = "XTM player" if exc.field in (extras or {}) else "player"
+        raise ConfigError(exc.message, file=file, field=f"{where} {line.id}: {exc.field}", hint=exc.hint) from None
+    return player
 
 
 def _import_round(
