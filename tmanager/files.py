@@ -264,10 +264,13 @@ def same_file(path: Path, other: Path) -> bool:
 
 
 def expect_directory(path: Path, *, hint: str | None = None) -> bool:
-    """Whether directory ``path`` exists; :class:`ConfigError` when something else is there."""
+    """Whether directory ``path`` exists; :class:`ConfigError` when something else is there, a symbolic link to
+    nothing too (no directory can be made there: a tourney's games in progress went unshown, without a word)."""
     mode = _mode(path, hint)
     if mode is not None and not stat.S_ISDIR(mode):
         raise ConfigError(f"is not a directory but {_what(mode)}", file=path, hint=hint)
+    if mode is None and os.path.islink(path):
+        raise ConfigError("is a symbolic link to nothing", file=path, hint=hint)
     return mode is not None
 
 

@@ -467,6 +467,11 @@ CASES = [
     Case("lock a link to nothing", beside("t.toml.lock", link_to("nowhere")), None, "is a symbolic link to nothing",
          READERS, file="t.toml.lock"),
     Case("live directory a file", beside(".t.live", Path.touch), None, "not a directory", READERS, file=".t.live"),
+    # No directory can be made there: the games in progress went unshown (status, the dashboard), without a word.
+    Case("live directory a link to nothing", beside(".t.live", link_to("nowhere")), None,
+         "is a symbolic link to nothing", READERS, file=".t.live"),
+    Case("engine logs a link to nothing", beside("t.engine-logs", link_to("nowhere")), None,
+         "is a symbolic link to nothing", file="t.engine-logs"),
     Case("engine logs a file", beside("t.engine-logs", Path.touch), None, "not a directory", file="t.engine-logs"),
     Case("pgn a copy of /dev/null", beside("t.pgn", DEV_NULL), "tourney.pgn", "character device", READERS),
     Case("pgn a copy of /dev/full", beside("t.pgn", DEV_FULL), "tourney.pgn", "character device"),
