@@ -8,6 +8,7 @@ import pytest
 
 from tests.conftest import run_cli
 from tmanager.core.results import Result
+from tmanager.core.scoring import PointsSystem
 from tmanager.errors import StateError
 from tmanager.events import api as ev
 from tmanager.formats import tou
@@ -132,3 +133,29 @@ def test_scores_that_would_read_as_another_outcome_are_refused(tmp_path: Path) -
     done = run_cli("event", "export-tou", path, tmp_path / "A.TOU", "--date", "2026-01-01")
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "1020 would read as a tie" in done.stderr
     assert not (tmp_path / "A.TOU").exists()
+
+
+def test_export_refusals_name_the_field_and_the_fix(tmp_path: Path) -> None:
+    """An export refused for what the event holds said `e.toml: the event has no date: give --date YYYY-MM-DD`,
+    not `FILE: FIELD: what is wrong (how to fix it)`; so did export-trf's scoring and export-t's names."""
+    path = tmp_path / "e.toml"
+    scoring = PointsSystem(win=10, draw=5, loss=0, forfeit_loss=2)  # TRF-2026 scores it as a zero-point bye (0)
+    ev.create(path, ev.Event(name="E", rounds=1, divisions=[ev.Division("A")], scoring=scoring))
+    assert run_cli("event", "add-player", path, "Able; Ann").returncode == 0
+    scored = tmp_path / "c.toml"
+    assert run_cli("event", "new", scored, "--name", "C", "--rounds", "1", "--entry", "scores").returncode == 0
+    assert run_cli("event", "add-player", scored, "Able; Ann").returncode == 0
+    out = tmp_path / "out"
+    for event, args, line in (
+        (path, ("export-tou", out), f"tmanager: {path}: --date: the event has no date for the *M line (give --date "
+                                    f"YYYY-MM-DD, or tmanager event set {path} start=YYYY-MM-DD)\n"),
+        (path, ("export-trf", out), f"tmanager: {path}: event.scoring: TRF-2026 scores a forfeit loss and a "
+                                    "zero-point bye alike (A): it cannot be written as TRF-2026 (export with "
+                                    "--version 16)\n"),
+        (scored, ("export-t", out), f"tmanager: {scored}: Able; Ann (1): a .t file takes no ';' in names and one-word "
+                                   "teams (edit the player's name or team)\n"),
+    ):
+        done = run_cli("event", args[0], event, *args[1:])
+        assert (done.returncode, done.stderr) == (2, line)
+        assert not out.exists()
+    assert run_cli("event", "export-tou", path, out, "--date", "2026-04-12").returncode == 0

@@ -87,7 +87,8 @@ def _export_tou(args: argparse.Namespace) -> int:
             raise ConfigError("every alias must be a string", file=args.aliases, hint='"Last, First" = "First Last"')
     date = args.date or e.end or e.start
     if not date:
-        raise StateError("the event has no date: give --date YYYY-MM-DD")
+        raise StateError("the event has no date for the *M line", field="--date",
+                         hint=f"give --date YYYY-MM-DD, or tmanager event set {args.event} start=YYYY-MM-DD")
     try:  # the *M line's date, as rating officers read it: a whole day (not the year alone, not 2026-02-30)
         datetime.datetime.strptime(date, "%Y-%m-%d")
     except ValueError:

@@ -49,7 +49,8 @@ def to_t(division: Division) -> list[tsh.TPlayer]:
     players = []
     for p in order:
         if ";" in p.name or (p.team and len(p.team.split()) != 1):
-            raise StateError(f"{label(p)}: a .t file takes no ';' in names and one-word teams; edit the player")
+            raise StateError("a .t file takes no ';' in names and one-word teams", field=label(p),
+                             hint="edit the player's name or team")
         card = cards[p.number]
         classes = [f.partition(":")[2] for f in p.flags if f.startswith("class:")]
         opponents = _trimmed(tuple(index.get(o, o) if o else o for o in card.opponents))

@@ -144,7 +144,8 @@ def _header_lines(event: Event, division: Division, version: Version, *, teams: 
     try:
         scoring = trf.scoring_line(event.scoring)
     except ValueError as exc:
-        raise StateError(f"{exc}: the event's scoring cannot be written as TRF-2026 (try --version 16)") from None
+        raise StateError(f"{exc}: it cannot be written as TRF-2026", field="event.scoring",
+                         hint="export with --version 16") from None
     if scoring:
         lines.append(scoring)
     lines.append(f"192 {_type_code(division, teams=teams)}")
