@@ -267,3 +267,19 @@ def test_no_entry_once_the_last_round_is_paired(tmp_path: Path) -> None:
     ok("pair", path, "--colour", "white")
     says = refused(path, "add-player", path, "Laat, Karel")
     assert says == f"tmanager: {path}: round 1 of 1 is paired: no player can enter any more"
+
+
+def test_a_fide_id_entered_by_mistake_is_taken_away(event: Path) -> None:
+    """`edit-player --fide-id` took a whole number only: an ID given to the wrong player stayed (and kept the
+    right one from having it) but for a hand edit. '' takes it away, as `--title ''` does a title."""
+    assert ok("edit-player", event, "Kuiper", "--fide-id", "").strip() == "changed fide_id of Kuiper, Jan (1)"
+    assert ev.load(event).division().player(1).fide_id is None
+    assert "fide_id" not in event.read_text(encoding="utf-8")
+    ok("edit-player", event, "Bakker", "--fide-id", "4100018")  # now free for the player it belongs to
+    assert ev.load(event).division().player(2).fide_id == 4100018
+    before = event.read_bytes()
+    for typed in ("x1", "-5", "٣"):
+        assert refused(event, "edit-player", event, "Bakker", "--fide-id", typed).endswith(
+            f"--fide-id: {typed!r} is not a FIDE ID (a whole number of at most ten digits, or '' for none)"
+        )
+    assert event.read_bytes() == before

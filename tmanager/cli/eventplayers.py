@@ -14,7 +14,7 @@ from typing import Any
 from tmanager.cli._dispatch import words
 from tmanager.cli.eventverbs import Verb, load_division, no_options, parse_rounds, say, whole_numbers
 from tmanager.core.playerfields import Sex, as_fide_writes, sex_fault
-from tmanager.errors import ConfigError, StateError
+from tmanager.errors import ConfigError, StateError, ascii_digits
 from tmanager.events import service
 from tmanager.events.change import Change
 from tmanager.events.model import TITLES, LateEntry, Player
@@ -26,7 +26,7 @@ def _player_options(p: argparse.ArgumentParser, *, edit: bool) -> None:
     p.add_argument("--title", help=f"FIDE title: {', '.join(TITLES)} (in any case; '' for none)")
     p.add_argument("--rating", type=int, help="rating (0 = unrated)")
     p.add_argument("--k", type=int, help="FIDE's development coefficient K: 10, 20 or 40 (0 = none given)")
-    p.add_argument("--fide-id", type=int, help="FIDE id")
+    p.add_argument("--fide-id", help="FIDE id ('' for none)")
     p.add_argument("--federation", help="federation, e.g. NED")
     p.add_argument("--sex", help="m or w, as TRF writes it, or FIDE's M and F (any case): the category women")
     p.add_argument("--club", help="club")
@@ -45,6 +45,8 @@ def _player_changes(args: argparse.Namespace) -> dict[str, Any]:
         for key in ("name", "title", "rating", "k", "fide_id", "federation", "sex", "club", "team", "birth")
         if getattr(args, key, None) is not None
     }
+    if "fide_id" in changes:
+        changes["fide_id"] = _fide_id(changes["fide_id"])
     for key in ("sex", "title", "federation"):  # typed as the CSV's cells are: gm, f, ned
         if key in changes:
             changes[key] = as_fide_writes(key, changes[key])
@@ -56,6 +58,18 @@ def _player_changes(args: argparse.Namespace) -> dict[str, Any]:
     if getattr(args, "flags", None) is not None:
         changes["flags"] = [f.strip() for f in args.flags.split(",") if f.strip()]
     return changes
+
+
+def _fide_id(text: str) -> int | None:
+    """``--fide-id`` as typed: '' for none, so that an ID entered by mistake can be taken away as a title or a
+    club is (a whole number alone left it no way out but a hand edit); the event's check bounds the number."""
+    text = text.strip()
+    if not text:
+        return None
+    if not ascii_digits(text):
+        raise ConfigError(f"{text[:40]!r} is not a FIDE ID", field="--fide-id",
+                          hint="a whole number of at most ten digits, or '' for none")
+    return int(text)
 
 
 #: What a player's field (the event file's key) is typed as, on ``add-player`` and ``edit-player`` alike.
