@@ -382,6 +382,10 @@ def test_t_file_import_of_the_seed_example(tmp_path: Path) -> None:
         ("Chew, John", "Chew,\x1b[31m John", r"line of player 1: name: holds a control character (U+001B): 'Chew,"
                                               r"\x1b[31m John' (names hold printable characters only)"),
         ("class B", "class B; team T\x1b", "line of player 3: team: holds a control character (U+001B)"),
+        # Codes of rounds the player did not play were dropped: export-t wrote the line back without them.
+        ("p12 1\n", "p12 1 1 1\n", "line of player 1: p12: 1 for round 2, in which the player has no opponent "
+                                   "(one p12 value per round played, or give the round's opponent, 0 for a bye)"),
+        ("; p12 2\n", "; p12 2; board 1 4\n", "line of player 2: board: 4 for round 2, in which the player"),
     ],
 )
 def test_a_t_file_player_no_event_may_hold_is_refused_naming_its_line(

@@ -7,6 +7,9 @@ from pathlib import Path
 import pytest
 
 from tmanager.errors import ConfigError
+from tmanager.events import tshfile
+from tmanager.events.model import Division, PairingSystem, ScoredSettings
+from tmanager.events.rules import default_system
 from tmanager.formats import tsh
 from tmanager.pairing.scored import Scorecard, tally
 
@@ -126,3 +129,32 @@ def test_errors_name_the_line_and_the_fault(text: str, message: str) -> None:
 def test_missing_file(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match=r"no such \.t file"):
         tsh.read(tmp_path / "none.t")
+
+
+def _imported(text: str) -> Division:
+    division = Division("x", system=PairingSystem(default_system(score_based=True)), scored=ScoredSettings())
+    tshfile.from_t(tsh.loads(text, file="d.t"), division, file=Path("d.t"))
+    return division
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        # Beyond the file's rounds: dropped on import, and export-t wrote the line back as 'p12 1 2'.
+        ("A 1850 400 300; 2 2; p12 1 2 1 1\nB 1500 350 320; 1 1; p12 2 1\n",
+         "d.t: line of player 1: p12: 1 for round 3, in which the player has no opponent (one p12 value per round "
+         "played, or give the round's opponent, 0 for a bye)"),
+        # In a round the others played: refused by the event file's check, naming the file still to be written.
+        ("A 1850; 2 00; board 1 2\nB 1500; 1 3\nC 1400; 0 2\n", "d.t: line of player 1: board: 2 for round 2,"),
+    ],
+)
+def test_codes_of_rounds_not_played_are_refused_naming_the_line(text: str, message: str) -> None:
+    with pytest.raises(ConfigError) as error:
+        _imported(text)
+    assert str(error.value).startswith(message)
+
+
+def test_zero_codes_of_rounds_not_played_say_nothing_and_are_read() -> None:
+    """p12 0 (neither) and board 0 (no board) hold nothing for a round without an opponent: not refused."""
+    division = _imported("A 1850; 2 00; p12 1 0; board 1 0\nB 1500; 1 0; p12 2 0 0; board 1\n")
+    assert division.paired_rounds == 2

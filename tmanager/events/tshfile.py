@@ -119,6 +119,7 @@ def from_t(players: Sequence[tsh.TPlayer], division: Division, *, file: Path | N
             off=card.off,
             extensions=list(tp.extra),
         )
+        _check_codes(tp, file=file)
         try:
             check_player(entered)
         except ConfigError as exc:
@@ -160,6 +161,23 @@ def from_t(players: Sequence[tsh.TPlayer], division: Division, *, file: Path | N
                     record.spreads[player] = own
         record.boards = [b for _, _, b in sorted(placed, key=lambda item: item[:2])]
         _keep_t_columns(rules, record, players, i)
+
+
+def _check_codes(player: tsh.TPlayer, *, file: str | Path | None) -> None:
+    """Every ``p12`` code and ``board`` number but 0 (neither, no board) is of a round the player has an
+    opponent in, the only rounds a division holds them for: one of a round beyond (``p12 1 2 1 1`` after two
+    rounds) was dropped without a word, and export-t wrote the line back without it; one of a round that others
+    played (or with opponent 00) was refused by the event file's check, naming the file still to be written."""
+    card = player.card
+    for keyword, values in (("p12", card.p12), ("board", player.boards)):
+        stray = next((i for i, value in enumerate(values) if value and tsh.at(card.opponents, i) is None), None)
+        if stray is not None:
+            raise ConfigError(
+                f"{values[stray]} for round {stray + 1}, in which the player has no opponent",
+                file=file,
+                field=f"line of player {card.id}: {keyword}",
+                hint=f"one {keyword} value per round played, or give the round's opponent, 0 for a bye",
+            )
 
 
 def _forfeit(entries: Sequence[tuple[int, int | None]]) -> Board | None:
