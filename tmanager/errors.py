@@ -98,6 +98,13 @@ class ConfigError(TManagerError):
             hint=self.hint,
         )
 
+    def relocated(self, *, file: str | Path | None = None, field: str | None = None) -> ConfigError:
+        """The same error said of ``file`` and ``field`` instead: where one is not given, the line names none.
+
+        For an error found in what a command built from its input, told as the input's (the option typed, the
+        line of an imported file) rather than of a file the user never wrote."""
+        return ConfigError(self.message, file=file, field=field, hint=self.hint)
+
 
 class EngineError(TManagerError):
     """An engine cannot be configured or run where it should (options it refuses, no Dask worker has it).

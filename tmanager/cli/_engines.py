@@ -86,5 +86,5 @@ def _from_program(
     try:
         spec.check_runnable()
     except ConfigError as exc:
-        raise ConfigError(exc.message, field=_FIELD, hint=exc.hint) from None
+        raise exc.relocated(field=_FIELD) from None
     return Participant(name=name, cmd=cmd, protocol=protocol, dir=workdir, args=args)

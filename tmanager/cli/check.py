@@ -67,7 +67,7 @@ def command(args: argparse.Namespace) -> int:
         )
         spec = resolve_engine(participant, Settings(handshake_timeout=args.timeout), directory=Path.cwd())
     except ConfigError as exc:
-        raise ConfigError(exc.message, file=exc.file, field="ENGINE", hint=exc.hint) from None
+        raise exc.relocated(file=exc.file, field="ENGINE") from None
     spec = dataclasses.replace(spec, options={**spec.options, **dict(parse_assignments(args.option, flag="--option"))})
     spec.check_runnable()
     print(f"{spec.name}: {spec.protocol.upper()}, {' '.join(spec.command)}")

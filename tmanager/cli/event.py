@@ -151,7 +151,7 @@ def _as_typed(exc: ConfigError, settings: Sequence[str]) -> ConfigError:
     given = {word.partition("=")[0].strip() for word in settings}
     if field not in _NEW_OPTIONS or field.rpartition(".")[2] in given:
         return exc
-    return ConfigError(exc.message, file=exc.file, field=_NEW_OPTIONS[field], hint=exc.hint)
+    return exc.relocated(file=exc.file, field=_NEW_OPTIONS[field])
 
 
 def _configure_set(p: argparse.ArgumentParser) -> None:

@@ -89,7 +89,7 @@ def _as_typed(change: Callable[[], Change], *, name: str, flags: str) -> Change:
         typed = {"name": name, "flags": flags}.get(exc.field or "") or _TYPED_AS.get(exc.field or "")
         if typed is None or exc.file:
             raise
-        raise ConfigError(exc.message, field=typed, hint=exc.hint) from None
+        raise exc.relocated(field=typed) from None
     except StateError as exc:
         typed = _TYPED_AS.get(exc.field or "")
         if typed is None:

@@ -152,7 +152,7 @@ def command(args: argparse.Namespace) -> int:
         # The new file is not written yet: its errors name their field alone. Another file's (an engine definition
         # that is a FIFO, or has no cmd) keep its name, without which the line said neither what nor where.
         other = exc.file if exc.file is not None and Path(exc.file) != path else None
-        raise ConfigError(exc.message, file=other, field=exc.field, hint=exc.hint) from None
+        raise exc.relocated(file=other, field=exc.field) from None
     load_book(tourney)  # a bad line is reported now (of a large book: in its first opening)
     store.write_new(tourney, overwrite=args.force)
     assignments.say_notes()

@@ -123,8 +123,7 @@ def from_t(players: Sequence[tsh.TPlayer], division: Division, *, file: Path | N
         try:
             check_player(entered)
         except ConfigError as exc:
-            raise ConfigError(exc.message, file=file, field=f"line of player {card.id}: {exc.field}",
-                              hint=exc.hint) from None  # fmt: skip
+            raise exc.relocated(file=file, field=f"line of player {card.id}: {exc.field}") from None
         division.players.append(entered)
     rounds = max((len(_trimmed(tp.card.opponents)) for tp in players), default=0)
     for n in range(1, rounds + 1):

@@ -88,7 +88,7 @@ def parse(argv: Sequence[str], *, cpus: int | None = None) -> MatchConfig | str:
         try:
             handler(_checked(flag, style, values), reading)
         except ConfigError as exc:
-            raise ConfigError(exc.message, field=_option_field(flag, exc.field), hint=exc.hint) from None
+            raise exc.relocated(field=_option_field(flag, exc.field)) from None
         if reading.action is not None:
             return reading.action
     _apply_each(reading)
@@ -358,7 +358,7 @@ def _affinity(values: list[str], reading: _Reading) -> None:
         try:
             cpus = affinity.parse(values[0])
         except ConfigError as exc:  # told as this option's (the parser names it), not as run's --affinity
-            raise ConfigError(exc.message, hint=exc.hint) from None
+            raise exc.relocated() from None
     reading.update(affinity=cpus)
 
 

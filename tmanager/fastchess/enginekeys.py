@@ -59,7 +59,7 @@ def with_each(
             try:
                 engine = engine_setting(engine, key, value)
             except ConfigError as exc:
-                raise ConfigError(exc.message, field="-each", hint=exc.hint) from None
+                raise exc.relocated(field="-each") from None
         for key, value in last.items():
             mine, theirs = _engine_value(given, key), _engine_value(engine, key)
             if mine is not None and mine != theirs:

@@ -47,7 +47,7 @@ def time_control(tourney: Tourney, index: int) -> TimeControl:
         key = exc.field or "tc"
         own = {"tc": p.tc or None, "st": p.st, "nodes": p.nodes, "depth": p.depth}
         where = f"participants[{index}]" if own.get(key) is not None else "tourney"
-        raise ConfigError(exc.message, file=tourney.path, field=f"{where}.{key}", hint=exc.hint) from None
+        raise exc.relocated(file=tourney.path, field=f"{where}.{key}") from None
 
 
 def resolve_all(tourney: Tourney) -> list[tuple[EngineSpec, TimeControl]]:
@@ -112,7 +112,7 @@ def resolve_engine(
     try:
         command = command_line(cmd, [*base.get("args", []), *p.args], exec_scripts=settings.exec_scripts)
     except ConfigError as exc:
-        raise ConfigError(exc.message, file=file, field=f"{where}.cmd", hint=exc.hint) from None
+        raise exc.relocated(file=file, field=f"{where}.cmd") from None
     return EngineSpec(
         name=p.name,
         command=command,

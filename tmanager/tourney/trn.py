@@ -161,7 +161,7 @@ def import_trn(path: Path, target: Path) -> Tourney:
             raise  # an engine definition's own error
         # Nothing is written: the option of the .trn that gave the value is at fault, not the new file.
         field = _OPTIONS.get(exc.field or "", exc.field)
-        raise ConfigError(exc.message, file=path, field=field, hint=exc.hint) from None
+        raise exc.relocated(file=path, field=field) from None
     return tourney
 
 

@@ -300,7 +300,7 @@ def _check_sprt(tourney: Tourney, sprt: SprtSettings) -> None:
     try:
         sprt.check()
     except ConfigError as exc:
-        raise ConfigError(exc.message, file=tourney.path, field=f"sprt.{exc.field}", hint=exc.hint) from None
+        raise exc.relocated(file=tourney.path, field=f"sprt.{exc.field}") from None
     if len(tourney.participants) != 2:
         raise ConfigError(
             f"an SPRT needs exactly 2 participants, not {len(tourney.participants)}",
@@ -323,7 +323,7 @@ def _check_spsa(tourney: Tourney, spsa: TuneSettings) -> None:
     try:
         spsa.check()
     except ConfigError as exc:
-        raise ConfigError(exc.message, file=tourney.path, field=f"spsa.{exc.field}", hint=exc.hint) from None
+        raise exc.relocated(file=tourney.path, field=f"spsa.{exc.field}") from None
     s = tourney.settings
     shape = (
         ("participants", len(tourney.participants) == 2, "a tune needs exactly 2 participants",

@@ -117,7 +117,7 @@ def _check_event(event: Event, file: Path | None) -> None:
         code = _HEADER_FIELDS.get(key.partition("[")[0]) if key != field else None
         if code is None:
             raise
-        raise ConfigError(exc.message, file=file, field=f"{code} ({key})", hint=exc.hint) from None
+        raise exc.relocated(file=file, field=f"{code} ({key})") from None
 
 
 def _team_file(tournament: trf.Tournament) -> bool:
@@ -250,7 +250,7 @@ def _import_player(line: trf.TrfPlayer, extras: dict[str, Any] | None, number: i
         check_player(player)
     except ConfigError as exc:
         where = "XTM player" if exc.field in (extras or {}) else "player"
-        raise ConfigError(exc.message, file=file, field=f"{where} {line.id}: {exc.field}", hint=exc.hint) from None
+        raise exc.relocated(file=file, field=f"{where} {line.id}: {exc.field}") from None
     return player
 
 
