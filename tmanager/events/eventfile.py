@@ -34,8 +34,11 @@ from tmanager.events.rules import rules_for
 COMMENT = "tmanager event file: see docs/events.md for every field"
 #: Arrays written one element a line, for reading and hand editing.
 _MULTILINE = ("boards", "byes", "forced", "matches", "lineups")
-_SCORED_KEYS = frozenset(f.name for f in dataclasses.fields(ScoredSettings))
-_TEAM_KEYS = frozenset(f.name for f in dataclasses.fields(TeamSettings))
+#: A score-based and a team division's keys, which the file holds in the division's table, in their classes' order.
+SCORED_KEYS = tuple(f.name for f in dataclasses.fields(ScoredSettings))
+TEAM_KEYS = tuple(f.name for f in dataclasses.fields(TeamSettings))
+#: The keys of a division's table read into other objects than its :class:`Division`.
+_NOT_DIVISIONS = frozenset({*SCORED_KEYS, *TEAM_KEYS, "round", "prizes"})
 _PRIZE_SETTINGS = frozenset(f.name for f in dataclasses.fields(PrizeFund) if f.name != "lists")
 
 
@@ -126,13 +129,13 @@ def points_system(table: Any, file: Path | None) -> PointsSystem:
 def _division(table: Any, where: str, file: Path | None) -> Division:
     if not isinstance(table, dict):
         raise ConfigError("must be a table", file=file, field=where)
-    rest = {k: v for k, v in table.items() if k not in _SCORED_KEYS | _TEAM_KEYS and k not in ("round", "prizes")}
+    rest = {k: v for k, v in table.items() if k not in _NOT_DIVISIONS}
     if "player" in rest:
         rest["player"] = _birth_years(rest["player"])
     division = tomlmap.from_table(Division, rest, where, file)
     if "prizes" in table:
         division.prize_fund = prize_fund(table["prizes"], f"{where}.prizes", file)
-    team = {k: v for k, v in table.items() if k in _TEAM_KEYS}
+    team = {k: v for k, v in table.items() if k in TEAM_KEYS}
     if team or division.teams:
         if "team_size" not in team:
             raise ConfigError(
@@ -142,7 +145,7 @@ def _division(table: Any, where: str, file: Path | None) -> Division:
                 hint="a team division sets team_size = N, the players of a team in each match (its boards)",
             )
         division.team_settings = tomlmap.from_table(TeamSettings, team, where, file)
-    scored = {k: v for k, v in table.items() if k in _SCORED_KEYS}
+    scored = {k: v for k, v in table.items() if k in SCORED_KEYS}
     if scored:
         if "entry" not in scored:
             raise ConfigError(
@@ -296,13 +299,19 @@ def _points(tenths: int) -> int | float:
     return tenths // 10 if tenths % 10 == 0 else tenths / 10
 
 
+def division_settings(d: Division, *, keep_defaults: bool) -> dict[str, Any]:
+    """The division's table as the file words it, with a score-based and a team division's keys; with
+    ``keep_defaults``, the settings left at their defaults too."""
+    table = tomlmap.to_table(d, keep_defaults=keep_defaults)
+    for part in (d.scored, d.team_settings):
+        if part is not None:
+            table.update(tomlmap.to_table(part, keep_defaults=keep_defaults))
+    return table
+
+
 def _division_table(d: Division) -> dict[str, Any]:
-    table = tomlmap.to_table(d, keep_defaults=False)
+    table = division_settings(d, keep_defaults=False)
     teams, players = table.pop("team", []), table.pop("player", [])
-    if d.scored is not None:
-        table.update(tomlmap.to_table(d.scored, keep_defaults=False))
-    if d.team_settings is not None:
-        table.update(tomlmap.to_table(d.team_settings, keep_defaults=False))
     if d.prize_fund is not None:
         table["prizes"] = prize_fund_table(d.prize_fund)
     if teams:

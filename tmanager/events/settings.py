@@ -25,8 +25,8 @@ from tmanager import tomlmap
 from tmanager.core.playerfields import as_fide_writes, federation_fault
 from tmanager.errors import ConfigError, ascii_digits
 from tmanager.events import eventfile
-from tmanager.events.eventfile import check
-from tmanager.events.model import Division, Event, ScoredSettings, TeamSettings
+from tmanager.events.eventfile import SCORED_KEYS, TEAM_KEYS, check, division_settings
+from tmanager.events.model import Division, Event
 from tmanager.events.reports.render import read_stylesheet
 
 #: Why a setting stays as it is once a round of any division is paired.
@@ -123,7 +123,7 @@ def _checked(event: Event, table: dict[str, Any], keys: list[str]) -> Event:
         key = (exc.field or "").removeprefix("event.")
         if key not in keys:
             raise
-        raise ConfigError(exc.message, field=key, hint=exc.hint) from None
+        raise exc.relocated(field=key) from None
     return changed
 
 
@@ -141,13 +141,11 @@ def _shown(value: object) -> str:
 #: What the division's own verbs change (the players, teams, forbidden pairs, start numbers), and the Baku
 #: group's last player, which round 1's pairing fixes: not ``set``'s.
 _BY_VERBS = frozenset({"forbidden", "start_numbers", "baku_last", "teams", "players"})
-_SCORED_KEYS = tuple(f.name for f in dataclasses.fields(ScoredSettings))
-_TEAM_KEYS = tuple(f.name for f in dataclasses.fields(TeamSettings))
 #: What ``set --division`` changes: the division's keys, a score-based division's and a team division's.
 DIVISION_SETTINGS = (
     *(f.name for f in dataclasses.fields(Division) if not f.metadata.get("outside") and f.name not in _BY_VERBS),
-    *_SCORED_KEYS,
-    *_TEAM_KEYS,
+    *SCORED_KEYS,
+    *TEAM_KEYS,
 )
 #: What a division's later rounds read afresh, and so may change once one is paired; the rest (the system, the
 #: acceleration, round 1's colour, the entry, the spreads of byes and forfeits, the team's match points…) are what
@@ -178,7 +176,7 @@ def change_division_settings(event: Event, name: str | None, typed: Sequence[tup
             table.pop(key, None)
         else:
             table[key] = value
-    before = _division_table(division)
+    before = division_settings(division, keep_defaults=True)
     try:
         changed = eventfile.from_toml(data).divisions[index]
     except ConfigError as exc:
@@ -186,8 +184,8 @@ def change_division_settings(event: Event, name: str | None, typed: Sequence[tup
         key = (exc.field or "").removeprefix(f"division[{index + 1}].")
         if key not in given:
             raise
-        raise ConfigError(exc.message, field=key, hint=exc.hint) from None
-    after = _division_table(changed)
+        raise exc.relocated(field=key) from None
+    after = division_settings(changed, keep_defaults=True)
     _keep_fixed(division, before, {key: after.get(key) for key in given})
     said = [f"{key} {_shown(after.get(key))} (was {_shown(before.get(key))})" for key in given
             if after.get(key) != before.get(key)]  # fmt: skip
@@ -200,8 +198,8 @@ def change_division_settings(event: Event, name: str | None, typed: Sequence[tup
 def _check_kind(division: Division, given: dict[str, Any]) -> None:
     """Refuse a score-based division's setting for a division that is not one (and does not become one with
     ``entry``), and a team division's likewise (``team_size``): the file's check said only that it "needs entry"."""
-    for keys, kind, part, making in ((_SCORED_KEYS, "score-based", division.scored, "entry"),
-                                     (_TEAM_KEYS, "team", division.team_settings, "team_size")):  # fmt: skip
+    for keys, kind, part, making in ((SCORED_KEYS, "score-based", division.scored, "entry"),
+                                     (TEAM_KEYS, "team", division.team_settings, "team_size")):  # fmt: skip
         wrong = [key for key in given if key in keys and key != making]
         if wrong and part is None and making not in given:
             raise ConfigError(
@@ -220,15 +218,6 @@ def _keep_fixed(division: Division, before: dict[str, Any], after: dict[str, Any
             f"{division.paired_rounds} is): its rounds were paired and scored with it", field=fixed[0],
             hint="it can change before the division's round 1 is paired",
         )  # fmt: skip
-
-
-def _division_table(division: Division) -> dict[str, Any]:
-    """The division's settings as the file words them, defaults included."""
-    table = tomlmap.to_table(division, keep_defaults=True)
-    for part in (division.scored, division.team_settings):
-        if part is not None:
-            table.update(tomlmap.to_table(part, keep_defaults=True))
-    return table
 
 
 def _division_value(key: str, text: str) -> Any:
