@@ -74,6 +74,7 @@ from tmanager.files import (
     expect_file,
     file_size,
     lock,
+    lock_path,
     lock_timeout,
     read_bytes,
     remove_lock_file,
@@ -355,14 +356,17 @@ def _refuse_existing(path: Path, *, overwrite: bool | Seen) -> None:
 def _tourney_kept_by(path: Path) -> str | None:
     """What ``path`` is to another file beside it, if its journal or its lock file (``None``: neither)."""
     name = path.name
-    owners = []
-    if name.startswith(".") and name.endswith(".journal"):
-        owners.append((path.with_name(name[1 : -len(".journal")]), "the journal"))
-    if name.endswith(".lock"):
-        owners.append((path.with_name(name.removesuffix(".lock")), "the lock file"))
-    for owner, what in owners:
-        if owner.name and (owner.exists() or owner.is_symlink()):
-            return f"{what} of {owner.name}"
+    # The file whose journal or lock a name would be, confirmed by the functions that name them.
+    candidates = (
+        (name.removeprefix(".").removesuffix(".journal"), journal_path, "the journal"),
+        (name.removesuffix(".lock"), lock_path, "the lock file"),
+    )
+    for owner_name, kept_at, what in candidates:
+        if owner_name in ("", name):
+            continue
+        owner = path.with_name(owner_name)
+        if (owner.exists() or owner.is_symlink()) and kept_at(owner) == path:
+            return f"{what} of {owner_name}"
     return None
 
 
