@@ -455,7 +455,7 @@ def test_a_transaction_cut_short_by_two_stops_still_reports_what_it_did() -> Non
     """A file transaction runs in a thread, which a stop cannot end: when the task waiting for it is
     cancelled, and cancelled again (a second Ctrl-C), the transaction still finishes, and what it
     did (a claim, say) reaches ``settled``, so that the stop can give it back."""
-    from tmanager.tourney.bookkeeping import transact
+    from tmanager.tourney.bookkeeping import UnfitFiles, transact
 
     held = threading.Event()
     running = threading.Event()
@@ -467,7 +467,7 @@ def test_a_transaction_cut_short_by_two_stops_still_reports_what_it_did() -> Non
         return "game 0"
 
     async def main() -> None:
-        task = asyncio.create_task(transact(claim, settled=settled.append))
+        task = asyncio.create_task(transact(claim, unfit=UnfitFiles(), settled=settled.append))
         await asyncio.to_thread(running.wait, 10)
         for _ in range(2):
             task.cancel()

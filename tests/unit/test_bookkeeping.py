@@ -17,13 +17,16 @@ def test_a_transaction_on_a_file_that_stays_unfit_ends_once_stopping(monkeypatch
     monkeypatch.setattr(bookkeeping, "RETRY_SECONDS", 0.01)
     attempts: list[int] = []
 
-    def unfit() -> None:
+    def read_unfit_file() -> None:
         attempts.append(1)
         raise ConfigError("is a symbolic link to nothing", file="t.toml.lock")
 
     async def main() -> None:
         with pytest.raises(ConfigError, match="link to nothing"):
-            await asyncio.wait_for(bookkeeping.transact(unfit, until=lambda: len(attempts) >= 3), timeout=10)
+            await asyncio.wait_for(
+                bookkeeping.transact(read_unfit_file, unfit=bookkeeping.UnfitFiles(), until=lambda: len(attempts) >= 3),
+                timeout=10,
+            )
 
     asyncio.run(main())
     assert len(attempts) == 3  # retried until the stop, then said
@@ -35,16 +38,17 @@ def test_a_file_that_stays_unfit_is_said_once_not_at_every_attempt(
     """A worker said the same error every 2 s while a file stayed unfit (a line a second in a log of two lanes, all
     night for a file left broken): once now, then every 30 s while it lasts; another error at once."""
     monkeypatch.setattr(bookkeeping, "RETRY_SECONDS", 0.001)
-    monkeypatch.setattr(bookkeeping, "_unfit_said", {})
+    said_by_worker = bookkeeping.UnfitFiles()
     errors = ["tourney.tc: bad time control 'x'"] * 20 + ["tourney.tc: bad time control 'y'"] * 20
 
-    def unfit() -> None:
+    def read_unfit_file() -> None:
         if errors:
             raise ConfigError(errors.pop(0), file="t.toml")
 
     async def main() -> None:
         # Two at once, as a worker's lanes each wait on the file.
-        await asyncio.gather(bookkeeping.transact(unfit), bookkeeping.transact(unfit))
+        await asyncio.gather(bookkeeping.transact(read_unfit_file, unfit=said_by_worker),
+                             bookkeeping.transact(read_unfit_file, unfit=said_by_worker))
 
     with caplog.at_level(logging.ERROR, logger="tmanager"):
         asyncio.run(main())

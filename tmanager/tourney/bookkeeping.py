@@ -30,21 +30,37 @@ RETRY_SECONDS = 2.0
 #: lines that say a file is still unfit.
 LOCK_WARN_SECONDS = 30.0
 
-#: When each unfit file's error was last logged (its text; monotonic seconds). Shared by a worker's transactions,
-#: a lane's each and the hooks': a line every RETRY_SECONDS from each filled a worker's log, a line a second for a
-#: file left broken overnight.
-_unfit_said: dict[str, float] = {}
+class UnfitFiles:
+    """What a worker said of the files its transactions wait for to be fixed: each error once, then every
+    :data:`LOCK_WARN_SECONDS` while it lasts; another error (the file edited again) at once.
+
+    One for all of a worker's transactions, its lanes' and its hooks': a line every :data:`RETRY_SECONDS` from
+    each filled a worker's log, a line a second for a file left broken overnight.
+    """
+
+    def __init__(self) -> None:
+        self._said: dict[str, float] = {}  # when each error was last said (monotonic seconds)
+
+    def say(self, error: str) -> None:
+        now = time.monotonic()
+        last = self._said.get(error)
+        if last is not None and now - last < LOCK_WARN_SECONDS:
+            return
+        if len(self._said) > 16:  # errors of edits long fixed
+            self._said.clear()
+        self._said[error] = now
+        log.error("%s; waiting for the file to be fixed", error)
 
 
 async def transact(
-    transaction: Callable[..., _R], *args: Any, settled: Callable[[_R], None] | None = None,
+    transaction: Callable[..., _R], *args: Any, unfit: UnfitFiles, settled: Callable[[_R], None] | None = None,
     until: Callable[[], bool] = lambda: False,
 ) -> _R:
     """Run a file transaction in a thread; wait while the file is invalid or the lock is held.
 
     Someone may be editing the file by hand, or a process holding the lock may
     be stopped: a worker must neither die nor lose the game it just played, so
-    it says what is wrong and tries again. When cancelled (a clean stop), the
+    it says what is wrong (through ``unfit``) and tries again. When cancelled (a clean stop), the
     attempt under way still finishes, since a thread cannot be stopped, and
     ``settled`` learns its outcome; the waiting between attempts ends at once.
     Once ``until()`` (a stop, for a caller that is not cancelled), an invalid file's error is raised, not waited
@@ -65,7 +81,7 @@ async def transact(
         except ConfigError as exc:
             if until():
                 raise
-            _say_unfit(str(exc))
+            unfit.say(str(exc))
             await asyncio.sleep(RETRY_SECONDS)
         except LockTimeout as exc:
             now = time.monotonic()
@@ -73,19 +89,6 @@ async def transact(
             if now - warned >= LOCK_WARN_SECONDS and now - waiting_since >= LOCK_WARN_SECONDS:
                 warned = now
                 log.warning("%s; still waiting after %.0f s", exc, now - waiting_since)
-
-
-def _say_unfit(error: str) -> None:
-    """Log that a transaction waits for an unfit file: once, then every :data:`LOCK_WARN_SECONDS` while the same
-    error lasts; another error (the file edited again) at once."""
-    now = time.monotonic()
-    last = _unfit_said.get(error)
-    if last is not None and now - last < LOCK_WARN_SECONDS:
-        return
-    if len(_unfit_said) > 16:  # errors of edits long fixed
-        _unfit_said.clear()
-    _unfit_said[error] = now
-    log.error("%s; waiting for the file to be fixed", error)
 
 
 async def through_cancellation(work: Awaitable[_R]) -> _R:

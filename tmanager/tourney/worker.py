@@ -49,7 +49,7 @@ from tmanager.tourney.announce import (
     GameStarted,
     OptionRefused,
 )
-from tmanager.tourney.bookkeeping import BookkeepingThread, through_cancellation, transact
+from tmanager.tourney.bookkeeping import BookkeepingThread, UnfitFiles, through_cancellation, transact
 from tmanager.tourney.claims import give_back, give_back_strays, release_stale
 from tmanager.tourney.engine import Engine, EnginePool
 from tmanager.tourney.engineoptions import RefusedOption
@@ -124,6 +124,7 @@ class Worker:
         self._lanes_done = False
         self.books = Books()
         self.live_pace = LivePace()  # shared by the live files of its lanes' games
+        self.unfit = UnfitFiles()  # what its transactions said of the files they wait for
         self.given_back = 0  #: games a stop gave back unplayed
         #: The games its lanes hold claims on, kept by its transactions as they commit them: a lane learns of its
         #: claim only after the transaction, and another lane's may come between.
@@ -403,11 +404,11 @@ class Worker:
                 ending = self._lanes_done  # as read before the takes, which then give back the lanes' strays
                 while not self.stopping:
                     try:
-                        taken = await transact(self.take_hook, until=lambda: self.stopping)
+                        taken = await transact(self.take_hook, unfit=self.unfit, until=lambda: self.stopping)
                         if taken is None:
                             break
                         await loop.run_in_executor(hook_thread, taken.run)
-                        await transact(self.finish_hook, taken.key, until=lambda: self.stopping)
+                        await transact(self.finish_hook, taken.key, unfit=self.unfit, until=lambda: self.stopping)
                     except ConfigError:  # raised once stopping: the file stays unfit, and a stop must end
                         return
                 if ending or self.stopping:
@@ -456,7 +457,7 @@ class Lane:
         free; ``DONE`` when none is left or the lane retires."""
         worker = self.worker
         # What a claim cut short by a stop took must be known, so that the clean stop can give it back.
-        attempt = functools.partial(transact, worker.claim, settled=self._remember)
+        attempt = functools.partial(transact, worker.claim, unfit=worker.unfit, settled=self._remember)
         # While lanes wait, others' hooks may be what keeps the tourney open.
         return await worker.scheduler.claim(attempt, idle=worker.hooks_due)
 
@@ -503,7 +504,7 @@ class Lane:
         env = game_env(game.number, result, record.termination, record.reason, spec.white.name, spec.black.name)
         # A stop during the record learns its outcome too (its thread goes on regardless): a game recorded is
         # a game played and counted, not one to give back.
-        outcome = await transact(worker.record, game.number, record, env, settled=self._recorded)
+        outcome = await transact(worker.record, game.number, record, env, unfit=worker.unfit, settled=self._recorded)
         self._recorded(outcome)
         if outcome is None:
             return
