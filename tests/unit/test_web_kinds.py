@@ -126,3 +126,27 @@ def test_a_word_of_an_address_that_names_no_page_gets_the_answer_it_always_had(t
     assert round_x.status == 400 and "round must be a number, not &#x27;x&#x27;" in round_x.text
     assert (arbiter.status, arbiter.headers["location"]) == (303, "login")
     assert data.status == 200 and data.headers["content-type"] == "application/json"
+
+
+def test_an_event_file_not_readable_yet_is_a_page_to_come_not_one_not_there(tmp_path: Path) -> None:
+    """The file spoiled between `serve`'s check and the pages' first read: the data said 404, as if the page did
+    not exist, and the page said it showed "the last state read" of a state never read. Both are 503 now, the
+    data with the seconds to try again after; once the file is mended, the pages are there."""
+    path = event_copy(tmp_path)
+    kept = path.read_bytes()
+    path.write_text("[event\n")
+    web = EventApp(path, poll=2)
+    app = web.starlette()
+
+    async def main() -> list[Reply]:
+        async with web.lifespan(app):
+            replies = [await call(app, "GET", "/pairings.json?round=1"), await call(app, "GET", "/")]
+            path.write_bytes(kept)
+            await web.hub.refresh(first=False)
+            return [*replies, await call(app, "GET", "/pairings.json?round=1"), await call(app, "GET", "/")]
+
+    data, page, data_later, page_later = asyncio.run(main())
+    assert (data.status, data.text, data.headers["retry-after"]) == (503, "the event file cannot be read just now", "2")
+    assert page.status == 503 and "The event file cannot be read just now." in page.text
+    assert "last state read" not in page.text
+    assert data_later.status == 200 and page_later.status == 200

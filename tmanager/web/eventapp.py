@@ -142,7 +142,9 @@ class EventHub(Watcher):
         except TManagerError as exc:
             # The message names the file: it goes to the owner's terminal, never to a page.
             log.warning("cannot read the event file, showing the last state read: %s", exc)
-            self.notice = "The event file cannot be read just now; this is the last state read."
+            self.notice = "The event file cannot be read just now" + (
+                "; this is the last state read." if self.snapshot is not None else "."
+            )
             return True
         self.notice = ""
         self.redact = Redactor.for_event(self.path, event)
@@ -307,9 +309,10 @@ class EventApp:
         flash: list[str] = []
         if arbiter is not None:
             flash, arbiter.flash = arbiter.flash, []
-        missing = eventpages.has_problem(sections)
-        return self.respond(page, sections, version=version, session=session, status=404 if missing else 200,
-                            flash=flash)  # fmt: skip
+        # No state read yet (the file spoiled between the command's check and the first read): the notice alone,
+        # as a page that will come, not one that is not there.
+        status = 503 if self.hub.snapshot is None else 404 if eventpages.has_problem(sections) else 200
+        return self.respond(page, sections, version=version, session=session, status=status, flash=flash)
 
     def data_route(self, kind: PageKind) -> Callable[[Request], Awaitable[Response]]:
         async def handler(request: Request) -> Response:
@@ -318,9 +321,10 @@ class EventApp:
                 page = Page.from_query(kind, request.query_params)
             except StateError as exc:
                 return PlainTextResponse(str(exc), status_code=400)
+            if snapshot is None:
+                return PlainTextResponse("the event file cannot be read just now", status_code=503,
+                                         headers={"Retry-After": str(max(1, round(self.hub.poll)))})  # fmt: skip
             try:
-                if snapshot is None:
-                    raise StateError("the event file cannot be read just now")
                 body = await asyncio.to_thread(eventpages.page_data, snapshot, page)
             except TManagerError as exc:
                 return PlainTextResponse(self.hub.redact(str(exc)), status_code=404)
