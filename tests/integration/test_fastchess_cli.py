@@ -509,6 +509,19 @@ def test_no_move_where_there_is_one_is_an_illegal_move_as_fastchess_scores_it(tm
     assert "Finished game 2 (good vs none): 1-0 {Black makes an illegal move}" in done.stdout
 
 
+def test_a_bare_bestmove_is_warned_of_as_fastchess_warns_of_it(tmp_path: Path) -> None:
+    # fastchess finds no word after a bare 'bestmove' and says so before its 'Illegal move <none>': fishtest's
+    # worker counts each 'Warning;' line, and the line was missing.
+    bare, good = pyengine("bare", "--seed", "1", "--fault", "bare-bestmove"), pyengine("good", "--seed", "2")
+    done = fastchess(f"{bare} {good} -each tc=inf nodes=1 -rounds 1 -recover -pgnout file=x.pgn", tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert [g["Termination"] for g in pgn_games(tmp_path / "x.pgn")] == ["illegal move", "illegal move"]
+    assert ("Warning; No bestmove found from bare because: Element 'bestmove' not found. Last line was: bestmove\n"
+            "Warning; Illegal move <none> played by bare\n"
+            "Finished game 1 (bare vs good): 0-1 {White makes an illegal move}\n") in done.stdout
+    assert done.stdout.count("Warning;") == 4, done.stdout  # two a game, as fastchess's
+
+
 def test_cmd_is_found_and_run_as_fastchess_finds_and_runs_it(tmp_path: Path) -> None:
     # fastchess runs cmd whole (spaces and all), relative to dir or to where it runs (not to where its
     # state is), and a bare name not on PATH from the engine's directory: fishtest's `cmd=NAME dir=.`.
