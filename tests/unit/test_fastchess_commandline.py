@@ -178,6 +178,12 @@ def test_a_pgn_book_read_to_no_move_is_refused(plies: str) -> None:
         ("-engine cmd=a tc=1+1hg -engine cmd=b nodes=1", "-engine", "hourglass"),
         ("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -pgnout match_line=(", "-pgnout", "regular expression"),
         ("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -draw movecount", "-draw", "key=value"),
+        # Were '-draw: must be at least 0, not -1': the key unnamed, and nothing of what fastchess makes of it.
+        ("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -draw movenumber=-1", "-draw movenumber=", "no game reaches"),
+        ("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -draw movecount=0", "-draw movecount=", "draws every game"),
+        ("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -resign movecount=0", "-resign movecount=", "first engine"),
+        ("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -resign score=-5", "-resign score=", "refuses it too"),
+        ("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -draw score=x", "-draw score=", "not a whole number"),
         ("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -recover 3", "-recover", "no value"),
         ("stray -engine cmd=a", "stray", "not an option"),
         ("-engine cmd=a tc=\u00b2/10+0.1 -engine cmd=b nodes=1", "-engine", "moves must be positive"),  # '²'
