@@ -468,6 +468,17 @@ def test_config_file_resumes_a_test_whatever_made_it(tmp_path: Path) -> None:
     assert mixed.returncode == 2 and "not with -config file=rr.toml" in mixed.stderr
 
 
+def test_a_report_after_a_crash_reads_null_for_the_restarted_engines_threads_and_hash(tmp_path: Path) -> None:
+    # fastchess restarts an engine that does not answer after its game before it reports that game: the new
+    # engine has told no option yet, and the report's head reads NULL for it (it read 1t and 1MB here).
+    crash = pyengine("crash", "--fault", "crash-mid")
+    line = f"{crash} {pyengine('b')} -each tc=inf nodes=1 -rounds 1 -recover -ratinginterval 1 -report penta=false"
+    done = fastchess(line, tmp_path)
+    assert done.returncode == 0, done.stderr
+    heads = re.findall(r"^Results of .*$", done.stdout, re.MULTILINE)
+    assert heads == ["Results of crash vs b (1 nodes, NULL - 1t, NULL - 1MB):"] * 2, done.stdout
+
+
 def test_without_recover_a_crash_ends_the_match(tmp_path: Path) -> None:
     crash = pyengine("crash", "--fault", "crash-mid")
     done = fastchess(f"{crash} {pyengine('b')} -each tc=inf nodes=1 -rounds 3", tmp_path)

@@ -299,6 +299,9 @@ class Match:
             self.aborted = True
         elif game.ending in _UNRESPONSIVE:  # fastchess pings both engines after a game it goes on from
             self._warn([f"Warning; Engine {self._loser(game)} is not responsive"])
+            # and restarts the one that does not answer before it reports: a report's head then reads NULL for
+            # its Threads and Hash, until the engine tells its options again as it starts
+            self.options[self._loser(game)] = {}
         if game.ending == Ending.ILLEGAL_MOVE:
             self._warn(fc.illegal_move_text(game.illegal_move, self._loser(game)))
         if not aborts:  # fastchess's playGame returns from the fault that stops it before its tracker counts it
