@@ -479,6 +479,15 @@ def test_a_report_after_a_crash_reads_null_for_the_restarted_engines_threads_and
     assert heads == ["Results of crash vs b (1 nodes, NULL - 1t, NULL - 1MB):"] * 2, done.stdout
 
 
+def test_the_engines_time_losses_and_crashes_come_in_fastchess_s_order(tmp_path: Path) -> None:
+    # fastchess prints its tracker as its unordered map hands the engines back: here ac, ab, aa, where they
+    # were noted aa (game 1), ac (game 2), ab (game 4). They came in the order noted.
+    crashes = " ".join(pyengine(name, "--fault", "crash-mid") for name in ("aa", "ac", "ab"))
+    done = fastchess(f"{crashes} -each tc=inf nodes=1 -rounds 1 -recover", tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert re.findall(r"^Player: (\w+)$", done.stdout, re.MULTILINE) == ["ac", "ab", "aa"], done.stdout
+
+
 def test_without_recover_a_crash_ends_the_match(tmp_path: Path) -> None:
     crash = pyengine("crash", "--fault", "crash-mid")
     done = fastchess(f"{crash} {pyengine('b')} -each tc=inf nodes=1 -rounds 3", tmp_path)
