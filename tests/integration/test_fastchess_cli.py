@@ -488,6 +488,19 @@ def test_the_engines_time_losses_and_crashes_come_in_fastchess_s_order(tmp_path:
     assert re.findall(r"^Player: (\w+)$", done.stdout, re.MULTILINE) == ["ac", "ab", "aa"], done.stdout
 
 
+@pytest.mark.timing
+def test_an_engine_that_does_not_move_in_time_loses_by_fastchess_s_overrun(tmp_path: Path) -> None:
+    # fastchess awaits a move 100 ms past the time and margin: an engine that never comes loses by 100 ms or a
+    # little more (fastchess printed 100 for this line). It read 2 to 5 ms, the wait ending at the margin.
+    slow = pyengine("slow", "--seed", "1", "--fault", "slow", "--after", "1", "--delay", "0.5")
+    done = fastchess(f"{slow} {pyengine('b', '--seed', '2')} -each tc=0.3+0.01 -rounds 1 -games 1", tmp_path)
+    assert done.returncode == 0, done.stderr
+    overrun = re.search(r"^Finished game 1 \(slow vs b\): 0-1 \{White loses on time \((\d+)ms overrun\)\}$",
+                        done.stdout, re.MULTILINE)
+    assert overrun, done.stdout
+    assert 100 <= int(overrun[1]) < 200, done.stdout
+
+
 def test_without_recover_a_crash_ends_the_match(tmp_path: Path) -> None:
     crash = pyengine("crash", "--fault", "crash-mid")
     done = fastchess(f"{crash} {pyengine('b')} -each tc=inf nodes=1 -rounds 3", tmp_path)
