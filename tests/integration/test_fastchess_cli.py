@@ -529,29 +529,28 @@ def test_an_illegal_move_is_warned_of_as_fastchess_warns_fishtest(tmp_path: Path
             "Finished game 2 (worse vs bad): 0-1 {White makes an illegal move}\n") in done.stdout
 
 
-def test_no_move_where_there_is_one_is_an_illegal_move_as_fastchess_scores_it(tmp_path: Path) -> None:
-    # 'bestmove (none)' with legal moves on the board: fastchess's illegal move and its warnings, which stop a
-    # fishtest test; OpenBench counts the 'illegal' of the reason. It was a silent 'makes a false result claim'.
-    none, good = pyengine("none", "--seed", "1", "--fault", "no-move"), pyengine("good", "--seed", "2")
-    done = fastchess(f"{none} {good} -each tc=inf nodes=1 -rounds 1 -recover -pgnout file=x.pgn", tmp_path)
+@pytest.mark.parametrize(
+    ("fault", "warnings"),
+    [
+        # 'bestmove (none)' with legal moves on the board: fastchess's illegal move and its warnings, which stop a
+        # fishtest test; OpenBench counts the 'illegal' of the reason. It was a silent 'makes a false result claim'.
+        ("no-move", "Warning; Move does not match uci move format, lowercase and 4/5 chars. Move (none) played by bad\n"
+                    "Warning; Illegal move (none) played by bad\n"),
+        # A bare 'bestmove': fastchess finds no word after it and says so before its 'Illegal move <none>' (fishtest's
+        # worker shows each 'Warning;' line): the first line was missing.
+        ("bare-bestmove", "Warning; No bestmove found from bad because: Element 'bestmove' not found. Last line was: "
+                          "bestmove\nWarning; Illegal move <none> played by bad\n"),
+    ],
+)
+def test_no_move_where_there_is_one_is_an_illegal_move_as_fastchess_scores_it(
+    tmp_path: Path, fault: str, warnings: str,
+) -> None:
+    bad, good = pyengine("bad", "--seed", "1", "--fault", fault), pyengine("good", "--seed", "2")
+    done = fastchess(f"{bad} {good} -each tc=inf nodes=1 -rounds 1 -recover -pgnout file=x.pgn", tmp_path)
     assert done.returncode == 0, done.stderr
     assert [g["Termination"] for g in pgn_games(tmp_path / "x.pgn")] == ["illegal move", "illegal move"]
-    assert ("Warning; Move does not match uci move format, lowercase and 4/5 chars. Move (none) played by none\n"
-            "Warning; Illegal move (none) played by none\n"
-            "Finished game 1 (none vs good): 0-1 {White makes an illegal move}\n") in done.stdout
-    assert "Finished game 2 (good vs none): 1-0 {Black makes an illegal move}" in done.stdout
-
-
-def test_a_bare_bestmove_is_warned_of_as_fastchess_warns_of_it(tmp_path: Path) -> None:
-    # fastchess finds no word after a bare 'bestmove' and says so before its 'Illegal move <none>': fishtest's
-    # worker counts each 'Warning;' line, and the line was missing.
-    bare, good = pyengine("bare", "--seed", "1", "--fault", "bare-bestmove"), pyengine("good", "--seed", "2")
-    done = fastchess(f"{bare} {good} -each tc=inf nodes=1 -rounds 1 -recover -pgnout file=x.pgn", tmp_path)
-    assert done.returncode == 0, done.stderr
-    assert [g["Termination"] for g in pgn_games(tmp_path / "x.pgn")] == ["illegal move", "illegal move"]
-    assert ("Warning; No bestmove found from bare because: Element 'bestmove' not found. Last line was: bestmove\n"
-            "Warning; Illegal move <none> played by bare\n"
-            "Finished game 1 (bare vs good): 0-1 {White makes an illegal move}\n") in done.stdout
+    assert f"{warnings}Finished game 1 (bad vs good): 0-1 {{White makes an illegal move}}\n" in done.stdout
+    assert f"{warnings}Finished game 2 (good vs bad): 1-0 {{Black makes an illegal move}}\n" in done.stdout
     assert done.stdout.count("Warning;") == 4, done.stdout  # two a game, as fastchess's
 
 
