@@ -103,6 +103,11 @@ def test_fastchess_s_defaults_and_fixes() -> None:
     assert [e.name for e in config.engines] == ["x", "sf"]
     same = match("-engine cmd=/usr/bin/sf nodes=10 -engine cmd=/opt/sf nodes=10 -ratinginterval 0")
     assert [e.name for e in same.engines] == ["sf", "sf_2"] and same.rating_interval > 10**9
+    # fastchess takes a negative interval, which never divides its unsigned count: a report at the end only, as
+    # 0 gives (fastchess printed one report for 3 rounds of -ratinginterval -1, one score of -scoreinterval -1).
+    # It was refused.
+    never = match("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -ratinginterval -1 -scoreinterval -2147483648")
+    assert never.rating_interval == never.score_interval == same.rating_interval
     assert not match("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -games 1").report_penta
     assert not match("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -output format=cutechess").report_penta
     bayesian = match("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -sprt elo0=0 elo1=5 alpha=0.05 beta=0.05 "

@@ -42,7 +42,7 @@ from tmanager.fastchess.config import (
 )
 from tmanager.fastchess.enginekeys import engine_setting, with_each
 from tmanager.fastchess.output import OutputFormat
-from tmanager.fastchess.values import UINT64_MAX, Dataclass, boolean, integer, number, pairs, replaced, unknown
+from tmanager.fastchess.values import INT_MAX, UINT64_MAX, Dataclass, boolean, integer, number, pairs, replaced, unknown
 from tmanager.formats.pgn import Notation
 from tmanager.tourney import affinity
 from tmanager.tourney.adjudication import TablebaseResults
@@ -457,6 +457,12 @@ def _non_negative(text: str) -> int:
     return integer(text, minimum=0)
 
 
+def _interval(text: str) -> int:
+    """A report's interval, any C ``int`` as fastchess takes it: one below 0, which its modulo of an unsigned
+    count makes unsigned and huge, never divides a count, as 0 never does (a report at the end only)."""
+    return max(integer(text, minimum=-INT_MAX - 1), 0)
+
+
 def _unsigned_64(text: str) -> int:
     return integer(text, minimum=0, maximum=UINT64_MAX)
 
@@ -490,8 +496,8 @@ OPTIONS: dict[str, tuple[Style, Callable[[list[str], _Reading], None]]] = {
     "-wait": (Style.SINGLE, _single("wait_ms", _non_negative)),
     "-noswap": (Style.NONE, _flag("noswap")),
     "-reverse": (Style.NONE, _flag("reverse")),
-    "-ratinginterval": (Style.SINGLE, _single("rating_interval", _non_negative)),
-    "-scoreinterval": (Style.SINGLE, _single("score_interval", _non_negative)),
+    "-ratinginterval": (Style.SINGLE, _single("rating_interval", _interval)),
+    "-scoreinterval": (Style.SINGLE, _single("score_interval", _interval)),
     "-srand": (Style.SINGLE, _single("seed", _unsigned_64)),
     "-seeds": (Style.SINGLE, _single("seeds", lambda v: integer(v, minimum=1))),
     "-version": (Style.NONE, _action(Action.VERSION)),
