@@ -73,6 +73,7 @@ FAULTS = {
     "rook-castling": "castle as soon as it may once the game is N moves old, written as the king taking its rook "
                      "(e1h1, Chess960's notation) in standard chess too, where UCI writes e1g1",
     "no-move": "UCI only: answer 'bestmove (none)', UCI's word for no legal move, once the game is N moves old",
+    "bare-bestmove": "UCI only: answer a bare 'bestmove', with no word after it, once the game is N moves old",
     "false-claim": "XBoard only: claim a mate ('1-0 {White mates}') instead of moving, once N moves old",
     "slow": "think --delay seconds for every move, whatever the clock says",
     "bad-pv": "UCI only: a PV that goes on with an illegal move (the best move twice), once N moves old",
@@ -208,6 +209,8 @@ class Engine:
             return Reply(None, notation(chess.Move.null()), score, 1, time.monotonic() - start)
         if fault == "no-move":
             return Reply(None, "(none)", score, 1, time.monotonic() - start)
+        if fault == "bare-bestmove":
+            return Reply(None, "", score, 1, time.monotonic() - start)
         castling = next((m for m in board.legal_moves if board.is_castling(m)), None)
         if fault == "rook-castling" and castling is not None:
             return Reply(castling, rook_castling(board, castling), score, 1, time.monotonic() - start)
@@ -277,9 +280,10 @@ def uci(engine: Engine, lines: Iterable[str]) -> None:
                     score = f"mate {reply.mate}" if reply.mate is not None else f"cp {reply.score}"
                     score = f" score {score}" if reply.scored else ""
                     strings = [f"info string {engine.info_string}"] if engine.info_string else []
+                    pv = reply.pv or reply.text
                     answer = [*strings,
-                              f"info depth 1{score} nodes {reply.nodes} time {ms} pv {reply.pv or reply.text}",
-                              f"bestmove {reply.text}"]
+                              f"info depth 1{score} nodes {reply.nodes} time {ms}" + (f" pv {pv}" if pv else ""),
+                              f"bestmove {reply.text}".rstrip()]
                 if "infinite" in rest.split():
                     held = answer  # an infinite search ends only on stop
                 else:
@@ -387,8 +391,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     options = parser.parse_args(argv)
     if options.fault == "false-claim" and options.protocol != "xboard":
         parser.error("--fault false-claim needs --protocol xboard: UCI has no way to claim a result")
-    if options.fault == "no-move" and options.protocol != "uci":
-        parser.error("--fault no-move needs --protocol uci: '(none)' is UCI's word")
+    if options.fault in ("no-move", "bare-bestmove") and options.protocol != "uci":
+        parser.error(f"--fault {options.fault} needs --protocol uci: 'bestmove' is UCI's word")
     return options
 
 

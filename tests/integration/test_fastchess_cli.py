@@ -468,6 +468,39 @@ def test_config_file_resumes_a_test_whatever_made_it(tmp_path: Path) -> None:
     assert mixed.returncode == 2 and "not with -config file=rr.toml" in mixed.stderr
 
 
+def test_a_report_after_a_crash_reads_null_for_the_restarted_engines_threads_and_hash(tmp_path: Path) -> None:
+    # fastchess restarts an engine that does not answer after its game before it reports that game: the new
+    # engine has told no option yet, and the report's head reads NULL for it (it read 1t and 1MB here).
+    crash = pyengine("crash", "--fault", "crash-mid")
+    line = f"{crash} {pyengine('b')} -each tc=inf nodes=1 -rounds 1 -recover -ratinginterval 1 -report penta=false"
+    done = fastchess(line, tmp_path)
+    assert done.returncode == 0, done.stderr
+    heads = re.findall(r"^Results of .*$", done.stdout, re.MULTILINE)
+    assert heads == ["Results of crash vs b (1 nodes, NULL - 1t, NULL - 1MB):"] * 2, done.stdout
+
+
+def test_the_engines_time_losses_and_crashes_come_in_fastchess_s_order(tmp_path: Path) -> None:
+    # fastchess prints its tracker as its unordered map hands the engines back: here ac, ab, aa, where they
+    # were noted aa (game 1), ac (game 2), ab (game 4). They came in the order noted.
+    crashes = " ".join(pyengine(name, "--fault", "crash-mid") for name in ("aa", "ac", "ab"))
+    done = fastchess(f"{crashes} -each tc=inf nodes=1 -rounds 1 -recover", tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert re.findall(r"^Player: (\w+)$", done.stdout, re.MULTILINE) == ["ac", "ab", "aa"], done.stdout
+
+
+@pytest.mark.timing
+def test_an_engine_that_does_not_move_in_time_loses_by_fastchess_s_overrun(tmp_path: Path) -> None:
+    # fastchess awaits a move 100 ms past the time and margin: an engine that never comes loses by 100 ms or a
+    # little more (fastchess printed 100 for this line). It read 2 to 5 ms, the wait ending at the margin.
+    slow = pyengine("slow", "--seed", "1", "--fault", "slow", "--after", "1", "--delay", "0.5")
+    done = fastchess(f"{slow} {pyengine('b', '--seed', '2')} -each tc=0.3+0.01 -rounds 1 -games 1", tmp_path)
+    assert done.returncode == 0, done.stderr
+    overrun = re.search(r"^Finished game 1 \(slow vs b\): 0-1 \{White loses on time \((\d+)ms overrun\)\}$",
+                        done.stdout, re.MULTILINE)
+    assert overrun, done.stdout
+    assert 100 <= int(overrun[1]) < 200, done.stdout
+
+
 def test_without_recover_a_crash_ends_the_match(tmp_path: Path) -> None:
     crash = pyengine("crash", "--fault", "crash-mid")
     done = fastchess(f"{crash} {pyengine('b')} -each tc=inf nodes=1 -rounds 3", tmp_path)
@@ -496,17 +529,29 @@ def test_an_illegal_move_is_warned_of_as_fastchess_warns_fishtest(tmp_path: Path
             "Finished game 2 (worse vs bad): 0-1 {White makes an illegal move}\n") in done.stdout
 
 
-def test_no_move_where_there_is_one_is_an_illegal_move_as_fastchess_scores_it(tmp_path: Path) -> None:
-    # 'bestmove (none)' with legal moves on the board: fastchess's illegal move and its warnings, which stop a
-    # fishtest test; OpenBench counts the 'illegal' of the reason. It was a silent 'makes a false result claim'.
-    none, good = pyengine("none", "--seed", "1", "--fault", "no-move"), pyengine("good", "--seed", "2")
-    done = fastchess(f"{none} {good} -each tc=inf nodes=1 -rounds 1 -recover -pgnout file=x.pgn", tmp_path)
+@pytest.mark.parametrize(
+    ("fault", "warnings"),
+    [
+        # 'bestmove (none)' with legal moves on the board: fastchess's illegal move and its warnings, which stop a
+        # fishtest test; OpenBench counts the 'illegal' of the reason. It was a silent 'makes a false result claim'.
+        ("no-move", "Warning; Move does not match uci move format, lowercase and 4/5 chars. Move (none) played by bad\n"
+                    "Warning; Illegal move (none) played by bad\n"),
+        # A bare 'bestmove': fastchess finds no word after it and says so before its 'Illegal move <none>' (fishtest's
+        # worker shows each 'Warning;' line): the first line was missing.
+        ("bare-bestmove", "Warning; No bestmove found from bad because: Element 'bestmove' not found. Last line was: "
+                          "bestmove\nWarning; Illegal move <none> played by bad\n"),
+    ],
+)
+def test_no_move_where_there_is_one_is_an_illegal_move_as_fastchess_scores_it(
+    tmp_path: Path, fault: str, warnings: str,
+) -> None:
+    bad, good = pyengine("bad", "--seed", "1", "--fault", fault), pyengine("good", "--seed", "2")
+    done = fastchess(f"{bad} {good} -each tc=inf nodes=1 -rounds 1 -recover -pgnout file=x.pgn", tmp_path)
     assert done.returncode == 0, done.stderr
     assert [g["Termination"] for g in pgn_games(tmp_path / "x.pgn")] == ["illegal move", "illegal move"]
-    assert ("Warning; Move does not match uci move format, lowercase and 4/5 chars. Move (none) played by none\n"
-            "Warning; Illegal move (none) played by none\n"
-            "Finished game 1 (none vs good): 0-1 {White makes an illegal move}\n") in done.stdout
-    assert "Finished game 2 (good vs none): 1-0 {Black makes an illegal move}" in done.stdout
+    assert f"{warnings}Finished game 1 (bad vs good): 0-1 {{White makes an illegal move}}\n" in done.stdout
+    assert f"{warnings}Finished game 2 (good vs bad): 1-0 {{Black makes an illegal move}}\n" in done.stdout
+    assert done.stdout.count("Warning;") == 4, done.stdout  # two a game, as fastchess's
 
 
 def test_cmd_is_found_and_run_as_fastchess_finds_and_runs_it(tmp_path: Path) -> None:

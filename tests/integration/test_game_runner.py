@@ -181,6 +181,19 @@ def test_time_loss_says_by_how_much(fault: str) -> None:
 
 
 @pytest.mark.timing
+def test_a_late_move_awaited_past_the_margin_still_loses_by_the_overrun_it_came_with() -> None:
+    # fastchess awaits a move 100 ms past the time and margin, to tell by how much it was late; without the wait
+    # the move, 150 ms past the margin here, went unread ('no move after 452 ms'), the overrun the wait's.
+    bad = spec("fault-slow", "Bad", command=(*spec("fault-slow").command, "--after", "1", "--delay", "0.6"))
+    record = play(spec("greedy-uci", "Good"), bad, tc="0.4+0", black_time_margin=0.05, late_move_wait=0.4)
+    match = re.fullmatch(
+        r"Black loses on time \((\d+) ms overrun: moved after (\d+) ms with 400 ms left, margin 50 ms\)", record.reason,
+    )
+    assert match, record.reason
+    assert 190 <= int(match[1]) < 400, record.reason
+
+
+@pytest.mark.timing
 @pytest.mark.parametrize(("fault", "kept"), [("fault-slow", True), ("fault-stall", False)])
 def test_an_engine_late_on_time_is_kept_for_the_next_game_only_if_it_still_answers(fault: str, kept: bool) -> None:
     """fault-slow answers ``stop`` (with its late move) and ``isready``; fault-stall never ends its

@@ -394,7 +394,10 @@ def test_missing_empty_and_bad_epd_books(tmp_path: Path) -> None:
     two_kings = write(tmp_path, "kings.epd", "4k3/8/8/8/8/8/8/3KK3 w - -\n")
     assert "line 1: invalid position" in error_of(two_kings)
     mated = write(tmp_path, "mated.epd", "7k/6Q1/6K1/8/8/8/8/8 b - -\n")
-    assert "line 1: the game is already over" in error_of(mated)
+    assert error_of(mated) == (f"{mated}: line 1: the game is already over in this position (checkmate) "
+                               "(remove the line from the book)")
+    stalemate = write(tmp_path, "stalemate.epd", "7k/5Q2/6K1/8/8/8/8/8 b - -\n")
+    assert "line 1: the game is already over in this position (stalemate) (remove the line" in error_of(stalemate)
 
 
 

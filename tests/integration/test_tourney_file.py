@@ -359,6 +359,12 @@ def test_new_names_engines_by_their_program_and_plays_them(tmp_path: Path) -> No
          "once)"),
         # Was "participants[0]: participant 'dev' has neither engine nor cmd": a file's field, of a file not made.
         (":dev", "tmanager: --engine: ':dev' names no engine (write DEFINITION:NAME, e.g. -e stockfish:dev)"),
+        # Were named after the engine in silence (greedy-uci, ...): an empty name is a name left out by mistake.
+        ("greedy-uci:", "tmanager: --engine: 'greedy-uci:' gives an empty name after ':' (write greedy-uci:NAME, or "
+         "greedy-uci alone to name it 'greedy-uci')"),
+        ("/usr/games/fairymax:", "--engine: '/usr/games/fairymax:' gives an empty name after ':'"),
+        ("cmd=/usr/games/fairymax,name=", "tmanager: --engine: 'cmd=/usr/games/fairymax,name=': name= is empty (give "
+         "name=NAME, or leave name= out to name it after cmd's file)"),
     ],
 )
 def test_new_refuses_an_engine_program_it_cannot_run(tmp_path: Path, engine: str, says: str) -> None:

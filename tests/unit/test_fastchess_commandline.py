@@ -103,6 +103,11 @@ def test_fastchess_s_defaults_and_fixes() -> None:
     assert [e.name for e in config.engines] == ["x", "sf"]
     same = match("-engine cmd=/usr/bin/sf nodes=10 -engine cmd=/opt/sf nodes=10 -ratinginterval 0")
     assert [e.name for e in same.engines] == ["sf", "sf_2"] and same.rating_interval > 10**9
+    # fastchess takes a negative interval, which never divides its unsigned count: a report at the end only, as
+    # 0 gives (fastchess printed one report for 3 rounds of -ratinginterval -1, one score of -scoreinterval -1).
+    # It was refused.
+    never = match("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -ratinginterval -1 -scoreinterval -2147483648")
+    assert never.rating_interval == never.score_interval == same.rating_interval
     assert not match("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -games 1").report_penta
     assert not match("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -output format=cutechess").report_penta
     bayesian = match("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -sprt elo0=0 elo1=5 alpha=0.05 beta=0.05 "
@@ -178,6 +183,12 @@ def test_a_pgn_book_read_to_no_move_is_refused(plies: str) -> None:
         ("-engine cmd=a tc=1+1hg -engine cmd=b nodes=1", "-engine", "hourglass"),
         ("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -pgnout match_line=(", "-pgnout", "regular expression"),
         ("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -draw movecount", "-draw", "key=value"),
+        # Were '-draw: must be at least 0, not -1': the key unnamed, and nothing of what fastchess makes of it.
+        ("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -draw movenumber=-1", "-draw movenumber=", "no game reaches"),
+        ("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -draw movecount=0", "-draw movecount=", "draws every game"),
+        ("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -resign movecount=0", "-resign movecount=", "first engine"),
+        ("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -resign score=-5", "-resign score=", "refuses it too"),
+        ("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -draw score=x", "-draw score=", "not a whole number"),
         ("-engine cmd=a nodes=1 -engine cmd=b nodes=1 -recover 3", "-recover", "no value"),
         ("stray -engine cmd=a", "stray", "not an option"),
         ("-engine cmd=a tc=\u00b2/10+0.1 -engine cmd=b nodes=1", "-engine", "moves must be positive"),  # '²'

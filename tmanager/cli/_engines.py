@@ -31,7 +31,10 @@ def participant(text: str) -> Participant:
     """The participant ``-e text`` names (see the module's docstring)."""
     if any(text.startswith(f"{key}=") for key in ENGINE_KEYS):
         return _from_keys(text)
-    head, _, name = text.partition(":")
+    head, colon, name = text.partition(":")
+    if colon and not name:  # "stockfish:": a name meant and left out, which the engine's own would stand for
+        raise ConfigError(f"{text!r} gives an empty name after ':'", field=_FIELD,
+                          hint=f"write {head}:NAME, or {head} alone to name it {Path(head).stem!r}")
     if not head:  # ":dev": a name and no engine, which the file's check would blame on a file not yet made
         raise ConfigError(f"{text!r} names no engine", field=_FIELD,
                           hint="write DEFINITION:NAME, e.g. -e stockfish:dev")
@@ -61,6 +64,9 @@ def _from_keys(text: str) -> Participant:
         keys[key] = value
     if not keys.get("cmd"):
         raise ConfigError(f"{text!r} has no cmd=", field=_FIELD, hint="e.g. -e cmd=./dev,name=dev")
+    if keys.get("name") == "":  # a name meant and left out, which cmd's file name would stand for in silence
+        raise ConfigError(f"{text!r}: name= is empty", field=_FIELD,
+                          hint="give name=NAME, or leave name= out to name it after cmd's file")
     word = keys.get("proto", Protocol.UCI.value)
     if word not in SPOKEN:
         raise ConfigError(f"proto={word!r}: not uci or xboard", field=_FIELD)

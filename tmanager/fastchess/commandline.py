@@ -42,7 +42,7 @@ from tmanager.fastchess.config import (
 )
 from tmanager.fastchess.enginekeys import engine_setting, with_each
 from tmanager.fastchess.output import OutputFormat
-from tmanager.fastchess.values import UINT64_MAX, Dataclass, boolean, integer, number, pairs, replaced, unknown
+from tmanager.fastchess.values import INT_MAX, UINT64_MAX, Dataclass, boolean, integer, number, pairs, replaced, unknown
 from tmanager.formats.pgn import Notation
 from tmanager.tourney import affinity
 from tmanager.tourney.adjudication import TablebaseResults
@@ -205,8 +205,19 @@ def _sprt(values: list[str], reading: _Reading) -> None:
 Keys = dict[str, tuple[str, Callable[[str, str], object]]]
 
 
-def _at_least(minimum: int) -> Callable[[str, str], int]:
-    return lambda key, text: integer(text, minimum=minimum)
+def _at_least(minimum: int, why: str) -> Callable[[str, str], int]:
+    """A key's whole number of at least ``minimum``: one below it is refused, and ``why`` says what fastchess
+    would make of it (a game scored by the rule, not by the engines, or a rule that never applies)."""
+    def read(key: str, text: str) -> int:
+        try:
+            value = integer(text)
+        except ConfigError as exc:
+            raise ConfigError(exc.message, field=key) from None
+        if value < minimum:
+            raise ConfigError(f"must be at least {minimum}, not {value}", field=key, hint=why)
+        return value
+
+    return read
 
 
 def _keyed(option: str, rule: Dataclass, keys: Keys, values: list[str]) -> Dataclass:
@@ -219,12 +230,18 @@ def _keyed(option: str, rule: Dataclass, keys: Keys, values: list[str]) -> Datac
     return rule
 
 
+_NEGATIVE_SCORE = "fastchess refuses it too: give 0 or more"
 _DRAW_KEYS: Keys = {
-    "movenumber": ("move_number", _at_least(0)), "movecount": ("move_count", _at_least(1)),
-    "score": ("score", _at_least(0)),
+    "movenumber": ("move_number", _at_least(0, "fastchess reads a negative one as a move past 4 billion, which no "
+                                               "game reaches, and never draws: leave -draw out for no draw rule")),
+    "movecount": ("move_count", _at_least(1, "with it fastchess draws every game once movenumber is reached, "
+                                             "whatever the scores: give 1 or more")),
+    "score": ("score", _at_least(0, _NEGATIVE_SCORE)),
 }
 _RESIGN_KEYS: Keys = {
-    "movecount": ("move_count", _at_least(1)), "score": ("score", _at_least(0)), "twosided": ("twosided", boolean),
+    "movecount": ("move_count", _at_least(1, "with it fastchess has the first engine to move resign, whatever its "
+                                             "score: give 1 or more")),
+    "score": ("score", _at_least(0, _NEGATIVE_SCORE)), "twosided": ("twosided", boolean),
 }
 
 
@@ -440,6 +457,12 @@ def _non_negative(text: str) -> int:
     return integer(text, minimum=0)
 
 
+def _interval(text: str) -> int:
+    """A report's interval, any C ``int`` as fastchess takes it: one below 0, which its modulo of an unsigned
+    count makes unsigned and huge, never divides a count, as 0 never does (a report at the end only)."""
+    return max(integer(text, minimum=-INT_MAX - 1), 0)
+
+
 def _unsigned_64(text: str) -> int:
     return integer(text, minimum=0, maximum=UINT64_MAX)
 
@@ -473,8 +496,8 @@ OPTIONS: dict[str, tuple[Style, Callable[[list[str], _Reading], None]]] = {
     "-wait": (Style.SINGLE, _single("wait_ms", _non_negative)),
     "-noswap": (Style.NONE, _flag("noswap")),
     "-reverse": (Style.NONE, _flag("reverse")),
-    "-ratinginterval": (Style.SINGLE, _single("rating_interval", _non_negative)),
-    "-scoreinterval": (Style.SINGLE, _single("score_interval", _non_negative)),
+    "-ratinginterval": (Style.SINGLE, _single("rating_interval", _interval)),
+    "-scoreinterval": (Style.SINGLE, _single("score_interval", _interval)),
     "-srand": (Style.SINGLE, _single("seed", _unsigned_64)),
     "-seeds": (Style.SINGLE, _single("seeds", lambda v: integer(v, minimum=1))),
     "-version": (Style.NONE, _action(Action.VERSION)),

@@ -110,7 +110,10 @@ def illegal_move_text(move: str, engine: str) -> list[str]:
     """fastchess's warnings of an engine that lost by an illegal ``move`` (its word, empty if none was read):
     fishtest's worker stops a test on them."""
     lines = []
-    if move and not _UCI_MOVE.fullmatch(move):
+    if not move:  # a bare 'bestmove': fastchess finds no word after it, says so, then scores the move it lacks
+        lines.append(f"Warning; No bestmove found from {engine} because: Element 'bestmove' not found. "
+                     "Last line was: bestmove")
+    elif not _UCI_MOVE.fullmatch(move):
         lines.append("Warning; Move does not match uci move format, lowercase and 4/5 chars. "
                      f"Move {move} played by {engine}")
     return [*lines, f"Warning; Illegal move {move or '<none>'} played by {engine}"]

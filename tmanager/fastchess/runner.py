@@ -36,6 +36,7 @@ from tmanager.fastchess import output as fc
 from tmanager.fastchess.config import MatchConfig
 from tmanager.fastchess.limits import report_text
 from tmanager.fastchess.scoreboard import Scoreboard
+from tmanager.fastchess.unordered import iteration_order
 from tmanager.formats import pgn
 from tmanager.logs import TOLD
 from tmanager.tourney import store
@@ -68,7 +69,8 @@ _UNRESPONSIVE = {Ending.CRASH, Ending.STALL}
 
 @dataclass(slots=True)
 class _Tracker:
-    """fastchess's tracker: each engine's time losses and crashes in this run, to close with."""
+    """fastchess's tracker: each engine's time losses and crashes in this run, to close with (in the order
+    they were first noted: its map's order comes of it)."""
 
     timeouts: dict[str, int] = field(default_factory=dict)
     crashes: dict[str, int] = field(default_factory=dict)
@@ -88,7 +90,7 @@ class _Tracker:
         if not self.timeouts:
             return []
         lines = [""]
-        for name in self.timeouts:
+        for name in iteration_order(self.timeouts):  # fastchess's map of them, as it hands them back
             lines += [f"Player: {name}", f"  Timeouts: {self.timeouts[name]}", f"  Crashed: {self.crashes[name]}"]
         return [*lines, ""]
 
@@ -299,6 +301,9 @@ class Match:
             self.aborted = True
         elif game.ending in _UNRESPONSIVE:  # fastchess pings both engines after a game it goes on from
             self._warn([f"Warning; Engine {self._loser(game)} is not responsive"])
+            # and restarts the one that does not answer before it reports: a report's head then reads NULL for
+            # its Threads and Hash, until the engine tells its options again as it starts
+            self.options[self._loser(game)] = {}
         if game.ending == Ending.ILLEGAL_MOVE:
             self._warn(fc.illegal_move_text(game.illegal_move, self._loser(game)))
         if not aborts:  # fastchess's playGame returns from the fault that stops it before its tracker counts it

@@ -266,6 +266,9 @@ def tourney_of(config: MatchConfig, path: Path, *, seed: int, pgn: str = "", epd
         stop_on_start_failure=True,
         warn_refused_options=True,
         increment_at_start=True,
+        # fastchess reads a move until 100 ms past the time and margin (its TimeControl::MARGIN): one that comes
+        # then still loses on time, by the overrun it came with ("White loses on time (37ms overrun)")
+        late_move_wait=0.1,
         exec_scripts=True,
         pgn_illegal_move_termination=True,
         wait=config.wait_ms / 1000,

@@ -71,6 +71,7 @@ def game_spec(
         log_latency=s.log_latency,
         stop_on_start_failure=s.stop_on_start_failure,
         increment_at_start=s.increment_at_start,
+        late_move_wait=s.late_move_wait,
     )
 
 

@@ -307,9 +307,12 @@ class _BookText:
             raise ConfigError(
                 f"invalid position ({problems})", file=self.path, field=f"line {self._line(begin)}", hint=hint
             )
-        if board.is_game_over():
+        outcome = board.outcome()
+        if outcome is not None:  # its games would be scored with no engine moving: a book's error, not a result
+            ending = outcome.termination.name.lower().replace("_", " ")
             raise ConfigError(
-                "the game is already over in this position", file=self.path, field=f"line {self._line(begin)}"
+                f"the game is already over in this position ({ending})", file=self.path,
+                field=f"line {self._line(begin)}", hint="remove the line from the book",
             )
 
 

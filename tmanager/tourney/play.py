@@ -88,6 +88,8 @@ class GameSpec:
     stop_on_start_failure: bool = False
     #: Each clock starts with one increment added to its base time, as fastchess's does.
     increment_at_start: bool = False
+    #: Seconds a move is still awaited past the time and margin, only to tell how late it came.
+    late_move_wait: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,7 +291,9 @@ class Game:
         started = time.monotonic()
         try:
             # A timeout scope, not wait_for: no task per move, and a cancellation is never lost.
-            async with asyncio.timeout(self.spec.move_timeout if deadline is None else deadline + _TIMER_SLACK):
+            # (a late move's wait, longer than the timer's slack, keeps the margin's promise by itself)
+            wait = None if deadline is None else deadline + max(self.spec.late_move_wait, _TIMER_SLACK)
+            async with asyncio.timeout(self.spec.move_timeout if wait is None else wait):
                 reply = await engine.play(board, limit, wanted=self.wanted, keep_lines=self.keep_lines)
         except TimeoutError:
             own.healthy = False

@@ -123,6 +123,9 @@ class Settings:
     #: Each clock starts at its base time plus one increment, as fastchess's does (``go wtime 1100 winc 100``
     #: at the first move of 1+0.1); else at its base time, as XBoard's.
     increment_at_start: bool = False
+    #: Seconds a move is still awaited past the engine's time and margin, to read it and tell by how much it was
+    #: late (the engine loses on time all the same), as fastchess awaits it 100 ms more; else the wait ends there.
+    late_move_wait: float = 0.0
     #: A program ending in ``.py`` runs as the system runs any program, by its ``#!`` line (fastchess's way: an
     #: engine's own interpreter and environment); else with tmanager's own Python, whose python-chess it has.
     exec_scripts: bool = False

@@ -141,8 +141,9 @@ def _check_settings(tourney: Tourney) -> None:
         value = getattr(s, key)
         if value is not None and value <= 0:
             raise ConfigError(f"must be positive, not {value:g}", file=path, field=f"tourney.{key}")
-    if s.wait < 0:
-        raise ConfigError(f"must not be negative, not {s.wait:g}", file=path, field="tourney.wait")
+    for key in ("wait", "late_move_wait"):
+        if getattr(s, key) < 0:
+            raise ConfigError(f"must not be negative, not {getattr(s, key):g}", file=path, field=f"tourney.{key}")
     for key, off in ADJUDICATION_COUNTS.items():
         count = getattr(tourney.adjudication, key)
         if count is not None and count < 1:  # 0 ended every game before its first move

@@ -26,6 +26,7 @@ import dataclasses
 import functools
 import gc
 import logging
+import math
 import os
 import sys
 import time
@@ -279,8 +280,9 @@ class Worker:
         loser = spec.black.name if result is Result.WHITE_WINS else spec.white.name
         overstep = record.oversteps.get(loser) if record.ending is Ending.TIME_FORFEIT else None
         self.announcer.announce(GameFinished(
+            # in whole milliseconds cut as fastchess cuts the time a move took (its overrun is that less the time left)
             game.number, spec.white.name, spec.black.name, result, record.ending,
-            record.reason, None if overstep is None else round(overstep * 1000), record.illegal_move,
+            record.reason, None if overstep is None else math.floor(overstep * 1000), record.illegal_move,
             record.faults.get(loser, ""),
         ))
 
