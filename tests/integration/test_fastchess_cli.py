@@ -453,6 +453,22 @@ def test_a_state_file_of_another_test_is_refused_unless_discarded(tmp_path: Path
     assert fresh.returncode == 0 and fresh.stdout.count("Finished game") == 4
 
 
+def test_a_test_begun_before_an_upgrade_is_still_this_command_s(tmp_path: Path) -> None:
+    """A state file written before late_move_wait was a setting (an OpenBench worker upgraded between two runs of
+    one command line) was refused as holding another test: what says how tmanager runs a test is not which test it
+    is. The file keeps its own value; a change of the test itself is still refused."""
+    base = f"{pyengine('a')} {pyengine('b')} -each tc=inf nodes=1 -config outname=state.toml"
+    assert fastchess(f"{base} -rounds 1", tmp_path).returncode == 0
+    state = tmp_path / "state.toml"
+    text = state.read_text()
+    assert "late_move_wait = 0.1\n" in text
+    state.write_text(text.replace("late_move_wait = 0.1\n", ""))
+    again = fastchess(f"{base} -rounds 1", tmp_path)
+    assert again.returncode == 0 and again.stdout.count("Finished game") == 2, again.stderr
+    other = fastchess(f"{base} -rounds 2", tmp_path)
+    assert other.returncode == 2 and "holds another test" in other.stderr
+
+
 def test_config_file_resumes_a_test_whatever_made_it(tmp_path: Path) -> None:
     """fastchess's -config file=NAME: the file's test, the command line's way of running it."""
     made = run_cli("new", tmp_path / "rr.toml", "-e", "greedy-uci:g", "-e", "random-uci:r", "--nodes", "1",

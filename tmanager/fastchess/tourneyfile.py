@@ -91,6 +91,11 @@ def state_path(config: MatchConfig, *, cwd: Path) -> Path:
     return path.with_suffix(".toml") if path.suffix == ".json" else path
 
 
+#: Settings a later tmanager gave the tests it makes, which say how it runs a test, not which test it is: a test
+#: begun before (its file without them) resumes as it was begun, not refused as another test after an upgrade.
+RUNNER_SETTINGS_SINCE = ("late_move_wait",)
+
+
 def prepare(config: MatchConfig, *, cwd: Path, joining: bool = False) -> Prepared:
     """The tourney of ``config``: its file resumed, or a new one, not written yet (:class:`ConfigError` for a
     file that holds another test). ``joining``: another run of the command wrote its test since this one
@@ -107,6 +112,9 @@ def prepare(config: MatchConfig, *, cwd: Path, joining: bool = False) -> Prepare
     if path.exists() and (joining or not _afresh(config)):
         found = store.read(path)
         wanted = tourney_of(config, path, seed=_seed(found), pgn=found.settings.pgn, epd=found.settings.epd_out)
+        wanted.settings = dataclasses.replace(
+            wanted.settings, **{key: getattr(found.settings, key) for key in RUNNER_SETTINGS_SINCE}
+        )
         if settings_to_toml(found) != settings_to_toml(wanted):
             raise ConfigError(
                 "holds another test than this command's", file=path,
