@@ -159,17 +159,9 @@ def from_t(players: Sequence[tsh.TPlayer], division: Division, *, file: Path | N
                 placed.append((number, forfeit.white, forfeit))
                 continue
             for player, own in entries:
-                if own is None:
-                    # tsh's unscored bye: the division holds no bye still to be scored, and read as the pairing
-                    # bye it counted a win of bye_spread, which export-t wrote back instead of the 00.
-                    raise ConfigError(
-                        f"round {n}: a bye (opponent 0) without its spread (00 or none)",
-                        file=file,
-                        field=f"line of player {player}: scores",
-                        hint="enter the bye's spread first, e.g. 50, or -50 for a forfeit loss",
-                    )
-                record.byes[player] = bye_kind(own)
-                record.spreads[player] = own
+                spread = _bye_spread(player, own, n, file=file)
+                record.byes[player] = bye_kind(spread)
+                record.spreads[player] = spread
         record.boards = [b for _, _, b in sorted(placed, key=lambda item: item[:2])]
         _keep_t_columns(rules, record, players, i)
 
@@ -189,6 +181,20 @@ def _refuse_half_entered(
         field=f"line of player {missing}: scores",
         hint="enter both scores of the game, or neither while it is still to be entered",
     )
+
+
+def _bye_spread(number: int, own: int | None, n: int, *, file: Path | None) -> int:
+    """The spread of player ``number``'s bye in round ``n``; one not entered (tsh's unscored bye) is refused: the
+    division holds no bye still to be scored, and read as a pairing bye it counted a win of ``bye_spread``, which
+    export-t wrote back for the ``00``."""
+    if own is None:
+        raise ConfigError(
+            f"round {n}: a bye (opponent 0) without its spread (00 or none)",
+            file=file,
+            field=f"line of player {number}: scores",
+            hint="enter the bye's spread first, e.g. 50, or -50 for a forfeit loss",
+        )
+    return own
 
 
 def _check_codes(player: tsh.TPlayer, *, file: str | Path | None) -> None:
