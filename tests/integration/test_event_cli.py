@@ -166,7 +166,13 @@ def test_verbs_end_to_end(tmp_path: Path) -> None:
         (("edit-player", "2", "--flags", "junior,a\nb"), "--flags: holds a control character (U+000A)"),
         (("unforbid", "1", "2"), "are not a forbidden pair"),
         (("standings", "-d", "Nope"), "division: no division 'Nope'; the event has Open"),
-        (("export-t", "out.t"), "is not score-based"),
+        # These refusals said what was wrong and not how to mend it.
+        (("export-t", "out.t"), "division 'Open' is not score-based (its file sets no entry) (name a score-based "
+                                "division with -d DIVISION; a chess division is written with export-trf or "
+                                "export-tou)"),
+        (("off", "2"), "is not score-based (its file sets no entry) (name a score-based division with -d"),
+        (("highs",), "is not score-based (its file sets no entry) (name a score-based division with -d"),
+        (("roster", "1", "2"), "is not a team division (its file sets no team_size) (name a team division with -d"),
     ],
 )
 def test_bad_input_changes_nothing(tmp_path: Path, args: tuple[str, ...], message: str) -> None:
@@ -616,3 +622,14 @@ def test_a_late_entrys_missed_rounds_are_no_requested_byes(tmp_path: Path) -> No
     ok("export-trf", path, trf)
     ok("import-trf", copy, trf)
     assert ev.load(copy).division().player(7).missed == 2
+
+
+def test_a_missing_file_to_read_says_to_check_its_path(tmp_path: Path) -> None:
+    """An alias table, a .t file, a TRF or a player list not there said 'no such alias table file' and no more."""
+    path = make_event(tmp_path)
+    missing = tmp_path / "none.toml"
+    done = run_cli("event", "export-tou", path, tmp_path / "o.TOU", "--aliases", missing, "--date", "2026-01-01")
+    assert done.returncode == 2 and not (tmp_path / "o.TOU").exists()
+    assert done.stderr == f"tmanager: {missing}: no such alias table file (check the path)\n"
+    done = run_cli("event", "import-t", tmp_path / "t.toml", tmp_path / "none.t")
+    assert done.stderr == f"tmanager: {tmp_path / 'none.t'}: no such .t file (check the path)\n"
