@@ -123,6 +123,13 @@ def test_lists_that_are_not_fide_lists(tmp_path: Path) -> None:
         playercsv.read(csv)
 
 
+def test_a_csv_fide_id_0_is_none(tmp_path: Path) -> None:
+    """A list whose players without a FIDE ID have 0 in the column was refused whole ('0 is not a FIDE ID')."""
+    csv = tmp_path / "entries.csv"
+    csv.write_text('name,rating,fide_id\n"A, B",1500,0\n"C, D",1400,4100001\n', encoding="utf-8")
+    assert [row.fields.get("fide_id") for row in playercsv.read(csv)] == [None, 4100001]
+
+
 @pytest.mark.parametrize(
     ("text", "says"),
     [

@@ -27,6 +27,7 @@ from tmanager.events.registration import assign_start_numbers
 from tmanager.events.rules.chess import random_result
 from tmanager.events.trffile.typecodes import read_type_code
 from tmanager.formats import trf, trf_records
+from tmanager.formats.trf import Version as TrfVersion
 from tmanager.pairing import Game
 
 DATA = ROOT / "tests" / "data" / "bbp"
@@ -405,6 +406,20 @@ def test_trf_from_another_program() -> None:
     assert [(b.white, b.black, b.result) for b in d.round(2).boards] == [(2, 1, "0-1")]
     assert d.round(2).byes == {3: "half"}
     assert ev.score(e, d, 3) == 5
+
+
+@pytest.mark.parametrize("zero", ["0", "00000000"])
+def test_a_fide_id_0_is_none_and_written_back_blank(zero: str) -> None:
+    """Several programs write 0 for "no FIDE ID": the whole file was refused ('0 is not a FIDE ID'). Read as none,
+    it is written back blank, as FIDE's files leave it."""
+    lines = FOREIGN.splitlines()
+    lines[5] = lines[5][:57] + f"{zero:>11}" + lines[5][68:]
+    e = event_trf.loads("\n".join(lines) + "\n")
+    d = e.division()
+    assert [p.fide_id for p in d.players] == [4100001, 4100002, None, None]
+    written = next(line for line in event_trf.dumps(e, d, version=TrfVersion.TRF_16).splitlines()
+                   if line.startswith("001    3"))  # fmt: skip
+    assert written[57:68] == " " * 11
 
 
 def test_the_212_tie_breaks_and_fides_double_swiss_code() -> None:

@@ -93,7 +93,10 @@ def _row(path: Path, number: int, header: list[str], cells: list[str]) -> Row:
         if name in _NUMBERS:
             if not ascii_digits(cell):
                 raise ConfigError(f"{cell[:20]!r} is not a whole number", file=path, field=f"line {number}: {name}")
-            fields[name] = int(cell)
+            # Swiss-Manager and others write FIDE ID 0 for a player without one: none, as a blank cell, not a
+            # refusal of the whole list ('0 is not a FIDE ID').
+            if name != "fide_id" or int(cell):
+                fields[name] = int(cell)
         elif name == "flags":
             fields[name] = [f.strip() for f in cell.split(";") if f.strip()]
         else:  # FIDE's lists write F and M, a person gm or ned
