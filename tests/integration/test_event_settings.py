@@ -130,6 +130,24 @@ def test_what_the_rounds_were_paired_with_stays_once_a_round_is_paired(tmp_path:
     ), done.stderr
 
 
+def test_rounds_of_a_round_robin_once_paired_is_refused_saying_it_is_unused(tmp_path: Path) -> None:
+    """The refusal gave the Swiss reasons (the last rounds' pairing rules, Baku acceleration) for a round robin,
+    whose rounds are the Berger table's and which uses no rounds setting."""
+    path = tmp_path / "rr.toml"
+    assert run_cli("event", "new", path, "--name", "RR", "--system", "round-robin").returncode == 0
+    for name in ("A, X", "B, X", "C, X", "D, X", "E, X"):
+        assert run_cli("event", "add-player", path, name, "--rating", "1500").returncode == 0
+    assert run_cli("event", "pair", path).returncode == 0
+    before = path.read_bytes()
+    done = run_cli("event", "set", path, "rounds=3")
+    assert done.returncode == 2 and done.stderr == (
+        f"tmanager: {path}: rounds: is not used by a round robin: its rounds are its players' and cycles' (5 in "
+        "division 'main'), whatever rounds says (change cycles, or enter or withdraw players, before round 1 is "
+        "paired)\n"
+    )
+    assert path.read_bytes() == before
+
+
 def test_set_in_the_shell(tmp_path: Path) -> None:
     """The shell gives its division to the verbs of a division, not to set: `set name=…` would have renamed the
     division; a division's settings need -d."""
