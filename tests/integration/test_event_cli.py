@@ -633,3 +633,28 @@ def test_a_missing_file_to_read_says_to_check_its_path(tmp_path: Path) -> None:
     assert done.stderr == f"tmanager: {missing}: no such alias table file (check the path)\n"
     done = run_cli("event", "import-t", tmp_path / "t.toml", tmp_path / "none.t")
     assert done.stderr == f"tmanager: {tmp_path / 'none.t'}: no such .t file (check the path)\n"
+
+
+def test_result_and_correct_mark_a_game_unrated_and_rated_again(tmp_path: Path) -> None:
+    """No command marked a game played but not rated (TRF's W D L): it came from another program's TRF or a hand
+    edit. --unrated marks it through result and correct, --rated takes it back; a forfeit is refused."""
+    path = make_event(tmp_path, players=4)
+    assert run_cli("event", "pair", path, "--colour", "white").returncode == 0
+    first = ev.load(path).division().round(1).boards[0]
+    before = path.read_bytes()
+    done = run_cli("event", "result", path, "1", "+-", "--unrated")
+    assert done.returncode == 2 and path.read_bytes() == before
+    assert done.stderr == (f"tmanager: {path}: --unrated: a +- is not a game played over the board, which alone is "
+                           "rated or not (give the result of the game played (1-0, 0-1, =))\n")  # fmt: skip
+    done = run_cli("event", "result", path, "1", "1-0", "--unrated")
+    assert done.returncode == 0 and done.stdout.rstrip().endswith("(not rated)"), done.stdout
+    assert ev.load(path).division().round(1).unrated == [(first.white, first.black)]
+    assert run_cli("event", "result", path, "2", "=").returncode == 0
+    trf = tmp_path / "out.trf"
+    assert run_cli("event", "export-trf", path, trf, "--version", "16").returncode == 0
+    lines = {int(line[4:8]): line for line in trf.read_text().splitlines() if line.startswith("001")}
+    assert lines[first.white].rstrip().endswith(f"{first.black:4d} w W")
+    assert lines[first.black].rstrip().endswith(f"{first.white:4d} b L")
+    done = run_cli("event", "correct", path, "--round", "1", "1", "1-0", "--rated")
+    assert done.returncode == 0 and "not rated" not in done.stdout
+    assert ev.load(path).division().round(1).unrated == []
