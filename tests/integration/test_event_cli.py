@@ -655,6 +655,8 @@ def test_result_and_correct_mark_a_game_unrated_and_rated_again(tmp_path: Path) 
     lines = {int(line[4:8]): line for line in trf.read_text().splitlines() if line.startswith("001")}
     assert lines[first.white].rstrip().endswith(f"{first.black:4d} w W")
     assert lines[first.black].rstrip().endswith(f"{first.white:4d} b L")
+    done = run_cli("event", "correct", path, "--round", "1", "1", "+-")
+    assert done.returncode == 0 and "not rated" not in done.stdout, "a forfeit is no game to be rated or not"
     done = run_cli("event", "correct", path, "--round", "1", "1", "1-0", "--rated")
     assert done.returncode == 0 and "not rated" not in done.stdout
     assert ev.load(path).division().round(1).unrated == []

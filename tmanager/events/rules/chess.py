@@ -408,7 +408,10 @@ def set_result(
     board.result = result
     white, black = division.player(board.white), division.player(board.black)
     upto = division.paired_rounds
-    not_rated = " (not rated)" if (board.white, board.black) in division.round(round_number).unrated else ""
+    # A forfeit keeps the mark (the game is unrated again if corrected back to the one played), but is no game
+    # over the board to be rated or not.
+    marked = (board.white, board.black) in division.round(round_number).unrated
+    not_rated = " (not rated)" if marked and not (result.forfeit or result.pending) else ""
     echo = (
         f"round {round_number}: {label(white)} {format_points(score(event, division, white.number, upto))} "
         f"{result} {label(black)} {format_points(score(event, division, black.number, upto))}{not_rated}"
