@@ -660,3 +660,16 @@ def test_result_and_correct_mark_a_game_unrated_and_rated_again(tmp_path: Path) 
     done = run_cli("event", "correct", path, "--round", "1", "1", "1-0", "--rated")
     assert done.returncode == 0 and "not rated" not in done.stdout
     assert ev.load(path).division().round(1).unrated == []
+
+
+def test_unrated_is_refused_in_a_score_based_division(tmp_path: Path) -> None:
+    source = tmp_path / "a.t"
+    source.write_text("Alpha, A 1500; 2\nBeta, B 1400; 1\n")
+    path = tmp_path / "s.toml"
+    assert run_cli("event", "import-t", path, source).returncode == 0
+    before = path.read_bytes()
+    for entry in (("1", "400", "300"), ("1", "+-")):
+        done = run_cli("event", "result", path, *entry, "--unrated")
+        assert done.returncode == 2 and path.read_bytes() == before
+        assert done.stderr == (f"tmanager: {path}: --unrated: division 'a' is score-based: its games are not rated "
+                               "here (leave --unrated and --rated out: they mark a chess game's rating)\n")  # fmt: skip
