@@ -509,7 +509,11 @@ XTM_EDITS = [
     ("XTM player 3 {}", "XTM player 3 5", "XTM player 3: must be an object"),
     ("XTM event {", 'XTM event 5\nXTM x {', "XTM event: must be an object"),
     ('XTM round 1 {"boards":', 'XTM round 1 {"adjourned":[99],"boards":',
-     "XTM round 1.adjourned: round 1 has no board 99"),
+     "XTM round 1.adjourned: round 1 has no board 99 (list boards 1 to 3)"),
+    # Named no file ('tmanager: round 1: …') and said not how to mend it.
+    ('XTM round 1 {"boards":[[4,2],', 'XTM round 1 {"boards":[',
+     "XTM round 1: its board list does not match the player lines' games of the round (make the XTM round's "
+     "boards the games of the 001 lines, or take the XTM lines out to read the player lines alone)"),
     ('XTM round 1 {"boards":', 'XTM round 1 {"adjourned":5,"boards":', "XTM round 1.adjourned: must be list"),
     ('XTM round 1 {"boards":', 'XTM round 1 {"forced":[[1]],"boards":', "XTM round 1.forced: [1] is not 2 values"),
     ('"byes":[[3,"half"]', '"byes":[[3,"x"]', "XTM round 2.byes: 'x' is not a bye"),
