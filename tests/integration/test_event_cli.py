@@ -673,3 +673,18 @@ def test_unrated_is_refused_in_a_score_based_division(tmp_path: Path) -> None:
         assert done.returncode == 2 and path.read_bytes() == before
         assert done.stderr == (f"tmanager: {path}: --unrated: division 'a' is score-based: its games are not rated "
                                "here (leave --unrated and --rated out: they mark a chess game's rating)\n")  # fmt: skip
+
+
+def test_import_t_rounds_fewer_than_the_file_holds_is_refused_naming_the_option(tmp_path: Path) -> None:
+    """The event file's check refused it naming the file still to be written: 'x.toml: division 'a': round 2 is
+    paired but the event has 1 rounds'."""
+    source = tmp_path / "a.t"
+    source.write_text("Alpha, A 1500 400 350; 2 2\nBeta, B 1400 300 360; 1 1\n")
+    path = tmp_path / "s.toml"
+    for rounds in ("1", "-3", "1000"):
+        done = run_cli("event", "import-t", path, source, "--rounds", rounds)
+        assert done.returncode == 2 and not path.exists()
+        said = f"--rounds: must be from 2 (the rounds {source} holds) to 999, not {rounds}"
+        hint = "give the rounds planned, or leave --rounds out for the file's"
+        assert done.stderr == f"tmanager: {path}: {said} ({hint})\n"
+    assert run_cli("event", "import-t", path, source, "--rounds", "5").returncode == 0
