@@ -45,6 +45,11 @@ def _export_trf(args: argparse.Namespace) -> int:
     complete = trffile.complete_rounds(d)
     note = f"; round {complete + 1} is in progress: its pairing is in XTM lines" if complete < d.paired_rounds else ""
     print(f"wrote {args.output} (TRF-{args.version}): {len(d.players)} players, {complete} complete round(s){note}")
+    if not e.total_rounds(d):  # a Swiss paired without planned rounds: nothing said it, the file had no 142/XXR
+        print(f"warning: {args.event}: event.rounds: the event plans no number of rounds, so the TRF has no "
+              f"{'142' if args.version == TrfVersion.TRF_2026.value else 'XXR'} line, which pairing programs and "
+              f"rating officers read (tmanager event set {args.event} rounds=N)",
+              file=sys.stderr)  # fmt: skip
     dated = len(e.schedule)
     if dated < d.paired_rounds:  # FIDE's rating server takes a rated event's round dates from the 132 line
         which = "no round dates" if not dated else f"dates for {dated} of the {d.paired_rounds} rounds paired"

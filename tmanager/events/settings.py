@@ -62,9 +62,12 @@ def change_settings(
     return said + (change_division_settings(event, None, rest) if rest else [])
 
 
-def _refuse_once_paired(event: Event, key: str, paired: int) -> None:
-    """Refuse a change of ``key`` (of :data:`FIXED_ONCE_PAIRED`) with round ``paired`` paired. An event of round
-    robins alone uses no ``rounds`` (their rounds are the Berger table's), which the Swiss reasons did not say."""
+def _refuse_once_paired(event: Event, key: str, paired: int, value: object) -> None:
+    """Refuse a change of ``key`` (of :data:`FIXED_ONCE_PAIRED`) to ``value`` with round ``paired`` paired. An event
+    of round robins alone uses no ``rounds`` (their rounds are the Berger table's), which the Swiss reasons did not
+    say. An event that planned no rounds may plan them, no fewer than are paired: no round was paired for a number
+    (nothing of the last rounds applied), and its TRF lacked the 142/XXR line pairing programs and rating officers
+    read."""
     if key == "rounds" and all(d.round_robin for d in event.divisions):
         d = event.divisions[0]
         raise ConfigError(
@@ -73,6 +76,11 @@ def _refuse_once_paired(event: Event, key: str, paired: int) -> None:
             field=key,
             hint="change cycles, or enter or withdraw players, before round 1 is paired",
         )
+    if key == "rounds" and event.rounds == 0:
+        if isinstance(value, int) and value < paired:
+            raise ConfigError(f"{value} is fewer than the {paired} rounds paired", field=key,
+                              hint=f"plan {paired} rounds or more")  # fmt: skip
+        return
     raise ConfigError(
         f"stays {_shown(getattr(event, key))} once a round is paired (round {paired} is): {FIXED_ONCE_PAIRED[key]}",
         field=key,
@@ -91,7 +99,7 @@ def _change_event_settings(event: Event, typed: Sequence[tuple[str, str]], *, di
     for key, texts in given.items():
         value = _value(key, texts)
         if paired and key in FIXED_ONCE_PAIRED and value != table.get(key):  # (before the file's check of it)
-            _refuse_once_paired(event, key, paired)
+            _refuse_once_paired(event, key, paired, value)
         if value is None:
             table.pop(key, None)
         else:
