@@ -312,8 +312,11 @@ def open_file(path: Path, flags: int = os.O_RDONLY, *, hint: str | None = None, 
 
 
 def missing_file(path: Path, *, kind: str = "tourney", create: str | None = "tmanager new") -> ConfigError:
-    """What is said of a ``kind`` file that is not there, and how to ``create`` one (if given)."""
-    return ConfigError(f"no such {kind} file", file=path, hint=f"create one with `{create}`" if create else None)
+    """What is said of a ``kind`` file that is not there, and how to ``create`` one (if given; else: check the path,
+    the file is one to be given, an alias table, a .t file…)."""
+    return ConfigError(
+        f"no such {kind} file", file=path, hint=f"create one with `{create}`" if create else "check the path"
+    )
 
 
 def expect_existing(path: Path, *, kind: str = "tourney", create: str | None = "tmanager new") -> None:

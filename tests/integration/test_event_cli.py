@@ -166,7 +166,13 @@ def test_verbs_end_to_end(tmp_path: Path) -> None:
         (("edit-player", "2", "--flags", "junior,a\nb"), "--flags: holds a control character (U+000A)"),
         (("unforbid", "1", "2"), "are not a forbidden pair"),
         (("standings", "-d", "Nope"), "division: no division 'Nope'; the event has Open"),
-        (("export-t", "out.t"), "is not score-based"),
+        # These refusals said what was wrong and not how to mend it.
+        (("export-t", "out.t"), "division 'Open' is not score-based (its file sets no entry) (name a score-based "
+                                "division with -d DIVISION; a chess division is written with export-trf or "
+                                "export-tou)"),
+        (("off", "2"), "is not score-based (its file sets no entry) (name a score-based division with -d"),
+        (("highs",), "is not score-based (its file sets no entry) (name a score-based division with -d"),
+        (("roster", "1", "2"), "is not a team division (its file sets no team_size) (name a team division with -d"),
     ],
 )
 def test_bad_input_changes_nothing(tmp_path: Path, args: tuple[str, ...], message: str) -> None:
@@ -616,3 +622,69 @@ def test_a_late_entrys_missed_rounds_are_no_requested_byes(tmp_path: Path) -> No
     ok("export-trf", path, trf)
     ok("import-trf", copy, trf)
     assert ev.load(copy).division().player(7).missed == 2
+
+
+def test_a_missing_file_to_read_says_to_check_its_path(tmp_path: Path) -> None:
+    """An alias table, a .t file, a TRF or a player list not there said 'no such alias table file' and no more."""
+    path = make_event(tmp_path)
+    missing = tmp_path / "none.toml"
+    done = run_cli("event", "export-tou", path, tmp_path / "o.TOU", "--aliases", missing, "--date", "2026-01-01")
+    assert done.returncode == 2 and not (tmp_path / "o.TOU").exists()
+    assert done.stderr == f"tmanager: {missing}: no such alias table file (check the path)\n"
+    done = run_cli("event", "import-t", tmp_path / "t.toml", tmp_path / "none.t")
+    assert done.stderr == f"tmanager: {tmp_path / 'none.t'}: no such .t file (check the path)\n"
+
+
+def test_result_and_correct_mark_a_game_unrated_and_rated_again(tmp_path: Path) -> None:
+    """No command marked a game played but not rated (TRF's W D L): it came from another program's TRF or a hand
+    edit. --unrated marks it through result and correct, --rated takes it back; a forfeit is refused."""
+    path = make_event(tmp_path, players=4)
+    assert run_cli("event", "pair", path, "--colour", "white").returncode == 0
+    first = ev.load(path).division().round(1).boards[0]
+    before = path.read_bytes()
+    done = run_cli("event", "result", path, "1", "+-", "--unrated")
+    assert done.returncode == 2 and path.read_bytes() == before
+    assert done.stderr == (f"tmanager: {path}: --unrated: a +- is not a game played over the board, which alone is "
+                           "rated or not (give the result of the game played (1-0, 0-1, =))\n")  # fmt: skip
+    done = run_cli("event", "result", path, "1", "1-0", "--unrated")
+    assert done.returncode == 0 and done.stdout.rstrip().endswith("(not rated)"), done.stdout
+    assert ev.load(path).division().round(1).unrated == [(first.white, first.black)]
+    assert run_cli("event", "result", path, "2", "=").returncode == 0
+    trf = tmp_path / "out.trf"
+    assert run_cli("event", "export-trf", path, trf, "--version", "16").returncode == 0
+    lines = {int(line[4:8]): line for line in trf.read_text().splitlines() if line.startswith("001")}
+    assert lines[first.white].rstrip().endswith(f"{first.black:4d} w W")
+    assert lines[first.black].rstrip().endswith(f"{first.white:4d} b L")
+    done = run_cli("event", "correct", path, "--round", "1", "1", "+-")
+    assert done.returncode == 0 and "not rated" not in done.stdout, "a forfeit is no game to be rated or not"
+    done = run_cli("event", "correct", path, "--round", "1", "1", "1-0", "--rated")
+    assert done.returncode == 0 and "not rated" not in done.stdout
+    assert ev.load(path).division().round(1).unrated == []
+
+
+def test_unrated_is_refused_in_a_score_based_division(tmp_path: Path) -> None:
+    source = tmp_path / "a.t"
+    source.write_text("Alpha, A 1500; 2\nBeta, B 1400; 1\n")
+    path = tmp_path / "s.toml"
+    assert run_cli("event", "import-t", path, source).returncode == 0
+    before = path.read_bytes()
+    for entry in (("1", "400", "300"), ("1", "+-")):
+        done = run_cli("event", "result", path, *entry, "--unrated")
+        assert done.returncode == 2 and path.read_bytes() == before
+        assert done.stderr == (f"tmanager: {path}: --unrated: division 'a' is score-based: its games are not rated "
+                               "here (leave --unrated and --rated out: they mark a chess game's rating)\n")  # fmt: skip
+
+
+def test_import_t_rounds_fewer_than_the_file_holds_is_refused_naming_the_option(tmp_path: Path) -> None:
+    """The event file's check refused it naming the file still to be written: 'x.toml: division 'a': round 2 is
+    paired but the event has 1 rounds'."""
+    source = tmp_path / "a.t"
+    source.write_text("Alpha, A 1500 400 350; 2 2\nBeta, B 1400 300 360; 1 1\n")
+    path = tmp_path / "s.toml"
+    for rounds in ("1", "-3", "1000"):
+        done = run_cli("event", "import-t", path, source, "--rounds", rounds)
+        assert done.returncode == 2 and not path.exists()
+        said = f"--rounds: must be from 2 (the rounds {source} holds) to 999, not {rounds}"
+        hint = "give the rounds planned, or leave --rounds out for the file's"
+        assert done.stderr == f"tmanager: {path}: {said} ({hint})\n"
+    assert run_cli("event", "import-t", path, source, "--rounds", "5").returncode == 0

@@ -123,6 +123,13 @@ def test_lists_that_are_not_fide_lists(tmp_path: Path) -> None:
         playercsv.read(csv)
 
 
+def test_a_csv_fide_id_0_is_none(tmp_path: Path) -> None:
+    """A list whose players without a FIDE ID have 0 in the column was refused whole ('0 is not a FIDE ID')."""
+    csv = tmp_path / "entries.csv"
+    csv.write_text('name,rating,fide_id\n"A, B",1500,0\n"C, D",1400,4100001\n', encoding="utf-8")
+    assert [row.fields.get("fide_id") for row in playercsv.read(csv)] == [None, 4100001]
+
+
 @pytest.mark.parametrize(
     ("text", "says"),
     [
@@ -136,6 +143,10 @@ def test_lists_that_are_not_fide_lists(tmp_path: Path) -> None:
         # A cell over two lines: the line numbers are the file's.
         ('name,club\n"A, B","Schaakclub\nLeiden"\n"C, D",z,extra\n', "line 4: has 3 cells for 2 columns"),
         ("name,rating\n", "holds no player, only the row naming the columns"),
+        # These said what was wrong and not how to mend it.
+        ('name,rating\n"A, B",high\n', "line 2: rating: 'high' is not a whole number (write it in digits, or leave"),
+        ('name\n"A, B",1500\n', "line 2: has 2 cells for 1 columns (quote a cell that holds the separator"),
+        ("rating\n1500\n", "line 1: has neither a name nor a fide_id column (the first row names the columns"),
     ],
 )
 def test_malformed_player_csvs(tmp_path: Path, text: str, says: str) -> None:

@@ -394,7 +394,7 @@ def test_a_t_file_player_no_event_may_hold_is_refused_naming_its_line(
     """A rating out of range or a control character in a name was refused naming the event file import-t was to
     write, and its field ('x.toml: division[1].player[1].rating: …'), a file the arbiter never saw."""
     source = tmp_path / "x.t"
-    source.write_text("Chew, John 1850 400; 2; p12 1\nTwo, A 1500 380; 1; p12 2\nThree, B 1400; 0; class B\n"
+    source.write_text("Chew, John 1850 400; 2; p12 1\nTwo, A 1500 380; 1; p12 2\nThree, B 1400 50; 0; class B\n"
                       .replace(old, new))  # fmt: skip
     path = tmp_path / "x.toml"
     done = run_cli("event", "import-t", path, source)

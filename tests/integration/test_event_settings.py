@@ -130,6 +130,52 @@ def test_what_the_rounds_were_paired_with_stays_once_a_round_is_paired(tmp_path:
     ), done.stderr
 
 
+def test_rounds_of_a_round_robin_once_paired_is_refused_saying_it_is_unused(tmp_path: Path) -> None:
+    """The refusal gave the Swiss reasons (the last rounds' pairing rules, Baku acceleration) for a round robin,
+    whose rounds are the Berger table's and which uses no rounds setting."""
+    path = tmp_path / "rr.toml"
+    assert run_cli("event", "new", path, "--name", "RR", "--system", "round-robin").returncode == 0
+    for name in ("A, X", "B, X", "C, X", "D, X", "E, X"):
+        assert run_cli("event", "add-player", path, name, "--rating", "1500").returncode == 0
+    assert run_cli("event", "pair", path).returncode == 0
+    before = path.read_bytes()
+    done = run_cli("event", "set", path, "rounds=3")
+    assert done.returncode == 2 and done.stderr == (
+        f"tmanager: {path}: rounds: is not used by a round robin: its rounds are its players' and cycles' (5 in "
+        "division 'main'), whatever rounds says (change cycles, or enter or withdraw players, before round 1 is "
+        "paired)\n"
+    )
+    assert path.read_bytes() == before
+
+
+def test_an_event_paired_without_planned_rounds_may_plan_them(tmp_path: Path) -> None:
+    """rounds stayed 0 once a round was paired ('stays 0 … the rounds were paired for this many'), though none
+    were, and export-trf wrote a file without the 142/XXR line, saying nothing: now it warns, and rounds may be
+    set, to no fewer than are paired."""
+    path = tmp_path / "nr.toml"
+    assert run_cli("event", "new", path, "--name", "NR").returncode == 0
+    for name in ("A, X", "B, X", "C, X", "D, X"):
+        assert run_cli("event", "add-player", path, name, "--rating", "1500").returncode == 0
+    assert run_cli("event", "pair", path).returncode == 0
+    for board in ("1", "2"):
+        assert run_cli("event", "result", path, board, "1-0").returncode == 0
+    assert run_cli("event", "pair", path).returncode == 0
+    done = run_cli("event", "export-trf", path, tmp_path / "nr.trf")
+    assert done.returncode == 0 and (
+        f"warning: {path}: event.rounds: the event plans no number of rounds, so the TRF has no 142 line, which "
+        f"pairing programs and rating officers read (tmanager event set {path} rounds=N)"
+    ) in done.stderr, done.stderr
+    before = path.read_bytes()
+    done = run_cli("event", "set", path, "rounds=1")
+    assert done.returncode == 2 and path.read_bytes() == before
+    assert done.stderr == f"tmanager: {path}: rounds: 1 is fewer than the 2 rounds paired (plan 2 rounds or more)\n"
+    assert run_cli("event", "set", path, "rounds=5").returncode == 0 and settings(path)["rounds"] == 5
+    done = run_cli("event", "export-trf", path, tmp_path / "nr.trf")
+    assert done.returncode == 0 and "event.rounds" not in done.stderr
+    assert "142 5\n" in (tmp_path / "nr.trf").read_text()
+    assert "stays 5 once a round is paired" in run_cli("event", "set", path, "rounds=6").stderr
+
+
 def test_set_in_the_shell(tmp_path: Path) -> None:
     """The shell gives its division to the verbs of a division, not to set: `set name=…` would have renamed the
     division; a division's settings need -d."""

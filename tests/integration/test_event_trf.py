@@ -27,6 +27,7 @@ from tmanager.events.registration import assign_start_numbers
 from tmanager.events.rules.chess import random_result
 from tmanager.events.trffile.typecodes import read_type_code
 from tmanager.formats import trf, trf_records
+from tmanager.formats.trf import Version as TrfVersion
 from tmanager.pairing import Game
 
 DATA = ROOT / "tests" / "data" / "bbp"
@@ -407,6 +408,20 @@ def test_trf_from_another_program() -> None:
     assert ev.score(e, d, 3) == 5
 
 
+@pytest.mark.parametrize("zero", ["0", "00000000"])
+def test_a_fide_id_0_is_none_and_written_back_blank(zero: str) -> None:
+    """Several programs write 0 for "no FIDE ID": the whole file was refused ('0 is not a FIDE ID'). Read as none,
+    it is written back blank, as FIDE's files leave it."""
+    lines = FOREIGN.splitlines()
+    lines[5] = lines[5][:57] + f"{zero:>11}" + lines[5][68:]
+    e = event_trf.loads("\n".join(lines) + "\n")
+    d = e.division()
+    assert [p.fide_id for p in d.players] == [4100001, 4100002, None, None]
+    written = next(line for line in event_trf.dumps(e, d, version=TrfVersion.TRF_16).splitlines()
+                   if line.startswith("001    3"))  # fmt: skip
+    assert written[57:68] == " " * 11
+
+
 def test_the_212_tie_breaks_and_fides_double_swiss_code() -> None:
     """TRF-2026's 212 (202 with PTS first) was not read: a file giving only 212 lost its tie-breaks; and 192's
     FIDE_DOUBLESWISS made a manual division of a Double-Swiss, with its 142 rounds taken for matches."""
@@ -494,7 +509,11 @@ XTM_EDITS = [
     ("XTM player 3 {}", "XTM player 3 5", "XTM player 3: must be an object"),
     ("XTM event {", 'XTM event 5\nXTM x {', "XTM event: must be an object"),
     ('XTM round 1 {"boards":', 'XTM round 1 {"adjourned":[99],"boards":',
-     "XTM round 1.adjourned: round 1 has no board 99"),
+     "XTM round 1.adjourned: round 1 has no board 99 (list boards 1 to 3)"),
+    # Named no file ('tmanager: round 1: …') and said not how to mend it.
+    ('XTM round 1 {"boards":[[4,2],', 'XTM round 1 {"boards":[',
+     "XTM round 1: its board list does not match the player lines' games of the round (make the XTM round's "
+     "boards the games of the 001 lines, or take the XTM lines out to read the player lines alone)"),
     ('XTM round 1 {"boards":', 'XTM round 1 {"adjourned":5,"boards":', "XTM round 1.adjourned: must be list"),
     ('XTM round 1 {"boards":', 'XTM round 1 {"forced":[[1]],"boards":', "XTM round 1.forced: [1] is not 2 values"),
     ('"byes":[[3,"half"]', '"byes":[[3,"x"]', "XTM round 2.byes: 'x' is not a bye"),

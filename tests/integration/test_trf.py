@@ -120,6 +120,30 @@ def test_unicode_digits_are_not_numbers(old: str, new: str, says: str) -> None:
         trf.parse(TWO_ROUNDS.replace(old, new, 1))
 
 
+@pytest.mark.parametrize(
+    ("old", "new", "says"),
+    [
+        ("001    2", "001    x", "line 5: bad starting rank 'x' in columns 5-8 (write the player's starting rank"),
+        (line(4, "0.0", "   2 b 0", "0000 - Z"), line(4, "0.0")[:70],
+         "line 7: player line ends before the points column (81-84) (write the player's points in columns 81-84"),
+        ("   4 w 1", "   x w 1", "line 5: round 1: bad opponent '   x' (the round's first four columns hold"),
+        ("   4 w 1", "   2 w 1", "line 5: round 1: player is paired against themself (give the opponent's"),
+        ("0000 - H", "0000 w H", "line 6: round 2: a colour without an opponent (give the opponent's starting"),
+        ("   4 w 1", "   4 w H", "line 5: round 1: bye code 'H' with an opponent (a bye (H F U Z) has opponent"),
+        ("   4 w 1", "   4 - 1", "line 5: round 1: a played game without a colour (give the player's colour"),
+        ("XXR 5", "XXR five", "line 2: XXR wants the number of rounds (write it as 'XXR 9', the rounds planned)"),
+        ("XXR 5", "XXR 5\n152 X", "line 3: 152 wants the initial colour, W or B (write '152 W' or '152 B'"),
+        ("XXR 5", "XXR 5\nXXP 3", "line 3: XXP wants two or more starting ranks (write e.g. 'XXP 3 17'"),
+        ("001    4", "001    3", "001 lines: two player lines have the starting rank 3 (give each player line its"),
+    ],
+)
+def test_a_malformed_trf_is_refused_saying_how_to_mend_it(old: str, new: str, says: str) -> None:
+    """These refusals said what was wrong and not how to mend it ('player line ends before the points column')."""
+    with pytest.raises(ConfigError) as error:
+        trf.parse(TWO_ROUNDS.replace(old, new, 1), file="x.trf")
+    assert str(error.value).startswith(f"x.trf: {says}"), str(error.value)
+
+
 def test_forbidden_pairs_and_initial_colour() -> None:
     t = trf.parse("XXR 3\nXXC black1\nXXP 1 2\n" + "\n".join(line(i, "0.0") for i in (1, 2, 3, 4)))
     assert t.forbidden == (frozenset({1, 2}),)

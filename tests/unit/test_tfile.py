@@ -156,5 +156,28 @@ def test_codes_of_rounds_not_played_are_refused_naming_the_line(text: str, messa
 
 def test_zero_codes_of_rounds_not_played_say_nothing_and_are_read() -> None:
     """p12 0 (neither) and board 0 (no board) hold nothing for a round without an opponent: not refused."""
-    division = _imported("A 1850; 2 00; p12 1 0; board 1 0\nB 1500; 1 0; p12 2 0 0; board 1\n")
+    division = _imported("A 1850; 2 00; p12 1 0; board 1 0\nB 1500 00 50; 1 0; p12 2 0 0; board 1\n")
     assert division.paired_rounds == 2
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        # tsh's 00 is a score not assigned yet: the game read as pending, the 400 was dropped without a word and
+        # export-t wrote 00 for both.
+        ("A 1850 400; 2\nB 1500 00; 1\n", "d.t: line of player 2: scores: round 1: no score (00 or none) against "
+                                        "player 1's 400 (enter both scores of the game, or neither while it is "
+                                        "still to be entered)"),
+        ("A 1850 400 00; 2 2\nB 1500 350 390; 1 1\n", "d.t: line of player 1: scores: round 2: no score (00 or "
+                                                     "none) against player 2's 390"),
+        # An unscored bye read as a pairing bye worth bye_spread (a win), and export-t wrote 50 for the 00.
+        ("A 1850 400; 2\nB 1500 350; 1\nC 1400 00; 0\n", "d.t: line of player 3: scores: round 1: a bye "
+                                                         "(opponent 0) without its spread (00 or none) (enter the "
+                                                         "bye's spread first, e.g. 50, or -50 for a forfeit loss)"),
+        ("A 1850 400; 2 0\nB 1500 350; 1 3\nC 1400 50; 0 2\n", "d.t: line of player 1: scores: round 2: a bye"),
+    ],
+)
+def test_a_game_or_bye_half_entered_is_refused_naming_the_line(text: str, message: str) -> None:
+    with pytest.raises(ConfigError) as error:
+        _imported(text)
+    assert str(error.value).startswith(message), str(error.value)

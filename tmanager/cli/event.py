@@ -9,6 +9,7 @@ named by number or by a unique part of their name. See docs/events.md.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import re
 import sys
 from collections.abc import Sequence
@@ -24,6 +25,7 @@ from tmanager.cli.eventverbs import (
     Handler,
     Verb,
     VerbParser,
+    load_division,
     naming_the_file,
     no_options,
     read_entry,
@@ -35,6 +37,7 @@ from tmanager.core.results import REQUESTED_BYES, ByeKind, Colour
 from tmanager.core.tiebreaknames import TIEBREAKS
 from tmanager.errors import ConfigError, StateError, TManagerError
 from tmanager.events import eventfile, journal, service
+from tmanager.events.entries import Entry, ResultEntry
 from tmanager.events.model import (
     MAX_TEAM_SIZE,
     Division,
@@ -275,24 +278,46 @@ def _configure_result(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--round", type=int, help="round (default: the last paired one; Double-Swiss: game 1 while it lacks results)"
     )
-    p.add_argument("--yes", action="store_true", help="score-based: enter a score below 100 or above 1500")
+    _entry_options(p)
 
 
 def _configure_correct(p: argparse.ArgumentParser) -> None:
     p.add_argument("entry", nargs="+", metavar="BOARD RESULT | P1 P2 RESULT", help=_ENTRY_HELP)
     p.add_argument("--round", type=int, required=True, help="the round to correct")
+    _entry_options(p)
+
+
+def _entry_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--yes", action="store_true", help="score-based: enter a score below 100 or above 1500")
+    rating = p.add_mutually_exclusive_group()
+    rating.add_argument("--unrated", action="store_const", const=True, dest="unrated",
+                        help="a game played but not rated (TRF's W D L): scored, left out of ratings and norms")
+    rating.add_argument("--rated", action="store_const", const=False, dest="unrated",
+                        help="a game marked --unrated rated again")  # fmt: skip
+
+
+def _entry(args: argparse.Namespace) -> Entry:
+    """The result line, with --unrated or --rated, which only a chess division's result takes."""
+    if args.unrated is None:
+        return read_entry(args)
+    event, division = load_division(args)
+    rules = rules_for(event, division)
+    entry = rules.parse_entry(list(args.entry))
+    if rules.score_based or not isinstance(entry, ResultEntry):
+        raise ConfigError(f"division {division.name!r} is score-based: its games are not rated here",
+                          field="--unrated", hint="leave --unrated and --rated out: they mark a chess game's rating")
+    return dataclasses.replace(entry, unrated=args.unrated)
 
 
 def _result(args: argparse.Namespace) -> int:
-    change = service.save_result(args.event, args.division, read_entry(args), args.round, correction=False,
+    change = service.save_result(args.event, args.division, _entry(args), args.round, correction=False,
                                  confirm=args.yes)  # fmt: skip
     say(change.messages)
     return 0
 
 
 def _correct(args: argparse.Namespace) -> int:
-    change = service.save_result(args.event, args.division, read_entry(args), args.round, correction=True,
+    change = service.save_result(args.event, args.division, _entry(args), args.round, correction=True,
                                  confirm=args.yes)  # fmt: skip
     say(change.messages)
     return 0

@@ -19,6 +19,7 @@ from tmanager.events import journal
 from tmanager.events.model import Division, EntryMode, Event, PairingSystem, ScoredSettings
 from tmanager.events.rules import default_system, rules_for
 from tmanager.events.rules.scored import DIVISION_SYSTEMS
+from tmanager.formats.trf import MAX_ROUND
 from tmanager.formats.trf import Version as TrfVersion
 
 
@@ -44,6 +45,11 @@ def _export_trf(args: argparse.Namespace) -> int:
     complete = trffile.complete_rounds(d)
     note = f"; round {complete + 1} is in progress: its pairing is in XTM lines" if complete < d.paired_rounds else ""
     print(f"wrote {args.output} (TRF-{args.version}): {len(d.players)} players, {complete} complete round(s){note}")
+    if not e.total_rounds(d):  # a Swiss paired without planned rounds: nothing said it, the file had no 142/XXR
+        print(f"warning: {args.event}: event.rounds: the event plans no number of rounds, so the TRF has no "
+              f"{'142' if args.version == TrfVersion.TRF_2026.value else 'XXR'} line, which pairing programs and "
+              f"rating officers read (tmanager event set {args.event} rounds=N)",
+              file=sys.stderr)  # fmt: skip
     dated = len(e.schedule)
     if dated < d.paired_rounds:  # FIDE's rating server takes a rated event's round dates from the 132 line
         which = "no round dates" if not dated else f"dates for {dated} of the {d.paired_rounds} rounds paired"
@@ -142,6 +148,12 @@ def _import_t(args: argparse.Namespace) -> int:
                       args.event)  # fmt: skip
     d = e.divisions[0]
     tshfile.from_t(players, d, file=args.input)
+    # Refused naming the option: the event file's check named the file still to be written ('x.toml: division
+    # 'a': round 2 is paired but the event has 1 rounds').
+    if args.rounds is not None and not (args.rounds == 0 or d.paired_rounds <= args.rounds <= MAX_ROUND):
+        raise ConfigError(f"must be from {max(d.paired_rounds, 1)} (the rounds {args.input} holds) to {MAX_ROUND}, "
+                          f"not {args.rounds}", field="--rounds",
+                          hint="give the rounds planned, or leave --rounds out for the file's")  # fmt: skip
     e.rounds = args.rounds or d.paired_rounds
     journal.create(args.event, e)
     print(f"created {args.event} from {args.input}: {len(d.players)} players, {d.paired_rounds} paired round(s)")

@@ -23,6 +23,7 @@ from tmanager.events.reports.chess import ChessReports
 from tmanager.events.reports.scored import ScoredReports
 from tmanager.events.reports.team import TeamReports
 from tmanager.events.rules import ChessRules, ScoreRules, require, rules_for
+from tmanager.events.scorecards import NOT_SCORE_BASED_HINT, not_score_based
 
 #: Every report kind ``report --only`` may name.
 _REPORT_KINDS = tuple(dict.fromkeys((*ChessReports.kinds, *ScoredReports.kinds, *TeamReports.kinds)))
@@ -156,8 +157,7 @@ def _highs(args: argparse.Namespace) -> int:
     from tmanager.events.reports.render import text
 
     event, division = load_division(args)
-    refusal = f"division {division.name!r} is not score-based (its file sets no entry)"
-    rules = require(rules_for(event, division), ScoreRules, refusal)
+    rules = require(rules_for(event, division), ScoreRules, not_score_based(division), NOT_SCORE_BASED_HINT)
     print(text(rules.reports().highs(args.round, args.count)), end="")
     return 0
 

@@ -40,10 +40,12 @@ Where = BoardRef | PlayersRef
 
 @dataclass(frozen=True, slots=True)
 class ResultEntry:
-    """A game's result from the side of the first player named (by board: white, or who went first)."""
+    """A game's result from the side of the first player named (by board: white, or who went first); ``unrated``:
+    True marks a game played over the board as not rated (TRF's ``W D L``), False rated again, None leaves it."""
 
     where: Where
     result: Result
+    unrated: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,11 +19,21 @@ from tmanager.errors import StateError
 from tmanager.events.model import Board, Division, EntryMode, Player, PlayerStatus, Round, ScoredSettings
 from tmanager.pairing.scored import BYE, FIRST, NEITHER, SECOND, UNKNOWN, Scorecard
 
+#: How to mend a score-based verb given a chess division: another division, or the chess division's own files.
+NOT_SCORE_BASED_HINT = (
+    "name a score-based division with -d DIVISION; a chess division is written with export-trf or export-tou"
+)
+
+
+def not_score_based(division: Division) -> str:
+    """What a score-based verb given a chess division says (with :data:`NOT_SCORE_BASED_HINT`)."""
+    return f"division {division.name!r} is not score-based (its file sets no entry)"
+
 
 def settings_of(division: Division) -> ScoredSettings:
     """The division's score-based settings; :class:`StateError` for a chess division."""
     if division.scored is None:
-        raise StateError(f"division {division.name!r} is not score-based (its file sets no entry)")
+        raise StateError(not_score_based(division), hint=NOT_SCORE_BASED_HINT)
     return division.scored
 
 

@@ -26,8 +26,9 @@ from tmanager.events.change import Change
 from tmanager.events.entries import BoardRef, Entry, ResultEntry, ShownBoard
 from tmanager.events.model import Division, Event, LateEntry, Player, label, missing
 from tmanager.events.prizefund import FundChange, change_fund
-from tmanager.events.rules import ChessRules, PairOptions, ScoreRules, TeamRules, parse_system, require, rules_for
+from tmanager.events.rules import ChessRules, PairOptions, TeamRules, parse_system, require, rules_for
 from tmanager.events.rules.scored import set_off as scored_set_off
+from tmanager.events.scorecards import settings_of
 from tmanager.formats.playercsv import Row
 from tmanager.formats.ratinglist import Entry as Listed
 
@@ -88,7 +89,8 @@ def start_numbers(path: Path, division: str | None) -> Change:
     """Number the players in FIDE's initial order; the numbers become the pairing order and TRF starting ranks."""
 
     def operation(e: Event, d: Division) -> list[str]:
-        require(rules_for(e, d), ChessRules, f"division {d.name!r} is score-based: start numbers are for chess")
+        require(rules_for(e, d), ChessRules, f"division {d.name!r} is score-based: start numbers are for chess",
+                hint="name a chess division with -d DIVISION; a score-based division keeps its numbers")  # fmt: skip
         return registration.assign_start_numbers(d)
 
     return _change(path, division, operation)
@@ -128,7 +130,7 @@ def set_off(path: Path, division: str | None, who: str, spread: int | None, roun
     """tsh's ``off`` in a score-based division."""
 
     def operation(e: Event, d: Division) -> list[str]:
-        require(rules_for(e, d), ScoreRules, f"division {d.name!r} is not score-based (its file sets no entry)")
+        settings_of(d)  # refused for a chess division, saying how to mend it
         return scored_set_off(d, operations.find_player(d, who), spread, rounds)
 
     return _change(path, division, operation)
@@ -136,7 +138,7 @@ def set_off(path: Path, division: str | None, who: str, spread: int | None, roun
 
 def _team_rules(e: Event, d: Division) -> TeamRules:
     refusal = f"division {d.name!r} is not a team division (its file sets no team_size)"
-    return require(rules_for(e, d), TeamRules, refusal)
+    return require(rules_for(e, d), TeamRules, refusal, hint="name a team division with -d DIVISION")
 
 
 def add_team(

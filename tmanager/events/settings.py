@@ -62,6 +62,32 @@ def change_settings(
     return said + (change_division_settings(event, None, rest) if rest else [])
 
 
+def _refuse_once_paired(event: Event, key: str, paired: int, value: object) -> None:
+    """Refuse a change of ``key`` (of :data:`FIXED_ONCE_PAIRED`) to ``value`` with round ``paired`` paired. An event
+    of round robins alone uses no ``rounds`` (their rounds are the Berger table's), which the Swiss reasons did not
+    say. An event that planned no rounds may plan them, no fewer than are paired: no round was paired for a number
+    (nothing of the last rounds applied), and its TRF lacked the 142/XXR line pairing programs and rating officers
+    read."""
+    if key == "rounds" and all(d.round_robin for d in event.divisions):
+        d = event.divisions[0]
+        raise ConfigError(
+            f"is not used by a round robin: its rounds are its players' and cycles' ({event.total_rounds(d)} in "
+            f"division {d.name!r}), whatever rounds says",
+            field=key,
+            hint="change cycles, or enter or withdraw players, before round 1 is paired",
+        )
+    if key == "rounds" and event.rounds == 0:
+        if isinstance(value, int) and value < paired:
+            raise ConfigError(f"{value} is fewer than the {paired} rounds paired", field=key,
+                              hint=f"plan {paired} rounds or more")  # fmt: skip
+        return
+    raise ConfigError(
+        f"stays {_shown(getattr(event, key))} once a round is paired (round {paired} is): {FIXED_ONCE_PAIRED[key]}",
+        field=key,
+        hint="it can change before round 1 is paired",
+    )
+
+
 def _change_event_settings(event: Event, typed: Sequence[tuple[str, str]], *, directory: Path) -> list[str]:
     """Give ``event``, whose file is in ``directory``, the settings ``typed`` (key and text, in order; a list's key
     repeated adds to it); each refusal names the key as typed. What changed, one message."""
@@ -73,8 +99,7 @@ def _change_event_settings(event: Event, typed: Sequence[tuple[str, str]], *, di
     for key, texts in given.items():
         value = _value(key, texts)
         if paired and key in FIXED_ONCE_PAIRED and value != table.get(key):  # (before the file's check of it)
-            raise ConfigError(f"stays {_shown(getattr(event, key))} once a round is paired (round {paired} is): "
-                              f"{FIXED_ONCE_PAIRED[key]}", field=key, hint="it can change before round 1 is paired")
+            _refuse_once_paired(event, key, paired, value)
         if value is None:
             table.pop(key, None)
         else:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from tmanager.core.results import ByeKind, Result
+from tmanager.core.results import Result
 from tmanager.errors import ConfigError, StateError
 from tmanager.events.checks import check_player
 from tmanager.events.model import Board, Division, Player, PlayerStatus, Round, ScoredSettings, label
@@ -93,10 +93,12 @@ def _cut(values: tuple[int, ...], rounds: int) -> tuple[int, ...]:
 def from_t(players: Sequence[tsh.TPlayer], division: Division, *, file: Path | None = None) -> None:
     """Fill an empty score-based ``division`` from ``.t`` players: player i is number i, one round per column.
 
-    A game whose two scores are in gets its result; one without is pending;
-    the player with ``p12`` 1 is first on the board. An opponent 0 is, as in
-    tsh, a bye when its spread is 0 or more and a forfeit loss when it is
-    negative; two such players on the same (non-zero) board, one at least
+    A game whose two scores are in gets its result; one without either is
+    pending; one with a single score (the other ``00``, tsh's "not assigned
+    yet") is refused, as is a bye whose spread is not entered: the division
+    holds neither. The player with ``p12`` 1 is first on the board. An
+    opponent 0 is, as in tsh, a bye when its spread is 0 or more and a
+    forfeit loss when it is negative; two such players on the same (non-zero) board, one at least
     with a negative spread, played a forfeit game, kept as one. Boards are
     ordered by their ``board`` numbers; the numbers and ``p12`` codes the
     order does not give (gaps, 3 "to be drawn", 4 "not known yet") are kept
@@ -140,6 +142,7 @@ def from_t(players: Sequence[tsh.TPlayer], division: Division, *, file: Path | N
             elif opponent is not None and card.id < opponent:
                 other = players[opponent - 1].card
                 theirs = tsh.at(other.scores, i)
+                _refuse_half_entered(card.id, own, opponent, theirs, n, file=file)
                 swap = tsh.at(other.p12, i) == FIRST
                 board = Board(opponent, card.id) if swap else Board(card.id, opponent)
                 if own is not None and theirs is not None:
@@ -155,11 +158,42 @@ def from_t(players: Sequence[tsh.TPlayer], division: Division, *, file: Path | N
                 placed.append((number, forfeit.white, forfeit))
                 continue
             for player, own in entries:
-                record.byes[player] = ByeKind.PAIRING if own is None else bye_kind(own)
-                if own is not None:
-                    record.spreads[player] = own
+                spread = _bye_spread(player, own, n, file=file)
+                record.byes[player] = bye_kind(spread)
+                record.spreads[player] = spread
         record.boards = [b for _, _, b in sorted(placed, key=lambda item: item[:2])]
         _keep_t_columns(rules, record, players, i)
+
+
+def _refuse_half_entered(
+    number: int, own: int | None, opponent: int, theirs: int | None, n: int, *, file: Path | None
+) -> None:
+    """Refuse a game of round ``n`` with one player's score and the other's ``00`` (tsh: not assigned yet): the
+    division holds a game's two scores or none, and the one given was dropped without a word (the game read as
+    pending, export-t wrote 00 for both)."""
+    if (own is None) == (theirs is None):
+        return
+    given, missing, score = (opponent, number, theirs) if own is None else (number, opponent, own)
+    raise ConfigError(
+        f"round {n}: no score (00 or none) against player {given}'s {score}",
+        file=file,
+        field=f"line of player {missing}: scores",
+        hint="enter both scores of the game, or neither while it is still to be entered",
+    )
+
+
+def _bye_spread(number: int, own: int | None, n: int, *, file: Path | None) -> int:
+    """The spread of player ``number``'s bye in round ``n``; one not entered (tsh's unscored bye) is refused: the
+    division holds no bye still to be scored, and read as a pairing bye it counted a win of ``bye_spread``, which
+    export-t wrote back for the ``00``."""
+    if own is None:
+        raise ConfigError(
+            f"round {n}: a bye (opponent 0) without its spread (00 or none)",
+            file=file,
+            field=f"line of player {number}: scores",
+            hint="enter the bye's spread first, e.g. 50, or -50 for a forfeit loss",
+        )
+    return own
 
 
 def _check_codes(player: tsh.TPlayer, *, file: str | Path | None) -> None:

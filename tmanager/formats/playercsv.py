@@ -75,16 +75,19 @@ def _header(path: Path, reader: Iterator[list[str]]) -> list[str]:
         raise ConfigError(f"unknown column {unknown[0]!r}", file=path, field="line 1", hint=hint)
     twice = [h for i, h in enumerate(header) if h in header[:i]]
     if twice:  # the last cell would silently win over the first
-        raise ConfigError(f"column {twice[0]!r} is given twice", file=path, field="line 1")
+        raise ConfigError(f"column {twice[0]!r} is given twice", file=path, field="line 1",
+                          hint="keep one column of each name")  # fmt: skip
     if "name" not in header and "fide_id" not in header:
-        raise ConfigError("has neither a name nor a fide_id column", file=path, field="line 1")
+        raise ConfigError("has neither a name nor a fide_id column", file=path, field="line 1",
+                          hint="the first row names the columns: name,rating,fide_id…")  # fmt: skip
     return header
 
 
 def _row(path: Path, number: int, header: list[str], cells: list[str]) -> Row:
     """The row ending on line ``number``."""
     if len(cells) > len(header):
-        raise ConfigError(f"has {len(cells)} cells for {len(header)} columns", file=path, field=f"line {number}")
+        raise ConfigError(f"has {len(cells)} cells for {len(header)} columns", file=path, field=f"line {number}",
+                          hint="quote a cell that holds the separator, or name every column in the first row")
     fields: dict[str, int | str | list[str]] = {}
     for name, cell in zip(header, cells, strict=False):
         cell = cell.strip()
@@ -92,8 +95,12 @@ def _row(path: Path, number: int, header: list[str], cells: list[str]) -> Row:
             continue
         if name in _NUMBERS:
             if not ascii_digits(cell):
-                raise ConfigError(f"{cell[:20]!r} is not a whole number", file=path, field=f"line {number}: {name}")
-            fields[name] = int(cell)
+                raise ConfigError(f"{cell[:20]!r} is not a whole number", file=path, field=f"line {number}: {name}",
+                                  hint="write it in digits, or leave the cell empty")  # fmt: skip
+            # Swiss-Manager and others write FIDE ID 0 for a player without one: none, as a blank cell, not a
+            # refusal of the whole list ('0 is not a FIDE ID').
+            if name != "fide_id" or int(cell):
+                fields[name] = int(cell)
         elif name == "flags":
             fields[name] = [f.strip() for f in cell.split(";") if f.strip()]
         else:  # FIDE's lists write F and M, a person gm or ned

@@ -93,7 +93,8 @@ def _cell(game: TouGame, *, player: str, round_number: int) -> int:
     if game.opponent is not None and read is not game.outcome:
         raise StateError(
             f"{player}, round {round_number}: the {game.outcome}'s score {game.score} cannot be written to .TOU: "
-            f"{cell} would read as a {read} (check the score)"
+            f"{cell} would read as a {read}",
+            hint="check the score",
         )
     return cell
 

@@ -300,10 +300,12 @@ def _player(line: str, *, file: str | Path | None, number: int) -> TrfPlayer:
     field = f"line {number}"
     text = line[4:8].strip()
     if not ascii_digits(text) or int(text) == 0:
-        raise ConfigError(f"bad starting rank {text!r} in columns 5-8", file=file, field=field)
+        raise ConfigError(f"bad starting rank {text!r} in columns 5-8", file=file, field=field,
+                          hint="write the player's starting rank there, a whole number from 1")  # fmt: skip
     pid = int(text)
     if len(line) < 84:
-        raise ConfigError("player line ends before the points column (81-84)", file=file, field=field)
+        raise ConfigError("player line ends before the points column (81-84)", file=file, field=field,
+                          hint="write the player's points in columns 81-84, e.g. ' 0.0'")  # fmt: skip
     points = _points(line[80:84], file=file, field=f"{field}: points")
     header_number(line, pid, "rating", file=file)  # (refused here, where the file is known)
     rank_text = line[85:89].strip()
@@ -321,9 +323,11 @@ def _player(line: str, *, file: str | Path | None, number: int) -> TrfPlayer:
         elif ascii_digits(opp_text.strip()):
             opponent = int(opp_text)
         else:
-            raise ConfigError(f"bad opponent {opp_text!r}", file=file, field=round_field)
+            raise ConfigError(f"bad opponent {opp_text!r}", file=file, field=round_field,
+                              hint="the round's first four columns hold the opponent's starting rank, 0000 for none")
         if opponent == pid:
-            raise ConfigError("player is paired against themself", file=file, field=round_field)
+            raise ConfigError("player is paired against themself", file=file, field=round_field,
+                              hint="give the opponent's starting rank, 0000 for a bye")  # fmt: skip
         result = _round_result(code)
         if colour not in "wb- " or result is None:
             raise ConfigError(
@@ -333,11 +337,14 @@ def _player(line: str, *, file: str | Path | None, number: int) -> TrfPlayer:
                 hint="colour is w, b or -; result one of 1 = 0 + - W D L H F U Z",
             )
         if opponent is None and colour in "wb":
-            raise ConfigError("a colour without an opponent", file=file, field=round_field)
+            raise ConfigError("a colour without an opponent", file=file, field=round_field,
+                              hint="give the opponent's starting rank, or - as the colour of a bye or absence")
         if opponent is not None and result in _BYES:
-            raise ConfigError(f"bye code {code!r} with an opponent", file=file, field=round_field)
+            raise ConfigError(f"bye code {code!r} with an opponent", file=file, field=round_field,
+                              hint="a bye (H F U Z) has opponent 0000; a game's result is 1 = 0 + - W D L")
         if opponent is not None and result.played and colour not in "wb":
-            raise ConfigError("a played game without a colour", file=file, field=round_field)
+            raise ConfigError("a played game without a colour", file=file, field=round_field,
+                              hint="give the player's colour, w or b")  # fmt: skip
         games += [Game(None, None, TrfResult.NOT_PLAYED)] * pending
         pending = 0
         games.append(Game(opponent, Colour(colour) if colour in "wb" else None, result))
@@ -377,14 +384,16 @@ def parse(text: str, *, file: str | Path | None = None) -> Tournament:
             try:
                 records.setdefault(code, []).append(record_type.read(line))
             except (ValueError, IndexError) as exc:
-                raise ConfigError(f"bad {code} record: {exc}", file=file, field=where) from None
+                raise ConfigError(f"bad {code} record: {exc}", file=file, field=where,
+                                  hint=f"lay the {code} line out as FIDE's TRF-2026 does") from None
             continue
         if line.strip():
             lines.append(line)
         words = line[3:].split()
         if code in ("XXR", "142"):
             if len(words) != 1 or not ascii_digits(words[0]) or int(words[0]) < 1:
-                raise ConfigError(f"{code} wants the number of rounds", file=file, field=where)
+                raise ConfigError(f"{code} wants the number of rounds", file=file, field=where,
+                                  hint=f"write it as '{code} 9', the rounds planned")
             total_rounds = int(words[0])
         elif code == "XXC":
             for word in words:
@@ -393,13 +402,15 @@ def parse(text: str, *, file: str | Path | None = None) -> Tournament:
                 by_rank = by_rank or word.lower() == "rank"
         elif code == "152":
             if words not in (["W"], ["B"], ["w"], ["b"]):
-                raise ConfigError("152 wants the initial colour, W or B", file=file, field=where)
+                raise ConfigError("152 wants the initial colour, W or B", file=file, field=where,
+                                  hint="write '152 W' or '152 B': the colour of the top player in round 1")
             initial = WHITE if words[0].upper() == "W" else BLACK
         elif code == "162":
             _scoring(line, points, file=file, field=where)
         elif code == "XXP":
             if not all(ascii_digits(w) for w in words) or len(words) < 2:
-                raise ConfigError("XXP wants two or more starting ranks", file=file, field=where)
+                raise ConfigError("XXP wants two or more starting ranks", file=file, field=where,
+                                  hint="write e.g. 'XXP 3 17': players 3 and 17 must not meet")
             forbidden.append(frozenset(int(w) for w in words))
         elif code in POINTS_CODES:
             points[POINTS_CODES[code]] = _points(line[3:], file=file, field=f"{where}: {code}")
@@ -407,7 +418,9 @@ def parse(text: str, *, file: str | Path | None = None) -> Tournament:
         points["pairing_bye"] = points["win"]
     ids = [p.id for p in players]
     if len(set(ids)) != len(ids):
-        raise ConfigError("two player lines have the same starting rank", file=file)
+        twice = next(i for i in ids if ids.count(i) > 1)
+        raise ConfigError(f"two player lines have the starting rank {twice}", file=file, field="001 lines",
+                          hint="give each player line its own starting rank (columns 5-8)")  # fmt: skip
     tournament = Tournament(
         players=tuple(players if by_rank else sorted(players, key=lambda p: p.id)),
         total_rounds=total_rounds,

@@ -66,10 +66,11 @@ def default_system(*, score_based: bool, team: bool = False) -> PairingSystem:
     return PairingSystem.TEAM_SWISS if team else PairingSystem.DUTCH
 
 
-def require(rules: DivisionRules, kind: type[_R], refusal: str) -> _R:
-    """``rules`` if they are of ``kind``; else :class:`StateError` ``refusal`` (a TRF of a score-based division…)."""
+def require(rules: DivisionRules, kind: type[_R], refusal: str, hint: str | None = None) -> _R:
+    """``rules`` if they are of ``kind``; else :class:`StateError` ``refusal`` with ``hint``, how to fix it (a TRF of
+    a score-based division…)."""
     if not isinstance(rules, kind):
-        raise StateError(refusal)
+        raise StateError(refusal, hint=hint)
     return rules
 
 

@@ -291,8 +291,9 @@ class ChessRules(DivisionRules):
         if n < 1 and round_number is None:
             raise StateError("no round is paired yet")
         board, result = self.locate_entry(entry, n)
+        assert isinstance(entry, ResultEntry)  # locate_entry refuses a score entry
         return set_result(self.event, self.division, n, board, result, correction=correction,
-                          paired_with=self.match_rounds(n)[-1])  # fmt: skip
+                          paired_with=self.match_rounds(n)[-1], unrated=entry.unrated)  # fmt: skip
 
     def locate_entry(self, entry: Entry, n: int) -> tuple[Board, Result]:
         """The board of round ``n`` an entry names, and its result from white's side."""
@@ -395,19 +396,25 @@ def _why_unpairable(division: Division, states: Sequence[PlayerState], n: int, g
 
 def set_result(
     event: Event, division: Division, round_number: int, board: Board, result: Result, *, correction: bool = False,
-    paired_with: int | None = None,
+    paired_with: int | None = None, unrated: bool | None = None,
 ) -> list[str]:
     """Enter (or, with ``correction``, change) a board's result; returns the echo and any warning. ``paired_with``:
-    the last round paired together with ``round_number`` (a Double-Swiss's game 2), which no result of it paired."""
+    the last round paired together with ``round_number`` (a Double-Swiss's game 2), which no result of it paired;
+    ``unrated``: mark the game not rated (True), rated again (False), or leave it (None)."""
     result = Result(result)
     refuse_entered(division, round_number, board, correction=correction, shown=board.result)
     old = board.result
+    _mark_rated(division.round(round_number), board, result, unrated)
     board.result = result
     white, black = division.player(board.white), division.player(board.black)
     upto = division.paired_rounds
+    # A forfeit keeps the mark (the game is unrated again if corrected back to the one played), but is no game
+    # over the board to be rated or not.
+    marked = (board.white, board.black) in division.round(round_number).unrated
+    not_rated = " (not rated)" if marked and not (result.forfeit or result.pending) else ""
     echo = (
         f"round {round_number}: {label(white)} {format_points(score(event, division, white.number, upto))} "
-        f"{result} {label(black)} {format_points(score(event, division, black.number, upto))}"
+        f"{result} {label(black)} {format_points(score(event, division, black.number, upto))}{not_rated}"
     )
     messages = [echo]
     # Only the rounds paired after it were paired with the old result: a Double-Swiss's game 1 corrected warned that
@@ -423,6 +430,22 @@ def set_result(
             )
         )
     return messages
+
+
+def _mark_rated(record: Round, board: Board, result: Result, unrated: bool | None) -> None:
+    """Mark ``board`` of ``record`` not rated (``unrated``), rated again, or leave it (None). Only a game played
+    over the board is rated or not: a forfeit, an adjourned game or no result is refused, before anything changes.
+    An arbiter had no command for it: an unrated game came from another program's TRF or a hand edit."""
+    if unrated is None:
+        return
+    game = (board.white, board.black)
+    if unrated and (result.forfeit or result.pending):
+        raise StateError(f"a {result} is not a game played over the board, which alone is rated or not",
+                         field="--unrated", hint="give the result of the game played (1-0, 0-1, =)")  # fmt: skip
+    if unrated and game not in record.unrated:
+        record.unrated.append(game)
+    elif not unrated and game in record.unrated:
+        record.unrated.remove(game)
 
 
 def random_result(white: int, black: int, rng: random.Random) -> Result:

@@ -458,7 +458,7 @@ class TeamRules(ChessRules):
         if game is None:
             empty = "both seats are" if not (white or black) else "a seat is"
             raise StateError(f"board {number} of match {index}: {empty} empty, the board is decided by forfeit")
-        return set_result(self.event, d, n, game, entry.result, correction=correction)
+        return set_result(self.event, d, n, game, entry.result, correction=correction, unrated=entry.unrated)
 
     @property
     def entry_shape(self) -> str:

@@ -55,11 +55,13 @@ _TRF06_TITLES = {"g": "GM", "m": "IM", "f": "FM", "c": "CM", "wg": "WGM", "wm": 
 
 def read_player_header(line: trf.TrfPlayer, *, file: Path | None = None) -> dict[str, Any]:
     """The player fields a ``001`` line holds; a sex written in capitals (``M``, ``F``, as FIDE's lists) and a
-    title in TRF-06's letters (``g``, ``wm``) read as TRF-16 writes them. A rating, FIDE ID or sex that is none
-    of these is refused: read as not given, it made a rated player unrated without a word."""
+    title in TRF-06's letters (``g``, ``wm``) read as TRF-16 writes them; a FIDE ID 0 is none. A rating, FIDE ID
+    or sex that is none of these is refused: read as not given, it made a rated player unrated without a word."""
     h = line.header.ljust(80)
     sex = h[9].strip()
-    fide_id = trf.header_number(h, line.id, "fide_id", file=file)
+    # 0 is how several pairing programs write "no FIDE ID" (FIDE's own files leave the columns blank): read as
+    # none, it is written back blank; taken as an ID it refused the whole file.
+    fide_id = trf.header_number(h, line.id, "fide_id", file=file) or None
     if sex and not Sex.read(sex):
         raise ConfigError(f"{sex!r} in column 10 is not a sex", file=file, field=f"player {line.id}: sex",
                           hint="write m or w, as FIDE's lists M or F; blank when not given")  # fmt: skip

@@ -66,7 +66,8 @@ def loads(text: str, *, file: Path | None = None) -> Event:
     numbers = {p.id: extras["player"].get(p.id, {}).get("number", p.id) for p in tournament.players}
     unknown = [n for group in tournament.forbidden for n in group if n not in by_id]
     if unknown:
-        raise ConfigError(f"a prohibited pairing names starting rank {unknown[0]}, which no 001 line has", file=file)
+        raise ConfigError(f"a prohibited pairing names starting rank {unknown[0]}, which no 001 line has", file=file,
+                          hint="name players by their 001 lines' starting ranks, or take the rank out")  # fmt: skip
     table = {
         "name": meta.get("division", "main"),
         "forbidden": [sorted(numbers[n] for n in group) for group in tournament.forbidden],
@@ -81,7 +82,8 @@ def loads(text: str, *, file: Path | None = None) -> Event:
     order = list(extras["player"]) or [p.id for p in tournament.players]
     for rank in order:
         if rank not in by_id:
-            raise ConfigError(f"XTM player {rank} has no 001 line", file=file)
+            raise ConfigError(f"XTM player {rank} has no 001 line", file=file,
+                              hint="give the player's 001 line, or take the XTM player line out")  # fmt: skip
         division.players.append(_import_player(by_id[rank], extras["player"].get(rank), numbers[rank], file))
     for n in range(1, tournament.played_rounds + 1):
         data = extras["round"].get(n, {})
@@ -154,7 +156,8 @@ def _foreign_settings(tournament: trf.Tournament, header: Mapping[str, list[str]
         # A team file's 202 may rank the teams (MP, GP, EMGSB…): those become the division's team tie-breaks.
         team = [n.upper().replace("/", "-") for n in names if n.upper() != "PTS"]
         if not (_team_file(tournament) and all(n in teamtiebreaks.TEAM_TIEBREAKS for n in team)):
-            raise ConfigError(f"202: {exc}", file=file) from None
+            raise ConfigError(f"202: {exc}", file=file,
+                              hint="name FIDE's tie-breaks as the TieBreakServer does: BH/C1,SB,DE") from None
         settings["tiebreaks"], settings["team_tiebreaks"] = None, team
     if settings["tiebreaks"] is None:
         del settings["tiebreaks"]
@@ -280,7 +283,10 @@ def _import_round(
     record.boards = [boards[(w, b)] for w, b in order if (w, b) in boards]
     record.unrated = [(w, b) for w, b in extras.get("unrated", [])] or [g for g in order if g in unrated]
     if len(record.boards) != len(boards):
-        raise ConfigError(f"round {n}: the XTM board list does not match the player lines")
+        # (no file was named: the line read 'tmanager: round 2: …')
+        raise ConfigError("its board list does not match the player lines' games of the round", file=file,
+                          field=f"XTM round {n}", hint="make the XTM round's boards the games of the 001 lines, "
+                          "or take the XTM lines out to read the player lines alone")  # fmt: skip
     if "byes" in extras:  # the event's order of the byes
         bye_order = [n for n, _ in extras["byes"]]
         record.byes = dict(
@@ -291,7 +297,8 @@ def _import_round(
         )
     for index in extras.get("adjourned", []):
         if not 1 <= index <= len(record.boards):
-            raise ConfigError(f"round {n} has no board {index}", file=file, field=f"XTM round {n}.adjourned")
+            raise ConfigError(f"round {n} has no board {index}", file=file, field=f"XTM round {n}.adjourned",
+                              hint=f"list boards 1 to {len(record.boards)}")  # fmt: skip
         record.boards[index - 1].result = Result.ADJOURNED
     return record
 

@@ -54,8 +54,8 @@ def dumps(event: Event, division: Division, *, version: Version = Version.TRF_20
     rules = require(
         rules_for(event, division),
         ChessRules,
-        f"division {division.name!r} is score-based: TRF is for chess divisions; "
-        "write it as a tsh .t file with `event export-t` (or .TOU with `event export-tou`)",
+        f"division {division.name!r} is score-based: TRF is for chess divisions",
+        "write it as a tsh .t file with `event export-t`, or .TOU with `event export-tou`",
     )
     rounds = complete_rounds(division)
     starting = starting_ranks(division)
