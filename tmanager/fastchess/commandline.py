@@ -212,7 +212,7 @@ def _at_least(minimum: int, why: str) -> Callable[[str, str], int]:
         try:
             value = integer(text)
         except ConfigError as exc:
-            raise ConfigError(exc.message, field=key) from None
+            raise exc.relocated(field=key) from None
         if value < minimum:
             raise ConfigError(f"must be at least {minimum}, not {value}", field=key, hint=why)
         return value
