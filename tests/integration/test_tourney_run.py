@@ -414,6 +414,24 @@ def test_a_python_engine_gone_stops_the_tourney_before_a_game_is_scored(tmp_path
         assert tourney.results.strip() == "" and tourney.faults == {}
 
 
+def test_a_game_neither_of_whose_engines_starts_is_not_scored_and_stops_the_workers(tmp_path: Path) -> None:
+    """Both engines exit at once: White, checked first, was scored the loss and Black a win, game after game."""
+    path = tmp_path / "none.toml"
+    new(path, "-e", "fault-crash-start:A", "-e", "fault-crash-start:B", "--nodes", "1")
+    commands: list[list[str | Path]] = [["work", path], ["run", path, "--workers", "1"]]
+    for command in commands:
+        done = run_cli(*command)
+        assert done.returncode == 2, done.stderr
+        assert [line for line in done.stderr.splitlines() if line.startswith("tmanager:")] == [
+            f"tmanager: {path}: neither engine could play, so no game is scored: 'A' failed to start (engine "
+            "process died unexpectedly (exit code: 1)); 'B' failed to start (engine process died unexpectedly "
+            "(exit code: 1)) (see that they run, e.g. with tmanager check)"
+        ]
+        tourney = store.read(path)
+        assert tourney.results.strip() == "" and tourney.claims == {} and tourney.faults == {}
+        assert not tourney.pgn_path.exists()
+
+
 def test_an_engine_deleted_under_way_stops_the_workers_and_no_game_is_scored(tmp_path: Path) -> None:
     """A program gone between games (deleted, or rebuilt by `make`) is a configuration error: the launcher's exit
     127 at each start was scored as the engine's crash, and a whole tourney lost in seconds."""
