@@ -459,6 +459,9 @@ CASES = [
          file=".t.toml.journal"),
     Case("journal a symlink loop", beside(".t.toml.journal", loop), None, "symbolic links", READERS,
          file=".t.toml.journal"),
+    # No journal can be made there: the checkpoint's failure was told as the disk's ("check the disk").
+    Case("journal a link into a missing directory", beside(".t.toml.journal", link_to("gone/journal")), None,
+         "is a symbolic link into", READERS, file=".t.toml.journal"),
     Case("journal a link to /dev/zero", beside(".t.toml.journal", link_to("/dev/zero")), None, "character device",
          READERS, file=".t.toml.journal"),
     Case("lock a directory", beside("t.toml.lock", Path.mkdir), None, "is a directory", READERS, file="t.toml.lock"),
