@@ -546,6 +546,11 @@ def test_a_result_typed_by_hand_over_a_game_in_progress_stands_and_the_workers_g
         text = path.read_text()
         assert 'results = "* ' in text, text
         path.write_text(text.replace('results = "* ', 'results = "+ ', 1))
+    # What every claim of another worker does first: its worker lives, so its claim stays (it was dropped, and
+    # the worker then warned its game was recorded or claimed by another worker).
+    released = run_cli("reset-stale", path)
+    assert (released.returncode, released.stdout) == (0, "no stale claims\n"), released.stderr
+    assert claims_of(path, worker.pid) == [0]
     out, _ = worker.communicate(timeout=60)
     assert worker.returncode == 0
     assert out.startswith("0 game(s) played"), out
