@@ -285,6 +285,12 @@ CASES = [
          "only 6"),
     Case("results with a newline", edited(('results = "+-="', 'results = "+\\n="')), "progress.results",
          "foreign character"),
+    # Past 12 digits the version is not rewritten in place and the journal's checkpoint of it was read as damaged:
+    # every change warned of an unreadable journal, and rewrote the whole file.
+    Case("version past its 12 digits", edited(("[progress]\n", "[progress]\nversion = 99999999999999\n")),
+         "progress.version", "must be a whole number from 0 to 999,999,999,999, not 99999999999999"),
+    Case("version negative", edited(("[progress]\n", "[progress]\nversion = -1\n")), "progress.version",
+         "from 0 to"),
     Case("claim not a game number", appended("[claims.abc]\nhost = 'h'\n"), "claims", "not a game number"),
     Case("claim missing keys", edited(("[progress]\n", "[claims.1]\nhost = 'h'\n[progress]\n")), "claims.1",
          "missing required key"),

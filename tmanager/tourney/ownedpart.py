@@ -264,8 +264,15 @@ def _results(results: bytes, path: Path) -> str:
 
 
 def _owned(frame: _Frame, version: Any, results: str, padded: int, layout: Layout | None, path: Path) -> OwnedPart:
-    if version is not None and (isinstance(version, bool) or not isinstance(version, int) or version < 0):
-        raise ConfigError("must be a whole number", file=path, field="progress.version")
+    if version is not None and (
+        isinstance(version, bool) or not isinstance(version, int) or not 0 <= version < 10**VERSION_WIDTH
+    ):
+        # Past VERSION_WIDTH digits a version is no longer rewritten in place, and the journal's checkpoint of it
+        # was read as damaged: every change after warned so, and rewrote the whole file.
+        raise ConfigError(
+            f"must be a whole number from 0 to {10**VERSION_WIDTH - 1:,}, not {version!r}", file=path,
+            field="progress.version", hint="put back the version tmanager wrote: it counts the file's changes",
+        )
     return OwnedPart(
         sections=frame.sections,
         sections_text=frame.sections_text,
