@@ -297,6 +297,13 @@ CASES = [
     Case("claim with a string pid",
          edited(("[progress]\n", "[claims.1]\nhost='h'\npid='x'\nstarted=1\nclaimed=1\nheartbeat=1\n[progress]\n")),
          "claims.1.pid", "whole number"),
+    # Shown and added to as typed: "faults of A: crash -1".
+    Case("fault count negative", edited(("[progress]\n", "[faults.A]\ncrash = -1\n[progress]\n")), "faults.A.crash",
+         "must be a whole number from 0 to 9,223,372,036,854,775,807, not -1"),
+    Case("fault count past 64 bits", edited(("[progress]\n", "[faults.A]\ncrash = 99999999999999999999\n[progress]\n")),
+         "faults.A.crash", "from 0 to"),
+    Case("fault count true", edited(("[progress]\n", "[faults.A]\ncrash = true\n[progress]\n")), "faults.A.crash",
+         "not True"),
     Case("faults not counts", edited(("[progress]\n", "[faults]\nA = 5\n[progress]\n")), "faults",
          "tables of counts"),
     Case("swiss rounds a number",
