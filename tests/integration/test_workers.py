@@ -561,3 +561,15 @@ def test_a_result_typed_by_hand_over_a_game_in_progress_stands_and_the_workers_g
     assert tourney.results == "+" and tourney.claims == {}
     assert not tourney.pgn_path.exists() or "[GameNumber" not in tourney.pgn_path.read_text()
     assert not list(tourney.live_dir.glob("*")) if tourney.live_dir.exists() else True
+
+
+def test_a_directory_in_place_of_a_games_live_file_does_not_stop_its_record(tmp_path: Path) -> None:
+    """`.t.live/0.json` a directory: the game's record, which removes its live file, ended the worker in a
+    traceback, the game lost with its claim."""
+    path = slow_tourney(tmp_path / "t.toml", players=2, games=2)
+    (tmp_path / ".t.live" / "0.json").mkdir(parents=True)
+    done = run_cli("work", path, "--games", "1")
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    assert done.stdout.startswith("1 game(s) played"), done.stdout
+    tourney = store.read(path)
+    assert tourney.finished_count == 1 and tourney.claims == {}
