@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import chess.pgn
@@ -472,6 +474,28 @@ def test_an_engine_log_that_cannot_be_opened_under_way_is_no_game(tmp_path: Path
     logs.mkdir()
     tourney = store.read(path)
     assert tourney.results.rstrip() in ("+", "-", "=") and tourney.claims == {} and tourney.faults == {}
+
+
+@pytest.mark.parametrize(("node", "what"), [(os.mkfifo, "a FIFO"), (lambda p: p.symlink_to("/dev/full"),
+                                                                        "a character device")])
+def test_a_games_engine_log_that_is_no_regular_file_is_refused_in_one_line(
+    tmp_path: Path, node: Callable[[Path], object], what: str
+) -> None:
+    """log_engines, a FIFO at the game's log: the worker waited for a reader for ever, deaf to SIGTERM; a link to
+    /dev/full: the game ended in a traceback at the log's close."""
+    path = tmp_path / "t.toml"
+    new(path, "-e", "random-uci:A", "-e", "greedy-uci:B", "--nodes", "1", "--set", "log_engines=true")
+    (tmp_path / "t.engine-logs").mkdir()
+    log = tmp_path / "t.engine-logs" / "game-0.log"
+    node(log)
+    done = run_cli("work", path, "--games", "1", timeout=60)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert [line for line in done.stderr.splitlines() if line.startswith("tmanager:")] == [
+        f"tmanager: {log}: is not a regular file but {what} (move it away: each game with log_engines writes its "
+        "engines' lines there)"
+    ]
+    tourney = store.read(path)
+    assert tourney.results.strip() == "" and tourney.claims == {} and tourney.faults == {}
 
 
 def test_pgn_output_settings_and_epd_out(tmp_path: Path) -> None:
