@@ -498,6 +498,30 @@ def test_a_games_engine_log_that_is_no_regular_file_is_refused_in_one_line(
     assert tourney.results.strip() == "" and tourney.claims == {} and tourney.faults == {}
 
 
+def test_an_engine_stderr_log_made_a_fifo_under_way_is_refused_in_one_line(tmp_path: Path) -> None:
+    """The participant's stderr log made a FIFO between games (checked only when the file was read): the next
+    game's start waited for a reader for ever."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    engine = tmp_path / "dev"
+    pyengine = Path(__file__).parents[2] / "engines" / "pyengine.py"
+    err = logs / "dev.err"
+    engine.write_text(f'#!/bin/sh\n[ -p "{err}" ] || {{ rm -f "{err}"; mkfifo "{err}"; }}\n'
+                      f"exec {sys.executable} {pyengine} --style greedy\n")
+    engine.chmod(0o755)
+    path = tmp_path / "log.toml"
+    new(path, "-e", f"cmd={engine},name=dev", "-e", "random-uci", "--nodes", "1", "--cycles", "3",
+        "--set", "restart=true", "--set", "participants.dev.stderr=logs/dev.err")
+    done = run_cli("work", path, timeout=60)
+    assert done.returncode == 2, done.stderr
+    assert [line for line in done.stderr.splitlines() if line.startswith("tmanager:")] == [
+        f"tmanager: {err}: is not a regular file but a FIFO (check the path of stderr)"
+    ]
+    err.unlink()
+    tourney = store.read(path)
+    assert tourney.results.rstrip() in ("+", "-", "=") and tourney.claims == {} and tourney.faults == {}
+
+
 def test_pgn_output_settings_and_epd_out(tmp_path: Path) -> None:
     import chess.pgn
 
