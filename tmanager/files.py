@@ -172,6 +172,17 @@ def _loop(path: Path, hint: str | None) -> ConfigError:
     return ConfigError("is a loop of symbolic links", file=path, hint=hint or "point the link at a file")
 
 
+def check_link_directory(path: Path, *, hint: str | None = None) -> None:
+    """:class:`ConfigError` when ``path`` is a symbolic link into a directory that is not there: no file can be
+    made through it, and the write's failure read as the disk's ("check the disk"). A link to a file still to be
+    made in a directory that is there is written through, as a link to a file is."""
+    if os.path.islink(path):
+        into = Path(os.path.realpath(path)).parent
+        if not into.is_dir():
+            raise ConfigError(f"is a symbolic link into {into}, which is not a directory", file=path,
+                              hint=hint or "make that directory, or remove the link")
+
+
 def _mode(path: Path, hint: str | None) -> int | None:
     """The mode of what ``path`` leads to, or ``None`` when nothing is there (its directory neither)."""
     try:
@@ -300,6 +311,8 @@ def open_file(path: Path, flags: int = os.O_RDONLY, *, hint: str | None = None, 
             raise _loop(path, hint) from None
         if exc.errno in (errno.EISDIR, errno.ENXIO):  # a directory opened for writing; a FIFO without reader
             expect_file(path, hint=hint)  # says which
+        if exc.errno in (errno.ENOENT, errno.ENOTDIR):
+            check_link_directory(path, hint=hint)
         raise
     try:
         file_mode = os.fstat(fd).st_mode
@@ -511,6 +524,7 @@ def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None) -> N
     ``mode`` gives the file's permissions; by default it keeps those of the file it replaces,
     and a new file gets the user's usual mode (0666 less the umask: 0644 under umask 022).
     """
+    check_link_directory(path)
     path = linked_file(path)
     directory = path.parent
     if expect_file(path) and mode is None:  # never replaces a directory, a FIFO, a device...

@@ -252,9 +252,8 @@ def test_an_engine_that_keeps_searching_after_its_time_loss_is_replaced_after_th
     [
         ((False, True), "0-1", {"greedy"}),
         ((True, False), "1-0", {"greedy"}),
-        ((False, False), "0-1", set()),  # White's failure is the one told; neither engine is kept
     ],
-    ids=["white-never-ready", "black-never-ready", "neither-ready"],
+    ids=["white-never-ready", "black-never-ready"],
 )
 def test_an_engine_that_never_gets_ready_loses_before_its_first_move_and_is_not_kept(
     ready: tuple[bool, bool], result: str, kept: set[str]
@@ -284,6 +283,30 @@ def test_an_engine_that_never_gets_ready_loses_before_its_first_move_and_is_not_
     assert record.reason == f"{side}'s engine did not answer isready in 0.5 s"
     assert record.faults == {loser: "handshake"}
     assert still == kept
+
+
+@pytest.mark.parametrize(("fault", "says"), [
+    ("fault-crash-start", "'W' failed to start (engine process died unexpectedly (exit code: 1)); 'B' failed to start"),
+    ("fault-no-ready", "'W' did not answer isready in 1 s; 'B' did not answer isready in 1 s"),
+])  # fmt: skip
+def test_a_game_neither_of_whose_engines_can_play_is_no_game(fault: str, says: str) -> None:
+    """Both engines exit at start-up, or neither gets ready: White's failure, checked first, was scored its loss
+    (0-1, Black a win it never played for). Neither side played: a configuration error, no game, neither kept."""
+    # A handshake of 10 s, as a loaded machine may take to start Python, and a second to get ready.
+    white, black = (spec(fault, name, handshake_timeout=10.0, ready_timeout=1.0) for name in ("W", "B"))
+    limits = TimeControl.parse("2+0.05")
+
+    async def main() -> None:
+        pool = EnginePool()
+        try:
+            refused = re.escape(f"neither engine could play, so no game is scored: {says}")
+            with pytest.raises(ConfigError, match=refused):
+                await play_game(GameSpec(white=white, black=black, white_limits=limits, black_limits=limits), pool)
+            assert not children_running(f"--fault {fault.removeprefix('fault-')}"), "a failed engine was kept"
+        finally:
+            await pool.close()
+
+    run_async(main())
 
 
 @pytest.mark.parametrize(

@@ -378,3 +378,50 @@ def test_amendments_survive_the_journal_folded_into_a_checkpoint(
     assert folded
     assert "[amendments.1]" in json.loads(journal.read_text().splitlines()[0])["owned"]
     assert store.read(path).amendments == recorded and "\n[amendments.1]\n" in path.read_text()
+
+
+@pytest.mark.parametrize(("old", "new_text", "field", "says"), [
+    ("elo1 = 5.0", "elo1 = 10.0", "sprt.elo1", "sprt.elo1 = 5.0, not 10.0"),
+    ("alpha = 0.05", "alpha = 0.01", "sprt.alpha", "sprt.alpha = 0.05, not 0.01"),
+    ('tc = "inf"', 'tc = "10+0.1"', "tourney.tc", "tourney.tc = inf, not 10+0.1"),
+])  # fmt: skip
+def test_a_hand_edit_of_a_test_under_way_is_refused_as_edit_refuses_it(
+    tmp_path: Path, old: str, new_text: str, field: str, says: str
+) -> None:
+    """A hand edit of the bounds, an error rate or a limit after games were played was taken in silence (the
+    verdict then weighed games of two tests as one), while `edit` refuses the same change without --force."""
+    path = tmp_path / "s.toml"
+    sprt_under_way(path)
+    text = path.read_text()
+    assert old in text, text
+    path.write_text(text.replace(old, new_text, 1))
+    edited = path.read_bytes()
+    for command in (("status",), ("work", "--games", "1"), ("edit", "--set", "adjudication.max_moves=25")):
+        done = run_cli(command[0], path, *command[1:])
+        assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+        assert done.stderr.startswith(f"tmanager: {path}: {field}: the SPRT test's 2 games were played with {says}")
+        assert "tmanager edit" in done.stderr and "--force" in done.stderr and "put it back" in done.stderr
+        assert path.read_bytes() == edited
+    path.write_text(text)  # put back, then changed with --force: recorded, and the file takes the new conditions
+    forced = run_cli("edit", path, "--set", f"{field}={new_text.split('=')[1].strip()}", "--force")
+    assert forced.returncode == 0, forced.stderr
+    assert [a.key for a in store.read(path).amendments] == [field]
+    assert run_cli("work", path, "--games", "1").returncode == 0
+    assert store.read(path).finished_count == 3
+
+
+def test_a_test_file_without_the_conditions_fingerprint_loads_and_takes_it(tmp_path: Path) -> None:
+    """A file written before [progress] kept the conditions: read as it is, and given them at its next change."""
+    path = tmp_path / "s.toml"
+    sprt_under_way(path)
+    text = path.read_text()
+    start = text.index("conditions = [")
+    end = text.index("\n]\n", start) + 3
+    path.write_text(text[:start] + text[end:])
+    store.journal_path(path).unlink()
+    assert run_cli("status", path).returncode == 0
+    assert run_cli("work", path, "--games", "1").returncode == 0
+    assert "conditions = [" in path.read_text()
+    path.write_text(path.read_text().replace("elo1 = 5.0", "elo1 = 6.0"))
+    done = run_cli("status", path)
+    assert done.returncode == 2 and "sprt.elo1: the SPRT test's 3 games were played with" in done.stderr

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import chess.pgn
@@ -414,6 +416,24 @@ def test_a_python_engine_gone_stops_the_tourney_before_a_game_is_scored(tmp_path
         assert tourney.results.strip() == "" and tourney.faults == {}
 
 
+def test_a_game_neither_of_whose_engines_starts_is_not_scored_and_stops_the_workers(tmp_path: Path) -> None:
+    """Both engines exit at once: White, checked first, was scored the loss and Black a win, game after game."""
+    path = tmp_path / "none.toml"
+    new(path, "-e", "fault-crash-start:A", "-e", "fault-crash-start:B", "--nodes", "1")
+    commands: list[list[str | Path]] = [["work", path], ["run", path, "--workers", "1"]]
+    for command in commands:
+        done = run_cli(*command)
+        assert done.returncode == 2, done.stderr
+        assert [line for line in done.stderr.splitlines() if line.startswith("tmanager:")] == [
+            f"tmanager: {path}: neither engine could play, so no game is scored: 'A' failed to start (engine "
+            "process died unexpectedly (exit code: 1)); 'B' failed to start (engine process died unexpectedly "
+            "(exit code: 1)) (see that they run, e.g. with tmanager check)"
+        ]
+        tourney = store.read(path)
+        assert tourney.results.strip() == "" and tourney.claims == {} and tourney.faults == {}
+        assert not tourney.pgn_path.exists()
+
+
 def test_an_engine_deleted_under_way_stops_the_workers_and_no_game_is_scored(tmp_path: Path) -> None:
     """A program gone between games (deleted, or rebuilt by `make`) is a configuration error: the launcher's exit
     127 at each start was scored as the engine's crash, and a whole tourney lost in seconds."""
@@ -452,6 +472,52 @@ def test_an_engine_log_that_cannot_be_opened_under_way_is_no_game(tmp_path: Path
         "directory (check the path of stderr)"
     ]
     logs.mkdir()
+    tourney = store.read(path)
+    assert tourney.results.rstrip() in ("+", "-", "=") and tourney.claims == {} and tourney.faults == {}
+
+
+@pytest.mark.parametrize(("node", "what"), [(os.mkfifo, "a FIFO"), (lambda p: p.symlink_to("/dev/full"),
+                                                                        "a character device")])
+def test_a_games_engine_log_that_is_no_regular_file_is_refused_in_one_line(
+    tmp_path: Path, node: Callable[[Path], object], what: str
+) -> None:
+    """log_engines, a FIFO at the game's log: the worker waited for a reader for ever, deaf to SIGTERM; a link to
+    /dev/full: the game ended in a traceback at the log's close."""
+    path = tmp_path / "t.toml"
+    new(path, "-e", "random-uci:A", "-e", "greedy-uci:B", "--nodes", "1", "--set", "log_engines=true")
+    (tmp_path / "t.engine-logs").mkdir()
+    log = tmp_path / "t.engine-logs" / "game-0.log"
+    node(log)
+    done = run_cli("work", path, "--games", "1", timeout=60)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert [line for line in done.stderr.splitlines() if line.startswith("tmanager:")] == [
+        f"tmanager: {log}: is not a regular file but {what} (move it away: each game with log_engines writes its "
+        "engines' lines there)"
+    ]
+    tourney = store.read(path)
+    assert tourney.results.strip() == "" and tourney.claims == {} and tourney.faults == {}
+
+
+def test_an_engine_stderr_log_made_a_fifo_under_way_is_refused_in_one_line(tmp_path: Path) -> None:
+    """The participant's stderr log made a FIFO between games (checked only when the file was read): the next
+    game's start waited for a reader for ever."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    engine = tmp_path / "dev"
+    pyengine = Path(__file__).parents[2] / "engines" / "pyengine.py"
+    err = logs / "dev.err"
+    engine.write_text(f'#!/bin/sh\n[ -p "{err}" ] || {{ rm -f "{err}"; mkfifo "{err}"; }}\n'
+                      f"exec {sys.executable} {pyengine} --style greedy\n")
+    engine.chmod(0o755)
+    path = tmp_path / "log.toml"
+    new(path, "-e", f"cmd={engine},name=dev", "-e", "random-uci", "--nodes", "1", "--cycles", "3",
+        "--set", "restart=true", "--set", "participants.dev.stderr=logs/dev.err")
+    done = run_cli("work", path, timeout=60)
+    assert done.returncode == 2, done.stderr
+    assert [line for line in done.stderr.splitlines() if line.startswith("tmanager:")] == [
+        f"tmanager: {err}: is not a regular file but a FIFO (check the path of stderr)"
+    ]
+    err.unlink()
     tourney = store.read(path)
     assert tourney.results.rstrip() in ("+", "-", "=") and tourney.claims == {} and tourney.faults == {}
 

@@ -532,3 +532,44 @@ def test_run_s_look_at_its_workers_replaces_one_killed_after_it_was_seen_and_end
     finally:
         workers.stop(graceful=True)
     assert len(assert_consistent(path)) == 2
+
+
+def test_a_result_typed_by_hand_over_a_game_in_progress_stands_and_the_workers_game_is_not_counted(
+    tmp_path: Path,
+) -> None:
+    """The arbiter's '+' over a game's '*' stood, and the worker's game was dropped without a word but for a
+    warning of 'another worker': its claim stayed, and it said '1 game(s) played' of a game in no PGN."""
+    path = slow_tourney(tmp_path / "h.toml", players=2, games=2, delay=0.3, max_moves=12)
+    worker = start_worker(path, "--games", "1")
+    wait_for(lambda: bool(claims_of(path, worker.pid)))
+    with files.lock(path):  # as an editor saves: the whole file at once
+        text = path.read_text()
+        assert 'results = "* ' in text, text
+        path.write_text(text.replace('results = "* ', 'results = "+ ', 1))
+    # What every claim of another worker does first: its worker lives, so its claim stays (it was dropped, and
+    # the worker then warned its game was recorded or claimed by another worker).
+    released = run_cli("reset-stale", path)
+    assert (released.returncode, released.stdout) == (0, "no stale claims\n"), released.stderr
+    assert claims_of(path, worker.pid) == [0]
+    out, _ = worker.communicate(timeout=60)
+    assert worker.returncode == 0
+    assert out.startswith("0 game(s) played"), out
+    said = path.with_suffix(".log").read_text()
+    assert "game 0: given the result 1-0 by hand while this worker played it: the hand's result stands, " \
+        "this worker's game is discarded" in said, said
+    tourney = store.read(path)
+    assert tourney.results == "+" and tourney.claims == {}
+    assert not tourney.pgn_path.exists() or "[GameNumber" not in tourney.pgn_path.read_text()
+    assert not list(tourney.live_dir.glob("*")) if tourney.live_dir.exists() else True
+
+
+def test_a_directory_in_place_of_a_games_live_file_does_not_stop_its_record(tmp_path: Path) -> None:
+    """`.t.live/0.json` a directory: the game's record, which removes its live file, ended the worker in a
+    traceback, the game lost with its claim."""
+    path = slow_tourney(tmp_path / "t.toml", players=2, games=2)
+    (tmp_path / ".t.live" / "0.json").mkdir(parents=True)
+    done = run_cli("work", path, "--games", "1")
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    assert done.stdout.startswith("1 game(s) played"), done.stdout
+    tourney = store.read(path)
+    assert tourney.finished_count == 1 and tourney.claims == {}

@@ -11,6 +11,10 @@ forced; a forced change is made and kept as an :class:`Amendment` in the file's
 owned part (``[amendments.N]``, see :mod:`tmanager.tourney.store`), with the time
 and the number of games recorded then, and ``tmanager status`` lists them.
 
+The file's ``[progress]`` keeps the conditions as its games were played under them
+(``conditions``, :func:`fingerprint`), so that the same change made by hand in the
+settings is refused too (:func:`check_hand_edit`) rather than taken in silence.
+
 Plain data and comparisons: no engines, no files.
 """
 
@@ -65,6 +69,33 @@ def conditions(tourney: Tourney) -> dict[str, Any]:
     book = tourney.openings
     values.update({f"openings.{key}": getattr(book, key) if book else None for key in BOOK_KEYS})
     return values
+
+
+def fingerprint(tourney: Tourney) -> dict[str, str]:
+    """:func:`conditions` as text, the unset ones left out: what ``[progress]`` keeps of an SPRT test's."""
+    return {key: text for key, value in conditions(tourney).items() if (text := _text(value))}
+
+
+def check_hand_edit(tourney: Tourney, recorded: Mapping[str, str] | None, path: Path) -> None:
+    """Refuse (:class:`ConfigError`) conditions of an SPRT test with recorded games that differ from those
+    ``[progress]`` ``recorded`` with them: changed by hand, where ``edit`` would have asked for ``--force``. A
+    file of an older tmanager, which recorded none, is taken as it is."""
+    games = tourney.finished_count
+    if tourney.sprt is None or recorded is None or not games:
+        return
+    now = fingerprint(tourney)
+    key = next((key for key in conditions(tourney) if recorded.get(key, "") != now.get(key, "")), None)
+    if key is None:
+        return
+    participant, _, field = key.removeprefix("participants.").rpartition(".")
+    command = f"substitute {path} {participant} NEW --upgrade" if field in ENGINE_KEYS else f"edit {path} --set {key}=…"
+    raise ConfigError(
+        f"the SPRT test's {games} games were played with {key} = {recorded.get(key) or '(unset)'}, not "
+        f"{now.get(key) or '(unset)'}: its verdict would mix two tests",
+        file=path, field=key,
+        hint=f"put it back; to change it all the same, then use tmanager {command} --force, which records it in "
+        "the file, or start a new test with tmanager clone --set",
+    )
 
 
 def guard(tourney: Tourney, before: Mapping[str, Any], *, force: bool) -> list[Amendment]:

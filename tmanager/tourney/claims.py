@@ -59,12 +59,15 @@ def stale_games(tourney: Tourney, *, now: float | None = None) -> list[int]:
 def release_stale(tourney: Tourney) -> list[tuple[int, str]]:
     """Release every stale claim; a game already in the PGN keeps its result and gets its hooks.
 
-    Returns (game, new results character) for each. Claims left on games no longer
-    marked ``*`` (a hand edit) are dropped, and engines of dead workers are killed.
+    Returns (game, new results character) for each. Claims of workers gone left on games no longer
+    marked ``*`` (a hand edit) are dropped, and engines of dead workers are killed. A live worker's claim on
+    such a game stays: that worker ends it at its game's end, saying what became of the game.
     """
     released = [(number, give_back(tourney, number)) for number in stale_games(tourney)]
-    for number in [n for n in tourney.claims if tourney.result(n) != PLAYING]:
-        del tourney.claims[number]
+    now, lease = time.time(), tourney.settings.lease
+    for number, claim in list(tourney.claims.items()):
+        if tourney.result(number) != PLAYING and not claim_is_alive(claim, lease=lease, now=now):
+            del tourney.claims[number]
     if released:
         reap_engines(tourney.path)
     return released

@@ -19,11 +19,13 @@ import signal
 import subprocess
 from collections.abc import Callable, Coroutine, Hashable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import IO, Any
 
 import chess
 
 from tmanager.errors import ConfigError
+from tmanager.files import open_file
 from tmanager.tourney.engineclient import EngineClient
 from tmanager.tourney.enginelines import EngineError, LineObserver
 from tmanager.tourney.engineoptions import MANAGED, RefusedOption, option_text, unconverted
@@ -137,7 +139,11 @@ class Engine:
         stderr: int | IO[bytes] = subprocess.DEVNULL
         if spec.stderr_log:
             try:
-                stderr = open(spec.stderr_log, "ab")  # noqa: SIM115 - the child owns it once started
+                # Checked and opened without blocking: one made a FIFO since the tourney was read held the worker
+                # for ever (a device is never another program's to write).
+                hint = "check the path of stderr"
+                fd = open_file(Path(spec.stderr_log), os.O_WRONLY | os.O_CREAT | os.O_APPEND, hint=hint)
+                stderr = os.fdopen(fd, "ab")
             except OSError as exc:
                 raise ConfigError(
                     f"cannot open the stderr log {spec.stderr_log!r} of engine {spec.name!r}: {exc.strerror}",

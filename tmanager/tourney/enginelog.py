@@ -13,10 +13,14 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+from pathlib import Path
 from typing import TextIO
 
 from tmanager.errors import ConfigError
+from tmanager.files import open_file
 from tmanager.tourney.enginelines import LineObserver
+
+_HINT = "move it away: each game with log_engines writes its engines' lines there"
 
 
 class EngineLog:
@@ -25,7 +29,10 @@ class EngineLog:
     def __init__(self, path: str) -> None:
         try:
             os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-            self.file: TextIO = open(path, "a", encoding="utf-8")  # noqa: SIM115 - closed by close()
+            # Checked as a regular file, opened without blocking: a FIFO there held the worker for ever (deaf to
+            # SIGTERM), and a device (a link to /dev/full) ended the game in a traceback.
+            fd = open_file(Path(path), os.O_WRONLY | os.O_CREAT | os.O_APPEND, hint=_HINT)
+            self.file: TextIO = os.fdopen(fd, "a", encoding="utf-8")
         except OSError as exc:
             raise ConfigError(f"cannot write the engine log: {exc.strerror}", file=path) from None
 

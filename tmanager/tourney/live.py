@@ -7,6 +7,7 @@ It never decides anything: the tourney file and its journal do.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -207,7 +208,10 @@ class LiveGame:
 
     @staticmethod
     def remove(tourney: Tourney, number: int) -> None:
-        (tourney.live_dir / f"{number}.json").unlink(missing_ok=True)
+        # A view, as for a write that fails: what cannot be removed (a directory made there by hand) is left, and
+        # the game's record, whose transaction this runs in, goes on (it ended the worker in a traceback).
+        with contextlib.suppress(OSError):
+            (tourney.live_dir / f"{number}.json").unlink(missing_ok=True)
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,6 +23,7 @@ from typing import Any
 from tmanager.errors import ConfigError
 from tmanager.files import decode, parse_toml
 from tmanager.tomlmap import dumps
+from tmanager.tourney.amendments import fingerprint
 from tmanager.tourney.model import OWNED_SECTIONS, RESHAPING_KEYS, UNPLAYED, Tourney
 from tmanager.tourney.serialising import owned_sections_to_toml
 
@@ -60,9 +61,11 @@ def new_identity() -> str:
 def render_owned(tourney: Tourney, *, version: int, identity: str) -> str:
     """The owned part at ``version``: sections, then ``[progress]`` laid out for changes in place, with the
     ``identity`` the file shares with its journal."""
-    progress = {"participants": [p.name for p in tourney.participants], "schedule": write_shape(shape_of(tourney)),
-                "id": identity}
-    lines = ("participants", "rounds", "history", "begun", "drawn")  # arrays of arrays: one element a line
+    names = [p.name for p in tourney.participants]
+    progress: dict[str, Any] = {"participants": names, "schedule": write_shape(shape_of(tourney)), "id": identity}
+    if tourney.sprt is not None:  # what its games were played under, so that a hand edit of it is told
+        progress["conditions"] = [list(pair) for pair in fingerprint(tourney).items()]
+    lines = ("participants", "rounds", "history", "begun", "drawn", "conditions")  # one element a line
     text = dumps({**owned_sections_to_toml(tourney), "progress": progress}, multiline=lines)
     results = tourney.results.ljust(tourney.schedule().total_games, UNPLAYED)
     return f'{text}version = {version:<{VERSION_WIDTH}d}\nresults = "{results}"\n'
@@ -117,6 +120,8 @@ class OwnedPart:
     sections_text: bytes  #: their text, as a cache key
     names: tuple[str, ...] | None  #: the participants the results were recorded with
     shape: dict[str, str] | None  #: the settings they were recorded with (:func:`shape_of`)
+    #: an SPRT test's conditions its games were played under (:func:`~tmanager.tourney.amendments.fingerprint`)
+    conditions: dict[str, str] | None
     identity: str | None  #: the ``id`` it shares with its journal (``None`` in files of older versions)
     version: int | None
     results: str  #: without its padding
@@ -132,6 +137,7 @@ class _Frame:
     sections_text: bytes
     names: tuple[str, ...] | None
     shape: dict[str, str] | None
+    conditions: dict[str, str] | None
     identity: str | None
 
 
@@ -184,11 +190,11 @@ def parse_laid_out(
 
 
 def _frame(sections: dict[str, Any], sections_text: bytes, progress: dict[str, Any], path: Path) -> _Frame:
-    unknown = set(progress) - {"results", "version", "participants", "schedule", "id"}
+    unknown = set(progress) - {"results", "version", "participants", "schedule", "conditions", "id"}
     if unknown:
         raise ConfigError(
             f"unknown key {sorted(unknown)[0]!r}", file=path, field="progress",
-            hint="known keys: participants, schedule, id, version, results",
+            hint="known keys: participants, schedule, conditions, id, version, results",
         )
     shape = progress.get("schedule")
     if shape is not None and not isinstance(shape, str):
@@ -200,7 +206,20 @@ def _frame(sections: dict[str, Any], sections_text: bytes, progress: dict[str, A
     if names is not None and (not isinstance(names, list) or not all(isinstance(n, str) for n in names)):
         raise ConfigError("must be a list of names", file=path, field="progress.participants")
     names_read = tuple(names) if names is not None else None
-    return _Frame(sections, sections_text, names_read, None if shape is None else read_shape(shape), identity)
+    shape_read = None if shape is None else read_shape(shape)
+    return _Frame(sections, sections_text, names_read, shape_read, _conditions(progress, path), identity)
+
+
+def _conditions(progress: dict[str, Any], path: Path) -> dict[str, str] | None:
+    """``[progress]``'s ``conditions``: pairs of texts, ``[["sprt.elo1", "5.0"], …]``."""
+    pairs = progress.get("conditions")
+    if pairs is None:
+        return None
+    if not isinstance(pairs, list) or not all(
+        isinstance(pair, list) and len(pair) == 2 and all(isinstance(text, str) for text in pair) for pair in pairs
+    ):
+        raise ConfigError("must be a list of [key, value] pairs of texts", file=path, field="progress.conditions")
+    return dict(pairs)
 
 
 def shape_of(tourney: Tourney) -> dict[str, str]:
@@ -245,13 +264,21 @@ def _results(results: bytes, path: Path) -> str:
 
 
 def _owned(frame: _Frame, version: Any, results: str, padded: int, layout: Layout | None, path: Path) -> OwnedPart:
-    if version is not None and (isinstance(version, bool) or not isinstance(version, int) or version < 0):
-        raise ConfigError("must be a whole number", file=path, field="progress.version")
+    if version is not None and (
+        isinstance(version, bool) or not isinstance(version, int) or not 0 <= version < 10**VERSION_WIDTH
+    ):
+        # Past VERSION_WIDTH digits a version is no longer rewritten in place, and the journal's checkpoint of it
+        # was read as damaged: every change after warned so, and rewrote the whole file.
+        raise ConfigError(
+            f"must be a whole number from 0 to {10**VERSION_WIDTH - 1:,}, not {version!r}", file=path,
+            field="progress.version", hint="put back the version tmanager wrote: it counts the file's changes",
+        )
     return OwnedPart(
         sections=frame.sections,
         sections_text=frame.sections_text,
         names=frame.names,
         shape=frame.shape,
+        conditions=frame.conditions,
         identity=frame.identity,
         version=version,
         results=results,

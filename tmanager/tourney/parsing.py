@@ -21,6 +21,7 @@ from tmanager.tomlmap import check_keys, from_table
 from tmanager.tourney import amendments
 from tmanager.tourney.adjudication import Adjudication
 from tmanager.tourney.alphabet import RESULT_CHARS, UNPLAYED
+from tmanager.tourney.jsonvalues import LARGEST
 from tmanager.tourney.model import OWNED_SECTIONS, Claim, Tourney
 from tmanager.tourney.settings import Openings, Participant, Settings
 from tmanager.tourney.validation import validate
@@ -90,10 +91,16 @@ def _read_claims(table: Any, path: Path) -> dict[int, Claim]:
 
 
 def _read_faults(table: Any, path: Path) -> dict[str, dict[str, int]]:
-    if not isinstance(table, dict) or not all(
-        isinstance(counts, dict) and all(isinstance(n, int) for n in counts.values()) for counts in table.values()
-    ):
+    if not isinstance(table, dict) or not all(isinstance(counts, dict) for counts in table.values()):
         raise ConfigError("must map engine names to tables of counts", file=path, field="faults")
+    for name, counts in table.items():
+        for kind, count in counts.items():
+            # A count typed by hand below 0, past TOML's 64 bits or as true was shown and added to as it was.
+            if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= LARGEST:
+                raise ConfigError(
+                    f"must be a whole number from 0 to {LARGEST:,}, not {count!r}"[:200], file=path,
+                    field=f"faults.{name}.{kind}", hint="a count tmanager keeps: put back the one it wrote",
+                )
     return {name: dict(counts) for name, counts in table.items()}
 
 

@@ -360,6 +360,7 @@ class Game:
             for color, task in tasks.items():
                 if not task.cancelled() and task.exception() is None:
                     self.sides[color].engine = task.result()
+        self._neither_started([task.exception() for task in tasks.values()])
         for color, task in tasks.items():
             failure = task.exception()
             if isinstance(failure, _NotStarted) and self.spec.stop_on_start_failure:
@@ -391,12 +392,23 @@ class Game:
         for color, outcome in zip(colors, outcomes, strict=True):
             if isinstance(outcome, _NotStarted):
                 self.sides[color].healthy = False
+        self._neither_started(outcomes)
         for outcome in outcomes:
             if isinstance(outcome, _NotStarted):
                 return outcome.over
             if isinstance(outcome, BaseException):
                 raise outcome
         return None
+
+    def _neither_started(self, failures: Sequence[object]) -> None:
+        """Refuse (:class:`ConfigError`) a game neither of whose engines could start or get ready: no side played,
+        so neither lost (the first checked was scored the loss); both failing at once is seldom the engines' own
+        fault, rather the host's (no memory, a library gone, a shared path), and the worker stops, the game unplayed."""
+        if not all(isinstance(failure, _NotStarted) for failure in failures):
+            return
+        said = "; ".join(f"{self.sides[f.color].spec.name!r} {f}" for f in failures if isinstance(f, _NotStarted))
+        raise ConfigError(f"neither engine could play, so no game is scored: {said}",
+                          hint="see that they run, e.g. with tmanager check")
 
     async def _ready(self, color: chess.Color) -> None:
         """Have the engine ready for the game (:meth:`Engine.ready`) before its clock runs, within its
@@ -444,6 +456,7 @@ class _NotStarted(Exception):
 
     def __init__(self, color: chess.Color, what: str, fault: Fault) -> None:
         super().__init__(what)
+        self.color = color
         self.over = loss(color, Ending.NOT_STARTED, f"{side(color)}'s engine {what}", fault=fault)
 
 

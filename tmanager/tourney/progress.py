@@ -65,7 +65,8 @@ def games_planned(tourney: Tourney) -> int:
 
 
 def update_verdict(tourney: Tourney) -> None:
-    """Record the SPRT's verdict once the test is over, and drop one that no longer holds
-    (the bounds or cycles were changed, or ``[sprt]`` removed)."""
+    """Record the SPRT's verdict once the test is over, and drop one that no longer holds: the bounds were
+    changed (before the first game, or forced by ``edit --force``: by hand after it they are refused, see
+    :func:`~tmanager.tourney.amendments.check_hand_edit`) or the cycles were, or ``[sprt]`` was removed."""
     state = sprt_state(tourney)
     tourney.verdict = None if state is None else state.verdict

@@ -82,6 +82,7 @@ from tmanager.files import (
 )
 from tmanager.files import stamp as file_stamp
 from tmanager.tomlmap import dumps
+from tmanager.tourney.amendments import check_hand_edit, fingerprint
 from tmanager.tourney.hookrun import restore_hooks
 from tmanager.tourney.journal import Journal, damaged_path, journals, owned_at, set_aside
 from tmanager.tourney.model import OWNED_SECTIONS, UNPLAYED, Claim, PendingHook, PgnMark, Tourney
@@ -205,6 +206,7 @@ def _resolved(
     tourney.version = max(owned.version or 0, journal.version if journal else 0)
     shape = shape_of(tourney)
     _check_names(tourney, owned, path, shape=shape)
+    check_hand_edit(tourney, owned.conditions, path)
     if journal is not None and repair in ("hand edit", "journal"):  # the file's owned part over the journal's
         check_pairings_kept(tourney, journal.parsed(path).sections.get("swiss"))
     return _State(size, head, owned, journal, tourney, repair, hand_edits, cut, shape)
@@ -498,8 +500,9 @@ def _append(path: Path, state: _State, tourney: Tourney, before: _Before) -> boo
         return False
     if (owned.names is not None and owned.names != tuple(p.name for p in tourney.participants)) or (
         owned.shape is not None and owned.shape != state.shape  # as read: a change of settings checkpoints
-    ):
-        # The list or the schedule was changed by hand before any result: the first result is recorded with it.
+    ) or (tourney.sprt is not None and owned.conditions != fingerprint(tourney)):
+        # The list, the schedule or an SPRT test's conditions were changed by hand before any result (or the file
+        # is older than its conditions): the first result is recorded with them.
         return False
     if journal.offset > max(JOURNAL_LIMIT, 2 * state.size):
         return False  # fold the journal into a checkpoint from time to time

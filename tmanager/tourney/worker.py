@@ -65,7 +65,7 @@ from tmanager.tourney.hookrun import (
 )
 from tmanager.tourney.lanes import ClaimAnswer, Claimed, LaneScheduler
 from tmanager.tourney.live import LiveGame, LivePace
-from tmanager.tourney.model import PLAYING, UNPLAYED, Claim, PgnMark, Settings, Tourney
+from tmanager.tourney.model import FINISHED_CHARS, PLAYING, UNPLAYED, Claim, PgnMark, Settings, Tourney
 from tmanager.tourney.outcome import Ending
 from tmanager.tourney.owners import ENGINE_TAG, Owner, reap_engines
 from tmanager.tourney.play import GameRecord, GameSpec, MoveObserver, play_game
@@ -193,9 +193,9 @@ class Worker:
 
     def record(self, number: int, record: GameRecord, env: dict[str, str]) -> Tourney | None:
         """Write the game to the PGN and its result and hooks to the file, and return the tourney so changed;
-        ``None`` if the game is no longer ours. A game released meanwhile and not claimed by another worker is
-        still recorded: it was played in full. So is one in progress without a claim: its claim's line was cut
-        from the journal by hand, and no worker claims it."""
+        ``None`` if the game is no longer ours, or was given a result by hand. A game released meanwhile and not
+        claimed by another worker is still recorded: it was played in full. So is one in progress without a
+        claim (its claim's line was cut from the journal by hand)."""
         with self._transaction() as tourney:
             recorded = self._record_in(tourney, number, record, env)
         self.held.discard(number)  # once committed: a transaction tried again must find it held still
@@ -204,9 +204,14 @@ class Worker:
     def _record_in(self, tourney: Tourney, number: int, record: GameRecord, env: dict[str, str]) -> Tourney | None:
         """:meth:`record`'s changes, in its transaction."""
         char, claim = tourney.result(number), tourney.claims.get(number)
+        if char in FINISHED_CHARS and self.owner.owns(claim):  # an arbiter's decision (a forfeit): it stands
+            log.warning("game %d: given the result %s by hand while this worker played it: the hand's result "
+                        "stands, this worker's game is discarded", number, Result.from_xboard(char).pgn)
+            del tourney.claims[number]
+            LiveGame.remove(tourney, number)
+            return None
         if not (char == UNPLAYED or (char == PLAYING and (claim is None or self.owner.owns(claim)))):
-            log.warning("game %d: recorded or claimed by another worker meanwhile; this result is discarded",
-                        number)
+            log.warning("game %d: recorded or claimed by another worker meanwhile; this result is discarded", number)
             return None
         check_pgn(tourney)
         appended = pgn.append_game(tourney.pgn_path, record.pgn)
@@ -468,9 +473,9 @@ class Lane:
             self.playing = answer.game.number
 
     def _recorded(self, outcome: Tourney | None) -> None:
-        """The game's record is done: it is no longer this lane's to give back, and it was played."""
+        """The game's record is done: it is no longer this lane's to give back, and played unless discarded."""
         self.playing = None
-        self.played += 1
+        self.played += outcome is not None
 
     async def _give_back(self, number: int) -> None:
         try:
