@@ -26,7 +26,6 @@ import dataclasses
 import functools
 import gc
 import logging
-import math
 import os
 import sys
 import time
@@ -42,18 +41,11 @@ from tmanager.files import append_line, file_size
 from tmanager.formats import pgn
 from tmanager.logs import TOLD
 from tmanager.tourney import eventloop, store, swiss, tuning
-from tmanager.tourney.announce import (
-    Announcer,
-    EngineStarted,
-    EngineWarning,
-    GameFinished,
-    GameStarted,
-    OptionRefused,
-)
+from tmanager.tourney.announce import Announcer
 from tmanager.tourney.bookkeeping import BookkeepingThread, UnfitFiles, through_cancellation, transact
 from tmanager.tourney.claims import give_back, give_back_strays, release_stale
-from tmanager.tourney.engine import Engine, EnginePool
-from tmanager.tourney.engineoptions import RefusedOption
+from tmanager.tourney.engine import EnginePool
+from tmanager.tourney.following import Announcements
 from tmanager.tourney.gamesetup import Books, game_spec, preflight
 from tmanager.tourney.hookrun import (
     TakenHook,
@@ -66,7 +58,6 @@ from tmanager.tourney.hookrun import (
 from tmanager.tourney.lanes import ClaimAnswer, Claimed, LaneScheduler
 from tmanager.tourney.live import LiveGame, LivePace
 from tmanager.tourney.model import FINISHED_CHARS, PLAYING, UNPLAYED, Claim, PgnMark, Settings, Tourney
-from tmanager.tourney.outcome import Ending
 from tmanager.tourney.owners import ENGINE_TAG, Owner, reap_engines
 from tmanager.tourney.play import GameRecord, GameSpec, MoveObserver, play_game
 from tmanager.tourney.progress import claimable, update_verdict
@@ -111,12 +102,10 @@ class Worker:
         self.path = path.resolve()
         self.owner = Owner.me()
         self.log_engines = log_engines
-        self.announcer = announcer
+        self.announcements = Announcements(announcer)
         self.bookkeeping_idle = asyncio.Event()  # cleared by a BookkeepingThread (work() makes one) while it works
         self.bookkeeping_idle.set()
-        self.pool = EnginePool(settled=self.bookkeeping_idle, on_start=self._engine_started)
-        #: The options each participant's engine refused and plays without, as it last started.
-        self.refused: dict[str, tuple[RefusedOption, ...]] = {}
+        self.pool = EnginePool(settled=self.bookkeeping_idle, on_start=self.announcements.engine_started)
         self.scheduler = LaneScheduler(functools.partial(store.stamp, self.path), max_games=max_games)
         self.make_lane: Callable[[Worker], Lane] = lane or Lane
         self.lanes: dict[asyncio.Task[int], Lane] = {}  # those that have not ended
@@ -254,42 +243,6 @@ class Worker:
                 if self.owner.owns(claim) and claim is not None:
                     tourney.claims[number] = dataclasses.replace(claim, heartbeat=now)
             self._seen(tourney)
-
-    def _engine_started(self, engine: Engine) -> None:
-        self.refused[engine.spec.name] = engine.refused
-        # A warning of the worker's (on stderr), unless its follower warns in its own words (tmanager fastchess).
-        level = logging.INFO if self.announcer is not None else logging.WARNING
-        for option in engine.refused:
-            what = "has no such option" if option.missing else "refuses the value"
-            log.log(level, "engine %r plays without option %s=%s: it %s", engine.spec.name, option.name,
-                    option.value, what)
-        if self.announcer is not None:
-            identity = engine.identity()
-            self.announcer.announce(EngineStarted(engine.spec.name, identity.name, identity.author, identity.options))
-
-    def announce_finished(self, game: ScheduledGame, spec: GameSpec, record: GameRecord) -> None:
-        """Tell the follower of this run (if any) that ``game`` ended and is stored."""
-        if self.announcer is None:
-            return
-        for name in (spec.white.name, spec.black.name):  # fastchess warns as it sets each game's options
-            for option in self.refused.get(name, ()):
-                self.announcer.announce(
-                    OptionRefused(name, option.name, option.value, option.missing, option.unconverted)
-                )
-        for warning in record.pv_warnings:
-            finding = warning.finding
-            self.announcer.announce(EngineWarning(
-                finding.problem, warning.engine, finding.move, finding.info, warning.start, warning.moves
-            ))
-        result = record.result
-        loser = spec.black.name if result is Result.WHITE_WINS else spec.white.name
-        overstep = record.oversteps.get(loser) if record.ending is Ending.TIME_FORFEIT else None
-        self.announcer.announce(GameFinished(
-            # in whole milliseconds cut as fastchess cuts the time a move took (its overrun is that less the time left)
-            game.number, spec.white.name, spec.black.name, result, record.ending,
-            record.reason, None if overstep is None else math.floor(overstep * 1000), record.illegal_move,
-            record.faults.get(loser, ""),
-        ))
 
     def _give_back_strays(self, tourney: Tourney, *, stale: bool) -> None:
         """Give back this worker's claims that none of its lanes holds (and, with ``stale``, those of workers
@@ -498,8 +451,7 @@ class Lane:
             # milliseconds that the games playing on this loop would otherwise wait through.
             spec = await asyncio.to_thread(worker.game_spec, tourney, game)
             log.info("game %d: %s - %s started", game.number, spec.white.name, spec.black.name)
-            if worker.announcer is not None:
-                worker.announcer.announce(GameStarted(game.number, spec.white.name, spec.black.name))
+            worker.announcements.game_started(game.number, spec)
             record = await self._run_game(tourney, game, spec)
         except ConfigError as exc:
             # A bad opening (each is read when its game comes), or an engine that refuses its options
@@ -515,7 +467,7 @@ class Lane:
         self._recorded(outcome)
         if outcome is None:
             return
-        worker.announce_finished(game, spec, record)
+        worker.announcements.game_finished(game.number, spec, record)
         overstep = "" if record.worst_overstep is None else f" [worst overstep {record.worst_overstep * 1000:.0f} ms]"
         log.info(
             "game %d: %s - %s %s (%s)%s",
