@@ -425,3 +425,24 @@ def test_a_test_file_without_the_conditions_fingerprint_loads_and_takes_it(tmp_p
     path.write_text(path.read_text().replace("elo1 = 5.0", "elo1 = 6.0"))
     done = run_cli("status", path)
     assert done.returncode == 2 and "sprt.elo1: the SPRT test's 3 games were played with" in done.stderr
+
+
+def test_removing_the_test_by_hand_after_games_is_refused(tmp_path: Path) -> None:
+    """Removing [sprt] by hand after games were played was taken in silence (the verdict dropped), while a hand
+    edit of its bounds is refused and `edit` has no way to remove it."""
+    path = tmp_path / "s.toml"
+    sprt_under_way(path)
+    text = path.read_text()
+    start = text.index("[sprt]\n")
+    end = text.index("\n[", start) + 1
+    path.write_text(text[:start] + text[end:])
+    edited = path.read_bytes()
+    for command in (("status",), ("work", "--games", "1"), ("edit", "--set", "adjudication.max_moves=25")):
+        done = run_cli(command[0], path, *command[1:])
+        assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+        assert done.stderr.startswith(f"tmanager: {path}: sprt: the SPRT test's 2 games were played with [sprt] "
+                                      "elo0 = 0.0, elo1 = 5.0"), done.stderr
+        assert "put it back" in done.stderr and "tmanager clone" in done.stderr
+        assert path.read_bytes() == edited
+    path.write_text(text)
+    assert run_cli("work", path, "--games", "1").returncode == 0

@@ -79,9 +79,20 @@ def fingerprint(tourney: Tourney) -> dict[str, str]:
 def check_hand_edit(tourney: Tourney, recorded: Mapping[str, str] | None, path: Path) -> None:
     """Refuse (:class:`ConfigError`) conditions of an SPRT test with recorded games that differ from those
     ``[progress]`` ``recorded`` with them: changed by hand, where ``edit`` would have asked for ``--force``. A
-    file of an older tmanager, which recorded none, is taken as it is."""
+    file of an older tmanager, which recorded none, is taken as it is. A test removed is refused too: ``edit``
+    cannot remove one, and its verdict would be dropped in silence."""
     games = tourney.finished_count
-    if tourney.sprt is None or recorded is None or not games:
+    if recorded is None or not games:
+        return
+    if tourney.sprt is None:
+        question = [f"{key[5:]} = {text}" for key, text in recorded.items() if key.startswith("sprt.")]
+        if question:
+            raise ConfigError(
+                f"the SPRT test's {games} games were played with [sprt] {', '.join(question)}: without it its "
+                "verdict would be dropped", file=path, field="sprt",
+                hint="put it back; for a tourney without the test, start one with tmanager clone and "
+                "remove [sprt] from the new file",
+            )
         return
     now = fingerprint(tourney)
     key = next((key for key in conditions(tourney) if recorded.get(key, "") != now.get(key, "")), None)
