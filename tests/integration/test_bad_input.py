@@ -297,6 +297,10 @@ CASES = [
     Case("claim with a string pid",
          edited(("[progress]\n", "[claims.1]\nhost='h'\npid='x'\nstarted=1\nclaimed=1\nheartbeat=1\n[progress]\n")),
          "claims.1.pid", "whole number"),
+    # A claim on a game the schedule does not have was dropped in silence, and reset-stale said "no stale claims".
+    Case("claim beyond the schedule",
+         edited(("[progress]\n", "[claims.6]\nhost='h'\npid=1\nstarted=1\nclaimed=1\nheartbeat=1\n[progress]\n")),
+         "claims.6", "no game 6 in the schedule of 6 games (numbered from 0)"),
     # Shown and added to as typed: "faults of A: crash -1".
     Case("fault count negative", edited(("[progress]\n", "[faults.A]\ncrash = -1\n[progress]\n")), "faults.A.crash",
          "must be a whole number from 0 to 9,223,372,036,854,775,807, not -1"),

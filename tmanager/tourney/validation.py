@@ -102,7 +102,7 @@ def check_limits(tourney: Tourney, resolved: Sequence[tuple[EngineSpec, TimeCont
 
 
 def _check_progress(tourney: Tourney) -> None:
-    """The schedule can be made and is not too long, and the results and pairings fit it."""
+    """The schedule can be made and is not too long, and the results, claims and pairings fit it."""
     schedule = tourney.schedule()
     total = schedule.total_games
     if total > MAX_GAMES:
@@ -113,6 +113,12 @@ def _check_progress(tourney: Tourney) -> None:
             file=tourney.path,
             field="progress.results",
             hint=f"remove the extra characters, or raise {'spsa.iterations' if tourney.spsa else 'cycles'}",
+        )
+    beyond = next((number for number in sorted(tourney.claims) if number >= total), None)
+    if beyond is not None:  # a hand edit: no worker plays it, and reset-stale would not release it
+        raise ConfigError(
+            f"no game {beyond} in the schedule of {total} games (numbered from 0)",
+            file=tourney.path, field=f"claims.{beyond}", hint="remove the section",
         )
     _check_pairings(tourney)
 
