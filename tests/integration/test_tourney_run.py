@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 import os
 import re
+import resource
+import signal
+import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -496,6 +499,30 @@ def test_a_games_engine_log_that_is_no_regular_file_is_refused_in_one_line(
     ]
     tourney = store.read(path)
     assert tourney.results.strip() == "" and tourney.claims == {} and tourney.faults == {}
+
+
+def _file_size_limit(size: int) -> Callable[[], None]:
+    """A preexec_fn: files grow to ``size`` bytes at most, a write past it fails with EFBIG (SIGXFSZ ignored)."""
+
+    def limit() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
+
+    return limit
+
+
+def test_an_engine_log_that_cannot_be_written_is_given_up_and_the_game_recorded(tmp_path: Path) -> None:
+    """A write of log_engines' log that failed (a full disk; here a file-size limit) ended the worker in a
+    traceback at the log's close, the game unrecorded: the log is a view, the game is the record."""
+    path = tmp_path / "t.toml"
+    new(path, "-e", "random-uci:A", "-e", "greedy-uci:B", "--nodes", "1", "--set", "log_engines=true")
+    done = subprocess.run([sys.executable, "-m", "tmanager", "work", str(path)], capture_output=True, text=True,
+                          timeout=120, preexec_fn=_file_size_limit(4000))
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    warned = [line for line in done.stderr.splitlines() if "engine log given up" in line]
+    assert len(warned) == 2 and "game-0.log" in warned[0] and "File too large" in warned[0], done.stderr
+    assert_consistent(path)
+    assert (tmp_path / "t.engine-logs" / "game-0.log").stat().st_size == 4000
 
 
 def test_an_engine_stderr_log_made_a_fifo_under_way_is_refused_in_one_line(tmp_path: Path) -> None:
