@@ -515,7 +515,9 @@ def test_an_engine_log_that_cannot_be_written_is_given_up_and_the_game_recorded(
     """A write of log_engines' log that failed (a full disk; here a file-size limit) ended the worker in a
     traceback at the log's close, the game unrecorded: the log is a view, the game is the record."""
     path = tmp_path / "t.toml"
-    new(path, "-e", "random-uci:A", "-e", "greedy-uci:B", "--nodes", "1", "--set", "log_engines=true")
+    # Games of 20 moves each at most: the limit is every file's, and a random game's PGN could pass it too.
+    new(path, "-e", "random-uci:A", "-e", "greedy-uci:B", "--nodes", "1", "--set", "log_engines=true",
+        "--set", "adjudication.max_moves=20")
     done = subprocess.run([sys.executable, "-m", "tmanager", "work", str(path)], capture_output=True, text=True,
                           timeout=120, preexec_fn=_file_size_limit(4000))
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
