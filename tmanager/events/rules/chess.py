@@ -187,7 +187,7 @@ class ChessRules(DivisionRules):
     def _pair_dutch(self, record: Round, *, explain: bool) -> list[str]:
         """Pair a Dutch round; with ``explain``, why each pair and colour (:func:`~tmanager.pairing.explain_round`)."""
         division = self.division
-        messages = self._baku(record.number)
+        messages = self._baku(record.number) + self._unplanned()
         states = accelerated(self.event, division, history(division, record.number), record.number)
         entrants = [s for s in states if len(s.games) < record.number]
         if len(entrants) == 1:
@@ -219,6 +219,16 @@ class ChessRules(DivisionRules):
         if pairing.bye is not None:
             record.byes[pairing.bye] = ByeKind.PAIRING
         return messages
+
+    def _unplanned(self) -> list[str]:
+        """A warning when the event plans no rounds: the Dutch system's last-round rules (C.04.3 A.7's topscorers,
+        who may then break an absolute colour preference) need to know which round is the last. Without it each
+        round is paired as the last of as many rounds as are paired, and the arbiter was not told."""
+        if self.event.total_rounds(self.division):
+            return []
+        return ["warning: the event plans no rounds (rounds = 0), so the Dutch system's last-round rules cannot "
+                "apply as FIDE's do: each round is paired as if it were the last (plan them: tmanager event set "
+                "EVENT rounds=N)"]  # fmt: skip
 
     def _baku(self, round_number: int) -> list[str]:
         """Round 1 of a Baku-accelerated division fixes GA's last player (C.04.5.1) and says what follows."""
