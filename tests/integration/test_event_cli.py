@@ -118,7 +118,7 @@ def test_verbs_end_to_end(tmp_path: Path) -> None:
         (("force", "1", "bye"), "round 2 already has a forced bye"),
         (("force", "2", "4"), "already met in round 1"),
         (("bye", "2", "--round", "1"), "round: round 1 is already paired (unpair it first)"),
-        (("bye", "2", "--round", "9"), "round: the event has 5 rounds; there is no round 9"),
+        (("bye", "2", "--round", "9"), "round: the event has 5 rounds; there is no round 9 (name rounds from 1 to 5)"),
         (("result", "--round", "3", "1", "1-0"), "round: division 'Open': round 3 is not paired (only round 1 is"),
         (("withdraw", "99"), "player: division 'Open' has no player number 99"),
         (("return", "1"), "player: Name1, First (1) is not withdrawn"),
@@ -135,15 +135,16 @@ def test_verbs_end_to_end(tmp_path: Path) -> None:
         (("withdraw", "2", "--rounds", "6"), "--rounds: the event has 5 rounds; there is no round 6 (name rounds from"),
         (("return", "2", "--rounds", "4,6"), "--rounds: the event has 5 rounds; there is no round 6 (name rounds from"),
         # int() took an Arabic-Indic 3 as round 3, and a number of 5,000 digits was its traceback.
-        (("withdraw", "2", "--rounds", "\u0663"), "--rounds '\u0663': write whole numbers separated by commas"),
-        (("withdraw", "2", "--rounds", "3," + "9" * 5000), "--rounds '3,999"),
+        (("withdraw", "2", "--rounds", "\u0663"), "--rounds: '\u0663' is not whole numbers (write them separated by "
+                                                   "commas, e.g. 3,4)"),
+        (("withdraw", "2", "--rounds", "3," + "9" * 5000), "--rounds: '3,999"),
         (("standings", "--round", "4"), "round: round 4 is not paired; reports exist for rounds 0-1"),
         # --round 0 was taken as no --round: the last paired round's result was entered or corrected.
         (("result", "1", "1-0", "--round", "0"), "round: division 'Open': round 0 is not paired (only round 1"),
         (("correct", "--round", "0", "1", "0-1"), "round: division 'Open': round 0 is not paired"),
         (("pairings", "--round", "0"), "round: division 'Open': round 0 is not paired"),
-        (("bye", "2", "--round", "0"), "round: rounds start at 1; there is no round 0"),
-        (("withdraw", "2", "--rounds", "0"), "--rounds '0': rounds start at 1"),
+        (("bye", "2", "--round", "0"), "round: rounds start at 1; there is no round 0 (name rounds from 1)"),
+        (("withdraw", "2", "--rounds", "0"), "--rounds: rounds start at 1; there is no round 0 (name rounds from 1)"),
         # return --rounds said "will be paired again in round 1" of a round played, or one never withdrawn from.
         (("return", "2", "--rounds", "1"), "--rounds: round 1 is already paired (Name2, First (2) can return from "
                                            "round 2 on)"),
@@ -261,6 +262,8 @@ def test_malformed_files(tmp_path: Path) -> None:
         (["--scoring", "1.05-0.5-0"], "scoring.win: 1.05 is not a multiple of 0.1 points"),
         (["--scoring", "1-0.5-2"], "scoring: 1-\u00bd-2: a win must score more than a loss, and a draw no more than"),
         (["--scoring", "100-50-0"], "scoring.win: 100 points is more than TRF writes (99.9)"),
+        # The fix was in the message, not in the hint's parentheses.
+        (["--scoring", "1-0"], "--scoring: '1-0' is not win-draw-loss points (write them like 1-0.5-0 or 3-1-0)\n"),
     ],
 )
 def test_new_refuses_settings_no_event_holds(tmp_path: Path, options: list[str], says: str) -> None:

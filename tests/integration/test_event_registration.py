@@ -179,7 +179,12 @@ def test_an_open_registered_from_entries_and_the_list(tmp_path: Path) -> None:
     assert "FIDE ID 4100099 is not in the rating list" in refused(
         path, "import-players", path, _csv(tmp_path, "fide_id\n4100099\n"), "--list", xml
     )
-    assert "which players of the list?" in refused(path, "import-players", path, "--list", xml)
+    assert refused(path, "import-players", path, "--list", xml) == (
+        f"tmanager: {path}: which players of the list? (give a CSV, --ids or --federation)"
+    )
+    assert refused(path, "import-players", path, "--list", xml, "--ids", "4100099") == (
+        f"tmanager: {path}: --ids: FIDE ID 4100099 is not in {xml} (check the ID and the list)"
+    )
     # Rating update before round 1: the November list, ratings and titles.
     out = ok("update-ratings", path, FIDE / "standard_rating_list.txt")
     assert "standard ratings from" in out and "Kuiper, Jan (1): 2587 → 2599" in out

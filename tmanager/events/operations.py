@@ -274,13 +274,16 @@ def cancel_bye(event: Event, division: Division, player: Player, round_number: i
 
 def _check_future(event: Event, division: Division, round_number: int) -> None:
     if round_number < 1:
-        raise StateError(f"rounds start at 1; there is no round {round_number}", field="round")
+        raise StateError(
+            f"rounds start at 1; there is no round {round_number}", field="round", hint="name rounds from 1"
+        )
     if round_number <= division.paired_rounds:
         raise StateError(f"round {round_number} is already paired", topic=Topic.ALREADY_PAIRED, field="round",
                          hint="unpair it first")
     total = event.total_rounds(division)
     if total and round_number > total:
-        raise StateError(f"the event has {total} rounds; there is no round {round_number}", field="round")
+        raise StateError(f"the event has {total} rounds; there is no round {round_number}", field="round",
+                         hint=f"name rounds from 1 to {total}")
 
 
 def _check_free(division: Division, record: Round, player: Player) -> None:
