@@ -106,11 +106,14 @@ def test_verbs_end_to_end(tmp_path: Path) -> None:
     [
         (("result", "4", "1-0"), "board: round 1 has boards 1-3; there is no board 4"),
         (("result", "Zebra", "1", "1-0"), "player: no player matches 'Zebra' in division 'Open' (a number, or a part"),
-        (("result", "Name", "1", "1-0"), "player: 'Name' matches 6 players"),
+        (("result", "Name", "1", "1-0"), "player: 'Name' matches 6 players: Name1, First (1), Name2, First (2), "
+                                   "Name3, First (3), Name4, First (4), Name5, First (5), … (type more of the name, "
+                                   "or the number)"),
         (("result", "1", "9-9"), "result: '9-9' is not a result"),
         (("result", "1", "2", "1-0"), "player: Name1, First (1) and"),
         # A player named twice was taken for the board's two players: the result was entered on their board.
-        (("result", "Name1", "1", "1-0"), "player: Name1, First (1) is named twice; give the two players of the board"),
+        (("result", "Name1", "1", "1-0"), "player: Name1, First (1) is named twice (give the two "
+                                           "players of the board)"),
         (("add-player", "name1, first"), "already has the name 'name1, first'"),
         # 0 stood for the next free number: typed, it was silently taken as that.
         (("add-player", "Zero, Zoe", "--number", "0"), "--number: must be at least 1, not 0"),
@@ -150,7 +153,7 @@ def test_verbs_end_to_end(tmp_path: Path) -> None:
                                            "round 2 on)"),
         (("return", "2", "--rounds", "3"), "--rounds: Name2, First (2) is not withdrawn from round 3 (they are "
                                            "withdrawn from no round)"),
-        (("add-player", ""), 'a player needs a name ("Last, First")'),
+        (("add-player", ""), 'a player needs a name (give it as "Last, First")'),
         # A player's field is named as it was typed, entered or edited alike (edit-player said edit-player.birth).
         (("add-player", "Laat, Karel", "--rating", "21050"), "--rating: 21050 is not a rating"),
         (("edit-player", "2", "--rating", "21050"), "--rating: 21050 is not a rating"),
@@ -431,7 +434,7 @@ def test_whole_surname_beats_a_longer_one_and_unforbid_takes_a_pair_out(tmp_path
     before = path.read_bytes()
     for args, message in (
         (("Kuiper", "de Vries"), "Kuiper, Jan (2) and de Vries, Anna (3) are not a forbidden pair"),
-        (("Jansen", "Jansen"), "player: unforbid needs two different players"),
+        (("Jansen", "Jansen"), "player: unforbid needs two different players (name each of the two once)"),
         (("Kuiper", "Nobody"), "player: no player matches 'Nobody' in division 'main' (a number, or a part of the "
                                "name)"),
     ):
@@ -619,7 +622,8 @@ def test_a_late_entrys_missed_rounds_are_no_requested_byes(tmp_path: Path) -> No
     assert ok("bye", path, "Laat", "--round", "4") == "Laat, Karel (7): half-point bye in round 4\n"
     done = run_cli("event", "bye", path, "Laat", "--round", "5")
     assert done.returncode == 2 and done.stderr == (
-        f"tmanager: {path}: Laat, Karel (7) has had 1 requested bye; the event allows 1 (max_byes)\n"
+        f"tmanager: {path}: Laat, Karel (7) has had 1 requested bye; the event allows 1 (max_byes) (set max_byes=N "
+        "raises the limit)\n"
     )
     trf, copy = tmp_path / "club.trf", tmp_path / "copy.toml"
     ok("export-trf", path, trf)

@@ -174,7 +174,8 @@ def test_an_open_registered_from_entries_and_the_list(tmp_path: Path) -> None:
     # said once and the player who has it named (it was 'FIDE ID 4100018: FIDE ID 4100018 is already entered').
     ok("import-players", path, "--list", FIDE / "players_list_foa.txt", "--ids", "4100077")
     assert refused(path, "import-players", path, "--list", xml, "--ids", "4100018,4100085") == (
-        f"tmanager: {path}: FIDE ID 4100018 is already entered, for Kuiper, Jan (1)"
+        f"tmanager: {path}: FIDE ID 4100018 is already entered, for Kuiper, Jan (1) (leave them out of the CSV or "
+        "--ids)"
     )
     assert "FIDE ID 4100099 is not in the rating list" in refused(
         path, "import-players", path, _csv(tmp_path, "fide_id\n4100099\n"), "--list", xml

@@ -168,7 +168,7 @@ def import_players(
             if listed in known:
                 # A player asked for by ID is named by it already: said once, not 'FIDE ID 1: FIDE ID 1 is …'.
                 said = f"FIDE ID {listed} is already entered{known[listed]}"
-                raise StateError(f"{where}: {said}" if rows else said)
+                raise StateError(f"{where}: {said}" if rows else said, hint="leave them out of the CSV or --ids")
             known[listed] = ""
         fields.setdefault("number", max((p.number for p in division.players), default=0) + 1)
         # Checked before the fields become a Player: a sex that is none failed there as a malformed event file
