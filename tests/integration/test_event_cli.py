@@ -695,3 +695,26 @@ def test_import_t_rounds_fewer_than_the_file_holds_is_refused_naming_the_option(
         hint = "give the rounds planned, or leave --rounds out for the file's"
         assert done.stderr == f"tmanager: {path}: {said} ({hint})\n"
     assert run_cli("event", "import-t", path, source, "--rounds", "5").returncode == 0
+
+
+def test_refusals_give_their_fix_in_parentheses(tmp_path: Path) -> None:
+    """The fix was written into the message ('file exists; choose another name…', 'give BOARD RESULT or …'), or
+    not given at all: now it is the hint, the parentheses of FILE: FIELD: what is wrong (how to fix it)."""
+    path = tmp_path / "h.toml"
+    assert run_cli("event", "new", path, "--name", "H", "--rounds", "3").returncode == 0
+    done = run_cli("event", "new", path, "--name", "H")
+    assert done.returncode == 2 and done.stderr == (
+        f"tmanager: {path}: file exists (choose another name or remove it first)\n"
+    )
+    for name in ("A, X", "B, X"):
+        assert run_cli("event", "add-player", path, name).returncode == 0
+    assert run_cli("event", "pair", path).returncode == 0
+    done = run_cli("event", "result", path, "1", "1-0", "x", "y")
+    assert done.returncode == 2 and done.stderr == (
+        f"tmanager: {path}: a result is entered by its board or its two players (give BOARD RESULT or P1 P2 RESULT, "
+        "e.g. `4 1-0` or `12 7 =`)\n"
+    )
+    done = run_cli("event", "force", path, "1", "1")
+    assert done.returncode == 2 and done.stderr == (
+        f"tmanager: {path}: a player cannot play themself (name two different players)\n"
+    )

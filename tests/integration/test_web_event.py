@@ -1010,7 +1010,7 @@ def test_score_based_force_unpair_and_undo_as_the_cli_does(tmp_path: Path, serve
     # An undo from a page shown before someone else's change is refused: it would undo what the arbiter never saw.
     stale = {"change": "2", "confirm": "yes"}
     assert both.refused("/undo", stale) == (
-        "the event has changed since this page was shown (change 3); reload and check it"
+        "the event has changed since this page was shown (change 3) (reload the page and check it)"
     )
     assert both.done("/undo", {"confirm": "yes"}, "undo") == [
         "restored the version before change 3 (2 earlier version(s) left); it undid: round 4: pairing-allocated "
