@@ -75,7 +75,7 @@ def test_shell_through_a_pty(tmp_path: Path) -> None:
     term.expect(r"Open r0> ")
 
     term.type("pa")  # pair or pairings
-    term.expect(r"ambiguous: 'pa' could be pair, pairings.*Open r0> ", 30)
+    term.expect(r"ambiguous: 'pa' could be pair, pairings \(type more of it\).*Open r0> ", 30)
     term.type("why")
     term.expect(r"abbreviation fits several commands")
     term.type("pair --colour white")
