@@ -100,7 +100,7 @@ def test_cancelling_from_the_page_is_the_clis_change_and_refusal(protected: Path
         "the form does not say which forced game to take back; reload the page"
     )
     assert both.refused("/cancel-bye", {"round": "4", "player": " ", "kind": "half"}) == (
-        "the form does not say whose bye to cancel; reload the page"
+        "the form does not say whose bye to cancel (reload the page)"
     )
     assert both.done("/unforce", {"round": "3", "white": "6", "black": "bye"}, "force", "6", "bye", "--cancel") == [
         "round 3: the forced bye of Meijer, Thomas (6) is taken out"
@@ -129,7 +129,7 @@ def test_a_stale_page_does_not_cancel_a_bye_asked_for_again_since(protected: Pat
     assert client.post("/cancel-bye", {**shown, "kind": "full"})[0] == 303
     assert all(r.number != 4 for r in ev.load(path).division().rounds)
     status, _, page = client.post("/cancel-bye", {**shown, "kind": ""})
-    assert status == 400 and error(page) == "the form does not say which bye the page showed; reload the page"
+    assert status == 400 and error(page) == "the form does not say which bye the page showed (reload the page)"
 
 
 def test_a_refused_cancel_is_shown_beside_the_list_it_came_from(protected: Path, tmp_path: Path, serve: Any) -> None:
