@@ -106,11 +106,14 @@ def test_verbs_end_to_end(tmp_path: Path) -> None:
     [
         (("result", "4", "1-0"), "board: round 1 has boards 1-3; there is no board 4"),
         (("result", "Zebra", "1", "1-0"), "player: no player matches 'Zebra' in division 'Open' (a number, or a part"),
-        (("result", "Name", "1", "1-0"), "player: 'Name' matches 6 players"),
+        (("result", "Name", "1", "1-0"), "player: 'Name' matches 6 players: Name1, First (1), Name2, First (2), "
+                                   "Name3, First (3), Name4, First (4), Name5, First (5), … (type more of the name, "
+                                   "or the number)"),
         (("result", "1", "9-9"), "result: '9-9' is not a result"),
         (("result", "1", "2", "1-0"), "player: Name1, First (1) and"),
         # A player named twice was taken for the board's two players: the result was entered on their board.
-        (("result", "Name1", "1", "1-0"), "player: Name1, First (1) is named twice; give the two players of the board"),
+        (("result", "Name1", "1", "1-0"), "player: Name1, First (1) is named twice (give the two "
+                                           "players of the board)"),
         (("add-player", "name1, first"), "already has the name 'name1, first'"),
         # 0 stood for the next free number: typed, it was silently taken as that.
         (("add-player", "Zero, Zoe", "--number", "0"), "--number: must be at least 1, not 0"),
@@ -118,7 +121,7 @@ def test_verbs_end_to_end(tmp_path: Path) -> None:
         (("force", "1", "bye"), "round 2 already has a forced bye"),
         (("force", "2", "4"), "already met in round 1"),
         (("bye", "2", "--round", "1"), "round: round 1 is already paired (unpair it first)"),
-        (("bye", "2", "--round", "9"), "round: the event has 5 rounds; there is no round 9"),
+        (("bye", "2", "--round", "9"), "round: the event has 5 rounds; there is no round 9 (name rounds from 1 to 5)"),
         (("result", "--round", "3", "1", "1-0"), "round: division 'Open': round 3 is not paired (only round 1 is"),
         (("withdraw", "99"), "player: division 'Open' has no player number 99"),
         (("return", "1"), "player: Name1, First (1) is not withdrawn"),
@@ -135,21 +138,22 @@ def test_verbs_end_to_end(tmp_path: Path) -> None:
         (("withdraw", "2", "--rounds", "6"), "--rounds: the event has 5 rounds; there is no round 6 (name rounds from"),
         (("return", "2", "--rounds", "4,6"), "--rounds: the event has 5 rounds; there is no round 6 (name rounds from"),
         # int() took an Arabic-Indic 3 as round 3, and a number of 5,000 digits was its traceback.
-        (("withdraw", "2", "--rounds", "\u0663"), "--rounds '\u0663': write whole numbers separated by commas"),
-        (("withdraw", "2", "--rounds", "3," + "9" * 5000), "--rounds '3,999"),
+        (("withdraw", "2", "--rounds", "\u0663"), "--rounds: '\u0663' is not whole numbers (write them separated by "
+                                                   "commas, e.g. 3,4)"),
+        (("withdraw", "2", "--rounds", "3," + "9" * 5000), "--rounds: '3,999"),
         (("standings", "--round", "4"), "round: round 4 is not paired; reports exist for rounds 0-1"),
         # --round 0 was taken as no --round: the last paired round's result was entered or corrected.
         (("result", "1", "1-0", "--round", "0"), "round: division 'Open': round 0 is not paired (only round 1"),
         (("correct", "--round", "0", "1", "0-1"), "round: division 'Open': round 0 is not paired"),
         (("pairings", "--round", "0"), "round: division 'Open': round 0 is not paired"),
-        (("bye", "2", "--round", "0"), "round: rounds start at 1; there is no round 0"),
-        (("withdraw", "2", "--rounds", "0"), "--rounds '0': rounds start at 1"),
+        (("bye", "2", "--round", "0"), "round: rounds start at 1; there is no round 0 (name rounds from 1)"),
+        (("withdraw", "2", "--rounds", "0"), "--rounds: rounds start at 1; there is no round 0 (name rounds from 1)"),
         # return --rounds said "will be paired again in round 1" of a round played, or one never withdrawn from.
         (("return", "2", "--rounds", "1"), "--rounds: round 1 is already paired (Name2, First (2) can return from "
                                            "round 2 on)"),
         (("return", "2", "--rounds", "3"), "--rounds: Name2, First (2) is not withdrawn from round 3 (they are "
                                            "withdrawn from no round)"),
-        (("add-player", ""), 'a player needs a name ("Last, First")'),
+        (("add-player", ""), 'a player needs a name (give it as "Last, First")'),
         # A player's field is named as it was typed, entered or edited alike (edit-player said edit-player.birth).
         (("add-player", "Laat, Karel", "--rating", "21050"), "--rating: 21050 is not a rating"),
         (("edit-player", "2", "--rating", "21050"), "--rating: 21050 is not a rating"),
@@ -261,6 +265,8 @@ def test_malformed_files(tmp_path: Path) -> None:
         (["--scoring", "1.05-0.5-0"], "scoring.win: 1.05 is not a multiple of 0.1 points"),
         (["--scoring", "1-0.5-2"], "scoring: 1-\u00bd-2: a win must score more than a loss, and a draw no more than"),
         (["--scoring", "100-50-0"], "scoring.win: 100 points is more than TRF writes (99.9)"),
+        # The fix was in the message, not in the hint's parentheses.
+        (["--scoring", "1-0"], "--scoring: '1-0' is not win-draw-loss points (write them like 1-0.5-0 or 3-1-0)\n"),
     ],
 )
 def test_new_refuses_settings_no_event_holds(tmp_path: Path, options: list[str], says: str) -> None:
@@ -428,7 +434,7 @@ def test_whole_surname_beats_a_longer_one_and_unforbid_takes_a_pair_out(tmp_path
     before = path.read_bytes()
     for args, message in (
         (("Kuiper", "de Vries"), "Kuiper, Jan (2) and de Vries, Anna (3) are not a forbidden pair"),
-        (("Jansen", "Jansen"), "player: unforbid needs two different players"),
+        (("Jansen", "Jansen"), "player: unforbid needs two different players (name each of the two once)"),
         (("Kuiper", "Nobody"), "player: no player matches 'Nobody' in division 'main' (a number, or a part of the "
                                "name)"),
     ):
@@ -616,7 +622,8 @@ def test_a_late_entrys_missed_rounds_are_no_requested_byes(tmp_path: Path) -> No
     assert ok("bye", path, "Laat", "--round", "4") == "Laat, Karel (7): half-point bye in round 4\n"
     done = run_cli("event", "bye", path, "Laat", "--round", "5")
     assert done.returncode == 2 and done.stderr == (
-        f"tmanager: {path}: Laat, Karel (7) has had 1 requested bye; the event allows 1 (max_byes)\n"
+        f"tmanager: {path}: Laat, Karel (7) has had 1 requested bye; the event allows 1 (max_byes) (set max_byes=N "
+        "raises the limit)\n"
     )
     trf, copy = tmp_path / "club.trf", tmp_path / "copy.toml"
     ok("export-trf", path, trf)
@@ -688,3 +695,26 @@ def test_import_t_rounds_fewer_than_the_file_holds_is_refused_naming_the_option(
         hint = "give the rounds planned, or leave --rounds out for the file's"
         assert done.stderr == f"tmanager: {path}: {said} ({hint})\n"
     assert run_cli("event", "import-t", path, source, "--rounds", "5").returncode == 0
+
+
+def test_refusals_give_their_fix_in_parentheses(tmp_path: Path) -> None:
+    """The fix was written into the message ('file exists; choose another name…', 'give BOARD RESULT or …'), or
+    not given at all: now it is the hint, the parentheses of FILE: FIELD: what is wrong (how to fix it)."""
+    path = tmp_path / "h.toml"
+    assert run_cli("event", "new", path, "--name", "H", "--rounds", "3").returncode == 0
+    done = run_cli("event", "new", path, "--name", "H")
+    assert done.returncode == 2 and done.stderr == (
+        f"tmanager: {path}: file exists (choose another name or remove it first)\n"
+    )
+    for name in ("A, X", "B, X"):
+        assert run_cli("event", "add-player", path, name).returncode == 0
+    assert run_cli("event", "pair", path).returncode == 0
+    done = run_cli("event", "result", path, "1", "1-0", "x", "y")
+    assert done.returncode == 2 and done.stderr == (
+        f"tmanager: {path}: a result is entered by its board or its two players (give BOARD RESULT or P1 P2 RESULT, "
+        "e.g. `4 1-0` or `12 7 =`)\n"
+    )
+    done = run_cli("event", "force", path, "1", "1")
+    assert done.returncode == 2 and done.stderr == (
+        f"tmanager: {path}: a player cannot play themself (name two different players)\n"
+    )

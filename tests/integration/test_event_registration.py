@@ -99,7 +99,10 @@ def test_a_list_without_the_events_rating_is_refused(tmp_path: Path) -> None:
     ok("import-players", path, FIDE / "entries.csv", "--list", FIDE / "players_list_foa.txt")
     assert ev.load(path).division().player(1).rating == 2540
     standard = FIDE / "standard_rating_list.txt"
-    says = "the rating list holds standard ratings, not the rapid ratings the event is rated on (rating_list)"
+    says = (
+        "the rating list holds standard ratings, not the rapid ratings the event is rated on (rating_list) (give "
+        "FIDE's rapid list, or the combined players_list_foa)"
+    )
     assert says in refused(path, "update-ratings", path, standard)
     assert says in refused(path, "import-players", path, "--list", standard, "--ids", "4100077")
     assert "Kuiper, Jan (1): 2540 → 2599" in ok("update-ratings", path, rapid_list)
@@ -174,12 +177,18 @@ def test_an_open_registered_from_entries_and_the_list(tmp_path: Path) -> None:
     # said once and the player who has it named (it was 'FIDE ID 4100018: FIDE ID 4100018 is already entered').
     ok("import-players", path, "--list", FIDE / "players_list_foa.txt", "--ids", "4100077")
     assert refused(path, "import-players", path, "--list", xml, "--ids", "4100018,4100085") == (
-        f"tmanager: {path}: FIDE ID 4100018 is already entered, for Kuiper, Jan (1)"
+        f"tmanager: {path}: FIDE ID 4100018 is already entered, for Kuiper, Jan (1) (leave them out of the CSV or "
+        "--ids)"
     )
-    assert "FIDE ID 4100099 is not in the rating list" in refused(
+    assert "FIDE ID 4100099 is not in the rating list (check the ID and the list)" in refused(
         path, "import-players", path, _csv(tmp_path, "fide_id\n4100099\n"), "--list", xml
     )
-    assert "which players of the list?" in refused(path, "import-players", path, "--list", xml)
+    assert refused(path, "import-players", path, "--list", xml) == (
+        f"tmanager: {path}: which players of the list? (give a CSV, --ids or --federation)"
+    )
+    assert refused(path, "import-players", path, "--list", xml, "--ids", "4100099") == (
+        f"tmanager: {path}: --ids: FIDE ID 4100099 is not in {xml} (check the ID and the list)"
+    )
     # Rating update before round 1: the November list, ratings and titles.
     out = ok("update-ratings", path, FIDE / "standard_rating_list.txt")
     assert "standard ratings from" in out and "Kuiper, Jan (1): 2587 → 2599" in out

@@ -206,10 +206,10 @@ def test_refused_inputs_change_nothing(tmp_path: Path) -> None:
     assert "is not a score" in refused(path, "result", path, "2", "abc")
     # int() took other scripts' digits, underscores and numbers too long for the file's TOML (even with --yes).
     for typed in ("\u0663\u0660", "1_20", "9" * 20):
-        assert "is not a score; write a whole number (digits 0-9" in refused(path, "result", path, "2", typed, "--yes")
+        assert "is not a score (write a whole number: digits 0-9" in refused(path, "result", path, "2", typed, "--yes")
     assert "is not a board number" in refused(path, "result", path, "\u0662", "+-")
     assert "there is no board 7" in refused(path, "result", path, "7", "30")
-    assert "already has +120; use `correct`" in refused(path, "result", path, "1", "30")
+    assert "already has +120 (`correct` changes it)" in refused(path, "result", path, "1", "30")
     assert "give BOARD SPREAD or P1 SPREAD P2" in refused(path, "result", path, "2", "10", "20", "30", "40")
     assert "do not play each other" in refused(path, "result", path, "1", "30", "3")
     assert "1 result(s) missing" in refused(path, "pair", path)

@@ -151,15 +151,21 @@ def test_rounds_of_a_round_robin_once_paired_is_refused_saying_it_is_unused(tmp_
 def test_an_event_paired_without_planned_rounds_may_plan_them(tmp_path: Path) -> None:
     """rounds stayed 0 once a round was paired ('stays 0 … the rounds were paired for this many'), though none
     were, and export-trf wrote a file without the 142/XXR line, saying nothing: now it warns, and rounds may be
-    set, to no fewer than are paired."""
+    set, to no fewer than are paired. Each Dutch pairing warns that the last-round rules cannot apply (each round
+    was paired as if it were the last, without a word) until the rounds are planned."""
     path = tmp_path / "nr.toml"
     assert run_cli("event", "new", path, "--name", "NR").returncode == 0
     for name in ("A, X", "B, X", "C, X", "D, X"):
         assert run_cli("event", "add-player", path, name, "--rating", "1500").returncode == 0
-    assert run_cli("event", "pair", path).returncode == 0
-    for board in ("1", "2"):
-        assert run_cli("event", "result", path, board, "1-0").returncode == 0
-    assert run_cli("event", "pair", path).returncode == 0
+    unplanned = (
+        "warning: the event plans no rounds (rounds = 0), so the Dutch system's last-round rules cannot apply as "
+        "FIDE's do: each round is paired as if it were the last (plan them: tmanager event set EVENT rounds=N)\n"
+    )
+    for _ in range(2):  # said by each pairing, once; it paired with no word of it
+        done = run_cli("event", "pair", path)
+        assert done.returncode == 0 and done.stderr == unplanned, done.stderr
+        for board in ("1", "2"):
+            assert run_cli("event", "result", path, board, "1-0").returncode == 0
     done = run_cli("event", "export-trf", path, tmp_path / "nr.trf")
     assert done.returncode == 0 and (
         f"warning: {path}: event.rounds: the event plans no number of rounds, so the TRF has no 142 line, which "
@@ -173,6 +179,8 @@ def test_an_event_paired_without_planned_rounds_may_plan_them(tmp_path: Path) ->
     done = run_cli("event", "export-trf", path, tmp_path / "nr.trf")
     assert done.returncode == 0 and "event.rounds" not in done.stderr
     assert "142 5\n" in (tmp_path / "nr.trf").read_text()
+    done = run_cli("event", "pair", path)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
     assert "stays 5 once a round is paired" in run_cli("event", "set", path, "rounds=6").stderr
 
 

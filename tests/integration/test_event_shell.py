@@ -75,7 +75,7 @@ def test_shell_through_a_pty(tmp_path: Path) -> None:
     term.expect(r"Open r0> ")
 
     term.type("pa")  # pair or pairings
-    term.expect(r"ambiguous: 'pa' could be pair, pairings.*Open r0> ", 30)
+    term.expect(r"ambiguous: 'pa' could be pair, pairings \(type more of it\).*Open r0> ", 30)
     term.type("why")
     term.expect(r"abbreviation fits several commands")
     term.type("pair --colour white")
@@ -100,7 +100,7 @@ def test_shell_through_a_pty(tmp_path: Path) -> None:
     assert "there is no board 9" in out
     term.type("1 0-1")
     out = term.expect(r"results r1> ")
-    assert "already has 1-0; use `correct`" in out
+    assert "already has 1-0 (`correct` changes it)" in out
     term.type("")
     term.expect(r"Open r1> ")
     term.type("why")

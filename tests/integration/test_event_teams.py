@@ -162,6 +162,17 @@ def test_team_swiss_end_to_end(tmp_path: Path) -> None:
     # A match, board or team of thousands of digits was int()'s ValueError traceback.
     assert "is not MATCH.BOARD" in refused(path, "result", path, "9" * 5000 + ".1", "1-0")
     assert "no team matches" in refused(path, "roster", path, "9" * 5000, "1")
+    # The fix was in the message, or none was given: now in the parentheses of FILE: FIELD: what (fix).
+    assert refused(path, "result", path, "1.x", "1-0") == (
+        f"tmanager: {path}: '1.x' is not MATCH.BOARD (write e.g. 2.3 for board 3 of match 2)"
+    )
+    assert refused(path, "lineup", path, "Rooks", "1") == (
+        f"tmanager: {path}: a lineup names 2 board(s), not 1 (name one player per board, in order, - for an empty "
+        "board)"
+    )
+    assert refused(path, "add-team", path, "Rooks") == (
+        f"tmanager: {path}: there is already a team 'Rooks' (give this one another name)"
+    )
     for board, result in (("1.1", "1-0"), ("1.2", "="), ("2.1", "0-1"), ("2.2", "0-1")):
         ok("result", path, board, result)
     standings = ok("standings", path)

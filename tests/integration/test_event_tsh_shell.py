@@ -92,7 +92,10 @@ def test_tsh_names_in_a_chess_division_say_where_they_belong(tmp_path: Path) -> 
     ok("new", path, "--name", "Open", "--rounds", "5")
     ok("add-player", path, "Ann, X")
     out = shell(path, "sp 1\nquit\n")
-    assert "error: 'sp' is tsh's ShowPairings, a command of score-based divisions; type help" in out
+    assert (
+        "error: 'sp' is tsh's ShowPairings, a command of score-based divisions (type help for this division's "
+        "commands)"
+    ) in out
 
 
 def shell(path: Path, text: str, *options: str) -> str:

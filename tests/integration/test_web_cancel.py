@@ -94,13 +94,13 @@ def test_cancelling_from_the_page_is_the_clis_change_and_refusal(protected: Path
     )
     # A page from before the round was paired or unpaired: refused rather than applied to another round.
     assert both.refused("/unforce", {"round": "2", "white": "6", "black": "bye"}) == (
-        "round 2 is now the last paired round; check it before taking back a forced game"
+        "round 2 is now the last paired round (reload the page and check it before taking back a forced game)"
     )
     assert both.refused("/unforce", {"round": "3", "white": "6", "black": ""}) == (
         "the form does not say which forced game to take back; reload the page"
     )
     assert both.refused("/cancel-bye", {"round": "4", "player": " ", "kind": "half"}) == (
-        "the form does not say whose bye to cancel; reload the page"
+        "the form does not say whose bye to cancel (reload the page)"
     )
     assert both.done("/unforce", {"round": "3", "white": "6", "black": "bye"}, "force", "6", "bye", "--cancel") == [
         "round 3: the forced bye of Meijer, Thomas (6) is taken out"
@@ -124,12 +124,12 @@ def test_a_stale_page_does_not_cancel_a_bye_asked_for_again_since(protected: Pat
     before = path.read_bytes()
     status, _, page = client.post("/cancel-bye", shown)
     assert status == 400 and path.read_bytes() == before
-    assert error(page) == ("Smit, Daan (5)'s bye in round 4 is now full-point, not half-point as the page showed; "
-                           "reload the page and check it")  # fmt: skip
+    assert error(page) == ("Smit, Daan (5)'s bye in round 4 is now full-point, not half-point as the page showed "
+                           "(reload the page and check it)")  # fmt: skip
     assert client.post("/cancel-bye", {**shown, "kind": "full"})[0] == 303
     assert all(r.number != 4 for r in ev.load(path).division().rounds)
     status, _, page = client.post("/cancel-bye", {**shown, "kind": ""})
-    assert status == 400 and error(page) == "the form does not say which bye the page showed; reload the page"
+    assert status == 400 and error(page) == "the form does not say which bye the page showed (reload the page)"
 
 
 def test_a_refused_cancel_is_shown_beside_the_list_it_came_from(protected: Path, tmp_path: Path, serve: Any) -> None:

@@ -915,13 +915,14 @@ def test_force_unpair_and_undo_as_the_cli_does(protected: Path, tmp_path: Path, 
         ({"white": "2", "black": "6"}, ("2", "6"), "Jansen, Pieter (2) and Meijer, Thomas (6) already met in round 1"),
         ({"white": "3", "black": "1"}, ("3", "1"), "de Vries, Jan (1) already has a game in round 3 (board 1-4)"),
         ({"white": "8", "black": "3"}, ("8", "3"), "Bos, Hendrik (8) is withdrawn from round 3"),
-        ({"white": "6", "black": "bye"}, ("6", "bye"), "round 3 already has a forced bye (Smit, Daan (5))"),
+        ({"white": "6", "black": "bye"}, ("6", "bye"), "round 3 already has a forced bye, for Smit, Daan (5) (take it "
+                                            "back first: force 5 bye --cancel)"),
         ({"white": "7", "black": "77"}, ("7", "77"), "no player number 77"),
     ):
         assert message in both.refused("/force", {"round": "3", **fields}, "force", *verb)
     # A page from before a change to the pairings: refused, not applied to another round.
     assert both.refused("/force", {"round": "2", "white": "3", "black": "7"}) == (
-        "round 2 is now the last paired round; check it before forcing a game"
+        "round 2 is now the last paired round (reload the page and check it before forcing a game)"
     )
     assert both.refused("/force", {"round": "3", "white": "3", "black": ""}) == (
         "choose both players (or a player and bye)"
@@ -930,7 +931,7 @@ def test_force_unpair_and_undo_as_the_cli_does(protected: Path, tmp_path: Path, 
     # Unpairing: asked to confirm, and refused while the round has results, as the CLI refuses it.
     assert both.refused("/unpair", {"round": "2"}) == "tick the box to unpair round 2; nothing was changed"
     assert both.refused("/unpair", {"round": "2", "confirm": "yes"}, "unpair") == (
-        "round 2 has results (board 1); correct them to * first, or use undo"
+        "round 2 has results, the first on board 1 (correct them to * first, or use undo)"
     )
     both.cli_both("result", "3", "1-0")
     both.cli_both("result", "4", "0-1")
@@ -1000,7 +1001,7 @@ def test_score_based_force_unpair_and_undo_as_the_cli_does(tmp_path: Path, serve
         "round 4: Two, A (2) – Five, D (5) set"
     ]
     assert both.refused("/force", {"round": "4", "white": "10", "black": "3"}, "force", "10", "3") == (
-        "Ten, J (10) is withdrawn from round 4"
+        "Ten, J (10) is withdrawn from round 4 (return them for round 4 first)"
     )
     before_bye = web.read_bytes()
     assert both.done("/force", {"round": "4", "white": "1", "black": "bye"}, "force", "1", "bye") == [
@@ -1009,7 +1010,7 @@ def test_score_based_force_unpair_and_undo_as_the_cli_does(tmp_path: Path, serve
     # An undo from a page shown before someone else's change is refused: it would undo what the arbiter never saw.
     stale = {"change": "2", "confirm": "yes"}
     assert both.refused("/undo", stale) == (
-        "the event has changed since this page was shown (change 3); reload and check it"
+        "the event has changed since this page was shown (change 3) (reload the page and check it)"
     )
     assert both.done("/undo", {"confirm": "yes"}, "undo") == [
         "restored the version before change 3 (2 earlier version(s) left); it undid: round 4: pairing-allocated "

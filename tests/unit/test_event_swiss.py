@@ -369,7 +369,8 @@ def test_the_baku_acceleration_needs_the_planned_rounds() -> None:
     for i in range(1, 9):
         ev.add_player(event, d, ev.Player(i, f"P{i}", rating=2000 - 10 * i))
     with pytest.raises(StateError, match=r"the Baku acceleration gives virtual points in the first half of the "
-                                         r"planned rounds: set the event's rounds"):  # fmt: skip
+                                         r"planned rounds, and the event plans none \(plan them: tmanager event set "
+                                         r"EVENT rounds=N\)$"):  # fmt: skip
         ev.pair(event, d, colour="white")
     event.rounds = 9
     assert "one virtual point in rounds 1-3, half a point in rounds 4-5" in " ".join(ev.pair(event, d, colour="white"))

@@ -287,7 +287,9 @@ def test_each_team_action_makes_its_change_through_the_service(tmp_path: Path) -
     # A board left out between others: the players after it moved up a board without a word.
     with pytest.raises(StateError, match=re.escape("the lineup form's boards are board1, board3, not board1, board2")):
         run("lineup", path, {"team": "2", "round": "1", "board1": "-", "board3": "4"})
-    with pytest.raises(StateError, match=re.escape("a lineup names 2 board(s) in order (- for an empty board), not 1")):
+    with pytest.raises(StateError, match=re.escape(
+        "a lineup names 2 board(s), not 1 (name one player per board, in order, - for an empty board)"
+    )):
         run("lineup", path, {"team": "2", "round": "1", "board1": "4"})
     with pytest.raises(ConfigError, match=re.escape(r"team[3].name: holds a control character (U+000A): 'New\nline'")):
         run("add-team", path, {"name": "New\nline"})

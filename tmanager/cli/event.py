@@ -100,7 +100,9 @@ def _new(args: argparse.Namespace) -> int:
     try:
         win, draw, loss = (float(x) for x in parts)
     except ValueError:
-        raise StateError(f"--scoring {args.scoring!r}: write win-draw-loss points, e.g. 1-0.5-0 or 3-1-0") from None
+        raise StateError(
+            f"{args.scoring!r} is not win-draw-loss points", field="--scoring", hint="write them like 1-0.5-0 or 3-1-0"
+        ) from None
     # read as the file's [scoring] is: whole tenths of a point (1.05 was taken as 1), finite (inf: a traceback)
     scoring = eventfile.points_system({"win": win, "draw": draw, "loss": loss}, None)
     check_count(args.boards, option="--boards", most=MAX_TEAM_SIZE)
@@ -347,7 +349,9 @@ def _set_password(args: argparse.Namespace) -> int:
     if sys.stdin.isatty():
         password = getpass.getpass("arbiter password: ")
         if getpass.getpass("the same again: ") != password:
-            raise StateError("the two passwords differ; nothing was changed")
+            raise StateError(
+                "the two passwords differ; nothing was changed", hint="run set-password again and type the same twice"
+            )
     else:
         password = sys.stdin.readline().rstrip("\r\n")
     target = set_password(args.event, password)

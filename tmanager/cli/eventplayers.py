@@ -156,19 +156,24 @@ def _import_players(args: argparse.Namespace) -> int:
 
     rows = playercsv.read(args.players) if args.players else []
     if (args.ids or args.federation) and rows:
-        raise StateError("--ids and --federation pick players from the list; a CSV names its own")
+        raise StateError(
+            "--ids and --federation pick players from the list, and a CSV names its own",
+            hint="give the CSV, or --list with --ids or --federation, not both",
+        )
     entries: dict[int, ratinglist.Entry] | None = None
     if args.list:
         ids: set[int] | None = {fide_id for r in rows if isinstance(fide_id := r.fields.get("fide_id"), int)}
         if not rows:
             if not (args.ids or args.federation):
-                raise StateError("which players of the list? give a CSV, --ids or --federation")
+                raise StateError("which players of the list?", hint="give a CSV, --ids or --federation")
             ids = set(whole_numbers(args.ids, "--ids")) if args.ids else None
         entries = _listing(args, ids=ids, federation=args.federation)
         if not rows and ids and (unlisted := sorted(ids - set(entries))):
-            raise StateError(f"--ids: FIDE ID {unlisted[0]} is not in {args.list} (check the ID and the list)")
+            raise StateError(
+                f"FIDE ID {unlisted[0]} is not in {args.list}", field="--ids", hint="check the ID and the list"
+            )
     elif not rows:
-        raise StateError("give a CSV file of players, or --list with --ids or --federation")
+        raise StateError("no players given", hint="give a CSV file of players, or --list with --ids or --federation")
     source = str(args.players or args.list)
     say(service.import_players(args.event, args.division, rows, entries, source=source).messages)
     return 0

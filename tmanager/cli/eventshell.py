@@ -137,11 +137,13 @@ class Shell:
         found = [n for n in names if n.startswith(word.lower())]
         tsh = tshcommands.find(word)
         if not found and tsh is not None:
-            raise StateError(f"{word!r} is tsh's {tsh.name}, a command of score-based divisions; type help")
+            raise StateError(f"{word!r} is tsh's {tsh.name}, a command of score-based divisions",
+                             hint="type help for this division's commands")
         if not found:
-            raise StateError(f"unknown command {word!r}; type help")
+            raise StateError(f"unknown command {word!r}", hint="type help for the commands")
         if len(found) > 1:
-            raise StateError(f"ambiguous: {word!r} could be {', '.join(found)}", topic=Topic.AMBIGUOUS_COMMAND)
+            raise StateError(f"ambiguous: {word!r} could be {', '.join(found)}", topic=Topic.AMBIGUOUS_COMMAND,
+                             hint="type more of it")
         return found[0]
 
     def dispatch(self, name: str, words: list[str]) -> None:

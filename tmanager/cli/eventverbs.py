@@ -152,7 +152,9 @@ def whole_numbers(text: str, option: str) -> list[int]:
     and '1_000', and a number of thousands of digits is its traceback (:func:`ascii_digits`)."""
     words = [x for x in text.replace(" ", "").split(",") if x]
     if not all(ascii_digits(x) for x in words):
-        raise StateError(f"{option} {text[:40]!r}: write whole numbers separated by commas, e.g. 3,4")
+        raise StateError(
+            f"{text[:40]!r} is not whole numbers", field=option, hint="write them separated by commas, e.g. 3,4"
+        )
     return [int(x) for x in words]
 
 
@@ -162,7 +164,7 @@ def parse_rounds(text: str | None) -> list[int]:
         return []
     rounds = sorted(set(whole_numbers(text, "--rounds")))
     if any(r < 1 for r in rounds):
-        raise StateError(f"--rounds {text!r}: rounds start at 1")
+        raise StateError("rounds start at 1; there is no round 0", field="--rounds", hint="name rounds from 1")
     return rounds
 
 

@@ -198,7 +198,7 @@ def create(path: Path, event: Event) -> None:
     check(event)
     with _locked(path, existing=False):
         if path.exists():
-            raise StateError(f"{path}: file exists; choose another name or remove it first")
+            raise StateError(f"{path}: file exists", hint="choose another name or remove it first")
         atomic_write(path, dumps(event))
 
 
@@ -278,7 +278,8 @@ def undo(path: Path, *, expected: int | None = None) -> Committed:
             )
         seq, previous = entries[-1]
         if expected is not None and seq != expected:
-            raise StateError(f"the event has changed since this page was shown (change {seq}); reload and check it")
+            raise StateError(f"the event has changed since this page was shown (change {seq})",
+                             hint="reload the page and check it")
         text = _text(entries, len(entries) - 1)
         loads(text, previous)
         if path.exists():

@@ -45,9 +45,10 @@ def find_player(division: Division, text: str) -> Player:
                          field="player", hint="a number, or a part of the name")
     some = ", ".join(label(p) for p in matches[:5]) + (", …" if len(matches) > 5 else "")  # the first 5, and more
     raise StateError(
-        f"{_typed(text)} matches {len(matches)} players ({some}); type more of the name or the number",
+        f"{_typed(text)} matches {len(matches)} players: {some}",
         topic=Topic.AMBIGUOUS_NAME,
         field="player",
+        hint="type more of the name, or the number",
     )
 
 
@@ -63,17 +64,19 @@ def _check_entry(division: Division, player: Player) -> None:
     check_player(player)
     twin = next((p for p in division.players if p.fide_id == player.fide_id and p is not player), None)
     if player.fide_id is not None and twin is not None:
-        raise StateError(f"{player.fide_id} is already entered, for {label(twin)}", field="fide_id")
+        raise StateError(f"{player.fide_id} is already entered, for {label(twin)}", field="fide_id",
+                         hint="a player is entered once: check the FIDE ID")
 
 
 def _check_name(division: Division, name: str, number: int | None = None) -> None:
     if not name.strip():
-        raise StateError('a player needs a name ("Last, First")')
+        raise StateError("a player needs a name", hint='give it as "Last, First"')
     for p in division.players:
         if p.number != number and p.name.casefold() == name.strip().casefold():
             raise StateError(
-                f"{label(p)} already has the name {name!r}; add a distinguishing initial or city",
+                f"{label(p)} already has the name {name!r}",
                 topic=Topic.NAME_TAKEN,
+                hint="add a distinguishing initial or city",
             )
 
 
@@ -104,10 +107,11 @@ def add_player(
     if any(p.number == player.number for p in division.players):
         raise StateError(f"number {player.number} is taken by {label(division.player(player.number))}")
     if player.number < 1:
-        raise StateError("player numbers start at 1")
+        raise StateError("player numbers start at 1", hint="give a number from 1, or none for the next free one")
     paired = division.paired_rounds
     if paired and division.round_robin:
-        raise StateError("a round robin cannot take a player once round 1 is paired")
+        raise StateError("a round robin cannot take a player once round 1 is paired",
+                         hint="unpair round 1 first, before any result is in")
     total = event.total_rounds(division)
     if total and paired >= total:
         raise StateError(f"round {paired} of {total} is paired: no player can enter any more")
@@ -149,14 +153,14 @@ def _refuse_take_bye(division: Division) -> None:
     """``take_bye`` needs a current round whose pairing-allocated bye has not been played yet."""
     paired = division.paired_rounds
     if not paired:
-        raise StateError("--take-bye: no round is paired yet, so there is no bye to take (leave it out)")
+        raise StateError("no round is paired yet, so there is no bye to take", field="--take-bye", hint="leave it out")
     current = division.round(paired)
     if not any(k == ByeKind.PAIRING for k in current.byes.values()):
-        raise StateError(f"--take-bye: round {paired} has no pairing-allocated bye to take (leave it out)")
+        raise StateError(f"round {paired} has no pairing-allocated bye to take", field="--take-bye",
+                         hint="leave it out")
     if not all(b.result.pending for b in current.boards):
-        raise StateError(
-            f"--take-bye: round {paired} has results already, so its bye holder keeps the bye (leave it out)"
-        )
+        raise StateError(f"round {paired} has results already, so its bye holder keeps the bye", field="--take-bye",
+                         hint="leave it out")
 
 
 def edit_player(division: Division, player: Player, changes: Mapping[str, Any]) -> list[str]:
@@ -245,7 +249,8 @@ def request_bye(event: Event, division: Division, player: Player, round_number: 
         raise StateError(f"a requested bye is 'half', 'zero' or 'full', not {kind.value!r}")
     _check_future(event, division, round_number)
     if division.round_robin:
-        raise StateError("round-robin games are fixed by the Berger tables; enter the game as a forfeit instead")
+        raise StateError("round-robin games are fixed by the Berger tables, with no bye",
+                         hint="enter the game as a forfeit instead")
     record = division.round(round_number, create=True)
     _check_free(division, record, player)
     if event.max_byes is not None:  # (a late entry's byes of the rounds before it entered were not requested)
@@ -255,7 +260,8 @@ def request_bye(event: Event, division: Division, player: Player, round_number: 
         )  # fmt: skip
         if taken >= event.max_byes:
             had = f"{taken} requested bye{'s' * (taken != 1)}"
-            raise StateError(f"{label(player)} has had {had}; the event allows {event.max_byes} (max_byes)")
+            raise StateError(f"{label(player)} has had {had}; the event allows {event.max_byes} (max_byes)",
+                             hint="set max_byes=N raises the limit")
     record.byes[player.number] = kind
     return [f"{label(player)}: {kind}-point bye in round {round_number}"]
 
@@ -274,28 +280,33 @@ def cancel_bye(event: Event, division: Division, player: Player, round_number: i
 
 def _check_future(event: Event, division: Division, round_number: int) -> None:
     if round_number < 1:
-        raise StateError(f"rounds start at 1; there is no round {round_number}", field="round")
+        raise StateError(
+            f"rounds start at 1; there is no round {round_number}", field="round", hint="name rounds from 1"
+        )
     if round_number <= division.paired_rounds:
         raise StateError(f"round {round_number} is already paired", topic=Topic.ALREADY_PAIRED, field="round",
                          hint="unpair it first")
     total = event.total_rounds(division)
     if total and round_number > total:
-        raise StateError(f"the event has {total} rounds; there is no round {round_number}", field="round")
+        raise StateError(f"the event has {total} rounds; there is no round {round_number}", field="round",
+                         hint=f"name rounds from 1 to {total}")
 
 
 def _check_free(division: Division, record: Round, player: Player) -> None:
     """The player has nothing yet in this round and is available."""
     if not player.plays(record.number):
-        raise StateError(f"{label(player)} is withdrawn from round {record.number}")
+        raise StateError(f"{label(player)} is withdrawn from round {record.number}",
+                         hint=f"return them for round {record.number} first")
     if player.number in record.byes:
         raise StateError(
-            f"{label(player)} already has a {record.byes[player.number]}-point bye in round {record.number}"
-            f" (bye --cancel takes it back)",
+            f"{label(player)} already has a {record.byes[player.number]}-point bye in round {record.number}",
             topic=Topic.ROUND_TAKEN,
+            hint="bye --cancel takes it back",
         )
     if record.forced_bye == player.number:
         raise StateError(
-            f"{label(player)} already has the forced bye in round {record.number}", topic=Topic.ROUND_TAKEN
+            f"{label(player)} already has the forced bye in round {record.number}", topic=Topic.ROUND_TAKEN,
+            hint=f"take it back first: force {player.number} bye --cancel",
         )
     board = record.seat(player.number)
     if board:
@@ -309,7 +320,8 @@ def forbid(division: Division, players: Sequence[Player]) -> list[str]:
     """Players who must never be paired against each other."""
     numbers = sorted({p.number for p in players})
     if len(numbers) < 2:
-        raise StateError("forbid needs at least two different players", field="player")
+        raise StateError("forbid needs at least two different players", field="player",
+                         hint="name each player of the group once")
     if numbers not in division.forbidden:
         division.forbidden.append(numbers)
     return [f"will not pair {', '.join(label(p) for p in players)} against each other"]
@@ -320,7 +332,7 @@ def unforbid(division: Division, first: Player, second: Player) -> list[str]:
     its other pairs, split in two)."""
     pair = {first.number, second.number}
     if len(pair) < 2:
-        raise StateError("unforbid needs two different players", field="player")
+        raise StateError("unforbid needs two different players", field="player", hint="name each of the two once")
     if not any(pair <= set(group) for group in division.forbidden):
         teams = " (they share a team: `forbid --teams off` lets team mates meet)" if division.team_apart and (
             first.team and first.team.casefold() == second.team.casefold()
@@ -342,14 +354,17 @@ def unforbid(division: Division, first: Player, second: Player) -> list[str]:
 def force(event: Event, division: Division, white: Player, black: Player | None) -> list[str]:
     """Set a game (``white`` has white) or, with ``black`` None, the pairing-allocated bye of the next round."""
     if division.round_robin:
-        raise StateError("round-robin games are fixed by the Berger tables; force applies to Swiss and manual")
+        raise StateError("round-robin games are fixed by the Berger tables",
+                         hint="force applies to Swiss and manual divisions")
     n = division.paired_rounds + 1
     _check_future(event, division, n)
     record = division.round(n, create=True)
     _check_free(division, record, white)
     if black is None:
         if record.forced_bye is not None:
-            raise StateError(f"round {n} already has a forced bye ({label(division.player(record.forced_bye))})")
+            holder = label(division.player(record.forced_bye))
+            raise StateError(f"round {n} already has a forced bye, for {holder}",
+                             hint=f"take it back first: force {record.forced_bye} bye --cancel")
         earlier = [
             r.number for r in division.rounds
             if r.number < n and r.byes.get(white.number) in (ByeKind.PAIRING, ByeKind.FULL)
@@ -363,7 +378,7 @@ def force(event: Event, division: Division, white: Player, black: Player | None)
         record.byes[white.number] = ByeKind.PAIRING
         return [f"round {n}: pairing-allocated bye set for {label(white)}"]
     if white.number == black.number:
-        raise StateError("a player cannot play themself")
+        raise StateError("a player cannot play themself", hint="name two different players")
     _check_free(division, record, black)
     for r in division.rounds:
         b = r.seat(white.number)
@@ -372,7 +387,8 @@ def force(event: Event, division: Division, white: Player, black: Player | None)
                 f"{label(white)} and {label(black)} already met in round {r.number}; no rematch", topic=Topic.REMATCH
             )
     if any({white.number, black.number} <= set(group) for group in division.forbidden):
-        raise StateError(f"{label(white)} and {label(black)} are a forbidden pair", topic=Topic.FORBIDDEN_PAIR)
+        raise StateError(f"{label(white)} and {label(black)} are a forbidden pair", topic=Topic.FORBIDDEN_PAIR,
+                         hint="unforbid them first, if they are to meet")
     record.forced.append((white.number, black.number))
     record.boards.append(Board(white.number, black.number))
     return [f"round {n}: {label(white)} – {label(black)} set"]
@@ -416,12 +432,13 @@ def unpair(division: Division) -> list[str]:
     """Take back the last round's pairing while none of its results is in; forced games and requested byes stay."""
     n = division.paired_rounds
     if not n:
-        raise StateError("no round is paired")
+        raise StateError("no round is paired", hint="there is nothing to unpair")
     record = division.round(n)
     done = [i for i, b in enumerate(record.boards, 1) if not b.result.pending]
     if done:
         raise StateError(
-            f"round {n} has results (board {done[0]}); correct them to * first, or use undo", topic=Topic.HAS_RESULTS
+            f"round {n} has results, the first on board {done[0]}", topic=Topic.HAS_RESULTS,
+            hint="correct them to * first, or use undo",
         )
     record.paired = False
     record.boards = [b for b in record.boards if (b.white, b.black) in record.forced]
@@ -439,9 +456,8 @@ def refuse_entered(division: Division, round_number: int, board: Board, *, corre
     if not board.result.pending and not correction:
         index = division.round(round_number).board_number(board)
         raise StateError(
-            f"round {round_number} board {index} ({board.white}-{board.black}) already has {shown}; "
-            "use `correct` to change it",
-            topic=Topic.USE_CORRECT, field="board",
+            f"round {round_number} board {index} ({board.white}-{board.black}) already has {shown}",
+            topic=Topic.USE_CORRECT, field="board", hint="`correct` changes it",
         )
 
 
@@ -452,15 +468,16 @@ def refuse_changed(division: Division, round_number: int, where: BoardRef, shown
     now = f"round {round_number} board {where.number}"
     if (board.white, board.black) != (shown.white, shown.black):
         game = f"{label(division.player(board.white))} – {label(division.player(board.black))}"
-        raise StateError(f"{now} is now {game}, not the game the page showed; reload the page and check it")
+        raise StateError(f"{now} is now {game}, not the game the page showed", hint="reload the page and check it")
     if board.result != shown.result:
-        raise StateError(f"{now} now has {board.result}, not {shown.result} as the page showed; reload it and check")
+        raise StateError(f"{now} now has {board.result}, not {shown.result} as the page showed",
+                         hint="reload the page and check it")
 
 
 def locate(division: Division, round_number: int, first: Player, second: Player | None = None) -> Board:
     """The board of ``first`` (and ``second``) in a paired round."""
     if second is not None and second.number == first.number:  # its board was found by the first alone
-        raise StateError(f"{label(first)} is named twice; give the two players of the board", field="player")
+        raise StateError(f"{label(first)} is named twice", field="player", hint="give the two players of the board")
     record = division.round(round_number)
     if not record.paired:
         raise StateError(f"round {round_number} is not paired yet", field="round")
@@ -472,7 +489,7 @@ def locate(division: Division, round_number: int, first: Player, second: Player 
     if second is not None and second.number not in (board.white, board.black):
         raise StateError(
             f"{label(first)} and {label(second)} do not play each other in round {round_number}",
-            topic=Topic.NOT_OPPONENTS, field="player",
+            topic=Topic.NOT_OPPONENTS, field="player", hint="give the board number, or the two players of one board",
         )
     return board
 

@@ -68,7 +68,7 @@ def assign_start_numbers(division: Division) -> list[str]:
             f"round {paired} is paired: no pairing number may change after round {FIXED_AFTER} is paired (C.04.2)"
         )
     if not division.players:
-        raise StateError("the division has no players yet")
+        raise StateError("the division has no players yet", hint="enter them first (add-player, import-players)")
     order = sorted(division.players, key=fide_order)
     new = {p.number: i for i, p in enumerate(order, 1)}
     moved = sum(1 for old, number in new.items() if old != number)
@@ -117,7 +117,7 @@ def _check_rating_kind(entries: Mapping[int, Entry], event: Event) -> None:
         held = "/".join(sorted({kind for e in entries.values() for kind in e.ratings}))
         raise StateError(
             f"the rating list holds {held} ratings, not the {event.rating_list} ratings the event is rated on "
-            f"(rating_list): give FIDE's {event.rating_list} list, or the combined players_list_foa"
+            "(rating_list)", hint=f"give FIDE's {event.rating_list} list, or the combined players_list_foa"
         )
 
 
@@ -149,11 +149,13 @@ def import_players(
             if isinstance(fide_id, int) and entries is not None:
                 entry = entries.get(fide_id)
                 if entry is None:
-                    raise StateError(f"{source}: line {row.line}: FIDE ID {fide_id} is not in the rating list")
+                    raise StateError(f"{source}: line {row.line}: FIDE ID {fide_id} is not in the rating list",
+                                     hint="check the ID and the list")
                 fields.update(_from_entry(entry, event))
             fields.update(row.fields)  # what the file says wins over the list
             if "name" not in fields:
-                raise StateError(f"{source}: line {row.line}: no name (and no rating list to look the FIDE ID up)")
+                raise StateError(f"{source}: line {row.line}: no name, and no rating list to look the FIDE ID up",
+                                 hint="give the name, or --list with FIDE's list")
             wanted.append((f"{source}: line {row.line}", fields))
     else:
         by_name = sorted((entries or {}).values(), key=lambda e: e.name)
@@ -168,7 +170,7 @@ def import_players(
             if listed in known:
                 # A player asked for by ID is named by it already: said once, not 'FIDE ID 1: FIDE ID 1 is …'.
                 said = f"FIDE ID {listed} is already entered{known[listed]}"
-                raise StateError(f"{where}: {said}" if rows else said)
+                raise StateError(f"{where}: {said}" if rows else said, hint="leave them out of the CSV or --ids")
             known[listed] = ""
         fields.setdefault("number", max((p.number for p in division.players), default=0) + 1)
         # Checked before the fields become a Player: a sex that is none failed there as a malformed event file

@@ -54,7 +54,8 @@ def _change(path: Path, division: str | None, operation: Callable[[Event, Divisi
 def _still_last(division: Division, expected: int | None, doing: str) -> None:
     """Refuses a change asked for when another round was the last paired one (the page was stale)."""
     if expected is not None and division.paired_rounds != expected:
-        raise StateError(f"round {division.paired_rounds} is now the last paired round; check it before {doing}")
+        raise StateError(f"round {division.paired_rounds} is now the last paired round",
+                         hint=f"reload the page and check it before {doing}")
 
 
 def add_player(
@@ -183,7 +184,7 @@ def cancel_bye(
         now = record.byes.get(player.number) if record is not None else None
         if shown is not None and now is not None and now != shown:
             raise StateError(f"{label(player)}'s bye in round {n} is now {now}-point, not {shown}-point as the page "
-                             "showed; reload the page and check it")  # fmt: skip
+                             "showed", hint="reload the page and check it")  # fmt: skip
         said = rules_for(e, d).cancel_bye(player, n)
         return Change(messages=tuple(said), division=d.name, round=n)
 

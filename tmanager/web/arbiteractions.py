@@ -67,7 +67,7 @@ def _enter_result(target: Target, form: Form) -> Change:
     try:
         was = Result(form.get("was", ""))
     except ValueError:
-        raise StateError("the form does not say which result the page showed; reload the page") from None
+        raise StateError("the form does not say which result the page showed", hint="reload the page") from None
     # The game and the result the page showed: a page left open while the round was paired again, or while
     # someone else entered or corrected this board, must not put its result on another game or over theirs.
     shown = ShownBoard(_number(form, "white"), _number(form, "black"), was)
@@ -98,11 +98,11 @@ def _bye(target: Target, form: Form) -> Change:
 def _cancel_bye(target: Target, form: Form) -> Change:
     who, round_number = form.get("player", "").strip(), _number(form, "round")
     if not who:
-        raise StateError("the form does not say whose bye to cancel; reload the page")
+        raise StateError("the form does not say whose bye to cancel", hint="reload the page")
     try:
         shown = ByeKind(form.get("kind", ""))
     except ValueError:
-        raise StateError("the form does not say which bye the page showed; reload the page") from None
+        raise StateError("the form does not say which bye the page showed", hint="reload the page") from None
     # The bye the page showed: one cancelled and asked for again since, of another kind, is not the one to cancel.
     return service.cancel_bye(target.path, _division(form), who, round_number, shown=shown)
 
@@ -161,7 +161,8 @@ def _lineup(target: Target, form: Form) -> Change:
     boards = sorted((int(n), v) for n, v in numbered if ascii_digits(n) and len(n) < 6)
     if len(boards) != len(numbered) or [n for n, _ in boards] != list(range(1, len(boards) + 1)):
         fields = ", ".join(sorted(f"board{n}" for n, _ in numbered))
-        raise StateError(f"the lineup form's boards are {fields}, not board1, board2, … each once; reload the page")
+        raise StateError(f"the lineup form's boards are {fields}, not board1, board2, … each once",
+                         hint="reload the page")
     return service.lineup(target.path, _division(form), team, [v for _, v in boards], round_number)
 
 

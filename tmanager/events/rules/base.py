@@ -330,7 +330,7 @@ _WHOLE_NUMBER = re.compile(r"[+-]?[0-9]{1,6}")
 def whole_number(text: str, what: str) -> int:
     """``text`` as a whole number; a :class:`StateError` calling it ``what`` otherwise."""
     if not _WHOLE_NUMBER.fullmatch(text):
-        raise StateError(f"{text[:24]!r} is not a {what}; write a whole number (digits 0-9, at most 6 of them)")
+        raise StateError(f"{text[:24]!r} is not a {what}", hint="write a whole number: digits 0-9, at most 6 of them")
     return int(text)
 
 
@@ -339,4 +339,4 @@ def parse_system(text: str) -> PairingSystem:
     try:
         return PairingSystem(text)
     except ValueError:
-        raise StateError(f"{text!r} is not a pairing system; choose from {', '.join(PairingSystem)}") from None
+        raise StateError(f"{text!r} is not a pairing system", hint=f"choose from {', '.join(PairingSystem)}") from None

@@ -144,8 +144,9 @@ class ChessRules(DivisionRules):
             # It decides colours from round 1 on (5.2.5) and TRF's 152/XXC says it: a later round cannot change it.
             raise StateError(
                 f"--colour chooses the top-ranked's colour when round 1 is paired; round 1 was paired with {recorded} "
-                f"for the top-ranked, and round {n} keeps it (unpair back to round 1 to choose again)",
+                f"for the top-ranked, and round {n} keeps it",
                 topic=Topic.COLOUR_BY_LOT,
+                hint="unpair back to round 1 to choose again",
             )
         if n == 1 and options.colour is None and division.initial_colour is None:
             division.initial_colour = (options.rng or random.SystemRandom()).choice(list(InitialColour))
@@ -187,7 +188,7 @@ class ChessRules(DivisionRules):
     def _pair_dutch(self, record: Round, *, explain: bool) -> list[str]:
         """Pair a Dutch round; with ``explain``, why each pair and colour (:func:`~tmanager.pairing.explain_round`)."""
         division = self.division
-        messages = self._baku(record.number)
+        messages = self._baku(record.number) + self._unplanned()
         states = accelerated(self.event, division, history(division, record.number), record.number)
         entrants = [s for s in states if len(s.games) < record.number]
         if len(entrants) == 1:
@@ -220,14 +221,25 @@ class ChessRules(DivisionRules):
             record.byes[pairing.bye] = ByeKind.PAIRING
         return messages
 
+    def _unplanned(self) -> list[str]:
+        """A warning when the event plans no rounds: the Dutch system's last-round rules (C.04.3 A.7's topscorers,
+        who may then break an absolute colour preference) need to know which round is the last. Without it each
+        round is paired as the last of as many rounds as are paired, and the arbiter was not told."""
+        if self.event.total_rounds(self.division):
+            return []
+        return ["warning: the event plans no rounds (rounds = 0), so the Dutch system's last-round rules cannot "
+                "apply as FIDE's do: each round is paired as if it were the last (plan them: tmanager event set "
+                "EVENT rounds=N)"]  # fmt: skip
+
     def _baku(self, round_number: int) -> list[str]:
         """Round 1 of a Baku-accelerated division fixes GA's last player (C.04.5.1) and says what follows."""
         division = self.division
         if division.acceleration is not Acceleration.BAKU or round_number != 1:
             return []
         if not self.event.total_rounds(division):  # else round 1 alone was accelerated, whatever the event's length
-            raise StateError("the Baku acceleration gives virtual points in the first half of the planned rounds: "
-                             "set the event's rounds (rounds = N in [event], or new --rounds N)")  # fmt: skip
+            raise StateError("the Baku acceleration gives virtual points in the first half of the planned rounds, "
+                             "and the event plans none",
+                             hint="plan them: tmanager event set EVENT rounds=N")  # fmt: skip
         if division.baku_last is None:
             ranks = division.ranks()
             size = min(baku_group(len(division.players)), len(division.players))
@@ -284,7 +296,8 @@ class ChessRules(DivisionRules):
             return ResultEntry(BoardRef(int(words[0])), parse_result(words[1]))
         if len(words) == 3:
             return ResultEntry(PlayersRef(words[0], words[1]), parse_result(words[2]))
-        raise StateError("give BOARD RESULT or P1 P2 RESULT, e.g. `4 1-0` or `12 7 =`")
+        raise StateError("a result is entered by its board or its two players",
+                         hint="give BOARD RESULT or P1 P2 RESULT, e.g. `4 1-0` or `12 7 =`")
 
     def enter(self, entry: Entry, round_number: int | None, *, correction: bool, confirm: bool = False) -> list[str]:
         n = self.entry_round(entry, round_number, correction=correction)  # --round 0 is no default
@@ -298,14 +311,14 @@ class ChessRules(DivisionRules):
     def locate_entry(self, entry: Entry, n: int) -> tuple[Board, Result]:
         """The board of round ``n`` an entry names, and its result from white's side."""
         if not isinstance(entry, ResultEntry):
-            raise StateError("a chess division takes results (1-0 0-1 = +- -+ -- adj), not scores")
+            raise StateError("a chess division takes results, not scores", hint="give 1-0 0-1 = +- -+ -- or adj")
         d, where = self.division, entry.where
         if isinstance(where, PlayersRef):
             first, second = find_player(d, where.first), find_player(d, where.second)
             board = locate(d, n, first, second)
             return board, entry.result.reversed if first.number == board.black else entry.result
         if where.match is not None:
-            raise StateError(f"{where.match}.{where.number} names a board of a team match: give BOARD RESULT")
+            raise StateError(f"{where.match}.{where.number} names a board of a team match", hint="give BOARD RESULT")
         return board_at(d, n, where.number), entry.result
 
     @property
@@ -348,8 +361,8 @@ class ChessRules(DivisionRules):
         if pending:
             n, board = pending[0]
             raise StateError(
-                f"round {n} board {division.round(n).boards.index(board) + 1} has no result; "
-                ".TOU needs every result (enter it, or export before pairing the round)"
+                f"round {n} board {division.round(n).boards.index(board) + 1} has no result, and .TOU needs every "
+                "result", hint="enter it, or export before pairing the round"
             )
         order = sorted(division.players, key=lambda p: p.number)
         index = {p.number: i for i, p in enumerate(order, 1)}

@@ -61,8 +61,10 @@ def find_team(teams: Sequence[Team], text: str) -> Team:
     if len(found) == 1:
         return found[0]
     if not found:
-        raise StateError(f"no team matches {text!r}; the teams: {', '.join(t.name for t in teams) or 'none yet'}")
-    raise StateError(f"{text!r} matches {len(found)} teams ({', '.join(t.name for t in found)}); type more of it")
+        raise StateError(f"no team matches {text!r}; the teams: {', '.join(t.name for t in teams) or 'none yet'}",
+                         hint="a team's number, or a part of its name" if teams else "add-team enters one")
+    raise StateError(f"{text!r} matches {len(found)} teams: {', '.join(t.name for t in found)}",
+                     hint="type more of the name, or the number")
 
 
 def team_label(team: Team) -> str:
@@ -171,7 +173,7 @@ class TeamRules(ChessRules):
         """Pair the next round's teams by the division's system; games are placed for matches with both lineups."""
         division = self.division
         if len(division.teams) < 2:
-            raise StateError("a team division pairs teams: add two or more with add-team")
+            raise StateError("a team division pairs teams, and it has fewer than two", hint="add-team enters them")
         record = self.open_round(options)
         n = record.number
         messages: list[str] = []
@@ -234,7 +236,8 @@ class TeamRules(ChessRules):
         """A match of the next round set before pairing (``white`` has white on board 1), or a team's bye."""
         division = self.division
         if division.system == PairingSystem.ROUND_ROBIN:
-            raise StateError("round-robin matches are fixed by the Berger tables; force applies to Swiss and manual")
+            raise StateError("round-robin matches are fixed by the Berger tables",
+                             hint="force applies to Swiss and manual divisions")
         n = division.paired_rounds + 1
         total = self.event.total_rounds(division)
         if total and n > total:
@@ -254,7 +257,7 @@ class TeamRules(ChessRules):
             return [f"round {n}: {team_label(first)} has the bye"]
         second = find_team(division.teams, black)
         if second.number == first.number:
-            raise StateError("a team cannot play itself")
+            raise StateError("a team cannot play itself", hint="name two different teams")
         if _seated(record, second.number):
             raise StateError(f"{team_label(second)} already has a match or bye in round {n}", topic=Topic.ROUND_TAKEN)
         met = [r.number for r in division.rounds if r.paired and {first.number, second.number} in map(set, r.matches)]
@@ -296,7 +299,8 @@ class TeamRules(ChessRules):
             raise StateError("no round is paired")
         record = division.round(n)
         if any(not b.result.pending for b in record.boards):
-            raise StateError(f"round {n} has results; correct them to * first, or use undo", topic=Topic.HAS_RESULTS)
+            raise StateError(f"round {n} has results", topic=Topic.HAS_RESULTS,
+                             hint="correct them to * first, or use undo")
         record.paired = False
         record.boards, record.byes = [], {}
         record.matches = [m for m in record.forced_matches if m[1]]
@@ -304,9 +308,8 @@ class TeamRules(ChessRules):
         return [f"round {n} unpaired; {len(record.forced_matches)} forced match(es) and the lineups kept"]
 
     def request_bye(self, player: Player, round_number: int, kind: ByeKind) -> list[str]:
-        raise StateError(
-            "a team division has no byes of players: leave the player out of the team's lineup (lineup)"
-        )
+        raise StateError("a team division has no byes of players",
+                         hint="leave the player out of the team's lineup (lineup)")
 
     # -- teams, rosters and lineups ------------------------------------------------------------------
 
@@ -323,14 +326,15 @@ class TeamRules(ChessRules):
         """A new team (number: the next free one), with its roster in board order."""
         division = self.division
         if not name.strip():
-            raise StateError("a team needs a name")
+            raise StateError("a team needs a name", hint="give it one, e.g. \"Leiden 2\"")
         if any(t.name.casefold() == name.strip().casefold() for t in division.teams):
-            raise StateError(f"there is already a team {name.strip()!r}")
+            raise StateError(f"there is already a team {name.strip()!r}", hint="give this one another name")
         number = number or max((t.number for t in division.teams), default=0) + 1
         if any(t.number == number for t in division.teams):
-            raise StateError(f"team number {number} is taken")
+            raise StateError(f"team number {number} is taken", hint="leave the number out to take the next free one")
         if division.paired_rounds and division.system == PairingSystem.ROUND_ROBIN:
-            raise StateError("a round robin cannot take a team once round 1 is paired")
+            raise StateError("a round robin cannot take a team once round 1 is paired",
+                             hint="unpair round 1 first, before any result is in")
         team = Team(number, name.strip(), short=short)
         division.teams.append(team)
         messages = [f"added team {team_label(team)}"]
@@ -346,7 +350,7 @@ class TeamRules(ChessRules):
         chosen = [find_player(division, p) for p in players]
         numbers = [p.number for p in chosen]
         if len(set(numbers)) != len(numbers):
-            raise StateError("a player appears twice in the roster")
+            raise StateError("a player appears twice in the roster", hint="name each player once, in board order")
         for p in chosen:
             other = team_of(division, p.number)
             if other is not None and other is not team:
@@ -387,7 +391,8 @@ class TeamRules(ChessRules):
         if n < 1 or (total and n > total):
             raise StateError(f"there is no round {n}" + (f"; the event has {total}" if total else ""))
         if len(words) != s.team_size:
-            raise StateError(f"a lineup names {s.team_size} board(s) in order (- for an empty board), not {len(words)}")
+            raise StateError(f"a lineup names {s.team_size} board(s), not {len(words)}",
+                             hint="name one player per board, in order, - for an empty board")
         chosen = [None if w in EMPTY else find_player(division, w) for w in words]
         for p in chosen:
             if p is not None and p.number not in team.players:
@@ -397,13 +402,14 @@ class TeamRules(ChessRules):
         numbers = [p.number if p else 0 for p in chosen]
         present = [x for x in numbers if x]
         if len(set(present)) != len(present):
-            raise StateError("a player cannot play two boards")
+            raise StateError("a player cannot play two boards", hint="name each player once, - for an empty board")
         if present != sorted(present, key=team.players.index):
-            raise StateError(f"the lineup must keep the roster's board order ({team_label(team)}: roster)")
+            raise StateError("the lineup must keep the roster's board order",
+                             hint=f"name them in the order of {team_label(team)}'s roster (roster shows it)")
         record = division.round(n, create=True)
         involved = set(present) | set(record.lineups.get(team.number, []))
         if any(not b.result.pending for b in record.boards if {b.white, b.black} & involved):
-            raise StateError(f"{team_label(team)}'s match in round {n} has results; correct them to * first")
+            raise StateError(f"{team_label(team)}'s match in round {n} has results", hint="correct them to * first")
         record.lineups[team.number] = numbers
         if record.paired:
             place_boards(division, record)
@@ -436,7 +442,7 @@ class TeamRules(ChessRules):
             return super().parse_entry(words)
         match_text, _, board_text = words[0].partition(".")
         if not (ascii_digits(match_text) and ascii_digits(board_text)):
-            raise StateError(f"{words[0]!r} is not MATCH.BOARD; write e.g. 2.3 for board 3 of match 2")
+            raise StateError(f"{words[0]!r} is not MATCH.BOARD", hint="write e.g. 2.3 for board 3 of match 2")
         return ResultEntry(BoardRef(int(board_text), match=int(match_text)), parse_result(words[1]))
 
     def enter(self, entry: Entry, round_number: int | None, *, correction: bool, confirm: bool = False) -> list[str]:
@@ -451,7 +457,7 @@ class TeamRules(ChessRules):
                              topic=Topic.NO_BOARD)  # fmt: skip
         boards = match_boards(record, record.matches[index - 1])
         if not boards:
-            raise StateError(f"match {index} of round {n} has no games yet: give both lineups first")
+            raise StateError(f"match {index} of round {n} has no games yet", hint="give both lineups first")
         if not 1 <= number <= len(boards):
             raise StateError(f"a match has boards 1-{len(boards)}", topic=Topic.NO_BOARD)
         _, game, white, black = boards[number - 1]
