@@ -410,14 +410,17 @@ def test_a_hand_edit_of_a_test_under_way_is_refused_as_edit_refuses_it(
     assert store.read(path).finished_count == 3
 
 
+def cut(text: str, start: str, up_to: str) -> str:
+    """``text`` less its part from ``start`` up to the first ``up_to`` after it (which stays)."""
+    first = text.index(start)
+    return text[:first] + text[text.index(up_to, first):]
+
+
 def test_a_test_file_without_the_conditions_fingerprint_loads_and_takes_it(tmp_path: Path) -> None:
     """A file written before [progress] kept the conditions: read as it is, and given them at its next change."""
     path = tmp_path / "s.toml"
     sprt_under_way(path)
-    text = path.read_text()
-    start = text.index("conditions = [")
-    end = text.index("\n]\n", start) + 3
-    path.write_text(text[:start] + text[end:])
+    path.write_text(cut(path.read_text(), "conditions = [", "version ="))
     store.journal_path(path).unlink()
     assert run_cli("status", path).returncode == 0
     assert run_cli("work", path, "--games", "1").returncode == 0
@@ -433,9 +436,7 @@ def test_removing_the_test_by_hand_after_games_is_refused(tmp_path: Path) -> Non
     path = tmp_path / "s.toml"
     sprt_under_way(path)
     text = path.read_text()
-    start = text.index("[sprt]\n")
-    end = text.index("\n[", start) + 1
-    path.write_text(text[:start] + text[end:])
+    path.write_text(cut(text, "[sprt]\n", "\n["))
     edited = path.read_bytes()
     for command in (("status",), ("work", "--games", "1"), ("edit", "--set", "adjudication.max_moves=25")):
         done = run_cli(command[0], path, *command[1:])
