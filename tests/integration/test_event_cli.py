@@ -622,8 +622,8 @@ def test_a_late_entrys_missed_rounds_are_no_requested_byes(tmp_path: Path) -> No
     assert ok("bye", path, "Laat", "--round", "4") == "Laat, Karel (7): half-point bye in round 4\n"
     done = run_cli("event", "bye", path, "Laat", "--round", "5")
     assert done.returncode == 2 and done.stderr == (
-        f"tmanager: {path}: Laat, Karel (7) has had 1 requested bye; the event allows 1 (max_byes) (set max_byes=N "
-        "raises the limit)\n"
+        f"tmanager: {path}: Laat, Karel (7) has had 1 requested bye; the event allows 1 (max_byes) (raise the "
+        "limit with set max_byes=N)\n"
     )
     trf, copy = tmp_path / "club.trf", tmp_path / "copy.toml"
     ok("export-trf", path, trf)

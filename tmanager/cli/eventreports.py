@@ -140,7 +140,8 @@ def _team_standings(args: argparse.Namespace) -> int:
     if args.total:
         divisions = [d for d in event.divisions if rules_for(event, d).score_based]
         if not divisions:
-            raise StateError("the event has no score-based division", hint="team divisions: standings")
+            raise StateError("the event has no score-based division to add up",
+                             hint="a team division's standings are those of tmanager event standings")
         print(text(total_team_report(event, divisions, args.round)), end="")
         return 0
     division = event.division(args.division)

@@ -261,7 +261,7 @@ def request_bye(event: Event, division: Division, player: Player, round_number: 
         if taken >= event.max_byes:
             had = f"{taken} requested bye{'s' * (taken != 1)}"
             raise StateError(f"{label(player)} has had {had}; the event allows {event.max_byes} (max_byes)",
-                             hint="set max_byes=N raises the limit")
+                             hint="raise the limit with set max_byes=N")
     record.byes[player.number] = kind
     return [f"{label(player)}: {kind}-point bye in round {round_number}"]
 
@@ -432,7 +432,7 @@ def unpair(division: Division) -> list[str]:
     """Take back the last round's pairing while none of its results is in; forced games and requested byes stay."""
     n = division.paired_rounds
     if not n:
-        raise StateError("no round is paired", hint="there is nothing to unpair")
+        raise StateError("no round is paired: there is nothing to unpair")
     record = division.round(n)
     done = [i for i, b in enumerate(record.boards, 1) if not b.result.pending]
     if done:
