@@ -97,7 +97,7 @@ def test_cancelling_from_the_page_is_the_clis_change_and_refusal(protected: Path
         "round 2 is now the last paired round (reload the page and check it before taking back a forced game)"
     )
     assert both.refused("/unforce", {"round": "3", "white": "6", "black": ""}) == (
-        "the form does not say which forced game to take back; reload the page"
+        "the form does not say which forced game to take back (reload the page)"
     )
     assert both.refused("/cancel-bye", {"round": "4", "player": " ", "kind": "half"}) == (
         "the form does not say whose bye to cancel (reload the page)"

@@ -107,23 +107,23 @@ def _cancel_bye(target: Target, form: Form) -> Change:
     return service.cancel_bye(target.path, _division(form), who, round_number, shown=shown)
 
 
-def _pair_of(form: Form, *, missing: str) -> tuple[str, str, int]:
-    """The white and black of a forced game's form, and the round it was shown for; ``missing`` says what to do
+def _pair_of(form: Form, *, missing: StateError) -> tuple[str, str, int]:
+    """The white and black of a forced game's form, and the round it was shown for; ``missing`` is the refusal
     when a side is not given."""
     expected = _number(form, "round")
     white, black = form.get("white", "").strip(), form.get("black", "").strip()
     if not (white and black):
-        raise StateError(missing)
+        raise missing
     return white, black, expected
 
 
 def _force(target: Target, form: Form) -> Change:
-    white, black, expected = _pair_of(form, missing="choose both players (or a player and bye)")
+    white, black, expected = _pair_of(form, missing=StateError("choose both players (or a player and bye)"))
     return service.force(target.path, _division(form), white, black, expected_round=expected - 1)
 
 
 def _unforce(target: Target, form: Form) -> Change:
-    missing = "the form does not say which forced game to take back; reload the page"
+    missing = StateError("the form does not say which forced game to take back", hint="reload the page")
     white, black, expected = _pair_of(form, missing=missing)
     return service.unforce(target.path, _division(form), white, black, expected_round=expected - 1)
 
