@@ -78,9 +78,18 @@ def give_back_strays(tourney: Tourney, owner: Owner, *, held: Collection[int]) -
     came back with a journal put back from an older copy, after the worker had recorded or given back the
     games. It never plays them again, and no other worker takes a game whose owner lives.
 
-    Returns (game, new results character) for each, as :func:`release_stale` does."""
+    Returns (game, new results character) for each, as :func:`release_stale` does. A stray on a game with a
+    result (recovered from the PGN after the journal was cut, or typed by hand) just ends: :func:`release_stale`
+    keeps a live worker's claims on such games for the worker to end, and this is where it ends those it no
+    longer holds."""
     strays = [n for n, claim in tourney.claims.items() if owner.owns(claim) and n not in held]
-    return [(number, give_back(tourney, number)) for number in strays if tourney.result(number) == PLAYING]
+    given = []
+    for number in strays:
+        if tourney.result(number) == PLAYING:
+            given.append((number, give_back(tourney, number)))
+        else:
+            del tourney.claims[number]
+    return given
 
 
 def give_back(tourney: Tourney, number: int) -> str:
