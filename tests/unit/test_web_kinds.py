@@ -100,10 +100,12 @@ def test_a_refused_form_is_shown_beside_that_form_only() -> None:
     assert not FormError(ArbiterForm.ROSTER, "m", "3").about(ArbiterForm.LINEUP, 3)
     assert not FormError(ArbiterForm.UNPAIR, "m").about(ArbiterForm.UNDO)
     shown = snapshot()
-    for error, beside in ((FormError(ArbiterForm.UNDO, "not now"), "undo"),
-                          (FormError(ArbiterForm.RESULT, "not now", "4"), "results"),
-                          (FormError(ArbiterForm.RESULT, "not now", "04"), "error")):  # fmt: skip
-        sections = arbiterpages.render(shown, Page(PageKind.ARBITER, round=2), csrf="t", error=error)
+    # A result form sent for round 3 (unpaired since) is about no board of round 2, the page shown: at the top.
+    for error, sent, beside in ((FormError(ArbiterForm.UNDO, "not now"), {}, "undo"),
+                                (FormError(ArbiterForm.RESULT, "not now", "4"), {"round": "2"}, "results"),
+                                (FormError(ArbiterForm.RESULT, "not now", "04"), {"round": "2"}, "error"),
+                                (FormError(ArbiterForm.RESULT, "not now", "4"), {"round": "3"}, "error")):  # fmt: skip
+        sections = arbiterpages.render(shown, Page(PageKind.ARBITER, round=2), csrf="t", error=error, values=sent)
         assert [key for key, html in sections if "not now" in html] == [beside], error
 
 
