@@ -65,7 +65,7 @@ def test_a_result_for_a_round_unpaired_since_is_refused_above_the_boards_not_bes
 
 def test_pair_and_unpair_forms_refused_after_the_round_changed_elsewhere_say_why(tmp_path: Path, serve: Any) -> None:
     """The page then has no such form to show the refusal beside (all rounds paired, no round paired): the
-    refusal, a 400, was not shown at all."""
+    refusal, a 400, was not shown at all; with no round paired it said 'round 0 is now the last paired round'."""
     path = tmp_path / "one.toml"
     cli("new", path, "--name", "One round", "--rounds", "1")
     for i in range(1, 5):
@@ -87,4 +87,4 @@ def test_pair_and_unpair_forms_refused_after_the_round_changed_elsewhere_say_why
     before = path.read_bytes()
     status, _, text = client.post("/unpair", {"csrf": pair["csrf"], "d": "", "round": "1", "confirm": "yes"})
     assert status == 400 and path.read_bytes() == before
-    assert "reload the page" in error(text)
+    assert error(text) == "no round is paired now (reload the page and check it before unpairing)"
