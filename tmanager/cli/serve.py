@@ -149,6 +149,12 @@ def _listen(host: str, port: int) -> socket.socket:
         # bind() takes "" for every address: an unset variable (--host "$HOST") opened the pages to the network.
         raise ConfigError("is empty", field="--host",
                           hint="leave it out for this machine only, or give 0.0.0.0 for all")
+    hint = "give an address of this machine, or a name it resolves"
+    if not host.isascii():
+        try:
+            host.encode("idna")  # as bind() spells a name beyond ASCII: one it cannot spell was a TypeError traceback
+        except UnicodeError:
+            raise ConfigError(f"cannot listen on {host}: not a host name", field="--host", hint=hint) from None
     try:
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
         listener = socket.socket(family, socket.SOCK_STREAM)
@@ -156,8 +162,7 @@ def _listen(host: str, port: int) -> socket.socket:
         listener.bind((host, port))
         listener.listen(512)
     except socket.gaierror as exc:  # the address itself, not the port
-        raise ConfigError(f"cannot listen on {host}: {exc.strerror or exc}", field="--host",
-                          hint="give an address of this machine, or a name it resolves") from None
+        raise ConfigError(f"cannot listen on {host}: {exc.strerror or exc}", field="--host", hint=hint) from None
     except OSError as exc:
         raise ConfigError(
             f"cannot listen on {host} port {port}: {exc.strerror or exc}",
