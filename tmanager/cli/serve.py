@@ -56,8 +56,13 @@ def _tls(args: argparse.Namespace) -> tuple[str, str] | None:
     hint = "PEM files: the certificate (chain) and its unencrypted private key"
     for path in (args.certfile, args.keyfile):  # OpenSSL opens them blocking: a FIFO held serve for ever
         expect_file(path, hint=hint)
+    def encrypted() -> bytes:
+        # Called only for a key with a pass phrase, which OpenSSL asked for on the terminal (and uvicorn again).
+        raise ConfigError("the private key is encrypted", file=args.keyfile,
+                          hint=f"give it unencrypted: openssl pkey -in {args.keyfile.name} -out plain.key")
+
     try:
-        ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(args.certfile, args.keyfile)
+        ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(args.certfile, args.keyfile, encrypted)
     except (OSError, ssl.SSLError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise ConfigError(f"cannot load the certificate and key: {reason}", file=args.certfile, hint=hint) from None
