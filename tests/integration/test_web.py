@@ -616,6 +616,13 @@ def test_serve_reports_a_bad_file_and_a_busy_port(tmp_path: Path, played: Path, 
     missing = run_cli("serve", tmp_path / "missing.toml", "--port", "0")
     assert missing.returncode == 2 and "no such tourney file" in missing.stderr
     assert "Traceback" not in missing.stderr
+    # A directory or a FIFO given as the file: said without a way out ("tmanager: /tmp: is a directory").
+    os.mkfifo(tmp_path / "fifo.toml")
+    for given, what in ((tmp_path, "is a directory"), (tmp_path / "fifo.toml", "is not a regular file but a FIFO")):
+        refused = run_cli("serve", given, "--port", "0", timeout=20)
+        assert refused.returncode == 2 and refused.stderr == (
+            f"tmanager: {given}: {what} (name a regular file, or move this away)\n"
+        ), refused.stderr
     server = serve(played)
     busy = run_cli("serve", played, "--port", server.port)
     assert busy.returncode == 2 and "cannot listen on 127.0.0.1 port" in busy.stderr
