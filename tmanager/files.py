@@ -165,7 +165,8 @@ def _what(mode: int) -> str:
 def _not_a_file(path: Path, mode: int, hint: str | None) -> ConfigError:
     """The error for ``path`` holding something other than a regular file (``mode`` from its stat)."""
     what = "is a directory" if stat.S_ISDIR(mode) else f"is not a regular file but {_what(mode)}"
-    return ConfigError(what, file=path, hint=hint)
+    # Without a hint of the caller's it said no way out ("tmanager: /tmp: is a directory"), which every refusal says.
+    return ConfigError(what, file=path, hint=hint or "name a regular file, or move this away")
 
 
 def _loop(path: Path, hint: str | None) -> ConfigError:

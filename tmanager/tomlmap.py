@@ -118,7 +118,10 @@ def from_table(cls: type[_T], table: Any, section: str, path: Path | None) -> _T
         return cls(**values)
     except TypeError as exc:
         missing = str(exc).rsplit(":", 1)[-1].strip()
-        raise ConfigError(f"missing required key {missing}", file=path, field=section) from None
+        # The way out too: it said what was missing and no more.
+        keys = [f"{key} = …" for key in re.findall(r"'([^']+)'", missing)]
+        raise ConfigError(f"missing required key {missing}", file=path, field=section,
+                          hint=f"add {'it' if len(keys) == 1 else 'them'} to that table: {', '.join(keys)}") from None
 
 
 def _fields(cls: type[Any]) -> dict[str, dataclasses.Field[Any]]:

@@ -616,12 +616,23 @@ def test_serve_reports_a_bad_file_and_a_busy_port(tmp_path: Path, played: Path, 
     missing = run_cli("serve", tmp_path / "missing.toml", "--port", "0")
     assert missing.returncode == 2 and "no such tourney file" in missing.stderr
     assert "Traceback" not in missing.stderr
+    # A directory or a FIFO given as the file: said without a way out ("tmanager: /tmp: is a directory").
+    os.mkfifo(tmp_path / "fifo.toml")
+    for given, what in ((tmp_path, "is a directory"), (tmp_path / "fifo.toml", "is not a regular file but a FIFO")):
+        refused = run_cli("serve", given, "--port", "0", timeout=20)
+        assert refused.returncode == 2 and refused.stderr == (
+            f"tmanager: {given}: {what} (name a regular file, or move this away)\n"
+        ), refused.stderr
     server = serve(played)
     busy = run_cli("serve", played, "--port", server.port)
     assert busy.returncode == 2 and "cannot listen on 127.0.0.1 port" in busy.stderr
     # An empty host (an unset variable) listened on every address; a host that does not resolve blamed --port.
     for host, says in (("", "tmanager: --host: is empty (leave it out for this machine only, or give 0.0.0.0 for "
-                            "all)\n"), ("999.1.1.1", "tmanager: --host: cannot listen on 999.1.1.1: ")):
+                            "all)\n"), ("999.1.1.1", "tmanager: --host: cannot listen on 999.1.1.1: "),
+                       # Names the socket cannot spell (an empty label, a byte that is no UTF-8): TypeError tracebacks
+                       ("é..x", "tmanager: --host: cannot listen on é..x: not a host name (give an address of this "
+                                "machine, or a name it resolves)\n"),
+                       (os.fsdecode(b"hall\xff"), "tmanager: --host: cannot listen on hall\\udcff: not a host name")):
         refused = run_cli("serve", played, "--port", "0", "--host", host, timeout=20)
         assert refused.returncode == 2 and refused.stderr.startswith(says), refused.stderr
     for port in ("65536", "-1"):  # bind() itself raised OverflowError, a traceback

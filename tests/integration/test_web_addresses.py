@@ -5,9 +5,11 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 from typing import Any
 
+from tests.conftest import ROOT
 from tests.integration.test_web import fetch, played, serve
 
 
@@ -31,3 +33,19 @@ def test_a_field_given_twice_is_refused(played: Path, serve: Any) -> None:
     status, _, body = fetch(server.url + f"board.svg?fen={fen}&last=a1a2&fen={fen}".replace(" ", "+"))
     assert (status, body) == (400, b"the field 'fen' is given more than once; give it once")
     assert fetch(server.url + f"board.svg?fen={fen}&last=a1a2".replace(" ", "+"))[0] == 200
+
+
+def test_the_stylesheets_and_script_are_checked_again_at_every_load(played: Path, tmp_path: Path, serve: Any) -> None:
+    """They carried no Cache-Control, only Last-Modified, from which browsers guess a freshness of a tenth of the
+    file's age (days for a package installed a month after it was built): after an upgrade, pages with the new
+    layout ran the old script (the live updates' format) and stylesheet until the guess ran out. They are now
+    revalidated at each use, which costs a 304 while they are the same."""
+    event = tmp_path / "open.toml"
+    shutil.copy(ROOT / "tourneys" / "events" / "small-open.toml", event)
+    for server, assets in ((serve(played), ("dashboard.js", "dashboard.css", "favicon.svg")),
+                           (serve(event), ("dashboard.js", "dashboard.css", "event.css"))):  # fmt: skip
+        for asset in assets:
+            status, headers, _ = fetch(server.url + f"static/{asset}")
+            assert status == 200 and headers.get("cache-control") == "no-cache", (asset, headers)
+            status, again, _ = fetch(server.url + f"static/{asset}", headers={"If-None-Match": headers["etag"]})
+            assert status == 304 and again.get("cache-control") == "no-cache", (asset, status)

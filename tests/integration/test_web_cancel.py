@@ -102,6 +102,12 @@ def test_cancelling_from_the_page_is_the_clis_change_and_refusal(protected: Path
     assert both.refused("/cancel-bye", {"round": "4", "player": " ", "kind": "half"}) == (
         "the form does not say whose bye to cancel (reload the page)"
     )
+    # A game for the player with the forced bye: refused as having it, with the way to take it back. It was called a
+    # "pairing-point bye" that "bye --cancel takes it back", which refuses it: it is no requested bye.
+    for white, black in (("6", "2"), ("2", "6")):
+        assert both.refused("/force", {"round": "3", "white": white, "black": black}, "force", white, black) == (
+            "Meijer, Thomas (6) already has the forced bye in round 3 (take it back first: force 6 bye --cancel)"
+        )
     assert both.done("/unforce", {"round": "3", "white": "6", "black": "bye"}, "force", "6", "bye", "--cancel") == [
         "round 3: the forced bye of Meijer, Thomas (6) is taken out"
     ]

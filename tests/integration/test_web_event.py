@@ -639,12 +639,14 @@ def test_set_password_stores_only_a_salted_scrypt_hash(tmp_path: Path) -> None:
     assert target.read_text() != first, "a fresh salt each time"
     assert stat.S_IMODE(target.stat().st_mode) == 0o600
     short = set_password(path, "short")
-    assert short.returncode == 2 and "at least 8 characters" in short.stderr
+    assert short.returncode == 2 and short.stderr == (
+        f"tmanager: {path}: the password must have at least 8 characters (choose a longer one)\n"
+    )
     # The login tries no password over 1,024 characters: a longer one was set, and no login could ever pass.
     kept = target.read_bytes()
     long = set_password(path, "x" * 1025)
     assert long.returncode == 2 and long.stderr.strip().endswith("the password must have at most 1024 characters, "
-                                                                  "not 1025")  # fmt: skip
+                                                                  "not 1025 (choose a shorter one)")  # fmt: skip
     assert len(long.stderr.strip().splitlines()) == 1 and target.read_bytes() == kept
     tourney = set_password(ROOT / "tourneys" / "gauntlet.toml", PASSWORD)
     assert tourney.returncode == 2 and "Traceback" not in tourney.stderr

@@ -5,6 +5,7 @@ from __future__ import annotations
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal
 
 import pytest
@@ -137,3 +138,11 @@ def test_text_of_several_lines_is_written_as_pasted_when_it_can_be(text: str, li
     written = dumps({"spsa": {"parameters": text}})
     assert tomllib.loads(written) == {"spsa": {"parameters": text}}
     assert (f"parameters = '''\n{text}'''" in written) is literal
+
+
+def test_a_missing_key_is_told_with_the_way_out() -> None:
+    """``tmanager serve`` of an event file without its name said "event: missing required key 'name'" and no more,
+    against the one-line form of every refusal."""
+    with pytest.raises(ConfigError) as caught:
+        from_table(Sample, {}, "sample", Path("s.toml"))
+    assert str(caught.value) == "s.toml: sample: missing required key 'name' (add it to that table: name = …)"

@@ -12,7 +12,7 @@ from tests.unit.test_web_arbiter import Reply, call, event_copy
 from tmanager.errors import StateError
 from tmanager.events import api as ev
 from tmanager.web import arbiterpages, eventpages
-from tmanager.web.arbiteractions import ACTIONS
+from tmanager.web.arbiteractions import ACTIONS, Target
 from tmanager.web.arbiterpages import ArbiterForm, FormError
 from tmanager.web.eventapp import EventApp
 from tmanager.web.eventpages import DIVISION_PAGES, Page, PageKind, Snapshot
@@ -100,10 +100,12 @@ def test_a_refused_form_is_shown_beside_that_form_only() -> None:
     assert not FormError(ArbiterForm.ROSTER, "m", "3").about(ArbiterForm.LINEUP, 3)
     assert not FormError(ArbiterForm.UNPAIR, "m").about(ArbiterForm.UNDO)
     shown = snapshot()
-    for error, beside in ((FormError(ArbiterForm.UNDO, "not now"), "undo"),
-                          (FormError(ArbiterForm.RESULT, "not now", "4"), "results"),
-                          (FormError(ArbiterForm.RESULT, "not now", "04"), "error")):  # fmt: skip
-        sections = arbiterpages.render(shown, Page(PageKind.ARBITER, round=2), csrf="t", error=error)
+    # A result form sent for round 3 (unpaired since) is about no board of round 2, the page shown: at the top.
+    for error, sent, beside in ((FormError(ArbiterForm.UNDO, "not now"), {}, "undo"),
+                                (FormError(ArbiterForm.RESULT, "not now", "4"), {"round": "2"}, "results"),
+                                (FormError(ArbiterForm.RESULT, "not now", "04"), {"round": "2"}, "error"),
+                                (FormError(ArbiterForm.RESULT, "not now", "4"), {"round": "3"}, "error")):  # fmt: skip
+        sections = arbiterpages.render(shown, Page(PageKind.ARBITER, round=2), csrf="t", error=error, values=sent)
         assert [key for key, html in sections if "not now" in html] == [beside], error
 
 
@@ -121,9 +123,9 @@ def test_a_word_of_an_address_that_names_no_page_gets_the_answer_it_always_had(t
 
     nope, bad_round, home, json, round_x, arbiter, data = asyncio.run(main())
     assert (nope.status, nope.text) == (400, "there is no page 'nope'")
-    assert (bad_round.status, bad_round.text) == (400, "round must be a number, not 'zz'")
+    assert (bad_round.status, bad_round.text) == (400, "round must be a number of at most 5 digits, not 'zz'")
     assert (home.status, home.text) == (404, "Not Found") and json.status == 404
-    assert round_x.status == 400 and "round must be a number, not &#x27;x&#x27;" in round_x.text
+    assert round_x.status == 400 and "round must be a number of at most 5 digits, not &#x27;x&#x27;" in round_x.text
     assert (arbiter.status, arbiter.headers["location"]) == (303, "login")
     assert data.status == 200 and data.headers["content-type"] == "application/json"
 
@@ -150,3 +152,13 @@ def test_an_event_file_not_readable_yet_is_a_page_to_come_not_one_not_there(tmp_
     assert page.status == 503 and "The event file cannot be read just now." in page.text
     assert "last state read" not in page.text
     assert data_later.status == 200 and page_later.status == 200
+
+
+def test_a_number_of_too_many_digits_is_said_to_be_one() -> None:
+    """A round typed as 100000 (the bye form's) or an address's ``n=000001`` was said to be "not a number"."""
+    for text in ("100000", "000001"):
+        with pytest.raises(StateError, match=f"^n must be a number of at most 5 digits, not '{text}'$"):
+            Page.from_query(PageKind.PLAYER, {"n": text})
+        with pytest.raises(StateError, match=f"^the round must be a number of at most 5 digits, not '{text}'$"):
+            ACTIONS[ArbiterForm.BYE].run(Target(Path("nowhere.toml"), None), {"player": "5", "round": text})
+    assert Page.from_query(PageKind.PLAYER, {"n": "00001"}).player == 1

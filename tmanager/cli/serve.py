@@ -56,8 +56,13 @@ def _tls(args: argparse.Namespace) -> tuple[str, str] | None:
     hint = "PEM files: the certificate (chain) and its unencrypted private key"
     for path in (args.certfile, args.keyfile):  # OpenSSL opens them blocking: a FIFO held serve for ever
         expect_file(path, hint=hint)
+    def encrypted() -> bytes:
+        # Called only for a key with a pass phrase, which OpenSSL asked for on the terminal (and uvicorn again).
+        raise ConfigError("the private key is encrypted", file=args.keyfile,
+                          hint=f"give it unencrypted: openssl pkey -in {args.keyfile.name} -out plain.key")
+
     try:
-        ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(args.certfile, args.keyfile)
+        ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(args.certfile, args.keyfile, encrypted)
     except (OSError, ssl.SSLError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise ConfigError(f"cannot load the certificate and key: {reason}", file=args.certfile, hint=hint) from None
@@ -149,6 +154,12 @@ def _listen(host: str, port: int) -> socket.socket:
         # bind() takes "" for every address: an unset variable (--host "$HOST") opened the pages to the network.
         raise ConfigError("is empty", field="--host",
                           hint="leave it out for this machine only, or give 0.0.0.0 for all")
+    hint = "give an address of this machine, or a name it resolves"
+    if not host.isascii():
+        try:
+            host.encode("idna")  # as bind() spells a name beyond ASCII: one it cannot spell was a TypeError traceback
+        except UnicodeError:
+            raise ConfigError(f"cannot listen on {host}: not a host name", field="--host", hint=hint) from None
     try:
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
         listener = socket.socket(family, socket.SOCK_STREAM)
@@ -156,8 +167,7 @@ def _listen(host: str, port: int) -> socket.socket:
         listener.bind((host, port))
         listener.listen(512)
     except socket.gaierror as exc:  # the address itself, not the port
-        raise ConfigError(f"cannot listen on {host}: {exc.strerror or exc}", field="--host",
-                          hint="give an address of this machine, or a name it resolves") from None
+        raise ConfigError(f"cannot listen on {host}: {exc.strerror or exc}", field="--host", hint=hint) from None
     except OSError as exc:
         raise ConfigError(
             f"cannot listen on {host} port {port}: {exc.strerror or exc}",

@@ -297,16 +297,18 @@ def _check_free(division: Division, record: Round, player: Player) -> None:
     if not player.plays(record.number):
         raise StateError(f"{label(player)} is withdrawn from round {record.number}",
                          hint=f"return them for round {record.number} first")
+    # The forced bye first: it is among the round's byes too, and was said to be "a pairing-point bye" that "bye
+    # --cancel takes back", which refuses it (it is no requested bye).
+    if record.forced_bye == player.number:
+        raise StateError(
+            f"{label(player)} already has the forced bye in round {record.number}", topic=Topic.ROUND_TAKEN,
+            hint=f"take it back first: force {player.number} bye --cancel",
+        )
     if player.number in record.byes:
         raise StateError(
             f"{label(player)} already has a {record.byes[player.number]}-point bye in round {record.number}",
             topic=Topic.ROUND_TAKEN,
             hint="bye --cancel takes it back",
-        )
-    if record.forced_bye == player.number:
-        raise StateError(
-            f"{label(player)} already has the forced bye in round {record.number}", topic=Topic.ROUND_TAKEN,
-            hint=f"take it back first: force {player.number} bye --cancel",
         )
     board = record.seat(player.number)
     if board:

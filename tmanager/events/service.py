@@ -54,8 +54,9 @@ def _change(path: Path, division: str | None, operation: Callable[[Event, Divisi
 def _still_last(division: Division, expected: int | None, doing: str) -> None:
     """Refuses a change asked for when another round was the last paired one (the page was stale)."""
     if expected is not None and division.paired_rounds != expected:
-        raise StateError(f"round {division.paired_rounds} is now the last paired round",
-                         hint=f"reload the page and check it before {doing}")
+        now = f"round {division.paired_rounds} is now the last paired round" if division.paired_rounds else (
+            "no round is paired now")  # it said "round 0 is now the last paired round"
+        raise StateError(now, hint=f"reload the page and check it before {doing}")
 
 
 def add_player(

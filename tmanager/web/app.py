@@ -24,6 +24,7 @@ import contextlib
 import functools
 import hashlib
 import ipaddress
+import os
 import re
 from collections.abc import AsyncIterator, Iterator, Mapping
 from pathlib import Path
@@ -34,7 +35,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
-from starlette.staticfiles import StaticFiles
+from starlette.staticfiles import PathLike, StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tmanager.core import crosstable, crosstableformats
@@ -131,7 +132,7 @@ def create_app(
             Route("/pgn/{number}", one_game),
             Route("/board.svg", board),
             Route("/crosstable.html", table_page),
-            Mount("/static", StaticFiles(directory=STATIC), name="static"),
+            Mount("/static", Assets(directory=STATIC), name="static"),
         ],
         lifespan=lifespan,
     )
@@ -202,6 +203,20 @@ class Guard:
             await send(message)
 
         return wrapped
+
+
+class Assets(StaticFiles):
+    """The stylesheets, the script and the icon, which browsers check again at every use (``no-cache``: a 304 while
+    they are the same). With Last-Modified alone they guessed a freshness of a tenth of the file's age (days, for a
+    package installed a month after it was built): after an upgrade, pages of the new layout ran the old script,
+    which reads the live updates, and the old stylesheet, until the guess ran out."""
+
+    def file_response(
+        self, full_path: PathLike, stat_result: os.stat_result, scope: Scope, status_code: int = 200
+    ) -> Response:
+        response = super().file_response(full_path, stat_result, scope, status_code)
+        response.headers["Cache-Control"] = "no-cache"
+        return response
 
 
 def _small_body(scope: Scope) -> bool:

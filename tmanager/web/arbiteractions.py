@@ -23,7 +23,7 @@ from tmanager.events.change import Change
 from tmanager.events.entries import ShownBoard
 from tmanager.web import arbiterpages
 from tmanager.web.arbiterpages import ArbiterForm, FormError
-from tmanager.web.eventpages import Page, PageKind, Snapshot
+from tmanager.web.eventpages import NUMBER_DIGITS, Page, PageKind, Snapshot
 
 Form = Mapping[str, str]
 
@@ -158,7 +158,7 @@ def _lineup(target: Target, form: Form) -> Change:
     numbered = [(k[5:], v) for k, v in form.items() if k.startswith("board")]
     # As _number's: a field named with thousands of digits was int()'s traceback, a server error. A board missing
     # between others (board1, board3) moved the later players up a board, without a word.
-    boards = sorted((int(n), v) for n, v in numbered if ascii_digits(n) and len(n) < 6)
+    boards = sorted((int(n), v) for n, v in numbered if ascii_digits(n) and len(n) <= NUMBER_DIGITS)
     if len(boards) != len(numbered) or [n for n, _ in boards] != list(range(1, len(boards) + 1)):
         fields = ", ".join(sorted(f"board{n}" for n, _ in numbered))
         raise StateError(f"the lineup form's boards are {fields}, not board1, board2, … each once",
@@ -188,8 +188,9 @@ def _division(form: Form) -> str | None:
 
 def _number(form: Form, key: str) -> int:
     text = form.get(key, "").strip()
-    if not (ascii_digits(text) and len(text) < 6):
-        raise StateError(f"the {key} must be a number, not {text[:20]!r}")
+    if not (ascii_digits(text) and len(text) <= NUMBER_DIGITS):
+        # "of at most 5 digits": a round typed as 100000 was said to be no number
+        raise StateError(f"the {key} must be a number of at most {NUMBER_DIGITS} digits, not {text[:20]!r}")
     return int(text)
 
 
@@ -204,4 +205,4 @@ def _confirmed(form: Form, doing: str) -> None:
 
 
 def _round_or_none(text: str) -> int | None:
-    return int(text) if ascii_digits(text) and len(text) < 6 else None
+    return int(text) if ascii_digits(text) and len(text) <= NUMBER_DIGITS else None

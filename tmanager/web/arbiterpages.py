@@ -24,6 +24,9 @@ from tmanager.events.rules.team import team_label
 from tmanager.events.teams import lineup_round
 from tmanager.web.eventpages import Page, Sections, Snapshot, head, read_word, render_template, round_links
 
+#: What a refusal shown beside its form carries (the ``error`` macro of ``templates/event/macros.html``).
+_ALERT = 'role="alert"'
+
 
 class ArbiterForm(enum.StrEnum):
     """The kinds of the arbiter's forms; the value is the action's path (``POST /pair``) and the form's id on the
@@ -127,8 +130,10 @@ def arbiter(
     undo = render_template("undo.html", fields=fields, message=_said(error, ArbiterForm.UNDO))
     sections.append(("undo", undo))
     sections.append(("logout", render_template("logout.html", csrf=csrf)))
-    if error and not any(f'id="{error.key}"' in html for _, html in sections):
-        # The form named is not on the page (a board that does not exist): say it at the top.
+    if error and not any(_ALERT in html for _, html in sections):
+        # No form on the page showed it: a board that does not exist, or a form the page no longer has (Pair once
+        # every round is paired, Unpair once none is): say it at the top. The sections were asked whether they had a
+        # form of that name, and the section of that name always answered yes, so the refusal was not shown at all.
         sections.insert(0, ("error", render_template("form-error.html", message=error.message)))
     return sections
 
@@ -151,6 +156,10 @@ def _results(
     # the round the results go to, which moves on to a Double-Swiss's game 2 once game 1 is complete (the page stayed
     # on game 1, with nothing left to enter).
     view = {"view_round": "" if page.round is None else page.round, **({"missing": 1} if page.missing else {})}
+    # A form of another round (one unpaired since, the page now showing the round before) is about none of these
+    # boards: beside the board of its number, its result was chosen in that other game's menu.
+    if values.get("round") != str(n):
+        error = None
     boards = []
     for board in record.boards:
         if page.missing and not board.result.pending:

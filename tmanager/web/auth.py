@@ -110,10 +110,12 @@ class PasswordHash:
 
 def set_password(event_path: Path, password: str) -> Path:
     """Store the hash of ``password`` for the event (mode 0600); returns the password file."""
+    # With the way out, as every refusal: they said what was wrong and no more.
     if len(password) < MIN_PASSWORD:
-        raise StateError(f"the password must have at least {MIN_PASSWORD} characters")
+        raise StateError(f"the password must have at least {MIN_PASSWORD} characters", hint="choose a longer one")
     if len(password) > MAX_PASSWORD:
-        raise StateError(f"the password must have at most {MAX_PASSWORD} characters, not {len(password)}")
+        raise StateError(f"the password must have at most {MAX_PASSWORD} characters, not {len(password)}",
+                         hint="choose a shorter one")
     if not event_path.is_file():
         raise ConfigError("no such event file", file=event_path, hint="create one with `tmanager event new`")
     target = password_path(event_path)

@@ -55,13 +55,12 @@ from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
-from starlette.staticfiles import StaticFiles
 
 from tmanager.errors import StateError, TManagerError
 from tmanager.events import journal
 from tmanager.files import Stamp, stamp
 from tmanager.web import arbiterpages, dashboard, eventpages
-from tmanager.web.app import STATIC, Guard, is_loopback, version_in
+from tmanager.web.app import STATIC, Assets, Guard, is_loopback, version_in
 from tmanager.web.arbiteractions import ACTIONS, Action, Target
 from tmanager.web.arbiterauth import (
     LOGOUT,
@@ -244,7 +243,7 @@ class EventApp:
                 Route(LOGIN, self.login, methods=["POST"]),
                 Route(LOGOUT, self.logout, methods=["POST"]),
                 *(Route(f"/{kind.value}", self.action_route(kind), methods=["POST"]) for kind in ACTIONS),
-                Mount("/static", StaticFiles(directory=STATIC), name="static"),
+                Mount("/static", Assets(directory=STATIC), name="static"),
             ],
             middleware=[
                 Middleware(Guard, loopback_only=self.loopback_only, writable=WRITABLE),

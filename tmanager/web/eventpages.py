@@ -73,6 +73,8 @@ _CAPTIONS = {
 }  # fmt: skip
 #: The pages only a chess division of players has.
 _PLAYERS_PAGES = frozenset({PageKind.START, PageKind.PRIZES})
+#: The most digits of a number an address or a form gives (a round, a board, a player): more name nothing there.
+NUMBER_DIGITS = 5
 #: The section a page that cannot be shown has instead of its own (:func:`problem`).
 _PROBLEM = "problem"
 #: What a round's second view is called when it is not the alphabetical list (a team division's lineups).
@@ -105,8 +107,9 @@ class Page:
         numbers = {}
         for key in ("round", "n"):
             text = query.get(key, "")
-            if text and not (ascii_digits(text) and len(text) < 6):
-                raise StateError(f"{key} must be a number, not {text[:20]!r}")
+            if text and not (ascii_digits(text) and len(text) <= NUMBER_DIGITS):
+                # "of at most 5 digits": '100000' was said to be no number
+                raise StateError(f"{key} must be a number of at most {NUMBER_DIGITS} digits, not {text[:20]!r}")
             numbers[key] = int(text) if text else None
         category = query.get("category") or None
         if category is not None and len(category) > 40:
