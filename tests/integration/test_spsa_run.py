@@ -293,6 +293,27 @@ def test_bad_input_is_one_line_and_writes_nothing(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["params.txt"]
 
 
+@pytest.mark.parametrize(
+    ("params", "says"),
+    [
+        ("Clear Hash, int, 0, 0, 1, 1, 0.1\n", "spsa.parameters: Clear Hash: the engine's Clear Hash is a button "
+         "option, which takes no value (tune a spin option, or a string option for a float)"),
+        ("multipv, int, 1, 1, 4, 1, 0.1\n", "spsa.parameters: multipv: tmanager sets the engine's MultiPV itself in "
+         "every game (tune another option)"),
+    ],
+)
+def test_an_option_the_tune_cannot_set_is_refused_by_new(tmp_path: Path, params: str, says: str) -> None:
+    """A button's tuned values were dropped (θ wandered on noise, games wasted); an option tmanager manages passed
+    ``new`` and stopped ``run`` at the first game."""
+    (tmp_path / "params.txt").write_text(params)
+    done = run_cli(
+        "new", tmp_path / "t.toml", "-e", "stockfish:a", "-e", "stockfish:b", "--nodes", "1",
+        "--spsa", tmp_path / "params.txt", "--iterations", "5",
+    )  # fmt: skip
+    assert done.returncode == 2 and done.stderr.splitlines() == [f"tmanager: {says}"], done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["params.txt"]
+
+
 def test_a_fifo_where_the_tunes_values_go_is_refused_before_a_game(tmp_path: Path) -> None:
     """``NAME.spsa.txt`` is written as the tune ends: a FIFO there was found only then, and the worker waited
     for ever for it to be fixed."""

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 def check_options(tourney: Tourney) -> None:
     """:class:`ConfigError` naming ``spsa.parameters`` unless each tuned participant's engine (both against the
     mirror, the first against a base) declares every parameter as an option that takes both of its bounds (an
-    ``int`` parameter's a spin, whose range holds them)."""
+    ``int`` parameter's a spin, whose range holds them) and that the tune can set (no button, none tmanager sets)."""
     tune = tourney.spsa
     if tune is None:
         return
@@ -51,6 +51,7 @@ def check_options(tourney: Tourney) -> None:
                     field="spsa.parameters",
                     hint=f"its options: {', '.join(declared)}",
                 )
+            _check_settable(param.name, option, tourney)
             for bound in (param.minimum, param.maximum):
                 try:
                     option.parse(option_value(param.kind, bound))
@@ -61,6 +62,22 @@ def check_options(tourney: Tourney) -> None:
                         field="spsa.parameters",
                         hint="bounds the option takes (an int parameter for a spin option)",
                     ) from None
+
+
+def _check_settable(name: str, option: EngineOption, tourney: Tourney) -> None:
+    """:class:`ConfigError` unless a tune can set ``option`` each game: a button takes no value, so the tuned values
+    would be dropped and θ wander on noise; an option the runner sets itself (UCI's ``MultiPV``, ``Ponder``,
+    ``UCI_Chess960``) the engine client refuses, which would stop ``run`` at the first game."""
+    if option.managed:
+        raise ConfigError(
+            f"{name}: tmanager sets the engine's {option.name} itself in every game",
+            file=tourney.path, field="spsa.parameters", hint="tune another option",
+        )
+    if not option.kind.takes_value:
+        raise ConfigError(
+            f"{name}: the engine's {option.name} is a {option.kind} option, which takes no value",
+            file=tourney.path, field="spsa.parameters", hint="tune a spin option, or a string option for a float",
+        )
 
 
 async def _declared(spec: EngineSpec) -> dict[str, EngineOption]:
