@@ -182,6 +182,25 @@ def test_an_undecided_test_continues_when_cycles_are_raised(tmp_path: Path) -> N
     assert [v["TMANAGER_SPRT_GAMES"] for v in verdicts(path)] == ["2", "4"]
 
 
+def test_a_test_decided_by_an_edit_records_its_verdict_and_runs_its_hook(tmp_path: Path) -> None:
+    """An edit of the bounds that decided the test left no verdict in the file and never ran after_tourney: no
+    game was recorded to do it, and `run` found the test over and started no worker."""
+    path = tmp_path / "edited.toml"
+    new(path, "-e", "random-uci:A", "-e", "random-uci:B", "--games", "2", "--cycles", "50", "--nodes", "1",
+        "--after-tourney", HOOK, "--sprt", "0", "5", "0.05", "0.05")
+    with store.transaction(path) as tourney:  # ten pairs won by A, typed in by hand
+        for number in range(20):
+            tourney.set_result(number, "+" if number % 2 == 0 else "-")
+    assert store.read(path).verdict is None
+    done = run_cli("edit", path, "--set", "sprt.alpha=0.45", "--set", "sprt.beta=0.45", "--force")
+    assert done.returncode == 0, done.stderr
+    verdict = store.read(path).verdict
+    assert verdict is not None and (verdict.result, verdict.games, verdict.pairs) == ("H1", 20, 10)
+    assert run_cli("run", path).returncode == 0
+    assert [(v["TMANAGER_SPRT_RESULT"], v["TMANAGER_SPRT_GAMES"]) for v in verdicts(path)] == [("H1", "20")]
+    assert run_cli("run", path).returncode == 0 and len(verdicts(path)) == 1
+
+
 def test_pgn_pentanomial_counts_equal_the_results_string_pair_by_pair(tmp_path: Path) -> None:
     # Three games a pairing over two cycles: pairs 0-1 and 3-4 in their cycles, 2-5 across them.
     path = tmp_path / "book.toml"

@@ -314,6 +314,22 @@ def test_an_option_the_tune_cannot_set_is_refused_by_new(tmp_path: Path, params:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["params.txt"]
 
 
+def test_a_tune_ended_by_an_edit_writes_its_values_and_runs_its_hook(tmp_path: Path) -> None:
+    """spsa.iterations edited down to the pairs applied ended the tune without a game recorded: its values file was
+    never written, nor after_tourney run, and `run` said only that every step was played."""
+    path = tmp_path / "t.toml"
+    new_tune(path, 2)
+    assert run_cli("run", path).returncode == 0
+    values, hooked = (tmp_path / "t.spsa.txt").read_text(), (tmp_path / "hook.txt").read_text()
+    for made in ("t.spsa.txt", "hook.txt"):
+        (tmp_path / made).unlink()
+    assert run_cli("edit", path, "--set", "spsa.iterations=3").returncode == 0  # raised, then taken back
+    assert run_cli("edit", path, "--set", "spsa.iterations=2").returncode == 0
+    assert (tmp_path / "t.spsa.txt").read_text() == values
+    assert run_cli("run", path).returncode == 0
+    assert (tmp_path / "hook.txt").read_text() == hooked
+
+
 def test_a_fifo_where_the_tunes_values_go_is_refused_before_a_game(tmp_path: Path) -> None:
     """``NAME.spsa.txt`` is written as the tune ends: a FIFO there was found only then, and the worker waited
     for ever for it to be fixed."""

@@ -157,7 +157,7 @@ class Worker:
             decided = tourney.verdict
             update_verdict(tourney)
             if tourney.verdict is not None and tourney.verdict != decided and tourney.is_complete():
-                add_after_tourney(tourney)  # decided without a game recorded (an edit of its bounds)
+                add_after_tourney(tourney)  # decided without a game recorded (results typed in by hand)
             choice = next_game(
                 tourney.schedule(),
                 tourney.results,
