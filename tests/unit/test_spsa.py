@@ -138,6 +138,9 @@ def test_the_values_are_written_as_the_engine_takes_them() -> None:
         ("A, bool, 5, 0, 10, 1, 0.1", "line 1: A: type 'bool' is neither int nor float"),
         ("A, int, five, 0, 10, 1, 0.1", "line 1: A: not a number among five, 0, 10, 1, 0.1"),
         ("A, int, 5, 0", "line 1: 4 fields in 'A, int, 5, 0'"),
+        # OpenBench's line without its r_end has fishtest's 6 fields: "not a number among int, …" said nothing more
+        ("A, int, 5, 0, 10, 1", "line 1: A: 6 fields after the type 'int': one is missing (name, int|float, start, "),
+        (", int, 5, 0, 10, 1, 0.1", "line 1: a parameter without a name (the engine option's name first)"),
         ("A, int, 5, 0, 10, 1, 0.1\nA, int, 5, 0, 10, 1, 0.1", "line 2: A is given twice (one line a parameter)"),
         ("Skill Level, int, 5, 0, 10, 1, 0.1\nskill level, int, 5, 0, 10, 1, 0.1",
          "line 2: skill level is given twice (as Skill Level: option names ignore case) (one line a parameter)"),
@@ -150,6 +153,7 @@ def test_bad_lines_are_one_line_naming_the_line(text: str, words: str) -> None:
         spsa.parse_input(text)
     assert str(caught.value).startswith(words)
     assert "\n" not in str(caught.value)
+    assert caught.value.hint, "each says how to fix it"
 
 
 @pytest.mark.parametrize(

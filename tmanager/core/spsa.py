@@ -114,7 +114,7 @@ class SpsaParam:
         numbers = {"start": self.start, "min": self.minimum, "max": self.maximum, "c_end": self.c_end}
         for word, number in {**numbers, "r_end": self.r_end}.items():
             if not math.isfinite(number):
-                raise ConfigError(f"{self.name}: {word} must be a number, not {number}")
+                raise ConfigError(f"{self.name}: {word} must be a number, not {number}", hint="a finite number")
         if self.minimum > self.maximum:
             raise ConfigError(f"{self.name}: min {self.minimum:g} is above max {self.maximum:g}", hint="swap them")
         if not self.minimum <= self.start <= self.maximum:
@@ -391,28 +391,34 @@ def parse_input(text: str) -> tuple[SpsaParam, ...]:
     return tuple(params)
 
 
+#: The fields of a line, as OpenBench's and fishtest's forms have them: the hint of a line that is not one.
+_LINE_FORMS = "name, int|float, start, min, max, c_end, r_end (OpenBench) or name, start, min, max, c_end, r_end"
+
+
 def _parse_line(line: str) -> SpsaParam:
     words = [w.strip() for w in line.split(",")]
+    kinds = {kind.value: kind for kind in ParamKind}
     if len(words) == 7:
         name, kind_word, *numbers = words
-        kinds = {kind.value: kind for kind in ParamKind}
         if kind_word.lower() not in kinds:
-            raise ConfigError(f"{name}: type {kind_word!r} is neither int nor float")
+            raise ConfigError(f"{name}: type {kind_word!r} is neither int nor float",
+                              hint="int or float, or no type at all (fishtest's lines: int)")
         kind = kinds[kind_word.lower()]
     elif len(words) == 6:
         name, *numbers = words
         kind = ParamKind.INT
     else:
-        raise ConfigError(
-            f"{len(words)} fields in {line.strip()!r}",
-            hint="name, int|float, start, min, max, c_end, r_end (OpenBench) or name, start, min, max, c_end, r_end",
-        )
+        raise ConfigError(f"{len(words)} fields in {line.strip()!r}", hint=_LINE_FORMS)
     if not name:
-        raise ConfigError("a parameter without a name")
+        raise ConfigError("a parameter without a name", hint="the engine option's name first")
     try:
         start, minimum, maximum, c_end, r_end = (float(n) for n in numbers)
     except ValueError:
-        raise ConfigError(f"{name}: not a number among {', '.join(numbers)}") from None
+        if numbers[0].lower() in kinds:  # OpenBench's line with a field left out, read as fishtest's
+            raise ConfigError(f"{name}: 6 fields after the type {numbers[0]!r}: one is missing",
+                              hint=_LINE_FORMS) from None
+        raise ConfigError(f"{name}: not a number among {', '.join(numbers)}",
+                          hint="start, min, max, c_end and r_end are numbers") from None
     return SpsaParam(name, kind, start, minimum, maximum, c_end, r_end)
 
 
