@@ -268,6 +268,11 @@ def test_stockfish_is_tuned_on_two_of_its_options(tmp_path: Path) -> None:
         ("A, int, 5, 0, 10, 1, 0.1\n", ("--iterations", "0"), "spsa.iterations: must be at least 1, not 0"),
         ("A, int, 5, 0, 10, 1, 0.1\n", ("-e", "greedy-uci"), "participants: a tune needs exactly 2 participants"),
         ("A, int, 5, 0, 10, 1, 0.1\n", ("--cycles", "3"), "tourney.cycles: a tune's length is spsa.iterations"),
+        ("A, int, 5, 0, 10, 1, 0.1\n", ("--set", "noswap=true"),
+         "tourney.noswap: each pair of a tune reverses colours (noswap = false)"),
+        # reverse = true was blamed on noswap, whose hint (noswap = false) was already so
+        ("A, int, 5, 0, 10, 1, 0.1\n", ("--set", "reverse=true"),
+         "tourney.reverse: a tune plays the schedule's own colours (reverse = false)"),
         ("A, int, 5, 0, 10, 1, 0.1\n", (), "spsa.parameters: A: engine 'a' has no such option (its options: Hash, "),
         ("Hash, int, 5, 1, 99999, 1, 0.1\n", (), "spsa.parameters: Hash: expected value for option 'Hash' to be at "
          "most 65536, got: 99999"),

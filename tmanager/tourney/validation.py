@@ -338,7 +338,8 @@ def _check_spsa(tourney: Tourney, spsa: TuneSettings) -> None:
         ("tourney.type", s.type is TourneyType.ROUND_ROBIN, "a tune is a round robin", 'type = "round-robin"'),
         ("tourney.games_per_pairing", s.games_per_pairing == 2, "a tune plays pairs", "games_per_pairing = 2"),
         ("tourney.cycles", s.cycles == 1, "a tune's length is spsa.iterations", "cycles = 1"),
-        ("tourney.noswap", not (s.noswap or s.reverse), "each pair of a tune reverses colours", "noswap = false"),
+        ("tourney.noswap", not s.noswap, "each pair of a tune reverses colours", "noswap = false"),
+        ("tourney.reverse", not s.reverse, "a tune plays the schedule's own colours", "reverse = false"),
         ("sprt", tourney.sprt is None, "a tune has no SPRT", "remove [sprt]"),
     )
     for field, holds, problem, fix in shape:
