@@ -268,6 +268,11 @@ def test_stockfish_is_tuned_on_two_of_its_options(tmp_path: Path) -> None:
         ("A, int, 5, 0, 10, 1, 0.1\n", ("--iterations", "0"), "spsa.iterations: must be at least 1, not 0"),
         ("A, int, 5, 0, 10, 1, 0.1\n", ("-e", "greedy-uci"), "participants: a tune needs exactly 2 participants"),
         ("A, int, 5, 0, 10, 1, 0.1\n", ("--cycles", "3"), "tourney.cycles: a tune's length is spsa.iterations"),
+        # an option of a tuned participant that the tune sets: its value was never played, silently
+        ("A, int, 5, 0, 10, 1, 0.1\n", ("--option", "b:a=3"), "participants[1].options: a: the tune sets it in "
+         "every game (spsa.parameters: A), so this value is never played (leave it out: the tune starts from the "
+         "parameter's start)"),
+        ("A, int, 5, 0, 10, 1, 0.1\n", ("--each", "option.A=3"), "participants[0].options: A: the tune sets it"),
         ("A, int, 5, 0, 10, 1, 0.1\n", ("--set", "noswap=true"),
          "tourney.noswap: each pair of a tune reverses colours (noswap = false)"),
         # reverse = true was blamed on noswap, whose hint (noswap = false) was already so
@@ -333,6 +338,23 @@ def test_a_tune_ended_by_an_edit_writes_its_values_and_runs_its_hook(tmp_path: P
     assert (tmp_path / "t.spsa.txt").read_text() == values
     assert run_cli("run", path).returncode == 0
     assert (tmp_path / "hook.txt").read_text() == hooked
+
+
+def test_edit_refuses_an_option_of_a_tuned_participant_that_the_tune_sets(tmp_path: Path) -> None:
+    """`edit --option plus:A=3` was taken and never played: the tune sets A in every game. A base's own A is its
+    to keep."""
+    path = tmp_path / "t.toml"
+    new_tune(path, 2)
+    before = path.read_bytes()
+    done = run_cli("edit", path, "--option", "plus:A=3")
+    assert done.returncode == 2 and done.stderr.splitlines() == [
+        f"tmanager: {path}: participants[0].options: A: the tune sets it in every game (spsa.parameters: A), so "
+        "this value is never played (leave it out: the tune starts from the parameter's start)"
+    ], done.stderr
+    assert path.read_bytes() == before
+    base = tmp_path / "b.toml"
+    new_base_tune(base, 2)
+    assert run_cli("edit", base, "--option", "base:A=20").returncode == 0
 
 
 def test_a_fifo_where_the_tunes_values_go_is_refused_before_a_game(tmp_path: Path) -> None:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from tmanager.core.results import Result
 from tmanager.core.schedule import Schedule
-from tmanager.core.spsa import TuneSettings
+from tmanager.core.spsa import Opponent, TuneSettings
 from tmanager.core.stats import SprtSettings
 from tmanager.errors import ConfigError, StateError
 from tmanager.files import check_access, expect_directory, expect_file, file_size, lock_path
@@ -345,6 +345,7 @@ def _check_spsa(tourney: Tourney, spsa: TuneSettings) -> None:
     for field, holds, problem, fix in shape:
         if not holds:
             raise ConfigError(problem, file=tourney.path, field=field, hint=fix)
+    _check_tuned_options(tourney, spsa)
     if tourney.tuning is not None and len(tourney.tuning.theta) != len(spsa.params):
         raise ConfigError(
             f"holds {len(tourney.tuning.theta)} values for {len(spsa.params)} parameters",
@@ -357,6 +358,22 @@ def _check_spsa(tourney: Tourney, spsa: TuneSettings) -> None:
             f"a pair's step must hold 4 values for each of the {len(spsa.params)} parameters",
             file=tourney.path, field="tuning.drawn", hint="tmanager writes it: put it back as it was",
         )
+
+
+def _check_tuned_options(tourney: Tourney, spsa: TuneSettings) -> None:
+    """No tuned participant has an option of its own that the tune sets in every game (in any case, as the engine
+    takes it): its value would never be played, silently."""
+    tuned = {param.name.casefold(): param.name for param in spsa.params}
+    playing = tourney.participants if spsa.opponent is Opponent.MIRROR else tourney.participants[:1]
+    for index, participant in enumerate(playing):
+        given = next((name for name in participant.options if name.casefold() in tuned), None)
+        if given is not None:
+            raise ConfigError(
+                f"{given}: the tune sets it in every game (spsa.parameters: {tuned[given.casefold()]}), so this value"
+                " is never played",
+                file=tourney.path, field=f"participants[{index}].options",
+                hint="leave it out: the tune starts from the parameter's start",
+            )
 
 
 def check_tag_value(text: str, *, file: Path, field: str) -> None:
