@@ -235,8 +235,8 @@ def test_new_refuses_an_sprt_model_without_an_sprt(tmp_path: Path) -> None:
     path, engines = tmp_path / "s.toml", ["-e", "stockfish:A", "-e", "stockfish:B", "--nodes", "100"]
     done = run_cli("new", path, *engines, "--sprt-model", "logistic")
     assert (done.returncode, done.stderr) == (2, (
-        "tmanager: --sprt-model: --sprt-model without --sprt (give the test's bounds with --sprt ELO0 ELO1 ALPHA "
-        "BETA, or leave --sprt-model out)\n"))
+        "tmanager: --sprt-model: tests nothing without --sprt (add --sprt ELO0 ELO1 ALPHA BETA, e.g. --sprt 0 5 "
+        "0.05 0.05)\n"))
     assert not path.exists()
     for more, model in ((("--sprt-model", "logistic"), "logistic"), ((), "normalized")):
         done = run_cli("new", path, *engines, "--sprt", "0", "5", "0.05", "0.05", *more, "--force")

@@ -140,8 +140,8 @@ def command(args: argparse.Namespace) -> int:
         elo0, elo1, alpha, beta = args.sprt
         tourney.sprt = SprtSettings(elo0, elo1, alpha, beta, SprtModel(args.sprt_model or SprtModel.NORMALIZED))
     elif args.sprt_model is not None:  # it would be dropped, and the tourney played without a test
-        raise ConfigError("--sprt-model without --sprt", field="--sprt-model",
-                          hint="give the test's bounds with --sprt ELO0 ELO1 ALPHA BETA, or leave --sprt-model out")
+        raise ConfigError("tests nothing without --sprt", field="--sprt-model",  # as crosstable says it
+                          hint="add --sprt ELO0 ELO1 ALPHA BETA, e.g. --sprt 0 5 0.05 0.05")
     if args.spsa or args.iterations is not None or args.spsa_base:
         tourney.spsa = _tune(args.spsa, args.iterations, base=args.spsa_base)
     if args.openings:
