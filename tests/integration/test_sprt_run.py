@@ -201,6 +201,24 @@ def test_a_test_decided_by_an_edit_records_its_verdict_and_runs_its_hook(tmp_pat
     assert run_cli("run", path).returncode == 0 and len(verdicts(path)) == 1
 
 
+def test_a_test_decided_by_results_typed_in_is_recorded_by_run(tmp_path: Path) -> None:
+    """Results typed in by hand that decide the test: `run` found it over and said so, but left no verdict in the
+    file and never ran after_tourney (only `work`, whose claim looks, did)."""
+    path = tmp_path / "typed.toml"
+    new(path, "-e", "random-uci:A", "-e", "random-uci:B", "--games", "2", "--cycles", "50", "--nodes", "1",
+        "--after-tourney", HOOK, "--sprt", "0", "5", "0.45", "0.45")
+    with store.transaction(path) as tourney:  # ten pairs won by A
+        for number in range(20):
+            tourney.set_result(number, "+" if number % 2 == 0 else "-")
+    done = run_cli("run", path)
+    assert done.returncode == 0 and "H1 accepted" in done.stdout, done.stderr
+    verdict = store.read(path).verdict
+    assert verdict is not None and (verdict.result, verdict.games) == ("H1", 20)
+    assert [(v["TMANAGER_SPRT_RESULT"], v["TMANAGER_SPRT_PAIRS"]) for v in verdicts(path)] == [("H1", "10")]
+    again = run_cli("run", path)
+    assert again.returncode == 0 and "nothing to play" in again.stderr and len(verdicts(path)) == 1
+
+
 def test_pgn_pentanomial_counts_equal_the_results_string_pair_by_pair(tmp_path: Path) -> None:
     # Three games a pairing over two cycles: pairs 0-1 and 3-4 in their cycles, 2-5 across them.
     path = tmp_path / "book.toml"

@@ -109,6 +109,15 @@ def add_after_tourney(tourney: Tourney) -> None:
         tourney.hooks[AFTER_TOURNEY] = PendingHook(AFTER_TOURNEY, tourney.settings.after_tourney, env)
 
 
+def note_verdict(tourney: Tourney) -> None:
+    """Record an SPRT's verdict that came without a game recorded (results typed in by hand), with the
+    ``after_tourney`` it calls for once the test is over."""
+    decided = tourney.verdict
+    update_verdict(tourney)
+    if tourney.verdict is not None and tourney.verdict != decided and tourney.is_complete():
+        add_after_tourney(tourney)
+
+
 def conclude(tourney: Tourney) -> None:
     """What the record of a last game does, for a tourney that ended without one (an edit of its cycles, of a
     tune's iterations or of an SPRT's bounds): the SPRT's verdict recorded, the tune's values written, and
