@@ -353,6 +353,11 @@ def _check_spsa(tourney: Tourney, spsa: TuneSettings) -> None:
             field="tuning.theta",
             hint="the parameters changed under way: put them back, or start the tune afresh",
         )
+    if tourney.tuning is not None and tourney.tuning.pairs > spsa.iterations:  # θ would move no more, silently
+        raise ConfigError(
+            f"{tourney.tuning.pairs} pairs applied, more than the tune's {spsa.iterations} iterations",
+            file=tourney.path, field="tuning.pairs", hint="tmanager writes it: put it back as it was",
+        )
     if tourney.tuning is not None and any(len(v) != 4 * len(spsa.params) for v in tourney.tuning.drawn.values()):
         raise ConfigError(
             f"a pair's step must hold 4 values for each of the {len(spsa.params)} parameters",
