@@ -141,3 +141,17 @@ def test_more_pairs_applied_than_the_tune_has_are_refused(tmp_path: Path) -> Non
         validation.validate(t, outputs=False)
     assert refused.value.field == "tuning.pairs"
     assert refused.value.message == "4 pairs applied, more than the tune's 3 iterations"
+
+
+@pytest.mark.parametrize("field", ["tuning.history", "tuning.begun"])
+def test_a_theta_without_a_value_for_each_parameter_is_refused(tmp_path: Path, field: str) -> None:
+    """A hand-edited [tuning] history of one value for two parameters made status die of an IndexError as it drew
+    the path; a pair begun at such a θ would have died when its step was drawn."""
+    t = tune(tmp_path)
+    state = spsa.TuneState.initial(TUNE)
+    short = (100.0,)
+    t.tuning = (dataclasses.replace(state, history=((0, short),)) if field == "tuning.history"
+                else dataclasses.replace(state, begun={0: short}))
+    with pytest.raises(ConfigError) as refused:
+        validation.validate(t, outputs=False)
+    assert refused.value.field == field and refused.value.message == "holds 1 values for 2 parameters"

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from tmanager.core.results import Result
 from tmanager.core.schedule import Schedule
-from tmanager.core.spsa import Opponent, TuneSettings
+from tmanager.core.spsa import Opponent, TuneSettings, TuneState
 from tmanager.core.stats import SprtSettings
 from tmanager.errors import ConfigError, StateError
 from tmanager.files import check_access, expect_directory, expect_file, file_size, lock_path
@@ -346,21 +346,31 @@ def _check_spsa(tourney: Tourney, spsa: TuneSettings) -> None:
         if not holds:
             raise ConfigError(problem, file=tourney.path, field=field, hint=fix)
     _check_tuned_options(tourney, spsa)
-    if tourney.tuning is not None and len(tourney.tuning.theta) != len(spsa.params):
+    if tourney.tuning is not None:
+        _check_tuning(tourney, spsa, tourney.tuning)
+
+
+def _check_tuning(tourney: Tourney, spsa: TuneSettings, state: TuneState) -> None:
+    """The tune's state (``[tuning]``, tmanager's, or edited by hand) fits its settings: a θ (current, of a pair
+    begun, in the history) for every parameter, no more pairs applied than the tune has, whole steps kept."""
+    n = len(spsa.params)
+    thetas = (("tuning.theta", (state.theta,)), ("tuning.begun", tuple(state.begun.values())),
+              ("tuning.history", tuple(theta for _, theta in state.history)))
+    for field, values in thetas:
+        wrong = next((theta for theta in values if len(theta) != n), None)
+        if wrong is not None:  # the history's was shown by status, which died of an IndexError
+            raise ConfigError(
+                f"holds {len(wrong)} values for {n} parameters", file=tourney.path, field=field,
+                hint="the parameters changed under way: put them back, or start the tune afresh",
+            )
+    if state.pairs > spsa.iterations:  # θ would move no more, silently
         raise ConfigError(
-            f"holds {len(tourney.tuning.theta)} values for {len(spsa.params)} parameters",
-            file=tourney.path,
-            field="tuning.theta",
-            hint="the parameters changed under way: put them back, or start the tune afresh",
-        )
-    if tourney.tuning is not None and tourney.tuning.pairs > spsa.iterations:  # θ would move no more, silently
-        raise ConfigError(
-            f"{tourney.tuning.pairs} pairs applied, more than the tune's {spsa.iterations} iterations",
+            f"{state.pairs} pairs applied, more than the tune's {spsa.iterations} iterations",
             file=tourney.path, field="tuning.pairs", hint="tmanager writes it: put it back as it was",
         )
-    if tourney.tuning is not None and any(len(v) != 4 * len(spsa.params) for v in tourney.tuning.drawn.values()):
+    if any(len(v) != 4 * n for v in state.drawn.values()):
         raise ConfigError(
-            f"a pair's step must hold 4 values for each of the {len(spsa.params)} parameters",
+            f"a pair's step must hold 4 values for each of the {n} parameters",
             file=tourney.path, field="tuning.drawn", hint="tmanager writes it: put it back as it was",
         )
 
