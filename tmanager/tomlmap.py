@@ -116,9 +116,12 @@ def from_table(cls: type[_T], table: Any, section: str, path: Path | None) -> _T
         _check_least(values[f.name], f, where, path)
     try:
         return cls(**values)
-    except TypeError as exc:
-        missing = str(exc).rsplit(":", 1)[-1].strip()
-        raise ConfigError(f"missing required key {missing}", file=path, field=section) from None
+    except TypeError:
+        missing = [repr(key) for key, f in fields.items() if f.name not in values and f.init
+                   and f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING]
+        keys = " and ".join(missing)
+        raise ConfigError(f"missing required key{'s' * (len(missing) > 1)} {keys}", file=path, field=section,
+                          hint=f"add {keys} to {section}") from None
 
 
 def _fields(cls: type[Any]) -> dict[str, dataclasses.Field[Any]]:

@@ -9,6 +9,7 @@ from typing import Any, Literal
 
 import pytest
 
+from tmanager.core.spsa import TuneSettings
 from tmanager.errors import ConfigError
 from tmanager.tomlmap import Choice, dumps, from_table, to_table
 
@@ -78,6 +79,17 @@ def test_a_wrong_value_is_named_with_its_key(table: dict[str, Any], where: str, 
     with pytest.raises(ConfigError) as caught:
         from_table(Sample, table, "sample", None)
     assert caught.value.field == where and says in caught.value.message
+
+
+def test_a_missing_key_says_to_add_it() -> None:
+    """A hand-written [spsa] without iterations said 'spsa: missing required key 'iterations'', and no way out."""
+    with pytest.raises(ConfigError) as caught:
+        from_table(Sample, {}, "sample", None)
+    assert str(caught.value) == "sample: missing required key 'name' (add 'name' to sample)"
+    with pytest.raises(ConfigError) as caught:
+        from_table(TuneSettings, {"seed": 1}, "spsa", None)
+    assert str(caught.value) == "spsa: missing required keys 'parameters' and 'iterations' (add 'parameters' and " \
+        "'iterations' to spsa)"
 
 
 @pytest.mark.parametrize(("share", "says"), [
