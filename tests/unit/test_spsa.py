@@ -229,6 +229,19 @@ def test_the_history_keeps_theta_every_so_many_pairs_and_at_the_end() -> None:
     assert state.history[-1][1] == state.theta
 
 
+def test_a_long_tune_keeps_a_history_of_about_a_thousand_points() -> None:
+    """θ after every pair of a 20,000-pair tune made each transaction of the workers read and write 20,000 points
+    (0.4 s a transaction, the lock held so at every claim and record)."""
+    long = dataclasses.replace(TUNE, iterations=2500, history_every=1)
+    assert long.history_spacing == 3 and dataclasses.replace(long, history_every=5).history_spacing == 5
+    state = spsa.TuneState.initial(long)
+    for pair in range(long.iterations):
+        state = state.begin(pair).apply(long, plus_margin=1 if pair % 3 else -1)
+    kept = [pairs for pairs, _ in state.history]
+    assert kept[:3] == [0, 3, 6] and kept[-2:] == [2499, 2500] and len(kept) == 835 <= spsa.HISTORY_POINTS
+    assert state.history[-1][1] == state.theta
+
+
 def test_bad_tune_settings_name_their_field() -> None:
     with pytest.raises(ConfigError) as caught:
         spsa.TuneSettings(parameters="A, int, 50, 0, 10, 1, 0.1", iterations=5).check()

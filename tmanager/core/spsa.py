@@ -43,6 +43,9 @@ from tmanager.tomlmap import SIGNED
 DEFAULT_ALPHA, DEFAULT_GAMMA, DEFAULT_A_RATIO = 0.602, 0.101, 0.1
 #: The smallest perturbation of an integer parameter: below it both sides would mostly play one value.
 INT_MIN_PERTURBATION = 0.5
+#: About the most points of θ a tune's history keeps: every transaction of the workers reads and writes it whole,
+#: and a point a pair made one of a 20,000-pair tune take 0.4 s (the lock held so, at every claim and record).
+HISTORY_POINTS = 1000
 
 
 class Opponent(enum.Enum):
@@ -267,6 +270,12 @@ class TuneSettings:
         return Gains(self.iterations, self.alpha, self.gamma, self.a_ratio)
 
     @property
+    def history_spacing(self) -> int:
+        """The pairs between two points of θ's history: ``history_every``, widened so that the history holds
+        no more than about :data:`HISTORY_POINTS` points."""
+        return max(self.history_every, -(-self.iterations // HISTORY_POINTS))
+
+    @property
     def params(self) -> tuple[SpsaParam, ...]:
         return _parsed(self.parameters)
 
@@ -290,7 +299,7 @@ def _parsed(text: str) -> tuple[SpsaParam, ...]:
 @dataclass(frozen=True, slots=True)
 class TuneState:
     """Where a tune stands (the file's ``[tuning]``, written by tmanager): θ after the pairs applied so
-    far, the θ each pair begun and not yet applied was drawn at, and θ every ``history_every`` pairs."""
+    far, the θ each pair begun and not yet applied was drawn at, and θ every ``history_spacing`` pairs."""
 
     theta: tuple[float, ...] = field(metadata=SIGNED)
     pairs: int = 0  #: pairs applied to θ, in pair order
@@ -339,7 +348,7 @@ class TuneState:
             settings.gains, settings.params, self.step(settings, pair), self.theta, plus_margin=plus_margin
         )
         pairs = pair + 1
-        kept = pairs % settings.history_every == 0 or pairs == settings.iterations
+        kept = pairs % settings.history_spacing == 0 or pairs == settings.iterations
         return TuneState(
             theta,
             pairs,
