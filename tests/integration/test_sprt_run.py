@@ -11,6 +11,7 @@ import pytest
 
 from tests.conftest import ROOT, assert_consistent, pgn_games, run_cli
 from tests.integration.test_web import Server, fetch
+from tmanager.core import stats
 from tmanager.tourney import store
 from tmanager.tourney.model import Tourney
 
@@ -217,6 +218,20 @@ def test_a_test_decided_by_results_typed_in_is_recorded_by_run(tmp_path: Path) -
     assert [(v["TMANAGER_SPRT_RESULT"], v["TMANAGER_SPRT_PAIRS"]) for v in verdicts(path)] == [("H1", "10")]
     again = run_cli("run", path)
     assert again.returncode == 0 and "nothing to play" in again.stderr and len(verdicts(path)) == 1
+
+
+def test_a_test_on_the_games_says_trinomial(tmp_path: Path) -> None:
+    """sprt.pentanomial = false (fastchess's -report penta=false): the LLR was the games' but the report's SPRT line
+    said '(normalized, pentanomial)'."""
+    path = tmp_path / "games.toml"
+    new(path, "-e", "random-uci:A", "-e", "random-uci:B", "--games", "2", "--cycles", "5", "--nodes", "1",
+        "--sprt", "0", "5", "0.05", "0.05", "--set", "sprt.pentanomial=false")
+    with store.transaction(path) as tourney:
+        for number, char in enumerate("+==-==+=="):
+            tourney.set_result(number, char)
+    llr = stats.sprt((0, 6, 3), elo0=0, elo1=5).llr  # A: W 3, D 6 (game 3: black won, A had black)
+    assert f"{llr:.2f}" != f"{stats.sprt((0, 0, 1, 3, 0), elo0=0, elo1=5).llr:.2f}"  # the pairs: another LLR
+    assert f"[0, 5] (normalized, trinomial): LLR {llr:.2f} (bounds" in run_cli("status", path).stdout
 
 
 def test_pgn_pentanomial_counts_equal_the_results_string_pair_by_pair(tmp_path: Path) -> None:
