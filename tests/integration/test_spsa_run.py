@@ -340,6 +340,29 @@ def test_a_tune_ended_by_an_edit_writes_its_values_and_runs_its_hook(tmp_path: P
     assert (tmp_path / "hook.txt").read_text() == hooked
 
 
+@pytest.mark.parametrize(
+    ("engine", "says"),
+    [
+        ("fault-no-handshake:a", "no handshake within 1 s (try the engine alone with `tmanager check`, or raise "
+         "tourney.handshake_timeout)"),
+        ("fault-crash-start:a", "engine process died unexpectedly (exit code: 1) (try the engine alone with "
+         "`tmanager check`)"),
+    ],
+)
+def test_an_engine_new_cannot_start_says_why_and_what_to_do(tmp_path: Path, engine: str, says: str) -> None:
+    """An engine that never answered its handshake was told 'could not be started to read its options:
+    TimeoutError', and neither this nor a crash said how to go on."""
+    (tmp_path / "params.txt").write_text("A, int, 5, 0, 10, 1, 0.1\n")
+    done = run_cli(
+        "new", tmp_path / "t.toml", "-e", engine, "-e", "random-uci:b", "--nodes", "1", "--spsa",
+        tmp_path / "params.txt", "--iterations", "5", "--set", "handshake_timeout=1",
+    )  # fmt: skip
+    assert done.returncode == 2 and done.stderr.splitlines() == [
+        f"tmanager: participants[0]: the engine could not be started to read its options: {says}"
+    ], done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["params.txt"]
+
+
 def test_edit_refuses_an_option_of_a_tuned_participant_that_the_tune_sets(tmp_path: Path) -> None:
     """`edit --option plus:A=3` was taken and never played: the tune sets A in every game. A base's own A is its
     to keep."""

@@ -34,11 +34,16 @@ def check_options(tourney: Tourney) -> None:
         spec = tourney.engine_spec(index)
         try:
             declared = asyncio.run(_declared(spec))
-        except (EngineError, OSError, TimeoutError) as exc:
+        except TimeoutError:  # which says nothing of itself
+            raise ConfigError(
+                f"the engine could not be started to read its options: no handshake within "
+                f"{spec.handshake_timeout:g} s", file=tourney.path, field=f"participants[{index}]",
+                hint="try the engine alone with `tmanager check`, or raise tourney.handshake_timeout",
+            ) from None
+        except (EngineError, OSError) as exc:
             raise ConfigError(
                 f"the engine could not be started to read its options: {first_line(exc) or type(exc).__name__}",
-                file=tourney.path,
-                field=f"participants[{index}]",
+                file=tourney.path, field=f"participants[{index}]", hint="try the engine alone with `tmanager check`",
             ) from None
         for param in tune.params:
             option = declared.get(param.name) or next(  # as the engine is told its options: any case
