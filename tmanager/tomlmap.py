@@ -116,12 +116,14 @@ def from_table(cls: type[_T], table: Any, section: str, path: Path | None) -> _T
         _check_least(values[f.name], f, where, path)
     try:
         return cls(**values)
-    except TypeError as exc:
-        missing = str(exc).rsplit(":", 1)[-1].strip()
-        # The way out too: it said what was missing and no more.
-        keys = [f"{key} = …" for key in re.findall(r"'([^']+)'", missing)]
-        raise ConfigError(f"missing required key {missing}", file=path, field=section,
-                          hint=f"add {'it' if len(keys) == 1 else 'them'} to that table: {', '.join(keys)}") from None
+    except TypeError:
+        # Every key missing, and the way out: it said what was missing and no more.
+        missing = [key for key, f in fields.items() if f.name not in values and f.init
+                   and f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING]
+        keys = " and ".join(map(repr, missing))
+        raise ConfigError(f"missing required key{'s' * (len(missing) > 1)} {keys}", file=path, field=section,
+                          hint=f"add {'them' if len(missing) > 1 else 'it'} to {section}: "
+                          + ", ".join(f"{key} = …" for key in missing)) from None
 
 
 def _fields(cls: type[Any]) -> dict[str, dataclasses.Field[Any]]:

@@ -11,6 +11,7 @@ import pytest
 
 from tests.conftest import ROOT, assert_consistent, pgn_games, run_cli
 from tests.integration.test_web import Server, fetch
+from tmanager.core import stats
 from tmanager.tourney import store
 from tmanager.tourney.model import Tourney
 
@@ -180,6 +181,57 @@ def test_an_undecided_test_continues_when_cycles_are_raised(tmp_path: Path) -> N
     tourney = store.read(path)
     assert tourney.finished_count == 4 and tourney.verdict is not None and tourney.verdict.games == 4
     assert [v["TMANAGER_SPRT_GAMES"] for v in verdicts(path)] == ["2", "4"]
+
+
+def test_a_test_decided_by_an_edit_records_its_verdict_and_runs_its_hook(tmp_path: Path) -> None:
+    """An edit of the bounds that decided the test left no verdict in the file and never ran after_tourney: no
+    game was recorded to do it, and `run` found the test over and started no worker."""
+    path = tmp_path / "edited.toml"
+    new(path, "-e", "random-uci:A", "-e", "random-uci:B", "--games", "2", "--cycles", "50", "--nodes", "1",
+        "--after-tourney", HOOK, "--sprt", "0", "5", "0.05", "0.05")
+    with store.transaction(path) as tourney:  # ten pairs won by A, typed in by hand
+        for number in range(20):
+            tourney.set_result(number, "+" if number % 2 == 0 else "-")
+    assert store.read(path).verdict is None
+    done = run_cli("edit", path, "--set", "sprt.alpha=0.45", "--set", "sprt.beta=0.45", "--force")
+    assert done.returncode == 0, done.stderr
+    verdict = store.read(path).verdict
+    assert verdict is not None and (verdict.result, verdict.games, verdict.pairs) == ("H1", 20, 10)
+    assert run_cli("run", path).returncode == 0
+    assert [(v["TMANAGER_SPRT_RESULT"], v["TMANAGER_SPRT_GAMES"]) for v in verdicts(path)] == [("H1", "20")]
+    assert run_cli("run", path).returncode == 0 and len(verdicts(path)) == 1
+
+
+def test_a_test_decided_by_results_typed_in_is_recorded_by_run(tmp_path: Path) -> None:
+    """Results typed in by hand that decide the test: `run` found it over and said so, but left no verdict in the
+    file and never ran after_tourney (only `work`, whose claim looks, did)."""
+    path = tmp_path / "typed.toml"
+    new(path, "-e", "random-uci:A", "-e", "random-uci:B", "--games", "2", "--cycles", "50", "--nodes", "1",
+        "--after-tourney", HOOK, "--sprt", "0", "5", "0.45", "0.45")
+    with store.transaction(path) as tourney:  # ten pairs won by A
+        for number in range(20):
+            tourney.set_result(number, "+" if number % 2 == 0 else "-")
+    done = run_cli("run", path)
+    assert done.returncode == 0 and "H1 accepted" in done.stdout, done.stderr
+    verdict = store.read(path).verdict
+    assert verdict is not None and (verdict.result, verdict.games) == ("H1", 20)
+    assert [(v["TMANAGER_SPRT_RESULT"], v["TMANAGER_SPRT_PAIRS"]) for v in verdicts(path)] == [("H1", "10")]
+    again = run_cli("run", path)
+    assert again.returncode == 0 and "nothing to play" in again.stderr and len(verdicts(path)) == 1
+
+
+def test_a_test_on_the_games_says_trinomial(tmp_path: Path) -> None:
+    """sprt.pentanomial = false (fastchess's -report penta=false): the LLR was the games' but the report's SPRT line
+    said '(normalized, pentanomial)'."""
+    path = tmp_path / "games.toml"
+    new(path, "-e", "random-uci:A", "-e", "random-uci:B", "--games", "2", "--cycles", "5", "--nodes", "1",
+        "--sprt", "0", "5", "0.05", "0.05", "--set", "sprt.pentanomial=false")
+    with store.transaction(path) as tourney:
+        for number, char in enumerate("+==-==+=="):
+            tourney.set_result(number, char)
+    llr = stats.sprt((0, 6, 3), elo0=0, elo1=5).llr  # A: W 3, D 6 (game 3: black won, A had black)
+    assert f"{llr:.2f}" != f"{stats.sprt((0, 0, 1, 3, 0), elo0=0, elo1=5).llr:.2f}"  # the pairs: another LLR
+    assert f"[0, 5] (normalized, trinomial): LLR {llr:.2f} (bounds" in run_cli("status", path).stdout
 
 
 def test_pgn_pentanomial_counts_equal_the_results_string_pair_by_pair(tmp_path: Path) -> None:

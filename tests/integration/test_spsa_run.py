@@ -268,6 +268,16 @@ def test_stockfish_is_tuned_on_two_of_its_options(tmp_path: Path) -> None:
         ("A, int, 5, 0, 10, 1, 0.1\n", ("--iterations", "0"), "spsa.iterations: must be at least 1, not 0"),
         ("A, int, 5, 0, 10, 1, 0.1\n", ("-e", "greedy-uci"), "participants: a tune needs exactly 2 participants"),
         ("A, int, 5, 0, 10, 1, 0.1\n", ("--cycles", "3"), "tourney.cycles: a tune's length is spsa.iterations"),
+        # an option of a tuned participant that the tune sets: its value was never played, silently
+        ("A, int, 5, 0, 10, 1, 0.1\n", ("--option", "b:a=3"), "participants[1].options: a: the tune sets it in "
+         "every game (spsa.parameters: A), so this value is never played (leave it out: the tune starts from the "
+         "parameter's start)"),
+        ("A, int, 5, 0, 10, 1, 0.1\n", ("--each", "option.A=3"), "participants[0].options: A: the tune sets it"),
+        ("A, int, 5, 0, 10, 1, 0.1\n", ("--set", "noswap=true"),
+         "tourney.noswap: each pair of a tune reverses colours (noswap = false)"),
+        # reverse = true was blamed on noswap, whose hint (noswap = false) was already so
+        ("A, int, 5, 0, 10, 1, 0.1\n", ("--set", "reverse=true"),
+         "tourney.reverse: a tune plays the schedule's own colours (reverse = false)"),
         ("A, int, 5, 0, 10, 1, 0.1\n", (), "spsa.parameters: A: engine 'a' has no such option (its options: Hash, "),
         ("Hash, int, 5, 1, 99999, 1, 0.1\n", (), "spsa.parameters: Hash: expected value for option 'Hash' to be at "
          "most 65536, got: 99999"),
@@ -291,6 +301,83 @@ def test_bad_input_is_one_line_and_writes_nothing(
     assert done.returncode == 2
     assert says in done.stderr and len(done.stderr.splitlines()) == 1
     assert sorted(p.name for p in tmp_path.iterdir()) == ["params.txt"]
+
+
+@pytest.mark.parametrize(
+    ("params", "says"),
+    [
+        ("Clear Hash, int, 0, 0, 1, 1, 0.1\n", "spsa.parameters: Clear Hash: the engine's Clear Hash is a button "
+         "option, which takes no value (tune a spin option, or a string option for a float)"),
+        ("multipv, int, 1, 1, 4, 1, 0.1\n", "spsa.parameters: multipv: tmanager sets the engine's MultiPV itself in "
+         "every game (tune another option)"),
+    ],
+)
+def test_an_option_the_tune_cannot_set_is_refused_by_new(tmp_path: Path, params: str, says: str) -> None:
+    """A button's tuned values were dropped (θ wandered on noise, games wasted); an option tmanager manages passed
+    ``new`` and stopped ``run`` at the first game."""
+    (tmp_path / "params.txt").write_text(params)
+    done = run_cli(
+        "new", tmp_path / "t.toml", "-e", "stockfish:a", "-e", "stockfish:b", "--nodes", "1",
+        "--spsa", tmp_path / "params.txt", "--iterations", "5",
+    )  # fmt: skip
+    assert done.returncode == 2 and done.stderr.splitlines() == [f"tmanager: {says}"], done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["params.txt"]
+
+
+def test_a_tune_ended_by_an_edit_writes_its_values_and_runs_its_hook(tmp_path: Path) -> None:
+    """spsa.iterations edited down to the pairs applied ended the tune without a game recorded: its values file was
+    never written, nor after_tourney run, and `run` said only that every step was played."""
+    path = tmp_path / "t.toml"
+    new_tune(path, 2)
+    assert run_cli("run", path).returncode == 0
+    values, hooked = (tmp_path / "t.spsa.txt").read_text(), (tmp_path / "hook.txt").read_text()
+    for made in ("t.spsa.txt", "hook.txt"):
+        (tmp_path / made).unlink()
+    assert run_cli("edit", path, "--set", "spsa.iterations=3").returncode == 0  # raised, then taken back
+    assert run_cli("edit", path, "--set", "spsa.iterations=2").returncode == 0
+    assert (tmp_path / "t.spsa.txt").read_text() == values
+    assert run_cli("run", path).returncode == 0
+    assert (tmp_path / "hook.txt").read_text() == hooked
+
+
+@pytest.mark.parametrize(
+    ("engine", "says"),
+    [
+        ("fault-no-handshake:a", "no handshake within 1 s (try the engine alone with `tmanager check`, or raise "
+         "tourney.handshake_timeout)"),
+        ("fault-crash-start:a", "engine process died unexpectedly (exit code: 1) (try the engine alone with "
+         "`tmanager check`)"),
+    ],
+)
+def test_an_engine_new_cannot_start_says_why_and_what_to_do(tmp_path: Path, engine: str, says: str) -> None:
+    """An engine that never answered its handshake was told 'could not be started to read its options:
+    TimeoutError', and neither this nor a crash said how to go on."""
+    (tmp_path / "params.txt").write_text("A, int, 5, 0, 10, 1, 0.1\n")
+    done = run_cli(
+        "new", tmp_path / "t.toml", "-e", engine, "-e", "random-uci:b", "--nodes", "1", "--spsa",
+        tmp_path / "params.txt", "--iterations", "5", "--set", "handshake_timeout=1",
+    )  # fmt: skip
+    assert done.returncode == 2 and done.stderr.splitlines() == [
+        f"tmanager: participants[0]: the engine could not be started to read its options: {says}"
+    ], done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["params.txt"]
+
+
+def test_edit_refuses_an_option_of_a_tuned_participant_that_the_tune_sets(tmp_path: Path) -> None:
+    """`edit --option plus:A=3` was taken and never played: the tune sets A in every game. A base's own A is its
+    to keep."""
+    path = tmp_path / "t.toml"
+    new_tune(path, 2)
+    before = path.read_bytes()
+    done = run_cli("edit", path, "--option", "plus:A=3")
+    assert done.returncode == 2 and done.stderr.splitlines() == [
+        f"tmanager: {path}: participants[0].options: A: the tune sets it in every game (spsa.parameters: A), so "
+        "this value is never played (leave it out: the tune starts from the parameter's start)"
+    ], done.stderr
+    assert path.read_bytes() == before
+    base = tmp_path / "b.toml"
+    new_base_tune(base, 2)
+    assert run_cli("edit", base, "--option", "base:A=20").returncode == 0
 
 
 def test_a_fifo_where_the_tunes_values_go_is_refused_before_a_game(tmp_path: Path) -> None:

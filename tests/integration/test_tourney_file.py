@@ -229,6 +229,22 @@ def test_new_refuses_seeds_of_a_tourney_that_is_no_gauntlet(tmp_path: Path, kind
     assert not path.exists()
 
 
+def test_new_refuses_an_sprt_model_without_an_sprt(tmp_path: Path) -> None:
+    """--sprt-model logistic without --sprt was dropped, silently: the file was written without a test, played
+    every game, and no decision came; with --sprt it is the test's model, normalized when left out."""
+    path, engines = tmp_path / "s.toml", ["-e", "stockfish:A", "-e", "stockfish:B", "--nodes", "100"]
+    done = run_cli("new", path, *engines, "--sprt-model", "logistic")
+    assert (done.returncode, done.stderr) == (2, (
+        "tmanager: --sprt-model: tests nothing without --sprt (add --sprt ELO0 ELO1 ALPHA BETA, e.g. --sprt 0 5 "
+        "0.05 0.05)\n"))
+    assert not path.exists()
+    for more, model in ((("--sprt-model", "logistic"), "logistic"), ((), "normalized")):
+        done = run_cli("new", path, *engines, "--sprt", "0", "5", "0.05", "0.05", *more, "--force")
+        assert done.returncode == 0, done.stderr
+        sprt = store.read(path).sprt
+        assert sprt is not None and sprt.model == model
+
+
 def test_new_takes_a_swiss_tourney_s_rounds_and_refuses_them_elsewhere(tmp_path: Path) -> None:
     """A Swiss's rounds could only be given by --set swiss_rounds=N; without them it said '0 Swiss rounds'."""
     path, engines = tmp_path / "s.toml", ["-e", "stockfish:A", "-e", "stockfish:B", "-e", "stockfish:C"]

@@ -138,6 +138,9 @@ def test_the_values_are_written_as_the_engine_takes_them() -> None:
         ("A, bool, 5, 0, 10, 1, 0.1", "line 1: A: type 'bool' is neither int nor float"),
         ("A, int, five, 0, 10, 1, 0.1", "line 1: A: not a number among five, 0, 10, 1, 0.1"),
         ("A, int, 5, 0", "line 1: 4 fields in 'A, int, 5, 0'"),
+        # OpenBench's line without its r_end has fishtest's 6 fields: "not a number among int, …" said nothing more
+        ("A, int, 5, 0, 10, 1", "line 1: A: 6 fields after the type 'int': one is missing (name, int|float, start, "),
+        (", int, 5, 0, 10, 1, 0.1", "line 1: a parameter without a name (the engine option's name first)"),
         ("A, int, 5, 0, 10, 1, 0.1\nA, int, 5, 0, 10, 1, 0.1", "line 2: A is given twice (one line a parameter)"),
         ("Skill Level, int, 5, 0, 10, 1, 0.1\nskill level, int, 5, 0, 10, 1, 0.1",
          "line 2: skill level is given twice (as Skill Level: option names ignore case) (one line a parameter)"),
@@ -150,6 +153,7 @@ def test_bad_lines_are_one_line_naming_the_line(text: str, words: str) -> None:
         spsa.parse_input(text)
     assert str(caught.value).startswith(words)
     assert "\n" not in str(caught.value)
+    assert caught.value.hint, "each says how to fix it"
 
 
 @pytest.mark.parametrize(
@@ -222,6 +226,19 @@ def test_the_history_keeps_theta_every_so_many_pairs_and_at_the_end() -> None:
     for pair in range(6):
         state = state.begin(pair).apply(TUNE, plus_margin=1)
     assert [pairs for pairs, _ in state.history] == [0, 4, 6]
+    assert state.history[-1][1] == state.theta
+
+
+def test_a_long_tune_keeps_a_history_of_about_a_thousand_points() -> None:
+    """θ after every pair of a 20,000-pair tune made each transaction of the workers read and write 20,000 points
+    (0.4 s a transaction, the lock held so at every claim and record)."""
+    long = dataclasses.replace(TUNE, iterations=2500, history_every=1)
+    assert long.history_spacing == 3 and dataclasses.replace(long, history_every=5).history_spacing == 5
+    state = spsa.TuneState.initial(long)
+    for pair in range(long.iterations):
+        state = state.begin(pair).apply(long, plus_margin=1 if pair % 3 else -1)
+    kept = [pairs for pairs, _ in state.history]
+    assert kept[:3] == [0, 3, 6] and kept[-2:] == [2499, 2500] and len(kept) == 835 <= spsa.HISTORY_POINTS
     assert state.history[-1][1] == state.theta
 
 

@@ -10,6 +10,7 @@ from typing import Any, Literal
 
 import pytest
 
+from tmanager.core.spsa import TuneSettings
 from tmanager.errors import ConfigError
 from tmanager.tomlmap import Choice, dumps, from_table, to_table
 
@@ -81,6 +82,19 @@ def test_a_wrong_value_is_named_with_its_key(table: dict[str, Any], where: str, 
     assert caught.value.field == where and says in caught.value.message
 
 
+def test_a_missing_key_says_to_add_it() -> None:
+    """A hand-written [spsa] without iterations said 'spsa: missing required key 'iterations'', and ``tmanager
+    serve`` of an event file without its name "event: missing required key 'name'": no way out, against the
+    one-line form of every refusal."""
+    with pytest.raises(ConfigError) as caught:
+        from_table(Sample, {}, "sample", Path("s.toml"))
+    assert str(caught.value) == "s.toml: sample: missing required key 'name' (add it to sample: name = …)"
+    with pytest.raises(ConfigError) as caught:
+        from_table(TuneSettings, {"seed": 1}, "spsa", None)
+    assert str(caught.value) == "spsa: missing required keys 'parameters' and 'iterations' (add them to spsa: " \
+        "parameters = …, iterations = …)"
+
+
 @pytest.mark.parametrize(("share", "says"), [
     ("much", "must be a number, not 'much'"),
     (True, "must be a number, not True"),
@@ -138,11 +152,3 @@ def test_text_of_several_lines_is_written_as_pasted_when_it_can_be(text: str, li
     written = dumps({"spsa": {"parameters": text}})
     assert tomllib.loads(written) == {"spsa": {"parameters": text}}
     assert (f"parameters = '''\n{text}'''" in written) is literal
-
-
-def test_a_missing_key_is_told_with_the_way_out() -> None:
-    """``tmanager serve`` of an event file without its name said "event: missing required key 'name'" and no more,
-    against the one-line form of every refusal."""
-    with pytest.raises(ConfigError) as caught:
-        from_table(Sample, {}, "sample", Path("s.toml"))
-    assert str(caught.value) == "s.toml: sample: missing required key 'name' (add it to that table: name = …)"

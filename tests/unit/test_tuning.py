@@ -10,7 +10,7 @@ import pytest
 
 from tmanager.core import spsa
 from tmanager.errors import ConfigError
-from tmanager.tourney import editing, tuning
+from tmanager.tourney import editing, tuning, validation
 from tmanager.tourney.engines import EngineSpec, Protocol
 from tmanager.tourney.hookrun import AFTER_TOURNEY, add_hooks
 from tmanager.tourney.model import PLAYING, Participant, Settings, Tourney
@@ -128,3 +128,30 @@ def test_the_opponent_of_a_tune_with_results_cannot_change(tmp_path: Path) -> No
     assert refused.value.field == "spsa.opponent" and t.spsa.opponent is spsa.Opponent.BASE
     editing.edit_setting(t, "spsa.iterations", 4)  # lengthening a tune still is allowed
     assert t.spsa.iterations == 4
+
+
+def test_more_pairs_applied_than_the_tune_has_are_refused(tmp_path: Path) -> None:
+    """A hand-edited [tuning] pairs = 100 of a 3-pair tune was taken: status said '100 of 3 pairs applied', and θ
+    would move no more, nor the values be written."""
+    t = tune(tmp_path)
+    t.tuning = dataclasses.replace(spsa.TuneState.initial(TUNE), pairs=3)
+    validation.validate(t, outputs=False)  # the whole tune applied
+    t.tuning = dataclasses.replace(t.tuning, pairs=4)
+    with pytest.raises(ConfigError) as refused:
+        validation.validate(t, outputs=False)
+    assert refused.value.field == "tuning.pairs"
+    assert refused.value.message == "4 pairs applied, more than the tune's 3 iterations"
+
+
+@pytest.mark.parametrize("field", ["tuning.history", "tuning.begun"])
+def test_a_theta_without_a_value_for_each_parameter_is_refused(tmp_path: Path, field: str) -> None:
+    """A hand-edited [tuning] history of one value for two parameters made status die of an IndexError as it drew
+    the path; a pair begun at such a θ would have died when its step was drawn."""
+    t = tune(tmp_path)
+    state = spsa.TuneState.initial(TUNE)
+    short = (100.0,)
+    t.tuning = (dataclasses.replace(state, history=((0, short),)) if field == "tuning.history"
+                else dataclasses.replace(state, begun={0: short}))
+    with pytest.raises(ConfigError) as refused:
+        validation.validate(t, outputs=False)
+    assert refused.value.field == field and refused.value.message == "holds 1 values for 2 parameters"

@@ -4,7 +4,8 @@ The file is rewritten under the lock after the same checks as on reading.
 Changes that would give recorded results another meaning (type,
 gauntlet_seeds, games_per_pairing once games are recorded; fewer cycles than
 games recorded) are refused with the reason. Raising cycles of a finished
-tourney reopens it: `tmanager run` then plays the new cycle. Of a participant,
+tourney reopens it: `tmanager run` then plays the new cycle; an edit that ends it (fewer cycles or
+iterations, an SPRT's bounds that decide it) does what its last game's record would have done. Of a participant,
 --option, --each and --set participants.NAME.FIELD change how its engine
 plays (options, tc, st, nodes, depth, ponder, restart, time_margin, stderr),
 from its next game on, a participant's own setting winning over --each; another
@@ -25,6 +26,7 @@ from tmanager.errors import ConfigError
 from tmanager.tourney import amendments, store
 from tmanager.tourney.editing import edit_setting
 from tmanager.tourney.gamesetup import load_book
+from tmanager.tourney.hookrun import conclude
 
 EXAMPLES = """\
   tmanager edit gauntlet.toml --set cycles=4               # add cycles, also to a finished tourney
@@ -57,13 +59,16 @@ def command(args: argparse.Namespace) -> int:
     if not (args.set or args.option or args.each):
         raise ConfigError("nothing to change", field="--set", hint="give --set, --option or --each")
     with store.transaction(args.file, settings=True) as tourney:
-        before = amendments.conditions(tourney)
+        before, was_over = amendments.conditions(tourney), tourney.is_complete()
         assignments = ordered_assignments(args, [p.name for p in tourney.participants])
         for key, value in assignments.pairs:
             edit_setting(tourney, key, value)
         if any(_reads_the_book(key) for key, _ in assignments.pairs):
             load_book(tourney)  # a bad line is reported now (of a large book: in its first opening)
         made = amendments.guard(tourney, before, force=args.force)
+        tourney.validate(settings=True, engines=True)  # as the transaction would, before the SPRT is asked
+        if tourney.is_complete() and not was_over:  # no game will be recorded to end it
+            conclude(tourney)
         total = tourney.schedule().total_games
     assignments.say_notes()
     print(f"{args.file}: updated; {total} games scheduled")

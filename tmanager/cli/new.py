@@ -85,8 +85,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "the tourney stops once it decides",
     )
     parser.add_argument(
-        "--sprt-model", choices=words(SprtModel), default=SprtModel.NORMALIZED.value,
-        help="what the SPRT's bounds mean: normalized (nElo), logistic or bayesian Elo",
+        "--sprt-model", choices=words(SprtModel),
+        help="with --sprt: what the SPRT's bounds mean: normalized (nElo), logistic or bayesian Elo "
+        "(default: normalized)",
     )
     parser.add_argument(
         "--spsa", type=Path, metavar="PARAMS",
@@ -137,7 +138,10 @@ def command(args: argparse.Namespace) -> int:
     tourney = Tourney(path=path, settings=settings, participants=participants)
     if args.sprt:
         elo0, elo1, alpha, beta = args.sprt
-        tourney.sprt = SprtSettings(elo0, elo1, alpha, beta, SprtModel(args.sprt_model))
+        tourney.sprt = SprtSettings(elo0, elo1, alpha, beta, SprtModel(args.sprt_model or SprtModel.NORMALIZED))
+    elif args.sprt_model is not None:  # it would be dropped, and the tourney played without a test
+        raise ConfigError("tests nothing without --sprt", field="--sprt-model",  # as crosstable says it
+                          hint="add --sprt ELO0 ELO1 ALPHA BETA, e.g. --sprt 0 5 0.05 0.05")
     if args.spsa or args.iterations is not None or args.spsa_base:
         tourney.spsa = _tune(args.spsa, args.iterations, base=args.spsa_base)
     if args.openings:

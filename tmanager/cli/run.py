@@ -120,10 +120,13 @@ def command(args: argparse.Namespace) -> int:
     setup_logging(None)
     monitor = Progress(path, interactive=sys.stderr.isatty(), report_every=args.report_every, start=tourney)
     if monitor.finished(tourney) and not tourney.hooks:
-        store.settle(path)  # no worker will: a result changed by hand goes into the PGN now
-        monitor.final(tourney)
-        print(f"tmanager: nothing to play: {why_over(tourney, path)}", file=sys.stderr)
-        return 0
+        # No worker will take what was changed by hand: a result goes into the PGN now, and an SPRT decided by
+        # results typed in is recorded, its after_tourney due (the workers then run it).
+        tourney = store.settle(path)
+        if not tourney.hooks:
+            monitor.final(tourney)
+            print(f"tmanager: nothing to play: {why_over(tourney, path)}", file=sys.stderr)
+            return 0
     if args.dask is None and sum(lanes) < sum(asked) and left:
         print(f"tmanager: note: {left} game(s) left: {sum(lanes)} at once, not {sum(asked)}", file=sys.stderr)
     workers = (

@@ -137,7 +137,8 @@ def _match_lines(table: Crosstable) -> list[str]:
         lines.append(f"nElo: {stats.signed(s.nelo.value, 2)} +/- {_margin(s.nelo.margin, 2)} (no game pairs found)")
     if s.sprt is not None and m.sprt is not None:
         verdict = _VERDICT_WORDS[s.sprt.verdict]
-        counted = "pentanomial" if s.penta is not None and m.sprt.model is not SprtModel.BAYESIAN else "trinomial"
+        by_pairs = s.penta is not None and m.sprt.pentanomial and m.sprt.model is not SprtModel.BAYESIAN
+        counted = "pentanomial" if by_pairs else "trinomial"  # as SprtSettings.test counts
         order = f" ({m.first}: {m.chosen_by}; --match to choose)" if m.chosen_by else ""
         lines.append(
             f"SPRT of {m.first} against {m.second}{order}, [{m.sprt.elo0:g}, {m.sprt.elo1:g}] "

@@ -43,6 +43,9 @@ from tmanager.tomlmap import SIGNED
 DEFAULT_ALPHA, DEFAULT_GAMMA, DEFAULT_A_RATIO = 0.602, 0.101, 0.1
 #: The smallest perturbation of an integer parameter: below it both sides would mostly play one value.
 INT_MIN_PERTURBATION = 0.5
+#: About the most points of θ a tune's history keeps: every transaction of the workers reads and writes it whole,
+#: and a point a pair made one of a 20,000-pair tune take 0.4 s (the lock held so, at every claim and record).
+HISTORY_POINTS = 1000
 
 
 class Opponent(enum.Enum):
@@ -114,7 +117,7 @@ class SpsaParam:
         numbers = {"start": self.start, "min": self.minimum, "max": self.maximum, "c_end": self.c_end}
         for word, number in {**numbers, "r_end": self.r_end}.items():
             if not math.isfinite(number):
-                raise ConfigError(f"{self.name}: {word} must be a number, not {number}")
+                raise ConfigError(f"{self.name}: {word} must be a number, not {number}", hint="a finite number")
         if self.minimum > self.maximum:
             raise ConfigError(f"{self.name}: min {self.minimum:g} is above max {self.maximum:g}", hint="swap them")
         if not self.minimum <= self.start <= self.maximum:
@@ -267,6 +270,12 @@ class TuneSettings:
         return Gains(self.iterations, self.alpha, self.gamma, self.a_ratio)
 
     @property
+    def history_spacing(self) -> int:
+        """The pairs between two points of θ's history: ``history_every``, widened so that the history holds
+        no more than about :data:`HISTORY_POINTS` points."""
+        return max(self.history_every, -(-self.iterations // HISTORY_POINTS))
+
+    @property
     def params(self) -> tuple[SpsaParam, ...]:
         return _parsed(self.parameters)
 
@@ -290,7 +299,7 @@ def _parsed(text: str) -> tuple[SpsaParam, ...]:
 @dataclass(frozen=True, slots=True)
 class TuneState:
     """Where a tune stands (the file's ``[tuning]``, written by tmanager): θ after the pairs applied so
-    far, the θ each pair begun and not yet applied was drawn at, and θ every ``history_every`` pairs."""
+    far, the θ each pair begun and not yet applied was drawn at, and θ every ``history_spacing`` pairs."""
 
     theta: tuple[float, ...] = field(metadata=SIGNED)
     pairs: int = 0  #: pairs applied to θ, in pair order
@@ -339,7 +348,7 @@ class TuneState:
             settings.gains, settings.params, self.step(settings, pair), self.theta, plus_margin=plus_margin
         )
         pairs = pair + 1
-        kept = pairs % settings.history_every == 0 or pairs == settings.iterations
+        kept = pairs % settings.history_spacing == 0 or pairs == settings.iterations
         return TuneState(
             theta,
             pairs,
@@ -391,28 +400,34 @@ def parse_input(text: str) -> tuple[SpsaParam, ...]:
     return tuple(params)
 
 
+#: The fields of a line, as OpenBench's and fishtest's forms have them: the hint of a line that is not one.
+_LINE_FORMS = "name, int|float, start, min, max, c_end, r_end (OpenBench) or name, start, min, max, c_end, r_end"
+
+
 def _parse_line(line: str) -> SpsaParam:
     words = [w.strip() for w in line.split(",")]
+    kinds = {kind.value: kind for kind in ParamKind}
     if len(words) == 7:
         name, kind_word, *numbers = words
-        kinds = {kind.value: kind for kind in ParamKind}
         if kind_word.lower() not in kinds:
-            raise ConfigError(f"{name}: type {kind_word!r} is neither int nor float")
+            raise ConfigError(f"{name}: type {kind_word!r} is neither int nor float",
+                              hint="int or float, or no type at all (fishtest's lines: int)")
         kind = kinds[kind_word.lower()]
     elif len(words) == 6:
         name, *numbers = words
         kind = ParamKind.INT
     else:
-        raise ConfigError(
-            f"{len(words)} fields in {line.strip()!r}",
-            hint="name, int|float, start, min, max, c_end, r_end (OpenBench) or name, start, min, max, c_end, r_end",
-        )
+        raise ConfigError(f"{len(words)} fields in {line.strip()!r}", hint=_LINE_FORMS)
     if not name:
-        raise ConfigError("a parameter without a name")
+        raise ConfigError("a parameter without a name", hint="the engine option's name first")
     try:
         start, minimum, maximum, c_end, r_end = (float(n) for n in numbers)
     except ValueError:
-        raise ConfigError(f"{name}: not a number among {', '.join(numbers)}") from None
+        if numbers[0].lower() in kinds:  # OpenBench's line with a field left out, read as fishtest's
+            raise ConfigError(f"{name}: 6 fields after the type {numbers[0]!r}: one is missing",
+                              hint=_LINE_FORMS) from None
+        raise ConfigError(f"{name}: not a number among {', '.join(numbers)}",
+                          hint="start, min, max, c_end and r_end are numbers") from None
     return SpsaParam(name, kind, start, minimum, maximum, c_end, r_end)
 
 

@@ -48,6 +48,7 @@ from tmanager.formats import pgn
 from tmanager.tourney import tuning
 from tmanager.tourney.model import PendingHook, Tourney
 from tmanager.tourney.owners import ENGINE_TAG, Owner, process_is_alive
+from tmanager.tourney.progress import update_verdict
 
 log = logging.getLogger("tmanager")
 
@@ -106,6 +107,25 @@ def add_after_tourney(tourney: Tourney) -> None:
     if tourney.settings.after_tourney:
         env = {**verdict_environment(tourney), **tuning.environment(tourney)}
         tourney.hooks[AFTER_TOURNEY] = PendingHook(AFTER_TOURNEY, tourney.settings.after_tourney, env)
+
+
+def note_verdict(tourney: Tourney) -> None:
+    """Record an SPRT's verdict that came without a game recorded (results typed in by hand), with the
+    ``after_tourney`` it calls for once the test is over."""
+    decided = tourney.verdict
+    update_verdict(tourney)
+    if tourney.verdict is not None and tourney.verdict != decided and tourney.is_complete():
+        add_after_tourney(tourney)
+
+
+def conclude(tourney: Tourney) -> None:
+    """What the record of a last game does, for a tourney that ended without one (an edit of its cycles, of a
+    tune's iterations or of an SPRT's bounds): the SPRT's verdict recorded, the tune's values written, and
+    ``after_tourney`` pending (``run`` or ``work`` runs it)."""
+    update_verdict(tourney)
+    if tourney.spsa is not None:
+        tuning.write_values(tourney)
+    add_after_tourney(tourney)
 
 
 def verdict_environment(tourney: Tourney) -> dict[str, str]:

@@ -83,7 +83,7 @@ from tmanager.files import (
 from tmanager.files import stamp as file_stamp
 from tmanager.tomlmap import dumps
 from tmanager.tourney.amendments import check_hand_edit, fingerprint
-from tmanager.tourney.hookrun import restore_hooks
+from tmanager.tourney.hookrun import note_verdict, restore_hooks
 from tmanager.tourney.journal import Journal, damaged_path, journals, owned_at, set_aside
 from tmanager.tourney.model import OWNED_SECTIONS, UNPLAYED, Claim, PendingHook, PgnMark, Tourney
 from tmanager.tourney.ownedpart import (
@@ -282,13 +282,14 @@ def read(path: Path) -> Tourney:
         return _load(path).tourney
 
 
-def settle(path: Path) -> None:
+def settle(path: Path) -> Tourney:
     """Take what was edited by hand into the files now, as the next change would (a result changed by hand
-    into the PGN, the journal brought up to date, the hooks of games a cut journal lost due again): for a
-    command that has nothing to change, on a tourney that will see no other change (``run`` of a finished
-    one)."""
-    with transaction(path):
-        pass
+    into the PGN, the journal brought up to date, the hooks of games a cut journal lost due again, an SPRT
+    decided by results typed in by hand recorded with its hook): for a command that has nothing to change, on a
+    tourney that will see no other change (``run`` of a finished one). The tourney as it is then."""
+    with transaction(path) as tourney:
+        note_verdict(tourney)
+    return tourney
 
 
 #: One lock per tourney file for the threads of this process (see :func:`_in_process`).

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 def check_options(tourney: Tourney) -> None:
     """:class:`ConfigError` naming ``spsa.parameters`` unless each tuned participant's engine (both against the
     mirror, the first against a base) declares every parameter as an option that takes both of its bounds (an
-    ``int`` parameter's a spin, whose range holds them)."""
+    ``int`` parameter's a spin, whose range holds them) and that the tune can set (no button, none tmanager sets)."""
     tune = tourney.spsa
     if tune is None:
         return
@@ -34,11 +34,16 @@ def check_options(tourney: Tourney) -> None:
         spec = tourney.engine_spec(index)
         try:
             declared = asyncio.run(_declared(spec))
-        except (EngineError, OSError, TimeoutError) as exc:
+        except TimeoutError:  # which says nothing of itself
+            raise ConfigError(
+                f"the engine could not be started to read its options: no handshake within "
+                f"{spec.handshake_timeout:g} s", file=tourney.path, field=f"participants[{index}]",
+                hint="try the engine alone with `tmanager check`, or raise tourney.handshake_timeout",
+            ) from None
+        except (EngineError, OSError) as exc:
             raise ConfigError(
                 f"the engine could not be started to read its options: {first_line(exc) or type(exc).__name__}",
-                file=tourney.path,
-                field=f"participants[{index}]",
+                file=tourney.path, field=f"participants[{index}]", hint="try the engine alone with `tmanager check`",
             ) from None
         for param in tune.params:
             option = declared.get(param.name) or next(  # as the engine is told its options: any case
@@ -51,6 +56,7 @@ def check_options(tourney: Tourney) -> None:
                     field="spsa.parameters",
                     hint=f"its options: {', '.join(declared)}",
                 )
+            _check_settable(param.name, option, tourney)
             for bound in (param.minimum, param.maximum):
                 try:
                     option.parse(option_value(param.kind, bound))
@@ -61,6 +67,22 @@ def check_options(tourney: Tourney) -> None:
                         field="spsa.parameters",
                         hint="bounds the option takes (an int parameter for a spin option)",
                     ) from None
+
+
+def _check_settable(name: str, option: EngineOption, tourney: Tourney) -> None:
+    """:class:`ConfigError` unless a tune can set ``option`` each game: a button takes no value, so the tuned values
+    would be dropped and θ wander on noise; an option the runner sets itself (UCI's ``MultiPV``, ``Ponder``,
+    ``UCI_Chess960``) the engine client refuses, which would stop ``run`` at the first game."""
+    if option.managed:
+        raise ConfigError(
+            f"{name}: tmanager sets the engine's {option.name} itself in every game",
+            file=tourney.path, field="spsa.parameters", hint="tune another option",
+        )
+    if not option.kind.takes_value:
+        raise ConfigError(
+            f"{name}: the engine's {option.name} is a {option.kind} option, which takes no value",
+            file=tourney.path, field="spsa.parameters", hint="tune a spin option, or a string option for a float",
+        )
 
 
 async def _declared(spec: EngineSpec) -> dict[str, EngineOption]:

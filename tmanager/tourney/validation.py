@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from tmanager.core.results import Result
 from tmanager.core.schedule import Schedule
-from tmanager.core.spsa import TuneSettings
+from tmanager.core.spsa import Opponent, TuneSettings, TuneState
 from tmanager.core.stats import SprtSettings
 from tmanager.errors import ConfigError, StateError
 from tmanager.files import check_access, expect_directory, expect_file, file_size, lock_path
@@ -338,24 +338,57 @@ def _check_spsa(tourney: Tourney, spsa: TuneSettings) -> None:
         ("tourney.type", s.type is TourneyType.ROUND_ROBIN, "a tune is a round robin", 'type = "round-robin"'),
         ("tourney.games_per_pairing", s.games_per_pairing == 2, "a tune plays pairs", "games_per_pairing = 2"),
         ("tourney.cycles", s.cycles == 1, "a tune's length is spsa.iterations", "cycles = 1"),
-        ("tourney.noswap", not (s.noswap or s.reverse), "each pair of a tune reverses colours", "noswap = false"),
+        ("tourney.noswap", not s.noswap, "each pair of a tune reverses colours", "noswap = false"),
+        ("tourney.reverse", not s.reverse, "a tune plays the schedule's own colours", "reverse = false"),
         ("sprt", tourney.sprt is None, "a tune has no SPRT", "remove [sprt]"),
     )
     for field, holds, problem, fix in shape:
         if not holds:
             raise ConfigError(problem, file=tourney.path, field=field, hint=fix)
-    if tourney.tuning is not None and len(tourney.tuning.theta) != len(spsa.params):
+    _check_tuned_options(tourney, spsa)
+    if tourney.tuning is not None:
+        _check_tuning(tourney, spsa, tourney.tuning)
+
+
+def _check_tuning(tourney: Tourney, spsa: TuneSettings, state: TuneState) -> None:
+    """The tune's state (``[tuning]``, tmanager's, or edited by hand) fits its settings: a θ (current, of a pair
+    begun, in the history) for every parameter, no more pairs applied than the tune has, whole steps kept."""
+    n = len(spsa.params)
+    thetas = (("tuning.theta", (state.theta,)), ("tuning.begun", tuple(state.begun.values())),
+              ("tuning.history", tuple(theta for _, theta in state.history)))
+    for field, values in thetas:
+        wrong = next((theta for theta in values if len(theta) != n), None)
+        if wrong is not None:  # the history's was shown by status, which died of an IndexError
+            raise ConfigError(
+                f"holds {len(wrong)} values for {n} parameters", file=tourney.path, field=field,
+                hint="the parameters changed under way: put them back, or start the tune afresh",
+            )
+    if state.pairs > spsa.iterations:  # θ would move no more, silently
         raise ConfigError(
-            f"holds {len(tourney.tuning.theta)} values for {len(spsa.params)} parameters",
-            file=tourney.path,
-            field="tuning.theta",
-            hint="the parameters changed under way: put them back, or start the tune afresh",
+            f"{state.pairs} pairs applied, more than the tune's {spsa.iterations} iterations",
+            file=tourney.path, field="tuning.pairs", hint="tmanager writes it: put it back as it was",
         )
-    if tourney.tuning is not None and any(len(v) != 4 * len(spsa.params) for v in tourney.tuning.drawn.values()):
+    if any(len(v) != 4 * n for v in state.drawn.values()):
         raise ConfigError(
-            f"a pair's step must hold 4 values for each of the {len(spsa.params)} parameters",
+            f"a pair's step must hold 4 values for each of the {n} parameters",
             file=tourney.path, field="tuning.drawn", hint="tmanager writes it: put it back as it was",
         )
+
+
+def _check_tuned_options(tourney: Tourney, spsa: TuneSettings) -> None:
+    """No tuned participant has an option of its own that the tune sets in every game (in any case, as the engine
+    takes it): its value would never be played, silently."""
+    tuned = {param.name.casefold(): param.name for param in spsa.params}
+    playing = tourney.participants if spsa.opponent is Opponent.MIRROR else tourney.participants[:1]
+    for index, participant in enumerate(playing):
+        given = next((name for name in participant.options if name.casefold() in tuned), None)
+        if given is not None:
+            raise ConfigError(
+                f"{given}: the tune sets it in every game (spsa.parameters: {tuned[given.casefold()]}), so this value"
+                " is never played",
+                file=tourney.path, field=f"participants[{index}].options",
+                hint="leave it out: the tune starts from the parameter's start",
+            )
 
 
 def check_tag_value(text: str, *, file: Path, field: str) -> None:

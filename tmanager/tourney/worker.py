@@ -49,10 +49,10 @@ from tmanager.tourney.following import Announcements
 from tmanager.tourney.gamesetup import Books, game_spec, preflight
 from tmanager.tourney.hookrun import (
     TakenHook,
-    add_after_tourney,
     add_hooks,
     finish_hook,
     game_env,
+    note_verdict,
     take_hook,
 )
 from tmanager.tourney.lanes import ClaimAnswer, Claimed, LaneScheduler
@@ -154,10 +154,7 @@ class Worker:
             self._give_back_strays(tourney, stale=True)
             if swiss.pair_next_round(tourney):
                 log.info("Swiss round %d paired: %s", len(tourney.swiss), tourney.swiss[-1])
-            decided = tourney.verdict
-            update_verdict(tourney)
-            if tourney.verdict is not None and tourney.verdict != decided and tourney.is_complete():
-                add_after_tourney(tourney)  # decided without a game recorded (an edit of its bounds)
+            note_verdict(tourney)
             choice = next_game(
                 tourney.schedule(),
                 tourney.results,
