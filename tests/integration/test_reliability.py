@@ -613,6 +613,20 @@ def test_a_result_changed_by_hand_is_corrected_in_the_pgn_where_crosstable_count
     assert {row[1]: float(row[3]) for row in rows} == points
 
 
+def test_a_tourney_ended_by_results_typed_in_by_hand_runs_its_after_tourney_once(tmp_path: Path) -> None:
+    """The last games' results typed into the file by hand (an arbiter's adjudication, say): `run` found nothing
+    to play, and after_tourney never ran, since only the record of a last game made it due."""
+    path = fast_tourney(tmp_path / "t.toml", players=3, cycles=1, extra=hooks_extra(tmp_path))  # 6 games
+    assert start_worker(path, "--games", "4").wait(timeout=300) == 0
+    set_by_hand(path, {4: "=", 5: "="})
+    done = run_to_the_end(path)  # its workers play nothing and run the hook
+    assert done.returncode == 0 and (tmp_path / "after_tourney.txt").read_text() == "done\n", done.stderr
+    assert sorted((tmp_path / "after_game.txt").read_text().split()) == ["0", "1", "2", "3"]  # no game, no hook
+    again = run_to_the_end(path)
+    assert again.returncode == 0 and "nothing to play" in again.stderr, again.stderr
+    assert (tmp_path / "after_tourney.txt").read_text() == "done\n"
+
+
 def test_a_pgn_cut_by_hand_is_refused_loudly_until_it_is_restored_or_its_games_replayed(tmp_path: Path) -> None:
     path = fast_tourney(tmp_path / "t.toml", players=3, cycles=4)
     assert start_worker(path, "--games", "12").wait(timeout=300) == 0

@@ -128,6 +128,16 @@ def conclude(tourney: Tourney) -> None:
     add_after_tourney(tourney)
 
 
+def conclude_hand_ending(tourney: Tourney, played: str) -> None:
+    """:func:`conclude` a tourney that a hand edit of its results string ended (``played``: its results by the
+    journal's account, before the edit): no game's record will. The store calls it in the transaction that takes
+    the edit in, the only one that knows of it."""
+    if AFTER_TOURNEY in tourney.hooks or not tourney.is_complete():
+        return
+    if not dataclasses.replace(tourney, results=played).is_complete():
+        conclude(tourney)
+
+
 def verdict_environment(tourney: Tourney) -> dict[str, str]:
     """``after_tourney``'s SPRT variables, from the verdict in the file (none without an SPRT)."""
     v = tourney.verdict

@@ -83,7 +83,7 @@ from tmanager.files import (
 from tmanager.files import stamp as file_stamp
 from tmanager.tomlmap import dumps
 from tmanager.tourney.amendments import check_hand_edit, fingerprint
-from tmanager.tourney.hookrun import note_verdict, restore_hooks
+from tmanager.tourney.hookrun import conclude_hand_ending, note_verdict, restore_hooks
 from tmanager.tourney.journal import Journal, damaged_path, journals, owned_at, set_aside
 from tmanager.tourney.model import OWNED_SECTIONS, UNPLAYED, Claim, PendingHook, PgnMark, Tourney
 from tmanager.tourney.ownedpart import (
@@ -560,7 +560,8 @@ def transaction(path: Path, *, settings: bool = False, timeout: float = LOCK_TIM
     the model too. An exception inside the block leaves the files untouched.
     The hooks of the games a journal cut by hand lost are made due here
     (:func:`~tmanager.tourney.hookrun.restore_hooks`): only the first transaction after the cut knows of
-    those games, whoever its caller, so the one place every change passes through sees to them.
+    those games, whoever its caller, so the one place every change passes through sees to them; so is the end
+    of a tourney that a hand edit of its results ended (:func:`~tmanager.tourney.hookrun.conclude_hand_ending`).
     """
     expect_existing(path)
     with _in_process(path, timeout=timeout), lock(path, timeout=timeout):
@@ -570,6 +571,8 @@ def transaction(path: Path, *, settings: bool = False, timeout: float = LOCK_TIM
         if absent and tourney.pgn_mark is not None:  # set back to be played here: no longer elsewhere
             tourney.pgn_mark = tourney.pgn_mark.replayed(absent)
         restore_hooks(tourney, state.cut)
+        if state.repair == "hand edit" and state.journal is not None:
+            conclude_hand_ending(tourney, state.journal.parsed(path).results)
         before = _Before.of(tourney)
         settings_before = settings_to_toml(tourney) if settings else None
         yield tourney
