@@ -380,6 +380,20 @@ def test_edit_refuses_an_option_of_a_tuned_participant_that_the_tune_sets(tmp_pa
     assert run_cli("edit", base, "--option", "base:A=20").returncode == 0
 
 
+def test_edit_refuses_parameters_the_engines_do_not_take_as_new_does(tmp_path: Path) -> None:
+    """`edit --set spsa.parameters=…` with an option the engine lacks was taken, and run stopped at its first game
+    with a line naming no field and sending the user to the participant's options."""
+    path = tmp_path / "t.toml"
+    new_tune(path, 2)
+    before = path.read_bytes()
+    done = run_cli("edit", path, "--set", "spsa.parameters=Z, int, 10, 0, 20, 3, 0.002")
+    assert done.returncode == 2 and len(done.stderr.splitlines()) == 1, done.stderr
+    assert done.stderr.startswith(f"tmanager: {path}: spsa.parameters: Z: engine 'plus' has no such option ("), \
+        done.stderr
+    assert path.read_bytes() == before
+    assert run_cli("edit", path, "--set", "spsa.parameters=A, int, 12, 0, 60, 2, 0.5").returncode == 0
+
+
 def test_a_fifo_where_the_tunes_values_go_is_refused_before_a_game(tmp_path: Path) -> None:
     """``NAME.spsa.txt`` is written as the tune ends: a FIFO there was found only then, and the worker waited
     for ever for it to be fixed."""

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from tmanager.cli._settings import add_participant_arguments, ordered_assignments
 from tmanager.errors import ConfigError
-from tmanager.tourney import amendments, store
+from tmanager.tourney import amendments, store, tunecheck
 from tmanager.tourney.editing import edit_setting
 from tmanager.tourney.gamesetup import load_book
 from tmanager.tourney.hookrun import conclude
@@ -65,6 +65,8 @@ def command(args: argparse.Namespace) -> int:
             edit_setting(tourney, key, value)
         if any(_reads_the_book(key) for key, _ in assignments.pairs):
             load_book(tourney)  # a bad line is reported now (of a large book: in its first opening)
+        if any(key.startswith("spsa.") for key, _ in assignments.pairs):
+            tunecheck.check_options(tourney)  # as new does: an option the engine lacks stopped run at its first game
         made = amendments.guard(tourney, before, force=args.force)
         tourney.validate(settings=True, engines=True)  # as the transaction would, before the SPRT is asked
         if tourney.is_complete() and not was_over:  # no game will be recorded to end it
