@@ -232,6 +232,9 @@ def test_import_xboard_refuses_a_bad_option_naming_it_in_the_trn(tmp_path: Path)
         ("-defaultMatchGames 2.5", "-defaultMatchGames: '2.5' is not a whole number"),
         ("-tc 5 -inc x", "-inc: 'x' is not a number"),
         ("-tc 1e400", "-tc: '1e400' is not a finite number"),
+        # Was told as '-seconds', an option XBoard has not.
+        ("-tc 1:2:3", "-tc: '1:2:3' is not minutes[:seconds] (e.g. 5 for five minutes, 0:30 for thirty seconds)"),
+        ("-st x", "-st: 'x' is not minutes[:seconds] (e.g. 5 for five minutes, 0:30 for thirty seconds)"),
         ('-results "+-=+-"', "-results: results string has 5 games but the schedule only 2 (remove the extra "
                             "characters, or raise cycles)"),
     ]
@@ -269,7 +272,17 @@ def test_xboard_time_controls_and_books_map_to_ours(tmp_path: Path) -> None:
         ("-tc 5 -inc 2", ("300+2", None, None)),
         ("-tc 0:30 -inc 0.1", ("30+0.1", None, None)),
         ("-mps 40 -tc 5", ("40/300", None, None)),
-        ("-st 1 -searchDepth 8", ("inf", 1.0, 8)),
+        # XBoard reads -st as -tc, in minutes[:seconds], and writes a .trn's time per move as -searchTime "m:ss";
+        # -st 1 was taken for one second, -searchTime ignored (40 moves in 5 minutes), -depth too.
+        ("-st 1 -searchDepth 8", ("inf", 60.0, 8)),
+        ('-searchTime "0:05"', ("inf", 5.0, None)),
+        ("-depth 6", ("inf", None, 6)),
+        # A period has XBoard's 40 moves unless -mps says otherwise (-tc 5 alone was sudden death); an -mps of 0 or
+        # below without -inc is XBoard's storage of an increment.
+        ("-tc 5", ("40/300", None, None)),
+        ("-tc 5 -mps 0", ("300+0", None, None)),
+        ("-tc 5 -mps -2000", ("300+2", None, None)),
+        ("-tc 5 -mps 0 -inc -1", ("40/300", None, None)),
         ("", ("40/300", None, None)),
     ]
     for options, (tc, st, depth) in cases:

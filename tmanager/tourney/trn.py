@@ -90,23 +90,50 @@ def _whole(options: dict[str, str], key: str, default: str, path: Path) -> int:
     return int(value)
 
 
+#: XBoard's moves per period when a .trn names none (xboard.texi: "Default: 40 moves").
+XBOARD_MPS = 40
+
+
+def _given(options: dict[str, str], *keys: str) -> str | None:
+    """The first of an option's names (XBoard's long and short forms: -searchTime and -st) the file gives."""
+    return next((key for key in keys if options.get(key)), None)
+
+
+def _minutes(options: dict[str, str], key: str, path: Path) -> float:
+    """XBoard's ``minutes[:seconds]`` (-tc, -st: ``5`` is five minutes, ``0:30`` thirty seconds) in seconds."""
+    text = options[key]
+    minutes, colon, seconds = text.partition(":")
+    try:
+        value = float(minutes) * 60 + (float(seconds) if colon else 0)
+    except ValueError:
+        raise ConfigError(f"{text!r} is not minutes[:seconds]", file=path, field=f"-{key}",
+                          hint="e.g. 5 for five minutes, 0:30 for thirty seconds") from None
+    if not math.isfinite(value):
+        raise ConfigError(f"{text!r} is not a finite number", file=path, field=f"-{key}")
+    return value
+
+
 def _time_control(options: dict[str, str], path: Path) -> tuple[str, float | None, int | None]:
-    """XBoard's -tc (minutes, or m:ss), -mps, -inc, -st, -searchDepth as our (tc, st, depth)."""
-    st = _number(options, "st", "0", path) or None
-    depth = _whole(options, "searchDepth", "0", path) or None
-    key = "tc" if options.get("tc") else "timeControl"
-    tc = options.get(key)
-    if not tc:
+    """XBoard's -tc, -mps, -inc, -st, -searchDepth (or their long names) as our (tc, st, depth).
+
+    XBoard writes ``-searchTime "0:05"`` in a tourney with a time per move, and reads it, as -st and -tc, in
+    minutes; a period has 40 moves unless -mps says otherwise, and an -mps of 0 or below without -inc is XBoard's
+    own way of storing an increment of -mps/1000 seconds."""
+    st_key = _given(options, "st", "searchTime")
+    st = (_minutes(options, st_key, path) if st_key else 0) or None
+    depth_key = _given(options, "searchDepth", "depth")
+    depth = (_whole(options, depth_key, "0", path) if depth_key else 0) or None
+    key = _given(options, "tc", "timeControl")
+    if key is None:
         # XBoard's default is 40 moves in 5 minutes, unless a per-move limit is given.
-        return ("inf" if st or depth else "40/300"), st, depth
-    minutes, _, seconds = tc.partition(":")
-    parts = {key: minutes, "seconds": seconds or "0"}
-    base = f"{_number(parts, key, '0', path) * 60 + _number(parts, 'seconds', '0', path):g}"
-    mps = _whole(options, "mps" if options.get("mps") else "movesPerSession", "0", path)
-    inc = _number(options, "inc" if options.get("inc") else "timeIncrement", "-1", path)
+        return ("inf" if st or depth else f"{XBOARD_MPS}/300"), st, depth
+    base = f"{_minutes(options, key, path):g}"
+    mps = _whole(options, _given(options, "mps", "movesPerSession") or "mps", str(XBOARD_MPS), path)
+    inc_key = _given(options, "inc", "timeIncrement")
+    inc = _number(options, inc_key, "-1", path) if inc_key else (-mps / 1000 if mps <= 0 else -1)
     if inc >= 0:  # XBoard: a non-negative increment means incremental, not classical, clocks
         return f"{base}+{inc:g}", st, depth
-    return (f"{mps}/{base}" if mps > 0 else base), st, depth
+    return f"{mps if mps > 0 else XBOARD_MPS}/{base}", st, depth
 
 
 def import_trn(path: Path, target: Path) -> Tourney:
