@@ -246,6 +246,27 @@ def test_import_xboard_refuses_a_bad_option_naming_it_in_the_trn(tmp_path: Path)
         assert not (tmp_path / "x.toml").exists()
 
 
+def test_import_xboard_refuses_a_book_it_cannot_find(tmp_path: Path) -> None:
+    """A book not found beside the new tourney file was taken, and the tourney written, for `run` to refuse it;
+    `new` refuses it at once. Now the .trn's option is named and nothing is written."""
+    engines = tmp_path / "engines"
+    engines.mkdir()
+    for name in ("a", "b"):
+        (engines / f"{name}.toml").write_text('cmd = "stockfish"\nprotocol = "uci"\n')
+    hint = f"(give the book's path from {str(tmp_path)!r}, where the new tourney file goes)"
+    cases = [
+        ('-loadPositionFile "book.epd"', f"-loadPositionFile: no book {str(tmp_path / 'book.epd')!r} {hint}"),
+        ('-loadGameFile "games"', f"-loadGameFile: {str(tmp_path / 'games')!r} is a directory {hint}"),
+    ]
+    (tmp_path / "games").mkdir()
+    trn = tmp_path / "x.trn"
+    for options, error in cases:
+        trn.write_text("-participants {a\nb\n}\n" + options + "\n")
+        done = run_cli("import-xboard", trn)
+        assert (done.returncode, done.stderr) == (2, f"tmanager: {trn}: {error}\n"), options
+        assert not (tmp_path / "x.toml").exists()
+
+
 def test_workers_see_substitution_without_restart(tmp_path: Path) -> None:
     path = slow_tourney(tmp_path / "w.toml", players=2, games=2, cycles=3, delay=0.02, max_moves=10)
     run = subprocess.Popen([sys.executable, "-m", "tmanager", "run", str(path)], stdout=subprocess.PIPE,
@@ -285,6 +306,7 @@ def test_xboard_time_controls_and_books_map_to_ours(tmp_path: Path) -> None:
         ("-tc 5 -mps 0 -inc -1", ("40/300", None, None)),
         ("", ("40/300", None, None)),
     ]
+    (tmp_path / "book.epd").write_text("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -\n")
     for options, (tc, st, depth) in cases:
         trn = tmp_path / "x.trn"
         trn.write_text("-participants {a\nb\n}\n" + options + '\n-loadPositionFile "book.epd" -loadPositionIndex -2\n')

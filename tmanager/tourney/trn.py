@@ -14,8 +14,9 @@ import re
 from pathlib import Path
 
 from tmanager.errors import ConfigError
-from tmanager.files import read_bytes
+from tmanager.files import expect_file, read_bytes
 from tmanager.tourney.engines import available_definitions
+from tmanager.tourney.gamesetup import load_book
 from tmanager.tourney.model import PLAYING, UNPLAYED, Openings, Participant, Settings, Tourney, TourneyType
 from tmanager.tourney.settings import BookFormat, BookOrder
 
@@ -189,7 +190,25 @@ def import_trn(path: Path, target: Path) -> Tourney:
         # Nothing is written: the option of the .trn that gave the value is at fault, not the new file.
         field = _OPTIONS.get(exc.field or "", exc.field)
         raise exc.relocated(file=path, field=field) from None
+    _check_book(tourney, path)
     return tourney
+
+
+def _check_book(tourney: Tourney, path: Path) -> None:
+    """The book read now, as ``new`` reads it: one not found was taken, and ``run`` then refused the tourney. An
+    XBoard book is found from where XBoard ran, ours from the new tourney file: told as the .trn's option."""
+    if tourney.openings is None:
+        return
+    option = "-loadPositionFile" if tourney.openings.format is BookFormat.EPD else "-loadGameFile"
+    book = tourney.directory / tourney.openings.file
+    hint = f"give the book's path from {str(tourney.directory)!r}, where the new tourney file goes"
+    try:
+        exists = expect_file(book)
+    except ConfigError as exc:  # a directory, a FIFO: said of the option that names it
+        raise ConfigError(f"{str(book)!r} {exc.message}", file=path, field=option, hint=hint) from None
+    if not exists:
+        raise ConfigError(f"no book {str(book)!r}", file=path, field=option, hint=hint)
+    load_book(tourney)  # a bad line is told by the book's own file and line
 
 
 def _openings(options: dict[str, str], path: Path) -> Openings | None:
