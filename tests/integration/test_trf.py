@@ -228,3 +228,22 @@ def test_berger_pairs_a_round_robin_trf(tmp_path: Path) -> None:
     path.write_text("XXR 5\n" + "\n".join(line(i, "0.0") for i in range(1, 7)) + "\n")
     status, out, _ = run("--berger", str(path), "-p")
     assert status == 0 and out == "3\n1 6\n2 5\n3 4\n"
+
+
+def test_a_file_past_its_xxr_is_refused_as_bbppairings_refuses_it(tmp_path: Path) -> None:
+    """XXR 1 over two rounds played was paired (round 3 of a tournament of 1) and checked as if the tournament
+    went on, its last-round rules at the wrong round; XXR 2 was paired a third round. bbpPairings refuses both
+    ('The number of rounds is larger than the reported number of rounds'): so does pair, as invalid input."""
+    past = tmp_path / "past.trf"
+    past.write_text(TWO_ROUNDS.replace("XXR 5", "XXR 1"))
+    says = (f"tmanager: {past}: XXR: the file has 2 rounds, more than the 1 of XXR (set XXR (or 142) to the rounds "
+            "planned)\n")
+    for system, action in (("--dutch", "-p"), ("--dutch", "-c"), ("--berger", "-p"), ("--berger", "-c")):
+        assert run(system, str(past), action) == (3, "", says), (system, action)
+    done = tmp_path / "done.trf"
+    done.write_text(TWO_ROUNDS.replace("XXR 5", "XXR 2"))
+    says = f"tmanager: {done}: XXR: all 2 rounds are paired (raise XXR (or 142) to pair another round)\n"
+    for system in ("--dutch", "--berger"):
+        assert run(system, str(done), "-p") == (3, "", says), system
+    status, out, err = run("--dutch", str(done), "-c")  # a finished tournament is checked whole
+    assert (status, err, out.count("Round #")) == (0, "", 2)

@@ -99,11 +99,13 @@ def command(args: argparse.Namespace) -> int:
                 return 0
             pairing = _pair_double_swiss(tournament, args.input, explain=explain)
         elif args.check:
+            _check_rounds(tournament, args.input, pairing=False)
             _check(tournament, args.input, berger=args.berger)
             return 0
         else:
             if tournament.total_rounds is None and not args.berger:
                 raise ConfigError("no number of rounds", file=args.input, hint="add `142 n` (or `XXR n`)")
+            _check_rounds(tournament, args.input, pairing=True)
             pairing = _pair(tournament, tournament.played_rounds + 1, berger=args.berger, explain=explain)
     except PairingError as exc:
         return _fail(f"{args.input}: {exc}", NO_PAIRING)
@@ -118,6 +120,20 @@ def command(args: argparse.Namespace) -> int:
         except TManagerError as exc:  # a device, a directory, a full disk...
             return _fail(str(exc), UNREADABLE)
     return 0
+
+
+def _check_rounds(tournament: trf.Tournament, path: Path, *, pairing: bool) -> None:
+    """Refuse, as bbpPairings does, a file with more rounds than its XXR, or, to pair one more, as many: the
+    round after the last was paired (and the rounds checked) as if the tournament went on, its last-round rules
+    at the wrong round, without a word."""
+    total, played = tournament.total_rounds, tournament.played_rounds
+    if total is None or played < total or (played == total and not pairing):
+        return
+    if played == total:
+        raise ConfigError(f"all {total} rounds are paired", file=path, field="XXR",
+                          hint="raise XXR (or 142) to pair another round")
+    raise ConfigError(f"the file has {played} rounds, more than the {total} of XXR", file=path, field="XXR",
+                      hint="set XXR (or 142) to the rounds planned")
 
 
 def _fail(message: str, status: int) -> int:
@@ -224,6 +240,7 @@ def _matches(tournament: trf.Tournament, path: Path) -> int:
         raise ConfigError(
             "a Double-Swiss file needs XXR with twice the number of matches", file=path, hint="add e.g. `XXR 14`"
         )
+    _check_rounds(tournament, path, pairing=False)  # -p says itself when all matches are paired
     return tournament.total_rounds // 2
 
 
