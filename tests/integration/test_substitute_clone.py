@@ -235,6 +235,10 @@ def test_import_xboard_refuses_a_bad_option_naming_it_in_the_trn(tmp_path: Path)
         # Was told as '-seconds', an option XBoard has not.
         ("-tc 1:2:3", "-tc: '1:2:3' is not minutes[:seconds] (e.g. 5 for five minutes, 0:30 for thirty seconds)"),
         ("-st x", "-st: 'x' is not minutes[:seconds] (e.g. 5 for five minutes, 0:30 for thirty seconds)"),
+        # A Polyglot book was ignored: every game from the start position. One named but not used is no matter.
+        ('-usePolyglotBook true -polyglotBook "b.bin"', "-usePolyglotBook: a Polyglot book ('b.bin') cannot be "
+         "played from (give the openings as an EPD or PGN book (-loadPositionFile, -loadGameFile), or set "
+         "-usePolyglotBook false)"),
         ('-results "+-=+-"', "-results: results string has 5 games but the schedule only 2 (remove the extra "
                             "characters, or raise cycles)"),
     ]
@@ -244,6 +248,26 @@ def test_import_xboard_refuses_a_bad_option_naming_it_in_the_trn(tmp_path: Path)
         done = run_cli("import-xboard", trn)
         assert (done.returncode, done.stderr) == (2, f"tmanager: {trn}: {error}\n"), options
         assert not (tmp_path / "x.toml").exists()
+
+
+def test_import_xboard_takes_pondering_and_says_what_a_trn_lacks(tmp_path: Path) -> None:
+    """-ponderNextMove (which XBoard writes in every .trn) was ignored: a tourney XBoard played pondering was
+    imported without. A .trn with fewer than two participants said so with no way out."""
+    from tmanager.tourney.trn import import_trn
+
+    engines = tmp_path / "engines"
+    engines.mkdir()
+    for name in ("a", "b"):
+        (engines / f"{name}.toml").write_text('cmd = "stockfish"\nprotocol = "uci"\n')
+    trn = tmp_path / "x.trn"
+    for options, ponder in (("-ponderNextMove true", True), ("-ponderNextMove false", False), ("", False),
+                            ('-usePolyglotBook false -polyglotBook "b.bin"', False)):
+        trn.write_text("-participants {a\nb\n}\n" + options + "\n")
+        assert import_trn(trn, tmp_path / "x.toml").settings.ponder is ponder, options
+    trn.write_text("-participants {a\n}\n")
+    done = run_cli("import-xboard", trn)
+    assert (done.returncode, done.stderr) == (2, f"tmanager: {trn}: -participants: fewer than 2 participants (list "
+                                                 "the engines in -participants {…}, one a line)\n")
 
 
 def test_import_xboard_refuses_a_book_it_cannot_find(tmp_path: Path) -> None:

@@ -1,11 +1,12 @@
 """Convert an XBoard tourney file (.trn) into a tmanager tourney file.
 
 Participants are mapped to engine definitions by name (case, spaces and
-punctuation ignored: "Fairy-Max 4.8" finds fairymax48.toml or fairy-max-4-8.toml);
-an unknown name is an error listing what to define. Type, cycles, games per
-pairing, sync, save-game file, load-game/position file and index, hooks, time
-control and the results string carry over; XBoard's numbering is ours, so the
-results keep their meaning. Games XBoard was playing (`*`) become not played.
+punctuation ignored: "Fairy-Max 4.8" finds fairymax48.toml or
+fairy-max-4-8.toml); an unknown name is an error listing what to define. Type,
+cycles, games per pairing, sync, save-game file, load-game/position file and
+index, hooks, time control, pondering and the results string carry over (a
+Polyglot book cannot); XBoard's numbering is ours, so the results keep their
+meaning. Games XBoard was playing (`*`) become not played.
 """
 
 from __future__ import annotations

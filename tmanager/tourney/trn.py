@@ -143,7 +143,8 @@ def import_trn(path: Path, target: Path) -> Tourney:
     options = parse_options(text, path)
     names = [line.strip() for line in options.get("participants", "").splitlines() if line.strip()]
     if len(names) < 2:
-        raise ConfigError("fewer than 2 participants", file=path, field="-participants")
+        raise ConfigError("fewer than 2 participants", file=path, field="-participants",
+                          hint="list the engines in -participants {…}, one a line")
     known = available_definitions(target.parent)
     unknown = [n for n in names if _definition_for(n, known) is None]
     if unknown:
@@ -158,6 +159,11 @@ def import_trn(path: Path, target: Path) -> Tourney:
     if kind < 0:
         raise ConfigError("Swiss XBoard tourneys (-tourneyType -1) cannot be imported", file=path,
                           field="-tourneyType", hint="create a Swiss tourney with `tmanager new --type swiss`")
+    if _bool(options.get("usePolyglotBook", "false")) and options.get("polyglotBook"):
+        # Its openings would be lost without a word, every game played from the start position.
+        raise ConfigError(f"a Polyglot book ({options['polyglotBook']!r}) cannot be played from", file=path,
+                          field="-usePolyglotBook", hint="give the openings as an EPD or PGN book "
+                          "(-loadPositionFile, -loadGameFile), or set -usePolyglotBook false")
     tc, st, depth = _time_control(options, path)
     settings = Settings(
         name=target.stem,
@@ -170,6 +176,7 @@ def import_trn(path: Path, target: Path) -> Tourney:
         pgn=options.get("saveGameFile", "") or target.with_suffix(".pgn").name,
         after_game=options.get("afterGame", ""),
         after_tourney=options.get("afterTourney", ""),
+        ponder=_bool(options.get("ponderNextMove", "false")),
         tc=tc,
         st=st,
         depth=depth,
