@@ -348,7 +348,7 @@ def read_bytes(
     than ``limit`` bytes (``None``: no limit), which is then not read at all.
     """
     try:
-        fd = open_file(path)
+        fd = open_file(path, hint=f"give the path of the {kind} file")  # a directory, a FIFO: the way out said too
     except FileNotFoundError:
         raise missing_file(path, kind=kind, create=create) from None
     except OSError as exc:

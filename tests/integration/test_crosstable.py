@@ -6,6 +6,7 @@ import argparse
 import csv
 import io
 import json
+import os
 import random
 import re
 from pathlib import Path
@@ -212,6 +213,16 @@ def test_missing_file_exits_2_with_one_line(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert result.stdout == ""
     assert result.stderr.strip() == f"tmanager: {tmp_path / 'missing.pgn'}: no such PGN file (check the path)"
+
+
+def test_a_pgn_that_is_no_file_says_what_to_give(tmp_path: Path) -> None:
+    """A directory or a FIFO (a shell's <(zcat …)) named as a PGN was refused without a way out."""
+    fifo = tmp_path / "stream.pgn"
+    os.mkfifo(fifo)
+    hint = "(name PGN files, e.g. DIR/*.pgn for those of a directory)"
+    for path, what in ((tmp_path, "is a directory"), (fifo, "is not a regular file but a FIFO")):
+        result = run_cli("crosstable", path)
+        assert (result.returncode, result.stdout, result.stderr) == (2, "", f"tmanager: {path}: {what} {hint}\n")
 
 
 def test_malformed_games_warn_on_stderr(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

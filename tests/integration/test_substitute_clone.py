@@ -270,6 +270,27 @@ def test_import_xboard_takes_pondering_and_says_what_a_trn_lacks(tmp_path: Path)
                                                  "the engines in -participants {…}, one a line)\n")
 
 
+def test_import_xboard_says_what_to_do_of_a_path_that_is_no_file(tmp_path: Path) -> None:
+    """A .trn or a new tourney file that was a directory was refused without a way out, and a new file that was
+    there said its fix outside the parentheses of every other refusal."""
+    engines = tmp_path / "engines"
+    engines.mkdir()
+    for name in ("a", "b"):
+        (engines / f"{name}.toml").write_text('cmd = "stockfish"\nprotocol = "uci"\n')
+    trn = tmp_path / "x.trn"
+    trn.write_text("-participants {a\nb\n}\n")
+    (tmp_path / "taken.toml").write_text("")
+    for arguments, says in (
+        ((tmp_path,), f"{tmp_path}: is a directory (give the path of the XBoard tourney file)"),
+        ((trn, engines), f"{engines}: is a directory (choose another name for the new tourney file)"),
+        ((trn, tmp_path / "taken.toml"),
+         f"{tmp_path / 'taken.toml'}: file exists (choose another name, or --force to write over it)"),
+    ):
+        done = run_cli("import-xboard", *arguments)
+        assert (done.returncode, done.stdout, done.stderr) == (2, "", f"tmanager: {says}\n"), arguments
+    assert (tmp_path / "taken.toml").read_text() == ""
+
+
 def test_import_xboard_refuses_a_book_it_cannot_find(tmp_path: Path) -> None:
     """A book not found beside the new tourney file was taken, and the tourney written, for `run` to refuse it;
     `new` refuses it at once. Now the .trn's option is named and nothing is written."""

@@ -247,3 +247,26 @@ def test_a_file_past_its_xxr_is_refused_as_bbppairings_refuses_it(tmp_path: Path
         assert run(system, str(done), "-p") == (3, "", says), system
     status, out, err = run("--dutch", str(done), "-c")  # a finished tournament is checked whole
     assert (status, err, out.count("Round #")) == (0, "", 2)
+
+
+def test_pair_refusals_are_one_line_saying_the_fix(tmp_path: Path) -> None:
+    """A TRF that was a directory, no TRF, --explain without -p, -g without --double-swiss or with too few players
+    were refused without a way out (`tmanager: /x: is a directory`, `tmanager: --explain goes with -p`); -g with
+    10,000 players or more wrote starting ranks of five digits, a file that pair then read wrongly."""
+    explain = "--explain: goes with -p, the pairing it explains (add -p, or leave --explain out)"
+    for arguments, says in (
+        (("--dutch", str(tmp_path), "-p"), f"{tmp_path}: is a directory (give the path of the TRF file)"),
+        (("--dutch", "-p"),
+         "INPUT: no TRF file given (name the file to pair or check: tmanager pair --dutch t.trf -p)"),
+        (("--dutch", str(DATA / "next-round.trf"), "-c", "--explain"), explain),
+        (("--dutch", "-g", str(tmp_path / "g.trf")),
+         "-g: generates Double-Swiss tournaments only (add --double-swiss)"),
+        (("--double-swiss", "-g", str(tmp_path / "g.trf"), "--players", "10000"),
+         "--players: 10000 players, not 2 to 9999 (a TRF numbers them in four columns; e.g. --players 30)"),
+        (("--double-swiss", "-g", str(tmp_path / "g.trf"), "--rounds", "0"),
+         "--rounds: 0 matches, not 1 or more (e.g. --rounds 7)"),
+    ):
+        status, out, err = run(*arguments)
+        assert (out, err) == ("", f"tmanager: {says}\n"), arguments
+        assert status == (5 if arguments[1] == str(tmp_path) else 3), arguments
+    assert not (tmp_path / "g.trf").exists()

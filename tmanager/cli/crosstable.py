@@ -80,7 +80,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def command(args: argparse.Namespace) -> int:
     for path in args.files:
-        if not files.expect_file(path):  # a directory, a FIFO, a device: said so here
+        # A directory, a FIFO (a shell's <(zcat …) too), a device: said so here, with the way out.
+        if not files.expect_file(path, hint="name PGN files, e.g. DIR/*.pgn for those of a directory"):
             raise ConfigError("no such PGN file", file=path, hint="check the path")
     _refuse_a_file_named_twice(args.files)
     if args.output:  # refused now, not after reading what may be millions of games

@@ -81,9 +81,10 @@ def command(args: argparse.Namespace) -> int:
     if getattr(args, "generate", None) is not None:
         return _generate(args)
     if args.input is None:
-        return _fail("give the TRF file to pair or check", INVALID_INPUT)
+        return _fail("INPUT: no TRF file given (name the file to pair or check: tmanager pair --dutch t.trf -p)",
+                     INVALID_INPUT)
     if explain and not args.output:
-        return _fail("--explain goes with -p", INVALID_INPUT)
+        return _fail("--explain: goes with -p, the pairing it explains (add -p, or leave --explain out)", INVALID_INPUT)
     try:
         text = trf.read_text(args.input)
     except ConfigError as exc:  # missing, unreadable, a directory, a FIFO, a device...
@@ -285,9 +286,12 @@ def _check_double_swiss(tournament: trf.Tournament, path: Path) -> None:
 def _generate(args: argparse.Namespace) -> int:
     """``-g``: a random Double-Swiss tournament, written as a TRF with two rounds per match."""
     if not args.double_swiss:
-        return _fail("-g generates Double-Swiss tournaments: add --double-swiss", INVALID_INPUT)
-    if args.players < 2 or args.rounds < 1:
-        return _fail("-g needs --players 2 or more and --rounds 1 or more", INVALID_INPUT)
+        return _fail("-g: generates Double-Swiss tournaments only (add --double-swiss)", INVALID_INPUT)
+    if not 2 <= args.players <= trf.MAX_START_RANK:  # a starting rank has four columns: 10000 shifted its line
+        return _fail(f"--players: {args.players} players, not 2 to {trf.MAX_START_RANK} (a TRF numbers them in four "
+                     "columns; e.g. --players 30)", INVALID_INPUT)
+    if args.rounds < 1:
+        return _fail(f"--rounds: {args.rounds} matches, not 1 or more (e.g. --rounds 7)", INVALID_INPUT)
     rng = random.Random(args.seed)
     states = random_double_swiss(args.players, args.rounds, rng)
     # XXR is the rounds the file's tournament was paired for: the matches the field could be paired for, which
