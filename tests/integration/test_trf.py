@@ -270,3 +270,15 @@ def test_pair_refusals_are_one_line_saying_the_fix(tmp_path: Path) -> None:
         assert (out, err) == ("", f"tmanager: {says}\n"), arguments
         assert status == (5 if arguments[1] == str(tmp_path) else 3), arguments
     assert not (tmp_path / "g.trf").exists()
+
+
+def test_berger_refuses_a_starting_rank_without_a_player(tmp_path: Path) -> None:
+    """Players 1 and 5 alone were paired as a round robin of five: boards 2-5 and 3-4 named players the file has
+    not. bbpPairings refuses the file ('A pairing number is missing'); the Dutch system pairs it as it is."""
+    path = tmp_path / "gap.trf"
+    path.write_text("XXR 5\n" + line(1, "0.0") + "\n" + line(5, "0.0") + "\n")
+    says = (f"tmanager: {path}: 001 lines: no player line for starting ranks 2, 3, 4 (a Berger table pairs starting "
+            "ranks 1 to N: number the players without a gap)\n")
+    for action in ("-p", "-c"):
+        assert run("--berger", str(path), action) == (3, "", says), action
+    assert run("--dutch", str(path), "-p") == (0, "1\n1 5\n", "")

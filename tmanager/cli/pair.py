@@ -101,12 +101,14 @@ def command(args: argparse.Namespace) -> int:
             pairing = _pair_double_swiss(tournament, args.input, explain=explain)
         elif args.check:
             _check_rounds(tournament, args.input, pairing=False)
+            _check_berger_ranks(tournament, args.input, berger=args.berger)
             _check(tournament, args.input, berger=args.berger)
             return 0
         else:
             if tournament.total_rounds is None and not args.berger:
                 raise ConfigError("no number of rounds", file=args.input, hint="add `142 n` (or `XXR n`)")
             _check_rounds(tournament, args.input, pairing=True)
+            _check_berger_ranks(tournament, args.input, berger=args.berger)
             pairing = _pair(tournament, tournament.played_rounds + 1, berger=args.berger, explain=explain)
     except PairingError as exc:
         return _fail(f"{args.input}: {exc}", NO_PAIRING)
@@ -135,6 +137,19 @@ def _check_rounds(tournament: trf.Tournament, path: Path, *, pairing: bool) -> N
                           hint="raise XXR (or 142) to pair another round")
     raise ConfigError(f"the file has {played} rounds, more than the {total} of XXR", file=path, field="XXR",
                       hint="set XXR (or 142) to the rounds planned")
+
+
+def _check_berger_ranks(tournament: trf.Tournament, path: Path, *, berger: bool) -> None:
+    """A Berger table pairs starting ranks 1 to N, the highest: a rank without a player line was paired as a
+    player (players 1 and 5 alone gave boards 2-5 and 3-4). bbpPairings refuses such a file ('A pairing number
+    is missing')."""
+    present = {p.id for p in tournament.players}
+    missing = sorted(set(range(1, max(present, default=0) + 1)) - present)
+    if berger and missing:
+        shown = ", ".join(map(str, missing[:10])) + (f" and {len(missing) - 10} more" if len(missing) > 10 else "")
+        ranks = "rank" if len(missing) == 1 else "ranks"
+        raise ConfigError(f"no player line for starting {ranks} {shown}", file=path, field="001 lines",
+                          hint="a Berger table pairs starting ranks 1 to N: number the players without a gap")
 
 
 def _fail(message: str, status: int) -> int:
