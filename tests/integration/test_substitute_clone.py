@@ -235,6 +235,12 @@ def test_import_xboard_refuses_a_bad_option_naming_it_in_the_trn(tmp_path: Path)
         # Was told as '-seconds', an option XBoard has not.
         ("-tc 1:2:3", "-tc: '1:2:3' is not minutes[:seconds] (e.g. 5 for five minutes, 0:30 for thirty seconds)"),
         ("-st x", "-st: 'x' is not minutes[:seconds] (e.g. 5 for five minutes, 0:30 for thirty seconds)"),
+        # A character XBoard never writes was written into the new file, and counted as a game played.
+        ('-results "+x"', "-results: 'x' at game 1 is no result (XBoard writes \"+\", \"-\", \"=\", \"*\" and space)"),
+        ("-participants {b\nb\n}",
+         "-participants: two participants are named 'b' (give each participant a name of its own)"),
+        ("-syncAfterRound\n-syncAfterCycle true", 'line 6: expected -option value (as XBoard writes them: -name value, '
+         '-name "text" or -name {lines})'),
         # A Polyglot book was ignored: every game from the start position. One named but not used is no matter.
         ('-usePolyglotBook true -polyglotBook "b.bin"', "-usePolyglotBook: a Polyglot book ('b.bin') cannot be "
          "played from (give the openings as an EPD or PGN book (-loadPositionFile, -loadGameFile), or set "

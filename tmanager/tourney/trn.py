@@ -17,7 +17,16 @@ from tmanager.errors import ConfigError
 from tmanager.files import expect_file, read_bytes
 from tmanager.tourney.engines import available_definitions
 from tmanager.tourney.gamesetup import load_book
-from tmanager.tourney.model import PLAYING, UNPLAYED, Openings, Participant, Settings, Tourney, TourneyType
+from tmanager.tourney.model import (
+    PLAYING,
+    RESULT_CHARS,
+    UNPLAYED,
+    Openings,
+    Participant,
+    Settings,
+    Tourney,
+    TourneyType,
+)
 from tmanager.tourney.settings import BookFormat, BookOrder
 
 _TOKEN = re.compile(r'\s*(?:-(\w+)\s*(\{[^}]*\}|"(?:[^"\\]|\\.)*"|[^\s"{][^\s]*)?)', re.DOTALL)
@@ -36,6 +45,7 @@ _OPTIONS = {
     "tourney.st": "-st",
     "tourney.depth": "-searchDepth",
     "progress.results": "-results",
+    "participants": "-participants",
 }
 
 
@@ -50,7 +60,8 @@ def parse_options(text: str, path: Path) -> dict[str, str]:
         match = _TOKEN.match(text, position)
         if not match or match.end() == position:
             line = text.count("\n", 0, position) + 1
-            raise ConfigError(f"line {line}: expected -option value", file=path)
+            raise ConfigError(f"line {line}: expected -option value", file=path,
+                              hint='as XBoard writes them: -name value, -name "text" or -name {lines}')
         name, value = match.group(1), match.group(2) or ""
         if value[:1] in "{\"" and value:
             value = value[1:-1]
@@ -182,6 +193,10 @@ def import_trn(path: Path, target: Path) -> Tourney:
         depth=depth,
     )
     results = options.get("results", "").replace(PLAYING, UNPLAYED)
+    foreign = next((c for c in results if c not in RESULT_CHARS), None)
+    if foreign is not None:  # written into the new file as it was, and then counted as a game played
+        raise ConfigError(f"{foreign!r} at game {results.index(foreign)} is no result", file=path, field="-results",
+                          hint='XBoard writes "+", "-", "=", "*" and space')
     tourney = Tourney(
         path=target,
         settings=settings,
