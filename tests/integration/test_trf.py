@@ -282,3 +282,21 @@ def test_berger_refuses_a_starting_rank_without_a_player(tmp_path: Path) -> None
     for action in ("-p", "-c"):
         assert run("--berger", str(path), action) == (3, "", says), action
     assert run("--dutch", str(path), "-p") == (0, "1\n1 5\n", "")
+
+
+def test_pair_never_writes_its_output_over_the_trf_it_reads(tmp_path: Path) -> None:
+    """`-p t.trf` (the input named again by a slip, or a link to it) replaced the tournament's file with the
+    pairing; an output that was a directory, or in a missing one, was said after the pairing was made, the missing
+    directory as the disk's fault ('nothing was recorded (check the disk)')."""
+    source = tmp_path / "t.trf"
+    source.write_text(TWO_ROUNDS)
+    (tmp_path / "link.trf").symlink_to(source)
+    for output in ("t.trf", "link.trf"):
+        said = f"tmanager: -p: {str(tmp_path / output)!r} is the TRF file read (give the pairing a file of its own)\n"
+        assert run("--dutch", str(source), "-p", str(tmp_path / output)) == (3, "", said)
+    assert source.read_text() == TWO_ROUNDS
+    for target, says in ((tmp_path, f"{str(tmp_path)!r} is a directory (name a file)"),
+                         (tmp_path / "no" / "p.txt", f"no directory {str(tmp_path / 'no')!r} to hold it (create the "
+                                                     "directory, or change the path)")):
+        assert run("--dutch", str(source), "-p", str(target)) == (5, "", f"tmanager: -p: {says}\n")
+        assert run("--double-swiss", "-g", str(target)) == (5, "", f"tmanager: -g: {says}\n")

@@ -30,7 +30,7 @@ from typing import Any
 from tmanager.core.results import TrfResult
 from tmanager.core.scoring import STANDARD, Game
 from tmanager.errors import ConfigError, PairingError, ScheduleError, TManagerError, printable
-from tmanager.files import atomic_write
+from tmanager.files import atomic_write, check_writable, same_file
 from tmanager.formats import trf
 from tmanager.pairing import explain_round, explain_round_robin, pair_round, round_robin
 from tmanager.pairing.doubleswiss import pair_double_swiss
@@ -85,6 +85,9 @@ def command(args: argparse.Namespace) -> int:
                      INVALID_INPUT)
     if explain and not args.output:
         return _fail("--explain: goes with -p, the pairing it explains (add -p, or leave --explain out)", INVALID_INPUT)
+    refused = _refused_output(args.output, args.input)
+    if refused is not None:
+        return refused
     try:
         text = trf.read_text(args.input)
     except ConfigError as exc:  # missing, unreadable, a directory, a FIFO, a device...
@@ -123,6 +126,21 @@ def command(args: argparse.Namespace) -> int:
         except TManagerError as exc:  # a device, a directory, a full disk...
             return _fail(str(exc), UNREADABLE)
     return 0
+
+
+def _refused_output(output: str | None, source: Path) -> int | None:
+    """-p OUTPUT looked at before anything is paired: the TRF read, named there by a slip, was replaced by the
+    pairing (the tournament's file lost); a directory, or a missing one, was said only after the pairing, as the
+    disk's fault. The exit status, or ``None`` to go on."""
+    if output is None or output == "-":
+        return None
+    if same_file(Path(output), source):
+        return _fail(f"-p: {output!r} is the TRF file read (give the pairing a file of its own)", INVALID_INPUT)
+    try:
+        check_writable(Path(output), field="-p")
+    except ConfigError as exc:
+        return _fail(str(exc), UNREADABLE)
+    return None
 
 
 def _check_rounds(tournament: trf.Tournament, path: Path, *, pairing: bool) -> None:
@@ -307,6 +325,10 @@ def _generate(args: argparse.Namespace) -> int:
                      "columns; e.g. --players 30)", INVALID_INPUT)
     if args.rounds < 1:
         return _fail(f"--rounds: {args.rounds} matches, not 1 or more (e.g. --rounds 7)", INVALID_INPUT)
+    try:  # before the tournament is made: a large one takes a while
+        check_writable(args.generate, field="-g")
+    except ConfigError as exc:
+        return _fail(str(exc), UNREADABLE)
     rng = random.Random(args.seed)
     states = random_double_swiss(args.players, args.rounds, rng)
     # XXR is the rounds the file's tournament was paired for: the matches the field could be paired for, which
