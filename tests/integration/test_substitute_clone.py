@@ -297,6 +297,24 @@ def test_import_xboard_says_what_to_do_of_a_path_that_is_no_file(tmp_path: Path)
     assert (tmp_path / "taken.toml").read_text() == ""
 
 
+def test_import_xboard_never_writes_over_the_trn_it_reads(tmp_path: Path) -> None:
+    """With --force, a new file that was the .trn itself (named twice, or a .trn called x.toml, whose default new
+    file is itself) was replaced by the new tourney: the XBoard tourney lost, while XBoard may still run it."""
+    engines = tmp_path / "engines"
+    engines.mkdir()
+    for name in ("a", "b"):
+        (engines / f"{name}.toml").write_text('cmd = "stockfish"\nprotocol = "uci"\n')
+    text = "-participants {a\nb\n}\n"
+    for name, arguments in (("x.trn", ("x.trn",)), ("y.toml", ())):
+        trn = tmp_path / name
+        trn.write_text(text)
+        done = run_cli("import-xboard", trn, *(tmp_path / a for a in arguments), "--force")
+        assert (done.returncode, done.stdout) == (2, "")
+        assert done.stderr == (f"tmanager: NEW_FILE: {str(trn)!r} is the XBoard tourney file read (give the new "
+                               f"tourney file a name of its own: {trn.stem}-xboard.toml)\n")
+        assert trn.read_text() == text
+
+
 def test_import_xboard_refuses_a_book_it_cannot_find(tmp_path: Path) -> None:
     """A book not found beside the new tourney file was taken, and the tourney written, for `run` to refuse it;
     `new` refuses it at once. Now the .trn's option is named and nothing is written."""
