@@ -225,6 +225,14 @@ def test_a_pgn_that_is_no_file_says_what_to_give(tmp_path: Path) -> None:
         assert (result.returncode, result.stdout, result.stderr) == (2, "", f"tmanager: {path}: {what} {hint}\n")
 
 
+def test_jobs_beyond_their_bound_say_the_bound_to_give() -> None:
+    """--jobs 2000 was refused without a way out ('--jobs: must be from 1 to 1,024, not 2,000')."""
+    result = run_cli("crosstable", Path(__file__), "--jobs", "2000")
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr == ("tmanager: --jobs: must be from 1 to 1,024, not 2,000 (give 1,024 at most: more is a "
+                             "typing slip)\n")
+
+
 def test_malformed_games_warn_on_stderr(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "bad.pgn"
     path.write_text(
