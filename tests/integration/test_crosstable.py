@@ -334,6 +334,16 @@ def test_a_match_of_a_player_with_itself_or_of_a_name_not_in_the_pgn_says_so(
     assert (result.returncode, result.stdout, result.stderr) == (2, "", f"tmanager: {says}\n")
 
 
+def test_a_match_of_two_who_never_met_says_whom_to_name(tmp_path: Path) -> None:
+    """It said so without a way out."""
+    path = tmp_path / "two.pgn"
+    path.write_text(_pgn([("A", "B", "1-0", "1"), ("C", "D", "0-1", "1")]))
+    result = run_cli("crosstable", path, "--match", "A", "C")
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr == ("tmanager: --match: 'A' and 'C' played no game together (name two players who met: the "
+                             "cross-table shows who did)\n")
+
+
 def test_an_sprt_model_without_an_sprt_is_refused_not_ignored(tmp_path: Path) -> None:
     result = run_cli("crosstable", _match_file(tmp_path), "--sprt-model", "logistic")
     assert (result.returncode, result.stdout) == (2, "")

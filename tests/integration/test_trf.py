@@ -102,8 +102,9 @@ def test_points_system_lines() -> None:
 
 def test_contradicting_opponents_are_refused() -> None:
     bad = TWO_ROUNDS.replace("   1 b 0", "   1 w 0", 1)
-    with pytest.raises(ConfigError, match="contradicts"):
+    with pytest.raises(ConfigError, match="contradicts") as refused:
         trf.parse(bad)
+    assert refused.value.hint == "make the two agree: each names the other, one with w and one with b"
 
 
 @pytest.mark.parametrize(
@@ -300,3 +301,14 @@ def test_pair_never_writes_its_output_over_the_trf_it_reads(tmp_path: Path) -> N
                                                      "directory, or change the path)")):
         assert run("--dutch", str(source), "-p", str(target)) == (5, "", f"tmanager: -p: {says}\n")
         assert run("--double-swiss", "-g", str(target)) == (5, "", f"tmanager: -g: {says}\n")
+
+
+def test_a_double_swiss_match_without_its_second_game_says_how_to_enter_it(tmp_path: Path) -> None:
+    """It said what was wrong without a way out."""
+    path = tmp_path / "half.trf"
+    path.write_text("XXR 6\n" + "\n".join([line(1, "1.0", "   3 w 1"), line(2, "1.0", "   4 w 1"),
+                                            line(3, "0.0", "   1 b 0"), line(4, "0.0", "   2 b 0")]) + "\n")
+    status, out, err = run("--double-swiss", str(path), "-p")
+    assert (status, out) == (3, ""), err
+    assert err == (f"tmanager: {path}: round 1 is game 1 of a match whose game 2 is missing (enter game 2 as round 2, "
+                   "each pair with the colours reversed)\n")

@@ -204,6 +204,7 @@ def _no_match(pair: Sequence[str], players: list[str]) -> NoReturn:
     """Why ``--match`` found no game: a name the PGN has not (misspelt: case counts), or two that never met."""
     unknown = next((name for name in pair if name not in players), None)
     if unknown is None:
-        raise ConfigError(f"{pair[0]!r} and {pair[1]!r} played no game together", field="--match")
+        raise ConfigError(f"{pair[0]!r} and {pair[1]!r} played no game together", field="--match",
+                          hint="name two players who met: the cross-table shows who did")
     shown = ", ".join(players[:10]) + (f" and {len(players) - 10} more" if len(players) > 10 else "")
     raise ConfigError(f"{unknown!r} played no game", field="--match", hint=f"use a player name from the PGN: {shown}")

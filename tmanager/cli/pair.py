@@ -283,7 +283,8 @@ def _pair_double_swiss(tournament: trf.Tournament, path: Path, *, explain: bool)
     matches = _matches(tournament, path)
     played = tournament.played_rounds
     if played % 2:
-        raise ConfigError(f"round {played} is game 1 of a match whose game 2 is missing", file=path)
+        raise ConfigError(f"round {played} is game 1 of a match whose game 2 is missing", file=path,
+                          hint=f"enter game 2 as round {played + 1}, each pair with the colours reversed")
     if played // 2 >= matches:
         raise PairingError(f"all {matches} matches are paired (XXR {2 * matches})")
     result = pair_double_swiss(
