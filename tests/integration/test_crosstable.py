@@ -233,6 +233,20 @@ def test_jobs_beyond_their_bound_say_the_bound_to_give() -> None:
                              "typing slip)\n")
 
 
+def test_superseded_games_are_said_to_be_left_out(tmp_path: Path) -> None:
+    """Games tagged [Superseded] were left out of the table without a word: a tester counting the file's games
+    found fewer in the table and nothing to say why."""
+    path = tmp_path / "s.pgn"
+    path.write_text(_pgn([("A", "B", "1-0", "1"), ("B", "A", "1-0", "2")]).replace(
+        '[Round "1"]', '[Round "1"]\n[Superseded "replayed: set back by hand"]'))
+    result = run_cli("crosstable", path, "--format", "csv")
+    assert (result.returncode, result.stdout.count("\n")) == (0, 3)
+    assert result.stderr == "tmanager: note: 1 game tagged [Superseded] not counted (later games replaced them)\n"
+    path.write_text(_pgn([("A", "B", "1-0", "1"), ("B", "A", "1-0", "2")]).replace('[Round "1"]', '[Round "1"]\n'
+                                                                                    '[Superseded "no"]'))
+    assert run_cli("crosstable", path).stderr == ""
+
+
 def test_malformed_games_warn_on_stderr(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "bad.pgn"
     path.write_text(

@@ -191,6 +191,9 @@ def _print_warnings(report: pgnscan.ScanReport) -> None:
     if not report.sections:  # an empty table, and not an error: a PGN still to be written is empty
         print("tmanager: warning: no game in the file(s) given (a PGN game begins with tag lines, "
               'such as [White "…"])', file=sys.stderr)
+    if report.superseded:  # skipped as the docs say, but said: the table counts fewer games than the file holds
+        games = "1 game" if report.superseded == 1 else f"{report.superseded:,} games"
+        print(f"tmanager: note: {games} tagged [Superseded] not counted (later games replaced them)", file=sys.stderr)
     if not report.warnings:
         return
     kinds = ", ".join(f"{count} {kind}" for kind, count in report.warnings.most_common())
