@@ -241,6 +241,8 @@ def test_import_xboard_refuses_a_bad_option_naming_it_in_the_trn(tmp_path: Path)
          "-participants: two participants are named 'b' (give each participant a name of its own)"),
         ("-syncAfterRound\n-syncAfterCycle true", 'line 6: expected -option value (as XBoard writes them: -name value, '
          '-name "text" or -name {lines})'),
+        # Anything but true was taken for false, 'on' too; XBoard refuses what is neither (and reads 't…' as true).
+        ("-syncAfterRound on", "-syncAfterRound: 'on' is neither true nor false (true or false)"),
         # A Polyglot book was ignored: every game from the start position. One named but not used is no matter.
         ('-usePolyglotBook true -polyglotBook "b.bin"', "-usePolyglotBook: a Polyglot book ('b.bin') cannot be "
          "played from (give the openings as an EPD or PGN book (-loadPositionFile, -loadGameFile), or set "

@@ -79,8 +79,13 @@ def _normal(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "", name.lower())
 
 
-def _bool(value: str) -> bool:
-    return value.strip().lower() in ("true", "1", "yes")
+def _flag(options: dict[str, str], key: str, path: Path) -> bool:
+    """Boolean option ``-key`` (false when absent), read as XBoard reads one: ``t…`` is true, ``f…`` false, anything
+    else an error (``on`` was taken for false)."""
+    value = options.get(key, "false")
+    if value[:1] not in ("t", "T", "f", "F"):
+        raise ConfigError(f"{value!r} is neither true nor false", file=path, field=f"-{key}", hint="true or false")
+    return value[:1] in ("t", "T")
 
 
 def _number(options: dict[str, str], key: str, default: str, path: Path) -> float:
@@ -170,7 +175,7 @@ def import_trn(path: Path, target: Path) -> Tourney:
     if kind < 0:
         raise ConfigError("Swiss XBoard tourneys (-tourneyType -1) cannot be imported", file=path,
                           field="-tourneyType", hint="create a Swiss tourney with `tmanager new --type swiss`")
-    if _bool(options.get("usePolyglotBook", "false")) and options.get("polyglotBook"):
+    if _flag(options, "usePolyglotBook", path) and options.get("polyglotBook"):
         # Its openings would be lost without a word, every game played from the start position.
         raise ConfigError(f"a Polyglot book ({options['polyglotBook']!r}) cannot be played from", file=path,
                           field="-usePolyglotBook", hint="give the openings as an EPD or PGN book "
@@ -182,12 +187,12 @@ def import_trn(path: Path, target: Path) -> Tourney:
         gauntlet_seeds=max(kind, 1),
         cycles=_whole(options, "tourneyCycles", "1", path),
         games_per_pairing=_whole(options, "defaultMatchGames", "1", path),
-        sync_after_round=_bool(options.get("syncAfterRound", "false")),
-        sync_after_cycle=_bool(options.get("syncAfterCycle", "false")),
+        sync_after_round=_flag(options, "syncAfterRound", path),
+        sync_after_cycle=_flag(options, "syncAfterCycle", path),
         pgn=options.get("saveGameFile", "") or target.with_suffix(".pgn").name,
         after_game=options.get("afterGame", ""),
         after_tourney=options.get("afterTourney", ""),
-        ponder=_bool(options.get("ponderNextMove", "false")),
+        ponder=_flag(options, "ponderNextMove", path),
         tc=tc,
         st=st,
         depth=depth,
