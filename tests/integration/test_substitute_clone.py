@@ -376,6 +376,9 @@ def test_xboard_time_controls_and_books_map_to_ours(tmp_path: Path) -> None:
         ("-tc 5 -mps -2000", ("300+2", None, None)),
         ("-tc 5 -mps 0 -inc -1", ("40/300", None, None)),
         ("", ("40/300", None, None)),
+        # Without -tc, XBoard's 5 minutes with the -inc or -mps given: both were ignored (40/300).
+        ("-inc 2", ("300+2", None, None)),
+        ("-mps 60", ("60/300", None, None)),
     ]
     (tmp_path / "book.epd").write_text("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -\n")
     for options, (tc, st, depth) in cases:

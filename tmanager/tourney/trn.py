@@ -141,10 +141,10 @@ def _time_control(options: dict[str, str], path: Path) -> tuple[str, float | Non
     depth_key = _given(options, "searchDepth", "depth")
     depth = (_whole(options, depth_key, "0", path) if depth_key else 0) or None
     key = _given(options, "tc", "timeControl")
-    if key is None:
-        # XBoard's default is 40 moves in 5 minutes, unless a per-move limit is given.
-        return ("inf" if st or depth else f"{XBOARD_MPS}/300"), st, depth
-    base = f"{_minutes(options, key, path):g}"
+    if key is None and (st or depth):
+        return "inf", st, depth
+    # Without -tc, XBoard's period is 5 minutes: -inc 2 alone is 5 minutes and 2 s a move (it was 40/300).
+    base = f"{_minutes(options, key, path):g}" if key else "300"
     mps = _whole(options, _given(options, "mps", "movesPerSession") or "mps", str(XBOARD_MPS), path)
     inc_key = _given(options, "inc", "timeIncrement")
     inc = _number(options, inc_key, "-1", path) if inc_key else (-mps / 1000 if mps <= 0 else -1)
