@@ -326,8 +326,10 @@ def test_import_xboard_refuses_a_book_it_cannot_find(tmp_path: Path) -> None:
         (engines / f"{name}.toml").write_text('cmd = "stockfish"\nprotocol = "uci"\n')
     hint = f"(give the book's path from {str(tmp_path)!r}, where the new tourney file goes)"
     cases = [
-        ('-loadPositionFile "book.epd"', f"-loadPositionFile: no book {str(tmp_path / 'book.epd')!r} {hint}"),
-        ('-loadGameFile "games"', f"-loadGameFile: {str(tmp_path / 'games')!r} is a directory {hint}"),
+        ('-loadPositionFile "book.epd" -loadPositionIndex -2',
+         f"-loadPositionFile: no book {str(tmp_path / 'book.epd')!r} {hint}"),
+        ('-loadGameFile "games" -loadGameIndex -2',
+         f"-loadGameFile: {str(tmp_path / 'games')!r} is a directory {hint}"),
     ]
     (tmp_path / "games").mkdir()
     trn = tmp_path / "x.trn"
@@ -387,4 +389,38 @@ def test_xboard_time_controls_and_books_map_to_ours(tmp_path: Path) -> None:
         tourney = import_trn(trn, tmp_path / "x.toml")
         assert (tourney.settings.tc, tourney.settings.st, tourney.settings.depth) == (tc, st, depth), options
         assert tourney.openings is not None
-        assert (tourney.openings.file, tourney.openings.order) == ("book.epd", "random")
+        # -2 is XBoard's walk by pairs (each opening twice, colours reversed), in file order: it was read as random.
+        assert (tourney.openings.file, tourney.openings.order, tourney.openings.start) == ("book.epd", "sequential", 1)
+
+
+def test_import_xboard_refuses_an_opening_index_no_book_of_ours_plays(tmp_path: Path) -> None:
+    """An index of 0 or more (XBoard: every game from that one opening; 1 is -loadPositionIndex's default) was
+    read as the first opening of a walk through the whole book, and -rewindIndex ignored; -1 and -2 walk it."""
+    from tmanager.tourney.trn import import_trn
+
+    engines = tmp_path / "engines"
+    engines.mkdir()
+    for name in ("a", "b"):
+        (engines / f"{name}.toml").write_text('cmd = "stockfish"\nprotocol = "uci"\n')
+    (tmp_path / "book.epd").write_text("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -\n")
+    (tmp_path / "book.pgn").write_text("1. e4 e5 *\n")
+    hint = "(-2 walks the book, each opening twice with colours reversed; or give a book of that one opening)"
+    trn = tmp_path / "x.trn"
+    for options, error in (
+        ('-loadPositionFile "book.epd"', f"-loadPositionIndex: 1: every game from opening 1 alone, which no tmanager "
+                                         f"book plays {hint}"),
+        ('-loadGameFile "book.pgn" -loadGameIndex 3', f"-loadGameIndex: 3: every game from opening 3 alone, which no "
+                                                      f"tmanager book plays {hint}"),
+        ('-loadPositionFile "book.epd" -loadPositionIndex -2 -rewindIndex 1', "-rewindIndex: 1: the book's first 1 "
+         "opening(s) only, which no tmanager book plays (give a book of those 1 openings, and -rewindIndex 0)"),
+    ):
+        trn.write_text("-participants {a\nb\n}\n" + options + "\n")
+        done = run_cli("import-xboard", trn)
+        assert (done.returncode, done.stderr) == (2, f"tmanager: {trn}: {error}\n"), options
+        assert not (tmp_path / "x.toml").exists()
+    # XBoard loads the game file when both are given; -1 walks the book too (tmanager shares each opening by pairs).
+    trn.write_text('-participants {a\nb\n}\n-loadPositionFile "book.epd" -loadPositionIndex -2\n'
+                   '-loadGameFile "book.pgn" -loadGameIndex -1\n')
+    openings = import_trn(trn, tmp_path / "x.toml").openings
+    assert openings is not None and (openings.file, openings.format, openings.order) == ("book.pgn", "pgn",
+                                                                                         "sequential")

@@ -239,18 +239,28 @@ def _check_book(tourney: Tourney, path: Path) -> None:
 
 
 def _openings(options: dict[str, str], path: Path) -> Openings | None:
-    """-loadGameFile / -loadPositionFile with their index: N > 0 starts at N, -1 steps on, -2 is random."""
-    for file_key, index_key, kind in (
-        ("loadPositionFile", "loadPositionIndex", BookFormat.EPD),
-        ("loadGameFile", "loadGameIndex", BookFormat.PGN),
+    """-loadGameFile (XBoard's choice when both are given) or -loadPositionFile, walked as XBoard walks it.
+
+    XBoard's index -2 uses each opening twice, colours reversed, in file order: a sequential book, as tmanager plays
+    one (it was taken for random order); -1, a new opening every game, is played so too. An index of 0 or more
+    plays every game from that one opening, and -rewindIndex N only the first N: neither is a book tmanager plays,
+    and either is refused rather than played as another walk."""
+    for file_key, index_key, kind, default in (
+        ("loadGameFile", "loadGameIndex", BookFormat.PGN, "0"),
+        ("loadPositionFile", "loadPositionIndex", BookFormat.EPD, "1"),
     ):
         file = options.get(file_key, "")
-        if file:
-            index = _whole(options, index_key, "1", path)
-            return Openings(
-                file=file,
-                format=kind,
-                order=BookOrder.RANDOM if index == -2 else BookOrder.SEQUENTIAL,
-                start=max(index, 1),
-            )
+        if not file:
+            continue
+        index = _whole(options, index_key, default, path)
+        rewind = _whole(options, "rewindIndex", "0", path)
+        if index >= 0 and rewind <= 1:  # XBoard: a rewind past 1 implies auto-increment
+            raise ConfigError(f"{index}: every game from opening {max(index, 1)} alone, which no tmanager book plays",
+                              file=path, field=f"-{index_key}", hint="-2 walks the book, each opening twice with "
+                              "colours reversed; or give a book of that one opening")
+        if rewind > 0:
+            raise ConfigError(f"{rewind}: the book's first {rewind} opening(s) only, which no tmanager book plays",
+                              file=path, field="-rewindIndex",
+                              hint=f"give a book of those {rewind} openings, and -rewindIndex 0")
+        return Openings(file=file, format=kind, order=BookOrder.SEQUENTIAL)
     return None
