@@ -233,6 +233,20 @@ def test_jobs_beyond_their_bound_say_the_bound_to_give() -> None:
                              "typing slip)\n")
 
 
+@pytest.mark.skipif(not Path("/proc/self/mem").exists(), reason="Linux's /proc")
+def test_a_pgn_the_system_cannot_read_is_one_line() -> None:
+    """A read that fails (a disk's or a network file system's I/O error; /proc/self/mem fails so at its start) was
+    a traceback; pair and import-xboard said it without a way out."""
+    mem = "/proc/self/mem"
+    fix = "(check the file's permissions and its disk)"
+    for arguments, says in ((("crosstable", mem), f"cannot read PGN file: Input/output error {fix}"),
+                            (("pair", "--dutch", mem, "-p"), f"cannot read: input/output error {fix}"),
+                            (("import-xboard", mem), f"cannot read: input/output error {fix}")):
+        result = run_cli(*arguments)
+        assert (result.returncode, result.stdout, result.stderr) == (
+            5 if arguments[0] == "pair" else 2, "", f"tmanager: {mem}: {says}\n"), arguments
+
+
 def test_superseded_games_are_said_to_be_left_out(tmp_path: Path) -> None:
     """Games tagged [Superseded] were left out of the table without a word: a tester counting the file's games
     found fewer in the table and nothing to say why."""
