@@ -341,6 +341,10 @@ def expect_existing(path: Path, *, kind: str = "tourney", create: str | None = "
         raise missing_file(path, kind=kind, create=create)
 
 
+#: What to do of a file the system cannot read (no permission, an I/O error).
+UNREADABLE = "check the file's permissions and its disk"
+
+
 def read_bytes(
     path: Path, *, kind: str = "tourney", create: str | None = "tmanager new", limit: int | None = READ_LIMIT
 ) -> bytes:
@@ -349,11 +353,11 @@ def read_bytes(
     than ``limit`` bytes (``None``: no limit), which is then not read at all.
     """
     try:
-        fd = open_file(path)
+        fd = open_file(path, hint=f"give the path of the {kind} file")  # a directory, a FIFO: the way out said too
     except FileNotFoundError:
         raise missing_file(path, kind=kind, create=create) from None
     except OSError as exc:
-        raise ConfigError(f"cannot read: {_reason(exc)}", file=path) from None
+        raise ConfigError(f"cannot read: {_reason(exc)}", file=path, hint=UNREADABLE) from None
     try:
         size = os.fstat(fd).st_size
         if limit is not None and size > limit:
@@ -363,8 +367,8 @@ def read_bytes(
             )
         with open(fd, "rb", closefd=False) as f:
             return f.read()
-    except OSError as exc:
-        raise ConfigError(f"cannot read: {_reason(exc)}", file=path) from None
+    except OSError as exc:  # a disk's or a network file system's error
+        raise ConfigError(f"cannot read: {_reason(exc)}", file=path, hint=UNREADABLE) from None
     finally:
         os.close(fd)
 

@@ -6,6 +6,7 @@ import argparse
 import csv
 import io
 import json
+import os
 import random
 import re
 from pathlib import Path
@@ -214,6 +215,52 @@ def test_missing_file_exits_2_with_one_line(tmp_path: Path) -> None:
     assert result.stderr.strip() == f"tmanager: {tmp_path / 'missing.pgn'}: no such PGN file (check the path)"
 
 
+def test_a_pgn_that_is_no_file_says_what_to_give(tmp_path: Path) -> None:
+    """A directory or a FIFO (a shell's <(zcat …)) named as a PGN was refused without a way out."""
+    fifo = tmp_path / "stream.pgn"
+    os.mkfifo(fifo)
+    hint = "(name PGN files, e.g. DIR/*.pgn for those of a directory)"
+    for path, what in ((tmp_path, "is a directory"), (fifo, "is not a regular file but a FIFO")):
+        result = run_cli("crosstable", path)
+        assert (result.returncode, result.stdout, result.stderr) == (2, "", f"tmanager: {path}: {what} {hint}\n")
+
+
+def test_jobs_beyond_their_bound_say_the_bound_to_give() -> None:
+    """--jobs 2000 was refused without a way out ('--jobs: must be from 1 to 1,024, not 2,000')."""
+    result = run_cli("crosstable", Path(__file__), "--jobs", "2000")
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr == ("tmanager: --jobs: must be from 1 to 1,024, not 2,000 (give 1,024 at most: more is a "
+                             "typing slip)\n")
+
+
+@pytest.mark.skipif(not Path("/proc/self/mem").exists(), reason="Linux's /proc")
+def test_a_pgn_the_system_cannot_read_is_one_line() -> None:
+    """A read that fails (a disk's or a network file system's I/O error; /proc/self/mem fails so at its start) was
+    a traceback; pair and import-xboard said it without a way out."""
+    mem = "/proc/self/mem"
+    fix = "(check the file's permissions and its disk)"
+    for arguments, says in ((("crosstable", mem), f"cannot read PGN file: Input/output error {fix}"),
+                            (("pair", "--dutch", mem, "-p"), f"cannot read: input/output error {fix}"),
+                            (("import-xboard", mem), f"cannot read: input/output error {fix}")):
+        result = run_cli(*arguments)
+        assert (result.returncode, result.stdout, result.stderr) == (
+            5 if arguments[0] == "pair" else 2, "", f"tmanager: {mem}: {says}\n"), arguments
+
+
+def test_superseded_games_are_said_to_be_left_out(tmp_path: Path) -> None:
+    """Games tagged [Superseded] were left out of the table without a word: a tester counting the file's games
+    found fewer in the table and nothing to say why."""
+    path = tmp_path / "s.pgn"
+    path.write_text(_pgn([("A", "B", "1-0", "1"), ("B", "A", "1-0", "2")]).replace(
+        '[Round "1"]', '[Round "1"]\n[Superseded "replayed: set back by hand"]'))
+    result = run_cli("crosstable", path, "--format", "csv")
+    assert (result.returncode, result.stdout.count("\n")) == (0, 3)
+    assert result.stderr == "tmanager: note: 1 game tagged [Superseded] not counted (later games replaced them)\n"
+    path.write_text(_pgn([("A", "B", "1-0", "1"), ("B", "A", "1-0", "2")]).replace('[Round "1"]', '[Round "1"]\n'
+                                                                                    '[Superseded "no"]'))
+    assert run_cli("crosstable", path).stderr == ""
+
+
 def test_malformed_games_warn_on_stderr(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "bad.pgn"
     path.write_text(
@@ -313,6 +360,16 @@ def test_a_match_of_a_player_with_itself_or_of_a_name_not_in_the_pgn_says_so(
     (case counts), read as if the two had simply never met."""
     result = run_cli("crosstable", _match_file(tmp_path), "--match", *pair)
     assert (result.returncode, result.stdout, result.stderr) == (2, "", f"tmanager: {says}\n")
+
+
+def test_a_match_of_two_who_never_met_says_whom_to_name(tmp_path: Path) -> None:
+    """It said so without a way out."""
+    path = tmp_path / "two.pgn"
+    path.write_text(_pgn([("A", "B", "1-0", "1"), ("C", "D", "0-1", "1")]))
+    result = run_cli("crosstable", path, "--match", "A", "C")
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr == ("tmanager: --match: 'A' and 'C' played no game together (name two players who met: the "
+                             "cross-table shows who did)\n")
 
 
 def test_an_sprt_model_without_an_sprt_is_refused_not_ignored(tmp_path: Path) -> None:

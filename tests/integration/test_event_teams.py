@@ -100,7 +100,9 @@ def test_boards_alone_make_a_team_swiss_and_a_count_beyond_bounds_is_refused(tmp
     for boards in (0, 1001):
         done = run_cli("event", "new", tmp_path / "x.toml", "--name", "X", "--boards", str(boards))
         said = done.stderr.strip()
-        assert done.returncode == 2 and said.endswith(f"--boards: must be from 1 to 1,000, not {boards:,}"), said
+        fix = "give 1 at least" if boards == 0 else "give 1,000 at most: more is a typing slip"
+        assert done.returncode == 2, said
+        assert said.endswith(f"--boards: must be from 1 to 1,000, not {boards:,} ({fix})"), said
         assert not (tmp_path / "x.toml").exists()
     done = run_cli("event", "new", tmp_path / "y.toml", "--name", "Y", "--system", "team-swiss", "--set",
                    "team_size=1000000000000")  # fmt: skip

@@ -233,8 +233,8 @@ def test_pair_double_swiss_command(tmp_path: Path) -> None:
     assert "[3.6]" in paired.stderr and "has white in game 1" in paired.stderr
     # Bad requests: one line each, JaVaFo's status for invalid input.
     for args, message in (
-        (("pair", "--dutch", "-g", tmp_path / "x.trf"), "-g generates Double-Swiss tournaments"),
-        (("pair", "--double-swiss", path, "-c", "--explain"), "--explain goes with -p"),
+        (("pair", "--dutch", "-g", tmp_path / "x.trf"), "-g: generates Double-Swiss tournaments only"),
+        (("pair", "--double-swiss", path, "-c", "--explain"), "--explain: goes with -p"),
         (("pair", "--double-swiss", path, "-p"), "all 4 matches are paired"),
     ):
         bad = run_cli(*args)

@@ -145,7 +145,8 @@ def test_berger_explanations(tmp_path: Path) -> None:
     plain, told = run_cli("pair", "--berger", path, "-p"), run_cli("pair", "--berger", path, "-p", "--explain")
     assert told.returncode == 0 and told.stdout == plain.stdout == format_pairing(round_robin(7, 1))
     assert told.stderr.splitlines()[0] == "round 1 of the Berger table for 8 (C.05 Annex 1), cycle 1"
-    assert run_cli("pair", "--dutch", path, "-c", "--explain").stderr.strip() == "tmanager: --explain goes with -p"
+    assert run_cli("pair", "--dutch", path, "-c", "--explain").stderr.strip() == (
+        "tmanager: --explain: goes with -p, the pairing it explains (add -p, or leave --explain out)")
 
 
 def test_event_pair_explains_dutch_round_robin_and_koth_divisions(tmp_path: Path) -> None:

@@ -232,12 +232,109 @@ def test_import_xboard_refuses_a_bad_option_naming_it_in_the_trn(tmp_path: Path)
         ("-defaultMatchGames 2.5", "-defaultMatchGames: '2.5' is not a whole number"),
         ("-tc 5 -inc x", "-inc: 'x' is not a number"),
         ("-tc 1e400", "-tc: '1e400' is not a finite number"),
+        # Was told as '-seconds', an option XBoard has not.
+        ("-tc 1:2:3", "-tc: '1:2:3' is not minutes[:seconds] (e.g. 5 for five minutes, 0:30 for thirty seconds)"),
+        ("-st x", "-st: 'x' is not minutes[:seconds] (e.g. 5 for five minutes, 0:30 for thirty seconds)"),
+        # A character XBoard never writes was written into the new file, and counted as a game played.
+        ('-results "+x"', "-results: 'x' at game 1 is no result (XBoard writes \"+\", \"-\", \"=\", \"*\" and space)"),
+        ("-participants {b\nb\n}",
+         "-participants: two participants are named 'b' (give each participant a name of its own)"),
+        ("-syncAfterRound\n-syncAfterCycle true", 'line 6: expected -option value (as XBoard writes them: -name value, '
+         '-name "text" or -name {lines})'),
+        # Anything but true was taken for false, 'on' too; XBoard refuses what is neither (and reads 't…' as true).
+        ("-syncAfterRound on", "-syncAfterRound: 'on' is neither true nor false (true or false)"),
+        # A Polyglot book was ignored: every game from the start position. One named but not used is no matter.
+        ('-usePolyglotBook true -polyglotBook "b.bin"', "-usePolyglotBook: a Polyglot book ('b.bin') cannot be "
+         "played from (give the openings as an EPD or PGN book (-loadPositionFile, -loadGameFile), or set "
+         "-usePolyglotBook false)"),
         ('-results "+-=+-"', "-results: results string has 5 games but the schedule only 2 (remove the extra "
                             "characters, or raise cycles)"),
     ]
     trn = tmp_path / "x.trn"
     for options, error in cases:
         trn.write_text("-participants {a\nb\n}\n-defaultMatchGames 2\n" + options + "\n")
+        done = run_cli("import-xboard", trn)
+        assert (done.returncode, done.stderr) == (2, f"tmanager: {trn}: {error}\n"), options
+        assert not (tmp_path / "x.toml").exists()
+
+
+def test_import_xboard_takes_pondering_and_says_what_a_trn_lacks(tmp_path: Path) -> None:
+    """-ponderNextMove (which XBoard writes in every .trn) was ignored: a tourney XBoard played pondering was
+    imported without. A .trn with fewer than two participants said so with no way out."""
+    from tmanager.tourney.trn import import_trn
+
+    engines = tmp_path / "engines"
+    engines.mkdir()
+    for name in ("a", "b"):
+        (engines / f"{name}.toml").write_text('cmd = "stockfish"\nprotocol = "uci"\n')
+    trn = tmp_path / "x.trn"
+    for options, ponder in (("-ponderNextMove true", True), ("-ponderNextMove false", False), ("", False),
+                            ('-usePolyglotBook false -polyglotBook "b.bin"', False)):
+        trn.write_text("-participants {a\nb\n}\n" + options + "\n")
+        assert import_trn(trn, tmp_path / "x.toml").settings.ponder is ponder, options
+    trn.write_text("-participants {a\n}\n")
+    done = run_cli("import-xboard", trn)
+    assert (done.returncode, done.stderr) == (2, f"tmanager: {trn}: -participants: fewer than 2 participants (list "
+                                                 "the engines in -participants {…}, one a line)\n")
+
+
+def test_import_xboard_says_what_to_do_of_a_path_that_is_no_file(tmp_path: Path) -> None:
+    """A .trn or a new tourney file that was a directory was refused without a way out, and a new file that was
+    there said its fix outside the parentheses of every other refusal."""
+    engines = tmp_path / "engines"
+    engines.mkdir()
+    for name in ("a", "b"):
+        (engines / f"{name}.toml").write_text('cmd = "stockfish"\nprotocol = "uci"\n')
+    trn = tmp_path / "x.trn"
+    trn.write_text("-participants {a\nb\n}\n")
+    (tmp_path / "taken.toml").write_text("")
+    for arguments, says in (
+        ((tmp_path,), f"{tmp_path}: is a directory (give the path of the XBoard tourney file)"),
+        ((trn, engines), f"{engines}: is a directory (choose another name for the new tourney file)"),
+        ((trn, tmp_path / "taken.toml"),
+         f"{tmp_path / 'taken.toml'}: file exists (choose another name, or --force to write over it)"),
+    ):
+        done = run_cli("import-xboard", *arguments)
+        assert (done.returncode, done.stdout, done.stderr) == (2, "", f"tmanager: {says}\n"), arguments
+    assert (tmp_path / "taken.toml").read_text() == ""
+
+
+def test_import_xboard_never_writes_over_the_trn_it_reads(tmp_path: Path) -> None:
+    """With --force, a new file that was the .trn itself (named twice, or a .trn called x.toml, whose default new
+    file is itself) was replaced by the new tourney: the XBoard tourney lost, while XBoard may still run it."""
+    engines = tmp_path / "engines"
+    engines.mkdir()
+    for name in ("a", "b"):
+        (engines / f"{name}.toml").write_text('cmd = "stockfish"\nprotocol = "uci"\n')
+    text = "-participants {a\nb\n}\n"
+    for name, arguments in (("x.trn", ("x.trn",)), ("y.toml", ())):
+        trn = tmp_path / name
+        trn.write_text(text)
+        done = run_cli("import-xboard", trn, *(tmp_path / a for a in arguments), "--force")
+        assert (done.returncode, done.stdout) == (2, "")
+        assert done.stderr == (f"tmanager: NEW_FILE: {str(trn)!r} is the XBoard tourney file read (give the new "
+                               f"tourney file a name of its own: {trn.stem}-xboard.toml)\n")
+        assert trn.read_text() == text
+
+
+def test_import_xboard_refuses_a_book_it_cannot_find(tmp_path: Path) -> None:
+    """A book not found beside the new tourney file was taken, and the tourney written, for `run` to refuse it;
+    `new` refuses it at once. Now the .trn's option is named and nothing is written."""
+    engines = tmp_path / "engines"
+    engines.mkdir()
+    for name in ("a", "b"):
+        (engines / f"{name}.toml").write_text('cmd = "stockfish"\nprotocol = "uci"\n')
+    hint = f"(give the book's path from {str(tmp_path)!r}, where the new tourney file goes)"
+    cases = [
+        ('-loadPositionFile "book.epd" -loadPositionIndex -2',
+         f"-loadPositionFile: no book {str(tmp_path / 'book.epd')!r} {hint}"),
+        ('-loadGameFile "games" -loadGameIndex -2',
+         f"-loadGameFile: {str(tmp_path / 'games')!r} is a directory {hint}"),
+    ]
+    (tmp_path / "games").mkdir()
+    trn = tmp_path / "x.trn"
+    for options, error in cases:
+        trn.write_text("-participants {a\nb\n}\n" + options + "\n")
         done = run_cli("import-xboard", trn)
         assert (done.returncode, done.stderr) == (2, f"tmanager: {trn}: {error}\n"), options
         assert not (tmp_path / "x.toml").exists()
@@ -269,13 +366,61 @@ def test_xboard_time_controls_and_books_map_to_ours(tmp_path: Path) -> None:
         ("-tc 5 -inc 2", ("300+2", None, None)),
         ("-tc 0:30 -inc 0.1", ("30+0.1", None, None)),
         ("-mps 40 -tc 5", ("40/300", None, None)),
-        ("-st 1 -searchDepth 8", ("inf", 1.0, 8)),
+        # XBoard reads -st as -tc, in minutes[:seconds], and writes a .trn's time per move as -searchTime "m:ss";
+        # -st 1 was taken for one second, -searchTime ignored (40 moves in 5 minutes), -depth too.
+        ("-st 1 -searchDepth 8", ("inf", 60.0, 8)),
+        ('-searchTime "0:05"', ("inf", 5.0, None)),
+        ("-depth 6", ("inf", None, 6)),
+        # A period has XBoard's 40 moves unless -mps says otherwise (-tc 5 alone was sudden death); an -mps of 0 or
+        # below without -inc is XBoard's storage of an increment.
+        ("-tc 5", ("40/300", None, None)),
+        ("-tc 5 -mps 0", ("300+0", None, None)),
+        ("-tc 5 -mps -2000", ("300+2", None, None)),
+        ("-tc 5 -mps 0 -inc -1", ("40/300", None, None)),
         ("", ("40/300", None, None)),
+        # Without -tc, XBoard's 5 minutes with the -inc or -mps given: both were ignored (40/300).
+        ("-inc 2", ("300+2", None, None)),
+        ("-mps 60", ("60/300", None, None)),
     ]
+    (tmp_path / "book.epd").write_text("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -\n")
     for options, (tc, st, depth) in cases:
         trn = tmp_path / "x.trn"
         trn.write_text("-participants {a\nb\n}\n" + options + '\n-loadPositionFile "book.epd" -loadPositionIndex -2\n')
         tourney = import_trn(trn, tmp_path / "x.toml")
         assert (tourney.settings.tc, tourney.settings.st, tourney.settings.depth) == (tc, st, depth), options
         assert tourney.openings is not None
-        assert (tourney.openings.file, tourney.openings.order) == ("book.epd", "random")
+        # -2 is XBoard's walk by pairs (each opening twice, colours reversed), in file order: it was read as random.
+        assert (tourney.openings.file, tourney.openings.order, tourney.openings.start) == ("book.epd", "sequential", 1)
+
+
+def test_import_xboard_refuses_an_opening_index_no_book_of_ours_plays(tmp_path: Path) -> None:
+    """An index of 0 or more (XBoard: every game from that one opening; 1 is -loadPositionIndex's default) was
+    read as the first opening of a walk through the whole book, and -rewindIndex ignored; -1 and -2 walk it."""
+    from tmanager.tourney.trn import import_trn
+
+    engines = tmp_path / "engines"
+    engines.mkdir()
+    for name in ("a", "b"):
+        (engines / f"{name}.toml").write_text('cmd = "stockfish"\nprotocol = "uci"\n')
+    (tmp_path / "book.epd").write_text("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -\n")
+    (tmp_path / "book.pgn").write_text("1. e4 e5 *\n")
+    hint = "(-2 walks the book, each opening twice with colours reversed; or give a book of that one opening)"
+    trn = tmp_path / "x.trn"
+    for options, error in (
+        ('-loadPositionFile "book.epd"', f"-loadPositionIndex: 1: every game from opening 1 alone, which no tmanager "
+                                         f"book plays {hint}"),
+        ('-loadGameFile "book.pgn" -loadGameIndex 3', f"-loadGameIndex: 3: every game from opening 3 alone, which no "
+                                                      f"tmanager book plays {hint}"),
+        ('-loadPositionFile "book.epd" -loadPositionIndex -2 -rewindIndex 1', "-rewindIndex: 1: the book's first 1 "
+         "opening(s) only, which no tmanager book plays (give a book of those 1 openings, and -rewindIndex 0)"),
+    ):
+        trn.write_text("-participants {a\nb\n}\n" + options + "\n")
+        done = run_cli("import-xboard", trn)
+        assert (done.returncode, done.stderr) == (2, f"tmanager: {trn}: {error}\n"), options
+        assert not (tmp_path / "x.toml").exists()
+    # XBoard loads the game file when both are given; -1 walks the book too (tmanager shares each opening by pairs).
+    trn.write_text('-participants {a\nb\n}\n-loadPositionFile "book.epd" -loadPositionIndex -2\n'
+                   '-loadGameFile "book.pgn" -loadGameIndex -1\n')
+    openings = import_trn(trn, tmp_path / "x.toml").openings
+    assert openings is not None and (openings.file, openings.format, openings.order) == ("book.pgn", "pgn",
+                                                                                         "sequential")

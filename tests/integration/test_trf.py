@@ -102,8 +102,9 @@ def test_points_system_lines() -> None:
 
 def test_contradicting_opponents_are_refused() -> None:
     bad = TWO_ROUNDS.replace("   1 b 0", "   1 w 0", 1)
-    with pytest.raises(ConfigError, match="contradicts"):
+    with pytest.raises(ConfigError, match="contradicts") as refused:
         trf.parse(bad)
+    assert refused.value.hint == "make the two agree: each names the other, one with w and one with b"
 
 
 @pytest.mark.parametrize(
@@ -228,3 +229,86 @@ def test_berger_pairs_a_round_robin_trf(tmp_path: Path) -> None:
     path.write_text("XXR 5\n" + "\n".join(line(i, "0.0") for i in range(1, 7)) + "\n")
     status, out, _ = run("--berger", str(path), "-p")
     assert status == 0 and out == "3\n1 6\n2 5\n3 4\n"
+
+
+def test_a_file_past_its_xxr_is_refused_as_bbppairings_refuses_it(tmp_path: Path) -> None:
+    """XXR 1 over two rounds played was paired (round 3 of a tournament of 1) and checked as if the tournament
+    went on, its last-round rules at the wrong round; XXR 2 was paired a third round. bbpPairings refuses both
+    ('The number of rounds is larger than the reported number of rounds'): so does pair, as invalid input."""
+    past = tmp_path / "past.trf"
+    past.write_text(TWO_ROUNDS.replace("XXR 5", "XXR 1"))
+    says = (f"tmanager: {past}: XXR: the file has 2 rounds, more than the 1 of XXR (set XXR (or 142) to the rounds "
+            "planned)\n")
+    for system, action in (("--dutch", "-p"), ("--dutch", "-c"), ("--berger", "-p"), ("--berger", "-c")):
+        assert run(system, str(past), action) == (3, "", says), (system, action)
+    done = tmp_path / "done.trf"
+    done.write_text(TWO_ROUNDS.replace("XXR 5", "XXR 2"))
+    says = f"tmanager: {done}: XXR: all 2 rounds are paired (raise XXR (or 142) to pair another round)\n"
+    for system in ("--dutch", "--berger"):
+        assert run(system, str(done), "-p") == (3, "", says), system
+    status, out, err = run("--dutch", str(done), "-c")  # a finished tournament is checked whole
+    assert (status, err, out.count("Round #")) == (0, "", 2)
+
+
+def test_pair_refusals_are_one_line_saying_the_fix(tmp_path: Path) -> None:
+    """A TRF that was a directory, no TRF, --explain without -p, -g without --double-swiss or with too few players
+    were refused without a way out (`tmanager: /x: is a directory`, `tmanager: --explain goes with -p`); -g with
+    10,000 players or more wrote starting ranks of five digits, a file that pair then read wrongly."""
+    explain = "--explain: goes with -p, the pairing it explains (add -p, or leave --explain out)"
+    for arguments, says in (
+        (("--dutch", str(tmp_path), "-p"), f"{tmp_path}: is a directory (give the path of the TRF file)"),
+        (("--dutch", "-p"),
+         "INPUT: no TRF file given (name the file to pair or check: tmanager pair --dutch t.trf -p)"),
+        (("--dutch", str(DATA / "next-round.trf"), "-c", "--explain"), explain),
+        (("--dutch", "-g", str(tmp_path / "g.trf")),
+         "-g: generates Double-Swiss tournaments only (add --double-swiss)"),
+        (("--double-swiss", "-g", str(tmp_path / "g.trf"), "--players", "10000"),
+         "--players: 10000 players, not 2 to 9999 (a TRF numbers them in four columns; e.g. --players 30)"),
+        (("--double-swiss", "-g", str(tmp_path / "g.trf"), "--rounds", "0"),
+         "--rounds: 0 matches, not 1 or more (e.g. --rounds 7)"),
+    ):
+        status, out, err = run(*arguments)
+        assert (out, err) == ("", f"tmanager: {says}\n"), arguments
+        assert status == (5 if arguments[1] == str(tmp_path) else 3), arguments
+    assert not (tmp_path / "g.trf").exists()
+
+
+def test_berger_refuses_a_starting_rank_without_a_player(tmp_path: Path) -> None:
+    """Players 1 and 5 alone were paired as a round robin of five: boards 2-5 and 3-4 named players the file has
+    not. bbpPairings refuses the file ('A pairing number is missing'); the Dutch system pairs it as it is."""
+    path = tmp_path / "gap.trf"
+    path.write_text("XXR 5\n" + line(1, "0.0") + "\n" + line(5, "0.0") + "\n")
+    says = (f"tmanager: {path}: 001 lines: no player line for starting ranks 2, 3, 4 (a Berger table pairs starting "
+            "ranks 1 to N: number the players without a gap)\n")
+    for action in ("-p", "-c"):
+        assert run("--berger", str(path), action) == (3, "", says), action
+    assert run("--dutch", str(path), "-p") == (0, "1\n1 5\n", "")
+
+
+def test_pair_never_writes_its_output_over_the_trf_it_reads(tmp_path: Path) -> None:
+    """`-p t.trf` (the input named again by a slip, or a link to it) replaced the tournament's file with the
+    pairing; an output that was a directory, or in a missing one, was said after the pairing was made, the missing
+    directory as the disk's fault ('nothing was recorded (check the disk)')."""
+    source = tmp_path / "t.trf"
+    source.write_text(TWO_ROUNDS)
+    (tmp_path / "link.trf").symlink_to(source)
+    for output in ("t.trf", "link.trf"):
+        said = f"tmanager: -p: {str(tmp_path / output)!r} is the TRF file read (give the pairing a file of its own)\n"
+        assert run("--dutch", str(source), "-p", str(tmp_path / output)) == (3, "", said)
+    assert source.read_text() == TWO_ROUNDS
+    for target, says in ((tmp_path, f"{str(tmp_path)!r} is a directory (name a file)"),
+                         (tmp_path / "no" / "p.txt", f"no directory {str(tmp_path / 'no')!r} to hold it (create the "
+                                                     "directory, or change the path)")):
+        assert run("--dutch", str(source), "-p", str(target)) == (5, "", f"tmanager: -p: {says}\n")
+        assert run("--double-swiss", "-g", str(target)) == (5, "", f"tmanager: -g: {says}\n")
+
+
+def test_a_double_swiss_match_without_its_second_game_says_how_to_enter_it(tmp_path: Path) -> None:
+    """It said what was wrong without a way out."""
+    path = tmp_path / "half.trf"
+    path.write_text("XXR 6\n" + "\n".join([line(1, "1.0", "   3 w 1"), line(2, "1.0", "   4 w 1"),
+                                            line(3, "0.0", "   1 b 0"), line(4, "0.0", "   2 b 0")]) + "\n")
+    status, out, err = run("--double-swiss", str(path), "-p")
+    assert (status, out) == (3, ""), err
+    assert err == (f"tmanager: {path}: round 1 is game 1 of a match whose game 2 is missing (enter game 2 as round 2, "
+                   "each pair with the colours reversed)\n")

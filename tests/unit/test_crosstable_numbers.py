@@ -49,3 +49,19 @@ def test_an_elo_of_nothing_has_a_plus_sign_not_a_minus() -> None:
     assert "Elo +0.0 ± 0.0, nElo +0.0" in crosstableformats.match_line("A", "B", stats.match_stats(0, 0, 10))
     assert "Elo +0.0 ±" in crosstableformats.match_line("A", "B", stats.match_stats(10_000, 10_001, 0))
     assert "Elo -0.2 ±" in crosstableformats.match_line("A", "B", stats.match_stats(10_000, 10_010, 0))
+
+
+def test_markdown_writes_names_as_text() -> None:
+    """Only '|' was escaped: a player "<b>x</b>" came out bold wherever the table was rendered, "*A*" in italics, a
+    PGN named "my_*games*.pgn" as the title lost its stars, and a name with a backslash before its '|' ("A\\|B")
+    ended the cell there."""
+    games = [GameResult("<b>x</b>", "*A*", Result.WHITE_WINS, "1"), GameResult("*A*", "A\\|B", Result.DRAW, "2"),
+             GameResult("A\\|B", "<b>x</b>", Result.BLACK_WINS, "3")]
+    table = crosstable.build(games, title="my_*games*.pgn")
+    text = crosstableformats.render(table, crosstable.Format.MARKDOWN)
+    assert text.startswith("# my\\_\\*games\\*.pgn\n")
+    rows = [line for line in text.splitlines() if line.startswith("| 1 |")]
+    assert rows[0].startswith("| 1 | \\<b\\>x\\</b\\> | 2 |"), rows
+    assert "| A\\\\\\|B |" in text and "| \\*A\\* |" in text
+    header, _, *standings = text.splitlines()[2:7]
+    assert all(line.count(" | ") == header.count(" | ") for line in standings)

@@ -20,4 +20,5 @@ MAX_GAMES = 100_000_000
 def check_count(value: int | None, *, option: str, most: int, least: int = 1) -> None:
     """:class:`ConfigError` naming ``option`` unless ``value`` (if given) is from ``least`` to ``most``."""
     if value is not None and not least <= value <= most:
-        raise ConfigError(f"must be from {least:,} to {most:,}, not {value:,}", field=option)
+        way_out = f"give {most:,} at most: more is a typing slip" if value > most else f"give {least:,} at least"
+        raise ConfigError(f"must be from {least:,} to {most:,}, not {value:,}", field=option, hint=way_out)

@@ -80,7 +80,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def command(args: argparse.Namespace) -> int:
     for path in args.files:
-        if not files.expect_file(path):  # a directory, a FIFO, a device: said so here
+        # A directory, a FIFO (a shell's <(zcat …) too), a device: said so here, with the way out.
+        if not files.expect_file(path, hint="name PGN files, e.g. DIR/*.pgn for those of a directory"):
             raise ConfigError("no such PGN file", file=path, hint="check the path")
     _refuse_a_file_named_twice(args.files)
     if args.output:  # refused now, not after reading what may be millions of games
@@ -190,6 +191,9 @@ def _print_warnings(report: pgnscan.ScanReport) -> None:
     if not report.sections:  # an empty table, and not an error: a PGN still to be written is empty
         print("tmanager: warning: no game in the file(s) given (a PGN game begins with tag lines, "
               'such as [White "…"])', file=sys.stderr)
+    if report.superseded:  # skipped as the docs say, but said: the table counts fewer games than the file holds
+        games = "1 game" if report.superseded == 1 else f"{report.superseded:,} games"
+        print(f"tmanager: note: {games} tagged [Superseded] not counted (later games replaced them)", file=sys.stderr)
     if not report.warnings:
         return
     kinds = ", ".join(f"{count} {kind}" for kind, count in report.warnings.most_common())
@@ -203,6 +207,7 @@ def _no_match(pair: Sequence[str], players: list[str]) -> NoReturn:
     """Why ``--match`` found no game: a name the PGN has not (misspelt: case counts), or two that never met."""
     unknown = next((name for name in pair if name not in players), None)
     if unknown is None:
-        raise ConfigError(f"{pair[0]!r} and {pair[1]!r} played no game together", field="--match")
+        raise ConfigError(f"{pair[0]!r} and {pair[1]!r} played no game together", field="--match",
+                          hint="name two players who met: the cross-table shows who did")
     shown = ", ".join(players[:10]) + (f" and {len(players) - 10} more" if len(players) > 10 else "")
     raise ConfigError(f"{unknown!r} played no game", field="--match", hint=f"use a player name from the PGN: {shown}")

@@ -30,7 +30,7 @@ from typing import Any
 from tmanager.core.results import TrfResult
 from tmanager.core.scoring import STANDARD, Game
 from tmanager.errors import ConfigError, PairingError, ScheduleError, TManagerError, printable
-from tmanager.files import atomic_write
+from tmanager.files import atomic_write, check_writable, same_file
 from tmanager.formats import trf
 from tmanager.pairing import explain_round, explain_round_robin, pair_round, round_robin
 from tmanager.pairing.doubleswiss import pair_double_swiss
@@ -81,9 +81,13 @@ def command(args: argparse.Namespace) -> int:
     if getattr(args, "generate", None) is not None:
         return _generate(args)
     if args.input is None:
-        return _fail("give the TRF file to pair or check", INVALID_INPUT)
+        return _fail("INPUT: no TRF file given (name the file to pair or check: tmanager pair --dutch t.trf -p)",
+                     INVALID_INPUT)
     if explain and not args.output:
-        return _fail("--explain goes with -p", INVALID_INPUT)
+        return _fail("--explain: goes with -p, the pairing it explains (add -p, or leave --explain out)", INVALID_INPUT)
+    refused = _refused_output(args.output, args.input)
+    if refused is not None:
+        return refused
     try:
         text = trf.read_text(args.input)
     except ConfigError as exc:  # missing, unreadable, a directory, a FIFO, a device...
@@ -99,11 +103,15 @@ def command(args: argparse.Namespace) -> int:
                 return 0
             pairing = _pair_double_swiss(tournament, args.input, explain=explain)
         elif args.check:
+            _check_rounds(tournament, args.input, pairing=False)
+            _check_berger_ranks(tournament, args.input, berger=args.berger)
             _check(tournament, args.input, berger=args.berger)
             return 0
         else:
             if tournament.total_rounds is None and not args.berger:
                 raise ConfigError("no number of rounds", file=args.input, hint="add `142 n` (or `XXR n`)")
+            _check_rounds(tournament, args.input, pairing=True)
+            _check_berger_ranks(tournament, args.input, berger=args.berger)
             pairing = _pair(tournament, tournament.played_rounds + 1, berger=args.berger, explain=explain)
     except PairingError as exc:
         return _fail(f"{args.input}: {exc}", NO_PAIRING)
@@ -118,6 +126,48 @@ def command(args: argparse.Namespace) -> int:
         except TManagerError as exc:  # a device, a directory, a full disk...
             return _fail(str(exc), UNREADABLE)
     return 0
+
+
+def _refused_output(output: str | None, source: Path) -> int | None:
+    """-p OUTPUT looked at before anything is paired: the TRF read, named there by a slip, was replaced by the
+    pairing (the tournament's file lost); a directory, or a missing one, was said only after the pairing, as the
+    disk's fault. The exit status, or ``None`` to go on."""
+    if output is None or output == "-":
+        return None
+    if same_file(Path(output), source):
+        return _fail(f"-p: {output!r} is the TRF file read (give the pairing a file of its own)", INVALID_INPUT)
+    try:
+        check_writable(Path(output), field="-p")
+    except ConfigError as exc:
+        return _fail(str(exc), UNREADABLE)
+    return None
+
+
+def _check_rounds(tournament: trf.Tournament, path: Path, *, pairing: bool) -> None:
+    """Refuse, as bbpPairings does, a file with more rounds than its XXR, or, to pair one more, as many: the
+    round after the last was paired (and the rounds checked) as if the tournament went on, its last-round rules
+    at the wrong round, without a word."""
+    total, played = tournament.total_rounds, tournament.played_rounds
+    if total is None or played < total or (played == total and not pairing):
+        return
+    if played == total:
+        raise ConfigError(f"all {total} rounds are paired", file=path, field="XXR",
+                          hint="raise XXR (or 142) to pair another round")
+    raise ConfigError(f"the file has {played} rounds, more than the {total} of XXR", file=path, field="XXR",
+                      hint="set XXR (or 142) to the rounds planned")
+
+
+def _check_berger_ranks(tournament: trf.Tournament, path: Path, *, berger: bool) -> None:
+    """A Berger table pairs starting ranks 1 to N, the highest: a rank without a player line was paired as a
+    player (players 1 and 5 alone gave boards 2-5 and 3-4). bbpPairings refuses such a file ('A pairing number
+    is missing')."""
+    present = {p.id for p in tournament.players}
+    missing = sorted(set(range(1, max(present, default=0) + 1)) - present)
+    if berger and missing:
+        shown = ", ".join(map(str, missing[:10])) + (f" and {len(missing) - 10} more" if len(missing) > 10 else "")
+        ranks = "rank" if len(missing) == 1 else "ranks"
+        raise ConfigError(f"no player line for starting {ranks} {shown}", file=path, field="001 lines",
+                          hint="a Berger table pairs starting ranks 1 to N: number the players without a gap")
 
 
 def _fail(message: str, status: int) -> int:
@@ -224,6 +274,7 @@ def _matches(tournament: trf.Tournament, path: Path) -> int:
         raise ConfigError(
             "a Double-Swiss file needs XXR with twice the number of matches", file=path, hint="add e.g. `XXR 14`"
         )
+    _check_rounds(tournament, path, pairing=False)  # -p says itself when all matches are paired
     return tournament.total_rounds // 2
 
 
@@ -232,7 +283,8 @@ def _pair_double_swiss(tournament: trf.Tournament, path: Path, *, explain: bool)
     matches = _matches(tournament, path)
     played = tournament.played_rounds
     if played % 2:
-        raise ConfigError(f"round {played} is game 1 of a match whose game 2 is missing", file=path)
+        raise ConfigError(f"round {played} is game 1 of a match whose game 2 is missing", file=path,
+                          hint=f"enter game 2 as round {played + 1}, each pair with the colours reversed")
     if played // 2 >= matches:
         raise PairingError(f"all {matches} matches are paired (XXR {2 * matches})")
     result = pair_double_swiss(
@@ -268,9 +320,16 @@ def _check_double_swiss(tournament: trf.Tournament, path: Path) -> None:
 def _generate(args: argparse.Namespace) -> int:
     """``-g``: a random Double-Swiss tournament, written as a TRF with two rounds per match."""
     if not args.double_swiss:
-        return _fail("-g generates Double-Swiss tournaments: add --double-swiss", INVALID_INPUT)
-    if args.players < 2 or args.rounds < 1:
-        return _fail("-g needs --players 2 or more and --rounds 1 or more", INVALID_INPUT)
+        return _fail("-g: generates Double-Swiss tournaments only (add --double-swiss)", INVALID_INPUT)
+    if not 2 <= args.players <= trf.MAX_START_RANK:  # a starting rank has four columns: 10000 shifted its line
+        return _fail(f"--players: {args.players} players, not 2 to {trf.MAX_START_RANK} (a TRF numbers them in four "
+                     "columns; e.g. --players 30)", INVALID_INPUT)
+    if args.rounds < 1:
+        return _fail(f"--rounds: {args.rounds} matches, not 1 or more (e.g. --rounds 7)", INVALID_INPUT)
+    try:  # before the tournament is made: a large one takes a while
+        check_writable(args.generate, field="-g")
+    except ConfigError as exc:
+        return _fail(str(exc), UNREADABLE)
     rng = random.Random(args.seed)
     states = random_double_swiss(args.players, args.rounds, rng)
     # XXR is the rounds the file's tournament was paired for: the matches the field could be paired for, which

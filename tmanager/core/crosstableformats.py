@@ -9,6 +9,7 @@ import html
 import io
 import json
 import math
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -200,24 +201,30 @@ def _text(table: Crosstable) -> str:
     return "\n".join(out) + "\n"
 
 
-def _md_table(header: list[str], rows: list[list[str]]) -> list[str]:
-    def escape(cell: str) -> str:
-        return cell.replace("|", "\\|")
+#: What Markdown reads as markup in a name or title: a player "<b>x</b>" came out bold, "*A*" in italics, "A|B"
+#: split its table cell (the one character escaped before).
+_MD_SPECIAL = re.compile(r"([\\`*_<>\[\]|])")
 
-    out = ["| " + " | ".join(escape(h) for h in header) + " |", "|" + "---|" * len(header)]
-    out += ["| " + " | ".join(escape(c) for c in row) + " |" for row in rows]
+
+def _md_escape(text: str) -> str:
+    return _MD_SPECIAL.sub(r"\\\1", text)
+
+
+def _md_table(header: list[str], rows: list[list[str]]) -> list[str]:
+    out = ["| " + " | ".join(_md_escape(h) for h in header) + " |", "|" + "---|" * len(header)]
+    out += ["| " + " | ".join(_md_escape(c) for c in row) + " |" for row in rows]
     return out
 
 
 def _markdown(table: Crosstable) -> str:
-    out = [f"# {table.title}", "", *_md_table(*_standings_rows(table)), "", _rating_note(table)]
+    out = [f"# {_md_escape(table.title)}", "", *_md_table(*_standings_rows(table)), "", _rating_note(table)]
     matrix = _matrix(table)
     if matrix is not None:
         out += ["", "## Cross-table", "", *_md_table(*matrix)]
     out += ["", "## Per colour", "", *_md_table(*_colour_rows(table))]
     if table.match is not None:
-        out += ["", "## Match", "", *(f"- {line}" for line in _match_lines(table))]
-    out += [f"\n> note: {n}" for n in table.notes]
+        out += ["", "## Match", "", *(f"- {_md_escape(line)}" for line in _match_lines(table))]
+    out += [f"\n> note: {_md_escape(n)}" for n in table.notes]
     return "\n".join(out) + "\n"
 
 

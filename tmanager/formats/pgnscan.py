@@ -43,7 +43,7 @@ from typing import BinaryIO, NamedTuple
 
 from tmanager.core.standings import FINISHED, GameResult
 from tmanager.errors import MOST_DIGITS, ConfigError
-from tmanager.files import open_file
+from tmanager.files import UNREADABLE, open_file
 
 #: Bytes read at a time.
 CHUNK_SIZE = 1 << 22
@@ -132,7 +132,7 @@ def scan(path: str | Path, report: ScanReport | None = None, *, jobs: int | None
     scanned by ``jobs`` forked processes (default: one per core); ``jobs=1``,
     and any call from a process that runs threads, scans in this process.
 
-    Raises :class:`ConfigError` only when the file cannot be opened, or is compressed.
+    Raises :class:`ConfigError` only when the file cannot be opened or read, or is compressed.
     """
     report = ScanReport() if report is None else report
     name = str(path)
@@ -140,25 +140,33 @@ def scan(path: str | Path, report: ScanReport | None = None, *, jobs: int | None
         handle = open(open_file(Path(path)), "rb")  # noqa: SIM115 - closed by the with below, after the generator starts
         size = os.fstat(handle.fileno()).st_size
     except OSError as exc:
-        raise ConfigError(f"cannot read PGN file: {exc.strerror or exc}", file=path) from None
+        raise ConfigError(f"cannot read PGN file: {exc.strerror or exc}", file=path, hint=UNREADABLE) from None
     with handle:
-        _refuse_compressed(handle, path)
-        if jobs is None:
-            jobs = (os.cpu_count() or 1) if size >= PARALLEL_SIZE else 1
-        if threading.active_count() > 1:
-            jobs = 1  # forking a threaded process is unsafe
-        pieces = _parallel_pieces(name, handle, size, jobs) if jobs > 1 else _serial_pieces(name, handle)
-        games_before = 0
-        make = tuple.__new__
-        piece = None
-        for piece in pieces:
-            report.merge(piece.report, games_before=games_before)
-            games_before += piece.report.sections
-            yield from map(make, itertools.repeat(GameResult), zip(*piece.columns, strict=True))
-        if piece is not None and piece.in_comment:
-            report.warn("unterminated-comment", "a { comment is never closed", path=name)
-        if piece is not None and piece.truncated:
-            report.warn("truncated", "the file ends inside this game", path=name, game=games_before)
+        try:
+            yield from _scan_open(handle, name, size, report, jobs)
+        except OSError as exc:  # a disk's or a network file system's error mid-file (a traceback until then)
+            raise ConfigError(f"cannot read PGN file: {exc.strerror or exc}", file=path, hint=UNREADABLE) from None
+
+
+def _scan_open(handle: BinaryIO, name: str, size: int, report: ScanReport, jobs: int | None) -> Iterator[GameResult]:
+    """:func:`scan`'s work on the file it opened."""
+    _refuse_compressed(handle, name)
+    if jobs is None:
+        jobs = (os.cpu_count() or 1) if size >= PARALLEL_SIZE else 1
+    if threading.active_count() > 1:
+        jobs = 1  # forking a threaded process is unsafe
+    pieces = _parallel_pieces(name, handle, size, jobs) if jobs > 1 else _serial_pieces(name, handle)
+    games_before = 0
+    make = tuple.__new__
+    piece = None
+    for piece in pieces:
+        report.merge(piece.report, games_before=games_before)
+        games_before += piece.report.sections
+        yield from map(make, itertools.repeat(GameResult), zip(*piece.columns, strict=True))
+    if piece is not None and piece.in_comment:
+        report.warn("unterminated-comment", "a { comment is never closed", path=name)
+    if piece is not None and piece.truncated:
+        report.warn("truncated", "the file ends inside this game", path=name, game=games_before)
 
 
 #: How a compressed file begins, and the command that gives its text back.

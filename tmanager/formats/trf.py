@@ -457,7 +457,7 @@ def _check(tournament: Tournament, *, file: str | Path | None) -> None:
             ):
                 raise ConfigError(
                     f"round {index + 1} of player {p.id} contradicts the entry of player {game.opponent}",
-                    file=file,
+                    file=file, hint="make the two agree: each names the other, one with w and one with b",
                 )
         computed = sum(system.points(g) for g in p.games[:played])
         ahead = system.points(p.games[played]) if len(p.games) > played else 0

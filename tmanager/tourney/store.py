@@ -345,7 +345,7 @@ def write_new(tourney: Tourney, *, overwrite: bool | Seen = False) -> None:
 
 
 def _refuse_existing(path: Path, *, overwrite: bool | Seen) -> None:
-    exists = expect_file(path)  # a device or a directory there is refused, --force or not
+    exists = expect_file(path, hint="choose another name for the new tourney file")  # refused, --force or not
     keeper = _tourney_kept_by(path)
     if keeper is not None:  # --force or not: `new .t.toml.journal --force` wrote over t.toml's journal
         raise ConfigError(f"is {keeper}", file=path, hint="choose another name: tmanager keeps that file's state there")
@@ -353,7 +353,7 @@ def _refuse_existing(path: Path, *, overwrite: bool | Seen) -> None:
         if stamp(path) != overwrite.stamps:
             raise FileExists(f"{path}: written by another process since it was read; run the command again")
     elif exists and not overwrite:
-        raise FileExists(f"{path}: file exists; choose another name or remove it first")
+        raise FileExists(f"{path}: file exists (choose another name, or --force to write over it)")
 
 
 def _tourney_kept_by(path: Path) -> str | None:

@@ -14,9 +14,19 @@ import re
 from pathlib import Path
 
 from tmanager.errors import ConfigError
-from tmanager.files import read_bytes
+from tmanager.files import expect_file, read_bytes
 from tmanager.tourney.engines import available_definitions
-from tmanager.tourney.model import PLAYING, UNPLAYED, Openings, Participant, Settings, Tourney, TourneyType
+from tmanager.tourney.gamesetup import load_book
+from tmanager.tourney.model import (
+    PLAYING,
+    RESULT_CHARS,
+    UNPLAYED,
+    Openings,
+    Participant,
+    Settings,
+    Tourney,
+    TourneyType,
+)
 from tmanager.tourney.settings import BookFormat, BookOrder
 
 _TOKEN = re.compile(r'\s*(?:-(\w+)\s*(\{[^}]*\}|"(?:[^"\\]|\\.)*"|[^\s"{][^\s]*)?)', re.DOTALL)
@@ -35,6 +45,7 @@ _OPTIONS = {
     "tourney.st": "-st",
     "tourney.depth": "-searchDepth",
     "progress.results": "-results",
+    "participants": "-participants",
 }
 
 
@@ -49,7 +60,8 @@ def parse_options(text: str, path: Path) -> dict[str, str]:
         match = _TOKEN.match(text, position)
         if not match or match.end() == position:
             line = text.count("\n", 0, position) + 1
-            raise ConfigError(f"line {line}: expected -option value", file=path)
+            raise ConfigError(f"line {line}: expected -option value", file=path,
+                              hint='as XBoard writes them: -name value, -name "text" or -name {lines}')
         name, value = match.group(1), match.group(2) or ""
         if value[:1] in "{\"" and value:
             value = value[1:-1]
@@ -67,8 +79,13 @@ def _normal(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "", name.lower())
 
 
-def _bool(value: str) -> bool:
-    return value.strip().lower() in ("true", "1", "yes")
+def _flag(options: dict[str, str], key: str, path: Path) -> bool:
+    """Boolean option ``-key`` (false when absent), read as XBoard reads one: ``t…`` is true, ``f…`` false, anything
+    else an error (``on`` was taken for false)."""
+    value = options.get(key, "false")
+    if value[:1] not in ("t", "T", "f", "F"):
+        raise ConfigError(f"{value!r} is neither true nor false", file=path, field=f"-{key}", hint="true or false")
+    return value[:1] in ("t", "T")
 
 
 def _number(options: dict[str, str], key: str, default: str, path: Path) -> float:
@@ -90,23 +107,50 @@ def _whole(options: dict[str, str], key: str, default: str, path: Path) -> int:
     return int(value)
 
 
+#: XBoard's moves per period when a .trn names none (xboard.texi: "Default: 40 moves").
+XBOARD_MPS = 40
+
+
+def _given(options: dict[str, str], *keys: str) -> str | None:
+    """The first of an option's names (XBoard's long and short forms: -searchTime and -st) the file gives."""
+    return next((key for key in keys if options.get(key)), None)
+
+
+def _minutes(options: dict[str, str], key: str, path: Path) -> float:
+    """XBoard's ``minutes[:seconds]`` (-tc, -st: ``5`` is five minutes, ``0:30`` thirty seconds) in seconds."""
+    text = options[key]
+    minutes, colon, seconds = text.partition(":")
+    try:
+        value = float(minutes) * 60 + (float(seconds) if colon else 0)
+    except ValueError:
+        raise ConfigError(f"{text!r} is not minutes[:seconds]", file=path, field=f"-{key}",
+                          hint="e.g. 5 for five minutes, 0:30 for thirty seconds") from None
+    if not math.isfinite(value):
+        raise ConfigError(f"{text!r} is not a finite number", file=path, field=f"-{key}")
+    return value
+
+
 def _time_control(options: dict[str, str], path: Path) -> tuple[str, float | None, int | None]:
-    """XBoard's -tc (minutes, or m:ss), -mps, -inc, -st, -searchDepth as our (tc, st, depth)."""
-    st = _number(options, "st", "0", path) or None
-    depth = _whole(options, "searchDepth", "0", path) or None
-    key = "tc" if options.get("tc") else "timeControl"
-    tc = options.get(key)
-    if not tc:
-        # XBoard's default is 40 moves in 5 minutes, unless a per-move limit is given.
-        return ("inf" if st or depth else "40/300"), st, depth
-    minutes, _, seconds = tc.partition(":")
-    parts = {key: minutes, "seconds": seconds or "0"}
-    base = f"{_number(parts, key, '0', path) * 60 + _number(parts, 'seconds', '0', path):g}"
-    mps = _whole(options, "mps" if options.get("mps") else "movesPerSession", "0", path)
-    inc = _number(options, "inc" if options.get("inc") else "timeIncrement", "-1", path)
+    """XBoard's -tc, -mps, -inc, -st, -searchDepth (or their long names) as our (tc, st, depth).
+
+    XBoard writes ``-searchTime "0:05"`` in a tourney with a time per move, and reads it, as -st and -tc, in
+    minutes; a period has 40 moves unless -mps says otherwise, and an -mps of 0 or below without -inc is XBoard's
+    own way of storing an increment of -mps/1000 seconds."""
+    st_key = _given(options, "st", "searchTime")
+    st = (_minutes(options, st_key, path) if st_key else 0) or None
+    depth_key = _given(options, "searchDepth", "depth")
+    depth = (_whole(options, depth_key, "0", path) if depth_key else 0) or None
+    key = _given(options, "tc", "timeControl")
+    if key is None and (st or depth):
+        return "inf", st, depth
+    # Without -tc, XBoard's period is 5 minutes: -inc 2 alone is 5 minutes and 2 s a move (it was 40/300).
+    base = f"{_minutes(options, key, path):g}" if key else "300"
+    mps = _whole(options, _given(options, "mps", "movesPerSession") or "mps", str(XBOARD_MPS), path)
+    inc_key = _given(options, "inc", "timeIncrement")
+    inc = _number(options, inc_key, "-1", path) if inc_key else (-mps / 1000 if mps <= 0 else -1)
     if inc >= 0:  # XBoard: a non-negative increment means incremental, not classical, clocks
         return f"{base}+{inc:g}", st, depth
-    return (f"{mps}/{base}" if mps > 0 else base), st, depth
+    return f"{mps if mps > 0 else XBOARD_MPS}/{base}", st, depth
 
 
 def import_trn(path: Path, target: Path) -> Tourney:
@@ -115,7 +159,8 @@ def import_trn(path: Path, target: Path) -> Tourney:
     options = parse_options(text, path)
     names = [line.strip() for line in options.get("participants", "").splitlines() if line.strip()]
     if len(names) < 2:
-        raise ConfigError("fewer than 2 participants", file=path, field="-participants")
+        raise ConfigError("fewer than 2 participants", file=path, field="-participants",
+                          hint="list the engines in -participants {…}, one a line")
     known = available_definitions(target.parent)
     unknown = [n for n in names if _definition_for(n, known) is None]
     if unknown:
@@ -130,6 +175,11 @@ def import_trn(path: Path, target: Path) -> Tourney:
     if kind < 0:
         raise ConfigError("Swiss XBoard tourneys (-tourneyType -1) cannot be imported", file=path,
                           field="-tourneyType", hint="create a Swiss tourney with `tmanager new --type swiss`")
+    if _flag(options, "usePolyglotBook", path) and options.get("polyglotBook"):
+        # Its openings would be lost without a word, every game played from the start position.
+        raise ConfigError(f"a Polyglot book ({options['polyglotBook']!r}) cannot be played from", file=path,
+                          field="-usePolyglotBook", hint="give the openings as an EPD or PGN book "
+                          "(-loadPositionFile, -loadGameFile), or set -usePolyglotBook false")
     tc, st, depth = _time_control(options, path)
     settings = Settings(
         name=target.stem,
@@ -137,16 +187,21 @@ def import_trn(path: Path, target: Path) -> Tourney:
         gauntlet_seeds=max(kind, 1),
         cycles=_whole(options, "tourneyCycles", "1", path),
         games_per_pairing=_whole(options, "defaultMatchGames", "1", path),
-        sync_after_round=_bool(options.get("syncAfterRound", "false")),
-        sync_after_cycle=_bool(options.get("syncAfterCycle", "false")),
+        sync_after_round=_flag(options, "syncAfterRound", path),
+        sync_after_cycle=_flag(options, "syncAfterCycle", path),
         pgn=options.get("saveGameFile", "") or target.with_suffix(".pgn").name,
         after_game=options.get("afterGame", ""),
         after_tourney=options.get("afterTourney", ""),
+        ponder=_flag(options, "ponderNextMove", path),
         tc=tc,
         st=st,
         depth=depth,
     )
     results = options.get("results", "").replace(PLAYING, UNPLAYED)
+    foreign = next((c for c in results if c not in RESULT_CHARS), None)
+    if foreign is not None:  # written into the new file as it was, and then counted as a game played
+        raise ConfigError(f"{foreign!r} at game {results.index(foreign)} is no result", file=path, field="-results",
+                          hint='XBoard writes "+", "-", "=", "*" and space')
     tourney = Tourney(
         path=target,
         settings=settings,
@@ -162,22 +217,50 @@ def import_trn(path: Path, target: Path) -> Tourney:
         # Nothing is written: the option of the .trn that gave the value is at fault, not the new file.
         field = _OPTIONS.get(exc.field or "", exc.field)
         raise exc.relocated(file=path, field=field) from None
+    _check_book(tourney, path)
     return tourney
 
 
+def _check_book(tourney: Tourney, path: Path) -> None:
+    """The book read now, as ``new`` reads it: one not found was taken, and ``run`` then refused the tourney. An
+    XBoard book is found from where XBoard ran, ours from the new tourney file: told as the .trn's option."""
+    if tourney.openings is None:
+        return
+    option = "-loadPositionFile" if tourney.openings.format is BookFormat.EPD else "-loadGameFile"
+    book = tourney.directory / tourney.openings.file
+    hint = f"give the book's path from {str(tourney.directory)!r}, where the new tourney file goes"
+    try:
+        exists = expect_file(book)
+    except ConfigError as exc:  # a directory, a FIFO: said of the option that names it
+        raise ConfigError(f"{str(book)!r} {exc.message}", file=path, field=option, hint=hint) from None
+    if not exists:
+        raise ConfigError(f"no book {str(book)!r}", file=path, field=option, hint=hint)
+    load_book(tourney)  # a bad line is told by the book's own file and line
+
+
 def _openings(options: dict[str, str], path: Path) -> Openings | None:
-    """-loadGameFile / -loadPositionFile with their index: N > 0 starts at N, -1 steps on, -2 is random."""
-    for file_key, index_key, kind in (
-        ("loadPositionFile", "loadPositionIndex", BookFormat.EPD),
-        ("loadGameFile", "loadGameIndex", BookFormat.PGN),
+    """-loadGameFile (XBoard's choice when both are given) or -loadPositionFile, walked as XBoard walks it.
+
+    XBoard's index -2 uses each opening twice, colours reversed, in file order: a sequential book, as tmanager plays
+    one (it was taken for random order); -1, a new opening every game, is played so too. An index of 0 or more
+    plays every game from that one opening, and -rewindIndex N only the first N: neither is a book tmanager plays,
+    and either is refused rather than played as another walk."""
+    for file_key, index_key, kind, default in (
+        ("loadGameFile", "loadGameIndex", BookFormat.PGN, "0"),
+        ("loadPositionFile", "loadPositionIndex", BookFormat.EPD, "1"),
     ):
         file = options.get(file_key, "")
-        if file:
-            index = _whole(options, index_key, "1", path)
-            return Openings(
-                file=file,
-                format=kind,
-                order=BookOrder.RANDOM if index == -2 else BookOrder.SEQUENTIAL,
-                start=max(index, 1),
-            )
+        if not file:
+            continue
+        index = _whole(options, index_key, default, path)
+        rewind = _whole(options, "rewindIndex", "0", path)
+        if index >= 0 and rewind <= 1:  # XBoard: a rewind past 1 implies auto-increment
+            raise ConfigError(f"{index}: every game from opening {max(index, 1)} alone, which no tmanager book plays",
+                              file=path, field=f"-{index_key}", hint="-2 walks the book, each opening twice with "
+                              "colours reversed; or give a book of that one opening")
+        if rewind > 0:
+            raise ConfigError(f"{rewind}: the book's first {rewind} opening(s) only, which no tmanager book plays",
+                              file=path, field="-rewindIndex",
+                              hint=f"give a book of those {rewind} openings, and -rewindIndex 0")
+        return Openings(file=file, format=kind, order=BookOrder.SEQUENTIAL)
     return None

@@ -185,7 +185,8 @@ def _check_participants(tourney: Tourney) -> None:
         check_tag_value(p.name, file=tourney.path, field=f"participants[{i}].name")
     duplicate = next((n for n, count in Counter(p.name for p in tourney.participants).items() if count > 1), None)
     if duplicate:
-        raise ConfigError(f"two participants are named {duplicate!r}", file=tourney.path, field="participants")
+        raise ConfigError(f"two participants are named {duplicate!r}", file=tourney.path, field="participants",
+                          hint="give each participant a name of its own")
 
 
 def _too_many_games(tourney: Tourney, schedule: Schedule) -> ConfigError:
