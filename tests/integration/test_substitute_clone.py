@@ -6,6 +6,7 @@ import json
 import signal
 import subprocess
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 import chess.pgn
@@ -190,11 +191,26 @@ def test_edit_reaches_a_running_worker(tmp_path: Path) -> None:
     assert int(games[-1]["PlyCount"]) == 4  # later games used the new limit
 
 
-def test_import_xboard_manual_example(tmp_path: Path) -> None:
-    engines = tmp_path / "engines"
+def define_engines(directory: Path, *names: str) -> None:
+    """Engine definitions NAME.toml (Stockfish) in DIRECTORY/engines, where import-xboard looks for them."""
+    engines = directory / "engines"
     engines.mkdir()
-    for name in ("glaurung", "fruit-2-1", "fairy-max-4-8", "crafty-20-14"):
+    for name in names:
         (engines / f"{name}.toml").write_text('cmd = "stockfish"\nprotocol = "uci"\n')
+
+
+def assert_imports_refused(directory: Path, header: str, cases: Iterable[tuple[str, str]]) -> None:
+    """Each .trn of ``header`` and a case's options is refused in the case's one line, and nothing written."""
+    trn = directory / "x.trn"
+    for options, error in cases:
+        trn.write_text(header + options + "\n")
+        done = run_cli("import-xboard", trn)
+        assert (done.returncode, done.stderr) == (2, f"tmanager: {trn}: {error}\n"), options
+        assert not (directory / "x.toml").exists()
+
+
+def test_import_xboard_manual_example(tmp_path: Path) -> None:
+    define_engines(tmp_path, "glaurung", "fruit-2-1", "fairy-max-4-8", "crafty-20-14")
     trn = tmp_path / "manual.trn"
     trn.write_text((ROOT / "tests" / "data" / "xboard-manual.trn").read_text())
     done = run_cli("import-xboard", trn, tmp_path / "manual.toml")
@@ -222,10 +238,7 @@ def test_import_xboard_unknown_engine_lists_what_to_define(tmp_path: Path) -> No
 def test_import_xboard_refuses_a_bad_option_naming_it_in_the_trn(tmp_path: Path) -> None:
     """A bad index was a traceback; a value refused by the checks named the .toml that was never written, and
     our field (progress.results, tourney.cycles) rather than the XBoard option to fix."""
-    engines = tmp_path / "engines"
-    engines.mkdir()
-    for name in ("a", "b"):
-        (engines / f"{name}.toml").write_text('cmd = "stockfish"\nprotocol = "uci"\n')
+    define_engines(tmp_path, "a", "b")
     cases = [
         ('-loadPositionFile "o.epd" -loadPositionIndex abc', "-loadPositionIndex: 'abc' is not a number"),
         ("-tourneyCycles 0", "-tourneyCycles: must be at least 1, not 0 (the times the schedule is played: 1 or more)"),
@@ -250,12 +263,7 @@ def test_import_xboard_refuses_a_bad_option_naming_it_in_the_trn(tmp_path: Path)
         ('-results "+-=+-"', "-results: results string has 5 games but the schedule only 2 (remove the extra "
                             "characters, or raise cycles)"),
     ]
-    trn = tmp_path / "x.trn"
-    for options, error in cases:
-        trn.write_text("-participants {a\nb\n}\n-defaultMatchGames 2\n" + options + "\n")
-        done = run_cli("import-xboard", trn)
-        assert (done.returncode, done.stderr) == (2, f"tmanager: {trn}: {error}\n"), options
-        assert not (tmp_path / "x.toml").exists()
+    assert_imports_refused(tmp_path, "-participants {a\nb\n}\n-defaultMatchGames 2\n", cases)
 
 
 def test_import_xboard_takes_pondering_and_says_what_a_trn_lacks(tmp_path: Path) -> None:
@@ -263,10 +271,7 @@ def test_import_xboard_takes_pondering_and_says_what_a_trn_lacks(tmp_path: Path)
     imported without. A .trn with fewer than two participants said so with no way out."""
     from tmanager.tourney.trn import import_trn
 
-    engines = tmp_path / "engines"
-    engines.mkdir()
-    for name in ("a", "b"):
-        (engines / f"{name}.toml").write_text('cmd = "stockfish"\nprotocol = "uci"\n')
+    define_engines(tmp_path, "a", "b")
     trn = tmp_path / "x.trn"
     for options, ponder in (("-ponderNextMove true", True), ("-ponderNextMove false", False), ("", False),
                             ('-usePolyglotBook false -polyglotBook "b.bin"', False)):
@@ -281,16 +286,14 @@ def test_import_xboard_takes_pondering_and_says_what_a_trn_lacks(tmp_path: Path)
 def test_import_xboard_says_what_to_do_of_a_path_that_is_no_file(tmp_path: Path) -> None:
     """A .trn or a new tourney file that was a directory was refused without a way out, and a new file that was
     there said its fix outside the parentheses of every other refusal."""
-    engines = tmp_path / "engines"
-    engines.mkdir()
-    for name in ("a", "b"):
-        (engines / f"{name}.toml").write_text('cmd = "stockfish"\nprotocol = "uci"\n')
+    define_engines(tmp_path, "a", "b")
     trn = tmp_path / "x.trn"
     trn.write_text("-participants {a\nb\n}\n")
     (tmp_path / "taken.toml").write_text("")
     for arguments, says in (
         ((tmp_path,), f"{tmp_path}: is a directory (give the path of the XBoard tourney file)"),
-        ((trn, engines), f"{engines}: is a directory (choose another name for the new tourney file)"),
+        ((trn, tmp_path / "engines"),
+         f"{tmp_path / 'engines'}: is a directory (choose another name for the new tourney file)"),
         ((trn, tmp_path / "taken.toml"),
          f"{tmp_path / 'taken.toml'}: file exists (choose another name, or --force to write over it)"),
     ):
@@ -302,10 +305,7 @@ def test_import_xboard_says_what_to_do_of_a_path_that_is_no_file(tmp_path: Path)
 def test_import_xboard_never_writes_over_the_trn_it_reads(tmp_path: Path) -> None:
     """With --force, a new file that was the .trn itself (named twice, or a .trn called x.toml, whose default new
     file is itself) was replaced by the new tourney: the XBoard tourney lost, while XBoard may still run it."""
-    engines = tmp_path / "engines"
-    engines.mkdir()
-    for name in ("a", "b"):
-        (engines / f"{name}.toml").write_text('cmd = "stockfish"\nprotocol = "uci"\n')
+    define_engines(tmp_path, "a", "b")
     text = "-participants {a\nb\n}\n"
     for name, arguments in (("x.trn", ("x.trn",)), ("y.toml", ())):
         trn = tmp_path / name
@@ -320,10 +320,7 @@ def test_import_xboard_never_writes_over_the_trn_it_reads(tmp_path: Path) -> Non
 def test_import_xboard_refuses_a_book_it_cannot_find(tmp_path: Path) -> None:
     """A book not found beside the new tourney file was taken, and the tourney written, for `run` to refuse it;
     `new` refuses it at once. Now the .trn's option is named and nothing is written."""
-    engines = tmp_path / "engines"
-    engines.mkdir()
-    for name in ("a", "b"):
-        (engines / f"{name}.toml").write_text('cmd = "stockfish"\nprotocol = "uci"\n')
+    define_engines(tmp_path, "a", "b")
     hint = f"(give the book's path from {str(tmp_path)!r}, where the new tourney file goes)"
     cases = [
         ('-loadPositionFile "book.epd" -loadPositionIndex -2',
@@ -332,12 +329,7 @@ def test_import_xboard_refuses_a_book_it_cannot_find(tmp_path: Path) -> None:
          f"-loadGameFile: {str(tmp_path / 'games')!r} is a directory {hint}"),
     ]
     (tmp_path / "games").mkdir()
-    trn = tmp_path / "x.trn"
-    for options, error in cases:
-        trn.write_text("-participants {a\nb\n}\n" + options + "\n")
-        done = run_cli("import-xboard", trn)
-        assert (done.returncode, done.stderr) == (2, f"tmanager: {trn}: {error}\n"), options
-        assert not (tmp_path / "x.toml").exists()
+    assert_imports_refused(tmp_path, "-participants {a\nb\n}\n", cases)
 
 
 def test_workers_see_substitution_without_restart(tmp_path: Path) -> None:
@@ -358,10 +350,7 @@ def test_workers_see_substitution_without_restart(tmp_path: Path) -> None:
 def test_xboard_time_controls_and_books_map_to_ours(tmp_path: Path) -> None:
     from tmanager.tourney.trn import import_trn
 
-    engines = tmp_path / "engines"
-    engines.mkdir()
-    for name in ("a", "b"):
-        (engines / f"{name}.toml").write_text('cmd = "stockfish"\nprotocol = "uci"\n')
+    define_engines(tmp_path, "a", "b")
     cases = [
         ("-tc 5 -inc 2", ("300+2", None, None)),
         ("-tc 0:30 -inc 0.1", ("30+0.1", None, None)),
@@ -398,26 +387,19 @@ def test_import_xboard_refuses_an_opening_index_no_book_of_ours_plays(tmp_path: 
     read as the first opening of a walk through the whole book, and -rewindIndex ignored; -1 and -2 walk it."""
     from tmanager.tourney.trn import import_trn
 
-    engines = tmp_path / "engines"
-    engines.mkdir()
-    for name in ("a", "b"):
-        (engines / f"{name}.toml").write_text('cmd = "stockfish"\nprotocol = "uci"\n')
+    define_engines(tmp_path, "a", "b")
     (tmp_path / "book.epd").write_text("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -\n")
     (tmp_path / "book.pgn").write_text("1. e4 e5 *\n")
     hint = "(-2 walks the book, each opening twice with colours reversed; or give a book of that one opening)"
-    trn = tmp_path / "x.trn"
-    for options, error in (
+    assert_imports_refused(tmp_path, "-participants {a\nb\n}\n", [
         ('-loadPositionFile "book.epd"', f"-loadPositionIndex: 1: every game from opening 1 alone, which no tmanager "
                                          f"book plays {hint}"),
         ('-loadGameFile "book.pgn" -loadGameIndex 3', f"-loadGameIndex: 3: every game from opening 3 alone, which no "
                                                       f"tmanager book plays {hint}"),
         ('-loadPositionFile "book.epd" -loadPositionIndex -2 -rewindIndex 1', "-rewindIndex: 1: the book's first 1 "
          "opening(s) only, which no tmanager book plays (give a book of those 1 openings, and -rewindIndex 0)"),
-    ):
-        trn.write_text("-participants {a\nb\n}\n" + options + "\n")
-        done = run_cli("import-xboard", trn)
-        assert (done.returncode, done.stderr) == (2, f"tmanager: {trn}: {error}\n"), options
-        assert not (tmp_path / "x.toml").exists()
+    ])
+    trn = tmp_path / "x.trn"
     # XBoard loads the game file when both are given; -1 walks the book too (tmanager shares each opening by pairs).
     trn.write_text('-participants {a\nb\n}\n-loadPositionFile "book.epd" -loadPositionIndex -2\n'
                    '-loadGameFile "book.pgn" -loadGameIndex -1\n')
