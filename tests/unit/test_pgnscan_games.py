@@ -75,4 +75,11 @@ def test_a_compressed_pgn_is_refused_naming_its_compression(tmp_path: Path) -> N
     path.write_bytes(gzip.compress(SELF_PLAY.encode()))
     with pytest.raises(ConfigError) as caught:
         list(pgnscan.scan(path))
-    assert str(caught.value) == f"{path}: is gzip-compressed, not PGN text (decompress it first: gunzip -k {path})"
+    assert str(caught.value) == f"{path}: is gzip-compressed, not PGN text (decompress it first: gzip -dc {path} > " \
+        f"{tmp_path / 'games.pgn'})"
+    # Named as its text would be: 'gunzip -k games.pgn' was the way out given, which gunzip refuses (no .gz).
+    disguised = tmp_path / "games.pgn"
+    disguised.write_bytes(path.read_bytes())
+    with pytest.raises(ConfigError) as caught:
+        list(pgnscan.scan(disguised))
+    assert caught.value.hint == f"decompress it first: gzip -dc {disguised} > {tmp_path / 'games-text.pgn'}"

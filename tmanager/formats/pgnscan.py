@@ -169,14 +169,24 @@ def _scan_open(handle: BinaryIO, name: str, size: int, report: ScanReport, jobs:
         report.warn("truncated", "the file ends inside this game", path=name, game=games_before)
 
 
-#: How a compressed file begins, and the command that gives its text back.
+class _Compression(NamedTuple):
+    """How a compressed file begins, its usual suffix, and the command that writes its text to standard output,
+    or extracts an ``archive``'s files."""
+
+    magic: bytes
+    kind: str
+    suffix: str
+    command: str
+    archive: bool = False
+
+
 _COMPRESSED = (
-    (b"\x1f\x8b", "gzip", "gunzip -k"),
-    (b"BZh", "bzip2", "bunzip2 -k"),
-    (b"\xfd7zXZ\x00", "xz", "unxz -k"),
-    (b"\x28\xb5\x2f\xfd", "zstd", "unzstd"),
-    (b"7z\xbc\xaf\x27\x1c", "7-Zip", "7z x"),
-    (b"PK\x03\x04", "zip", "unzip"),
+    _Compression(b"\x1f\x8b", "gzip", ".gz", "gzip -dc"),
+    _Compression(b"BZh", "bzip2", ".bz2", "bzip2 -dc"),
+    _Compression(b"\xfd7zXZ\x00", "xz", ".xz", "xz -dc"),
+    _Compression(b"\x28\xb5\x2f\xfd", "zstd", ".zst", "zstd -dc"),
+    _Compression(b"7z\xbc\xaf\x27\x1c", "7-Zip", ".7z", "7z x", archive=True),
+    _Compression(b"PK\x03\x04", "zip", ".zip", "unzip", archive=True),
 )
 
 
@@ -184,11 +194,19 @@ def _refuse_compressed(handle: BinaryIO, path: str | Path) -> None:
     """:class:`ConfigError` for a compressed file (``games.pgn.gz``, a rating list's ``.7z``): read as text it
     holds no tag line, and it was an empty table with "no game in the file(s) given", of a file of millions."""
     start = os.pread(handle.fileno(), 8, 0)
-    for magic, kind, command in _COMPRESSED:
-        if start.startswith(magic):
-            raise ConfigError(
-                f"is {kind}-compressed, not PGN text", file=path, hint=f"decompress it first: {command} {path}"
-            )
+    for compression in _COMPRESSED:
+        if start.startswith(compression.magic):
+            command = f"{compression.command} {path}" if compression.archive else _decompress(path, compression)
+            raise ConfigError(f"is {compression.kind}-compressed, not PGN text", file=path,
+                              hint=f"decompress it first: {command}")
+
+
+def _decompress(path: str | Path, compression: _Compression) -> str:
+    """The command line that writes the text of ``path`` to a file of its own beside it, named without the
+    compression's suffix (``gunzip -k`` refused a name without it: ``games.pgn`` of gzip's bytes)."""
+    name, suffix = str(path), compression.suffix
+    text = name[: -len(suffix)] if name.lower().endswith(suffix) else f"{Path(name).with_suffix('')}-text.pgn"
+    return f"{compression.command} {name} > {text}"
 
 
 def scan_files(
