@@ -114,7 +114,7 @@ def command(args: argparse.Namespace) -> int:
             _check_berger_ranks(tournament, args.input, berger=args.berger)
             pairing = _pair(tournament, tournament.played_rounds + 1, berger=args.berger, explain=explain)
     except PairingError as exc:
-        return _fail(f"{args.input}: {exc}", NO_PAIRING)
+        return _fail(f"{args.input}: {exc}{'' if double_swiss else _UNPAIRABLE}", NO_PAIRING)
     except (ConfigError, ScheduleError) as exc:
         return _fail(str(exc), INVALID_INPUT)
     text = format_pairing(pairing)
@@ -126,6 +126,10 @@ def command(args: argparse.Namespace) -> int:
         except TManagerError as exc:  # a device, a directory, a full disk...
             return _fail(str(exc), UNREADABLE)
     return 0
+
+
+#: The way out of the Dutch system's refusal (a round robin always pairs; the Double-Swiss says its own).
+_UNPAIRABLE = " (no rematch, no second bye, no absolute colour preference broken: pair the round by hand)"
 
 
 def _refused_output(output: str | None, source: Path) -> int | None:
