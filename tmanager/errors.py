@@ -121,6 +121,11 @@ class PairingError(TManagerError):
     """No valid pairing exists for the requested round."""
 
 
+class OutputError(TManagerError):
+    """Standard output cannot take what a command writes (a full disk under ``> report.txt``, a device that refuses
+    writes): told in one line, status 2, as bad input is (see :mod:`tmanager.cli._output`)."""
+
+
 class DiskError(TManagerError):
     """A write did not land in full (a full disk, a read-only or vanished file system); nothing was recorded."""
 

@@ -1,4 +1,5 @@
-"""Output piped into a reader that leaves early (`tmanager … | head`) ends quietly, never in a traceback."""
+"""Output piped into a reader that leaves early (`tmanager … | head`) ends quietly, never in a traceback; output
+sent to a full disk ends in one line."""
 
 from __future__ import annotations
 
@@ -55,3 +56,27 @@ def test_head_of_a_real_pipeline_ends_quietly(tmp_path: Path) -> None:
     assert done.returncode == 0
     assert done.stderr == ""
     assert done.stdout.splitlines()[0].startswith("Leiden Spring Open 2026")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("event", "pairings", EVENT),
+        ("pair", "--dutch", TRF, "-c"),
+        ("status", TOURNEY),
+        ("crosstable", "games.pgn"),
+    ],
+    ids=["event-pairings", "pair-check", "status", "crosstable"],
+)
+def test_output_to_a_full_disk_is_one_line(args: tuple[str | Path, ...], tmp_path: Path) -> None:
+    """`> report.txt` on a full disk (here /dev/full, which refuses every write as a full disk does): Python's
+    OSError traceback, exit status 1, from whichever print filled the buffer."""
+    pgn = tmp_path / "games.pgn"
+    pgn.write_text('[White "A"]\n[Black "B"]\n[Result "1-0"]\n\n1-0\n\n[White "B"]\n[Black "A"]\n[Result "1/2-1/2"]\n\n'
+                   "1/2-1/2\n\n")
+    args = tuple(pgn if arg == "games.pgn" else arg for arg in args)
+    with open("/dev/full", "wb") as full:
+        done = subprocess.run([sys.executable, "-m", "tmanager", *map(str, args)], stdout=full,
+                              stderr=subprocess.PIPE, text=True, timeout=120, check=False)
+    assert (done.returncode, done.stderr) == (2, "tmanager: standard output: cannot write: No space left on device "
+                                                 "(free some space, or send the output elsewhere)\n")

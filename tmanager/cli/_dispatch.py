@@ -19,7 +19,8 @@ from types import ModuleType
 from typing import NoReturn
 
 from tmanager import __version__
-from tmanager.errors import ConfigError, TManagerError, bounded, printable
+from tmanager.cli._output import check_standard_output, silence_standard_output
+from tmanager.errors import ConfigError, OutputError, TManagerError, bounded, printable
 
 #: command name -> module implementing it.
 COMMANDS: dict[str, str] = {
@@ -162,6 +163,7 @@ def run(
     """Run ``command``, the first word of ``arguments`` that is no option (``raw``: one that reads its arguments
     itself, see :data:`~tmanager.cli.RAW_COMMANDS`); its exit status, and an error told in one line with status
     2 (``told`` puts a configuration error in the terms of the command that started this one)."""
+    check_standard_output()
     try:
         if raw and command is not None:
             played: int = importlib.import_module(COMMANDS[command]).play(arguments[1:])
@@ -174,6 +176,9 @@ def run(
         status: int = args.handler(args)
         # Piped output is buffered: a reader that left early (`| head`) shows up here, not at exit.
         sys.stdout.flush()
+    except OutputError as exc:  # before TManagerError: what is still buffered has nowhere to go either
+        silence_standard_output()
+        return _refused(exc, told)
     except TManagerError as exc:
         return _refused(exc, told)
     except BrokenPipeError:
@@ -201,6 +206,5 @@ def _reader_gone() -> int:
     """The reader of standard output went away (``tmanager … | head``): stop quietly, as Python's
     documentation advises (signal module, "Note on SIGPIPE"): what is still buffered goes to
     /dev/null, so that flushing it at exit raises nothing more."""
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
+    silence_standard_output()
     return 1
