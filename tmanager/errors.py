@@ -121,9 +121,11 @@ class PairingError(TManagerError):
     """No valid pairing exists for the requested round."""
 
 
-class OutputError(TManagerError):
+class OutputError(Exception):
     """Standard output cannot take what a command writes (a full disk under ``> report.txt``, a device that refuses
-    writes): told in one line, status 2, as bad input is (see :mod:`tmanager.cli._output`)."""
+    writes): told in one line, status 2, as bad input is (see :mod:`tmanager.cli._output`). No
+    :class:`TManagerError`: a command that tells its own errors (an event's, naming its file) must not take it for
+    one of its input."""
 
 
 class DiskError(TManagerError):

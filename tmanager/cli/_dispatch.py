@@ -176,9 +176,10 @@ def run(
         status: int = args.handler(args)
         # Piped output is buffered: a reader that left early (`| head`) shows up here, not at exit.
         sys.stdout.flush()
-    except OutputError as exc:  # before TManagerError: what is still buffered has nowhere to go either
-        silence_standard_output()
-        return _refused(exc, told)
+    except OutputError as exc:
+        silence_standard_output()  # what is still buffered has nowhere to go either
+        print(f"tmanager: {exc}", file=sys.stderr)
+        return 2
     except TManagerError as exc:
         return _refused(exc, told)
     except BrokenPipeError:

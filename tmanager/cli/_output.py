@@ -34,7 +34,7 @@ class _CheckedOutput(io.FileIO):
 
 
 def check_standard_output() -> None:
-    """Put :class:`_CheckedOutput` under ``sys.stdout``, kept as it was (encoding, line buffering); not where
+    """Put :class:`_CheckedOutput` under ``sys.stdout``, kept as it was (encoding, buffering); not where
     ``sys.stdout`` was replaced already (a test capturing it)."""
     stdout = sys.__stdout__
     if stdout is None or sys.stdout is not stdout:
@@ -44,9 +44,11 @@ def check_standard_output() -> None:
     except (OSError, ValueError):  # closed, or no descriptor
         return
     stdout.flush()
+    raw = _CheckedOutput(descriptor, "w", closefd=False)
+    unbuffered = isinstance(stdout.buffer, io.RawIOBase)  # python -u, PYTHONUNBUFFERED
     sys.stdout = io.TextIOWrapper(
-        io.BufferedWriter(_CheckedOutput(descriptor, "w", closefd=False)),
-        encoding=stdout.encoding, errors=stdout.errors, line_buffering=stdout.line_buffering,
+        raw if unbuffered else io.BufferedWriter(raw), encoding=stdout.encoding, errors=stdout.errors,
+        line_buffering=stdout.line_buffering, write_through=stdout.write_through,
     )
 
 
