@@ -45,7 +45,7 @@ def test_help_and_version_load_no_command(args: list[str], tmp_path: Path) -> No
     modules = imported(*args, cwd=tmp_path)
     assert not packages(modules) & (HEAVY | {"chess", "asyncio", "psutil", "filelock"})
     ours = {m for m in modules if m.startswith("tmanager.")}
-    assert ours == {"tmanager.cli", "tmanager.cli._dispatch", "tmanager.errors"}
+    assert ours == {"tmanager.cli", "tmanager.cli._dispatch", "tmanager.cli._output", "tmanager.errors"}
 
 
 def test_status_imports_no_heavy_library(tourney: Path) -> None:
