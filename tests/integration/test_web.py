@@ -621,7 +621,7 @@ def test_serve_reports_a_bad_file_and_a_busy_port(tmp_path: Path, played: Path, 
     for given, what in ((tmp_path, "is a directory"), (tmp_path / "fifo.toml", "is not a regular file but a FIFO")):
         refused = run_cli("serve", given, "--port", "0", timeout=20)
         assert refused.returncode == 2 and refused.stderr == (
-            f"tmanager: {given}: {what} (name a regular file, or move this away)\n"
+            f"tmanager: {given}: {what} (give the path of the tourney file)\n"
         ), refused.stderr
     server = serve(played)
     busy = run_cli("serve", played, "--port", server.port)
